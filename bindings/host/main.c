@@ -1,0 +1,104 @@
+/*
+** main.c - the `strata` host executable: Lua 5.4 with the strata module and
+** luv built in. Everything it does is written in Lua (scripts/strata/cli.lua);
+** this file only makes the interpreter, finds the Lua files and hands over
+** the command line.
+*/
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+#include <luv/luv.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lstrata.h"
+
+/* True when path names an existing file. */
+static int exists(const char *path) { return access(path, R_OK) == 0; }
+
+/* The directory of the Lua files: STRATA_LUA_DIR if set; the source tree
+** when this executable is the one in a build tree; the installed copy
+** otherwise. */
+static const char *scripts_dir(void) {
+  const char *env = getenv("STRATA_LUA_DIR");
+  if (env && *env) return env;
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 32);
+  if (n > 0) {
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash) {
+      strcpy(slash + 1, "CMakeCache.txt");
+      if (exists(exe)) return STRATA_SOURCE_SCRIPTS;
+    }
+  }
+  return STRATA_INSTALL_SCRIPTS;
+}
+
+static const char *mods_dir(const char *scripts) {
+  return strcmp(scripts, STRATA_SOURCE_SCRIPTS) == 0 ? STRATA_SOURCE_MODS : STRATA_INSTALL_MODS;
+}
+
+static void preload(lua_State *L, const char *name, lua_CFunction open) {
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+  lua_pushcfunction(L, open);
+  lua_setfield(L, -2, name);
+  lua_pop(L, 1);
+}
+
+static int traceback(lua_State *L) {
+  const char *msg = lua_tostring(L, 1);
+  if (msg == NULL) msg = luaL_tolstring(L, 1, NULL);
+  if (getenv("STRATA_TRACEBACK")) luaL_traceback(L, L, msg, 1);
+  else lua_pushstring(L, msg);
+  return 1;
+}
+
+/* Runs require("strata.cli").main(args...) and returns its exit status. */
+static int pmain(lua_State *L) {
+  int argc = (int)lua_tointeger(L, 1);
+  char **argv = lua_touserdata(L, 2);
+  luaL_openlibs(L);
+  preload(L, "strata.core", luaopen_strata_core);
+  preload(L, "luv", luaopen_luv);
+  const char *dir = scripts_dir();
+  lua_getglobal(L, "package");
+  lua_pushfstring(L, "%s/?.lua;%s/?/init.lua;", dir, dir);
+  lua_getfield(L, -2, "path");
+  lua_concat(L, 2);
+  lua_setfield(L, -2, "path");
+  lua_pop(L, 1);
+  lua_pushstring(L, mods_dir(dir));
+  lua_setglobal(L, "STRATA_MODS_DIR");
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "strata.cli");
+  lua_call(L, 1, 1);
+  lua_getfield(L, -1, "main");
+  for (int i = 1; i < argc; i++) lua_pushstring(L, argv[i]);
+  lua_call(L, argc - 1, 1);
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  lua_State *L = luaL_newstate();
+  if (L == NULL) {
+    fputs("strata: cannot create a Lua state: out of memory\n", stderr);
+    return 1;
+  }
+  lua_pushcfunction(L, traceback);
+  lua_pushcfunction(L, pmain);
+  lua_pushinteger(L, argc);
+  lua_pushlightuserdata(L, argv);
+  int status = lua_pcall(L, 2, 1, 1);
+  int code = 0;
+  if (status != LUA_OK) {
+    fprintf(stderr, "strata: %s\n", lua_tostring(L, -1));
+    code = 1;
+  } else if (lua_isinteger(L, -1)) {
+    code = (int)lua_tointeger(L, -1);
+  }
+  lua_close(L);
+  return code;
+}

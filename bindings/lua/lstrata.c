@@ -1,0 +1,125 @@
+/* lstrata.c - shared binding helpers and the module entry point. */
+#include "lstrata.h"
+
+#include <string.h>
+
+int lstrata_raise(lua_State *L, const char *prefix, const strata_error *err) {
+  luaL_where(L, 1);
+  if (prefix) lua_pushfstring(L, "%s: ", prefix);
+  else lua_pushliteral(L, "");
+  lua_pushstring(L, err->message[0] ? err->message : strata_status_name(err->status));
+  if (err->line > 0) lua_pushfstring(L, " (line %d, column %d)", err->line, err->column);
+  else lua_pushliteral(L, "");
+  lua_concat(L, 4);
+  return lua_error(L);
+}
+
+void lstrata_check_options(lua_State *L, int arg, const char *const known[], int optional) {
+  if (optional && lua_isnoneornil(L, arg)) return;
+  luaL_checktype(L, arg, LUA_TTABLE);
+  lua_pushnil(L);
+  while (lua_next(L, arg) != 0) {
+    lua_pop(L, 1);
+    if (lua_type(L, -1) != LUA_TSTRING) {
+      luaL_argerror(L, arg, lua_pushfstring(L, "option keys must be strings, got a %s",
+                                            luaL_typename(L, -1)));
+    }
+    const char *key = lua_tostring(L, -1);
+    int ok = 0;
+    for (int i = 0; known[i]; i++) ok |= strcmp(known[i], key) == 0;
+    if (!ok) {
+      luaL_Buffer b;
+      luaL_buffinit(L, &b);
+      for (int i = 0; known[i]; i++) {
+        if (i) luaL_addstring(&b, ", ");
+        luaL_addstring(&b, known[i]);
+      }
+      luaL_pushresult(&b);
+      luaL_argerror(L, arg, lua_pushfstring(L, "unknown option '%s' (known: %s)", key,
+                                            lua_tostring(L, -1)));
+    }
+  }
+}
+
+static int field(lua_State *L, int t, const char *key) {
+  return lua_getfield(L, t, key);
+}
+
+static void field_error(lua_State *L, const char *key, const char *expected) {
+  luaL_error(L, "option '%s' must be %s, got %s", key, expected, luaL_typename(L, -1));
+}
+
+lua_Integer lstrata_opt_int(lua_State *L, int t, const char *key, lua_Integer def) {
+  t = lua_absindex(L, t);
+  if (field(L, t, key) == LUA_TNIL) { lua_pop(L, 1); return def; }
+  int isint = 0;
+  lua_Integer v = lua_tointegerx(L, -1, &isint);
+  if (!isint) field_error(L, key, "an integer");
+  lua_pop(L, 1);
+  return v;
+}
+
+lua_Number lstrata_opt_number(lua_State *L, int t, const char *key, lua_Number def) {
+  t = lua_absindex(L, t);
+  if (field(L, t, key) == LUA_TNIL) { lua_pop(L, 1); return def; }
+  if (lua_type(L, -1) != LUA_TNUMBER) field_error(L, key, "a number");
+  lua_Number v = lua_tonumber(L, -1);
+  lua_pop(L, 1);
+  return v;
+}
+
+int lstrata_opt_bool(lua_State *L, int t, const char *key, int def) {
+  t = lua_absindex(L, t);
+  if (field(L, t, key) == LUA_TNIL) { lua_pop(L, 1); return def; }
+  if (lua_type(L, -1) != LUA_TBOOLEAN) field_error(L, key, "a boolean");
+  int v = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  return v;
+}
+
+/* The string stays valid while the option table holds it. */
+const char *lstrata_opt_string(lua_State *L, int t, const char *key, const char *def) {
+  t = lua_absindex(L, t);
+  if (field(L, t, key) == LUA_TNIL) { lua_pop(L, 1); return def; }
+  if (lua_type(L, -1) != LUA_TSTRING) field_error(L, key, "a string");
+  const char *v = lua_tostring(L, -1);
+  lua_pop(L, 1);
+  return v;
+}
+
+static int point_coord(lua_State *L, int t, int index, const char *name, lua_Integer *out) {
+  int type = lua_geti(L, t, index);
+  if (type == LUA_TNIL) {
+    lua_pop(L, 1);
+    type = lua_getfield(L, t, name);
+  }
+  int isint = 0;
+  *out = lua_tointegerx(L, -1, &isint);
+  lua_pop(L, 1);
+  return isint;
+}
+
+void lstrata_check_point(lua_State *L, int arg, lua_Integer *x, lua_Integer *y) {
+  arg = lua_absindex(L, arg);
+  if (lua_type(L, arg) != LUA_TTABLE)
+    luaL_argerror(L, arg, lua_pushfstring(L, "expected a point {x, y}, got %s",
+                                          luaL_typename(L, arg)));
+  if (!point_coord(L, arg, 1, "x", x) || !point_coord(L, arg, 2, "y", y))
+    luaL_argerror(L, arg, "expected a point {x, y} with integer coordinates");
+}
+
+int lstrata_check_int(lua_State *L, int arg) {
+  lua_Integer v = luaL_checkinteger(L, arg);
+  if (v < -0x7fffffff || v > 0x7fffffff) luaL_argerror(L, arg, "integer out of range");
+  return (int)v;
+}
+
+int luaopen_strata_core(lua_State *L) {
+  lua_newtable(L);
+  lua_pushliteral(L, STRATA_VERSION);
+  lua_setfield(L, -2, "version");
+  lstrata_open_tokens(L);
+  lstrata_open_tilemap(L);
+  lstrata_open_rng(L);
+  return 1;
+}

@@ -1,0 +1,47 @@
+/*
+** lstrata.h - what every binding file shares: turning strata_error values
+** into Lua errors, checking option tables and coordinates, and the hook each
+** file exports to add its part to the module table.
+**
+** Pattern (after luv): one file per wrapped type; each Lua function checks its
+** arguments with a check_<type> helper, calls the core, and either returns
+** results or raises through lstrata_raise().
+*/
+#ifndef LSTRATA_H
+#define LSTRATA_H
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include "strata/strata.h"
+
+/* Raises err as a Lua error. prefix (may be NULL) names the operation. */
+int lstrata_raise(lua_State *L, const char *prefix, const strata_error *err);
+
+/* Raises "bad argument #arg to 'fn' (...)" unless arg is a table whose keys
+** are all in known (NULL-terminated). Absent/nil arg is accepted when
+** optional is nonzero. */
+void lstrata_check_options(lua_State *L, int arg, const char *const known[], int optional);
+
+/* Option fields of the table at index t: absent/nil gives def; a wrong type
+** raises an argument error naming the field. */
+lua_Integer lstrata_opt_int(lua_State *L, int t, const char *key, lua_Integer def);
+lua_Number lstrata_opt_number(lua_State *L, int t, const char *key, lua_Number def);
+int lstrata_opt_bool(lua_State *L, int t, const char *key, int def);
+const char *lstrata_opt_string(lua_State *L, int t, const char *key, const char *def);
+
+/* A point given as {x, y} or {x = , y = }; raises an argument error otherwise. */
+void lstrata_check_point(lua_State *L, int arg, lua_Integer *x, lua_Integer *y);
+/* An integer argument that must fit an int. */
+int lstrata_check_int(lua_State *L, int arg);
+
+/* Each binding file adds its functions to the module table at the top of the
+** stack. */
+void lstrata_open_tokens(lua_State *L);
+void lstrata_open_tilemap(lua_State *L);
+void lstrata_open_rng(lua_State *L);
+
+/* The entry point of `require "strata.core"`. */
+int luaopen_strata_core(lua_State *L);
+
+#endif

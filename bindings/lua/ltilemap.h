@@ -1,0 +1,24 @@
+/* ltilemap.h - tile maps as seen by the other binding files. */
+#ifndef LTILEMAP_H
+#define LTILEMAP_H
+
+#include "lstrata.h"
+
+#define TILEMAP_MT "strata.tilemap"
+
+typedef struct lstrata_tilemap {
+  strata_tilemap *map; /* NULL once closed */
+  int owned;           /* freed by __gc/__close; 0 when another object owns the map */
+  int private_tokens;  /* the map's token table is its own (define_token) */
+  strata_path path;    /* reused by find_path */
+} lstrata_tilemap;
+
+/* The map at arg; raises if it is not a tile map or was closed. */
+strata_tilemap *lstrata_check_tilemap(lua_State *L, int arg);
+/* Pushes a userdata for m. With owned != 0 the userdata frees m when collected. */
+void lstrata_push_tilemap(lua_State *L, strata_tilemap *m, int owned);
+/* The token id for the string at arg in m's table, interning it; raises on a
+** bad name. */
+strata_token lstrata_check_token(lua_State *L, strata_tilemap *m, int arg);
+
+#endif

@@ -1,0 +1,163 @@
+/* rng.c - strata.rng: seeded PCG32 generators and their streams, from Lua. */
+#include <string.h>
+
+#include "lrng.h"
+
+typedef struct lstrata_rng {
+  strata_rng rng;
+  uint64_t seed; /* streams derive from (seed, key), not from the position */
+} lstrata_rng;
+
+strata_rng *lstrata_check_rng(lua_State *L, int arg) {
+  return &((lstrata_rng *)luaL_checkudata(L, arg, RNG_MT))->rng;
+}
+
+static lstrata_rng *push_rng(lua_State *L, uint64_t seed) {
+  lstrata_rng *ud = lua_newuserdatauv(L, sizeof *ud, 0);
+  ud->seed = seed;
+  luaL_setmetatable(L, RNG_MT);
+  return ud;
+}
+
+void lstrata_push_rng_stream(lua_State *L, uint64_t seed, const char *key, size_t len) {
+  lstrata_rng *ud = push_rng(L, strata_hash64(seed, key, len));
+  strata_rng_stream(&ud->rng, seed, key, len);
+}
+
+/* A seed is an integer, or a string hashed to one. */
+static uint64_t check_seed(lua_State *L, int arg) {
+  if (lua_type(L, arg) == LUA_TSTRING) {
+    size_t len;
+    const char *s = lua_tolstring(L, arg, &len);
+    return strata_hash64(0, s, len);
+  }
+  int isint = 0;
+  lua_Integer v = lua_tointegerx(L, arg, &isint);
+  if (!isint) luaL_argerror(L, arg, lua_pushfstring(L, "seed must be an integer or a string, got %s",
+                                                    luaL_typename(L, arg)));
+  return (uint64_t)v;
+}
+
+/* strata.rng.new(seed) */
+static int rng_new(lua_State *L) {
+  uint64_t seed = check_seed(L, 1);
+  lstrata_rng *ud = push_rng(L, seed);
+  strata_rng_seed(&ud->rng, seed);
+  return 1;
+}
+
+/* r:int(m) -> [1, m];  r:int(m, n) -> [m, n] (like math.random) */
+static int rng_int(lua_State *L) {
+  strata_rng *r = lstrata_check_rng(L, 1);
+  lua_Integer lo = 1, hi;
+  if (lua_isnoneornil(L, 3)) {
+    hi = luaL_checkinteger(L, 2);
+    luaL_argcheck(L, hi >= 1, 2, "interval is empty");
+  } else {
+    lo = luaL_checkinteger(L, 2);
+    hi = luaL_checkinteger(L, 3);
+    luaL_argcheck(L, lo <= hi, 3, "interval is empty");
+  }
+  lua_pushinteger(L, (lua_Integer)strata_rng_int(r, lo, hi));
+  return 1;
+}
+
+/* r:float() -> [0, 1);  r:float(a, b) -> [a, b) */
+static int rng_float(lua_State *L) {
+  strata_rng *r = lstrata_check_rng(L, 1);
+  double f = strata_rng_float(r);
+  if (!lua_isnoneornil(L, 2)) {
+    double a = luaL_checknumber(L, 2), b = luaL_checknumber(L, 3);
+    luaL_argcheck(L, a <= b, 3, "interval is empty");
+    f = a + (b - a) * f;
+  }
+  lua_pushnumber(L, f);
+  return 1;
+}
+
+static int rng_chance(lua_State *L) {
+  strata_rng *r = lstrata_check_rng(L, 1);
+  lua_Number p = luaL_checknumber(L, 2);
+  luaL_argcheck(L, p == p, 2, "probability is NaN");
+  lua_pushboolean(L, strata_rng_chance(r, p));
+  return 1;
+}
+
+/* r:shuffle(t) -> t, its array part shuffled in place */
+static int rng_shuffle(lua_State *L) {
+  strata_rng *r = lstrata_check_rng(L, 1);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  lua_Integer n = luaL_len(L, 2);
+  for (lua_Integer i = n; i > 1; i--) {
+    lua_Integer j = 1 + (lua_Integer)strata_rng_below(r, (uint64_t)i);
+    lua_geti(L, 2, i);
+    lua_geti(L, 2, j);
+    lua_seti(L, 2, i);
+    lua_seti(L, 2, j);
+  }
+  lua_settop(L, 2);
+  return 1;
+}
+
+/* r:pick(t) -> a random element of the array t (error when empty) */
+static int rng_pick(lua_State *L) {
+  strata_rng *r = lstrata_check_rng(L, 1);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  lua_Integer n = luaL_len(L, 2);
+  luaL_argcheck(L, n > 0, 2, "cannot pick from an empty list");
+  lua_geti(L, 2, 1 + (lua_Integer)strata_rng_below(r, (uint64_t)n));
+  return 1;
+}
+
+/* r:state() -> string (32 hex digits) */
+static int rng_state(lua_State *L) {
+  char text[STRATA_RNG_STATE_CHARS];
+  strata_rng_format(lstrata_check_rng(L, 1), text);
+  lua_pushstring(L, text);
+  return 1;
+}
+
+static int rng_set_state(lua_State *L) {
+  strata_rng *r = lstrata_check_rng(L, 1);
+  size_t len;
+  const char *text = luaL_checklstring(L, 2, &len);
+  if (!strata_rng_parse(r, text, len))
+    return luaL_argerror(L, 2, "not a generator state (32 hex digits from rng:state())");
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* r:stream(key) -> a new generator, the same for the same (seed, key) */
+static int rng_stream(lua_State *L) {
+  lstrata_rng *ud = luaL_checkudata(L, 1, RNG_MT);
+  size_t len;
+  const char *key;
+  if (lua_type(L, 2) == LUA_TNUMBER) key = lua_tolstring(L, 2, &len); /* 7 and "7" agree */
+  else key = luaL_checklstring(L, 2, &len);
+  lstrata_push_rng_stream(L, ud->seed, key, len);
+  return 1;
+}
+
+static int rng_tostring(lua_State *L) {
+  char text[STRATA_RNG_STATE_CHARS];
+  strata_rng_format(lstrata_check_rng(L, 1), text);
+  lua_pushfstring(L, "strata.rng %s", text);
+  return 1;
+}
+
+void lstrata_open_rng(lua_State *L) {
+  static const luaL_Reg methods[] = {
+    {"int", rng_int}, {"float", rng_float}, {"chance", rng_chance}, {"shuffle", rng_shuffle},
+    {"pick", rng_pick}, {"state", rng_state}, {"set_state", rng_set_state},
+    {"stream", rng_stream}, {NULL, NULL}};
+  luaL_newmetatable(L, RNG_MT);
+  lua_pushcfunction(L, rng_tostring);
+  lua_setfield(L, -2, "__tostring");
+  luaL_newlib(L, methods);
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
+  lua_createtable(L, 0, 1);
+  lua_pushcfunction(L, rng_new);
+  lua_setfield(L, -2, "new");
+  lua_setfield(L, -2, "rng");
+}

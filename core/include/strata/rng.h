@@ -1,0 +1,56 @@
+/*
+** rng.h - the one random generator: PCG32 (O'Neill, "PCG: A Family of Simple
+** Fast Space-Efficient Statistically Good Algorithms for Random Number
+** Generation", 2014; the XSH-RR 64/32 variant).
+**
+** A strata_rng is a plain value (two 64-bit words): copy it to save it,
+** assign it back to restore it. Streams derived from (seed, key) are
+** independent of the order in which they are made, so a generator for
+** "area 7, floor 3" gives the same numbers whatever was generated before.
+*/
+#ifndef STRATA_RNG_H
+#define STRATA_RNG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct strata_rng {
+  uint64_t state;
+  uint64_t inc; /* always odd: selects the PCG sequence */
+} strata_rng;
+
+/* Seeds a generator; equal seeds give equal sequences. */
+void strata_rng_seed(strata_rng *r, uint64_t seed);
+/* Seeds r as the stream named key (len bytes) of seed. */
+void strata_rng_stream(strata_rng *r, uint64_t seed, const char *key, size_t len);
+
+uint32_t strata_rng_u32(strata_rng *r);
+uint64_t strata_rng_u64(strata_rng *r);
+/* Uniform integer in [lo, hi], unbiased; lo > hi is treated as [hi, lo]. */
+int64_t strata_rng_int(strata_rng *r, int64_t lo, int64_t hi);
+/* Uniform integer in [0, n); 0 when n == 0. */
+uint64_t strata_rng_below(strata_rng *r, uint64_t n);
+/* Uniform double in [0, 1) with 53 random bits. */
+double strata_rng_float(strata_rng *r);
+/* 1 with probability p (p <= 0 never, p >= 1 always). */
+int strata_rng_chance(strata_rng *r, double p);
+/* Fisher-Yates shuffle of n elements of size bytes each (size <= 256). */
+void strata_rng_shuffle(strata_rng *r, void *base, size_t n, size_t size);
+
+/* Saved form: 32 lowercase hex digits ("state" then "inc"), plus NUL. */
+#define STRATA_RNG_STATE_CHARS 33
+void strata_rng_format(const strata_rng *r, char out[STRATA_RNG_STATE_CHARS]);
+/* Parses the saved form; returns 0 (r untouched) when text is not valid. */
+int strata_rng_parse(strata_rng *r, const char *text, size_t len);
+
+/* Mixes a key into a 64-bit hash (FNV-1a then splitmix64 finalisation). */
+uint64_t strata_hash64(uint64_t seed, const char *key, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

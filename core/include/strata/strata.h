@@ -1,0 +1,18 @@
+/*
+** strata.h - the whole public C API of libstrata.
+*/
+#ifndef STRATA_H
+#define STRATA_H
+
+#define STRATA_VERSION_MAJOR 0
+#define STRATA_VERSION_MINOR 1
+#define STRATA_VERSION_PATCH 0
+#define STRATA_VERSION "0.1.0"
+
+#include "strata/error.h"
+#include "strata/path.h"
+#include "strata/rng.h"
+#include "strata/tilemap.h"
+#include "strata/tokens.h"
+
+#endif

@@ -1,0 +1,56 @@
+/* error.c - filling strata_error values. */
+#include "strata/error.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void strata_error_clear(strata_error *err) {
+  if (err == NULL) return;
+  memset(err, 0, sizeof *err);
+}
+
+strata_status strata_error_setv(strata_error *err, strata_status status,
+                                const char *fmt, va_list ap) {
+  if (err == NULL) return status;
+  err->status = status;
+  err->line = err->column = 0;
+  err->has_coord = 0;
+  vsnprintf(err->message, sizeof err->message, fmt, ap);
+  return status;
+}
+
+strata_status strata_error_set(strata_error *err, strata_status status,
+                               const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  strata_error_setv(err, status, fmt, ap);
+  va_end(ap);
+  return status;
+}
+
+strata_status strata_error_at(strata_error *err, strata_status status,
+                              int line, int column, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  strata_error_setv(err, status, fmt, ap);
+  va_end(ap);
+  if (err != NULL) {
+    err->line = line;
+    err->column = column;
+  }
+  return status;
+}
+
+const char *strata_status_name(strata_status status) {
+  switch (status) {
+    case STRATA_OK: return "ok";
+    case STRATA_EARG: return "bad argument";
+    case STRATA_ENOMEM: return "out of memory";
+    case STRATA_EPARSE: return "parse error";
+    case STRATA_ENOTFOUND: return "not found";
+    case STRATA_ELIMIT: return "limit exceeded";
+    case STRATA_EIO: return "i/o error";
+    case STRATA_ESTATE: return "invalid state";
+  }
+  return "unknown error";
+}

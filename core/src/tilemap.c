@@ -1,0 +1,415 @@
+/* tilemap.c - token stacks per cell: edits, queries, rendering. */
+#include "tilemap_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK_XY(m, x, y, err)                                                              \
+  do {                                                                                      \
+    if (!strata_tilemap_contains((m), (x), (y)))                                            \
+      return strata_error_set((err), STRATA_EARG, "cell (%d, %d) is outside the %dx%d map", \
+                              (x), (y), (m)->width, (m)->height);                           \
+  } while (0)
+
+strata_tilemap *strata_tilemap_new(int width, int height, strata_tokens *tokens,
+                                   strata_error *err) {
+  if (width < 1 || height < 1 || width > STRATA_TILEMAP_SIDE_MAX ||
+      height > STRATA_TILEMAP_SIDE_MAX ||
+      (uint64_t)width * (uint64_t)height > STRATA_TILEMAP_CELLS_MAX) {
+    strata_error_set(err, STRATA_EARG,
+                     "map size %dx%d is out of range (each side 1..%d, at most %u cells)",
+                     width, height, STRATA_TILEMAP_SIDE_MAX, STRATA_TILEMAP_CELLS_MAX);
+    return NULL;
+  }
+  strata_tilemap *m = calloc(1, sizeof *m);
+  if (m == NULL) goto nomem;
+  m->width = width;
+  m->height = height;
+  m->cells = calloc((size_t)width * (size_t)height, sizeof *m->cells);
+  if (m->cells == NULL) goto nomem;
+  if (tokens != NULL) {
+    strata_tokens_retain(tokens);
+    m->tokens = tokens;
+  } else if ((m->tokens = strata_tokens_new(err)) == NULL) {
+    strata_tilemap_free(m);
+    return NULL;
+  }
+  return m;
+nomem:
+  strata_tilemap_free(m);
+  strata_error_set(err, STRATA_ENOMEM, "out of memory creating a %dx%d map", width, height);
+  return NULL;
+}
+
+static void release_stacks(strata_tilemap *m) {
+  for (uint32_t i = 0; i < m->stack_count; i++) free(m->stacks[i].items);
+  free(m->stacks);
+  free(m->free_stacks);
+  m->stacks = NULL;
+  m->free_stacks = NULL;
+  m->stack_count = m->stack_cap = m->free_count = 0;
+}
+
+void strata_tilemap_free(strata_tilemap *m) {
+  if (m == NULL) return;
+  release_stacks(m);
+  free(m->cells);
+  free(m->costs.cost);
+  strata_search_free(m->search);
+  strata_tokens_release(m->tokens);
+  free(m);
+}
+
+int strata_tilemap_width(const strata_tilemap *m) { return m->width; }
+int strata_tilemap_height(const strata_tilemap *m) { return m->height; }
+strata_tokens *strata_tilemap_tokens(const strata_tilemap *m) { return m->tokens; }
+uint64_t strata_tilemap_revision(const strata_tilemap *m) { return m->revision; }
+
+int strata_tilemap_contains(const strata_tilemap *m, int x, int y) {
+  return x >= 0 && y >= 0 && x < m->width && y < m->height;
+}
+
+strata_status strata_tilemap_own_tokens(strata_tilemap *m, strata_error *err) {
+  strata_tokens *copy = strata_tokens_clone(m->tokens, err);
+  if (copy == NULL) return STRATA_ENOMEM;
+  strata_tokens_release(m->tokens);
+  m->tokens = copy;
+  m->costs.table = NULL; /* force a rebuild against the new table */
+  return STRATA_OK;
+}
+
+static strata_status check_token(const strata_tilemap *m, strata_token t, strata_error *err) {
+  if (t == 0 || t > strata_tokens_count(m->tokens))
+    return strata_error_set(err, STRATA_EARG, "token id %u is not in this map's token table", t);
+  return STRATA_OK;
+}
+
+/* ---- side stacks ---------------------------------------------------------------- */
+
+/* Takes a free side stack able to hold cap tokens; returns its index or -1. */
+static int64_t stack_alloc(strata_tilemap *m, uint32_t cap) {
+  strata_token *items = malloc((size_t)cap * sizeof *items);
+  if (items == NULL) return -1;
+  uint32_t idx;
+  if (m->free_count > 0) {
+    idx = m->free_stacks[--m->free_count];
+  } else {
+    if (m->stack_count == m->stack_cap) {
+      uint32_t ncap = m->stack_cap ? m->stack_cap * 2 : 64;
+      side_stack *s = realloc(m->stacks, (size_t)ncap * sizeof *s);
+      if (s == NULL) { free(items); return -1; }
+      m->stacks = s;
+      uint32_t *f = realloc(m->free_stacks, (size_t)ncap * sizeof *f);
+      if (f == NULL) { free(items); return -1; }
+      m->free_stacks = f;
+      m->stack_cap = ncap;
+    }
+    idx = m->stack_count++;
+  }
+  m->stacks[idx] = (side_stack){0, cap, items};
+  return idx;
+}
+
+static void stack_release(strata_tilemap *m, uint32_t idx) {
+  free(m->stacks[idx].items);
+  m->stacks[idx] = (side_stack){0, 0, NULL};
+  m->free_stacks[m->free_count++] = idx;
+}
+
+/* Room for one more token in the stack; 0 on ENOMEM (stack unchanged). */
+static int stack_reserve(side_stack *st) {
+  if (st->len < st->cap) return 1;
+  uint32_t ncap = st->cap * 2;
+  strata_token *items = realloc(st->items, (size_t)ncap * sizeof *items);
+  if (items == NULL) return 0;
+  st->items = items;
+  st->cap = ncap;
+  return 1;
+}
+
+static void cell_reset(strata_tilemap *m, uint32_t i, strata_token t) {
+  uint32_t v = m->cells[i];
+  if (v & CELL_STACK) stack_release(m, v & ~CELL_STACK);
+  m->cells[i] = t;
+}
+
+/* Adds t on top (front == 0) or at the bottom (front != 0) of cell i. */
+static strata_status cell_push(strata_tilemap *m, uint32_t i, strata_token t, int front,
+                               strata_error *err) {
+  uint32_t v = m->cells[i];
+  if (v == 0) {
+    m->cells[i] = t;
+    return STRATA_OK;
+  }
+  if ((v & CELL_STACK) == 0) {
+    int64_t idx = stack_alloc(m, 4);
+    if (idx < 0) goto nomem;
+    side_stack *st = &m->stacks[idx];
+    st->items[0] = front ? t : v;
+    st->items[1] = front ? v : t;
+    st->len = 2;
+    m->cells[i] = CELL_STACK | (uint32_t)idx;
+    return STRATA_OK;
+  }
+  side_stack *st = &m->stacks[v & ~CELL_STACK];
+  if (!stack_reserve(st)) goto nomem;
+  if (front) {
+    memmove(st->items + 1, st->items, st->len * sizeof *st->items);
+    st->items[0] = t;
+  } else {
+    st->items[st->len] = t;
+  }
+  st->len++;
+  return STRATA_OK;
+nomem:
+  return strata_error_set(err, STRATA_ENOMEM, "out of memory adding a token to cell (%u, %u)",
+                          i % (uint32_t)m->width, i / (uint32_t)m->width);
+}
+
+/* ---- edits ---------------------------------------------------------------------- */
+
+static uint32_t index_of(const strata_tilemap *m, int x, int y) {
+  return (uint32_t)y * (uint32_t)m->width + (uint32_t)x;
+}
+
+strata_status strata_tilemap_set(strata_tilemap *m, int x, int y, strata_token t,
+                                 strata_error *err) {
+  CHECK_XY(m, x, y, err);
+  if (check_token(m, t, err)) return STRATA_EARG;
+  strata_status st = cell_push(m, index_of(m, x, y), t, 0, err);
+  if (st == STRATA_OK) m->revision++;
+  return st;
+}
+
+strata_status strata_tilemap_add_front(strata_tilemap *m, int x, int y, strata_token t,
+                                       strata_error *err) {
+  CHECK_XY(m, x, y, err);
+  if (check_token(m, t, err)) return STRATA_EARG;
+  strata_status st = cell_push(m, index_of(m, x, y), t, 1, err);
+  if (st == STRATA_OK) m->revision++;
+  return st;
+}
+
+strata_status strata_tilemap_remove(strata_tilemap *m, int x, int y, strata_token t,
+                                    int *removed, strata_error *err) {
+  CHECK_XY(m, x, y, err);
+  uint32_t i = index_of(m, x, y);
+  uint32_t v = m->cells[i];
+  int n = 0;
+  if (t != 0 && v == t) {
+    m->cells[i] = 0;
+    n = 1;
+  } else if (t != 0 && (v & CELL_STACK)) {
+    side_stack *st = &m->stacks[v & ~CELL_STACK];
+    uint32_t keep = 0;
+    for (uint32_t k = 0; k < st->len; k++)
+      if (st->items[k] != t) st->items[keep++] = st->items[k];
+    n = (int)(st->len - keep);
+    st->len = keep;
+    /* Collapse back to the in-place form so that one-token cells stay cheap. */
+    if (keep <= 1) cell_reset(m, i, keep == 1 ? st->items[0] : 0);
+  }
+  if (n > 0) m->revision++;
+  if (removed) *removed = n;
+  return STRATA_OK;
+}
+
+strata_status strata_tilemap_reset(strata_tilemap *m, int x, int y, strata_token t,
+                                   strata_error *err) {
+  CHECK_XY(m, x, y, err);
+  if (t != 0 && check_token(m, t, err)) return STRATA_EARG;
+  cell_reset(m, index_of(m, x, y), t);
+  m->revision++;
+  return STRATA_OK;
+}
+
+strata_status strata_tilemap_clear(strata_tilemap *m, strata_token t, strata_error *err) {
+  if (t != 0 && check_token(m, t, err)) return STRATA_EARG;
+  release_stacks(m);
+  size_t n = (size_t)m->width * (size_t)m->height;
+  for (size_t i = 0; i < n; i++) m->cells[i] = t;
+  m->revision++;
+  return STRATA_OK;
+}
+
+strata_status strata_tilemap_fill_rect(strata_tilemap *m, int x, int y, int w, int h,
+                                       strata_token t, int push, strata_error *err) {
+  if (t != 0 && check_token(m, t, err)) return STRATA_EARG;
+  if (push && t == 0) return strata_error_set(err, STRATA_EARG, "cannot push token 0");
+  int x0 = x < 0 ? 0 : x, y0 = y < 0 ? 0 : y;
+  int64_t x1 = (int64_t)x + w, y1 = (int64_t)y + h;
+  if (x1 > m->width) x1 = m->width;
+  if (y1 > m->height) y1 = m->height;
+  for (int cy = y0; cy < y1; cy++) {
+    for (int cx = x0; cx < x1; cx++) {
+      uint32_t i = index_of(m, cx, cy);
+      if (!push) {
+        cell_reset(m, i, t);
+      } else if (cell_push(m, i, t, 0, err) != STRATA_OK) {
+        m->revision++; /* earlier cells were changed */
+        return STRATA_ENOMEM;
+      }
+    }
+  }
+  m->revision++;
+  return STRATA_OK;
+}
+
+/* ---- queries -------------------------------------------------------------------- */
+
+size_t strata_tilemap_stack(const strata_tilemap *m, int x, int y, strata_token *out,
+                            size_t cap) {
+  if (!strata_tilemap_contains(m, x, y)) return 0;
+  uint32_t v = m->cells[index_of(m, x, y)];
+  if (v == 0) return 0;
+  if ((v & CELL_STACK) == 0) {
+    if (cap > 0) out[0] = v;
+    return 1;
+  }
+  const side_stack *st = &m->stacks[v & ~CELL_STACK];
+  for (size_t k = 0; k < st->len && k < cap; k++) out[k] = st->items[k];
+  return st->len;
+}
+
+strata_token strata_tilemap_top(const strata_tilemap *m, int x, int y) {
+  if (!strata_tilemap_contains(m, x, y)) return 0;
+  uint32_t v = m->cells[index_of(m, x, y)];
+  if ((v & CELL_STACK) == 0) return v;
+  const side_stack *st = &m->stacks[v & ~CELL_STACK];
+  return st->items[st->len - 1];
+}
+
+int strata_tilemap_has(const strata_tilemap *m, int x, int y, strata_token t) {
+  if (t == 0 || !strata_tilemap_contains(m, x, y)) return 0;
+  uint32_t v = m->cells[index_of(m, x, y)];
+  if ((v & CELL_STACK) == 0) return v == t;
+  const side_stack *st = &m->stacks[v & ~CELL_STACK];
+  for (uint32_t k = 0; k < st->len; k++)
+    if (st->items[k] == t) return 1;
+  return 0;
+}
+
+int tilemap_refresh_costs(strata_tilemap *m) {
+  token_costs *c = &m->costs;
+  uint32_t count = strata_tokens_count(m->tokens);
+  uint64_t rev = strata_tokens_revision(m->tokens);
+  if (c->cost != NULL && c->table == m->tokens && c->count == count && c->revision == rev)
+    return 1;
+  double *cost = realloc(c->cost, ((size_t)count + 1) * sizeof *cost);
+  if (cost == NULL) return 0;
+  c->cost = cost;
+  cost[0] = 0;
+  double min_cost = 0;
+  for (uint32_t id = 1; id <= count; id++) {
+    const strata_token_traits *tr = strata_tokens_traits(m->tokens, id);
+    cost[id] = tr->passable ? tr->cost : 0;
+    if (cost[id] > 0 && (min_cost == 0 || cost[id] < min_cost)) min_cost = cost[id];
+  }
+  c->min_cost = min_cost > 0 ? min_cost : 1;
+  c->count = count;
+  c->revision = rev;
+  c->table = m->tokens;
+  return 1;
+}
+
+int strata_tilemap_passable(const strata_tilemap *m, int x, int y) {
+  return strata_tilemap_cost(m, x, y) > 0;
+}
+
+double strata_tilemap_cost(const strata_tilemap *m, int x, int y) {
+  if (!strata_tilemap_contains(m, x, y)) return 0;
+  uint32_t v = m->cells[index_of(m, x, y)];
+  uint32_t n = 1;
+  const strata_token *items = &v;
+  if (v == 0) return 0;
+  if (v & CELL_STACK) {
+    items = m->stacks[v & ~CELL_STACK].items;
+    n = m->stacks[v & ~CELL_STACK].len;
+  }
+  double worst = 0;
+  for (uint32_t k = 0; k < n; k++) {
+    const strata_token_traits *tr = strata_tokens_traits(m->tokens, items[k]);
+    if (!tr->passable) return 0;
+    if (tr->cost > worst) worst = tr->cost;
+  }
+  return worst;
+}
+
+size_t strata_tilemap_memory(const strata_tilemap *m) {
+  size_t bytes = sizeof *m + (size_t)m->width * (size_t)m->height * sizeof *m->cells;
+  bytes += (size_t)m->stack_cap * (sizeof *m->stacks + sizeof *m->free_stacks);
+  for (uint32_t i = 0; i < m->stack_count; i++)
+    bytes += (size_t)m->stacks[i].cap * sizeof(strata_token);
+  if (m->search) bytes += strata_search_memory(m->search);
+  return bytes;
+}
+
+/* ---- rendering ------------------------------------------------------------------ */
+
+strata_status strata_tilemap_render(const strata_tilemap *m, const strata_render_options *opt,
+                                    char **out, size_t *len, strata_error *err) {
+  static const strata_render_options no_options = {NULL, NULL, NULL, 0};
+  if (opt == NULL) opt = &no_options;
+  const strata_path *overlay = opt->overlay;
+  const char *overlay_glyph = opt->overlay_glyph ? opt->overlay_glyph : "*";
+  size_t cells = (size_t)m->width * (size_t)m->height;
+  unsigned char *marked = NULL;
+  size_t overlay_len = strlen(overlay_glyph);
+  if (overlay != NULL && overlay->len > 0) {
+    marked = calloc((cells + 7) / 8, 1);
+    if (marked == NULL) goto nomem;
+    for (size_t k = 0; k < overlay->len; k++) {
+      uint32_t i = overlay->nodes[k];
+      if (i >= cells) {
+        free(marked);
+        return strata_error_set(err, STRATA_EARG, "path cell index %u is outside the map", i);
+      }
+      marked[i / 8] |= (unsigned char)(1u << (i % 8));
+    }
+  }
+  /* First pass sizes the text exactly; glyphs may be several UTF-8 bytes. */
+  size_t total = (size_t)m->height; /* newlines */
+  for (int pass = 0; pass < 2; pass++) {
+    char *buf = NULL, *p = NULL;
+    if (pass == 1) {
+      buf = p = malloc(total + 1);
+      if (buf == NULL) goto nomem;
+    }
+    for (int y = 0; y < m->height; y++) {
+      for (int x = 0; x < m->width; x++) {
+        uint32_t i = index_of(m, x, y);
+        const char *g;
+        size_t gl;
+        if (marked && (marked[i / 8] >> (i % 8)) & 1) {
+          g = overlay_glyph;
+          gl = overlay_len;
+        } else {
+          strata_token t = strata_tilemap_top(m, x, y);
+          g = t == 0 ? " "
+              : (t < opt->glyph_count && opt->glyphs[t]) ? opt->glyphs[t]
+              : strata_tokens_traits(m->tokens, t)->glyph;
+          gl = strlen(g);
+          if (gl == 0) g = " ", gl = 1;
+        }
+        if (pass == 0) {
+          total += gl;
+        } else {
+          memcpy(p, g, gl);
+          p += gl;
+        }
+      }
+      if (pass == 1) *p++ = '\n';
+    }
+    if (pass == 1) {
+      *p = '\0';
+      *out = buf;
+      if (len) *len = total;
+    }
+  }
+  free(marked);
+  return STRATA_OK;
+nomem:
+  free(marked);
+  return strata_error_set(err, STRATA_ENOMEM, "out of memory rendering a %dx%d map", m->width,
+                          m->height);
+}

@@ -1,0 +1,57 @@
+/* tilemap_internal.h - the tile map's representation, shared with gridpath.c. */
+#ifndef STRATA_TILEMAP_INTERNAL_H
+#define STRATA_TILEMAP_INTERNAL_H
+
+#include "strata/tilemap.h"
+#include "search_internal.h"
+
+/* A cell word: 0 = empty; a token id when CELL_STACK is clear; otherwise the
+** index of a side stack. Token ids stay below 2^24 (STRATA_TOKENS_MAX). */
+#define CELL_STACK 0x80000000u
+
+typedef struct side_stack {
+  uint32_t len, cap; /* cap == 0 marks a free slot (index kept in the free list) */
+  strata_token *items; /* bottom first */
+} side_stack;
+
+/* Cached movement cost of each token id for the current trait revision:
+** cost > 0 passable, 0 impassable (index 0, "no token", is impassable). */
+typedef struct token_costs {
+  double *cost;
+  uint32_t count;      /* ids covered: 0..count */
+  uint64_t revision;   /* strata_tokens_revision when built */
+  const strata_tokens *table;
+  double min_cost;     /* smallest cost of a passable token: scales estimates */
+} token_costs;
+
+struct strata_tilemap {
+  int width, height;
+  uint32_t *cells;
+  strata_tokens *tokens;
+  side_stack *stacks;
+  uint32_t stack_count, stack_cap;
+  uint32_t *free_stacks;
+  uint32_t free_count;
+  uint64_t revision;
+  token_costs costs;
+  strata_search *search; /* made on the first find_path */
+};
+
+/* Brings m->costs up to date with the token table; 0 on ENOMEM. */
+int tilemap_refresh_costs(strata_tilemap *m);
+
+/* Cost of entering cell index i under the cached costs (0: impassable). */
+static inline double tilemap_cell_cost(const strata_tilemap *m, uint32_t i) {
+  uint32_t v = m->cells[i];
+  if ((v & CELL_STACK) == 0) return m->costs.cost[v];
+  const side_stack *st = &m->stacks[v & ~CELL_STACK];
+  double worst = 0;
+  for (uint32_t k = 0; k < st->len; k++) {
+    double c = m->costs.cost[st->items[k]];
+    if (c == 0) return 0;
+    if (c > worst) worst = c;
+  }
+  return worst;
+}
+
+#endif

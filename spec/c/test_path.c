@@ -1,0 +1,234 @@
+/* test_path.c - the search engine on tile maps and on a generic graph. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "strata/strata.h"
+
+/* Builds a map from rows of '.', '#' and '~' (water: cost 3). */
+static strata_tilemap *map_from(const char *const *rows, int h) {
+  int w = (int)strlen(rows[0]);
+  strata_tilemap *m = strata_tilemap_new(w, h, NULL, NULL);
+  strata_tokens *t = strata_tilemap_tokens(m);
+  strata_token_traits wall = {0, 1, "#", ""}, water = {1, 3, "~", ""}, floor = {1, 1, ".", ""};
+  strata_tokens_define(t, "wall", 4, &wall, NULL);
+  strata_tokens_define(t, "water", 5, &water, NULL);
+  strata_tokens_define(t, "floor", 5, &floor, NULL);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      const char *name = rows[y][x] == '#' ? "wall" : rows[y][x] == '~' ? "water" : "floor";
+      strata_tilemap_set(m, x, y, strata_tokens_find(t, name, strlen(name)), NULL);
+    }
+  return m;
+}
+
+/* Checks that a path is made of legal moves and that its cost adds up. */
+static int path_valid(strata_tilemap *m, const strata_path *p, int eight, double diag) {
+  int w = strata_tilemap_width(m);
+  double cost = 0;
+  for (size_t i = 1; i < p->len; i++) {
+    int x0 = (int)(p->nodes[i - 1] % (uint32_t)w), y0 = (int)(p->nodes[i - 1] / (uint32_t)w);
+    int x1 = (int)(p->nodes[i] % (uint32_t)w), y1 = (int)(p->nodes[i] / (uint32_t)w);
+    int dx = abs(x1 - x0), dy = abs(y1 - y0);
+    if (dx > 1 || dy > 1 || dx + dy == 0 || (!eight && dx + dy == 2)) return 0;
+    if (!strata_tilemap_passable(m, x1, y1)) return 0;
+    cost += strata_tilemap_cost(m, x1, y1) * (dx + dy == 2 ? diag : 1);
+  }
+  return fabs(cost - p->cost) < 1e-9;
+}
+
+static void test_small_maps(void) {
+  static const char *const rows[] = {
+    "..........",
+    ".########.",
+    ".#......#.",
+    ".#.####.#.",
+    ".#.#~~#.#.",
+    "...#~~#...",
+  };
+  strata_tilemap *m = map_from(rows, 6);
+  strata_path p;
+  strata_path_init(&p);
+  strata_grid_options o;
+  strata_grid_options_init(&o);
+  strata_error err;
+  const strata_path_algorithm algs[] = {STRATA_PATH_ASTAR, STRATA_PATH_DIJKSTRA, STRATA_PATH_BFS};
+  for (int a = 0; a < 3; a++) {
+    o.algorithm = algs[a];
+    CHECK_EQ_INT(strata_tilemap_find_path(m, 0, 5, 9, 5, &o, &p, &err), STRATA_OK);
+    CHECK_EQ_INT(p.len, 16); /* in through the gap, across row 2, out: 15 moves */
+    CHECK_NEAR(p.cost, 15, 1e-12);
+    CHECK(path_valid(m, &p, 0, 1));
+    CHECK_EQ_INT(p.nodes[0], 50);
+    CHECK_EQ_INT(p.nodes[p.len - 1], 59);
+  }
+  /* Water costs 3 to enter: Dijkstra and A* go around it, BFS goes through. */
+  static const char *const pond[] = {
+    ".....",
+    ".~~~.",
+    ".....",
+  };
+  strata_tilemap *w = map_from(pond, 3);
+  o.algorithm = STRATA_PATH_DIJKSTRA;
+  strata_tilemap_find_path(w, 0, 1, 4, 1, &o, &p, &err);
+  CHECK_NEAR(p.cost, 6, 1e-12);
+  o.algorithm = STRATA_PATH_ASTAR;
+  strata_tilemap_find_path(w, 0, 1, 4, 1, &o, &p, &err);
+  CHECK_NEAR(p.cost, 6, 1e-12);
+  o.algorithm = STRATA_PATH_BFS;
+  strata_tilemap_find_path(w, 0, 1, 4, 1, &o, &p, &err);
+  CHECK_EQ_INT(p.len, 5);
+  CHECK_NEAR(p.cost, 10, 1e-12);
+  o.algorithm = STRATA_PATH_GREEDY;
+  strata_tilemap_find_path(w, 0, 1, 4, 1, &o, &p, &err);
+  CHECK(p.len >= 5 && path_valid(w, &p, 0, 1));
+  /* Eight neighbours, diagonal sqrt(2) and 1. */
+  o.algorithm = STRATA_PATH_ASTAR;
+  o.connectivity = 8;
+  strata_tilemap_find_path(w, 0, 0, 4, 2, &o, &p, &err);
+  CHECK_NEAR(p.cost, 4 + M_SQRT2, 1e-9); /* row 1 is water but at its ends */
+  CHECK(path_valid(w, &p, 1, M_SQRT2));
+  o.diagonal_cost = 1;
+  strata_tilemap_find_path(w, 0, 0, 4, 2, &o, &p, &err);
+  CHECK_NEAR(p.cost, 5, 1e-9);
+  strata_tilemap_free(w);
+
+  /* No path is a normal result; so is start == goal. */
+  strata_grid_options_init(&o);
+  CHECK_EQ_INT(strata_tilemap_find_path(m, 4, 4, 0, 0, &o, &p, &err), STRATA_OK);
+  CHECK_EQ_INT(p.len, 0);
+  CHECK_EQ_INT(strata_tilemap_find_path(m, 0, 0, 1, 1, &o, &p, &err), STRATA_OK);
+  CHECK_EQ_INT(p.len, 0); /* the goal is a wall */
+  CHECK_EQ_INT(strata_tilemap_find_path(m, 2, 2, 2, 2, &o, &p, &err), STRATA_OK);
+  CHECK_EQ_INT(p.len, 1);
+  CHECK_NEAR(p.cost, 0, 0);
+  /* Bad arguments. */
+  CHECK_EQ_INT(strata_tilemap_find_path(m, -1, 0, 2, 2, &o, &p, &err), STRATA_EARG);
+  CHECK_HAS(err.message, "start (-1, 0) is outside");
+  CHECK_EQ_INT(strata_tilemap_find_path(m, 0, 0, 10, 2, &o, &p, &err), STRATA_EARG);
+  CHECK_HAS(err.message, "goal (10, 2)");
+  o.connectivity = 6;
+  CHECK_EQ_INT(strata_tilemap_find_path(m, 0, 0, 2, 2, &o, &p, &err), STRATA_EARG);
+  CHECK_HAS(err.message, "connectivity");
+  o.connectivity = 8;
+  o.diagonal_cost = 0.5;
+  CHECK_EQ_INT(strata_tilemap_find_path(m, 0, 0, 2, 2, &o, &p, &err), STRATA_EARG);
+  o.diagonal_cost = NAN;
+  CHECK_EQ_INT(strata_tilemap_find_path(m, 0, 0, 2, 2, &o, &p, &err), STRATA_EARG);
+  /* Editing the map and the traits is seen by the next search. */
+  strata_grid_options_init(&o);
+  strata_tokens *t = strata_tilemap_tokens(m);
+  strata_tilemap_reset(m, 2, 1, strata_tokens_find(t, "floor", 5), &err);
+  strata_tilemap_find_path(m, 2, 0, 2, 2, &o, &p, &err);
+  CHECK_EQ_INT(p.len, 3);
+  strata_token_traits lava = {0, 1, "x", ""};
+  strata_tokens_define(t, "floor", 5, &lava, &err);
+  strata_tilemap_find_path(m, 2, 0, 2, 2, &o, &p, &err);
+  CHECK_EQ_INT(p.len, 0);
+  strata_tilemap_free(m);
+  strata_path_free(&p);
+}
+
+/* A random open map: every optimal algorithm agrees, many searches allocate
+** nothing new after the first (the workspace memory stays the same). */
+static void test_agreement(void) {
+  strata_rng r;
+  strata_rng_seed(&r, 5);
+  strata_tilemap *m = strata_tilemap_new(60, 40, NULL, NULL);
+  strata_tokens *t = strata_tilemap_tokens(m);
+  strata_token_traits wall = {0, 1, "#", ""}, mud = {1, 2.5, "m", ""};
+  strata_tokens_define(t, "wall", 4, &wall, NULL);
+  strata_tokens_define(t, "mud", 3, &mud, NULL);
+  strata_token fl = strata_tokens_intern(t, "floor", 5, NULL);
+  strata_token wl = strata_tokens_find(t, "wall", 4), md = strata_tokens_find(t, "mud", 3);
+  for (int y = 0; y < 40; y++)
+    for (int x = 0; x < 60; x++) {
+      double u = strata_rng_float(&r);
+      strata_tilemap_set(m, x, y, u < 0.25 ? wl : u < 0.4 ? md : fl, NULL);
+    }
+  strata_path p;
+  strata_path_init(&p);
+  strata_grid_options o;
+  size_t memory_after_first = 0;
+  for (int trial = 0; trial < 200; trial++) {
+    int x1 = (int)strata_rng_below(&r, 60), y1 = (int)strata_rng_below(&r, 40);
+    int x2 = (int)strata_rng_below(&r, 60), y2 = (int)strata_rng_below(&r, 40);
+    for (int conn = 4; conn <= 8; conn += 4) {
+      strata_grid_options_init(&o);
+      o.connectivity = conn;
+      o.algorithm = STRATA_PATH_DIJKSTRA;
+      strata_tilemap_find_path(m, x1, y1, x2, y2, &o, &p, NULL);
+      double best = p.cost;
+      size_t len = p.len;
+      CHECK(path_valid(m, &p, conn == 8, M_SQRT2));
+      o.algorithm = STRATA_PATH_ASTAR;
+      strata_tilemap_find_path(m, x1, y1, x2, y2, &o, &p, NULL);
+      CHECK_EQ_INT(p.len == 0, len == 0);
+      CHECK_NEAR(p.cost, best, 1e-9);
+      CHECK(path_valid(m, &p, conn == 8, M_SQRT2));
+      o.algorithm = STRATA_PATH_GREEDY;
+      strata_tilemap_find_path(m, x1, y1, x2, y2, &o, &p, NULL);
+      CHECK_EQ_INT(p.len == 0, len == 0);
+      CHECK(p.cost >= best - 1e-9 && path_valid(m, &p, conn == 8, M_SQRT2));
+      o.algorithm = STRATA_PATH_BFS;
+      strata_tilemap_find_path(m, x1, y1, x2, y2, &o, &p, NULL);
+      CHECK_EQ_INT(p.len == 0, len == 0);
+      CHECK(path_valid(m, &p, conn == 8, M_SQRT2));
+    }
+    if (trial == 0) memory_after_first = strata_tilemap_memory(m);
+  }
+  /* The heap buckets may grow while frontiers grow; the per-node arrays never. */
+  CHECK(strata_tilemap_memory(m) <= memory_after_first + 64 * 1024);
+  strata_tilemap_free(m);
+  strata_path_free(&p);
+}
+
+/* A generic graph: a ring of 10 nodes with one expensive shortcut. */
+static unsigned ring_edges(void *ud, uint32_t node, strata_edge *out) {
+  (void)ud;
+  unsigned k = 0;
+  out[k++] = (strata_edge){(node + 1) % 10, 1};
+  out[k++] = (strata_edge){(node + 9) % 10, 1};
+  if (node == 0) out[k++] = (strata_edge){5, 4.5};
+  return k;
+}
+
+static unsigned bad_edges(void *ud, uint32_t node, strata_edge *out) {
+  (void)ud;
+  (void)node;
+  out[0] = (strata_edge){42, 1};
+  return 1;
+}
+
+static void test_generic(void) {
+  strata_error err;
+  strata_search *s = strata_search_new(&err);
+  strata_graph g = {10, NULL, ring_edges, NULL};
+  strata_path p;
+  strata_path_init(&p);
+  CHECK_EQ_INT(strata_search_run(s, &g, 0, 5, STRATA_PATH_DIJKSTRA, &p, &err), STRATA_OK);
+  CHECK_NEAR(p.cost, 4.5, 0);
+  CHECK_EQ_INT(p.len, 2);
+  CHECK_EQ_INT(strata_search_run(s, &g, 0, 5, STRATA_PATH_BFS, &p, &err), STRATA_OK);
+  CHECK_EQ_INT(p.len, 2);
+  CHECK_EQ_INT(strata_search_run(s, &g, 0, 4, STRATA_PATH_DIJKSTRA, &p, &err), STRATA_OK);
+  CHECK_NEAR(p.cost, 4, 0);
+  CHECK_EQ_INT(strata_search_run(s, &g, 0, 10, STRATA_PATH_DIJKSTRA, &p, &err), STRATA_EARG);
+  strata_graph bad = {10, NULL, bad_edges, NULL};
+  CHECK_EQ_INT(strata_search_run(s, &bad, 0, 5, STRATA_PATH_ASTAR, &p, &err), STRATA_EARG);
+  CHECK_HAS(err.message, "missing node");
+  CHECK_EQ_INT(strata_search_run(NULL, &g, 0, 5, STRATA_PATH_ASTAR, &p, &err), STRATA_EARG);
+  strata_path_algorithm a;
+  CHECK(strata_path_algorithm_parse("greedy", &a) && a == STRATA_PATH_GREEDY);
+  CHECK(!strata_path_algorithm_parse("magic", &a));
+  CHECK_STR(strata_path_algorithm_name(STRATA_PATH_BFS), "bfs");
+  strata_search_free(s);
+  strata_path_free(&p);
+}
+
+int main(void) {
+  test_small_maps();
+  test_agreement();
+  test_generic();
+  return check_summary("path");
+}
