@@ -56,6 +56,7 @@ void strata_tilemap_free(strata_tilemap *m) {
   free(m->cells);
   free(m->costs.cost);
   strata_search_free(m->search);
+  gridsearch_free(m->grid);
   strata_tokens_release(m->tokens);
   free(m);
 }
@@ -341,6 +342,7 @@ size_t strata_tilemap_memory(const strata_tilemap *m) {
   for (uint32_t i = 0; i < m->stack_count; i++)
     bytes += (size_t)m->stacks[i].cap * sizeof(strata_token);
   if (m->search) bytes += strata_search_memory(m->search);
+  bytes += gridsearch_memory(m->grid);
   return bytes;
 }
 

@@ -34,8 +34,20 @@ struct strata_tilemap {
   uint32_t free_count;
   uint64_t revision;
   token_costs costs;
-  strata_search *search; /* made on the first find_path */
+  strata_search *search; /* generic engine (BFS, greedy, fallbacks), made when first needed */
+  struct grid_search *grid; /* the fast grid engine's cache and workspace (gridsearch.c) */
+  uint64_t last_expanded;
 };
+
+/* Frees and sizes the fast grid engine's state (gridsearch.c). */
+void gridsearch_free(struct grid_search *g);
+size_t gridsearch_memory(const struct grid_search *g);
+uint64_t gridsearch_expanded(const struct grid_search *g);
+/* A* or Dijkstra on the fast engine: 1 done (out filled), 0 this map does not
+** suit it (use the generic engine), -1 error (err filled). Arguments are
+** already checked. */
+int gridsearch_run(strata_tilemap *m, int x1, int y1, int x2, int y2,
+                   const strata_grid_options *opt, strata_path *out, strata_error *err);
 
 /* Brings m->costs up to date with the token table; 0 on ENOMEM. */
 int tilemap_refresh_costs(strata_tilemap *m);

@@ -1,0 +1,425 @@
+/*
+** gridsearch.c - the fast engine for A* and Dijkstra on tile maps.
+**
+** The generic engine (search_internal.h) pays for its generality on grids:
+** a division per node to find coordinates, bounds checks per neighbour, a
+** token-stack walk per cost lookup and a comparison heap. Grid searches are
+** the hot path of games, so tile maps get this engine instead:
+**
+** - a padded copy of the map as one byte per cell (a cost class; 0 blocks),
+**   with a blocked border, so neighbours are index offsets with no bounds
+**   checks. It is rebuilt only when the map or its token traits changed.
+** - parents as a direction byte, and O(1) reset between searches with 16-bit
+**   generation stamps.
+** - bucket queues instead of a heap: with integer costs (4 neighbours, or 8
+**   with diagonal cost 1) A* and Dijkstra keys are integers and a ring of
+**   LIFO buckets orders them exactly. With real costs (diagonal sqrt 2),
+**   Dijkstra uses buckets as wide as the cheapest step: every label in the
+**   lowest bucket is already final (Dinitz 1978), so order inside a bucket
+**   does not matter and the result is still exact. A* with real costs keeps
+**   the exact radix heap.
+** Entries carry their cell's coordinates so the estimate needs no division.
+*/
+#include <math.h>
+#include <stdlib.h>
+
+#include "tilemap_internal.h"
+
+#define CLOSED 0x80u
+#define START 0x08u
+#define MAX_CLASSES 254 /* 0xff marks "not cached" below */
+#define MAX_RING 8192 /* more buckets than this: the key range is too wide for a ring */
+
+typedef struct grid_entry {
+  uint32_t cell;   /* padded index */
+  uint16_t x, y;   /* unpadded coordinates */
+} grid_entry;
+
+typedef struct grid_key_entry {
+  uint64_t key;
+  grid_entry e;
+} grid_key_entry;
+
+typedef struct entry_stack {
+  grid_entry *items;
+  uint32_t len, cap;
+} entry_stack;
+
+typedef struct key_stack {
+  grid_key_entry *items;
+  size_t len, cap;
+} key_stack;
+
+/* One cell's search state, packed so a neighbour test touches one cache
+** line. Costs are kept exactly: ortho is the sum of the class costs of
+** straight steps and diag that of diagonal steps, so g = ortho + diag * d
+** for the diagonal multiplier d (1, sqrt 2, ...). Exact because the fast
+** engine only runs when every class cost is an integer. */
+typedef struct cell_state {
+  uint32_t ortho, diag;
+  uint16_t stamp;   /* the search generation that last touched the cell */
+  uint8_t dir;      /* direction from the parent, START, and CLOSED */
+  uint8_t unused;
+} cell_state;
+
+struct grid_search {
+  /* The padded class grid and what it was built from. */
+  uint8_t *cls;
+  uint32_t pw, ph;
+  double class_cost[MAX_CLASSES + 1];
+  unsigned nclasses;
+  int integral;           /* every class cost is an integer */
+  double min_cost, max_cost;
+  uint64_t map_revision, tokens_revision;
+  const strata_tokens *table;
+  uint32_t tokens_count;
+  int built, too_many_classes;
+  /* The workspace. */
+  uint32_t cap;
+  uint16_t gen;
+  cell_state *cell;
+  entry_stack *ring;      /* ring_size stacks, grown when a search needs more */
+  uint32_t ring_size;
+  key_stack radix[65];
+  uint64_t last;
+  uint64_t expanded;
+};
+
+void gridsearch_free(struct grid_search *gs) {
+  if (gs == NULL) return;
+  free(gs->cls);
+  free(gs->cell);
+  for (uint32_t i = 0; i < gs->ring_size; i++) free(gs->ring[i].items);
+  free(gs->ring);
+  for (unsigned i = 0; i < 65; i++) free(gs->radix[i].items);
+  free(gs);
+}
+
+size_t gridsearch_memory(const struct grid_search *gs) {
+  if (gs == NULL) return 0;
+  size_t bytes = sizeof *gs + (size_t)gs->pw * gs->ph;
+  bytes += (size_t)gs->cap * sizeof *gs->cell;
+  bytes += gs->ring_size * sizeof *gs->ring;
+  for (uint32_t i = 0; i < gs->ring_size; i++) bytes += gs->ring[i].cap * sizeof(grid_entry);
+  for (unsigned i = 0; i < 65; i++) bytes += gs->radix[i].cap * sizeof(grid_key_entry);
+  return bytes;
+}
+
+/* Rebuilds the class grid if the map or the traits changed; 0 on ENOMEM. */
+static int refresh_classes(strata_tilemap *m, struct grid_search *gs) {
+  if (gs->built && gs->map_revision == m->revision && gs->table == m->tokens &&
+      gs->tokens_revision == strata_tokens_revision(m->tokens) &&
+      gs->tokens_count == strata_tokens_count(m->tokens))
+    return 1;
+  if (!tilemap_refresh_costs(m)) return 0;
+  uint32_t pw = (uint32_t)m->width + 2, ph = (uint32_t)m->height + 2;
+  if (gs->cls == NULL || gs->pw != pw || gs->ph != ph) {
+    free(gs->cls);
+    gs->cls = calloc((size_t)pw * ph, 1);
+    if (gs->cls == NULL) return 0;
+    gs->pw = pw, gs->ph = ph;
+  }
+  /* Classes: distinct costs, found through a small table keyed by token id
+  ** for single-token cells (the common case) and by linear search otherwise. */
+  gs->nclasses = 0;
+  gs->too_many_classes = 0;
+  gs->integral = 1;
+  gs->min_cost = 0, gs->max_cost = 0;
+  uint8_t single[256];
+  memset(single, 0xff, sizeof single);
+  for (uint32_t y = 0; y < (uint32_t)m->height; y++) {
+    uint8_t *row = gs->cls + (size_t)(y + 1) * pw + 1;
+    for (uint32_t x = 0; x < (uint32_t)m->width; x++) {
+      uint32_t i = y * (uint32_t)m->width + x;
+      uint32_t v = m->cells[i];
+      if (v < 256 && single[v] != 0xff) {
+        row[x] = single[v];
+        continue;
+      }
+      double c = tilemap_cell_cost(m, i);
+      unsigned k = 0;
+      if (c > 0) {
+        for (k = 1; k <= gs->nclasses && gs->class_cost[k] != c; k++) {}
+        if (k > gs->nclasses) {
+          if (gs->nclasses == MAX_CLASSES) {
+            gs->too_many_classes = 1;
+            goto done;
+          }
+          gs->class_cost[++gs->nclasses] = c;
+          if (c != floor(c) || c > 65535) gs->integral = 0;
+          if (gs->min_cost == 0 || c < gs->min_cost) gs->min_cost = c;
+          if (c > gs->max_cost) gs->max_cost = c;
+        }
+      }
+      row[x] = (uint8_t)k;
+      if (v < 256 && (v & CELL_STACK) == 0) single[v] = (uint8_t)k;
+    }
+  }
+done:
+  gs->map_revision = m->revision;
+  gs->tokens_revision = strata_tokens_revision(m->tokens);
+  gs->tokens_count = strata_tokens_count(m->tokens);
+  gs->table = m->tokens;
+  gs->built = 1;
+  return 1;
+}
+
+/* Makes room for n cells and a ring of ring_size buckets (0: none). */
+static int prepare_work(struct grid_search *gs, uint32_t n, uint32_t ring_size) {
+  if (n > gs->cap) {
+    cell_state *cell = calloc(n, sizeof *cell);
+    if (cell == NULL) return 0;
+    free(gs->cell);
+    gs->cell = cell;
+    gs->cap = n;
+    gs->gen = 0;
+  }
+  if (ring_size > gs->ring_size) {
+    entry_stack *ring = realloc(gs->ring, ring_size * sizeof *ring);
+    if (ring == NULL) return 0;
+    memset(ring + gs->ring_size, 0, (ring_size - gs->ring_size) * sizeof *ring);
+    gs->ring = ring;
+    gs->ring_size = ring_size;
+  }
+  if (++gs->gen == 0) { /* 65535 searches: clear the stamps once */
+    for (uint32_t i = 0; i < gs->cap; i++) gs->cell[i].stamp = 0;
+    gs->gen = 1;
+  }
+  return 1;
+}
+
+static int stack_grow(entry_stack *s) {
+  uint32_t cap = s->cap ? s->cap * 2 : 16;
+  grid_entry *items = realloc(s->items, (size_t)cap * sizeof *items);
+  if (items == NULL) return 0;
+  s->items = items, s->cap = cap;
+  return 1;
+}
+
+static int key_stack_grow(key_stack *s) {
+  size_t cap = s->cap ? s->cap * 2 : 64;
+  grid_key_entry *items = realloc(s->items, cap * sizeof *items);
+  if (items == NULL) return 0;
+  s->items = items, s->cap = cap;
+  return 1;
+}
+
+static inline unsigned radix_slot(uint64_t key, uint64_t last) {
+  uint64_t x = key ^ last;
+  return x == 0 ? 0 : 64u - (unsigned)__builtin_clzll(x);
+}
+
+/* Manhattan (4 neighbours) or octile (8) distance times the cheapest cell:
+** admissible and consistent. */
+static inline double grid_estimate(uint16_t x, uint16_t y, uint16_t gx, uint16_t gy, int eight,
+                                   double hscale, double diag) {
+  uint32_t dx = x > gx ? (uint32_t)(x - gx) : (uint32_t)(gx - x);
+  uint32_t dy = y > gy ? (uint32_t)(y - gy) : (uint32_t)(gy - y);
+  if (!eight) return hscale * (double)(dx + dy);
+  uint32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+  return hscale * ((double)(hi - lo) + diag * (double)lo);
+}
+
+typedef enum queue_kind { QUEUE_RING_INT, QUEUE_RING_WIDTH, QUEUE_RADIX } queue_kind;
+
+/* The search proper, specialised by the compiler for each (eight, queue). */
+static inline __attribute__((always_inline)) int
+grid_run(struct grid_search *gs, int eight, queue_kind queue, int use_h, double diag,
+         double width, uint32_t ring_size, uint32_t start, uint16_t sx, uint16_t sy, uint32_t goal, uint16_t gx,
+         uint16_t gy) {
+  const int32_t pw = (int32_t)gs->pw;
+  const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
+  static const int8_t DX[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+  static const int8_t DY[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
+  const int dirs = eight ? 8 : 4;
+  uint32_t step[MAX_CLASSES + 1];
+  for (unsigned c = 0; c <= gs->nclasses; c++) step[c] = (uint32_t)gs->class_cost[c];
+  const double hscale = gs->min_cost;
+  const uint8_t *cls = gs->cls;
+  cell_state *cell = gs->cell;
+  const uint16_t gen = gs->gen;
+  const double inv_width = 1.0 / width;
+  entry_stack *ring = gs->ring;
+  const uint64_t mask = ring_size - 1;
+  uint64_t cur = 0, count = 0;
+  uint64_t expanded = 0;
+  int found = 0;
+
+#define ESTIMATE(x, y) (use_h ? grid_estimate((x), (y), gx, gy, eight, hscale, diag) : 0.0)
+
+#define PUSH(f, entry)                                                                   \
+  do {                                                                                   \
+    if (queue == QUEUE_RADIX) {                                                          \
+      double f_ = (f);                                                                   \
+      uint64_t k_;                                                                       \
+      memcpy(&k_, &f_, sizeof k_);                                                       \
+      if (k_ < gs->last) k_ = gs->last;                                                  \
+      key_stack *b_ = &gs->radix[radix_slot(k_, gs->last)];                              \
+      if (b_->len == b_->cap && !key_stack_grow(b_)) return -1;                          \
+      b_->items[b_->len++] = (grid_key_entry){k_, (entry)};                              \
+    } else {                                                                             \
+      uint64_t b_ = queue == QUEUE_RING_INT ? (uint64_t)(f) : (uint64_t)((f) * inv_width); \
+      if (b_ < cur) b_ = cur;                                                            \
+      entry_stack *s_ = &ring[b_ & mask];                                                \
+      if (s_->len == s_->cap && !stack_grow(s_)) return -1;                              \
+      s_->items[s_->len++] = (entry);                                                    \
+      count++;                                                                           \
+    }                                                                                    \
+  } while (0)
+
+  cell[start] = (cell_state){0, 0, gen, START, 0};
+  if (queue == QUEUE_RADIX) {
+    gs->last = 0;
+    for (unsigned i = 0; i < 65; i++) gs->radix[i].len = 0;
+  } else {
+    for (uint32_t i = 0; i < ring_size; i++) ring[i].len = 0;
+    double f0 = ESTIMATE(sx, sy);
+    cur = queue == QUEUE_RING_INT ? (uint64_t)f0 : (uint64_t)(f0 * inv_width);
+  }
+  PUSH(ESTIMATE(sx, sy), ((grid_entry){start, sx, sy}));
+
+  for (;;) {
+    grid_entry e;
+    if (queue == QUEUE_RADIX) {
+      key_stack *b0 = &gs->radix[0];
+      if (b0->len == 0) {
+        unsigned i = 1;
+        while (i < 65 && gs->radix[i].len == 0) i++;
+        if (i == 65) break;
+        key_stack *b = &gs->radix[i];
+        uint64_t min = b->items[0].key;
+        for (size_t k = 1; k < b->len; k++)
+          if (b->items[k].key < min) min = b->items[k].key;
+        gs->last = min;
+        for (size_t k = 0; k < b->len; k++) {
+          key_stack *to = &gs->radix[radix_slot(b->items[k].key, min)];
+          if (to->len == to->cap && !key_stack_grow(to)) return -1;
+          to->items[to->len++] = b->items[k];
+        }
+        b->len = 0;
+      }
+      e = b0->items[--b0->len].e;
+    } else {
+      if (count == 0) break;
+      entry_stack *s = &ring[cur & mask];
+      while (s->len == 0) s = &ring[++cur & mask];
+      e = s->items[--s->len];
+      count--;
+    }
+    uint32_t u = e.cell;
+    cell_state *cu = &cell[u];
+    if (cu->dir & CLOSED) continue;
+    cu->dir |= CLOSED;
+    expanded++;
+    if (u == goal) {
+      found = 1;
+      break;
+    }
+    const uint32_t uo = cu->ortho, ud = cu->diag;
+    for (int d = 0; d < dirs; d++) {
+      uint32_t v = (uint32_t)((int32_t)u + off[d]);
+      uint8_t c = cls[v];
+      if (c == 0) continue;
+      uint32_t no = d < 4 ? uo + step[c] : uo, nd = d < 4 ? ud : ud + step[c];
+      double ng = (double)no + diag * (double)nd;
+      cell_state *cv = &cell[v];
+      if (cv->stamp == gen &&
+          ((cv->dir & CLOSED) || ng >= (double)cv->ortho + diag * (double)cv->diag))
+        continue;
+      *cv = (cell_state){no, nd, gen, (uint8_t)d, 0};
+      uint16_t vx = (uint16_t)(e.x + DX[d]), vy = (uint16_t)(e.y + DY[d]);
+      PUSH(ng + ESTIMATE(vx, vy), ((grid_entry){v, vx, vy}));
+    }
+  }
+#undef PUSH
+#undef ESTIMATE
+  gs->expanded = expanded;
+  return found;
+}
+
+/* Fills out from the direction bytes; 0 on ENOMEM. */
+static int build_path(const struct grid_search *gs, const strata_tilemap *m, uint32_t start,
+                      uint32_t goal, double diag, strata_path *out) {
+  const int32_t pw = (int32_t)gs->pw;
+  const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
+  size_t len = 1;
+  for (uint32_t v = goal; v != start; v = (uint32_t)((int32_t)v - off[gs->cell[v].dir & 7]))
+    len++;
+  if (len > out->cap) {
+    uint32_t *nodes = realloc(out->nodes, len * sizeof *nodes);
+    if (nodes == NULL) return 0;
+    out->nodes = nodes, out->cap = len;
+  }
+  size_t i = len;
+  uint32_t w = (uint32_t)m->width;
+  for (uint32_t v = goal;; v = (uint32_t)((int32_t)v - off[gs->cell[v].dir & 7])) {
+    uint32_t x = v % gs->pw - 1, y = v / gs->pw - 1;
+    out->nodes[--i] = y * w + x;
+    if (v == start) break;
+  }
+  out->len = len;
+  out->cost = (double)gs->cell[goal].ortho + diag * (double)gs->cell[goal].diag;
+  return 1;
+}
+
+int gridsearch_run(strata_tilemap *m, int x1, int y1, int x2, int y2,
+                   const strata_grid_options *opt, strata_path *out, strata_error *err) {
+  struct grid_search *gs = m->grid;
+  if (gs == NULL && (gs = m->grid = calloc(1, sizeof *gs)) == NULL) goto nomem;
+  if (!refresh_classes(m, gs)) goto nomem;
+  /* Many distinct costs, or costs that are not integers: the generic engine. */
+  if (gs->too_many_classes || !gs->integral) return 0;
+  int eight = opt->connectivity == 8;
+  int use_h = opt->algorithm == STRATA_PATH_ASTAR;
+  double diag = eight ? opt->diagonal_cost : 1;
+  double max_step = gs->max_cost * diag;
+  queue_kind queue;
+  double width = 1;
+  if (gs->nclasses == 0) {
+    queue = QUEUE_RADIX; /* nothing passable: any queue will do */
+  } else if (gs->integral && diag == 1 && 2 * max_step + 2 < MAX_RING) {
+    queue = QUEUE_RING_INT;
+  } else if (!use_h && max_step / gs->min_cost + 2 < MAX_RING) {
+    queue = QUEUE_RING_WIDTH;
+    width = gs->min_cost;
+  } else {
+    queue = QUEUE_RADIX;
+  }
+  /* The ring must hold every key between the lowest open one and the
+  ** highest: a step raises a key by at most span buckets. */
+  uint32_t ring_size = 0;
+  if (queue != QUEUE_RADIX) {
+    double span = queue == QUEUE_RING_INT ? 2 * max_step + 2 : max_step / width + 2;
+    for (ring_size = 4; ring_size < span + 1; ring_size *= 2) {}
+  }
+  uint32_t n = gs->pw * gs->ph;
+  if (!prepare_work(gs, n, ring_size)) goto nomem;
+  uint32_t start = (uint32_t)(y1 + 1) * gs->pw + (uint32_t)(x1 + 1);
+  uint32_t goal = (uint32_t)(y2 + 1) * gs->pw + (uint32_t)(x2 + 1);
+  uint16_t sx = (uint16_t)x1, sy = (uint16_t)y1, gx = (uint16_t)x2, gy = (uint16_t)y2;
+  int found;
+  if (eight) {
+    found = queue == QUEUE_RING_INT
+                ? grid_run(gs, 1, QUEUE_RING_INT, use_h, diag, width, ring_size, start, sx, sy, goal, gx, gy)
+            : queue == QUEUE_RING_WIDTH
+                ? grid_run(gs, 1, QUEUE_RING_WIDTH, use_h, diag, width, ring_size, start, sx, sy, goal, gx, gy)
+                : grid_run(gs, 1, QUEUE_RADIX, use_h, diag, width, ring_size, start, sx, sy, goal, gx, gy);
+  } else {
+    found = queue == QUEUE_RING_INT
+                ? grid_run(gs, 0, QUEUE_RING_INT, use_h, diag, width, ring_size, start, sx, sy, goal, gx, gy)
+            : queue == QUEUE_RING_WIDTH
+                ? grid_run(gs, 0, QUEUE_RING_WIDTH, use_h, diag, width, ring_size, start, sx, sy, goal, gx, gy)
+                : grid_run(gs, 0, QUEUE_RADIX, use_h, diag, width, ring_size, start, sx, sy, goal, gx, gy);
+  }
+  if (found < 0) goto nomem;
+  out->len = 0;
+  out->cost = 0;
+  if (found && !build_path(gs, m, start, goal, diag, out)) goto nomem;
+  return 1;
+nomem:
+  strata_error_set(err, STRATA_ENOMEM, "out of memory for a search on a %dx%d map", m->width,
+                   m->height);
+  return -1;
+}
+
+uint64_t gridsearch_expanded(const struct grid_search *gs) { return gs ? gs->expanded : 0; }
