@@ -220,6 +220,14 @@ static inline double grid_estimate(uint16_t x, uint16_t y, uint16_t gx, uint16_t
   return hscale * ((double)(hi - lo) + diag * (double)lo);
 }
 
+/* The same estimate in integers, for integral costs and diagonal cost 1. */
+static inline uint32_t grid_estimate_int(uint16_t x, uint16_t y, uint16_t gx, uint16_t gy,
+                                         int eight, uint32_t hscale) {
+  uint32_t dx = x > gx ? (uint32_t)(x - gx) : (uint32_t)(gx - x);
+  uint32_t dy = y > gy ? (uint32_t)(y - gy) : (uint32_t)(gy - y);
+  return hscale * (eight ? (dx > dy ? dx : dy) : dx + dy);
+}
+
 typedef enum queue_kind { QUEUE_RING_INT, QUEUE_RING_WIDTH, QUEUE_RADIX } queue_kind;
 
 /* The search proper, specialised by the compiler for each (eight, queue). */
@@ -235,6 +243,7 @@ grid_run(struct grid_search *gs, int eight, queue_kind queue, int use_h, double 
   uint32_t step[MAX_CLASSES + 1];
   for (unsigned c = 0; c <= gs->nclasses; c++) step[c] = (uint32_t)gs->class_cost[c];
   const double hscale = gs->min_cost;
+  const uint32_t ihscale = (uint32_t)gs->min_cost;
   const uint8_t *cls = gs->cls;
   cell_state *cell = gs->cell;
   const uint16_t gen = gs->gen;
@@ -321,13 +330,25 @@ grid_run(struct grid_search *gs, int eight, queue_kind queue, int use_h, double 
       uint8_t c = cls[v];
       if (c == 0) continue;
       uint32_t no = d < 4 ? uo + step[c] : uo, nd = d < 4 ? ud : ud + step[c];
-      double ng = (double)no + diag * (double)nd;
       cell_state *cv = &cell[v];
+      uint16_t vx = (uint16_t)(e.x + DX[d]), vy = (uint16_t)(e.y + DY[d]);
+      if (queue == QUEUE_RING_INT) {
+        /* diagonal 1: everything is an integer, no floating point at all */
+        uint32_t ng = no + nd;
+        if (cv->stamp == gen && ((cv->dir & CLOSED) || ng >= cv->ortho + cv->diag)) continue;
+        *cv = (cell_state){no, nd, gen, (uint8_t)d, 0};
+        uint64_t b = ng + (use_h ? grid_estimate_int(vx, vy, gx, gy, eight, ihscale) : 0);
+        entry_stack *s = &ring[b & mask];
+        if (s->len == s->cap && !stack_grow(s)) return -1;
+        s->items[s->len++] = (grid_entry){v, vx, vy};
+        count++;
+        continue;
+      }
+      double ng = (double)no + diag * (double)nd;
       if (cv->stamp == gen &&
           ((cv->dir & CLOSED) || ng >= (double)cv->ortho + diag * (double)cv->diag))
         continue;
       *cv = (cell_state){no, nd, gen, (uint8_t)d, 0};
-      uint16_t vx = (uint16_t)(e.x + DX[d]), vy = (uint16_t)(e.y + DY[d]);
       PUSH(ng + ESTIMATE(vx, vy), ((grid_entry){v, vx, vy}));
     }
   }
