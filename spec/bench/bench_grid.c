@@ -91,6 +91,16 @@ static strata_tilemap *load_map(const char *path) {
   return m;
 }
 
+/* "dir/open_1000x1000_s1.map" -> "open_1000x1000_s1", as the peers name maps. */
+static const char *map_name(const char *path) {
+  static char name[256];
+  const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  snprintf(name, sizeof name, "%s", base);
+  char *dot = strrchr(name, '.');
+  if (dot && strcmp(dot, ".map") == 0) *dot = '\0';
+  return name;
+}
+
 int main(int argc, char **argv) {
   if (argc < 5) die("usage: bench_grid MAP META ALGO CONN [MIN_TIME_S]", NULL);
   const char *algo = argv[3], *conn = argv[4];
@@ -159,7 +169,7 @@ int main(int argc, char **argv) {
          "\"optimal\":%s,\"expanded\":%llu,\"nodes_per_s\":%.1f,\"setup_ms\":%.3f,"
          "\"map_build_ms\":%.3f,\"map_bytes\":%zu,\"rss_before_mb\":%.2f,\"rss_load_mb\":%.2f,"
          "\"peak_rss_mb\":%.2f,\"status\":\"ok\"}\n",
-         STRATA_VERSION, algo, conn, strrchr(argv[1], '/') ? strrchr(argv[1], '/') + 1 : argv[1],
+         STRATA_VERSION, algo, conn, map_name(argv[1]),
          mt.type, w, strata_tilemap_height(m), n, median, times[0], times[n - 1], times[n / 4],
          times[(3 * n) / 4], p.len ? "true" : "false", valid ? "true" : "false", why,
          orth + diag, orth, diag, cost, opt, optimal ? "true" : "false",

@@ -9,7 +9,10 @@ import sys
 
 def main(path):
     recs = [json.loads(l) for l in open(path) if l.strip()]
-    peers = {(r["map"], r["algo"], r["conn"]): r for r in recs if r.get("peer") == "libtcod"}
+    def key(r):
+        return (r["map"].rsplit(".map", 1)[0], r["algo"], r["conn"])
+
+    peers = {key(r): r for r in recs if r.get("peer") == "libtcod"}
     rows = [r for r in recs if r.get("peer") == "strata"]
     order = {"open": 0, "maze": 1, "rooms": 2}
     conns = {"4": 0, "8": 1, "8s": 2}
@@ -19,7 +22,7 @@ def main(path):
           "| strata path | expanded | strata MB | libtcod MB |")
     print("|---|---|---|---|---:|---:|---:|---|---:|---:|---:|")
     for r in rows:
-        p = peers.get((r["map"], r["algo"], r["conn"]))
+        p = peers.get(key(r))
         if r.get("optimal"):
             verdict = "optimal"
         elif r.get("valid"):
