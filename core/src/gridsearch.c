@@ -423,25 +423,34 @@ grid_run(struct grid_search *gs, int eight, queue_kind queue, int use_h, double 
   return found;
 }
 
-/* Fills out from the direction bytes; 0 on ENOMEM. */
+/* Fills out from the direction bytes, walking back from the goal once and
+** reversing; coordinates are tracked by the steps, with no division. 0 on
+** ENOMEM. */
 static int build_path(const struct grid_search *gs, const strata_tilemap *m, uint32_t start,
-                      uint32_t goal, double diag, strata_path *out) {
+                      uint32_t goal, int gx, int gy, double diag, strata_path *out) {
+  static const int8_t DX[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+  static const int8_t DY[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
   const int32_t pw = (int32_t)gs->pw;
   const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
-  size_t len = 1;
-  for (uint32_t v = goal; v != start; v = (uint32_t)((int32_t)v - off[gs->cell[v].dir & 7]))
-    len++;
-  if (len > out->cap) {
-    uint32_t *nodes = realloc(out->nodes, len * sizeof *nodes);
-    if (nodes == NULL) return 0;
-    out->nodes = nodes, out->cap = len;
-  }
-  size_t i = len;
   uint32_t w = (uint32_t)m->width;
-  for (uint32_t v = goal;; v = (uint32_t)((int32_t)v - off[gs->cell[v].dir & 7])) {
-    uint32_t x = v % gs->pw - 1, y = v / gs->pw - 1;
-    out->nodes[--i] = y * w + x;
+  size_t len = 0;
+  int x = gx, y = gy;
+  for (uint32_t v = goal;;) {
+    if (len == out->cap) {
+      size_t cap = out->cap ? out->cap * 2 : 256;
+      uint32_t *nodes = realloc(out->nodes, cap * sizeof *nodes);
+      if (nodes == NULL) return 0;
+      out->nodes = nodes, out->cap = cap;
+    }
+    out->nodes[len++] = (uint32_t)y * w + (uint32_t)x;
     if (v == start) break;
+    unsigned d = gs->cell[v].dir & 7;
+    v = (uint32_t)((int32_t)v - off[d]);
+    x -= DX[d], y -= DY[d];
+  }
+  for (size_t i = 0, j = len - 1; i < j; i++, j--) {
+    uint32_t t = out->nodes[i];
+    out->nodes[i] = out->nodes[j], out->nodes[j] = t;
   }
   out->len = len;
   out->cost = (double)gs->cell[goal].ortho + diag * (double)gs->cell[goal].diag;
@@ -509,7 +518,7 @@ int gridsearch_run(strata_tilemap *m, int x1, int y1, int x2, int y2,
   if (found < 0) goto nomem;
   out->len = 0;
   out->cost = 0;
-  if (found && !build_path(gs, m, start, goal, diag, out)) goto nomem;
+  if (found && !build_path(gs, m, start, goal, x2, y2, diag, out)) goto nomem;
   return 1;
 nomem:
   strata_error_set(err, STRATA_ENOMEM, "out of memory for a search on a %dx%d map", m->width,
