@@ -80,8 +80,6 @@ struct grid_search {
   cell_state *cell;
   entry_stack *ring;      /* ring_size stacks, grown when a search needs more */
   uint32_t ring_size;
-  key_stack *kring;       /* the same for QUEUE_RING_HEAP, with keys */
-  uint32_t kring_size;
   key_stack radix[65];
   uint64_t last;
   uint64_t expanded;
@@ -92,8 +90,7 @@ void gridsearch_free(struct grid_search *gs) {
   free(gs->cls);
   free(gs->cell);
   for (uint32_t i = 0; i < gs->ring_size; i++) free(gs->ring[i].items);
-  for (uint32_t i = 0; i < gs->kring_size; i++) free(gs->kring[i].items);
-  free(gs->kring);
+
   free(gs->ring);
   for (unsigned i = 0; i < 65; i++) free(gs->radix[i].items);
   free(gs);
@@ -105,8 +102,7 @@ size_t gridsearch_memory(const struct grid_search *gs) {
   bytes += (size_t)gs->cap * sizeof *gs->cell;
   bytes += gs->ring_size * sizeof *gs->ring;
   for (uint32_t i = 0; i < gs->ring_size; i++) bytes += gs->ring[i].cap * sizeof(grid_entry);
-  bytes += gs->kring_size * sizeof *gs->kring;
-  for (uint32_t i = 0; i < gs->kring_size; i++) bytes += gs->kring[i].cap * sizeof(grid_key_entry);
+
   for (unsigned i = 0; i < 65; i++) bytes += gs->radix[i].cap * sizeof(grid_key_entry);
   return bytes;
 }
@@ -170,9 +166,8 @@ done:
   return 1;
 }
 
-/* Makes room for n cells and a ring of ring_size buckets (0: none), keyed
-** buckets when keyed != 0. */
-static int prepare_work(struct grid_search *gs, uint32_t n, uint32_t ring_size, int keyed) {
+/* Makes room for n cells and a ring of ring_size buckets (0: none). */
+static int prepare_work(struct grid_search *gs, uint32_t n, uint32_t ring_size) {
   if (n > gs->cap) {
     cell_state *cell = calloc(n, sizeof *cell);
     if (cell == NULL) return 0;
@@ -181,14 +176,7 @@ static int prepare_work(struct grid_search *gs, uint32_t n, uint32_t ring_size, 
     gs->cap = n;
     gs->gen = 0;
   }
-  if (keyed && ring_size > gs->kring_size) {
-    key_stack *kring = realloc(gs->kring, ring_size * sizeof *kring);
-    if (kring == NULL) return 0;
-    memset(kring + gs->kring_size, 0, (ring_size - gs->kring_size) * sizeof *kring);
-    gs->kring = kring;
-    gs->kring_size = ring_size;
-  }
-  if (!keyed && ring_size > gs->ring_size) {
+  if (ring_size > gs->ring_size) {
     entry_stack *ring = realloc(gs->ring, ring_size * sizeof *ring);
     if (ring == NULL) return 0;
     memset(ring + gs->ring_size, 0, (ring_size - gs->ring_size) * sizeof *ring);
@@ -242,33 +230,7 @@ static inline uint32_t grid_estimate_int(uint16_t x, uint16_t y, uint16_t gx, ui
   return hscale * (eight ? (dx > dy ? dx : dy) : dx + dy);
 }
 
-typedef enum queue_kind { QUEUE_RING_INT, QUEUE_RING_WIDTH, QUEUE_RING_HEAP, QUEUE_RADIX } queue_kind;
-
-/* The current bucket of QUEUE_RING_HEAP is a binary min-heap on the exact key;
-** the others are unordered until the cursor reaches them. */
-static inline void heap_sift_up(grid_key_entry *h, size_t i) {
-  grid_key_entry x = h[i];
-  while (i > 0) {
-    size_t p = (i - 1) / 2;
-    if (h[p].key <= x.key) break;
-    h[i] = h[p];
-    i = p;
-  }
-  h[i] = x;
-}
-
-static inline void heap_sift_down(grid_key_entry *h, size_t n, size_t i) {
-  grid_key_entry x = h[i];
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= n) break;
-    if (c + 1 < n && h[c + 1].key < h[c].key) c++;
-    if (h[c].key >= x.key) break;
-    h[i] = h[c];
-    i = c;
-  }
-  h[i] = x;
-}
+typedef enum queue_kind { QUEUE_RING_INT, QUEUE_RING_WIDTH, QUEUE_RADIX } queue_kind;
 
 /* The search proper, specialised by the compiler for each (eight, queue). */
 static inline __attribute__((always_inline)) int
@@ -289,7 +251,6 @@ grid_run(struct grid_search *gs, int eight, queue_kind queue, int use_h, double 
   const uint16_t gen = gs->gen;
   const double inv_width = 1.0 / width;
   entry_stack *ring = gs->ring;
-  key_stack *kring = gs->kring;
   const uint64_t mask = ring_size - 1;
   uint64_t cur = 0, count = 0;
   uint64_t expanded = 0;
@@ -307,16 +268,6 @@ grid_run(struct grid_search *gs, int eight, queue_kind queue, int use_h, double 
       key_stack *b_ = &gs->radix[radix_slot(k_, gs->last)];                              \
       if (b_->len == b_->cap && !key_stack_grow(b_)) return -1;                          \
       b_->items[b_->len++] = (grid_key_entry){k_, (entry)};                              \
-    } else if (queue == QUEUE_RING_HEAP) {                                               \
-      double f_ = (f);                                                                   \
-      uint64_t k_, b_ = (uint64_t)(f_ * inv_width);                                      \
-      memcpy(&k_, &f_, sizeof k_);                                                       \
-      if (b_ < cur) b_ = cur;                                                            \
-      key_stack *s_ = &kring[b_ & mask];                                                 \
-      if (s_->len == s_->cap && !key_stack_grow(s_)) return -1;                          \
-      s_->items[s_->len++] = (grid_key_entry){k_, (entry)};                              \
-      if (b_ == cur) heap_sift_up(s_->items, s_->len - 1);                               \
-      count++;                                                                           \
     } else {                                                                             \
       uint64_t b_ = queue == QUEUE_RING_INT ? (uint64_t)(f) : (uint64_t)((f) * inv_width); \
       if (b_ < cur) b_ = cur;                                                            \
@@ -331,9 +282,6 @@ grid_run(struct grid_search *gs, int eight, queue_kind queue, int use_h, double 
   if (queue == QUEUE_RADIX) {
     gs->last = 0;
     for (unsigned i = 0; i < 65; i++) gs->radix[i].len = 0;
-  } else if (queue == QUEUE_RING_HEAP) {
-    for (uint32_t i = 0; i < ring_size; i++) kring[i].len = 0;
-    cur = (uint64_t)(ESTIMATE(sx, sy) * inv_width);
   } else {
     for (uint32_t i = 0; i < ring_size; i++) ring[i].len = 0;
     double f0 = ESTIMATE(sx, sy);
@@ -362,17 +310,6 @@ grid_run(struct grid_search *gs, int eight, queue_kind queue, int use_h, double 
         b->len = 0;
       }
       e = b0->items[--b0->len].e;
-    } else if (queue == QUEUE_RING_HEAP) {
-      if (count == 0) break;
-      key_stack *s = &kring[cur & mask];
-      if (s->len == 0) {
-        while (s->len == 0) s = &kring[++cur & mask];
-        for (size_t i = s->len / 2; i-- > 0;) heap_sift_down(s->items, s->len, i);
-      }
-      e = s->items[0].e;
-      s->items[0] = s->items[--s->len];
-      if (s->len > 1) heap_sift_down(s->items, s->len, 0);
-      count--;
     } else {
       if (count == 0) break;
       entry_stack *s = &ring[cur & mask];
@@ -477,9 +414,6 @@ int gridsearch_run(strata_tilemap *m, int x1, int y1, int x2, int y2,
   } else if (!use_h && max_step / gs->min_cost + 2 < MAX_RING) {
     queue = QUEUE_RING_WIDTH;
     width = gs->min_cost;
-  } else if (use_h && 2 * max_step / gs->min_cost + 2 < MAX_RING) {
-    queue = QUEUE_RING_HEAP;
-    width = gs->min_cost;
   } else {
     queue = QUEUE_RADIX;
   }
@@ -487,13 +421,11 @@ int gridsearch_run(strata_tilemap *m, int x1, int y1, int x2, int y2,
   ** highest: a step raises a key by at most span buckets. */
   uint32_t ring_size = 0;
   if (queue != QUEUE_RADIX) {
-    double span = queue == QUEUE_RING_INT    ? 2 * max_step + 2
-                  : queue == QUEUE_RING_WIDTH ? max_step / width + 2
-                                              : 2 * max_step / width + 2;
+    double span = queue == QUEUE_RING_INT ? 2 * max_step + 2 : max_step / width + 2;
     for (ring_size = 4; ring_size < span + 1; ring_size *= 2) {}
   }
   uint32_t n = gs->pw * gs->ph;
-  if (!prepare_work(gs, n, ring_size, queue == QUEUE_RING_HEAP)) goto nomem;
+  if (!prepare_work(gs, n, ring_size)) goto nomem;
   uint32_t start = (uint32_t)(y1 + 1) * gs->pw + (uint32_t)(x1 + 1);
   uint32_t goal = (uint32_t)(y2 + 1) * gs->pw + (uint32_t)(x2 + 1);
   uint16_t sx = (uint16_t)x1, sy = (uint16_t)y1, gx = (uint16_t)x2, gy = (uint16_t)y2;
@@ -503,16 +435,12 @@ int gridsearch_run(strata_tilemap *m, int x1, int y1, int x2, int y2,
                 ? grid_run(gs, 1, QUEUE_RING_INT, use_h, diag, width, ring_size, start, sx, sy, goal, gx, gy)
             : queue == QUEUE_RING_WIDTH
                 ? grid_run(gs, 1, QUEUE_RING_WIDTH, use_h, diag, width, ring_size, start, sx, sy, goal, gx, gy)
-            : queue == QUEUE_RING_HEAP
-                ? grid_run(gs, 1, QUEUE_RING_HEAP, use_h, diag, width, ring_size, start, sx, sy, goal, gx, gy)
                 : grid_run(gs, 1, QUEUE_RADIX, use_h, diag, width, ring_size, start, sx, sy, goal, gx, gy);
   } else {
     found = queue == QUEUE_RING_INT
                 ? grid_run(gs, 0, QUEUE_RING_INT, use_h, diag, width, ring_size, start, sx, sy, goal, gx, gy)
             : queue == QUEUE_RING_WIDTH
                 ? grid_run(gs, 0, QUEUE_RING_WIDTH, use_h, diag, width, ring_size, start, sx, sy, goal, gx, gy)
-            : queue == QUEUE_RING_HEAP
-                ? grid_run(gs, 0, QUEUE_RING_HEAP, use_h, diag, width, ring_size, start, sx, sy, goal, gx, gy)
                 : grid_run(gs, 0, QUEUE_RADIX, use_h, diag, width, ring_size, start, sx, sy, goal, gx, gy);
   }
   if (found < 0) goto nomem;
