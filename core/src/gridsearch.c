@@ -25,8 +25,6 @@
 
 #include "tilemap_internal.h"
 
-#define CLOSED 0x80u
-#define START 0x08u
 #define MAX_CLASSES 254 /* 0xff marks "not cached" below */
 #define MAX_RING 8192 /* more buckets than this: the key range is too wide for a ring */
 
@@ -50,17 +48,18 @@ typedef struct key_stack {
   size_t len, cap;
 } key_stack;
 
-/* One cell's search state, packed so a neighbour test touches one cache
-** line. Costs are kept exactly: ortho is the sum of the class costs of
-** straight steps and diag that of diagonal steps, so g = ortho + diag * d
-** for the diagonal multiplier d (1, sqrt 2, ...). Exact because the fast
-** engine only runs when every class cost is an integer. */
-typedef struct cell_state {
-  uint32_t ortho, diag;
-  uint16_t stamp;   /* the search generation that last touched the cell */
-  uint8_t dir;      /* direction from the parent, START, and CLOSED */
-  uint8_t unused;
-} cell_state;
+/* A cell's search state is split by temperature. The hot word, read for
+** every neighbour, holds the generation stamp (low 16 bits), the direction
+** from the parent, START and CLOSED; the costs, read only when a neighbour
+** is reached again while open, live in their own arrays. Costs are exact:
+** ortho is the sum of the class costs of straight steps, diag that of
+** diagonal steps, and g = ortho + diag * d for the diagonal multiplier d.
+** Exact because the fast engine only runs when every class cost is an
+** integer. */
+#define STATE_STAMP 0xffffu
+#define STATE_DIR_SHIFT 16
+#define STATE_START (1u << 19)
+#define STATE_CLOSED (1u << 20)
 
 struct grid_search {
   /* The padded class grid and what it was built from. */
@@ -77,7 +76,8 @@ struct grid_search {
   /* The workspace. */
   uint32_t cap;
   uint16_t gen;
-  cell_state *cell;
+  uint32_t *state;
+  uint32_t *ortho, *diag; /* diag: only once a search with diagonal steps needed it */
   entry_stack *ring;      /* ring_size stacks, grown when a search needs more */
   uint32_t ring_size;
   key_stack radix[65];
@@ -88,7 +88,9 @@ struct grid_search {
 void gridsearch_free(struct grid_search *gs) {
   if (gs == NULL) return;
   free(gs->cls);
-  free(gs->cell);
+  free(gs->state);
+  free(gs->ortho);
+  free(gs->diag);
   for (uint32_t i = 0; i < gs->ring_size; i++) free(gs->ring[i].items);
 
   free(gs->ring);
@@ -99,7 +101,8 @@ void gridsearch_free(struct grid_search *gs) {
 size_t gridsearch_memory(const struct grid_search *gs) {
   if (gs == NULL) return 0;
   size_t bytes = sizeof *gs + (size_t)gs->pw * gs->ph;
-  bytes += (size_t)gs->cap * sizeof *gs->cell;
+  bytes += (size_t)gs->cap * (sizeof *gs->state + sizeof *gs->ortho);
+  if (gs->diag) bytes += (size_t)gs->cap * sizeof *gs->diag;
   bytes += gs->ring_size * sizeof *gs->ring;
   for (uint32_t i = 0; i < gs->ring_size; i++) bytes += gs->ring[i].cap * sizeof(grid_entry);
 
@@ -166,16 +169,23 @@ done:
   return 1;
 }
 
-/* Makes room for n cells and a ring of ring_size buckets (0: none). */
-static int prepare_work(struct grid_search *gs, uint32_t n, uint32_t ring_size) {
+/* Makes room for n cells (with diagonal costs when need_diag) and a ring of
+** ring_size buckets (0: none). */
+static int prepare_work(struct grid_search *gs, uint32_t n, int need_diag, uint32_t ring_size) {
   if (n > gs->cap) {
-    cell_state *cell = calloc(n, sizeof *cell);
-    if (cell == NULL) return 0;
-    free(gs->cell);
-    gs->cell = cell;
+    uint32_t *state = calloc(n, sizeof *state), *ortho = malloc((size_t)n * sizeof *ortho);
+    if (state == NULL || ortho == NULL) {
+      free(state), free(ortho);
+      return 0;
+    }
+    free(gs->state), free(gs->ortho), free(gs->diag);
+    gs->state = state, gs->ortho = ortho, gs->diag = NULL;
     gs->cap = n;
     gs->gen = 0;
   }
+  if (need_diag && gs->diag == NULL &&
+      (gs->diag = malloc((size_t)gs->cap * sizeof *gs->diag)) == NULL)
+    return 0;
   if (ring_size > gs->ring_size) {
     entry_stack *ring = realloc(gs->ring, ring_size * sizeof *ring);
     if (ring == NULL) return 0;
@@ -184,7 +194,7 @@ static int prepare_work(struct grid_search *gs, uint32_t n, uint32_t ring_size) 
     gs->ring_size = ring_size;
   }
   if (++gs->gen == 0) { /* 65535 searches: clear the stamps once */
-    for (uint32_t i = 0; i < gs->cap; i++) gs->cell[i].stamp = 0;
+    memset(gs->state, 0, (size_t)gs->cap * sizeof *gs->state);
     gs->gen = 1;
   }
   return 1;
@@ -247,7 +257,7 @@ grid_run(struct grid_search *gs, int eight, queue_kind queue, int use_h, double 
   const double hscale = gs->min_cost;
   const uint32_t ihscale = (uint32_t)gs->min_cost;
   const uint8_t *cls = gs->cls;
-  cell_state *cell = gs->cell;
+  uint32_t *state = gs->state, *ortho = gs->ortho, *dcost = gs->diag;
   const uint16_t gen = gs->gen;
   const double inv_width = 1.0 / width;
   entry_stack *ring = gs->ring;
@@ -278,7 +288,9 @@ grid_run(struct grid_search *gs, int eight, queue_kind queue, int use_h, double 
     }                                                                                    \
   } while (0)
 
-  cell[start] = (cell_state){0, 0, gen, START, 0};
+  state[start] = gen | STATE_START;
+  ortho[start] = 0;
+  if (dcost) dcost[start] = 0;
   if (queue == QUEUE_RADIX) {
     gs->last = 0;
     for (unsigned i = 0; i < 65; i++) gs->radix[i].len = 0;
@@ -318,27 +330,30 @@ grid_run(struct grid_search *gs, int eight, queue_kind queue, int use_h, double 
       count--;
     }
     uint32_t u = e.cell;
-    cell_state *cu = &cell[u];
-    if (cu->dir & CLOSED) continue;
-    cu->dir |= CLOSED;
+    if (state[u] & STATE_CLOSED) continue;
+    state[u] |= STATE_CLOSED;
     expanded++;
     if (u == goal) {
       found = 1;
       break;
     }
-    const uint32_t uo = cu->ortho, ud = cu->diag;
+    const uint32_t uo = ortho[u], ud = dcost ? dcost[u] : 0;
     for (int d = 0; d < dirs; d++) {
       uint32_t v = (uint32_t)((int32_t)u + off[d]);
       uint8_t c = cls[v];
       if (c == 0) continue;
+      uint32_t sv = state[v];
+      int seen = (sv & STATE_STAMP) == gen;
+      if (seen && (sv & STATE_CLOSED)) continue;
       uint32_t no = d < 4 ? uo + step[c] : uo, nd = d < 4 ? ud : ud + step[c];
-      cell_state *cv = &cell[v];
       uint16_t vx = (uint16_t)(e.x + DX[d]), vy = (uint16_t)(e.y + DY[d]);
       if (queue == QUEUE_RING_INT) {
         /* diagonal 1: everything is an integer, no floating point at all */
         uint32_t ng = no + nd;
-        if (cv->stamp == gen && ((cv->dir & CLOSED) || ng >= cv->ortho + cv->diag)) continue;
-        *cv = (cell_state){no, nd, gen, (uint8_t)d, 0};
+        if (seen && ng >= ortho[v] + (dcost ? dcost[v] : 0)) continue;
+        state[v] = gen | ((uint32_t)d << STATE_DIR_SHIFT);
+        ortho[v] = no;
+        if (dcost) dcost[v] = nd;
         uint64_t b = ng + (use_h ? grid_estimate_int(vx, vy, gx, gy, eight, ihscale) : 0);
         entry_stack *s = &ring[b & mask];
         if (s->len == s->cap && !stack_grow(s)) return -1;
@@ -347,10 +362,10 @@ grid_run(struct grid_search *gs, int eight, queue_kind queue, int use_h, double 
         continue;
       }
       double ng = (double)no + diag * (double)nd;
-      if (cv->stamp == gen &&
-          ((cv->dir & CLOSED) || ng >= (double)cv->ortho + diag * (double)cv->diag))
-        continue;
-      *cv = (cell_state){no, nd, gen, (uint8_t)d, 0};
+      if (seen && ng >= (double)ortho[v] + diag * (double)dcost[v]) continue;
+      state[v] = gen | ((uint32_t)d << STATE_DIR_SHIFT);
+      ortho[v] = no;
+      dcost[v] = nd;
       PUSH(ng + ESTIMATE(vx, vy), ((grid_entry){v, vx, vy}));
     }
   }
@@ -381,7 +396,7 @@ static int build_path(const struct grid_search *gs, const strata_tilemap *m, uin
     }
     out->nodes[len++] = (uint32_t)y * w + (uint32_t)x;
     if (v == start) break;
-    unsigned d = gs->cell[v].dir & 7;
+    unsigned d = (gs->state[v] >> STATE_DIR_SHIFT) & 7;
     v = (uint32_t)((int32_t)v - off[d]);
     x -= DX[d], y -= DY[d];
   }
@@ -390,7 +405,7 @@ static int build_path(const struct grid_search *gs, const strata_tilemap *m, uin
     out->nodes[i] = out->nodes[j], out->nodes[j] = t;
   }
   out->len = len;
-  out->cost = (double)gs->cell[goal].ortho + diag * (double)gs->cell[goal].diag;
+  out->cost = (double)gs->ortho[goal] + (gs->diag ? diag * (double)gs->diag[goal] : 0);
   return 1;
 }
 
@@ -425,7 +440,7 @@ int gridsearch_run(strata_tilemap *m, int x1, int y1, int x2, int y2,
     for (ring_size = 4; ring_size < span + 1; ring_size *= 2) {}
   }
   uint32_t n = gs->pw * gs->ph;
-  if (!prepare_work(gs, n, ring_size)) goto nomem;
+  if (!prepare_work(gs, n, eight, ring_size)) goto nomem;
   uint32_t start = (uint32_t)(y1 + 1) * gs->pw + (uint32_t)(x1 + 1);
   uint32_t goal = (uint32_t)(y2 + 1) * gs->pw + (uint32_t)(x2 + 1);
   uint16_t sx = (uint16_t)x1, sy = (uint16_t)y1, gx = (uint16_t)x2, gy = (uint16_t)y2;

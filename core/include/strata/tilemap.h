@@ -7,9 +7,10 @@
 ** Memory: one 32-bit word per cell (W*H*4 bytes) holds an empty cell or a
 ** single token in place, with no allocation. Only cells holding two or more
 ** tokens use a side stack (16 bytes + 4 per token). The pathfinding workspace,
-** made on the first search and reused after, adds 13 bytes per cell for A*
-** and Dijkstra (a one-byte cost class and 12 bytes of search state), and 16
-** more the first time BFS or greedy search is used.
+** made on the first search and reused after, adds 9 bytes per cell for A*
+** and Dijkstra with 4 neighbours (a one-byte cost class, a 4-byte state word
+** and a 4-byte cost), 4 more once diagonal steps are searched, and 16 more
+** the first time BFS or greedy search is used.
 **
 ** Movement: a cell is passable when it holds at least one token and all of
 ** its tokens are passable; entering it costs the largest cost among them.
