@@ -33,20 +33,10 @@ typedef struct grid_entry {
   uint16_t x, y;   /* unpadded coordinates */
 } grid_entry;
 
-typedef struct grid_key_entry {
-  uint64_t key;
-  grid_entry e;
-} grid_key_entry;
-
 typedef struct entry_stack {
   grid_entry *items;
   uint32_t len, cap;
 } entry_stack;
-
-typedef struct key_stack {
-  grid_key_entry *items;
-  size_t len, cap;
-} key_stack;
 
 /* A cell's search state is split by temperature. The hot word, read for
 ** every neighbour, holds the generation stamp (low 16 bits), the direction
@@ -80,8 +70,7 @@ struct grid_search {
   uint32_t *ortho, *diag; /* diag: only once a search with diagonal steps needed it */
   entry_stack *ring;      /* ring_size stacks, grown when a search needs more */
   uint32_t ring_size;
-  key_stack radix[65];
-  uint64_t last;
+  strata_search *radix;   /* the shared radix heap, for real-valued A* keys */
   uint64_t expanded;
 };
 
@@ -94,7 +83,7 @@ void gridsearch_free(struct grid_search *gs) {
   for (uint32_t i = 0; i < gs->ring_size; i++) free(gs->ring[i].items);
 
   free(gs->ring);
-  for (unsigned i = 0; i < 65; i++) free(gs->radix[i].items);
+  strata_search_free(gs->radix);
   free(gs);
 }
 
@@ -106,7 +95,7 @@ size_t gridsearch_memory(const struct grid_search *gs) {
   bytes += gs->ring_size * sizeof *gs->ring;
   for (uint32_t i = 0; i < gs->ring_size; i++) bytes += gs->ring[i].cap * sizeof(grid_entry);
 
-  for (unsigned i = 0; i < 65; i++) bytes += gs->radix[i].cap * sizeof(grid_key_entry);
+  if (gs->radix) bytes += strata_search_memory(gs->radix);
   return bytes;
 }
 
@@ -208,19 +197,6 @@ static int stack_grow(entry_stack *s) {
   return 1;
 }
 
-static int key_stack_grow(key_stack *s) {
-  size_t cap = s->cap ? s->cap * 2 : 64;
-  grid_key_entry *items = realloc(s->items, cap * sizeof *items);
-  if (items == NULL) return 0;
-  s->items = items, s->cap = cap;
-  return 1;
-}
-
-static inline unsigned radix_slot(uint64_t key, uint64_t last) {
-  uint64_t x = key ^ last;
-  return x == 0 ? 0 : 64u - (unsigned)__builtin_clzll(x);
-}
-
 /* Manhattan (4 neighbours) or octile (8) distance times the cheapest cell:
 ** admissible and consistent. */
 static inline double grid_estimate(uint16_t x, uint16_t y, uint16_t gx, uint16_t gy, int eight,
@@ -271,13 +247,9 @@ grid_run(struct grid_search *gs, int eight, queue_kind queue, int use_h, double 
 #define PUSH(f, entry)                                                                   \
   do {                                                                                   \
     if (queue == QUEUE_RADIX) {                                                          \
-      double f_ = (f);                                                                   \
-      uint64_t k_;                                                                       \
-      memcpy(&k_, &f_, sizeof k_);                                                       \
-      if (k_ < gs->last) k_ = gs->last;                                                  \
-      key_stack *b_ = &gs->radix[radix_slot(k_, gs->last)];                              \
-      if (b_->len == b_->cap && !key_stack_grow(b_)) return -1;                          \
-      b_->items[b_->len++] = (grid_key_entry){k_, (entry)};                              \
+      grid_entry e_ = (entry);                                                           \
+      if (!radix_push(gs->radix, key_bits(f), e_.cell, (uint32_t)e_.x | (uint32_t)e_.y << 16)) \
+        return -1;                                                                       \
     } else {                                                                             \
       uint64_t b_ = queue == QUEUE_RING_INT ? (uint64_t)(f) : (uint64_t)((f) * inv_width); \
       if (b_ < cur) b_ = cur;                                                            \
@@ -292,8 +264,7 @@ grid_run(struct grid_search *gs, int eight, queue_kind queue, int use_h, double 
   ortho[start] = 0;
   if (dcost) dcost[start] = 0;
   if (queue == QUEUE_RADIX) {
-    gs->last = 0;
-    for (unsigned i = 0; i < 65; i++) gs->radix[i].len = 0;
+    radix_clear(gs->radix);
   } else {
     for (uint32_t i = 0; i < ring_size; i++) ring[i].len = 0;
     double f0 = ESTIMATE(sx, sy);
@@ -304,24 +275,11 @@ grid_run(struct grid_search *gs, int eight, queue_kind queue, int use_h, double 
   for (;;) {
     grid_entry e;
     if (queue == QUEUE_RADIX) {
-      key_stack *b0 = &gs->radix[0];
-      if (b0->len == 0) {
-        unsigned i = 1;
-        while (i < 65 && gs->radix[i].len == 0) i++;
-        if (i == 65) break;
-        key_stack *b = &gs->radix[i];
-        uint64_t min = b->items[0].key;
-        for (size_t k = 1; k < b->len; k++)
-          if (b->items[k].key < min) min = b->items[k].key;
-        gs->last = min;
-        for (size_t k = 0; k < b->len; k++) {
-          key_stack *to = &gs->radix[radix_slot(b->items[k].key, min)];
-          if (to->len == to->cap && !key_stack_grow(to)) return -1;
-          to->items[to->len++] = b->items[k];
-        }
-        b->len = 0;
-      }
-      e = b0->items[--b0->len].e;
+      uint32_t xy;
+      int r = radix_pop(gs->radix, &e.cell, &xy);
+      if (r < 0) return -1;
+      if (r == 0) break;
+      e.x = (uint16_t)xy, e.y = (uint16_t)(xy >> 16);
     } else {
       if (count == 0) break;
       entry_stack *s = &ring[cur & mask];
@@ -441,6 +399,8 @@ int gridsearch_run(strata_tilemap *m, int x1, int y1, int x2, int y2,
   }
   uint32_t n = gs->pw * gs->ph;
   if (!prepare_work(gs, n, eight, ring_size)) goto nomem;
+  if (queue == QUEUE_RADIX && gs->radix == NULL && (gs->radix = strata_search_new(err)) == NULL)
+    return -1;
   uint32_t start = (uint32_t)(y1 + 1) * gs->pw + (uint32_t)(x1 + 1);
   uint32_t goal = (uint32_t)(y2 + 1) * gs->pw + (uint32_t)(x2 + 1);
   uint16_t sx = (uint16_t)x1, sy = (uint16_t)y1, gx = (uint16_t)x2, gy = (uint16_t)y2;

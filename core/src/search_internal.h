@@ -14,6 +14,7 @@
 typedef struct heap_entry {
   uint64_t key; /* the bits of a non-negative double: ordered like the double */
   uint32_t node;
+  uint32_t aux; /* carried along for the caller (the grid engine: coordinates) */
 } heap_entry;
 
 typedef struct entry_list {
@@ -58,15 +59,16 @@ static inline unsigned radix_index(uint64_t key, uint64_t last) {
   return x == 0 ? 0 : 64u - (unsigned)__builtin_clzll(x);
 }
 
-static inline int radix_push(strata_search *s, uint64_t key, uint32_t node) {
+static inline int radix_push(strata_search *s, uint64_t key, uint32_t node, uint32_t aux) {
   if (key < s->last) key = s->last; /* an estimate's rounding, never a real decrease */
   entry_list *b = &s->bucket[radix_index(key, s->last)];
   if (b->len == b->cap && !search_entry_grow(b)) return 0;
-  b->items[b->len++] = (heap_entry){key, node};
+  b->items[b->len++] = (heap_entry){key, node, aux};
   return 1;
 }
 
-static inline int radix_pop(strata_search *s, uint32_t *node) {
+/* 1 and the entry's node and aux; 0 when empty; -1 on ENOMEM. */
+static inline int radix_pop(strata_search *s, uint32_t *node, uint32_t *aux) {
   entry_list *b0 = &s->bucket[0];
   if (b0->len == 0) {
     unsigned i = 1;
@@ -85,7 +87,9 @@ static inline int radix_pop(strata_search *s, uint32_t *node) {
     }
     b->len = 0;
   }
-  *node = b0->items[--b0->len].node;
+  --b0->len;
+  *node = b0->items[b0->len].node;
+  *aux = b0->items[b0->len].aux;
   return 1;
 }
 
@@ -105,7 +109,7 @@ static inline int order_push(strata_search *s, uint64_t key, uint32_t node) {
     h->items[i] = h->items[p];
     i = p;
   }
-  h->items[i] = (heap_entry){key, node};
+  h->items[i] = (heap_entry){key, node, 0};
   return 1;
 }
 
@@ -195,10 +199,11 @@ search_engine(strata_search *s, uint32_t node_count, void *ud, search_edges_fn e
   } else {
     radix_clear(s);
     stamp[start] = open;
-    if (!radix_push(s, key_bits(use_estimate ? estimate(ud, start, goal) : 0), start)) goto nomem;
-    uint32_t u;
+    if (!radix_push(s, key_bits(use_estimate ? estimate(ud, start, goal) : 0), start, 0))
+      goto nomem;
+    uint32_t u, unused;
     int r;
-    while ((r = radix_pop(s, &u)) > 0) {
+    while ((r = radix_pop(s, &u, &unused)) > 0) {
       if (stamp[u] == closed) continue; /* a stale duplicate */
       stamp[u] = closed;
       expanded++;
@@ -215,7 +220,7 @@ search_engine(strata_search *s, uint32_t node_count, void *ud, search_edges_fn e
         g[v] = ng;
         parent[v] = u;
         double f = use_estimate ? ng + estimate(ud, v, goal) : ng;
-        if (!radix_push(s, key_bits(f), v)) goto nomem;
+        if (!radix_push(s, key_bits(f), v, 0)) goto nomem;
       }
     }
     if (r < 0) goto nomem;
