@@ -114,6 +114,24 @@ int lstrata_check_int(lua_State *L, int arg) {
   return (int)v;
 }
 
+void lstrata_register_type(lua_State *L, const char *name, const luaL_Reg *meta,
+                           const luaL_Reg *methods) {
+  luaL_newmetatable(L, name);
+  luaL_setfuncs(L, meta, 0);
+  int own_index = lua_getfield(L, -1, "__index") == LUA_TFUNCTION;
+  lua_pop(L, 1);
+  lua_newtable(L);
+  luaL_setfuncs(L, methods, 0);
+  lua_setfield(L, -2, own_index ? "methods" : "__index");
+  lua_pop(L, 1);
+}
+
+void lstrata_add_functions(lua_State *L, const char *field, const luaL_Reg *funcs) {
+  lua_newtable(L);
+  luaL_setfuncs(L, funcs, 0);
+  lua_setfield(L, -2, field);
+}
+
 int luaopen_strata_core(lua_State *L) {
   lua_newtable(L);
   lua_pushliteral(L, STRATA_VERSION);

@@ -35,6 +35,14 @@ void lstrata_check_point(lua_State *L, int arg, lua_Integer *x, lua_Integer *y);
 /* An integer argument that must fit an int. */
 int lstrata_check_int(lua_State *L, int arg);
 
+/* Registers the metatable `name` with the metamethods in meta and the
+** methods in methods: as its __index table, or, when meta has its own
+** __index function, as its "methods" field for that function to consult. */
+void lstrata_register_type(lua_State *L, const char *name, const luaL_Reg *meta,
+                           const luaL_Reg *methods);
+/* Sets module[field] = a table of the functions in funcs (module at the top). */
+void lstrata_add_functions(lua_State *L, const char *field, const luaL_Reg *funcs);
+
 /* Each binding file adds its functions to the module table at the top of the
 ** stack. */
 void lstrata_open_tokens(lua_State *L);

@@ -150,14 +150,8 @@ void lstrata_open_rng(lua_State *L) {
     {"int", rng_int}, {"float", rng_float}, {"chance", rng_chance}, {"shuffle", rng_shuffle},
     {"pick", rng_pick}, {"state", rng_state}, {"set_state", rng_set_state},
     {"stream", rng_stream}, {NULL, NULL}};
-  luaL_newmetatable(L, RNG_MT);
-  lua_pushcfunction(L, rng_tostring);
-  lua_setfield(L, -2, "__tostring");
-  luaL_newlib(L, methods);
-  lua_setfield(L, -2, "__index");
-  lua_pop(L, 1);
-  lua_createtable(L, 0, 1);
-  lua_pushcfunction(L, rng_new);
-  lua_setfield(L, -2, "new");
-  lua_setfield(L, -2, "rng");
+  static const luaL_Reg meta[] = {{"__tostring", rng_tostring}, {NULL, NULL}};
+  static const luaL_Reg funcs[] = {{"new", rng_new}, {NULL, NULL}};
+  lstrata_register_type(L, RNG_MT, meta, methods);
+  lstrata_add_functions(L, "rng", funcs);
 }

@@ -411,13 +411,7 @@ void lstrata_open_tilemap(lua_State *L) {
   static const luaL_Reg meta[] = {
     {"__index", tilemap_index}, {"__gc", tilemap_close}, {"__close", tilemap_close},
     {"__tostring", tilemap_tostring}, {NULL, NULL}};
-  luaL_newmetatable(L, TILEMAP_MT);
-  luaL_setfuncs(L, meta, 0);
-  luaL_newlib(L, methods);
-  lua_setfield(L, -2, "methods");
-  lua_pop(L, 1);
-  lua_createtable(L, 0, 1);
-  lua_pushcfunction(L, tilemap_new);
-  lua_setfield(L, -2, "new");
-  lua_setfield(L, -2, "tilemap");
+  static const luaL_Reg funcs[] = {{"new", tilemap_new}, {NULL, NULL}};
+  lstrata_register_type(L, TILEMAP_MT, meta, methods);
+  lstrata_add_functions(L, "tilemap", funcs);
 }

@@ -152,11 +152,7 @@ void lstrata_open_tokens(lua_State *L) {
   static const luaL_Reg funcs[] = {
     {"new", tokens_new}, {"define", tokens_define_default},
     {"traits", tokens_traits_default}, {NULL, NULL}};
-  luaL_newmetatable(L, TOKENS_MT);
-  luaL_setfuncs(L, meta, 0);
-  luaL_newlib(L, methods);
-  lua_setfield(L, -2, "__index");
-  lua_pop(L, 1);
+  lstrata_register_type(L, TOKENS_MT, meta, methods);
 
   tokens_new(L);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &DEFAULT_KEY);
