@@ -212,3 +212,45 @@ describe("strata.tilemap", function()
     end)
   end)
 end)
+
+describe("strata.tilemap argument checks on every method", function()
+  local m
+  before_each(function()
+    m = strata.tilemap.new{ width = 2, height = 2, fill = "floor" }
+  end)
+
+  it("checks coordinates on every cell method", function()
+    for _, call in ipairs{
+      function() m:add_front(2, 0, "x") end, function() m:remove(0, 2, "x") end,
+      function() m:reset(-1, 0) end, function() m:tokens(5, 5) end,
+      function() m:top(0, 9) end, function() m:has(9, 0, "x") end,
+      function() m:passable(2, 2) end, function() m:cost(-1, -1) end,
+    } do
+      assert.error_matches(call, "is outside the 2x2 map")
+    end
+  end)
+
+  it("checks token names and option tables", function()
+    assert.error_matches(function() m:add_front(0, 0, {}) end, "string expected, got table")
+    assert.error_matches(function() m:remove(0, 0) end, "string expected, got no value")
+    assert.error_matches(function() m:reset(0, 0, "") end, "token name cannot be empty")
+    assert.error_matches(function() m:clear(("x"):rep(300)) end, "at most 255")
+    assert.error_matches(function() m:has(0, 0, true) end, "string expected, got boolean")
+    assert.error_matches(function() m:render(5) end, "table expected, got number")
+    assert.error_matches(function() m:render{ path = 5 } end, "table expected")
+    assert.error_matches(function() m:render{ glyphs = "x" } end, "option 'glyphs' must be a table")
+    assert.error_matches(function() m:render{ colour = true } end, "unknown option 'colour'")
+    assert.error_matches(function() m:define_token("floor", { cost = "high" }) end,
+      "option 'cost' must be a number")
+  end)
+
+  it("lists the names a token table has interned", function()
+    local t = strata.tokens.new()
+    t:define("b", {})
+    t:define("a", { glyph = "A" })
+    assert.are.same({ "b", "a" }, t:names())
+    assert.matches("strata.tokens %(2 tokens%)", tostring(t))
+    local mt = strata.tilemap.new{ width = 1, height = 1, fill = "c", tokens = t }
+    assert.are.same({ "b", "a", "c" }, mt.token_table:names())
+  end)
+end)
