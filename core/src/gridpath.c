@@ -69,13 +69,19 @@ strata_status strata_tilemap_find_path(strata_tilemap *m, int x1, int y1, int x2
   if (!strata_tilemap_contains(m, x2, y2))
     return strata_error_set(err, STRATA_EARG, "goal (%d, %d) is outside the %dx%d map", x2, y2,
                             m->width, m->height);
+  if ((unsigned)opt->algorithm > STRATA_PATH_GREEDY)
+    return strata_error_set(err, STRATA_EARG, "unknown path algorithm %d", (int)opt->algorithm);
+  if (!tilemap_refresh_costs(m))
+    return strata_error_set(err, STRATA_ENOMEM, "out of memory for the token cost table");
+  out->len = 0;
+  out->cost = 0;
+  m->last_expanded = 0;
+  uint32_t start = (uint32_t)y1 * (uint32_t)m->width + (uint32_t)x1;
+  uint32_t goal = (uint32_t)y2 * (uint32_t)m->width + (uint32_t)x2;
+  if (tilemap_cell_cost(m, goal) <= 0) return STRATA_OK; /* nobody can stand on the goal */
+
+  /* A* and Dijkstra take the fast engine when the map suits it. */
   if (opt->algorithm == STRATA_PATH_ASTAR || opt->algorithm == STRATA_PATH_DIJKSTRA) {
-    if (!tilemap_refresh_costs(m))
-      return strata_error_set(err, STRATA_ENOMEM, "out of memory for the token cost table");
-    if (tilemap_cell_cost(m, (uint32_t)y2 * (uint32_t)m->width + (uint32_t)x2) <= 0) {
-      out->len = 0, out->cost = 0, m->last_expanded = 0;
-      return STRATA_OK; /* nobody can stand on the goal */
-    }
     int done = gridsearch_run(m, x1, y1, x2, y2, opt, out, err);
     if (done < 0) return err ? err->status : STRATA_ENOMEM;
     if (done > 0) {
@@ -84,16 +90,8 @@ strata_status strata_tilemap_find_path(strata_tilemap *m, int x1, int y1, int x2
     }
   }
   if (m->search == NULL && (m->search = strata_search_new(err)) == NULL) return STRATA_ENOMEM;
-  if (!tilemap_refresh_costs(m))
-    return strata_error_set(err, STRATA_ENOMEM, "out of memory for the token cost table");
   grid_graph gg = {m, (uint32_t)m->width, (uint32_t)m->height, opt->connectivity == 8,
                    opt->diagonal_cost, m->costs.min_cost, (uint32_t)x2, (uint32_t)y2};
-  uint32_t start = (uint32_t)y1 * gg.w + (uint32_t)x1;
-  uint32_t goal = (uint32_t)y2 * gg.w + (uint32_t)x2;
-  out->len = 0;
-  out->cost = 0;
-  m->last_expanded = 0;
-  if (tilemap_cell_cost(m, goal) <= 0) return STRATA_OK; /* nobody can stand there */
   strata_status st = search_engine(m->search, gg.w * gg.h, &gg, grid_edges, grid_estimate, start,
                                    goal, opt->algorithm, out, err);
   m->last_expanded = strata_search_expanded(m->search);
