@@ -20,6 +20,20 @@
 
 #include "strata/strata.h"
 
+/* Allocations made through malloc/calloc/realloc, counted by wrapping them at
+** link time (-Wl,--wrap, see CMakeLists.txt): searches in the steady state
+** must make none. */
+static unsigned long allocations;
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *p, size_t n);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_realloc(void *p, size_t n);
+void *__wrap_malloc(size_t n) { allocations++; return __real_malloc(n); }
+void *__wrap_calloc(size_t n, size_t size) { allocations++; return __real_calloc(n, size); }
+void *__wrap_realloc(void *p, size_t n) { allocations++; return __real_realloc(p, n); }
+
 static void die(const char *msg, const char *arg) {
   fprintf(stderr, "bench_grid: %s %s\n", msg, arg ? arg : "");
   exit(2);
@@ -130,6 +144,9 @@ int main(int argc, char **argv) {
   if (strata_tilemap_find_path(m, mt.sx, mt.sy, mt.gx, mt.gy, &o, &p, &err)) die(err.message, "");
   double setup_ms = now_ms() - setup_start;
   double rss_load = peak_rss_mb();
+  /* Room for the timings first, so the loop's only allocations are the search's. */
+  if (cap < 4096) times = realloc(times, (cap = 4096) * sizeof *times);
+  unsigned long allocations_before = allocations;
   double started = now_ms();
   while (n < 3 || (now_ms() - started < min_time * 1e3 && n < 100000)) {
     double s = now_ms();
@@ -137,6 +154,7 @@ int main(int argc, char **argv) {
     times[n++] = now_ms() - s;
     if (n == cap) times = realloc(times, (cap *= 2) * sizeof *times);
   }
+  unsigned long search_allocations = allocations - allocations_before;
   size_t mem_after = strata_tilemap_memory(m);
   qsort(times, n, sizeof *times, cmp_double);
   double median = times[n / 2];
@@ -168,13 +186,13 @@ int main(int argc, char **argv) {
          "\"why\":\"%s\",\"steps\":%ld,\"orth\":%ld,\"diag\":%ld,\"cost\":%.6f,\"opt\":%.6f,"
          "\"optimal\":%s,\"expanded\":%llu,\"nodes_per_s\":%.1f,\"setup_ms\":%.3f,"
          "\"map_build_ms\":%.3f,\"map_bytes\":%zu,\"rss_before_mb\":%.2f,\"rss_load_mb\":%.2f,"
-         "\"peak_rss_mb\":%.2f,\"status\":\"ok\"}\n",
+         "\"peak_rss_mb\":%.2f,\"allocations_in_timed_searches\":%lu,\"status\":\"ok\"}\n",
          STRATA_VERSION, algo, conn, map_name(argv[1]),
          mt.type, w, strata_tilemap_height(m), n, median, times[0], times[n - 1], times[n / 4],
          times[(3 * n) / 4], p.len ? "true" : "false", valid ? "true" : "false", why,
          orth + diag, orth, diag, cost, opt, optimal ? "true" : "false",
          (unsigned long long)expanded, median > 0 ? (double)expanded / (median * 1e-3) : 0.0,
-         setup_ms, map_ms, mem_after, rss_before, rss_load, peak_rss_mb());
+         setup_ms, map_ms, mem_after, rss_before, rss_load, peak_rss_mb(), search_allocations);
   strata_path_free(&p);
   strata_tilemap_free(m);
   free(times);
