@@ -139,5 +139,6 @@ int luaopen_strata_core(lua_State *L) {
   lstrata_open_tokens(L);
   lstrata_open_tilemap(L);
   lstrata_open_rng(L);
+  lstrata_open_xymap(L);
   return 1;
 }

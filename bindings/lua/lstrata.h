@@ -48,6 +48,7 @@ void lstrata_add_functions(lua_State *L, const char *field, const luaL_Reg *func
 void lstrata_open_tokens(lua_State *L);
 void lstrata_open_tilemap(lua_State *L);
 void lstrata_open_rng(lua_State *L);
+void lstrata_open_xymap(lua_State *L);
 
 /* The entry point of `require "strata.core"`. */
 int luaopen_strata_core(lua_State *L);

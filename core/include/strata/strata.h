@@ -14,5 +14,6 @@
 #include "strata/rng.h"
 #include "strata/tilemap.h"
 #include "strata/tokens.h"
+#include "strata/xymap.h"
 
 #endif

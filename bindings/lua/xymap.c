@@ -1,0 +1,353 @@
+/* xymap.c - strata.xymap: maps drawn in the XY map language, from Lua. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lstrata.h"
+
+#define XYMAP_MT "strata.xymap"
+
+typedef struct lstrata_xymap {
+  strata_xymap *map;
+} lstrata_xymap;
+
+static strata_xymap *check_xymap(lua_State *L, int arg) {
+  lstrata_xymap *ud = luaL_checkudata(L, arg, XYMAP_MT);
+  if (ud->map == NULL) luaL_argerror(L, arg, "the map was closed");
+  return ud->map;
+}
+
+/* A direction-keyed table ({ n = ..., sw = ... }) into out[8] via fill(). */
+static void check_direction_key(lua_State *L, int legend_arg, const char *field, int *dir) {
+  const char *key = lua_tostring(L, -2);
+  *dir = key ? strata_xy_direction(key) : -1;
+  if (*dir < 0)
+    luaL_argerror(L, legend_arg, lua_pushfstring(L, "legend field '%s' has a key that is not a "
+                                                 "direction (n, ne, e, se, s, sw, w, nw)", field));
+}
+
+/* Reads legend = { [symbol] = { kind =, display =, weight =, weights =,
+** directions =, aliases =, interrupt =, average =, target = } }. */
+static size_t check_legend(lua_State *L, int opts, strata_xy_legend **out) {
+  static const char *const known[] = {"kind", "display", "weight", "weights", "directions",
+                                      "aliases", "interrupt", "average", "target", NULL};
+  *out = NULL;
+  if (lua_getfield(L, opts, "legend") == LUA_TNIL) {
+    lua_pop(L, 1);
+    return 0;
+  }
+  if (!lua_istable(L, -1)) luaL_argerror(L, 2, "option 'legend' must be a table");
+  int lt = lua_gettop(L);
+  size_t n = 0;
+  lua_pushnil(L);
+  while (lua_next(L, lt)) n++, lua_pop(L, 1);
+  strata_xy_legend *entries = lua_newuserdatauv(L, (n ? n : 1) * sizeof *entries, 0);
+  size_t i = 0;
+  lua_pushnil(L);
+  while (lua_next(L, lt)) {
+    size_t klen;
+    const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &klen) : NULL;
+    if (key == NULL || klen != 1 || key[0] == ' ' || key[0] == '\n')
+      luaL_argerror(L, 2, lua_pushfstring(L, "Map-legend key '%s' is invalid: keys must be one "
+                                          "character other than space",
+                                          key ? key : luaL_typename(L, -2)));
+    if (!lua_istable(L, -1))
+      luaL_argerror(L, 2, lua_pushfstring(L, "legend entry '%s' must be a table", key));
+    int e = lua_gettop(L);
+    lstrata_check_options(L, e, known, 0);
+    const char *kind = lstrata_opt_string(L, e, "kind", NULL);
+    int k = kind ? strata_xy_kind_parse(kind) : -1;
+    if (k < 0)
+      luaL_argerror(L, 2, lua_pushfstring(L, "legend entry '%s' needs a known kind (node, "
+                                          "interrupt_node, transition, ns, ew, nesw, senw, plus, "
+                                          "cross, oneway_n/e/s/w, router, up, down, blocked, "
+                                          "interrupt_link, teleporter, link), got %s",
+                                          key, kind ? kind : "none"));
+    strata_xy_legend *lg = &entries[i++];
+    strata_xy_legend_default((strata_xy_kind)k, key[0], lg);
+    const char *display = lstrata_opt_string(L, e, "display", NULL);
+    if (display) {
+      if (strlen(display) >= sizeof lg->display) luaL_argerror(L, 2, "legend display is too long");
+      strcpy(lg->display, display);
+    }
+    lg->default_weight = lstrata_opt_number(L, e, "weight", lg->default_weight);
+    if (!(lg->default_weight >= 0) || !isfinite(lg->default_weight))
+      luaL_argerror(L, 2, "legend weight must be a non-negative number");
+    lg->interrupt = lstrata_opt_bool(L, e, "interrupt", lg->interrupt);
+    lg->average = lstrata_opt_bool(L, e, "average", lg->average);
+    if (lua_getfield(L, e, "weights") == LUA_TTABLE) {
+      lua_pushnil(L);
+      while (lua_next(L, -2)) {
+        int d;
+        check_direction_key(L, 2, "weights", &d);
+        if (lua_type(L, -1) != LUA_TNUMBER || !(lua_tonumber(L, -1) >= 0))
+          luaL_argerror(L, 2, "legend weights must be non-negative numbers");
+        lg->weights[d] = lua_tonumber(L, -1);
+        lua_pop(L, 1);
+      }
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, e, "directions") == LUA_TTABLE) {
+      lua_pushnil(L);
+      while (lua_next(L, -2)) {
+        int from, to = lua_type(L, -1) == LUA_TSTRING ? strata_xy_direction(lua_tostring(L, -1)) : -1;
+        check_direction_key(L, 2, "directions", &from);
+        if (to < 0) luaL_argerror(L, 2, "legend directions map a direction to a direction");
+        lg->directions[from] = (int8_t)to;
+        lua_pop(L, 1);
+      }
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, e, "aliases") == LUA_TTABLE) {
+      lua_pushnil(L);
+      while (lua_next(L, -2)) {
+        int d;
+        check_direction_key(L, 2, "aliases", &d);
+        const char *name = lua_tostring(L, -1);
+        if (name == NULL || !*name || strlen(name) >= STRATA_XY_NAME_MAX)
+          luaL_argerror(L, 2, "legend aliases must be short non-empty names");
+        strcpy(lg->aliases[d], name);
+        lua_pop(L, 1);
+      }
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, e, "target") == LUA_TTABLE) {
+      lua_geti(L, -1, 1), lua_geti(L, -2, 2), lua_geti(L, -3, 3);
+      if (!lua_isnumber(L, -3) || !lua_isnumber(L, -2) || lua_isnil(L, -1))
+        luaL_argerror(L, 2, "legend target must be { X, Y, Z }");
+      lg->has_target = 1;
+      lg->target_x = lua_tonumber(L, -3);
+      lg->target_y = lua_tonumber(L, -2);
+      const char *z = luaL_tolstring(L, -1, NULL);
+      if (strlen(z) >= sizeof lg->target_z) luaL_argerror(L, 2, "legend target Z is too long");
+      strcpy(lg->target_z, z);
+      lua_pop(L, 4);
+    }
+    lua_pop(L, 1);
+    lua_pop(L, 1); /* the entry */
+  }
+  *out = entries; /* kept alive on the stack until parse returns */
+  return n;
+}
+
+/* strata.xymap.parse(map_string [, { legend =, z = }]) */
+static int xymap_parse(lua_State *L) {
+  static const char *const known[] = {"legend", "z", NULL};
+  size_t len;
+  const char *text = luaL_checklstring(L, 1, &len);
+  lstrata_check_options(L, 2, known, 1);
+  const char *z = "";
+  strata_xy_legend *legend = NULL;
+  size_t count = 0;
+  if (lua_istable(L, 2)) {
+    if (lua_getfield(L, 2, "z") != LUA_TNIL) z = luaL_tolstring(L, -1, NULL);
+    count = check_legend(L, 2, &legend);
+  }
+  strata_error err;
+  strata_xymap *m = strata_xymap_parse(text, len, z, legend, count, &err);
+  if (m == NULL) return lstrata_raise(L, "xymap.parse", &err);
+  lstrata_xymap *ud = lua_newuserdatauv(L, sizeof *ud, 0);
+  ud->map = m;
+  luaL_setmetatable(L, XYMAP_MT);
+  return 1;
+}
+
+static void push_node(lua_State *L, const strata_xymap *m, size_t node) {
+  strata_xy_node_info info;
+  strata_xymap_node(m, node, &info);
+  lua_createtable(L, 0, 5);
+  lua_pushinteger(L, info.x);
+  lua_setfield(L, -2, "x");
+  lua_pushinteger(L, info.y);
+  lua_setfield(L, -2, "y");
+  lua_pushlstring(L, &info.symbol, 1);
+  lua_setfield(L, -2, "symbol");
+  lua_pushstring(L, strata_xy_kind_name(info.kind));
+  lua_setfield(L, -2, "kind");
+  lua_pushboolean(L, info.interrupt);
+  lua_setfield(L, -2, "interrupt");
+  if (info.legend->has_target) {
+    lua_createtable(L, 3, 0);
+    lua_pushnumber(L, info.legend->target_x);
+    lua_rawseti(L, -2, 1);
+    lua_pushnumber(L, info.legend->target_y);
+    lua_rawseti(L, -2, 2);
+    lua_pushstring(L, info.legend->target_z);
+    lua_rawseti(L, -2, 3);
+    lua_setfield(L, -2, "target");
+  }
+}
+
+/* Reads a whole-number coordinate pair at arg; raises outside the map, as
+** Evennia does, with the map's extent. Returns the node index or -1. */
+static int64_t check_node_xy(lua_State *L, const strata_xymap *m, int arg, int point) {
+  lua_Integer x, y;
+  if (point) {
+    lstrata_check_point(L, arg, &x, &y);
+  } else {
+    x = luaL_checkinteger(L, arg);
+    y = luaL_checkinteger(L, arg + 1);
+  }
+  int mx, my;
+  strata_xymap_extent(m, &mx, &my);
+  if (x < 0 || y < 0 || x > mx || y > my)
+    luaL_argerror(L, arg, lua_pushfstring(L, "coordinate (%d, %d) is outside the grid size of "
+                                          "(0,0) - (%d, %d)", (int)x, (int)y, mx, my));
+  return strata_xymap_node_at(m, (int)x, (int)y);
+}
+
+/* xy:node(x, y) -> { x, y, symbol, kind, interrupt, target? } | nil */
+static int xymap_node(lua_State *L) {
+  strata_xymap *m = check_xymap(L, 1);
+  int64_t n = check_node_xy(L, m, 2, 0);
+  if (n < 0) return 0;
+  push_node(L, m, (size_t)n);
+  return 1;
+}
+
+/* xy:nodes() -> array of node tables in scan order */
+static int xymap_nodes(lua_State *L) {
+  strata_xymap *m = check_xymap(L, 1);
+  size_t n = strata_xymap_node_count(m);
+  lua_createtable(L, (int)n, 0);
+  for (size_t i = 0; i < n; i++) {
+    push_node(L, m, i);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
+}
+
+/* xy:exits(x, y) -> array of { name, direction, to = {x, y}, weight } */
+static int xymap_exits(lua_State *L) {
+  strata_xymap *m = check_xymap(L, 1);
+  int64_t n = check_node_xy(L, m, 2, 0);
+  if (n < 0) return luaL_argerror(L, 2, "no node at that coordinate");
+  size_t count = strata_xymap_exit_count(m, (size_t)n);
+  lua_createtable(L, (int)count, 0);
+  for (size_t i = 0; i < count; i++) {
+    strata_xy_exit ex;
+    strata_xymap_exit(m, (size_t)n, i, &ex);
+    strata_xy_node_info to;
+    strata_xymap_node(m, ex.target, &to);
+    lua_createtable(L, 0, 4);
+    lua_pushstring(L, ex.name);
+    lua_setfield(L, -2, "name");
+    lua_pushstring(L, strata_xy_direction_name(ex.direction));
+    lua_setfield(L, -2, "direction");
+    lua_createtable(L, 2, 0);
+    lua_pushinteger(L, to.x);
+    lua_rawseti(L, -2, 1);
+    lua_pushinteger(L, to.y);
+    lua_rawseti(L, -2, 2);
+    lua_setfield(L, -2, "to");
+    lua_pushnumber(L, ex.weight);
+    lua_setfield(L, -2, "weight");
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
+}
+
+static void push_coord(lua_State *L, double v) {
+  if (v == floor(v)) lua_pushinteger(L, (lua_Integer)v);
+  else lua_pushnumber(L, v);
+}
+
+/* xy:shortest_path({x1, y1}, {x2, y2}) -> directions, steps, cost
+** steps: { { x =, y =, symbol =, node = bool, interrupt = bool }, ... } */
+static int xymap_shortest_path(lua_State *L) {
+  strata_xymap *m = check_xymap(L, 1);
+  int64_t a = check_node_xy(L, m, 2, 1), b = check_node_xy(L, m, 3, 1);
+  strata_xy_route r = {0};
+  if (a >= 0 && b >= 0) {
+    strata_error err;
+    if (strata_xymap_shortest_path(m, (size_t)a, (size_t)b, &r, &err) != STRATA_OK)
+      return lstrata_raise(L, "shortest_path", &err);
+  }
+  lua_createtable(L, (int)r.hop_count, 0);
+  for (size_t i = 0; i < r.hop_count; i++) {
+    lua_pushstring(L, r.names[i]);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  lua_createtable(L, (int)r.step_count, 0);
+  for (size_t i = 0; i < r.step_count; i++) {
+    const strata_xy_step *s = &r.steps[i];
+    lua_createtable(L, 0, 5);
+    push_coord(L, s->x);
+    lua_setfield(L, -2, "x");
+    push_coord(L, s->y);
+    lua_setfield(L, -2, "y");
+    lua_pushlstring(L, &s->symbol, 1);
+    lua_setfield(L, -2, "symbol");
+    lua_pushboolean(L, s->is_node);
+    lua_setfield(L, -2, "node");
+    lua_pushboolean(L, s->interrupt);
+    lua_setfield(L, -2, "interrupt");
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  if (r.hop_count) lua_pushnumber(L, r.cost);
+  else lua_pushnil(L);
+  strata_xy_route_free(&r);
+  return 3;
+}
+
+/* xy:display() -> the map as players see it (markup: `|` shown as `||`) */
+static int xymap_display(lua_State *L) {
+  strata_xymap *m = check_xymap(L, 1);
+  char *text;
+  size_t len;
+  strata_error err;
+  if (strata_xymap_display(m, &text, &len, &err) != STRATA_OK)
+    return lstrata_raise(L, "display", &err);
+  lua_pushlstring(L, text, len);
+  free(text);
+  return 1;
+}
+
+static int xymap_gc(lua_State *L) {
+  lstrata_xymap *ud = luaL_checkudata(L, 1, XYMAP_MT);
+  strata_xymap_free(ud->map);
+  ud->map = NULL;
+  return 0;
+}
+
+static int xymap_tostring(lua_State *L) {
+  lstrata_xymap *ud = luaL_checkudata(L, 1, XYMAP_MT);
+  if (ud->map == NULL) {
+    lua_pushliteral(L, "strata.xymap (closed)");
+  } else {
+    int mx, my;
+    strata_xymap_extent(ud->map, &mx, &my);
+    lua_pushfstring(L, "strata.xymap '%s' (%d nodes, %d x %d)", strata_xymap_z(ud->map),
+                    (int)strata_xymap_node_count(ud->map), mx + 1, my + 1);
+  }
+  return 1;
+}
+
+static int xymap_index(lua_State *L) {
+  lstrata_xymap *ud = luaL_checkudata(L, 1, XYMAP_MT);
+  const char *key = luaL_checkstring(L, 2);
+  if (ud->map && strcmp(key, "z") == 0) {
+    lua_pushstring(L, strata_xymap_z(ud->map));
+  } else if (ud->map && (strcmp(key, "max_x") == 0 || strcmp(key, "max_y") == 0)) {
+    int mx, my;
+    strata_xymap_extent(ud->map, &mx, &my);
+    lua_pushinteger(L, key[4] == 'x' ? mx : my);
+  } else {
+    luaL_getmetafield(L, 1, "methods");
+    lua_getfield(L, -1, key);
+  }
+  return 1;
+}
+
+void lstrata_open_xymap(lua_State *L) {
+  static const luaL_Reg methods[] = {
+    {"node", xymap_node}, {"nodes", xymap_nodes}, {"exits", xymap_exits},
+    {"shortest_path", xymap_shortest_path}, {"display", xymap_display},
+    {"close", xymap_gc}, {NULL, NULL}};
+  static const luaL_Reg meta[] = {
+    {"__index", xymap_index}, {"__gc", xymap_gc}, {"__close", xymap_gc},
+    {"__tostring", xymap_tostring}, {NULL, NULL}};
+  static const luaL_Reg funcs[] = {{"parse", xymap_parse}, {NULL, NULL}};
+  lstrata_register_type(L, XYMAP_MT, meta, methods);
+  lstrata_add_functions(L, "xymap", funcs);
+}

@@ -1,0 +1,167 @@
+/*
+** xymap_path.c - shortest routes on an XY map, computed on demand (no
+** all-pairs table, no cap on route length): Dijkstra over the nodes, then
+** each node's predecessor chosen the way Evennia's expectations need it
+** (reference/xy-map-semantics.md section 5): among the optimal
+** predecessors, the one nearest the start, then the highest node index.
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xymap_internal.h"
+
+typedef struct heap_item {
+  double dist;
+  uint32_t node;
+} heap_item;
+
+static int heap_push(heap_item **h, size_t *n, size_t *cap, double dist, uint32_t node) {
+  if (*n == *cap) {
+    size_t c = *cap ? *cap * 2 : 64;
+    heap_item *nh = realloc(*h, c * sizeof *nh);
+    if (nh == NULL) return 0;
+    *h = nh, *cap = c;
+  }
+  size_t i = (*n)++;
+  while (i > 0 && (*h)[(i - 1) / 2].dist > dist) {
+    (*h)[i] = (*h)[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  (*h)[i] = (heap_item){dist, node};
+  return 1;
+}
+
+static heap_item heap_pop(heap_item *h, size_t *n) {
+  heap_item top = h[0], last = h[--*n];
+  size_t i = 0;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= *n) break;
+    if (c + 1 < *n && h[c + 1].dist < h[c].dist) c++;
+    if (h[c].dist >= last.dist) break;
+    h[i] = h[c];
+    i = c;
+  }
+  if (*n > 0) h[i] = last;
+  return top;
+}
+
+void strata_xy_route_free(strata_xy_route *r) {
+  if (r == NULL) return;
+  free(r->names);
+  free(r->steps);
+  memset(r, 0, sizeof *r);
+}
+
+static strata_xy_step node_step(const strata_xymap *m, uint32_t node) {
+  const xy_comp *c = &m->comps[m->nodes[node]];
+  const strata_xy_legend *lg = xy_legend_of(m, c);
+  return (strata_xy_step){c->gx / 2.0, c->gy / 2.0, lg->symbol, 1, lg->interrupt};
+}
+
+static int same_cost(double a, double b) {
+  return fabs(a - b) <= 1e-9 * (fabs(b) > 1 ? fabs(b) : 1);
+}
+
+strata_status strata_xymap_shortest_path(const strata_xymap *m, size_t a, size_t b,
+                                         strata_xy_route *out, strata_error *err) {
+  memset(out, 0, sizeof *out);
+  if (a >= m->node_count || b >= m->node_count)
+    return strata_error_set(err, STRATA_EARG, "node %zu or %zu is not on a %zu-node map", a, b,
+                            m->node_count);
+  if (a == b) return STRATA_OK;
+  double *dist = malloc(m->node_count * sizeof *dist);
+  uint32_t *pred = malloc(m->node_count * sizeof *pred);
+  heap_item *heap = NULL;
+  size_t hn = 0, hcap = 0;
+  strata_status st = STRATA_OK;
+  if (dist == NULL || pred == NULL) goto nomem;
+  for (size_t i = 0; i < m->node_count; i++) dist[i] = INFINITY;
+  dist[a] = 0;
+  if (!heap_push(&heap, &hn, &hcap, 0, (uint32_t)a)) goto nomem;
+  /* Settle every node no farther than b: all of b's optimal predecessors. */
+  while (hn > 0) {
+    heap_item it = heap_pop(heap, &hn);
+    if (it.dist > dist[it.node]) continue;
+    if (isfinite(dist[b]) && it.dist > dist[b]) break;
+    for (uint32_t e = m->node_edges[it.node]; e < m->node_edges[it.node + 1]; e++) {
+      const xy_edge *ed = &m->edges[e];
+      if (!ed->usable) continue;
+      double nd = it.dist + ed->weight;
+      if (nd < dist[ed->to]) {
+        dist[ed->to] = nd;
+        if (!heap_push(&heap, &hn, &hcap, nd, ed->to)) goto nomem;
+      }
+    }
+  }
+  if (!isfinite(dist[b])) goto done; /* no route */
+  /* Walk back from b choosing predecessors by Evennia's rule. */
+  size_t hops = 0;
+  for (uint32_t v = (uint32_t)b; v != a; hops++) {
+    int64_t best = -1;
+    for (uint32_t k = m->node_in[v]; k < m->node_in[v + 1]; k++) {
+      const xy_edge *ed = &m->edges[m->in_edges[k]];
+      if (!ed->usable || !isfinite(dist[ed->from])) continue;
+      if (!same_cost(dist[ed->from] + ed->weight, dist[v])) continue;
+      if (best < 0 || dist[ed->from] < dist[best] ||
+          (dist[ed->from] == dist[best] && ed->from > best))
+        best = ed->from;
+    }
+    if (best < 0 || hops > m->node_count) {
+      st = strata_error_set(err, STRATA_ESTATE, "route reconstruction failed at node %u", v);
+      goto done;
+    }
+    pred[v] = (uint32_t)best;
+    v = (uint32_t)best;
+  }
+  /* Count the cells, then fill names and steps from start to goal. */
+  size_t cells = 1;
+  uint32_t *order = malloc((hops + 1) * sizeof *order);
+  if (order == NULL) goto nomem;
+  size_t i = hops;
+  for (uint32_t v = (uint32_t)b;; v = pred[v]) {
+    order[i] = v;
+    if (v == a) break;
+    i--;
+  }
+  const xy_chain **routes = malloc((hops ? hops : 1) * sizeof *routes);
+  if (routes == NULL) {
+    free(order);
+    goto nomem;
+  }
+  for (size_t h = 0; h < hops; h++) {
+    uint32_t p = order[h], n = order[h + 1];
+    for (uint32_t e = m->node_edges[p]; e < m->node_edges[p + 1]; e++)
+      if (m->edges[e].to == n) routes[h] = &m->chains[m->edges[e].route];
+    cells += routes[h]->step_count + 1;
+  }
+  out->names = malloc(hops * sizeof *out->names);
+  out->steps = malloc(cells * sizeof *out->steps);
+  if (out->names == NULL || out->steps == NULL) {
+    free(order), free(routes);
+    strata_xy_route_free(out);
+    goto nomem;
+  }
+  size_t s = 0;
+  out->steps[s++] = node_step(m, order[0]);
+  for (size_t h = 0; h < hops; h++) {
+    out->names[h] = routes[h]->name;
+    for (uint32_t k = 0; k < routes[h]->step_count; k++)
+      strata_xymap_step(m, routes[h]->first_step + k, &out->steps[s++]);
+    out->steps[s++] = node_step(m, order[h + 1]);
+  }
+  out->hop_count = hops;
+  out->step_count = s;
+  out->cost = dist[b];
+  free(order);
+  free(routes);
+  goto done;
+nomem:
+  st = strata_error_set(err, STRATA_ENOMEM, "out of memory finding a route");
+done:
+  free(dist);
+  free(pred);
+  free(heap);
+  return st;
+}
