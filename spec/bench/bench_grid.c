@@ -33,6 +33,9 @@ void *__wrap_realloc(void *p, size_t n);
 void *__wrap_malloc(size_t n) { allocations++; return __real_malloc(n); }
 void *__wrap_calloc(size_t n, size_t size) { allocations++; return __real_calloc(n, size); }
 void *__wrap_realloc(void *p, size_t n) { allocations++; return __real_realloc(p, n); }
+void __real_free(void *p);
+void __wrap_free(void *p);
+void __wrap_free(void *p) { __real_free(p); }
 
 static void die(const char *msg, const char *arg) {
   fprintf(stderr, "bench_grid: %s %s\n", msg, arg ? arg : "");
