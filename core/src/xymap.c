@@ -420,6 +420,14 @@ static int build_edges(strata_xymap *m) {
     }
   }
   m->node_edges[m->node_count] = (uint32_t)m->edge_count;
+  /* Whole-number weights (the default 1 included) let routes use a bucket queue. */
+  m->max_int_weight = 1;
+  for (size_t e = 0; e < m->edge_count && m->max_int_weight; e++) {
+    double w = m->edges[e].weight;
+    if (!m->edges[e].usable) continue;
+    if (w != floor(w) || w < 1 || w > 1024) m->max_int_weight = 0;
+    else if (w > m->max_int_weight) m->max_int_weight = (uint32_t)w;
+  }
   /* Incoming edges, for choosing predecessors the way Evennia does. */
   for (size_t e = 0; e < m->edge_count; e++) m->node_in[m->edges[e].to + 1]++;
   for (size_t n = 0; n < m->node_count; n++) m->node_in[n + 1] += m->node_in[n];

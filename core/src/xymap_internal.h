@@ -57,6 +57,7 @@ struct strata_xymap {
   size_t edge_count;
   uint32_t *node_edges;    /* node -> first edge; node_count + 1 entries */
   uint32_t *in_edges;      /* edge indices grouped by `to` */
+  uint32_t max_int_weight; /* every usable weight a whole number up to this; 0: not so */
   uint32_t *node_in;       /* node -> first in_edges entry; node_count + 1 entries */
 };
 

@@ -54,6 +54,65 @@ void strata_xy_route_free(strata_xy_route *r) {
   memset(r, 0, sizeof *r);
 }
 
+/* A ring of buckets for whole-number weights (at most max_w): Dial's queue,
+** exact because every key is an integer and no key is more than max_w above
+** the current one. */
+typedef struct bucket_ring {
+  uint32_t **items;
+  uint32_t *len, *cap;
+  uint32_t size; /* a power of two > max_w */
+} bucket_ring;
+
+static void ring_free(bucket_ring *r) {
+  for (uint32_t i = 0; r->items && i < r->size; i++) free(r->items[i]);
+  free(r->items), free(r->len), free(r->cap);
+}
+
+static int ring_push(bucket_ring *r, uint64_t key, uint32_t node) {
+  uint32_t b = (uint32_t)(key & (r->size - 1));
+  if (r->len[b] == r->cap[b]) {
+    uint32_t cap = r->cap[b] ? r->cap[b] * 2 : 64;
+    uint32_t *items = realloc(r->items[b], cap * sizeof *items);
+    if (items == NULL) return 0;
+    r->items[b] = items, r->cap[b] = cap;
+  }
+  r->items[b][r->len[b]++] = node;
+  return 1;
+}
+
+/* Settles nodes in order of distance until every node no farther than b is
+** settled; dist[] must hold INFINITY except dist[a] = 0. 0 on ENOMEM. */
+static int settle_integral(const strata_xymap *m, size_t a, size_t b, double *dist) {
+  bucket_ring r = {0};
+  for (r.size = 2; r.size <= m->max_int_weight; r.size *= 2) {}
+  r.items = calloc(r.size, sizeof *r.items);
+  r.len = calloc(r.size, sizeof *r.len);
+  r.cap = calloc(r.size, sizeof *r.cap);
+  int ok = r.items && r.len && r.cap && ring_push(&r, 0, (uint32_t)a);
+  size_t pending = ok ? 1 : 0;
+  for (uint64_t cur = 0; ok && pending > 0; cur++) {
+    uint32_t bk = (uint32_t)(cur & (r.size - 1));
+    if (isfinite(dist[b]) && (double)cur > dist[b]) break;
+    while (r.len[bk] > 0) {
+      uint32_t u = r.items[bk][--r.len[bk]];
+      pending--;
+      if (dist[u] != (double)cur) continue; /* stale */
+      for (uint32_t e = m->node_edges[u]; e < m->node_edges[u + 1]; e++) {
+        const xy_edge *ed = &m->edges[e];
+        if (!ed->usable) continue;
+        double nd = (double)cur + ed->weight;
+        if (nd < dist[ed->to]) {
+          dist[ed->to] = nd;
+          if (!ring_push(&r, (uint64_t)nd, ed->to)) { ok = 0; break; }
+          pending++;
+        }
+      }
+    }
+  }
+  ring_free(&r);
+  return ok;
+}
+
 static strata_xy_step node_step(const strata_xymap *m, uint32_t node) {
   const xy_comp *c = &m->comps[m->nodes[node]];
   const strata_xy_legend *lg = xy_legend_of(m, c);
@@ -79,8 +138,12 @@ strata_status strata_xymap_shortest_path(const strata_xymap *m, size_t a, size_t
   if (dist == NULL || pred == NULL) goto nomem;
   for (size_t i = 0; i < m->node_count; i++) dist[i] = INFINITY;
   dist[a] = 0;
-  if (!heap_push(&heap, &hn, &hcap, 0, (uint32_t)a)) goto nomem;
   /* Settle every node no farther than b: all of b's optimal predecessors. */
+  if (m->max_int_weight) {
+    if (!settle_integral(m, a, b, dist)) goto nomem;
+  } else if (!heap_push(&heap, &hn, &hcap, 0, (uint32_t)a)) {
+    goto nomem;
+  }
   while (hn > 0) {
     heap_item it = heap_pop(heap, &hn);
     if (it.dist > dist[it.node]) continue;
