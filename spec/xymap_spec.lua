@@ -350,3 +350,89 @@ describe("strata.xymap", function()
     assert.error_matches(function() xy:display() end, "the map was closed")
   end)
 end)
+
+describe("xy:visual_range", function()
+  local GRID = [[
++ 0 1 2 3 4
+
+4 #-#-#-#-#
+  |   |   |
+3 #-#-#-#-#
+  |   |   |
+2 #-#-#-#-#
+  |   |   |
+1 #-#-#-#-#
+  |   |   |
+0 #-#-#-#-#
+
++ 0 1 2 3 4
+]]
+  local xy
+  before_each(function() xy = parse(GRID) end)
+
+  it("shows what is reachable within dist steps (nodes mode)", function()
+    assert.are.equal("  #  \n  ||  \n#-@-#\n  ||  \n  #  ", xy:visual_range({ 2, 2 }, { dist = 1 }))
+  end)
+
+  it("shows the square of dist characters around the centre (scan mode)", function()
+    assert.are.equal("#-#-#\n  ||  \n#-@-#\n  ||  \n#-#-#",
+      xy:visual_range({ 2, 2 }, { dist = 2, mode = "scan" }))
+  end)
+
+  it("styles the route to a target as far as the view reaches", function()
+    local view = xy:visual_range({ 2, 2 }, { dist = 1, target = { 2, 4 }, target_path_style = "<{display_symbol}>" })
+    assert.are.equal("  <#>  \n  <||>  \n#-@-#\n  ||  \n  #  ", view)
+  end)
+
+  it("crops to max_size, draws no character when false, whole map when dist is false", function()
+    assert.are.equal("  ||  \n#-#-#\n  ||  ",
+      xy:visual_range({ 2, 2 }, { dist = 8, max_size = { 5, 3 }, character = false }))
+    assert.are.equal(xy:display():gsub("^(.-)#(%-#%-#%-#%-#)$", "%1@%2"),
+      xy:visual_range({ 0, 0 }, { dist = false }))
+  end)
+
+  it("gives just the character at dist 0 or where there is no node", function()
+    assert.are.equal("@", xy:visual_range({ 1, 2 }, { dist = 0 }))
+    local holes = parse("+ 0 1\n\n0 # #\n\n+ 0 1")
+    assert.are.equal(" ", holes:visual_range({ 0, 0 }, { dist = 0, character = false }))
+  end)
+
+  it("does not blow up with distance: each node is visited once", function()
+    local side = 60
+    local rows = {}
+    for y = side - 1, 0, -1 do
+      rows[#rows + 1] = "  " .. ("#-"):rep(side - 1) .. "#"
+      if y > 0 then rows[#rows + 1] = "  " .. ("|x"):rep(side - 1) .. "|" end
+    end
+    local big = parse("+\n\n" .. table.concat(rows, "\n") .. "\n\n+")
+    local view = big:visual_range({ 30, 30 }, { dist = 40 })
+    assert.are.equal(2 * (side - 1) + 1, #view:match("^[^\n]*"):gsub("||", "|"))
+  end)
+
+  it("names bad options", function()
+    assert.error_matches(function() xy:visual_range({ 2, 2 }, { mode = "node" }) end,
+      "Map.get_visual_range 'mode' was 'node' %- it must be either 'scan' or 'nodes'.")
+    assert.error_matches(function() xy:visual_range({ 9, 9 }) end, "outside the grid size")
+    assert.error_matches(function() xy:visual_range({ 2, 2 }, { range = 3 }) end, "unknown option 'range'")
+    assert.error_matches(function() xy:visual_range({ 2, 2 }, { character = 5 }) end, "must be a string or false")
+  end)
+end)
+
+describe("strata.markup", function()
+  it("renders colours as ANSI or strips them, and keeps || as |", function()
+    local s = "|y#|n-|r#|n ||"
+    assert.are.equal("#-# |", strata.markup.render(s, { color = false }))
+    assert.are.equal("\27[1;33m#\27[0m-\27[1;31m#\27[0m |", strata.markup.render(s, { color = true }))
+    assert.are.equal("a|qb", strata.markup.strip("a|qb"))
+  end)
+
+  it("never colours with NO_COLOR set (the specs run with it)", function()
+    assert.is_not_nil(os.getenv("NO_COLOR"))
+    assert.are.equal("#", strata.markup.render("|g#|n"))
+  end)
+
+  it("names bad arguments", function()
+    assert.error_matches(function() strata.markup.render(5) end, "string expected, got number")
+    assert.error_matches(function() strata.markup.render("x", { colour = true }) end, "unknown option 'colour'")
+  end)
+end)

@@ -303,6 +303,61 @@ static int xymap_display(lua_State *L) {
   return 1;
 }
 
+/* xy:visual_range({x, y} [, { dist = 2, mode = "nodes" | "scan", character = "@" | false,
+**   target = {x, y}, target_path_style = "|y{display_symbol}|n", max_size = {w, h} }]) */
+static int xymap_visual_range(lua_State *L) {
+  static const char *const known[] = {"dist", "mode", "character", "target", "target_path_style",
+                                      "max_size", NULL};
+  strata_xymap *m = check_xymap(L, 1);
+  lua_Integer x, y;
+  lstrata_check_point(L, 2, &x, &y);
+  lstrata_check_options(L, 3, known, 1);
+  strata_xy_view v = {(int)x, (int)y, 2, STRATA_XY_VIEW_NODES, "@", 0, 0, 0, NULL, 0, 0};
+  if (lua_istable(L, 3)) {
+    if (lua_getfield(L, 3, "dist") == LUA_TBOOLEAN && !lua_toboolean(L, -1)) v.dist = -1;
+    lua_pop(L, 1);
+    if (v.dist >= 0) {
+      lua_Integer d = lstrata_opt_int(L, 3, "dist", 2);
+      if (d > 1 << 20) return luaL_argerror(L, 3, "option 'dist' is too large");
+      v.dist = d < 0 ? 0 : (int)d;
+    }
+    const char *mode = lstrata_opt_string(L, 3, "mode", "nodes");
+    if (strcmp(mode, "nodes") == 0) v.mode = STRATA_XY_VIEW_NODES;
+    else if (strcmp(mode, "scan") == 0) v.mode = STRATA_XY_VIEW_SCAN;
+    else return luaL_argerror(L, 3, lua_pushfstring(L, "Map.get_visual_range 'mode' was '%s' - it "
+                                                    "must be either 'scan' or 'nodes'.", mode));
+    int t = lua_getfield(L, 3, "character");
+    if (t == LUA_TBOOLEAN && !lua_toboolean(L, -1)) v.character = NULL;
+    else if (t == LUA_TSTRING) v.character = lua_tostring(L, -1);
+    else if (t != LUA_TNIL) return luaL_argerror(L, 3, "option 'character' must be a string or false");
+    lua_pop(L, 1); /* the string stays alive in the option table */
+    if (lua_getfield(L, 3, "target") != LUA_TNIL) {
+      lua_Integer tx, ty;
+      lstrata_check_point(L, lua_gettop(L), &tx, &ty);
+      v.has_target = 1, v.target_x = (int)tx, v.target_y = (int)ty;
+    }
+    lua_pop(L, 1);
+    v.target_style = lstrata_opt_string(L, 3, "target_path_style", NULL);
+    if (lua_getfield(L, 3, "max_size") == LUA_TTABLE) {
+      lua_geti(L, -1, 1), lua_geti(L, -2, 2);
+      v.max_w = lua_isinteger(L, -2) ? (int)lua_tointeger(L, -2) : 0;
+      v.max_h = lua_isinteger(L, -1) ? (int)lua_tointeger(L, -1) : 0;
+      lua_pop(L, 2);
+    } else if (!lua_isnil(L, -1)) {
+      return luaL_argerror(L, 3, "option 'max_size' must be {w, h}");
+    }
+    lua_pop(L, 1);
+  }
+  char *text;
+  size_t len;
+  strata_error err;
+  if (strata_xymap_visual_range(m, &v, &text, &len, &err) != STRATA_OK)
+    return luaL_argerror(L, 2, err.message);
+  lua_pushlstring(L, text, len);
+  free(text);
+  return 1;
+}
+
 static int xymap_gc(lua_State *L) {
   lstrata_xymap *ud = luaL_checkudata(L, 1, XYMAP_MT);
   strata_xymap_free(ud->map);
@@ -343,6 +398,7 @@ void lstrata_open_xymap(lua_State *L) {
   static const luaL_Reg methods[] = {
     {"node", xymap_node}, {"nodes", xymap_nodes}, {"exits", xymap_exits},
     {"shortest_path", xymap_shortest_path}, {"display", xymap_display},
+    {"visual_range", xymap_visual_range},
     {"close", xymap_gc}, {NULL, NULL}};
   static const luaL_Reg meta[] = {
     {"__index", xymap_index}, {"__gc", xymap_gc}, {"__close", xymap_gc},

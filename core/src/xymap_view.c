@@ -64,3 +64,167 @@ strata_status strata_xymap_display(const strata_xymap *m_const, char **out, size
   }
   return STRATA_OK;
 }
+
+/* ---- visual range --------------------------------------------------------------- */
+
+typedef struct text_buf {
+  char *p;
+  size_t len, cap;
+  int failed;
+} text_buf;
+
+static void put(text_buf *b, const char *s, size_t n) {
+  if (b->failed) return;
+  if (b->len + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap : 256;
+    while (b->len + n + 1 > cap) cap *= 2;
+    char *p = realloc(b->p, cap);
+    if (p == NULL) {
+      b->failed = 1;
+      return;
+    }
+    b->p = p, b->cap = cap;
+  }
+  memcpy(b->p + b->len, s, n);
+  b->len += n;
+  b->p[b->len] = '\0';
+}
+
+/* Writes style with each "{display_symbol}" replaced by sym. */
+static void put_styled(text_buf *b, const char *style, const char *sym) {
+  static const char key[] = "{display_symbol}";
+  const char *at;
+  while ((at = strstr(style, key)) != NULL) {
+    put(b, style, (size_t)(at - style));
+    put(b, sym, strlen(sym));
+    style = at + sizeof key - 1;
+  }
+  put(b, style, strlen(style));
+}
+
+static int clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+strata_status strata_xymap_visual_range(const strata_xymap *m_const, const strata_xy_view *view,
+                                        char **out, size_t *len, strata_error *err) {
+  strata_xymap *m = (strata_xymap *)m_const;
+  if (view->x < 0 || view->y < 0 || view->x > m->max_X || view->y > m->max_Y)
+    return strata_error_set(err, STRATA_EARG,
+                            "coordinate (%d, %d) is outside the grid size of (0,0) - (%d, %d)",
+                            view->x, view->y, m->max_X, m->max_Y);
+  const char *character = view->character && view->character[0] ? view->character : NULL;
+  int64_t centre = strata_xymap_node_at(m, view->x, view->y);
+  text_buf b = {0};
+  if (view->dist == 0 || centre < 0) {
+    put(&b, character ? character : " ", strlen(character ? character : " "));
+    goto done;
+  }
+  int ix = clamp(2 * view->x, 0, m->width), iy = clamp(2 * view->y, 0, m->height);
+  /* The cells to show: a mark per grid cell, and the window's bounds. */
+  size_t cells = (size_t)m->width * (size_t)m->height;
+  unsigned char *shown = calloc(cells ? cells : 1, 1);
+  uint32_t *queue = NULL;
+  int32_t *hops = NULL;
+  if (shown == NULL) goto nomem;
+  int x0, x1, y0, y1;
+  if (view->dist < 0) {
+    x0 = 0, y0 = 0, x1 = m->width - 1, y1 = m->height - 1;
+    memset(shown, 1, cells);
+  } else if (view->mode == STRATA_XY_VIEW_SCAN) {
+    x0 = clamp(ix - view->dist, 0, m->width - 1), x1 = clamp(ix + view->dist, 0, m->width - 1);
+    y0 = clamp(iy - view->dist, 0, m->height - 1), y1 = clamp(iy + view->dist, 0, m->height - 1);
+    memset(shown, 1, cells);
+  } else {
+    /* Breadth-first: each node once, so the cost grows with the area, not
+    ** with degree^dist as a walk of every path would. */
+    queue = malloc(m->node_count * sizeof *queue);
+    hops = malloc(m->node_count * sizeof *hops);
+    if (queue == NULL || hops == NULL) goto nomem;
+    for (size_t i = 0; i < m->node_count; i++) hops[i] = -1;
+    size_t head = 0, tail = 0;
+    queue[tail++] = (uint32_t)centre;
+    hops[centre] = 0;
+    const xy_comp *cc = &m->comps[m->nodes[centre]];
+    x0 = x1 = cc->gx, y0 = y1 = cc->gy;
+    shown[(size_t)cc->gy * (size_t)m->width + (size_t)cc->gx] = 1;
+    while (head < tail) {
+      uint32_t u = queue[head++];
+      if (hops[u] >= view->dist) continue;
+      for (uint32_t ci = m->node_chains[u]; ci < m->node_chains[u + 1]; ci++) {
+        const xy_chain *ch = &m->chains[ci];
+        for (uint32_t k = 0; k <= ch->step_count; k++) {
+          const xy_comp *c = k < ch->step_count ? &m->comps[m->steps[ch->first_step + k]]
+                                                : &m->comps[m->nodes[ch->target]];
+          shown[(size_t)c->gy * (size_t)m->width + (size_t)c->gx] = 1;
+          if (c->gx < x0) x0 = c->gx;
+          if (c->gx > x1) x1 = c->gx;
+          if (c->gy < y0) y0 = c->gy;
+          if (c->gy > y1) y1 = c->gy;
+        }
+        if (hops[ch->target] < 0) {
+          hops[ch->target] = hops[u] + 1;
+          queue[tail++] = ch->target;
+        }
+      }
+    }
+  }
+  /* The route to the target, as far as the view reaches: cells to restyle. */
+  unsigned char *on_route = NULL;
+  if (view->has_target) {
+    int64_t tn = strata_xymap_node_at(m, view->target_x, view->target_y);
+    if (view->target_x < 0 || view->target_y < 0 || view->target_x > m->max_X ||
+        view->target_y > m->max_Y) {
+      free(shown), free(queue), free(hops), free(b.p);
+      return strata_error_set(err, STRATA_EARG, "target (%d, %d) is outside the grid size of "
+                              "(0,0) - (%d, %d)", view->target_x, view->target_y, m->max_X, m->max_Y);
+    }
+    on_route = calloc(cells ? cells : 1, 1);
+    if (on_route == NULL) goto nomem;
+    strata_xy_route r;
+    if (tn >= 0 && strata_xymap_shortest_path(m, (size_t)centre, (size_t)tn, &r, err) == STRATA_OK) {
+      double limit = view->mode == STRATA_XY_VIEW_SCAN ? view->dist / 2.0 : view->dist;
+      int nodes_passed = 0;
+      for (size_t k = 1; k < r.step_count; k++) {
+        if (r.steps[k].is_node && ++nodes_passed > limit && view->dist >= 0) break;
+        int gx = (int)(r.steps[k].x * 2), gy = (int)(r.steps[k].y * 2);
+        if (gx >= x0 && gx <= x1 && gy >= y0 && gy <= y1)
+          on_route[(size_t)gy * (size_t)m->width + (size_t)gx] = 1;
+      }
+      strata_xy_route_free(&r);
+    }
+  }
+  /* Crop around the centre. */
+  if (view->max_w > 0) {
+    x0 = x0 > ix - view->max_w / 2 ? x0 : ix - view->max_w / 2;
+    x1 = x1 < ix + view->max_w / 2 ? x1 : ix + view->max_w / 2;
+  }
+  if (view->max_h > 0) {
+    y0 = y0 > iy - view->max_h / 2 ? y0 : iy - view->max_h / 2;
+    y1 = y1 < iy + view->max_h / 2 ? y1 : iy + view->max_h / 2;
+  }
+  const char *style = view->target_style ? view->target_style : "|y{display_symbol}|n";
+  char own[2];
+  for (int gy = y1; gy >= y0; gy--) {
+    for (int gx = x0; gx <= x1; gx++) {
+      size_t i = (size_t)gy * (size_t)m->width + (size_t)gx;
+      int32_t ci = xy_cell(m, gx, gy);
+      const char *sym = ci >= 0 && shown[i] ? display_of(m, (uint32_t)ci, own) : " ";
+      if (character && gx == ix && gy == iy) put(&b, character, strlen(character));
+      else if (on_route && on_route[i] && ci >= 0) put_styled(&b, style, display_of(m, (uint32_t)ci, own));
+      else put(&b, sym, strlen(sym));
+    }
+    if (gy > y0) put(&b, "\n", 1);
+  }
+  free(on_route);
+  free(shown), free(queue), free(hops);
+done:
+  if (b.failed || b.p == NULL) {
+    free(b.p);
+    return strata_error_set(err, STRATA_ENOMEM, "out of memory drawing a view");
+  }
+  *out = b.p;
+  if (len) *len = b.len;
+  return STRATA_OK;
+nomem:
+  free(shown), free(queue), free(hops), free(b.p);
+  return strata_error_set(err, STRATA_ENOMEM, "out of memory drawing a view");
+}

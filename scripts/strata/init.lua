@@ -13,6 +13,7 @@ local strata = {
 
 -- Parts loaded on first use: strata.<name> requires the module given here.
 local lazy = {
+  markup = "strata.markup",
 }
 
 return setmetatable(strata, {

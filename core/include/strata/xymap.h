@@ -152,6 +152,31 @@ void strata_xy_route_free(strata_xy_route *r);
 strata_status strata_xymap_display(const strata_xymap *m, char **out, size_t *len,
                                    strata_error *err);
 
+typedef enum strata_xy_view_mode {
+  STRATA_XY_VIEW_NODES = 0, /* what is reachable within dist steps */
+  STRATA_XY_VIEW_SCAN       /* every character within dist characters */
+} strata_xy_view_mode;
+
+typedef struct strata_xy_view {
+  int x, y;                  /* the centre, world coordinates */
+  int dist;                  /* steps (nodes mode) or characters (scan); < 0: the whole map */
+  strata_xy_view_mode mode;
+  const char *character;     /* drawn at the centre; NULL or "" draws the map there */
+  int has_target;            /* mark the route to (target_x, target_y) */
+  int target_x, target_y;
+  const char *target_style;  /* "{display_symbol}" replaced by the cell; NULL: "|y{display_symbol}|n" */
+  int max_w, max_h;          /* crop around the centre; <= 0: no crop that way */
+} strata_xy_view;
+
+/* The part of the map around (x, y), as Evennia's get_visual_range draws it:
+** rows top-down joined by '\n'. In nodes mode, everything reachable within
+** dist steps (each node visited once: no blow-up with distance) inside its
+** bounding box; in scan mode, the square of dist characters around the
+** centre. No node at the centre (or dist == 0) gives just the character.
+** *out is malloc'd; free() it. A centre outside the map is STRATA_EARG. */
+strata_status strata_xymap_visual_range(const strata_xymap *m, const strata_xy_view *view,
+                                        char **out, size_t *len, strata_error *err);
+
 #ifdef __cplusplus
 }
 #endif

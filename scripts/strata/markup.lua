@@ -1,0 +1,52 @@
+-- strata.markup: the colour markup of map views and messages (Evennia's
+-- convention): |r |g |y |b |m |c |w bright red, green, yellow, blue, magenta,
+-- cyan, white; |x dark grey; capitals (|R |G ...) the normal shades, |X black;
+-- |n back to normal; || a literal |. Anything else after | is left as written.
+local M = {}
+
+local CODES = {
+  r = "1;31", g = "1;32", y = "1;33", b = "1;34", m = "1;35", c = "1;36", w = "1;37", x = "1;30",
+  R = "0;31", G = "0;32", Y = "0;33", B = "0;34", M = "0;35", C = "0;36", W = "0;37", X = "0;30",
+  n = "0",
+}
+
+-- Colour is used on a terminal, never when NO_COLOR is set (https://no-color.org).
+function M.color_wanted()
+  if os.getenv("NO_COLOR") ~= nil then return false end
+  local ok, uv = pcall(require, "luv")
+  return ok and uv.guess_handle(1) == "tty"
+end
+
+--- Renders markup as ANSI escapes (color = true) or plain text (color = false);
+--- color = nil decides by the terminal and NO_COLOR.
+function M.render(text, opts)
+  if type(text) ~= "string" then
+    error("bad argument #1 to 'render' (string expected, got " .. type(text) .. ")", 2)
+  end
+  if opts ~= nil and type(opts) ~= "table" then
+    error("bad argument #2 to 'render' (table expected, got " .. type(opts) .. ")", 2)
+  end
+  for k in pairs(opts or {}) do
+    if k ~= "color" then error("bad argument #2 to 'render' (unknown option '" .. tostring(k) .. "' (known: color))", 2) end
+  end
+  local color = opts and opts.color
+  if color == nil then color = M.color_wanted() end
+  local open = false -- a colour is on and must not leak past the end
+  local out = text:gsub("|(.)", function(c)
+    if c == "|" then return "|" end
+    local code = CODES[c]
+    if not code then return nil end
+    if not color then return "" end
+    open = code ~= "0"
+    return "\27[" .. code .. "m"
+  end)
+  if open then out = out .. "\27[0m" end
+  return out
+end
+
+--- The text with all markup removed (|| becomes |).
+function M.strip(text)
+  return M.render(text, { color = false })
+end
+
+return M
