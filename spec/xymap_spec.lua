@@ -436,3 +436,46 @@ describe("strata.markup", function()
     assert.error_matches(function() strata.markup.render("x", { colour = true }) end, "unknown option 'colour'")
   end)
 end)
+
+describe("strata.xymap.grid (several maps joined by transitions)", function()
+  local function maps()
+    local a = parse("+ 0 1 2\n\n0 #-#-T\n\n+ 0 1 2", { z = "the large tree",
+      legend = { T = { kind = "transition", target = { 0, 0, "the small cave" } } } })
+    local b = parse("+ 0 1 2\n\n1 #\n  |\n0 #-#-T\n\n+ 0 1 2", { z = "the small cave",
+      legend = { T = { kind = "transition", target = { 1, 0, "the large tree" } } } })
+    return a, b
+  end
+
+  it("routes across maps through transition nodes", function()
+    local grid = strata.xymap.grid{ maps() }
+    local dirs, steps, cost = grid:shortest_path({ 0, 0, "the large tree" }, { 0, 1, "the small cave" })
+    assert.are.equal("e e n", table.concat(dirs, " "))
+    local cells = {}
+    for _, s in ipairs(steps) do cells[#cells + 1] = ("%s,%s,%s"):format(s.x, s.y, s.z) end
+    assert.are.same({ "0,0,the large tree", "0.5,0,the large tree", "1,0,the large tree",
+      "1.5,0,the large tree", "0,0,the small cave", "0,0.5,the small cave", "0,1,the small cave" }, cells)
+    assert.are.equal(3, cost)
+    local back = grid:shortest_path({ 0, 1, "the small cave" }, { 0, 0, "the large tree" })
+    assert.are.equal("s e e w", table.concat(back, " "))
+  end)
+
+  it("keeps its maps alive and finds them by Z", function()
+    local grid = strata.xymap.grid()
+    local a, b = maps()
+    grid:add(a):add(b)
+    a, b = nil, nil
+    collectgarbage()
+    assert.matches("the small cave", tostring(grid:map("the small cave")))
+    assert.is_nil(grid:map("nowhere"))
+    assert.are.same({}, (grid:shortest_path({ 1, 0, "the large tree" }, { 1, 1, "the small cave" })))
+  end)
+
+  it("names an unknown Z, a repeated Z and a bad coordinate", function()
+    local a, b = maps()
+    local grid = strata.xymap.grid{ a, b }
+    assert.error_matches(function() grid:shortest_path({ 0, 0, "moon" }, { 0, 0, "the small cave" }) end,
+      "the grid has no map with Z 'moon'")
+    assert.error_matches(function() grid:add(a) end, "already has a map with Z 'the large tree'")
+    assert.error_matches(function() grid:shortest_path({ 0, 0 }, { 0, 0, "x" }) end, "expected a coordinate {X, Y, Z}")
+  end)
+end)

@@ -6,6 +6,7 @@
 #include "lstrata.h"
 
 #define XYMAP_MT "strata.xymap"
+#define XYGRID_MT "strata.xygrid"
 
 typedef struct lstrata_xymap {
   strata_xymap *map;
@@ -394,6 +395,122 @@ static int xymap_index(lua_State *L) {
   return 1;
 }
 
+/* ---- grids of maps ------------------------------------------------------------- */
+
+typedef struct lstrata_xygrid {
+  strata_xygrid *grid;
+} lstrata_xygrid;
+
+static strata_xygrid *check_grid(lua_State *L, int arg) {
+  return ((lstrata_xygrid *)luaL_checkudata(L, arg, XYGRID_MT))->grid;
+}
+
+/* grid:add(xy): the grid keeps the map alive (in its user value). */
+static int xygrid_add(lua_State *L) {
+  strata_xygrid *g = check_grid(L, 1);
+  strata_xymap *m = check_xymap(L, 2);
+  strata_error err;
+  if (strata_xygrid_add(g, m, &err) != STRATA_OK) return luaL_argerror(L, 2, err.message);
+  lua_getiuservalue(L, 1, 1);
+  lua_pushvalue(L, 2);
+  lua_setfield(L, -2, strata_xymap_z(m));
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* grid:map(z) -> the map with that Z, or nil */
+static int xygrid_map(lua_State *L) {
+  check_grid(L, 1);
+  const char *z = luaL_tolstring(L, 2, NULL);
+  lua_getiuservalue(L, 1, 1);
+  lua_getfield(L, -1, z);
+  return 1;
+}
+
+/* Reads {X, Y, Z}. */
+static const char *check_xyz(lua_State *L, int arg, int *x, int *y) {
+  luaL_checktype(L, arg, LUA_TTABLE);
+  lua_geti(L, arg, 1), lua_geti(L, arg, 2), lua_geti(L, arg, 3);
+  if (!lua_isinteger(L, -3) || !lua_isinteger(L, -2) || lua_isnil(L, -1))
+    luaL_argerror(L, arg, "expected a coordinate {X, Y, Z} with integer X and Y");
+  *x = (int)lua_tointeger(L, -3);
+  *y = (int)lua_tointeger(L, -2);
+  const char *z = luaL_tolstring(L, -1, NULL);
+  lua_replace(L, arg); /* keep the string alive in the argument's slot */
+  lua_pop(L, 3);
+  return z;
+}
+
+/* grid:shortest_path({X, Y, Z}, {X, Y, Z}) -> directions, steps (with z), cost */
+static int xygrid_shortest_path(lua_State *L) {
+  strata_xygrid *g = check_grid(L, 1);
+  int x1, y1, x2, y2;
+  const char *z1 = check_xyz(L, 2, &x1, &y1), *z2 = check_xyz(L, 3, &x2, &y2);
+  strata_xygrid_route r;
+  strata_error err;
+  if (strata_xygrid_shortest_path(g, z1, x1, y1, z2, x2, y2, &r, &err) != STRATA_OK)
+    return lstrata_raise(L, "shortest_path", &err);
+  lua_createtable(L, (int)r.hop_count, 0);
+  for (size_t i = 0; i < r.hop_count; i++) {
+    lua_pushstring(L, r.names[i]);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  lua_createtable(L, (int)r.step_count, 0);
+  for (size_t i = 0; i < r.step_count; i++) {
+    const strata_xygrid_step *s = &r.steps[i];
+    lua_createtable(L, 0, 6);
+    push_coord(L, s->cell.x);
+    lua_setfield(L, -2, "x");
+    push_coord(L, s->cell.y);
+    lua_setfield(L, -2, "y");
+    lua_pushstring(L, s->z);
+    lua_setfield(L, -2, "z");
+    lua_pushlstring(L, &s->cell.symbol, 1);
+    lua_setfield(L, -2, "symbol");
+    lua_pushboolean(L, s->cell.is_node);
+    lua_setfield(L, -2, "node");
+    lua_pushboolean(L, s->cell.interrupt);
+    lua_setfield(L, -2, "interrupt");
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  if (r.hop_count) lua_pushnumber(L, r.cost);
+  else lua_pushnil(L);
+  strata_xygrid_route_free(&r);
+  return 3;
+}
+
+static int xygrid_gc(lua_State *L) {
+  lstrata_xygrid *ud = luaL_checkudata(L, 1, XYGRID_MT);
+  strata_xygrid_free(ud->grid);
+  ud->grid = NULL;
+  return 0;
+}
+
+/* strata.xymap.grid([maps]) -> a grid holding the given maps */
+static int xygrid_new(lua_State *L) {
+  if (!lua_isnoneornil(L, 1)) luaL_checktype(L, 1, LUA_TTABLE);
+  strata_error err;
+  lstrata_xygrid *ud = lua_newuserdatauv(L, sizeof *ud, 1);
+  ud->grid = NULL;
+  luaL_setmetatable(L, XYGRID_MT);
+  lua_newtable(L);
+  lua_setiuservalue(L, -2, 1);
+  if ((ud->grid = strata_xygrid_new(&err)) == NULL) return lstrata_raise(L, "xymap.grid", &err);
+  int g = lua_gettop(L);
+  if (lua_istable(L, 1)) {
+    for (lua_Integer i = 1; lua_geti(L, 1, i) != LUA_TNIL; i++) {
+      lua_pushcfunction(L, xygrid_add);
+      lua_pushvalue(L, g);
+      lua_pushvalue(L, -3);
+      lua_call(L, 2, 0);
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+  }
+  lua_settop(L, g);
+  return 1;
+}
+
 void lstrata_open_xymap(lua_State *L) {
   static const luaL_Reg methods[] = {
     {"node", xymap_node}, {"nodes", xymap_nodes}, {"exits", xymap_exits},
@@ -403,7 +520,12 @@ void lstrata_open_xymap(lua_State *L) {
   static const luaL_Reg meta[] = {
     {"__index", xymap_index}, {"__gc", xymap_gc}, {"__close", xymap_gc},
     {"__tostring", xymap_tostring}, {NULL, NULL}};
-  static const luaL_Reg funcs[] = {{"parse", xymap_parse}, {NULL, NULL}};
+  static const luaL_Reg funcs[] = {{"parse", xymap_parse}, {"grid", xygrid_new}, {NULL, NULL}};
+  static const luaL_Reg grid_methods[] = {
+    {"add", xygrid_add}, {"map", xygrid_map}, {"shortest_path", xygrid_shortest_path},
+    {NULL, NULL}};
+  static const luaL_Reg grid_meta[] = {{"__gc", xygrid_gc}, {NULL, NULL}};
+  lstrata_register_type(L, XYGRID_MT, grid_meta, grid_methods);
   lstrata_register_type(L, XYMAP_MT, meta, methods);
   lstrata_add_functions(L, "xymap", funcs);
 }

@@ -135,8 +135,39 @@ static void test_robustness(void) {
   printf("robustness: %d maps parsed, %d refused with a message\n", parsed, failed);
 }
 
+static void test_grid(void) {
+  strata_error err;
+  strata_xy_legend to_b, to_a;
+  strata_xy_legend_default(STRATA_XY_TRANSITION, 'T', &to_b);
+  to_b.has_target = 1, to_b.target_x = 0, to_b.target_y = 0;
+  strcpy(to_b.target_z, "b");
+  to_a = to_b;
+  to_a.target_x = 1;
+  strcpy(to_a.target_z, "a");
+  const char *ta = "+ 0 1 2\n\n0 #-#-T\n\n+", *tb = "+ 0 1 2\n\n0 #-#-T\n\n+";
+  strata_xymap *a = strata_xymap_parse(ta, strlen(ta), "a", &to_b, 1, &err);
+  strata_xymap *b = strata_xymap_parse(tb, strlen(tb), "b", &to_a, 1, &err);
+  strata_xygrid *g = strata_xygrid_new(&err);
+  CHECK(a && b && g);
+  CHECK_EQ_INT(strata_xygrid_add(g, a, &err), STRATA_OK);
+  CHECK_EQ_INT(strata_xygrid_add(g, b, &err), STRATA_OK);
+  CHECK_EQ_INT(strata_xygrid_add(g, a, &err), STRATA_EARG);
+  CHECK(strata_xygrid_map(g, "b") == b);
+  strata_xygrid_route r;
+  CHECK_EQ_INT(strata_xygrid_shortest_path(g, "a", 0, 0, "b", 1, 0, &r, &err), STRATA_OK);
+  CHECK_EQ_INT(r.hop_count, 3);
+  CHECK_STR(r.steps[r.step_count - 1].z, "b");
+  CHECK_NEAR(r.cost, 3, 0);
+  strata_xygrid_route_free(&r);
+  CHECK_EQ_INT(strata_xygrid_shortest_path(g, "a", 0, 0, "c", 1, 0, &r, &err), STRATA_ENOTFOUND);
+  strata_xygrid_free(g);
+  strata_xymap_free(a);
+  strata_xymap_free(b);
+}
+
 int main(void) {
   test_basic();
+  test_grid();
   test_errors();
   test_robustness();
   return check_summary("xymap");

@@ -14,6 +14,7 @@
 #include "strata/rng.h"
 #include "strata/tilemap.h"
 #include "strata/tokens.h"
+#include "strata/xygrid.h"
 #include "strata/xymap.h"
 
 #endif
