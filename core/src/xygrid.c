@@ -107,12 +107,12 @@ static unsigned grid_edges(void *ud, uint32_t node, strata_edge *out) {
   const strata_xymap *m = g->maps[mi];
   uint32_t local = node - (uint32_t)g->offset[mi];
   unsigned k = 0;
-  for (uint32_t e = m->node_edges[local]; e < m->node_edges[local + 1] && k < STRATA_GRAPH_MAX_DEGREE; e++) {
-    const xy_edge *ed = &m->edges[e];
-    if (!ed->usable) continue;
-    int64_t to = arrival(g, mi, ed->to);
+  for (uint32_t c = m->node_chains[local]; c < m->node_chains[local + 1] && k < STRATA_GRAPH_MAX_DEGREE; c++) {
+    const xy_chain *ch = &m->chains[c];
+    if (!(ch->flags & XY_CHAIN_USABLE)) continue;
+    int64_t to = arrival(g, mi, ch->target);
     if (to < 0) continue;
-    out[k++] = (strata_edge){(uint32_t)to, ed->weight};
+    out[k++] = (strata_edge){(uint32_t)to, ch->weight};
   }
   return k;
 }
@@ -147,19 +147,21 @@ strata_status strata_xygrid_shortest_path(strata_xygrid *g, const char *z1, int 
   }
   /* For each hop, the lightest exit whose arrival is the next node. */
   size_t hops = p.len - 1, cells = 1;
-  const xy_chain **chains = malloc(hops * sizeof *chains);
+  uint32_t *chains = malloc(hops * sizeof *chains);
   size_t *chain_map = malloc(hops * sizeof *chain_map);
   if (chains == NULL || chain_map == NULL) goto nomem;
   for (size_t h = 0; h < hops; h++) {
     size_t mi = map_of(g, p.nodes[h]);
     const strata_xymap *m = g->maps[mi];
     uint32_t local = p.nodes[h] - (uint32_t)g->offset[mi];
-    chains[h] = NULL;
-    for (uint32_t e = m->node_edges[local]; e < m->node_edges[local + 1]; e++)
-      if (m->edges[e].usable && arrival(g, mi, m->edges[e].to) == (int64_t)p.nodes[h + 1])
-        chains[h] = &m->chains[m->edges[e].route];
+    /* The lightest usable exit whose arrival is the next node. */
+    chains[h] = UINT32_MAX;
+    for (uint32_t c = m->node_chains[local]; c < m->node_chains[local + 1]; c++)
+      if ((m->chains[c].flags & XY_CHAIN_USABLE) &&
+          arrival(g, mi, m->chains[c].target) == (int64_t)p.nodes[h + 1])
+        chains[h] = xy_route_chain(m, local, m->chains[c].target);
     chain_map[h] = mi;
-    cells += chains[h]->step_count + 1;
+    cells += xy_chain_steps(m, chains[h]) + 1;
   }
   out->names = malloc(hops * sizeof *out->names);
   out->steps = malloc(cells * sizeof *out->steps);
@@ -173,10 +175,11 @@ strata_status strata_xygrid_shortest_path(strata_xygrid *g, const char *z1, int 
     out->steps[s].cell = (strata_xy_step){c->gx / 2.0, c->gy / 2.0, lg->symbol, 1, lg->interrupt};
     out->steps[s++].z = strata_xymap_z(m);
     if (h == hops) break;
-    out->names[h] = chains[h]->name;
     const strata_xymap *hm = g->maps[chain_map[h]];
-    for (uint32_t k = 0; k < chains[h]->step_count; k++) {
-      strata_xymap_step(hm, chains[h]->first_step + k, &out->steps[s].cell);
+    const xy_chain *ch = &hm->chains[chains[h]];
+    out->names[h] = xy_chain_name(hm, ch);
+    for (uint32_t k = 0, n = xy_chain_steps(hm, chains[h]); k < n; k++) {
+      strata_xymap_step(hm, ch->first_step + k, &out->steps[s].cell);
       out->steps[s++].z = strata_xymap_z(hm);
     }
   }

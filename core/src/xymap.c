@@ -96,7 +96,8 @@ static int comp_error(strata_xymap *m, const xy_comp *c, strata_error *err, cons
   va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
-  strata_error_at(err, STRATA_EPARSE, c->line, c->column, "%s '%c' at XYZ=(%g,%g,%s) %s",
+  strata_error_at(err, STRATA_EPARSE, m->row0_line - c->gy, c->gx + m->mx + 3,
+                  "%s '%c' at XYZ=(%g,%g,%s) %s",
                   CLASS_NAMES[lg->kind], lg->symbol, c->gx / 2.0, c->gy / 2.0, m->z, what);
   err->has_coord = 1;
   err->coord_x = c->gx / 2.0;
@@ -268,6 +269,11 @@ static double link_weight(const strata_xy_legend *lg, int side) {
   return lg->default_weight;
 }
 
+const char *xy_chain_name(const strata_xymap *m, const xy_chain *ch) {
+  const strata_xy_legend *lg = xy_legend_of(m, &m->comps[m->steps[ch->first_step]]);
+  return lg->aliases[ch->direction][0] ? lg->aliases[ch->direction] : DIR_NAMES[ch->direction];
+}
+
 /* Follows the chain leaving node comp `from` in direction d. Returns 1 and
 ** fills *chain when it reaches a node, 0 when nothing leaves that way, -1 on
 ** a parse error (err filled) and -2 when out of memory. */
@@ -313,12 +319,9 @@ static int trace(strata_xymap *m, uint32_t from, int d, xy_chain *chain, strata_
     if (m->comps[next].node >= 0) {
       chain->target = (uint32_t)m->comps[next].node;
       chain->direction = (int8_t)d;
-      chain->blocked = (uint8_t)blocked;
+      chain->flags = blocked ? XY_CHAIN_BLOCKED : 0;
       chain->weight = last->average ? weight / count : weight;
       chain->first_step = first;
-      chain->step_count = count;
-      const strata_xy_legend *first_lg = xy_legend_of(m, &m->comps[m->steps[first]]);
-      chain->name = first_lg->aliases[d][0] ? first_lg->aliases[d] : DIR_NAMES[d];
       return 1;
     }
     start = reverse_dir(end);
@@ -396,49 +399,45 @@ static int first_plus(const text_line *l) {
   return p ? (int)(p - l->start) : -1;
 }
 
-/* Sorts out the exits of every node into pathfinder edges. */
+/* Marks the chains that carry edges and indexes them by target. */
 static int build_edges(strata_xymap *m) {
-  m->edges = malloc((m->chain_count ? m->chain_count : 1) * sizeof *m->edges);
-  m->node_edges = calloc(m->node_count + 1, sizeof *m->node_edges);
-  m->in_edges = malloc((m->chain_count ? m->chain_count : 1) * sizeof *m->in_edges);
   m->node_in = calloc(m->node_count + 2, sizeof *m->node_in);
-  if (!m->edges || !m->node_edges || !m->in_edges || !m->node_in) return 0;
+  if (m->node_in == NULL) return 0;
+  size_t usable = 0;
+  m->max_int_weight = 1;
   for (size_t n = 0; n < m->node_count; n++) {
-    m->node_edges[n] = (uint32_t)m->edge_count;
-    for (uint32_t ci = m->node_chains[n]; ci < m->node_chains[n + 1]; ci++) {
-      const xy_chain *ch = &m->chains[ci];
-      size_t e;
-      for (e = m->node_edges[n]; e < m->edge_count && m->edges[e].to != ch->target; e++) {}
-      if (e == m->edge_count) {
-        m->edges[m->edge_count++] = (xy_edge){(uint32_t)n, ch->target, ch->weight, ci, 1};
-      } else {
-        /* Later chains set the weight; the lightest (earliest on ties) names the step. */
-        if (ch->weight < m->chains[m->edges[e].route].weight) m->edges[e].route = ci;
-        m->edges[e].weight = ch->weight;
-      }
-      m->edges[e].usable = !ch->blocked && ch->weight < XY_BIGVAL / 1e6;
+    for (uint32_t c = m->node_chains[n]; c < m->node_chains[n + 1]; c++) {
+      xy_chain *ch = &m->chains[c];
+      int last = 1;
+      for (uint32_t k = c + 1; k < m->node_chains[n + 1]; k++) last &= m->chains[k].target != ch->target;
+      if (!last) continue;
+      ch->flags |= XY_CHAIN_EDGE;
+      if ((ch->flags & XY_CHAIN_BLOCKED) || !(ch->weight < XY_BIGVAL / 1e6)) continue;
+      ch->flags |= XY_CHAIN_USABLE;
+      usable++;
+      m->node_in[ch->target + 1]++;
+      /* Whole-number weights (the default 1 included) let routes use a bucket queue. */
+      double w = ch->weight;
+      if (w != floor(w) || w < 1 || w > 1024) m->max_int_weight = 0;
+      else if (m->max_int_weight && w > m->max_int_weight) m->max_int_weight = (uint32_t)w;
     }
   }
-  m->node_edges[m->node_count] = (uint32_t)m->edge_count;
-  /* Whole-number weights (the default 1 included) let routes use a bucket queue. */
-  m->max_int_weight = 1;
-  for (size_t e = 0; e < m->edge_count && m->max_int_weight; e++) {
-    double w = m->edges[e].weight;
-    if (!m->edges[e].usable) continue;
-    if (w != floor(w) || w < 1 || w > 1024) m->max_int_weight = 0;
-    else if (w > m->max_int_weight) m->max_int_weight = (uint32_t)w;
-  }
-  /* Incoming edges, for choosing predecessors the way Evennia does. */
-  for (size_t e = 0; e < m->edge_count; e++) m->node_in[m->edges[e].to + 1]++;
   for (size_t n = 0; n < m->node_count; n++) m->node_in[n + 1] += m->node_in[n];
+  m->in_chains = malloc((usable ? usable : 1) * sizeof *m->in_chains);
   uint32_t *fill = calloc(m->node_count + 1, sizeof *fill);
-  if (fill == NULL) return 0;
-  for (size_t e = 0; e < m->edge_count; e++) {
-    uint32_t to = m->edges[e].to;
-    m->in_edges[m->node_in[to] + fill[to]++] = (uint32_t)e;
+  if (m->in_chains == NULL || fill == NULL) return free(fill), 0;
+  for (uint32_t c = 0; c < m->chain_count; c++) {
+    uint32_t to = m->chains[c].target;
+    if (m->chains[c].flags & XY_CHAIN_USABLE) m->in_chains[m->node_in[to] + fill[to]++] = c;
   }
   free(fill);
   return 1;
+}
+
+/* Gives back what the growing arrays over-allocated. */
+static void shrink(void **p, size_t count, size_t size) {
+  void *q = realloc(*p, (count ? count : 1) * size);
+  if (q != NULL) *p = q;
 }
 
 strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
@@ -479,6 +478,8 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
   }
   /* The grid: rows top+2 .. bottom-2, columns from mx + 2 on. */
   long row_first = (long)top + 2, row_last = (long)bottom - 2;
+  m->mx = mx;
+  m->row0_line = (int)row_last + 1;
   int height = row_last >= row_first ? (int)(row_last - row_first + 1) : 0;
   int width = 0;
   for (long r = row_first; r <= row_last; r++) {
@@ -522,7 +523,7 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
       }
       xy_comp *c = &m->comps[m->comp_count++];
       memset(c, 0, sizeof *c);
-      c->gx = gx, c->gy = gy, c->line = line_no, c->column = col;
+      c->gx = gx, c->gy = gy;
       c->legend = (uint16_t)lg;
       c->node = node ? (int32_t)m->node_count++ : -1;
       c->partner = -1;
@@ -559,11 +560,12 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
       if (r == -2) goto nomem;
       if (r < 0) goto fail;
       if (r == 0) continue;
+      const char *name = xy_chain_name(m, &ch);
       for (uint32_t k = m->node_chains[n]; k < m->chain_count; k++)
-        if (strcmp(m->chains[k].name, ch.name) == 0) {
+        if (strcmp(xy_chain_name(m, &m->chains[k]), name) == 0) {
           comp_error(m, nc, err,
                      "has more than one outgoing direction '%s'. All directions out of a node "
-                     "must be unique.", ch.name);
+                     "must be unique.", name);
           goto fail;
         }
       if (m->chain_count == chain_cap) {
@@ -580,6 +582,10 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
   }
   m->node_chains[m->node_count] = (uint32_t)m->chain_count;
   if (!build_edges(m)) goto nomem;
+  shrink((void **)&m->comps, m->comp_count, sizeof *m->comps);
+  shrink((void **)&m->chains, m->chain_count, sizeof *m->chains);
+  shrink((void **)&m->steps, m->step_count, sizeof *m->steps);
+  m->step_cap = m->step_count;
   free(lines);
   return m;
 nomem:
@@ -599,9 +605,7 @@ void strata_xymap_free(strata_xymap *m) {
   free(m->chains);
   free(m->node_chains);
   free(m->steps);
-  free(m->edges);
-  free(m->node_edges);
-  free(m->in_edges);
+  free(m->in_chains);
   free(m->node_in);
   free(m);
 }
@@ -639,13 +643,14 @@ size_t strata_xymap_exit_count(const strata_xymap *m, size_t node) {
 }
 
 void strata_xymap_exit(const strata_xymap *m, size_t node, size_t i, strata_xy_exit *out) {
-  const xy_chain *ch = &m->chains[m->node_chains[node] + i];
+  size_t c = m->node_chains[node] + i;
+  const xy_chain *ch = &m->chains[c];
   out->direction = ch->direction;
-  out->name = ch->name;
+  out->name = xy_chain_name(m, ch);
   out->target = ch->target;
   out->weight = ch->weight;
   out->first_step = ch->first_step;
-  out->step_count = ch->step_count;
+  out->step_count = xy_chain_steps(m, c);
 }
 
 void strata_xymap_step(const strata_xymap *m, size_t index, strata_xy_step *out) {

@@ -10,7 +10,6 @@
 
 typedef struct xy_comp {
   int gx, gy;              /* character grid position (x right, y up) */
-  int line, column;        /* 1-based, in the map string */
   uint16_t legend;         /* index into strata_xymap.legend */
   int32_t node;            /* node index, or -1 for links */
   int8_t dirs[XY_SIDES];   /* entry side -> exit side, -1 none (links) */
@@ -18,23 +17,21 @@ typedef struct xy_comp {
   int32_t partner;         /* teleporters: the paired teleporter */
 } xy_comp;
 
-/* A chain from a node: the first link's direction and the links walked. */
+/* A chain from a node: the first link's direction and the links walked,
+** which are steps[first_step .. next chain's first_step). The last chain to
+** each target carries the edge the pathfinder uses (Evennia's matrix holds
+** one weight per node pair: the last one traced). */
 typedef struct xy_chain {
   uint32_t target;         /* node index */
-  int8_t direction;
-  uint8_t blocked;         /* crosses a blocked link: never used by paths */
-  const char *name;        /* step name: the first link's alias or the direction */
+  uint32_t first_step;
   double weight;
-  uint32_t first_step, step_count; /* into strata_xymap.steps (component indices) */
+  int8_t direction;
+  uint8_t flags;           /* XY_CHAIN_* */
 } xy_chain;
 
-/* An edge for the pathfinder: one per (node, target), as Evennia's matrix. */
-typedef struct xy_edge {
-  uint32_t from, to;
-  double weight;           /* of the last chain to `to` in tracing order */
-  uint32_t route;          /* chain index of the lightest chain (earliest on ties) */
-  uint8_t usable;
-} xy_edge;
+#define XY_CHAIN_BLOCKED 1u  /* crosses a blocked link */
+#define XY_CHAIN_EDGE 2u     /* the last chain to its target: carries the edge */
+#define XY_CHAIN_USABLE 4u   /* carries an edge that routes may use */
 
 struct strata_xymap {
   char z[STRATA_XY_NAME_MAX * 2];
@@ -51,15 +48,42 @@ struct strata_xymap {
   xy_chain *chains;        /* grouped by node, in tracing order */
   size_t chain_count;
   uint32_t *node_chains;   /* node -> first chain; node_count + 1 entries */
-  uint32_t *steps;
+  uint32_t *steps;         /* component indices of the chains' links, chain after chain */
   size_t step_count, step_cap;
-  xy_edge *edges;          /* grouped by `from` */
-  size_t edge_count;
-  uint32_t *node_edges;    /* node -> first edge; node_count + 1 entries */
-  uint32_t *in_edges;      /* edge indices grouped by `to` */
+  uint32_t *in_chains;     /* usable edge-carrying chains grouped by target */
+  uint32_t *node_in;       /* node -> first in_chains entry; node_count + 1 entries */
   uint32_t max_int_weight; /* every usable weight a whole number up to this; 0: not so */
-  uint32_t *node_in;       /* node -> first in_edges entry; node_count + 1 entries */
+  int mx, row0_line;       /* for positions: column = gx + mx + 3, line = row0_line - gy */
 };
+
+static inline uint32_t xy_chain_steps(const strata_xymap *m, size_t c) {
+  uint32_t end = c + 1 < m->chain_count ? m->chains[c + 1].first_step : (uint32_t)m->step_count;
+  return end - m->chains[c].first_step;
+}
+
+/* The node a chain leaves from. */
+static inline uint32_t xy_chain_source(const strata_xymap *m, uint32_t c) {
+  size_t lo = 0, hi = m->node_count; /* the last node whose first chain is <= c */
+  while (hi - lo > 1) {
+    size_t mid = (lo + hi) / 2;
+    if (m->node_chains[mid] <= c) lo = mid;
+    else hi = mid;
+  }
+  return (uint32_t)lo;
+}
+
+/* Among node u's chains to v, the lightest (the earliest on ties): the one a
+** route follows and names. */
+static inline uint32_t xy_route_chain(const strata_xymap *m, uint32_t u, uint32_t v) {
+  uint32_t best = UINT32_MAX;
+  for (uint32_t c = m->node_chains[u]; c < m->node_chains[u + 1]; c++)
+    if (m->chains[c].target == v && (best == UINT32_MAX || m->chains[c].weight < m->chains[best].weight))
+      best = c;
+  return best;
+}
+
+/* The step name of a chain: the first link's alias for its direction. */
+const char *xy_chain_name(const strata_xymap *m, const xy_chain *ch);
 
 static inline int32_t xy_cell(const strata_xymap *m, int gx, int gy) {
   if (gx < 0 || gy < 0 || gx >= m->width || gy >= m->height) return -1;

@@ -97,13 +97,13 @@ static int settle_integral(const strata_xymap *m, size_t a, size_t b, double *di
       uint32_t u = r.items[bk][--r.len[bk]];
       pending--;
       if (dist[u] != (double)cur) continue; /* stale */
-      for (uint32_t e = m->node_edges[u]; e < m->node_edges[u + 1]; e++) {
-        const xy_edge *ed = &m->edges[e];
-        if (!ed->usable) continue;
-        double nd = (double)cur + ed->weight;
-        if (nd < dist[ed->to]) {
-          dist[ed->to] = nd;
-          if (!ring_push(&r, (uint64_t)nd, ed->to)) { ok = 0; break; }
+      for (uint32_t c = m->node_chains[u]; c < m->node_chains[u + 1]; c++) {
+        const xy_chain *ch = &m->chains[c];
+        if (!(ch->flags & XY_CHAIN_USABLE)) continue;
+        double nd = (double)cur + ch->weight;
+        if (nd < dist[ch->target]) {
+          dist[ch->target] = nd;
+          if (!ring_push(&r, (uint64_t)nd, ch->target)) { ok = 0; break; }
           pending++;
         }
       }
@@ -148,13 +148,13 @@ strata_status strata_xymap_shortest_path(const strata_xymap *m, size_t a, size_t
     heap_item it = heap_pop(heap, &hn);
     if (it.dist > dist[it.node]) continue;
     if (isfinite(dist[b]) && it.dist > dist[b]) break;
-    for (uint32_t e = m->node_edges[it.node]; e < m->node_edges[it.node + 1]; e++) {
-      const xy_edge *ed = &m->edges[e];
-      if (!ed->usable) continue;
-      double nd = it.dist + ed->weight;
-      if (nd < dist[ed->to]) {
-        dist[ed->to] = nd;
-        if (!heap_push(&heap, &hn, &hcap, nd, ed->to)) goto nomem;
+    for (uint32_t c = m->node_chains[it.node]; c < m->node_chains[it.node + 1]; c++) {
+      const xy_chain *ch = &m->chains[c];
+      if (!(ch->flags & XY_CHAIN_USABLE)) continue;
+      double nd = it.dist + ch->weight;
+      if (nd < dist[ch->target]) {
+        dist[ch->target] = nd;
+        if (!heap_push(&heap, &hn, &hcap, nd, ch->target)) goto nomem;
       }
     }
   }
@@ -164,12 +164,11 @@ strata_status strata_xymap_shortest_path(const strata_xymap *m, size_t a, size_t
   for (uint32_t v = (uint32_t)b; v != a; hops++) {
     int64_t best = -1;
     for (uint32_t k = m->node_in[v]; k < m->node_in[v + 1]; k++) {
-      const xy_edge *ed = &m->edges[m->in_edges[k]];
-      if (!ed->usable || !isfinite(dist[ed->from])) continue;
-      if (!same_cost(dist[ed->from] + ed->weight, dist[v])) continue;
-      if (best < 0 || dist[ed->from] < dist[best] ||
-          (dist[ed->from] == dist[best] && ed->from > best))
-        best = ed->from;
+      const xy_chain *ch = &m->chains[m->in_chains[k]];
+      uint32_t from = xy_chain_source(m, m->in_chains[k]);
+      if (!isfinite(dist[from]) || !same_cost(dist[from] + ch->weight, dist[v])) continue;
+      if (best < 0 || dist[from] < dist[best] || (dist[from] == dist[best] && from > best))
+        best = from;
     }
     if (best < 0 || hops > m->node_count) {
       st = strata_error_set(err, STRATA_ESTATE, "route reconstruction failed at node %u", v);
@@ -188,16 +187,14 @@ strata_status strata_xymap_shortest_path(const strata_xymap *m, size_t a, size_t
     if (v == a) break;
     i--;
   }
-  const xy_chain **routes = malloc((hops ? hops : 1) * sizeof *routes);
+  uint32_t *routes = malloc((hops ? hops : 1) * sizeof *routes);
   if (routes == NULL) {
     free(order);
     goto nomem;
   }
   for (size_t h = 0; h < hops; h++) {
-    uint32_t p = order[h], n = order[h + 1];
-    for (uint32_t e = m->node_edges[p]; e < m->node_edges[p + 1]; e++)
-      if (m->edges[e].to == n) routes[h] = &m->chains[m->edges[e].route];
-    cells += routes[h]->step_count + 1;
+    routes[h] = xy_route_chain(m, order[h], order[h + 1]);
+    cells += xy_chain_steps(m, routes[h]) + 1;
   }
   out->names = malloc(hops * sizeof *out->names);
   out->steps = malloc(cells * sizeof *out->steps);
@@ -209,9 +206,10 @@ strata_status strata_xymap_shortest_path(const strata_xymap *m, size_t a, size_t
   size_t s = 0;
   out->steps[s++] = node_step(m, order[0]);
   for (size_t h = 0; h < hops; h++) {
-    out->names[h] = routes[h]->name;
-    for (uint32_t k = 0; k < routes[h]->step_count; k++)
-      strata_xymap_step(m, routes[h]->first_step + k, &out->steps[s++]);
+    const xy_chain *ch = &m->chains[routes[h]];
+    out->names[h] = xy_chain_name(m, ch);
+    for (uint32_t k = 0, n = xy_chain_steps(m, routes[h]); k < n; k++)
+      strata_xymap_step(m, ch->first_step + k, &out->steps[s++]);
     out->steps[s++] = node_step(m, order[h + 1]);
   }
   out->hop_count = hops;
