@@ -176,10 +176,10 @@ strata_status strata_xygrid_shortest_path(strata_xygrid *g, const char *z1, int 
     out->steps[s++].z = strata_xymap_z(m);
     if (h == hops) break;
     const strata_xymap *hm = g->maps[chain_map[h]];
-    const xy_chain *ch = &hm->chains[chains[h]];
-    out->names[h] = xy_chain_name(hm, ch);
+    out->names[h] = xy_chain_name(hm, chains[h]);
+    uint32_t first = xy_chain_first(hm, chains[h]);
     for (uint32_t k = 0, n = xy_chain_steps(hm, chains[h]); k < n; k++) {
-      strata_xymap_step(hm, ch->first_step + k, &out->steps[s].cell);
+      strata_xymap_step(hm, first + k, &out->steps[s].cell);
       out->steps[s++].z = strata_xymap_z(hm);
     }
   }

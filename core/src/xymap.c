@@ -239,7 +239,18 @@ int xy_link_directions(strata_xymap *m, uint32_t ci, strata_error *err) {
       return comp_error(m, c, err,
                         "found too many matching teleporters (must be exactly one more): %d.",
                         (int)matches);
-    c->partner = partner;
+    if (m->teleport_count == m->teleport_cap) {
+      size_t cap = m->teleport_cap ? m->teleport_cap * 2 : 8;
+      uint32_t *t = realloc(m->teleports, 2 * cap * sizeof *t);
+      if (t == NULL) {
+        strata_error_set(err, STRATA_ENOMEM, "out of memory pairing teleporters");
+        return 0;
+      }
+      m->teleports = t;
+      m->teleport_cap = cap;
+    }
+    m->teleports[2 * m->teleport_count] = ci;
+    m->teleports[2 * m->teleport_count++ + 1] = (uint32_t)partner;
   }
   c->dirs_state = 2;
   return 1;
@@ -269,9 +280,16 @@ static double link_weight(const strata_xy_legend *lg, int side) {
   return lg->default_weight;
 }
 
-const char *xy_chain_name(const strata_xymap *m, const xy_chain *ch) {
-  const strata_xy_legend *lg = xy_legend_of(m, &m->comps[m->steps[ch->first_step]]);
+const char *xy_chain_name(const strata_xymap *m, uint32_t c) {
+  const xy_chain *ch = &m->chains[c];
+  const strata_xy_legend *lg = xy_legend_of(m, &m->comps[m->steps[xy_chain_first(m, c)]]);
   return lg->aliases[ch->direction][0] ? lg->aliases[ch->direction] : DIR_NAMES[ch->direction];
+}
+
+int32_t xy_partner(const strata_xymap *m, uint32_t ci) {
+  for (size_t i = 0; i < m->teleport_count; i++)
+    if (m->teleports[2 * i] == ci) return (int32_t)m->teleports[2 * i + 1];
+  return -1;
 }
 
 /* Follows the chain leaving node comp `from` in direction d. Returns 1 and
@@ -283,7 +301,7 @@ static int trace(strata_xymap *m, uint32_t from, int d, xy_chain *chain, strata_
   if (pos < 0) return 0;
   int start = reverse_dir(d);
   double weight = 0;
-  uint32_t first = (uint32_t)m->step_count, count = 0;
+  uint32_t count = 0;
   int blocked = 0;
   const strata_xy_legend *last = NULL;
   for (;;) {
@@ -306,9 +324,14 @@ static int trace(strata_xymap *m, uint32_t from, int d, xy_chain *chain, strata_
       comp_error(m, c, err, "is part of a chain of links that loops back on itself.");
       return -1;
     }
+    if (count > XY_CHAIN_MAX) {
+      comp_error(m, c, err, "ends a chain of more than %d links (the most one chain may have).",
+                 XY_CHAIN_MAX);
+      return -1;
+    }
     int32_t next;
     if (end == XY_TELEPORT) {
-      next = c->partner;
+      next = xy_partner(m, (uint32_t)pos);
     } else {
       next = xy_cell(m, c->gx + DX[end], c->gy + DY[end]);
       if (next < 0) {
@@ -321,7 +344,7 @@ static int trace(strata_xymap *m, uint32_t from, int d, xy_chain *chain, strata_
       chain->direction = (int8_t)d;
       chain->flags = blocked ? XY_CHAIN_BLOCKED : 0;
       chain->weight = last->average ? weight / count : weight;
-      chain->first_step = first;
+      chain->steps = (uint16_t)count;
       return 1;
     }
     start = reverse_dir(end);
@@ -486,7 +509,8 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
     long w = (long)lines[r].len - (mx + 2);
     if (w > width) width = (int)w;
   }
-  if ((size_t)width * (size_t)(height ? height : 1) > (size_t)1 << 28) {
+  if (width > XY_SIDE_MAX || height > XY_SIDE_MAX ||
+      (size_t)width * (size_t)(height ? height : 1) > (size_t)1 << 28) {
     strata_error_set(err, STRATA_ELIMIT, "the map is too large (%dx%d characters)", width, height);
     goto fail;
   }
@@ -523,10 +547,9 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
       }
       xy_comp *c = &m->comps[m->comp_count++];
       memset(c, 0, sizeof *c);
-      c->gx = gx, c->gy = gy;
+      c->gx = (uint16_t)gx, c->gy = (uint16_t)gy;
       c->legend = (uint16_t)lg;
       c->node = node ? (int32_t)m->node_count++ : -1;
-      c->partner = -1;
       if (gx > max_x) max_x = gx;
       if (gy > max_y) max_y = gy;
       if (node) {
@@ -540,7 +563,8 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
   m->cell = malloc(((size_t)m->width * (size_t)m->height + 1) * sizeof *m->cell);
   m->nodes = malloc((m->node_count + 1) * sizeof *m->nodes);
   m->node_chains = calloc(m->node_count + 1, sizeof *m->node_chains);
-  if (!m->cell || !m->nodes || !m->node_chains) goto nomem;
+  m->node_steps = calloc(m->node_count + 1, sizeof *m->node_steps);
+  if (!m->cell || !m->nodes || !m->node_chains || !m->node_steps) goto nomem;
   for (size_t i = 0; i < (size_t)m->width * (size_t)m->height; i++) m->cell[i] = -1;
   for (size_t i = 0; i < m->comp_count; i++) {
     xy_comp *c = &m->comps[i];
@@ -553,16 +577,24 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
   if (m->chains == NULL) goto nomem;
   for (size_t n = 0; n < m->node_count; n++) {
     m->node_chains[n] = (uint32_t)m->chain_count;
+    m->node_steps[n] = (uint32_t)m->step_count;
     const xy_comp *nc = &m->comps[m->nodes[n]];
+    /* The names of this node's chains so far: the binary search behind
+    ** xy_chain_name needs node_chains complete, which it is not yet. */
+    const char *names[8];
+    int named = 0;
     for (int d = 0; d < 8; d++) {
       xy_chain ch;
       int r = trace(m, m->nodes[n], d, &ch, err);
       if (r == -2) goto nomem;
       if (r < 0) goto fail;
       if (r == 0) continue;
-      const char *name = xy_chain_name(m, &ch);
-      for (uint32_t k = m->node_chains[n]; k < m->chain_count; k++)
-        if (strcmp(xy_chain_name(m, &m->chains[k]), name) == 0) {
+      /* The new chain's links are the last ch.steps entries of steps. */
+      const strata_xy_legend *flg =
+        xy_legend_of(m, &m->comps[m->steps[m->step_count - ch.steps]]);
+      const char *name = flg->aliases[d][0] ? flg->aliases[d] : DIR_NAMES[d];
+      for (int k = 0; k < named; k++)
+        if (strcmp(names[k], name) == 0) {
           comp_error(m, nc, err,
                      "has more than one outgoing direction '%s'. All directions out of a node "
                      "must be unique.", name);
@@ -574,6 +606,7 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
         m->chains = c;
       }
       m->chains[m->chain_count++] = ch;
+      names[named++] = name;
     }
     if (xy_legend_of(m, nc)->kind == STRATA_XY_TRANSITION && m->chain_count - m->node_chains[n] > 1) {
       comp_error(m, nc, err, "may have at most one link connecting to it.");
@@ -605,6 +638,8 @@ void strata_xymap_free(strata_xymap *m) {
   free(m->chains);
   free(m->node_chains);
   free(m->steps);
+  free(m->node_steps);
+  free(m->teleports);
   free(m->in_chains);
   free(m->node_in);
   free(m);
@@ -646,10 +681,10 @@ void strata_xymap_exit(const strata_xymap *m, size_t node, size_t i, strata_xy_e
   size_t c = m->node_chains[node] + i;
   const xy_chain *ch = &m->chains[c];
   out->direction = ch->direction;
-  out->name = xy_chain_name(m, ch);
+  out->name = xy_chain_name(m, (uint32_t)c);
   out->target = ch->target;
   out->weight = ch->weight;
-  out->first_step = ch->first_step;
+  out->first_step = xy_chain_first(m, (uint32_t)c);
   out->step_count = xy_chain_steps(m, c);
 }
 

@@ -8,26 +8,33 @@
 #define XY_SIDES 9         /* eight directions and the teleport */
 #define XY_BIGVAL 999999999999.0
 
+/* One character of the map: 20 bytes, as there are about three per node. */
 typedef struct xy_comp {
-  int gx, gy;              /* character grid position (x right, y up) */
-  uint16_t legend;         /* index into strata_xymap.legend */
+  uint16_t gx, gy;         /* character grid position (x right, y up) */
   int32_t node;            /* node index, or -1 for links */
-  int8_t dirs[XY_SIDES];   /* entry side -> exit side, -1 none (links) */
+  uint16_t legend;         /* index into strata_xymap.legend */
   uint8_t dirs_state;      /* 0 not computed, 1 computing, 2 ready */
-  int32_t partner;         /* teleporters: the paired teleporter */
+  int8_t dirs[XY_SIDES];   /* entry side -> exit side, -1 none (links) */
 } xy_comp;
 
-/* A chain from a node: the first link's direction and the links walked,
-** which are steps[first_step .. next chain's first_step). The last chain to
+/* The widest and highest map, in characters (positions are 16-bit). */
+#define XY_SIDE_MAX 65535
+
+/* A chain from a node: the first link's direction and the links walked.
+** Chains and their links are stored in tracing order, so a chain's links
+** follow those of the chains before it (xy_chain_first). The last chain to
 ** each target carries the edge the pathfinder uses (Evennia's matrix holds
-** one weight per node pair: the last one traced). */
+** one weight per node pair: the last one traced). 16 bytes. */
 typedef struct xy_chain {
   uint32_t target;         /* node index */
-  uint32_t first_step;
-  double weight;
+  uint16_t steps;          /* links walked */
   int8_t direction;
   uint8_t flags;           /* XY_CHAIN_* */
+  double weight;
 } xy_chain;
+
+/* The most links one chain may have (steps is 16-bit). */
+#define XY_CHAIN_MAX 65535
 
 #define XY_CHAIN_BLOCKED 1u  /* crosses a blocked link */
 #define XY_CHAIN_EDGE 2u     /* the last chain to its target: carries the edge */
@@ -49,6 +56,9 @@ struct strata_xymap {
   size_t chain_count;
   uint32_t *node_chains;   /* node -> first chain; node_count + 1 entries */
   uint32_t *steps;         /* component indices of the chains' links, chain after chain */
+  uint32_t *node_steps;    /* node -> index in steps of its first chain's first link */
+  uint32_t *teleports;     /* pairs (teleporter, partner) of component indices */
+  size_t teleport_count, teleport_cap;
   size_t step_count, step_cap;
   uint32_t *in_chains;     /* usable edge-carrying chains grouped by target */
   uint32_t *node_in;       /* node -> first in_chains entry; node_count + 1 entries */
@@ -57,8 +67,7 @@ struct strata_xymap {
 };
 
 static inline uint32_t xy_chain_steps(const strata_xymap *m, size_t c) {
-  uint32_t end = c + 1 < m->chain_count ? m->chains[c + 1].first_step : (uint32_t)m->step_count;
-  return end - m->chains[c].first_step;
+  return m->chains[c].steps;
 }
 
 /* The node a chain leaves from. */
@@ -72,6 +81,13 @@ static inline uint32_t xy_chain_source(const strata_xymap *m, uint32_t c) {
   return (uint32_t)lo;
 }
 
+/* Index in steps of chain c's first link. */
+static inline uint32_t xy_chain_first(const strata_xymap *m, uint32_t c) {
+  uint32_t n = xy_chain_source(m, c), first = m->node_steps[n];
+  for (uint32_t k = m->node_chains[n]; k < c; k++) first += m->chains[k].steps;
+  return first;
+}
+
 /* Among node u's chains to v, the lightest (the earliest on ties): the one a
 ** route follows and names. */
 static inline uint32_t xy_route_chain(const strata_xymap *m, uint32_t u, uint32_t v) {
@@ -82,8 +98,10 @@ static inline uint32_t xy_route_chain(const strata_xymap *m, uint32_t u, uint32_
   return best;
 }
 
-/* The step name of a chain: the first link's alias for its direction. */
-const char *xy_chain_name(const strata_xymap *m, const xy_chain *ch);
+/* The step name of chain c: the first link's alias for its direction. */
+const char *xy_chain_name(const strata_xymap *m, uint32_t c);
+/* The teleporter paired with component ci, or -1. */
+int32_t xy_partner(const strata_xymap *m, uint32_t ci);
 
 static inline int32_t xy_cell(const strata_xymap *m, int gx, int gy) {
   if (gx < 0 || gy < 0 || gx >= m->width || gy >= m->height) return -1;

@@ -206,10 +206,9 @@ strata_status strata_xymap_shortest_path(const strata_xymap *m, size_t a, size_t
   size_t s = 0;
   out->steps[s++] = node_step(m, order[0]);
   for (size_t h = 0; h < hops; h++) {
-    const xy_chain *ch = &m->chains[routes[h]];
-    out->names[h] = xy_chain_name(m, ch);
-    for (uint32_t k = 0, n = xy_chain_steps(m, routes[h]); k < n; k++)
-      strata_xymap_step(m, ch->first_step + k, &out->steps[s++]);
+    out->names[h] = xy_chain_name(m, routes[h]);
+    for (uint32_t k = 0, n = xy_chain_steps(m, routes[h]), f = xy_chain_first(m, routes[h]); k < n; k++)
+      strata_xymap_step(m, f + k, &out->steps[s++]);
     out->steps[s++] = node_step(m, order[h + 1]);
   }
   out->hop_count = hops;

@@ -151,9 +151,10 @@ strata_status strata_xymap_visual_range(const strata_xymap *m_const, const strat
       if (hops[u] >= view->dist) continue;
       for (uint32_t ci = m->node_chains[u]; ci < m->node_chains[u + 1]; ci++) {
         const xy_chain *ch = &m->chains[ci];
-        uint32_t nsteps = xy_chain_steps(m, ci);
+        uint32_t nsteps = xy_chain_steps(m, ci), first = m->node_steps[u];
+        for (uint32_t k2 = m->node_chains[u]; k2 < ci; k2++) first += m->chains[k2].steps;
         for (uint32_t k = 0; k <= nsteps; k++) {
-          const xy_comp *c = k < nsteps ? &m->comps[m->steps[ch->first_step + k]]
+          const xy_comp *c = k < nsteps ? &m->comps[m->steps[first + k]]
                                         : &m->comps[m->nodes[ch->target]];
           shown[(size_t)c->gy * (size_t)m->width + (size_t)c->gx] = 1;
           if (c->gx < x0) x0 = c->gx;
