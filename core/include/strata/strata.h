@@ -14,5 +14,7 @@
 #include "strata/rng.h"
 #include "strata/tilemap.h"
 #include "strata/tokens.h"
+#include "strata/value.h"
+#include "strata/world.h"
 
 #endif
