@@ -153,7 +153,7 @@ static void to_value(conv *c, int idx, int path, strata_value *out, int depth) {
       }
       if (metafield_true(L, idx, "__strata_proxy")) {
         /* A persistent table stored elsewhere: copy what it holds now. */
-        lua_getfield(L, idx, "__snapshot");
+        luaL_getmetafield(L, idx, "__snapshot");
         lua_pushvalue(L, idx);
         lua_call(L, 1, 1);
         table_to_value(c, lua_gettop(L), path, out, depth);

@@ -19,9 +19,9 @@ local function label(kind, uid) return kind .. "#" .. uid end
 
 -- ---- handles ------------------------------------------------------------------------
 local function handle(world, uid)
-  local h = world._handles[uid]
-  if h then return h end
   local kind = world._s:info(uid)
+  local h = world._handles[uid]
+  if h then return kind and h or nil end
   if not kind then return nil end
   h = setmetatable({ uid = uid, kind = kind, _world = world }, Handle)
   world._handles[uid] = h
