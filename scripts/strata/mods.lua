@@ -6,7 +6,7 @@ local data = require "strata.data"
 local M = {}
 
 M.budget = 10000000      -- instructions per callback
-M.memory_kb = 256 * 1024 -- memory growth per callback
+M.memory_kb = 128 * 1024 -- memory growth per callback
 
 local function read_file(path)
   local f = io.open(path, "rb")
