@@ -7,6 +7,7 @@
 ** enforced: functions, coroutines, foreign userdata, cyclic tables and
 ** tables with metatables other than handles are refused with the key path.
 */
+#include <stdio.h>
 #include <string.h>
 
 #include "lstrata.h"
@@ -568,6 +569,55 @@ static int w_open(lua_State *L) {
   return 2;
 }
 
+/* Records the first use of id in t: t[id] = { type_id or false, where }. */
+static void note_id(lua_State *L, int t, const char *id, const char *type_id, const char *where) {
+  if (lua_getfield(L, t, id) != LUA_TNIL) {
+    lua_pop(L, 1);
+    return;
+  }
+  lua_pop(L, 1);
+  lua_createtable(L, 2, 0);
+  if (type_id) lua_pushstring(L, type_id); else lua_pushboolean(L, 0);
+  lua_rawseti(L, -2, 1);
+  lua_pushstring(L, where);
+  lua_rawseti(L, -2, 2);
+  lua_setfield(L, t, id);
+}
+
+/* used_ids() -> { [id] = { type or false, "where it is first used" } }, one
+** entry per distinct ID, so that checking a large world costs one lookup per
+** distinct ID rather than one Lua table per object. */
+static int w_used_ids(lua_State *L) {
+  strata_world *w = check_world(L, 1);
+  lua_newtable(L);
+  int t = lua_gettop(L);
+  char where[160];
+  for (strata_object *o = strata_world_next_object(w, 0); o; o = strata_world_next_object(w, o->uid)) {
+    if (!o->archetype) continue;
+    lua_getfield(L, t, o->archetype);
+    int seen = !lua_isnil(L, -1);
+    lua_pop(L, 1);
+    if (seen) continue;
+    snprintf(where, sizeof where, "archetype of %.60s#%llu", o->kind, (unsigned long long)o->uid);
+    note_id(L, t, o->archetype, NULL, where);
+  }
+  for (size_t i = 0; i < strata_world_timer_count(w); i++) {
+    const strata_timer *tm = strata_world_timer_at(w, i);
+    snprintf(where, sizeof where, "handler of timer #%llu", (unsigned long long)tm->uid);
+    note_id(L, t, tm->handler, "base.handler", where);
+  }
+  for (size_t i = 0; i < strata_world_subscription_count(w); i++) {
+    const strata_subscription *u = strata_world_subscription_at(w, i);
+    snprintf(where, sizeof where, "event of subscription #%llu on #%llu", (unsigned long long)u->uid,
+             (unsigned long long)u->object);
+    note_id(L, t, u->event, "base.event", where);
+    snprintf(where, sizeof where, "handler of subscription #%llu on #%llu", (unsigned long long)u->uid,
+             (unsigned long long)u->object);
+    note_id(L, t, u->handler, "base.handler", where);
+  }
+  return 1;
+}
+
 /* check(value, label): raises as a store would, without storing */
 static int w_check(lua_State *L) {
   strata_world *w = check_world(L, 1);
@@ -586,7 +636,7 @@ static const luaL_Reg world_methods[] = {
   { "next_due", w_next_due }, { "fire", w_fire }, { "timers", w_timers },
   { "subscribe", w_subscribe }, { "unsubscribe", w_unsubscribe },
   { "subscriptions", w_subscriptions }, { "objects", w_objects }, { "stream", w_stream },
-  { "set_stream", w_set_stream }, { "save", w_save }, { "check", w_check },
+  { "set_stream", w_set_stream }, { "used_ids", w_used_ids }, { "save", w_save }, { "check", w_check },
   { NULL, NULL } };
 
 void lstrata_open_world(lua_State *L) {

@@ -353,32 +353,27 @@ function World:save(path)
   self._s:save(path, list)
 end
 
+-- Every ID the stored state uses must be known: one error per unknown ID,
+-- saying where it is (first) used and which known IDs are nearest.
 local function check_ids(state, reg)
-  local errors = {}
-  local function known(type_id) return reg:ids(type_id) end
-  local all
-  local function check(id, type_id, where)
+  local errors, all = {}, nil
+  local used = state:used_ids()
+  local ids = {}
+  for id in pairs(used) do ids[#ids + 1] = id end
+  table.sort(ids)
+  for _, id in ipairs(ids) do
+    local type_id, where = used[id][1], used[id][2]
     local ok
-    if type_id then ok = reg.by_type[type_id] and reg.by_type[type_id][id]
-    else ok = reg.by_id[id] end
+    if type_id then ok = reg.by_type[type_id] and reg.by_type[type_id][id] else ok = reg.by_id[id] end
     if not ok then
-      if not type_id and not all then
-        all = {}
-        for k in pairs(reg.by_id) do all[#all + 1] = k end
+      local known
+      if type_id then known = reg:ids(type_id)
+      else
+        if not all then all = {} for k in pairs(reg.by_id) do all[#all + 1] = k end end
+        known = all
       end
-      errors[#errors + 1] = ("unknown ID '%s' (%s)%s"):format(id, where,
-        data.suggest(id, type_id and known(type_id) or all))
+      errors[#errors + 1] = ("unknown ID '%s' (%s)%s"):format(id, where, data.suggest(id, known))
     end
-  end
-  for _, o in ipairs(state:objects()) do
-    if o.archetype then check(o.archetype, nil, ("archetype of %s#%d"):format(o.kind, o.uid)) end
-  end
-  for _, t in ipairs(state:timers()) do
-    check(t.handler, "base.handler", ("handler of timer #%d"):format(t.uid))
-  end
-  for _, s in ipairs(state:subscriptions()) do
-    check(s.event, "base.event", ("event of subscription #%d on #%d"):format(s.uid, s.object))
-    check(s.handler, "base.handler", ("handler of subscription #%d on #%d"):format(s.uid, s.object))
   end
   return errors
 end
