@@ -70,3 +70,37 @@ describe("the sandbox", function()
     assert.equal(0, #w:timers())
   end)
 end)
+
+describe("strata.reload", function()
+  it("re-runs a mod in place, and refuses to drop an ID that state still uses", function()
+    local dir = os.tmpname()
+    os.remove(dir)
+    assert.is_true(os.execute("mkdir -p " .. dir .. " && cp -r spec/fixtures/mods/testmod " .. dir .. "/"))
+    local init = dir .. "/testmod/init.lua"
+    local f = io.open(init) local original = f:read("a") f:close()
+    local function write(text) local g = io.open(init, "w") g:write(text) g:close() end
+
+    local w = strata.world.new{ seed = 1, mods = { "base", "testmod" }, mod_path = { "mods", dir } }
+    local log = w:new_object{ kind = "log" }
+    w:schedule{ after = 1, every = 1, handler = "testmod.note", args = { log = log, tag = "t" } }
+    local entry = strata.data["base.handler"]:ensure("testmod.note")
+
+    -- renaming the handler the timer uses: refused, nothing changed
+    write((original:gsub('_id = "note"', '_id = "note2"'):gsub('handler = "testmod.note"', 'handler = "testmod.note2"')))
+    local ok, err = pcall(strata.reload, { "testmod" })
+    assert.is_false(ok)
+    assert.matches("strata.reload testmod: failed, nothing changed", err)
+    assert.matches("unknown ID 'testmod.note' %(handler of timer", err)
+    w:advance(1)
+    assert.matches("^t@1:", log.state.log[1])
+
+    -- changing its behaviour: the live timer runs the new code, the entry keeps its identity
+    write((original:gsub('%("%%s@%%g:%%d"%)', '("new %%s@%%g:%%d")')))
+    strata.reload{ "testmod" }
+    w:advance(1)
+    assert.matches("^new t@2:", log.state.log[2])
+    assert.equal(entry, strata.data["base.handler"]:ensure("testmod.note"))
+    assert.has_error(function() strata.reload{ "nosuch" } end)
+    os.execute("rm -rf " .. dir)
+  end)
+end)

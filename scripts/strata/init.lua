@@ -19,6 +19,8 @@ local lazy = {
 -- strata.data[type]: views over the registry of the most recent world.
 strata.data = require("strata.data").views(function() return require("strata.world").registry() end)
 
+strata.reload = function(opts) return require("strata.world").reload(opts) end
+
 return setmetatable(strata, {
   __index = function(t, name)
     local module = lazy[name]

@@ -247,7 +247,36 @@ function M.load(ids, dirs, strata)
   local errors = reg:finish()
   if #errors > 0 then error("mods failed validation:\n  " .. table.concat(errors, "\n  "), 0) end
   reg:freeze()
+  reg.load_args = { ids = ids, dirs = dirs, strata = strata }
   return reg, order
+end
+
+-- Re-runs the mods of reg from their files and replaces reg's entries in
+-- place (an entry table that exists before and after keeps its identity).
+-- check(new_reg) returns a list of errors (IDs still used by live state);
+-- any error leaves reg untouched.
+function M.reload(reg, id, check)
+  local a = reg.load_args
+  local known = false
+  for _, m in ipairs(M.resolve(a.ids, a.dirs)) do known = known or m.id == id end
+  if not known then error("strata.reload: mod '" .. tostring(id) .. "' is not loaded", 0) end
+  local ok, fresh = pcall(M.load, a.ids, a.dirs, a.strata)
+  if not ok then error("strata.reload " .. id .. ": failed, nothing changed:\n  " .. tostring(fresh), 0) end
+  local errors = check(fresh)
+  if #errors > 0 then
+    error("strata.reload " .. id .. ": failed, nothing changed:\n  " .. table.concat(errors, "\n  "), 0)
+  end
+  for full, e in pairs(fresh.by_id) do
+    local old = reg.by_id[full]
+    if old and old._type == e._type then
+      for k in pairs(old) do old[k] = nil end
+      for k, v in pairs(e) do old[k] = v end
+      fresh.by_id[full] = old
+      fresh.by_type[e._type][full] = old
+    end
+  end
+  for _, k in ipairs{ "types", "by_type", "by_id", "patches", "handlers" } do reg[k] = fresh[k] end
+  return reg
 end
 
 -- events:register(event, name, fn, { priority })

@@ -178,6 +178,8 @@ local function wrap(state, registry, order)
   w.rng = { stream = function(_, key) return w:stream(key) end }
   w.data = registry
   current_registry = registry
+  registry.worlds = registry.worlds or setmetatable({}, { __mode = "k" })
+  registry.worlds[w] = true
   return w
 end
 
@@ -398,5 +400,22 @@ function M.open(path, opts)
 end
 
 function M.registry() return current_registry end
+
+-- strata.reload{ "mod" }: re-runs a mod in place for the worlds of the
+-- current registry. An ID still used by their state cannot disappear.
+function M.reload(opts)
+  local id = type(opts) == "table" and opts[1] or opts
+  if type(id) ~= "string" then error("strata.reload: expected { mod_id }", 2) end
+  local reg = current_registry
+  if not reg then error("strata.reload: no mods loaded yet", 2) end
+  local ok, err = pcall(mods.reload, reg, id, function(fresh)
+    local errors = {}
+    for w in pairs(reg.worlds or {}) do
+      for _, e in ipairs(check_ids(w._s, fresh)) do errors[#errors + 1] = e end
+    end
+    return errors
+  end)
+  if not ok then error(err, 2) end
+end
 
 return M
