@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lstrata.h"
+#include "ltilemap.h"
 
 #define WORLD_MT "strata.world_state"
 
@@ -618,6 +619,33 @@ static int w_used_ids(lua_State *L) {
   return 1;
 }
 
+/* create_map(width, height, archetype) -> uid: a "map" object owning a tile map */
+static int w_create_map(lua_State *L) {
+  strata_world *w = check_world(L, 1);
+  int width = lstrata_check_int(L, 2), height = lstrata_check_int(L, 3);
+  const char *arch = luaL_optstring(L, 4, NULL);
+  strata_error err;
+  strata_tilemap *m = strata_tilemap_new(width, height, NULL, &err);
+  if (!m) return raise_err(L, &err);
+  uint64_t uid;
+  if (strata_world_create(w, "map", arch, &uid, &err) ||
+      strata_world_attach_tilemap(w, uid, m, &err)) {
+    strata_tilemap_free(m);
+    return raise_err(L, &err);
+  }
+  lua_pushinteger(L, (lua_Integer)uid);
+  return 1;
+}
+
+/* tilemap(uid) -> a tile map view that the world owns, or nil. Views are made
+** per call and not kept, so none outlives a deleted map. */
+static int w_tilemap(lua_State *L) {
+  strata_tilemap *m = strata_world_tilemap(check_world(L, 1), check_uid(L, 2));
+  if (!m) return 0;
+  lstrata_push_tilemap(L, m, 0);
+  return 1;
+}
+
 /* check(value, label): raises as a store would, without storing */
 static int w_check(lua_State *L) {
   strata_world *w = check_world(L, 1);
@@ -636,7 +664,7 @@ static const luaL_Reg world_methods[] = {
   { "next_due", w_next_due }, { "fire", w_fire }, { "timers", w_timers },
   { "subscribe", w_subscribe }, { "unsubscribe", w_unsubscribe },
   { "subscriptions", w_subscriptions }, { "objects", w_objects }, { "stream", w_stream },
-  { "set_stream", w_set_stream }, { "used_ids", w_used_ids }, { "save", w_save }, { "check", w_check },
+  { "set_stream", w_set_stream }, { "used_ids", w_used_ids }, { "create_map", w_create_map }, { "tilemap", w_tilemap }, { "save", w_save }, { "check", w_check },
   { NULL, NULL } };
 
 void lstrata_open_world(lua_State *L) {

@@ -28,7 +28,55 @@ static const char *const schema =
   " handler TEXT NOT NULL, args BLOB NOT NULL);"
   "CREATE TABLE subscriptions(uid INTEGER PRIMARY KEY, object INTEGER NOT NULL,"
   " event TEXT NOT NULL, handler TEXT NOT NULL, args BLOB NOT NULL, priority INTEGER NOT NULL);"
-  "CREATE TABLE rng(key TEXT PRIMARY KEY, state TEXT NOT NULL) WITHOUT ROWID;";
+  "CREATE TABLE rng(key TEXT PRIMARY KEY, state TEXT NOT NULL) WITHOUT ROWID;"
+  "CREATE TABLE tiles(map INTEGER PRIMARY KEY, width INTEGER NOT NULL, height INTEGER NOT NULL,"
+  " tokens BLOB NOT NULL, cells BLOB NOT NULL);";
+
+/* Tiles: tokens is a value list of token names (index = saved id); cells holds,
+** row by row, each cell's stack size then its saved ids, as varints. */
+static int put_varint(strata_buffer *b, uint64_t v) {
+  if (b->len + 10 > b->cap) {
+    size_t cap = b->cap ? b->cap * 2 : 4096;
+    unsigned char *d = realloc(b->data, cap);
+    if (!d) return 0;
+    b->data = d;
+    b->cap = cap;
+  }
+  do {
+    unsigned char c = v & 0x7f;
+    v >>= 7;
+    b->data[b->len++] = c | (v ? 0x80 : 0);
+  } while (v);
+  return 1;
+}
+
+static int encode_tiles(const strata_tilemap *m, strata_buffer *names, strata_buffer *cells) {
+  strata_tokens *t = strata_tilemap_tokens(m);
+  uint32_t n = strata_tokens_count(t);
+  strata_value list;
+  if (strata_value_table(&list, NULL)) return 0;
+  for (uint32_t id = 1; id <= n; id++) {
+    size_t len;
+    const char *name = strata_tokens_name(t, id, &len);
+    strata_value k = strata_value_int(id), v;
+    if (!name || strata_value_string(&v, name, len, NULL) ||
+        strata_vtable_set(list.u.t, &k, &v, NULL)) { strata_value_clear(&list); return 0; }
+  }
+  names->len = 0;
+  int ok = strata_value_encode(&list, names, NULL) == STRATA_OK;
+  strata_value_clear(&list);
+  cells->len = 0;
+  strata_token stack[256];
+  int w = strata_tilemap_width(m), h = strata_tilemap_height(m);
+  for (int y = 0; y < h && ok; y++)
+    for (int x = 0; x < w && ok; x++) {
+      size_t k = strata_tilemap_stack(m, x, y, stack, 256);
+      if (k > 256) return 0; /* taller stacks than the buffer: refuse rather than lose tokens */
+      ok = put_varint(cells, k);
+      for (size_t i = 0; i < k && ok; i++) ok = put_varint(cells, stack[i]);
+    }
+  return ok;
+}
 
 static strata_status db_error(strata_error *err, sqlite3 *db, const char *what, const char *path) {
   return strata_error_set(err, STRATA_EIO, "%s '%s': %s", what, path,
@@ -121,6 +169,22 @@ static int write_all(sqlite3 *db, const strata_world *w, const strata_mod_versio
     rc = bind_value(s, 5, &u->args, &buf);
     sqlite3_bind_int64(s, 6, u->priority);
     if (!rc) rc = step(s);
+  }
+  if (rc || PREP("INSERT INTO tiles VALUES(?, ?, ?, ?, ?)")) goto done;
+  {
+    strata_buffer cells = { 0 };
+    for (strata_object *o = strata_world_next_object(w, 0); o && !rc;
+         o = strata_world_next_object(w, o->uid)) {
+      if (!o->tilemap) continue;
+      if (!encode_tiles(o->tilemap, &buf, &cells)) { rc = SQLITE_NOMEM; break; }
+      sqlite3_bind_int64(s, 1, (sqlite3_int64)o->uid);
+      sqlite3_bind_int(s, 2, strata_tilemap_width(o->tilemap));
+      sqlite3_bind_int(s, 3, strata_tilemap_height(o->tilemap));
+      sqlite3_bind_blob(s, 4, buf.data, (int)buf.len, SQLITE_STATIC);
+      sqlite3_bind_blob(s, 5, cells.data, (int)cells.len, SQLITE_STATIC);
+      rc = step(s);
+    }
+    strata_buffer_free(&cells);
   }
   if (rc || PREP("INSERT INTO rng VALUES(?, ?)")) goto done;
   for (size_t i = 0; i < strata_world_stream_count(w) && !rc; i++) {
@@ -221,6 +285,71 @@ static strata_status col_value(sqlite3_stmt *s, int col, strata_value *out, cons
     return strata_error_set(err, STRATA_EPARSE, "corrupt save: %s of #%lld: %s", what, uid,
                             b ? e.message : "missing");
   return STRATA_OK;
+}
+
+static strata_status read_tiles(strata_world *w, sqlite3_stmt *s, long long uid,
+                                strata_error *err) {
+  int width = sqlite3_column_int(s, 1), height = sqlite3_column_int(s, 2);
+  strata_value names;
+  strata_status st = col_value(s, 3, &names, "tile tokens", uid, err);
+  if (st) return st;
+  if (names.type != STRATA_VTABLE) {
+    strata_value_clear(&names);
+    return strata_error_set(err, STRATA_EPARSE, "corrupt save: tile tokens of #%lld", uid);
+  }
+  strata_error e;
+  strata_tilemap *m = strata_tilemap_new(width, height, NULL, &e);
+  size_t n = names.u.t->n;
+  strata_token *map = m ? calloc(n + 1, sizeof *map) : NULL;
+  if (!m || !map) {
+    st = strata_error_set(err, STRATA_EPARSE, "corrupt save: tiles of #%lld: %s", uid,
+                          m ? "out of memory" : e.message);
+    goto out;
+  }
+  for (size_t i = 1; i <= n; i++) {
+    strata_value k = strata_value_int((int64_t)i);
+    const strata_value *v = strata_vtable_get(names.u.t, &k);
+    if (!v || v->type != STRATA_VSTRING ||
+        !(map[i] = strata_tokens_intern(strata_tilemap_tokens(m), v->u.str.s, v->u.str.len, &e))) {
+      st = strata_error_set(err, STRATA_EPARSE, "corrupt save: tile token %zu of #%lld", i, uid);
+      goto out;
+    }
+  }
+  const unsigned char *p = sqlite3_column_blob(s, 4), *end = p + sqlite3_column_bytes(s, 4);
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++) {
+      uint64_t k = 0, id = 0;
+      int shift = 0;
+#define VARINT(out)                                                                 \
+  do {                                                                              \
+    out = 0; shift = 0;                                                             \
+    for (;;) {                                                                      \
+      if (!p || p >= end || shift > 56) goto bad;                                   \
+      unsigned char c = *p++;                                                       \
+      out |= (uint64_t)(c & 0x7f) << shift;                                         \
+      shift += 7;                                                                   \
+      if (!(c & 0x80)) break;                                                       \
+    }                                                                               \
+  } while (0)
+      VARINT(k);
+      for (uint64_t i = 0; i < k; i++) {
+        VARINT(id);
+        if (id == 0 || id > n) goto bad;
+        if (strata_tilemap_set(m, x, y, map[id], &e)) goto bad;
+      }
+#undef VARINT
+    }
+  if (p != end) goto bad;
+  if ((st = strata_world_attach_tilemap(w, (uint64_t)uid, m, err))) goto out;
+  m = NULL;
+  goto out;
+bad:
+  st = strata_error_set(err, STRATA_EPARSE, "corrupt save: tile cells of #%lld", uid);
+out:
+  strata_tilemap_free(m);
+  free(map);
+  strata_value_clear(&names);
+  return st;
 }
 
 static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_version **mods_out,
@@ -354,6 +483,11 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
       goto fail;
     }
     if ((st = strata_world_set_stream(w, key, &r, err))) goto fail;
+  }
+  if (PREP("SELECT map, width, height, tokens, cells FROM tiles")) goto fail;
+  while (sqlite3_step(s) == SQLITE_ROW) {
+    long long uid = sqlite3_column_int64(s, 0);
+    if ((st = read_tiles(w, s, uid, err))) goto fail;
   }
 #undef PREP
   sqlite3_finalize(s);

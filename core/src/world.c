@@ -62,6 +62,7 @@ static void object_free(strata_object *o) {
   free(o->archetype);
   strata_value_clear(&o->tags);
   strata_value_clear(&o->props);
+  strata_tilemap_free(o->tilemap);
   free(o);
 }
 
@@ -231,6 +232,21 @@ strata_status strata_object_set(strata_world *w, uint64_t uid, const strata_valu
       return strata_error_set(err, STRATA_ENOTFOUND, "key %zu of the path is not a table", i + 1);
   }
   return strata_vtable_set(t->u.t, &path[n - 1], val, err);
+}
+
+strata_status strata_world_attach_tilemap(strata_world *w, uint64_t uid, strata_tilemap *m,
+                                          strata_error *err) {
+  strata_object *o = strata_world_object(w, uid);
+  if (!o) return no_object(err, uid);
+  if (!m) return strata_error_set(err, STRATA_EARG, "no tile map given");
+  if (o->tilemap != m) strata_tilemap_free(o->tilemap);
+  o->tilemap = m;
+  return STRATA_OK;
+}
+
+strata_tilemap *strata_world_tilemap(const strata_world *w, uint64_t uid) {
+  strata_object *o = strata_world_object(w, uid);
+  return o ? o->tilemap : NULL;
 }
 
 /* ---- random streams ---- */

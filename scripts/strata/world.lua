@@ -129,9 +129,29 @@ end
 
 function handle_methods:subscriptions() return self._world._s:subscriptions(self.uid) end
 
+-- Tile methods of map handles, forwarded to the tile map the world owns.
+local tile_methods = {}
+for _, name in ipairs{ "set", "add_front", "remove", "reset", "clear", "tokens", "has", "top",
+                       "find_path", "render", "fill", "passable", "cost" } do
+  tile_methods[name] = function(self, ...)
+    check_alive(self, name)
+    local tm = self._world._s:tilemap(self.uid)
+    if not tm then error(label(self.kind, self.uid) .. ": has no tiles", 2) end
+    local f = tm[name]
+    if not f then error("tile maps have no method '" .. name .. "'", 2) end
+    return f(tm, ...)
+  end
+end
+
 Handle.__index = function(h, k)
   local m = handle_methods[k]
   if m then return m end
+  if tile_methods[k] and h.kind == "map" then return tile_methods[k] end
+  if (k == "width" or k == "height") and h.kind == "map" then
+    check_alive(h, k)
+    local tm = h._world._s:tilemap(h.uid)
+    return tm and tm[k]
+  end
   local s = h._world._s
   if persistent[k] then
     check_alive(h, k)
@@ -230,6 +250,19 @@ function World:new_object(opts)
   end
   if opts.props ~= nil then self._s:set(uid, opts.kind .. "#" .. uid .. " props", opts.props, "props") end
   return handle(self, uid)
+end
+
+-- world:new_map{ width =, height =, fill =, archetype = }
+function World:new_map(opts)
+  if type(opts) ~= "table" then error("world:new_map: expected { width =, height =, ... }", 2) end
+  if opts.archetype ~= nil then self._registry:view("base.map_archetype"):ensure(opts.archetype) end
+  local ok, uid = pcall(self._s.create_map, self._s, opts.width, opts.height, opts.archetype)
+  if not ok then error("world:new_map: " .. tostring(uid), 2) end
+  local m = handle(self, uid)
+  if opts.fill ~= nil then m:clear(opts.fill) end
+  local arch = opts.archetype and self._registry.by_id[opts.archetype]
+  if arch and arch.properties then m.props = arch.properties end
+  return m
 end
 
 function World:new_actor(opts)

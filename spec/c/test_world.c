@@ -176,8 +176,39 @@ static void test_world(void) {
   strata_world_free(w);
 }
 
+static void test_tiles(void) {
+  strata_error err;
+  strata_world *w = strata_world_new(1, &err);
+  strata_tilemap *m = strata_tilemap_new(5, 3, NULL, &err);
+  uint64_t uid;
+  CHECK(strata_world_create(w, "map", NULL, &uid, &err) == STRATA_OK);
+  CHECK(strata_world_attach_tilemap(w, uid, m, &err) == STRATA_OK);
+  strata_tokens *t = strata_tilemap_tokens(m);
+  strata_token rock = strata_tokens_intern(t, "rock", 4, &err), door = strata_tokens_intern(t, "door", 4, &err);
+  strata_tilemap_clear(m, rock, &err);
+  strata_tilemap_set(m, 4, 2, door, &err);
+  char path[] = "/tmp/strata_test_tiles_XXXXXX";
+  close(mkstemp(path));
+  CHECK(strata_world_save(w, path, NULL, 0, &err) == STRATA_OK);
+  strata_world *w2;
+  strata_mod_version *mv;
+  size_t nm;
+  CHECK(strata_world_open(path, &w2, &mv, &nm, &err) == STRATA_OK);
+  strata_tilemap *m2 = strata_world_tilemap(w2, uid);
+  CHECK(m2 && strata_tilemap_width(m2) == 5 && strata_tilemap_height(m2) == 3);
+  strata_token st[4];
+  CHECK_EQ_INT(strata_tilemap_stack(m2, 4, 2, st, 4), 2);
+  CHECK_STR(strata_tokens_name(strata_tilemap_tokens(m2), st[1], NULL), "door");
+  CHECK_EQ_INT(strata_tilemap_stack(m2, 0, 0, st, 4), 1);
+  strata_world_free(w2);
+  strata_mod_versions_free(mv, nm);
+  unlink(path);
+  strata_world_free(w); /* frees m */
+}
+
 int main(void) {
   test_values();
+  test_tiles();
   test_world();
   return check_summary("world");
 }

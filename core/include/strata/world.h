@@ -20,6 +20,7 @@
 
 #include "strata/error.h"
 #include "strata/rng.h"
+#include "strata/tilemap.h"
 #include "strata/value.h"
 
 #ifdef __cplusplus
@@ -37,6 +38,7 @@ typedef struct strata_object {
   int64_t x, y;
   strata_value tags;    /* a table used as a list of strings */
   strata_value props;   /* always a table */
+  strata_tilemap *tilemap; /* the tiles of a map object, owned by the object; else NULL */
 } strata_object;
 
 typedef struct strata_timer {
@@ -83,6 +85,13 @@ strata_status strata_object_set(strata_world *w, uint64_t uid, const strata_valu
 /* The value at path, or NULL when absent. */
 const strata_value *strata_object_get(const strata_world *w, uint64_t uid,
                                       const strata_value *path, size_t n);
+
+/* Gives the object uid the tile map m (the object owns it from then on and
+** frees any previous one). On failure m is not taken. */
+strata_status strata_world_attach_tilemap(strata_world *w, uint64_t uid, strata_tilemap *m,
+                                          strata_error *err);
+/* The object's tile map or NULL; valid until the object is deleted. */
+strata_tilemap *strata_world_tilemap(const strata_world *w, uint64_t uid);
 
 /* ---- random streams: key -> generator state ---- */
 /* The stream named key: created from (seed, key) on first use. */
