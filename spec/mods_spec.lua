@@ -64,6 +64,10 @@ describe("the sandbox", function()
     ok, err = pcall(w.advance, w, 2)
     assert.is_false(ok)
     assert.matches("sandboxed.bomb: stopped, memory limit exceeded", err)
+    w:schedule{ after = 1, handler = "sandboxed.sneaky" }
+    ok, err = pcall(w.advance, w, 2)
+    assert.is_false(ok)
+    assert.matches("sandboxed.sneaky: stopped, instruction budget exceeded", err)
     w:schedule{ after = 1, handler = "sandboxed.fine", args = { obj = obj } }
     w:advance(2)
     assert.is_true(obj.state.ran)

@@ -46,12 +46,16 @@ end
 -- ---- guarded calls --------------------------------------------------------------
 -- Runs fn(...) in a coroutine with a count hook: past the instruction budget
 -- or the memory limit it is stopped with an error naming the mod and the ID.
+local current_hook -- the hook of the guarded call now running, for coroutines it makes
+
 function M.call(what, fn, ...)
   local co = coroutine.create(fn)
   local start_kb = collectgarbage("count")
   local steps = 0
   local limit = M.budget // 1000
-  debug.sethook(co, function()
+  local outer = current_hook
+  local hook
+  hook = function()
     steps = steps + 1
     if steps > limit then error(what .. ": stopped, instruction budget exceeded", 0) end
     if collectgarbage("count") - start_kb > M.memory_kb then
@@ -60,8 +64,11 @@ function M.call(what, fn, ...)
         error(what .. ": stopped, memory limit exceeded", 0)
       end
     end
-  end, "", 1000)
+  end
+  debug.sethook(co, hook, "", 1000)
+  current_hook = hook
   local res = table.pack(coroutine.resume(co, ...))
+  current_hook = outer
   if not res[1] then
     local err = res[2]
     if coroutine.status(co) == "dead" then coroutine.close(co) end
@@ -93,6 +100,25 @@ end
 
 local function copy(t) local c = {} for k, v in pairs(t) do c[k] = v end return c end
 
+-- Coroutines made by a mod inherit the budget of the callback that made them.
+local function guarded_coroutine()
+  local c = copy(coroutine)
+  c.create = function(f)
+    local co = coroutine.create(f)
+    if current_hook then debug.sethook(co, current_hook, "", 1000) end
+    return co
+  end
+  c.wrap = function(f)
+    local co = c.create(f)
+    return function(...)
+      local r = table.pack(coroutine.resume(co, ...))
+      if not r[1] then error(r[2], 0) end
+      return table.unpack(r, 2, r.n)
+    end
+  end
+  return c
+end
+
 function M.environment(mod, api)
   local env = {
     assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs, pcall = pcall,
@@ -100,7 +126,7 @@ function M.environment(mod, api)
     rawequal = rawequal, rawget = rawget, rawset = rawset, rawlen = rawlen,
     setmetatable = setmetatable, getmetatable = getmetatable, print = print,
     string = safe_string(), table = copy(table), math = copy(math), utf8 = copy(utf8),
-    coroutine = copy(coroutine),
+    coroutine = guarded_coroutine(),
     os = { time = os.time, clock = os.clock, date = os.date, difftime = os.difftime,
            execute = deny("os.execute"), remove = deny("os.remove"), rename = deny("os.rename"),
            exit = deny("os.exit"), getenv = deny("os.getenv"), tmpname = deny("os.tmpname") },
