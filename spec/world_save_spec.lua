@@ -40,6 +40,7 @@ describe("world saves", function()
     local m = w:new_object{ kind = "map" }
     local a = w:new_actor{ archetype = "testmod.goblin", map = m, x = 4, y = 5 }
     a.state.inv = { "rope", n = 2.5, ref = m, flags = { [10] = true } }
+    a:tag("hostile"):tag("small"):tag("x"):untag("x")
     w:advance(12.5)
     local r = w.rng:stream("k")
     r:int(1, 10)
@@ -54,6 +55,9 @@ describe("world saves", function()
     assert.equal(w2:object(m.uid), a2.map)
     assert.equal(w:new_object{ kind = "z" }.uid, w2:new_object{ kind = "z" }.uid)
     assert.equal("rope", a2.state.inv[1])
+    assert.same({ "hostile", "small" }, a2:tags())
+    assert.is_true(a2:has_tag("small"))
+    assert.is_false(a2:has_tag("x"))
     assert.equal(2.5, a2.state.inv.n)
     assert.equal(true, a2.state.inv.flags[10])
     assert.equal(w2:object(m.uid), a2.state.inv.ref)

@@ -646,6 +646,48 @@ static int w_tilemap(lua_State *L) {
   return 1;
 }
 
+/* tags(uid) -> sorted list of tag strings */
+static int w_tags(lua_State *L) {
+  strata_object *o = strata_world_object(check_world(L, 1), check_uid(L, 2));
+  if (!o) return luaL_error(L, "no object #%I", (LUAI_UACINT)luaL_checkinteger(L, 2));
+  lua_newtable(L);
+  for (size_t i = 0; i < o->tags.u.t->n; i++) {
+    push_value(L, 1, &o->tags.u.t->keys[i]);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  lua_getglobal(L, "table");
+  lua_getfield(L, -1, "sort");
+  lua_pushvalue(L, -3);
+  lua_call(L, 1, 0);
+  lua_pop(L, 1);
+  return 1;
+}
+
+/* set_tag(uid, name, on): tags are kept as a set { [name] = true } */
+static int w_set_tag(lua_State *L) {
+  strata_world *w = check_world(L, 1);
+  uint64_t uid = check_uid(L, 2);
+  size_t len;
+  const char *name = luaL_checklstring(L, 3, &len);
+  luaL_argcheck(L, len > 0, 3, "a tag must be a non-empty string");
+  strata_object *o = strata_world_object(w, uid);
+  if (!o) return luaL_error(L, "no object #%I", (LUAI_UACINT)uid);
+  strata_value key, val = lua_toboolean(L, 4) ? strata_value_bool(1) : strata_value_nil();
+  strata_error err;
+  if (strata_value_string(&key, name, len, &err)) return raise_err(L, &err);
+  strata_status st = strata_vtable_set(o->tags.u.t, &key, &val, &err);
+  strata_value_clear(&key);
+  if (st) return raise_err(L, &err);
+  return 0;
+}
+
+static int w_has_tag(lua_State *L) {
+  strata_object *o = strata_world_object(check_world(L, 1), check_uid(L, 2));
+  const char *name = luaL_checkstring(L, 3);
+  lua_pushboolean(L, o && strata_vtable_get_str(o->tags.u.t, name) != NULL);
+  return 1;
+}
+
 /* check(value, label): raises as a store would, without storing */
 static int w_check(lua_State *L) {
   strata_world *w = check_world(L, 1);
@@ -664,7 +706,7 @@ static const luaL_Reg world_methods[] = {
   { "next_due", w_next_due }, { "fire", w_fire }, { "timers", w_timers },
   { "subscribe", w_subscribe }, { "unsubscribe", w_unsubscribe },
   { "subscriptions", w_subscriptions }, { "objects", w_objects }, { "stream", w_stream },
-  { "set_stream", w_set_stream }, { "used_ids", w_used_ids }, { "create_map", w_create_map }, { "tilemap", w_tilemap }, { "save", w_save }, { "check", w_check },
+  { "set_stream", w_set_stream }, { "used_ids", w_used_ids }, { "create_map", w_create_map }, { "tilemap", w_tilemap }, { "tags", w_tags }, { "set_tag", w_set_tag }, { "has_tag", w_has_tag }, { "save", w_save }, { "check", w_check },
   { NULL, NULL } };
 
 void lstrata_open_world(lua_State *L) {

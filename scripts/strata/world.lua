@@ -127,6 +127,11 @@ function handle_methods:subscribe(event, handler_id, args, opts)
   return { uid = uid, cancel = function() return w._s:unsubscribe(uid) end }
 end
 
+function handle_methods:tag(name) check_alive(self, "tag") self._world._s:set_tag(self.uid, name, true) return self end
+function handle_methods:untag(name) check_alive(self, "untag") self._world._s:set_tag(self.uid, name, false) return self end
+function handle_methods:has_tag(name) check_alive(self, "has_tag") return self._world._s:has_tag(self.uid, name) end
+function handle_methods:tags() check_alive(self, "tags") return self._world._s:tags(self.uid) end
+
 function handle_methods:subscriptions() return self._world._s:subscriptions(self.uid) end
 
 -- Tile methods of map handles, forwarded to the tile map the world owns.
@@ -244,6 +249,7 @@ function World:new_object(opts)
     if not ok then error(err, 2) end
   end
   local uid = self._s:create(opts.kind, opts.archetype)
+  for _, tag in ipairs(opts.tags or {}) do self._s:set_tag(uid, tag, true) end
   if opts.map ~= nil then
     local map = type(opts.map) == "table" and opts.map.uid or opts.map
     self._s:set_position(uid, map, opts.x or 0, opts.y or 0)
