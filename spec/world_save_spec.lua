@@ -30,7 +30,7 @@ describe("world saves", function()
     -- and the outcome is not empty: timers from before and after the save ran
     assert.matches("rep@3:%d+\nonce@5:%d+\nrep@7:%d+\nrep@11:%d+\nrep@15:%d+\nrep@19:%d+", resumed)
     assert.matches("poke a by me\npoke b by me", resumed)
-    assert.matches("result 1011", resumed)
+    assert.matches("result 1111", resumed) -- 1000 global + 100 archetype event + 1 + 10 subscriptions
     os.remove(path)
   end)
 

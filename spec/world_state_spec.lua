@@ -115,6 +115,14 @@ describe("timers", function()
 end)
 
 describe("events", function()
+  it("includes the source archetype's events", function()
+    local w = new_world()
+    local g = w:new_actor{ archetype = "testmod.goblin" }
+    local plain = w:new_actor{}
+    assert.equal(1100, g:emit("testmod.poked", {}, 0))
+    assert.equal(1000, plain:emit("testmod.poked", {}, 0))
+  end)
+
   it("orders global handlers and subscriptions by (priority, name); stop ends", function()
     local w = new_world()
     local g = w:new_actor{}

@@ -2,17 +2,18 @@
 -- schemas are declared here so that every mod validates against them.
 local F = { type = "function" }
 local T = { type = "table" }
+local EV = { type = "table", functions = true } -- lists of { id =, name =, priority =, handler = fn }
 
 data:add_type{ _id = "event", fields = { params = T } }
 data:add_type{ _id = "handler", fields = { run = { type = "function", required = true } } }
 data:add_type{ _id = "map_archetype", fields = {
   properties = T, generate = F, on_spawn = F, starting_pos = { type = { "function", "table" } },
-  on_load = F, on_enter = F, on_leave = F, renew = T, on_restock = F, on_renew = F, events = T } }
+  on_load = F, on_enter = F, on_leave = F, renew = T, on_restock = F, on_renew = F, events = EV } }
 data:add_type{ _id = "area_generator", fields = { generate_floor = F, params = T } }
 data:add_type{ _id = "area_archetype", fields = {
   types = T, image = { type = "string" }, floors = T, generator = { ref = "base.area_generator" },
   starting_floor = { type = "integer" }, deepest_floor = { type = "integer" }, params = T, meta = T,
-  events = T } }
+  events = EV } }
 data:add_type{ _id = "unique_area", fields = {
   area = { ref = "base.area_archetype", required = true }, parent = { type = "string" },
   on_floor = { type = "integer" }, at = T, starting_floor = { type = "integer" },
@@ -26,12 +27,12 @@ data:add_type{ _id = "grid_map", fields = { z = { type = "string" }, map = { typ
   legend = T, prototypes = T, options = T } }
 data:add_type{ _id = "legend", fields = { symbol = { type = "string" }, kind = { type = "string" } } }
 data:add_type{ _id = "prototype", fields = { kind = { type = "string" }, parent = { type = "string" } } }
-data:add_type{ _id = "layout", fields = { size = T, generator = { type = "any" }, source = { type = "string" } } }
+data:add_type{ _id = "layout", fields = { size = T, generator = { type = "any", functions = true }, source = { type = "string" } } }
 data:add_type{ _id = "layout_mapping", fields = { inherit = { type = "string" } } }
 data:add_type{ _id = "token", fields = { passable = { type = "boolean" }, cost = { type = "number" },
   glyph = { type = "string" }, color = { type = "string" } } }
 data:add_type{ _id = "glyphs", fields = { glyphs = T } }
-data:add_type{ _id = "actor_archetype", fields = { state = T, events = T } }
+data:add_type{ _id = "actor_archetype", fields = { state = T, events = EV } }
 
 -- Events the runtime itself emits.
 for _, id in ipairs{ "map_entered", "map_left", "before_travel", "floor_generated",

@@ -141,6 +141,7 @@ local function check_entry(typedef, full, entry)
     if f then
       local types = type(f.type) == "table" and f.type or { f.type }
       for _, t in ipairs(types) do allows_fn = allows_fn or t == "function" end
+      allows_fn = allows_fn or f.functions == true -- a table of callbacks, e.g. `events`
     elseif not typedef.open then
       return "unknown field '" .. tostring(name) .. "'"
     end

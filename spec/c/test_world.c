@@ -2,6 +2,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "check.h"
 #include "strata/value.h"
 #include "strata/world.h"
@@ -160,6 +162,22 @@ static void test_world(void) {
   CHECK(strata_world_object(w, a) == NULL);
   CHECK_EQ_INT(strata_world_subscription_count(w), 0);
   CHECK(strata_world_delete(w, a, &err) == STRATA_ENOTFOUND);
+
+  /* A damaged value inside a valid save is refused, naming the object. */
+  CHECK(strata_world_save(w, path, mods, 1, &err) == STRATA_OK);
+  {
+    sqlite3 *db;
+    sqlite3_open(path, &db);
+    sqlite3_exec(db, "UPDATE objects SET props = x'06ff' WHERE uid = 1", NULL, NULL, NULL);
+    sqlite3_close(db);
+    CHECK(strata_world_open(path, &w2, &mv, &nm, &err) == STRATA_EPARSE);
+    CHECK_HAS(err.message, "properties of #1");
+    sqlite3_open(path, &db);
+    sqlite3_exec(db, "UPDATE meta SET value = 99 WHERE key = 'version'", NULL, NULL, NULL);
+    sqlite3_close(db);
+    CHECK(strata_world_open(path, &w2, &mv, &nm, &err) == STRATA_EPARSE);
+    CHECK_HAS(err.message, "schema version 99");
+  }
 
   /* Foreign and corrupt files are refused with a message. */
   FILE *f = fopen(path, "wb");
