@@ -51,6 +51,8 @@ describe("the sandbox", function()
     assert.matches("has no file 'luv'", r.require_c)
     assert.matches("may require only their own files", r.require_escape)
     assert.matches("string.dump is not available", r.dump)
+    assert.matches("__gc finalizers are not available", r.gc)
+    assert.matches("attempt to index a nil value", r.string_mt)
     assert.equal("allowed", r.text_load)
   end)
 

@@ -124,7 +124,19 @@ function M.environment(mod, api)
     assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs, pcall = pcall,
     select = select, tonumber = tonumber, tostring = tostring, type = type, xpcall = xpcall,
     rawequal = rawequal, rawget = rawget, rawset = rawset, rawlen = rawlen,
-    setmetatable = setmetatable, getmetatable = getmetatable, print = print,
+    -- Finalizers would run outside any guarded call, and the string metatable
+    -- is shared by every mod: both stay out of reach.
+    setmetatable = function(t, mt)
+      if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
+        error("setmetatable: __gc finalizers are not available to mods (sandbox)", 2)
+      end
+      return setmetatable(t, mt)
+    end,
+    getmetatable = function(v)
+      if type(v) == "string" then return nil end
+      return getmetatable(v)
+    end,
+    print = print,
     string = safe_string(), table = copy(table), math = copy(math), utf8 = copy(utf8),
     coroutine = guarded_coroutine(),
     os = { time = os.time, clock = os.clock, date = os.date, difftime = os.difftime,
