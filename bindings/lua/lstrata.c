@@ -140,5 +140,6 @@ int luaopen_strata_core(lua_State *L) {
   lstrata_open_tilemap(L);
   lstrata_open_rng(L);
   lstrata_open_xymap(L);
+  lstrata_open_world(L);
   return 1;
 }

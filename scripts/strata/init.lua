@@ -14,7 +14,14 @@ local strata = {
 -- Parts loaded on first use: strata.<name> requires the module given here.
 local lazy = {
   markup = "strata.markup",
+  world = "strata.world",
+  mods = "strata.mods",
 }
+
+-- strata.data[type]: views over the registry of the most recent world.
+strata.data = require("strata.data").views(function() return require("strata.world").registry() end)
+
+strata.reload = function(opts) return require("strata.world").reload(opts) end
 
 return setmetatable(strata, {
   __index = function(t, name)

@@ -16,5 +16,7 @@
 #include "strata/tokens.h"
 #include "strata/xygrid.h"
 #include "strata/xymap.h"
+#include "strata/value.h"
+#include "strata/world.h"
 
 #endif

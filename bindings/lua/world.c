@@ -1,0 +1,729 @@
+/*
+** world.c - the world's state as seen from Lua: a "strata.world_state"
+** userdata over strata_world. The handles, registry and events of
+** scripts/strata/world.lua sit on top of it.
+**
+** Conversion Lua -> strata_value is where the serializability rule is
+** enforced: functions, coroutines, foreign userdata, cyclic tables and
+** tables with metatables other than handles are refused with the key path.
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "lstrata.h"
+#include "ltilemap.h"
+
+#define WORLD_MT "strata.world_state"
+
+typedef struct lworld {
+  strata_world *w;
+} lworld;
+
+static strata_world *check_world(lua_State *L, int arg) {
+  lworld *lw = luaL_checkudata(L, arg, WORLD_MT);
+  if (!lw->w) luaL_argerror(L, arg, "world is closed");
+  return lw->w;
+}
+
+static uint64_t check_uid(lua_State *L, int arg) {
+  lua_Integer u = luaL_checkinteger(L, arg);
+  luaL_argcheck(L, u > 0, arg, "uid must be positive");
+  return (uint64_t)u;
+}
+
+static void push_world(lua_State *L, strata_world *w) {
+  lworld *lw = lua_newuserdatauv(L, sizeof *lw, 1);
+  lw->w = w;
+  luaL_setmetatable(L, WORLD_MT);
+}
+
+/* ---- Lua -> value ---------------------------------------------------------- */
+
+typedef struct conv {
+  lua_State *L;
+  strata_world *w;
+  int seen;           /* stack index of a table of tables being converted */
+} conv;
+
+/* Raises "<label><path>: <why>". The path is kept as a Lua string on the stack. */
+static int conv_error(lua_State *L, int path, const char *why) {
+  /* No position: the Lua caller adds the one of the offending assignment. */
+  lua_pushfstring(L, "%s: %s", lua_tostring(L, path), why);
+  return lua_error(L);
+}
+
+static void push_child_path(lua_State *L, int path, int key) {
+  if (lua_type(L, key) == LUA_TSTRING) lua_pushfstring(L, "%s.%s", lua_tostring(L, path), lua_tostring(L, key));
+  else lua_pushfstring(L, "%s[%I]", lua_tostring(L, path), (LUAI_UACINT)lua_tointeger(L, key));
+}
+
+static void to_value(conv *c, int idx, int path, strata_value *out, int depth);
+
+static int metafield_true(lua_State *L, int idx, const char *name) {
+  int t = luaL_getmetafield(L, idx, name);
+  if (t == LUA_TNIL) return 0;
+  int r = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  return r;
+}
+
+static void out_of_memory(lua_State *L, strata_error *err) {
+  lstrata_raise(L, NULL, err);
+}
+
+static void table_to_value(conv *c, int idx, int path, strata_value *out, int depth) {
+  lua_State *L = c->L;
+  strata_error err;
+  if (depth > STRATA_VALUE_MAX_DEPTH) conv_error(L, path, "tables nested too deeply");
+  lua_pushvalue(L, idx);
+  if (lua_rawget(L, c->seen) != LUA_TNIL)
+    conv_error(L, path, "cannot store a cyclic table (a table that contains itself)");
+  lua_pop(L, 1);
+  lua_pushvalue(L, idx);
+  lua_pushboolean(L, 1);
+  lua_rawset(L, c->seen);
+  /* The result lives in a to-be-closed userdata so that an error mid-way frees it. */
+  strata_value *tv = lua_newuserdatauv(L, sizeof *tv, 0);
+  *tv = strata_value_nil();
+  int holder = lua_gettop(L);
+  luaL_getmetatable(L, "strata.value_holder");
+  lua_setmetatable(L, holder);
+  if (strata_value_table(tv, &err)) out_of_memory(L, &err);
+  lua_pushnil(L);
+  while (lua_next(L, idx) != 0) {
+    int key = lua_gettop(L) - 1, val = key + 1;
+    strata_value k = strata_value_nil(), v = strata_value_nil();
+    if (lua_type(L, key) == LUA_TSTRING) {
+      size_t len;
+      const char *s = lua_tolstring(L, key, &len);
+      if (strata_value_string(&k, s, len, &err)) out_of_memory(L, &err);
+    } else if (lua_isinteger(L, key)) {
+      k = strata_value_int(lua_tointeger(L, key));
+    } else {
+      lua_pushfstring(L, "%s[?]", lua_tostring(L, path));
+      conv_error(L, lua_gettop(L),
+                 lua_pushfstring(L, "table keys must be strings or integers, got a %s",
+                                 luaL_typename(L, key)));
+    }
+    /* Keep k owned by the table before converting v (which may raise). */
+    strata_value placeholder = strata_value_bool(0);
+    if (strata_vtable_set(tv->u.t, &k, &placeholder, &err)) { strata_value_clear(&k); out_of_memory(L, &err); }
+    push_child_path(L, path, key);
+    to_value(c, val, lua_gettop(L), &v, depth + 1);
+    lua_pop(L, 1);
+    if (v.type == STRATA_VNIL) v = strata_value_bool(0); /* unreachable: next never yields nil */
+    strata_vtable_set(tv->u.t, &k, &v, &err); /* replaces in place: cannot fail */
+    strata_value_clear(&k);
+    lua_pop(L, 1);
+  }
+  *out = *tv;
+  *tv = strata_value_nil();
+  lua_pop(L, 1); /* holder */
+  lua_pushvalue(L, idx);
+  lua_pushnil(L);
+  lua_rawset(L, c->seen);
+}
+
+static void to_value(conv *c, int idx, int path, strata_value *out, int depth) {
+  lua_State *L = c->L;
+  strata_error err;
+  idx = lua_absindex(L, idx);
+  switch (lua_type(L, idx)) {
+  case LUA_TNIL: *out = strata_value_nil(); return;
+  case LUA_TBOOLEAN: *out = strata_value_bool(lua_toboolean(L, idx)); return;
+  case LUA_TNUMBER:
+    if (lua_isinteger(L, idx)) *out = strata_value_int(lua_tointeger(L, idx));
+    else *out = strata_value_float(lua_tonumber(L, idx));
+    return;
+  case LUA_TSTRING: {
+    size_t len;
+    const char *s = lua_tolstring(L, idx, &len);
+    if (strata_value_string(out, s, len, &err)) out_of_memory(L, &err);
+    return;
+  }
+  case LUA_TTABLE:
+    if (lua_getmetatable(L, idx)) {
+      lua_pop(L, 1);
+      if (metafield_true(L, idx, "__strata_handle")) {
+        lua_getfield(L, idx, "uid");
+        lua_Integer u = lua_tointeger(L, -1);
+        lua_pop(L, 1);
+        if (u <= 0 || !strata_world_object(c->w, (uint64_t)u))
+          conv_error(L, path, "cannot store a handle to a deleted object");
+        *out = strata_value_ref((uint64_t)u);
+        return;
+      }
+      if (metafield_true(L, idx, "__strata_proxy")) {
+        /* A persistent table stored elsewhere: copy what it holds now. */
+        luaL_getmetafield(L, idx, "__snapshot");
+        lua_pushvalue(L, idx);
+        lua_call(L, 1, 1);
+        table_to_value(c, lua_gettop(L), path, out, depth);
+        lua_pop(L, 1);
+        return;
+      }
+      conv_error(L, path, "cannot store a table with a metatable (state holds plain data)");
+    }
+    table_to_value(c, idx, path, out, depth);
+    return;
+  case LUA_TFUNCTION:
+    conv_error(L, path, "cannot store a function; register it with data:add and store its ID");
+    return;
+  case LUA_TTHREAD:
+    conv_error(L, path, "cannot store a coroutine; state holds only data and IDs");
+    return;
+  default:
+    conv_error(L, path, lua_pushfstring(L, "cannot store a %s; state holds only data, handles and IDs",
+                                        luaL_typename(L, idx)));
+  }
+}
+
+/* Converts the value at idx; label names where it goes ("actor#2 state.x"). */
+static void check_value(lua_State *L, strata_world *w, int idx, const char *label, strata_value *out) {
+  idx = lua_absindex(L, idx);
+  conv c = { L, w, 0 };
+  lua_newtable(L);
+  c.seen = lua_gettop(L);
+  lua_pushstring(L, label);
+  to_value(&c, idx, lua_gettop(L), out, 0);
+  lua_pop(L, 2);
+}
+
+static int holder_gc(lua_State *L) {
+  strata_value *v = lua_touserdata(L, 1);
+  strata_value_clear(v);
+  return 0;
+}
+
+/* ---- value -> Lua ---------------------------------------------------------- */
+
+static void push_value(lua_State *L, int world_idx, const strata_value *v) {
+  switch (v->type) {
+  case STRATA_VNIL: lua_pushnil(L); return;
+  case STRATA_VBOOL: lua_pushboolean(L, v->u.b); return;
+  case STRATA_VINT: lua_pushinteger(L, v->u.i); return;
+  case STRATA_VFLOAT: lua_pushnumber(L, v->u.f); return;
+  case STRATA_VSTRING: lua_pushlstring(L, v->u.str.s, v->u.str.len); return;
+  case STRATA_VREF:
+    /* The Lua side turns uids into handles: uservalue 1 is its function. */
+    lua_getiuservalue(L, world_idx, 1);
+    if (lua_isfunction(L, -1)) {
+      lua_pushinteger(L, (lua_Integer)v->u.ref);
+      lua_call(L, 1, 1);
+    } else {
+      lua_pop(L, 1);
+      lua_pushinteger(L, (lua_Integer)v->u.ref);
+    }
+    return;
+  case STRATA_VTABLE:
+    lua_createtable(L, 0, (int)v->u.t->n);
+    for (size_t i = 0; i < v->u.t->n; i++) {
+      push_value(L, world_idx, &v->u.t->keys[i]);
+      push_value(L, world_idx, &v->u.t->vals[i]);
+      lua_rawset(L, -3);
+    }
+    return;
+  }
+}
+
+/* The path given as arguments from..top, converted to key values. */
+static size_t check_path(lua_State *L, int from, strata_value *keys, size_t max) {
+  int top = lua_gettop(L);
+  size_t n = 0;
+  for (int i = from; i <= top; i++) {
+    luaL_argcheck(L, n < max, i, "path too long");
+    if (lua_type(L, i) == LUA_TSTRING) {
+      size_t len;
+      const char *s = lua_tolstring(L, i, &len);
+      keys[n] = strata_value_nil();
+      keys[n].type = STRATA_VSTRING;
+      keys[n].u.str.s = (char *)s; /* borrowed: lives on the Lua stack */
+      keys[n].u.str.len = len;
+    } else if (lua_isinteger(L, i)) {
+      keys[n] = strata_value_int(lua_tointeger(L, i));
+    } else {
+      luaL_argerror(L, i, "keys must be strings or integers");
+    }
+    n++;
+  }
+  return n;
+}
+
+/* ---- functions --------------------------------------------------------------- */
+
+static int raise_err(lua_State *L, strata_error *err) { return lstrata_raise(L, NULL, err); }
+
+static int w_new(lua_State *L) {
+  lua_Integer seed = luaL_checkinteger(L, 1);
+  strata_error err;
+  strata_world *w = strata_world_new((uint64_t)seed, &err);
+  if (!w) return raise_err(L, &err);
+  push_world(L, w);
+  return 1;
+}
+
+static int w_gc(lua_State *L) {
+  lworld *lw = luaL_checkudata(L, 1, WORLD_MT);
+  strata_world_free(lw->w);
+  lw->w = NULL;
+  return 0;
+}
+
+static int w_set_ref_maker(lua_State *L) {
+  check_world(L, 1);
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  lua_pushvalue(L, 2);
+  lua_setiuservalue(L, 1, 1);
+  return 0;
+}
+
+static int w_seed(lua_State *L) { lua_pushinteger(L, (lua_Integer)strata_world_seed(check_world(L, 1))); return 1; }
+static int w_time(lua_State *L) { lua_pushnumber(L, strata_world_time(check_world(L, 1))); return 1; }
+static int w_next_uid(lua_State *L) { lua_pushinteger(L, (lua_Integer)strata_world_next_uid(check_world(L, 1))); return 1; }
+static int w_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)strata_world_count(check_world(L, 1))); return 1; }
+
+static int w_set_time(lua_State *L) {
+  strata_error err;
+  if (strata_world_set_time(check_world(L, 1), luaL_checknumber(L, 2), &err)) return raise_err(L, &err);
+  return 0;
+}
+
+static int w_create(lua_State *L) {
+  strata_world *w = check_world(L, 1);
+  const char *kind = luaL_checkstring(L, 2);
+  const char *arch = luaL_optstring(L, 3, NULL);
+  strata_error err;
+  uint64_t uid;
+  if (strata_world_create(w, kind, arch, &uid, &err)) return raise_err(L, &err);
+  lua_pushinteger(L, (lua_Integer)uid);
+  return 1;
+}
+
+/* info(uid) -> kind, archetype, map, x, y  (nil when no such object) */
+static int w_info(lua_State *L) {
+  strata_object *o = strata_world_object(check_world(L, 1), check_uid(L, 2));
+  if (!o) return 0;
+  lua_pushstring(L, o->kind);
+  if (o->archetype) lua_pushstring(L, o->archetype); else lua_pushnil(L);
+  if (!o->has_pos) return 2;
+  lua_pushinteger(L, (lua_Integer)o->map);
+  lua_pushinteger(L, o->x);
+  lua_pushinteger(L, o->y);
+  return 5;
+}
+
+static int w_delete(lua_State *L) {
+  strata_error err;
+  if (strata_world_delete(check_world(L, 1), check_uid(L, 2), &err)) return raise_err(L, &err);
+  return 0;
+}
+
+static int w_set_position(lua_State *L) {
+  strata_error err;
+  if (strata_object_set_position(check_world(L, 1), check_uid(L, 2), check_uid(L, 3),
+                                 luaL_checkinteger(L, 4), luaL_checkinteger(L, 5), &err))
+    return raise_err(L, &err);
+  return 0;
+}
+
+/* get(uid, key...) -> value; for a table: nil, true (the caller makes a proxy) */
+static int w_get(lua_State *L) {
+  strata_world *w = check_world(L, 1);
+  uint64_t uid = check_uid(L, 2);
+  strata_value keys[STRATA_VALUE_MAX_DEPTH];
+  size_t n = check_path(L, 3, keys, STRATA_VALUE_MAX_DEPTH);
+  if (!strata_world_object(w, uid)) return luaL_error(L, "no object #%I (deleted or never created)", (LUAI_UACINT)uid);
+  const strata_value *v = strata_object_get(w, uid, keys, n);
+  if (!v) { lua_pushnil(L); return 1; }
+  if (v->type == STRATA_VTABLE) { lua_pushnil(L); lua_pushboolean(L, 1); return 2; }
+  push_value(L, 1, v);
+  return 1;
+}
+
+/* snapshot(uid, key...) -> a deep copy as plain Lua tables */
+static int w_snapshot(lua_State *L) {
+  strata_world *w = check_world(L, 1);
+  uint64_t uid = check_uid(L, 2);
+  strata_value keys[STRATA_VALUE_MAX_DEPTH];
+  size_t n = check_path(L, 3, keys, STRATA_VALUE_MAX_DEPTH);
+  const strata_value *v = strata_object_get(w, uid, keys, n);
+  if (!v) lua_pushnil(L); else push_value(L, 1, v);
+  return 1;
+}
+
+/* keys(uid, key...) -> list of keys of the table there */
+static int w_keys(lua_State *L) {
+  strata_world *w = check_world(L, 1);
+  uint64_t uid = check_uid(L, 2);
+  strata_value keys[STRATA_VALUE_MAX_DEPTH];
+  size_t n = check_path(L, 3, keys, STRATA_VALUE_MAX_DEPTH);
+  const strata_value *v = strata_object_get(w, uid, keys, n);
+  lua_newtable(L);
+  if (v && v->type == STRATA_VTABLE)
+    for (size_t i = 0; i < v->u.t->n; i++) {
+      push_value(L, 1, &v->u.t->keys[i]);
+      lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+  return 1;
+}
+
+/* set(uid, label, value, key...): label names the path for errors */
+static int w_set(lua_State *L) {
+  strata_world *w = check_world(L, 1);
+  uint64_t uid = check_uid(L, 2);
+  const char *label = luaL_checkstring(L, 3);
+  strata_value keys[STRATA_VALUE_MAX_DEPTH];
+  size_t n = check_path(L, 5, keys, STRATA_VALUE_MAX_DEPTH);
+  if (!strata_world_object(w, uid)) return luaL_error(L, "%s: object #%I was deleted", label, (LUAI_UACINT)uid);
+  strata_value v;
+  check_value(L, w, 4, label, &v);
+  strata_error err;
+  if (strata_object_set(w, uid, keys, n, &v, &err)) {
+    strata_value_clear(&v);
+    return luaL_error(L, "%s: %s", label, err.message);
+  }
+  return 0;
+}
+
+static int w_schedule(lua_State *L) {
+  strata_world *w = check_world(L, 1);
+  double due = luaL_checknumber(L, 2), every = luaL_checknumber(L, 3);
+  const char *handler = luaL_checkstring(L, 4);
+  const char *label = luaL_optstring(L, 6, "timer args");
+  strata_value args;
+  check_value(L, w, 5, label, &args);
+  strata_error err;
+  uint64_t uid;
+  strata_status st = strata_world_schedule(w, due, every, handler, &args, &uid, &err);
+  strata_value_clear(&args);
+  if (st) return raise_err(L, &err);
+  lua_pushinteger(L, (lua_Integer)uid);
+  return 1;
+}
+
+static int w_cancel(lua_State *L) {
+  strata_error err;
+  lua_pushboolean(L, strata_world_cancel(check_world(L, 1), check_uid(L, 2), &err) == STRATA_OK);
+  return 1;
+}
+
+/* next_due(until) -> uid, due | nil */
+static int w_next_due(lua_State *L) {
+  const strata_timer *t = strata_world_next_due(check_world(L, 1), luaL_checknumber(L, 2));
+  if (!t) return 0;
+  lua_pushinteger(L, (lua_Integer)t->uid);
+  lua_pushnumber(L, t->due);
+  return 2;
+}
+
+/* fire(uid) -> handler, args */
+static int w_fire(lua_State *L) {
+  strata_world *w = check_world(L, 1);
+  strata_timer t;
+  strata_error err;
+  if (strata_world_fire(w, check_uid(L, 2), &t, &err)) return raise_err(L, &err);
+  lua_pushstring(L, t.handler);
+  push_value(L, 1, &t.args);
+  strata_timer_clear(&t);
+  return 2;
+}
+
+/* timers() -> list of { uid, due, every, handler } */
+static int w_timers(lua_State *L) {
+  strata_world *w = check_world(L, 1);
+  size_t n = strata_world_timer_count(w);
+  lua_createtable(L, (int)n, 0);
+  for (size_t i = 0; i < n; i++) {
+    const strata_timer *t = strata_world_timer_at(w, i);
+    lua_createtable(L, 0, 4);
+    lua_pushinteger(L, (lua_Integer)t->uid); lua_setfield(L, -2, "uid");
+    lua_pushnumber(L, t->due); lua_setfield(L, -2, "due");
+    lua_pushnumber(L, t->every); lua_setfield(L, -2, "every");
+    lua_pushstring(L, t->handler); lua_setfield(L, -2, "handler");
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
+}
+
+static int w_subscribe(lua_State *L) {
+  strata_world *w = check_world(L, 1);
+  uint64_t obj = check_uid(L, 2);
+  const char *event = luaL_checkstring(L, 3), *handler = luaL_checkstring(L, 4);
+  lua_Integer prio = luaL_checkinteger(L, 6);
+  const char *label = luaL_optstring(L, 7, "subscription args");
+  strata_value args;
+  check_value(L, w, 5, label, &args);
+  strata_error err;
+  uint64_t uid;
+  strata_status st = strata_world_subscribe(w, obj, event, handler, &args, prio, &uid, &err);
+  strata_value_clear(&args);
+  if (st) return raise_err(L, &err);
+  lua_pushinteger(L, (lua_Integer)uid);
+  return 1;
+}
+
+static int w_unsubscribe(lua_State *L) {
+  strata_error err;
+  lua_pushboolean(L, strata_world_unsubscribe(check_world(L, 1), check_uid(L, 2), &err) == STRATA_OK);
+  return 1;
+}
+
+/* subscriptions([object]) -> list of { uid, object, event, handler, args, priority } */
+static int w_subscriptions(lua_State *L) {
+  strata_world *w = check_world(L, 1);
+  lua_Integer only = luaL_optinteger(L, 2, 0);
+  size_t n = strata_world_subscription_count(w);
+  lua_newtable(L);
+  int k = 0;
+  for (size_t i = 0; i < n; i++) {
+    const strata_subscription *s = strata_world_subscription_at(w, i);
+    if (only && s->object != (uint64_t)only) continue;
+    lua_createtable(L, 0, 6);
+    lua_pushinteger(L, (lua_Integer)s->uid); lua_setfield(L, -2, "uid");
+    lua_pushinteger(L, (lua_Integer)s->object); lua_setfield(L, -2, "object");
+    lua_pushstring(L, s->event); lua_setfield(L, -2, "event");
+    lua_pushstring(L, s->handler); lua_setfield(L, -2, "handler");
+    push_value(L, 1, &s->args); lua_setfield(L, -2, "args");
+    lua_pushinteger(L, s->priority); lua_setfield(L, -2, "priority");
+    lua_rawseti(L, -2, ++k);
+  }
+  return 1;
+}
+
+/* objects() -> list of { uid, kind, archetype } for every live object */
+static int w_objects(lua_State *L) {
+  strata_world *w = check_world(L, 1);
+  lua_createtable(L, (int)strata_world_count(w), 0);
+  int k = 0;
+  for (strata_object *o = strata_world_next_object(w, 0); o; o = strata_world_next_object(w, o->uid)) {
+    lua_createtable(L, 0, 3);
+    lua_pushinteger(L, (lua_Integer)o->uid); lua_setfield(L, -2, "uid");
+    lua_pushstring(L, o->kind); lua_setfield(L, -2, "kind");
+    if (o->archetype) { lua_pushstring(L, o->archetype); lua_setfield(L, -2, "archetype"); }
+    lua_rawseti(L, -2, ++k);
+  }
+  return 1;
+}
+
+static int w_stream(lua_State *L) {
+  strata_world *w = check_world(L, 1);
+  const char *key = luaL_checkstring(L, 2);
+  strata_rng r;
+  strata_error err;
+  if (strata_world_stream(w, key, &r, &err)) return raise_err(L, &err);
+  char s[STRATA_RNG_STATE_CHARS];
+  strata_rng_format(&r, s);
+  lua_pushstring(L, s);
+  return 1;
+}
+
+static int w_set_stream(lua_State *L) {
+  strata_world *w = check_world(L, 1);
+  const char *key = luaL_checkstring(L, 2);
+  size_t len;
+  const char *state = luaL_checklstring(L, 3, &len);
+  strata_rng r;
+  luaL_argcheck(L, strata_rng_parse(&r, state, len), 3, "not a generator state");
+  strata_error err;
+  if (strata_world_set_stream(w, key, &r, &err)) return raise_err(L, &err);
+  return 0;
+}
+
+/* save(path, { {id, version}, ... }) */
+static int w_save(lua_State *L) {
+  strata_world *w = check_world(L, 1);
+  const char *path = luaL_checkstring(L, 2);
+  luaL_checktype(L, 3, LUA_TTABLE);
+  lua_Integer n = luaL_len(L, 3);
+  luaL_argcheck(L, n >= 0 && n < 100000, 3, "too many mods");
+  strata_mod_version *mods = lua_newuserdatauv(L, sizeof *mods * (size_t)(n ? n : 1), 0);
+  for (lua_Integer i = 1; i <= n; i++) {
+    lua_rawgeti(L, 3, i);
+    lua_rawgeti(L, -1, 1);
+    lua_rawgeti(L, -2, 2);
+    mods[i - 1].id = (char *)luaL_checkstring(L, -2);
+    mods[i - 1].version = (char *)luaL_checkstring(L, -1);
+    lua_pop(L, 3); /* the strings stay alive: the mod list table holds them */
+  }
+  strata_error err;
+  if (strata_world_save(w, path, mods, (size_t)n, &err)) return raise_err(L, &err);
+  return 0;
+}
+
+/* open(path) -> state, { {id, version}, ... } */
+static int w_open(lua_State *L) {
+  const char *path = luaL_checkstring(L, 1);
+  strata_world *w;
+  strata_mod_version *mods;
+  size_t n;
+  strata_error err;
+  if (strata_world_open(path, &w, &mods, &n, &err)) return raise_err(L, &err);
+  push_world(L, w);
+  lua_createtable(L, (int)n, 0);
+  for (size_t i = 0; i < n; i++) {
+    lua_createtable(L, 2, 0);
+    lua_pushstring(L, mods[i].id); lua_rawseti(L, -2, 1);
+    lua_pushstring(L, mods[i].version); lua_rawseti(L, -2, 2);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  strata_mod_versions_free(mods, n);
+  return 2;
+}
+
+/* Records the first use of id in t: t[id] = { type_id or false, where }. */
+static void note_id(lua_State *L, int t, const char *id, const char *type_id, const char *where) {
+  if (lua_getfield(L, t, id) != LUA_TNIL) {
+    lua_pop(L, 1);
+    return;
+  }
+  lua_pop(L, 1);
+  lua_createtable(L, 2, 0);
+  if (type_id) lua_pushstring(L, type_id); else lua_pushboolean(L, 0);
+  lua_rawseti(L, -2, 1);
+  lua_pushstring(L, where);
+  lua_rawseti(L, -2, 2);
+  lua_setfield(L, t, id);
+}
+
+/* used_ids() -> { [id] = { type or false, "where it is first used" } }, one
+** entry per distinct ID, so that checking a large world costs one lookup per
+** distinct ID rather than one Lua table per object. */
+static int w_used_ids(lua_State *L) {
+  strata_world *w = check_world(L, 1);
+  lua_newtable(L);
+  int t = lua_gettop(L);
+  char where[160];
+  for (strata_object *o = strata_world_next_object(w, 0); o; o = strata_world_next_object(w, o->uid)) {
+    if (!o->archetype) continue;
+    lua_getfield(L, t, o->archetype);
+    int seen = !lua_isnil(L, -1);
+    lua_pop(L, 1);
+    if (seen) continue;
+    snprintf(where, sizeof where, "archetype of %.60s#%llu", o->kind, (unsigned long long)o->uid);
+    note_id(L, t, o->archetype, NULL, where);
+  }
+  for (size_t i = 0; i < strata_world_timer_count(w); i++) {
+    const strata_timer *tm = strata_world_timer_at(w, i);
+    snprintf(where, sizeof where, "handler of timer #%llu", (unsigned long long)tm->uid);
+    note_id(L, t, tm->handler, "base.handler", where);
+  }
+  for (size_t i = 0; i < strata_world_subscription_count(w); i++) {
+    const strata_subscription *u = strata_world_subscription_at(w, i);
+    snprintf(where, sizeof where, "event of subscription #%llu on #%llu", (unsigned long long)u->uid,
+             (unsigned long long)u->object);
+    note_id(L, t, u->event, "base.event", where);
+    snprintf(where, sizeof where, "handler of subscription #%llu on #%llu", (unsigned long long)u->uid,
+             (unsigned long long)u->object);
+    note_id(L, t, u->handler, "base.handler", where);
+  }
+  return 1;
+}
+
+/* create_map(width, height, archetype) -> uid: a "map" object owning a tile map */
+static int w_create_map(lua_State *L) {
+  strata_world *w = check_world(L, 1);
+  int width = lstrata_check_int(L, 2), height = lstrata_check_int(L, 3);
+  const char *arch = luaL_optstring(L, 4, NULL);
+  strata_error err;
+  strata_tilemap *m = strata_tilemap_new(width, height, NULL, &err);
+  if (!m) return raise_err(L, &err);
+  uint64_t uid;
+  if (strata_world_create(w, "map", arch, &uid, &err) ||
+      strata_world_attach_tilemap(w, uid, m, &err)) {
+    strata_tilemap_free(m);
+    return raise_err(L, &err);
+  }
+  lua_pushinteger(L, (lua_Integer)uid);
+  return 1;
+}
+
+/* tilemap(uid) -> a tile map view that the world owns, or nil. Views are made
+** per call and not kept, so none outlives a deleted map. */
+static int w_tilemap(lua_State *L) {
+  strata_tilemap *m = strata_world_tilemap(check_world(L, 1), check_uid(L, 2));
+  if (!m) return 0;
+  lstrata_push_tilemap(L, m, 0);
+  return 1;
+}
+
+/* tags(uid) -> sorted list of tag strings */
+static int w_tags(lua_State *L) {
+  strata_object *o = strata_world_object(check_world(L, 1), check_uid(L, 2));
+  if (!o) return luaL_error(L, "no object #%I", (LUAI_UACINT)luaL_checkinteger(L, 2));
+  lua_newtable(L);
+  for (size_t i = 0; i < o->tags.u.t->n; i++) {
+    push_value(L, 1, &o->tags.u.t->keys[i]);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  lua_getglobal(L, "table");
+  lua_getfield(L, -1, "sort");
+  lua_pushvalue(L, -3);
+  lua_call(L, 1, 0);
+  lua_pop(L, 1);
+  return 1;
+}
+
+/* set_tag(uid, name, on): tags are kept as a set { [name] = true } */
+static int w_set_tag(lua_State *L) {
+  strata_world *w = check_world(L, 1);
+  uint64_t uid = check_uid(L, 2);
+  size_t len;
+  const char *name = luaL_checklstring(L, 3, &len);
+  luaL_argcheck(L, len > 0, 3, "a tag must be a non-empty string");
+  strata_object *o = strata_world_object(w, uid);
+  if (!o) return luaL_error(L, "no object #%I", (LUAI_UACINT)uid);
+  strata_value key, val = lua_toboolean(L, 4) ? strata_value_bool(1) : strata_value_nil();
+  strata_error err;
+  if (strata_value_string(&key, name, len, &err)) return raise_err(L, &err);
+  strata_status st = strata_vtable_set(o->tags.u.t, &key, &val, &err);
+  strata_value_clear(&key);
+  if (st) return raise_err(L, &err);
+  return 0;
+}
+
+static int w_has_tag(lua_State *L) {
+  strata_object *o = strata_world_object(check_world(L, 1), check_uid(L, 2));
+  const char *name = luaL_checkstring(L, 3);
+  lua_pushboolean(L, o && strata_vtable_get_str(o->tags.u.t, name) != NULL);
+  return 1;
+}
+
+/* check(value, label): raises as a store would, without storing */
+static int w_check(lua_State *L) {
+  strata_world *w = check_world(L, 1);
+  strata_value v;
+  check_value(L, w, 2, luaL_checkstring(L, 3), &v);
+  strata_value_clear(&v);
+  return 0;
+}
+
+static const luaL_Reg world_methods[] = {
+  { "set_ref_maker", w_set_ref_maker }, { "seed", w_seed }, { "time", w_time },
+  { "set_time", w_set_time }, { "next_uid", w_next_uid }, { "count", w_count },
+  { "create", w_create }, { "info", w_info }, { "delete", w_delete },
+  { "set_position", w_set_position }, { "get", w_get }, { "snapshot", w_snapshot },
+  { "keys", w_keys }, { "set", w_set }, { "schedule", w_schedule }, { "cancel", w_cancel },
+  { "next_due", w_next_due }, { "fire", w_fire }, { "timers", w_timers },
+  { "subscribe", w_subscribe }, { "unsubscribe", w_unsubscribe },
+  { "subscriptions", w_subscriptions }, { "objects", w_objects }, { "stream", w_stream },
+  { "set_stream", w_set_stream }, { "used_ids", w_used_ids }, { "create_map", w_create_map }, { "tilemap", w_tilemap }, { "tags", w_tags }, { "set_tag", w_set_tag }, { "has_tag", w_has_tag }, { "save", w_save }, { "check", w_check },
+  { NULL, NULL } };
+
+void lstrata_open_world(lua_State *L) {
+  luaL_newmetatable(L, "strata.value_holder");
+  lua_pushcfunction(L, holder_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pop(L, 1);
+  luaL_newmetatable(L, WORLD_MT);
+  luaL_newlib(L, world_methods);
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, w_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pop(L, 1);
+  lua_newtable(L);
+  lua_pushcfunction(L, w_new);
+  lua_setfield(L, -2, "new");
+  lua_pushcfunction(L, w_open);
+  lua_setfield(L, -2, "open");
+  lua_setfield(L, -2, "world_state");
+}

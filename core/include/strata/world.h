@@ -1,0 +1,160 @@
+/*
+** world.h - a world: its seed, clock, random streams, objects, timers and
+** event subscriptions, all as plain data (IDs are strings; no callbacks).
+**
+** Objects have a uid from a monotonic counter (never reused, also across a
+** save), a kind ("map", "area", "actor", ...), an optional archetype ID, an
+** optional position (map uid, x, y), tags and a property table (a
+** STRATA_VTABLE strata_value). Timers and subscriptions draw their uids from
+** the same counter, so a uid names one thing in the world.
+**
+** Ownership: the world owns every object, timer and subscription; pointers
+** returned by the getters stay valid until that thing is deleted or the world
+** is freed. Strings passed in are copied.
+*/
+#ifndef STRATA_WORLD_H
+#define STRATA_WORLD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "strata/error.h"
+#include "strata/rng.h"
+#include "strata/tilemap.h"
+#include "strata/value.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct strata_world strata_world;
+
+typedef struct strata_object {
+  uint64_t uid;
+  char *kind;
+  char *archetype;      /* NULL when none */
+  int has_pos;
+  uint64_t map;         /* position, when has_pos */
+  int64_t x, y;
+  strata_value tags;    /* a table used as a list of strings */
+  strata_value props;   /* always a table */
+  strata_tilemap *tilemap; /* the tiles of a map object, owned by the object; else NULL */
+} strata_object;
+
+typedef struct strata_timer {
+  uint64_t uid;
+  double due;
+  double every;         /* > 0: repeats */
+  char *handler;        /* base.handler ID */
+  strata_value args;
+} strata_timer;
+
+typedef struct strata_subscription {
+  uint64_t uid;
+  uint64_t object;      /* the source the subscription listens on */
+  char *event;          /* base.event ID */
+  char *handler;        /* base.handler ID */
+  strata_value args;
+  int64_t priority;
+} strata_subscription;
+
+strata_world *strata_world_new(uint64_t seed, strata_error *err);
+void strata_world_free(strata_world *w); /* NULL is accepted */
+
+uint64_t strata_world_seed(const strata_world *w);
+double strata_world_time(const strata_world *w);
+/* Time only moves forward: a smaller t is an error. */
+strata_status strata_world_set_time(strata_world *w, double t, strata_error *err);
+/* The next uid the counter will hand out. */
+uint64_t strata_world_next_uid(const strata_world *w);
+
+/* ---- objects ---- */
+strata_status strata_world_create(strata_world *w, const char *kind, const char *archetype,
+                                  uint64_t *uid, strata_error *err);
+strata_object *strata_world_object(const strata_world *w, uint64_t uid); /* NULL: none */
+strata_status strata_world_delete(strata_world *w, uint64_t uid, strata_error *err);
+/* Live objects in uid order: start with uid 0, pass the last uid back. NULL at the end. */
+strata_object *strata_world_next_object(const strata_world *w, uint64_t after);
+size_t strata_world_count(const strata_world *w);
+strata_status strata_object_set_position(strata_world *w, uint64_t uid, uint64_t map, int64_t x,
+                                         int64_t y, strata_error *err);
+/* Replaces the value at path (n keys) under the object's properties; val is
+** taken over (left nil) on success. Intermediate tables must exist. */
+strata_status strata_object_set(strata_world *w, uint64_t uid, const strata_value *path, size_t n,
+                                strata_value *val, strata_error *err);
+/* The value at path, or NULL when absent. */
+const strata_value *strata_object_get(const strata_world *w, uint64_t uid,
+                                      const strata_value *path, size_t n);
+
+/* Gives the object uid the tile map m (the object owns it from then on and
+** frees any previous one). On failure m is not taken. */
+strata_status strata_world_attach_tilemap(strata_world *w, uint64_t uid, strata_tilemap *m,
+                                          strata_error *err);
+/* The object's tile map or NULL; valid until the object is deleted. */
+strata_tilemap *strata_world_tilemap(const strata_world *w, uint64_t uid);
+
+/* ---- random streams: key -> generator state ---- */
+/* The stream named key: created from (seed, key) on first use. */
+strata_status strata_world_stream(strata_world *w, const char *key, strata_rng *out,
+                                  strata_error *err);
+strata_status strata_world_set_stream(strata_world *w, const char *key, const strata_rng *r,
+                                      strata_error *err);
+size_t strata_world_stream_count(const strata_world *w);
+/* The i-th stream (0-based, in creation order). */
+const char *strata_world_stream_at(const strata_world *w, size_t i, strata_rng *out);
+
+/* ---- timers, ordered by (due, uid) ---- */
+strata_status strata_world_schedule(strata_world *w, double due, double every,
+                                    const char *handler, const strata_value *args,
+                                    uint64_t *uid, strata_error *err);
+/* Removes a timer; STRATA_ENOTFOUND when there is none with that uid. */
+strata_status strata_world_cancel(strata_world *w, uint64_t uid, strata_error *err);
+/* The earliest timer if it is due at or before `until`, else NULL. */
+const strata_timer *strata_world_next_due(const strata_world *w, double until);
+/* Consumes the timer `uid` now firing: a repeating timer is moved to due +
+** every (keeping its uid), a one-shot timer is removed and moved into *out
+** (which the caller clears with strata_timer_clear). */
+strata_status strata_world_fire(strata_world *w, uint64_t uid, strata_timer *out,
+                                strata_error *err);
+void strata_timer_clear(strata_timer *t);
+size_t strata_world_timer_count(const strata_world *w);
+const strata_timer *strata_world_timer_at(const strata_world *w, size_t i);
+
+/* ---- subscriptions ---- */
+strata_status strata_world_subscribe(strata_world *w, uint64_t object, const char *event,
+                                     const char *handler, const strata_value *args,
+                                     int64_t priority, uint64_t *uid, strata_error *err);
+strata_status strata_world_unsubscribe(strata_world *w, uint64_t uid, strata_error *err);
+size_t strata_world_subscription_count(const strata_world *w);
+const strata_subscription *strata_world_subscription_at(const strata_world *w, size_t i);
+
+/* ---- saves (save.c) ---- */
+typedef struct strata_mod_version {
+  char *id;
+  char *version;
+} strata_mod_version;
+
+/* Writes the world to path as one SQLite database, atomically: the data goes
+** into path + ".tmp", is flushed to disk and renamed over path, so a process
+** killed at any instant leaves either the previous file or the new one. */
+strata_status strata_world_save(const strata_world *w, const char *path,
+                                const strata_mod_version *mods, size_t nmods, strata_error *err);
+/* Reads a world saved by strata_world_save. On success *out is a new world and
+** *mods / *nmods the mod list (free with strata_mod_versions_free). On failure
+** nothing is allocated and the error says what is wrong with the file. */
+strata_status strata_world_open(const char *path, strata_world **out, strata_mod_version **mods,
+                                size_t *nmods, strata_error *err);
+void strata_mod_versions_free(strata_mod_version *mods, size_t n);
+
+/* Used by the loader: restores the counter and time and inserts an object or
+** timer with a given uid (the world takes over the values in *o / *t). */
+strata_status strata_world_restore_object(strata_world *w, strata_object *o, strata_error *err);
+strata_status strata_world_restore_timer(strata_world *w, strata_timer *t, strata_error *err);
+strata_status strata_world_restore_subscription(strata_world *w, strata_subscription *s,
+                                                strata_error *err);
+void strata_world_restore_clock(strata_world *w, double time, uint64_t next_uid);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,341 @@
+/* value.c - the serializable value tree: copy, equality, tables, encoding. */
+#include "strata/value.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+strata_value strata_value_nil(void) { strata_value v; memset(&v, 0, sizeof v); return v; }
+strata_value strata_value_bool(int b) { strata_value v = strata_value_nil(); v.type = STRATA_VBOOL; v.u.b = b != 0; return v; }
+strata_value strata_value_int(int64_t i) { strata_value v = strata_value_nil(); v.type = STRATA_VINT; v.u.i = i; return v; }
+strata_value strata_value_float(double f) { strata_value v = strata_value_nil(); v.type = STRATA_VFLOAT; v.u.f = f; return v; }
+strata_value strata_value_ref(uint64_t uid) { strata_value v = strata_value_nil(); v.type = STRATA_VREF; v.u.ref = uid; return v; }
+
+static strata_status nomem(strata_error *err) {
+  return strata_error_set(err, STRATA_ENOMEM, "out of memory");
+}
+
+strata_status strata_value_string(strata_value *out, const char *s, size_t len, strata_error *err) {
+  char *p = malloc(len + 1);
+  if (!p) return nomem(err);
+  if (len) memcpy(p, s, len);
+  p[len] = '\0';
+  *out = strata_value_nil();
+  out->type = STRATA_VSTRING;
+  out->u.str.s = p;
+  out->u.str.len = len;
+  return STRATA_OK;
+}
+
+strata_status strata_value_table(strata_value *out, strata_error *err) {
+  strata_vtable *t = calloc(1, sizeof *t);
+  if (!t) return nomem(err);
+  *out = strata_value_nil();
+  out->type = STRATA_VTABLE;
+  out->u.t = t;
+  return STRATA_OK;
+}
+
+void strata_value_clear(strata_value *v) {
+  if (!v) return;
+  if (v->type == STRATA_VSTRING) {
+    free(v->u.str.s);
+  } else if (v->type == STRATA_VTABLE) {
+    strata_vtable *t = v->u.t;
+    for (size_t i = 0; i < t->n; i++) {
+      strata_value_clear(&t->keys[i]);
+      strata_value_clear(&t->vals[i]);
+    }
+    free(t->keys);
+    free(t->vals);
+    free(t);
+  }
+  *v = strata_value_nil();
+}
+
+strata_status strata_value_copy(strata_value *dst, const strata_value *src, strata_error *err) {
+  if (src->type == STRATA_VSTRING) return strata_value_string(dst, src->u.str.s, src->u.str.len, err);
+  if (src->type != STRATA_VTABLE) { *dst = *src; return STRATA_OK; }
+  strata_value out;
+  if (strata_value_table(&out, err)) return err ? err->status : STRATA_ENOMEM;
+  const strata_vtable *s = src->u.t;
+  strata_vtable *t = out.u.t;
+  if (s->n) {
+    t->keys = calloc(s->n, sizeof *t->keys);
+    t->vals = calloc(s->n, sizeof *t->vals);
+    if (!t->keys || !t->vals) { strata_value_clear(&out); return nomem(err); }
+    t->cap = s->n;
+  }
+  for (size_t i = 0; i < s->n; i++) {
+    strata_status st = strata_value_copy(&t->keys[i], &s->keys[i], err);
+    if (st == STRATA_OK) {
+      st = strata_value_copy(&t->vals[i], &s->vals[i], err);
+      if (st) strata_value_clear(&t->keys[i]);
+    }
+    if (st) { strata_value_clear(&out); return st; }
+    t->n++;
+  }
+  *dst = out;
+  return STRATA_OK;
+}
+
+static int key_equal(const strata_value *a, const strata_value *b) {
+  if (a->type != b->type) return 0;
+  if (a->type == STRATA_VINT) return a->u.i == b->u.i;
+  return a->u.str.len == b->u.str.len && memcmp(a->u.str.s, b->u.str.s, a->u.str.len) == 0;
+}
+
+strata_value *strata_vtable_get(const strata_vtable *t, const strata_value *key) {
+  for (size_t i = 0; i < t->n; i++)
+    if (key_equal(&t->keys[i], key)) return &t->vals[i];
+  return NULL;
+}
+
+strata_value *strata_vtable_get_str(const strata_vtable *t, const char *key) {
+  strata_value k = strata_value_nil();
+  k.type = STRATA_VSTRING;
+  k.u.str.s = (char *)key;
+  k.u.str.len = strlen(key);
+  return strata_vtable_get(t, &k);
+}
+
+int strata_value_equal(const strata_value *a, const strata_value *b) {
+  if (a->type != b->type) return 0;
+  switch (a->type) {
+  case STRATA_VNIL: return 1;
+  case STRATA_VBOOL: return a->u.b == b->u.b;
+  case STRATA_VINT: return a->u.i == b->u.i;
+  case STRATA_VFLOAT: return a->u.f == b->u.f || (a->u.f != a->u.f && b->u.f != b->u.f);
+  case STRATA_VREF: return a->u.ref == b->u.ref;
+  case STRATA_VSTRING: return key_equal(a, b);
+  case STRATA_VTABLE:
+    if (a->u.t->n != b->u.t->n) return 0;
+    for (size_t i = 0; i < a->u.t->n; i++) {
+      const strata_value *o = strata_vtable_get(b->u.t, &a->u.t->keys[i]);
+      if (!o || !strata_value_equal(&a->u.t->vals[i], o)) return 0;
+    }
+    return 1;
+  }
+  return 0;
+}
+
+size_t strata_value_size(const strata_value *v) {
+  if (v->type == STRATA_VSTRING) return v->u.str.len + 1;
+  if (v->type != STRATA_VTABLE) return 0;
+  size_t n = sizeof(strata_vtable) + v->u.t->cap * 2 * sizeof(strata_value);
+  for (size_t i = 0; i < v->u.t->n; i++)
+    n += strata_value_size(&v->u.t->keys[i]) + strata_value_size(&v->u.t->vals[i]);
+  return n;
+}
+
+strata_status strata_vtable_set(strata_vtable *t, const strata_value *key, strata_value *val,
+                                strata_error *err) {
+  if (key->type != STRATA_VSTRING && key->type != STRATA_VINT)
+    return strata_error_set(err, STRATA_EARG, "table keys must be strings or integers");
+  for (size_t i = 0; i < t->n; i++) {
+    if (!key_equal(&t->keys[i], key)) continue;
+    strata_value_clear(&t->vals[i]);
+    if (val->type == STRATA_VNIL) {
+      strata_value_clear(&t->keys[i]);
+      t->keys[i] = t->keys[t->n - 1];
+      t->vals[i] = t->vals[t->n - 1];
+      t->n--;
+    } else {
+      t->vals[i] = *val;
+      *val = strata_value_nil();
+    }
+    return STRATA_OK;
+  }
+  if (val->type == STRATA_VNIL) return STRATA_OK;
+  if (t->n == t->cap) {
+    size_t cap = t->cap ? t->cap * 2 : 4;
+    strata_value *k = realloc(t->keys, cap * sizeof *k);
+    if (!k) return nomem(err);
+    t->keys = k;
+    strata_value *v = realloc(t->vals, cap * sizeof *v);
+    if (!v) return nomem(err);
+    t->vals = v;
+    t->cap = cap;
+  }
+  strata_value kc;
+  strata_status st = strata_value_copy(&kc, key, err);
+  if (st) return st;
+  t->keys[t->n] = kc;
+  t->vals[t->n] = *val;
+  t->n++;
+  *val = strata_value_nil();
+  return STRATA_OK;
+}
+
+/* ---- encoding --------------------------------------------------------------- */
+
+void strata_buffer_free(strata_buffer *b) {
+  free(b->data);
+  b->data = NULL;
+  b->len = b->cap = 0;
+}
+
+static int put(strata_buffer *b, const void *p, size_t n) {
+  if (b->len + n > b->cap) {
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + n) cap *= 2;
+    unsigned char *d = realloc(b->data, cap);
+    if (!d) return 0;
+    b->data = d;
+    b->cap = cap;
+  }
+  memcpy(b->data + b->len, p, n);
+  b->len += n;
+  return 1;
+}
+
+static int put_varint(strata_buffer *b, uint64_t v) {
+  unsigned char tmp[10];
+  size_t n = 0;
+  do {
+    unsigned char c = v & 0x7f;
+    v >>= 7;
+    tmp[n++] = c | (v ? 0x80 : 0);
+  } while (v);
+  return put(b, tmp, n);
+}
+
+/* Tags: 0 nil, 1 false, 2 true, 3 int (zigzag varint), 4 float (8 bytes LE),
+** 5 string (varint length + bytes), 6 table (varint count + key/value pairs),
+** 7 reference (varint uid). */
+static int encode(const strata_value *v, strata_buffer *b) {
+  unsigned char tag;
+  switch (v->type) {
+  case STRATA_VNIL: tag = 0; return put(b, &tag, 1);
+  case STRATA_VBOOL: tag = v->u.b ? 2 : 1; return put(b, &tag, 1);
+  case STRATA_VINT: {
+    tag = 3;
+    uint64_t z = ((uint64_t)v->u.i << 1) ^ (uint64_t)(v->u.i >> 63);
+    return put(b, &tag, 1) && put_varint(b, z);
+  }
+  case STRATA_VFLOAT: {
+    tag = 4;
+    uint64_t bits;
+    memcpy(&bits, &v->u.f, 8);
+    unsigned char le[8];
+    for (int i = 0; i < 8; i++) le[i] = (unsigned char)(bits >> (8 * i));
+    return put(b, &tag, 1) && put(b, le, 8);
+  }
+  case STRATA_VSTRING:
+    tag = 5;
+    return put(b, &tag, 1) && put_varint(b, v->u.str.len) && put(b, v->u.str.s, v->u.str.len);
+  case STRATA_VTABLE:
+    tag = 6;
+    if (!put(b, &tag, 1) || !put_varint(b, v->u.t->n)) return 0;
+    for (size_t i = 0; i < v->u.t->n; i++)
+      if (!encode(&v->u.t->keys[i], b) || !encode(&v->u.t->vals[i], b)) return 0;
+    return 1;
+  case STRATA_VREF:
+    tag = 7;
+    return put(b, &tag, 1) && put_varint(b, v->u.ref);
+  }
+  return 0;
+}
+
+strata_status strata_value_encode(const strata_value *v, strata_buffer *out, strata_error *err) {
+  size_t mark = out->len;
+  if (!encode(v, out)) { out->len = mark; return nomem(err); }
+  return STRATA_OK;
+}
+
+typedef struct reader {
+  const unsigned char *p, *end;
+  strata_error *err;
+} reader;
+
+static strata_status bad(reader *r, const char *what) {
+  return strata_error_set(r->err, STRATA_EPARSE, "malformed value: %s", what);
+}
+
+static strata_status get_varint(reader *r, uint64_t *out) {
+  uint64_t v = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    if (r->p >= r->end) return bad(r, "truncated integer");
+    unsigned char c = *r->p++;
+    v |= (uint64_t)(c & 0x7f) << shift;
+    if (!(c & 0x80)) { *out = v; return STRATA_OK; }
+  }
+  return bad(r, "integer too long");
+}
+
+static strata_status decode(reader *r, strata_value *out, int depth) {
+  *out = strata_value_nil();
+  if (depth > STRATA_VALUE_MAX_DEPTH) return bad(r, "nested too deeply");
+  if (r->p >= r->end) return bad(r, "truncated");
+  unsigned char tag = *r->p++;
+  uint64_t n;
+  strata_status st;
+  switch (tag) {
+  case 0: return STRATA_OK;
+  case 1: case 2: *out = strata_value_bool(tag == 2); return STRATA_OK;
+  case 3:
+    if ((st = get_varint(r, &n))) return st;
+    *out = strata_value_int((int64_t)((n >> 1) ^ (~(n & 1) + 1)));
+    return STRATA_OK;
+  case 4: {
+    if (r->end - r->p < 8) return bad(r, "truncated float");
+    uint64_t bits = 0;
+    for (int i = 0; i < 8; i++) bits |= (uint64_t)r->p[i] << (8 * i);
+    r->p += 8;
+    double f;
+    memcpy(&f, &bits, 8);
+    *out = strata_value_float(f);
+    return STRATA_OK;
+  }
+  case 5:
+    if ((st = get_varint(r, &n))) return st;
+    if ((uint64_t)(r->end - r->p) < n) return bad(r, "truncated string");
+    if ((st = strata_value_string(out, (const char *)r->p, (size_t)n, r->err))) return st;
+    r->p += n;
+    return STRATA_OK;
+  case 6: {
+    if ((st = get_varint(r, &n))) return st;
+    /* Each pair takes at least two bytes: a count beyond that is a lie. */
+    if (n > (uint64_t)(r->end - r->p) / 2) return bad(r, "table count exceeds data");
+    strata_value t;
+    if ((st = strata_value_table(&t, r->err))) return st;
+    for (uint64_t i = 0; i < n; i++) {
+      strata_value k, v;
+      if ((st = decode(r, &k, depth + 1))) { strata_value_clear(&t); return st; }
+      if (k.type != STRATA_VSTRING && k.type != STRATA_VINT) {
+        strata_value_clear(&k);
+        strata_value_clear(&t);
+        return bad(r, "table key is not a string or integer");
+      }
+      if ((st = decode(r, &v, depth + 1))) { strata_value_clear(&k); strata_value_clear(&t); return st; }
+      if (v.type == STRATA_VNIL || strata_vtable_get(t.u.t, &k)) {
+        strata_value_clear(&k);
+        strata_value_clear(&v);
+        strata_value_clear(&t);
+        return bad(r, "nil or duplicate table entry");
+      }
+      st = strata_vtable_set(t.u.t, &k, &v, r->err);
+      strata_value_clear(&k);
+      if (st) { strata_value_clear(&v); strata_value_clear(&t); return st; }
+    }
+    *out = t;
+    return STRATA_OK;
+  }
+  case 7:
+    if ((st = get_varint(r, &n))) return st;
+    *out = strata_value_ref(n);
+    return STRATA_OK;
+  default:
+    return bad(r, "unknown tag");
+  }
+}
+
+strata_status strata_value_decode(strata_value *out, const unsigned char *data, size_t len,
+                                  strata_error *err) {
+  reader r = { data, data + len, err };
+  strata_status st = decode(&r, out, 0);
+  if (st == STRATA_OK && r.p != r.end) {
+    strata_value_clear(out);
+    st = bad(&r, "trailing bytes");
+  }
+  return st;
+}

@@ -1,0 +1,479 @@
+/* world.c - world state: objects by uid, clock, random streams, timers, subscriptions. */
+#include "strata/world.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct stream {
+  char *key;
+  strata_rng rng;
+} stream;
+
+struct strata_world {
+  uint64_t seed;
+  double time;
+  uint64_t next_uid;       /* the counter: uids start at 1 */
+  strata_object **objects; /* indexed by uid; NULL for none (deleted, timer, ...) */
+  size_t objects_cap;      /* slots in objects */
+  size_t count;            /* live objects */
+  stream *streams;
+  size_t nstreams, streams_cap;
+  strata_timer *timers;    /* sorted by (due, uid) */
+  size_t ntimers, timers_cap;
+  strata_subscription *subs; /* in creation (uid) order */
+  size_t nsubs, subs_cap;
+};
+
+static strata_status nomem(strata_error *err) {
+  return strata_error_set(err, STRATA_ENOMEM, "out of memory");
+}
+
+static char *dup_str(const char *s) {
+  if (!s) return NULL;
+  size_t n = strlen(s) + 1;
+  char *p = malloc(n);
+  if (p) memcpy(p, s, n);
+  return p;
+}
+
+/* Grows *arr (of elem bytes each) to hold at least need elements. */
+static int grow(void **arr, size_t *cap, size_t need, size_t elem) {
+  if (need <= *cap) return 1;
+  size_t c = *cap ? *cap : 16;
+  while (c < need) c *= 2;
+  void *p = realloc(*arr, c * elem);
+  if (!p) return 0;
+  *arr = p;
+  *cap = c;
+  return 1;
+}
+
+strata_world *strata_world_new(uint64_t seed, strata_error *err) {
+  strata_world *w = calloc(1, sizeof *w);
+  if (!w) { nomem(err); return NULL; }
+  w->seed = seed;
+  w->next_uid = 1;
+  return w;
+}
+
+static void object_free(strata_object *o) {
+  if (!o) return;
+  free(o->kind);
+  free(o->archetype);
+  strata_value_clear(&o->tags);
+  strata_value_clear(&o->props);
+  strata_tilemap_free(o->tilemap);
+  free(o);
+}
+
+void strata_timer_clear(strata_timer *t) {
+  free(t->handler);
+  t->handler = NULL;
+  strata_value_clear(&t->args);
+}
+
+static void sub_clear(strata_subscription *s) {
+  free(s->event);
+  free(s->handler);
+  strata_value_clear(&s->args);
+}
+
+void strata_world_free(strata_world *w) {
+  if (!w) return;
+  for (size_t i = 0; i < w->objects_cap; i++) object_free(w->objects[i]);
+  free(w->objects);
+  for (size_t i = 0; i < w->nstreams; i++) free(w->streams[i].key);
+  free(w->streams);
+  for (size_t i = 0; i < w->ntimers; i++) strata_timer_clear(&w->timers[i]);
+  free(w->timers);
+  for (size_t i = 0; i < w->nsubs; i++) sub_clear(&w->subs[i]);
+  free(w->subs);
+  free(w);
+}
+
+uint64_t strata_world_seed(const strata_world *w) { return w->seed; }
+double strata_world_time(const strata_world *w) { return w->time; }
+uint64_t strata_world_next_uid(const strata_world *w) { return w->next_uid; }
+size_t strata_world_count(const strata_world *w) { return w->count; }
+
+strata_status strata_world_set_time(strata_world *w, double t, strata_error *err) {
+  if (!(t >= w->time))
+    return strata_error_set(err, STRATA_EARG, "time cannot move backwards (%g < %g)", t, w->time);
+  w->time = t;
+  return STRATA_OK;
+}
+
+void strata_world_restore_clock(strata_world *w, double time, uint64_t next_uid) {
+  w->time = time;
+  if (next_uid > w->next_uid) w->next_uid = next_uid;
+}
+
+/* ---- objects ---- */
+
+static strata_status place_object(strata_world *w, strata_object *o, strata_error *err) {
+  if (o->uid == 0 || o->uid > (uint64_t)1 << 40)
+    return strata_error_set(err, STRATA_EARG, "object uid %llu out of range",
+                            (unsigned long long)o->uid);
+  size_t slot = (size_t)o->uid;
+  if (slot >= w->objects_cap) {
+    size_t old = w->objects_cap;
+    if (!grow((void **)&w->objects, &w->objects_cap, slot + 1, sizeof *w->objects))
+      return nomem(err);
+    memset(w->objects + old, 0, (w->objects_cap - old) * sizeof *w->objects);
+  }
+  if (w->objects[slot])
+    return strata_error_set(err, STRATA_ESTATE, "object uid %llu already exists",
+                            (unsigned long long)o->uid);
+  w->objects[slot] = o;
+  w->count++;
+  if (o->uid >= w->next_uid) w->next_uid = o->uid + 1;
+  return STRATA_OK;
+}
+
+strata_status strata_world_create(strata_world *w, const char *kind, const char *archetype,
+                                  uint64_t *uid, strata_error *err) {
+  if (!kind || !*kind) return strata_error_set(err, STRATA_EARG, "an object needs a kind");
+  strata_object *o = calloc(1, sizeof *o);
+  if (!o) return nomem(err);
+  o->uid = w->next_uid;
+  o->kind = dup_str(kind);
+  o->archetype = dup_str(archetype);
+  strata_status st = STRATA_OK;
+  if (!o->kind || (archetype && !o->archetype)) st = nomem(err);
+  if (!st) st = strata_value_table(&o->props, err);
+  if (!st) st = strata_value_table(&o->tags, err);
+  if (!st) st = place_object(w, o, err);
+  if (st) { object_free(o); return st; }
+  if (uid) *uid = o->uid;
+  return STRATA_OK;
+}
+
+strata_status strata_world_restore_object(strata_world *w, strata_object *o, strata_error *err) {
+  strata_object *c = malloc(sizeof *c);
+  if (!c) return nomem(err);
+  *c = *o;
+  strata_status st = place_object(w, c, err);
+  if (st) { free(c); return st; }
+  memset(o, 0, sizeof *o);
+  return STRATA_OK;
+}
+
+strata_object *strata_world_object(const strata_world *w, uint64_t uid) {
+  return uid < w->objects_cap ? w->objects[uid] : NULL;
+}
+
+strata_object *strata_world_next_object(const strata_world *w, uint64_t after) {
+  for (uint64_t u = after + 1; u < w->objects_cap; u++)
+    if (w->objects[u]) return w->objects[u];
+  return NULL;
+}
+
+static strata_status no_object(strata_error *err, uint64_t uid) {
+  return strata_error_set(err, STRATA_ENOTFOUND, "no object #%llu (deleted or never created)",
+                          (unsigned long long)uid);
+}
+
+strata_status strata_world_delete(strata_world *w, uint64_t uid, strata_error *err) {
+  strata_object *o = strata_world_object(w, uid);
+  if (!o) return no_object(err, uid);
+  /* Subscriptions on the object go with it: nothing can emit on it any more. */
+  size_t j = 0;
+  for (size_t i = 0; i < w->nsubs; i++) {
+    if (w->subs[i].object == uid) sub_clear(&w->subs[i]);
+    else w->subs[j++] = w->subs[i];
+  }
+  w->nsubs = j;
+  w->objects[uid] = NULL;
+  w->count--;
+  object_free(o);
+  return STRATA_OK;
+}
+
+strata_status strata_object_set_position(strata_world *w, uint64_t uid, uint64_t map, int64_t x,
+                                         int64_t y, strata_error *err) {
+  strata_object *o = strata_world_object(w, uid);
+  if (!o) return no_object(err, uid);
+  o->has_pos = 1;
+  o->map = map;
+  o->x = x;
+  o->y = y;
+  return STRATA_OK;
+}
+
+const strata_value *strata_object_get(const strata_world *w, uint64_t uid,
+                                      const strata_value *path, size_t n) {
+  strata_object *o = strata_world_object(w, uid);
+  if (!o) return NULL;
+  const strata_value *v = &o->props;
+  for (size_t i = 0; i < n; i++) {
+    if (v->type != STRATA_VTABLE) return NULL;
+    v = strata_vtable_get(v->u.t, &path[i]);
+    if (!v) return NULL;
+  }
+  return v;
+}
+
+strata_status strata_object_set(strata_world *w, uint64_t uid, const strata_value *path, size_t n,
+                                strata_value *val, strata_error *err) {
+  strata_object *o = strata_world_object(w, uid);
+  if (!o) return no_object(err, uid);
+  if (n == 0) {
+    if (val->type != STRATA_VTABLE)
+      return strata_error_set(err, STRATA_EARG, "properties must be a table");
+    strata_value_clear(&o->props);
+    o->props = *val;
+    *val = strata_value_nil();
+    return STRATA_OK;
+  }
+  strata_value *t = &o->props;
+  for (size_t i = 0; i + 1 < n; i++) {
+    t = strata_vtable_get(t->u.t, &path[i]);
+    if (!t || t->type != STRATA_VTABLE)
+      return strata_error_set(err, STRATA_ENOTFOUND, "key %zu of the path is not a table", i + 1);
+  }
+  return strata_vtable_set(t->u.t, &path[n - 1], val, err);
+}
+
+strata_status strata_world_attach_tilemap(strata_world *w, uint64_t uid, strata_tilemap *m,
+                                          strata_error *err) {
+  strata_object *o = strata_world_object(w, uid);
+  if (!o) return no_object(err, uid);
+  if (!m) return strata_error_set(err, STRATA_EARG, "no tile map given");
+  if (o->tilemap != m) strata_tilemap_free(o->tilemap);
+  o->tilemap = m;
+  return STRATA_OK;
+}
+
+strata_tilemap *strata_world_tilemap(const strata_world *w, uint64_t uid) {
+  strata_object *o = strata_world_object(w, uid);
+  return o ? o->tilemap : NULL;
+}
+
+/* ---- random streams ---- */
+
+static stream *find_stream(const strata_world *w, const char *key) {
+  for (size_t i = 0; i < w->nstreams; i++)
+    if (strcmp(w->streams[i].key, key) == 0) return &w->streams[i];
+  return NULL;
+}
+
+static stream *add_stream(strata_world *w, const char *key, strata_error *err) {
+  if (!grow((void **)&w->streams, &w->streams_cap, w->nstreams + 1, sizeof *w->streams)) {
+    nomem(err);
+    return NULL;
+  }
+  char *k = dup_str(key);
+  if (!k) { nomem(err); return NULL; }
+  stream *s = &w->streams[w->nstreams++];
+  s->key = k;
+  strata_rng_stream(&s->rng, w->seed, key, strlen(key));
+  return s;
+}
+
+strata_status strata_world_stream(strata_world *w, const char *key, strata_rng *out,
+                                  strata_error *err) {
+  stream *s = find_stream(w, key);
+  if (!s && !(s = add_stream(w, key, err))) return err ? err->status : STRATA_ENOMEM;
+  *out = s->rng;
+  return STRATA_OK;
+}
+
+strata_status strata_world_set_stream(strata_world *w, const char *key, const strata_rng *r,
+                                      strata_error *err) {
+  stream *s = find_stream(w, key);
+  if (!s && !(s = add_stream(w, key, err))) return err ? err->status : STRATA_ENOMEM;
+  s->rng = *r;
+  return STRATA_OK;
+}
+
+size_t strata_world_stream_count(const strata_world *w) { return w->nstreams; }
+
+const char *strata_world_stream_at(const strata_world *w, size_t i, strata_rng *out) {
+  if (i >= w->nstreams) return NULL;
+  if (out) *out = w->streams[i].rng;
+  return w->streams[i].key;
+}
+
+/* ---- timers ---- */
+
+static int timer_before(double due, uint64_t uid, const strata_timer *t) {
+  return due < t->due || (due == t->due && uid < t->uid);
+}
+
+static strata_status insert_timer(strata_world *w, strata_timer *t, strata_error *err) {
+  if (!grow((void **)&w->timers, &w->timers_cap, w->ntimers + 1, sizeof *w->timers))
+    return nomem(err);
+  size_t lo = 0, hi = w->ntimers;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (timer_before(t->due, t->uid, &w->timers[mid])) hi = mid;
+    else lo = mid + 1;
+  }
+  memmove(w->timers + lo + 1, w->timers + lo, (w->ntimers - lo) * sizeof *w->timers);
+  w->timers[lo] = *t;
+  w->ntimers++;
+  memset(t, 0, sizeof *t);
+  return STRATA_OK;
+}
+
+static strata_status check_timer(const strata_timer *t, strata_error *err) {
+  if (!(t->due == t->due) || !(t->every >= 0) || t->every != t->every || t->every > 1e300)
+    return strata_error_set(err, STRATA_EARG, "timer times must be finite and 'every' >= 0");
+  if (!t->handler || !*t->handler)
+    return strata_error_set(err, STRATA_EARG, "a timer needs a handler ID");
+  return STRATA_OK;
+}
+
+strata_status strata_world_schedule(strata_world *w, double due, double every,
+                                    const char *handler, const strata_value *args,
+                                    uint64_t *uid, strata_error *err) {
+  strata_timer t;
+  memset(&t, 0, sizeof t);
+  t.due = due;
+  t.every = every;
+  t.handler = (char *)handler;
+  strata_status st = check_timer(&t, err);
+  if (st) return st;
+  t.handler = dup_str(handler);
+  if (!t.handler) return nomem(err);
+  if (args && (st = strata_value_copy(&t.args, args, err))) { free(t.handler); return st; }
+  t.uid = w->next_uid;
+  if ((st = insert_timer(w, &t, err))) { strata_timer_clear(&t); return st; }
+  w->next_uid++;
+  if (uid) *uid = w->next_uid - 1;
+  return STRATA_OK;
+}
+
+strata_status strata_world_restore_timer(strata_world *w, strata_timer *t, strata_error *err) {
+  strata_status st = check_timer(t, err);
+  if (st) return st;
+  if (t->uid == 0) return strata_error_set(err, STRATA_EARG, "timer uid 0");
+  for (size_t i = 0; i < w->ntimers; i++)
+    if (w->timers[i].uid == t->uid)
+      return strata_error_set(err, STRATA_ESTATE, "timer uid %llu twice",
+                              (unsigned long long)t->uid);
+  uint64_t uid = t->uid;
+  if ((st = insert_timer(w, t, err))) return st;
+  if (uid >= w->next_uid) w->next_uid = uid + 1;
+  return STRATA_OK;
+}
+
+static size_t find_timer(const strata_world *w, uint64_t uid) {
+  for (size_t i = 0; i < w->ntimers; i++)
+    if (w->timers[i].uid == uid) return i;
+  return (size_t)-1;
+}
+
+strata_status strata_world_cancel(strata_world *w, uint64_t uid, strata_error *err) {
+  size_t i = find_timer(w, uid);
+  if (i == (size_t)-1)
+    return strata_error_set(err, STRATA_ENOTFOUND, "no timer #%llu", (unsigned long long)uid);
+  strata_timer_clear(&w->timers[i]);
+  memmove(w->timers + i, w->timers + i + 1, (w->ntimers - i - 1) * sizeof *w->timers);
+  w->ntimers--;
+  return STRATA_OK;
+}
+
+const strata_timer *strata_world_next_due(const strata_world *w, double until) {
+  if (w->ntimers == 0 || w->timers[0].due > until) return NULL;
+  return &w->timers[0];
+}
+
+strata_status strata_world_fire(strata_world *w, uint64_t uid, strata_timer *out,
+                                strata_error *err) {
+  size_t i = find_timer(w, uid);
+  if (i == (size_t)-1)
+    return strata_error_set(err, STRATA_ENOTFOUND, "no timer #%llu", (unsigned long long)uid);
+  strata_timer t = w->timers[i];
+  memmove(w->timers + i, w->timers + i + 1, (w->ntimers - i - 1) * sizeof *w->timers);
+  w->ntimers--;
+  if (t.every > 0) {
+    /* Copy first so that a failure leaves the timer where it was. */
+    strata_timer copy;
+    memset(&copy, 0, sizeof copy);
+    copy.uid = t.uid;
+    copy.due = t.due;
+    copy.every = t.every;
+    copy.handler = dup_str(t.handler);
+    strata_status st = copy.handler ? strata_value_copy(&copy.args, &t.args, err) : nomem(err);
+    if (st) {
+      free(copy.handler);
+      insert_timer(w, &t, NULL); /* cannot fail: the slot was just freed */
+      return st;
+    }
+    t.due += t.every;
+    insert_timer(w, &t, NULL);
+    *out = copy;
+  } else {
+    *out = t;
+  }
+  return STRATA_OK;
+}
+
+size_t strata_world_timer_count(const strata_world *w) { return w->ntimers; }
+const strata_timer *strata_world_timer_at(const strata_world *w, size_t i) {
+  return i < w->ntimers ? &w->timers[i] : NULL;
+}
+
+/* ---- subscriptions ---- */
+
+static strata_status add_sub(strata_world *w, strata_subscription *s, strata_error *err) {
+  if (!grow((void **)&w->subs, &w->subs_cap, w->nsubs + 1, sizeof *w->subs)) return nomem(err);
+  /* Keep uid order, which a restore may not follow. */
+  size_t i = w->nsubs;
+  while (i > 0 && w->subs[i - 1].uid > s->uid) i--;
+  memmove(w->subs + i + 1, w->subs + i, (w->nsubs - i) * sizeof *w->subs);
+  w->subs[i] = *s;
+  w->nsubs++;
+  memset(s, 0, sizeof *s);
+  return STRATA_OK;
+}
+
+strata_status strata_world_subscribe(strata_world *w, uint64_t object, const char *event,
+                                     const char *handler, const strata_value *args,
+                                     int64_t priority, uint64_t *uid, strata_error *err) {
+  if (!strata_world_object(w, object)) return no_object(err, object);
+  if (!event || !*event || !handler || !*handler)
+    return strata_error_set(err, STRATA_EARG, "a subscription needs an event and a handler ID");
+  strata_subscription s;
+  memset(&s, 0, sizeof s);
+  s.uid = w->next_uid;
+  s.object = object;
+  s.priority = priority;
+  s.event = dup_str(event);
+  s.handler = dup_str(handler);
+  strata_status st = (!s.event || !s.handler) ? nomem(err) : STRATA_OK;
+  if (!st && args) st = strata_value_copy(&s.args, args, err);
+  if (!st) st = add_sub(w, &s, err);
+  if (st) { sub_clear(&s); return st; }
+  w->next_uid++;
+  if (uid) *uid = w->next_uid - 1;
+  return STRATA_OK;
+}
+
+strata_status strata_world_restore_subscription(strata_world *w, strata_subscription *s,
+                                                strata_error *err) {
+  if (!strata_world_object(w, s->object)) return no_object(err, s->object);
+  if (s->uid == 0 || !s->event || !s->handler)
+    return strata_error_set(err, STRATA_EARG, "incomplete subscription");
+  uint64_t uid = s->uid;
+  strata_status st = add_sub(w, s, err);
+  if (!st && uid >= w->next_uid) w->next_uid = uid + 1;
+  return st;
+}
+
+strata_status strata_world_unsubscribe(strata_world *w, uint64_t uid, strata_error *err) {
+  for (size_t i = 0; i < w->nsubs; i++) {
+    if (w->subs[i].uid != uid) continue;
+    sub_clear(&w->subs[i]);
+    memmove(w->subs + i, w->subs + i + 1, (w->nsubs - i - 1) * sizeof *w->subs);
+    w->nsubs--;
+    return STRATA_OK;
+  }
+  return strata_error_set(err, STRATA_ENOTFOUND, "no subscription #%llu", (unsigned long long)uid);
+}
+
+size_t strata_world_subscription_count(const strata_world *w) { return w->nsubs; }
+const strata_subscription *strata_world_subscription_at(const strata_world *w, size_t i) {
+  return i < w->nsubs ? &w->subs[i] : NULL;
+}

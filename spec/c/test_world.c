@@ -1,0 +1,232 @@
+/* test_world.c - values, world objects, timers, subscriptions, saves. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "check.h"
+#include "strata/value.h"
+#include "strata/world.h"
+
+static strata_value str(const char *s) {
+  strata_value v;
+  strata_value_string(&v, s, strlen(s), NULL);
+  return v;
+}
+
+static void test_values(void) {
+  strata_value t, inner, k, v;
+  strata_error err;
+  CHECK(strata_value_table(&t, &err) == STRATA_OK);
+  CHECK(strata_value_table(&inner, &err) == STRATA_OK);
+  k = strata_value_int(1);
+  v = str("sword");
+  CHECK(strata_vtable_set(inner.u.t, &k, &v, &err) == STRATA_OK);
+  k = str("items");
+  CHECK(strata_vtable_set(t.u.t, &k, &inner, &err) == STRATA_OK);
+  strata_value_clear(&k);
+  k = str("hp");
+  v = strata_value_float(-2.5);
+  CHECK(strata_vtable_set(t.u.t, &k, &v, &err) == STRATA_OK);
+  strata_value_clear(&k);
+  k = str("owner");
+  v = strata_value_ref(77);
+  strata_vtable_set(t.u.t, &k, &v, &err);
+  strata_value_clear(&k);
+  k = str("n");
+  v = strata_value_int(-123456789012LL);
+  strata_vtable_set(t.u.t, &k, &v, &err);
+  strata_value_clear(&k);
+  /* A float key is refused. */
+  k = strata_value_float(1.5);
+  v = strata_value_bool(1);
+  CHECK(strata_vtable_set(t.u.t, &k, &v, &err) == STRATA_EARG);
+  CHECK_EQ_INT(t.u.t->n, 4);
+
+  strata_value c;
+  CHECK(strata_value_copy(&c, &t, &err) == STRATA_OK);
+  CHECK(strata_value_equal(&c, &t));
+  strata_buffer b = { 0 };
+  CHECK(strata_value_encode(&t, &b, &err) == STRATA_OK);
+  strata_value d;
+  CHECK(strata_value_decode(&d, b.data, b.len, &err) == STRATA_OK);
+  CHECK(strata_value_equal(&d, &t));
+  CHECK(strata_value_size(&d) > 0);
+  /* Every truncation is refused cleanly. */
+  int refused = 0;
+  for (size_t n = 0; n < b.len; n++) {
+    strata_value e;
+    refused += strata_value_decode(&e, b.data, n, &err) == STRATA_EPARSE;
+    CHECK(e.type == STRATA_VNIL);
+  }
+  CHECK_EQ_INT(refused, b.len);
+  /* Flipped bytes never crash. */
+  for (size_t n = 0; n < b.len; n++) {
+    unsigned char save = b.data[n];
+    b.data[n] ^= 0xff;
+    strata_value e;
+    if (strata_value_decode(&e, b.data, b.len, &err) == STRATA_OK) strata_value_clear(&e);
+    b.data[n] = save;
+  }
+  /* Removing a key with nil. */
+  k = str("hp");
+  v = strata_value_nil();
+  CHECK(strata_vtable_set(c.u.t, &k, &v, &err) == STRATA_OK);
+  CHECK(strata_vtable_get(c.u.t, &k) == NULL);
+  CHECK(!strata_value_equal(&c, &t));
+  strata_value_clear(&k);
+  strata_buffer_free(&b);
+  strata_value_clear(&c);
+  strata_value_clear(&d);
+  strata_value_clear(&t);
+}
+
+static void test_world(void) {
+  strata_error err;
+  strata_world *w = strata_world_new(42, &err);
+  uint64_t a, m, t1, t2, t3, s1;
+  CHECK(strata_world_create(w, "map", "base.cave", &m, &err) == STRATA_OK);
+  CHECK(strata_world_create(w, "actor", NULL, &a, &err) == STRATA_OK);
+  CHECK(strata_world_create(w, "", NULL, NULL, &err) == STRATA_EARG);
+  CHECK(m == 1 && a == 2);
+  CHECK(strata_object_set_position(w, a, m, 3, 4, &err) == STRATA_OK);
+  strata_value key = str("hp"), v = strata_value_int(10);
+  CHECK(strata_object_set(w, a, &key, 1, &v, &err) == STRATA_OK);
+  CHECK(strata_object_get(w, a, &key, 1)->u.i == 10);
+  strata_value deep[2] = { str("bag"), str("gold") };
+  v = strata_value_int(1);
+  CHECK(strata_object_set(w, a, deep, 2, &v, &err) == STRATA_ENOTFOUND);
+
+  CHECK(strata_world_schedule(w, 10, 0, "base.x", NULL, &t1, &err) == STRATA_OK);
+  CHECK(strata_world_schedule(w, 5, 5, "base.y", &key, &t2, &err) == STRATA_OK);
+  CHECK(strata_world_schedule(w, 5, 0, "base.z", NULL, &t3, &err) == STRATA_OK);
+  CHECK(strata_world_schedule(w, 0.0 / 0.0, 0, "base.z", NULL, NULL, &err) == STRATA_EARG);
+  CHECK(strata_world_subscribe(w, a, "base.hit", "base.h", &key, 5, &s1, &err) == STRATA_OK);
+  CHECK(strata_world_subscribe(w, 999, "base.hit", "base.h", NULL, 5, NULL, &err) == STRATA_ENOTFOUND);
+  strata_rng r1, r2;
+  CHECK(strata_world_stream(w, "loot", &r1, &err) == STRATA_OK);
+  strata_rng_u32(&r1);
+  strata_world_set_stream(w, "loot", &r1, &err);
+
+  /* Order: (5, t2), (5, t3), (10, t1). */
+  const strata_timer *d = strata_world_next_due(w, 100);
+  CHECK(d && d->uid == t2);
+  CHECK(strata_world_next_due(w, 4) == NULL);
+
+  char path[] = "/tmp/strata_test_world_XXXXXX";
+  int fd = mkstemp(path);
+  close(fd);
+  strata_mod_version mods[1] = { { "base", "0.1.0" } };
+  CHECK(strata_world_save(w, path, mods, 1, &err) == STRATA_OK);
+  strata_world *w2 = NULL;
+  strata_mod_version *mv = NULL;
+  size_t nm = 0;
+  CHECK(strata_world_open(path, &w2, &mv, &nm, &err) == STRATA_OK);
+  if (w2) {
+    CHECK_EQ_INT(nm, 1);
+    CHECK_STR(mv[0].version, "0.1.0");
+    CHECK_EQ_INT(strata_world_count(w2), 2);
+    strata_object *o = strata_world_object(w2, a);
+    CHECK(o && o->has_pos && o->x == 3 && o->map == m);
+    CHECK(strata_value_equal(&o->props, &strata_world_object(w, a)->props));
+    CHECK_STR(strata_world_object(w2, m)->archetype, "base.cave");
+    CHECK_EQ_INT(strata_world_timer_count(w2), 3);
+    CHECK(strata_world_next_due(w2, 100)->uid == t2);
+    CHECK_EQ_INT(strata_world_subscription_count(w2), 1);
+    CHECK(strata_world_stream(w2, "loot", &r2, &err) == STRATA_OK);
+    CHECK(strata_rng_u32(&r1) == strata_rng_u32(&r2));
+    CHECK_EQ_INT(strata_world_next_uid(w2), strata_world_next_uid(w));
+    uint64_t nu;
+    strata_world_create(w2, "x", NULL, &nu, &err);
+    CHECK(nu == s1 + 1);
+    strata_world_free(w2);
+    strata_mod_versions_free(mv, nm);
+  }
+
+  /* Firing: repeating timers move on and keep their uid. */
+  strata_timer out;
+  CHECK(strata_world_fire(w, t2, &out, &err) == STRATA_OK);
+  CHECK_STR(out.handler, "base.y");
+  CHECK(out.args.type == STRATA_VSTRING);
+  strata_timer_clear(&out);
+  CHECK(strata_world_next_due(w, 100)->uid == t3);
+  CHECK(strata_world_fire(w, t3, &out, &err) == STRATA_OK);
+  strata_timer_clear(&out);
+  d = strata_world_next_due(w, 100);
+  CHECK(d->uid == t1 && d->due == 10); /* (10, t1) then (10, t2): ties by uid */
+  CHECK(strata_world_timer_at(w, 1)->uid == t2 && strata_world_timer_at(w, 1)->due == 10);
+  CHECK(strata_world_cancel(w, t3, &err) == STRATA_ENOTFOUND);
+
+  /* Deleting an object drops its subscriptions; the uid is never reused. */
+  CHECK(strata_world_delete(w, a, &err) == STRATA_OK);
+  CHECK(strata_world_object(w, a) == NULL);
+  CHECK_EQ_INT(strata_world_subscription_count(w), 0);
+  CHECK(strata_world_delete(w, a, &err) == STRATA_ENOTFOUND);
+
+  /* A damaged value inside a valid save is refused, naming the object. */
+  CHECK(strata_world_save(w, path, mods, 1, &err) == STRATA_OK);
+  {
+    sqlite3 *db;
+    sqlite3_open(path, &db);
+    sqlite3_exec(db, "UPDATE objects SET props = x'06ff' WHERE uid = 1", NULL, NULL, NULL);
+    sqlite3_close(db);
+    CHECK(strata_world_open(path, &w2, &mv, &nm, &err) == STRATA_EPARSE);
+    CHECK_HAS(err.message, "properties of #1");
+    sqlite3_open(path, &db);
+    sqlite3_exec(db, "UPDATE meta SET value = 99 WHERE key = 'version'", NULL, NULL, NULL);
+    sqlite3_close(db);
+    CHECK(strata_world_open(path, &w2, &mv, &nm, &err) == STRATA_EPARSE);
+    CHECK_HAS(err.message, "schema version 99");
+  }
+
+  /* Foreign and corrupt files are refused with a message. */
+  FILE *f = fopen(path, "wb");
+  fputs("not a database at all, just some text that is long enough to look like a header", f);
+  fclose(f);
+  CHECK(strata_world_open(path, &w2, &mv, &nm, &err) != STRATA_OK);
+  CHECK_HAS(err.message, path);
+  CHECK(strata_world_open("/nonexistent/x.db", &w2, &mv, &nm, &err) == STRATA_EIO);
+  unlink(path);
+
+  strata_value_clear(&key);
+  strata_value_clear(&deep[0]);
+  strata_value_clear(&deep[1]);
+  strata_world_free(w);
+}
+
+static void test_tiles(void) {
+  strata_error err;
+  strata_world *w = strata_world_new(1, &err);
+  strata_tilemap *m = strata_tilemap_new(5, 3, NULL, &err);
+  uint64_t uid;
+  CHECK(strata_world_create(w, "map", NULL, &uid, &err) == STRATA_OK);
+  CHECK(strata_world_attach_tilemap(w, uid, m, &err) == STRATA_OK);
+  strata_tokens *t = strata_tilemap_tokens(m);
+  strata_token rock = strata_tokens_intern(t, "rock", 4, &err), door = strata_tokens_intern(t, "door", 4, &err);
+  strata_tilemap_clear(m, rock, &err);
+  strata_tilemap_set(m, 4, 2, door, &err);
+  char path[] = "/tmp/strata_test_tiles_XXXXXX";
+  close(mkstemp(path));
+  CHECK(strata_world_save(w, path, NULL, 0, &err) == STRATA_OK);
+  strata_world *w2;
+  strata_mod_version *mv;
+  size_t nm;
+  CHECK(strata_world_open(path, &w2, &mv, &nm, &err) == STRATA_OK);
+  strata_tilemap *m2 = strata_world_tilemap(w2, uid);
+  CHECK(m2 && strata_tilemap_width(m2) == 5 && strata_tilemap_height(m2) == 3);
+  strata_token st[4];
+  CHECK_EQ_INT(strata_tilemap_stack(m2, 4, 2, st, 4), 2);
+  CHECK_STR(strata_tokens_name(strata_tilemap_tokens(m2), st[1], NULL), "door");
+  CHECK_EQ_INT(strata_tilemap_stack(m2, 0, 0, st, 4), 1);
+  strata_world_free(w2);
+  strata_mod_versions_free(mv, nm);
+  unlink(path);
+  strata_world_free(w); /* frees m */
+}
+
+int main(void) {
+  test_values();
+  test_tiles();
+  test_world();
+  return check_summary("world");
+}

@@ -1,0 +1,112 @@
+-- Mods: load order, version constraints, the sandbox and guarded callbacks.
+local strata = require "strata"
+local mods = require "strata.mods"
+
+local PATH = { "mods", "spec/fixtures/mods" }
+local function world(list) return strata.world.new{ seed = 1, mods = list, mod_path = PATH } end
+
+describe("mod loading", function()
+  it("orders mods by requires, ties by id", function()
+    local order = mods.resolve({ "patcher", "sandboxed" }, PATH)
+    local ids = {}
+    for i, m in ipairs(order) do ids[i] = m.id end
+    assert.same({ "base", "sandboxed", "testmod", "patcher" }, ids)
+  end)
+
+  it("checks version constraints", function()
+    assert.is_true(mods.satisfies("1.2.3", "1.2.3"))
+    assert.is_false(mods.satisfies("1.2.4", "1.2.3"))
+    assert.is_true(mods.satisfies("1.4.0", "^1.2"))
+    assert.is_false(mods.satisfies("2.0.0", "^1.2"))
+    assert.is_false(mods.satisfies("1.1.9", "^1.2"))
+    assert.is_true(mods.satisfies("0.3.0", ">=0.3"))
+    assert.is_false(mods.satisfies("0.2.9", ">=0.3"))
+    assert.is_true(mods.satisfies("9.9.9", "*"))
+  end)
+
+  it("names the mods of a cycle, a missing mod and an unmet version", function()
+    local ok, err = pcall(world, { "cyc_a" })
+    assert.is_false(ok)
+    assert.matches("cycle: cyc_a, cyc_b", err)
+    ok, err = pcall(world, { "nosuchmod" })
+    assert.matches("mod 'nosuchmod' not found", err)
+    ok, err = pcall(world, { "needs_new" })
+    assert.matches("mod needs_new requires testmod >=2.0, found 1.2.0", err)
+  end)
+end)
+
+describe("the sandbox", function()
+  local w
+  setup(function() w = world({ "base", "sandboxed" }) end)
+
+  it("refuses each forbidden facility with a clear error", function()
+    local r = strata.data["base.handler"]:ensure("sandboxed.report").run()
+    assert.matches("io.open is not available to mods", r.io)
+    assert.matches("os.execute is not available to mods", r.os_execute)
+    assert.matches("debug.sethook is not available to mods", r.debug)
+    assert.matches("package.loadlib is not available to mods", r.loadlib)
+    assert.matches("only text chunks", r.bytecode)
+    assert.matches("bytecode is not allowed", r.bytecode_text)
+    assert.matches("has no file 'os'", r.require_os)
+    assert.matches("has no file 'luv'", r.require_c)
+    assert.matches("may require only their own files", r.require_escape)
+    assert.matches("string.dump is not available", r.dump)
+    assert.matches("__gc finalizers are not available", r.gc)
+    assert.matches("attempt to index a nil value", r.string_mt)
+    assert.equal("allowed", r.text_load)
+  end)
+
+  it("stops a runaway loop and a memory bomb; the world keeps working", function()
+    local obj = w:new_object{ kind = "thing" }
+    w:schedule{ after = 1, handler = "sandboxed.runaway" }
+    local ok, err = pcall(w.advance, w, 2)
+    assert.is_false(ok)
+    assert.matches("sandboxed.runaway: stopped, instruction budget exceeded", err)
+    w:schedule{ after = 1, handler = "sandboxed.bomb" }
+    ok, err = pcall(w.advance, w, 2)
+    assert.is_false(ok)
+    assert.matches("sandboxed.bomb: stopped, memory limit exceeded", err)
+    w:schedule{ after = 1, handler = "sandboxed.sneaky" }
+    ok, err = pcall(w.advance, w, 2)
+    assert.is_false(ok)
+    assert.matches("sandboxed.sneaky: stopped, instruction budget exceeded", err)
+    w:schedule{ after = 1, handler = "sandboxed.fine", args = { obj = obj } }
+    w:advance(2)
+    assert.is_true(obj.state.ran)
+    assert.equal(0, #w:timers())
+  end)
+end)
+
+describe("strata.reload", function()
+  it("re-runs a mod in place, and refuses to drop an ID that state still uses", function()
+    local dir = os.tmpname()
+    os.remove(dir)
+    assert.is_true(os.execute("mkdir -p " .. dir .. " && cp -r spec/fixtures/mods/testmod " .. dir .. "/"))
+    local init = dir .. "/testmod/init.lua"
+    local f = io.open(init) local original = f:read("a") f:close()
+    local function write(text) local g = io.open(init, "w") g:write(text) g:close() end
+
+    local w = strata.world.new{ seed = 1, mods = { "base", "testmod" }, mod_path = { "mods", dir } }
+    local log = w:new_object{ kind = "log" }
+    w:schedule{ after = 1, every = 1, handler = "testmod.note", args = { log = log, tag = "t" } }
+    local entry = strata.data["base.handler"]:ensure("testmod.note")
+
+    -- renaming the handler the timer uses: refused, nothing changed
+    write((original:gsub('_id = "note"', '_id = "note2"'):gsub('handler = "testmod.note"', 'handler = "testmod.note2"')))
+    local ok, err = pcall(strata.reload, { "testmod" })
+    assert.is_false(ok)
+    assert.matches("strata.reload testmod: failed, nothing changed", err)
+    assert.matches("unknown ID 'testmod.note' %(handler of timer", err)
+    w:advance(1)
+    assert.matches("^t@1:", log.state.log[1])
+
+    -- changing its behaviour: the live timer runs the new code, the entry keeps its identity
+    write((original:gsub('%("%%s@%%g:%%d"%)', '("new %%s@%%g:%%d")')))
+    strata.reload{ "testmod" }
+    w:advance(1)
+    assert.matches("^new t@2:", log.state.log[2])
+    assert.equal(entry, strata.data["base.handler"]:ensure("testmod.note"))
+    assert.has_error(function() strata.reload{ "nosuch" } end)
+    os.execute("rm -rf " .. dir)
+  end)
+end)
