@@ -189,6 +189,17 @@ strata_status strata_world_delete(strata_world *w, uint64_t uid, strata_error *e
   return STRATA_OK;
 }
 
+strata_status strata_object_set_archetype(strata_world *w, uint64_t uid, const char *archetype,
+                                          strata_error *err) {
+  strata_object *o = strata_world_object(w, uid);
+  if (!o) return no_object(err, uid);
+  char *copy = dup_str(archetype);
+  if (archetype && !copy) return nomem(err);
+  free(o->archetype);
+  o->archetype = copy;
+  return STRATA_OK;
+}
+
 strata_status strata_object_set_position(strata_world *w, uint64_t uid, uint64_t map, int64_t x,
                                          int64_t y, strata_error *err) {
   strata_object *o = strata_world_object(w, uid);

@@ -39,3 +39,6 @@ for _, id in ipairs{ "map_entered", "map_left", "before_travel", "floor_generate
                      "object_created", "object_deleted" } do
   data:add{ _type = "base.event", _id = id }
 end
+
+-- While the player is on a map with `renew`, this timer applies restock and renew as they fall due.
+data:add{ _type = "base.handler", _id = "map_renew", run = function(world, _, args) world:_renew_timer(args.map) end }

@@ -104,10 +104,16 @@ Proxy.__tostring = function(p) return "state " .. path_label(label(p._kind, p._u
 
 local handle_methods = {}
 
+-- Kinds that add methods and fields to their handles (areas.lua: areas, maps,
+-- features): kinds[kind] = { methods = {}, get = { field = fn(h) }, set = { field = fn(h, v) } }.
+local kinds = {}
+
 function handle_methods:alive() return self._world._s:info(self.uid) ~= nil end
 
-function handle_methods:delete()
+function handle_methods:delete(opts)
   check_alive(self, "delete")
+  local k = kinds[self.kind]
+  if k and k.delete then return k.delete(self, opts) end
   self._world._s:delete(self.uid)
 end
 
@@ -151,6 +157,13 @@ end
 Handle.__index = function(h, k)
   local m = handle_methods[k]
   if m then return m end
+  local ext = kinds[h.kind]
+  if ext then
+    m = ext.methods and ext.methods[k]
+    if m then return m end
+    local get = ext.get and ext.get[k]
+    if get then check_alive(h, k) return get(h) end
+  end
   if tile_methods[k] and h.kind == "map" then return tile_methods[k] end
   if (k == "width" or k == "height") and h.kind == "map" then
     check_alive(h, k)
@@ -175,6 +188,14 @@ Handle.__index = function(h, k)
 end
 
 Handle.__newindex = function(h, k, v)
+  local ext = kinds[h.kind]
+  local set = ext and ext.set and ext.set[k]
+  if set then
+    check_alive(h, k)
+    local ok, err = pcall(set, h, v)
+    if not ok then error(err, 2) end
+    return
+  end
   if persistent[k] then
     check_alive(h, k)
     if type(v) ~= "table" then error(label(h.kind, h.uid) .. " " .. k .. ": must be a table", 2) end
@@ -439,6 +460,10 @@ function M.open(path, opts)
 end
 
 function M.registry() return current_registry end
+
+-- Areas, floors, entrances, stairs and travel extend worlds and handles.
+require("strata.areas")(M, { World = World, kinds = kinds, handle = handle, label = label,
+  check_alive = check_alive })
 
 -- strata.reload{ "mod" }: re-runs a mod in place for the worlds of the
 -- current registry. An ID still used by their state cannot disappear.

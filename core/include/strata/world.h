@@ -78,6 +78,9 @@ strata_object *strata_world_next_object(const strata_world *w, uint64_t after);
 size_t strata_world_count(const strata_world *w);
 strata_status strata_object_set_position(strata_world *w, uint64_t uid, uint64_t map, int64_t x,
                                          int64_t y, strata_error *err);
+/* Gives the object another archetype ID (NULL: none); the old string is freed. */
+strata_status strata_object_set_archetype(strata_world *w, uint64_t uid, const char *archetype,
+                                          strata_error *err);
 /* Replaces the value at path (n keys) under the object's properties; val is
 ** taken over (left nil) on success. Intermediate tables must exist. */
 strata_status strata_object_set(strata_world *w, uint64_t uid, const strata_value *path, size_t n,
