@@ -304,13 +304,16 @@ function M.reload(reg, id, check)
   if #errors > 0 then
     error("strata.reload " .. id .. ": failed, nothing changed:\n  " .. table.concat(errors, "\n  "), 0)
   end
-  for full, e in pairs(fresh.by_id) do
-    local old = reg.by_id[full]
-    if old and old._type == e._type then
-      for k in pairs(old) do old[k] = nil end
-      for k, v in pairs(e) do old[k] = v end
-      fresh.by_id[full] = old
-      fresh.by_type[e._type][full] = old
+  -- Entries that still exist keep their tables (an ID may name one entry per type).
+  for type_id, entries in pairs(fresh.by_type) do
+    for full, e in pairs(entries) do
+      local old = reg.by_type[type_id] and reg.by_type[type_id][full]
+      if old then
+        for k in pairs(old) do old[k] = nil end
+        for k, v in pairs(e) do old[k] = v end
+        entries[full] = old
+        if fresh.by_id[full] == e then fresh.by_id[full] = old end
+      end
     end
   end
   for _, k in ipairs{ "types", "by_type", "by_id", "patches", "handlers" } do reg[k] = fresh[k] end

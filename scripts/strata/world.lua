@@ -17,6 +17,18 @@ local persistent = { props = true, state = true, meta = true }
 
 local function label(kind, uid) return kind .. "#" .. uid end
 
+-- An ID may name entries of several types (a unique area, its area archetype and
+-- its map archetype are often all "mod.vernis"): a handle's archetype is looked
+-- up among the archetypes of its kind.
+local archetype_types = { map = "base.map_archetype", area = "base.area_archetype",
+  actor = "base.actor_archetype" }
+
+local function archetype_of(reg, kind, id)
+  local t = archetype_types[kind]
+  if t then return reg.by_type[t] and reg.by_type[t][id] end
+  return reg.by_id[id]
+end
+
 -- ---- handles ------------------------------------------------------------------------
 local function handle(world, uid)
   local kind = world._s:info(uid)
@@ -287,7 +299,7 @@ function World:new_map(opts)
   if not ok then error("world:new_map: " .. tostring(uid), 2) end
   local m = handle(self, uid)
   if opts.fill ~= nil then m:clear(opts.fill) end
-  local arch = opts.archetype and self._registry.by_id[opts.archetype]
+  local arch = opts.archetype and archetype_of(self._registry, "map", opts.archetype)
   if arch and arch.properties then m.props = arch.properties end
   return m
 end
@@ -319,6 +331,7 @@ function World:_sync_streams()
 end
 
 -- ---- events ---------------------------------------------------------------------------------
+
 function World:_emit(source, event, params, default)
   local reg = self._registry
   reg:view("base.event"):ensure(event)
@@ -327,7 +340,7 @@ function World:_emit(source, event, params, default)
     list[#list + 1] = { name = h.name, priority = h.priority, fn = h.fn, what = "event handler '" .. h.name .. "' of mod " .. h.mod }
   end
   if source then
-    local arch = source.archetype and reg.by_id[source.archetype]
+    local arch = source.archetype and archetype_of(reg, source.kind, source.archetype)
     if arch and type(arch.events) == "table" then
       for _, e in ipairs(arch.events) do
         if e.id == event then
