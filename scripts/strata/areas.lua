@@ -213,6 +213,7 @@ return function(M, I)
     end
     for _, uid in ipairs(w._s:objects_on(m.uid)) do w._s:delete(uid) end
     w._s:delete(m.uid)
+    w._tilemaps[m.uid] = nil
   end
 
   kinds.map.delete = function(m) drop_map(m._world, m) end
@@ -288,7 +289,7 @@ return function(M, I)
     for _, t in ipairs(w._s:timers()) do
       if t.uid >= cp.mark then w._s:cancel(t.uid) end
     end
-    for _, uid in ipairs(w._s:objects_from(cp.mark)) do w._s:delete(uid) end
+    for _, uid in ipairs(w._s:objects_from(cp.mark)) do w._s:delete(uid) w._tilemaps[uid] = nil end
     for uid, snap in pairs(cp.sys) do
       if w._s:info(uid) then w._s:set(uid, "sys", snap, "sys") end
     end

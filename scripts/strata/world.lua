@@ -127,6 +127,7 @@ function handle_methods:delete(opts)
   local k = kinds[self.kind]
   if k and k.delete then return k.delete(self, opts) end
   self._world._s:delete(self.uid)
+  self._world._tilemaps[self.uid] = nil
 end
 
 function handle_methods:emit(event, params, default)
@@ -158,8 +159,16 @@ for _, name in ipairs{ "set", "add_front", "remove", "reset", "clear", "tokens",
                        "find_path", "render", "fill", "passable", "cost" } do
   tile_methods[name] = function(self, ...)
     check_alive(self, name)
-    local tm = self._world._s:tilemap(self.uid)
-    if not tm then error(label(self.kind, self.uid) .. ": has no tiles", 2) end
+    -- The wrapper of the object's tile map is kept per world: it stays valid
+    -- while the object lives (checked just above; uids are never reused) and
+    -- nothing replaces an object's tile map from Lua.
+    local w = self._world
+    local tm = w._tilemaps[self.uid]
+    if not tm then
+      tm = w._s:tilemap(self.uid)
+      if not tm then error(label(self.kind, self.uid) .. ": has no tiles", 2) end
+      w._tilemaps[self.uid] = tm
+    end
     local f = tm[name]
     if not f then error("tile maps have no method '" .. name .. "'", 2) end
     return f(tm, ...)
@@ -231,7 +240,7 @@ end
 
 local function wrap(state, registry, order)
   local w = setmetatable({ _s = state, _registry = registry, _mods = order,
-    _handles = setmetatable({}, { __mode = "v" }), _streams = {} }, World)
+    _handles = setmetatable({}, { __mode = "v" }), _streams = {}, _tilemaps = {} }, World)
   state:set_ref_maker(function(uid) return handle(w, uid) end)
   w.rng = { stream = function(_, key) return w:stream(key) end }
   w.data = registry

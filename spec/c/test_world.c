@@ -89,6 +89,12 @@ static void test_world(void) {
   CHECK(strata_world_create(w, "actor", NULL, &a, &err) == STRATA_OK);
   CHECK(strata_world_create(w, "", NULL, NULL, &err) == STRATA_EARG);
   CHECK(m == 1 && a == 2);
+  /* archetypes change and go; the object keeps its own copy of the string */
+  CHECK(strata_object_set_archetype(w, a, "base.goblin", &err) == STRATA_OK);
+  CHECK_STR(strata_world_object(w, a)->archetype, "base.goblin");
+  CHECK(strata_object_set_archetype(w, a, NULL, &err) == STRATA_OK);
+  CHECK(strata_world_object(w, a)->archetype == NULL);
+  CHECK(strata_object_set_archetype(w, 999, "x", &err) == STRATA_ENOTFOUND);
   CHECK(strata_object_set_position(w, a, m, 3, 4, &err) == STRATA_OK);
   strata_value key = str("hp"), v = strata_value_int(10);
   CHECK(strata_object_set(w, a, &key, 1, &v, &err) == STRATA_OK);
