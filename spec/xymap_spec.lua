@@ -479,3 +479,28 @@ describe("strata.xymap.grid (several maps joined by transitions)", function()
     assert.error_matches(function() grid:shortest_path({ 0, 0 }, { 0, 0, "x" }) end, "expected a coordinate {X, Y, Z}")
   end)
 end)
+
+describe("legends from the data registry (base.legend)", function()
+  local world = strata.world.new{ mods = { "base", "legends" }, mod_path = { "mods", "spec/fixtures/mods" } }
+  local MAP = "+ 0 1 2\n\n0 #D#-T\n\n+ 0 1 2"
+
+  it("resolves IDs by symbol key or by the entry's own symbol", function()
+    local xy = strata.xymap.parse(MAP, { legend = { D = "legends.door", T = "legends.to_cave" } })
+    assert.are.same({ 1, 0, "the small cave" }, xy:node(2, 0).target)
+    assert.are.equal("#+#-", (xy:display():gsub(" +$", "")))
+    local _, _, cost = xy:shortest_path({ 0, 0 }, { 1, 0 })
+    assert.are.equal(5, cost)
+    local listed = strata.xymap.parse(MAP, { legend = { "legends.door", "legends.to_cave" } })
+    assert.are.same({ 1, 0, "the small cave" }, listed:node(2, 0).target)
+    assert.is_not_nil(world)
+  end)
+
+  it("names unknown IDs, missing and clashing symbols", function()
+    assert.error_matches(function() strata.xymap.parse(MAP, { legend = { D = "legends.dor", T = "legends.to_cave" } }) end,
+      "legend 'D': unknown base.legend 'legends.dor'.*legends.door")
+    assert.error_matches(function() strata.xymap.parse(MAP, { legend = { "legends.anywhere" } }) end,
+      "base.legend 'legends.anywhere' has no symbol")
+    assert.error_matches(function() strata.xymap.parse(MAP, { legend = { X = "legends.door" } }) end,
+      "legend 'X' names base.legend 'legends.door', whose symbol is 'D'")
+  end)
+end)

@@ -28,10 +28,13 @@ static void check_direction_key(lua_State *L, int legend_arg, const char *field,
 }
 
 /* Reads legend = { [symbol] = { kind =, display =, weight =, weights =,
-** directions =, aliases =, interrupt =, average =, target = } }. */
+** directions =, aliases =, interrupt =, average =, target = } }. spawn_aliases
+** and prototype are accepted for the world's grid (spawning rooms and exits)
+** and mean nothing to the map's shape. */
 static size_t check_legend(lua_State *L, int opts, strata_xy_legend **out) {
   static const char *const known[] = {"kind", "display", "weight", "weights", "directions",
-                                      "aliases", "interrupt", "average", "target", NULL};
+                                      "aliases", "interrupt", "average", "target",
+                                      "spawn_aliases", "prototype", NULL};
   *out = NULL;
   if (lua_getfield(L, opts, "legend") == LUA_TNIL) {
     lua_pop(L, 1);

@@ -25,7 +25,10 @@ data:add_type{ _id = "branch_archetype", fields = {
   start_exit_reset = T, max_idle = { type = "number" } } }
 data:add_type{ _id = "grid_map", fields = { z = { type = "string" }, map = { type = "string" },
   legend = T, prototypes = T, options = T } }
-data:add_type{ _id = "legend", fields = { symbol = { type = "string" }, kind = { type = "string" } } }
+data:add_type{ _id = "legend", fields = { symbol = { type = "string" }, kind = { type = "string", required = true },
+  display = { type = "string" }, weight = { type = "number" }, weights = T, directions = T, aliases = T,
+  interrupt = { type = "boolean" }, average = { type = "boolean" }, target = T, spawn_aliases = T,
+  prototype = { type = "string" } } }
 data:add_type{ _id = "prototype", fields = { kind = { type = "string" }, parent = { type = "string" } } }
 data:add_type{ _id = "layout", fields = { size = T, generator = { type = "any", functions = true }, source = { type = "string" } } }
 data:add_type{ _id = "layout_mapping", fields = { inherit = { type = "string" } } }

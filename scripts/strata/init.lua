@@ -8,12 +8,12 @@ local strata = {
   tilemap = core.tilemap,
   tokens = core.tokens,
   rng = core.rng,
-  xymap = core.xymap,
 }
 
 -- Parts loaded on first use: strata.<name> requires the module given here.
 local lazy = {
   markup = "strata.markup",
+  xymap = "strata.xymap",
   world = "strata.world",
   mods = "strata.mods",
 }
