@@ -80,8 +80,9 @@ strata_status strata_tilemap_find_path(strata_tilemap *m, int x1, int y1, int x2
   uint32_t goal = (uint32_t)y2 * (uint32_t)m->width + (uint32_t)x2;
   if (tilemap_cell_cost(m, goal) <= 0) return STRATA_OK; /* nobody can stand on the goal */
 
-  /* A* and Dijkstra take the fast engine when the map suits it. */
-  if (opt->algorithm == STRATA_PATH_ASTAR || opt->algorithm == STRATA_PATH_DIJKSTRA) {
+  /* A* and Dijkstra take the fast engine when the map suits it, and so does
+  ** breadth-first search on maps of one cost. */
+  if (opt->algorithm != STRATA_PATH_GREEDY) {
     int done = gridsearch_run(m, x1, y1, x2, y2, opt, out, err);
     if (done < 0) return err ? err->status : STRATA_ENOMEM;
     if (done > 0) {

@@ -23,6 +23,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "gridflood.h"
 #include "tilemap_internal.h"
 
 #define MAX_CLASSES 254 /* 0xff marks "not cached" below */
@@ -71,6 +72,7 @@ struct grid_search {
   entry_stack *ring;      /* ring_size stacks, grown when a search needs more */
   uint32_t ring_size;
   strata_search *radix;   /* the shared radix heap, for real-valued A* keys */
+  struct grid_flood *flood; /* the engine for maps of one cost (gridflood.c) */
   uint64_t expanded;
 };
 
@@ -84,6 +86,7 @@ void gridsearch_free(struct grid_search *gs) {
 
   free(gs->ring);
   strata_search_free(gs->radix);
+  gridflood_free(gs->flood);
   free(gs);
 }
 
@@ -96,7 +99,7 @@ size_t gridsearch_memory(const struct grid_search *gs) {
   for (uint32_t i = 0; i < gs->ring_size; i++) bytes += gs->ring[i].cap * sizeof(grid_entry);
 
   if (gs->radix) bytes += strata_search_memory(gs->radix);
-  return bytes;
+  return bytes + gridflood_memory(gs->flood);
 }
 
 /* Rebuilds the class grid if the map or the traits changed; 0 on ENOMEM. */
@@ -372,9 +375,22 @@ int gridsearch_run(strata_tilemap *m, int x1, int y1, int x2, int y2,
   struct grid_search *gs = m->grid;
   if (gs == NULL && (gs = m->grid = calloc(1, sizeof *gs)) == NULL) goto nomem;
   if (!refresh_classes(m, gs)) goto nomem;
-  /* Many distinct costs, or costs that are not integers: the generic engine. */
-  if (gs->too_many_classes || !gs->integral) return 0;
   int eight = opt->connectivity == 8;
+  /* One cost everywhere: breadth-first, or two FIFOs for Dijkstra with a
+  ** dearer diagonal (gridflood.c). */
+  if (!gs->too_many_classes && gs->nclasses == 1 &&
+      (opt->algorithm == STRATA_PATH_DIJKSTRA || opt->algorithm == STRATA_PATH_BFS)) {
+    uint32_t start = (uint32_t)(y1 + 1) * gs->pw + (uint32_t)(x1 + 1);
+    uint32_t goal = (uint32_t)(y2 + 1) * gs->pw + (uint32_t)(x2 + 1);
+    double diag = eight ? opt->diagonal_cost : 1;
+    int fewest = opt->algorithm == STRATA_PATH_BFS || diag == 1;
+    if (gridflood_run(&gs->flood, gs->cls, gs->pw, gs->ph, eight, diag, fewest, start, goal, x2,
+                      y2, (uint32_t)m->width, gs->class_cost[1], out, &gs->expanded) < 0)
+      goto nomem;
+    return 1;
+  }
+  /* Many distinct costs, or costs that are not integers: the generic engine. */
+  if (gs->too_many_classes || !gs->integral || opt->algorithm == STRATA_PATH_BFS) return 0;
   int use_h = opt->algorithm == STRATA_PATH_ASTAR;
   double diag = eight ? opt->diagonal_cost : 1;
   double max_step = gs->max_cost * diag;

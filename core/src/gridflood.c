@@ -1,0 +1,239 @@
+/*
+** gridflood.c - searches on maps whose passable cells all cost the same.
+**
+** Most game maps are like that (floor and wall), and there the general
+** machinery of gridsearch.c (cost arrays, bucket rings, generation stamps)
+** is more than the problem needs:
+**
+** - When every step costs the same (4 neighbours, or 8 with diagonal steps
+**   as dear as straight ones) Dijkstra is a breadth-first flood: a cell's
+**   first label is final, so it needs one byte of state and a FIFO of cell
+**   indices, and may stop as soon as the goal is reached.
+** - With 8 neighbours and a diagonal multiplier d != 1 there are two step
+**   costs, 1 and d. Cells leave the queue in order of distance, so cells
+**   reached by a straight step enter a FIFO in order of distance, and so do
+**   those reached by a diagonal step: two FIFOs, popping the nearer head,
+**   give Dijkstra's exact order with no heap and no buckets (Dinitz's
+**   k-queue method for k distinct edge costs). Distances are kept as exact
+**   step counts (straight, diagonal), so equal distances compare equal.
+**
+** The byte per cell is a copy of the class grid made for each search (1 for
+** an unseen passable cell, 0 for a wall), so one load tells "passable and
+** unseen"; a reached cell keeps the direction it was reached from.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "gridflood.h"
+
+#define UNSEEN 1u
+#define OPEN 0x40u   /* reached, distance not final (two-queue search only) */
+#define DONE 0x80u   /* distance final; low 3 bits: the direction it came from */
+#define START 0x08u  /* with DONE: the start, which has no parent */
+
+typedef struct flood_entry {
+  double g;                    /* straight + diag * diagonal, computed from them */
+  uint32_t cell;
+  uint32_t straight, diagonal; /* steps of the route that put it here: exact */
+} flood_entry;
+
+/* A FIFO on a ring of power-of-two size: only the frontier is in it. */
+typedef struct fifo {
+  flood_entry *items;
+  uint32_t head, len, cap;
+} fifo;
+
+struct grid_flood {
+  uint8_t *mark;       /* per padded cell: UNSEEN, 0, OPEN | dir, DONE | dir */
+  double *best;        /* two-queue search: best distance of OPEN cells */
+  uint32_t *queue;     /* breadth-first search: cell indices */
+  uint32_t cap;        /* cells the arrays above hold */
+  int has_best;
+  fifo q[2];           /* two-queue search: straight and diagonal arrivals */
+};
+
+void gridflood_free(struct grid_flood *f) {
+  if (f == NULL) return;
+  free(f->mark);
+  free(f->best);
+  free(f->queue);
+  free(f->q[0].items);
+  free(f->q[1].items);
+  free(f);
+}
+
+size_t gridflood_memory(const struct grid_flood *f) {
+  if (f == NULL) return 0;
+  size_t bytes = sizeof *f + (size_t)f->cap * (sizeof *f->mark + sizeof *f->queue);
+  if (f->has_best) bytes += (size_t)f->cap * sizeof *f->best;
+  return bytes + ((size_t)f->q[0].cap + f->q[1].cap) * sizeof(flood_entry);
+}
+
+static int prepare(struct grid_flood **fp, uint32_t n, int need_best) {
+  struct grid_flood *f = *fp;
+  if (f == NULL && (f = *fp = calloc(1, sizeof *f)) == NULL) return 0;
+  if (n > f->cap) {
+    uint8_t *mark = malloc(n);
+    uint32_t *queue = malloc((size_t)n * sizeof *queue);
+    if (mark == NULL || queue == NULL) {
+      free(mark), free(queue);
+      return 0;
+    }
+    free(f->mark), free(f->queue), free(f->best);
+    f->mark = mark, f->queue = queue, f->best = NULL, f->has_best = 0;
+    f->cap = n;
+  }
+  if (need_best && !f->has_best) {
+    if ((f->best = calloc(f->cap, sizeof *f->best)) == NULL) return 0; /* read before written */
+    f->has_best = 1;
+  }
+  return 1;
+}
+
+static int fifo_grow(fifo *q) {
+  uint32_t cap = q->cap ? q->cap * 2 : 1024;
+  flood_entry *items = malloc((size_t)cap * sizeof *items);
+  if (items == NULL) return 0;
+  for (uint32_t i = 0; i < q->len; i++) items[i] = q->items[(q->head + i) & (q->cap - 1)];
+  free(q->items);
+  q->items = items, q->head = 0, q->cap = cap;
+  return 1;
+}
+
+static inline int fifo_push(fifo *q, flood_entry e) {
+  if (q->len == q->cap && !fifo_grow(q)) return 0;
+  q->items[(q->head + q->len++) & (q->cap - 1)] = e;
+  return 1;
+}
+
+static inline flood_entry fifo_pop(fifo *q) {
+  flood_entry e = q->items[q->head];
+  q->head = (q->head + 1) & (q->cap - 1);
+  q->len--;
+  return e;
+}
+
+/* Breadth-first: fewest steps. Stops when the goal is reached. (A version
+** without a branch on the neighbour's state was slower: most neighbours
+** were seen already, which the branch predictor guesses well.) */
+static int flood_bfs(struct grid_flood *f, int32_t pw, int dirs, uint32_t start, uint32_t goal,
+                     uint64_t *expanded) {
+  const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
+  uint8_t *mark = f->mark;
+  uint32_t *queue = f->queue;
+  uint32_t head = 0, tail = 0;
+  mark[start] = DONE | START;
+  queue[tail++] = start;
+  if (start == goal) return *expanded = 1, 1;
+  while (head < tail) {
+    uint32_t u = queue[head++];
+    for (int d = 0; d < dirs; d++) {
+      uint32_t v = (uint32_t)((int32_t)u + off[d]);
+      if (mark[v] != UNSEEN) continue;
+      mark[v] = (uint8_t)(DONE | (unsigned)d);
+      if (v == goal) return *expanded = head, 1;
+      queue[tail++] = v;
+    }
+  }
+  *expanded = head;
+  return 0;
+}
+
+/* Dijkstra with straight steps of cost 1 and diagonal steps of cost diag.
+** The eight directions are spelt out so that each pop computes the two
+** distances its neighbours can get once, not once per neighbour. */
+static int flood_two_queues(struct grid_flood *f, int32_t pw, double diag, uint32_t start,
+                            uint32_t goal, uint64_t *expanded) {
+  uint8_t *mark = f->mark;
+  double *best = f->best;
+  fifo *q = f->q;
+  q[0].head = q[0].len = q[1].head = q[1].len = 0;
+  uint64_t pops = 0;
+  mark[start] = OPEN | START;
+  best[start] = 0;
+  if (!fifo_push(&q[0], (flood_entry){0, start, 0, 0})) return -1;
+  while (q[0].len + q[1].len > 0) {
+    fifo *from;
+    if (q[1].len == 0) from = &q[0];
+    else if (q[0].len == 0) from = &q[1];
+    else from = q[0].items[q[0].head].g <= q[1].items[q[1].head].g ? &q[0] : &q[1];
+    flood_entry e = fifo_pop(from);
+    uint32_t u = e.cell;
+    uint8_t mu = mark[u];
+    if ((mu & DONE) || e.g > best[u]) continue; /* done, or reached more cheaply since */
+    mark[u] = (uint8_t)(DONE | (mu & 0x0fu));
+    pops++;
+    if (u == goal) return *expanded = pops, 1;
+    flood_entry ns = {(double)(e.straight + 1) + diag * (double)e.diagonal, 0, e.straight + 1,
+                      e.diagonal};
+    flood_entry nd = {(double)e.straight + diag * (double)(e.diagonal + 1), 0, e.straight,
+                      e.diagonal + 1};
+#define RELAX(d, offset, n, queue)                                        \
+  do {                                                                   \
+    uint32_t v = (uint32_t)((int32_t)u + (offset));                      \
+    uint8_t mv = mark[v];                                                \
+    if (mv == 0 || (mv & DONE)) break;                                   \
+    if (mv != UNSEEN && (n).g >= best[v]) break;                         \
+    mark[v] = (uint8_t)(OPEN | (d));                                     \
+    best[v] = (n).g;                                                     \
+    (n).cell = v;                                                        \
+    if (!fifo_push(&q[queue], (n))) return -1;                           \
+  } while (0)
+    RELAX(0, -pw, ns, 0);
+    RELAX(1, 1, ns, 0);
+    RELAX(2, pw, ns, 0);
+    RELAX(3, -1, ns, 0);
+    RELAX(4, -pw + 1, nd, 1);
+    RELAX(5, pw + 1, nd, 1);
+    RELAX(6, pw - 1, nd, 1);
+    RELAX(7, -pw - 1, nd, 1);
+#undef RELAX
+  }
+  *expanded = pops;
+  return 0;
+}
+
+int gridflood_run(struct grid_flood **fp, const uint8_t *cls, uint32_t pw, uint32_t ph,
+                  int eight, double diag, int fewest_steps, uint32_t start, uint32_t goal,
+                  int gx, int gy, uint32_t width, double cell_cost, strata_path *out,
+                  uint64_t *expanded) {
+  uint32_t n = pw * ph;
+  int two_queues = !fewest_steps && eight && diag != 1;
+  if (!prepare(fp, n, two_queues)) return -1;
+  struct grid_flood *f = *fp;
+  memcpy(f->mark, cls, n); /* one class: 1 passable, 0 wall */
+  int found = two_queues ? flood_two_queues(f, (int32_t)pw, diag, start, goal, expanded)
+                         : flood_bfs(f, (int32_t)pw, eight ? 8 : 4, start, goal, expanded);
+  out->len = 0;
+  out->cost = 0;
+  if (found <= 0) return found;
+  /* Walk back from the goal by the stored directions, then reverse. */
+  static const int8_t DX[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+  static const int8_t DY[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
+  const int32_t p = (int32_t)pw;
+  const int32_t off[8] = {-p, 1, p, -1, -p + 1, p + 1, p - 1, -p - 1};
+  size_t len = 0, straight = 0, diagonal = 0;
+  int x = gx, y = gy;
+  for (uint32_t v = goal;;) {
+    if (len == out->cap) {
+      size_t cap = out->cap ? out->cap * 2 : 256;
+      uint32_t *nodes = realloc(out->nodes, cap * sizeof *nodes);
+      if (nodes == NULL) return -1;
+      out->nodes = nodes, out->cap = cap;
+    }
+    out->nodes[len++] = (uint32_t)y * width + (uint32_t)x;
+    if (f->mark[v] & START) break;
+    unsigned d = f->mark[v] & 7u;
+    if (d < 4) straight++;
+    else diagonal++;
+    v = (uint32_t)((int32_t)v - off[d]);
+    x -= DX[d], y -= DY[d];
+  }
+  for (size_t i = 0, j = len - 1; i < j; i++, j--) {
+    uint32_t t = out->nodes[i];
+    out->nodes[i] = out->nodes[j], out->nodes[j] = t;
+  }
+  out->len = len;
+  out->cost = cell_cost * ((double)straight + diag * (double)diagonal);
+  return 1;
+}
