@@ -43,6 +43,17 @@ typedef struct fifo {
   uint32_t head, len, cap;
 } fifo;
 
+/* A*: an open cell with its coordinates, for the estimate. */
+typedef struct astar_entry {
+  uint32_t cell;
+  uint16_t x, y;
+} astar_entry;
+
+typedef struct astar_stack {
+  astar_entry *items;
+  uint32_t len, cap;
+} astar_stack;
+
 struct grid_flood {
   uint8_t *mark;       /* per padded cell: UNSEEN, 0, OPEN | dir, DONE | dir */
   double *best;        /* two-queue search: best distance of OPEN cells */
@@ -50,6 +61,7 @@ struct grid_flood {
   uint32_t cap;        /* cells the arrays above hold */
   int has_best;
   fifo q[2];           /* two-queue search: straight and diagonal arrivals */
+  astar_stack ring[4]; /* A*: open cells by f mod 4 */
 };
 
 void gridflood_free(struct grid_flood *f) {
@@ -59,6 +71,7 @@ void gridflood_free(struct grid_flood *f) {
   free(f->queue);
   free(f->q[0].items);
   free(f->q[1].items);
+  for (int i = 0; i < 4; i++) free(f->ring[i].items);
   free(f);
 }
 
@@ -66,6 +79,7 @@ size_t gridflood_memory(const struct grid_flood *f) {
   if (f == NULL) return 0;
   size_t bytes = sizeof *f + (size_t)f->cap * (sizeof *f->mark + sizeof *f->queue);
   if (f->has_best) bytes += (size_t)f->cap * sizeof *f->best;
+  for (int i = 0; i < 4; i++) bytes += (size_t)f->ring[i].cap * sizeof(astar_entry);
   return bytes + ((size_t)f->q[0].cap + f->q[1].cap) * sizeof(flood_entry);
 }
 
@@ -193,24 +207,98 @@ static int flood_two_queues(struct grid_flood *f, int32_t pw, double diag, uint3
   return 0;
 }
 
+static int stack_grow(astar_stack *s) {
+  uint32_t cap = s->cap ? s->cap * 2 : 1024;
+  astar_entry *items = realloc(s->items, (size_t)cap * sizeof *items);
+  if (items == NULL) return 0;
+  s->items = items, s->cap = cap;
+  return 1;
+}
+
+/* A* when every step costs the same (4 neighbours, or 8 with diagonal 1),
+** with the Manhattan or Chebyshev distance: f = g + h is a whole number of
+** steps and a step raises it by 0, 1 or 2, so the open cells' f lie in
+** [F, F + 2] for the lowest open F. Cells are kept in four LIFO stacks by
+** f mod 4, and a cell's byte holds its f mod 4 instead of a g array: with f
+** known to within [F, F + 2], that is enough to tell whether a new route is
+** shorter (same cell, same h: lower f means lower g). Last in, first out
+** within a stack prefers the deepest cells, which goes straight for the
+** goal when nothing is in the way. */
+static int flood_astar(struct grid_flood *f, int32_t pw, int eight, uint32_t start, uint16_t sx,
+                       uint16_t sy, uint32_t goal, uint16_t gx, uint16_t gy, uint64_t *expanded) {
+  const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
+  static const int8_t DX[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+  static const int8_t DY[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
+  const int dirs = eight ? 8 : 4;
+  uint8_t *mark = f->mark;
+  astar_stack *ring = f->ring;
+  for (int i = 0; i < 4; i++) ring[i].len = 0;
+#define H(x, y)                                                                      \
+  (eight ? ((uint32_t)abs((int)(x) - (int)gx) > (uint32_t)abs((int)(y) - (int)gy)   \
+                ? (uint32_t)abs((int)(x) - (int)gx) : (uint32_t)abs((int)(y) - (int)gy)) \
+         : (uint32_t)(abs((int)(x) - (int)gx) + abs((int)(y) - (int)gy)))
+  uint32_t fcur = H(sx, sy), open = 1;
+  uint64_t pops = 0;
+  mark[start] = (uint8_t)(OPEN | START | ((fcur & 3u) << 4));
+  if (ring[fcur & 3].cap == 0 && !stack_grow(&ring[fcur & 3])) return -1;
+  ring[fcur & 3].items[ring[fcur & 3].len++] = (astar_entry){start, sx, sy};
+  while (open > 0) {
+    astar_stack *s = &ring[fcur & 3];
+    while (s->len == 0) s = &ring[++fcur & 3];
+    astar_entry e = s->items[--s->len];
+    open--;
+    uint32_t u = e.cell;
+    uint8_t mu = mark[u];
+    /* done already, or a stale entry of a cell since moved to a lower f */
+    if ((mu & DONE) || ((mu >> 4) & 3u) != (fcur & 3u)) continue;
+    mark[u] = (uint8_t)(DONE | (mu & 0x0fu));
+    pops++;
+    if (u == goal) return *expanded = pops, 1;
+    uint32_t g = fcur - H(e.x, e.y);
+    for (int d = 0; d < dirs; d++) {
+      uint32_t v = (uint32_t)((int32_t)u + off[d]);
+      uint8_t mv = mark[v];
+      if (mv == 0 || (mv & DONE)) continue;
+      uint16_t vx = (uint16_t)(e.x + DX[d]), vy = (uint16_t)(e.y + DY[d]);
+      uint32_t fv = g + 1 + H(vx, vy);
+      if (mv != UNSEEN) {
+        uint32_t fold = fcur + ((((mv >> 4) & 3u) - fcur) & 3u);
+        if (fv >= fold) continue;
+      }
+      mark[v] = (uint8_t)(OPEN | (unsigned)d | ((fv & 3u) << 4));
+      astar_stack *t = &ring[fv & 3];
+      if (t->len == t->cap && !stack_grow(t)) return -1;
+      t->items[t->len++] = (astar_entry){v, vx, vy};
+      open++;
+    }
+  }
+#undef H
+  *expanded = pops;
+  return 0;
+}
+
 int gridflood_run(struct grid_flood **fp, const uint8_t *cls, uint32_t pw, uint32_t ph,
-                  int eight, double diag, int fewest_steps, uint32_t start, uint32_t goal,
-                  int gx, int gy, uint32_t width, double cell_cost, strata_path *out,
-                  uint64_t *expanded) {
+                  gridflood_kind kind, int eight, double diag, int sx, int sy, int gx, int gy,
+                  double cell_cost, strata_path *out, uint64_t *expanded) {
   uint32_t n = pw * ph;
-  int two_queues = !fewest_steps && eight && diag != 1;
-  if (!prepare(fp, n, two_queues)) return -1;
+  uint32_t start = (uint32_t)(sy + 1) * pw + (uint32_t)(sx + 1);
+  uint32_t goal = (uint32_t)(gy + 1) * pw + (uint32_t)(gx + 1);
+  uint32_t width = pw - 2;
+  if (!prepare(fp, n, kind == GRIDFLOOD_TWO_QUEUES)) return -1;
   struct grid_flood *f = *fp;
   memcpy(f->mark, cls, n); /* one class: 1 passable, 0 wall */
-  int found = two_queues ? flood_two_queues(f, (int32_t)pw, diag, start, goal, expanded)
-                         : flood_bfs(f, (int32_t)pw, eight ? 8 : 4, start, goal, expanded);
+  int32_t p = (int32_t)pw;
+  int found = kind == GRIDFLOOD_TWO_QUEUES ? flood_two_queues(f, p, diag, start, goal, expanded)
+              : kind == GRIDFLOOD_ASTAR
+                  ? flood_astar(f, p, eight, start, (uint16_t)sx, (uint16_t)sy, goal, (uint16_t)gx,
+                                (uint16_t)gy, expanded)
+                  : flood_bfs(f, p, eight ? 8 : 4, start, goal, expanded);
   out->len = 0;
   out->cost = 0;
   if (found <= 0) return found;
   /* Walk back from the goal by the stored directions, then reverse. */
   static const int8_t DX[8] = {0, 1, 0, -1, 1, 1, -1, -1};
   static const int8_t DY[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
-  const int32_t p = (int32_t)pw;
   const int32_t off[8] = {-p, 1, p, -1, -p + 1, p + 1, p - 1, -p - 1};
   size_t len = 0, straight = 0, diagonal = 0;
   int x = gx, y = gy;

@@ -13,15 +13,19 @@ struct grid_flood;
 void gridflood_free(struct grid_flood *f); /* NULL is accepted */
 size_t gridflood_memory(const struct grid_flood *f);
 
+typedef enum gridflood_kind {
+  GRIDFLOOD_BFS,        /* fewest steps (Dijkstra too when every step costs the same) */
+  GRIDFLOOD_TWO_QUEUES, /* Dijkstra, 8 neighbours, diagonal steps dearer (diag != 1) */
+  GRIDFLOOD_ASTAR       /* A*, 4 neighbours or 8 with diag == 1 */
+} gridflood_kind;
+
 /* Searches the padded class grid cls (pw x ph, one class: 1 passable, 0
-** wall) from start to goal (padded indices); the goal is at (gx, gy) on the
-** map of the given width. fewest_steps: breadth-first whatever the costs;
-** else Dijkstra, where a step into a cell costs cell_cost (times diag when
-** diagonal). *f is created on first use and reused. Fills out (map indices,
-** cost) and *expanded; returns 1 found, 0 no route, -1 out of memory. */
+** wall) from (sx, sy) to (gx, gy), map coordinates; a step into a cell costs
+** cell_cost, times diag when diagonal. *f is created on first use and
+** reused. Fills out (map indices, cost) and *expanded; returns 1 found, 0 no
+** route, -1 out of memory. */
 int gridflood_run(struct grid_flood **f, const uint8_t *cls, uint32_t pw, uint32_t ph,
-                  int eight, double diag, int fewest_steps, uint32_t start, uint32_t goal,
-                  int gx, int gy, uint32_t width, double cell_cost, strata_path *out,
-                  uint64_t *expanded);
+                  gridflood_kind kind, int eight, double diag, int sx, int sy, int gx, int gy,
+                  double cell_cost, strata_path *out, uint64_t *expanded);
 
 #endif

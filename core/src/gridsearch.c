@@ -376,18 +376,22 @@ int gridsearch_run(strata_tilemap *m, int x1, int y1, int x2, int y2,
   if (gs == NULL && (gs = m->grid = calloc(1, sizeof *gs)) == NULL) goto nomem;
   if (!refresh_classes(m, gs)) goto nomem;
   int eight = opt->connectivity == 8;
-  /* One cost everywhere: breadth-first, or two FIFOs for Dijkstra with a
-  ** dearer diagonal (gridflood.c). */
-  if (!gs->too_many_classes && gs->nclasses == 1 &&
-      (opt->algorithm == STRATA_PATH_DIJKSTRA || opt->algorithm == STRATA_PATH_BFS)) {
-    uint32_t start = (uint32_t)(y1 + 1) * gs->pw + (uint32_t)(x1 + 1);
-    uint32_t goal = (uint32_t)(y2 + 1) * gs->pw + (uint32_t)(x2 + 1);
+  /* One cost everywhere: breadth-first, two FIFOs for Dijkstra with a
+  ** dearer diagonal, or A* on whole-number keys (gridflood.c). */
+  if (!gs->too_many_classes && gs->nclasses == 1) {
     double diag = eight ? opt->diagonal_cost : 1;
-    int fewest = opt->algorithm == STRATA_PATH_BFS || diag == 1;
-    if (gridflood_run(&gs->flood, gs->cls, gs->pw, gs->ph, eight, diag, fewest, start, goal, x2,
-                      y2, (uint32_t)m->width, gs->class_cost[1], out, &gs->expanded) < 0)
-      goto nomem;
-    return 1;
+    int kind = -1;
+    if (opt->algorithm == STRATA_PATH_BFS) kind = GRIDFLOOD_BFS;
+    else if (opt->algorithm == STRATA_PATH_DIJKSTRA)
+      kind = diag == 1 ? GRIDFLOOD_BFS : GRIDFLOOD_TWO_QUEUES;
+    else if (opt->algorithm == STRATA_PATH_ASTAR && diag == 1)
+      kind = GRIDFLOOD_ASTAR;
+    if (kind >= 0) {
+      if (gridflood_run(&gs->flood, gs->cls, gs->pw, gs->ph, (gridflood_kind)kind, eight, diag,
+                        x1, y1, x2, y2, gs->class_cost[1], out, &gs->expanded) < 0)
+        goto nomem;
+      return 1;
+    }
   }
   /* Many distinct costs, or costs that are not integers: the generic engine. */
   if (gs->too_many_classes || !gs->integral || opt->algorithm == STRATA_PATH_BFS) return 0;
