@@ -1,0 +1,29 @@
+/*
+** fuzz_xymap.c - libFuzzer target: any bytes as an XY map. The parser must
+** return a map or an error, never crash, hang or leak; a map it returns must
+** survive a route between two of its nodes and its display.
+*/
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "strata/xymap.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  strata_error err;
+  strata_xymap *m = strata_xymap_parse((const char *)data, size, "fuzz", NULL, 0, &err);
+  if (m == NULL) return 0;
+  size_t n = strata_xymap_node_count(m);
+  if (n > 0) {
+    strata_xy_route route = {0};
+    if (strata_xymap_shortest_path(m, 0, n - 1, &route, &err) == STRATA_OK)
+      strata_xy_route_free(&route);
+  }
+  char *shown = NULL;
+  size_t len;
+  if (strata_xymap_display(m, &shown, &len, &err) == STRATA_OK) free(shown);
+  strata_xymap_free(m);
+  return 0;
+}
