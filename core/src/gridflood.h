@@ -16,7 +16,8 @@ size_t gridflood_memory(const struct grid_flood *f);
 typedef enum gridflood_kind {
   GRIDFLOOD_BFS,        /* fewest steps (Dijkstra too when every step costs the same) */
   GRIDFLOOD_TWO_QUEUES, /* Dijkstra, 8 neighbours, diagonal steps dearer (diag != 1) */
-  GRIDFLOOD_ASTAR       /* A*, 4 neighbours or 8 with diag == 1 */
+  GRIDFLOOD_ASTAR,      /* A*, 4 neighbours or 8 with diag == 1 */
+  GRIDFLOOD_ASTAR_DIAG  /* A*, 8 neighbours, diag != 1 */
 } gridflood_kind;
 
 /* Searches the padded class grid cls (pw x ph, one class: 1 passable, 0

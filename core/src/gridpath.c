@@ -43,7 +43,8 @@ static inline double grid_estimate(void *ud, uint32_t node, uint32_t goal) {
   uint32_t dy = y > gg->goal_y ? y - gg->goal_y : gg->goal_y - y;
   if (!gg->eight) return gg->min_cost * (double)(dx + dy);
   uint32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
-  return gg->min_cost * ((double)(hi - lo) + gg->diagonal * (double)lo);
+  /* a diagonal dearer than two straight steps is never worth taking */
+  return gg->min_cost * ((double)(hi - lo) + (gg->diagonal < 2 ? gg->diagonal : 2) * (double)lo);
 }
 
 void strata_grid_options_init(strata_grid_options *o) {

@@ -208,7 +208,8 @@ static inline double grid_estimate(uint16_t x, uint16_t y, uint16_t gx, uint16_t
   uint32_t dy = y > gy ? (uint32_t)(y - gy) : (uint32_t)(gy - y);
   if (!eight) return hscale * (double)(dx + dy);
   uint32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
-  return hscale * ((double)(hi - lo) + diag * (double)lo);
+  /* a diagonal dearer than two straight steps is never worth taking */
+  return hscale * ((double)(hi - lo) + (diag < 2 ? diag : 2) * (double)lo);
 }
 
 /* The same estimate in integers, for integral costs and diagonal cost 1. */
@@ -384,8 +385,8 @@ int gridsearch_run(strata_tilemap *m, int x1, int y1, int x2, int y2,
     if (opt->algorithm == STRATA_PATH_BFS) kind = GRIDFLOOD_BFS;
     else if (opt->algorithm == STRATA_PATH_DIJKSTRA)
       kind = diag == 1 ? GRIDFLOOD_BFS : GRIDFLOOD_TWO_QUEUES;
-    else if (opt->algorithm == STRATA_PATH_ASTAR && diag == 1)
-      kind = GRIDFLOOD_ASTAR;
+    else if (opt->algorithm == STRATA_PATH_ASTAR)
+      kind = diag == 1 ? GRIDFLOOD_ASTAR : diag <= 2 ? GRIDFLOOD_ASTAR_DIAG : -1;
     if (kind >= 0) {
       if (gridflood_run(&gs->flood, gs->cls, gs->pw, gs->ph, (gridflood_kind)kind, eight, diag,
                         x1, y1, x2, y2, gs->class_cost[1], out, &gs->expanded) < 0)

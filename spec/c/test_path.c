@@ -183,6 +183,67 @@ static void test_agreement(void) {
   strata_path_free(&p);
 }
 
+/* Maps of one cost take the engines of gridflood.c; the same map with one
+** walled-in cell of another cost takes the general engine. Both must find
+** routes of the same cost (BFS: of the same length), for every algorithm,
+** connectivity and diagonal cost, including diagonals dearer than two steps. */
+static void test_one_cost(void) {
+  strata_rng r;
+  strata_rng_seed(&r, 11);
+  const int W = 50, H = 36;
+  strata_tilemap *one = strata_tilemap_new(W, H, NULL, NULL), *two = strata_tilemap_new(W, H, NULL, NULL);
+  strata_tilemap *maps[2] = {one, two};
+  strata_token wl[2], fl[2], md[2];
+  for (int k = 0; k < 2; k++) {
+    strata_tokens *t = strata_tilemap_tokens(maps[k]);
+    strata_token_traits wall = {0, 1, "#", ""}, floor = {1, 1.5, ".", ""}, mud = {1, 4, "m", ""};
+    strata_tokens_define(t, "wall", 4, &wall, NULL);
+    strata_tokens_define(t, "floor", 5, &floor, NULL);
+    strata_tokens_define(t, "mud", 3, &mud, NULL);
+    wl[k] = strata_tokens_find(t, "wall", 4), fl[k] = strata_tokens_find(t, "floor", 5);
+    md[k] = strata_tokens_find(t, "mud", 3);
+  }
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++) {
+      int wall = strata_rng_float(&r) < 0.3;
+      for (int k = 0; k < 2; k++) strata_tilemap_set(maps[k], x, y, wall ? wl[k] : fl[k], NULL);
+    }
+  /* the corner cell of mud behind walls: reachable by nothing */
+  strata_tilemap_set(two, 0, 0, md[1], NULL);
+  strata_tilemap_set(two, 1, 0, wl[1], NULL), strata_tilemap_set(two, 0, 1, wl[1], NULL);
+  strata_tilemap_set(two, 1, 1, wl[1], NULL);
+  strata_tilemap_set(one, 0, 0, wl[0], NULL);
+  strata_tilemap_set(one, 1, 0, wl[0], NULL), strata_tilemap_set(one, 0, 1, wl[0], NULL);
+  strata_tilemap_set(one, 1, 1, wl[0], NULL);
+  static const strata_path_algorithm algos[] = {STRATA_PATH_DIJKSTRA, STRATA_PATH_ASTAR, STRATA_PATH_BFS};
+  static const double diags[] = {1, M_SQRT2, 1.7, 2.5};
+  strata_path a, b;
+  strata_path_init(&a), strata_path_init(&b);
+  int compared = 0;
+  for (int trial = 0; trial < 150; trial++) {
+    int x1 = 2 + (int)strata_rng_below(&r, W - 2), y1 = 2 + (int)strata_rng_below(&r, H - 2);
+    int x2 = 2 + (int)strata_rng_below(&r, W - 2), y2 = 2 + (int)strata_rng_below(&r, H - 2);
+    for (int conn = 4; conn <= 8; conn += 4)
+      for (size_t di = 0; di < (conn == 8 ? 4u : 1u); di++)
+        for (size_t ai = 0; ai < 3; ai++) {
+          strata_grid_options o;
+          strata_grid_options_init(&o);
+          o.connectivity = conn, o.diagonal_cost = diags[di], o.algorithm = algos[ai];
+          CHECK(strata_tilemap_find_path(one, x1, y1, x2, y2, &o, &a, NULL) == STRATA_OK);
+          CHECK(strata_tilemap_find_path(two, x1, y1, x2, y2, &o, &b, NULL) == STRATA_OK);
+          CHECK_EQ_INT(a.len == 0, b.len == 0);
+          if (a.len == 0) continue;
+          CHECK(path_valid(one, &a, conn == 8, diags[di]));
+          if (algos[ai] == STRATA_PATH_BFS) CHECK_EQ_INT((int)a.len, (int)b.len);
+          else CHECK_NEAR(a.cost, b.cost, 1e-9);
+          compared++;
+        }
+  }
+  CHECK(compared > 1000);
+  strata_path_free(&a), strata_path_free(&b);
+  strata_tilemap_free(one), strata_tilemap_free(two);
+}
+
 /* A generic graph: a ring of 10 nodes with one expensive shortcut. */
 static unsigned ring_edges(void *ud, uint32_t node, strata_edge *out) {
   (void)ud;
@@ -229,6 +290,7 @@ static void test_generic(void) {
 int main(void) {
   test_small_maps();
   test_agreement();
+  test_one_cost();
   test_generic();
   return check_summary("path");
 }
