@@ -159,18 +159,24 @@ static int flood_bfs(struct grid_flood *f, int32_t pw, int dirs, uint32_t start,
 }
 
 /* Dijkstra with straight steps of cost 1 and diagonal steps of cost diag.
-** The eight directions are spelt out so that each pop computes the two
-** distances its neighbours can get once, not once per neighbour. */
+** Cells leave in order of distance, so a cell first reached by a straight
+** step (1 <= diag) has its distance then: no later route is shorter. One
+** first reached diagonally may still get a shorter straight arrival, but
+** never a shorter diagonal one. So a cell is queued at most twice, and
+** needs no distance array: the byte says which case it is in, and the
+** direction a cell came from travels in its queue entry until it leaves.
+** The eight directions are spelt out so each pop computes the two
+** distances its neighbours can get once. */
+#define OPEN_DIAGONAL OPEN           /* queued after a diagonal step: may improve */
+#define OPEN_STRAIGHT (OPEN | 0x20u) /* queued after a straight step: final */
 static int flood_two_queues(struct grid_flood *f, int32_t pw, double diag, uint32_t start,
                             uint32_t goal, uint64_t *expanded) {
   uint8_t *mark = f->mark;
-  double *best = f->best;
   fifo *q = f->q;
   q[0].head = q[0].len = q[1].head = q[1].len = 0;
   uint64_t pops = 0;
-  mark[start] = OPEN | START;
-  best[start] = 0;
-  if (!fifo_push(&q[0], (flood_entry){0, start, 0, 0, 0, 0})) return -1;
+  mark[start] = OPEN_STRAIGHT;
+  if (!fifo_push(&q[0], (flood_entry){0, start, 0, 0, START, 0})) return -1;
   while (q[0].len + q[1].len > 0) {
     fifo *from;
     if (q[1].len == 0) from = &q[0];
@@ -178,35 +184,41 @@ static int flood_two_queues(struct grid_flood *f, int32_t pw, double diag, uint3
     else from = q[0].items[q[0].head].key <= q[1].items[q[1].head].key ? &q[0] : &q[1];
     flood_entry e = fifo_pop(from);
     uint32_t u = e.cell;
-    uint8_t mu = mark[u];
-    if ((mu & DONE) || e.key > best[u]) continue; /* done, or reached more cheaply since */
-    mark[u] = (uint8_t)(DONE | (mu & 0x0fu));
+    if (mark[u] & DONE) continue; /* left already, by a shorter route */
+    mark[u] = (uint8_t)(DONE | e.x); /* e.x: the direction it came from, or START */
     pops++;
     if (u == goal) return *expanded = pops, 1;
     flood_entry ns = {(double)(e.straight + 1) + diag * (double)e.diagonal, 0, e.straight + 1,
                       e.diagonal, 0, 0};
     flood_entry nd = {(double)e.straight + diag * (double)(e.diagonal + 1), 0, e.straight,
                       e.diagonal + 1, 0, 0};
-#define RELAX(d, offset, n, queue)                                        \
+#define STRAIGHT(d, offset)                                               \
   do {                                                                   \
     uint32_t v = (uint32_t)((int32_t)u + (offset));                      \
     uint8_t mv = mark[v];                                                \
-    if (mv == 0 || (mv & DONE)) break;                                   \
-    if (mv != UNSEEN && (n).key >= best[v]) break;                       \
-    mark[v] = (uint8_t)(OPEN | (d));                                     \
-    best[v] = (n).key;                                                   \
-    (n).cell = v;                                                        \
-    if (!fifo_push(&q[queue], (n))) return -1;                           \
+    if (mv != UNSEEN && mv != OPEN_DIAGONAL) break;                      \
+    mark[v] = OPEN_STRAIGHT;                                             \
+    ns.cell = v, ns.x = (d);                                             \
+    if (!fifo_push(&q[0], ns)) return -1;                                \
   } while (0)
-    RELAX(0, -pw, ns, 0);
-    RELAX(1, 1, ns, 0);
-    RELAX(2, pw, ns, 0);
-    RELAX(3, -1, ns, 0);
-    RELAX(4, -pw + 1, nd, 1);
-    RELAX(5, pw + 1, nd, 1);
-    RELAX(6, pw - 1, nd, 1);
-    RELAX(7, -pw - 1, nd, 1);
-#undef RELAX
+#define DIAGONAL(d, offset)                                               \
+  do {                                                                   \
+    uint32_t v = (uint32_t)((int32_t)u + (offset));                      \
+    if (mark[v] != UNSEEN) break;                                        \
+    mark[v] = OPEN_DIAGONAL;                                             \
+    nd.cell = v, nd.x = (d);                                             \
+    if (!fifo_push(&q[1], nd)) return -1;                                \
+  } while (0)
+    STRAIGHT(0, -pw);
+    STRAIGHT(1, 1);
+    STRAIGHT(2, pw);
+    STRAIGHT(3, -1);
+    DIAGONAL(4, -pw + 1);
+    DIAGONAL(5, pw + 1);
+    DIAGONAL(6, pw - 1);
+    DIAGONAL(7, -pw - 1);
+#undef STRAIGHT
+#undef DIAGONAL
   }
   *expanded = pops;
   return 0;
@@ -373,7 +385,7 @@ int gridflood_run(struct grid_flood **fp, const uint8_t *cls, uint32_t pw, uint3
   uint32_t start = (uint32_t)(sy + 1) * pw + (uint32_t)(sx + 1);
   uint32_t goal = (uint32_t)(gy + 1) * pw + (uint32_t)(gx + 1);
   uint32_t width = pw - 2;
-  if (!prepare(fp, n, kind == GRIDFLOOD_TWO_QUEUES || kind == GRIDFLOOD_ASTAR_DIAG)) return -1;
+  if (!prepare(fp, n, kind == GRIDFLOOD_ASTAR_DIAG)) return -1;
   struct grid_flood *f = *fp;
   memcpy(f->mark, cls, n); /* one class: 1 passable, 0 wall */
   int32_t p = (int32_t)pw;
