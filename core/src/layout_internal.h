@@ -1,0 +1,107 @@
+/* layout_internal.h - the layout language's tokens and trees, shared by the
+** reader (layout_text.c, layout_parse.c) and the interpreter (layout_run.c). */
+#ifndef STRATA_LAYOUT_INTERNAL_H
+#define STRATA_LAYOUT_INTERNAL_H
+
+#include <stdint.h>
+
+#include "strata/layout.h"
+
+/* ---- tokens after lexing and macro expansion ---- */
+typedef enum lt_kind { LT_WORD, LT_STRING, LT_PUNCT, LT_END } lt_kind;
+
+typedef struct lt_token {
+  lt_kind kind;
+  const char *text;   /* NUL-terminated; strings without quotes, escapes resolved */
+  int line, col;      /* where it was written (for macro bodies: in the body) */
+  int call_line;      /* > 0: it came from a macro called at this line */
+} lt_token;
+
+typedef struct lt_list {
+  lt_token *items;
+  size_t len, cap;
+} lt_list;
+
+/* An arena: every string and node of a file lives in it and goes with it. */
+typedef struct lt_arena_block lt_arena_block;
+typedef struct lt_arena {
+  lt_arena_block *head;
+} lt_arena;
+
+void *lt_alloc(lt_arena *a, size_t n);             /* zeroed; NULL on ENOMEM */
+char *lt_strndup(lt_arena *a, const char *s, size_t n);
+void lt_arena_free(lt_arena *a);
+
+/* Lexes text and expands its macros into out. 0, or an error status. */
+strata_status lt_expand(lt_arena *a, const char *text, size_t len, const char *name, lt_list *out,
+                        strata_error *err);
+
+/* ---- trees ---- */
+typedef enum lg_kind {
+  /* generators */
+  LG_NONE, LG_FAIL, LG_SET, LG_SETFRONT, LG_RESET, LG_REMOVE, LG_FILTER, LG_MARGINS,
+  LG_MARGIN_IMPL, LG_SPLITH, LG_SPLITV, LG_POSITION, LG_PLACE, LG_NOISEMAP, LG_CHAIN,
+  LG_CHOOSE, LG_CONNECT, LG_REPEAT, LG_FLOODFILL,
+  /* predicates */
+  LP_ON, LP_NOT, LP_TRUE, LP_AND, LP_OR, LP_CHANCE, LP_AREA, LP_XMOD, LP_YMOD, LP_TRANSLATE
+} lg_kind;
+
+typedef struct lg_vec2 { int x, y; } lg_vec2;
+
+/* One element of Place, Connect, NoiseMap or Choose. */
+typedef struct lg_elem {
+  struct strata_layout_gen *gen;   /* generator (all) */
+  struct strata_layout_gen *pred;  /* Place: predicate; Connect: predicate */
+  int has_size, has_min, has_max;
+  lg_vec2 size, min_size, max_size;
+  int count_lo, count_hi;          /* Place: count range [lo, hi) */
+  int min_spacing;
+  int has_cost;                    /* Connect: cost, or none (impassable) */
+  double cost;
+  double lower, upper;             /* NoiseMap band */
+  double chance;                   /* Choose: the weight (given or shared) */
+} lg_elem;
+
+struct strata_layout_gen {
+  lg_kind kind;
+  int line, col;                   /* where it was written */
+  /* tokens (Set, SetFront, Reset, Remove, On) */
+  const char **tokens;
+  size_t ntokens;
+  strata_token *ids;               /* interned per run, for the run's token table */
+  const strata_tokens *ids_for;
+  /* children: generators or predicates by kind */
+  struct strata_layout_gen **kids;
+  size_t nkids;
+  lg_elem *elems;
+  size_t nelems;
+  int placed_count;                /* Place(N, ...): N, else 0 */
+  struct strata_layout_gen *pred;  /* Filter, FloodFill, Connect toConnect, Not, Area, Translate */
+  struct strata_layout_gen *gen, *alt;
+  int ival, ival2;                 /* widths, radius, div/mod, margin type, position, minCount */
+  double dval;                     /* ratios, chance, exponent */
+  int has_size, has_min, has_max;
+  lg_vec2 size, min_size, max_size, offset;
+  int range_lo, range_hi;          /* Repeat */
+  int random;                      /* a predicate that draws (contains Chance) */
+};
+
+typedef enum lg_margin { LG_TOP, LG_BOTTOM, LG_LEFT, LG_RIGHT } lg_margin;
+typedef enum lg_position {
+  LG_MIDDLE, LG_MIDDLE_V, LG_MIDDLE_H, LG_LEFT_CENTER, LG_RIGHT_CENTER, LG_TOP_CENTER,
+  LG_BOTTOM_CENTER, LG_TOP_RIGHT, LG_TOP_LEFT, LG_BOTTOM_RIGHT, LG_BOTTOM_LEFT,
+  LG_LEFT_STRETCHED, LG_RIGHT_STRETCHED, LG_BOTTOM_STRETCHED, LG_TOP_STRETCHED
+} lg_position;
+
+typedef struct lg_named {
+  const char *name;
+  struct strata_layout_gen *gen;
+} lg_named;
+
+struct strata_layout_file {
+  lt_arena arena;
+  lg_named *layouts;
+  size_t count;
+};
+
+#endif

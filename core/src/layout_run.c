@@ -1,0 +1,717 @@
+/*
+** layout_run.c - running layout trees on tile maps (umg-spec.md sections 3-5).
+**
+** Every generator returns OK, FAILED (a soft failure: the caller retries on
+** a fresh map) or ERROR (a configuration error, with the node's position).
+** Randomness comes only from the generator passed in, drawn in the order
+** the spec documents (x before y for vectors).
+**
+** Place does not try random spots blindly. For a predicate that draws no
+** random numbers, the cells where a rectangle may go are known: the cells
+** that fail the predicate or are taken are summed over the area once per
+** rectangle, and a size's valid origins are counted from those sums. Each
+** attempt of KeeperRL's loop (draw a size, draw an origin, test it) succeeds
+** with probability valid / possible for the size drawn, so an attempt here
+** draws the size, then succeeds with that probability and takes a valid
+** origin uniformly: the same outcomes with the same probabilities, at the
+** cost of one count per distinct size instead of 100,000 tests.
+*/
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout_internal.h"
+
+#define OK 0
+#define FAILED 1
+#define ERROR (-1)
+#define PLACE_ATTEMPTS 100000
+#define CONNECT_ROUNDS 300
+
+typedef strata_layout_gen gen;
+
+typedef struct rect { int px, py, kx, ky; } rect;
+
+typedef struct run {
+  strata_tilemap *m;
+  int W, H;
+  strata_rng *rng;
+  strata_tokens *tokens;
+  strata_error *err;
+  char *why;
+  size_t cap;
+} run;
+
+static rect rect2(int x1, int y1, int x2, int y2) {
+  rect r = {x1 < x2 ? x1 : x2, y1 < y2 ? y1 : y2, x1 < x2 ? x2 : x1, y1 < y2 ? y2 : y1};
+  return r;
+}
+
+static rect rect4(int px, int py, int kx, int ky) {
+  rect r = {px, py, kx, ky};
+  if (kx <= px || ky <= py) r.kx = px, r.ky = py;
+  return r;
+}
+
+static int empty(rect r) { return r.kx <= r.px || r.ky <= r.py; }
+
+static int config_error(run *r, const gen *g, const char *fmt, ...) {
+  char msg[360];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  strata_error_at(r->err, STRATA_EARG, g->line, g->col, "layout line %d:%d: %s", g->line, g->col, msg);
+  return ERROR;
+}
+
+static const char *gen_name(const gen *g) {
+  static const char *const names[] = {"None", "Fail", "Set", "SetFront", "Reset", "Remove",
+    "Filter", "Margins", "MarginImpl", "SplitH", "SplitV", "Position", "Place", "NoiseMap",
+    "Chain", "Choose", "Connect", "Repeat", "FloodFill", "On", "Not", "True", "And", "Or",
+    "Chance", "Area", "XMod", "YMod", "Translate"};
+  return names[g->kind];
+}
+
+static int soft_fail(run *r, const gen *g, const char *what) {
+  if (r->why && r->cap) snprintf(r->why, r->cap, "%s at line %d:%d %s", gen_name(g), g->line, g->col, what);
+  return FAILED;
+}
+
+/* The node's tokens as ids of the map's table, interned once per table
+** (the array itself was made with the node). */
+static const strata_token *ids(run *r, const gen *cg) {
+  gen *g = (gen *)cg; /* a cache, not part of the tree's meaning */
+  if (g->ids_for == r->tokens) return g->ids;
+  for (size_t i = 0; i < g->ntokens; i++) {
+    g->ids[i] = strata_tokens_intern(r->tokens, g->tokens[i], strlen(g->tokens[i]), r->err);
+    if (g->ids[i] == 0) return NULL;
+  }
+  g->ids_for = r->tokens;
+  return g->ids;
+}
+
+static int in_map(const run *r, int x, int y) { return x >= 0 && y >= 0 && x < r->W && y < r->H; }
+
+static int check_area(run *r, const gen *g, rect a) {
+  if (empty(a)) return OK;
+  if (a.px < 0 || a.py < 0 || a.kx > r->W || a.ky > r->H)
+    return config_error(r, g, "%s: the area [%d,%d)x[%d,%d) is outside the %dx%d map", gen_name(g),
+                        a.px, a.kx, a.py, a.ky, r->W, r->H);
+  return OK;
+}
+
+/* ---- predicates ---- */
+static int pred(run *r, const gen *p, int x, int y) {
+  if (p == NULL) return 1;
+  switch (p->kind) {
+  case LP_ON: {
+    const strata_token *t = ids(r, p);
+    return t && in_map(r, x, y) && strata_tilemap_has(r->m, x, y, t[0]);
+  }
+  case LP_NOT: return !pred(r, p->pred, x, y);
+  case LP_TRUE: return 1;
+  case LP_AND:
+    for (size_t i = 0; i < p->nkids; i++)
+      if (!pred(r, p->kids[i], x, y)) return 0;
+    return 1;
+  case LP_OR:
+    for (size_t i = 0; i < p->nkids; i++)
+      if (pred(r, p->kids[i], x, y)) return 1;
+    return 0;
+  case LP_CHANCE: return strata_rng_float(r->rng) <= p->dval;
+  case LP_AREA: {
+    int count = 0;
+    for (int i = x - p->ival; i <= x + p->ival; i++)
+      for (int j = y - p->ival; j <= y + p->ival; j++)
+        if (in_map(r, i, j) && pred(r, p->pred, i, j)) count++;
+    return count >= p->ival2;
+  }
+  case LP_XMOD: return x % p->ival == p->ival2;
+  case LP_YMOD: return y % p->ival == p->ival2;
+  case LP_TRANSLATE: {
+    int tx = x + p->offset.x, ty = y + p->offset.y;
+    return in_map(r, tx, ty) && pred(r, p->pred, tx, ty);
+  }
+  default: return 0;
+  }
+}
+
+/* ---- cell edits ---- */
+static int remove_first(run *r, int x, int y, strata_token t) {
+  strata_token stack[64];
+  size_t n = strata_tilemap_stack(r->m, x, y, stack, 64);
+  size_t seen = 0;
+  for (size_t i = 0; i < n && i < 64; i++) seen += stack[i] == t;
+  if (seen == 0) return OK;
+  if (seen == 1 || n > 64) return strata_tilemap_remove(r->m, x, y, t, NULL, r->err) ? ERROR : OK;
+  /* duplicates (Reset can make them): rebuild without the first */
+  int skipped = 0;
+  if (strata_tilemap_reset(r->m, x, y, 0, r->err)) return ERROR;
+  for (size_t i = 0; i < n; i++) {
+    if (!skipped && stack[i] == t) { skipped = 1; continue; }
+    if (strata_tilemap_set(r->m, x, y, stack[i], r->err)) return ERROR;
+  }
+  return OK;
+}
+
+static int edit(run *r, const gen *g, rect a) {
+  const strata_token *t = ids(r, g);
+  if (t == NULL && g->ntokens) return ERROR;
+  for (int x = a.px; x < a.kx; x++)
+    for (int y = a.py; y < a.ky; y++) {
+      switch (g->kind) {
+      case LG_SET:
+        for (size_t i = 0; i < g->ntokens; i++)
+          if (!strata_tilemap_has(r->m, x, y, t[i]) && strata_tilemap_set(r->m, x, y, t[i], r->err)) return ERROR;
+        break;
+      case LG_SETFRONT:
+        if (!strata_tilemap_has(r->m, x, y, t[0]) && strata_tilemap_add_front(r->m, x, y, t[0], r->err)) return ERROR;
+        break;
+      case LG_RESET:
+        if (strata_tilemap_reset(r->m, x, y, g->ntokens ? t[0] : 0, r->err)) return ERROR;
+        for (size_t i = 1; i < g->ntokens; i++)
+          if (strata_tilemap_set(r->m, x, y, t[i], r->err)) return ERROR;
+        break;
+      case LG_REMOVE:
+        for (size_t i = 0; i < g->ntokens; i++)
+          if (remove_first(r, x, y, t[i])) return ERROR;
+        break;
+      default: break;
+      }
+    }
+  return OK;
+}
+
+static int run_gen(run *r, const gen *g, rect a);
+
+static int sub(run *r, const gen *parent, const gen *child, rect a) {
+  if (child == NULL) return OK;
+  if (check_area(r, parent, a)) return ERROR;
+  return run_gen(r, child, a);
+}
+
+/* ---- Position ---- */
+static int draw_size(run *r, int has_size, lg_vec2 size, lg_vec2 lo, lg_vec2 hi, int *sx, int *sy) {
+  if (has_size) {
+    *sx = size.x, *sy = size.y;
+    return 0;
+  }
+  *sx = (int)strata_rng_int(r->rng, lo.x, hi.x - 1); /* maxSize is excluded; x first */
+  *sy = (int)strata_rng_int(r->rng, lo.y, hi.y - 1);
+  return 0;
+}
+
+static int position(run *r, const gen *g, rect a) {
+  int sx, sy;
+  draw_size(r, g->has_size, g->size, g->min_size, g->max_size, &sx, &sy);
+  int mx = (a.px + a.kx) / 2, my = (a.py + a.ky) / 2, hx = sx / 2, hy = sy / 2;
+  rect b;
+  switch ((lg_position)g->ival) {
+  case LG_MIDDLE: b = rect2(mx - hx, my - hy, mx - hx + sx, my - hy + sy); break;
+  case LG_MIDDLE_V: b = rect4(mx - hx, a.py, mx - hx + sx, a.ky); break;
+  case LG_MIDDLE_H: b = rect4(a.px, my - hy, a.kx, my - hy + sy); break;
+  case LG_LEFT_CENTER: b = rect4(a.px, my - hy, a.px + sx, my - hy + sy); break;
+  case LG_RIGHT_CENTER: b = rect4(a.kx - sx, my - hy, a.kx, my - hy + sy); break;
+  case LG_TOP_CENTER: b = rect4(mx - hx, a.py, mx - hx + sx, a.py + sy); break;
+  case LG_BOTTOM_CENTER: b = rect4(mx - hx, a.ky - sy, mx - hx + sx, a.ky); break;
+  case LG_TOP_LEFT: b = rect2(a.px, a.py, a.px + sx, a.py + sy); break;
+  case LG_TOP_RIGHT: b = rect2(a.kx - sx, a.py, a.kx, a.py + sy); break;
+  case LG_BOTTOM_LEFT: b = rect2(a.px, a.ky - sy, a.px + sx, a.ky); break;
+  case LG_BOTTOM_RIGHT: b = rect2(a.kx - sx, a.ky - sy, a.kx, a.ky); break;
+  case LG_LEFT_STRETCHED: b = rect2(a.px, a.py, a.px + sx, a.ky); break;
+  case LG_RIGHT_STRETCHED: b = rect2(a.kx - sx, a.py, a.kx, a.ky); break;
+  case LG_TOP_STRETCHED: b = rect2(a.px, a.py, a.kx, a.py + sy); break;
+  default: b = rect2(a.px, a.ky - sy, a.kx, a.ky); break; /* BOTTOM_STRETCHED */
+  }
+  return sub(r, g, g->gen, b);
+}
+
+/* ---- Place ---- */
+typedef struct place_state {
+  int aw, ah;
+  uint8_t *occ;        /* aw * ah, column-major over A: taken by an earlier rectangle */
+  int32_t *sum;        /* (aw + 1) * (ah + 1) prefix sums of bad cells */
+} place_state;
+
+/* Fills the prefix sums of "bad" (predicate false or taken) over A. */
+static void bad_sums(run *r, const lg_elem *e, rect a, place_state *s) {
+  int W1 = s->aw + 1;
+  for (int i = 0; i <= s->aw; i++) s->sum[i] = 0;
+  for (int j = 0; j < s->ah; j++) {
+    int32_t row = 0;
+    s->sum[(j + 1) * W1] = 0;
+    for (int i = 0; i < s->aw; i++) {
+      int bad = s->occ[i * s->ah + j] || !pred(r, e->pred, a.px + i, a.py + j);
+      row += bad;
+      s->sum[(j + 1) * W1 + i + 1] = s->sum[j * W1 + i + 1] + row;
+    }
+  }
+}
+
+static int32_t bad_in(const place_state *s, int i, int j, int w, int h) {
+  int W1 = s->aw + 1;
+  return s->sum[(j + h) * W1 + i + w] - s->sum[j * W1 + i + w] - s->sum[(j + h) * W1 + i] + s->sum[j * W1 + i];
+}
+
+/* The k-th (0-based) valid origin of size (w, h), column-major, or -1. */
+static int valid_origins(const place_state *s, int w, int h, long k, int *oi, int *oj) {
+  int n = 0;
+  for (int i = 0; i + w <= s->aw; i++)
+    for (int j = 0; j + h <= s->ah; j++)
+      if (bad_in(s, i, j, w, h) == 0) {
+        if (n == k) { *oi = i, *oj = j; }
+        n++;
+      }
+  return n;
+}
+
+static int place_one(run *r, const gen *g, const lg_elem *e, rect a, place_state *s, size_t ei) {
+  int minx = e->has_size ? e->size.x : e->min_size.x, miny = e->has_size ? e->size.y : e->min_size.y;
+  if (minx > s->aw || miny > s->ah)
+    return config_error(r, g, "Place element %zu (%dx%d) does not fit in its %dx%d area", ei + 1, minx,
+                        miny, s->aw, s->ah);
+  int ox = 0, oy = 0, sx = 0, sy = 0, found = 0;
+  if (e->pred && e->pred->random) {
+    /* a predicate that draws: KeeperRL's loop as it is */
+    for (int attempt = 0; attempt < PLACE_ATTEMPTS && !found; attempt++) {
+      draw_size(r, e->has_size, e->size, e->min_size, e->max_size, &sx, &sy);
+      if (sx > s->aw || sy > s->ah) continue;
+      ox = (int)strata_rng_int(r->rng, a.px, a.kx - sx);
+      oy = (int)strata_rng_int(r->rng, a.py, a.ky - sy);
+      int ok = 1;
+      for (int x = ox; x < ox + sx && ok; x++)
+        for (int y = oy; y < oy + sy && ok; y++)
+          ok = pred(r, e->pred, x, y) && !s->occ[(x - a.px) * s->ah + (y - a.py)];
+      found = ok;
+    }
+  } else {
+    bad_sums(r, e, a, s);
+    /* counts of valid origins per size, filled as sizes are drawn */
+    enum { MAXS = 64 };
+    int cache_w[MAXS], cache_h[MAXS], cache_n[MAXS], ncache = 0;
+    for (int attempt = 0; attempt < PLACE_ATTEMPTS && !found; attempt++) {
+      draw_size(r, e->has_size, e->size, e->min_size, e->max_size, &sx, &sy);
+      if (sx > s->aw || sy > s->ah || sx < 0 || sy < 0) continue;
+      int valid = -1, k;
+      for (k = 0; k < ncache; k++)
+        if (cache_w[k] == sx && cache_h[k] == sy) valid = cache_n[k];
+      if (valid < 0) {
+        int dummy_i, dummy_j;
+        valid = valid_origins(s, sx, sy, -1, &dummy_i, &dummy_j);
+        if (ncache < MAXS) cache_w[ncache] = sx, cache_h[ncache] = sy, cache_n[ncache++] = valid;
+      }
+      long possible = (long)(s->aw - sx + 1) * (s->ah - sy + 1);
+      if (valid == 0) {
+        if (e->has_size) break; /* one size only: no attempt can ever succeed */
+        continue;
+      }
+      if (valid < possible && strata_rng_float(r->rng) * (double)possible >= (double)valid) continue;
+      int oi = 0, oj = 0;
+      valid_origins(s, sx, sy, (long)strata_rng_below(r->rng, (uint64_t)valid), &oi, &oj);
+      ox = a.px + oi, oy = a.py + oj;
+      found = 1;
+    }
+  }
+  if (!found) {
+    char what[120];
+    snprintf(what, sizeof what, "found no room for element %zu", ei + 1);
+    return soft_fail(r, g, what);
+  }
+  /* taken: the rectangle grown by minSpacing, clipped to A */
+  rect t = rect4(ox - e->min_spacing, oy - e->min_spacing, ox + sx + e->min_spacing, oy + sy + e->min_spacing);
+  if (t.px < a.px) t.px = a.px;
+  if (t.py < a.py) t.py = a.py;
+  if (t.kx > a.kx) t.kx = a.kx;
+  if (t.ky > a.ky) t.ky = a.ky;
+  for (int x = t.px; x < t.kx; x++)
+    for (int y = t.py; y < t.ky; y++) s->occ[(x - a.px) * s->ah + (y - a.py)] = 1;
+  return sub(r, g, e->gen, rect2(ox, oy, ox + sx, oy + sy));
+}
+
+static int place(run *r, const gen *g, rect a) {
+  place_state s = {a.kx - a.px, a.ky - a.py, NULL, NULL};
+  if (s.aw <= 0 || s.ah <= 0) {
+    if (g->nelems == 0) return OK;
+    return config_error(r, g, "Place on an empty area");
+  }
+  s.occ = calloc((size_t)s.aw * (size_t)s.ah, 1);
+  s.sum = malloc((size_t)(s.aw + 1) * (size_t)(s.ah + 1) * sizeof *s.sum);
+  size_t *order = malloc((g->nelems ? g->nelems : 1) * sizeof *order);
+  int st = OK;
+  if (s.occ == NULL || s.sum == NULL || order == NULL) {
+    st = ERROR;
+    strata_error_set(r->err, STRATA_ENOMEM, "out of memory running Place");
+    goto done;
+  }
+  size_t n = g->nelems;
+  for (size_t i = 0; i < n; i++) order[i] = i;
+  if (g->placed_count > 0) {
+    strata_rng_shuffle(r->rng, order, n, sizeof *order);
+    if ((size_t)g->placed_count < n) n = (size_t)g->placed_count;
+  }
+  for (size_t k = 0; k < n && st == OK; k++) {
+    const lg_elem *e = &g->elems[order[k]];
+    int count = (int)strata_rng_int(r->rng, e->count_lo, e->count_hi - 1);
+    for (int c = 0; c < count && st == OK; c++) st = place_one(r, g, e, a, &s, order[k]);
+  }
+done:
+  free(s.occ), free(s.sum), free(order);
+  return st;
+}
+
+/* ---- NoiseMap ---- */
+static int cmp_double(const void *x, const void *y) {
+  double a = *(const double *)x, b = *(const double *)y;
+  return (a > b) - (a < b);
+}
+
+static int noisemap(run *r, const gen *g, rect a) {
+  int W = a.kx - a.px, H = a.ky - a.py;
+  if (W <= 0 || H <= 0) return OK;
+  int n = 1;
+  while (n < W - 1 || n < H - 1) n *= 2;
+  int G = n / 2 + 1;
+  double *grid = malloc((size_t)G * G * sizeof *grid), *heights = malloc((size_t)W * H * sizeof *heights);
+  double *sorted = malloc((size_t)W * H * sizeof *sorted);
+  int st = OK;
+  if (grid == NULL || heights == NULL || sorted == NULL) {
+    st = ERROR;
+    strata_error_set(r->err, STRATA_ENOMEM, "out of memory running NoiseMap");
+    goto done;
+  }
+#define AT(i, j) grid[(size_t)(i) * G + (j)]
+  for (int i = 0; i < G * G; i++) grid[i] = 0;
+  AT(0, 0) = AT(G - 1, 0) = AT(0, G - 1) = AT(G - 1, G - 1) = AT((G - 1) / 2, (G - 1) / 2) = 1.0;
+  double v = 0.5;
+  for (int s = G - 1, first = 1; s >= 2; s /= 2, first = 0) {
+    int h = s / 2, cells = (G - 1) / s;
+    if (!first)
+      for (int i = 0; i < cells; i++)
+        for (int j = 0; j < cells; j++)
+          AT(i * s + h, j * s + h) = (AT(i * s, j * s) + AT(i * s + s, j * s) + AT(i * s, j * s + s) +
+                                      AT(i * s + s, j * s + s)) / 4 + v * (2 * strata_rng_float(r->rng) - 1);
+    for (int i = 0; i < cells; i++)
+      for (int j = 0; j <= cells; j++) {
+        int x = i * s + h, y = j * s;
+        double sum = 0;
+        int k = 0;
+        int px[4] = {x, x - h, x + h, x}, py[4] = {y - h, y, y, y + h};
+        for (int q = 0; q < 4; q++)
+          if (px[q] >= 0 && py[q] >= 0 && px[q] < G && py[q] < G) sum += AT(px[q], py[q]), k++;
+        AT(x, y) = sum / k + v * (2 * strata_rng_float(r->rng) - 1);
+      }
+    for (int i = 0; i <= cells; i++)
+      for (int j = 0; j < cells; j++) {
+        int x = i * s, y = j * s + h;
+        double sum = 0;
+        int k = 0;
+        int px[4] = {x - h, x, x, x + h}, py[4] = {y, y - h, y + h, y};
+        for (int q = 0; q < 4; q++)
+          if (px[q] >= 0 && py[q] >= 0 && px[q] < G && py[q] < G) sum += AT(px[q], py[q]), k++;
+        AT(x, y) = sum / k + v * (2 * strata_rng_float(r->rng) - 1);
+      }
+    v *= g->dval;
+  }
+  for (int x = 0; x < W; x++)
+    for (int y = 0; y < H; y++) heights[x * H + y] = AT(x * G / W, y * G / H);
+#undef AT
+  memcpy(sorted, heights, (size_t)W * H * sizeof *sorted);
+  qsort(sorted, (size_t)W * H, sizeof *sorted, cmp_double);
+  size_t N = (size_t)W * H;
+  for (size_t e = 0; e < g->nelems && st == OK; e++) {
+    double q[2], f[2] = {g->elems[e].lower, g->elems[e].upper};
+    for (int k = 0; k < 2; k++) {
+      double idx = f[k] * (double)N;
+      size_t i = idx > 0 ? (size_t)idx : 0;
+      q[k] = i < N ? sorted[i] : sorted[N - 1] + 1;
+    }
+    for (int x = 0; x < W && st == OK; x++)
+      for (int y = 0; y < H && st == OK; y++) {
+        double hgt = heights[x * H + y];
+        if (q[0] <= hgt && hgt < q[1]) st = sub(r, g, g->elems[e].gen, rect2(a.px + x, a.py + y, a.px + x + 1, a.py + y + 1));
+      }
+  }
+done:
+  free(grid), free(heights), free(sorted);
+  return st;
+}
+
+/* ---- Connect ---- */
+typedef struct cnode { double f; int32_t cell; } cnode;
+
+typedef struct connect_state {
+  int aw, ah;
+  uint32_t *stamp, gen;
+  double *g;
+  double *cost;        /* entry cost, cached for one search; < 0: impassable */
+  uint32_t *cost_stamp;
+  int32_t *parent;
+  uint8_t *closed;
+  cnode *heap;
+  size_t nheap, cap;
+} connect_state;
+
+/* The element governing cell (x, y) now: the first with the lowest cost
+** among those whose predicate holds, else the last cost-less one; -1 none. */
+static int governing(run *r, const gen *g, int x, int y) {
+  int best = -1, last_free = -1;
+  for (size_t i = 0; i < g->nelems; i++) {
+    const lg_elem *e = &g->elems[i];
+    if (!pred(r, e->pred, x, y)) continue;
+    if (!e->has_cost) last_free = (int)i;
+    else if (best < 0 || e->cost < g->elems[best].cost) best = (int)i;
+  }
+  return best >= 0 ? best : last_free;
+}
+
+static void heap_push(connect_state *c, cnode n) {
+  size_t i = c->nheap++;
+  while (i > 0) {
+    size_t up = (i - 1) / 2;
+    if (c->heap[up].f <= n.f) break;
+    c->heap[i] = c->heap[up], i = up;
+  }
+  c->heap[i] = n;
+}
+
+static cnode heap_pop(connect_state *c) {
+  cnode top = c->heap[0], last = c->heap[--c->nheap];
+  size_t i = 0;
+  for (;;) {
+    size_t k = 2 * i + 1;
+    if (k >= c->nheap) break;
+    if (k + 1 < c->nheap && c->heap[k + 1].f < c->heap[k].f) k++;
+    if (last.f <= c->heap[k].f) break;
+    c->heap[i] = c->heap[k], i = k;
+  }
+  if (c->nheap) c->heap[i] = last;
+  return top;
+}
+
+static int connect_pair(run *r, const gen *g, rect a, connect_state *c, int p1, int p2) {
+  /* cells are column-major indices in A: i * ah + j */
+  if (++c->gen == 0) {
+    memset(c->stamp, 0, (size_t)c->aw * c->ah * sizeof *c->stamp);
+    memset(c->cost_stamp, 0, (size_t)c->aw * c->ah * sizeof *c->cost_stamp);
+    c->gen = 1;
+  }
+  int gx = p2 / c->ah, gy = p2 % c->ah;
+  c->nheap = 0;
+  c->stamp[p1] = c->gen, c->g[p1] = 0, c->parent[p1] = -1, c->closed[p1] = 0;
+  heap_push(c, (cnode){(double)(abs(p1 / c->ah - gx) + abs(p1 % c->ah - gy)), p1});
+  static const int DX[4] = {0, 0, 1, -1}, DY[4] = {-1, 1, 0, 0}; /* up, down, right, left */
+  int found = 0;
+  while (c->nheap > 0) {
+    cnode n = heap_pop(c);
+    int u = n.cell;
+    if (c->closed[u]) continue;
+    c->closed[u] = 1;
+    if (u == p2) { found = 1; break; }
+    int ux = u / c->ah, uy = u % c->ah;
+    for (int d = 0; d < 4; d++) {
+      int vx = ux + DX[d], vy = uy + DY[d];
+      if (vx < 0 || vy < 0 || vx >= c->aw || vy >= c->ah) continue;
+      int v = vx * c->ah + vy;
+      if (c->cost_stamp[v] != c->gen) {
+        int e = governing(r, g, a.px + vx, a.py + vy);
+        c->cost[v] = e < 0 ? 1 : g->elems[e].has_cost ? g->elems[e].cost : -1;
+        c->cost_stamp[v] = c->gen;
+      }
+      if (c->cost[v] < 0) continue;
+      double ng = c->g[u] + c->cost[v];
+      if (c->stamp[v] == c->gen && (c->closed[v] || ng >= c->g[v])) continue;
+      if (c->stamp[v] != c->gen) c->closed[v] = 0;
+      c->stamp[v] = c->gen, c->g[v] = ng, c->parent[v] = u;
+      heap_push(c, (cnode){ng + abs(vx - gx) + abs(vy - gy), v});
+    }
+  }
+  if (!found) return OK; /* unreachable: the pair is skipped (KeeperRL crashes) */
+  for (int v = p2; v != p1; v = c->parent[v]) {
+    int x = a.px + v / c->ah, y = a.py + v % c->ah;
+    int e = governing(r, g, x, y);
+    if (e >= 0) {
+      int st = sub(r, g, g->elems[e].gen, rect2(x, y, x + 1, y + 1));
+      if (st) return st;
+    }
+  }
+  return OK;
+}
+
+static int connect(run *r, const gen *g, rect a) {
+  connect_state c = {a.kx - a.px, a.ky - a.py, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0};
+  if (c.aw <= 0 || c.ah <= 0) return OK;
+  size_t n = (size_t)c.aw * c.ah;
+  int32_t *points = malloc(n * sizeof *points);
+  c.stamp = calloc(n, sizeof *c.stamp), c.cost_stamp = calloc(n, sizeof *c.cost_stamp);
+  c.g = malloc(n * sizeof *c.g), c.cost = malloc(n * sizeof *c.cost);
+  c.parent = malloc(n * sizeof *c.parent), c.closed = malloc(n);
+  c.cap = 4 * n + 16, c.heap = malloc(c.cap * sizeof *c.heap);
+  int st = OK;
+  if (!points || !c.stamp || !c.cost_stamp || !c.g || !c.cost || !c.parent || !c.closed || !c.heap) {
+    st = ERROR;
+    strata_error_set(r->err, STRATA_ENOMEM, "out of memory running Connect");
+    goto done;
+  }
+  size_t np = 0;
+  for (int i = 0; i < c.aw; i++)
+    for (int j = 0; j < c.ah; j++)
+      if (pred(r, g->pred, a.px + i, a.py + j)) points[np++] = i * c.ah + j;
+  for (int round = 0; round < CONNECT_ROUNDS && np > 0 && st == OK; round++) {
+    int p1 = points[strata_rng_below(r->rng, np)], p2 = points[strata_rng_below(r->rng, np)];
+    if (p1 != p2) st = connect_pair(r, g, a, &c, p1, p2);
+  }
+done:
+  free(points), free(c.stamp), free(c.cost_stamp), free(c.g), free(c.cost), free(c.parent);
+  free(c.closed), free(c.heap);
+  return st;
+}
+
+/* ---- FloodFill ---- */
+static int floodfill(run *r, const gen *g, rect a) {
+  size_t n = (size_t)r->W * r->H;
+  uint8_t *seen = calloc(n, 1);
+  int32_t *queue = malloc(n * sizeof *queue);
+  size_t head = 0, tail = 0;
+  int st = OK;
+  if (seen == NULL || queue == NULL) {
+    st = ERROR;
+    strata_error_set(r->err, STRATA_ENOMEM, "out of memory running FloodFill");
+    goto done;
+  }
+#define VISIT(x, y)                                                            \
+  do {                                                                         \
+    seen[(size_t)(y) * r->W + (x)] = 1;                                        \
+    queue[tail++] = (int32_t)((y) * r->W + (x));                               \
+    st = sub(r, g, g->gen, rect2((x), (y), (x) + 1, (y) + 1));                 \
+  } while (0)
+  for (int x = a.px; x < a.kx && st == OK; x++)
+    for (int y = a.py; y < a.ky && st == OK; y++)
+      if (in_map(r, x, y) && !seen[(size_t)y * r->W + x] && pred(r, g->pred, x, y)) VISIT(x, y);
+  static const int DX[4] = {0, 1, 0, -1}, DY[4] = {1, 0, -1, 0};
+  while (head < tail && st == OK) {
+    int u = queue[head++], ux = u % r->W, uy = u / r->W;
+    for (int d = 0; d < 4 && st == OK; d++) {
+      int x = ux + DX[d], y = uy + DY[d];
+      if (in_map(r, x, y) && !seen[(size_t)y * r->W + x] && pred(r, g->pred, x, y)) VISIT(x, y);
+    }
+  }
+#undef VISIT
+done:
+  free(seen), free(queue);
+  return st;
+}
+
+/* ---- the dispatcher ---- */
+static int run_gen(run *r, const gen *g, rect a) {
+  switch (g->kind) {
+  case LG_NONE: return OK;
+  case LG_FAIL: return soft_fail(r, g, "(Fail)");
+  case LG_SET: case LG_SETFRONT: case LG_RESET: case LG_REMOVE: return edit(r, g, a);
+  case LG_FILTER:
+    for (int x = a.px; x < a.kx; x++)
+      for (int y = a.py; y < a.ky; y++) {
+        const gen *c = pred(r, g->pred, x, y) ? g->gen : g->alt;
+        if (c) {
+          int st = run_gen(r, c, rect2(x, y, x + 1, y + 1));
+          if (st) return st;
+        }
+      }
+    return OK;
+  case LG_MARGINS: {
+    int w = g->ival, st;
+    if ((st = sub(r, g, g->alt, rect4(a.px + w, a.py + w, a.kx - w, a.ky - w)))) return st;
+    if ((st = sub(r, g, g->gen, rect2(a.px, a.py, a.kx, a.py + w)))) return st;
+    if ((st = sub(r, g, g->gen, rect2(a.kx - w, a.py + w, a.kx, a.ky)))) return st;
+    if ((st = sub(r, g, g->gen, rect2(a.px, a.ky - w, a.kx - w, a.ky)))) return st;
+    return sub(r, g, g->gen, rect2(a.px, a.py + w, a.px + w, a.ky - w));
+  }
+  case LG_MARGIN_IMPL: {
+    int w = g->ival, st;
+    rect b, in;
+    switch ((lg_margin)g->ival2) {
+    case LG_TOP: b = rect2(a.px, a.py, a.kx, a.py + w), in = rect2(a.px, a.py + w, a.kx, a.ky); break;
+    case LG_BOTTOM: b = rect2(a.px, a.ky - w, a.kx, a.ky), in = rect2(a.px, a.py, a.kx, a.ky - w); break;
+    case LG_LEFT: b = rect2(a.px, a.py, a.px + w, a.ky), in = rect2(a.px + w, a.py, a.kx, a.ky); break;
+    default: b = rect2(a.kx - w, a.py, a.kx, a.ky), in = rect2(a.px, a.py, a.kx - w, a.ky); break;
+    }
+    if ((st = sub(r, g, g->gen, b))) return st;
+    return sub(r, g, g->alt, in);
+  }
+  case LG_SPLITH: case LG_SPLITV: {
+    int st;
+    if (g->kind == LG_SPLITH) {
+      int s = (int)trunc(a.px + (a.kx - a.px) * g->dval);
+      if ((st = sub(r, g, g->gen, rect2(a.px, a.py, s, a.ky)))) return st;
+      return sub(r, g, g->alt, rect2(s, a.py, a.kx, a.ky));
+    }
+    int s = (int)trunc(a.py + (a.ky - a.py) * g->dval);
+    if ((st = sub(r, g, g->gen, rect2(a.px, a.py, a.kx, s)))) return st;
+    return sub(r, g, g->alt, rect2(a.px, s, a.kx, a.ky));
+  }
+  case LG_POSITION: return position(r, g, a);
+  case LG_PLACE: return place(r, g, a);
+  case LG_NOISEMAP: return noisemap(r, g, a);
+  case LG_CHAIN:
+    for (size_t i = 0; i < g->nkids; i++) {
+      int st = run_gen(r, g->kids[i], a);
+      if (st) return st;
+    }
+    return OK;
+  case LG_CHOOSE: {
+    double sum = 0;
+    for (size_t i = 0; i < g->nelems; i++) sum += g->elems[i].chance;
+    double u = strata_rng_float(r->rng) * sum, run_sum = 0;
+    size_t pick = g->nelems - 1;
+    for (size_t i = 0; i < g->nelems; i++) {
+      run_sum += g->elems[i].chance;
+      if (run_sum > u) { pick = i; break; }
+    }
+    return run_gen(r, g->elems[pick].gen, a);
+  }
+  case LG_CONNECT: return connect(r, g, a);
+  case LG_REPEAT: {
+    int n = (int)strata_rng_int(r->rng, g->range_lo, g->range_hi - 1);
+    for (int i = 0; i < n; i++) {
+      int st = run_gen(r, g->gen, a);
+      if (st) return st;
+    }
+    return OK;
+  }
+  case LG_FLOODFILL: return floodfill(r, g, a);
+  default: return config_error(r, g, "%s is a predicate, not a generator", gen_name(g));
+  }
+}
+
+/* Forgets the interned tokens of a tree: a new map may have a new token
+** table at the address of an old one. */
+static void forget_ids(gen *g, int depth) {
+  if (g == NULL || depth > 1000) return;
+  g->ids_for = NULL;
+  for (size_t i = 0; i < g->nkids; i++) forget_ids(g->kids[i], depth + 1);
+  for (size_t i = 0; i < g->nelems; i++) {
+    forget_ids(g->elems[i].gen, depth + 1);
+    forget_ids(g->elems[i].pred, depth + 1);
+  }
+  forget_ids(g->pred, depth + 1);
+  forget_ids(g->gen, depth + 1);
+  forget_ids(g->alt, depth + 1);
+}
+
+strata_status strata_layout_run(const strata_layout_gen *g, strata_tilemap *m, strata_rng *rng,
+                                strata_layout_result *result, char *why, size_t cap,
+                                strata_error *err) {
+  if (g == NULL || m == NULL || rng == NULL || result == NULL)
+    return strata_error_set(err, STRATA_EARG, "strata_layout_run: NULL argument");
+  run r = {m, strata_tilemap_width(m), strata_tilemap_height(m), rng, strata_tilemap_tokens(m), err, why, cap};
+  if (why && cap) why[0] = 0;
+  forget_ids((gen *)g, 0);
+  strata_error local;
+  if (err == NULL) r.err = &local;
+  int st = run_gen(&r, g, rect2(0, 0, r.W, r.H));
+  if (st == ERROR) return r.err->status ? r.err->status : STRATA_EARG;
+  *result = st == FAILED ? STRATA_LAYOUT_FAILED : STRATA_LAYOUT_OK;
+  return STRATA_OK;
+}

@@ -1,0 +1,407 @@
+/*
+** layout_text.c - the layout language's text: lexing and macros.
+**
+** KeeperRL rewrites the text character by character and substitutes macro
+** parameters textually. Here the text is cut into tokens once (strings,
+** words, and the punctuation { } ( ) , + =) and macros are expanded on
+** tokens, which gives the same result for everything the language allows
+** while keeping each token's line and column for messages. Where KeeperRL
+** has a quirk the spec (umg-spec.md section 11) advises against, this
+** follows the advice: comments are whitespace, Def and End are whole words,
+** braces nest inside macro arguments, parameters are substituted in one
+** pass, and expansion is bounded.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout_internal.h"
+
+/* ---- the arena ---- */
+struct lt_arena_block {
+  lt_arena_block *next;
+  size_t used, cap;
+  max_align_t data[];
+};
+
+void *lt_alloc(lt_arena *a, size_t n) {
+  n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+  lt_arena_block *b = a->head;
+  if (b == NULL || b->cap - b->used < n) {
+    size_t cap = n > 65536 ? n : 65536;
+    b = malloc(sizeof *b + cap);
+    if (b == NULL) return NULL;
+    b->next = a->head, b->used = 0, b->cap = cap;
+    a->head = b;
+  }
+  void *p = (char *)b->data + b->used;
+  b->used += n;
+  memset(p, 0, n);
+  return p;
+}
+
+char *lt_strndup(lt_arena *a, const char *s, size_t n) {
+  char *p = lt_alloc(a, n + 1);
+  if (p) memcpy(p, s, n), p[n] = 0;
+  return p;
+}
+
+void lt_arena_free(lt_arena *a) {
+  for (lt_arena_block *b = a->head, *next; b; b = next) next = b->next, free(b);
+  a->head = NULL;
+}
+
+/* ---- token lists ---- */
+#define MAX_TOKENS 4000000u      /* after expansion: far beyond any real layout file */
+#define MAX_EXPANSIONS 200000u
+#define MAX_MACRO_ARGS 64
+
+static int list_push(lt_list *l, lt_token t) {
+  if (l->len == l->cap) {
+    size_t cap = l->cap ? l->cap * 2 : 256;
+    lt_token *items = realloc(l->items, cap * sizeof *items);
+    if (items == NULL) return 0;
+    l->items = items, l->cap = cap;
+  }
+  l->items[l->len++] = t;
+  return 1;
+}
+
+static strata_status nomem(strata_error *err) {
+  return strata_error_set(err, STRATA_ENOMEM, "out of memory reading a layout");
+}
+
+static int is_punct(char c) {
+  return c == '{' || c == '}' || c == '(' || c == ')' || c == ',' || c == '+' || c == '=';
+}
+
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+static int is_ident(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Cuts text into tokens. line0/col0: where text starts (for re-lexed words). */
+static strata_status lex(lt_arena *a, const char *text, size_t len, const char *name, int line0,
+                         int col0, int call_line, lt_list *out, strata_error *err) {
+  int line = line0, col = col0;
+  size_t i = 0;
+  while (i < len) {
+    char c = text[i];
+    if (c == '\n') { line++, col = 1, i++; continue; }
+    if (is_space(c) || c == 0) { col++, i++; continue; }
+    if (c == '#') { /* a comment runs to the end of the line and counts as whitespace */
+      while (i < len && text[i] != '\n') i++;
+      continue;
+    }
+    lt_token t = {LT_WORD, NULL, line, col, call_line};
+    if (c == '"') {
+      size_t j = i + 1, n = 0;
+      int l = line, cl = col + 1;
+      char *buf = lt_alloc(a, len - i);
+      if (buf == NULL) return nomem(err);
+      for (;;) {
+        if (j >= len)
+          return strata_error_set(err, STRATA_EPARSE, "%s:%d:%d: unterminated string", name, line, col);
+        char d = text[j];
+        if (d == '"') break;
+        if (d == '\\' && j + 1 < len && (text[j + 1] == '"' || text[j + 1] == '\\')) d = text[++j], cl++;
+        if (d == '\n') l++, cl = 0;
+        buf[n++] = d;
+        j++, cl++;
+      }
+      t.kind = LT_STRING, t.text = buf;
+      i = j + 1;
+      line = l, col = cl + 1;
+    } else if (is_punct(c)) {
+      t.kind = LT_PUNCT, t.text = lt_strndup(a, &text[i], 1);
+      if (t.text == NULL) return nomem(err);
+      i++, col++;
+    } else {
+      size_t j = i;
+      while (j < len && !is_space(text[j]) && text[j] != 0 && !is_punct(text[j]) && text[j] != '"' &&
+             text[j] != '#')
+        j++;
+      t.text = lt_strndup(a, &text[i], j - i);
+      if (t.text == NULL) return nomem(err);
+      col += (int)(j - i), i = j;
+    }
+    if (!list_push(out, t)) return nomem(err);
+  }
+  return STRATA_OK;
+}
+
+/* ---- macros ---- */
+typedef struct macro {
+  const char *name;
+  size_t nparams;
+  const char *params[MAX_MACRO_ARGS];
+  lt_token *body;
+  size_t nbody;
+  int line, col;
+} macro;
+
+typedef struct macros {
+  macro *items;
+  size_t len, cap;
+} macros;
+
+static int word_is(const lt_token *t, const char *w) { return t->kind == LT_WORD && strcmp(t->text, w) == 0; }
+static int punct_is(const lt_token *t, char c) { return t->kind == LT_PUNCT && t->text[0] == c; }
+
+static int valid_name(const char *s) {
+  if (!*s) return 0;
+  for (; *s; s++)
+    if (!is_ident(*s)) return 0;
+  return 1;
+}
+
+/* Removes every Def ... End from raw into ms; the rest goes to rest. */
+static strata_status collect(const lt_list *raw, const char *name, macros *ms, lt_list *rest,
+                             strata_error *err) {
+  for (size_t i = 0; i < raw->len;) {
+    const lt_token *t = &raw->items[i];
+    if (word_is(t, "End"))
+      return strata_error_set(err, STRATA_EPARSE, "%s:%d:%d: 'End' without a 'Def'", name, t->line, t->col);
+    if (!word_is(t, "Def")) {
+      if (!list_push(rest, *t)) return nomem(err);
+      i++;
+      continue;
+    }
+    macro m = {0};
+    m.line = t->line, m.col = t->col;
+    if (i + 1 >= raw->len || raw->items[i + 1].kind != LT_WORD || !valid_name(raw->items[i + 1].text))
+      return strata_error_set(err, STRATA_EPARSE, "%s:%d:%d: expected a macro name after 'Def'", name,
+                              t->line, t->col);
+    m.name = raw->items[i + 1].text;
+    size_t j = i + 2;
+    if (j >= raw->len || !punct_is(&raw->items[j], '('))
+      return strata_error_set(err, STRATA_EPARSE,
+                              "%s:%d:%d: expected '(' and the parameters of macro %s (write %s() when "
+                              "it has none)", name, t->line, t->col, m.name, m.name);
+    j++;
+    while (j < raw->len && !punct_is(&raw->items[j], ')')) {
+      const lt_token *p = &raw->items[j];
+      if (punct_is(p, ',')) { j++; continue; }
+      if (p->kind != LT_WORD || !valid_name(p->text))
+        return strata_error_set(err, STRATA_EPARSE, "%s:%d:%d: expected a parameter name of macro %s",
+                                name, p->line, p->col, m.name);
+      if (m.nparams == MAX_MACRO_ARGS)
+        return strata_error_set(err, STRATA_EPARSE, "%s:%d:%d: macro %s has more than %d parameters",
+                                name, p->line, p->col, m.name, MAX_MACRO_ARGS);
+      m.params[m.nparams++] = p->text;
+      j++;
+    }
+    if (j >= raw->len)
+      return strata_error_set(err, STRATA_EPARSE, "%s:%d:%d: the parameters of macro %s have no ')'",
+                              name, t->line, t->col, m.name);
+    j++;
+    size_t body = j;
+    while (j < raw->len && !word_is(&raw->items[j], "End")) {
+      if (word_is(&raw->items[j], "Def"))
+        return strata_error_set(err, STRATA_EPARSE,
+                                "%s:%d:%d: 'Def' inside the definition of macro %s (line %d): a "
+                                "definition ends with 'End'", name, raw->items[j].line,
+                                raw->items[j].col, m.name, m.line);
+      j++;
+    }
+    if (j >= raw->len)
+      return strata_error_set(err, STRATA_EPARSE, "%s:%d:%d: macro %s has no 'End'", name, m.line,
+                              m.col, m.name);
+    m.body = &raw->items[body];
+    m.nbody = j - body;
+    for (size_t k = 0; k < ms->len; k++)
+      if (strcmp(ms->items[k].name, m.name) == 0 && ms->items[k].nparams == m.nparams)
+        return strata_error_set(err, STRATA_EPARSE,
+                                "%s:%d:%d: macro %s with %zu parameters is defined twice (first at "
+                                "line %d)", name, m.line, m.col, m.name, m.nparams, ms->items[k].line);
+    if (ms->len == ms->cap) {
+      size_t cap = ms->cap ? ms->cap * 2 : 32;
+      macro *items = realloc(ms->items, cap * sizeof *items);
+      if (items == NULL) return nomem(err);
+      ms->items = items, ms->cap = cap;
+    }
+    ms->items[ms->len++] = m;
+    i = j + 1;
+  }
+  return STRATA_OK;
+}
+
+static const macro *find_macro(const macros *ms, const char *name, size_t arity, int *any) {
+  *any = 0;
+  for (size_t k = 0; k < ms->len; k++)
+    if (strcmp(ms->items[k].name, name) == 0) {
+      *any = 1;
+      if (ms->items[k].nparams == arity) return &ms->items[k];
+    }
+  return NULL;
+}
+
+/* Replaces whole-word occurrences of params inside a word with the text of
+** their arguments, and lexes the result (for words like -Cnt). */
+static strata_status substitute_in_word(lt_arena *a, const lt_token *t, const macro *m,
+                                        lt_token *const *args, const size_t *nargs, const char *name,
+                                        int call_line, lt_list *out, strata_error *err) {
+  char buf[4096];
+  size_t n = 0;
+  const char *s = t->text;
+  for (size_t i = 0; s[i];) {
+    size_t j = i;
+    if (is_ident(s[i])) {
+      while (is_ident(s[j])) j++;
+      size_t k;
+      for (k = 0; k < m->nparams; k++)
+        if (strlen(m->params[k]) == j - i && memcmp(m->params[k], &s[i], j - i) == 0) break;
+      if (k < m->nparams) {
+        for (size_t q = 0; q < nargs[k]; q++) {
+          const lt_token *p = &args[k][q];
+          size_t pl = strlen(p->text);
+          if (n + pl + 4 >= sizeof buf) goto too_long;
+          if (p->kind == LT_STRING) buf[n++] = '"';
+          memcpy(&buf[n], p->text, pl), n += pl;
+          if (p->kind == LT_STRING) buf[n++] = '"';
+          buf[n++] = ' ';
+        }
+        if (n) n--; /* no space after the last part: -Cnt stays one word */
+        i = j;
+        continue;
+      }
+      if (n + (j - i) >= sizeof buf) goto too_long;
+      memcpy(&buf[n], &s[i], j - i), n += j - i;
+      i = j;
+      continue;
+    }
+    if (n + 1 >= sizeof buf) goto too_long;
+    buf[n++] = s[i++];
+  }
+  return lex(a, buf, n, name, t->line, t->col, call_line, out, err);
+too_long:
+  return strata_error_set(err, STRATA_EPARSE, "%s:%d:%d: macro argument too long in '%s'", name,
+                          t->line, t->col, t->text);
+}
+
+static int word_mentions(const char *word, const char *param) {
+  size_t pl = strlen(param);
+  for (const char *p = strstr(word, param); p; p = strstr(p + 1, param))
+    if ((p == word || !is_ident(p[-1])) && !is_ident(p[pl])) return 1;
+  return 0;
+}
+
+strata_status lt_expand(lt_arena *a, const char *text, size_t len, const char *name, lt_list *out,
+                        strata_error *err) {
+  lt_list raw = {0}, rest = {0}, stack = {0}, tmp = {0};
+  macros ms = {0};
+  strata_status st = lex(a, text, len, name, 1, 1, 0, &raw, err);
+  if (!st) st = collect(&raw, name, &ms, &rest, err);
+  if (st) goto done;
+  /* The input as a stack, next token on top: expansions push their result back. */
+  for (size_t i = rest.len; i-- > 0;)
+    if (!list_push(&stack, rest.items[i])) { st = nomem(err); goto done; }
+  const char *recent[8] = {0};
+  int recent_line[8] = {0};
+  size_t expansions = 0;
+  while (stack.len > 0) {
+    lt_token t = stack.items[--stack.len];
+    int any = 0;
+    if (t.kind != LT_WORD || (find_macro(&ms, t.text, 0, &any), !any)) {
+      if (!list_push(out, t)) { st = nomem(err); goto done; }
+      continue;
+    }
+    /* The argument list, if any: split at top-level commas. */
+    lt_token *args[MAX_MACRO_ARGS];
+    size_t nargs[MAX_MACRO_ARGS], count = 0, consumed = 0;
+    if (stack.len > 0 && punct_is(&stack.items[stack.len - 1], '(')) {
+      size_t k = stack.len - 1, depth = 0, start = 0;
+      int closed = 0;
+      tmp.len = 0;
+      for (;; k--) {
+        const lt_token *u = &stack.items[k];
+        if (punct_is(u, '(') || punct_is(u, '{')) {
+          if (depth++ == 0) { start = tmp.len; goto next; }
+        } else if (punct_is(u, ')') || punct_is(u, '}')) {
+          if (--depth == 0) {
+            closed = 1;
+            break;
+          }
+        } else if (depth == 1 && punct_is(u, ',')) {
+          if (count == MAX_MACRO_ARGS) break;
+          nargs[count] = tmp.len - start, args[count++] = (lt_token *)(uintptr_t)start;
+          start = tmp.len + 0;
+          goto next;
+        }
+        if (!list_push(&tmp, *u)) { st = nomem(err); goto done; }
+      next:
+        if (k == 0) break;
+      }
+      if (!closed) {
+        st = strata_error_set(err, STRATA_EPARSE, "%s:%d:%d: the arguments of %s have no ')'", name,
+                              t.line, t.col, t.text);
+        goto done;
+      }
+      if (tmp.len > start || count > 0) {
+        if (count == MAX_MACRO_ARGS) {
+          st = strata_error_set(err, STRATA_EPARSE, "%s:%d:%d: too many arguments to %s", name,
+                                t.line, t.col, t.text);
+          goto done;
+        }
+        nargs[count] = tmp.len - start, args[count++] = (lt_token *)(uintptr_t)start;
+      }
+      for (size_t q = 0; q < count; q++) args[q] = tmp.items + (uintptr_t)args[q];
+      consumed = stack.len - k;
+    }
+    const macro *m = find_macro(&ms, t.text, count, &any);
+    if (m == NULL) { /* no macro of that arity: the word stays (and is likely an error later) */
+      if (!list_push(out, t)) { st = nomem(err); goto done; }
+      continue;
+    }
+    if (++expansions > MAX_EXPANSIONS || stack.len + out->len > MAX_TOKENS) {
+      char chain[512];
+      size_t n = 0;
+      for (int q = 0; q < 8 && n < sizeof chain - 80; q++) {
+        const char *r = recent[(expansions + (size_t)q) % 8];
+        if (r) n += (size_t)snprintf(chain + n, sizeof chain - n, "%s%s (line %d)", n ? " -> " : "", r,
+                                     recent_line[(expansions + (size_t)q) % 8]);
+      }
+      st = strata_error_set(err, STRATA_EPARSE,
+                            "%s:%d:%d: macro expansion does not end (a macro that expands to "
+                            "itself?): ... %s", name, t.line, t.col, chain);
+      goto done;
+    }
+    recent[expansions % 8] = m->name;
+    recent_line[expansions % 8] = t.call_line ? t.call_line : t.line;
+    stack.len -= consumed;
+    int call_line = t.call_line ? t.call_line : t.line;
+    /* The substituted body, then pushed in reverse so it is read next. */
+    lt_list body = {0};
+    for (size_t b = 0; b < m->nbody && !st; b++) {
+      const lt_token *u = &m->body[b];
+      size_t p = m->nparams;
+      if (u->kind == LT_WORD)
+        for (p = 0; p < m->nparams && strcmp(u->text, m->params[p]) != 0; p++) {}
+      if (p < m->nparams) {
+        for (size_t q = 0; q < nargs[p]; q++) {
+          lt_token v = args[p][q];
+          if (!list_push(&body, v)) st = nomem(err);
+        }
+        continue;
+      }
+      int mentions = 0;
+      if (u->kind == LT_WORD)
+        for (p = 0; p < m->nparams && !mentions; p++) mentions = word_mentions(u->text, m->params[p]);
+      if (mentions) {
+        st = substitute_in_word(a, u, m, args, nargs, name, call_line, &body, err);
+        continue;
+      }
+      lt_token v = *u;
+      v.call_line = call_line;
+      if (!list_push(&body, v)) st = nomem(err);
+    }
+    for (size_t b = body.len; b-- > 0 && !st;)
+      if (!list_push(&stack, body.items[b])) st = nomem(err);
+    free(body.items);
+    if (st) goto done;
+  }
+done:
+  free(raw.items), free(rest.items), free(stack.items), free(tmp.items), free(ms.items);
+  return st;
+}
