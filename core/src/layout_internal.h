@@ -84,6 +84,7 @@ struct strata_layout_gen {
   lg_vec2 size, min_size, max_size, offset;
   int range_lo, range_hi;          /* Repeat */
   int random;                      /* a predicate that draws (contains Chance) */
+  int nonlocal;                    /* a predicate that looks at other cells (Area, Translate) */
 };
 
 typedef enum lg_margin { LG_TOP, LG_BOTTOM, LG_LEFT, LG_RIGHT } lg_margin;

@@ -744,6 +744,7 @@ static gen *parse_gen(parser *p) {
 
 /* ---- predicates ---- */
 static int random_of(const gen *g) { return g && g->random; }
+static int nonlocal_of(const gen *g) { return g && g->nonlocal; }
 
 static gen *parse_pred(parser *p) {
   const lt_token *t = peek(p, 0);
@@ -778,7 +779,7 @@ static gen *parse_pred(parser *p) {
   case LP_NOT:
     if (is_punct(peek(p, 0), '('))
       ok = fail_at(p, peek(p, 0), "Not takes its predicate without brackets: Not On(\"x\")");
-    else ok = (g->pred = parse_pred(p)) != NULL, g->random = random_of(g->pred);
+    else ok = (g->pred = parse_pred(p)) != NULL, g->random = random_of(g->pred), g->nonlocal = nonlocal_of(g->pred);
     break;
   case LP_TRUE: break;
   case LP_AND: case LP_OR: {
@@ -798,7 +799,8 @@ static gen *parse_pred(parser *p) {
     if (!ok) { free(v.items); break; }
     g->nkids = v.len;
     ok = (g->kids = ptrs_finish(p, &v, sizeof(gen *))) != NULL;
-    for (size_t i = 0; ok && i < g->nkids; i++) g->random |= random_of(g->kids[i]);
+    for (size_t i = 0; ok && i < g->nkids; i++)
+      g->random |= random_of(g->kids[i]), g->nonlocal |= nonlocal_of(g->kids[i]);
     break;
   }
   case LP_CHANCE: {
@@ -812,7 +814,7 @@ static gen *parse_pred(parser *p) {
     ok = parse_struct(p, "Area", f, 3);
     g->ival = f[0].i, g->pred = f[1].g, g->ival2 = f[2].set ? f[2].i : 1;
     if (ok && (g->ival < 0 || g->ival > 100)) ok = fail_at(p, t, "Area radius must be in 0..100");
-    g->random = random_of(g->pred);
+    g->random = random_of(g->pred), g->nonlocal = 1;
     break;
   }
   case LP_XMOD: case LP_YMOD: {
@@ -825,7 +827,7 @@ static gen *parse_pred(parser *p) {
   case LP_TRANSLATE: {
     field f[] = {FIELD("offset", F_VEC2, 1), FIELD("predicate", F_PRED, 1)};
     ok = parse_struct(p, "Translate", f, 2);
-    g->offset = f[0].v, g->pred = f[1].g, g->random = random_of(g->pred);
+    g->offset = f[0].v, g->pred = f[1].g, g->random = random_of(g->pred), g->nonlocal = 1;
     break;
   }
   default: break;

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "layout_internal.h"
+#include "tilemap_internal.h"
 
 #define OK 0
 #define FAILED 1
@@ -42,7 +43,18 @@ typedef struct run {
   strata_error *err;
   char *why;
   size_t cap;
+  /* Cells changed while a Connect keeps costs across its searches. */
+  int tracking;
+  uint8_t *dirty_mark;  /* W * H */
+  int32_t *dirty;       /* cell indices y * W + x */
+  size_t ndirty;
 } run;
+
+static inline void touched(run *r, int x, int y) {
+  if (!r->tracking) return;
+  size_t i = (size_t)y * (size_t)r->W + (size_t)x;
+  if (!r->dirty_mark[i]) r->dirty_mark[i] = 1, r->dirty[r->ndirty++] = (int32_t)i;
+}
 
 static rect rect2(int x1, int y1, int x2, int y2) {
   rect r = {x1 < x2 ? x1 : x2, y1 < y2 ? y1 : y2, x1 < x2 ? x2 : x1, y1 < y2 ? y2 : y1};
@@ -80,17 +92,32 @@ static int soft_fail(run *r, const gen *g, const char *what) {
   return FAILED;
 }
 
-/* The node's tokens as ids of the map's table, interned once per table
-** (the array itself was made with the node). */
-static const strata_token *ids(run *r, const gen *cg) {
-  gen *g = (gen *)cg; /* a cache, not part of the tree's meaning */
-  if (g->ids_for == r->tokens) return g->ids;
+/* The node's tokens as ids of the map's table, interned once per run (the
+** array itself was made with the node). */
+static const strata_token *intern_ids(run *r, gen *g) {
   for (size_t i = 0; i < g->ntokens; i++) {
     g->ids[i] = strata_tokens_intern(r->tokens, g->tokens[i], strlen(g->tokens[i]), r->err);
     if (g->ids[i] == 0) return NULL;
   }
   g->ids_for = r->tokens;
   return g->ids;
+}
+
+static inline const strata_token *ids(run *r, const gen *g) {
+  if (g->ids_for == r->tokens) return g->ids;
+  return intern_ids(r, (gen *)g); /* a cache, not part of the tree's meaning */
+}
+
+/* Whether the cell holds t: the tile map's own test without its checks
+** (the caller knows the cell is on the map), as predicates ask it millions
+** of times per layout. */
+static inline int cell_has(const strata_tilemap *m, int x, int y, strata_token t) {
+  uint32_t v = m->cells[(size_t)y * (size_t)m->width + (size_t)x];
+  if ((v & CELL_STACK) == 0) return v == t;
+  const side_stack *st = &m->stacks[v & ~CELL_STACK];
+  for (uint32_t k = 0; k < st->len; k++)
+    if (st->items[k] == t) return 1;
+  return 0;
 }
 
 static int in_map(const run *r, int x, int y) { return x >= 0 && y >= 0 && x < r->W && y < r->H; }
@@ -109,7 +136,7 @@ static int pred(run *r, const gen *p, int x, int y) {
   switch (p->kind) {
   case LP_ON: {
     const strata_token *t = ids(r, p);
-    return t && in_map(r, x, y) && strata_tilemap_has(r->m, x, y, t[0]);
+    return t && in_map(r, x, y) && cell_has(r->m, x, y, t[0]);
   }
   case LP_NOT: return !pred(r, p->pred, x, y);
   case LP_TRUE: return 1;
@@ -162,13 +189,14 @@ static int edit(run *r, const gen *g, rect a) {
   if (t == NULL && g->ntokens) return ERROR;
   for (int x = a.px; x < a.kx; x++)
     for (int y = a.py; y < a.ky; y++) {
+      touched(r, x, y);
       switch (g->kind) {
       case LG_SET:
         for (size_t i = 0; i < g->ntokens; i++)
-          if (!strata_tilemap_has(r->m, x, y, t[i]) && strata_tilemap_set(r->m, x, y, t[i], r->err)) return ERROR;
+          if (!cell_has(r->m, x, y, t[i]) && strata_tilemap_set(r->m, x, y, t[i], r->err)) return ERROR;
         break;
       case LG_SETFRONT:
-        if (!strata_tilemap_has(r->m, x, y, t[0]) && strata_tilemap_add_front(r->m, x, y, t[0], r->err)) return ERROR;
+        if (!cell_has(r->m, x, y, t[0]) && strata_tilemap_add_front(r->m, x, y, t[0], r->err)) return ERROR;
         break;
       case LG_RESET:
         if (strata_tilemap_reset(r->m, x, y, g->ntokens ? t[0] : 0, r->err)) return ERROR;
@@ -452,6 +480,8 @@ typedef struct connect_state {
   uint8_t *closed;
   cnode *heap;
   size_t nheap, cap;
+  int keep_costs;      /* costs depend on the cell alone: kept across searches */
+  uint8_t *known;      /* with keep_costs: cost[] is up to date */
 } connect_state;
 
 /* The element governing cell (x, y) now: the first with the lowest cost
@@ -498,6 +528,15 @@ static int connect_pair(run *r, const gen *g, rect a, connect_state *c, int p1, 
     memset(c->cost_stamp, 0, (size_t)c->aw * c->ah * sizeof *c->cost_stamp);
     c->gen = 1;
   }
+  if (c->keep_costs) {
+    /* costs stay valid across searches, but for the cells changed since */
+    for (size_t k = 0; k < r->ndirty; k++) {
+      int x = r->dirty[k] % r->W, y = r->dirty[k] / r->W;
+      r->dirty_mark[r->dirty[k]] = 0;
+      if (x >= a.px && x < a.kx && y >= a.py && y < a.ky) c->known[(x - a.px) * c->ah + (y - a.py)] = 0;
+    }
+    r->ndirty = 0;
+  }
   int gx = p2 / c->ah, gy = p2 % c->ah;
   c->nheap = 0;
   c->stamp[p1] = c->gen, c->g[p1] = 0, c->parent[p1] = -1, c->closed[p1] = 0;
@@ -515,10 +554,11 @@ static int connect_pair(run *r, const gen *g, rect a, connect_state *c, int p1, 
       int vx = ux + DX[d], vy = uy + DY[d];
       if (vx < 0 || vy < 0 || vx >= c->aw || vy >= c->ah) continue;
       int v = vx * c->ah + vy;
-      if (c->cost_stamp[v] != c->gen) {
+      if (c->keep_costs ? !c->known[v] : c->cost_stamp[v] != c->gen) {
         int e = governing(r, g, a.px + vx, a.py + vy);
         c->cost[v] = e < 0 ? 1 : g->elems[e].has_cost ? g->elems[e].cost : -1;
         c->cost_stamp[v] = c->gen;
+        if (c->keep_costs) c->known[v] = 1;
       }
       if (c->cost[v] < 0) continue;
       double ng = c->g[u] + c->cost[v];
@@ -541,9 +581,29 @@ static int connect_pair(run *r, const gen *g, rect a, connect_state *c, int p1, 
 }
 
 static int connect(run *r, const gen *g, rect a) {
-  connect_state c = {a.kx - a.px, a.ky - a.py, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0};
+  connect_state c = {0};
+  c.aw = a.kx - a.px, c.ah = a.ky - a.py;
   if (c.aw <= 0 || c.ah <= 0) return OK;
   size_t n = (size_t)c.aw * c.ah;
+  /* When every element's predicate looks only at the cell and draws nothing,
+  ** a cell's cost changes only when the cell does: keep costs across the
+  ** searches and forget those of the cells carved since. */
+  c.keep_costs = !r->tracking;
+  for (size_t i = 0; i < g->nelems && c.keep_costs; i++)
+    if (g->elems[i].pred && (g->elems[i].pred->random || g->elems[i].pred->nonlocal)) c.keep_costs = 0;
+  if (c.keep_costs) {
+    size_t cells = (size_t)r->W * r->H;
+    c.known = calloc(n, 1);
+    r->dirty_mark = calloc(cells, 1);
+    r->dirty = malloc(cells * sizeof *r->dirty);
+    if (c.known == NULL || r->dirty_mark == NULL || r->dirty == NULL) {
+      free(c.known), free(r->dirty_mark), free(r->dirty);
+      r->dirty_mark = NULL, r->dirty = NULL;
+      strata_error_set(r->err, STRATA_ENOMEM, "out of memory running Connect");
+      return ERROR;
+    }
+    r->tracking = 1, r->ndirty = 0;
+  }
   int32_t *points = malloc(n * sizeof *points);
   c.stamp = calloc(n, sizeof *c.stamp), c.cost_stamp = calloc(n, sizeof *c.cost_stamp);
   c.g = malloc(n * sizeof *c.g), c.cost = malloc(n * sizeof *c.cost);
@@ -566,6 +626,10 @@ static int connect(run *r, const gen *g, rect a) {
 done:
   free(points), free(c.stamp), free(c.cost_stamp), free(c.g), free(c.cost), free(c.parent);
   free(c.closed), free(c.heap);
+  if (c.keep_costs) {
+    free(c.known), free(r->dirty_mark), free(r->dirty);
+    r->dirty_mark = NULL, r->dirty = NULL, r->tracking = 0, r->ndirty = 0;
+  }
   return st;
 }
 
@@ -705,7 +769,9 @@ strata_status strata_layout_run(const strata_layout_gen *g, strata_tilemap *m, s
                                 strata_error *err) {
   if (g == NULL || m == NULL || rng == NULL || result == NULL)
     return strata_error_set(err, STRATA_EARG, "strata_layout_run: NULL argument");
-  run r = {m, strata_tilemap_width(m), strata_tilemap_height(m), rng, strata_tilemap_tokens(m), err, why, cap};
+  run r = {0};
+  r.m = m, r.W = strata_tilemap_width(m), r.H = strata_tilemap_height(m), r.rng = rng;
+  r.tokens = strata_tilemap_tokens(m), r.err = err, r.why = why, r.cap = cap;
   if (why && cap) why[0] = 0;
   forget_ids((gen *)g, 0);
   strata_error local;

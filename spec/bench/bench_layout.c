@@ -2,7 +2,7 @@
 ** bench_layout.c - every layout of KeeperRL's corpus at the sizes the game
 ** runs it, against KeeperRL's own figures.
 **
-**   bench_layout CORPUS_DIR [ATTEMPTS]
+**   bench_layout CORPUS_DIR [ATTEMPTS [LAYOUT]]
 **
 ** CORPUS_DIR holds random_layouts.txt and layout_sizes.tsv (../shared/
 ** corpora/keeperrl). Each row of the table is run ATTEMPTS times (default
@@ -69,6 +69,7 @@ int main(int argc, char **argv) {
     }
     if (n < 9) continue;
     const char *name = cols[0];
+    if (argc > 3 && strcmp(argv[3], name) != 0) continue;
     int w = atoi(cols[3]), h = atoi(cols[4]);
     const strata_layout_gen *g = strata_layout_find(file, name);
     if (g == NULL) {
