@@ -120,7 +120,7 @@ static inline int cell_has(const strata_tilemap *m, int x, int y, strata_token t
   return 0;
 }
 
-static int in_map(const run *r, int x, int y) { return x >= 0 && y >= 0 && x < r->W && y < r->H; }
+static inline int in_map(const run *r, int x, int y) { return x >= 0 && y >= 0 && x < r->W && y < r->H; }
 
 static int check_area(run *r, const gen *g, rect a) {
   if (empty(a)) return OK;
@@ -131,13 +131,24 @@ static int check_area(run *r, const gen *g, rect a) {
 }
 
 /* ---- predicates ---- */
-static int pred(run *r, const gen *p, int x, int y) {
+static int pred_other(run *r, const gen *p, int x, int y);
+
+/* On, the commonest test by far, inline; the rest in pred_other. */
+static inline int pred(run *r, const gen *p, int x, int y) {
   if (p == NULL) return 1;
-  switch (p->kind) {
-  case LP_ON: {
+  if (p->kind == LP_ON) {
     const strata_token *t = ids(r, p);
     return t && in_map(r, x, y) && cell_has(r->m, x, y, t[0]);
   }
+  if (p->kind == LP_NOT && p->pred->kind == LP_ON) {
+    const strata_token *t = ids(r, p->pred);
+    return !(t && in_map(r, x, y) && cell_has(r->m, x, y, t[0]));
+  }
+  return pred_other(r, p, x, y);
+}
+
+static int pred_other(run *r, const gen *p, int x, int y) {
+  switch (p->kind) {
   case LP_NOT: return !pred(r, p->pred, x, y);
   case LP_TRUE: return 1;
   case LP_AND:
