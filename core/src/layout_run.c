@@ -508,11 +508,16 @@ static int governing(run *r, const gen *g, int x, int y) {
   return best >= 0 ? best : last_free;
 }
 
+/* Heap order: lower f first; between equal f, the larger x, then the larger
+** y (KeeperRL's order, so corridors look alike; with column-major cell
+** indices that is the larger index). */
+static inline int cnode_before(cnode a, cnode b) { return a.f < b.f || (a.f == b.f && a.cell > b.cell); }
+
 static void heap_push(connect_state *c, cnode n) {
   size_t i = c->nheap++;
   while (i > 0) {
     size_t up = (i - 1) / 2;
-    if (c->heap[up].f <= n.f) break;
+    if (!cnode_before(n, c->heap[up])) break;
     c->heap[i] = c->heap[up], i = up;
   }
   c->heap[i] = n;
@@ -524,8 +529,8 @@ static cnode heap_pop(connect_state *c) {
   for (;;) {
     size_t k = 2 * i + 1;
     if (k >= c->nheap) break;
-    if (k + 1 < c->nheap && c->heap[k + 1].f < c->heap[k].f) k++;
-    if (last.f <= c->heap[k].f) break;
+    if (k + 1 < c->nheap && cnode_before(c->heap[k + 1], c->heap[k])) k++;
+    if (!cnode_before(c->heap[k], last)) break;
     c->heap[i] = c->heap[k], i = k;
   }
   if (c->nheap) c->heap[i] = last;
@@ -580,13 +585,24 @@ static int connect_pair(run *r, const gen *g, rect a, connect_state *c, int p1, 
     }
   }
   if (!found) return OK; /* unreachable: the pair is skipped (KeeperRL crashes) */
-  for (int v = p2; v != p1; v = c->parent[v]) {
+  /* Back from p2 along decreasing distance: at each step the neighbour (up,
+  ** down, right, left) with the strictly smallest tentative distance. */
+  for (int v = p2; v != p1;) {
     int x = a.px + v / c->ah, y = a.py + v % c->ah;
+    int vx = v / c->ah, vy = v % c->ah, next = c->parent[v];
+    double best = c->g[v];
+    for (int d = 0; d < 4; d++) {
+      int nx = vx + DX[d], ny = vy + DY[d];
+      if (nx < 0 || ny < 0 || nx >= c->aw || ny >= c->ah) continue;
+      int w = nx * c->ah + ny;
+      if (c->stamp[w] == c->gen && c->g[w] < best) best = c->g[w], next = w;
+    }
     int e = governing(r, g, x, y);
     if (e >= 0) {
       int st = sub(r, g, g->elems[e].gen, rect2(x, y, x + 1, y + 1));
       if (st) return st;
     }
+    v = next;
   }
   return OK;
 }
