@@ -141,5 +141,6 @@ int luaopen_strata_core(lua_State *L) {
   lstrata_open_rng(L);
   lstrata_open_xymap(L);
   lstrata_open_world(L);
+  lstrata_open_layout(L);
   return 1;
 }

@@ -14,6 +14,7 @@ local strata = {
 local lazy = {
   markup = "strata.markup",
   xymap = "strata.xymap",
+  layout = "strata.layout",
   world = "strata.world",
   mods = "strata.mods",
 }

@@ -1,0 +1,319 @@
+-- strata.layout: the layout language (KeeperRL's map generator language) from
+-- Lua. Constructors build generators as values; each writes the same text the
+-- language would, and the C reader turns that text into the tree that runs,
+-- so a generator built in Lua and one written as text are the same thing.
+local core = require "strata.core"
+
+local M = {}
+
+local Node = {}
+Node.__index = Node
+Node.__tostring = function(n) return n.text end
+
+local function node(text, kind) return setmetatable({ text = text, kind = kind }, Node) end
+local function is_node(v) return getmetatable(v) == Node end
+
+local function fail(fmt, ...) error(("strata.layout." .. fmt):format(...), 3) end
+
+local function quote(s, where)
+  if type(s) ~= "string" then fail("%s: expected a token (string), got %s", where, type(s)) end
+  return '"' .. s:gsub('[\\"]', "\\%0") .. '"'
+end
+
+local function int(v, where)
+  if math.type(v) ~= "integer" then fail("%s: expected an integer, got %s", where, tostring(v)) end
+  return tostring(v)
+end
+
+local function num(v, where)
+  if type(v) ~= "number" or v ~= v or v == math.huge or v == -math.huge then
+    fail("%s: expected a number, got %s", where, tostring(v))
+  end
+  return math.type(v) == "integer" and tostring(v) or ("%.17g"):format(v)
+end
+
+local function vec2(v, where)
+  if type(v) ~= "table" then fail("%s: expected {x, y}, got %s", where, type(v)) end
+  return ("{%s %s}"):format(int(v.x or v[1], where), int(v.y or v[2], where))
+end
+
+local function gen(v, where)
+  if not is_node(v) or v.kind ~= "generator" then
+    fail("%s: expected a generator (strata.layout.set(...), ...), got %s", where, tostring(v))
+  end
+  return v.text
+end
+
+local function pred(v, where)
+  if not is_node(v) or v.kind ~= "predicate" then
+    fail("%s: expected a predicate (strata.layout.on(...), ...), got %s", where, tostring(v))
+  end
+  return v.text
+end
+
+local function G(text) return node(text, "generator") end
+local function P(text) return node(text, "predicate") end
+
+local function tokens(name, ...)
+  local parts = {}
+  for i = 1, select("#", ...) do parts[i] = quote((select(i, ...)), name) end
+  return ("(%s)"):format(table.concat(parts, ", "))
+end
+
+-- ---- generators ---------------------------------------------------------------------
+M.none = G("None")
+M.fail = G("Fail")
+function M.set(...) return G("Set" .. tokens("set", ...)) end
+function M.reset(...) return G("Reset" .. tokens("reset", ...)) end
+function M.remove(...) return G("Remove" .. tokens("remove", ...)) end
+function M.set_front(t) return G(("SetFront(%s)"):format(quote(t, "set_front"))) end
+
+function M.filter(p, g, alt)
+  return G(("Filter(%s, %s%s)"):format(pred(p, "filter"), gen(g, "filter"), alt and ", " .. gen(alt, "filter") or ""))
+end
+
+-- margins(width, border, inside) or margins(side, width, border, inside)
+function M.margins(a, b, c, d)
+  if type(a) == "string" then
+    if not ({ TOP = 1, BOTTOM = 1, LEFT = 1, RIGHT = 1 })[a:upper()] then fail("margins: side must be top, bottom, left or right, got %s", a) end
+    return G(("MarginImpl(%s, %s, %s, %s)"):format(a:upper(), int(b, "margins"), gen(c or M.none, "margins"), gen(d or M.none, "margins")))
+  end
+  return G(("Margins(%s, %s, %s)"):format(int(a, "margins"), gen(b or M.none, "margins"), gen(c or M.none, "margins")))
+end
+function M.inside(a, b, c) if type(a) == "string" then return M.margins(a, b, M.none, c) end return M.margins(a, M.none, b) end
+function M.border(a, b, c) if type(a) == "string" then return M.margins(a, b, c, M.none) end return M.margins(a, b, M.none) end
+
+function M.split_h(r, left, right)
+  return G(("SplitH(%s, %s, %s)"):format(num(r, "split_h"), gen(left or M.none, "split_h"), gen(right or M.none, "split_h")))
+end
+function M.split_v(r, top, bottom)
+  return G(("SplitV(%s, %s, %s)"):format(num(r, "split_v"), gen(top or M.none, "split_v"), gen(bottom or M.none, "split_v")))
+end
+
+local POSITIONS = {}
+for _, p in ipairs{ "MIDDLE", "MIDDLE_V", "MIDDLE_H", "LEFT_CENTER", "RIGHT_CENTER", "TOP_CENTER",
+  "BOTTOM_CENTER", "TOP_RIGHT", "TOP_LEFT", "BOTTOM_RIGHT", "BOTTOM_LEFT", "LEFT_STRETCHED",
+  "RIGHT_STRETCHED", "BOTTOM_STRETCHED", "TOP_STRETCHED" } do POSITIONS[p] = true end
+
+local function sizes(o, where)
+  local parts = {}
+  if o.size then parts[#parts + 1] = "size = " .. vec2(o.size, where) end
+  if o.min_size then parts[#parts + 1] = "minSize = " .. vec2(o.min_size, where) end
+  if o.max_size then parts[#parts + 1] = "maxSize = " .. vec2(o.max_size, where) end
+  return parts
+end
+
+-- position{ position = "middle", size = {x, y} | min_size =, max_size =, generator = }
+function M.position(o)
+  if type(o) ~= "table" then fail("position: expected a table") end
+  local pos = type(o.position) == "string" and o.position:upper() or "MIDDLE"
+  if not POSITIONS[pos] then fail("position: unknown position %s", tostring(o.position)) end
+  local parts = sizes(o, "position")
+  table.insert(parts, 1, "position = " .. pos)
+  parts[#parts + 1] = "generator = " .. gen(o.generator, "position")
+  return G("Position(" .. table.concat(parts, " ") .. ")")
+end
+
+local function range(v, where)
+  if math.type(v) == "integer" then return tostring(v) end
+  if type(v) == "table" then return ("{%s %s}"):format(int(v[1], where), int(v[2] + 1, where)) end
+  fail("%s: expected an integer or {min, max}, got %s", where, tostring(v))
+end
+
+local function place_elem(o)
+  local parts = sizes(o, "place")
+  parts[#parts + 1] = "generator = " .. gen(o.generator, "place")
+  if o.count then parts[#parts + 1] = "count = " .. range(o.count, "place count") end
+  if o.predicate then parts[#parts + 1] = "predicate = " .. pred(o.predicate, "place") end
+  if o.min_spacing then parts[#parts + 1] = "minSpacing = " .. int(o.min_spacing, "place min_spacing") end
+  return "(" .. table.concat(parts, " ") .. ")"
+end
+
+-- place{ size | min_size, max_size (max included), generator, count = n | {min, max}, predicate, min_spacing }
+-- or place{ elem, elem, ..., choose = n } for several kinds of rectangles
+function M.place(o)
+  if type(o) ~= "table" then fail("place: expected a table") end
+  if o.generator then
+    local e = {}
+    for k, v in pairs(o) do e[k] = v end
+    if e.max_size then e.max_size = { (e.max_size.x or e.max_size[1]) + 1, (e.max_size.y or e.max_size[2]) + 1 } end
+    return G("Place" .. place_elem(e))
+  end
+  local elems = {}
+  for i, e in ipairs(o) do
+    local c = {}
+    for k, v in pairs(e) do c[k] = v end
+    if c.max_size then c.max_size = { (c.max_size.x or c.max_size[1]) + 1, (c.max_size.y or c.max_size[2]) + 1 } end
+    elems[i] = place_elem(c)
+  end
+  if o.choose then return G(("Place(%s, %s)"):format(int(o.choose, "place choose"), table.concat(elems, " "))) end
+  return G("Place(" .. table.concat(elems, ", ") .. ")")
+end
+
+-- noise_map(exponent, { { lower, upper, generator }, ... })
+function M.noise_map(exponent, bands)
+  local parts = {}
+  for i, b in ipairs(bands or {}) do
+    parts[i] = ("(%s, %s, %s)"):format(num(b[1], "noise_map"), num(b[2], "noise_map"), gen(b[3], "noise_map"))
+  end
+  return G(("NoiseMap(%s, {%s})"):format(num(exponent, "noise_map"), table.concat(parts, " ")))
+end
+
+function M.chain(list)
+  local parts = {}
+  for i, g in ipairs(list or {}) do parts[i] = gen(g, "chain") end
+  return G("{" .. table.concat(parts, " ") .. "}")
+end
+
+-- choose{ g1, { 0.7, g2 }, ... }: a number before a generator is its chance
+function M.choose(list)
+  local parts = {}
+  for i, e in ipairs(list or {}) do
+    if is_node(e) then parts[i] = gen(e, "choose")
+    else parts[i] = num(e[1], "choose") .. " " .. gen(e[2], "choose") end
+  end
+  if #parts == 0 then fail("choose: needs at least one generator") end
+  return G("Choose(" .. table.concat(parts, ", ") .. ")")
+end
+
+-- connect(cells_to_connect, { { cost | false, predicate, generator }, ... })
+function M.connect(to_connect, elems)
+  local parts = {}
+  for i, e in ipairs(elems or {}) do
+    parts[i] = ("(%s, %s, %s)"):format(e[1] and num(e[1], "connect cost") or "none", pred(e[2], "connect"), gen(e[3], "connect"))
+  end
+  if #parts == 0 then fail("connect: needs at least one element") end
+  return G(("Connect(%s, %s)"):format(pred(to_connect, "connect"), table.concat(parts, ", ")))
+end
+
+-- repeat_(count | {min, max}, generator)
+function M.repeat_(count, g) return G(("Repeat(%s, %s)"):format(range(count, "repeat"), gen(g, "repeat"))) end
+M["repeat"] = M.repeat_
+function M.flood_fill(p, g) return G(("FloodFill(%s, %s)"):format(pred(p, "flood_fill"), gen(g, "flood_fill"))) end
+
+-- ---- predicates ----------------------------------------------------------------------
+function M.on(t) return P(("On(%s)"):format(quote(t, "on"))) end
+function M.not_(p) return P("Not " .. pred(p, "not")) end
+M["not"] = M.not_
+M.always = P("True")
+M["true"] = M.always
+local function many(name, list, where)
+  local parts = {}
+  for i, p in ipairs(list or {}) do parts[i] = pred(p, where) end
+  return P(name .. "(" .. table.concat(parts, ", ") .. ")")
+end
+function M.and_(list) return many("And", list, "and") end
+function M.or_(list) return many("Or", list, "or") end
+M["and"], M["or"] = M.and_, M.or_
+function M.chance(p) return P(("Chance(%s)"):format(num(p, "chance"))) end
+function M.area(radius, p, min_count)
+  return P(("Area(%s, %s%s)"):format(int(radius, "area"), pred(p, "area"), min_count and ", " .. int(min_count, "area") or ""))
+end
+function M.xmod(div, mod) return P(("XMod(%s, %s)"):format(int(div, "xmod"), int(mod, "xmod"))) end
+function M.ymod(div, mod) return P(("YMod(%s, %s)"):format(int(div, "ymod"), int(mod, "ymod"))) end
+function M.translate(offset, p) return P(("Translate(%s, %s)"):format(vec2(offset, "translate"), pred(p, "translate"))) end
+
+-- ---- text, running, registry ------------------------------------------------------------
+function M.parse(text, name)
+  if type(text) ~= "string" then error("strata.layout.parse: expected the text of a generator", 2) end
+  local ok, g = pcall(core.layout.parse, text, name)
+  if not ok then error(g, 2) end
+  return g
+end
+
+-- A file of named layouts, given as its text or a path; returns { name = generator }, names.
+function M.parse_file(text_or_path, name)
+  if type(text_or_path) ~= "string" then error("strata.layout.parse_file: expected text or a path", 2) end
+  local text = text_or_path
+  if not text:find("[\n\"{]") then
+    local f = io.open(text_or_path, "rb")
+    if not f then error("strata.layout.parse_file: cannot read '" .. text_or_path .. "'", 2) end
+    text = f:read("a")
+    f:close()
+    name = name or text_or_path
+  end
+  local ok, t, names = pcall(core.layout.parse_file, text, name)
+  if not ok then error(t, 2) end
+  return t, names
+end
+
+local compiled = setmetatable({}, { __mode = "k" })
+
+-- The runnable generator for a node, a core generator, or a base.layout ID.
+function M.generator(v, level)
+  level = (level or 1) + 1
+  if is_node(v) then
+    if v.kind ~= "generator" then error("strata.layout: a predicate is not a generator", level) end
+    local g = compiled[v]
+    if not g then
+      local ok, res = pcall(core.layout.parse, v.text, "strata.layout")
+      if not ok then error(res, level) end
+      g = res
+      compiled[v] = g
+    end
+    return g
+  end
+  if type(v) == "userdata" then return v end
+  if type(v) == "string" then
+    local reg = require("strata.world").registry()
+    if not reg then error("strata.layout: layout '" .. v .. "' needs a world (no mods loaded)", level) end
+    local entry = reg:view("base.layout"):ensure(v)
+    local g = compiled[entry]
+    if not g then
+      if entry.generator ~= nil then g = M.generator(entry.generator, level)
+      elseif entry.source then
+        local ok, res = pcall(core.layout.parse, entry.source, v)
+        if not ok then error(res, level) end
+        g = res
+      else error("strata.layout: base.layout '" .. v .. "' has neither generator nor source", level) end
+      compiled[entry] = g
+    end
+    return g
+  end
+  error("strata.layout: expected a generator, a layout ID or a parsed layout, got " .. type(v), level)
+end
+
+local function tilemap_of(map, level)
+  if type(map) == "userdata" then return map end
+  if type(map) == "table" and map.kind == "map" and map._world then
+    local tm = map._world._s:tilemap(map.uid)
+    if tm then return tm end
+  end
+  error("strata.layout.run: expected a tile map or a world map, got " .. tostring(map), level)
+end
+
+local function rng_of(opts, level)
+  if opts.rng then return opts.rng end
+  if math.type(opts.seed) == "integer" then return core.rng.new(opts.seed) end
+  error("strata.layout.run: give { rng = ctx.rng } or { seed = n }", level)
+end
+
+-- run(generator | id, map, { rng = | seed = }) -> true, or false and the reason: one attempt.
+function M.run(v, map, opts)
+  opts = opts or {}
+  local g = M.generator(v, 2)
+  local tm = tilemap_of(map, 3)
+  local ok, res, why = pcall(g.run, g, tm, rng_of(opts, 3))
+  if not ok then error(res, 2) end
+  return res, why
+end
+
+-- generate(generator | id, map, { rng | seed, attempts = 10, fill = token }) -> true | false, why:
+-- retries on a cleared map, as KeeperRL's callers do.
+function M.generate(v, map, opts)
+  opts = opts or {}
+  local g = M.generator(v, 2)
+  local tm = tilemap_of(map, 3)
+  local rng = rng_of(opts, 3)
+  local why
+  for _ = 1, opts.attempts or 10 do
+    tm:clear(opts.fill)
+    local ok, res, reason = pcall(g.run, g, tm, rng)
+    if not ok then error(res, 2) end
+    if res then return true end
+    why = reason
+  end
+  return false, why
+end
+
+return M
