@@ -1,0 +1,57 @@
+-- KeeperRL's layout corpus (../shared/corpora/keeperrl, CC BY-SA 2.0: read from
+-- there, never copied here): every layout parses, and each runs at the sizes
+-- the game uses with a success rate per attempt as good as KeeperRL's.
+--
+-- KeeperRL's rates were measured on 50 attempts, so a rate of ours below
+-- theirs by less than the sampling noise of the two measurements is not a
+-- difference: we run 100 seeds and ask that ours be at least KeeperRL's minus
+-- two standard deviations of the difference of the two rates (one-sided,
+-- about 98 % confidence). The rates themselves are in the README.
+local strata = require "strata"
+local L = strata.layout
+
+local dir = (os.getenv("STRATA_SHARED_DIR") or "../shared") .. "/corpora/keeperrl"
+local SEEDS = 100
+
+local function read(path)
+  local f = assert(io.open(path, "rb"), "cannot read " .. path)
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+describe("the KeeperRL corpus", function()
+  local layouts, names = L.parse_file(read(dir .. "/random_layouts.txt"), "random_layouts.txt")
+
+  it("parses: all 48 named layouts", function()
+    assert.equal(48, #names)
+    local seen = {}
+    for _, n in ipairs(names) do
+      assert.is_nil(seen[n])
+      seen[n] = true
+      assert.equal("userdata", type(layouts[n]))
+    end
+  end)
+
+  it("runs each layout at its sizes, succeeding as often as KeeperRL", function()
+    local rows, report = 0, {}
+    for line in read(dir .. "/layout_sizes.tsv"):gmatch("[^\n]+") do
+      local cols = {}
+      for c in (line .. "\t"):gmatch("([^\t]*)\t") do cols[#cols + 1] = c end
+      local name, w, h, k_ok, k_n = cols[1], tonumber(cols[4]), tonumber(cols[5]), tonumber(cols[7]), tonumber(cols[8])
+      if w and layouts[name] then
+        rows = rows + 1
+        local ok = 0
+        for seed = 1, SEEDS do
+          local m = strata.tilemap.new{ width = w, height = h }
+          if L.run(layouts[name], m, { seed = seed }) then ok = ok + 1 end
+        end
+        local p, q = ok / SEEDS, k_ok / k_n
+        local sd = math.sqrt(p * (1 - p) / SEEDS + q * (1 - q) / k_n)
+        report[#report + 1] = ("%s %dx%d: %d/%d (KeeperRL %d/%d)"):format(name, w, h, ok, SEEDS, k_ok, k_n)
+        assert.is_true(p >= q - 2 * sd, report[#report])
+      end
+    end
+    assert.equal(50, rows) -- every row of layout_sizes.tsv names a layout of the file
+  end)
+end)
