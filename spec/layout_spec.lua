@@ -421,3 +421,63 @@ describe("layout determinism", function()
     assert.same(rows(a), other)
   end)
 end)
+
+describe("glyphs, mappings and the command line", function()
+  it("previews with the glyph of each cell's highest-priority token, coloured on request", function()
+    local g = L.glyphs('"floor" . white\n# a comment\n"floor" , white\n"wall" # brown\n"door" + gray')
+    assert.equal(2, g.floor.priority)  -- a repeated token takes its later place
+    assert.equal(",", g.floor.glyph)
+    local m = run([[{ Reset("floor") Margins(1, Set("wall"), None) Position(TOP_LEFT, {1 1}, Set("door")) }]], 3, 3)
+    assert.equal("+##\n#,#\n###", L.preview(m, g))
+    assert.equal("\27[90m+\27[0m", L.preview(run([[Set("door")]], 1, 1), g, { color = true }))
+    assert.has_error(function() L.glyphs('"a" x purple\n') end)
+    assert.has_error(function() L.glyphs('"a" x\n') end)
+  end)
+
+  it("reads mappings with inherit, append and modify, and applies them cell by cell", function()
+    local maps, order = L.mappings([[
+      "default" { "floor" { Place "FLOOR" Flag EMPTY_ROOM } "rock" Place "MOUNTAIN" }
+      "cave" inherit "default" append { "rock" Place "CAVE_ROCK" "down" Stairs DOWN "STAIRS" 0 }
+      "bare" inherit "default" { "water" Place "WATER" }
+      "default" modify append { "lava" Chain { ClearFurniture Place "MAGMA" } }
+    ]])
+    assert.same({ "default", "cave", "bare" }, order)
+    assert.same({ { "Place", "CAVE_ROCK" } }, maps.cave.rock)
+    assert.same({ { "Place", "FLOOR" }, { "Flag", "EMPTY_ROOM" } }, maps.cave.floor)
+    assert.same({ { "Stairs", "DOWN", "STAIRS", 0 } }, maps.cave.down)
+    assert.is_nil(maps.bare.floor)
+    assert.same({ { "ClearFurniture" }, { "Place", "MAGMA" } }, maps.default.lava)
+    local m = run([[{ Reset("floor") Position(TOP_LEFT, {1 1}, Reset("rock")) }]], 2, 1)
+    local seen = {}
+    local n = L.apply(m, maps.cave, {
+      Place = function(_, x, y, what) seen[#seen + 1] = ("%d,%d %s"):format(x, y, what) end })
+    assert.equal(3, n) -- two actions on the floor cell, one on the rock
+    assert.same({ "0,0 CAVE_ROCK", "1,0 FLOOR" }, seen)
+    local function bad(text) local ok, e = pcall(L.mappings, text) assert.is_false(ok) return e end
+    assert.matches("unknown action 'Plaice'", bad([["m" { "a" Plaice "X" }]]))
+    assert.matches("Stairs needs 3 argument", bad([["m" { "a" Stairs DOWN }]]))
+    assert.matches("duplicate mapping 'm'", bad([["m" { } "m" { }]]))
+    assert.matches("token 'a' mapped twice", bad([["m" { "a" Flag X "a" Flag Y }]]))
+    assert.matches("inherits 'z', which is not defined", bad([["m" inherit "z" { }]]))
+  end)
+
+  it("strata layout prints a preview, the tokens and a mapping's actions; exit 1 on failure", function()
+    local bin = os.getenv("STRATA_BIN") or "build/strata"
+    local path = os.tmpname()
+    local f = assert(io.open(path, "w"))
+    f:write([["hut" { Reset("grass") Position(MIDDLE, {3 3}, Margins(1, Reset("wall"), Reset("floor"))) }
+"broken" Fail
+]])
+    f:close()
+    local p = io.popen(("NO_COLOR=1 %s layout %s hut --size 5x5 --seed 3 --tokens 2>&1"):format(bin, path))
+    local out = p:read("a")
+    p:close()
+    assert.equal("ggggg\ngwwwg\ngwfwg\ngwwwg\nggggg\nfloor                    1\ngrass                    16\nwall                     8\n", out)
+    local q = io.popen(("%s layout %s broken --size 5x5 --attempts 2 2>&1; echo status=$?"):format(bin, path))
+    out = q:read("a")
+    q:close()
+    assert.matches("broken failed 2 attempts; the last: Fail at line 2:10", out)
+    assert.matches("status=1", out)
+    os.remove(path)
+  end)
+end)

@@ -316,4 +316,195 @@ function M.generate(v, map, opts)
   return false, why
 end
 
+-- ---- glyph tables and previews (umg-spec.md section 9) ---------------------------------
+local function read_source(text_or_path, what)
+  if type(text_or_path) ~= "string" then error("strata.layout." .. what .. ": expected text or a path", 3) end
+  if text_or_path:find("[\n\"]") then return text_or_path, what end
+  local f = io.open(text_or_path, "rb")
+  if not f then error("strata.layout." .. what .. ": cannot read '" .. text_or_path .. "'", 3) end
+  local text = f:read("a")
+  f:close()
+  return text, text_or_path
+end
+
+local COLORS = { black = "30", red = "31", green = "32", brown = "33", yellow = "93", blue = "34",
+  magenta = "35", cyan = "36", white = "37;1", gray = "90" }
+
+-- glyphs(text_or_path) -> { [token] = { glyph =, color =, priority = } }: triples
+-- `"token" glyph color`; a later line wins; lines starting with # are comments.
+function M.glyphs(text_or_path)
+  local text, name = read_source(text_or_path, "glyphs")
+  local t, n, line_no = {}, 0, 0
+  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+    line_no = line_no + 1
+    local rest = line:match("^%s*(.-)%s*$")
+    while rest ~= "" and not rest:find("^#") do
+      local token, after = rest:match('^"([^"]*)"%s*(.*)$')
+      if not token then token, after = rest:match("^(%S+)%s*(.*)$") end
+      local glyph, color, tail = after:match("^(%S+)%s+(%S+)%s*(.*)$")
+      if not glyph then
+        error(("strata.layout.glyphs: %s:%d: expected \"token\" glyph color, found '%s'"):format(name, line_no, rest), 2)
+      end
+      if not COLORS[color] then
+        error(("strata.layout.glyphs: %s:%d: unknown colour '%s' (black red green brown yellow blue magenta cyan white gray)"):format(name, line_no, color), 2)
+      end
+      n = n + 1
+      t[token] = { glyph = glyph, color = color, priority = n }
+      rest = tail
+    end
+  end
+  return t
+end
+
+-- preview(tilemap, glyphs, { color = bool }) -> string: per cell the glyph of
+-- its token of highest priority (the first in the cell on ties), space if none.
+function M.preview(map, glyphs, opts)
+  local tm = type(map) == "table" and map._world and map._world._s:tilemap(map.uid) or map
+  local color = opts and opts.color
+  local out = {}
+  for y = 0, tm.height - 1 do
+    local row = {}
+    for x = 0, tm.width - 1 do
+      local best
+      for _, tok in ipairs(tm:tokens(x, y)) do
+        local g = glyphs and glyphs[tok]
+        if g and (not best or g.priority > best.priority) then best = g end
+      end
+      if not glyphs then
+        local top = tm:top(x, y)
+        row[#row + 1] = top and top:sub(1, 1) or " "
+      elseif not best then row[#row + 1] = " "
+      elseif color then row[#row + 1] = "\27[" .. COLORS[best.color] .. "m" .. best.glyph .. "\27[0m"
+      else row[#row + 1] = best.glyph end
+    end
+    out[#out + 1] = table.concat(row)
+  end
+  return table.concat(out, "\n")
+end
+
+-- ---- mappings (umg-spec.md section 8) ------------------------------------------------------
+-- Actions and how many arguments each takes.
+local ACTIONS = { Place = 1, PlaceHostile = 1, Flag = 1, RemoveFlag = 1, ClearFurniture = 0,
+  ClearLayer = 1, Stairs = 3, Stockpile = 1, Shop = 1, Items = 1, InsideFurniture = 0,
+  OutsideFurniture = 0, AddGas = 1, HostileCreature = 1, PeacefulCreature = 1, AlliedPrisoner = 1 }
+
+local function lex_mapping(text, name)
+  local toks, i, line, n = {}, 1, 1, #text
+  while i <= n do
+    local c = text:sub(i, i)
+    if c == "\n" then line = line + 1; i = i + 1
+    elseif c:find("%s") then i = i + 1
+    elseif c == "#" then i = (text:find("\n", i, true) or n + 1)
+    elseif c == '"' then
+      local j = text:find('"', i + 1, true)
+      if not j then error(("strata.layout.mappings: %s:%d: unterminated string"):format(name, line), 0) end
+      toks[#toks + 1] = { k = "string", v = text:sub(i + 1, j - 1), line = line }
+      i = j + 1
+    elseif c == "{" or c == "}" then toks[#toks + 1] = { k = c, v = c, line = line }; i = i + 1
+    else
+      local j = text:find('[%s{}"#]', i) or n + 1
+      toks[#toks + 1] = { k = "word", v = text:sub(i, j - 1), line = line }
+      i = j
+    end
+  end
+  return toks
+end
+
+-- mappings(text_or_path) -> { [name] = { [token] = { { action, args... }, ... } } }:
+-- `"name" [inherit "base" [append] | modify [append]] { "token" actions ... }`.
+function M.mappings(text_or_path)
+  local text, name = read_source(text_or_path, "mappings")
+  local toks, pos = lex_mapping(text, name), 1
+  local function err(t, msg) error(("strata.layout.mappings: %s:%d: %s"):format(name, t and t.line or 0, msg), 0) end
+  local function peek() return toks[pos] end
+  local function next_tok() pos = pos + 1 return toks[pos - 1] end
+  local function action()
+    local t = next_tok()
+    if not t then err(toks[#toks], "expected an action") end
+    if t.k == "{" or (t.k == "word" and t.v == "Chain") then
+      if t.k == "word" then t = next_tok() if not t or t.k ~= "{" then err(t, "expected { after Chain") end end
+      local list = {}
+      while peek() and peek().k ~= "}" do
+        for _, a in ipairs(action()) do list[#list + 1] = a end
+      end
+      if not next_tok() then err(toks[#toks], "expected }") end
+      return list
+    end
+    local arity = t.k == "word" and ACTIONS[t.v]
+    if not arity then err(t, "unknown action '" .. t.v .. "'") end
+    local a = { t.v }
+    for _ = 1, arity do
+      local v = next_tok()
+      if not v or v.k == "{" or v.k == "}" then err(v or t, t.v .. " needs " .. arity .. " argument(s)") end
+      a[#a + 1] = tonumber(v.v) or v.v
+    end
+    return { a }
+  end
+  local out, order = {}, {}
+  while peek() do
+    local kt = next_tok()
+    if kt.k ~= "string" and kt.k ~= "word" then err(kt, "expected a mapping name") end
+    local table_, append = {}, false
+    local w = peek()
+    if w and w.k == "word" and (w.v == "inherit" or w.v == "modify") then
+      next_tok()
+      local base = w.v == "modify" and kt.v or (function()
+        local b = next_tok()
+        if not b or (b.k ~= "string" and b.k ~= "word") then err(w, "expected the mapping to inherit") end
+        return b.v
+      end)()
+      if not out[base] then err(w, "'" .. kt.v .. "' " .. w.v .. "s '" .. base .. "', which is not defined before it") end
+      if peek() and peek().k == "word" and peek().v == "append" then
+        next_tok()
+        append = true
+        for tok, acts in pairs(out[base]) do table_[tok] = acts end
+      end
+    elseif out[kt.v] then
+      err(kt, "duplicate mapping '" .. kt.v .. "' (use modify)")
+    end
+    local open = next_tok()
+    if not open or open.k ~= "{" then err(open or kt, "expected { after mapping '" .. kt.v .. "'") end
+    local seen = {}
+    while peek() and peek().k ~= "}" do
+      local tt = next_tok()
+      if tt.k ~= "string" and tt.k ~= "word" then err(tt, "expected a token") end
+      if seen[tt.v] then err(tt, "token '" .. tt.v .. "' mapped twice in '" .. kt.v .. "'") end
+      seen[tt.v] = true
+      table_[tt.v] = action()
+    end
+    if not next_tok() then err(open, "mapping '" .. kt.v .. "' has no closing }") end
+    if not out[kt.v] then order[#order + 1] = kt.v end
+    out[kt.v] = table_
+    local _ = append
+  end
+  return out, order
+end
+
+-- apply(map, mapping, actions) -> count: for every cell (column-major) and every
+-- token in the cell's order, each action the mapping gives it:
+-- actions[name](map, x, y, args...), or a base.handler ID run as
+-- run(map, { x =, y =, token =, action = }, args).
+function M.apply(map, mapping, actions)
+  local tm = type(map) == "table" and map._world and map._world._s:tilemap(map.uid) or map
+  local reg = require("strata.world").registry()
+  local count = 0
+  for x = 0, tm.width - 1 do
+    for y = 0, tm.height - 1 do
+      for _, tok in ipairs(tm:tokens(x, y)) do
+        for _, a in ipairs(mapping[tok] or {}) do
+          local h = actions and actions[a[1]]
+          if type(h) == "function" then h(map, x, y, table.unpack(a, 2))
+          elseif type(h) == "string" then
+            local entry = reg and reg:view("base.handler"):ensure(h)
+            if not entry then error("strata.layout.apply: handler '" .. h .. "' needs a world", 2) end
+            require("strata.mods").call(h, entry.run, map, { x = x, y = y, token = tok, action = a[1] }, { table.unpack(a, 2) })
+          end
+          count = count + 1
+        end
+      end
+    end
+  end
+  return count
+end
+
 return M

@@ -1,0 +1,118 @@
+-- strata layout FILE_OR_ID [NAME] [options]: generates a layout and prints it.
+local strata = require "strata"
+
+local M = {
+  summary = "generate a layout and print a preview",
+  usage = [[
+usage: strata layout FILE_OR_ID [NAME] [options]
+
+FILE_OR_ID is a layout file (KeeperRL's format: named layouts, Def ... End
+macros) with NAME the layout in it, or the ID of a base.layout entry of the
+mods given with --mods.
+
+options:
+  --size WxH        map size (default 40x25, or the entry's size)
+  --seed N          random seed (default 1)
+  --attempts N      attempts on a fresh map before giving up (default 10)
+  --glyphs FILE     glyph table ("token" glyph colour per line) for the preview;
+                    without it each cell shows the first letter of its top token
+  --mapping FILE:NAME  also apply the mapping NAME of FILE and count its actions
+  --tokens          list every token with the number of cells holding it
+  --mods a,b        mods to load for an ID (default base), --mod-path DIR (default mods)
+
+Colours are used on a terminal unless NO_COLOR is set. Exit status 1 with the
+error when the file does not parse or every attempt fails.
+]],
+}
+
+local function tty()
+  if os.getenv("NO_COLOR") then return false end
+  local ok, uv = pcall(require, "luv")
+  return ok and uv.guess_handle(1) == "tty"
+end
+
+function M.run(args)
+  local opts, pos = { size = nil, seed = 1, attempts = 10 }, {}
+  local i = 1
+  while i <= #args do
+    local a = args[i]
+    local function value()
+      i = i + 1
+      if args[i] == nil then error("layout: " .. a .. " needs a value", 0) end
+      return args[i]
+    end
+    if a == "--size" then
+      local w, h = value():match("^(%d+)x(%d+)$")
+      if not w then error("layout: --size must be WxH, e.g. 40x25", 0) end
+      opts.size = { tonumber(w), tonumber(h) }
+    elseif a == "--seed" then opts.seed = math.tointeger(tonumber(value())) or error("layout: --seed must be an integer", 0)
+    elseif a == "--attempts" then opts.attempts = math.tointeger(tonumber(value())) or error("layout: --attempts must be an integer", 0)
+    elseif a == "--glyphs" then opts.glyphs = value()
+    elseif a == "--mapping" then opts.mapping = value()
+    elseif a == "--tokens" then opts.tokens = true
+    elseif a == "--mods" then opts.mods = value()
+    elseif a == "--mod-path" then opts.mod_path = value()
+    elseif a:sub(1, 2) == "--" then error("layout: unknown option " .. a .. " (see 'strata layout --help')", 0)
+    else pos[#pos + 1] = a end
+    i = i + 1
+  end
+  local source, name = pos[1], pos[2]
+  if not source then error("layout: missing FILE_OR_ID (see 'strata layout --help')", 0) end
+  local L = strata.layout
+  local gen, size
+  local f = io.open(source, "rb")
+  if f then
+    local text = f:read("a")
+    f:close()
+    local t, names = L.parse_file(text, source)
+    if not name then
+      if #names == 1 then name = names[1]
+      else error("layout: " .. source .. " has " .. #names .. " layouts; name one: " .. table.concat(names, ", "), 0) end
+    end
+    gen = t[name] or error(("layout: no layout '%s' in %s"):format(name, source), 0)
+  else
+    local mods = {}
+    for m in (opts.mods or "base"):gmatch("[^,]+") do mods[#mods + 1] = m end
+    strata.world.new{ mods = mods, mod_path = { opts.mod_path or "mods" } }
+    gen = L.generator(source)
+    local entry = strata.data["base.layout"]:get(source)
+    size = entry and entry.size
+  end
+  size = opts.size or size or { 40, 25 }
+  local m = strata.tilemap.new{ width = size[1] or size.x, height = size[2] or size.y }
+  local ok, why = L.generate(gen, m, { seed = opts.seed, attempts = opts.attempts })
+  if not ok then error(("layout: %s failed %d attempts; the last: %s"):format(name or source, opts.attempts, why), 0) end
+  local glyphs = opts.glyphs and L.glyphs(opts.glyphs)
+  io.stdout:write(L.preview(m, glyphs, { color = tty() }), "\n")
+  if opts.tokens then
+    local count, order = {}, {}
+    for y = 0, m.height - 1 do
+      for x = 0, m.width - 1 do
+        for _, t in ipairs(m:tokens(x, y)) do
+          if not count[t] then order[#order + 1] = t count[t] = 0 end
+          count[t] = count[t] + 1
+        end
+      end
+    end
+    table.sort(order)
+    for _, t in ipairs(order) do io.stdout:write(("%-24s %d\n"):format(t, count[t])) end
+  end
+  if opts.mapping then
+    local file, mname = opts.mapping:match("^(.*):([^:]+)$")
+    if not file then error("layout: --mapping must be FILE:NAME", 0) end
+    local maps = L.mappings(file)
+    local mapping = maps[mname] or error(("layout: no mapping '%s' in %s"):format(mname, file), 0)
+    local per = {}
+    local counting = setmetatable({}, { __index = function(_, action)
+      return function() per[action] = (per[action] or 0) + 1 end
+    end })
+    local n = L.apply(m, mapping, counting)
+    local parts = {}
+    for k, v in pairs(per) do parts[#parts + 1] = k .. " " .. v end
+    table.sort(parts)
+    io.stdout:write(("mapping %s: %d actions (%s)\n"):format(mname, n, table.concat(parts, ", ")))
+  end
+  return 0
+end
+
+return M
