@@ -396,6 +396,13 @@ describe("layouts from Lua", function()
     assert.is_false(ok)
     assert.matches("Fail", why)
     assert.has_error(function() L.run("layouts.pnod", m, { seed = 1 }) end)
+    -- mappings as data, inherit resolved; actions as handlers by ID
+    local marsh = L.mapping("layouts.marsh")
+    assert.same({ { "Place", "SWAMP" } }, marsh.water)
+    assert.same({ { "Flag", "OUTDOOR" } }, marsh.grass)
+    L.run("layouts.pond", m, { seed = 1 })
+    assert.equal(8, L.apply(m, marsh, { Place = "layouts.count" }) - 192)
+    assert.equal(8, m.props.placed)
   end)
 end)
 

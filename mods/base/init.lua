@@ -31,7 +31,8 @@ data:add_type{ _id = "legend", fields = { symbol = { type = "string" }, kind = {
   prototype = { type = "string" } } }
 data:add_type{ _id = "prototype", fields = { kind = { type = "string" }, parent = { type = "string" } } }
 data:add_type{ _id = "layout", fields = { size = T, generator = { type = "any", functions = true }, source = { type = "string" } } }
-data:add_type{ _id = "layout_mapping", fields = { inherit = { type = "string" } } }
+data:add_type{ _id = "layout_mapping", fields = { inherit = { ref = "base.layout_mapping" },
+  append = { type = "boolean" }, tokens = T } }
 data:add_type{ _id = "token", fields = { passable = { type = "boolean" }, cost = { type = "number" },
   glyph = { type = "string" }, color = { type = "string" } } }
 data:add_type{ _id = "glyphs", fields = { glyphs = T } }

@@ -507,4 +507,20 @@ function M.apply(map, mapping, actions)
   return count
 end
 
+-- mapping(id) -> { [token] = actions }: a base.layout_mapping entry with its
+-- inherit chain resolved (append keeps the inherited tokens, as in KeeperRL).
+function M.mapping(id, depth)
+  depth = depth or 0
+  if depth > 32 then error("strata.layout.mapping: inherit chain too long at '" .. id .. "'", 2) end
+  local reg = require("strata.world").registry()
+  if not reg then error("strata.layout.mapping: '" .. tostring(id) .. "' needs a world (no mods loaded)", 2) end
+  local e = reg:view("base.layout_mapping"):ensure(id)
+  local out = {}
+  if e.inherit and e.append then
+    for k, v in pairs(M.mapping(e.inherit, depth + 1)) do out[k] = v end
+  end
+  for k, v in pairs(e.tokens or {}) do out[k] = v end
+  return out
+end
+
 return M
