@@ -43,6 +43,10 @@ typedef struct run {
   strata_error *err;
   char *why;
   size_t cap;
+  /* Per cell, a bit for each token with an id below 64: On() is one bit test
+  ** for those (most layouts use a few dozen tokens). Kept by edit(), the
+  ** only writer during a run. */
+  uint64_t *mask;
   /* Cells changed while a Connect keeps costs across its searches. */
   int tracking;
   uint8_t *dirty_mark;  /* W * H */
@@ -108,10 +112,20 @@ static inline const strata_token *ids(run *r, const gen *g) {
   return intern_ids(r, (gen *)g); /* a cache, not part of the tree's meaning */
 }
 
+static uint64_t cell_mask(const strata_tilemap *m, int x, int y) {
+  uint32_t v = m->cells[(size_t)y * (size_t)m->width + (size_t)x];
+  if ((v & CELL_STACK) == 0) return v != 0 && v < 64 ? (uint64_t)1 << v : 0;
+  const side_stack *st = &m->stacks[v & ~CELL_STACK];
+  uint64_t bits = 0;
+  for (uint32_t k = 0; k < st->len; k++)
+    if (st->items[k] < 64) bits |= (uint64_t)1 << st->items[k];
+  return bits;
+}
+
 /* Whether the cell holds t: the tile map's own test without its checks
 ** (the caller knows the cell is on the map), as predicates ask it millions
 ** of times per layout. */
-static inline int cell_has(const strata_tilemap *m, int x, int y, strata_token t) {
+static inline int cell_has_slow(const strata_tilemap *m, int x, int y, strata_token t) {
   uint32_t v = m->cells[(size_t)y * (size_t)m->width + (size_t)x];
   if ((v & CELL_STACK) == 0) return v == t;
   const side_stack *st = &m->stacks[v & ~CELL_STACK];
@@ -130,6 +144,11 @@ static int check_area(run *r, const gen *g, rect a) {
   return OK;
 }
 
+static inline int has(const run *r, int x, int y, strata_token t) {
+  if (t < 64) return (int)((r->mask[(size_t)y * (size_t)r->W + (size_t)x] >> t) & 1);
+  return cell_has_slow(r->m, x, y, t);
+}
+
 /* ---- predicates ---- */
 static int pred_other(run *r, const gen *p, int x, int y);
 
@@ -138,11 +157,11 @@ static inline int pred(run *r, const gen *p, int x, int y) {
   if (p == NULL) return 1;
   if (p->kind == LP_ON) {
     const strata_token *t = ids(r, p);
-    return t && in_map(r, x, y) && cell_has(r->m, x, y, t[0]);
+    return t && in_map(r, x, y) && has(r, x, y, t[0]);
   }
   if (p->kind == LP_NOT && p->pred->kind == LP_ON) {
     const strata_token *t = ids(r, p->pred);
-    return !(t && in_map(r, x, y) && cell_has(r->m, x, y, t[0]));
+    return !(t && in_map(r, x, y) && has(r, x, y, t[0]));
   }
   return pred_other(r, p, x, y);
 }
@@ -204,10 +223,10 @@ static int edit(run *r, const gen *g, rect a) {
       switch (g->kind) {
       case LG_SET:
         for (size_t i = 0; i < g->ntokens; i++)
-          if (!cell_has(r->m, x, y, t[i]) && strata_tilemap_set(r->m, x, y, t[i], r->err)) return ERROR;
+          if (!has(r, x, y, t[i]) && strata_tilemap_set(r->m, x, y, t[i], r->err)) return ERROR;
         break;
       case LG_SETFRONT:
-        if (!cell_has(r->m, x, y, t[0]) && strata_tilemap_add_front(r->m, x, y, t[0], r->err)) return ERROR;
+        if (!has(r, x, y, t[0]) && strata_tilemap_add_front(r->m, x, y, t[0], r->err)) return ERROR;
         break;
       case LG_RESET:
         if (strata_tilemap_reset(r->m, x, y, g->ntokens ? t[0] : 0, r->err)) return ERROR;
@@ -220,6 +239,7 @@ static int edit(run *r, const gen *g, rect a) {
         break;
       default: break;
       }
+      r->mask[(size_t)y * (size_t)r->W + (size_t)x] = cell_mask(r->m, x, y);
     }
   return OK;
 }
@@ -801,9 +821,14 @@ strata_status strata_layout_run(const strata_layout_gen *g, strata_tilemap *m, s
   r.tokens = strata_tilemap_tokens(m), r.err = err, r.why = why, r.cap = cap;
   if (why && cap) why[0] = 0;
   forget_ids((gen *)g, 0);
+  r.mask = malloc(((size_t)r.W * (size_t)r.H + 1) * sizeof *r.mask);
+  if (r.mask == NULL) return strata_error_set(err, STRATA_ENOMEM, "out of memory running a layout");
+  for (int y = 0; y < r.H; y++)
+    for (int x = 0; x < r.W; x++) r.mask[(size_t)y * (size_t)r.W + (size_t)x] = cell_mask(m, x, y);
   strata_error local;
   if (err == NULL) r.err = &local;
   int st = run_gen(&r, g, rect2(0, 0, r.W, r.H));
+  free(r.mask);
   if (st == ERROR) return r.err->status ? r.err->status : STRATA_EARG;
   *result = st == FAILED ? STRATA_LAYOUT_FAILED : STRATA_LAYOUT_OK;
   return STRATA_OK;
