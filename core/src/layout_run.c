@@ -14,7 +14,8 @@
 ** with probability valid / possible for the size drawn, so an attempt here
 ** draws the size, then succeeds with that probability and takes a valid
 ** origin uniformly: the same outcomes with the same probabilities, at the
-** cost of one count per distinct size instead of 100,000 tests.
+** cost of one count per distinct size instead of 100,000 tests. The first
+** few attempts are made as KeeperRL makes them, as they mostly succeed.
 */
 #include <math.h>
 #include <stdarg.h>
@@ -29,6 +30,7 @@
 #define FAILED 1
 #define ERROR (-1)
 #define PLACE_ATTEMPTS 100000
+#define PLACE_DIRECT 16      /* attempts tried as KeeperRL does before counting origins */
 #define CONNECT_ROUNDS 300
 
 typedef strata_layout_gen gen;
@@ -181,6 +183,15 @@ static int pred_other(run *r, const gen *p, int x, int y) {
   case LP_CHANCE: return strata_rng_float(r->rng) <= p->dval;
   case LP_AREA: {
     int count = 0;
+    if (p->pred->kind == LP_ON) { /* the common NextTo(On(...)): bit tests only */
+      const strata_token *t = ids(r, p->pred);
+      if (t == NULL) return 0;
+      int x0 = x - p->ival < 0 ? 0 : x - p->ival, x1 = x + p->ival >= r->W ? r->W - 1 : x + p->ival;
+      int y0 = y - p->ival < 0 ? 0 : y - p->ival, y1 = y + p->ival >= r->H ? r->H - 1 : y + p->ival;
+      for (int i = x0; i <= x1; i++)
+        for (int j = y0; j <= y1; j++) count += has(r, i, j, t[0]);
+      return count >= p->ival2;
+    }
     for (int i = x - p->ival; i <= x + p->ival; i++)
       for (int j = y - p->ival; j <= y + p->ival; j++)
         if (in_map(r, i, j) && pred(r, p->pred, i, j)) count++;
@@ -333,9 +344,12 @@ static int place_one(run *r, const gen *g, const lg_elem *e, rect a, place_state
     return config_error(r, g, "Place element %zu (%dx%d) does not fit in its %dx%d area", ei + 1, minx,
                         miny, s->aw, s->ah);
   int ox = 0, oy = 0, sx = 0, sy = 0, found = 0;
-  if (e->pred && e->pred->random) {
-    /* a predicate that draws: KeeperRL's loop as it is */
-    for (int attempt = 0; attempt < PLACE_ATTEMPTS && !found; attempt++) {
+  /* KeeperRL's loop as it is: always for a predicate that draws, and for the
+  ** first attempts otherwise, which usually succeed when there is room. */
+  int direct = e->pred && e->pred->random ? PLACE_ATTEMPTS : PLACE_DIRECT;
+  int attempt = 0;
+  {
+    for (; attempt < direct && !found; attempt++) {
       draw_size(r, e->has_size, e->size, e->min_size, e->max_size, &sx, &sy);
       if (sx > s->aw || sy > s->ah) continue;
       ox = (int)strata_rng_int(r->rng, a.px, a.kx - sx);
@@ -346,12 +360,13 @@ static int place_one(run *r, const gen *g, const lg_elem *e, rect a, place_state
           ok = pred(r, e->pred, x, y) && !s->occ[(x - a.px) * s->ah + (y - a.py)];
       found = ok;
     }
-  } else {
+  }
+  if (!found && attempt < PLACE_ATTEMPTS) {
     bad_sums(r, e, a, s);
     /* counts of valid origins per size, filled as sizes are drawn */
     enum { MAXS = 64 };
     int cache_w[MAXS], cache_h[MAXS], cache_n[MAXS], ncache = 0;
-    for (int attempt = 0; attempt < PLACE_ATTEMPTS && !found; attempt++) {
+    for (; attempt < PLACE_ATTEMPTS && !found; attempt++) {
       draw_size(r, e->has_size, e->size, e->min_size, e->max_size, &sx, &sy);
       if (sx > s->aw || sy > s->ah || sx < 0 || sy < 0) continue;
       int valid = -1, k;
@@ -726,7 +741,8 @@ static int run_gen(run *r, const gen *g, rect a) {
       for (int y = a.py; y < a.ky; y++) {
         const gen *c = pred(r, g->pred, x, y) ? g->gen : g->alt;
         if (c) {
-          int st = run_gen(r, c, rect2(x, y, x + 1, y + 1));
+          rect cell = {x, y, x + 1, y + 1};
+          int st = c->kind >= LG_SET && c->kind <= LG_REMOVE ? edit(r, c, cell) : run_gen(r, c, cell);
           if (st) return st;
         }
       }
