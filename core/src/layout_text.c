@@ -230,7 +230,7 @@ static strata_status collect(const lt_list *raw, const char *name, macros *ms, l
 static const macro *find_macro(const macros *ms, const char *name, size_t arity, int *any) {
   *any = 0;
   for (size_t k = 0; k < ms->len; k++)
-    if (strcmp(ms->items[k].name, name) == 0) {
+    if (ms->items[k].name[0] == name[0] && strcmp(ms->items[k].name, name) == 0) {
       *any = 1;
       if (ms->items[k].nparams == arity) return &ms->items[k];
     }
