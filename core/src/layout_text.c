@@ -309,7 +309,7 @@ strata_status lt_expand(lt_arena *a, const char *text, size_t len, const char *n
     }
     /* The argument list, if any: split at top-level commas. */
     lt_token *args[MAX_MACRO_ARGS];
-    size_t nargs[MAX_MACRO_ARGS], count = 0, consumed = 0;
+    size_t first[MAX_MACRO_ARGS], nargs[MAX_MACRO_ARGS], count = 0, consumed = 0;
     if (stack.len > 0 && punct_is(&stack.items[stack.len - 1], '(')) {
       size_t k = stack.len - 1, depth = 0, start = 0;
       int closed = 0;
@@ -325,8 +325,8 @@ strata_status lt_expand(lt_arena *a, const char *text, size_t len, const char *n
           }
         } else if (depth == 1 && punct_is(u, ',')) {
           if (count == MAX_MACRO_ARGS) break;
-          nargs[count] = tmp.len - start, args[count++] = (lt_token *)(uintptr_t)start;
-          start = tmp.len + 0;
+          first[count] = start, nargs[count++] = tmp.len - start;
+          start = tmp.len;
           goto next;
         }
         if (!list_push(&tmp, *u)) { st = nomem(err); goto done; }
@@ -344,9 +344,10 @@ strata_status lt_expand(lt_arena *a, const char *text, size_t len, const char *n
                                 t.line, t.col, t.text);
           goto done;
         }
-        nargs[count] = tmp.len - start, args[count++] = (lt_token *)(uintptr_t)start;
+        first[count] = start, nargs[count++] = tmp.len - start;
       }
-      for (size_t q = 0; q < count; q++) args[q] = tmp.items + (uintptr_t)args[q];
+      /* tmp may have moved while it grew: pointers only now */
+      for (size_t q = 0; q < count; q++) args[q] = tmp.items + first[q];
       consumed = stack.len - k;
     }
     const macro *m = find_macro(&ms, t.text, count, &any);
