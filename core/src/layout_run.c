@@ -351,7 +351,7 @@ static int place_one(run *r, const gen *g, const lg_elem *e, rect a, place_state
   {
     for (; attempt < direct && !found; attempt++) {
       draw_size(r, e->has_size, e->size, e->min_size, e->max_size, &sx, &sy);
-      if (sx > s->aw || sy > s->ah) continue;
+      if (sx > s->aw || sy > s->ah || sx < 0 || sy < 0) continue;
       ox = (int)strata_rng_int(r->rng, a.px, a.kx - sx);
       oy = (int)strata_rng_int(r->rng, a.py, a.ky - sy);
       int ok = 1;
