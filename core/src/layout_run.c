@@ -231,26 +231,36 @@ static int edit(run *r, const gen *g, rect a) {
   for (int x = a.px; x < a.kx; x++)
     for (int y = a.py; y < a.ky; y++) {
       touched(r, x, y);
+      uint64_t *mask = &r->mask[(size_t)y * (size_t)r->W + (size_t)x];
       switch (g->kind) {
       case LG_SET:
         for (size_t i = 0; i < g->ntokens; i++)
-          if (!has(r, x, y, t[i]) && strata_tilemap_set(r->m, x, y, t[i], r->err)) return ERROR;
+          if (!has(r, x, y, t[i])) {
+            if (strata_tilemap_set(r->m, x, y, t[i], r->err)) return ERROR;
+            if (t[i] < 64) *mask |= (uint64_t)1 << t[i];
+          }
         break;
       case LG_SETFRONT:
-        if (!has(r, x, y, t[0]) && strata_tilemap_add_front(r->m, x, y, t[0], r->err)) return ERROR;
+        if (!has(r, x, y, t[0])) {
+          if (strata_tilemap_add_front(r->m, x, y, t[0], r->err)) return ERROR;
+          if (t[0] < 64) *mask |= (uint64_t)1 << t[0];
+        }
         break;
       case LG_RESET:
         if (strata_tilemap_reset(r->m, x, y, g->ntokens ? t[0] : 0, r->err)) return ERROR;
-        for (size_t i = 1; i < g->ntokens; i++)
+        *mask = g->ntokens && t[0] < 64 ? (uint64_t)1 << t[0] : 0;
+        for (size_t i = 1; i < g->ntokens; i++) {
           if (strata_tilemap_set(r->m, x, y, t[i], r->err)) return ERROR;
+          if (t[i] < 64) *mask |= (uint64_t)1 << t[i];
+        }
         break;
       case LG_REMOVE:
         for (size_t i = 0; i < g->ntokens; i++)
           if (remove_first(r, x, y, t[i])) return ERROR;
+        *mask = cell_mask(r->m, x, y); /* a duplicate may remain */
         break;
       default: break;
       }
-      r->mask[(size_t)y * (size_t)r->W + (size_t)x] = cell_mask(r->m, x, y);
     }
   return OK;
 }
