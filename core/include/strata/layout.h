@@ -9,7 +9,9 @@
 ** a fresh map) or a configuration error naming the place in the text.
 **
 ** Ownership: the file owns every generator in it; a strata_layout_gen
-** pointer stays valid until strata_layout_file_free.
+** pointer stays valid until strata_layout_file_free. Running caches the
+** interned tokens in the tree, so one file must not run on two threads at
+** once (separate files may).
 */
 #ifndef STRATA_LAYOUT_H
 #define STRATA_LAYOUT_H
