@@ -1,9 +1,23 @@
 /*
 ** xymap_path.c - shortest routes on an XY map, computed on demand (no
 ** all-pairs table, no cap on route length): Dijkstra over the nodes, then
-** each node's predecessor chosen the way Evennia's expectations need it
-** (reference/xy-map-semantics.md section 5): among the optimal
-** predecessors, the one nearest the start, then the highest node index.
+** each node's predecessor chosen the way Evennia's current expectations need
+** it (reference/xy-map-semantics.md section 5).
+**
+** The rule: walking back from the goal, the predecessor of v is, among the
+** nodes u with an edge to v and dist[u] + w(u,v) == dist[v] exactly (as
+** doubles), the one with the smallest dist[u], then the highest node index
+** (nodes are numbered in scan order: rows bottom-up, each left to right).
+** That is the choice of a binary-heap Dijkstra that pops (dist ascending,
+** node index descending), scans neighbours in ascending node index and
+** relaxes only on strict improvement: the first node settled among the
+** optimal predecessors is the one kept. Such a heap is what scipy's
+** csgraph.dijkstra, which Evennia calls, is consistent with since it dropped
+** its Fibonacci heap; the rule reproduces all 70 shortest-path cases of
+** Evennia's tests.py as fixed for scipy 1.17 (spec/xymap_evennia_spec.lua).
+** The comparison is exact, not within a tolerance, because the heap's is:
+** with weights such as 0.1, two routes equal on paper can differ in the last
+** bit, and only the exactly shortest one is ever relaxed into dist[v].
 */
 #include <math.h>
 #include <stdlib.h>
@@ -119,10 +133,6 @@ static strata_xy_step node_step(const strata_xymap *m, uint32_t node) {
   return (strata_xy_step){c->gx / 2.0, c->gy / 2.0, lg->symbol, 1, lg->interrupt};
 }
 
-static int same_cost(double a, double b) {
-  return fabs(a - b) <= 1e-9 * (fabs(b) > 1 ? fabs(b) : 1);
-}
-
 strata_status strata_xymap_shortest_path(const strata_xymap *m, size_t a, size_t b,
                                          strata_xy_route *out, strata_error *err) {
   memset(out, 0, sizeof *out);
@@ -166,7 +176,9 @@ strata_status strata_xymap_shortest_path(const strata_xymap *m, size_t a, size_t
     for (uint32_t k = m->node_in[v]; k < m->node_in[v + 1]; k++) {
       const xy_chain *ch = &m->chains[m->in_chains[k]];
       uint32_t from = xy_chain_source(m, m->in_chains[k]);
-      if (!isfinite(dist[from]) || !same_cost(dist[from] + ch->weight, dist[v])) continue;
+      /* Bit-exact: dist[v] was stored as this very sum by the settling pass
+      ** (same operands, same operation), so the true predecessors match. */
+      if (!isfinite(dist[from]) || dist[from] + ch->weight != dist[v]) continue;
       if (best < 0 || dist[from] < dist[best] || (dist[from] == dist[best] && from > best))
         best = from;
     }
