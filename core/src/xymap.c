@@ -514,8 +514,13 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
     strata_error_set(err, STRATA_ELIMIT, "the map is too large (%dx%d characters)", width, height);
     goto fail;
   }
-  /* Components in scan order: rows bottom-up, each left to right. */
-  size_t cap = 64;
+  /* Components in scan order: rows bottom-up, each left to right. Counted
+  ** first so that the array is allocated once: growing it by doubling
+  ** copied and page-faulted the whole array again and again, which was
+  ** most of the parse time of a large map. */
+  size_t cap = 1;
+  for (long r = row_first; r <= row_last; r++)
+    for (size_t i = (size_t)mx + 2; i < lines[r].len; i++) cap += lines[r].start[i] != ' ';
   m->comps = malloc(cap * sizeof *m->comps);
   if (m->comps == NULL) goto nomem;
   int max_x = -1, max_y = -1;
@@ -571,10 +576,17 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
     m->cell[(size_t)c->gy * (size_t)m->width + (size_t)c->gx] = (int32_t)i;
     if (c->node >= 0) m->nodes[c->node] = (uint32_t)i;
   }
-  /* Trace every node's chains, in node order and n, ne, e, ... order. */
-  size_t chain_cap = 16;
+  /* Trace every node's chains, in node order and n, ne, e, ... order. A
+  ** chain starts on an occupied neighbour, so counting those bounds the
+  ** chains; two steps per link (one walk from each end) is the usual count. */
+  size_t chain_cap = 1;
+  for (size_t n = 0; n < m->node_count; n++)
+    for (int d = 0; d < 8; d++)
+      chain_cap += xy_cell(m, m->comps[m->nodes[n]].gx + DX[d], m->comps[m->nodes[n]].gy + DY[d]) >= 0;
   m->chains = malloc(chain_cap * sizeof *m->chains);
-  if (m->chains == NULL) goto nomem;
+  m->step_cap = 2 * (m->comp_count - m->node_count) + 64;
+  m->steps = malloc(m->step_cap * sizeof *m->steps);
+  if (m->chains == NULL || m->steps == NULL) goto nomem;
   for (size_t n = 0; n < m->node_count; n++) {
     m->node_chains[n] = (uint32_t)m->chain_count;
     m->node_steps[n] = (uint32_t)m->step_count;
