@@ -68,8 +68,13 @@ struct strata_layout_gen {
   /* tokens (Set, SetFront, Reset, Remove, On) */
   const char **tokens;
   size_t ntokens;
-  strata_token *ids;               /* interned per run, for the run's token table */
-  const strata_tokens *ids_for;
+  /* Caches of one run, valid while `run` equals the file's run counter (a
+  ** number no earlier run had, so nothing has to be cleared between runs). */
+  uint64_t *runs;                  /* the file's run counter */
+  uint64_t run;                    /* the run the caches below belong to */
+  strata_token *ids;               /* tokens interned in the run's token table */
+  uint64_t bits;                   /* pure predicates: the On bits (see `flat`) */
+  int small;                       /* pure predicates: every token's id is below 64 */
   /* children: generators or predicates by kind */
   struct strata_layout_gen **kids;
   size_t nkids;
@@ -85,6 +90,10 @@ struct strata_layout_gen {
   int range_lo, range_hi;          /* Repeat */
   int random;                      /* a predicate that draws (contains Chance) */
   int nonlocal;                    /* a predicate that looks at other cells (Area, Translate) */
+  /* A predicate of On, Not, And, Or and True only: a function of the cell's
+  ** tokens, so of its token bits when every id is below 64. */
+  int pure;
+  int flat;                        /* And or Or whose children are all On */
 };
 
 typedef enum lg_margin { LG_TOP, LG_BOTTOM, LG_LEFT, LG_RIGHT } lg_margin;
@@ -101,6 +110,7 @@ typedef struct lg_named {
 
 struct strata_layout_file {
   lt_arena arena;
+  uint64_t runs;                   /* runs of its generators so far (see gen.run) */
   lg_named *layouts;
   size_t count;
 };

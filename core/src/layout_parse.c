@@ -24,6 +24,7 @@ typedef struct parser {
   const char *name;
   lt_arena *arena;
   strata_error *err;
+  uint64_t *runs;  /* the file's run counter, which every node points to */
   int depth;
 } parser;
 
@@ -86,7 +87,7 @@ static gen *new_node(parser *p, lg_kind kind, const lt_token *at) {
     strata_error_set(p->err, STRATA_ENOMEM, "out of memory reading a layout");
     return NULL;
   }
-  g->kind = kind, g->line = at->line, g->col = at->col;
+  g->kind = kind, g->line = at->line, g->col = at->col, g->runs = p->runs;
   return g;
 }
 
@@ -774,14 +775,16 @@ static gen *parse_pred(parser *p) {
       g->ids = lt_alloc(p->arena, sizeof *g->ids);
       if (g->tokens == NULL || g->ids == NULL) ok = 0; else g->tokens[0] = f[0].s, g->ntokens = 1;
     }
+    g->pure = 1;
     break;
   }
   case LP_NOT:
     if (is_punct(peek(p, 0), '('))
       ok = fail_at(p, peek(p, 0), "Not takes its predicate without brackets: Not On(\"x\")");
     else ok = (g->pred = parse_pred(p)) != NULL, g->random = random_of(g->pred), g->nonlocal = nonlocal_of(g->pred);
+    g->pure = ok && g->pred->pure;
     break;
-  case LP_TRUE: break;
+  case LP_TRUE: g->pure = 1; break;
   case LP_AND: case LP_OR: {
     ptrs v = {0};
     if (is_punct(peek(p, 0), '(')) {
@@ -799,8 +802,11 @@ static gen *parse_pred(parser *p) {
     if (!ok) { free(v.items); break; }
     g->nkids = v.len;
     ok = (g->kids = ptrs_finish(p, &v, sizeof(gen *))) != NULL;
-    for (size_t i = 0; ok && i < g->nkids; i++)
+    g->pure = g->flat = ok;
+    for (size_t i = 0; ok && i < g->nkids; i++) {
       g->random |= random_of(g->kids[i]), g->nonlocal |= nonlocal_of(g->kids[i]);
+      g->pure &= g->kids[i]->pure, g->flat &= g->kids[i]->kind == LP_ON;
+    }
     break;
   }
   case LP_CHANCE: {
@@ -845,6 +851,7 @@ static strata_layout_file *read_text(const char *text, size_t len, const char *n
   p.name = name ? name : "layout";
   p.arena = &f->arena;
   p.err = err;
+  p.runs = &f->runs;
   if (lt_expand(&f->arena, text, len, p.name, &p.toks, err)) goto fail;
   lg_named *items = NULL;
   size_t n = 0, cap = 0;

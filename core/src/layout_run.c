@@ -42,6 +42,7 @@ typedef struct run {
   int W, H;
   strata_rng *rng;
   strata_tokens *tokens;
+  uint64_t id;         /* this run's number in the file (see gen.run) */
   strata_error *err;
   char *why;
   size_t cap;
@@ -98,20 +99,59 @@ static int soft_fail(run *r, const gen *g, const char *what) {
   return FAILED;
 }
 
-/* The node's tokens as ids of the map's table, interned once per run (the
-** array itself was made with the node). */
-static const strata_token *intern_ids(run *r, gen *g) {
+/* Fills the node's caches for this run: its tokens as ids of the map's
+** table, and for a pure predicate its token bits (its children's first).
+** 0, or ERROR with r->err set. The caches are not part of the tree's
+** meaning; the file's run counter tells a stale cache from a fresh one. */
+static int prepare(run *r, gen *g) {
   for (size_t i = 0; i < g->ntokens; i++) {
     g->ids[i] = strata_tokens_intern(r->tokens, g->tokens[i], strlen(g->tokens[i]), r->err);
-    if (g->ids[i] == 0) return NULL;
+    if (g->ids[i] == 0) return ERROR;
   }
-  g->ids_for = r->tokens;
-  return g->ids;
+  if (g->pure) {
+    g->bits = 0, g->small = 1;
+    switch (g->kind) {
+    case LP_ON: g->small = g->ids[0] < 64, g->bits = g->small ? (uint64_t)1 << g->ids[0] : 0; break;
+    case LP_NOT:
+      if (g->pred->run != r->id && prepare(r, g->pred)) return ERROR;
+      g->small = g->pred->small;
+      break;
+    case LP_AND: case LP_OR:
+      for (size_t i = 0; i < g->nkids; i++) {
+        if (g->kids[i]->run != r->id && prepare(r, g->kids[i])) return ERROR;
+        g->small &= g->kids[i]->small, g->bits |= g->kids[i]->bits;
+      }
+      break;
+    default: break;
+    }
+  }
+  g->run = r->id;
+  return OK;
 }
 
 static inline const strata_token *ids(run *r, const gen *g) {
-  if (g->ids_for == r->tokens) return g->ids;
-  return intern_ids(r, (gen *)g); /* a cache, not part of the tree's meaning */
+  if (g->run == r->id) return g->ids;
+  return prepare(r, (gen *)g) ? NULL : g->ids;
+}
+
+/* A pure predicate whose ids are all below 64, on a cell's token bits (0
+** outside the map: On is false there). */
+static int pure_pred(const gen *p, uint64_t m) {
+  switch (p->kind) {
+  case LP_ON: return (m & p->bits) != 0;
+  case LP_NOT: return !pure_pred(p->pred, m);
+  case LP_AND:
+    if (p->flat) return (m & p->bits) == p->bits;
+    for (size_t i = 0; i < p->nkids; i++)
+      if (!pure_pred(p->kids[i], m)) return 0;
+    return 1;
+  case LP_OR:
+    if (p->flat) return (m & p->bits) != 0;
+    for (size_t i = 0; i < p->nkids; i++)
+      if (pure_pred(p->kids[i], m)) return 1;
+    return 0;
+  default: return 1; /* True */
+  }
 }
 
 static uint64_t cell_mask(const strata_tilemap *m, int x, int y) {
@@ -157,6 +197,10 @@ static int pred_other(run *r, const gen *p, int x, int y);
 /* On, the commonest test by far, inline; the rest in pred_other. */
 static inline int pred(run *r, const gen *p, int x, int y) {
   if (p == NULL) return 1;
+  if (p->pure) {
+    if (p->run != r->id && prepare(r, (gen *)p)) return 0;
+    if (p->small) return pure_pred(p, in_map(r, x, y) ? r->mask[(size_t)y * (size_t)r->W + (size_t)x] : 0);
+  }
   if (p->kind == LP_ON) {
     const strata_token *t = ids(r, p);
     return t && in_map(r, x, y) && has(r, x, y, t[0]);
@@ -208,60 +252,56 @@ static int pred_other(run *r, const gen *p, int x, int y) {
 }
 
 /* ---- cell edits ---- */
-static int remove_first(run *r, int x, int y, strata_token t) {
-  strata_token stack[64];
-  size_t n = strata_tilemap_stack(r->m, x, y, stack, 64);
-  size_t seen = 0;
-  for (size_t i = 0; i < n && i < 64; i++) seen += stack[i] == t;
-  if (seen == 0) return OK;
-  if (seen == 1 || n > 64) return strata_tilemap_remove(r->m, x, y, t, NULL, r->err) ? ERROR : OK;
-  /* duplicates (Reset can make them): rebuild without the first */
-  int skipped = 0;
-  if (strata_tilemap_reset(r->m, x, y, 0, r->err)) return ERROR;
-  for (size_t i = 0; i < n; i++) {
-    if (!skipped && stack[i] == t) { skipped = 1; continue; }
-    if (strata_tilemap_set(r->m, x, y, stack[i], r->err)) return ERROR;
-  }
-  return OK;
+/* The edits go to the tile map's cells directly: the ids come from the
+** map's own table and the area was checked, so the public calls' checks
+** would only repeat themselves once per cell. */
+static int nomem_edit(run *r) {
+  strata_error_set(r->err, STRATA_ENOMEM, "out of memory running a layout");
+  return ERROR;
 }
 
 static int edit(run *r, const gen *g, rect a) {
   const strata_token *t = ids(r, g);
   if (t == NULL && g->ntokens) return ERROR;
+  if (empty(a)) return OK;
+  strata_tilemap *m = r->m;
   for (int x = a.px; x < a.kx; x++)
     for (int y = a.py; y < a.ky; y++) {
       touched(r, x, y);
-      uint64_t *mask = &r->mask[(size_t)y * (size_t)r->W + (size_t)x];
+      uint32_t c = (uint32_t)y * (uint32_t)r->W + (uint32_t)x;
+      uint64_t *mask = &r->mask[c];
       switch (g->kind) {
       case LG_SET:
         for (size_t i = 0; i < g->ntokens; i++)
           if (!has(r, x, y, t[i])) {
-            if (strata_tilemap_set(r->m, x, y, t[i], r->err)) return ERROR;
+            if (tilemap_cell_push(m, c, t[i], 0, NULL)) return nomem_edit(r);
             if (t[i] < 64) *mask |= (uint64_t)1 << t[i];
           }
         break;
       case LG_SETFRONT:
         if (!has(r, x, y, t[0])) {
-          if (strata_tilemap_add_front(r->m, x, y, t[0], r->err)) return ERROR;
+          if (tilemap_cell_push(m, c, t[0], 1, NULL)) return nomem_edit(r);
           if (t[0] < 64) *mask |= (uint64_t)1 << t[0];
         }
         break;
       case LG_RESET:
-        if (strata_tilemap_reset(r->m, x, y, g->ntokens ? t[0] : 0, r->err)) return ERROR;
+        tilemap_cell_reset(m, c, g->ntokens ? t[0] : 0);
         *mask = g->ntokens && t[0] < 64 ? (uint64_t)1 << t[0] : 0;
         for (size_t i = 1; i < g->ntokens; i++) {
-          if (strata_tilemap_set(r->m, x, y, t[i], r->err)) return ERROR;
+          if (tilemap_cell_push(m, c, t[i], 0, NULL)) return nomem_edit(r);
           if (t[i] < 64) *mask |= (uint64_t)1 << t[i];
         }
         break;
-      case LG_REMOVE:
-        for (size_t i = 0; i < g->ntokens; i++)
-          if (remove_first(r, x, y, t[i])) return ERROR;
-        *mask = cell_mask(r->m, x, y); /* a duplicate may remain */
+      case LG_REMOVE: {
+        int removed = 0;
+        for (size_t i = 0; i < g->ntokens; i++) removed |= tilemap_cell_remove_first(m, c, t[i]);
+        if (removed) *mask = cell_mask(m, x, y); /* a duplicate may remain */
         break;
+      }
       default: break;
       }
     }
+  m->revision++; /* what the public edits would have done, once per cell */
   return OK;
 }
 
@@ -822,21 +862,6 @@ static int run_gen(run *r, const gen *g, rect a) {
   }
 }
 
-/* Forgets the interned tokens of a tree: a new map may have a new token
-** table at the address of an old one. */
-static void forget_ids(gen *g, int depth) {
-  if (g == NULL || depth > 1000) return;
-  g->ids_for = NULL;
-  for (size_t i = 0; i < g->nkids; i++) forget_ids(g->kids[i], depth + 1);
-  for (size_t i = 0; i < g->nelems; i++) {
-    forget_ids(g->elems[i].gen, depth + 1);
-    forget_ids(g->elems[i].pred, depth + 1);
-  }
-  forget_ids(g->pred, depth + 1);
-  forget_ids(g->gen, depth + 1);
-  forget_ids(g->alt, depth + 1);
-}
-
 strata_status strata_layout_run(const strata_layout_gen *g, strata_tilemap *m, strata_rng *rng,
                                 strata_layout_result *result, char *why, size_t cap,
                                 strata_error *err) {
@@ -846,7 +871,7 @@ strata_status strata_layout_run(const strata_layout_gen *g, strata_tilemap *m, s
   r.m = m, r.W = strata_tilemap_width(m), r.H = strata_tilemap_height(m), r.rng = rng;
   r.tokens = strata_tilemap_tokens(m), r.err = err, r.why = why, r.cap = cap;
   if (why && cap) why[0] = 0;
-  forget_ids((gen *)g, 0);
+  r.id = ++*g->runs;
   r.mask = malloc(((size_t)r.W * (size_t)r.H + 1) * sizeof *r.mask);
   if (r.mask == NULL) return strata_error_set(err, STRATA_ENOMEM, "out of memory running a layout");
   for (int y = 0; y < r.H; y++)
