@@ -48,6 +48,17 @@ typedef enum lg_kind {
 
 typedef struct lg_vec2 { int x, y; } lg_vec2;
 
+/* A pure predicate that is a conjunction of tests on the bits of one node
+** each (On, Not On, an Or or And of Ons, their Not, And of those) is run as
+** that flat list: one mask test per clause instead of a walk of the tree. */
+typedef enum lg_clause_kind { LC_ANY, LC_NONE, LC_ALL, LC_NOT_ALL } lg_clause_kind;
+typedef struct lg_clause {
+  lg_clause_kind kind;
+  const struct strata_layout_gen *src; /* whose bits (On, or a flat And/Or) */
+  uint64_t bits;                       /* src's bits, copied for the run */
+} lg_clause;
+#define LG_MAX_CLAUSES 8
+
 /* One element of Place, Connect, NoiseMap or Choose. */
 typedef struct lg_elem {
   struct strata_layout_gen *gen;   /* generator (all) */
@@ -94,6 +105,8 @@ struct strata_layout_gen {
   ** tokens, so of its token bits when every id is below 64. */
   int pure;
   int flat;                        /* And or Or whose children are all On */
+  lg_clause *clauses;              /* pure predicates of that form (see lg_clause), else NULL */
+  int nclauses;
 };
 
 typedef enum lg_margin { LG_TOP, LG_BOTTOM, LG_LEFT, LG_RIGHT } lg_margin;

@@ -744,6 +744,47 @@ static gen *parse_gen(parser *p) {
 }
 
 /* ---- predicates ---- */
+/* Appends the clauses of pure predicate g (negated when neg) to c; the
+** count, or -1 when g is not a conjunction of such tests. */
+static int clauses_of(const gen *g, int neg, lg_clause *c, int n) {
+  if (n < 0 || !g->pure) return -1;
+  switch (g->kind) {
+  case LP_ON: case LP_OR: case LP_AND:
+    if (g->kind != LP_ON && !g->flat) break;
+    if (n == LG_MAX_CLAUSES) return -1;
+    c[n].src = g;
+    c[n].kind = g->kind == LP_AND ? (neg ? LC_NOT_ALL : LC_ALL) : (neg ? LC_NONE : LC_ANY);
+    return n + 1;
+  case LP_NOT: return clauses_of(g->pred, !neg, c, n);
+  default: return -1;
+  }
+  if (g->kind == LP_AND && !neg) {
+    for (size_t i = 0; i < g->nkids && n >= 0; i++) n = clauses_of(g->kids[i], 0, c, n);
+    return n;
+  }
+  if (g->kind == LP_OR && neg) { /* Not Or(a, b) = And(Not a, Not b) */
+    for (size_t i = 0; i < g->nkids && n >= 0; i++) n = clauses_of(g->kids[i], 1, c, n);
+    return n;
+  }
+  return -1;
+}
+
+/* Gives a pure, non-flat predicate its clause list when it has one. */
+static int find_clauses(parser *p, gen *g) {
+  if (!g->pure || g->flat || g->kind == LP_ON || g->kind == LP_TRUE) return 1;
+  lg_clause c[LG_MAX_CLAUSES];
+  int n = clauses_of(g, 0, c, 0);
+  if (n <= 0) return 1;
+  g->clauses = lt_alloc(p->arena, (size_t)n * sizeof *g->clauses);
+  if (g->clauses == NULL) {
+    strata_error_set(p->err, STRATA_ENOMEM, "out of memory reading a layout");
+    return 0;
+  }
+  memcpy(g->clauses, c, (size_t)n * sizeof *c);
+  g->nclauses = n;
+  return 1;
+}
+
 static int random_of(const gen *g) { return g && g->random; }
 static int nonlocal_of(const gen *g) { return g && g->nonlocal; }
 
@@ -838,6 +879,7 @@ static gen *parse_pred(parser *p) {
   }
   default: break;
   }
+  if (ok) ok = find_clauses(p, g);
   p->depth--;
   return ok ? g : NULL;
 }

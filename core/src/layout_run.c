@@ -33,6 +33,11 @@
 #define PLACE_DIRECT 16      /* attempts tried as KeeperRL does before counting origins */
 #define CONNECT_ROUNDS 300
 
+/* The generators with state of their own stay out of run_gen: inlined, they
+** made its every call set up their locals (a stalled 16-byte reload of the
+** area showed up as a third of run_gen's time on small maps). */
+#define NOINLINE __attribute__((noinline))
+
 typedef strata_layout_gen gen;
 
 typedef struct rect { int px, py, kx, ky; } rect;
@@ -124,9 +129,19 @@ static int prepare(run *r, gen *g) {
       break;
     default: break;
     }
+    for (int k = 0; k < g->nclauses; k++) g->clauses[k].bits = g->clauses[k].src->bits;
   }
   g->run = r->id;
   return OK;
+}
+
+static int pure_pred(const gen *p, uint64_t m);
+
+/* pure_pred with the commonest forms inline: On, Or of Ons, And of Ons. */
+static inline int pure_eval(const gen *p, uint64_t m) {
+  if (p->kind == LP_ON || (p->kind == LP_OR && p->flat)) return (m & p->bits) != 0;
+  if (p->kind == LP_AND && p->flat) return (m & p->bits) == p->bits;
+  return pure_pred(p, m);
 }
 
 static inline const strata_token *ids(run *r, const gen *g) {
@@ -137,6 +152,18 @@ static inline const strata_token *ids(run *r, const gen *g) {
 /* A pure predicate whose ids are all below 64, on a cell's token bits (0
 ** outside the map: On is false there). */
 static int pure_pred(const gen *p, uint64_t m) {
+  if (p->nclauses) {
+    for (int k = 0; k < p->nclauses; k++) {
+      uint64_t b = p->clauses[k].bits, v = m & b;
+      switch (p->clauses[k].kind) {
+      case LC_ANY: if (v == 0) return 0; break;
+      case LC_NONE: if (v != 0) return 0; break;
+      case LC_ALL: if (v != b) return 0; break;
+      default: if (v == b) return 0; break; /* LC_NOT_ALL */
+      }
+    }
+    return 1;
+  }
   switch (p->kind) {
   case LP_ON: return (m & p->bits) != 0;
   case LP_NOT: return !pure_pred(p->pred, m);
@@ -199,7 +226,7 @@ static inline int pred(run *r, const gen *p, int x, int y) {
   if (p == NULL) return 1;
   if (p->pure) {
     if (p->run != r->id && prepare(r, (gen *)p)) return 0;
-    if (p->small) return pure_pred(p, in_map(r, x, y) ? r->mask[(size_t)y * (size_t)r->W + (size_t)x] : 0);
+    if (p->small) return pure_eval(p, in_map(r, x, y) ? r->mask[(size_t)y * (size_t)r->W + (size_t)x] : 0);
   }
   if (p->kind == LP_ON) {
     const strata_token *t = ids(r, p);
@@ -232,8 +259,17 @@ static int pred_other(run *r, const gen *p, int x, int y) {
       if (t == NULL) return 0;
       int x0 = x - p->ival < 0 ? 0 : x - p->ival, x1 = x + p->ival >= r->W ? r->W - 1 : x + p->ival;
       int y0 = y - p->ival < 0 ? 0 : y - p->ival, y1 = y + p->ival >= r->H ? r->H - 1 : y + p->ival;
+      if (t[0] < 64) { /* rows of token bits; stop at minCount */
+        uint64_t b = (uint64_t)1 << t[0];
+        for (int j = y0; j <= y1; j++) {
+          const uint64_t *row = r->mask + (size_t)j * (size_t)r->W;
+          for (int i = x0; i <= x1; i++) count += (row[i] & b) != 0;
+          if (count >= p->ival2) return 1;
+        }
+        return count >= p->ival2;
+      }
       for (int i = x0; i <= x1; i++)
-        for (int j = y0; j <= y1; j++) count += has(r, i, j, t[0]);
+        for (int j = y0; j <= y1; j++) count += cell_has_slow(r->m, i, j, t[0]);
       return count >= p->ival2;
     }
     for (int i = x - p->ival; i <= x + p->ival; i++)
@@ -260,50 +296,81 @@ static int nomem_edit(run *r) {
   return ERROR;
 }
 
+/* Whether cell index c holds t (has() for callers with the index). */
+static inline int has_at(const run *r, uint32_t c, strata_token t) {
+  if (t < 64) return (int)((r->mask[c] >> t) & 1);
+  uint32_t v = r->m->cells[c];
+  if ((v & CELL_STACK) == 0) return v == t;
+  const side_stack *st = &r->m->stacks[v & ~CELL_STACK];
+  for (uint32_t k = 0; k < st->len; k++)
+    if (st->items[k] == t) return 1;
+  return 0;
+}
+
+static inline uint64_t bit_of(strata_token t) { return t < 64 ? (uint64_t)1 << t : 0; }
+
+/* Edit g (Set, SetFront, Reset or Remove, with ids t) of cell index c at
+** (x, y). The caller bumps the map's revision. */
+static inline int edit_cell(run *r, lg_kind kind, const gen *g, const strata_token *t, uint32_t c,
+                            int x, int y) {
+  strata_tilemap *m = r->m;
+  size_t n = g->ntokens;
+  touched(r, x, y);
+  switch (kind) {
+  case LG_SET:
+    for (size_t i = 0; i < n; i++)
+      if (!has_at(r, c, t[i])) {
+        if (tilemap_cell_add(m, c, t[i], 0, NULL)) return nomem_edit(r);
+        r->mask[c] |= bit_of(t[i]);
+      }
+    break;
+  case LG_SETFRONT:
+    if (!has_at(r, c, t[0])) {
+      if (tilemap_cell_add(m, c, t[0], 1, NULL)) return nomem_edit(r);
+      r->mask[c] |= bit_of(t[0]);
+    }
+    break;
+  case LG_RESET:
+    tilemap_cell_reset(m, c, n ? t[0] : 0);
+    r->mask[c] = n ? bit_of(t[0]) : 0;
+    for (size_t i = 1; i < n; i++) {
+      if (tilemap_cell_add(m, c, t[i], 0, NULL)) return nomem_edit(r);
+      r->mask[c] |= bit_of(t[i]);
+    }
+    break;
+  case LG_REMOVE:
+    for (size_t i = 0; i < n; i++) {
+      if (t[i] < 64 && !(r->mask[c] & bit_of(t[i]))) continue; /* not there */
+      if (tilemap_cell_remove_first(m, c, t[i]) && t[i] < 64 && !cell_has_slow(m, x, y, t[i]))
+        r->mask[c] &= ~bit_of(t[i]); /* unless a duplicate remains */
+    }
+    break;
+  default: break;
+  }
+  return OK;
+}
+
 static int edit(run *r, const gen *g, rect a) {
   const strata_token *t = ids(r, g);
   if (t == NULL && g->ntokens) return ERROR;
-  if (empty(a)) return OK;
-  strata_tilemap *m = r->m;
-  for (int x = a.px; x < a.kx; x++)
-    for (int y = a.py; y < a.ky; y++) {
-      touched(r, x, y);
-      uint32_t c = (uint32_t)y * (uint32_t)r->W + (uint32_t)x;
-      uint64_t *mask = &r->mask[c];
-      switch (g->kind) {
-      case LG_SET:
-        for (size_t i = 0; i < g->ntokens; i++)
-          if (!has(r, x, y, t[i])) {
-            if (tilemap_cell_push(m, c, t[i], 0, NULL)) return nomem_edit(r);
-            if (t[i] < 64) *mask |= (uint64_t)1 << t[i];
-          }
-        break;
-      case LG_SETFRONT:
-        if (!has(r, x, y, t[0])) {
-          if (tilemap_cell_push(m, c, t[0], 1, NULL)) return nomem_edit(r);
-          if (t[0] < 64) *mask |= (uint64_t)1 << t[0];
-        }
-        break;
-      case LG_RESET:
-        tilemap_cell_reset(m, c, g->ntokens ? t[0] : 0);
-        *mask = g->ntokens && t[0] < 64 ? (uint64_t)1 << t[0] : 0;
-        for (size_t i = 1; i < g->ntokens; i++) {
-          if (tilemap_cell_push(m, c, t[i], 0, NULL)) return nomem_edit(r);
-          if (t[i] < 64) *mask |= (uint64_t)1 << t[i];
-        }
-        break;
-      case LG_REMOVE: {
-        int removed = 0;
-        for (size_t i = 0; i < g->ntokens; i++) removed |= tilemap_cell_remove_first(m, c, t[i]);
-        if (removed) *mask = cell_mask(m, x, y); /* a duplicate may remain */
-        break;
-      }
-      default: break;
-      }
-    }
-  m->revision++; /* what the public edits would have done, once per cell */
+  /* a loop per kind (a constant in each), so the kind is not asked per cell */
+#define CELLS(kind)                                                              \
+  for (int x = a.px; x < a.kx; x++)                                              \
+    for (int y = a.py; y < a.ky; y++)                                            \
+      if (edit_cell(r, kind, g, t, (uint32_t)y * (uint32_t)r->W + (uint32_t)x, x, y)) return ERROR;
+  switch (g->kind) {
+  case LG_SET: CELLS(LG_SET) break;
+  case LG_SETFRONT: CELLS(LG_SETFRONT) break;
+  case LG_RESET: CELLS(LG_RESET) break;
+  case LG_REMOVE: CELLS(LG_REMOVE) break;
+  default: break;
+  }
+#undef CELLS
+  r->m->revision++; /* what the public edits would have done, once per cell */
   return OK;
 }
+
+static int is_edit(const gen *g) { return g && g->kind >= LG_SET && g->kind <= LG_REMOVE; }
 
 static int run_gen(run *r, const gen *g, rect a);
 
@@ -324,7 +391,7 @@ static int draw_size(run *r, int has_size, lg_vec2 size, lg_vec2 lo, lg_vec2 hi,
   return 0;
 }
 
-static int position(run *r, const gen *g, rect a) {
+NOINLINE static int position(run *r, const gen *g, rect a) {
   int sx, sy;
   draw_size(r, g->has_size, g->size, g->min_size, g->max_size, &sx, &sy);
   int mx = (a.px + a.kx) / 2, my = (a.py + a.ky) / 2, hx = sx / 2, hy = sy / 2;
@@ -455,7 +522,7 @@ static int place_one(run *r, const gen *g, const lg_elem *e, rect a, place_state
   return sub(r, g, e->gen, rect2(ox, oy, ox + sx, oy + sy));
 }
 
-static int place(run *r, const gen *g, rect a) {
+NOINLINE static int place(run *r, const gen *g, rect a) {
   place_state s = {a.kx - a.px, a.ky - a.py, NULL, NULL};
   if (s.aw <= 0 || s.ah <= 0) {
     if (g->nelems == 0) return OK;
@@ -492,7 +559,7 @@ static int cmp_double(const void *x, const void *y) {
   return (a > b) - (a < b);
 }
 
-static int noisemap(run *r, const gen *g, rect a) {
+NOINLINE static int noisemap(run *r, const gen *g, rect a) {
   int W = a.kx - a.px, H = a.ky - a.py;
   if (W <= 0 || H <= 0) return OK;
   int n = 1;
@@ -692,7 +759,7 @@ static int connect_pair(run *r, const gen *g, rect a, connect_state *c, int p1, 
   return OK;
 }
 
-static int connect(run *r, const gen *g, rect a) {
+NOINLINE static int connect(run *r, const gen *g, rect a) {
   connect_state c = {0};
   c.aw = a.kx - a.px, c.ah = a.ky - a.py;
   if (c.aw <= 0 || c.ah <= 0) return OK;
@@ -746,7 +813,7 @@ done:
 }
 
 /* ---- FloodFill ---- */
-static int floodfill(run *r, const gen *g, rect a) {
+NOINLINE static int floodfill(run *r, const gen *g, rect a) {
   size_t n = (size_t)r->W * r->H;
   uint8_t *seen = calloc(n, 1);
   int32_t *queue = malloc(n * sizeof *queue);
@@ -757,24 +824,37 @@ static int floodfill(run *r, const gen *g, rect a) {
     strata_error_set(r->err, STRATA_ENOMEM, "out of memory running FloodFill");
     goto done;
   }
+  /* The usual fill, a pure predicate and an edit, without the dispatch per
+  ** cell: the predicate on the token bits, the edit straight to the cell
+  ** (which is on the map). */
+  const gen *p = g->pred, *e = g->gen;
+  if (p && p->pure && p->run != r->id && prepare(r, (gen *)p)) {
+    st = ERROR;
+    goto done;
+  }
+  int bits = p && p->pure && p->small;
+  int direct = e && e->kind >= LG_SET && e->kind <= LG_REMOVE;
+#define FILLS(x, y) (bits ? pure_eval(p, r->mask[(size_t)(y) * r->W + (x)]) : pred(r, p, (x), (y)))
 #define VISIT(x, y)                                                            \
   do {                                                                         \
+    rect cell_ = {(x), (y), (x) + 1, (y) + 1};                                 \
     seen[(size_t)(y) * r->W + (x)] = 1;                                        \
     queue[tail++] = (int32_t)((y) * r->W + (x));                               \
-    st = sub(r, g, g->gen, rect2((x), (y), (x) + 1, (y) + 1));                 \
+    st = direct ? edit(r, e, cell_) : sub(r, g, e, cell_);                     \
   } while (0)
   for (int x = a.px; x < a.kx && st == OK; x++)
     for (int y = a.py; y < a.ky && st == OK; y++)
-      if (in_map(r, x, y) && !seen[(size_t)y * r->W + x] && pred(r, g->pred, x, y)) VISIT(x, y);
+      if (in_map(r, x, y) && !seen[(size_t)y * r->W + x] && FILLS(x, y)) VISIT(x, y);
   static const int DX[4] = {0, 1, 0, -1}, DY[4] = {1, 0, -1, 0};
   while (head < tail && st == OK) {
     int u = queue[head++], ux = u % r->W, uy = u / r->W;
     for (int d = 0; d < 4 && st == OK; d++) {
       int x = ux + DX[d], y = uy + DY[d];
-      if (in_map(r, x, y) && !seen[(size_t)y * r->W + x] && pred(r, g->pred, x, y)) VISIT(x, y);
+      if (in_map(r, x, y) && !seen[(size_t)y * r->W + x] && FILLS(x, y)) VISIT(x, y);
     }
   }
 #undef VISIT
+#undef FILLS
 done:
   free(seen), free(queue);
   return st;
@@ -786,17 +866,24 @@ static int run_gen(run *r, const gen *g, rect a) {
   case LG_NONE: return OK;
   case LG_FAIL: return soft_fail(r, g, "(Fail)");
   case LG_SET: case LG_SETFRONT: case LG_RESET: case LG_REMOVE: return edit(r, g, a);
-  case LG_FILTER:
+  case LG_FILTER: {
+    /* edits, the usual branches, go to the cell without a dispatch */
+    const strata_token *tg = NULL, *ta = NULL;
+    if (is_edit(g->gen) && (tg = ids(r, g->gen)) == NULL && g->gen->ntokens) return ERROR;
+    if (is_edit(g->alt) && (ta = ids(r, g->alt)) == NULL && g->alt->ntokens) return ERROR;
     for (int x = a.px; x < a.kx; x++)
       for (int y = a.py; y < a.ky; y++) {
-        const gen *c = pred(r, g->pred, x, y) ? g->gen : g->alt;
-        if (c) {
-          rect cell = {x, y, x + 1, y + 1};
-          int st = c->kind >= LG_SET && c->kind <= LG_REMOVE ? edit(r, c, cell) : run_gen(r, c, cell);
-          if (st) return st;
-        }
+        int yes = pred(r, g->pred, x, y);
+        const gen *c = yes ? g->gen : g->alt;
+        if (c == NULL) continue;
+        int st;
+        if (is_edit(c)) st = edit_cell(r, c->kind, c, yes ? tg : ta, (uint32_t)y * (uint32_t)r->W + (uint32_t)x, x, y);
+        else st = run_gen(r, c, (rect){x, y, x + 1, y + 1});
+        if (st) return st;
       }
+    r->m->revision++;
     return OK;
+  }
   case LG_MARGINS: {
     int w = g->ival, st;
     if ((st = sub(r, g, g->alt, rect4(a.px + w, a.py + w, a.kx - w, a.ky - w)))) return st;

@@ -226,8 +226,7 @@ int tilemap_cell_remove_first(strata_tilemap *m, uint32_t i, strata_token t) {
   uint32_t k = 0;
   while (k < st->len && st->items[k] != t) k++;
   if (k == st->len) return 0;
-  memmove(st->items + k, st->items + k + 1, (st->len - k - 1) * sizeof *st->items);
-  st->len--;
+  for (st->len--; k < st->len; k++) st->items[k] = st->items[k + 1]; /* short: no memmove call */
   /* Collapse back to the in-place form so that one-token cells stay cheap. */
   if (st->len <= 1) tilemap_cell_reset(m, i, st->len == 1 ? st->items[0] : 0);
   return 1;

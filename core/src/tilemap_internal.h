@@ -68,6 +68,31 @@ int gridsearch_run(strata_tilemap *m, int x1, int y1, int x2, int y2,
 strata_status tilemap_cell_push(strata_tilemap *m, uint32_t i, strata_token t, int front,
                                 strata_error *err);
 void tilemap_cell_reset(strata_tilemap *m, uint32_t i, strata_token t);
+
+/* tilemap_cell_push with its common cases inline: an empty cell, a stack
+** with room. */
+static inline strata_status tilemap_cell_add(strata_tilemap *m, uint32_t i, strata_token t, int front,
+                                             strata_error *err) {
+  uint32_t v = m->cells[i];
+  if (v == 0) {
+    m->cells[i] = t;
+    return STRATA_OK;
+  }
+  if (v & CELL_STACK) {
+    side_stack *st = &m->stacks[v & ~CELL_STACK];
+    if (st->len < st->cap) {
+      if (front) {
+        for (uint32_t k = st->len; k > 0; k--) st->items[k] = st->items[k - 1];
+        st->items[0] = t;
+      } else {
+        st->items[st->len] = t;
+      }
+      st->len++;
+      return STRATA_OK;
+    }
+  }
+  return tilemap_cell_push(m, i, t, front, err);
+}
 /* Removes the lowest t of cell i; 1 if there was one. */
 int tilemap_cell_remove_first(strata_tilemap *m, uint32_t i, strata_token t);
 
