@@ -816,7 +816,7 @@ done:
 NOINLINE static int floodfill(run *r, const gen *g, rect a) {
   size_t n = (size_t)r->W * r->H;
   uint8_t *seen = calloc(n, 1);
-  int32_t *queue = malloc(n * sizeof *queue);
+  uint32_t *queue = malloc(n * sizeof *queue); /* cells as x << 16 | y: no division to go back */
   size_t head = 0, tail = 0;
   int st = OK;
   if (seen == NULL || queue == NULL) {
@@ -824,30 +824,31 @@ NOINLINE static int floodfill(run *r, const gen *g, rect a) {
     strata_error_set(r->err, STRATA_ENOMEM, "out of memory running FloodFill");
     goto done;
   }
-  /* The usual fill, a pure predicate and an edit, without the dispatch per
-  ** cell: the predicate on the token bits, the edit straight to the cell
-  ** (which is on the map). */
+  /* The usual fill: a pure predicate on the token bits, and an edit. A pure
+  ** predicate reads only its own cell and an edit writes only its own, so
+  ** a cell's test is the same before and after its neighbours' edits: the
+  ** edits can wait until the fill is done, and go straight to the cells. */
   const gen *p = g->pred, *e = g->gen;
   if (p && p->pure && p->run != r->id && prepare(r, (gen *)p)) {
     st = ERROR;
     goto done;
   }
   int bits = p && p->pure && p->small;
-  int direct = e && e->kind >= LG_SET && e->kind <= LG_REMOVE;
+  int later = bits && is_edit(e);
 #define FILLS(x, y) (bits ? pure_eval(p, r->mask[(size_t)(y) * r->W + (x)]) : pred(r, p, (x), (y)))
 #define VISIT(x, y)                                                            \
   do {                                                                         \
-    rect cell_ = {(x), (y), (x) + 1, (y) + 1};                                 \
     seen[(size_t)(y) * r->W + (x)] = 1;                                        \
-    queue[tail++] = (int32_t)((y) * r->W + (x));                               \
-    st = direct ? edit(r, e, cell_) : sub(r, g, e, cell_);                     \
+    queue[tail++] = (uint32_t)(x) << 16 | (uint32_t)(y);                       \
+    if (!later) st = sub(r, g, e, (rect){(x), (y), (x) + 1, (y) + 1});         \
   } while (0)
   for (int x = a.px; x < a.kx && st == OK; x++)
     for (int y = a.py; y < a.ky && st == OK; y++)
       if (in_map(r, x, y) && !seen[(size_t)y * r->W + x] && FILLS(x, y)) VISIT(x, y);
   static const int DX[4] = {0, 1, 0, -1}, DY[4] = {1, 0, -1, 0};
   while (head < tail && st == OK) {
-    int u = queue[head++], ux = u % r->W, uy = u / r->W;
+    int ux = (int)(queue[head] >> 16), uy = (int)(queue[head] & 0xffff);
+    head++;
     for (int d = 0; d < 4 && st == OK; d++) {
       int x = ux + DX[d], y = uy + DY[d];
       if (in_map(r, x, y) && !seen[(size_t)y * r->W + x] && FILLS(x, y)) VISIT(x, y);
@@ -855,66 +856,99 @@ NOINLINE static int floodfill(run *r, const gen *g, rect a) {
   }
 #undef VISIT
 #undef FILLS
+  if (later && st == OK) {
+    const strata_token *t = ids(r, e);
+    if (t == NULL && e->ntokens) st = ERROR;
+    for (size_t k = 0; k < tail && st == OK; k++) {
+      int x = (int)(queue[k] >> 16), y = (int)(queue[k] & 0xffff);
+      st = edit_cell(r, e->kind, e, t, (uint32_t)y * (uint32_t)r->W + (uint32_t)x, x, y);
+    }
+    r->m->revision++;
+  }
 done:
   free(seen), free(queue);
   return st;
 }
 
 /* ---- the dispatcher ---- */
+static int run_gen(run *r, const gen *g, rect a);
+
+NOINLINE static int filter(run *r, const gen *g, rect a) {
+  /* edits, the usual branches, go to the cell without a dispatch */
+  const strata_token *tg = NULL, *ta = NULL;
+  if (is_edit(g->gen) && (tg = ids(r, g->gen)) == NULL && g->gen->ntokens) return ERROR;
+  if (is_edit(g->alt) && (ta = ids(r, g->alt)) == NULL && g->alt->ntokens) return ERROR;
+  for (int x = a.px; x < a.kx; x++)
+    for (int y = a.py; y < a.ky; y++) {
+      int yes = pred(r, g->pred, x, y);
+      const gen *c = yes ? g->gen : g->alt;
+      if (c == NULL) continue;
+      int st;
+      if (is_edit(c)) st = edit_cell(r, c->kind, c, yes ? tg : ta, (uint32_t)y * (uint32_t)r->W + (uint32_t)x, x, y);
+      else st = run_gen(r, c, (rect){x, y, x + 1, y + 1});
+      if (st) return st;
+    }
+  r->m->revision++;
+  return OK;
+}
+
+NOINLINE static int margins(run *r, const gen *g, rect a) {
+  int w = g->ival, st;
+  if ((st = sub(r, g, g->alt, rect4(a.px + w, a.py + w, a.kx - w, a.ky - w)))) return st;
+  if ((st = sub(r, g, g->gen, rect2(a.px, a.py, a.kx, a.py + w)))) return st;
+  if ((st = sub(r, g, g->gen, rect2(a.kx - w, a.py + w, a.kx, a.ky)))) return st;
+  if ((st = sub(r, g, g->gen, rect2(a.px, a.ky - w, a.kx - w, a.ky)))) return st;
+  return sub(r, g, g->gen, rect2(a.px, a.py + w, a.px + w, a.ky - w));
+}
+
+NOINLINE static int margin_impl(run *r, const gen *g, rect a) {
+  int w = g->ival, st;
+  rect b, in;
+  switch ((lg_margin)g->ival2) {
+  case LG_TOP: b = rect2(a.px, a.py, a.kx, a.py + w), in = rect2(a.px, a.py + w, a.kx, a.ky); break;
+  case LG_BOTTOM: b = rect2(a.px, a.ky - w, a.kx, a.ky), in = rect2(a.px, a.py, a.kx, a.ky - w); break;
+  case LG_LEFT: b = rect2(a.px, a.py, a.px + w, a.ky), in = rect2(a.px + w, a.py, a.kx, a.ky); break;
+  default: b = rect2(a.kx - w, a.py, a.kx, a.ky), in = rect2(a.px, a.py, a.kx - w, a.ky); break;
+  }
+  if ((st = sub(r, g, g->gen, b))) return st;
+  return sub(r, g, g->alt, in);
+}
+
+NOINLINE static int split(run *r, const gen *g, rect a) {
+  int st;
+  if (g->kind == LG_SPLITH) {
+    int s = (int)trunc(a.px + (a.kx - a.px) * g->dval);
+    if ((st = sub(r, g, g->gen, rect2(a.px, a.py, s, a.ky)))) return st;
+    return sub(r, g, g->alt, rect2(s, a.py, a.kx, a.ky));
+  }
+  int s = (int)trunc(a.py + (a.ky - a.py) * g->dval);
+  if ((st = sub(r, g, g->gen, rect2(a.px, a.py, a.kx, s)))) return st;
+  return sub(r, g, g->alt, rect2(a.px, s, a.kx, a.ky));
+}
+
+NOINLINE static int choose(run *r, const gen *g, rect a) {
+  double sum = 0;
+  for (size_t i = 0; i < g->nelems; i++) sum += g->elems[i].chance;
+  double u = strata_rng_float(r->rng) * sum, run_sum = 0;
+  size_t pick = g->nelems - 1;
+  for (size_t i = 0; i < g->nelems; i++) {
+    run_sum += g->elems[i].chance;
+    if (run_sum > u) { pick = i; break; }
+  }
+  return run_gen(r, g->elems[pick].gen, a);
+}
+
+/* The dispatcher: only calls, so that no case's locals or vector code make
+** every call pay for setting them up. */
 static int run_gen(run *r, const gen *g, rect a) {
   switch (g->kind) {
   case LG_NONE: return OK;
   case LG_FAIL: return soft_fail(r, g, "(Fail)");
   case LG_SET: case LG_SETFRONT: case LG_RESET: case LG_REMOVE: return edit(r, g, a);
-  case LG_FILTER: {
-    /* edits, the usual branches, go to the cell without a dispatch */
-    const strata_token *tg = NULL, *ta = NULL;
-    if (is_edit(g->gen) && (tg = ids(r, g->gen)) == NULL && g->gen->ntokens) return ERROR;
-    if (is_edit(g->alt) && (ta = ids(r, g->alt)) == NULL && g->alt->ntokens) return ERROR;
-    for (int x = a.px; x < a.kx; x++)
-      for (int y = a.py; y < a.ky; y++) {
-        int yes = pred(r, g->pred, x, y);
-        const gen *c = yes ? g->gen : g->alt;
-        if (c == NULL) continue;
-        int st;
-        if (is_edit(c)) st = edit_cell(r, c->kind, c, yes ? tg : ta, (uint32_t)y * (uint32_t)r->W + (uint32_t)x, x, y);
-        else st = run_gen(r, c, (rect){x, y, x + 1, y + 1});
-        if (st) return st;
-      }
-    r->m->revision++;
-    return OK;
-  }
-  case LG_MARGINS: {
-    int w = g->ival, st;
-    if ((st = sub(r, g, g->alt, rect4(a.px + w, a.py + w, a.kx - w, a.ky - w)))) return st;
-    if ((st = sub(r, g, g->gen, rect2(a.px, a.py, a.kx, a.py + w)))) return st;
-    if ((st = sub(r, g, g->gen, rect2(a.kx - w, a.py + w, a.kx, a.ky)))) return st;
-    if ((st = sub(r, g, g->gen, rect2(a.px, a.ky - w, a.kx - w, a.ky)))) return st;
-    return sub(r, g, g->gen, rect2(a.px, a.py + w, a.px + w, a.ky - w));
-  }
-  case LG_MARGIN_IMPL: {
-    int w = g->ival, st;
-    rect b, in;
-    switch ((lg_margin)g->ival2) {
-    case LG_TOP: b = rect2(a.px, a.py, a.kx, a.py + w), in = rect2(a.px, a.py + w, a.kx, a.ky); break;
-    case LG_BOTTOM: b = rect2(a.px, a.ky - w, a.kx, a.ky), in = rect2(a.px, a.py, a.kx, a.ky - w); break;
-    case LG_LEFT: b = rect2(a.px, a.py, a.px + w, a.ky), in = rect2(a.px + w, a.py, a.kx, a.ky); break;
-    default: b = rect2(a.kx - w, a.py, a.kx, a.ky), in = rect2(a.px, a.py, a.kx - w, a.ky); break;
-    }
-    if ((st = sub(r, g, g->gen, b))) return st;
-    return sub(r, g, g->alt, in);
-  }
-  case LG_SPLITH: case LG_SPLITV: {
-    int st;
-    if (g->kind == LG_SPLITH) {
-      int s = (int)trunc(a.px + (a.kx - a.px) * g->dval);
-      if ((st = sub(r, g, g->gen, rect2(a.px, a.py, s, a.ky)))) return st;
-      return sub(r, g, g->alt, rect2(s, a.py, a.kx, a.ky));
-    }
-    int s = (int)trunc(a.py + (a.ky - a.py) * g->dval);
-    if ((st = sub(r, g, g->gen, rect2(a.px, a.py, a.kx, s)))) return st;
-    return sub(r, g, g->alt, rect2(a.px, s, a.kx, a.ky));
-  }
+  case LG_FILTER: return filter(r, g, a);
+  case LG_MARGINS: return margins(r, g, a);
+  case LG_MARGIN_IMPL: return margin_impl(r, g, a);
+  case LG_SPLITH: case LG_SPLITV: return split(r, g, a);
   case LG_POSITION: return position(r, g, a);
   case LG_PLACE: return place(r, g, a);
   case LG_NOISEMAP: return noisemap(r, g, a);
@@ -924,17 +958,7 @@ static int run_gen(run *r, const gen *g, rect a) {
       if (st) return st;
     }
     return OK;
-  case LG_CHOOSE: {
-    double sum = 0;
-    for (size_t i = 0; i < g->nelems; i++) sum += g->elems[i].chance;
-    double u = strata_rng_float(r->rng) * sum, run_sum = 0;
-    size_t pick = g->nelems - 1;
-    for (size_t i = 0; i < g->nelems; i++) {
-      run_sum += g->elems[i].chance;
-      if (run_sum > u) { pick = i; break; }
-    }
-    return run_gen(r, g->elems[pick].gen, a);
-  }
+  case LG_CHOOSE: return choose(r, g, a);
   case LG_CONNECT: return connect(r, g, a);
   case LG_REPEAT: {
     int n = (int)strata_rng_int(r->rng, g->range_lo, g->range_hi - 1);
