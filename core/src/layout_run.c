@@ -835,23 +835,52 @@ NOINLINE static int floodfill(run *r, const gen *g, rect a) {
   }
   int bits = p && p->pure && p->small;
   int later = bits && is_edit(e);
+  if (later) {
+    /* Nothing changes while it floods, so a cell's test gives the same
+    ** answer every time a neighbour reaches it: test each cell once, and
+    ** mark a refused one (2) as well as a visited one (1). */
+    int W = r->W, H = r->H;
+#define TRY(c, x, y)                                                           \
+  do {                                                                         \
+    if (!seen[c]) {                                                            \
+      seen[c] = pure_eval(p, r->mask[c]) ? 1 : 2;                              \
+      if (seen[c] == 1) queue[tail++] = (uint32_t)(x) << 16 | (uint32_t)(y);   \
+    }                                                                          \
+  } while (0)
+    for (int x = a.px; x < a.kx; x++)
+      for (int y = a.py; y < a.ky; y++)
+        if (in_map(r, x, y)) TRY((size_t)y * W + x, x, y);
+    while (head < tail) {
+      int x = (int)(queue[head] >> 16), y = (int)(queue[head] & 0xffff);
+      size_t c = (size_t)y * W + x;
+      head++;
+      /* KeeperRL's order: (x, y+1), (x+1, y), (x, y-1), (x-1, y) */
+      if (y + 1 < H) TRY(c + W, x, y + 1);
+      if (x + 1 < W) TRY(c + 1, x + 1, y);
+      if (y > 0) TRY(c - W, x, y - 1);
+      if (x > 0) TRY(c - 1, x - 1, y);
+    }
+#undef TRY
+  }
 #define FILLS(x, y) (bits ? pure_eval(p, r->mask[(size_t)(y) * r->W + (x)]) : pred(r, p, (x), (y)))
 #define VISIT(x, y)                                                            \
   do {                                                                         \
     seen[(size_t)(y) * r->W + (x)] = 1;                                        \
     queue[tail++] = (uint32_t)(x) << 16 | (uint32_t)(y);                       \
-    if (!later) st = sub(r, g, e, (rect){(x), (y), (x) + 1, (y) + 1});         \
+    st = sub(r, g, e, (rect){(x), (y), (x) + 1, (y) + 1});                     \
   } while (0)
-  for (int x = a.px; x < a.kx && st == OK; x++)
-    for (int y = a.py; y < a.ky && st == OK; y++)
-      if (in_map(r, x, y) && !seen[(size_t)y * r->W + x] && FILLS(x, y)) VISIT(x, y);
   static const int DX[4] = {0, 1, 0, -1}, DY[4] = {1, 0, -1, 0};
-  while (head < tail && st == OK) {
-    int ux = (int)(queue[head] >> 16), uy = (int)(queue[head] & 0xffff);
-    head++;
-    for (int d = 0; d < 4 && st == OK; d++) {
-      int x = ux + DX[d], y = uy + DY[d];
-      if (in_map(r, x, y) && !seen[(size_t)y * r->W + x] && FILLS(x, y)) VISIT(x, y);
+  if (!later) {
+    for (int x = a.px; x < a.kx && st == OK; x++)
+      for (int y = a.py; y < a.ky && st == OK; y++)
+        if (in_map(r, x, y) && !seen[(size_t)y * r->W + x] && FILLS(x, y)) VISIT(x, y);
+    while (head < tail && st == OK) {
+      int ux = (int)(queue[head] >> 16), uy = (int)(queue[head] & 0xffff);
+      head++;
+      for (int d = 0; d < 4 && st == OK; d++) {
+        int x = ux + DX[d], y = uy + DY[d];
+        if (in_map(r, x, y) && !seen[(size_t)y * r->W + x] && FILLS(x, y)) VISIT(x, y);
+      }
     }
   }
 #undef VISIT

@@ -95,8 +95,8 @@ static strata_status check_token(const strata_tilemap *m, strata_token t, strata
 
 /* ---- side stacks ---------------------------------------------------------------- */
 
-/* A block of SMALL_STACK tokens; NULL on ENOMEM. Chunks double from 32
-** blocks to 1024, so a small map holds one. */
+/* A block of SMALL_STACK tokens; NULL on ENOMEM. Chunks double from 128
+** blocks (2 KB) to 1024, so a small map holds one. */
 static strata_token *small_take(strata_tilemap *m) {
   strata_token *b = m->small_free;
   if (b != NULL) {
@@ -104,7 +104,7 @@ static strata_token *small_take(strata_tilemap *m) {
     return b;
   }
   if (m->small_left == 0) {
-    size_t blocks = m->chunks ? m->chunks->blocks * 2 : 32;
+    size_t blocks = m->chunks ? m->chunks->blocks * 2 : 128;
     if (blocks > 1024) blocks = 1024;
     small_chunk *c = malloc(sizeof *c + blocks * SMALL_STACK * sizeof(strata_token));
     if (c == NULL) return NULL;
@@ -136,7 +136,7 @@ static int64_t stack_alloc(strata_tilemap *m) {
     idx = m->free_stacks[--m->free_count];
   } else {
     if (m->stack_count == m->stack_cap) {
-      uint32_t ncap = m->stack_cap ? m->stack_cap * 2 : 64;
+      uint32_t ncap = m->stack_cap ? m->stack_cap * 2 : 256; /* 5 KB: a small layout's stacks at once */
       side_stack *s = realloc(m->stacks, (size_t)ncap * sizeof *s);
       if (s == NULL) { small_give(m, items); return -1; }
       m->stacks = s;
