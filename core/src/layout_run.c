@@ -443,13 +443,17 @@ static int32_t bad_in(const place_state *s, int i, int j, int w, int h) {
   return s->sum[(j + h) * W1 + i + w] - s->sum[j * W1 + i + w] - s->sum[(j + h) * W1 + i] + s->sum[j * W1 + i];
 }
 
-/* The k-th (0-based) valid origin of size (w, h), column-major, or -1. */
+/* With k < 0: the number of valid origins of size (w, h). Otherwise the k-th
+** (0-based, column-major) in *oi, *oj, and k + 1 (the count stops there). */
 static int valid_origins(const place_state *s, int w, int h, long k, int *oi, int *oj) {
   int n = 0;
   for (int i = 0; i + w <= s->aw; i++)
     for (int j = 0; j + h <= s->ah; j++)
       if (bad_in(s, i, j, w, h) == 0) {
-        if (n == k) { *oi = i, *oj = j; }
+        if (n == k) {
+          *oi = i, *oj = j;
+          return n + 1;
+        }
         n++;
       }
   return n;
@@ -888,10 +892,20 @@ NOINLINE static int floodfill(run *r, const gen *g, rect a) {
   if (later && st == OK) {
     const strata_token *t = ids(r, e);
     if (t == NULL && e->ntokens) st = ERROR;
-    for (size_t k = 0; k < tail && st == OK; k++) {
-      int x = (int)(queue[k] >> 16), y = (int)(queue[k] & 0xffff);
-      st = edit_cell(r, e->kind, e, t, (uint32_t)y * (uint32_t)r->W + (uint32_t)x, x, y);
+    /* a loop per kind, as in edit() */
+#define CELLS(kind)                                                              \
+  for (size_t k = 0; k < tail && st == OK; k++) {                                \
+    int x = (int)(queue[k] >> 16), y = (int)(queue[k] & 0xffff);                 \
+    st = edit_cell(r, kind, e, t, (uint32_t)y * (uint32_t)r->W + (uint32_t)x, x, y); \
+  }
+    switch (st == OK ? e->kind : LG_NONE) {
+    case LG_SET: CELLS(LG_SET) break;
+    case LG_SETFRONT: CELLS(LG_SETFRONT) break;
+    case LG_RESET: CELLS(LG_RESET) break;
+    case LG_REMOVE: CELLS(LG_REMOVE) break;
+    default: break;
     }
+#undef CELLS
     r->m->revision++;
   }
 done:
