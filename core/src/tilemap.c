@@ -98,21 +98,15 @@ static strata_status check_token(const strata_tilemap *m, strata_token t, strata
 /* A block of SMALL_STACK tokens; NULL on ENOMEM. Chunks double from 128
 ** blocks (2 KB) to 1024, so a small map holds one. */
 static strata_token *small_take(strata_tilemap *m) {
-  strata_token *b = m->small_free;
-  if (b != NULL) {
-    memcpy(&m->small_free, b, sizeof m->small_free);
-    return b;
-  }
-  if (m->small_left == 0) {
-    size_t blocks = m->chunks ? m->chunks->blocks * 2 : 128;
-    if (blocks > 1024) blocks = 1024;
-    small_chunk *c = malloc(sizeof *c + blocks * SMALL_STACK * sizeof(strata_token));
-    if (c == NULL) return NULL;
-    c->next = m->chunks, c->blocks = blocks;
-    m->chunks = c, m->small_left = blocks;
-  }
-  m->small_left--;
-  return m->chunks->items + (m->chunks->blocks - m->small_left - 1) * SMALL_STACK;
+  strata_token *b = tilemap_small_take_fast(m);
+  if (b != NULL) return b;
+  size_t blocks = m->chunks ? m->chunks->blocks * 2 : 128;
+  if (blocks > 1024) blocks = 1024;
+  small_chunk *c = malloc(sizeof *c + blocks * SMALL_STACK * sizeof(strata_token));
+  if (c == NULL) return NULL;
+  c->next = m->chunks, c->blocks = blocks;
+  m->chunks = c, m->small_left = blocks;
+  return tilemap_small_take_fast(m);
 }
 
 static void small_give(strata_tilemap *m, strata_token *b) {

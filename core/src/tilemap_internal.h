@@ -2,6 +2,8 @@
 #ifndef STRATA_TILEMAP_INTERNAL_H
 #define STRATA_TILEMAP_INTERNAL_H
 
+#include <string.h>
+
 #include "strata/tilemap.h"
 #include "search_internal.h"
 
@@ -69,8 +71,22 @@ strata_status tilemap_cell_push(strata_tilemap *m, uint32_t i, strata_token t, i
                                 strata_error *err);
 void tilemap_cell_reset(strata_tilemap *m, uint32_t i, strata_token t);
 
+/* A block of SMALL_STACK tokens from the free list or the newest chunk, or
+** NULL when that needs a new chunk (tilemap.c's small_take makes one). */
+static inline strata_token *tilemap_small_take_fast(strata_tilemap *m) {
+  strata_token *b = m->small_free;
+  if (b != NULL) {
+    memcpy(&m->small_free, b, sizeof m->small_free);
+    return b;
+  }
+  if (m->small_left == 0) return NULL;
+  m->small_left--;
+  return m->chunks->items + (m->chunks->blocks - m->small_left - 1) * SMALL_STACK;
+}
+
 /* tilemap_cell_push with its common cases inline: an empty cell, a stack
-** with room. */
+** with room, a one-token cell becoming a stack when a slot and a block are
+** at hand. */
 static inline strata_status tilemap_cell_add(strata_tilemap *m, uint32_t i, strata_token t, int front,
                                              strata_error *err) {
   uint32_t v = m->cells[i];
@@ -78,7 +94,16 @@ static inline strata_status tilemap_cell_add(strata_tilemap *m, uint32_t i, stra
     m->cells[i] = t;
     return STRATA_OK;
   }
-  if (v & CELL_STACK) {
+  if ((v & CELL_STACK) == 0) {
+    strata_token *b;
+    if ((m->free_count > 0 || m->stack_count < m->stack_cap) && (b = tilemap_small_take_fast(m)) != NULL) {
+      uint32_t idx = m->free_count > 0 ? m->free_stacks[--m->free_count] : m->stack_count++;
+      b[0] = front ? t : v, b[1] = front ? v : t;
+      m->stacks[idx] = (side_stack){2, SMALL_STACK, b};
+      m->cells[i] = CELL_STACK | idx;
+      return STRATA_OK;
+    }
+  } else {
     side_stack *st = &m->stacks[v & ~CELL_STACK];
     if (st->len < st->cap) {
       if (front) {
