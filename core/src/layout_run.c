@@ -921,9 +921,12 @@ NOINLINE static int filter(run *r, const gen *g, rect a) {
   const strata_token *tg = NULL, *ta = NULL;
   if (is_edit(g->gen) && (tg = ids(r, g->gen)) == NULL && g->gen->ntokens) return ERROR;
   if (is_edit(g->alt) && (ta = ids(r, g->alt)) == NULL && g->alt->ntokens) return ERROR;
+  /* a pure predicate on the token bits straight away (A is on the map) */
+  const gen *p = g->pred;
+  int bits = p && p->pure && (p->run == r->id || prepare(r, (gen *)p) == OK) && p->small;
   for (int x = a.px; x < a.kx; x++)
     for (int y = a.py; y < a.ky; y++) {
-      int yes = pred(r, g->pred, x, y);
+      int yes = bits ? pure_eval(p, r->mask[(size_t)y * (size_t)r->W + (size_t)x]) : pred(r, p, x, y);
       const gen *c = yes ? g->gen : g->alt;
       if (c == NULL) continue;
       int st;
