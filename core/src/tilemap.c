@@ -236,7 +236,7 @@ strata_status strata_tilemap_set(strata_tilemap *m, int x, int y, strata_token t
                                  strata_error *err) {
   CHECK_XY(m, x, y, err);
   if (check_token(m, t, err)) return STRATA_EARG;
-  strata_status st = tilemap_cell_push(m, index_of(m, x, y), t, 0, err);
+  strata_status st = tilemap_cell_add(m, index_of(m, x, y), t, 0, err);
   if (st == STRATA_OK) m->revision++;
   return st;
 }
@@ -245,7 +245,7 @@ strata_status strata_tilemap_add_front(strata_tilemap *m, int x, int y, strata_t
                                        strata_error *err) {
   CHECK_XY(m, x, y, err);
   if (check_token(m, t, err)) return STRATA_EARG;
-  strata_status st = tilemap_cell_push(m, index_of(m, x, y), t, 1, err);
+  strata_status st = tilemap_cell_add(m, index_of(m, x, y), t, 1, err);
   if (st == STRATA_OK) m->revision++;
   return st;
 }
