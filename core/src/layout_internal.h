@@ -48,6 +48,17 @@ typedef enum lg_kind {
 
 typedef struct lg_vec2 { int x, y; } lg_vec2;
 
+/* A pure predicate that is a conjunction of tests on the bits of one node
+** each (On, Not On, an Or or And of Ons, their Not, And of those) is run as
+** that flat list: one mask test per clause instead of a walk of the tree. */
+typedef enum lg_clause_kind { LC_ANY, LC_NONE, LC_ALL, LC_NOT_ALL } lg_clause_kind;
+typedef struct lg_clause {
+  lg_clause_kind kind;
+  const struct strata_layout_gen *src; /* whose bits (On, or a flat And/Or) */
+  uint64_t bits;                       /* src's bits, copied for the run */
+} lg_clause;
+#define LG_MAX_CLAUSES 8
+
 /* One element of Place, Connect, NoiseMap or Choose. */
 typedef struct lg_elem {
   struct strata_layout_gen *gen;   /* generator (all) */
@@ -63,20 +74,33 @@ typedef struct lg_elem {
 } lg_elem;
 
 struct strata_layout_gen {
+  /* What a predicate test reads comes first, in one cache line: a run visits
+  ** hundreds of nodes per cell pass, and each further line touched costs. */
   lg_kind kind;
-  int line, col;                   /* where it was written */
-  /* tokens (Set, SetFront, Reset, Remove, On) */
-  const char **tokens;
-  size_t ntokens;
-  strata_token *ids;               /* interned per run, for the run's token table */
-  const strata_tokens *ids_for;
+  /* A predicate of On, Not, And, Or and True only: a function of the cell's
+  ** tokens, so of its token bits when every id is below 64. */
+  int pure;
+  int flat;                        /* And or Or whose children are all On */
+  int small;                       /* pure predicates: every token's id is below 64 (run cache) */
+  int nclauses;
+  /* Caches of one run, valid while `run` equals the file's run counter (a
+  ** number no earlier run had, so nothing has to be cleared between runs). */
+  uint64_t run;                    /* the run the caches belong to */
+  uint64_t bits;                   /* pure predicates: the On bits (see `flat`) */
+  lg_clause *clauses;              /* pure predicates of that form (see lg_clause), else NULL */
+  strata_token *ids;               /* tokens interned in the run's token table */
+  struct strata_layout_gen *pred;  /* Filter, FloodFill, Connect toConnect, Not, Area, Translate */
   /* children: generators or predicates by kind */
   struct strata_layout_gen **kids;
   size_t nkids;
+  /* tokens (Set, SetFront, Reset, Remove, On) */
+  const char **tokens;
+  size_t ntokens;
+  uint64_t *runs;                  /* the file's run counter */
+  int line, col;                   /* where it was written */
   lg_elem *elems;
   size_t nelems;
   int placed_count;                /* Place(N, ...): N, else 0 */
-  struct strata_layout_gen *pred;  /* Filter, FloodFill, Connect toConnect, Not, Area, Translate */
   struct strata_layout_gen *gen, *alt;
   int ival, ival2;                 /* widths, radius, div/mod, margin type, position, minCount */
   double dval;                     /* ratios, chance, exponent */
@@ -101,6 +125,7 @@ typedef struct lg_named {
 
 struct strata_layout_file {
   lt_arena arena;
+  uint64_t runs;                   /* runs of its generators so far (see gen.run) */
   lg_named *layouts;
   size_t count;
 };

@@ -24,6 +24,7 @@ typedef struct parser {
   const char *name;
   lt_arena *arena;
   strata_error *err;
+  uint64_t *runs;  /* the file's run counter, which every node points to */
   int depth;
 } parser;
 
@@ -86,7 +87,7 @@ static gen *new_node(parser *p, lg_kind kind, const lt_token *at) {
     strata_error_set(p->err, STRATA_ENOMEM, "out of memory reading a layout");
     return NULL;
   }
-  g->kind = kind, g->line = at->line, g->col = at->col;
+  g->kind = kind, g->line = at->line, g->col = at->col, g->runs = p->runs;
   return g;
 }
 
@@ -743,6 +744,47 @@ static gen *parse_gen(parser *p) {
 }
 
 /* ---- predicates ---- */
+/* Appends the clauses of pure predicate g (negated when neg) to c; the
+** count, or -1 when g is not a conjunction of such tests. */
+static int clauses_of(const gen *g, int neg, lg_clause *c, int n) {
+  if (n < 0 || !g->pure) return -1;
+  switch (g->kind) {
+  case LP_ON: case LP_OR: case LP_AND:
+    if (g->kind != LP_ON && !g->flat) break;
+    if (n == LG_MAX_CLAUSES) return -1;
+    c[n].src = g;
+    c[n].kind = g->kind == LP_AND ? (neg ? LC_NOT_ALL : LC_ALL) : (neg ? LC_NONE : LC_ANY);
+    return n + 1;
+  case LP_NOT: return clauses_of(g->pred, !neg, c, n);
+  default: return -1;
+  }
+  if (g->kind == LP_AND && !neg) {
+    for (size_t i = 0; i < g->nkids && n >= 0; i++) n = clauses_of(g->kids[i], 0, c, n);
+    return n;
+  }
+  if (g->kind == LP_OR && neg) { /* Not Or(a, b) = And(Not a, Not b) */
+    for (size_t i = 0; i < g->nkids && n >= 0; i++) n = clauses_of(g->kids[i], 1, c, n);
+    return n;
+  }
+  return -1;
+}
+
+/* Gives a pure, non-flat predicate its clause list when it has one. */
+static int find_clauses(parser *p, gen *g) {
+  if (!g->pure || g->flat || g->kind == LP_ON || g->kind == LP_TRUE) return 1;
+  lg_clause c[LG_MAX_CLAUSES];
+  int n = clauses_of(g, 0, c, 0);
+  if (n <= 0) return 1;
+  g->clauses = lt_alloc(p->arena, (size_t)n * sizeof *g->clauses);
+  if (g->clauses == NULL) {
+    strata_error_set(p->err, STRATA_ENOMEM, "out of memory reading a layout");
+    return 0;
+  }
+  memcpy(g->clauses, c, (size_t)n * sizeof *c);
+  g->nclauses = n;
+  return 1;
+}
+
 static int random_of(const gen *g) { return g && g->random; }
 static int nonlocal_of(const gen *g) { return g && g->nonlocal; }
 
@@ -774,14 +816,16 @@ static gen *parse_pred(parser *p) {
       g->ids = lt_alloc(p->arena, sizeof *g->ids);
       if (g->tokens == NULL || g->ids == NULL) ok = 0; else g->tokens[0] = f[0].s, g->ntokens = 1;
     }
+    g->pure = 1;
     break;
   }
   case LP_NOT:
     if (is_punct(peek(p, 0), '('))
       ok = fail_at(p, peek(p, 0), "Not takes its predicate without brackets: Not On(\"x\")");
     else ok = (g->pred = parse_pred(p)) != NULL, g->random = random_of(g->pred), g->nonlocal = nonlocal_of(g->pred);
+    g->pure = ok && g->pred->pure;
     break;
-  case LP_TRUE: break;
+  case LP_TRUE: g->pure = 1; break;
   case LP_AND: case LP_OR: {
     ptrs v = {0};
     if (is_punct(peek(p, 0), '(')) {
@@ -799,8 +843,11 @@ static gen *parse_pred(parser *p) {
     if (!ok) { free(v.items); break; }
     g->nkids = v.len;
     ok = (g->kids = ptrs_finish(p, &v, sizeof(gen *))) != NULL;
-    for (size_t i = 0; ok && i < g->nkids; i++)
+    g->pure = g->flat = ok;
+    for (size_t i = 0; ok && i < g->nkids; i++) {
       g->random |= random_of(g->kids[i]), g->nonlocal |= nonlocal_of(g->kids[i]);
+      g->pure &= g->kids[i]->pure, g->flat &= g->kids[i]->kind == LP_ON;
+    }
     break;
   }
   case LP_CHANCE: {
@@ -832,6 +879,7 @@ static gen *parse_pred(parser *p) {
   }
   default: break;
   }
+  if (ok) ok = find_clauses(p, g);
   p->depth--;
   return ok ? g : NULL;
 }
@@ -845,6 +893,7 @@ static strata_layout_file *read_text(const char *text, size_t len, const char *n
   p.name = name ? name : "layout";
   p.arena = &f->arena;
   p.err = err;
+  p.runs = &f->runs;
   if (lt_expand(&f->arena, text, len, p.name, &p.toks, err)) goto fail;
   lg_named *items = NULL;
   size_t n = 0, cap = 0;

@@ -33,6 +33,11 @@
 #define PLACE_DIRECT 16      /* attempts tried as KeeperRL does before counting origins */
 #define CONNECT_ROUNDS 300
 
+/* The generators with state of their own stay out of run_gen: inlined, they
+** made its every call set up their locals (a stalled 16-byte reload of the
+** area showed up as a third of run_gen's time on small maps). */
+#define NOINLINE __attribute__((noinline))
+
 typedef strata_layout_gen gen;
 
 typedef struct rect { int px, py, kx, ky; } rect;
@@ -42,6 +47,7 @@ typedef struct run {
   int W, H;
   strata_rng *rng;
   strata_tokens *tokens;
+  uint64_t id;         /* this run's number in the file (see gen.run) */
   strata_error *err;
   char *why;
   size_t cap;
@@ -98,20 +104,81 @@ static int soft_fail(run *r, const gen *g, const char *what) {
   return FAILED;
 }
 
-/* The node's tokens as ids of the map's table, interned once per run (the
-** array itself was made with the node). */
-static const strata_token *intern_ids(run *r, gen *g) {
+/* Fills the node's caches for this run: its tokens as ids of the map's
+** table, and for a pure predicate its token bits (its children's first).
+** 0, or ERROR with r->err set. The caches are not part of the tree's
+** meaning; the file's run counter tells a stale cache from a fresh one. */
+static int prepare(run *r, gen *g) {
   for (size_t i = 0; i < g->ntokens; i++) {
     g->ids[i] = strata_tokens_intern(r->tokens, g->tokens[i], strlen(g->tokens[i]), r->err);
-    if (g->ids[i] == 0) return NULL;
+    if (g->ids[i] == 0) return ERROR;
   }
-  g->ids_for = r->tokens;
-  return g->ids;
+  if (g->pure) {
+    g->bits = 0, g->small = 1;
+    switch (g->kind) {
+    case LP_ON: g->small = g->ids[0] < 64, g->bits = g->small ? (uint64_t)1 << g->ids[0] : 0; break;
+    case LP_NOT:
+      if (g->pred->run != r->id && prepare(r, g->pred)) return ERROR;
+      g->small = g->pred->small;
+      break;
+    case LP_AND: case LP_OR:
+      for (size_t i = 0; i < g->nkids; i++) {
+        if (g->kids[i]->run != r->id && prepare(r, g->kids[i])) return ERROR;
+        g->small &= g->kids[i]->small, g->bits |= g->kids[i]->bits;
+      }
+      break;
+    default: break;
+    }
+    for (int k = 0; k < g->nclauses; k++) g->clauses[k].bits = g->clauses[k].src->bits;
+  }
+  g->run = r->id;
+  return OK;
+}
+
+static int pure_pred(const gen *p, uint64_t m);
+
+/* pure_pred with the commonest forms inline: On, Or of Ons, And of Ons. */
+static inline int pure_eval(const gen *p, uint64_t m) {
+  if (p->kind == LP_ON || (p->kind == LP_OR && p->flat)) return (m & p->bits) != 0;
+  if (p->kind == LP_AND && p->flat) return (m & p->bits) == p->bits;
+  return pure_pred(p, m);
 }
 
 static inline const strata_token *ids(run *r, const gen *g) {
-  if (g->ids_for == r->tokens) return g->ids;
-  return intern_ids(r, (gen *)g); /* a cache, not part of the tree's meaning */
+  if (g->run == r->id) return g->ids;
+  return prepare(r, (gen *)g) ? NULL : g->ids;
+}
+
+/* A pure predicate whose ids are all below 64, on a cell's token bits (0
+** outside the map: On is false there). */
+static int pure_pred(const gen *p, uint64_t m) {
+  if (p->nclauses) {
+    for (int k = 0; k < p->nclauses; k++) {
+      uint64_t b = p->clauses[k].bits, v = m & b;
+      switch (p->clauses[k].kind) {
+      case LC_ANY: if (v == 0) return 0; break;
+      case LC_NONE: if (v != 0) return 0; break;
+      case LC_ALL: if (v != b) return 0; break;
+      default: if (v == b) return 0; break; /* LC_NOT_ALL */
+      }
+    }
+    return 1;
+  }
+  switch (p->kind) {
+  case LP_ON: return (m & p->bits) != 0;
+  case LP_NOT: return !pure_pred(p->pred, m);
+  case LP_AND:
+    if (p->flat) return (m & p->bits) == p->bits;
+    for (size_t i = 0; i < p->nkids; i++)
+      if (!pure_pred(p->kids[i], m)) return 0;
+    return 1;
+  case LP_OR:
+    if (p->flat) return (m & p->bits) != 0;
+    for (size_t i = 0; i < p->nkids; i++)
+      if (pure_pred(p->kids[i], m)) return 1;
+    return 0;
+  default: return 1; /* True */
+  }
 }
 
 static uint64_t cell_mask(const strata_tilemap *m, int x, int y) {
@@ -157,6 +224,10 @@ static int pred_other(run *r, const gen *p, int x, int y);
 /* On, the commonest test by far, inline; the rest in pred_other. */
 static inline int pred(run *r, const gen *p, int x, int y) {
   if (p == NULL) return 1;
+  if (p->pure) {
+    if (p->run != r->id && prepare(r, (gen *)p)) return 0;
+    if (p->small) return pure_eval(p, in_map(r, x, y) ? r->mask[(size_t)y * (size_t)r->W + (size_t)x] : 0);
+  }
   if (p->kind == LP_ON) {
     const strata_token *t = ids(r, p);
     return t && in_map(r, x, y) && has(r, x, y, t[0]);
@@ -188,8 +259,17 @@ static int pred_other(run *r, const gen *p, int x, int y) {
       if (t == NULL) return 0;
       int x0 = x - p->ival < 0 ? 0 : x - p->ival, x1 = x + p->ival >= r->W ? r->W - 1 : x + p->ival;
       int y0 = y - p->ival < 0 ? 0 : y - p->ival, y1 = y + p->ival >= r->H ? r->H - 1 : y + p->ival;
+      if (t[0] < 64) { /* rows of token bits; stop at minCount */
+        uint64_t b = (uint64_t)1 << t[0];
+        for (int j = y0; j <= y1; j++) {
+          const uint64_t *row = r->mask + (size_t)j * (size_t)r->W;
+          for (int i = x0; i <= x1; i++) count += (row[i] & b) != 0;
+          if (count >= p->ival2) return 1;
+        }
+        return count >= p->ival2;
+      }
       for (int i = x0; i <= x1; i++)
-        for (int j = y0; j <= y1; j++) count += has(r, i, j, t[0]);
+        for (int j = y0; j <= y1; j++) count += cell_has_slow(r->m, i, j, t[0]);
       return count >= p->ival2;
     }
     for (int i = x - p->ival; i <= x + p->ival; i++)
@@ -208,19 +288,64 @@ static int pred_other(run *r, const gen *p, int x, int y) {
 }
 
 /* ---- cell edits ---- */
-static int remove_first(run *r, int x, int y, strata_token t) {
-  strata_token stack[64];
-  size_t n = strata_tilemap_stack(r->m, x, y, stack, 64);
-  size_t seen = 0;
-  for (size_t i = 0; i < n && i < 64; i++) seen += stack[i] == t;
-  if (seen == 0) return OK;
-  if (seen == 1 || n > 64) return strata_tilemap_remove(r->m, x, y, t, NULL, r->err) ? ERROR : OK;
-  /* duplicates (Reset can make them): rebuild without the first */
-  int skipped = 0;
-  if (strata_tilemap_reset(r->m, x, y, 0, r->err)) return ERROR;
-  for (size_t i = 0; i < n; i++) {
-    if (!skipped && stack[i] == t) { skipped = 1; continue; }
-    if (strata_tilemap_set(r->m, x, y, stack[i], r->err)) return ERROR;
+/* The edits go to the tile map's cells directly: the ids come from the
+** map's own table and the area was checked, so the public calls' checks
+** would only repeat themselves once per cell. */
+static int nomem_edit(run *r) {
+  strata_error_set(r->err, STRATA_ENOMEM, "out of memory running a layout");
+  return ERROR;
+}
+
+/* Whether cell index c holds t (has() for callers with the index). */
+static inline int has_at(const run *r, uint32_t c, strata_token t) {
+  if (t < 64) return (int)((r->mask[c] >> t) & 1);
+  uint32_t v = r->m->cells[c];
+  if ((v & CELL_STACK) == 0) return v == t;
+  const side_stack *st = &r->m->stacks[v & ~CELL_STACK];
+  for (uint32_t k = 0; k < st->len; k++)
+    if (st->items[k] == t) return 1;
+  return 0;
+}
+
+static inline uint64_t bit_of(strata_token t) { return t < 64 ? (uint64_t)1 << t : 0; }
+
+/* Edit g (Set, SetFront, Reset or Remove, with ids t) of cell index c at
+** (x, y). The caller bumps the map's revision. */
+static inline int edit_cell(run *r, lg_kind kind, const gen *g, const strata_token *t, uint32_t c,
+                            int x, int y) {
+  strata_tilemap *m = r->m;
+  size_t n = g->ntokens;
+  touched(r, x, y);
+  switch (kind) {
+  case LG_SET:
+    for (size_t i = 0; i < n; i++)
+      if (!has_at(r, c, t[i])) {
+        if (tilemap_cell_add(m, c, t[i], 0, NULL)) return nomem_edit(r);
+        r->mask[c] |= bit_of(t[i]);
+      }
+    break;
+  case LG_SETFRONT:
+    if (!has_at(r, c, t[0])) {
+      if (tilemap_cell_add(m, c, t[0], 1, NULL)) return nomem_edit(r);
+      r->mask[c] |= bit_of(t[0]);
+    }
+    break;
+  case LG_RESET:
+    tilemap_cell_reset(m, c, n ? t[0] : 0);
+    r->mask[c] = n ? bit_of(t[0]) : 0;
+    for (size_t i = 1; i < n; i++) {
+      if (tilemap_cell_add(m, c, t[i], 0, NULL)) return nomem_edit(r);
+      r->mask[c] |= bit_of(t[i]);
+    }
+    break;
+  case LG_REMOVE:
+    for (size_t i = 0; i < n; i++) {
+      if (t[i] < 64 && !(r->mask[c] & bit_of(t[i]))) continue; /* not there */
+      if (tilemap_cell_remove_first(m, c, t[i]) && t[i] < 64 && !cell_has_slow(m, x, y, t[i]))
+        r->mask[c] &= ~bit_of(t[i]); /* unless a duplicate remains */
+    }
+    break;
+  default: break;
   }
   return OK;
 }
@@ -228,42 +353,24 @@ static int remove_first(run *r, int x, int y, strata_token t) {
 static int edit(run *r, const gen *g, rect a) {
   const strata_token *t = ids(r, g);
   if (t == NULL && g->ntokens) return ERROR;
-  for (int x = a.px; x < a.kx; x++)
-    for (int y = a.py; y < a.ky; y++) {
-      touched(r, x, y);
-      uint64_t *mask = &r->mask[(size_t)y * (size_t)r->W + (size_t)x];
-      switch (g->kind) {
-      case LG_SET:
-        for (size_t i = 0; i < g->ntokens; i++)
-          if (!has(r, x, y, t[i])) {
-            if (strata_tilemap_set(r->m, x, y, t[i], r->err)) return ERROR;
-            if (t[i] < 64) *mask |= (uint64_t)1 << t[i];
-          }
-        break;
-      case LG_SETFRONT:
-        if (!has(r, x, y, t[0])) {
-          if (strata_tilemap_add_front(r->m, x, y, t[0], r->err)) return ERROR;
-          if (t[0] < 64) *mask |= (uint64_t)1 << t[0];
-        }
-        break;
-      case LG_RESET:
-        if (strata_tilemap_reset(r->m, x, y, g->ntokens ? t[0] : 0, r->err)) return ERROR;
-        *mask = g->ntokens && t[0] < 64 ? (uint64_t)1 << t[0] : 0;
-        for (size_t i = 1; i < g->ntokens; i++) {
-          if (strata_tilemap_set(r->m, x, y, t[i], r->err)) return ERROR;
-          if (t[i] < 64) *mask |= (uint64_t)1 << t[i];
-        }
-        break;
-      case LG_REMOVE:
-        for (size_t i = 0; i < g->ntokens; i++)
-          if (remove_first(r, x, y, t[i])) return ERROR;
-        *mask = cell_mask(r->m, x, y); /* a duplicate may remain */
-        break;
-      default: break;
-      }
-    }
+  /* a loop per kind (a constant in each), so the kind is not asked per cell */
+#define CELLS(kind)                                                              \
+  for (int x = a.px; x < a.kx; x++)                                              \
+    for (int y = a.py; y < a.ky; y++)                                            \
+      if (edit_cell(r, kind, g, t, (uint32_t)y * (uint32_t)r->W + (uint32_t)x, x, y)) return ERROR;
+  switch (g->kind) {
+  case LG_SET: CELLS(LG_SET) break;
+  case LG_SETFRONT: CELLS(LG_SETFRONT) break;
+  case LG_RESET: CELLS(LG_RESET) break;
+  case LG_REMOVE: CELLS(LG_REMOVE) break;
+  default: break;
+  }
+#undef CELLS
+  r->m->revision++; /* what the public edits would have done, once per cell */
   return OK;
 }
+
+static int is_edit(const gen *g) { return g && g->kind >= LG_SET && g->kind <= LG_REMOVE; }
 
 static int run_gen(run *r, const gen *g, rect a);
 
@@ -284,7 +391,7 @@ static int draw_size(run *r, int has_size, lg_vec2 size, lg_vec2 lo, lg_vec2 hi,
   return 0;
 }
 
-static int position(run *r, const gen *g, rect a) {
+NOINLINE static int position(run *r, const gen *g, rect a) {
   int sx, sy;
   draw_size(r, g->has_size, g->size, g->min_size, g->max_size, &sx, &sy);
   int mx = (a.px + a.kx) / 2, my = (a.py + a.ky) / 2, hx = sx / 2, hy = sy / 2;
@@ -336,13 +443,17 @@ static int32_t bad_in(const place_state *s, int i, int j, int w, int h) {
   return s->sum[(j + h) * W1 + i + w] - s->sum[j * W1 + i + w] - s->sum[(j + h) * W1 + i] + s->sum[j * W1 + i];
 }
 
-/* The k-th (0-based) valid origin of size (w, h), column-major, or -1. */
+/* With k < 0: the number of valid origins of size (w, h). Otherwise the k-th
+** (0-based, column-major) in *oi, *oj, and k + 1 (the count stops there). */
 static int valid_origins(const place_state *s, int w, int h, long k, int *oi, int *oj) {
   int n = 0;
   for (int i = 0; i + w <= s->aw; i++)
     for (int j = 0; j + h <= s->ah; j++)
       if (bad_in(s, i, j, w, h) == 0) {
-        if (n == k) { *oi = i, *oj = j; }
+        if (n == k) {
+          *oi = i, *oj = j;
+          return n + 1;
+        }
         n++;
       }
   return n;
@@ -415,7 +526,7 @@ static int place_one(run *r, const gen *g, const lg_elem *e, rect a, place_state
   return sub(r, g, e->gen, rect2(ox, oy, ox + sx, oy + sy));
 }
 
-static int place(run *r, const gen *g, rect a) {
+NOINLINE static int place(run *r, const gen *g, rect a) {
   place_state s = {a.kx - a.px, a.ky - a.py, NULL, NULL};
   if (s.aw <= 0 || s.ah <= 0) {
     if (g->nelems == 0) return OK;
@@ -452,7 +563,7 @@ static int cmp_double(const void *x, const void *y) {
   return (a > b) - (a < b);
 }
 
-static int noisemap(run *r, const gen *g, rect a) {
+NOINLINE static int noisemap(run *r, const gen *g, rect a) {
   int W = a.kx - a.px, H = a.ky - a.py;
   if (W <= 0 || H <= 0) return OK;
   int n = 1;
@@ -652,7 +763,7 @@ static int connect_pair(run *r, const gen *g, rect a, connect_state *c, int p1, 
   return OK;
 }
 
-static int connect(run *r, const gen *g, rect a) {
+NOINLINE static int connect(run *r, const gen *g, rect a) {
   connect_state c = {0};
   c.aw = a.kx - a.px, c.ah = a.ky - a.py;
   if (c.aw <= 0 || c.ah <= 0) return OK;
@@ -706,10 +817,10 @@ done:
 }
 
 /* ---- FloodFill ---- */
-static int floodfill(run *r, const gen *g, rect a) {
+NOINLINE static int floodfill(run *r, const gen *g, rect a) {
   size_t n = (size_t)r->W * r->H;
   uint8_t *seen = calloc(n, 1);
-  int32_t *queue = malloc(n * sizeof *queue);
+  uint32_t *queue = malloc(n * sizeof *queue); /* cells as x << 16 | y: no division to go back */
   size_t head = 0, tail = 0;
   int st = OK;
   if (seen == NULL || queue == NULL) {
@@ -717,77 +828,173 @@ static int floodfill(run *r, const gen *g, rect a) {
     strata_error_set(r->err, STRATA_ENOMEM, "out of memory running FloodFill");
     goto done;
   }
+  /* The usual fill: a pure predicate on the token bits, and an edit. A pure
+  ** predicate reads only its own cell and an edit writes only its own, so
+  ** a cell's test is the same before and after its neighbours' edits: the
+  ** edits can wait until the fill is done, and go straight to the cells. */
+  const gen *p = g->pred, *e = g->gen;
+  if (p && p->pure && p->run != r->id && prepare(r, (gen *)p)) {
+    st = ERROR;
+    goto done;
+  }
+  int bits = p && p->pure && p->small;
+  int later = bits && is_edit(e);
+  if (later) {
+    /* Nothing changes while it floods, so a cell's test gives the same
+    ** answer every time a neighbour reaches it: test each cell once, and
+    ** mark a refused one (2) as well as a visited one (1). */
+    int W = r->W, H = r->H;
+#define TRY(c, x, y)                                                           \
+  do {                                                                         \
+    if (!seen[c]) {                                                            \
+      seen[c] = pure_eval(p, r->mask[c]) ? 1 : 2;                              \
+      if (seen[c] == 1) queue[tail++] = (uint32_t)(x) << 16 | (uint32_t)(y);   \
+    }                                                                          \
+  } while (0)
+    for (int x = a.px; x < a.kx; x++)
+      for (int y = a.py; y < a.ky; y++)
+        if (in_map(r, x, y)) TRY((size_t)y * W + x, x, y);
+    while (head < tail) {
+      int x = (int)(queue[head] >> 16), y = (int)(queue[head] & 0xffff);
+      size_t c = (size_t)y * W + x;
+      head++;
+      /* KeeperRL's order: (x, y+1), (x+1, y), (x, y-1), (x-1, y) */
+      if (y + 1 < H) TRY(c + W, x, y + 1);
+      if (x + 1 < W) TRY(c + 1, x + 1, y);
+      if (y > 0) TRY(c - W, x, y - 1);
+      if (x > 0) TRY(c - 1, x - 1, y);
+    }
+#undef TRY
+  }
+#define FILLS(x, y) (bits ? pure_eval(p, r->mask[(size_t)(y) * r->W + (x)]) : pred(r, p, (x), (y)))
 #define VISIT(x, y)                                                            \
   do {                                                                         \
     seen[(size_t)(y) * r->W + (x)] = 1;                                        \
-    queue[tail++] = (int32_t)((y) * r->W + (x));                               \
-    st = sub(r, g, g->gen, rect2((x), (y), (x) + 1, (y) + 1));                 \
+    queue[tail++] = (uint32_t)(x) << 16 | (uint32_t)(y);                       \
+    st = sub(r, g, e, (rect){(x), (y), (x) + 1, (y) + 1});                     \
   } while (0)
-  for (int x = a.px; x < a.kx && st == OK; x++)
-    for (int y = a.py; y < a.ky && st == OK; y++)
-      if (in_map(r, x, y) && !seen[(size_t)y * r->W + x] && pred(r, g->pred, x, y)) VISIT(x, y);
   static const int DX[4] = {0, 1, 0, -1}, DY[4] = {1, 0, -1, 0};
-  while (head < tail && st == OK) {
-    int u = queue[head++], ux = u % r->W, uy = u / r->W;
-    for (int d = 0; d < 4 && st == OK; d++) {
-      int x = ux + DX[d], y = uy + DY[d];
-      if (in_map(r, x, y) && !seen[(size_t)y * r->W + x] && pred(r, g->pred, x, y)) VISIT(x, y);
+  if (!later) {
+    for (int x = a.px; x < a.kx && st == OK; x++)
+      for (int y = a.py; y < a.ky && st == OK; y++)
+        if (in_map(r, x, y) && !seen[(size_t)y * r->W + x] && FILLS(x, y)) VISIT(x, y);
+    while (head < tail && st == OK) {
+      int ux = (int)(queue[head] >> 16), uy = (int)(queue[head] & 0xffff);
+      head++;
+      for (int d = 0; d < 4 && st == OK; d++) {
+        int x = ux + DX[d], y = uy + DY[d];
+        if (in_map(r, x, y) && !seen[(size_t)y * r->W + x] && FILLS(x, y)) VISIT(x, y);
+      }
     }
   }
 #undef VISIT
+#undef FILLS
+  if (later && st == OK) {
+    const strata_token *t = ids(r, e);
+    if (t == NULL && e->ntokens) st = ERROR;
+    /* a loop per kind, as in edit() */
+#define CELLS(kind)                                                              \
+  for (size_t k = 0; k < tail && st == OK; k++) {                                \
+    int x = (int)(queue[k] >> 16), y = (int)(queue[k] & 0xffff);                 \
+    st = edit_cell(r, kind, e, t, (uint32_t)y * (uint32_t)r->W + (uint32_t)x, x, y); \
+  }
+    switch (st == OK ? e->kind : LG_NONE) {
+    case LG_SET: CELLS(LG_SET) break;
+    case LG_SETFRONT: CELLS(LG_SETFRONT) break;
+    case LG_RESET: CELLS(LG_RESET) break;
+    case LG_REMOVE: CELLS(LG_REMOVE) break;
+    default: break;
+    }
+#undef CELLS
+    r->m->revision++;
+  }
 done:
   free(seen), free(queue);
   return st;
 }
 
 /* ---- the dispatcher ---- */
+static int run_gen(run *r, const gen *g, rect a);
+
+NOINLINE static int filter(run *r, const gen *g, rect a) {
+  /* edits, the usual branches, go to the cell without a dispatch */
+  const strata_token *tg = NULL, *ta = NULL;
+  if (is_edit(g->gen) && (tg = ids(r, g->gen)) == NULL && g->gen->ntokens) return ERROR;
+  if (is_edit(g->alt) && (ta = ids(r, g->alt)) == NULL && g->alt->ntokens) return ERROR;
+  /* a pure predicate on the token bits straight away (A is on the map) */
+  const gen *p = g->pred;
+  int bits = p && p->pure && (p->run == r->id || prepare(r, (gen *)p) == OK) && p->small;
+  for (int x = a.px; x < a.kx; x++)
+    for (int y = a.py; y < a.ky; y++) {
+      int yes = bits ? pure_eval(p, r->mask[(size_t)y * (size_t)r->W + (size_t)x]) : pred(r, p, x, y);
+      const gen *c = yes ? g->gen : g->alt;
+      if (c == NULL) continue;
+      int st;
+      if (is_edit(c)) st = edit_cell(r, c->kind, c, yes ? tg : ta, (uint32_t)y * (uint32_t)r->W + (uint32_t)x, x, y);
+      else st = run_gen(r, c, (rect){x, y, x + 1, y + 1});
+      if (st) return st;
+    }
+  r->m->revision++;
+  return OK;
+}
+
+NOINLINE static int margins(run *r, const gen *g, rect a) {
+  int w = g->ival, st;
+  if ((st = sub(r, g, g->alt, rect4(a.px + w, a.py + w, a.kx - w, a.ky - w)))) return st;
+  if ((st = sub(r, g, g->gen, rect2(a.px, a.py, a.kx, a.py + w)))) return st;
+  if ((st = sub(r, g, g->gen, rect2(a.kx - w, a.py + w, a.kx, a.ky)))) return st;
+  if ((st = sub(r, g, g->gen, rect2(a.px, a.ky - w, a.kx - w, a.ky)))) return st;
+  return sub(r, g, g->gen, rect2(a.px, a.py + w, a.px + w, a.ky - w));
+}
+
+NOINLINE static int margin_impl(run *r, const gen *g, rect a) {
+  int w = g->ival, st;
+  rect b, in;
+  switch ((lg_margin)g->ival2) {
+  case LG_TOP: b = rect2(a.px, a.py, a.kx, a.py + w), in = rect2(a.px, a.py + w, a.kx, a.ky); break;
+  case LG_BOTTOM: b = rect2(a.px, a.ky - w, a.kx, a.ky), in = rect2(a.px, a.py, a.kx, a.ky - w); break;
+  case LG_LEFT: b = rect2(a.px, a.py, a.px + w, a.ky), in = rect2(a.px + w, a.py, a.kx, a.ky); break;
+  default: b = rect2(a.kx - w, a.py, a.kx, a.ky), in = rect2(a.px, a.py, a.kx - w, a.ky); break;
+  }
+  if ((st = sub(r, g, g->gen, b))) return st;
+  return sub(r, g, g->alt, in);
+}
+
+NOINLINE static int split(run *r, const gen *g, rect a) {
+  int st;
+  if (g->kind == LG_SPLITH) {
+    int s = (int)trunc(a.px + (a.kx - a.px) * g->dval);
+    if ((st = sub(r, g, g->gen, rect2(a.px, a.py, s, a.ky)))) return st;
+    return sub(r, g, g->alt, rect2(s, a.py, a.kx, a.ky));
+  }
+  int s = (int)trunc(a.py + (a.ky - a.py) * g->dval);
+  if ((st = sub(r, g, g->gen, rect2(a.px, a.py, a.kx, s)))) return st;
+  return sub(r, g, g->alt, rect2(a.px, s, a.kx, a.ky));
+}
+
+NOINLINE static int choose(run *r, const gen *g, rect a) {
+  double sum = 0;
+  for (size_t i = 0; i < g->nelems; i++) sum += g->elems[i].chance;
+  double u = strata_rng_float(r->rng) * sum, run_sum = 0;
+  size_t pick = g->nelems - 1;
+  for (size_t i = 0; i < g->nelems; i++) {
+    run_sum += g->elems[i].chance;
+    if (run_sum > u) { pick = i; break; }
+  }
+  return run_gen(r, g->elems[pick].gen, a);
+}
+
+/* The dispatcher: only calls, so that no case's locals or vector code make
+** every call pay for setting them up. */
 static int run_gen(run *r, const gen *g, rect a) {
   switch (g->kind) {
   case LG_NONE: return OK;
   case LG_FAIL: return soft_fail(r, g, "(Fail)");
   case LG_SET: case LG_SETFRONT: case LG_RESET: case LG_REMOVE: return edit(r, g, a);
-  case LG_FILTER:
-    for (int x = a.px; x < a.kx; x++)
-      for (int y = a.py; y < a.ky; y++) {
-        const gen *c = pred(r, g->pred, x, y) ? g->gen : g->alt;
-        if (c) {
-          rect cell = {x, y, x + 1, y + 1};
-          int st = c->kind >= LG_SET && c->kind <= LG_REMOVE ? edit(r, c, cell) : run_gen(r, c, cell);
-          if (st) return st;
-        }
-      }
-    return OK;
-  case LG_MARGINS: {
-    int w = g->ival, st;
-    if ((st = sub(r, g, g->alt, rect4(a.px + w, a.py + w, a.kx - w, a.ky - w)))) return st;
-    if ((st = sub(r, g, g->gen, rect2(a.px, a.py, a.kx, a.py + w)))) return st;
-    if ((st = sub(r, g, g->gen, rect2(a.kx - w, a.py + w, a.kx, a.ky)))) return st;
-    if ((st = sub(r, g, g->gen, rect2(a.px, a.ky - w, a.kx - w, a.ky)))) return st;
-    return sub(r, g, g->gen, rect2(a.px, a.py + w, a.px + w, a.ky - w));
-  }
-  case LG_MARGIN_IMPL: {
-    int w = g->ival, st;
-    rect b, in;
-    switch ((lg_margin)g->ival2) {
-    case LG_TOP: b = rect2(a.px, a.py, a.kx, a.py + w), in = rect2(a.px, a.py + w, a.kx, a.ky); break;
-    case LG_BOTTOM: b = rect2(a.px, a.ky - w, a.kx, a.ky), in = rect2(a.px, a.py, a.kx, a.ky - w); break;
-    case LG_LEFT: b = rect2(a.px, a.py, a.px + w, a.ky), in = rect2(a.px + w, a.py, a.kx, a.ky); break;
-    default: b = rect2(a.kx - w, a.py, a.kx, a.ky), in = rect2(a.px, a.py, a.kx - w, a.ky); break;
-    }
-    if ((st = sub(r, g, g->gen, b))) return st;
-    return sub(r, g, g->alt, in);
-  }
-  case LG_SPLITH: case LG_SPLITV: {
-    int st;
-    if (g->kind == LG_SPLITH) {
-      int s = (int)trunc(a.px + (a.kx - a.px) * g->dval);
-      if ((st = sub(r, g, g->gen, rect2(a.px, a.py, s, a.ky)))) return st;
-      return sub(r, g, g->alt, rect2(s, a.py, a.kx, a.ky));
-    }
-    int s = (int)trunc(a.py + (a.ky - a.py) * g->dval);
-    if ((st = sub(r, g, g->gen, rect2(a.px, a.py, a.kx, s)))) return st;
-    return sub(r, g, g->alt, rect2(a.px, s, a.kx, a.ky));
-  }
+  case LG_FILTER: return filter(r, g, a);
+  case LG_MARGINS: return margins(r, g, a);
+  case LG_MARGIN_IMPL: return margin_impl(r, g, a);
+  case LG_SPLITH: case LG_SPLITV: return split(r, g, a);
   case LG_POSITION: return position(r, g, a);
   case LG_PLACE: return place(r, g, a);
   case LG_NOISEMAP: return noisemap(r, g, a);
@@ -797,17 +1004,7 @@ static int run_gen(run *r, const gen *g, rect a) {
       if (st) return st;
     }
     return OK;
-  case LG_CHOOSE: {
-    double sum = 0;
-    for (size_t i = 0; i < g->nelems; i++) sum += g->elems[i].chance;
-    double u = strata_rng_float(r->rng) * sum, run_sum = 0;
-    size_t pick = g->nelems - 1;
-    for (size_t i = 0; i < g->nelems; i++) {
-      run_sum += g->elems[i].chance;
-      if (run_sum > u) { pick = i; break; }
-    }
-    return run_gen(r, g->elems[pick].gen, a);
-  }
+  case LG_CHOOSE: return choose(r, g, a);
   case LG_CONNECT: return connect(r, g, a);
   case LG_REPEAT: {
     int n = (int)strata_rng_int(r->rng, g->range_lo, g->range_hi - 1);
@@ -822,21 +1019,6 @@ static int run_gen(run *r, const gen *g, rect a) {
   }
 }
 
-/* Forgets the interned tokens of a tree: a new map may have a new token
-** table at the address of an old one. */
-static void forget_ids(gen *g, int depth) {
-  if (g == NULL || depth > 1000) return;
-  g->ids_for = NULL;
-  for (size_t i = 0; i < g->nkids; i++) forget_ids(g->kids[i], depth + 1);
-  for (size_t i = 0; i < g->nelems; i++) {
-    forget_ids(g->elems[i].gen, depth + 1);
-    forget_ids(g->elems[i].pred, depth + 1);
-  }
-  forget_ids(g->pred, depth + 1);
-  forget_ids(g->gen, depth + 1);
-  forget_ids(g->alt, depth + 1);
-}
-
 strata_status strata_layout_run(const strata_layout_gen *g, strata_tilemap *m, strata_rng *rng,
                                 strata_layout_result *result, char *why, size_t cap,
                                 strata_error *err) {
@@ -846,7 +1028,7 @@ strata_status strata_layout_run(const strata_layout_gen *g, strata_tilemap *m, s
   r.m = m, r.W = strata_tilemap_width(m), r.H = strata_tilemap_height(m), r.rng = rng;
   r.tokens = strata_tilemap_tokens(m), r.err = err, r.why = why, r.cap = cap;
   if (why && cap) why[0] = 0;
-  forget_ids((gen *)g, 0);
+  r.id = ++*g->runs;
   r.mask = malloc(((size_t)r.W * (size_t)r.H + 1) * sizeof *r.mask);
   if (r.mask == NULL) return strata_error_set(err, STRATA_ENOMEM, "out of memory running a layout");
   for (int y = 0; y < r.H; y++)

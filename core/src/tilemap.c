@@ -42,12 +42,20 @@ nomem:
 }
 
 static void release_stacks(strata_tilemap *m) {
-  for (uint32_t i = 0; i < m->stack_count; i++) free(m->stacks[i].items);
+  for (uint32_t i = 0; i < m->stack_count; i++)
+    if (m->stacks[i].cap != SMALL_STACK) free(m->stacks[i].items);
   free(m->stacks);
   free(m->free_stacks);
   m->stacks = NULL;
   m->free_stacks = NULL;
   m->stack_count = m->stack_cap = m->free_count = 0;
+  while (m->chunks) {
+    small_chunk *next = m->chunks->next;
+    free(m->chunks);
+    m->chunks = next;
+  }
+  m->small_free = NULL;
+  m->small_left = 0;
 }
 
 void strata_tilemap_free(strata_tilemap *m) {
@@ -87,21 +95,47 @@ static strata_status check_token(const strata_tilemap *m, strata_token t, strata
 
 /* ---- side stacks ---------------------------------------------------------------- */
 
-/* Takes a free side stack able to hold cap tokens; returns its index or -1. */
-static int64_t stack_alloc(strata_tilemap *m, uint32_t cap) {
-  strata_token *items = malloc((size_t)cap * sizeof *items);
+/* A block of SMALL_STACK tokens; NULL on ENOMEM. Chunks double from 128
+** blocks (2 KB) to 1024, so a small map holds one. */
+static strata_token *small_take(strata_tilemap *m) {
+  strata_token *b = tilemap_small_take_fast(m);
+  if (b != NULL) return b;
+  size_t blocks = m->chunks ? m->chunks->blocks * 2 : 128;
+  if (blocks > 1024) blocks = 1024;
+  small_chunk *c = malloc(sizeof *c + blocks * SMALL_STACK * sizeof(strata_token));
+  if (c == NULL) return NULL;
+  c->next = m->chunks, c->blocks = blocks;
+  m->chunks = c, m->small_left = blocks;
+  return tilemap_small_take_fast(m);
+}
+
+static void small_give(strata_tilemap *m, strata_token *b) {
+  memcpy(b, &m->small_free, sizeof m->small_free);
+  m->small_free = b;
+}
+
+static void items_free(strata_tilemap *m, side_stack *st) {
+  if (st->cap == SMALL_STACK) small_give(m, st->items);
+  else free(st->items);
+}
+
+/* Takes a free side stack able to hold SMALL_STACK tokens; returns its
+** index or -1. */
+static int64_t stack_alloc(strata_tilemap *m) {
+  uint32_t cap = SMALL_STACK;
+  strata_token *items = small_take(m);
   if (items == NULL) return -1;
   uint32_t idx;
   if (m->free_count > 0) {
     idx = m->free_stacks[--m->free_count];
   } else {
     if (m->stack_count == m->stack_cap) {
-      uint32_t ncap = m->stack_cap ? m->stack_cap * 2 : 64;
+      uint32_t ncap = m->stack_cap ? m->stack_cap * 2 : 256; /* 5 KB: a small layout's stacks at once */
       side_stack *s = realloc(m->stacks, (size_t)ncap * sizeof *s);
-      if (s == NULL) { free(items); return -1; }
+      if (s == NULL) { small_give(m, items); return -1; }
       m->stacks = s;
       uint32_t *f = realloc(m->free_stacks, (size_t)ncap * sizeof *f);
-      if (f == NULL) { free(items); return -1; }
+      if (f == NULL) { small_give(m, items); return -1; }
       m->free_stacks = f;
       m->stack_cap = ncap;
     }
@@ -112,38 +146,46 @@ static int64_t stack_alloc(strata_tilemap *m, uint32_t cap) {
 }
 
 static void stack_release(strata_tilemap *m, uint32_t idx) {
-  free(m->stacks[idx].items);
+  items_free(m, &m->stacks[idx]);
   m->stacks[idx] = (side_stack){0, 0, NULL};
   m->free_stacks[m->free_count++] = idx;
 }
 
 /* Room for one more token in the stack; 0 on ENOMEM (stack unchanged). */
-static int stack_reserve(side_stack *st) {
+static int stack_reserve(strata_tilemap *m, side_stack *st) {
   if (st->len < st->cap) return 1;
   uint32_t ncap = st->cap * 2;
-  strata_token *items = realloc(st->items, (size_t)ncap * sizeof *items);
+  strata_token *items;
+  if (st->cap == SMALL_STACK) { /* out of its block */
+    items = malloc((size_t)ncap * sizeof *items);
+    if (items == NULL) return 0;
+    memcpy(items, st->items, st->len * sizeof *items);
+    small_give(m, st->items);
+  } else {
+    items = realloc(st->items, (size_t)ncap * sizeof *items);
+  }
   if (items == NULL) return 0;
   st->items = items;
   st->cap = ncap;
   return 1;
 }
 
-static void cell_reset(strata_tilemap *m, uint32_t i, strata_token t) {
+void tilemap_cell_reset(strata_tilemap *m, uint32_t i, strata_token t) {
   uint32_t v = m->cells[i];
   if (v & CELL_STACK) stack_release(m, v & ~CELL_STACK);
   m->cells[i] = t;
 }
 
 /* Adds t on top (front == 0) or at the bottom (front != 0) of cell i. */
-static strata_status cell_push(strata_tilemap *m, uint32_t i, strata_token t, int front,
-                               strata_error *err) {
+strata_status tilemap_cell_push(strata_tilemap *m, uint32_t i, strata_token t, int front,
+                                strata_error *err) {
   uint32_t v = m->cells[i];
   if (v == 0) {
     m->cells[i] = t;
     return STRATA_OK;
   }
   if ((v & CELL_STACK) == 0) {
-    int64_t idx = stack_alloc(m, 4);
+    int64_t idx = stack_alloc(m);
     if (idx < 0) goto nomem;
     side_stack *st = &m->stacks[idx];
     st->items[0] = front ? t : v;
@@ -153,7 +195,7 @@ static strata_status cell_push(strata_tilemap *m, uint32_t i, strata_token t, in
     return STRATA_OK;
   }
   side_stack *st = &m->stacks[v & ~CELL_STACK];
-  if (!stack_reserve(st)) goto nomem;
+  if (!stack_reserve(m, st)) goto nomem;
   if (front) {
     memmove(st->items + 1, st->items, st->len * sizeof *st->items);
     st->items[0] = t;
@@ -167,6 +209,23 @@ nomem:
                           i % (uint32_t)m->width, i / (uint32_t)m->width);
 }
 
+int tilemap_cell_remove_first(strata_tilemap *m, uint32_t i, strata_token t) {
+  uint32_t v = m->cells[i];
+  if (v == t) {
+    m->cells[i] = 0;
+    return 1;
+  }
+  if ((v & CELL_STACK) == 0) return 0;
+  side_stack *st = &m->stacks[v & ~CELL_STACK];
+  uint32_t k = 0;
+  while (k < st->len && st->items[k] != t) k++;
+  if (k == st->len) return 0;
+  for (st->len--; k < st->len; k++) st->items[k] = st->items[k + 1]; /* short: no memmove call */
+  /* Collapse back to the in-place form so that one-token cells stay cheap. */
+  if (st->len <= 1) tilemap_cell_reset(m, i, st->len == 1 ? st->items[0] : 0);
+  return 1;
+}
+
 /* ---- edits ---------------------------------------------------------------------- */
 
 static uint32_t index_of(const strata_tilemap *m, int x, int y) {
@@ -177,7 +236,7 @@ strata_status strata_tilemap_set(strata_tilemap *m, int x, int y, strata_token t
                                  strata_error *err) {
   CHECK_XY(m, x, y, err);
   if (check_token(m, t, err)) return STRATA_EARG;
-  strata_status st = cell_push(m, index_of(m, x, y), t, 0, err);
+  strata_status st = tilemap_cell_add(m, index_of(m, x, y), t, 0, err);
   if (st == STRATA_OK) m->revision++;
   return st;
 }
@@ -186,7 +245,7 @@ strata_status strata_tilemap_add_front(strata_tilemap *m, int x, int y, strata_t
                                        strata_error *err) {
   CHECK_XY(m, x, y, err);
   if (check_token(m, t, err)) return STRATA_EARG;
-  strata_status st = cell_push(m, index_of(m, x, y), t, 1, err);
+  strata_status st = tilemap_cell_add(m, index_of(m, x, y), t, 1, err);
   if (st == STRATA_OK) m->revision++;
   return st;
 }
@@ -208,7 +267,7 @@ strata_status strata_tilemap_remove(strata_tilemap *m, int x, int y, strata_toke
     n = (int)(st->len - keep);
     st->len = keep;
     /* Collapse back to the in-place form so that one-token cells stay cheap. */
-    if (keep <= 1) cell_reset(m, i, keep == 1 ? st->items[0] : 0);
+    if (keep <= 1) tilemap_cell_reset(m, i, keep == 1 ? st->items[0] : 0);
   }
   if (n > 0) m->revision++;
   if (removed) *removed = n;
@@ -219,7 +278,7 @@ strata_status strata_tilemap_reset(strata_tilemap *m, int x, int y, strata_token
                                    strata_error *err) {
   CHECK_XY(m, x, y, err);
   if (t != 0 && check_token(m, t, err)) return STRATA_EARG;
-  cell_reset(m, index_of(m, x, y), t);
+  tilemap_cell_reset(m, index_of(m, x, y), t);
   m->revision++;
   return STRATA_OK;
 }
@@ -245,8 +304,8 @@ strata_status strata_tilemap_fill_rect(strata_tilemap *m, int x, int y, int w, i
     for (int cx = x0; cx < x1; cx++) {
       uint32_t i = index_of(m, cx, cy);
       if (!push) {
-        cell_reset(m, i, t);
-      } else if (cell_push(m, i, t, 0, err) != STRATA_OK) {
+        tilemap_cell_reset(m, i, t);
+      } else if (tilemap_cell_push(m, i, t, 0, err) != STRATA_OK) {
         m->revision++; /* earlier cells were changed */
         return STRATA_ENOMEM;
       }
@@ -340,7 +399,9 @@ size_t strata_tilemap_memory(const strata_tilemap *m) {
   size_t bytes = sizeof *m + (size_t)m->width * (size_t)m->height * sizeof *m->cells;
   bytes += (size_t)m->stack_cap * (sizeof *m->stacks + sizeof *m->free_stacks);
   for (uint32_t i = 0; i < m->stack_count; i++)
-    bytes += (size_t)m->stacks[i].cap * sizeof(strata_token);
+    if (m->stacks[i].cap != SMALL_STACK) bytes += (size_t)m->stacks[i].cap * sizeof(strata_token);
+  for (const small_chunk *c = m->chunks; c; c = c->next)
+    bytes += sizeof *c + c->blocks * SMALL_STACK * sizeof(strata_token);
   if (m->search) bytes += strata_search_memory(m->search);
   bytes += gridsearch_memory(m->grid);
   return bytes;

@@ -2,6 +2,8 @@
 #ifndef STRATA_TILEMAP_INTERNAL_H
 #define STRATA_TILEMAP_INTERNAL_H
 
+#include <string.h>
+
 #include "strata/tilemap.h"
 #include "search_internal.h"
 
@@ -11,8 +13,19 @@
 
 typedef struct side_stack {
   uint32_t len, cap; /* cap == 0 marks a free slot (index kept in the free list) */
-  strata_token *items; /* bottom first */
+  strata_token *items; /* bottom first; with cap == SMALL_STACK, a block of the map's chunks */
 } side_stack;
+
+/* Stacks start with room for SMALL_STACK tokens, in blocks carved from
+** chunks the map owns (and reused through a free list): maps made by
+** layouts turn most cells into stacks, and one malloc per cell cost more
+** than the rest of the edit. */
+#define SMALL_STACK 4u
+typedef struct small_chunk {
+  struct small_chunk *next;
+  size_t blocks;
+  strata_token items[]; /* blocks * SMALL_STACK */
+} small_chunk;
 
 /* Cached movement cost of each token id for the current trait revision:
 ** cost > 0 passable, 0 impassable (index 0, "no token", is impassable). */
@@ -32,6 +45,9 @@ struct strata_tilemap {
   uint32_t stack_count, stack_cap;
   uint32_t *free_stacks;
   uint32_t free_count;
+  small_chunk *chunks;       /* newest first */
+  strata_token *small_free;  /* freed blocks, each holding the next one's address */
+  size_t small_left;         /* blocks not yet handed out in chunks (the newest) */
   uint64_t revision;
   token_costs costs;
   strata_search *search; /* generic engine (BFS, greedy, fallbacks), made when first needed */
@@ -48,6 +64,62 @@ uint64_t gridsearch_expanded(const struct grid_search *g);
 ** already checked. */
 int gridsearch_run(strata_tilemap *m, int x1, int y1, int x2, int y2,
                    const strata_grid_options *opt, strata_path *out, strata_error *err);
+
+/* Edits of cell index i for callers that checked i and t themselves (the
+** layout interpreter): they leave m->revision to the caller. */
+strata_status tilemap_cell_push(strata_tilemap *m, uint32_t i, strata_token t, int front,
+                                strata_error *err);
+void tilemap_cell_reset(strata_tilemap *m, uint32_t i, strata_token t);
+
+/* A block of SMALL_STACK tokens from the free list or the newest chunk, or
+** NULL when that needs a new chunk (tilemap.c's small_take makes one). */
+static inline strata_token *tilemap_small_take_fast(strata_tilemap *m) {
+  strata_token *b = m->small_free;
+  if (b != NULL) {
+    memcpy(&m->small_free, b, sizeof m->small_free);
+    return b;
+  }
+  if (m->small_left == 0) return NULL;
+  m->small_left--;
+  return m->chunks->items + (m->chunks->blocks - m->small_left - 1) * SMALL_STACK;
+}
+
+/* tilemap_cell_push with its common cases inline: an empty cell, a stack
+** with room, a one-token cell becoming a stack when a slot and a block are
+** at hand. */
+static inline strata_status tilemap_cell_add(strata_tilemap *m, uint32_t i, strata_token t, int front,
+                                             strata_error *err) {
+  uint32_t v = m->cells[i];
+  if (v == 0) {
+    m->cells[i] = t;
+    return STRATA_OK;
+  }
+  if ((v & CELL_STACK) == 0) {
+    strata_token *b;
+    if ((m->free_count > 0 || m->stack_count < m->stack_cap) && (b = tilemap_small_take_fast(m)) != NULL) {
+      uint32_t idx = m->free_count > 0 ? m->free_stacks[--m->free_count] : m->stack_count++;
+      b[0] = front ? t : v, b[1] = front ? v : t;
+      m->stacks[idx] = (side_stack){2, SMALL_STACK, b};
+      m->cells[i] = CELL_STACK | idx;
+      return STRATA_OK;
+    }
+  } else {
+    side_stack *st = &m->stacks[v & ~CELL_STACK];
+    if (st->len < st->cap) {
+      if (front) {
+        for (uint32_t k = st->len; k > 0; k--) st->items[k] = st->items[k - 1];
+        st->items[0] = t;
+      } else {
+        st->items[st->len] = t;
+      }
+      st->len++;
+      return STRATA_OK;
+    }
+  }
+  return tilemap_cell_push(m, i, t, front, err);
+}
+/* Removes the lowest t of cell i; 1 if there was one. */
+int tilemap_cell_remove_first(strata_tilemap *m, uint32_t i, strata_token t);
 
 /* Brings m->costs up to date with the token table; 0 on ENOMEM. */
 int tilemap_refresh_costs(strata_tilemap *m);

@@ -98,7 +98,7 @@ int main(int argc, char **argv) {
       if (res != STRATA_LAYOUT_OK && getenv("BENCH_LAYOUT_WHY")) fprintf(stderr, "%s seed %d: %s\n", name, s, why);
     }
     printf("{\"bench\":\"layout\",\"layout\":\"%s\",\"w\":%d,\"h\":%d,\"ok\":%d,\"attempts\":%d,"
-           "\"ms_per_attempt\":%.3f,\"keeperrl_ok\":%s,\"keeperrl_attempts\":%s,\"keeperrl_ms\":%s}\n",
+           "\"ms_per_attempt\":%.4f,\"keeperrl_ok\":%s,\"keeperrl_attempts\":%s,\"keeperrl_ms\":%s}\n",
            name, w, h, ok, attempts, total / attempts, cols[6], cols[7], cols[8]);
     fflush(stdout);
   }

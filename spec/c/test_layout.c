@@ -116,9 +116,97 @@ static void test_corpus(void) {
   free(text);
 }
 
+/* Whether maps a and b hold the same token names, cell by cell, in order. */
+static int same_maps(strata_tilemap *a, strata_tilemap *b) {
+  int w = strata_tilemap_width(a), h = strata_tilemap_height(a);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      strata_token sa[64], sb[64];
+      size_t na = strata_tilemap_stack(a, x, y, sa, 64), nb = strata_tilemap_stack(b, x, y, sb, 64);
+      if (na != nb) return 0;
+      for (size_t k = 0; k < na && k < 64; k++) {
+        size_t la, lb;
+        const char *ta = strata_tokens_name(strata_tilemap_tokens(a), sa[k], &la);
+        const char *tb = strata_tokens_name(strata_tilemap_tokens(b), sb[k], &lb);
+        if (la != lb || memcmp(ta, tb, la) != 0) return 0;
+      }
+    }
+  return 1;
+}
+
+/* Runs g with the same seed on a fresh map (its tokens get ids below 64: the
+** token-bit paths) and on a map whose table already holds 64 other tokens
+** (ids of 64 and up: the general paths); both must give the same map. */
+static void check_paths_agree(const char *name, const strata_layout_gen *g, int w, int h, uint64_t seed) {
+  strata_error err;
+  strata_tokens *crowded = strata_tokens_new(&err);
+  char filler[16];
+  for (int i = 0; i < 64; i++) {
+    snprintf(filler, sizeof filler, "filler%d", i);
+    strata_tokens_intern(crowded, filler, strlen(filler), &err);
+  }
+  strata_tilemap *fast = strata_tilemap_new(w, h, NULL, &err);
+  strata_tilemap *slow = strata_tilemap_new(w, h, crowded, &err);
+  strata_layout_result r1 = STRATA_LAYOUT_OK, r2 = STRATA_LAYOUT_FAILED;
+  strata_status s1, s2;
+  strata_rng rng;
+  strata_rng_seed(&rng, seed);
+  s1 = strata_layout_run(g, fast, &rng, &r1, NULL, 0, &err);
+  uint64_t after1 = strata_rng_u64(&rng);
+  strata_rng_seed(&rng, seed);
+  s2 = strata_layout_run(g, slow, &rng, &r2, NULL, 0, &err);
+  uint64_t after2 = strata_rng_u64(&rng);
+  /* a configuration error (some layouts do not fit 40x40) must come alike */
+  int same = s1 == s2 && (s1 != STRATA_OK || (r1 == r2 && after1 == after2 && same_maps(fast, slow)));
+  if (!same) fprintf(stderr, "layout %s: the token-bit and general paths differ (seed %llu)\n", name,
+                     (unsigned long long)seed);
+  CHECK(same);
+  strata_tilemap_free(fast);
+  strata_tilemap_free(slow);
+  strata_tokens_release(crowded);
+}
+
+static void test_paths_agree(void) {
+  strata_error err;
+  /* the forms the fast paths treat apart: flat And/Or, clause lists (Not Or,
+  ** Not And, nested And), And() and Or(), Area on On, Remove of a duplicate,
+  ** FloodFill with an edit, SetFront, and a predicate that draws */
+  strata_layout_file *f = parse(
+      "\"p\" { Filter(Chance(0.5), Set(\"a\"), Set(\"b\")) Filter(Chance(0.3), Set(\"c\"))\n"
+      "  Filter(And(Not Or(On(\"c\"), On(\"d\")), Or(On(\"a\"), On(\"e\")), Not And(On(\"a\"), On(\"b\"))), Set(\"f\"))\n"
+      "  Filter(And(And(On(\"a\"), Not On(\"c\")), Not Not On(\"f\")), Reset(\"g\", \"g\", \"a\"))\n"
+      "  Filter(Or(And(On(\"a\"), On(\"c\")), Not Or()), Set(\"h\"))\n"
+      "  Filter(And(), Set(\"i\")) Filter(Or(), Set(\"never\"))\n"
+      "  Filter(Area(1, On(\"c\"), 3), Set(\"j\")) Filter(Area(1, And(On(\"a\"), Chance(0.5)), 2), Set(\"k\"))\n"
+      "  Remove(\"g\") Filter(On(\"g\"), SetFront(\"l\"))\n"
+      "  Position(MIDDLE, {1 1}, FloodFill(And(Not On(\"c\"), Or(On(\"a\"), On(\"b\"))), Set(\"m\")))\n"
+      "  FloodFill(And(On(\"c\"), Chance(0.7)), Remove(\"c\", \"a\")) }\n", &err);
+  CHECK(f != NULL);
+  if (f)
+    for (uint64_t seed = 1; seed <= 20; seed++) check_paths_agree("p", strata_layout_find(f, "p"), 17, 13, seed);
+  strata_layout_file_free(f);
+
+  const char *shared = getenv("STRATA_SHARED_DIR");
+  if (shared == NULL) shared = STRATA_SHARED_DEFAULT;
+  char path[1024];
+  snprintf(path, sizeof path, "%s/corpora/keeperrl/random_layouts.txt", shared);
+  size_t len;
+  char *text = slurp(path, &len);
+  if (text == NULL) return; /* test_corpus reports it */
+  f = strata_layout_file_parse(text, len, "random_layouts.txt", &err);
+  for (size_t i = 0; f && i < strata_layout_count(f); i++) {
+    const char *name = strata_layout_name(f, i);
+    if (strncmp(name, "world_map", 9) == 0) continue; /* slow under the sanitizers; same generators */
+    check_paths_agree(name, strata_layout_at(f, i), 40, 40, i + 7);
+  }
+  strata_layout_file_free(f);
+  free(text);
+}
+
 int main(void) {
   test_basics();
   test_errors();
   test_corpus();
+  test_paths_agree();
   return check_summary("layout");
 }
