@@ -1,0 +1,548 @@
+/*
+** gridbidir.c - bidirectional Dijkstra and A* on maps of one cost, 8
+** neighbours, diagonal steps of cost sqrt 2.
+**
+** A search from the start that stops at the goal still settles every cell
+** nearer than the goal: on a map crossed corner to corner, nearly all of it.
+** Two searches, one from each end, that stop when they meet settle the cells
+** within about half that distance of either end instead: about a quarter
+** fewer on an open map, half or more on mazes and rooms, where the cells
+** within a distance grow faster than its square.
+**
+** - Dijkstra (Goldberg and Harrelson's rule): when a side settles a cell u
+**   and a neighbour v is settled by the other side, the route through the
+**   edge is a candidate mu; the search stops once the two lowest open keys
+**   add up to mu or more. A cell settled by both is a candidate too, and
+**   then the rule holds at once.
+** - A*: the same, on the reduced costs of the average potential
+**   p = (h_goal - h_start) / 2 of Ikeda et al. (octile estimates): both
+**   sides see non-negative reduced costs, so each is a Dijkstra search and
+**   the same stopping rule applies. Keys are doubled to stay whole.
+**
+** Each side is a Dijkstra on its own: one FIFO per way a step can raise the
+** key (Dinitz's k-queue method, as in gridflood.c): cells leave in order, so
+** every FIFO stays sorted and the least head is the next cell. For Dijkstra
+** that is two FIFOs, straight and diagonal arrivals; a straight arrival is
+** then final, and a diagonal one can be beaten only by a straight one, so a
+** cell is queued at most twice per side. A* queues a cell once per arrival.
+**
+** Distances are kept exact: g = straight + diagonal * sqrt 2 with whole
+** counts, keys the same with whole (possibly negative) parts. Doubles made
+** from them order them exactly: two keys a + b sqrt 2 that differ do so by
+** at least 1 / (|a| + |b| sqrt 2) (as |a^2 - 2 b^2| >= 1), about 5e-8 with
+** parts below 2^23 (maps of at most 2^21 cells, doubled keys), while the
+** doubles are within 2e-9 of them. The stopping test, where sums of three
+** keys meet, falls back to an exact integer test when close.
+**
+** Memory per cell: a 16-bit state (a byte per side: settled, queued
+** straight, queued diagonally, direction) and the exact g of the side that
+** settled it (8 bytes), read only where the searches meet.
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gridflood.h"
+
+/* Per cell, one byte: the forward side's nibble, then the backward one's. */
+#define DONE 8u   /* settled by this side; low 3 bits: the direction it came from */
+#define OPEN_D 1u /* not settled, queued after a diagonal step (Dijkstra) */
+#define OPEN_S 2u /* not settled, queued after a straight step (Dijkstra) */
+#define WALL 0xffu /* settled by both sides: never entered */
+
+/* A*: a step raises a doubled key by 2 (straight) or 2 sqrt 2 (diagonal)
+** plus the change of h_goal - h_start, whose straight part moves by -4..4
+** and whose diagonal part by -2..2. One FIFO per (straight, diagonal) raise;
+** Dijkstra uses the first two, straight and diagonal. */
+#define RAISE_S 11 /* -4..6 */
+#define RAISE_D 7  /* -2..4 */
+#define SLOTS (RAISE_S * RAISE_D)
+#define CELL_MASK 0x1fffffffu /* bentry.cell: the index; the top 3 bits: the direction */
+#define COUNT_MAX 0xfffeu     /* step counts kept in 16 bits; a search needing more gives up */
+
+typedef struct bentry {
+  uint32_t cell; /* padded index | direction it came from << 29 */
+  uint16_t x, y; /* A*: coordinates, for the estimates */
+  uint16_t s, d; /* g: straight and diagonal steps */
+} bentry;
+
+typedef struct bfifo {
+  bentry *items;
+  uint32_t head, len, cap;
+} bfifo;
+
+typedef struct bside {
+  bfifo q[SLOTS];
+  double head[SLOTS];  /* key of each FIFO's head; INFINITY when empty */
+  uint8_t act[SLOTS];  /* the FIFOs used in this search */
+  uint8_t used[SLOTS];
+  int nact;
+  int best;            /* the FIFO with the least head */
+  uint32_t open;       /* entries queued */
+} bside;
+
+struct grid_bidir {
+  uint8_t *mark;  /* per padded cell: forward nibble | backward nibble << 4 */
+  uint32_t *dist; /* g of the side that settled the cell: straight | diagonal << 16 */
+  uint32_t cap;
+  bside side[2];            /* A* */
+  uint64_t *ring[2][2];     /* Dijkstra: [side][straight 0, diagonal 1] FIFOs of dentry */
+  uint32_t ring_cap[2][2];  /* powers of two */
+};
+
+void gridbidir_free(struct grid_bidir *b) {
+  if (b == NULL) return;
+  free(b->mark);
+  free(b->dist);
+  for (int x = 0; x < 2; x++) {
+    for (int i = 0; i < SLOTS; i++) free(b->side[x].q[i].items);
+    free(b->ring[x][0]), free(b->ring[x][1]);
+  }
+  free(b);
+}
+
+size_t gridbidir_memory(const struct grid_bidir *b) {
+  if (b == NULL) return 0;
+  size_t bytes = sizeof *b + (size_t)b->cap * (sizeof *b->mark + sizeof *b->dist);
+  for (int x = 0; x < 2; x++) {
+    for (int i = 0; i < SLOTS; i++) bytes += (size_t)b->side[x].q[i].cap * sizeof(bentry);
+    bytes += ((size_t)b->ring_cap[x][0] + b->ring_cap[x][1]) * sizeof(uint64_t);
+  }
+  return bytes;
+}
+
+static int fifo_grow(bfifo *q) {
+  uint32_t cap = q->cap ? q->cap * 2 : 1024;
+  bentry *items = malloc((size_t)cap * sizeof *items);
+  if (items == NULL) return 0;
+  for (uint32_t i = 0; i < q->len; i++) items[i] = q->items[(q->head + i) & (q->cap - 1)];
+  free(q->items);
+  q->items = items, q->head = 0, q->cap = cap;
+  return 1;
+}
+
+/* The sign of a + b sqrt 2, exactly (|a|, |b| < 2^31). */
+static int sign_sqrt2(int64_t a, int64_t b) {
+  if (a >= 0 && b >= 0) return (a | b) != 0;
+  if (a <= 0 && b <= 0) return -1;
+  /* opposite signs: compare a^2 with 2 b^2, never equal (sqrt 2 is irrational) */
+  int64_t a2 = a * a, b2 = 2 * b * b;
+  return a > 0 ? (a2 > b2 ? 1 : -1) : (b2 > a2 ? 1 : -1);
+}
+
+typedef struct ends {
+  int32_t pw;
+  uint32_t cell[2]; /* the origin of each side: start, goal */
+  int x[2], y[2];
+} ends;
+
+/* The doubled key of an entry of side x as exact parts: 2 g + p, with
+** p = h_goal - h_start forward and its negation backward (0 for Dijkstra);
+** h is the octile distance, (hi - lo) straight steps and lo diagonal ones. */
+static inline void key_parts(const ends *en, int astar, int x, const bentry *e, int32_t *ks,
+                             int32_t *kd) {
+  int32_t s = 2 * (int32_t)e->s, d = 2 * (int32_t)e->d;
+  if (astar) {
+    int ax = abs(e->x - en->x[1]), ay = abs(e->y - en->y[1]); /* to the goal */
+    int bx = abs(e->x - en->x[0]), by = abs(e->y - en->y[0]); /* to the start */
+    int alo = ax < ay ? ax : ay, ahi = ax ^ ay ^ alo;
+    int blo = bx < by ? bx : by, bhi = bx ^ by ^ blo;
+    int32_t ps = (ahi - alo) - (bhi - blo), pd = alo - blo;
+    if (x) ps = -ps, pd = -pd;
+    s += ps, d += pd;
+  }
+  *ks = s, *kd = d;
+}
+
+static inline double key_of(const ends *en, int astar, int x, const bentry *e) {
+  int32_t ks, kd;
+  key_parts(en, astar, x, e, &ks, &kd);
+  return (double)ks + M_SQRT2 * (double)kd;
+}
+
+/* The side's FIFO with the least head. */
+static inline void find_best(bside *S) {
+  int best = S->act[0];
+  double k = S->head[best];
+  for (int i = 1; i < S->nact; i++) {
+    int j = S->act[i];
+    if (S->head[j] < k) k = S->head[j], best = j;
+  }
+  S->best = best;
+}
+
+typedef struct meeting {
+  int found;
+  uint32_t s, d; /* mu, exactly */
+  uint32_t a, b; /* a settled forward, b backward: a == b or neighbours */
+} meeting;
+
+/* Offers the route through a (forward) and b (backward) of g = (s, d) as mu. */
+static inline void offer(meeting *mt, uint32_t s, uint32_t d, uint32_t a, uint32_t b) {
+  if (!mt->found || sign_sqrt2((int64_t)s - mt->s, (int64_t)d - mt->d) < 0)
+    mt->found = 1, mt->s = s, mt->d = d, mt->a = a, mt->b = b;
+}
+
+/* Whether the least keys of both sides add up to 2 mu or more. */
+static int may_stop(const struct grid_bidir *b, const ends *en, int astar, const meeting *mt) {
+  const bside *F = &b->side[0], *B = &b->side[1];
+  double kf = F->head[F->best], kb = B->head[B->best];
+  if (kf == INFINITY || kb == INFINITY) return 1;
+  double diff = kf + kb - 2 * ((double)mt->s + M_SQRT2 * (double)mt->d);
+  if (diff > 1e-6) return 1;
+  if (diff < -1e-6) return 0;
+  const bfifo *qf = &F->q[F->best], *qb = &B->q[B->best];
+  int32_t fs, fd, bs, bd;
+  key_parts(en, astar, 0, &qf->items[qf->head], &fs, &fd);
+  key_parts(en, astar, 1, &qb->items[qb->head], &bs, &bd);
+  return sign_sqrt2((int64_t)fs + bs - 2 * (int64_t)mt->s, (int64_t)fd + bd - 2 * (int64_t)mt->d) >= 0;
+}
+
+static inline int push(bside *S, const ends *en, int astar, int x, int slot, bentry e) {
+  bfifo *q = &S->q[slot];
+  if (q->len == q->cap && !fifo_grow(q)) return 0;
+  q->items[(q->head + q->len++) & (q->cap - 1)] = e;
+  S->open++;
+  if (q->len == 1) {
+    S->head[slot] = key_of(en, astar, x, &e);
+    if (!S->used[slot]) S->used[slot] = 1, S->act[S->nact++] = (uint8_t)slot;
+  }
+  return 1;
+}
+
+/* Settles the next cell of side x (a constant in each copy): 0 to go on,
+** 1 when the sides met on a cell, -1 out of memory, -2 when a step count
+** outgrew 16 bits. */
+static inline __attribute__((always_inline)) int step(struct grid_bidir *b, const ends *en,
+                                                      int astar, const int x, meeting *mt,
+                                                      uint64_t *pops) {
+  static const int8_t DX[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+  static const int8_t DY[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
+  const int32_t pw = en->pw;
+  const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
+  const unsigned sh = x ? 4u : 0u, osh = x ? 0u : 4u;
+  const int slot0 = astar ? (4 * RAISE_D + 2) : 0;
+  uint8_t *mark = b->mark;
+  uint32_t *dist = b->dist;
+  bside *S = &b->side[x];
+  int bi = S->best;
+  bfifo *q = &S->q[bi];
+  bentry e = q->items[q->head];
+  q->head = (q->head + 1) & (q->cap - 1);
+  q->len--;
+  S->open--;
+  double last = S->head[bi];
+  S->head[bi] = q->len ? key_of(en, astar, x, &q->items[q->head]) : INFINITY;
+  const uint32_t u = e.cell & CELL_MASK;
+  uint32_t mu = mark[u];
+  if ((mu >> sh) & DONE) { /* settled already, by a shorter route */
+    if (S->head[bi] != last) find_best(S);
+    return 0;
+  }
+  ++*pops;
+  const uint32_t dir = e.cell >> 29, us = e.s, ud = e.d;
+  mark[u] = (uint8_t)((mu & (0xfu << osh)) | (DONE | dir) << sh);
+  if ((mu >> osh) & DONE) { /* settled by both: mu is reached */
+    uint32_t o = dist[u];
+    offer(mt, us + (o & 0xffffu), ud + (o >> 16), u, u);
+    return 1;
+  }
+  if (us >= COUNT_MAX || ud >= COUNT_MAX) return -2;
+  dist[u] = us | ud << 16;
+  int32_t kus = 0, kud = 0;
+  if (astar) key_parts(en, astar, x, &e, &kus, &kud);
+  int keep = S->head[bi] == last; /* the same FIFO still holds the least key */
+#pragma GCC unroll 8
+  for (int d = 0; d < 8; d++) {
+    const uint32_t v = (uint32_t)((int32_t)u + off[d]);
+    const uint32_t mv = mark[v];
+    if ((mv >> sh) & DONE) continue; /* walls too */
+    const int straight = d < 4;
+    if ((mv >> osh) & DONE) { /* the other side settled v: a route */
+      uint32_t o = dist[v];
+      uint32_t rs = us + (o & 0xffffu) + (uint32_t)straight;
+      uint32_t rd = ud + (o >> 16) + (uint32_t)!straight;
+      if (x) offer(mt, rs, rd, v, u);
+      else offer(mt, rs, rd, u, v);
+    }
+    int slot;
+    if (!astar) {
+      uint32_t mine = (mv >> sh) & 0xfu;
+      if (straight) {
+        if (mine & OPEN_S) continue; /* the first straight arrival is the best one */
+        mine |= OPEN_S;
+      } else {
+        if (mine & (OPEN_S | OPEN_D)) continue; /* beaten by what is queued */
+        mine |= OPEN_D;
+      }
+      mark[v] = (uint8_t)((mv & (0xfu << osh)) | mine << sh);
+      slot = !straight;
+    }
+    bentry n = {v | (uint32_t)d << 29, astar ? (uint16_t)(e.x + DX[d]) : 0,
+                astar ? (uint16_t)(e.y + DY[d]) : 0, (uint16_t)(us + (uint32_t)straight),
+                (uint16_t)(ud + (uint32_t)!straight)};
+    if (astar) {
+      int32_t ks, kd;
+      key_parts(en, astar, x, &n, &ks, &kd);
+      slot = (ks - kus + 4) * RAISE_D + (kd - kud + 2);
+      if (slot == slot0) keep = 2; /* raise 0: its key is the least */
+    }
+    if (!push(S, en, astar, x, slot, n)) return -1;
+  }
+  if (keep == 2) S->best = slot0;
+  else if (!keep || !astar) find_best(S);
+  return 0;
+}
+
+/* The search proper, specialised for Dijkstra and A*. Returns 1 with mt
+** filled, 0 when the ends are not connected, -1 out of memory, -2 when a
+** step count outgrew 16 bits. */
+static inline __attribute__((always_inline)) int run(struct grid_bidir *b, const ends *en,
+                                                     int astar, meeting *mt, uint64_t *expanded) {
+  uint64_t pops = 0;
+  mt->found = 0;
+  const int slot0 = astar ? (4 * RAISE_D + 2) : 0;
+  for (int x = 0; x < 2; x++) {
+    bside *S = &b->side[x];
+    for (int i = 0; i < S->nact; i++) {
+      int j = S->act[i];
+      S->q[j].head = S->q[j].len = 0, S->head[j] = INFINITY, S->used[j] = 0;
+    }
+    S->nact = 0, S->open = 0;
+    if (!push(S, en, astar, x, slot0,
+              (bentry){en->cell[x], (uint16_t)en->x[x], (uint16_t)en->y[x], 0, 0}))
+      return -1;
+    S->best = slot0;
+  }
+  bside *const F = &b->side[0], *const B = &b->side[1];
+  int r = 0;
+  for (;;) {
+    if (mt->found && may_stop(b, en, astar, mt)) break;
+    if (F->open == 0 || B->open == 0) break; /* a side ran out: mu stands, or no route */
+    /* Pohl's cardinality rule: advance the side with the smaller frontier.
+    ** Alternating by key instead (balanced radii) settles twice the cells of
+    ** a one-sided search on a maze, where the cells within a distance grow
+    ** slower than the distance; this rule keeps to about one side there. */
+    r = B->open < F->open ? step(b, en, astar, 1, mt, &pops) : step(b, en, astar, 0, mt, &pops);
+    if (r) break;
+  }
+  *expanded = pops;
+  return r < 0 ? r : mt->found;
+}
+
+/* Dijkstra's own loop. Its entries are one word, cell | direction << 29 in
+** the low half and g as straight | diagonal << 16 in the high half, and its
+** two FIFOs per side live in locals while a side runs, so that stores into
+** the queues cannot be taken to change them (they would be reloaded after
+** every store otherwise). */
+typedef struct dring {
+  uint64_t *items;
+  uint32_t mask, head, tail; /* head, tail: counters, masked on use */
+} dring;
+
+static inline double dkey(uint64_t e) {
+  return (double)(uint32_t)((e >> 32) & 0xffffu) + M_SQRT2 * (double)(uint32_t)(e >> 48);
+}
+
+static int dring_grow(dring *r) {
+  uint32_t cap = r->mask + 1, len = r->tail - r->head;
+  uint64_t *items = malloc((size_t)cap * 2 * sizeof *items);
+  if (items == NULL) return 0;
+  for (uint32_t i = 0; i < len; i++) items[i] = r->items[(r->head + i) & r->mask];
+  free(r->items);
+  r->items = items, r->mask = cap * 2 - 1, r->head = 0, r->tail = len;
+  return 1;
+}
+
+/* Whether k_fwd + k_bwd >= mu, exactly (the heads' g as straight | diagonal << 16). */
+static int d_may_stop(double kf, double kb, uint64_t ef, uint64_t eb, const meeting *mt) {
+  double diff = kf + kb - ((double)mt->s + M_SQRT2 * (double)mt->d);
+  if (diff > 1e-6) return 1;
+  if (diff < -1e-6) return 0;
+  int64_t s = (int64_t)((ef >> 32) & 0xffffu) + (int64_t)((eb >> 32) & 0xffffu) - mt->s;
+  int64_t d = (int64_t)(ef >> 48) + (int64_t)(eb >> 48) - mt->d;
+  return sign_sqrt2(s, d) >= 0;
+}
+
+/* Runs side x (a constant in each copy) while its frontier is no larger
+** than the other's. 0: go on with the other side; 1: done (met, or a side
+** ran out); -1 out of memory; -2 a count outgrew 16 bits. */
+static inline __attribute__((always_inline)) int d_side(struct grid_bidir *b, const ends *en,
+                                                        const int x, dring rr[2][2], meeting *mt,
+                                                        uint64_t *pops) {
+  const int32_t pw = en->pw;
+  const unsigned sh = x ? 4u : 0u, osh = x ? 0u : 4u;
+  uint8_t *const mark = b->mark;
+  uint32_t *const dist = b->dist;
+  dring r0 = rr[x][0], r1 = rr[x][1];
+  const dring *o0 = &rr[!x][0], *o1 = &rr[!x][1];
+  const uint32_t other_open = (o0->tail - o0->head) + (o1->tail - o1->head);
+  /* the other side's least key, fixed while this side runs */
+  double ko0 = o0->tail != o0->head ? dkey(o0->items[o0->head & o0->mask]) : INFINITY;
+  double ko1 = o1->tail != o1->head ? dkey(o1->items[o1->head & o1->mask]) : INFINITY;
+  const uint64_t eo = ko1 < ko0 ? o1->items[o1->head & o1->mask] : ko0 < INFINITY ? o0->items[o0->head & o0->mask] : 0;
+  const double ko = ko1 < ko0 ? ko1 : ko0;
+  double k0 = r0.tail != r0.head ? dkey(r0.items[r0.head & r0.mask]) : INFINITY;
+  double k1 = r1.tail != r1.head ? dkey(r1.items[r1.head & r1.mask]) : INFINITY;
+  uint64_t n = 0;
+  int ret = 0;
+  for (;;) {
+    if ((r0.tail - r0.head) + (r1.tail - r1.head) > other_open) break; /* the other side's turn */
+    if (k0 == INFINITY && k1 == INFINITY) { ret = 1; break; } /* ran out: mu stands, or no route */
+    const int from1 = k1 < k0;
+    const uint64_t e = from1 ? r1.items[r1.head++ & r1.mask] : r0.items[r0.head++ & r0.mask];
+    if (mt->found &&
+        d_may_stop(from1 ? k1 : k0, ko, e, eo, mt)) { ret = 1; break; }
+    if (from1) k1 = r1.tail != r1.head ? dkey(r1.items[r1.head & r1.mask]) : INFINITY;
+    else k0 = r0.tail != r0.head ? dkey(r0.items[r0.head & r0.mask]) : INFINITY;
+    const uint32_t u = (uint32_t)e & CELL_MASK;
+    const uint32_t mu = mark[u];
+    if ((mu >> sh) & DONE) continue; /* settled already, by a shorter route */
+    n++;
+    const uint32_t dir = (uint32_t)e >> 29, g = (uint32_t)(e >> 32);
+    mark[u] = (uint8_t)((mu & (0xfu << osh)) | (DONE | dir) << sh);
+    if ((mu >> osh) & DONE) { /* settled by both: mu is reached */
+      uint32_t o = dist[u];
+      offer(mt, (g & 0xffffu) + (o & 0xffffu), (g >> 16) + (o >> 16), u, u);
+      ret = 1;
+      break;
+    }
+    if ((g & 0xffffu) >= COUNT_MAX || (g >> 16) >= COUNT_MAX) { ret = -2; break; }
+    dist[u] = g;
+    const uint64_t es = (uint64_t)(g + 1u) << 32, ed = (uint64_t)(g + 0x10000u) << 32;
+#define DSTEP(d, offset, straight)                                                         \
+  do {                                                                                     \
+    const uint32_t v = (uint32_t)((int32_t)u + (offset));                                  \
+    const uint32_t mv = mark[v];                                                           \
+    if ((mv >> sh) & ((straight) ? (DONE | OPEN_S) : (DONE | OPEN_S | OPEN_D))) break;     \
+    if ((mv >> osh) & DONE) { /* the other side settled v: a route */                      \
+      uint32_t o_ = dist[v];                                                               \
+      uint32_t rs_ = (g & 0xffffu) + (o_ & 0xffffu) + (straight);                          \
+      uint32_t rd_ = (g >> 16) + (o_ >> 16) + !(straight);                                 \
+      if (x) offer(mt, rs_, rd_, v, u);                                                    \
+      else offer(mt, rs_, rd_, u, v);                                                      \
+    }                                                                                      \
+    mark[v] = (uint8_t)(mv | ((straight) ? OPEN_S : OPEN_D) << sh);                      \
+    dring *r_ = (straight) ? &r0 : &r1;                                                    \
+    if (r_->tail - r_->head > r_->mask && !dring_grow(r_)) return -1;                      \
+    const uint64_t ne_ = ((straight) ? es : ed) | v | (uint32_t)(d) << 29;                 \
+    if (r_->tail == r_->head) {                                                            \
+      if (straight) k0 = dkey(ne_);                                                        \
+      else k1 = dkey(ne_);                                                                 \
+    }                                                                                      \
+    r_->items[r_->tail++ & r_->mask] = ne_;                                                \
+  } while (0)
+    DSTEP(0, -pw, 1);
+    DSTEP(1, 1, 1);
+    DSTEP(2, pw, 1);
+    DSTEP(3, -1, 1);
+    DSTEP(4, -pw + 1, 0);
+    DSTEP(5, pw + 1, 0);
+    DSTEP(6, pw - 1, 0);
+    DSTEP(7, -pw - 1, 0);
+#undef DSTEP
+  }
+  rr[x][0] = r0, rr[x][1] = r1;
+  *pops += n;
+  return ret;
+}
+
+static int d_run(struct grid_bidir *b, const ends *en, meeting *mt, uint64_t *expanded) {
+  dring rr[2][2];
+  for (int x = 0; x < 2; x++)
+    for (int k = 0; k < 2; k++) {
+      if (b->ring_cap[x][k] == 0) {
+        if ((b->ring[x][k] = malloc(1024 * sizeof(uint64_t))) == NULL) return -1;
+        b->ring_cap[x][k] = 1024;
+      }
+      rr[x][k] = (dring){b->ring[x][k], b->ring_cap[x][k] - 1, 0, 0};
+    }
+  rr[0][0].items[rr[0][0].tail++] = en->cell[0];
+  rr[1][0].items[rr[1][0].tail++] = en->cell[1];
+  mt->found = 0;
+  uint64_t pops = 0;
+  int r;
+  do {
+    r = d_side(b, en, 0, rr, mt, &pops);
+    if (r == 0) r = d_side(b, en, 1, rr, mt, &pops);
+  } while (r == 0);
+  for (int x = 0; x < 2; x++)
+    for (int k = 0; k < 2; k++) b->ring[x][k] = rr[x][k].items, b->ring_cap[x][k] = rr[x][k].mask + 1;
+  *expanded = pops;
+  return r < 0 ? r : mt->found;
+}
+
+int gridbidir_run(struct grid_bidir **bp, const uint8_t *cls, uint32_t pw, uint32_t ph, int astar,
+                  int sx, int sy, int gx, int gy, double cell_cost, strata_path *out,
+                  uint64_t *expanded) {
+  uint32_t n = pw * ph;
+  struct grid_bidir *b = *bp;
+  if (b == NULL && (b = *bp = calloc(1, sizeof *b)) == NULL) return -1;
+  if (n > b->cap) {
+    uint8_t *mark = malloc(n);
+    uint32_t *dist = malloc((size_t)n * sizeof *dist);
+    if (mark == NULL || dist == NULL) {
+      free(mark), free(dist);
+      return -1;
+    }
+    free(b->mark), free(b->dist);
+    b->mark = mark, b->dist = dist, b->cap = n;
+  }
+  /* class 1 (passable) -> 0 (unseen by both), class 0 (wall) -> WALL */
+  uint8_t *mark = b->mark; /* a local: stores through b->mark could change b */
+  for (uint32_t i = 0; i < n; i++) mark[i] = (uint8_t)(cls[i] ? 0u : WALL);
+  ends en = {(int32_t)pw,
+             {(uint32_t)(sy + 1) * pw + (uint32_t)(sx + 1), (uint32_t)(gy + 1) * pw + (uint32_t)(gx + 1)},
+             {sx, gx},
+             {sy, gy}};
+  out->len = 0;
+  out->cost = 0;
+  meeting mt = {0, 0, 0, en.cell[0], en.cell[0]};
+  int found = 1;
+  if (en.cell[0] == en.cell[1]) *expanded = 1;
+  else found = astar ? run(b, &en, 1, &mt, expanded) : d_run(b, &en, &mt, expanded);
+  if (found <= 0) return found;
+  const int32_t p = (int32_t)pw;
+  const int32_t off[8] = {-p, 1, p, -1, -p + 1, p + 1, p - 1, -p - 1};
+  const uint32_t width = pw - 2;
+  /* The route: the forward chain from a back to the start, reversed, then
+  ** the backward chain from b on to the goal (a backward direction points
+  ** away from the goal, so the next cell is the cell minus that step). */
+  size_t len = 0, straight = 0, diagonal = 0;
+  for (int part = 0; part < 2; part++) {
+    uint32_t v = part ? mt.b : mt.a;
+    const unsigned sh = part ? 4u : 0u;
+    if (part) {
+      if (mt.b == mt.a) { /* a is in the path already: step past it */
+        if (v == en.cell[1]) break;
+        unsigned d = (b->mark[v] >> sh) & 7u;
+        d < 4 ? straight++ : diagonal++;
+        v = (uint32_t)((int32_t)v - off[d]);
+      } else { /* the step from a to b */
+        uint32_t step = mt.b > mt.a ? mt.b - mt.a : mt.a - mt.b;
+        step == 1 || step == pw ? straight++ : diagonal++;
+      }
+    }
+    for (;;) {
+      if (len == out->cap) {
+        size_t cap = out->cap ? out->cap * 2 : 256;
+        uint32_t *nodes = realloc(out->nodes, cap * sizeof *nodes);
+        if (nodes == NULL) return -1;
+        out->nodes = nodes, out->cap = cap;
+      }
+      out->nodes[len++] = (v / pw - 1) * width + (v % pw - 1);
+      if (v == en.cell[part]) break;
+      unsigned d = (b->mark[v] >> sh) & 7u;
+      d < 4 ? straight++ : diagonal++;
+      v = (uint32_t)((int32_t)v - off[d]);
+    }
+    if (part == 0)
+      for (size_t i = 0, j = len - 1; i < j; i++, j--) {
+        uint32_t t = out->nodes[i];
+        out->nodes[i] = out->nodes[j], out->nodes[j] = t;
+      }
+  }
+  out->len = len;
+  out->cost = cell_cost * ((double)straight + M_SQRT2 * (double)diagonal);
+  return 1;
+}
