@@ -86,7 +86,7 @@ struct grid_bidir {
   uint32_t *dist; /* g of the side that settled the cell: straight | diagonal << 16 */
   uint32_t cap;
   bside side[2];            /* A* */
-  uint64_t *ring[2][2];     /* Dijkstra: [side][straight 0, diagonal 1] FIFOs of dentry */
+  struct dentry *ring[2][2]; /* Dijkstra: [side][straight 0, diagonal 1] FIFOs */
   uint32_t ring_cap[2][2];  /* powers of two */
 };
 
@@ -106,7 +106,7 @@ size_t gridbidir_memory(const struct grid_bidir *b) {
   size_t bytes = sizeof *b + (size_t)b->cap * (sizeof *b->mark + sizeof *b->dist);
   for (int x = 0; x < 2; x++) {
     for (int i = 0; i < SLOTS; i++) bytes += (size_t)b->side[x].q[i].cap * sizeof(bentry);
-    bytes += ((size_t)b->ring_cap[x][0] + b->ring_cap[x][1]) * sizeof(uint64_t);
+    bytes += ((size_t)b->ring_cap[x][0] + b->ring_cap[x][1]) * 16;
   }
   return bytes;
 }
@@ -330,23 +330,30 @@ static inline __attribute__((always_inline)) int run(struct grid_bidir *b, const
   return r < 0 ? r : mt->found;
 }
 
-/* Dijkstra's own loop. Its entries are one word, cell | direction << 29 in
-** the low half and g as straight | diagonal << 16 in the high half, and its
-** two FIFOs per side live in locals while a side runs, so that stores into
-** the queues cannot be taken to change them (they would be reloaded after
-** every store otherwise). */
+/* Dijkstra's own loop. Its entries carry the cell with the direction it
+** came from, g as straight | diagonal << 16, and the key made from g once
+** per settled cell (so that choosing the next cell costs a load, not a
+** conversion). The two FIFOs per side live in locals while a side runs, so
+** that stores into the queues cannot be taken to change them (they would be
+** reloaded after every store otherwise). */
+typedef struct dentry {
+  uint32_t cell; /* padded index | direction << 29 */
+  uint32_t g;    /* straight | diagonal << 16 */
+  double key;    /* straight + diagonal * sqrt 2 */
+} dentry;
+
 typedef struct dring {
-  uint64_t *items;
+  dentry *items;
   uint32_t mask, head, tail; /* head, tail: counters, masked on use */
 } dring;
 
-static inline double dkey(uint64_t e) {
-  return (double)(uint32_t)((e >> 32) & 0xffffu) + M_SQRT2 * (double)(uint32_t)(e >> 48);
+static inline double dkey(uint32_t g) {
+  return (double)(g & 0xffffu) + M_SQRT2 * (double)(g >> 16);
 }
 
 static int dring_grow(dring *r) {
   uint32_t cap = r->mask + 1, len = r->tail - r->head;
-  uint64_t *items = malloc((size_t)cap * 2 * sizeof *items);
+  dentry *items = malloc((size_t)cap * 2 * sizeof *items);
   if (items == NULL) return 0;
   for (uint32_t i = 0; i < len; i++) items[i] = r->items[(r->head + i) & r->mask];
   free(r->items);
@@ -354,15 +361,17 @@ static int dring_grow(dring *r) {
   return 1;
 }
 
-/* Whether k_fwd + k_bwd >= mu, exactly (the heads' g as straight | diagonal << 16). */
-static int d_may_stop(double kf, double kb, uint64_t ef, uint64_t eb, const meeting *mt) {
+/* Whether k_fwd + k_bwd >= mu, exactly (gf, gb: the heads' g). */
+static int d_may_stop(double kf, double kb, uint32_t gf, uint32_t gb, const meeting *mt) {
   double diff = kf + kb - ((double)mt->s + M_SQRT2 * (double)mt->d);
   if (diff > 1e-6) return 1;
   if (diff < -1e-6) return 0;
-  int64_t s = (int64_t)((ef >> 32) & 0xffffu) + (int64_t)((eb >> 32) & 0xffffu) - mt->s;
-  int64_t d = (int64_t)(ef >> 48) + (int64_t)(eb >> 48) - mt->d;
+  int64_t s = (int64_t)(gf & 0xffffu) + (int64_t)(gb & 0xffffu) - mt->s;
+  int64_t d = (int64_t)(gf >> 16) + (int64_t)(gb >> 16) - mt->d;
   return sign_sqrt2(s, d) >= 0;
 }
+
+#define RING_HEAD_KEY(r) ((r).tail != (r).head ? (r).items[(r).head & (r).mask].key : INFINITY)
 
 /* Runs side x (a constant in each copy) while its frontier is no larger
 ** than the other's. 0: go on with the other side; 1: done (met, or a side
@@ -375,31 +384,30 @@ static inline __attribute__((always_inline)) int d_side(struct grid_bidir *b, co
   uint8_t *const mark = b->mark;
   uint32_t *const dist = b->dist;
   dring r0 = rr[x][0], r1 = rr[x][1];
-  const dring *o0 = &rr[!x][0], *o1 = &rr[!x][1];
-  const uint32_t other_open = (o0->tail - o0->head) + (o1->tail - o1->head);
+  const dring o0 = rr[!x][0], o1 = rr[!x][1];
+  const uint32_t other_open = (o0.tail - o0.head) + (o1.tail - o1.head);
   /* the other side's least key, fixed while this side runs */
-  double ko0 = o0->tail != o0->head ? dkey(o0->items[o0->head & o0->mask]) : INFINITY;
-  double ko1 = o1->tail != o1->head ? dkey(o1->items[o1->head & o1->mask]) : INFINITY;
-  const uint64_t eo = ko1 < ko0 ? o1->items[o1->head & o1->mask] : ko0 < INFINITY ? o0->items[o0->head & o0->mask] : 0;
+  const double ko0 = RING_HEAD_KEY(o0), ko1 = RING_HEAD_KEY(o1);
   const double ko = ko1 < ko0 ? ko1 : ko0;
-  double k0 = r0.tail != r0.head ? dkey(r0.items[r0.head & r0.mask]) : INFINITY;
-  double k1 = r1.tail != r1.head ? dkey(r1.items[r1.head & r1.mask]) : INFINITY;
+  const uint32_t go = ko == INFINITY ? 0
+                      : ko1 < ko0    ? o1.items[o1.head & o1.mask].g
+                                     : o0.items[o0.head & o0.mask].g;
+  double k0 = RING_HEAD_KEY(r0), k1 = RING_HEAD_KEY(r1);
   uint64_t n = 0;
   int ret = 0;
   for (;;) {
     if ((r0.tail - r0.head) + (r1.tail - r1.head) > other_open) break; /* the other side's turn */
     if (k0 == INFINITY && k1 == INFINITY) { ret = 1; break; } /* ran out: mu stands, or no route */
     const int from1 = k1 < k0;
-    const uint64_t e = from1 ? r1.items[r1.head++ & r1.mask] : r0.items[r0.head++ & r0.mask];
-    if (mt->found &&
-        d_may_stop(from1 ? k1 : k0, ko, e, eo, mt)) { ret = 1; break; }
-    if (from1) k1 = r1.tail != r1.head ? dkey(r1.items[r1.head & r1.mask]) : INFINITY;
-    else k0 = r0.tail != r0.head ? dkey(r0.items[r0.head & r0.mask]) : INFINITY;
-    const uint32_t u = (uint32_t)e & CELL_MASK;
+    const dentry e = from1 ? r1.items[r1.head++ & r1.mask] : r0.items[r0.head++ & r0.mask];
+    if (mt->found && d_may_stop(e.key, ko, e.g, go, mt)) { ret = 1; break; }
+    if (from1) k1 = RING_HEAD_KEY(r1);
+    else k0 = RING_HEAD_KEY(r0);
+    const uint32_t u = e.cell & CELL_MASK;
     const uint32_t mu = mark[u];
     if ((mu >> sh) & DONE) continue; /* settled already, by a shorter route */
     n++;
-    const uint32_t dir = (uint32_t)e >> 29, g = (uint32_t)(e >> 32);
+    const uint32_t dir = e.cell >> 29, g = e.g;
     mark[u] = (uint8_t)((mu & (0xfu << osh)) | (DONE | dir) << sh);
     if ((mu >> osh) & DONE) { /* settled by both: mu is reached */
       uint32_t o = dist[u];
@@ -409,12 +417,18 @@ static inline __attribute__((always_inline)) int d_side(struct grid_bidir *b, co
     }
     if ((g & 0xffffu) >= COUNT_MAX || (g >> 16) >= COUNT_MAX) { ret = -2; break; }
     dist[u] = g;
-    const uint64_t es = (uint64_t)(g + 1u) << 32, ed = (uint64_t)(g + 0x10000u) << 32;
+    const uint32_t gs = g + 1u, gd = g + 0x10000u;
+    const double ks = dkey(gs), kd = dkey(gd);
+    /* room for the four entries each FIFO can get from this cell */
+    if (r0.tail - r0.head + 4 > r0.mask + 1 && !dring_grow(&r0)) return -1;
+    if (r1.tail - r1.head + 4 > r1.mask + 1 && !dring_grow(&r1)) return -1;
+    /* (A version without branches on the neighbour's state, writing every
+    ** entry and moving the tail by the condition, was slower.) */
 #define DSTEP(d, offset, straight)                                                         \
   do {                                                                                     \
     const uint32_t v = (uint32_t)((int32_t)u + (offset));                                  \
     const uint32_t mv = mark[v];                                                           \
-    if ((mv >> sh) & ((straight) ? (DONE | OPEN_S) : (DONE | OPEN_S | OPEN_D))) break;     \
+    if ((mv >> sh) & DONE) break; /* walls too */                                          \
     if ((mv >> osh) & DONE) { /* the other side settled v: a route */                      \
       uint32_t o_ = dist[v];                                                               \
       uint32_t rs_ = (g & 0xffffu) + (o_ & 0xffffu) + (straight);                          \
@@ -422,15 +436,17 @@ static inline __attribute__((always_inline)) int d_side(struct grid_bidir *b, co
       if (x) offer(mt, rs_, rd_, v, u);                                                    \
       else offer(mt, rs_, rd_, u, v);                                                      \
     }                                                                                      \
-    mark[v] = (uint8_t)(mv | ((straight) ? OPEN_S : OPEN_D) << sh);                      \
+    /* straight: unless queued straight (the first straight arrival is the best);       \
+    ** diagonal: unless queued at all (beaten by what is) */                              \
+    if ((mv >> sh) & ((straight) ? OPEN_S : (OPEN_S | OPEN_D))) break;                     \
+    mark[v] = (uint8_t)(mv | ((straight) ? OPEN_S : OPEN_D) << sh);                       \
     dring *r_ = (straight) ? &r0 : &r1;                                                    \
-    if (r_->tail - r_->head > r_->mask && !dring_grow(r_)) return -1;                      \
-    const uint64_t ne_ = ((straight) ? es : ed) | v | (uint32_t)(d) << 29;                 \
     if (r_->tail == r_->head) {                                                            \
-      if (straight) k0 = dkey(ne_);                                                        \
-      else k1 = dkey(ne_);                                                                 \
+      if (straight) k0 = ks;                                                               \
+      else k1 = kd;                                                                        \
     }                                                                                      \
-    r_->items[r_->tail++ & r_->mask] = ne_;                                                \
+    r_->items[r_->tail++ & r_->mask] =                                                     \
+        (dentry){v | (uint32_t)(d) << 29, (straight) ? gs : gd, (straight) ? ks : kd};     \
   } while (0)
     DSTEP(0, -pw, 1);
     DSTEP(1, 1, 1);
@@ -452,13 +468,13 @@ static int d_run(struct grid_bidir *b, const ends *en, meeting *mt, uint64_t *ex
   for (int x = 0; x < 2; x++)
     for (int k = 0; k < 2; k++) {
       if (b->ring_cap[x][k] == 0) {
-        if ((b->ring[x][k] = malloc(1024 * sizeof(uint64_t))) == NULL) return -1;
+        if ((b->ring[x][k] = malloc(1024 * sizeof(dentry))) == NULL) return -1;
         b->ring_cap[x][k] = 1024;
       }
       rr[x][k] = (dring){b->ring[x][k], b->ring_cap[x][k] - 1, 0, 0};
     }
-  rr[0][0].items[rr[0][0].tail++] = en->cell[0];
-  rr[1][0].items[rr[1][0].tail++] = en->cell[1];
+  rr[0][0].items[rr[0][0].tail++] = (dentry){en->cell[0], 0, 0};
+  rr[1][0].items[rr[1][0].tail++] = (dentry){en->cell[1], 0, 0};
   mt->found = 0;
   uint64_t pops = 0;
   int r;
