@@ -61,14 +61,17 @@
 #define COUNT_MAX 0xfffeu     /* step counts kept in 16 bits; a search needing more gives up */
 
 typedef struct bentry {
+  double key;    /* the doubled key, 2 g + p */
   uint32_t cell; /* padded index | direction it came from << 29 */
-  uint16_t x, y; /* A*: coordinates, for the estimates */
-  uint16_t s, d; /* g: straight and diagonal steps */
+  uint32_t g;    /* straight | diagonal << 16 */
+  uint16_t x, y; /* coordinates, for the estimates */
 } bentry;
 
+/* Counters as 64-bit words: stores of entries (doubles, 32- and 16-bit
+** words) then cannot be taken to change them. */
 typedef struct bfifo {
   bentry *items;
-  uint32_t head, len, cap;
+  uint64_t mask, head, tail; /* head, tail: counters, masked on use */
 } bfifo;
 
 typedef struct bside {
@@ -76,24 +79,32 @@ typedef struct bside {
   double head[SLOTS];  /* key of each FIFO's head; INFINITY when empty */
   uint8_t act[SLOTS];  /* the FIFOs used in this search */
   uint8_t used[SLOTS];
-  int nact;
-  int best;            /* the FIFO with the least head */
-  uint32_t open;       /* entries queued */
+  uint64_t nact;
+  uint64_t best;       /* the FIFO with the least head */
+  uint64_t open;       /* entries queued */
 } bside;
+
+struct dentry;
 
 struct grid_bidir {
   uint8_t *mark;  /* per padded cell: forward nibble | backward nibble << 4 */
   uint32_t *dist; /* g of the side that settled the cell: straight | diagonal << 16 */
   uint32_t cap;
-  bside side[2];            /* A* */
+  /* A*: the best g each side queued the cell with (A* may queue a cell more
+  ** than once, so it needs them to skip worse arrivals); they are also the
+  ** final g of the cells a side settled. Made on the first A* search. */
+  uint32_t *best[2];
+  uint32_t best_cap;
+  bside side[2];
   struct dentry *ring[2][2]; /* Dijkstra: [side][straight 0, diagonal 1] FIFOs */
-  uint32_t ring_cap[2][2];  /* powers of two */
+  uint32_t ring_cap[2][2];   /* powers of two */
 };
 
 void gridbidir_free(struct grid_bidir *b) {
   if (b == NULL) return;
   free(b->mark);
   free(b->dist);
+  free(b->best[0]), free(b->best[1]);
   for (int x = 0; x < 2; x++) {
     for (int i = 0; i < SLOTS; i++) free(b->side[x].q[i].items);
     free(b->ring[x][0]), free(b->ring[x][1]);
@@ -104,20 +115,22 @@ void gridbidir_free(struct grid_bidir *b) {
 size_t gridbidir_memory(const struct grid_bidir *b) {
   if (b == NULL) return 0;
   size_t bytes = sizeof *b + (size_t)b->cap * (sizeof *b->mark + sizeof *b->dist);
+  bytes += (size_t)b->best_cap * 2 * sizeof(uint32_t);
   for (int x = 0; x < 2; x++) {
-    for (int i = 0; i < SLOTS; i++) bytes += (size_t)b->side[x].q[i].cap * sizeof(bentry);
+    for (int i = 0; i < SLOTS; i++)
+      if (b->side[x].q[i].items) bytes += (size_t)(b->side[x].q[i].mask + 1) * sizeof(bentry);
     bytes += ((size_t)b->ring_cap[x][0] + b->ring_cap[x][1]) * 16;
   }
   return bytes;
 }
 
 static int fifo_grow(bfifo *q) {
-  uint32_t cap = q->cap ? q->cap * 2 : 1024;
+  uint64_t cap = q->items ? (q->mask + 1) * 2 : 1024, len = q->tail - q->head;
   bentry *items = malloc((size_t)cap * sizeof *items);
   if (items == NULL) return 0;
-  for (uint32_t i = 0; i < q->len; i++) items[i] = q->items[(q->head + i) & (q->cap - 1)];
+  for (uint64_t i = 0; i < len; i++) items[i] = q->items[(q->head + i) & q->mask];
   free(q->items);
-  q->items = items, q->head = 0, q->cap = cap;
+  q->items = items, q->mask = cap - 1, q->head = 0, q->tail = len;
   return 1;
 }
 
@@ -136,36 +149,28 @@ typedef struct ends {
   int x[2], y[2];
 } ends;
 
-/* The doubled key of an entry of side x as exact parts: 2 g + p, with
-** p = h_goal - h_start forward and its negation backward (0 for Dijkstra);
-** h is the octile distance, (hi - lo) straight steps and lo diagonal ones. */
-static inline void key_parts(const ends *en, int astar, int x, const bentry *e, int32_t *ks,
-                             int32_t *kd) {
-  int32_t s = 2 * (int32_t)e->s, d = 2 * (int32_t)e->d;
-  if (astar) {
-    int ax = abs(e->x - en->x[1]), ay = abs(e->y - en->y[1]); /* to the goal */
-    int bx = abs(e->x - en->x[0]), by = abs(e->y - en->y[0]); /* to the start */
-    int alo = ax < ay ? ax : ay, ahi = ax ^ ay ^ alo;
-    int blo = bx < by ? bx : by, bhi = bx ^ by ^ blo;
-    int32_t ps = (ahi - alo) - (bhi - blo), pd = alo - blo;
-    if (x) ps = -ps, pd = -pd;
-    s += ps, d += pd;
-  }
-  *ks = s, *kd = d;
+/* p = h_goal - h_start at (x, y) as exact parts, negated for the backward
+** side; h is the octile distance, (hi - lo) straight steps and lo diagonal. */
+static inline void potential(const ends *en, int side, int x, int y, int32_t *ps, int32_t *pd) {
+  int ax = abs(x - en->x[1]), ay = abs(y - en->y[1]); /* to the goal */
+  int bx = abs(x - en->x[0]), by = abs(y - en->y[0]); /* to the start */
+  int alo = ax < ay ? ax : ay, ahi = ax ^ ay ^ alo;
+  int blo = bx < by ? bx : by, bhi = bx ^ by ^ blo;
+  int32_t s = (ahi - alo) - (bhi - blo), d = alo - blo;
+  *ps = side ? -s : s, *pd = side ? -d : d;
 }
 
-static inline double key_of(const ends *en, int astar, int x, const bentry *e) {
-  int32_t ks, kd;
-  key_parts(en, astar, x, e, &ks, &kd);
-  return (double)ks + M_SQRT2 * (double)kd;
+/* g = straight | diagonal << 16 as a double, straight + diagonal * sqrt 2. */
+static inline double dkey(uint32_t g) {
+  return (double)(g & 0xffffu) + M_SQRT2 * (double)(g >> 16);
 }
 
 /* The side's FIFO with the least head. */
 static inline void find_best(bside *S) {
-  int best = S->act[0];
+  uint64_t best = S->act[0];
   double k = S->head[best];
-  for (int i = 1; i < S->nact; i++) {
-    int j = S->act[i];
+  for (uint64_t i = 1; i < S->nact; i++) {
+    uint64_t j = S->act[i];
     if (S->head[j] < k) k = S->head[j], best = j;
   }
   S->best = best;
@@ -183,8 +188,15 @@ static inline void offer(meeting *mt, uint32_t s, uint32_t d, uint32_t a, uint32
     mt->found = 1, mt->s = s, mt->d = d, mt->a = a, mt->b = b;
 }
 
+/* The exact parts of an entry's doubled key. */
+static inline void key_parts(const ends *en, int side, const bentry *e, int32_t *ks, int32_t *kd) {
+  int32_t ps, pd;
+  potential(en, side, e->x, e->y, &ps, &pd);
+  *ks = 2 * (int32_t)(e->g & 0xffffu) + ps, *kd = 2 * (int32_t)(e->g >> 16) + pd;
+}
+
 /* Whether the least keys of both sides add up to 2 mu or more. */
-static int may_stop(const struct grid_bidir *b, const ends *en, int astar, const meeting *mt) {
+static int may_stop(const struct grid_bidir *b, const ends *en, const meeting *mt) {
   const bside *F = &b->side[0], *B = &b->side[1];
   double kf = F->head[F->best], kb = B->head[B->best];
   if (kf == INFINITY || kb == INFINITY) return 1;
@@ -193,64 +205,62 @@ static int may_stop(const struct grid_bidir *b, const ends *en, int astar, const
   if (diff < -1e-6) return 0;
   const bfifo *qf = &F->q[F->best], *qb = &B->q[B->best];
   int32_t fs, fd, bs, bd;
-  key_parts(en, astar, 0, &qf->items[qf->head], &fs, &fd);
-  key_parts(en, astar, 1, &qb->items[qb->head], &bs, &bd);
+  key_parts(en, 0, &qf->items[qf->head & qf->mask], &fs, &fd);
+  key_parts(en, 1, &qb->items[qb->head & qb->mask], &bs, &bd);
   return sign_sqrt2((int64_t)fs + bs - 2 * (int64_t)mt->s, (int64_t)fd + bd - 2 * (int64_t)mt->d) >= 0;
 }
 
-static inline int push(bside *S, const ends *en, int astar, int x, int slot, bentry e) {
+static inline int push(bside *S, uint64_t slot, bentry e) {
   bfifo *q = &S->q[slot];
-  if (q->len == q->cap && !fifo_grow(q)) return 0;
-  q->items[(q->head + q->len++) & (q->cap - 1)] = e;
-  S->open++;
-  if (q->len == 1) {
-    S->head[slot] = key_of(en, astar, x, &e);
+  if ((q->items == NULL || q->tail - q->head > q->mask) && !fifo_grow(q)) return 0;
+  if (q->tail == q->head) {
+    S->head[slot] = e.key;
     if (!S->used[slot]) S->used[slot] = 1, S->act[S->nact++] = (uint8_t)slot;
   }
+  q->items[q->tail++ & q->mask] = e;
+  S->open++;
   return 1;
 }
 
-/* Settles the next cell of side x (a constant in each copy): 0 to go on,
-** 1 when the sides met on a cell, -1 out of memory, -2 when a step count
-** outgrew 16 bits. */
+#define SLOT0 (4 * RAISE_D + 2) /* raise 0 */
+
+/* A*: settles the next cell of side x (a constant in each copy): 0 to go
+** on, 1 when the sides met on a cell, -1 out of memory, -2 when a step
+** count outgrew 16 bits. A cell is queued once per arrival (its best so far
+** is not kept), and left alone when it comes out settled. */
 static inline __attribute__((always_inline)) int step(struct grid_bidir *b, const ends *en,
-                                                      int astar, const int x, meeting *mt,
-                                                      uint64_t *pops) {
+                                                      const int x, meeting *mt, uint64_t *pops) {
   static const int8_t DX[8] = {0, 1, 0, -1, 1, 1, -1, -1};
   static const int8_t DY[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
   const int32_t pw = en->pw;
   const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
   const unsigned sh = x ? 4u : 0u, osh = x ? 0u : 4u;
-  const int slot0 = astar ? (4 * RAISE_D + 2) : 0;
   uint8_t *mark = b->mark;
-  uint32_t *dist = b->dist;
+  uint32_t *const mine = b->best[x], *const theirs = b->best[!x];
   bside *S = &b->side[x];
-  int bi = S->best;
+  const uint64_t bi = S->best;
   bfifo *q = &S->q[bi];
-  bentry e = q->items[q->head];
-  q->head = (q->head + 1) & (q->cap - 1);
-  q->len--;
+  const bentry e = q->items[q->head++ & q->mask];
   S->open--;
-  double last = S->head[bi];
-  S->head[bi] = q->len ? key_of(en, astar, x, &q->items[q->head]) : INFINITY;
+  const double last = e.key;
+  S->head[bi] = q->tail != q->head ? q->items[q->head & q->mask].key : INFINITY;
   const uint32_t u = e.cell & CELL_MASK;
-  uint32_t mu = mark[u];
+  const uint32_t mu = mark[u];
   if ((mu >> sh) & DONE) { /* settled already, by a shorter route */
     if (S->head[bi] != last) find_best(S);
     return 0;
   }
   ++*pops;
-  const uint32_t dir = e.cell >> 29, us = e.s, ud = e.d;
+  const uint32_t dir = e.cell >> 29, g = e.g;
   mark[u] = (uint8_t)((mu & (0xfu << osh)) | (DONE | dir) << sh);
   if ((mu >> osh) & DONE) { /* settled by both: mu is reached */
-    uint32_t o = dist[u];
-    offer(mt, us + (o & 0xffffu), ud + (o >> 16), u, u);
+    uint32_t o = theirs[u];
+    offer(mt, (g & 0xffffu) + (o & 0xffffu), (g >> 16) + (o >> 16), u, u);
     return 1;
   }
-  if (us >= COUNT_MAX || ud >= COUNT_MAX) return -2;
-  dist[u] = us | ud << 16;
-  int32_t kus = 0, kud = 0;
-  if (astar) key_parts(en, astar, x, &e, &kus, &kud);
+  if ((g & 0xffffu) >= COUNT_MAX || (g >> 16) >= COUNT_MAX) return -2;
+  int32_t kus, kud;
+  key_parts(en, x, &e, &kus, &kud);
   int keep = S->head[bi] == last; /* the same FIFO still holds the least key */
 #pragma GCC unroll 8
   for (int d = 0; d < 8; d++) {
@@ -258,72 +268,78 @@ static inline __attribute__((always_inline)) int step(struct grid_bidir *b, cons
     const uint32_t mv = mark[v];
     if ((mv >> sh) & DONE) continue; /* walls too */
     const int straight = d < 4;
+    const uint32_t gv = g + (straight ? 1u : 0x10000u);
     if ((mv >> osh) & DONE) { /* the other side settled v: a route */
-      uint32_t o = dist[v];
-      uint32_t rs = us + (o & 0xffffu) + (uint32_t)straight;
-      uint32_t rd = ud + (o >> 16) + (uint32_t)!straight;
+      uint32_t o = theirs[v];
+      uint32_t rs = (gv & 0xffffu) + (o & 0xffffu), rd = (gv >> 16) + (o >> 16);
       if (x) offer(mt, rs, rd, v, u);
       else offer(mt, rs, rd, u, v);
     }
-    int slot;
-    if (!astar) {
-      uint32_t mine = (mv >> sh) & 0xfu;
-      if (straight) {
-        if (mine & OPEN_S) continue; /* the first straight arrival is the best one */
-        mine |= OPEN_S;
-      } else {
-        if (mine & (OPEN_S | OPEN_D)) continue; /* beaten by what is queued */
-        mine |= OPEN_D;
-      }
-      mark[v] = (uint8_t)((mv & (0xfu << osh)) | mine << sh);
-      slot = !straight;
+    /* queued before with a g no greater: this arrival is no better (doubles
+    ** of g order them exactly, see the top) */
+    if ((mv >> sh) & OPEN_S) {
+      const uint32_t o = mine[v];
+      if (dkey(gv) >= dkey(o)) continue;
+    } else {
+      mark[v] = (uint8_t)(mv | OPEN_S << sh);
     }
-    bentry n = {v | (uint32_t)d << 29, astar ? (uint16_t)(e.x + DX[d]) : 0,
-                astar ? (uint16_t)(e.y + DY[d]) : 0, (uint16_t)(us + (uint32_t)straight),
-                (uint16_t)(ud + (uint32_t)!straight)};
-    if (astar) {
-      int32_t ks, kd;
-      key_parts(en, astar, x, &n, &ks, &kd);
-      slot = (ks - kus + 4) * RAISE_D + (kd - kud + 2);
-      if (slot == slot0) keep = 2; /* raise 0: its key is the least */
-    }
-    if (!push(S, en, astar, x, slot, n)) return -1;
+    mine[v] = gv;
+    const int vx = e.x + DX[d], vy = e.y + DY[d];
+    int32_t ps, pd;
+    potential(en, x, vx, vy, &ps, &pd);
+    const int32_t ks = 2 * (int32_t)(gv & 0xffffu) + ps, kd = 2 * (int32_t)(gv >> 16) + pd;
+    const uint64_t slot = (uint64_t)((ks - kus + 4) * RAISE_D + (kd - kud + 2));
+    if (slot == SLOT0) keep = 2; /* raise 0: its key is the least */
+    if (!push(S, slot,
+              (bentry){(double)ks + M_SQRT2 * (double)kd, v | (uint32_t)d << 29, gv,
+                       (uint16_t)vx, (uint16_t)vy}))
+      return -1;
   }
-  if (keep == 2) S->best = slot0;
-  else if (!keep || !astar) find_best(S);
+  if (keep == 2) S->best = SLOT0;
+  else if (!keep) find_best(S);
   return 0;
 }
 
-/* The search proper, specialised for Dijkstra and A*. Returns 1 with mt
-** filled, 0 when the ends are not connected, -1 out of memory, -2 when a
-** step count outgrew 16 bits. */
-static inline __attribute__((always_inline)) int run(struct grid_bidir *b, const ends *en,
-                                                     int astar, meeting *mt, uint64_t *expanded) {
+/* A* from both ends. Returns 1 with mt filled, 0 when the ends are not
+** connected, -1 out of memory, -2 when a step count outgrew 16 bits. */
+static int a_run(struct grid_bidir *b, const ends *en, meeting *mt, uint64_t *expanded) {
+  if (b->best_cap < b->cap) {
+    uint32_t *f = malloc((size_t)b->cap * sizeof *f), *g = malloc((size_t)b->cap * sizeof *g);
+    if (f == NULL || g == NULL) {
+      free(f), free(g);
+      return -1;
+    }
+    free(b->best[0]), free(b->best[1]);
+    b->best[0] = f, b->best[1] = g, b->best_cap = b->cap;
+  }
   uint64_t pops = 0;
   mt->found = 0;
-  const int slot0 = astar ? (4 * RAISE_D + 2) : 0;
   for (int x = 0; x < 2; x++) {
     bside *S = &b->side[x];
-    for (int i = 0; i < S->nact; i++) {
-      int j = S->act[i];
-      S->q[j].head = S->q[j].len = 0, S->head[j] = INFINITY, S->used[j] = 0;
+    for (uint64_t i = 0; i < S->nact; i++) {
+      uint64_t j = S->act[i];
+      S->q[j].head = S->q[j].tail = 0, S->head[j] = INFINITY, S->used[j] = 0;
     }
     S->nact = 0, S->open = 0;
-    if (!push(S, en, astar, x, slot0,
-              (bentry){en->cell[x], (uint16_t)en->x[x], (uint16_t)en->y[x], 0, 0}))
+    b->best[x][en->cell[x]] = 0; /* read by the other side once settled */
+    int32_t ps, pd;
+    potential(en, x, en->x[x], en->y[x], &ps, &pd);
+    if (!push(S, SLOT0,
+              (bentry){(double)ps + M_SQRT2 * (double)pd, en->cell[x], 0, (uint16_t)en->x[x],
+                       (uint16_t)en->y[x]}))
       return -1;
-    S->best = slot0;
+    S->best = SLOT0;
   }
   bside *const F = &b->side[0], *const B = &b->side[1];
   int r = 0;
   for (;;) {
-    if (mt->found && may_stop(b, en, astar, mt)) break;
+    if (mt->found && may_stop(b, en, mt)) break;
     if (F->open == 0 || B->open == 0) break; /* a side ran out: mu stands, or no route */
     /* Pohl's cardinality rule: advance the side with the smaller frontier.
     ** Alternating by key instead (balanced radii) settles twice the cells of
     ** a one-sided search on a maze, where the cells within a distance grow
     ** slower than the distance; this rule keeps to about one side there. */
-    r = B->open < F->open ? step(b, en, astar, 1, mt, &pops) : step(b, en, astar, 0, mt, &pops);
+    r = B->open < F->open ? step(b, en, 1, mt, &pops) : step(b, en, 0, mt, &pops);
     if (r) break;
   }
   *expanded = pops;
@@ -347,9 +363,6 @@ typedef struct dring {
   uint32_t mask, head, tail; /* head, tail: counters, masked on use */
 } dring;
 
-static inline double dkey(uint32_t g) {
-  return (double)(g & 0xffffu) + M_SQRT2 * (double)(g >> 16);
-}
 
 static int dring_grow(dring *r) {
   uint32_t cap = r->mask + 1, len = r->tail - r->head;
@@ -516,7 +529,7 @@ int gridbidir_run(struct grid_bidir **bp, const uint8_t *cls, uint32_t pw, uint3
   meeting mt = {0, 0, 0, en.cell[0], en.cell[0]};
   int found = 1;
   if (en.cell[0] == en.cell[1]) *expanded = 1;
-  else found = astar ? run(b, &en, 1, &mt, expanded) : d_run(b, &en, &mt, expanded);
+  else found = astar ? a_run(b, &en, &mt, expanded) : d_run(b, &en, &mt, expanded);
   if (found <= 0) return found;
   const int32_t p = (int32_t)pw;
   const int32_t off[8] = {-p, 1, p, -1, -p + 1, p + 1, p - 1, -p - 1};
