@@ -384,6 +384,8 @@ static int d_may_stop(double kf, double kb, uint32_t gf, uint32_t gb, const meet
   return sign_sqrt2(s, d) >= 0;
 }
 
+#define PREFETCH 8
+
 #define RING_HEAD_KEY(r) ((r).tail != (r).head ? (r).items[(r).head & (r).mask].key : INFINITY)
 
 /* Runs side x (a constant in each copy) while its frontier is no larger
@@ -393,6 +395,7 @@ static inline __attribute__((always_inline)) int d_side(struct grid_bidir *b, co
                                                         const int x, dring rr[2][2], meeting *mt,
                                                         uint64_t *pops) {
   const int32_t pw = en->pw;
+  const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
   const unsigned sh = x ? 4u : 0u, osh = x ? 0u : 4u;
   uint8_t *const mark = b->mark;
   uint32_t *const dist = b->dist;
@@ -412,6 +415,17 @@ static inline __attribute__((always_inline)) int d_side(struct grid_bidir *b, co
     if ((r0.tail - r0.head) + (r1.tail - r1.head) > other_open) break; /* the other side's turn */
     if (k0 == INFINITY && k1 == INFINITY) { ret = 1; break; } /* ran out: mu stands, or no route */
     const int from1 = k1 < k0;
+    {
+      /* Cells leave each FIFO in the order they entered it: fetch the rows
+      ** of the one that leaves PREFETCH pops from now (the frontier is too
+      ** long for its rows to stay in the nearest cache). */
+      const dring *pr = from1 ? &r1 : &r0;
+      const uint32_t c = pr->items[(pr->head + PREFETCH) & pr->mask].cell & CELL_MASK;
+      __builtin_prefetch(mark + c - pw);
+      __builtin_prefetch(mark + c);
+      __builtin_prefetch(mark + c + pw);
+      __builtin_prefetch(dist + c, 1);
+    }
     const dentry e = from1 ? r1.items[r1.head++ & r1.mask] : r0.items[r0.head++ & r0.mask];
     if (mt->found && d_may_stop(e.key, ko, e.g, go, mt)) { ret = 1; break; }
     if (from1) k1 = RING_HEAD_KEY(r1);
@@ -435,41 +449,60 @@ static inline __attribute__((always_inline)) int d_side(struct grid_bidir *b, co
     /* room for the four entries each FIFO can get from this cell */
     if (r0.tail - r0.head + 4 > r0.mask + 1 && !dring_grow(&r0)) return -1;
     if (r1.tail - r1.head + 4 > r1.mask + 1 && !dring_grow(&r1)) return -1;
-    /* (A version without branches on the neighbour's state, writing every
-    ** entry and moving the tail by the condition, was slower.) */
-#define DSTEP(d, offset, straight)                                                         \
-  do {                                                                                     \
-    const uint32_t v = (uint32_t)((int32_t)u + (offset));                                  \
-    const uint32_t mv = mark[v];                                                           \
-    if ((mv >> sh) & DONE) break; /* walls too */                                          \
-    if ((mv >> osh) & DONE) { /* the other side settled v: a route */                      \
-      uint32_t o_ = dist[v];                                                               \
-      uint32_t rs_ = (g & 0xffffu) + (o_ & 0xffffu) + (straight);                          \
-      uint32_t rd_ = (g >> 16) + (o_ >> 16) + !(straight);                                 \
-      if (x) offer(mt, rs_, rd_, v, u);                                                    \
-      else offer(mt, rs_, rd_, u, v);                                                      \
-    }                                                                                      \
-    /* straight: unless queued straight (the first straight arrival is the best);       \
-    ** diagonal: unless queued at all (beaten by what is) */                              \
-    if ((mv >> sh) & ((straight) ? OPEN_S : (OPEN_S | OPEN_D))) break;                     \
-    mark[v] = (uint8_t)(mv | ((straight) ? OPEN_S : OPEN_D) << sh);                       \
-    dring *r_ = (straight) ? &r0 : &r1;                                                    \
-    if (r_->tail == r_->head) {                                                            \
-      if (straight) k0 = ks;                                                               \
-      else k1 = kd;                                                                        \
-    }                                                                                      \
-    r_->items[r_->tail++ & r_->mask] =                                                     \
-        (dentry){v | (uint32_t)(d) << 29, (straight) ? gs : gd, (straight) ? ks : kd};     \
-  } while (0)
-    DSTEP(0, -pw, 1);
-    DSTEP(1, 1, 1);
-    DSTEP(2, pw, 1);
-    DSTEP(3, -1, 1);
-    DSTEP(4, -pw + 1, 0);
-    DSTEP(5, pw + 1, 0);
-    DSTEP(6, pw - 1, 0);
-    DSTEP(7, -pw - 1, 0);
-#undef DSTEP
+    /* The eight neighbours' bytes in three loads, one per row (the mark
+    ** array has slack at its end for the last one), tested all at once:
+    ** per byte, whether a straight arrival would be queued (this side's
+    ** nibble has neither DONE nor OPEN_S), whether a diagonal one would
+    ** (nor OPEN_D), and whether the other side settled it (a route). Only
+    ** the neighbours to be queued are then visited, by their bits: eight
+    ** branches on neighbour states that look random to the predictor
+    ** become a loop over one or two bits. (A version that queued without
+    ** any branch, writing every entry and moving the tail by a flag, was
+    ** slower than eight branches.) */
+    uint32_t up, mid, down;
+    memcpy(&up, mark + u - pw - 1, 4);
+    memcpy(&mid, mark + u - 1, 4);
+    memcpy(&down, mark + u + pw - 1, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    up = __builtin_bswap32(up), mid = __builtin_bswap32(mid), down = __builtin_bswap32(down);
+#endif
+    const uint32_t ou = (up >> sh) & 0x0f0f0fu, om = (mid >> sh) & 0x0f0f0fu,
+                   od = (down >> sh) & 0x0f0f0fu;
+    /* bit 0 of a byte: set when DONE or OPEN_S (straight), or any (diagonal) */
+    const uint32_t su = ~((ou >> 1) | (ou >> 3)), sm = ~((om >> 1) | (om >> 3)),
+                   sd = ~((od >> 1) | (od >> 3));
+    const uint32_t du = su & ~ou, dd = sd & ~od;
+    uint32_t want = ((su >> 8) & 1u) | ((sm >> 15) & 2u) | ((sd >> 6) & 4u) | ((sm << 3) & 8u) |
+                    ((du >> 12) & 16u) | ((dd >> 11) & 32u) | ((dd << 6) & 64u) |
+                    ((du << 7) & 128u);
+    const uint32_t meet = (((up >> osh) & ~(up >> sh)) | ((mid >> osh) & ~(mid >> sh)) |
+                           ((down >> osh) & ~(down >> sh))) & 0x080808u;
+    if (meet) { /* the other side settled a neighbour: routes */
+      for (int d = 0; d < 8; d++) {
+        const uint32_t v = (uint32_t)((int32_t)u + off[d]);
+        const uint32_t mv = mark[v];
+        if (((mv >> sh) & DONE) || !((mv >> osh) & DONE)) continue;
+        const uint32_t o = dist[v];
+        const uint32_t rs = (g & 0xffffu) + (o & 0xffffu) + (d < 4);
+        const uint32_t rd = (g >> 16) + (o >> 16) + (d >= 4);
+        if (x) offer(mt, rs, rd, v, u);
+        else offer(mt, rs, rd, u, v);
+      }
+    }
+    while (want) {
+      const int d = __builtin_ctz(want);
+      want &= want - 1;
+      const uint32_t v = (uint32_t)((int32_t)u + off[d]);
+      if (d < 4) {
+        mark[v] = (uint8_t)(mark[v] | OPEN_S << sh);
+        if (r0.tail == r0.head) k0 = ks;
+        r0.items[r0.tail++ & r0.mask] = (dentry){v | (uint32_t)d << 29, gs, ks};
+      } else {
+        mark[v] = (uint8_t)(mark[v] | OPEN_D << sh);
+        if (r1.tail == r1.head) k1 = kd;
+        r1.items[r1.tail++ & r1.mask] = (dentry){v | (uint32_t)d << 29, gd, kd};
+      }
+    }
   }
   rr[x][0] = r0, rr[x][1] = r1;
   *pops += n;
@@ -508,7 +541,7 @@ int gridbidir_run(struct grid_bidir **bp, const uint8_t *cls, uint32_t pw, uint3
   struct grid_bidir *b = *bp;
   if (b == NULL && (b = *bp = calloc(1, sizeof *b)) == NULL) return -1;
   if (n > b->cap) {
-    uint8_t *mark = malloc(n);
+    uint8_t *mark = malloc((size_t)n + 4); /* slack: Dijkstra loads bytes by fours */
     uint32_t *dist = malloc((size_t)n * sizeof *dist);
     if (mark == NULL || dist == NULL) {
       free(mark), free(dist);
@@ -517,9 +550,10 @@ int gridbidir_run(struct grid_bidir **bp, const uint8_t *cls, uint32_t pw, uint3
     free(b->mark), free(b->dist);
     b->mark = mark, b->dist = dist, b->cap = n;
   }
-  /* class 1 (passable) -> 0 (unseen by both), class 0 (wall) -> WALL */
+  /* class 1 (passable) -> 0 (unseen by both), class 0 (wall) -> WALL: one
+  ** class only, so the byte minus one (a loop the compiler vectorises) */
   uint8_t *mark = b->mark; /* a local: stores through b->mark could change b */
-  for (uint32_t i = 0; i < n; i++) mark[i] = (uint8_t)(cls[i] ? 0u : WALL);
+  for (uint32_t i = 0; i < n; i++) mark[i] = (uint8_t)(cls[i] - 1u);
   ends en = {(int32_t)pw,
              {(uint32_t)(sy + 1) * pw + (uint32_t)(sx + 1), (uint32_t)(gy + 1) * pw + (uint32_t)(gx + 1)},
              {sx, gx},
