@@ -222,6 +222,21 @@ static inline int push(bside *S, uint64_t slot, bentry e) {
   return 1;
 }
 
+/* A side ran out before the two met: the ends are connected only if it
+** settled the other's origin before that side settled anything (once the
+** other side has settled its origin, reaching it is a meeting). */
+static void ran_out(const struct grid_bidir *b, const ends *en, const uint32_t *g_fwd,
+                    const uint32_t *g_bwd, meeting *mt) {
+  if (mt->found) return;
+  if (b->mark[en->cell[1]] & DONE) { /* the forward side settled the goal */
+    uint32_t g = g_fwd[en->cell[1]];
+    offer(mt, g & 0xffffu, g >> 16, en->cell[1], en->cell[1]);
+  } else if ((b->mark[en->cell[0]] >> 4) & DONE) { /* the backward side settled the start */
+    uint32_t g = g_bwd[en->cell[0]];
+    offer(mt, g & 0xffffu, g >> 16, en->cell[0], en->cell[0]);
+  }
+}
+
 #define SLOT0 (4 * RAISE_D + 2) /* raise 0 */
 
 /* A*: settles the next cell of side x (a constant in each copy): 0 to go
@@ -342,6 +357,7 @@ static int a_run(struct grid_bidir *b, const ends *en, meeting *mt, uint64_t *ex
     r = B->open < F->open ? step(b, en, 1, mt, &pops) : step(b, en, 0, mt, &pops);
     if (r) break;
   }
+  if (r == 0) ran_out(b, en, b->best[0], b->best[1], mt);
   *expanded = pops;
   return r < 0 ? r : mt->found;
 }
@@ -528,6 +544,7 @@ static int d_run(struct grid_bidir *b, const ends *en, meeting *mt, uint64_t *ex
     r = d_side(b, en, 0, rr, mt, &pops);
     if (r == 0) r = d_side(b, en, 1, rr, mt, &pops);
   } while (r == 0);
+  if (r == 1) ran_out(b, en, b->dist, b->dist, mt);
   for (int x = 0; x < 2; x++)
     for (int k = 0; k < 2; k++) b->ring[x][k] = rr[x][k].items, b->ring_cap[x][k] = rr[x][k].mask + 1;
   *expanded = pops;
