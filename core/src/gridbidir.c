@@ -142,7 +142,7 @@ static int fifo_grow(bfifo *q) {
   return 1;
 }
 
-/* The sign of a + b sqrt 2, exactly (|a|, |b| < 2^31). */
+/* The sign of a + b sqrt 2, exactly (|a|, |b| < 2^30, so that the squares fit). */
 static int sign_sqrt2(int64_t a, int64_t b) {
   if (a >= 0 && b >= 0) return (a | b) != 0;
   if (a <= 0 && b <= 0) return -1;
