@@ -29,4 +29,18 @@ int gridflood_run(struct grid_flood **f, const uint8_t *cls, uint32_t pw, uint32
                   gridflood_kind kind, int eight, double diag, int sx, int sy, int gx, int gy,
                   double cell_cost, strata_path *out, uint64_t *expanded);
 
+/* Bidirectional Dijkstra (astar 0) or A* (astar 1) with 8 neighbours and
+** diagonal steps of cost sqrt 2 on the same class grid (gridbidir.c), for
+** grids of at most GRIDBIDIR_MAX_CELLS padded cells whose start is
+** passable. *b is created on first use and reused. Same results as
+** gridflood_run, except -2: a route needed more than 65534 straight or
+** diagonal steps from one end (the caller then searches another way). */
+#define GRIDBIDIR_MAX_CELLS (1u << 21)
+struct grid_bidir;
+void gridbidir_free(struct grid_bidir *b); /* NULL is accepted */
+size_t gridbidir_memory(const struct grid_bidir *b);
+int gridbidir_run(struct grid_bidir **b, const uint8_t *cls, uint32_t pw, uint32_t ph, int astar,
+                  int sx, int sy, int gx, int gy, double cell_cost, strata_path *out,
+                  uint64_t *expanded);
+
 #endif

@@ -73,6 +73,7 @@ struct grid_search {
   uint32_t ring_size;
   strata_search *radix;   /* the shared radix heap, for real-valued A* keys */
   struct grid_flood *flood; /* the engine for maps of one cost (gridflood.c) */
+  struct grid_bidir *bidir; /* its bidirectional searches (gridbidir.c) */
   uint64_t expanded;
 };
 
@@ -87,6 +88,7 @@ void gridsearch_free(struct grid_search *gs) {
   free(gs->ring);
   strata_search_free(gs->radix);
   gridflood_free(gs->flood);
+  gridbidir_free(gs->bidir);
   free(gs);
 }
 
@@ -99,7 +101,7 @@ size_t gridsearch_memory(const struct grid_search *gs) {
   for (uint32_t i = 0; i < gs->ring_size; i++) bytes += gs->ring[i].cap * sizeof(grid_entry);
 
   if (gs->radix) bytes += strata_search_memory(gs->radix);
-  return bytes + gridflood_memory(gs->flood);
+  return bytes + gridflood_memory(gs->flood) + gridbidir_memory(gs->bidir);
 }
 
 /* Rebuilds the class grid if the map or the traits changed; 0 on ENOMEM. */
@@ -381,6 +383,19 @@ int gridsearch_run(strata_tilemap *m, int x1, int y1, int x2, int y2,
   ** dearer diagonal, or A* on whole-number keys (gridflood.c). */
   if (!gs->too_many_classes && gs->nclasses == 1) {
     double diag = eight ? opt->diagonal_cost : 1;
+    /* Diagonal sqrt 2 (the usual one): searches from both ends, which settle
+    ** far fewer cells (gridbidir.c); its exactness argument needs sqrt 2 and
+    ** grids of at most GRIDBIDIR_MAX_CELLS cells. */
+    if (eight && diag == M_SQRT2 && gs->pw * gs->ph <= GRIDBIDIR_MAX_CELLS &&
+        (opt->algorithm == STRATA_PATH_DIJKSTRA || opt->algorithm == STRATA_PATH_ASTAR) &&
+        gs->cls[(size_t)(y1 + 1) * gs->pw + (size_t)(x1 + 1)] != 0) {
+      int r = gridbidir_run(&gs->bidir, gs->cls, gs->pw, gs->ph,
+                            opt->algorithm == STRATA_PATH_ASTAR, x1, y1, x2, y2,
+                            gs->class_cost[1], out, &gs->expanded);
+      if (r == -1) goto nomem;
+      if (r >= 0) return 1;
+      /* -2: a distance outgrew its 16-bit counts; the one-sided engines below */
+    }
     int kind = -1;
     if (opt->algorithm == STRATA_PATH_BFS) kind = GRIDFLOOD_BFS;
     else if (opt->algorithm == STRATA_PATH_DIJKSTRA)

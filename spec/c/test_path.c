@@ -244,6 +244,122 @@ static void test_one_cost(void) {
   strata_tilemap_free(one), strata_tilemap_free(two);
 }
 
+/* The exact optimum from scratch (8 neighbours, diagonal sqrt 2, every
+** passable cell cost 1): a plain O(n^2) Dijkstra over the test's own copy of
+** the map, so the engines are compared with something that shares nothing
+** with them. Returns -1 when the goal cannot be reached. */
+static double reference_cost(const unsigned char *open, int w, int h, int s, int g) {
+  int n = w * h;
+  double *dist = malloc((size_t)n * sizeof *dist);
+  unsigned char *done = calloc((size_t)n, 1);
+  for (int i = 0; i < n; i++) dist[i] = INFINITY;
+  dist[s] = 0;
+  for (;;) {
+    int u = -1;
+    for (int i = 0; i < n; i++)
+      if (!done[i] && dist[i] < INFINITY && (u < 0 || dist[i] < dist[u])) u = i;
+    if (u < 0 || u == g) break;
+    done[u] = 1;
+    for (int dy = -1; dy <= 1; dy++)
+      for (int dx = -1; dx <= 1; dx++) {
+        int x = u % w + dx, y = u / w + dy;
+        if ((dx == 0 && dy == 0) || x < 0 || y < 0 || x >= w || y >= h || !open[y * w + x]) continue;
+        double c = dist[u] + (dx != 0 && dy != 0 ? M_SQRT2 : 1);
+        if (c < dist[y * w + x]) dist[y * w + x] = c;
+      }
+  }
+  double r = dist[g] < INFINITY ? dist[g] : -1;
+  free(dist), free(done);
+  return r;
+}
+
+/* 8 neighbours with diagonal sqrt 2 on maps of one cost take the searches
+** from both ends (gridbidir.c): A* and Dijkstra must find optimal routes on
+** maps of every shape, 1x1, 1xN, Nx1, tiny and larger, sparse and dense
+** walls, unreachable goals, walled-in starts, start == goal, and next to
+** each other; a route longer than 16-bit step counts falls back and is
+** still optimal. */
+static void test_bidirectional(void) {
+  strata_rng r;
+  strata_rng_seed(&r, 23);
+  static const int sizes[][2] = {{1, 1}, {1, 9}, {9, 1}, {2, 2}, {3, 2}, {1, 40}, {40, 1},
+                                 {5, 5}, {13, 7}, {30, 20}, {47, 33}};
+  static const double densities[] = {0, 0.15, 0.3, 0.45};
+  strata_path p;
+  strata_path_init(&p);
+  int compared = 0, unreachable = 0;
+  for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+    for (size_t di = 0; di < sizeof densities / sizeof densities[0]; di++) {
+      const int w = sizes[si][0], h = sizes[si][1];
+      strata_tilemap *m = strata_tilemap_new(w, h, NULL, NULL);
+      strata_tokens *t = strata_tilemap_tokens(m);
+      strata_token_traits wall = {0, 1, "#", ""};
+      strata_tokens_define(t, "wall", 4, &wall, NULL);
+      strata_token wl = strata_tokens_find(t, "wall", 4), fl = strata_tokens_intern(t, "floor", 5, NULL);
+      unsigned char *open = malloc((size_t)w * h);
+      for (int i = 0; i < w * h; i++) {
+        open[i] = strata_rng_float(&r) >= densities[di];
+        strata_tilemap_set(m, i % w, i / w, open[i] ? fl : wl, NULL);
+      }
+      for (int trial = 0; trial < 12; trial++) {
+        int s = (int)strata_rng_below(&r, (uint32_t)(w * h)), g = (int)strata_rng_below(&r, (uint32_t)(w * h));
+        if (trial == 0) g = s;                                        /* start == goal */
+        if (trial == 1 && w > 1) g = s % w + 1 < w ? s + 1 : s - 1;   /* neighbours */
+        double want = open[g] ? reference_cost(open, w, h, s, g) : -1;
+        for (int algo = 0; algo < 2; algo++) {
+          strata_grid_options o;
+          strata_grid_options_init(&o);
+          o.connectivity = 8, o.diagonal_cost = M_SQRT2;
+          o.algorithm = algo ? STRATA_PATH_DIJKSTRA : STRATA_PATH_ASTAR;
+          CHECK(strata_tilemap_find_path(m, s % w, s / w, g % w, g / w, &o, &p, NULL) == STRATA_OK);
+          if (want < 0) {
+            CHECK_EQ_INT(p.len, 0);
+            unreachable++;
+            continue;
+          }
+          CHECK(p.len > 0 && path_valid(m, &p, 1, M_SQRT2));
+          CHECK(p.len > 0 && p.nodes[0] == (uint32_t)s && p.nodes[p.len - 1] == (uint32_t)g);
+          CHECK_NEAR(p.cost, want, 1e-9);
+          compared++;
+        }
+      }
+      free(open);
+      strata_tilemap_free(m);
+    }
+  CHECK(compared > 300 && unreachable > 20);
+
+  /* A winding corridor 600 wide over 600 rows: the route has about 180,000
+  ** steps, so each side would need more than the 65,534 straight steps the
+  ** bidirectional search counts; it falls back to the one-sided engines, and
+  ** the cost is the one of a diagonal a hair dearer (which takes them). */
+  const int side = 600;
+  strata_tilemap *snake = strata_tilemap_new(side, side, NULL, NULL);
+  strata_tokens *st = strata_tilemap_tokens(snake);
+  strata_token_traits wall = {0, 1, "#", ""};
+  strata_tokens_define(st, "wall", 4, &wall, NULL);
+  strata_token swl = strata_tokens_find(st, "wall", 4), sfl = strata_tokens_intern(st, "floor", 5, NULL);
+  for (int y = 0; y < side; y++)
+    for (int x = 0; x < side; x++) {
+      int gap = y % 4 == 1 ? x == side - 1 : x == 0;
+      strata_tilemap_set(snake, x, y, y % 2 == 0 || gap ? sfl : swl, NULL);
+    }
+  for (int algo = 0; algo < 2; algo++) {
+    strata_grid_options o;
+    strata_grid_options_init(&o);
+    o.connectivity = 8, o.diagonal_cost = nextafter(M_SQRT2, 2);
+    o.algorithm = algo ? STRATA_PATH_DIJKSTRA : STRATA_PATH_ASTAR;
+    CHECK(strata_tilemap_find_path(snake, 0, 0, side - 1, side - 2, &o, &p, NULL) == STRATA_OK);
+    double want = p.cost;
+    CHECK(p.len > 150000);
+    o.diagonal_cost = M_SQRT2;
+    CHECK(strata_tilemap_find_path(snake, 0, 0, side - 1, side - 2, &o, &p, NULL) == STRATA_OK);
+    CHECK(p.len > 150000 && path_valid(snake, &p, 1, M_SQRT2));
+    CHECK_NEAR(p.cost, want, 1e-6);
+  }
+  strata_tilemap_free(snake);
+  strata_path_free(&p);
+}
+
 /* A generic graph: a ring of 10 nodes with one expensive shortcut. */
 static unsigned ring_edges(void *ud, uint32_t node, strata_edge *out) {
   (void)ud;
@@ -291,6 +407,7 @@ int main(void) {
   test_small_maps();
   test_agreement();
   test_one_cost();
+  test_bidirectional();
   test_generic();
   return check_summary("path");
 }

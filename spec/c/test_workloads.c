@@ -119,6 +119,13 @@ int main(void) {
           } else {
             CHECK(1);
           }
+          /* and back: the searches from both ends (gridbidir.c) must not
+          ** depend on which end is the start */
+          if (must_be_optimal && conn == 2) {
+            CHECK(strata_tilemap_find_path(w.map, w.gx, w.gy, w.sx, w.sy, &o, &p, NULL) == STRATA_OK);
+            CHECK(p.len > 0 && p.nodes[0] == (uint32_t)(w.gy * strata_tilemap_width(w.map) + w.gx));
+            CHECK_NEAR(p.cost, opt, 1e-6 * opt);
+          }
         }
       }
       strata_tilemap_free(w.map);
