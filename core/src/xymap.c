@@ -578,13 +578,15 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
   }
   /* Trace every node's chains, in node order and n, ne, e, ... order. A
   ** chain starts on an occupied neighbour, so counting those bounds the
-  ** chains; two steps per link (one walk from each end) is the usual count. */
+  ** chains; two steps per link (one walk from each end) is the usual count,
+  ** and crossings walked four times add a little (an eighth is ample). */
   size_t chain_cap = 1;
   for (size_t n = 0; n < m->node_count; n++)
     for (int d = 0; d < 8; d++)
       chain_cap += xy_cell(m, m->comps[m->nodes[n]].gx + DX[d], m->comps[m->nodes[n]].gy + DY[d]) >= 0;
   m->chains = malloc(chain_cap * sizeof *m->chains);
-  m->step_cap = 2 * (m->comp_count - m->node_count) + 64;
+  size_t links = m->comp_count - m->node_count;
+  m->step_cap = 2 * links + links / 8 + 64;
   m->steps = malloc(m->step_cap * sizeof *m->steps);
   if (m->chains == NULL || m->steps == NULL) goto nomem;
   for (size_t n = 0; n < m->node_count; n++) {
