@@ -1,0 +1,407 @@
+/*
+** gridjump.c - jump point search (Harabor and Grastien 2011) on maps of one
+** cost, 8 neighbours, diagonal steps of cost sqrt 2, as A* (octile
+** estimate) and as Dijkstra (the same successors, no estimate).
+**
+** Why: on a map of one cost most shortest routes are symmetric (the same
+** steps in another order), and a search that settles cells one by one
+** settles all of them. JPS only settles "jump points", cells where a route
+** may have to turn, and finds them by scanning straight and diagonal lines
+** from the cells it settles. The scans are word-at-a-time: a bit per cell,
+** rows in one bitset and columns in a transposed one, so a scan finds the
+** next wall or forced neighbour of 64 cells with a few logic operations and
+** a count of trailing (or leading) zeros (the block-based idea of Harabor
+** and Grastien's 2014 "JPS+ / block" work; our own code).
+**
+** Movement rule: a diagonal step is legal whenever its destination is
+** passable (corner cutting allowed), so the pruning rules are those of the
+** original paper:
+** - straight (dx, 0) into n: go on (dx, 0); (dx, +-1) is forced when
+**   n + (0, +-1) is a wall (else it is reached as cheaply around n).
+** - diagonal (dx, dy) into n: go on (dx, 0), (0, dy), (dx, dy); (-dx, dy)
+**   is forced when n - (dx, 0) is a wall, (dx, -dy) when n - (0, dy) is.
+** A straight scan stops at a cell with a forced neighbour (a jump point),
+** at the goal, or before a wall (nothing found). A diagonal scan stops at
+** the goal, at a cell with a forced neighbour, or at a cell from which one
+** of its two straight scans finds something.
+**
+** Keys are exact: g counts straight and diagonal steps (16 bits each; more
+** gives up with -2, as gridbidir.c does), and a key a + b sqrt 2 made from
+** whole counts as a double orders keys exactly (two that differ do so by
+** at least 1 / (|a| + |b| sqrt 2), far above the rounding; equal ones give
+** equal doubles). A cell is queued again only when its g strictly drops,
+** and a popped entry whose g is no longer the cell's is stale.
+**
+** Memory per cell: a 16-bit stamp, g (4 bytes) and the parent jump point (4
+** bytes); two bits for the bitsets; the binary heap of open jump points.
+** The bitsets are rebuilt only when the caller's serial of the class grid
+** changes.
+**
+** Measured (1000x1000 workloads, same run as libtcod; see the commit and
+** the dispatch in gridsearch.c): see GRIDJUMP_* in gridsearch.c's dispatch.
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gridflood.h"
+
+#define COUNT_MAX 0xfffeu
+#define NONE UINT32_MAX
+#define CELL_BITS 28
+#define CELL_MASK ((1u << CELL_BITS) - 1)
+#define DIR_START 4u /* (dx + 1) * 3 + (dy + 1) for (0, 0) */
+
+typedef struct jentry {
+  double f;      /* key: g (+ estimate for A*) */
+  uint32_t cell; /* padded index | arrival direction << CELL_BITS */
+  uint32_t g;    /* straight | diagonal << 16 */
+} jentry;
+
+struct grid_jump {
+  /* bitsets: a bit per padded cell, 1 = passable; one spare zero word at
+  ** the end of each line so that scans may read one word ahead */
+  uint64_t *rows, *cols;
+  uint32_t wpr, wpc; /* words per row, per column */
+  uint32_t pw, ph;
+  uint64_t serial;
+  int built;
+  double corners; /* forced positions per passable cell, for the dispatch */
+  /* the search */
+  uint16_t *stamp;
+  uint32_t *g, *parent;
+  uint32_t cap;
+  uint16_t gen;
+  jentry *heap;
+  uint32_t len, heap_cap;
+};
+
+void gridjump_free(struct grid_jump *j) {
+  if (j == NULL) return;
+  free(j->rows), free(j->cols);
+  free(j->stamp), free(j->g), free(j->parent);
+  free(j->heap);
+  free(j);
+}
+
+size_t gridjump_memory(const struct grid_jump *j) {
+  if (j == NULL) return 0;
+  size_t bytes = sizeof *j;
+  bytes += ((size_t)j->wpr * j->ph + (size_t)j->wpc * j->pw) * sizeof(uint64_t);
+  bytes += (size_t)j->cap * (sizeof *j->stamp + sizeof *j->g + sizeof *j->parent);
+  return bytes + (size_t)j->heap_cap * sizeof *j->heap;
+}
+
+static int build_bits(struct grid_jump *j, const uint8_t *cls, uint32_t pw, uint32_t ph,
+                      uint64_t serial) {
+  if (j->built && j->serial == serial && j->pw == pw && j->ph == ph) return 1;
+  uint32_t wpr = (pw + 63) / 64 + 1, wpc = (ph + 63) / 64 + 1;
+  if (!j->built || j->pw != pw || j->ph != ph) {
+    free(j->rows), free(j->cols);
+    j->rows = calloc((size_t)wpr * ph, sizeof *j->rows);
+    j->cols = calloc((size_t)wpc * pw, sizeof *j->cols);
+    j->built = 0;
+    if (j->rows == NULL || j->cols == NULL) return 0;
+  } else {
+    memset(j->rows, 0, (size_t)wpr * ph * sizeof *j->rows);
+    memset(j->cols, 0, (size_t)wpc * pw * sizeof *j->cols);
+  }
+  j->wpr = wpr, j->wpc = wpc, j->pw = pw, j->ph = ph;
+  for (uint32_t y = 0; y < ph; y++) {
+    const uint8_t *c = cls + (size_t)y * pw;
+    uint64_t *row = j->rows + (size_t)y * wpr;
+    for (uint32_t x = 0; x < pw; x++)
+      if (c[x]) {
+        row[x >> 6] |= 1ull << (x & 63);
+        j->cols[(size_t)x * wpc + (y >> 6)] |= 1ull << (y & 63);
+      }
+  }
+  /* How often a straight scan would stop at a forced neighbour: cells with
+  ** a wall beside them and a free cell beside the next one (eastwards; the
+  ** other ways are alike on the maps we know). Scattered walls make this
+  ** high, and then JPS settles nearly as many cells as plain Dijkstra and
+  ** pays for its scans on top. */
+  uint64_t forced = 0, open = 0;
+  for (uint32_t y = 1; y + 1 < ph; y++) {
+    const uint64_t *A = j->rows + (size_t)(y - 1) * wpr, *B = A + wpr, *C = B + wpr;
+    for (uint32_t k = 0; k + 1 < wpr; k++) {
+      uint64_t an = (A[k] >> 1) | (A[k + 1] << 63), cn = (C[k] >> 1) | (C[k + 1] << 63);
+      forced += (uint64_t)__builtin_popcountll(((~A[k] & an) | (~C[k] & cn)) & B[k]);
+      open += (uint64_t)__builtin_popcountll(B[k]);
+    }
+  }
+  j->corners = open ? (double)forced / (double)open : 0;
+  j->serial = serial, j->built = 1;
+  return 1;
+}
+
+double gridjump_corners(struct grid_jump **jp, const uint8_t *cls, uint32_t pw, uint32_t ph,
+                        uint64_t serial) {
+  if (*jp == NULL && (*jp = calloc(1, sizeof **jp)) == NULL) return -1;
+  return build_bits(*jp, cls, pw, ph, serial) ? (*jp)->corners : -1;
+}
+
+/* The first position q > from on line B (A and C the lines beside it) that
+** is a wall (*wall = 1) or has a forced neighbour ahead: A or C blocked at
+** q and free at q + 1. Lines end with a wall, so the scan ends. */
+static inline uint32_t scan_fwd(const uint64_t *A, const uint64_t *B, const uint64_t *C,
+                                uint32_t from, int *wall) {
+  uint32_t p = from + 1, k = p >> 6;
+  uint64_t m = ~0ull << (p & 63);
+  for (;; k++, m = ~0ull) {
+    const uint64_t a = A[k], c = C[k], b = B[k];
+    const uint64_t an = (a >> 1) | (A[k + 1] << 63), cn = (c >> 1) | (C[k + 1] << 63);
+    const uint64_t stop = ((~a & an) | (~c & cn) | ~b) & m;
+    if (stop) {
+      uint32_t q = k * 64 + (uint32_t)__builtin_ctzll(stop);
+      *wall = !((b >> (q & 63)) & 1);
+      return q;
+    }
+  }
+}
+
+/* The same backwards: the last position q < from that is a wall or has A or
+** C blocked at q and free at q - 1. */
+static inline uint32_t scan_bwd(const uint64_t *A, const uint64_t *B, const uint64_t *C,
+                                uint32_t from, int *wall) {
+  uint32_t p = from - 1, k = p >> 6;
+  uint64_t m = (p & 63) == 63 ? ~0ull : (2ull << (p & 63)) - 1;
+  for (;; k--, m = ~0ull) {
+    const uint64_t a = A[k], c = C[k], b = B[k];
+    const uint64_t ap = (a << 1) | (k ? A[k - 1] >> 63 : 0), cp = (c << 1) | (k ? C[k - 1] >> 63 : 0);
+    const uint64_t stop = ((~a & ap) | (~c & cp) | ~b) & m;
+    if (stop) {
+      uint32_t q = k * 64 + 63 - (uint32_t)__builtin_clzll(stop);
+      *wall = !((b >> (q & 63)) & 1);
+      return q;
+    }
+  }
+}
+
+typedef struct ctx {
+  const struct grid_jump *j;
+  const uint8_t *cls;
+  int32_t pw;
+  uint32_t gx, gy, goal; /* padded */
+} ctx;
+
+/* Straight scan along a row from (x, y) in direction dx: the x of the jump
+** point found (the goal included), or NONE. */
+static inline uint32_t jump_h(const ctx *c, uint32_t x, uint32_t y, int dx) {
+  const uint64_t *rows = c->j->rows;
+  const uint32_t wpr = c->j->wpr;
+  const uint64_t *A = rows + (size_t)(y - 1) * wpr, *B = A + wpr, *C = B + wpr;
+  int wall;
+  uint32_t q = dx > 0 ? scan_fwd(A, B, C, x, &wall) : scan_bwd(A, B, C, x, &wall);
+  if (y == c->gy && (dx > 0 ? c->gx > x && c->gx <= q : c->gx < x && c->gx >= q)) return c->gx;
+  return wall ? NONE : q;
+}
+
+/* The same along a column: the y found, or NONE. */
+static inline uint32_t jump_v(const ctx *c, uint32_t x, uint32_t y, int dy) {
+  const uint64_t *cols = c->j->cols;
+  const uint32_t wpc = c->j->wpc;
+  const uint64_t *A = cols + (size_t)(x - 1) * wpc, *B = A + wpc, *C = B + wpc;
+  int wall;
+  uint32_t q = dy > 0 ? scan_fwd(A, B, C, y, &wall) : scan_bwd(A, B, C, y, &wall);
+  if (x == c->gx && (dy > 0 ? c->gy > y && c->gy <= q : c->gy < y && c->gy >= q)) return c->gy;
+  return wall ? NONE : q;
+}
+
+/* Diagonal scan from (x, y): the number of steps to the jump point found,
+** or 0. */
+static inline uint32_t jump_d(const ctx *c, uint32_t x, uint32_t y, int dx, int dy) {
+  const uint8_t *cls = c->cls;
+  const int32_t pw = c->pw;
+  const int32_t step = dy * pw + dx;
+  uint32_t v = y * (uint32_t)pw + x;
+  for (uint32_t n = 1;; n++) {
+    v = (uint32_t)((int32_t)v + step);
+    x = (uint32_t)((int32_t)x + dx), y = (uint32_t)((int32_t)y + dy);
+    if (!cls[v]) return 0;
+    if (v == c->goal) return n;
+    if ((!cls[v - dx] && cls[v - dx + dy * pw]) || (!cls[v - dy * pw] && cls[v + dx - dy * pw]))
+      return n;
+    if (jump_h(c, x, y, dx) != NONE || jump_v(c, x, y, dy) != NONE) return n;
+  }
+}
+
+static int heap_push(struct grid_jump *j, jentry e) {
+  if (j->len == j->heap_cap) {
+    uint32_t cap = j->heap_cap ? j->heap_cap * 2 : 4096;
+    jentry *h = realloc(j->heap, (size_t)cap * sizeof *h);
+    if (h == NULL) return 0;
+    j->heap = h, j->heap_cap = cap;
+  }
+  jentry *h = j->heap;
+  uint32_t i = j->len++;
+  while (i > 0) {
+    uint32_t p = (i - 1) / 2;
+    if (h[p].f <= e.f) break;
+    h[i] = h[p];
+    i = p;
+  }
+  h[i] = e;
+  return 1;
+}
+
+static jentry heap_pop(struct grid_jump *j) {
+  jentry *h = j->heap;
+  jentry top = h[0], e = h[--j->len];
+  uint32_t n = j->len, i = 0;
+  for (;;) {
+    uint32_t l = 2 * i + 1;
+    if (l >= n) break;
+    if (l + 1 < n && h[l + 1].f < h[l].f) l++;
+    if (h[l].f >= e.f) break;
+    h[i] = h[l];
+    i = l;
+  }
+  if (n) h[i] = e;
+  return top;
+}
+
+static inline double dkey(uint32_t s, uint32_t d) { return (double)s + M_SQRT2 * (double)d; }
+
+/* The search proper: 1 found, 0 no route, -1 out of memory, -2 a count
+** outgrew 16 bits. */
+static int run(struct grid_jump *j, const ctx *c, int astar, uint32_t start, uint64_t *expanded) {
+  const int32_t pw = c->pw;
+  const uint8_t *cls = c->cls;
+  uint16_t *stamp = j->stamp;
+  uint32_t *gc = j->g, *parent = j->parent;
+  const uint16_t gen = j->gen;
+  uint64_t pops = 0;
+  j->len = 0;
+  stamp[start] = gen, gc[start] = 0, parent[start] = start;
+  if (!heap_push(j, (jentry){0, start | DIR_START << CELL_BITS, 0})) return -1;
+  while (j->len) {
+    const jentry e = heap_pop(j);
+    const uint32_t u = e.cell & CELL_MASK;
+    if (gc[u] != e.g) continue; /* stale: u was queued again with a lower g */
+    pops++;
+    if (u == c->goal) {
+      *expanded = pops;
+      return 1;
+    }
+    const uint32_t ux = u % (uint32_t)pw, uy = u / (uint32_t)pw;
+    const int adx = (int)(e.cell >> CELL_BITS) / 3 - 1, ady = (int)(e.cell >> CELL_BITS) % 3 - 1;
+    /* the directions to scan, as a bit per (dx + 1) * 3 + (dy + 1) */
+    unsigned dirs;
+#define DBIT(dx, dy) (1u << (((dx) + 1) * 3 + ((dy) + 1)))
+    if (adx == 0 && ady == 0) {
+      dirs = 0x1ffu & ~DBIT(0, 0);
+    } else if (ady == 0) {
+      dirs = DBIT(adx, 0);
+      if (!cls[u + pw]) dirs |= DBIT(adx, 1);
+      if (!cls[u - pw]) dirs |= DBIT(adx, -1);
+    } else if (adx == 0) {
+      dirs = DBIT(0, ady);
+      if (!cls[u + 1]) dirs |= DBIT(1, ady);
+      if (!cls[u - 1]) dirs |= DBIT(-1, ady);
+    } else {
+      dirs = DBIT(adx, 0) | DBIT(0, ady) | DBIT(adx, ady);
+      if (!cls[u - adx]) dirs |= DBIT(-adx, ady);
+      if (!cls[u - ady * pw]) dirs |= DBIT(adx, -ady);
+    }
+#undef DBIT
+    const uint32_t us = e.g & 0xffffu, ud = e.g >> 16;
+    while (dirs) {
+      const unsigned code = (unsigned)__builtin_ctz(dirs);
+      dirs &= dirs - 1;
+      const int dx = (int)code / 3 - 1, dy = (int)code % 3 - 1;
+      uint32_t vx = ux, vy = uy, n;
+      if (dy == 0) {
+        uint32_t q = jump_h(c, ux, uy, dx);
+        if (q == NONE) continue;
+        vx = q, n = dx > 0 ? q - ux : ux - q;
+      } else if (dx == 0) {
+        uint32_t q = jump_v(c, ux, uy, dy);
+        if (q == NONE) continue;
+        vy = q, n = dy > 0 ? q - uy : uy - q;
+      } else {
+        if ((n = jump_d(c, ux, uy, dx, dy)) == 0) continue;
+        vx = (uint32_t)((int32_t)ux + dx * (int32_t)n), vy = (uint32_t)((int32_t)uy + dy * (int32_t)n);
+      }
+      const int diag = dx != 0 && dy != 0;
+      const uint32_t s = us + (diag ? 0 : n), d = ud + (diag ? n : 0);
+      if (s > COUNT_MAX || d > COUNT_MAX) return -2;
+      const uint32_t v = vy * (uint32_t)pw + vx, g = s | d << 16;
+      const double gk = dkey(s, d);
+      if (stamp[v] == gen && gk >= dkey(gc[v] & 0xffffu, gc[v] >> 16)) continue;
+      stamp[v] = gen, gc[v] = g, parent[v] = u;
+      double f = gk;
+      if (astar) { /* octile: (hi - lo) straight steps and lo diagonal */
+        uint32_t ax = vx > c->gx ? vx - c->gx : c->gx - vx, ay = vy > c->gy ? vy - c->gy : c->gy - vy;
+        uint32_t lo = ax < ay ? ax : ay, hi = ax ^ ay ^ lo;
+        f = dkey(s + hi - lo, d + lo);
+      }
+      if (!heap_push(j, (jentry){f, v | code << CELL_BITS, g})) return -1;
+    }
+  }
+  *expanded = pops;
+  return 0;
+}
+
+int gridjump_run(struct grid_jump **jp, const uint8_t *cls, uint32_t pw, uint32_t ph,
+                 uint64_t serial, int astar, int sx, int sy, int gx, int gy, double cell_cost,
+                 strata_path *out, uint64_t *expanded) {
+  const uint32_t n = pw * ph;
+  struct grid_jump *j = *jp;
+  if (j == NULL && (j = *jp = calloc(1, sizeof *j)) == NULL) return -1;
+  if (!build_bits(j, cls, pw, ph, serial)) return -1;
+  if (n > j->cap) {
+    uint16_t *stamp = calloc(n, sizeof *stamp);
+    uint32_t *g = malloc((size_t)n * sizeof *g), *parent = malloc((size_t)n * sizeof *parent);
+    if (stamp == NULL || g == NULL || parent == NULL) {
+      free(stamp), free(g), free(parent);
+      return -1;
+    }
+    free(j->stamp), free(j->g), free(j->parent);
+    j->stamp = stamp, j->g = g, j->parent = parent, j->cap = n, j->gen = 0;
+  }
+  if (++j->gen == 0) { /* 65535 searches: clear the stamps once */
+    memset(j->stamp, 0, (size_t)j->cap * sizeof *j->stamp);
+    j->gen = 1;
+  }
+  out->len = 0;
+  out->cost = 0;
+  const uint32_t start = (uint32_t)(sy + 1) * pw + (uint32_t)(sx + 1);
+  const ctx c = {j, cls, (int32_t)pw, (uint32_t)gx + 1, (uint32_t)gy + 1,
+                 (uint32_t)(gy + 1) * pw + (uint32_t)(gx + 1)};
+  *expanded = 0;
+  if (!cls[start] || !cls[c.goal]) return 0;
+  int r = run(j, &c, astar, start, expanded);
+  if (r <= 0) return r;
+  /* The route: from the goal back along the parents, filling the straight
+  ** or diagonal line between each jump point and its parent, reversed. */
+  const uint32_t width = pw - 2;
+  size_t len = 0, straight = 0, diagonal = 0;
+  uint32_t v = c.goal, x = c.gx, y = c.gy;
+  for (;;) {
+    const uint32_t p = j->parent[v], px = p % pw, py = p / pw;
+    const int dx = px > x ? 1 : px < x ? -1 : 0, dy = py > y ? 1 : py < y ? -1 : 0;
+    for (;;) {
+      if (len == out->cap) {
+        size_t cap = out->cap ? out->cap * 2 : 256;
+        uint32_t *nodes = realloc(out->nodes, cap * sizeof *nodes);
+        if (nodes == NULL) return -1;
+        out->nodes = nodes, out->cap = cap;
+      }
+      out->nodes[len++] = (y - 1) * width + (x - 1);
+      if (x == px && y == py) break;
+      dx && dy ? diagonal++ : straight++;
+      x = (uint32_t)((int32_t)x + dx), y = (uint32_t)((int32_t)y + dy);
+    }
+    if (p == v) break; /* the start */
+    len--;             /* p is listed again as the next line's first cell */
+    v = p;
+  }
+  for (size_t i = 0, k = len - 1; i < k; i++, k--) {
+    uint32_t t = out->nodes[i];
+    out->nodes[i] = out->nodes[k], out->nodes[k] = t;
+  }
+  out->len = len;
+  out->cost = cell_cost * ((double)straight + M_SQRT2 * (double)diagonal);
+  return 1;
+}
