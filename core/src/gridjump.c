@@ -32,8 +32,8 @@
 ** equal doubles). A cell is queued again only when its g strictly drops,
 ** and a popped entry whose g is no longer the cell's is stale.
 **
-** Memory per cell: a 16-bit stamp, g (4 bytes) and the parent jump point (4
-** bytes); two bits for the bitsets; the binary heap of open jump points.
+** Memory per cell: g (4 bytes) and the parent jump point with an 11-bit
+** search stamp (4 bytes); two bits for the bitsets; the binary heap of open jump points.
 ** The bitsets are rebuilt only when the caller's serial of the class grid
 ** changes.
 **
@@ -58,6 +58,17 @@ typedef struct jentry {
   uint32_t g;    /* straight | diagonal << 16 */
 } jentry;
 
+/* A cell's search state in one place (one cache line to miss, not three):
+** g, and the parent jump point with the search's stamp in the top bits
+** (cells < 2^21, see GRIDBIDIR_MAX_CELLS). */
+#define PARENT_BITS 21
+#define PARENT_MASK ((1u << PARENT_BITS) - 1)
+#define GEN_MAX ((1u << (32 - PARENT_BITS)) - 1)
+typedef struct jcell {
+  uint32_t g;  /* straight | diagonal << 16 */
+  uint32_t ps; /* parent | stamp << PARENT_BITS */
+} jcell;
+
 struct grid_jump {
   /* bitsets: a bit per padded cell, 1 = passable; one spare zero word at
   ** the end of each line so that scans may read one word ahead */
@@ -68,10 +79,9 @@ struct grid_jump {
   int built;
   double corners; /* forced positions per passable cell, for the dispatch */
   /* the search */
-  uint16_t *stamp;
-  uint32_t *g, *parent;
+  jcell *cell;
   uint32_t cap;
-  uint16_t gen;
+  uint32_t gen; /* 1..GEN_MAX */
   jentry *heap;
   uint32_t len, heap_cap;
 };
@@ -79,7 +89,7 @@ struct grid_jump {
 void gridjump_free(struct grid_jump *j) {
   if (j == NULL) return;
   free(j->rows), free(j->cols);
-  free(j->stamp), free(j->g), free(j->parent);
+  free(j->cell);
   free(j->heap);
   free(j);
 }
@@ -88,7 +98,7 @@ size_t gridjump_memory(const struct grid_jump *j) {
   if (j == NULL) return 0;
   size_t bytes = sizeof *j;
   bytes += ((size_t)j->wpr * j->ph + (size_t)j->wpc * j->pw) * sizeof(uint64_t);
-  bytes += (size_t)j->cap * (sizeof *j->stamp + sizeof *j->g + sizeof *j->parent);
+  bytes += (size_t)j->cap * sizeof *j->cell;
   return bytes + (size_t)j->heap_cap * sizeof *j->heap;
 }
 
@@ -182,12 +192,14 @@ typedef struct ctx {
   const struct grid_jump *j;
   const uint8_t *cls;
   int32_t pw;
+  uint64_t recip; /* floor(2^42 / pw) + 1: cell * recip >> 42 == cell / pw for cells < 2^21 */
   uint32_t gx, gy, goal; /* padded */
 } ctx;
 
 /* Straight scan along a row from (x, y) in direction dx: the x of the jump
 ** point found (the goal included), or NONE. */
-static inline uint32_t jump_h(const ctx *c, uint32_t x, uint32_t y, int dx) {
+static inline uint32_t jump_h(const ctx *c, uint32_t x, uint32_t y, uint32_t v, int dx) {
+  if (!c->cls[v + (uint32_t)dx]) return NONE; /* a wall next: the common case in corridors */
   const uint64_t *rows = c->j->rows;
   const uint32_t wpr = c->j->wpr;
   const uint64_t *A = rows + (size_t)(y - 1) * wpr, *B = A + wpr, *C = B + wpr;
@@ -198,7 +210,8 @@ static inline uint32_t jump_h(const ctx *c, uint32_t x, uint32_t y, int dx) {
 }
 
 /* The same along a column: the y found, or NONE. */
-static inline uint32_t jump_v(const ctx *c, uint32_t x, uint32_t y, int dy) {
+static inline uint32_t jump_v(const ctx *c, uint32_t x, uint32_t y, uint32_t v, int dy) {
+  if (!c->cls[v + (uint32_t)(dy * c->pw)]) return NONE;
   const uint64_t *cols = c->j->cols;
   const uint32_t wpc = c->j->wpc;
   const uint64_t *A = cols + (size_t)(x - 1) * wpc, *B = A + wpc, *C = B + wpc;
@@ -222,7 +235,7 @@ static inline uint32_t jump_d(const ctx *c, uint32_t x, uint32_t y, int dx, int 
     if (v == c->goal) return n;
     if ((!cls[v - dx] && cls[v - dx + dy * pw]) || (!cls[v - dy * pw] && cls[v + dx - dy * pw]))
       return n;
-    if (jump_h(c, x, y, dx) != NONE || jump_v(c, x, y, dy) != NONE) return n;
+    if (jump_h(c, x, y, v, dx) != NONE || jump_v(c, x, y, v, dy) != NONE) return n;
   }
 }
 
@@ -268,23 +281,23 @@ static inline double dkey(uint32_t s, uint32_t d) { return (double)s + M_SQRT2 *
 static int run(struct grid_jump *j, const ctx *c, int astar, uint32_t start, uint64_t *expanded) {
   const int32_t pw = c->pw;
   const uint8_t *cls = c->cls;
-  uint16_t *stamp = j->stamp;
-  uint32_t *gc = j->g, *parent = j->parent;
-  const uint16_t gen = j->gen;
+  jcell *cells = j->cell;
+  const uint32_t gen = j->gen << PARENT_BITS;
   uint64_t pops = 0;
   j->len = 0;
-  stamp[start] = gen, gc[start] = 0, parent[start] = start;
+  cells[start] = (jcell){0, start | gen};
   if (!heap_push(j, (jentry){0, start | DIR_START << CELL_BITS, 0})) return -1;
   while (j->len) {
     const jentry e = heap_pop(j);
     const uint32_t u = e.cell & CELL_MASK;
-    if (gc[u] != e.g) continue; /* stale: u was queued again with a lower g */
+    if (cells[u].g != e.g) continue; /* stale: u was queued again with a lower g */
     pops++;
     if (u == c->goal) {
       *expanded = pops;
       return 1;
     }
-    const uint32_t ux = u % (uint32_t)pw, uy = u / (uint32_t)pw;
+    /* a multiply, not a division (GRIDBIDIR_MAX_CELLS keeps cells, pw < 2^21) */
+    const uint32_t uy = (uint32_t)(((uint64_t)u * c->recip) >> 42), ux = u - uy * (uint32_t)pw;
     const int adx = (int)(e.cell >> CELL_BITS) / 3 - 1, ady = (int)(e.cell >> CELL_BITS) % 3 - 1;
     /* the directions to scan, as a bit per (dx + 1) * 3 + (dy + 1) */
     unsigned dirs;
@@ -312,11 +325,11 @@ static int run(struct grid_jump *j, const ctx *c, int astar, uint32_t start, uin
       const int dx = (int)code / 3 - 1, dy = (int)code % 3 - 1;
       uint32_t vx = ux, vy = uy, n;
       if (dy == 0) {
-        uint32_t q = jump_h(c, ux, uy, dx);
+        uint32_t q = jump_h(c, ux, uy, u, dx);
         if (q == NONE) continue;
         vx = q, n = dx > 0 ? q - ux : ux - q;
       } else if (dx == 0) {
-        uint32_t q = jump_v(c, ux, uy, dy);
+        uint32_t q = jump_v(c, ux, uy, u, dy);
         if (q == NONE) continue;
         vy = q, n = dy > 0 ? q - uy : uy - q;
       } else {
@@ -328,8 +341,9 @@ static int run(struct grid_jump *j, const ctx *c, int astar, uint32_t start, uin
       if (s > COUNT_MAX || d > COUNT_MAX) return -2;
       const uint32_t v = vy * (uint32_t)pw + vx, g = s | d << 16;
       const double gk = dkey(s, d);
-      if (stamp[v] == gen && gk >= dkey(gc[v] & 0xffffu, gc[v] >> 16)) continue;
-      stamp[v] = gen, gc[v] = g, parent[v] = u;
+      const jcell old = cells[v];
+      if ((old.ps & ~PARENT_MASK) == gen && gk >= dkey(old.g & 0xffffu, old.g >> 16)) continue;
+      cells[v] = (jcell){g, u | gen};
       double f = gk;
       if (astar) { /* octile: (hi - lo) straight steps and lo diagonal */
         uint32_t ax = vx > c->gx ? vx - c->gx : c->gx - vx, ay = vy > c->gy ? vy - c->gy : c->gy - vy;
@@ -347,27 +361,24 @@ int gridjump_run(struct grid_jump **jp, const uint8_t *cls, uint32_t pw, uint32_
                  uint64_t serial, int astar, int sx, int sy, int gx, int gy, double cell_cost,
                  strata_path *out, uint64_t *expanded) {
   const uint32_t n = pw * ph;
+  if (n > GRIDBIDIR_MAX_CELLS) return -2; /* run()'s division by multiply needs cells < 2^21 */
   struct grid_jump *j = *jp;
   if (j == NULL && (j = *jp = calloc(1, sizeof *j)) == NULL) return -1;
   if (!build_bits(j, cls, pw, ph, serial)) return -1;
   if (n > j->cap) {
-    uint16_t *stamp = calloc(n, sizeof *stamp);
-    uint32_t *g = malloc((size_t)n * sizeof *g), *parent = malloc((size_t)n * sizeof *parent);
-    if (stamp == NULL || g == NULL || parent == NULL) {
-      free(stamp), free(g), free(parent);
-      return -1;
-    }
-    free(j->stamp), free(j->g), free(j->parent);
-    j->stamp = stamp, j->g = g, j->parent = parent, j->cap = n, j->gen = 0;
+    jcell *cells = calloc(n, sizeof *cells);
+    if (cells == NULL) return -1;
+    free(j->cell);
+    j->cell = cells, j->cap = n, j->gen = 0;
   }
-  if (++j->gen == 0) { /* 65535 searches: clear the stamps once */
-    memset(j->stamp, 0, (size_t)j->cap * sizeof *j->stamp);
+  if (++j->gen > GEN_MAX) { /* 2047 searches: clear the stamps once */
+    memset(j->cell, 0, (size_t)j->cap * sizeof *j->cell);
     j->gen = 1;
   }
   out->len = 0;
   out->cost = 0;
   const uint32_t start = (uint32_t)(sy + 1) * pw + (uint32_t)(sx + 1);
-  const ctx c = {j, cls, (int32_t)pw, (uint32_t)gx + 1, (uint32_t)gy + 1,
+  const ctx c = {j, cls, (int32_t)pw, ((uint64_t)1 << 42) / pw + 1, (uint32_t)gx + 1, (uint32_t)gy + 1,
                  (uint32_t)(gy + 1) * pw + (uint32_t)(gx + 1)};
   *expanded = 0;
   if (!cls[start] || !cls[c.goal]) return 0;
@@ -379,7 +390,8 @@ int gridjump_run(struct grid_jump **jp, const uint8_t *cls, uint32_t pw, uint32_
   size_t len = 0, straight = 0, diagonal = 0;
   uint32_t v = c.goal, x = c.gx, y = c.gy;
   for (;;) {
-    const uint32_t p = j->parent[v], px = p % pw, py = p / pw;
+    const uint32_t p = j->cell[v].ps & PARENT_MASK;
+    const uint32_t py = (uint32_t)(((uint64_t)p * c.recip) >> 42), px = p - py * pw;
     const int dx = px > x ? 1 : px < x ? -1 : 0, dy = py > y ? 1 : py < y ? -1 : 0;
     for (;;) {
       if (len == out->cap) {
