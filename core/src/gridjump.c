@@ -384,34 +384,30 @@ int gridjump_run(struct grid_jump **jp, const uint8_t *cls, uint32_t pw, uint32_
   if (!cls[start] || !cls[c.goal]) return 0;
   int r = run(j, &c, astar, start, expanded);
   if (r <= 0) return r;
-  /* The route: from the goal back along the parents, filling the straight
-  ** or diagonal line between each jump point and its parent, reversed. */
-  const uint32_t width = pw - 2;
-  size_t len = 0, straight = 0, diagonal = 0;
+  /* The route: g counts its steps, so its length is known and it is
+  ** written from the back, from the goal along the parents, filling the
+  ** straight or diagonal line between each jump point and its parent. */
+  const uint32_t g = j->cell[c.goal].g, straight = g & 0xffffu, diagonal = g >> 16;
+  const size_t len = (size_t)straight + diagonal + 1;
+  if (len > out->cap) {
+    uint32_t *nodes = realloc(out->nodes, len * sizeof *nodes);
+    if (nodes == NULL) return -1;
+    out->nodes = nodes, out->cap = len;
+  }
+  const int32_t width = (int32_t)pw - 2;
+  uint32_t *const nodes = out->nodes;
+  size_t i = len;
   uint32_t v = c.goal, x = c.gx, y = c.gy;
-  for (;;) {
+  uint32_t at = (y - 1) * (uint32_t)width + (x - 1); /* map index of (x, y) */
+  nodes[--i] = at;
+  while (v != start) {
     const uint32_t p = j->cell[v].ps & PARENT_MASK;
     const uint32_t py = (uint32_t)(((uint64_t)p * c.recip) >> 42), px = p - py * pw;
-    const int dx = px > x ? 1 : px < x ? -1 : 0, dy = py > y ? 1 : py < y ? -1 : 0;
-    for (;;) {
-      if (len == out->cap) {
-        size_t cap = out->cap ? out->cap * 2 : 256;
-        uint32_t *nodes = realloc(out->nodes, cap * sizeof *nodes);
-        if (nodes == NULL) return -1;
-        out->nodes = nodes, out->cap = cap;
-      }
-      out->nodes[len++] = (y - 1) * width + (x - 1);
-      if (x == px && y == py) break;
-      dx && dy ? diagonal++ : straight++;
-      x = (uint32_t)((int32_t)x + dx), y = (uint32_t)((int32_t)y + dy);
-    }
-    if (p == v) break; /* the start */
-    len--;             /* p is listed again as the next line's first cell */
-    v = p;
-  }
-  for (size_t i = 0, k = len - 1; i < k; i++, k--) {
-    uint32_t t = out->nodes[i];
-    out->nodes[i] = out->nodes[k], out->nodes[k] = t;
+    const int32_t dx = px > x ? 1 : px < x ? -1 : 0, dy = py > y ? 1 : py < y ? -1 : 0;
+    const int32_t step = dy * width + dx;
+    uint32_t k = px != x ? (px > x ? px - x : x - px) : (py > y ? py - y : y - py);
+    for (; k; k--) nodes[--i] = at = (uint32_t)((int32_t)at + step);
+    x = px, y = py, v = p;
   }
   out->len = len;
   out->cost = cell_cost * ((double)straight + M_SQRT2 * (double)diagonal);
