@@ -77,7 +77,7 @@ struct grid_jump {
   uint32_t pw, ph;
   uint64_t serial;
   int built;
-  double corners; /* forced positions per passable cell, for the dispatch */
+  double per_run; /* forced positions per run of passable cells, for the dispatch */
   /* the search */
   jcell *cell;
   uint32_t cap;
@@ -126,29 +126,31 @@ static int build_bits(struct grid_jump *j, const uint8_t *cls, uint32_t pw, uint
         j->cols[(size_t)x * wpc + (y >> 6)] |= 1ull << (y & 63);
       }
   }
-  /* How often a straight scan would stop at a forced neighbour: cells with
-  ** a wall beside them and a free cell beside the next one (eastwards; the
-  ** other ways are alike on the maps we know). Scattered walls make this
-  ** high, and then JPS settles nearly as many cells as plain Dijkstra and
-  ** pays for its scans on top. */
-  uint64_t forced = 0, open = 0;
+  /* For the dispatch: the forced positions (cells with a wall beside them
+  ** and a free cell beside the next one, eastwards; the other ways are
+  ** alike on the maps we know) per run of passable cells in a row. JPS
+  ** pays per jump point times the length of its scans; both grow with this
+  ** count, which is low where walls come in long lines that bound short
+  ** runs (rooms 0.12, corridors of a maze 0.32) and high where walls are
+  ** scattered over open ground (random walls, 1 to 40 %: 1.05 to 1.8). */
+  uint64_t forced = 0, runs = 0;
   for (uint32_t y = 1; y + 1 < ph; y++) {
     const uint64_t *A = j->rows + (size_t)(y - 1) * wpr, *B = A + wpr, *C = B + wpr;
     for (uint32_t k = 0; k + 1 < wpr; k++) {
       uint64_t an = (A[k] >> 1) | (A[k + 1] << 63), cn = (C[k] >> 1) | (C[k + 1] << 63);
       forced += (uint64_t)__builtin_popcountll(((~A[k] & an) | (~C[k] & cn)) & B[k]);
-      open += (uint64_t)__builtin_popcountll(B[k]);
+      runs += (uint64_t)__builtin_popcountll(B[k] & ~((B[k] << 1) | (k ? B[k - 1] >> 63 : 0)));
     }
   }
-  j->corners = open ? (double)forced / (double)open : 0;
+  j->per_run = runs ? (double)forced / (double)runs : 0;
   j->serial = serial, j->built = 1;
   return 1;
 }
 
-double gridjump_corners(struct grid_jump **jp, const uint8_t *cls, uint32_t pw, uint32_t ph,
-                        uint64_t serial) {
+double gridjump_forced_per_run(struct grid_jump **jp, const uint8_t *cls, uint32_t pw,
+                               uint32_t ph, uint64_t serial) {
   if (*jp == NULL && (*jp = calloc(1, sizeof **jp)) == NULL) return -1;
-  return build_bits(*jp, cls, pw, ph, serial) ? (*jp)->corners : -1;
+  return build_bits(*jp, cls, pw, ph, serial) ? (*jp)->per_run : -1;
 }
 
 /* The first position q > from on line B (A and C the lines beside it) that

@@ -27,7 +27,7 @@
 #include "tilemap_internal.h"
 
 #define MAX_CLASSES 254 /* 0xff marks "not cached" below */
-#define GRIDJUMP_MAX_CORNERS 0.2 /* see the dispatch below */
+#define GRIDJUMP_MAX_FORCED_PER_RUN 0.4 /* see the dispatch below */
 #define MAX_RING 8192 /* more buckets than this: the key range is too wide for a ring */
 
 typedef struct grid_entry {
@@ -395,16 +395,18 @@ int gridsearch_run(strata_tilemap *m, int x1, int y1, int x2, int y2,
     if (eight && diag == M_SQRT2 && gs->pw * gs->ph <= GRIDBIDIR_MAX_CELLS &&
         (opt->algorithm == STRATA_PATH_DIJKSTRA || opt->algorithm == STRATA_PATH_ASTAR) &&
         gs->cls[(size_t)(y1 + 1) * gs->pw + (size_t)(x1 + 1)] != 0) {
-      /* Few forced neighbours (walls in long runs: rooms, corridors): jump
-      ** point search, which settles only the cells where routes turn
-      ** (gridjump.c). Scattered walls make nearly every cell such a cell,
-      ** and there the searches from both ends win. The threshold lies
-      ** between the 1000x1000 workloads: rooms 0.02 and maze 0.16 (JPS 3 to
-      ** 5 times faster than gridbidir.c), open 0.29 (JPS 1.5 to 3.5 times
-      ** slower). */
-      double corners = gridjump_corners(&gs->jump, gs->cls, gs->pw, gs->ph, gs->cls_serial);
-      if (corners < 0) goto nomem;
-      if (corners < GRIDJUMP_MAX_CORNERS) {
+      /* Walls in long lines (rooms, corridors): jump point search, which
+      ** settles only the cells where routes turn (gridjump.c). Scattered
+      ** walls make nearly every cell such a cell and the scans long, and
+      ** there the searches from both ends win. Measured on 1000x1000 maps
+      ** (forced positions per run, JPS / gridbidir ms, Dijkstra and A*):
+      ** rooms 0.12: 2.2/6.0, 1.9/7.1; rooms with 3 % debris 0.19: 3.3/6.1,
+      ** 3.0/7.1; with 10 % 0.31: 6.2/6.2, 6.1/7.5; with 30 % 0.44: 8.6/6.2,
+      ** 8.3/7.5; maze 0.32: 4.4/8.8, 4.2/11.7 (bench_grid); random walls
+      ** 1 % 1.8: 70/17, 0.2/0.4; 20 % 1.46: 79/23, 7.4/4.1. */
+      double per_run = gridjump_forced_per_run(&gs->jump, gs->cls, gs->pw, gs->ph, gs->cls_serial);
+      if (per_run < 0) goto nomem;
+      if (per_run < GRIDJUMP_MAX_FORCED_PER_RUN) {
         int r = gridjump_run(&gs->jump, gs->cls, gs->pw, gs->ph, gs->cls_serial,
                              opt->algorithm == STRATA_PATH_ASTAR, x1, y1, x2, y2, gs->class_cost[1],
                              out, &gs->expanded);
