@@ -223,23 +223,6 @@ static inline uint32_t jump_v(const ctx *c, uint32_t x, uint32_t y, uint32_t v, 
   return wall ? NONE : q;
 }
 
-/* Diagonal scan from (x, y): the number of steps to the jump point found,
-** or 0. */
-static inline uint32_t jump_d(const ctx *c, uint32_t x, uint32_t y, int dx, int dy) {
-  const uint8_t *cls = c->cls;
-  const int32_t pw = c->pw;
-  const int32_t step = dy * pw + dx;
-  uint32_t v = y * (uint32_t)pw + x;
-  for (uint32_t n = 1;; n++) {
-    v = (uint32_t)((int32_t)v + step);
-    x = (uint32_t)((int32_t)x + dx), y = (uint32_t)((int32_t)y + dy);
-    if (!cls[v]) return 0;
-    if (v == c->goal) return n;
-    if ((!cls[v - dx] && cls[v - dx + dy * pw]) || (!cls[v - dy * pw] && cls[v + dx - dy * pw]))
-      return n;
-    if (jump_h(c, x, y, v, dx) != NONE || jump_v(c, x, y, v, dy) != NONE) return n;
-  }
-}
 
 static int heap_push(struct grid_jump *j, jentry e) {
   if (j->len == j->heap_cap) {
@@ -277,6 +260,28 @@ static jentry heap_pop(struct grid_jump *j) {
 }
 
 static inline double dkey(uint32_t s, uint32_t d) { return (double)s + M_SQRT2 * (double)d; }
+
+/* Records g = (s, d) and parent p for v if that is better than what v has
+** in this search; 1 if so. */
+static inline int improve(jcell *cells, uint32_t gen, uint32_t v, uint32_t s, uint32_t d,
+                          uint32_t p) {
+  const jcell old = cells[v];
+  if ((old.ps & ~PARENT_MASK) == gen && dkey(s, d) >= dkey(old.g & 0xffffu, old.g >> 16)) return 0;
+  cells[v] = (jcell){s | d << 16, p | gen};
+  return 1;
+}
+
+/* Queues v at (x, y), g = (s, d), reached in direction code; 0 on ENOMEM. */
+static inline int push(struct grid_jump *j, const ctx *c, int astar, uint32_t v, uint32_t x,
+                       uint32_t y, uint32_t s, uint32_t d, unsigned code) {
+  double f = dkey(s, d);
+  if (astar) { /* octile: (hi - lo) straight steps and lo diagonal */
+    uint32_t ax = x > c->gx ? x - c->gx : c->gx - x, ay = y > c->gy ? y - c->gy : c->gy - y;
+    uint32_t lo = ax < ay ? ax : ay, hi = ax ^ ay ^ lo;
+    f = dkey(s + hi - lo, d + lo);
+  }
+  return heap_push(j, (jentry){f, v | code << CELL_BITS, s | d << 16});
+}
 
 /* The search proper: 1 found, 0 no route, -1 out of memory, -2 a count
 ** outgrew 16 bits. */
@@ -325,34 +330,66 @@ static int run(struct grid_jump *j, const ctx *c, int astar, uint32_t start, uin
       const unsigned code = (unsigned)__builtin_ctz(dirs);
       dirs &= dirs - 1;
       const int dx = (int)code / 3 - 1, dy = (int)code % 3 - 1;
+      if (dx != 0 && dy != 0) {
+        /* The diagonal, walked here: a cell where one of its straight scans
+        ** finds something is a jump point whose successors are exactly
+        ** those two finds and the diagonal on (no forced neighbour, or it
+        ** would have stopped there), so it is expanded on the spot instead
+        ** of queued and scanned again when popped: it is recorded (g,
+        ** parent) for the route, its finds are relaxed, and the walk goes
+        ** on from it. Its g may later drop (it was never settled); then it
+        ** is queued and expanded like any other, and a route through it
+        ** only gets shorter (the route is rebuilt from the parents, not
+        ** from g). */
+        const int32_t step = dy * pw + dx;
+        uint32_t p = u, x = ux, y = uy, v = u, ps = us, pd = ud;
+        for (;;) {
+          v = (uint32_t)((int32_t)v + step);
+          x = (uint32_t)((int32_t)x + dx), y = (uint32_t)((int32_t)y + dy);
+          if (!cls[v]) break;
+          if (++pd > COUNT_MAX) return -2;
+          if (v == c->goal || (!cls[v - dx] && cls[v - dx + dy * pw]) ||
+              (!cls[v - dy * pw] && cls[v + dx - dy * pw])) {
+            if (improve(cells, gen, v, ps, pd, p) &&
+                !push(j, c, astar, v, x, y, ps, pd, code))
+              return -1;
+            break;
+          }
+          const uint32_t qh = jump_h(c, x, y, v, dx), qv = jump_v(c, x, y, v, dy);
+          if (qh == NONE && qv == NONE) continue;
+          if (!improve(cells, gen, v, ps, pd, p)) break; /* reached as cheaply before */
+          pops++;
+          if (qh != NONE) {
+            const uint32_t s = ps + (dx > 0 ? qh - x : x - qh), w = y * (uint32_t)pw + qh;
+            if (s > COUNT_MAX) return -2;
+            if (improve(cells, gen, w, s, pd, v) &&
+                !push(j, c, astar, w, qh, y, s, pd, (unsigned)(dx + 1) * 3 + 1))
+              return -1;
+          }
+          if (qv != NONE) {
+            const uint32_t s = ps + (dy > 0 ? qv - y : y - qv), w = qv * (uint32_t)pw + x;
+            if (s > COUNT_MAX) return -2;
+            if (improve(cells, gen, w, s, pd, v) &&
+                !push(j, c, astar, w, x, qv, s, pd, 3 + (unsigned)(dy + 1)))
+              return -1;
+          }
+          p = v;
+        }
+        continue;
+      }
       uint32_t vx = ux, vy = uy, n;
       if (dy == 0) {
         uint32_t q = jump_h(c, ux, uy, u, dx);
         if (q == NONE) continue;
         vx = q, n = dx > 0 ? q - ux : ux - q;
-      } else if (dx == 0) {
+      } else {
         uint32_t q = jump_v(c, ux, uy, u, dy);
         if (q == NONE) continue;
         vy = q, n = dy > 0 ? q - uy : uy - q;
-      } else {
-        if ((n = jump_d(c, ux, uy, dx, dy)) == 0) continue;
-        vx = (uint32_t)((int32_t)ux + dx * (int32_t)n), vy = (uint32_t)((int32_t)uy + dy * (int32_t)n);
       }
-      const int diag = dx != 0 && dy != 0;
-      const uint32_t s = us + (diag ? 0 : n), d = ud + (diag ? n : 0);
-      if (s > COUNT_MAX || d > COUNT_MAX) return -2;
-      const uint32_t v = vy * (uint32_t)pw + vx, g = s | d << 16;
-      const double gk = dkey(s, d);
-      const jcell old = cells[v];
-      if ((old.ps & ~PARENT_MASK) == gen && gk >= dkey(old.g & 0xffffu, old.g >> 16)) continue;
-      cells[v] = (jcell){g, u | gen};
-      double f = gk;
-      if (astar) { /* octile: (hi - lo) straight steps and lo diagonal */
-        uint32_t ax = vx > c->gx ? vx - c->gx : c->gx - vx, ay = vy > c->gy ? vy - c->gy : c->gy - vy;
-        uint32_t lo = ax < ay ? ax : ay, hi = ax ^ ay ^ lo;
-        f = dkey(s + hi - lo, d + lo);
-      }
-      if (!heap_push(j, (jentry){f, v | code << CELL_BITS, g})) return -1;
+      const uint32_t s = us + n, v = vy * (uint32_t)pw + vx;
+      if (s > COUNT_MAX) return -2;
+      if (improve(cells, gen, v, s, ud, u) && !push(j, c, astar, v, vx, vy, s, ud, code)) return -1;
     }
   }
   *expanded = pops;
@@ -386,17 +423,26 @@ int gridjump_run(struct grid_jump **jp, const uint8_t *cls, uint32_t pw, uint32_
   if (!cls[start] || !cls[c.goal]) return 0;
   int r = run(j, &c, astar, start, expanded);
   if (r <= 0) return r;
-  /* The route: g counts its steps, so its length is known and it is
-  ** written from the back, from the goal along the parents, filling the
-  ** straight or diagonal line between each jump point and its parent. */
-  const uint32_t g = j->cell[c.goal].g, straight = g & 0xffffu, diagonal = g >> 16;
-  const size_t len = (size_t)straight + diagonal + 1;
+  /* The route, from the goal back along the parents, filling the straight
+  ** or diagonal line between each jump point and its parent: counted on a
+  ** first walk (the parents, not g: see the diagonal walk above), then
+  ** written from the back. */
+  const int32_t width = (int32_t)pw - 2;
+  size_t straight = 0, diagonal = 0;
+  for (uint32_t v = c.goal, x = c.gx, y = c.gy; v != start;) {
+    const uint32_t p = j->cell[v].ps & PARENT_MASK;
+    const uint32_t py = (uint32_t)(((uint64_t)p * c.recip) >> 42), px = p - py * pw;
+    const uint32_t kx = px > x ? px - x : x - px, ky = py > y ? py - y : y - py;
+    if (kx && ky) diagonal += kx;
+    else straight += kx + ky;
+    x = px, y = py, v = p;
+  }
+  const size_t len = straight + diagonal + 1;
   if (len > out->cap) {
     uint32_t *nodes = realloc(out->nodes, len * sizeof *nodes);
     if (nodes == NULL) return -1;
     out->nodes = nodes, out->cap = len;
   }
-  const int32_t width = (int32_t)pw - 2;
   uint32_t *const nodes = out->nodes;
   size_t i = len;
   uint32_t v = c.goal, x = c.gx, y = c.gy;
