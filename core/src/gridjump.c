@@ -338,9 +338,8 @@ static int run(struct grid_jump *j, const ctx *c, int astar, uint32_t start, uin
         ** of queued and scanned again when popped: it is recorded (g,
         ** parent) for the route, its finds are relaxed, and the walk goes
         ** on from it. Its g may later drop (it was never settled); then it
-        ** is queued and expanded like any other, and a route through it
-        ** only gets shorter (the route is rebuilt from the parents, not
-        ** from g). */
+        ** is queued and expanded like any other (and a route through it
+        ** only gets shorter: see the route below). */
         const int32_t step = dy * pw + dx;
         uint32_t p = u, x = ux, y = uy, v = u, ps = us, pd = ud;
         for (;;) {
@@ -424,20 +423,14 @@ int gridjump_run(struct grid_jump **jp, const uint8_t *cls, uint32_t pw, uint32_
   int r = run(j, &c, astar, start, expanded);
   if (r <= 0) return r;
   /* The route, from the goal back along the parents, filling the straight
-  ** or diagonal line between each jump point and its parent: counted on a
-  ** first walk (the parents, not g: see the diagonal walk above), then
-  ** written from the back. */
+  ** or diagonal line between each jump point and its parent, written from
+  ** the back: its length is known from g. A parent's g only drops after a
+  ** child records it (see the diagonal walk), so the route costs at most
+  ** g(goal), which is optimal: it costs exactly that, and as sqrt 2 is
+  ** irrational it has exactly g's straight and diagonal steps. */
+  const uint32_t gg = j->cell[c.goal].g, straight = gg & 0xffffu, diagonal = gg >> 16;
   const int32_t width = (int32_t)pw - 2;
-  size_t straight = 0, diagonal = 0;
-  for (uint32_t v = c.goal, x = c.gx, y = c.gy; v != start;) {
-    const uint32_t p = j->cell[v].ps & PARENT_MASK;
-    const uint32_t py = (uint32_t)(((uint64_t)p * c.recip) >> 42), px = p - py * pw;
-    const uint32_t kx = px > x ? px - x : x - px, ky = py > y ? py - y : y - py;
-    if (kx && ky) diagonal += kx;
-    else straight += kx + ky;
-    x = px, y = py, v = p;
-  }
-  const size_t len = straight + diagonal + 1;
+  const size_t len = (size_t)straight + diagonal + 1;
   if (len > out->cap) {
     uint32_t *nodes = realloc(out->nodes, len * sizeof *nodes);
     if (nodes == NULL) return -1;
