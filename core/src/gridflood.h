@@ -43,4 +43,21 @@ int gridbidir_run(struct grid_bidir **b, const uint8_t *cls, uint32_t pw, uint32
                   int sx, int sy, int gx, int gy, double cell_cost, strata_path *out,
                   uint64_t *expanded);
 
+/* Jump point search (gridjump.c) as A* (astar 1) or Dijkstra (astar 0), 8
+** neighbours, diagonal sqrt 2, on the same class grid. serial names the
+** grid's contents: the bitsets made from it are rebuilt when it changes.
+** Same results as gridbidir_run, -2 included. */
+struct grid_jump;
+void gridjump_free(struct grid_jump *j); /* NULL is accepted */
+size_t gridjump_memory(const struct grid_jump *j);
+/* Builds the bitsets if needed and returns the dispatch's measure of the
+** map: cells with a forced neighbour for a straight scan per run of
+** passable cells in a row (low: walls in long lines; high: scattered
+** walls); -1 when out of memory. */
+double gridjump_forced_per_run(struct grid_jump **j, const uint8_t *cls, uint32_t pw,
+                               uint32_t ph, uint64_t serial);
+int gridjump_run(struct grid_jump **j, const uint8_t *cls, uint32_t pw, uint32_t ph,
+                 uint64_t serial, int astar, int sx, int sy, int gx, int gy, double cell_cost,
+                 strata_path *out, uint64_t *expanded);
+
 #endif

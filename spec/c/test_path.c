@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "gridflood.h"
 #include "strata/strata.h"
 
 /* Builds a map from rows of '.', '#' and '~' (water: cost 3). */
@@ -360,6 +361,76 @@ static void test_bidirectional(void) {
   strata_path_free(&p);
 }
 
+/* Jump point search (gridjump.c) called directly, whatever the dispatch
+** would choose, as A* and as Dijkstra: on random maps of every shape
+** (widths and heights on both sides of the bitsets' 64-bit words, 1xN,
+** Nx1), sparse and dense walls, start == goal, neighbours, unreachable and
+** walled goals, its cost must be the from-scratch optimum and its path
+** legal, complete and of that cost. One engine serves every map, so its
+** bitsets are rebuilt on each new map (serial) and size. */
+static void test_jump(void) {
+  strata_rng r;
+  strata_rng_seed(&r, 29);
+  static const int sizes[][2] = {{1, 1}, {1, 9}, {9, 1}, {2, 2}, {3, 2}, {1, 40}, {40, 1},
+                                 {5, 5}, {13, 7}, {30, 20}, {47, 33}, {62, 5}, {63, 4},
+                                 {64, 3}, {4, 62}, {3, 63}, {70, 9}, {9, 70}, {130, 17},
+                                 {17, 130}, {1, 130}, {130, 1}};
+  static const double densities[] = {0, 0.05, 0.15, 0.3, 0.45};
+  struct grid_jump *jump = NULL;
+  strata_path p;
+  strata_path_init(&p);
+  uint64_t serial = 0;
+  int compared = 0, unreachable = 0;
+  for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+    for (size_t di = 0; di < sizeof densities / sizeof densities[0]; di++) {
+      const int w = sizes[si][0], h = sizes[si][1];
+      const uint32_t pw = (uint32_t)w + 2, ph = (uint32_t)h + 2;
+      strata_tilemap *m = strata_tilemap_new(w, h, NULL, NULL);
+      strata_tokens *t = strata_tilemap_tokens(m);
+      strata_token_traits wall = {0, 1, "#", ""};
+      strata_tokens_define(t, "wall", 4, &wall, NULL);
+      strata_token wl = strata_tokens_find(t, "wall", 4), fl = strata_tokens_intern(t, "floor", 5, NULL);
+      unsigned char *open = malloc((size_t)w * h);
+      uint8_t *cls = calloc((size_t)pw * ph, 1); /* padded, a border of walls */
+      for (int i = 0; i < w * h; i++) {
+        open[i] = strata_rng_float(&r) >= densities[di];
+        strata_tilemap_set(m, i % w, i / w, open[i] ? fl : wl, NULL);
+        cls[(size_t)(i / w + 1) * pw + (size_t)(i % w + 1)] = open[i];
+      }
+      serial++;
+      for (int trial = 0; trial < 10; trial++) {
+        int s = (int)strata_rng_below(&r, (uint32_t)(w * h)), g = (int)strata_rng_below(&r, (uint32_t)(w * h));
+        if (trial == 0) g = s;                                        /* start == goal */
+        if (trial == 1 && w > 1) g = s % w + 1 < w ? s + 1 : s - 1;   /* neighbours */
+        if (trial == 2 && h > 1) g = s / w + 1 < h ? s + w : s - w;
+        if (trial == 3 && w > 1 && h > 1) g = s % w + 1 < w ? s + 1 : s - 1, g = g / w + 1 < h ? g + w : g - w;
+        double want = open[s] && open[g] ? reference_cost(open, w, h, s, g) : -1;
+        for (int astar = 0; astar < 2; astar++) {
+          uint64_t expanded = 0;
+          int found = gridjump_run(&jump, cls, pw, ph, serial, astar, s % w, s / w, g % w, g / w,
+                                   1.0, &p, &expanded);
+          if (want < 0) {
+            CHECK_EQ_INT(found, 0);
+            CHECK_EQ_INT(p.len, 0);
+            unreachable++;
+            continue;
+          }
+          CHECK_EQ_INT(found, 1);
+          CHECK(p.len > 0 && path_valid(m, &p, 1, M_SQRT2));
+          CHECK(p.len > 0 && p.nodes[0] == (uint32_t)s && p.nodes[p.len - 1] == (uint32_t)g);
+          CHECK_NEAR(p.cost, want, 1e-9);
+          compared++;
+        }
+      }
+      free(open);
+      free(cls);
+      strata_tilemap_free(m);
+    }
+  CHECK(compared > 1000 && unreachable > 50);
+  gridjump_free(jump);
+  strata_path_free(&p);
+}
+
 /* A generic graph: a ring of 10 nodes with one expensive shortcut. */
 static unsigned ring_edges(void *ud, uint32_t node, strata_edge *out) {
   (void)ud;
@@ -408,6 +479,7 @@ int main(void) {
   test_agreement();
   test_one_cost();
   test_bidirectional();
+  test_jump();
   test_generic();
   return check_summary("path");
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "gridflood.h"
 #include "strata/strata.h"
 
 typedef struct workload {
@@ -127,6 +128,40 @@ int main(void) {
             CHECK_NEAR(p.cost, opt, 1e-6 * opt);
           }
         }
+      }
+      /* Jump point search (gridjump.c) called directly, whichever engine
+      ** the dispatch picks for this map: A* and Dijkstra, both ways. */
+      {
+        const int width = strata_tilemap_width(w.map), height = strata_tilemap_height(w.map);
+        const uint32_t pw = (uint32_t)width + 2, ph = (uint32_t)height + 2;
+        uint8_t *cls = calloc((size_t)pw * ph, 1);
+        for (int y = 0; y < height; y++)
+          for (int x = 0; x < width; x++)
+            cls[(size_t)(y + 1) * pw + (size_t)(x + 1)] = strata_tilemap_passable(w.map, x, y) ? 1 : 0;
+        struct grid_jump *jump = NULL;
+        for (int a = 0; a < 4; a++) {
+          uint64_t expanded;
+          int back = a >= 2;
+          CHECK_EQ_INT(gridjump_run(&jump, cls, pw, ph, 1, a & 1, back ? w.gx : w.sx,
+                                    back ? w.gy : w.sy, back ? w.sx : w.gx, back ? w.sy : w.gy,
+                                    1.0, &p, &expanded), 1);
+          if (back) { /* walk() checks start to goal */
+            for (size_t i = 0, k = p.len - 1; p.len && i < k; i++, k--) {
+              uint32_t tmp = p.nodes[i];
+              p.nodes[i] = p.nodes[k], p.nodes[k] = tmp;
+            }
+          }
+          double cost = walk(&w, &p, 1, M_SQRT2);
+          CHECK(cost >= 0);
+          CHECK_NEAR(p.cost, cost, 1e-6 * w.opt8s);
+          if (fabs(cost - w.opt8s) > 1e-6 * w.opt8s) {
+            fprintf(stderr, "%s jump %s%s: cost %.6f, optimum %.6f\n", name,
+                    a & 1 ? "astar" : "dijkstra", back ? " back" : "", cost, w.opt8s);
+            CHECK(!"optimal");
+          }
+        }
+        gridjump_free(jump);
+        free(cls);
       }
       strata_tilemap_free(w.map);
     }
