@@ -275,21 +275,27 @@ static int flood_astar(struct grid_flood *f, int32_t pw, int eight, uint32_t sta
       /* A straight step raises f by 2 when it moves away from the goal on its
       ** axis, else by 0: four comparisons per cell instead of an estimate
       ** per neighbour. */
-      const uint32_t raise[4] = {e.y <= gy ? 2u : 0u, e.x >= gx ? 2u : 0u, e.y >= gy ? 2u : 0u,
-                                 e.x <= gx ? 2u : 0u};
-      for (int d = 0; d < 4; d++) {
-        uint32_t v = (uint32_t)((int32_t)u + off[d]);
-        uint8_t mv = mark[v];
-        if (mv == 0 || (mv & DONE)) continue;
-        uint32_t fv = fcur + raise[d];
-        /* open already: at fcur (never beaten) or at fcur + 2 (beaten by fcur) */
-        if (mv != UNSEEN && (fv != fcur || ((mv >> 4) & 3u) == (fcur & 3u))) continue;
-        mark[v] = (uint8_t)(OPEN | (unsigned)d | ((fv & 3u) << 4));
-        astar_stack *t = &ring[fv & 3];
-        if (t->len == t->cap && !stack_grow(t)) return -1;
-        t->items[t->len++] = (astar_entry){v, (uint16_t)(e.x + DX[d]), (uint16_t)(e.y + DY[d])};
-        open++;
-      }
+      /* The four directions written out (constants in each): a loop over
+      ** arrays of offsets and raises kept them in memory. */
+#define STEP4(d, dv, raised, vx, vy)                                                     \
+  do {                                                                                 \
+    uint32_t v = (uint32_t)((int32_t)u + (dv));                                        \
+    uint8_t mv = mark[v];                                                              \
+    if (mv == 0 || (mv & DONE)) break;                                                 \
+    uint32_t fv = fcur + ((raised) ? 2u : 0u);                                         \
+    /* open already: at fcur (never beaten) or at fcur + 2 (beaten by fcur) */         \
+    if (mv != UNSEEN && (fv != fcur || ((mv >> 4) & 3u) == (fcur & 3u))) break;        \
+    mark[v] = (uint8_t)(OPEN | (d) | ((fv & 3u) << 4));                                \
+    astar_stack *t = &ring[fv & 3];                                                    \
+    if (t->len == t->cap && !stack_grow(t)) return -1;                                 \
+    t->items[t->len++] = (astar_entry){v, (uint16_t)(vx), (uint16_t)(vy)};             \
+    open++;                                                                            \
+  } while (0)
+      STEP4(0u, -pw, e.y <= gy, e.x, e.y - 1);
+      STEP4(1u, 1, e.x >= gx, e.x + 1, e.y);
+      STEP4(2u, pw, e.y >= gy, e.x, e.y + 1);
+      STEP4(3u, -1, e.x <= gx, e.x - 1, e.y);
+#undef STEP4
       continue;
     }
     uint32_t g = fcur - H(e.x, e.y);
