@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prefault.h"
 #include "xymap_internal.h"
 
 static const int DX[XY_SIDES] = {0, 1, 1, 1, 0, -1, -1, -1, 0};
@@ -523,6 +524,7 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
     for (size_t i = (size_t)mx + 2; i < lines[r].len; i++) cap += lines[r].start[i] != ' ';
   m->comps = malloc(cap * sizeof *m->comps);
   if (m->comps == NULL) goto nomem;
+  strata_prefault(m->comps, cap * sizeof *m->comps);
   int max_x = -1, max_y = -1;
   for (int gy = 0; gy < height; gy++) {
     long r = row_last - gy;
@@ -570,6 +572,7 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
   m->node_chains = calloc(m->node_count + 1, sizeof *m->node_chains);
   m->node_steps = calloc(m->node_count + 1, sizeof *m->node_steps);
   if (!m->cell || !m->nodes || !m->node_chains || !m->node_steps) goto nomem;
+  strata_prefault(m->cell, (size_t)m->width * (size_t)m->height * sizeof *m->cell);
   for (size_t i = 0; i < (size_t)m->width * (size_t)m->height; i++) m->cell[i] = -1;
   for (size_t i = 0; i < m->comp_count; i++) {
     xy_comp *c = &m->comps[i];
@@ -589,6 +592,8 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
   m->step_cap = 2 * links + links / 8 + 64;
   m->steps = malloc(m->step_cap * sizeof *m->steps);
   if (m->chains == NULL || m->steps == NULL) goto nomem;
+  strata_prefault(m->chains, chain_cap * sizeof *m->chains);
+  strata_prefault(m->steps, m->step_cap * sizeof *m->steps);
   for (size_t n = 0; n < m->node_count; n++) {
     m->node_chains[n] = (uint32_t)m->chain_count;
     m->node_steps[n] = (uint32_t)m->step_count;

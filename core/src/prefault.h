@@ -1,0 +1,13 @@
+/* prefault.h - asking the kernel for a large new array's pages in one call. */
+#ifndef STRATA_PREFAULT_H
+#define STRATA_PREFAULT_H
+
+#include <stddef.h>
+
+/* Maps the pages of p[0 .. bytes) that a caller is about to write all of,
+** in one system call instead of one page fault per page. A hint only: it
+** does nothing for small arrays, off Linux, or where the kernel does not
+** know the request (before 5.14), and the memory stays the caller's. */
+void strata_prefault(void *p, size_t bytes);
+
+#endif
