@@ -274,6 +274,24 @@ static double reference_cost(const unsigned char *open, int w, int h, int s, int
   return r;
 }
 
+/* A w x h map of floor and walls, each cell a wall with probability
+** density; open[i] says which cells are floor (the caller frees it). */
+static strata_tilemap *random_walls(strata_rng *r, int w, int h, double density,
+                                    unsigned char **open_out) {
+  strata_tilemap *m = strata_tilemap_new(w, h, NULL, NULL);
+  strata_tokens *t = strata_tilemap_tokens(m);
+  strata_token_traits wall = {0, 1, "#", ""};
+  strata_tokens_define(t, "wall", 4, &wall, NULL);
+  strata_token wl = strata_tokens_find(t, "wall", 4), fl = strata_tokens_intern(t, "floor", 5, NULL);
+  unsigned char *open = malloc((size_t)w * h);
+  for (int i = 0; i < w * h; i++) {
+    open[i] = strata_rng_float(r) >= density;
+    strata_tilemap_set(m, i % w, i / w, open[i] ? fl : wl, NULL);
+  }
+  *open_out = open;
+  return m;
+}
+
 /* 8 neighbours with diagonal sqrt 2 on maps of one cost take the searches
 ** from both ends (gridbidir.c): A* and Dijkstra must find optimal routes on
 ** maps of every shape, 1x1, 1xN, Nx1, tiny and larger, sparse and dense
@@ -292,16 +310,8 @@ static void test_bidirectional(void) {
   for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
     for (size_t di = 0; di < sizeof densities / sizeof densities[0]; di++) {
       const int w = sizes[si][0], h = sizes[si][1];
-      strata_tilemap *m = strata_tilemap_new(w, h, NULL, NULL);
-      strata_tokens *t = strata_tilemap_tokens(m);
-      strata_token_traits wall = {0, 1, "#", ""};
-      strata_tokens_define(t, "wall", 4, &wall, NULL);
-      strata_token wl = strata_tokens_find(t, "wall", 4), fl = strata_tokens_intern(t, "floor", 5, NULL);
-      unsigned char *open = malloc((size_t)w * h);
-      for (int i = 0; i < w * h; i++) {
-        open[i] = strata_rng_float(&r) >= densities[di];
-        strata_tilemap_set(m, i % w, i / w, open[i] ? fl : wl, NULL);
-      }
+      unsigned char *open;
+      strata_tilemap *m = random_walls(&r, w, h, densities[di], &open);
       for (int trial = 0; trial < 12; trial++) {
         int s = (int)strata_rng_below(&r, (uint32_t)(w * h)), g = (int)strata_rng_below(&r, (uint32_t)(w * h));
         if (trial == 0) g = s;                                        /* start == goal */
@@ -385,18 +395,10 @@ static void test_jump(void) {
     for (size_t di = 0; di < sizeof densities / sizeof densities[0]; di++) {
       const int w = sizes[si][0], h = sizes[si][1];
       const uint32_t pw = (uint32_t)w + 2, ph = (uint32_t)h + 2;
-      strata_tilemap *m = strata_tilemap_new(w, h, NULL, NULL);
-      strata_tokens *t = strata_tilemap_tokens(m);
-      strata_token_traits wall = {0, 1, "#", ""};
-      strata_tokens_define(t, "wall", 4, &wall, NULL);
-      strata_token wl = strata_tokens_find(t, "wall", 4), fl = strata_tokens_intern(t, "floor", 5, NULL);
-      unsigned char *open = malloc((size_t)w * h);
+      unsigned char *open;
+      strata_tilemap *m = random_walls(&r, w, h, densities[di], &open);
       uint8_t *cls = calloc((size_t)pw * ph, 1); /* padded, a border of walls */
-      for (int i = 0; i < w * h; i++) {
-        open[i] = strata_rng_float(&r) >= densities[di];
-        strata_tilemap_set(m, i % w, i / w, open[i] ? fl : wl, NULL);
-        cls[(size_t)(i / w + 1) * pw + (size_t)(i % w + 1)] = open[i];
-      }
+      for (int i = 0; i < w * h; i++) cls[(size_t)(i / w + 1) * pw + (size_t)(i % w + 1)] = open[i];
       serial++;
       for (int trial = 0; trial < 10; trial++) {
         int s = (int)strata_rng_below(&r, (uint32_t)(w * h)), g = (int)strata_rng_below(&r, (uint32_t)(w * h));
