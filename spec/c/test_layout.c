@@ -79,15 +79,20 @@ static char *slurp(const char *path, size_t *len) {
   return s;
 }
 
-/* Every layout of the corpus, once, at a size the game uses (80x80 for the
-** big ones would be slow under the sanitizers: 40x40 shows the same code). */
-static void test_corpus(void) {
+/* KeeperRL's random_layouts.txt from shared/ (STRATA_SHARED_DIR), or NULL. */
+static char *read_corpus(size_t *len) {
   const char *shared = getenv("STRATA_SHARED_DIR");
   if (shared == NULL) shared = STRATA_SHARED_DEFAULT;
   char path[1024];
   snprintf(path, sizeof path, "%s/corpora/keeperrl/random_layouts.txt", shared);
+  return slurp(path, len);
+}
+
+/* Every layout of the corpus, once, at a size the game uses (80x80 for the
+** big ones would be slow under the sanitizers: 40x40 shows the same code). */
+static void test_corpus(void) {
   size_t len;
-  char *text = slurp(path, &len);
+  char *text = read_corpus(&len);
   CHECK(text != NULL);
   if (text == NULL) return;
   strata_error err;
@@ -186,12 +191,8 @@ static void test_paths_agree(void) {
     for (uint64_t seed = 1; seed <= 20; seed++) check_paths_agree("p", strata_layout_find(f, "p"), 17, 13, seed);
   strata_layout_file_free(f);
 
-  const char *shared = getenv("STRATA_SHARED_DIR");
-  if (shared == NULL) shared = STRATA_SHARED_DEFAULT;
-  char path[1024];
-  snprintf(path, sizeof path, "%s/corpora/keeperrl/random_layouts.txt", shared);
   size_t len;
-  char *text = slurp(path, &len);
+  char *text = read_corpus(&len);
   if (text == NULL) return; /* test_corpus reports it */
   f = strata_layout_file_parse(text, len, "random_layouts.txt", &err);
   for (size_t i = 0; f && i < strata_layout_count(f); i++) {
