@@ -309,6 +309,17 @@ static inline int has_at(const run *r, uint32_t c, strata_token t) {
 
 static inline uint64_t bit_of(strata_token t) { return t < 64 ? (uint64_t)1 << t : 0; }
 
+/* Runs the caller's CELLS(kind) loop with the edit kind k as a constant in
+** each copy, so that edit_cell's switch on it folds away per loop. */
+#define EDIT_KINDS(k)                             \
+  switch (k) {                                    \
+  case LG_SET: CELLS(LG_SET) break;               \
+  case LG_SETFRONT: CELLS(LG_SETFRONT) break;     \
+  case LG_RESET: CELLS(LG_RESET) break;           \
+  case LG_REMOVE: CELLS(LG_REMOVE) break;         \
+  default: break;                                 \
+  }
+
 /* Edit g (Set, SetFront, Reset or Remove, with ids t) of cell index c at
 ** (x, y). The caller bumps the map's revision. */
 static inline int edit_cell(run *r, lg_kind kind, const gen *g, const strata_token *t, uint32_t c,
@@ -358,13 +369,7 @@ static int edit(run *r, const gen *g, rect a) {
   for (int x = a.px; x < a.kx; x++)                                              \
     for (int y = a.py; y < a.ky; y++)                                            \
       if (edit_cell(r, kind, g, t, (uint32_t)y * (uint32_t)r->W + (uint32_t)x, x, y)) return ERROR;
-  switch (g->kind) {
-  case LG_SET: CELLS(LG_SET) break;
-  case LG_SETFRONT: CELLS(LG_SETFRONT) break;
-  case LG_RESET: CELLS(LG_RESET) break;
-  case LG_REMOVE: CELLS(LG_REMOVE) break;
-  default: break;
-  }
+  EDIT_KINDS(g->kind)
 #undef CELLS
   r->m->revision++; /* what the public edits would have done, once per cell */
   return OK;
@@ -898,13 +903,7 @@ NOINLINE static int floodfill(run *r, const gen *g, rect a) {
     int x = (int)(queue[k] >> 16), y = (int)(queue[k] & 0xffff);                 \
     st = edit_cell(r, kind, e, t, (uint32_t)y * (uint32_t)r->W + (uint32_t)x, x, y); \
   }
-    switch (st == OK ? e->kind : LG_NONE) {
-    case LG_SET: CELLS(LG_SET) break;
-    case LG_SETFRONT: CELLS(LG_SETFRONT) break;
-    case LG_RESET: CELLS(LG_RESET) break;
-    case LG_REMOVE: CELLS(LG_REMOVE) break;
-    default: break;
-    }
+    EDIT_KINDS(st == OK ? e->kind : LG_NONE)
 #undef CELLS
     r->m->revision++;
   }
