@@ -443,8 +443,11 @@ static inline __attribute__((always_inline)) int d_side(struct grid_bidir *b, co
       /* Cells leave each FIFO in the order they entered it: fetch the rows
       ** of the one that leaves PREFETCH pops from now (the frontier is too
       ** long for its rows to stay in the nearest cache). */
-      const dring *pr = from1 ? &r1 : &r0;
-      const uint32_t c = pr->items[(pr->head + PREFETCH) & pr->mask].cell & CELL_MASK;
+      /* both loads, then a select: taking the address of r0 or r1 kept the
+      ** two FIFOs in memory instead of registers through the whole loop */
+      const uint32_t c0 = r0.items[(r0.head + PREFETCH) & r0.mask].cell;
+      const uint32_t c1 = r1.items[(r1.head + PREFETCH) & r1.mask].cell;
+      const uint32_t c = (from1 ? c1 : c0) & CELL_MASK;
       __builtin_prefetch(mark + c - pw);
       __builtin_prefetch(mark + c);
       __builtin_prefetch(mark + c + pw);
