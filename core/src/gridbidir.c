@@ -461,6 +461,15 @@ static inline __attribute__((always_inline)) int d_side(struct grid_bidir *b, co
     const uint32_t mu = mark[u];
     if ((mu >> sh) & DONE) continue; /* settled already, by a shorter route */
     n++;
+    /* The neighbours' rows (see below), loaded before u's byte is stored:
+    ** a 4-byte load that covers a byte still in the store buffer cannot
+    ** take it from there and waits until the store is done. u's own byte
+    ** is not used from them (the other side has not settled u, or the
+    ** search stops right here). */
+    uint32_t up, mid, down;
+    memcpy(&up, mark + u - pw - 1, 4);
+    memcpy(&mid, mark + u - 1, 4);
+    memcpy(&down, mark + u + pw - 1, 4);
     const uint32_t dir = e.cell >> 29, g = e.g;
     mark[u] = (uint8_t)((mu & (0xfu << osh)) | (DONE | dir) << sh);
     if ((mu >> osh) & DONE) { /* settled by both: mu is reached */
@@ -486,10 +495,6 @@ static inline __attribute__((always_inline)) int d_side(struct grid_bidir *b, co
     ** become a loop over one or two bits. (A version that queued without
     ** any branch, writing every entry and moving the tail by a flag, was
     ** slower than eight branches.) */
-    uint32_t up, mid, down;
-    memcpy(&up, mark + u - pw - 1, 4);
-    memcpy(&mid, mark + u - 1, 4);
-    memcpy(&down, mark + u + pw - 1, 4);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
     up = __builtin_bswap32(up), mid = __builtin_bswap32(mid), down = __builtin_bswap32(down);
 #endif
