@@ -43,7 +43,9 @@
 **
 ** Memory per cell: one byte of state (a nibble per side: settled with the
 ** direction it came from, or queued straight / diagonally), the g of the
-** side that settled it (4 bytes, read where the searches meet), and for A*
+** side that settled it (4 bytes, read where the searches meet; Dijkstra
+** keeps a queued diagonal g there first, to drop straight arrivals no
+** better than it), and for A*
 ** the best queued g of each side (2 x 4 bytes).
 */
 #include <math.h>
@@ -56,6 +58,7 @@
 #define DONE 8u   /* settled by this side; low 3 bits: the direction it came from */
 #define OPEN_D 1u /* not settled, queued after a diagonal step (Dijkstra) */
 #define OPEN_S 2u /* not settled, queued after a straight step (Dijkstra) */
+#define TENT 4u   /* with OPEN_D: dist holds that diagonal arrival's g (Dijkstra, see d_side) */
 #define WALL 0xffu /* settled by both sides: never entered */
 
 /* A*: a step raises a doubled key by 2 (straight) or 2 sqrt 2 (diagonal)
@@ -96,7 +99,8 @@ struct dentry;
 
 struct grid_bidir {
   uint8_t *mark;  /* per padded cell: forward nibble | backward nibble << 4 */
-  uint32_t *dist; /* g of the side that settled the cell: straight | diagonal << 16 */
+  uint32_t *dist; /* g of the side that settled the cell: straight | diagonal << 16
+                  ** (before that, maybe a queued diagonal g: TENT) */
   uint32_t cap;
   /* A*: the best g each side queued the cell with (A* may queue a cell more
   ** than once, so it needs them to skip worse arrivals); they are also the
@@ -525,12 +529,28 @@ static inline __attribute__((always_inline)) int d_side(struct grid_bidir *b, co
       const int d = __builtin_ctz(want);
       want &= want - 1;
       const uint32_t v = (uint32_t)((int32_t)u + off[d]);
+      const uint32_t mv = mark[v];
       if (d < 4) {
-        mark[v] = (uint8_t)(mark[v] | OPEN_S << sh);
+        /* Queued diagonally with a g no greater (often equal: a straight
+        ** and a diagonal step in either order): this arrival would only be
+        ** popped to be dropped as settled, so it is not queued (43 % of
+        ** the pops were such). dist holds that g while TENT is set and the
+        ** other side has not settled v. Doubles of g order them exactly. */
+        if (((mv >> sh) & TENT) && !((mv >> osh) & DONE) && ks >= dkey(dist[v])) continue;
+        mark[v] = (uint8_t)(mv | OPEN_S << sh);
         if (r0.tail == r0.head) k0 = ks;
         r0.items[r0.tail++ & r0.mask] = (dentry){v | (uint32_t)d << 29, gs, ks};
       } else {
-        mark[v] = (uint8_t)(mark[v] | OPEN_D << sh);
+        /* The diagonal g goes into dist if the other side has not touched
+        ** v: then dist holds no settled g, and the other side writes it
+        ** only when it settles v (its own diagonal arrivals see this
+        ** side's nibble set and leave dist alone). */
+        if (!((mv >> osh) & 0xfu)) {
+          dist[v] = gd;
+          mark[v] = (uint8_t)(mv | (OPEN_D | TENT) << sh);
+        } else {
+          mark[v] = (uint8_t)(mv | OPEN_D << sh);
+        }
         if (r1.tail == r1.head) k1 = kd;
         r1.items[r1.tail++ & r1.mask] = (dentry){v | (uint32_t)d << 29, gd, kd};
       }
