@@ -54,6 +54,10 @@
 
 #include "gridflood.h"
 
+#if defined(__SSE2__) && !defined(STRATA_NO_SIMD)
+#include <emmintrin.h>
+#endif
+
 /* Per cell, one byte: the forward side's nibble, then the backward one's. */
 #define DONE 8u   /* settled by this side; low 3 bits: the direction it came from */
 #define OPEN_D 1u /* not settled, queued after a diagonal step (Dijkstra) */
@@ -131,7 +135,7 @@ size_t gridbidir_memory(const struct grid_bidir *b) {
   for (int x = 0; x < 2; x++) {
     for (int i = 0; i < SLOTS; i++)
       if (b->side[x].q[i].items) bytes += (size_t)(b->side[x].q[i].mask + 1) * sizeof(bentry);
-    bytes += ((size_t)b->ring_cap[x][0] + b->ring_cap[x][1]) * 16;
+    bytes += ((size_t)b->ring_cap[x][0] + b->ring_cap[x][1]) * 2 * sizeof(uint32_t);
   }
   return bytes;
 }
@@ -380,10 +384,60 @@ static int a_run(struct grid_bidir *b, const ends *en, meeting *mt, uint64_t *ex
 ** conversion). The two FIFOs per side live in locals while a side runs, so
 ** that stores into the queues cannot be taken to change them (they would be
 ** reloaded after every store otherwise). */
+/* The neighbours of u as lanes: bytes 0-3 of the row above from u's left,
+** 4-7 of u's row, 8-11 of the row below (3, 5, 7 and 11 are not
+** neighbours). Straight neighbours: lanes 1 (n), 4 (w), 6 (e), 9 (s);
+** diagonal: 0 (nw), 2 (ne), 8 (sw), 10 (se). LANE_DIR gives the direction
+** code of a lane (n e s w ne se sw nw = 0..7), four bits per lane. */
+#define LANES_S 0x252u
+#define LANES_D 0x505u
+#define LANE_DIR(l) ((uint32_t)(0x52601030407ull >> (4 * (l))) & 7u)
+
+/* From the three rows' bytes (as loaded, little-endian order), per lane:
+** want, whether this side (nibble at sh) would queue an arrival: straight
+** lanes when the nibble has neither DONE nor OPEN_S, diagonal lanes when
+** it has none of DONE, OPEN_S, OPEN_D (walls, 0xff, never); meet, whether
+** the other side settled it and this side did not (a route). */
+static inline void lane_masks(uint32_t up, uint32_t mid, uint32_t down, unsigned sh,
+                              uint32_t *want, uint32_t *meet) {
+  const unsigned osh = sh ^ 4u;
+#if defined(__SSE2__) && !defined(STRATA_NO_SIMD)
+  const __m128i v = _mm_unpacklo_epi64(
+      _mm_unpacklo_epi32(_mm_cvtsi32_si128((int)up), _mm_cvtsi32_si128((int)mid)),
+      _mm_cvtsi32_si128((int)down));
+  const char ms = (char)((DONE | OPEN_S) << sh), md = (char)((DONE | OPEN_S | OPEN_D) << sh);
+  const __m128i busy = _mm_setr_epi8(md, ms, md, 0, ms, 0, ms, 0, md, ms, md, 0, 0, 0, 0, 0);
+  const __m128i free_ = _mm_cmpeq_epi8(_mm_and_si128(v, busy), _mm_setzero_si128());
+  *want = (uint32_t)_mm_movemask_epi8(free_) & (LANES_S | LANES_D);
+  const __m128i done = _mm_set1_epi8((char)(DONE << sh | DONE << osh));
+  const __m128i theirs = _mm_set1_epi8((char)(DONE << osh));
+  const __m128i met = _mm_cmpeq_epi8(_mm_and_si128(v, done), theirs);
+  *meet = (uint32_t)_mm_movemask_epi8(met) & (LANES_S | LANES_D);
+#else
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  up = __builtin_bswap32(up), mid = __builtin_bswap32(mid), down = __builtin_bswap32(down);
+#endif
+  const uint32_t row[3] = {up, mid, down};
+  uint32_t w = 0, m = 0;
+  for (int r = 0; r < 3; r++) {
+    const uint32_t own = row[r] >> sh, their = row[r] >> osh;
+    /* bit 0 of each byte: free for a straight arrival, for a diagonal one, met */
+    const uint32_t fs = ~((own >> 1) | (own >> 3)), fd = fs & ~own, mt = (their & ~own) >> 3;
+    for (int c = 0; c < 4; c++) {
+      const unsigned l = 4u * (unsigned)r + (unsigned)c;
+      const uint32_t f = (LANES_S >> l) & 1u ? fs : fd;
+      w |= ((f >> (8 * c)) & 1u) << l;
+      m |= ((mt >> (8 * c)) & 1u) << l;
+    }
+  }
+  *want = w & (LANES_S | LANES_D);
+  *meet = m & (LANES_S | LANES_D);
+#endif
+}
+
 typedef struct dentry {
   uint32_t cell; /* padded index | direction << 29 */
-  uint32_t g;    /* straight | diagonal << 16 */
-  double key;    /* straight + diagonal * sqrt 2 */
+  uint32_t g;    /* straight | diagonal << 16; the key is dkey(g) */
 } dentry;
 
 typedef struct dring {
@@ -414,7 +468,7 @@ static int d_may_stop(double kf, double kb, uint32_t gf, uint32_t gb, const meet
 
 #define PREFETCH 8
 
-#define RING_HEAD_KEY(r) ((r).tail != (r).head ? (r).items[(r).head & (r).mask].key : INFINITY)
+#define RING_HEAD_KEY(r) ((r).tail != (r).head ? dkey((r).items[(r).head & (r).mask].g) : INFINITY)
 
 /* Runs side x (a constant in each copy) while its frontier is no larger
 ** than the other's. 0: go on with the other side; 1: done (met, or a side
@@ -423,7 +477,8 @@ static inline __attribute__((always_inline)) int d_side(struct grid_bidir *b, co
                                                         const int x, dring rr[2][2], meeting *mt,
                                                         uint64_t *pops) {
   const int32_t pw = en->pw;
-  const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
+  /* lane l = 4 row + column of the 3 x 4 bytes lane_masks reads */
+  const int32_t loff[12] = {-pw - 1, -pw, -pw + 1, 0, -1, 0, 1, 0, pw - 1, pw, pw + 1, 0};
   const unsigned sh = x ? 4u : 0u, osh = x ? 0u : 4u;
   uint8_t *const mark = b->mark;
   uint32_t *const dist = b->dist;
@@ -443,24 +498,27 @@ static inline __attribute__((always_inline)) int d_side(struct grid_bidir *b, co
     if ((r0.tail - r0.head) + (r1.tail - r1.head) > other_open) break; /* the other side's turn */
     if (k0 == INFINITY && k1 == INFINITY) { ret = 1; break; } /* ran out: mu stands, or no route */
     const int from1 = k1 < k0;
+    /* Which FIFO gives the next cell follows no pattern the predictor can
+    ** learn: both heads are read and one is chosen by a mask, not a branch. */
+    const uint32_t sel = 0u - (uint32_t)from1;
     {
       /* Cells leave each FIFO in the order they entered it: fetch the rows
       ** of the one that leaves PREFETCH pops from now (the frontier is too
       ** long for its rows to stay in the nearest cache). */
-      /* both loads, then a select: taking the address of r0 or r1 kept the
-      ** two FIFOs in memory instead of registers through the whole loop */
       const uint32_t c0 = r0.items[(r0.head + PREFETCH) & r0.mask].cell;
       const uint32_t c1 = r1.items[(r1.head + PREFETCH) & r1.mask].cell;
-      const uint32_t c = (from1 ? c1 : c0) & CELL_MASK;
+      const uint32_t c = ((c1 & sel) | (c0 & ~sel)) & CELL_MASK;
       __builtin_prefetch(mark + c - pw);
       __builtin_prefetch(mark + c);
       __builtin_prefetch(mark + c + pw);
       __builtin_prefetch(dist + c, 1);
     }
-    const dentry e = from1 ? r1.items[r1.head++ & r1.mask] : r0.items[r0.head++ & r0.mask];
-    if (mt->found && d_may_stop(e.key, ko, e.g, go, mt)) { ret = 1; break; }
-    if (from1) k1 = RING_HEAD_KEY(r1);
-    else k0 = RING_HEAD_KEY(r0);
+    const dentry e0 = r0.items[r0.head & r0.mask], e1 = r1.items[r1.head & r1.mask];
+    const dentry e = {(e1.cell & sel) | (e0.cell & ~sel), (e1.g & sel) | (e0.g & ~sel)};
+    const double ke = k1 < k0 ? k1 : k0;
+    r0.head += ~sel & 1u, r1.head += sel & 1u;
+    if (mt->found && d_may_stop(ke, ko, e.g, go, mt)) { ret = 1; break; }
+    k0 = RING_HEAD_KEY(r0), k1 = RING_HEAD_KEY(r1);
     const uint32_t u = e.cell & CELL_MASK;
     const uint32_t mu = mark[u];
     if ((mu >> sh) & DONE) continue; /* settled already, by a shorter route */
@@ -490,70 +548,59 @@ static inline __attribute__((always_inline)) int d_side(struct grid_bidir *b, co
     if (r0.tail - r0.head + 4 > r0.mask + 1 && !dring_grow(&r0)) return -1;
     if (r1.tail - r1.head + 4 > r1.mask + 1 && !dring_grow(&r1)) return -1;
     /* The eight neighbours' bytes in three loads, one per row (the mark
-    ** array has slack at its end for the last one), tested all at once:
-    ** per byte, whether a straight arrival would be queued (this side's
-    ** nibble has neither DONE nor OPEN_S), whether a diagonal one would
-    ** (nor OPEN_D), and whether the other side settled it (a route). Only
-    ** the neighbours to be queued are then visited, by their bits: eight
-    ** branches on neighbour states that look random to the predictor
-    ** become a loop over one or two bits. (A version that queued without
-    ** any branch, writing every entry and moving the tail by a flag, was
-    ** slower than eight branches.) */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    up = __builtin_bswap32(up), mid = __builtin_bswap32(mid), down = __builtin_bswap32(down);
-#endif
-    const uint32_t ou = (up >> sh) & 0x0f0f0fu, om = (mid >> sh) & 0x0f0f0fu,
-                   od = (down >> sh) & 0x0f0f0fu;
-    /* bit 0 of a byte: set when DONE or OPEN_S (straight), or any (diagonal) */
-    const uint32_t su = ~((ou >> 1) | (ou >> 3)), sm = ~((om >> 1) | (om >> 3)),
-                   sd = ~((od >> 1) | (od >> 3));
-    const uint32_t du = su & ~ou, dd = sd & ~od;
-    uint32_t want = ((su >> 8) & 1u) | ((sm >> 15) & 2u) | ((sd >> 6) & 4u) | ((sm << 3) & 8u) |
-                    ((du >> 12) & 16u) | ((dd >> 11) & 32u) | ((dd << 6) & 64u) |
-                    ((du << 7) & 128u);
-    const uint32_t meet = (((up >> osh) & ~(up >> sh)) | ((mid >> osh) & ~(mid >> sh)) |
-                           ((down >> osh) & ~(down >> sh))) & 0x080808u;
+    ** array has slack at its end for the last one), tested all at once
+    ** (see lane_masks). Only the neighbours to be queued are then visited,
+    ** by their bits: eight branches on neighbour states that look random to
+    ** the predictor become loops over one or two bits. (A version that
+    ** queued without any branch, writing every entry and moving the tail by
+    ** a flag, was slower than eight branches.) */
+    uint32_t want, meet;
+    lane_masks(up, mid, down, sh, &want, &meet);
     if (meet) { /* the other side settled a neighbour: routes */
-      for (int d = 0; d < 8; d++) {
-        const uint32_t v = (uint32_t)((int32_t)u + off[d]);
-        const uint32_t mv = mark[v];
-        if (((mv >> sh) & DONE) || !((mv >> osh) & DONE)) continue;
-        const uint32_t o = dist[v];
-        const uint32_t rs = (g & 0xffffu) + (o & 0xffffu) + (d < 4);
-        const uint32_t rd = (g >> 16) + (o >> 16) + (d >= 4);
+      for (; meet; meet &= meet - 1) {
+        const int l = __builtin_ctz(meet);
+        const uint32_t v = (uint32_t)((int32_t)u + loff[l]);
+        const uint32_t o = dist[v], straight = (LANES_S >> l) & 1u;
+        const uint32_t rs = (g & 0xffffu) + (o & 0xffffu) + straight;
+        const uint32_t rd = (g >> 16) + (o >> 16) + (straight ^ 1u);
         if (x) offer(mt, rs, rd, v, u);
         else offer(mt, rs, rd, u, v);
       }
     }
-    while (want) {
-      const int d = __builtin_ctz(want);
-      want &= want - 1;
-      const uint32_t v = (uint32_t)((int32_t)u + off[d]);
+    /* Straight arrivals first, then diagonal ones: two loops instead of a
+    ** branch on the kind per neighbour, which the predictor kept missing.
+    ** A FIFO's keys only grow, so a new entry is its head only when it was
+    ** empty (head key INFINITY): the minimum updates the head key. */
+    for (uint32_t ws = want & LANES_S; ws; ws &= ws - 1) {
+      const int l = __builtin_ctz(ws);
+      const uint32_t v = (uint32_t)((int32_t)u + loff[l]);
       const uint32_t mv = mark[v];
-      if (d < 4) {
-        /* Queued diagonally with a g no greater (often equal: a straight
-        ** and a diagonal step in either order): this arrival would only be
-        ** popped to be dropped as settled, so it is not queued (43 % of
-        ** the pops were such). dist holds that g while TENT is set and the
-        ** other side has not settled v. Doubles of g order them exactly. */
-        if (((mv >> sh) & TENT) && !((mv >> osh) & DONE) && ks >= dkey(dist[v])) continue;
-        mark[v] = (uint8_t)(mv | OPEN_S << sh);
-        if (r0.tail == r0.head) k0 = ks;
-        r0.items[r0.tail++ & r0.mask] = (dentry){v | (uint32_t)d << 29, gs, ks};
+      /* Queued diagonally with a g no greater (often equal: a straight
+      ** and a diagonal step in either order): this arrival would only be
+      ** popped to be dropped as settled, so it is not queued (43 % of
+      ** the pops were such). dist holds that g while TENT is set and the
+      ** other side has not settled v. Doubles of g order them exactly. */
+      if (((mv >> sh) & TENT) && !((mv >> osh) & DONE) && ks >= dkey(dist[v])) continue;
+      mark[v] = (uint8_t)(mv | OPEN_S << sh);
+      r0.items[r0.tail++ & r0.mask] = (dentry){v | (uint32_t)LANE_DIR(l) << 29, gs};
+      k0 = k0 < ks ? k0 : ks;
+    }
+    for (uint32_t wd = want & LANES_D; wd; wd &= wd - 1) {
+      const int l = __builtin_ctz(wd);
+      const uint32_t v = (uint32_t)((int32_t)u + loff[l]);
+      const uint32_t mv = mark[v];
+      /* The diagonal g goes into dist if the other side has not touched
+      ** v: then dist holds no settled g, and the other side writes it
+      ** only when it settles v (its own diagonal arrivals see this
+      ** side's nibble set and leave dist alone). */
+      if (!((mv >> osh) & 0xfu)) {
+        dist[v] = gd;
+        mark[v] = (uint8_t)(mv | (OPEN_D | TENT) << sh);
       } else {
-        /* The diagonal g goes into dist if the other side has not touched
-        ** v: then dist holds no settled g, and the other side writes it
-        ** only when it settles v (its own diagonal arrivals see this
-        ** side's nibble set and leave dist alone). */
-        if (!((mv >> osh) & 0xfu)) {
-          dist[v] = gd;
-          mark[v] = (uint8_t)(mv | (OPEN_D | TENT) << sh);
-        } else {
-          mark[v] = (uint8_t)(mv | OPEN_D << sh);
-        }
-        if (r1.tail == r1.head) k1 = kd;
-        r1.items[r1.tail++ & r1.mask] = (dentry){v | (uint32_t)d << 29, gd, kd};
+        mark[v] = (uint8_t)(mv | OPEN_D << sh);
       }
+      r1.items[r1.tail++ & r1.mask] = (dentry){v | (uint32_t)LANE_DIR(l) << 29, gd};
+      k1 = k1 < kd ? k1 : kd;
     }
   }
   rr[x][0] = r0, rr[x][1] = r1;
@@ -571,8 +618,8 @@ static int d_run(struct grid_bidir *b, const ends *en, meeting *mt, uint64_t *ex
       }
       rr[x][k] = (dring){b->ring[x][k], b->ring_cap[x][k] - 1, 0, 0};
     }
-  rr[0][0].items[rr[0][0].tail++] = (dentry){en->cell[0], 0, 0};
-  rr[1][0].items[rr[1][0].tail++] = (dentry){en->cell[1], 0, 0};
+  rr[0][0].items[rr[0][0].tail++] = (dentry){en->cell[0], 0};
+  rr[1][0].items[rr[1][0].tail++] = (dentry){en->cell[1], 0};
   mt->found = 0;
   uint64_t pops = 0;
   int r;

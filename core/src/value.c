@@ -267,7 +267,7 @@ static strata_status decode(reader *r, strata_value *out, int depth) {
   if (depth > STRATA_VALUE_MAX_DEPTH) return bad(r, "nested too deeply");
   if (r->p >= r->end) return bad(r, "truncated");
   unsigned char tag = *r->p++;
-  uint64_t n;
+  uint64_t n = 0; /* set by get_varint before use; -O3 cannot see it */
   strata_status st;
   switch (tag) {
   case 0: return STRATA_OK;
