@@ -209,7 +209,11 @@ static int encode(const strata_value *v, strata_buffer *b) {
   case STRATA_VBOOL: tag = v->u.b ? 2 : 1; return put(b, &tag, 1);
   case STRATA_VINT: {
     tag = 3;
-    uint64_t z = ((uint64_t)v->u.i << 1) ^ (uint64_t)(v->u.i >> 63);
+    /* zigzag: small magnitudes of either sign take few bytes; the sign is
+    ** spread from the unsigned value (a signed right shift is the
+    ** compiler's choice) */
+    const uint64_t u = (uint64_t)v->u.i;
+    uint64_t z = (u << 1) ^ (0 - (u >> 63));
     return put(b, &tag, 1) && put_varint(b, z);
   }
   case STRATA_VFLOAT: {

@@ -52,6 +52,17 @@ static void test_values(void) {
   CHECK(strata_value_decode(&d, b.data, b.len, &err) == STRATA_OK);
   CHECK(strata_value_equal(&d, &t));
   CHECK(strata_value_size(&d) > 0);
+  /* Integers at both ends of the range and around zero survive the zigzag coding. */
+  static const int64_t ints[] = {INT64_MIN, INT64_MIN + 1, -65, -64, -1, 0, 1, 63, 64, INT64_MAX};
+  for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+    strata_value in = strata_value_int(ints[i]), out;
+    strata_buffer ib = { 0 };
+    CHECK(strata_value_encode(&in, &ib, &err) == STRATA_OK);
+    CHECK(strata_value_decode(&out, ib.data, ib.len, &err) == STRATA_OK);
+    CHECK(out.type == STRATA_VINT && out.u.i == ints[i]);
+    CHECK(ib.len <= (ints[i] >= -64 && ints[i] <= 63 ? 2u : 11u));
+    strata_buffer_free(&ib);
+  }
   /* Every truncation is refused cleanly. */
   int refused = 0;
   for (size_t n = 0; n < b.len; n++) {
