@@ -302,6 +302,20 @@ static strata_tilemap *random_walls(strata_rng *r, int w, int h, double density,
 ** arrivals, the lane tests and the meeting all run far from the borders)
 ** are checked against the one-sided engines instead, which a diagonal a
 ** hair dearer than sqrt 2 takes (no route's order changes by it). */
+/* A route found from s to g at 8 neighbours with diagonal sqrt 2: legal
+** moves, from s to g, of cost want; or none when want < 0. Returns whether
+** a route was expected. */
+static int check_route(strata_tilemap *m, const strata_path *p, int s, int g, double want) {
+  if (want < 0) {
+    CHECK_EQ_INT(p->len, 0);
+    return 0;
+  }
+  CHECK(p->len > 0 && path_valid(m, p, 1, M_SQRT2));
+  CHECK(p->len > 0 && p->nodes[0] == (uint32_t)s && p->nodes[p->len - 1] == (uint32_t)g);
+  CHECK_NEAR(p->cost, want, 1e-9);
+  return 1;
+}
+
 static double one_sided_cost(strata_tilemap *m, int w, int s, int g, strata_path_algorithm algo) {
   strata_grid_options o;
   strata_grid_options_init(&o);
@@ -342,15 +356,8 @@ static void test_bidirectional(void) {
           o.algorithm = algo ? STRATA_PATH_DIJKSTRA : STRATA_PATH_ASTAR;
           if (!small) want = one_sided_cost(m, w, s, g, o.algorithm);
           CHECK(strata_tilemap_find_path(m, s % w, s / w, g % w, g / w, &o, &p, NULL) == STRATA_OK);
-          if (want < 0) {
-            CHECK_EQ_INT(p.len, 0);
-            unreachable++;
-            continue;
-          }
-          CHECK(p.len > 0 && path_valid(m, &p, 1, M_SQRT2));
-          CHECK(p.len > 0 && p.nodes[0] == (uint32_t)s && p.nodes[p.len - 1] == (uint32_t)g);
-          CHECK_NEAR(p.cost, want, 1e-9);
-          compared++;
+          if (check_route(m, &p, s, g, want)) compared++;
+          else unreachable++;
         }
       }
       free(open);
@@ -430,17 +437,9 @@ static void test_jump(void) {
           uint64_t expanded = 0;
           int found = gridjump_run(&jump, cls, pw, ph, serial, astar, s % w, s / w, g % w, g / w,
                                    1.0, &p, &expanded);
-          if (want < 0) {
-            CHECK_EQ_INT(found, 0);
-            CHECK_EQ_INT(p.len, 0);
-            unreachable++;
-            continue;
-          }
-          CHECK_EQ_INT(found, 1);
-          CHECK(p.len > 0 && path_valid(m, &p, 1, M_SQRT2));
-          CHECK(p.len > 0 && p.nodes[0] == (uint32_t)s && p.nodes[p.len - 1] == (uint32_t)g);
-          CHECK_NEAR(p.cost, want, 1e-9);
-          compared++;
+          CHECK_EQ_INT(found, want >= 0);
+          if (check_route(m, &p, s, g, want)) compared++;
+          else unreachable++;
         }
       }
       free(open);
