@@ -176,14 +176,12 @@ void tilemap_cell_reset(strata_tilemap *m, uint32_t i, strata_token t) {
   m->cells[i] = t;
 }
 
-/* Adds t on top (front == 0) or at the bottom (front != 0) of cell i. */
+/* Adds t on top (front == 0) or at the bottom (front != 0) of cell i, which
+** holds a token already: the cases tilemap_cell_add does not finish inline
+** (it handles empty cells itself). */
 strata_status tilemap_cell_push(strata_tilemap *m, uint32_t i, strata_token t, int front,
                                 strata_error *err) {
   uint32_t v = m->cells[i];
-  if (v == 0) {
-    m->cells[i] = t;
-    return STRATA_OK;
-  }
   if ((v & CELL_STACK) == 0) {
     int64_t idx = stack_alloc(m);
     if (idx < 0) goto nomem;
@@ -305,7 +303,7 @@ strata_status strata_tilemap_fill_rect(strata_tilemap *m, int x, int y, int w, i
       uint32_t i = index_of(m, cx, cy);
       if (!push) {
         tilemap_cell_reset(m, i, t);
-      } else if (tilemap_cell_push(m, i, t, 0, err) != STRATA_OK) {
+      } else if (tilemap_cell_add(m, i, t, 0, err) != STRATA_OK) {
         m->revision++; /* earlier cells were changed */
         return STRATA_ENOMEM;
       }

@@ -66,7 +66,9 @@ int gridsearch_run(strata_tilemap *m, int x1, int y1, int x2, int y2,
                    const strata_grid_options *opt, strata_path *out, strata_error *err);
 
 /* Edits of cell index i for callers that checked i and t themselves (the
-** layout interpreter): they leave m->revision to the caller. */
+** layout interpreter): they leave m->revision to the caller. Adding a token
+** goes through tilemap_cell_add (below); tilemap_cell_push is its slow
+** path, for a cell that holds a token already. */
 strata_status tilemap_cell_push(strata_tilemap *m, uint32_t i, strata_token t, int front,
                                 strata_error *err);
 void tilemap_cell_reset(strata_tilemap *m, uint32_t i, strata_token t);
