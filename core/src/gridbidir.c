@@ -498,8 +498,8 @@ static inline __attribute__((always_inline)) int d_side(struct grid_bidir *b, co
     if ((r0.tail - r0.head) + (r1.tail - r1.head) > other_open) break; /* the other side's turn */
     if (k0 == INFINITY && k1 == INFINITY) { ret = 1; break; } /* ran out: mu stands, or no route */
     const int from1 = k1 < k0;
-    /* Which FIFO gives the next cell follows no pattern the predictor can
-    ** learn: both heads are read and one is chosen by a mask, not a branch. */
+    /* Which FIFO gives the next cell changes from pop to pop in no regular
+    ** way: both heads are read and one is chosen by a mask, not a branch. */
     const uint32_t sel = 0u - (uint32_t)from1;
     {
       /* Cells leave each FIFO in the order they entered it: fetch the rows
@@ -515,7 +515,7 @@ static inline __attribute__((always_inline)) int d_side(struct grid_bidir *b, co
     }
     const dentry e0 = r0.items[r0.head & r0.mask], e1 = r1.items[r1.head & r1.mask];
     const dentry e = {(e1.cell & sel) | (e0.cell & ~sel), (e1.g & sel) | (e0.g & ~sel)};
-    const double ke = k1 < k0 ? k1 : k0;
+    const double ke = from1 ? k1 : k0;
     r0.head += ~sel & 1u, r1.head += sel & 1u;
     if (mt->found && d_may_stop(ke, ko, e.g, go, mt)) { ret = 1; break; }
     k0 = RING_HEAD_KEY(r0), k1 = RING_HEAD_KEY(r1);
@@ -556,19 +556,17 @@ static inline __attribute__((always_inline)) int d_side(struct grid_bidir *b, co
     ** a flag, was slower than eight branches.) */
     uint32_t want, meet;
     lane_masks(up, mid, down, sh, &want, &meet);
-    if (meet) { /* the other side settled a neighbour: routes */
-      for (; meet; meet &= meet - 1) {
-        const int l = __builtin_ctz(meet);
-        const uint32_t v = (uint32_t)((int32_t)u + loff[l]);
-        const uint32_t o = dist[v], straight = (LANES_S >> l) & 1u;
-        const uint32_t rs = (g & 0xffffu) + (o & 0xffffu) + straight;
-        const uint32_t rd = (g >> 16) + (o >> 16) + (straight ^ 1u);
-        if (x) offer(mt, rs, rd, v, u);
-        else offer(mt, rs, rd, u, v);
-      }
+    for (; meet; meet &= meet - 1) { /* the other side settled a neighbour: routes */
+      const int l = __builtin_ctz(meet);
+      const uint32_t v = (uint32_t)((int32_t)u + loff[l]);
+      const uint32_t o = dist[v], straight = (LANES_S >> l) & 1u;
+      const uint32_t rs = (g & 0xffffu) + (o & 0xffffu) + straight;
+      const uint32_t rd = (g >> 16) + (o >> 16) + (straight ^ 1u);
+      if (x) offer(mt, rs, rd, v, u);
+      else offer(mt, rs, rd, u, v);
     }
     /* Straight arrivals first, then diagonal ones: two loops instead of a
-    ** branch on the kind per neighbour, which the predictor kept missing.
+    ** branch on the kind per neighbour.
     ** A FIFO's keys only grow, so a new entry is its head only when it was
     ** empty (head key INFINITY): the minimum updates the head key. */
     for (uint32_t ws = want & LANES_S; ws; ws &= ws - 1) {
