@@ -45,8 +45,18 @@
 ** direction it came from, or queued straight / diagonally), the g of the
 ** side that settled it (4 bytes, read where the searches meet; Dijkstra
 ** keeps a queued diagonal g there first, to drop straight arrivals no
-** better than it), and for A*
-** the best queued g of each side (2 x 4 bytes).
+** better than it), and for A* the best queued g of each side (2 x 4 bytes).
+**
+** Dijkstra on the open 1000x1000 map settles a cell in about 27 ns (a
+** breadth-first flood: 9). Variants built beside this code and alternated
+** with it, none faster: whole-number keys (a + b sqrt 2 in units of 2^-40)
+** instead of doubles; straight pushes without a branch on the queued
+** diagonal g, or the first one or two pushes of each kind without any
+** branch (10-30 % slower); a CHEAP state bit set from the sorted diagonal
+** FIFO instead of reading the queued g (as many pops, 15 % slower); cells
+** stored in bands of four rows, column by column, so that a cache line
+** holds a 16 x 4 block of states and a 4 x 4 block of distances (10 %
+** slower); alternating the sides with slack; huge pages; fewer prefetches.
 */
 #include <math.h>
 #include <stdlib.h>
