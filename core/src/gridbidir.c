@@ -695,23 +695,13 @@ int gridbidir_run(struct grid_bidir **bp, const uint8_t *cls, uint32_t pw, uint3
       }
     }
     for (;;) {
-      if (len == out->cap) {
-        size_t cap = out->cap ? out->cap * 2 : 256;
-        uint32_t *nodes = realloc(out->nodes, cap * sizeof *nodes);
-        if (nodes == NULL) return -1;
-        out->nodes = nodes, out->cap = cap;
-      }
-      out->nodes[len++] = (v / pw - 1) * width + (v % pw - 1);
+      if (!grid_route_add(out, &len, (v / pw - 1) * width + (v % pw - 1))) return -1;
       if (v == en.cell[part]) break;
       unsigned d = (b->mark[v] >> sh) & 7u;
       d < 4 ? straight++ : diagonal++;
       v = (uint32_t)((int32_t)v - off[d]);
     }
-    if (part == 0)
-      for (size_t i = 0, j = len - 1; i < j; i++, j--) {
-        uint32_t t = out->nodes[i];
-        out->nodes[i] = out->nodes[j], out->nodes[j] = t;
-      }
+    if (part == 0) grid_route_reverse(out->nodes, len);
   }
   out->len = len;
   out->cost = cell_cost * ((double)straight + M_SQRT2 * (double)diagonal);

@@ -434,13 +434,7 @@ int gridflood_run(struct grid_flood **fp, const uint8_t *cls, uint32_t pw, uint3
   size_t len = 0, straight = 0, diagonal = 0;
   int x = gx, y = gy;
   for (uint32_t v = goal;;) {
-    if (len == out->cap) {
-      size_t cap = out->cap ? out->cap * 2 : 256;
-      uint32_t *nodes = realloc(out->nodes, cap * sizeof *nodes);
-      if (nodes == NULL) return -1;
-      out->nodes = nodes, out->cap = cap;
-    }
-    out->nodes[len++] = (uint32_t)y * width + (uint32_t)x;
+    if (!grid_route_add(out, &len, (uint32_t)y * width + (uint32_t)x)) return -1;
     if (f->mark[v] & START) break;
     unsigned d = f->mark[v] & 7u;
     if (d < 4) straight++;
@@ -448,10 +442,7 @@ int gridflood_run(struct grid_flood **fp, const uint8_t *cls, uint32_t pw, uint3
     v = (uint32_t)((int32_t)v - off[d]);
     x -= DX[d], y -= DY[d];
   }
-  for (size_t i = 0, j = len - 1; i < j; i++, j--) {
-    uint32_t t = out->nodes[i];
-    out->nodes[i] = out->nodes[j], out->nodes[j] = t;
-  }
+  grid_route_reverse(out->nodes, len);
   out->len = len;
   out->cost = cell_cost * ((double)straight + diag * (double)diagonal);
   return 1;

@@ -5,8 +5,30 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "strata/path.h"
+
+/* Routes are walked back from one end: each engine appends the cells with
+** grid_route_add (len counts them; 0 when out of memory) and turns the
+** walk around with grid_route_reverse. */
+static inline int grid_route_add(strata_path *out, size_t *len, uint32_t node) {
+  if (*len == out->cap) {
+    size_t cap = out->cap ? out->cap * 2 : 256;
+    uint32_t *nodes = realloc(out->nodes, cap * sizeof *nodes);
+    if (nodes == NULL) return 0;
+    out->nodes = nodes, out->cap = cap;
+  }
+  out->nodes[(*len)++] = node;
+  return 1;
+}
+
+static inline void grid_route_reverse(uint32_t *nodes, size_t len) {
+  for (size_t i = 0, j = len - 1; len > 1 && i < j; i++, j--) {
+    uint32_t t = nodes[i];
+    nodes[i] = nodes[j], nodes[j] = t;
+  }
+}
 
 struct grid_flood;
 

@@ -358,22 +358,13 @@ static int build_path(const struct grid_search *gs, const strata_tilemap *m, uin
   size_t len = 0;
   int x = gx, y = gy;
   for (uint32_t v = goal;;) {
-    if (len == out->cap) {
-      size_t cap = out->cap ? out->cap * 2 : 256;
-      uint32_t *nodes = realloc(out->nodes, cap * sizeof *nodes);
-      if (nodes == NULL) return 0;
-      out->nodes = nodes, out->cap = cap;
-    }
-    out->nodes[len++] = (uint32_t)y * w + (uint32_t)x;
+    if (!grid_route_add(out, &len, (uint32_t)y * w + (uint32_t)x)) return 0;
     if (v == start) break;
     unsigned d = (gs->state[v] >> STATE_DIR_SHIFT) & 7;
     v = (uint32_t)((int32_t)v - off[d]);
     x -= DX[d], y -= DY[d];
   }
-  for (size_t i = 0, j = len - 1; i < j; i++, j--) {
-    uint32_t t = out->nodes[i];
-    out->nodes[i] = out->nodes[j], out->nodes[j] = t;
-  }
+  grid_route_reverse(out->nodes, len);
   out->len = len;
   out->cost = (double)gs->ortho[goal] + (gs->diag ? diag * (double)gs->diag[goal] : 0);
   return 1;
