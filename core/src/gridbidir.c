@@ -48,27 +48,29 @@
 ** keeps a queued diagonal g there first, to drop straight arrivals no
 ** better than it), and for A* the best queued g of each side (2 x 4 bytes).
 **
-** Dijkstra on the open 1000x1000 map settles a cell in about 27 ns (a
+** Dijkstra on the open 1000x1000 map settles a cell in about 25 ns (a
 ** breadth-first flood: 9). Variants built beside this code and alternated
 ** with it, none faster: whole-number keys (a + b sqrt 2 in units of 2^-40)
-** instead of doubles; straight pushes without a branch on the queued
-** diagonal g, or the first one or two pushes of each kind without any
-** branch (10-30 % slower); a CHEAP state bit set from the sorted diagonal
-** FIFO instead of reading the queued g (as many pops, 15 % slower); cells
-** stored in bands of four rows, column by column, so that a cache line
-** holds a 16 x 4 block of states and a 4 x 4 block of distances (10 %
-** slower); alternating the sides with slack; huge pages; fewer prefetches.
-** Measured later, none faster either: 8-byte keys in dist and in the
-** entries (20 % fewer instructions, 3 % slower); a pop from each side in
-** turn (40 % slower); the first pushes with no branch (mispredictions per
-** cell 1.3 -> 0.1 in cachegrind, 20 % more instructions, 6 % slower);
-** Dinitz's buckets of width 1 settled in the order queued (no faster:
-** that order is no nearer the frontier's than the keys'), or sorted by row
-** first (80 % of cells then next to the one before, settling no faster,
-** plus the sort); loading the neighbour bytes one by one; gcc's profile
-** feedback. What helped a little (3 %): whole-number keys made from g with
-** one multiply (gkey) in place of doubles, room in the FIFOs made once
-** every so many cells, and the state copy eight bytes at a time.
+** instead of doubles (no change then; gkey, below, with the FIFO room
+** budget, measured 3 % faster later); straight pushes without a branch on
+** the queued diagonal g, or the first one or two pushes of each kind
+** without any branch (10-30 % slower); a CHEAP state bit set from the
+** sorted diagonal FIFO instead of reading the queued g (as many pops, 15 %
+** slower); cells stored in bands of four rows, column by column, so that a
+** cache line holds a 16 x 4 block of states and a 4 x 4 block of distances
+** (10 % slower); alternating the sides with slack; huge pages; fewer
+** prefetches. Measured later, none faster either: 8-byte keys in dist and
+** in the entries (20 % fewer instructions, 3 % slower); a pop from each
+** side in turn (40 % slower); the first pushes with no branch
+** (mispredictions per cell 1.3 -> 0.1 in cachegrind, 20 % more
+** instructions, 6 % slower); Dinitz's buckets of width 1 settled in the
+** order queued (no faster: that order is no nearer the frontier's than the
+** keys'), or sorted by row first (80 % of cells then next to the one
+** before, settling no faster, plus the sort); loading the neighbour bytes
+** one by one; gcc's profile feedback. What helped a little (3 %):
+** whole-number keys made from g with one multiply (gkey) in place of
+** doubles, room in the FIFOs made once every so many cells, and the state
+** copy eight bytes at a time.
 */
 #include <math.h>
 #include <stdlib.h>

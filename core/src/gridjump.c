@@ -216,29 +216,36 @@ typedef struct ctx {
   uint32_t gx, gy, goal; /* padded */
 } ctx;
 
-/* Straight scan along a row from (x, y) in direction dx: the x of the jump
-** point found (the goal included), or NONE. */
-static inline uint32_t jump_h(const ctx *c, uint32_t x, uint32_t y, uint32_t v, int dx) {
-  if (!c->cls[v + (uint32_t)dx]) return NONE; /* a wall next: the common case in corridors */
-  const uint64_t *rows = c->j->rows;
-  const uint32_t wpr = c->j->wpr;
-  const uint64_t *A = rows + (size_t)(y - 1) * wpr, *B = A + wpr, *C = B + wpr;
+/* Straight scan from (along, across) in direction d over a bitset with a
+** line of `words` words per row (for rows) or per column (for columns): the
+** coordinate along it of the jump point found (the goal included), or NONE.
+** next is the cell one step on, in the padded grid. Forced inline: each
+** caller then gets the code of its own bitset, as fast as two written-out
+** twins (maze A*: 3.54 ms against 3.55, medians of 16 alternated runs);
+** as one function that takes the bitset, it ran 35 % slower. */
+static inline __attribute__((always_inline)) uint32_t jump_line(const ctx *c, const uint64_t *bits,
+                                                                uint32_t words, uint32_t along,
+                                                                uint32_t across, uint32_t next,
+                                                                int d, uint32_t goal_along,
+                                                                uint32_t goal_across) {
+  if (!c->cls[next]) return NONE; /* a wall next: the common case in corridors */
+  const uint64_t *A = bits + (size_t)(across - 1) * words, *B = A + words, *C = B + words;
   int wall;
-  uint32_t q = dx > 0 ? scan_fwd(A, B, C, x, &wall) : scan_bwd(A, B, C, x, &wall);
-  if (y == c->gy && (dx > 0 ? c->gx > x && c->gx <= q : c->gx < x && c->gx >= q)) return c->gx;
+  uint32_t q = d > 0 ? scan_fwd(A, B, C, along, &wall) : scan_bwd(A, B, C, along, &wall);
+  if (across == goal_across &&
+      (d > 0 ? goal_along > along && goal_along <= q : goal_along < along && goal_along >= q))
+    return goal_along;
   return wall ? NONE : q;
 }
 
-/* The same along a column: the y found, or NONE. */
+/* Along a row from (x, y) in direction dx: the x found, or NONE. */
+static inline uint32_t jump_h(const ctx *c, uint32_t x, uint32_t y, uint32_t v, int dx) {
+  return jump_line(c, c->j->rows, c->j->wpr, x, y, v + (uint32_t)dx, dx, c->gx, c->gy);
+}
+
+/* Along a column: the y found, or NONE. */
 static inline uint32_t jump_v(const ctx *c, uint32_t x, uint32_t y, uint32_t v, int dy) {
-  if (!c->cls[v + (uint32_t)(dy * c->pw)]) return NONE;
-  const uint64_t *cols = c->j->cols;
-  const uint32_t wpc = c->j->wpc;
-  const uint64_t *A = cols + (size_t)(x - 1) * wpc, *B = A + wpc, *C = B + wpc;
-  int wall;
-  uint32_t q = dy > 0 ? scan_fwd(A, B, C, y, &wall) : scan_bwd(A, B, C, y, &wall);
-  if (x == c->gx && (dy > 0 ? c->gy > y && c->gy <= q : c->gy < y && c->gy >= q)) return c->gy;
-  return wall ? NONE : q;
+  return jump_line(c, c->j->cols, c->j->wpc, y, x, v + (uint32_t)(dy * c->pw), dy, c->gy, c->gx);
 }
 
 
