@@ -14,6 +14,60 @@ int lstrata_raise(lua_State *L, const char *prefix, const strata_error *err) {
   return lua_error(L);
 }
 
+/* Edit distance between two short names (option keys), for suggestions. */
+static size_t edit_distance(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > 63 || lb > 63) return la > lb ? la : lb;
+  size_t row[64];
+  for (size_t j = 0; j <= lb; j++) row[j] = j;
+  for (size_t i = 1; i <= la; i++) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= lb; j++) {
+      size_t up = row[j];
+      size_t best = diag + (a[i - 1] != b[j - 1]);
+      if (up + 1 < best) best = up + 1;
+      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[lb];
+}
+
+/* Pushes "unknown option 'key' (nearest known: a, b, c)": the same words as
+** scripts/strata/options.lua, which checks the options of the Lua half. */
+static void push_unknown_option(lua_State *L, const char *key, const char *const known[]) {
+  int n = 0;
+  while (known[n]) n++;
+  int order[64];
+  if (n > 64) n = 64;
+  for (int i = 0; i < n; i++) order[i] = i;
+  /* Insertion sort by (distance, name): the lists are a handful of names. */
+  for (int i = 1; i < n; i++) {
+    int cur = order[i], j = i;
+    size_t d = edit_distance(key, known[cur]);
+    while (j > 0) {
+      size_t dp = edit_distance(key, known[order[j - 1]]);
+      if (dp < d || (dp == d && strcmp(known[order[j - 1]], known[cur]) < 0)) break;
+      order[j] = order[j - 1];
+      j--;
+    }
+    order[j] = cur;
+  }
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  luaL_addstring(&b, "unknown option '");
+  luaL_addstring(&b, key);
+  luaL_addstring(&b, "' (nearest known: ");
+  for (int i = 0; i < n && i < 3; i++) {
+    if (i) luaL_addstring(&b, ", ");
+    luaL_addstring(&b, known[order[i]]);
+  }
+  luaL_addstring(&b, ")");
+  luaL_pushresult(&b);
+}
+
 void lstrata_check_options(lua_State *L, int arg, const char *const known[], int optional) {
   if (optional && lua_isnoneornil(L, arg)) return;
   luaL_checktype(L, arg, LUA_TTABLE);
@@ -28,15 +82,8 @@ void lstrata_check_options(lua_State *L, int arg, const char *const known[], int
     int ok = 0;
     for (int i = 0; known[i]; i++) ok |= strcmp(known[i], key) == 0;
     if (!ok) {
-      luaL_Buffer b;
-      luaL_buffinit(L, &b);
-      for (int i = 0; known[i]; i++) {
-        if (i) luaL_addstring(&b, ", ");
-        luaL_addstring(&b, known[i]);
-      }
-      luaL_pushresult(&b);
-      luaL_argerror(L, arg, lua_pushfstring(L, "unknown option '%s' (known: %s)", key,
-                                            lua_tostring(L, -1)));
+      push_unknown_option(L, key, known);
+      luaL_argerror(L, arg, lua_tostring(L, -1));
     }
   }
 }

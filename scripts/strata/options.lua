@@ -1,0 +1,107 @@
+-- strata.options: the one rule for options tables. Every public function that
+-- takes an options table lists its keys here, once; an unknown key is an
+-- error naming it and the nearest known keys. The spec that feeds each of
+-- these a misspelt key is generated from this same list, so a new options
+-- table cannot be left unchecked (spec/strict_options_spec.lua).
+local M = {}
+
+-- Edit distance (Levenshtein), for "nearest known" suggestions.
+local function distance(a, b)
+  local prev, cur = {}, {}
+  for j = 0, #b do prev[j] = j end
+  for i = 1, #a do
+    cur[0] = i
+    for j = 1, #b do
+      local cost = a:byte(i) == b:byte(j) and 0 or 1
+      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+    end
+    prev, cur = cur, prev
+  end
+  return prev[#b]
+end
+M.distance = distance
+
+-- The (up to 3) names of `known` nearest to `name`. A dotted ID is also
+-- compared by its part after the dot, so "crypt.gobiln" finds "crypt.goblin".
+function M.nearest(name, known)
+  name = tostring(name)
+  local short_name = name:match("%.(.*)$") or name
+  local scored = {}
+  for _, k in ipairs(known) do
+    local short = k:match("%.(.*)$") or k
+    scored[#scored + 1] = { k = k, d = math.min(distance(name, k), distance(short_name, short)) }
+  end
+  table.sort(scored, function(x, y) if x.d ~= y.d then return x.d < y.d end return x.k < y.k end)
+  local out = {}
+  for i = 1, math.min(3, #scored) do out[i] = scored[i].k end
+  return out
+end
+
+-- " (nearest known: a, b, c)", or "" when nothing is known.
+function M.suggest(name, known)
+  local near = M.nearest(name, known)
+  if #near == 0 then return "" end
+  return " (nearest known: " .. table.concat(near, ", ") .. ")"
+end
+
+-- Every options table of the Lua API, by the name its errors use. The C
+-- bindings check theirs in C (lstrata_check_options); they are listed here
+-- too, so that the spec covers them from the same list.
+M.known = {
+  ["strata.world.new"] = { "seed", "mods", "mod_path" },
+  ["strata.world.open"] = { "mods", "mod_path" },
+  ["strata.reload"] = { "world" },
+  ["world:create_map"] = { "width", "height", "fill", "archetype", "tokens" },
+  ["world:create_actor"] = { "archetype", "map", "x", "y", "props", "tags", "player" },
+  ["world:create_object"] = { "kind", "archetype", "map", "x", "y", "props", "tags" },
+  ["world:schedule"] = { "after", "every", "handler", "args" },
+  ["world:run_realtime"] = { "scale", "tick", "until_time", "on_stop" },
+  ["world:travel"] = { "x", "y" },
+  ["world:create_area"] = { "parent", "params", "generator", "starting_floor", "deepest_floor" },
+  ["world:create_entrance"] = { "floor" },
+  ["world:create_stairs"] = { "floor_delta" },
+  ["world:areas"] = { "archetype", "type", "parent" },
+  ["area:delete"] = { "children" },
+  ["object:subscribe"] = { "priority" },
+  ["events:register"] = { "priority" },
+  ["strata.layout.run"] = { "rng", "seed", "world" },
+  ["strata.layout.generate"] = { "rng", "seed", "attempts", "world" },
+  ["strata.layout.preview"] = { "color" },
+  ["strata.layout.apply"] = { "world" },
+  ["strata.xymap.parse"] = { "legend", "z", "world" },
+  ["strata.markup.render"] = { "color" },
+  -- checked in C
+  ["strata.tilemap.new"] = { "width", "height", "fill", "tokens" },
+  ["tilemap:fill"] = { "push" },
+  ["tilemap:find_path"] = { "algorithm", "connectivity", "diagonal_cost" },
+  ["tilemap:render"] = { "path", "path_glyph", "glyphs" },
+  ["tokens:define"] = { "passable", "cost", "glyph", "color" },
+  ["xy:visual_range"] = { "dist", "mode", "character", "target", "target_path_style", "max_size" },
+}
+
+local sets = {}
+for name, keys in pairs(M.known) do
+  local set = {}
+  for _, k in ipairs(keys) do set[k] = true end
+  sets[name] = set
+end
+
+-- Raises "<fn>: unknown option 'k' (nearest known: ...)" at `level` (default:
+-- the caller of the function that called check) unless every key of opts is
+-- known for fn. nil opts are accepted; anything else but a table is an error.
+function M.check(fn, opts, level)
+  level = (level or 2) + 1
+  if opts == nil then return {} end
+  if type(opts) ~= "table" then
+    error(("%s: options must be a table, got %s"):format(fn, type(opts)), level)
+  end
+  local set = sets[fn] or error("strata.options: no options list for " .. fn)
+  for k in pairs(opts) do
+    if not set[k] then
+      error(("%s: unknown option '%s'%s"):format(fn, tostring(k), M.suggest(tostring(k), M.known[fn])), level)
+    end
+  end
+  return opts
+end
+
+return M
