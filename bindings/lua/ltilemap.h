@@ -9,7 +9,6 @@
 typedef struct lstrata_tilemap {
   strata_tilemap *map; /* NULL once closed */
   int owned;           /* freed by __gc/__close; 0 when another object owns the map */
-  int private_tokens;  /* the map's token table is its own (define_token) */
   strata_path path;    /* reused by find_path */
 } lstrata_tilemap;
 

@@ -19,7 +19,6 @@ void lstrata_push_tilemap(lua_State *L, strata_tilemap *m, int owned) {
   lstrata_tilemap *ud = lua_newuserdatauv(L, sizeof *ud, 0);
   ud->map = m;
   ud->owned = owned;
-  ud->private_tokens = 0;
   strata_path_init(&ud->path);
   luaL_setmetatable(L, TILEMAP_MT);
 }
@@ -80,7 +79,6 @@ static int tilemap_new(lua_State *L) {
   int map_index = lua_gettop(L);
   if (private_defs) {
     if (strata_tilemap_own_tokens(m, &err) != STRATA_OK) return lstrata_raise(L, NULL, &err);
-    ((lstrata_tilemap *)lua_touserdata(L, map_index))->private_tokens = 1;
     int defs = map_index - 1;
     lua_pushnil(L);
     while (lua_next(L, defs) != 0) {
@@ -232,15 +230,12 @@ static int tilemap_cost(lua_State *L) {
 }
 
 /* m:define_token(name, traits): traits for this map only (the map takes a
-** private copy of its token table the first time). */
+** private copy of its token table the first time; the map, not this view,
+** remembers that, so every view of a world's map sees the same table). */
 static int tilemap_define_token(lua_State *L) {
-  lstrata_tilemap *ud = check_ud(L, 1);
   strata_tilemap *m = lstrata_check_tilemap(L, 1);
   strata_error err;
-  if (!ud->private_tokens) {
-    if (strata_tilemap_own_tokens(m, &err) != STRATA_OK) return lstrata_raise(L, NULL, &err);
-    ud->private_tokens = 1;
-  }
+  if (strata_tilemap_own_tokens(m, &err) != STRATA_OK) return lstrata_raise(L, NULL, &err);
   lstrata_define_token(L, strata_tilemap_tokens(m), 2, 3);
   lua_settop(L, 1);
   return 1;

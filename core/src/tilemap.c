@@ -33,6 +33,8 @@ strata_tilemap *strata_tilemap_new(int width, int height, strata_tokens *tokens,
   } else if ((m->tokens = strata_tokens_new(err)) == NULL) {
     strata_tilemap_free(m);
     return NULL;
+  } else {
+    m->private_tokens = 1;
   }
   return m;
 nomem:
@@ -78,11 +80,15 @@ int strata_tilemap_contains(const strata_tilemap *m, int x, int y) {
   return x >= 0 && y >= 0 && x < m->width && y < m->height;
 }
 
+int strata_tilemap_has_private_tokens(const strata_tilemap *m) { return m->private_tokens; }
+
 strata_status strata_tilemap_own_tokens(strata_tilemap *m, strata_error *err) {
+  if (m->private_tokens) return STRATA_OK;
   strata_tokens *copy = strata_tokens_clone(m->tokens, err);
   if (copy == NULL) return STRATA_ENOMEM;
   strata_tokens_release(m->tokens);
   m->tokens = copy;
+  m->private_tokens = 1;
   m->costs.table = NULL; /* force a rebuild against the new table */
   return STRATA_OK;
 }

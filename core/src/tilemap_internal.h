@@ -41,6 +41,7 @@ struct strata_tilemap {
   int width, height;
   uint32_t *cells;
   strata_tokens *tokens;
+  int private_tokens;        /* tokens is this map's own table (see strata_tilemap_own_tokens) */
   side_stack *stacks;
   uint32_t stack_count, stack_cap;
   uint32_t *free_stacks;

@@ -139,8 +139,35 @@ static void test_render(void) {
   strata_tilemap_free(m);
 }
 
+/* The map, not its holder, knows whether its token table is its own. */
+static void test_private_tokens(void) {
+  strata_error err;
+  strata_tokens *shared = strata_tokens_new(&err);
+  strata_token wall = tok(shared, "wall");
+  strata_tilemap *a = strata_tilemap_new(3, 3, shared, &err), *b = strata_tilemap_new(3, 3, NULL, &err);
+  CHECK(!strata_tilemap_has_private_tokens(a));
+  CHECK(strata_tilemap_has_private_tokens(b));
+  strata_tokens *own_b = strata_tilemap_tokens(b);
+  CHECK_EQ_INT(strata_tilemap_own_tokens(b, &err), STRATA_OK); /* private already: no copy */
+  CHECK(strata_tilemap_tokens(b) == own_b);
+  CHECK_EQ_INT(strata_tilemap_own_tokens(a, &err), STRATA_OK);
+  CHECK(strata_tilemap_has_private_tokens(a));
+  strata_tokens *own_a = strata_tilemap_tokens(a);
+  CHECK(own_a != shared);
+  CHECK_EQ_INT(strata_tokens_find(own_a, "wall", 4), wall);
+  CHECK_EQ_INT(strata_tilemap_own_tokens(a, &err), STRATA_OK); /* once only */
+  CHECK(strata_tilemap_tokens(a) == own_a);
+  strata_token_traits solid = {0, 1, "#", ""};
+  strata_tokens_define(own_a, "wall", 4, &solid, &err);
+  CHECK(strata_tokens_traits(shared, wall)->passable);
+  strata_tilemap_free(a);
+  strata_tilemap_free(b);
+  strata_tokens_release(shared);
+}
+
 int main(void) {
   test_tokens();
+  test_private_tokens();
   test_stacks();
   test_render();
   return check_summary("tilemap");

@@ -36,7 +36,7 @@ extern "C" {
 typedef struct strata_tilemap strata_tilemap;
 
 /* A width x height map of empty cells. tokens is retained (the map holds a
-** reference); NULL gives the map a private new table. */
+** reference and shares the table); NULL gives the map a private new table. */
 strata_tilemap *strata_tilemap_new(int width, int height, strata_tokens *tokens,
                                    strata_error *err);
 void strata_tilemap_free(strata_tilemap *m); /* NULL is accepted */
@@ -44,9 +44,12 @@ void strata_tilemap_free(strata_tilemap *m); /* NULL is accepted */
 int strata_tilemap_width(const strata_tilemap *m);
 int strata_tilemap_height(const strata_tilemap *m);
 strata_tokens *strata_tilemap_tokens(const strata_tilemap *m);
-/* Replaces the token table by a private clone, so that defining traits on it
-** affects this map only. Ids stay valid. */
+/* Replaces a shared token table by a private clone, so that defining traits
+** on it affects this map only. Ids stay valid. Does nothing when the table is
+** private already (made with the map, or by an earlier call). */
 strata_status strata_tilemap_own_tokens(strata_tilemap *m, strata_error *err);
+/* Nonzero when the map's token table is its own rather than shared. */
+int strata_tilemap_has_private_tokens(const strata_tilemap *m);
 int strata_tilemap_contains(const strata_tilemap *m, int x, int y);
 /* Bumped by every change of any cell. */
 uint64_t strata_tilemap_revision(const strata_tilemap *m);
