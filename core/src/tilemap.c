@@ -230,6 +230,78 @@ int tilemap_cell_remove_first(strata_tilemap *m, uint32_t i, strata_token t) {
   return 1;
 }
 
+/* ---- copies --------------------------------------------------------------------- */
+
+strata_tilemap *strata_tilemap_clone(const strata_tilemap *m, strata_error *err) {
+  size_t n = (size_t)m->width * (size_t)m->height;
+  strata_tilemap *c = calloc(1, sizeof *c);
+  if (c == NULL) goto nomem;
+  c->width = m->width;
+  c->height = m->height;
+  c->revision = m->revision;
+  c->cells = malloc(n * sizeof *c->cells);
+  if (c->cells == NULL) goto nomem;
+  memcpy(c->cells, m->cells, n * sizeof *c->cells);
+  if (m->private_tokens) {
+    if ((c->tokens = strata_tokens_clone(m->tokens, err)) == NULL) goto fail;
+    c->private_tokens = 1;
+  } else {
+    strata_tokens_retain(m->tokens);
+    c->tokens = m->tokens;
+  }
+  if (m->stack_cap > 0) {
+    /* Stacks keep their indices (the cells name them); the small ones move
+    ** into one chunk holding them all. */
+    c->stacks = malloc((size_t)m->stack_cap * sizeof *c->stacks);
+    c->free_stacks = malloc((size_t)m->stack_cap * sizeof *c->free_stacks);
+    if (c->stacks == NULL || c->free_stacks == NULL) goto nomem;
+    c->stack_cap = m->stack_cap;
+    memcpy(c->free_stacks, m->free_stacks, (size_t)m->free_count * sizeof *c->free_stacks);
+    c->free_count = m->free_count;
+    size_t small = 0;
+    for (uint32_t i = 0; i < m->stack_count; i++) small += m->stacks[i].cap == SMALL_STACK;
+    strata_token *block = NULL;
+    if (small > 0) {
+      small_chunk *ch = malloc(sizeof *ch + small * SMALL_STACK * sizeof(strata_token));
+      if (ch == NULL) goto nomem;
+      ch->next = NULL, ch->blocks = small;
+      c->chunks = ch; /* small_left stays 0: every block is handed out below */
+      block = ch->items;
+    }
+    for (uint32_t i = 0; i < m->stack_count; i++) {
+      side_stack st = m->stacks[i];
+      if (st.cap == SMALL_STACK) {
+        memcpy(block, st.items, st.len * sizeof *block);
+        st.items = block;
+        block += SMALL_STACK;
+      } else if (st.cap > 0) {
+        strata_token *items = malloc((size_t)st.cap * sizeof *items);
+        if (items == NULL) goto nomem;
+        memcpy(items, st.items, st.len * sizeof *items);
+        st.items = items;
+      }
+      c->stacks[i] = st;
+      c->stack_count = i + 1; /* what strata_tilemap_free releases, should a later one fail */
+    }
+  }
+  return c;
+nomem:
+  strata_error_set(err, STRATA_ENOMEM, "out of memory copying a %dx%d map", m->width, m->height);
+fail:
+  strata_tilemap_free(c);
+  return NULL;
+}
+
+void tilemap_restore(strata_tilemap *m, strata_tilemap *from) {
+  strata_tilemap now = *m;
+  uint64_t revision = now.revision > from->revision ? now.revision : from->revision;
+  *m = *from; /* the contents and whatever caches from had, built for them */
+  m->revision = revision + 1;
+  m->last_expanded = now.last_expanded;
+  *from = now; /* the discarded contents, with the caches built for them */
+  strata_tilemap_free(from);
+}
+
 /* ---- edits ---------------------------------------------------------------------- */
 
 static uint32_t index_of(const strata_tilemap *m, int x, int y) {

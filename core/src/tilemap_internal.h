@@ -56,6 +56,13 @@ struct strata_tilemap {
   uint64_t last_expanded;
 };
 
+/* Rollback of a world savepoint (world.c): m takes over the contents of
+** from (a clone of m made earlier), keeping its own address, because callers
+** hold strata_tilemap pointers. m's previous contents and the struct from
+** are freed. Search caches are dropped and the revision moves forward, so
+** that nothing built for the discarded contents is taken as current. */
+void tilemap_restore(strata_tilemap *m, strata_tilemap *from);
+
 /* Frees and sizes the fast grid engine's state (gridsearch.c). */
 void gridsearch_free(struct grid_search *g);
 size_t gridsearch_memory(const struct grid_search *g);

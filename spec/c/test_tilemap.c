@@ -3,6 +3,7 @@
 
 #include "check.h"
 #include "strata/strata.h"
+#include "tilemap_internal.h" /* tilemap_restore */
 
 static strata_token tok(strata_tokens *t, const char *name) {
   return strata_tokens_intern(t, name, strlen(name), NULL);
@@ -165,9 +166,81 @@ static void test_private_tokens(void) {
   strata_tokens_release(shared);
 }
 
+/* Nonzero when every cell of a and b holds the same stack. */
+static int same_cells(const strata_tilemap *a, const strata_tilemap *b) {
+  if (strata_tilemap_width(a) != strata_tilemap_width(b) ||
+      strata_tilemap_height(a) != strata_tilemap_height(b)) return 0;
+  strata_token sa[64], sb[64];
+  for (int y = 0; y < strata_tilemap_height(a); y++)
+    for (int x = 0; x < strata_tilemap_width(a); x++) {
+      size_t na = strata_tilemap_stack(a, x, y, sa, 64), nb = strata_tilemap_stack(b, x, y, sb, 64);
+      if (na != nb || memcmp(sa, sb, na * sizeof *sa) != 0) return 0;
+    }
+  return 1;
+}
+
+/* A clone is independent of its source; tilemap_restore puts a clone's
+** contents back into the source, which keeps its address. */
+static void test_clone_restore(void) {
+  strata_error err;
+  strata_tilemap *m = strata_tilemap_new(6, 4, NULL, &err);
+  strata_tokens *t = strata_tilemap_tokens(m);
+  strata_token floor = tok(t, "floor"), wall = tok(t, "wall"), coin = tok(t, "coin");
+  strata_tilemap_clear(m, floor, &err);
+  for (int x = 0; x < 6; x++) strata_tilemap_set(m, x, 0, wall, &err); /* small stacks */
+  for (int i = 0; i < 9; i++) strata_tilemap_set(m, 2, 2, coin, &err); /* a large one */
+  strata_tilemap_set(m, 3, 3, coin, &err);
+  strata_tilemap_remove(m, 3, 3, coin, NULL, &err); /* a free stack slot */
+  strata_tilemap *c = strata_tilemap_clone(m, &err);
+  CHECK(c != NULL && same_cells(m, c));
+  CHECK(strata_tilemap_has_private_tokens(c));
+  CHECK(strata_tilemap_tokens(c) != t);
+  CHECK_EQ_INT(strata_tokens_find(strata_tilemap_tokens(c), "coin", 4), coin);
+  /* Edits of either side stay there, small and large stacks alike. */
+  strata_tilemap_set(c, 0, 0, coin, &err);
+  strata_tilemap_set(c, 2, 2, wall, &err);
+  strata_tilemap_set(c, 5, 3, coin, &err);
+  strata_tilemap_set(m, 4, 1, coin, &err);
+  CHECK_EQ_INT(strata_tilemap_stack(m, 0, 0, NULL, 0), 2);
+  CHECK_EQ_INT(strata_tilemap_stack(c, 0, 0, NULL, 0), 3);
+  CHECK_EQ_INT(strata_tilemap_top(m, 2, 2), coin);
+  CHECK_EQ_INT(strata_tilemap_top(c, 2, 2), wall);
+  strata_token_traits solid = {0, 1, "#", ""};
+  strata_tokens_define(strata_tilemap_tokens(c), "floor", 5, &solid, &err);
+  CHECK(strata_tokens_traits(t, floor)->passable);
+  /* A search builds caches on m, which the restore must not trust. */
+  strata_path p;
+  strata_path_init(&p);
+  CHECK_EQ_INT(strata_tilemap_find_path(m, 0, 1, 5, 3, NULL, &p, &err), STRATA_OK);
+  CHECK(p.len > 0);
+  strata_tilemap *expect = strata_tilemap_clone(c, &err);
+  uint64_t rev = strata_tilemap_revision(m);
+  tilemap_restore(m, c); /* frees c */
+  CHECK(same_cells(m, expect));
+  CHECK(strata_tilemap_revision(m) > rev);
+  CHECK(strata_tilemap_has_private_tokens(m));
+  CHECK(!strata_tokens_traits(strata_tilemap_tokens(m), floor)->passable);
+  CHECK_EQ_INT(strata_tilemap_find_path(m, 0, 1, 5, 3, NULL, &p, &err), STRATA_OK);
+  CHECK_EQ_INT(p.len, 0); /* floors are walls now */
+  /* The restored map takes edits like any other. */
+  for (int i = 0; i < 6; i++) CHECK_EQ_INT(strata_tilemap_set(m, i, 3, wall, &err), STRATA_OK);
+  CHECK_EQ_INT(strata_tilemap_stack(m, 5, 3, NULL, 0), 3);
+  strata_path_free(&p);
+  /* A shared table stays shared by the clone. */
+  strata_tokens *shared = strata_tokens_new(&err);
+  strata_tilemap *s = strata_tilemap_new(2, 2, shared, &err), *sc = strata_tilemap_clone(s, &err);
+  CHECK(strata_tilemap_tokens(sc) == shared && !strata_tilemap_has_private_tokens(sc));
+  strata_tilemap_free(sc);
+  strata_tilemap_free(s);
+  strata_tokens_release(shared);
+  strata_tilemap_free(expect);
+  strata_tilemap_free(m);
+}
+
 int main(void) {
   test_tokens();
   test_private_tokens();
+  test_clone_restore();
   test_stacks();
   test_render();
   return check_summary("tilemap");

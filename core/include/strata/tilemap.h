@@ -40,6 +40,9 @@ typedef struct strata_tilemap strata_tilemap;
 strata_tilemap *strata_tilemap_new(int width, int height, strata_tokens *tokens,
                                    strata_error *err);
 void strata_tilemap_free(strata_tilemap *m); /* NULL is accepted */
+/* A copy of m: the same size, cells and stacks. A shared token table is
+** shared by the copy too; a private one is cloned, so the copy has its own. */
+strata_tilemap *strata_tilemap_clone(const strata_tilemap *m, strata_error *err);
 
 int strata_tilemap_width(const strata_tilemap *m);
 int strata_tilemap_height(const strata_tilemap *m);
