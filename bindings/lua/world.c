@@ -12,6 +12,7 @@
 
 #include "lstrata.h"
 #include "ltilemap.h"
+#include "ltokens.h"
 
 #define WORLD_MT "strata.world_state"
 
@@ -658,21 +659,22 @@ static int w_used_ids(lua_State *L) {
   return 1;
 }
 
-/* create_map(width, height, archetype) -> uid: a "map" object owning a tile map */
+/* create_map(width, height, archetype) -> uid: a "map" object owning a tile
+** map on the world's token table */
 static int w_create_map(lua_State *L) {
   strata_world *w = check_world(L, 1);
   int width = lstrata_check_int(L, 2), height = lstrata_check_int(L, 3);
   const char *arch = luaL_optstring(L, 4, NULL);
   strata_error err;
-  strata_tilemap *m = strata_tilemap_new(width, height, NULL, &err);
-  if (!m) return raise_err(L, &err);
   uint64_t uid;
-  if (strata_world_create(w, "map", arch, &uid, &err) ||
-      strata_world_attach_tilemap(w, uid, m, &err)) {
-    strata_tilemap_free(m);
-    return raise_err(L, &err);
-  }
+  if (strata_world_create_map(w, width, height, arch, &uid, &err)) return raise_err(L, &err);
   lua_pushinteger(L, (lua_Integer)uid);
+  return 1;
+}
+
+/* tokens() -> the world's token table (a strata.tokens), shared by its maps */
+static int w_tokens(lua_State *L) {
+  lstrata_push_tokens(L, strata_world_tokens(check_world(L, 1)));
   return 1;
 }
 
@@ -745,7 +747,7 @@ static const luaL_Reg world_methods[] = {
   { "next_due", w_next_due }, { "fire", w_fire }, { "timers", w_timers },
   { "subscribe", w_subscribe }, { "unsubscribe", w_unsubscribe },
   { "subscriptions", w_subscriptions }, { "objects", w_objects }, { "objects_on", w_objects_on }, { "objects_from", w_objects_from }, { "stream", w_stream },
-  { "set_stream", w_set_stream }, { "used_ids", w_used_ids }, { "create_map", w_create_map }, { "tilemap", w_tilemap }, { "tags", w_tags }, { "set_tag", w_set_tag }, { "has_tag", w_has_tag }, { "save", w_save }, { "check", w_check },
+  { "set_stream", w_set_stream }, { "used_ids", w_used_ids }, { "create_map", w_create_map }, { "tokens", w_tokens }, { "tilemap", w_tilemap }, { "tags", w_tags }, { "set_tag", w_set_tag }, { "has_tag", w_has_tag }, { "save", w_save }, { "check", w_check },
   { NULL, NULL } };
 
 void lstrata_open_world(lua_State *L) {

@@ -298,7 +298,9 @@ static strata_status read_tiles(strata_world *w, sqlite3_stmt *s, long long uid,
     return strata_error_set(err, STRATA_EPARSE, "corrupt save: tile tokens of #%lld", uid);
   }
   strata_error e;
-  strata_tilemap *m = strata_tilemap_new(width, height, NULL, &e);
+  /* On the world's table, like the maps the world makes: the names are
+  ** interned there and the saved ids mapped to the world's. */
+  strata_tilemap *m = strata_tilemap_new(width, height, strata_world_tokens(w), &e);
   size_t n = names.u.t->n;
   strata_token *map = m ? calloc(n + 1, sizeof *map) : NULL;
   if (!m || !map) {

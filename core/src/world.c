@@ -11,6 +11,7 @@ typedef struct stream {
 
 struct strata_world {
   uint64_t seed;
+  strata_tokens *tokens;   /* shared by the world's maps */
   double time;
   uint64_t next_uid;       /* the counter: uids start at 1 */
   strata_object **objects; /* indexed by uid; NULL for none (deleted, timer, ...) */
@@ -51,6 +52,7 @@ static int grow(void **arr, size_t *cap, size_t need, size_t elem) {
 strata_world *strata_world_new(uint64_t seed, strata_error *err) {
   strata_world *w = calloc(1, sizeof *w);
   if (!w) { nomem(err); return NULL; }
+  if (!(w->tokens = strata_tokens_new(err))) { free(w); return NULL; }
   w->seed = seed;
   w->next_uid = 1;
   return w;
@@ -88,10 +90,12 @@ void strata_world_free(strata_world *w) {
   free(w->timers);
   for (size_t i = 0; i < w->nsubs; i++) sub_clear(&w->subs[i]);
   free(w->subs);
+  strata_tokens_release(w->tokens);
   free(w);
 }
 
 uint64_t strata_world_seed(const strata_world *w) { return w->seed; }
+strata_tokens *strata_world_tokens(const strata_world *w) { return w->tokens; }
 double strata_world_time(const strata_world *w) { return w->time; }
 uint64_t strata_world_next_uid(const strata_world *w) { return w->next_uid; }
 size_t strata_world_count(const strata_world *w) { return w->count; }
@@ -252,6 +256,18 @@ strata_status strata_world_attach_tilemap(strata_world *w, uint64_t uid, strata_
   if (!m) return strata_error_set(err, STRATA_EARG, "no tile map given");
   if (o->tilemap != m) strata_tilemap_free(o->tilemap);
   o->tilemap = m;
+  return STRATA_OK;
+}
+
+strata_status strata_world_create_map(strata_world *w, int width, int height,
+                                     const char *archetype, uint64_t *uid, strata_error *err) {
+  strata_tilemap *m = strata_tilemap_new(width, height, w->tokens, err);
+  if (!m) return err ? err->status : STRATA_ENOMEM;
+  uint64_t u;
+  strata_status st = strata_world_create(w, "map", archetype, &u, err);
+  if (st) { strata_tilemap_free(m); return st; }
+  strata_world_object(w, u)->tilemap = m; /* a new object: nothing to free or save */
+  if (uid) *uid = u;
   return STRATA_OK;
 }
 

@@ -241,8 +241,61 @@ static void test_tiles(void) {
   strata_world_free(w); /* frees m */
 }
 
+/* The world's token table: shared by the maps it makes and by loaded maps. */
+static void test_world_tokens(void) {
+  strata_error err;
+  strata_world *w = strata_world_new(3, &err);
+  strata_tokens *t = strata_world_tokens(w);
+  CHECK(t != NULL);
+  uint64_t a, b;
+  CHECK_EQ_INT(strata_world_create_map(w, 4, 3, "base.cave", &a, &err), STRATA_OK);
+  CHECK_EQ_INT(strata_world_create_map(w, 2, 2, NULL, &b, &err), STRATA_OK);
+  CHECK_STR(strata_world_object(w, a)->kind, "map");
+  CHECK_STR(strata_world_object(w, a)->archetype, "base.cave");
+  strata_tilemap *ma = strata_world_tilemap(w, a), *mb = strata_world_tilemap(w, b);
+  CHECK(strata_tilemap_tokens(ma) == t && strata_tilemap_tokens(mb) == t);
+  CHECK(!strata_tilemap_has_private_tokens(ma));
+  /* Traits defined on the world's table hold on every map. */
+  strata_token_traits wall = {0, 1, "#", ""};
+  CHECK_EQ_INT(strata_tokens_define(t, "wall", 4, &wall, &err), STRATA_OK);
+  strata_token wt = strata_tokens_find(t, "wall", 4);
+  strata_tilemap_set(ma, 1, 1, wt, &err);
+  strata_tilemap_set(mb, 0, 0, wt, &err);
+  CHECK(!strata_tilemap_passable(ma, 1, 1) && !strata_tilemap_passable(mb, 0, 0));
+  /* A failure leaves nothing behind. */
+  uint64_t next = strata_world_next_uid(w);
+  CHECK_EQ_INT(strata_world_create_map(w, 0, 3, NULL, NULL, &err), STRATA_EARG);
+  CHECK_EQ_INT(strata_world_count(w), 2);
+  CHECK_EQ_INT(strata_world_next_uid(w), next);
+  /* Loaded maps share the loaded world's table, names interned into it. */
+  char path[] = "/tmp/strata_test_wtokens_XXXXXX";
+  close(mkstemp(path));
+  CHECK_EQ_INT(strata_world_save(w, path, NULL, 0, &err), STRATA_OK);
+  strata_world *w2;
+  strata_mod_version *mv;
+  size_t nm;
+  CHECK_EQ_INT(strata_world_open(path, &w2, &mv, &nm, &err), STRATA_OK);
+  strata_tokens *t2 = strata_world_tokens(w2);
+  strata_tilemap *la = strata_world_tilemap(w2, a), *lb = strata_world_tilemap(w2, b);
+  CHECK(t2 != t && strata_tilemap_tokens(la) == t2 && strata_tilemap_tokens(lb) == t2);
+  strata_token lw = strata_tokens_find(t2, "wall", 4);
+  CHECK(lw != 0 && strata_tilemap_top(la, 1, 1) == lw && strata_tilemap_top(lb, 0, 0) == lw);
+  CHECK(strata_tilemap_passable(la, 1, 1)); /* saves hold no traits: the game defines them */
+  CHECK_EQ_INT(strata_tokens_define(t2, "wall", 4, &wall, &err), STRATA_OK);
+  CHECK(!strata_tilemap_passable(la, 1, 1) && !strata_tilemap_passable(lb, 0, 0));
+  strata_world_free(w2);
+  strata_mod_versions_free(mv, nm);
+  unlink(path);
+  /* The table may outlive the world when retained. */
+  strata_tokens_retain(t);
+  strata_world_free(w);
+  CHECK_EQ_INT(strata_tokens_find(t, "wall", 4), wt);
+  strata_tokens_release(t);
+}
+
 int main(void) {
   test_values();
+  test_world_tokens();
   test_tiles();
   test_world();
   return check_summary("world");

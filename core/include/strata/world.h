@@ -8,6 +8,11 @@
 ** STRATA_VTABLE strata_value). Timers and subscriptions draw their uids from
 ** the same counter, so a uid names one thing in the world.
 **
+** The world owns one token table (strata_world_tokens), made with it; the
+** maps it makes (strata_world_create_map, and every map a save brings back)
+** share it, so token traits defined on it from the game's data hold on all of
+** the world's maps. A map may still take a private copy (strata_tilemap_own_tokens).
+**
 ** Ownership: the world owns every object, timer and subscription; pointers
 ** returned by the getters stay valid until that thing is deleted or the world
 ** is freed. Strings passed in are copied.
@@ -62,6 +67,9 @@ strata_world *strata_world_new(uint64_t seed, strata_error *err);
 void strata_world_free(strata_world *w); /* NULL is accepted */
 
 uint64_t strata_world_seed(const strata_world *w);
+/* The world's token table: the world holds one reference, released by
+** strata_world_free (retain it to keep it longer). */
+strata_tokens *strata_world_tokens(const strata_world *w);
 double strata_world_time(const strata_world *w);
 /* Time only moves forward: a smaller t is an error. */
 strata_status strata_world_set_time(strata_world *w, double t, strata_error *err);
@@ -93,6 +101,11 @@ const strata_value *strata_object_get(const strata_world *w, uint64_t uid,
 ** frees any previous one). On failure m is not taken. */
 strata_status strata_world_attach_tilemap(strata_world *w, uint64_t uid, strata_tilemap *m,
                                           strata_error *err);
+/* Creates an object of kind "map" (archetype may be NULL) owning a new
+** width x height tile map on the world's token table. On failure nothing is
+** left behind. */
+strata_status strata_world_create_map(strata_world *w, int width, int height,
+                                     const char *archetype, uint64_t *uid, strata_error *err);
 /* The object's tile map or NULL; valid until the object is deleted. */
 strata_tilemap *strata_world_tilemap(const strata_world *w, uint64_t uid);
 
