@@ -50,31 +50,46 @@ static int put_varint(strata_buffer *b, uint64_t v) {
   return 1;
 }
 
+/* The names list holds only the tokens the map uses, numbered in the order
+** of their ids: the world's maps share one table, which holds every map's
+** tokens (and any a rolled-back savepoint interned), and none of that other
+** maps' business belongs in this map's row. */
 static int encode_tiles(const strata_tilemap *m, strata_buffer *names, strata_buffer *cells) {
   strata_tokens *t = strata_tilemap_tokens(m);
   uint32_t n = strata_tokens_count(t);
+  uint32_t *saved = calloc((size_t)n + 1, sizeof *saved); /* id -> saved id, 0: unused */
   strata_value list;
-  if (strata_value_table(&list, NULL)) return 0;
-  for (uint32_t id = 1; id <= n; id++) {
-    size_t len;
-    const char *name = strata_tokens_name(t, id, &len);
-    strata_value k = strata_value_int(id), v;
-    if (!name || strata_value_string(&v, name, len, NULL) ||
-        strata_vtable_set(list.u.t, &k, &v, NULL)) { strata_value_clear(&list); return 0; }
-  }
-  names->len = 0;
-  int ok = strata_value_encode(&list, names, NULL) == STRATA_OK;
-  strata_value_clear(&list);
-  cells->len = 0;
+  if (!saved) return 0;
+  if (strata_value_table(&list, NULL)) { free(saved); return 0; }
   strata_token stack[256];
-  int w = strata_tilemap_width(m), h = strata_tilemap_height(m);
+  int w = strata_tilemap_width(m), h = strata_tilemap_height(m), ok = 1;
   for (int y = 0; y < h && ok; y++)
     for (int x = 0; x < w && ok; x++) {
       size_t k = strata_tilemap_stack(m, x, y, stack, 256);
-      if (k > 256) return 0; /* taller stacks than the buffer: refuse rather than lose tokens */
-      ok = put_varint(cells, k);
-      for (size_t i = 0; i < k && ok; i++) ok = put_varint(cells, stack[i]);
+      if (k > 256) ok = 0; /* taller stacks than the buffer: refuse rather than lose tokens */
+      for (size_t i = 0; i < k && ok; i++) saved[stack[i]] = 1;
     }
+  uint32_t next = 0;
+  for (uint32_t id = 1; id <= n && ok; id++) {
+    if (!saved[id]) continue;
+    saved[id] = ++next;
+    size_t len;
+    const char *name = strata_tokens_name(t, id, &len);
+    strata_value k = strata_value_int(next), v = strata_value_nil();
+    ok = name && !strata_value_string(&v, name, len, NULL);
+    if (ok && strata_vtable_set(list.u.t, &k, &v, NULL)) { strata_value_clear(&v); ok = 0; }
+  }
+  names->len = 0;
+  ok = ok && strata_value_encode(&list, names, NULL) == STRATA_OK;
+  strata_value_clear(&list);
+  cells->len = 0;
+  for (int y = 0; y < h && ok; y++)
+    for (int x = 0; x < w && ok; x++) {
+      size_t k = strata_tilemap_stack(m, x, y, stack, 256);
+      ok = put_varint(cells, k);
+      for (size_t i = 0; i < k && ok; i++) ok = put_varint(cells, saved[stack[i]]);
+    }
+  free(saved);
   return ok;
 }
 

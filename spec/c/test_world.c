@@ -268,9 +268,34 @@ static void test_world_tokens(void) {
   CHECK_EQ_INT(strata_world_count(w), 2);
   CHECK_EQ_INT(strata_world_next_uid(w), next);
   /* Loaded maps share the loaded world's table, names interned into it. */
+  strata_tokens_intern(t, "unused", 6, &err);
+  strata_token floor = strata_tokens_intern(t, "floor", 5, &err);
+  strata_tilemap_add_front(mb, 0, 0, floor, &err);
   char path[] = "/tmp/strata_test_wtokens_XXXXXX";
   close(mkstemp(path));
   CHECK_EQ_INT(strata_world_save(w, path, NULL, 0, &err), STRATA_OK);
+  {
+    /* Each map's row names only the tokens it uses, in id order. */
+    sqlite3 *db;
+    sqlite3_stmt *q;
+    sqlite3_open(path, &db);
+    sqlite3_prepare_v2(db, "SELECT tokens FROM tiles ORDER BY map", -1, &q, NULL);
+    int rows = 0;
+    while (sqlite3_step(q) == SQLITE_ROW) {
+      strata_value names;
+      CHECK_EQ_INT(strata_value_decode(&names, sqlite3_column_blob(q, 0),
+                                       (size_t)sqlite3_column_bytes(q, 0), &err), STRATA_OK);
+      strata_value one = strata_value_int(1), two = strata_value_int(2);
+      CHECK_STR(strata_vtable_get(names.u.t, &one)->u.str.s, "wall");
+      if (rows == 0) CHECK_EQ_INT(names.u.t->n, 1);
+      else CHECK(names.u.t->n == 2 && !strcmp(strata_vtable_get(names.u.t, &two)->u.str.s, "floor"));
+      strata_value_clear(&names);
+      rows++;
+    }
+    CHECK_EQ_INT(rows, 2);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+  }
   strata_world *w2;
   strata_mod_version *mv;
   size_t nm;
@@ -280,6 +305,9 @@ static void test_world_tokens(void) {
   CHECK(t2 != t && strata_tilemap_tokens(la) == t2 && strata_tilemap_tokens(lb) == t2);
   strata_token lw = strata_tokens_find(t2, "wall", 4);
   CHECK(lw != 0 && strata_tilemap_top(la, 1, 1) == lw && strata_tilemap_top(lb, 0, 0) == lw);
+  strata_token st2[2];
+  CHECK_EQ_INT(strata_tilemap_stack(lb, 0, 0, st2, 2), 2);
+  CHECK_STR(strata_tokens_name(t2, st2[0], NULL), "floor");
   CHECK(strata_tilemap_passable(la, 1, 1)); /* saves hold no traits: the game defines them */
   CHECK_EQ_INT(strata_tokens_define(t2, "wall", 4, &wall, &err), STRATA_OK);
   CHECK(!strata_tilemap_passable(la, 1, 1) && !strata_tilemap_passable(lb, 0, 0));
