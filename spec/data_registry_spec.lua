@@ -7,20 +7,20 @@ local function world(list) return strata.world.new{ seed = 1, mods = list, mod_p
 
 describe("the data registry", function()
   it("namespaces IDs by mod and applies defaults", function()
-    world({ "testmod" })
-    local rock = strata.data["testmod.thing"]:ensure("testmod.rock")
+    local w = world({ "testmod" })
+    local rock = w.data["testmod.thing"]:ensure("testmod.rock")
     assert.equal("testmod.rock", rock._id)
     assert.equal("testmod", rock._mod)
     assert.equal(1, rock.weight)
-    assert.is_nil(strata.data["testmod.thing"]:get("rock"))
+    assert.is_nil(w.data["testmod.thing"]:get("rock"))
   end)
 
   it("suggests the nearest IDs and types", function()
-    world({ "testmod" })
-    local ok, err = pcall(function() return strata.data["testmod.thing"]:ensure("testmod.rok") end)
+    local w = world({ "testmod" })
+    local ok, err = pcall(function() return w.data["testmod.thing"]:ensure("testmod.rok") end)
     assert.is_false(ok)
     assert.matches("unknown testmod.thing 'testmod.rok' %(nearest known: testmod.rock%)", err)
-    ok, err = pcall(function() return strata.data["base.handlr"] end)
+    ok, err = pcall(function() return w.data["base.handlr"] end)
     assert.matches("unknown type 'base.handlr' %(nearest known: base.handler", err)
   end)
 
@@ -44,15 +44,20 @@ describe("the data registry", function()
   end)
 
   it("applies named patches and iterates by (_ordering, _id)", function()
-    world({ "patcher" })
-    assert.equal(42, strata.data["testmod.thing"]:ensure("testmod.rock").weight)
+    local w = world({ "patcher" })
+    assert.equal(42, w.data["testmod.thing"]:ensure("testmod.rock").weight)
     local ids = {}
-    for id in strata.data["testmod.thing"]:iter() do ids[#ids + 1] = id end
+    for id in w.data["testmod.thing"]:iter() do ids[#ids + 1] = id end
     assert.same({ "patcher.pebble", "testmod.rock" }, ids)
   end)
 
   it("freezes definitions after loading", function()
     local w = world({ "testmod" })
-    assert.has_error(function() w.data:add("x", { _type = "base.event", _id = "late" }) end)
+    assert.has_error(function() w.data["base.event"].late = {} end)
+    assert.has_error(function() w._registry:add("x", { _type = "base.event", _id = "late" }) end)
+  end)
+
+  it("strata.data is gone, and says where to look", function()
+    assert.error_matches(function() return strata.data["base.handler"] end, "world%.data%[type%]")
   end)
 end)

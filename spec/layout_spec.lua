@@ -397,7 +397,7 @@ describe("layouts from Lua", function()
     assert.matches("Fail", why)
     assert.has_error(function() L.run("layouts.pnod", m, { seed = 1 }) end)
     -- mappings as data, inherit resolved; actions as handlers by ID
-    local marsh = L.mapping("layouts.marsh")
+    local marsh = L.mapping("layouts.marsh", { world = w })
     assert.same({ { "Place", "SWAMP" } }, marsh.water)
     assert.same({ { "Flag", "OUTDOOR" } }, marsh.grass)
     L.run("layouts.pond", m, { seed = 1 })

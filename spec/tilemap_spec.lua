@@ -101,8 +101,8 @@ describe("strata.tilemap", function()
         local p, cost = m:find_path({ 0, 0 }, { 6, 0 }, { algorithm = alg })
         assert.are.equal(14, cost, alg)
         assert.are.equal(15, #p, alg)
-        assert.are.same({ 0, 0 }, p[1])
-        assert.are.same({ 6, 0 }, p[#p])
+        assert.are.same({ 0, 0, x = 0, y = 0 }, p[1])  -- points carry both spellings
+        assert.are.same({ 6, 0, x = 6, y = 0 }, p[#p])
         assert.are.equal(cost, p.cost)
       end
       local g = m:find_path({ 0, 0 }, { 6, 0 }, { algorithm = "greedy" })
@@ -124,10 +124,12 @@ describe("strata.tilemap", function()
       local _, cost = w:find_path({ 0, 0 }, { 2, 0 })
       assert.are.equal(4, cost)
       walls(m, { { 3, 4 } })
-      assert.is_nil(m:find_path({ 0, 0 }, { 6, 0 }))
+      local none, why = m:find_path({ 0, 0 }, { 6, 0 })
+      assert.is_nil(none)
+      assert.equal("no path from (0, 0) to (6, 0)", why)  -- as XY maps: nil and a reason
       assert.is_nil(m:find_path({ 0, 0 }, { 3, 0 })) -- the goal is a wall
       local same = m:find_path({ 1, 1 }, { 1, 1 })
-      assert.are.same({ { 1, 1 } }, { same[1] })
+      assert.are.same({ { 1, 1, x = 1, y = 1 } }, { same[1] })
     end)
 
     it("draws a path on the rendered map", function()

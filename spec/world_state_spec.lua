@@ -8,7 +8,7 @@ local function new_world(seed) return strata.world.new{ seed = seed or 1, mods =
 describe("world handles", function()
   it("have uid, kind, alive and fail clearly once deleted", function()
     local w = new_world()
-    local a = w:new_actor{ x = 1, y = 2 }
+    local a = w:new_actor{}
     assert.equal("actor", a.kind)
     assert.is_true(a:alive())
     assert.equal(a, w:object(a.uid))
@@ -25,7 +25,7 @@ describe("world handles", function()
     local w = new_world()
     local ok, err = pcall(w.new_object, w, { kind = "actor", archetype = "testmod.gobiln" })
     assert.is_false(ok)
-    assert.matches("unknown archetype 'testmod.gobiln'.*testmod.goblin", err)
+    assert.matches("unknown base.actor_archetype 'testmod.gobiln'.*testmod.goblin", err)
   end)
 end)
 

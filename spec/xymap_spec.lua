@@ -6,6 +6,7 @@ local parse = strata.xymap.parse
 
 local function route(xy, a, b)
   local dirs, steps, cost = xy:shortest_path(a, b)
+  if dirs == nil then return "", "", nil end -- no route
   local cells = {}
   for _, s in ipairs(steps) do cells[#cells + 1] = ("%s,%s%s"):format(s.x, s.y, s.symbol) end
   return table.concat(dirs, " "), table.concat(cells, " "), cost
@@ -39,7 +40,8 @@ describe("strata.xymap", function()
       assert.are.equal("basic", xy.z)
       assert.are.equal(2, xy.max_x)
       assert.are.equal(2, xy.max_y)
-      assert.are.same({ x = 1, y = 1, symbol = "#", kind = "node", interrupt = false }, xy:node(1, 1))
+      -- a point strata returns carries both spellings, { x, y } and { x =, y = }
+      assert.are.same({ 1, 1, x = 1, y = 1, symbol = "#", kind = "node", interrupt = false }, xy:node(1, 1))
       assert.is_nil(xy:node(1, 0))
       assert.matches("7 nodes", tostring(xy))
     end)
@@ -64,12 +66,12 @@ describe("strata.xymap", function()
       local xy = parse(BASIC)
       local exits = xy:exits(0, 0)
       assert.are.equal(2, #exits)
-      assert.are.same({ name = "n", direction = "n", to = { 0, 1 }, weight = 1 }, exits[1])
-      assert.are.same({ name = "e", direction = "e", to = { 2, 0 }, weight = 1 }, exits[2])
+      assert.are.same({ name = "n", direction = "n", to = { 0, 1, x = 0, y = 1 }, weight = 1 }, exits[1])
+      assert.are.same({ name = "e", direction = "e", to = { 2, 0, x = 2, y = 0 }, weight = 1 }, exits[2])
       local back = xy:exits(2, 0) -- traced in the order n, ne, e, se, s, sw, w, nw
       assert.are.equal("w", back[1].name)
       assert.are.equal("nw", back[2].name)
-      assert.are.same({ 1, 1 }, back[2].to)
+      assert.are.same({ 1, 1, x = 1, y = 1 }, back[2].to)
     end)
 
     it("uses the last line as the bottom marker when no line matches the top one", function()
@@ -305,7 +307,7 @@ describe("strata.xymap", function()
       assert.are.equal("0,0# 0,0.5| 0,1# 0.5,1- 1,1# 1.5,1.5/ 2,2#", cells)
       assert.are.equal(3, cost)
       local _, steps = parse(BASIC):shortest_path({ 0, 0 }, { 0, 1 })
-      assert.are.same({ x = 0, y = 0.5, symbol = "|", node = false, interrupt = false }, steps[2])
+      assert.are.same({ 0, 0.5, x = 0, y = 0.5, symbol = "|", node = false, interrupt = false }, steps[2])
     end)
 
     it("breaks ties toward the predecessor nearest the start, then the highest node index", function()
@@ -315,15 +317,19 @@ describe("strata.xymap", function()
       assert.are.equal("w s", (route(xy, { 1, 1 }, { 0, 0 })))
     end)
 
-    it("returns empty lists for no route, the same node, or no node there", function()
+    it("returns nil and a reason for no route (as tile maps do), no steps for the same node", function()
       local xy = parse("+ 0 1 2\n\n0 #-# #\n\n+ 0 1 2")
-      local d, s, c = xy:shortest_path({ 0, 0 }, { 2, 0 })
-      assert.are.same({}, d)
-      assert.are.same({}, s)
-      assert.is_nil(c)
-      assert.are.same({}, (xy:shortest_path({ 0, 0 }, { 0, 0 })))
+      local d, why = xy:shortest_path({ 0, 0 }, { 2, 0 })
+      assert.is_nil(d)
+      assert.matches("no route", why)
+      local same, steps, cost = xy:shortest_path({ 0, 0 }, { 0, 0 })
+      assert.are.same({}, same)
+      assert.are.equal(0, cost)
+      assert.are.equal(0, #steps)
       local hole = parse(BASIC)
-      assert.are.same({}, (hole:shortest_path({ 1, 0 }, { 0, 0 })))
+      d, why = hole:shortest_path({ 1, 0 }, { 0, 0 })
+      assert.is_nil(d)
+      assert.matches("no node", why)
     end)
 
     it("has no cap on route length", function()
@@ -467,7 +473,7 @@ describe("strata.xymap.grid (several maps joined by transitions)", function()
     collectgarbage()
     assert.matches("the small cave", tostring(grid:map("the small cave")))
     assert.is_nil(grid:map("nowhere"))
-    assert.are.same({}, (grid:shortest_path({ 1, 0, "the large tree" }, { 1, 1, "the small cave" })))
+    assert.is_nil((grid:shortest_path({ 1, 0, "the large tree" }, { 1, 1, "the small cave" })))
   end)
 
   it("names an unknown Z, a repeated Z and a bad coordinate", function()
@@ -485,22 +491,22 @@ describe("legends from the data registry (base.legend)", function()
   local MAP = "+ 0 1 2\n\n0 #D#-T\n\n+ 0 1 2"
 
   it("resolves IDs by symbol key or by the entry's own symbol", function()
-    local xy = strata.xymap.parse(MAP, { legend = { D = "legends.door", T = "legends.to_cave" } })
+    local xy = strata.xymap.parse(MAP, { legend = { D = "legends.door", T = "legends.to_cave" }, world = world })
     assert.are.same({ 1, 0, "the small cave" }, xy:node(2, 0).target)
     assert.are.equal("#+#-", (xy:display():gsub(" +$", "")))
     local _, _, cost = xy:shortest_path({ 0, 0 }, { 1, 0 })
     assert.are.equal(5, cost)
-    local listed = strata.xymap.parse(MAP, { legend = { "legends.door", "legends.to_cave" } })
+    local listed = strata.xymap.parse(MAP, { legend = { "legends.door", "legends.to_cave" }, world = world })
     assert.are.same({ 1, 0, "the small cave" }, listed:node(2, 0).target)
     assert.is_not_nil(world)
   end)
 
   it("names unknown IDs, missing and clashing symbols", function()
-    assert.error_matches(function() strata.xymap.parse(MAP, { legend = { D = "legends.dor", T = "legends.to_cave" } }) end,
+    assert.error_matches(function() strata.xymap.parse(MAP, { legend = { D = "legends.dor", T = "legends.to_cave" }, world = world }) end,
       "legend 'D': unknown base.legend 'legends.dor'.*legends.door")
-    assert.error_matches(function() strata.xymap.parse(MAP, { legend = { "legends.anywhere" } }) end,
+    assert.error_matches(function() strata.xymap.parse(MAP, { legend = { "legends.anywhere" }, world = world }) end,
       "base.legend 'legends.anywhere' has no symbol")
-    assert.error_matches(function() strata.xymap.parse(MAP, { legend = { X = "legends.door" } }) end,
+    assert.error_matches(function() strata.xymap.parse(MAP, { legend = { X = "legends.door" }, world = world }) end,
       "legend 'X' names base.legend 'legends.door', whose symbol is 'D'")
   end)
 end)

@@ -241,15 +241,21 @@ static int tilemap_define_token(lua_State *L) {
   return 1;
 }
 
+/* A path as Lua sees it: { {x, y}, ..., cost = c }, each cell a point with
+** both spellings ({ x, y, x = , y = }), as every point strata returns. */
 static void push_path(lua_State *L, strata_tilemap *m, const strata_path *p) {
   uint32_t w = (uint32_t)strata_tilemap_width(m);
   lua_createtable(L, (int)p->len, 1);
   for (size_t i = 0; i < p->len; i++) {
-    lua_createtable(L, 2, 0);
+    lua_createtable(L, 2, 2);
     lua_pushinteger(L, p->nodes[i] % w);
-    lua_rawseti(L, -2, 1);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, -3, 1);
+    lua_setfield(L, -2, "x");
     lua_pushinteger(L, p->nodes[i] / w);
-    lua_rawseti(L, -2, 2);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, -3, 2);
+    lua_setfield(L, -2, "y");
     lua_rawseti(L, -2, (lua_Integer)i + 1);
   }
   lua_pushnumber(L, p->cost);
@@ -257,7 +263,7 @@ static void push_path(lua_State *L, strata_tilemap *m, const strata_path *p) {
 }
 
 /* m:find_path(from, to [, { algorithm =, connectivity =, diagonal_cost = }])
-** -> path ({ {x, y}, ..., cost = c }), cost | nil when there is no path */
+** -> path ({ {x, y}, ..., cost = c }), cost | nil, reason when there is none */
 static int tilemap_find_path(lua_State *L) {
   static const char *const known[] = {"algorithm", "connectivity", "diagonal_cost", NULL};
   lstrata_tilemap *ud = check_ud(L, 1);
@@ -289,7 +295,11 @@ static int tilemap_find_path(lua_State *L) {
   if (strata_tilemap_find_path(m, (int)x1, (int)y1, (int)x2, (int)y2, &o, &ud->path, &err) !=
       STRATA_OK)
     return lstrata_raise(L, "find_path", &err);
-  if (ud->path.len == 0) return 0;
+  if (ud->path.len == 0) {
+    lua_pushnil(L);
+    lua_pushfstring(L, "no path from (%d, %d) to (%d, %d)", (int)x1, (int)y1, (int)x2, (int)y2);
+    return 2;
+  }
   push_path(L, m, &ud->path);
   lua_pushnumber(L, ud->path.cost);
   return 2;

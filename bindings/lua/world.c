@@ -101,10 +101,11 @@ static void table_to_value(conv *c, int idx, int path, strata_value *out, int de
     } else if (lua_isinteger(L, key)) {
       k = strata_value_int(lua_tointeger(L, key));
     } else {
-      lua_pushfstring(L, "%s[?]", lua_tostring(L, path));
-      conv_error(L, lua_gettop(L),
-                 lua_pushfstring(L, "table keys must be strings or integers, got a %s",
-                                 luaL_typename(L, key)));
+      /* Two statements: the order of a call's arguments is unspecified in C. */
+      lua_pushfstring(L, "%s[%s]", lua_tostring(L, path), luaL_tolstring(L, key, NULL));
+      int bad = lua_gettop(L);
+      conv_error(L, bad, lua_pushfstring(L, "table keys must be strings or integers, got %s",
+                                         lua_isnumber(L, key) ? "a float" : luaL_typename(L, key)));
     }
     /* Keep k owned by the table before converting v (which may raise). */
     strata_value placeholder = strata_value_bool(0);

@@ -156,14 +156,29 @@ static int xymap_parse(lua_State *L) {
   return 1;
 }
 
+static void push_coord(lua_State *L, double v) {
+  if (v == floor(v)) lua_pushinteger(L, (lua_Integer)v);
+  else lua_pushnumber(L, v);
+}
+
+/* Sets [1], [2], x and y of the table on top: every point strata returns
+** carries both spellings ({ x, y } and { x =, y = }). */
+static void push_xy(lua_State *L, double x, double y) {
+  push_coord(L, x);
+  lua_pushvalue(L, -1);
+  lua_rawseti(L, -3, 1);
+  lua_setfield(L, -2, "x");
+  push_coord(L, y);
+  lua_pushvalue(L, -1);
+  lua_rawseti(L, -3, 2);
+  lua_setfield(L, -2, "y");
+}
+
 static void push_node(lua_State *L, const strata_xymap *m, size_t node) {
   strata_xy_node_info info;
   strata_xymap_node(m, node, &info);
-  lua_createtable(L, 0, 5);
-  lua_pushinteger(L, info.x);
-  lua_setfield(L, -2, "x");
-  lua_pushinteger(L, info.y);
-  lua_setfield(L, -2, "y");
+  lua_createtable(L, 2, 5);
+  push_xy(L, info.x, info.y);
   lua_pushlstring(L, &info.symbol, 1);
   lua_setfield(L, -2, "symbol");
   lua_pushstring(L, strata_xy_kind_name(info.kind));
@@ -238,22 +253,14 @@ static int xymap_exits(lua_State *L) {
     lua_setfield(L, -2, "name");
     lua_pushstring(L, strata_xy_direction_name(ex.direction));
     lua_setfield(L, -2, "direction");
-    lua_createtable(L, 2, 0);
-    lua_pushinteger(L, to.x);
-    lua_rawseti(L, -2, 1);
-    lua_pushinteger(L, to.y);
-    lua_rawseti(L, -2, 2);
+    lua_createtable(L, 2, 2);
+    push_xy(L, to.x, to.y);
     lua_setfield(L, -2, "to");
     lua_pushnumber(L, ex.weight);
     lua_setfield(L, -2, "weight");
     lua_rawseti(L, -2, (lua_Integer)i + 1);
   }
   return 1;
-}
-
-static void push_coord(lua_State *L, double v) {
-  if (v == floor(v)) lua_pushinteger(L, (lua_Integer)v);
-  else lua_pushnumber(L, v);
 }
 
 /* xy:shortest_path({x1, y1}, {x2, y2}) -> directions, steps, cost
@@ -267,6 +274,14 @@ static int xymap_shortest_path(lua_State *L) {
     if (strata_xymap_shortest_path(m, (size_t)a, (size_t)b, &r, &err) != STRATA_OK)
       return lstrata_raise(L, "shortest_path", &err);
   }
+  /* No route is nil and a reason, as for tile maps; the same node is a route of no steps. */
+  if (r.hop_count == 0 && (a < 0 || b < 0 || a != b)) {
+    strata_xy_route_free(&r);
+    lua_pushnil(L);
+    if (a < 0 || b < 0) lua_pushliteral(L, "no node at the start or the goal");
+    else lua_pushliteral(L, "no route between these nodes");
+    return 2;
+  }
   lua_createtable(L, (int)r.hop_count, 0);
   for (size_t i = 0; i < r.hop_count; i++) {
     lua_pushstring(L, r.names[i]);
@@ -275,11 +290,8 @@ static int xymap_shortest_path(lua_State *L) {
   lua_createtable(L, (int)r.step_count, 0);
   for (size_t i = 0; i < r.step_count; i++) {
     const strata_xy_step *s = &r.steps[i];
-    lua_createtable(L, 0, 5);
-    push_coord(L, s->x);
-    lua_setfield(L, -2, "x");
-    push_coord(L, s->y);
-    lua_setfield(L, -2, "y");
+    lua_createtable(L, 2, 5);
+    push_xy(L, s->x, s->y);
     lua_pushlstring(L, &s->symbol, 1);
     lua_setfield(L, -2, "symbol");
     lua_pushboolean(L, s->is_node);
@@ -288,8 +300,7 @@ static int xymap_shortest_path(lua_State *L) {
     lua_setfield(L, -2, "interrupt");
     lua_rawseti(L, -2, (lua_Integer)i + 1);
   }
-  if (r.hop_count) lua_pushnumber(L, r.cost);
-  else lua_pushnil(L);
+  lua_pushnumber(L, r.hop_count ? r.cost : 0.0);
   strata_xy_route_free(&r);
   return 3;
 }
@@ -453,6 +464,13 @@ static int xygrid_shortest_path(lua_State *L) {
   strata_error err;
   if (strata_xygrid_shortest_path(g, z1, x1, y1, z2, x2, y2, &r, &err) != STRATA_OK)
     return lstrata_raise(L, "shortest_path", &err);
+  int same = x1 == x2 && y1 == y2 && strcmp(z1, z2) == 0;
+  if (r.hop_count == 0 && !same) {
+    strata_xygrid_route_free(&r);
+    lua_pushnil(L);
+    lua_pushliteral(L, "no route between these nodes");
+    return 2;
+  }
   lua_createtable(L, (int)r.hop_count, 0);
   for (size_t i = 0; i < r.hop_count; i++) {
     lua_pushstring(L, r.names[i]);
@@ -461,11 +479,8 @@ static int xygrid_shortest_path(lua_State *L) {
   lua_createtable(L, (int)r.step_count, 0);
   for (size_t i = 0; i < r.step_count; i++) {
     const strata_xygrid_step *s = &r.steps[i];
-    lua_createtable(L, 0, 6);
-    push_coord(L, s->cell.x);
-    lua_setfield(L, -2, "x");
-    push_coord(L, s->cell.y);
-    lua_setfield(L, -2, "y");
+    lua_createtable(L, 2, 6);
+    push_xy(L, s->cell.x, s->cell.y);
     lua_pushstring(L, s->z);
     lua_setfield(L, -2, "z");
     lua_pushlstring(L, &s->cell.symbol, 1);
@@ -476,8 +491,7 @@ static int xygrid_shortest_path(lua_State *L) {
     lua_setfield(L, -2, "interrupt");
     lua_rawseti(L, -2, (lua_Integer)i + 1);
   }
-  if (r.hop_count) lua_pushnumber(L, r.cost);
-  else lua_pushnil(L);
+  lua_pushnumber(L, r.hop_count ? r.cost : 0.0);
   strata_xygrid_route_free(&r);
   return 3;
 }

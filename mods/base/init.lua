@@ -1,48 +1,76 @@
 -- The base types of the API (section 2). Their systems may arrive later; the
--- schemas are declared here so that every mod validates against them.
+-- schemas are declared here so that every mod validates against them. Every
+-- type is closed: a key not listed is an error naming the nearest known keys.
 local F = { type = "function" }
 local T = { type = "table" }
-local EV = { type = "table", functions = true } -- lists of { id =, name =, priority =, handler = fn }
+local S = { type = "string" }
+local N = { type = "number" }
+local I = { type = "integer" }
+local B = { type = "boolean" }
+-- A point: { x, y } or { x =, y = }.
+local POINT = { type = "table", fields = { I, I, x = I, y = I } }
+-- Lists of { id =, name =, priority =, handler = fn } (archetype events).
+local EV = { type = "table", functions = true, items = { type = "table", functions = true,
+  fields = { id = { type = "string", required = true }, name = S, priority = N,
+             handler = { type = "function", required = true } } } }
 
 data:add_type{ _id = "event", fields = { params = T } }
 data:add_type{ _id = "handler", fields = { run = { type = "function", required = true } } }
 data:add_type{ _id = "map_archetype", fields = {
   properties = T, generate = F, on_spawn = F, starting_pos = { type = { "function", "table" } },
-  on_load = F, on_enter = F, on_leave = F, renew = T, on_restock = F, on_renew = F, events = EV } }
+  on_load = F, on_enter = F, on_leave = F, on_restock = F, on_renew = F, events = EV,
+  renew = { type = "table", fields = { restock_every = N, renew_every = N } } } }
 data:add_type{ _id = "area_generator", fields = { generate_floor = F, params = T } }
 data:add_type{ _id = "area_archetype", fields = {
-  types = T, image = { type = "string" }, floors = T, generator = { ref = "base.area_generator" },
-  starting_floor = { type = "integer" }, deepest_floor = { type = "integer" }, params = T, meta = T,
-  events = EV } }
+  types = { type = "table", items = S }, image = S, floors = T,
+  generator = { ref = "base.area_generator" }, starting_floor = I, deepest_floor = I,
+  params = T, meta = T, events = EV } }
 data:add_type{ _id = "unique_area", fields = {
-  area = { ref = "base.area_archetype", required = true }, parent = { type = "string" },
-  on_floor = { type = "integer" }, at = T, starting_floor = { type = "integer" },
-  eager = { type = "boolean" } } }
+  area = { ref = "base.area_archetype", required = true }, parent = S,
+  on_floor = I, at = POINT, starting_floor = I, eager = B } }
 data:add_type{ _id = "room_generator", fields = { generate = F } }
 data:add_type{ _id = "branch_archetype", fields = {
-  room_generator = { ref = "base.room_generator" }, directions = T,
-  max_unexplored_exits = { type = "integer" }, max_new_exits_per_room = { type = "integer" },
-  start_exit_reset = T, max_idle = { type = "number" } } }
-data:add_type{ _id = "grid_map", fields = { z = { type = "string" }, map = { type = "string" },
-  legend = T, prototypes = T, options = T } }
-data:add_type{ _id = "legend", fields = { symbol = { type = "string" }, kind = { type = "string", required = true },
-  display = { type = "string" }, weight = { type = "number" }, weights = T, directions = T, aliases = T,
-  interrupt = { type = "boolean" }, average = { type = "boolean" }, target = T, spawn_aliases = T,
-  prototype = { type = "string" } } }
-data:add_type{ _id = "prototype", fields = { kind = { type = "string" }, parent = { type = "string" } } }
-data:add_type{ _id = "layout", fields = { size = T, generator = { type = "any", functions = true }, source = { type = "string" } } }
+  room_generator = { ref = "base.room_generator" }, directions = { type = "table", items = S },
+  max_unexplored_exits = I, max_new_exits_per_room = I,
+  start_exit_reset = { type = "table", fields = { every = N, chance = N } }, max_idle = N } }
+data:add_type{ _id = "grid_map", fields = { z = { type = { "string", "integer" } }, map = S,
+  legend = T, prototypes = T,
+  options = { type = "table", fields = { map_visual_range = I, map_mode = S,
+    map_character_symbol = S, map_target_path_style = S, map_separator_char = S,
+    map_fill_all = B, map_align = S, map_display = B } } } }
+data:add_type{ _id = "legend", fields = { symbol = S, kind = { type = "string", required = true },
+  display = S, weight = N, weights = T, directions = T, aliases = T,
+  interrupt = B, average = B, target = T, spawn_aliases = T, prototype = S } }
+data:add_type{ _id = "prototype", open = true, fields = { kind = S, parent = S, key = S, desc = S } }
+data:add_type{ _id = "layout", fields = { size = POINT, generator = { type = "any", functions = true }, source = S } }
 data:add_type{ _id = "layout_mapping", fields = { inherit = { ref = "base.layout_mapping" },
-  append = { type = "boolean" }, tokens = T } }
-data:add_type{ _id = "token", fields = { passable = { type = "boolean" }, cost = { type = "number" },
-  glyph = { type = "string" }, color = { type = "string" } } }
+  append = B, tokens = T } }
+-- A tile token's meaning: `name` is the token maps hold (default: the part of
+-- the ID after the dot); a later mod's entry for the same name overrides.
+data:add_type{ _id = "token", fields = { name = S, passable = B, cost = N, glyph = S, color = S } }
 data:add_type{ _id = "glyphs", fields = { glyphs = T } }
 data:add_type{ _id = "actor_archetype", fields = { state = T, events = EV } }
 
 -- Events the runtime itself emits.
 for _, id in ipairs{ "map_entered", "map_left", "before_travel", "floor_generated",
-                     "object_created", "object_deleted" } do
+                     "object_created", "object_deleted", "handler_failed" } do
   data:add{ _type = "base.event", _id = id }
 end
+
+-- The common tokens, so that a world's walls block and its maps draw without
+-- any mod: a mod redefines one by adding a base.token entry with that name.
+data:add{ _type = "base.token", _id = "floor", glyph = "." }
+data:add{ _type = "base.token", _id = "wall", passable = false, glyph = "#" }
+data:add{ _type = "base.token", _id = "rock", passable = false, glyph = "#", color = "gray" }
+data:add{ _type = "base.token", _id = "door", glyph = "+", color = "brown" }
+data:add{ _type = "base.token", _id = "water", cost = 3, glyph = "~", color = "blue" }
+data:add{ _type = "base.token", _id = "deep_water", passable = false, glyph = "~", color = "blue" }
+data:add{ _type = "base.token", _id = "lava", passable = false, glyph = "~", color = "red" }
+data:add{ _type = "base.token", _id = "grass", glyph = ",", color = "green" }
+data:add{ _type = "base.token", _id = "tree", passable = false, glyph = "T", color = "green" }
+data:add{ _type = "base.token", _id = "mud", cost = 2, glyph = "%", color = "brown" }
+data:add{ _type = "base.token", _id = "stairs_down", glyph = ">" }
+data:add{ _type = "base.token", _id = "stairs_up", glyph = "<" }
 
 -- While the player is on a map with `renew`, this timer applies restock and renew as they fall due.
 data:add{ _type = "base.handler", _id = "map_renew", run = function(world, _, args) world:_renew_timer(args.map) end }

@@ -7,9 +7,11 @@
 -- (unique areas, placed entrances, the area list, the player) on one object of
 -- kind "world_record". Logic is only ever looked up by ID in the registry.
 local mods = require "strata.mods"
+local options = require "strata.options"
 
 return function(M, I)
   local World, kinds, handle, label = I.World, I.kinds, I.handle, I.label
+  local point = I.point
 
   -- ---- bookkeeping under `sys` -------------------------------------------------------
   local function sys(w, uid, ...)
@@ -19,6 +21,7 @@ return function(M, I)
   end
 
   local function set_sys(w, uid, value, ...)
+    w:_touch(uid)
     local _, is_table = w._s:get(uid, "sys")
     if not is_table then w._s:set(uid, "sys", {}, "sys") end
     w._s:set(uid, "sys", value, "sys", ...)
@@ -58,8 +61,7 @@ return function(M, I)
   end
 
   local function is_handle(v, kind)
-    return type(v) == "table" and getmetatable(v) and getmetatable(v).__strata_handle and
-      (kind == nil or v.kind == kind)
+    return I.is_handle(v) and (kind == nil or v.kind == kind)
   end
 
   local function check_handle(w, v, kind, what)
@@ -211,7 +213,8 @@ return function(M, I)
     for id, placed in pairs(rec and sys(w, rec, "placed") or {}) do
       if placed == m.uid then set_sys(w, rec, nil, "placed", id) end
     end
-    for _, uid in ipairs(w._s:objects_on(m.uid)) do w._s:delete(uid) end
+    for _, uid in ipairs(w._s:objects_on(m.uid)) do w:_touch(uid) w._s:delete(uid) end
+    w:_touch(m.uid)
     w._s:delete(m.uid)
     w._tilemaps[m.uid] = nil
   end
@@ -245,8 +248,8 @@ return function(M, I)
   end
 
   local function unique_at(u)
-    local at = u.at or {}
-    return at.x or at[1] or 0, at.y or at[2] or 0
+    if u.at == nil then return 0, 0 end
+    return point(u.at, "base.unique_area " .. u._id .. " at")
   end
 
   -- Places the entrance of unique area u on its parent's floor, once: only
@@ -276,37 +279,12 @@ return function(M, I)
     end
   end
 
-  -- Undo for a failed generation: objects, timers and subscriptions made
-  -- since `mark` go, the bookkeeping snapshots and random streams come back.
-  local function checkpoint(w, uids)
-    local cp = { mark = w._s:next_uid(), sys = {}, streams = {} }
-    for _, uid in ipairs(uids) do cp.sys[uid] = sys(w, uid) or {} end
-    for key, r in pairs(w._streams) do cp.streams[key] = r:state() end
-    return cp
-  end
-
-  local function rollback(w, cp)
-    for _, t in ipairs(w._s:timers()) do
-      if t.uid >= cp.mark then w._s:cancel(t.uid) end
-    end
-    for _, uid in ipairs(w._s:objects_from(cp.mark)) do w._s:delete(uid) w._tilemaps[uid] = nil end
-    for uid, snap in pairs(cp.sys) do
-      if w._s:info(uid) then w._s:set(uid, "sys", snap, "sys") end
-    end
-    for key, r in pairs(w._streams) do
-      local st = cp.streams[key]
-      if st then r:set_state(st) else r:set_state(w._s:stream(key)) end
-    end
-  end
-
-  local function guarded(w, uids, fn, ...)
-    local cp = checkpoint(w, uids)
-    local ok, res = pcall(fn, ...)
-    if not ok then
-      rollback(w, cp)
-      error(res, 0)
-    end
-    return res
+  -- A failed generation changes nothing: the whole of it is one savepoint
+  -- (objects, timers, subscriptions, tiles, records, random streams).
+  local function guarded(w, fn, ...)
+    local r = table.pack(w:_atomic(fn, ...))
+    if not r[1] then error(r[2], 0) end
+    return table.unpack(r, 2, r.n)
   end
 
   -- Runs floors[n]'s map archetype or the area generator; returns the map and
@@ -370,6 +348,7 @@ return function(M, I)
 
   local function area_delete(a, opts)
     local w = a._world
+    options.check("area:delete", opts, 3)
     opts = opts or {}
     local mode = opts.children or "reparent"
     if mode ~= "delete" and mode ~= "reparent" then
@@ -408,6 +387,7 @@ return function(M, I)
       local uid_id = sys(w, x.uid, "unique")
       if uid_id then set_sys(w, rec, nil, "uniques", uid_id) set_sys(w, rec, nil, "placed", uid_id) end
       set_sys(w, rec, nil, "areas", x.uid)
+      w:_touch(x.uid)
       w._s:delete(x.uid)
     end
   end
@@ -434,7 +414,7 @@ return function(M, I)
         if deepest and n > deepest then
           fail("%s:floor: floor %d is below the deepest floor (%d)", tostring(a), n, deepest)
         end
-        return guarded(w, { a.uid, record(w) }, generate_floor, w, a, n)
+        return guarded(w, generate_floor, w, a, n)
       end,
       has_floor = function(a, n) return floor_map(a._world, a, n) ~= nil end,
       floors = function(a)
@@ -525,71 +505,71 @@ return function(M, I)
     end
   end
 
-  function World:create_entrance(area, x, y, map, opts)
+  -- world:create_entrance(map, x, y, area, { floor = n }): a feature on map at
+  -- (x, y) leading to floor n of area (map first, as every function placing
+  -- something on a map; the older order (area, x, y, map) is accepted too).
+  function World:create_entrance(map, x, y, area, opts)
     local what = "world:create_entrance"
-    local ok, res = pcall(function()
-      check_handle(self, area, "area", what)
-      check_handle(self, map, "map", what)
-      check_cell(map, x, y, what)
-      local floor = opts and opts.floor
-      if floor ~= nil then check_int(floor, what .. ": floor") end
-      local f = self._s:create("feature")
-      self._s:set_position(f, map.uid, x, y)
-      self._s:set(f, "feature", { type = "entrance", area = area.uid, floor = floor }, "sys")
-      -- The entrance from outside the area is the way back up from its starting floor.
-      local owner = sys(self, map.uid, "area")
-      if owner ~= area.uid then
-        set_sys(self, area.uid, { map = map.uid, x = x, y = y }, "entrance")
-        -- An area without a parent becomes a child of the area the entrance stands in,
-        -- unless that would make a cycle.
-        if owner and not sys(self, area.uid, "parent") then
-          local up, cyclic = owner, false
-          while up do
-            if up == area.uid then cyclic = true break end
-            up = sys(self, up, "parent")
-          end
-          if not cyclic then
-            set_sys(self, area.uid, owner, "parent")
-            set_sys(self, owner, true, "children", area.uid)
-          end
+    if is_handle(map, "area") and is_handle(area, "map") then map, area = area, map end
+    options.check(what, opts, 2)
+    check_handle(self, map, "map", what)
+    check_handle(self, area, "area", what)
+    check_cell(map, x, y, what)
+    local floor = opts and opts.floor
+    if floor ~= nil then check_int(floor, what .. ": floor") end
+    local f = self._s:create("feature")
+    self._s:set_position(f, map.uid, x, y)
+    self._s:set(f, "feature", { type = "entrance", area = area.uid, floor = floor }, "sys")
+    -- The entrance from outside the area is the way back up from its starting floor.
+    local owner = sys(self, map.uid, "area")
+    if owner ~= area.uid then
+      set_sys(self, area.uid, { map = map.uid, x = x, y = y }, "entrance")
+      -- An area without a parent becomes a child of the area the entrance stands in,
+      -- unless that would make a cycle.
+      if owner and not sys(self, area.uid, "parent") then
+        local up, cyclic = owner, false
+        while up do
+          if up == area.uid then cyclic = true break end
+          up = sys(self, up, "parent")
+        end
+        if not cyclic then
+          set_sys(self, area.uid, owner, "parent")
+          set_sys(self, owner, true, "children", area.uid)
         end
       end
-      return handle(self, f)
-    end)
-    if not ok then error(res, 2) end
-    return res
+    end
+    return handle(self, f)
   end
 
+  -- world:create_stairs(map, x, y, { floor_delta = 1 }): stairs to the floor
+  -- delta away from the map's own. The floor is resolved when the stairs are
+  -- used, so a generator may place them on the map it is making.
   function World:create_stairs(map, x, y, opts)
     local what = "world:create_stairs"
-    local ok, res = pcall(function()
-      check_handle(self, map, "map", what)
-      check_cell(map, x, y, what)
-      local delta = opts and opts.floor_delta or 1
-      check_int(delta, what .. ": floor_delta")
-      if delta == 0 then fail("%s: floor_delta must not be 0", what) end
-      local a, n = sys(self, map.uid, "area"), sys(self, map.uid, "floor")
-      if not a then fail("%s: %s is not a floor of any area", what, tostring(map)) end
-      local deepest = sys(self, a, "deepest_floor")
-      if deepest and n + delta > deepest then
-        fail("%s: floor %d of area#%d is the deepest (%d): no stairs lead below it", what, n, a, deepest)
-      end
-      local f = self._s:create("feature")
-      self._s:set_position(f, map.uid, x, y)
-      self._s:set(f, "feature", { type = "stairs", floor_delta = delta }, "sys")
-      return handle(self, f)
-    end)
-    if not ok then error(res, 2) end
-    return res
+    options.check(what, opts, 2)
+    check_handle(self, map, "map", what)
+    check_cell(map, x, y, what)
+    local delta = opts and opts.floor_delta or 1
+    check_int(delta, what .. ": floor_delta")
+    if delta == 0 then fail("%s: floor_delta must not be 0", what) end
+    local a, n = sys(self, map.uid, "area"), sys(self, map.uid, "floor")
+    local deepest = a and sys(self, a, "deepest_floor")
+    if deepest and n + delta > deepest then
+      fail("%s: floor %d of area#%d is the deepest (%d): no stairs lead below it", what, n, a, deepest)
+    end
+    local f = self._s:create("feature")
+    self._s:set_position(f, map.uid, x, y)
+    self._s:set(f, "feature", { type = "stairs", floor_delta = delta }, "sys")
+    return handle(self, f)
   end
 
   -- ---- areas in the world ------------------------------------------------------------------------
   function World:create_area(archetype_id, opts)
-    opts = opts or {}
     local what = "world:create_area"
+    options.check(what, opts, 2)
+    opts = opts or {}
     local ok, res = pcall(function()
       local arch = self._registry:view("base.area_archetype"):ensure(archetype_id)
-      if type(opts) ~= "table" then fail("%s: options must be a table", what) end
       local parent = opts.parent
       if parent ~= nil then check_handle(self, parent, "area", what .. ": parent") end
       local params = {}
@@ -614,6 +594,7 @@ return function(M, I)
   end
 
   function World:areas(filter)
+    options.check("world:areas", filter, 2)
     filter = filter or {}
     local out, ids = {}, {}
     for uid in pairs(rec_get(self, "areas") or {}) do ids[#ids + 1] = uid end
@@ -662,7 +643,7 @@ return function(M, I)
 
   function World:unique_area(id)
     local ok, res = pcall(function()
-      return guarded(self, { record(self) }, unique_area, self, id, 0)
+      return guarded(self, unique_area, self, id, 0)
     end)
     if not ok then error(res, 2) end
     return res
@@ -691,9 +672,9 @@ return function(M, I)
   end
 
   -- ---- the player and travel -----------------------------------------------------------------------
-  local new_actor = World.new_actor
-  function World:new_actor(opts)
-    local a = new_actor(self, opts)
+  local create_actor = World.create_actor
+  function World:create_actor(opts)
+    local a = create_actor(self, opts)
     if opts and opts.player then set_sys(self, record(self), a.uid, "player") end
     return a
   end
@@ -723,10 +704,10 @@ return function(M, I)
     local sp = ma and ma.starting_pos
     if type(sp) == "function" then
       local x, y = call(ma._id .. " starting_pos", sp, m, ctx_for(w, { actor = actor, map = m }))
-      if type(x) == "table" then x, y = x.x or x[1], x.y or x[2] end
+      if type(x) == "table" then x, y = point(x, ma._id .. " starting_pos") end
       return x, y
     elseif type(sp) == "table" then
-      return sp.x or sp[1], sp.y or sp[2]
+      return point(sp, ma._id .. " starting_pos")
     end
   end
 
@@ -748,7 +729,10 @@ return function(M, I)
       local m = target.map
       local a_uid, n = sys(w, m.uid, "area"), sys(w, m.uid, "floor")
       local a = a_uid and handle(w, a_uid)
-      if not a then fail("%s: %s stands on %s, which is not a floor of any area", what, tostring(target), tostring(m)) end
+      if not a then
+        fail("%s: %s stand on %s, which is not a floor of any area (attach it with area:add_floor, or return it from a floor generator)",
+          what, tostring(target), tostring(m))
+      end
       local delta = sys(w, target.uid, "floor_delta")
       local to = n + delta
       if delta < 0 and to < a.starting_floor then
@@ -766,6 +750,7 @@ return function(M, I)
 
   function World:travel(actor, target, opts)
     local what = "world:travel"
+    options.check(what, opts, 2)
     opts = opts or {}
     local ok, res, reason = pcall(function()
       check_handle(self, actor, "actor", what)
@@ -826,9 +811,9 @@ return function(M, I)
   end
 
   -- Maps made with an archetype count their restock and renew from creation.
-  local new_map = World.new_map
-  function World:new_map(opts)
-    local m = new_map(self, opts)
+  local create_map = World.create_map
+  function World:create_map(opts)
+    local m = create_map(self, opts)
     if m.archetype then init_renew(self, m) end
     return m
   end

@@ -6,40 +6,10 @@ local M = {}
 local Registry = {}
 Registry.__index = Registry
 
--- Edit distance, for "did you mean" suggestions.
-local function distance(a, b)
-  local prev, cur = {}, {}
-  for j = 0, #b do prev[j] = j end
-  for i = 1, #a do
-    cur[0] = i
-    for j = 1, #b do
-      local cost = a:byte(i) == b:byte(j) and 0 or 1
-      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-    end
-    prev, cur = cur, prev
-  end
-  return prev[#b]
-end
+local options = require "strata.options"
 
--- The (up to 3) known names closest to name, as a readable suffix.
-function M.nearest(name, known)
-  local scored = {}
-  for _, k in ipairs(known) do
-    local short = k:match("%.(.*)$") or k
-    local d = math.min(distance(name, k), distance(name:match("%.(.*)$") or name, short))
-    scored[#scored + 1] = { k = k, d = d }
-  end
-  table.sort(scored, function(x, y) if x.d ~= y.d then return x.d < y.d end return x.k < y.k end)
-  local out = {}
-  for i = 1, math.min(3, #scored) do out[i] = scored[i].k end
-  return out
-end
-
-local function suggest(name, known)
-  local near = M.nearest(name, known)
-  if #near == 0 then return "" end
-  return " (nearest known: " .. table.concat(near, ", ") .. ")"
-end
+M.nearest = options.nearest
+local suggest = options.suggest
 M.suggest = suggest
 
 function M.new()
@@ -68,27 +38,54 @@ function Registry:type_names() return sorted_keys(self.types) end
 local valid_types = { string = true, number = true, integer = true, boolean = true,
   table = true, ["function"] = true, any = true }
 
+-- What a field's schema may say. `fields` describes a table field's own keys
+-- (checked like an entry's: unknown keys are errors unless `open`), `items`
+-- the schema of every element of a list field.
+local field_keys = { type = true, ref = true, required = true, default = true,
+  functions = true, fields = true, items = true, open = true }
+local field_key_list = { "default", "fields", "functions", "items", "open", "ref", "required", "type" }
+
+local function check_schema(full, fields, where)
+  if type(fields) ~= "table" then error("data:add_type " .. full .. ": " .. where .. " must be a table", 4) end
+  for name, f in pairs(fields) do
+    local at = where == "fields" and ("field '" .. tostring(name) .. "'") or (where .. "." .. tostring(name))
+    if type(f) ~= "table" then error("data:add_type " .. full .. ": " .. at .. " must be a table", 4) end
+    for k in pairs(f) do
+      if not field_keys[k] then
+        error(("data:add_type %s: %s: unknown schema key '%s'%s"):format(full, at, tostring(k),
+          suggest(tostring(k), field_key_list)), 4)
+      end
+    end
+    local types = type(f.type) == "table" and f.type or { f.type }
+    for _, t in ipairs(types) do
+      if not valid_types[t] then
+        error("data:add_type " .. full .. ": " .. at .. " has unknown type '" .. tostring(t) .. "'", 4)
+      end
+    end
+    if f.fields ~= nil then check_schema(full, f.fields, at .. " fields") end
+    if f.items ~= nil then check_schema(full, { ["[]"] = f.items }, at .. " items") end
+  end
+end
+
 -- mod: the loading mod's id (from the loader, never from the call stack).
 function Registry:add_type(mod, def)
   if self.frozen then error("data:add_type: definitions are frozen after loading", 3) end
   if type(def) ~= "table" then error("data:add_type: expected a table, got " .. type(def), 3) end
   if type(def._id) ~= "string" or def._id == "" then error("data:add_type: _id must be a non-empty string", 3) end
   local full = mod .. "." .. def._id
-  local fields = def.fields or {}
-  if type(fields) ~= "table" then error("data:add_type " .. full .. ": fields must be a table", 3) end
-  for name, f in pairs(fields) do
-    if type(f) ~= "table" then error("data:add_type " .. full .. ": field '" .. tostring(name) .. "' must be a table", 3) end
-    local types = type(f.type) == "table" and f.type or { f.type }
-    for _, t in ipairs(types) do
-      if not valid_types[t] then
-        error("data:add_type " .. full .. ": field '" .. name .. "' has unknown type '" .. tostring(t) .. "'", 3)
-      end
+  for k in pairs(def) do
+    if k ~= "_id" and k ~= "fields" and k ~= "open" then
+      error(("data:add_type %s: unknown key '%s'%s"):format(full, tostring(k),
+        suggest(tostring(k), { "_id", "fields", "open" })), 3)
     end
   end
+  local fields = def.fields or {}
+  check_schema(full, fields, "fields")
   if self.types[full] and self.types[full].mod ~= mod then
     error("data:add_type: type " .. full .. " already declared by mod " .. self.types[full].mod, 3)
   end
-  self.types[full] = { fields = fields, mod = mod, open = def.open ~= false }
+  -- Closed unless the type says otherwise: a misspelt field is an error, not a silent extra.
+  self.types[full] = { fields = fields, mod = mod, open = def.open == true }
   self.by_type[full] = self.by_type[full] or {}
   return full
 end
@@ -109,10 +106,62 @@ local function has_function(v, seen)
   return false
 end
 
--- Checks entry against its schema; returns an error message or nil.
-local function check_entry(typedef, full, entry)
-  for name, f in pairs(typedef.fields) do
-    local v = entry[name]
+local function sorted_names(fields)
+  local out = {}
+  for k in pairs(fields) do out[#out + 1] = tostring(k) end
+  table.sort(out)
+  return out
+end
+
+local function allows_function(f)
+  if f.functions == true then return true end -- a table of callbacks, e.g. `events`
+  local types = type(f.type) == "table" and f.type or { f.type }
+  for _, t in ipairs(types) do if t == "function" or t == "any" and f.functions then return true end end
+  return false
+end
+
+local check_fields
+
+-- How an error names the value at path: "field 'renew'" at the top of an
+-- entry, "key 'renew.restock_every'" inside one of its tables.
+local function name_of(path)
+  if path:find("[.[]") then return "key '" .. path .. "'" end
+  return "field '" .. path .. "'"
+end
+
+-- Checks one value against its field schema f; path is its key path
+-- ("renew", "renew.restock_every"). Returns an error message or nil.
+local function check_value(f, v, path)
+  local at = name_of(path)
+  local types = type(f.type) == "table" and f.type or { f.type }
+  if f.ref then types = { "string" } end
+  local ok = false
+  for _, t in ipairs(types) do ok = ok or type_ok(v, t) end
+  if not ok then
+    return at .. " must be " .. table.concat(types, " or ") .. ", got " .. type(v)
+  end
+  if not allows_function(f) and has_function(v, {}) then
+    return at .. " holds a function, but its type does not declare one"
+  end
+  if type(v) == "table" and f.fields then
+    local msg = check_fields(f.fields, f.open, v, path)
+    if msg then return msg end
+  end
+  if type(v) == "table" and f.items then
+    for i, x in ipairs(v) do
+      local msg = check_value(f.items, x, path .. "[" .. i .. "]")
+      if msg then return msg end
+    end
+  end
+  return nil
+end
+
+-- Checks the keys of t against fields (defaults filled in); unknown keys are
+-- errors unless open. Keys starting with "_" are the registry's own.
+function check_fields(fields, open, t, where)
+  local prefix = where and (where .. ".") or ""
+  for name, f in pairs(fields) do
+    local v = t[name]
     if v == nil and f.default ~= nil then
       v = f.default
       if type(v) == "table" then
@@ -120,37 +169,32 @@ local function check_entry(typedef, full, entry)
         for k, x in pairs(v) do copy[k] = x end
         v = copy
       end
-      entry[name] = v
+      t[name] = v
     end
+    local path = prefix .. tostring(name)
     if v == nil then
-      if f.required then return "field '" .. name .. "' is required" end
+      if f.required then return name_of(path) .. " is required" end
     else
-      local types = type(f.type) == "table" and f.type or { f.type }
-      if f.ref then types = { "string" } end
-      local ok = false
-      for _, t in ipairs(types) do ok = ok or type_ok(v, t) end
-      if not ok then
-        return "field '" .. name .. "' must be " .. table.concat(types, " or ") .. ", got " .. type(v)
+      local msg = check_value(f, v, path)
+      if msg then return msg end
+    end
+  end
+  for name, v in pairs(t) do
+    if not (type(name) == "string" and name:sub(1, 1) == "_") and fields[name] == nil then
+      if not open then
+        return "unknown " .. name_of(prefix .. tostring(name)) .. suggest(tostring(name), sorted_names(fields))
+      end
+      if has_function(v, {}) then
+        return name_of(prefix .. tostring(name)) .. " holds a function, but its type does not declare one"
       end
     end
   end
-  for name, v in pairs(entry) do
-    if type(name) == "string" and name:sub(1, 1) == "_" then goto continue end
-    local f = typedef.fields[name]
-    local allows_fn = false
-    if f then
-      local types = type(f.type) == "table" and f.type or { f.type }
-      for _, t in ipairs(types) do allows_fn = allows_fn or t == "function" end
-      allows_fn = allows_fn or f.functions == true -- a table of callbacks, e.g. `events`
-    elseif not typedef.open then
-      return "unknown field '" .. tostring(name) .. "'"
-    end
-    if not allows_fn and has_function(v, {}) then
-      return "field '" .. tostring(name) .. "' holds a function, but its type does not declare one"
-    end
-    ::continue::
-  end
   return nil
+end
+
+-- Checks entry against its schema; returns an error message or nil.
+local function check_entry(typedef, _, entry)
+  return check_fields(typedef.fields, typedef.open, entry, nil)
 end
 
 function Registry:ensure_type(type_id, level)
@@ -235,6 +279,7 @@ function Registry:ids(type_id) return sorted_keys(self.by_type[type_id] or {}) e
 -- The view strata.data[type] gives: get / ensure / iter.
 local View = {}
 View.__index = View
+View.__newindex = function(v) error("world.data[\"" .. v._type .. "\"] is read-only: mods add entries with data:add", 2) end
 
 function View:get(id) return self._reg.by_type[self._type][id] end
 
@@ -264,13 +309,12 @@ function Registry:view(type_id)
   return setmetatable({ _reg = self, _type = type_id }, View)
 end
 
--- strata.data[type] over a registry (the one of the most recent world).
-function M.views(reg_of)
-  return setmetatable({}, { __index = function(_, type_id)
-    local reg = reg_of()
-    if not reg then error("strata.data: no mods loaded yet (create or open a world first)", 2) end
-    return reg:view(type_id)
-  end })
+-- world.data: the views of one world's registry, world.data[type] -> get / ensure / iter.
+function M.views(reg)
+  return setmetatable({}, {
+    __index = function(_, type_id) return reg:view(type_id) end,
+    __newindex = function() error("world.data is read-only: mods add entries with data:add", 2) end,
+  })
 end
 
 return M

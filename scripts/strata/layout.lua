@@ -3,6 +3,7 @@
 -- language would, and the C reader turns that text into the tree that runs,
 -- so a generator built in Lua and one written as text are the same thing.
 local core = require "strata.core"
+local options = require "strata.options"
 
 local M = {}
 
@@ -239,8 +240,19 @@ end
 
 local compiled = setmetatable({}, { __mode = "k" })
 
--- The runnable generator for a node, a core generator, or a base.layout ID.
-function M.generator(v, level)
+-- The registry IDs resolve in: the given world's, else the map's world's.
+local function registry_of(world, map)
+  if world ~= nil then
+    if type(world) ~= "table" or not world._registry then error("option 'world' must be a world", 0) end
+    return world._registry
+  end
+  if type(map) == "table" and map._world then return map._world._registry end
+  return nil
+end
+
+-- The runnable generator for a node, a core generator, or a base.layout ID
+-- (resolved in world's registry: a world, or a world map whose world to use).
+function M.generator(v, world, level)
   level = (level or 1) + 1
   if is_node(v) then
     if v.kind ~= "generator" then error("strata.layout: a predicate is not a generator", level) end
@@ -253,14 +265,18 @@ function M.generator(v, level)
     end
     return g
   end
+  local reg = type(world) == "table" and (world._registry or (world._world and world._world._registry))
   if type(v) == "userdata" then return v end
   if type(v) == "string" then
-    local reg = require("strata.world").registry()
-    if not reg then error("strata.layout: layout '" .. v .. "' needs a world (no mods loaded)", level) end
-    local entry = reg:view("base.layout"):ensure(v)
+    if not reg then
+      error("strata.layout: layout ID '" .. v .. "' needs a world to look it up in: pass a world map, or { world = w }", level)
+    end
+    local view = reg:view("base.layout")
+    local ok_e, entry = pcall(view.ensure, view, v)
+    if not ok_e then error(entry, level) end
     local g = compiled[entry]
     if not g then
-      if entry.generator ~= nil then g = M.generator(entry.generator, level)
+      if entry.generator ~= nil then g = M.generator(entry.generator, world, level)
       elseif entry.source then
         local ok, res = pcall(core.layout.parse, entry.source, v)
         if not ok then error(res, level) end
@@ -273,38 +289,46 @@ function M.generator(v, level)
   error("strata.layout: expected a generator, a layout ID or a parsed layout, got " .. type(v), level)
 end
 
-local function tilemap_of(map, level)
+-- The tile map to write into: a standalone tile map, or a world map's
+-- (touched first, so that a failing handler's savepoint can undo the edits).
+local function tilemap_of(map, fn, level, write)
   if type(map) == "userdata" then return map end
   if type(map) == "table" and map.kind == "map" and map._world then
-    local tm = map._world._s:tilemap(map.uid)
-    if tm then return tm end
+    return require("strata.world")._tiles_of(map, write ~= false)
   end
-  error("strata.layout.run: expected a tile map or a world map, got " .. tostring(map), level)
+  error(fn .. ": expected a tile map or a world map, got " .. tostring(map), level)
 end
 
-local function rng_of(opts, level)
-  if opts.rng then return opts.rng end
+local function rng_of(opts, fn, level)
+  local r = opts.rng
+  if r ~= nil then
+    if type(r) == "table" and r._raw then return r:_raw() end -- a world stream
+    if type(r) == "userdata" then return r end
+    error(fn .. ": option 'rng' must be a random generator (ctx.rng, strata.rng.new)", level)
+  end
   if math.type(opts.seed) == "integer" then return core.rng.new(opts.seed) end
-  error("strata.layout.run: give { rng = ctx.rng } or { seed = n }", level)
+  error(fn .. ": give { rng = ctx.rng } or { seed = n }", level)
 end
 
--- run(generator | id, map, { rng = | seed = }) -> true, or false and the reason: one attempt.
+-- run(generator | id, map, { rng = | seed =, world = }) -> true, or false and the reason: one attempt.
 function M.run(v, map, opts)
+  options.check("strata.layout.run", opts, 2)
   opts = opts or {}
-  local g = M.generator(v, 2)
-  local tm = tilemap_of(map, 3)
-  local ok, res, why = pcall(g.run, g, tm, rng_of(opts, 3))
+  local g = M.generator(v, opts.world or map, 2)
+  local tm = tilemap_of(map, "strata.layout.run", 3)
+  local ok, res, why = pcall(g.run, g, tm, rng_of(opts, "strata.layout.run", 3))
   if not ok then error(res, 2) end
   return res, why
 end
 
--- generate(generator | id, map, { rng | seed, attempts = 10, fill = token }) -> true | false, why:
+-- generate(generator | id, map, { rng | seed, attempts = 10, fill = token, world = }) -> true | false, why:
 -- retries on a cleared map, as KeeperRL's callers do.
 function M.generate(v, map, opts)
+  options.check("strata.layout.generate", opts, 2)
   opts = opts or {}
-  local g = M.generator(v, 2)
-  local tm = tilemap_of(map, 3)
-  local rng = rng_of(opts, 3)
+  local g = M.generator(v, opts.world or map, 2)
+  local tm = tilemap_of(map, "strata.layout.generate", 3)
+  local rng = rng_of(opts, "strata.layout.generate", 3)
   local why
   for _ = 1, opts.attempts or 10 do
     tm:clear(opts.fill)
@@ -359,7 +383,8 @@ end
 -- preview(tilemap, glyphs, { color = bool }) -> string: per cell the glyph of
 -- its token of highest priority (the first in the cell on ties), space if none.
 function M.preview(map, glyphs, opts)
-  local tm = type(map) == "table" and map._world and map._world._s:tilemap(map.uid) or map
+  options.check("strata.layout.preview", opts, 2)
+  local tm = tilemap_of(map, "strata.layout.preview", 3, false)
   local color = opts and opts.color
   local out = {}
   for y = 0, tm.height - 1 do
@@ -484,9 +509,10 @@ end
 -- token in the cell's order, each action the mapping gives it:
 -- actions[name](map, x, y, args...), or a base.handler ID run as
 -- run(map, { x =, y =, token =, action = }, args).
-function M.apply(map, mapping, actions)
-  local tm = type(map) == "table" and map._world and map._world._s:tilemap(map.uid) or map
-  local reg = require("strata.world").registry()
+function M.apply(map, mapping, actions, opts)
+  options.check("strata.layout.apply", opts, 2)
+  local tm = tilemap_of(map, "strata.layout.apply", 3, false)
+  local reg = registry_of(opts and opts.world, map)
   local count = 0
   for x = 0, tm.width - 1 do
     for y = 0, tm.height - 1 do
@@ -496,7 +522,9 @@ function M.apply(map, mapping, actions)
           if type(h) == "function" then h(map, x, y, table.unpack(a, 2))
           elseif type(h) == "string" then
             local entry = reg and reg:view("base.handler"):ensure(h)
-            if not entry then error("strata.layout.apply: handler '" .. h .. "' needs a world", 2) end
+            if not entry then
+              error("strata.layout.apply: handler '" .. h .. "' needs a world: apply to a world map, or pass { world = w }", 2)
+            end
             require("strata.mods").call(h, entry.run, map, { x = x, y = y, token = tok, action = a[1] }, { table.unpack(a, 2) })
           end
           count = count + 1
@@ -507,20 +535,27 @@ function M.apply(map, mapping, actions)
   return count
 end
 
--- mapping(id) -> { [token] = actions }: a base.layout_mapping entry with its
--- inherit chain resolved (append keeps the inherited tokens, as in KeeperRL).
-function M.mapping(id, depth)
-  depth = depth or 0
-  if depth > 32 then error("strata.layout.mapping: inherit chain too long at '" .. id .. "'", 2) end
-  local reg = require("strata.world").registry()
-  if not reg then error("strata.layout.mapping: '" .. tostring(id) .. "' needs a world (no mods loaded)", 2) end
+-- mapping(id, { world = w }) -> { [token] = actions }: a base.layout_mapping
+-- entry of that world with its inherit chain resolved (append keeps the
+-- inherited tokens, as in KeeperRL).
+local function mapping(reg, id, depth)
+  if depth > 32 then error("strata.layout.mapping: inherit chain too long at '" .. id .. "'", 0) end
   local e = reg:view("base.layout_mapping"):ensure(id)
   local out = {}
   if e.inherit and e.append then
-    for k, v in pairs(M.mapping(e.inherit, depth + 1)) do out[k] = v end
+    for k, v in pairs(mapping(reg, e.inherit, depth + 1)) do out[k] = v end
   end
   for k, v in pairs(e.tokens or {}) do out[k] = v end
   return out
+end
+
+function M.mapping(id, opts)
+  options.check("strata.layout.mapping", opts, 2)
+  local reg = registry_of(opts and opts.world)
+  if not reg then error("strata.layout.mapping: '" .. tostring(id) .. "' needs { world = w } to look it up in", 2) end
+  local ok, res = pcall(mapping, reg, id, 0)
+  if not ok then error("strata.layout.mapping: " .. tostring(res), 2) end
+  return res
 end
 
 return M

@@ -23,12 +23,7 @@ function M.render(text, opts)
   if type(text) ~= "string" then
     error("bad argument #1 to 'render' (string expected, got " .. type(text) .. ")", 2)
   end
-  if opts ~= nil and type(opts) ~= "table" then
-    error("bad argument #2 to 'render' (table expected, got " .. type(opts) .. ")", 2)
-  end
-  for k in pairs(opts or {}) do
-    if k ~= "color" then error("bad argument #2 to 'render' (unknown option '" .. tostring(k) .. "' (known: color))", 2) end
-  end
+  require("strata.options").check("strata.markup.render", opts, 2)
   local color = opts and opts.color
   if color == nil then color = M.color_wanted() end
   local open = false -- a colour is on and must not leak past the end

@@ -2,6 +2,7 @@
 -- each in its own sandboxed environment. Callbacks from mods run under an
 -- instruction budget and a memory limit (M.call).
 local data = require "strata.data"
+local options = require "strata.options"
 
 local M = {}
 
@@ -289,11 +290,11 @@ function M.load(ids, dirs, strata)
   return reg, order
 end
 
--- Re-runs the mods of reg from their files and replaces reg's entries in
--- place (an entry table that exists before and after keeps its identity).
--- check(new_reg) returns a list of errors (IDs still used by live state);
--- any error leaves reg untouched.
-function M.reload(reg, id, check)
+-- Reloading is two steps, so that several worlds can each check the new
+-- definitions before any of them changes. prepare_reload re-runs the mods of
+-- reg from their files into a fresh registry; check(fresh) returns a list of
+-- errors (IDs still used by live state); any error leaves reg untouched.
+function M.prepare_reload(reg, id, check)
   local a = reg.load_args
   local known = false
   for _, m in ipairs(M.resolve(a.ids, a.dirs)) do known = known or m.id == id end
@@ -304,7 +305,13 @@ function M.reload(reg, id, check)
   if #errors > 0 then
     error("strata.reload " .. id .. ": failed, nothing changed:\n  " .. table.concat(errors, "\n  "), 0)
   end
-  -- Entries that still exist keep their tables (an ID may name one entry per type).
+  return fresh
+end
+
+-- Replaces reg's entries by fresh's in place: an entry that exists before and
+-- after keeps its table (an ID may name one entry per type), so code holding
+-- it sees the new fields.
+function M.commit_reload(reg, fresh)
   for type_id, entries in pairs(fresh.by_type) do
     for full, e in pairs(entries) do
       local old = reg.by_type[type_id] and reg.by_type[type_id][full]
@@ -320,17 +327,30 @@ function M.reload(reg, id, check)
   return reg
 end
 
--- events:register(event, name, fn, { priority })
+-- events:register(event, name, fn, { priority }): a name belongs to the mod
+-- that registered it first; another mod using it is an error, not a silent
+-- replacement (the same mod registering it again replaces its own handler).
 function M.register_event(reg, mod, event, name, fn, opts)
   if type(event) ~= "string" then error("events:register: event must be an ID string", 3) end
   if type(name) ~= "string" then error("events:register: name must be a string", 3) end
   if type(fn) ~= "function" then error("events:register: fn must be a function", 3) end
+  options.check("events:register", opts, 3)
+  local priority = opts and opts.priority or 100
+  if type(priority) ~= "number" or priority ~= priority then
+    error("events:register: priority must be a number", 3)
+  end
   reg.handlers = reg.handlers or {}
   local list = reg.handlers[event] or {}
   reg.handlers[event] = list
-  for i = #list, 1, -1 do if list[i].name == name then table.remove(list, i) end end
-  list[#list + 1] = { name = name, fn = fn, mod = mod,
-    priority = opts and opts.priority or 100 }
+  for i = #list, 1, -1 do
+    if list[i].name == name then
+      if list[i].mod ~= mod then
+        error(("events:register: handler '%s' of %s belongs to mod %s"):format(name, event, list[i].mod), 3)
+      end
+      table.remove(list, i)
+    end
+  end
+  list[#list + 1] = { name = name, fn = fn, mod = mod, priority = priority }
 end
 
 return M

@@ -65,7 +65,8 @@ M.known = {
   ["object:subscribe"] = { "priority" },
   ["events:register"] = { "priority" },
   ["strata.layout.run"] = { "rng", "seed", "world" },
-  ["strata.layout.generate"] = { "rng", "seed", "attempts", "world" },
+  ["strata.layout.generate"] = { "rng", "seed", "attempts", "fill", "world" },
+  ["strata.layout.mapping"] = { "world" },
   ["strata.layout.preview"] = { "color" },
   ["strata.layout.apply"] = { "world" },
   ["strata.xymap.parse"] = { "legend", "z", "world" },
@@ -77,6 +78,8 @@ M.known = {
   ["tilemap:render"] = { "path", "path_glyph", "glyphs" },
   ["tokens:define"] = { "passable", "cost", "glyph", "color" },
   ["xy:visual_range"] = { "dist", "mode", "character", "target", "target_path_style", "max_size" },
+  ["strata.xymap.parse legend entry"] = { "kind", "display", "weight", "weights", "directions",
+    "aliases", "interrupt", "average", "target", "spawn_aliases", "prototype" },
 }
 
 local sets = {}

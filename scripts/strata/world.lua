@@ -1,12 +1,17 @@
 -- strata.world: worlds as Lua sees them. The state lives in the C core
 -- (strata.core.world_state); this file adds handles, checked persistent
--- tables, events, timers, random streams and saves that re-bind logic by ID.
+-- tables, events, timers, random streams, savepoints and saves that re-bind
+-- logic by ID. Each world has its own registry of definitions (world.data)
+-- and its own token table: nothing here is shared between two worlds.
 local core = require "strata.core"
 local data = require "strata.data"
 local mods = require "strata.mods"
+local options = require "strata.options"
+local boundary = require "strata.boundary"
 
 local M = {}
-local current_registry -- the registry of the most recent world, for strata.data
+-- Every live world (weak keys): strata.reload re-runs a mod in each world that loaded it.
+local worlds = setmetatable({}, { __mode = "k" })
 
 local World = {}
 local Handle = { __strata_handle = true }
@@ -28,6 +33,21 @@ local function archetype_of(reg, kind, id)
   if t then return reg.by_type[t] and reg.by_type[t][id] end
   return reg.by_id[id]
 end
+
+local function is_handle(v)
+  return type(v) == "table" and getmetatable(v) == Handle
+end
+
+-- A point given as { x, y } or { x =, y = } -> x, y (integers), or an error naming `what`.
+local function point(v, what)
+  if type(v) == "table" then
+    local x, y = v.x, v.y
+    if x == nil and y == nil then x, y = v[1], v[2] end
+    if math.type(x) == "integer" and math.type(y) == "integer" then return x, y end
+  end
+  error(("%s: expected a point { x, y } or { x =, y = }, got %s"):format(what, tostring(v)), 0)
+end
+M.point = point
 
 -- ---- handles ------------------------------------------------------------------------
 local function handle(world, uid)
@@ -77,13 +97,17 @@ Proxy.__index = function(p, k)
 end
 
 Proxy.__newindex = function(p, k, v)
-  local s = p._world._s
-  if type(k) ~= "string" and math.type(k) ~= "integer" then
-    error(path_label(label(p._kind, p._uid), p._path) .. ": keys must be strings or integers", 2)
-  end
+  local w = p._world
+  local s = w._s
   local path = child_path(p._path, k)
-  local ok, err = pcall(s.set, s, p._uid, path_label(label(p._kind, p._uid), path), v, table.unpack(path))
-  if not ok then error(err, 2) end
+  local where = path_label(label(p._kind, p._uid), path)
+  if type(k) ~= "string" and math.type(k) ~= "integer" then
+    error(where:gsub("[^ ]*$", "") .. path_label("", p._path):sub(2) ..
+      ": keys must be strings or integers, got " .. (math.type(k) or type(k)) .. " " .. tostring(k), 2)
+  end
+  w:_touch(p._uid)
+  local ok, err = pcall(s.set, s, p._uid, where, v, table.unpack(path))
+  if not ok then error(boundary.strip(err), 2) end
 end
 
 Proxy.__snapshot = function(p) return p._world._s:snapshot(p._uid, table.unpack(p._path)) end
@@ -104,15 +128,33 @@ Proxy.__pairs = function(p)
 end
 
 Proxy.__len = function(p)
-  local n = 0
-  while p._world._s:get(p._uid, table.unpack(child_path(p._path, n + 1))) ~= nil
-    or select(2, p._world._s:get(p._uid, table.unpack(child_path(p._path, n + 1)))) do
+  local s, n = p._world._s, 0
+  while true do
+    local v, is_table = s:get(p._uid, table.unpack(child_path(p._path, n + 1)))
+    if v == nil and not is_table then return n end
     n = n + 1
   end
-  return n
 end
 
 Proxy.__tostring = function(p) return "state " .. path_label(label(p._kind, p._uid), p._path) end
+
+-- ---- subscriptions: persisted (event, handler ID, args) on an object ------------------
+local Subscription = {}
+Subscription.__index = Subscription
+-- sub:cancel() -> true, or false when it was gone already. (A field, not only a
+-- method, so that the older sub.cancel() keeps working at no cost.)
+local function subscription(w, t)
+  t._world = w
+  t.cancel = function() return (pcall(w._s.unsubscribe, w._s, t.uid)) end
+  return setmetatable(t, Subscription)
+end
+function Subscription:alive()
+  for _, sub in ipairs(self._world._s:subscriptions(self.object)) do
+    if sub.uid == self.uid then return true end
+  end
+  return false
+end
+Subscription.__tostring = function(s) return "subscription#" .. s.uid end
 
 local handle_methods = {}
 
@@ -126,6 +168,8 @@ function handle_methods:delete(opts)
   check_alive(self, "delete")
   local k = kinds[self.kind]
   if k and k.delete then return k.delete(self, opts) end
+  if opts ~= nil then error("delete: takes no options for a " .. self.kind, 2) end
+  self._world:_touch(self.uid)
   self._world._s:delete(self.uid)
   self._world._tilemaps[self.uid] = nil
 end
@@ -137,43 +181,95 @@ end
 
 function handle_methods:subscribe(event, handler_id, args, opts)
   check_alive(self, "subscribe")
+  options.check("object:subscribe", opts, 2)
   local w = self._world
   w._registry:view("base.event"):ensure(event)
   w._registry:view("base.handler"):ensure(handler_id)
+  local priority = opts and opts.priority or 100
+  if math.type(priority) ~= "integer" then error("subscribe: priority must be an integer", 2) end
   local ok, uid = pcall(w._s.subscribe, w._s, self.uid, event, handler_id, args,
-    opts and opts.priority or 100, label(self.kind, self.uid) .. " subscription args")
-  if not ok then error(uid, 2) end
-  return { uid = uid, cancel = function() return w._s:unsubscribe(uid) end }
+    priority, label(self.kind, self.uid) .. " subscription args")
+  if not ok then error(boundary.strip(uid), 2) end
+  return subscription(w, { uid = uid, object = self.uid, event = event, handler = handler_id })
 end
 
-function handle_methods:tag(name) check_alive(self, "tag") self._world._s:set_tag(self.uid, name, true) return self end
-function handle_methods:untag(name) check_alive(self, "untag") self._world._s:set_tag(self.uid, name, false) return self end
+function handle_methods:tag(name) check_alive(self, "tag") self._world:_touch(self.uid) self._world._s:set_tag(self.uid, name, true) return self end
+function handle_methods:untag(name) check_alive(self, "untag") self._world:_touch(self.uid) self._world._s:set_tag(self.uid, name, false) return self end
 function handle_methods:has_tag(name) check_alive(self, "has_tag") return self._world._s:has_tag(self.uid, name) end
 function handle_methods:tags() check_alive(self, "tags") return self._world._s:tags(self.uid) end
 
-function handle_methods:subscriptions() return self._world._s:subscriptions(self.uid) end
+function handle_methods:subscriptions()
+  check_alive(self, "subscriptions")
+  local out = {}
+  for i, sub in ipairs(self._world._s:subscriptions(self.uid)) do out[i] = subscription(self._world, sub) end
+  return out
+end
 
--- Tile methods of map handles, forwarded to the tile map the world owns.
+-- ---- tile methods of map handles --------------------------------------------------------
+-- Forwarded to the tile map the world owns. Each forwarder is made as a method
+-- call (`tm:set(...)`), so that an argument error counts arguments as the
+-- caller wrote them; edits touch the map first, so a savepoint can undo them.
+local tile_reads = { "tokens", "has", "top", "passable", "cost", "find_path" }
+local tile_writes = { "set", "add_front", "remove", "reset", "clear", "fill" }
 local tile_methods = {}
-for _, name in ipairs{ "set", "add_front", "remove", "reset", "clear", "tokens", "has", "top",
-                       "find_path", "render", "fill", "passable", "cost" } do
-  tile_methods[name] = function(self, ...)
-    check_alive(self, name)
-    -- The wrapper of the object's tile map is kept per world: it stays valid
-    -- while the object lives (checked just above; uids are never reused) and
-    -- nothing replaces an object's tile map from Lua.
-    local w = self._world
-    local tm = w._tilemaps[self.uid]
-    if not tm then
-      tm = w._s:tilemap(self.uid)
-      if not tm then error(label(self.kind, self.uid) .. ": has no tiles", 2) end
-      w._tilemaps[self.uid] = tm
-    end
-    local f = tm[name]
-    if not f then error("tile maps have no method '" .. name .. "'", 2) end
-    return f(tm, ...)
+
+local function tiles_of(h, write)
+  local w = h._world
+  local tm = w._tilemaps[h.uid]
+  if not tm then
+    if not w._s:info(h.uid) then error(("%s was deleted"):format(label(h.kind, h.uid)), 0) end
+    tm = w._s:tilemap(h.uid)
+    if not tm then error(label(h.kind, h.uid) .. " has no tiles", 0) end
+    w._tilemaps[h.uid] = tm
+  elseif not w._s:info(h.uid) then
+    w._tilemaps[h.uid] = nil
+    error(("%s was deleted"):format(label(h.kind, h.uid)), 0)
+  end
+  if write then w:_touch(h.uid) end
+  return tm
+end
+M._tiles_of = tiles_of
+
+for _, list in ipairs{ tile_reads, tile_writes } do
+  for _, name in ipairs(list) do
+    local call = load(("local tm = ... return function(h, ...) return tm(h, %s):%s(...) end")
+      :format(list == tile_writes and "true" or "false", name), "=strata")(tiles_of)
+    tile_methods[name] = boundary.wrap("map:" .. name, call)
   end
 end
+
+-- map:render{ path =, path_glyph =, glyphs = } with glyphs a table or the ID of a
+-- base.glyphs entry of the map's world.
+tile_methods.render = boundary.wrap("map:render", function(h, opts)
+  local tm = tiles_of(h, false)
+  if type(opts) == "table" and type(opts.glyphs) == "string" then
+    local entry = h._world._registry:view("base.glyphs"):ensure(opts.glyphs)
+    local glyphs = {}
+    for token, g in pairs(entry.glyphs or {}) do glyphs[token] = type(g) == "table" and (g.char or g[1]) or g end
+    local o = {}
+    for k, v in pairs(opts) do o[k] = v end
+    o.glyphs = glyphs
+    opts = o
+  end
+  return tm:render(opts)
+end)
+
+-- map:define_token(name, traits): traits for this map only, saved with it.
+tile_methods.define_token = boundary.wrap("map:define_token", function(h, name, traits)
+  local tm = tiles_of(h, true)
+  if type(name) ~= "string" then error("token name must be a string, got " .. type(name), 0) end
+  if type(traits) ~= "table" then error("traits must be a table, got " .. type(traits), 0) end
+  tm:define_token(name, traits)
+  local w = h._world
+  local _, has = w._s:get(h.uid, "sys")
+  if not has then w._s:set(h.uid, "sys", {}, "sys") end
+  local _, has_tokens = w._s:get(h.uid, "sys", "tokens")
+  if not has_tokens then w._s:set(h.uid, "sys", {}, "sys", "tokens") end
+  local copy = {}
+  for k, v in pairs(traits) do copy[k] = v end
+  w._s:set(h.uid, label(h.kind, h.uid) .. " token " .. name, copy, "sys", "tokens", name)
+  return h
+end)
 
 Handle.__index = function(h, k)
   local m = handle_methods[k]
@@ -185,17 +281,19 @@ Handle.__index = function(h, k)
     local get = ext.get and ext.get[k]
     if get then check_alive(h, k) return get(h) end
   end
-  if tile_methods[k] and h.kind == "map" then return tile_methods[k] end
-  if (k == "width" or k == "height") and h.kind == "map" then
-    check_alive(h, k)
-    local tm = h._world._s:tilemap(h.uid)
-    return tm and tm[k]
+  if h.kind == "map" then
+    if tile_methods[k] then return tile_methods[k] end
+    if k == "width" or k == "height" then
+      check_alive(h, k)
+      local tm = h._world._s:tilemap(h.uid)
+      return tm and tm[k]
+    end
   end
   local s = h._world._s
   if persistent[k] then
     check_alive(h, k)
     local _, is_table = s:get(h.uid, k)
-    if not is_table then s:set(h.uid, label(h.kind, h.uid) .. " " .. k, {}, k) end
+    if not is_table then h._world:_touch(h.uid) s:set(h.uid, label(h.kind, h.uid) .. " " .. k, {}, k) end
     return proxy(h._world, h.uid, h.kind, { k })
   end
   if k == "archetype" or k == "map" or k == "x" or k == "y" then
@@ -214,15 +312,16 @@ Handle.__newindex = function(h, k, v)
   if set then
     check_alive(h, k)
     local ok, err = pcall(set, h, v)
-    if not ok then error(err, 2) end
+    if not ok then error(boundary.strip(err), 2) end
     return
   end
   if persistent[k] then
     check_alive(h, k)
     if type(v) ~= "table" then error(label(h.kind, h.uid) .. " " .. k .. ": must be a table", 2) end
-    local s = h._world._s
-    local ok, err = pcall(s.set, s, h.uid, label(h.kind, h.uid) .. " " .. k, v, k)
-    if not ok then error(err, 2) end
+    local w = h._world
+    w:_touch(h.uid)
+    local ok, err = pcall(w._s.set, w._s, h.uid, label(h.kind, h.uid) .. " " .. k, v, k)
+    if not ok then error(boundary.strip(err), 2) end
     return
   end
   error(("%s: cannot set field '%s' (persistent tables: props, state, meta)"):format(label(h.kind, h.uid), tostring(k)), 2)
@@ -238,35 +337,94 @@ World.__index = function(w, k)
   return World[k]
 end
 
+-- The world's token table from its mods' base.token entries, in load order:
+-- a later mod's entry for the same name replaces the earlier one, and the
+-- replacement is listed in world:overrides().
+local function bind_tokens(w)
+  local order = {}
+  for i, m in ipairs(w._mods) do order[m.id] = i end
+  local entries = {}
+  for _, e in pairs(w._registry.by_type["base.token"] or {}) do entries[#entries + 1] = e end
+  table.sort(entries, function(a, b)
+    local oa, ob = order[a._mod] or 0, order[b._mod] or 0
+    if oa ~= ob then return oa < ob end
+    return a._id < b._id
+  end)
+  local by_name, overrides = {}, {}
+  for _, e in ipairs(entries) do
+    local name = e.name or e._id:match("%.(.*)$")
+    if by_name[name] then
+      overrides[#overrides + 1] = { token = name, by = e._id, replaces = by_name[name]._id }
+    end
+    by_name[name] = e
+  end
+  local tokens = w._s:tokens()
+  -- names defined before (a reload) and no longer: back to the defaults
+  for name in pairs(w._token_names or {}) do
+    if not by_name[name] then tokens:define(name, { passable = true, cost = 1, glyph = name:sub(1, 1) }) end
+  end
+  w._token_names = {}
+  for name, e in pairs(by_name) do
+    tokens:define(name, { passable = e.passable ~= false, cost = e.cost or 1,
+      glyph = e.glyph or name:sub(1, 1), color = e.color })
+    w._token_names[name] = true
+  end
+  w._overrides = overrides
+end
+
+-- Per-map token traits (map:define_token) are kept under the map's sys key:
+-- applied again whenever a world is opened, over the world's table.
+local function bind_map_tokens(w)
+  for _, o in ipairs(w._s:objects()) do
+    if o.kind == "map" then
+      local defs = w._s:snapshot(o.uid, "sys", "tokens")
+      local tm = type(defs) == "table" and w._s:tilemap(o.uid)
+      if tm then for name, traits in pairs(defs) do tm:define_token(name, traits) end end
+    end
+  end
+end
+
 local function wrap(state, registry, order)
   local w = setmetatable({ _s = state, _registry = registry, _mods = order,
     _handles = setmetatable({}, { __mode = "v" }), _streams = {}, _tilemaps = {} }, World)
   state:set_ref_maker(function(uid) return handle(w, uid) end)
   w.rng = { stream = function(_, key) return w:stream(key) end }
-  w.data = registry
-  current_registry = registry
-  registry.worlds = registry.worlds or setmetatable({}, { __mode = "k" })
-  registry.worlds[w] = true
+  w.data = data.views(registry)
+  worlds[w] = true
+  bind_tokens(w)
+  bind_map_tokens(w)
   return w
 end
 
-local function load_mods(opts)
+local function load_mods(fn, opts)
   local ids = opts.mods or { "base" }
+  if type(ids) ~= "table" then error(fn .. ": mods must be a list of mod IDs", 0) end
   local path = opts.mod_path or { "mods" }
   if type(path) == "string" then path = { path } end
+  if type(path) ~= "table" then error(fn .. ": mod_path must be a folder or a list of folders", 0) end
   return mods.load(ids, path, require "strata")
 end
 
+-- strata.world.new{ seed =, mods =, mod_path = }
 function M.new(opts)
+  options.check("strata.world.new", opts, 2)
   opts = opts or {}
-  if type(opts) ~= "table" then error("strata.world.new: expected an options table", 2) end
   local seed = opts.seed or 0
-  if math.type(seed) ~= "integer" then error("strata.world.new: seed must be an integer", 2) end
-  local registry, order = load_mods(opts)
+  if math.type(seed) ~= "integer" then error("seed must be an integer, got " .. tostring(seed), 0) end
+  local registry, order = load_mods("strata.world.new", opts)
   return wrap(core.world_state.new(seed), registry, order)
 end
 
-function World:object(uid) return handle(self, uid) end
+-- world:object(uid) -> the handle of any live object, or nil
+function World:object(uid)
+  if math.type(uid) ~= "integer" then
+    if is_handle(uid) then
+      error(("expected a uid (an integer), got the handle %s: use the handle itself, or %s.uid"):format(tostring(uid), tostring(uid)), 0)
+    end
+    error("expected a uid (an integer), got " .. (math.type(uid) or type(uid)), 0)
+  end
+  return handle(self, uid)
+end
 
 function World:objects()
   local out = {}
@@ -274,79 +432,188 @@ function World:objects()
   return out
 end
 
--- world:new_object{ kind =, archetype =, map =, x =, y =, props = }
-function World:new_object(opts)
+function World:overrides()
+  local out = {}
+  for i, o in ipairs(self._overrides) do out[i] = { token = o.token, by = o.by, replaces = o.replaces } end
+  return out
+end
+
+function World:mods()
+  local out = {}
+  for i, m in ipairs(self._mods) do out[i] = { id = m.id, version = m.version } end
+  return out
+end
+
+-- Checks an archetype ID for an object of `kind`: among that kind's archetypes
+-- where the kind has a type for them, else among every entry.
+local function check_archetype(w, kind, id)
+  if type(id) ~= "string" then error("archetype must be an ID string, got " .. type(id), 0) end
+  if archetype_of(w._registry, kind, id) then return end
+  local t = archetype_types[kind]
+  local known
+  if t then known = w._registry:ids(t)
+  else known = {} for k in pairs(w._registry.by_id) do known[#known + 1] = k end end
+  error(("unknown %s '%s'%s"):format(t or "archetype", id, options.suggest(id, known)), 0)
+end
+
+local function create_object(self, opts)
   if type(opts) ~= "table" or type(opts.kind) ~= "string" then
-    error("world:new_object: expected { kind = string, ... }", 2)
+    error("expected { kind = string, ... }", 0)
   end
-  if opts.archetype ~= nil then
-    if not self._registry.by_id[opts.archetype] then
-      error("world:new_object: unknown archetype '" .. tostring(opts.archetype) .. "'" ..
-        data.suggest(tostring(opts.archetype), (function()
-          local ks = {} for k in pairs(self._registry.by_id) do ks[#ks + 1] = k end return ks end)()), 2)
+  if opts.archetype ~= nil then check_archetype(self, opts.kind, opts.archetype) end
+  if opts.props ~= nil then self._s:check(opts.props, opts.kind .. " props") end
+  if opts.tags ~= nil and type(opts.tags) ~= "table" then error("tags must be a list of strings", 0) end
+  local map, x, y
+  if opts.map ~= nil then
+    if not is_handle(opts.map) or opts.map.kind ~= "map" or opts.map._world ~= self then
+      error("map must be a map handle of this world, got " .. tostring(opts.map), 0)
     end
-  end
-  if opts.props ~= nil then
-    local ok, err = pcall(self._s.check, self._s, opts.props, opts.kind .. " props")
-    if not ok then error(err, 2) end
+    map, x, y = opts.map.uid, opts.x or 0, opts.y or 0
+    if math.type(x) ~= "integer" or math.type(y) ~= "integer" then error("x and y must be integers", 0) end
+  elseif opts.x ~= nil or opts.y ~= nil then
+    error("x and y need a map", 0)
   end
   local uid = self._s:create(opts.kind, opts.archetype)
   for _, tag in ipairs(opts.tags or {}) do self._s:set_tag(uid, tag, true) end
-  if opts.map ~= nil then
-    local map = type(opts.map) == "table" and opts.map.uid or opts.map
-    self._s:set_position(uid, map, opts.x or 0, opts.y or 0)
-  end
+  if map then self._s:set_position(uid, map, x, y) end
   if opts.props ~= nil then self._s:set(uid, opts.kind .. "#" .. uid .. " props", opts.props, "props") end
   return handle(self, uid)
 end
 
--- world:new_map{ width =, height =, fill =, archetype = }
-function World:new_map(opts)
-  if type(opts) ~= "table" then error("world:new_map: expected { width =, height =, ... }", 2) end
+-- world:create_object{ kind =, archetype =, map =, x =, y =, props =, tags = }
+function World:create_object(opts)
+  options.check("world:create_object", opts, 2)
+  return create_object(self, opts)
+end
+
+-- world:create_map{ width =, height =, fill =, archetype =, tokens = }
+function World:create_map(opts)
+  options.check("world:create_map", opts, 2)
+  if type(opts) ~= "table" then error("expected { width =, height =, ... }", 0) end
   if opts.archetype ~= nil then self._registry:view("base.map_archetype"):ensure(opts.archetype) end
-  local ok, uid = pcall(self._s.create_map, self._s, opts.width, opts.height, opts.archetype)
-  if not ok then error("world:new_map: " .. tostring(uid), 2) end
+  if opts.tokens ~= nil and type(opts.tokens) ~= "table" then
+    error("tokens must be a table { [name] = traits }", 0)
+  end
+  local uid = self._s:create_map(opts.width, opts.height, opts.archetype)
   local m = handle(self, uid)
   if opts.fill ~= nil then m:clear(opts.fill) end
+  for name, traits in pairs(opts.tokens or {}) do m:define_token(name, traits) end
   local arch = opts.archetype and archetype_of(self._registry, "map", opts.archetype)
   if arch and arch.properties then m.props = arch.properties end
   return m
 end
 
-function World:new_actor(opts)
+-- world:create_actor{ archetype =, map =, x =, y =, props =, tags =, player = }
+function World:create_actor(opts)
+  options.check("world:create_actor", opts, 2)
   opts = opts or {}
   local o = {}
   for k, v in pairs(opts) do o[k] = v end
   o.kind = "actor"
   o.player = nil
-  local a = self:new_object(o)
+  local a = create_object(self, o)
   if opts.player then a.state.player = true end
   return a
 end
 
 -- ---- random streams ----------------------------------------------------------------------
+-- A world stream is a proxy over a generator: each draw inside a savepoint
+-- first records the generator's state once, so that a rollback puts it back.
+local Stream = {}
+Stream.__index = Stream
+Stream.__tostring = function(s) return "stream '" .. s.key .. "'" end
+
+local function record_stream(s)
+  local txn = s._world._txn
+  if txn and txn.streams[s] == nil then txn.streams[s] = s._rng:state() end
+end
+
+for _, name in ipairs{ "int", "float", "chance", "shuffle", "pick", "set_state" } do
+  Stream[name] = function(self, ...)
+    record_stream(self)
+    return self._rng[name](self._rng, ...)
+  end
+end
+function Stream:state() return self._rng:state() end
+function Stream:stream(key) return self._rng:stream(key) end
+-- The generator itself, for C functions that draw from it (layouts).
+function Stream:_raw() record_stream(self) return self._rng end
+
 function World:stream(key)
   if type(key) ~= "string" then error("world.rng:stream: key must be a string", 2) end
-  local r = self._streams[key]
-  if r then return r end
-  r = core.rng.new(0)
+  local s = self._streams[key]
+  if s then return s end
+  local r = core.rng.new(0)
   r:set_state(self._s:stream(key))
-  self._streams[key] = r
-  return r
+  s = setmetatable({ key = key, _rng = r, _world = self }, Stream)
+  self._streams[key] = s
+  if self._txn then self._txn.created[key] = true end
+  return s
 end
 
 function World:_sync_streams()
-  for key, r in pairs(self._streams) do self._s:set_stream(key, r:state()) end
+  for key, s in pairs(self._streams) do self._s:set_stream(key, s._rng:state()) end
+end
+
+-- ---- savepoints ----------------------------------------------------------------------------
+-- world:_atomic(fn, ...) -> true, results | false, error: runs fn as one
+-- savepoint. On an error everything it changed is undone (objects, their
+-- properties and tiles, timers, subscriptions, random streams, the clock);
+-- uids it drew stay used.
+function World:_touch(uid)
+  local txn = self._txn
+  if txn and not txn.touched[uid] then
+    txn.touched[uid] = true
+    self._s:touch(uid)
+  end
+end
+
+function World:_atomic(fn, ...)
+  local outer = self._txn
+  local txn = { streams = {}, touched = {}, created = {}, outer = outer }
+  self._s:begin()
+  self._txn = txn
+  local r = table.pack(pcall(fn, ...))
+  self._txn = outer
+  if r[1] then
+    self._s:commit()
+    if outer then
+      for s, st in pairs(txn.streams) do if outer.streams[s] == nil then outer.streams[s] = st end end
+      for uid in pairs(txn.touched) do outer.touched[uid] = true end
+      for key in pairs(txn.created) do outer.created[key] = true end
+    end
+    return table.unpack(r, 1, r.n)
+  end
+  self._s:rollback()
+  for s, st in pairs(txn.streams) do s._rng:set_state(st) end
+  for key in pairs(txn.created) do self._streams[key] = nil end
+  -- Tile map views of objects that the rollback removed would point at freed maps.
+  for uid in pairs(self._tilemaps) do
+    if not self._s:info(uid) then self._tilemaps[uid] = nil end
+  end
+  return false, r[2]
+end
+
+-- Reports failures: each is emitted as base.handler_failed (whose own
+-- handlers' failures are not reported again, so nothing loops).
+function World:_report(failures)
+  if #failures == 0 or self._reporting then return end
+  self._reporting = true
+  for _, f in ipairs(failures) do pcall(self._emit, self, nil, "base.handler_failed", f, nil) end
+  self._reporting = false
 end
 
 -- ---- events ---------------------------------------------------------------------------------
-
+-- One ordered list per emit: global handlers, the source's archetype events and
+-- its subscriptions, by (priority, name). Each handler runs as a savepoint: one
+-- that raises is undone and reported (base.handler_failed), and the chain goes on.
 function World:_emit(source, event, params, default)
   local reg = self._registry
   reg:view("base.event"):ensure(event)
   local list = {}
   for _, h in ipairs(reg.handlers and reg.handlers[event] or {}) do
-    list[#list + 1] = { name = h.name, priority = h.priority, fn = h.fn, what = "event handler '" .. h.name .. "' of mod " .. h.mod }
+    list[#list + 1] = { name = h.name, priority = h.priority, fn = h.fn, mod = h.mod,
+      what = "event handler '" .. h.name .. "' of mod " .. h.mod }
   end
   if source then
     local arch = source.archetype and archetype_of(reg, source.kind, source.archetype)
@@ -354,16 +621,19 @@ function World:_emit(source, event, params, default)
       for _, e in ipairs(arch.events) do
         if e.id == event then
           list[#list + 1] = { name = e.name or arch._id, priority = e.priority or 100,
-            fn = e.handler, what = arch._id .. " events" }
+            fn = e.handler, mod = arch._mod, what = arch._id .. " events" }
         end
       end
     end
     for _, sub in ipairs(self._s:subscriptions(source.uid)) do
       if sub.event == event then
-        local h = reg:view("base.handler"):ensure(sub.handler)
+        local h = reg:view("base.handler"):get(sub.handler)
         local args = sub.args
         list[#list + 1] = { name = sub.handler, priority = sub.priority, what = sub.handler,
-          fn = function(src, p, result) return h.run(src, p, args, result) end }
+          mod = h and h._mod, subscription = sub.uid,
+          fn = h and function(src, p, result) return h.run(src, p, args, result) end or function()
+            error("unknown base.handler '" .. sub.handler .. "'", 0)
+          end }
       end
     end
   end
@@ -371,49 +641,75 @@ function World:_emit(source, event, params, default)
     if a.priority ~= b.priority then return a.priority < b.priority end
     return a.name < b.name
   end)
-  local result = default
+  local result, failures = default, {}
   for _, h in ipairs(list) do
-    local r, stop = mods.call(h.what, h.fn, source or self, params, result)
-    if r ~= nil and r ~= "stop" then result = r end
-    if r == "stop" or stop == "stop" then break end
+    local ok, r, stop = self:_atomic(mods.call, h.what, h.fn, source or self, params, result)
+    if ok then
+      if r ~= nil and r ~= "stop" then result = r end
+      if r == "stop" or stop == "stop" then break end
+    else
+      failures[#failures + 1] = { event = event, handler = h.name, mod = h.mod,
+        subscription = h.subscription, message = tostring(boundary.strip(r)) }
+    end
   end
+  self:_report(failures)
   return result
 end
 
 function World:emit(event, params, default) return self:_emit(nil, event, params, default) end
 
 -- ---- timers -------------------------------------------------------------------------------------
+-- world:schedule{ after =, every =, handler =, args = } -> timer uid
 function World:schedule(opts)
-  if type(opts) ~= "table" then error("world:schedule: expected { after =, every =, handler =, args = }", 2) end
+  options.check("world:schedule", opts, 2)
+  if type(opts) ~= "table" then error("expected { after =, every =, handler =, args = }", 0) end
   local after, every = opts.after or 0, opts.every or 0
-  if type(after) ~= "number" or type(every) ~= "number" or after < 0 or every < 0 then
-    error("world:schedule: 'after' and 'every' must be numbers >= 0", 2)
+  if type(after) ~= "number" or type(every) ~= "number" or not (after >= 0) or not (every >= 0)
+    or after == math.huge or every == math.huge then
+    error("'after' and 'every' must be finite numbers >= 0", 0)
   end
   self._registry:view("base.handler"):ensure(opts.handler)
-  local ok, uid = pcall(self._s.schedule, self._s, self.time + after, every, opts.handler, opts.args, "timer args")
-  if not ok then error(uid, 2) end
-  return uid
+  return self._s:schedule(self.time + after, every, opts.handler, opts.args, "timer args")
 end
 
-function World:cancel(uid) return self._s:cancel(uid) end
+function World:cancel(uid)
+  if math.type(uid) ~= "integer" then error("expected a timer uid (an integer), got " .. type(uid), 0) end
+  return self._s:cancel(uid)
+end
 function World:timers() return self._s:timers() end
 
+-- world:advance(dt) -> failures: time always reaches time + dt. Due timers run
+-- in (due, uid) order, each as a savepoint; a handler that raises is undone,
+-- reported ({ timer =, handler =, mod =, message = }, also emitted as
+-- base.handler_failed) and the others still run; a repeating timer stays scheduled.
 function World:advance(dt)
-  if type(dt) ~= "number" or dt < 0 or dt ~= dt then error("world:advance: dt must be a number >= 0", 2) end
+  if type(dt) ~= "number" or not (dt >= 0) or dt == math.huge then
+    error("dt must be a finite number >= 0, got " .. tostring(dt), 0)
+  end
   local target = self.time + dt
+  local failures = {}
   while true do
     local uid, due = self._s:next_due(target)
     if not uid then break end
     self._s:set_time(due)
     local handler_id, args = self._s:fire(uid)
-    local h = self._registry:view("base.handler"):ensure(handler_id)
-    mods.call(handler_id, h.run, self, { time = due, timer = uid }, args)
+    local h = self._registry:view("base.handler"):get(handler_id)
+    local ok, err
+    if not h then ok, err = false, "unknown base.handler '" .. handler_id .. "'"
+    else ok, err = self:_atomic(mods.call, handler_id, h.run, self, { time = due, timer = uid }, args) end
+    if not ok then
+      failures[#failures + 1] = { timer = uid, handler = handler_id, mod = h and h._mod,
+        message = tostring(boundary.strip(err)) }
+    end
   end
   self._s:set_time(target)
+  self:_report(failures)
+  return failures
 end
 
 -- Drives world time from the luv loop: `scale` world seconds per real second.
 function World:run_realtime(opts)
+  options.check("world:run_realtime", opts, 2)
   opts = opts or {}
   local uv = require "luv"
   local scale, tick = opts.scale or 1, opts.tick or 0.1
@@ -430,7 +726,8 @@ end
 
 -- ---- saves -------------------------------------------------------------------------------------
 function World:save(path)
-  if type(path) ~= "string" then error("world:save: path must be a string", 2) end
+  if type(path) ~= "string" then error("path must be a string, got " .. type(path), 0) end
+  if self._txn then error("cannot save while a handler's changes are not settled (inside a savepoint)", 0) end
   self:_sync_streams()
   local list = {}
   for i, m in ipairs(self._mods) do list[i] = { m.id, m.version } end
@@ -462,9 +759,11 @@ local function check_ids(state, reg)
   return errors
 end
 
+-- strata.world.open(path, { mods =, mod_path = })
 function M.open(path, opts)
+  options.check("strata.world.open", opts, 2)
   opts = opts or {}
-  if type(path) ~= "string" then error("strata.world.open: path must be a string", 2) end
+  if type(path) ~= "string" then error("path must be a string, got " .. type(path), 0) end
   local state, saved_mods = core.world_state.open(path)
   local o = {}
   for k, v in pairs(opts) do o[k] = v end
@@ -472,36 +771,63 @@ function M.open(path, opts)
     o.mods = {}
     for i, m in ipairs(saved_mods) do o.mods[i] = m[1] end
   end
-  local registry, order = load_mods(o)
+  local registry, order = load_mods("strata.world.open", o)
   local errors = check_ids(state, registry)
   if #errors > 0 then
     error(("cannot open '%s': %d unknown ID%s:\n  %s"):format(path, #errors, #errors > 1 and "s" or "",
-      table.concat(errors, "\n  ")), 2)
+      table.concat(errors, "\n  ")), 0)
   end
   return wrap(state, registry, order)
 end
 
-function M.registry() return current_registry end
-
 -- Areas, floors, entrances, stairs and travel extend worlds and handles.
 require("strata.areas")(M, { World = World, kinds = kinds, handle = handle, label = label,
-  check_alive = check_alive })
+  check_alive = check_alive, is_handle = is_handle, point = point })
 
--- strata.reload{ "mod" }: re-runs a mod in place for the worlds of the
--- current registry. An ID still used by their state cannot disappear.
+-- strata.reload{ "mod", world = w }: re-runs a mod in place, in `world` or in
+-- every live world that loaded it. An ID still used by a world's state cannot
+-- disappear; any failure leaves every world as it was.
 function M.reload(opts)
-  local id = type(opts) == "table" and opts[1] or opts
-  if type(id) ~= "string" then error("strata.reload: expected { mod_id }", 2) end
-  local reg = current_registry
-  if not reg then error("strata.reload: no mods loaded yet", 2) end
-  local ok, err = pcall(mods.reload, reg, id, function(fresh)
-    local errors = {}
-    for w in pairs(reg.worlds or {}) do
-      for _, e in ipairs(check_ids(w._s, fresh)) do errors[#errors + 1] = e end
+  if type(opts) == "string" then opts = { opts } end
+  if type(opts) ~= "table" then error("expected { mod_id, world = w }", 0) end
+  local id = opts[1]
+  local rest = {}
+  for k, v in pairs(opts) do if k ~= 1 then rest[k] = v end end
+  options.check("strata.reload", rest, 2)
+  if type(id) ~= "string" then error("expected { mod_id, world = w }", 0) end
+  local targets = {}
+  if opts.world ~= nil then
+    if getmetatable(opts.world) ~= World then error("world must be a world, got " .. tostring(opts.world), 0) end
+    targets[1] = opts.world
+  else
+    for w in pairs(worlds) do
+      for _, m in ipairs(w._mods) do if m.id == id then targets[#targets + 1] = w break end end
     end
-    return errors
-  end)
-  if not ok then error(err, 2) end
+  end
+  if #targets == 0 then error("mod '" .. id .. "' is not loaded in any live world", 0) end
+  -- Load everything first; replace only when every world accepts the new definitions.
+  local fresh = {}
+  for i, w in ipairs(targets) do
+    local ok, res = pcall(mods.prepare_reload, w._registry, id, function(new_reg) return check_ids(w._s, new_reg) end)
+    if not ok then error(res, 0) end
+    fresh[i] = res
+  end
+  for i, w in ipairs(targets) do
+    mods.commit_reload(w._registry, fresh[i])
+    bind_tokens(w)
+  end
 end
+
+-- The public edge: errors name the function and point at the caller.
+boundary.wrap_all(World, "world:")
+boundary.wrap_all(handle_methods, "object:")
+for kind, k in pairs(kinds) do
+  if k.methods then boundary.wrap_all(k.methods, kind .. ":") end
+end
+-- One verb family: create_*; the new_* names are aliases kept for old code.
+World.new_map, World.new_actor, World.new_object = World.create_map, World.create_actor, World.create_object
+M.new = boundary.wrap("strata.world.new", M.new)
+M.open = boundary.wrap("strata.world.open", M.open)
+M.reload = boundary.wrap("strata.reload", M.reload)
 
 return M

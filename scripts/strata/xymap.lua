@@ -1,14 +1,14 @@
 -- strata.xymap: the C parser and views (strata.core.xymap), plus legends
--- taken from the data registry: a legend value that is a string is the ID of a
--- base.legend entry, and a list entry is an ID whose entry names its symbol.
+-- taken from a world's data registry: a legend value that is a string is the
+-- ID of a base.legend entry of that world (option `world`), and a list entry
+-- is an ID whose entry names its symbol.
 local core = require "strata.core"
 
 local M = setmetatable({}, { __index = core.xymap })
 
-local function legend_entry(id, where)
-  local reg = require("strata.world").registry()
+local function legend_entry(reg, id, where)
   if not reg then
-    error(("strata.xymap.parse: legend %s names '%s', but no mods are loaded (create a world first)")
+    error(("strata.xymap.parse: legend %s names '%s': IDs are looked up in a world's registry, pass { world = w }")
       :format(where, id), 4)
   end
   local view = reg:view("base.legend")
@@ -21,33 +21,45 @@ local function legend_entry(id, where)
   return t, e.symbol
 end
 
+-- parse(text, { legend =, z =, world = }): the C parser checks every other option.
 function M.parse(text, opts)
-  if type(opts) == "table" and type(opts.legend) == "table" then
-    local legend = {}
-    for key, value in pairs(opts.legend) do
-      if type(value) == "string" then
-        local where = math.type(key) == "integer" and ("[" .. key .. "]") or ("'" .. tostring(key) .. "'")
-        local entry, symbol = legend_entry(value, where)
-        if math.type(key) == "integer" then
-          if type(symbol) ~= "string" then
-            error(("strata.xymap.parse: legend %s: base.legend '%s' has no symbol"):format(where, value), 2)
+  require("strata.options").check("strata.xymap.parse", opts, 2)
+  if type(opts) == "table" and (opts.world ~= nil or type(opts.legend) == "table") then
+    local world = opts.world
+    if world ~= nil and (type(world) ~= "table" or not world._registry) then
+      error("strata.xymap.parse: option 'world' must be a world, got " .. tostring(world), 2)
+    end
+    local reg = world and world._registry
+    local legend = opts.legend
+    if type(legend) == "table" then
+      legend = {}
+      for key, value in pairs(opts.legend) do
+        if type(value) == "string" then
+          local where = math.type(key) == "integer" and ("[" .. key .. "]") or ("'" .. tostring(key) .. "'")
+          local entry, symbol = legend_entry(reg, value, where)
+          if math.type(key) == "integer" then
+            if type(symbol) ~= "string" then
+              error(("strata.xymap.parse: legend %s: base.legend '%s' has no symbol"):format(where, value), 2)
+            end
+            key = symbol
+          elseif symbol ~= nil and symbol ~= key then
+            error(("strata.xymap.parse: legend '%s' names base.legend '%s', whose symbol is '%s'")
+              :format(key, value, symbol), 2)
           end
-          key = symbol
-        elseif symbol ~= nil and symbol ~= key then
-          error(("strata.xymap.parse: legend '%s' names base.legend '%s', whose symbol is '%s'")
-            :format(key, value, symbol), 2)
+          legend[key] = entry
+        else
+          legend[key] = value
         end
-        legend[key] = entry
-      else
-        legend[key] = value
       end
     end
     local o = {}
-    for k, v in pairs(opts) do o[k] = v end
+    for k, v in pairs(opts) do if k ~= "world" then o[k] = v end end
     o.legend = legend
     opts = o
   end
-  return core.xymap.parse(text, opts)
+  local ok, res = pcall(core.xymap.parse, text, opts)
+  if not ok then error(res, 2) end
+  return res
 end
 
 return M

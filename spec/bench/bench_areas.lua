@@ -16,7 +16,7 @@ for n = 1, floors do area:floor(n) end
 local total = os.clock() - t0
 
 -- the same generator alone, outside the area bookkeeping
-local gen = strata.data["base.area_generator"]:ensure("bench.rooms")
+local gen = world.data["base.area_generator"]:ensure("bench.rooms")
 local scratch = world:create_area("bench.deep")
 local rng = world.rng:stream("scratch")
 t0 = os.clock()
@@ -30,7 +30,7 @@ t0 = os.clock()
 for _ = 1, reps do m:fill(0, 0, 0, 0, "floor") end
 local per_call = (os.clock() - t0) / reps
 -- calls into C per floor: the generator's own, plus new_map, add_floor and two stairs
-local calls = strata.data["base.handler"]:ensure("bench.calls").run() + 4
+local calls = world.data["base.handler"]:ensure("bench.calls").run() + 4
 
 local ms = total / floors * 1000
 print(('{"bench":"areas","floors":%d,"size":"80x80","ms_per_floor":%.3f,"generator_ms_per_floor":%.3f,' ..

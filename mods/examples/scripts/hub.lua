@@ -3,7 +3,7 @@
 local strata = require "strata"
 local here = arg[0]:match("^(.*)/scripts/[^/]*$") or "mods/examples"
 local world = strata.world.new{ seed = 1, mods = { "base", "examples" }, mod_path = { here .. "/.." } }
-local setup = strata.data["base.handler"]:ensure("examples.quickstart_setup")
+local setup = world.data["base.handler"]:ensure("examples.quickstart_setup")
 local _, player = setup.run(world)
 local function stairs(map, delta)
   for f in map:features() do

@@ -73,9 +73,9 @@ function M.run(args)
   else
     local mods = {}
     for m in (opts.mods or "base"):gmatch("[^,]+") do mods[#mods + 1] = m end
-    strata.world.new{ mods = mods, mod_path = { opts.mod_path or "mods" } }
-    gen = L.generator(source)
-    local entry = strata.data["base.layout"]:get(source)
+    local world = strata.world.new{ mods = mods, mod_path = { opts.mod_path or "mods" } }
+    gen = L.generator(source, world)
+    local entry = world.data["base.layout"]:get(source)
     size = entry and entry.size
   end
   size = opts.size or size or { 40, 25 }

@@ -1,0 +1,61 @@
+-- strata.boundary: errors at the edge of the public API. A public function's
+-- error must name that function and point at the line that called it, never
+-- at a file inside strata: wrapping a function here strips the positions that
+-- strata's own files added to the message and raises it again at the caller.
+local M = {}
+
+-- The directory of strata's Lua files (this file's own), as chunk names spell it.
+local here = debug.getinfo(1, "S").source:match("^@(.*/)[^/]*$") or ""
+
+-- True when `file` (as an error position spells it, possibly shortened to
+-- "...tail" by Lua) is one of strata's own Lua files or a C function.
+local function internal(file)
+  if file == "[C]" then return true end
+  local tail = file:match("^%.%.%.(.*)$")
+  if tail then
+    local candidate = here .. (tail:match("[^/]*$") or "")
+    return candidate:sub(-#tail) == tail
+  end
+  return file:sub(1, #here) == here
+end
+
+-- The message without the "file:line: " prefixes that strata's own files put
+-- in front of it (an error may cross several of them).
+function M.strip(msg)
+  if type(msg) ~= "string" then return msg end
+  while true do
+    local file, rest = msg:match("^([^\n]-):%d+: (.*)$")
+    if file and internal(file) then msg = rest else return msg end
+  end
+end
+
+-- fn wrapped: its errors come out stripped, prefixed with `name` unless the
+-- message already names the function, at the level of the wrapped function's caller.
+function M.wrap(name, fn)
+  local short = name:match("[:.]([%w_]+)$") or name
+  local function finish(ok, ...)
+    if ok then return ... end
+    local msg = ...
+    if type(msg) == "string" then
+      msg = M.strip(msg)
+      if not msg:find(short, 1, true) then msg = name .. ": " .. msg end
+    end
+    -- Level 2: the wrapper's frame was reused by this tail call, so level 2 is
+    -- the code that called the public function.
+    error(msg, 2)
+  end
+  return function(...) return finish(pcall(fn, ...)) end
+end
+
+-- Wraps every function of t whose key does not start with "_", naming each
+-- `prefix .. key` ("world:" .. "travel").
+function M.wrap_all(t, prefix)
+  for k, f in pairs(t) do
+    if type(f) == "function" and type(k) == "string" and k:sub(1, 1) ~= "_" then
+      t[k] = M.wrap(prefix .. k, f)
+    end
+  end
+  return t
+end
+
+return M

@@ -1,0 +1,179 @@
+-- One rule for every options table and every data entry: an unknown key is an
+-- error naming it and the nearest known keys. Generated from the one list
+-- (strata.options.known) and from the base types' schemas, so that a new
+-- option or type cannot be left out: a name in the list without a way to call
+-- it here fails the first test.
+local strata = require "strata"
+local options = require "strata.options"
+local data = require "strata.data"
+local mods = require "strata.mods"
+
+local PATH = { "mods", "spec/fixtures/mods" }
+
+-- A misspelling of key that is no other known key: its last letter dropped,
+-- or (for one-letter keys) doubled.
+local function misspell(key, known)
+  local taken = {}
+  for _, k in ipairs(known) do taken[k] = true end
+  local candidates = { key:sub(1, -2), key .. key:sub(-1), key:sub(2) }
+  for _, c in ipairs(candidates) do
+    if #c > 0 and not taken[c] then return c end
+  end
+  error("no misspelling for " .. key)
+end
+
+local function with(key, value)
+  return { [key] = value }
+end
+
+-- How to call each function of the list with an options table.
+local w = strata.world.new{ seed = 3, mods = { "base", "crypt", "dungeon" }, mod_path = PATH }
+local map = w:create_map{ width = 4, height = 4, fill = "floor" }
+local area = w:create_area("crypt.crypt")
+local hero = w:create_actor{ map = map, x = 0, y = 0 }
+local tm = strata.tilemap.new{ width = 3, height = 3, fill = "floor" }
+local xy = strata.xymap.parse("+ 0 1\n\n0 #-#\n\n+ 0 1")
+local calls = {
+  ["strata.world.new"] = function(o) strata.world.new(o) end,
+  ["strata.world.open"] = function(o) strata.world.open("nowhere.db", o) end,
+  ["strata.reload"] = function(o) o[1] = "crypt" strata.reload(o) end,
+  ["world:create_map"] = function(o) w:create_map(o) end,
+  ["world:create_actor"] = function(o) w:create_actor(o) end,
+  ["world:create_object"] = function(o) w:create_object(o) end,
+  ["world:schedule"] = function(o) w:schedule(o) end,
+  ["world:run_realtime"] = function(o) w:run_realtime(o) end,
+  ["world:travel"] = function(o) w:travel(hero, map, o) end,
+  ["world:create_area"] = function(o) w:create_area("crypt.crypt", o) end,
+  ["world:create_entrance"] = function(o) w:create_entrance(map, 1, 1, area, o) end,
+  ["world:create_stairs"] = function(o) w:create_stairs(map, 1, 1, o) end,
+  ["world:areas"] = function(o) w:areas(o) end,
+  ["area:delete"] = function(o) area:delete(o) end,
+  ["object:subscribe"] = function(o) hero:subscribe("base.map_entered", "crypt.candles", nil, o) end,
+  ["events:register"] = function(o)
+    mods.register_event(w._registry, "spec", "base.map_entered", "spec: x", function() end, o)
+  end,
+  ["strata.layout.run"] = function(o) strata.layout.run("crypt.level", map, o) end,
+  ["strata.layout.generate"] = function(o) strata.layout.generate("crypt.level", map, o) end,
+  ["strata.layout.preview"] = function(o) strata.layout.preview(map, nil, o) end,
+  ["strata.layout.apply"] = function(o) strata.layout.apply(map, {}, {}, o) end,
+  ["strata.layout.mapping"] = function(o) strata.layout.mapping("x.y", o) end,
+  ["strata.xymap.parse"] = function(o) strata.xymap.parse("+ 0\n\n0 #\n\n+ 0", o) end,
+  ["strata.xymap.parse legend entry"] = function(o)
+    o.kind = "node"
+    strata.xymap.parse("+ 0\n\n0 #\n\n+ 0", { legend = { ["#"] = o } })
+  end,
+  ["strata.markup.render"] = function(o) strata.markup.render("x", o) end,
+  ["strata.tilemap.new"] = function(o) strata.tilemap.new(o) end,
+  ["tilemap:fill"] = function(o) tm:fill(0, 0, 1, 1, "floor", o) end,
+  ["tilemap:find_path"] = function(o) tm:find_path({ 0, 0 }, { 1, 1 }, o) end,
+  ["tilemap:render"] = function(o) tm:render(o) end,
+  ["tokens:define"] = function(o) strata.tokens.new():define("x", o) end,
+  ["xy:visual_range"] = function(o) xy:visual_range({ 0, 0 }, o) end,
+}
+
+describe("strict options", function()
+  it("every options table of the list can be called here", function()
+    for name in pairs(options.known) do
+      assert.is_function(calls[name], "no call for '" .. name .. "' in strict_options_spec.lua")
+    end
+  end)
+
+  local names = {}
+  for name in pairs(options.known) do names[#names + 1] = name end
+  table.sort(names)
+  for _, name in ipairs(names) do
+    it(name .. ": each misspelt key is an error naming it and the nearest known keys", function()
+      for _, key in ipairs(options.known[name]) do
+        local wrong = misspell(key, options.known[name])
+        local ok, err = pcall(calls[name], with(wrong, 1))
+        assert.is_false(ok, name .. " accepted '" .. wrong .. "'")
+        err = tostring(err)
+        assert.truthy(err:find("unknown option '" .. wrong .. "'", 1, true), err)
+        local near = err:match("%(nearest known: ([^)]*)%)")
+        assert.is_not_nil(near, err)
+        local listed = false
+        for k in near:gmatch("[^, ]+") do listed = listed or k == key end
+        assert.is_true(listed, ("%s: '%s' should suggest '%s': %s"):format(name, wrong, key, err))
+      end
+    end)
+  end
+end)
+
+describe("strict data entries", function()
+  -- The base types as the base mod declares them, in a registry of their own.
+  local reg = data.new()
+  for id, t in pairs(w._registry.types) do
+    reg.types[id] = t
+    reg.by_type[id] = {}
+  end
+  local base_types = {}
+  for id, t in pairs(w._registry.types) do
+    if t.mod == "base" and id ~= "base.type" then base_types[#base_types + 1] = id end
+  end
+  table.sort(base_types)
+
+  -- The smallest valid entry of a type: its required fields filled in.
+  local function minimal(type_id)
+    local e = { _type = type_id, _id = "x" }
+    for name, f in pairs(reg.types[type_id].fields) do
+      if f.required then
+        local t = f.ref and "string" or (type(f.type) == "table" and f.type[1] or f.type)
+        e[name] = ({ string = "s", ["function"] = function() end, integer = 1, number = 1,
+          boolean = true, table = {}, any = "s" })[t]
+      end
+    end
+    return e
+  end
+
+  it("only base.prototype keeps free-form fields (Evennia prototypes carry any attribute)", function()
+    local open = {}
+    for _, id in ipairs(base_types) do if reg.types[id].open then open[#open + 1] = id end end
+    assert.same({ "base.prototype" }, open)
+  end)
+
+  for _, type_id in ipairs(base_types) do
+    it(type_id .. ": a misspelt field is an error naming the nearest known fields", function()
+      assert.equal("spec.x", reg:add("spec", minimal(type_id)))
+      if reg.types[type_id].open then return end
+      local fields = {}
+      for name in pairs(reg.types[type_id].fields) do fields[#fields + 1] = name end
+      table.sort(fields)
+      for _, field in ipairs(fields) do
+        local e = minimal(type_id)
+        local wrong = misspell(field, fields)
+        e[wrong] = 1
+        local ok, err = pcall(reg.add, reg, "spec", e)
+        assert.is_false(ok, type_id .. " accepted '" .. wrong .. "'")
+        assert.truthy(tostring(err):find("unknown field '" .. wrong .. "'", 1, true), err)
+        assert.truthy(tostring(err):find("nearest known: [^)]*" .. field:gsub("%p", "%%%0")), err)
+      end
+    end)
+  end
+
+  it("nested tables of the base types are checked too", function()
+    local ok, err = pcall(reg.add, reg, "spec", { _type = "base.map_archetype", _id = "y",
+      renew = { restock_evry = 10 } })
+    assert.is_false(ok)
+    assert.matches("unknown key 'renew.restock_evry' %(nearest known: restock_every", err)
+    ok, err = pcall(reg.add, reg, "spec", { _type = "base.grid_map", _id = "y",
+      options = { map_visual_rang = 2 } })
+    assert.is_false(ok)
+    assert.matches("map_visual_range", err)
+  end)
+
+  it("a mod's misspelt field stops the world from loading, naming the entry", function()
+    local dir = os.tmpname()
+    os.remove(dir)
+    os.execute("mkdir -p " .. dir .. "/typo")
+    local f = io.open(dir .. "/typo/mod.lua", "w")
+    f:write('return { id = "typo", version = "1.0.0", requires = { base = "*" } }')
+    f:close()
+    f = io.open(dir .. "/typo/init.lua", "w")
+    f:write('data:add{ _type = "base.map_archetype", _id = "cave", propertes = { dark = true } }')
+    f:close()
+    local ok, err = pcall(strata.world.new, { mods = { "typo" }, mod_path = { "mods", dir } })
+    os.execute("rm -rf " .. dir)
+    assert.is_false(ok)
+    assert.matches("base.map_archetype typo.cave: unknown field 'propertes' %(nearest known: properties", err)
+  end)
+end)
