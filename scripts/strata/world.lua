@@ -99,12 +99,12 @@ end
 Proxy.__newindex = function(p, k, v)
   local w = p._world
   local s = w._s
+  if type(k) ~= "string" and math.type(k) ~= "integer" then
+    error(("%s: keys must be strings or integers, got %s %s"):format(
+      path_label(label(p._kind, p._uid), p._path), math.type(k) or type(k), tostring(k)), 2)
+  end
   local path = child_path(p._path, k)
   local where = path_label(label(p._kind, p._uid), path)
-  if type(k) ~= "string" and math.type(k) ~= "integer" then
-    error(where:gsub("[^ ]*$", "") .. path_label("", p._path):sub(2) ..
-      ": keys must be strings or integers, got " .. (math.type(k) or type(k)) .. " " .. tostring(k), 2)
-  end
   w:_touch(p._uid)
   local ok, err = pcall(s.set, s, p._uid, where, v, table.unpack(path))
   if not ok then error(boundary.strip(err), 2) end
