@@ -1,5 +1,5 @@
--- KeeperRL's layout corpus (../shared/corpora/keeperrl, CC BY-SA 2.0: read from
--- there, never copied here): every layout parses, and each runs at the sizes
+-- KeeperRL's layout corpus (spec/fixtures/keeperrl, CC BY-SA 2.0: see the
+-- README and LICENSE there): every layout parses, and each runs at the sizes
 -- the game uses with a success rate per attempt as good as KeeperRL's.
 --
 -- KeeperRL's rates were measured on 50 attempts, so a rate of ours below
@@ -7,11 +7,15 @@
 -- difference: we run 200 seeds and ask that ours be at least KeeperRL's minus
 -- two standard deviations of the difference of the two rates (one-sided,
 -- about 98 % confidence; variances from Laplace's estimates, since 50/50 does
--- not mean a rate of exactly 1). The rates themselves are in the README.
+-- not mean a rate of exactly 1). The rates themselves are in docs/benchmarks.md.
 local strata = require "strata"
 local L = strata.layout
 
-local dir = (os.getenv("STRATA_SHARED_DIR") or "../shared") .. "/corpora/keeperrl"
+-- The fixtures, from the source tree (STRATA_SOURCE_DIR, set by CMake) or
+-- from beside this spec.
+local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
+local dir = (os.getenv("STRATA_SOURCE_DIR") and os.getenv("STRATA_SOURCE_DIR") .. "/spec" or here)
+  .. "/fixtures/keeperrl"
 local SEEDS = 200
 
 local function read(path)

@@ -4,7 +4,8 @@
 -- breaks them by the rule in core/src/xymap_path.c's header. The maps and the
 -- expected directions are restated here as facts about behaviour; the older
 -- expectations (Evennia before that commit) differ in 11 of the 70 cases.
--- Semantics: ../shared/reference/xy-map-semantics.md, section 5.
+-- Semantics: xy-map-semantics.md of the project's reference notes (kept
+-- beside the repository, not in it), section 5.
 local strata = require "strata"
 
 local MAPS = {

@@ -1,6 +1,7 @@
 -- XY maps (the ASCII map language of Evennia's XYZGrid): parsing, the
 -- default legend, custom legends, errors, shortest paths and display.
--- Semantics: ../shared/reference/xy-map-semantics.md.
+-- Semantics: xy-map-semantics.md of the project's reference notes (kept
+-- beside the repository, not in it).
 local strata = require "strata"
 local parse = strata.xymap.parse
 

@@ -2,75 +2,41 @@
 ** gridbidir.c - bidirectional Dijkstra and A* on maps of one cost, 8
 ** neighbours, diagonal steps of cost sqrt 2.
 **
-** A search from the start that stops at the goal still settles every cell
-** nearer than the goal: on a map crossed corner to corner, nearly all of it.
-** Two searches, one from each end, that stop when they meet settle fewer:
-** on the 1000x1000 workloads 588k cells instead of 800k (open), 196k
-** instead of 282k (Dijkstra, rooms) and 140k instead of 241k (A*, rooms).
+** Why: a search from the start that stops at the goal still settles every
+** cell nearer than the goal, on a map crossed corner to corner nearly all.
+** Two searches, one from each end, that stop when they meet settle fewer
+** (the counts, and the variants tried: docs/benchmarks.md).
 **
 ** - Dijkstra (Goldberg and Harrelson's rule): when a side settles a cell u
 **   and a neighbour v is settled by the other side, the route through the
 **   edge is a candidate mu; the search stops once the two lowest open keys
-**   add up to mu or more. A cell settled by both is a candidate too, and
-**   then the rule holds at once.
+**   add up to mu or more. A cell settled by both is a candidate too.
 ** - A*: the same, on the reduced costs of the average potential
 **   p = (h_goal - h_start) / 2 of Ikeda et al. (octile estimates): both
-**   sides see non-negative reduced costs, so each is a Dijkstra search and
-**   the same stopping rule applies. Keys are doubled to stay whole.
-** - Which side moves: the one with the smaller frontier (Pohl's cardinality
-**   rule). Balancing the two radii instead settles 357k cells on the maze
-**   instead of 194k: there the cells within a distance grow slower than the
-**   distance, so two half-radius balls hold more than one whole one. With
-**   the frontier rule the maze search stays on about one side.
+**   sides see non-negative reduced costs, so each is a Dijkstra search
+**   under the same stopping rule. Keys are doubled to stay whole.
+** - Which side moves: the one with the smaller frontier (Pohl's rule).
+**   Balancing the radii does worse on mazes, where the cells within a
+**   distance grow slower than the distance.
 **
-** Each side is a Dijkstra on its own: one FIFO per way a step can raise the
-** key (Dinitz's k-queue method, as in gridflood.c): cells leave in order, so
-** every FIFO stays sorted and the least head is the next cell. For Dijkstra
-** that is two FIFOs, straight and diagonal arrivals; a straight arrival is
-** then final, and a diagonal one can be beaten only by a straight one, so a
-** cell is queued at most twice per side. A* keeps the best g it queued each
-** cell with, per side, and queues an arrival only if it is better.
+** Each side is a Dijkstra with one FIFO per way a step can raise the key
+** (Dinitz's k-queue method, as in gridflood.c): cells leave in order, so
+** every FIFO stays sorted and the least head is next. Dijkstra has two,
+** straight and diagonal arrivals; a straight arrival is final, a diagonal
+** one can be beaten only by a straight one, so a cell is queued at most
+** twice per side. A* queues an arrival only if it beats the best g queued.
 **
 ** Distances are exact: g = straight + diagonal * sqrt 2 with whole counts
-** below 2^16 (a search that needs more gives up, -2, and the caller takes
-** the one-sided engines), keys the same with whole parts below 2^18 in
-** size (coordinates below 2^16). Doubles made from them order them
-** exactly: two keys a + b sqrt 2 that differ do so by at least
-** 1 / (|a| + |b| sqrt 2) (as |a^2 - 2 b^2| >= 1), over 7e-7 here, while the
-** doubles are within 1e-10 of them; equal keys give equal doubles. Where
-** the stopping test compares sums of keys it falls back to an exact integer
-** test when close. Dijkstra's keys are whole numbers instead (see gkey),
-** exact by the same bound.
+** below 2^16 (more gives up, -2, and the caller takes the one-sided
+** engines), keys the same with whole parts below 2^18. Two that differ do
+** so by at least 1 / (|a| + |b| sqrt 2) (as |a^2 - 2 b^2| >= 1), over 7e-7
+** here, far above the rounding of their doubles; the stopping test falls
+** back to an exact integer test when close. Dijkstra's keys are whole
+** numbers (see gkey), exact by the same bound.
 **
-** Memory per cell: one byte of state (a nibble per side: settled with the
-** direction it came from, or queued straight / diagonally), the g of the
-** side that settled it (4 bytes, read where the searches meet; Dijkstra
-** keeps a queued diagonal g there first, to drop straight arrivals no
-** better than it), and for A* the best queued g of each side (2 x 4 bytes).
-**
-** Dijkstra on the open 1000x1000 map settles a cell in about 25 ns (a
-** breadth-first flood: 9). Variants built beside this code and alternated
-** with it, none faster: whole-number keys (a + b sqrt 2 in units of 2^-40)
-** instead of doubles (no change then; gkey, below, with the FIFO room
-** budget, measured 3 % faster later); straight pushes without a branch on
-** the queued diagonal g, or the first one or two pushes of each kind
-** without any branch (10-30 % slower); a CHEAP state bit set from the
-** sorted diagonal FIFO instead of reading the queued g (as many pops, 15 %
-** slower); cells stored in bands of four rows, column by column, so that a
-** cache line holds a 16 x 4 block of states and a 4 x 4 block of distances
-** (10 % slower); alternating the sides with slack; huge pages; fewer
-** prefetches. Measured later, none faster either: 8-byte keys in dist and
-** in the entries (20 % fewer instructions, 3 % slower); a pop from each
-** side in turn (40 % slower); the first pushes with no branch
-** (mispredictions per cell 1.3 -> 0.1 in cachegrind, 20 % more
-** instructions, 6 % slower); Dinitz's buckets of width 1 settled in the
-** order queued (no faster: that order is no nearer the frontier's than the
-** keys'), or sorted by row first (80 % of cells then next to the one
-** before, settling no faster, plus the sort); loading the neighbour bytes
-** one by one; gcc's profile feedback. What helped a little (3 %):
-** whole-number keys made from g with one multiply (gkey) in place of
-** doubles, room in the FIFOs made once every so many cells, and the state
-** copy eight bytes at a time.
+** Memory per cell: a byte of state (a nibble per side), the settling side's
+** g (4 bytes; Dijkstra keeps a queued diagonal g there first, to drop
+** straight arrivals no better), and for A* each side's best queued g.
 */
 #include <math.h>
 #include <stdlib.h>

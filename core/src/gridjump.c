@@ -6,57 +6,36 @@
 ** Why: on a map of one cost most shortest routes are symmetric (the same
 ** steps in another order), and a search that settles cells one by one
 ** settles all of them. JPS only settles "jump points", cells where a route
-** may have to turn, and finds them by scanning straight and diagonal lines
-** from the cells it settles. The scans are word-at-a-time: a bit per cell,
-** rows in one bitset and columns in a transposed one, so a scan finds the
-** next wall or forced neighbour of 64 cells with a few logic operations and
-** a count of trailing (or leading) zeros (the block-based idea of Harabor
-** and Grastien's 2014 "JPS+ / block" work; our own code).
+** may have to turn, found by scanning straight and diagonal lines from the
+** cells it settles. The scans work a word at a time: a bit per cell, rows
+** in one bitset and columns in a transposed one, so one scan finds the next
+** wall or forced neighbour among 64 cells with a few logic operations and a
+** count of zeros (the block idea of Harabor and Grastien's 2014 work).
 **
-** Movement rule: a diagonal step is legal whenever its destination is
-** passable (corner cutting allowed), so the pruning rules are those of the
-** original paper:
+** Corners may be cut (a diagonal step needs only its destination passable),
+** so the pruning rules are those of the original paper:
 ** - straight (dx, 0) into n: go on (dx, 0); (dx, +-1) is forced when
-**   n + (0, +-1) is a wall (else it is reached as cheaply around n).
+**   n + (0, +-1) is a wall.
 ** - diagonal (dx, dy) into n: go on (dx, 0), (0, dy), (dx, dy); (-dx, dy)
 **   is forced when n - (dx, 0) is a wall, (dx, -dy) when n - (0, dy) is.
-** A straight scan stops at a cell with a forced neighbour (a jump point),
-** at the goal, or before a wall (nothing found). A diagonal walk stops at
-** the goal or at a cell with a forced neighbour (queued), or before a wall.
-** A cell on it where one of its two straight scans finds something is a
-** jump point too, but one whose successors are known at once (those finds
-** and the diagonal on), so it is recorded and expanded on the spot rather
-** than queued and scanned again when popped (a third of the queued cells
-** on the maze; maze A* 4.0 -> 3.8 ms, rooms Dijkstra 1.5 -> 1.1 ms).
-** Dijkstra is the same search with no estimate: uniform-cost order over
-** the jump points.
+** A straight scan stops at a jump point, at the goal, or before a wall. A
+** diagonal walk stops at the goal, at a cell with a forced neighbour
+** (queued), or before a wall; a cell on it where a straight scan finds
+** something is expanded on the spot, its successors being known already.
 **
 ** Keys are exact: g counts straight and diagonal steps (16 bits each; more
-** gives up with -2, as gridbidir.c does), and a key a + b sqrt 2 made from
-** whole counts as a double orders keys exactly (two that differ do so by
-** at least 1 / (|a| + |b| sqrt 2), far above the rounding; equal ones give
-** equal doubles). A cell is queued again only when its g strictly drops,
-** and a popped entry whose g is no longer the cell's is stale. The cost
-** reported is cell cost x (straight + diagonal sqrt 2) of the route, the
-** same expression as gridbidir.c's.
+** gives up with -2, as gridbidir.c does), and a + b sqrt 2 from whole counts
+** orders keys exactly as a double (see gridbidir.c). A cell is queued again
+** only when its g strictly drops; a popped entry whose g is no longer the
+** cell's is stale. The cost reported is cell cost x (straight + diagonal
+** sqrt 2), the same expression as gridbidir.c's.
 **
 ** Memory per cell: g and the parent jump point with an 11-bit search stamp
-** (8 bytes, one record so that a first arrival misses the cache once), and
-** two bits for the bitsets; then the binary heap of open jump points. The
-** bitsets are rebuilt only when the caller's serial of the class grid
-** changes; nothing is allocated per search once the buffers are grown.
-**
-** Measured (bench_grid and libtcod's bench in the same run, 1000x1000,
-** 8 neighbours, diagonal sqrt 2; ms, strata / libtcod; quiet run):
-**   maze  A*        3.5 / 17.9 (5.1x; gridbidir 7-11 ms)
-**   maze  Dijkstra  3.5 / 33.5 (9.5x; gridbidir 6-9 ms)
-**   rooms A*        0.9 / 51.6 (55x;  gridbidir 7.5-11 ms)
-**   rooms Dijkstra  1.1 / 20.8 (20x;  gridbidir 6-8.5 ms)
-** Peak RSS 13.8-14.1 MB (libtcod 19-30 MB). On the open map (20 % random
-** walls) JPS loses: 9.4 ms for A* against gridbidir's 4, 73 against 21 for
-** Dijkstra, as nearly every cell becomes a jump point and the diagonal
-** walks scan far; gridsearch.c dispatches by a measure of that (see
-** gridjump_forced_per_run).
+** (8 bytes, one record), and two bits for the bitsets; then the heap of open
+** jump points. The bitsets are rebuilt only when the class grid's serial
+** changes. On scattered walls nearly every cell is a jump point and JPS
+** loses to gridbidir.c; gridsearch.c picks by gridjump_forced_per_run.
+** Figures: docs/benchmarks.md.
 */
 #include <math.h>
 #include <stdlib.h>

@@ -389,12 +389,9 @@ int gridsearch_run(strata_tilemap *m, int x1, int y1, int x2, int y2,
       /* Walls in long lines (rooms, corridors): jump point search, which
       ** settles only the cells where routes turn (gridjump.c). Scattered
       ** walls make nearly every cell such a cell and the scans long, and
-      ** there the searches from both ends win. Measured on 1000x1000 maps
-      ** (forced positions per run, JPS / gridbidir ms, Dijkstra and A*):
-      ** rooms 0.12: 2.2/6.0, 1.9/7.1; rooms with 3 % debris 0.19: 3.3/6.1,
-      ** 3.0/7.1; with 10 % 0.31: 6.2/6.2, 6.1/7.5; with 30 % 0.44: 8.6/6.2,
-      ** 8.3/7.5; maze 0.32: 4.4/8.8, 4.2/11.7 (bench_grid); random walls
-      ** 1 % 1.8: 70/17, 0.2/0.4; 20 % 1.46: 79/23, 7.4/4.1. */
+      ** there the searches from both ends win. The threshold on forced
+      ** positions per run comes from timing both on 1000x1000 maps from
+      ** 0.12 to 1.8 (docs/benchmarks.md, "Which engine"). */
       double per_run = gridjump_forced_per_run(&gs->jump, gs->cls, gs->pw, gs->ph, gs->cls_serial);
       if (per_run < 0) goto nomem;
       if (per_run < GRIDJUMP_MAX_FORCED_PER_RUN) {

@@ -1,14 +1,14 @@
 /*
-** bench_grid.c - grid pathfinding on the peers' workloads.
+** bench_grid.c - grid pathfinding on the peers' workloads or ours.
 **
 **   bench_grid MAP META ALGO CONN [MIN_TIME_S]
 **
-** MAP and META come from ../shared/bench/gen_grid.py; ALGO is astar,
-** dijkstra, bfs or greedy; CONN is 4, 8 (diagonal cost 1) or 8s (diagonal
-** sqrt 2). Times one start->goal search repeatedly (at least 3 runs and
+** MAP and META come from the peers' gen_grid.py or from bench_gridgen (the
+** same format; scripts/bench picks one); ALGO is astar, dijkstra, bfs or
+** greedy; CONN is 4, 8 (diagonal cost 1) or 8s (diagonal sqrt 2). Times one start->goal search repeatedly (at least 3 runs and
 ** MIN_TIME_S seconds) on a map loaded once, checks the path (legal moves,
 ** cost recomputed from scratch, compared with the recorded optimum) and
-** prints one JSON line in the format of ../shared/bench/report.py, so that
+** prints one JSON line in the format of the peers' report.py, so that
 ** strata and the peers can be tabulated from the same run.
 */
 #include <math.h>

@@ -4,8 +4,8 @@
 **
 **   bench_layout CORPUS_DIR [ATTEMPTS [LAYOUT]]
 **
-** CORPUS_DIR holds random_layouts.txt and layout_sizes.tsv (../shared/
-** corpora/keeperrl). Each row of the table is run ATTEMPTS times (default
+** CORPUS_DIR holds random_layouts.txt and layout_sizes.tsv (spec/fixtures/
+** keeperrl). Each row of the table is run ATTEMPTS times (default
 ** 50), one attempt per seed 1..ATTEMPTS, each on a fresh map; prints one JSON
 ** line per row: successes, ms per attempt, and KeeperRL's figures.
 */

@@ -3,8 +3,9 @@
 **
 **   bench_xymap MAP_FILE [RUNS]
 **
-** MAP_FILE holds a map string from ../shared/bench/gen_grid_map.py (the inputs
-** Evennia was measured on, ../shared/bench/PEERS.md). Parses it RUNS times
+** MAP_FILE holds a map string from the peers' gen_grid_map.py (the inputs
+** Evennia was measured on; see docs/benchmarks.md) or one of the plain grids
+** scripts/bench writes without them. Parses it RUNS times
 ** (median), then times the first shortest path from the bottom-left node to
 ** the top-right one on a fresh map, and reports the bytes the map holds per
 ** node (counted through wrapped malloc/calloc/realloc). One JSON line.

@@ -79,12 +79,13 @@ static char *slurp(const char *path, size_t *len) {
   return s;
 }
 
-/* KeeperRL's random_layouts.txt from shared/ (STRATA_SHARED_DIR), or NULL. */
+/* KeeperRL's random_layouts.txt from spec/fixtures/keeperrl (the source tree
+** from STRATA_SOURCE_DIR, which CMake sets, else this file's), or NULL. */
 static char *read_corpus(size_t *len) {
-  const char *shared = getenv("STRATA_SHARED_DIR");
-  if (shared == NULL) shared = STRATA_SHARED_DEFAULT;
+  const char *src = getenv("STRATA_SOURCE_DIR");
+  if (src == NULL) src = STRATA_SOURCE_DEFAULT;
   char path[1024];
-  snprintf(path, sizeof path, "%s/corpora/keeperrl/random_layouts.txt", shared);
+  snprintf(path, sizeof path, "%s/spec/fixtures/keeperrl/random_layouts.txt", src);
   return slurp(path, len);
 }
 
