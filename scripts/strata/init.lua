@@ -17,6 +17,7 @@ local lazy = {
   layout = "strata.layout",
   world = "strata.world",
   mods = "strata.mods",
+  paths = "strata.paths",
 }
 
 -- strata.data[type]: views over the registry of the most recent world.
