@@ -18,6 +18,7 @@ local lazy = {
   world = "strata.world",
   mods = "strata.mods",
   paths = "strata.paths",
+  realtime = "strata.realtime",
 }
 
 -- strata.data[type]: views over the registry of the most recent world.
