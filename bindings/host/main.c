@@ -19,26 +19,32 @@
 static int exists(const char *path) { return access(path, R_OK) == 0; }
 
 /* The directory of the Lua files: STRATA_LUA_DIR if set; the source tree
-** when this executable is the one in a build tree; the installed copy
-** otherwise. */
+** when this executable is the one in a build tree (CMakeCache.txt beside
+** it); the installed copy beside this executable (<bindir>/STRATA_BIN_TO_LUA,
+** so that an install moved or made with `cmake --install --prefix DIR`
+** finds its own files); the configured install directory otherwise.
+** strata.paths then finds the built-in mods from where these files are. */
 static const char *scripts_dir(void) {
+  static char found[4096 + 64];
   const char *env = getenv("STRATA_LUA_DIR");
   if (env && *env) return env;
   char exe[4096];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 32);
-  if (n > 0) {
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0 && (size_t)n < sizeof exe - 1) {
     exe[n] = '\0';
     char *slash = strrchr(exe, '/');
     if (slash) {
-      strcpy(slash + 1, "CMakeCache.txt");
-      if (exists(exe)) return STRATA_SOURCE_SCRIPTS;
+      *slash = '\0';
+      snprintf(found, sizeof found, "%s/CMakeCache.txt", exe);
+      if (exists(found)) return STRATA_SOURCE_SCRIPTS;
+      snprintf(found, sizeof found, "%s/%s/strata/cli.lua", exe, STRATA_BIN_TO_LUA);
+      if (exists(found)) {
+        snprintf(found, sizeof found, "%s/%s", exe, STRATA_BIN_TO_LUA);
+        return found;
+      }
     }
   }
   return STRATA_INSTALL_SCRIPTS;
-}
-
-static const char *mods_dir(const char *scripts) {
-  return strcmp(scripts, STRATA_SOURCE_SCRIPTS) == 0 ? STRATA_SOURCE_MODS : STRATA_INSTALL_MODS;
 }
 
 static void preload(lua_State *L, const char *name, lua_CFunction open) {
@@ -70,8 +76,6 @@ static int pmain(lua_State *L) {
   lua_concat(L, 2);
   lua_setfield(L, -2, "path");
   lua_pop(L, 1);
-  lua_pushstring(L, mods_dir(dir));
-  lua_setglobal(L, "STRATA_MODS_DIR");
   lua_getglobal(L, "require");
   lua_pushliteral(L, "strata.cli");
   lua_call(L, 1, 1);

@@ -189,5 +189,6 @@ int luaopen_strata_core(lua_State *L) {
   lstrata_open_xymap(L);
   lstrata_open_world(L);
   lstrata_open_layout(L);
+  lstrata_open_paths(L);
   return 1;
 }

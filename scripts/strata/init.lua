@@ -18,6 +18,8 @@ local lazy = {
   world = "strata.world",
   mods = "strata.mods",
   options = "strata.options",
+  paths = "strata.paths",
+  realtime = "strata.realtime",
 }
 
 strata.reload = function(opts) return require("strata.world").reload(opts) end

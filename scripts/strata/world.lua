@@ -399,9 +399,11 @@ end
 local function load_mods(fn, opts)
   local ids = opts.mods or { "base" }
   if type(ids) ~= "table" then error(fn .. ": mods must be a list of mod IDs", 0) end
-  local path = opts.mod_path or { "mods" }
-  if type(path) == "string" then path = { path } end
-  if type(path) ~= "table" then error(fn .. ": mod_path must be a folder or a list of folders", 0) end
+  if opts.mod_path ~= nil and type(opts.mod_path) ~= "string" and type(opts.mod_path) ~= "table" then
+    error(fn .. ": mod_path must be a folder or a list of folders", 0)
+  end
+  -- the user's folders in order, then strata's own mods (base, examples)
+  local path = require("strata.paths").mod_path(opts.mod_path)
   return mods.load(ids, path, require "strata")
 end
 
@@ -707,22 +709,9 @@ function World:advance(dt)
   return failures
 end
 
--- Drives world time from the luv loop: `scale` world seconds per real second.
-function World:run_realtime(opts)
-  options.check("world:run_realtime", opts, 2)
-  opts = opts or {}
-  local uv = require "luv"
-  local scale, tick = opts.scale or 1, opts.tick or 0.1
-  local timer = uv.new_timer()
-  local last = uv.now()
-  timer:start(math.floor(tick * 1000), math.floor(tick * 1000), function()
-    local now = uv.now()
-    self:advance((now - last) / 1000 * scale)
-    last = now
-    if opts.until_time and self.time >= opts.until_time then timer:stop() timer:close() end
-  end)
-  return timer
-end
+-- world:run_realtime{ scale =, tick =, until_time =, on_stop = } -> a handle
+-- with :stop(): world time follows the clock under the luv loop (strata.realtime).
+function World:run_realtime(opts) return require("strata.realtime").run(self, opts) end
 
 -- ---- saves -------------------------------------------------------------------------------------
 function World:save(path)

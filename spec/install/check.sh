@@ -26,3 +26,27 @@ LUA_CPATH="$libdir/lua/5.4/?.so;;" \
   lua5.4 -e 'local s = require "strata"; assert(s.tilemap.new{ width = 2, height = 2 }); print("require strata: ok " .. s.version)'
 STRATA_LUA_DIR="$prefix/share/lua/5.4" "$prefix/bin/strata" --version | grep -q "^strata "
 echo "installed host: ok"
+
+# The installed host finds its Lua files beside itself (the prefix is not the
+# configured one), and both it and plain Lua find the installed base mod from
+# a directory without a mods folder.
+mods=$(realpath "$prefix/share/strata/mods")
+work=$prefix/work
+mkdir "$work"
+cat >"$work/world.lua" <<'EOF'
+local strata = require "strata"
+local want = ...
+assert(strata.paths.builtin_mods() == want, strata.paths.builtin_mods() .. " is not " .. want)
+local w = strata.world.new{ seed = 1, mod_path = strata.paths.mod_path() }
+assert(w.time == 0)
+-- Once world.lua takes its mod path from strata.paths, no mod_path is needed.
+local f = assert(io.open(package.searchpath("strata.world", package.path)))
+if f:read("a"):find("strata.paths", 1, true) then assert(strata.world.new{ seed = 1 }) end
+f:close()
+print("base found")
+EOF
+(cd "$work" && "$prefix/bin/strata" run world.lua "$mods") | grep -q "^base found$"
+echo "installed host, moved prefix, base mod: ok"
+(cd "$work" && LUA_PATH="$prefix/share/lua/5.4/?.lua;$prefix/share/lua/5.4/?/init.lua;;" \
+  LUA_CPATH="$libdir/lua/5.4/?.so;;" lua5.4 world.lua "$mods") | grep -q "^base found$"
+echo "lua5.4, base mod: ok"

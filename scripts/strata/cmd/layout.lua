@@ -18,7 +18,9 @@ options:
                     without it each cell shows the first letter of its top token
   --mapping FILE:NAME  also apply the mapping NAME of FILE and count its actions
   --tokens          list every token with the number of cells holding it
-  --mods a,b        mods to load for an ID (default base), --mod-path DIR (default mods)
+  --mods a,b        mods to load for an ID (default base)
+  --mod-path DIR    a directory to search for mods; repeat it for more, searched
+                    in the order given, then strata's own mods (base, examples)
 
 Colours are used on a terminal unless NO_COLOR is set. Exit status 1 with the
 error when the file does not parse or every attempt fails.
@@ -32,7 +34,7 @@ local function tty()
 end
 
 function M.run(args)
-  local opts, pos = { size = nil, seed = 1, attempts = 10 }, {}
+  local opts, pos = { size = nil, seed = 1, attempts = 10, mod_path = {} }, {}
   local i = 1
   while i <= #args do
     local a = args[i]
@@ -51,7 +53,7 @@ function M.run(args)
     elseif a == "--mapping" then opts.mapping = value()
     elseif a == "--tokens" then opts.tokens = true
     elseif a == "--mods" then opts.mods = value()
-    elseif a == "--mod-path" then opts.mod_path = value()
+    elseif a == "--mod-path" then opts.mod_path[#opts.mod_path + 1] = value()
     elseif a:sub(1, 2) == "--" then error("layout: unknown option " .. a .. " (see 'strata layout --help')", 0)
     else pos[#pos + 1] = a end
     i = i + 1
@@ -73,7 +75,7 @@ function M.run(args)
   else
     local mods = {}
     for m in (opts.mods or "base"):gmatch("[^,]+") do mods[#mods + 1] = m end
-    local world = strata.world.new{ mods = mods, mod_path = { opts.mod_path or "mods" } }
+    local world = strata.world.new{ mods = mods, mod_path = opts.mod_path }
     gen = L.generator(source, world)
     local entry = world.data["base.layout"]:get(source)
     size = entry and entry.size

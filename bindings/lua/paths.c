@@ -1,0 +1,47 @@
+/* paths.c - what strata.paths (scripts/strata/paths.lua) needs from C: where
+** the build installs strata's own mods, and realpath(3).
+**
+**   core.paths.install_mods  absolute directory of the installed mods, for the
+**                            prefix the build was configured with
+**   core.paths.lua_to_mods   the same directory relative to the installed
+**                            strata/ directory of Lua files, for a copy
+**                            installed under another prefix
+**   core.paths.realpath(p)   the absolute, resolved path, or nil, message
+*/
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lstrata.h"
+
+#ifndef STRATA_INSTALL_MODS
+#define STRATA_INSTALL_MODS ""
+#endif
+#ifndef STRATA_LUA_TO_MODS
+#define STRATA_LUA_TO_MODS ""
+#endif
+
+static int l_realpath(lua_State *L) {
+  const char *path = luaL_checkstring(L, 1);
+  char *real = realpath(path, NULL);
+  if (real == NULL) {
+    int e = errno;
+    lua_pushnil(L);
+    lua_pushfstring(L, "%s: %s", path, strerror(e));
+    return 2;
+  }
+  lua_pushstring(L, real);
+  free(real);
+  return 1;
+}
+
+void lstrata_open_paths(lua_State *L) {
+  lua_newtable(L);
+  lua_pushliteral(L, STRATA_INSTALL_MODS);
+  lua_setfield(L, -2, "install_mods");
+  lua_pushliteral(L, STRATA_LUA_TO_MODS);
+  lua_setfield(L, -2, "lua_to_mods");
+  lua_pushcfunction(L, l_realpath);
+  lua_setfield(L, -2, "realpath");
+  lua_setfield(L, -2, "paths");
+}

@@ -1,0 +1,96 @@
+-- strata.paths: where strata's own mods are, and the mod search path.
+--
+-- The mod path is the list of directories a world searches for mods, in
+-- order (the first directory holding <id>/mod.lua wins):
+--
+--   1. the user's directories, as given (mod_path = "dir" or { "a", "b" });
+--   2. the directory of strata's own mods (base, examples), always, last,
+--      unless the user's list already names it.
+--
+-- Nothing depends on the working directory: with no mod_path a world
+-- searches only the built-in directory; a game's own mods are found by naming
+-- their directory (relative names are taken from the working directory, as
+-- io.open does).
+--
+-- The built-in directory is the first of:
+--   - $STRATA_MODS_DIR, when set and not empty;
+--   - the source tree's mods/, when this file is <root>/scripts/strata/paths.lua
+--     and <root>/mods/base/mod.lua exists (build tree: scripts/env, busted,
+--     build/strata);
+--   - the installed mods beside the installed Lua files (a prefix moved, or
+--     made with `cmake --install --prefix DIR`);
+--   - the installed mods of the prefix the build was configured with (even if
+--     missing, so that "mod 'base' not found in ..." names where it looked).
+local core = require "strata.core"
+
+local M = {}
+
+local realpath = core.paths.realpath
+
+local function readable(path)
+  local f = io.open(path, "rb")
+  if f then f:close() end
+  return f ~= nil
+end
+
+-- The directory of this file, resolved now: a relative package.path entry
+-- is relative to the working directory of the require, which may change.
+local here
+do
+  local source = debug.getinfo(1, "S").source
+  local file = source:sub(1, 1) == "@" and source:sub(2) or nil
+  local dir = file and (file:match("^(.*)/[^/]*$") or ".")
+  here = dir and (realpath(dir) or dir)
+end
+
+local function holds_mods(dir) return readable(dir .. "/base/mod.lua") end
+
+local builtin
+
+-- The directory of strata's own mods (see the rules above), absolute.
+function M.builtin_mods()
+  local env = os.getenv("STRATA_MODS_DIR")
+  if env and env ~= "" then return env end
+  if builtin then return builtin end
+  local candidates = {}
+  if here then
+    candidates[#candidates + 1] = here .. "/../../mods"
+    if core.paths.lua_to_mods ~= "" then candidates[#candidates + 1] = here .. "/" .. core.paths.lua_to_mods end
+  end
+  for _, dir in ipairs(candidates) do
+    if holds_mods(dir) then
+      builtin = realpath(dir) or dir
+      return builtin
+    end
+  end
+  builtin = core.paths.install_mods
+  return builtin
+end
+
+-- The list of directories to search for mods: user's entries (nil, a
+-- directory, or a list of directories), then the built-in directory unless
+-- one of them is already it. Always a new table.
+function M.mod_path(user)
+  local list = {}
+  if type(user) == "string" then
+    list[1] = user
+  elseif type(user) == "table" then
+    for i, dir in ipairs(user) do
+      if type(dir) ~= "string" then
+        error(("mod_path: entry %d must be a directory (a string), got %s"):format(i, type(dir)), 2)
+      end
+      list[i] = dir
+    end
+  elseif user ~= nil then
+    error("mod_path: expected a directory or a list of directories, got " .. type(user), 2)
+  end
+  local builtin_dir = M.builtin_mods()
+  local real = realpath(builtin_dir) or builtin_dir
+  for _, dir in ipairs(list) do
+    if dir == builtin_dir or (realpath(dir) or dir) == real then return list end
+  end
+  list[#list + 1] = builtin_dir
+  return list
+end
+
+return M

@@ -1,0 +1,273 @@
+-- strata.realtime (world:run_realtime): handles, until_time, on_stop, checked
+-- options; under `strata run`: the script ends when its runs stop, and
+-- SIGINT / SIGTERM stop them (on_stop first) and exit 130 / 143.
+local strata = require "strata"
+local realtime = require "strata.realtime"
+local paths = require "strata.paths"
+local uv = require "luv"
+
+local bin = os.getenv("STRATA_BIN")
+
+local function new_world() return strata.world.new{ seed = 1, mod_path = paths.mod_path() } end
+
+
+local function sh(cmd)
+  local f = assert(io.popen(cmd .. " 2>&1; echo \"exit:$?\""))
+  local out = f:read("a")
+  f:close()
+  local body, code = out:match("^(.-)exit:(%d+)%s*$")
+  return body, tonumber(code)
+end
+
+local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+
+local function tempdir()
+  local p = io.popen("mktemp -d")
+  local dir = p:read("l")
+  p:close()
+  return dir
+end
+
+local function write(path, text)
+  local f = assert(io.open(path, "w"))
+  f:write(text)
+  f:close()
+end
+
+local function read(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+-- Runs `strata run` on text in a fresh directory; returns output, status,
+-- seconds taken, directory (removed by the caller).
+local function run_script(text, dir)
+  dir = dir or tempdir()
+  write(dir .. "/script.lua", text)
+  local t0 = uv.hrtime()
+  local out, code = sh(("cd %s && timeout 10 %s run script.lua"):format(q(dir), q(bin)))
+  return out, code, (uv.hrtime() - t0) / 1e9, dir
+end
+
+describe("strata.realtime", function()
+  after_each(function() realtime.stop_all("cleanup") end)
+
+  it("advances the world until until_time, ends there, calls on_stop once and leaves the loop", function()
+    local w = new_world()
+    local calls = {}
+    local h = realtime.run(w, { scale = 1000, tick = 0.001, until_time = 5,
+      on_stop = function(world, reason) calls[#calls + 1] = { world, reason, world.time } end })
+    assert.is_true(h.running)
+    assert.equal(w, h.world)
+    assert.same({ h }, realtime.running())
+    uv.run("default")
+    assert.is_false(h.running)
+    assert.equal("until_time", h.reason)
+    assert.equal(1, #calls)
+    assert.equal(w, calls[1][1])
+    assert.equal("until_time", calls[1][2])
+    assert.equal(5, calls[1][3])
+    assert.equal(5, w.time)
+    assert.same({}, realtime.running())
+    assert.is_false(h:stop())
+    assert.equal(1, #calls)
+  end)
+
+  it("stops on :stop(reason), once", function()
+    local w = new_world()
+    local reasons = {}
+    local h = realtime.run(w, { on_stop = function(_, reason) reasons[#reasons + 1] = reason end })
+    local other = realtime.run(w, { tick = 0.5 })
+    local t = uv.new_timer()
+    t:start(20, 0, function()
+      t:close()
+      assert.is_true(h:stop())
+      assert.is_false(h:stop("again"))
+      other:stop("done")
+    end)
+    uv.run("default")
+    assert.same({ "stop" }, reasons)
+    assert.equal("stop", h.reason)
+    assert.equal("done", other.reason)
+    assert.is_false(other.running)
+    assert.matches("stopped %(done%)", tostring(other))
+  end)
+
+  it("stop_all stops every run with one reason", function()
+    local w = new_world()
+    local reasons = {}
+    local function on_stop(_, reason) reasons[#reasons + 1] = reason end
+    realtime.run(w, { on_stop = on_stop })
+    realtime.run(w, { on_stop = on_stop })
+    assert.equal(2, #realtime.running())
+    assert.equal(2, realtime.stop_all("SIGTERM"))
+    assert.same({ "SIGTERM", "SIGTERM" }, reasons)
+    assert.equal(0, realtime.stop_all("x"))
+    uv.run("default")
+  end)
+
+  it("checks its options: unknown keys name the nearest, values are checked", function()
+    local w = new_world()
+    local ok, err = pcall(realtime.run, w, { scael = 60 })
+    assert.is_false(ok)
+    assert.matches("world:run_realtime: unknown option 'scael' %(nearest known: scale", err)
+    local function bad(opts, pattern)
+      local ok2, e = pcall(realtime.run, w, opts)
+      assert.is_false(ok2)
+      assert.matches(pattern, e)
+    end
+    bad({ scale = 0 }, "scale must be a number > 0, got 0")
+    bad({ scale = "60" }, "scale must be a number > 0, got 60")
+    bad({ tick = -1 }, "tick must be a number > 0, got %-1")
+    bad({ tick = 0 / 0 }, "tick must be a number > 0")
+    bad({ until_time = "soon" }, "until_time must be a number, got soon")
+    bad({ on_stop = true }, "on_stop must be a function, got boolean")
+    bad(7, "world:run_realtime: options must be a table, got number")
+    local ok3, e3 = pcall(realtime.run, {}, {})
+    assert.is_false(ok3)
+    assert.matches("expected a world", e3)
+    assert.same({}, realtime.running())
+  end)
+
+  it("reports an error where the call is", function()
+    local w = new_world()
+    local ok, err = pcall(function() realtime.run(w, { scael = 60 }) end)
+    assert.is_false(ok)
+    assert.matches("realtime_spec%.lua:%d+: world:run_realtime: unknown option", err)
+  end)
+
+  it("stops with reason 'error' when a tick fails and hands the error to on_error", function()
+    local fake = { time = 0, advance = function() error("the clock broke", 0) end }
+    local seen, reasons = {}, {}
+    realtime.on_error = function(e) seen[#seen + 1] = e end
+    local h = realtime.run(fake, { tick = 0.001, on_stop = function(_, r) reasons[#reasons + 1] = r end })
+    uv.run("default")
+    realtime.on_error = nil
+    assert.is_false(h.running)
+    assert.same({ "error" }, reasons)
+    assert.same({ "the clock broke" }, seen)
+  end)
+
+  it("is world:run_realtime", function()
+    local w = new_world()
+    local ok, err = pcall(function() w:run_realtime{ scael = 60 } end)
+    assert.is_false(ok)
+    assert.matches("realtime_spec%.lua:%d+: world:run_realtime: unknown option 'scael' %(nearest known: scale", err)
+    local h = w:run_realtime{ scale = 100, tick = 0.005, until_time = 1 }
+    assert.is_true(h.running)
+    uv.run("default")
+    assert.equal("until_time", h.reason)
+    assert.equal(1, w.time)
+  end)
+end)
+
+describe("strata run with realtime runs", function()
+  local dir
+  before_each(function() if bin then dir = tempdir() end end)
+  after_each(function() if dir then os.execute("rm -rf " .. q(dir)) dir = nil end end)
+
+  local prelude = [[
+    local w = strata.world.new{ seed = 1, mod_path = strata.paths.mod_path() }
+    local realtime = strata.realtime
+  ]]
+
+  it("ends when handle:stop() stops the only run", function()
+    if not bin then pending("STRATA_BIN not set (run through ctest)") return end
+    local out, code, took = run_script(prelude .. [[
+      local h = realtime.run(w, { scale = 1, tick = 0.01, on_stop = function(_, why) print("on_stop", why) end })
+      local t = uv.new_timer()
+      t:start(50, 0, function() t:close() print("stopped", h:stop(), h:stop(), h.running) end)
+      print("started", h.running)
+    ]], dir)
+    assert.are.equal("started\ttrue\non_stop\tstop\nstopped\ttrue\tfalse\tfalse\n", out)
+    assert.are.equal(0, code)
+    assert.is_true(took < 3, "took " .. took .. " s")
+  end)
+
+  it("ends at until_time, after on_stop(world, 'until_time')", function()
+    if not bin then pending("STRATA_BIN not set (run through ctest)") return end
+    local out, code, took = run_script(prelude .. [[
+      realtime.run(w, { scale = 100, tick = 0.005, until_time = 2,
+        on_stop = function(world, why) print("on_stop", why, world.time == 2) end })
+      return 3
+    ]], dir)
+    assert.are.equal("on_stop\tuntil_time\ttrue\n", out)
+    assert.are.equal(3, code)
+    assert.is_true(took < 3, "took " .. took .. " s")
+  end)
+
+  it("ends a script whose runs all stopped while it ran", function()
+    if not bin then pending("STRATA_BIN not set (run through ctest)") return end
+    local out, code = run_script(prelude .. [[
+      local h = realtime.run(w, {})
+      h:stop()
+      local t = uv.new_timer()
+      t:start(10, 0, function() t:close() print("timer") end)
+    ]], dir)
+    assert.are.equal("timer\n", out)
+    assert.are.equal(0, code)
+  end)
+
+  it("fails with one line on a misspelt option", function()
+    if not bin then pending("STRATA_BIN not set (run through ctest)") return end
+    local out, code = run_script(prelude .. "realtime.run(w, { scael = 60 })\n", dir)
+    assert.are.equal(1, code)
+    assert.matches("^strata: script%.lua:3: world:run_realtime: unknown option 'scael' %(nearest known: scale[^\n]*%)\n$", out)
+    out, code = run_script(prelude .. "w:run_realtime{ scael = 60 }\n", dir)
+    assert.are.equal(1, code)
+    assert.matches("^strata: script%.lua:3: world:run_realtime: unknown option 'scael' %(nearest known: scale", out)
+  end)
+
+  it("fails with status 1 when a tick fails, after on_stop(world, 'error')", function()
+    if not bin then pending("STRATA_BIN not set (run through ctest)") return end
+    local out, code = run_script([[
+      local fake = { time = 0, advance = function() error("the clock broke", 0) end }
+      strata.realtime.run(fake, { tick = 0.001, on_stop = function(_, why) print("on_stop", why) end })
+    ]], dir)
+    assert.are.equal("on_stop\terror\nstrata: the clock broke\n", out)
+    assert.are.equal(1, code)
+  end)
+
+  -- A run that never ends, stopped by a signal: on_stop saves the world.
+  local endless = [[
+    local dir = ...
+    local w = strata.world.new{ seed = 1, mod_path = strata.paths.mod_path() }
+    w:new_object{ kind = "log", props = { note = "kept" } }
+    strata.realtime.run(w, { scale = 10, tick = 0.01, on_stop = function(world, why)
+      world:save(dir .. "/world.db")
+      local f = io.open(dir .. "/reason", "w") f:write(why) f:close()
+    end })
+    strata.realtime.run(w, { tick = 0.05 })
+    io.open(dir .. "/ready", "w"):close()
+  ]]
+
+  for _, case in ipairs{ { "TERM", "SIGTERM", 143 }, { "INT", "SIGINT", 130 } } do
+    local sig, name, status = case[1], case[2], case[3]
+    it(("stops every run on SIG%s, runs on_stop, exits %d"):format(sig, status), function()
+      if not bin then pending("STRATA_BIN not set (run through ctest)") return end
+      write(dir .. "/endless.lua", endless)
+      local t0 = uv.hrtime()
+      local out = sh(([[
+        cd %s || exit 99
+        timeout 10 %s run endless.lua "$PWD" & pid=$!
+        i=0; while [ ! -f ready ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done
+        sleep 0.1
+        kill -%s $pid
+        wait $pid
+        echo "status:$?"
+      ]]):format(q(dir), q(bin), sig))
+      local took = (uv.hrtime() - t0) / 1e9
+      assert.matches("status:" .. status .. "\n", out)
+      assert.is_true(took < 8, "took " .. took .. " s")
+      assert.are.equal(name, read(dir .. "/reason"))
+      local w = strata.world.open(dir .. "/world.db", { mod_path = paths.mod_path() })
+      local kept
+      for _, o in ipairs(w:objects()) do if o.kind == "log" then kept = o.props.note end end
+      assert.are.equal("kept", kept)
+      assert.is_true(w.time > 0)
+    end)
+  end
+end)
