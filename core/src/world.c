@@ -1,35 +1,18 @@
-/* world.c - world state: objects by uid, clock, random streams, timers, subscriptions. */
-#include "strata/world.h"
+/*
+** world.c - world state: objects by uid, clock, random streams, timers,
+** subscriptions. While a savepoint is open each edit first tells the journal
+** (world_txn.c) what it is about to change: one test of w->depth otherwise.
+*/
+#include "world_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct stream {
-  char *key;
-  strata_rng rng;
-} stream;
-
-struct strata_world {
-  uint64_t seed;
-  strata_tokens *tokens;   /* shared by the world's maps */
-  double time;
-  uint64_t next_uid;       /* the counter: uids start at 1 */
-  strata_object **objects; /* indexed by uid; NULL for none (deleted, timer, ...) */
-  size_t objects_cap;      /* slots in objects */
-  size_t count;            /* live objects */
-  stream *streams;
-  size_t nstreams, streams_cap;
-  strata_timer *timers;    /* sorted by (due, uid) */
-  size_t ntimers, timers_cap;
-  strata_subscription *subs; /* in creation (uid) order */
-  size_t nsubs, subs_cap;
-};
 
 static strata_status nomem(strata_error *err) {
   return strata_error_set(err, STRATA_ENOMEM, "out of memory");
 }
 
-static char *dup_str(const char *s) {
+char *world_dup_str(const char *s) {
   if (!s) return NULL;
   size_t n = strlen(s) + 1;
   char *p = malloc(n);
@@ -58,7 +41,7 @@ strata_world *strata_world_new(uint64_t seed, strata_error *err) {
   return w;
 }
 
-static void object_free(strata_object *o) {
+void world_object_free(strata_object *o) {
   if (!o) return;
   free(o->kind);
   free(o->archetype);
@@ -74,7 +57,7 @@ void strata_timer_clear(strata_timer *t) {
   strata_value_clear(&t->args);
 }
 
-static void sub_clear(strata_subscription *s) {
+void world_sub_clear(strata_subscription *s) {
   free(s->event);
   free(s->handler);
   strata_value_clear(&s->args);
@@ -82,13 +65,14 @@ static void sub_clear(strata_subscription *s) {
 
 void strata_world_free(strata_world *w) {
   if (!w) return;
-  for (size_t i = 0; i < w->objects_cap; i++) object_free(w->objects[i]);
+  txn_free(w); /* first: it may hold deleted objects and copies */
+  for (size_t i = 0; i < w->objects_cap; i++) world_object_free(w->objects[i]);
   free(w->objects);
   for (size_t i = 0; i < w->nstreams; i++) free(w->streams[i].key);
   free(w->streams);
   for (size_t i = 0; i < w->ntimers; i++) strata_timer_clear(&w->timers[i]);
   free(w->timers);
-  for (size_t i = 0; i < w->nsubs; i++) sub_clear(&w->subs[i]);
+  for (size_t i = 0; i < w->nsubs; i++) world_sub_clear(&w->subs[i]);
   free(w->subs);
   strata_tokens_release(w->tokens);
   free(w);
@@ -137,27 +121,36 @@ static strata_status place_object(strata_world *w, strata_object *o, strata_erro
 strata_status strata_world_create(strata_world *w, const char *kind, const char *archetype,
                                   uint64_t *uid, strata_error *err) {
   if (!kind || !*kind) return strata_error_set(err, STRATA_EARG, "an object needs a kind");
-  strata_object *o = calloc(1, sizeof *o);
-  if (!o) return nomem(err);
+  object_rec *r = calloc(1, sizeof *r);
+  if (!r) return nomem(err);
+  strata_object *o = &r->o;
   o->uid = w->next_uid;
-  o->kind = dup_str(kind);
-  o->archetype = dup_str(archetype);
+  o->kind = world_dup_str(kind);
+  o->archetype = world_dup_str(archetype);
   strata_status st = STRATA_OK;
   if (!o->kind || (archetype && !o->archetype)) st = nomem(err);
   if (!st) st = strata_value_table(&o->props, err);
   if (!st) st = strata_value_table(&o->tags, err);
-  if (!st) st = place_object(w, o, err);
-  if (st) { object_free(o); return st; }
+  if (!st && w->depth) st = txn_created(w, r, err);
+  if (!st && (st = place_object(w, o, err)) && w->depth) txn_drop_last(w);
+  if (st) { world_object_free(o); return st; }
   if (uid) *uid = o->uid;
   return STRATA_OK;
 }
 
+/* The restore functions are the loader's, on a world it is building: they
+** are not journaled, so they refuse to run inside a savepoint. */
+static strata_status not_in_savepoint(strata_error *err) {
+  return strata_error_set(err, STRATA_ESTATE, "cannot restore into a world with a savepoint open");
+}
+
 strata_status strata_world_restore_object(strata_world *w, strata_object *o, strata_error *err) {
-  strata_object *c = malloc(sizeof *c);
-  if (!c) return nomem(err);
-  *c = *o;
-  strata_status st = place_object(w, c, err);
-  if (st) { free(c); return st; }
+  if (w->depth) return not_in_savepoint(err);
+  object_rec *r = calloc(1, sizeof *r);
+  if (!r) return nomem(err);
+  r->o = *o;
+  strata_status st = place_object(w, &r->o, err);
+  if (st) { free(r); return st; }
   memset(o, 0, sizeof *o);
   return STRATA_OK;
 }
@@ -177,19 +170,27 @@ static strata_status no_object(strata_error *err, uint64_t uid) {
                           (unsigned long long)uid);
 }
 
+size_t world_take_subs(strata_world *w, uint64_t uid, strata_subscription *into) {
+  size_t j = 0, n = 0;
+  for (size_t i = 0; i < w->nsubs; i++) {
+    if (w->subs[i].object != uid) w->subs[j++] = w->subs[i];
+    else if (into) into[n++] = w->subs[i];
+    else world_sub_clear(&w->subs[i]), n++;
+  }
+  w->nsubs = j;
+  return n;
+}
+
 strata_status strata_world_delete(strata_world *w, uint64_t uid, strata_error *err) {
   strata_object *o = strata_world_object(w, uid);
   if (!o) return no_object(err, uid);
+  /* Inside a savepoint the journal keeps the object, to put it back. */
+  if (w->depth) return txn_deleted(w, rec_of(o), err);
   /* Subscriptions on the object go with it: nothing can emit on it any more. */
-  size_t j = 0;
-  for (size_t i = 0; i < w->nsubs; i++) {
-    if (w->subs[i].object == uid) sub_clear(&w->subs[i]);
-    else w->subs[j++] = w->subs[i];
-  }
-  w->nsubs = j;
+  world_take_subs(w, uid, NULL);
   w->objects[uid] = NULL;
   w->count--;
-  object_free(o);
+  world_object_free(o);
   return STRATA_OK;
 }
 
@@ -197,7 +198,9 @@ strata_status strata_object_set_archetype(strata_world *w, uint64_t uid, const c
                                           strata_error *err) {
   strata_object *o = strata_world_object(w, uid);
   if (!o) return no_object(err, uid);
-  char *copy = dup_str(archetype);
+  strata_status st;
+  if (w->depth && (st = txn_save_fields(w, rec_of(o), err))) return st;
+  char *copy = world_dup_str(archetype);
   if (archetype && !copy) return nomem(err);
   free(o->archetype);
   o->archetype = copy;
@@ -208,6 +211,8 @@ strata_status strata_object_set_position(strata_world *w, uint64_t uid, uint64_t
                                          int64_t y, strata_error *err) {
   strata_object *o = strata_world_object(w, uid);
   if (!o) return no_object(err, uid);
+  strata_status st;
+  if (w->depth && (st = txn_save_fields(w, rec_of(o), err))) return st;
   o->has_pos = 1;
   o->map = map;
   o->x = x;
@@ -232,6 +237,8 @@ strata_status strata_object_set(strata_world *w, uint64_t uid, const strata_valu
                                 strata_value *val, strata_error *err) {
   strata_object *o = strata_world_object(w, uid);
   if (!o) return no_object(err, uid);
+  strata_status st;
+  if (w->depth && (st = txn_save_fields(w, rec_of(o), err))) return st;
   if (n == 0) {
     if (val->type != STRATA_VTABLE)
       return strata_error_set(err, STRATA_EARG, "properties must be a table");
@@ -254,9 +261,35 @@ strata_status strata_world_attach_tilemap(strata_world *w, uint64_t uid, strata_
   strata_object *o = strata_world_object(w, uid);
   if (!o) return no_object(err, uid);
   if (!m) return strata_error_set(err, STRATA_EARG, "no tile map given");
-  if (o->tilemap != m) strata_tilemap_free(o->tilemap);
+  if (o->tilemap == m) return STRATA_OK;
+  strata_status st;
+  if (w->depth && (st = txn_save_tiles(w, rec_of(o), err))) return st;
+  strata_tilemap_free(o->tilemap);
   o->tilemap = m;
   return STRATA_OK;
+}
+
+strata_status strata_object_set_tag(strata_world *w, uint64_t uid, const char *tag, size_t len,
+                                    int on, strata_error *err) {
+  strata_object *o = strata_world_object(w, uid);
+  if (!o) return no_object(err, uid);
+  if (!tag || len == 0) return strata_error_set(err, STRATA_EARG, "a tag must be a non-empty string");
+  strata_value key, val = on ? strata_value_bool(1) : strata_value_nil();
+  strata_status st;
+  if (w->depth && (st = txn_save_fields(w, rec_of(o), err))) return st;
+  if ((st = strata_value_string(&key, tag, len, err))) return st;
+  st = strata_vtable_set(o->tags.u.t, &key, &val, err);
+  strata_value_clear(&key);
+  return st;
+}
+
+strata_status strata_world_touch(strata_world *w, uint64_t uid, strata_error *err) {
+  strata_object *o = strata_world_object(w, uid);
+  if (!o) return no_object(err, uid);
+  strata_status st = STRATA_OK;
+  if (w->depth && !(st = txn_save_fields(w, rec_of(o), err)) && o->tilemap)
+    st = txn_save_tiles(w, rec_of(o), err);
+  return st;
 }
 
 strata_status strata_world_create_map(strata_world *w, int width, int height,
@@ -285,14 +318,17 @@ static stream *find_stream(const strata_world *w, const char *key) {
 }
 
 static stream *add_stream(strata_world *w, const char *key, strata_error *err) {
-  if (!grow((void **)&w->streams, &w->streams_cap, w->nstreams + 1, sizeof *w->streams)) {
+  if (w->depth && txn_stream_added(w, err)) return NULL;
+  char *k = NULL;
+  if (!grow((void **)&w->streams, &w->streams_cap, w->nstreams + 1, sizeof *w->streams) ||
+      !(k = world_dup_str(key))) {
+    if (w->depth) txn_drop_last(w);
     nomem(err);
     return NULL;
   }
-  char *k = dup_str(key);
-  if (!k) { nomem(err); return NULL; }
   stream *s = &w->streams[w->nstreams++];
   s->key = k;
+  s->saved_in = w->depth ? world_serial(w) : 0; /* new: a rollback drops it whole */
   strata_rng_stream(&s->rng, w->seed, key, strlen(key));
   return s;
 }
@@ -308,7 +344,9 @@ strata_status strata_world_stream(strata_world *w, const char *key, strata_rng *
 strata_status strata_world_set_stream(strata_world *w, const char *key, const strata_rng *r,
                                       strata_error *err) {
   stream *s = find_stream(w, key);
+  strata_status st;
   if (!s && !(s = add_stream(w, key, err))) return err ? err->status : STRATA_ENOMEM;
+  if (w->depth && (st = txn_stream_set(w, (size_t)(s - w->streams), err))) return st;
   s->rng = *r;
   return STRATA_OK;
 }
@@ -327,7 +365,7 @@ static int timer_before(double due, uint64_t uid, const strata_timer *t) {
   return due < t->due || (due == t->due && uid < t->uid);
 }
 
-static strata_status insert_timer(strata_world *w, strata_timer *t, strata_error *err) {
+strata_status world_insert_timer(strata_world *w, strata_timer *t, strata_error *err) {
   if (!grow((void **)&w->timers, &w->timers_cap, w->ntimers + 1, sizeof *w->timers))
     return nomem(err);
   size_t lo = 0, hi = w->ntimers;
@@ -361,17 +399,23 @@ strata_status strata_world_schedule(strata_world *w, double due, double every,
   t.handler = (char *)handler;
   strata_status st = check_timer(&t, err);
   if (st) return st;
-  t.handler = dup_str(handler);
+  t.handler = world_dup_str(handler);
   if (!t.handler) return nomem(err);
   if (args && (st = strata_value_copy(&t.args, args, err))) { free(t.handler); return st; }
   t.uid = w->next_uid;
-  if ((st = insert_timer(w, &t, err))) { strata_timer_clear(&t); return st; }
+  if (w->depth && (st = txn_timer_added(w, t.uid, err))) { strata_timer_clear(&t); return st; }
+  if ((st = world_insert_timer(w, &t, err))) {
+    if (w->depth) txn_drop_last(w);
+    strata_timer_clear(&t);
+    return st;
+  }
   w->next_uid++;
   if (uid) *uid = w->next_uid - 1;
   return STRATA_OK;
 }
 
 strata_status strata_world_restore_timer(strata_world *w, strata_timer *t, strata_error *err) {
+  if (w->depth) return not_in_savepoint(err);
   strata_status st = check_timer(t, err);
   if (st) return st;
   if (t->uid == 0) return strata_error_set(err, STRATA_EARG, "timer uid 0");
@@ -380,24 +424,30 @@ strata_status strata_world_restore_timer(strata_world *w, strata_timer *t, strat
       return strata_error_set(err, STRATA_ESTATE, "timer uid %llu twice",
                               (unsigned long long)t->uid);
   uint64_t uid = t->uid;
-  if ((st = insert_timer(w, t, err))) return st;
+  if ((st = world_insert_timer(w, t, err))) return st;
   if (uid >= w->next_uid) w->next_uid = uid + 1;
   return STRATA_OK;
 }
 
-static size_t find_timer(const strata_world *w, uint64_t uid) {
+size_t world_find_timer(const strata_world *w, uint64_t uid) {
   for (size_t i = 0; i < w->ntimers; i++)
     if (w->timers[i].uid == uid) return i;
   return (size_t)-1;
 }
 
-strata_status strata_world_cancel(strata_world *w, uint64_t uid, strata_error *err) {
-  size_t i = find_timer(w, uid);
-  if (i == (size_t)-1)
-    return strata_error_set(err, STRATA_ENOTFOUND, "no timer #%llu", (unsigned long long)uid);
-  strata_timer_clear(&w->timers[i]);
+void world_remove_timer(strata_world *w, size_t i) {
   memmove(w->timers + i, w->timers + i + 1, (w->ntimers - i - 1) * sizeof *w->timers);
   w->ntimers--;
+}
+
+strata_status strata_world_cancel(strata_world *w, uint64_t uid, strata_error *err) {
+  size_t i = world_find_timer(w, uid);
+  if (i == (size_t)-1)
+    return strata_error_set(err, STRATA_ENOTFOUND, "no timer #%llu", (unsigned long long)uid);
+  strata_status st;
+  if (w->depth && (st = txn_timer_removed(w, &w->timers[i], err))) return st;
+  strata_timer_clear(&w->timers[i]);
+  world_remove_timer(w, i);
   return STRATA_OK;
 }
 
@@ -408,12 +458,13 @@ const strata_timer *strata_world_next_due(const strata_world *w, double until) {
 
 strata_status strata_world_fire(strata_world *w, uint64_t uid, strata_timer *out,
                                 strata_error *err) {
-  size_t i = find_timer(w, uid);
+  size_t i = world_find_timer(w, uid);
   if (i == (size_t)-1)
     return strata_error_set(err, STRATA_ENOTFOUND, "no timer #%llu", (unsigned long long)uid);
+  strata_status st;
+  if (w->depth && (st = txn_timer_fired(w, &w->timers[i], err))) return st;
   strata_timer t = w->timers[i];
-  memmove(w->timers + i, w->timers + i + 1, (w->ntimers - i - 1) * sizeof *w->timers);
-  w->ntimers--;
+  world_remove_timer(w, i);
   if (t.every > 0) {
     /* Copy first so that a failure leaves the timer where it was. */
     strata_timer copy;
@@ -421,15 +472,16 @@ strata_status strata_world_fire(strata_world *w, uint64_t uid, strata_timer *out
     copy.uid = t.uid;
     copy.due = t.due;
     copy.every = t.every;
-    copy.handler = dup_str(t.handler);
-    strata_status st = copy.handler ? strata_value_copy(&copy.args, &t.args, err) : nomem(err);
+    copy.handler = world_dup_str(t.handler);
+    st = copy.handler ? strata_value_copy(&copy.args, &t.args, err) : nomem(err);
     if (st) {
       free(copy.handler);
-      insert_timer(w, &t, NULL); /* cannot fail: the slot was just freed */
+      world_insert_timer(w, &t, NULL); /* cannot fail: the slot was just freed */
+      if (w->depth) txn_drop_last(w);
       return st;
     }
     t.due += t.every;
-    insert_timer(w, &t, NULL);
+    world_insert_timer(w, &t, NULL);
     *out = copy;
   } else {
     *out = t;
@@ -444,7 +496,7 @@ const strata_timer *strata_world_timer_at(const strata_world *w, size_t i) {
 
 /* ---- subscriptions ---- */
 
-static strata_status add_sub(strata_world *w, strata_subscription *s, strata_error *err) {
+strata_status world_add_sub(strata_world *w, strata_subscription *s, strata_error *err) {
   if (!grow((void **)&w->subs, &w->subs_cap, w->nsubs + 1, sizeof *w->subs)) return nomem(err);
   /* Keep uid order, which a restore may not follow. */
   size_t i = w->nsubs;
@@ -467,12 +519,13 @@ strata_status strata_world_subscribe(strata_world *w, uint64_t object, const cha
   s.uid = w->next_uid;
   s.object = object;
   s.priority = priority;
-  s.event = dup_str(event);
-  s.handler = dup_str(handler);
+  s.event = world_dup_str(event);
+  s.handler = world_dup_str(handler);
   strata_status st = (!s.event || !s.handler) ? nomem(err) : STRATA_OK;
   if (!st && args) st = strata_value_copy(&s.args, args, err);
-  if (!st) st = add_sub(w, &s, err);
-  if (st) { sub_clear(&s); return st; }
+  if (!st && w->depth && (st = txn_sub_added(w, s.uid, err))) { world_sub_clear(&s); return st; }
+  if (!st && (st = world_add_sub(w, &s, err)) && w->depth) txn_drop_last(w);
+  if (st) { world_sub_clear(&s); return st; }
   w->next_uid++;
   if (uid) *uid = w->next_uid - 1;
   return STRATA_OK;
@@ -480,24 +533,37 @@ strata_status strata_world_subscribe(strata_world *w, uint64_t object, const cha
 
 strata_status strata_world_restore_subscription(strata_world *w, strata_subscription *s,
                                                 strata_error *err) {
+  if (w->depth) return not_in_savepoint(err);
   if (!strata_world_object(w, s->object)) return no_object(err, s->object);
   if (s->uid == 0 || !s->event || !s->handler)
     return strata_error_set(err, STRATA_EARG, "incomplete subscription");
   uint64_t uid = s->uid;
-  strata_status st = add_sub(w, s, err);
+  strata_status st = world_add_sub(w, s, err);
   if (!st && uid >= w->next_uid) w->next_uid = uid + 1;
   return st;
 }
 
+size_t world_find_sub(const strata_world *w, uint64_t uid) {
+  for (size_t i = 0; i < w->nsubs; i++)
+    if (w->subs[i].uid == uid) return i;
+  return (size_t)-1;
+}
+
+void world_remove_sub(strata_world *w, size_t i) {
+  memmove(w->subs + i, w->subs + i + 1, (w->nsubs - i - 1) * sizeof *w->subs);
+  w->nsubs--;
+}
+
 strata_status strata_world_unsubscribe(strata_world *w, uint64_t uid, strata_error *err) {
-  for (size_t i = 0; i < w->nsubs; i++) {
-    if (w->subs[i].uid != uid) continue;
-    sub_clear(&w->subs[i]);
-    memmove(w->subs + i, w->subs + i + 1, (w->nsubs - i - 1) * sizeof *w->subs);
-    w->nsubs--;
-    return STRATA_OK;
-  }
-  return strata_error_set(err, STRATA_ENOTFOUND, "no subscription #%llu", (unsigned long long)uid);
+  size_t i = world_find_sub(w, uid);
+  if (i == (size_t)-1)
+    return strata_error_set(err, STRATA_ENOTFOUND, "no subscription #%llu",
+                            (unsigned long long)uid);
+  strata_status st;
+  if (w->depth && (st = txn_sub_removed(w, &w->subs[i], err))) return st;
+  world_sub_clear(&w->subs[i]);
+  world_remove_sub(w, i);
+  return STRATA_OK;
 }
 
 size_t strata_world_subscription_count(const strata_world *w) { return w->nsubs; }

@@ -16,6 +16,13 @@
 ** Ownership: the world owns every object, timer and subscription; pointers
 ** returned by the getters stay valid until that thing is deleted or the world
 ** is freed. Strings passed in are copied.
+**
+** Savepoints (strata_world_begin): code that may fail half-way (a mod's
+** handler) runs inside one, and a rollback undoes everything it changed.
+** The world's own edits (the functions below) are journaled by themselves.
+** Edits made directly through pointers the world hands out (a tile map from
+** strata_world_tilemap, an object's fields) are not seen by the world:
+** call strata_world_touch(w, uid) before making them.
 */
 #ifndef STRATA_WORLD_H
 #define STRATA_WORLD_H
@@ -86,6 +93,9 @@ strata_object *strata_world_next_object(const strata_world *w, uint64_t after);
 size_t strata_world_count(const strata_world *w);
 strata_status strata_object_set_position(strata_world *w, uint64_t uid, uint64_t map, int64_t x,
                                          int64_t y, strata_error *err);
+/* Sets (on != 0) or clears tag, a string of len bytes, in the object's tags. */
+strata_status strata_object_set_tag(strata_world *w, uint64_t uid, const char *tag, size_t len,
+                                    int on, strata_error *err);
 /* Gives the object another archetype ID (NULL: none); the old string is freed. */
 strata_status strata_object_set_archetype(strata_world *w, uint64_t uid, const char *archetype,
                                           strata_error *err);
@@ -98,7 +108,9 @@ const strata_value *strata_object_get(const strata_world *w, uint64_t uid,
                                       const strata_value *path, size_t n);
 
 /* Gives the object uid the tile map m (the object owns it from then on and
-** frees any previous one). On failure m is not taken. */
+** frees any previous one). On failure m is not taken. A rollback of a
+** savepoint that attached it frees m (the object had no map) or restores
+** the previous contents into m. */
 strata_status strata_world_attach_tilemap(strata_world *w, uint64_t uid, strata_tilemap *m,
                                           strata_error *err);
 /* Creates an object of kind "map" (archetype may be NULL) owning a new
@@ -144,6 +156,42 @@ strata_status strata_world_unsubscribe(strata_world *w, uint64_t uid, strata_err
 size_t strata_world_subscription_count(const strata_world *w);
 const strata_subscription *strata_world_subscription_at(const strata_world *w, size_t i);
 
+/* ---- savepoints (world_txn.c) ----
+** begin opens a savepoint; they nest. commit closes the innermost one
+** keeping its changes, which then belong to the enclosing savepoint (if any);
+** rollback undoes everything changed since the innermost begin and closes it.
+**
+** A rollback undoes: objects created (freed again), objects deleted (back,
+** with the same uid, the same strata_object and strata_tilemap pointers and
+** their subscriptions), every change of an object's archetype, position,
+** tags, properties and tile map (cells, stacks, and traits defined on a
+** private token table), timers scheduled, cancelled or fired (a one-shot
+** timer comes back, a repeating one moves back), subscriptions added and
+** removed, random streams (set, and created by strata_world_stream) and the
+** clock. It does not undo the uid counter (uids are never reused) nor names
+** interned into the world's shared token table, nor traits defined on it.
+**
+** Objects are restored in place: pointers obtained before the rollback stay
+** valid and show the old contents. Cost: the first change of an object in a
+** savepoint copies its fields (properties, tags, archetype, position); its
+** first strata_world_touch or strata_world_attach_tilemap also clones its
+** tile map; later changes in the same savepoint cost nothing more. Other
+** changes add a small journal entry each. With no savepoint open, an edit
+** costs one test more. The journal is freed when the outermost savepoint
+** commits or rolls back; strata_world_free frees it with savepoints open. */
+strata_status strata_world_begin(strata_world *w, strata_error *err);
+/* Both return STRATA_ESTATE, doing nothing, when no savepoint is open. */
+strata_status strata_world_commit(strata_world *w);
+strata_status strata_world_rollback(strata_world *w);
+/* Open savepoints: 0 when none. */
+int strata_world_depth(const strata_world *w);
+/* Call before editing object uid other than through the functions above
+** (its tile map, above all): inside a savepoint, saves a copy of the object
+** and its tile map, once per savepoint, so that a rollback restores them. It
+** does nothing when no savepoint is open. ENOTFOUND for no such object,
+** ENOMEM (nothing saved: do not make the edit). */
+strata_status strata_world_touch(strata_world *w, uint64_t uid, strata_error *err);
+
 /* ---- saves (save.c) ---- */
 typedef struct strata_mod_version {
   char *id;
@@ -163,7 +211,8 @@ strata_status strata_world_open(const char *path, strata_world **out, strata_mod
 void strata_mod_versions_free(strata_mod_version *mods, size_t n);
 
 /* Used by the loader: restores the counter and time and inserts an object or
-** timer with a given uid (the world takes over the values in *o / *t). */
+** timer with a given uid (the world takes over the values in *o / *t). They
+** are not journaled: STRATA_ESTATE inside a savepoint. */
 strata_status strata_world_restore_object(strata_world *w, strata_object *o, strata_error *err);
 strata_status strata_world_restore_timer(strata_world *w, strata_timer *t, strata_error *err);
 strata_status strata_world_restore_subscription(strata_world *w, strata_subscription *s,

@@ -1,0 +1,116 @@
+/*
+** world_internal.h - the world's representation, shared by world.c (the
+** state and its edits) and world_txn.c (savepoints: the journal that undoes
+** those edits).
+*/
+#ifndef STRATA_WORLD_INTERNAL_H
+#define STRATA_WORLD_INTERNAL_H
+
+#include "strata/world.h"
+
+typedef struct stream {
+  char *key;
+  strata_rng rng;
+  uint64_t saved_in;       /* serial of the savepoint that last saved it */
+} stream;
+
+/* An object as the world allocates it: the public part first, so that a
+** strata_object * is an object_rec *, then which savepoints have saved it.
+** A savepoint's first change of an object saves a copy (copy on first
+** touch); the serials tell whether the open savepoint has one already. */
+typedef struct object_rec {
+  strata_object o;
+  uint64_t fields_in;      /* serial of the savepoint that saved the fields last */
+  uint64_t tiles_in;       /* ... and the tile map */
+} object_rec;
+
+static inline object_rec *rec_of(strata_object *o) { return (object_rec *)o; }
+
+/* An open savepoint: where its journal begins, its serial (never reused, so
+** a stale saved_in never matches) and the clock when it began (the clock is
+** restored whole rather than journaled). */
+typedef struct savepoint {
+  size_t mark;
+  uint64_t serial;
+  double time;
+} savepoint;
+
+typedef struct journal_entry journal_entry; /* world_txn.c */
+
+struct strata_world {
+  uint64_t seed;
+  strata_tokens *tokens;   /* shared by the world's maps */
+  double time;
+  uint64_t next_uid;       /* the counter: uids start at 1 */
+  strata_object **objects; /* indexed by uid; NULL for none (deleted, timer, ...) */
+  size_t objects_cap;      /* slots in objects */
+  size_t count;            /* live objects */
+  stream *streams;
+  size_t nstreams, streams_cap;
+  strata_timer *timers;    /* sorted by (due, uid) */
+  size_t ntimers, timers_cap;
+  strata_subscription *subs; /* in creation (uid) order */
+  size_t nsubs, subs_cap;
+  savepoint *savepoints;   /* open ones, outermost first */
+  int depth;
+  size_t savepoints_cap;
+  uint64_t serial;         /* the last savepoint serial handed out */
+  journal_entry *journal;  /* what the open savepoints changed, oldest first */
+  size_t njournal, journal_cap;
+};
+
+/* The serial of the innermost open savepoint (depth > 0). */
+static inline uint64_t world_serial(const strata_world *w) {
+  return w->savepoints[w->depth - 1].serial;
+}
+
+/* ---- world.c, for the journal ---- */
+char *world_dup_str(const char *s); /* NULL for NULL or on ENOMEM */
+void world_object_free(strata_object *o);
+void world_sub_clear(strata_subscription *s);
+/* Inserts t in (due, uid) order, taking over its contents (*t is zeroed). */
+strata_status world_insert_timer(strata_world *w, strata_timer *t, strata_error *err);
+size_t world_find_timer(const strata_world *w, uint64_t uid); /* (size_t)-1: none */
+void world_remove_timer(strata_world *w, size_t i);           /* without clearing it */
+/* Inserts s in uid order, taking over its contents (*s is zeroed). */
+strata_status world_add_sub(strata_world *w, strata_subscription *s, strata_error *err);
+size_t world_find_sub(const strata_world *w, uint64_t uid);   /* (size_t)-1: none */
+void world_remove_sub(strata_world *w, size_t i);             /* without clearing it */
+/* Takes the subscriptions on object uid out of the list, in order: moved
+** into `into` (room for all of them), or cleared when into is NULL. Returns
+** how many there were. */
+size_t world_take_subs(strata_world *w, uint64_t uid, strata_subscription *into);
+
+/* ---- world_txn.c: the journal ----
+** Each is called by an edit only while a savepoint is open (w->depth > 0)
+** and before the edit changes anything; a failure (ENOMEM) leaves the world
+** and the journal unchanged, and the edit returns it. */
+
+/* Copy on first touch: saves the object's archetype, position, tags and
+** properties / its tile map, once per savepoint. */
+strata_status txn_save_fields(strata_world *w, object_rec *r, strata_error *err);
+strata_status txn_save_tiles(strata_world *w, object_rec *r, strata_error *err);
+/* r is about to be placed: a rollback frees it again. Marks it saved. */
+strata_status txn_created(strata_world *w, object_rec *r, strata_error *err);
+/* Deletes r: takes it out of its slot with its subscriptions and keeps them
+** in the journal, which frees them when the outermost savepoint commits. */
+strata_status txn_deleted(strata_world *w, object_rec *r, strata_error *err);
+strata_status txn_timer_added(strata_world *w, uint64_t uid, strata_error *err);
+/* t is about to be cancelled: its contents move into the journal (*t keeps
+** only uid and times, so clearing it after frees nothing). */
+strata_status txn_timer_removed(strata_world *w, strata_timer *t, strata_error *err);
+/* t is about to fire: a repeating timer's due is noted, a one-shot timer is
+** copied (the caller gets the original). */
+strata_status txn_timer_fired(strata_world *w, const strata_timer *t, strata_error *err);
+strata_status txn_sub_added(strata_world *w, uint64_t uid, strata_error *err);
+/* As txn_timer_removed, for a subscription. */
+strata_status txn_sub_removed(strata_world *w, strata_subscription *s, strata_error *err);
+strata_status txn_stream_added(strata_world *w, strata_error *err);
+/* Saves stream i's state unless this savepoint has already. */
+strata_status txn_stream_set(strata_world *w, size_t i, strata_error *err);
+/* Forgets the last entry, noted for an edit that then failed. */
+void txn_drop_last(strata_world *w);
+/* Frees the journal and the savepoints (strata_world_free). */
+void txn_free(strata_world *w);
+
+#endif

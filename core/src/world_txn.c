@@ -1,0 +1,407 @@
+/*
+** world_txn.c - savepoints: a journal of what changed in the world, undone
+** by a rollback.
+**
+** Edits (world.c) call in here before they change anything, and only while
+** a savepoint is open. Objects are copied on first touch: the first change
+** of an object in a savepoint saves its fields (and, separately, its tile
+** map), later changes cost nothing. Timers, subscriptions and creations are
+** journaled per operation; the clock is kept per savepoint.
+**
+** A rollback never fails: undoing entries newest first brings each array
+** back to the length it had when the entry was written, and arrays never
+** shrink their capacity, so putting a removed timer, subscription or object
+** back needs no allocation.
+*/
+#include "tilemap_internal.h" /* tilemap_restore */
+#include "world_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum jkind {
+  J_CREATED,       /* uid: the object made (undo: free it) */
+  J_DELETED,       /* deleted: the object and its subscriptions, kept */
+  J_FIELDS,        /* fields: a copy of the object's archetype, position, tags, props */
+  J_TILES,         /* tiles: a clone of the object's tile map (NULL: it had none) */
+  J_TIMER_ADDED,   /* uid */
+  J_TIMER_REMOVED, /* timer: as it was, cancelled or fired once */
+  J_TIMER_MOVED,   /* moved: a repeating timer fired, and its due before */
+  J_SUB_ADDED,     /* uid */
+  J_SUB_REMOVED,   /* sub: as it was */
+  J_STREAM_ADDED,  /* (the last stream) */
+  J_STREAM_SET     /* stream: its index and state before */
+} jkind;
+
+struct journal_entry {
+  jkind kind;
+  union {
+    uint64_t uid;
+    struct {
+      object_rec *r;
+      strata_subscription *subs;
+      size_t nsubs;
+    } deleted;
+    struct {
+      object_rec *r;
+      char *archetype;
+      int has_pos;
+      uint64_t map;
+      int64_t x, y;
+      strata_value tags, props;
+    } fields;
+    struct {
+      object_rec *r;
+      strata_tilemap *copy;
+    } tiles;
+    strata_timer timer;
+    struct {
+      uint64_t uid;
+      double due;
+    } moved;
+    strata_subscription sub;
+    struct {
+      size_t index;
+      strata_rng rng;
+    } stream;
+  } u;
+};
+
+static strata_status nomem(strata_error *err) {
+  return strata_error_set(err, STRATA_ENOMEM, "out of memory saving the world for a rollback");
+}
+
+/* A free entry at the end of the journal, counted only by push(). */
+static journal_entry *reserve(strata_world *w, strata_error *err) {
+  if (w->njournal == w->journal_cap) {
+    size_t cap = w->journal_cap ? w->journal_cap * 2 : 32;
+    journal_entry *j = realloc(w->journal, cap * sizeof *j);
+    if (!j) { nomem(err); return NULL; }
+    w->journal = j;
+    w->journal_cap = cap;
+  }
+  return &w->journal[w->njournal];
+}
+
+static void push(strata_world *w) { w->njournal++; }
+
+/* Frees what an entry holds, the change it records being kept (commit) or
+** never made (txn_drop_last). */
+static void discard(journal_entry *e) {
+  switch (e->kind) {
+  case J_DELETED:
+    for (size_t i = 0; i < e->u.deleted.nsubs; i++) world_sub_clear(&e->u.deleted.subs[i]);
+    free(e->u.deleted.subs);
+    world_object_free(&e->u.deleted.r->o);
+    break;
+  case J_FIELDS:
+    free(e->u.fields.archetype);
+    strata_value_clear(&e->u.fields.tags);
+    strata_value_clear(&e->u.fields.props);
+    break;
+  case J_TILES: strata_tilemap_free(e->u.tiles.copy); break;
+  case J_TIMER_REMOVED: strata_timer_clear(&e->u.timer); break;
+  case J_SUB_REMOVED: world_sub_clear(&e->u.sub); break;
+  default: break;
+  }
+}
+
+/* Puts back what an entry recorded, and frees the entry's leftovers. */
+static void undo(strata_world *w, journal_entry *e) {
+  switch (e->kind) {
+  case J_CREATED: {
+    strata_object *o = strata_world_object(w, e->u.uid);
+    if (o) {
+      w->objects[e->u.uid] = NULL;
+      w->count--;
+      world_object_free(o);
+    }
+    break;
+  }
+  case J_DELETED: {
+    strata_object *o = &e->u.deleted.r->o;
+    w->objects[o->uid] = o; /* the slot is there: slots are never taken back */
+    w->count++;
+    for (size_t i = 0; i < e->u.deleted.nsubs; i++)
+      if (world_add_sub(w, &e->u.deleted.subs[i], NULL)) world_sub_clear(&e->u.deleted.subs[i]);
+    free(e->u.deleted.subs);
+    break;
+  }
+  case J_FIELDS: {
+    strata_object *o = &e->u.fields.r->o;
+    free(o->archetype);
+    strata_value_clear(&o->tags);
+    strata_value_clear(&o->props);
+    o->archetype = e->u.fields.archetype;
+    o->tags = e->u.fields.tags;
+    o->props = e->u.fields.props;
+    o->has_pos = e->u.fields.has_pos;
+    o->map = e->u.fields.map;
+    o->x = e->u.fields.x;
+    o->y = e->u.fields.y;
+    break;
+  }
+  case J_TILES: {
+    strata_object *o = &e->u.tiles.r->o;
+    if (!e->u.tiles.copy) { /* a map attached inside the savepoint */
+      strata_tilemap_free(o->tilemap);
+      o->tilemap = NULL;
+    } else if (o->tilemap) { /* in place: callers hold the pointer */
+      tilemap_restore(o->tilemap, e->u.tiles.copy);
+    } else {
+      o->tilemap = e->u.tiles.copy;
+    }
+    break;
+  }
+  case J_TIMER_ADDED: {
+    size_t i = world_find_timer(w, e->u.uid);
+    if (i != (size_t)-1) {
+      strata_timer_clear(&w->timers[i]);
+      world_remove_timer(w, i);
+    }
+    break;
+  }
+  case J_TIMER_REMOVED:
+    if (world_insert_timer(w, &e->u.timer, NULL)) strata_timer_clear(&e->u.timer);
+    break;
+  case J_TIMER_MOVED: {
+    size_t i = world_find_timer(w, e->u.moved.uid);
+    if (i != (size_t)-1) {
+      strata_timer t = w->timers[i];
+      world_remove_timer(w, i);
+      t.due = e->u.moved.due;
+      world_insert_timer(w, &t, NULL); /* into the slot just freed */
+    }
+    break;
+  }
+  case J_SUB_ADDED: {
+    size_t i = world_find_sub(w, e->u.uid);
+    if (i != (size_t)-1) {
+      world_sub_clear(&w->subs[i]);
+      world_remove_sub(w, i);
+    }
+    break;
+  }
+  case J_SUB_REMOVED:
+    if (world_add_sub(w, &e->u.sub, NULL)) world_sub_clear(&e->u.sub);
+    break;
+  case J_STREAM_ADDED: /* the newest stream: later ones were undone first */
+    free(w->streams[--w->nstreams].key);
+    break;
+  case J_STREAM_SET: w->streams[e->u.stream.index].rng = e->u.stream.rng; break;
+  }
+}
+
+/* The journal's memory when no savepoint is open: a small array is kept for
+** the next one (a runtime opens one per handler), a large one given back. */
+static void journal_reset(strata_world *w) {
+  w->njournal = 0;
+  if (w->journal_cap > 256) {
+    free(w->journal);
+    w->journal = NULL;
+    w->journal_cap = 0;
+  }
+}
+
+/* ---- savepoints ---- */
+
+strata_status strata_world_begin(strata_world *w, strata_error *err) {
+  if ((size_t)w->depth == w->savepoints_cap) {
+    size_t cap = w->savepoints_cap ? w->savepoints_cap * 2 : 8;
+    savepoint *s = realloc(w->savepoints, cap * sizeof *s);
+    if (!s) return nomem(err);
+    w->savepoints = s;
+    w->savepoints_cap = cap;
+  }
+  savepoint *s = &w->savepoints[w->depth++];
+  s->mark = w->njournal;
+  s->serial = ++w->serial;
+  s->time = w->time;
+  return STRATA_OK;
+}
+
+strata_status strata_world_commit(strata_world *w) {
+  if (w->depth == 0) return STRATA_ESTATE;
+  /* The entries stay: they now belong to the enclosing savepoint. */
+  if (--w->depth == 0) {
+    for (size_t i = 0; i < w->njournal; i++) discard(&w->journal[i]);
+    journal_reset(w);
+  }
+  return STRATA_OK;
+}
+
+strata_status strata_world_rollback(strata_world *w) {
+  if (w->depth == 0) return STRATA_ESTATE;
+  const savepoint *s = &w->savepoints[--w->depth];
+  while (w->njournal > s->mark) undo(w, &w->journal[--w->njournal]);
+  w->time = s->time;
+  if (w->depth == 0) journal_reset(w);
+  return STRATA_OK;
+}
+
+int strata_world_depth(const strata_world *w) { return w->depth; }
+
+void txn_free(strata_world *w) {
+  for (size_t i = 0; i < w->njournal; i++) discard(&w->journal[i]);
+  free(w->journal);
+  free(w->savepoints);
+  w->journal = NULL;
+  w->savepoints = NULL;
+  w->njournal = w->journal_cap = w->savepoints_cap = 0;
+  w->depth = 0;
+}
+
+void txn_drop_last(strata_world *w) { discard(&w->journal[--w->njournal]); }
+
+/* ---- entries, written by the edits in world.c ---- */
+
+strata_status txn_save_fields(strata_world *w, object_rec *r, strata_error *err) {
+  uint64_t serial = world_serial(w);
+  if (r->fields_in == serial) return STRATA_OK;
+  journal_entry *e = reserve(w, err);
+  if (!e) return STRATA_ENOMEM;
+  const strata_object *o = &r->o;
+  e->kind = J_FIELDS;
+  e->u.fields.r = r;
+  e->u.fields.has_pos = o->has_pos;
+  e->u.fields.map = o->map;
+  e->u.fields.x = o->x;
+  e->u.fields.y = o->y;
+  e->u.fields.archetype = NULL;
+  e->u.fields.tags = strata_value_nil();
+  e->u.fields.props = strata_value_nil();
+  if ((o->archetype && !(e->u.fields.archetype = world_dup_str(o->archetype))) ||
+      strata_value_copy(&e->u.fields.tags, &o->tags, NULL) ||
+      strata_value_copy(&e->u.fields.props, &o->props, NULL)) {
+    discard(e);
+    return nomem(err);
+  }
+  push(w);
+  r->fields_in = serial;
+  return STRATA_OK;
+}
+
+strata_status txn_save_tiles(strata_world *w, object_rec *r, strata_error *err) {
+  uint64_t serial = world_serial(w);
+  if (r->tiles_in == serial) return STRATA_OK;
+  journal_entry *e = reserve(w, err);
+  if (!e) return STRATA_ENOMEM;
+  e->kind = J_TILES;
+  e->u.tiles.r = r;
+  e->u.tiles.copy = NULL;
+  if (r->o.tilemap && !(e->u.tiles.copy = strata_tilemap_clone(r->o.tilemap, err)))
+    return err ? err->status : STRATA_ENOMEM;
+  push(w);
+  r->tiles_in = serial;
+  return STRATA_OK;
+}
+
+strata_status txn_created(strata_world *w, object_rec *r, strata_error *err) {
+  journal_entry *e = reserve(w, err);
+  if (!e) return STRATA_ENOMEM;
+  e->kind = J_CREATED;
+  e->u.uid = r->o.uid;
+  push(w);
+  r->fields_in = r->tiles_in = world_serial(w); /* a rollback frees it: no copy needed */
+  return STRATA_OK;
+}
+
+strata_status txn_deleted(strata_world *w, object_rec *r, strata_error *err) {
+  uint64_t uid = r->o.uid;
+  size_t n = 0;
+  for (size_t i = 0; i < w->nsubs; i++) n += w->subs[i].object == uid;
+  strata_subscription *subs = NULL;
+  if (n && !(subs = malloc(n * sizeof *subs))) return nomem(err);
+  journal_entry *e = reserve(w, err);
+  if (!e) { free(subs); return STRATA_ENOMEM; }
+  e->kind = J_DELETED;
+  e->u.deleted.r = r;
+  e->u.deleted.subs = subs;
+  e->u.deleted.nsubs = world_take_subs(w, uid, subs);
+  push(w);
+  w->objects[uid] = NULL;
+  w->count--;
+  return STRATA_OK;
+}
+
+strata_status txn_timer_added(strata_world *w, uint64_t uid, strata_error *err) {
+  journal_entry *e = reserve(w, err);
+  if (!e) return STRATA_ENOMEM;
+  e->kind = J_TIMER_ADDED;
+  e->u.uid = uid;
+  push(w);
+  return STRATA_OK;
+}
+
+strata_status txn_timer_removed(strata_world *w, strata_timer *t, strata_error *err) {
+  journal_entry *e = reserve(w, err);
+  if (!e) return STRATA_ENOMEM;
+  e->kind = J_TIMER_REMOVED;
+  e->u.timer = *t;
+  t->handler = NULL;
+  t->args = strata_value_nil();
+  push(w);
+  return STRATA_OK;
+}
+
+strata_status txn_timer_fired(strata_world *w, const strata_timer *t, strata_error *err) {
+  journal_entry *e = reserve(w, err);
+  if (!e) return STRATA_ENOMEM;
+  if (t->every > 0) {
+    e->kind = J_TIMER_MOVED;
+    e->u.moved.uid = t->uid;
+    e->u.moved.due = t->due;
+  } else {
+    e->kind = J_TIMER_REMOVED;
+    e->u.timer = *t;
+    e->u.timer.args = strata_value_nil();
+    if (!(e->u.timer.handler = world_dup_str(t->handler)) ||
+        strata_value_copy(&e->u.timer.args, &t->args, NULL)) {
+      strata_timer_clear(&e->u.timer);
+      return nomem(err);
+    }
+  }
+  push(w);
+  return STRATA_OK;
+}
+
+strata_status txn_sub_added(strata_world *w, uint64_t uid, strata_error *err) {
+  journal_entry *e = reserve(w, err);
+  if (!e) return STRATA_ENOMEM;
+  e->kind = J_SUB_ADDED;
+  e->u.uid = uid;
+  push(w);
+  return STRATA_OK;
+}
+
+strata_status txn_sub_removed(strata_world *w, strata_subscription *s, strata_error *err) {
+  journal_entry *e = reserve(w, err);
+  if (!e) return STRATA_ENOMEM;
+  e->kind = J_SUB_REMOVED;
+  e->u.sub = *s;
+  s->event = s->handler = NULL;
+  s->args = strata_value_nil();
+  push(w);
+  return STRATA_OK;
+}
+
+strata_status txn_stream_added(strata_world *w, strata_error *err) {
+  journal_entry *e = reserve(w, err);
+  if (!e) return STRATA_ENOMEM;
+  e->kind = J_STREAM_ADDED;
+  push(w);
+  return STRATA_OK;
+}
+
+strata_status txn_stream_set(strata_world *w, size_t i, strata_error *err) {
+  uint64_t serial = world_serial(w);
+  if (w->streams[i].saved_in == serial) return STRATA_OK;
+  journal_entry *e = reserve(w, err);
+  if (!e) return STRATA_ENOMEM;
+  e->kind = J_STREAM_SET;
+  e->u.stream.index = i;
+  e->u.stream.rng = w->streams[i].rng;
+  push(w);
+  w->streams[i].saved_in = serial;
+  return STRATA_OK;
+}
