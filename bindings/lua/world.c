@@ -712,14 +712,9 @@ static int w_set_tag(lua_State *L) {
   size_t len;
   const char *name = luaL_checklstring(L, 3, &len);
   luaL_argcheck(L, len > 0, 3, "a tag must be a non-empty string");
-  strata_object *o = strata_world_object(w, uid);
-  if (!o) return luaL_error(L, "no object #%I", (LUAI_UACINT)uid);
-  strata_value key, val = lua_toboolean(L, 4) ? strata_value_bool(1) : strata_value_nil();
+  if (!strata_world_object(w, uid)) return luaL_error(L, "no object #%I", (LUAI_UACINT)uid);
   strata_error err;
-  if (strata_value_string(&key, name, len, &err)) return raise_err(L, &err);
-  strata_status st = strata_vtable_set(o->tags.u.t, &key, &val, &err);
-  strata_value_clear(&key);
-  if (st) return raise_err(L, &err);
+  if (strata_object_set_tag(w, uid, name, len, lua_toboolean(L, 4), &err)) return raise_err(L, &err);
   return 0;
 }
 
@@ -728,6 +723,39 @@ static int w_has_tag(lua_State *L) {
   const char *name = luaL_checkstring(L, 3);
   lua_pushboolean(L, o && strata_vtable_get_str(o->tags.u.t, name) != NULL);
   return 1;
+}
+
+/* ---- savepoints ---- */
+
+/* begin(): opens a savepoint (they nest) */
+static int w_begin(lua_State *L) {
+  strata_error err;
+  if (strata_world_begin(check_world(L, 1), &err)) return raise_err(L, &err);
+  return 0;
+}
+
+/* commit() / rollback(): close the innermost savepoint; raise when none is open */
+static int w_commit(lua_State *L) {
+  if (strata_world_commit(check_world(L, 1))) return luaL_error(L, "commit: no savepoint is open");
+  return 0;
+}
+
+static int w_rollback(lua_State *L) {
+  if (strata_world_rollback(check_world(L, 1))) return luaL_error(L, "rollback: no savepoint is open");
+  return 0;
+}
+
+static int w_depth(lua_State *L) {
+  lua_pushinteger(L, strata_world_depth(check_world(L, 1)));
+  return 1;
+}
+
+/* touch(uid): before editing the object's tile map through a tilemap view,
+** so that a rollback restores it (nothing happens outside a savepoint) */
+static int w_touch(lua_State *L) {
+  strata_error err;
+  if (strata_world_touch(check_world(L, 1), check_uid(L, 2), &err)) return raise_err(L, &err);
+  return 0;
 }
 
 /* check(value, label): raises as a store would, without storing */
@@ -749,6 +777,8 @@ static const luaL_Reg world_methods[] = {
   { "subscribe", w_subscribe }, { "unsubscribe", w_unsubscribe },
   { "subscriptions", w_subscriptions }, { "objects", w_objects }, { "objects_on", w_objects_on }, { "objects_from", w_objects_from }, { "stream", w_stream },
   { "set_stream", w_set_stream }, { "used_ids", w_used_ids }, { "create_map", w_create_map }, { "tokens", w_tokens }, { "tilemap", w_tilemap }, { "tags", w_tags }, { "set_tag", w_set_tag }, { "has_tag", w_has_tag }, { "save", w_save }, { "check", w_check },
+  { "begin", w_begin }, { "commit", w_commit }, { "rollback", w_rollback }, { "depth", w_depth },
+  { "touch", w_touch },
   { NULL, NULL } };
 
 void lstrata_open_world(lua_State *L) {
