@@ -118,7 +118,8 @@ strata_status strata_world_attach_tilemap(strata_world *w, uint64_t uid, strata_
 ** left behind. */
 strata_status strata_world_create_map(strata_world *w, int width, int height,
                                      const char *archetype, uint64_t *uid, strata_error *err);
-/* The object's tile map or NULL; valid until the object is deleted. */
+/* The object's tile map or NULL; valid until the object is deleted (for a
+** deletion inside a savepoint: until the outermost savepoint commits). */
 strata_tilemap *strata_world_tilemap(const strata_world *w, uint64_t uid);
 
 /* ---- random streams: key -> generator state ---- */
