@@ -17,20 +17,10 @@ local function blocks(path)
   return out
 end
 
-local function sh(cmd)
-  local p = assert(io.popen(cmd .. " 2>&1; echo \"exit:$?\""))
-  local out = p:read("a")
-  p:close()
-  local body, code = out:match("^(.-)exit:(%d+)%s*$")
-  return body, tonumber(code)
-end
+local support = require "support"
+local sh = support.sh
 
-local function write(path, text)
-  assert(os.execute("mkdir -p '" .. path:match("^(.*)/[^/]*$") .. "'"))
-  local f = assert(io.open(path, "w"))
-  f:write(text, "\n")
-  f:close()
-end
+local function write(path, text) support.write(path, text .. "\n") end
 
 local function run_file(doc)
   local dir = os.tmpname()
