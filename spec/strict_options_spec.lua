@@ -69,6 +69,9 @@ local calls = {
   ["tilemap:render"] = function(o) tm:render(o) end,
   ["tokens:define"] = function(o) strata.tokens.new():define("x", o) end,
   ["xy:visual_range"] = function(o) xy:visual_range({ 0, 0 }, o) end,
+  ["tilemap:to_svg"] = function(o) tm:to_svg(o) end,
+  ["tilemap:to_png"] = function(o) tm:to_png(o) end,
+  ["xy:to_svg"] = function(o) xy:to_svg(o) end,
 }
 
 describe("strict options", function()

@@ -209,7 +209,7 @@ end
 -- Forwarded to the tile map the world owns. Each forwarder is made as a method
 -- call (`tm:set(...)`), so that an argument error counts arguments as the
 -- caller wrote them; edits touch the map first, so a savepoint can undo them.
-local tile_reads = { "tokens", "has", "top", "passable", "cost", "find_path" }
+local tile_reads = { "tokens", "has", "top", "passable", "cost", "find_path", "to_svg", "to_png" }
 local tile_writes = { "set", "add_front", "remove", "reset", "clear", "fill" }
 local tile_methods = {}
 
