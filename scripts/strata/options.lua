@@ -57,6 +57,7 @@ M.known = {
   ["world:schedule"] = { "after", "every", "handler", "args" },
   ["world:run_realtime"] = { "scale", "tick", "until_time", "on_stop" },
   ["world:travel"] = { "x", "y" },
+  ["world:walk"] = { "step_every" },
   ["world:create_area"] = { "parent", "params", "generator", "starting_floor", "deepest_floor" },
   ["world:create_entrance"] = { "floor" },
   ["world:create_stairs"] = { "floor_delta" },

@@ -780,8 +780,11 @@ function M.open(path, opts)
 end
 
 -- Areas, floors, entrances, stairs and travel extend worlds and handles.
-require("strata.areas")(M, { World = World, kinds = kinds, handle = handle, label = label,
-  check_alive = check_alive, is_handle = is_handle, point = point })
+local internals = { World = World, kinds = kinds, handle = handle, label = label,
+  check_alive = check_alive, is_handle = is_handle, point = point }
+require("strata.areas")(M, internals)
+-- Actors moving on tile maps: world:move, world:walk.
+require("strata.walk")(M, internals)
 
 -- strata.reload{ "mod", world = w }: re-runs a mod in place, in `world` or in
 -- every live world that loaded it. An ID still used by a world's state cannot
