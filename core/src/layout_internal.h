@@ -130,4 +130,11 @@ struct strata_layout_file {
   size_t count;
 };
 
+/* ---- NoiseMap (layout_noise.c) ---- */
+/* The W x H heights of a NoiseMap of this variance, column-major (x * H + y),
+** drawn as KeeperRL draws them. 0, or -1 when out of memory. */
+int lg_noise_heights(strata_rng *rng, double variance, int W, int H, double *heights);
+/* out = in (n heights) in ascending order. 0, or -1 when out of memory. */
+int lg_sort_heights(const double *in, size_t n, double *out);
+
 #endif

@@ -563,64 +563,18 @@ done:
 }
 
 /* ---- NoiseMap ---- */
-static int cmp_double(const void *x, const void *y) {
-  double a = *(const double *)x, b = *(const double *)y;
-  return (a > b) - (a < b);
-}
-
 NOINLINE static int noisemap(run *r, const gen *g, rect a) {
   int W = a.kx - a.px, H = a.ky - a.py;
   if (W <= 0 || H <= 0) return OK;
-  int n = 1;
-  while (n < W - 1 || n < H - 1) n *= 2;
-  int G = n / 2 + 1;
-  double *grid = malloc((size_t)G * G * sizeof *grid), *heights = malloc((size_t)W * H * sizeof *heights);
-  double *sorted = malloc((size_t)W * H * sizeof *sorted);
+  size_t N = (size_t)W * H;
+  double *heights = malloc(N * sizeof *heights), *sorted = malloc(N * sizeof *sorted);
   int st = OK;
-  if (grid == NULL || heights == NULL || sorted == NULL) {
+  if (heights == NULL || sorted == NULL || lg_noise_heights(r->rng, g->dval, W, H, heights) ||
+      lg_sort_heights(heights, N, sorted)) {
     st = ERROR;
     strata_error_set(r->err, STRATA_ENOMEM, "out of memory running NoiseMap");
     goto done;
   }
-#define AT(i, j) grid[(size_t)(i) * G + (j)]
-  for (int i = 0; i < G * G; i++) grid[i] = 0;
-  AT(0, 0) = AT(G - 1, 0) = AT(0, G - 1) = AT(G - 1, G - 1) = AT((G - 1) / 2, (G - 1) / 2) = 1.0;
-  double v = 0.5;
-  for (int s = G - 1, first = 1; s >= 2; s /= 2, first = 0) {
-    int h = s / 2, cells = (G - 1) / s;
-    if (!first)
-      for (int i = 0; i < cells; i++)
-        for (int j = 0; j < cells; j++)
-          AT(i * s + h, j * s + h) = (AT(i * s, j * s) + AT(i * s + s, j * s) + AT(i * s, j * s + s) +
-                                      AT(i * s + s, j * s + s)) / 4 + v * (2 * strata_rng_float(r->rng) - 1);
-    for (int i = 0; i < cells; i++)
-      for (int j = 0; j <= cells; j++) {
-        int x = i * s + h, y = j * s;
-        double sum = 0;
-        int k = 0;
-        int px[4] = {x, x - h, x + h, x}, py[4] = {y - h, y, y, y + h};
-        for (int q = 0; q < 4; q++)
-          if (px[q] >= 0 && py[q] >= 0 && px[q] < G && py[q] < G) sum += AT(px[q], py[q]), k++;
-        AT(x, y) = sum / k + v * (2 * strata_rng_float(r->rng) - 1);
-      }
-    for (int i = 0; i <= cells; i++)
-      for (int j = 0; j < cells; j++) {
-        int x = i * s, y = j * s + h;
-        double sum = 0;
-        int k = 0;
-        int px[4] = {x - h, x, x, x + h}, py[4] = {y, y - h, y + h, y};
-        for (int q = 0; q < 4; q++)
-          if (px[q] >= 0 && py[q] >= 0 && px[q] < G && py[q] < G) sum += AT(px[q], py[q]), k++;
-        AT(x, y) = sum / k + v * (2 * strata_rng_float(r->rng) - 1);
-      }
-    v *= g->dval;
-  }
-  for (int x = 0; x < W; x++)
-    for (int y = 0; y < H; y++) heights[x * H + y] = AT(x * G / W, y * G / H);
-#undef AT
-  memcpy(sorted, heights, (size_t)W * H * sizeof *sorted);
-  qsort(sorted, (size_t)W * H, sizeof *sorted, cmp_double);
-  size_t N = (size_t)W * H;
   for (size_t e = 0; e < g->nelems && st == OK; e++) {
     double q[2], f[2] = {g->elems[e].lower, g->elems[e].upper};
     for (int k = 0; k < 2; k++) {
@@ -628,14 +582,31 @@ NOINLINE static int noisemap(run *r, const gen *g, rect a) {
       size_t i = idx > 0 ? (size_t)idx : 0;
       q[k] = i < N ? sorted[i] : sorted[N - 1] + 1;
     }
+    const gen *eg = g->elems[e].gen;
+    if (is_edit(eg)) { /* the usual band: an edit, straight to the cells */
+      const strata_token *t = ids(r, eg);
+      if (t == NULL && eg->ntokens) st = ERROR;
+#define CELLS(kind)                                                                        \
+  for (int x = 0; x < W && st == OK; x++)                                                  \
+    for (int y = 0; y < H && st == OK; y++) {                                              \
+      double hgt = heights[x * H + y];                                                     \
+      if (q[0] <= hgt && hgt < q[1])                                                       \
+        st = edit_cell(r, kind, eg, t, (uint32_t)(a.py + y) * (uint32_t)r->W + (uint32_t)(a.px + x), \
+                       a.px + x, a.py + y);                                                \
+    }
+      EDIT_KINDS(st == OK ? eg->kind : LG_NONE)
+#undef CELLS
+      r->m->revision++;
+      continue;
+    }
     for (int x = 0; x < W && st == OK; x++)
       for (int y = 0; y < H && st == OK; y++) {
         double hgt = heights[x * H + y];
-        if (q[0] <= hgt && hgt < q[1]) st = sub(r, g, g->elems[e].gen, rect2(a.px + x, a.py + y, a.px + x + 1, a.py + y + 1));
+        if (q[0] <= hgt && hgt < q[1]) st = sub(r, g, eg, rect2(a.px + x, a.py + y, a.px + x + 1, a.py + y + 1));
       }
   }
 done:
-  free(grid), free(heights), free(sorted);
+  free(heights), free(sorted);
   return st;
 }
 
