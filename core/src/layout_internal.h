@@ -137,4 +137,20 @@ int lg_noise_heights(strata_rng *rng, double variance, int W, int H, double *hei
 /* out = in (n heights) in ascending order. 0, or -1 when out of memory. */
 int lg_sort_heights(const double *in, size_t n, double *out);
 
+/* ---- Connect's searches with whole-number costs (layout_connect.c) ---- */
+#define LG_IMPASSABLE (-1)
+/* The cost to enter cell (i, j) of the area (>= 1), or LG_IMPASSABLE. */
+typedef int32_t (*lg_cost_fn)(void *ctx, int i, int j);
+typedef struct lg_search lg_search;
+/* A search over an aw x ah area. keep_costs: a cell's cost is asked once and
+** kept until lg_search_forget; else it is asked again in every search. NULL
+** when out of memory. */
+lg_search *lg_search_new(int aw, int ah, int keep_costs, lg_cost_fn cost_of, void *ctx);
+void lg_search_free(lg_search *s);
+void lg_search_forget(lg_search *s, int i, int j);
+/* The A* path from (i1, j1) to (i2, j2): its cells from the goal back to the
+** one after the start, as i * ah + j, into path (room for aw * ah), their
+** number in *len. 1, or 0 when the goal cannot be reached. */
+int lg_search_path(lg_search *s, int i1, int j1, int i2, int j2, int32_t *path, size_t *len);
+
 #endif

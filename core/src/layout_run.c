@@ -669,6 +669,8 @@ static cnode heap_pop(connect_state *c) {
   return top;
 }
 
+static void forget_dirty(run *r, rect a, connect_state *c, lg_search *s);
+
 static int connect_pair(run *r, const gen *g, rect a, connect_state *c, int p1, int p2) {
   /* cells are column-major indices in A: i * ah + j */
   if (++c->gen == 0) {
@@ -676,15 +678,7 @@ static int connect_pair(run *r, const gen *g, rect a, connect_state *c, int p1, 
     memset(c->cost_stamp, 0, (size_t)c->aw * c->ah * sizeof *c->cost_stamp);
     c->gen = 1;
   }
-  if (c->keep_costs) {
-    /* costs stay valid across searches, but for the cells changed since */
-    for (size_t k = 0; k < r->ndirty; k++) {
-      int x = r->dirty[k] % r->W, y = r->dirty[k] / r->W;
-      r->dirty_mark[r->dirty[k]] = 0;
-      if (x >= a.px && x < a.kx && y >= a.py && y < a.ky) c->known[(x - a.px) * c->ah + (y - a.py)] = 0;
-    }
-    r->ndirty = 0;
-  }
+  if (c->keep_costs) forget_dirty(r, a, c, NULL); /* costs stay valid but for the cells changed since */
   int gx = p2 / c->ah, gy = p2 % c->ah;
   c->nheap = 0;
   c->stamp[p1] = c->gen, c->g[p1] = 0, c->parent[p1] = -1, c->closed[p1] = 0;
@@ -739,11 +733,75 @@ static int connect_pair(run *r, const gen *g, rect a, connect_state *c, int p1, 
   return OK;
 }
 
+typedef struct cost_ctx { run *r; const gen *g; rect a; } cost_ctx;
+
+/* A cell's cost for lg_search: whole numbers only (see whole_costs). */
+static int32_t governed_cost(void *ctx, int i, int j) {
+  const cost_ctx *c = ctx;
+  int e = governing(c->r, c->g, c->a.px + i, c->a.py + j);
+  return e < 0 ? 1 : c->g->elems[e].has_cost ? (int32_t)c->g->elems[e].cost : LG_IMPASSABLE;
+}
+
+/* Whether every cost is a whole number of at least 1, small enough that no
+** distance in the area leaves int32: then lg_search runs the searches. */
+static int whole_costs(const gen *g, rect a) {
+  double most = 1, cells = (double)(a.kx - a.px) * (a.ky - a.py);
+  for (size_t i = 0; i < g->nelems; i++) {
+    double c = g->elems[i].cost;
+    if (!g->elems[i].has_cost) continue;
+    if (!(c >= 1 && c <= 1e6 && c == (double)(int32_t)c)) return 0;
+    if (c > most) most = c;
+  }
+  return cells * most + (a.kx - a.px) + (a.ky - a.py) < 2e9;
+}
+
+/* The costs kept across searches: forget those of the cells changed since
+** the last search. */
+static void forget_dirty(run *r, rect a, connect_state *c, lg_search *s) {
+  for (size_t k = 0; k < r->ndirty; k++) {
+    int x = r->dirty[k] % r->W, y = r->dirty[k] / r->W;
+    r->dirty_mark[r->dirty[k]] = 0;
+    if (x >= a.px && x < a.kx && y >= a.py && y < a.ky) {
+      if (s) lg_search_forget(s, x - a.px, y - a.py);
+      else c->known[(x - a.px) * c->ah + (y - a.py)] = 0;
+    }
+  }
+  r->ndirty = 0;
+}
+
+/* The rounds with lg_search: the same searches as connect_pair's. */
+static int connect_rounds(run *r, const gen *g, rect a, connect_state *c, const int32_t *points, size_t np) {
+  cost_ctx cc = {r, g, a};
+  lg_search *s = lg_search_new(c->aw, c->ah, c->keep_costs, governed_cost, &cc);
+  int32_t *path = malloc((size_t)c->aw * c->ah * sizeof *path);
+  int st = OK;
+  if (s == NULL || path == NULL) {
+    st = ERROR;
+    strata_error_set(r->err, STRATA_ENOMEM, "out of memory running Connect");
+  }
+  for (int round = 0; round < CONNECT_ROUNDS && np > 0 && st == OK; round++) {
+    int p1 = points[strata_rng_below(r->rng, np)], p2 = points[strata_rng_below(r->rng, np)];
+    if (p1 == p2) continue;
+    if (c->keep_costs) forget_dirty(r, a, c, s);
+    size_t len;
+    if (!lg_search_path(s, p1 / c->ah, p1 % c->ah, p2 / c->ah, p2 % c->ah, path, &len)) continue;
+    for (size_t k = 0; k < len && st == OK; k++) {
+      int x = a.px + path[k] / c->ah, y = a.py + path[k] % c->ah;
+      int e = governing(r, g, x, y);
+      if (e >= 0) st = sub(r, g, g->elems[e].gen, rect2(x, y, x + 1, y + 1));
+    }
+  }
+  lg_search_free(s);
+  free(path);
+  return st;
+}
+
 NOINLINE static int connect(run *r, const gen *g, rect a) {
   connect_state c = {0};
   c.aw = a.kx - a.px, c.ah = a.ky - a.py;
   if (c.aw <= 0 || c.ah <= 0) return OK;
   size_t n = (size_t)c.aw * c.ah;
+  int whole = whole_costs(g, a);
   /* When every element's predicate looks only at the cell and draws nothing,
   ** a cell's cost changes only when the cell does: keep costs across the
   ** searches and forget those of the cells carved since. */
@@ -752,10 +810,10 @@ NOINLINE static int connect(run *r, const gen *g, rect a) {
     if (g->elems[i].pred && (g->elems[i].pred->random || g->elems[i].pred->nonlocal)) c.keep_costs = 0;
   if (c.keep_costs) {
     size_t cells = (size_t)r->W * r->H;
-    c.known = calloc(n, 1);
+    c.known = whole ? NULL : calloc(n, 1);
     r->dirty_mark = calloc(cells, 1);
     r->dirty = malloc(cells * sizeof *r->dirty);
-    if (c.known == NULL || r->dirty_mark == NULL || r->dirty == NULL) {
+    if ((!whole && c.known == NULL) || r->dirty_mark == NULL || r->dirty == NULL) {
       free(c.known), free(r->dirty_mark), free(r->dirty);
       r->dirty_mark = NULL, r->dirty = NULL;
       strata_error_set(r->err, STRATA_ENOMEM, "out of memory running Connect");
@@ -764,12 +822,14 @@ NOINLINE static int connect(run *r, const gen *g, rect a) {
     r->tracking = 1, r->ndirty = 0;
   }
   int32_t *points = malloc(n * sizeof *points);
-  c.stamp = calloc(n, sizeof *c.stamp), c.cost_stamp = calloc(n, sizeof *c.cost_stamp);
-  c.g = malloc(n * sizeof *c.g), c.cost = malloc(n * sizeof *c.cost);
-  c.parent = malloc(n * sizeof *c.parent), c.closed = malloc(n);
-  c.cap = 4 * n + 16, c.heap = malloc(c.cap * sizeof *c.heap);
   int st = OK;
-  if (!points || !c.stamp || !c.cost_stamp || !c.g || !c.cost || !c.parent || !c.closed || !c.heap) {
+  if (!whole) {
+    c.stamp = calloc(n, sizeof *c.stamp), c.cost_stamp = calloc(n, sizeof *c.cost_stamp);
+    c.g = malloc(n * sizeof *c.g), c.cost = malloc(n * sizeof *c.cost);
+    c.parent = malloc(n * sizeof *c.parent), c.closed = malloc(n);
+    c.cap = 4 * n + 16, c.heap = malloc(c.cap * sizeof *c.heap);
+  }
+  if (!points || (!whole && (!c.stamp || !c.cost_stamp || !c.g || !c.cost || !c.parent || !c.closed || !c.heap))) {
     st = ERROR;
     strata_error_set(r->err, STRATA_ENOMEM, "out of memory running Connect");
     goto done;
@@ -778,6 +838,10 @@ NOINLINE static int connect(run *r, const gen *g, rect a) {
   for (int i = 0; i < c.aw; i++)
     for (int j = 0; j < c.ah; j++)
       if (pred(r, g->pred, a.px + i, a.py + j)) points[np++] = i * c.ah + j;
+  if (whole) {
+    st = connect_rounds(r, g, a, &c, points, np);
+    goto done;
+  }
   for (int round = 0; round < CONNECT_ROUNDS && np > 0 && st == OK; round++) {
     int p1 = points[strata_rng_below(r->rng, np)], p2 = points[strata_rng_below(r->rng, np)];
     if (p1 != p2) st = connect_pair(r, g, a, &c, p1, p2);
