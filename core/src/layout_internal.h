@@ -59,6 +59,16 @@ typedef struct lg_clause {
 } lg_clause;
 #define LG_MAX_CLAUSES 8
 
+/* A term of an And that is not pure (it has a Translate, Area or Chance):
+** a pure predicate on small tokens read at an offset from the cell (an
+** offset kid is a Translate: false off the map), or any other predicate. */
+typedef struct lg_term {
+  int dx, dy;
+  int translated;
+  const struct strata_layout_gen *p;     /* pure on small tokens, or NULL */
+  const struct strata_layout_gen *other; /* p == NULL: asked with pred() */
+} lg_term;
+
 /* One element of Place, Connect, NoiseMap or Choose. */
 typedef struct lg_elem {
   struct strata_layout_gen *gen;   /* generator (all) */
@@ -77,6 +87,11 @@ struct strata_layout_gen {
   /* What a predicate test reads comes first, in one cache line: a run visits
   ** hundreds of nodes per cell pass, and each further line touched costs. */
   lg_kind kind;
+  /* A pure predicate on small tokens that is one test of the cell's token
+  ** bits m, ((m & ebits) == ewant) != eneg (On, Not On, flat Or and And,
+  ** their Not, True), else `general` (see pure_pred). Valid for the run. */
+  int general, eneg;
+  uint64_t ebits, ewant;
   /* A predicate of On, Not, And, Or and True only: a function of the cell's
   ** tokens, so of its token bits when every id is below 64. */
   int pure;
@@ -89,6 +104,8 @@ struct strata_layout_gen {
   uint64_t bits;                   /* pure predicates: the On bits (see `flat`) */
   lg_clause *clauses;              /* pure predicates of that form (see lg_clause), else NULL */
   strata_token *ids;               /* tokens interned in the run's token table */
+  lg_term *terms;                  /* And that is not pure: its kids as terms (run memory) */
+  int terms_pure;                  /* every term reads token bits (none is `other`) */
   struct strata_layout_gen *pred;  /* Filter, FloodFill, Connect toConnect, Not, Area, Translate */
   /* children: generators or predicates by kind */
   struct strata_layout_gen **kids;

@@ -18,6 +18,7 @@
 ** few attempts are made as KeeperRL makes them, as they mostly succeed.
 */
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,7 +61,19 @@ typedef struct run {
   uint8_t *dirty_mark;  /* W * H */
   int32_t *dirty;       /* cell indices y * W + x */
   size_t ndirty;
+  /* Caches that live as long as the run (gen.terms), freed at its end. */
+  struct run_block *blocks;
 } run;
+
+typedef struct run_block { struct run_block *next; } run_block;
+
+/* n bytes that live until the run ends, or NULL. */
+static void *run_alloc(run *r, size_t n) {
+  run_block *b = malloc(sizeof(max_align_t) + n);
+  if (b == NULL) return NULL;
+  b->next = r->blocks, r->blocks = b;
+  return (char *)b + sizeof(max_align_t);
+}
 
 static inline void touched(run *r, int x, int y) {
   if (!r->tracking) return;
@@ -104,6 +117,73 @@ static int soft_fail(run *r, const gen *g, const char *what) {
   return FAILED;
 }
 
+static int prepare(run *r, gen *g);
+
+/* A prepared pure predicate as one test of the token bits, where it is one
+** (see gen.general): pure_eval then has no branch to mispredict. */
+static void one_test(gen *g) {
+  g->general = 0, g->eneg = 0, g->ebits = g->ewant = 0;
+  if (!g->small) {
+    g->general = 1;
+    return;
+  }
+  const gen *n = g->kind == LP_NOT ? g->pred : g;
+  int neg = g->kind == LP_NOT;
+  if (n->kind == LP_ON || (n->kind == LP_OR && n->flat)) g->ebits = n->bits, g->ewant = 0, g->eneg = !neg;
+  else if (n->kind == LP_AND && n->flat) g->ebits = g->ewant = n->bits, g->eneg = neg;
+  else if (n->kind == LP_TRUE) g->eneg = neg;
+  else if (n == g && g->nclauses == 1) {
+    uint64_t b = g->clauses[0].bits;
+    switch (g->clauses[0].kind) {
+    case LC_ANY: g->ebits = b, g->eneg = 1; break;
+    case LC_NONE: g->ebits = b; break;
+    case LC_ALL: g->ebits = g->ewant = b; break;
+    default: g->ebits = g->ewant = b, g->eneg = 1; break; /* LC_NOT_ALL */
+    }
+  } else g->general = 1;
+}
+
+/* An And that is not pure, as terms (see lg_term): its pure kids and its
+** Translates of pure predicates read the token bits directly, without a walk
+** of the tree per cell (world_map's Connections: And(Not On(a), Translate(
+** {0 -1}, On(a))) on every cell, forty times). */
+static int prepare_terms(run *r, gen *g) {
+  g->terms = g->nkids ? run_alloc(r, g->nkids * sizeof *g->terms) : NULL;
+  if (g->nkids && g->terms == NULL) {
+    strata_error_set(r->err, STRATA_ENOMEM, "out of memory running a layout");
+    return ERROR;
+  }
+  g->terms_pure = 1;
+  for (size_t i = 0; i < g->nkids; i++) {
+    gen *k = g->kids[i], *q = k->kind == LP_TRANSLATE ? k->pred : k;
+    if (q->pure && q->run != r->id && prepare(r, q)) return ERROR;
+    lg_term t = {0, 0, 0, NULL, k};
+    if (q->pure && q->small) {
+      t.p = q, t.other = NULL;
+      if (k != q) t.dx = k->offset.x, t.dy = k->offset.y, t.translated = 1;
+    }
+    g->terms[i] = t;
+    g->terms_pure &= t.p != NULL;
+  }
+  return OK;
+}
+
+static inline int in_map(const run *r, int x, int y);
+static inline int pure_eval(const gen *p, uint64_t m);
+
+/* An And of terms that all read token bits, at cell (x, y). */
+static inline int terms_hold(const run *r, const gen *p, int x, int y) {
+  for (size_t i = 0; i < p->nkids; i++) {
+    const lg_term *t = &p->terms[i];
+    int tx = x + t->dx, ty = y + t->dy;
+    uint64_t m = 0;
+    if (in_map(r, tx, ty)) m = r->mask[(size_t)ty * (size_t)r->W + (size_t)tx];
+    else if (t->translated) return 0;
+    if (!pure_eval(t->p, m)) return 0;
+  }
+  return 1;
+}
+
 /* Fills the node's caches for this run: its tokens as ids of the map's
 ** table, and for a pure predicate its token bits (its children's first).
 ** 0, or ERROR with r->err set. The caches are not part of the tree's
@@ -130,7 +210,9 @@ static int prepare(run *r, gen *g) {
     default: break;
     }
     for (int k = 0; k < g->nclauses; k++) g->clauses[k].bits = g->clauses[k].src->bits;
+    one_test(g);
   }
+  if (g->kind == LP_AND && !g->pure && prepare_terms(r, g)) return ERROR;
   g->run = r->id;
   return OK;
 }
@@ -139,9 +221,8 @@ static int pure_pred(const gen *p, uint64_t m);
 
 /* pure_pred with the commonest forms inline: On, Or of Ons, And of Ons. */
 static inline int pure_eval(const gen *p, uint64_t m) {
-  if (p->kind == LP_ON || (p->kind == LP_OR && p->flat)) return (m & p->bits) != 0;
-  if (p->kind == LP_AND && p->flat) return (m & p->bits) == p->bits;
-  return pure_pred(p, m);
+  if (p->general) return pure_pred(p, m);
+  return ((m & p->ebits) == p->ewant) != p->eneg;
 }
 
 static inline const strata_token *ids(run *r, const gen *g) {
@@ -244,6 +325,22 @@ static int pred_other(run *r, const gen *p, int x, int y) {
   case LP_NOT: return !pred(r, p->pred, x, y);
   case LP_TRUE: return 1;
   case LP_AND:
+    if (p->run == r->id || prepare(r, (gen *)p) == OK) {
+      if (p->terms_pure) return terms_hold(r, p, x, y);
+      for (size_t i = 0; i < p->nkids; i++) {
+        const lg_term *t = &p->terms[i];
+        if (t->p == NULL) {
+          if (!pred(r, t->other, x, y)) return 0;
+          continue;
+        }
+        int tx = x + t->dx, ty = y + t->dy;
+        uint64_t m = 0;
+        if (in_map(r, tx, ty)) m = r->mask[(size_t)ty * (size_t)r->W + (size_t)tx];
+        else if (t->translated) return 0;
+        if (!pure_eval(t->p, m)) return 0;
+      }
+      return 1;
+    }
     for (size_t i = 0; i < p->nkids; i++)
       if (!pred(r, p->kids[i], x, y)) return 0;
     return 1;
@@ -958,9 +1055,14 @@ NOINLINE static int filter(run *r, const gen *g, rect a) {
   /* a pure predicate on the token bits straight away (A is on the map) */
   const gen *p = g->pred;
   int bits = p && p->pure && (p->run == r->id || prepare(r, (gen *)p) == OK) && p->small;
+  /* an And of token-bit terms (Translates among them) without a walk per cell */
+  int terms = !bits && p && p->kind == LP_AND && (p->run == r->id || prepare(r, (gen *)p) == OK) &&
+              p->terms && p->terms_pure;
   for (int x = a.px; x < a.kx; x++)
     for (int y = a.py; y < a.ky; y++) {
-      int yes = bits ? pure_eval(p, r->mask[(size_t)y * (size_t)r->W + (size_t)x]) : pred(r, p, x, y);
+      int yes = bits    ? pure_eval(p, r->mask[(size_t)y * (size_t)r->W + (size_t)x])
+                : terms ? terms_hold(r, p, x, y)
+                        : pred(r, p, x, y);
       const gen *c = yes ? g->gen : g->alt;
       if (c == NULL) continue;
       int st;
@@ -1071,6 +1173,10 @@ strata_status strata_layout_run(const strata_layout_gen *g, strata_tilemap *m, s
   if (err == NULL) r.err = &local;
   int st = run_gen(&r, g, rect2(0, 0, r.W, r.H));
   free(r.mask);
+  while (r.blocks) {
+    run_block *b = r.blocks;
+    r.blocks = b->next, free(b);
+  }
   if (st == ERROR) return r.err->status ? r.err->status : STRATA_EARG;
   *result = st == FAILED ? STRATA_LAYOUT_FAILED : STRATA_LAYOUT_OK;
   return STRATA_OK;
