@@ -325,7 +325,7 @@ static int pred_other(run *r, const gen *p, int x, int y) {
   case LP_NOT: return !pred(r, p->pred, x, y);
   case LP_TRUE: return 1;
   case LP_AND:
-    if (p->run == r->id || prepare(r, (gen *)p) == OK) {
+    if (!p->pure && (p->run == r->id || prepare(r, (gen *)p) == OK)) { /* terms (a pure And is not small here) */
       if (p->terms_pure) return terms_hold(r, p, x, y);
       for (size_t i = 0; i < p->nkids; i++) {
         const lg_term *t = &p->terms[i];
