@@ -419,7 +419,7 @@ static inline uint64_t bit_of(strata_token t) { return t < 64 ? (uint64_t)1 << t
 
 /* Edit g (Set, SetFront, Reset or Remove, with ids t) of cell index c at
 ** (x, y). The caller bumps the map's revision. */
-static inline int edit_cell(run *r, lg_kind kind, const gen *g, const strata_token *t, uint32_t c,
+static inline __attribute__((always_inline)) int edit_cell(run *r, lg_kind kind, const gen *g, const strata_token *t, uint32_t c,
                             int x, int y) {
   strata_tilemap *m = r->m;
   size_t n = g->ntokens;
@@ -1047,6 +1047,49 @@ done:
 /* ---- the dispatcher ---- */
 static int run_gen(run *r, const gen *g, rect a);
 
+/* Filter's cells for one kind of test, in a function of its own per kind so
+** that the usual loop (filter) keeps no test of the kind per cell. */
+#define FILTER_CELLS(test)                                                                   \
+  for (int x = a.px; x < a.kx; x++)                                                          \
+    for (int y = a.py; y < a.ky; y++) {                                                      \
+      int yes = (test);                                                                      \
+      const gen *c = yes ? g->gen : g->alt;                                                  \
+      if (c == NULL) continue;                                                               \
+      int st;                                                                                \
+      if (is_edit(c))                                                                        \
+        st = edit_cell(r, c->kind, c, yes ? tg : ta, (uint32_t)y * (uint32_t)r->W + (uint32_t)x, x, y); \
+      else st = run_gen(r, c, (rect){x, y, x + 1, y + 1});                                   \
+      if (st) return st;                                                                     \
+    }                                                                                        \
+  r->m->revision++;                                                                          \
+  return OK;
+
+/* An And of token-bit terms (Translates among them). */
+NOINLINE static int filter_terms(run *r, const gen *g, rect a, const strata_token *tg, const strata_token *ta) {
+  const gen *p = g->pred;
+  FILTER_CELLS(terms_hold(r, p, x, y))
+}
+
+/* Area(radius, On(t), minCount) with t small: the cellular automata's count
+** of live neighbours, on rows of token bits, stopping at minCount. */
+static inline int area_on(const run *r, const gen *p, uint64_t b, int x, int y) {
+  int x0 = x - p->ival < 0 ? 0 : x - p->ival, x1 = x + p->ival >= r->W ? r->W - 1 : x + p->ival;
+  int y0 = y - p->ival < 0 ? 0 : y - p->ival, y1 = y + p->ival >= r->H ? r->H - 1 : y + p->ival;
+  int count = 0;
+  for (int j = y0; j <= y1; j++) {
+    const uint64_t *row = r->mask + (size_t)j * (size_t)r->W;
+    for (int i = x0; i <= x1; i++) count += (row[i] & b) != 0;
+    if (count >= p->ival2) return 1;
+  }
+  return count >= p->ival2;
+}
+
+NOINLINE static int filter_area(run *r, const gen *g, rect a, const strata_token *tg, const strata_token *ta,
+                                uint64_t b) {
+  const gen *p = g->pred;
+  FILTER_CELLS(area_on(r, p, b, x, y))
+}
+
 NOINLINE static int filter(run *r, const gen *g, rect a) {
   /* edits, the usual branches, go to the cell without a dispatch */
   const strata_token *tg = NULL, *ta = NULL;
@@ -1056,13 +1099,16 @@ NOINLINE static int filter(run *r, const gen *g, rect a) {
   const gen *p = g->pred;
   int bits = p && p->pure && (p->run == r->id || prepare(r, (gen *)p) == OK) && p->small;
   /* an And of token-bit terms (Translates among them) without a walk per cell */
-  int terms = !bits && p && p->kind == LP_AND && (p->run == r->id || prepare(r, (gen *)p) == OK) &&
-              p->terms && p->terms_pure;
+  if (!bits && p && p->kind == LP_AND && (p->run == r->id || prepare(r, (gen *)p) == OK) && p->terms &&
+      p->terms_pure)
+    return filter_terms(r, g, a, tg, ta);
+  if (!bits && p && p->kind == LP_AREA && p->pred->kind == LP_ON) {
+    const strata_token *t = ids(r, p->pred);
+    if (t && t[0] < 64) return filter_area(r, g, a, tg, ta, (uint64_t)1 << t[0]);
+  }
   for (int x = a.px; x < a.kx; x++)
     for (int y = a.py; y < a.ky; y++) {
-      int yes = bits    ? pure_eval(p, r->mask[(size_t)y * (size_t)r->W + (size_t)x])
-                : terms ? terms_hold(r, p, x, y)
-                        : pred(r, p, x, y);
+      int yes = bits ? pure_eval(p, r->mask[(size_t)y * (size_t)r->W + (size_t)x]) : pred(r, p, x, y);
       const gen *c = yes ? g->gen : g->alt;
       if (c == NULL) continue;
       int st;
