@@ -9,14 +9,23 @@
 #define STRATA_VERSION_PATCH 0
 #define STRATA_VERSION "0.1.0"
 
+#include "strata/area.h"
+#include "strata/clock.h"
 #include "strata/error.h"
+#include "strata/event.h"
+#include "strata/feature.h"
 #include "strata/layout.h"
 #include "strata/path.h"
+#include "strata/registry.h"
+#include "strata/resolver.h"
 #include "strata/rng.h"
 #include "strata/tilemap.h"
 #include "strata/tokens.h"
+#include "strata/travel.h"
+#include "strata/unique.h"
 #include "strata/xygrid.h"
 #include "strata/xymap.h"
+#include "strata/runtime.h"
 #include "strata/value.h"
 #include "strata/world.h"
 
