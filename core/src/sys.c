@@ -81,7 +81,7 @@ strata_status sys_set(strata_world *w, uint64_t uid, const strata_value *path, s
                             (unsigned long long)uid);
   }
   full[0] = K("sys");
-  memcpy(full + 1, path, n * sizeof *path);
+  if (n) memcpy(full + 1, path, n * sizeof *path);
   /* The tables on the way: made when missing, unless there is nothing to
   ** set; sys itself always, as areas.lua's set_sys does. */
   for (size_t d = 1; d <= n && !st; d++) {
