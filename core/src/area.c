@@ -47,7 +47,7 @@ static strata_status set_key(strata_value *t, const char *key, strata_value *v, 
 static strata_status area_sys(strata_value *sys, uint64_t parent, strata_value *params,
                               const char *gen, int64_t starting, const int64_t *deepest,
                               strata_error *err) {
-  strata_value v;
+  strata_value v = strata_value_nil();
   strata_status st = strata_value_table(sys, err);
   if (st) { strata_value_clear(params); return st; }
   if (parent) { v = strata_value_int((int64_t)parent); st = set_key(sys, "parent", &v, err); }
@@ -65,10 +65,11 @@ static strata_status area_sys(strata_value *sys, uint64_t parent, strata_value *
 /* The archetype's params with the caller's keys over them. */
 static strata_status merged_params(strata_value *out, const strata_value *base,
                                    const strata_value *own, strata_error *err) {
+  *out = strata_value_nil();
   strata_status st = base && base->type == STRATA_VTABLE ? strata_value_copy(out, base, err)
                                                          : strata_value_table(out, err);
   for (size_t i = 0; !st && own && i < own->u.t->n; i++) {
-    strata_value v;
+    strata_value v = strata_value_nil();
     if ((st = strata_value_copy(&v, &own->u.t->vals[i], err))) break;
     if ((st = strata_vtable_set(out->u.t, &own->u.t->keys[i], &v, err))) strata_value_clear(&v);
   }
@@ -100,7 +101,7 @@ strata_status strata_area_create(strata_runtime *rt, const char *archetype,
                    : arch->has_starting_floor ? arch->starting_floor : 1;
   const int64_t *deepest = opts->has_deepest_floor ? &opts->deepest_floor
                          : arch->has_deepest_floor ? &arch->deepest_floor : NULL;
-  strata_value params, sys;
+  strata_value params = strata_value_nil(), sys = strata_value_nil();
   if ((st = merged_params(&params, arch->params, opts->params, err))) return st;
   if ((st = rt_begin(rt, err))) { strata_value_clear(&params); return st; }
   uint64_t rec, uid = 0;
@@ -197,7 +198,7 @@ static strata_status drop_area(strata_runtime *rt, uint64_t x, uint64_t rec, str
   if (!st && rt_object(rt, up, NULL)) st = sys_del(w, up, SYS(K("children"), I((int64_t)x)), err);
   const char *id = sys_str(w, x, SYS(K("unique")));
   if (!st && id) {
-    strata_value key;
+    strata_value key = strata_value_nil();
     if (!(st = strata_value_string(&key, id, strlen(id), err))) {
       st = sys_del(w, rec, SYS(K("uniques"), key), err);
       if (!st) st = sys_del(w, rec, SYS(K("placed"), key), err);

@@ -302,7 +302,7 @@ void event_report(strata_runtime *rt, const strata_failures *f) {
   rt->reporting = 1;
   for (size_t i = 0; i < f->n; i++) {
     const strata_failure *x = &f->items[i];
-    strata_value p;
+    strata_value p = strata_value_nil();
     if (strata_value_table(&p, NULL)) break;
     strata_status st = STRATA_OK;
     if (x->timer) st = params_int(&p, "timer", (int64_t)x->timer, NULL);

@@ -38,7 +38,7 @@ static strata_status put(strata_value *t, const char *key, strata_value v, strat
 }
 
 static strata_status put_str(strata_value *t, const char *key, const char *s, strata_error *err) {
-  strata_value v;
+  strata_value v = strata_value_nil();
   strata_status st = strata_value_string(&v, s, strlen(s), err);
   return st ? st : put(t, key, v, err);
 }
@@ -49,7 +49,7 @@ static strata_status link_area(strata_runtime *rt, uint64_t map, int64_t x, int6
   strata_world *w = rt->w;
   uint64_t owner = sys_uid(w, map, SYS(K("area")));
   if (owner == area) return STRATA_OK;
-  strata_value e;
+  strata_value e = strata_value_nil();
   strata_status st = strata_value_table(&e, err);
   if (!st) st = put(&e, "map", strata_value_int((int64_t)map), err);
   if (!st) st = put(&e, "x", strata_value_int(x), err);
@@ -75,7 +75,7 @@ strata_status strata_entrance_create(strata_runtime *rt, uint64_t map, int64_t x
   if (!st) st = check_kind(rt, area, "area", what, "area", err);
   if (!st) st = map_check_cell(rt, map, x, y, what, err);
   if (st || (st = rt_begin(rt, err))) return st;
-  strata_value sys;
+  strata_value sys = strata_value_nil();
   uint64_t f = 0;
   if (!(st = strata_value_table(&sys, err))) {
     st = put_str(&sys, "type", "entrance", err);
@@ -105,7 +105,7 @@ strata_status strata_stairs_create(strata_runtime *rt, uint64_t map, int64_t x, 
                             "%s: floor %" PRId64 " of area#%" PRIu64 " is the deepest (%" PRId64 "): no stairs lead below it",
                             what, n, a, deepest);
   if ((st = rt_begin(rt, err))) return st;
-  strata_value sys;
+  strata_value sys = strata_value_nil();
   uint64_t f = 0;
   if (!(st = strata_value_table(&sys, err))) {
     st = put_str(&sys, "type", "stairs", err);

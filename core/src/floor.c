@@ -120,7 +120,7 @@ static strata_status merge_props(strata_runtime *rt, uint64_t map,
   const strata_value *own = prop_get(rt->w, map, "props");
   if (own && own->type == STRATA_VTABLE)
     for (size_t i = 0; i < own->u.t->n && !st; i++) {
-      strata_value v;
+      strata_value v = strata_value_nil();
       if ((st = strata_value_copy(&v, &own->u.t->vals[i], err))) break;
       if ((st = strata_vtable_set(merged.u.t, &own->u.t->keys[i], &v, err))) strata_value_clear(&v);
     }
@@ -186,7 +186,7 @@ static strata_status generate(strata_runtime *rt, uint64_t area, int64_t n, uint
                               strata_error *err) {
   char key[64], who[300], a[48], b[48];
   snprintf(key, sizeof key, "area#%" PRIu64 " floor %" PRId64, area, n);
-  strata_value params;
+  strata_value params = strata_value_nil();
   const strata_value *own = sys_get(rt->w, area, SYS(K("params")));
   strata_status st = own ? strata_value_copy(&params, own, err) : strata_value_table(&params, err);
   if (st) return st;
@@ -230,7 +230,7 @@ static strata_status generate(strata_runtime *rt, uint64_t area, int64_t n, uint
   }
   strata_value_clear(&params);
   if (!st) {
-    strata_value p;
+    strata_value p = strata_value_nil();
     if (!(st = strata_value_table(&p, err))) {
       st = params_ref(&p, "area", area, err);
       if (!st) st = params_int(&p, "floor", n, err);

@@ -84,7 +84,7 @@ strata_status map_drop(strata_runtime *rt, uint64_t map, const char *what, strat
     size_t i = 0;
     while (i < t->n && !(t->vals[i].type == STRATA_VINT && t->vals[i].u.i == (int64_t)map)) i++;
     if (i == t->n) break;
-    strata_value key;
+    strata_value key = strata_value_nil();
     if ((st = strata_value_copy(&key, &t->keys[i], err))) break;
     st = sys_del(w, rec, SYS(K("placed"), key), err);
     strata_value_clear(&key);

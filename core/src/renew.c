@@ -45,7 +45,7 @@ strata_status renew_apply(strata_runtime *rt, uint64_t map, strata_error *err) {
   double now = strata_world_time(rt->w);
   for (int what = 1; what >= 0; what--) {
     double every = every_of(a, what), due;
-    strata_value k;
+    strata_value k = strata_value_nil();
     if (!(every > 0) || !sys_num(rt->w, map, due_key(what, &k), 1, &due) || !(now >= due)) continue;
     int64_t steps = (int64_t)floor((now - due) / every) + 1;
     strata_value v = strata_value_float(due + (double)steps * every);

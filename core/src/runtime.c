@@ -86,7 +86,7 @@ uint64_t rt_record(const strata_runtime *rt) {
 strata_status rt_record_make(strata_runtime *rt, uint64_t *uid, strata_error *err) {
   uint64_t rec = rt_record(rt);
   if (rec) { *uid = rec; return STRATA_OK; }
-  strata_value sys, t;
+  strata_value sys = strata_value_nil(), t = strata_value_nil();
   strata_status st = strata_world_create(rt->w, "world_record", NULL, &rec, err);
   if (st) return st;
   if ((st = strata_value_table(&sys, err))) goto fail;

@@ -88,7 +88,7 @@ strata_status sys_set(strata_world *w, uint64_t uid, const strata_value *path, s
     const strata_value *t = strata_object_get(w, uid, full, d);
     if (t && t->type == STRATA_VTABLE) continue;
     if (val->type == STRATA_VNIL && d > 1) return STRATA_OK; /* removing what is not there */
-    strata_value fresh;
+    strata_value fresh = strata_value_nil();
     if (!(st = strata_value_table(&fresh, err))) {
       st = strata_object_set(w, uid, full, d, &fresh, err);
       strata_value_clear(&fresh);

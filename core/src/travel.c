@@ -173,7 +173,7 @@ static strata_status map_hook(strata_runtime *rt, uint64_t map, strata_logic kin
 
 static strata_status emit_on(strata_runtime *rt, uint64_t source, const char *event,
                              uint64_t actor, uint64_t from, uint64_t to, strata_error *err) {
-  strata_value p;
+  strata_value p = strata_value_nil();
   strata_status st = strata_value_table(&p, err);
   if (st) return st;
   st = params_ref(&p, "actor", actor, err);

@@ -59,7 +59,7 @@ static strata_status unique_area(strata_runtime *rt, const char *id, int depth, 
   opts.has_starting_floor = u->has_starting_floor;
   opts.starting_floor = u->starting_floor;
   uint64_t a, rec, m;
-  strata_value name;
+  strata_value name = strata_value_nil();
   if ((st = strata_area_create(rt, u->area, &opts, &a, err))) return st;
   if ((st = strata_value_string(&name, id, strlen(id), err))) return st;
   if ((st = sys_set(rt->w, a, SYS(K("unique")), &name, err))) return st;

@@ -20,8 +20,9 @@ static inline strata_token fx_tok(strata_world *w, const char *name) {
   return strata_tokens_intern(strata_world_tokens(w), name, strlen(name), NULL);
 }
 
+/* A string value; nil when out of memory (the allocation tests make it so). */
 static inline strata_value fx_str(const char *s) {
-  strata_value v;
+  strata_value v = strata_value_nil();
   strata_value_string(&v, s, strlen(s), NULL);
   return v;
 }
@@ -48,11 +49,13 @@ static inline strata_status fx_set2(strata_world *w, uint64_t uid, const char *a
                              strata_value v, strata_error *err) {
   strata_value k[2] = { fx_str(a), fx_str(b) };
   strata_status st = STRATA_OK;
-  const strata_value *t = strata_object_get(w, uid, k, 1);
-  if (!t || t->type != STRATA_VTABLE) {
-    strata_value fresh;
-    strata_value_table(&fresh, NULL);
-    st = strata_object_set(w, uid, k, 1, &fresh, err);
+  if (k[0].type == STRATA_VNIL || k[1].type == STRATA_VNIL)
+    st = strata_error_set(err, STRATA_ENOMEM, "out of memory");
+  const strata_value *t = st ? NULL : strata_object_get(w, uid, k, 1);
+  if (!st && (!t || t->type != STRATA_VTABLE)) {
+    strata_value fresh = strata_value_nil();
+    st = strata_value_table(&fresh, err);
+    if (!st) st = strata_object_set(w, uid, k, 1, &fresh, err);
     strata_value_clear(&fresh);
   }
   if (!st) st = strata_object_set(w, uid, k, 2, &v, err);
@@ -71,10 +74,15 @@ static inline strata_status fx_log(strata_world *w, uint64_t map, strata_error *
   va_end(ap);
   const strata_value *log = fx_prop2(w, map, "props", "log");
   strata_value l;
-  if (log && log->type == STRATA_VTABLE) strata_value_copy(&l, log, NULL);
-  else strata_value_table(&l, NULL);
+  strata_status st = log && log->type == STRATA_VTABLE ? strata_value_copy(&l, log, err)
+                                                       : strata_value_table(&l, err);
+  if (st) return st;
   strata_value k = strata_value_int((int64_t)l.u.t->n + 1), v = fx_str(line);
-  strata_vtable_set(l.u.t, &k, &v, NULL);
+  if (v.type == STRATA_VNIL || strata_vtable_set(l.u.t, &k, &v, err)) {
+    strata_value_clear(&v);
+    strata_value_clear(&l);
+    return strata_error_set(err, STRATA_ENOMEM, "out of memory");
+  }
   return fx_set2(w, map, "props", "log", l, err);
 }
 
