@@ -17,8 +17,10 @@ extern "C" {
 ** call->timer and call->args, in a savepoint of its own. One that fails (or
 ** is unknown) is undone, reported (base.handler_failed with params { timer,
 ** handler, mod, message }) and appended to *failures (may be NULL); the
-** others still run, and a repeating timer stays scheduled. The time always
-** reaches time + dt; the status is not OK only for a bad dt or ENOMEM. */
+** others still run, and a repeating timer stays scheduled. The time reaches
+** time + dt. The status is not OK only for a bad dt (nothing done) or when
+** memory runs out between handlers (what ran stays run, the clock stays at
+** the last due time). */
 strata_status strata_advance(strata_runtime *rt, double dt, strata_failures *failures,
                              strata_error *err);
 

@@ -32,7 +32,8 @@ strata_status strata_event_on(strata_runtime *rt, const char *event, const char 
 size_t strata_event_off(strata_runtime *rt, const char *name);
 
 /* Emits `event` on `source` (0: the world itself, with no archetype and no
-** subscriptions). params may be NULL (an empty table is passed). The chain
+** subscriptions). params (NULL: none) reaches each handler as call->params,
+** with object references as STRATA_VREF values. The chain
 ** starts from *dflt (NULL: nil); its final result is written into *result,
 ** which the caller clears (result may be NULL). Errors: ENOTFOUND for an
 ** undeclared event or a deleted source, ENOMEM; a failing handler is not an

@@ -84,8 +84,9 @@ typedef struct strata_call {
   int stop;                     /* events: nonzero ends the chain (as does ret == "stop") */
 } strata_call;
 
-/* A piece of host logic. fn returns STRATA_OK, or a status and err filled
-** with what went wrong (a message of its own: the core adds none). */
+/* A piece of host logic. fn returns STRATA_OK, or a status and err (never
+** NULL) filled with what went wrong: a message of its own, which the core
+** passes on as it is (it makes one up only if fn left err empty). */
 typedef strata_status (*strata_fn)(strata_call *call, void *data, strata_error *err);
 
 typedef struct strata_callable {
