@@ -209,8 +209,8 @@ static strata_status run_link(strata_runtime *rt, link *l, uint64_t source, cons
 }
 
 strata_status event_emit(strata_runtime *rt, uint64_t source, const char *event,
-                         strata_value *params, const strata_value *dflt, strata_value *result,
-                         strata_error *err) {
+                         const strata_value *params, const strata_value *dflt,
+                         strata_value *result, strata_error *err) {
   chain ch = { NULL, 0, 0 };
   strata_failures failures = { NULL, 0, 0 };
   strata_value res = strata_value_nil();
@@ -257,7 +257,7 @@ strata_status strata_emit(strata_runtime *rt, uint64_t source, const char *event
     return strata_error_set(err, STRATA_ENOTFOUND,
                             "strata_emit: no object #%llu (deleted or never created)",
                             (unsigned long long)source);
-  return event_emit(rt, source, event, (strata_value *)params, dflt, result, err);
+  return event_emit(rt, source, event, params, dflt, result, err);
 }
 
 /* ---- failures ---- */

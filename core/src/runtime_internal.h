@@ -148,8 +148,8 @@ strata_status unique_place(strata_runtime *rt, uint64_t area, int64_t n, strata_
 /* ---- event.c ---- */
 /* strata_emit for the core's own events (declared by definition). */
 strata_status event_emit(strata_runtime *rt, uint64_t source, const char *event,
-                         strata_value *params, const strata_value *dflt, strata_value *result,
-                         strata_error *err);
+                         const strata_value *params, const strata_value *dflt,
+                         strata_value *result, strata_error *err);
 /* Emits base.handler_failed for each failure (not while already doing so). */
 void event_report(strata_runtime *rt, const strata_failures *f);
 strata_status failures_push(strata_failures *f, uint64_t timer, uint64_t subscription,

@@ -175,9 +175,18 @@ static void test_chain(strata_registry *reg) {
   strata_world_free(w);
 }
 
+/* The host is told of every savepoint the runtime opens and closes. */
+static int savepoints[3];
+static void count_savepoint(void *host, strata_savepoint_op op) {
+  (void)host;
+  savepoints[op]++;
+}
+
 static void test_failures(strata_registry *reg) {
   strata_world *w = strata_world_new(1, &err);
-  strata_runtime *rt = strata_runtime_new(w, strata_registry_resolver(reg), &err);
+  strata_resolver hooked = *strata_registry_resolver(reg);
+  hooked.savepoint = count_savepoint;
+  strata_runtime *rt = strata_runtime_new(w, &hooked, &err);
   uint64_t m, sub, gone;
   OK(strata_map_create(rt, 4, 4, NULL, &m, &err));
   OK(strata_event_on(rt, "ev.ping", "a", 10, "ev.add1", &err));
@@ -189,6 +198,7 @@ static void test_failures(strata_registry *reg) {
   strata_value res, dflt = strata_value_int(0);
   order[0] = '\0';
   failed_reports = 0;
+  memset(savepoints, 0, sizeof savepoints);
   OK(strata_emit(rt, m, "ev.ping", NULL, &dflt, &res, &err));
   /* the broken handler is undone, the chain goes on */
   CHECK_STR(order, "ev.add1+1 break ev.add10+10 ");
@@ -204,6 +214,10 @@ static void test_failures(strata_registry *reg) {
   snprintf(want, sizeof want, "event=ev.ping handler=ev.unknown mod=- sub=%llu timer=-1 message=unknown base.handler 'ev.unknown'",
            (unsigned long long)gone);
   CHECK_HAS(last_report, want);
+  /* a, break, c and the two reports (ev.unknown fails before its savepoint) */
+  CHECK_EQ_INT(savepoints[STRATA_SAVEPOINT_BEGIN], 5);
+  CHECK_EQ_INT(savepoints[STRATA_SAVEPOINT_COMMIT], 2);
+  CHECK_EQ_INT(savepoints[STRATA_SAVEPOINT_ROLLBACK], 3);
   /* a handler leaving a savepoint open fails and is undone */
   strata_event_off(rt, "b break");
   OK(strata_world_unsubscribe(w, gone, &err));
