@@ -20,5 +20,15 @@
 #include "strata/xymap.h"
 #include "strata/value.h"
 #include "strata/world.h"
+/* a world at work: areas, travel, events and time, with logic found by ID */
+#include "strata/area.h"
+#include "strata/clock.h"
+#include "strata/event.h"
+#include "strata/feature.h"
+#include "strata/registry.h"
+#include "strata/resolver.h"
+#include "strata/runtime.h"
+#include "strata/travel.h"
+#include "strata/unique.h"
 
 #endif
