@@ -18,6 +18,7 @@
 #include "strata/xygrid.h"
 #include "strata/xymap.h"
 #include "strata/value.h"
+#include "strata/worldgen.h"
 #include "strata/world.h"
 
 #endif
