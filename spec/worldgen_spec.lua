@@ -109,9 +109,9 @@ describe("strata.worldgen.generate", function()
     end
   end
 
-  it("takes defaults: seed 0, room_variance 5, greedy, the check on", function()
+  it("takes defaults: seed 0, room_variance 5, astar, the check on", function()
     local t = strata.worldgen.generate{ dims = { x = 20, y = 10, z = 2 } }
-    assert.same({ 0, 5, "greedy", true }, { t.seed, t.room_variance, t.path_alg, t.post_check })
+    assert.same({ 0, 5, "astar", true }, { t.seed, t.room_variance, t.path_alg, t.post_check })
     check_template(t, { dims = { 20, 10, 2 } })
   end)
 

@@ -103,7 +103,7 @@ static void check_gen_options(lua_State *L, strata_worldgen_options *o, log_stat
   lua_Integer rv = lstrata_opt_int(L, 1, "room_variance", STRATA_WORLDGEN_ROOM_VARIANCE);
   if (rv < 3) luaL_error(L, "room_variance must be at least 3 (the smallest room side), got %d", clamp_int(rv));
   o->room_variance = clamp_int(rv);
-  const char *alg = lstrata_opt_string(L, 1, "path_alg", "greedy");
+  const char *alg = lstrata_opt_string(L, 1, "path_alg", "astar");
   if (!strata_path_algorithm_parse(alg, &o->path_alg))
     luaL_error(L, "path_alg must be \"astar\", \"greedy\", \"bfs\" or \"dijkstra\", got \"%s\"", alg);
   o->post_check = lstrata_opt_bool(L, 1, "post_check", 1);
@@ -307,7 +307,7 @@ static strata_worldgen *check_template(lua_State *L, int arg) {
   if (t == NULL) lstrata_raise(L, "template", &err);
   t->seed = (int64_t)lstrata_opt_int(L, arg, "seed", 0);
   t->room_variance = (int)lstrata_opt_int(L, arg, "room_variance", STRATA_WORLDGEN_ROOM_VARIANCE);
-  const char *alg = lstrata_opt_string(L, arg, "path_alg", "greedy");
+  const char *alg = lstrata_opt_string(L, arg, "path_alg", "astar");
   if (!strata_path_algorithm_parse(alg, &t->path_alg))
     luaL_error(L, "template path_alg must be \"astar\", \"greedy\", \"bfs\" or \"dijkstra\", got \"%s\"", alg);
   t->post_check = lstrata_opt_bool(L, arg, "post_check", 1);

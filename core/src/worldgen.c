@@ -42,7 +42,7 @@ void strata_worldgen_options_init(strata_worldgen_options *o) {
   memset(o, 0, sizeof *o);
   o->dim_x = 25, o->dim_y = 25, o->dim_z = 3;
   o->room_variance = STRATA_WORLDGEN_ROOM_VARIANCE;
-  o->path_alg = STRATA_PATH_GREEDY;
+  o->path_alg = STRATA_PATH_ASTAR;
   o->post_check = 1;
   o->max_attempts = STRATA_WORLDGEN_ATTEMPTS;
 }
@@ -82,7 +82,7 @@ strata_worldgen *strata_worldgen_new(int dim_x, int dim_y, int dim_z, strata_err
   if (t == NULL) goto nomem;
   t->dim_x = dim_x, t->dim_y = dim_y, t->dim_z = dim_z;
   t->room_variance = STRATA_WORLDGEN_ROOM_VARIANCE;
-  t->path_alg = STRATA_PATH_GREEDY;
+  t->path_alg = STRATA_PATH_ASTAR;
   t->post_check = 1;
   t->floors = calloc((size_t)dim_z, sizeof *t->floors);
   if (t->floors == NULL) goto nomem;

@@ -177,7 +177,7 @@ static void test_determinism(void) {
   /* The file records what made it. */
   CHECK_HAS(ta, "\nseed 7\n");
   CHECK_HAS(ta, "\nroom_variance 5\n");
-  CHECK_HAS(ta, "\npath_alg greedy\n");
+  CHECK_HAS(ta, "\npath_alg astar\n");
   CHECK_HAS(ta, "\npost_check true\n");
   CHECK(strncmp(ta, "strata worldgen 1\nlegend ", 25) == 0);
   /* Another algorithm checks the same floors: the same template but for the

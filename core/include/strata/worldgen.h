@@ -91,7 +91,7 @@ typedef struct strata_worldgen_options {
   int dim_x, dim_y, dim_z;        /* each >= 1 */
   int64_t seed;
   int room_variance;              /* the largest side of a room, >= 3 */
-  strata_path_algorithm path_alg; /* the check's search; default greedy */
+  strata_path_algorithm path_alg; /* the check's search; default A* */
   int post_check;                 /* nonzero: each floor regenerated until it is passable */
   int max_attempts;               /* generations per floor before failing (ELIMIT) */
   int leg_steps;                  /* most steps of one hallway leg; 0: 3 * distance + 16.
@@ -100,7 +100,7 @@ typedef struct strata_worldgen_options {
   void *log_ud;
 } strata_worldgen_options;
 
-/* Defaults: 25 x 25 x 3, seed 0, room_variance 5, greedy, the check on,
+/* Defaults: 25 x 25 x 3, seed 0, room_variance 5, A*, the check on,
 ** STRATA_WORLDGEN_ATTEMPTS attempts, no log. */
 void strata_worldgen_options_init(strata_worldgen_options *o);
 

@@ -17,7 +17,7 @@ options:
   --dims WxHxZ         floor width, height and number of floors, e.g. 25x25x3
   --seed N             random seed, an integer (default 0)
   --room-variance N    the largest side of a room, at least 3 (default 5)
-  --path-alg ALG       the check's search: astar, greedy (default), bfs or dijkstra
+  --path-alg ALG       the check's search: astar (default), greedy, bfs or dijkstra
   --no-check           do not check that floors can be crossed
   -o FILE              write the template to FILE instead of printing it
   --read FILE          print the template in FILE (written with -o)
