@@ -277,6 +277,51 @@ static int count_log(void *ud, int level, int floor, const char *message) {
   return c->stop_after > 0 && c->info + c->debug >= c->stop_after;
 }
 
+/* The hallways of one floor, as the debug log tells them. */
+typedef struct legs { int n; strata_worldgen_point from[2048], to[2048]; } legs;
+
+static int record_legs(void *ud, int level, int floor, const char *message) {
+  legs *l = ud;
+  strata_worldgen_point a, b;
+  (void)floor;
+  if (level == 2 && l->n < 2048 &&
+      sscanf(message, "  hallway (%d, %d) -> (%d, %d)", &a.x, &a.y, &b.x, &b.y) == 4) {
+    l->from[l->n] = a, l->to[l->n] = b;
+    l->n++;
+  }
+  return 0;
+}
+
+/* Waypoints are visited nearest first: each hallway leads to a waypoint at the
+** smallest Manhattan distance among those not yet visited. */
+static void test_nearest_first(void) {
+  static const int dims[][2] = {{200, 200}, {1000, 3}, {3, 900}, {64, 9}};
+  for (int d = 0; d < 4; d++) {
+    strata_worldgen_options o;
+    strata_worldgen_options_init(&o);
+    o.dim_x = dims[d][0], o.dim_y = dims[d][1], o.dim_z = 1, o.seed = d;
+    static legs l;
+    l.n = 0;
+    o.log = record_legs, o.log_ud = &l;
+    strata_worldgen *t = NULL;
+    CHECK_EQ_INT(strata_worldgen_generate(&o, &t, NULL), STRATA_OK);
+    int n = (o.dim_x + o.dim_y) / 4;
+    CHECK_EQ_INT(l.n, n + 1);
+    int bad = 0;
+    for (int i = 0; i + 1 < l.n; i++) {
+      strata_worldgen_point at = l.from[i];
+      long chosen = labs((long)l.to[i].x - at.x) + labs((long)l.to[i].y - at.y), best = chosen;
+      for (int j = i; j + 1 < l.n; j++) { /* the waypoints not yet visited: l.to[i .. n-1] */
+        long dj = labs((long)l.to[j].x - at.x) + labs((long)l.to[j].y - at.y);
+        if (dj < best) best = dj;
+      }
+      bad += best != chosen;
+    }
+    CHECK_EQ_INT(bad, 0);
+    strata_worldgen_free(t);
+  }
+}
+
 static void test_log(void) {
   strata_worldgen_options o;
   strata_worldgen_options_init(&o);
@@ -614,6 +659,7 @@ int main(void) {
   test_errors();
   test_regeneration();
   test_log();
+  test_nearest_first();
   test_file();
   test_out_of_memory();
   CHECK_STR(strata_worldgen_tile_name(STRATA_WG_HALLWAY), "hallway");
