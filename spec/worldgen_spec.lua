@@ -316,7 +316,7 @@ describe("worlds from templates", function()
     assert.matches("is not a tile", err_of(strata.worldgen.to_area, w, t, { area = "genworld.tower" }))
     local ok, err = pcall(function() strata.worldgen.to_area(w, nil, { area = "genworld.tower" }) end)
     assert.is_false(ok)
-    assert.matches(THIS .. ":%d+: strata%.worldgen%.to_area: ", err)
+    assert.matches(THIS .. ":%d+: strata%.worldgen%.to_area: expected a template", err)
   end)
 
   it("floor by floor: an area generator that makes each floor as it is reached", function()

@@ -35,24 +35,32 @@ M.floor = public("strata.worldgen.floor", function(opts, z)
   return core.worldgen.floor(opts, z)
 end)
 
-M.render = public("strata.worldgen.render", function(t, opts)
-  options.check("strata.worldgen.render", opts, 1)
-  return core.worldgen.render(t, opts)
-end)
+local function template_arg(t)
+  if type(t) ~= "table" then
+    error("expected a template (from strata.worldgen.generate, read or parse), got " .. type(t), 0)
+  end
+  return t
+end
 
 local function path_arg(path)
   if type(path) ~= "string" then error("expected a file path, got " .. type(path), 0) end
   return path
 end
 
-M.write = public("strata.worldgen.write", function(t, path) core.worldgen.write(t, path_arg(path)) end)
+M.render = public("strata.worldgen.render", function(t, opts)
+  options.check("strata.worldgen.render", opts, 1)
+  return core.worldgen.render(template_arg(t), opts)
+end)
+M.write = public("strata.worldgen.write", function(t, path)
+  core.worldgen.write(template_arg(t), path_arg(path))
+end)
 M.read = public("strata.worldgen.read", function(path) return core.worldgen.read(path_arg(path)) end)
-M.format = public("strata.worldgen.format", function(t) return core.worldgen.format(t) end)
+M.format = public("strata.worldgen.format", function(t) return core.worldgen.format(template_arg(t)) end)
 M.parse = public("strata.worldgen.parse", function(text, name)
   if type(text) ~= "string" then error("expected the text of a template, got " .. type(text), 0) end
   return core.worldgen.parse(text, name)
 end)
-M.validate = public("strata.worldgen.validate", function(t) return core.worldgen.validate(t) end)
+M.validate = public("strata.worldgen.validate", function(t) return core.worldgen.validate(template_arg(t)) end)
 
 -- ---- templates as maps and areas ------------------------------------------------------
 
@@ -163,7 +171,7 @@ M.to_area = public("strata.worldgen.to_area", function(world, t, opts)
   end
   local tokens = token_table(opts.tokens)
   -- The template is checked whole before anything is made.
-  core.worldgen.validate(t)
+  core.worldgen.validate(template_arg(t))
   local z = t.dims.z or t.dims[3]
   local area = world:create_area(opts.area, { parent = opts.parent, starting_floor = 1, deepest_floor = z })
   area.meta.worldgen = { seed = t.seed, dims = { x = t.dims.x or t.dims[1], y = t.dims.y or t.dims[2], z = z } }
