@@ -306,7 +306,7 @@ static int tilemap_find_path(lua_State *L) {
 }
 
 /* Reads a path table ({ {x, y}, ... }) into cell indices. */
-static void check_path(lua_State *L, int arg, strata_tilemap *m, strata_path *out) {
+void lstrata_check_path(lua_State *L, int arg, strata_tilemap *m, strata_path *out) {
   int w = strata_tilemap_width(m), h = strata_tilemap_height(m);
   lua_Integer n = luaL_len(L, arg);
   if ((size_t)n > out->cap) {
@@ -339,7 +339,7 @@ static int tilemap_render(lua_State *L) {
     ro.overlay_glyph = lstrata_opt_string(L, 2, "path_glyph", NULL);
     if (lua_getfield(L, 2, "path") != LUA_TNIL) {
       luaL_checktype(L, -1, LUA_TTABLE);
-      check_path(L, lua_gettop(L), m, &ud->path);
+      lstrata_check_path(L, lua_gettop(L), m, &ud->path);
       ro.overlay = &ud->path;
     }
     lua_pop(L, 1);

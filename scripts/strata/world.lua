@@ -209,7 +209,7 @@ end
 -- Forwarded to the tile map the world owns. Each forwarder is made as a method
 -- call (`tm:set(...)`), so that an argument error counts arguments as the
 -- caller wrote them; edits touch the map first, so a savepoint can undo them.
-local tile_reads = { "tokens", "has", "top", "passable", "cost", "find_path" }
+local tile_reads = { "tokens", "has", "top", "passable", "cost", "find_path", "to_svg", "to_png" }
 local tile_writes = { "set", "add_front", "remove", "reset", "clear", "fill" }
 local tile_methods = {}
 
@@ -780,8 +780,11 @@ function M.open(path, opts)
 end
 
 -- Areas, floors, entrances, stairs and travel extend worlds and handles.
-require("strata.areas")(M, { World = World, kinds = kinds, handle = handle, label = label,
-  check_alive = check_alive, is_handle = is_handle, point = point })
+local internals = { World = World, kinds = kinds, handle = handle, label = label,
+  check_alive = check_alive, is_handle = is_handle, point = point }
+require("strata.areas")(M, internals)
+-- Actors moving on tile maps: world:move, world:walk.
+require("strata.walk")(M, internals)
 
 -- strata.reload{ "mod", world = w }: re-runs a mod in place, in `world` or in
 -- every live world that loaded it. An ID still used by a world's state cannot

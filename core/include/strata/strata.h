@@ -12,6 +12,7 @@
 #include "strata/error.h"
 #include "strata/layout.h"
 #include "strata/path.h"
+#include "strata/picture.h"
 #include "strata/rng.h"
 #include "strata/tilemap.h"
 #include "strata/tokens.h"

@@ -15,7 +15,8 @@ options:
   --seed N          random seed (default 1)
   --attempts N      attempts on a fresh map before giving up (default 10)
   --glyphs FILE     glyph table ("token" glyph colour per line) for the preview;
-                    without it each cell shows the first letter of its top token
+                    without it each cell shows its top token's glyph (for an ID,
+                    the mods' base.token glyphs; else the token's first letter)
   --mapping FILE:NAME  also apply the mapping NAME of FILE and count its actions
   --tokens          list every token with the number of cells holding it
   --mods a,b        mods to load for an ID (default base)
