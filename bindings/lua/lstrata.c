@@ -201,5 +201,6 @@ int luaopen_strata_core(lua_State *L) {
   lstrata_open_layout(L);
   lstrata_open_picture(L);
   lstrata_open_paths(L);
+  lstrata_open_worldgen(L);
   return 1;
 }

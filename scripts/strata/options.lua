@@ -72,6 +72,11 @@ M.known = {
   ["strata.layout.apply"] = { "world" },
   ["strata.xymap.parse"] = { "legend", "z", "world" },
   ["strata.markup.render"] = { "color" },
+  ["strata.worldgen.generate"] = { "dims", "seed", "room_variance", "path_alg", "post_check", "log" },
+  ["strata.worldgen.floor"] = { "dims", "seed", "room_variance", "path_alg", "post_check", "log" },
+  ["strata.worldgen.render"] = { "color" },
+  ["strata.worldgen.to_map"] = { "tokens" },
+  ["strata.worldgen.to_area"] = { "area", "parent", "tokens" },
   -- checked in C
   ["strata.tilemap.new"] = { "width", "height", "fill", "tokens" },
   ["tilemap:fill"] = { "push" },

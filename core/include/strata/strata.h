@@ -19,6 +19,7 @@
 #include "strata/xygrid.h"
 #include "strata/xymap.h"
 #include "strata/value.h"
+#include "strata/worldgen.h"
 #include "strata/world.h"
 /* a world at work: areas, travel, events and time, with logic found by ID */
 #include "strata/area.h"
