@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gridflood.h"
+#include "gridengine.h"
 
 #define UNSEEN 1u
 #define OPEN 0x40u   /* reached, distance not final (two-queue search only) */

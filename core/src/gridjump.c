@@ -41,7 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gridflood.h"
+#include "gridengine.h"
 
 #define COUNT_MAX 0xfffeu
 #define NONE UINT32_MAX

@@ -6,11 +6,11 @@
 **
 ** Memory: one 32-bit word per cell (W*H*4 bytes) holds an empty cell or a
 ** single token in place, with no allocation. Only cells holding two or more
-** tokens use a side stack (16 bytes + 4 per token). The pathfinding workspace,
-** made on the first search and reused after, adds 9 bytes per cell for A*
-** and Dijkstra with 4 neighbours (a one-byte cost class, a 4-byte state word
-** and a 4-byte cost), 4 more once diagonal steps are searched, and 16 more
-** the first time BFS or greedy search is used.
+** tokens use a side stack (16 bytes + 4 per token). Searches keep their
+** workspace apart from the map, in a strata_grid_search (below), sized to
+** the largest map searched: about 2 to 10 bytes per cell by engine (a byte
+** per cell of cost classes, then one to nine bytes of search state), 16
+** more the first time greedy search or a map of many costs is searched.
 **
 ** Movement: a cell is passable when it holds at least one token and all of
 ** its tokens are passable; entering it costs the largest cost among them.
@@ -90,21 +90,57 @@ double strata_tilemap_cost(const strata_tilemap *m, int x, int y);
 typedef struct strata_grid_options {
   strata_path_algorithm algorithm;
   int connectivity;     /* 4 or 8 */
-  double diagonal_cost; /* multiplier of a diagonal step: sqrt(2) (default) or 1 */
+  double diagonal_cost; /* multiplier of a diagonal step: sqrt(2) (default) or any >= 1 */
 } strata_grid_options;
 
 /* Fills defaults: A*, 4-connected, diagonal sqrt(2). */
 void strata_grid_options_init(strata_grid_options *o);
 
+/* ---- searches ----
+** A strata_grid_search holds what searches on tile maps keep between calls:
+** the workspace (grown to the largest map searched, then reused, so that a
+** search in the steady state allocates nothing) and caches built from a map
+** (its cells as cost classes, bitsets), each checked against the map's
+** identity and revision and its token table's revision before use, and
+** rebuilt when they changed. It holds no reference to a map and may serve
+** any number of maps in turn.
+**
+** A search reads the map and writes only the search object. One search
+** object serves one search at a time; two search objects may search one map
+** from two threads at once, as long as nothing edits the map or its token
+** table meanwhile.
+**
+** The route found among equal ones depends only on the map and the request.
+*/
+typedef struct strata_grid_search strata_grid_search;
+
+strata_grid_search *strata_grid_search_new(strata_error *err);
+void strata_grid_search_free(strata_grid_search *s); /* NULL is accepted */
+
 /* Finds a path between two cells; out->nodes are cell indices (y*W + x).
 ** A diagonal step is allowed whenever its destination is passable. The start
-** cell need not be passable; an impassable goal has no path (len 0). */
+** cell need not be passable; an impassable goal has no path. "No path" is
+** not an error: STRATA_OK with out->len == 0. opt may be NULL (defaults).
+** Fails with STRATA_EARG on a cell outside the map or bad options, and
+** STRATA_ENOMEM. out is reused (grown, never shrunk). */
+strata_status strata_grid_search_run(strata_grid_search *s, const strata_tilemap *m, int x1,
+                                     int y1, int x2, int y2, const strata_grid_options *opt,
+                                     strata_path *out, strata_error *err);
+/* Cells expanded by the last search (for benchmarks and tests). */
+uint64_t strata_grid_search_expanded(const strata_grid_search *s);
+/* Bytes held by the search object: workspace and caches. */
+size_t strata_grid_search_memory(const strata_grid_search *s);
+
+/* The common call: strata_grid_search_run with a search object that the
+** map keeps for this (made on the first call, freed with the map, counted
+** by strata_tilemap_memory). m is not const because of it: the map's own
+** search object serves one caller at a time; threads bring their own. */
 strata_status strata_tilemap_find_path(strata_tilemap *m, int x1, int y1, int x2, int y2,
                                        const strata_grid_options *opt, strata_path *out,
                                        strata_error *err);
-/* Nodes expanded by this map's last search. */
+/* Cells expanded by the last strata_tilemap_find_path on this map. */
 uint64_t strata_tilemap_last_expanded(const strata_tilemap *m);
-/* Bytes held by the map: cells, side stacks and search workspace. */
+/* Bytes held by the map: cells, side stacks and its own search object. */
 size_t strata_tilemap_memory(const strata_tilemap *m);
 
 typedef struct strata_render_options {
