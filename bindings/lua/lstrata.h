@@ -47,6 +47,7 @@ void lstrata_add_functions(lua_State *L, const char *field, const luaL_Reg *func
 ** stack. */
 void lstrata_open_tokens(lua_State *L);
 void lstrata_open_tilemap(lua_State *L);
+void lstrata_open_tilepath(lua_State *L);
 void lstrata_open_rng(lua_State *L);
 void lstrata_open_xymap(lua_State *L);
 void lstrata_open_world(lua_State *L);
