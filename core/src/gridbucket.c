@@ -325,7 +325,9 @@ int gridbucket_run(struct grid_bucket **bp, const grid_query *q, gridbucket_queu
   const int use_h = q->algorithm == STRATA_PATH_ASTAR, eight = q->eight;
   const double diag = q->diag;
   uint32_t n = gc->pw * gc->ph;
-  if (!prepare_work(gs, n, eight, ring_size)) return -1;
+  /* Real keys keep the diagonal part of g apart, even with no diagonal
+  ** steps (4 neighbours): the search reads it. */
+  if (!prepare_work(gs, n, eight || queue != QUEUE_RING_INT, ring_size)) return -1;
   if (queue == QUEUE_RADIX && gs->radix == NULL && (gs->radix = strata_search_new(NULL)) == NULL)
     return -1;
   const int x1 = q->x1, y1 = q->y1, x2 = q->x2, y2 = q->y2;

@@ -94,6 +94,9 @@ int main(void) {
         const int w = sizes[si][0], h = sizes[si][1];
         if (kind == 3 && w * h < 400) continue;
         strata_tilemap *m = random_map(&r, w, h, densities[di], kind);
+        /* a fresh workspace per map: each engine's first search on it too */
+        strata_grid_search_free(s);
+        s = strata_grid_search_new(NULL);
         for (int trial = 0; trial < 6; trial++) {
           int sc = (int)strata_rng_below(&r, (uint64_t)(w * h)), gc = (int)strata_rng_below(&r, (uint64_t)(w * h));
           if (trial == 0) gc = sc;

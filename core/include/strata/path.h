@@ -2,8 +2,10 @@
 ** path.h - shortest paths over any graph.
 **
 ** The search works on a strata_graph: nodes are numbered 0..node_count-1 and
-** a callback lists the edges out of a node. Tile maps (tilemap.h), XY maps
-** and multi-map grids all expose themselves this way and share one search.
+** a callback lists the edges out of a node. XY maps and multi-map grids
+** expose themselves this way and share this search. Tile maps have their own
+** (strata_grid_search in tilemap.h), which picks among engines made for
+** grids and falls back on this one.
 **
 ** A strata_search is the reusable workspace of one search at a time: it grows
 ** to the largest graph it has seen and is never shrunk, so repeated searches
