@@ -12,18 +12,18 @@
 **   searches with 16-bit generation stamps.
 ** - keys in buckets instead of a heap: with integer costs (4 neighbours, or
 **   8 with diagonal cost 1) A* and Dijkstra keys are integers and a ring of
-**   LIFO buckets orders them exactly (GRIDBUCKET_INT). With real keys
-**   (diagonal != 1), Dijkstra may use buckets as wide as the cheapest step:
-**   every label in the lowest bucket is final then (Dinitz 1978), so order
-**   inside a bucket does not matter (GRIDBUCKET_WIDTH); A* keeps the exact
-**   radix heap of search_internal.h (GRIDBUCKET_RADIX).
+**   LIFO buckets orders them exactly. With real keys (diagonal != 1),
+**   Dijkstra uses buckets as wide as the cheapest step: every label in the
+**   lowest bucket is final then (Dinitz 1978), so order inside a bucket does
+**   not matter. (A* with real keys had a radix heap here: 1.2-1.6 times the
+**   generic engine's speed, not enough to keep; docs/benchmarks.md.)
 ** Entries carry their cell's coordinates so the estimate needs no division.
 */
 #include <math.h>
 #include <stdlib.h>
 
 #include "gridengine.h"
-#include "search_internal.h"
+#include <string.h>
 
 #define MAX_RING 8192 /* more buckets than this: the key range is too wide for a ring */
 
@@ -57,7 +57,6 @@ struct grid_bucket {
   uint32_t *ortho, *diag; /* diag: only once a search with diagonal steps needed it */
   entry_stack *ring;      /* ring_size stacks, grown when a search needs more */
   uint32_t ring_size;
-  strata_search *radix;   /* the radix heap, for real-valued A* keys */
 };
 
 void gridbucket_free(struct grid_bucket *gs) {
@@ -67,7 +66,6 @@ void gridbucket_free(struct grid_bucket *gs) {
   free(gs->diag);
   for (uint32_t i = 0; i < gs->ring_size; i++) free(gs->ring[i].items);
   free(gs->ring);
-  strata_search_free(gs->radix);
   free(gs);
 }
 
@@ -77,7 +75,6 @@ size_t gridbucket_memory(const struct grid_bucket *gs) {
   if (gs->diag) bytes += (size_t)gs->cap * sizeof *gs->diag;
   bytes += gs->ring_size * sizeof *gs->ring;
   for (uint32_t i = 0; i < gs->ring_size; i++) bytes += gs->ring[i].cap * sizeof(grid_entry);
-  if (gs->radix) bytes += strata_search_memory(gs->radix);
   return bytes;
 }
 
@@ -140,10 +137,7 @@ static inline uint32_t grid_estimate_int(uint16_t x, uint16_t y, uint16_t gx, ui
   return hscale * (eight ? (dx > dy ? dx : dy) : dx + dy);
 }
 
-typedef gridbucket_queue queue_kind;
-#define QUEUE_RING_INT GRIDBUCKET_INT
-#define QUEUE_RING_WIDTH GRIDBUCKET_WIDTH
-#define QUEUE_RADIX GRIDBUCKET_RADIX
+typedef enum queue_kind { QUEUE_RING_INT, QUEUE_RING_WIDTH } queue_kind;
 
 /* The search proper, specialised by the compiler for each (eight, queue). */
 static inline __attribute__((always_inline)) int
@@ -173,47 +167,28 @@ grid_run(struct grid_bucket *gs, const grid_classes *gc, int eight, queue_kind q
 
 #define PUSH(f, entry)                                                                   \
   do {                                                                                   \
-    if (queue == QUEUE_RADIX) {                                                          \
-      grid_entry e_ = (entry);                                                           \
-      if (!radix_push(gs->radix, key_bits(f), e_.cell, (uint32_t)e_.x | (uint32_t)e_.y << 16)) \
-        return -1;                                                                       \
-    } else {                                                                             \
-      uint64_t b_ = queue == QUEUE_RING_INT ? (uint64_t)(f) : (uint64_t)((f) * inv_width); \
-      if (b_ < cur) b_ = cur;                                                            \
-      entry_stack *s_ = &ring[b_ & mask];                                                \
-      if (s_->len == s_->cap && !stack_grow(s_)) return -1;                              \
-      s_->items[s_->len++] = (entry);                                                    \
-      count++;                                                                           \
-    }                                                                                    \
+    uint64_t b_ = queue == QUEUE_RING_INT ? (uint64_t)(f) : (uint64_t)((f) * inv_width); \
+    if (b_ < cur) b_ = cur;                                                              \
+    entry_stack *s_ = &ring[b_ & mask];                                                  \
+    if (s_->len == s_->cap && !stack_grow(s_)) return -1;                                \
+    s_->items[s_->len++] = (entry);                                                      \
+    count++;                                                                             \
   } while (0)
 
   state[start] = gen | STATE_START;
   ortho[start] = 0;
   if (dcost) dcost[start] = 0;
-  if (queue == QUEUE_RADIX) {
-    radix_clear(gs->radix);
-  } else {
-    for (uint32_t i = 0; i < ring_size; i++) ring[i].len = 0;
-    double f0 = ESTIMATE(sx, sy);
-    cur = queue == QUEUE_RING_INT ? (uint64_t)f0 : (uint64_t)(f0 * inv_width);
-  }
+  for (uint32_t i = 0; i < ring_size; i++) ring[i].len = 0;
+  double f0 = ESTIMATE(sx, sy);
+  cur = queue == QUEUE_RING_INT ? (uint64_t)f0 : (uint64_t)(f0 * inv_width);
   PUSH(ESTIMATE(sx, sy), ((grid_entry){start, sx, sy}));
 
   for (;;) {
-    grid_entry e;
-    if (queue == QUEUE_RADIX) {
-      uint32_t xy;
-      int r = radix_pop(gs->radix, &e.cell, &xy);
-      if (r < 0) return -1;
-      if (r == 0) break;
-      e.x = (uint16_t)xy, e.y = (uint16_t)(xy >> 16);
-    } else {
-      if (count == 0) break;
-      entry_stack *s = &ring[cur & mask];
-      while (s->len == 0) s = &ring[++cur & mask];
-      e = s->items[--s->len];
-      count--;
-    }
+    if (count == 0) break;
+    entry_stack *top = &ring[cur & mask];
+    while (top->len == 0) top = &ring[++cur & mask];
+    const grid_entry e = top->items[--top->len];
+    count--;
     uint32_t u = e.cell;
     if (state[u] & STATE_CLOSED) continue;
     state[u] |= STATE_CLOSED;
@@ -285,64 +260,60 @@ static int build_path(const struct grid_bucket *gs, uint32_t pw_, uint32_t start
   return 1;
 }
 
-/* The queue for q's keys and the size of its ring (0: the radix heap), or
-** 0 when the ring would be too large. */
-static int choose_ring(const grid_query *q, queue_kind queue, double *width, uint32_t *ring_size) {
+/* The queue for q's keys and the size of its ring; 0 when q is not for
+** this engine or the ring would be too large. */
+static int choose_ring(const grid_query *q, queue_kind *queue, double *width, uint32_t *ring_size) {
   const grid_classes *g = q->g;
+  if (g == NULL || !g->integral || g->count == 0) return 0;
   double max_step = g->max_cost * q->diag;
-  *width = 1, *ring_size = 0;
-  if (queue == QUEUE_RADIX) return 1;
-  if (queue == QUEUE_RING_INT && !(q->diag == 1 && 2 * max_step + 2 < MAX_RING)) return 0;
-  if (queue == QUEUE_RING_WIDTH) {
-    if (q->algorithm != STRATA_PATH_DIJKSTRA || !(max_step / g->min_cost + 2 < MAX_RING)) return 0;
+  *width = 1;
+  if (q->diag == 1 && (q->algorithm == STRATA_PATH_ASTAR || q->algorithm == STRATA_PATH_DIJKSTRA)) {
+    *queue = QUEUE_RING_INT;
+  } else if (q->algorithm == STRATA_PATH_DIJKSTRA) {
+    *queue = QUEUE_RING_WIDTH;
     *width = g->min_cost;
+  } else {
+    return 0;
   }
   /* The ring must hold every key between the lowest open one and the
   ** highest: a step raises a key by at most span buckets. */
-  double span = queue == QUEUE_RING_INT ? 2 * max_step + 2 : max_step / *width + 2;
+  double span = *queue == QUEUE_RING_INT ? 2 * max_step + 2 : max_step / *width + 2;
+  if (!(span < MAX_RING)) return 0;
   uint32_t n = 4;
   while (n < span + 1) n *= 2;
   *ring_size = n;
   return 1;
 }
 
-int gridbucket_fits(const grid_query *q, gridbucket_queue queue) {
+int gridbucket_fits(const grid_query *q) {
+  queue_kind queue;
   double width;
   uint32_t ring_size;
-  return q->g != NULL && q->g->integral && q->g->count > 0 &&
-         (q->algorithm == STRATA_PATH_ASTAR || q->algorithm == STRATA_PATH_DIJKSTRA) &&
-         choose_ring(q, queue, &width, &ring_size);
+  return choose_ring(q, &queue, &width, &ring_size);
 }
 
-int gridbucket_run(struct grid_bucket **bp, const grid_query *q, gridbucket_queue queue,
-                   strata_path *out, uint64_t *expanded) {
+int gridbucket_run(struct grid_bucket **bp, const grid_query *q, strata_path *out,
+                   uint64_t *expanded) {
   const grid_classes *gc = q->g;
   struct grid_bucket *gs = *bp;
   if (gs == NULL && (gs = *bp = calloc(1, sizeof *gs)) == NULL) return -1;
+  queue_kind queue;
   double width;
   uint32_t ring_size;
-  if (!choose_ring(q, queue, &width, &ring_size)) return -2;
+  if (!choose_ring(q, &queue, &width, &ring_size)) return -2;
   const int use_h = q->algorithm == STRATA_PATH_ASTAR, eight = q->eight;
   const double diag = q->diag;
   uint32_t n = gc->pw * gc->ph;
-  /* Real keys keep the diagonal part of g apart, even with no diagonal
-  ** steps (4 neighbours): the search reads it. */
+  /* Real keys keep the diagonal part of g apart: the search reads it. */
   if (!prepare_work(gs, n, eight || queue != QUEUE_RING_INT, ring_size)) return -1;
-  if (queue == QUEUE_RADIX && gs->radix == NULL && (gs->radix = strata_search_new(NULL)) == NULL)
-    return -1;
   const int x1 = q->x1, y1 = q->y1, x2 = q->x2, y2 = q->y2;
   uint32_t start = (uint32_t)(y1 + 1) * gc->pw + (uint32_t)(x1 + 1);
   uint32_t goal = (uint32_t)(y2 + 1) * gc->pw + (uint32_t)(x2 + 1);
   uint16_t sx = (uint16_t)x1, sy = (uint16_t)y1, gx = (uint16_t)x2, gy = (uint16_t)y2;
   int found;
 #define RUN(e, k) grid_run(gs, gc, e, k, use_h, diag, width, ring_size, start, sx, sy, goal, gx, gy, expanded)
-  if (eight) {
-    found = queue == QUEUE_RING_INT ? RUN(1, QUEUE_RING_INT)
-            : queue == QUEUE_RING_WIDTH ? RUN(1, QUEUE_RING_WIDTH) : RUN(1, QUEUE_RADIX);
-  } else {
-    found = queue == QUEUE_RING_INT ? RUN(0, QUEUE_RING_INT)
-            : queue == QUEUE_RING_WIDTH ? RUN(0, QUEUE_RING_WIDTH) : RUN(0, QUEUE_RADIX);
-  }
+  if (eight) found = queue == QUEUE_RING_INT ? RUN(1, QUEUE_RING_INT) : RUN(1, QUEUE_RING_WIDTH);
+  else found = queue == QUEUE_RING_INT ? RUN(0, QUEUE_RING_INT) : RUN(0, QUEUE_RING_WIDTH);
 #undef RUN
   if (found < 0) return -1;
   out->len = 0;

@@ -192,10 +192,6 @@ static int admit_flood_astar(strata_grid_search *s, const grid_query *q) {
   (void)s;
   return one_cost(q) && q->algorithm == STRATA_PATH_ASTAR && q->diag == 1;
 }
-static int admit_flood_astar_diag(strata_grid_search *s, const grid_query *q) {
-  (void)s;
-  return one_cost(q) && q->algorithm == STRATA_PATH_ASTAR && q->diag > 1 && q->diag <= 2;
-}
 static int admit_flood_bfs(strata_grid_search *s, const grid_query *q) {
   (void)s;
   return one_cost(q) && (q->algorithm == STRATA_PATH_BFS ||
@@ -205,17 +201,9 @@ static int admit_flood_dijkstra(strata_grid_search *s, const grid_query *q) {
   (void)s;
   return one_cost(q) && q->algorithm == STRATA_PATH_DIJKSTRA && q->diag > 1;
 }
-static int admit_bucket_int(strata_grid_search *s, const grid_query *q) {
+static int admit_bucket(strata_grid_search *s, const grid_query *q) {
   (void)s;
-  return gridbucket_fits(q, GRIDBUCKET_INT);
-}
-static int admit_bucket_width(strata_grid_search *s, const grid_query *q) {
-  (void)s;
-  return gridbucket_fits(q, GRIDBUCKET_WIDTH);
-}
-static int admit_bucket_radix(strata_grid_search *s, const grid_query *q) {
-  (void)s;
-  return gridbucket_fits(q, GRIDBUCKET_RADIX);
+  return gridbucket_fits(q);
 }
 static int admit_generic(strata_grid_search *s, const grid_query *q) {
   (void)s, (void)q;
@@ -244,23 +232,14 @@ static int run_flood(strata_grid_search *s, const grid_query *q, gridflood_kind 
 static int run_flood_astar(strata_grid_search *s, const grid_query *q, strata_path *out) {
   return run_flood(s, q, GRIDFLOOD_ASTAR, out);
 }
-static int run_flood_astar_diag(strata_grid_search *s, const grid_query *q, strata_path *out) {
-  return run_flood(s, q, GRIDFLOOD_ASTAR_DIAG, out);
-}
 static int run_flood_bfs(strata_grid_search *s, const grid_query *q, strata_path *out) {
   return run_flood(s, q, GRIDFLOOD_BFS, out);
 }
 static int run_flood_dijkstra(strata_grid_search *s, const grid_query *q, strata_path *out) {
   return run_flood(s, q, GRIDFLOOD_TWO_QUEUES, out);
 }
-static int run_bucket_int(strata_grid_search *s, const grid_query *q, strata_path *out) {
-  return gridbucket_run(&s->bucket, q, GRIDBUCKET_INT, out, &s->expanded);
-}
-static int run_bucket_width(strata_grid_search *s, const grid_query *q, strata_path *out) {
-  return gridbucket_run(&s->bucket, q, GRIDBUCKET_WIDTH, out, &s->expanded);
-}
-static int run_bucket_radix(strata_grid_search *s, const grid_query *q, strata_path *out) {
-  return gridbucket_run(&s->bucket, q, GRIDBUCKET_RADIX, out, &s->expanded);
+static int run_bucket(strata_grid_search *s, const grid_query *q, strata_path *out) {
+  return gridbucket_run(&s->bucket, q, out, &s->expanded);
 }
 static int run_generic(strata_grid_search *s, const grid_query *q, strata_path *out) {
   return gridpath_run(&s->generic, q, out, &s->expanded);
@@ -281,18 +260,12 @@ static const grid_engine ENGINES[] = {
   {"bidir", admit_bidir, run_bidir},
   /* one cost, A*, every step alike (4 neighbours, or diagonal 1) */
   {"flood_astar", admit_flood_astar, run_flood_astar},
-  /* one cost, A*, 8 neighbours, 1 < diagonal <= 2 */
-  {"flood_astar_diag", admit_flood_astar_diag, run_flood_astar_diag},
   /* one cost, BFS, or Dijkstra with every step alike */
   {"flood_bfs", admit_flood_bfs, run_flood_bfs},
   /* one cost, Dijkstra, 8 neighbours, diagonal > 1 */
   {"flood_dijkstra", admit_flood_dijkstra, run_flood_dijkstra},
-  /* whole-number costs, A* or Dijkstra, every step alike */
-  {"bucket_int", admit_bucket_int, run_bucket_int},
-  /* whole-number costs, Dijkstra */
-  {"bucket_width", admit_bucket_width, run_bucket_width},
-  /* whole-number costs, A* or Dijkstra */
-  {"bucket_radix", admit_bucket_radix, run_bucket_radix},
+  /* whole-number costs: A* with every step alike, Dijkstra */
+  {"bucket", admit_bucket, run_bucket},
   /* anything */
   {"generic", admit_generic, run_generic},
 };

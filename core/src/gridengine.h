@@ -9,7 +9,7 @@
 **
 **   gridjump.c    jump point search (8 neighbours, diagonal sqrt 2, walls in lines)
 **   gridbidir.c   from both ends (8 neighbours, diagonal sqrt 2)
-**   gridflood.c   one-cost maps: breadth-first, two FIFOs, A* by f mod 4 or by raise
+**   gridflood.c   one-cost maps: breadth-first, two FIFOs, A* by f mod 4
 **   gridbucket.c  maps of a few whole-number costs: a ring of buckets
 **   gridpath.c    any map: the generic engine of search_internal.h
 */
@@ -90,8 +90,7 @@ size_t gridflood_memory(const struct grid_flood *f);
 typedef enum gridflood_kind {
   GRIDFLOOD_BFS,        /* fewest steps (Dijkstra too when every step costs the same) */
   GRIDFLOOD_TWO_QUEUES, /* Dijkstra, 8 neighbours, diagonal steps dearer (diag != 1) */
-  GRIDFLOOD_ASTAR,      /* A*, 4 neighbours or 8 with diag == 1 */
-  GRIDFLOOD_ASTAR_DIAG  /* A*, 8 neighbours, 1 < diag <= 2 */
+  GRIDFLOOD_ASTAR       /* A*, 4 neighbours or 8 with diag == 1 */
 } gridflood_kind;
 int gridflood_run(struct grid_flood **f, const uint8_t *cls, uint32_t pw, uint32_t ph,
                   gridflood_kind kind, int eight, double diag, int sx, int sy, int gx, int gy,
@@ -126,21 +125,17 @@ int gridjump_run(struct grid_jump **j, const uint8_t *cls, uint32_t pw, uint32_t
                  uint64_t serial, int astar, int sx, int sy, int gx, int gy, double cell_cost,
                  strata_path *out, uint64_t *expanded);
 
-/* gridbucket.c: A* and Dijkstra on maps of at most GRID_MAX_CLASSES
-** whole-number costs, with one of three queues. */
-typedef enum gridbucket_queue {
-  GRIDBUCKET_INT,   /* integer keys (4 neighbours, or diagonal 1) in a ring of LIFO buckets */
-  GRIDBUCKET_WIDTH, /* Dijkstra: buckets as wide as the cheapest step */
-  GRIDBUCKET_RADIX  /* a radix heap on the keys' bits */
-} gridbucket_queue;
+/* gridbucket.c: A* with every step alike (4 neighbours, or diagonal 1) and
+** Dijkstra, on maps of at most GRID_MAX_CLASSES whole-number costs, with
+** the keys in a ring of buckets. */
 struct grid_bucket;
 void gridbucket_free(struct grid_bucket *b);
 size_t gridbucket_memory(const struct grid_bucket *b);
-/* Whether the queue serves q: whole-number costs, A* or Dijkstra, and for
-** the rings keys that span few enough buckets. */
-int gridbucket_fits(const grid_query *q, gridbucket_queue queue);
-int gridbucket_run(struct grid_bucket **b, const grid_query *q, gridbucket_queue queue,
-                   strata_path *out, uint64_t *expanded);
+/* Whether it serves q: such costs, such a request, and keys that span few
+** enough buckets for the ring. */
+int gridbucket_fits(const grid_query *q);
+int gridbucket_run(struct grid_bucket **b, const grid_query *q, strata_path *out,
+                   uint64_t *expanded);
 
 /* gridpath.c: the generic engine (search_internal.h) over the map's cells:
 ** any map, any algorithm. */

@@ -148,7 +148,8 @@ int main(void) {
     if (ran[e] == 0) fprintf(stderr, "engine %s never ran\n", gridengine_name(e));
     CHECK(ran[e] > 0);
   }
-  CHECK(compared > 10000);
+  if (compared <= 3000) fprintf(stderr, "compared %ld\n", compared);
+  CHECK(compared > 3000);
   strata_grid_search_free(s), strata_grid_search_free(table);
   strata_path_free(&want), strata_path_free(&p), strata_path_free(&again);
   return check_summary("engines");
