@@ -35,6 +35,7 @@ struct strata_grid_search {
   const strata_tokens *table;
   uint64_t tokens_revision;
   uint32_t tokens_count;
+  int classes_built;  /* the class grid is of these too */
   /* The caches: each token id's cost (0 impassable), the class grid. */
   double *token_cost;
   uint32_t token_cost_cap;
@@ -147,19 +148,21 @@ static int build_classes(strata_grid_search *s, const strata_tilemap *m) {
   return 1;
 }
 
-/* Brings the caches up to date with m; 0 on ENOMEM. */
-static int refresh(strata_grid_search *s, const strata_tilemap *m) {
+/* Brings the caches up to date with m; 0 on ENOMEM. The class grid is
+** built only for the requests of engines that read it (greedy search has
+** only the generic engine). */
+static int refresh(strata_grid_search *s, const strata_tilemap *m, int need_classes) {
   const strata_tokens *t = m->tokens;
   if (s->built && s->map_id == m->id && s->map_revision == m->revision && s->table == t &&
       s->tokens_revision == strata_tokens_revision(t) && s->tokens_count == strata_tokens_count(t))
-    return 1;
-  s->built = 0;
-  if (!refresh_costs(s, t) || !build_classes(s, m)) return 0;
+    return !need_classes || s->classes_built || (s->classes_built = build_classes(s, m));
+  s->built = 0, s->classes_built = 0;
+  if (!refresh_costs(s, t)) return 0;
   s->map_id = m->id, s->map_revision = m->revision;
   s->table = t, s->tokens_revision = strata_tokens_revision(t);
   s->tokens_count = strata_tokens_count(t);
   s->built = 1;
-  return 1;
+  return !need_classes || (s->classes_built = build_classes(s, m));
 }
 
 /* ---- the rules ---- */
@@ -301,12 +304,13 @@ static strata_status prepare(strata_grid_search *s, const strata_tilemap *m, int
                             m->width, m->height);
   if ((unsigned)opt->algorithm > STRATA_PATH_GREEDY)
     return strata_error_set(err, STRATA_EARG, "unknown path algorithm %d", (int)opt->algorithm);
-  if (!refresh(s, m))
+  const int greedy = opt->algorithm == STRATA_PATH_GREEDY;
+  if (!refresh(s, m, !greedy))
     return strata_error_set(err, STRATA_ENOMEM, "out of memory for a search on a %dx%d map",
                             m->width, m->height);
   const int eight = opt->connectivity == 8;
-  *q = (grid_query){m, s->token_cost, s->classes.too_many ? NULL : &s->classes, x1, y1, x2, y2,
-                    opt->algorithm, eight, eight ? opt->diagonal_cost : 1};
+  *q = (grid_query){m, s->token_cost, greedy || s->classes.too_many ? NULL : &s->classes, x1, y1,
+                    x2, y2, opt->algorithm, eight, eight ? opt->diagonal_cost : 1};
   return STRATA_OK;
 }
 
