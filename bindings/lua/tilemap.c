@@ -243,7 +243,9 @@ static int tilemap_define_token(lua_State *L) {
 }
 
 /* m:find_path(from, to [, { algorithm =, connectivity =, diagonal_cost = }])
-** -> path (a strata.path value: tilepath.c), cost | nil, reason when there is none */
+** -> path (a strata.path value: tilepath.c), cost | nil, reason when there is none.
+** Searches with the map's own search object (strata_tilemap_find_path): one
+** per map, shared by every view of it, as a Lua state runs one call at a time. */
 static int tilemap_find_path(lua_State *L) {
   static const char *const known[] = {"algorithm", "connectivity", "diagonal_cost", NULL};
   lstrata_tilemap *ud = check_ud(L, 1);
