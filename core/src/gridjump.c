@@ -34,7 +34,7 @@
 ** (8 bytes, one record), and two bits for the bitsets; then the heap of open
 ** jump points. The bitsets are rebuilt only when the class grid's serial
 ** changes. On scattered walls nearly every cell is a jump point and JPS
-** loses to gridbidir.c; gridsearch.c picks by gridjump_forced_per_run.
+** loses to gridbidir.c; the table (gridengine.c) picks by gridjump_forced_per_run.
 ** Figures: docs/benchmarks.md.
 */
 #include <math.h>
