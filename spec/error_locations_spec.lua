@@ -54,6 +54,9 @@ describe("error messages", function()
     { function() strata.world.open("/nonexistent/x.db") end, "cannot open" },
     { function() strata.layout.run("crypt.levl", map, { seed = 1 }) end, "crypt.levl" },
     { function() strata.xymap.parse("+ 0\n\n0 #-\n\n+ 0") end, "points to empty space" },
+    { function() strata.worldgen.generate{ dims = { 0, 5, 1 } } end, "strata.worldgen.generate: dims" },
+    { function() strata.worldgen.read("/nonexistent/w.txt") end, "strata.worldgen.read" },
+    { function() strata.worldgen.to_area(w, {}, { area = "crypt.crypt" }) end, "strata.worldgen.to_area" },
   }
 
   for i, c in ipairs(cases) do

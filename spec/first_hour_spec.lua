@@ -3,13 +3,7 @@
 -- area, stairs placed by the generator, a timer; the player goes down three
 -- floors; routes never enter a wall and maps draw with the mod's glyphs; the
 -- world is saved and opened again in a second process, where all of it holds.
-local function run(cmd)
-  local f = assert(io.popen(cmd .. " 2>&1; echo \"exit:$?\""))
-  local out = f:read("a")
-  f:close()
-  local body, code = out:match("^(.-)exit:(%d+)%s*$")
-  return body, tonumber(code)
-end
+local run = require("support").sh
 
 local function check_floors(out, floors)
   for _, n in ipairs(floors) do

@@ -1,13 +1,8 @@
 -- The strata host executable: run, help, --version, exit statuses, the luv loop.
 local bin = assert(os.getenv("STRATA_BIN"), "STRATA_BIN is set by ctest to the host's path")
 
-local function sh(cmd)
-  local f = assert(io.popen(cmd .. " 2>&1; echo \"exit:$?\""))
-  local out = f:read("a")
-  f:close()
-  local body, code = out:match("^(.-)exit:(%d+)%s*$")
-  return body, tonumber(code)
-end
+local support = require "support"
+local sh = support.sh
 
 local function script(text)
   local path = os.tmpname()
@@ -82,25 +77,19 @@ describe("strata (host)", function()
 end)
 
 describe("strata layout --mod-path", function()
-  local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+  local q = support.q
 
   it("is repeatable: each adds a directory, searched in order, then strata's own mods", function()
     local root = assert(os.getenv("STRATA_SOURCE_DIR"))
-    local p = io.popen("mktemp -d")
-    local dir = p:read("l")
-    p:close()
-    os.execute("mkdir -p " .. q(dir .. "/mine/extra"))
-    local f = assert(io.open(dir .. "/mine/extra/mod.lua", "w"))
-    f:write('return { id = "extra", version = "0.1.0", requires = { layouts = "^0.1" } }\n')
-    f:close()
-    f = assert(io.open(dir .. "/mine/extra/init.lua", "w"))
-    f:write('data:add{ _type = "base.layout", _id = "box", size = { 4, 3 }, ' ..
+    local dir = support.tempdir()
+    support.write(dir .. "/mine/extra/mod.lua",
+      'return { id = "extra", version = "0.1.0", requires = { layouts = "^0.1" } }\n')
+    support.write(dir .. "/mine/extra/init.lua", 'data:add{ _type = "base.layout", _id = "box", size = { 4, 3 }, ' ..
       'source = [[ Margins(1, Reset("wall"), Reset("floor")) ]] }\n')
-    f:close()
     local cmd = ("cd %s && NO_COLOR=1 %s layout extra.box --mods layouts,extra --mod-path %s --mod-path mine")
       :format(q(dir), bin, q(root .. "/spec/fixtures/mods"))
     local out, code = sh(cmd)
-    assert.are.equal("wwww\nwffw\nwwww\n", out)
+    assert.are.equal("####\n#..#\n####\n", out)     -- drawn with the world's tokens (base's)
     assert.are.equal(0, code)
     out, code = sh(("cd %s && %s layout extra.box --mods layouts,extra --mod-path mine"):format(q(dir), bin))
     assert.are.equal(1, code)

@@ -10,28 +10,14 @@ local bin = os.getenv("STRATA_BIN")
 local build = bin and bin:match("^(.*)/[^/]*$")
 
 
-local function sh(cmd)
-  local f = assert(io.popen(cmd .. " 2>&1; echo \"exit:$?\""))
-  local out = f:read("a")
-  f:close()
-  local body, code = out:match("^(.-)exit:(%d+)%s*$")
-  return body, tonumber(code)
-end
+local support = require "support"
+local sh = support.sh
 
-local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+local q = support.q
 
-local function tempdir()
-  local p = io.popen("mktemp -d")
-  local dir = p:read("l")
-  p:close()
-  return dir
-end
+local tempdir = support.tempdir
 
-local function write(path, text)
-  local f = assert(io.open(path, "w"))
-  f:write(text)
-  f:close()
-end
+local write = support.write
 
 describe("strata.paths", function()
   it("finds the source tree's mods from its own place", function()

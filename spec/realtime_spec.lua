@@ -11,36 +11,16 @@ local bin = os.getenv("STRATA_BIN")
 local function new_world() return strata.world.new{ seed = 1, mod_path = paths.mod_path() } end
 
 
-local function sh(cmd)
-  local f = assert(io.popen(cmd .. " 2>&1; echo \"exit:$?\""))
-  local out = f:read("a")
-  f:close()
-  local body, code = out:match("^(.-)exit:(%d+)%s*$")
-  return body, tonumber(code)
-end
+local support = require "support"
+local sh = support.sh
 
-local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+local q = support.q
 
-local function tempdir()
-  local p = io.popen("mktemp -d")
-  local dir = p:read("l")
-  p:close()
-  return dir
-end
+local tempdir = support.tempdir
 
-local function write(path, text)
-  local f = assert(io.open(path, "w"))
-  f:write(text)
-  f:close()
-end
+local write = support.write
 
-local function read(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
-end
+local read = support.read
 
 -- Runs `strata run` on text in a fresh directory; returns output, status,
 -- seconds taken, directory (removed by the caller).

@@ -33,6 +33,7 @@ local area = w:create_area("crypt.crypt")
 local hero = w:create_actor{ map = map, x = 0, y = 0 }
 local tm = strata.tilemap.new{ width = 3, height = 3, fill = "floor" }
 local xy = strata.xymap.parse("+ 0 1\n\n0 #-#\n\n+ 0 1")
+local wt = strata.worldgen.generate{ dims = { 5, 5, 1 } }
 local calls = {
   ["strata.world.new"] = function(o) strata.world.new(o) end,
   ["strata.world.open"] = function(o) strata.world.open("nowhere.db", o) end,
@@ -43,6 +44,7 @@ local calls = {
   ["world:schedule"] = function(o) w:schedule(o) end,
   ["world:run_realtime"] = function(o) w:run_realtime(o) end,
   ["world:travel"] = function(o) w:travel(hero, map, o) end,
+  ["world:walk"] = function(o) w:walk(hero, { 1, 1 }, o) end,
   ["world:create_area"] = function(o) w:create_area("crypt.crypt", o) end,
   ["world:create_entrance"] = function(o) w:create_entrance(map, 1, 1, area, o) end,
   ["world:create_stairs"] = function(o) w:create_stairs(map, 1, 1, o) end,
@@ -69,6 +71,14 @@ local calls = {
   ["tilemap:render"] = function(o) tm:render(o) end,
   ["tokens:define"] = function(o) strata.tokens.new():define("x", o) end,
   ["xy:visual_range"] = function(o) xy:visual_range({ 0, 0 }, o) end,
+  ["tilemap:to_svg"] = function(o) tm:to_svg(o) end,
+  ["tilemap:to_png"] = function(o) tm:to_png(o) end,
+  ["xy:to_svg"] = function(o) xy:to_svg(o) end,
+  ["strata.worldgen.generate"] = function(o) strata.worldgen.generate(o) end,
+  ["strata.worldgen.floor"] = function(o) strata.worldgen.floor(o, 1) end,
+  ["strata.worldgen.render"] = function(o) strata.worldgen.render(wt, o) end,
+  ["strata.worldgen.to_map"] = function(o) strata.worldgen.to_map(w, wt.floors[1], o) end,
+  ["strata.worldgen.to_area"] = function(o) strata.worldgen.to_area(w, wt, o) end,
 }
 
 describe("strict options", function()

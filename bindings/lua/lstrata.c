@@ -173,6 +173,16 @@ void lstrata_register_type(lua_State *L, const char *name, const luaL_Reg *meta,
   lua_pop(L, 1);
 }
 
+void lstrata_add_methods(lua_State *L, const char *name, const luaL_Reg *funcs) {
+  luaL_getmetatable(L, name);
+  if (lua_getfield(L, -1, "methods") != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_getfield(L, -1, "__index");
+  }
+  luaL_setfuncs(L, funcs, 0);
+  lua_pop(L, 2);
+}
+
 void lstrata_add_functions(lua_State *L, const char *field, const luaL_Reg *funcs) {
   lua_newtable(L);
   luaL_setfuncs(L, funcs, 0);
@@ -190,6 +200,8 @@ int luaopen_strata_core(lua_State *L) {
   lstrata_open_xymap(L);
   lstrata_open_world(L);
   lstrata_open_layout(L);
+  lstrata_open_picture(L);
   lstrata_open_paths(L);
+  lstrata_open_worldgen(L);
   return 1;
 }

@@ -43,6 +43,11 @@ void lstrata_register_type(lua_State *L, const char *name, const luaL_Reg *meta,
 /* Sets module[field] = a table of the functions in funcs (module at the top). */
 void lstrata_add_functions(lua_State *L, const char *field, const luaL_Reg *funcs);
 
+/* Adds the functions in funcs to the methods of the type registered as name. */
+void lstrata_add_methods(lua_State *L, const char *name, const luaL_Reg *funcs);
+/* The XY map at arg; raises if it is not one or was closed. */
+strata_xymap *lstrata_check_xymap(lua_State *L, int arg);
+
 /* Each binding file adds its functions to the module table at the top of the
 ** stack. */
 void lstrata_open_tokens(lua_State *L);
@@ -52,7 +57,9 @@ void lstrata_open_rng(lua_State *L);
 void lstrata_open_xymap(lua_State *L);
 void lstrata_open_world(lua_State *L);
 void lstrata_open_layout(lua_State *L);
+void lstrata_open_picture(lua_State *L);
 void lstrata_open_paths(lua_State *L);
+void lstrata_open_worldgen(lua_State *L);
 
 /* The entry point of `require "strata.core"`. */
 int luaopen_strata_core(lua_State *L);

@@ -287,6 +287,12 @@ static int tilemap_find_path(lua_State *L) {
   return 2;
 }
 
+/* Reads a path (a path value or a table of points) into cell indices of m. */
+void lstrata_check_path(lua_State *L, int arg, strata_tilemap *m, strata_path *out) {
+  lstrata_check_tilepath(L, arg, strata_tilemap_width(m), strata_tilemap_height(m), out,
+                         "option 'path'");
+}
+
 /* m:render{ path =, path_glyph = "*", glyphs = { [token] = glyph } } -> string */
 static int tilemap_render(lua_State *L) {
   static const char *const known[] = {"path", "path_glyph", "glyphs", NULL};
@@ -297,8 +303,7 @@ static int tilemap_render(lua_State *L) {
   if (lua_istable(L, 2)) {
     ro.overlay_glyph = lstrata_opt_string(L, 2, "path_glyph", NULL);
     if (lua_getfield(L, 2, "path") != LUA_TNIL) {
-      lstrata_check_tilepath(L, -1, strata_tilemap_width(m), strata_tilemap_height(m), &ud->path,
-                             "option 'path'");
+      lstrata_check_path(L, -1, m, &ud->path);
       ro.overlay = &ud->path;
     }
     lua_pop(L, 1);

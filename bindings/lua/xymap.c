@@ -18,6 +18,8 @@ static strata_xymap *check_xymap(lua_State *L, int arg) {
   return ud->map;
 }
 
+strata_xymap *lstrata_check_xymap(lua_State *L, int arg) { return check_xymap(L, arg); }
+
 /* A direction-keyed table ({ n = ..., sw = ... }) into out[8] via fill(). */
 static void check_direction_key(lua_State *L, int legend_arg, const char *field, int *dir) {
   const char *key = lua_tostring(L, -2);

@@ -67,6 +67,16 @@ typedef struct lg_clause {
 } lg_clause;
 #define LG_MAX_CLAUSES 8
 
+/* A term of an And that is not pure (it has a Translate, Area or Chance):
+** a pure predicate on small tokens read at an offset from the cell (an
+** offset kid is a Translate: false off the map), or any other predicate. */
+typedef struct lg_term {
+  int dx, dy;
+  int translated;
+  const struct strata_layout_gen *p;     /* pure on small tokens, or NULL */
+  const struct strata_layout_gen *other; /* p == NULL: asked with pred() */
+} lg_term;
+
 /* One element of Place, Connect, NoiseMap or Choose. */
 typedef struct lg_elem {
   struct strata_layout_gen *gen;   /* generator (all) */
@@ -85,6 +95,11 @@ struct strata_layout_gen {
   /* What a predicate test reads comes first, in one cache line: a run visits
   ** hundreds of nodes per cell pass, and each further line touched costs. */
   lg_kind kind;
+  /* A pure predicate on small tokens that is one test of the cell's token
+  ** bits m, ((m & ebits) == ewant) != eneg (On, Not On, flat Or and And,
+  ** their Not, True), else `general` (see pure_pred). Valid for the run. */
+  int general, eneg;
+  uint64_t ebits, ewant;
   /* A predicate of On, Not, And, Or and True only: a function of the cell's
   ** tokens, so of its token bits when every id is below 64. */
   int pure;
@@ -97,6 +112,8 @@ struct strata_layout_gen {
   uint64_t bits;                   /* pure predicates: the On bits (see `flat`) */
   lg_clause *clauses;              /* pure predicates of that form (see lg_clause), else NULL */
   strata_token *ids;               /* tokens interned in the run's token table */
+  lg_term *terms;                  /* And that is not pure: its kids as terms (run memory) */
+  int terms_pure;                  /* every term reads token bits (none is `other`) */
   struct strata_layout_gen *pred;  /* Filter, FloodFill, Connect toConnect, Not, Area, Translate */
   /* children: generators or predicates by kind */
   struct strata_layout_gen **kids;
@@ -137,5 +154,28 @@ struct strata_layout_file {
   lg_named *layouts;
   size_t count;
 };
+
+/* ---- NoiseMap (layout_noise.c) ---- */
+/* The W x H heights of a NoiseMap of this variance, column-major (x * H + y),
+** drawn as KeeperRL draws them. 0, or -1 when out of memory. */
+int lg_noise_heights(strata_rng *rng, double variance, int W, int H, double *heights);
+/* out = in (n heights) in ascending order. 0, or -1 when out of memory. */
+int lg_sort_heights(const double *in, size_t n, double *out);
+
+/* ---- Connect's searches with whole-number costs (layout_connect.c) ---- */
+#define LG_IMPASSABLE (-1)
+/* The cost to enter cell (i, j) of the area (>= 1), or LG_IMPASSABLE. */
+typedef int32_t (*lg_cost_fn)(void *ctx, int i, int j);
+typedef struct lg_search lg_search;
+/* A search over an aw x ah area. keep_costs: a cell's cost is asked once and
+** kept until lg_search_forget; else it is asked again in every search. NULL
+** when out of memory. */
+lg_search *lg_search_new(int aw, int ah, int keep_costs, lg_cost_fn cost_of, void *ctx);
+void lg_search_free(lg_search *s);
+void lg_search_forget(lg_search *s, int i, int j);
+/* The A* path from (i1, j1) to (i2, j2): its cells from the goal back to the
+** one after the start, as i * ah + j, into path (room for aw * ah), their
+** number in *len. 1, or 0 when the goal cannot be reached. */
+int lg_search_path(lg_search *s, int i1, int j1, int i2, int j2, int32_t *path, size_t *len);
 
 #endif

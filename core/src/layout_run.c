@@ -18,6 +18,7 @@
 ** few attempts are made as KeeperRL makes them, as they mostly succeed.
 */
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,7 +61,19 @@ typedef struct run {
   uint8_t *dirty_mark;  /* W * H */
   int32_t *dirty;       /* cell indices y * W + x */
   size_t ndirty;
+  /* Caches that live as long as the run (gen.terms), freed at its end. */
+  struct run_block *blocks;
 } run;
+
+typedef struct run_block { struct run_block *next; } run_block;
+
+/* n bytes that live until the run ends, or NULL. */
+static void *run_alloc(run *r, size_t n) {
+  run_block *b = malloc(sizeof(max_align_t) + n);
+  if (b == NULL) return NULL;
+  b->next = r->blocks, r->blocks = b;
+  return (char *)b + sizeof(max_align_t);
+}
 
 static inline void touched(run *r, int x, int y) {
   if (!r->tracking) return;
@@ -104,6 +117,73 @@ static int soft_fail(run *r, const gen *g, const char *what) {
   return FAILED;
 }
 
+static int prepare(run *r, gen *g);
+
+/* A prepared pure predicate as one test of the token bits, where it is one
+** (see gen.general): pure_eval then has no branch to mispredict. */
+static void one_test(gen *g) {
+  g->general = 0, g->eneg = 0, g->ebits = g->ewant = 0;
+  if (!g->small) {
+    g->general = 1;
+    return;
+  }
+  const gen *n = g->kind == LP_NOT ? g->pred : g;
+  int neg = g->kind == LP_NOT;
+  if (n->kind == LP_ON || (n->kind == LP_OR && n->flat)) g->ebits = n->bits, g->ewant = 0, g->eneg = !neg;
+  else if (n->kind == LP_AND && n->flat) g->ebits = g->ewant = n->bits, g->eneg = neg;
+  else if (n->kind == LP_TRUE) g->eneg = neg;
+  else if (n == g && g->nclauses == 1) {
+    uint64_t b = g->clauses[0].bits;
+    switch (g->clauses[0].kind) {
+    case LC_ANY: g->ebits = b, g->eneg = 1; break;
+    case LC_NONE: g->ebits = b; break;
+    case LC_ALL: g->ebits = g->ewant = b; break;
+    default: g->ebits = g->ewant = b, g->eneg = 1; break; /* LC_NOT_ALL */
+    }
+  } else g->general = 1;
+}
+
+/* An And that is not pure, as terms (see lg_term): its pure kids and its
+** Translates of pure predicates read the token bits directly, without a walk
+** of the tree per cell (world_map's Connections: And(Not On(a), Translate(
+** {0 -1}, On(a))) on every cell, forty times). */
+static int prepare_terms(run *r, gen *g) {
+  g->terms = g->nkids ? run_alloc(r, g->nkids * sizeof *g->terms) : NULL;
+  if (g->nkids && g->terms == NULL) {
+    strata_error_set(r->err, STRATA_ENOMEM, "out of memory running a layout");
+    return ERROR;
+  }
+  g->terms_pure = 1;
+  for (size_t i = 0; i < g->nkids; i++) {
+    gen *k = g->kids[i], *q = k->kind == LP_TRANSLATE ? k->pred : k;
+    if (q->pure && q->run != r->id && prepare(r, q)) return ERROR;
+    lg_term t = {0, 0, 0, NULL, k};
+    if (q->pure && q->small) {
+      t.p = q, t.other = NULL;
+      if (k != q) t.dx = k->offset.x, t.dy = k->offset.y, t.translated = 1;
+    }
+    g->terms[i] = t;
+    g->terms_pure &= t.p != NULL;
+  }
+  return OK;
+}
+
+static inline int in_map(const run *r, int x, int y);
+static inline int pure_eval(const gen *p, uint64_t m);
+
+/* An And of terms that all read token bits, at cell (x, y). */
+static inline int terms_hold(const run *r, const gen *p, int x, int y) {
+  for (size_t i = 0; i < p->nkids; i++) {
+    const lg_term *t = &p->terms[i];
+    int tx = x + t->dx, ty = y + t->dy;
+    uint64_t m = 0;
+    if (in_map(r, tx, ty)) m = r->mask[(size_t)ty * (size_t)r->W + (size_t)tx];
+    else if (t->translated) return 0;
+    if (!pure_eval(t->p, m)) return 0;
+  }
+  return 1;
+}
+
 /* Fills the node's caches for this run: its tokens as ids of the map's
 ** table, and for a pure predicate its token bits (its children's first).
 ** 0, or ERROR with r->err set. The caches are not part of the tree's
@@ -130,7 +210,9 @@ static int prepare(run *r, gen *g) {
     default: break;
     }
     for (int k = 0; k < g->nclauses; k++) g->clauses[k].bits = g->clauses[k].src->bits;
+    one_test(g);
   }
+  if (g->kind == LP_AND && !g->pure && prepare_terms(r, g)) return ERROR;
   g->run = r->id;
   return OK;
 }
@@ -139,9 +221,8 @@ static int pure_pred(const gen *p, uint64_t m);
 
 /* pure_pred with the commonest forms inline: On, Or of Ons, And of Ons. */
 static inline int pure_eval(const gen *p, uint64_t m) {
-  if (p->kind == LP_ON || (p->kind == LP_OR && p->flat)) return (m & p->bits) != 0;
-  if (p->kind == LP_AND && p->flat) return (m & p->bits) == p->bits;
-  return pure_pred(p, m);
+  if (p->general) return pure_pred(p, m);
+  return ((m & p->ebits) == p->ewant) != p->eneg;
 }
 
 static inline const strata_token *ids(run *r, const gen *g) {
@@ -244,6 +325,22 @@ static int pred_other(run *r, const gen *p, int x, int y) {
   case LP_NOT: return !pred(r, p->pred, x, y);
   case LP_TRUE: return 1;
   case LP_AND:
+    if (!p->pure && (p->run == r->id || prepare(r, (gen *)p) == OK)) { /* terms (a pure And is not small here) */
+      if (p->terms_pure) return terms_hold(r, p, x, y);
+      for (size_t i = 0; i < p->nkids; i++) {
+        const lg_term *t = &p->terms[i];
+        if (t->p == NULL) {
+          if (!pred(r, t->other, x, y)) return 0;
+          continue;
+        }
+        int tx = x + t->dx, ty = y + t->dy;
+        uint64_t m = 0;
+        if (in_map(r, tx, ty)) m = r->mask[(size_t)ty * (size_t)r->W + (size_t)tx];
+        else if (t->translated) return 0;
+        if (!pure_eval(t->p, m)) return 0;
+      }
+      return 1;
+    }
     for (size_t i = 0; i < p->nkids; i++)
       if (!pred(r, p->kids[i], x, y)) return 0;
     return 1;
@@ -322,7 +419,7 @@ static inline uint64_t bit_of(strata_token t) { return t < 64 ? (uint64_t)1 << t
 
 /* Edit g (Set, SetFront, Reset or Remove, with ids t) of cell index c at
 ** (x, y). The caller bumps the map's revision. */
-static inline int edit_cell(run *r, lg_kind kind, const gen *g, const strata_token *t, uint32_t c,
+static inline __attribute__((always_inline)) int edit_cell(run *r, lg_kind kind, const gen *g, const strata_token *t, uint32_t c,
                             int x, int y) {
   strata_tilemap *m = r->m;
   size_t n = g->ntokens;
@@ -563,64 +660,18 @@ done:
 }
 
 /* ---- NoiseMap ---- */
-static int cmp_double(const void *x, const void *y) {
-  double a = *(const double *)x, b = *(const double *)y;
-  return (a > b) - (a < b);
-}
-
 NOINLINE static int noisemap(run *r, const gen *g, rect a) {
   int W = a.kx - a.px, H = a.ky - a.py;
   if (W <= 0 || H <= 0) return OK;
-  int n = 1;
-  while (n < W - 1 || n < H - 1) n *= 2;
-  int G = n / 2 + 1;
-  double *grid = malloc((size_t)G * G * sizeof *grid), *heights = malloc((size_t)W * H * sizeof *heights);
-  double *sorted = malloc((size_t)W * H * sizeof *sorted);
+  size_t N = (size_t)W * H;
+  double *heights = malloc(N * sizeof *heights), *sorted = malloc(N * sizeof *sorted);
   int st = OK;
-  if (grid == NULL || heights == NULL || sorted == NULL) {
+  if (heights == NULL || sorted == NULL || lg_noise_heights(r->rng, g->dval, W, H, heights) ||
+      lg_sort_heights(heights, N, sorted)) {
     st = ERROR;
     strata_error_set(r->err, STRATA_ENOMEM, "out of memory running NoiseMap");
     goto done;
   }
-#define AT(i, j) grid[(size_t)(i) * G + (j)]
-  for (int i = 0; i < G * G; i++) grid[i] = 0;
-  AT(0, 0) = AT(G - 1, 0) = AT(0, G - 1) = AT(G - 1, G - 1) = AT((G - 1) / 2, (G - 1) / 2) = 1.0;
-  double v = 0.5;
-  for (int s = G - 1, first = 1; s >= 2; s /= 2, first = 0) {
-    int h = s / 2, cells = (G - 1) / s;
-    if (!first)
-      for (int i = 0; i < cells; i++)
-        for (int j = 0; j < cells; j++)
-          AT(i * s + h, j * s + h) = (AT(i * s, j * s) + AT(i * s + s, j * s) + AT(i * s, j * s + s) +
-                                      AT(i * s + s, j * s + s)) / 4 + v * (2 * strata_rng_float(r->rng) - 1);
-    for (int i = 0; i < cells; i++)
-      for (int j = 0; j <= cells; j++) {
-        int x = i * s + h, y = j * s;
-        double sum = 0;
-        int k = 0;
-        int px[4] = {x, x - h, x + h, x}, py[4] = {y - h, y, y, y + h};
-        for (int q = 0; q < 4; q++)
-          if (px[q] >= 0 && py[q] >= 0 && px[q] < G && py[q] < G) sum += AT(px[q], py[q]), k++;
-        AT(x, y) = sum / k + v * (2 * strata_rng_float(r->rng) - 1);
-      }
-    for (int i = 0; i <= cells; i++)
-      for (int j = 0; j < cells; j++) {
-        int x = i * s, y = j * s + h;
-        double sum = 0;
-        int k = 0;
-        int px[4] = {x - h, x, x, x + h}, py[4] = {y, y - h, y + h, y};
-        for (int q = 0; q < 4; q++)
-          if (px[q] >= 0 && py[q] >= 0 && px[q] < G && py[q] < G) sum += AT(px[q], py[q]), k++;
-        AT(x, y) = sum / k + v * (2 * strata_rng_float(r->rng) - 1);
-      }
-    v *= g->dval;
-  }
-  for (int x = 0; x < W; x++)
-    for (int y = 0; y < H; y++) heights[x * H + y] = AT(x * G / W, y * G / H);
-#undef AT
-  memcpy(sorted, heights, (size_t)W * H * sizeof *sorted);
-  qsort(sorted, (size_t)W * H, sizeof *sorted, cmp_double);
-  size_t N = (size_t)W * H;
   for (size_t e = 0; e < g->nelems && st == OK; e++) {
     double q[2], f[2] = {g->elems[e].lower, g->elems[e].upper};
     for (int k = 0; k < 2; k++) {
@@ -628,14 +679,31 @@ NOINLINE static int noisemap(run *r, const gen *g, rect a) {
       size_t i = idx > 0 ? (size_t)idx : 0;
       q[k] = i < N ? sorted[i] : sorted[N - 1] + 1;
     }
+    const gen *eg = g->elems[e].gen;
+    if (is_edit(eg)) { /* the usual band: an edit, straight to the cells */
+      const strata_token *t = ids(r, eg);
+      if (t == NULL && eg->ntokens) st = ERROR;
+#define CELLS(kind)                                                                        \
+  for (int x = 0; x < W && st == OK; x++)                                                  \
+    for (int y = 0; y < H && st == OK; y++) {                                              \
+      double hgt = heights[x * H + y];                                                     \
+      if (q[0] <= hgt && hgt < q[1])                                                       \
+        st = edit_cell(r, kind, eg, t, (uint32_t)(a.py + y) * (uint32_t)r->W + (uint32_t)(a.px + x), \
+                       a.px + x, a.py + y);                                                \
+    }
+      EDIT_KINDS(st == OK ? eg->kind : LG_NONE)
+#undef CELLS
+      r->m->revision++;
+      continue;
+    }
     for (int x = 0; x < W && st == OK; x++)
       for (int y = 0; y < H && st == OK; y++) {
         double hgt = heights[x * H + y];
-        if (q[0] <= hgt && hgt < q[1]) st = sub(r, g, g->elems[e].gen, rect2(a.px + x, a.py + y, a.px + x + 1, a.py + y + 1));
+        if (q[0] <= hgt && hgt < q[1]) st = sub(r, g, eg, rect2(a.px + x, a.py + y, a.px + x + 1, a.py + y + 1));
       }
   }
 done:
-  free(grid), free(heights), free(sorted);
+  free(heights), free(sorted);
   return st;
 }
 
@@ -698,6 +766,8 @@ static cnode heap_pop(connect_state *c) {
   return top;
 }
 
+static void forget_dirty(run *r, rect a, connect_state *c, lg_search *s);
+
 static int connect_pair(run *r, const gen *g, rect a, connect_state *c, int p1, int p2) {
   /* cells are column-major indices in A: i * ah + j */
   if (++c->gen == 0) {
@@ -705,15 +775,7 @@ static int connect_pair(run *r, const gen *g, rect a, connect_state *c, int p1, 
     memset(c->cost_stamp, 0, (size_t)c->aw * c->ah * sizeof *c->cost_stamp);
     c->gen = 1;
   }
-  if (c->keep_costs) {
-    /* costs stay valid across searches, but for the cells changed since */
-    for (size_t k = 0; k < r->ndirty; k++) {
-      int x = r->dirty[k] % r->W, y = r->dirty[k] / r->W;
-      r->dirty_mark[r->dirty[k]] = 0;
-      if (x >= a.px && x < a.kx && y >= a.py && y < a.ky) c->known[(x - a.px) * c->ah + (y - a.py)] = 0;
-    }
-    r->ndirty = 0;
-  }
+  if (c->keep_costs) forget_dirty(r, a, c, NULL); /* costs stay valid but for the cells changed since */
   int gx = p2 / c->ah, gy = p2 % c->ah;
   c->nheap = 0;
   c->stamp[p1] = c->gen, c->g[p1] = 0, c->parent[p1] = -1, c->closed[p1] = 0;
@@ -768,11 +830,75 @@ static int connect_pair(run *r, const gen *g, rect a, connect_state *c, int p1, 
   return OK;
 }
 
+typedef struct cost_ctx { run *r; const gen *g; rect a; } cost_ctx;
+
+/* A cell's cost for lg_search: whole numbers only (see whole_costs). */
+static int32_t governed_cost(void *ctx, int i, int j) {
+  const cost_ctx *c = ctx;
+  int e = governing(c->r, c->g, c->a.px + i, c->a.py + j);
+  return e < 0 ? 1 : c->g->elems[e].has_cost ? (int32_t)c->g->elems[e].cost : LG_IMPASSABLE;
+}
+
+/* Whether every cost is a whole number of at least 1, small enough that no
+** distance in the area leaves int32: then lg_search runs the searches. */
+static int whole_costs(const gen *g, rect a) {
+  double most = 1, cells = (double)(a.kx - a.px) * (a.ky - a.py);
+  for (size_t i = 0; i < g->nelems; i++) {
+    double c = g->elems[i].cost;
+    if (!g->elems[i].has_cost) continue;
+    if (!(c >= 1 && c <= 1e6 && c == (double)(int32_t)c)) return 0;
+    if (c > most) most = c;
+  }
+  return cells * most + (a.kx - a.px) + (a.ky - a.py) < 2e9;
+}
+
+/* The costs kept across searches: forget those of the cells changed since
+** the last search. */
+static void forget_dirty(run *r, rect a, connect_state *c, lg_search *s) {
+  for (size_t k = 0; k < r->ndirty; k++) {
+    int x = r->dirty[k] % r->W, y = r->dirty[k] / r->W;
+    r->dirty_mark[r->dirty[k]] = 0;
+    if (x >= a.px && x < a.kx && y >= a.py && y < a.ky) {
+      if (s) lg_search_forget(s, x - a.px, y - a.py);
+      else c->known[(x - a.px) * c->ah + (y - a.py)] = 0;
+    }
+  }
+  r->ndirty = 0;
+}
+
+/* The rounds with lg_search: the same searches as connect_pair's. */
+static int connect_rounds(run *r, const gen *g, rect a, connect_state *c, const int32_t *points, size_t np) {
+  cost_ctx cc = {r, g, a};
+  lg_search *s = lg_search_new(c->aw, c->ah, c->keep_costs, governed_cost, &cc);
+  int32_t *path = malloc((size_t)c->aw * c->ah * sizeof *path);
+  int st = OK;
+  if (s == NULL || path == NULL) {
+    st = ERROR;
+    strata_error_set(r->err, STRATA_ENOMEM, "out of memory running Connect");
+  }
+  for (int round = 0; round < CONNECT_ROUNDS && np > 0 && st == OK; round++) {
+    int p1 = points[strata_rng_below(r->rng, np)], p2 = points[strata_rng_below(r->rng, np)];
+    if (p1 == p2) continue;
+    if (c->keep_costs) forget_dirty(r, a, c, s);
+    size_t len;
+    if (!lg_search_path(s, p1 / c->ah, p1 % c->ah, p2 / c->ah, p2 % c->ah, path, &len)) continue;
+    for (size_t k = 0; k < len && st == OK; k++) {
+      int x = a.px + path[k] / c->ah, y = a.py + path[k] % c->ah;
+      int e = governing(r, g, x, y);
+      if (e >= 0) st = sub(r, g, g->elems[e].gen, rect2(x, y, x + 1, y + 1));
+    }
+  }
+  lg_search_free(s);
+  free(path);
+  return st;
+}
+
 NOINLINE static int connect(run *r, const gen *g, rect a) {
   connect_state c = {0};
   c.aw = a.kx - a.px, c.ah = a.ky - a.py;
   if (c.aw <= 0 || c.ah <= 0) return OK;
   size_t n = (size_t)c.aw * c.ah;
+  int whole = whole_costs(g, a);
   /* When every element's predicate looks only at the cell and draws nothing,
   ** a cell's cost changes only when the cell does: keep costs across the
   ** searches and forget those of the cells carved since. */
@@ -781,10 +907,10 @@ NOINLINE static int connect(run *r, const gen *g, rect a) {
     if (g->elems[i].pred && (g->elems[i].pred->random || g->elems[i].pred->nonlocal)) c.keep_costs = 0;
   if (c.keep_costs) {
     size_t cells = (size_t)r->W * r->H;
-    c.known = calloc(n, 1);
+    c.known = whole ? NULL : calloc(n, 1);
     r->dirty_mark = calloc(cells, 1);
     r->dirty = malloc(cells * sizeof *r->dirty);
-    if (c.known == NULL || r->dirty_mark == NULL || r->dirty == NULL) {
+    if ((!whole && c.known == NULL) || r->dirty_mark == NULL || r->dirty == NULL) {
       free(c.known), free(r->dirty_mark), free(r->dirty);
       r->dirty_mark = NULL, r->dirty = NULL;
       strata_error_set(r->err, STRATA_ENOMEM, "out of memory running Connect");
@@ -793,12 +919,14 @@ NOINLINE static int connect(run *r, const gen *g, rect a) {
     r->tracking = 1, r->ndirty = 0;
   }
   int32_t *points = malloc(n * sizeof *points);
-  c.stamp = calloc(n, sizeof *c.stamp), c.cost_stamp = calloc(n, sizeof *c.cost_stamp);
-  c.g = malloc(n * sizeof *c.g), c.cost = malloc(n * sizeof *c.cost);
-  c.parent = malloc(n * sizeof *c.parent), c.closed = malloc(n);
-  c.cap = 4 * n + 16, c.heap = malloc(c.cap * sizeof *c.heap);
   int st = OK;
-  if (!points || !c.stamp || !c.cost_stamp || !c.g || !c.cost || !c.parent || !c.closed || !c.heap) {
+  if (!whole) {
+    c.stamp = calloc(n, sizeof *c.stamp), c.cost_stamp = calloc(n, sizeof *c.cost_stamp);
+    c.g = malloc(n * sizeof *c.g), c.cost = malloc(n * sizeof *c.cost);
+    c.parent = malloc(n * sizeof *c.parent), c.closed = malloc(n);
+    c.cap = 4 * n + 16, c.heap = malloc(c.cap * sizeof *c.heap);
+  }
+  if (!points || (!whole && (!c.stamp || !c.cost_stamp || !c.g || !c.cost || !c.parent || !c.closed || !c.heap))) {
     st = ERROR;
     strata_error_set(r->err, STRATA_ENOMEM, "out of memory running Connect");
     goto done;
@@ -807,6 +935,10 @@ NOINLINE static int connect(run *r, const gen *g, rect a) {
   for (int i = 0; i < c.aw; i++)
     for (int j = 0; j < c.ah; j++)
       if (pred(r, g->pred, a.px + i, a.py + j)) points[np++] = i * c.ah + j;
+  if (whole) {
+    st = connect_rounds(r, g, a, &c, points, np);
+    goto done;
+  }
   for (int round = 0; round < CONNECT_ROUNDS && np > 0 && st == OK; round++) {
     int p1 = points[strata_rng_below(r->rng, np)], p2 = points[strata_rng_below(r->rng, np)];
     if (p1 != p2) st = connect_pair(r, g, a, &c, p1, p2);
@@ -915,6 +1047,49 @@ done:
 /* ---- the dispatcher ---- */
 static int run_gen(run *r, const gen *g, rect a);
 
+/* Filter's cells for one kind of test, in a function of its own per kind so
+** that the usual loop (filter) keeps no test of the kind per cell. */
+#define FILTER_CELLS(test)                                                                   \
+  for (int x = a.px; x < a.kx; x++)                                                          \
+    for (int y = a.py; y < a.ky; y++) {                                                      \
+      int yes = (test);                                                                      \
+      const gen *c = yes ? g->gen : g->alt;                                                  \
+      if (c == NULL) continue;                                                               \
+      int st;                                                                                \
+      if (is_edit(c))                                                                        \
+        st = edit_cell(r, c->kind, c, yes ? tg : ta, (uint32_t)y * (uint32_t)r->W + (uint32_t)x, x, y); \
+      else st = run_gen(r, c, (rect){x, y, x + 1, y + 1});                                   \
+      if (st) return st;                                                                     \
+    }                                                                                        \
+  r->m->revision++;                                                                          \
+  return OK;
+
+/* An And of token-bit terms (Translates among them). */
+NOINLINE static int filter_terms(run *r, const gen *g, rect a, const strata_token *tg, const strata_token *ta) {
+  const gen *p = g->pred;
+  FILTER_CELLS(terms_hold(r, p, x, y))
+}
+
+/* Area(radius, On(t), minCount) with t small: the cellular automata's count
+** of live neighbours, on rows of token bits, stopping at minCount. */
+static inline int area_on(const run *r, const gen *p, uint64_t b, int x, int y) {
+  int x0 = x - p->ival < 0 ? 0 : x - p->ival, x1 = x + p->ival >= r->W ? r->W - 1 : x + p->ival;
+  int y0 = y - p->ival < 0 ? 0 : y - p->ival, y1 = y + p->ival >= r->H ? r->H - 1 : y + p->ival;
+  int count = 0;
+  for (int j = y0; j <= y1; j++) {
+    const uint64_t *row = r->mask + (size_t)j * (size_t)r->W;
+    for (int i = x0; i <= x1; i++) count += (row[i] & b) != 0;
+    if (count >= p->ival2) return 1;
+  }
+  return count >= p->ival2;
+}
+
+NOINLINE static int filter_area(run *r, const gen *g, rect a, const strata_token *tg, const strata_token *ta,
+                                uint64_t b) {
+  const gen *p = g->pred;
+  FILTER_CELLS(area_on(r, p, b, x, y))
+}
+
 NOINLINE static int filter(run *r, const gen *g, rect a) {
   /* edits, the usual branches, go to the cell without a dispatch */
   const strata_token *tg = NULL, *ta = NULL;
@@ -923,6 +1098,14 @@ NOINLINE static int filter(run *r, const gen *g, rect a) {
   /* a pure predicate on the token bits straight away (A is on the map) */
   const gen *p = g->pred;
   int bits = p && p->pure && (p->run == r->id || prepare(r, (gen *)p) == OK) && p->small;
+  /* an And of token-bit terms (Translates among them) without a walk per cell */
+  if (!bits && p && p->kind == LP_AND && (p->run == r->id || prepare(r, (gen *)p) == OK) && p->terms &&
+      p->terms_pure)
+    return filter_terms(r, g, a, tg, ta);
+  if (!bits && p && p->kind == LP_AREA && p->pred->kind == LP_ON) {
+    const strata_token *t = ids(r, p->pred);
+    if (t && t[0] < 64) return filter_area(r, g, a, tg, ta, (uint64_t)1 << t[0]);
+  }
   for (int x = a.px; x < a.kx; x++)
     for (int y = a.py; y < a.ky; y++) {
       int yes = bits ? pure_eval(p, r->mask[(size_t)y * (size_t)r->W + (size_t)x]) : pred(r, p, x, y);
@@ -1036,6 +1219,10 @@ strata_status strata_layout_run(const strata_layout_gen *g, strata_tilemap *m, s
   if (err == NULL) r.err = &local;
   int st = run_gen(&r, g, rect2(0, 0, r.W, r.H));
   free(r.mask);
+  while (r.blocks) {
+    run_block *b = r.blocks;
+    r.blocks = b->next, free(b);
+  }
   if (st == ERROR) return r.err->status ? r.err->status : STRATA_EARG;
   *result = st == FAILED ? STRATA_LAYOUT_FAILED : STRATA_LAYOUT_OK;
   return STRATA_OK;

@@ -53,7 +53,7 @@ data:add_type{ _id = "actor_archetype", fields = { state = T, events = EV } }
 
 -- Events the runtime itself emits.
 for _, id in ipairs{ "map_entered", "map_left", "before_travel", "floor_generated",
-                     "object_created", "object_deleted", "handler_failed" } do
+                     "object_created", "object_deleted", "handler_failed", "before_move", "moved" } do
   data:add{ _type = "base.event", _id = id }
 end
 
@@ -74,3 +74,5 @@ data:add{ _type = "base.token", _id = "stairs_up", glyph = "<" }
 
 -- While the player is on a map with `renew`, this timer applies restock and renew as they fall due.
 data:add{ _type = "base.handler", _id = "map_renew", run = function(world, _, args) world:_renew_timer(args.map) end }
+-- A stored walk (world:walk) takes its next step.
+data:add{ _type = "base.handler", _id = "walk_step", run = function(world, _, args) world:_walk_step(args.actor) end }

@@ -10,7 +10,7 @@ local here = debug.getinfo(1, "S").source:match("^@(.*/)[^/]*$") or ""
 -- True when `file` (as an error position spells it, possibly shortened to
 -- "...tail" by Lua) is one of strata's own Lua files or a C function.
 local function internal(file)
-  if file == "[C]" then return true end
+  if file == "[C]" or file == "strata" then return true end
   local tail = file:match("^%.%.%.(.*)$")
   if tail then
     local candidate = here .. (tail:match("[^/]*$") or "")

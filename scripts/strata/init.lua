@@ -20,6 +20,7 @@ local lazy = {
   options = "strata.options",
   paths = "strata.paths",
   realtime = "strata.realtime",
+  worldgen = "strata.worldgen",
 }
 
 strata.reload = function(opts) return require("strata.world").reload(opts) end

@@ -386,6 +386,8 @@ function M.preview(map, glyphs, opts)
   options.check("strata.layout.preview", opts, 2)
   local tm = tilemap_of(map, "strata.layout.preview", 3, false)
   local color = opts and opts.color
+  -- Without a glyph table, the map's own tokens say how each cell looks.
+  if not glyphs then return (tm:render():gsub("\n$", "")) end
   local out = {}
   for y = 0, tm.height - 1 do
     local row = {}
@@ -395,10 +397,7 @@ function M.preview(map, glyphs, opts)
         local g = glyphs and glyphs[tok]
         if g and (not best or g.priority > best.priority) then best = g end
       end
-      if not glyphs then
-        local top = tm:top(x, y)
-        row[#row + 1] = top and top:sub(1, 1) or " "
-      elseif not best then row[#row + 1] = " "
+      if not best then row[#row + 1] = " "
       elseif color then row[#row + 1] = "\27[" .. COLORS[best.color] .. "m" .. best.glyph .. "\27[0m"
       else row[#row + 1] = best.glyph end
     end

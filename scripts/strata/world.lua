@@ -209,10 +209,13 @@ end
 -- Forwarded to the tile map the world owns. Each forwarder is made as a method
 -- call (`tm:set(...)`), so that an argument error counts arguments as the
 -- caller wrote them; edits touch the map first, so a savepoint can undo them.
-local tile_reads = { "tokens", "has", "top", "passable", "cost", "find_path" }
+local tile_reads = { "tokens", "has", "top", "passable", "cost", "find_path", "to_svg", "to_png" }
 local tile_writes = { "set", "add_front", "remove", "reset", "clear", "fill" }
 local tile_methods = {}
 
+-- The view of a map's tiles. Views are cached per world; every path that
+-- deletes a map object (handle:delete, area bookkeeping, a rollback) drops
+-- its view, so a cached view always points at a live map.
 local function tiles_of(h, write)
   local w = h._world
   local tm = w._tilemaps[h.uid]
@@ -221,11 +224,8 @@ local function tiles_of(h, write)
     tm = w._s:tilemap(h.uid)
     if not tm then error(label(h.kind, h.uid) .. " has no tiles", 0) end
     w._tilemaps[h.uid] = tm
-  elseif not w._s:info(h.uid) then
-    w._tilemaps[h.uid] = nil
-    error(("%s was deleted"):format(label(h.kind, h.uid)), 0)
   end
-  if write then w:_touch(h.uid) end
+  if write and w._txn then w:_touch(h.uid) end
   return tm
 end
 M._tiles_of = tiles_of
@@ -271,18 +271,28 @@ tile_methods.define_token = boundary.wrap("map:define_token", function(h, name, 
   return h
 end)
 
+-- The methods of each kind's handles in one table (the common ones, the
+-- kind's own, the tile methods of maps), made on first use: one lookup per
+-- method call on the hot path of generators.
+local methods_of = setmetatable({}, { __index = function(t, kind)
+  local all = {}
+  for k, f in pairs(handle_methods) do all[k] = f end
+  if kind == "map" then for k, f in pairs(tile_methods) do all[k] = f end end
+  local ext = kinds[kind]
+  for k, f in pairs(ext and ext.methods or {}) do all[k] = f end
+  t[kind] = all
+  return all
+end })
+
 Handle.__index = function(h, k)
-  local m = handle_methods[k]
+  local m = methods_of[h.kind][k]
   if m then return m end
   local ext = kinds[h.kind]
   if ext then
-    m = ext.methods and ext.methods[k]
-    if m then return m end
     local get = ext.get and ext.get[k]
     if get then check_alive(h, k) return get(h) end
   end
   if h.kind == "map" then
-    if tile_methods[k] then return tile_methods[k] end
     if k == "width" or k == "height" then
       check_alive(h, k)
       local tm = h._world._s:tilemap(h.uid)
@@ -770,8 +780,11 @@ function M.open(path, opts)
 end
 
 -- Areas, floors, entrances, stairs and travel extend worlds and handles.
-require("strata.areas")(M, { World = World, kinds = kinds, handle = handle, label = label,
-  check_alive = check_alive, is_handle = is_handle, point = point })
+local internals = { World = World, kinds = kinds, handle = handle, label = label,
+  check_alive = check_alive, is_handle = is_handle, point = point }
+require("strata.areas")(M, internals)
+-- Actors moving on tile maps: world:move, world:walk.
+require("strata.walk")(M, internals)
 
 -- strata.reload{ "mod", world = w }: re-runs a mod in place, in `world` or in
 -- every live world that loaded it. An ID still used by a world's state cannot

@@ -3,11 +3,17 @@
 ** runs it, against KeeperRL's own figures.
 **
 **   bench_layout CORPUS_DIR [ATTEMPTS [LAYOUT]]
+**   bench_layout --hash CORPUS_DIR [SEEDS [LAYOUT]]
 **
 ** CORPUS_DIR holds random_layouts.txt and layout_sizes.tsv (spec/fixtures/
 ** keeperrl). Each row of the table is run ATTEMPTS times (default
 ** 50), one attempt per seed 1..ATTEMPTS, each on a fresh map; prints one JSON
 ** line per row: successes, ms per attempt, and KeeperRL's figures.
+**
+** With --hash, nothing is timed: each row is run for seeds 1..SEEDS (default
+** 20) and one line per row gives a hash of every map made (its cells' token
+** names in order), the results and the generator's state after each run, so
+** that two builds can be shown to make the same maps (diff the outputs).
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +35,30 @@ static char *slurp(const char *path, size_t *len) {
   return s;
 }
 
+/* FNV-1a over bytes. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ull;
+  return h;
+}
+
+/* The map's cells, token names in stack order, column by column. */
+static uint64_t map_hash(uint64_t h, const strata_tilemap *m) {
+  const strata_tokens *t = strata_tilemap_tokens((strata_tilemap *)m);
+  for (int x = 0; x < strata_tilemap_width(m); x++)
+    for (int y = 0; y < strata_tilemap_height(m); y++) {
+      strata_token st[64];
+      size_t n = strata_tilemap_stack(m, x, y, st, 64);
+      h = fnv(h, &n, sizeof n);
+      for (size_t k = 0; k < n && k < 64; k++) {
+        size_t len;
+        const char *name = strata_tokens_name(t, st[k], &len);
+        h = fnv(fnv(h, name, len), "", 1);
+      }
+    }
+  return h;
+}
+
 static double now_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -36,11 +66,13 @@ static double now_ms(void) {
 }
 
 int main(int argc, char **argv) {
+  int hash = argc > 1 && strcmp(argv[1], "--hash") == 0;
+  if (hash) argv++, argc--;
   if (argc < 2) {
-    fprintf(stderr, "usage: bench_layout CORPUS_DIR [ATTEMPTS]\n");
+    fprintf(stderr, "usage: bench_layout [--hash] CORPUS_DIR [ATTEMPTS [LAYOUT]]\n");
     return 2;
   }
-  int attempts = argc > 2 ? atoi(argv[2]) : 50;
+  int attempts = argc > 2 ? atoi(argv[2]) : hash ? 20 : 50;
   char path[1024];
   size_t len;
   snprintf(path, sizeof path, "%s/random_layouts.txt", argv[1]);
@@ -79,6 +111,7 @@ int main(int argc, char **argv) {
     }
     int ok = 0;
     double total = 0;
+    uint64_t hv = 0xcbf29ce484222325ull;
     char why[200] = "";
     for (int s = 1; s <= attempts; s++) {
       strata_tilemap *m = strata_tilemap_new(w, h, NULL, &err);
@@ -88,6 +121,11 @@ int main(int argc, char **argv) {
       double a = now_ms();
       strata_status st = strata_layout_run(g, m, &rng, &res, why, sizeof why, &err);
       total += now_ms() - a;
+      if (hash) {
+        uint64_t after = strata_rng_u64(&rng);
+        int code = st ? -1 : (int)res;
+        hv = fnv(fnv(map_hash(hv, m), &code, sizeof code), &after, sizeof after);
+      }
       strata_tilemap_free(m);
       if (st) {
         printf("{\"bench\":\"layout\",\"layout\":\"%s\",\"error\":\"%s\"}\n", name, err.message);
@@ -96,6 +134,10 @@ int main(int argc, char **argv) {
       }
       ok += res == STRATA_LAYOUT_OK;
       if (res != STRATA_LAYOUT_OK && getenv("BENCH_LAYOUT_WHY")) fprintf(stderr, "%s seed %d: %s\n", name, s, why);
+    }
+    if (hash) {
+      printf("%s %dx%d ok %d/%d hash %016llx\n", name, w, h, ok, attempts, (unsigned long long)hv);
+      continue;
     }
     printf("{\"bench\":\"layout\",\"layout\":\"%s\",\"w\":%d,\"h\":%d,\"ok\":%d,\"attempts\":%d,"
            "\"ms_per_attempt\":%.4f,\"keeperrl_ok\":%s,\"keeperrl_attempts\":%s,\"keeperrl_ms\":%s}\n",

@@ -227,10 +227,67 @@ static void test_paths_agree(void) {
   free(text);
 }
 
+/* FNV-1a over bytes (as bench_layout --hash). */
+static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ull;
+  return h;
+}
+
+/* The maps of the whole corpus for a few seeds, hashed (cells' token names in
+** stack order, the results, the generator's state after each run), against
+** the hash of the maps the layouts made before the fast paths of
+** layout_noise.c, layout_connect.c and the predicates' terms: those paths
+** must make the same maps for the same seeds. A change that means to draw
+** otherwise updates GOLDEN, and says so (docs/benchmarks.md, layouts). For
+** 20 seeds at the game's sizes: bench_layout --hash, run before and after. */
+static void test_golden(void) {
+  const uint64_t GOLDEN = 0x33e062fa857ae93cull;
+  size_t len;
+  char *text = read_corpus(&len);
+  if (text == NULL) return; /* test_corpus reports it */
+  strata_error err;
+  strata_layout_file *f = strata_layout_file_parse(text, len, "random_layouts.txt", &err);
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; f && i < strata_layout_count(f); i++) {
+    const char *name = strata_layout_name(f, i);
+    int big = strncmp(name, "world_map", 9) == 0;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+      strata_tilemap *m = strata_tilemap_new(big ? 60 : 40, 40, NULL, &err);
+      strata_rng rng;
+      strata_rng_seed(&rng, seed);
+      strata_layout_result res = STRATA_LAYOUT_OK;
+      strata_status st = strata_layout_run(strata_layout_at(f, i), m, &rng, &res, NULL, 0, &err);
+      int code = st ? -1 : (int)res;
+      uint64_t after = strata_rng_u64(&rng);
+      h = fnv(fnv(h, &code, sizeof code), &after, sizeof after);
+      const strata_tokens *t = strata_tilemap_tokens(m);
+      for (int x = 0; x < strata_tilemap_width(m); x++)
+        for (int y = 0; y < strata_tilemap_height(m); y++) {
+          strata_token stack[64];
+          size_t n = strata_tilemap_stack(m, x, y, stack, 64);
+          h = fnv(h, &n, sizeof n);
+          for (size_t k = 0; k < n && k < 64; k++) {
+            size_t l;
+            const char *tok = strata_tokens_name(t, stack[k], &l);
+            h = fnv(fnv(h, tok, l), "", 1);
+          }
+        }
+      strata_tilemap_free(m);
+    }
+  }
+  if (h != GOLDEN) fprintf(stderr, "corpus maps hash %016llx, expected %016llx\n", (unsigned long long)h,
+                           (unsigned long long)GOLDEN);
+  CHECK(h == GOLDEN);
+  strata_layout_file_free(f);
+  free(text);
+}
+
 int main(void) {
   test_basics();
   test_errors();
   test_corpus();
   test_paths_agree();
+  test_golden();
   return check_summary("layout");
 }

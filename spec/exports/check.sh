@@ -14,7 +14,14 @@ if [ -n "$bad" ]; then
   printf '%s\n' "$bad" >&2
   exit 1
 fi
-# every function the public headers declare is exported
+# every function the public headers declare is marked, and exported
+unmarked=$(grep -nE '^(const |unsigned )?[A-Za-z_0-9]+( \*+| )\*?strata_[a-z0-9_]+\(' \
+  $(ls "$root"/core/include/strata/*.h | grep -v '/api.h$') | grep -vE ':(typedef|static|STRATA_API)' || true)
+if [ -n "$unmarked" ]; then
+  echo "public declarations without STRATA_API (hidden from the shared library):" >&2
+  printf '%s\n' "$unmarked" >&2
+  exit 1
+fi
 declared=$(grep -h '^STRATA_API ' $(ls "$root"/core/include/strata/*.h | grep -v '/api.h$') | grep -o '^[^(]*(' | sed -E 's/.*[ *](strata_[a-z0-9_]+)\($/\1/' | sort -u)
 missing=$(printf '%s\n' "$declared" | while read -r f; do printf '%s\n' "$syms" | grep -qx "$f" || echo "$f"; done)
 if [ -n "$missing" ]; then

@@ -15,7 +15,8 @@ options:
   --seed N          random seed (default 1)
   --attempts N      attempts on a fresh map before giving up (default 10)
   --glyphs FILE     glyph table ("token" glyph colour per line) for the preview;
-                    without it each cell shows the first letter of its top token
+                    without it each cell shows its top token's glyph (for an ID,
+                    the mods' base.token glyphs; else the token's first letter)
   --mapping FILE:NAME  also apply the mapping NAME of FILE and count its actions
   --tokens          list every token with the number of cells holding it
   --mods a,b        mods to load for an ID (default base)
@@ -61,7 +62,7 @@ function M.run(args)
   local source, name = pos[1], pos[2]
   if not source then error("layout: missing FILE_OR_ID (see 'strata layout --help')", 0) end
   local L = strata.layout
-  local gen, size
+  local gen, size, world
   local f = io.open(source, "rb")
   if f then
     local text = f:read("a")
@@ -75,13 +76,16 @@ function M.run(args)
   else
     local mods = {}
     for m in (opts.mods or "base"):gmatch("[^,]+") do mods[#mods + 1] = m end
-    local world = strata.world.new{ mods = mods, mod_path = opts.mod_path }
+    world = strata.world.new{ mods = mods, mod_path = opts.mod_path }
     gen = L.generator(source, world)
     local entry = world.data["base.layout"]:get(source)
     size = entry and entry.size
   end
   size = opts.size or size or { 40, 25 }
-  local m = strata.tilemap.new{ width = size[1] or size.x, height = size[2] or size.y }
+  -- A layout of a mod draws with its world's tokens (base.token glyphs); a file's
+  -- layout with the default table.
+  local w, h = size[1] or size.x, size[2] or size.y
+  local m = world and world:create_map{ width = w, height = h } or strata.tilemap.new{ width = w, height = h }
   local ok, why = L.generate(gen, m, { seed = opts.seed, attempts = opts.attempts })
   if not ok then error(("layout: %s failed %d attempts; the last: %s"):format(name or source, opts.attempts, why), 0) end
   local glyphs = opts.glyphs and L.glyphs(opts.glyphs)

@@ -1,0 +1,162 @@
+/*
+** map.c - maps as areas see them: made with their archetype's properties
+** and renewal times, deleted with what stands on them, their area, floor
+** and level.
+*/
+#include "runtime_internal.h"
+
+#include <stdlib.h>
+
+static strata_status no_map(const strata_runtime *rt, const char *what, uint64_t uid,
+                            strata_error *err) {
+  char b[48];
+  strata_object *o = strata_world_object(rt->w, uid);
+  if (!o) return strata_error_set(err, STRATA_ENOTFOUND, "%s: %s was deleted", what, rt_label(rt, uid, b));
+  return strata_error_set(err, STRATA_EARG, "%s: expected a map, got %s", what, rt_label(rt, uid, b));
+}
+
+const strata_map_archetype *map_archetype_of(const strata_runtime *rt, uint64_t map) {
+  strata_object *o = rt_object(rt, map, "map");
+  return o ? rt_map_archetype_opt(rt, o->archetype) : NULL;
+}
+
+strata_status map_check_cell(const strata_runtime *rt, uint64_t map, int64_t x, int64_t y,
+                             const char *what, strata_error *err) {
+  char b[48];
+  strata_tilemap *tm = strata_world_tilemap(rt->w, map);
+  if (!tm) return strata_error_set(err, STRATA_ESTATE, "%s: %s has no tiles", what, rt_label(rt, map, b));
+  int w = strata_tilemap_width(tm), h = strata_tilemap_height(tm);
+  if (x < 0 || y < 0 || x >= w || y >= h)
+    return strata_error_set(err, STRATA_EARG, "%s: (%lld, %lld) is outside %s (%dx%d)", what,
+                            (long long)x, (long long)y, rt_label(rt, map, b), w, h);
+  return STRATA_OK;
+}
+
+size_t strata_map_objects(const strata_runtime *rt, uint64_t map, const char *kind,
+                          uint64_t *out, size_t cap) {
+  size_t n = 0;
+  for (strata_object *o = strata_world_next_object(rt->w, 0); o;
+       o = strata_world_next_object(rt->w, o->uid))
+    if (o->has_pos && o->map == map && (!kind || strcmp(o->kind, kind) == 0)) {
+      if (out && n < cap) out[n] = o->uid;
+      n++;
+    }
+  return n;
+}
+
+/* The objects on map, in a new array (*n of them; NULL and 0 when none). */
+static strata_status objects_on(const strata_runtime *rt, uint64_t map, uint64_t **list,
+                                size_t *n, strata_error *err) {
+  *list = NULL;
+  *n = strata_map_objects(rt, map, NULL, NULL, 0);
+  if (*n == 0) return STRATA_OK;
+  if (!(*list = malloc(*n * sizeof **list)))
+    return strata_error_set(err, STRATA_ENOMEM, "out of memory");
+  strata_map_objects(rt, map, NULL, *list, *n);
+  return STRATA_OK;
+}
+
+strata_status map_drop(strata_runtime *rt, uint64_t map, const char *what, strata_error *err) {
+  char b[48];
+  uint64_t *on, player = strata_player(rt);
+  size_t n;
+  strata_status st = objects_on(rt, map, &on, &n, err);
+  if (st) return st;
+  for (size_t i = 0; i < n; i++)
+    if (player && on[i] == player) {
+      free(on);
+      return strata_error_set(err, STRATA_ESTATE, "%s: %s: the player is on it", what,
+                              rt_label(rt, map, b));
+    }
+  strata_world *w = rt->w;
+  st = renew_cancel_timer(rt, map, err);
+  /* out of its area ... */
+  int64_t floor;
+  uint64_t area = sys_uid(w, map, SYS(K("area")));
+  if (!st && rt_object(rt, area, NULL) && sys_int(w, map, SYS(K("floor")), &floor) &&
+      sys_uid(w, area, SYS(K("floors"), I(floor))) == map)
+    st = sys_del(w, area, SYS(K("floors"), I(floor)), err);
+  /* ... and out of the placed-entrance records: an entrance placed on it is placed anew */
+  uint64_t rec = rt_record(rt);
+  const strata_value *placed = rec ? sys_get(w, rec, SYS(K("placed"))) : NULL;
+  while (!st && placed && placed->type == STRATA_VTABLE) {
+    const strata_vtable *t = placed->u.t;
+    size_t i = 0;
+    while (i < t->n && !(t->vals[i].type == STRATA_VINT && t->vals[i].u.i == (int64_t)map)) i++;
+    if (i == t->n) break;
+    strata_value key = strata_value_nil();
+    if ((st = strata_value_copy(&key, &t->keys[i], err))) break;
+    st = sys_del(w, rec, SYS(K("placed"), key), err);
+    strata_value_clear(&key);
+    placed = sys_get(w, rec, SYS(K("placed")));
+  }
+  for (size_t i = 0; i < n && !st; i++)
+    if (strata_world_object(w, on[i])) st = strata_world_delete(w, on[i], err);
+  free(on);
+  if (!st) st = strata_world_delete(w, map, err);
+  return st;
+}
+
+strata_status strata_map_delete(strata_runtime *rt, uint64_t map, strata_error *err) {
+  if (!rt_object(rt, map, "map")) return no_map(rt, "strata_map_delete", map, err);
+  strata_status st = rt_begin(rt, err);
+  if (st) return st;
+  return rt_end(rt, map_drop(rt, map, "strata_map_delete", err));
+}
+
+strata_status strata_map_create(strata_runtime *rt, int width, int height, const char *archetype,
+                                uint64_t *map, strata_error *err) {
+  const strata_map_archetype *a = NULL;
+  strata_status st;
+  if (archetype && (st = rt_map_archetype(rt, archetype, &a, err))) return st;
+  if ((st = rt_begin(rt, err))) return st;
+  uint64_t uid = 0;
+  st = strata_world_create_map(rt->w, width, height, archetype, &uid, err);
+  if (!st && a && a->properties) {
+    strata_value props, k = K("props");
+    if (!(st = strata_value_copy(&props, a->properties, err))) {
+      st = strata_object_set(rt->w, uid, &k, 1, &props, err);
+      strata_value_clear(&props);
+    }
+  }
+  if (!st && archetype) st = renew_init(rt, uid, err);
+  if (rt_end(rt, st)) return st;
+  if (map) *map = uid;
+  return STRATA_OK;
+}
+
+strata_status strata_map_set_archetype(strata_runtime *rt, uint64_t map, const char *archetype,
+                                       strata_error *err) {
+  const char *what = "strata_map_set_archetype";
+  if (!rt_object(rt, map, "map")) return no_map(rt, what, map, err);
+  const strata_map_archetype *a;
+  strata_status st;
+  if (archetype && (st = rt_map_archetype(rt, archetype, &a, err))) return st;
+  if ((st = rt_begin(rt, err))) return st;
+  st = strata_object_set_archetype(rt->w, map, archetype, err);
+  if (!st) st = renew_init(rt, map, err);
+  if (!st && strata_current_map(rt) == map) st = renew_schedule_timer(rt, map, err);
+  return rt_end(rt, st);
+}
+
+uint64_t strata_map_area(const strata_runtime *rt, uint64_t map, int64_t *floor) {
+  uint64_t a = sys_uid(rt->w, map, SYS(K("area")));
+  int64_t n = 0;
+  if (a) sys_int(rt->w, map, SYS(K("floor")), &n);
+  if (floor) *floor = n;
+  return a;
+}
+
+int64_t strata_map_level(const strata_runtime *rt, uint64_t map) {
+  int64_t n;
+  if (sys_int(rt->w, map, SYS(K("level")), &n) || sys_int(rt->w, map, SYS(K("floor")), &n)) return n;
+  return 1;
+}
+
+strata_status strata_map_set_level(strata_runtime *rt, uint64_t map, int64_t level,
+                                   strata_error *err) {
+  if (!rt_object(rt, map, "map")) return no_map(rt, "strata_map_set_level", map, err);
+  strata_status st = rt_begin(rt, err);
+  if (st) return st;
+  return rt_end(rt, sys_set_int(rt->w, map, SYS(K("level")), level, err));
+}

@@ -1,0 +1,427 @@
+/*
+** registry.c - a resolver answering from tables the host fills by ID.
+**
+** Entries live in one array sorted by (type, id): a lookup is a binary
+** search, and unique areas come out in the order of their IDs. Every
+** definition is copied in, so nothing the caller passed must outlive the call.
+*/
+#include "strata/registry.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { T_LOGIC = 0, T_MAP = STRATA_LOGIC_COUNT, T_AREA, T_UNIQUE, T_EVENT, T_GENERATOR, T_HANDLER };
+
+typedef struct entry {
+  int type;
+  char *id, *mod;
+  strata_callable logic;          /* T_LOGIC + kind */
+  strata_map_archetype map;       /* T_MAP */
+  strata_area_archetype area;     /* T_AREA */
+  strata_unique_def unique;      /* T_UNIQUE */
+  /* what the copies own */
+  strata_value v1, v2;
+  char **strs;
+  size_t nstrs;
+  strata_floor_archetype *floors;
+} entry;
+
+typedef struct arch_event {
+  char *kind, *archetype, *event, *name, *mod;
+  int64_t priority;
+  strata_callable c;
+} arch_event;
+
+struct strata_registry {
+  strata_resolver resolver;
+  entry **entries;                /* sorted by (type, id) */
+  size_t n, cap;
+  size_t nuniques, nevents;
+  arch_event *aevents;
+  size_t naevents, aevents_cap;
+};
+
+static strata_status nomem(strata_error *err) {
+  return strata_error_set(err, STRATA_ENOMEM, "out of memory");
+}
+
+static char *dup_str(const char *s) {
+  if (!s) return NULL;
+  size_t n = strlen(s) + 1;
+  char *p = malloc(n);
+  if (p) memcpy(p, s, n);
+  return p;
+}
+
+static void entry_free(entry *e) {
+  if (!e) return;
+  free(e->id);
+  free(e->mod);
+  strata_value_clear(&e->v1);
+  strata_value_clear(&e->v2);
+  for (size_t i = 0; i < e->nstrs; i++) free(e->strs[i]);
+  free(e->strs);
+  free(e->floors);
+  free((void *)e->area.types);
+  free(e);
+}
+
+void strata_registry_free(strata_registry *reg) {
+  if (!reg) return;
+  for (size_t i = 0; i < reg->n; i++) entry_free(reg->entries[i]);
+  free(reg->entries);
+  for (size_t i = 0; i < reg->naevents; i++) {
+    arch_event *a = &reg->aevents[i];
+    free(a->kind); free(a->archetype); free(a->event); free(a->name); free(a->mod);
+  }
+  free(reg->aevents);
+  free(reg);
+}
+
+/* ---- the sorted table ---- */
+
+static int cmp(int type, const char *id, const entry *e) {
+  if (type != e->type) return type < e->type ? -1 : 1;
+  return strcmp(id, e->id);
+}
+
+/* The index of (type, id), or where it would go (*found 0). */
+static size_t find(const strata_registry *reg, int type, const char *id, int *found) {
+  size_t lo = 0, hi = reg->n;
+  *found = 0;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    int c = cmp(type, id, reg->entries[mid]);
+    if (c == 0) { *found = 1; return mid; }
+    if (c < 0) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+static const entry *get(const strata_registry *reg, int type, const char *id) {
+  int found;
+  size_t i = id ? find(reg, type, id, &found) : 0;
+  return id && found ? reg->entries[i] : NULL;
+}
+
+/* Puts e in (replacing an entry with its type and id); e is the table's then, or freed. */
+static strata_status put(strata_registry *reg, entry *e, strata_error *err) {
+  int found;
+  size_t i = find(reg, e->type, e->id, &found);
+  if (found) {
+    entry_free(reg->entries[i]);
+    reg->entries[i] = e;
+    return STRATA_OK;
+  }
+  if (reg->n == reg->cap) {
+    size_t cap = reg->cap ? reg->cap * 2 : 32;
+    entry **p = realloc(reg->entries, cap * sizeof *p);
+    if (!p) { entry_free(e); return nomem(err); }
+    reg->entries = p;
+    reg->cap = cap;
+  }
+  memmove(reg->entries + i + 1, reg->entries + i, (reg->n - i) * sizeof *reg->entries);
+  reg->entries[i] = e;
+  reg->n++;
+  if (e->type == T_UNIQUE) reg->nuniques++;
+  if (e->type == T_EVENT) reg->nevents++;
+  return STRATA_OK;
+}
+
+static entry *new_entry(int type, const char *id, const char *mod, strata_error *err) {
+  entry *e = calloc(1, sizeof *e);
+  if (!e) { nomem(err); return NULL; }
+  e->type = type;
+  if (!(e->id = dup_str(id)) || (mod && !(e->mod = dup_str(mod)))) {
+    entry_free(e);
+    nomem(err);
+    return NULL;
+  }
+  return e;
+}
+
+/* A string the entry owns (NULL stays NULL); 0 on ENOMEM. */
+static int own(entry *e, const char *s, const char **out) {
+  *out = NULL;
+  if (!s) return 1;
+  char **p = realloc(e->strs, (e->nstrs + 1) * sizeof *p);
+  if (!p) return 0;
+  e->strs = p;
+  if (!(p[e->nstrs] = dup_str(s))) return 0;
+  *out = p[e->nstrs++];
+  return 1;
+}
+
+static int own_value(strata_value *slot, const strata_value *v, const strata_value **out) {
+  *out = NULL;
+  if (!v) return 1;
+  if (strata_value_copy(slot, v, NULL)) return 0;
+  *out = slot;
+  return 1;
+}
+
+/* ---- unknown IDs: the nearest known ones ---- */
+
+static size_t distance(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b), row[128];
+  if (lb >= 128) return la > lb ? la : lb;
+  for (size_t j = 0; j <= lb; j++) row[j] = j;
+  for (size_t i = 1; i <= la; i++) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= lb; j++) {
+      size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+      if (up + 1 < best) best = up + 1;
+      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+      diag = up;
+      row[j] = best;
+    }
+  }
+  return row[lb];
+}
+
+static const char *after_dot(const char *s) {
+  const char *d = strchr(s, '.');
+  return d ? d + 1 : s;
+}
+
+static strata_status unknown(const strata_registry *reg, int type, const char *what,
+                             const char *id, strata_error *err) {
+  const entry *near[3] = { NULL, NULL, NULL };
+  size_t dist[3] = { 0, 0, 0 };
+  for (size_t i = 0; id && i < reg->n; i++) {
+    const entry *e = reg->entries[i];
+    if (e->type != type) continue;
+    size_t d = distance(id, e->id), s = distance(after_dot(id), after_dot(e->id));
+    if (s < d) d = s;
+    for (int k = 0; k < 3; k++)
+      if (!near[k] || d < dist[k]) {
+        for (int m = 2; m > k; m--) { near[m] = near[m - 1]; dist[m] = dist[m - 1]; }
+        near[k] = e;
+        dist[k] = d;
+        break;
+      }
+  }
+  if (!near[0])
+    return strata_error_set(err, STRATA_ENOTFOUND, "unknown %s '%s'", what, id ? id : "(null)");
+  return strata_error_set(err, STRATA_ENOTFOUND, "unknown %s '%s' (nearest known: %s%s%s%s%s)", what,
+                          id ? id : "(null)", near[0]->id, near[1] ? ", " : "",
+                          near[1] ? near[1]->id : "", near[2] ? ", " : "", near[2] ? near[2]->id : "");
+}
+
+/* ---- the resolver ---- */
+
+/* The definition type a kind of logic belongs to. */
+static int owner_type(strata_logic kind, const char **what) {
+  switch (kind) {
+  case STRATA_LOGIC_GENERATE_FLOOR: *what = "base.area_generator"; return T_GENERATOR;
+  case STRATA_LOGIC_EVENT: *what = "event handler"; return T_LOGIC + STRATA_LOGIC_EVENT;
+  case STRATA_LOGIC_HANDLER: *what = "base.handler"; return T_HANDLER;
+  default: *what = "base.map_archetype"; return T_MAP;
+  }
+}
+
+static strata_status r_resolve(void *host, strata_logic kind, const char *id, strata_callable *out,
+                               strata_error *err) {
+  const strata_registry *reg = host;
+  const char *what;
+  int owner = owner_type(kind, &what);
+  memset(out, 0, sizeof *out);
+  if ((unsigned)kind >= STRATA_LOGIC_COUNT) return strata_error_set(err, STRATA_EARG, "bad logic kind");
+  const entry *e = get(reg, T_LOGIC + (int)kind, id);
+  if (e) { *out = e->logic; return STRATA_OK; }
+  if (!get(reg, owner, id)) return unknown(reg, owner, what, id, err);
+  return STRATA_OK; /* a known definition without that function */
+}
+
+static strata_status r_map(void *host, const char *id, const strata_map_archetype **out,
+                           strata_error *err) {
+  const entry *e = get(host, T_MAP, id);
+  if (!e) return unknown(host, T_MAP, "base.map_archetype", id, err);
+  *out = &e->map;
+  return STRATA_OK;
+}
+
+static strata_status r_area(void *host, const char *id, const strata_area_archetype **out,
+                            strata_error *err) {
+  const entry *e = get(host, T_AREA, id);
+  if (!e) return unknown(host, T_AREA, "base.area_archetype", id, err);
+  *out = &e->area;
+  return STRATA_OK;
+}
+
+static strata_status r_unique(void *host, const char *id, const strata_unique_def **out,
+                              strata_error *err) {
+  const entry *e = get(host, T_UNIQUE, id);
+  if (!e) return unknown(host, T_UNIQUE, "base.unique_area", id, err);
+  *out = &e->unique;
+  return STRATA_OK;
+}
+
+static const strata_unique_def *r_unique_at(void *host, size_t i) {
+  const strata_registry *reg = host;
+  if (i >= reg->nuniques) return NULL;
+  int found;
+  size_t first = find(reg, T_UNIQUE, "", &found); /* "" sorts before every ID */
+  return &reg->entries[first + i]->unique;
+}
+
+static int r_archetype_event(void *host, const char *kind, const char *archetype,
+                             const char *event, size_t i, strata_event_handler *out) {
+  const strata_registry *reg = host;
+  for (size_t k = 0; k < reg->naevents; k++) {
+    const arch_event *a = &reg->aevents[k];
+    if (strcmp(a->kind, kind) || strcmp(a->archetype, archetype) || strcmp(a->event, event)) continue;
+    if (i-- > 0) continue;
+    out->name = a->name;
+    out->priority = a->priority;
+    out->handler = a->c;
+    return 1;
+  }
+  return 0;
+}
+
+static int r_event_declared(void *host, const char *event) {
+  const strata_registry *reg = host;
+  return reg->nevents == 0 || get(reg, T_EVENT, event) != NULL;
+}
+
+strata_registry *strata_registry_new(strata_error *err) {
+  strata_registry *reg = calloc(1, sizeof *reg);
+  if (!reg) { nomem(err); return NULL; }
+  reg->resolver = (strata_resolver){ reg, r_resolve, r_map, r_area, r_unique, r_unique_at,
+                                     r_archetype_event, r_event_declared, NULL };
+  return reg;
+}
+
+const strata_resolver *strata_registry_resolver(const strata_registry *reg) {
+  return &reg->resolver;
+}
+
+/* ---- adding ---- */
+
+static strata_status declare(strata_registry *reg, int type, const char *id, strata_error *err) {
+  if (get(reg, type, id)) return STRATA_OK;
+  entry *e = new_entry(type, id, NULL, err);
+  if (!e) return STRATA_ENOMEM;
+  if (type == T_MAP) e->map.id = e->id;
+  return put(reg, e, err);
+}
+
+strata_status strata_registry_add_logic(strata_registry *reg, strata_logic kind, const char *id,
+                                        strata_fn fn, void *data, const char *mod,
+                                        strata_error *err) {
+  if ((unsigned)kind >= STRATA_LOGIC_COUNT || !id || !*id || !fn)
+    return strata_error_set(err, STRATA_EARG, "strata_registry_add_logic: needs a kind, an ID and a function");
+  const char *what;
+  int owner = owner_type(kind, &what);
+  strata_status st = STRATA_OK;
+  if (kind != STRATA_LOGIC_EVENT) st = declare(reg, owner, id, err);
+  if (st) return st;
+  entry *e = new_entry(T_LOGIC + (int)kind, id, mod, err);
+  if (!e) return STRATA_ENOMEM;
+  e->logic = (strata_callable){ fn, data, e->mod };
+  return put(reg, e, err);
+}
+
+strata_status strata_registry_add_map_archetype(strata_registry *reg,
+                                                const strata_map_archetype *def,
+                                                strata_error *err) {
+  if (!def || !def->id || !*def->id)
+    return strata_error_set(err, STRATA_EARG, "strata_registry_add_map_archetype: needs an ID");
+  entry *e = new_entry(T_MAP, def->id, def->mod, err);
+  if (!e) return STRATA_ENOMEM;
+  e->map = *def;
+  e->map.id = e->id;
+  e->map.mod = e->mod;
+  if (!own_value(&e->v1, def->properties, &e->map.properties)) { entry_free(e); return nomem(err); }
+  return put(reg, e, err);
+}
+
+strata_status strata_registry_add_area_archetype(strata_registry *reg,
+                                                 const strata_area_archetype *def,
+                                                 strata_error *err) {
+  if (!def || !def->id || !*def->id)
+    return strata_error_set(err, STRATA_EARG, "strata_registry_add_area_archetype: needs an ID");
+  entry *e = new_entry(T_AREA, def->id, def->mod, err);
+  if (!e) return STRATA_ENOMEM;
+  e->area = *def;
+  e->area.id = e->id;
+  e->area.mod = e->mod;
+  e->area.types = NULL;
+  e->area.floors = NULL;
+  int ok = own(e, def->generator, &e->area.generator) &&
+           own_value(&e->v1, def->params, &e->area.params) &&
+           own_value(&e->v2, def->meta, &e->area.meta);
+  if (ok && def->ntypes) {
+    const char **types = calloc(def->ntypes, sizeof *types);
+    e->area.types = types;
+    for (size_t i = 0; ok && types && i < def->ntypes; i++) ok = own(e, def->types[i], &types[i]);
+    ok = ok && types;
+  }
+  if (ok && def->nfloors) {
+    e->floors = calloc(def->nfloors, sizeof *e->floors);
+    e->area.floors = e->floors;
+    for (size_t i = 0; ok && e->floors && i < def->nfloors; i++) {
+      e->floors[i].floor = def->floors[i].floor;
+      ok = own(e, def->floors[i].map_archetype, &e->floors[i].map_archetype);
+    }
+    ok = ok && e->floors;
+  }
+  if (!ok) { entry_free(e); return nomem(err); }
+  return put(reg, e, err);
+}
+
+strata_status strata_registry_add_unique_area(strata_registry *reg, const strata_unique_def *def,
+                                              strata_error *err) {
+  if (!def || !def->id || !*def->id || !def->area)
+    return strata_error_set(err, STRATA_EARG, "strata_registry_add_unique_area: needs an ID and an area archetype");
+  entry *e = new_entry(T_UNIQUE, def->id, NULL, err);
+  if (!e) return STRATA_ENOMEM;
+  e->unique = *def;
+  e->unique.id = e->id;
+  if (!own(e, def->area, &e->unique.area) || !own(e, def->parent, &e->unique.parent)) {
+    entry_free(e);
+    return nomem(err);
+  }
+  return put(reg, e, err);
+}
+
+strata_status strata_registry_add_event(strata_registry *reg, const char *event,
+                                        strata_error *err) {
+  if (!event || !*event) return strata_error_set(err, STRATA_EARG, "strata_registry_add_event: needs an ID");
+  return declare(reg, T_EVENT, event, err);
+}
+
+strata_status strata_registry_add_archetype_event(strata_registry *reg, const char *kind,
+                                                  const char *archetype, const char *event,
+                                                  const char *name, int64_t priority,
+                                                  strata_fn fn, void *data, const char *mod,
+                                                  strata_error *err) {
+  if (!kind || !archetype || !event || !fn)
+    return strata_error_set(err, STRATA_EARG,
+                            "strata_registry_add_archetype_event: needs a kind, an archetype, an event and a function");
+  if (reg->naevents == reg->aevents_cap) {
+    size_t cap = reg->aevents_cap ? reg->aevents_cap * 2 : 8;
+    arch_event *p = realloc(reg->aevents, cap * sizeof *p);
+    if (!p) return nomem(err);
+    reg->aevents = p;
+    reg->aevents_cap = cap;
+  }
+  arch_event *a = &reg->aevents[reg->naevents];
+  memset(a, 0, sizeof *a);
+  a->kind = dup_str(kind);
+  a->archetype = dup_str(archetype);
+  a->event = dup_str(event);
+  a->name = dup_str(name ? name : archetype);
+  a->mod = dup_str(mod);
+  if (!a->kind || !a->archetype || !a->event || !a->name || (mod && !a->mod)) {
+    free(a->kind); free(a->archetype); free(a->event); free(a->name); free(a->mod);
+    return nomem(err);
+  }
+  a->priority = priority;
+  a->c = (strata_callable){ fn, data, a->mod };
+  reg->naevents++;
+  return STRATA_OK;
+}

@@ -1,0 +1,163 @@
+/*
+** runtime_internal.h - what the runtime's files share: the runtime itself,
+** the `sys` bookkeeping in object properties (sys.c), savepoints and calls
+** into the host (runtime.c), and the pieces one concept lends another
+** (maps, renewals, unique areas, events).
+*/
+#ifndef STRATA_RUNTIME_INTERNAL_H
+#define STRATA_RUNTIME_INTERNAL_H
+
+#include <string.h>
+
+#include "strata/area.h"
+#include "strata/clock.h"
+#include "strata/event.h"
+#include "strata/feature.h"
+#include "strata/resolver.h"
+#include "strata/runtime.h"
+#include "strata/travel.h"
+#include "strata/unique.h"
+#include "strata/world.h"
+
+typedef struct global_handler {
+  char *event, *name, *handler;
+  int64_t priority;
+} global_handler;
+
+struct strata_runtime {
+  strata_world *w;
+  strata_resolver res;
+  /* The world record: found by one scan on first need, then remembered.
+  ** record_known 0: not looked for yet; record 0: there is none (yet). */
+  int record_known;
+  uint64_t record;
+  global_handler *handlers;
+  size_t nhandlers, handlers_cap;
+  /* Maps whose on_load ran in this process: one bit per uid. */
+  unsigned char *loaded;
+  size_t loaded_cap;
+  /* The floor being generated: add_floor on it leaves the unique entrances to the generation. */
+  int generating;
+  uint64_t gen_area;
+  int64_t gen_floor;
+  int reporting;                 /* base.handler_failed is being emitted: do not report again */
+};
+
+/* ---- sys.c: props.sys[path...] of an object ----
+** Keys are borrowed values (K: a string literal, I: an integer), never
+** cleared. SYS(...) expands to the key array and its length. */
+static inline strata_value K(const char *s) {
+  strata_value v;
+  memset(&v, 0, sizeof v);
+  v.type = STRATA_VSTRING;
+  v.u.str.s = (char *)s;
+  v.u.str.len = strlen(s);
+  return v;
+}
+static inline strata_value I(int64_t i) { return strata_value_int(i); }
+#define SYS(...) ((const strata_value[]){ __VA_ARGS__ }), \
+  (sizeof((strata_value[]){ __VA_ARGS__ }) / sizeof(strata_value))
+
+const strata_value *sys_get(const strata_world *w, uint64_t uid, const strata_value *path, size_t n);
+uint64_t sys_uid(const strata_world *w, uint64_t uid, const strata_value *path, size_t n);
+int sys_int(const strata_world *w, uint64_t uid, const strata_value *path, size_t n, int64_t *out);
+int sys_num(const strata_world *w, uint64_t uid, const strata_value *path, size_t n, double *out);
+const char *sys_str(const strata_world *w, uint64_t uid, const strata_value *path, size_t n);
+/* val taken over (cleared on failure too); nil removes. Makes sys and the
+** tables on the way as needed. */
+strata_status sys_set(strata_world *w, uint64_t uid, const strata_value *path, size_t n,
+                      strata_value *val, strata_error *err);
+strata_status sys_set_int(strata_world *w, uint64_t uid, const strata_value *path, size_t n,
+                          int64_t i, strata_error *err);
+strata_status sys_set_uid(strata_world *w, uint64_t uid, const strata_value *path, size_t n,
+                          uint64_t u, strata_error *err); /* 0 removes */
+strata_status sys_del(strata_world *w, uint64_t uid, const strata_value *path, size_t n,
+                      strata_error *err);
+/* A top-level property (props[key]), or NULL. */
+const strata_value *prop_get(const strata_world *w, uint64_t uid, const char *key);
+/* Lua's truthiness: present and not false. */
+int value_truthy(const strata_value *v);
+
+/* ---- runtime.c ---- */
+/* The live object uid when it is of kind `kind` (NULL: any), else NULL. */
+strata_object *rt_object(const strata_runtime *rt, uint64_t uid, const char *kind);
+/* "area#7" into buf (which it returns); "object#7" for what does not exist. */
+const char *rt_label(const strata_runtime *rt, uint64_t uid, char buf[48]);
+/* The world record: 0 when there is none; rt_record_make creates it. */
+uint64_t rt_record(const strata_runtime *rt);
+strata_status rt_record_make(strata_runtime *rt, uint64_t *uid, strata_error *err);
+int rt_loaded(const strata_runtime *rt, uint64_t uid);
+strata_status rt_set_loaded(strata_runtime *rt, uint64_t uid, int on, strata_error *err);
+/* Savepoints opened by the runtime (the host is told). rt_end commits when
+** st is STRATA_OK and rolls back otherwise, and returns st. */
+strata_status rt_begin(strata_runtime *rt, strata_error *err);
+strata_status rt_end(strata_runtime *rt, strata_status st);
+/* Host lookups. The _opt forms answer NULL for an unknown ID (and no ID),
+** as areas.lua treats an archetype that is not (or no longer) defined. */
+strata_status rt_resolve(strata_runtime *rt, strata_logic kind, const char *id,
+                         strata_callable *out, strata_error *err);
+strata_status rt_map_archetype(strata_runtime *rt, const char *id,
+                               const strata_map_archetype **out, strata_error *err);
+strata_status rt_area_archetype(strata_runtime *rt, const char *id,
+                                const strata_area_archetype **out, strata_error *err);
+const strata_map_archetype *rt_map_archetype_opt(const strata_runtime *rt, const char *id);
+const strata_area_archetype *rt_area_archetype_opt(const strata_runtime *rt, const char *id);
+/* A call of `kind` to `id`, everything else zero. */
+void rt_call_init(strata_call *c, strata_runtime *rt, strata_logic kind, const char *id);
+/* Calls c->fn; a failure the callee left without a message gets one. Frees
+** nothing in call (call->ret is the caller's). */
+strata_status rt_call(strata_runtime *rt, const strata_callable *c, strata_call *call,
+                      strata_error *err);
+/* rt_call in a savepoint of its own, undone when it fails; `what` names the
+** callee in the error about a savepoint it left open. */
+strata_status rt_call_atomic(strata_runtime *rt, const strata_callable *c, strata_call *call,
+                             const char *what, strata_error *err);
+/* Calls the map archetype hook `kind` of map (if its archetype has one):
+** call is filled by the caller (kind, id and map are set here); with a
+** stream key, the call draws from that world stream (made only then). */
+strata_status rt_map_hook(strata_runtime *rt, uint64_t map, strata_logic kind, strata_call *call,
+                          const char *stream, strata_error *err);
+/* Runs a call with a world stream as call->rng: the stream's state is read
+** before and written back after a successful call. */
+strata_status rt_call_with_stream(strata_runtime *rt, const strata_callable *c, strata_call *call,
+                                  const char *key, strata_error *err);
+
+/* ---- map.c ---- */
+const strata_map_archetype *map_archetype_of(const strata_runtime *rt, uint64_t map);
+/* Deletes map and what stands on it, as strata_map_delete, without a savepoint of its own. */
+strata_status map_drop(strata_runtime *rt, uint64_t map, const char *what, strata_error *err);
+strata_status map_check_cell(const strata_runtime *rt, uint64_t map, int64_t x, int64_t y,
+                             const char *what, strata_error *err);
+
+/* ---- floor.c ---- */
+/* The live map of floor n of area, or 0. */
+uint64_t floor_map(const strata_runtime *rt, uint64_t area, int64_t n);
+
+/* ---- renew.c ---- */
+strata_status renew_init(strata_runtime *rt, uint64_t map, strata_error *err);
+strata_status renew_apply(strata_runtime *rt, uint64_t map, strata_error *err);
+strata_status renew_cancel_timer(strata_runtime *rt, uint64_t map, strata_error *err);
+strata_status renew_schedule_timer(strata_runtime *rt, uint64_t map, strata_error *err);
+/* The base.map_renew timer's handler. */
+strata_status renew_timer_fired(strata_runtime *rt, const strata_value *args, strata_error *err);
+
+/* ---- unique.c ---- */
+/* After floor n of area appears: the entrances of the unique areas declared on it. */
+strata_status unique_place(strata_runtime *rt, uint64_t area, int64_t n, strata_error *err);
+
+/* ---- event.c ---- */
+/* strata_emit for the core's own events (declared by definition). */
+strata_status event_emit(strata_runtime *rt, uint64_t source, const char *event,
+                         const strata_value *params, const strata_value *dflt,
+                         strata_value *result, strata_error *err);
+/* Emits base.handler_failed for each failure (not while already doing so). */
+void event_report(strata_runtime *rt, const strata_failures *f);
+strata_status failures_push(strata_failures *f, uint64_t timer, uint64_t subscription,
+                            const char *event, const char *handler, const char *mod,
+                            const char *message);
+
+/* ---- params tables for events ---- */
+strata_status params_ref(strata_value *t, const char *key, uint64_t uid, strata_error *err); /* 0: skipped */
+strata_status params_int(strata_value *t, const char *key, int64_t i, strata_error *err);
+
+#endif

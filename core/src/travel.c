@@ -1,0 +1,294 @@
+/*
+** travel.c - the player, and an actor's journey through an entrance, stairs
+** or straight to a map, in the order of API.md section 5.
+**
+** The whole journey is one savepoint, so that a hook failing half-way (an
+** on_enter that raises) leaves the actor where it was, with nothing
+** generated, left or entered. Event handlers inside it are undone one by
+** one when they fail, as anywhere else.
+*/
+#include "runtime_internal.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+
+/* ---- the player ---- */
+
+uint64_t strata_player(const strata_runtime *rt) {
+  uint64_t rec = rt_record(rt);
+  uint64_t p = rec ? sys_uid(rt->w, rec, SYS(K("player"))) : 0;
+  return p && strata_world_object(rt->w, p) ? p : 0;
+}
+
+uint64_t strata_current_map(const strata_runtime *rt) {
+  strata_object *p = strata_world_object(rt->w, strata_player(rt));
+  return p && p->has_pos && rt_object(rt, p->map, NULL) ? p->map : 0;
+}
+
+uint64_t strata_current_area(const strata_runtime *rt, int64_t *floor) {
+  uint64_t m = strata_current_map(rt);
+  if (floor) *floor = 0;
+  return m ? strata_map_area(rt, m, floor) : 0;
+}
+
+strata_status strata_set_player(strata_runtime *rt, uint64_t actor, strata_error *err) {
+  char b[48];
+  if (!rt_object(rt, actor, "actor"))
+    return strata_error_set(err, strata_world_object(rt->w, actor) ? STRATA_EARG : STRATA_ENOTFOUND,
+                            "strata_set_player: expected a live actor, got %s", rt_label(rt, actor, b));
+  strata_status st = rt_begin(rt, err);
+  if (st) return st;
+  /* as world:create_actor{ player = true } does: state.player, then the record */
+  strata_value path[2] = { K("state"), K("player") }, v;
+  const strata_value *state = prop_get(rt->w, actor, "state");
+  if (!state || state->type != STRATA_VTABLE) {
+    if (!(st = strata_value_table(&v, err))) {
+      st = strata_object_set(rt->w, actor, path, 1, &v, err);
+      strata_value_clear(&v);
+    }
+  }
+  v = strata_value_bool(1);
+  if (!st) st = strata_object_set(rt->w, actor, path, 2, &v, err);
+  uint64_t rec;
+  if (!st) st = rt_record_make(rt, &rec, err);
+  if (!st) st = sys_set_uid(rt->w, rec, SYS(K("player")), actor, err);
+  return rt_end(rt, st);
+}
+
+/* ---- where a journey leads ---- */
+
+typedef enum via { VIA_MAP, VIA_ENTRANCE, VIA_STAIRS, VIA_EXIT } via;
+
+typedef struct dest {
+  via via;
+  uint64_t map;                 /* a map to go to, or 0: floor `floor` of `area` */
+  uint64_t area;
+  int64_t floor, delta;
+  int has_xy;
+  int64_t x, y;                 /* VIA_EXIT: the entrance in the parent */
+} dest;
+
+static strata_status destination(strata_runtime *rt, uint64_t target, dest *d, const char *what,
+                                 strata_error *err) {
+  char a[48], b[48];
+  strata_world *w = rt->w;
+  strata_object *t = strata_world_object(w, target);
+  memset(d, 0, sizeof *d);
+  if (!t) return strata_error_set(err, STRATA_ENOTFOUND, "%s: %s was deleted", what, rt_label(rt, target, a));
+  if (strcmp(t->kind, "map") == 0) {
+    d->via = VIA_MAP;
+    d->map = target;
+    return STRATA_OK;
+  }
+  switch (strcmp(t->kind, "feature") == 0 ? strata_feature_type_of(rt, target) : STRATA_FEATURE_NONE) {
+  case STRATA_FEATURE_ENTRANCE: {
+    uint64_t area = sys_uid(w, target, SYS(K("area")));
+    if (!rt_object(rt, area, NULL))
+      return strata_error_set(err, STRATA_ENOTFOUND, "%s: %s leads to area#%" PRIu64 ", which was deleted",
+                              what, rt_label(rt, target, a), area);
+    d->via = VIA_ENTRANCE;
+    d->area = area;
+    if (!sys_int(w, target, SYS(K("floor")), &d->floor)) d->floor = strata_area_starting_floor(rt, area);
+    return STRATA_OK;
+  }
+  case STRATA_FEATURE_STAIRS: {
+    int64_t n = 0, deepest;
+    uint64_t m = t->map;
+    uint64_t area = t->has_pos ? sys_uid(w, m, SYS(K("area"))) : 0;
+    if (!rt_object(rt, area, NULL) || !sys_int(w, m, SYS(K("floor")), &n))
+      return strata_error_set(err, STRATA_ESTATE,
+                              "%s: %s stand on %s, which is not a floor of any area (attach it with "
+                              "strata_area_add_floor, or return it from a floor generator)",
+                              what, rt_label(rt, target, a), rt_label(rt, m, b));
+    sys_int(w, target, SYS(K("floor_delta")), &d->delta);
+    int64_t to = n + d->delta;
+    if (d->delta < 0 && to < strata_area_starting_floor(rt, area)) {
+      uint64_t em = sys_uid(w, area, SYS(K("entrance"), K("map")));
+      if (!rt_object(rt, em, NULL))
+        return strata_error_set(err, STRATA_ESTATE, "%s: %s leads up out of %s, which has no entrance to return to",
+                                what, rt_label(rt, target, a), rt_label(rt, area, b));
+      d->via = VIA_EXIT;
+      d->map = em;
+      d->has_xy = sys_int(w, area, SYS(K("entrance"), K("x")), &d->x) &&
+                  sys_int(w, area, SYS(K("entrance"), K("y")), &d->y);
+      return STRATA_OK;
+    }
+    if (strata_area_deepest_floor(rt, area, &deepest) && to > deepest)
+      return strata_error_set(err, STRATA_EARG, "%s: floor %" PRId64 " of %s is below its deepest floor (%" PRId64 ")",
+                              what, to, rt_label(rt, area, a), deepest);
+    d->via = VIA_STAIRS;
+    d->area = area;
+    d->floor = to;
+    return STRATA_OK;
+  }
+  default:
+    return strata_error_set(err, STRATA_EARG, "%s: %s is neither an entrance nor stairs, nor a map",
+                            what, rt_label(rt, target, a));
+  }
+}
+
+/* The first stairs on map with floor_delta == delta: 1 and where they are. */
+static int stairs_with(const strata_runtime *rt, uint64_t map, int64_t delta, int64_t *x,
+                       int64_t *y) {
+  for (strata_object *o = strata_world_next_object(rt->w, 0); o;
+       o = strata_world_next_object(rt->w, o->uid)) {
+    int64_t d;
+    if (!o->has_pos || o->map != map || strcmp(o->kind, "feature") != 0) continue;
+    const char *type = sys_str(rt->w, o->uid, SYS(K("type")));
+    if (type && strcmp(type, "stairs") == 0 && sys_int(rt->w, o->uid, SYS(K("floor_delta")), &d) &&
+        d == delta) {
+      *x = o->x;
+      *y = o->y;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* The archetype's starting_pos: a function first, else a fixed point. */
+static strata_status starting_pos(strata_runtime *rt, uint64_t map, uint64_t actor, int *found,
+                                  int64_t *x, int64_t *y, strata_error *err) {
+  const strata_map_archetype *ma = map_archetype_of(rt, map);
+  *found = 0;
+  if (!ma) return STRATA_OK;
+  strata_call call;
+  rt_call_init(&call, rt, STRATA_LOGIC_STARTING_POS, NULL);
+  call.actor = actor;
+  strata_status st = rt_map_hook(rt, map, STRATA_LOGIC_STARTING_POS, &call, NULL, err);
+  if (st) return st;
+  if (call.has_pos) { *found = 1; *x = call.x; *y = call.y; }
+  else if (ma->has_starting_pos) { *found = 1; *x = ma->start_x; *y = ma->start_y; }
+  return STRATA_OK;
+}
+
+static strata_status map_hook(strata_runtime *rt, uint64_t map, strata_logic kind, uint64_t actor,
+                              uint64_t from, uint64_t to, strata_error *err) {
+  strata_call call;
+  rt_call_init(&call, rt, kind, NULL);
+  call.actor = actor;
+  call.from = from;
+  call.to = to;
+  return rt_map_hook(rt, map, kind, &call, NULL, err);
+}
+
+static strata_status emit_on(strata_runtime *rt, uint64_t source, const char *event,
+                             uint64_t actor, uint64_t from, uint64_t to, strata_error *err) {
+  strata_value p = strata_value_nil();
+  strata_status st = strata_value_table(&p, err);
+  if (st) return st;
+  st = params_ref(&p, "actor", actor, err);
+  if (!st) st = params_ref(&p, "from", from, err);
+  if (!st) st = params_ref(&p, "to", to, err);
+  if (!st) st = event_emit(rt, source, event, &p, NULL, NULL, err);
+  strata_value_clear(&p);
+  return st;
+}
+
+/* Whether an actor other than `actor` stands on map. */
+static int other_actors(const strata_runtime *rt, uint64_t map, uint64_t actor) {
+  for (strata_object *o = strata_world_next_object(rt->w, 0); o;
+       o = strata_world_next_object(rt->w, o->uid))
+    if (o->has_pos && o->map == map && o->uid != actor && strcmp(o->kind, "actor") == 0) return 1;
+  return 0;
+}
+
+static strata_status journey(strata_runtime *rt, uint64_t actor, uint64_t target,
+                             const strata_travel_opts *opts, uint64_t *out, uint64_t *loaded,
+                             strata_error *err) {
+  const char *what = "strata_travel";
+  strata_world *w = rt->w;
+  dest d;
+  strata_status st = destination(rt, target, &d, what, err);
+  if (st) return st;
+  strata_object *a = strata_world_object(w, actor);
+  uint64_t from = a->has_pos && rt_object(rt, a->map, NULL) ? a->map : 0;
+  /* base.before_travel: false stops the journey */
+  strata_value p, yes = strata_value_bool(1), go;
+  if ((st = strata_value_table(&p, err))) return st;
+  st = params_ref(&p, "actor", actor, err);
+  if (!st) st = params_ref(&p, "from", from, err);
+  if (!st) st = params_ref(&p, "to", d.map, err);
+  if (!st) st = params_ref(&p, "area", d.area, err);
+  if (!st && d.area) st = params_int(&p, "floor", d.floor, err);
+  if (!st && d.via != VIA_MAP) st = params_ref(&p, "feature", target, err);
+  if (!st) st = event_emit(rt, actor, "base.before_travel", &p, &yes, &go, err);
+  strata_value_clear(&p);
+  if (st) return st;
+  int stopped = go.type == STRATA_VBOOL && !go.u.b;
+  strata_value_clear(&go);
+  if (stopped) { *out = 0; return STRATA_OK; }
+  /* the map reached, generated if needed */
+  uint64_t m = d.map;
+  if (!m && (st = strata_area_floor(rt, d.area, d.floor, &m, err))) return st;
+  /* the arrival cell */
+  int64_t x = 0, y = 0;
+  int found = 0;
+  if (opts && opts->has_xy) {
+    if ((st = map_check_cell(rt, m, opts->x, opts->y, what, err))) return st;
+    x = opts->x;
+    y = opts->y;
+  } else {
+    if (d.via == VIA_STAIRS) found = stairs_with(rt, m, -d.delta, &x, &y);
+    else if (d.via == VIA_ENTRANCE) found = stairs_with(rt, m, -1, &x, &y);
+    if (!found && d.has_xy) { found = 1; x = d.x; y = d.y; }
+    if (!found && (st = starting_pos(rt, m, actor, &found, &x, &y, err))) return st;
+    strata_tilemap *tm = strata_world_tilemap(w, m);
+    if (!found && tm) { x = strata_tilemap_width(tm) / 2; y = strata_tilemap_height(tm) / 2; }
+    if ((st = map_check_cell(rt, m, x, y, "strata_travel (arrival cell)", err))) return st;
+  }
+  int is_player = strata_player(rt) == actor;
+  /* leaving */
+  if (from && from != m) {
+    if ((st = map_hook(rt, from, STRATA_LOGIC_ON_LEAVE, actor, 0, m, err))) return st;
+    if ((st = emit_on(rt, from, "base.map_left", actor, 0, m, err))) return st;
+    if (is_player && (st = renew_cancel_timer(rt, from, err))) return st;
+  }
+  if ((st = strata_object_set_position(w, actor, m, x, y, err))) return st;
+  if (from && from != m && rt_object(rt, from, "map")) {
+    const strata_value *props = prop_get(w, from, "props");
+    const strata_value *temp = props && props->type == STRATA_VTABLE ? strata_vtable_get_str(props->u.t, "temporary") : NULL;
+    if (value_truthy(temp) && !other_actors(rt, from, actor) &&
+        (st = map_drop(rt, from, what, err)))
+      return st;
+  }
+  /* entering */
+  if (from != m) {
+    if (!rt_loaded(rt, m)) {
+      if ((st = rt_set_loaded(rt, m, 1, err))) return st;
+      *loaded = m;
+      if ((st = map_hook(rt, m, STRATA_LOGIC_ON_LOAD, actor, 0, 0, err))) return st;
+    }
+    if ((st = renew_apply(rt, m, err))) return st;
+    if ((st = map_hook(rt, m, STRATA_LOGIC_ON_ENTER, actor, from, 0, err))) return st;
+    if ((st = emit_on(rt, m, "base.map_entered", actor, from, 0, err))) return st;
+    if (is_player && (st = renew_schedule_timer(rt, m, err))) return st;
+  }
+  int64_t n, dv;
+  uint64_t area = sys_uid(w, m, SYS(K("area")));
+  if (area && sys_int(w, m, SYS(K("floor")), &n) && rt_object(rt, area, NULL) &&
+      !(sys_int(w, area, SYS(K("deepest_visited")), &dv) && n <= dv) &&
+      (st = sys_set_int(w, area, SYS(K("deepest_visited")), n, err)))
+    return st;
+  *out = m;
+  return STRATA_OK;
+}
+
+strata_status strata_travel(strata_runtime *rt, uint64_t actor, uint64_t target,
+                            const strata_travel_opts *opts, uint64_t *map, strata_error *err) {
+  char b[48];
+  if (!rt_object(rt, actor, "actor"))
+    return strata_error_set(err, strata_world_object(rt->w, actor) ? STRATA_EARG : STRATA_ENOTFOUND,
+                            "strata_travel: expected a live actor, got %s", rt_label(rt, actor, b));
+  uint64_t m = 0, loaded = 0;
+  strata_status st = rt_begin(rt, err);
+  if (st) return st;
+  st = journey(rt, actor, target, opts, &m, &loaded, err);
+  rt_end(rt, st);
+  if (st) {
+    /* the map was not entered after all: its on_load is still to come */
+    if (loaded) rt_set_loaded(rt, loaded, 0, NULL);
+    return st;
+  }
+  if (map) *map = m;
+  return STRATA_OK;
+}

@@ -1,0 +1,152 @@
+/*
+** unique.c - unique areas: one area per base.unique_area ID, parents first,
+** their entrances placed once on their parent's floor and recorded in the
+** world record (sys.uniques, sys.placed).
+*/
+#include "runtime_internal.h"
+
+#include <stdlib.h>
+
+static char *dup_str(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *p = malloc(n);
+  if (p) memcpy(p, s, n);
+  return p;
+}
+
+uint64_t strata_find_unique(const strata_runtime *rt, const char *id) {
+  uint64_t rec = rt_record(rt);
+  uint64_t a = rec && id ? sys_uid(rt->w, rec, SYS(K("uniques"), K(id))) : 0;
+  return a && strata_world_object(rt->w, a) ? a : 0;
+}
+
+/* The floor of the parent an entrance of u stands on. */
+static int64_t on_floor(const strata_runtime *rt, const strata_unique_def *u, uint64_t parent) {
+  return u->has_on_floor ? u->on_floor : strata_area_starting_floor(rt, parent);
+}
+
+/* Places u's entrance once: when the unique area, its parent and that floor all exist. */
+static strata_status ensure_entrance(strata_runtime *rt, const strata_unique_def *u,
+                                     strata_error *err) {
+  uint64_t rec;
+  strata_status st = rt_record_make(rt, &rec, err);
+  if (st || sys_get(rt->w, rec, SYS(K("placed"), K(u->id)))) return st;
+  uint64_t child = strata_find_unique(rt, u->id);
+  uint64_t parent = strata_find_unique(rt, u->parent ? u->parent : "");
+  if (!child || !parent) return STRATA_OK;
+  uint64_t m = floor_map(rt, parent, on_floor(rt, u, parent));
+  if (!m) return STRATA_OK;
+  int64_t start, *floor = sys_int(rt->w, child, SYS(K("starting_floor")), &start) ? &start : NULL;
+  st = strata_entrance_create(rt, m, u->has_at ? u->at_x : 0, u->has_at ? u->at_y : 0, child, floor,
+                              NULL, err);
+  if (!st) st = sys_set_uid(rt->w, rec, SYS(K("placed"), K(u->id)), m, err);
+  return st;
+}
+
+static strata_status unique_area(strata_runtime *rt, const char *id, int depth, uint64_t *out,
+                                 strata_error *err) {
+  if (depth > 64)
+    return strata_error_set(err, STRATA_ELIMIT, "strata_unique_def: parents of '%s' form a cycle", id);
+  const strata_unique_def *u = NULL;
+  strata_status st = rt->res.unique_area(rt->res.host, id, &u, err);
+  if (st) return st;
+  if ((*out = strata_find_unique(rt, id))) return STRATA_OK;
+  strata_area_opts opts;
+  memset(&opts, 0, sizeof opts);
+  if (u->parent && strcmp(u->parent, "root") != 0 &&
+      (st = unique_area(rt, u->parent, depth + 1, &opts.parent, err)))
+    return st;
+  opts.has_starting_floor = u->has_starting_floor;
+  opts.starting_floor = u->starting_floor;
+  uint64_t a, rec, m;
+  strata_value name = strata_value_nil();
+  if ((st = strata_area_create(rt, u->area, &opts, &a, err))) return st;
+  if ((st = strata_value_string(&name, id, strlen(id), err))) return st;
+  if ((st = sys_set(rt->w, a, SYS(K("unique")), &name, err))) return st;
+  if ((st = rt_record_make(rt, &rec, err))) return st;
+  if ((st = sys_set_uid(rt->w, rec, SYS(K("uniques"), K(id)), a, err))) return st;
+  if ((st = ensure_entrance(rt, u, err))) return st;
+  if (u->eager && (st = strata_area_floor(rt, a, strata_area_starting_floor(rt, a), &m, err))) return st;
+  *out = a;
+  return STRATA_OK;
+}
+
+strata_status strata_unique_area(strata_runtime *rt, const char *id, uint64_t *area,
+                                 strata_error *err) {
+  uint64_t a = 0;
+  if (!id) return strata_error_set(err, STRATA_EARG, "strata_unique_def: no ID");
+  strata_status st = rt_begin(rt, err);
+  if (st || rt_end(rt, st = unique_area(rt, id, 0, &a, err))) return st;
+  if (area) *area = a;
+  return STRATA_OK;
+}
+
+strata_status unique_place(strata_runtime *rt, uint64_t area, int64_t n, strata_error *err) {
+  const char *own = sys_str(rt->w, area, SYS(K("unique")));
+  if (!own) return STRATA_OK;
+  char *id = dup_str(own); /* the area's records change below */
+  if (!id) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
+  strata_status st = STRATA_OK;
+  const strata_unique_def *u;
+  for (size_t i = 0; !st && (u = rt->res.unique_at(rt->res.host, i)) != NULL; i++) {
+    if (!u->parent || strcmp(u->parent, id) != 0 || on_floor(rt, u, area) != n) continue;
+    uint64_t child;
+    st = strata_unique_area(rt, u->id, &child, err);
+    if (!st) st = ensure_entrance(rt, u, err);
+  }
+  free(id);
+  return st;
+}
+
+strata_status strata_get_or_create_map(strata_runtime *rt, const char *id, const int64_t *floor,
+                                       uint64_t *map, strata_error *err) {
+  uint64_t a, m = 0;
+  strata_status st = rt_begin(rt, err);
+  if (st) return st;
+  st = strata_unique_area(rt, id, &a, err);
+  if (!st) st = strata_area_floor(rt, a, floor ? *floor : strata_area_starting_floor(rt, a), &m, err);
+  if (rt_end(rt, st)) return st;
+  if (map) *map = m;
+  return STRATA_OK;
+}
+
+strata_status strata_regenerate_child_maps(strata_runtime *rt, uint64_t map, uint64_t *out,
+                                           size_t cap, size_t *n, strata_error *err) {
+  char b[48];
+  if (n) *n = 0;
+  if (!rt_object(rt, map, "map"))
+    return strata_error_set(err, strata_world_object(rt->w, map) ? STRATA_EARG : STRATA_ENOTFOUND,
+                            "strata_regenerate_child_maps: expected a live map, got %s", rt_label(rt, map, b));
+  int64_t floor;
+  uint64_t area = strata_map_area(rt, map, &floor);
+  const char *own = area ? sys_str(rt->w, area, SYS(K("unique"))) : NULL;
+  if (!own) return STRATA_OK;
+  char *id = dup_str(own);
+  if (!id) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
+  strata_status st = rt_begin(rt, err);
+  size_t count = 0;
+  const strata_unique_def *u;
+  for (size_t i = 0; !st && (u = rt->res.unique_at(rt->res.host, i)) != NULL; i++) {
+    if (!u->parent || strcmp(u->parent, id) != 0 || on_floor(rt, u, area) != floor) continue;
+    uint64_t child;
+    if (!(st = strata_unique_area(rt, u->id, &child, err))) st = ensure_entrance(rt, u, err);
+    if (!st && out && count < cap) out[count] = child;
+    count++;
+  }
+  free(id);
+  if (rt_end(rt, st)) return st;
+  if (n) *n = count;
+  return STRATA_OK;
+}
+
+strata_status strata_unique_areas_init(strata_runtime *rt, strata_error *err) {
+  strata_status st = rt_begin(rt, err);
+  if (st) return st;
+  const strata_unique_def *u;
+  for (size_t i = 0; !st && (u = rt->res.unique_at(rt->res.host, i)) != NULL; i++)
+    if (u->eager && (!u->parent || strcmp(u->parent, "root") == 0)) {
+      uint64_t a;
+      st = strata_unique_area(rt, u->id, &a, err);
+    }
+  return rt_end(rt, st);
+}

@@ -1,0 +1,333 @@
+-- strata play [WORLD_FILE] [options]: explore a world in the terminal.
+local strata = require "strata"
+
+local M = {
+  summary = "explore a world in the terminal",
+  usage = [[
+usage: strata play [WORLD_FILE] [options]
+
+Shows the map around the player, a log of what happened and a status line
+(area, floor, world time). Without WORLD_FILE a new world starts from the
+examples (North Tyris and the putit paradise dungeon) and is saved to
+play.db; with it, that world is opened and saved back to it.
+
+keys:
+  arrows, h j k l, y u b n   move (8 directions where the map allows)
+  < >                        take stairs or an entrance under the player
+  g                          auto-walk: move the cursor, Enter to go, Esc to stop
+  s                          save          q   save and quit
+  ?                          this help
+
+options:
+  --mods a,b        mods to load (default: the world's own, or base,examples)
+  --mod-path DIR    a directory to search for mods; repeatable
+  --realtime        world time follows the clock (default: one second a move)
+  --script FILE     read keys from FILE (words: a letter, up, down, left,
+                    right, enter, esc) instead of the terminal; prints the
+                    last screen without colour
+  --seed N          seed of a new world (default 1)
+
+Refuses to run without a terminal unless --script is given. Colours are
+used unless NO_COLOR is set.
+]],
+}
+
+local function fail(msg) error("play: " .. msg, 0) end
+
+local KEYS = { h = { -1, 0 }, l = { 1, 0 }, k = { 0, -1 }, j = { 0, 1 },
+  y = { -1, -1 }, u = { 1, -1 }, b = { -1, 1 }, n = { 1, 1 },
+  up = { 0, -1 }, down = { 0, 1 }, left = { -1, 0 }, right = { 1, 0 } }
+local ARROWS = { ["\27[A"] = "up", ["\27[B"] = "down", ["\27[C"] = "right", ["\27[D"] = "left",
+  ["\27OA"] = "up", ["\27OB"] = "down", ["\27OC"] = "right", ["\27OD"] = "left" }
+local COLORS = { black = "30", red = "31", green = "32", brown = "33", yellow = "93", blue = "34",
+  magenta = "35", cyan = "36", white = "37;1", gray = "90", grey = "90", orange = "33;1" }
+
+local function parse(args)
+  local o, pos = { mod_path = {}, seed = 1 }, {}
+  local i = 1
+  while i <= #args do
+    local a = args[i]
+    local function value()
+      i = i + 1
+      if args[i] == nil then fail(a .. " needs a value") end
+      return args[i]
+    end
+    if a == "--mods" then o.mods = {} for m in value():gmatch("[^,]+") do o.mods[#o.mods + 1] = m end
+    elseif a == "--mod-path" then o.mod_path[#o.mod_path + 1] = value()
+    elseif a == "--realtime" then o.realtime = true
+    elseif a == "--script" then o.script = value()
+    elseif a == "--seed" then o.seed = math.tointeger(tonumber(value())) or fail("--seed must be an integer")
+    elseif a:sub(1, 1) == "-" then fail("unknown option " .. a .. " (see 'strata play --help')")
+    else pos[#pos + 1] = a end
+    i = i + 1
+  end
+  if #pos > 1 then fail("give at most one WORLD_FILE") end
+  o.file = pos[1]
+  return o
+end
+
+-- ---- the game ---------------------------------------------------------------------------------
+local Game = {}
+Game.__index = Game
+
+local function new_game(o)
+  local g = setmetatable({ log = {}, color = o.color, width = 80, height = 24 }, Game)
+  if o.file and io.open(o.file, "rb") then
+    g.world = strata.world.open(o.file, { mods = o.mods, mod_path = o.mod_path })
+    g.file = o.file
+    g:say("opened " .. o.file)
+  else
+    g.world = strata.world.new{ seed = o.seed, mods = o.mods or { "base", "examples" }, mod_path = o.mod_path }
+    g.file = o.file or "play.db"
+  end
+  local w = g.world
+  g.player = w:player()
+  if not g.player then
+    g.player = w:create_actor{ player = true }
+    w:travel(g.player, w:get_or_create_map("examples.north_tyris"))
+    g:say("a new world: North Tyris; the putit paradise is down an entrance (>)")
+  end
+  return g
+end
+
+function Game:say(msg)
+  self.log[#self.log + 1] = msg
+  if #self.log > 200 then table.remove(self.log, 1) end
+end
+
+function Game:feature_here()
+  local p = self.player
+  for f in p.map:features() do
+    if f.x == p.x and f.y == p.y then return f end
+  end
+end
+
+function Game:pass_time(dt)
+  for _, f in ipairs(self.world:advance(dt)) do
+    self:say(("a handler failed: %s (%s)"):format(f.handler, f.message))
+  end
+end
+
+function Game:take(dir)
+  local f = self:feature_here()
+  local down = f and (f.type == "entrance" or (f.floor_delta or 0) > 0)
+  local up = f and f.type == "stairs" and f.floor_delta < 0
+  if not f or (dir == ">" and not down) or (dir == "<" and not up) then
+    self:say(dir == ">" and "there is no way down here" or "there is no way up here")
+    return
+  end
+  local m, why = self.world:travel(self.player, f)
+  if not m then self:say(why) return end
+  local area = m.area
+  self:say(area and ("you enter %s, floor %d"):format(area.archetype, m.floor) or "you arrive")
+end
+
+function Game:step(dx, dy)
+  local p = self.player
+  local ok, why = self.world:move(p, p.x + dx, p.y + dy)
+  if not ok then self:say(why) return end
+  if not self.realtime then self:pass_time(1) end
+  local f = self:feature_here()
+  if f then self:say(f.type == "entrance" and "an entrance is here (>)" or
+    ("stairs %s are here (%s)"):format(f.floor_delta > 0 and "down" or "up", f.floor_delta > 0 and ">" or "<")) end
+end
+
+function Game:save()
+  self.world:save(self.file)
+  self:say("saved to " .. self.file)
+end
+
+-- Auto-walk: a stored walk to the cursor; in turn-based play, time runs until it ends.
+function Game:walk_to(x, y)
+  local plan = self.world:walk(self.player, { x, y }, { step_every = 1 })
+  if self.realtime then self.walking = plan return end
+  local guard = 0
+  while plan.state == "walking" and guard < 10000 do
+    self:pass_time(1)
+    guard = guard + 1
+  end
+  self:say(plan.state == "arrived" and "you arrive" or "the way is " .. plan.state)
+end
+
+-- One key; returns false to quit.
+function Game:key(k)
+  if self.cursor then
+    local d = KEYS[k]
+    if d then
+      local c, m = self.cursor, self.player.map
+      c[1] = math.max(0, math.min(m.width - 1, c[1] + d[1]))
+      c[2] = math.max(0, math.min(m.height - 1, c[2] + d[2]))
+    elseif k == "enter" or k == "\r" or k == "\n" then
+      local c = self.cursor
+      self.cursor = nil
+      self:walk_to(c[1], c[2])
+    elseif k == "esc" or k == "\27" then
+      self.cursor = nil
+      self:say("auto-walk cancelled")
+    end
+    return true
+  end
+  local d = KEYS[k]
+  if d then self:step(d[1], d[2])
+  elseif k == "<" or k == ">" then self:take(k)
+  elseif k == "g" then
+    self.cursor = { self.player.x, self.player.y }
+    self:say("auto-walk: move the cursor, Enter to go, Esc to stop")
+  elseif k == "s" then self:save()
+  elseif k == "q" then self:save() return false
+  elseif k == "?" then
+    for line in M.usage:match("keys:\n(.-)\n\n"):gmatch("[^\n]+") do self:say(line) end
+  elseif k == "esc" or k == "\27" then
+    if self.walking then self.walking:cancel() self.walking = nil self:say("walk cancelled") end
+  end
+  return true
+end
+
+-- The screen: the map around the player, the log, the status line.
+function Game:screen()
+  local p, w = self.player, self.world
+  local m = p.map
+  local rows = {}
+  for line in (m:render() .. ""):gmatch("([^\n]*)\n") do rows[#rows + 1] = line end
+  local marks = {}
+  for f in m:features() do
+    marks[f.y * m.width + f.x] = f.type == "entrance" and ">" or (f.floor_delta > 0 and ">" or "<")
+  end
+  marks[p.y * m.width + p.x] = "@"
+  if self.cursor then marks[self.cursor[2] * m.width + self.cursor[1]] = "X" end
+  local view_h = math.max(3, self.height - 7)
+  local view_w = math.max(10, self.width)
+  local x0 = math.max(0, math.min(m.width - view_w, p.x - view_w // 2))
+  local y0 = math.max(0, math.min(m.height - view_h, p.y - view_h // 2))
+  local tokens = w._s:tokens()
+  local out = {}
+  for y = y0, math.min(m.height - 1, y0 + view_h - 1) do
+    local cells = {}
+    local row = rows[y + 1] or ""
+    for x = x0, math.min(m.width - 1, x0 + view_w - 1) do
+      local mark = marks[y * m.width + x]
+      local ch = mark or row:sub(x + 1, x + 1)
+      if self.color then
+        local col
+        if mark then col = mark == "@" and "1;37" or "1;33"
+        else
+          local top = m:top(x, y)
+          local tr = top and tokens:traits(top)
+          col = tr and COLORS[tr.color]
+        end
+        if col then ch = "\27[" .. col .. "m" .. ch .. "\27[0m" end
+      end
+      cells[#cells + 1] = ch
+    end
+    out[#out + 1] = table.concat(cells)
+  end
+  out[#out + 1] = ""
+  for i = math.max(1, #self.log - 3), #self.log do out[#out + 1] = self.log[i] end
+  local area = m.area
+  out[#out + 1] = ("%s | floor %s | (%d, %d) | time %g"):format(area and area.archetype or "no area",
+    m.floor or "-", p.x, p.y, w.time)
+  return table.concat(out, "\n")
+end
+
+-- ---- driving it ------------------------------------------------------------------------------
+local function script_keys(path)
+  local f = io.open(path, "r")
+  if not f then fail("cannot read " .. path) end
+  local text = f:read("a")
+  f:close()
+  local keys = {}
+  for word in text:gmatch("%S+") do keys[#keys + 1] = word end
+  return keys
+end
+
+local function run_script(g, path)
+  for _, k in ipairs(script_keys(path)) do
+    if not g:key(k) then break end
+  end
+  io.stdout:write(g:screen(), "\n")
+  return 0
+end
+
+-- The terminal: raw mode, restored on every way out (the end, an error, a signal).
+local function run_tty(g, o)
+  local uv = require "luv"
+  local stdin = uv.new_tty(0, true)
+  local stdout = uv.new_tty(1, false)
+  local restored = false
+  local signals = {}
+  local function restore()
+    if restored then return end
+    restored = true
+    io.stdout:write("\27[?25h\27[0m\n")
+    io.stdout:flush()
+    uv.tty_reset_mode()
+    if not stdin:is_closing() then stdin:read_stop() stdin:close() end
+    if not stdout:is_closing() then stdout:close() end
+    for _, s in ipairs(signals) do if not s:is_closing() then s:close() end end
+    if g.realtime_run then g.realtime_run:stop("quit") end
+  end
+  local function draw()
+    local w, h = stdout:get_winsize()
+    g.width, g.height = w or 80, h or 24
+    io.stdout:write("\27[H\27[2J", g:screen())
+    io.stdout:flush()
+  end
+  local err
+  local ok, e = pcall(function()
+    stdin:set_mode(1)
+    io.stdout:write("\27[?25l")
+    if o.realtime then
+      g.realtime = true
+      g.realtime_run = g.world:run_realtime{ scale = 1, tick = 0.25 }
+      local t = uv.new_timer()
+      signals[#signals + 1] = t
+      t:start(250, 250, function() local okd, de = pcall(draw) if not okd then err = de restore() end end)
+    end
+    for _, name in ipairs{ "sigint", "sigterm" } do
+      local s = uv.new_signal()
+      s:start(name, function() pcall(g.save, g) restore() end)
+      signals[#signals + 1] = s
+    end
+    local winch = uv.new_signal()
+    winch:start("sigwinch", function() pcall(draw) end)
+    signals[#signals + 1] = winch
+    draw()
+    stdin:read_start(function(rerr, data)
+      if rerr or not data then restore() return end
+      local okk, ke = pcall(function()
+        -- One read may hold several keys (typed ahead, pasted): each in turn.
+        local i = 1
+        while i <= #data do
+          local k = ARROWS[data:sub(i, i + 2)]
+          if k then i = i + 3
+          else
+            local c = data:sub(i, i)
+            k = (c == "\r" and "enter") or (c == "\27" and "esc") or c
+            i = i + 1
+          end
+          if not g:key(k) then restore() return end
+        end
+        draw()
+      end)
+      if not okk then err = ke restore() end
+    end)
+    uv.run("default")
+  end)
+  restore()
+  if not ok then error(e, 0) end
+  if err then error(err, 0) end
+  return 0
+end
+
+function M.run(args)
+  local o = parse(args)
+  local uv_ok, uv = pcall(require, "luv")
+  local is_tty = uv_ok and uv.guess_handle(0) == "tty" and uv.guess_handle(1) == "tty"
+  if not o.script and not is_tty then fail("needs a terminal (or --script FILE to read keys from a file)") end
+  o.color = not o.script and os.getenv("NO_COLOR") == nil
+  local g = new_game(o)
+  if o.script then return run_script(g, o.script) end
+  return run_tty(g, o)
+end
+
+return M

@@ -1,0 +1,111 @@
+-- strata.walk: actors moving on tile maps. world:move steps an actor to a cell
+-- of its map; world:walk stores a plan that a timer steps along, so a walk
+-- goes on across saves. Plans live under the actor's `sys.walk`; the timer is
+-- a base.walk_step entry, re-bound by ID like every timer.
+return function(M, I)
+  local World, handle = I.World, I.handle
+  local options = require "strata.options"
+
+  local function fail(fmt, ...) error(fmt:format(...), 0) end
+
+  local function actor_of(w, a, what)
+    if not I.is_handle(a) or a.kind ~= "actor" or a._world ~= w then
+      fail("%s: expected an actor of this world, got %s", what, tostring(a))
+    end
+    if not a:alive() then fail("%s: %s was deleted", what, tostring(a)) end
+    return a
+  end
+
+  -- world:move(actor, x, y) -> true | nil, reason: to a cell of the actor's own
+  -- map. Refused (the actor stays) off the map, onto an impassable cell, or by a
+  -- base.before_move handler returning false; then base.moved is emitted.
+  function World:move(actor, x, y)
+    actor_of(self, actor, "world:move")
+    if math.type(x) ~= "integer" or math.type(y) ~= "integer" then
+      fail("world:move: x and y must be integers, got %s, %s", tostring(x), tostring(y))
+    end
+    local map = actor.map
+    if not map then return nil, "the actor is on no map" end
+    if x < 0 or y < 0 or x >= map.width or y >= map.height then return nil, "the way is off the map" end
+    if not map:passable(x, y) then return nil, "the way is blocked" end
+    local from = { actor.x, actor.y }
+    local go = self:_emit(actor, "base.before_move", { actor = actor, map = map, from = from, to = { x, y } }, true)
+    if go == false then return nil, "the move was refused" end
+    self:_touch(actor.uid)
+    self._s:set_position(actor.uid, map.uid, x, y)
+    self:_emit(actor, "base.moved", { actor = actor, map = map, from = from, to = { x, y } }, nil)
+    return true
+  end
+
+  local function walk_of(w, uid)
+    local v, is_table = w._s:get(uid, "sys", "walk")
+    if is_table then return w._s:snapshot(uid, "sys", "walk") end
+    return v
+  end
+
+  local function set_walk(w, uid, plan)
+    w:_touch(uid)
+    local _, has = w._s:get(uid, "sys")
+    if not has then w._s:set(uid, "sys", {}, "sys") end
+    w._s:set(uid, "actor walk", plan, "sys", "walk")
+  end
+
+  local Plan = {}
+  Plan.__index = function(p, k)
+    if k == "state" then
+      local plan = walk_of(p._world, p.actor.uid)
+      return plan and plan.state or "cancelled"
+    end
+    return Plan[k]
+  end
+  function Plan:cancel()
+    local w, plan = self._world, walk_of(self._world, self.actor.uid)
+    if not plan or plan.state ~= "walking" then return false end
+    pcall(w._s.cancel, w._s, plan.timer)
+    plan.state, plan.timer = "cancelled", nil
+    set_walk(w, self.actor.uid, plan)
+    return true
+  end
+
+  -- world:walk(actor, { x, y }, { step_every = 1 }) -> plan: one step towards the
+  -- cell every step_every seconds of world time, along the cheapest 8-neighbour
+  -- route at that moment. plan.state: "walking" | "arrived" | "blocked" |
+  -- "cancelled"; plan:cancel(). A new walk replaces the actor's last one.
+  function World:walk(actor, target, opts)
+    actor_of(self, actor, "world:walk")
+    options.check("world:walk", opts, 2)
+    local x, y = I.point(target, "world:walk")
+    local every = opts and opts.step_every or 1
+    if type(every) ~= "number" or not (every >= 0.001) or every == math.huge then
+      fail("world:walk: step_every must be a number of at least 0.001 seconds")
+    end
+    local old = walk_of(self, actor.uid)
+    if old and old.state == "walking" and old.timer then pcall(self._s.cancel, self._s, old.timer) end
+    local timer = self:schedule{ after = every, handler = "base.walk_step", args = { actor = actor.uid } }
+    set_walk(self, actor.uid, { x = x, y = y, every = every, timer = timer, state = "walking" })
+    return setmetatable({ actor = actor, _world = self }, Plan)
+  end
+
+  -- The base.walk_step timer lands here: one step, then the next timer.
+  function World:_walk_step(uid)
+    local actor = handle(self, uid)
+    local plan = actor and walk_of(self, uid)
+    if not plan or plan.state ~= "walking" then return end
+    local map = actor.map
+    local route = map and map:find_path({ actor.x, actor.y }, { plan.x, plan.y }, { connectivity = 8 })
+    if not route then
+      plan.state, plan.timer = "blocked", nil
+    elseif #route > 1 then
+      local ok = self:move(actor, route[2].x, route[2].y)
+      if not ok then plan.state, plan.timer = "blocked", nil end
+    end
+    if plan.state == "walking" then
+      if actor.x == plan.x and actor.y == plan.y then
+        plan.state, plan.timer = "arrived", nil
+      else
+        plan.timer = self:schedule{ after = plan.every, handler = "base.walk_step", args = { actor = uid } }
+      end
+    end
+    set_walk(self, uid, plan)
+  end
+end
