@@ -132,6 +132,50 @@ describe("strata.tilemap", function()
       assert.are.same({ { 1, 1, x = 1, y = 1 } }, { same[1] })
     end)
 
+    it("returns a path value: length, cost, cells without a table each", function()
+      local p, cost = m:find_path({ 0, 0 }, { 6, 0 })
+      assert.are.equal("userdata", type(p))
+      assert.are.equal(15, #p)
+      assert.are.equal(cost, p.cost)
+      assert.are.same({ 0, 0 }, { p:xy(1) })
+      assert.are.same({ 6, 0 }, { p:xy(#p) })
+      assert.are.equal(0, select("#", p:xy(0)))     -- nothing outside 1..#p
+      assert.are.equal(0, select("#", p:xy(#p + 1)))
+      local n, last = 0, nil
+      for i, x, y in p:cells() do
+        n = n + 1
+        assert.are.equal(n, i)
+        assert.are.same({ x, y }, { p:xy(i) })
+        if last then assert.are.equal(1, math.abs(x - last[1]) + math.abs(y - last[2])) end
+        last = { x, y }
+      end
+      assert.are.equal(#p, n)
+      -- the table form, and p[i] and ipairs for code written for tables
+      local t = p:table()
+      assert.are.equal(#p, #t)
+      assert.are.equal(cost, t.cost)
+      for i, pt in ipairs(p) do
+        assert.are.same(t[i], pt)
+        assert.are.same({ pt.x, pt.y }, { p:xy(i) })
+      end
+      assert.are.same({ 0, 0, x = 0, y = 0 }, p[1])
+      assert.is_nil(p[0])
+      assert.is_nil(p[#p + 1])
+      assert.matches("^strata.path %(15 cells, cost 14", tostring(p))
+      -- a route of no steps
+      local same = m:find_path({ 1, 1 }, { 1, 1 })
+      assert.are.equal(1, #same)
+      assert.are.equal(0, same.cost)
+    end)
+
+    it("draws a path value and its table form alike", function()
+      local p = m:find_path({ 0, 0 }, { 6, 0 }, { algorithm = "dijkstra" })
+      assert.are.equal(m:render{ path = p }, m:render{ path = p:table() })
+      local small = strata.tilemap.new{ width = 2, height = 2, fill = "floor", tokens = tokens }
+      assert.error_matches(function() small:render{ path = p } end,
+        "option 'path': point 3 %(2, 0%) is outside the 2x2 map")
+    end)
+
     it("draws a path on the rendered map", function()
       local p = m:find_path({ 0, 0 }, { 6, 0 }, { algorithm = "dijkstra" })
       local text = m:render{ path = p, path_glyph = "o", glyphs = { floor = " " } }

@@ -44,7 +44,12 @@ static lfile *push_file(lua_State *L, const char *text, size_t len, const char *
   strata_error err;
   f->file = single ? strata_layout_parse_generator(text, len, name, &err)
                    : strata_layout_file_parse(text, len, name, &err);
-  if (f->file == NULL) lstrata_raise(L, NULL, &err);
+  if (f->file == NULL) {
+    /* The message names NAME:LINE:COL already; err's line and column are
+    ** for C callers, and lstrata_raise would repeat them. */
+    err.line = err.column = 0;
+    lstrata_raise(L, NULL, &err);
+  }
   return f;
 }
 

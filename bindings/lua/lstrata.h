@@ -52,6 +52,7 @@ strata_xymap *lstrata_check_xymap(lua_State *L, int arg);
 ** stack. */
 void lstrata_open_tokens(lua_State *L);
 void lstrata_open_tilemap(lua_State *L);
+void lstrata_open_tilepath(lua_State *L);
 void lstrata_open_rng(lua_State *L);
 void lstrata_open_xymap(lua_State *L);
 void lstrata_open_world(lua_State *L);

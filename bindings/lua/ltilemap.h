@@ -20,8 +20,9 @@ void lstrata_push_tilemap(lua_State *L, strata_tilemap *m, int owned);
 ** bad name. */
 strata_token lstrata_check_token(lua_State *L, strata_tilemap *m, int arg);
 
-/* Reads a path ({ {x, y}, ... }) at arg into out (reused), each point checked
-** to lie on m; raises otherwise. */
+/* Reads a path at arg, a path value (find_path's) or a table of points
+** ({ {x, y}, ... }), into out (reused), each point checked to lie on m;
+** raises otherwise. */
 void lstrata_check_path(lua_State *L, int arg, strata_tilemap *m, strata_path *out);
 
 #endif

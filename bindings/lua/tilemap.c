@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "ltilemap.h"
+#include "ltilepath.h"
 #include "ltokens.h"
 
 static lstrata_tilemap *check_ud(lua_State *L, int arg) {
@@ -241,29 +242,10 @@ static int tilemap_define_token(lua_State *L) {
   return 1;
 }
 
-/* A path as Lua sees it: { {x, y}, ..., cost = c }, each cell a point with
-** both spellings ({ x, y, x = , y = }), as every point strata returns. */
-static void push_path(lua_State *L, strata_tilemap *m, const strata_path *p) {
-  uint32_t w = (uint32_t)strata_tilemap_width(m);
-  lua_createtable(L, (int)p->len, 1);
-  for (size_t i = 0; i < p->len; i++) {
-    lua_createtable(L, 2, 2);
-    lua_pushinteger(L, p->nodes[i] % w);
-    lua_pushvalue(L, -1);
-    lua_rawseti(L, -3, 1);
-    lua_setfield(L, -2, "x");
-    lua_pushinteger(L, p->nodes[i] / w);
-    lua_pushvalue(L, -1);
-    lua_rawseti(L, -3, 2);
-    lua_setfield(L, -2, "y");
-    lua_rawseti(L, -2, (lua_Integer)i + 1);
-  }
-  lua_pushnumber(L, p->cost);
-  lua_setfield(L, -2, "cost");
-}
-
 /* m:find_path(from, to [, { algorithm =, connectivity =, diagonal_cost = }])
-** -> path ({ {x, y}, ..., cost = c }), cost | nil, reason when there is none */
+** -> path (a strata.path value: tilepath.c), cost | nil, reason when there is none.
+** Searches with the map's own search object (strata_tilemap_find_path): one
+** per map, shared by every view of it, as a Lua state runs one call at a time. */
 static int tilemap_find_path(lua_State *L) {
   static const char *const known[] = {"algorithm", "connectivity", "diagonal_cost", NULL};
   lstrata_tilemap *ud = check_ud(L, 1);
@@ -300,32 +282,15 @@ static int tilemap_find_path(lua_State *L) {
     lua_pushfstring(L, "no path from (%d, %d) to (%d, %d)", (int)x1, (int)y1, (int)x2, (int)y2);
     return 2;
   }
-  push_path(L, m, &ud->path);
+  lstrata_push_tilepath(L, &ud->path, w, h);
   lua_pushnumber(L, ud->path.cost);
   return 2;
 }
 
-/* Reads a path table ({ {x, y}, ... }) into cell indices. */
+/* Reads a path (a path value or a table of points) into cell indices of m. */
 void lstrata_check_path(lua_State *L, int arg, strata_tilemap *m, strata_path *out) {
-  int w = strata_tilemap_width(m), h = strata_tilemap_height(m);
-  lua_Integer n = luaL_len(L, arg);
-  if ((size_t)n > out->cap) {
-    uint32_t *nodes = realloc(out->nodes, (size_t)n * sizeof *nodes);
-    if (nodes == NULL) luaL_error(L, "out of memory reading a path");
-    out->nodes = nodes;
-    out->cap = (size_t)n;
-  }
-  out->len = 0;
-  for (lua_Integer i = 1; i <= n; i++) {
-    lua_geti(L, arg, i);
-    lua_Integer x, y;
-    lstrata_check_point(L, -1, &x, &y);
-    lua_pop(L, 1);
-    if (x < 0 || y < 0 || x >= w || y >= h)
-      luaL_error(L, "option 'path': point %d (%d, %d) is outside the %dx%d map", (int)i,
-                 (int)x, (int)y, w, h);
-    out->nodes[out->len++] = (uint32_t)y * (uint32_t)w + (uint32_t)x;
-  }
+  lstrata_check_tilepath(L, arg, strata_tilemap_width(m), strata_tilemap_height(m), out,
+                         "option 'path'");
 }
 
 /* m:render{ path =, path_glyph = "*", glyphs = { [token] = glyph } } -> string */
@@ -338,8 +303,7 @@ static int tilemap_render(lua_State *L) {
   if (lua_istable(L, 2)) {
     ro.overlay_glyph = lstrata_opt_string(L, 2, "path_glyph", NULL);
     if (lua_getfield(L, 2, "path") != LUA_TNIL) {
-      luaL_checktype(L, -1, LUA_TTABLE);
-      lstrata_check_path(L, lua_gettop(L), m, &ud->path);
+      lstrata_check_path(L, -1, m, &ud->path);
       ro.overlay = &ud->path;
     }
     lua_pop(L, 1);

@@ -42,7 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gridflood.h"
+#include "gridengine.h"
 
 #if defined(__SSE2__) && !defined(STRATA_NO_SIMD)
 #include <emmintrin.h>

@@ -2,7 +2,7 @@
 ** gridflood.c - searches on maps whose passable cells all cost the same.
 **
 ** Most game maps are like that (floor and wall), and there the general
-** machinery of gridsearch.c (cost arrays, bucket rings, generation stamps)
+** machinery of gridbucket.c (cost arrays, bucket rings, generation stamps)
 ** is more than the problem needs:
 **
 ** - When every step costs the same (4 neighbours, or 8 with diagonal steps
@@ -16,6 +16,10 @@
 **   give Dijkstra's exact order with no heap and no buckets (Dinitz's
 **   k-queue method for k distinct edge costs). Distances are kept as exact
 **   step counts (straight, diagonal), so equal distances compare equal.
+** - A* with every step alike keeps f mod 4 in the cell's byte and four
+**   stacks by f (flood_astar).
+** (A* with a dearer diagonal had its own engine here, a FIFO per raise of
+** f: no faster than the bucket rings, and taken out; docs/benchmarks.md.)
 **
 ** The byte per cell is a copy of the class grid made for each search (1 for
 ** an unseen passable cell, 0 for a wall), so one load tells "passable and
@@ -24,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gridflood.h"
+#include "gridengine.h"
 
 #define UNSEEN 1u
 #define OPEN 0x40u   /* reached, distance not final (two-queue search only) */
@@ -35,12 +39,8 @@ typedef struct flood_entry {
   double key;                  /* g (Dijkstra) or f (A*), computed from the exact counts */
   uint32_t cell;
   uint32_t straight, diagonal; /* steps of the route that put it here: exact */
-  uint16_t x, y;               /* A*: for the estimate */
+  uint16_t x, y;               /* x: the direction it came from */
 } flood_entry;
-
-/* A* with a dearer diagonal: one FIFO per way a step can raise f. */
-#define KEY_STEPS 9            /* raises of (-4..4 straight, -4..4 diagonal) */
-#define KEY_FIFOS (KEY_STEPS * KEY_STEPS)
 
 /* A FIFO on a ring of power-of-two size: only the frontier is in it. */
 typedef struct fifo {
@@ -61,20 +61,17 @@ typedef struct astar_stack {
 
 struct grid_flood {
   uint8_t *mark;       /* per padded cell: UNSEEN, 0, OPEN | dir, DONE | dir */
-  double *best;        /* two-queue search: best distance of OPEN cells */
   uint32_t *queue;     /* breadth-first search: cell indices */
   uint32_t cap;        /* cells the arrays above hold */
-  int has_best;
-  fifo q[KEY_FIFOS];   /* Dijkstra: q[0] straight, q[1] diagonal arrivals; A*: by raise of f */
+  fifo q[2];           /* Dijkstra: q[0] straight, q[1] diagonal arrivals */
   astar_stack ring[4]; /* A*: open cells by f mod 4 */
 };
 
 void gridflood_free(struct grid_flood *f) {
   if (f == NULL) return;
   free(f->mark);
-  free(f->best);
   free(f->queue);
-  for (int i = 0; i < KEY_FIFOS; i++) free(f->q[i].items);
+  for (int i = 0; i < 2; i++) free(f->q[i].items);
   for (int i = 0; i < 4; i++) free(f->ring[i].items);
   free(f);
 }
@@ -82,13 +79,12 @@ void gridflood_free(struct grid_flood *f) {
 size_t gridflood_memory(const struct grid_flood *f) {
   if (f == NULL) return 0;
   size_t bytes = sizeof *f + (size_t)f->cap * (sizeof *f->mark + sizeof *f->queue);
-  if (f->has_best) bytes += (size_t)f->cap * sizeof *f->best;
   for (int i = 0; i < 4; i++) bytes += (size_t)f->ring[i].cap * sizeof(astar_entry);
-  for (int i = 0; i < KEY_FIFOS; i++) bytes += (size_t)f->q[i].cap * sizeof(flood_entry);
+  for (int i = 0; i < 2; i++) bytes += (size_t)f->q[i].cap * sizeof(flood_entry);
   return bytes;
 }
 
-static int prepare(struct grid_flood **fp, uint32_t n, int need_best) {
+static int prepare(struct grid_flood **fp, uint32_t n) {
   struct grid_flood *f = *fp;
   if (f == NULL && (f = *fp = calloc(1, sizeof *f)) == NULL) return 0;
   if (n > f->cap) {
@@ -98,13 +94,9 @@ static int prepare(struct grid_flood **fp, uint32_t n, int need_best) {
       free(mark), free(queue);
       return 0;
     }
-    free(f->mark), free(f->queue), free(f->best);
-    f->mark = mark, f->queue = queue, f->best = NULL, f->has_best = 0;
+    free(f->mark), free(f->queue);
+    f->mark = mark, f->queue = queue;
     f->cap = n;
-  }
-  if (need_best && !f->has_best) {
-    if ((f->best = calloc(f->cap, sizeof *f->best)) == NULL) return 0; /* read before written */
-    f->has_best = 1;
   }
   return 1;
 }
@@ -321,90 +313,6 @@ static int flood_astar(struct grid_flood *f, int32_t pw, int eight, uint32_t sta
   return 0;
 }
 
-/* A* with 8 neighbours and diagonal steps of cost diag != 1, under the
-** octile distance. f = g + h is (straight + diag * diagonal) with exact
-** counts, and one step raises it by one of a few amounts (dp + diag * dq,
-** small dp and dq; never negative, the estimate being consistent). Cells
-** leave in order of f, so the cells pushed with the same raise enter their
-** FIFO in order of f: the FIFO heads hold the least f, no heap needed (the
-** k-queue idea of flood_two_queues, one queue per raise). Ties go to the
-** FIFO of raise 0, which follows a straight run to the goal. */
-static int flood_astar_diag(struct grid_flood *f, int32_t pw, double diag, uint32_t start,
-                            uint16_t sx, uint16_t sy, uint32_t goal, uint16_t gx, uint16_t gy,
-                            uint64_t *expanded) {
-  static const int8_t DX[8] = {0, 1, 0, -1, 1, 1, -1, -1};
-  static const int8_t DY[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
-  const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
-  uint8_t *mark = f->mark;
-  double *best = f->best;
-  fifo *q = f->q;
-  int active[KEY_FIFOS], nactive = 0;
-  int8_t slot[KEY_FIFOS];
-  memset(slot, -1, sizeof slot);
-  const int zero = (KEY_STEPS / 2) * KEY_STEPS + KEY_STEPS / 2;
-  active[nactive++] = zero, slot[zero] = 0;
-  q[zero].head = q[zero].len = 0;
-  uint64_t pops = 0, open = 0;
-  /* the estimate as exact counts: straight = |dx - dy|, diagonal = min(dx, dy) */
-#define HS(x, y) ((uint32_t)abs(abs((int)(x) - (int)gx) - abs((int)(y) - (int)gy)))
-#define HD(x, y)                                                                         \
-  ((uint32_t)(abs((int)(x) - (int)gx) < abs((int)(y) - (int)gy) ? abs((int)(x) - (int)gx) \
-                                                                   : abs((int)(y) - (int)gy)))
-  mark[start] = OPEN | START;
-  best[start] = 0;
-  if (!fifo_push(&q[zero], (flood_entry){(double)HS(sx, sy) + diag * (double)HD(sx, sy), start, 0,
-                                        0, sx, sy}))
-    return -1;
-  open = 1;
-  double last = 0; /* the f of the last pop: nothing open is lower */
-  while (open > 0) {
-    fifo *from = &q[zero];
-    if (from->len == 0 || from->items[from->head].key > last) {
-      from = NULL;
-      for (int i = 0; i < nactive; i++) {
-        fifo *c = &q[active[i]];
-        if (c->len && (from == NULL || c->items[c->head].key < from->items[from->head].key)) from = c;
-      }
-    }
-    flood_entry e = fifo_pop(from);
-    last = e.key;
-    open--;
-    uint32_t u = e.cell;
-    uint8_t mu = mark[u];
-    double g = (double)e.straight + diag * (double)e.diagonal;
-    if ((mu & DONE) || g > best[u]) continue; /* done, or reached more cheaply since */
-    mark[u] = (uint8_t)(DONE | (mu & 0x0fu));
-    pops++;
-    if (u == goal) return *expanded = pops, 1;
-    int64_t fs = (int64_t)e.straight + HS(e.x, e.y), fd = (int64_t)e.diagonal + HD(e.x, e.y);
-    for (int d = 0; d < 8; d++) {
-      uint32_t v = (uint32_t)((int32_t)u + off[d]);
-      uint8_t mv = mark[v];
-      if (mv == 0 || (mv & DONE)) continue;
-      flood_entry n = {0, v, e.straight + (d < 4), e.diagonal + (d >= 4),
-                       (uint16_t)(e.x + DX[d]), (uint16_t)(e.y + DY[d])};
-      double ng = (double)n.straight + diag * (double)n.diagonal;
-      if (mv != UNSEEN && ng >= best[v]) continue;
-      int64_t ns = (int64_t)n.straight + HS(n.x, n.y), nd = (int64_t)n.diagonal + HD(n.x, n.y);
-      n.key = (double)ns + diag * (double)nd;
-      int k = (int)(ns - fs + KEY_STEPS / 2) * KEY_STEPS + (int)(nd - fd + KEY_STEPS / 2);
-      if (slot[k] < 0) {
-        slot[k] = (int8_t)nactive;
-        active[nactive++] = k;
-        q[k].head = q[k].len = 0;
-      }
-      mark[v] = (uint8_t)(OPEN | (unsigned)d);
-      best[v] = ng;
-      if (!fifo_push(&q[k], n)) return -1;
-      open++;
-    }
-  }
-#undef HS
-#undef HD
-  *expanded = pops;
-  return 0;
-}
-
 int gridflood_run(struct grid_flood **fp, const uint8_t *cls, uint32_t pw, uint32_t ph,
                   gridflood_kind kind, int eight, double diag, int sx, int sy, int gx, int gy,
                   double cell_cost, strata_path *out, uint64_t *expanded) {
@@ -412,14 +320,11 @@ int gridflood_run(struct grid_flood **fp, const uint8_t *cls, uint32_t pw, uint3
   uint32_t start = (uint32_t)(sy + 1) * pw + (uint32_t)(sx + 1);
   uint32_t goal = (uint32_t)(gy + 1) * pw + (uint32_t)(gx + 1);
   uint32_t width = pw - 2;
-  if (!prepare(fp, n, kind == GRIDFLOOD_ASTAR_DIAG)) return -1;
+  if (!prepare(fp, n)) return -1;
   struct grid_flood *f = *fp;
   memcpy(f->mark, cls, n); /* one class: 1 passable, 0 wall */
   int32_t p = (int32_t)pw;
   int found = kind == GRIDFLOOD_TWO_QUEUES ? flood_two_queues(f, p, diag, start, goal, expanded)
-              : kind == GRIDFLOOD_ASTAR_DIAG
-                  ? flood_astar_diag(f, p, diag, start, (uint16_t)sx, (uint16_t)sy, goal,
-                                     (uint16_t)gx, (uint16_t)gy, expanded)
               : kind == GRIDFLOOD_ASTAR
                   ? flood_astar(f, p, eight, start, (uint16_t)sx, (uint16_t)sy, goal, (uint16_t)gx,
                                 (uint16_t)gy, expanded)

@@ -34,14 +34,14 @@
 ** (8 bytes, one record), and two bits for the bitsets; then the heap of open
 ** jump points. The bitsets are rebuilt only when the class grid's serial
 ** changes. On scattered walls nearly every cell is a jump point and JPS
-** loses to gridbidir.c; gridsearch.c picks by gridjump_forced_per_run.
+** loses to gridbidir.c; the table (gridengine.c) picks by gridjump_forced_per_run.
 ** Figures: docs/benchmarks.md.
 */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gridflood.h"
+#include "gridengine.h"
 
 #define COUNT_MAX 0xfffeu
 #define NONE UINT32_MAX

@@ -1,10 +1,16 @@
-/* gridpath.c - tile maps as search graphs: 4- or 8-neighbour moves over cells. */
+/* gridpath.c - the generic engine on tile maps: cells as a search graph of
+** 4 or 8 neighbours, searched by search_internal.h's engine specialised on
+** the grid's own edge and estimate functions. Any map, any algorithm: the
+** table's last engine (gridengine.c). */
 #include <math.h>
 
+#include "gridengine.h"
+#include "search_internal.h"
 #include "tilemap_internal.h"
 
 typedef struct grid_graph {
   const strata_tilemap *m;
+  const double *cost; /* per token id */
   uint32_t w, h;
   int eight;
   double diagonal;  /* multiplier of a diagonal step */
@@ -24,7 +30,7 @@ static inline unsigned grid_edges(void *ud, uint32_t node, strata_edge *out) {
     uint32_t nx = x + (uint32_t)DX[d], ny = y + (uint32_t)DY[d];
     if (nx >= gg->w || ny >= gg->h) continue; /* wraps below zero too */
     uint32_t v = ny * gg->w + nx;
-    double c = tilemap_cell_cost(gg->m, v);
+    double c = tilemap_cell_cost(gg->m, gg->cost, v);
     if (c <= 0) continue;
     out[k].to = v;
     out[k].cost = d < 4 ? c : c * gg->diagonal;
@@ -47,6 +53,26 @@ static inline double grid_estimate(void *ud, uint32_t node, uint32_t goal) {
   return gg->min_cost * ((double)(hi - lo) + (gg->diagonal < 2 ? gg->diagonal : 2) * (double)lo);
 }
 
+int gridpath_run(strata_search **sp, const grid_query *q, strata_path *out, uint64_t *expanded) {
+  if (*sp == NULL && (*sp = strata_search_new(NULL)) == NULL) return -1;
+  const strata_tilemap *m = q->map;
+  uint32_t w = (uint32_t)m->width, h = (uint32_t)m->height;
+  /* the cheapest passable cost of any token: a bound for every cell */
+  double min_cost = 0;
+  uint32_t count = strata_tokens_count(m->tokens);
+  for (uint32_t id = 1; id <= count; id++)
+    if (q->token_cost[id] > 0 && (min_cost == 0 || q->token_cost[id] < min_cost))
+      min_cost = q->token_cost[id];
+  grid_graph gg = {m, q->token_cost, w, h, q->eight, q->diag, min_cost > 0 ? min_cost : 1,
+                   (uint32_t)q->x2, (uint32_t)q->y2};
+  uint32_t start = (uint32_t)q->y1 * w + (uint32_t)q->x1, goal = (uint32_t)q->y2 * w + (uint32_t)q->x2;
+  strata_status st = search_engine(*sp, w * h, &gg, grid_edges, grid_estimate, start, goal,
+                                   q->algorithm, out, NULL);
+  *expanded = strata_search_expanded(*sp);
+  if (st != STRATA_OK) return -1; /* the arguments are checked: only memory can fail */
+  return out->len > 0;
+}
+
 void strata_grid_options_init(strata_grid_options *o) {
   o->algorithm = STRATA_PATH_ASTAR;
   o->connectivity = 4;
@@ -56,48 +82,10 @@ void strata_grid_options_init(strata_grid_options *o) {
 strata_status strata_tilemap_find_path(strata_tilemap *m, int x1, int y1, int x2, int y2,
                                        const strata_grid_options *opt, strata_path *out,
                                        strata_error *err) {
-  strata_grid_options defaults;
-  if (opt == NULL) strata_grid_options_init(&defaults), opt = &defaults;
-  if (opt->connectivity != 4 && opt->connectivity != 8)
-    return strata_error_set(err, STRATA_EARG, "connectivity must be 4 or 8, got %d",
-                            opt->connectivity);
-  if (!(opt->diagonal_cost >= 1) || !isfinite(opt->diagonal_cost))
-    return strata_error_set(err, STRATA_EARG, "diagonal cost must be at least 1, got %g",
-                            opt->diagonal_cost);
-  if (!strata_tilemap_contains(m, x1, y1))
-    return strata_error_set(err, STRATA_EARG, "start (%d, %d) is outside the %dx%d map", x1, y1,
-                            m->width, m->height);
-  if (!strata_tilemap_contains(m, x2, y2))
-    return strata_error_set(err, STRATA_EARG, "goal (%d, %d) is outside the %dx%d map", x2, y2,
-                            m->width, m->height);
-  if ((unsigned)opt->algorithm > STRATA_PATH_GREEDY)
-    return strata_error_set(err, STRATA_EARG, "unknown path algorithm %d", (int)opt->algorithm);
-  if (!tilemap_refresh_costs(m))
-    return strata_error_set(err, STRATA_ENOMEM, "out of memory for the token cost table");
-  out->len = 0;
-  out->cost = 0;
-  m->last_expanded = 0;
-  uint32_t start = (uint32_t)y1 * (uint32_t)m->width + (uint32_t)x1;
-  uint32_t goal = (uint32_t)y2 * (uint32_t)m->width + (uint32_t)x2;
-  if (tilemap_cell_cost(m, goal) <= 0) return STRATA_OK; /* nobody can stand on the goal */
-
-  /* A* and Dijkstra take the fast engine when the map suits it, and so does
-  ** breadth-first search on maps of one cost. */
-  if (opt->algorithm != STRATA_PATH_GREEDY) {
-    int done = gridsearch_run(m, x1, y1, x2, y2, opt, out, err);
-    if (done < 0) return err ? err->status : STRATA_ENOMEM;
-    if (done > 0) {
-      m->last_expanded = gridsearch_expanded(m->grid);
-      return STRATA_OK;
-    }
-  }
-  if (m->search == NULL && (m->search = strata_search_new(err)) == NULL) return STRATA_ENOMEM;
-  grid_graph gg = {m, (uint32_t)m->width, (uint32_t)m->height, opt->connectivity == 8,
-                   opt->diagonal_cost, m->costs.min_cost, (uint32_t)x2, (uint32_t)y2};
-  strata_status st = search_engine(m->search, gg.w * gg.h, &gg, grid_edges, grid_estimate, start,
-                                   goal, opt->algorithm, out, err);
-  m->last_expanded = strata_search_expanded(m->search);
-  return st;
+  if (m->search == NULL && (m->search = strata_grid_search_new(err)) == NULL) return STRATA_ENOMEM;
+  return strata_grid_search_run(m->search, m, x1, y1, x2, y2, opt, out, err);
 }
 
-uint64_t strata_tilemap_last_expanded(const strata_tilemap *m) { return m->last_expanded; }
+uint64_t strata_tilemap_last_expanded(const strata_tilemap *m) {
+  return m->search ? strata_grid_search_expanded(m->search) : 0;
+}

@@ -33,6 +33,14 @@ char *lt_strndup(lt_arena *a, const char *s, size_t n);
 void lt_arena_free(lt_arena *a);
 
 /* Lexes text and expands its macros into out. 0, or an error status. */
+/* A parse error at line:col of the text called name: the message reads
+** "NAME:LINE:COL: what" and err's line and column fields are filled too.
+** Returns STRATA_EPARSE. */
+strata_status lt_fail(strata_error *err, const char *name, int line, int col, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 5, 6)))
+#endif
+  ;
 strata_status lt_expand(lt_arena *a, const char *text, size_t len, const char *name, lt_list *out,
                         strata_error *err);
 

@@ -26,29 +26,26 @@ typedef struct parser {
   strata_error *err;
   uint64_t *runs;  /* the file's run counter, which every node points to */
   int depth;
+  lt_token end;    /* what peek returns past the last token */
+  char desc[96];   /* describe's text: one per parser, so parsers share nothing */
 } parser;
 
 typedef strata_layout_gen gen;
 
 static const lt_token *peek(parser *p, size_t k) {
-  static const lt_token end = {LT_END, "end of input", 0, 0, 0};
   if (p->pos + k < p->toks.len) return &p->toks.items[p->pos + k];
-  if (p->toks.len == 0) return &end;
-  static lt_token last_end;
-  last_end = end;
-  last_end.line = p->toks.items[p->toks.len - 1].line;
-  last_end.col = p->toks.items[p->toks.len - 1].col;
-  return &last_end;
+  return &p->end;
 }
 
 static int is_punct(const lt_token *t, char c) { return t->kind == LT_PUNCT && t->text[0] == c; }
 static int is_word(const lt_token *t, const char *w) { return t->kind == LT_WORD && strcmp(t->text, w) == 0; }
 
-static const char *describe(const lt_token *t) {
-  static char buf[96];
+/* The token as an error names it. The text lives in the parser: valid
+** until the next call, which is enough for one message. */
+static const char *describe(parser *p, const lt_token *t) {
   if (t->kind == LT_END) return "the end of the input";
-  snprintf(buf, sizeof buf, t->kind == LT_STRING ? "\"%.60s\"" : "'%.60s'", t->text);
-  return buf;
+  snprintf(p->desc, sizeof p->desc, t->kind == LT_STRING ? "\"%.60s\"" : "'%.60s'", t->text);
+  return p->desc;
 }
 
 /* Sets the error at token t: "NAME:L:C: expected WHAT, found X (in a macro called at line N)". */
@@ -59,16 +56,15 @@ static int fail_at(parser *p, const lt_token *t, const char *fmt, ...) {
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
   if (t->call_line > 0)
-    strata_error_set(p->err, STRATA_EPARSE, "%s:%d:%d: %s (in a macro used at line %d)", p->name,
-                     t->line, t->col, msg, t->call_line);
+    lt_fail(p->err, p->name, t->line, t->col, "%s (in a macro used at line %d)", msg, t->call_line);
   else
-    strata_error_set(p->err, STRATA_EPARSE, "%s:%d:%d: %s", p->name, t->line, t->col, msg);
+    lt_fail(p->err, p->name, t->line, t->col, "%s", msg);
   return 0;
 }
 
 static int expect(parser *p, char c, const char *what) {
   const lt_token *t = peek(p, 0);
-  if (!is_punct(t, c)) return fail_at(p, t, "expected '%c' %s, found %s", c, what, describe(t));
+  if (!is_punct(t, c)) return fail_at(p, t, "expected '%c' %s, found %s", c, what, describe(p, t));
   p->pos++;
   return 1;
 }
@@ -130,7 +126,7 @@ static int parse_string(parser *p, const char **out) {
     int digits = t->kind == LT_WORD && t->text[0] >= '0' && t->text[0] <= '9' &&
                  strspn(t->text, "0123456789") == strlen(t->text);
     if (t->kind != LT_STRING && !digits)
-      return fail_at(p, t, "expected a quoted string, found %s", describe(t));
+      return fail_at(p, t, "expected a quoted string, found %s", describe(p, t));
     size_t l = strlen(t->text);
     if (n + l >= sizeof buf) return fail_at(p, t, "string too long");
     memcpy(buf + n, t->text, l), n += l;
@@ -204,11 +200,11 @@ static int eval_int(const char *text, int *out) {
 static int parse_int(parser *p, int *out, const char *what) {
   const lt_token *t = peek(p, 0);
   if (t->kind == LT_WORD) {
-    if (!eval_int(t->text, out)) return fail_at(p, t, "expected an integer (%s), found %s", what, describe(t));
+    if (!eval_int(t->text, out)) return fail_at(p, t, "expected an integer (%s), found %s", what, describe(p, t));
     p->pos++;
     return 1;
   }
-  if (!is_punct(t, '(')) return fail_at(p, t, "expected an integer (%s), found %s", what, describe(t));
+  if (!is_punct(t, '(')) return fail_at(p, t, "expected an integer (%s), found %s", what, describe(p, t));
   /* a parenthesised expression: its tokens joined */
   char buf[512];
   size_t n = 0;
@@ -236,7 +232,7 @@ static int parse_double(parser *p, double *out, const char *what) {
   errno = 0;
   double v = t->kind == LT_WORD ? strtod(t->text, &end) : 0;
   if (t->kind != LT_WORD || *end || end == t->text || errno || !isfinite(v))
-    return fail_at(p, t, "expected a number (%s), found %s", what, describe(t));
+    return fail_at(p, t, "expected a number (%s), found %s", what, describe(p, t));
   *out = v;
   p->pos++;
   return 1;
@@ -256,7 +252,7 @@ static int parse_vec2(parser *p, lg_vec2 *out, const char *what) {
     while (!is_punct(peek(p, 0), '}')) {
       const lt_token *k = peek(p, 0);
       int *slot = is_word(k, "x") ? &out->x : is_word(k, "y") ? &out->y : NULL;
-      if (slot == NULL) return fail_at(p, k, "expected x or y in %s, found %s", what, describe(k));
+      if (slot == NULL) return fail_at(p, k, "expected x or y in %s, found %s", what, describe(p, k));
       int bit = slot == &out->x ? 1 : 2;
       if (seen & bit) return fail_at(p, k, "%s defined twice", k->text);
       seen |= bit;
@@ -288,7 +284,7 @@ static int parse_range(parser *p, int *lo, int *hi, const char *what) {
       int *slot = is_word(k, "start") ? lo : is_word(k, "finish") ? hi : NULL;
       int step;
       if (is_word(k, "step")) slot = &step;
-      if (slot == NULL) return fail_at(p, k, "expected start, finish or step in a range, found %s", describe(k));
+      if (slot == NULL) return fail_at(p, k, "expected start, finish or step in a range, found %s", describe(p, k));
       p->pos += 2;
       if (!parse_int(p, slot, what)) return 0;
       seen |= slot == lo ? 1 : slot == hi ? 2 : 4;
@@ -324,7 +320,7 @@ static int parse_enum(parser *p, const char *const *names, int *out, const char 
   char list[300];
   size_t n = 0;
   for (int i = 0; names[i] && n < sizeof list - 20; i++) n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? " " : "", names[i]);
-  return fail_at(p, t, "expected %s (one of %s), found %s", what, list, describe(t));
+  return fail_at(p, t, "expected %s (one of %s), found %s", what, list, describe(p, t));
 }
 
 /* ---- structures: positional or named arguments ---- */
@@ -374,7 +370,7 @@ static int parse_struct(parser *p, const char *what, field *f, size_t n) {
       size_t i;
       if (k->kind != LT_WORD || !is_punct(peek(p, 1), '='))
         return fail_at(p, k, "expected 'name = value' in %s (arguments are all named or all "
-                             "positional), found %s", what, describe(k));
+                             "positional), found %s", what, describe(p, k));
       for (i = 0; i < n && strcmp(f[i].name, k->text) != 0; i++) {}
       if (i == n) {
         char list[200];
@@ -433,7 +429,7 @@ static int unknown(parser *p, const lt_token *t, const char *kind, const char *c
     size_t d = edit_distance(t->text, names[i]);
     if (d < bd) bd = d, best = names[i];
   }
-  if (t->kind != LT_WORD) return fail_at(p, t, "expected a %s, found %s", kind, describe(t));
+  if (t->kind != LT_WORD) return fail_at(p, t, "expected a %s, found %s", kind, describe(p, t));
   if (best) return fail_at(p, t, "unknown %s '%s' (did you mean %s? a macro used with the wrong number of arguments stays unexpanded)", kind, t->text, best);
   return fail_at(p, t, "unknown %s '%s' (not a built-in, and no macro of that name and number of arguments)", kind, t->text);
 }
@@ -895,13 +891,16 @@ static strata_layout_file *read_text(const char *text, size_t len, const char *n
   p.err = err;
   p.runs = &f->runs;
   if (lt_expand(&f->arena, text, len, p.name, &p.toks, err)) goto fail;
+  p.end = (lt_token){LT_END, "end of input", 0, 0, 0};
+  if (p.toks.len > 0)
+    p.end.line = p.toks.items[p.toks.len - 1].line, p.end.col = p.toks.items[p.toks.len - 1].col;
   lg_named *items = NULL;
   size_t n = 0, cap = 0;
   if (single) {
     gen *g = parse_gen(&p);
     if (g == NULL) goto fail;
     if (peek(&p, 0)->kind != LT_END) {
-      fail_at(&p, peek(&p, 0), "expected the end of the layout, found %s", describe(peek(&p, 0)));
+      fail_at(&p, peek(&p, 0), "expected the end of the layout, found %s", describe(&p, peek(&p, 0)));
       goto fail;
     }
     items = malloc(sizeof *items);
@@ -918,7 +917,7 @@ static strata_layout_file *read_text(const char *text, size_t len, const char *n
         key = kt->text;
         p.pos++;
       } else {
-        fail_at(&p, kt, "expected the name of a layout (a quoted string), found %s", describe(kt));
+        fail_at(&p, kt, "expected the name of a layout (a quoted string), found %s", describe(&p, kt));
         goto fail_items;
       }
       size_t existing = n;

@@ -11,6 +11,7 @@
 ** braces nest inside macro arguments, parameters are substituted in one
 ** pass, and expansion is bounded.
 */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,15 @@ static int list_push(lt_list *l, lt_token t) {
   return 1;
 }
 
+strata_status lt_fail(strata_error *err, const char *name, int line, int col, const char *fmt, ...) {
+  char msg[STRATA_ERROR_MESSAGE_MAX];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return strata_error_at(err, STRATA_EPARSE, line, col, "%s:%d:%d: %s", name, line, col, msg);
+}
+
 static strata_status nomem(strata_error *err) {
   return strata_error_set(err, STRATA_ENOMEM, "out of memory reading a layout");
 }
@@ -102,7 +112,7 @@ static strata_status lex(lt_arena *a, const char *text, size_t len, const char *
       if (buf == NULL) return nomem(err);
       for (;;) {
         if (j >= len)
-          return strata_error_set(err, STRATA_EPARSE, "%s:%d:%d: unterminated string", name, line, col);
+          return lt_fail(err, name, line, col, "unterminated string");
         char d = text[j];
         if (d == '"') break;
         if (d == '\\' && j + 1 < len && (text[j + 1] == '"' || text[j + 1] == '\\')) d = text[++j], cl++;
@@ -162,7 +172,7 @@ static strata_status collect(const lt_list *raw, const char *name, macros *ms, l
   for (size_t i = 0; i < raw->len;) {
     const lt_token *t = &raw->items[i];
     if (word_is(t, "End"))
-      return strata_error_set(err, STRATA_EPARSE, "%s:%d:%d: 'End' without a 'Def'", name, t->line, t->col);
+      return lt_fail(err, name, t->line, t->col, "'End' without a 'Def'");
     if (!word_is(t, "Def")) {
       if (!list_push(rest, *t)) return nomem(err);
       i++;
@@ -171,50 +181,44 @@ static strata_status collect(const lt_list *raw, const char *name, macros *ms, l
     macro m = {0};
     m.line = t->line, m.col = t->col;
     if (i + 1 >= raw->len || raw->items[i + 1].kind != LT_WORD || !valid_name(raw->items[i + 1].text))
-      return strata_error_set(err, STRATA_EPARSE, "%s:%d:%d: expected a macro name after 'Def'", name,
-                              t->line, t->col);
+      return lt_fail(err, name, t->line, t->col, "expected a macro name after 'Def'");
     m.name = raw->items[i + 1].text;
     size_t j = i + 2;
     if (j >= raw->len || !punct_is(&raw->items[j], '('))
-      return strata_error_set(err, STRATA_EPARSE,
-                              "%s:%d:%d: expected '(' and the parameters of macro %s (write %s() when "
-                              "it has none)", name, t->line, t->col, m.name, m.name);
+      return lt_fail(err, name, t->line, t->col,
+                              "expected '(' and the parameters of macro %s (write %s() when "
+                              "it has none)", m.name, m.name);
     j++;
     while (j < raw->len && !punct_is(&raw->items[j], ')')) {
       const lt_token *p = &raw->items[j];
       if (punct_is(p, ',')) { j++; continue; }
       if (p->kind != LT_WORD || !valid_name(p->text))
-        return strata_error_set(err, STRATA_EPARSE, "%s:%d:%d: expected a parameter name of macro %s",
-                                name, p->line, p->col, m.name);
+        return lt_fail(err, name, p->line, p->col, "expected a parameter name of macro %s", m.name);
       if (m.nparams == MAX_MACRO_ARGS)
-        return strata_error_set(err, STRATA_EPARSE, "%s:%d:%d: macro %s has more than %d parameters",
-                                name, p->line, p->col, m.name, MAX_MACRO_ARGS);
+        return lt_fail(err, name, p->line, p->col, "macro %s has more than %d parameters", m.name, MAX_MACRO_ARGS);
       m.params[m.nparams++] = p->text;
       j++;
     }
     if (j >= raw->len)
-      return strata_error_set(err, STRATA_EPARSE, "%s:%d:%d: the parameters of macro %s have no ')'",
-                              name, t->line, t->col, m.name);
+      return lt_fail(err, name, t->line, t->col, "the parameters of macro %s have no ')'", m.name);
     j++;
     size_t body = j;
     while (j < raw->len && !word_is(&raw->items[j], "End")) {
       if (word_is(&raw->items[j], "Def"))
-        return strata_error_set(err, STRATA_EPARSE,
-                                "%s:%d:%d: 'Def' inside the definition of macro %s (line %d): a "
-                                "definition ends with 'End'", name, raw->items[j].line,
-                                raw->items[j].col, m.name, m.line);
+        return lt_fail(err, name, raw->items[j].line, raw->items[j].col,
+                                "'Def' inside the definition of macro %s (line %d): a "
+                                "definition ends with 'End'", m.name, m.line);
       j++;
     }
     if (j >= raw->len)
-      return strata_error_set(err, STRATA_EPARSE, "%s:%d:%d: macro %s has no 'End'", name, m.line,
-                              m.col, m.name);
+      return lt_fail(err, name, m.line, m.col, "macro %s has no 'End'", m.name);
     m.body = &raw->items[body];
     m.nbody = j - body;
     for (size_t k = 0; k < ms->len; k++)
       if (strcmp(ms->items[k].name, m.name) == 0 && ms->items[k].nparams == m.nparams)
-        return strata_error_set(err, STRATA_EPARSE,
-                                "%s:%d:%d: macro %s with %zu parameters is defined twice (first at "
-                                "line %d)", name, m.line, m.col, m.name, m.nparams, ms->items[k].line);
+        return lt_fail(err, name, m.line, m.col,
+                                "macro %s with %zu parameters is defined twice (first at "
+                                "line %d)", m.name, m.nparams, ms->items[k].line);
     if (ms->len == ms->cap) {
       size_t cap = ms->cap ? ms->cap * 2 : 32;
       macro *items = realloc(ms->items, cap * sizeof *items);
@@ -276,8 +280,7 @@ static strata_status substitute_in_word(lt_arena *a, const lt_token *t, const ma
   }
   return lex(a, buf, n, name, t->line, t->col, call_line, out, err);
 too_long:
-  return strata_error_set(err, STRATA_EPARSE, "%s:%d:%d: macro argument too long in '%s'", name,
-                          t->line, t->col, t->text);
+  return lt_fail(err, name, t->line, t->col, "macro argument too long in '%s'", t->text);
 }
 
 static int word_mentions(const char *word, const char *param) {
@@ -334,14 +337,12 @@ strata_status lt_expand(lt_arena *a, const char *text, size_t len, const char *n
         if (k == 0) break;
       }
       if (!closed) {
-        st = strata_error_set(err, STRATA_EPARSE, "%s:%d:%d: the arguments of %s have no ')'", name,
-                              t.line, t.col, t.text);
+        st = lt_fail(err, name, t.line, t.col, "the arguments of %s have no ')'", t.text);
         goto done;
       }
       if (tmp.len > start || count > 0) {
         if (count == MAX_MACRO_ARGS) {
-          st = strata_error_set(err, STRATA_EPARSE, "%s:%d:%d: too many arguments to %s", name,
-                                t.line, t.col, t.text);
+          st = lt_fail(err, name, t.line, t.col, "too many arguments to %s", t.text);
           goto done;
         }
         first[count] = start, nargs[count++] = tmp.len - start;
@@ -363,9 +364,9 @@ strata_status lt_expand(lt_arena *a, const char *text, size_t len, const char *n
         if (r) n += (size_t)snprintf(chain + n, sizeof chain - n, "%s%s (line %d)", n ? " -> " : "", r,
                                      recent_line[(expansions + (size_t)q) % 8]);
       }
-      st = strata_error_set(err, STRATA_EPARSE,
-                            "%s:%d:%d: macro expansion does not end (a macro that expands to "
-                            "itself?): ... %s", name, t.line, t.col, chain);
+      st = lt_fail(err, name, t.line, t.col,
+                            "macro expansion does not end (a macro that expands to "
+                            "itself?): ... %s", chain);
       goto done;
     }
     recent[expansions % 8] = m->name;

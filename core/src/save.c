@@ -8,6 +8,7 @@
 ** frees that world, so the caller never sees a half-loaded one.
 */
 #include "strata/world.h"
+#include "world_internal.h" /* strata_world_restore_* */
 
 #include <fcntl.h>
 #include <sqlite3.h>

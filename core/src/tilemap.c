@@ -1,6 +1,7 @@
 /* tilemap.c - token stacks per cell: edits, queries, rendering. */
 #include "tilemap_internal.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,16 @@
       return strata_error_set((err), STRATA_EARG, "cell (%d, %d) is outside the %dx%d map", \
                               (x), (y), (m)->width, (m)->height);                           \
   } while (0)
+
+/* Map identities (strata_tilemap.id): the one counter of the process. A
+** search object's caches name the map they were built from by its id and
+** revision; an address could be reused by the next map, with the same
+** revision, after the first is freed. */
+static atomic_uint_fast64_t next_map_id = 1;
+
+static uint64_t new_map_id(void) {
+  return (uint64_t)atomic_fetch_add_explicit(&next_map_id, 1, memory_order_relaxed);
+}
 
 strata_tilemap *strata_tilemap_new(int width, int height, strata_tokens *tokens,
                                    strata_error *err) {
@@ -25,6 +36,7 @@ strata_tilemap *strata_tilemap_new(int width, int height, strata_tokens *tokens,
   if (m == NULL) goto nomem;
   m->width = width;
   m->height = height;
+  m->id = new_map_id();
   m->cells = calloc((size_t)width * (size_t)height, sizeof *m->cells);
   if (m->cells == NULL) goto nomem;
   if (tokens != NULL) {
@@ -64,9 +76,7 @@ void strata_tilemap_free(strata_tilemap *m) {
   if (m == NULL) return;
   release_stacks(m);
   free(m->cells);
-  free(m->costs.cost);
-  strata_search_free(m->search);
-  gridsearch_free(m->grid);
+  strata_grid_search_free(m->search);
   strata_tokens_release(m->tokens);
   free(m);
 }
@@ -88,8 +98,7 @@ strata_status strata_tilemap_own_tokens(strata_tilemap *m, strata_error *err) {
   if (copy == NULL) return STRATA_ENOMEM;
   strata_tokens_release(m->tokens);
   m->tokens = copy;
-  m->private_tokens = 1;
-  m->costs.table = NULL; /* force a rebuild against the new table */
+  m->private_tokens = 1; /* search caches see another table, and rebuild */
   return STRATA_OK;
 }
 
@@ -239,6 +248,7 @@ strata_tilemap *strata_tilemap_clone(const strata_tilemap *m, strata_error *err)
   c->width = m->width;
   c->height = m->height;
   c->revision = m->revision;
+  c->id = new_map_id();
   c->cells = malloc(n * sizeof *c->cells);
   if (c->cells == NULL) goto nomem;
   memcpy(c->cells, m->cells, n * sizeof *c->cells);
@@ -294,11 +304,16 @@ fail:
 
 void tilemap_restore(strata_tilemap *m, strata_tilemap *from) {
   strata_tilemap now = *m;
+  strata_grid_search *theirs = from->search;
   uint64_t revision = now.revision > from->revision ? now.revision : from->revision;
-  *m = *from; /* the contents and whatever caches from had, built for them */
+  *m = *from; /* the contents */
+  /* m keeps its identity and its search object; the revision moves past
+  ** both, so that what the search cached for either contents is stale */
   m->revision = revision + 1;
-  m->last_expanded = now.last_expanded;
-  *from = now; /* the discarded contents, with the caches built for them */
+  m->id = now.id;
+  m->search = now.search;
+  *from = now; /* the discarded contents, freed below */
+  from->search = theirs;
   strata_tilemap_free(from);
 }
 
@@ -425,29 +440,6 @@ int strata_tilemap_has(const strata_tilemap *m, int x, int y, strata_token t) {
   return 0;
 }
 
-int tilemap_refresh_costs(strata_tilemap *m) {
-  token_costs *c = &m->costs;
-  uint32_t count = strata_tokens_count(m->tokens);
-  uint64_t rev = strata_tokens_revision(m->tokens);
-  if (c->cost != NULL && c->table == m->tokens && c->count == count && c->revision == rev)
-    return 1;
-  double *cost = realloc(c->cost, ((size_t)count + 1) * sizeof *cost);
-  if (cost == NULL) return 0;
-  c->cost = cost;
-  cost[0] = 0;
-  double min_cost = 0;
-  for (uint32_t id = 1; id <= count; id++) {
-    const strata_token_traits *tr = strata_tokens_traits(m->tokens, id);
-    cost[id] = tr->passable ? tr->cost : 0;
-    if (cost[id] > 0 && (min_cost == 0 || cost[id] < min_cost)) min_cost = cost[id];
-  }
-  c->min_cost = min_cost > 0 ? min_cost : 1;
-  c->count = count;
-  c->revision = rev;
-  c->table = m->tokens;
-  return 1;
-}
-
 int strata_tilemap_passable(const strata_tilemap *m, int x, int y) {
   return strata_tilemap_cost(m, x, y) > 0;
 }
@@ -478,8 +470,7 @@ size_t strata_tilemap_memory(const strata_tilemap *m) {
     if (m->stacks[i].cap != SMALL_STACK) bytes += (size_t)m->stacks[i].cap * sizeof(strata_token);
   for (const small_chunk *c = m->chunks; c; c = c->next)
     bytes += sizeof *c + c->blocks * SMALL_STACK * sizeof(strata_token);
-  if (m->search) bytes += strata_search_memory(m->search);
-  bytes += gridsearch_memory(m->grid);
+  if (m->search) bytes += strata_grid_search_memory(m->search);
   return bytes;
 }
 

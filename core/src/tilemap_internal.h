@@ -1,11 +1,11 @@
-/* tilemap_internal.h - the tile map's representation, shared with gridpath.c. */
+/* tilemap_internal.h - the tile map's representation, shared with the
+** search engines (gridengine.c) and the layout interpreter. */
 #ifndef STRATA_TILEMAP_INTERNAL_H
 #define STRATA_TILEMAP_INTERNAL_H
 
 #include <string.h>
 
 #include "strata/tilemap.h"
-#include "search_internal.h"
 
 /* A cell word: 0 = empty; a token id when CELL_STACK is clear; otherwise the
 ** index of a side stack. Token ids stay below 2^24 (STRATA_TOKENS_MAX). */
@@ -27,16 +27,6 @@ typedef struct small_chunk {
   strata_token items[]; /* blocks * SMALL_STACK */
 } small_chunk;
 
-/* Cached movement cost of each token id for the current trait revision:
-** cost > 0 passable, 0 impassable (index 0, "no token", is impassable). */
-typedef struct token_costs {
-  double *cost;
-  uint32_t count;      /* ids covered: 0..count */
-  uint64_t revision;   /* strata_tokens_revision when built */
-  const strata_tokens *table;
-  double min_cost;     /* smallest cost of a passable token: scales estimates */
-} token_costs;
-
 struct strata_tilemap {
   int width, height;
   uint32_t *cells;
@@ -50,28 +40,18 @@ struct strata_tilemap {
   strata_token *small_free;  /* freed blocks, each holding the next one's address */
   size_t small_left;         /* blocks not yet handed out in chunks (the newest) */
   uint64_t revision;
-  token_costs costs;
-  strata_search *search; /* generic engine (BFS, greedy, fallbacks), made when first needed */
-  struct grid_search *grid; /* the fast grid engine's cache and workspace (gridsearch.c) */
-  uint64_t last_expanded;
+  /* Names this map among all maps of the process, for the caches of search
+  ** objects (with revision): never reused, unlike the map's address. */
+  uint64_t id;
+  strata_grid_search *search; /* strata_tilemap_find_path's, made on its first call */
 };
 
 /* Rollback of a world savepoint (world.c): m takes over the contents of
 ** from (a clone of m made earlier), keeping its own address, because callers
 ** hold strata_tilemap pointers. m's previous contents and the struct from
-** are freed. Search caches are dropped and the revision moves forward, so
+** are freed. m keeps its search object, and its revision moves past both, so
 ** that nothing built for the discarded contents is taken as current. */
 void tilemap_restore(strata_tilemap *m, strata_tilemap *from);
-
-/* Frees and sizes the fast grid engine's state (gridsearch.c). */
-void gridsearch_free(struct grid_search *g);
-size_t gridsearch_memory(const struct grid_search *g);
-uint64_t gridsearch_expanded(const struct grid_search *g);
-/* A* or Dijkstra on the fast engine: 1 done (out filled), 0 this map does not
-** suit it (use the generic engine), -1 error (err filled). Arguments are
-** already checked. */
-int gridsearch_run(strata_tilemap *m, int x1, int y1, int x2, int y2,
-                   const strata_grid_options *opt, strata_path *out, strata_error *err);
 
 /* Edits of cell index i for callers that checked i and t themselves (the
 ** layout interpreter): they leave m->revision to the caller. Adding a token
@@ -131,17 +111,14 @@ static inline strata_status tilemap_cell_add(strata_tilemap *m, uint32_t i, stra
 /* Removes the lowest t of cell i; 1 if there was one. */
 int tilemap_cell_remove_first(strata_tilemap *m, uint32_t i, strata_token t);
 
-/* Brings m->costs up to date with the token table; 0 on ENOMEM. */
-int tilemap_refresh_costs(strata_tilemap *m);
-
-/* Cost of entering cell index i under the cached costs (0: impassable). */
-static inline double tilemap_cell_cost(const strata_tilemap *m, uint32_t i) {
+/* Cost of entering cell index i, given each token id's cost (0: impassable). */
+static inline double tilemap_cell_cost(const strata_tilemap *m, const double *cost, uint32_t i) {
   uint32_t v = m->cells[i];
-  if ((v & CELL_STACK) == 0) return m->costs.cost[v];
+  if ((v & CELL_STACK) == 0) return cost[v];
   const side_stack *st = &m->stacks[v & ~CELL_STACK];
   double worst = 0;
   for (uint32_t k = 0; k < st->len; k++) {
-    double c = m->costs.cost[st->items[k]];
+    double c = cost[st->items[k]];
     if (c == 0) return 0;
     if (c > worst) worst = c;
   }

@@ -8,6 +8,16 @@
 
 #include "strata/world.h"
 
+/* Used by the loader (save.c): restores the counter and time and inserts an
+** object or timer with a given uid (the world takes over the values in *o /
+** *t). They are not journaled: STRATA_ESTATE inside a savepoint. Internal:
+** not exported from the library. */
+strata_status strata_world_restore_object(strata_world *w, strata_object *o, strata_error *err);
+strata_status strata_world_restore_timer(strata_world *w, strata_timer *t, strata_error *err);
+strata_status strata_world_restore_subscription(strata_world *w, strata_subscription *s,
+                                                strata_error *err);
+void strata_world_restore_clock(strata_world *w, double time, uint64_t next_uid);
+
 typedef struct stream {
   char *key;
   strata_rng rng;

@@ -18,6 +18,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "gridengine.h" /* gridengine_last: which engine of the table answered */
 #include "strata/strata.h"
 
 /* Allocations made through malloc/calloc/realloc, counted by wrapping them at
@@ -140,11 +141,15 @@ int main(int argc, char **argv) {
   strata_path p;
   strata_path_init(&p);
   strata_error err;
+  /* A search object of its own, as a game would keep one (the map's own,
+  ** which strata_tilemap_find_path uses, is the same kind of object). */
+  strata_grid_search *search = strata_grid_search_new(&err);
+  if (search == NULL) die(err.message, "");
   size_t cap = 64, n = 0;
   double *times = malloc(cap * sizeof *times);
   /* The first search sizes the workspace; it is timed separately (setup). */
   double setup_start = now_ms();
-  if (strata_tilemap_find_path(m, mt.sx, mt.sy, mt.gx, mt.gy, &o, &p, &err)) die(err.message, "");
+  if (strata_grid_search_run(search, m, mt.sx, mt.sy, mt.gx, mt.gy, &o, &p, &err)) die(err.message, "");
   double setup_ms = now_ms() - setup_start;
   double rss_load = peak_rss_mb();
   /* Room for the timings first, so the loop's only allocations are the search's. */
@@ -153,12 +158,12 @@ int main(int argc, char **argv) {
   double started = now_ms();
   while (n < 3 || (now_ms() - started < min_time * 1e3 && n < 100000)) {
     double s = now_ms();
-    strata_tilemap_find_path(m, mt.sx, mt.sy, mt.gx, mt.gy, &o, &p, &err);
+    strata_grid_search_run(search, m, mt.sx, mt.sy, mt.gx, mt.gy, &o, &p, &err);
     times[n++] = now_ms() - s;
     if (n == cap) times = realloc(times, (cap *= 2) * sizeof *times);
   }
   unsigned long search_allocations = allocations - allocations_before;
-  size_t mem_after = strata_tilemap_memory(m);
+  size_t mem_after = strata_tilemap_memory(m) + strata_grid_search_memory(search);
   qsort(times, n, sizeof *times, cmp_double);
   double median = times[n / 2];
 
@@ -182,21 +187,22 @@ int main(int argc, char **argv) {
   }
   double cost = !strcmp(conn, "8s") ? (double)orth + (double)diag * M_SQRT2 : (double)(orth + diag);
   int optimal = valid && fabs(cost - opt) < 1e-6 * (opt > 1 ? opt : 1);
-  uint64_t expanded = strata_tilemap_last_expanded(m);
+  uint64_t expanded = strata_grid_search_expanded(search);
   printf("{\"peer\":\"strata\",\"version\":\"%s\",\"bench\":\"path\",\"algo\":\"%s\",\"conn\":\"%s\","
          "\"map\":\"%s\",\"type\":\"%s\",\"w\":%d,\"h\":%d,\"runs\":%zu,\"median_ms\":%.6f,"
          "\"min_ms\":%.6f,\"max_ms\":%.6f,\"q1_ms\":%.6f,\"q3_ms\":%.6f,\"found\":%s,\"valid\":%s,"
          "\"why\":\"%s\",\"steps\":%ld,\"orth\":%ld,\"diag\":%ld,\"cost\":%.6f,\"opt\":%.6f,"
-         "\"optimal\":%s,\"expanded\":%llu,\"nodes_per_s\":%.1f,\"setup_ms\":%.3f,"
+         "\"optimal\":%s,\"engine\":\"%s\",\"expanded\":%llu,\"nodes_per_s\":%.1f,\"setup_ms\":%.3f,"
          "\"map_build_ms\":%.3f,\"map_bytes\":%zu,\"rss_before_mb\":%.2f,\"rss_load_mb\":%.2f,"
          "\"peak_rss_mb\":%.2f,\"allocations_in_timed_searches\":%lu,\"status\":\"ok\"}\n",
          STRATA_VERSION, algo, conn, map_name(argv[1]),
          mt.type, w, strata_tilemap_height(m), n, median, times[0], times[n - 1], times[n / 4],
          times[(3 * n) / 4], p.len ? "true" : "false", valid ? "true" : "false", why,
          orth + diag, orth, diag, cost, opt, optimal ? "true" : "false",
-         (unsigned long long)expanded, median > 0 ? (double)expanded / (median * 1e-3) : 0.0,
+         gridengine_last(search), (unsigned long long)expanded, median > 0 ? (double)expanded / (median * 1e-3) : 0.0,
          setup_ms, map_ms, mem_after, rss_before, rss_load, peak_rss_mb(), search_allocations);
   strata_path_free(&p);
+  strata_grid_search_free(search);
   strata_tilemap_free(m);
   free(times);
   return valid ? 0 : 1;

@@ -62,7 +62,29 @@ static void test_errors(void) {
     strata_layout_file *f = parse(bad[i], &err);
     CHECK(f == NULL);
     CHECK(err.status == STRATA_EPARSE && strstr(err.message, "t:1:") == err.message);
+    /* the position is in err's fields too, the same as in the message */
+    int col = 0;
+    CHECK(sscanf(err.message, "t:1:%d:", &col) == 1);
+    CHECK_EQ_INT(err.line, 1);
+    CHECK_EQ_INT(err.column, col);
     strata_layout_file_free(f);
+  }
+  /* on a later line, from the lexer, the macro expander and the parser */
+  static const struct { const char *text; int line, column; } at[] = {
+      {"\"a\"\n  Sett(\"x\")", 2, 3},
+      {"\"a\" None\n\n   \"b\" Set(\"x", 3, 12},
+      {"\"a\" None\nEnd", 2, 1},
+      {"Def M()\n  None\nEnd\n\"a\" M() \"a\" M()", 4, 9},
+  };
+  for (size_t i = 0; i < sizeof at / sizeof *at; i++) {
+    strata_error err;
+    strata_error_clear(&err);
+    CHECK(parse(at[i].text, &err) == NULL);
+    CHECK_EQ_INT(err.line, at[i].line);
+    CHECK_EQ_INT(err.column, at[i].column);
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "t:%d:%d: ", at[i].line, at[i].column);
+    CHECK(strstr(err.message, prefix) == err.message);
   }
 }
 

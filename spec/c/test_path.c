@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "gridflood.h"
+#include "gridengine.h"
 #include "strata/strata.h"
 
 /* Builds a map from rows of '.', '#' and '~' (water: cost 3). */

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "gridflood.h"
+#include "gridengine.h"
 #include "gridgen.h"
 #include "strata/strata.h"
 

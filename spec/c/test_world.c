@@ -102,7 +102,7 @@ static void test_world(void) {
   CHECK(m == 1 && a == 2);
   /* archetypes change and go; the object keeps its own copy of the string */
   CHECK(strata_object_set_archetype(w, a, "base.goblin", &err) == STRATA_OK);
-  CHECK_STR(strata_world_object(w, a)->archetype, "base.goblin");
+  CHECK_STR(strata_world_get(w, a)->archetype, "base.goblin");
   CHECK(strata_object_set_archetype(w, a, NULL, &err) == STRATA_OK);
   CHECK(strata_world_object(w, a)->archetype == NULL);
   CHECK(strata_object_set_archetype(w, 999, "x", &err) == STRATA_ENOTFOUND);

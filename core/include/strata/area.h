@@ -26,6 +26,8 @@
 #ifndef STRATA_AREA_H
 #define STRATA_AREA_H
 
+#include "strata/api.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,12 +51,12 @@ typedef struct strata_area_opts {
 
 /* A new area of archetype `archetype` (opts may be NULL). ENOTFOUND: unknown
 ** archetype or generator; EARG: a bad parent or params. */
-strata_status strata_area_create(strata_runtime *rt, const char *archetype,
+STRATA_API strata_status strata_area_create(strata_runtime *rt, const char *archetype,
                                  const strata_area_opts *opts, uint64_t *area, strata_error *err);
 /* Deletes the area with its floors (and what stands on them). Its children
 ** go to its parent, or with delete_children are deleted likewise.
 ** ESTATE when the player is on one of the floors that would go. */
-strata_status strata_area_delete(strata_runtime *rt, uint64_t area, int delete_children,
+STRATA_API strata_status strata_area_delete(strata_runtime *rt, uint64_t area, int delete_children,
                                  strata_error *err);
 
 /* Floor n of the area: the map already there, or one generated now (in a
@@ -67,44 +69,44 @@ strata_status strata_area_delete(strata_runtime *rt, uint64_t area, int delete_c
 ** restock and renew fall due from now; on_spawn; base.floor_generated (params
 ** { area, floor, map }, source the map); the entrances of the unique areas
 ** declared on that floor. A generator may place stairs on the map it makes. */
-strata_status strata_area_floor(strata_runtime *rt, uint64_t area, int64_t n, uint64_t *map,
+STRATA_API strata_status strata_area_floor(strata_runtime *rt, uint64_t area, int64_t n, uint64_t *map,
                                 strata_error *err);
 /* Makes map floor n of the area. Errors: the floor is taken, below the
 ** deepest floor, or the map is a floor of some area already. */
-strata_status strata_area_add_floor(strata_runtime *rt, uint64_t area, uint64_t map, int64_t n,
+STRATA_API strata_status strata_area_add_floor(strata_runtime *rt, uint64_t area, uint64_t map, int64_t n,
                                     strata_error *err);
 /* Deletes floor n's map (with what stands on it) if there is one: it is
 ** generated anew next time. ESTATE when the player is on it. */
-strata_status strata_area_forget_floor(strata_runtime *rt, uint64_t area, int64_t n,
+STRATA_API strata_status strata_area_forget_floor(strata_runtime *rt, uint64_t area, int64_t n,
                                        strata_error *err);
 /* The map of floor n, or 0 when there is none yet. */
-uint64_t strata_area_floor_map(const strata_runtime *rt, uint64_t area, int64_t n);
+STRATA_API uint64_t strata_area_floor_map(const strata_runtime *rt, uint64_t area, int64_t n);
 /* The floors there are, in increasing order: writes up to cap of them
 ** (floors and maps may be NULL) and returns how many there are. */
-size_t strata_area_floors(const strata_runtime *rt, uint64_t area, int64_t *floors,
+STRATA_API size_t strata_area_floors(const strata_runtime *rt, uint64_t area, int64_t *floors,
                           uint64_t *maps, size_t cap);
 
 /* Fields; an area that does not exist reads as empty (0, NULL). */
-uint64_t strata_area_parent(const strata_runtime *rt, uint64_t area);
+STRATA_API uint64_t strata_area_parent(const strata_runtime *rt, uint64_t area);
 /* The children in uid order: writes up to cap, returns how many. */
-size_t strata_area_children(const strata_runtime *rt, uint64_t area, uint64_t *out, size_t cap);
+STRATA_API size_t strata_area_children(const strata_runtime *rt, uint64_t area, uint64_t *out, size_t cap);
 /* Where child's entrance stands in `area`: 1 and x, y, floor; 0 when it has none there. */
-int strata_area_child_position(const strata_runtime *rt, uint64_t area, uint64_t child,
+STRATA_API int strata_area_child_position(const strata_runtime *rt, uint64_t area, uint64_t child,
                                int64_t *x, int64_t *y, int64_t *floor);
-int64_t strata_area_starting_floor(const strata_runtime *rt, uint64_t area);
+STRATA_API int64_t strata_area_starting_floor(const strata_runtime *rt, uint64_t area);
 /* 1 and *out, or 0: open-ended / not visited yet. */
-int strata_area_deepest_floor(const strata_runtime *rt, uint64_t area, int64_t *out);
-int strata_area_deepest_visited(const strata_runtime *rt, uint64_t area, int64_t *out);
-const strata_value *strata_area_params(const strata_runtime *rt, uint64_t area); /* NULL: none */
-const char *strata_area_generator(const strata_runtime *rt, uint64_t area);     /* NULL: none */
-const char *strata_area_unique_id(const strata_runtime *rt, uint64_t area);     /* NULL: not unique */
-int strata_area_is_conquered(const strata_runtime *rt, uint64_t area);
-strata_status strata_area_set_conquered(strata_runtime *rt, uint64_t area, int conquered,
+STRATA_API int strata_area_deepest_floor(const strata_runtime *rt, uint64_t area, int64_t *out);
+STRATA_API int strata_area_deepest_visited(const strata_runtime *rt, uint64_t area, int64_t *out);
+STRATA_API const strata_value *strata_area_params(const strata_runtime *rt, uint64_t area); /* NULL: none */
+STRATA_API const char *strata_area_generator(const strata_runtime *rt, uint64_t area);     /* NULL: none */
+STRATA_API const char *strata_area_unique_id(const strata_runtime *rt, uint64_t area);     /* NULL: not unique */
+STRATA_API int strata_area_is_conquered(const strata_runtime *rt, uint64_t area);
+STRATA_API strata_status strata_area_set_conquered(strata_runtime *rt, uint64_t area, int conquered,
                                         strata_error *err);
-strata_status strata_area_set_starting_floor(strata_runtime *rt, uint64_t area, int64_t n,
+STRATA_API strata_status strata_area_set_starting_floor(strata_runtime *rt, uint64_t area, int64_t n,
                                              strata_error *err);
 /* deepest NULL: open-ended. */
-strata_status strata_area_set_deepest_floor(strata_runtime *rt, uint64_t area,
+STRATA_API strata_status strata_area_set_deepest_floor(strata_runtime *rt, uint64_t area,
                                             const int64_t *deepest, strata_error *err);
 
 typedef struct strata_area_filter {
@@ -115,7 +117,7 @@ typedef struct strata_area_filter {
 
 /* The world's areas in uid order (filter may be NULL): writes up to cap,
 ** returns how many match. */
-size_t strata_areas(const strata_runtime *rt, const strata_area_filter *filter, uint64_t *out,
+STRATA_API size_t strata_areas(const strata_runtime *rt, const strata_area_filter *filter, uint64_t *out,
                     size_t cap);
 
 /* ---- maps ---- */
@@ -123,24 +125,24 @@ size_t strata_areas(const strata_runtime *rt, const strata_area_filter *filter, 
 /* A new width x height map object (archetype may be NULL): its props are a
 ** copy of the archetype's properties and its restock and renew fall due
 ** from now. */
-strata_status strata_map_create(strata_runtime *rt, int width, int height, const char *archetype,
+STRATA_API strata_status strata_map_create(strata_runtime *rt, int width, int height, const char *archetype,
                                 uint64_t *map, strata_error *err);
 /* Deletes the map with what stands on it (features, actors), after taking it
 ** out of its area and of the unique-entrance records. ESTATE: the player is on it. */
-strata_status strata_map_delete(strata_runtime *rt, uint64_t map, strata_error *err);
+STRATA_API strata_status strata_map_delete(strata_runtime *rt, uint64_t map, strata_error *err);
 /* Gives the map another archetype (NULL: none; ENOTFOUND: unknown); its
 ** restock and renew fall due anew from now. */
-strata_status strata_map_set_archetype(strata_runtime *rt, uint64_t map, const char *archetype,
+STRATA_API strata_status strata_map_set_archetype(strata_runtime *rt, uint64_t map, const char *archetype,
                                        strata_error *err);
 /* The area the map is a floor of, and which floor (floor may be NULL); 0: none. */
-uint64_t strata_map_area(const strata_runtime *rt, uint64_t map, int64_t *floor);
+STRATA_API uint64_t strata_map_area(const strata_runtime *rt, uint64_t map, int64_t *floor);
 /* The map's level (difficulty): its own, else its floor, else 1. */
-int64_t strata_map_level(const strata_runtime *rt, uint64_t map);
-strata_status strata_map_set_level(strata_runtime *rt, uint64_t map, int64_t level,
+STRATA_API int64_t strata_map_level(const strata_runtime *rt, uint64_t map);
+STRATA_API strata_status strata_map_set_level(strata_runtime *rt, uint64_t map, int64_t level,
                                    strata_error *err);
 /* The objects on the map (of kind `kind`, or all with NULL) in uid order:
 ** writes up to cap, returns how many. A scan of the world's objects. */
-size_t strata_map_objects(const strata_runtime *rt, uint64_t map, const char *kind,
+STRATA_API size_t strata_map_objects(const strata_runtime *rt, uint64_t map, const char *kind,
                           uint64_t *out, size_t cap);
 
 #ifdef __cplusplus

@@ -4,6 +4,8 @@
 #ifndef STRATA_CLOCK_H
 #define STRATA_CLOCK_H
 
+#include "strata/api.h"
+
 #include "strata/runtime.h"
 
 #ifdef __cplusplus
@@ -21,7 +23,7 @@ extern "C" {
 ** time + dt. The status is not OK only for a bad dt (nothing done) or when
 ** memory runs out between handlers (what ran stays run, the clock stays at
 ** the last due time). */
-strata_status strata_advance(strata_runtime *rt, double dt, strata_failures *failures,
+STRATA_API strata_status strata_advance(strata_runtime *rt, double dt, strata_failures *failures,
                              strata_error *err);
 
 #ifdef __cplusplus

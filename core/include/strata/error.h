@@ -9,6 +9,8 @@
 #ifndef STRATA_ERROR_H
 #define STRATA_ERROR_H
 
+#include "strata/api.h"
+
 #include <stdarg.h>
 
 #ifdef __cplusplus
@@ -37,11 +39,11 @@ typedef struct strata_error {
 } strata_error;
 
 /* Resets err to "no error". NULL is accepted. */
-void strata_error_clear(strata_error *err);
+STRATA_API void strata_error_clear(strata_error *err);
 
 /* Fills err (if not NULL) with a printf-style message and returns status, so
 ** that a failing function can end with `return strata_error_set(...)`. */
-strata_status strata_error_set(strata_error *err, strata_status status,
+STRATA_API strata_status strata_error_set(strata_error *err, strata_status status,
                                const char *fmt, ...)
 #if defined(__GNUC__)
   __attribute__((format(printf, 3, 4)))
@@ -49,18 +51,18 @@ strata_status strata_error_set(strata_error *err, strata_status status,
   ;
 
 /* As strata_error_set, also recording a 1-based line and column. */
-strata_status strata_error_at(strata_error *err, strata_status status,
+STRATA_API strata_status strata_error_at(strata_error *err, strata_status status,
                               int line, int column, const char *fmt, ...)
 #if defined(__GNUC__)
   __attribute__((format(printf, 5, 6)))
 #endif
   ;
 
-strata_status strata_error_setv(strata_error *err, strata_status status,
+STRATA_API strata_status strata_error_setv(strata_error *err, strata_status status,
                                 const char *fmt, va_list ap);
 
 /* A short constant name for a status ("bad argument", "out of memory", ...). */
-const char *strata_status_name(strata_status status);
+STRATA_API const char *strata_status_name(strata_status status);
 
 #ifdef __cplusplus
 }

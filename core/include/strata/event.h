@@ -14,6 +14,8 @@
 #ifndef STRATA_EVENT_H
 #define STRATA_EVENT_H
 
+#include "strata/api.h"
+
 #include <stdint.h>
 
 #include "strata/runtime.h"
@@ -26,10 +28,10 @@ extern "C" {
 ** chain and names it in reports; `handler` (copied) is resolved with
 ** STRATA_LOGIC_EVENT at each emit. A name may hold one handler per event:
 ** registering it again replaces it. */
-strata_status strata_event_on(strata_runtime *rt, const char *event, const char *name,
+STRATA_API strata_status strata_event_on(strata_runtime *rt, const char *event, const char *name,
                               int64_t priority, const char *handler, strata_error *err);
 /* Removes every global handler registered under `name`; returns how many. */
-size_t strata_event_off(strata_runtime *rt, const char *name);
+STRATA_API size_t strata_event_off(strata_runtime *rt, const char *name);
 
 /* Emits `event` on `source` (0: the world itself, with no archetype and no
 ** subscriptions). params (NULL: none) reaches each handler as call->params,
@@ -38,7 +40,7 @@ size_t strata_event_off(strata_runtime *rt, const char *name);
 ** which the caller clears (result may be NULL). Errors: ENOTFOUND for an
 ** undeclared event or a deleted source, ENOMEM; a failing handler is not an
 ** error of the emit. */
-strata_status strata_emit(strata_runtime *rt, uint64_t source, const char *event,
+STRATA_API strata_status strata_emit(strata_runtime *rt, uint64_t source, const char *event,
                           const strata_value *params, const strata_value *dflt,
                           strata_value *result, strata_error *err);
 

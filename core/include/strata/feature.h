@@ -6,6 +6,8 @@
 #ifndef STRATA_FEATURE_H
 #define STRATA_FEATURE_H
 
+#include "strata/api.h"
+
 #include <stdint.h>
 
 #include "strata/runtime.h"
@@ -25,22 +27,22 @@ typedef enum strata_feature_type {
 ** the entrance becomes the way back out of the area (travel up from its
 ** starting floor arrives on it), and an area without a parent becomes a
 ** child of the area the map belongs to, unless that would make a cycle. */
-strata_status strata_entrance_create(strata_runtime *rt, uint64_t map, int64_t x, int64_t y,
+STRATA_API strata_status strata_entrance_create(strata_runtime *rt, uint64_t map, int64_t x, int64_t y,
                                      uint64_t area, const int64_t *floor, uint64_t *feature,
                                      strata_error *err);
 /* Stairs on map at (x, y) to the floor floor_delta (nonzero) away from the
 ** map's own. The floor is resolved when the stairs are used, so a generator
 ** may place stairs on the map it is making. EARG: below the area's deepest floor. */
-strata_status strata_stairs_create(strata_runtime *rt, uint64_t map, int64_t x, int64_t y,
+STRATA_API strata_status strata_stairs_create(strata_runtime *rt, uint64_t map, int64_t x, int64_t y,
                                    int64_t floor_delta, uint64_t *feature, strata_error *err);
 
-strata_feature_type strata_feature_type_of(const strata_runtime *rt, uint64_t feature);
+STRATA_API strata_feature_type strata_feature_type_of(const strata_runtime *rt, uint64_t feature);
 /* Stairs: their floor_delta; anything else: 0. */
-int64_t strata_feature_floor_delta(const strata_runtime *rt, uint64_t feature);
+STRATA_API int64_t strata_feature_floor_delta(const strata_runtime *rt, uint64_t feature);
 /* Where the feature leads: the area (0: none, or a map of no area) and, when
 ** known (has_floor), the floor. Entrances without a floor lead to the area's
 ** starting floor. */
-uint64_t strata_feature_target(const strata_runtime *rt, uint64_t feature, int *has_floor,
+STRATA_API uint64_t strata_feature_target(const strata_runtime *rt, uint64_t feature, int *has_floor,
                                int64_t *floor);
 
 #ifdef __cplusplus

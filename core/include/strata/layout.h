@@ -16,6 +16,8 @@
 #ifndef STRATA_LAYOUT_H
 #define STRATA_LAYOUT_H
 
+#include "strata/api.h"
+
 #include <stddef.h>
 
 #include "strata/error.h"
@@ -32,17 +34,17 @@ typedef struct strata_layout_gen strata_layout_gen;
 /* Reads a layout file: `"name" generator` entries, `Def ... End` macros.
 ** name (may be NULL) names the text in messages. NULL and err filled (with
 ** line:column and what was expected) on any error. */
-strata_layout_file *strata_layout_file_parse(const char *text, size_t len, const char *name,
+STRATA_API strata_layout_file *strata_layout_file_parse(const char *text, size_t len, const char *name,
                                              strata_error *err);
 /* Reads a single generator (macros allowed before it). */
-strata_layout_file *strata_layout_parse_generator(const char *text, size_t len,
+STRATA_API strata_layout_file *strata_layout_parse_generator(const char *text, size_t len,
                                                   const char *name, strata_error *err);
-void strata_layout_file_free(strata_layout_file *f); /* NULL is accepted */
+STRATA_API void strata_layout_file_free(strata_layout_file *f); /* NULL is accepted */
 
-size_t strata_layout_count(const strata_layout_file *f);
-const char *strata_layout_name(const strata_layout_file *f, size_t i);
-const strata_layout_gen *strata_layout_at(const strata_layout_file *f, size_t i);
-const strata_layout_gen *strata_layout_find(const strata_layout_file *f, const char *name);
+STRATA_API size_t strata_layout_count(const strata_layout_file *f);
+STRATA_API const char *strata_layout_name(const strata_layout_file *f, size_t i);
+STRATA_API const strata_layout_gen *strata_layout_at(const strata_layout_file *f, size_t i);
+STRATA_API const strata_layout_gen *strata_layout_find(const strata_layout_file *f, const char *name);
 
 typedef enum strata_layout_result {
   STRATA_LAYOUT_OK = 0,
@@ -52,7 +54,7 @@ typedef enum strata_layout_result {
 /* Runs g once on the whole of m. Returns STRATA_OK with *result set, or an
 ** error status for a configuration error (err says where). On a soft
 ** failure why (cap bytes, may be NULL) names the failing generator. */
-strata_status strata_layout_run(const strata_layout_gen *g, strata_tilemap *m, strata_rng *rng,
+STRATA_API strata_status strata_layout_run(const strata_layout_gen *g, strata_tilemap *m, strata_rng *rng,
                                 strata_layout_result *result, char *why, size_t cap,
                                 strata_error *err);
 

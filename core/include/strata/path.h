@@ -2,8 +2,10 @@
 ** path.h - shortest paths over any graph.
 **
 ** The search works on a strata_graph: nodes are numbered 0..node_count-1 and
-** a callback lists the edges out of a node. Tile maps (tilemap.h), XY maps
-** and multi-map grids all expose themselves this way and share one search.
+** a callback lists the edges out of a node. XY maps and multi-map grids
+** expose themselves this way and share this search. Tile maps have their own
+** (strata_grid_search in tilemap.h), which picks among engines made for
+** grids and falls back on this one.
 **
 ** A strata_search is the reusable workspace of one search at a time: it grows
 ** to the largest graph it has seen and is never shrunk, so repeated searches
@@ -12,6 +14,8 @@
 */
 #ifndef STRATA_PATH_H
 #define STRATA_PATH_H
+
+#include "strata/api.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -30,8 +34,8 @@ typedef enum strata_path_algorithm {
 } strata_path_algorithm;
 
 /* Parses "astar", "dijkstra", "bfs", "greedy"; returns 0 if unknown. */
-int strata_path_algorithm_parse(const char *name, strata_path_algorithm *out);
-const char *strata_path_algorithm_name(strata_path_algorithm a);
+STRATA_API int strata_path_algorithm_parse(const char *name, strata_path_algorithm *out);
+STRATA_API const char *strata_path_algorithm_name(strata_path_algorithm a);
 
 /* The most edges one node may report. */
 #define STRATA_GRAPH_MAX_DEGREE 32
@@ -59,26 +63,26 @@ typedef struct strata_path {
   double cost;
 } strata_path;
 
-void strata_path_init(strata_path *p);
-void strata_path_free(strata_path *p);
+STRATA_API void strata_path_init(strata_path *p);
+STRATA_API void strata_path_free(strata_path *p);
 
 typedef struct strata_search strata_search;
 
-strata_search *strata_search_new(strata_error *err);
-void strata_search_free(strata_search *s); /* NULL is accepted */
+STRATA_API strata_search *strata_search_new(strata_error *err);
+STRATA_API void strata_search_free(strata_search *s); /* NULL is accepted */
 
 /* Finds a path from start to goal. "No path" is not an error: it returns
 ** STRATA_OK with out->len == 0. Fails only on bad arguments (a node out of
 ** range, a negative edge cost) or when memory runs out. out is reused. */
-strata_status strata_search_run(strata_search *s, const strata_graph *g,
+STRATA_API strata_status strata_search_run(strata_search *s, const strata_graph *g,
                                 uint32_t start, uint32_t goal,
                                 strata_path_algorithm algorithm,
                                 strata_path *out, strata_error *err);
 
 /* Nodes expanded by the last search (for benchmarks and tests). */
-uint64_t strata_search_expanded(const strata_search *s);
+STRATA_API uint64_t strata_search_expanded(const strata_search *s);
 /* Bytes held by the workspace. */
-size_t strata_search_memory(const strata_search *s);
+STRATA_API size_t strata_search_memory(const strata_search *s);
 
 #ifdef __cplusplus
 }

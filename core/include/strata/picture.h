@@ -11,6 +11,8 @@
 #ifndef STRATA_PICTURE_H
 #define STRATA_PICTURE_H
 
+#include "strata/api.h"
+
 #include <stddef.h>
 
 #include "strata/error.h"
@@ -34,12 +36,12 @@ typedef struct strata_picture_options {
 /* opt may be NULL. Fail with STRATA_EARG on a bad cell size or a path cell
 ** outside the map, STRATA_ELIMIT when the picture would exceed the side
 ** limit; nothing is allocated then. */
-strata_status strata_tilemap_svg(const strata_tilemap *m, const strata_picture_options *opt,
+STRATA_API strata_status strata_tilemap_svg(const strata_tilemap *m, const strata_picture_options *opt,
                                  char **out, size_t *len, strata_error *err);
-strata_status strata_tilemap_png(const strata_tilemap *m, const strata_picture_options *opt,
+STRATA_API strata_status strata_tilemap_png(const strata_tilemap *m, const strata_picture_options *opt,
                                  unsigned char **out, size_t *len, strata_error *err);
 /* route may be NULL; its steps are highlighted. */
-strata_status strata_xymap_svg(const strata_xymap *m, const strata_xy_route *route,
+STRATA_API strata_status strata_xymap_svg(const strata_xymap *m, const strata_xy_route *route,
                                const strata_picture_options *opt, char **out, size_t *len,
                                strata_error *err);
 

@@ -16,6 +16,8 @@
 #ifndef STRATA_REGISTRY_H
 #define STRATA_REGISTRY_H
 
+#include "strata/api.h"
+
 #include "strata/resolver.h"
 
 #ifdef __cplusplus
@@ -24,35 +26,35 @@ extern "C" {
 
 typedef struct strata_registry strata_registry;
 
-strata_registry *strata_registry_new(strata_error *err);
-void strata_registry_free(strata_registry *reg); /* NULL is accepted */
+STRATA_API strata_registry *strata_registry_new(strata_error *err);
+STRATA_API void strata_registry_free(strata_registry *reg); /* NULL is accepted */
 
 /* The resolver answering from reg: valid while reg is. */
-const strata_resolver *strata_registry_resolver(const strata_registry *reg);
+STRATA_API const strata_resolver *strata_registry_resolver(const strata_registry *reg);
 
 /* Registers fn as the `kind` logic of definition `id` (mod may be NULL).
 ** Registering a map archetype hook also declares the map archetype (with
 ** no data) if it is not declared yet, and likewise for area generators and
 ** handlers. Registering (kind, id) again replaces it. */
-strata_status strata_registry_add_logic(strata_registry *reg, strata_logic kind, const char *id,
+STRATA_API strata_status strata_registry_add_logic(strata_registry *reg, strata_logic kind, const char *id,
                                         strata_fn fn, void *data, const char *mod,
                                         strata_error *err);
 /* Declares (or replaces) a definition. */
-strata_status strata_registry_add_map_archetype(strata_registry *reg,
+STRATA_API strata_status strata_registry_add_map_archetype(strata_registry *reg,
                                                 const strata_map_archetype *def,
                                                 strata_error *err);
-strata_status strata_registry_add_area_archetype(strata_registry *reg,
+STRATA_API strata_status strata_registry_add_area_archetype(strata_registry *reg,
                                                  const strata_area_archetype *def,
                                                  strata_error *err);
-strata_status strata_registry_add_unique_area(strata_registry *reg, const strata_unique_def *def,
+STRATA_API strata_status strata_registry_add_unique_area(strata_registry *reg, const strata_unique_def *def,
                                               strata_error *err);
 /* Declares an event ID (base.event). A registry with no events declared
 ** accepts every event. */
-strata_status strata_registry_add_event(strata_registry *reg, const char *event,
+STRATA_API strata_status strata_registry_add_event(strata_registry *reg, const char *event,
                                         strata_error *err);
 /* Appends a handler to the `events` list of archetype `archetype` of objects
 ** of kind `kind` ("map", "area", "actor"). name NULL: the archetype's ID. */
-strata_status strata_registry_add_archetype_event(strata_registry *reg, const char *kind,
+STRATA_API strata_status strata_registry_add_archetype_event(strata_registry *reg, const char *kind,
                                                   const char *archetype, const char *event,
                                                   const char *name, int64_t priority,
                                                   strata_fn fn, void *data, const char *mod,

@@ -17,6 +17,8 @@
 #ifndef STRATA_RESOLVER_H
 #define STRATA_RESOLVER_H
 
+#include "strata/api.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,7 +51,7 @@ typedef enum strata_logic {
 } strata_logic;
 
 /* "generate_floor", "on_spawn", ...: for messages. */
-const char *strata_logic_name(strata_logic kind);
+STRATA_API const char *strata_logic_name(strata_logic kind);
 
 /* One call of host logic: what it is about in, its answers out. Fields that do
 ** not apply to the call are 0 / NULL. Pointers in it are valid during the

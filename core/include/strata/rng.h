@@ -11,6 +11,8 @@
 #ifndef STRATA_RNG_H
 #define STRATA_RNG_H
 
+#include "strata/api.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,31 +26,31 @@ typedef struct strata_rng {
 } strata_rng;
 
 /* Seeds a generator; equal seeds give equal sequences. */
-void strata_rng_seed(strata_rng *r, uint64_t seed);
+STRATA_API void strata_rng_seed(strata_rng *r, uint64_t seed);
 /* Seeds r as the stream named key (len bytes) of seed. */
-void strata_rng_stream(strata_rng *r, uint64_t seed, const char *key, size_t len);
+STRATA_API void strata_rng_stream(strata_rng *r, uint64_t seed, const char *key, size_t len);
 
-uint32_t strata_rng_u32(strata_rng *r);
-uint64_t strata_rng_u64(strata_rng *r);
+STRATA_API uint32_t strata_rng_u32(strata_rng *r);
+STRATA_API uint64_t strata_rng_u64(strata_rng *r);
 /* Uniform integer in [lo, hi], unbiased; lo > hi is treated as [hi, lo]. */
-int64_t strata_rng_int(strata_rng *r, int64_t lo, int64_t hi);
+STRATA_API int64_t strata_rng_int(strata_rng *r, int64_t lo, int64_t hi);
 /* Uniform integer in [0, n); 0 when n == 0. */
-uint64_t strata_rng_below(strata_rng *r, uint64_t n);
+STRATA_API uint64_t strata_rng_below(strata_rng *r, uint64_t n);
 /* Uniform double in [0, 1) with 53 random bits. */
-double strata_rng_float(strata_rng *r);
+STRATA_API double strata_rng_float(strata_rng *r);
 /* 1 with probability p (p <= 0 never, p >= 1 always). */
-int strata_rng_chance(strata_rng *r, double p);
+STRATA_API int strata_rng_chance(strata_rng *r, double p);
 /* Fisher-Yates shuffle of n elements of size bytes each (size <= 256). */
-void strata_rng_shuffle(strata_rng *r, void *base, size_t n, size_t size);
+STRATA_API void strata_rng_shuffle(strata_rng *r, void *base, size_t n, size_t size);
 
 /* Saved form: 32 lowercase hex digits ("state" then "inc"), plus NUL. */
 #define STRATA_RNG_STATE_CHARS 33
-void strata_rng_format(const strata_rng *r, char out[STRATA_RNG_STATE_CHARS]);
+STRATA_API void strata_rng_format(const strata_rng *r, char out[STRATA_RNG_STATE_CHARS]);
 /* Parses the saved form; returns 0 (r untouched) when text is not valid. */
-int strata_rng_parse(strata_rng *r, const char *text, size_t len);
+STRATA_API int strata_rng_parse(strata_rng *r, const char *text, size_t len);
 
 /* Mixes a key into a 64-bit hash (FNV-1a then splitmix64 finalisation). */
-uint64_t strata_hash64(uint64_t seed, const char *key, size_t len);
+STRATA_API uint64_t strata_hash64(uint64_t seed, const char *key, size_t len);
 
 #ifdef __cplusplus
 }

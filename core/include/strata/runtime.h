@@ -16,6 +16,8 @@
 #ifndef STRATA_RUNTIME_H
 #define STRATA_RUNTIME_H
 
+#include "strata/api.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,10 +29,10 @@
 extern "C" {
 #endif
 
-strata_runtime *strata_runtime_new(strata_world *w, const strata_resolver *r, strata_error *err);
-void strata_runtime_free(strata_runtime *rt); /* NULL is accepted */
-strata_world *strata_runtime_world(const strata_runtime *rt);
-const strata_resolver *strata_runtime_resolver(const strata_runtime *rt);
+STRATA_API strata_runtime *strata_runtime_new(strata_world *w, const strata_resolver *r, strata_error *err);
+STRATA_API void strata_runtime_free(strata_runtime *rt); /* NULL is accepted */
+STRATA_API strata_world *strata_runtime_world(const strata_runtime *rt);
+STRATA_API const strata_resolver *strata_runtime_resolver(const strata_runtime *rt);
 
 /* A handler that failed: undone, and reported (base.handler_failed, and to
 ** the caller of strata_advance). Strings are owned by the list. */
@@ -49,7 +51,7 @@ typedef struct strata_failures {
 } strata_failures;
 
 /* Frees what the list holds and leaves it empty (it may be reused). */
-void strata_failures_clear(strata_failures *f);
+STRATA_API void strata_failures_clear(strata_failures *f);
 
 #ifdef __cplusplus
 }

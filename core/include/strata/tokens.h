@@ -12,6 +12,8 @@
 #ifndef STRATA_TOKENS_H
 #define STRATA_TOKENS_H
 
+#include "strata/api.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,35 +40,35 @@ typedef struct strata_token_traits {
 typedef struct strata_tokens strata_tokens;
 
 /* A new empty table with one reference held by the caller; NULL on ENOMEM. */
-strata_tokens *strata_tokens_new(strata_error *err);
+STRATA_API strata_tokens *strata_tokens_new(strata_error *err);
 /* A new table holding the same ids, names and traits as src. */
-strata_tokens *strata_tokens_clone(const strata_tokens *src, strata_error *err);
-void strata_tokens_retain(strata_tokens *t);
-void strata_tokens_release(strata_tokens *t); /* NULL is accepted */
+STRATA_API strata_tokens *strata_tokens_clone(const strata_tokens *src, strata_error *err);
+STRATA_API void strata_tokens_retain(strata_tokens *t);
+STRATA_API void strata_tokens_release(strata_tokens *t); /* NULL is accepted */
 
 /* The id of name, interning it if new. Returns 0 and fills err when the name
 ** is empty, too long, or the table is full or out of memory. */
-strata_token strata_tokens_intern(strata_tokens *t, const char *name, size_t len,
+STRATA_API strata_token strata_tokens_intern(strata_tokens *t, const char *name, size_t len,
                                   strata_error *err);
 /* The id of name, or 0 when the table has never seen it. */
-strata_token strata_tokens_find(const strata_tokens *t, const char *name, size_t len);
+STRATA_API strata_token strata_tokens_find(const strata_tokens *t, const char *name, size_t len);
 /* The name of id (NUL-terminated, owned by the table), or NULL if unknown. */
-const char *strata_tokens_name(const strata_tokens *t, strata_token id, size_t *len);
+STRATA_API const char *strata_tokens_name(const strata_tokens *t, strata_token id, size_t *len);
 /* Number of interned tokens; valid ids are 1..count. */
-uint32_t strata_tokens_count(const strata_tokens *t);
+STRATA_API uint32_t strata_tokens_count(const strata_tokens *t);
 
 /* The traits of a token. Tokens never defined get the defaults: passable,
 ** cost 1, the first character of the name as glyph, no colour. */
-const strata_token_traits *strata_tokens_traits(const strata_tokens *t, strata_token id);
+STRATA_API const strata_token_traits *strata_tokens_traits(const strata_tokens *t, strata_token id);
 /* Sets the traits of name (interning it). Fails on a cost that is not a
 ** positive finite number or a glyph that is not one UTF-8 character. */
-strata_status strata_tokens_define(strata_tokens *t, const char *name, size_t len,
+STRATA_API strata_status strata_tokens_define(strata_tokens *t, const char *name, size_t len,
                                    const strata_token_traits *traits, strata_error *err);
 /* Starts from the default traits of name (for editing one field). */
-void strata_tokens_default_traits(const char *name, size_t len, strata_token_traits *out);
+STRATA_API void strata_tokens_default_traits(const char *name, size_t len, strata_token_traits *out);
 
 /* Bumped by every define, so that caches derived from traits can notice. */
-uint64_t strata_tokens_revision(const strata_tokens *t);
+STRATA_API uint64_t strata_tokens_revision(const strata_tokens *t);
 
 #ifdef __cplusplus
 }

@@ -4,6 +4,8 @@
 #ifndef STRATA_TRAVEL_H
 #define STRATA_TRAVEL_H
 
+#include "strata/api.h"
+
 #include <stdint.h>
 
 #include "strata/runtime.h"
@@ -15,11 +17,11 @@ extern "C" {
 /* Makes actor the player (recorded in the world: sys.player of the world
 ** record, and state.player = true on the actor). The player's map is the
 ** current map; restock and renew run on it as they fall due. */
-strata_status strata_set_player(strata_runtime *rt, uint64_t actor, strata_error *err);
-uint64_t strata_player(const strata_runtime *rt);        /* 0: none */
-uint64_t strata_current_map(const strata_runtime *rt);   /* 0: none */
+STRATA_API strata_status strata_set_player(strata_runtime *rt, uint64_t actor, strata_error *err);
+STRATA_API uint64_t strata_player(const strata_runtime *rt);        /* 0: none */
+STRATA_API uint64_t strata_current_map(const strata_runtime *rt);   /* 0: none */
 /* The current map's area and floor (floor may be NULL); 0: none. */
-uint64_t strata_current_area(const strata_runtime *rt, int64_t *floor);
+STRATA_API uint64_t strata_current_area(const strata_runtime *rt, int64_t *floor);
 
 typedef struct strata_travel_opts {
   int has_xy;                    /* arrive on (x, y) rather than by the rules */
@@ -38,7 +40,7 @@ typedef struct strata_travel_opts {
 ** actor is on it; then on the map reached: on_load (once per map in this
 ** runtime), restock and renew that fell due, on_enter, base.map_entered;
 ** the area's deepest_visited. On an error nothing has changed. */
-strata_status strata_travel(strata_runtime *rt, uint64_t actor, uint64_t target,
+STRATA_API strata_status strata_travel(strata_runtime *rt, uint64_t actor, uint64_t target,
                             const strata_travel_opts *opts, uint64_t *map, strata_error *err);
 
 #ifdef __cplusplus

@@ -13,6 +13,8 @@
 #ifndef STRATA_VALUE_H
 #define STRATA_VALUE_H
 
+#include "strata/api.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -57,31 +59,31 @@ struct strata_vtable {
 #define STRATA_VALUE_MAX_DEPTH 64
 
 /* Constructors for scalars; they never fail. */
-strata_value strata_value_nil(void);
-strata_value strata_value_bool(int b);
-strata_value strata_value_int(int64_t i);
-strata_value strata_value_float(double f);
-strata_value strata_value_ref(uint64_t uid);
+STRATA_API strata_value strata_value_nil(void);
+STRATA_API strata_value strata_value_bool(int b);
+STRATA_API strata_value strata_value_int(int64_t i);
+STRATA_API strata_value strata_value_float(double f);
+STRATA_API strata_value strata_value_ref(uint64_t uid);
 /* Copies len bytes of s into a new string value. */
-strata_status strata_value_string(strata_value *out, const char *s, size_t len, strata_error *err);
+STRATA_API strata_status strata_value_string(strata_value *out, const char *s, size_t len, strata_error *err);
 /* An empty table. */
-strata_status strata_value_table(strata_value *out, strata_error *err);
+STRATA_API strata_status strata_value_table(strata_value *out, strata_error *err);
 
 /* Frees what v owns and leaves v nil. */
-void strata_value_clear(strata_value *v);
+STRATA_API void strata_value_clear(strata_value *v);
 /* Deep copy of src into *dst (dst is overwritten, not freed). */
-strata_status strata_value_copy(strata_value *dst, const strata_value *src, strata_error *err);
+STRATA_API strata_status strata_value_copy(strata_value *dst, const strata_value *src, strata_error *err);
 /* Deep equality; integers and floats are different types. */
-int strata_value_equal(const strata_value *a, const strata_value *b);
+STRATA_API int strata_value_equal(const strata_value *a, const strata_value *b);
 /* Bytes owned by v (the tree below it, not v itself): for budgets and benchmarks. */
-size_t strata_value_size(const strata_value *v);
+STRATA_API size_t strata_value_size(const strata_value *v);
 
 /* Table access. key must be a string or an integer value. get returns NULL when
 ** absent. set takes ownership of *val (left nil) on success; a nil val removes
 ** the key. On failure t and val are unchanged. */
-strata_value *strata_vtable_get(const strata_vtable *t, const strata_value *key);
-strata_value *strata_vtable_get_str(const strata_vtable *t, const char *key);
-strata_status strata_vtable_set(strata_vtable *t, const strata_value *key, strata_value *val,
+STRATA_API strata_value *strata_vtable_get(const strata_vtable *t, const strata_value *key);
+STRATA_API strata_value *strata_vtable_get_str(const strata_vtable *t, const char *key);
+STRATA_API strata_status strata_vtable_set(strata_vtable *t, const strata_value *key, strata_value *val,
                                 strata_error *err);
 
 /* A growable byte buffer for the encoding. */
@@ -89,14 +91,14 @@ typedef struct strata_buffer {
   unsigned char *data;
   size_t len, cap;
 } strata_buffer;
-void strata_buffer_free(strata_buffer *b);
+STRATA_API void strata_buffer_free(strata_buffer *b);
 
 /* Compact binary encoding (one tag byte, varints, little-endian floats),
 ** appended to out. */
-strata_status strata_value_encode(const strata_value *v, strata_buffer *out, strata_error *err);
+STRATA_API strata_status strata_value_encode(const strata_value *v, strata_buffer *out, strata_error *err);
 /* Decodes exactly len bytes into *out; truncated, trailing or malformed input
 ** is an error (STRATA_EPARSE) and *out is left nil. */
-strata_status strata_value_decode(strata_value *out, const unsigned char *data, size_t len,
+STRATA_API strata_status strata_value_decode(strata_value *out, const unsigned char *data, size_t len,
                                   strata_error *err);
 
 #ifdef __cplusplus

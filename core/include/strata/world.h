@@ -27,6 +27,8 @@
 #ifndef STRATA_WORLD_H
 #define STRATA_WORLD_H
 
+#include "strata/api.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -70,92 +72,102 @@ typedef struct strata_subscription {
   int64_t priority;
 } strata_subscription;
 
-strata_world *strata_world_new(uint64_t seed, strata_error *err);
-void strata_world_free(strata_world *w); /* NULL is accepted */
+STRATA_API strata_world *strata_world_new(uint64_t seed, strata_error *err);
+STRATA_API void strata_world_free(strata_world *w); /* NULL is accepted */
 
-uint64_t strata_world_seed(const strata_world *w);
+STRATA_API uint64_t strata_world_seed(const strata_world *w);
 /* The world's token table: the world holds one reference, released by
 ** strata_world_free (retain it to keep it longer). */
-strata_tokens *strata_world_tokens(const strata_world *w);
-double strata_world_time(const strata_world *w);
+STRATA_API strata_tokens *strata_world_tokens(const strata_world *w);
+STRATA_API double strata_world_time(const strata_world *w);
 /* Time only moves forward: a smaller t is an error. */
-strata_status strata_world_set_time(strata_world *w, double t, strata_error *err);
+STRATA_API strata_status strata_world_set_time(strata_world *w, double t, strata_error *err);
 /* The next uid the counter will hand out. */
-uint64_t strata_world_next_uid(const strata_world *w);
+STRATA_API uint64_t strata_world_next_uid(const strata_world *w);
 
 /* ---- objects ---- */
-strata_status strata_world_create(strata_world *w, const char *kind, const char *archetype,
+STRATA_API strata_status strata_world_create(strata_world *w, const char *kind, const char *archetype,
                                   uint64_t *uid, strata_error *err);
-strata_object *strata_world_object(const strata_world *w, uint64_t uid); /* NULL: none */
-strata_status strata_world_delete(strata_world *w, uint64_t uid, strata_error *err);
-/* Live objects in uid order: start with uid 0, pass the last uid back. NULL at the end. */
-strata_object *strata_world_next_object(const strata_world *w, uint64_t after);
-size_t strata_world_count(const strata_world *w);
-strata_status strata_object_set_position(strata_world *w, uint64_t uid, uint64_t map, int64_t x,
+/* The object of a uid; NULL: none. The pointer is the world's own object,
+** writable for the world's editors (the bindings, the loader) even from a
+** const world: change its fields only through the strata_object_* setters
+** below, which journal for savepoints and keep the indexes; a field written
+** directly is not undone by a rollback. Readers take strata_world_get. */
+STRATA_API strata_object *strata_world_object(const strata_world *w, uint64_t uid);
+/* The same, read-only: what a const world promises. */
+static inline const strata_object *strata_world_get(const strata_world *w, uint64_t uid) {
+  return strata_world_object(w, uid);
+}
+STRATA_API strata_status strata_world_delete(strata_world *w, uint64_t uid, strata_error *err);
+/* Live objects in uid order: start with uid 0, pass the last uid back. NULL at the end.
+** Writable as strata_world_object's. */
+STRATA_API strata_object *strata_world_next_object(const strata_world *w, uint64_t after);
+STRATA_API size_t strata_world_count(const strata_world *w);
+STRATA_API strata_status strata_object_set_position(strata_world *w, uint64_t uid, uint64_t map, int64_t x,
                                          int64_t y, strata_error *err);
 /* Sets (on != 0) or clears tag, a string of len bytes, in the object's tags. */
-strata_status strata_object_set_tag(strata_world *w, uint64_t uid, const char *tag, size_t len,
+STRATA_API strata_status strata_object_set_tag(strata_world *w, uint64_t uid, const char *tag, size_t len,
                                     int on, strata_error *err);
 /* Gives the object another archetype ID (NULL: none); the old string is freed. */
-strata_status strata_object_set_archetype(strata_world *w, uint64_t uid, const char *archetype,
+STRATA_API strata_status strata_object_set_archetype(strata_world *w, uint64_t uid, const char *archetype,
                                           strata_error *err);
 /* Replaces the value at path (n keys) under the object's properties; val is
 ** taken over (left nil) on success. Intermediate tables must exist. */
-strata_status strata_object_set(strata_world *w, uint64_t uid, const strata_value *path, size_t n,
+STRATA_API strata_status strata_object_set(strata_world *w, uint64_t uid, const strata_value *path, size_t n,
                                 strata_value *val, strata_error *err);
 /* The value at path, or NULL when absent. */
-const strata_value *strata_object_get(const strata_world *w, uint64_t uid,
+STRATA_API const strata_value *strata_object_get(const strata_world *w, uint64_t uid,
                                       const strata_value *path, size_t n);
 
 /* Gives the object uid the tile map m (the object owns it from then on and
 ** frees any previous one). On failure m is not taken. A rollback of a
 ** savepoint that attached it frees m (the object had no map) or restores
 ** the previous contents into m. */
-strata_status strata_world_attach_tilemap(strata_world *w, uint64_t uid, strata_tilemap *m,
+STRATA_API strata_status strata_world_attach_tilemap(strata_world *w, uint64_t uid, strata_tilemap *m,
                                           strata_error *err);
 /* Creates an object of kind "map" (archetype may be NULL) owning a new
 ** width x height tile map on the world's token table. On failure nothing is
 ** left behind. */
-strata_status strata_world_create_map(strata_world *w, int width, int height,
+STRATA_API strata_status strata_world_create_map(strata_world *w, int width, int height,
                                      const char *archetype, uint64_t *uid, strata_error *err);
 /* The object's tile map or NULL; valid until the object is deleted (for a
 ** deletion inside a savepoint: until the outermost savepoint commits). */
-strata_tilemap *strata_world_tilemap(const strata_world *w, uint64_t uid);
+STRATA_API strata_tilemap *strata_world_tilemap(const strata_world *w, uint64_t uid);
 
 /* ---- random streams: key -> generator state ---- */
 /* The stream named key: created from (seed, key) on first use. */
-strata_status strata_world_stream(strata_world *w, const char *key, strata_rng *out,
+STRATA_API strata_status strata_world_stream(strata_world *w, const char *key, strata_rng *out,
                                   strata_error *err);
-strata_status strata_world_set_stream(strata_world *w, const char *key, const strata_rng *r,
+STRATA_API strata_status strata_world_set_stream(strata_world *w, const char *key, const strata_rng *r,
                                       strata_error *err);
-size_t strata_world_stream_count(const strata_world *w);
+STRATA_API size_t strata_world_stream_count(const strata_world *w);
 /* The i-th stream (0-based, in creation order). */
-const char *strata_world_stream_at(const strata_world *w, size_t i, strata_rng *out);
+STRATA_API const char *strata_world_stream_at(const strata_world *w, size_t i, strata_rng *out);
 
 /* ---- timers, ordered by (due, uid) ---- */
-strata_status strata_world_schedule(strata_world *w, double due, double every,
+STRATA_API strata_status strata_world_schedule(strata_world *w, double due, double every,
                                     const char *handler, const strata_value *args,
                                     uint64_t *uid, strata_error *err);
 /* Removes a timer; STRATA_ENOTFOUND when there is none with that uid. */
-strata_status strata_world_cancel(strata_world *w, uint64_t uid, strata_error *err);
+STRATA_API strata_status strata_world_cancel(strata_world *w, uint64_t uid, strata_error *err);
 /* The earliest timer if it is due at or before `until`, else NULL. */
-const strata_timer *strata_world_next_due(const strata_world *w, double until);
+STRATA_API const strata_timer *strata_world_next_due(const strata_world *w, double until);
 /* Consumes the timer `uid` now firing: a repeating timer is moved to due +
 ** every (keeping its uid), a one-shot timer is removed and moved into *out
 ** (which the caller clears with strata_timer_clear). */
-strata_status strata_world_fire(strata_world *w, uint64_t uid, strata_timer *out,
+STRATA_API strata_status strata_world_fire(strata_world *w, uint64_t uid, strata_timer *out,
                                 strata_error *err);
-void strata_timer_clear(strata_timer *t);
-size_t strata_world_timer_count(const strata_world *w);
-const strata_timer *strata_world_timer_at(const strata_world *w, size_t i);
+STRATA_API void strata_timer_clear(strata_timer *t);
+STRATA_API size_t strata_world_timer_count(const strata_world *w);
+STRATA_API const strata_timer *strata_world_timer_at(const strata_world *w, size_t i);
 
 /* ---- subscriptions ---- */
-strata_status strata_world_subscribe(strata_world *w, uint64_t object, const char *event,
+STRATA_API strata_status strata_world_subscribe(strata_world *w, uint64_t object, const char *event,
                                      const char *handler, const strata_value *args,
                                      int64_t priority, uint64_t *uid, strata_error *err);
-strata_status strata_world_unsubscribe(strata_world *w, uint64_t uid, strata_error *err);
-size_t strata_world_subscription_count(const strata_world *w);
-const strata_subscription *strata_world_subscription_at(const strata_world *w, size_t i);
+STRATA_API strata_status strata_world_unsubscribe(strata_world *w, uint64_t uid, strata_error *err);
+STRATA_API size_t strata_world_subscription_count(const strata_world *w);
+STRATA_API const strata_subscription *strata_world_subscription_at(const strata_world *w, size_t i);
 
 /* ---- savepoints (world_txn.c) ----
 ** begin opens a savepoint; they nest. commit closes the innermost one
@@ -180,18 +192,18 @@ const strata_subscription *strata_world_subscription_at(const strata_world *w, s
 ** changes add a small journal entry each. With no savepoint open, an edit
 ** costs one test more. The journal is freed when the outermost savepoint
 ** commits or rolls back; strata_world_free frees it with savepoints open. */
-strata_status strata_world_begin(strata_world *w, strata_error *err);
+STRATA_API strata_status strata_world_begin(strata_world *w, strata_error *err);
 /* Both return STRATA_ESTATE, doing nothing, when no savepoint is open. */
-strata_status strata_world_commit(strata_world *w);
-strata_status strata_world_rollback(strata_world *w);
+STRATA_API strata_status strata_world_commit(strata_world *w);
+STRATA_API strata_status strata_world_rollback(strata_world *w);
 /* Open savepoints: 0 when none. */
-int strata_world_depth(const strata_world *w);
+STRATA_API int strata_world_depth(const strata_world *w);
 /* Call before editing object uid other than through the functions above
 ** (its tile map, above all): inside a savepoint, saves a copy of the object
 ** and its tile map, once per savepoint, so that a rollback restores them. It
 ** does nothing when no savepoint is open. ENOTFOUND for no such object,
 ** ENOMEM (nothing saved: do not make the edit). */
-strata_status strata_world_touch(strata_world *w, uint64_t uid, strata_error *err);
+STRATA_API strata_status strata_world_touch(strata_world *w, uint64_t uid, strata_error *err);
 
 /* ---- saves (save.c) ---- */
 typedef struct strata_mod_version {
@@ -202,23 +214,15 @@ typedef struct strata_mod_version {
 /* Writes the world to path as one SQLite database, atomically: the data goes
 ** into path + ".tmp", is flushed to disk and renamed over path, so a process
 ** killed at any instant leaves either the previous file or the new one. */
-strata_status strata_world_save(const strata_world *w, const char *path,
+STRATA_API strata_status strata_world_save(const strata_world *w, const char *path,
                                 const strata_mod_version *mods, size_t nmods, strata_error *err);
 /* Reads a world saved by strata_world_save. On success *out is a new world and
 ** *mods / *nmods the mod list (free with strata_mod_versions_free). On failure
 ** nothing is allocated and the error says what is wrong with the file. */
-strata_status strata_world_open(const char *path, strata_world **out, strata_mod_version **mods,
+STRATA_API strata_status strata_world_open(const char *path, strata_world **out, strata_mod_version **mods,
                                 size_t *nmods, strata_error *err);
-void strata_mod_versions_free(strata_mod_version *mods, size_t n);
+STRATA_API void strata_mod_versions_free(strata_mod_version *mods, size_t n);
 
-/* Used by the loader: restores the counter and time and inserts an object or
-** timer with a given uid (the world takes over the values in *o / *t). They
-** are not journaled: STRATA_ESTATE inside a savepoint. */
-strata_status strata_world_restore_object(strata_world *w, strata_object *o, strata_error *err);
-strata_status strata_world_restore_timer(strata_world *w, strata_timer *t, strata_error *err);
-strata_status strata_world_restore_subscription(strata_world *w, strata_subscription *s,
-                                                strata_error *err);
-void strata_world_restore_clock(strata_world *w, double time, uint64_t next_uid);
 
 #ifdef __cplusplus
 }

@@ -23,6 +23,8 @@
 #ifndef STRATA_WORLDGEN_H
 #define STRATA_WORLDGEN_H
 
+#include "strata/api.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -46,11 +48,11 @@ typedef enum strata_worldgen_tile {
 #define STRATA_WG_TILE_KINDS 7
 
 /* "wall", "hallway", "room", "start", "exit", "ascent", "descent"; NULL if unknown. */
-const char *strata_worldgen_tile_name(int tile);
+STRATA_API const char *strata_worldgen_tile_name(int tile);
 /* The template file's glyph: '#' ',' '.' 'S' 'E' '<' '>'; 0 if unknown. */
-char strata_worldgen_tile_glyph(int tile);
+STRATA_API char strata_worldgen_tile_glyph(int tile);
 /* The tile named name (len bytes), or -1. */
-int strata_worldgen_tile_parse(const char *name, size_t len);
+STRATA_API int strata_worldgen_tile_parse(const char *name, size_t len);
 
 /* Limits: each side, and the cells of all floors together. */
 #define STRATA_WORLDGEN_SIDE_MAX 65535
@@ -102,24 +104,24 @@ typedef struct strata_worldgen_options {
 
 /* Defaults: 25 x 25 x 3, seed 0, room_variance 5, A*, the check on,
 ** STRATA_WORLDGEN_ATTEMPTS attempts, no log. */
-void strata_worldgen_options_init(strata_worldgen_options *o);
+STRATA_API void strata_worldgen_options_init(strata_worldgen_options *o);
 
 /* A whole world. Fails with EARG naming dims or room_variance or path_alg,
 ** ELIMIT naming the floor that stayed impassable max_attempts times, ENOMEM,
 ** or ESTATE when the log callback stopped it. *out is untouched on failure. */
-strata_status strata_worldgen_generate(const strata_worldgen_options *o, strata_worldgen **out,
+STRATA_API strata_status strata_worldgen_generate(const strata_worldgen_options *o, strata_worldgen **out,
                                        strata_error *err);
 /* Floor z alone, equal to floor z of strata_worldgen_generate(o). *out is
 ** overwritten (clear it first if it held a floor); on failure it is empty. */
-strata_status strata_worldgen_make_floor(const strata_worldgen_options *o, int z,
+STRATA_API strata_status strata_worldgen_make_floor(const strata_worldgen_options *o, int z,
                                          strata_worldgen_floor *out, strata_error *err);
-void strata_worldgen_floor_clear(strata_worldgen_floor *f); /* frees tiles and rooms */
-void strata_worldgen_free(strata_worldgen *t);              /* NULL is accepted */
+STRATA_API void strata_worldgen_floor_clear(strata_worldgen_floor *f); /* frees tiles and rooms */
+STRATA_API void strata_worldgen_free(strata_worldgen *t);              /* NULL is accepted */
 
 /* An empty template to fill in (every tile a wall, no points, no rooms), for
 ** callers that build one from their own data; check it with _validate. */
-strata_worldgen *strata_worldgen_new(int dim_x, int dim_y, int dim_z, strata_error *err);
-strata_status strata_worldgen_add_room(strata_worldgen_floor *f, strata_worldgen_room r,
+STRATA_API strata_worldgen *strata_worldgen_new(int dim_x, int dim_y, int dim_z, strata_error *err);
+STRATA_API strata_status strata_worldgen_add_room(strata_worldgen_floor *f, strata_worldgen_room r,
                                        strata_error *err);
 
 /* Checks everything docs/worldgen.md promises of a template: sizes, the
@@ -128,27 +130,27 @@ strata_status strata_worldgen_add_room(strata_worldgen_floor *f, strata_worldgen
 ** one), rooms inside the floor with sides in 3 .. room_variance, attempts >= 1.
 ** Passability is not checked (a template made without the check need not be
 ** passable): see strata_worldgen_passable. */
-strata_status strata_worldgen_validate(const strata_worldgen *t, strata_error *err);
+STRATA_API strata_status strata_worldgen_validate(const strata_worldgen *t, strata_error *err);
 
 /* Whether floor z can be crossed, 4-connected, from its arrival point (start
 ** or ascent) to its leaving point (descent or exit), searched with alg. */
-strata_status strata_worldgen_passable(const strata_worldgen *t, int z, strata_path_algorithm alg,
+STRATA_API strata_status strata_worldgen_passable(const strata_worldgen *t, int z, strata_path_algorithm alg,
                                        int *passable, strata_error *err);
 
 /* The template file (docs/worldgen.md): the same template gives the same
 ** bytes. _parse refuses damaged text with the line (err->line) and why;
 ** name (may be NULL) names the text in messages. */
-strata_status strata_worldgen_format(const strata_worldgen *t, char **text, size_t *len,
+STRATA_API strata_status strata_worldgen_format(const strata_worldgen *t, char **text, size_t *len,
                                      strata_error *err);
-strata_status strata_worldgen_parse(const char *text, size_t len, const char *name,
+STRATA_API strata_status strata_worldgen_parse(const char *text, size_t len, const char *name,
                                     strata_worldgen **out, strata_error *err);
 /* The same through a file: _write writes path.tmp and renames it over path. */
-strata_status strata_worldgen_write(const strata_worldgen *t, const char *path, strata_error *err);
-strata_status strata_worldgen_read(const char *path, strata_worldgen **out, strata_error *err);
+STRATA_API strata_status strata_worldgen_write(const strata_worldgen *t, const char *path, strata_error *err);
+STRATA_API strata_status strata_worldgen_read(const char *path, strata_worldgen **out, strata_error *err);
 
 /* The floors drawn for a person: a heading per floor, then its rows of
 ** glyphs; with color, ANSI colours (walls dim, hallways blue, points bold). */
-strata_status strata_worldgen_render(const strata_worldgen *t, int color, char **text,
+STRATA_API strata_status strata_worldgen_render(const strata_worldgen *t, int color, char **text,
                                      size_t *len, strata_error *err);
 
 #ifdef __cplusplus

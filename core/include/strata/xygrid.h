@@ -10,6 +10,8 @@
 #ifndef STRATA_XYGRID_H
 #define STRATA_XYGRID_H
 
+#include "strata/api.h"
+
 #include "strata/xymap.h"
 
 #ifdef __cplusplus
@@ -18,13 +20,13 @@ extern "C" {
 
 typedef struct strata_xygrid strata_xygrid;
 
-strata_xygrid *strata_xygrid_new(strata_error *err);
-void strata_xygrid_free(strata_xygrid *g); /* NULL is accepted; the maps are not freed */
+STRATA_API strata_xygrid *strata_xygrid_new(strata_error *err);
+STRATA_API void strata_xygrid_free(strata_xygrid *g); /* NULL is accepted; the maps are not freed */
 
 /* Adds a map under its Z (strata_xymap_z); a Z already present is an error. */
-strata_status strata_xygrid_add(strata_xygrid *g, const strata_xymap *m, strata_error *err);
-size_t strata_xygrid_map_count(const strata_xygrid *g);
-const strata_xymap *strata_xygrid_map(const strata_xygrid *g, const char *z);
+STRATA_API strata_status strata_xygrid_add(strata_xygrid *g, const strata_xymap *m, strata_error *err);
+STRATA_API size_t strata_xygrid_map_count(const strata_xygrid *g);
+STRATA_API const strata_xymap *strata_xygrid_map(const strata_xygrid *g, const char *z);
 
 /* A cell of a cross-map route. */
 typedef struct strata_xygrid_step {
@@ -43,10 +45,10 @@ typedef struct strata_xygrid_route {
 /* Shortest route from (x1, y1) on map z1 to (x2, y2) on map z2, crossing
 ** transitions. No node at either end, or no route: hop_count == 0. An unknown
 ** Z is STRATA_ENOTFOUND. Free the route with strata_xygrid_route_free. */
-strata_status strata_xygrid_shortest_path(strata_xygrid *g, const char *z1, int x1, int y1,
+STRATA_API strata_status strata_xygrid_shortest_path(strata_xygrid *g, const char *z1, int x1, int y1,
                                           const char *z2, int x2, int y2,
                                           strata_xygrid_route *out, strata_error *err);
-void strata_xygrid_route_free(strata_xygrid_route *r);
+STRATA_API void strata_xygrid_route_free(strata_xygrid_route *r);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,8 @@
 #ifndef STRATA_XYMAP_H
 #define STRATA_XYMAP_H
 
+#include "strata/api.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,11 +53,11 @@ typedef enum strata_xy_kind {
 /* Direction indices, in the order links are traced (n, ne, e, se, s, sw, w, nw). */
 enum { STRATA_XY_DIRECTIONS = 8 };
 /* "n" -> 0 ... "nw" -> 7; -1 if not a direction name. */
-int strata_xy_direction(const char *name);
-const char *strata_xy_direction_name(int dir);
+STRATA_API int strata_xy_direction(const char *name);
+STRATA_API const char *strata_xy_direction_name(int dir);
 /* Kind from its name ("node", "ew", "oneway_s", "router", ...); -1 if unknown. */
-int strata_xy_kind_parse(const char *name);
-const char *strata_xy_kind_name(strata_xy_kind kind);
+STRATA_API int strata_xy_kind_parse(const char *name);
+STRATA_API const char *strata_xy_kind_name(strata_xy_kind kind);
 
 #define STRATA_XY_NAME_MAX 32
 
@@ -77,26 +79,26 @@ typedef struct strata_xy_legend {
 } strata_xy_legend;
 
 /* The default entry for kind under symbol. */
-void strata_xy_legend_default(strata_xy_kind kind, char symbol, strata_xy_legend *out);
+STRATA_API void strata_xy_legend_default(strata_xy_kind kind, char symbol, strata_xy_legend *out);
 
 typedef struct strata_xymap strata_xymap;
 
 /* Parses text. extra (count entries, may be NULL) overrides or adds to the
 ** default legend, symbol by symbol. z names the map (used in messages and by
 ** multi-map grids). NULL and err filled on any error. */
-strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
+STRATA_API strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
                                  const strata_xy_legend *extra, size_t count,
                                  strata_error *err);
-void strata_xymap_free(strata_xymap *m); /* NULL is accepted */
+STRATA_API void strata_xymap_free(strata_xymap *m); /* NULL is accepted */
 
-const char *strata_xymap_z(const strata_xymap *m);
+STRATA_API const char *strata_xymap_z(const strata_xymap *m);
 /* Largest node coordinates (max_X, max_Y). */
-void strata_xymap_extent(const strata_xymap *m, int *max_x, int *max_y);
+STRATA_API void strata_xymap_extent(const strata_xymap *m, int *max_x, int *max_y);
 
 /* Nodes are numbered 0..count-1 in scan order (rows bottom-up, left to right). */
-size_t strata_xymap_node_count(const strata_xymap *m);
+STRATA_API size_t strata_xymap_node_count(const strata_xymap *m);
 /* The node at whole coordinates (X, Y), or -1. */
-int64_t strata_xymap_node_at(const strata_xymap *m, int x, int y);
+STRATA_API int64_t strata_xymap_node_at(const strata_xymap *m, int x, int y);
 
 typedef struct strata_xy_node_info {
   int x, y;                  /* world coordinates */
@@ -105,7 +107,7 @@ typedef struct strata_xy_node_info {
   int interrupt;
   const strata_xy_legend *legend;
 } strata_xy_node_info;
-void strata_xymap_node(const strata_xymap *m, size_t node, strata_xy_node_info *out);
+STRATA_API void strata_xymap_node(const strata_xymap *m, size_t node, strata_xy_node_info *out);
 
 /* One exit out of a node: the first link's direction, its step name (alias
 ** applied), the node it leads to and the weight of the chain. */
@@ -116,8 +118,8 @@ typedef struct strata_xy_exit {
   double weight;
   size_t first_step, step_count; /* the chain's links: see strata_xymap_step */
 } strata_xy_exit;
-size_t strata_xymap_exit_count(const strata_xymap *m, size_t node);
-void strata_xymap_exit(const strata_xymap *m, size_t node, size_t i, strata_xy_exit *out);
+STRATA_API size_t strata_xymap_exit_count(const strata_xymap *m, size_t node);
+STRATA_API void strata_xymap_exit(const strata_xymap *m, size_t node, size_t i, strata_xy_exit *out);
 
 /* A cell of a route: a node or a link, with its world coordinates. */
 typedef struct strata_xy_step {
@@ -126,7 +128,7 @@ typedef struct strata_xy_step {
   int is_node;
   int interrupt;
 } strata_xy_step;
-void strata_xymap_step(const strata_xymap *m, size_t index, strata_xy_step *out);
+STRATA_API void strata_xymap_step(const strata_xymap *m, size_t index, strata_xy_step *out);
 
 /* A shortest route. names[i] is the step name of hop i; steps are the cells
 ** walked (start node, links, node, ..., goal), both owned by the route. */
@@ -143,13 +145,13 @@ typedef struct strata_xy_route {
 ** are broken as Evennia breaks them: each node's predecessor is, among its
 ** optimal predecessors, the one nearest the start, then the one with the
 ** highest node index. Free the route with strata_xy_route_free. */
-strata_status strata_xymap_shortest_path(const strata_xymap *m, size_t a, size_t b,
+STRATA_API strata_status strata_xymap_shortest_path(const strata_xymap *m, size_t a, size_t b,
                                          strata_xy_route *out, strata_error *err);
-void strata_xy_route_free(strata_xy_route *r);
+STRATA_API void strata_xy_route_free(strata_xy_route *r);
 
 /* The map as players see it: rows top-down joined by '\n', markers hidden,
 ** `|` written as the markup escape `||`. *out is malloc'd; free() it. */
-strata_status strata_xymap_display(const strata_xymap *m, char **out, size_t *len,
+STRATA_API strata_status strata_xymap_display(const strata_xymap *m, char **out, size_t *len,
                                    strata_error *err);
 
 typedef enum strata_xy_view_mode {
@@ -174,7 +176,7 @@ typedef struct strata_xy_view {
 ** bounding box; in scan mode, the square of dist characters around the
 ** centre. No node at the centre (or dist == 0) gives just the character.
 ** *out is malloc'd; free() it. A centre outside the map is STRATA_EARG. */
-strata_status strata_xymap_visual_range(const strata_xymap *m, const strata_xy_view *view,
+STRATA_API strata_status strata_xymap_visual_range(const strata_xymap *m, const strata_xy_view *view,
                                         char **out, size_t *len, strata_error *err);
 
 #ifdef __cplusplus

@@ -1,0 +1,156 @@
+/*
+** test_engines.c - every engine of the table (gridengine.c) that admits a
+** request gives a route of the same cost as every other, on random maps.
+**
+** Maps of one cost (the flood, bidir and jump engines), of a few
+** whole-number costs (the buckets), of costs that are not whole numbers
+** and with more distinct costs than a class grid holds (the generic engine
+** only), of every shape from 1x1 up, sparse and dense walls; requests of
+** every algorithm, 4 and 8 neighbours, diagonal 1, sqrt 2, 1.7 and 2.5, and
+** walled-in starts. Each admitted engine's route must be legal, go from
+** start to goal, cost what it reports, and cost what the generic engine's
+** costs (A*, Dijkstra), or take as many steps (BFS). The table's own choice
+** must be its first admitted engine, and give the same route again.
+*/
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "gridengine.h"
+#include "strata/strata.h"
+
+/* A map of floor (cost c[0]) with walls and patches of other costs. kinds:
+** 0 one cost, 1 a few whole-number costs, 2 costs that are not whole, 3
+** more distinct costs than GRID_MAX_CLASSES. */
+static strata_tilemap *random_map(strata_rng *r, int w, int h, double walls, int kind) {
+  strata_tilemap *m = strata_tilemap_new(w, h, NULL, NULL);
+  strata_tokens *t = strata_tilemap_tokens(m);
+  strata_token_traits wall = {0, 1, "#", ""};
+  strata_tokens_define(t, "wall", 4, &wall, NULL);
+  strata_token wl = strata_tokens_find(t, "wall", 4);
+  static const double few[] = {1, 2, 3, 5}, frac[] = {1.25, 1.5, 2.75, 4};
+  int ncost = kind == 0 ? 1 : kind == 3 ? 300 : 4;
+  strata_token cost[300];
+  for (int k = 0; k < ncost; k++) {
+    char name[16];
+    snprintf(name, sizeof name, "c%d", k);
+    strata_token_traits tr = {1, kind == 1 ? few[k] : kind == 2 ? frac[k] : kind == 3 ? 1 + k * 0.5 : 1,
+                              ".", ""};
+    strata_tokens_define(t, name, strlen(name), &tr, NULL);
+    cost[k] = strata_tokens_find(t, name, strlen(name));
+  }
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      strata_token tok = strata_rng_float(r) < walls ? wl
+                         : ncost == 1 || strata_rng_float(r) < 0.6 ? cost[0]
+                         : cost[strata_rng_below(r, (uint64_t)ncost)];
+      strata_tilemap_set(m, x, y, tok, NULL);
+    }
+  /* a few stacked cells: the dearest token of a stack is the cost */
+  if (kind == 1 && w * h > 4) {
+    strata_tilemap_set(m, 1, 0, cost[1], NULL);
+    strata_tilemap_set(m, 1, 0, cost[2], NULL);
+  }
+  return m;
+}
+
+/* Legal moves from s to g on passable cells; returns the cost, or -1. */
+static double walk(const strata_tilemap *m, const strata_path *p, int s, int g, int eight,
+                   double diag) {
+  int w = strata_tilemap_width(m);
+  if (p->len == 0 || p->nodes[0] != (uint32_t)s || p->nodes[p->len - 1] != (uint32_t)g) return -1;
+  double cost = 0;
+  for (size_t i = 1; i < p->len; i++) {
+    int x0 = (int)(p->nodes[i - 1] % (uint32_t)w), y0 = (int)(p->nodes[i - 1] / (uint32_t)w);
+    int x1 = (int)(p->nodes[i] % (uint32_t)w), y1 = (int)(p->nodes[i] / (uint32_t)w);
+    int dx = abs(x1 - x0), dy = abs(y1 - y0);
+    if (dx > 1 || dy > 1 || dx + dy == 0 || (!eight && dx + dy == 2)) return -1;
+    if (!strata_tilemap_passable(m, x1, y1)) return -1;
+    cost += strata_tilemap_cost(m, x1, y1) * (dx + dy == 2 ? diag : 1);
+  }
+  return cost;
+}
+
+int main(void) {
+  strata_rng r;
+  strata_rng_seed(&r, 41);
+  static const int sizes[][2] = {{1, 1}, {1, 7}, {7, 1}, {2, 2}, {5, 5}, {13, 7}, {40, 30},
+                                 {70, 9}, {64, 64}, {130, 90}};
+  static const double densities[] = {0, 0.1, 0.3, 0.45};
+  static const double diags[] = {1, M_SQRT2, 1.7, 2.5};
+  const int engines = gridengine_count();
+  int generic = -1;
+  for (int e = 0; e < engines; e++)
+    if (strcmp(gridengine_name(e), "generic") == 0) generic = e;
+  CHECK(generic == engines - 1);
+  strata_grid_search *s = strata_grid_search_new(NULL), *table = strata_grid_search_new(NULL);
+  strata_path want, p, again;
+  strata_path_init(&want), strata_path_init(&p), strata_path_init(&again);
+  long ran[64] = {0};
+  long compared = 0;
+  for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+    for (size_t di = 0; di < sizeof densities / sizeof densities[0]; di++)
+      for (int kind = 0; kind < 4; kind++) {
+        const int w = sizes[si][0], h = sizes[si][1];
+        if (kind == 3 && w * h < 400) continue;
+        strata_tilemap *m = random_map(&r, w, h, densities[di], kind);
+        /* a fresh workspace per map: each engine's first search on it too */
+        strata_grid_search_free(s);
+        s = strata_grid_search_new(NULL);
+        for (int trial = 0; trial < 6; trial++) {
+          int sc = (int)strata_rng_below(&r, (uint64_t)(w * h)), gc = (int)strata_rng_below(&r, (uint64_t)(w * h));
+          if (trial == 0) gc = sc;
+          for (int algo = 0; algo < 4; algo++)
+            for (int conn = 4; conn <= 8; conn += 4)
+              for (size_t k = 0; k < (conn == 8 ? 4u : 1u); k++) {
+                strata_grid_options o;
+                strata_grid_options_init(&o);
+                o.algorithm = (strata_path_algorithm)algo, o.connectivity = conn, o.diagonal_cost = diags[k];
+                const int eight = conn == 8;
+                const double diag = eight ? diags[k] : 1;
+                int x1 = sc % w, y1 = sc / w, x2 = gc % w, y2 = gc / w, ok;
+                CHECK(gridengine_run_one(s, m, generic, x1, y1, x2, y2, &o, &want, &ok, NULL) ==
+                      STRATA_OK && ok);
+                if (want.len) CHECK_NEAR(walk(m, &want, sc, gc, eight, diag), want.cost, 1e-9);
+                int first = -1;
+                for (int e = 0; e < engines - 1; e++) {
+                  CHECK(gridengine_run_one(s, m, e, x1, y1, x2, y2, &o, &p, &ok, NULL) == STRATA_OK);
+                  if (!ok) continue;
+                  if (first < 0) first = e;
+                  ran[e]++;
+                  CHECK_EQ_INT(p.len == 0, want.len == 0);
+                  if (p.len == 0 || want.len == 0) continue;
+                  double c = walk(m, &p, sc, gc, eight, diag);
+                  CHECK_NEAR(c, p.cost, 1e-9 * (1 + c));
+                  if (o.algorithm == STRATA_PATH_BFS) CHECK_EQ_INT(p.len, want.len);
+                  else if (o.algorithm != STRATA_PATH_GREEDY) {
+                    if (fabs(p.cost - want.cost) > 1e-9 * (1 + want.cost))
+                      fprintf(stderr, "%s on %dx%d kind %d: %s conn %d diag %g: %.9g, want %.9g\n",
+                              gridengine_name(e), w, h, kind, strata_path_algorithm_name(o.algorithm),
+                              conn, diag, p.cost, want.cost);
+                    CHECK_NEAR(p.cost, want.cost, 1e-9 * (1 + want.cost));
+                  }
+                  compared++;
+                }
+                /* the table: its first admitted engine, the same route twice */
+                CHECK(strata_grid_search_run(table, m, x1, y1, x2, y2, &o, &p, NULL) == STRATA_OK);
+                if (strata_tilemap_passable(m, x2, y2)) /* else no engine is asked */
+                  CHECK_STR(gridengine_last(table), gridengine_name(first < 0 ? generic : first));
+                CHECK(strata_grid_search_run(table, m, x1, y1, x2, y2, &o, &again, NULL) == STRATA_OK);
+                CHECK(p.len == again.len && p.cost == again.cost &&
+                      (p.len == 0 || memcmp(p.nodes, again.nodes, p.len * sizeof *p.nodes) == 0));
+              }
+        }
+        strata_tilemap_free(m);
+      }
+  /* every engine ran on some request */
+  for (int e = 0; e < engines - 1; e++) {
+    if (ran[e] == 0) fprintf(stderr, "engine %s never ran\n", gridengine_name(e));
+    CHECK(ran[e] > 0);
+  }
+  if (compared <= 3000) fprintf(stderr, "compared %ld\n", compared);
+  CHECK(compared > 3000);
+  strata_grid_search_free(s), strata_grid_search_free(table);
+  strata_path_free(&want), strata_path_free(&p), strata_path_free(&again);
+  return check_summary("engines");
+}
