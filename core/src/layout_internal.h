@@ -97,22 +97,30 @@ struct strata_layout_gen {
   lg_kind kind;
   /* A pure predicate on small tokens that is one test of the cell's token
   ** bits m, ((m & ebits) == ewant) != eneg (On, Not On, flat Or and And,
-  ** their Not, True), else `general` (see pure_pred). Valid for the run. */
+  ** their Not, True), else `general` (see pure_pred). A prepared form (see
+  ** `changed`). */
   int general, eneg;
   uint64_t ebits, ewant;
   /* A predicate of On, Not, And, Or and True only: a function of the cell's
   ** tokens, so of its token bits when every id is below 64. */
   int pure;
   int flat;                        /* And or Or whose children are all On */
-  int small;                       /* pure predicates: every token's id is below 64 (run cache) */
+  int small;                       /* pure predicates: every token's id is below 64 (a form) */
   int nclauses;
   /* Caches of one run, valid while `run` equals the file's run counter (a
-  ** number no earlier run had, so nothing has to be cleared between runs). */
+  ** number no earlier run had, so nothing has to be cleared between runs).
+  ** The ids are interned anew in every run (each map may have its own token
+  ** table); the forms made from them (bits, small, clause bits, the one test,
+  ** terms) are kept across runs and made again only when an id they read
+  ** changed: `changed` is the run in which a pure predicate's forms last
+  ** changed, so forms made in run `run` still hold while the node's own ids
+  ** come out the same and no child's `changed` is later. `run` is 0 before
+  ** the first preparation, and after a pure predicate's failed one. */
   uint64_t run;                    /* the run the caches belong to */
   uint64_t bits;                   /* pure predicates: the On bits (see `flat`) */
   lg_clause *clauses;              /* pure predicates of that form (see lg_clause), else NULL */
   strata_token *ids;               /* tokens interned in the run's token table */
-  lg_term *terms;                  /* And that is not pure: its kids as terms (run memory) */
+  lg_term *terms;                  /* And that is not pure: its kids as terms (the file's arena) */
   int terms_pure;                  /* every term reads token bits (none is `other`) */
   struct strata_layout_gen *pred;  /* Filter, FloodFill, Connect toConnect, Not, Area, Translate */
   /* children: generators or predicates by kind */
@@ -134,6 +142,7 @@ struct strata_layout_gen {
   int range_lo, range_hi;          /* Repeat */
   int random;                      /* a predicate that draws (contains Chance) */
   int nonlocal;                    /* a predicate that looks at other cells (Area, Translate) */
+  uint64_t changed;                /* the last run that changed its forms (see `run`) */
 };
 
 typedef enum lg_margin { LG_TOP, LG_BOTTOM, LG_LEFT, LG_RIGHT } lg_margin;
@@ -149,7 +158,7 @@ typedef struct lg_named {
 } lg_named;
 
 struct strata_layout_file {
-  lt_arena arena;
+  lt_arena arena;                  /* also holds the forms runs keep (gen.terms) */
   uint64_t runs;                   /* runs of its generators so far (see gen.run) */
   lg_named *layouts;
   size_t count;

@@ -61,18 +61,12 @@ typedef struct run {
   uint8_t *dirty_mark;  /* W * H */
   int32_t *dirty;       /* cell indices y * W + x */
   size_t ndirty;
-  /* Caches that live as long as the run (gen.terms), freed at its end. */
-  struct run_block *blocks;
 } run;
 
-typedef struct run_block { struct run_block *next; } run_block;
-
-/* n bytes that live until the run ends, or NULL. */
-static void *run_alloc(run *r, size_t n) {
-  run_block *b = malloc(sizeof(max_align_t) + n);
-  if (b == NULL) return NULL;
-  b->next = r->blocks, r->blocks = b;
-  return (char *)b + sizeof(max_align_t);
+/* The arena of g's file, where the forms kept across runs live (gen.terms):
+** every node points to its file's run counter. */
+static lt_arena *file_arena(const gen *g) {
+  return &((strata_layout_file *)((char *)g->runs - offsetof(strata_layout_file, runs)))->arena;
 }
 
 static inline void touched(run *r, int x, int y) {
@@ -117,7 +111,7 @@ static int soft_fail(run *r, const gen *g, const char *what) {
   return FAILED;
 }
 
-static int prepare(run *r, gen *g);
+static int prepare_pure(run *r, gen *g);
 
 /* A prepared pure predicate as one test of the token bits, where it is one
 ** (see gen.general): pure_eval then has no branch to mispredict. */
@@ -146,17 +140,24 @@ static void one_test(gen *g) {
 /* An And that is not pure, as terms (see lg_term): its pure kids and its
 ** Translates of pure predicates read the token bits directly, without a walk
 ** of the tree per cell (world_map's Connections: And(Not On(a), Translate(
-** {0 -1}, On(a))) on every cell, forty times). */
-static int prepare_terms(run *r, gen *g) {
-  g->terms = g->nkids ? run_alloc(r, g->nkids * sizeof *g->terms) : NULL;
-  if (g->nkids && g->terms == NULL) {
+** {0 -1}, On(a))) on every cell, forty times). The terms are made again only
+** when a pure kid's forms changed since g's last preparation `last`. */
+static int prepare_terms(run *r, gen *g, uint64_t last) {
+  int same = last != 0 && g->terms != NULL;
+  for (size_t i = 0; i < g->nkids; i++) {
+    gen *k = g->kids[i], *q = k->kind == LP_TRANSLATE ? k->pred : k;
+    if (!q->pure) continue;
+    if (q->run != r->id && prepare_pure(r, q)) return ERROR;
+    same &= q->changed <= last;
+  }
+  if (same) return OK;
+  if (g->terms == NULL && (g->terms = lt_alloc(file_arena(g), g->nkids * sizeof *g->terms)) == NULL) {
     strata_error_set(r->err, STRATA_ENOMEM, "out of memory running a layout");
     return ERROR;
   }
   g->terms_pure = 1;
   for (size_t i = 0; i < g->nkids; i++) {
     gen *k = g->kids[i], *q = k->kind == LP_TRANSLATE ? k->pred : k;
-    if (q->pure && q->run != r->id && prepare(r, q)) return ERROR;
     lg_term t = {0, 0, 0, NULL, k};
     if (q->pure && q->small) {
       t.p = q, t.other = NULL;
@@ -184,37 +185,82 @@ static inline int terms_hold(const run *r, const gen *p, int x, int y) {
   return 1;
 }
 
-/* Fills the node's caches for this run: its tokens as ids of the map's
-** table, and for a pure predicate its token bits (its children's first).
-** 0, or ERROR with r->err set. The caches are not part of the tree's
-** meaning; the file's run counter tells a stale cache from a fresh one. */
-static int prepare(run *r, gen *g) {
+/* A node's caches for this run (see gen.run): its tokens as ids of the
+** map's table, and for a pure predicate or an And its forms. 0, or ERROR
+** with r->err set. The caches are not part of the tree's meaning; the
+** file's run counter tells a stale cache from a fresh one. The ids are
+** interned in every run, as each map may have a table of its own; the forms
+** made from them are made again only when an id changed, the node's own or a
+** child's: a tiny layout run many times on maps that intern its tokens alike
+** does not pay for them in every run. */
+static int prepare_ids(run *r, gen *g);
+static int prepare_and(run *r, gen *g);
+
+static inline int prepare(run *r, gen *g) {
+  if (g->pure) return prepare_pure(r, g);
+  if (g->kind == LP_AND) return prepare_and(r, g);
+  return prepare_ids(r, g);
+}
+
+/* A node that is not a predicate (an edit, most often): its ids. */
+NOINLINE static int prepare_ids(run *r, gen *g) {
+  for (size_t i = 0; i < g->ntokens; i++)
+    if ((g->ids[i] = strata_tokens_intern(r->tokens, g->tokens[i], strlen(g->tokens[i]), r->err)) == 0)
+      return ERROR;
+  g->run = r->id;
+  return OK;
+}
+
+/* An And that is not pure: its terms. */
+NOINLINE static int prepare_and(run *r, gen *g) {
+  if (prepare_terms(r, g, g->run)) return ERROR;
+  g->run = r->id;
+  return OK;
+}
+
+/* A pure predicate: its ids, its children's caches, and its forms (token
+** bits, smallness, clause bits, the one test) when an id changed. */
+NOINLINE static int prepare_pure(run *r, gen *g) {
+  uint64_t last = g->run; /* 0: never prepared, or its last preparation failed */
+  int same = last != 0;
   for (size_t i = 0; i < g->ntokens; i++) {
-    g->ids[i] = strata_tokens_intern(r->tokens, g->tokens[i], strlen(g->tokens[i]), r->err);
-    if (g->ids[i] == 0) return ERROR;
+    strata_token id = strata_tokens_intern(r->tokens, g->tokens[i], strlen(g->tokens[i]), r->err);
+    if (id == 0) goto fail;
+    same &= id == g->ids[i];
+    g->ids[i] = id;
   }
-  if (g->pure) {
+  switch (g->kind) {
+  case LP_NOT:
+    if (g->pred->run != r->id && prepare_pure(r, g->pred)) goto fail;
+    same &= g->pred->changed <= last;
+    break;
+  case LP_AND: case LP_OR:
+    for (size_t i = 0; i < g->nkids; i++) {
+      if (g->kids[i]->run != r->id && prepare_pure(r, g->kids[i])) goto fail;
+      same &= g->kids[i]->changed <= last;
+    }
+    break;
+  default: break;
+  }
+  if (!same) {
     g->bits = 0, g->small = 1;
     switch (g->kind) {
     case LP_ON: g->small = g->ids[0] < 64, g->bits = g->small ? (uint64_t)1 << g->ids[0] : 0; break;
-    case LP_NOT:
-      if (g->pred->run != r->id && prepare(r, g->pred)) return ERROR;
-      g->small = g->pred->small;
-      break;
+    case LP_NOT: g->small = g->pred->small; break;
     case LP_AND: case LP_OR:
-      for (size_t i = 0; i < g->nkids; i++) {
-        if (g->kids[i]->run != r->id && prepare(r, g->kids[i])) return ERROR;
-        g->small &= g->kids[i]->small, g->bits |= g->kids[i]->bits;
-      }
+      for (size_t i = 0; i < g->nkids; i++) g->small &= g->kids[i]->small, g->bits |= g->kids[i]->bits;
       break;
     default: break;
     }
     for (int k = 0; k < g->nclauses; k++) g->clauses[k].bits = g->clauses[k].src->bits;
     one_test(g);
+    g->changed = r->id;
   }
-  if (g->kind == LP_AND && !g->pure && prepare_terms(r, g)) return ERROR;
   g->run = r->id;
   return OK;
+fail: /* its ids may have changed without its forms: make them anew next time */
+  g->run = 0;
+  return ERROR;
 }
 
 static int pure_pred(const gen *p, uint64_t m);
@@ -1219,10 +1265,6 @@ strata_status strata_layout_run(const strata_layout_gen *g, strata_tilemap *m, s
   if (err == NULL) r.err = &local;
   int st = run_gen(&r, g, rect2(0, 0, r.W, r.H));
   free(r.mask);
-  while (r.blocks) {
-    run_block *b = r.blocks;
-    r.blocks = b->next, free(b);
-  }
   if (st == ERROR) return r.err->status ? r.err->status : STRATA_EARG;
   *result = st == FAILED ? STRATA_LAYOUT_FAILED : STRATA_LAYOUT_OK;
   return STRATA_OK;
