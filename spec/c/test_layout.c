@@ -227,6 +227,69 @@ static void test_paths_agree(void) {
   free(text);
 }
 
+/* A token table of kind k: 0 empty (small ids in the order the run interns
+** them), 1 holding 64 other tokens (no small id), 2 holding 60 (the run's
+** first four ids are small, the rest not), 3 holding `names` in reverse order
+** (small ids, in another order). */
+static strata_tokens *table_of_kind(int k, const char *const *names, size_t nnames) {
+  strata_error err;
+  strata_tokens *t = strata_tokens_new(&err);
+  char filler[24];
+  for (int i = 0; i < (k == 1 ? 64 : k == 2 ? 60 : 0); i++) {
+    snprintf(filler, sizeof filler, "filler%d", i);
+    strata_tokens_intern(t, filler, strlen(filler), &err);
+  }
+  for (size_t i = nnames; k == 3 && i > 0; i--) strata_tokens_intern(t, names[i - 1], strlen(names[i - 1]), &err);
+  return t;
+}
+
+/* A file keeps the forms its runs make from interned ids (token bits, the
+** one test, an And's terms) while the ids stay the same: one file run on
+** tables that give its tokens other ids, some or all, in turns and skipping
+** branches (Choose), must make the maps a file parsed anew for each run
+** makes. */
+static void test_kept_forms(void) {
+  static const char *const names[] = {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"};
+  const char *text =
+      "\"k\" { Choose(Set(\"a\"), Set(\"b\"), Set(\"c\"), None)\n"
+      "  Choose(Filter(On(\"a\"), Set(\"d\")), Filter(Or(On(\"b\"), On(\"c\")), Set(\"e\")), Filter(Chance(0.4), Set(\"k\")))\n"
+      "  Filter(Chance(0.5), Set(\"a\"))\n"
+      "  Filter(And(Not On(\"d\"), Translate({1 0}, On(\"a\"))), Set(\"f\"))\n"
+      "  Filter(And(Or(On(\"e\"), On(\"k\")), Translate({0 1}, Not On(\"f\")), Chance(0.6)), Set(\"g\"))\n"
+      "  Filter(And(Not Or(On(\"f\"), On(\"g\")), Not And(On(\"a\"), On(\"k\"))), Set(\"h\"), Set(\"i\"))\n"
+      "  FloodFill(And(On(\"h\"), Not On(\"a\")), Set(\"j\")) }\n";
+  strata_error err;
+  strata_layout_file *kept = parse(text, &err);
+  CHECK(kept != NULL);
+  if (kept == NULL) return;
+  int differ = 0;
+  for (uint64_t seed = 1; seed <= 60; seed++) {
+    int kind = (int)((seed * 7 + seed / 5) % 4);
+    strata_layout_file *fresh = parse(text, &err);
+    strata_tokens *t1 = table_of_kind(kind, names, sizeof names / sizeof *names);
+    strata_tokens *t2 = table_of_kind(kind, names, sizeof names / sizeof *names);
+    strata_tilemap *m1 = strata_tilemap_new(13, 11, t1, &err), *m2 = strata_tilemap_new(13, 11, t2, &err);
+    strata_rng rng;
+    strata_layout_result r1 = STRATA_LAYOUT_OK, r2 = STRATA_LAYOUT_FAILED;
+    strata_rng_seed(&rng, seed);
+    strata_status s1 = strata_layout_run(strata_layout_find(kept, "k"), m1, &rng, &r1, NULL, 0, &err);
+    uint64_t after1 = strata_rng_u64(&rng);
+    strata_rng_seed(&rng, seed);
+    strata_status s2 = strata_layout_run(strata_layout_find(fresh, "k"), m2, &rng, &r2, NULL, 0, &err);
+    uint64_t after2 = strata_rng_u64(&rng);
+    if (!(s1 == STRATA_OK && s2 == STRATA_OK && r1 == r2 && after1 == after2 && same_maps(m1, m2))) {
+      fprintf(stderr, "kept forms: seed %llu, table kind %d: not the maps of a fresh file\n",
+              (unsigned long long)seed, kind);
+      differ++;
+    }
+    strata_tilemap_free(m1), strata_tilemap_free(m2);
+    strata_tokens_release(t1), strata_tokens_release(t2);
+    strata_layout_file_free(fresh);
+  }
+  CHECK_EQ_INT(differ, 0);
+  strata_layout_file_free(kept);
+}
+
 /* FNV-1a over bytes (as bench_layout --hash). */
 static uint64_t fnv(uint64_t h, const void *p, size_t n) {
   const unsigned char *b = p;
@@ -288,6 +351,7 @@ int main(void) {
   test_errors();
   test_corpus();
   test_paths_agree();
+  test_kept_forms();
   test_golden();
   return check_summary("layout");
 }
