@@ -143,6 +143,7 @@ struct strata_layout_gen {
   int random;                      /* a predicate that draws (contains Chance) */
   int nonlocal;                    /* a predicate that looks at other cells (Area, Translate) */
   uint64_t changed;                /* the last run that changed its forms (see `run`) */
+  uint32_t *lens;                  /* the tokens' lengths, once a run needed them (the file's arena) */
 };
 
 typedef enum lg_margin { LG_TOP, LG_BOTTOM, LG_LEFT, LG_RIGHT } lg_margin;

@@ -113,6 +113,17 @@ static int soft_fail(run *r, const gen *g, const char *what) {
 
 static int prepare_pure(run *r, gen *g);
 
+/* The lengths of g's tokens, measured in its first run and kept with the
+** file (the tokens never change). 0, or ERROR. */
+static int measure_tokens(run *r, gen *g) {
+  if ((g->lens = lt_alloc(file_arena(g), g->ntokens * sizeof *g->lens)) == NULL) {
+    strata_error_set(r->err, STRATA_ENOMEM, "out of memory running a layout");
+    return ERROR;
+  }
+  for (size_t i = 0; i < g->ntokens; i++) g->lens[i] = (uint32_t)strlen(g->tokens[i]);
+  return OK;
+}
+
 /* A prepared pure predicate as one test of the token bits, where it is one
 ** (see gen.general): pure_eval then has no branch to mispredict. */
 static void one_test(gen *g) {
@@ -204,9 +215,9 @@ static inline int prepare(run *r, gen *g) {
 
 /* A node that is not a predicate (an edit, most often): its ids. */
 NOINLINE static int prepare_ids(run *r, gen *g) {
+  if (g->lens == NULL && g->ntokens && measure_tokens(r, g)) return ERROR;
   for (size_t i = 0; i < g->ntokens; i++)
-    if ((g->ids[i] = strata_tokens_intern(r->tokens, g->tokens[i], strlen(g->tokens[i]), r->err)) == 0)
-      return ERROR;
+    if ((g->ids[i] = strata_tokens_intern(r->tokens, g->tokens[i], g->lens[i], r->err)) == 0) return ERROR;
   g->run = r->id;
   return OK;
 }
@@ -223,8 +234,9 @@ NOINLINE static int prepare_and(run *r, gen *g) {
 NOINLINE static int prepare_pure(run *r, gen *g) {
   uint64_t last = g->run; /* 0: never prepared, or its last preparation failed */
   int same = last != 0;
+  if (g->lens == NULL && g->ntokens && measure_tokens(r, g)) goto fail;
   for (size_t i = 0; i < g->ntokens; i++) {
-    strata_token id = strata_tokens_intern(r->tokens, g->tokens[i], strlen(g->tokens[i]), r->err);
+    strata_token id = strata_tokens_intern(r->tokens, g->tokens[i], g->lens[i], r->err);
     if (id == 0) goto fail;
     same &= id == g->ids[i];
     g->ids[i] = id;
