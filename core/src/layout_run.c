@@ -207,7 +207,7 @@ static inline int terms_hold(const run *r, const gen *p, int x, int y) {
 static int prepare_ids(run *r, gen *g);
 static int prepare_and(run *r, gen *g);
 
-static inline int prepare(run *r, gen *g) {
+NOINLINE static int prepare(run *r, gen *g) {
   if (g->pure) return prepare_pure(r, g);
   if (g->kind == LP_AND) return prepare_and(r, g);
   return prepare_ids(r, g);
@@ -364,7 +364,7 @@ static int pred_other(run *r, const gen *p, int x, int y);
 static inline int pred(run *r, const gen *p, int x, int y) {
   if (p == NULL) return 1;
   if (p->pure) {
-    if (p->run != r->id && prepare(r, (gen *)p)) return 0;
+    if (p->run != r->id && prepare_pure(r, (gen *)p)) return 0;
     if (p->small) return pure_eval(p, in_map(r, x, y) ? r->mask[(size_t)y * (size_t)r->W + (size_t)x] : 0);
   }
   if (p->kind == LP_ON) {
@@ -383,7 +383,7 @@ static int pred_other(run *r, const gen *p, int x, int y) {
   case LP_NOT: return !pred(r, p->pred, x, y);
   case LP_TRUE: return 1;
   case LP_AND:
-    if (!p->pure && (p->run == r->id || prepare(r, (gen *)p) == OK)) { /* terms (a pure And is not small here) */
+    if (!p->pure && (p->run == r->id || prepare_and(r, (gen *)p) == OK)) { /* terms (a pure And is not small here) */
       if (p->terms_pure) return terms_hold(r, p, x, y);
       for (size_t i = 0; i < p->nkids; i++) {
         const lg_term *t = &p->terms[i];
@@ -1028,7 +1028,7 @@ NOINLINE static int floodfill(run *r, const gen *g, rect a) {
   ** a cell's test is the same before and after its neighbours' edits: the
   ** edits can wait until the fill is done, and go straight to the cells. */
   const gen *p = g->pred, *e = g->gen;
-  if (p && p->pure && p->run != r->id && prepare(r, (gen *)p)) {
+  if (p && p->pure && p->run != r->id && prepare_pure(r, (gen *)p)) {
     st = ERROR;
     goto done;
   }
@@ -1155,7 +1155,7 @@ NOINLINE static int filter(run *r, const gen *g, rect a) {
   if (is_edit(g->alt) && (ta = ids(r, g->alt)) == NULL && g->alt->ntokens) return ERROR;
   /* a pure predicate on the token bits straight away (A is on the map) */
   const gen *p = g->pred;
-  int bits = p && p->pure && (p->run == r->id || prepare(r, (gen *)p) == OK) && p->small;
+  int bits = p && p->pure && (p->run == r->id || prepare_pure(r, (gen *)p) == OK) && p->small;
   /* an And of token-bit terms (Translates among them) without a walk per cell */
   if (!bits && p && p->kind == LP_AND && (p->run == r->id || prepare(r, (gen *)p) == OK) && p->terms &&
       p->terms_pure)
