@@ -5,6 +5,11 @@
 **   bench_layout CORPUS_DIR [ATTEMPTS [LAYOUT]]
 **   bench_layout --hash CORPUS_DIR [SEEDS [LAYOUT]]
 **
+** LAYOUT is a layout's name (every row of that name) or a row's number in
+** the table (1 for its first row after the header): castle and crops have
+** two rows each. Under callgrind, --toggle-collect=strata_layout_run counts
+** the runs alone (docs/benchmarks.md, layouts).
+**
 ** CORPUS_DIR holds random_layouts.txt and layout_sizes.tsv (spec/fixtures/
 ** keeperrl). Each row of the table is run ATTEMPTS times (default
 ** 50), one attempt per seed 1..ATTEMPTS, each on a fresh map; prints one JSON
@@ -90,7 +95,10 @@ int main(int argc, char **argv) {
   int status = 0;
   char *save = NULL;
   strtok_r(tsv, "\n", &save); /* the header */
+  const char *only = argc > 3 ? argv[3] : NULL;
+  int only_row = only && only[0] >= '1' && only[0] <= '9' ? atoi(only) : 0, row = 0;
   for (char *line = strtok_r(NULL, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    row++;
     char *cols[12] = {0};
     int n = 0;
     for (char *c = line; n < 12;) {
@@ -101,7 +109,7 @@ int main(int argc, char **argv) {
     }
     if (n < 9) continue;
     const char *name = cols[0];
-    if (argc > 3 && strcmp(argv[3], name) != 0) continue;
+    if (only_row ? row != only_row : only && strcmp(only, name) != 0) continue;
     int w = atoi(cols[3]), h = atoi(cols[4]);
     const strata_layout_gen *g = strata_layout_find(file, name);
     if (g == NULL) {
