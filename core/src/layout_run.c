@@ -692,15 +692,18 @@ NOINLINE static int place(run *r, const gen *g, rect a) {
     if (g->nelems == 0) return OK;
     return config_error(r, g, "Place on an empty area");
   }
-  s.occ = calloc((size_t)s.aw * (size_t)s.ah, 1);
-  s.sum = malloc((size_t)(s.aw + 1) * (size_t)(s.ah + 1) * sizeof *s.sum);
-  size_t *order = malloc((g->nelems ? g->nelems : 1) * sizeof *order);
+  /* one block: the order, the sums, the taken cells (zeroed) */
+  size_t norder = g->nelems ? g->nelems : 1, nsum = (size_t)(s.aw + 1) * (size_t)(s.ah + 1);
+  size_t nocc = (size_t)s.aw * (size_t)s.ah;
+  size_t *order = malloc(norder * sizeof *order + nsum * sizeof *s.sum + nocc);
   int st = OK;
-  if (s.occ == NULL || s.sum == NULL || order == NULL) {
+  if (order == NULL) {
     st = ERROR;
     strata_error_set(r->err, STRATA_ENOMEM, "out of memory running Place");
     goto done;
   }
+  s.sum = (int32_t *)(order + norder);
+  s.occ = memset((uint8_t *)(s.sum + nsum), 0, nocc);
   size_t n = g->nelems;
   for (size_t i = 0; i < n; i++) order[i] = i;
   if (g->placed_count > 0) {
@@ -713,7 +716,7 @@ NOINLINE static int place(run *r, const gen *g, rect a) {
     for (int c = 0; c < count && st == OK; c++) st = place_one(r, g, e, a, &s, order[k]);
   }
 done:
-  free(s.occ), free(s.sum), free(order);
+  free(order);
   return st;
 }
 
