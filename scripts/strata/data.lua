@@ -7,6 +7,7 @@ local Registry = {}
 Registry.__index = Registry
 
 local options = require "strata.options"
+local private = require "strata.private"
 
 M.nearest = options.nearest
 local suggest = options.suggest
@@ -276,45 +277,97 @@ function Registry:freeze() self.frozen = true end
 
 function Registry:ids(type_id) return sorted_keys(self.by_type[type_id] or {}) end
 
--- The view strata.data[type] gives: get / ensure / iter.
+-- The view world.data[type] gives: get / ensure / iter. A view holds no
+-- fields: its registry and type are in a side table (mod code given a view
+-- cannot reach the registry through it).
 local View = {}
+local view_of = setmetatable({}, { __mode = "k" }) -- view -> { reg =, type =, wrap = }
 View.__index = View
-View.__newindex = function(v) error("world.data[\"" .. v._type .. "\"] is read-only: mods add entries with data:add", 2) end
+View.__newindex = function(v) error("world.data[\"" .. view_of[v].type .. "\"] is read-only: mods add entries with data:add", 2) end
+private.protect(View, "strata.data_view")
 
-function View:get(id) return self._reg.by_type[self._type][id] end
+local function entries(v) local d = view_of[v] return d.reg.by_type[d.type], d.wrap end
+
+function View:get(id)
+  local t, wrap = entries(self)
+  return wrap(t[id])
+end
 
 function View:ensure(id)
-  local e = self._reg.by_type[self._type][id]
+  local t, wrap = entries(self)
+  local e = t[id]
   if e == nil then
-    error(("unknown %s '%s'%s"):format(self._type, tostring(id),
-      suggest(tostring(id), self._reg:ids(self._type))), 2)
+    local d = view_of[self]
+    error(("unknown %s '%s'%s"):format(d.type, tostring(id),
+      suggest(tostring(id), d.reg:ids(d.type))), 2)
   end
-  return e
+  return wrap(e)
 end
 
 function View:iter()
+  local t, wrap = entries(self)
   local list = {}
-  for _, e in pairs(self._reg.by_type[self._type]) do list[#list + 1] = e end
+  for _, e in pairs(t) do list[#list + 1] = e end
   table.sort(list, function(a, b)
     local oa, ob = a._ordering or 0, b._ordering or 0
     if oa ~= ob then return oa < ob end
     return a._id < b._id
   end)
   local i = 0
-  return function() i = i + 1 local e = list[i] if e then return e._id, e end end
+  return function() i = i + 1 local e = list[i] if e then return e._id, wrap(e) end end
 end
 
-function Registry:view(type_id)
+local function same(e) return e end
+
+function Registry:view(type_id, wrap)
   self:ensure_type(type_id, 3)
-  return setmetatable({ _reg = self, _type = type_id }, View)
+  local v = setmetatable({}, View)
+  view_of[v] = { reg = self, type = type_id, wrap = wrap or same }
+  return v
 end
+
+-- Entries as mod code sees them: read-only (a mod cannot change another
+-- mod's definitions, or its handler functions, after loading), nested
+-- tables too. Functions are given as they are.
+local ReadOnly = {}
+local ro_target = setmetatable({}, { __mode = "k" })
+local ro_cache = setmetatable({}, { __mode = "k" })
+local function read_only(t)
+  if type(t) ~= "table" then return t end
+  local r = ro_cache[t]
+  if r then return r end
+  r = setmetatable({}, ReadOnly)
+  ro_target[r] = t
+  ro_cache[t] = r
+  return r
+end
+M.read_only = read_only
+ReadOnly.__index = function(r, k) return read_only(ro_target[r][k]) end
+ReadOnly.__newindex = function(r, k)
+  local t = ro_target[r]
+  error(("definitions are read-only once loaded (%s, key '%s')"):format(tostring(t._id or "entry"), tostring(k)), 2)
+end
+ReadOnly.__len = function(r) return #ro_target[r] end
+ReadOnly.__pairs = function(r)
+  local t = ro_target[r]
+  local k
+  return function()
+    local v
+    k, v = next(t, k)
+    if k == nil then return nil end
+    return k, read_only(v)
+  end, r, nil
+end
+private.protect(ReadOnly, "strata.definition")
 
 -- world.data: the views of one world's registry, world.data[type] -> get / ensure / iter.
-function M.views(reg)
-  return setmetatable({}, {
-    __index = function(_, type_id) return reg:view(type_id) end,
+-- With for_mods, the entries they give are read-only.
+function M.views(reg, for_mods)
+  local wrap = for_mods and read_only or nil
+  return setmetatable({}, private.protect({
+    __index = function(_, type_id) return reg:view(type_id, wrap) end,
     __newindex = function() error("world.data is read-only: mods add entries with data:add", 2) end,
-  })
+  }, "strata.data"))
 end
 
 return M
