@@ -441,6 +441,17 @@ static int w_next_due(lua_State *L) {
   return 2;
 }
 
+/* skip(uid, until) -> runs passed over: the repeating timer moves past until */
+static int w_skip(lua_State *L) {
+  strata_world *w = check_world(L, 1);
+  uint64_t skipped = 0;
+  strata_error err;
+  if (strata_world_timer_skip(w, check_uid(L, 2), luaL_checknumber(L, 3), &skipped, &err))
+    return raise_err(L, &err);
+  lua_pushnumber(L, (lua_Number)skipped);
+  return 1;
+}
+
 /* fire(uid) -> handler, args */
 static int w_fire(lua_State *L) {
   strata_world *w = check_world(L, 1);
@@ -804,7 +815,7 @@ static const luaL_Reg world_methods[] = {
   { "create", w_create }, { "info", w_info }, { "delete", w_delete },
   { "set_position", w_set_position }, { "set_archetype", w_set_archetype }, { "get", w_get }, { "snapshot", w_snapshot },
   { "keys", w_keys }, { "set", w_set }, { "schedule", w_schedule }, { "cancel", w_cancel },
-  { "next_due", w_next_due }, { "fire", w_fire }, { "timers", w_timers },
+  { "next_due", w_next_due }, { "fire", w_fire }, { "skip", w_skip }, { "timers", w_timers },
   { "subscribe", w_subscribe }, { "unsubscribe", w_unsubscribe },
   { "subscriptions", w_subscriptions }, { "objects", w_objects }, { "objects_on", w_objects_on }, { "objects_from", w_objects_from }, { "stream", w_stream },
   { "set_stream", w_set_stream }, { "used_ids", w_used_ids }, { "create_map", w_create_map }, { "tokens", w_tokens }, { "tilemap", w_tilemap }, { "tags", w_tags }, { "set_tag", w_set_tag }, { "has_tag", w_has_tag }, { "save", w_save }, { "check", w_check },

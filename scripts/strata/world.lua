@@ -21,6 +21,9 @@ local M = {}
 -- Every live world (weak keys): strata.reload re-runs a mod in each world that loaded it.
 local worlds = setmetatable({}, { __mode = "k" })
 
+-- The shortest period of a repeating timer (STRATA_TIMER_MIN_EVERY in C).
+M.min_every = 0.001
+
 local World = {}
 local Handle = {}
 local Proxy = {}
@@ -781,6 +784,9 @@ function World:schedule(opts)
     or after == math.huge or every == math.huge then
     error("'after' and 'every' must be finite numbers >= 0", 0)
   end
+  if every > 0 and every < M.min_every then
+    error(("'every' must be 0 (once) or at least %g, got %g"):format(M.min_every, every), 0)
+  end
   self._registry:view("base.handler"):ensure(opts.handler)
   return self._s:schedule(self.time + after, every, opts.handler, opts.args, "timer args")
 end
@@ -795,24 +801,40 @@ function World:timers() return self._s:timers() end
 -- in (due, uid) order, each as a savepoint; a handler that raises is undone,
 -- reported ({ timer =, handler =, mod =, message = }, also emitted as
 -- base.handler_failed) and the others still run; a repeating timer stays scheduled.
+-- One advance runs a timer at most M.max_runs times: past that its remaining
+-- runs up to the target are dropped (it is moved to its first due time after
+-- it) and the list says so: { timer =, handler =, dropped = n, message = }.
+M.max_runs = 1000
 function World:advance(dt)
   if type(dt) ~= "number" or not (dt >= 0) or dt == math.huge then
     error("dt must be a finite number >= 0, got " .. tostring(dt), 0)
   end
   local target = self.time + dt
   local failures = {}
+  local runs = {}
   while true do
     local uid, due = self._s:next_due(target)
     if not uid then break end
-    self._s:set_time(due)
-    local handler_id, args = self._s:fire(uid)
-    local h = self._registry:view("base.handler"):get(handler_id)
-    local ok, err
-    if not h then ok, err = false, "unknown base.handler '" .. handler_id .. "'"
-    else ok, err = self:_atomic(mods.call, handler_id, h.run, self, { time = due, timer = uid }, args) end
-    if not ok then
-      failures[#failures + 1] = { timer = uid, handler = handler_id, mod = h and h._mod,
-        message = tostring(boundary.strip(err)) }
+    local n = (runs[uid] or 0) + 1
+    runs[uid] = n
+    if n > M.max_runs then
+      local handler_id = nil
+      for _, t in ipairs(self._s:timers()) do if t.uid == uid then handler_id = t.handler break end end
+      local dropped = self._s:skip(uid, target)
+      failures[#failures + 1] = { timer = uid, handler = handler_id, dropped = dropped,
+        message = ("timer #%d ran %d times in one advance: %.0f more runs up to time %g dropped"):format(
+          uid, M.max_runs, dropped, target) }
+    else
+      self._s:set_time(due)
+      local handler_id, args = self._s:fire(uid)
+      local h = self._registry:view("base.handler"):get(handler_id)
+      local ok, err
+      if not h then ok, err = false, "unknown base.handler '" .. handler_id .. "'"
+      else ok, err = self:_atomic(mods.call, handler_id, h.run, self, { time = due, timer = uid }, args) end
+      if not ok then
+        failures[#failures + 1] = { timer = uid, handler = handler_id, mod = h and h._mod,
+          message = tostring(boundary.strip(err)) }
+      end
     end
   end
   self._s:set_time(target)
