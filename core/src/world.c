@@ -603,7 +603,15 @@ strata_status strata_world_timer_skip(strata_world *w, uint64_t uid, double unti
     return strata_error_set(err, STRATA_ENOTFOUND, "no timer #%llu", (unsigned long long)uid);
   strata_timer *t = &w->timers[i];
   uint64_t k = 0;
-  if (t->every > 0 && t->due <= until) {
+  if (t->every == 0 && t->due < until) {
+    /* A one-shot timer is postponed to until, never dropped. */
+    strata_status st;
+    if (w->depth && (st = txn_timer_fired(w, t, err))) return st;
+    strata_timer moved = *t;
+    world_remove_timer(w, i);
+    moved.due = until;
+    world_insert_timer(w, &moved, NULL);
+  } else if (t->every > 0 && t->due <= until) {
     strata_status st;
     if (w->depth && (st = txn_timer_fired(w, t, err))) return st;
     strata_timer moved = *t;

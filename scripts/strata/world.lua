@@ -801,25 +801,40 @@ function World:timers() return self._s:timers() end
 -- in (due, uid) order, each as a savepoint; a handler that raises is undone,
 -- reported ({ timer =, handler =, mod =, message = }, also emitted as
 -- base.handler_failed) and the others still run; a repeating timer stays scheduled.
--- One advance runs a timer at most M.max_runs times: past that its remaining
--- runs up to the target are dropped (it is moved to its first due time after
--- it) and the list says so: { timer =, handler =, dropped = n, message = }.
+-- One advance runs a timer at most M.max_runs times, and runs at most
+-- M.max_advance_runs handlers in all (a handler that schedules a new timer
+-- due now on every run would otherwise keep time from moving): past either,
+-- the runs due up to the target are dropped for repeating timers (moved to
+-- their first due time after it) and postponed to the target for one-shot
+-- timers (they run first in the next advance), and the list says so:
+-- { timer =, handler =, dropped = n, message = }. A handler cannot advance
+-- the world it runs in.
 M.max_runs = 1000
-function World:advance(dt)
-  if type(dt) ~= "number" or not (dt >= 0) or dt == math.huge then
-    error("dt must be a finite number >= 0, got " .. tostring(dt), 0)
-  end
-  local target = self.time + dt
-  local failures = {}
-  local runs = {}
+M.max_advance_runs = 100000
+
+local function timer_handler(w, uid)
+  for _, t in ipairs(w._s:timers()) do if t.uid == uid then return t.handler end end
+end
+
+local function advance(self, target, failures)
+  local runs, total = {}, 0
   while true do
     local uid, due = self._s:next_due(target)
     if not uid then break end
     local n = (runs[uid] or 0) + 1
     runs[uid] = n
-    if n > M.max_runs then
-      local handler_id = nil
-      for _, t in ipairs(self._s:timers()) do if t.uid == uid then handler_id = t.handler break end end
+    total = total + 1
+    if total > M.max_advance_runs then
+      local count = 0
+      for _, t in ipairs(self._s:timers()) do
+        if t.due <= target then self._s:skip(t.uid, target) count = count + 1 end
+      end
+      failures[#failures + 1] = { dropped = count,
+        message = ("advance ran %d timer handlers: %d timers still due up to time %g were dropped (repeating) or postponed to it (one-shot)")
+          :format(M.max_advance_runs, count, target) }
+      break
+    elseif n > M.max_runs then
+      local handler_id = timer_handler(self, uid)
       local dropped = self._s:skip(uid, target)
       failures[#failures + 1] = { timer = uid, handler = handler_id, dropped = dropped,
         message = ("timer #%d ran %d times in one advance: %.0f more runs up to time %g dropped"):format(
@@ -837,6 +852,19 @@ function World:advance(dt)
       end
     end
   end
+end
+
+function World:advance(dt)
+  if type(dt) ~= "number" or not (dt >= 0) or dt == math.huge then
+    error("dt must be a finite number >= 0, got " .. tostring(dt), 0)
+  end
+  if self._advancing then error("a timer or event handler cannot advance the world it runs in", 0) end
+  local target = self.time + dt
+  local failures = {}
+  self._advancing = true
+  local ok, err = pcall(advance, self, target, failures)
+  self._advancing = false
+  if not ok then error(err, 0) end
   self._s:set_time(target)
   self:_report(failures)
   return failures

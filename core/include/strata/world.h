@@ -151,7 +151,8 @@ strata_status strata_world_fire(strata_world *w, uint64_t uid, strata_timer *out
 void strata_timer_clear(strata_timer *t);
 /* Moves the repeating timer `uid`, due at or before `until`, to its first due
 ** time after `until`; *skipped (may be NULL) is the number of runs passed
-** over (0 for a one-shot timer or one not due, which stay as they are). */
+** over. A one-shot timer due before `until` is postponed to `until`; a
+** timer not due stays as it is. */
 strata_status strata_world_timer_skip(strata_world *w, uint64_t uid, double until,
                                      uint64_t *skipped, strata_error *err);
 size_t strata_world_timer_count(const strata_world *w);
