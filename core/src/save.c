@@ -576,9 +576,14 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     /* An older or newer save has another schema: say which version it is
     ** when its meta table (a table, not a view) tells. */
     sqlite3_stmt *v = NULL;
-    if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'version' AND "
-                           "(SELECT type FROM sqlite_schema WHERE name = 'meta') = 'table'",
-                           -1, &v, NULL) == SQLITE_OK &&
+    int meta_is_table = 0;
+    if (sqlite3_prepare_v2(db, "SELECT type = 'table' FROM sqlite_schema WHERE name = 'meta'", -1, &v,
+                           NULL) == SQLITE_OK && sqlite3_step(v) == SQLITE_ROW)
+      meta_is_table = sqlite3_column_int(v, 0);
+    sqlite3_finalize(v);
+    v = NULL;
+    if (meta_is_table &&
+        sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'version'", -1, &v, NULL) == SQLITE_OK &&
         sqlite3_step(v) == SQLITE_ROW && sqlite3_column_type(v, 0) == SQLITE_INTEGER &&
         sqlite3_column_int64(v, 0) != SAVE_VERSION)
       st = strata_error_set(err, STRATA_EPARSE,
