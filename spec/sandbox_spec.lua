@@ -138,33 +138,33 @@ describe("the sandbox, attacked", function()
   attack{ "replacing strata's functions in the mod's strata", init = "strata.layout.run = print",
     expect = "strata.layout is read%-only" }
   attack{ "a budget error caught by pcall, in a loop", handler = "while true do pcall(function() while true do end end) end",
-    expect = "evil.attack: stopped, instruction budget exceeded" }
+    expect = "evil.attack: stopped, budget exceeded" }
   attack{ "pcall(pcall, ...) and xpcall with a looping message handler", handler = [[
     while true do pcall(pcall, function() while true do end end)
       xpcall(function() while true do end end, function() while true do end end) end]],
-    expect = "stopped, instruction budget exceeded" }
+    expect = "stopped, budget exceeded" }
   attack{ "a fresh budget per nested call: emit in a loop", init = [[
     events:register("base.map_entered", "evil: spin", function() while true do end end)]],
     handler = "while true do world:emit('base.map_entered', {}) end",
-    expect = "HANDLER evil.attack: stopped, instruction budget exceeded" }
+    expect = "HANDLER evil.attack: stopped, budget exceeded" }
   attack{ "a loop in a coroutine", handler = "coroutine.wrap(function() while true do end end)()",
-    expect = "stopped, instruction budget exceeded" }
+    expect = "stopped, budget exceeded" }
   attack{ "a coroutine resumed in a loop that swallows errors", handler = [[
     while true do coroutine.resume(coroutine.create(function() while true do end end)) end]],
-    expect = "stopped, instruction budget exceeded" }
+    expect = "stopped, budget exceeded" }
   attack{ "a loop in __close", handler = [[
     do local x <close> = setmetatable({}, { __close = function() while true do end end }) error("x") end]],
-    expect = "stopped, instruction budget exceeded" }
+    expect = "stopped, budget exceeded" }
   attack{ "a yield out of a callback", handler = "coroutine.yield(1)", expect = "callbacks may not yield" }
 
   -- ---- work and memory inside one C call --------------------------------------------
   attack{ "a catastrophic pattern in string.find",
-    handler = "string.find(string.rep('a', 40000), '.-.-.-.-.-b')", expect = "stopped, instruction budget exceeded" }
+    handler = "string.find(string.rep('a', 40000), '.-.-.-.-.-b')", expect = "stopped, budget exceeded" }
   attack{ "a catastrophic pattern through the string metatable",
-    handler = "local s = ('a'):rep(40000) s:match('(.-)(.-)(.-)(.-)$x')", expect = "stopped, instruction budget exceeded" }
+    handler = "local s = ('a'):rep(40000) s:match('(.-)(.-)(.-)(.-)$x')", expect = "stopped, budget exceeded" }
   attack{ "a long plain search", handler = [[
     local s = ("a"):rep(20000000) local p = ("a"):rep(100000) .. "b"
-    for i = 1, 100 do s:find(p, 1, true) end]], expect = "stopped, instruction budget exceeded" }
+    for i = 1, 100 do s:find(p, 1, true) end]], expect = "stopped, budget exceeded" }
   attack{ "string.rep with a separator", handler = "string.rep('', 1e9, 'x')", expect = "memory limit exceeded" }
   attack{ "table.concat of 480 MB", handler = [[
     local t = {} for i = 1, 30 do t[i] = ("x"):rep(1 << 24) end

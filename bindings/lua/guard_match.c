@@ -7,9 +7,9 @@
 ** the matcher of Lua 5.4.4 (lstrlib.c, PATTERN MATCHING section) unchanged
 ** but for three STEP() counts (each call of match, each single-character
 ** test, each character that %b scans) and a counted plain search: every
-** STEP_CHUNK steps charge one hook period to the budget
-** (lstrata_guard_charge), which raises once the budget is spent. Outside a
-** guarded call the charge does nothing, so the host's matching is Lua's.
+** STEP_CHUNK steps it asks lstrata_guard_charge, which raises once the
+** running callback's budget is spent. Outside a guarded call that does
+** nothing, so the host's matching is Lua's.
 ** strata.core installs these four functions in the string table.
 **
 ** Lua 5.4.4: Copyright (C) 1994-2022 Lua.org, PUC-Rio. Permission is hereby
@@ -37,8 +37,7 @@
 #define luaL_pushfail(L) lua_pushnil(L)
 #endif
 
-/* One charge per STEP_CHUNK steps: a step (a character test) is cheaper
-** than a VM instruction, and a hook period is LSTRATA_GUARD_PERIOD of those. */
+/* One check per STEP_CHUNK steps (a step is a character test). */
 #define STEP_CHUNK 4096u
 #define STEP(ms) \
   do { if (l_unlikely(++(ms)->steps >= STEP_CHUNK)) { (ms)->steps = 0; lstrata_guard_charge((ms)->L, 1); } } while (0)

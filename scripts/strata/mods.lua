@@ -7,7 +7,7 @@ local options = require "strata.options"
 local M = {}
 local frozen
 
-M.budget = 10000000      -- instructions per callback
+M.budget_ms = 500        -- CPU time per callback the host starts (nested calls share it)
 M.memory_kb = 128 * 1024 -- memory growth per callback
 
 local function read_file(path)
@@ -74,7 +74,7 @@ local function finish(what, status, exhausted, refused, ...)
   if status == "ok" then return ... end
   local err = ...
   if exhausted then
-    err = what .. ": stopped, instruction budget exceeded"
+    err = what .. (": stopped, budget exceeded (%d ms of CPU time)"):format(M.budget_ms)
   elseif refused and (err == "not enough memory" or type(err) ~= "string") then
     err = what .. ": stopped, memory limit exceeded"
   elseif status == "yield" then
@@ -93,11 +93,11 @@ function M.call(what, fn, ...)
     local a, b, c, d = ...
     local view = private.view
     a, b, c, d = view[a] or a, view[b] or b, view[c] or c, view[d] or d
-    return finish(what, guard.call(what, M.budget, M.memory_kb * 1024, fn, a, b, c, d))
+    return finish(what, guard.call(what, M.budget_ms, M.memory_kb * 1024, fn, a, b, c, d))
   end
   local args = table.pack(...)
   for i = 1, n do args[i] = private.view[args[i]] or args[i] end
-  return finish(what, guard.call(what, M.budget, M.memory_kb * 1024, fn, table.unpack(args, 1, n)))
+  return finish(what, guard.call(what, M.budget_ms, M.memory_kb * 1024, fn, table.unpack(args, 1, n)))
 end
 
 -- ---- sandbox -------------------------------------------------------------------
@@ -114,18 +114,25 @@ local function safe_string()
 end
 
 -- Coroutines made by a mod count against the budget of the callback that
--- runs them (each is hooked when made).
+-- runs them: each joins the running call when it is made and whenever it is
+-- resumed (a coroutine kept from an earlier callback joins the new one).
 local function guarded_coroutine()
   local c = copy(coroutine)
+  local create, resume, hook = coroutine.create, coroutine.resume, guard.hook
   c.create = function(f)
-    local co = coroutine.create(f)
-    guard.hook(co)
+    local co = create(f)
+    hook(co)
     return co
+  end
+  c.resume = function(co, ...)
+    if type(co) == "thread" then hook(co) end
+    return resume(co, ...)
   end
   c.wrap = function(f)
     local co = c.create(f)
     return function(...)
-      local r = table.pack(coroutine.resume(co, ...))
+      hook(co)
+      local r = table.pack(resume(co, ...))
       if not r[1] then error(r[2], 0) end
       return table.unpack(r, 2, r.n)
     end
