@@ -70,7 +70,15 @@ local function attack(a)
     local victim = dir .. ".victim"
     os.remove(victim)
     local function fill(code) return (code or ""):gsub("VICTIM", ("%q"):format(victim)) end
-    write(dir .. "/evil/mod.lua", 'return { id = "evil", version = "1.0.0", requires = { base = "*" } }')
+    if a.victim then
+      -- another mod, loaded first: what it owns must stay its own
+      assert(os.execute("mkdir -p " .. sh_quote(dir .. "/victim")))
+      write(dir .. "/victim/mod.lua", 'return { id = "victim", version = "1.0.0", requires = { base = "*" } }')
+      write(dir .. "/victim/init.lua", a.victim)
+      write(dir .. "/evil/mod.lua", 'return { id = "evil", version = "1.0.0", requires = { base = "*", victim = "*" } }')
+    else
+      write(dir .. "/evil/mod.lua", 'return { id = "evil", version = "1.0.0", requires = { base = "*" } }')
+    end
     write(dir .. "/evil/init.lua", fill(a.init) .. "\n" ..
       'data:add{ _type = "base.handler", _id = "attack", run = function(world, params, args)\n' ..
       fill(a.handler) .. "\nend }\n" ..
@@ -236,9 +244,19 @@ describe("the sandbox, attacked", function()
     local mt = getmetatable(world) mt.save = function() end]], expect = "attempt to index a string value" }
   attack{ "replacing a method through the world view", handler = "world.advance = print",
     expect = "world: cannot set field 'advance'" }
-  attack{ "another mod's handler name", init = [[
-    events:register("base.map_entered", "base: renew", function() end)
-    events:register("base.map_entered", "shared", function() end)]], expect = "INIT ok" }
+  attack{ "another mod's event handler name", victim = [[
+    events:register("base.map_entered", "greeter", function() end)]], init = [[
+    events:register("base.map_entered", "greeter", function() error("hijacked") end)]],
+    expect = "handler 'greeter' of base.map_entered belongs to mod victim" }
+  attack{ "another mod's entries, patched after loading", victim = [[
+    data:add{ _type = "base.handler", _id = "hello", run = function() return "hello" end }]],
+    handler = [[world.data["base.handler"]:get("victim.hello").run = print]], expect = "definitions are read%-only" }
+  attack{ "a patch that never ends", init = [[
+    data:patch("base.handler", "base.map_renew", "spin", function() while true do end end)]],
+    expect = "patch 'spin' of mod evil: .*budget exceeded" }
+  attack{ "the strata table handed out by pairs", init = [[
+    local _, t = pairs(strata) if type(t) == "table" then t.layout = nil end
+    local f = pairs(strata) assert(type(f) == "function")]], expect = "INIT ok" }
   attack{ "another mod's definitions", handler = [[
     world.data["base.handler"]:get("base.map_renew").run = function() end]],
     expect = "definitions are read%-only" }

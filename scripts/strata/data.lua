@@ -242,7 +242,10 @@ function Registry:patch(mod, type_id, id, name, fn)
 end
 
 -- After all mods ran: apply patches, check references. Returns a list of errors.
-function Registry:finish()
+-- call(what, fn, ...) runs each patch function: strata.mods.call, so that a
+-- patch runs under its mod's budget like any other mod code.
+function Registry:finish(call)
+  call = call or function(_, fn, ...) return fn(...) end
   local errors = {}
   for _, p in ipairs(self.patches) do
     local e = self.by_type[p.type][p.id]
@@ -250,7 +253,7 @@ function Registry:finish()
       errors[#errors + 1] = ("patch '%s' of mod %s: no %s '%s'%s"):format(p.name, p.mod, p.type,
         p.id, suggest(p.id, sorted_keys(self.by_type[p.type])))
     else
-      local ok, err = pcall(p.fn, e)
+      local ok, err = pcall(call, ("patch '%s' of mod %s"):format(p.name, p.mod), p.fn, e)
       if not ok then errors[#errors + 1] = ("patch '%s' of mod %s: %s"):format(p.name, p.mod, tostring(err)) end
     end
   end

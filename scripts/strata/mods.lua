@@ -170,7 +170,11 @@ function frozen(name, fields)
   return setmetatable({}, private.protect({
     __index = fields,
     __newindex = function(_, k) error(("%s is read-only (cannot set '%s')"):format(name, tostring(k)), 2) end,
-    __pairs = function() return next, fields, nil end,
+    -- (an iterator that does not hand out the table itself)
+    __pairs = function()
+      local k
+      return function() local v k, v = next(fields, k) return k, v end
+    end,
   }, name))
 end
 
@@ -412,7 +416,7 @@ function M.load(ids, dirs, strata, seed)
       if not ok then error("mod " .. m.id .. ": " .. tostring(e), 0) end
     end
   end
-  local errors = reg:finish()
+  local errors = reg:finish(M.call)
   if #errors > 0 then error("mods failed validation:\n  " .. table.concat(errors, "\n  "), 0) end
   reg:freeze()
   reg.load_args = { ids = ids, dirs = dirs, strata = strata, seed = seed }
