@@ -321,7 +321,58 @@ static void test_world_tokens(void) {
   strata_tokens_release(t);
 }
 
+/* Objects live in pages: sparse uids cost pages, not slots up to the largest
+** uid; iteration stays in uid order across pages; a page emptied outside a
+** savepoint goes. Timers: a minimum period, and skip past a target. */
+static void test_sparse_and_timers(void) {
+  strata_error err;
+  strata_world *w = strata_world_new(1, &err);
+  uint64_t uids[] = { 3, 300, 70000, (uint64_t)1 << 39 };
+  for (int i = 0; i < 4; i++) {
+    strata_object o;
+    memset(&o, 0, sizeof o);
+    o.uid = uids[i];
+    o.kind = malloc(6);
+    memcpy(o.kind, "thing", 6);
+    CHECK(strata_value_table(&o.tags, &err) == STRATA_OK);
+    CHECK(strata_value_table(&o.props, &err) == STRATA_OK);
+    CHECK(strata_world_restore_object(w, &o, &err) == STRATA_OK);
+  }
+  CHECK_EQ_INT(strata_world_count(w), 4);
+  int k = 0;
+  for (strata_object *o = strata_world_next_object(w, 0); o; o = strata_world_next_object(w, o->uid))
+    CHECK(o->uid == uids[k++]);
+  CHECK_EQ_INT(k, 4);
+  CHECK(strata_world_object(w, 301) == NULL);
+  CHECK(strata_world_object(w, ((uint64_t)1 << 39) + 1) == NULL);
+  CHECK(strata_world_delete(w, 300, &err) == STRATA_OK);
+  CHECK(strata_world_object(w, 300) == NULL);
+  CHECK(strata_world_next_object(w, 3)->uid == 70000);
+  /* a savepoint deleting and restoring in an emptied page */
+  CHECK(strata_world_begin(w, &err) == STRATA_OK);
+  CHECK(strata_world_delete(w, 3, &err) == STRATA_OK);
+  CHECK(strata_world_object(w, 3) == NULL);
+  CHECK(strata_world_rollback(w) == STRATA_OK);
+  CHECK(strata_world_object(w, 3) != NULL);
+
+  uint64_t t;
+  CHECK(strata_world_schedule(w, 1, 1e-300, "h", NULL, &t, &err) == STRATA_EARG);
+  CHECK(strata_world_schedule(w, 1, 0.0001, "h", NULL, &t, &err) == STRATA_EARG);
+  CHECK(strata_world_schedule(w, 1, 0.5, "h", NULL, &t, &err) == STRATA_OK);
+  uint64_t skipped = 0;
+  CHECK(strata_world_timer_skip(w, t, 10, &skipped, &err) == STRATA_OK);
+  CHECK(skipped == 19); /* 1, 1.5, ..., 10 */
+  CHECK(strata_world_timer_at(w, 0)->due > 10);
+  uint64_t once;
+  CHECK(strata_world_schedule(w, 2, 0, "h", NULL, &once, &err) == STRATA_OK);
+  CHECK(strata_world_timer_skip(w, once, 7, &skipped, &err) == STRATA_OK);
+  CHECK(skipped == 0);
+  CHECK(strata_world_next_due(w, 7)->uid == once && strata_world_next_due(w, 7)->due == 7);
+  strata_world_free(w);
+}
+
 int main(void) {
+  test_sparse_and_timers();
   test_values();
   test_world_tokens();
   test_tiles();
