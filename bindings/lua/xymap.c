@@ -515,7 +515,8 @@ static int xygrid_new(lua_State *L) {
   if ((ud->grid = strata_xygrid_new(&err)) == NULL) return lstrata_raise(L, "xymap.grid", &err);
   int g = lua_gettop(L);
   if (lua_istable(L, 1)) {
-    for (lua_Integer i = 1; lua_geti(L, 1, i) != LUA_TNIL; i++) {
+    /* Raw reads: a table whose __index never returns nil cannot keep this loop going. */
+    for (lua_Integer i = 1; lua_rawgeti(L, 1, i) != LUA_TNIL; i++) {
       lua_pushcfunction(L, xygrid_add);
       lua_pushvalue(L, g);
       lua_pushvalue(L, -3);
