@@ -155,6 +155,8 @@ describe("the sandbox, attacked", function()
     events:register("base.map_entered", "evil: spin", function() while true do end end)]],
     handler = "while true do world:emit('base.map_entered', {}) end",
     expect = "HANDLER evil.attack: stopped, budget exceeded" }
+  attack{ "a budget error caught by a tail-called pcall", handler = "return pcall(function() while true do end end)",
+    expect = "evil.attack: stopped, budget exceeded" }
   attack{ "a loop in a coroutine", handler = "coroutine.wrap(function() while true do end end)()",
     expect = "stopped, budget exceeded" }
   attack{ "a coroutine resumed in a loop that swallows errors", handler = [[

@@ -71,7 +71,9 @@ end
 M.message = message
 
 local function finish(what, status, exhausted, refused, ...)
-  if status == "ok" then return ... end
+  -- A callback that spent its budget has failed, even if it caught the error
+  -- and returned (return pcall(f) leaves no instruction for the hook to stop).
+  if status == "ok" and not exhausted then return ... end
   local err = ...
   if exhausted then
     err = what .. (": stopped, budget exceeded (%d ms of CPU time)"):format(M.budget_ms)
