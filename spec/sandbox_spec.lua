@@ -253,6 +253,18 @@ describe("the sandbox, attacked", function()
   attack{ "another mod's entries, patched after loading", victim = [[
     data:add{ _type = "base.handler", _id = "hello", run = function() return "hello" end }]],
     handler = [[world.data["base.handler"]:get("victim.hello").run = print]], expect = "definitions are read%-only" }
+  attack{ "a definition with a metatable the host would run", init = [[
+    data:add{ _type = "base.map_archetype", _id = "trap",
+      renew = setmetatable({}, { __index = function() while true do end end }) }]],
+    expect = "holds a table with a metatable" }
+  attack{ "a definition's table changed after loading", init = [[
+    local props = { dark = true }
+    data:add{ _type = "base.map_archetype", _id = "cave", properties = props }
+    _G.later = props]], handler = [[
+    later.dark = setmetatable({}, { __index = function() while true do end end })
+    local a = world.data["base.map_archetype"]:get("evil.cave")
+    assert(a.properties.dark == true, "the registry kept the mod's own table")
+    error("kept a copy")]], expect = "kept a copy" }
   attack{ "a patch that never ends", init = [[
     data:patch("base.handler", "base.map_renew", "spin", function() while true do end end)]],
     expect = "patch 'spin' of mod evil: .*budget exceeded" }

@@ -193,6 +193,40 @@ function check_fields(fields, open, t, where)
   return nil
 end
 
+-- Entries as the registry keeps them: plain data (copied, so the mod that
+-- added an entry keeps no handle on the tables in it), functions, and
+-- strata's own values (layout nodes, tile maps, ...). A table with any other
+-- metatable is refused: the host reads entries outside any guarded call, and
+-- a mod's __index or __pairs would run there.
+local function is_strata_value(v)
+  local mt = debug.getmetatable(v)
+  if mt == nil then return false end
+  if private.protected[mt] then return true end
+  local name = rawget(mt, "__metatable")
+  return type(v) == "userdata" and type(name) == "string" and name:sub(1, 7) == "strata."
+end
+
+local function plain_copy(v, where, seen)
+  if type(v) == "table" then
+    if debug.getmetatable(v) ~= nil then
+      if is_strata_value(v) then return v end
+      error(where .. " holds a table with a metatable: definitions hold plain data, functions and strata's values", 0)
+    end
+    if seen[v] then return seen[v] end
+    local c = {}
+    seen[v] = c
+    for k, x in next, v do
+      c[plain_copy(k, where, seen)] = plain_copy(x, where .. "." .. tostring(k), seen)
+    end
+    return c
+  end
+  if type(v) == "userdata" and not is_strata_value(v) then
+    error(where .. " holds a userdata that is not strata's", 0)
+  end
+  if type(v) == "thread" then error(where .. " holds a coroutine", 0) end
+  return v
+end
+
 -- Checks entry against its schema; returns an error message or nil.
 local function check_entry(typedef, _, entry)
   return check_fields(typedef.fields, typedef.open, entry, nil)
@@ -216,8 +250,8 @@ function Registry:add(mod, entry)
     error("data:add " .. type_id .. ": _id must be a non-empty string without dots (the mod prefix is added)", 3)
   end
   local full = mod .. "." .. entry._id
-  local e = {}
-  for k, v in pairs(entry) do e[k] = v end
+  local ok_copy, e = pcall(plain_copy, entry, "data:add " .. type_id .. " " .. full, {})
+  if not ok_copy then error(e, 3) end
   e._id, e._mod, e._type = full, mod, type_id
   local msg = check_entry(typedef, full, e)
   if msg then error("data:add " .. type_id .. " " .. full .. ": " .. msg, 3) end
@@ -276,7 +310,24 @@ function Registry:finish(call)
   return errors
 end
 
-function Registry:freeze() self.frozen = true end
+-- Patches ran on the entries: copied again, so that nothing a patch handed
+-- in stays reachable from mod code.
+function Registry:freeze()
+  local errors = {}
+  for type_id, entries in pairs(self.by_type) do
+    for id, e in pairs(entries) do
+      local ok, c = pcall(plain_copy, e, type_id .. " " .. id, {})
+      if ok then
+        for k in pairs(e) do e[k] = nil end
+        for k, v in pairs(c) do e[k] = v end
+      else
+        errors[#errors + 1] = c
+      end
+    end
+  end
+  self.frozen = true
+  return errors
+end
 
 function Registry:ids(type_id) return sorted_keys(self.by_type[type_id] or {}) end
 

@@ -420,7 +420,8 @@ function M.load(ids, dirs, strata, seed)
   end
   local errors = reg:finish(M.call)
   if #errors > 0 then error("mods failed validation:\n  " .. table.concat(errors, "\n  "), 0) end
-  reg:freeze()
+  local frozen_errors = reg:freeze()
+  if #frozen_errors > 0 then error("mods failed validation:\n  " .. table.concat(frozen_errors, "\n  "), 0) end
   reg.load_args = { ids = ids, dirs = dirs, strata = strata, seed = seed }
   return reg, order
 end
