@@ -84,6 +84,7 @@ local function attack(a)
       fill(a.handler) .. "\nend }\n" ..
       'data:add{ _type = "base.handler", _id = "noop", run = function() end }\n')
     write(dir .. "/evil/notes.txt", "a note of the mod's own\n")
+    if a.shell then assert(os.execute("cd " .. sh_quote(dir .. "/evil") .. " && " .. a.shell)) end
     write(dir .. "/driver.lua", DRIVER)
     local cmd = ("cd %s && LUA_PATH=%s LUA_CPATH=%s timeout 20 prlimit --as=4000000000 lua5.4 driver.lua %s 2>&1")
       :format(sh_quote(dir), sh_quote(LUA_PATH), sh_quote(LUA_CPATH), sh_quote(dir))
@@ -132,6 +133,14 @@ describe("the sandbox, attacked", function()
   attack{ "mod:read with a NUL", init = "mod:read('notes.txt\\0.lua')", expect = "not a relative path" }
   attack{ "mod:read of its own file works", init = "assert(mod:read('notes.txt'):find('own'))",
     expect = "INIT ok" }
+  attack{ "a link in the mod's folder to a file outside", shell = "ln -s /etc/passwd passwd.txt",
+    init = "mod:read('passwd.txt')", expect = "it leads outside the mod's folder", secret = "root:" }
+  attack{ "a link to a device", shell = "ln -s /dev/zero zero.lua", init = "require('zero')",
+    expect = "leads outside the mod's folder" }
+  attack{ "a FIFO in the mod's folder", shell = "mkfifo pipe.txt", init = "mod:read('pipe.txt')",
+    expect = "not a regular file" }
+  attack{ "init.lua itself a link out", shell = "rm init.lua && ln -s /etc/passwd init.lua",
+    expect = "init.lua: it leads outside", secret = "root:" }
   attack{ "io, os.remove, dofile, loadfile, package.loadlib", init = [[
     for _, f in ipairs{ function() io.open(VICTIM, "w") end, function() os.remove("/tmp") end,
       function() dofile("/etc/passwd") end, function() loadfile("/etc/passwd") end,

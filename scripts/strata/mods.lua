@@ -10,9 +10,18 @@ local frozen
 M.budget_ms = 500        -- CPU time per callback the host starts (nested calls share it)
 M.memory_kb = 128 * 1024 -- memory growth per callback
 
-local function read_file(path)
+local core_paths = require("strata.core").paths
+
+-- A file of a mod: read only when it is a regular file inside the mod's
+-- folder (a link out of it, a FIFO or a device is refused); nil, why otherwise.
+local function read_file(path, dir)
+  if dir then
+    local real, why = core_paths.file_in(dir, path)
+    if not real then return nil, why end
+    path = real
+  end
   local f = io.open(path, "rb")
-  if not f then return nil end
+  if not f then return nil, "cannot be read" end
   local s = f:read("a")
   f:close()
   return s
@@ -289,9 +298,10 @@ function M.environment(mod, api, seed)
     end
     if loaded[name] ~= nil then return loaded[name] end
     local path = mod.dir .. "/" .. name:gsub("%.", "/") .. ".lua"
-    local text = read_file(path)
+    local text, why = read_file(path, mod.dir)
     if not text then
-      error("require: mod " .. mod.id .. " has no file '" .. name .. "' (mods may require only their own files and 'strata')", 2)
+      error("require: mod " .. mod.id .. " has no file '" .. name .. "' (" .. tostring(why) ..
+        "; mods may require only their own files and 'strata')", 2)
     end
     local chunk, err = load(text, "@" .. path, "t", env)
     if not chunk then error(err, 2) end
@@ -308,7 +318,10 @@ end
 local function manifest(id, dirs)
   for _, dir in ipairs(dirs) do
     local path = dir .. "/" .. id .. "/mod.lua"
-    local text = read_file(path)
+    local text, why = read_file(path, dir .. "/" .. id)
+    if not text and why ~= "no such file" and why ~= "its folder cannot be resolved" then
+      error("mod " .. id .. ": mod.lua: " .. why, 0)
+    end
     if text then
       local chunk, err = load(text, "@" .. path, "t", {})
       if not chunk then error("mod " .. id .. ": bad manifest: " .. err, 0) end
@@ -404,13 +417,14 @@ function M.load(ids, dirs, strata, seed)
     api.mod = frozen("mod", { id = m.id, version = m.version,
       load = function(_, name) return env.require(name) end,
       read = function(_, name)
-        local text = read_file(mod_file(m, name, "mod:read"))
-        if not text then error("mod:read: mod " .. m.id .. " has no file '" .. name .. "'", 2) end
+        local text, why = read_file(mod_file(m, name, "mod:read"), m.dir)
+        if not text then error("mod:read: mod " .. m.id .. " has no file '" .. name .. "' (" .. tostring(why) .. ")", 2) end
         return text
       end })
     env = M.environment(m, api, seed)
     local path = m.dir .. "/init.lua"
-    local text = read_file(path)
+    local text, why = read_file(path, m.dir)
+    if not text and why ~= "no such file" then error("mod " .. m.id .. ": init.lua: " .. why, 0) end
     if text then
       local chunk, err = load(text, "@" .. path, "t", env)
       if not chunk then error("mod " .. m.id .. ": " .. err, 0) end
