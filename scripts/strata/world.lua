@@ -687,6 +687,9 @@ function World:_atomic(fn, ...)
   local outer = self._txn
   local txn = { streams = {}, touched = {}, created = {}, outer = outer }
   local depth = self._s:depth()
+  -- Host bookkeeping that code inside may leave half-set when a spent budget
+  -- stops it mid-way: put back on failure, with the savepoint.
+  local generating, reporting = self._generating, self._reporting
   self._s:begin()
   self._txn = txn
   local r = table.pack(pcall(fn, ...))
@@ -701,6 +704,7 @@ function World:_atomic(fn, ...)
     return table.unpack(r, 1, r.n)
   end
   while self._s:depth() > depth do self._s:rollback() end
+  self._generating, self._reporting = generating, reporting
   for s, st in pairs(txn.streams) do stream_rng[s]:set_state(st) end
   for key in pairs(txn.created) do self._streams[key] = nil end
   -- Tile map views of objects that the rollback removed would point at freed maps.
