@@ -307,7 +307,8 @@ end
 local function rng_of(opts, fn, level)
   local r = opts.rng
   if r ~= nil then
-    if type(r) == "table" and r._raw then return r:_raw() end -- a world stream
+    local g = type(r) == "table" and private.stream_generator and private.stream_generator(r)
+    if g then return g end -- a world stream
     if type(r) == "userdata" then return r end
     error(fn .. ": option 'rng' must be a random generator (ctx.rng, strata.rng.new)", level)
   end

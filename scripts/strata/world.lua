@@ -644,8 +644,15 @@ for _, name in ipairs{ "int", "float", "chance", "shuffle", "pick", "set_state" 
 end
 function Stream:state() return rng_of(self):state() end
 function Stream:stream(key) return rng_of(self):stream(key) end
--- The generator itself, for C functions that draw from it (layouts).
-function Stream:_raw() local r = rng_of(self) record_stream(self) return r end
+-- The generator itself, for C functions that draw from it (layouts): for
+-- strata's own code only (a mod holding it could draw without the savepoint
+-- noting it).
+function private.stream_generator(s)
+  if debug.getmetatable(s) ~= Stream then return nil end
+  local r = rng_of(s)
+  record_stream(s)
+  return r
+end
 
 function World:stream(key)
   if type(key) ~= "string" then error("world.rng:stream: key must be a string", 2) end
