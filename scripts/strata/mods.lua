@@ -1,6 +1,10 @@
 -- strata.mods: finding mods, ordering them by their requirements, and running
--- each in its own sandboxed environment. Callbacks from mods run under an
--- instruction budget and a memory limit (M.call).
+-- each in its own sandboxed environment. Every mod is treated as hostile: it
+-- gets capabilities (its own files through mod:read/mod:load, a strata
+-- without paths or worlds, a world view without save), never the host's
+-- objects, and its callbacks run as guarded calls under one CPU budget and
+-- one memory limit (M.call). This table is the host's: mods never see it.
+-- docs/sandbox.md lists the guarantees.
 local data = require "strata.data"
 local options = require "strata.options"
 
