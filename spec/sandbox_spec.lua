@@ -242,6 +242,10 @@ describe("the sandbox, attacked", function()
     local same = map:set(0, 0, "wall")
     assert(same == map, "a tile edit returns the handle, not the world's tile map")
     map:delete() map:set(1, 1, "wall")]], expect = "was deleted" }
+  attack{ "an XY map closed while a grid uses it", handler = [[
+    local g = strata.xymap.grid()
+    do local m <close> = strata.xymap.parse("+ 0 1\n\n1 #-#\n  | \n0 #-#\n\n+ 0 1\n") g:add(m) end]],
+    expect = "the map is in a grid" }
   attack{ "rawset on a handle", handler = [[
     local h = world:create_object{ kind = "x" } rawset(h, "uid", 1)]], expect = "cannot be changed with rawset" }
   attack{ "assigning a handle's uid", handler = [[

@@ -10,6 +10,7 @@
 
 typedef struct lstrata_xymap {
   strata_xymap *map;
+  int in_grid; /* a grid uses the map: only collecting it may free it then */
 } lstrata_xymap;
 
 static strata_xymap *check_xymap(lua_State *L, int arg) {
@@ -152,6 +153,7 @@ static int xymap_parse(lua_State *L) {
   if (m == NULL) return lstrata_raise(L, "xymap.parse", &err);
   lstrata_xymap *ud = lua_newuserdatauv(L, sizeof *ud, 0);
   ud->map = m;
+  ud->in_grid = 0;
   luaL_setmetatable(L, XYMAP_MT);
   return 1;
 }
@@ -380,6 +382,14 @@ static int xymap_gc(lua_State *L) {
   return 0;
 }
 
+/* m:close() and <close>: a map a grid uses stays (the grid would point at
+** freed memory); it goes when neither is reachable. */
+static int xymap_close(lua_State *L) {
+  lstrata_xymap *ud = luaL_checkudata(L, 1, XYMAP_MT);
+  if (ud->in_grid) return luaL_error(L, "xymap:close: the map is in a grid; it goes with the grid");
+  return xymap_gc(L);
+}
+
 static int xymap_tostring(lua_State *L) {
   lstrata_xymap *ud = luaL_checkudata(L, 1, XYMAP_MT);
   if (ud->map == NULL) {
@@ -425,6 +435,7 @@ static int xygrid_add(lua_State *L) {
   strata_xymap *m = check_xymap(L, 2);
   strata_error err;
   if (strata_xygrid_add(g, m, &err) != STRATA_OK) return luaL_argerror(L, 2, err.message);
+  ((lstrata_xymap *)lua_touserdata(L, 2))->in_grid = 1;
   lua_getiuservalue(L, 1, 1);
   lua_pushvalue(L, 2);
   lua_setfield(L, -2, strata_xymap_z(m));
@@ -534,9 +545,9 @@ void lstrata_open_xymap(lua_State *L) {
     {"node", xymap_node}, {"nodes", xymap_nodes}, {"exits", xymap_exits},
     {"shortest_path", xymap_shortest_path}, {"display", xymap_display},
     {"visual_range", xymap_visual_range},
-    {"close", xymap_gc}, {NULL, NULL}};
+    {"close", xymap_close}, {NULL, NULL}};
   static const luaL_Reg meta[] = {
-    {"__index", xymap_index}, {"__gc", xymap_gc}, {"__close", xymap_gc},
+    {"__index", xymap_index}, {"__gc", xymap_gc}, {"__close", xymap_close},
     {"__tostring", xymap_tostring}, {NULL, NULL}};
   static const luaL_Reg funcs[] = {{"parse", xymap_parse}, {"grid", xygrid_new}, {NULL, NULL}};
   static const luaL_Reg grid_methods[] = {
