@@ -371,7 +371,42 @@ static void test_sparse_and_timers(void) {
   strata_world_free(w);
 }
 
+/* A table decodes in O(n log n): 200,000 entries at once; duplicate keys
+** (found by sorting) are refused. */
+static void test_big_table_decode(void) {
+  strata_error err;
+  strata_buffer b = { 0 };
+  size_t n = 200000;
+  unsigned char head[12];
+  size_t h = 0;
+  head[h++] = 6;
+  for (uint64_t v = n; ; v >>= 7) { head[h++] = (unsigned char)((v & 0x7f) | (v >> 7 ? 0x80 : 0)); if (!(v >> 7)) break; }
+  b.data = malloc(h + n * 8);
+  memcpy(b.data, head, h);
+  b.len = h;
+  for (size_t i = 0; i < n; i++) {
+    strata_value k = strata_value_int((int64_t)i), v = strata_value_bool(1);
+    CHECK(strata_value_encode(&k, &b, &err) == STRATA_OK);
+    CHECK(strata_value_encode(&v, &b, &err) == STRATA_OK);
+  }
+  strata_value out;
+  CHECK(strata_value_decode(&out, b.data, b.len, &err) == STRATA_OK);
+  CHECK(out.type == STRATA_VTABLE && out.u.t->n == n);
+  strata_value_clear(&out);
+  /* the same bytes with the last key (199999) replaced by 0: a duplicate */
+  b.len = h;
+  for (size_t i = 0; i < n; i++) {
+    strata_value k = strata_value_int(i + 1 == n ? 0 : (int64_t)i), v = strata_value_bool(1);
+    CHECK(strata_value_encode(&k, &b, &err) == STRATA_OK);
+    CHECK(strata_value_encode(&v, &b, &err) == STRATA_OK);
+  }
+  CHECK(strata_value_decode(&out, b.data, b.len, &err) == STRATA_EPARSE);
+  CHECK_HAS(err.message, "duplicate");
+  strata_buffer_free(&b);
+}
+
 int main(void) {
+  test_big_table_decode();
   test_sparse_and_timers();
   test_values();
   test_world_tokens();
