@@ -62,13 +62,13 @@ describe("the sandbox", function()
     w:schedule{ after = 1, handler = "sandboxed.runaway" }
     local failures = w:advance(2)
     assert.equal(1, #failures)
-    assert.matches("sandboxed.runaway: stopped, instruction budget exceeded", failures[1].message)
+    assert.matches("sandboxed.runaway: stopped, budget exceeded", failures[1].message)
     w:schedule{ after = 1, handler = "sandboxed.bomb" }
     failures = w:advance(2)
     assert.matches("sandboxed.bomb: stopped, memory limit exceeded", failures[1].message)
     w:schedule{ after = 1, handler = "sandboxed.sneaky" }
     failures = w:advance(2)
-    assert.matches("sandboxed.sneaky: stopped, instruction budget exceeded", failures[1].message)
+    assert.matches("sandboxed.sneaky: stopped, budget exceeded", failures[1].message)
     w:schedule{ after = 1, handler = "sandboxed.fine", args = { obj = obj } }
     w:advance(2)
     assert.is_true(obj.state.ran)

@@ -1,5 +1,6 @@
 /* lstrata.c - shared binding helpers and the module entry point. */
 #include "lstrata.h"
+#include "lguard.h"
 
 #include <string.h>
 
@@ -165,6 +166,7 @@ void lstrata_register_type(lua_State *L, const char *name, const luaL_Reg *meta,
                            const luaL_Reg *methods) {
   luaL_newmetatable(L, name);
   luaL_setfuncs(L, meta, 0);
+  lstrata_protect_metatable(L, name);
   int own_index = lua_getfield(L, -1, "__index") == LUA_TFUNCTION;
   lua_pop(L, 1);
   lua_newtable(L);
@@ -181,6 +183,14 @@ void lstrata_add_methods(lua_State *L, const char *name, const luaL_Reg *funcs) 
   }
   luaL_setfuncs(L, funcs, 0);
   lua_pop(L, 2);
+
+}
+
+/* getmetatable() on a strata value gives its type name, never the metatable:
+** its __gc and methods stay out of reach (luaL_checkudata reads the real one). */
+void lstrata_protect_metatable(lua_State *L, const char *name) {
+  lua_pushstring(L, name);
+  lua_setfield(L, -2, "__metatable");
 }
 
 void lstrata_add_functions(lua_State *L, const char *field, const luaL_Reg *funcs) {
@@ -203,5 +213,6 @@ int luaopen_strata_core(lua_State *L) {
   lstrata_open_picture(L);
   lstrata_open_paths(L);
   lstrata_open_worldgen(L);
+  lstrata_open_guard(L);
   return 1;
 }

@@ -40,6 +40,9 @@ int lstrata_check_int(lua_State *L, int arg);
 ** __index function, as its "methods" field for that function to consult. */
 void lstrata_register_type(lua_State *L, const char *name, const luaL_Reg *meta,
                            const luaL_Reg *methods);
+/* Sets the metatable at the top's __metatable to name (getmetatable gives
+** the name; the table itself, with __gc, stays out of Lua's reach). */
+void lstrata_protect_metatable(lua_State *L, const char *name);
 /* Sets module[field] = a table of the functions in funcs (module at the top). */
 void lstrata_add_functions(lua_State *L, const char *field, const luaL_Reg *funcs);
 

@@ -3,6 +3,7 @@
 #define LTILEMAP_H
 
 #include "lstrata.h"
+#include "strata/world.h"
 
 #define TILEMAP_MT "strata.tilemap"
 
@@ -10,12 +11,19 @@ typedef struct lstrata_tilemap {
   strata_tilemap *map; /* NULL once closed */
   int owned;           /* freed by __gc/__close; 0 when another object owns the map */
   strata_path path;    /* reused by find_path */
+  strata_world *world; /* for a world's map: the owner (held by uservalue 1) ... */
+  uint64_t uid;        /* ... and the object; the view works while it owns map */
 } lstrata_tilemap;
 
 /* The map at arg; raises if it is not a tile map or was closed. */
 strata_tilemap *lstrata_check_tilemap(lua_State *L, int arg);
 /* Pushes a userdata for m. With owned != 0 the userdata frees m when collected. */
 void lstrata_push_tilemap(lua_State *L, strata_tilemap *m, int owned);
+/* Pushes a view of the map of object uid, owned by world w, whose userdata is
+** at world_index: the view keeps it alive and refuses to work once the
+** object no longer owns m (deleted), instead of touching freed memory. */
+void lstrata_push_world_tilemap(lua_State *L, strata_tilemap *m, strata_world *w, uint64_t uid,
+                                int world_index);
 /* The token id for the string at arg in m's table, interning it; raises on a
 ** bad name. */
 strata_token lstrata_check_token(lua_State *L, strata_tilemap *m, int arg);

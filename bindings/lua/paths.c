@@ -7,10 +7,13 @@
 **                            strata/ directory of Lua files, for a copy
 **                            installed under another prefix
 **   core.paths.realpath(p)   the absolute, resolved path, or nil, message
+**   core.paths.file_in(dir, p) the resolved path of p when it is a regular
+**                            file inside dir (links resolved), or nil, why
 */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lstrata.h"
 
@@ -35,6 +38,25 @@ static int l_realpath(lua_State *L) {
   return 1;
 }
 
+/* A mod's own file: links cannot lead out of its folder, and only regular
+** files count (a FIFO would block the read, a device would never end). */
+static int l_file_in(lua_State *L) {
+  const char *dir = luaL_checkstring(L, 1), *path = luaL_checkstring(L, 2);
+  char *rdir = realpath(dir, NULL), *rpath = realpath(path, NULL);
+  const char *why = NULL;
+  struct stat st;
+  size_t n = rdir ? strlen(rdir) : 0;
+  if (!rdir) why = "its folder cannot be resolved";
+  else if (!rpath) why = "no such file";
+  else if (strncmp(rpath, rdir, n) != 0 || rpath[n] != '/') why = "it leads outside the mod's folder";
+  else if (stat(rpath, &st) != 0 || !S_ISREG(st.st_mode)) why = "not a regular file";
+  if (why) lua_pushnil(L), lua_pushstring(L, why);
+  else lua_pushstring(L, rpath), lua_pushnil(L);
+  free(rdir);
+  free(rpath);
+  return 2;
+}
+
 void lstrata_open_paths(lua_State *L) {
   lua_newtable(L);
   lua_pushliteral(L, STRATA_INSTALL_MODS);
@@ -43,5 +65,7 @@ void lstrata_open_paths(lua_State *L) {
   lua_setfield(L, -2, "lua_to_mods");
   lua_pushcfunction(L, l_realpath);
   lua_setfield(L, -2, "realpath");
+  lua_pushcfunction(L, l_file_in);
+  lua_setfield(L, -2, "file_in");
   lua_setfield(L, -2, "paths");
 }

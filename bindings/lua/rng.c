@@ -87,13 +87,15 @@ static int rng_chance(lua_State *L) {
 static int rng_shuffle(lua_State *L) {
   strata_rng *r = lstrata_check_rng(L, 1);
   luaL_checktype(L, 2, LUA_TTABLE);
-  lua_Integer n = luaL_len(L, 2);
+  /* Raw length and raw access: a table's __len or __index/__newindex (a mod's
+  ** code) cannot make this loop run forever or run code inside it. */
+  lua_Integer n = (lua_Integer)lua_rawlen(L, 2);
   for (lua_Integer i = n; i > 1; i--) {
     lua_Integer j = 1 + (lua_Integer)strata_rng_below(r, (uint64_t)i);
-    lua_geti(L, 2, i);
-    lua_geti(L, 2, j);
-    lua_seti(L, 2, i);
-    lua_seti(L, 2, j);
+    lua_rawgeti(L, 2, i);
+    lua_rawgeti(L, 2, j);
+    lua_rawseti(L, 2, i);
+    lua_rawseti(L, 2, j);
   }
   lua_settop(L, 2);
   return 1;
@@ -103,9 +105,9 @@ static int rng_shuffle(lua_State *L) {
 static int rng_pick(lua_State *L) {
   strata_rng *r = lstrata_check_rng(L, 1);
   luaL_checktype(L, 2, LUA_TTABLE);
-  lua_Integer n = luaL_len(L, 2);
+  lua_Integer n = (lua_Integer)lua_rawlen(L, 2);
   luaL_argcheck(L, n > 0, 2, "cannot pick from an empty list");
-  lua_geti(L, 2, 1 + (lua_Integer)strata_rng_below(r, (uint64_t)n));
+  lua_rawgeti(L, 2, 1 + (lua_Integer)strata_rng_below(r, (uint64_t)n));
   return 1;
 }
 

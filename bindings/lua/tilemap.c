@@ -10,18 +10,37 @@ static lstrata_tilemap *check_ud(lua_State *L, int arg) {
   return luaL_checkudata(L, arg, TILEMAP_MT);
 }
 
+/* A view of a world's map checks on every use that the world still owns it. */
+static int view_alive(const lstrata_tilemap *ud) {
+  return ud->map != NULL && (ud->world == NULL || strata_world_tilemap(ud->world, ud->uid) == ud->map);
+}
+
 strata_tilemap *lstrata_check_tilemap(lua_State *L, int arg) {
   lstrata_tilemap *ud = check_ud(L, arg);
   if (ud->map == NULL) luaL_argerror(L, arg, "the map was closed");
+  if (!view_alive(ud)) luaL_argerror(L, arg, "the map was deleted");
   return ud->map;
 }
 
 void lstrata_push_tilemap(lua_State *L, strata_tilemap *m, int owned) {
-  lstrata_tilemap *ud = lua_newuserdatauv(L, sizeof *ud, 0);
+  lstrata_tilemap *ud = lua_newuserdatauv(L, sizeof *ud, 1);
   ud->map = m;
   ud->owned = owned;
+  ud->world = NULL;
+  ud->uid = 0;
   strata_path_init(&ud->path);
   luaL_setmetatable(L, TILEMAP_MT);
+}
+
+void lstrata_push_world_tilemap(lua_State *L, strata_tilemap *m, strata_world *w, uint64_t uid,
+                                int world_index) {
+  world_index = lua_absindex(L, world_index);
+  lstrata_push_tilemap(L, m, 0);
+  lstrata_tilemap *ud = lua_touserdata(L, -1);
+  ud->world = w;
+  ud->uid = uid;
+  lua_pushvalue(L, world_index);
+  lua_setiuservalue(L, -2, 1);
 }
 
 strata_token lstrata_check_token(lua_State *L, strata_tilemap *m, int arg) {
@@ -340,7 +359,10 @@ static int tilemap_render(lua_State *L) {
 static int tilemap_index(lua_State *L) {
   lstrata_tilemap *ud = check_ud(L, 1);
   const char *key = luaL_checkstring(L, 2);
-  if (ud->map != NULL && strcmp(key, "width") == 0) {
+  if (!view_alive(ud) && (strcmp(key, "width") == 0 || strcmp(key, "height") == 0 ||
+                          strcmp(key, "token_table") == 0)) {
+    lua_pushnil(L);
+  } else if (ud->map != NULL && strcmp(key, "width") == 0) {
     lua_pushinteger(L, strata_tilemap_width(ud->map));
   } else if (ud->map != NULL && strcmp(key, "height") == 0) {
     lua_pushinteger(L, strata_tilemap_height(ud->map));
@@ -364,6 +386,7 @@ static int tilemap_close(lua_State *L) {
 static int tilemap_tostring(lua_State *L) {
   lstrata_tilemap *ud = check_ud(L, 1);
   if (ud->map == NULL) lua_pushliteral(L, "strata.tilemap (closed)");
+  else if (!view_alive(ud)) lua_pushliteral(L, "strata.tilemap (deleted)");
   else lua_pushfstring(L, "strata.tilemap %dx%d", strata_tilemap_width(ud->map),
                        strata_tilemap_height(ud->map));
   return 1;

@@ -10,6 +10,7 @@ static const char DEFAULT_KEY = 'k';
 
 strata_tokens *lstrata_check_tokens(lua_State *L, int arg) {
   strata_tokens **ud = luaL_checkudata(L, arg, TOKENS_MT);
+  if (*ud == NULL) luaL_argerror(L, arg, "the token table was released");
   return *ud;
 }
 

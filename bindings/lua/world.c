@@ -60,12 +60,25 @@ static void push_child_path(lua_State *L, int path, int key) {
 
 static void to_value(conv *c, int idx, int path, strata_value *out, int depth);
 
-static int metafield_true(lua_State *L, int idx, const char *name) {
-  int t = luaL_getmetafield(L, idx, name);
-  if (t == LUA_TNIL) return 0;
-  int r = lua_toboolean(L, -1);
-  lua_pop(L, 1);
-  return r;
+/* The Lua types that state may hold besides plain data, registered by
+** strata.world (types()): handles (stored as references) and persistent-table
+** proxies (copied). A value is one of them when its metatable *is* the
+** registered one: nothing a table can put in its own metatable counts. */
+static const char HANDLE_MT = 'h', HANDLE_UID = 'u', PROXY_MT = 'p', PROXY_SNAPSHOT = 's';
+
+static int registered_type(lua_State *L, int idx, const void *key) {
+  if (!lua_getmetatable(L, idx)) return 0;
+  lua_rawgetp(L, LUA_REGISTRYINDEX, key);
+  int same = !lua_isnil(L, -1) && lua_rawequal(L, -1, -2);
+  lua_pop(L, 2);
+  return same;
+}
+
+/* Calls the registered function `key` on the value at idx; leaves its result. */
+static void call_registered(lua_State *L, int idx, const void *key) {
+  lua_rawgetp(L, LUA_REGISTRYINDEX, key);
+  lua_pushvalue(L, idx);
+  lua_call(L, 1, 1);
 }
 
 static void out_of_memory(lua_State *L, strata_error *err) {
@@ -146,20 +159,21 @@ static void to_value(conv *c, int idx, int path, strata_value *out, int depth) {
   case LUA_TTABLE:
     if (lua_getmetatable(L, idx)) {
       lua_pop(L, 1);
-      if (metafield_true(L, idx, "__strata_handle")) {
-        lua_getfield(L, idx, "uid");
-        lua_Integer u = lua_tointeger(L, -1);
+      if (registered_type(L, idx, &HANDLE_MT)) {
+        call_registered(L, idx, &HANDLE_UID);
+        int isint = 0;
+        lua_Integer u = lua_tointegerx(L, -1, &isint);
         lua_pop(L, 1);
-        if (u <= 0 || !strata_world_object(c->w, (uint64_t)u))
+        if (!isint || u <= 0 || !strata_world_object(c->w, (uint64_t)u))
           conv_error(L, path, "cannot store a handle to a deleted object");
         *out = strata_value_ref((uint64_t)u);
         return;
       }
-      if (metafield_true(L, idx, "__strata_proxy")) {
+      if (registered_type(L, idx, &PROXY_MT)) {
         /* A persistent table stored elsewhere: copy what it holds now. */
-        luaL_getmetafield(L, idx, "__snapshot");
-        lua_pushvalue(L, idx);
-        lua_call(L, 1, 1);
+        call_registered(L, idx, &PROXY_SNAPSHOT);
+        if (lua_type(L, -1) != LUA_TTABLE || lua_getmetatable(L, -1))
+          conv_error(L, path, "a persistent table that is gone cannot be stored");
         table_to_value(c, lua_gettop(L), path, out, depth);
         lua_pop(L, 1);
         return;
@@ -427,6 +441,17 @@ static int w_next_due(lua_State *L) {
   return 2;
 }
 
+/* skip(uid, until) -> runs passed over: the repeating timer moves past until */
+static int w_skip(lua_State *L) {
+  strata_world *w = check_world(L, 1);
+  uint64_t skipped = 0;
+  strata_error err;
+  if (strata_world_timer_skip(w, check_uid(L, 2), luaL_checknumber(L, 3), &skipped, &err))
+    return raise_err(L, &err);
+  lua_pushnumber(L, (lua_Number)skipped);
+  return 1;
+}
+
 /* fire(uid) -> handler, args */
 static int w_fire(lua_State *L) {
   strata_world *w = check_world(L, 1);
@@ -682,9 +707,11 @@ static int w_tokens(lua_State *L) {
 /* tilemap(uid) -> a tile map view that the world owns, or nil. Views are made
 ** per call and not kept, so none outlives a deleted map. */
 static int w_tilemap(lua_State *L) {
-  strata_tilemap *m = strata_world_tilemap(check_world(L, 1), check_uid(L, 2));
+  strata_world *w = check_world(L, 1);
+  uint64_t uid = check_uid(L, 2);
+  strata_tilemap *m = strata_world_tilemap(w, uid);
   if (!m) return 0;
-  lstrata_push_tilemap(L, m, 0);
+  lstrata_push_world_tilemap(L, m, w, uid, 1);
   return 1;
 }
 
@@ -767,13 +794,28 @@ static int w_check(lua_State *L) {
   return 0;
 }
 
+/* world_state.types(handle_mt, uid_of, proxy_mt, snapshot_of): the Lua
+** types of strata.world that state may hold (see registered_type). */
+static int w_types(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  luaL_checktype(L, 3, LUA_TTABLE);
+  luaL_checktype(L, 4, LUA_TFUNCTION);
+  const void *keys[] = { &HANDLE_MT, &HANDLE_UID, &PROXY_MT, &PROXY_SNAPSHOT };
+  for (int i = 0; i < 4; i++) {
+    lua_pushvalue(L, i + 1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, keys[i]);
+  }
+  return 0;
+}
+
 static const luaL_Reg world_methods[] = {
   { "set_ref_maker", w_set_ref_maker }, { "seed", w_seed }, { "time", w_time },
   { "set_time", w_set_time }, { "next_uid", w_next_uid }, { "count", w_count },
   { "create", w_create }, { "info", w_info }, { "delete", w_delete },
   { "set_position", w_set_position }, { "set_archetype", w_set_archetype }, { "get", w_get }, { "snapshot", w_snapshot },
   { "keys", w_keys }, { "set", w_set }, { "schedule", w_schedule }, { "cancel", w_cancel },
-  { "next_due", w_next_due }, { "fire", w_fire }, { "timers", w_timers },
+  { "next_due", w_next_due }, { "fire", w_fire }, { "skip", w_skip }, { "timers", w_timers },
   { "subscribe", w_subscribe }, { "unsubscribe", w_unsubscribe },
   { "subscriptions", w_subscriptions }, { "objects", w_objects }, { "objects_on", w_objects_on }, { "objects_from", w_objects_from }, { "stream", w_stream },
   { "set_stream", w_set_stream }, { "used_ids", w_used_ids }, { "create_map", w_create_map }, { "tokens", w_tokens }, { "tilemap", w_tilemap }, { "tags", w_tags }, { "set_tag", w_set_tag }, { "has_tag", w_has_tag }, { "save", w_save }, { "check", w_check },
@@ -785,17 +827,21 @@ void lstrata_open_world(lua_State *L) {
   luaL_newmetatable(L, "strata.value_holder");
   lua_pushcfunction(L, holder_gc);
   lua_setfield(L, -2, "__gc");
+  lstrata_protect_metatable(L, "strata.value_holder");
   lua_pop(L, 1);
   luaL_newmetatable(L, WORLD_MT);
   luaL_newlib(L, world_methods);
   lua_setfield(L, -2, "__index");
   lua_pushcfunction(L, w_gc);
   lua_setfield(L, -2, "__gc");
+  lstrata_protect_metatable(L, WORLD_MT);
   lua_pop(L, 1);
   lua_newtable(L);
   lua_pushcfunction(L, w_new);
   lua_setfield(L, -2, "new");
   lua_pushcfunction(L, w_open);
   lua_setfield(L, -2, "open");
+  lua_pushcfunction(L, w_types);
+  lua_setfield(L, -2, "types");
   lua_setfield(L, -2, "world_state");
 }

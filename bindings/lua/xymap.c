@@ -10,6 +10,7 @@
 
 typedef struct lstrata_xymap {
   strata_xymap *map;
+  int in_grid; /* a grid uses the map: only collecting it may free it then */
 } lstrata_xymap;
 
 static strata_xymap *check_xymap(lua_State *L, int arg) {
@@ -154,6 +155,7 @@ static int xymap_parse(lua_State *L) {
   if (m == NULL) return lstrata_raise(L, "xymap.parse", &err);
   lstrata_xymap *ud = lua_newuserdatauv(L, sizeof *ud, 0);
   ud->map = m;
+  ud->in_grid = 0;
   luaL_setmetatable(L, XYMAP_MT);
   return 1;
 }
@@ -382,6 +384,14 @@ static int xymap_gc(lua_State *L) {
   return 0;
 }
 
+/* m:close() and <close>: a map a grid uses stays (the grid would point at
+** freed memory); it goes when neither is reachable. */
+static int xymap_close(lua_State *L) {
+  lstrata_xymap *ud = luaL_checkudata(L, 1, XYMAP_MT);
+  if (ud->in_grid) return luaL_error(L, "xymap:close: the map is in a grid; it goes with the grid");
+  return xymap_gc(L);
+}
+
 static int xymap_tostring(lua_State *L) {
   lstrata_xymap *ud = luaL_checkudata(L, 1, XYMAP_MT);
   if (ud->map == NULL) {
@@ -427,6 +437,7 @@ static int xygrid_add(lua_State *L) {
   strata_xymap *m = check_xymap(L, 2);
   strata_error err;
   if (strata_xygrid_add(g, m, &err) != STRATA_OK) return luaL_argerror(L, 2, err.message);
+  ((lstrata_xymap *)lua_touserdata(L, 2))->in_grid = 1;
   lua_getiuservalue(L, 1, 1);
   lua_pushvalue(L, 2);
   lua_setfield(L, -2, strata_xymap_z(m));
@@ -517,7 +528,8 @@ static int xygrid_new(lua_State *L) {
   if ((ud->grid = strata_xygrid_new(&err)) == NULL) return lstrata_raise(L, "xymap.grid", &err);
   int g = lua_gettop(L);
   if (lua_istable(L, 1)) {
-    for (lua_Integer i = 1; lua_geti(L, 1, i) != LUA_TNIL; i++) {
+    /* Raw reads: a table whose __index never returns nil cannot keep this loop going. */
+    for (lua_Integer i = 1; lua_rawgeti(L, 1, i) != LUA_TNIL; i++) {
       lua_pushcfunction(L, xygrid_add);
       lua_pushvalue(L, g);
       lua_pushvalue(L, -3);
@@ -535,9 +547,9 @@ void lstrata_open_xymap(lua_State *L) {
     {"node", xymap_node}, {"nodes", xymap_nodes}, {"exits", xymap_exits},
     {"shortest_path", xymap_shortest_path}, {"display", xymap_display},
     {"visual_range", xymap_visual_range},
-    {"close", xymap_gc}, {NULL, NULL}};
+    {"close", xymap_close}, {NULL, NULL}};
   static const luaL_Reg meta[] = {
-    {"__index", xymap_index}, {"__gc", xymap_gc}, {"__close", xymap_gc},
+    {"__index", xymap_index}, {"__gc", xymap_gc}, {"__close", xymap_close},
     {"__tostring", xymap_tostring}, {NULL, NULL}};
   static const luaL_Reg funcs[] = {{"parse", xymap_parse}, {"grid", xygrid_new}, {NULL, NULL}};
   static const luaL_Reg grid_methods[] = {

@@ -266,6 +266,29 @@ static strata_status get_varint(reader *r, uint64_t *out) {
   return bad(r, "integer too long");
 }
 
+/* Orders keys: integers before strings, integers by value, strings by bytes. */
+static int key_cmp(const void *pa, const void *pb) {
+  const strata_value *a = *(const strata_value *const *)pa, *b = *(const strata_value *const *)pb;
+  if (a->type != b->type) return a->type == STRATA_VINT ? -1 : 1;
+  if (a->type == STRATA_VINT) return (a->u.i > b->u.i) - (a->u.i < b->u.i);
+  size_t n = a->u.str.len < b->u.str.len ? a->u.str.len : b->u.str.len;
+  int c = n ? memcmp(a->u.str.s, b->u.str.s, n) : 0;
+  if (c) return c;
+  return (a->u.str.len > b->u.str.len) - (a->u.str.len < b->u.str.len);
+}
+
+/* 1 when two keys of t are equal (or when out of memory to tell). */
+static int has_duplicate_key(const strata_vtable *t) {
+  const strata_value **order = malloc(t->n * sizeof *order);
+  if (!order) return 1;
+  for (size_t i = 0; i < t->n; i++) order[i] = &t->keys[i];
+  qsort(order, t->n, sizeof *order, key_cmp);
+  int dup = 0;
+  for (size_t i = 1; i < t->n && !dup; i++) dup = key_cmp(&order[i - 1], &order[i]) == 0;
+  free(order);
+  return dup;
+}
+
 static strata_status decode(reader *r, strata_value *out, int depth) {
   *out = strata_value_nil();
   if (depth > STRATA_VALUE_MAX_DEPTH) return bad(r, "nested too deeply");
@@ -302,6 +325,16 @@ static strata_status decode(reader *r, strata_value *out, int depth) {
     if (n > (uint64_t)(r->end - r->p) / 2) return bad(r, "table count exceeds data");
     strata_value t;
     if ((st = strata_value_table(&t, r->err))) return st;
+    /* The pairs go straight into the arrays, and duplicates are found by
+    ** sorting afterwards: a table of n entries decodes in O(n log n), where
+    ** a lookup per entry would make a large table in a save cost O(n^2). */
+    strata_vtable *tt = t.u.t;
+    if (n) {
+      tt->keys = malloc((size_t)n * sizeof *tt->keys);
+      tt->vals = malloc((size_t)n * sizeof *tt->vals);
+      if (!tt->keys || !tt->vals) { strata_value_clear(&t); return nomem(r->err); }
+      tt->cap = (size_t)n;
+    }
     for (uint64_t i = 0; i < n; i++) {
       strata_value k, v;
       if ((st = decode(r, &k, depth + 1))) { strata_value_clear(&t); return st; }
@@ -311,15 +344,14 @@ static strata_status decode(reader *r, strata_value *out, int depth) {
         return bad(r, "table key is not a string or integer");
       }
       if ((st = decode(r, &v, depth + 1))) { strata_value_clear(&k); strata_value_clear(&t); return st; }
-      if (v.type == STRATA_VNIL || strata_vtable_get(t.u.t, &k)) {
-        strata_value_clear(&k);
-        strata_value_clear(&v);
-        strata_value_clear(&t);
-        return bad(r, "nil or duplicate table entry");
-      }
-      st = strata_vtable_set(t.u.t, &k, &v, r->err);
-      strata_value_clear(&k);
-      if (st) { strata_value_clear(&v); strata_value_clear(&t); return st; }
+      tt->keys[tt->n] = k;
+      tt->vals[tt->n] = v;
+      tt->n++;
+      if (v.type == STRATA_VNIL) { strata_value_clear(&t); return bad(r, "nil or duplicate table entry"); }
+    }
+    if (tt->n > 1 && has_duplicate_key(tt)) {
+      strata_value_clear(&t);
+      return bad(r, "nil or duplicate table entry");
     }
     *out = t;
     return STRATA_OK;

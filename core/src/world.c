@@ -6,6 +6,7 @@
 #include "world_internal.h"
 
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 static strata_status nomem(strata_error *err) {
@@ -66,8 +67,12 @@ void world_sub_clear(strata_subscription *s) {
 void strata_world_free(strata_world *w) {
   if (!w) return;
   txn_free(w); /* first: it may hold deleted objects and copies */
-  for (size_t i = 0; i < w->objects_cap; i++) world_object_free(w->objects[i]);
-  free(w->objects);
+  for (size_t i = 0; i < w->npages; i++) {
+    for (size_t j = 0; j < WORLD_PAGE_SLOTS; j++) world_object_free(w->pages[i]->slot[j]);
+    free(w->pages[i]);
+  }
+  free(w->pages);
+  free(w->page_hash);
   for (size_t i = 0; i < w->nstreams; i++) free(w->streams[i].key);
   free(w->streams);
   for (size_t i = 0; i < w->ntimers; i++) strata_timer_clear(&w->timers[i]);
@@ -98,21 +103,111 @@ void strata_world_restore_clock(strata_world *w, double time, uint64_t next_uid)
 
 /* ---- objects ---- */
 
+static size_t page_hash_of(uint64_t no, size_t cap) {
+  return (size_t)((no * 0x9E3779B97F4A7C15ull) >> 17) & (cap - 1);
+}
+
+static obj_page *find_page(const strata_world *w, uint64_t no) {
+  if (!w->hash_cap) return NULL;
+  for (size_t i = page_hash_of(no, w->hash_cap);; i = (i + 1) & (w->hash_cap - 1)) {
+    obj_page *p = w->page_hash[i];
+    if (!p || p->no == no) return p;
+  }
+}
+
+/* Rebuilds the hash with room for the pages (load at most 1/2). */
+static int rehash(strata_world *w, size_t want) {
+  size_t cap = 16;
+  while (cap < want * 2) cap *= 2;
+  obj_page **h = calloc(cap, sizeof *h);
+  if (!h) return 0;
+  for (size_t k = 0; k < w->npages; k++) {
+    size_t i = page_hash_of(w->pages[k]->no, cap);
+    while (h[i]) i = (i + 1) & (cap - 1);
+    h[i] = w->pages[k];
+  }
+  free(w->page_hash);
+  w->page_hash = h;
+  w->hash_cap = cap;
+  return 1;
+}
+
+/* The first page whose number is >= no, as an index into w->pages. */
+static size_t page_index(const strata_world *w, uint64_t no) {
+  size_t lo = 0, hi = w->npages;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (w->pages[mid]->no < no) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+strata_object **world_slot(const strata_world *w, uint64_t uid) {
+  obj_page *p = find_page(w, uid >> WORLD_PAGE_BITS);
+  return p ? &p->slot[uid & (WORLD_PAGE_SLOTS - 1)] : NULL;
+}
+
+/* The slot of uid, making its page; NULL when out of memory. */
+static strata_object **make_slot(strata_world *w, uint64_t uid) {
+  uint64_t no = uid >> WORLD_PAGE_BITS;
+  obj_page *p = find_page(w, no);
+  if (!p) {
+    if (!grow((void **)&w->pages, &w->pages_cap, w->npages + 1, sizeof *w->pages)) return NULL;
+    if ((w->npages + 1) * 2 > w->hash_cap && !rehash(w, w->npages + 1)) return NULL;
+    if (!(p = calloc(1, sizeof *p))) return NULL;
+    p->no = no;
+    size_t at = page_index(w, no);
+    memmove(w->pages + at + 1, w->pages + at, (w->npages - at) * sizeof *w->pages);
+    w->pages[at] = p;
+    w->npages++;
+    size_t i = page_hash_of(no, w->hash_cap);
+    while (w->page_hash[i]) i = (i + 1) & (w->hash_cap - 1);
+    w->page_hash[i] = p;
+  }
+  return &p->slot[uid & (WORLD_PAGE_SLOTS - 1)];
+}
+
+void world_slot_put(strata_world *w, strata_object *o) {
+  obj_page *p = find_page(w, o->uid >> WORLD_PAGE_BITS);
+  p->slot[o->uid & (WORLD_PAGE_SLOTS - 1)] = o;
+  p->live++;
+}
+
+void world_slot_clear(strata_world *w, uint64_t uid, int may_free) {
+  uint64_t no = uid >> WORLD_PAGE_BITS;
+  obj_page *p = find_page(w, no);
+  if (!p) return;
+  p->slot[uid & (WORLD_PAGE_SLOTS - 1)] = NULL;
+  if (--p->live || !may_free || w->depth) return;
+  size_t at = page_index(w, no);
+  memmove(w->pages + at, w->pages + at + 1, (w->npages - at - 1) * sizeof *w->pages);
+  w->npages--;
+  free(p);
+  /* Rebuilt in place, at the same size: nothing to allocate, nothing to fail. */
+  size_t cap = w->hash_cap;
+  memset(w->page_hash, 0, cap * sizeof *w->page_hash);
+  for (size_t k = 0; k < w->npages; k++) {
+    size_t i = page_hash_of(w->pages[k]->no, cap);
+    while (w->page_hash[i]) i = (i + 1) & (cap - 1);
+    w->page_hash[i] = w->pages[k];
+  }
+}
+
+static obj_page *rec_page(const strata_world *w, uint64_t uid) {
+  return find_page(w, uid >> WORLD_PAGE_BITS);
+}
+
 static strata_status place_object(strata_world *w, strata_object *o, strata_error *err) {
   if (o->uid == 0 || o->uid > (uint64_t)1 << 40)
     return strata_error_set(err, STRATA_EARG, "object uid %llu out of range",
                             (unsigned long long)o->uid);
-  size_t slot = (size_t)o->uid;
-  if (slot >= w->objects_cap) {
-    size_t old = w->objects_cap;
-    if (!grow((void **)&w->objects, &w->objects_cap, slot + 1, sizeof *w->objects))
-      return nomem(err);
-    memset(w->objects + old, 0, (w->objects_cap - old) * sizeof *w->objects);
-  }
-  if (w->objects[slot])
+  strata_object **slot = make_slot(w, o->uid);
+  if (!slot) return nomem(err);
+  if (*slot)
     return strata_error_set(err, STRATA_ESTATE, "object uid %llu already exists",
                             (unsigned long long)o->uid);
-  w->objects[slot] = o;
+  *slot = o;
+  rec_page(w, o->uid)->live++;
   w->count++;
   if (o->uid >= w->next_uid) w->next_uid = o->uid + 1;
   return STRATA_OK;
@@ -156,12 +251,20 @@ strata_status strata_world_restore_object(strata_world *w, strata_object *o, str
 }
 
 strata_object *strata_world_object(const strata_world *w, uint64_t uid) {
-  return uid < w->objects_cap ? w->objects[uid] : NULL;
+  strata_object **slot = world_slot(w, uid);
+  return slot ? *slot : NULL;
 }
 
 strata_object *strata_world_next_object(const strata_world *w, uint64_t after) {
-  for (uint64_t u = after + 1; u < w->objects_cap; u++)
-    if (w->objects[u]) return w->objects[u];
+  if (after == UINT64_MAX) return NULL;
+  uint64_t from = after + 1;
+  for (size_t k = page_index(w, from >> WORLD_PAGE_BITS); k < w->npages; k++) {
+    const obj_page *p = w->pages[k];
+    size_t j = p->no == from >> WORLD_PAGE_BITS ? (size_t)(from & (WORLD_PAGE_SLOTS - 1)) : 0;
+    if (p->live)
+      for (; j < WORLD_PAGE_SLOTS; j++)
+        if (p->slot[j]) return p->slot[j];
+  }
   return NULL;
 }
 
@@ -188,7 +291,7 @@ strata_status strata_world_delete(strata_world *w, uint64_t uid, strata_error *e
   if (w->depth) return txn_deleted(w, rec_of(o), err);
   /* Subscriptions on the object go with it: nothing can emit on it any more. */
   world_take_subs(w, uid, NULL);
-  w->objects[uid] = NULL;
+  world_slot_clear(w, uid, 1);
   w->count--;
   world_object_free(o);
   return STRATA_OK;
@@ -382,8 +485,14 @@ strata_status world_insert_timer(strata_world *w, strata_timer *t, strata_error 
 }
 
 static strata_status check_timer(const strata_timer *t, strata_error *err) {
-  if (!(t->due == t->due) || !(t->every >= 0) || t->every != t->every || t->every > 1e300)
+  if (!(t->due == t->due) || !(t->every >= 0) || t->every != t->every || t->every > 1e300 ||
+      t->due > 1e300 || t->due < -1e300)
     return strata_error_set(err, STRATA_EARG, "timer times must be finite and 'every' >= 0");
+  /* A period so short that time barely moves would make one advance run a
+  ** timer without end (every = 1e-300): a repeating timer needs a minimum. */
+  if (t->every > 0 && t->every < STRATA_TIMER_MIN_EVERY)
+    return strata_error_set(err, STRATA_EARG, "'every' must be 0 (once) or at least %g",
+                            STRATA_TIMER_MIN_EVERY);
   if (!t->handler || !*t->handler)
     return strata_error_set(err, STRATA_EARG, "a timer needs a handler ID");
   return STRATA_OK;
@@ -419,10 +528,8 @@ strata_status strata_world_restore_timer(strata_world *w, strata_timer *t, strat
   strata_status st = check_timer(t, err);
   if (st) return st;
   if (t->uid == 0) return strata_error_set(err, STRATA_EARG, "timer uid 0");
-  for (size_t i = 0; i < w->ntimers; i++)
-    if (w->timers[i].uid == t->uid)
-      return strata_error_set(err, STRATA_ESTATE, "timer uid %llu twice",
-                              (unsigned long long)t->uid);
+  /* Uids are unique in a save (its primary key): no scan per timer here,
+  ** which would make opening n timers cost n^2. */
   uint64_t uid = t->uid;
   if ((st = world_insert_timer(w, t, err))) return st;
   if (uid >= w->next_uid) w->next_uid = uid + 1;
@@ -486,6 +593,38 @@ strata_status strata_world_fire(strata_world *w, uint64_t uid, strata_timer *out
   } else {
     *out = t;
   }
+  return STRATA_OK;
+}
+
+strata_status strata_world_timer_skip(strata_world *w, uint64_t uid, double until,
+                                     uint64_t *skipped, strata_error *err) {
+  size_t i = world_find_timer(w, uid);
+  if (i == (size_t)-1)
+    return strata_error_set(err, STRATA_ENOTFOUND, "no timer #%llu", (unsigned long long)uid);
+  strata_timer *t = &w->timers[i];
+  uint64_t k = 0;
+  if (t->every == 0 && t->due < until) {
+    /* A one-shot timer is postponed to until, never dropped. */
+    strata_status st;
+    if (w->depth && (st = txn_timer_fired(w, t, err))) return st;
+    strata_timer moved = *t;
+    world_remove_timer(w, i);
+    moved.due = until;
+    world_insert_timer(w, &moved, NULL);
+  } else if (t->every > 0 && t->due <= until) {
+    strata_status st;
+    if (w->depth && (st = txn_timer_fired(w, t, err))) return st;
+    strata_timer moved = *t;
+    world_remove_timer(w, i);
+    double n = floor((until - moved.due) / moved.every) + 1;
+    double due = moved.due + n * moved.every;
+    /* Rounding may leave it at or before until: it must end up after. */
+    if (!(due > until)) due = nextafter(until, INFINITY);
+    k = n > 1.8e19 ? UINT64_MAX : (uint64_t)n;
+    moved.due = due;
+    world_insert_timer(w, &moved, NULL); /* cannot fail: the slot was just freed */
+  }
+  if (skipped) *skipped = k;
   return STRATA_OK;
 }
 

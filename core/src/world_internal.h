@@ -47,13 +47,27 @@ typedef struct savepoint {
 
 typedef struct journal_entry journal_entry; /* world_txn.c */
 
+/* Objects by uid, in pages of 256 slots that exist only where objects are:
+** memory follows the number of objects, not the largest uid (a save that
+** claims uid 10^12 costs one page). Pages are found through a hash of their
+** numbers and walked in order through a sorted list of them. */
+#define WORLD_PAGE_BITS 8
+#define WORLD_PAGE_SLOTS (1u << WORLD_PAGE_BITS)
+typedef struct obj_page {
+  uint64_t no;                              /* uid >> WORLD_PAGE_BITS */
+  uint32_t live;                            /* slots in use */
+  strata_object *slot[WORLD_PAGE_SLOTS];
+} obj_page;
+
 struct strata_world {
   uint64_t seed;
   strata_tokens *tokens;   /* shared by the world's maps */
   double time;
   uint64_t next_uid;       /* the counter: uids start at 1 */
-  strata_object **objects; /* indexed by uid; NULL for none (deleted, timer, ...) */
-  size_t objects_cap;      /* slots in objects */
+  obj_page **page_hash;    /* open addressing by page number; NULL: empty */
+  size_t hash_cap;         /* a power of two (0 before the first page) */
+  obj_page **pages;        /* the pages, by number */
+  size_t npages, pages_cap;
   size_t count;            /* live objects */
   stream *streams;
   size_t nstreams, streams_cap;
@@ -75,6 +89,14 @@ static inline uint64_t world_serial(const strata_world *w) {
 }
 
 /* ---- world.c, for the journal ---- */
+/* The slot of uid, or NULL when its page does not exist. */
+strata_object **world_slot(const strata_world *w, uint64_t uid);
+/* Empties uid's slot (which holds an object). With may_free, outside
+** savepoints, a page left empty is freed; the journal never frees one (a
+** rollback may put objects back in it). */
+void world_slot_clear(strata_world *w, uint64_t uid, int may_free);
+/* Puts o back in its empty slot, whose page exists (a rollback). */
+void world_slot_put(strata_world *w, strata_object *o);
 char *world_dup_str(const char *s); /* NULL for NULL or on ENOMEM */
 void world_object_free(strata_object *o);
 void world_sub_clear(strata_subscription *s);

@@ -112,7 +112,7 @@ static void undo(strata_world *w, journal_entry *e) {
   case J_CREATED: {
     strata_object *o = strata_world_object(w, e->u.uid);
     if (o) {
-      w->objects[e->u.uid] = NULL;
+      world_slot_clear(w, e->u.uid, 0);
       w->count--;
       world_object_free(o);
     }
@@ -120,7 +120,7 @@ static void undo(strata_world *w, journal_entry *e) {
   }
   case J_DELETED: {
     strata_object *o = &e->u.deleted.r->o;
-    w->objects[o->uid] = o; /* the slot is there: slots are never taken back */
+    world_slot_put(w, o); /* its page is there: pages are freed only outside savepoints */
     w->count++;
     for (size_t i = 0; i < e->u.deleted.nsubs; i++)
       if (world_add_sub(w, &e->u.deleted.subs[i], NULL)) world_sub_clear(&e->u.deleted.subs[i]);
@@ -319,7 +319,7 @@ strata_status txn_deleted(strata_world *w, object_rec *r, strata_error *err) {
   e->u.deleted.subs = subs;
   e->u.deleted.nsubs = world_take_subs(w, uid, subs);
   push(w);
-  w->objects[uid] = NULL;
+  world_slot_clear(w, uid, 0);
   w->count--;
   return STRATA_OK;
 }

@@ -8,6 +8,8 @@
 -- kind "world_record". Logic is only ever looked up by ID in the registry.
 local mods = require "strata.mods"
 local options = require "strata.options"
+local private = require "strata.private"
+local owner = private.owner
 
 return function(M, I)
   local World, kinds, handle, label = I.World, I.kinds, I.handle, I.label
@@ -66,7 +68,7 @@ return function(M, I)
 
   local function check_handle(w, v, kind, what)
     if not is_handle(v) then fail("%s: expected a %s handle, got %s", what, kind, type(v)) end
-    if v._world ~= w then fail("%s: %s belongs to another world", what, tostring(v)) end
+    if owner[v] ~= w then fail("%s: %s belongs to another world", what, tostring(v)) end
     if not v:alive() then fail("%s: %s was deleted", what, tostring(v)) end
     if v.kind ~= kind then fail("%s: expected a %s, got %s", what, kind, tostring(v)) end
     return v
@@ -78,7 +80,7 @@ return function(M, I)
   end
 
   local function ctx_for(w, extra)
-    local ctx = { world = w }
+    local ctx = { world = private.view[w] or w } -- mod code gets the world's mod view
     for k, v in pairs(extra) do ctx[k] = v end
     return ctx
   end
@@ -86,7 +88,7 @@ return function(M, I)
   local function call(what, fn, ...) return mods.call(what, fn, ...) end
 
   -- ---- maps ------------------------------------------------------------------------------
-  local function map_arch(m) return arch_entry(m._world, "base.map_archetype", m.archetype) end
+  local function map_arch(m) return arch_entry(owner[m], "base.map_archetype", m.archetype) end
 
   -- Restock and renew are due times kept in the map: set them from the
   -- archetype's intervals, counting from now.
@@ -157,28 +159,28 @@ return function(M, I)
   kinds.map = {
     methods = {
       features = function(m)
-        local list = m._world._s:objects_on(m.uid, "feature")
+        local list = owner[m]._s:objects_on(m.uid, "feature")
         local i = 0
         return function()
           i = i + 1
-          return list[i] and handle(m._world, list[i])
+          return list[i] and handle(owner[m], list[i])
         end
       end,
       objects = function(m, kind)
         local out = {}
-        for i, uid in ipairs(m._world._s:objects_on(m.uid, kind)) do out[i] = handle(m._world, uid) end
+        for i, uid in ipairs(owner[m]._s:objects_on(m.uid, kind)) do out[i] = handle(owner[m], uid) end
         return out
       end,
     },
     get = {
-      area = function(m) local a = sys(m._world, m.uid, "area") return a and handle(m._world, a) end,
-      floor = function(m) return sys(m._world, m.uid, "floor") end,
-      level = function(m) return sys(m._world, m.uid, "level") or sys(m._world, m.uid, "floor") or 1 end,
+      area = function(m) local a = sys(owner[m], m.uid, "area") return a and handle(owner[m], a) end,
+      floor = function(m) return sys(owner[m], m.uid, "floor") end,
+      level = function(m) return sys(owner[m], m.uid, "level") or sys(owner[m], m.uid, "floor") or 1 end,
     },
     set = {
-      level = function(m, v) set_sys(m._world, m.uid, check_int(v, tostring(m) .. " level"), "level") end,
+      level = function(m, v) set_sys(owner[m], m.uid, check_int(v, tostring(m) .. " level"), "level") end,
       archetype = function(m, id)
-        local w = m._world
+        local w = owner[m]
         if id ~= nil then w._registry:view("base.map_archetype"):ensure(id) end
         w._s:set_archetype(m.uid, id)
         init_renew(w, m)
@@ -189,7 +191,7 @@ return function(M, I)
   }
 
   -- ---- areas ------------------------------------------------------------------------------------
-  local function area_arch(a) return arch_entry(a._world, "base.area_archetype", a.archetype) end
+  local function area_arch(a) return arch_entry(owner[a], "base.area_archetype", a.archetype) end
 
   local function floors_of(w, a) return sys(w, a.uid, "floors") or {} end
 
@@ -219,7 +221,7 @@ return function(M, I)
     w._tilemaps[m.uid] = nil
   end
 
-  kinds.map.delete = function(m) drop_map(m._world, m) end
+  kinds.map.delete = function(m) drop_map(owner[m], m) end
 
   local function attach(w, a, m, n)
     set_sys(w, m.uid, a.uid, "area")
@@ -321,7 +323,7 @@ return function(M, I)
     local ok, m, what, map_arch_id = pcall(produce_map, w, a, n, ctx)
     w._generating = outer
     if not ok then error(m, 0) end
-    if not is_handle(m, "map") or m._world ~= w or not m:alive() then
+    if not is_handle(m, "map") or owner[m] ~= w or not m:alive() then
       fail("%s returned %s for floor %d of %s: expected a map (world:new_map)", what,
         is_handle(m) and tostring(m) or type(m), n, tostring(a))
     end
@@ -347,7 +349,7 @@ return function(M, I)
   end
 
   local function area_delete(a, opts)
-    local w = a._world
+    local w = owner[a]
     options.check("area:delete", opts, 3)
     opts = opts or {}
     local mode = opts.children or "reparent"
@@ -396,7 +398,7 @@ return function(M, I)
     delete = area_delete,
     methods = {
       add_floor = function(a, m, n)
-        local w = a._world
+        local w = owner[a]
         check_handle(w, m, "map", tostring(a) .. ":add_floor")
         check_floor_free(w, a, m, n, tostring(a) .. ":add_floor")
         attach(w, a, m, n)
@@ -406,7 +408,7 @@ return function(M, I)
         return m
       end,
       floor = function(a, n)
-        local w = a._world
+        local w = owner[a]
         check_int(n, tostring(a) .. ":floor")
         local m = floor_map(w, a, n)
         if m then return m end
@@ -416,9 +418,9 @@ return function(M, I)
         end
         return guarded(w, generate_floor, w, a, n)
       end,
-      has_floor = function(a, n) return floor_map(a._world, a, n) ~= nil end,
+      has_floor = function(a, n) return floor_map(owner[a], a, n) ~= nil end,
       floors = function(a)
-        local w = a._world
+        local w = owner[a]
         local ns = {}
         for n in pairs(floors_of(w, a)) do ns[#ns + 1] = n end
         table.sort(ns)
@@ -434,14 +436,14 @@ return function(M, I)
         end
       end,
       forget_floor = function(a, n)
-        local w = a._world
+        local w = owner[a]
         local m = floor_map(w, a, check_int(n, tostring(a) .. ":forget_floor"))
         if m then drop_map(w, m) end
       end,
-      is_conquered = function(a) return sys(a._world, a.uid, "conquered") == true end,
-      set_conquered = function(a, v) set_sys(a._world, a.uid, v ~= false, "conquered") end,
+      is_conquered = function(a) return sys(owner[a], a.uid, "conquered") == true end,
+      set_conquered = function(a, v) set_sys(owner[a], a.uid, v ~= false, "conquered") end,
       children = function(a)
-        local w, out = a._world, {}
+        local w, out = owner[a], {}
         local ids = {}
         for uid in pairs(sys(w, a.uid, "children") or {}) do ids[#ids + 1] = uid end
         table.sort(ids)
@@ -449,7 +451,7 @@ return function(M, I)
         return out
       end,
       child_position = function(a, child)
-        local w = a._world
+        local w = owner[a]
         check_handle(w, child, "area", tostring(a) .. ":child_position")
         local e = sys(w, child.uid, "entrance")
         if not e then return nil end
@@ -459,19 +461,19 @@ return function(M, I)
       end,
     },
     get = {
-      parent = function(a) local p = sys(a._world, a.uid, "parent") return p and handle(a._world, p) end,
-      starting_floor = function(a) return sys(a._world, a.uid, "starting_floor") or 1 end,
-      deepest_floor = function(a) return sys(a._world, a.uid, "deepest_floor") end,
-      deepest_visited = function(a) return sys(a._world, a.uid, "deepest_visited") end,
-      params = function(a) return sys(a._world, a.uid, "params") or {} end,
-      unique_id = function(a) return sys(a._world, a.uid, "unique") end,
-      generator = function(a) return sys(a._world, a.uid, "generator") end,
+      parent = function(a) local p = sys(owner[a], a.uid, "parent") return p and handle(owner[a], p) end,
+      starting_floor = function(a) return sys(owner[a], a.uid, "starting_floor") or 1 end,
+      deepest_floor = function(a) return sys(owner[a], a.uid, "deepest_floor") end,
+      deepest_visited = function(a) return sys(owner[a], a.uid, "deepest_visited") end,
+      params = function(a) return sys(owner[a], a.uid, "params") or {} end,
+      unique_id = function(a) return sys(owner[a], a.uid, "unique") end,
+      generator = function(a) return sys(owner[a], a.uid, "generator") end,
     },
     set = {
-      starting_floor = function(a, v) set_sys(a._world, a.uid, check_int(v, tostring(a) .. " starting_floor"), "starting_floor") end,
+      starting_floor = function(a, v) set_sys(owner[a], a.uid, check_int(v, tostring(a) .. " starting_floor"), "starting_floor") end,
       deepest_floor = function(a, v)
         if v ~= nil then check_int(v, tostring(a) .. " deepest_floor") end
-        set_sys(a._world, a.uid, v, "deepest_floor")
+        set_sys(owner[a], a.uid, v, "deepest_floor")
       end,
     },
   }
@@ -479,10 +481,10 @@ return function(M, I)
   -- ---- features: entrances and stairs ---------------------------------------------------------
   kinds.feature = {
     get = {
-      type = function(f) return sys(f._world, f.uid, "type") end,
-      floor_delta = function(f) return sys(f._world, f.uid, "floor_delta") end,
+      type = function(f) return sys(owner[f], f.uid, "type") end,
+      floor_delta = function(f) return sys(owner[f], f.uid, "floor_delta") end,
       target = function(f)
-        local w, t = f._world, sys(f._world, f.uid, "type")
+        local w, t = owner[f], sys(owner[f], f.uid, "type")
         if t == "entrance" then
           local a = sys(w, f.uid, "area")
           return { area = handle(w, a), area_uid = a, floor = sys(w, f.uid, "floor") }

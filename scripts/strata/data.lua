@@ -7,6 +7,7 @@ local Registry = {}
 Registry.__index = Registry
 
 local options = require "strata.options"
+local private = require "strata.private"
 
 M.nearest = options.nearest
 local suggest = options.suggest
@@ -192,6 +193,40 @@ function check_fields(fields, open, t, where)
   return nil
 end
 
+-- Entries as the registry keeps them: plain data (copied, so the mod that
+-- added an entry keeps no handle on the tables in it), functions, and
+-- strata's own values (layout nodes, tile maps, ...). A table with any other
+-- metatable is refused: the host reads entries outside any guarded call, and
+-- a mod's __index or __pairs would run there.
+local function is_strata_value(v)
+  local mt = debug.getmetatable(v)
+  if mt == nil then return false end
+  if private.protected[mt] then return true end
+  local name = rawget(mt, "__metatable")
+  return type(v) == "userdata" and type(name) == "string" and name:sub(1, 7) == "strata."
+end
+
+local function plain_copy(v, where, seen)
+  if type(v) == "table" then
+    if debug.getmetatable(v) ~= nil then
+      if is_strata_value(v) then return v end
+      error(where .. " holds a table with a metatable: definitions hold plain data, functions and strata's values", 0)
+    end
+    if seen[v] then return seen[v] end
+    local c = {}
+    seen[v] = c
+    for k, x in next, v do
+      c[plain_copy(k, where, seen)] = plain_copy(x, where .. "." .. tostring(k), seen)
+    end
+    return c
+  end
+  if type(v) == "userdata" and not is_strata_value(v) then
+    error(where .. " holds a userdata that is not strata's", 0)
+  end
+  if type(v) == "thread" then error(where .. " holds a coroutine", 0) end
+  return v
+end
+
 -- Checks entry against its schema; returns an error message or nil.
 local function check_entry(typedef, _, entry)
   return check_fields(typedef.fields, typedef.open, entry, nil)
@@ -215,8 +250,8 @@ function Registry:add(mod, entry)
     error("data:add " .. type_id .. ": _id must be a non-empty string without dots (the mod prefix is added)", 3)
   end
   local full = mod .. "." .. entry._id
-  local e = {}
-  for k, v in pairs(entry) do e[k] = v end
+  local ok_copy, e = pcall(plain_copy, entry, "data:add " .. type_id .. " " .. full, {})
+  if not ok_copy then error(e, 3) end
   e._id, e._mod, e._type = full, mod, type_id
   local msg = check_entry(typedef, full, e)
   if msg then error("data:add " .. type_id .. " " .. full .. ": " .. msg, 3) end
@@ -241,7 +276,10 @@ function Registry:patch(mod, type_id, id, name, fn)
 end
 
 -- After all mods ran: apply patches, check references. Returns a list of errors.
-function Registry:finish()
+-- call(what, fn, ...) runs each patch function: strata.mods.call, so that a
+-- patch runs under its mod's budget like any other mod code.
+function Registry:finish(call)
+  call = call or function(_, fn, ...) return fn(...) end
   local errors = {}
   for _, p in ipairs(self.patches) do
     local e = self.by_type[p.type][p.id]
@@ -249,7 +287,7 @@ function Registry:finish()
       errors[#errors + 1] = ("patch '%s' of mod %s: no %s '%s'%s"):format(p.name, p.mod, p.type,
         p.id, suggest(p.id, sorted_keys(self.by_type[p.type])))
     else
-      local ok, err = pcall(p.fn, e)
+      local ok, err = pcall(call, ("patch '%s' of mod %s"):format(p.name, p.mod), p.fn, e)
       if not ok then errors[#errors + 1] = ("patch '%s' of mod %s: %s"):format(p.name, p.mod, tostring(err)) end
     end
   end
@@ -272,49 +310,118 @@ function Registry:finish()
   return errors
 end
 
-function Registry:freeze() self.frozen = true end
+-- Patches ran on the entries: copied again, so that nothing a patch handed
+-- in stays reachable from mod code.
+function Registry:freeze()
+  local errors = {}
+  for type_id, entries in pairs(self.by_type) do
+    for id, e in pairs(entries) do
+      local ok, c = pcall(plain_copy, e, type_id .. " " .. id, {})
+      if ok then
+        for k in pairs(e) do e[k] = nil end
+        for k, v in pairs(c) do e[k] = v end
+      else
+        errors[#errors + 1] = c
+      end
+    end
+  end
+  self.frozen = true
+  return errors
+end
 
 function Registry:ids(type_id) return sorted_keys(self.by_type[type_id] or {}) end
 
--- The view strata.data[type] gives: get / ensure / iter.
+-- The view world.data[type] gives: get / ensure / iter. A view holds no
+-- fields: its registry and type are in a side table (mod code given a view
+-- cannot reach the registry through it).
 local View = {}
+local view_of = setmetatable({}, { __mode = "k" }) -- view -> { reg =, type =, wrap = }
 View.__index = View
-View.__newindex = function(v) error("world.data[\"" .. v._type .. "\"] is read-only: mods add entries with data:add", 2) end
+View.__newindex = function(v) error("world.data[\"" .. view_of[v].type .. "\"] is read-only: mods add entries with data:add", 2) end
+private.protect(View, "strata.data_view")
 
-function View:get(id) return self._reg.by_type[self._type][id] end
+local function entries(v) local d = view_of[v] return d.reg.by_type[d.type], d.wrap end
+
+function View:get(id)
+  local t, wrap = entries(self)
+  return wrap(t[id])
+end
 
 function View:ensure(id)
-  local e = self._reg.by_type[self._type][id]
+  local t, wrap = entries(self)
+  local e = t[id]
   if e == nil then
-    error(("unknown %s '%s'%s"):format(self._type, tostring(id),
-      suggest(tostring(id), self._reg:ids(self._type))), 2)
+    local d = view_of[self]
+    error(("unknown %s '%s'%s"):format(d.type, tostring(id),
+      suggest(tostring(id), d.reg:ids(d.type))), 2)
   end
-  return e
+  return wrap(e)
 end
 
 function View:iter()
+  local t, wrap = entries(self)
   local list = {}
-  for _, e in pairs(self._reg.by_type[self._type]) do list[#list + 1] = e end
+  for _, e in pairs(t) do list[#list + 1] = e end
   table.sort(list, function(a, b)
     local oa, ob = a._ordering or 0, b._ordering or 0
     if oa ~= ob then return oa < ob end
     return a._id < b._id
   end)
   local i = 0
-  return function() i = i + 1 local e = list[i] if e then return e._id, e end end
+  return function() i = i + 1 local e = list[i] if e then return e._id, wrap(e) end end
 end
 
-function Registry:view(type_id)
+local function same(e) return e end
+
+function Registry:view(type_id, wrap)
   self:ensure_type(type_id, 3)
-  return setmetatable({ _reg = self, _type = type_id }, View)
+  local v = setmetatable({}, View)
+  view_of[v] = { reg = self, type = type_id, wrap = wrap or same }
+  return v
 end
+
+-- Entries as mod code sees them: read-only (a mod cannot change another
+-- mod's definitions, or its handler functions, after loading), nested
+-- tables too. Functions are given as they are.
+local ReadOnly = {}
+local ro_target = setmetatable({}, { __mode = "k" })
+local ro_cache = setmetatable({}, { __mode = "k" })
+local function read_only(t)
+  if type(t) ~= "table" then return t end
+  local r = ro_cache[t]
+  if r then return r end
+  r = setmetatable({}, ReadOnly)
+  ro_target[r] = t
+  ro_cache[t] = r
+  return r
+end
+M.read_only = read_only
+ReadOnly.__index = function(r, k) return read_only(ro_target[r][k]) end
+ReadOnly.__newindex = function(r, k)
+  local t = ro_target[r]
+  error(("definitions are read-only once loaded (%s, key '%s')"):format(tostring(t._id or "entry"), tostring(k)), 2)
+end
+ReadOnly.__len = function(r) return #ro_target[r] end
+ReadOnly.__pairs = function(r)
+  local t = ro_target[r]
+  local k
+  return function()
+    local v
+    k, v = next(t, k)
+    if k == nil then return nil end
+    return k, read_only(v)
+  end, r, nil
+end
+private.protect(ReadOnly, "strata.definition")
 
 -- world.data: the views of one world's registry, world.data[type] -> get / ensure / iter.
-function M.views(reg)
-  return setmetatable({}, {
-    __index = function(_, type_id) return reg:view(type_id) end,
+-- With for_mods, the entries they give are read-only.
+function M.views(reg, for_mods)
+  local wrap = for_mods and read_only or nil
+  return setmetatable({}, private.protect({
+    __index = function(_, type_id) return reg:view(type_id, wrap) end,
     __newindex = function() error("world.data is read-only: mods add entries with data:add", 2) end,
-  })
+  }, "strata.data"))
 end
 
 return M

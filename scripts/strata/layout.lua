@@ -3,6 +3,7 @@
 -- language would, and the C reader turns that text into the tree that runs,
 -- so a generator built in Lua and one written as text are the same thing.
 local core = require "strata.core"
+local private = require "strata.private"
 local options = require "strata.options"
 
 local M = {}
@@ -12,7 +13,8 @@ Node.__index = Node
 Node.__tostring = function(n) return n.text end
 
 local function node(text, kind) return setmetatable({ text = text, kind = kind }, Node) end
-local function is_node(v) return getmetatable(v) == Node end
+private.protect(Node, "strata.layout_node")
+local function is_node(v) return type(v) == "table" and debug.getmetatable(v) == Node end
 
 local function fail(fmt, ...) error(("strata.layout." .. fmt):format(...), 3) end
 
@@ -243,10 +245,12 @@ local compiled = setmetatable({}, { __mode = "k" })
 -- The registry IDs resolve in: the given world's, else the map's world's.
 local function registry_of(world, map)
   if world ~= nil then
-    if type(world) ~= "table" or not world._registry then error("option 'world' must be a world", 0) end
-    return world._registry
+    local w = private.world_of(world)
+    if not w then error("option 'world' must be a world", 0) end
+    return w._registry
   end
-  if type(map) == "table" and map._world then return map._world._registry end
+  local w = private.world_of(map)
+  if w then return w._registry end
   return nil
 end
 
@@ -265,7 +269,8 @@ function M.generator(v, world, level)
     end
     return g
   end
-  local reg = type(world) == "table" and (world._registry or (world._world and world._world._registry))
+  local host = private.world_of(world)
+  local reg = host and host._registry
   if type(v) == "userdata" then return v end
   if type(v) == "string" then
     if not reg then
@@ -293,7 +298,7 @@ end
 -- (touched first, so that a failing handler's savepoint can undo the edits).
 local function tilemap_of(map, fn, level, write)
   if type(map) == "userdata" then return map end
-  if type(map) == "table" and map.kind == "map" and map._world then
+  if type(map) == "table" and private.owner[map] and map.kind == "map" then
     return require("strata.world")._tiles_of(map, write ~= false)
   end
   error(fn .. ": expected a tile map or a world map, got " .. tostring(map), level)
@@ -302,7 +307,8 @@ end
 local function rng_of(opts, fn, level)
   local r = opts.rng
   if r ~= nil then
-    if type(r) == "table" and r._raw then return r:_raw() end -- a world stream
+    local g = type(r) == "table" and private.stream_generator and private.stream_generator(r)
+    if g then return g end -- a world stream
     if type(r) == "userdata" then return r end
     error(fn .. ": option 'rng' must be a random generator (ctx.rng, strata.rng.new)", level)
   end

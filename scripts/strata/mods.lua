@@ -1,17 +1,31 @@
 -- strata.mods: finding mods, ordering them by their requirements, and running
--- each in its own sandboxed environment. Callbacks from mods run under an
--- instruction budget and a memory limit (M.call).
+-- each in its own sandboxed environment. Every mod is treated as hostile: it
+-- gets capabilities (its own files through mod:read/mod:load, a strata
+-- without paths or worlds, a world view without save), never the host's
+-- objects, and its callbacks run as guarded calls under one CPU budget and
+-- one memory limit (M.call). This table is the host's: mods never see it.
+-- docs/sandbox.md lists the guarantees.
 local data = require "strata.data"
 local options = require "strata.options"
 
 local M = {}
+local frozen
 
-M.budget = 10000000      -- instructions per callback
+M.budget_ms = 500        -- CPU time per callback the host starts (nested calls share it)
 M.memory_kb = 128 * 1024 -- memory growth per callback
 
-local function read_file(path)
+local core_paths = require("strata.core").paths
+
+-- A file of a mod: read only when it is a regular file inside the mod's
+-- folder (a link out of it, a FIFO or a device is refused); nil, why otherwise.
+local function read_file(path, dir)
+  if dir then
+    local real, why = core_paths.file_in(dir, path)
+    if not real then return nil, why end
+    path = real
+  end
   local f = io.open(path, "rb")
-  if not f then return nil end
+  if not f then return nil, "cannot be read" end
   local s = f:read("a")
   f:close()
   return s
@@ -45,41 +59,60 @@ function M.satisfies(version, constraint)
 end
 
 -- ---- guarded calls --------------------------------------------------------------
--- Runs fn(...) in a coroutine with a count hook: past the instruction budget
--- or the memory limit it is stopped with an error naming the mod and the ID.
-local current_hook -- the hook of the guarded call now running, for coroutines it makes
+-- M.call runs fn(...) as one guarded call (bindings/lua/guard.c): a
+-- coroutine under a count hook, with Lua's and strata's C allocations
+-- counted. The budget belongs to the callback the host started: nested calls
+-- (an event a handler emits) share it; once it is spent every instruction
+-- raises again, so a pcall in mod code cannot catch its way past it. These
+-- settings are the host's: mod code never sees this table.
+local core = require "strata.core"
+local private = require "strata.private"
+local guard = core.guard
+
+-- An error value crossing out of mod code, as a string, without running any
+-- of its metamethods (a __tostring that loops would run in the host).
+local MAX_MESSAGE = 4000
+local function message(what, err)
+  local t = type(err)
+  if t == "string" then
+    if #err > MAX_MESSAGE then err = err:sub(1, MAX_MESSAGE) .. "... (message cut)" end
+    return err
+  end
+  if t == "number" or t == "boolean" or t == "nil" then return tostring(err) end
+  return what .. ": raised a " .. t .. " value (error values crossing out of a mod become this message)"
+end
+M.message = message
+
+local function finish(what, status, exhausted, refused, ...)
+  -- A callback that spent its budget has failed, even if it caught the error
+  -- and returned (return pcall(f) leaves no instruction for the hook to stop).
+  if status == "ok" and not exhausted then return ... end
+  local err = ...
+  if exhausted then
+    err = what .. (": stopped, budget exceeded (%d ms of CPU time)"):format(M.budget_ms)
+  elseif refused and (err == "not enough memory" or type(err) ~= "string") then
+    err = what .. ": stopped, memory limit exceeded"
+  elseif status == "yield" then
+    err = what .. ": callbacks may not yield"
+  else
+    err = message(what, err)
+  end
+  if refused then collectgarbage() end
+  error(err, 0)
+end
 
 function M.call(what, fn, ...)
-  local co = coroutine.create(fn)
-  local start_kb = collectgarbage("count")
-  local steps = 0
-  local limit = M.budget // 1000
-  local outer = current_hook
-  local hook
-  hook = function()
-    steps = steps + 1
-    if steps > limit then error(what .. ": stopped, instruction budget exceeded", 0) end
-    if collectgarbage("count") - start_kb > M.memory_kb then
-      collectgarbage()
-      if collectgarbage("count") - start_kb > M.memory_kb then
-        error(what .. ": stopped, memory limit exceeded", 0)
-      end
-    end
+  local n = select("#", ...)
+  if n <= 4 then
+    -- Mod code gets a world's mod view, never the host's world.
+    local a, b, c, d = ...
+    local view = private.view
+    a, b, c, d = view[a] or a, view[b] or b, view[c] or c, view[d] or d
+    return finish(what, guard.call(what, M.budget_ms, M.memory_kb * 1024, fn, a, b, c, d))
   end
-  debug.sethook(co, hook, "", 1000)
-  current_hook = hook
-  local res = table.pack(coroutine.resume(co, ...))
-  current_hook = outer
-  if not res[1] then
-    local err = res[2]
-    if coroutine.status(co) == "dead" then coroutine.close(co) end
-    collectgarbage()
-    error(err, 0)
-  end
-  if coroutine.status(co) ~= "dead" then
-    error(what .. ": callbacks may not yield", 0)
-  end
-  return table.unpack(res, 2, res.n)
+  local args = table.pack(...)
+  for i = 1, n do args[i] = private.view[args[i]] or args[i] end
+  return finish(what, guard.call(what, M.budget_ms, M.memory_kb * 1024, fn, table.unpack(args, 1, n)))
 end
 
 -- ---- sandbox -------------------------------------------------------------------
@@ -87,32 +120,34 @@ local function deny(name)
   return function() error(name .. " is not available to mods (sandbox)", 2) end
 end
 
+local function copy(t) local c = {} for k, v in pairs(t) do c[k] = v end return c end
+
 local function safe_string()
-  local s = {}
-  for k, v in pairs(string) do s[k] = v end
+  local s = copy(string)
   s.dump = deny("string.dump")
-  local rep = string.rep
-  s.rep = function(str, n, sep)
-    if #str * n > 64 * 1024 * 1024 then error("string.rep: result too large for a mod", 2) end
-    return rep(str, n, sep)
-  end
   return s
 end
 
-local function copy(t) local c = {} for k, v in pairs(t) do c[k] = v end return c end
-
--- Coroutines made by a mod inherit the budget of the callback that made them.
+-- Coroutines made by a mod count against the budget of the callback that
+-- runs them: each joins the running call when it is made and whenever it is
+-- resumed (a coroutine kept from an earlier callback joins the new one).
 local function guarded_coroutine()
   local c = copy(coroutine)
+  local create, resume, hook = coroutine.create, coroutine.resume, guard.hook
   c.create = function(f)
-    local co = coroutine.create(f)
-    if current_hook then debug.sethook(co, current_hook, "", 1000) end
+    local co = create(f)
+    hook(co)
     return co
+  end
+  c.resume = function(co, ...)
+    if type(co) == "thread" then hook(co) end
+    return resume(co, ...)
   end
   c.wrap = function(f)
     local co = c.create(f)
     return function(...)
-      local r = table.pack(coroutine.resume(co, ...))
+      hook(co)
+      local r = table.pack(resume(co, ...))
       if not r[1] then error(r[2], 0) end
       return table.unpack(r, 2, r.n)
     end
@@ -120,13 +155,119 @@ local function guarded_coroutine()
   return c
 end
 
-function M.environment(mod, api)
+-- A mod's own math: its random numbers come from its own generator, seeded
+-- from the world's seed and the mod's ID (math.randomseed reseeds only it).
+local function mod_math(mod, seed)
+  local m = copy(math)
+  local r = core.rng.new(seed or 0):stream("mod " .. mod.id)
+  m.random = function(a, b)
+    if a == nil then return r:float() end
+    if math.type(a) ~= "integer" and not (type(a) == "number" and a == math.floor(a)) then
+      error("bad argument #1 to 'random' (number has no integer representation)", 2)
+    end
+    if b == nil then a, b = 1, a end
+    if math.type(b) ~= "integer" and not (type(b) == "number" and b == math.floor(b)) then
+      error("bad argument #2 to 'random' (number has no integer representation)", 2)
+    end
+    a, b = math.tointeger(a), math.tointeger(b)
+    if a > b then error("bad argument to 'random' (interval is empty)", 2) end
+    return r:int(a, b)
+  end
+  m.randomseed = function(x)
+    local n = math.tointeger(x) or (type(x) == "number" and math.floor(x) or 0)
+    r = core.rng.new(n):stream("mod " .. mod.id)
+  end
+  return m
+end
+
+-- A read-only table of `fields`, protected: the strata that mod code gets.
+function frozen(name, fields)
+  return setmetatable({}, private.protect({
+    __index = fields,
+    __newindex = function(_, k) error(("%s is read-only (cannot set '%s')"):format(name, tostring(k)), 2) end,
+    -- (an iterator that does not hand out the table itself)
+    __pairs = function()
+      local k
+      return function() local v k, v = next(fields, k) return k, v end
+    end,
+  }, name))
+end
+
+-- Layout and legend files are read by the mod (mod:read) and passed as text.
+local function text_only(fn, name)
+  return function(text, ...)
+    if type(text) ~= "string" or not text:find("[\n\"]") and not text:find("^%s*$") and not text:find("%(") then
+      error(name .. ": mods pass the text itself (read their files with mod:read), not a path", 2)
+    end
+    return fn(text, ...)
+  end
+end
+
+-- strata as a mod sees it: what builds data, maps and numbers; nothing that
+-- takes a file path, makes, opens or saves worlds, reloads mods or changes
+-- the host's settings (those are the host's: strata.world, strata.mods,
+-- strata.reload, strata.paths, strata.realtime, strata.tokens.define).
+function M.strata_view(strata)
+  local layout = strata.layout
+  local lay = {}
+  for k, v in pairs(layout) do lay[k] = v end
+  lay.parse_file = function(text, name)
+    if type(text) ~= "string" or not text:find("\n") then
+      error("strata.layout.parse_file: mods pass the text itself (read their files with mod:read), not a path", 2)
+    end
+    return layout.parse_file(text, name or "mod layout")
+  end
+  lay.glyphs = text_only(layout.glyphs, "strata.layout.glyphs")
+  lay.mappings = text_only(layout.mappings, "strata.layout.mappings")
+  local opts = strata.options
+  return frozen("strata", {
+    version = strata.version,
+    tilemap = frozen("strata.tilemap", { new = strata.tilemap.new }),
+    tokens = frozen("strata.tokens", { new = strata.tokens.new }),
+    rng = frozen("strata.rng", { new = strata.rng.new }),
+    markup = frozen("strata.markup", { render = strata.markup.render, strip = strata.markup.strip }),
+    xymap = frozen("strata.xymap", { parse = strata.xymap.parse, grid = strata.xymap.grid }),
+    layout = frozen("strata.layout", lay),
+    -- world templates: everything but write and read, which take paths
+    worldgen = frozen("strata.worldgen", { generate = strata.worldgen.generate, floor = strata.worldgen.floor,
+      render = strata.worldgen.render, format = strata.worldgen.format, parse = strata.worldgen.parse,
+      validate = strata.worldgen.validate, to_area = strata.worldgen.to_area, to_map = strata.worldgen.to_map }),
+    options = frozen("strata.options", { check = opts.check, nearest = opts.nearest,
+      suggest = opts.suggest, distance = opts.distance, known = require("strata.data").read_only(opts.known) }),
+  })
+end
+
+-- A path inside the mod's folder: relative, "/"-separated names, no "..",
+-- no empty or hidden parts, no NUL.
+local function mod_file(mod, name, what)
+  if type(name) ~= "string" or name == "" or #name > 200 or name:find("%z") or name:sub(1, 1) == "/"
+    or name:find("\\", 1, true) then
+    error(what .. ": '" .. tostring(name) .. "' is not a relative path inside the mod", 3)
+  end
+  for part in (name .. "/"):gmatch("([^/]*)/") do
+    if part == "" or part == "." or part == ".." or part:sub(1, 1) == "." then
+      error(what .. ": '" .. name .. "' is not a relative path inside the mod", 3)
+    end
+  end
+  return mod.dir .. "/" .. name
+end
+M.mod_file = mod_file
+
+local function protected_rawset(t, k, v)
+  local mt = debug.getmetatable(t)
+  if mt and private.protected[mt] then error("rawset: strata's objects cannot be changed with rawset", 2) end
+  return rawset(t, k, v)
+end
+
+function M.environment(mod, api, seed)
   local env = {
     assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs, pcall = pcall,
     select = select, tonumber = tonumber, tostring = tostring, type = type, xpcall = xpcall,
-    rawequal = rawequal, rawget = rawget, rawset = rawset, rawlen = rawlen,
+    rawequal = rawequal, rawget = rawget, rawset = protected_rawset, rawlen = rawlen,
     -- Finalizers would run outside any guarded call, and the string metatable
-    -- is shared by every mod: both stay out of reach.
+    -- is shared by every mod: both stay out of reach. (A __gc added to a
+    -- metatable after setmetatable never runs: Lua marks objects for
+    -- finalization only when the metatable is set.)
     setmetatable = function(t, mt)
       if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
         error("setmetatable: __gc finalizers are not available to mods (sandbox)", 2)
@@ -138,7 +279,7 @@ function M.environment(mod, api)
       return getmetatable(v)
     end,
     print = print,
-    string = safe_string(), table = copy(table), math = copy(math), utf8 = copy(utf8),
+    string = safe_string(), table = copy(table), math = mod_math(mod, seed), utf8 = copy(utf8),
     coroutine = guarded_coroutine(),
     os = { time = os.time, clock = os.clock, date = os.date, difftime = os.difftime,
            execute = deny("os.execute"), remove = deny("os.remove"), rename = deny("os.rename"),
@@ -154,19 +295,21 @@ function M.environment(mod, api)
     if type(chunk) == "string" and chunk:byte(1) == 27 then
       error("load: bytecode is not allowed to mods (sandbox)", 2)
     end
-    return load(chunk, name, "t", chunk_env or env)
+    if chunk_env == nil then chunk_env = env end
+    return load(chunk, name, "t", chunk_env)
   end
   local loaded = {}
   env.require = function(name)
     if name == "strata" then return api.strata end
-    if type(name) ~= "string" or name:find("%.%.") or name:find("^/") then
+    if type(name) ~= "string" or not name:find("^[%w_]+[%w_.]*$") or name:find("%.%.") or name:find("%.$") then
       error("require: mods may require only their own files and 'strata', not '" .. tostring(name) .. "'", 2)
     end
     if loaded[name] ~= nil then return loaded[name] end
     local path = mod.dir .. "/" .. name:gsub("%.", "/") .. ".lua"
-    local text = read_file(path)
+    local text, why = read_file(path, mod.dir)
     if not text then
-      error("require: mod " .. mod.id .. " has no file '" .. name .. "' (mods may require only their own files and 'strata')", 2)
+      error("require: mod " .. mod.id .. " has no file '" .. name .. "' (" .. tostring(why) ..
+        "; mods may require only their own files and 'strata')", 2)
     end
     local chunk, err = load(text, "@" .. path, "t", env)
     if not chunk then error(err, 2) end
@@ -183,7 +326,10 @@ end
 local function manifest(id, dirs)
   for _, dir in ipairs(dirs) do
     local path = dir .. "/" .. id .. "/mod.lua"
-    local text = read_file(path)
+    local text, why = read_file(path, dir .. "/" .. id)
+    if not text and why ~= "no such file" and why ~= "its folder cannot be resolved" then
+      error("mod " .. id .. ": mod.lua: " .. why, 0)
+    end
     if text then
       local chunk, err = load(text, "@" .. path, "t", {})
       if not chunk then error("mod " .. id .. ": bad manifest: " .. err, 0) end
@@ -257,25 +403,36 @@ function M.resolve(ids, dirs)
   return order
 end
 
--- Loads mods into a new registry: returns registry, list of manifests.
-function M.load(ids, dirs, strata)
+-- Loads mods into a new registry: returns registry, list of manifests. seed
+-- (the world's) seeds each mod's math.random.
+function M.load(ids, dirs, strata, seed)
   local reg = data.new()
   local order = M.resolve(ids, dirs)
+  local view = M.strata_view(strata)
   for _, m in ipairs(order) do
     local function bind(fn) return function(_, ...) return fn(m.id, ...) end end
     local api = {
-      strata = strata,
-      data = { add_type = bind(function(...) return reg:add_type(...) end),
+      strata = view,
+      data = frozen("data", { add_type = bind(function(...) return reg:add_type(...) end),
                add = bind(function(...) return reg:add(...) end),
-               patch = bind(function(...) return reg:patch(...) end) },
-      events = { register = bind(function(mod, ...) return M.register_event(reg, mod, ...) end) },
+               patch = bind(function(...) return reg:patch(...) end) }),
+      events = frozen("events", { register = bind(function(mod, ...) return M.register_event(reg, mod, ...) end) }),
     }
     local env
-    api.mod = { id = m.id, version = m.version, dir = m.dir,
-      load = function(_, name) return env.require(name) end }
-    env = M.environment(m, api)
+    -- mod:load("file") runs one of the mod's Lua files (as require does);
+    -- mod:read("path") returns one of its files as text. Nothing else of
+    -- the file system is reachable from a mod.
+    api.mod = frozen("mod", { id = m.id, version = m.version,
+      load = function(_, name) return env.require(name) end,
+      read = function(_, name)
+        local text, why = read_file(mod_file(m, name, "mod:read"), m.dir)
+        if not text then error("mod:read: mod " .. m.id .. " has no file '" .. name .. "' (" .. tostring(why) .. ")", 2) end
+        return text
+      end })
+    env = M.environment(m, api, seed)
     local path = m.dir .. "/init.lua"
-    local text = read_file(path)
+    local text, why = read_file(path, m.dir)
+    if not text and why ~= "no such file" then error("mod " .. m.id .. ": init.lua: " .. why, 0) end
     if text then
       local chunk, err = load(text, "@" .. path, "t", env)
       if not chunk then error("mod " .. m.id .. ": " .. err, 0) end
@@ -283,10 +440,11 @@ function M.load(ids, dirs, strata)
       if not ok then error("mod " .. m.id .. ": " .. tostring(e), 0) end
     end
   end
-  local errors = reg:finish()
+  local errors = reg:finish(M.call)
   if #errors > 0 then error("mods failed validation:\n  " .. table.concat(errors, "\n  "), 0) end
-  reg:freeze()
-  reg.load_args = { ids = ids, dirs = dirs, strata = strata }
+  local frozen_errors = reg:freeze()
+  if #frozen_errors > 0 then error("mods failed validation:\n  " .. table.concat(frozen_errors, "\n  "), 0) end
+  reg.load_args = { ids = ids, dirs = dirs, strata = strata, seed = seed }
   return reg, order
 end
 
@@ -299,7 +457,7 @@ function M.prepare_reload(reg, id, check)
   local known = false
   for _, m in ipairs(M.resolve(a.ids, a.dirs)) do known = known or m.id == id end
   if not known then error("strata.reload: mod '" .. tostring(id) .. "' is not loaded", 0) end
-  local ok, fresh = pcall(M.load, a.ids, a.dirs, a.strata)
+  local ok, fresh = pcall(M.load, a.ids, a.dirs, a.strata, a.seed)
   if not ok then error("strata.reload " .. id .. ": failed, nothing changed:\n  " .. tostring(fresh), 0) end
   local errors = check(fresh)
   if #errors > 0 then

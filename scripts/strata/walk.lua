@@ -5,11 +5,13 @@
 return function(M, I)
   local World, handle = I.World, I.handle
   local options = require "strata.options"
+  -- handle / plan -> its world, out of mod code's reach (strata.private)
+  local owner = require("strata.private").owner
 
   local function fail(fmt, ...) error(fmt:format(...), 0) end
 
   local function actor_of(w, a, what)
-    if not I.is_handle(a) or a.kind ~= "actor" or a._world ~= w then
+    if not I.is_handle(a) or a.kind ~= "actor" or owner[a] ~= w then
       fail("%s: expected an actor of this world, got %s", what, tostring(a))
     end
     if not a:alive() then fail("%s: %s was deleted", what, tostring(a)) end
@@ -53,13 +55,14 @@ return function(M, I)
   local Plan = {}
   Plan.__index = function(p, k)
     if k == "state" then
-      local plan = walk_of(p._world, p.actor.uid)
+      local plan = walk_of(owner[p], p.actor.uid)
       return plan and plan.state or "cancelled"
     end
     return Plan[k]
   end
   function Plan:cancel()
-    local w, plan = self._world, walk_of(self._world, self.actor.uid)
+    local w = owner[self]
+    local plan = walk_of(w, self.actor.uid)
     if not plan or plan.state ~= "walking" then return false end
     pcall(w._s.cancel, w._s, plan.timer)
     plan.state, plan.timer = "cancelled", nil
@@ -83,7 +86,9 @@ return function(M, I)
     if old and old.state == "walking" and old.timer then pcall(self._s.cancel, self._s, old.timer) end
     local timer = self:schedule{ after = every, handler = "base.walk_step", args = { actor = actor.uid } }
     set_walk(self, actor.uid, { x = x, y = y, every = every, timer = timer, state = "walking" })
-    return setmetatable({ actor = actor, _world = self }, Plan)
+    local plan = setmetatable({ actor = actor }, Plan)
+    owner[plan] = self
+    return plan
   end
 
   -- The base.walk_step timer lands here: one step, then the next timer.

@@ -8,14 +8,26 @@ local data = require "strata.data"
 local mods = require "strata.mods"
 local options = require "strata.options"
 local boundary = require "strata.boundary"
+local private = require "strata.private"
+
+-- Side tables (strata.private): what each object points at, out of mod code's reach.
+local owner = private.owner          -- handle / proxy / stream / subscription -> host world
+local handle_data = setmetatable({}, { __mode = "k" }) -- handle -> { uid =, kind = }
+local proxy_data = setmetatable({}, { __mode = "k" })  -- proxy -> { uid =, kind =, path = }
+local stream_rng = setmetatable({}, { __mode = "k" })  -- stream -> its generator
+local getmt = debug.getmetatable
 
 local M = {}
 -- Every live world (weak keys): strata.reload re-runs a mod in each world that loaded it.
 local worlds = setmetatable({}, { __mode = "k" })
 
+-- The shortest period of a repeating timer (STRATA_TIMER_MIN_EVERY in C).
+M.min_every = 0.001
+
 local World = {}
-local Handle = { __strata_handle = true }
-local Proxy = { __strata_proxy = true }
+local Handle = {}
+local Proxy = {}
+private.World = World
 
 -- Persistent tables on handles: each is a top-level key of the object's properties.
 local persistent = { props = true, state = true, meta = true }
@@ -35,7 +47,7 @@ local function archetype_of(reg, kind, id)
 end
 
 local function is_handle(v)
-  return type(v) == "table" and getmetatable(v) == Handle
+  return type(v) == "table" and getmt(v) == Handle
 end
 
 -- A point given as { x, y } or { x =, y = } -> x, y (integers), or an error naming `what`.
@@ -55,13 +67,15 @@ local function handle(world, uid)
   local h = world._handles[uid]
   if h then return kind and h or nil end
   if not kind then return nil end
-  h = setmetatable({ uid = uid, kind = kind, _world = world }, Handle)
+  h = setmetatable({}, Handle)
+  handle_data[h] = { uid = uid, kind = kind }
+  owner[h] = world
   world._handles[uid] = h
   return h
 end
 
 local function check_alive(h, what)
-  if not h._world._s:info(h.uid) then
+  if not owner[h]._s:info(h.uid) then
     error(("%s: %s was deleted"):format(what, label(h.kind, h.uid)), 3)
   end
 end
@@ -77,7 +91,10 @@ local function path_label(base, path)
 end
 
 local function proxy(world, uid, kind, path)
-  return setmetatable({ _world = world, _uid = uid, _kind = kind, _path = path }, Proxy)
+  local p = setmetatable({}, Proxy)
+  proxy_data[p] = { uid = uid, kind = kind, path = path }
+  owner[p] = world
+  return p
 end
 
 local function child_path(p, k)
@@ -88,32 +105,40 @@ local function child_path(p, k)
 end
 
 Proxy.__index = function(p, k)
-  if k == "__snapshot" then return nil end
-  local s = p._world._s
-  if not s:info(p._uid) then error(label(p._kind, p._uid) .. " was deleted", 2) end
-  local v, is_table = s:get(p._uid, table.unpack(child_path(p._path, k)))
-  if is_table then return proxy(p._world, p._uid, p._kind, child_path(p._path, k)) end
+  local d, w = proxy_data[p], owner[p]
+  local s = w._s
+  if not s:info(d.uid) then error(label(d.kind, d.uid) .. " was deleted", 2) end
+  local v, is_table = s:get(d.uid, table.unpack(child_path(d.path, k)))
+  if is_table then return proxy(w, d.uid, d.kind, child_path(d.path, k)) end
   return v
 end
 
 Proxy.__newindex = function(p, k, v)
-  local w = p._world
+  local d, w = proxy_data[p], owner[p]
   local s = w._s
   if type(k) ~= "string" and math.type(k) ~= "integer" then
     error(("%s: keys must be strings or integers, got %s %s"):format(
-      path_label(label(p._kind, p._uid), p._path), math.type(k) or type(k), tostring(k)), 2)
+      path_label(label(d.kind, d.uid), d.path), math.type(k) or type(k), tostring(k)), 2)
   end
-  local path = child_path(p._path, k)
-  local where = path_label(label(p._kind, p._uid), path)
-  w:_touch(p._uid)
-  local ok, err = pcall(s.set, s, p._uid, where, v, table.unpack(path))
+  local path = child_path(d.path, k)
+  local where = path_label(label(d.kind, d.uid), path)
+  w:_touch(d.uid)
+  local ok, err = pcall(s.set, s, d.uid, where, v, table.unpack(path))
   if not ok then error(boundary.strip(err), 2) end
 end
 
-Proxy.__snapshot = function(p) return p._world._s:snapshot(p._uid, table.unpack(p._path)) end
+-- A persistent table stored elsewhere is copied as it is now (world.c asks
+-- through the function registered with core.world_state.types).
+local function snapshot(p)
+  local d = proxy_data[p]
+  return owner[p]._s:snapshot(d.uid, table.unpack(d.path))
+end
+
+core.world_state.types(Handle, function(h) local d = handle_data[h] return d and d.uid end, Proxy, snapshot)
 
 Proxy.__pairs = function(p)
-  local keys = p._world._s:keys(p._uid, table.unpack(p._path))
+  local d = proxy_data[p]
+  local keys = owner[p]._s:keys(d.uid, table.unpack(d.path))
   table.sort(keys, function(a, b)
     if type(a) == type(b) then return a < b end
     return type(a) == "number"
@@ -128,33 +153,43 @@ Proxy.__pairs = function(p)
 end
 
 Proxy.__len = function(p)
-  local s, n = p._world._s, 0
+  local d = proxy_data[p]
+  local s, n = owner[p]._s, 0
   while true do
-    local v, is_table = s:get(p._uid, table.unpack(child_path(p._path, n + 1)))
+    local v, is_table = s:get(d.uid, table.unpack(child_path(d.path, n + 1)))
     if v == nil and not is_table then return n end
     n = n + 1
   end
 end
 
-Proxy.__tostring = function(p) return "state " .. path_label(label(p._kind, p._uid), p._path) end
+Proxy.__tostring = function(p) local d = proxy_data[p] return "state " .. path_label(label(d.kind, d.uid), d.path) end
+private.protect(Proxy, "strata.state")
 
 -- ---- subscriptions: persisted (event, handler ID, args) on an object ------------------
+-- A subscription's fields (uid, object, event, handler) are a copy: its
+-- methods use what it was made with.
 local Subscription = {}
+local sub_data = setmetatable({}, { __mode = "k" })
 Subscription.__index = Subscription
 -- sub:cancel() -> true, or false when it was gone already. (A field, not only a
 -- method, so that the older sub.cancel() keeps working at no cost.)
 local function subscription(w, t)
-  t._world = w
-  t.cancel = function() return (pcall(w._s.unsubscribe, w._s, t.uid)) end
-  return setmetatable(t, Subscription)
+  local d = { uid = t.uid, object = t.object }
+  t.cancel = function() return (pcall(w._s.unsubscribe, w._s, d.uid)) end
+  t = setmetatable(t, Subscription)
+  sub_data[t] = d
+  owner[t] = w
+  return t
 end
 function Subscription:alive()
-  for _, sub in ipairs(self._world._s:subscriptions(self.object)) do
-    if sub.uid == self.uid then return true end
+  local d = sub_data[self]
+  for _, sub in ipairs(owner[self]._s:subscriptions(d.object)) do
+    if sub.uid == d.uid then return true end
   end
   return false
 end
-Subscription.__tostring = function(s) return "subscription#" .. s.uid end
+Subscription.__tostring = function(s) return "subscription#" .. sub_data[s].uid end
+private.protect(Subscription, "strata.subscription")
 
 local handle_methods = {}
 
@@ -162,27 +197,27 @@ local handle_methods = {}
 -- features): kinds[kind] = { methods = {}, get = { field = fn(h) }, set = { field = fn(h, v) } }.
 local kinds = {}
 
-function handle_methods:alive() return self._world._s:info(self.uid) ~= nil end
+function handle_methods:alive() return owner[self]._s:info(self.uid) ~= nil end
 
 function handle_methods:delete(opts)
   check_alive(self, "delete")
   local k = kinds[self.kind]
   if k and k.delete then return k.delete(self, opts) end
   if opts ~= nil then error("delete: takes no options for a " .. self.kind, 2) end
-  self._world:_touch(self.uid)
-  self._world._s:delete(self.uid)
-  self._world._tilemaps[self.uid] = nil
+  owner[self]:_touch(self.uid)
+  owner[self]._s:delete(self.uid)
+  owner[self]._tilemaps[self.uid] = nil
 end
 
 function handle_methods:emit(event, params, default)
   check_alive(self, "emit")
-  return self._world:_emit(self, event, params, default)
+  return owner[self]:_emit(self, event, params, default)
 end
 
 function handle_methods:subscribe(event, handler_id, args, opts)
   check_alive(self, "subscribe")
   options.check("object:subscribe", opts, 2)
-  local w = self._world
+  local w = owner[self]
   w._registry:view("base.event"):ensure(event)
   w._registry:view("base.handler"):ensure(handler_id)
   local priority = opts and opts.priority or 100
@@ -193,15 +228,15 @@ function handle_methods:subscribe(event, handler_id, args, opts)
   return subscription(w, { uid = uid, object = self.uid, event = event, handler = handler_id })
 end
 
-function handle_methods:tag(name) check_alive(self, "tag") self._world:_touch(self.uid) self._world._s:set_tag(self.uid, name, true) return self end
-function handle_methods:untag(name) check_alive(self, "untag") self._world:_touch(self.uid) self._world._s:set_tag(self.uid, name, false) return self end
-function handle_methods:has_tag(name) check_alive(self, "has_tag") return self._world._s:has_tag(self.uid, name) end
-function handle_methods:tags() check_alive(self, "tags") return self._world._s:tags(self.uid) end
+function handle_methods:tag(name) check_alive(self, "tag") owner[self]:_touch(self.uid) owner[self]._s:set_tag(self.uid, name, true) return self end
+function handle_methods:untag(name) check_alive(self, "untag") owner[self]:_touch(self.uid) owner[self]._s:set_tag(self.uid, name, false) return self end
+function handle_methods:has_tag(name) check_alive(self, "has_tag") return owner[self]._s:has_tag(self.uid, name) end
+function handle_methods:tags() check_alive(self, "tags") return owner[self]._s:tags(self.uid) end
 
 function handle_methods:subscriptions()
   check_alive(self, "subscriptions")
   local out = {}
-  for i, sub in ipairs(self._world._s:subscriptions(self.uid)) do out[i] = subscription(self._world, sub) end
+  for i, sub in ipairs(owner[self]._s:subscriptions(self.uid)) do out[i] = subscription(owner[self], sub) end
   return out
 end
 
@@ -217,7 +252,7 @@ local tile_methods = {}
 -- deletes a map object (handle:delete, area bookkeeping, a rollback) drops
 -- its view, so a cached view always points at a live map.
 local function tiles_of(h, write)
-  local w = h._world
+  local w = owner[h]
   local tm = w._tilemaps[h.uid]
   if not tm then
     if not w._s:info(h.uid) then error(("%s was deleted"):format(label(h.kind, h.uid)), 0) end
@@ -232,7 +267,8 @@ M._tiles_of = tiles_of
 
 for _, list in ipairs{ tile_reads, tile_writes } do
   for _, name in ipairs(list) do
-    local call = load(("local tm = ... return function(h, ...) return tm(h, %s):%s(...) end")
+    -- Edits return the handle, never the world's tile map itself.
+    local call = load(("local tm = ... return function(h, ...) local m = tm(h, %s) local r = m:%s(...) if r == m then return h end return r end")
       :format(list == tile_writes and "true" or "false", name), "=strata")(tiles_of)
     tile_methods[name] = boundary.wrap("map:" .. name, call)
   end
@@ -243,7 +279,7 @@ end
 tile_methods.render = boundary.wrap("map:render", function(h, opts)
   local tm = tiles_of(h, false)
   if type(opts) == "table" and type(opts.glyphs) == "string" then
-    local entry = h._world._registry:view("base.glyphs"):ensure(opts.glyphs)
+    local entry = owner[h]._registry:view("base.glyphs"):ensure(opts.glyphs)
     local glyphs = {}
     for token, g in pairs(entry.glyphs or {}) do glyphs[token] = type(g) == "table" and (g.char or g[1]) or g end
     local o = {}
@@ -260,7 +296,7 @@ tile_methods.define_token = boundary.wrap("map:define_token", function(h, name, 
   if type(name) ~= "string" then error("token name must be a string, got " .. type(name), 0) end
   if type(traits) ~= "table" then error("traits must be a table, got " .. type(traits), 0) end
   tm:define_token(name, traits)
-  local w = h._world
+  local w = owner[h]
   local _, has = w._s:get(h.uid, "sys")
   if not has then w._s:set(h.uid, "sys", {}, "sys") end
   local _, has_tokens = w._s:get(h.uid, "sys", "tokens")
@@ -285,7 +321,8 @@ local methods_of = setmetatable({}, { __index = function(t, kind)
 end })
 
 Handle.__index = function(h, k)
-  local m = methods_of[h.kind][k]
+  if k == "uid" or k == "kind" then return handle_data[h][k] end
+  local m = methods_of[handle_data[h].kind][k]
   if m then return m end
   local ext = kinds[h.kind]
   if ext then
@@ -295,22 +332,22 @@ Handle.__index = function(h, k)
   if h.kind == "map" then
     if k == "width" or k == "height" then
       check_alive(h, k)
-      local tm = h._world._s:tilemap(h.uid)
+      local tm = owner[h]._s:tilemap(h.uid)
       return tm and tm[k]
     end
   end
-  local s = h._world._s
+  local s = owner[h]._s
   if persistent[k] then
     check_alive(h, k)
     local _, is_table = s:get(h.uid, k)
-    if not is_table then h._world:_touch(h.uid) s:set(h.uid, label(h.kind, h.uid) .. " " .. k, {}, k) end
-    return proxy(h._world, h.uid, h.kind, { k })
+    if not is_table then owner[h]:_touch(h.uid) s:set(h.uid, label(h.kind, h.uid) .. " " .. k, {}, k) end
+    return proxy(owner[h], h.uid, h.kind, { k })
   end
   if k == "archetype" or k == "map" or k == "x" or k == "y" then
     check_alive(h, k)
     local _, arch, map, x, y = s:info(h.uid)
     if k == "archetype" then return arch end
-    if k == "map" then return map and handle(h._world, map) end
+    if k == "map" then return map and handle(owner[h], map) end
     return k == "x" and x or y
   end
   return nil
@@ -328,7 +365,7 @@ Handle.__newindex = function(h, k, v)
   if persistent[k] then
     check_alive(h, k)
     if type(v) ~= "table" then error(label(h.kind, h.uid) .. " " .. k .. ": must be a table", 2) end
-    local w = h._world
+    local w = owner[h]
     w:_touch(h.uid)
     local ok, err = pcall(w._s.set, w._s, h.uid, label(h.kind, h.uid) .. " " .. k, v, k)
     if not ok then error(boundary.strip(err), 2) end
@@ -338,7 +375,11 @@ Handle.__newindex = function(h, k, v)
 end
 
 Handle.__tostring = function(h) return label(h.kind, h.uid) end
-Handle.__eq = function(a, b) return a.uid == b.uid and a._world == b._world end
+Handle.__eq = function(a, b)
+  local da, db = handle_data[a], handle_data[b]
+  return da ~= nil and db ~= nil and da.uid == db.uid and owner[a] == owner[b]
+end
+private.protect(Handle, "strata.handle")
 
 -- ---- worlds ---------------------------------------------------------------------------
 World.__index = function(w, k)
@@ -346,6 +387,41 @@ World.__index = function(w, k)
   if k == "seed" then return w._s:seed() end
   return World[k]
 end
+private.protect(World, "strata.world")
+
+-- ---- the world as mod code sees it ---------------------------------------------------
+-- One view per world: an empty table whose methods are the world's, less what
+-- belongs to the host (saving, running in real time) and anything internal.
+-- The view's methods call the world's with the world itself, so no method
+-- ever runs on (or hands back) anything but a world or its view.
+local ModWorld = {}
+local host_only = { save = true, run_realtime = true }
+-- Internal methods a mod may still call: base's map_renew and walk_step timer handlers.
+local mod_internal = { _renew_timer = true, _walk_step = true }
+local mod_methods = {}
+
+ModWorld.__index = function(v, k)
+  local w = private.host[v]
+  if k == "time" or k == "seed" then return w[k] end
+  if k == "rng" then return w._mod_rng end
+  if k == "data" then return w._mod_data end
+  local m = mod_methods[k]
+  if m then return m end
+  if type(k) ~= "string" or (k:sub(1, 1) == "_" and not mod_internal[k]) or host_only[k]
+    or type(World[k]) ~= "function" then
+    if host_only[k] then error(("world:%s belongs to the host; mods cannot call it"):format(k), 2) end
+    return nil
+  end
+  local f = World[k]
+  -- A tail call: an error raised at level 2 still points at the mod's line.
+  m = function(self, ...) return f(private.host[self] or self, ...) end
+  mod_methods[k] = m
+  return m
+end
+ModWorld.__newindex = function(_, k) error(("world: cannot set field '%s'"):format(tostring(k)), 2) end
+ModWorld.__tostring = function() return "world" end
+ModWorld.__eq = function(a, b) return (private.host[a] or a) == (private.host[b] or b) end
+private.protect(ModWorld, "strata.world")
 
 -- The world's token table from its mods' base.token entries, in load order:
 -- a later mod's entry for the same name replaces the earlier one, and the
@@ -400,13 +476,20 @@ local function wrap(state, registry, order)
   state:set_ref_maker(function(uid) return handle(w, uid) end)
   w.rng = { stream = function(_, key) return w:stream(key) end }
   w.data = data.views(registry)
+  -- What mod code gets: a view, read-only definitions, an rng it cannot rewire.
+  local v = setmetatable({}, ModWorld)
+  private.host[v], private.view[w] = w, v
+  w._mod_data = data.views(registry, true)
+  local stream = function(_, key) return w:stream(key) end
+  w._mod_rng = setmetatable({}, private.protect({ __index = { stream = stream },
+    __newindex = function() error("world.rng is read-only", 2) end }, "strata.world_rng"))
   worlds[w] = true
   bind_tokens(w)
   bind_map_tokens(w)
   return w
 end
 
-local function load_mods(fn, opts)
+local function load_mods(fn, opts, seed)
   local ids = opts.mods or { "base" }
   if type(ids) ~= "table" then error(fn .. ": mods must be a list of mod IDs", 0) end
   if opts.mod_path ~= nil and type(opts.mod_path) ~= "string" and type(opts.mod_path) ~= "table" then
@@ -414,7 +497,7 @@ local function load_mods(fn, opts)
   end
   -- the user's folders in order, then strata's own mods (base, examples)
   local path = require("strata.paths").mod_path(opts.mod_path)
-  return mods.load(ids, path, require "strata")
+  return mods.load(ids, path, require "strata", seed)
 end
 
 -- strata.world.new{ seed =, mods =, mod_path = }
@@ -423,7 +506,7 @@ function M.new(opts)
   opts = opts or {}
   local seed = opts.seed or 0
   if math.type(seed) ~= "integer" then error("seed must be an integer, got " .. tostring(seed), 0) end
-  local registry, order = load_mods("strata.world.new", opts)
+  local registry, order = load_mods("strata.world.new", opts, seed)
   return wrap(core.world_state.new(seed), registry, order)
 end
 
@@ -477,7 +560,7 @@ local function create_object(self, opts)
   if opts.tags ~= nil and type(opts.tags) ~= "table" then error("tags must be a list of strings", 0) end
   local map, x, y
   if opts.map ~= nil then
-    if not is_handle(opts.map) or opts.map.kind ~= "map" or opts.map._world ~= self then
+    if not is_handle(opts.map) or opts.map.kind ~= "map" or owner[opts.map] ~= self then
       error("map must be a map handle of this world, got " .. tostring(opts.map), 0)
     end
     map, x, y = opts.map.uid, opts.x or 0, opts.y or 0
@@ -532,24 +615,54 @@ end
 -- A world stream is a proxy over a generator: each draw inside a savepoint
 -- first records the generator's state once, so that a rollback puts it back.
 local Stream = {}
-Stream.__index = Stream
-Stream.__tostring = function(s) return "stream '" .. s.key .. "'" end
+local stream_key = setmetatable({}, { __mode = "k" })
+Stream.__index = function(s, k)
+  if k == "key" then return stream_key[s] end
+  return Stream[k]
+end
+Stream.__newindex = function(s) error("stream '" .. stream_key[s] .. "' has no fields to set", 2) end
+Stream.__tostring = function(s) return "stream '" .. stream_key[s] .. "'" end
+private.protect(Stream, "strata.stream")
 
+-- Records the generator's state in every open savepoint that has none yet:
+-- an inner savepoint interrupted before its own rollback (a spent budget)
+-- leaves the outer one able to put the stream back.
 local function record_stream(s)
-  local txn = s._world._txn
-  if txn and txn.streams[s] == nil then txn.streams[s] = s._rng:state() end
+  local txn = owner[s]._txn
+  local st
+  while txn do
+    if txn.streams[s] == nil then
+      st = st or stream_rng[s]:state()
+      txn.streams[s] = st
+    end
+    txn = txn.outer
+  end
+end
+
+local function rng_of(s)
+  local r = stream_rng[s]
+  if not r then error("expected a stream, got " .. tostring(s), 3) end
+  return r
 end
 
 for _, name in ipairs{ "int", "float", "chance", "shuffle", "pick", "set_state" } do
   Stream[name] = function(self, ...)
+    local r = rng_of(self)
     record_stream(self)
-    return self._rng[name](self._rng, ...)
+    return r[name](r, ...)
   end
 end
-function Stream:state() return self._rng:state() end
-function Stream:stream(key) return self._rng:stream(key) end
--- The generator itself, for C functions that draw from it (layouts).
-function Stream:_raw() record_stream(self) return self._rng end
+function Stream:state() return rng_of(self):state() end
+function Stream:stream(key) return rng_of(self):stream(key) end
+-- The generator itself, for C functions that draw from it (layouts): for
+-- strata's own code only (a mod holding it could draw without the savepoint
+-- noting it).
+function private.stream_generator(s)
+  if debug.getmetatable(s) ~= Stream then return nil end
+  local r = rng_of(s)
+  record_stream(s)
+  return r
+end
 
 function World:stream(key)
   if type(key) ~= "string" then error("world.rng:stream: key must be a string", 2) end
@@ -557,14 +670,16 @@ function World:stream(key)
   if s then return s end
   local r = core.rng.new(0)
   r:set_state(self._s:stream(key))
-  s = setmetatable({ key = key, _rng = r, _world = self }, Stream)
+  s = setmetatable({}, Stream)
+  stream_rng[s], stream_key[s], owner[s] = r, key, self
   self._streams[key] = s
-  if self._txn then self._txn.created[key] = true end
+  local txn = self._txn
+  while txn do txn.created[key] = true txn = txn.outer end
   return s
 end
 
 function World:_sync_streams()
-  for key, s in pairs(self._streams) do self._s:set_stream(key, s._rng:state()) end
+  for key, s in pairs(self._streams) do self._s:set_stream(key, stream_rng[s]:state()) end
 end
 
 -- ---- savepoints ----------------------------------------------------------------------------
@@ -580,15 +695,24 @@ function World:_touch(uid)
   end
 end
 
+-- A savepoint nested in mod code can be interrupted anywhere by a spent
+-- budget or a refused allocation, even between its begin and its rollback:
+-- each one therefore closes every savepoint opened since it began, and
+-- streams are recorded in every open savepoint (record_stream), so that the
+-- outermost one, which the host runs, always restores the world.
 function World:_atomic(fn, ...)
   local outer = self._txn
   local txn = { streams = {}, touched = {}, created = {}, outer = outer }
+  local depth = self._s:depth()
+  -- Host bookkeeping that code inside may leave half-set when a spent budget
+  -- stops it mid-way: put back on failure, with the savepoint.
+  local generating, reporting = self._generating, self._reporting
   self._s:begin()
   self._txn = txn
   local r = table.pack(pcall(fn, ...))
   self._txn = outer
   if r[1] then
-    self._s:commit()
+    while self._s:depth() > depth do self._s:commit() end
     if outer then
       for s, st in pairs(txn.streams) do if outer.streams[s] == nil then outer.streams[s] = st end end
       for uid in pairs(txn.touched) do outer.touched[uid] = true end
@@ -596,8 +720,9 @@ function World:_atomic(fn, ...)
     end
     return table.unpack(r, 1, r.n)
   end
-  self._s:rollback()
-  for s, st in pairs(txn.streams) do s._rng:set_state(st) end
+  while self._s:depth() > depth do self._s:rollback() end
+  self._generating, self._reporting = generating, reporting
+  for s, st in pairs(txn.streams) do stream_rng[s]:set_state(st) end
   for key in pairs(txn.created) do self._streams[key] = nil end
   -- Tile map views of objects that the rollback removed would point at freed maps.
   for uid in pairs(self._tilemaps) do
@@ -655,7 +780,7 @@ function World:_emit(source, event, params, default)
   end)
   local result, failures = default, {}
   for _, h in ipairs(list) do
-    local ok, r, stop = self:_atomic(mods.call, h.what, h.fn, source or self, params, result)
+    local ok, r, stop = self:_atomic(mods.call, h.what, h.fn, source or private.view[self], params, result)
     if ok then
       if r ~= nil and r ~= "stop" then result = r end
       if r == "stop" or stop == "stop" then break end
@@ -680,6 +805,9 @@ function World:schedule(opts)
     or after == math.huge or every == math.huge then
     error("'after' and 'every' must be finite numbers >= 0", 0)
   end
+  if every > 0 and every < M.min_every then
+    error(("'every' must be 0 (once) or at least %g, got %g"):format(M.min_every, every), 0)
+  end
   self._registry:view("base.handler"):ensure(opts.handler)
   return self._s:schedule(self.time + after, every, opts.handler, opts.args, "timer args")
 end
@@ -694,26 +822,70 @@ function World:timers() return self._s:timers() end
 -- in (due, uid) order, each as a savepoint; a handler that raises is undone,
 -- reported ({ timer =, handler =, mod =, message = }, also emitted as
 -- base.handler_failed) and the others still run; a repeating timer stays scheduled.
+-- One advance runs a timer at most M.max_runs times, and runs at most
+-- M.max_advance_runs handlers in all (a handler that schedules a new timer
+-- due now on every run would otherwise keep time from moving): past either,
+-- the runs due up to the target are dropped for repeating timers (moved to
+-- their first due time after it) and postponed to the target for one-shot
+-- timers (they run first in the next advance), and the list says so:
+-- { timer =, handler =, dropped = n, message = }. A handler cannot advance
+-- the world it runs in.
+M.max_runs = 1000
+M.max_advance_runs = 100000
+
+local function timer_handler(w, uid)
+  for _, t in ipairs(w._s:timers()) do if t.uid == uid then return t.handler end end
+end
+
+local function advance(self, target, failures)
+  local runs, total = {}, 0
+  while true do
+    local uid, due = self._s:next_due(target)
+    if not uid then break end
+    local n = (runs[uid] or 0) + 1
+    runs[uid] = n
+    total = total + 1
+    if total > M.max_advance_runs then
+      local count = 0
+      for _, t in ipairs(self._s:timers()) do
+        if t.due <= target then self._s:skip(t.uid, target) count = count + 1 end
+      end
+      failures[#failures + 1] = { dropped = count,
+        message = ("advance ran %d timer handlers: %d timers still due up to time %g were dropped (repeating) or postponed to it (one-shot)")
+          :format(M.max_advance_runs, count, target) }
+      break
+    elseif n > M.max_runs then
+      local handler_id = timer_handler(self, uid)
+      local dropped = self._s:skip(uid, target)
+      failures[#failures + 1] = { timer = uid, handler = handler_id, dropped = dropped,
+        message = ("timer #%d ran %d times in one advance: %.0f more runs up to time %g dropped"):format(
+          uid, M.max_runs, dropped, target) }
+    else
+      self._s:set_time(due)
+      local handler_id, args = self._s:fire(uid)
+      local h = self._registry:view("base.handler"):get(handler_id)
+      local ok, err
+      if not h then ok, err = false, "unknown base.handler '" .. handler_id .. "'"
+      else ok, err = self:_atomic(mods.call, handler_id, h.run, self, { time = due, timer = uid }, args) end
+      if not ok then
+        failures[#failures + 1] = { timer = uid, handler = handler_id, mod = h and h._mod,
+          message = tostring(boundary.strip(err)) }
+      end
+    end
+  end
+end
+
 function World:advance(dt)
   if type(dt) ~= "number" or not (dt >= 0) or dt == math.huge then
     error("dt must be a finite number >= 0, got " .. tostring(dt), 0)
   end
+  if self._advancing then error("a timer or event handler cannot advance the world it runs in", 0) end
   local target = self.time + dt
   local failures = {}
-  while true do
-    local uid, due = self._s:next_due(target)
-    if not uid then break end
-    self._s:set_time(due)
-    local handler_id, args = self._s:fire(uid)
-    local h = self._registry:view("base.handler"):get(handler_id)
-    local ok, err
-    if not h then ok, err = false, "unknown base.handler '" .. handler_id .. "'"
-    else ok, err = self:_atomic(mods.call, handler_id, h.run, self, { time = due, timer = uid }, args) end
-    if not ok then
-      failures[#failures + 1] = { timer = uid, handler = handler_id, mod = h and h._mod,
-        message = tostring(boundary.strip(err)) }
-    end
-  end
+  self._advancing = true
+  local ok, err = pcall(advance, self, target, failures)
+  self._advancing = false
+  if not ok then error(err, 0) end
   self._s:set_time(target)
   self:_report(failures)
   return failures
@@ -726,6 +898,8 @@ function World:run_realtime(opts) return require("strata.realtime").run(self, op
 -- ---- saves -------------------------------------------------------------------------------------
 function World:save(path)
   if type(path) ~= "string" then error("path must be a string, got " .. type(path), 0) end
+  -- The host's: never on behalf of a mod's callback, whatever reached it.
+  if core.guard.active() then error("saving belongs to the host: not inside a mod's callback", 0) end
   if self._txn then error("cannot save while a handler's changes are not settled (inside a savepoint)", 0) end
   self:_sync_streams()
   local list = {}
@@ -770,7 +944,7 @@ function M.open(path, opts)
     o.mods = {}
     for i, m in ipairs(saved_mods) do o.mods[i] = m[1] end
   end
-  local registry, order = load_mods("strata.world.open", o)
+  local registry, order = load_mods("strata.world.open", o, state:seed())
   local errors = check_ids(state, registry)
   if #errors > 0 then
     error(("cannot open '%s': %d unknown ID%s:\n  %s"):format(path, #errors, #errors > 1 and "s" or "",

@@ -88,7 +88,12 @@ local function token_table(given, fn)
   return out
 end
 
-local function is_world(w) return type(w) == "table" and type(w.create_map) == "function" and w._registry ~= nil end
+-- The host world behind a world or a mod's view of one (strata.private), or nil.
+local function host_world(w)
+  local host = require("strata.private").world_of(w)
+  if host and (host == w or require("strata.private").host[w] == host) then return host end
+  return nil
+end
 
 -- Paints floor f (a floor table of a template) onto a new map of world and
 -- places its stairs: up at the ascent, and at floor 1's start (the way back
@@ -153,7 +158,7 @@ end
 -- with its stairs (for a floor generator, which attaches nothing itself).
 M.to_map = public("strata.worldgen.to_map", function(world, f, opts)
   options.check("strata.worldgen.to_map", opts, 1)
-  if not is_world(world) then error("expected a world, got " .. tostring(world), 0) end
+  world = host_world(world) or error("expected a world, got " .. tostring(world), 0)
   local tokens = token_table(opts and opts.tokens)
   check_floor(f)
   return paint(world, f, tokens)
@@ -164,7 +169,7 @@ end)
 -- descents, so that world:travel goes down the world the template describes.
 M.to_area = public("strata.worldgen.to_area", function(world, t, opts)
   options.check("strata.worldgen.to_area", opts, 1)
-  if not is_world(world) then error("expected a world, got " .. tostring(world), 0) end
+  world = host_world(world) or error("expected a world, got " .. tostring(world), 0)
   opts = opts or {}
   if type(opts.area) ~= "string" then
     error("option 'area' must name a base.area_archetype (\"mod.name\"), got " .. tostring(opts.area), 0)

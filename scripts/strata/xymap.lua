@@ -25,8 +25,8 @@ end
 function M.parse(text, opts)
   require("strata.options").check("strata.xymap.parse", opts, 2)
   if type(opts) == "table" and (opts.world ~= nil or type(opts.legend) == "table") then
-    local world = opts.world
-    if world ~= nil and (type(world) ~= "table" or not world._registry) then
+    local world = opts.world and require("strata.private").world_of(opts.world)
+    if opts.world ~= nil and not world then
       error("strata.xymap.parse: option 'world' must be a world, got " .. tostring(world), 2)
     end
     local reg = world and world._registry

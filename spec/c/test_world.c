@@ -7,6 +7,7 @@
 #include "check.h"
 #include "strata/value.h"
 #include "strata/world.h"
+#include "world_internal.h"
 
 static strata_value str(const char *s) {
   strata_value v;
@@ -188,7 +189,7 @@ static void test_world(void) {
     sqlite3_exec(db, "UPDATE objects SET props = x'06ff' WHERE uid = 1", NULL, NULL, NULL);
     sqlite3_close(db);
     CHECK(strata_world_open(path, &w2, &mv, &nm, &err) == STRATA_EPARSE);
-    CHECK_HAS(err.message, "properties of #1");
+    CHECK_HAS(err.message, "objects (#1)"); /* its row's checksum no longer matches */
     sqlite3_open(path, &db);
     sqlite3_exec(db, "UPDATE meta SET value = 99 WHERE key = 'version'", NULL, NULL, NULL);
     sqlite3_close(db);
@@ -321,7 +322,93 @@ static void test_world_tokens(void) {
   strata_tokens_release(t);
 }
 
+/* Objects live in pages: sparse uids cost pages, not slots up to the largest
+** uid; iteration stays in uid order across pages; a page emptied outside a
+** savepoint goes. Timers: a minimum period, and skip past a target. */
+static void test_sparse_and_timers(void) {
+  strata_error err;
+  strata_world *w = strata_world_new(1, &err);
+  uint64_t uids[] = { 3, 300, 70000, (uint64_t)1 << 39 };
+  for (int i = 0; i < 4; i++) {
+    strata_object o;
+    memset(&o, 0, sizeof o);
+    o.uid = uids[i];
+    o.kind = malloc(6);
+    memcpy(o.kind, "thing", 6);
+    CHECK(strata_value_table(&o.tags, &err) == STRATA_OK);
+    CHECK(strata_value_table(&o.props, &err) == STRATA_OK);
+    CHECK(strata_world_restore_object(w, &o, &err) == STRATA_OK);
+  }
+  CHECK_EQ_INT(strata_world_count(w), 4);
+  int k = 0;
+  for (strata_object *o = strata_world_next_object(w, 0); o; o = strata_world_next_object(w, o->uid))
+    CHECK(o->uid == uids[k++]);
+  CHECK_EQ_INT(k, 4);
+  CHECK(strata_world_object(w, 301) == NULL);
+  CHECK(strata_world_object(w, ((uint64_t)1 << 39) + 1) == NULL);
+  CHECK(strata_world_delete(w, 300, &err) == STRATA_OK);
+  CHECK(strata_world_object(w, 300) == NULL);
+  CHECK(strata_world_next_object(w, 3)->uid == 70000);
+  /* a savepoint deleting and restoring in an emptied page */
+  CHECK(strata_world_begin(w, &err) == STRATA_OK);
+  CHECK(strata_world_delete(w, 3, &err) == STRATA_OK);
+  CHECK(strata_world_object(w, 3) == NULL);
+  CHECK(strata_world_rollback(w) == STRATA_OK);
+  CHECK(strata_world_object(w, 3) != NULL);
+
+  uint64_t t;
+  CHECK(strata_world_schedule(w, 1, 1e-300, "h", NULL, &t, &err) == STRATA_EARG);
+  CHECK(strata_world_schedule(w, 1, 0.0001, "h", NULL, &t, &err) == STRATA_EARG);
+  CHECK(strata_world_schedule(w, 1, 0.5, "h", NULL, &t, &err) == STRATA_OK);
+  uint64_t skipped = 0;
+  CHECK(strata_world_timer_skip(w, t, 10, &skipped, &err) == STRATA_OK);
+  CHECK(skipped == 19); /* 1, 1.5, ..., 10 */
+  CHECK(strata_world_timer_at(w, 0)->due > 10);
+  uint64_t once;
+  CHECK(strata_world_schedule(w, 2, 0, "h", NULL, &once, &err) == STRATA_OK);
+  CHECK(strata_world_timer_skip(w, once, 7, &skipped, &err) == STRATA_OK);
+  CHECK(skipped == 0);
+  CHECK(strata_world_next_due(w, 7)->uid == once && strata_world_next_due(w, 7)->due == 7);
+  strata_world_free(w);
+}
+
+/* A table decodes in O(n log n): 200,000 entries at once; duplicate keys
+** (found by sorting) are refused. */
+static void test_big_table_decode(void) {
+  strata_error err;
+  strata_buffer b = { 0 };
+  size_t n = 200000;
+  unsigned char head[12];
+  size_t h = 0;
+  head[h++] = 6;
+  for (uint64_t v = n; ; v >>= 7) { head[h++] = (unsigned char)((v & 0x7f) | (v >> 7 ? 0x80 : 0)); if (!(v >> 7)) break; }
+  b.data = malloc(h + n * 8);
+  memcpy(b.data, head, h);
+  b.len = h;
+  for (size_t i = 0; i < n; i++) {
+    strata_value k = strata_value_int((int64_t)i), v = strata_value_bool(1);
+    CHECK(strata_value_encode(&k, &b, &err) == STRATA_OK);
+    CHECK(strata_value_encode(&v, &b, &err) == STRATA_OK);
+  }
+  strata_value out;
+  CHECK(strata_value_decode(&out, b.data, b.len, &err) == STRATA_OK);
+  CHECK(out.type == STRATA_VTABLE && out.u.t->n == n);
+  strata_value_clear(&out);
+  /* the same bytes with the last key (199999) replaced by 0: a duplicate */
+  b.len = h;
+  for (size_t i = 0; i < n; i++) {
+    strata_value k = strata_value_int(i + 1 == n ? 0 : (int64_t)i), v = strata_value_bool(1);
+    CHECK(strata_value_encode(&k, &b, &err) == STRATA_OK);
+    CHECK(strata_value_encode(&v, &b, &err) == STRATA_OK);
+  }
+  CHECK(strata_value_decode(&out, b.data, b.len, &err) == STRATA_EPARSE);
+  CHECK_HAS(err.message, "duplicate");
+  strata_buffer_free(&b);
+}
+
 int main(void) {
+  test_big_table_decode();
+  test_sparse_and_timers();
   test_values();
   test_world_tokens();
   test_tiles();

@@ -145,6 +145,9 @@ STRATA_API size_t strata_world_stream_count(const strata_world *w);
 STRATA_API const char *strata_world_stream_at(const strata_world *w, size_t i, strata_rng *out);
 
 /* ---- timers, ordered by (due, uid) ---- */
+/* The shortest period of a repeating timer (world seconds): a shorter one
+** would leave time barely moving while one advance runs it. */
+#define STRATA_TIMER_MIN_EVERY 0.001
 STRATA_API strata_status strata_world_schedule(strata_world *w, double due, double every,
                                     const char *handler, const strata_value *args,
                                     uint64_t *uid, strata_error *err);
@@ -158,6 +161,12 @@ STRATA_API const strata_timer *strata_world_next_due(const strata_world *w, doub
 STRATA_API strata_status strata_world_fire(strata_world *w, uint64_t uid, strata_timer *out,
                                 strata_error *err);
 STRATA_API void strata_timer_clear(strata_timer *t);
+/* Moves the repeating timer `uid`, due at or before `until`, to its first due
+** time after `until`; *skipped (may be NULL) is the number of runs passed
+** over. A one-shot timer due before `until` is postponed to `until`; a
+** timer not due stays as it is. */
+STRATA_API strata_status strata_world_timer_skip(strata_world *w, uint64_t uid, double until,
+                                     uint64_t *skipped, strata_error *err);
 STRATA_API size_t strata_world_timer_count(const strata_world *w);
 STRATA_API const strata_timer *strata_world_timer_at(const strata_world *w, size_t i);
 

@@ -1,0 +1,311 @@
+-- The sandbox, tried as an attacker would: each attack is a few lines in a
+-- mod's init.lua or in one of its handlers, run in a child process under a
+-- time and memory limit (timeout, prlimit). Each must end in a clear error or
+-- do no harm; none may hang, crash, or touch a file outside its test folder;
+-- and the host's own world, made before the attack, must still save and open.
+local LUA_PATH, LUA_CPATH = os.getenv("LUA_PATH") or "", os.getenv("LUA_CPATH") or ""
+
+local function sh_quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+
+local function write(path, text)
+  local f = assert(io.open(path, "wb"))
+  f:write(text)
+  f:close()
+end
+
+local function exists(path)
+  local f = io.open(path, "rb")
+  if f then f:close() return true end
+  return false
+end
+
+-- The driver the child runs: a host world first, then the attack's world
+-- (mods base + evil), its handler run by a timer, then the host's checks.
+local DRIVER = [==[
+local strata = require "strata"
+local dir = arg[1]
+local function say(...) io.write(table.concat({ ... }, " "), "\n") io.flush() end
+local host = strata.world.new{ seed = 3 }
+local m = host:create_map{ width = 4, height = 4, fill = "floor" }
+host:create_actor{ map = m, x = 1, y = 1, props = { hp = 5 } }
+math.randomseed(99)
+local host_random = { math.random(1000), math.random(1000) }
+math.randomseed(99)
+local ok, w = pcall(strata.world.new, { seed = 1, mods = { "base", "evil" }, mod_path = { dir } })
+if not ok then
+  say("INIT", tostring(w))
+else
+  say("INIT ok")
+  local okh, failures = pcall(function()
+    w:schedule{ after = 1, handler = "evil.attack" }
+    return w:advance(2)
+  end)
+  if not okh then say("HANDLER raised", tostring(failures))
+  elseif #failures == 0 then say("HANDLER ok")
+  else for _, f in ipairs(failures) do say("HANDLER", f.message) end end
+  local okx, err = pcall(function() w:emit("base.map_entered", {}) end)
+  if not okx then say("EMIT", tostring(err)) end
+end
+-- the host: its own world, its random numbers, its string library
+assert(math.random(1000) == host_random[1] and math.random(1000) == host_random[2], "host math.random changed")
+assert(("host"):find("o") == 2 and string.rep("ab", 2) == "abab", "host string library changed")
+collectgarbage()
+host:save(dir .. "/host.db")
+local again = strata.world.open(dir .. "/host.db")
+assert(#again:objects() == 2 and again:objects()[2].props.hp == 5)
+say("HOST ok")
+]==]
+
+local n_attacks = 0
+
+-- attack{ name, init = code, handler = code, expect = pattern | nil (harmless),
+--         victim = true (the code may name VICTIM, which must not appear),
+--         secret = text that must not show up in the output }
+local function attack(a)
+  n_attacks = n_attacks + 1
+  it(a[1], function()
+    local dir = os.tmpname()
+    os.remove(dir)
+    assert(os.execute("mkdir -p " .. sh_quote(dir .. "/evil")))
+    local victim = dir .. ".victim"
+    os.remove(victim)
+    local function fill(code) return (code or ""):gsub("VICTIM", ("%q"):format(victim)) end
+    if a.victim then
+      -- another mod, loaded first: what it owns must stay its own
+      assert(os.execute("mkdir -p " .. sh_quote(dir .. "/victim")))
+      write(dir .. "/victim/mod.lua", 'return { id = "victim", version = "1.0.0", requires = { base = "*" } }')
+      write(dir .. "/victim/init.lua", a.victim)
+      write(dir .. "/evil/mod.lua", 'return { id = "evil", version = "1.0.0", requires = { base = "*", victim = "*" } }')
+    else
+      write(dir .. "/evil/mod.lua", 'return { id = "evil", version = "1.0.0", requires = { base = "*" } }')
+    end
+    write(dir .. "/evil/init.lua", fill(a.init) .. "\n" ..
+      'data:add{ _type = "base.handler", _id = "attack", run = function(world, params, args)\n' ..
+      fill(a.handler) .. "\nend }\n" ..
+      'data:add{ _type = "base.handler", _id = "noop", run = function() end }\n')
+    write(dir .. "/evil/notes.txt", "a note of the mod's own\n")
+    if a.shell then assert(os.execute("cd " .. sh_quote(dir .. "/evil") .. " && " .. a.shell)) end
+    write(dir .. "/driver.lua", DRIVER)
+    local cmd = ("cd %s && LUA_PATH=%s LUA_CPATH=%s timeout 20 prlimit --as=4000000000 lua5.4 driver.lua %s 2>&1")
+      :format(sh_quote(dir), sh_quote(LUA_PATH), sh_quote(LUA_CPATH), sh_quote(dir))
+    local p = io.popen(cmd)
+    local out = p:read("a")
+    local _, _, code = p:close()
+    os.execute("rm -rf " .. sh_quote(dir))
+    assert(code == 0, ("exit %s (124: hung; 139: crashed):\n%s"):format(tostring(code), out))
+    assert(out:find("HOST ok", 1, true), "the host's world did not save and open:\n" .. out)
+    assert(not exists(victim), "a file outside the test's folder was written: " .. victim)
+    os.remove(victim)
+    if a.expect then
+      assert(out:find(a.expect), ("expected /%s/ in:\n%s"):format(a.expect, out))
+    end
+    if a.secret then assert(not out:find(a.secret, 1, true), "leaked: " .. out) end
+    assert(not out:find("Segmentation", 1, true))
+  end)
+end
+
+describe("the sandbox, attacked", function()
+  -- ---- files anywhere ---------------------------------------------------------------
+  attack{ "world:save from a handler writes nothing", handler = "world:save(VICTIM)",
+    expect = "world:save belongs to the host" }
+  attack{ "a world made in init.lua to save elsewhere", init = "strata.world.new{}:save(VICTIM)",
+    expect = "INIT .*attempt to index a nil value %(field 'world'%)" }
+  attack{ "strata.world.open of any path", init = "strata.world.open('/etc/passwd')",
+    expect = "INIT .*field 'world'" }
+  attack{ "strata.layout.glyphs('/etc/passwd') does not quote the file",
+    init = "strata.layout.glyphs('/etc/passwd')", expect = "mods pass the text itself", secret = "root:" }
+  attack{ "strata.layout.parse_file of a path", init = "strata.layout.parse_file('/etc/passwd')",
+    expect = "mods pass the text itself", secret = "root:" }
+  attack{ "strata.layout.mappings of a path", init = "strata.layout.mappings('/etc/hostname')",
+    expect = "mods pass the text itself" }
+  attack{ "internals from a handler: world._mods", handler = "local m = world._mods[1]",
+    expect = "attempt to index a nil value %(field '_mods'%)" }
+  attack{ "internals from a handle: _world, _s", handler = [[
+    local h = world:create_object{ kind = "thing" }
+    assert(h._world == nil and world._s == nil and world._registry == nil and world._tilemaps == nil)
+    assert(next(h) == nil)
+    error("no internals")]], expect = "no internals" }
+  attack{ "require outside the mod's folder", init = "require('..evil.init')",
+    expect = "may require only their own files" }
+  attack{ "mod:read with ..", init = "mod:read('../driver.lua')", expect = "not a relative path inside the mod" }
+  attack{ "mod:read of an absolute path", init = "mod:read('/etc/passwd')",
+    expect = "not a relative path inside the mod", secret = "root:" }
+  attack{ "mod:read with a NUL", init = "mod:read('notes.txt\\0.lua')", expect = "not a relative path" }
+  attack{ "mod:read of its own file works", init = "assert(mod:read('notes.txt'):find('own'))",
+    expect = "INIT ok" }
+  attack{ "a link in the mod's folder to a file outside", shell = "ln -s /etc/passwd passwd.txt",
+    init = "mod:read('passwd.txt')", expect = "it leads outside the mod's folder", secret = "root:" }
+  attack{ "a link to a device", shell = "ln -s /dev/zero zero.lua", init = "require('zero')",
+    expect = "leads outside the mod's folder" }
+  attack{ "a FIFO in the mod's folder", shell = "mkfifo pipe.txt", init = "mod:read('pipe.txt')",
+    expect = "not a regular file" }
+  attack{ "init.lua itself a link out", shell = "rm init.lua && ln -s /etc/passwd init.lua",
+    expect = "init.lua: it leads outside", secret = "root:" }
+  attack{ "io, os.remove, dofile, loadfile, package.loadlib", init = [[
+    for _, f in ipairs{ function() io.open(VICTIM, "w") end, function() os.remove("/tmp") end,
+      function() dofile("/etc/passwd") end, function() loadfile("/etc/passwd") end,
+      function() package.loadlib("libc.so.6", "*") end, function() os.execute("touch " .. VICTIM) end } do
+      assert(not pcall(f))
+    end]], expect = "INIT ok" }
+  attack{ "binary chunks", init = "load(string.dump(function() end))", expect = "string.dump is not available" }
+
+  -- ---- the budget -------------------------------------------------------------------
+  attack{ "strata.mods.budget = math.huge", init = "strata.mods.budget = math.huge",
+    expect = "field 'mods'" }
+  attack{ "replacing strata's functions in the mod's strata", init = "strata.layout.run = print",
+    expect = "strata.layout is read%-only" }
+  attack{ "a budget error caught by pcall, in a loop", handler = "while true do pcall(function() while true do end end) end",
+    expect = "evil.attack: stopped, budget exceeded" }
+  attack{ "pcall(pcall, ...) and xpcall with a looping message handler", handler = [[
+    while true do pcall(pcall, function() while true do end end)
+      xpcall(function() while true do end end, function() while true do end end) end]],
+    expect = "stopped, budget exceeded" }
+  attack{ "a fresh budget per nested call: emit in a loop", init = [[
+    events:register("base.map_entered", "evil: spin", function() while true do end end)]],
+    handler = "while true do world:emit('base.map_entered', {}) end",
+    expect = "HANDLER evil.attack: stopped, budget exceeded" }
+  attack{ "a budget error caught by a tail-called pcall", handler = "return pcall(function() while true do end end)",
+    expect = "evil.attack: stopped, budget exceeded" }
+  attack{ "a loop in a coroutine", handler = "coroutine.wrap(function() while true do end end)()",
+    expect = "stopped, budget exceeded" }
+  attack{ "a coroutine resumed in a loop that swallows errors", handler = [[
+    while true do coroutine.resume(coroutine.create(function() while true do end end)) end]],
+    expect = "stopped, budget exceeded" }
+  attack{ "a loop in __close", handler = [[
+    do local x <close> = setmetatable({}, { __close = function() while true do end end }) error("x") end]],
+    expect = "stopped, budget exceeded" }
+  attack{ "a yield out of a callback", handler = "coroutine.yield(1)", expect = "callbacks may not yield" }
+
+  -- ---- work and memory inside one C call --------------------------------------------
+  attack{ "a catastrophic pattern in string.find",
+    handler = "string.find(string.rep('a', 40000), '.-.-.-.-.-b')", expect = "stopped, budget exceeded" }
+  attack{ "a catastrophic pattern through the string metatable",
+    handler = "local s = ('a'):rep(40000) s:match('(.-)(.-)(.-)(.-)$x')", expect = "stopped, budget exceeded" }
+  attack{ "a long plain search", handler = [[
+    local s = ("a"):rep(20000000) local p = ("a"):rep(100000) .. "b"
+    for i = 1, 100 do s:find(p, 1, true) end]], expect = "stopped, budget exceeded" }
+  attack{ "string.rep with a separator", handler = "string.rep('', 1e9, 'x')", expect = "memory limit exceeded" }
+  attack{ "table.concat of 480 MB", handler = [[
+    local t = {} for i = 1, 30 do t[i] = ("x"):rep(1 << 24) end
+    local big = table.concat(t) .. table.concat(t)]], expect = "memory limit exceeded" }
+  attack{ "six 8000x8000 tile maps", handler = [[
+    local maps = {} for i = 1, 6 do maps[i] = strata.tilemap.new{ width = 8000, height = 8000 } end]],
+    expect = "out of memory" }
+  attack{ "world maps of 8000x8000", handler = [[
+    for i = 1, 6 do world:create_map{ width = 8000, height = 8000 } end]], expect = "out of memory" }
+  attack{ "rng:shuffle of a table whose __len lies", handler = [[
+    local t = setmetatable({ 1, 2, 3 }, { __len = function() return math.maxinteger end })
+    strata.rng.new(1):shuffle(t) strata.rng.new(1):pick(t) world.rng:stream("x"):shuffle(t)]], expect = "HANDLER ok" }
+  attack{ "a table grown without end", handler = "local t = {} for i = 1, math.huge do t[i] = i end",
+    expect = "stopped" }
+  attack{ "memory in a coroutine", handler = [[
+    coroutine.wrap(function() local t = {} for i = 1, 1e9 do t[i] = ("x"):rep(1000) .. i end end)()]],
+    expect = "stopped" }
+
+  -- ---- finalizers and error objects -------------------------------------------------
+  attack{ "__gc on a strata type's metatable", handler = [[
+    local mt = getmetatable(strata.tilemap.new{ width = 2, height = 2 })
+    assert(type(mt) == "string") mt.__gc = function() while true do end end]],
+    expect = "attempt to index a string value" }
+  attack{ "__gc on a handle's metatable", handler = [[
+    getmetatable(world:create_object{ kind = "x" }).__gc = function() while true do end end]],
+    expect = "attempt to index a string value" }
+  attack{ "a finalizer of its own", init = "setmetatable({}, { __gc = function() while true do end end })",
+    expect = "__gc finalizers are not available" }
+  attack{ "__gc added after setmetatable never runs", init = [[
+    local mt = {} _G.keep = setmetatable({}, mt) mt.__gc = function() while true do end end]],
+    expect = "INIT ok" }
+  attack{ "an error object whose __tostring loops, from init.lua",
+    init = "error(setmetatable({}, { __tostring = function() while true do end end }))",
+    expect = "raised a table value" }
+  attack{ "an error object whose __tostring loops, from a handler",
+    handler = "error(setmetatable({}, { __tostring = function() while true do end end }))",
+    expect = "raised a table value" }
+  attack{ "a huge error message", handler = "error(('x'):rep(50000000))", expect = "message cut" }
+
+  -- ---- no crash from Lua ------------------------------------------------------------
+  attack{ "a table posing as a persistent table", handler = [[
+    local h = world:create_object{ kind = "x" }
+    h.state.x = setmetatable({}, { __strata_proxy = true, __snapshot = function() return 5 end })]],
+    expect = "cannot store a table with a metatable" }
+  attack{ "a table posing as a handle", handler = [[
+    world:create_object{ kind = "x" }.state.x = setmetatable({ uid = 1 }, { __strata_handle = true })]],
+    expect = "cannot store a table with a metatable" }
+  attack{ "a strata type's __gc called by hand", handler = [[
+    local m = strata.tilemap.new{ width = 2, height = 2 }
+    getmetatable(m).__gc(m) m:set(0, 0, "wall")]], expect = "attempt to call a nil value %(field '__gc'%)" }
+  attack{ "a tile map used after close", handler = [[
+    local m = strata.tilemap.new{ width = 2, height = 2 } m:close() m:set(0, 0, "wall")]],
+    expect = "the map was closed" }
+  attack{ "a map used after its world object is deleted", handler = [[
+    local map = world:create_map{ width = 3, height = 3, fill = "floor" }
+    local same = map:set(0, 0, "wall")
+    assert(same == map, "a tile edit returns the handle, not the world's tile map")
+    map:delete() map:set(1, 1, "wall")]], expect = "was deleted" }
+  attack{ "an XY map closed while a grid uses it", handler = [[
+    local g = strata.xymap.grid()
+    do local m <close> = strata.xymap.parse("+ 0 1\n\n1 #-#\n  | \n0 #-#\n\n+ 0 1\n") g:add(m) end]],
+    expect = "the map is in a grid" }
+  attack{ "rawset on a handle", handler = [[
+    local h = world:create_object{ kind = "x" } rawset(h, "uid", 1)]], expect = "cannot be changed with rawset" }
+  attack{ "assigning a handle's uid", handler = [[
+    local h = world:create_object{ kind = "x" } h.uid = 1]], expect = "cannot set field 'uid'" }
+  attack{ "setmetatable on a handle", handler = [[
+    setmetatable(world:create_object{ kind = "x" }, nil)]], expect = "protected metatable" }
+  attack{ "deep recursion", handler = "local function f() return 1 + f() end f()", expect = "stack overflow" }
+
+  -- ---- one mod against the host or another mod -------------------------------------
+  attack{ "replacing save in the world's metatable", handler = [[
+    local mt = getmetatable(world) mt.save = function() end]], expect = "attempt to index a string value" }
+  attack{ "replacing a method through the world view", handler = "world.advance = print",
+    expect = "world: cannot set field 'advance'" }
+  attack{ "another mod's event handler name", victim = [[
+    events:register("base.map_entered", "greeter", function() end)]], init = [[
+    events:register("base.map_entered", "greeter", function() error("hijacked") end)]],
+    expect = "handler 'greeter' of base.map_entered belongs to mod victim" }
+  attack{ "another mod's entries, patched after loading", victim = [[
+    data:add{ _type = "base.handler", _id = "hello", run = function() return "hello" end }]],
+    handler = [[world.data["base.handler"]:get("victim.hello").run = print]], expect = "definitions are read%-only" }
+  attack{ "a definition with a metatable the host would run", init = [[
+    data:add{ _type = "base.map_archetype", _id = "trap",
+      renew = setmetatable({}, { __index = function() while true do end end }) }]],
+    expect = "holds a table with a metatable" }
+  attack{ "a definition's table changed after loading", init = [[
+    local props = { dark = true }
+    data:add{ _type = "base.map_archetype", _id = "cave", properties = props }
+    _G.later = props]], handler = [[
+    later.dark = setmetatable({}, { __index = function() while true do end end })
+    local a = world.data["base.map_archetype"]:get("evil.cave")
+    assert(a.properties.dark == true, "the registry kept the mod's own table")
+    error("kept a copy")]], expect = "kept a copy" }
+  attack{ "a patch that never ends", init = [[
+    data:patch("base.handler", "base.map_renew", "spin", function() while true do end end)]],
+    expect = "patch 'spin' of mod evil: .*budget exceeded" }
+  attack{ "the strata table handed out by pairs", init = [[
+    local _, t = pairs(strata) if type(t) == "table" then t.layout = nil end
+    local f = pairs(strata) assert(type(f) == "function")]], expect = "INIT ok" }
+  attack{ "another mod's definitions", handler = [[
+    world.data["base.handler"]:get("base.map_renew").run = function() end]],
+    expect = "definitions are read%-only" }
+  attack{ "world.rng rewired", handler = "world.rng.stream = print", expect = "world.rng is read%-only" }
+  attack{ "math.randomseed shared with the host", init = "math.randomseed(1) local _ = math.random(10)",
+    handler = "math.randomseed(2)", expect = "HOST ok" }
+  attack{ "the string library shared with the host", init = "string.find = nil string.rep = nil",
+    expect = "INIT ok" }
+  attack{ "the default token table", init = "strata.tokens.define('floor', { passable = false })",
+    expect = "field 'define'" }
+
+  -- ---- time that never moves --------------------------------------------------------
+  attack{ "a timer every 1e-300", handler = "world:schedule{ after = 0, every = 1e-300, handler = 'evil.attack' }",
+    expect = "'every' must be 0 %(once%) or at least" }
+  attack{ "a timer every 0.001 runs at most 1000 times in one advance", handler = [[
+    world:schedule{ after = 0, every = 0.001, handler = "evil.noop" }]], expect = "more runs up to time 2 dropped" }
+  attack{ "a handler that schedules itself again, due now", handler = [[
+    world:schedule{ after = 0, handler = "evil.attack" }]], expect = "postponed" }
+  attack{ "a handler that advances the world it runs in", handler = "world:advance(1e6)",
+    expect = "cannot advance the world it runs in" }
+end)
+
+describe("the sandbox's reach", function()
+  it("covers at least 40 attacks", function() assert.is_true(n_attacks >= 40, n_attacks .. " attacks") end)
+end)
