@@ -348,7 +348,8 @@ strata_status lt_expand(lt_arena *a, const char *text, size_t len, const char *n
         first[count] = start, nargs[count++] = tmp.len - start;
       }
       /* tmp may have moved while it grew: pointers only now */
-      for (size_t q = 0; q < count; q++) args[q] = tmp.items + first[q];
+      /* An argument list of empty arguments has no items yet (NULL): no offset from NULL. */
+      for (size_t q = 0; q < count; q++) args[q] = tmp.items ? tmp.items + first[q] : NULL;
       consumed = stack.len - k;
     }
     const macro *m = find_macro(&ms, t.text, count, &any);
