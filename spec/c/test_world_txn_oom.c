@@ -7,24 +7,7 @@
 #include "strata/world.h"
 #include "world_dump.h"
 
-/* While armed, the fail_at-th allocation (from 1) fails. */
-static int armed;
-static long allocations, fail_at;
-
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t n, size_t size);
-void *__real_realloc(void *p, size_t n);
-void __real_free(void *p);
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t n, size_t size);
-void *__wrap_realloc(void *p, size_t n);
-void __wrap_free(void *p);
-
-static int fail_now(void) { return armed && ++allocations == fail_at; }
-void *__wrap_malloc(size_t n) { return fail_now() ? NULL : __real_malloc(n); }
-void *__wrap_calloc(size_t n, size_t size) { return fail_now() ? NULL : __real_calloc(n, size); }
-void *__wrap_realloc(void *p, size_t n) { return fail_now() ? NULL : __real_realloc(p, n); }
-void __wrap_free(void *p) { __real_free(p); }
+#include "failing_alloc.h" /* __wrap_malloc & co.: CMake wraps this test's allocator */
 
 /* The test's own values are made with the failures off. */
 static strata_value str(const char *s) {

@@ -7,24 +7,7 @@
 #include "check.h"
 #include "strata/worldgen.h"
 
-/* While armed, the fail_at-th allocation (from 1) fails. */
-static int armed;
-static long allocations, fail_at;
-
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t n, size_t size);
-void *__real_realloc(void *p, size_t n);
-void __real_free(void *p);
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t n, size_t size);
-void *__wrap_realloc(void *p, size_t n);
-void __wrap_free(void *p);
-
-static int fail_now(void) { return armed && ++allocations == fail_at; }
-void *__wrap_malloc(size_t n) { return fail_now() ? NULL : __real_malloc(n); }
-void *__wrap_calloc(size_t n, size_t size) { return fail_now() ? NULL : __real_calloc(n, size); }
-void *__wrap_realloc(void *p, size_t n) { return fail_now() ? NULL : __real_realloc(p, n); }
-void __wrap_free(void *p) { __real_free(p); }
+#include "failing_alloc.h" /* __wrap_malloc & co.: CMake wraps this test's allocator */
 
 static int tile(const strata_worldgen *t, int z, int x, int y) {
   return t->floors[z - 1].tiles[(size_t)(y - 1) * (size_t)t->dim_x + (size_t)(x - 1)];
