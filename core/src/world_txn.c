@@ -113,6 +113,9 @@ static void mark(strata_world *w, const journal_entry *e) {
   case J_DELETED:
     world_mark(w, e->u.deleted.r->o.uid);
     for (size_t i = 0; i < e->u.deleted.nsubs; i++) world_mark(w, e->u.deleted.subs[i].uid);
+    /* A save since may have dropped its tiles row: write it again. */
+    e->u.deleted.r->saved_map_id = 0;
+    if (e->u.deleted.r->o.tilemap) world_mark_map(w, e->u.deleted.r->o.uid);
     break;
   case J_FIELDS: world_mark(w, e->u.fields.r->o.uid); break;
   case J_TILES: world_mark_map(w, e->u.tiles.r->o.uid); break; /* its map or revision changes */
