@@ -520,11 +520,19 @@ static int sync_path(const char *path, int dir) {
 /* Why a write failed, in words a player's bug report can carry. */
 static strata_status write_error(strata_error *err, sqlite3 *db, int rc, const char *what,
                                  const char *path) {
-  int code = db ? sqlite3_extended_errcode(db) : rc;
-  const char *why = (code & 0xff) == SQLITE_FULL ? "the disk or the file size limit is full"
-                  : (code & 0xff) == SQLITE_BUSY ? "the file is busy (another process is using it)"
-                  : (code & 0xff) == SQLITE_READONLY ? "the file or its directory is read-only"
+  int ext = db ? sqlite3_extended_errcode(db) : rc, code = ext & 0xff;
+  int sys = db ? sqlite3_system_errno(db) : 0;
+  /* A write past a file size limit (EFBIG) comes back as a plain write error. */
+  const char *why = code == SQLITE_FULL || sys == ENOSPC || sys == EFBIG || sys == EDQUOT
+                      ? "the disk is full (or the file size limit is reached)"
+                  : ext == SQLITE_IOERR_WRITE || ext == SQLITE_IOERR_TRUNCATE
+                      ? "a write failed: is the disk full, or the file size limit reached?"
+                  : code == SQLITE_BUSY ? "the file is busy (another process is using it)"
+                  : code == SQLITE_READONLY || code == SQLITE_CANTOPEN || sys == EACCES || sys == EROFS
+                      ? "the file or its directory is read-only"
                   : db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+  if (sys && code != SQLITE_BUSY)
+    return strata_error_set(err, STRATA_EIO, "%s '%s': %s (%s)", what, path, why, strerror(sys));
   return strata_error_set(err, STRATA_EIO, "%s '%s': %s", what, path, why);
 }
 
