@@ -141,6 +141,19 @@ static int put_varint(strata_buffer *b, uint64_t v) {
   return 1;
 }
 
+/* A cell's stack as the map holds it (tilemap_internal.h): one token in
+** place, or a side stack; *one is where a single token is put. Read
+** directly: encoding walks every cell twice, and the public accessor's
+** checks per cell were most of an incremental save's time. */
+static const strata_token *cell_stack(const strata_tilemap *m, size_t i, strata_token *one, uint32_t *k) {
+  uint32_t v = m->cells[i];
+  if (v == 0) { *k = 0; return one; }
+  if (!(v & CELL_STACK)) { *one = v; *k = 1; return one; }
+  const side_stack *st = &m->stacks[v & ~CELL_STACK];
+  *k = st->len;
+  return st->items;
+}
+
 /* The names list holds only the tokens the map uses, numbered in the order
 ** of their ids: the world's maps share one table, which holds every map's
 ** tokens (and any a rolled-back savepoint interned), and none of that other
@@ -152,34 +165,35 @@ static int encode_tiles(const strata_tilemap *m, strata_buffer *names, strata_bu
   strata_value list;
   if (!saved) return 0;
   if (strata_value_table(&list, NULL)) { free(saved); return 0; }
-  strata_token stack[256];
-  int w = strata_tilemap_width(m), h = strata_tilemap_height(m), ok = 1;
-  for (int y = 0; y < h && ok; y++)
-    for (int x = 0; x < w && ok; x++) {
-      size_t k = strata_tilemap_stack(m, x, y, stack, 256);
-      if (k > 256) ok = 0; /* taller stacks than the buffer: refuse rather than lose tokens */
-      for (size_t i = 0; i < k && ok; i++) saved[stack[i]] = 1;
-    }
+  size_t ncells = (size_t)strata_tilemap_width(m) * (size_t)strata_tilemap_height(m);
+  strata_token one;
+  uint32_t k;
+  int ok = 1;
+  for (size_t c = 0; c < ncells; c++) {
+    const strata_token *st = cell_stack(m, c, &one, &k);
+    for (uint32_t i = 0; i < k; i++)
+      if (st[i] <= n) saved[st[i]] = 1;
+      else ok = 0; /* never: the map's ids come from its table */
+  }
   uint32_t next = 0;
   for (uint32_t id = 1; id <= n && ok; id++) {
     if (!saved[id]) continue;
     saved[id] = ++next;
     size_t len;
     const char *name = strata_tokens_name(t, id, &len);
-    strata_value k = strata_value_int(next), v = strata_value_nil();
+    strata_value key = strata_value_int(next), v = strata_value_nil();
     ok = name && !strata_value_string(&v, name, len, NULL);
-    if (ok && strata_vtable_set(list.u.t, &k, &v, NULL)) { strata_value_clear(&v); ok = 0; }
+    if (ok && strata_vtable_set(list.u.t, &key, &v, NULL)) { strata_value_clear(&v); ok = 0; }
   }
   names->len = 0;
   ok = ok && strata_value_encode(&list, names, NULL) == STRATA_OK;
   strata_value_clear(&list);
   cells->len = 0;
-  for (int y = 0; y < h && ok; y++)
-    for (int x = 0; x < w && ok; x++) {
-      size_t k = strata_tilemap_stack(m, x, y, stack, 256);
-      ok = put_varint(cells, k);
-      for (size_t i = 0; i < k && ok; i++) ok = put_varint(cells, saved[stack[i]]);
-    }
+  for (size_t c = 0; c < ncells && ok; c++) {
+    const strata_token *st = cell_stack(m, c, &one, &k);
+    ok = put_varint(cells, k);
+    for (uint32_t i = 0; i < k && ok; i++) ok = put_varint(cells, saved[st[i]]);
+  }
   free(saved);
   return ok;
 }
