@@ -218,8 +218,10 @@ static int b_value(sqlite3_stmt *s, rowsum *r, int col, const strata_value *v, s
 
 static int b_text(sqlite3_stmt *s, rowsum *r, int col, const char *t) {
   if (!t) { sum_null(r); return sqlite3_bind_null(s, col); }
-  sum_typed(r, SQLITE_TEXT, t, strlen(t));
-  return sqlite3_bind_text(s, col, t, -1, SQLITE_TRANSIENT);
+  size_t n = strlen(t);
+  sum_typed(r, SQLITE_TEXT, t, n);
+  /* Static: every caller steps the statement before the string changes. */
+  return sqlite3_bind_text(s, col, t, (int)n, SQLITE_STATIC);
 }
 
 static int b_int(sqlite3_stmt *s, rowsum *r, int col, int64_t v) {
@@ -567,7 +569,7 @@ static strata_status save_full(const strata_world *w, const char *path,
   memset(&wr, 0, sizeof wr);
   strata_status st = STRATA_OK;
   int rc;
-  if ((rc = sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)) != SQLITE_OK) {
+  if ((rc = sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL)) != SQLITE_OK) {
     st = write_error(err, NULL, rc, "cannot create", tmp);
     goto fail;
   }
@@ -622,7 +624,7 @@ static strata_status save_changes(strata_world *w, const char *path, const strat
   memset(&wr, 0, sizeof wr);
   int rc, mismatch = 0, have = 0;
   *fallback = 0;
-  if ((rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL)) != SQLITE_OK) goto fail;
+  if ((rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL)) != SQLITE_OK) goto fail;
   wr.db = db;
   sqlite3_busy_timeout(db, STRATA_SAVE_BUSY_MS);
   if ((rc = sqlite3_exec(db, w->save_journal ? w->save_journal
@@ -725,8 +727,8 @@ strata_status strata_world_save(strata_world *w, const char *path, const strata_
     }
   }
   if ((st = save_full(w, path, mods, nmods, err))) return st;
+  remember_file(w, path); /* first: marks are kept only for a world with a file */
   reset_after_full(w);
-  remember_file(w, path);
   return STRATA_OK;
 }
 
@@ -1148,7 +1150,7 @@ strata_status strata_world_open(const char *path, strata_world **out, strata_mod
   /* Read-write where the file allows it (SQLite falls back to read-only
   ** otherwise): a save killed half-way leaves a hot journal, which only a
   ** writable connection can roll back. Nothing else is ever written. */
-  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
     strata_status st = db_error(err, db, "cannot open", path);
     sqlite3_close(db);
     return st;
@@ -1175,7 +1177,7 @@ strata_status strata_world_open(const char *path, strata_world **out, strata_mod
   sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
   sqlite3_close(db);
   if (st) return strata_error_set(err, st, "cannot open '%s': %s", path, e.message);
-  reset_after_full(*out);
   remember_file(*out, path);
+  reset_after_full(*out);
   return STRATA_OK;
 }

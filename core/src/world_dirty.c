@@ -10,7 +10,10 @@
 
 #include <stdlib.h>
 
+/* A world without a file (new, or its saves failed) is saved whole: no record
+** is kept until a save or an open gives it one. */
 void world_mark(strata_world *w, uint64_t uid) {
+  if (!w->file.path) return;
   if (!w->dirty_all && !uidset_add(&w->dirty, uid)) {
     w->dirty_all = 1;
     uidset_clear(&w->dirty); /* everything is written: the list no longer matters */
@@ -20,7 +23,7 @@ void world_mark(strata_world *w, uint64_t uid) {
 void world_mark_map(strata_world *w, uint64_t uid) {
   /* The maps set is kept even with dirty_all: only a full save rebuilds it,
   ** and a failed insert here makes that full save happen. */
-  if (!uidset_add(&w->maps, uid)) w->dirty_all = 1;
+  if (w->file.path && !uidset_add(&w->maps, uid)) w->dirty_all = 1;
 }
 
 void world_dirty_reset(strata_world *w) {
