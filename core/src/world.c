@@ -462,6 +462,8 @@ strata_status strata_world_set_stream(strata_world *w, const char *key, const st
   stream *s = find_stream(w, key);
   strata_status st;
   if (!s && !(s = add_stream(w, key, err))) return err ? err->status : STRATA_ENOMEM;
+  /* The Lua side sets every stream before each save: an unmoved one is no change. */
+  if (s->rng.state == r->state && s->rng.inc == r->inc) return STRATA_OK;
   if (w->depth && (st = txn_stream_set(w, (size_t)(s - w->streams), err))) return st;
   s->rng = *r;
   world_mark_streams(w);
