@@ -83,4 +83,40 @@ describe("incremental saves killed at random points", function()
     assert.is_true(hot > 0)
     for _, p in ipairs{ path, log, pidfile, path .. "-journal" } do os.remove(p) end
   end)
+
+  it("a full save over a file killed mid-save replaces it whole (its journal is settled first)", function()
+    local path = os.tmpname()
+    os.remove(path)
+    path = path .. ".db"
+    local log, pidfile = path .. ".log", path .. ".pid"
+    cw.build(strata):save(path)
+    math.randomseed(os.time())
+    local hot = false
+    for _ = 1, 40 do
+      os.remove(log)
+      os.execute(("%s spec/fixtures/incremental_saver.lua %s %s >/dev/null 2>&1 & echo $! > %s")
+        :format(LUA, path, log, pidfile))
+      local pid = assert(read_file(pidfile)):match("%d+")
+      for _ = 1, 500 do
+        if (read_file(log) or ""):find("\n") then break end
+        os.execute("sleep 0.01")
+      end
+      os.execute(("sleep %.3f"):format(math.random() * 0.03))
+      os.execute("kill -9 " .. pid .. " 2>/dev/null")
+      for _ = 1, 500 do
+        if dead(pid) then break end
+        os.execute("sleep 0.01")
+      end
+      if read_file(path .. "-journal") then hot = true break end
+    end
+    assert.is_true(hot, "no kill landed inside a save in 40 tries")
+    -- Another world, saved whole over that file: the old save's journal must not reach it.
+    local other = strata.world.new{ seed = 99, mods = cw.MODS.mods, mod_path = cw.MODS.mod_path }
+    for i = 1, 300 do other:new_object{ kind = "thing", props = { other = i } } end
+    other:save(path)
+    assert.is_nil(read_file(path .. "-journal"))
+    local w = strata.world.open(path, cw.MODS)
+    assert.same(cw.record(other).objects, cw.record(w).objects)
+    for _, p in ipairs{ path, log, pidfile } do os.remove(p) end
+  end)
 end)

@@ -552,12 +552,51 @@ static strata_status write_error(strata_error *err, sqlite3 *db, int rc, const c
   return strata_error_set(err, STRATA_EIO, "%s '%s': %s", what, path, why);
 }
 
+/* A save killed half-way leaves PATH-journal, whose pages SQLite writes back
+** into PATH at the next open. Renaming a new file over PATH would hand the
+** new file those old pages: the journal is rolled back into the old file
+** first (as an open would), and the rename comes after. */
+static strata_status settle_journal(const char *path, strata_error *err) {
+  size_t n = strlen(path);
+  char *journal = malloc(n + 9);
+  if (!journal) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
+  memcpy(journal, path, n);
+  memcpy(journal + n, "-journal", 9);
+  int there = access(journal, F_OK) == 0;
+  strata_status st = STRATA_OK;
+  if (there) {
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
+    /* The write lock: a save under way elsewhere finishes first (its journal
+    ** is then gone), and taking it rolls a hot journal back. */
+    if (rc == SQLITE_OK) {
+      sqlite3_busy_timeout(db, STRATA_SAVE_BUSY_MS);
+      rc = sqlite3_exec(db, "BEGIN IMMEDIATE; SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL);
+    }
+    /* Under the lock, what is left is stale (not hot), or PATH is not a
+    ** database at all: nothing in it belongs to the new file. */
+    if (rc == SQLITE_OK || (rc & 0xff) == SQLITE_NOTADB || (rc & 0xff) == SQLITE_CORRUPT) {
+      if (access(journal, F_OK) == 0 && unlink(journal) != 0)
+        st = strata_error_set(err, STRATA_EIO, "cannot save to '%s': cannot remove '%s': %s", path,
+                              journal, strerror(errno));
+    } else {
+      st = write_error(err, db, rc, "cannot save to", path);
+    }
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    sqlite3_close(db);
+  }
+  free(journal);
+  return st;
+}
+
 /* The full save: a new database next to the target, renamed over it. */
 static strata_status save_full(const strata_world *w, const char *path,
                                const strata_mod_version *mods, size_t nmods, strata_error *err) {
   struct stat info;
   if (stat(path, &info) == 0 && S_ISDIR(info.st_mode))
     return strata_error_set(err, STRATA_EIO, "cannot save to '%s': it is a directory", path);
+  strata_status jst = settle_journal(path, err);
+  if (jst) return jst;
   size_t n = strlen(path);
   char *tmp = malloc(n + 5);
   if (!tmp) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
