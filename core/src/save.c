@@ -477,17 +477,51 @@ static int tiles_changed(const strata_object *o) {
 ** written again as it is now, keeping every table's row count, which must
 ** then be the world's. *mismatch: it is not (the file is not what the
 ** record says), and the caller writes everything instead. */
+/* Subscriptions are kept in uid order: found by bisection. */
+static size_t find_sub(const strata_world *w, uint64_t uid) {
+  size_t lo = 0, hi = w->nsubs;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (w->subs[mid].uid < uid) lo = mid + 1; else hi = mid;
+  }
+  return lo < w->nsubs && w->subs[lo].uid == uid ? lo : (size_t)-1;
+}
+
+/* Timers are kept in (due, uid) order: many changed ones among many are
+** found through an index by uid, made for the save, rather than a scan each. */
+typedef struct timer_at { uint64_t uid; size_t i; } timer_at;
+
+static int timer_at_cmp(const void *a, const void *b) {
+  uint64_t x = ((const timer_at *)a)->uid, y = ((const timer_at *)b)->uid;
+  return x < y ? -1 : x > y;
+}
+
+static size_t find_timer(const strata_world *w, const timer_at *index, uint64_t uid) {
+  if (!index) return world_find_timer(w, uid);
+  size_t lo = 0, hi = w->ntimers;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (index[mid].uid < uid) lo = mid + 1; else hi = mid;
+  }
+  return lo < w->ntimers && index[lo].uid == uid ? index[lo].i : (size_t)-1;
+}
+
 static int write_changes(writer *wr, strata_world *w, const strata_mod_version *mods,
                          size_t nmods, int *mismatch) {
   int rc = SQLITE_OK;
   *mismatch = 0;
+  timer_at *index = NULL;
+  if ((double)w->dirty.n * (double)w->ntimers > 65536.0 && (index = malloc(w->ntimers * sizeof *index))) {
+    for (size_t i = 0; i < w->ntimers; i++) index[i] = (timer_at){ w->timers[i].uid, i };
+    qsort(index, w->ntimers, sizeof *index, timer_at_cmp);
+  } /* without memory for it, scans: slower, not wrong */
   for (size_t i = 0; i < w->dirty.cap && !rc; i++) {
     uint64_t uid = w->dirty.keys[i];
     if (!uid) continue;
     /* A uid names one thing, but it may be gone: its row goes from each table. */
     const strata_object *o = strata_world_object(w, uid);
-    size_t ti = o ? (size_t)-1 : world_find_timer(w, uid);
-    size_t si = o || ti != (size_t)-1 ? (size_t)-1 : world_find_sub(w, uid);
+    size_t ti = o ? (size_t)-1 : find_timer(w, index, uid);
+    size_t si = o || ti != (size_t)-1 ? (size_t)-1 : find_sub(w, uid);
     rc = delete_rows(wr, T_OBJECTS, uid);
     if (!rc) rc = delete_rows(wr, T_TIMERS, uid);
     if (!rc) rc = delete_rows(wr, T_SUBS, uid);
@@ -496,6 +530,7 @@ static int write_changes(writer *wr, strata_world *w, const strata_mod_version *
     else if (ti != (size_t)-1) rc = put_timer(wr, &w->timers[ti]);
     else if (si != (size_t)-1) rc = put_sub(wr, &w->subs[si]);
   }
+  free(index);
   /* Tiles: every uid that was given a map, its row written when its map
   ** changed, deleted when the object or its map is gone. */
   int64_t maps = 0;

@@ -285,6 +285,29 @@ static void test_files(void) {
   unlink(other);
 }
 
+/* Many timers and subscriptions changed at once: the save finds them
+** through an index (timers) and bisection (subscriptions), not scans. */
+static void test_many_timers(void) {
+  scene s;
+  strata_error err;
+  setup(&s);
+  uint64_t t[400], u[300];
+  for (int i = 0; i < 400; i++) {
+    strata_value a = strata_value_int(i);
+    strata_world_schedule(s.w, 50 + i % 7, i % 2 ? 1 : 0, "base.tick", &a, &t[i], &err);
+  }
+  for (int i = 0; i < 300; i++)
+    strata_world_subscribe(s.w, s.chest, "base.e", "base.h", NULL, i, &u[i], &err);
+  CHECK_EQ_INT(strata_world_save(s.w, path, NULL, 0, &err), STRATA_OK);
+  for (int i = 0; i < 400; i += 2) strata_world_timer_skip(s.w, t[i + 1], 80, NULL, &err);
+  for (int i = 0; i < 400; i += 3) strata_world_cancel(s.w, t[i], &err);
+  for (int i = 0; i < 300; i += 2) strata_world_unsubscribe(s.w, u[i], &err);
+  for (int i = 0; i < 100; i++) strata_world_schedule(s.w, 90, 0, "base.late", NULL, NULL, &err);
+  CHECK(s.w->dirty.n * s.w->ntimers > 65536); /* the index is made */
+  save_check(&s, "many timers", 0);
+  strata_world_free(s.w);
+}
+
 /* Every allocation of an edit fails in turn (with and without a savepoint),
 ** then every allocation of the save itself: the next save still writes
 ** exactly the world. */
@@ -351,6 +374,7 @@ int main(void) {
   test_each_edit();
   test_rollbacks();
   test_files();
+  test_many_timers();
   test_out_of_memory();
   printf("%d incremental saves, %d full ones after a lost mark\n", incremental_saves, full_fallbacks);
   unlink(path);
