@@ -826,7 +826,7 @@ static strata_status col_value(sqlite3_stmt *s, int col, strata_value *out, cons
   const void *b = sqlite3_column_blob(s, col);
   int n = sqlite3_column_bytes(s, col);
   strata_error e;
-  strata_error_clear(&e);
+  e.message[0] = '\0'; /* not strata_error_clear: a memset of the whole error per column was 1 % of an open */
   if (!b || strata_value_decode(out, b, (size_t)n, &e) != STRATA_OK)
     return strata_error_set(err, STRATA_EPARSE, "corrupt save: %s of #%lld: %s", what, uid,
                             b ? e.message : "missing");
