@@ -199,28 +199,34 @@ static void test_path_is_directory(const char *dir) {
   unlink(file);
 }
 
-/* A child holds the file's write lock (as a save does while it commits)
-** for ms milliseconds; returns its pid once it holds it. */
-static pid_t hold_lock(const char *path, int ms) {
-  int fds[2];
-  if (pipe(fds) != 0) return -1;
+/* A child holds the file's write lock (as a save does while it commits):
+** for ms milliseconds, or (ms == 0) until the parent writes to *release.
+** Returns its pid once it holds it. */
+static pid_t hold_lock(const char *path, int ms, int *release) {
+  int ready[2], go[2];
+  if (pipe(ready) != 0 || pipe(go) != 0) return -1;
   fflush(stdout);
   pid_t pid = fork();
   if (pid == 0) {
     sqlite3 *db;
-    close(fds[0]);
+    char c;
+    close(ready[0]);
+    close(go[1]);
     if (sqlite3_open(path, &db) != SQLITE_OK || sqlite3_exec(db, "BEGIN EXCLUSIVE", NULL, NULL, NULL) != SQLITE_OK)
       _exit(1);
-    if (write(fds[1], "x", 1) != 1) _exit(1);
-    usleep((useconds_t)ms * 1000);
+    if (write(ready[1], "x", 1) != 1) _exit(1);
+    if (ms > 0) usleep((useconds_t)ms * 1000);
+    else if (read(go[0], &c, 1) < 0) _exit(1);
     sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
     sqlite3_close(db);
     _exit(0);
   }
-  close(fds[1]);
+  close(ready[1]);
+  close(go[0]);
   char c;
-  if (read(fds[0], &c, 1) != 1) pid = -1;
-  close(fds[0]);
+  if (read(ready[0], &c, 1) != 1) pid = -1;
+  close(ready[0]);
+  *release = go[1];
   return pid;
 }
 
@@ -231,19 +237,20 @@ static void test_busy(const char *dir) {
   strata_world *w = make_world(), *w2;
   strata_mod_version *mods;
   size_t n;
-  int status;
+  int status, release;
   CHECK_EQ_INT(strata_world_save(w, path, NULL, 0, &err), STRATA_OK);
   /* A short save elsewhere: the open waits for it. */
-  pid_t pid = hold_lock(path, 300);
+  pid_t pid = hold_lock(path, 300, &release);
   CHECK(pid > 0);
   CHECK_EQ_INT(strata_world_open(path, &w2, &mods, &n, &err), STRATA_OK);
   if (pid > 0) waitpid(pid, &status, 0);
+  close(release);
   strata_world_free(w2);
   strata_mod_versions_free(mods, n);
-  /* A lock held past the timeout: open and save fail, clearly; the save
-  ** works once the lock is gone. */
+  /* A lock held past the timeout (until released below): open and save
+  ** fail, clearly; the save works once the lock is gone. */
   grow(w, 3);
-  pid = hold_lock(path, 4500); /* past both timeouts below (2 s each) */
+  pid = hold_lock(path, 0, &release);
   CHECK(pid > 0);
   CHECK_EQ_INT(strata_world_open(path, &w2, &mods, &n, &err), STRATA_EIO);
   printf("busy (open): %s\n", err.message);
@@ -251,6 +258,8 @@ static void test_busy(const char *dir) {
   CHECK_EQ_INT(strata_world_save(w, path, NULL, 0, &err), STRATA_EIO);
   printf("busy (save): %s\n", err.message);
   CHECK(strstr(err.message, "busy") != NULL);
+  CHECK_EQ_INT(write(release, "x", 1), 1);
+  close(release);
   if (pid > 0) waitpid(pid, &status, 0);
   CHECK_EQ_INT(strata_world_save(w, path, NULL, 0, &err), STRATA_OK);
   CHECK(same_as_file(w, path));
