@@ -67,6 +67,7 @@ void world_sub_clear(strata_subscription *s) {
 void strata_world_free(strata_world *w) {
   if (!w) return;
   txn_free(w); /* first: it may hold deleted objects and copies */
+  world_dirty_free(w);
   for (size_t i = 0; i < w->npages; i++) {
     for (size_t j = 0; j < WORLD_PAGE_SLOTS; j++) world_object_free(w->pages[i]->slot[j]);
     free(w->pages[i]);
@@ -229,6 +230,7 @@ strata_status strata_world_create(strata_world *w, const char *kind, const char 
   if (!st && w->depth) st = txn_created(w, r, err);
   if (!st && (st = place_object(w, o, err)) && w->depth) txn_drop_last(w);
   if (st) { world_object_free(o); return st; }
+  world_mark(w, o->uid);
   if (uid) *uid = o->uid;
   return STRATA_OK;
 }
@@ -287,6 +289,9 @@ size_t world_take_subs(strata_world *w, uint64_t uid, strata_subscription *into)
 strata_status strata_world_delete(strata_world *w, uint64_t uid, strata_error *err) {
   strata_object *o = strata_world_object(w, uid);
   if (!o) return no_object(err, uid);
+  world_mark(w, uid);
+  for (size_t i = 0; i < w->nsubs; i++)
+    if (w->subs[i].object == uid) world_mark(w, w->subs[i].uid);
   /* Inside a savepoint the journal keeps the object, to put it back. */
   if (w->depth) return txn_deleted(w, rec_of(o), err);
   /* Subscriptions on the object go with it: nothing can emit on it any more. */
@@ -301,6 +306,7 @@ strata_status strata_object_set_archetype(strata_world *w, uint64_t uid, const c
                                           strata_error *err) {
   strata_object *o = strata_world_object(w, uid);
   if (!o) return no_object(err, uid);
+  world_mark(w, uid);
   strata_status st;
   if (w->depth && (st = txn_save_fields(w, rec_of(o), err))) return st;
   char *copy = world_dup_str(archetype);
@@ -314,6 +320,7 @@ strata_status strata_object_set_position(strata_world *w, uint64_t uid, uint64_t
                                          int64_t y, strata_error *err) {
   strata_object *o = strata_world_object(w, uid);
   if (!o) return no_object(err, uid);
+  world_mark(w, uid);
   strata_status st;
   if (w->depth && (st = txn_save_fields(w, rec_of(o), err))) return st;
   o->has_pos = 1;
@@ -340,6 +347,7 @@ strata_status strata_object_set(strata_world *w, uint64_t uid, const strata_valu
                                 strata_value *val, strata_error *err) {
   strata_object *o = strata_world_object(w, uid);
   if (!o) return no_object(err, uid);
+  world_mark(w, uid);
   strata_status st;
   if (w->depth && (st = txn_save_fields(w, rec_of(o), err))) return st;
   if (n == 0) {
@@ -369,6 +377,7 @@ strata_status strata_world_attach_tilemap(strata_world *w, uint64_t uid, strata_
   if (w->depth && (st = txn_save_tiles(w, rec_of(o), err))) return st;
   strata_tilemap_free(o->tilemap);
   o->tilemap = m;
+  world_mark_map(w, uid);
   return STRATA_OK;
 }
 
@@ -376,6 +385,7 @@ strata_status strata_object_set_tag(strata_world *w, uint64_t uid, const char *t
                                     int on, strata_error *err) {
   strata_object *o = strata_world_object(w, uid);
   if (!o) return no_object(err, uid);
+  world_mark(w, uid);
   if (!tag || len == 0) return strata_error_set(err, STRATA_EARG, "a tag must be a non-empty string");
   strata_value key, val = on ? strata_value_bool(1) : strata_value_nil();
   strata_status st;
@@ -389,6 +399,7 @@ strata_status strata_object_set_tag(strata_world *w, uint64_t uid, const char *t
 strata_status strata_world_touch(strata_world *w, uint64_t uid, strata_error *err) {
   strata_object *o = strata_world_object(w, uid);
   if (!o) return no_object(err, uid);
+  world_mark(w, uid);
   strata_status st = STRATA_OK;
   if (w->depth && !(st = txn_save_fields(w, rec_of(o), err)) && o->tilemap)
     st = txn_save_tiles(w, rec_of(o), err);
@@ -403,6 +414,7 @@ strata_status strata_world_create_map(strata_world *w, int width, int height,
   strata_status st = strata_world_create(w, "map", archetype, &u, err);
   if (st) { strata_tilemap_free(m); return st; }
   strata_world_object(w, u)->tilemap = m; /* a new object: nothing to free or save */
+  world_mark_map(w, u);
   if (uid) *uid = u;
   return STRATA_OK;
 }
@@ -430,6 +442,7 @@ static stream *add_stream(strata_world *w, const char *key, strata_error *err) {
     return NULL;
   }
   stream *s = &w->streams[w->nstreams++];
+  world_mark_streams(w);
   s->key = k;
   s->saved_in = w->depth ? world_serial(w) : 0; /* new: a rollback drops it whole */
   strata_rng_stream(&s->rng, w->seed, key, strlen(key));
@@ -449,8 +462,11 @@ strata_status strata_world_set_stream(strata_world *w, const char *key, const st
   stream *s = find_stream(w, key);
   strata_status st;
   if (!s && !(s = add_stream(w, key, err))) return err ? err->status : STRATA_ENOMEM;
+  /* The Lua side sets every stream before each save: an unmoved one is no change. */
+  if (s->rng.state == r->state && s->rng.inc == r->inc) return STRATA_OK;
   if (w->depth && (st = txn_stream_set(w, (size_t)(s - w->streams), err))) return st;
   s->rng = *r;
+  world_mark_streams(w);
   return STRATA_OK;
 }
 
@@ -519,6 +535,7 @@ strata_status strata_world_schedule(strata_world *w, double due, double every,
     return st;
   }
   w->next_uid++;
+  world_mark(w, w->next_uid - 1);
   if (uid) *uid = w->next_uid - 1;
   return STRATA_OK;
 }
@@ -552,6 +569,7 @@ strata_status strata_world_cancel(strata_world *w, uint64_t uid, strata_error *e
   if (i == (size_t)-1)
     return strata_error_set(err, STRATA_ENOTFOUND, "no timer #%llu", (unsigned long long)uid);
   strata_status st;
+  world_mark(w, uid);
   if (w->depth && (st = txn_timer_removed(w, &w->timers[i], err))) return st;
   strata_timer_clear(&w->timers[i]);
   world_remove_timer(w, i);
@@ -569,6 +587,7 @@ strata_status strata_world_fire(strata_world *w, uint64_t uid, strata_timer *out
   if (i == (size_t)-1)
     return strata_error_set(err, STRATA_ENOTFOUND, "no timer #%llu", (unsigned long long)uid);
   strata_status st;
+  world_mark(w, uid);
   if (w->depth && (st = txn_timer_fired(w, &w->timers[i], err))) return st;
   strata_timer t = w->timers[i];
   world_remove_timer(w, i);
@@ -603,6 +622,7 @@ strata_status strata_world_timer_skip(strata_world *w, uint64_t uid, double unti
     return strata_error_set(err, STRATA_ENOTFOUND, "no timer #%llu", (unsigned long long)uid);
   strata_timer *t = &w->timers[i];
   uint64_t k = 0;
+  world_mark(w, uid);
   if (t->every == 0 && t->due < until) {
     /* A one-shot timer is postponed to until, never dropped. */
     strata_status st;
@@ -665,6 +685,7 @@ strata_status strata_world_subscribe(strata_world *w, uint64_t object, const cha
   if (!st && w->depth && (st = txn_sub_added(w, s.uid, err))) { world_sub_clear(&s); return st; }
   if (!st && (st = world_add_sub(w, &s, err)) && w->depth) txn_drop_last(w);
   if (st) { world_sub_clear(&s); return st; }
+  world_mark(w, w->next_uid);
   w->next_uid++;
   if (uid) *uid = w->next_uid - 1;
   return STRATA_OK;
@@ -699,6 +720,7 @@ strata_status strata_world_unsubscribe(strata_world *w, uint64_t uid, strata_err
     return strata_error_set(err, STRATA_ENOTFOUND, "no subscription #%llu",
                             (unsigned long long)uid);
   strata_status st;
+  world_mark(w, uid);
   if (w->depth && (st = txn_sub_removed(w, &w->subs[i], err))) return st;
   world_sub_clear(&w->subs[i]);
   world_remove_sub(w, i);

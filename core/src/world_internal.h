@@ -7,6 +7,7 @@
 #define STRATA_WORLD_INTERNAL_H
 
 #include "strata/world.h"
+#include "uidset.h"
 
 /* Used by the loader (save.c): restores the counter and time and inserts an
 ** object or timer with a given uid (the world takes over the values in *o /
@@ -32,6 +33,10 @@ typedef struct object_rec {
   strata_object o;
   uint64_t fields_in;      /* serial of the savepoint that saved the fields last */
   uint64_t tiles_in;       /* ... and the tile map */
+  /* The tile map as the save file holds it: which map (its process-wide id)
+  ** at which revision. Tiles whose map differs are written by the next save,
+  ** whoever edited them and however (see save.c). */
+  uint64_t saved_map_id, saved_map_rev;
 } object_rec;
 
 static inline object_rec *rec_of(strata_object *o) { return (object_rec *)o; }
@@ -81,6 +86,20 @@ struct strata_world {
   uint64_t serial;         /* the last savepoint serial handed out */
   journal_entry *journal;  /* what the open savepoints changed, oldest first */
   size_t njournal, journal_cap;
+  /* What changed since the file the world was opened from or last saved to
+  ** (world_dirty.c; save.c writes only that into that same file). */
+  uidset dirty;            /* uids of objects, timers and subscriptions made, changed or gone */
+  uidset maps;             /* uids given a tile map since the last full save (a superset) */
+  int dirty_all;           /* a mark was lost (out of memory): the next save writes everything */
+  int streams_dirty;       /* a random stream was made or moved */
+  struct world_file {      /* the file that holds the rest, as the last save left it */
+    char *path;            /* NULL: none (a new world, or a save that failed) */
+    uint64_t dev, ino, size;
+    int64_t mtime_ns;
+  } file;
+  /* The PRAGMAs an incremental save runs first; NULL: a rollback journal,
+  ** synchronous=FULL. Set only by spec/bench/bench_world.c to measure WAL. */
+  const char *save_journal;
 };
 
 /* The serial of the innermost open savepoint (depth > 0). */
@@ -112,6 +131,19 @@ void world_remove_sub(strata_world *w, size_t i);             /* without clearin
 ** into `into` (room for all of them), or cleared when into is NULL. Returns
 ** how many there were. */
 size_t world_take_subs(strata_world *w, uint64_t uid, strata_subscription *into);
+
+/* ---- world_dirty.c: what the next save writes ----
+** Marks never fail: a mark that cannot be recorded (out of memory) makes the
+** next save write everything. Edits mark what they change, and a rollback
+** marks what it puts back, so that the record stays a superset of what
+** differs from the file, whatever savepoints did in between. */
+void world_mark(strata_world *w, uint64_t uid);
+void world_mark_map(strata_world *w, uint64_t uid); /* uid now owns a tile map */
+static inline void world_mark_streams(strata_world *w) { w->streams_dirty = 1; }
+/* After a save that wrote everything (or an open that read everything):
+** nothing is dirty; the file is the world. */
+void world_dirty_reset(strata_world *w);
+void world_dirty_free(strata_world *w);
 
 /* ---- world_txn.c: the journal ----
 ** Each is called by an edit only while a savepoint is open (w->depth > 0)

@@ -106,8 +106,29 @@ static void discard(journal_entry *e) {
   }
 }
 
+/* Marks for the next save what an entry's undo puts back (world_dirty.c). */
+static void mark(strata_world *w, const journal_entry *e) {
+  switch (e->kind) {
+  case J_CREATED: case J_TIMER_ADDED: case J_SUB_ADDED: world_mark(w, e->u.uid); break;
+  case J_DELETED:
+    world_mark(w, e->u.deleted.r->o.uid);
+    for (size_t i = 0; i < e->u.deleted.nsubs; i++) world_mark(w, e->u.deleted.subs[i].uid);
+    /* A save since may have dropped its tiles row: write it again. */
+    e->u.deleted.r->saved_map_id = 0;
+    if (e->u.deleted.r->o.tilemap) world_mark_map(w, e->u.deleted.r->o.uid);
+    break;
+  case J_FIELDS: world_mark(w, e->u.fields.r->o.uid); break;
+  case J_TILES: world_mark_map(w, e->u.tiles.r->o.uid); break; /* its map or revision changes */
+  case J_TIMER_REMOVED: world_mark(w, e->u.timer.uid); break;
+  case J_TIMER_MOVED: world_mark(w, e->u.moved.uid); break;
+  case J_SUB_REMOVED: world_mark(w, e->u.sub.uid); break;
+  case J_STREAM_ADDED: case J_STREAM_SET: world_mark_streams(w); break;
+  }
+}
+
 /* Puts back what an entry recorded, and frees the entry's leftovers. */
 static void undo(strata_world *w, journal_entry *e) {
+  mark(w, e);
   switch (e->kind) {
   case J_CREATED: {
     strata_object *o = strata_world_object(w, e->u.uid);

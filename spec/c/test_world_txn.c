@@ -45,7 +45,7 @@ static strata_token tok(strata_tokens *t, const char *name) {
 }
 
 /* A save's rows, as text, but for meta.next_uid (a rollback keeps the counter). */
-static char *save_rows(const strata_world *w) {
+static char *save_rows(strata_world *w) {
   char path[] = "/tmp/strata_test_txn_XXXXXX";
   close(mkstemp(path));
   strata_error err;

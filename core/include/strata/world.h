@@ -220,14 +220,21 @@ typedef struct strata_mod_version {
   char *version;
 } strata_mod_version;
 
-/* Writes the world to path as one SQLite database, atomically: the data goes
-** into path + ".tmp", is flushed to disk and renamed over path, so a process
-** killed at any instant leaves either the previous file or the new one. */
-STRATA_API strata_status strata_world_save(const strata_world *w, const char *path,
+/* Writes the world to path as one SQLite database. To the file the world was
+** opened from or last saved to (while no one else changed it), only what
+** changed since is written, in one transaction under a rollback journal;
+** to any other path, everything, into path + ".tmp", flushed to disk and
+** renamed over path. Either way a process killed at any instant leaves the
+** previous save or the new one. On an error (STRATA_EIO: disk full,
+** read-only, a directory, busy) the world stays as dirty as it was: the
+** next save writes it all again. Not const: the world records what it saved. */
+STRATA_API strata_status strata_world_save(strata_world *w, const char *path,
                                 const strata_mod_version *mods, size_t nmods, strata_error *err);
 /* Reads a world saved by strata_world_save. On success *out is a new world and
-** *mods / *nmods the mod list (free with strata_mod_versions_free). On failure
-** nothing is allocated and the error says what is wrong with the file. */
+** *mods / *nmods the mod list (free with strata_mod_versions_free); path
+** becomes the world's file (its next save there is incremental). On failure
+** nothing is allocated and the error says what is wrong with the file. A
+** save by another process in progress is waited for (2 s), then an error. */
 STRATA_API strata_status strata_world_open(const char *path, strata_world **out, strata_mod_version **mods,
                                 size_t *nmods, strata_error *err);
 STRATA_API void strata_mod_versions_free(strata_mod_version *mods, size_t n);
