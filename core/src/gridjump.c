@@ -247,19 +247,29 @@ static int heap_push(struct grid_jump *j, jentry e) {
   return 1;
 }
 
+/* Bottom-up: the hole at the top goes down to a leaf along the lesser
+** children (one compare a level, taken without a branch), then the last
+** entry rises from there; it came from the bottom and seldom rises far. */
 static jentry heap_pop(struct grid_jump *j) {
   jentry *h = j->heap;
-  jentry top = h[0], e = h[--j->len];
-  uint32_t n = j->len, i = 0;
+  const jentry top = h[0], e = h[--j->len];
+  const uint32_t n = j->len;
+  if (n == 0) return top;
+  uint32_t i = 0;
   for (;;) {
     uint32_t l = 2 * i + 1;
     if (l >= n) break;
-    if (l + 1 < n && h[l + 1].f < h[l].f) l++;
-    if (h[l].f >= e.f) break;
+    if (l + 1 < n) l += h[l + 1].f < h[l].f;
     h[i] = h[l];
     i = l;
   }
-  if (n) h[i] = e;
+  while (i > 0) {
+    const uint32_t p = (i - 1) / 2;
+    if (h[p].f <= e.f) break;
+    h[i] = h[p];
+    i = p;
+  }
+  h[i] = e;
   return top;
 }
 
