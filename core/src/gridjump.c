@@ -31,8 +31,8 @@
 ** sqrt 2), the same expression as gridbidir.c's.
 **
 ** Memory per cell: g and the parent jump point with an 11-bit search stamp
-** (8 bytes, one record), and two bits for the bitsets; then the heap of open
-** jump points. The bitsets are rebuilt only when the class grid's serial
+** (8 bytes, one record), and two bits for the bitsets; then the open jump
+** points (a bag while few, a heap past that: see heap_push). The bitsets are rebuilt only when the class grid's serial
 ** changes. On scattered walls nearly every cell is a jump point and JPS
 ** loses to gridbidir.c; the table (gridengine.c) picks by gridjump_forced_per_run.
 ** Figures: docs/benchmarks.md.
@@ -219,12 +219,14 @@ static inline __attribute__((always_inline)) uint32_t jump_line(const ctx *c, co
 }
 
 /* Along a row from (x, y) in direction dx: the x found, or NONE. */
-static inline __attribute__((always_inline)) uint32_t jump_h(const ctx *c, uint32_t x, uint32_t y, uint32_t v, int dx) {
+static inline __attribute__((always_inline)) uint32_t jump_h(const ctx *c, uint32_t x, uint32_t y,
+                                                              uint32_t v, int dx) {
   return jump_line(c, c->j->rows, c->j->wpr, x, y, v + (uint32_t)dx, dx, c->gx, c->gy);
 }
 
 /* Along a column: the y found, or NONE. */
-static inline __attribute__((always_inline)) uint32_t jump_v(const ctx *c, uint32_t x, uint32_t y, uint32_t v, int dy) {
+static inline __attribute__((always_inline)) uint32_t jump_v(const ctx *c, uint32_t x, uint32_t y,
+                                                              uint32_t v, int dy) {
   return jump_line(c, c->j->cols, c->j->wpc, y, x, v + (uint32_t)(dy * c->pw), dy, c->gy, c->gx);
 }
 
@@ -270,9 +272,11 @@ static int heap_push(struct grid_jump *j, jentry e) {
   return 1;
 }
 
-/* Bottom-up: the hole at the top goes down to a leaf along the lesser
-** children (one compare a level, taken without a branch), then the last
-** entry rises from there; it came from the bottom and seldom rises far. */
+/* The least entry. From the bag: the first least one, found without a
+** branch, and the last entry moved into its place. From the heap, bottom-up:
+** the hole at the top goes down to a leaf along the lesser children (one
+** compare a level, taken without a branch), then the last entry rises from
+** there; it came from the bottom and seldom rises far. */
 static jentry heap_pop(struct grid_jump *j) {
   jentry *h = j->heap;
   const uint32_t n = --j->len;
