@@ -26,6 +26,9 @@ M.min_every = 0.001
 
 local World = {}
 local Handle = {}
+-- What areas.lua adds at a world's start and after a reload: the core's
+-- runtime over it (attach), definitions read again (reloaded).
+local runtime_hooks = {}
 local Proxy = {}
 private.World = World
 
@@ -486,6 +489,7 @@ local function wrap(state, registry, order)
   worlds[w] = true
   bind_tokens(w)
   bind_map_tokens(w)
+  runtime_hooks.attach(w)
   return w
 end
 
@@ -678,6 +682,14 @@ function World:stream(key)
   return s
 end
 
+-- A stream over the generator r that the core lends for one call (ctx.rng
+-- of a floor generator): not cached, so no second copy of its key lives here.
+local function lent_stream(w, key, r)
+  local s = setmetatable({}, Stream)
+  stream_rng[s], stream_key[s], owner[s] = r, key, w
+  return s
+end
+
 function World:_sync_streams()
   for key, s in pairs(self._streams) do self._s:set_stream(key, stream_rng[s]:state()) end
 end
@@ -701,34 +713,52 @@ end
 -- streams are recorded in every open savepoint (record_stream), so that the
 -- outermost one, which the host runs, always restores the world.
 function World:_atomic(fn, ...)
-  local outer = self._txn
-  local txn = { streams = {}, touched = {}, created = {}, outer = outer }
   local depth = self._s:depth()
-  -- Host bookkeeping that code inside may leave half-set when a spent budget
-  -- stops it mid-way: put back on failure, with the savepoint.
-  local generating, reporting = self._generating, self._reporting
   self._s:begin()
-  self._txn = txn
+  local txn = self:_txn_open()
   local r = table.pack(pcall(fn, ...))
-  self._txn = outer
   if r[1] then
     while self._s:depth() > depth do self._s:commit() end
+    self:_txn_close(txn, true)
+    return table.unpack(r, 1, r.n)
+  end
+  while self._s:depth() > depth do self._s:rollback() end
+  self:_txn_close(txn, false)
+  return false, r[2]
+end
+
+-- The Lua side of a savepoint (opened right after the world's own, closed
+-- right after it): streams drawn from, objects touched, streams made, and
+-- host bookkeeping that code inside may leave half-set when a spent budget
+-- stops it mid-way. The core's savepoints (strata.core.runtime) open and
+-- close these too.
+function World:_txn_open()
+  local txn = { streams = {}, touched = {}, created = {}, outer = self._txn,
+    generating = self._generating, reporting = self._reporting }
+  self._txn = txn
+  return txn
+end
+
+-- Closes txn and whatever inner one a spent budget left open (their streams
+-- are recorded in txn too: record_stream).
+function World:_txn_close(txn, ok)
+  local outer = txn.outer
+  self._txn = outer
+  if ok then
     if outer then
       for s, st in pairs(txn.streams) do if outer.streams[s] == nil then outer.streams[s] = st end end
       for uid in pairs(txn.touched) do outer.touched[uid] = true end
       for key in pairs(txn.created) do outer.created[key] = true end
     end
-    return table.unpack(r, 1, r.n)
+    return
   end
-  while self._s:depth() > depth do self._s:rollback() end
-  self._generating, self._reporting = generating, reporting
+  self._generating, self._reporting = txn.generating, txn.reporting
   for s, st in pairs(txn.streams) do stream_rng[s]:set_state(st) end
   for key in pairs(txn.created) do self._streams[key] = nil end
   -- Tile map views of objects that the rollback removed would point at freed maps.
   for uid in pairs(self._tilemaps) do
     if not self._s:info(uid) then self._tilemaps[uid] = nil end
   end
-  return false, r[2]
 end
 
 -- Reports failures: each is emitted as base.handler_failed (whose own
@@ -955,7 +985,8 @@ end
 
 -- Areas, floors, entrances, stairs and travel extend worlds and handles.
 local internals = { World = World, kinds = kinds, handle = handle, label = label,
-  check_alive = check_alive, is_handle = is_handle, point = point }
+  check_alive = check_alive, is_handle = is_handle, point = point, archetype_of = archetype_of,
+  lent_stream = lent_stream, runtime_hooks = runtime_hooks }
 require("strata.areas")(M, internals)
 -- Actors moving on tile maps: world:move, world:walk.
 require("strata.walk")(M, internals)
@@ -991,6 +1022,7 @@ function M.reload(opts)
   for i, w in ipairs(targets) do
     mods.commit_reload(w._registry, fresh[i])
     bind_tokens(w)
+    runtime_hooks.reloaded(w)
   end
 end
 
