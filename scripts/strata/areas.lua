@@ -25,8 +25,9 @@ return function(M, I)
     return v
   end
 
+  -- (No w:_touch: the world journals its own edits, and a key added alone,
+  -- without copying the object: an area's floors grow by one per floor.)
   local function set_sys(w, uid, value, ...)
-    w:_touch(uid)
     local _, is_table = w._s:get(uid, "sys")
     if not is_table then w._s:set(uid, "sys", {}, "sys") end
     w._s:set(uid, "sys", value, "sys", ...)
