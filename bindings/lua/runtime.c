@@ -28,8 +28,12 @@
 #include "lrng.h"
 #include "lworld.h"
 #include "strata/area.h"
+#include "strata/clock.h"
 #include "strata/event.h"
+#include "strata/feature.h"
 #include "strata/runtime.h"
+#include "strata/travel.h"
+#include "strata/unique.h"
 
 #define RUNTIME_MT "strata.runtime"
 #define T_STATE 1
@@ -734,6 +738,201 @@ static int rt_floor(lua_State *L) {
   return 1;
 }
 
+static uint64_t opt_uid(lua_State *L, int arg) {
+  return lua_isnoneornil(L, arg) ? 0 : (uint64_t)luaL_checkinteger(L, arg);
+}
+
+#define CALL(L, lr, expr)                                                     \
+  do {                                                                        \
+    strata_error err_;                                                        \
+    strata_error *err = &err_;                                                \
+    if ((expr)) return raise_plain((L), (lr), err);                           \
+  } while (0)
+
+/* rt:add_floor(area, map, n) */
+static int rt_add_floor(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  CALL(L, lr, strata_area_add_floor(lr->rt, (uint64_t)luaL_checkinteger(L, 2), (uint64_t)luaL_checkinteger(L, 3),
+                                    luaL_checkinteger(L, 4), err));
+  return 0;
+}
+
+/* rt:forget_floor(area, n) */
+static int rt_forget_floor(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  CALL(L, lr, strata_area_forget_floor(lr->rt, (uint64_t)luaL_checkinteger(L, 2), luaL_checkinteger(L, 3), err));
+  return 0;
+}
+
+/* rt:create_area(archetype, parent|nil, params|nil, generator|nil, starting|nil, deepest|nil) -> uid */
+static int rt_create_area(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  const char *arch = luaL_checkstring(L, 2);
+  strata_area_opts o;
+  memset(&o, 0, sizeof o);
+  o.parent = opt_uid(L, 3);
+  strata_value params = strata_value_nil();
+  o.generator = luaL_optstring(L, 5, NULL);
+  if (!lua_isnoneornil(L, 6)) { o.has_starting_floor = 1; o.starting_floor = luaL_checkinteger(L, 6); }
+  if (!lua_isnoneornil(L, 7)) { o.has_deepest_floor = 1; o.deepest_floor = luaL_checkinteger(L, 7); }
+  if (!lua_isnoneornil(L, 4)) {
+    lstrata_check_value(L, lr->w, 4, "area params", &params);
+    o.params = &params;
+  }
+  uint64_t a = 0;
+  strata_error err;
+  strata_status st = strata_area_create(lr->rt, arch, &o, &a, &err);
+  strata_value_clear(&params);
+  if (st) return raise_plain(L, lr, &err);
+  lua_pushinteger(L, (lua_Integer)a);
+  return 1;
+}
+
+/* rt:delete_area(area, delete_children) */
+static int rt_delete_area(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  CALL(L, lr, strata_area_delete(lr->rt, (uint64_t)luaL_checkinteger(L, 2), lua_toboolean(L, 3), err));
+  return 0;
+}
+
+/* rt:create_map(width, height, archetype|nil) -> uid */
+static int rt_create_map(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  uint64_t m = 0;
+  CALL(L, lr, strata_map_create(lr->rt, lstrata_check_int(L, 2), lstrata_check_int(L, 3), luaL_optstring(L, 4, NULL),
+                                &m, err));
+  lua_pushinteger(L, (lua_Integer)m);
+  return 1;
+}
+
+/* rt:delete_map(map) */
+static int rt_delete_map(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  CALL(L, lr, strata_map_delete(lr->rt, (uint64_t)luaL_checkinteger(L, 2), err));
+  return 0;
+}
+
+/* rt:set_archetype(map, archetype|nil) */
+static int rt_set_archetype(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  CALL(L, lr, strata_map_set_archetype(lr->rt, (uint64_t)luaL_checkinteger(L, 2), luaL_optstring(L, 3, NULL), err));
+  return 0;
+}
+
+/* rt:create_stairs(map, x, y, delta) -> uid */
+static int rt_create_stairs(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  uint64_t f = 0;
+  CALL(L, lr, strata_stairs_create(lr->rt, (uint64_t)luaL_checkinteger(L, 2), luaL_checkinteger(L, 3),
+                                   luaL_checkinteger(L, 4), luaL_checkinteger(L, 5), &f, err));
+  lua_pushinteger(L, (lua_Integer)f);
+  return 1;
+}
+
+/* rt:create_entrance(map, x, y, area, floor|nil) -> uid */
+static int rt_create_entrance(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  uint64_t f = 0;
+  int64_t floor = 0;
+  int has = !lua_isnoneornil(L, 6);
+  if (has) floor = luaL_checkinteger(L, 6);
+  CALL(L, lr, strata_entrance_create(lr->rt, (uint64_t)luaL_checkinteger(L, 2), luaL_checkinteger(L, 3),
+                                     luaL_checkinteger(L, 4), (uint64_t)luaL_checkinteger(L, 5),
+                                     has ? &floor : NULL, &f, err));
+  lua_pushinteger(L, (lua_Integer)f);
+  return 1;
+}
+
+/* rt:unique_area(id) -> uid */
+static int rt_unique_area(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  uint64_t a = 0;
+  CALL(L, lr, strata_unique_area(lr->rt, luaL_checkstring(L, 2), &a, err));
+  lua_pushinteger(L, (lua_Integer)a);
+  return 1;
+}
+
+/* rt:regenerate_child_maps(map) -> { uid, ... } */
+static int rt_regenerate_child_maps(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  uint64_t map = (uint64_t)luaL_checkinteger(L, 2), list[256];
+  size_t n = 0;
+  CALL(L, lr, strata_regenerate_child_maps(lr->rt, map, list, 256, &n, err));
+  lua_createtable(L, (int)(n < 256 ? n : 256), 0);
+  for (size_t i = 0; i < n && i < 256; i++) {
+    lua_pushinteger(L, (lua_Integer)list[i]);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
+}
+
+/* rt:unique_areas_init() */
+static int rt_unique_areas_init(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  CALL(L, lr, strata_unique_areas_init(lr->rt, err));
+  return 0;
+}
+
+/* rt:renew(map): the base.map_renew timer's work */
+static int rt_renew(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  CALL(L, lr, strata_map_renew(lr->rt, (uint64_t)luaL_checkinteger(L, 2), err));
+  return 0;
+}
+
+/* rt:set_level(map, n) / rt:set_conquered(area, bool) / rt:set_starting_floor(area, n) /
+** rt:set_deepest_floor(area, n|nil) */
+static int rt_set_level(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  CALL(L, lr, strata_map_set_level(lr->rt, (uint64_t)luaL_checkinteger(L, 2), luaL_checkinteger(L, 3), err));
+  return 0;
+}
+
+static int rt_set_conquered(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  CALL(L, lr, strata_area_set_conquered(lr->rt, (uint64_t)luaL_checkinteger(L, 2), lua_toboolean(L, 3), err));
+  return 0;
+}
+
+static int rt_set_starting_floor(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  CALL(L, lr, strata_area_set_starting_floor(lr->rt, (uint64_t)luaL_checkinteger(L, 2), luaL_checkinteger(L, 3), err));
+  return 0;
+}
+
+static int rt_set_deepest_floor(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  int64_t d = 0;
+  int has = !lua_isnoneornil(L, 3);
+  if (has) d = luaL_checkinteger(L, 3);
+  CALL(L, lr, strata_area_set_deepest_floor(lr->rt, (uint64_t)luaL_checkinteger(L, 2), has ? &d : NULL, err));
+  return 0;
+}
+
+/* rt:set_player(actor) */
+static int rt_set_player(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  CALL(L, lr, strata_set_player(lr->rt, (uint64_t)luaL_checkinteger(L, 2), err));
+  return 0;
+}
+
+/* rt:travel(actor, target, x|nil, y|nil) -> map uid, or nil when stopped */
+static int rt_travel(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  strata_travel_opts o;
+  memset(&o, 0, sizeof o);
+  if (!lua_isnoneornil(L, 4)) {
+    o.has_xy = 1;
+    o.x = luaL_checkinteger(L, 4);
+    o.y = luaL_checkinteger(L, 5);
+  }
+  uint64_t m = 0;
+  CALL(L, lr, strata_travel(lr->rt, (uint64_t)luaL_checkinteger(L, 2), (uint64_t)luaL_checkinteger(L, 3), &o, &m, err));
+  if (m) lua_pushinteger(L, (lua_Integer)m);
+  else lua_pushnil(L);
+  return 1;
+}
+
 /* rt:event_on(event, name, priority, handler ID) */
 static int rt_event_on(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
@@ -758,7 +957,15 @@ static int rt_drop_cache(lua_State *L) {
 }
 
 static const luaL_Reg rt_methods[] = {
-  { "floor", rt_floor }, { "event_on", rt_event_on }, { "event_off", rt_event_off },
+  { "floor", rt_floor }, { "add_floor", rt_add_floor }, { "forget_floor", rt_forget_floor },
+  { "create_area", rt_create_area }, { "delete_area", rt_delete_area },
+  { "create_map", rt_create_map }, { "delete_map", rt_delete_map }, { "set_archetype", rt_set_archetype },
+  { "create_stairs", rt_create_stairs }, { "create_entrance", rt_create_entrance },
+  { "unique_area", rt_unique_area }, { "regenerate_child_maps", rt_regenerate_child_maps },
+  { "unique_areas_init", rt_unique_areas_init }, { "set_player", rt_set_player }, { "travel", rt_travel },
+  { "renew", rt_renew }, { "set_level", rt_set_level }, { "set_conquered", rt_set_conquered },
+  { "set_starting_floor", rt_set_starting_floor }, { "set_deepest_floor", rt_set_deepest_floor },
+  { "event_on", rt_event_on }, { "event_off", rt_event_off },
   { "drop_cache", rt_drop_cache }, { NULL, NULL } };
 
 void lstrata_open_runtime(lua_State *L) {

@@ -511,7 +511,11 @@ function M.new(opts)
   local seed = opts.seed or 0
   if math.type(seed) ~= "integer" then error("seed must be an integer, got " .. tostring(seed), 0) end
   local registry, order = load_mods("strata.world.new", opts, seed)
-  return wrap(core.world_state.new(seed), registry, order)
+  local w = wrap(core.world_state.new(seed), registry, order)
+  -- Eager unique areas under "root" exist from the world's first moment.
+  local ok, err = pcall(w._rt.unique_areas_init, w._rt)
+  if not ok then error((tostring(err):gsub("^strata_[%w_]+: ", "")), 0) end
+  return w
 end
 
 -- world:object(uid) -> the handle of any live object, or nil
@@ -599,6 +603,8 @@ function World:create_map(opts)
   for name, traits in pairs(opts.tokens or {}) do m:define_token(name, traits) end
   local arch = opts.archetype and archetype_of(self._registry, "map", opts.archetype)
   if arch and arch.properties then m.props = arch.properties end
+  -- Its restock and renew count from now (the core's map bookkeeping).
+  if opts.archetype then self._rt:set_archetype(uid, opts.archetype) end
   return m
 end
 
@@ -611,7 +617,8 @@ function World:create_actor(opts)
   o.kind = "actor"
   o.player = nil
   local a = create_object(self, o)
-  if opts.player then a.state.player = true end
+  -- The core records the player (state.player and the world record).
+  if opts.player then self._rt:set_player(a.uid) end
   return a
 end
 
