@@ -933,6 +933,33 @@ static int rt_travel(lua_State *L) {
   return 1;
 }
 
+/* A value converted from arg, held by a userdata that frees it (its
+** metatable from world.c), so that a later error leaks nothing. */
+static strata_value *held_value(lua_State *L, lruntime *lr, int arg, const char *label) {
+  strata_value *v = lua_newuserdatauv(L, sizeof *v, 0);
+  *v = strata_value_nil();
+  luaL_setmetatable(L, "strata.value_holder");
+  if (arg && !lua_isnoneornil(L, arg)) lstrata_check_value(L, lr->w, arg, label, v);
+  return v;
+}
+
+/* rt:emit(source|nil, event, params|nil, default|nil) -> the chain's result */
+static int rt_emit(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  uint64_t source = opt_uid(L, 2);
+  const char *event = luaL_checkstring(L, 3);
+  lua_settop(L, 5);
+  strata_value *params = held_value(L, lr, 4, "event params");
+  strata_value *dflt = held_value(L, lr, 5, "event default");
+  strata_value *result = held_value(L, lr, 0, NULL);
+  CALL(L, lr, strata_emit(lr->rt, source, event, params->type == STRATA_VNIL ? NULL : params,
+                          dflt->type == STRATA_VNIL ? NULL : dflt, result, err));
+  push_table(L, lr);
+  lua_rawgeti(L, -1, T_STATE);
+  lstrata_push_value(L, lua_gettop(L), result);
+  return 1;
+}
+
 /* rt:event_on(event, name, priority, handler ID) */
 static int rt_event_on(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
@@ -965,7 +992,7 @@ static const luaL_Reg rt_methods[] = {
   { "unique_areas_init", rt_unique_areas_init }, { "set_player", rt_set_player }, { "travel", rt_travel },
   { "renew", rt_renew }, { "set_level", rt_set_level }, { "set_conquered", rt_set_conquered },
   { "set_starting_floor", rt_set_starting_floor }, { "set_deepest_floor", rt_set_deepest_floor },
-  { "event_on", rt_event_on }, { "event_off", rt_event_off },
+  { "emit", rt_emit }, { "event_on", rt_event_on }, { "event_off", rt_event_off },
   { "drop_cache", rt_drop_cache }, { NULL, NULL } };
 
 void lstrata_open_runtime(lua_State *L) {

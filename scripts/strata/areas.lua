@@ -77,10 +77,14 @@ return function(M, I)
 
   local function call(what, fn, ...) return mods.call(what, fn, ...) end
 
-  -- A call into the core's runtime (strata.core.runtime): its errors name the
-  -- C function; the Lua name takes its place (nil: the caller's boundary names it).
-  local function core_call(name, f, ...)
-    local r = table.pack(pcall(f, ...))
+  -- w._rt:method(...): a call into the core's runtime (strata.core.runtime).
+  -- Its errors name the C function: the Lua name takes its place (nil: the
+  -- caller's boundary names it).
+  local sync_handlers -- (below, with the runtime)
+  local function core_call(w, name, method, ...)
+    sync_handlers(w)
+    local rt = w._rt
+    local r = table.pack(pcall(rt[method], rt, ...))
     if r[1] then return table.unpack(r, 2, r.n) end
     local msg = r[2]
     if type(msg) == "string" then
@@ -99,7 +103,7 @@ return function(M, I)
   -- The base.map_renew timer lands here (timers run by world:advance).
   function World:_renew_timer(map_uid)
     if math.type(map_uid) ~= "integer" then return end
-    core_call(nil, self._rt.renew, self._rt, map_uid)
+    core_call(self, nil, "renew", map_uid)
   end
 
   -- ---- maps ------------------------------------------------------------------------------
@@ -127,12 +131,12 @@ return function(M, I)
     set = {
       level = function(m, v)
         local w = owner[m]
-        core_call(nil, w._rt.set_level, w._rt, m.uid, check_int(v, tostring(m) .. " level"))
+        core_call(w, nil, "set_level", m.uid, check_int(v, tostring(m) .. " level"))
       end,
       archetype = function(m, id)
         local w = owner[m]
         if id ~= nil then w._registry:view("base.map_archetype"):ensure(id) end
-        core_call(nil, w._rt.set_archetype, w._rt, m.uid, id)
+        core_call(w, nil, "set_archetype", m.uid, id)
       end,
     },
   }
@@ -140,7 +144,7 @@ return function(M, I)
   -- Deletes a map with what stands on it (features, actors other than the
   -- player), after detaching it from its area and from placed-entrance records.
   local function drop_map(w, m)
-    core_call(nil, w._rt.delete_map, w._rt, m.uid)
+    core_call(w, nil, "delete_map", m.uid)
     w._tilemaps[m.uid] = nil
   end
 
@@ -197,7 +201,7 @@ return function(M, I)
     if mode ~= "delete" and mode ~= "reparent" then
       fail("%s:delete: children must be \"delete\" or \"reparent\", got %s", tostring(a), tostring(mode))
     end
-    core_call(tostring(a) .. ":delete", w._rt.delete_area, w._rt, a.uid, mode == "delete")
+    core_call(w, tostring(a) .. ":delete", "delete_area", a.uid, mode == "delete")
     drop_dead_views(w)
   end
 
@@ -208,7 +212,7 @@ return function(M, I)
         local w = owner[a]
         check_handle(w, m, "map", tostring(a) .. ":add_floor")
         check_floor_free(w, a, m, n, tostring(a) .. ":add_floor")
-        core_call(tostring(a) .. ":add_floor", w._rt.add_floor, w._rt, a.uid, m.uid, n)
+        core_call(w, tostring(a) .. ":add_floor", "add_floor", a.uid, m.uid, n)
         return m
       end,
       floor = function(a, n)
@@ -224,7 +228,7 @@ return function(M, I)
         local key = ("area#%d floor %d"):format(a.uid, n)
         local cached = w._streams[key]
         if cached then w._s:set_stream(key, cached:state()) w._streams[key] = nil end
-        return handle(w, core_call(tostring(a) .. ":floor", w._rt.floor, w._rt, a.uid, n))
+        return handle(w, core_call(w, tostring(a) .. ":floor", "floor", a.uid, n))
       end,
       has_floor = function(a, n) return floor_map(owner[a], a, n) ~= nil end,
       floors = function(a)
@@ -246,11 +250,11 @@ return function(M, I)
       forget_floor = function(a, n)
         local w = owner[a]
         check_int(n, tostring(a) .. ":forget_floor")
-        core_call(nil, w._rt.forget_floor, w._rt, a.uid, n)
+        core_call(w, nil, "forget_floor", a.uid, n)
         drop_dead_views(w)
       end,
       is_conquered = function(a) return sys(owner[a], a.uid, "conquered") == true end,
-      set_conquered = function(a, v) core_call(nil, owner[a]._rt.set_conquered, owner[a]._rt, a.uid, v ~= false) end,
+      set_conquered = function(a, v) core_call(owner[a], nil, "set_conquered", a.uid, v ~= false) end,
       children = function(a)
         local w, out = owner[a], {}
         local ids = {}
@@ -280,11 +284,11 @@ return function(M, I)
     },
     set = {
       starting_floor = function(a, v)
-        core_call(nil, owner[a]._rt.set_starting_floor, owner[a]._rt, a.uid, check_int(v, tostring(a) .. " starting_floor"))
+        core_call(owner[a], nil, "set_starting_floor", a.uid, check_int(v, tostring(a) .. " starting_floor"))
       end,
       deepest_floor = function(a, v)
         if v ~= nil then check_int(v, tostring(a) .. " deepest_floor") end
-        core_call(nil, owner[a]._rt.set_deepest_floor, owner[a]._rt, a.uid, v)
+        core_call(owner[a], nil, "set_deepest_floor", a.uid, v)
       end,
     },
   }
@@ -330,7 +334,7 @@ return function(M, I)
     check_cell(map, x, y, what)
     local floor = opts and opts.floor
     if floor ~= nil then check_int(floor, what .. ": floor") end
-    return handle(self, core_call(what, self._rt.create_entrance, self._rt, map.uid, x, y, area.uid, floor))
+    return handle(self, core_call(self, what, "create_entrance", map.uid, x, y, area.uid, floor))
   end
 
   -- world:create_stairs(map, x, y, { floor_delta = 1 }): stairs to the floor
@@ -349,7 +353,7 @@ return function(M, I)
     if deepest and n + delta > deepest then
       fail("%s: floor %d of area#%d is the deepest (%d): no stairs lead below it", what, n, a, deepest)
     end
-    return handle(self, core_call(what, self._rt.create_stairs, self._rt, map.uid, x, y, delta))
+    return handle(self, core_call(self, what, "create_stairs", map.uid, x, y, delta))
   end
 
   -- ---- areas in the world ------------------------------------------------------------------------
@@ -367,7 +371,7 @@ return function(M, I)
       local gen = opts.generator or arch.generator
       if gen ~= nil then self._registry:view("base.area_generator"):ensure(gen) end
       self._s:check(params, "area params")
-      return handle(self, core_call(what, self._rt.create_area, self._rt, archetype_id, parent and parent.uid,
+      return handle(self, core_call(self, what, "create_area", archetype_id, parent and parent.uid,
         opts.params, opts.generator, opts.starting_floor, opts.deepest_floor))
     end)
     if not ok then error(res, 2) end
@@ -410,7 +414,7 @@ return function(M, I)
   function World:unique_area(id)
     local ok, res = pcall(function()
       self._registry:view("base.unique_area"):ensure(id)
-      return handle(self, core_call("world:unique_area", self._rt.unique_area, self._rt, id))
+      return handle(self, core_call(self, "world:unique_area", "unique_area", id))
     end)
     if not ok then error(res, 2) end
     return res
@@ -427,7 +431,7 @@ return function(M, I)
     local what = "world:regenerate_child_maps"
     check_handle(self, map, "map", what)
     local out = {}
-    for i, uid in ipairs(core_call(what, self._rt.regenerate_child_maps, self._rt, map.uid)) do
+    for i, uid in ipairs(core_call(self, what, "regenerate_child_maps", map.uid)) do
       out[i] = handle(self, uid)
     end
     return out
@@ -495,7 +499,7 @@ return function(M, I)
         check_int(y, what .. ": y")
         if target.kind == "map" then check_cell(target, x, y, what) end
       end
-      local m = core_call(what, self._rt.travel, self._rt, actor.uid, target.uid, x, y)
+      local m = core_call(self, what, "travel", actor.uid, target.uid, x, y)
       drop_dead_views(self)
       if not m then return nil, "travel stopped by base.before_travel" end
       return handle(self, m)
@@ -681,17 +685,39 @@ return function(M, I)
   end
 
   -- Global handlers (events:register) are the core's too, named "event\nname".
+  -- What was registered is kept to notice a change of the registry's lists
+  -- (a reload, or a host editing them): then they are registered anew.
   local function register_handlers(w)
     for _, name in ipairs(w._rt_handlers or {}) do w._rt:event_off(name) end
-    local names = {}
+    local names, seen = {}, {}
     for event, list in pairs(w._registry.handlers or {}) do
-      for _, h in ipairs(list) do
+      local s = { list = list, n = #list }
+      for i, h in ipairs(list) do
         w._rt:event_on(event, h.name, int_priority(h.priority), event .. "\n" .. h.name)
         names[#names + 1] = h.name
+        s[i] = h
       end
+      seen[event] = s
     end
-    w._rt_handlers = names
+    w._rt_handlers, w._rt_seen = names, seen
   end
+
+  sync_handlers = function(w)
+    local seen, n = w._rt_seen, 0
+    for event, list in pairs(w._registry.handlers or {}) do
+      local s = seen[event]
+      if not s or s.list ~= list or s.n ~= #list then n = -1 break end
+      for i = 1, s.n do if s[i] ~= list[i] then n = -1 break end end
+      if n < 0 then break end
+      n = n + 1
+    end
+    if n >= 0 then for _ in pairs(seen) do n = n - 1 end end
+    if n ~= 0 then
+      w._rt:drop_cache()
+      register_handlers(w)
+    end
+  end
+  I.runtime_hooks.sync = sync_handlers
 
   I.runtime_hooks.attach = function(w)
     w._rt = core.runtime.new(w._s, dispatcher(w))

@@ -778,56 +778,16 @@ function World:_report(failures)
 end
 
 -- ---- events ---------------------------------------------------------------------------------
--- One ordered list per emit: global handlers, the source's archetype events and
--- its subscriptions, by (priority, name). Each handler runs as a savepoint: one
--- that raises is undone and reported (base.handler_failed), and the chain goes on.
+-- One ordered chain per emit, made and run by the core (strata_emit): global
+-- handlers, the source's archetype events and its subscriptions, by
+-- (priority, name); each handler in a savepoint, one that raises undone and
+-- reported (base.handler_failed), and the chain goes on.
 function World:_emit(source, event, params, default)
-  local reg = self._registry
-  reg:view("base.event"):ensure(event)
-  local list = {}
-  for _, h in ipairs(reg.handlers and reg.handlers[event] or {}) do
-    list[#list + 1] = { name = h.name, priority = h.priority, fn = h.fn, mod = h.mod,
-      what = "event handler '" .. h.name .. "' of mod " .. h.mod }
-  end
-  if source then
-    local arch = source.archetype and archetype_of(reg, source.kind, source.archetype)
-    if arch and type(arch.events) == "table" then
-      for _, e in ipairs(arch.events) do
-        if e.id == event then
-          list[#list + 1] = { name = e.name or arch._id, priority = e.priority or 100,
-            fn = e.handler, mod = arch._mod, what = arch._id .. " events" }
-        end
-      end
-    end
-    for _, sub in ipairs(self._s:subscriptions(source.uid)) do
-      if sub.event == event then
-        local h = reg:view("base.handler"):get(sub.handler)
-        local args = sub.args
-        list[#list + 1] = { name = sub.handler, priority = sub.priority, what = sub.handler,
-          mod = h and h._mod, subscription = sub.uid,
-          fn = h and function(src, p, result) return h.run(src, p, args, result) end or function()
-            error("unknown base.handler '" .. sub.handler .. "'", 0)
-          end }
-      end
-    end
-  end
-  table.sort(list, function(a, b)
-    if a.priority ~= b.priority then return a.priority < b.priority end
-    return a.name < b.name
-  end)
-  local result, failures = default, {}
-  for _, h in ipairs(list) do
-    local ok, r, stop = self:_atomic(mods.call, h.what, h.fn, source or private.view[self], params, result)
-    if ok then
-      if r ~= nil and r ~= "stop" then result = r end
-      if r == "stop" or stop == "stop" then break end
-    else
-      failures[#failures + 1] = { event = event, handler = h.name, mod = h.mod,
-        subscription = h.subscription, message = tostring(boundary.strip(r)) }
-    end
-  end
-  self:_report(failures)
-  return result
+  self._registry:view("base.event"):ensure(event)
+  runtime_hooks.sync(self)
+  local ok, r = pcall(self._rt.emit, self._rt, source and source.uid, event, params, default)
+  if not ok then error((tostring(r):gsub("^strata_emit: ", "")), 0) end
+  return r
 end
 
 function World:emit(event, params, default) return self:_emit(nil, event, params, default) end
