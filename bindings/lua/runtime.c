@@ -16,7 +16,7 @@
 ** What the runtime keeps on the Lua side is one table, a uservalue of its
 ** userdata (so it lives exactly as long as the runtime): [1] the world
 ** state, [2] the dispatcher, [3] the functions of the cached callables, by
-** slot, [4] the last message of a failed call, whole. The thread finds it
+** slot. The thread finds it
 ** through a table with weak values in the registry, keyed by the runtime.
 ** (Not slots of the thread's stack: the thread may be busy in a call below,
 ** and indices count from its current frame. Nothing in the registry holds
@@ -39,7 +39,6 @@
 #define T_STATE 1
 #define T_DISPATCH 2
 #define T_SLOTS 3
-#define T_LASTERR 4 /* the last failure's whole message (a strata_error holds 511 bytes) */
 
 static const char RUNTIMES = 'r'; /* registry[&RUNTIMES]: lr -> its table (weak values) */
 
@@ -615,11 +614,7 @@ static strata_status call_fn(strata_call *call, void *data, strata_error *err) {
   if (st) { lua_settop(T, base); return st; }
   if (!lua_toboolean(T, -3)) {
     const char *msg = lua_tostring(T, -2);
-    strata_error_set(err, STRATA_ESTATE, "%s", msg ? msg : "failed");
-    push_table(T, lr);
-    lua_pushvalue(T, -3);
-    lua_rawseti(T, -2, T_LASTERR);
-    lua_pop(T, 1);
+    strata_error_set(err, STRATA_ESTATE, "%s", msg ? msg : "failed"); /* (the dispatcher keeps it whole) */
     lua_settop(T, base);
     return STRATA_ESTATE;
   }
@@ -713,17 +708,11 @@ static int rt_gc(lua_State *L) {
   return 0;
 }
 
-/* Raises a core error as the message alone: the Lua side names the function.
-** A mod's message the error had to cut is raised whole. */
+/* Raises a core error as the message alone: the Lua side names the function
+** (and puts back a mod's message the error had to cut: the dispatcher keeps them). */
 static int raise_plain(lua_State *L, lruntime *lr, const strata_error *err) {
-  push_table(L, lr);
-  lua_rawgeti(L, -1, T_LASTERR);
-  const char *full = lua_tostring(L, -1);
-  size_t n = strlen(err->message);
-  if (full && n + 1 == STRATA_ERROR_MESSAGE_MAX && strncmp(full, err->message, n) == 0) lua_pushstring(L, full);
-  else lua_pushstring(L, err->message[0] ? err->message : strata_status_name(err->status));
-  lua_pushnil(L);
-  lua_rawseti(L, -4, T_LASTERR);
+  (void)lr;
+  lua_pushstring(L, err->message[0] ? err->message : strata_status_name(err->status));
   return lua_error(L);
 }
 
@@ -960,6 +949,39 @@ static int rt_emit(lua_State *L) {
   return 1;
 }
 
+/* rt:advance(dt, max_runs, max_total) -> { { timer =, handler =, mod =, message =, dropped = }, ... } */
+static int rt_advance(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  double dt = luaL_checknumber(L, 2);
+  lua_Integer max_runs = luaL_checkinteger(L, 3), max_total = luaL_checkinteger(L, 4);
+  strata_failures f = { NULL, 0, 0 };
+  strata_error err;
+  strata_status st = strata_advance_limited(lr->rt, dt, max_runs > 0 ? (uint64_t)max_runs : 0,
+                                            max_total > 0 ? (uint64_t)max_total : 0, &f, &err);
+  if (st) {
+    strata_failures_clear(&f);
+    return raise_plain(L, lr, &err);
+  }
+  lua_createtable(L, (int)f.n, 0);
+  for (size_t i = 0; i < f.n; i++) {
+    const strata_failure *x = &f.items[i];
+    lua_createtable(L, 0, 5);
+    if (x->timer) { lua_pushinteger(L, (lua_Integer)x->timer); lua_setfield(L, -2, "timer"); }
+    if (x->handler) { lua_pushstring(L, x->handler); lua_setfield(L, -2, "handler"); }
+    if (x->mod) { lua_pushstring(L, x->mod); lua_setfield(L, -2, "mod"); }
+    if (x->has_dropped) {
+      if (x->timer) lua_pushnumber(L, x->dropped);
+      else lua_pushinteger(L, (lua_Integer)x->dropped); /* a number of timers */
+      lua_setfield(L, -2, "dropped");
+    }
+    lua_pushstring(L, x->message);
+    lua_setfield(L, -2, "message");
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  strata_failures_clear(&f);
+  return 1;
+}
+
 /* rt:event_on(event, name, priority, handler ID) */
 static int rt_event_on(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
@@ -992,7 +1014,7 @@ static const luaL_Reg rt_methods[] = {
   { "unique_areas_init", rt_unique_areas_init }, { "set_player", rt_set_player }, { "travel", rt_travel },
   { "renew", rt_renew }, { "set_level", rt_set_level }, { "set_conquered", rt_set_conquered },
   { "set_starting_floor", rt_set_starting_floor }, { "set_deepest_floor", rt_set_deepest_floor },
-  { "emit", rt_emit }, { "event_on", rt_event_on }, { "event_off", rt_event_off },
+  { "emit", rt_emit }, { "advance", rt_advance }, { "event_on", rt_event_on }, { "event_off", rt_event_off },
   { "drop_cache", rt_drop_cache }, { NULL, NULL } };
 
 void lstrata_open_runtime(lua_State *L) {

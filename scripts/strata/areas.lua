@@ -80,13 +80,28 @@ return function(M, I)
   -- w._rt:method(...): a call into the core's runtime (strata.core.runtime).
   -- Its errors name the C function: the Lua name takes its place (nil: the
   -- caller's boundary names it).
+  -- A core error holds 511 bytes of a message: mods' longer ones (up to
+  -- mods.lua's 4000) are kept whole here, by their first 511 bytes.
+  local CUT = 511
+  local function keep_message(w, m)
+    if #m < CUT then return end
+    if w._rt_count > 64 then w._rt_full, w._rt_count = {}, 0 end
+    w._rt_full[m:sub(1, CUT)] = m
+    w._rt_count = w._rt_count + 1
+  end
+  local function full_message(w, m)
+    if type(m) == "string" and #m == CUT then return w._rt_full[m] or m end
+    return m
+  end
+  I.runtime_hooks.full_message = full_message
+
   local sync_handlers -- (below, with the runtime)
   local function core_call(w, name, method, ...)
     sync_handlers(w)
     local rt = w._rt
     local r = table.pack(pcall(rt[method], rt, ...))
     if r[1] then return table.unpack(r, 2, r.n) end
-    local msg = r[2]
+    local msg = full_message(w, r[2])
     if type(msg) == "string" then
       local rest = msg:match("^strata_[%w_]+: (.*)$")
       if rest then msg = name and (name .. ": " .. rest) or rest end
@@ -561,6 +576,9 @@ return function(M, I)
       return m.uid
     elseif kind == EVENT or kind == HANDLER then
       local source = info.source and handle(w, info.source) or w
+      if info.event == "base.handler_failed" and info.params then
+        info.params.message = full_message(w, info.params.message)
+      end
       if info.event then
         local what
         if kind == HANDLER then what = id
@@ -678,7 +696,11 @@ return function(M, I)
     end
     function ops.call(kind, fn, info)
       local r = table.pack(pcall(run, w, kind, fn, info))
-      if not r[1] then return false, tostring(boundary.strip(r[2])) end
+      if not r[1] then
+        local m = tostring(boundary.strip(r[2]))
+        keep_message(w, m)
+        return false, m
+      end
       return true, r[2], r[3]
     end
     return function(op, ...) return ops[op](...) end
@@ -721,6 +743,7 @@ return function(M, I)
 
   I.runtime_hooks.attach = function(w)
     w._rt = core.runtime.new(w._s, dispatcher(w))
+    w._rt_full, w._rt_count = {}, 0
     register_handlers(w)
   end
   I.runtime_hooks.reloaded = function(w)

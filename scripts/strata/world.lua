@@ -735,13 +735,10 @@ function World:_atomic(fn, ...)
 end
 
 -- The Lua side of a savepoint (opened right after the world's own, closed
--- right after it): streams drawn from, objects touched, streams made, and
--- host bookkeeping that code inside may leave half-set when a spent budget
--- stops it mid-way. The core's savepoints (strata.core.runtime) open and
--- close these too.
+-- right after it): streams drawn from, objects touched, streams made. The
+-- core's savepoints (strata.core.runtime) open and close these too.
 function World:_txn_open()
-  local txn = { streams = {}, touched = {}, created = {}, outer = self._txn,
-    generating = self._generating, reporting = self._reporting }
+  local txn = { streams = {}, touched = {}, created = {}, outer = self._txn }
   self._txn = txn
   return txn
 end
@@ -759,22 +756,12 @@ function World:_txn_close(txn, ok)
     end
     return
   end
-  self._generating, self._reporting = txn.generating, txn.reporting
   for s, st in pairs(txn.streams) do stream_rng[s]:set_state(st) end
   for key in pairs(txn.created) do self._streams[key] = nil end
   -- Tile map views of objects that the rollback removed would point at freed maps.
   for uid in pairs(self._tilemaps) do
     if not self._s:info(uid) then self._tilemaps[uid] = nil end
   end
-end
-
--- Reports failures: each is emitted as base.handler_failed (whose own
--- handlers' failures are not reported again, so nothing loops).
-function World:_report(failures)
-  if #failures == 0 or self._reporting then return end
-  self._reporting = true
-  for _, f in ipairs(failures) do pcall(self._emit, self, nil, "base.handler_failed", f, nil) end
-  self._reporting = false
 end
 
 -- ---- events ---------------------------------------------------------------------------------
@@ -786,7 +773,7 @@ function World:_emit(source, event, params, default)
   self._registry:view("base.event"):ensure(event)
   runtime_hooks.sync(self)
   local ok, r = pcall(self._rt.emit, self._rt, source and source.uid, event, params, default)
-  if not ok then error((tostring(r):gsub("^strata_emit: ", "")), 0) end
+  if not ok then error((tostring(runtime_hooks.full_message(self, r)):gsub("^strata_emit: ", "")), 0) end
   return r
 end
 
@@ -830,62 +817,21 @@ function World:timers() return self._s:timers() end
 M.max_runs = 1000
 M.max_advance_runs = 100000
 
-local function timer_handler(w, uid)
-  for _, t in ipairs(w._s:timers()) do if t.uid == uid then return t.handler end end
-end
-
-local function advance(self, target, failures)
-  local runs, total = {}, 0
-  while true do
-    local uid, due = self._s:next_due(target)
-    if not uid then break end
-    local n = (runs[uid] or 0) + 1
-    runs[uid] = n
-    total = total + 1
-    if total > M.max_advance_runs then
-      local count = 0
-      for _, t in ipairs(self._s:timers()) do
-        if t.due <= target then self._s:skip(t.uid, target) count = count + 1 end
-      end
-      failures[#failures + 1] = { dropped = count,
-        message = ("advance ran %d timer handlers: %d timers still due up to time %g were dropped (repeating) or postponed to it (one-shot)")
-          :format(M.max_advance_runs, count, target) }
-      break
-    elseif n > M.max_runs then
-      local handler_id = timer_handler(self, uid)
-      local dropped = self._s:skip(uid, target)
-      failures[#failures + 1] = { timer = uid, handler = handler_id, dropped = dropped,
-        message = ("timer #%d ran %d times in one advance: %.0f more runs up to time %g dropped"):format(
-          uid, M.max_runs, dropped, target) }
-    else
-      self._s:set_time(due)
-      local handler_id, args = self._s:fire(uid)
-      local h = self._registry:view("base.handler"):get(handler_id)
-      local ok, err
-      if not h then ok, err = false, "unknown base.handler '" .. handler_id .. "'"
-      else ok, err = self:_atomic(mods.call, handler_id, h.run, self, { time = due, timer = uid }, args) end
-      if not ok then
-        failures[#failures + 1] = { timer = uid, handler = handler_id, mod = h and h._mod,
-          message = tostring(boundary.strip(err)) }
-      end
-    end
-  end
-end
-
+-- The core runs the timers (strata_advance_limited): each handler by its ID
+-- (the base.map_renew timer being the core's own), each in a savepoint.
 function World:advance(dt)
   if type(dt) ~= "number" or not (dt >= 0) or dt == math.huge then
     error("dt must be a finite number >= 0, got " .. tostring(dt), 0)
   end
   if self._advancing then error("a timer or event handler cannot advance the world it runs in", 0) end
-  local target = self.time + dt
-  local failures = {}
+  runtime_hooks.sync(self)
   self._advancing = true
-  local ok, err = pcall(advance, self, target, failures)
+  local ok, res = pcall(self._rt.advance, self._rt, dt, math.tointeger(M.max_runs) or math.floor(M.max_runs),
+    math.tointeger(M.max_advance_runs) or math.floor(M.max_advance_runs))
   self._advancing = false
-  if not ok then error(err, 0) end
-  self._s:set_time(target)
-  self:_report(failures)
-  return failures
+  if not ok then error((tostring(runtime_hooks.full_message(self, res)):gsub("^strata_[%w_]+: ", "")), 0) end
+  for _, f in ipairs(res) do f.message = runtime_hooks.full_message(self, f.message) end
+  return res
 end
 
 -- world:run_realtime{ scale =, tick =, until_time =, on_stop = } -> a handle
