@@ -49,7 +49,7 @@ typedef struct run_count {
   size_t cap, used;
 } run_count;
 
-/* The count of uid, incremented; 0 when out of memory. */
+/* The count of uid, incremented; 0 when out of memory (a run not counted). */
 static uint64_t count_run(run_count *c, uint64_t uid) {
   if (2 * (c->used + 1) > c->cap) {
     size_t cap = c->cap ? c->cap * 2 : 64;
@@ -101,18 +101,19 @@ strata_status strata_advance_limited(strata_runtime *rt, double dt, uint64_t max
   const strata_timer *due;
   char msg[256];
   while (!st && (due = strata_world_next_due(w, target)) != NULL) {
+    /* (out of memory for the count: this run is not counted; max_total still bounds the advance) */
     uint64_t uid = due->uid, n = count_run(&runs, uid);
-    if (!n) { st = strata_error_set(err, STRATA_ENOMEM, "out of memory"); break; }
     if (++total > max_total) {
       /* every timer still due: skipped past the target (repeating) or postponed to it */
+      /* (uids first: a skip moves its timer within the world's ordered list) */
       uint64_t count = 0;
-      for (size_t i = 0; !st && i < strata_world_timer_count(w); i++) {
-        const strata_timer *t = strata_world_timer_at(w, i);
-        if (t->due <= target) {
-          count++;
-          st = strata_world_timer_skip(w, t->uid, target, NULL, err);
-        }
-      }
+      size_t nt = strata_world_timer_count(w);
+      uint64_t *uids = malloc((nt ? nt : 1) * sizeof *uids);
+      if (!uids) { st = strata_error_set(err, STRATA_ENOMEM, "out of memory"); break; }
+      for (size_t i = 0; i < nt; i++)
+        if (strata_world_timer_at(w, i)->due <= target) uids[count++] = strata_world_timer_at(w, i)->uid;
+      for (size_t i = 0; !st && i < count; i++) st = strata_world_timer_skip(w, uids[i], target, NULL, err);
+      free(uids);
       snprintf(msg, sizeof msg, "advance ran %llu timer handlers: %llu timers still due up to time %g "
                "were dropped (repeating) or postponed to it (one-shot)",
                (unsigned long long)max_total, (unsigned long long)count, target);
