@@ -99,7 +99,9 @@ return function(M, I)
   local function core_call(w, name, method, ...)
     sync_handlers(w)
     local rt = w._rt
+    w:_streams_to_core()
     local r = table.pack(pcall(rt[method], rt, ...))
+    w:_streams_from_core()
     if r[1] then return table.unpack(r, 2, r.n) end
     local msg = full_message(w, r[2])
     if type(msg) == "string" then
@@ -239,10 +241,6 @@ return function(M, I)
         if deepest and n > deepest then
           fail("%s:floor: floor %d is below the deepest floor (%d)", tostring(a), n, deepest)
         end
-        -- The core reads the floor's stream from the world: no cached copy may differ.
-        local key = ("area#%d floor %d"):format(a.uid, n)
-        local cached = w._streams[key]
-        if cached then w._s:set_stream(key, cached:state()) w._streams[key] = nil end
         return handle(w, core_call(w, tostring(a) .. ":floor", "floor", a.uid, n))
       end,
       has_floor = function(a, n) return floor_map(owner[a], a, n) ~= nil end,

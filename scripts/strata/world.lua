@@ -701,6 +701,19 @@ function World:_sync_streams()
   for key, s in pairs(self._streams) do self._s:set_stream(key, stream_rng[s]:state()) end
 end
 
+-- Around a call into the core (which draws from the world's streams itself):
+-- the world gets the cached streams' states before, the cache the world's after.
+function World:_streams_to_core()
+  if next(self._streams) then self:_sync_streams() end
+end
+
+function World:_streams_from_core()
+  for key, s in pairs(self._streams) do
+    local st = self._s:stream(key)
+    if st ~= stream_rng[s]:state() then s:set_state(st) end -- (noted by the open savepoints)
+  end
+end
+
 -- ---- savepoints ----------------------------------------------------------------------------
 -- world:_atomic(fn, ...) -> true, results | false, error: runs fn as one
 -- savepoint. On an error everything it changed is undone (objects, their
@@ -772,7 +785,9 @@ end
 function World:_emit(source, event, params, default)
   self._registry:view("base.event"):ensure(event)
   runtime_hooks.sync(self)
+  self:_streams_to_core()
   local ok, r = pcall(self._rt.emit, self._rt, source and source.uid, event, params, default)
+  self:_streams_from_core()
   if not ok then error((tostring(runtime_hooks.full_message(self, r)):gsub("^strata_emit: ", "")), 0) end
   return r
 end
@@ -826,8 +841,10 @@ function World:advance(dt)
   if self._advancing then error("a timer or event handler cannot advance the world it runs in", 0) end
   runtime_hooks.sync(self)
   self._advancing = true
+  self:_streams_to_core()
   local ok, res = pcall(self._rt.advance, self._rt, dt, math.tointeger(M.max_runs) or math.floor(M.max_runs),
     math.tointeger(M.max_advance_runs) or math.floor(M.max_advance_runs))
+  self:_streams_from_core()
   self._advancing = false
   if not ok then error((tostring(runtime_hooks.full_message(self, res)):gsub("^strata_[%w_]+: ", "")), 0) end
   for _, f in ipairs(res) do f.message = runtime_hooks.full_message(self, f.message) end
