@@ -69,10 +69,10 @@ return function(M, I)
     return v
   end
 
+  -- extra becomes the ctx: with the world as mod code sees it (its view).
   local function ctx_for(w, extra)
-    local ctx = { world = private.view[w] or w } -- mod code gets the world's mod view
-    for k, v in pairs(extra) do ctx[k] = v end
-    return ctx
+    extra.world = private.view[w] or w
+    return extra
   end
 
   local function call(what, fn, ...) return mods.call(what, fn, ...) end
@@ -100,10 +100,10 @@ return function(M, I)
     sync_handlers(w)
     local rt = w._rt
     w:_streams_to_core()
-    local r = table.pack(pcall(rt[method], rt, ...))
+    local ok, r = pcall(rt[method], rt, ...) -- (one result at most)
     w:_streams_from_core()
-    if r[1] then return table.unpack(r, 2, r.n) end
-    local msg = full_message(w, r[2])
+    if ok then return r end
+    local msg = full_message(w, r)
     if type(msg) == "string" then
       local rest = msg:match("^strata_[%w_]+: (.*)$")
       if rest then msg = name and (name .. ": " .. rest) or rest end
@@ -693,13 +693,13 @@ return function(M, I)
       end
     end
     function ops.call(kind, fn, info)
-      local r = table.pack(pcall(run, w, kind, fn, info))
-      if not r[1] then
-        local m = tostring(boundary.strip(r[2]))
+      local ok, a, b = pcall(run, w, kind, fn, info)
+      if not ok then
+        local m = tostring(boundary.strip(a))
         keep_message(w, m)
         return false, m
       end
-      return true, r[2], r[3]
+      return true, a, b
     end
     return function(op, ...) return ops[op](...) end
   end

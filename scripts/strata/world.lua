@@ -642,9 +642,11 @@ local function record_stream(s)
   local txn = owner[s]._txn
   local st
   while txn do
-    if txn.streams[s] == nil then
+    local saved = txn.streams
+    if not saved then saved = {} txn.streams = saved end
+    if saved[s] == nil then
       st = st or stream_rng[s]:state()
-      txn.streams[s] = st
+      saved[s] = st
     end
     txn = txn.outer
   end
@@ -685,7 +687,11 @@ function World:stream(key)
   stream_rng[s], stream_key[s], owner[s] = r, key, self
   self._streams[key] = s
   local txn = self._txn
-  while txn do txn.created[key] = true txn = txn.outer end
+  while txn do
+    local created = txn.created or {}
+    created[key], txn.created = true, created
+    txn = txn.outer
+  end
   return s
 end
 
@@ -721,8 +727,9 @@ end
 -- uids it drew stay used.
 function World:_touch(uid)
   local txn = self._txn
-  if txn and not txn.touched[uid] then
-    txn.touched[uid] = true
+  if txn and not (txn.touched and txn.touched[uid]) then
+    local touched = txn.touched or {}
+    touched[uid], txn.touched = true, touched
     self._s:touch(uid)
   end
 end
@@ -751,7 +758,8 @@ end
 -- right after it): streams drawn from, objects touched, streams made. The
 -- core's savepoints (strata.core.runtime) open and close these too.
 function World:_txn_open()
-  local txn = { streams = {}, touched = {}, created = {}, outer = self._txn }
+  -- (streams, touched, created: made on first need, most savepoints have none)
+  local txn = { outer = self._txn }
   self._txn = txn
   return txn
 end
@@ -763,14 +771,19 @@ function World:_txn_close(txn, ok)
   self._txn = outer
   if ok then
     if outer then
-      for s, st in pairs(txn.streams) do if outer.streams[s] == nil then outer.streams[s] = st end end
-      for uid in pairs(txn.touched) do outer.touched[uid] = true end
-      for key in pairs(txn.created) do outer.created[key] = true end
+      for _, f in ipairs{ "streams", "touched", "created" } do
+        local mine = txn[f]
+        if mine then
+          local theirs = outer[f] or {}
+          outer[f] = theirs
+          for k, v in pairs(mine) do if theirs[k] == nil then theirs[k] = v end end
+        end
+      end
     end
     return
   end
-  for s, st in pairs(txn.streams) do stream_rng[s]:set_state(st) end
-  for key in pairs(txn.created) do self._streams[key] = nil end
+  for s, st in pairs(txn.streams or {}) do stream_rng[s]:set_state(st) end
+  for key in pairs(txn.created or {}) do self._streams[key] = nil end
   -- Tile map views of objects that the rollback removed would point at freed maps.
   for uid in pairs(self._tilemaps) do
     if not self._s:info(uid) then self._tilemaps[uid] = nil end
