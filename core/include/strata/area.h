@@ -6,9 +6,9 @@
 ** floors[n]'s map archetype `generate`, else the area generator's
 ** `generate_floor`. Areas, maps and features are world objects (kinds
 ** "area", "map", "feature"); their bookkeeping lives in their properties
-** under the reserved key `sys`, laid out as scripts/strata/areas.lua writes
-** it, so a world is saved and reopened with it and worlds move between the
-** Lua and the C implementations:
+** under the reserved key `sys`, laid out as below (the layout the Lua API
+** has always saved), so a world is saved and reopened with it, and a world
+** made by a C game opens under the Lua API and the other way round:
 **
 **   area  sys = { parent, floors = { [n] = map }, children = { [area] = true },
 **                 params, generator, starting_floor, deepest_floor,
