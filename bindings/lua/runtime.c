@@ -898,6 +898,36 @@ static int rt_set_deepest_floor(lua_State *L) {
   return 0;
 }
 
+/* rt:player() -> uid | nil; rt:find_unique(id) -> uid | nil */
+static int rt_player(lua_State *L) {
+  uint64_t p = strata_player(check_rt(L, 1)->rt);
+  if (p) lua_pushinteger(L, (lua_Integer)p);
+  else lua_pushnil(L);
+  return 1;
+}
+
+static int rt_find_unique(lua_State *L) {
+  uint64_t a = strata_find_unique(check_rt(L, 1)->rt, luaL_checkstring(L, 2));
+  if (a) lua_pushinteger(L, (lua_Integer)a);
+  else lua_pushnil(L);
+  return 1;
+}
+
+/* rt:areas(archetype|nil, type|nil, parent|nil) -> { uid, ... } in uid order */
+static int rt_areas(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  strata_area_filter f = { luaL_optstring(L, 2, NULL), luaL_optstring(L, 3, NULL), opt_uid(L, 4) };
+  size_t n = strata_areas(lr->rt, &f, NULL, 0);
+  uint64_t *list = lua_newuserdatauv(L, (n ? n : 1) * sizeof *list, 0); /* freed by the collector */
+  n = strata_areas(lr->rt, &f, list, n);
+  lua_createtable(L, (int)n, 0);
+  for (size_t i = 0; i < n; i++) {
+    lua_pushinteger(L, (lua_Integer)list[i]);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
+}
+
 /* rt:set_player(actor) */
 static int rt_set_player(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
@@ -1012,7 +1042,7 @@ static const luaL_Reg rt_methods[] = {
   { "create_stairs", rt_create_stairs }, { "create_entrance", rt_create_entrance },
   { "unique_area", rt_unique_area }, { "regenerate_child_maps", rt_regenerate_child_maps },
   { "unique_areas_init", rt_unique_areas_init }, { "set_player", rt_set_player }, { "travel", rt_travel },
-  { "renew", rt_renew }, { "set_level", rt_set_level }, { "set_conquered", rt_set_conquered },
+  { "renew", rt_renew }, { "player", rt_player }, { "find_unique", rt_find_unique }, { "areas", rt_areas }, { "set_level", rt_set_level }, { "set_conquered", rt_set_conquered },
   { "set_starting_floor", rt_set_starting_floor }, { "set_deepest_floor", rt_set_deepest_floor },
   { "emit", rt_emit }, { "advance", rt_advance }, { "event_on", rt_event_on }, { "event_off", rt_event_off },
   { "drop_cache", rt_drop_cache }, { NULL, NULL } };

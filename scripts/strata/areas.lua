@@ -27,31 +27,6 @@ return function(M, I)
 
   local function fail(fmt, ...) error(fmt:format(...), 0) end
 
-  local function arch_entry(w, type_id, id)
-    return id and w._registry.by_type[type_id] and w._registry.by_type[type_id][id]
-  end
-
-  -- The world's own record (the core makes it): remembered once found.
-  local function record(w)
-    local uid = w._record
-    if uid and w._s:info(uid) then return uid end
-    -- "None" holds only while no object was made since.
-    local next_uid = w._s:next_uid()
-    if w._no_record ~= next_uid then
-      for _, o in ipairs(w._s:objects()) do
-        if o.kind == "world_record" then w._record = o.uid return o.uid end
-      end
-      w._no_record = next_uid
-    end
-    return nil
-  end
-
-  local function rec_get(w, ...)
-    local rec = record(w)
-    if rec then return sys(w, rec, ...) end
-    return nil
-  end
-
   local function is_handle(v, kind)
     return I.is_handle(v) and (kind == nil or v.kind == kind)
   end
@@ -112,7 +87,7 @@ return function(M, I)
   end
 
   local function player(w)
-    local p = rec_get(w, "player")
+    local p = w._rt:player()
     local h = p and handle(w, p)
     return h
   end
@@ -168,7 +143,6 @@ return function(M, I)
   kinds.map.delete = function(m) drop_map(owner[m], m) end
 
   -- ---- areas ------------------------------------------------------------------------------------
-  local function area_arch(a) return arch_entry(owner[a], "base.area_archetype", a.archetype) end
 
   local function floors_of(w, a) return sys(w, a.uid, "floors") or {} end
 
@@ -394,20 +368,15 @@ return function(M, I)
   function World:areas(filter)
     options.check("world:areas", filter, 2)
     filter = filter or {}
-    local out, ids = {}, {}
-    for uid in pairs(rec_get(self, "areas") or {}) do ids[#ids + 1] = uid end
-    table.sort(ids)
-    for _, uid in ipairs(ids) do
-      local a = handle(self, uid)
-      local keep = a ~= nil
-      if keep and filter.archetype and a.archetype ~= filter.archetype then keep = false end
-      if keep and filter.parent and sys(self, uid, "parent") ~= filter.parent.uid then keep = false end
-      if keep and filter.type then
-        local arch, found = area_arch(a), false
-        for _, t in ipairs(arch and arch.types or {}) do if t == filter.type then found = true end end
-        keep = found
-      end
-      if keep then out[#out + 1] = a end
+    local parent = filter.parent
+    if parent ~= nil and not is_handle(parent) then fail("world:areas: parent must be an area handle, got %s", type(parent)) end
+    local out = {}
+    -- (an archetype or type that is no string names no area)
+    for _, k in ipairs{ "archetype", "type" } do
+      if filter[k] ~= nil and type(filter[k]) ~= "string" then return out end
+    end
+    for i, uid in ipairs(self._rt:areas(filter.archetype, filter.type, parent and parent.uid)) do
+      out[i] = handle(self, uid)
     end
     return out
   end
@@ -420,7 +389,8 @@ return function(M, I)
   end
 
   function World:find_unique(id)
-    local uid = rec_get(self, "uniques", id)
+    if type(id) ~= "string" then return nil end -- (no unique area has such an ID)
+    local uid = self._rt:find_unique(id)
     return uid and handle(self, uid)
   end
 
