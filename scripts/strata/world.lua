@@ -26,7 +26,7 @@ M.min_every = 0.001
 
 local World = {}
 local Handle = {}
--- What areas.lua adds at a world's start and after a reload: the core's
+-- What strata.runtime adds at a world's start and after a reload: the core's
 -- runtime over it (attach), definitions read again (reloaded).
 local runtime_hooks = {}
 local Proxy = {}
