@@ -163,14 +163,17 @@ static void drop_cache(lruntime *lr) {
 
 /* ---- asking the dispatcher ---- */
 
-/* Pushes the dispatcher and op on T: the caller pushes the arguments. */
+/* Pushes the dispatcher and op on T: the caller pushes the arguments. T may
+** be busy in a call below, with only its own frame's room: every entry from
+** the core makes room first (ROOM). */
+#define ROOM(lr) lua_checkstack((lr)->T, 40)
 static void ask(lruntime *lr, const char *op) {
   PUSH_FIELD(lr, T_DISPATCH);
   lua_pushstring(lr->T, op);
 }
 
-/* Runs the question with nargs arguments (after op) for nres results. On a
-** Lua error: ENOTFOUND... no: the status given, the message into err. */
+/* Runs the question with nargs arguments (after op) for nres results. A Lua
+** error becomes ESTATE (ENOMEM for Lua's memory error) with its message. */
 static strata_status answer(lruntime *lr, int nargs, int nres, strata_error *err) {
   lua_State *T = lr->T;
   if (lua_pcall(T, nargs + 1, nres, 0) != LUA_OK) {
@@ -293,6 +296,7 @@ static strata_status r_resolve(void *host, strata_logic kind, const char *id, st
                                strata_error *err) {
   lruntime *lr = host;
   lua_State *T = lr->T;
+  if (!ROOM(lr)) return nomem(err);
   callable_entry *c = find_callable(lr, (int)kind, id);
   if (!c) {
     ask(lr, "resolve");
@@ -333,6 +337,7 @@ static strata_status r_map_archetype(void *host, const char *id, const strata_ma
   lua_State *T = lr->T;
   for (map_def *m = lr->maps; m; m = m->next)
     if (strcmp(m->d.id, id) == 0) { *out = &m->d; return STRATA_OK; }
+  if (!ROOM(lr)) return nomem(err);
   ask(lr, "map_archetype");
   lua_pushstring(T, id);
   strata_status st = answer(lr, 1, 2, err);
@@ -365,6 +370,7 @@ static strata_status r_area_archetype(void *host, const char *id, const strata_a
   lua_State *T = lr->T;
   for (area_def *a = lr->areas; a; a = a->next)
     if (strcmp(a->d.id, id) == 0) { *out = &a->d; return STRATA_OK; }
+  if (!ROOM(lr)) return nomem(err);
   ask(lr, "area_archetype");
   lua_pushstring(T, id);
   strata_status st = answer(lr, 1, 2, err);
@@ -450,6 +456,7 @@ static strata_status r_unique_area(void *host, const char *id, const strata_uniq
   lua_State *T = lr->T;
   for (unique_entry *u = lr->uniques; u; u = u->next)
     if (strcmp(u->d.id, id) == 0) { *out = &u->d; return STRATA_OK; }
+  if (!ROOM(lr)) return nomem(err);
   ask(lr, "unique_area");
   lua_pushstring(T, id);
   strata_status st = answer(lr, 1, 2, err);
@@ -466,6 +473,7 @@ static const strata_unique_def *r_unique_at(void *host, size_t i) {
   lua_State *T = lr->T;
   if (!lr->order_known) {
     strata_error err;
+    if (!ROOM(lr)) return NULL;
     ask(lr, "unique_list");
     if (answer(lr, 0, 1, &err)) return NULL;
     size_t n = lua_istable(T, -1) ? lua_rawlen(T, -1) : 0;
@@ -497,6 +505,7 @@ static int r_archetype_event(void *host, const char *kind, const char *archetype
   callable_entry *c = find_callable(lr, -1, key);
   if (!c) {
     strata_error err;
+    if (!ROOM(lr)) return 0;
     ask(lr, "archetype_event");
     lua_pushstring(T, kind);
     lua_pushstring(T, archetype);
@@ -533,6 +542,7 @@ static int r_archetype_event(void *host, const char *kind, const char *archetype
 static int r_event_declared(void *host, const char *event) {
   lruntime *lr = host;
   strata_error err;
+  if (!ROOM(lr)) return 0;
   ask(lr, "event_declared");
   lua_pushstring(lr->T, event);
   if (answer(lr, 1, 1, &err)) return 0;
@@ -544,6 +554,7 @@ static int r_event_declared(void *host, const char *event) {
 static void r_savepoint(void *host, strata_savepoint_op op) {
   lruntime *lr = host;
   strata_error err;
+  if (!ROOM(lr)) return; /* (out of memory: the Lua side misses this savepoint) */
   ask(lr, "savepoint");
   lua_pushinteger(lr->T, op);
   answer(lr, 1, 0, &err); /* bookkeeping of the Lua side: nothing to report */
@@ -574,6 +585,7 @@ static strata_status call_fn(strata_call *call, void *data, strata_error *err) {
   T = lr->T;
   int base = lua_gettop(T);
   strata_rng *rng = NULL;
+  if (!lua_checkstack(T, 48)) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
   PUSH_FIELD(lr, T_STATE); /* base + 1: for references in values */
   int state = base + 1;
   ask(lr, "call");
