@@ -36,6 +36,29 @@ describe("the runtime of a Lua world", function()
     assert.equal(2, #log)
   end)
 
+  it("hands an emit's params and results to the handlers as Lua values", function()
+    local w = new_world()
+    local params = { fn = function() return 7 end }
+    local seen = {}
+    w._registry.handlers["dungeon.blocked"] = {
+      { name = "a", priority = 1, mod = "spec", fn = function(_, p, r) seen[1] = p == params and r return { p.fn } end },
+      { name = "b", priority = 2, mod = "spec", fn = function(_, p, r) seen[2] = p == params return r end },
+      { name = "c", priority = 3, mod = "spec", fn = function(_, _, r) return "stop" end },
+      { name = "d", priority = 4, mod = "spec", fn = function() seen[3] = true end } }
+    local start = {}
+    local r = w:emit("dungeon.blocked", params, start)
+    assert.equal(start, seen[1])
+    assert.is_true(seen[2])
+    assert.is_nil(seen[3])
+    assert.equal(7, r[1]())
+    -- nested emits keep their own
+    w._registry.handlers["dungeon.blocked"] = { { name = "n", mod = "spec", priority = 1, fn = function(_, p)
+      if p.depth < 3 then return w:emit("dungeon.blocked", { depth = p.depth + 1 }) + 1 end
+      return 0
+    end } }
+    assert.equal(3, w:emit("dungeon.blocked", { depth = 0 }))
+  end)
+
   it("keeps a mod's long error message whole through the core", function()
     local w = new_world()
     local long = ("x"):rep(900)

@@ -32,6 +32,27 @@ return function(I)
 
   local function call(what, fn, ...) return mods.call(what, fn, ...) end
 
+  -- ---- emits from Lua ------------------------------------------------------------------------
+  -- The core runs the chain; the params table and the results stay Lua values
+  -- (the same table for every handler, results of any type): the core gets
+  -- marks { [MARK] = emit, [VERSION] = which result } in their place.
+  local MARK, VERSION, tokens = "\0strata emit", "\0strata result", 0
+
+  I.runtime_hooks.emit = function(w, source, event, params, default)
+    tokens = tokens + 1
+    local token = tokens
+    local e = { token = token, params = params, results = { [0] = default }, n = 0 }
+    w._emits[token] = e
+    local dflt = default ~= nil and { [MARK] = token, [VERSION] = 0 } or nil
+    w:_streams_to_core()
+    local ok, r = pcall(w._rt.emit, w._rt, source and source.uid, event, { [MARK] = token }, dflt)
+    w:_streams_from_core()
+    w._emits[token] = nil
+    if not ok then error((tostring(I.runtime_hooks.full_message(w, r)):gsub("^strata_emit: ", "")), 0) end
+    if type(r) == "table" and r[MARK] == token then return e.results[r[VERSION]] end
+    return r
+  end
+
   local function ordered_uniques(w)
     return w._registry:view("base.unique_area"):iter()
   end
@@ -139,9 +160,21 @@ return function(I)
           local h = global_handler(w, id)
           what = "event handler '" .. h.name .. "' of mod " .. h.mod
         end
+        -- an emit from Lua: its params and results stay Lua values (the core holds marks)
+        local params, result, e = info.params, info.result, nil
+        if type(params) == "table" and params[MARK] then
+          e = w._emits[params[MARK]]
+          params = e and e.params
+        end
+        if e and type(result) == "table" and result[MARK] then result = e.results[result[VERSION]] end
         local r, stop
-        if kind == HANDLER then r, stop = call(what, fn, source, info.params, info.args, info.result)
-        else r, stop = call(what, fn, source, info.params, info.result) end
+        if kind == HANDLER then r, stop = call(what, fn, source, params, info.args, result)
+        else r, stop = call(what, fn, source, params, result) end
+        if e and r ~= nil and r ~= "stop" then
+          e.n = e.n + 1
+          e.results[e.n] = r
+          r = { [MARK] = e.token, [VERSION] = e.n }
+        end
         return r, stop == "stop"
       end
       call(id, fn, w, { time = info.time, timer = info.timer }, info.args)
@@ -295,6 +328,7 @@ return function(I)
 
   I.runtime_hooks.attach = function(w)
     w._rt = core.runtime.new(w._s, dispatcher(w))
+    w._emits = {}
     w._rt_full, w._rt_count = {}, 0
     register_handlers(w)
   end

@@ -798,11 +798,7 @@ end
 function World:_emit(source, event, params, default)
   self._registry:view("base.event"):ensure(event)
   runtime_hooks.sync(self)
-  self:_streams_to_core()
-  local ok, r = pcall(self._rt.emit, self._rt, source and source.uid, event, params, default)
-  self:_streams_from_core()
-  if not ok then error((tostring(runtime_hooks.full_message(self, r)):gsub("^strata_emit: ", "")), 0) end
-  return r
+  return runtime_hooks.emit(self, source, event, params, default)
 end
 
 function World:emit(event, params, default) return self:_emit(nil, event, params, default) end
