@@ -213,6 +213,7 @@ int luaopen_strata_core(lua_State *L) {
   lstrata_open_picture(L);
   lstrata_open_paths(L);
   lstrata_open_worldgen(L);
+  lstrata_open_runtime(L);
   lstrata_open_guard(L);
   return 1;
 }

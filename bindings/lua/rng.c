@@ -24,6 +24,12 @@ void lstrata_push_rng_stream(lua_State *L, uint64_t seed, const char *key, size_
   strata_rng_stream(&ud->rng, seed, key, len);
 }
 
+strata_rng *lstrata_push_rng(lua_State *L, uint64_t seed, const strata_rng *state) {
+  lstrata_rng *ud = push_rng(L, seed);
+  ud->rng = *state;
+  return &ud->rng;
+}
+
 /* A seed is an integer, or a string hashed to one. */
 static uint64_t check_seed(lua_State *L, int arg) {
   if (lua_type(L, arg) == LUA_TSTRING) {

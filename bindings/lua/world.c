@@ -13,6 +13,7 @@
 #include "lstrata.h"
 #include "ltilemap.h"
 #include "ltokens.h"
+#include "lworld.h"
 
 #define WORLD_MT "strata.world_state"
 
@@ -25,6 +26,8 @@ static strata_world *check_world(lua_State *L, int arg) {
   if (!lw->w) luaL_argerror(L, arg, "world is closed");
   return lw->w;
 }
+
+strata_world *lstrata_check_world(lua_State *L, int arg) { return check_world(L, arg); }
 
 static uint64_t check_uid(lua_State *L, int arg) {
   lua_Integer u = luaL_checkinteger(L, arg);
@@ -195,7 +198,7 @@ static void to_value(conv *c, int idx, int path, strata_value *out, int depth) {
 }
 
 /* Converts the value at idx; label names where it goes ("actor#2 state.x"). */
-static void check_value(lua_State *L, strata_world *w, int idx, const char *label, strata_value *out) {
+void lstrata_check_value(lua_State *L, strata_world *w, int idx, const char *label, strata_value *out) {
   idx = lua_absindex(L, idx);
   conv c = { L, w, 0 };
   lua_newtable(L);
@@ -213,7 +216,7 @@ static int holder_gc(lua_State *L) {
 
 /* ---- value -> Lua ---------------------------------------------------------- */
 
-static void push_value(lua_State *L, int world_idx, const strata_value *v) {
+void lstrata_push_value(lua_State *L, int world_idx, const strata_value *v) {
   switch (v->type) {
   case STRATA_VNIL: lua_pushnil(L); return;
   case STRATA_VBOOL: lua_pushboolean(L, v->u.b); return;
@@ -234,8 +237,8 @@ static void push_value(lua_State *L, int world_idx, const strata_value *v) {
   case STRATA_VTABLE:
     lua_createtable(L, 0, (int)v->u.t->n);
     for (size_t i = 0; i < v->u.t->n; i++) {
-      push_value(L, world_idx, &v->u.t->keys[i]);
-      push_value(L, world_idx, &v->u.t->vals[i]);
+      lstrata_push_value(L, world_idx, &v->u.t->keys[i]);
+      lstrata_push_value(L, world_idx, &v->u.t->vals[i]);
       lua_rawset(L, -3);
     }
     return;
@@ -361,7 +364,7 @@ static int w_get(lua_State *L) {
   const strata_value *v = strata_object_get(w, uid, keys, n);
   if (!v) { lua_pushnil(L); return 1; }
   if (v->type == STRATA_VTABLE) { lua_pushnil(L); lua_pushboolean(L, 1); return 2; }
-  push_value(L, 1, v);
+  lstrata_push_value(L, 1, v);
   return 1;
 }
 
@@ -372,7 +375,7 @@ static int w_snapshot(lua_State *L) {
   strata_value keys[STRATA_VALUE_MAX_DEPTH];
   size_t n = check_path(L, 3, keys, STRATA_VALUE_MAX_DEPTH);
   const strata_value *v = strata_object_get(w, uid, keys, n);
-  if (!v) lua_pushnil(L); else push_value(L, 1, v);
+  if (!v) lua_pushnil(L); else lstrata_push_value(L, 1, v);
   return 1;
 }
 
@@ -386,7 +389,7 @@ static int w_keys(lua_State *L) {
   lua_newtable(L);
   if (v && v->type == STRATA_VTABLE)
     for (size_t i = 0; i < v->u.t->n; i++) {
-      push_value(L, 1, &v->u.t->keys[i]);
+      lstrata_push_value(L, 1, &v->u.t->keys[i]);
       lua_rawseti(L, -2, (lua_Integer)i + 1);
     }
   return 1;
@@ -401,7 +404,7 @@ static int w_set(lua_State *L) {
   size_t n = check_path(L, 5, keys, STRATA_VALUE_MAX_DEPTH);
   if (!strata_world_object(w, uid)) return luaL_error(L, "%s: object #%I was deleted", label, (LUAI_UACINT)uid);
   strata_value v;
-  check_value(L, w, 4, label, &v);
+  lstrata_check_value(L, w, 4, label, &v);
   strata_error err;
   if (strata_object_set(w, uid, keys, n, &v, &err)) {
     strata_value_clear(&v);
@@ -416,7 +419,7 @@ static int w_schedule(lua_State *L) {
   const char *handler = luaL_checkstring(L, 4);
   const char *label = luaL_optstring(L, 6, "timer args");
   strata_value args;
-  check_value(L, w, 5, label, &args);
+  lstrata_check_value(L, w, 5, label, &args);
   strata_error err;
   uint64_t uid;
   strata_status st = strata_world_schedule(w, due, every, handler, &args, &uid, &err);
@@ -459,7 +462,7 @@ static int w_fire(lua_State *L) {
   strata_error err;
   if (strata_world_fire(w, check_uid(L, 2), &t, &err)) return raise_err(L, &err);
   lua_pushstring(L, t.handler);
-  push_value(L, 1, &t.args);
+  lstrata_push_value(L, 1, &t.args);
   strata_timer_clear(&t);
   return 2;
 }
@@ -488,7 +491,7 @@ static int w_subscribe(lua_State *L) {
   lua_Integer prio = luaL_checkinteger(L, 6);
   const char *label = luaL_optstring(L, 7, "subscription args");
   strata_value args;
-  check_value(L, w, 5, label, &args);
+  lstrata_check_value(L, w, 5, label, &args);
   strata_error err;
   uint64_t uid;
   strata_status st = strata_world_subscribe(w, obj, event, handler, &args, prio, &uid, &err);
@@ -519,7 +522,7 @@ static int w_subscriptions(lua_State *L) {
     lua_pushinteger(L, (lua_Integer)s->object); lua_setfield(L, -2, "object");
     lua_pushstring(L, s->event); lua_setfield(L, -2, "event");
     lua_pushstring(L, s->handler); lua_setfield(L, -2, "handler");
-    push_value(L, 1, &s->args); lua_setfield(L, -2, "args");
+    lstrata_push_value(L, 1, &s->args); lua_setfield(L, -2, "args");
     lua_pushinteger(L, s->priority); lua_setfield(L, -2, "priority");
     lua_rawseti(L, -2, ++k);
   }
@@ -721,7 +724,7 @@ static int w_tags(lua_State *L) {
   if (!o) return luaL_error(L, "no object #%I", (LUAI_UACINT)luaL_checkinteger(L, 2));
   lua_newtable(L);
   for (size_t i = 0; i < o->tags.u.t->n; i++) {
-    push_value(L, 1, &o->tags.u.t->keys[i]);
+    lstrata_push_value(L, 1, &o->tags.u.t->keys[i]);
     lua_rawseti(L, -2, (lua_Integer)i + 1);
   }
   lua_getglobal(L, "table");
@@ -789,7 +792,7 @@ static int w_touch(lua_State *L) {
 static int w_check(lua_State *L) {
   strata_world *w = check_world(L, 1);
   strata_value v;
-  check_value(L, w, 2, luaL_checkstring(L, 3), &v);
+  lstrata_check_value(L, w, 2, luaL_checkstring(L, 3), &v);
   strata_value_clear(&v);
   return 0;
 }

@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /* The core's own handler: restock and renew of the map in args.map. */
 static strata_status map_renew(strata_call *call, void *data, strata_error *err) {
@@ -41,17 +42,100 @@ static strata_status run_timer(strata_runtime *rt, const strata_timer *t, const 
   return st;
 }
 
+/* Runs per timer in one advance: uid -> count, open addressing. */
+typedef struct run_count {
+  uint64_t *uid;
+  uint64_t *n;
+  size_t cap, used;
+} run_count;
+
+/* The count of uid, incremented; 0 when out of memory (a run not counted). */
+static uint64_t count_run(run_count *c, uint64_t uid) {
+  if (2 * (c->used + 1) > c->cap) {
+    size_t cap = c->cap ? c->cap * 2 : 64;
+    uint64_t *u = calloc(cap, sizeof *u), *n = calloc(cap, sizeof *n);
+    if (!u || !n) { free(u); free(n); return 0; }
+    for (size_t i = 0; i < c->cap; i++) {
+      if (!c->uid[i]) continue;
+      size_t j = (size_t)(c->uid[i] * 0x9E3779B97F4A7C15u) & (cap - 1);
+      while (u[j]) j = (j + 1) & (cap - 1);
+      u[j] = c->uid[i];
+      n[j] = c->n[i];
+    }
+    free(c->uid);
+    free(c->n);
+    c->uid = u;
+    c->n = n;
+    c->cap = cap;
+  }
+  size_t j = (size_t)(uid * 0x9E3779B97F4A7C15u) & (c->cap - 1);
+  while (c->uid[j] && c->uid[j] != uid) j = (j + 1) & (c->cap - 1);
+  if (!c->uid[j]) { c->uid[j] = uid; c->used++; }
+  return ++c->n[j];
+}
+
+static strata_status push_dropped(strata_failures *f, uint64_t timer, const char *handler,
+                                  double dropped, const char *message) {
+  if (failures_push(f, timer, 0, NULL, handler, NULL, message)) return STRATA_ENOMEM;
+  f->items[f->n - 1].has_dropped = 1;
+  f->items[f->n - 1].dropped = dropped;
+  return STRATA_OK;
+}
+
 strata_status strata_advance(strata_runtime *rt, double dt, strata_failures *failures,
                              strata_error *err) {
+  return strata_advance_limited(rt, dt, 1000, 100000, failures, err);
+}
+
+strata_status strata_advance_limited(strata_runtime *rt, double dt, uint64_t max_runs,
+                                     uint64_t max_total, strata_failures *failures,
+                                     strata_error *err) {
   if (!(dt >= 0) || isinf(dt))
     return strata_error_set(err, STRATA_EARG, "strata_advance: dt must be a finite number >= 0, got %g", dt);
   strata_world *w = rt->w;
   double target = strata_world_time(w) + dt;
   strata_failures local = { NULL, 0, 0 };
+  run_count runs = { NULL, NULL, 0, 0 };
+  uint64_t total = 0;
   strata_status st = STRATA_OK;
   const strata_timer *due;
+  char msg[256];
   while (!st && (due = strata_world_next_due(w, target)) != NULL) {
-    uint64_t uid = due->uid;
+    /* (out of memory for the count: this run is not counted; max_total still bounds the advance) */
+    uint64_t uid = due->uid, n = count_run(&runs, uid);
+    if (++total > max_total) {
+      /* every timer still due: skipped past the target (repeating) or postponed to it */
+      /* (uids first: a skip moves its timer within the world's ordered list) */
+      uint64_t count = 0;
+      size_t nt = strata_world_timer_count(w);
+      uint64_t *uids = malloc((nt ? nt : 1) * sizeof *uids);
+      if (!uids) { st = strata_error_set(err, STRATA_ENOMEM, "out of memory"); break; }
+      for (size_t i = 0; i < nt; i++)
+        if (strata_world_timer_at(w, i)->due <= target) uids[count++] = strata_world_timer_at(w, i)->uid;
+      for (size_t i = 0; !st && i < count; i++) st = strata_world_timer_skip(w, uids[i], target, NULL, err);
+      free(uids);
+      snprintf(msg, sizeof msg, "advance ran %llu timer handlers: %llu timers still due up to time %g "
+               "were dropped (repeating) or postponed to it (one-shot)",
+               (unsigned long long)max_total, (unsigned long long)count, target);
+      if (!st && push_dropped(&local, 0, NULL, (double)count, msg))
+        st = strata_error_set(err, STRATA_ENOMEM, "out of memory");
+      break;
+    }
+    if (n > max_runs) {
+      uint64_t skipped = 0;
+      char *handler = NULL;
+      size_t len = strlen(due->handler) + 1;
+      if ((handler = malloc(len))) memcpy(handler, due->handler, len);
+      if (!handler) { st = strata_error_set(err, STRATA_ENOMEM, "out of memory"); break; }
+      if (!(st = strata_world_timer_skip(w, uid, target, &skipped, err))) {
+        snprintf(msg, sizeof msg, "timer #%llu ran %llu times in one advance: %.0f more runs up to time %g dropped",
+                 (unsigned long long)uid, (unsigned long long)max_runs, (double)skipped, target);
+        if (push_dropped(&local, uid, handler, (double)skipped, msg))
+          st = strata_error_set(err, STRATA_ENOMEM, "out of memory");
+      }
+      free(handler);
+      continue;
+    }
     strata_timer fired;
     if ((st = strata_world_set_time(w, due->due, err))) break;
     if ((st = strata_world_fire(w, uid, &fired, err))) break;
@@ -63,13 +147,18 @@ strata_status strata_advance(strata_runtime *rt, double dt, strata_failures *fai
       st = strata_error_set(err, STRATA_ENOMEM, "out of memory");
     strata_timer_clear(&fired);
   }
+  free(runs.uid);
+  free(runs.n);
   if (!st) st = strata_world_set_time(w, target, err);
   event_report(rt, &local);
   for (size_t i = 0; i < local.n; i++) {
     strata_failure *x = &local.items[i];
     if (!failures || failures_push(failures, x->timer, 0, NULL, x->handler, x->mod, x->message)) {
       if (failures && !st) st = strata_error_set(err, STRATA_ENOMEM, "out of memory");
+      continue;
     }
+    failures->items[failures->n - 1].has_dropped = x->has_dropped;
+    failures->items[failures->n - 1].dropped = x->dropped;
   }
   strata_failures_clear(&local);
   return st;

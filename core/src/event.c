@@ -280,6 +280,8 @@ strata_status failures_push(strata_failures *f, uint64_t timer, uint64_t subscri
   x->handler = dup_str(handler);
   x->mod = dup_str(mod);
   x->message = dup_str(message ? message : "");
+  x->has_dropped = 0;
+  x->dropped = 0;
   if ((event && !x->event) || (handler && !x->handler) || (mod && !x->mod) || !x->message) {
     free(x->event); free(x->handler); free(x->mod); free(x->message);
     return STRATA_ENOMEM;
@@ -311,6 +313,10 @@ void event_report(strata_runtime *rt, const strata_failures *f) {
     if (!st) st = params_str(&p, "handler", x->handler, NULL);
     if (!st) st = params_str(&p, "mod", x->mod, NULL);
     if (!st) st = params_str(&p, "message", x->message, NULL);
+    if (!st && x->has_dropped) {
+      strata_value k = K("dropped"), v = strata_value_float(x->dropped);
+      st = strata_vtable_set(p.u.t, &k, &v, NULL);
+    }
     if (!st) event_emit(rt, 0, "base.handler_failed", &p, NULL, NULL, NULL);
     strata_value_clear(&p);
   }

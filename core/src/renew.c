@@ -93,13 +93,23 @@ strata_status renew_schedule_timer(strata_runtime *rt, uint64_t map, strata_erro
 }
 
 /* base.map_renew fell due: apply, and while the player is still there, schedule the next. */
-strata_status renew_timer_fired(strata_runtime *rt, const strata_value *args, strata_error *err) {
-  const strata_value *m = args && args->type == STRATA_VTABLE ? strata_vtable_get_str(args->u.t, "map") : NULL;
-  uint64_t map = !m ? 0 : m->type == STRATA_VINT && m->u.i > 0 ? (uint64_t)m->u.i
-               : m->type == STRATA_VREF ? m->u.ref : 0;
+static strata_status renew_fired(strata_runtime *rt, uint64_t map, strata_error *err) {
   if (!rt_object(rt, map, "map")) return STRATA_OK;
   strata_status st = sys_del(rt->w, map, SYS(K("renew_timer")), err);
   if (!st) st = renew_apply(rt, map, err);
   if (!st && strata_current_map(rt) == map) st = renew_schedule_timer(rt, map, err);
   return st;
+}
+
+strata_status renew_timer_fired(strata_runtime *rt, const strata_value *args, strata_error *err) {
+  const strata_value *m = args && args->type == STRATA_VTABLE ? strata_vtable_get_str(args->u.t, "map") : NULL;
+  uint64_t map = !m ? 0 : m->type == STRATA_VINT && m->u.i > 0 ? (uint64_t)m->u.i
+               : m->type == STRATA_VREF ? m->u.ref : 0;
+  return renew_fired(rt, map, err);
+}
+
+strata_status strata_map_renew(strata_runtime *rt, uint64_t map, strata_error *err) {
+  strata_status st = rt_begin(rt, err);
+  if (st) return st;
+  return rt_end(rt, renew_fired(rt, map, err));
 }

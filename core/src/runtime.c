@@ -73,13 +73,16 @@ const char *rt_label(const strata_runtime *rt, uint64_t uid, char buf[48]) {
 ** (one scan), as areas.lua finds it once per process. */
 uint64_t rt_record(const strata_runtime *rt) {
   strata_runtime *m = (strata_runtime *)rt; /* the cache is not state */
-  if (m->record_known && (m->record == 0 || rt_object(rt, m->record, "world_record")))
-    return m->record;
+  if (m->record && rt_object(rt, m->record, "world_record")) return m->record;
+  /* "None" holds only while no object was made since: the host may make it too. */
+  uint64_t next = strata_world_next_uid(rt->w);
+  if (m->record_known && m->record == 0 && m->record_none_at == next) return 0;
   m->record = 0;
   for (strata_object *o = strata_world_next_object(rt->w, 0); o;
        o = strata_world_next_object(rt->w, o->uid))
     if (strcmp(o->kind, "world_record") == 0) { m->record = o->uid; break; }
   m->record_known = 1;
+  m->record_none_at = m->record ? 0 : next;
   return m->record;
 }
 

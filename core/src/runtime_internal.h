@@ -31,6 +31,7 @@ struct strata_runtime {
   ** record_known 0: not looked for yet; record 0: there is none (yet). */
   int record_known;
   uint64_t record;
+  uint64_t record_none_at;       /* next uid when none was found: a new object may be one */
   global_handler *handlers;
   size_t nhandlers, handlers_cap;
   /* Maps whose on_load ran in this process: one bit per uid. */

@@ -76,6 +76,7 @@ void strata_world_free(strata_world *w) {
   free(w->page_hash);
   for (size_t i = 0; i < w->nstreams; i++) free(w->streams[i].key);
   free(w->streams);
+  free(w->stream_slots);
   for (size_t i = 0; i < w->ntimers; i++) strata_timer_clear(&w->timers[i]);
   free(w->timers);
   for (size_t i = 0; i < w->nsubs; i++) world_sub_clear(&w->subs[i]);
@@ -349,7 +350,9 @@ strata_status strata_object_set(strata_world *w, uint64_t uid, const strata_valu
   if (!o) return no_object(err, uid);
   world_mark(w, uid);
   strata_status st;
-  if (w->depth && (st = txn_save_fields(w, rec_of(o), err))) return st;
+  if (w->depth && (st = n ? txn_set_path(w, rec_of(o), path, n, val, err)
+                          : txn_save_fields(w, rec_of(o), err)))
+    return st;
   if (n == 0) {
     if (val->type != STRATA_VTABLE)
       return strata_error_set(err, STRATA_EARG, "properties must be a table");
@@ -426,9 +429,47 @@ strata_tilemap *strata_world_tilemap(const strata_world *w, uint64_t uid) {
 
 /* ---- random streams ---- */
 
-static stream *find_stream(const strata_world *w, const char *key) {
-  for (size_t i = 0; i < w->nstreams; i++)
-    if (strcmp(w->streams[i].key, key) == 0) return &w->streams[i];
+static size_t key_hash(const char *key) {
+  uint64_t h = 1469598103934665603u; /* FNV-1a */
+  for (const unsigned char *p = (const unsigned char *)key; *p; p++) h = (h ^ *p) * 1099511628211u;
+  return (size_t)(h ^ (h >> 29));
+}
+
+static void index_put(strata_world *w, size_t i) {
+  size_t mask = w->stream_slots_cap - 1, j = key_hash(w->streams[i].key) & mask;
+  while (w->stream_slots[j]) j = (j + 1) & mask;
+  w->stream_slots[j] = i + 1;
+}
+
+/* Brings the index up to the streams there are: appends, or a rebuild when a
+** rollback removed some (or the table must grow). 0: out of memory. */
+static int index_streams(strata_world *w) {
+  size_t need = 16;
+  while (need < 2 * w->nstreams) need *= 2;
+  if (w->streams_indexed > w->nstreams || need > w->stream_slots_cap) {
+    size_t *slots = calloc(need, sizeof *slots);
+    if (!slots) return 0;
+    free(w->stream_slots);
+    w->stream_slots = slots;
+    w->stream_slots_cap = need;
+    w->streams_indexed = 0;
+  }
+  while (w->streams_indexed < w->nstreams) index_put(w, w->streams_indexed++);
+  return 1;
+}
+
+static stream *find_stream(const strata_world *cw, const char *key) {
+  strata_world *w = (strata_world *)cw; /* the index is a cache, not state */
+  if (!index_streams(w)) {
+    for (size_t i = 0; i < w->nstreams; i++)
+      if (strcmp(w->streams[i].key, key) == 0) return &w->streams[i];
+    return NULL;
+  }
+  size_t mask = w->stream_slots_cap - 1;
+  for (size_t j = key_hash(key) & mask; w->stream_slots[j]; j = (j + 1) & mask) {
+    stream *s = &w->streams[w->stream_slots[j] - 1];
+    if (strcmp(s->key, key) == 0) return s;
+  }
   return NULL;
 }
 

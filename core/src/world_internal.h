@@ -76,6 +76,10 @@ struct strata_world {
   size_t count;            /* live objects */
   stream *streams;
   size_t nstreams, streams_cap;
+  /* A cache: streams by key hash (open addressing, index + 1; 0: empty),
+  ** holding streams [0, streams_indexed). A world has one stream per floor
+  ** generated, so a scan per lookup grew with the world. */
+  size_t *stream_slots, stream_slots_cap, streams_indexed;
   strata_timer *timers;    /* sorted by (due, uid) */
   size_t ntimers, timers_cap;
   strata_subscription *subs; /* in creation (uid) order */
@@ -154,6 +158,10 @@ void world_dirty_free(strata_world *w);
 ** properties / its tile map, once per savepoint. */
 strata_status txn_save_fields(strata_world *w, object_rec *r, strata_error *err);
 strata_status txn_save_tiles(strata_world *w, object_rec *r, strata_error *err);
+/* Before setting props[path] (n >= 1) to val: journals that one set when it
+** can be undone alone, else saves the fields as txn_save_fields. */
+strata_status txn_set_path(strata_world *w, object_rec *r, const strata_value *path, size_t n,
+                           const strata_value *val, strata_error *err);
 /* r is about to be placed: a rollback frees it again. Marks it saved. */
 strata_status txn_created(strata_world *w, object_rec *r, strata_error *err);
 /* Deletes r: takes it out of its slot with its subscriptions and keeps them

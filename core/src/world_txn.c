@@ -23,6 +23,7 @@ typedef enum jkind {
   J_CREATED,       /* uid: the object made (undo: free it) */
   J_DELETED,       /* deleted: the object and its subscriptions, kept */
   J_FIELDS,        /* fields: a copy of the object's archetype, position, tags, props */
+  J_PATH,          /* path: a property key added (had 0; the other case is kept for clarity) */
   J_TILES,         /* tiles: a clone of the object's tile map (NULL: it had none) */
   J_TIMER_ADDED,   /* uid */
   J_TIMER_REMOVED, /* timer: as it was, cancelled or fired once */
@@ -50,6 +51,13 @@ struct journal_entry {
       int64_t x, y;
       strata_value tags, props;
     } fields;
+    struct {
+      object_rec *r;
+      strata_value *keys;  /* copies */
+      size_t n;
+      int had;             /* the key was there, holding `old` */
+      strata_value old;
+    } path;
     struct {
       object_rec *r;
       strata_tilemap *copy;
@@ -98,6 +106,11 @@ static void discard(journal_entry *e) {
     free(e->u.fields.archetype);
     strata_value_clear(&e->u.fields.tags);
     strata_value_clear(&e->u.fields.props);
+    break;
+  case J_PATH:
+    for (size_t i = 0; i < e->u.path.n; i++) strata_value_clear(&e->u.path.keys[i]);
+    free(e->u.path.keys);
+    strata_value_clear(&e->u.path.old);
     break;
   case J_TILES: strata_tilemap_free(e->u.tiles.copy); break;
   case J_TIMER_REMOVED: strata_timer_clear(&e->u.timer); break;
@@ -160,6 +173,26 @@ static void undo(strata_world *w, journal_entry *e) {
     o->map = e->u.fields.map;
     o->x = e->u.fields.x;
     o->y = e->u.fields.y;
+    break;
+  }
+  case J_PATH: {
+    /* Newer changes are undone already: the key is where the set left it
+    ** (an added key is the last one, so removing it restores the order). */
+    strata_value *t = &e->u.path.r->o.props;
+    for (size_t i = 0; t && i + 1 < e->u.path.n; i++)
+      t = t->type == STRATA_VTABLE ? strata_vtable_get(t->u.t, &e->u.path.keys[i]) : NULL;
+    if (t && t->type == STRATA_VTABLE) {
+      strata_value *v = strata_vtable_get(t->u.t, &e->u.path.keys[e->u.path.n - 1]);
+      if (e->u.path.had && v) {
+        strata_value_clear(v);
+        *v = e->u.path.old;
+        e->u.path.old = strata_value_nil();
+      } else if (!e->u.path.had && v) {
+        strata_value nil = strata_value_nil();
+        strata_vtable_set(t->u.t, &e->u.path.keys[e->u.path.n - 1], &nil, NULL); /* a removal: no allocation */
+      }
+    }
+    discard(e);
     break;
   }
   case J_TILES: {
@@ -299,6 +332,39 @@ strata_status txn_save_fields(strata_world *w, object_rec *r, strata_error *err)
   }
   push(w);
   r->fields_in = serial;
+  return STRATA_OK;
+}
+
+/* Before props[path] = val: a set that adds a key is journaled alone (the
+** object's properties may be large: an area's floors grow by one key per
+** floor generated, each in a savepoint); any other change saves the fields,
+** once per savepoint. The undo of an added key is a removal: no allocation. */
+strata_status txn_set_path(strata_world *w, object_rec *r, const strata_value *path, size_t n,
+                           const strata_value *val, strata_error *err) {
+  uint64_t serial = world_serial(w);
+  if (r->fields_in == serial) return STRATA_OK;
+  const strata_value *t = &r->o.props;
+  for (size_t i = 0; t && i + 1 < n; i++)
+    t = t->type == STRATA_VTABLE ? strata_vtable_get(t->u.t, &path[i]) : NULL;
+  if (n == 0 || !t || t->type != STRATA_VTABLE) return txn_save_fields(w, r, err);
+  const strata_value *old = strata_vtable_get(t->u.t, &path[n - 1]);
+  if (!old && val->type == STRATA_VNIL) return STRATA_OK; /* nothing changes */
+  if (old || val->type == STRATA_VNIL) return txn_save_fields(w, r, err);
+  journal_entry *e = reserve(w, err);
+  if (!e) return STRATA_ENOMEM;
+  e->kind = J_PATH;
+  e->u.path.r = r;
+  e->u.path.n = 0;
+  e->u.path.had = old != NULL;
+  e->u.path.old = strata_value_nil();
+  if (!(e->u.path.keys = malloc(n * sizeof *e->u.path.keys))) return nomem(err);
+  for (; e->u.path.n < n; e->u.path.n++)
+    if (strata_value_copy(&e->u.path.keys[e->u.path.n], &path[e->u.path.n], NULL)) break;
+  if (e->u.path.n < n || (old && strata_value_copy(&e->u.path.old, old, NULL))) {
+    discard(e);
+    return nomem(err);
+  }
+  push(w);
   return STRATA_OK;
 }
 

@@ -1,19 +1,20 @@
 -- strata.areas: areas and their floors, map archetypes at work, unique areas,
--- entrances, stairs and travel (API.md sections 5 and 6).
+-- entrances, stairs and travel (API.md sections 5 and 6), as handles over the
+-- core's runtime (core/include/strata/area.h, feature.h, unique.h, travel.h;
+-- strata.runtime is the Lua side of it).
 --
--- Everything here is state of the C world, so it is saved and reloaded with it:
--- each area, map and feature keeps its bookkeeping under the reserved `sys` key
--- of its properties (handles never expose it), and the world keeps its own
--- (unique areas, placed entrances, the area list, the player) on one object of
--- kind "world_record". Logic is only ever looked up by ID in the registry.
-local mods = require "strata.mods"
+-- The core does the work: this file checks arguments (the Lua API's messages
+-- are its own), calls the runtime and turns uids into handles. The state is
+-- the C world's, saved and reopened with it: each area, map and feature keeps
+-- its bookkeeping under the reserved `sys` key of its properties (handles
+-- never expose it; the fields here read it), the world its own on one object
+-- of kind "world_record". Logic is only ever looked up by ID in the registry.
 local options = require "strata.options"
 local private = require "strata.private"
 local owner = private.owner
 
 return function(M, I)
-  local World, kinds, handle, label = I.World, I.kinds, I.handle, I.label
-  local point = I.point
+  local World, kinds, handle = I.World, I.kinds, I.handle
 
   -- ---- bookkeeping under `sys` -------------------------------------------------------
   local function sys(w, uid, ...)
@@ -22,45 +23,7 @@ return function(M, I)
     return v
   end
 
-  local function set_sys(w, uid, value, ...)
-    w:_touch(uid)
-    local _, is_table = w._s:get(uid, "sys")
-    if not is_table then w._s:set(uid, "sys", {}, "sys") end
-    w._s:set(uid, "sys", value, "sys", ...)
-  end
-
   local function fail(fmt, ...) error(fmt:format(...), 0) end
-
-  local function arch_entry(w, type_id, id)
-    return id and w._registry.by_type[type_id] and w._registry.by_type[type_id][id]
-  end
-
-  -- The world's own record: found once per process (one scan on the first
-  -- call), created on first need. Reads never create it: with `create` false
-  -- the answer may be nil.
-  local function record(w, create)
-    local uid = w._record
-    if uid and w._s:info(uid) then return uid end
-    if uid == nil then
-      uid = false
-      for _, o in ipairs(w._s:objects()) do
-        if o.kind == "world_record" then uid = o.uid break end
-      end
-      w._record = uid
-      if uid then return uid end
-    end
-    if create == false then return nil end
-    uid = w._s:create("world_record")
-    w._s:set(uid, "world record", { uniques = {}, placed = {}, areas = {} }, "sys")
-    w._record = uid
-    return uid
-  end
-
-  local function rec_get(w, ...)
-    local rec = record(w, false)
-    if rec then return sys(w, rec, ...) end
-    return nil
-  end
 
   local function is_handle(v, kind)
     return I.is_handle(v) and (kind == nil or v.kind == kind)
@@ -79,83 +42,24 @@ return function(M, I)
     return v
   end
 
-  local function ctx_for(w, extra)
-    local ctx = { world = private.view[w] or w } -- mod code gets the world's mod view
-    for k, v in pairs(extra) do ctx[k] = v end
-    return ctx
-  end
-
-  local function call(what, fn, ...) return mods.call(what, fn, ...) end
-
-  -- ---- maps ------------------------------------------------------------------------------
-  local function map_arch(m) return arch_entry(owner[m], "base.map_archetype", m.archetype) end
-
-  -- Restock and renew are due times kept in the map: set them from the
-  -- archetype's intervals, counting from now.
-  local function init_renew(w, m)
-    local arch = map_arch(m)
-    local renew = arch and arch.renew
-    for _, what in ipairs{ "restock", "renew" } do
-      local every = renew and renew[what .. "_every"]
-      if type(every) == "number" and every > 0 then
-        set_sys(w, m.uid, w.time + every, what .. "_due")
-      else
-        set_sys(w, m.uid, nil, what .. "_due")
-      end
-    end
-  end
-
-  -- Applies renew, then restock, when due; ctx.steps = the intervals elapsed.
-  local function apply_renew(w, m)
-    local arch = map_arch(m)
-    local renew = arch and arch.renew
-    if not renew then return end
-    local now = w.time
-    for _, what in ipairs{ "renew", "restock" } do
-      local every, due = renew[what .. "_every"], sys(w, m.uid, what .. "_due")
-      if type(every) == "number" and every > 0 and due and now >= due then
-        local steps = math.floor((now - due) / every) + 1
-        set_sys(w, m.uid, due + steps * every, what .. "_due")
-        local fn = arch["on_" .. what]
-        if fn then
-          call(arch._id .. " on_" .. what, fn, m, ctx_for(w, { steps = steps, map = m,
-            rng = w:stream(("map#%d %s"):format(m.uid, what)), area = m.area, floor = m.floor }))
-        end
-      end
-    end
-  end
-
-  -- While the player is on a map, a timer applies restock and renew as they fall due.
-  local function cancel_renew_timer(w, m)
-    local t = sys(w, m.uid, "renew_timer")
-    if t then w._s:cancel(t) set_sys(w, m.uid, nil, "renew_timer") end
-  end
-
-  local function schedule_renew_timer(w, m)
-    cancel_renew_timer(w, m)
-    local a, b = sys(w, m.uid, "restock_due"), sys(w, m.uid, "renew_due")
-    local due = a and b and math.min(a, b) or a or b
-    if not due then return end
-    local t = w:schedule{ after = math.max(0, due - w.time), handler = "base.map_renew", args = { map = m.uid } }
-    set_sys(w, m.uid, t, "renew_timer")
-  end
+  -- extra becomes the ctx: with the world as mod code sees it (its view).
+  -- w._rt:method(...) through core_call(w, lua_name, "method", ...): the
+  -- runtime's errors with the Lua name in place of the C function's.
+  local core_call = require("strata.runtime")(I)
 
   local function player(w)
-    local p = rec_get(w, "player")
+    local p = w._rt:player()
     local h = p and handle(w, p)
     return h
   end
 
-  -- The base.map_renew timer lands here.
+  -- The base.map_renew timer lands here (timers run by world:advance).
   function World:_renew_timer(map_uid)
-    local m = handle(self, map_uid)
-    if not m or m.kind ~= "map" then return end
-    set_sys(self, m.uid, nil, "renew_timer")
-    apply_renew(self, m)
-    local p = player(self)
-    if p and p.map == m then schedule_renew_timer(self, m) end
+    if math.type(map_uid) ~= "integer" then return end
+    core_call(self, nil, "renew", map_uid)
   end
 
+  -- ---- maps ------------------------------------------------------------------------------
   kinds.map = {
     methods = {
       features = function(m)
@@ -178,20 +82,28 @@ return function(M, I)
       level = function(m) return sys(owner[m], m.uid, "level") or sys(owner[m], m.uid, "floor") or 1 end,
     },
     set = {
-      level = function(m, v) set_sys(owner[m], m.uid, check_int(v, tostring(m) .. " level"), "level") end,
+      level = function(m, v)
+        local w = owner[m]
+        core_call(w, nil, "set_level", m.uid, check_int(v, tostring(m) .. " level"))
+      end,
       archetype = function(m, id)
         local w = owner[m]
         if id ~= nil then w._registry:view("base.map_archetype"):ensure(id) end
-        w._s:set_archetype(m.uid, id)
-        init_renew(w, m)
-        local p = player(w)
-        if p and p.map == m then schedule_renew_timer(w, m) end
+        core_call(w, nil, "set_archetype", m.uid, id)
       end,
     },
   }
 
+  -- Deletes a map with what stands on it (features, actors other than the
+  -- player), after detaching it from its area and from placed-entrance records.
+  local function drop_map(w, m)
+    core_call(w, nil, "delete_map", m.uid)
+    w._tilemaps[m.uid] = nil
+  end
+
+  kinds.map.delete = function(m) drop_map(owner[m], m) end
+
   -- ---- areas ------------------------------------------------------------------------------------
-  local function area_arch(a) return arch_entry(owner[a], "base.area_archetype", a.archetype) end
 
   local function floors_of(w, a) return sys(w, a.uid, "floors") or {} end
 
@@ -199,34 +111,6 @@ return function(M, I)
     local uid = sys(w, a.uid, "floors", n)
     local m = uid and handle(w, uid)
     return m
-  end
-
-  -- Deletes a map with what stands on it (features, actors other than the
-  -- player), after detaching it from its area and from placed-entrance records.
-  local function drop_map(w, m)
-    local p = player(w)
-    for _, uid in ipairs(w._s:objects_on(m.uid)) do
-      if p and uid == p.uid then fail("%s: the player is on it", tostring(m)) end
-    end
-    cancel_renew_timer(w, m)
-    local a, n = sys(w, m.uid, "area"), sys(w, m.uid, "floor")
-    if a and w._s:info(a) and sys(w, a, "floors", n) == m.uid then set_sys(w, a, nil, "floors", n) end
-    local rec = record(w, false)
-    for id, placed in pairs(rec and sys(w, rec, "placed") or {}) do
-      if placed == m.uid then set_sys(w, rec, nil, "placed", id) end
-    end
-    for _, uid in ipairs(w._s:objects_on(m.uid)) do w:_touch(uid) w._s:delete(uid) end
-    w:_touch(m.uid)
-    w._s:delete(m.uid)
-    w._tilemaps[m.uid] = nil
-  end
-
-  kinds.map.delete = function(m) drop_map(owner[m], m) end
-
-  local function attach(w, a, m, n)
-    set_sys(w, m.uid, a.uid, "area")
-    set_sys(w, m.uid, n, "floor")
-    set_sys(w, a.uid, m.uid, "floors", n)
   end
 
   local function check_floor_free(w, a, m, n, what)
@@ -245,107 +129,11 @@ return function(M, I)
     end
   end
 
-  local function ordered_uniques(w)
-    return w._registry:view("base.unique_area"):iter()
-  end
-
-  local function unique_at(u)
-    if u.at == nil then return 0, 0 end
-    return point(u.at, "base.unique_area " .. u._id .. " at")
-  end
-
-  -- Places the entrance of unique area u on its parent's floor, once: only
-  -- when both the unique area and that floor exist and it was not placed yet.
-  local function ensure_entrance(w, u)
-    local rec = record(w)
-    if sys(w, rec, "placed", u._id) then return end
-    local child_uid, parent_uid = sys(w, rec, "uniques", u._id), sys(w, rec, "uniques", u.parent or "")
-    local child, parent = child_uid and handle(w, child_uid), parent_uid and handle(w, parent_uid)
-    if not child or not parent then return end
-    local m = floor_map(w, parent, u.on_floor or sys(w, parent.uid, "starting_floor") or 1)
-    if not m then return end
-    local x, y = unique_at(u)
-    w:create_entrance(child, x, y, m, { floor = sys(w, child.uid, "starting_floor") })
-    set_sys(w, rec, m.uid, "placed", u._id)
-  end
-
-  -- After floor n of area a appears: the entrances of the unique areas declared on it.
-  local function place_uniques(w, a, n)
-    local id = sys(w, a.uid, "unique")
-    if not id then return end
-    for _, u in ordered_uniques(w) do
-      if u.parent == id and (u.on_floor or sys(w, a.uid, "starting_floor") or 1) == n then
-        w:unique_area(u._id)
-        ensure_entrance(w, u)
-      end
+  -- Tile map views of objects the core deleted would point at freed maps.
+  local function drop_dead_views(w)
+    for uid in pairs(w._tilemaps) do
+      if not w._s:info(uid) then w._tilemaps[uid] = nil end
     end
-  end
-
-  -- A failed generation changes nothing: the whole of it is one savepoint
-  -- (objects, timers, subscriptions, tiles, records, random streams).
-  local function guarded(w, fn, ...)
-    local r = table.pack(w:_atomic(fn, ...))
-    if not r[1] then error(r[2], 0) end
-    return table.unpack(r, 2, r.n)
-  end
-
-  -- Runs floors[n]'s map archetype or the area generator; returns the map and
-  -- who made it. While it runs, add_floor on this floor leaves the placing of
-  -- unique entrances to generate_floor.
-  local function produce_map(w, a, n, ctx)
-    local arch = area_arch(a)
-    local map_arch_id = arch and arch.floors and arch.floors[n]
-    if map_arch_id then
-      local ma = w._registry:view("base.map_archetype"):ensure(map_arch_id)
-      if type(ma.generate) ~= "function" then
-        fail("%s floor %d: map archetype '%s' has no generate function", tostring(a), n, map_arch_id)
-      end
-      local m = call(map_arch_id .. " generate", ma.generate, ctx)
-      return m, "map archetype '" .. map_arch_id .. "'", map_arch_id
-    end
-    local gen_id = sys(w, a.uid, "generator")
-    if not gen_id then
-      fail("%s floor %d: no map archetype for this floor and no area generator", tostring(a), n)
-    end
-    local gen = w._registry:view("base.area_generator"):ensure(gen_id)
-    if type(gen.generate_floor) ~= "function" then
-      fail("%s floor %d: area generator '%s' has no generate_floor function", tostring(a), n, gen_id)
-    end
-    return call(gen_id .. " generate_floor", gen.generate_floor, a, n, ctx), "area generator '" .. gen_id .. "'"
-  end
-
-  -- Generates floor n of area a in the order of API.md section 5.
-  local function generate_floor(w, a, n)
-    local ctx = ctx_for(w, { area = a, floor = n, depth = n, params = sys(w, a.uid, "params") or {},
-      rng = w:stream(("area#%d floor %d"):format(a.uid, n)) })
-    local outer = w._generating
-    w._generating = { area = a.uid, floor = n }
-    local ok, m, what, map_arch_id = pcall(produce_map, w, a, n, ctx)
-    w._generating = outer
-    if not ok then error(m, 0) end
-    if not is_handle(m, "map") or owner[m] ~= w or not m:alive() then
-      fail("%s returned %s for floor %d of %s: expected a map (world:new_map)", what,
-        is_handle(m) and tostring(m) or type(m), n, tostring(a))
-    end
-    if map_arch_id and m.archetype == nil then w._s:set_archetype(m.uid, map_arch_id) end
-    -- The generator may have attached the map itself (area:add_floor) to place stairs.
-    if sys(w, m.uid, "area") ~= a.uid or sys(w, m.uid, "floor") ~= n then
-      check_floor_free(w, a, m, n, what)
-      attach(w, a, m, n)
-    end
-    -- props: a deep copy of the archetype's properties, under what the generator set itself
-    local ma = map_arch(m)
-    if ma and ma.properties then
-      local merged = {}
-      for k, v in pairs(ma.properties) do merged[k] = v end
-      for k, v in pairs(w._s:snapshot(m.uid, "props") or {}) do merged[k] = v end
-      m.props = merged
-    end
-    init_renew(w, m)
-    if ma and ma.on_spawn then call(ma._id .. " on_spawn", ma.on_spawn, m, ctx) end
-    w:_emit(m, "base.floor_generated", { area = a, floor = n, map = m })
-    place_uniques(w, a, n)
-    return m
   end
 
   local function area_delete(a, opts)
@@ -356,42 +144,8 @@ return function(M, I)
     if mode ~= "delete" and mode ~= "reparent" then
       fail("%s:delete: children must be \"delete\" or \"reparent\", got %s", tostring(a), tostring(mode))
     end
-    -- Refuse before changing anything: the player must not stand in what goes.
-    local doomed, p = {}, player(w)
-    local function collect(x)
-      doomed[#doomed + 1] = x
-      if mode == "delete" then for _, c in ipairs(x:children()) do collect(c) end end
-    end
-    collect(a)
-    for _, x in ipairs(doomed) do
-      for n, muid in pairs(floors_of(w, x)) do
-        if p and p.map and p.map.uid == muid then
-          fail("%s:delete: the player is on floor %d of %s", tostring(a), n, tostring(x))
-        end
-      end
-    end
-    local rec = record(w)
-    local parent = sys(w, a.uid, "parent")
-    for i = #doomed, 1, -1 do
-      local x = doomed[i]
-      if mode == "reparent" and x == a then
-        for _, c in ipairs(a:children()) do
-          set_sys(w, c.uid, parent, "parent")
-          if parent and w._s:info(parent) then set_sys(w, parent, true, "children", c.uid) end
-        end
-      end
-      for _, muid in pairs(floors_of(w, x)) do
-        local m = handle(w, muid)
-        if m then drop_map(w, m) end
-      end
-      local up = sys(w, x.uid, "parent")
-      if up and w._s:info(up) then set_sys(w, up, nil, "children", x.uid) end
-      local uid_id = sys(w, x.uid, "unique")
-      if uid_id then set_sys(w, rec, nil, "uniques", uid_id) set_sys(w, rec, nil, "placed", uid_id) end
-      set_sys(w, rec, nil, "areas", x.uid)
-      w:_touch(x.uid)
-      w._s:delete(x.uid)
-    end
+    core_call(w, tostring(a) .. ":delete", "delete_area", a.uid, mode == "delete")
+    drop_dead_views(w)
   end
 
   kinds.area = {
@@ -401,10 +155,7 @@ return function(M, I)
         local w = owner[a]
         check_handle(w, m, "map", tostring(a) .. ":add_floor")
         check_floor_free(w, a, m, n, tostring(a) .. ":add_floor")
-        attach(w, a, m, n)
-        -- while this very floor is being generated, that happens once it is done
-        local g = w._generating
-        if not (g and g.area == a.uid and g.floor == n) then place_uniques(w, a, n) end
+        core_call(w, tostring(a) .. ":add_floor", "add_floor", a.uid, m.uid, n)
         return m
       end,
       floor = function(a, n)
@@ -416,7 +167,7 @@ return function(M, I)
         if deepest and n > deepest then
           fail("%s:floor: floor %d is below the deepest floor (%d)", tostring(a), n, deepest)
         end
-        return guarded(w, generate_floor, w, a, n)
+        return handle(w, core_call(w, tostring(a) .. ":floor", "floor", a.uid, n))
       end,
       has_floor = function(a, n) return floor_map(owner[a], a, n) ~= nil end,
       floors = function(a)
@@ -437,11 +188,12 @@ return function(M, I)
       end,
       forget_floor = function(a, n)
         local w = owner[a]
-        local m = floor_map(w, a, check_int(n, tostring(a) .. ":forget_floor"))
-        if m then drop_map(w, m) end
+        check_int(n, tostring(a) .. ":forget_floor")
+        core_call(w, nil, "forget_floor", a.uid, n)
+        drop_dead_views(w)
       end,
       is_conquered = function(a) return sys(owner[a], a.uid, "conquered") == true end,
-      set_conquered = function(a, v) set_sys(owner[a], a.uid, v ~= false, "conquered") end,
+      set_conquered = function(a, v) core_call(owner[a], nil, "set_conquered", a.uid, v ~= false) end,
       children = function(a)
         local w, out = owner[a], {}
         local ids = {}
@@ -470,10 +222,12 @@ return function(M, I)
       generator = function(a) return sys(owner[a], a.uid, "generator") end,
     },
     set = {
-      starting_floor = function(a, v) set_sys(owner[a], a.uid, check_int(v, tostring(a) .. " starting_floor"), "starting_floor") end,
+      starting_floor = function(a, v)
+        core_call(owner[a], nil, "set_starting_floor", a.uid, check_int(v, tostring(a) .. " starting_floor"))
+      end,
       deepest_floor = function(a, v)
         if v ~= nil then check_int(v, tostring(a) .. " deepest_floor") end
-        set_sys(owner[a], a.uid, v, "deepest_floor")
+        core_call(owner[a], nil, "set_deepest_floor", a.uid, v)
       end,
     },
   }
@@ -519,28 +273,7 @@ return function(M, I)
     check_cell(map, x, y, what)
     local floor = opts and opts.floor
     if floor ~= nil then check_int(floor, what .. ": floor") end
-    local f = self._s:create("feature")
-    self._s:set_position(f, map.uid, x, y)
-    self._s:set(f, "feature", { type = "entrance", area = area.uid, floor = floor }, "sys")
-    -- The entrance from outside the area is the way back up from its starting floor.
-    local owner = sys(self, map.uid, "area")
-    if owner ~= area.uid then
-      set_sys(self, area.uid, { map = map.uid, x = x, y = y }, "entrance")
-      -- An area without a parent becomes a child of the area the entrance stands in,
-      -- unless that would make a cycle.
-      if owner and not sys(self, area.uid, "parent") then
-        local up, cyclic = owner, false
-        while up do
-          if up == area.uid then cyclic = true break end
-          up = sys(self, up, "parent")
-        end
-        if not cyclic then
-          set_sys(self, area.uid, owner, "parent")
-          set_sys(self, owner, true, "children", area.uid)
-        end
-      end
-    end
-    return handle(self, f)
+    return handle(self, core_call(self, what, "create_entrance", map.uid, x, y, area.uid, floor))
   end
 
   -- world:create_stairs(map, x, y, { floor_delta = 1 }): stairs to the floor
@@ -559,10 +292,7 @@ return function(M, I)
     if deepest and n + delta > deepest then
       fail("%s: floor %d of area#%d is the deepest (%d): no stairs lead below it", what, n, a, deepest)
     end
-    local f = self._s:create("feature")
-    self._s:set_position(f, map.uid, x, y)
-    self._s:set(f, "feature", { type = "stairs", floor_delta = delta }, "sys")
-    return handle(self, f)
+    return handle(self, core_call(self, what, "create_stairs", map.uid, x, y, delta))
   end
 
   -- ---- areas in the world ------------------------------------------------------------------------
@@ -580,16 +310,8 @@ return function(M, I)
       local gen = opts.generator or arch.generator
       if gen ~= nil then self._registry:view("base.area_generator"):ensure(gen) end
       self._s:check(params, "area params")
-      local rec = record(self)
-      local uid = self._s:create("area", archetype_id)
-      local starting = opts.starting_floor or arch.starting_floor or 1
-      local deepest = opts.deepest_floor or arch.deepest_floor
-      self._s:set(uid, "area", { parent = parent and parent.uid, floors = {}, children = {},
-        params = params, generator = gen, starting_floor = starting, deepest_floor = deepest }, "sys")
-      if arch.meta then self._s:set(uid, "area meta", arch.meta, "meta") end
-      if parent then set_sys(self, parent.uid, true, "children", uid) end
-      set_sys(self, rec, true, "areas", uid)
-      return handle(self, uid)
+      return handle(self, core_call(self, what, "create_area", archetype_id, parent and parent.uid,
+        opts.params, opts.generator, opts.starting_floor, opts.deepest_floor))
     end)
     if not ok then error(res, 2) end
     return res
@@ -598,20 +320,15 @@ return function(M, I)
   function World:areas(filter)
     options.check("world:areas", filter, 2)
     filter = filter or {}
-    local out, ids = {}, {}
-    for uid in pairs(rec_get(self, "areas") or {}) do ids[#ids + 1] = uid end
-    table.sort(ids)
-    for _, uid in ipairs(ids) do
-      local a = handle(self, uid)
-      local keep = a ~= nil
-      if keep and filter.archetype and a.archetype ~= filter.archetype then keep = false end
-      if keep and filter.parent and sys(self, uid, "parent") ~= filter.parent.uid then keep = false end
-      if keep and filter.type then
-        local arch, found = area_arch(a), false
-        for _, t in ipairs(arch and arch.types or {}) do if t == filter.type then found = true end end
-        keep = found
-      end
-      if keep then out[#out + 1] = a end
+    local parent = filter.parent
+    if parent ~= nil and not is_handle(parent) then fail("world:areas: parent must be an area handle, got %s", type(parent)) end
+    local out = {}
+    -- (an archetype or type that is no string names no area)
+    for _, k in ipairs{ "archetype", "type" } do
+      if filter[k] ~= nil and type(filter[k]) ~= "string" then return out end
+    end
+    for i, uid in ipairs(self._rt:areas(filter.archetype, filter.type, parent and parent.uid)) do
+      out[i] = handle(self, uid)
     end
     return out
   end
@@ -624,28 +341,15 @@ return function(M, I)
   end
 
   function World:find_unique(id)
-    local uid = rec_get(self, "uniques", id)
+    if type(id) ~= "string" then return nil end -- (no unique area has such an ID)
+    local uid = self._rt:find_unique(id)
     return uid and handle(self, uid)
-  end
-
-  local function unique_area(w, id, depth)
-    if depth > 64 then fail("world:unique_area: parents of '%s' form a cycle", id) end
-    local u = w._registry:view("base.unique_area"):ensure(id)
-    local found = w:find_unique(id)
-    if found then return found end
-    local parent
-    if u.parent and u.parent ~= "root" then parent = unique_area(w, u.parent, depth + 1) end
-    local a = w:create_area(u.area, { parent = parent, starting_floor = u.starting_floor })
-    set_sys(w, a.uid, id, "unique")
-    set_sys(w, record(w), a.uid, "uniques", id)
-    ensure_entrance(w, u)
-    if u.eager then a:floor(a.starting_floor) end
-    return a
   end
 
   function World:unique_area(id)
     local ok, res = pcall(function()
-      return guarded(self, unique_area, self, id, 0)
+      self._registry:view("base.unique_area"):ensure(id)
+      return handle(self, core_call(self, "world:unique_area", "unique_area", id))
     end)
     if not ok then error(res, 2) end
     return res
@@ -659,28 +363,16 @@ return function(M, I)
   -- The unique areas declared on this map's floor: created if missing, their
   -- entrances placed if missing; returns them.
   function World:regenerate_child_maps(map)
-    check_handle(self, map, "map", "world:regenerate_child_maps")
-    local a, n = self:area_of(map)
+    local what = "world:regenerate_child_maps"
+    check_handle(self, map, "map", what)
     local out = {}
-    local id = a and sys(self, a.uid, "unique")
-    if not id then return out end
-    for _, u in ordered_uniques(self) do
-      if u.parent == id and (u.on_floor or a.starting_floor) == n then
-        out[#out + 1] = self:unique_area(u._id)
-        ensure_entrance(self, u)
-      end
+    for i, uid in ipairs(core_call(self, what, "regenerate_child_maps", map.uid)) do
+      out[i] = handle(self, uid)
     end
     return out
   end
 
   -- ---- the player and travel -----------------------------------------------------------------------
-  local create_actor = World.create_actor
-  function World:create_actor(opts)
-    local a = create_actor(self, opts)
-    if opts and opts.player then set_sys(self, record(self), a.uid, "player") end
-    return a
-  end
-
   function World:player() return player(self) end
   function World:current_map() local p = player(self) return p and p.map end
   function World:current_area()
@@ -692,41 +384,20 @@ return function(M, I)
     return m and sys(self, m.uid, "floor")
   end
 
-  local function stairs_back(w, m, delta)
-    for _, uid in ipairs(w._s:objects_on(m.uid, "feature")) do
-      if sys(w, uid, "type") == "stairs" and sys(w, uid, "floor_delta") == -delta then
-        local _, _, _, x, y = w._s:info(uid)
-        return x, y
-      end
-    end
-  end
-
-  local function starting_pos(w, m, actor)
-    local ma = map_arch(m)
-    local sp = ma and ma.starting_pos
-    if type(sp) == "function" then
-      local x, y = call(ma._id .. " starting_pos", sp, m, ctx_for(w, { actor = actor, map = m }))
-      if type(x) == "table" then x, y = point(x, ma._id .. " starting_pos") end
-      return x, y
-    elseif type(sp) == "table" then
-      return point(sp, ma._id .. " starting_pos")
-    end
-  end
-
-  -- Where the journey leads: (area, floor) to load or generate, or a map and a cell.
-  local function destination(w, target, what)
+  -- Where the journey leads, checked before the core goes: the refusals of
+  -- API.md section 6, worded as always.
+  local function check_destination(w, target, what)
     if not is_handle(target) then fail("%s: expected a feature or a map, got %s", what, type(target)) end
     if not target:alive() then fail("%s: %s was deleted", what, tostring(target)) end
-    if target.kind == "map" then return { map = target } end
+    if target.kind == "map" then return end
     if target.kind ~= "feature" then fail("%s: expected a feature or a map, got %s", what, tostring(target)) end
     local t = sys(w, target.uid, "type")
     if t == "entrance" then
-      local a_uid, floor = sys(w, target.uid, "area"), sys(w, target.uid, "floor")
-      local a = handle(w, a_uid)
-      if not a then
+      local a_uid = sys(w, target.uid, "area")
+      if not handle(w, a_uid) then
         fail("%s: %s leads to area#%d, which was deleted", what, tostring(target), a_uid)
       end
-      return { area = a, floor = floor or a.starting_floor, via = "entrance" }
+      return
     elseif t == "stairs" then
       local m = target.map
       local a_uid, n = sys(w, m.uid, "area"), sys(w, m.uid, "floor")
@@ -741,11 +412,11 @@ return function(M, I)
         local e = sys(w, a.uid, "entrance")
         local em = e and handle(w, e.map)
         if not em then fail("%s: %s leads up out of %s, which has no entrance to return to", what, tostring(target), tostring(a)) end
-        return { map = em, x = e.x, y = e.y, via = "exit" }
+        return
       end
       local deepest = a.deepest_floor
       if deepest and to > deepest then fail("%s: floor %d of %s is below its deepest floor (%d)", what, to, tostring(a), deepest) end
-      return { area = a, floor = to, via = "stairs", delta = delta }
+      return
     end
     fail("%s: %s is neither an entrance nor stairs", what, tostring(target))
   end
@@ -756,77 +427,19 @@ return function(M, I)
     opts = opts or {}
     local ok, res, reason = pcall(function()
       check_handle(self, actor, "actor", what)
-      local dest = destination(self, target, what)
-      local from = actor.map
-      local go = self:_emit(actor, "base.before_travel", { actor = actor, from = from, to = dest.map,
-        area = dest.area, floor = dest.floor, feature = target.kind == "feature" and target or nil }, true)
-      if go == false then return nil, "travel stopped by base.before_travel" end
-      local m = dest.map or dest.area:floor(dest.floor)
-      -- the arrival cell
+      check_destination(self, target, what)
       local x, y = opts.x, opts.y
-      if x ~= nil or y ~= nil then check_cell(m, x, y, what)
-      else
-        if dest.via == "stairs" then x, y = stairs_back(self, m, dest.delta)
-        elseif dest.via == "entrance" then x, y = stairs_back(self, m, 1)
-        end
-        if x == nil and dest.x then x, y = dest.x, dest.y end
-        if x == nil then x, y = starting_pos(self, m, actor) end
-        if x == nil then x, y = m.width // 2, m.height // 2 end
-        check_cell(m, x, y, what .. " (arrival cell)")
+      if x ~= nil or y ~= nil then
+        check_int(x, what .. ": x")
+        check_int(y, what .. ": y")
+        if target.kind == "map" then check_cell(target, x, y, what) end
       end
-      local is_player = player(self) == actor
-      if from and from ~= m then
-        local fa = map_arch(from)
-        if fa and fa.on_leave then call(fa._id .. " on_leave", fa.on_leave, from, ctx_for(self, { actor = actor, to = m })) end
-        self:_emit(from, "base.map_left", { actor = actor, to = m }, nil)
-        if is_player then cancel_renew_timer(self, from) end
-      end
-      self._s:set_position(actor.uid, m.uid, x, y)
-      if from and from ~= m and from:alive() and from.props.temporary then
-        local others = false
-        for _, uid in ipairs(self._s:objects_on(from.uid, "actor")) do
-          if uid ~= actor.uid then others = true end
-        end
-        if not others then drop_map(self, from) end
-      end
-      if from ~= m then
-        local ma = map_arch(m)
-        self._loaded = self._loaded or {}
-        if not self._loaded[m.uid] then
-          self._loaded[m.uid] = true
-          if ma and ma.on_load then call(ma._id .. " on_load", ma.on_load, m, ctx_for(self, { actor = actor })) end
-        end
-        apply_renew(self, m)
-        if ma and ma.on_enter then call(ma._id .. " on_enter", ma.on_enter, m, ctx_for(self, { actor = actor, from = from })) end
-        self:_emit(m, "base.map_entered", { actor = actor, from = from }, nil)
-        if is_player then schedule_renew_timer(self, m) end
-      end
-      local a, n = sys(self, m.uid, "area"), sys(self, m.uid, "floor")
-      if a and n then
-        local dv = sys(self, a, "deepest_visited")
-        if not dv or n > dv then set_sys(self, a, n, "deepest_visited") end
-      end
-      return m
+      local m = core_call(self, what, "travel", actor.uid, target.uid, x, y)
+      drop_dead_views(self)
+      if not m then return nil, "travel stopped by base.before_travel" end
+      return handle(self, m)
     end)
     if not ok then error(res, 2) end
     return res, reason
-  end
-
-  -- Maps made with an archetype count their restock and renew from creation.
-  local create_map = World.create_map
-  function World:create_map(opts)
-    local m = create_map(self, opts)
-    if m.archetype then init_renew(self, m) end
-    return m
-  end
-
-  -- Eager unique areas under "root" exist from the world's first moment.
-  local new = M.new
-  function M.new(opts)
-    local w = new(opts)
-    for _, u in ordered_uniques(w) do
-      if u.eager and (u.parent == nil or u.parent == "root") then w:unique_area(u._id) end
-    end
-    return w
   end
 end

@@ -26,6 +26,9 @@ M.min_every = 0.001
 
 local World = {}
 local Handle = {}
+-- What strata.runtime adds at a world's start and after a reload: the core's
+-- runtime over it (attach), definitions read again (reloaded).
+local runtime_hooks = {}
 local Proxy = {}
 private.World = World
 
@@ -486,6 +489,7 @@ local function wrap(state, registry, order)
   worlds[w] = true
   bind_tokens(w)
   bind_map_tokens(w)
+  runtime_hooks.attach(w)
   return w
 end
 
@@ -507,7 +511,11 @@ function M.new(opts)
   local seed = opts.seed or 0
   if math.type(seed) ~= "integer" then error("seed must be an integer, got " .. tostring(seed), 0) end
   local registry, order = load_mods("strata.world.new", opts, seed)
-  return wrap(core.world_state.new(seed), registry, order)
+  local w = wrap(core.world_state.new(seed), registry, order)
+  -- Eager unique areas under "root" exist from the world's first moment.
+  local ok, err = pcall(w._rt.unique_areas_init, w._rt)
+  if not ok then error((tostring(err):gsub("^strata_[%w_]+: ", "")), 0) end
+  return w
 end
 
 -- world:object(uid) -> the handle of any live object, or nil
@@ -595,6 +603,8 @@ function World:create_map(opts)
   for name, traits in pairs(opts.tokens or {}) do m:define_token(name, traits) end
   local arch = opts.archetype and archetype_of(self._registry, "map", opts.archetype)
   if arch and arch.properties then m.props = arch.properties end
+  -- Its restock and renew count from now (the core's map bookkeeping).
+  if opts.archetype then self._rt:set_archetype(uid, opts.archetype) end
   return m
 end
 
@@ -607,7 +617,8 @@ function World:create_actor(opts)
   o.kind = "actor"
   o.player = nil
   local a = create_object(self, o)
-  if opts.player then a.state.player = true end
+  -- The core records the player (state.player and the world record).
+  if opts.player then self._rt:set_player(a.uid) end
   return a
 end
 
@@ -631,9 +642,11 @@ local function record_stream(s)
   local txn = owner[s]._txn
   local st
   while txn do
-    if txn.streams[s] == nil then
+    local saved = txn.streams
+    if not saved then saved = {} txn.streams = saved end
+    if saved[s] == nil then
       st = st or stream_rng[s]:state()
-      txn.streams[s] = st
+      saved[s] = st
     end
     txn = txn.outer
   end
@@ -674,12 +687,37 @@ function World:stream(key)
   stream_rng[s], stream_key[s], owner[s] = r, key, self
   self._streams[key] = s
   local txn = self._txn
-  while txn do txn.created[key] = true txn = txn.outer end
+  while txn do
+    local created = txn.created or {}
+    created[key], txn.created = true, created
+    txn = txn.outer
+  end
+  return s
+end
+
+-- A stream over the generator r that the core lends for one call (ctx.rng
+-- of a floor generator): not cached, so no second copy of its key lives here.
+local function lent_stream(w, key, r)
+  local s = setmetatable({}, Stream)
+  stream_rng[s], stream_key[s], owner[s] = r, key, w
   return s
 end
 
 function World:_sync_streams()
   for key, s in pairs(self._streams) do self._s:set_stream(key, stream_rng[s]:state()) end
+end
+
+-- Around a call into the core (which draws from the world's streams itself):
+-- the world gets the cached streams' states before, the cache the world's after.
+function World:_streams_to_core()
+  if next(self._streams) then self:_sync_streams() end
+end
+
+function World:_streams_from_core()
+  for key, s in pairs(self._streams) do
+    local st = self._s:stream(key)
+    if st ~= stream_rng[s]:state() then s:set_state(st) end -- (noted by the open savepoints)
+  end
 end
 
 -- ---- savepoints ----------------------------------------------------------------------------
@@ -689,8 +727,9 @@ end
 -- uids it drew stay used.
 function World:_touch(uid)
   local txn = self._txn
-  if txn and not txn.touched[uid] then
-    txn.touched[uid] = true
+  if txn and not (txn.touched and txn.touched[uid]) then
+    local touched = txn.touched or {}
+    touched[uid], txn.touched = true, touched
     self._s:touch(uid)
   end
 end
@@ -701,96 +740,65 @@ end
 -- streams are recorded in every open savepoint (record_stream), so that the
 -- outermost one, which the host runs, always restores the world.
 function World:_atomic(fn, ...)
-  local outer = self._txn
-  local txn = { streams = {}, touched = {}, created = {}, outer = outer }
   local depth = self._s:depth()
-  -- Host bookkeeping that code inside may leave half-set when a spent budget
-  -- stops it mid-way: put back on failure, with the savepoint.
-  local generating, reporting = self._generating, self._reporting
   self._s:begin()
-  self._txn = txn
+  local txn = self:_txn_open()
   local r = table.pack(pcall(fn, ...))
-  self._txn = outer
   if r[1] then
     while self._s:depth() > depth do self._s:commit() end
-    if outer then
-      for s, st in pairs(txn.streams) do if outer.streams[s] == nil then outer.streams[s] = st end end
-      for uid in pairs(txn.touched) do outer.touched[uid] = true end
-      for key in pairs(txn.created) do outer.created[key] = true end
-    end
+    self:_txn_close(txn, true)
     return table.unpack(r, 1, r.n)
   end
   while self._s:depth() > depth do self._s:rollback() end
-  self._generating, self._reporting = generating, reporting
-  for s, st in pairs(txn.streams) do stream_rng[s]:set_state(st) end
-  for key in pairs(txn.created) do self._streams[key] = nil end
+  self:_txn_close(txn, false)
+  return false, r[2]
+end
+
+-- The Lua side of a savepoint (opened right after the world's own, closed
+-- right after it): streams drawn from, objects touched, streams made. The
+-- core's savepoints (strata.core.runtime) open and close these too.
+function World:_txn_open()
+  -- (streams, touched, created: made on first need, most savepoints have none)
+  local txn = { outer = self._txn }
+  self._txn = txn
+  return txn
+end
+
+-- Closes txn and whatever inner one a spent budget left open (their streams
+-- are recorded in txn too: record_stream).
+function World:_txn_close(txn, ok)
+  local outer = txn.outer
+  self._txn = outer
+  if ok then
+    if outer then
+      for _, f in ipairs{ "streams", "touched", "created" } do
+        local mine = txn[f]
+        if mine then
+          local theirs = outer[f] or {}
+          outer[f] = theirs
+          for k, v in pairs(mine) do if theirs[k] == nil then theirs[k] = v end end
+        end
+      end
+    end
+    return
+  end
+  for s, st in pairs(txn.streams or {}) do stream_rng[s]:set_state(st) end
+  for key in pairs(txn.created or {}) do self._streams[key] = nil end
   -- Tile map views of objects that the rollback removed would point at freed maps.
   for uid in pairs(self._tilemaps) do
     if not self._s:info(uid) then self._tilemaps[uid] = nil end
   end
-  return false, r[2]
-end
-
--- Reports failures: each is emitted as base.handler_failed (whose own
--- handlers' failures are not reported again, so nothing loops).
-function World:_report(failures)
-  if #failures == 0 or self._reporting then return end
-  self._reporting = true
-  for _, f in ipairs(failures) do pcall(self._emit, self, nil, "base.handler_failed", f, nil) end
-  self._reporting = false
 end
 
 -- ---- events ---------------------------------------------------------------------------------
--- One ordered list per emit: global handlers, the source's archetype events and
--- its subscriptions, by (priority, name). Each handler runs as a savepoint: one
--- that raises is undone and reported (base.handler_failed), and the chain goes on.
+-- One ordered chain per emit, made and run by the core (strata_emit): global
+-- handlers, the source's archetype events and its subscriptions, by
+-- (priority, name); each handler in a savepoint, one that raises undone and
+-- reported (base.handler_failed), and the chain goes on.
 function World:_emit(source, event, params, default)
-  local reg = self._registry
-  reg:view("base.event"):ensure(event)
-  local list = {}
-  for _, h in ipairs(reg.handlers and reg.handlers[event] or {}) do
-    list[#list + 1] = { name = h.name, priority = h.priority, fn = h.fn, mod = h.mod,
-      what = "event handler '" .. h.name .. "' of mod " .. h.mod }
-  end
-  if source then
-    local arch = source.archetype and archetype_of(reg, source.kind, source.archetype)
-    if arch and type(arch.events) == "table" then
-      for _, e in ipairs(arch.events) do
-        if e.id == event then
-          list[#list + 1] = { name = e.name or arch._id, priority = e.priority or 100,
-            fn = e.handler, mod = arch._mod, what = arch._id .. " events" }
-        end
-      end
-    end
-    for _, sub in ipairs(self._s:subscriptions(source.uid)) do
-      if sub.event == event then
-        local h = reg:view("base.handler"):get(sub.handler)
-        local args = sub.args
-        list[#list + 1] = { name = sub.handler, priority = sub.priority, what = sub.handler,
-          mod = h and h._mod, subscription = sub.uid,
-          fn = h and function(src, p, result) return h.run(src, p, args, result) end or function()
-            error("unknown base.handler '" .. sub.handler .. "'", 0)
-          end }
-      end
-    end
-  end
-  table.sort(list, function(a, b)
-    if a.priority ~= b.priority then return a.priority < b.priority end
-    return a.name < b.name
-  end)
-  local result, failures = default, {}
-  for _, h in ipairs(list) do
-    local ok, r, stop = self:_atomic(mods.call, h.what, h.fn, source or private.view[self], params, result)
-    if ok then
-      if r ~= nil and r ~= "stop" then result = r end
-      if r == "stop" or stop == "stop" then break end
-    else
-      failures[#failures + 1] = { event = event, handler = h.name, mod = h.mod,
-        subscription = h.subscription, message = tostring(boundary.strip(r)) }
-    end
-  end
-  self:_report(failures)
-  return result
+  self._registry:view("base.event"):ensure(event)
+  runtime_hooks.sync(self)
+  return runtime_hooks.emit(self, source, event, params, default)
 end
 
 function World:emit(event, params, default) return self:_emit(nil, event, params, default) end
@@ -833,62 +841,23 @@ function World:timers() return self._s:timers() end
 M.max_runs = 1000
 M.max_advance_runs = 100000
 
-local function timer_handler(w, uid)
-  for _, t in ipairs(w._s:timers()) do if t.uid == uid then return t.handler end end
-end
-
-local function advance(self, target, failures)
-  local runs, total = {}, 0
-  while true do
-    local uid, due = self._s:next_due(target)
-    if not uid then break end
-    local n = (runs[uid] or 0) + 1
-    runs[uid] = n
-    total = total + 1
-    if total > M.max_advance_runs then
-      local count = 0
-      for _, t in ipairs(self._s:timers()) do
-        if t.due <= target then self._s:skip(t.uid, target) count = count + 1 end
-      end
-      failures[#failures + 1] = { dropped = count,
-        message = ("advance ran %d timer handlers: %d timers still due up to time %g were dropped (repeating) or postponed to it (one-shot)")
-          :format(M.max_advance_runs, count, target) }
-      break
-    elseif n > M.max_runs then
-      local handler_id = timer_handler(self, uid)
-      local dropped = self._s:skip(uid, target)
-      failures[#failures + 1] = { timer = uid, handler = handler_id, dropped = dropped,
-        message = ("timer #%d ran %d times in one advance: %.0f more runs up to time %g dropped"):format(
-          uid, M.max_runs, dropped, target) }
-    else
-      self._s:set_time(due)
-      local handler_id, args = self._s:fire(uid)
-      local h = self._registry:view("base.handler"):get(handler_id)
-      local ok, err
-      if not h then ok, err = false, "unknown base.handler '" .. handler_id .. "'"
-      else ok, err = self:_atomic(mods.call, handler_id, h.run, self, { time = due, timer = uid }, args) end
-      if not ok then
-        failures[#failures + 1] = { timer = uid, handler = handler_id, mod = h and h._mod,
-          message = tostring(boundary.strip(err)) }
-      end
-    end
-  end
-end
-
+-- The core runs the timers (strata_advance_limited): each handler by its ID
+-- (the base.map_renew timer being the core's own), each in a savepoint.
 function World:advance(dt)
   if type(dt) ~= "number" or not (dt >= 0) or dt == math.huge then
     error("dt must be a finite number >= 0, got " .. tostring(dt), 0)
   end
   if self._advancing then error("a timer or event handler cannot advance the world it runs in", 0) end
-  local target = self.time + dt
-  local failures = {}
+  runtime_hooks.sync(self)
   self._advancing = true
-  local ok, err = pcall(advance, self, target, failures)
+  self:_streams_to_core()
+  local ok, res = pcall(self._rt.advance, self._rt, dt, math.tointeger(M.max_runs) or math.floor(M.max_runs),
+    math.tointeger(M.max_advance_runs) or math.floor(M.max_advance_runs))
+  self:_streams_from_core()
   self._advancing = false
-  if not ok then error(err, 0) end
-  self._s:set_time(target)
-  self:_report(failures)
-  return failures
+  if not ok then error((tostring(runtime_hooks.full_message(self, res)):gsub("^strata_[%w_]+: ", "")), 0) end
+  for _, f in ipairs(res) do f.message = runtime_hooks.full_message(self, f.message) end
+  return res
 end
 
 -- world:run_realtime{ scale =, tick =, until_time =, on_stop = } -> a handle
@@ -955,7 +924,8 @@ end
 
 -- Areas, floors, entrances, stairs and travel extend worlds and handles.
 local internals = { World = World, kinds = kinds, handle = handle, label = label,
-  check_alive = check_alive, is_handle = is_handle, point = point }
+  check_alive = check_alive, is_handle = is_handle, point = point, archetype_of = archetype_of,
+  lent_stream = lent_stream, runtime_hooks = runtime_hooks }
 require("strata.areas")(M, internals)
 -- Actors moving on tile maps: world:move, world:walk.
 require("strata.walk")(M, internals)
@@ -991,6 +961,7 @@ function M.reload(opts)
   for i, w in ipairs(targets) do
     mods.commit_reload(w._registry, fresh[i])
     bind_tokens(w)
+    runtime_hooks.reloaded(w)
   end
 end
 

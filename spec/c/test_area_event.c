@@ -287,11 +287,55 @@ static void test_advance(strata_registry *reg) {
   strata_world_free(w);
 }
 
+/* The limits of one advance: a timer runs at most max_runs times (the rest
+** of its runs up to the target dropped), and at most max_total handlers run
+** in all (every timer still due skipped past the target or postponed to it). */
+static void test_advance_limits(strata_registry *reg) {
+  strata_world *w = strata_world_new(1, &err);
+  strata_runtime *rt = strata_runtime_new(w, strata_registry_resolver(reg), &err);
+  uint64_t fast, once;
+  strata_value a1 = args_n(1), a2 = args_n(2);
+  OK(strata_world_schedule(w, 0, 0.5, "ev.tick", &a1, &fast, &err));
+  OK(strata_advance_limited(rt, 9.9, 5, 1000, NULL, &err)); /* runs at 0 .. 2: five */
+  strata_failures f = { NULL, 0, 0 };
+  OK(strata_advance_limited(rt, 10, 5, 1000, &f, &err));   /* from 9.9: due at 10 .. 19.5 */
+  CHECK_EQ_INT(strata_world_time(w), 19.9);
+  CHECK_EQ_INT(f.n, 1);
+  if (f.n == 1) {
+    CHECK(f.items[0].timer == fast && f.items[0].has_dropped);
+    CHECK_NEAR(f.items[0].dropped, 15, 0);                 /* 10 .. 19.5 is 20 runs: 5 ran */
+    CHECK_HAS(f.items[0].message, "ran 5 times in one advance: 15 more runs up to time 19.9 dropped");
+    CHECK_STR(f.items[0].handler, "ev.tick");
+  }
+  strata_failures_clear(&f);
+  CHECK(strata_world_timer_at(w, 0)->due > 19.9);
+  /* all timers: past max_total, the one-shot waits at the target */
+  OK(strata_world_schedule(w, 25, 0, "ev.tick", &a2, &once, &err));
+  OK(strata_advance_limited(rt, 10, 1000, 3, &f, &err));
+  CHECK_EQ_INT(f.n, 1);
+  if (f.n == 1) {
+    CHECK(f.items[0].timer == 0 && f.items[0].has_dropped);
+    CHECK_NEAR(f.items[0].dropped, 2, 0);
+    CHECK_HAS(f.items[0].message, "advance ran 3 timer handlers: 2 timers still due up to time 29.9");
+  }
+  CHECK_EQ_INT(strata_world_time(w), 29.9);
+  int waiting = 0;
+  for (size_t i = 0; i < strata_world_timer_count(w); i++)
+    waiting += strata_world_timer_at(w, i)->uid == once && strata_world_timer_at(w, i)->due == 29.9;
+  CHECK_EQ_INT(waiting, 1);
+  strata_value_clear(&a1);
+  strata_value_clear(&a2);
+  strata_failures_clear(&f);
+  strata_runtime_free(rt);
+  strata_world_free(w);
+}
+
 int main(void) {
   strata_registry *reg = registry();
   test_chain(reg);
   test_failures(reg);
   test_advance(reg);
+  test_advance_limits(reg);
   strata_registry_free(reg);
   return check_summary("test_area_event");
 }

@@ -169,24 +169,25 @@ static void test_first_touch(void) {
   strata_object_set_archetype(w, a, "base.x", &err);
   strata_world_touch(w, a, &err); /* no tile map: nothing more */
   CHECK_EQ_INT(w->njournal, 1);
-  set_int(w, m, "seen", 1); /* fields only: the map is not cloned */
+  set_int(w, m, "seen", 1); /* a key added: that set alone, the map is not cloned */
   CHECK_EQ_INT(w->njournal, 2);
-  strata_world_touch(w, m, &err); /* now the tiles */
-  CHECK_EQ_INT(w->njournal, 3);
+  strata_world_touch(w, m, &err); /* now the fields and the tiles */
+  CHECK_EQ_INT(w->njournal, 4);
   strata_world_touch(w, m, &err);
   set_int(w, m, "seen", 2);
-  CHECK_EQ_INT(w->njournal, 3);
+  set_int(w, m, "new", 2); /* fields saved already: nothing more */
+  CHECK_EQ_INT(w->njournal, 4);
   /* An inner savepoint saves again (its rollback needs the state at its begin). */
   strata_world_begin(w, &err);
   set_int(w, a, "hp", 4);
-  CHECK_EQ_INT(w->njournal, 4);
+  CHECK_EQ_INT(w->njournal, 5);
   /* What the savepoint made needs no copy. */
   uint64_t n;
   strata_world_create(w, "thing", NULL, &n, &err);
   set_int(w, n, "k", 1);
-  CHECK_EQ_INT(w->njournal, 5);
+  CHECK_EQ_INT(w->njournal, 6);
   strata_world_commit(w);
-  CHECK_EQ_INT(w->njournal, 5); /* the outer savepoint owns them now */
+  CHECK_EQ_INT(w->njournal, 6); /* the outer savepoint owns them now */
   strata_world_commit(w);
   CHECK_EQ_INT(w->njournal, 0);
   CHECK_EQ_INT(get_int(w, a, "hp"), 4);
@@ -696,8 +697,59 @@ static void test_random(void) {
   CHECK(rollbacks > 50);
 }
 
+/* The keys of uid's props, in their order, as "a,b,c". */
+static void keys_of(strata_world *w, uint64_t uid, char *out, size_t cap) {
+  const strata_value *p = strata_object_get(w, uid, NULL, 0);
+  out[0] = '\0';
+  for (size_t i = 0; p && p->type == STRATA_VTABLE && i < p->u.t->n; i++) {
+    size_t len = strlen(out);
+    snprintf(out + len, cap - len, "%s%.*s", i ? "," : "", (int)p->u.t->keys[i].u.str.len,
+             p->u.t->keys[i].u.str.s);
+  }
+}
+
+/* Keys added in a savepoint are journaled one by one (an area's floors grow
+** by one per generation): a rollback takes them out again, leaving the other
+** keys in their order, with other changes and nested savepoints mixed in. */
+static void test_added_keys(void) {
+  strata_error err;
+  char keys[128];
+  strata_world *w = strata_world_new(1, &err);
+  uint64_t a;
+  strata_world_create(w, "thing", NULL, &a, &err);
+  set_int(w, a, "a", 1);
+  set_int(w, a, "b", 2);
+  strata_world_begin(w, &err);
+  set_int(w, a, "c", 3);
+  set_int(w, a, "d", 4);
+  set_int(w, a, "b", 5); /* a change: the fields are saved */
+  set_int(w, a, "e", 6);
+  strata_world_begin(w, &err);
+  set_int(w, a, "f", 7);
+  keys_of(w, a, keys, sizeof keys);
+  CHECK_STR(keys, "a,b,c,d,e,f");
+  strata_world_rollback(w);
+  keys_of(w, a, keys, sizeof keys);
+  CHECK_STR(keys, "a,b,c,d,e");
+  strata_world_rollback(w);
+  keys_of(w, a, keys, sizeof keys);
+  CHECK_STR(keys, "a,b");
+  CHECK_EQ_INT(get_int(w, a, "b"), 2);
+  /* committed: kept */
+  strata_world_begin(w, &err);
+  set_int(w, a, "g", 8);
+  strata_world_begin(w, &err);
+  set_int(w, a, "h", 9);
+  strata_world_commit(w);
+  strata_world_commit(w);
+  keys_of(w, a, keys, sizeof keys);
+  CHECK_STR(keys, "a,b,g,h");
+  strata_world_free(w);
+}
+
 int main(void) {
   test_objects();
+  test_added_keys();
   test_first_touch();
   test_nested();
   test_pointers();

@@ -6,9 +6,9 @@
 ** floors[n]'s map archetype `generate`, else the area generator's
 ** `generate_floor`. Areas, maps and features are world objects (kinds
 ** "area", "map", "feature"); their bookkeeping lives in their properties
-** under the reserved key `sys`, laid out as scripts/strata/areas.lua writes
-** it, so a world is saved and reopened with it and worlds move between the
-** Lua and the C implementations:
+** under the reserved key `sys`, laid out as below (the layout the Lua API
+** has always saved), so a world is saved and reopened with it, and a world
+** made by a C game opens under the Lua API and the other way round:
 **
 **   area  sys = { parent, floors = { [n] = map }, children = { [area] = true },
 **                 params, generator, starting_floor, deepest_floor,
@@ -134,6 +134,11 @@ STRATA_API strata_status strata_map_delete(strata_runtime *rt, uint64_t map, str
 ** restock and renew fall due anew from now. */
 STRATA_API strata_status strata_map_set_archetype(strata_runtime *rt, uint64_t map, const char *archetype,
                                        strata_error *err);
+/* What the base.map_renew timer does (strata_advance runs it itself; a host
+** running timers of its own calls this): restock and renew that fell due on
+** map, and the timer again while the player is on it. A map that is gone is
+** no error. */
+STRATA_API strata_status strata_map_renew(strata_runtime *rt, uint64_t map, strata_error *err);
 /* The area the map is a floor of, and which floor (floor may be NULL); 0: none. */
 STRATA_API uint64_t strata_map_area(const strata_runtime *rt, uint64_t map, int64_t *floor);
 /* The map's level (difficulty): its own, else its floor, else 1. */

@@ -26,6 +26,18 @@ extern "C" {
 STRATA_API strata_status strata_advance(strata_runtime *rt, double dt, strata_failures *failures,
                              strata_error *err);
 
+/* strata_advance with limits (strata_advance: 1000 and 100,000): one advance
+** runs a timer at most max_runs times and at most max_total handlers in all,
+** so that a handler scheduling a timer due now on every run cannot keep time
+** from moving. Past either, the runs due up to the target are dropped for
+** repeating timers (moved to their first due time after it) and postponed
+** to it for one-shot timers (they run first in the next advance), and a
+** failure says so (has_dropped: for one timer, the runs dropped; past
+** max_total, timer 0 and the number of timers). */
+STRATA_API strata_status strata_advance_limited(strata_runtime *rt, double dt, uint64_t max_runs,
+                                                uint64_t max_total, strata_failures *failures,
+                                                strata_error *err);
+
 #ifdef __cplusplus
 }
 #endif

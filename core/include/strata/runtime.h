@@ -43,6 +43,8 @@ typedef struct strata_failure {
   char *handler;                /* the handler's ID (events: its name) */
   char *mod;                    /* who defined it; NULL when unknown */
   char *message;
+  int has_dropped;              /* a limit of strata_advance_limited: runs dropped or postponed */
+  double dropped;               /* how many (with timer 0: how many timers) */
 } strata_failure;
 
 typedef struct strata_failures {

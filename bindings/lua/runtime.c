@@ -1,0 +1,443 @@
+/*
+** runtime.c - a strata_runtime for a Lua world, as "strata.runtime"
+** userdata (core.runtime.new(state, dispatch)): the core's area, floor,
+** feature, unique, travel, event and clock functions as methods taking and
+** giving uids. scripts/strata/areas.lua and runtime.lua make handles and
+** the Lua API's messages of them; errors are raised as the core's message
+** alone, which names the C function (the Lua side puts its own name there).
+** The resolver is resolver.c's.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "lruntime.h"
+#include "lworld.h"
+#include "strata/area.h"
+#include "strata/clock.h"
+#include "strata/event.h"
+#include "strata/feature.h"
+#include "strata/travel.h"
+#include "strata/unique.h"
+
+#define RUNTIME_MT "strata.runtime"
+
+/* ---- the userdata ---- */
+
+typedef struct lrt {
+  lruntime *lr;
+} lrt;
+
+static lruntime *check_rt(lua_State *L, int arg) {
+  lrt *u = luaL_checkudata(L, arg, RUNTIME_MT);
+  if (!u->lr) luaL_argerror(L, arg, "runtime is closed");
+  return u->lr;
+}
+
+static void free_runtime(lua_State *L, lruntime *lr) {
+  if (!lr) return;
+  strata_runtime_free(lr->rt);
+  lr->T = NULL;
+  lstrata_runtime_drop_cache(lr);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &lstrata_runtimes);
+  lua_pushnil(L);
+  lua_rawsetp(L, -2, lr);
+  lua_pop(L, 1);
+  free(lr);
+}
+
+/* core.runtime.new(state, dispatch) */
+static int rt_new(lua_State *L) {
+  strata_world *w = lstrata_check_world(L, 1);
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  lrt *u = lua_newuserdatauv(L, sizeof *u, 2);
+  u->lr = NULL;
+  luaL_setmetatable(L, RUNTIME_MT);
+  lruntime *lr = calloc(1, sizeof *lr);
+  if (!lr) return luaL_error(L, "out of memory");
+  u->lr = lr;
+  lr->T = lua_newthread(L);
+  lua_setiuservalue(L, -2, 1); /* the thread lives as long as the runtime */
+  lr->w = w;
+  lua_createtable(L, 4, 0);
+  lua_pushvalue(L, 1);
+  lua_rawseti(L, -2, T_STATE);
+  lua_pushvalue(L, 2);
+  lua_rawseti(L, -2, T_DISPATCH);
+  lua_newtable(L);
+  lua_rawseti(L, -2, T_SLOTS);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &lstrata_runtimes);
+  lua_pushvalue(L, -2);
+  lua_rawsetp(L, -2, lr);
+  lua_pop(L, 1);
+  lua_setiuservalue(L, -2, 2);
+  strata_resolver r = lstrata_lua_resolver(lr);
+  strata_error err;
+  if (!(lr->rt = strata_runtime_new(w, &r, &err))) return lstrata_raise(L, NULL, &err);
+  return 1;
+}
+
+static int rt_gc(lua_State *L) {
+  lrt *u = luaL_checkudata(L, 1, RUNTIME_MT);
+  free_runtime(L, u->lr);
+  u->lr = NULL;
+  return 0;
+}
+
+/* Raises a core error as the message alone: the Lua side names the function
+** (and puts back a mod's message the error had to cut: the dispatcher keeps them). */
+static int raise_plain(lua_State *L, lruntime *lr, const strata_error *err) {
+  (void)lr;
+  lua_pushstring(L, err->message[0] ? err->message : strata_status_name(err->status));
+  return lua_error(L);
+}
+
+/* rt:floor(area, n) -> map uid: the map of floor n, generated if needed */
+static int rt_floor(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  lua_Integer area = luaL_checkinteger(L, 2), n = luaL_checkinteger(L, 3);
+  uint64_t map = 0;
+  strata_error err;
+  if (strata_area_floor(lr->rt, (uint64_t)area, n, &map, &err)) return raise_plain(L, lr, &err);
+  lua_pushinteger(L, (lua_Integer)map);
+  return 1;
+}
+
+static uint64_t opt_uid(lua_State *L, int arg) {
+  return lua_isnoneornil(L, arg) ? 0 : (uint64_t)luaL_checkinteger(L, arg);
+}
+
+#define CALL(L, lr, expr)                                                     \
+  do {                                                                        \
+    strata_error err_;                                                        \
+    strata_error *err = &err_;                                                \
+    if ((expr)) return raise_plain((L), (lr), err);                           \
+  } while (0)
+
+/* rt:add_floor(area, map, n) */
+static int rt_add_floor(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  CALL(L, lr, strata_area_add_floor(lr->rt, (uint64_t)luaL_checkinteger(L, 2), (uint64_t)luaL_checkinteger(L, 3),
+                                    luaL_checkinteger(L, 4), err));
+  return 0;
+}
+
+/* rt:forget_floor(area, n) */
+static int rt_forget_floor(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  CALL(L, lr, strata_area_forget_floor(lr->rt, (uint64_t)luaL_checkinteger(L, 2), luaL_checkinteger(L, 3), err));
+  return 0;
+}
+
+/* rt:create_area(archetype, parent|nil, params|nil, generator|nil, starting|nil, deepest|nil) -> uid */
+static int rt_create_area(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  const char *arch = luaL_checkstring(L, 2);
+  strata_area_opts o;
+  memset(&o, 0, sizeof o);
+  o.parent = opt_uid(L, 3);
+  strata_value params = strata_value_nil();
+  o.generator = luaL_optstring(L, 5, NULL);
+  if (!lua_isnoneornil(L, 6)) { o.has_starting_floor = 1; o.starting_floor = luaL_checkinteger(L, 6); }
+  if (!lua_isnoneornil(L, 7)) { o.has_deepest_floor = 1; o.deepest_floor = luaL_checkinteger(L, 7); }
+  if (!lua_isnoneornil(L, 4)) {
+    lstrata_check_value(L, lr->w, 4, "area params", &params);
+    o.params = &params;
+  }
+  uint64_t a = 0;
+  strata_error err;
+  strata_status st = strata_area_create(lr->rt, arch, &o, &a, &err);
+  strata_value_clear(&params);
+  if (st) return raise_plain(L, lr, &err);
+  lua_pushinteger(L, (lua_Integer)a);
+  return 1;
+}
+
+/* rt:delete_area(area, delete_children) */
+static int rt_delete_area(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  CALL(L, lr, strata_area_delete(lr->rt, (uint64_t)luaL_checkinteger(L, 2), lua_toboolean(L, 3), err));
+  return 0;
+}
+
+/* rt:create_map(width, height, archetype|nil) -> uid */
+static int rt_create_map(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  uint64_t m = 0;
+  CALL(L, lr, strata_map_create(lr->rt, lstrata_check_int(L, 2), lstrata_check_int(L, 3), luaL_optstring(L, 4, NULL),
+                                &m, err));
+  lua_pushinteger(L, (lua_Integer)m);
+  return 1;
+}
+
+/* rt:delete_map(map) */
+static int rt_delete_map(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  CALL(L, lr, strata_map_delete(lr->rt, (uint64_t)luaL_checkinteger(L, 2), err));
+  return 0;
+}
+
+/* rt:set_archetype(map, archetype|nil) */
+static int rt_set_archetype(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  CALL(L, lr, strata_map_set_archetype(lr->rt, (uint64_t)luaL_checkinteger(L, 2), luaL_optstring(L, 3, NULL), err));
+  return 0;
+}
+
+/* rt:create_stairs(map, x, y, delta) -> uid */
+static int rt_create_stairs(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  uint64_t f = 0;
+  CALL(L, lr, strata_stairs_create(lr->rt, (uint64_t)luaL_checkinteger(L, 2), luaL_checkinteger(L, 3),
+                                   luaL_checkinteger(L, 4), luaL_checkinteger(L, 5), &f, err));
+  lua_pushinteger(L, (lua_Integer)f);
+  return 1;
+}
+
+/* rt:create_entrance(map, x, y, area, floor|nil) -> uid */
+static int rt_create_entrance(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  uint64_t f = 0;
+  int64_t floor = 0;
+  int has = !lua_isnoneornil(L, 6);
+  if (has) floor = luaL_checkinteger(L, 6);
+  CALL(L, lr, strata_entrance_create(lr->rt, (uint64_t)luaL_checkinteger(L, 2), luaL_checkinteger(L, 3),
+                                     luaL_checkinteger(L, 4), (uint64_t)luaL_checkinteger(L, 5),
+                                     has ? &floor : NULL, &f, err));
+  lua_pushinteger(L, (lua_Integer)f);
+  return 1;
+}
+
+/* rt:unique_area(id) -> uid */
+static int rt_unique_area(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  uint64_t a = 0;
+  CALL(L, lr, strata_unique_area(lr->rt, luaL_checkstring(L, 2), &a, err));
+  lua_pushinteger(L, (lua_Integer)a);
+  return 1;
+}
+
+/* rt:regenerate_child_maps(map) -> { uid, ... } */
+static int rt_regenerate_child_maps(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  uint64_t map = (uint64_t)luaL_checkinteger(L, 2), list[256];
+  size_t n = 0;
+  CALL(L, lr, strata_regenerate_child_maps(lr->rt, map, list, 256, &n, err));
+  lua_createtable(L, (int)(n < 256 ? n : 256), 0);
+  for (size_t i = 0; i < n && i < 256; i++) {
+    lua_pushinteger(L, (lua_Integer)list[i]);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
+}
+
+/* rt:unique_areas_init() */
+static int rt_unique_areas_init(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  CALL(L, lr, strata_unique_areas_init(lr->rt, err));
+  return 0;
+}
+
+/* rt:renew(map): the base.map_renew timer's work */
+static int rt_renew(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  CALL(L, lr, strata_map_renew(lr->rt, (uint64_t)luaL_checkinteger(L, 2), err));
+  return 0;
+}
+
+/* rt:set_level(map, n) / rt:set_conquered(area, bool) / rt:set_starting_floor(area, n) /
+** rt:set_deepest_floor(area, n|nil) */
+static int rt_set_level(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  CALL(L, lr, strata_map_set_level(lr->rt, (uint64_t)luaL_checkinteger(L, 2), luaL_checkinteger(L, 3), err));
+  return 0;
+}
+
+static int rt_set_conquered(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  CALL(L, lr, strata_area_set_conquered(lr->rt, (uint64_t)luaL_checkinteger(L, 2), lua_toboolean(L, 3), err));
+  return 0;
+}
+
+static int rt_set_starting_floor(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  CALL(L, lr, strata_area_set_starting_floor(lr->rt, (uint64_t)luaL_checkinteger(L, 2), luaL_checkinteger(L, 3), err));
+  return 0;
+}
+
+static int rt_set_deepest_floor(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  int64_t d = 0;
+  int has = !lua_isnoneornil(L, 3);
+  if (has) d = luaL_checkinteger(L, 3);
+  CALL(L, lr, strata_area_set_deepest_floor(lr->rt, (uint64_t)luaL_checkinteger(L, 2), has ? &d : NULL, err));
+  return 0;
+}
+
+/* rt:player() -> uid | nil; rt:find_unique(id) -> uid | nil */
+static int rt_player(lua_State *L) {
+  uint64_t p = strata_player(check_rt(L, 1)->rt);
+  if (p) lua_pushinteger(L, (lua_Integer)p);
+  else lua_pushnil(L);
+  return 1;
+}
+
+static int rt_find_unique(lua_State *L) {
+  uint64_t a = strata_find_unique(check_rt(L, 1)->rt, luaL_checkstring(L, 2));
+  if (a) lua_pushinteger(L, (lua_Integer)a);
+  else lua_pushnil(L);
+  return 1;
+}
+
+/* rt:areas(archetype|nil, type|nil, parent|nil) -> { uid, ... } in uid order */
+static int rt_areas(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  strata_area_filter f = { luaL_optstring(L, 2, NULL), luaL_optstring(L, 3, NULL), opt_uid(L, 4) };
+  size_t n = strata_areas(lr->rt, &f, NULL, 0);
+  uint64_t *list = lua_newuserdatauv(L, (n ? n : 1) * sizeof *list, 0); /* freed by the collector */
+  n = strata_areas(lr->rt, &f, list, n);
+  lua_createtable(L, (int)n, 0);
+  for (size_t i = 0; i < n; i++) {
+    lua_pushinteger(L, (lua_Integer)list[i]);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
+}
+
+/* rt:set_player(actor) */
+static int rt_set_player(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  CALL(L, lr, strata_set_player(lr->rt, (uint64_t)luaL_checkinteger(L, 2), err));
+  return 0;
+}
+
+/* rt:travel(actor, target, x|nil, y|nil) -> map uid, or nil when stopped */
+static int rt_travel(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  strata_travel_opts o;
+  memset(&o, 0, sizeof o);
+  if (!lua_isnoneornil(L, 4)) {
+    o.has_xy = 1;
+    o.x = luaL_checkinteger(L, 4);
+    o.y = luaL_checkinteger(L, 5);
+  }
+  uint64_t m = 0;
+  CALL(L, lr, strata_travel(lr->rt, (uint64_t)luaL_checkinteger(L, 2), (uint64_t)luaL_checkinteger(L, 3), &o, &m, err));
+  if (m) lua_pushinteger(L, (lua_Integer)m);
+  else lua_pushnil(L);
+  return 1;
+}
+
+/* A value converted from arg, held by a userdata that frees it (its
+** metatable from world.c), so that a later error leaks nothing. */
+static strata_value *held_value(lua_State *L, lruntime *lr, int arg, const char *label) {
+  strata_value *v = lua_newuserdatauv(L, sizeof *v, 0);
+  *v = strata_value_nil();
+  luaL_setmetatable(L, "strata.value_holder");
+  if (arg && !lua_isnoneornil(L, arg)) lstrata_check_value(L, lr->w, arg, label, v);
+  return v;
+}
+
+/* rt:emit(source|nil, event, params|nil, default|nil) -> the chain's result */
+static int rt_emit(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  uint64_t source = opt_uid(L, 2);
+  const char *event = luaL_checkstring(L, 3);
+  lua_settop(L, 5);
+  strata_value *params = held_value(L, lr, 4, "event params");
+  strata_value *dflt = held_value(L, lr, 5, "event default");
+  strata_value *result = held_value(L, lr, 0, NULL);
+  CALL(L, lr, strata_emit(lr->rt, source, event, params->type == STRATA_VNIL ? NULL : params,
+                          dflt->type == STRATA_VNIL ? NULL : dflt, result, err));
+  lstrata_runtime_table(L, lr);
+  lua_rawgeti(L, -1, T_STATE);
+  lstrata_push_value(L, lua_gettop(L), result);
+  return 1;
+}
+
+/* rt:advance(dt, max_runs, max_total) -> { { timer =, handler =, mod =, message =, dropped = }, ... } */
+static int rt_advance(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  double dt = luaL_checknumber(L, 2);
+  lua_Integer max_runs = luaL_checkinteger(L, 3), max_total = luaL_checkinteger(L, 4);
+  strata_failures f = { NULL, 0, 0 };
+  strata_error err;
+  strata_status st = strata_advance_limited(lr->rt, dt, max_runs > 0 ? (uint64_t)max_runs : 0,
+                                            max_total > 0 ? (uint64_t)max_total : 0, &f, &err);
+  if (st) {
+    strata_failures_clear(&f);
+    return raise_plain(L, lr, &err);
+  }
+  lua_createtable(L, (int)f.n, 0);
+  for (size_t i = 0; i < f.n; i++) {
+    const strata_failure *x = &f.items[i];
+    lua_createtable(L, 0, 5);
+    if (x->timer) { lua_pushinteger(L, (lua_Integer)x->timer); lua_setfield(L, -2, "timer"); }
+    if (x->handler) { lua_pushstring(L, x->handler); lua_setfield(L, -2, "handler"); }
+    if (x->mod) { lua_pushstring(L, x->mod); lua_setfield(L, -2, "mod"); }
+    if (x->has_dropped) {
+      if (x->timer) lua_pushnumber(L, x->dropped);
+      else lua_pushinteger(L, (lua_Integer)x->dropped); /* a number of timers */
+      lua_setfield(L, -2, "dropped");
+    }
+    lua_pushstring(L, x->message);
+    lua_setfield(L, -2, "message");
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  strata_failures_clear(&f);
+  return 1;
+}
+
+/* rt:event_on(event, name, priority, handler ID) */
+static int rt_event_on(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  strata_error err;
+  if (strata_event_on(lr->rt, luaL_checkstring(L, 2), luaL_checkstring(L, 3), luaL_checkinteger(L, 4),
+                      luaL_checkstring(L, 5), &err))
+    return raise_plain(L, lr, &err);
+  return 0;
+}
+
+/* rt:event_off(name) -> how many were removed */
+static int rt_event_off(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  lua_pushinteger(L, (lua_Integer)strata_event_off(lr->rt, luaL_checkstring(L, 2)));
+  return 1;
+}
+
+/* rt:drop_cache(): definitions and callables are asked for again (a reload) */
+static int rt_drop_cache(lua_State *L) {
+  lstrata_runtime_drop_cache(check_rt(L, 1));
+  return 0;
+}
+
+static const luaL_Reg rt_methods[] = {
+  { "floor", rt_floor }, { "add_floor", rt_add_floor }, { "forget_floor", rt_forget_floor },
+  { "create_area", rt_create_area }, { "delete_area", rt_delete_area },
+  { "create_map", rt_create_map }, { "delete_map", rt_delete_map }, { "set_archetype", rt_set_archetype },
+  { "create_stairs", rt_create_stairs }, { "create_entrance", rt_create_entrance },
+  { "unique_area", rt_unique_area }, { "regenerate_child_maps", rt_regenerate_child_maps },
+  { "unique_areas_init", rt_unique_areas_init }, { "set_player", rt_set_player }, { "travel", rt_travel },
+  { "renew", rt_renew }, { "player", rt_player }, { "find_unique", rt_find_unique }, { "areas", rt_areas }, { "set_level", rt_set_level }, { "set_conquered", rt_set_conquered },
+  { "set_starting_floor", rt_set_starting_floor }, { "set_deepest_floor", rt_set_deepest_floor },
+  { "emit", rt_emit }, { "advance", rt_advance }, { "event_on", rt_event_on }, { "event_off", rt_event_off },
+  { "drop_cache", rt_drop_cache }, { NULL, NULL } };
+
+void lstrata_open_runtime(lua_State *L) {
+  lua_newtable(L);
+  lua_createtable(L, 0, 1);
+  lua_pushliteral(L, "v");
+  lua_setfield(L, -2, "__mode");
+  lua_setmetatable(L, -2);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lstrata_runtimes);
+  luaL_newmetatable(L, RUNTIME_MT);
+  luaL_newlib(L, rt_methods);
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, rt_gc);
+  lua_setfield(L, -2, "__gc");
+  lstrata_protect_metatable(L, RUNTIME_MT);
+  lua_pop(L, 1);
+  lua_newtable(L);
+  lua_pushcfunction(L, rt_new);
+  lua_setfield(L, -2, "new");
+  lua_setfield(L, -2, "runtime");
+}

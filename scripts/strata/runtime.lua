@@ -1,0 +1,341 @@
+-- strata.runtime: the Lua side of a world's runtime (bindings/lua/runtime.c,
+-- core/include/strata/runtime.h, resolver.h). The core does areas, floors,
+-- travel, events and timers; whatever logic it needs it asks for by (kind, ID)
+-- through the dispatcher made here, which answers from the world's data
+-- registry and runs mod functions through mods.call (the sandbox), with the
+-- arguments and ctx of API.md. Definitions are handed over as plain tables,
+-- converted once per ID by the binding (cached until a reload).
+--
+-- require("strata.runtime")(internals) sets internals.runtime_hooks (attach,
+-- reloaded, sync, full_message: world.lua calls them) and returns core_call.
+local core = require "strata.core"
+local boundary = require "strata.boundary"
+local mods = require "strata.mods"
+local private = require "strata.private"
+local owner = private.owner
+
+return function(I)
+  local handle, point = I.handle, I.point
+  local archetype_of, lent_stream = I.archetype_of, I.lent_stream
+
+  local function fail(fmt, ...) error(fmt:format(...), 0) end
+
+  local function is_handle(v, kind)
+    return I.is_handle(v) and (kind == nil or v.kind == kind)
+  end
+
+  -- extra becomes the ctx: with the world as mod code sees it (its view).
+  local function ctx_for(w, extra)
+    extra.world = private.view[w] or w
+    return extra
+  end
+
+  local function call(what, fn, ...) return mods.call(what, fn, ...) end
+
+  -- ---- emits from Lua ------------------------------------------------------------------------
+  -- The core runs the chain; the params table and the results stay Lua values
+  -- (the same table for every handler, results of any type): the core gets
+  -- marks { [MARK] = emit, [VERSION] = which result } in their place.
+  local MARK, VERSION, tokens = "\0strata emit", "\0strata result", 0
+
+  I.runtime_hooks.emit = function(w, source, event, params, default)
+    tokens = tokens + 1
+    local token = tokens
+    local e = { token = token, params = params, results = { [0] = default }, n = 0 }
+    w._emits[token] = e
+    local dflt = default ~= nil and { [MARK] = token, [VERSION] = 0 } or nil
+    w:_streams_to_core()
+    local ok, r = pcall(w._rt.emit, w._rt, source and source.uid, event, { [MARK] = token }, dflt)
+    w:_streams_from_core()
+    w._emits[token] = nil
+    if not ok then error((tostring(I.runtime_hooks.full_message(w, r)):gsub("^strata_emit: ", "")), 0) end
+    if type(r) == "table" and r[MARK] == token then return e.results[r[VERSION]] end
+    return r
+  end
+
+  local function ordered_uniques(w)
+    return w._registry:view("base.unique_area"):iter()
+  end
+
+  local function unique_at(u)
+    if u.at == nil then return 0, 0 end
+    return point(u.at, "base.unique_area " .. u._id .. " at")
+  end
+
+  -- A core error holds 511 bytes of a message: mods' longer ones (up to
+  -- mods.lua's 4000) are kept whole here, by their first 511 bytes.
+  local CUT = 511
+  local function keep_message(w, m)
+    if #m < CUT then return end
+    if w._rt_count > 64 then w._rt_full, w._rt_count = {}, 0 end
+    w._rt_full[m:sub(1, CUT)] = m
+    w._rt_count = w._rt_count + 1
+  end
+  local function full_message(w, m)
+    if type(m) == "string" and #m == CUT then return w._rt_full[m] or m end
+    return m
+  end
+  I.runtime_hooks.full_message = full_message
+
+  local sync_handlers -- (below)
+
+  -- w._rt:method(...): a call into the core's runtime. Its errors name the C
+  -- function: the Lua name takes its place (nil: the caller's boundary names it).
+  local function core_call(w, name, method, ...)
+    sync_handlers(w)
+    local rt = w._rt
+    w:_streams_to_core()
+    local ok, r = pcall(rt[method], rt, ...) -- (one result at most)
+    w:_streams_from_core()
+    if ok then return r end
+    local msg = full_message(w, r)
+    if type(msg) == "string" then
+      local rest = msg:match("^strata_[%w_]+: (.*)$")
+      if rest then msg = name and (name .. ": " .. rest) or rest end
+    end
+    error(msg, 0)
+  end
+
+  -- ---- logic and definitions by ID ------------------------------------------------------
+  -- bindings/lua/runtime.c asks this dispatcher for what the core needs:
+  -- callables by (kind, ID), definitions, savepoints to follow, and runs
+  -- the callables through it (in the sandbox, with ctx as before).
+  local GENERATE_FLOOR, GENERATE, ON_SPAWN, STARTING_POS, EVENT, HANDLER = 0, 1, 2, 8, 9, 10
+  local hook_names = { [2] = "on_spawn", [3] = "on_load", [4] = "on_enter", [5] = "on_leave",
+    [6] = "on_restock", [7] = "on_renew", [8] = "starting_pos" }
+
+  local function lookup(w, type_id, id)
+    local ok, e = pcall(function() return w._registry:view(type_id):ensure(id) end)
+    if ok then return e end
+    return nil, tostring(boundary.strip(e))
+  end
+
+  local function int_or_nil(v) return math.type(v) == "integer" and v or nil end
+
+  -- C orders by integer priorities: a fractional one rounds down.
+  local function int_priority(p)
+    if math.type(p) == "integer" then return p end
+    if p >= 2^62 then return math.tointeger(2^62) end
+    if p <= -2^62 then return -math.tointeger(2^62) end
+    return math.tointeger(math.floor(p))
+  end
+
+  local function global_handler(w, id)
+    local event, name = id:match("^(.-)\n(.*)$")
+    for _, h in ipairs(event and w._registry.handlers and w._registry.handlers[event] or {}) do
+      if h.name == name then return h end
+    end
+  end
+
+  local function map_ctx(w, info, extra)
+    local ctx = ctx_for(w, extra)
+    if info.rng then ctx.rng = lent_stream(w, info.rng_key, info.rng) end
+    return ctx
+  end
+
+  local function run(w, kind, fn, info)
+    local id = info.id
+    if kind == GENERATE_FLOOR or kind == GENERATE then
+      local a, n = handle(w, info.area), info.floor
+      local ctx = map_ctx(w, info, { area = a, floor = n, depth = n, params = info.params or {} })
+      local m
+      if kind == GENERATE then m = call(id .. " generate", fn, ctx)
+      else m = call(id .. " generate_floor", fn, a, n, ctx) end
+      if not is_handle(m, "map") or owner[m] ~= w or not m:alive() then
+        local what = kind == GENERATE and "map archetype '" .. id .. "'" or "area generator '" .. id .. "'"
+        fail("%s returned %s for floor %d of %s: expected a map (world:new_map)", what,
+          is_handle(m) and tostring(m) or type(m), n, tostring(a))
+      end
+      return m.uid
+    elseif kind == EVENT or kind == HANDLER then
+      local source = info.source and handle(w, info.source) or w
+      if info.event == "base.handler_failed" and info.params then
+        info.params.message = full_message(w, info.params.message)
+      end
+      if info.event then
+        local what
+        if kind == HANDLER then what = id
+        elseif info.name then what = id .. " events"
+        else
+          local h = global_handler(w, id)
+          what = "event handler '" .. h.name .. "' of mod " .. h.mod
+        end
+        -- an emit from Lua: its params and results stay Lua values (the core holds marks)
+        local params, result, e = info.params, info.result, nil
+        if type(params) == "table" and params[MARK] then
+          e = w._emits[params[MARK]]
+          params = e and e.params
+        end
+        if e and type(result) == "table" and result[MARK] then result = e.results[result[VERSION]] end
+        local r, stop
+        if kind == HANDLER then r, stop = call(what, fn, source, params, info.args, result)
+        else r, stop = call(what, fn, source, params, result) end
+        if e and r ~= nil and r ~= "stop" then
+          e.n = e.n + 1
+          e.results[e.n] = r
+          r = { [MARK] = e.token, [VERSION] = e.n }
+        end
+        return r, stop == "stop"
+      end
+      call(id, fn, w, { time = info.time, timer = info.timer }, info.args)
+      return nil
+    end
+    local name = hook_names[kind]
+    local m = handle(w, info.map)
+    local extra
+    if kind == ON_SPAWN then
+      extra = { area = handle(w, info.area), floor = info.floor, depth = info.floor, params = info.params or {} }
+    elseif name == "on_restock" or name == "on_renew" then
+      extra = { steps = info.steps, map = m, area = m.area, floor = m.floor }
+    else
+      extra = { actor = info.actor and handle(w, info.actor), from = info.from and handle(w, info.from),
+        to = info.to and handle(w, info.to), map = kind == STARTING_POS and m or nil }
+    end
+    local x, y = call(id .. " " .. name, fn, m, map_ctx(w, info, extra))
+    if kind == STARTING_POS then
+      if type(x) == "table" then x, y = point(x, id .. " starting_pos") end
+      return x, y
+    end
+  end
+
+  local function dispatcher(w)
+    local reg = w._registry
+    local txns = {}
+    local ops = {}
+    function ops.resolve(kind, id)
+      if kind == GENERATE_FLOOR then
+        local g, msg = lookup(w, "base.area_generator", id)
+        if not g then return nil, msg end
+        return type(g.generate_floor) == "function" and g.generate_floor or false, g._mod
+      elseif kind == EVENT then
+        local h = global_handler(w, id)
+        if not h then return nil, "unknown event handler " .. id end
+        return h.fn, h.mod
+      elseif kind == HANDLER then
+        local h = reg.by_type["base.handler"] and reg.by_type["base.handler"][id]
+        if not h then return nil, "unknown base.handler '" .. id .. "'" end
+        return type(h.run) == "function" and h.run or false, h._mod
+      end
+      local ma, msg = lookup(w, "base.map_archetype", id)
+      if not ma then return nil, msg end
+      local f = ma[kind == GENERATE and "generate" or hook_names[kind]]
+      return type(f) == "function" and f or false, ma._mod
+    end
+    function ops.map_archetype(id)
+      local ma, msg = lookup(w, "base.map_archetype", id)
+      if not ma then return nil, msg end
+      local renew = type(ma.renew) == "table" and ma.renew or {}
+      local d = { mod = ma._mod, properties = type(ma.properties) == "table" and ma.properties or nil }
+      for _, what in ipairs{ "restock", "renew" } do
+        local every = renew[what .. "_every"]
+        if type(every) == "number" and every > 0 then d[what .. "_every"] = every end
+      end
+      if type(ma.starting_pos) == "table" then d.start_x, d.start_y = point(ma.starting_pos, id .. " starting_pos") end
+      return d
+    end
+    function ops.area_archetype(id)
+      local aa, msg = lookup(w, "base.area_archetype", id)
+      if not aa then return nil, msg end
+      local floors = {}
+      for n, ma in pairs(type(aa.floors) == "table" and aa.floors or {}) do
+        if math.type(n) == "integer" and type(ma) == "string" then floors[#floors + 1] = { n = n, map_archetype = ma } end
+      end
+      return { mod = aa._mod, types = aa.types, floors = floors, generator = aa.generator,
+        starting_floor = int_or_nil(aa.starting_floor), deepest_floor = int_or_nil(aa.deepest_floor),
+        params = aa.params, meta = aa.meta }
+    end
+    function ops.unique_area(id)
+      local u, msg = lookup(w, "base.unique_area", id)
+      if not u then return nil, msg end
+      local d = { area = u.area, parent = u.parent, on_floor = int_or_nil(u.on_floor),
+        starting_floor = int_or_nil(u.starting_floor), eager = u.eager and true or false }
+      if u.at ~= nil then d.at_x, d.at_y = unique_at(u) end
+      return d
+    end
+    function ops.unique_list()
+      local ids = {}
+      for _, u in ordered_uniques(w) do ids[#ids + 1] = u._id end
+      return ids
+    end
+    function ops.archetype_event(kind, archetype, event, i)
+      local arch = archetype_of(reg, kind, archetype)
+      if not arch or type(arch.events) ~= "table" then return nil end
+      local k = 0
+      for _, e in ipairs(arch.events) do
+        if e.id == event then
+          k = k + 1
+          if k == i then return e.name or arch._id, int_priority(e.priority or 100), e.handler, arch._mod end
+        end
+      end
+      return nil
+    end
+    function ops.event_declared(event)
+      return reg.by_type["base.event"] ~= nil and reg.by_type["base.event"][event] ~= nil
+    end
+    function ops.savepoint(op)
+      if op == 0 then txns[#txns + 1] = w:_txn_open()
+      else
+        local txn = table.remove(txns)
+        if txn then w:_txn_close(txn, op == 1) end
+      end
+    end
+    function ops.call(kind, fn, info)
+      local ok, a, b = pcall(run, w, kind, fn, info)
+      if not ok then
+        local m = tostring(boundary.strip(a))
+        keep_message(w, m)
+        return false, m
+      end
+      return true, a, b
+    end
+    return function(op, ...) return ops[op](...) end
+  end
+
+  -- Global handlers (events:register) are the core's too, named "event\nname".
+  -- What was registered is kept to notice a change of the registry's lists
+  -- (a reload, or a host editing them): then they are registered anew.
+  local function register_handlers(w)
+    for _, name in ipairs(w._rt_handlers or {}) do w._rt:event_off(name) end
+    local names, seen = {}, {}
+    for event, list in pairs(w._registry.handlers or {}) do
+      local s = { list = list, n = #list }
+      for i, h in ipairs(list) do
+        w._rt:event_on(event, h.name, int_priority(h.priority), event .. "\n" .. h.name)
+        names[#names + 1] = h.name
+        s[i] = h
+      end
+      seen[event] = s
+    end
+    w._rt_handlers, w._rt_seen = names, seen
+  end
+
+  sync_handlers = function(w)
+    local seen, n = w._rt_seen, 0
+    for event, list in pairs(w._registry.handlers or {}) do
+      local s = seen[event]
+      if not s or s.list ~= list or s.n ~= #list then n = -1 break end
+      for i = 1, s.n do if s[i] ~= list[i] then n = -1 break end end
+      if n < 0 then break end
+      n = n + 1
+    end
+    if n >= 0 then for _ in pairs(seen) do n = n - 1 end end
+    if n ~= 0 then
+      w._rt:drop_cache()
+      register_handlers(w)
+    end
+  end
+  I.runtime_hooks.sync = sync_handlers
+
+  I.runtime_hooks.attach = function(w)
+    w._rt = core.runtime.new(w._s, dispatcher(w))
+    w._emits = {}
+    w._rt_full, w._rt_count = {}, 0
+    register_handlers(w)
+  end
+  I.runtime_hooks.reloaded = function(w)
+    w._rt:drop_cache()
+    register_handlers(w)
+  end
+
+  return core_call
+end

@@ -1,0 +1,92 @@
+-- The core's runtime under a Lua world (bindings/lua/runtime.c): floors,
+-- events and timers run in C and find their logic in the registry; what the
+-- Lua side keeps (cached streams, handler lists, long messages) stays in step.
+local strata = require "strata"
+
+local OPTS = { mods = { "base", "dungeon" }, mod_path = { "mods", "spec/fixtures/mods" } }
+local function new_world(seed) return strata.world.new{ seed = seed or 1, mods = OPTS.mods, mod_path = OPTS.mod_path } end
+
+describe("the runtime of a Lua world", function()
+  it("a stream the host holds and the floor generator draw the same numbers", function()
+    local a, b = new_world(4), new_world(4)
+    local ca, cb = a:create_area("dungeon.cave"), b:create_area("dungeon.cave")
+    -- a draws from the floor's stream before the floor exists; b does not
+    local key = "area#" .. ca.uid .. " floor 1"
+    local s = a.rng:stream(key)
+    local first = s:int(1000)
+    b.rng:stream(key):int(1000)
+    local ma, mb = ca:floor(1), cb:floor(1)
+    assert.equal(mb:render(), ma:render())
+    -- and the held stream goes on from where the generator left it
+    assert.equal(b.rng:stream(key):int(1000), s:int(1000))
+    assert.is_number(first)
+  end)
+
+  it("sees global handlers a host puts in the registry after the world was made", function()
+    local w = new_world()
+    local log = {}
+    w._registry.handlers["base.floor_generated"] = { { name = "spec: seen", priority = 5, mod = "spec",
+      fn = function(map, params) log[#log + 1] = params.floor .. " " .. tostring(map == params.map) end } }
+    local cave = w:create_area("dungeon.cave")
+    cave:floor(1)
+    cave:floor(2)
+    assert.same({ "1 true", "2 true" }, log)
+    w._registry.handlers["base.floor_generated"] = nil
+    cave:floor(3)
+    assert.equal(2, #log)
+  end)
+
+  it("hands an emit's params and results to the handlers as Lua values", function()
+    local w = new_world()
+    local params = { fn = function() return 7 end }
+    local seen = {}
+    w._registry.handlers["dungeon.blocked"] = {
+      { name = "a", priority = 1, mod = "spec", fn = function(_, p, r) seen[1] = p == params and r return { p.fn } end },
+      { name = "b", priority = 2, mod = "spec", fn = function(_, p, r) seen[2] = p == params return r end },
+      { name = "c", priority = 3, mod = "spec", fn = function(_, _, r) return "stop" end },
+      { name = "d", priority = 4, mod = "spec", fn = function() seen[3] = true end } }
+    local start = {}
+    local r = w:emit("dungeon.blocked", params, start)
+    assert.equal(start, seen[1])
+    assert.is_true(seen[2])
+    assert.is_nil(seen[3])
+    assert.equal(7, r[1]())
+    -- nested emits keep their own
+    w._registry.handlers["dungeon.blocked"] = { { name = "n", mod = "spec", priority = 1, fn = function(_, p)
+      if p.depth < 3 then return w:emit("dungeon.blocked", { depth = p.depth + 1 }) + 1 end
+      return 0
+    end } }
+    assert.equal(3, w:emit("dungeon.blocked", { depth = 0 }))
+  end)
+
+  it("keeps a mod's long error message whole through the core", function()
+    local w = new_world()
+    local long = ("x"):rep(900)
+    w._registry.by_type["base.handler"]["dungeon.noop"].run = function() error(long, 0) end
+    w:schedule{ after = 1, handler = "dungeon.noop" }
+    local failures = w:advance(2)
+    assert.equal(1, #failures)
+    assert.equal(long, failures[1].message)
+  end)
+
+  it("lets a world and its runtime be collected", function()
+    local weak = setmetatable({}, { __mode = "k" })
+    do
+      local w = new_world()
+      w:create_area("dungeon.cave"):floor(1)
+      weak[w] = true
+    end
+    collectgarbage()
+    collectgarbage()
+    assert.is_nil(next(weak))
+  end)
+
+  it("runs nested generation from inside a generator on the same runtime", function()
+    local w = new_world()
+    local tower = w:unique_area("dungeon.tower") -- its parents first, each floor in C
+    assert.is_not_nil(w:find_unique("dungeon.world"))
+    assert.equal(tower, w:find_unique("dungeon.tower"))
+    local m = w:get_or_create_map("dungeon.deep_cave", 2)
+    assert.equal(2, m.floor)
+  end)
+end)
