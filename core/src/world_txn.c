@@ -131,6 +131,7 @@ static void mark(strata_world *w, const journal_entry *e) {
     if (e->u.deleted.r->o.tilemap) world_mark_map(w, e->u.deleted.r->o.uid);
     break;
   case J_FIELDS: world_mark(w, e->u.fields.r->o.uid); break;
+  case J_PATH: world_mark(w, e->u.path.r->o.uid); break;
   case J_TILES: world_mark_map(w, e->u.tiles.r->o.uid); break; /* its map or revision changes */
   case J_TIMER_REMOVED: world_mark(w, e->u.timer.uid); break;
   case J_TIMER_MOVED: world_mark(w, e->u.moved.uid); break;
