@@ -55,6 +55,10 @@ void lt_arena_free(lt_arena *a) {
 /* ---- token lists ---- */
 #define MAX_TOKENS 4000000u      /* after expansion: far beyond any real layout file */
 #define MAX_EXPANSIONS 200000u
+/* Tokens copied while expanding (arguments read, bodies built): a few
+** expansions of huge arguments cost as much as millions of small ones, so
+** the count of expansions alone does not bound the time. */
+#define MAX_EXPANSION_WORK 10000000u
 #define MAX_MACRO_ARGS 64
 
 static int list_push(lt_list *l, lt_token t) {
@@ -290,6 +294,13 @@ static int word_mentions(const char *word, const char *param) {
   return 0;
 }
 
+static strata_status too_large(strata_error *err, const char *name, const lt_token *t, const char *mname) {
+  return lt_fail(err, name, t->line, t->col,
+                 "macro expansion too large at %s (called on line %d): more than %u tokens copied "
+                 "or %u in the result",
+                 mname, t->call_line ? t->call_line : t->line, MAX_EXPANSION_WORK, MAX_TOKENS);
+}
+
 strata_status lt_expand(lt_arena *a, const char *text, size_t len, const char *name, lt_list *out,
                         strata_error *err) {
   lt_list raw = {0}, rest = {0}, stack = {0}, tmp = {0};
@@ -302,7 +313,7 @@ strata_status lt_expand(lt_arena *a, const char *text, size_t len, const char *n
     if (!list_push(&stack, rest.items[i])) { st = nomem(err); goto done; }
   const char *recent[8] = {0};
   int recent_line[8] = {0};
-  size_t expansions = 0;
+  size_t expansions = 0, work = 0;
   while (stack.len > 0) {
     lt_token t = stack.items[--stack.len];
     int any = 0;
@@ -351,11 +362,16 @@ strata_status lt_expand(lt_arena *a, const char *text, size_t len, const char *n
       /* An argument list of empty arguments has no items yet (NULL): no offset from NULL. */
       for (size_t q = 0; q < count; q++) args[q] = tmp.items ? tmp.items + first[q] : NULL;
       consumed = stack.len - k;
+      work += consumed;
     }
     const macro *m = find_macro(&ms, t.text, count, &any);
     if (m == NULL) { /* no macro of that arity: the word stays (and is likely an error later) */
       if (!list_push(out, t)) { st = nomem(err); goto done; }
       continue;
+    }
+    if (work > MAX_EXPANSION_WORK) {
+      st = too_large(err, name, &t, m->name);
+      goto done;
     }
     if (++expansions > MAX_EXPANSIONS || stack.len + out->len > MAX_TOKENS) {
       char chain[512];
@@ -378,6 +394,13 @@ strata_status lt_expand(lt_arena *a, const char *text, size_t len, const char *n
     lt_list body = {0};
     for (size_t b = 0; b < m->nbody && !st; b++) {
       const lt_token *u = &m->body[b];
+      /* One body repeating a long argument can be larger than any limit
+      ** above: checked as it grows. */
+      if (work + body.len > MAX_EXPANSION_WORK || body.len + stack.len + out->len > MAX_TOKENS) {
+        free(body.items);
+        st = too_large(err, name, &t, m->name);
+        goto done;
+      }
       size_t p = m->nparams;
       if (u->kind == LT_WORD)
         for (p = 0; p < m->nparams && strcmp(u->text, m->params[p]) != 0; p++) {}
@@ -399,6 +422,7 @@ strata_status lt_expand(lt_arena *a, const char *text, size_t len, const char *n
       v.call_line = call_line;
       if (!list_push(&body, v)) st = nomem(err);
     }
+    work += body.len;
     for (size_t b = body.len; b-- > 0 && !st;)
       if (!list_push(&stack, body.items[b])) st = nomem(err);
     free(body.items);
