@@ -201,6 +201,58 @@ static void test_fuzz_findings(void) {
   }
 }
 
+/* Files far larger than any real one: read in linear time and memory (names
+** and macros are looked up by hash, a string's buffer is its own length), or
+** stopped by the expansion limit. Before, 4,000 layouts took 1.8 GB, 200,000
+** never finished, and so did 200,000 macros or 50,000 nested calls. */
+static void test_large_files(void) {
+  enum { N = 50000 };
+  size_t cap = (size_t)N * 64 + 256, n = 0;
+  char *text = malloc(cap);
+  CHECK(text != NULL);
+  if (text == NULL) return;
+  strata_error err;
+  /* N macros, N layouts that use them (one inherits, one modifies) */
+  for (int i = 0; i < N; i++) n += (size_t)snprintf(text + n, cap - n, "Def M%d() Set(\"a%d\") End\n", i, i);
+  for (int i = 0; i < N; i++) n += (size_t)snprintf(text + n, cap - n, "\"l%d\" M%d()\n", i, N - 1 - i);
+  n += (size_t)snprintf(text + n, cap - n, "\"x\" inherit \"l7\" Set(\"x\") \"l9\" modify M3()\n");
+  strata_layout_file *f = strata_layout_file_parse(text, n, "big", &err);
+  CHECK(f != NULL);
+  if (f) {
+    CHECK_EQ_INT(strata_layout_count(f), N + 1);
+    CHECK(strata_layout_find(f, "l49999") != NULL && strata_layout_find(f, "x") != NULL);
+    strata_tilemap *m = strata_tilemap_new(2, 2, NULL, &err);
+    strata_rng rng;
+    strata_rng_seed(&rng, 1);
+    strata_layout_result res;
+    char why[64];
+    CHECK(strata_layout_run(strata_layout_find(f, "l9"), m, &rng, &res, why, sizeof why, &err) == STRATA_OK);
+    CHECK(has(m, 1, 1, "a3"));
+    strata_tilemap_free(m);
+    strata_layout_file_free(f);
+  }
+  /* a duplicate at the end, of a layout and of a macro */
+  size_t base = n;
+  n += (size_t)snprintf(text + n, cap - n, "\"l12345\" None\n");
+  strata_error_clear(&err);
+  CHECK(strata_layout_file_parse(text, n, "big", &err) == NULL);
+  CHECK(strstr(err.message, "duplicate layout name 'l12345'") != NULL);
+  n = base;
+  n += (size_t)snprintf(text + n, cap - n, "Def M4321() None End\n");
+  CHECK(strata_layout_file_parse(text, n, "big", &err) == NULL);
+  CHECK(strstr(err.message, "macro M4321 with 0 parameters is defined twice (first at line 4322)") != NULL);
+  /* N nested calls of a macro with the wrong arity: each reads its
+  ** arguments to the end, N^2 / 2 tokens in all */
+  n = (size_t)snprintf(text, cap, "Def M(a, b) a End\n\"x\" ");
+  for (int i = 0; i < N; i++) n += (size_t)snprintf(text + n, cap - n, "M(");
+  for (int i = 0; i < N; i++) n += (size_t)snprintf(text + n, cap - n, ")");
+  strata_error_clear(&err);
+  CHECK(strata_layout_file_parse(text, n, "nest", &err) == NULL);
+  CHECK(strstr(err.message, "nest:2:") == err.message);
+  CHECK(strstr(err.message, "macro expansion too large at M (called on line 2)") != NULL);
+  free(text);
+}
+
 /* Every layout of the corpus, once, at a size the game uses (80x80 for the
 ** big ones would be slow under the sanitizers: 40x40 shows the same code). */
 static void test_corpus(void) {
@@ -441,6 +493,7 @@ int main(void) {
   test_errors();
   test_corpus();
   test_fuzz_findings();
+  test_large_files();
   test_paths_agree();
   test_kept_forms();
   test_golden();
