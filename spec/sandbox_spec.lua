@@ -188,6 +188,13 @@ describe("the sandbox, attacked", function()
   attack{ "a layout whose macro expansion never ends (a fuzzing find)",
     shell = "cp " .. SOURCE .. "/spec/fuzz/corpus/layout/known-expansion-hang.txt hang.txt",
     handler = "strata.layout.parse_file(mod:read('hang.txt'), 'hang')", expect = "macro expansion too large at Margin" }
+  -- No hook runs inside C: what stops this is that strata's C allocations fail once the
+  -- budget is spent (bindings/lua/guard.c); without that it runs for hours.
+  attack{ "a layout that repeats its work a million times, all in C", handler = [[
+    local g = strata.layout.parse('Repeat({1000000 1000001}, { Reset("rock") ' ..
+      'Connect(On("rock"), (1, On("rock"), Reset("floor"))) })')
+    strata.layout.run(g, strata.tilemap.new{ width = 60, height = 60 }, { seed = 1 })]],
+    expect = "stopped, budget exceeded" }
   attack{ "string.rep with a separator", handler = "string.rep('', 1e9, 'x')", expect = "memory limit exceeded" }
   attack{ "table.concat of 480 MB", handler = [[
     local t = {} for i = 1, 30 do t[i] = ("x"):rep(1 << 24) end
