@@ -4,6 +4,7 @@
 -- do no harm; none may hang, crash, or touch a file outside its test folder;
 -- and the host's own world, made before the attack, must still save and open.
 local LUA_PATH, LUA_CPATH = os.getenv("LUA_PATH") or "", os.getenv("LUA_CPATH") or ""
+local SOURCE = os.getenv("STRATA_SOURCE_DIR") or os.getenv("PWD") or "."
 
 local function sh_quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
 
@@ -184,6 +185,16 @@ describe("the sandbox, attacked", function()
   attack{ "a long plain search", handler = [[
     local s = ("a"):rep(20000000) local p = ("a"):rep(100000) .. "b"
     for i = 1, 100 do s:find(p, 1, true) end]], expect = "stopped, budget exceeded" }
+  attack{ "a layout whose macro expansion never ends (a fuzzing find)",
+    shell = "cp " .. SOURCE .. "/spec/fuzz/corpus/layout/known-expansion-hang.txt hang.txt",
+    handler = "strata.layout.parse_file(mod:read('hang.txt'), 'hang')", expect = "macro expansion too large at Margin" }
+  -- No hook runs inside C: what stops this is that strata's C allocations fail once the
+  -- budget is spent (bindings/lua/guard.c); without that it runs for hours.
+  attack{ "a layout that repeats its work a million times, all in C", handler = [[
+    local g = strata.layout.parse('Repeat({1000000 1000001}, { Reset("rock") ' ..
+      'Connect(On("rock"), (1, On("rock"), Reset("floor"))) })')
+    strata.layout.run(g, strata.tilemap.new{ width = 60, height = 60 }, { seed = 1 })]],
+    expect = "stopped, budget exceeded" }
   attack{ "string.rep with a separator", handler = "string.rep('', 1e9, 'x')", expect = "memory limit exceeded" }
   attack{ "table.concat of 480 MB", handler = [[
     local t = {} for i = 1, 30 do t[i] = ("x"):rep(1 << 24) end

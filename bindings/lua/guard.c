@@ -80,6 +80,14 @@ static void *guard_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
 }
 
 #ifdef STRATA_WRAP_MALLOC
+/* strata's C code asks for memory as it works: once the budget is spent,
+** it gets none (a C loop that allocates, such as a macro expansion that
+** never ends, stops there with "out of memory" instead of running on). */
+static int c_refused(size_t more) {
+  if (depth_now > 0 && spent_now) return 1;
+  return over_limit(more);
+}
+
 void *__real_malloc(size_t n);
 void *__real_calloc(size_t n, size_t size);
 void *__real_realloc(void *p, size_t n);
@@ -90,7 +98,7 @@ void *__wrap_realloc(void *p, size_t n);
 void __wrap_free(void *p);
 
 void *__wrap_malloc(size_t n) {
-  if (over_limit(n)) { G.memory_refused = 1; return NULL; }
+  if (c_refused(n)) { G.memory_refused = 1; return NULL; }
   void *p = __real_malloc(n);
   if (p) G.c_bytes += (int64_t)malloc_usable_size(p);
   return p;
@@ -98,7 +106,7 @@ void *__wrap_malloc(size_t n) {
 
 void *__wrap_calloc(size_t n, size_t size) {
   if (size && n > SIZE_MAX / size) return NULL;
-  if (over_limit(n * size)) { G.memory_refused = 1; return NULL; }
+  if (c_refused(n * size)) { G.memory_refused = 1; return NULL; }
   void *p = __real_calloc(n, size);
   if (p) G.c_bytes += (int64_t)malloc_usable_size(p);
   return p;
@@ -106,7 +114,7 @@ void *__wrap_calloc(size_t n, size_t size) {
 
 void *__wrap_realloc(void *p, size_t n) {
   size_t old = p ? malloc_usable_size(p) : 0;
-  if (n > old && over_limit(n - old)) { G.memory_refused = 1; return NULL; }
+  if (n > old && c_refused(n - old)) { G.memory_refused = 1; return NULL; }
   void *q = __real_realloc(p, n);
   if (q) G.c_bytes += (int64_t)malloc_usable_size(q) - (int64_t)old;
   else if (n == 0) G.c_bytes -= (int64_t)old;

@@ -881,6 +881,47 @@ static gen *parse_pred(parser *p) {
 }
 
 /* ---- files ---- */
+/* Layout names to their index, so that a file of many layouts is read in
+** linear time (a name is looked up for duplicates, modify and inherit). */
+typedef struct name_index {
+  size_t *slot; /* index + 1; 0: empty */
+  size_t cap;   /* a power of two, or 0 */
+} name_index;
+
+static size_t name_hash(const char *s) {
+  size_t h = 2166136261u;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+  return h;
+}
+
+static size_t index_find(const name_index *x, const lg_named *items, const char *key) {
+  if (x->cap == 0) return SIZE_MAX;
+  for (size_t i = name_hash(key) & (x->cap - 1);; i = (i + 1) & (x->cap - 1)) {
+    if (x->slot[i] == 0) return SIZE_MAX;
+    if (strcmp(items[x->slot[i] - 1].name, key) == 0) return x->slot[i] - 1;
+  }
+}
+
+/* Adds items[n - 1]; at most half full, rebuilt from items when it grows. */
+static int index_add(name_index *x, const lg_named *items, size_t n) {
+  if (2 * n > x->cap) {
+    size_t cap = x->cap ? 2 * x->cap : 64;
+    size_t *slot = calloc(cap, sizeof *slot);
+    if (slot == NULL) return 0;
+    free(x->slot);
+    x->slot = slot, x->cap = cap;
+    for (size_t k = 0; k + 1 < n; k++) {
+      size_t i = name_hash(items[k].name) & (cap - 1);
+      while (slot[i]) i = (i + 1) & (cap - 1);
+      slot[i] = k + 1;
+    }
+  }
+  size_t i = name_hash(items[n - 1].name) & (x->cap - 1);
+  while (x->slot[i]) i = (i + 1) & (x->cap - 1);
+  x->slot[i] = n;
+  return 1;
+}
+
 static strata_layout_file *read_text(const char *text, size_t len, const char *name, int single,
                                      strata_error *err) {
   strata_layout_file *f = calloc(1, sizeof *f);
@@ -896,6 +937,7 @@ static strata_layout_file *read_text(const char *text, size_t len, const char *n
     p.end.line = p.toks.items[p.toks.len - 1].line, p.end.col = p.toks.items[p.toks.len - 1].col;
   lg_named *items = NULL;
   size_t n = 0, cap = 0;
+  name_index names = {0};
   if (single) {
     gen *g = parse_gen(&p);
     if (g == NULL) goto fail;
@@ -920,9 +962,8 @@ static strata_layout_file *read_text(const char *text, size_t len, const char *n
         fail_at(&p, kt, "expected the name of a layout (a quoted string), found %s", describe(&p, kt));
         goto fail_items;
       }
-      size_t existing = n;
-      for (size_t i = 0; i < n; i++)
-        if (strcmp(items[i].name, key) == 0) existing = i;
+      size_t existing = index_find(&names, items, key);
+      if (existing == SIZE_MAX) existing = n;
       if (is_word(peek(&p, 0), "modify")) {
         p.pos++;
         if (existing == n) {
@@ -935,9 +976,7 @@ static strata_layout_file *read_text(const char *text, size_t len, const char *n
           const lt_token *ot = peek(&p, 0);
           const char *other;
           if (!parse_string(&p, &other)) goto fail_items;
-          size_t i;
-          for (i = 0; i < n && strcmp(items[i].name, other) != 0; i++) {}
-          if (i == n) {
+          if (index_find(&names, items, other) == SIZE_MAX) {
             fail_at(&p, ot, "'%s' inherits '%s', which is not defined before it", key, other);
             goto fail_items;
           }
@@ -961,8 +1000,10 @@ static strata_layout_file *read_text(const char *text, size_t len, const char *n
       }
       items[n].name = key, items[n].gen = g;
       n++;
+      if (!index_add(&names, items, n)) goto nomem_items;
     }
   }
+  free(names.slot);
   f->layouts = items, f->count = n;
   free(p.toks.items);
   return f;
@@ -970,6 +1011,7 @@ nomem_items:
   strata_error_set(err, STRATA_ENOMEM, "out of memory");
 fail_items:
   free(items);
+  free(names.slot);
   goto fail;
 nomem:
   strata_error_set(err, STRATA_ENOMEM, "out of memory");

@@ -736,8 +736,10 @@ NOINLINE static int noisemap(run *r, const gen *g, rect a) {
   for (size_t e = 0; e < g->nelems && st == OK; e++) {
     double q[2], f[2] = {g->elems[e].lower, g->elems[e].upper};
     for (int k = 0; k < 2; k++) {
+      /* A bound from the file may be anything (1e20, inf, nan): clamp to
+      ** [0, N] before the cast, which is undefined out of range. */
       double idx = f[k] * (double)N;
-      size_t i = idx > 0 ? (size_t)idx : 0;
+      size_t i = idx > 0 ? (idx < (double)N ? (size_t)idx : N) : 0;
       q[k] = i < N ? sorted[i] : sorted[N - 1] + 1;
     }
     const gen *eg = g->elems[e].gen;

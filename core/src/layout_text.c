@@ -55,6 +55,10 @@ void lt_arena_free(lt_arena *a) {
 /* ---- token lists ---- */
 #define MAX_TOKENS 4000000u      /* after expansion: far beyond any real layout file */
 #define MAX_EXPANSIONS 200000u
+/* Tokens copied while expanding (arguments read, bodies built): a few
+** expansions of huge arguments cost as much as millions of small ones, so
+** the count of expansions alone does not bound the time. */
+#define MAX_EXPANSION_WORK 10000000u
 #define MAX_MACRO_ARGS 64
 
 static int list_push(lt_list *l, lt_token t) {
@@ -108,7 +112,12 @@ static strata_status lex(lt_arena *a, const char *text, size_t len, const char *
     if (c == '"') {
       size_t j = i + 1, n = 0;
       int l = line, cl = col + 1;
-      char *buf = lt_alloc(a, len - i);
+      /* The string's raw length first: the buffer is sized by it, not by the
+      ** rest of the file (which made many strings cost quadratic memory). */
+      size_t k = i + 1;
+      while (k < len && text[k] != '"') k += text[k] == '\\' && k + 1 < len && (text[k + 1] == '"' || text[k + 1] == '\\') ? 2 : 1;
+      if (k >= len) return lt_fail(err, name, line, col, "unterminated string");
+      char *buf = lt_alloc(a, k - i);
       if (buf == NULL) return nomem(err);
       for (;;) {
         if (j >= len)
@@ -154,6 +163,7 @@ typedef struct macro {
 typedef struct macros {
   macro *items;
   size_t len, cap;
+  size_t *slot, nslot; /* by name (index + 1; 0: empty), so that lookups stay O(1) */
 } macros;
 
 static int word_is(const lt_token *t, const char *w) { return t->kind == LT_WORD && strcmp(t->text, w) == 0; }
@@ -214,11 +224,6 @@ static strata_status collect(const lt_list *raw, const char *name, macros *ms, l
       return lt_fail(err, name, m.line, m.col, "macro %s has no 'End'", m.name);
     m.body = &raw->items[body];
     m.nbody = j - body;
-    for (size_t k = 0; k < ms->len; k++)
-      if (strcmp(ms->items[k].name, m.name) == 0 && ms->items[k].nparams == m.nparams)
-        return lt_fail(err, name, m.line, m.col,
-                                "macro %s with %zu parameters is defined twice (first at "
-                                "line %d)", m.name, m.nparams, ms->items[k].line);
     if (ms->len == ms->cap) {
       size_t cap = ms->cap ? ms->cap * 2 : 32;
       macro *items = realloc(ms->items, cap * sizeof *items);
@@ -231,13 +236,45 @@ static strata_status collect(const lt_list *raw, const char *name, macros *ms, l
   return STRATA_OK;
 }
 
+static size_t name_hash(const char *s) {
+  size_t h = 2166136261u;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+  return h;
+}
+
+/* The index, once every macro is collected (at most half full; macros of one
+** name lie along one probe path in the order they were defined). A second
+** definition of a name and arity is an error here. */
+static strata_status index_macros(macros *ms, const char *name, strata_error *err) {
+  size_t n = 64;
+  while (n < 2 * ms->len) n *= 2;
+  ms->slot = calloc(n, sizeof *ms->slot);
+  if (ms->slot == NULL) return nomem(err);
+  ms->nslot = n;
+  for (size_t k = 0; k < ms->len; k++) {
+    const macro *m = &ms->items[k];
+    size_t i = name_hash(m->name) & (n - 1);
+    for (; ms->slot[i]; i = (i + 1) & (n - 1)) {
+      const macro *o = &ms->items[ms->slot[i] - 1];
+      if (strcmp(o->name, m->name) == 0 && o->nparams == m->nparams)
+        return lt_fail(err, name, m->line, m->col,
+                       "macro %s with %zu parameters is defined twice (first at line %d)", m->name,
+                       m->nparams, o->line);
+    }
+    ms->slot[i] = k + 1;
+  }
+  return STRATA_OK;
+}
+
 static const macro *find_macro(const macros *ms, const char *name, size_t arity, int *any) {
   *any = 0;
-  for (size_t k = 0; k < ms->len; k++)
-    if (ms->items[k].name[0] == name[0] && strcmp(ms->items[k].name, name) == 0) {
+  for (size_t i = name_hash(name) & (ms->nslot - 1); ms->slot[i]; i = (i + 1) & (ms->nslot - 1)) {
+    const macro *m = &ms->items[ms->slot[i] - 1];
+    if (strcmp(m->name, name) == 0) {
       *any = 1;
-      if (ms->items[k].nparams == arity) return &ms->items[k];
+      if (m->nparams == arity) return m;
     }
+  }
   return NULL;
 }
 
@@ -290,19 +327,27 @@ static int word_mentions(const char *word, const char *param) {
   return 0;
 }
 
+static strata_status too_large(strata_error *err, const char *name, const lt_token *t, const char *mname) {
+  return lt_fail(err, name, t->line, t->col,
+                 "macro expansion too large at %s (called on line %d): more than %u tokens copied "
+                 "or %u in the result",
+                 mname, t->call_line ? t->call_line : t->line, MAX_EXPANSION_WORK, MAX_TOKENS);
+}
+
 strata_status lt_expand(lt_arena *a, const char *text, size_t len, const char *name, lt_list *out,
                         strata_error *err) {
   lt_list raw = {0}, rest = {0}, stack = {0}, tmp = {0};
   macros ms = {0};
   strata_status st = lex(a, text, len, name, 1, 1, 0, &raw, err);
   if (!st) st = collect(&raw, name, &ms, &rest, err);
+  if (!st) st = index_macros(&ms, name, err);
   if (st) goto done;
   /* The input as a stack, next token on top: expansions push their result back. */
   for (size_t i = rest.len; i-- > 0;)
     if (!list_push(&stack, rest.items[i])) { st = nomem(err); goto done; }
   const char *recent[8] = {0};
   int recent_line[8] = {0};
-  size_t expansions = 0;
+  size_t expansions = 0, work = 0;
   while (stack.len > 0) {
     lt_token t = stack.items[--stack.len];
     int any = 0;
@@ -351,6 +396,13 @@ strata_status lt_expand(lt_arena *a, const char *text, size_t len, const char *n
       /* An argument list of empty arguments has no items yet (NULL): no offset from NULL. */
       for (size_t q = 0; q < count; q++) args[q] = tmp.items ? tmp.items + first[q] : NULL;
       consumed = stack.len - k;
+      /* counted whether or not a macro of that arity exists: arguments read
+      ** for nothing, nested, cost as much */
+      work += consumed;
+      if (work > MAX_EXPANSION_WORK) {
+        st = too_large(err, name, &t, t.text);
+        goto done;
+      }
     }
     const macro *m = find_macro(&ms, t.text, count, &any);
     if (m == NULL) { /* no macro of that arity: the word stays (and is likely an error later) */
@@ -378,6 +430,13 @@ strata_status lt_expand(lt_arena *a, const char *text, size_t len, const char *n
     lt_list body = {0};
     for (size_t b = 0; b < m->nbody && !st; b++) {
       const lt_token *u = &m->body[b];
+      /* One body repeating a long argument can be larger than any limit
+      ** above: checked as it grows. */
+      if (work + body.len > MAX_EXPANSION_WORK || body.len + stack.len + out->len > MAX_TOKENS) {
+        free(body.items);
+        st = too_large(err, name, &t, m->name);
+        goto done;
+      }
       size_t p = m->nparams;
       if (u->kind == LT_WORD)
         for (p = 0; p < m->nparams && strcmp(u->text, m->params[p]) != 0; p++) {}
@@ -399,12 +458,13 @@ strata_status lt_expand(lt_arena *a, const char *text, size_t len, const char *n
       v.call_line = call_line;
       if (!list_push(&body, v)) st = nomem(err);
     }
+    work += body.len;
     for (size_t b = body.len; b-- > 0 && !st;)
       if (!list_push(&stack, body.items[b])) st = nomem(err);
     free(body.items);
     if (st) goto done;
   }
 done:
-  free(raw.items), free(rest.items), free(stack.items), free(tmp.items), free(ms.items);
+  free(raw.items), free(rest.items), free(stack.items), free(tmp.items), free(ms.items), free(ms.slot);
   return st;
 }

@@ -111,6 +111,148 @@ static char *read_corpus(size_t *len) {
   return slurp(path, len);
 }
 
+/* A file of the layout fuzz seeds (spec/fuzz/corpus/layout), or NULL. */
+static char *read_fuzz_seed(const char *file, size_t *len) {
+  const char *src = getenv("STRATA_SOURCE_DIR");
+  if (src == NULL) src = STRATA_SOURCE_DEFAULT;
+  char path[1024];
+  snprintf(path, sizeof path, "%s/spec/fuzz/corpus/layout/%s", src, file);
+  return slurp(path, len);
+}
+
+/* Runs a file's first layouts on a small map, as the fuzz target does. */
+static void run_like_fuzz(strata_layout_file *f) {
+  strata_error err;
+  strata_tilemap *m = strata_tilemap_new(12, 9, NULL, &err);
+  CHECK(m != NULL);
+  for (size_t i = 0; m && i < strata_layout_count(f) && i < 4; i++) {
+    strata_rng rng;
+    strata_rng_seed(&rng, i);
+    strata_layout_result res;
+    char why[64];
+    strata_layout_run(strata_layout_at(f, i), m, &rng, &res, why, sizeof why, &err);
+  }
+  strata_tilemap_free(m);
+}
+
+/* What the layout fuzz campaign found, now errors or defined behaviour (the
+** inputs stay in the seed corpus, so every fuzz run replays them too). */
+static void test_fuzz_findings(void) {
+  strata_error err;
+  /* A macro expansion of a 29 KB file that ran for minutes: a few
+  ** expansions with enormous arguments. Now a bounded amount of copying. */
+  size_t len;
+  char *text = read_fuzz_seed("known-expansion-hang.txt", &len);
+  CHECK(text != NULL);
+  if (text) {
+    strata_error_clear(&err);
+    CHECK(strata_layout_file_parse(text, len, "hang", &err) == NULL);
+    CHECK(err.status == STRATA_EPARSE);
+    CHECK(strstr(err.message, "hang:42:3: macro expansion too large at Margin (called on line 307)") ==
+          err.message);
+    free(text);
+  }
+  /* The same from scratch: each level doubles its argument, so 40 levels
+  ** would copy 2^40 tokens in 40 expansions. */
+  char buf[4096];
+  size_t n = 0;
+  for (int k = 0; k < 40; k++)
+    n += (size_t)snprintf(buf + n, sizeof buf - n, "Def D%d(X) D%d({X X}) End\n", k, k + 1);
+  n += (size_t)snprintf(buf + n, sizeof buf - n, "Def D40(X) X End\n\"a\" D0(None)\n");
+  strata_error_clear(&err);
+  CHECK(strata_layout_file_parse(buf, n, "t", &err) == NULL);
+  /* where in the chain it stops (a D's line) and where the chain began */
+  CHECK(err.status == STRATA_EPARSE && err.line >= 1 && err.line <= 40);
+  CHECK(strstr(err.message, "macro expansion too large at D") != NULL);
+  CHECK(strstr(err.message, "(called on line 42)") != NULL);
+
+  /* NoiseMap bounds far beyond 1 (1e20 x the cell count once overflowed a
+  ** cast to size_t): a band up to 1e20 takes every cell from its lower bound. */
+  text = read_fuzz_seed("known-float-cast-overflow.txt", &len);
+  CHECK(text != NULL);
+  if (text) {
+    strata_layout_file *f = strata_layout_file_parse(text, len, "cast", &err);
+    CHECK(f != NULL);
+    if (f) run_like_fuzz(f);
+    strata_layout_file_free(f);
+    free(text);
+  }
+  strata_layout_file *f = parse("\"n\" NoiseMap(0.65, { (0.0, 1e20, Reset(\"a\")) (-1e300, -5, Reset(\"b\")) })\n"
+                                "\"z\" NoiseMap(0.65, { (1e20, 1e300, Reset(\"c\")) })",
+                                &err);
+  CHECK(f != NULL);
+  if (f) {
+    strata_tilemap *m = strata_tilemap_new(7, 5, NULL, &err);
+    for (size_t i = 0; i < 2; i++) {
+      strata_rng rng;
+      strata_rng_seed(&rng, 3);
+      strata_layout_result res;
+      char why[64];
+      CHECK(strata_layout_run(strata_layout_at(f, i), m, &rng, &res, why, sizeof why, &err) == STRATA_OK);
+    }
+    int a = 0, b = 0, c = 0;
+    for (int y = 0; y < 5; y++)
+      for (int x = 0; x < 7; x++) a += has(m, x, y, "a"), b += has(m, x, y, "b"), c += has(m, x, y, "c");
+    CHECK_EQ_INT(a, 35);
+    CHECK_EQ_INT(b, 0);
+    CHECK_EQ_INT(c, 0);
+    strata_tilemap_free(m);
+    strata_layout_file_free(f);
+  }
+}
+
+/* Files far larger than any real one: read in linear time and memory (names
+** and macros are looked up by hash, a string's buffer is its own length), or
+** stopped by the expansion limit. Before, 4,000 layouts took 1.8 GB, 200,000
+** never finished, and so did 200,000 macros or 50,000 nested calls. */
+static void test_large_files(void) {
+  enum { N = 50000 };
+  size_t cap = (size_t)N * 64 + 256, n = 0;
+  char *text = malloc(cap);
+  CHECK(text != NULL);
+  if (text == NULL) return;
+  strata_error err;
+  /* N macros, N layouts that use them (one inherits, one modifies) */
+  for (int i = 0; i < N; i++) n += (size_t)snprintf(text + n, cap - n, "Def M%d() Set(\"a%d\") End\n", i, i);
+  for (int i = 0; i < N; i++) n += (size_t)snprintf(text + n, cap - n, "\"l%d\" M%d()\n", i, N - 1 - i);
+  n += (size_t)snprintf(text + n, cap - n, "\"x\" inherit \"l7\" Set(\"x\") \"l9\" modify M3()\n");
+  strata_layout_file *f = strata_layout_file_parse(text, n, "big", &err);
+  CHECK(f != NULL);
+  if (f) {
+    CHECK_EQ_INT(strata_layout_count(f), N + 1);
+    CHECK(strata_layout_find(f, "l49999") != NULL && strata_layout_find(f, "x") != NULL);
+    strata_tilemap *m = strata_tilemap_new(2, 2, NULL, &err);
+    strata_rng rng;
+    strata_rng_seed(&rng, 1);
+    strata_layout_result res;
+    char why[64];
+    CHECK(strata_layout_run(strata_layout_find(f, "l9"), m, &rng, &res, why, sizeof why, &err) == STRATA_OK);
+    CHECK(has(m, 1, 1, "a3"));
+    strata_tilemap_free(m);
+    strata_layout_file_free(f);
+  }
+  /* a duplicate at the end, of a layout and of a macro */
+  size_t base = n;
+  n += (size_t)snprintf(text + n, cap - n, "\"l12345\" None\n");
+  strata_error_clear(&err);
+  CHECK(strata_layout_file_parse(text, n, "big", &err) == NULL);
+  CHECK(strstr(err.message, "duplicate layout name 'l12345'") != NULL);
+  n = base;
+  n += (size_t)snprintf(text + n, cap - n, "Def M4321() None End\n");
+  CHECK(strata_layout_file_parse(text, n, "big", &err) == NULL);
+  CHECK(strstr(err.message, "macro M4321 with 0 parameters is defined twice (first at line 4322)") != NULL);
+  /* N nested calls of a macro with the wrong arity: each reads its
+  ** arguments to the end, N^2 / 2 tokens in all */
+  n = (size_t)snprintf(text, cap, "Def M(a, b) a End\n\"x\" ");
+  for (int i = 0; i < N; i++) n += (size_t)snprintf(text + n, cap - n, "M(");
+  for (int i = 0; i < N; i++) n += (size_t)snprintf(text + n, cap - n, ")");
+  strata_error_clear(&err);
+  CHECK(strata_layout_file_parse(text, n, "nest", &err) == NULL);
+  CHECK(strstr(err.message, "nest:2:") == err.message);
+  CHECK(strstr(err.message, "macro expansion too large at M (called on line 2)") != NULL);
+  free(text);
+}
+
 /* Every layout of the corpus, once, at a size the game uses (80x80 for the
 ** big ones would be slow under the sanitizers: 40x40 shows the same code). */
 static void test_corpus(void) {
@@ -350,6 +492,8 @@ int main(void) {
   test_basics();
   test_errors();
   test_corpus();
+  test_fuzz_findings();
+  test_large_files();
   test_paths_agree();
   test_kept_forms();
   test_golden();
