@@ -22,6 +22,20 @@ describe("the runtime of a Lua world", function()
     assert.is_number(first)
   end)
 
+  it("takes integer priorities only", function()
+    local mods = require "strata.mods"
+    local w = new_world()
+    for _, bad in ipairs{ 1.5, 0 / 0, "1" } do
+      local ok, err = pcall(mods.register_event, w._registry, "spec", "base.map_entered", "spec: p",
+        function() end, { priority = bad })
+      assert.is_false(ok)
+      assert.matches("priority must be an integer", err)
+    end
+    assert.has_no.errors(function()
+      mods.register_event(w._registry, "spec", "base.map_entered", "spec: p", function() end, { priority = -3 })
+    end)
+  end)
+
   it("sees global handlers a host puts in the registry after the world was made", function()
     local w = new_world()
     local log = {}

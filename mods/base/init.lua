@@ -11,7 +11,7 @@ local B = { type = "boolean" }
 local POINT = { type = "table", fields = { I, I, x = I, y = I } }
 -- Lists of { id =, name =, priority =, handler = fn } (archetype events).
 local EV = { type = "table", functions = true, items = { type = "table", functions = true,
-  fields = { id = { type = "string", required = true }, name = S, priority = N,
+  fields = { id = { type = "string", required = true }, name = S, priority = I,
              handler = { type = "function", required = true } } } }
 
 data:add_type{ _id = "event", fields = { params = T } }

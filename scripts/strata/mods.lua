@@ -494,8 +494,8 @@ function M.register_event(reg, mod, event, name, fn, opts)
   if type(fn) ~= "function" then error("events:register: fn must be a function", 3) end
   options.check("events:register", opts, 3)
   local priority = opts and opts.priority or 100
-  if type(priority) ~= "number" or priority ~= priority then
-    error("events:register: priority must be a number", 3)
+  if math.type(priority) ~= "integer" then
+    error("events:register: priority must be an integer", 3)
   end
   reg.handlers = reg.handlers or {}
   local list = reg.handlers[event] or {}
