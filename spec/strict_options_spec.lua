@@ -79,6 +79,12 @@ local calls = {
   ["strata.worldgen.render"] = function(o) strata.worldgen.render(wt, o) end,
   ["strata.worldgen.to_map"] = function(o) strata.worldgen.to_map(w, wt.floors[1], o) end,
   ["strata.worldgen.to_area"] = function(o) strata.worldgen.to_area(w, wt, o) end,
+  ["world:create_room"] = function(o) o.name = o.name or "Hall" w:create_room(o) end,
+  ["world:create_exit"] = function(o)
+    o.name = o.name or "out"
+    local r = w:create_room{ name = "Hall" }
+    w:create_exit(r, r, o)
+  end,
 }
 
 describe("strict options", function()

@@ -26,6 +26,8 @@ static strata_world *check_world(lua_State *L, int arg) {
   return lw->w;
 }
 
+strata_world *lstrata_check_world(lua_State *L, int arg) { return check_world(L, arg); }
+
 static uint64_t check_uid(lua_State *L, int arg) {
   lua_Integer u = luaL_checkinteger(L, arg);
   luaL_argcheck(L, u > 0, arg, "uid must be positive");

@@ -598,14 +598,25 @@ function World:create_map(opts)
   return m
 end
 
--- world:create_actor{ archetype =, map =, x =, y =, props =, tags =, player = }
+-- world:create_actor{ archetype =, map =, x =, y =, room =, props =, tags =, player = }
 function World:create_actor(opts)
   options.check("world:create_actor", opts, 2)
   opts = opts or {}
   local o = {}
   for k, v in pairs(opts) do o[k] = v end
   o.kind = "actor"
-  o.player = nil
+  o.player, o.room = nil, nil
+  if opts.room ~= nil then
+    if opts.map ~= nil then error("an actor stands on a map or in a room, not both", 0) end
+    local ok, a = self:_atomic(function()
+      local a = create_object(self, o)
+      self:_place_in_room(a, opts.room)
+      if opts.player then a.state.player = true end
+      return a
+    end)
+    if not ok then error(a, 0) end
+    return a
+  end
   local a = create_object(self, o)
   if opts.player then a.state.player = true end
   return a
@@ -959,6 +970,8 @@ local internals = { World = World, kinds = kinds, handle = handle, label = label
 require("strata.areas")(M, internals)
 -- Actors moving on tile maps: world:move, world:walk.
 require("strata.walk")(M, internals)
+-- Rooms and exits (world:create_room, world:create_exit, world:go).
+require("strata.rooms")(M, internals)
 
 -- strata.reload{ "mod", world = w }: re-runs a mod in place, in `world` or in
 -- every live world that loaded it. An ID still used by a world's state cannot
