@@ -74,10 +74,15 @@ return function(M, I)
   -- cell every step_every seconds of world time, along the cheapest 8-neighbour
   -- route at that moment. plan.state: "walking" | "arrived" | "blocked" |
   -- "cancelled"; plan:cancel(). A new walk replaces the actor's last one.
+  -- world:walk(actor, room, opts): the same through rooms and exits, along the
+  -- route world.grid:path gives at the start (strata.grid: World:_room_step).
   function World:walk(actor, target, opts)
     actor_of(self, actor, "world:walk")
     options.check("world:walk", opts, 2)
-    local x, y = I.point(target, "world:walk")
+    local to_room = I.is_handle(target) and target.kind == "room"
+    local x, y, route
+    if to_room then route = self:_room_route(actor, target, "world:walk")
+    else x, y = I.point(target, "world:walk") end
     local every = opts and opts.step_every or 1
     if type(every) ~= "number" or not (every >= 0.001) or every == math.huge then
       fail("world:walk: step_every must be a number of at least 0.001 seconds")
@@ -85,7 +90,13 @@ return function(M, I)
     local old = walk_of(self, actor.uid)
     if old and old.state == "walking" and old.timer then pcall(self._s.cancel, self._s, old.timer) end
     local timer = self:schedule{ after = every, handler = "base.walk_step", args = { actor = actor.uid } }
-    set_walk(self, actor.uid, { x = x, y = y, every = every, timer = timer, state = "walking" })
+    if to_room then
+      set_walk(self, actor.uid, { room = target.uid, i = 1, every = every, timer = timer, state = "walking" })
+      self:_touch(actor.uid)
+      self._s:set(actor.uid, "actor walk route", route, "sys", "walk_route")
+    else
+      set_walk(self, actor.uid, { x = x, y = y, every = every, timer = timer, state = "walking" })
+    end
     local plan = setmetatable({ actor = actor }, Plan)
     owner[plan] = self
     return plan
@@ -96,6 +107,12 @@ return function(M, I)
     local actor = handle(self, uid)
     local plan = actor and walk_of(self, uid)
     if not plan or plan.state ~= "walking" then return end
+    if plan.room then
+      plan.state = self:_room_step(uid, plan)
+      plan.timer = plan.state == "walking"
+        and self:schedule{ after = plan.every, handler = "base.walk_step", args = { actor = uid } } or nil
+      return set_walk(self, uid, plan)
+    end
     local map = actor.map
     local route = map and map:find_path({ actor.x, actor.y }, { plan.x, plan.y }, { connectivity = 8 })
     if not route then

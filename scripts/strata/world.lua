@@ -385,6 +385,7 @@ private.protect(Handle, "strata.handle")
 World.__index = function(w, k)
   if k == "time" then return w._s:time() end
   if k == "seed" then return w._s:seed() end
+  if k == "grid" then return World._grid_of(w) end -- strata.grid: the world's XY maps
   return World[k]
 end
 private.protect(World, "strata.world")
@@ -405,6 +406,7 @@ ModWorld.__index = function(v, k)
   if k == "time" or k == "seed" then return w[k] end
   if k == "rng" then return w._mod_rng end
   if k == "data" then return w._mod_data end
+  if k == "grid" then return w.grid end
   local m = mod_methods[k]
   if m then return m end
   if type(k) ~= "string" or (k:sub(1, 1) == "_" and not mod_internal[k]) or host_only[k]
@@ -972,6 +974,8 @@ require("strata.areas")(M, internals)
 require("strata.walk")(M, internals)
 -- Rooms and exits (world:create_room, world:create_exit, world:go).
 require("strata.rooms")(M, internals)
+-- XY maps spawned as rooms and exits (world.grid).
+require("strata.grid")(M, internals)
 
 -- strata.reload{ "mod", world = w }: re-runs a mod in place, in `world` or in
 -- every live world that loaded it. An ID still used by a world's state cannot
@@ -986,7 +990,7 @@ function M.reload(opts)
   if type(id) ~= "string" then error("expected { mod_id, world = w }", 0) end
   local targets = {}
   if opts.world ~= nil then
-    if getmetatable(opts.world) ~= World then error("world must be a world, got " .. tostring(opts.world), 0) end
+    if getmt(opts.world) ~= World then error("world must be a world, got " .. tostring(opts.world), 0) end
     targets[1] = opts.world
   else
     for w in pairs(worlds) do
@@ -1004,6 +1008,7 @@ function M.reload(opts)
   for i, w in ipairs(targets) do
     mods.commit_reload(w._registry, fresh[i])
     bind_tokens(w)
+    if World._on_reload then World._on_reload(w) end -- strata.grid: parse the maps again
   end
 end
 

@@ -22,6 +22,7 @@
 #include "strata/worldgen.h"
 #include "strata/world.h"
 #include "strata/room.h"
+#include "strata/grid.h"
 /* a world at work: areas, travel, events and time, with logic found by ID */
 #include "strata/area.h"
 #include "strata/clock.h"
