@@ -84,7 +84,7 @@ describe("strata grid", function()
     refused(dir, "path 0 0 map1 9 9 map1", "no route from %(0, 0, map1%) to %(9, 9, map1%)")
     refused(dir, "delete", "delete takes 1 argument")
     refused(dir, "--bogus list", "unknown option '%-%-bogus'")
-    refused(dir, "--mods base list", "unknown ID")
+    refused(dir, "--mods base list", "unknown base.grid_map 'xyzgrid.map1'")
   end)
 
   it("refuses a damaged or missing world file with one line, leaving it as it was", function()

@@ -248,7 +248,11 @@ function M.run(args)
   if o.help then io.stdout:write(SUB_USAGE[sub]) return 0 end
   -- Errors are one line, whatever they quote.
   local ok, status = pcall(SUB[sub], o, rest)
-  if not ok then error((tostring(status):gsub("\n%s*", "; ")), 0) end
+  if not ok then
+    local msg = require("strata.boundary").strip(tostring(status)):gsub("\n%s*", "; ")
+    if msg:sub(1, 6) ~= "grid: " then msg = "grid: " .. msg end
+    error(msg, 0)
+  end
   return status
 end
 
