@@ -102,6 +102,16 @@ return function(M, I)
     return plan
   end
 
+  -- world:walk_plan(actor) -> the actor's last walk plan (also after a save and
+  -- strata.world.open), or nil when it never walked.
+  function World:walk_plan(actor)
+    actor_of(self, actor, "world:walk_plan")
+    if not walk_of(self, actor.uid) then return nil end
+    local plan = setmetatable({ actor = actor }, Plan)
+    owner[plan] = self
+    return plan
+  end
+
   -- The base.walk_step timer lands here: one step, then the next timer.
   function World:_walk_step(uid)
     local actor = handle(self, uid)
