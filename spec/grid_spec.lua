@@ -131,6 +131,24 @@ describe("spawning grid maps", function()
     assert.same(before, all_uids(w))
   end)
 
+  it("puts back what was changed by hand on grid rooms and exits, and only that", function()
+    local w = world("xyzgrid.map1")
+    w.grid:spawn()
+    local a = w.grid:room(0, 0, "map1")
+    local east, north = a:exit("east"), a:exit("north")
+    east.desc = "Scratched."
+    east.to = a
+    north:delete()
+    a.name = "Renamed"
+    local c = w.grid:spawn()
+    assert.same({ rooms = 0, exits = 1 }, c.created)
+    assert.same({ rooms = 1, exits = 1 }, c.updated)
+    assert.same({ rooms = 0, exits = 0 }, c.deleted)
+    assert.same({ "", w.grid:room(1, 0, "map1").uid, "An empty room" }, { east.desc, east.to.uid, a.name })
+    assert.equal(w.grid:room(0, 1, "map1").uid, a:exit("north").to.uid)
+    assert.is_true(nothing(w.grid:spawn()))
+  end)
+
   it("a node removed deletes that room and its exits and nothing else; hand-made exits stay", function()
     local w, edit = editable("+ 0 1 2\n\n0 #-#-#\n\n+ 0 1 2\n")
     w.grid:spawn()

@@ -147,16 +147,18 @@ static int g_delete(lua_State *L) {
   return 1;
 }
 
-/* grid_pos(uid) -> x, y, z, dir, interrupt | nothing */
+/* grid_pos(uid) -> x, y, z, dir ("" for a room), interrupt | nothing */
 static int g_pos(lua_State *L) {
   int x, y, interrupt;
-  const char *z, *dir;
+  const char *z;
+  char tag[4];
+  strata_world *w = lstrata_check_world(L, 1);
   lua_Integer uid = luaL_checkinteger(L, 2);
-  if (uid <= 0 || !strata_grid_pos(lstrata_check_world(L, 1), (uint64_t)uid, &x, &y, &z, &dir, &interrupt)) return 0;
+  if (uid <= 0 || !strata_grid_pos(w, (uint64_t)uid, &x, &y, &z, tag, &interrupt)) return 0;
   lua_pushinteger(L, x);
   lua_pushinteger(L, y);
   lua_pushstring(L, z);
-  lua_pushstring(L, dir);
+  lua_pushstring(L, strata_is_exit(w, (uint64_t)uid) ? tag : "");
   lua_pushboolean(L, interrupt);
   return 5;
 }

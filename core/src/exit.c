@@ -6,6 +6,14 @@
 
 #include "room_internal.h"
 
+/* Drops the stamp of room (room.h): its exits are about to change. */
+static strata_status unstamp(strata_world *w, uint64_t room, strata_error *err) {
+  strata_value path[2] = { room_key("sys"), room_key("stamp") };
+  if (!room || !strata_object_get(w, room, path, 2)) return STRATA_OK;
+  strata_value nil = strata_value_nil();
+  return strata_object_set(w, room, path, 2, &nil, err);
+}
+
 static const strata_vtable *exit_rec(const strata_world *w, uint64_t exit) {
   return room_rec(w, exit, "exit", "exit");
 }
@@ -73,8 +81,8 @@ strata_status strata_exit_set_aliases(strata_world *w, uint64_t exit, const char
       return strata_error_set(err, STRATA_EARG, "exit #%llu: alias %zu is empty", (unsigned long long)exit, i + 1);
   strata_value list;
   str_list ctx = { names };
-  strata_status st = make_list(&list, n, make_str, &ctx, err);
-  if (st) return st;
+  strata_status st = unstamp(w, strata_exit_from(w, exit), err);
+  if (st || (st = make_list(&list, n, make_str, &ctx, err))) return st;
   if ((st = room_set(w, exit, "exit", "aliases", &list, err))) strata_value_clear(&list);
   return st;
 }
@@ -126,6 +134,7 @@ strata_status strata_exit_create(strata_world *w, uint64_t from, uint64_t to, co
     strata_value_clear(&fields[i].v);
   }
   uint64_t id = 0;
+  if (!st) st = unstamp(w, from, err);
   if (!st) st = strata_world_create(w, "exit", NULL, &id, err);
   if (!st) {
     /* Appended to the room's list under key n + 1 (strata_room_exit_at). */
@@ -145,18 +154,22 @@ strata_status strata_exit_create(strata_world *w, uint64_t from, uint64_t to, co
 strata_status strata_exit_set_to(strata_world *w, uint64_t exit, uint64_t to, strata_error *err) {
   if (!strata_is_exit(w, exit)) return room_not(err, "exit", exit);
   if (to && !strata_is_room(w, to)) return room_not(err, "room", to);
+  strata_status st = unstamp(w, strata_exit_from(w, exit), err);
+  if (st) return st;
   strata_value v = to ? strata_value_ref(to) : strata_value_nil();
   return room_set(w, exit, "exit", "to", &v, err);
 }
 
 strata_status strata_exit_set_name(strata_world *w, uint64_t exit, const char *name, strata_error *err) {
   if (!strata_is_exit(w, exit)) return room_not(err, "exit", exit);
-  return room_set_str(w, exit, "exit", "name", name, 0, err);
+  strata_status st = unstamp(w, strata_exit_from(w, exit), err);
+  return st ? st : room_set_str(w, exit, "exit", "name", name, 0, err);
 }
 
 strata_status strata_exit_set_desc(strata_world *w, uint64_t exit, const char *desc, strata_error *err) {
   if (!strata_is_exit(w, exit)) return room_not(err, "exit", exit);
-  return room_set_str(w, exit, "exit", "desc", desc, 1, err);
+  strata_status st = unstamp(w, strata_exit_from(w, exit), err);
+  return st ? st : room_set_str(w, exit, "exit", "desc", desc, 1, err);
 }
 
 uint64_t strata_exit_find(const strata_world *w, uint64_t room, const char *dir) {
@@ -180,7 +193,7 @@ strata_status strata_exit_delete(strata_world *w, uint64_t exit, strata_error *e
   uint64_t from = strata_exit_from(w, exit);
   strata_status st = strata_world_begin(w, err);
   if (st) return st;
-  if ((from && strata_is_room(w, from) && (st = unlist(w, from, exit, err)))
+  if ((from && strata_is_room(w, from) && ((st = unstamp(w, from, err)) || (st = unlist(w, from, exit, err))))
       || (st = strata_world_delete(w, exit, err))) {
     strata_world_rollback(w);
     return st;

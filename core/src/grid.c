@@ -9,6 +9,7 @@
 ** finds the room on the other map. Nothing is written where nothing
 ** differs, so an unchanged respawn costs the scan and the comparisons.
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,40 +18,64 @@
 
 #define DEFAULT_ROOM_NAME "An empty room"
 
-/* ---- reading an object's sys.grid ---- */
+/* ---- an object's place on the grid: sys.place = "X Y I TAG Z" ----
+** One string, so that a respawn compares a whole place with one strcmp: I is
+** 1 for an interrupt, TAG the room's symbol or the exit's direction, Z the
+** map's Z, last because it may hold spaces. */
 
-static const strata_vtable *grid_rec(const strata_world *w, uint64_t uid) {
-  strata_value path[2] = { room_key("sys"), room_key("grid") };
-  const strata_value *v = strata_object_get(w, uid, path, 2);
+/* The object's sys table, and a table in it. */
+static const strata_vtable *sys_of(const strata_world *w, uint64_t uid) {
+  strata_value path[1] = { room_key("sys") };
+  const strata_value *v = strata_object_get(w, uid, path, 1);
   return v && v->type == STRATA_VTABLE ? v->u.t : NULL;
 }
 
-static int rec_int(const strata_vtable *t, const char *k, int *out) {
-  const strata_value *v = strata_vtable_get_str(t, k);
-  if (!v || v->type != STRATA_VINT || v->u.i < INT_MIN + 1 || v->u.i > INT_MAX) return 0;
-  *out = (int)v->u.i;
+static const strata_vtable *sub_table(const strata_vtable *t, const char *k) {
+  const strata_value *v = t ? strata_vtable_get_str(t, k) : NULL;
+  return v && v->type == STRATA_VTABLE ? v->u.t : NULL;
+}
+
+static const char *grid_str(const strata_world *w, uint64_t uid) {
+  strata_value path[2] = { room_key("sys"), room_key("place") };
+  const strata_value *v = strata_object_get(w, uid, path, 2);
+  return v && v->type == STRATA_VSTRING ? v->u.str.s : NULL;
+}
+
+static int parse_place(const char *s, int *x, int *y, int *interrupt, char tag[4], const char **z) {
+  char *end;
+  long v[3];
+  for (int i = 0; i < 3; i++) {
+    v[i] = strtol(s, &end, 10);
+    if (end == s || *end != ' ' || v[i] < INT_MIN + 1 || v[i] > INT_MAX) return 0;
+    s = end + 1;
+  }
+  size_t n = strcspn(s, " ");
+  if (n == 0 || n > 3 || s[n] != ' ') return 0;
+  if (x) *x = (int)v[0];
+  if (y) *y = (int)v[1];
+  if (interrupt) *interrupt = v[2] != 0;
+  if (tag) memcpy(tag, s, n), tag[n] = 0;
+  if (z) *z = s + n + 1;
   return 1;
 }
 
-static int rec_bool(const strata_vtable *t, const char *k) {
-  const strata_value *v = strata_vtable_get_str(t, k);
-  return v && v->type == STRATA_VBOOL && v->u.b;
+/* The place string of (x, y, z) into buf (cap bytes) or a malloc'd one when
+** longer; NULL on ENOMEM. Free it when it is not buf. */
+static char *format_place(char *buf, size_t cap, int x, int y, int interrupt, const char *tag, const char *z) {
+  int n = snprintf(buf, cap, "%d %d %d %s %s", x, y, interrupt ? 1 : 0, tag, z);
+  if (n < 0) return NULL;
+  if ((size_t)n < cap) return buf;
+  char *big = malloc((size_t)n + 1);
+  if (big) snprintf(big, (size_t)n + 1, "%d %d %d %s %s", x, y, interrupt ? 1 : 0, tag, z);
+  return big;
 }
 
-int strata_grid_pos(const strata_world *w, uint64_t uid, int *x, int *y, const char **z,
-                    const char **dir, int *interrupt) {
+int strata_grid_pos(const strata_world *w, uint64_t uid, int *x, int *y, const char **z, char tag[4],
+                    int *interrupt) {
   const strata_object *o = strata_world_get(w, uid);
   if (!o || (strcmp(o->kind, "room") && strcmp(o->kind, "exit"))) return 0;
-  const strata_vtable *t = grid_rec(w, uid);
-  int gx, gy;
-  const char *gz = room_str(t, "z");
-  if (!t || !gz || !rec_int(t, "x", &gx) || !rec_int(t, "y", &gy)) return 0;
-  if (x) *x = gx;
-  if (y) *y = gy;
-  if (z) *z = gz;
-  if (dir) *dir = room_str(t, "dir") ? room_str(t, "dir") : "";
-  if (interrupt) *interrupt = rec_bool(t, "interrupt");
-  return 1;
+  const char *s = grid_str(w, uid);
+  return s && parse_place(s, x, y, interrupt, tag, z);
 }
 
 uint64_t strata_grid_room(const strata_world *w, const char *z, int x, int y) {
@@ -147,8 +172,10 @@ static strata_status index_rooms(spawn *s) {
   if (!s->slots) return nomem(s->err);
   for (const strata_object *o = strata_world_next_object(s->w, 0); o; o = strata_world_next_object(s->w, o->uid)) {
     int x, y;
-    const char *z;
-    if (strcmp(o->kind, "room") || !strata_grid_pos(s->w, o->uid, &x, &y, &z, NULL, NULL)) continue;
+    const char *z, *place;
+    if (strcmp(o->kind, "room") || !(place = room_str(sys_of(s->w, o->uid), "place"))
+        || !parse_place(place, &x, &y, NULL, NULL, &z))
+      continue;
     int zi = map_of(s, z);
     if (zi < 0) continue;
     size_t at = slot_of(s, zi, x, y);
@@ -259,36 +286,28 @@ static void exit_names(const strata_grid_map *gm, const strata_xy_exit *e, want_
 
 static int same_str(const char *a, const char *b) { return a && b && !strcmp(a, b); }
 
-static strata_status set_grid(spawn *s, uint64_t uid, int x, int y, const char *z, const char *symbol,
-                              const char *dir, int interrupt) {
-  strata_value rec, v, key;
-  strata_status st = strata_value_table(&rec, s->err);
-  struct { const char *k; int kind; int64_t i; const char *str; } f[6] = {
-    { "x", 0, x, NULL }, { "y", 0, y, NULL }, { "z", 1, 0, z }, { "symbol", 1, 0, symbol },
-    { "dir", 1, 0, dir }, { "interrupt", 2, interrupt, NULL } };
-  for (int i = 0; !st && i < 6; i++) {
-    if (f[i].kind == 1 && !f[i].str) continue;
-    if (f[i].kind == 2 && !f[i].i) continue;
-    if (f[i].kind == 0) v = strata_value_int(f[i].i);
-    else if (f[i].kind == 2) v = strata_value_bool(1);
-    else if ((st = strata_value_string(&v, f[i].str, strlen(f[i].str), s->err))) break;
-    key = room_key(f[i].k);
-    if ((st = strata_vtable_set(rec.u.t, &key, &v, s->err))) strata_value_clear(&v);
-  }
-  if (!st) st = room_set(s->w, uid, "grid", NULL, &rec, s->err);
-  strata_value_clear(&rec);
+static strata_status set_grid(spawn *s, uint64_t uid, int x, int y, const char *z, const char *tag,
+                              int interrupt) {
+  char buf[256];
+  char *place = format_place(buf, sizeof buf, x, y, interrupt, tag, z);
+  if (!place) return nomem(s->err);
+  strata_value v;
+  strata_status st = strata_value_string(&v, place, strlen(place), s->err);
+  if (place != buf) free(place);
+  if (!st && (st = room_set(s->w, uid, "place", NULL, &v, s->err))) strata_value_clear(&v);
   return st;
 }
 
-static int grid_differs(const spawn *s, uint64_t uid, int x, int y, const char *z, const char *symbol,
-                        const char *dir, int interrupt) {
-  const strata_vtable *t = grid_rec(s->w, uid);
-  int gx, gy;
-  if (!t || !rec_int(t, "x", &gx) || !rec_int(t, "y", &gy) || gx != x || gy != y) return 1;
-  if (!same_str(room_str(t, "z"), z) || rec_bool(t, "interrupt") != !!interrupt) return 1;
-  if (symbol ? !same_str(room_str(t, "symbol"), symbol) : room_str(t, "symbol") != NULL) return 1;
-  if (dir ? !same_str(room_str(t, "dir"), dir) : room_str(t, "dir") != NULL) return 1;
-  return (size_t)(!!symbol + !!dir + 3 + !!interrupt) != t->n;
+/* 1: the stored place differs (or is missing), 0: the same, -1: ENOMEM. */
+static int grid_differs(const strata_vtable *sys, int x, int y, const char *z, const char *tag, int interrupt) {
+  const char *have = room_str(sys, "place");
+  if (!have) return 1;
+  char buf[256];
+  char *place = format_place(buf, sizeof buf, x, y, interrupt, tag, z);
+  if (!place) return -1;
+  int differs = strcmp(have, place) != 0;
+  if (place != buf) free(place);
+  return differs;
 }
 
 /* ---- rooms ---- */
@@ -309,23 +328,28 @@ static strata_status spawn_rooms(spawn *s, size_t zi) {
     uint64_t uid = lookup(s, (int)zi, nd.x, nd.y);
     if (!uid) {
       if ((st = strata_room_create(s->w, name, desc, &uid, s->err))
-          || (st = set_grid(s, uid, nd.x, nd.y, z, symbol, NULL, nd.interrupt)))
+          || (st = set_grid(s, uid, nd.x, nd.y, z, symbol, nd.interrupt)))
         return st;
       s->slots[slot_of(s, (int)zi, nd.x, nd.y)] = (gslot){ uid, (int)zi, nd.x, nd.y };
       s->c->created.rooms++;
       continue;
     }
+    /* Read once: the comparisons cost lookups, the writes (rare) do not matter. */
+    const strata_vtable *sys = sys_of(s->w, uid), *rec = sub_table(sys, "room");
+    int name_differs = !same_str(room_str(rec, "name"), name), desc_differs = !same_str(room_str(rec, "desc"), desc);
+    int grid_changed = grid_differs(sys, nd.x, nd.y, z, symbol, nd.interrupt);
+    if (grid_changed < 0) return nomem(s->err);
     int changed = 0;
-    if (!same_str(strata_room_name(s->w, uid), name)) {
+    if (name_differs) {
       if ((st = strata_room_set_name(s->w, uid, name, s->err))) return st;
       changed = 1;
     }
-    if (!same_str(strata_room_desc(s->w, uid), desc)) {
+    if (desc_differs) {
       if ((st = strata_room_set_desc(s->w, uid, desc, s->err))) return st;
       changed = 1;
     }
-    if (grid_differs(s, uid, nd.x, nd.y, z, symbol, NULL, nd.interrupt)) {
-      if ((st = set_grid(s, uid, nd.x, nd.y, z, symbol, NULL, nd.interrupt))) return st;
+    if (grid_changed) {
+      if ((st = set_grid(s, uid, nd.x, nd.y, z, symbol, nd.interrupt))) return st;
       changed = 1;
     }
     s->c->updated.rooms += (size_t)changed;
@@ -347,49 +371,153 @@ static uint64_t exit_target(const spawn *s, const strata_grid_map *gm, size_t zi
   return lookup(s, map_of(s, lg->target_z[0] ? lg->target_z : strata_xymap_z(gm->map)), (int)tx, (int)ty);
 }
 
-static int aliases_differ(const strata_world *w, uint64_t exit, const want_exit *want) {
-  if (strata_exit_alias_count(w, exit) != want->nnames) return 1;
+static int aliases_differ(const strata_vtable *aliases, const want_exit *want) {
+  if (!aliases || aliases->n != want->nnames) return 1;
   for (size_t i = 0; i < want->nnames; i++)
-    if (!same_str(strata_exit_alias_at(w, exit, i), want->names[i])) return 1;
+    if (aliases->vals[i].type != STRATA_VSTRING || strcmp(aliases->vals[i].u.str.s, want->names[i])) return 1;
   return 0;
 }
 
-static strata_status sync_exit(spawn *s, uint64_t room, uint64_t exit, int x, int y, const char *z,
-                               const want_exit *want) {
+
+/* An exit record's fields, read in one pass over its keys. */
+typedef struct exit_view {
+  uint64_t to;
+  const char *name, *desc;
+  const strata_vtable *aliases;
+} exit_view;
+
+static void read_exit(const strata_vtable *rec, exit_view *v) {
+  memset(v, 0, sizeof *v);
+  /* Keys told apart by length and value type first: each key's bytes are
+  ** one more cache miss, and a respawn reads every exit of the map. */
+  for (size_t i = 0; rec && i < rec->n; i++) {
+    const strata_value *k = &rec->keys[i], *x = &rec->vals[i];
+    if (k->type != STRATA_VSTRING) continue;
+    size_t len = k->u.str.len;
+    if (len == 2 && x->type == STRATA_VREF && !memcmp(k->u.str.s, "to", 2)) v->to = x->u.ref;
+    else if (len == 7 && x->type == STRATA_VTABLE && !memcmp(k->u.str.s, "aliases", 7)) v->aliases = x->u.t;
+    else if (len == 4 && x->type == STRATA_VSTRING) {
+      if (!memcmp(k->u.str.s, "name", 4)) v->name = x->u.str.s;
+      else if (!memcmp(k->u.str.s, "desc", 4)) v->desc = x->u.str.s;
+    }
+  }
+}
+
+/* sys: the exit's sys table as read before (NULL for a new exit). */
+static strata_status sync_exit(spawn *s, uint64_t room, uint64_t exit, const strata_vtable *sys, int x, int y,
+                               const char *z, const want_exit *want) {
   strata_world *w = s->w;
   strata_status st;
   const char *dir = strata_xy_direction_name(want->dir);
   if (!exit) {
     if ((st = strata_exit_create(w, room, want->to, want->name, want->desc, &exit, s->err))
         || (st = strata_exit_set_aliases(w, exit, want->names, want->nnames, s->err))
-        || (st = set_grid(s, exit, x, y, z, NULL, dir, want->interrupt)))
+        || (st = set_grid(s, exit, x, y, z, dir, want->interrupt)))
       return st;
     s->c->created.exits++;
     return STRATA_OK;
   }
+  /* Everything compared on the record as it is, before any write, reading
+  ** it in one pass: a respawn does this for every exit of the map. want->to
+  ** is 0 or a room of the index (alive), so equal refs need no more check. */
+  exit_view v;
+  read_exit(sub_table(sys, "exit"), &v);
+  int to_differs = v.to != want->to;
+  int name_differs = !same_str(v.name, want->name);
+  int desc_differs = !same_str(v.desc, want->desc);
+  int aliases_changed = aliases_differ(v.aliases, want);
+  int grid_changed = grid_differs(sys, x, y, z, dir, want->interrupt);
+  if (grid_changed < 0) return nomem(s->err);
   int changed = 0;
-  if (strata_exit_to(w, exit) != want->to) {
+  if (to_differs) {
     if ((st = strata_exit_set_to(w, exit, want->to, s->err))) return st;
     changed = 1;
   }
-  if (!same_str(strata_exit_name(w, exit), want->name)) {
+  if (name_differs) {
     if ((st = strata_exit_set_name(w, exit, want->name, s->err))) return st;
     changed = 1;
   }
-  if (!same_str(strata_exit_desc(w, exit), want->desc)) {
+  if (desc_differs) {
     if ((st = strata_exit_set_desc(w, exit, want->desc, s->err))) return st;
     changed = 1;
   }
-  if (aliases_differ(w, exit, want)) {
+  if (aliases_changed) {
     if ((st = strata_exit_set_aliases(w, exit, want->names, want->nnames, s->err))) return st;
     changed = 1;
   }
-  if (grid_differs(s, exit, x, y, z, NULL, dir, want->interrupt)) {
-    if ((st = set_grid(s, exit, x, y, z, NULL, dir, want->interrupt))) return st;
+  if (grid_changed) {
+    if ((st = set_grid(s, exit, x, y, z, dir, want->interrupt))) return st;
     changed = 1;
   }
   s->c->updated.exits += (size_t)changed;
   return STRATA_OK;
+}
+
+/* ---- a room's stamp: a fingerprint of its exits as the last spawn left them ----
+** FNV-1a over what the map wants of each exit and the length of the room's
+** exit list. exit.c drops the stamp of a room whenever one of its exits is
+** made, changed or deleted (room.h), so a stamp that matches says the exits
+** are as this spawn would make them: a respawn then reads the room alone,
+** not each of its exits. */
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ull;
+  return h;
+}
+
+static uint64_t fnv_str(uint64_t h, const char *s) { return fnv(h, s, strlen(s) + 1); }
+
+static uint64_t want_hash(uint64_t h, const want_exit *want) {
+  int64_t f[3] = { want->dir, want->interrupt, (int64_t)want->to };
+  h = fnv(h, f, sizeof f);
+  h = fnv_str(fnv_str(h, want->name), want->desc);
+  for (size_t i = 0; i < want->nnames; i++) h = fnv_str(h, want->names[i]);
+  return h;
+}
+
+static int64_t stamp_of(const strata_vtable *sys) {
+  const strata_value *v = sys ? strata_vtable_get_str(sys, "stamp") : NULL;
+  return v && v->type == STRATA_VINT ? v->u.i : 0;
+}
+
+/* The stamp for a room whose exit list has n entries; never 0 (no stamp). */
+static int64_t final_stamp(uint64_t h, size_t n) {
+  uint64_t len = n;
+  h = fnv(h, &len, sizeof len);
+  return (int64_t)(h ? h : 1);
+}
+
+/* The exits of the node as the map wants them. */
+static size_t wanted_exits(const spawn *s, size_t zi, size_t node, const strata_xy_node_info *nd, want_exit *out) {
+  const strata_grid_map *gm = &s->maps[zi];
+  size_t nx = strata_xymap_exit_count(gm->map, node);
+  for (size_t k = 0; k < nx; k++) {
+    strata_xy_exit e;
+    strata_xymap_exit(gm->map, node, k, &e);
+    want_exit *want = &out[k];
+    *want = (want_exit){ .dir = e.direction, .to = exit_target(s, gm, zi, &e) };
+    exit_names(gm, &e, want);
+    for (size_t j = 0; j < e.step_count && !want->interrupt; j++) {
+      strata_xy_step step;
+      strata_xymap_step(gm->map, e.first_step + j, &step);
+      want->interrupt = !step.is_node && step.interrupt;
+    }
+    const strata_grid_proto *p = find_proto(gm, nd->x, nd->y, e.direction);
+    if (p && p->name && *p->name) want->name = p->name;
+    want->desc = p && p->desc ? p->desc : "";
+  }
+  return nx;
+}
+
+/* A matching stamp, and every listed exit still an object. */
+static int stamp_holds(const spawn *s, const strata_vtable *sys, uint64_t h) {
+  const strata_vtable *list = sub_table(sub_table(sys, "room"), "exits");
+  size_t n = list ? list->n : 0;
+  if (stamp_of(sys) != final_stamp(h, n)) return 0;
+  for (size_t k = 0; k < n; k++)
+    if (list->vals[k].type != STRATA_VREF || !strata_world_get(s->w, list->vals[k].u.ref)) return 0;
+  return 1;
 }
 
 static strata_status spawn_exits(spawn *s, size_t zi) {
@@ -402,34 +530,31 @@ static strata_status spawn_exits(spawn *s, size_t zi) {
     strata_xymap_node(gm->map, i, &nd);
     if (nd.kind == STRATA_XY_TRANSITION || !selected_xy(s, nd.x, nd.y)) continue;
     uint64_t room = lookup(s, (int)zi, nd.x, nd.y);
+    want_exit wants[STRATA_XY_DIRECTIONS];
+    size_t nx = wanted_exits(s, zi, i, &nd, wants);
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t k = 0; k < nx; k++) h = want_hash(h, &wants[k]);
+    if (stamp_holds(s, sys_of(s->w, room), h)) continue;
     /* The grid exits the room has, by map direction (a second one is doomed). */
     uint64_t have[STRATA_XY_DIRECTIONS] = { 0 }, extra[64];
-    size_t nextra = 0, ne = strata_room_exit_count(s->w, room);
-    for (size_t k = 0; k < ne; k++) {
-      uint64_t e = strata_room_exit_at(s->w, room, k);
-      const char *dir;
-      if (!strata_grid_pos(s->w, e, NULL, NULL, NULL, &dir, NULL)) continue;
+    const strata_vtable *have_sys[STRATA_XY_DIRECTIONS] = { NULL };
+    size_t nextra = 0;
+    const strata_vtable *list = sub_table(sub_table(sys_of(s->w, room), "room"), "exits");
+    for (size_t k = 0; list && k < list->n; k++) {
+      uint64_t e = list->vals[k].type == STRATA_VREF ? list->vals[k].u.ref : 0;
+      const strata_vtable *esys = sys_of(s->w, e);
+      const char *place = room_str(esys, "place");
+      char dir[4];
+      if (!place || !parse_place(place, NULL, NULL, NULL, dir, NULL)) continue;
       int d = strata_xy_direction(dir);
-      if (d >= 0 && !have[d]) have[d] = e;
+      if (d >= 0 && !have[d]) have[d] = e, have_sys[d] = esys;
       else if (nextra < 64) extra[nextra++] = e;
     }
     uint64_t used[STRATA_XY_DIRECTIONS] = { 0 };
-    size_t nx = strata_xymap_exit_count(gm->map, i);
     for (size_t k = 0; k < nx; k++) {
-      strata_xy_exit e;
-      strata_xymap_exit(gm->map, i, k, &e);
-      want_exit want = { .dir = e.direction, .to = exit_target(s, gm, zi, &e) };
-      exit_names(gm, &e, &want);
-      for (size_t j = 0; j < e.step_count && !want.interrupt; j++) {
-        strata_xy_step step;
-        strata_xymap_step(gm->map, e.first_step + j, &step);
-        want.interrupt = !step.is_node && step.interrupt;
-      }
-      const strata_grid_proto *p = find_proto(gm, nd.x, nd.y, e.direction);
-      if (p && p->name && *p->name) want.name = p->name;
-      want.desc = p && p->desc ? p->desc : "";
-      if ((st = sync_exit(s, room, have[e.direction], nd.x, nd.y, z, &want))) return st;
-      used[e.direction] = 1;
+      int d = wants[k].dir;
+      if ((st = sync_exit(s, room, have[d], have_sys[d], nd.x, nd.y, z, &wants[k]))) return st;
+      used[d] = 1;
     }
     for (int d = 0; d < STRATA_XY_DIRECTIONS; d++)
       if (have[d] && !used[d] && nextra < 64) extra[nextra++] = have[d];
@@ -437,6 +562,8 @@ static strata_status spawn_exits(spawn *s, size_t zi) {
       if ((st = strata_exit_delete(s->w, extra[k], s->err))) return st;
       s->c->deleted.exits++;
     }
+    strata_value v = strata_value_int(final_stamp(h, strata_room_exit_count(s->w, room)));
+    if ((st = room_set(s->w, room, "stamp", NULL, &v, s->err))) return st;
   }
   return STRATA_OK;
 }

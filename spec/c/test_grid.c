@@ -38,15 +38,32 @@ static void test_spawn_and_respawn(void) {
   CHECK_STR(strata_exit_desc(w, door), "");
   CHECK_STR(strata_exit_desc(w, strata_exit_find(w, corner, "north")), "A path.");
   int x, y, intr;
-  const char *z, *dir;
-  CHECK(strata_grid_pos(w, door, &x, &y, &z, &dir, &intr) == 1);
+  const char *z;
+  char dir[4];
+  CHECK(strata_grid_pos(w, door, &x, &y, &z, dir, &intr) == 1);
   CHECK(x == 0 && y == 0 && !strcmp(z, "map1") && !strcmp(dir, "e") && !intr);
+  CHECK(strata_grid_pos(w, corner, &x, &y, &z, dir, &intr) == 1);
+  CHECK(!strcmp(dir, "#"));
 
   /* Unchanged: nothing counted, nothing written (no uid drawn either). */
   uint64_t next = strata_world_next_uid(w);
   CHECK(strata_grid_spawn(w, &gm, 1, NULL, &c, &err) == STRATA_OK);
   CHECK_EQ_INT(total(&c.created) + total(&c.updated) + total(&c.deleted), 0);
   CHECK_EQ_INT(strata_world_next_uid(w), next);
+
+  /* An exit changed by hand drops its room's stamp: the respawn puts it back. */
+  CHECK(strata_exit_set_desc(w, door, "Scratched.", &err) == STRATA_OK);
+  CHECK(strata_grid_spawn(w, &gm, 1, NULL, &c, &err) == STRATA_OK);
+  CHECK_EQ_INT(c.updated.exits, 1);
+  CHECK_EQ_INT(total(&c.created) + c.updated.rooms + total(&c.deleted), 0);
+  CHECK_STR(strata_exit_desc(w, door), "");
+  /* A hand-made exit on a grid room is left alone (and the room keeps its stamp after). */
+  uint64_t hand;
+  CHECK(strata_exit_create(w, corner, corner, "loop", NULL, &hand, &err) == STRATA_OK);
+  CHECK(strata_grid_spawn(w, &gm, 1, NULL, &c, &err) == STRATA_OK);
+  CHECK_EQ_INT(total(&c.created) + total(&c.updated) + total(&c.deleted), 0);
+  CHECK(strata_is_exit(w, hand));
+  CHECK(strata_exit_delete(w, hand, &err) == STRATA_OK);
 
   /* (1, 1) removed: 1 room, its 2 exits and the 2 into it. */
   strata_xymap *m2 = parse("+ 0 1 2\n\n1 #\n  |\n0 #-#\n\n+ 0 1 2\n", "map1", NULL, 0);

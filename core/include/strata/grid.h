@@ -2,10 +2,11 @@
 ** grid.h - XY maps spawned into a world as rooms and exits (Evennia's
 ** XYZGrid spawn), kept in step with the maps by reconciling.
 **
-** A grid room is a room (room.h) that also carries sys.grid = { x =, y =,
-** z =, symbol =, interrupt = } (z: the map's Z string); a grid exit carries
-** sys.grid = { x =, y =, z =, dir =, interrupt = } (the node it leaves and
-** the map direction of its first link, "n" ... "nw"). Exits without it are
+** A grid room is a room (room.h) that also carries its place, sys.place =
+** "X Y I TAG Z" (I: 1 for an interrupt node, TAG: its symbol, Z: the map's
+** Z string, last as it may hold spaces); a grid exit carries the place of the
+** node it leaves, with TAG the map direction of its first link ("n" ...
+** "nw") and I 1 when it crosses an interrupt link. Exits without it are
 ** hand-made: spawning leaves them alone.
 **
 ** Spawning a map: every node but transitions gets a room; every chain out
@@ -96,11 +97,13 @@ STRATA_API strata_status strata_grid_spawn(strata_world *w, const strata_grid_ma
 STRATA_API strata_status strata_grid_delete(strata_world *w, const char *z, strata_grid_counts *counts,
                                             strata_error *err);
 
-/* The grid position of a room or exit: 1 and its fields when uid is a grid
-** room or exit, else 0. *z points into the world's values (*dir is "" for a
-** room); *interrupt: an interrupt node / an exit crossing an interrupt link. */
-STRATA_API int strata_grid_pos(const strata_world *w, uint64_t uid, int *x, int *y, const char **z,
-                               const char **dir, int *interrupt);
+/* The grid place of a room or exit: 1 and its fields when uid is a grid
+** room or exit, else 0 (any pointer may be NULL). *z points into the world's
+** values (valid until the object changes); tag gets the room's symbol or the
+** exit's map direction; *interrupt: an interrupt node / an exit crossing an
+** interrupt link. */
+STRATA_API int strata_grid_pos(const strata_world *w, uint64_t uid, int *x, int *y, const char **z, char tag[4],
+                               int *interrupt);
 
 /* The grid room at (x, y) of map z; 0 when none. A scan of the world's objects. */
 STRATA_API uint64_t strata_grid_room(const strata_world *w, const char *z, int x, int y);

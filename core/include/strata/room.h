@@ -12,7 +12,10 @@
 **   exit:  sys.exit  = { name =, desc =, from = ref, to = ref?, aliases = { s, ... } }
 **   actor: sys.in_room = ref
 ** The exits of a room are listed on the room, in creation order, so that a
-** move looks at that room's exits only.
+** move looks at that room's exits only. A generator may leave a stamp on a
+** room (sys.stamp, an integer: grid.c's fingerprint of the exits it made);
+** every exit made, changed or deleted here drops its room's stamp, so a
+** stamp still there says the room's exits are as the generator left them.
 **
 ** Strings returned point into the world's values: valid until that object
 ** changes. Errors: ENOTFOUND for a uid that is not a live object of the
