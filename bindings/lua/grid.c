@@ -183,7 +183,27 @@ static int g_rooms(lua_State *L) {
   return 1;
 }
 
+/* grid_step(room, dir) -> exit, to | nil, link_interrupt, node_interrupt: one
+** step of a walk in one call (exit_find, its target, the interrupts on the way). */
+static int g_step(lua_State *L) {
+  strata_world *w = lstrata_check_world(L, 1);
+  lua_Integer room = luaL_checkinteger(L, 2);
+  uint64_t e = room > 0 ? strata_exit_find(w, (uint64_t)room, luaL_checkstring(L, 3)) : 0;
+  if (!e) return 0;
+  uint64_t to = strata_exit_to(w, e);
+  int link = 0, node = 0;
+  strata_grid_pos(w, e, NULL, NULL, NULL, NULL, &link);
+  if (to) strata_grid_pos(w, to, NULL, NULL, NULL, NULL, &node);
+  lua_pushinteger(L, (lua_Integer)e);
+  if (to) lua_pushinteger(L, (lua_Integer)to);
+  else lua_pushnil(L);
+  lua_pushboolean(L, link);
+  lua_pushboolean(L, node);
+  return 4;
+}
+
 static const luaL_Reg grid_methods[] = {
+  { "grid_step", g_step },
   { "grid_spawn", g_spawn }, { "grid_delete", g_delete }, { "grid_pos", g_pos }, { "grid_rooms", g_rooms },
   { NULL, NULL } };
 

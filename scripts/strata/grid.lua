@@ -402,22 +402,19 @@ return function(M, I)
     return route
   end
 
-  -- One step of a room walk; returns the plan's new state.
-  function World:_room_step(uid, plan)
-    local dir = self._s:get(uid, "sys", "walk_route", plan.i)
+  -- One step of a room walk: the plan's new state and next step index.
+  function World:_room_step(uid, i, target)
+    local dir = self._s:get(uid, "sys", "walk_route", i)
     local here = self._s:room_of(uid)
-    if not dir then return here == plan.room and "arrived" or "blocked" end
-    local e = here and self._s:exit_find(here, dir)
-    local to = e and select(2, self._s:exit_info(e))
-    if not to then return "blocked" end
-    local _, _, _, _, link_interrupt = self._s:grid_pos(e)
-    if link_interrupt then return "interrupted" end
-    if not self:_enter(handle(self, uid), here, to, e) then return "blocked" end
-    plan.i = plan.i + 1
-    if to == plan.room then return "arrived" end
-    local _, _, _, _, node_interrupt = self._s:grid_pos(to)
-    if node_interrupt then return "interrupted" end
-    return "walking"
+    if not dir then return here == target and "arrived" or "blocked", i end
+    local e, to, link_interrupt, node_interrupt
+    if here then e, to, link_interrupt, node_interrupt = self._s:grid_step(here, dir) end
+    if not to then return "blocked", i end
+    if link_interrupt then return "interrupted", i end
+    if not self:_enter(handle(self, uid), here, to, e) then return "blocked", i end
+    if to == target then return "arrived", i + 1 end
+    if node_interrupt then return "interrupted", i + 1 end
+    return "walking", i + 1
   end
 
   require("strata.boundary").wrap_all(Grid, "world.grid:")

@@ -89,7 +89,10 @@ return function(M, I)
     end
     local old = walk_of(self, actor.uid)
     if old and old.state == "walking" and old.timer then pcall(self._s.cancel, self._s, old.timer) end
-    local timer = self:schedule{ after = every, handler = "base.walk_step", args = { actor = actor.uid } }
+    -- A room walk keeps one repeating timer (cancelled when it ends): a step
+    -- then costs no new timer. A tile walk schedules each step.
+    local timer = self:schedule{ after = every, every = to_room and every or nil, handler = "base.walk_step",
+      args = { actor = actor.uid } }
     if to_room then
       set_walk(self, actor.uid, { room = target.uid, i = 1, every = every, timer = timer, state = "walking" })
       self:_touch(actor.uid)
@@ -113,16 +116,31 @@ return function(M, I)
   end
 
   -- The base.walk_step timer lands here: one step, then the next timer.
+  -- A step of a room walk reads and writes the plan's fields one by one: it
+  -- runs once per step of every walking actor.
+  local function room_walk_step(w, uid)
+    local s = w._s
+    if s:get(uid, "sys", "walk", "state") ~= "walking" then
+      -- stopped by a rollback-free path (cancel) but its repeating timer fired
+      local timer = s:get(uid, "sys", "walk", "timer")
+      if timer then pcall(s.cancel, s, timer) end
+      return
+    end
+    local state, i = w:_room_step(uid, s:get(uid, "sys", "walk", "i"), s:get(uid, "sys", "walk", "room"))
+    w:_touch(uid)
+    s:set(uid, "actor walk", i, "sys", "walk", "i")
+    if state ~= "walking" then
+      pcall(s.cancel, s, s:get(uid, "sys", "walk", "timer"))
+      s:set(uid, "actor walk", nil, "sys", "walk", "timer")
+      s:set(uid, "actor walk", state, "sys", "walk", "state")
+    end
+  end
+
   function World:_walk_step(uid)
     local actor = handle(self, uid)
+    if actor and self._s:get(uid, "sys", "walk", "room") then return room_walk_step(self, uid) end
     local plan = actor and walk_of(self, uid)
     if not plan or plan.state ~= "walking" then return end
-    if plan.room then
-      plan.state = self:_room_step(uid, plan)
-      plan.timer = plan.state == "walking"
-        and self:schedule{ after = plan.every, handler = "base.walk_step", args = { actor = uid } } or nil
-      return set_walk(self, uid, plan)
-    end
     local map = actor.map
     local route = map and map:find_path({ actor.x, actor.y }, { plan.x, plan.y }, { connectivity = 8 })
     if not route then
