@@ -374,6 +374,17 @@ return function(M, I)
     end
   end
   kinds.room.get.x, kinds.room.get.y, kinds.room.get.z = pos_field(1), pos_field(2), pos_field(3)
+  -- room.grid_map: the ID of the base.grid_map the room was spawned from (nil: none)
+  kinds.room.get.grid_map = function(r)
+    local w = owner[r]
+    local _, _, zs = w._s:grid_pos(r.uid)
+    if not zs then return nil end
+    for _, id in ipairs(map_ids(w)) do
+      local e = w._registry.by_id[id]
+      if e and zkey(e.z) == zs then return id end
+    end
+    return nil
+  end
   kinds.room.methods.node = function(r)
     I.check_alive(r, "node")
     local w = owner[r]
