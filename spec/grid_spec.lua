@@ -68,6 +68,22 @@ describe("grid maps as data", function()
     assert.matches("z", load('data:add{ _type = "base.grid_map", _id = "m", map = ' .. MAP .. ' }'))
   end)
 
+  it("a map that does not parse is refused at world.grid:add, naming the map and the place", function()
+    local dir = support.tempdir()
+    support.write(dir .. "/bad/mod.lua", 'return { id = "bad", version = "0.1.0", requires = { base = "^0.1" } }')
+    support.write(dir .. "/bad/init.lua", [[
+      data:add{ _type = "base.grid_map", _id = "broken", z = "b", map = "+ 0 1\n\n0 #-Q\n\n+ 0 1\n" }
+      data:add{ _type = "base.grid_map", _id = "nolegend", z = "c", map = "+ 0 1\n\n0 #-T\n\n+ 0 1\n",
+        legend = { T = "bad.nothere" } }
+    ]])
+    local w = strata.world.new{ seed = 1, mods = { "base", "bad" }, mod_path = { dir } }
+    assert.error_matches(function() w.grid:add("bad.broken") end,
+      "^world.grid:add: grid map 'bad.broken': .*Symbol 'Q' on XY=%(1,0%) is not found in LEGEND. %(line 3, column 5%)$")
+    assert.error_matches(function() w.grid:add("bad.nolegend") end,
+      "^world.grid:add: grid map 'bad.nolegend': legend 'T': unknown base.legend 'bad.nothere'")
+    assert.equal(0, #w.grid:maps())
+  end)
+
   it("two maps with one z are refused at world.grid:add, and the world keeps its maps", function()
     local w = world("xyzgrid.map12a")
     local d = strata.world.new{ seed = 1, mods = { "base", "xyzgrid" }, mod_path = PATH }

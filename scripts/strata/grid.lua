@@ -60,7 +60,10 @@ return function(M, I)
     local c = cache[id]
     if c and c.entry == e then return c.xy, e end
     local ok, xy = pcall(xymap.parse, e.map, { legend = e.legend, z = zkey(e.z), world = w })
-    if not ok then fail("grid map '%s': %s", id, tostring(xy):gsub("^strata%.xymap%.parse: ", "")) end
+    if not ok then
+      local msg = require("strata.boundary").strip(tostring(xy)):gsub("^strata%.xymap%.parse: ", "")
+      fail("grid map '%s': %s", id, msg)
+    end
     cache[id] = { entry = e, xy = xy }
     return xy, e
   end
