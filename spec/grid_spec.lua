@@ -138,6 +138,28 @@ describe("spawning grid maps", function()
     assert.equal("An empty room", r.name) -- base.xyz_room
   end)
 
+  it("a legend's prototype is the default of its symbol, below the map's own prototypes", function()
+    local dir = support.tempdir()
+    support.write(dir .. "/lp/mod.lua", 'return { id = "lp", version = "0.1.0", requires = { base = "^0.1" } }')
+    support.write(dir .. "/lp/init.lua", [[
+      data:add{ _type = "base.prototype", _id = "shrine", kind = "room", parent = "base.xyz_room", key = "A shrine", desc = "Candles." }
+      data:add{ _type = "base.prototype", _id = "gate", kind = "exit", parent = "base.xyz_exit", desc = "A gate." }
+      data:add{ _type = "base.grid_map", _id = "m", z = "m", map = "+ 0 1 2\n\n0 #=S-S\n\n+ 0 1 2\n",
+        legend = { S = { kind = "node", prototype = "lp.shrine" }, ["="] = { kind = "ew", prototype = "lp.gate" } },
+        prototypes = { ["2,0"] = { key = "The high shrine" } } }
+    ]])
+    local w = strata.world.new{ seed = 1, mods = { "base", "lp" }, mod_path = { dir } }
+    w.grid:add("lp.m")
+    w.grid:spawn()
+    local g = w.grid
+    assert.same({ "An empty room", "A shrine", "The high shrine" },
+      { g:room(0, 0, "m").name, g:room(1, 0, "m").name, g:room(2, 0, "m").name })
+    -- one prototype decides: the map's for (2, 0), which gives no desc
+    assert.same({ "Candles.", "" }, { g:room(1, 0, "m").desc, g:room(2, 0, "m").desc })
+    assert.same({ "A gate.", "" }, { g:room(0, 0, "m"):exit("east").desc, g:room(1, 0, "m"):exit("east").desc })
+    assert.same({ "A gate.", "" }, { g:room(1, 0, "m"):exit("west").desc, g:room(2, 0, "m"):exit("west").desc })
+  end)
+
   it("respawns an unchanged map with nothing created, updated or deleted, keeping every uid", function()
     local w = world("xyzgrid.map2", "xyzgrid.map12a", "xyzgrid.map12b")
     w.grid:spawn()

@@ -43,7 +43,7 @@ static int dir_of(lua_State *L, int t, int arg) {
   return d;
 }
 
-/* One { map =, protos = { {x, y, dir, name, desc}, ... }, aliases = { {symbol, dir, names}, ... } }. */
+/* One { map =, protos = { {x, y, dir, symbol, tier, name, desc}, ... }, aliases = { {symbol, dir, names}, ... } }. */
 static void read_map(lua_State *L, int t, strata_grid_map *out) {
   memset(out, 0, sizeof *out);
   lua_getfield(L, t, "map");
@@ -60,6 +60,9 @@ static void read_map(lua_State *L, int t, strata_grid_map *out) {
       p[i].x = any_int(L, e, "x", 1);
       p[i].y = any_int(L, e, "y", 1);
       p[i].dir = dir_of(L, e, 1);
+      const char *sym = opt_str(L, e, "symbol");
+      p[i].symbol = sym ? sym[0] : 0;
+      p[i].tier = (int)lstrata_opt_int(L, e, "tier", 0);
       p[i].name = opt_str(L, e, "name");
       p[i].desc = opt_str(L, e, "desc");
       lua_pop(L, 1);

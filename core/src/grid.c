@@ -225,17 +225,19 @@ static strata_status delete_doomed(spawn *s) {
 
 /* ---- prototypes and names ---- */
 
-static const strata_grid_proto *find_proto(const strata_grid_map *gm, int x, int y, int dir) {
+static const strata_grid_proto *find_proto(const strata_grid_map *gm, int x, int y, int dir, char symbol) {
   const strata_grid_proto *best = NULL;
-  int best_score = -1;
+  int best_tier = INT_MAX, best_score = -1;
   for (size_t i = 0; i < gm->nprotos; i++) {
     const strata_grid_proto *p = &gm->protos[i];
     if ((dir == STRATA_GRID_ROOM) != (p->dir == STRATA_GRID_ROOM)) continue;
     if ((p->x != STRATA_GRID_ANY && p->x != x) || (p->y != STRATA_GRID_ANY && p->y != y)) continue;
     if (dir != STRATA_GRID_ROOM && p->dir != STRATA_GRID_ANY && p->dir != dir) continue;
+    if (p->symbol && p->symbol != symbol) continue;
     int score = (p->x != STRATA_GRID_ANY) + (p->y != STRATA_GRID_ANY)
               + (dir != STRATA_GRID_ROOM && p->dir != STRATA_GRID_ANY);
-    if (score > best_score) best = p, best_score = score;
+    if (p->tier < best_tier || (p->tier == best_tier && score > best_score))
+      best = p, best_tier = p->tier, best_score = score;
   }
   return best;
 }
@@ -321,7 +323,7 @@ static strata_status spawn_rooms(spawn *s, size_t zi) {
     strata_xy_node_info nd;
     strata_xymap_node(gm->map, i, &nd);
     if (nd.kind == STRATA_XY_TRANSITION || !selected_xy(s, nd.x, nd.y)) continue;
-    const strata_grid_proto *p = find_proto(gm, nd.x, nd.y, STRATA_GRID_ROOM);
+    const strata_grid_proto *p = find_proto(gm, nd.x, nd.y, STRATA_GRID_ROOM, nd.symbol);
     const char *name = p && p->name && *p->name ? p->name : DEFAULT_ROOM_NAME;
     const char *desc = p && p->desc ? p->desc : "";
     char symbol[2] = { nd.symbol, 0 };
@@ -503,7 +505,9 @@ static size_t wanted_exits(const spawn *s, size_t zi, size_t node, const strata_
       strata_xymap_step(gm->map, e.first_step + j, &step);
       want->interrupt = !step.is_node && step.interrupt;
     }
-    const strata_grid_proto *p = find_proto(gm, nd->x, nd->y, e.direction);
+    strata_xy_step first;
+    strata_xymap_step(gm->map, e.first_step, &first);
+    const strata_grid_proto *p = find_proto(gm, nd->x, nd->y, e.direction, first.symbol);
     if (p && p->name && *p->name) want->name = p->name;
     want->desc = p && p->desc ? p->desc : "";
   }

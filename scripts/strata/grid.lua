@@ -98,10 +98,25 @@ return function(M, I)
       local p = flatten(w, e.prototypes[k], ("grid map '%s' prototype '%s'"):format(id, k))
       out[#out + 1] = { x = coord(parts[1]), y = coord(parts[2]), dir = parts[3], name = p.key, desc = p.desc }
     end
+    -- A legend entry's `prototype`: the default of its symbol (rooms for
+    -- nodes, exits for links), below every prototype of the map.
+    local symbols = {}
+    for key, v in pairs(e.legend or {}) do
+      if type(v) == "string" then v = w._registry:view("base.legend"):ensure(v) end
+      local symbol = type(key) == "string" and key or v.symbol
+      if v.prototype then symbols[#symbols + 1] = { symbol = symbol, kind = v.kind, prototype = v.prototype } end
+    end
+    table.sort(symbols, function(a, b) return a.symbol < b.symbol end)
+    for _, l in ipairs(symbols) do
+      local p = flatten(w, l.prototype, ("grid map '%s' legend '%s' prototype"):format(id, l.symbol))
+      local node = l.kind == "node" or l.kind == "interrupt_node"
+      out[#out + 1] = { x = "*", y = "*", dir = not node and "*" or nil, symbol = l.symbol, tier = 1,
+        name = p.key, desc = p.desc }
+    end
     local room = flatten(w, "base.xyz_room", "base.xyz_room")
     local exit = flatten(w, "base.xyz_exit", "base.xyz_exit")
-    out[#out + 1] = { x = "*", y = "*", name = room.key, desc = room.desc }
-    out[#out + 1] = { x = "*", y = "*", dir = "*", name = exit.key, desc = exit.desc }
+    out[#out + 1] = { x = "*", y = "*", tier = 2, name = room.key, desc = room.desc }
+    out[#out + 1] = { x = "*", y = "*", dir = "*", tier = 2, name = exit.key, desc = exit.desc }
     return out
   end
 

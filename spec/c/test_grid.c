@@ -21,10 +21,12 @@ static void test_spawn_and_respawn(void) {
   strata_error err;
   strata_world *w = strata_world_new(1, &err);
   strata_xymap *m1 = parse("+ 0 1 2\n\n1 #-#\n  | |\n0 #-#\n\n+ 0 1 2\n", "map1", NULL, 0);
-  strata_grid_proto protos[] = { { 0, 0, STRATA_GRID_ROOM, "Corner", "A corner." },
-                                 { STRATA_GRID_ANY, STRATA_GRID_ANY, STRATA_GRID_ANY, NULL, "A path." },
-                                 { 0, 0, 2, "door", NULL } };
-  strata_grid_map gm = { m1, protos, 3, NULL, 0 };
+  strata_grid_proto protos[] = { { 0, 0, STRATA_GRID_ROOM, 0, 0, "Corner", "A corner." },
+                                 { STRATA_GRID_ANY, STRATA_GRID_ANY, STRATA_GRID_ANY, 0, 0, NULL, "A path." },
+                                 { 0, 0, 2, 0, 0, "door", NULL },
+                                 /* a lower tier never wins over a matching higher one */
+                                 { 0, 0, STRATA_GRID_ROOM, '#', 1, "Legend room", NULL } };
+  strata_grid_map gm = { m1, protos, 4, NULL, 0 };
   strata_grid_counts c;
   CHECK(strata_grid_spawn(w, &gm, 1, NULL, &c, &err) == STRATA_OK);
   CHECK_EQ_INT(c.created.rooms, 4);

@@ -46,6 +46,9 @@ extern "C" {
 typedef struct strata_grid_proto {
   int x, y;          /* or STRATA_GRID_ANY */
   int dir;           /* STRATA_GRID_ROOM, a direction 0..7, or STRATA_GRID_ANY (any exit) */
+  char symbol;       /* only for nodes / first links of this symbol; 0: any */
+  int tier;          /* 0 the map's own, 1 its legend's, 2 the base ones: a lower tier
+                     ** that matches wins over any higher one */
   const char *name;  /* NULL: keep the default name */
   const char *desc;  /* NULL: keep the default ("") */
 } strata_grid_proto;
@@ -59,8 +62,10 @@ typedef struct strata_grid_alias {
   size_t n;
 } strata_grid_alias;
 
-/* A map to spawn and its prototypes. The most specific prototype wins (the
-** most coordinates given), the earliest on a tie. */
+/* A map to spawn and its prototypes. The lowest tier with a matching
+** prototype decides (Evennia: the map's prototypes by coordinate, then the
+** legend's default for the symbol, then xyz_room / xyz_exit); within it the
+** most specific (the most coordinates given), the earliest on a tie. */
 typedef struct strata_grid_map {
   const strata_xymap *map;
   const strata_grid_proto *protos;
