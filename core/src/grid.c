@@ -18,11 +18,6 @@
 
 #define DEFAULT_ROOM_NAME "An empty room"
 
-/* ---- an object's place on the grid: sys.place = "X Y I TAG Z" ----
-** One string, so that a respawn compares a whole place with one strcmp: I is
-** 1 for an interrupt, TAG the room's symbol or the exit's direction, Z the
-** map's Z, last because it may hold spaces. */
-
 /* The object's sys table, and a table in it. */
 static const strata_vtable *sys_of(const strata_world *w, uint64_t uid) {
   strata_value path[1] = { room_key("sys") };
@@ -34,6 +29,11 @@ static const strata_vtable *sub_table(const strata_vtable *t, const char *k) {
   const strata_value *v = t ? strata_vtable_get_str(t, k) : NULL;
   return v && v->type == STRATA_VTABLE ? v->u.t : NULL;
 }
+
+/* ---- an object's place on the grid: sys.place = "X Y I TAG Z" ----
+** One string, so that a respawn compares a whole place with one strcmp: I is
+** 1 for an interrupt, TAG the room's symbol or the exit's direction, Z the
+** map's Z, last because it may hold spaces. */
 
 static const char *grid_str(const strata_world *w, uint64_t uid) {
   strata_value path[2] = { room_key("sys"), room_key("place") };

@@ -60,6 +60,22 @@ static void test_rooms_and_exits(void) {
   CHECK(strata_is_room(w, north) && strata_is_exit(w, n) && strata_is_exit(w, s));
   CHECK_EQ_INT(strata_room_exit_count(w, hub), 1);
 
+  /* A stamp on a room (a generator's fingerprint) goes with any change of its exits. */
+  strata_value stamp[2] = { strata_value_nil(), strata_value_nil() }, v;
+  strata_value_string(&stamp[0], "sys", 3, NULL);
+  strata_value_string(&stamp[1], "stamp", 5, NULL);
+  v = strata_value_int(42);
+  CHECK(strata_object_set(w, hub, stamp, 2, &v, &err) == STRATA_OK);
+  CHECK(strata_exit_set_desc(w, n, "A ladder.", &err) == STRATA_OK);
+  CHECK(strata_object_get(w, hub, stamp, 2) == NULL);
+  v = strata_value_int(42);
+  CHECK(strata_object_set(w, north, stamp, 2, &v, &err) == STRATA_OK);
+  CHECK(strata_object_get(w, hub, stamp, 2) == NULL);
+  CHECK(strata_exit_set_aliases(w, s, NULL, 0, &err) == STRATA_OK);
+  CHECK(strata_object_get(w, north, stamp, 2) == NULL);
+  strata_value_clear(&stamp[0]);
+  strata_value_clear(&stamp[1]);
+
   /* Re-pointed, renamed, saved and read back. */
   CHECK(strata_exit_set_to(w, n, 0, &err) == STRATA_OK);
   CHECK_EQ_INT(strata_exit_to(w, n), 0);

@@ -19,6 +19,9 @@
 ** by coordinates (and direction) and changed only where they differ; rooms
 ** whose node is gone are deleted with every exit out of them and the grid
 ** exits into them. A spawn runs in one savepoint: on error nothing changed.
+** Each grid room keeps a stamp of its exits as the map wanted them (room.h:
+** any change of its exits drops it), so a respawn with nothing to change
+** reads the rooms and not each of their exits.
 */
 #ifndef STRATA_GRID_H
 #define STRATA_GRID_H
