@@ -205,8 +205,24 @@ static int g_step(lua_State *L) {
   return 4;
 }
 
+/* grid_index() -> { ["x,y,z"] = room uid, ... }: every grid room, for a cache
+** that world.grid:room keeps until the world's objects change. */
+static int g_index(lua_State *L) {
+  strata_world *w = lstrata_check_world(L, 1);
+  lua_newtable(L);
+  for (const strata_object *o = strata_world_next_object(w, 0); o; o = strata_world_next_object(w, o->uid)) {
+    int x, y;
+    const char *z;
+    if (strcmp(o->kind, "room") || !strata_grid_pos(w, o->uid, &x, &y, &z, NULL, NULL)) continue;
+    lua_pushfstring(L, "%d,%d,%s", x, y, z);
+    lua_pushinteger(L, (lua_Integer)o->uid);
+    lua_rawset(L, -3);
+  }
+  return 1;
+}
+
 static const luaL_Reg grid_methods[] = {
-  { "grid_step", g_step },
+  { "grid_step", g_step }, { "grid_index", g_index },
   { "grid_spawn", g_spawn }, { "grid_delete", g_delete }, { "grid_pos", g_pos }, { "grid_rooms", g_rooms },
   { NULL, NULL } };
 

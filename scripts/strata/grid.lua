@@ -17,6 +17,7 @@ return function(M, I)
   private.protect(Grid, "strata.grid")
   local grids = setmetatable({}, { __mode = "k" }) -- world -> its grid
   local parsed = setmetatable({}, { __mode = "k" }) -- world -> { [id] = { entry =, xy = } }
+  local rooms_index = setmetatable({}, { __mode = "k" }) -- world -> { count =, next =, rooms = { ["x,y,z"] = uid } }
 
   -- strata.reload replaces entries in place: every map is parsed again after one.
   function World._on_reload(w) parsed[w] = nil end
@@ -278,8 +279,16 @@ return function(M, I)
       fail("world.grid:room: x and y must be integers")
     end
     if type(z) ~= "string" and math.type(z) ~= "integer" then fail("world.grid:room: z must be a string or an integer") end
-    local r = w._s:grid_rooms(zkey(z), x, y)[1]
-    return r and handle(w, r)
+    -- An index of the grid rooms, made again when objects were made or deleted
+    -- since (a room's coordinates never change: spawn matches rooms by them).
+    local s = w._s
+    local c = rooms_index[w]
+    if not c or c.count ~= s:count() or c.next ~= s:next_uid() then
+      c = { count = s:count(), next = s:next_uid(), rooms = s:grid_index() }
+      rooms_index[w] = c
+    end
+    local r = c.rooms[x .. "," .. y .. "," .. zkey(z)]
+    return r and s:info(r) and handle(w, r) or nil
   end
 
   -- world.grid:rooms{ x =, y =, z = } -> rooms in uid order (a key left out: "*")
