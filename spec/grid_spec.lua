@@ -160,6 +160,29 @@ describe("spawning grid maps", function()
     assert.same({ "A gate.", "" }, { g:room(1, 0, "m"):exit("west").desc, g:room(2, 0, "m"):exit("west").desc })
   end)
 
+  it("names exits by a legend's spawn_aliases, and refuses ones that name no direction", function()
+    local dir = support.tempdir()
+    support.write(dir .. "/sa/mod.lua", 'return { id = "sa", version = "0.1.0", requires = { base = "^0.1" } }')
+    support.write(dir .. "/sa/init.lua", [[
+      data:add{ _type = "base.grid_map", _id = "m", z = "m", map = "+ 0 1\n\n0 #=#\n\n+ 0 1\n",
+        legend = { ["="] = { kind = "ew", spawn_aliases = { e = { "bridge", "b" }, w = "back" } } } }
+      data:add{ _type = "base.grid_map", _id = "bad", z = "bad", map = "+ 0 1\n\n0 #=#\n\n+ 0 1\n",
+        legend = { ["="] = { kind = "ew", spawn_aliases = { east = { "bridge" } } } } }
+    ]])
+    local w = strata.world.new{ seed = 1, mods = { "base", "sa" }, mod_path = { dir } }
+    w.grid:add("sa.m")
+    w.grid:spawn()
+    local a, b = w.grid:room(0, 0, "m"), w.grid:room(1, 0, "m")
+    assert.same({ "bridge", { "b", "e" } }, { a:exits()[1].name, a:exits()[1].aliases })
+    assert.same({ "back", { "w" } }, { b:exits()[1].name, b:exits()[1].aliases })
+    local hero = w:create_actor{ room = a }
+    assert.is_true(w:go(hero, "b"))
+    assert.is_true(w:go(hero, "w")) -- the step name routes give still moves
+    w.grid:add("sa.bad")
+    assert.error_matches(function() w.grid:spawn() end,
+      "grid map 'sa.bad' legend '=': spawn_aliases key 'east' is not a direction %(nearest known: e")
+  end)
+
   it("respawns an unchanged map with nothing created, updated or deleted, keeping every uid", function()
     local w = world("xyzgrid.map2", "xyzgrid.map12a", "xyzgrid.map12b")
     w.grid:spawn()

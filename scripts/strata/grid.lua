@@ -121,13 +121,28 @@ return function(M, I)
     return out
   end
 
-  local function aliases_of(w, e)
+  local DIRS = { n = true, ne = true, e = true, se = true, s = true, sw = true, w = true, nw = true }
+  local DIR_LIST = { "n", "ne", "e", "se", "s", "sw", "w", "nw" }
+
+  local function aliases_of(w, id, e)
     local out = {}
     for key, v in pairs(e.legend or {}) do
       if type(v) == "string" then v = w._registry:view("base.legend"):ensure(v) end
       local symbol = type(key) == "string" and key or v.symbol
+      if v.spawn_aliases ~= nil and type(v.spawn_aliases) ~= "table" then
+        fail("grid map '%s' legend '%s': spawn_aliases must be { [dir] = { name, alias, ... } }", id, tostring(symbol))
+      end
       for dir, names in pairs(v.spawn_aliases or {}) do
+        if not DIRS[dir] then
+          fail("grid map '%s' legend '%s': spawn_aliases key '%s' is not a direction%s", id, tostring(symbol),
+            tostring(dir), options.suggest(tostring(dir), DIR_LIST))
+        end
         if type(names) == "string" then names = { names } end
+        local ok = type(names) == "table" and #names > 0
+        for _, n in ipairs(ok and names or {}) do ok = ok and type(n) == "string" and n ~= "" end
+        if not ok then
+          fail("grid map '%s' legend '%s': spawn_aliases.%s must be a name or a list of names", id, tostring(symbol), dir)
+        end
         out[#out + 1] = { symbol = symbol, dir = dir, names = names }
       end
     end
@@ -140,7 +155,7 @@ return function(M, I)
     local out, zs = {}, {}
     for _, id in ipairs(map_ids(w)) do
       local xy, e = map_of(w, id)
-      out[#out + 1] = { map = xy, protos = protos_of(w, id, e), aliases = aliases_of(w, e), id = id, z = e.z }
+      out[#out + 1] = { map = xy, protos = protos_of(w, id, e), aliases = aliases_of(w, id, e), id = id, z = e.z }
       zs[zkey(e.z)] = e.z
     end
     return out, zs
