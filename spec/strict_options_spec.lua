@@ -79,6 +79,16 @@ local calls = {
   ["strata.worldgen.render"] = function(o) strata.worldgen.render(wt, o) end,
   ["strata.worldgen.to_map"] = function(o) strata.worldgen.to_map(w, wt.floors[1], o) end,
   ["strata.worldgen.to_area"] = function(o) strata.worldgen.to_area(w, wt, o) end,
+  ["world:create_room"] = function(o) o.name = o.name or "Hall" w:create_room(o) end,
+  ["world.grid:spawn"] = function(o) w.grid:spawn(o) end,
+  ["world.grid:rooms"] = function(o) w.grid:rooms(o) end,
+  ["world.grid:exits"] = function(o) w.grid:exits(o) end,
+  ["world.grid:view"] = function(o) w.grid:view(w:create_room{ name = "Hall" }, o) end,
+  ["world:create_exit"] = function(o)
+    o.name = o.name or "out"
+    local r = w:create_room{ name = "Hall" }
+    w:create_exit(r, r, o)
+  end,
 }
 
 describe("strict options", function()
@@ -165,7 +175,7 @@ describe("strict data entries", function()
       renew = { restock_evry = 10 } })
     assert.is_false(ok)
     assert.matches("unknown key 'renew.restock_evry' %(nearest known: restock_every", err)
-    ok, err = pcall(reg.add, reg, "spec", { _type = "base.grid_map", _id = "y",
+    ok, err = pcall(reg.add, reg, "spec", { _type = "base.grid_map", _id = "y", z = 1, map = "+ 0\n\n0 #\n\n+ 0",
       options = { map_visual_rang = 2 } })
     assert.is_false(ok)
     assert.matches("map_visual_range", err)

@@ -209,6 +209,8 @@ int luaopen_strata_core(lua_State *L) {
   lstrata_open_rng(L);
   lstrata_open_xymap(L);
   lstrata_open_world(L);
+  lstrata_open_room(L);
+  lstrata_open_grid(L);
   lstrata_open_layout(L);
   lstrata_open_picture(L);
   lstrata_open_paths(L);

@@ -48,6 +48,8 @@ void lstrata_add_functions(lua_State *L, const char *field, const luaL_Reg *func
 
 /* Adds the functions in funcs to the methods of the type registered as name. */
 void lstrata_add_methods(lua_State *L, const char *name, const luaL_Reg *funcs);
+/* The world state (strata.world_state) at arg; raises if it is not one or was closed. */
+strata_world *lstrata_check_world(lua_State *L, int arg);
 /* The XY map at arg; raises if it is not one or was closed. */
 strata_xymap *lstrata_check_xymap(lua_State *L, int arg);
 
@@ -59,6 +61,8 @@ void lstrata_open_tilepath(lua_State *L);
 void lstrata_open_rng(lua_State *L);
 void lstrata_open_xymap(lua_State *L);
 void lstrata_open_world(lua_State *L);
+void lstrata_open_room(lua_State *L);
+void lstrata_open_grid(lua_State *L);
 void lstrata_open_layout(lua_State *L);
 void lstrata_open_picture(lua_State *L);
 void lstrata_open_paths(lua_State *L);

@@ -33,7 +33,32 @@ data:add_type{ _id = "branch_archetype", fields = {
   room_generator = { ref = "base.room_generator" }, directions = { type = "table", items = S },
   max_unexplored_exits = I, max_new_exits_per_room = I,
   start_exit_reset = { type = "table", fields = { every = N, chance = N } }, max_idle = N } }
-data:add_type{ _id = "grid_map", fields = { z = { type = { "string", "integer" } }, map = S,
+-- What a grid map's schema cannot say (Evennia's load errors): see docs/grid.md.
+local DIRS = { n = true, ne = true, e = true, se = true, s = true, sw = true, w = true, nw = true, ["*"] = true }
+local function check_grid_map(e)
+  if type(e.map) ~= "string" or not e.map:find("%S") then return "map is required and cannot be empty" end
+  for key in pairs(e.legend or {}) do
+    if type(key) ~= "string" or #key ~= 1 or key == " " or key == "\n" then
+      return ("legend key '%s' is invalid: keys must be one character other than space"):format(tostring(key))
+    end
+  end
+  for key, v in pairs(e.prototypes or {}) do
+    local parts = {}
+    if type(key) == "string" then for p in (key .. ","):gmatch("([^,]*),") do parts[#parts + 1] = p end end
+    local ok = (#parts == 2 or #parts == 3)
+    for i = 1, 2 do ok = ok and parts[i] ~= nil and (parts[i] == "*" or parts[i]:match("^%-?%d+$") ~= nil) end
+    if ok and #parts == 3 then ok = DIRS[parts[3]] ~= nil end
+    if not ok then
+      return ("prototype key '%s' is invalid: expected \"X,Y\" or \"X,Y,dir\" (integers or *, dir n ... nw or *)")
+        :format(tostring(key))
+    end
+    if type(v) ~= "string" and type(v) ~= "table" then
+      return ("prototype '%s' must be a base.prototype ID or a table { key =, desc =, parent = }"):format(key)
+    end
+  end
+end
+data:add_type{ _id = "grid_map", check = check_grid_map, fields = { z = { type = { "string", "integer" }, required = true },
+  map = { type = "string", required = true },
   legend = T, prototypes = T,
   options = { type = "table", fields = { map_visual_range = I, map_mode = S,
     map_character_symbol = S, map_target_path_style = S, map_separator_char = S,
@@ -42,6 +67,9 @@ data:add_type{ _id = "legend", fields = { symbol = S, kind = { type = "string", 
   display = S, weight = N, weights = T, directions = T, aliases = T,
   interrupt = B, average = B, target = T, spawn_aliases = T, prototype = S } }
 data:add_type{ _id = "prototype", open = true, fields = { kind = S, parent = S, key = S, desc = S } }
+-- The base prototypes of grid rooms and exits (Evennia's xyz_room, xyz_exit).
+data:add{ _type = "base.prototype", _id = "xyz_room", kind = "room", key = "An empty room", desc = "" }
+data:add{ _type = "base.prototype", _id = "xyz_exit", kind = "exit", desc = "" }
 data:add_type{ _id = "layout", fields = { size = POINT, generator = { type = "any", functions = true }, source = S } }
 data:add_type{ _id = "layout_mapping", fields = { inherit = { ref = "base.layout_mapping" },
   append = B, tokens = T } }

@@ -5,3 +5,4 @@
 mod:load("world_map")
 mod:load("putit_paradise")
 mod:load("quickstart")
+mod:load("grid")

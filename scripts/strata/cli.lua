@@ -5,7 +5,7 @@ local strata = require "strata"
 local cli = {}
 
 -- Commands in the order `strata help` lists them.
-cli.commands = { "run", "layout", "render", "play", "worldgen" }
+cli.commands = { "run", "layout", "render", "play", "worldgen", "grid" }
 
 local function load_command(name)
   local ok, cmd = pcall(require, "strata.cmd." .. name)

@@ -75,10 +75,13 @@ function Registry:add_type(mod, def)
   if type(def._id) ~= "string" or def._id == "" then error("data:add_type: _id must be a non-empty string", 3) end
   local full = mod .. "." .. def._id
   for k in pairs(def) do
-    if k ~= "_id" and k ~= "fields" and k ~= "open" then
+    if k ~= "_id" and k ~= "fields" and k ~= "open" and k ~= "check" then
       error(("data:add_type %s: unknown key '%s'%s"):format(full, tostring(k),
-        suggest(tostring(k), { "_id", "fields", "open" })), 3)
+        suggest(tostring(k), { "_id", "fields", "open", "check" })), 3)
     end
+  end
+  if def.check ~= nil and type(def.check) ~= "function" then
+    error("data:add_type " .. full .. ": check must be a function(entry) -> message | nil", 3)
   end
   local fields = def.fields or {}
   check_schema(full, fields, "fields")
@@ -86,7 +89,8 @@ function Registry:add_type(mod, def)
     error("data:add_type: type " .. full .. " already declared by mod " .. self.types[full].mod, 3)
   end
   -- Closed unless the type says otherwise: a misspelt field is an error, not a silent extra.
-  self.types[full] = { fields = fields, mod = mod, open = def.open == true }
+  -- check(entry) -> message | nil: what a schema cannot say (grid maps' prototype keys, ...).
+  self.types[full] = { fields = fields, mod = mod, open = def.open == true, check = def.check }
   self.by_type[full] = self.by_type[full] or {}
   return full
 end
@@ -254,6 +258,7 @@ function Registry:add(mod, entry)
   if not ok_copy then error(e, 3) end
   e._id, e._mod, e._type = full, mod, type_id
   local msg = check_entry(typedef, full, e)
+  if not msg and typedef.check then msg = typedef.check(e) end
   if msg then error("data:add " .. type_id .. " " .. full .. ": " .. msg, 3) end
   local existing = self.by_id[full]
   if existing and existing._mod ~= mod then

@@ -74,26 +74,71 @@ return function(M, I)
   -- cell every step_every seconds of world time, along the cheapest 8-neighbour
   -- route at that moment. plan.state: "walking" | "arrived" | "blocked" |
   -- "cancelled"; plan:cancel(). A new walk replaces the actor's last one.
+  -- world:walk(actor, room, opts): the same through rooms and exits, along the
+  -- route world.grid:path gives at the start (strata.grid: World:_room_step).
   function World:walk(actor, target, opts)
     actor_of(self, actor, "world:walk")
     options.check("world:walk", opts, 2)
-    local x, y = I.point(target, "world:walk")
+    local to_room = I.is_handle(target) and target.kind == "room"
+    local x, y, route
+    if to_room then route = self:_room_route(actor, target, "world:walk")
+    else x, y = I.point(target, "world:walk") end
     local every = opts and opts.step_every or 1
     if type(every) ~= "number" or not (every >= 0.001) or every == math.huge then
       fail("world:walk: step_every must be a number of at least 0.001 seconds")
     end
     local old = walk_of(self, actor.uid)
     if old and old.state == "walking" and old.timer then pcall(self._s.cancel, self._s, old.timer) end
-    local timer = self:schedule{ after = every, handler = "base.walk_step", args = { actor = actor.uid } }
-    set_walk(self, actor.uid, { x = x, y = y, every = every, timer = timer, state = "walking" })
+    -- A room walk keeps one repeating timer (cancelled when it ends): a step
+    -- then costs no new timer. A tile walk schedules each step.
+    local timer = self:schedule{ after = every, every = to_room and every or nil, handler = "base.walk_step",
+      args = { actor = actor.uid } }
+    if to_room then
+      set_walk(self, actor.uid, { room = target.uid, i = 1, every = every, timer = timer, state = "walking" })
+      self:_touch(actor.uid)
+      self._s:set(actor.uid, "actor walk route", route, "sys", "walk_route")
+    else
+      set_walk(self, actor.uid, { x = x, y = y, every = every, timer = timer, state = "walking" })
+    end
+    local plan = setmetatable({ actor = actor }, Plan)
+    owner[plan] = self
+    return plan
+  end
+
+  -- world:walk_plan(actor) -> the actor's last walk plan (also after a save and
+  -- strata.world.open), or nil when it never walked.
+  function World:walk_plan(actor)
+    actor_of(self, actor, "world:walk_plan")
+    if not walk_of(self, actor.uid) then return nil end
     local plan = setmetatable({ actor = actor }, Plan)
     owner[plan] = self
     return plan
   end
 
   -- The base.walk_step timer lands here: one step, then the next timer.
+  -- A step of a room walk reads and writes the plan's fields one by one: it
+  -- runs once per step of every walking actor.
+  local function room_walk_step(w, uid)
+    local s = w._s
+    if s:get(uid, "sys", "walk", "state") ~= "walking" then
+      -- stopped by a rollback-free path (cancel) but its repeating timer fired
+      local timer = s:get(uid, "sys", "walk", "timer")
+      if timer then pcall(s.cancel, s, timer) end
+      return
+    end
+    local state, i = w:_room_step(uid, s:get(uid, "sys", "walk", "i"), s:get(uid, "sys", "walk", "room"))
+    w:_touch(uid)
+    s:set(uid, "actor walk", i, "sys", "walk", "i")
+    if state ~= "walking" then
+      pcall(s.cancel, s, s:get(uid, "sys", "walk", "timer"))
+      s:set(uid, "actor walk", nil, "sys", "walk", "timer")
+      s:set(uid, "actor walk", state, "sys", "walk", "state")
+    end
+  end
+
   function World:_walk_step(uid)
     local actor = handle(self, uid)
+    if actor and self._s:get(uid, "sys", "walk", "room") then return room_walk_step(self, uid) end
     local plan = actor and walk_of(self, uid)
     if not plan or plan.state ~= "walking" then return end
     local map = actor.map

@@ -388,6 +388,7 @@ private.protect(Handle, "strata.handle")
 World.__index = function(w, k)
   if k == "time" then return w._s:time() end
   if k == "seed" then return w._s:seed() end
+  if k == "grid" then return World._grid_of(w) end -- strata.grid: the world's XY maps
   return World[k]
 end
 private.protect(World, "strata.world")
@@ -408,6 +409,7 @@ ModWorld.__index = function(v, k)
   if k == "time" or k == "seed" then return w[k] end
   if k == "rng" then return w._mod_rng end
   if k == "data" then return w._mod_data end
+  if k == "grid" then return w.grid end
   local m = mod_methods[k]
   if m then return m end
   if type(k) ~= "string" or (k:sub(1, 1) == "_" and not mod_internal[k]) or host_only[k]
@@ -608,14 +610,25 @@ function World:create_map(opts)
   return m
 end
 
--- world:create_actor{ archetype =, map =, x =, y =, props =, tags =, player = }
+-- world:create_actor{ archetype =, map =, x =, y =, room =, props =, tags =, player = }
 function World:create_actor(opts)
   options.check("world:create_actor", opts, 2)
   opts = opts or {}
   local o = {}
   for k, v in pairs(opts) do o[k] = v end
   o.kind = "actor"
-  o.player = nil
+  o.player, o.room = nil, nil
+  if opts.room ~= nil then
+    if opts.map ~= nil then error("an actor stands on a map or in a room, not both", 0) end
+    local ok, a = self:_atomic(function()
+      local a = create_object(self, o)
+      self:_place_in_room(a, opts.room)
+      if opts.player then self._rt:set_player(a.uid) end
+      return a
+    end)
+    if not ok then error(a, 0) end
+    return a
+  end
   local a = create_object(self, o)
   -- The core records the player (state.player and the world record).
   if opts.player then self._rt:set_player(a.uid) end
@@ -929,6 +942,10 @@ local internals = { World = World, kinds = kinds, handle = handle, label = label
 require("strata.areas")(M, internals)
 -- Actors moving on tile maps: world:move, world:walk.
 require("strata.walk")(M, internals)
+-- Rooms and exits (world:create_room, world:create_exit, world:go).
+require("strata.rooms")(M, internals)
+-- XY maps spawned as rooms and exits (world.grid).
+require("strata.grid")(M, internals)
 
 -- strata.reload{ "mod", world = w }: re-runs a mod in place, in `world` or in
 -- every live world that loaded it. An ID still used by a world's state cannot
@@ -943,7 +960,7 @@ function M.reload(opts)
   if type(id) ~= "string" then error("expected { mod_id, world = w }", 0) end
   local targets = {}
   if opts.world ~= nil then
-    if getmetatable(opts.world) ~= World then error("world must be a world, got " .. tostring(opts.world), 0) end
+    if getmt(opts.world) ~= World then error("world must be a world, got " .. tostring(opts.world), 0) end
     targets[1] = opts.world
   else
     for w in pairs(worlds) do
@@ -962,6 +979,7 @@ function M.reload(opts)
     mods.commit_reload(w._registry, fresh[i])
     bind_tokens(w)
     runtime_hooks.reloaded(w)
+    if World._on_reload then World._on_reload(w) end -- strata.grid: parse the maps again
   end
 end
 

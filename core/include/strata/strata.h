@@ -21,6 +21,8 @@
 #include "strata/value.h"
 #include "strata/worldgen.h"
 #include "strata/world.h"
+#include "strata/room.h"
+#include "strata/grid.h"
 /* a world at work: areas, travel, events and time, with logic found by ID */
 #include "strata/area.h"
 #include "strata/clock.h"

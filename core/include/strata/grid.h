@@ -1,0 +1,122 @@
+/*
+** grid.h - XY maps spawned into a world as rooms and exits (Evennia's
+** XYZGrid spawn), kept in step with the maps by reconciling.
+**
+** A grid room is a room (room.h) that also carries its place, sys.place =
+** "X Y I TAG Z" (I: 1 for an interrupt node, TAG: its symbol, Z: the map's
+** Z string, last as it may hold spaces); a grid exit carries the place of the
+** node it leaves, with TAG the map direction of its first link ("n" ...
+** "nw") and I 1 when it crosses an interrupt link. Exits without it are
+** hand-made: spawning leaves them alone.
+**
+** Spawning a map: every node but transitions gets a room; every chain out
+** of such a node an exit, named after its direction (north, with alias n;
+** "up"/"down" for u/d links) unless the legend's spawn aliases say
+** otherwise, leading to the room of the node it reaches, or for a
+** transition the room at its target on another map (no room there yet: the
+** exit leads nowhere). Prototypes give names and descriptions by
+** coordinate. Reconciling: rooms and exits that exist already are matched
+** by coordinates (and direction) and changed only where they differ; rooms
+** whose node is gone are deleted with every exit out of them and the grid
+** exits into them. A spawn runs in one savepoint: on error nothing changed.
+** Each grid room keeps a stamp of its exits as the map wanted them (room.h:
+** any change of its exits drops it), so a respawn with nothing to change
+** reads the rooms and not each of their exits.
+*/
+#ifndef STRATA_GRID_H
+#define STRATA_GRID_H
+
+#include "strata/api.h"
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "strata/error.h"
+#include "strata/world.h"
+#include "strata/xymap.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A wildcard coordinate or direction ("*"). */
+#define STRATA_GRID_ANY INT_MIN
+/* proto.dir of a room prototype. */
+#define STRATA_GRID_ROOM (-1)
+
+/* What a prototype gives: the name (NULL: the default) and description. */
+typedef struct strata_grid_proto {
+  int x, y;          /* or STRATA_GRID_ANY */
+  int dir;           /* STRATA_GRID_ROOM, a direction 0..7, or STRATA_GRID_ANY (any exit) */
+  char symbol;       /* only for nodes / first links of this symbol; 0: any */
+  int tier;          /* 0 the map's own, 1 its legend's, 2 the base ones: a lower tier
+                     ** that matches wins over any higher one */
+  const char *name;  /* NULL: keep the default name */
+  const char *desc;  /* NULL: keep the default ("") */
+} strata_grid_proto;
+
+/* Names for exits leaving through links of `symbol` in map direction dir:
+** names[0] is the exit's name, the rest its aliases. */
+typedef struct strata_grid_alias {
+  char symbol;
+  int dir;
+  const char *const *names;
+  size_t n;
+} strata_grid_alias;
+
+/* A map to spawn and its prototypes. The lowest tier with a matching
+** prototype decides (Evennia: the map's prototypes by coordinate, then the
+** legend's default for the symbol, then xyz_room / xyz_exit); within it the
+** most specific (the most coordinates given), the earliest on a tie. */
+typedef struct strata_grid_map {
+  const strata_xymap *map;
+  const strata_grid_proto *protos;
+  size_t nprotos;
+  const strata_grid_alias *aliases;
+  size_t naliases;
+} strata_grid_map;
+
+/* Which nodes to spawn: x / y STRATA_GRID_ANY for any, z NULL for any map. */
+typedef struct strata_grid_filter {
+  int x, y;
+  const char *z;
+} strata_grid_filter;
+
+typedef struct strata_grid_count {
+  size_t rooms, exits;
+} strata_grid_count;
+
+typedef struct strata_grid_counts {
+  strata_grid_count created, updated, deleted;
+} strata_grid_counts;
+
+/* Spawns the maps (all of the grid: those the filter leaves out are still
+** the targets of transitions) into w, reconciling with what is there, and
+** counts what changed into *counts. A spawn with nothing to change writes
+** nothing. Errors: EARG (two maps with one Z), ESTATE (a room to delete
+** holds an object: message names both), ENOMEM; then w is unchanged. */
+STRATA_API strata_status strata_grid_spawn(strata_world *w, const strata_grid_map *maps, size_t n,
+                                           const strata_grid_filter *filter,
+                                           strata_grid_counts *counts, strata_error *err);
+
+/* Deletes every grid room of map z with its exits (and the grid exits into
+** them), counting into counts->deleted; same errors as spawn. */
+STRATA_API strata_status strata_grid_delete(strata_world *w, const char *z, strata_grid_counts *counts,
+                                            strata_error *err);
+
+/* The grid place of a room or exit: 1 and its fields when uid is a grid
+** room or exit, else 0 (any pointer may be NULL). *z points into the world's
+** values (valid until the object changes); tag gets the room's symbol or the
+** exit's map direction; *interrupt: an interrupt node / an exit crossing an
+** interrupt link. */
+STRATA_API int strata_grid_pos(const strata_world *w, uint64_t uid, int *x, int *y, const char **z, char tag[4],
+                               int *interrupt);
+
+/* The grid room at (x, y) of map z; 0 when none. A scan of the world's objects. */
+STRATA_API uint64_t strata_grid_room(const strata_world *w, const char *z, int x, int y);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

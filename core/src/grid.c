@@ -1,0 +1,646 @@
+/*
+** grid.c - spawning XY maps into a world as rooms and exits, reconciling
+** with what an earlier spawn made (grid.h).
+**
+** A spawn scans the world once to index the grid rooms by (map, X, Y),
+** then works map by map: rooms whose node is gone are deleted (with their
+** exits, found in one more scan), rooms are made or brought up to date,
+** then exits, once every room exists, so that an exit into a transition
+** finds the room on the other map. Nothing is written where nothing
+** differs, so an unchanged respawn costs the scan and the comparisons.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "room_internal.h"
+#include "strata/grid.h"
+
+#define DEFAULT_ROOM_NAME "An empty room"
+
+/* The object's sys table, and a table in it. */
+static const strata_vtable *sys_of(const strata_world *w, uint64_t uid) {
+  strata_value path[1] = { room_key("sys") };
+  const strata_value *v = strata_object_get(w, uid, path, 1);
+  return v && v->type == STRATA_VTABLE ? v->u.t : NULL;
+}
+
+static const strata_vtable *sub_table(const strata_vtable *t, const char *k) {
+  const strata_value *v = t ? strata_vtable_get_str(t, k) : NULL;
+  return v && v->type == STRATA_VTABLE ? v->u.t : NULL;
+}
+
+/* ---- an object's place on the grid: sys.place = "X Y I TAG Z" ----
+** One string, so that a respawn compares a whole place with one strcmp: I is
+** 1 for an interrupt, TAG the room's symbol or the exit's direction, Z the
+** map's Z, last because it may hold spaces. */
+
+static const char *grid_str(const strata_world *w, uint64_t uid) {
+  strata_value path[2] = { room_key("sys"), room_key("place") };
+  const strata_value *v = strata_object_get(w, uid, path, 2);
+  return v && v->type == STRATA_VSTRING ? v->u.str.s : NULL;
+}
+
+static int parse_place(const char *s, int *x, int *y, int *interrupt, char tag[4], const char **z) {
+  char *end;
+  long v[3];
+  for (int i = 0; i < 3; i++) {
+    v[i] = strtol(s, &end, 10);
+    if (end == s || *end != ' ' || v[i] < INT_MIN + 1 || v[i] > INT_MAX) return 0;
+    s = end + 1;
+  }
+  size_t n = strcspn(s, " ");
+  if (n == 0 || n > 3 || s[n] != ' ') return 0;
+  if (x) *x = (int)v[0];
+  if (y) *y = (int)v[1];
+  if (interrupt) *interrupt = v[2] != 0;
+  if (tag) memcpy(tag, s, n), tag[n] = 0;
+  if (z) *z = s + n + 1;
+  return 1;
+}
+
+/* The place string of (x, y, z) into buf (cap bytes) or a malloc'd one when
+** longer; NULL on ENOMEM. Free it when it is not buf. */
+static char *format_place(char *buf, size_t cap, int x, int y, int interrupt, const char *tag, const char *z) {
+  int n = snprintf(buf, cap, "%d %d %d %s %s", x, y, interrupt ? 1 : 0, tag, z);
+  if (n < 0) return NULL;
+  if ((size_t)n < cap) return buf;
+  char *big = malloc((size_t)n + 1);
+  if (big) snprintf(big, (size_t)n + 1, "%d %d %d %s %s", x, y, interrupt ? 1 : 0, tag, z);
+  return big;
+}
+
+int strata_grid_pos(const strata_world *w, uint64_t uid, int *x, int *y, const char **z, char tag[4],
+                    int *interrupt) {
+  const strata_object *o = strata_world_get(w, uid);
+  if (!o || (strcmp(o->kind, "room") && strcmp(o->kind, "exit"))) return 0;
+  const char *s = grid_str(w, uid);
+  return s && parse_place(s, x, y, interrupt, tag, z);
+}
+
+uint64_t strata_grid_room(const strata_world *w, const char *z, int x, int y) {
+  for (const strata_object *o = strata_world_next_object(w, 0); o; o = strata_world_next_object(w, o->uid)) {
+    int gx, gy;
+    const char *gz;
+    if (!strcmp(o->kind, "room") && strata_grid_pos(w, o->uid, &gx, &gy, &gz, NULL, NULL) && gx == x
+        && gy == y && !strcmp(gz, z))
+      return o->uid;
+  }
+  return 0;
+}
+
+/* ---- the index of grid rooms: (map, X, Y) -> uid, open addressing ---- */
+
+typedef struct gslot {
+  uint64_t uid;   /* 0: empty or deleted (zi < 0) */
+  int zi, x, y;
+} gslot;
+
+typedef struct spawn {
+  strata_world *w;
+  const strata_grid_map *maps;
+  size_t n;
+  const strata_grid_filter *f;
+  strata_grid_counts *c;
+  strata_error *err;
+  gslot *slots;
+  size_t cap;          /* a power of two, at least twice what may be put in */
+  uint64_t *doomed;    /* rooms to delete, sorted before use */
+  size_t ndoomed, doomed_cap;
+} spawn;
+
+static size_t slot_of(const spawn *s, int zi, int x, int y) {
+  uint64_t h = (uint64_t)(uint32_t)x * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uint32_t)y * 0xC2B2AE3D27D4EB4Full
+             ^ (uint64_t)(uint32_t)zi * 0x165667B19E3779F9ull;
+  h ^= h >> 31;
+  size_t i = (size_t)h & (s->cap - 1);
+  /* Deleted slots (uid 0, zi -1) keep the probe going. */
+  while ((s->slots[i].uid || s->slots[i].zi < 0)
+         && !(s->slots[i].uid && s->slots[i].zi == zi && s->slots[i].x == x && s->slots[i].y == y))
+    i = (i + 1) & (s->cap - 1);
+  return i;
+}
+
+static uint64_t lookup(const spawn *s, int zi, int x, int y) {
+  if (zi < 0) return 0;
+  return s->slots[slot_of(s, zi, x, y)].uid;
+}
+
+static int map_of(const spawn *s, const char *z) {
+  for (size_t i = 0; i < s->n; i++)
+    if (!strcmp(strata_xymap_z(s->maps[i].map), z)) return (int)i;
+  return -1;
+}
+
+static int selected_map(const spawn *s, size_t zi) {
+  return !s->f || !s->f->z || !strcmp(s->f->z, strata_xymap_z(s->maps[zi].map));
+}
+
+static int selected_xy(const spawn *s, int x, int y) {
+  return !s->f || ((s->f->x == STRATA_GRID_ANY || s->f->x == x) && (s->f->y == STRATA_GRID_ANY || s->f->y == y));
+}
+
+static strata_status nomem(strata_error *err) { return strata_error_set(err, STRATA_ENOMEM, "out of memory"); }
+
+static strata_status doom(spawn *s, uint64_t uid) {
+  if (s->ndoomed == s->doomed_cap) {
+    size_t cap = s->doomed_cap ? s->doomed_cap * 2 : 64;
+    uint64_t *d = realloc(s->doomed, cap * sizeof *d);
+    if (!d) return nomem(s->err);
+    s->doomed = d, s->doomed_cap = cap;
+  }
+  s->doomed[s->ndoomed++] = uid;
+  return STRATA_OK;
+}
+
+static int cmp_uid(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static int is_doomed(const spawn *s, uint64_t uid) {
+  return uid && s->ndoomed && bsearch(&uid, s->doomed, s->ndoomed, sizeof uid, cmp_uid) != NULL;
+}
+
+/* Indexes the grid rooms of the maps; a second room on one spot is doomed. */
+static strata_status index_rooms(spawn *s) {
+  size_t want = strata_world_count(s->w);
+  for (size_t i = 0; i < s->n; i++) want += strata_xymap_node_count(s->maps[i].map);
+  s->cap = 16;
+  while (s->cap < want * 2) s->cap *= 2;
+  s->slots = calloc(s->cap, sizeof *s->slots);
+  if (!s->slots) return nomem(s->err);
+  for (const strata_object *o = strata_world_next_object(s->w, 0); o; o = strata_world_next_object(s->w, o->uid)) {
+    int x, y;
+    const char *z, *place;
+    if (strcmp(o->kind, "room") || !(place = room_str(sys_of(s->w, o->uid), "place"))
+        || !parse_place(place, &x, &y, NULL, NULL, &z))
+      continue;
+    int zi = map_of(s, z);
+    if (zi < 0) continue;
+    size_t at = slot_of(s, zi, x, y);
+    if (s->slots[at].uid) {
+      if (selected_map(s, (size_t)zi) && selected_xy(s, x, y) && doom(s, o->uid)) return STRATA_ENOMEM;
+      continue;
+    }
+    s->slots[at] = (gslot){ o->uid, zi, x, y };
+  }
+  return STRATA_OK;
+}
+
+/* ---- deleting ---- */
+
+/* Deletes the doomed rooms, every exit out of them and the grid exits into
+** them; refused while anything stands in one of them. */
+static strata_status delete_doomed(spawn *s) {
+  if (!s->ndoomed) return STRATA_OK;
+  qsort(s->doomed, s->ndoomed, sizeof *s->doomed, cmp_uid);
+  strata_world *w = s->w;
+  for (const strata_object *o = strata_world_next_object(w, 0); o; o = strata_world_next_object(w, o->uid)) {
+    uint64_t in = strata_room_of(w, o->uid);
+    if (is_doomed(s, in))
+      return strata_error_set(s->err, STRATA_ESTATE, "room#%llu cannot be deleted: %s#%llu stands in it",
+                              (unsigned long long)in, o->kind, (unsigned long long)o->uid);
+  }
+  strata_status st;
+  for (const strata_object *o = strata_world_next_object(w, 0); o;) {
+    uint64_t uid = o->uid;
+    o = strata_world_next_object(w, uid);
+    if (!strata_is_exit(w, uid)) continue;
+    int grid = strata_grid_pos(w, uid, NULL, NULL, NULL, NULL, NULL);
+    if (is_doomed(s, strata_exit_from(w, uid)) || (grid && is_doomed(s, strata_exit_to(w, uid)))) {
+      if ((st = strata_exit_delete(w, uid, s->err))) return st;
+      s->c->deleted.exits++;
+    }
+  }
+  for (size_t i = 0; i < s->ndoomed; i++) {
+    if ((st = strata_world_delete(w, s->doomed[i], s->err))) return st;
+    s->c->deleted.rooms++;
+  }
+  for (size_t i = 0; i < s->cap; i++)
+    if (is_doomed(s, s->slots[i].uid)) s->slots[i] = (gslot){ 0, -1, 0, 0 };
+  s->ndoomed = 0;
+  return STRATA_OK;
+}
+
+/* ---- prototypes and names ---- */
+
+static const strata_grid_proto *find_proto(const strata_grid_map *gm, int x, int y, int dir, char symbol) {
+  const strata_grid_proto *best = NULL;
+  int best_tier = INT_MAX, best_score = -1;
+  for (size_t i = 0; i < gm->nprotos; i++) {
+    const strata_grid_proto *p = &gm->protos[i];
+    if ((dir == STRATA_GRID_ROOM) != (p->dir == STRATA_GRID_ROOM)) continue;
+    if ((p->x != STRATA_GRID_ANY && p->x != x) || (p->y != STRATA_GRID_ANY && p->y != y)) continue;
+    if (dir != STRATA_GRID_ROOM && p->dir != STRATA_GRID_ANY && p->dir != dir) continue;
+    if (p->symbol && p->symbol != symbol) continue;
+    int score = (p->x != STRATA_GRID_ANY) + (p->y != STRATA_GRID_ANY)
+              + (dir != STRATA_GRID_ROOM && p->dir != STRATA_GRID_ANY);
+    if (p->tier < best_tier || (p->tier == best_tier && score > best_score))
+      best = p, best_tier = p->tier, best_score = score;
+  }
+  return best;
+}
+
+static const char *const DEFAULT_NAMES[STRATA_XY_DIRECTIONS][3] = {
+  { "north", "n", NULL }, { "northeast", "ne", "north-east" }, { "east", "e", NULL },
+  { "southeast", "se", "south-east" }, { "south", "s", NULL }, { "southwest", "sw", "south-west" },
+  { "west", "w", NULL }, { "northwest", "nw", "north-west" } };
+static const char *const UP[] = { "up", "u" }, *const DOWN[] = { "down", "d" };
+
+/* An exit as the map wants it. */
+typedef struct want_exit {
+  int dir, interrupt;
+  uint64_t to;
+  const char *name, *desc;
+  const char *names[9]; /* the aliases */
+  size_t nnames;
+} want_exit;
+
+static void exit_names(const strata_grid_map *gm, const strata_xy_exit *e, want_exit *out) {
+  strata_xy_step first;
+  strata_xymap_step(gm->map, e->first_step, &first);
+  const char *const *names = NULL;
+  size_t n = 0;
+  for (size_t i = 0; i < gm->naliases; i++)
+    if (gm->aliases[i].symbol == first.symbol && gm->aliases[i].dir == e->direction && gm->aliases[i].n > 0) {
+      names = gm->aliases[i].names, n = gm->aliases[i].n;
+      break;
+    }
+  if (!names && !strcmp(e->name, "u")) names = UP, n = 2;
+  if (!names && !strcmp(e->name, "d")) names = DOWN, n = 2;
+  if (!names) {
+    names = DEFAULT_NAMES[e->direction];
+    n = names[2] ? 3 : 2;
+  }
+  out->name = names[0];
+  out->nnames = 0;
+  int has_step = !strcmp(names[0], e->name);
+  for (size_t i = 1; i < n && out->nnames < 8; i++) {
+    out->names[out->nnames++] = names[i];
+    if (!strcmp(names[i], e->name)) has_step = 1;
+  }
+  /* The step name that routes give (a legend alias) moves the walker too. */
+  if (!has_step) out->names[out->nnames++] = e->name;
+}
+
+/* ---- writing only what differs ---- */
+
+static int same_str(const char *a, const char *b) { return a && b && !strcmp(a, b); }
+
+static strata_status set_grid(spawn *s, uint64_t uid, int x, int y, const char *z, const char *tag,
+                              int interrupt) {
+  char buf[256];
+  char *place = format_place(buf, sizeof buf, x, y, interrupt, tag, z);
+  if (!place) return nomem(s->err);
+  strata_value v;
+  strata_status st = strata_value_string(&v, place, strlen(place), s->err);
+  if (place != buf) free(place);
+  if (!st && (st = room_set(s->w, uid, "place", NULL, &v, s->err))) strata_value_clear(&v);
+  return st;
+}
+
+/* 1: the stored place differs (or is missing), 0: the same, -1: ENOMEM. */
+static int grid_differs(const strata_vtable *sys, int x, int y, const char *z, const char *tag, int interrupt) {
+  const char *have = room_str(sys, "place");
+  if (!have) return 1;
+  char buf[256];
+  char *place = format_place(buf, sizeof buf, x, y, interrupt, tag, z);
+  if (!place) return -1;
+  int differs = strcmp(have, place) != 0;
+  if (place != buf) free(place);
+  return differs;
+}
+
+/* ---- rooms ---- */
+
+static strata_status spawn_rooms(spawn *s, size_t zi) {
+  const strata_grid_map *gm = &s->maps[zi];
+  const char *z = strata_xymap_z(gm->map);
+  size_t nn = strata_xymap_node_count(gm->map);
+  strata_status st;
+  for (size_t i = 0; i < nn; i++) {
+    strata_xy_node_info nd;
+    strata_xymap_node(gm->map, i, &nd);
+    if (nd.kind == STRATA_XY_TRANSITION || !selected_xy(s, nd.x, nd.y)) continue;
+    const strata_grid_proto *p = find_proto(gm, nd.x, nd.y, STRATA_GRID_ROOM, nd.symbol);
+    const char *name = p && p->name && *p->name ? p->name : DEFAULT_ROOM_NAME;
+    const char *desc = p && p->desc ? p->desc : "";
+    char symbol[2] = { nd.symbol, 0 };
+    uint64_t uid = lookup(s, (int)zi, nd.x, nd.y);
+    if (!uid) {
+      if ((st = strata_room_create(s->w, name, desc, &uid, s->err))
+          || (st = set_grid(s, uid, nd.x, nd.y, z, symbol, nd.interrupt)))
+        return st;
+      s->slots[slot_of(s, (int)zi, nd.x, nd.y)] = (gslot){ uid, (int)zi, nd.x, nd.y };
+      s->c->created.rooms++;
+      continue;
+    }
+    /* Read once: the comparisons cost lookups, the writes (rare) do not matter. */
+    const strata_vtable *sys = sys_of(s->w, uid), *rec = sub_table(sys, "room");
+    int name_differs = !same_str(room_str(rec, "name"), name), desc_differs = !same_str(room_str(rec, "desc"), desc);
+    int grid_changed = grid_differs(sys, nd.x, nd.y, z, symbol, nd.interrupt);
+    if (grid_changed < 0) return nomem(s->err);
+    int changed = 0;
+    if (name_differs) {
+      if ((st = strata_room_set_name(s->w, uid, name, s->err))) return st;
+      changed = 1;
+    }
+    if (desc_differs) {
+      if ((st = strata_room_set_desc(s->w, uid, desc, s->err))) return st;
+      changed = 1;
+    }
+    if (grid_changed) {
+      if ((st = set_grid(s, uid, nd.x, nd.y, z, symbol, nd.interrupt))) return st;
+      changed = 1;
+    }
+    s->c->updated.rooms += (size_t)changed;
+  }
+  return STRATA_OK;
+}
+
+/* ---- exits ---- */
+
+/* The room an exit along e arrives in: a transition's target on its map. */
+static uint64_t exit_target(const spawn *s, const strata_grid_map *gm, size_t zi, const strata_xy_exit *e) {
+  strata_xy_node_info to;
+  strata_xymap_node(gm->map, e->target, &to);
+  if (to.kind != STRATA_XY_TRANSITION) return lookup(s, (int)zi, to.x, to.y);
+  const strata_xy_legend *lg = to.legend;
+  if (!lg || !lg->has_target) return 0;
+  double tx = lg->target_x, ty = lg->target_y;
+  if (tx != (int)tx || ty != (int)ty) return 0;
+  return lookup(s, map_of(s, lg->target_z[0] ? lg->target_z : strata_xymap_z(gm->map)), (int)tx, (int)ty);
+}
+
+static int aliases_differ(const strata_vtable *aliases, const want_exit *want) {
+  if (!aliases || aliases->n != want->nnames) return 1;
+  for (size_t i = 0; i < want->nnames; i++)
+    if (aliases->vals[i].type != STRATA_VSTRING || strcmp(aliases->vals[i].u.str.s, want->names[i])) return 1;
+  return 0;
+}
+
+
+/* An exit record's fields, read in one pass over its keys. */
+typedef struct exit_view {
+  uint64_t to;
+  const char *name, *desc;
+  const strata_vtable *aliases;
+} exit_view;
+
+static void read_exit(const strata_vtable *rec, exit_view *v) {
+  memset(v, 0, sizeof *v);
+  /* Keys told apart by length and value type first: each key's bytes are
+  ** one more cache miss, and a respawn reads every exit of the map. */
+  for (size_t i = 0; rec && i < rec->n; i++) {
+    const strata_value *k = &rec->keys[i], *x = &rec->vals[i];
+    if (k->type != STRATA_VSTRING) continue;
+    size_t len = k->u.str.len;
+    if (len == 2 && x->type == STRATA_VREF && !memcmp(k->u.str.s, "to", 2)) v->to = x->u.ref;
+    else if (len == 7 && x->type == STRATA_VTABLE && !memcmp(k->u.str.s, "aliases", 7)) v->aliases = x->u.t;
+    else if (len == 4 && x->type == STRATA_VSTRING) {
+      if (!memcmp(k->u.str.s, "name", 4)) v->name = x->u.str.s;
+      else if (!memcmp(k->u.str.s, "desc", 4)) v->desc = x->u.str.s;
+    }
+  }
+}
+
+/* sys: the exit's sys table as read before (NULL for a new exit). */
+static strata_status sync_exit(spawn *s, uint64_t room, uint64_t exit, const strata_vtable *sys, int x, int y,
+                               const char *z, const want_exit *want) {
+  strata_world *w = s->w;
+  strata_status st;
+  const char *dir = strata_xy_direction_name(want->dir);
+  if (!exit) {
+    if ((st = strata_exit_create(w, room, want->to, want->name, want->desc, &exit, s->err))
+        || (st = strata_exit_set_aliases(w, exit, want->names, want->nnames, s->err))
+        || (st = set_grid(s, exit, x, y, z, dir, want->interrupt)))
+      return st;
+    s->c->created.exits++;
+    return STRATA_OK;
+  }
+  /* Everything compared on the record as it is, before any write, reading
+  ** it in one pass: a respawn does this for every exit of the map. want->to
+  ** is 0 or a room of the index (alive), so equal refs need no more check. */
+  exit_view v;
+  read_exit(sub_table(sys, "exit"), &v);
+  int to_differs = v.to != want->to;
+  int name_differs = !same_str(v.name, want->name);
+  int desc_differs = !same_str(v.desc, want->desc);
+  int aliases_changed = aliases_differ(v.aliases, want);
+  int grid_changed = grid_differs(sys, x, y, z, dir, want->interrupt);
+  if (grid_changed < 0) return nomem(s->err);
+  int changed = 0;
+  if (to_differs) {
+    if ((st = strata_exit_set_to(w, exit, want->to, s->err))) return st;
+    changed = 1;
+  }
+  if (name_differs) {
+    if ((st = strata_exit_set_name(w, exit, want->name, s->err))) return st;
+    changed = 1;
+  }
+  if (desc_differs) {
+    if ((st = strata_exit_set_desc(w, exit, want->desc, s->err))) return st;
+    changed = 1;
+  }
+  if (aliases_changed) {
+    if ((st = strata_exit_set_aliases(w, exit, want->names, want->nnames, s->err))) return st;
+    changed = 1;
+  }
+  if (grid_changed) {
+    if ((st = set_grid(s, exit, x, y, z, dir, want->interrupt))) return st;
+    changed = 1;
+  }
+  s->c->updated.exits += (size_t)changed;
+  return STRATA_OK;
+}
+
+/* ---- a room's stamp: a fingerprint of its exits as the last spawn left them ----
+** FNV-1a over what the map wants of each exit and the length of the room's
+** exit list. exit.c drops the stamp of a room whenever one of its exits is
+** made, changed or deleted (room.h), so a stamp that matches says the exits
+** are as this spawn would make them: a respawn then reads the room alone,
+** not each of its exits. */
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ull;
+  return h;
+}
+
+static uint64_t fnv_str(uint64_t h, const char *s) { return fnv(h, s, strlen(s) + 1); }
+
+static uint64_t want_hash(uint64_t h, const want_exit *want) {
+  int64_t f[3] = { want->dir, want->interrupt, (int64_t)want->to };
+  h = fnv(h, f, sizeof f);
+  h = fnv_str(fnv_str(h, want->name), want->desc);
+  for (size_t i = 0; i < want->nnames; i++) h = fnv_str(h, want->names[i]);
+  return h;
+}
+
+static int64_t stamp_of(const strata_vtable *sys) {
+  const strata_value *v = sys ? strata_vtable_get_str(sys, "stamp") : NULL;
+  return v && v->type == STRATA_VINT ? v->u.i : 0;
+}
+
+/* The stamp for a room whose exit list has n entries; never 0 (no stamp). */
+static int64_t final_stamp(uint64_t h, size_t n) {
+  uint64_t len = n;
+  h = fnv(h, &len, sizeof len);
+  return (int64_t)(h ? h : 1);
+}
+
+/* The exits of the node as the map wants them. */
+static size_t wanted_exits(const spawn *s, size_t zi, size_t node, const strata_xy_node_info *nd, want_exit *out) {
+  const strata_grid_map *gm = &s->maps[zi];
+  size_t nx = strata_xymap_exit_count(gm->map, node);
+  for (size_t k = 0; k < nx; k++) {
+    strata_xy_exit e;
+    strata_xymap_exit(gm->map, node, k, &e);
+    want_exit *want = &out[k];
+    *want = (want_exit){ .dir = e.direction, .to = exit_target(s, gm, zi, &e) };
+    exit_names(gm, &e, want);
+    for (size_t j = 0; j < e.step_count && !want->interrupt; j++) {
+      strata_xy_step step;
+      strata_xymap_step(gm->map, e.first_step + j, &step);
+      want->interrupt = !step.is_node && step.interrupt;
+    }
+    strata_xy_step first;
+    strata_xymap_step(gm->map, e.first_step, &first);
+    const strata_grid_proto *p = find_proto(gm, nd->x, nd->y, e.direction, first.symbol);
+    if (p && p->name && *p->name) want->name = p->name;
+    want->desc = p && p->desc ? p->desc : "";
+  }
+  return nx;
+}
+
+/* A matching stamp, and every listed exit still an object. */
+static int stamp_holds(const spawn *s, const strata_vtable *sys, uint64_t h) {
+  const strata_vtable *list = sub_table(sub_table(sys, "room"), "exits");
+  size_t n = list ? list->n : 0;
+  if (stamp_of(sys) != final_stamp(h, n)) return 0;
+  for (size_t k = 0; k < n; k++)
+    if (list->vals[k].type != STRATA_VREF || !strata_world_get(s->w, list->vals[k].u.ref)) return 0;
+  return 1;
+}
+
+static strata_status spawn_exits(spawn *s, size_t zi) {
+  const strata_grid_map *gm = &s->maps[zi];
+  const char *z = strata_xymap_z(gm->map);
+  size_t nn = strata_xymap_node_count(gm->map);
+  strata_status st;
+  for (size_t i = 0; i < nn; i++) {
+    strata_xy_node_info nd;
+    strata_xymap_node(gm->map, i, &nd);
+    if (nd.kind == STRATA_XY_TRANSITION || !selected_xy(s, nd.x, nd.y)) continue;
+    uint64_t room = lookup(s, (int)zi, nd.x, nd.y);
+    want_exit wants[STRATA_XY_DIRECTIONS];
+    size_t nx = wanted_exits(s, zi, i, &nd, wants);
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t k = 0; k < nx; k++) h = want_hash(h, &wants[k]);
+    if (stamp_holds(s, sys_of(s->w, room), h)) continue;
+    /* The grid exits the room has, by map direction (a second one is doomed). */
+    uint64_t have[STRATA_XY_DIRECTIONS] = { 0 }, extra[64];
+    const strata_vtable *have_sys[STRATA_XY_DIRECTIONS] = { NULL };
+    size_t nextra = 0;
+    const strata_vtable *list = sub_table(sub_table(sys_of(s->w, room), "room"), "exits");
+    for (size_t k = 0; list && k < list->n; k++) {
+      uint64_t e = list->vals[k].type == STRATA_VREF ? list->vals[k].u.ref : 0;
+      const strata_vtable *esys = sys_of(s->w, e);
+      const char *place = room_str(esys, "place");
+      char dir[4];
+      if (!place || !parse_place(place, NULL, NULL, NULL, dir, NULL)) continue;
+      int d = strata_xy_direction(dir);
+      if (d >= 0 && !have[d]) have[d] = e, have_sys[d] = esys;
+      else if (nextra < 64) extra[nextra++] = e;
+    }
+    uint64_t used[STRATA_XY_DIRECTIONS] = { 0 };
+    for (size_t k = 0; k < nx; k++) {
+      int d = wants[k].dir;
+      if ((st = sync_exit(s, room, have[d], have_sys[d], nd.x, nd.y, z, &wants[k]))) return st;
+      used[d] = 1;
+    }
+    for (int d = 0; d < STRATA_XY_DIRECTIONS; d++)
+      if (have[d] && !used[d] && nextra < 64) extra[nextra++] = have[d];
+    for (size_t k = 0; k < nextra; k++) {
+      if ((st = strata_exit_delete(s->w, extra[k], s->err))) return st;
+      s->c->deleted.exits++;
+    }
+    strata_value v = strata_value_int(final_stamp(h, strata_room_exit_count(s->w, room)));
+    if ((st = room_set(s->w, room, "stamp", NULL, &v, s->err))) return st;
+  }
+  return STRATA_OK;
+}
+
+/* ---- the whole spawn ---- */
+
+static strata_status run_spawn(spawn *s) {
+  strata_status st;
+  for (size_t i = 0; i < s->n; i++)
+    for (size_t j = 0; j < i; j++)
+      if (!strcmp(strata_xymap_z(s->maps[i].map), strata_xymap_z(s->maps[j].map)))
+        return strata_error_set(s->err, STRATA_EARG, "two grid maps have the Z '%s'", strata_xymap_z(s->maps[i].map));
+  if ((st = index_rooms(s))) return st;
+  /* Rooms whose node is gone (or is a transition now). */
+  for (size_t i = 0; i < s->cap; i++) {
+    gslot *g = &s->slots[i];
+    if (!g->uid || !selected_map(s, (size_t)g->zi) || !selected_xy(s, g->x, g->y)) continue;
+    int64_t node = strata_xymap_node_at(s->maps[g->zi].map, g->x, g->y);
+    strata_xy_node_info nd;
+    if (node >= 0) strata_xymap_node(s->maps[g->zi].map, (size_t)node, &nd);
+    if ((node < 0 || nd.kind == STRATA_XY_TRANSITION) && (st = doom(s, g->uid))) return st;
+  }
+  if ((st = delete_doomed(s))) return st;
+  for (size_t i = 0; i < s->n; i++)
+    if (selected_map(s, i) && (st = spawn_rooms(s, i))) return st;
+  for (size_t i = 0; i < s->n; i++)
+    if (selected_map(s, i) && (st = spawn_exits(s, i))) return st;
+  return STRATA_OK;
+}
+
+static strata_status in_savepoint(spawn *s) {
+  strata_status st = strata_world_begin(s->w, s->err);
+  if (st) return st;
+  st = run_spawn(s);
+  if (st) strata_world_rollback(s->w);
+  else strata_world_commit(s->w);
+  free(s->slots);
+  free(s->doomed);
+  return st;
+}
+
+strata_status strata_grid_spawn(strata_world *w, const strata_grid_map *maps, size_t n,
+                                const strata_grid_filter *filter, strata_grid_counts *counts,
+                                strata_error *err) {
+  strata_grid_counts c = { { 0, 0 }, { 0, 0 }, { 0, 0 } };
+  spawn s = { w, maps, n, filter, &c, err, NULL, 0, NULL, 0, 0 };
+  strata_status st = in_savepoint(&s);
+  if (counts) *counts = st ? (strata_grid_counts){ { 0, 0 }, { 0, 0 }, { 0, 0 } } : c;
+  return st;
+}
+
+/* Deleting a map: its rooms are doomed without any map to spawn. */
+static strata_status run_delete(spawn *s, const char *z) {
+  for (const strata_object *o = strata_world_next_object(s->w, 0); o; o = strata_world_next_object(s->w, o->uid)) {
+    const char *gz;
+    strata_status st;
+    if (!strcmp(o->kind, "room") && strata_grid_pos(s->w, o->uid, NULL, NULL, &gz, NULL, NULL) && !strcmp(gz, z)
+        && (st = doom(s, o->uid)))
+      return st;
+  }
+  return delete_doomed(s);
+}
+
+strata_status strata_grid_delete(strata_world *w, const char *z, strata_grid_counts *counts, strata_error *err) {
+  strata_grid_counts c = { { 0, 0 }, { 0, 0 }, { 0, 0 } };
+  spawn s = { w, NULL, 0, NULL, &c, err, NULL, 0, NULL, 0, 0 };
+  if (!z) return strata_error_set(err, STRATA_EARG, "a map's Z is needed");
+  strata_status st = strata_world_begin(w, err);
+  if (st) return st;
+  st = run_delete(&s, z);
+  if (st) strata_world_rollback(w);
+  else strata_world_commit(w);
+  free(s.doomed);
+  if (counts) *counts = st ? (strata_grid_counts){ { 0, 0 }, { 0, 0 }, { 0, 0 } } : c;
+  return st;
+}

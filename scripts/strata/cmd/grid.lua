@@ -1,0 +1,259 @@
+-- strata grid SUBCOMMAND: the grid world of a world file, from the command line
+-- (Evennia's `evennia xyzgrid`): init, add, list, show, spawn, path, initpath, delete.
+local strata = require "strata"
+
+local M = {
+  summary = "manage the grid maps of a world file (add, spawn, show, path ...)",
+  usage = [[
+usage: strata grid [options] SUBCOMMAND [ARGS...]
+
+subcommands:
+  init                      create the world file (with --mods, --seed)
+  add MAP_ID...             add base.grid_map entries to the world
+  list                      the world's maps with their room and exit counts
+  show Z                    the map of level Z as players see it
+  spawn [X Y Z]             spawn the maps (or what matches; * for any) as
+                            rooms and exits, reconciling; prints the counts
+  path X1 Y1 Z1 X2 Y2 Z2    the shortest route between two nodes, across maps
+  initpath                  check every map and its routes; prints how long a
+                            route across each map takes (strata keeps no cache)
+  delete Z                  delete the rooms and exits of level Z and forget its map
+
+options:
+  --world FILE              the world file (default world.db)
+  --mods a,b                mods to load (default: the world's own; init: base)
+  --mod-path DIR            a directory to search for mods; repeatable
+  --seed N                  seed of a new world (init; default 0)
+
+Each subcommand takes --help. Changes are saved to the world file only when
+the whole subcommand succeeded. Exit status 1 with one line on stderr for a
+bad argument, a missing or damaged file, or an error in the maps.
+]],
+}
+
+local SUB_USAGE = {
+  init = "usage: strata grid [--world FILE] [--mods a,b] [--mod-path DIR] [--seed N] init\n\nCreates the world file with the mods given (default base). A file that exists is left as it is.\n",
+  add = "usage: strata grid [options] add MAP_ID...\n\nAdds base.grid_map entries (\"mod.name\") of the world's mods to the world. Two maps with one Z are an error.\n",
+  list = "usage: strata grid [options] list\n\nPrints each map: its ID, Z, nodes, and the rooms and exits spawned for it.\n",
+  show = "usage: strata grid [options] show Z\n\nPrints the map of level Z as players see it, in colour on a terminal (not with NO_COLOR).\n",
+  spawn = "usage: strata grid [options] spawn [X Y Z]\n\nSpawns the maps into rooms and exits, reconciling with what is there; X, Y, Z select nodes (* for any).\nPrints what was created, updated and deleted.\n",
+  path = "usage: strata grid [options] path X1 Y1 Z1 X2 Y2 Z2\n\nPrints the shortest route between two nodes as directions, crossing transitions between maps.\n",
+  initpath = "usage: strata grid [options] initpath\n\nParses every map and routes across it (first node to last); prints the time each route took.\nstrata keeps no path cache, so there is nothing to build.\n",
+  delete = "usage: strata grid [options] delete Z\n\nDeletes the rooms and exits of level Z (with the grid exits into them) and forgets its map.\n",
+}
+
+local function fail(fmt, ...) error("grid: " .. fmt:format(...), 0) end
+
+local function color_on(fd)
+  local ok, uv = pcall(require, "luv")
+  return not os.getenv("NO_COLOR") and ok and uv.guess_handle(fd) == "tty"
+end
+
+local function parse(args)
+  local o = { world = "world.db", mod_path = {}, seed = 0 }
+  local rest = {}
+  local i = 1
+  while i <= #args do
+    local a = args[i]
+    local function value()
+      i = i + 1
+      if args[i] == nil then fail("%s needs a value (see 'strata grid --help')", a) end
+      return args[i]
+    end
+    if a == "--world" then o.world = value()
+    elseif a == "--mods" then o.mods = {} for m in value():gmatch("[^,]+") do o.mods[#o.mods + 1] = m end
+    elseif a == "--mod-path" then o.mod_path[#o.mod_path + 1] = value()
+    elseif a == "--seed" then
+      local v = value()
+      o.seed = math.tointeger(tonumber(v)) or fail("--seed must be an integer, got '%s'", v)
+    elseif a == "--help" or a == "-h" then o.help = true
+    elseif a:sub(1, 2) == "--" and a ~= "--" and #a > 2 then fail("unknown option '%s' (see 'strata grid --help')", a)
+    else rest[#rest + 1] = a end
+    i = i + 1
+  end
+  if #o.mod_path == 0 then o.mod_path = nil end
+  return o, rest
+end
+
+local function exists(path)
+  local f = io.open(path, "rb")
+  if f then f:close() return true end
+  return false
+end
+
+local function open(o)
+  if not exists(o.world) then fail("%s: no such world file (create it with 'strata grid init')", o.world) end
+  local ok, w = pcall(strata.world.open, o.world, { mods = o.mods, mod_path = o.mod_path })
+  if not ok then fail("%s", (tostring(w):gsub("^strata%.world%.open: ", ""))) end
+  return w
+end
+
+local function save(w, o)
+  local ok, err = pcall(w.save, w, o.world)
+  if not ok then fail("%s", tostring(err)) end
+end
+
+-- A Z from the command line: the map's own Z (integer levels given as numbers).
+local function z_of(w, s)
+  for _, m in ipairs(w.grid:maps()) do
+    if tostring(m.z) == s then return m.z end
+  end
+  local known = {}
+  for _, m in ipairs(w.grid:maps()) do known[#known + 1] = tostring(m.z) end
+  fail("no map has Z '%s'%s", s, require("strata.options").suggest(s, known))
+end
+
+local function int_arg(s, what)
+  return math.tointeger(tonumber(s)) or fail("%s must be an integer, got '%s'", what, tostring(s))
+end
+
+local function counts_line(c)
+  return ("created %d rooms, %d exits; updated %d rooms, %d exits; deleted %d rooms, %d exits"):format(
+    c.created.rooms, c.created.exits, c.updated.rooms, c.updated.exits, c.deleted.rooms, c.deleted.exits)
+end
+
+local function nargs(rest, n, sub)
+  if #rest - 1 ~= n then
+    fail("%s takes %d argument%s, got %d (see 'strata grid %s --help')", sub, n, n == 1 and "" or "s", #rest - 1, sub)
+  end
+end
+
+local SUB = {}
+
+function SUB.init(o, rest)
+  nargs(rest, 0, "init")
+  if exists(o.world) then
+    io.stdout:write(o.world, " exists already: left as it is\n")
+    return 0
+  end
+  local ok, w = pcall(strata.world.new, { seed = o.seed, mods = o.mods or { "base" }, mod_path = o.mod_path })
+  if not ok then fail("%s", (tostring(w):gsub("^strata%.world%.new: ", ""))) end
+  save(w, o)
+  io.stdout:write("created ", o.world, "\n")
+  return 0
+end
+
+function SUB.add(o, rest)
+  if #rest < 2 then fail("add needs one or more MAP_IDs (see 'strata grid add --help')") end
+  local w = open(o)
+  local ids = table.move(rest, 2, #rest, 1, {})
+  local ok, err = pcall(w.grid.add, w.grid, table.unpack(ids))
+  if not ok then fail("%s", (tostring(err):gsub("^world%.grid:add: ", ""))) end
+  save(w, o)
+  for _, id in ipairs(ids) do io.stdout:write("added ", id, "\n") end
+  return 0
+end
+
+function SUB.list(o, rest)
+  nargs(rest, 0, "list")
+  local w = open(o)
+  local maps = w.grid:maps()
+  if #maps == 0 then io.stdout:write("no grid maps (add some with 'strata grid add MAP_ID')\n") return 0 end
+  for _, m in ipairs(maps) do
+    local rooms = w.grid:rooms{ z = m.z }
+    local exits = 0
+    for _, r in ipairs(rooms) do exits = exits + #w.grid:exits{ from = r } end
+    io.stdout:write(("%s  z=%s  %d nodes  %d rooms  %d exits\n"):format(m.id, tostring(m.z), m.nodes, #rooms, exits))
+  end
+  return 0
+end
+
+function SUB.show(o, rest)
+  nargs(rest, 1, "show")
+  local w = open(o)
+  local xy = w.grid:map(z_of(w, rest[2]))
+  io.stdout:write(strata.markup.render(xy:display(), { color = color_on(1) }), "\n")
+  return 0
+end
+
+function SUB.spawn(o, rest)
+  if #rest ~= 1 and #rest ~= 4 then fail("spawn takes no arguments or X Y Z (see 'strata grid spawn --help')") end
+  local w = open(o)
+  local f = {}
+  if #rest == 4 then
+    f.x = rest[2] == "*" and "*" or int_arg(rest[2], "X")
+    f.y = rest[3] == "*" and "*" or int_arg(rest[3], "Y")
+    f.z = rest[4] == "*" and "*" or z_of(w, rest[4])
+  end
+  local ok, c = pcall(w.grid.spawn, w.grid, f)
+  if not ok then fail("%s", (tostring(c):gsub("^world%.grid:spawn: ", ""))) end
+  save(w, o)
+  io.stdout:write(counts_line(c), "\n")
+  return 0
+end
+
+local function xygrid(w)
+  local maps = {}
+  for _, m in ipairs(w.grid:maps()) do maps[#maps + 1] = w.grid:map(m.z) end
+  return strata.xymap.grid(maps)
+end
+
+function SUB.path(o, rest)
+  nargs(rest, 6, "path")
+  local w = open(o)
+  local a = { int_arg(rest[2], "X1"), int_arg(rest[3], "Y1"), tostring(z_of(w, rest[4])) }
+  local b = { int_arg(rest[5], "X2"), int_arg(rest[6], "Y2"), tostring(z_of(w, rest[7])) }
+  local ok, dirs, why = pcall(xygrid(w).shortest_path, xygrid(w), a, b)
+  if not ok then fail("%s", (tostring(dirs):gsub("^shortest_path: ", ""))) end
+  if not dirs then fail("no route from (%d, %d, %s) to (%d, %d, %s): %s", a[1], a[2], a[3], b[1], b[2], b[3], why) end
+  io.stdout:write(#dirs == 0 and "(already there)" or table.concat(dirs, " "), "\n")
+  return 0
+end
+
+function SUB.initpath(o, rest)
+  nargs(rest, 0, "initpath")
+  local w = open(o)
+  local maps = w.grid:maps()
+  if #maps == 0 then io.stdout:write("no grid maps\n") return 0 end
+  local g = xygrid(w)
+  for _, m in ipairs(maps) do
+    local nodes, all = {}, w.grid:map(m.z):nodes()
+    for _, n in ipairs(all) do
+      if n.kind ~= "transition" then nodes[#nodes + 1] = n end
+    end
+    local a, b = nodes[1], nodes[#nodes]
+    local t0 = os.clock()
+    local dirs = g:shortest_path({ a.x, a.y, tostring(m.z) }, { b.x, b.y, tostring(m.z) })
+    local ms = (os.clock() - t0) * 1000
+    io.stdout:write(("%s  z=%s  %d nodes  route (%d,%d)->(%d,%d): %s in %.2f ms\n"):format(m.id, tostring(m.z), #all,
+      a.x, a.y, b.x, b.y, dirs and (#dirs .. " steps") or "no route", ms))
+  end
+  return 0
+end
+
+function SUB.delete(o, rest)
+  nargs(rest, 1, "delete")
+  local w = open(o)
+  local z = z_of(w, rest[2])
+  local ok, c = pcall(w.grid.delete, w.grid, z)
+  if not ok then fail("%s", (tostring(c):gsub("^world%.grid:delete: ", ""))) end
+  save(w, o)
+  io.stdout:write(counts_line(c), "\n")
+  return 0
+end
+
+function M.run(args)
+  local o, rest = parse(args)
+  local sub = rest[1]
+  if not sub then
+    if o.help then io.stdout:write(M.usage) return 0 end
+    fail("a subcommand is needed: init, add, list, show, spawn, path, initpath, delete (see 'strata grid --help')")
+  end
+  if not SUB[sub] then
+    local known = {}
+    for k in pairs(SUB) do known[#known + 1] = k end
+    table.sort(known)
+    fail("unknown subcommand '%s'%s", sub, require("strata.options").suggest(sub, known))
+  end
+  if o.help then io.stdout:write(SUB_USAGE[sub]) return 0 end
+  -- Errors are one line, whatever they quote.
+  local ok, status = pcall(SUB[sub], o, rest)
+  if not ok then
+    local msg = require("strata.boundary").strip(tostring(status)):gsub("\n%s*", "; ")
+    if msg:sub(1, 6) ~= "grid: " then msg = "grid: " .. msg end
+    error(msg, 0)
+  end
+  return status
+end
+
+return M

@@ -1,0 +1,138 @@
+/* test_grid.c - XY maps spawned as rooms and exits (grid.h): counts, an
+** unchanged respawn that writes nothing, a removed node, transitions, filters. */
+#include <string.h>
+
+#include "check.h"
+#include "strata/grid.h"
+#include "strata/room.h"
+#include "strata/world.h"
+#include "strata/xymap.h"
+
+static strata_xymap *parse(const char *text, const char *z, const strata_xy_legend *lg, size_t n) {
+  strata_error err;
+  strata_xymap *m = strata_xymap_parse(text, strlen(text), z, lg, n, &err);
+  if (!m) fprintf(stderr, "parse %s: %s\n", z, err.message);
+  return m;
+}
+
+static size_t total(const strata_grid_count *c) { return c->rooms + c->exits; }
+
+static void test_spawn_and_respawn(void) {
+  strata_error err;
+  strata_world *w = strata_world_new(1, &err);
+  strata_xymap *m1 = parse("+ 0 1 2\n\n1 #-#\n  | |\n0 #-#\n\n+ 0 1 2\n", "map1", NULL, 0);
+  strata_grid_proto protos[] = { { 0, 0, STRATA_GRID_ROOM, 0, 0, "Corner", "A corner." },
+                                 { STRATA_GRID_ANY, STRATA_GRID_ANY, STRATA_GRID_ANY, 0, 0, NULL, "A path." },
+                                 { 0, 0, 2, 0, 0, "door", NULL },
+                                 /* a lower tier never wins over a matching higher one */
+                                 { 0, 0, STRATA_GRID_ROOM, '#', 1, "Legend room", NULL } };
+  strata_grid_map gm = { m1, protos, 4, NULL, 0 };
+  strata_grid_counts c;
+  CHECK(strata_grid_spawn(w, &gm, 1, NULL, &c, &err) == STRATA_OK);
+  CHECK_EQ_INT(c.created.rooms, 4);
+  CHECK_EQ_INT(c.created.exits, 8);
+  uint64_t corner = strata_grid_room(w, "map1", 0, 0);
+  CHECK(corner != 0);
+  CHECK_STR(strata_room_name(w, corner), "Corner");
+  CHECK_STR(strata_room_name(w, strata_grid_room(w, "map1", 1, 1)), "An empty room");
+  uint64_t door = strata_exit_find(w, corner, "e");
+  CHECK_STR(strata_exit_name(w, door), "door");
+  CHECK_STR(strata_exit_desc(w, door), "");
+  CHECK_STR(strata_exit_desc(w, strata_exit_find(w, corner, "north")), "A path.");
+  int x, y, intr;
+  const char *z;
+  char dir[4];
+  CHECK(strata_grid_pos(w, door, &x, &y, &z, dir, &intr) == 1);
+  CHECK(x == 0 && y == 0 && !strcmp(z, "map1") && !strcmp(dir, "e") && !intr);
+  CHECK(strata_grid_pos(w, corner, &x, &y, &z, dir, &intr) == 1);
+  CHECK(!strcmp(dir, "#"));
+
+  /* Unchanged: nothing counted, nothing written (no uid drawn either). */
+  uint64_t next = strata_world_next_uid(w);
+  CHECK(strata_grid_spawn(w, &gm, 1, NULL, &c, &err) == STRATA_OK);
+  CHECK_EQ_INT(total(&c.created) + total(&c.updated) + total(&c.deleted), 0);
+  CHECK_EQ_INT(strata_world_next_uid(w), next);
+
+  /* An exit changed by hand drops its room's stamp: the respawn puts it back. */
+  CHECK(strata_exit_set_desc(w, door, "Scratched.", &err) == STRATA_OK);
+  CHECK(strata_grid_spawn(w, &gm, 1, NULL, &c, &err) == STRATA_OK);
+  CHECK_EQ_INT(c.updated.exits, 1);
+  CHECK_EQ_INT(total(&c.created) + c.updated.rooms + total(&c.deleted), 0);
+  CHECK_STR(strata_exit_desc(w, door), "");
+  /* A hand-made exit on a grid room is left alone (and the room keeps its stamp after). */
+  uint64_t hand;
+  CHECK(strata_exit_create(w, corner, corner, "loop", NULL, &hand, &err) == STRATA_OK);
+  CHECK(strata_grid_spawn(w, &gm, 1, NULL, &c, &err) == STRATA_OK);
+  CHECK_EQ_INT(total(&c.created) + total(&c.updated) + total(&c.deleted), 0);
+  CHECK(strata_is_exit(w, hand));
+  CHECK(strata_exit_delete(w, hand, &err) == STRATA_OK);
+
+  /* (1, 1) removed: 1 room, its 2 exits and the 2 into it. */
+  strata_xymap *m2 = parse("+ 0 1 2\n\n1 #\n  |\n0 #-#\n\n+ 0 1 2\n", "map1", NULL, 0);
+  gm.map = m2;
+  size_t count = strata_world_count(w);
+  CHECK(strata_grid_spawn(w, &gm, 1, NULL, &c, &err) == STRATA_OK);
+  CHECK_EQ_INT(c.deleted.rooms, 1);
+  CHECK_EQ_INT(c.deleted.exits, 4);
+  CHECK_EQ_INT(total(&c.created) + total(&c.updated), 0);
+  CHECK_EQ_INT(strata_world_count(w), count - 5);
+  CHECK_EQ_INT(strata_grid_room(w, "map1", 1, 1), 0);
+  CHECK_EQ_INT(strata_grid_room(w, "map1", 0, 0), corner);
+
+  /* Someone in a room to delete: refused, nothing changed. */
+  uint64_t hero;
+  CHECK(strata_world_create(w, "actor", NULL, &hero, &err) == STRATA_OK);
+  CHECK(strata_room_put(w, hero, strata_grid_room(w, "map1", 0, 1), &err) == STRATA_OK);
+  count = strata_world_count(w);
+  CHECK(strata_grid_delete(w, "map1", &c, &err) == STRATA_ESTATE);
+  CHECK(strstr(err.message, "stands in it") != NULL);
+  CHECK_EQ_INT(strata_world_count(w), count);
+  CHECK(strata_room_put(w, hero, 0, &err) == STRATA_OK);
+  CHECK(strata_grid_delete(w, "map1", &c, &err) == STRATA_OK);
+  CHECK_EQ_INT(c.deleted.rooms, 3);
+  CHECK_EQ_INT(c.deleted.exits, 4);
+  strata_xymap_free(m1);
+  strata_xymap_free(m2);
+  strata_world_free(w);
+}
+
+static void test_transitions_and_filters(void) {
+  strata_error err;
+  strata_world *w = strata_world_new(2, &err);
+  strata_xy_legend ta, tb;
+  strata_xy_legend_default(STRATA_XY_TRANSITION, 'T', &ta);
+  ta.has_target = 1, ta.target_x = 1, ta.target_y = 0;
+  strcpy(ta.target_z, "map12b");
+  tb = ta;
+  tb.target_x = 0, tb.target_y = 1;
+  strcpy(tb.target_z, "map12a");
+  strata_xymap *a = parse("+ 0 1\n\n1 #-T\n  |\n0 #-#\n\n+ 0 1\n", "map12a", &ta, 1);
+  strata_xymap *b = parse("+ 0 1\n\n1 #-#\n    |\n0 T-#\n\n+ 0 1\n", "map12b", &tb, 1);
+  strata_grid_map maps[2] = { { a, NULL, 0, NULL, 0 }, { b, NULL, 0, NULL, 0 } };
+  strata_grid_filter only_a = { STRATA_GRID_ANY, STRATA_GRID_ANY, "map12a" };
+  strata_grid_counts c;
+  CHECK(strata_grid_spawn(w, maps, 2, &only_a, &c, &err) == STRATA_OK);
+  CHECK_EQ_INT(c.created.rooms, 3);
+  CHECK_EQ_INT(c.created.exits, 5);
+  uint64_t r1 = strata_grid_room(w, "map12a", 0, 1);
+  CHECK_EQ_INT(strata_exit_to(w, strata_exit_find(w, r1, "east")), 0); /* map12b not spawned yet */
+  CHECK(strata_grid_spawn(w, maps, 2, NULL, &c, &err) == STRATA_OK);
+  CHECK_EQ_INT(c.created.rooms, 3);
+  CHECK_EQ_INT(c.created.exits, 5);
+  CHECK_EQ_INT(c.updated.exits, 1); /* the east exit of (0, 1) now arrives */
+  uint64_t r2 = strata_grid_room(w, "map12b", 1, 0);
+  CHECK_EQ_INT(strata_exit_to(w, strata_exit_find(w, r1, "east")), r2);
+  CHECK_EQ_INT(strata_exit_to(w, strata_exit_find(w, r2, "w")), r1);
+  /* Two maps with one Z. */
+  strata_grid_map twice[2] = { maps[0], maps[0] };
+  CHECK(strata_grid_spawn(w, twice, 2, NULL, &c, &err) == STRATA_EARG);
+  strata_xymap_free(a);
+  strata_xymap_free(b);
+  strata_world_free(w);
+}
+
+int main(void) {
+  test_spawn_and_respawn();
+  test_transitions_and_filters();
+  return check_summary("grid");
+}

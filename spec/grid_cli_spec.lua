@@ -1,0 +1,101 @@
+-- `strata grid` through the strata executable, on a temporary world file:
+-- every subcommand, bad arguments and a damaged file (one line on stderr,
+-- exit status 1, the file unchanged).
+local support = require "support"
+
+local bin = os.getenv("STRATA_BIN") or "build/strata"
+local MODS = "--mod-path mods --mod-path spec/fixtures/mods"
+
+local function run(dir, args)
+  local out, code = support.sh("NO_COLOR=1 " .. support.q(bin) .. " grid " .. MODS .. " --world "
+    .. support.q(dir .. "/world.db") .. " " .. args)
+  return out, code
+end
+
+-- Runs a failing command: exit 1, exactly one line (on stderr), the file as it was.
+local function refused(dir, args, pattern)
+  local before = support.read(dir .. "/world.db")
+  local out, code = support.sh("{ NO_COLOR=1 " .. support.q(bin) .. " grid " .. MODS .. " --world "
+    .. support.q(dir .. "/world.db") .. " " .. args .. " 2>&1 1>/dev/null; }")
+  assert.equal(1, code, args .. ": " .. out)
+  assert.matches("^strata: grid: [^\n]*\n$", out, 1)
+  assert.matches(pattern, out)
+  assert.equal(before, support.read(dir .. "/world.db"), args .. " changed the file")
+end
+
+describe("strata grid", function()
+  it("runs every subcommand on a world file", function()
+    local dir = support.tempdir()
+    local out, code = run(dir, "--mods base,xyzgrid init")
+    assert.equal(0, code, out)
+    assert.matches("created .*world.db", out)
+    out = run(dir, "init")
+    assert.matches("exists already", out)
+    out, code = run(dir, "add xyzgrid.map12a xyzgrid.map12b")
+    assert.equal(0, code, out)
+    assert.equal("added xyzgrid.map12a\nadded xyzgrid.map12b\n", out)
+    out = run(dir, "list")
+    assert.equal("xyzgrid.map12a  z=map12a  4 nodes  0 rooms  0 exits\nxyzgrid.map12b  z=map12b  4 nodes  0 rooms  0 exits\n", out)
+    out = run(dir, "spawn")
+    assert.equal("created 6 rooms, 10 exits; updated 0 rooms, 0 exits; deleted 0 rooms, 0 exits\n", out)
+    out = run(dir, "spawn")
+    assert.equal("created 0 rooms, 0 exits; updated 0 rooms, 0 exits; deleted 0 rooms, 0 exits\n", out)
+    out = run(dir, "spawn '*' 1 map12a")
+    assert.equal("created 0 rooms, 0 exits; updated 0 rooms, 0 exits; deleted 0 rooms, 0 exits\n", out)
+    out = run(dir, "list")
+    assert.equal("xyzgrid.map12a  z=map12a  4 nodes  3 rooms  5 exits\nxyzgrid.map12b  z=map12b  4 nodes  3 rooms  5 exits\n", out)
+    out = run(dir, "show map12b")
+    assert.equal("#-#\n  |\n -#\n", out)
+    out = run(dir, "path 1 0 map12a 1 1 map12b")
+    assert.equal("w n e n\n", out)
+    out, code = run(dir, "initpath")
+    assert.equal(0, code, out)
+    assert.matches("xyzgrid.map12a  z=map12a  4 nodes  route %(0,0%)%->%(0,1%): 1 steps in [%d.]+ ms\n", out)
+    out = run(dir, "delete map12b")
+    assert.equal("created 0 rooms, 0 exits; updated 0 rooms, 0 exits; deleted 3 rooms, 6 exits\n", out)
+    out = run(dir, "list")
+    assert.equal("xyzgrid.map12a  z=map12a  4 nodes  3 rooms  4 exits\n", out)
+  end)
+
+  it("has --help for itself and every subcommand", function()
+    local out, code = support.sh(support.q(bin) .. " grid --help")
+    assert.equal(0, code)
+    assert.matches("usage: strata grid", out)
+    for _, sub in ipairs{ "init", "add", "list", "show", "spawn", "path", "initpath", "delete" } do
+      out, code = support.sh(support.q(bin) .. " grid " .. sub .. " --help")
+      assert.equal(0, code, sub)
+      assert.matches("usage: strata grid .*" .. sub, out)
+    end
+  end)
+
+  it("refuses bad arguments with one line and leaves the file unchanged", function()
+    local dir = support.tempdir()
+    run(dir, "--mods base,xyzgrid init")
+    run(dir, "add xyzgrid.map1")
+    run(dir, "spawn")
+    refused(dir, "spwn", "unknown subcommand 'spwn' %(nearest known: spawn")
+    refused(dir, "add xyzgrid.map_2", "nearest known: xyzgrid.map2")
+    refused(dir, "add xyzgrid.map1", "already added")
+    refused(dir, "add", "add needs one or more MAP_IDs")
+    refused(dir, "show nowhere", "no map has Z 'nowhere' %(nearest known: map1")
+    refused(dir, "spawn 1 2", "spawn takes no arguments or X Y Z")
+    refused(dir, "spawn x 0 map1", "X must be an integer, got 'x'")
+    refused(dir, "path 0 0 map1 1", "path takes 6 arguments")
+    refused(dir, "path 0 0 map1 9 9 map1", "no route from %(0, 0, map1%) to %(9, 9, map1%)")
+    refused(dir, "delete", "delete takes 1 argument")
+    refused(dir, "--bogus list", "unknown option '%-%-bogus'")
+    refused(dir, "--mods base list", "unknown base.grid_map 'xyzgrid.map1'")
+  end)
+
+  it("refuses a damaged or missing world file with one line, leaving it as it was", function()
+    local dir = support.tempdir()
+    support.write(dir .. "/world.db", "this is not a world\n")
+    for _, sub in ipairs{ "list", "spawn", "add xyzgrid.map1", "delete map1", "show map1", "initpath" } do
+      refused(dir, sub, "not a strata world save")
+    end
+    local missing = support.tempdir()
+    local out, code = support.sh(support.q(bin) .. " grid --world " .. support.q(missing .. "/none.db") .. " list")
+    assert.equal(1, code)
+    assert.matches("^strata: grid: .*none.db: no such world file", out)
+  end)
+end)
