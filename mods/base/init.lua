@@ -104,3 +104,6 @@ data:add{ _type = "base.token", _id = "stairs_up", glyph = "<" }
 data:add{ _type = "base.handler", _id = "map_renew", run = function(world, _, args) world:_renew_timer(args.map) end }
 -- A stored walk (world:walk) takes its next step.
 data:add{ _type = "base.handler", _id = "walk_step", run = function(world, _, args) world:_walk_step(args.actor) end }
+-- Dungeon branches: collapse when idle for max_idle; unbind a start exit (start_exit_reset).
+data:add{ _type = "base.handler", _id = "branch_idle", run = function(world, _, args) world:_branch_idle(args.branch) end }
+data:add{ _type = "base.handler", _id = "branch_reset", run = function(world, p, args) world:_branch_reset(args.exit, args.branch, p.timer) end }

@@ -397,8 +397,8 @@ private.protect(World, "strata.world")
 -- ever runs on (or hands back) anything but a world or its view.
 local ModWorld = {}
 local host_only = { save = true, run_realtime = true }
--- Internal methods a mod may still call: base's map_renew and walk_step timer handlers.
-local mod_internal = { _renew_timer = true, _walk_step = true }
+-- Internal methods a mod may still call: base's map_renew, walk_step and branch timer handlers.
+local mod_internal = { _renew_timer = true, _walk_step = true, _branch_idle = true, _branch_reset = true }
 local mod_methods = {}
 
 ModWorld.__index = function(v, k)
@@ -976,6 +976,8 @@ require("strata.walk")(M, internals)
 require("strata.rooms")(M, internals)
 -- XY maps spawned as rooms and exits (world.grid).
 require("strata.grid")(M, internals)
+-- Procedural dungeon branches (world.branches, room.branch, branch:rooms()).
+require("strata.branches")(M, internals)
 
 -- strata.reload{ "mod", world = w }: re-runs a mod in place, in `world` or in
 -- every live world that loaded it. An ID still used by a world's state cannot
