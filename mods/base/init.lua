@@ -28,9 +28,9 @@ data:add_type{ _id = "area_archetype", fields = {
 data:add_type{ _id = "unique_area", fields = {
   area = { ref = "base.area_archetype", required = true }, parent = S,
   on_floor = I, at = POINT, starting_floor = I, eager = B } }
-data:add_type{ _id = "room_generator", fields = { generate = F } }
+data:add_type{ _id = "room_generator", fields = { generate = { type = "function", required = true } } }
 data:add_type{ _id = "branch_archetype", fields = {
-  room_generator = { ref = "base.room_generator" }, directions = { type = "table", items = S },
+  room_generator = { ref = "base.room_generator", required = true }, directions = { type = "table", items = S },
   max_unexplored_exits = I, max_new_exits_per_room = I,
   start_exit_reset = { type = "table", fields = { every = N, chance = N } }, max_idle = N } }
 -- What a grid map's schema cannot say (Evennia's load errors): see docs/grid.md.

@@ -31,7 +31,28 @@ return function(M, I)
     return r
   end
 
-  local function archetype(w, id) return w._registry:view("base.branch_archetype"):ensure(id) end
+  -- A branch archetype by ID, its values checked (the schema checks their types).
+  local function archetype(w, id)
+    local a = w._registry:view("base.branch_archetype"):ensure(id)
+    local function bad(fmt, ...) fail("branch archetype '%s': " .. fmt, id, ...) end
+    local seen = {}
+    for i, d in ipairs(a.directions or {}) do
+      if not is_direction[d] then bad("directions[%d]: '%s' is no direction%s", i, d, options.suggest(d, DIRECTIONS)) end
+      if seen[d] then bad("directions: '%s' is listed twice", d) end
+      seen[d] = true
+    end
+    if a.directions and #a.directions == 0 then bad("directions is empty") end
+    for _, k in ipairs{ "max_unexplored_exits", "max_new_exits_per_room" } do
+      if a[k] ~= nil and a[k] < 1 then bad("%s must be at least 1, got %d", k, a[k]) end
+    end
+    if a.max_idle ~= nil and not (a.max_idle > 0 and a.max_idle < math.huge) then bad("max_idle must be a number > 0, got %s", tostring(a.max_idle)) end
+    local r = a.start_exit_reset
+    if r then
+      if not (type(r.every) == "number" and r.every > 0 and r.every < math.huge) then bad("start_exit_reset.every must be a number > 0, got %s", tostring(r.every)) end
+      if r.chance ~= nil and not (r.chance >= 0 and r.chance <= 1) then bad("start_exit_reset.chance must be between 0 and 1, got %s", tostring(r.chance)) end
+    end
+    return a
+  end
 
   -- THE one place a room generator is called, by its ID. When the Lua
   -- resolver over the data registry lands (issue 18: logic by ID through
@@ -76,7 +97,7 @@ return function(M, I)
       timers.idle = w:schedule{ after = a.max_idle, every = a.max_idle, handler = "base.branch_idle", args = { branch = bh } }
     end
     local reset = a.start_exit_reset
-    if reset and reset.every then
+    if reset then
       timers.resets[1] = w:schedule{ after = reset.every, every = reset.every, handler = "base.branch_reset",
         args = { exit = handle(w, e), branch = bh } }
     end
