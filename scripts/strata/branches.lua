@@ -112,7 +112,7 @@ return function(M, I)
     if not a.room_generator then fail("branch archetype '%s' has no room_generator", arch_id) end
     local _, x, y = w._s:branch_target(e)
     local ctx = { world = private.view[w] or w, branch = handle(w, b), depth = isqrt(x * x + y * y),
-      coords = { x = x, y = y }, rng = w:stream(("branch#%d cell %d,%d"):format(b, x, y)) }
+      coords = { x = x, y = y }, rng = w:_stream_once(("branch#%d cell %d,%d"):format(b, x, y)) }
     local spec = check_spec(w, a.room_generator, run_room_generator(w, a.room_generator, ctx))
     local rng = private.stream_generator(w:stream(("branch#%d exits"):format(b)))
     local room = w._s:branch_grow(b, e, spec.name, spec.desc or "", spec.clear ~= false, rng)

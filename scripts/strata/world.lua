@@ -691,6 +691,16 @@ function World:stream(key)
   return s
 end
 
+-- A stream of the world's seed and key for one generation (a branch room's
+-- ctx.rng): the draws world:stream(key) would give first, but not kept in
+-- the world (nothing saved, no lookup among its streams), so that a world
+-- making rooms by the thousand does not pile up streams.
+function World:_stream_once(key)
+  local s = setmetatable({}, Stream)
+  stream_rng[s], stream_key[s], owner[s] = core.rng.new(self._s:seed()):stream(key), key, self
+  return s
+end
+
 function World:_sync_streams()
   for key, s in pairs(self._streams) do self._s:set_stream(key, stream_rng[s]:state()) end
 end

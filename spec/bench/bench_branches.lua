@@ -1,0 +1,62 @@
+-- bench_branches.lua [ROOMS]: generates ROOMS (default 10000) rooms in one
+-- dungeon branch through a Lua room generator (bench.cell_room in
+-- spec/bench/mods/bench), each by world:go through an unexplored exit, and
+-- prints one JSON line: ms per room, the generator's own time per room (the
+-- same generator run alone as often) and the rest: what strata spends per
+-- room outside the generator (goal: at most 50 us).
+-- Run: scripts/env lua5.4 spec/bench/bench_branches.lua
+local strata = require "strata"
+local rooms = tonumber(arg[1]) or 10000
+local here = arg[0]:match("^(.*)/[^/]*$") or "."
+local world = strata.world.new{ seed = 1, mods = { "base", "bench" }, mod_path = { "mods", here .. "/mods" } }
+local hub = world:create_room{ name = "Hub" }
+world.branches:make_start(hub, { north = "bench.sprawl" })
+local hero = world:create_actor{ room = hub }
+
+-- The walk: to a room with an unexplored exit (not timed), through it (timed).
+local open, pick = {}, 12345
+local function add_exits(r)
+  for _, e in ipairs(r:exits()) do if e.to == nil then open[#open + 1] = e end end
+end
+collectgarbage()
+local timed = 0
+local t0 = os.clock()
+assert(world:go(hero, "north"))
+timed = os.clock() - t0
+add_exits(hero.room)
+local made = 1
+while made < rooms and #open > 0 do
+  pick = (pick * 1103515245 + 12345) % 2147483648
+  local i = (pick % 4 == 0) and (pick % #open + 1) or #open
+  local e = open[i]
+  open[i] = open[#open]
+  open[#open] = nil
+  if e.to == nil then
+    hero.room = e.from
+    local t = os.clock()
+    local ok, why = world:go(hero, e.name)
+    timed = timed + (os.clock() - t)
+    assert(ok, why)
+    made = made + 1
+    add_exits(hero.room)
+  end
+end
+local branch = hero.room.branch
+assert(branch:check())
+
+-- the same generator alone, as many times
+local gen = world.data["base.room_generator"]:ensure("bench.cell_room")
+local rng = world.rng:stream("scratch")
+local ctx = { world = world, rng = rng, branch = branch, depth = 0, coords = { x = 0, y = 0 } }
+t0 = os.clock()
+for n = 1, made do
+  ctx.coords.x, ctx.coords.y, ctx.depth = n, -n, n
+  gen.generate(ctx)
+end
+local generator = os.clock() - t0
+
+local us = timed / made * 1e6
+local gen_us = generator / made * 1e6
+print(('{"bench":"branches","rooms":%d,"ms_per_room":%.4f,"generator_us_per_room":%.2f,' ..
+  '"outside_generator_us_per_room":%.2f,"outside_share":%.3f,"unexplored_left":%d}'):format(made, us / 1000,
+  gen_us, us - gen_us, (us - gen_us) / us, branch.unexplored))
