@@ -325,3 +325,44 @@ describe("dungeon branches", function()
     assert.not_equal(control, run("control", "", "32"))
   end)
 end)
+
+describe("the well (mods/examples/dungeon.lua)", function()
+  it("is explored by two adventurers under strata run until it collapses", function()
+    local bin = os.getenv("STRATA_BIN") or "build/strata"
+    local out, code = support.sh(bin .. " run mods/examples/scripts/delve.lua 1")
+    assert.equal(0, code, out)
+    assert.matches("Ana and Bo enter branch#%d+ at", out)
+    assert.matches("fights", out)
+    assert.matches("members: 2", out)
+    assert.matches("after resting: branch alive: false; Ana is in The bottom of the well, Bo is in The bottom of the well", out)
+    assert.matches("Ana goes east again: branch#%d+", out)
+  end)
+
+  it("has four start exits and guarded rooms with monsters' placeholders", function()
+    local w = strata.world.new{ seed = 2, mods = { "base", "examples" }, mod_path = { "mods" } }
+    local hub = w.data["base.handler"]:ensure("examples.well_setup").run(w)
+    local names = {}
+    for i, e in ipairs(hub:exits()) do names[i] = e.name end
+    assert.same({ "north", "east", "south", "west" }, names)
+    local hero = w:create_actor{ room = hub }
+    local guarded = 0
+    for _, dir in ipairs(names) do
+      hero.room = hub
+      assert.is_true(w:go(hero, dir))
+      local b = hero.room.branch
+      for _ = 1, 30 do
+        local r = hero.room
+        if r.clear == false then
+          guarded = guarded + 1
+          assert(#r.props.monsters > 0)
+          assert.is_string(r.props.monsters[1].name)
+          r:set_clear(true)
+        end
+        local ex = r:exits()
+        w:go(hero, ex[#ex].name)
+      end
+      assert.same({ true }, { b:check() })
+    end
+    assert(guarded > 0)
+  end)
+end)
