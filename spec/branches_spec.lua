@@ -279,6 +279,24 @@ describe("dungeon branches", function()
     assert.error_matches(function() w.branches:make_start(hub, { north = "delve.wide" }) end, "already has an exit 'north'")
     assert.is_nil(hub:exit("west"))
     assert.error_matches(function() a.room:set_clear(false) end, "no room of a branch")
+    -- a branch's rooms, exits and hub are not deleted or re-pointed by hand
+    assert.is_true(w:go(a, "east"))
+    local b2, r2 = a.room.branch, a.room
+    local count = #w:objects()
+    assert.error_matches(function() r2:delete() end, "is part of branch#" .. b2.uid .. ": collapse the branch instead")
+    assert.error_matches(function() hub:delete() end, "is part of branch#" .. b2.uid)
+    assert.error_matches(function() r2:exits()[1]:delete() end, "exit:delete: exit#%d+ is part of branch#")
+    assert.error_matches(function() r2:exits()[1].to = nil end, "exit.to: exit#%d+ is part of branch#")
+    for _, o in ipairs(w:objects()) do
+      if o.kind == "branch_cells" then assert.error_matches(function() o:delete() end, "cell index") end
+    end
+    assert.equal(count, #w:objects())
+    assert.same({ true }, { b2:check() })
+    w:go(a, "west")
+    b2:delete() -- deleting a branch collapses it
+    assert.is_false(b2:alive())
+    assert.is_false(r2:alive())
+    assert.equal(hub.uid, a.room.uid)
     assert.error_matches(function() a.room:set_clear("yes") end, "expected a boolean")
   end)
 

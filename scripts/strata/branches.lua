@@ -256,17 +256,19 @@ return function(M, I)
     return uids
   end
 
+  local function collapse_handle(b, opts)
+    if opts ~= nil then fail("branch:collapse takes no options") end
+    I.check_alive(b, "collapse")
+    local w = owner[b]
+    local ok, err = w:_atomic(collapse, w, b.uid)
+    if not ok then error(err, 0) end
+  end
+
   kinds.branch = {
     methods = {
       rooms = function(b) I.check_alive(b, "rooms") return uids_to_handles(owner[b], owner[b]._s:branch_rooms(b.uid)) end,
       members = function(b) I.check_alive(b, "members") return uids_to_handles(owner[b], owner[b]._s:branch_members(b.uid)) end,
-      collapse = function(b, opts)
-        if opts ~= nil then fail("branch:collapse takes no options") end
-        I.check_alive(b, "collapse")
-        local w = owner[b]
-        local ok, err = w:_atomic(collapse, w, b.uid)
-        if not ok then error(err, 0) end
-      end,
+      collapse = collapse_handle,
       -- Every rule of section 8 checked on the branch as it stands: true | false, message.
       check = function(b) I.check_alive(b, "check") return owner[b]._s:branch_check(b.uid) end,
     },
@@ -276,7 +278,36 @@ return function(M, I)
       room_count = function(b) return select(4, owner[b]._s:branch_info(b.uid)) end,
       last_act = function(b) return select(5, owner[b]._s:branch_info(b.uid)) end,
     },
+    delete = collapse_handle, -- a branch is deleted as it collapses
   }
+  -- The cell index is the branch's own.
+  kinds.branch_cells = { delete = function(h)
+    fail("delete: %s is the cell index of a branch: collapse the branch instead", tostring(h))
+  end }
+
+  -- A branch's rooms and exits follow its rules: deleting or re-pointing one
+  -- by hand would leave its cells and budget wrong, and a hub would leave its
+  -- first rooms without their way back.
+  local function branch_of_exit(w, e) return w._s:branch_room(select(1, w._s:exit_info(e)) or 0) end
+  local function guard(kind, field, what, test)
+    local t = kinds[kind]
+    local inner = field and t.set[field] or t.delete
+    local wrapped = function(h, ...)
+      local b = test(owner[h], h.uid)
+      if b then fail("%s: %s is part of branch#%d: collapse the branch instead", what, tostring(h), b) end
+      return inner(h, ...)
+    end
+    if field then t.set[field] = wrapped else t.delete = wrapped end
+  end
+  guard("room", nil, "room:delete", function(w, uid)
+    local b = w._s:branch_room(uid)
+    if b then return b end
+    for _, o in ipairs(w._s:objects()) do
+      if o.kind == "branch" and w._s:branch_info(o.uid) == uid then return o.uid end
+    end
+  end)
+  guard("exit", nil, "exit:delete", branch_of_exit)
+  guard("exit", "to", "exit.to", branch_of_exit)
 
   local room = kinds.room
   room.methods = room.methods or {}
