@@ -159,6 +159,7 @@ static strata_status make_branch_rec(const strata_branch_rules *r, uint64_t hub,
   if ((st = strata_value_table(&list, err))) goto fail;
   for (size_t i = 0; i < r->ndirs; i++) {
     strata_value key = strata_value_int((int64_t)i + 1);
+    v = strata_value_nil(); /* cleared below whether or not the string was made */
     if ((st = strata_value_string(&v, r->dirs[i], strlen(r->dirs[i]), err))
         || (st = strata_vtable_set(list.u.t, &key, &v, err))) {
       strata_value_clear(&v);

@@ -244,6 +244,31 @@ static void test_growth_oom(void) {
     CHECK(strata_branch_check(f.w, f.branch, &err) == STRATA_OK);
   }
   CHECK(failures > 100);
+
+  /* making a start exit, a branch and deleting one: the same */
+  strata_branch_rules r = { "test.more", eight, 8, 5, 2 };
+  for (int op = 0; op < 3; op++) {
+    for (fail_at = 1;; fail_at++) {
+      char *before = dump(f.w);
+      uint64_t made = 0;
+      allocations = 0;
+      armed = 1;
+      strata_status st = op == 0   ? strata_branch_make_start(f.w, f.hub, "east", "test.more", &made, &err)
+                         : op == 1 ? strata_branch_create(f.w, &r, f.hub, &made, &err)
+                                   : strata_branch_delete(f.w, f.branch, &err);
+      armed = 0;
+      if (st == STRATA_OK) { free(before); break; }
+      CHECK_EQ_INT(st, STRATA_ENOMEM);
+      char *after = dump(f.w);
+      if (strcmp(before, after) != 0) {
+        fprintf(stderr, "op %d, allocation %ld: the failed call changed the world\n", op, fail_at);
+        check_failed++;
+      }
+      free(before);
+      free(after);
+    }
+  }
+  CHECK(!strata_is_branch(f.w, f.branch) && strata_exit_to(f.w, f.start) == 0);
   strata_world_free(f.w);
 }
 
