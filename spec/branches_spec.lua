@@ -247,7 +247,9 @@ describe("dungeon branches", function()
     for _, e in ipairs(exits) do assert.is_false(e:alive()) end
     assert.is_nil(starts.south.to)
     assert.is_true(starts.south:alive())
-    for _, o in ipairs(w:objects()) do assert(o.kind ~= "branch_cells" and o.kind ~= "branch", "left: " .. tostring(o)) end
+    for _, o in ipairs(w:objects()) do
+      assert(o.kind ~= "branch_cells" and o.kind ~= "branch_index" and o.kind ~= "branch", "left: " .. tostring(o))
+    end
     assert.same({}, w:timers())
     -- the start exit makes a new branch
     assert.is_true(w:go(a, "south"))
@@ -288,7 +290,7 @@ describe("dungeon branches", function()
     assert.error_matches(function() r2:exits()[1]:delete() end, "exit:delete: exit#%d+ is part of branch#")
     assert.error_matches(function() r2:exits()[1].to = nil end, "exit.to: exit#%d+ is part of branch#")
     for _, o in ipairs(w:objects()) do
-      if o.kind == "branch_cells" then assert.error_matches(function() o:delete() end, "cell index") end
+      if o.kind == "branch_cells" or o.kind == "branch_index" then assert.error_matches(function() o:delete() end, "cell index") end
     end
     assert.equal(count, #w:objects())
     assert.same({ true }, { b2:check() })

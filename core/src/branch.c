@@ -12,7 +12,7 @@
 /* Coordinates stay within +-2^30 so that a cell packs into one integer key. */
 #define COORD_MAX ((int64_t)1 << 30)
 /* Cells are indexed in CHUNK x CHUNK squares (see branch.h). */
-#define CHUNK 16
+#define CHUNK 8
 
 static const struct { const char *name, *opposite; int dx, dy; } compass[] = {
   { "north", "south", 0, 1 },      { "east", "west", 1, 0 },        { "south", "north", 0, -1 },
@@ -181,7 +181,6 @@ static strata_status make_branch_rec(const strata_branch_rules *r, uint64_t hub,
   }
   v = strata_value_float(now);
   if ((st = add_field(out->u.t, "last_act", &v, err))) goto fail;
-  if ((st = strata_value_table(&v, err)) || (st = add_field(out->u.t, "chunks", &v, err))) goto fail;
   return STRATA_OK;
 fail:
   strata_value_clear(out);
@@ -195,21 +194,41 @@ strata_status strata_branch_create(strata_world *w, const strata_branch_rules *r
   if (!strata_is_room(w, hub)) return room_not(err, "room", hub);
   strata_value rec;
   if ((st = make_branch_rec(rules, hub, strata_world_time(w), &rec, err))) return st;
-  uint64_t id = 0;
-  if ((st = strata_world_create(w, "branch", rules->archetype, &id, err))) { strata_value_clear(&rec); return st; }
-  if ((st = room_set(w, id, "branch", NULL, &rec, err))) {
+  /* The branch, and its cell index apart: a room made changes the index only
+  ** when it opens a new chunk, so the branch's own record stays small. */
+  uint64_t id = 0, index = 0;
+  strata_value chunks = { 0 }, ref;
+  if ((st = strata_world_begin(w, err))) { strata_value_clear(&rec); return st; }
+  if (!(st = strata_world_create(w, "branch", rules->archetype, &id, err))
+      && !(st = strata_world_create(w, "branch_index", NULL, &index, err))) {
+    ref = strata_value_ref(index);
+    if (!(st = add_field(rec.u.t, "index", &ref, err)) && !(st = room_set(w, id, "branch", NULL, &rec, err))) {
+      ref = strata_value_ref(id);
+      if (!(st = room_set(w, index, "branch", NULL, &ref, err)) && !(st = strata_value_table(&chunks, err)))
+        st = room_set(w, index, "chunks", NULL, &chunks, err);
+    }
+  }
+  if (st) {
     strata_value_clear(&rec);
-    strata_world_delete(w, id, NULL);
+    strata_value_clear(&chunks);
+    strata_world_rollback(w);
     return st;
   }
+  strata_world_commit(w);
   if (branch) *branch = id;
   return STRATA_OK;
 }
 
 /* ---- the cell index ---- */
 
+static uint64_t index_of(const strata_world *w, uint64_t b) { return ref_field(branch_rec(w, b), "index"); }
+
+static const strata_vtable *chunks_of(const strata_world *w, uint64_t b) {
+  return room_rec(w, index_of(w, b), "branch_index", "chunks");
+}
+
 static uint64_t chunk_of(const strata_world *w, uint64_t b, int64_t x, int64_t y) {
-  const strata_vtable *chunks = table_field(branch_rec(w, b), "chunks");
+  const strata_vtable *chunks = chunks_of(w, b);
   if (!chunks) return 0;
   strata_value key = strata_value_int(cell_key(floor_div(x, CHUNK), floor_div(y, CHUNK)));
   const strata_value *v = strata_vtable_get(chunks, &key);
@@ -237,10 +256,10 @@ static strata_status put_cell(strata_world *w, uint64_t b, int64_t x, int64_t y,
       strata_value_clear(&t);
       return st;
     }
-    strata_value path[4] = { room_key("sys"), room_key("branch"), room_key("chunks"),
+    strata_value path[3] = { room_key("sys"), room_key("chunks"),
                              strata_value_int(cell_key(floor_div(x, CHUNK), floor_div(y, CHUNK))) };
     strata_value ref = strata_value_ref(c);
-    if ((st = strata_object_set(w, b, path, 4, &ref, err))) return st;
+    if ((st = strata_object_set(w, index_of(w, b), path, 3, &ref, err))) return st;
   }
   strata_value path[3] = { room_key("sys"), room_key("cells"), strata_value_int(cell_key(x, y)) };
   strata_value ref = strata_value_ref(room);
@@ -449,7 +468,7 @@ static int cmp_uid(const void *a, const void *b) {
 }
 
 size_t strata_branch_rooms(const strata_world *w, uint64_t b, uint64_t *out, size_t cap) {
-  const strata_vtable *chunks = table_field(branch_rec(w, b), "chunks");
+  const strata_vtable *chunks = chunks_of(w, b);
   size_t n = 0;
   for (size_t i = 0; chunks && i < chunks->n; i++) {
     if (chunks->vals[i].type != STRATA_VREF) continue;
@@ -494,9 +513,11 @@ static strata_status delete_all(strata_world *w, uint64_t b, const uint64_t *roo
       if ((st = strata_world_delete(w, strata_room_exit_at(w, rooms[i], k - 1), err))) return st;
     if ((st = strata_world_delete(w, rooms[i], err))) return st;
   }
-  const strata_vtable *chunks = table_field(branch_rec(w, b), "chunks");
+  const strata_vtable *chunks = chunks_of(w, b);
   for (size_t i = 0; chunks && i < chunks->n; i++)
     if (chunks->vals[i].type == STRATA_VREF && (st = strata_world_delete(w, chunks->vals[i].u.ref, err))) return st;
+  uint64_t index = index_of(w, b);
+  if (index && (st = strata_world_delete(w, index, err))) return st;
   return strata_world_delete(w, b, err);
 }
 

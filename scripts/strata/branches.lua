@@ -281,9 +281,10 @@ return function(M, I)
     delete = collapse_handle, -- a branch is deleted as it collapses
   }
   -- The cell index is the branch's own.
-  kinds.branch_cells = { delete = function(h)
+  local function index_delete(h)
     fail("delete: %s is the cell index of a branch: collapse the branch instead", tostring(h))
-  end }
+  end
+  kinds.branch_cells, kinds.branch_index = { delete = index_delete }, { delete = index_delete }
 
   -- A branch's rooms and exits follow its rules: deleting or re-pointing one
   -- by hand would leave its cells and budget wrong, and a hub would leave its

@@ -203,8 +203,12 @@ static void test_rules_and_errors(void) {
   CHECK(!strata_is_branch(f.w, f.branch) && !strata_is_room(f.w, first) && !strata_is_room(f.w, second));
   CHECK(strata_is_exit(f.w, f.start) && strata_exit_to(f.w, f.start) == 0);
   CHECK(!strata_is_exit(f.w, out) && !strata_is_exit(f.w, back));
-  for (const strata_object *o = strata_world_next_object(f.w, 0); o; o = strata_world_next_object(f.w, o->uid))
+  int indexes = 0; /* the other branch's, which has no rooms and so no cells */
+  for (const strata_object *o = strata_world_next_object(f.w, 0); o; o = strata_world_next_object(f.w, o->uid)) {
     CHECK(strcmp(o->kind, "branch_cells") != 0);
+    indexes += strcmp(o->kind, "branch_index") == 0;
+  }
+  CHECK_EQ_INT(indexes, 1);
   strata_world_free(f.w);
 }
 

@@ -22,10 +22,12 @@
 **
 ** Everything is world data (savepoints undo it, saves keep it):
 **   branch: kind "branch", sys.branch = { hub, archetype, dirs, max_open,
-**           max_new, open, rooms, last_act, chunks = { [key] = ref } }
+**           max_new, open, rooms, last_act, index = ref }
+**   index:  kind "branch_index", sys.chunks = { [chunk key] = ref }
 **   cells:  kind "branch_cells", sys.cells = { [cell key] = room ref }: the
-**           cell index in 16 x 16 chunks, so that making a room copies a
-**           chunk, not the whole index, into the savepoint
+**           cell index in 8 x 8 chunks, so that making a room copies a small
+**           chunk and the branch's small record, not the whole index, into
+**           the savepoint
 **   room:   sys.broom = { branch, x, y, depth, clear, back = exit ref }
 **   start:  sys.bstart = { archetype = ID } on a start exit of the hub
 ** Timers (start exit resets, idle collapse) and move events are the host's:
