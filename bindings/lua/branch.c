@@ -52,7 +52,7 @@ static int b_start(lua_State *L) {
   return 1;
 }
 
-/* branch_create(hub, archetype, { dir, ... }, max_unexplored, max_new) -> uid */
+/* branch_create(hub, archetype, { dir, ... }, max_unexplored, max_new, generator | nil) -> uid */
 static int b_create(lua_State *L) {
   strata_world *w = lstrata_check_world(L, 1);
   uint64_t hub = check_uid(L, 2);
@@ -71,6 +71,7 @@ static int b_create(lua_State *L) {
   r.ndirs = (size_t)n;
   r.max_unexplored = luaL_checkinteger(L, 5);
   r.max_new = luaL_checkinteger(L, 6);
+  r.generator = luaL_optstring(L, 7, NULL);
   strata_error err;
   uint64_t b;
   if (strata_branch_create(w, &r, hub, &b, &err)) return lstrata_raise(L, NULL, &err);

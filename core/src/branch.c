@@ -51,6 +51,8 @@ static int64_t isqrt(int64_t s) {
   return r;
 }
 
+int64_t strata_branch_depth(int64_t x, int64_t y) { return isqrt(x * x + y * y); }
+
 static int64_t int_field(const strata_vtable *t, const char *k, int64_t dflt) {
   const strata_value *v = t ? strata_vtable_get_str(t, k) : NULL;
   return v && v->type == STRATA_VINT ? v->u.i : dflt;
@@ -116,6 +118,7 @@ const char *strata_branch_start_archetype(const strata_world *w, uint64_t exit) 
 int strata_is_branch(const strata_world *w, uint64_t uid) { return branch_rec(w, uid) != NULL; }
 uint64_t strata_branch_hub(const strata_world *w, uint64_t b) { return ref_field(branch_rec(w, b), "hub"); }
 const char *strata_branch_archetype(const strata_world *w, uint64_t b) { return room_str(branch_rec(w, b), "archetype"); }
+const char *strata_branch_generator(const strata_world *w, uint64_t b) { return room_str(branch_rec(w, b), "generator"); }
 int64_t strata_branch_open(const strata_world *w, uint64_t b) { return int_field(branch_rec(w, b), "open", 0); }
 int64_t strata_branch_room_count(const strata_world *w, uint64_t b) { return int_field(branch_rec(w, b), "rooms", 0); }
 
@@ -134,6 +137,7 @@ strata_status strata_branch_acted(strata_world *w, uint64_t b, strata_error *err
 
 static strata_status check_rules(const strata_branch_rules *r, strata_error *err) {
   if (!r || !r->archetype || !*r->archetype) return strata_error_set(err, STRATA_EARG, "a branch needs its archetype's ID");
+  if (r->generator && !*r->generator) return strata_error_set(err, STRATA_EARG, "%s: room_generator is empty", r->archetype);
   if (r->ndirs < 1 || r->ndirs > NDIRS)
     return strata_error_set(err, STRATA_EARG, "%s: directions: expected 1 to %d directions, got %zu", r->archetype, (int)NDIRS, r->ndirs);
   for (size_t i = 0; i < r->ndirs; i++) {
@@ -181,6 +185,9 @@ static strata_status make_branch_rec(const strata_branch_rules *r, uint64_t hub,
   }
   v = strata_value_float(now);
   if ((st = add_field(out->u.t, "last_act", &v, err))) goto fail;
+  if (r->generator && ((st = strata_value_string(&v, r->generator, strlen(r->generator), err))
+                       || (st = add_field(out->u.t, "generator", &v, err))))
+    goto fail;
   return STRATA_OK;
 fail:
   strata_value_clear(out);

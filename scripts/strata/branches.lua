@@ -56,7 +56,9 @@ return function(M, I)
 
   -- THE one place a room generator is called, by its ID. When the Lua
   -- resolver over the data registry lands (issue 18: logic by ID through
-  -- the C runtime), this call goes through it instead.
+  -- the C runtime), make_room becomes one call of strata_branch_generate
+  -- (core/src/branch_run.c: the generator by ID through the resolver, the
+  -- spec checked, the growth, one savepoint), which C hosts use already.
   local function run_room_generator(w, id, ctx)
     local g = w._registry:view("base.room_generator"):ensure(id)
     if type(g.generate) ~= "function" then fail("room generator '%s' has no generate function", id) end
@@ -90,7 +92,8 @@ return function(M, I)
     local a = archetype(w, arch_id)
     local d = M.branch_defaults
     local b = w._s:branch_create(hub, arch_id, a.directions or d.directions,
-      a.max_unexplored_exits or d.max_unexplored_exits, a.max_new_exits_per_room or d.max_new_exits_per_room)
+      a.max_unexplored_exits or d.max_unexplored_exits, a.max_new_exits_per_room or d.max_new_exits_per_room,
+      a.room_generator)
     local bh = handle(w, b)
     local timers = { resets = {} }
     if a.max_idle then

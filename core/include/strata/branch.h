@@ -46,6 +46,7 @@
 #include <stdint.h>
 
 #include "strata/error.h"
+#include "strata/resolver.h"
 #include "strata/rng.h"
 #include "strata/world.h"
 
@@ -56,6 +57,8 @@ extern "C" {
 /* A direction's step: north (0, +1), east (+1, 0), south (0, -1), west
 ** (-1, 0), and the four between them (northeast, ...). 0 when unknown. */
 STRATA_API int strata_branch_dir(const char *name, int64_t *dx, int64_t *dy);
+/* floor(sqrt(x*x + y*y)), exactly: the depth of cell (x, y). */
+STRATA_API int64_t strata_branch_depth(int64_t x, int64_t y);
 /* "south" for "north", ...; NULL when unknown. */
 STRATA_API const char *strata_branch_opposite(const char *name);
 
@@ -66,6 +69,8 @@ typedef struct strata_branch_rules {
   size_t ndirs;                /* 1..8 */
   int64_t max_unexplored;      /* >= 1: the budget of unexplored exits */
   int64_t max_new;             /* >= 1: new exits per room at most */
+  const char *generator;       /* the base.room_generator ID, stored; NULL: none (a host that
+                                ** generates rooms itself and calls strata_branch_grow) */
 } strata_branch_rules;
 
 /* What a room generator made (its strings are copied). */
@@ -86,6 +91,8 @@ STRATA_API const char *strata_branch_start_archetype(const strata_world *w, uint
 STRATA_API strata_status strata_branch_create(strata_world *w, const strata_branch_rules *rules, uint64_t hub,
                                               uint64_t *branch, strata_error *err);
 STRATA_API int strata_is_branch(const strata_world *w, uint64_t uid);
+/* The room generator's ID; NULL when the branch was made without one. */
+STRATA_API const char *strata_branch_generator(const strata_world *w, uint64_t branch);
 STRATA_API uint64_t strata_branch_hub(const strata_world *w, uint64_t branch);
 STRATA_API const char *strata_branch_archetype(const strata_world *w, uint64_t branch);
 
@@ -100,6 +107,18 @@ STRATA_API strata_status strata_branch_target(const strata_world *w, uint64_t ex
 STRATA_API strata_status strata_branch_grow(strata_world *w, uint64_t branch, uint64_t exit,
                                             const strata_room_spec *spec, strata_rng *rng, uint64_t *room,
                                             strata_error *err);
+
+/* With a runtime (runtime.h): makes the room behind the unexplored exit `exit`
+** as strata_branch_grow does, its spec from the branch's room generator,
+** called by ID through the resolver (STRATA_LOGIC_GENERATE_ROOM): call->x,
+** call->y the cell, call->depth its depth, call->source the branch,
+** call->rng the stream "branch#<uid> cell <x>,<y>" of the world seed (not
+** kept in the world: it is used once); the generator answers call->ret =
+** { name =, desc =, clear =, props = } (any other key is EARG naming the
+** nearest). New exits draw from the world stream "branch#<uid> exits". One
+** savepoint: a generator that fails, or a bad spec, changes nothing. */
+STRATA_API strata_status strata_branch_generate(strata_runtime *rt, uint64_t branch, uint64_t exit,
+                                                uint64_t *room, strata_error *err);
 
 /* The room in cell (x, y) of branch; 0: none. */
 STRATA_API uint64_t strata_branch_room_at(const strata_world *w, uint64_t branch, int64_t x, int64_t y);
