@@ -211,6 +211,7 @@ int luaopen_strata_core(lua_State *L) {
   lstrata_open_world(L);
   lstrata_open_room(L);
   lstrata_open_grid(L);
+  lstrata_open_branch(L);
   lstrata_open_layout(L);
   lstrata_open_picture(L);
   lstrata_open_paths(L);

@@ -63,6 +63,7 @@ void lstrata_open_xymap(lua_State *L);
 void lstrata_open_world(lua_State *L);
 void lstrata_open_room(lua_State *L);
 void lstrata_open_grid(lua_State *L);
+void lstrata_open_branch(lua_State *L);
 void lstrata_open_layout(lua_State *L);
 void lstrata_open_picture(lua_State *L);
 void lstrata_open_paths(lua_State *L);

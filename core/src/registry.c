@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { T_LOGIC = 0, T_MAP = STRATA_LOGIC_COUNT, T_AREA, T_UNIQUE, T_EVENT, T_GENERATOR, T_HANDLER };
+enum { T_LOGIC = 0, T_MAP = STRATA_LOGIC_COUNT, T_AREA, T_UNIQUE, T_EVENT, T_GENERATOR, T_HANDLER, T_ROOM_GENERATOR };
 
 typedef struct entry {
   int type;
@@ -218,6 +218,7 @@ static int owner_type(strata_logic kind, const char **what) {
   case STRATA_LOGIC_GENERATE_FLOOR: *what = "base.area_generator"; return T_GENERATOR;
   case STRATA_LOGIC_EVENT: *what = "event handler"; return T_LOGIC + STRATA_LOGIC_EVENT;
   case STRATA_LOGIC_HANDLER: *what = "base.handler"; return T_HANDLER;
+  case STRATA_LOGIC_GENERATE_ROOM: *what = "base.room_generator"; return T_ROOM_GENERATOR;
   default: *what = "base.map_archetype"; return T_MAP;
   }
 }

@@ -154,7 +154,7 @@ strata_status rt_end(strata_runtime *rt, strata_status st) {
 
 static const char *const logic_names[STRATA_LOGIC_COUNT] = {
   "generate_floor", "generate", "on_spawn", "on_load", "on_enter", "on_leave",
-  "on_restock", "on_renew", "starting_pos", "event handler", "handler"
+  "on_restock", "on_renew", "starting_pos", "event handler", "handler", "generate"
 };
 
 const char *strata_logic_name(strata_logic kind) {

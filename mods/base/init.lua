@@ -28,9 +28,9 @@ data:add_type{ _id = "area_archetype", fields = {
 data:add_type{ _id = "unique_area", fields = {
   area = { ref = "base.area_archetype", required = true }, parent = S,
   on_floor = I, at = POINT, starting_floor = I, eager = B } }
-data:add_type{ _id = "room_generator", fields = { generate = F } }
+data:add_type{ _id = "room_generator", fields = { generate = { type = "function", required = true } } }
 data:add_type{ _id = "branch_archetype", fields = {
-  room_generator = { ref = "base.room_generator" }, directions = { type = "table", items = S },
+  room_generator = { ref = "base.room_generator", required = true }, directions = { type = "table", items = S },
   max_unexplored_exits = I, max_new_exits_per_room = I,
   start_exit_reset = { type = "table", fields = { every = N, chance = N } }, max_idle = N } }
 -- What a grid map's schema cannot say (Evennia's load errors): see docs/grid.md.
@@ -104,3 +104,6 @@ data:add{ _type = "base.token", _id = "stairs_up", glyph = "<" }
 data:add{ _type = "base.handler", _id = "map_renew", run = function(world, _, args) world:_renew_timer(args.map) end }
 -- A stored walk (world:walk) takes its next step.
 data:add{ _type = "base.handler", _id = "walk_step", run = function(world, _, args) world:_walk_step(args.actor) end }
+-- Dungeon branches: collapse when idle for max_idle; unbind a start exit (start_exit_reset).
+data:add{ _type = "base.handler", _id = "branch_idle", run = function(world, _, args) world:_branch_idle(args.branch) end }
+data:add{ _type = "base.handler", _id = "branch_reset", run = function(world, p, args) world:_branch_reset(args.exit, args.branch, p.timer) end }

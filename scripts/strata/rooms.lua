@@ -148,6 +148,11 @@ return function(M, I)
     if not here then return nil, "the actor is in no room" end
     local e = self._s:exit_find(here, dir)
     if not e then return nil, ("there is no way '%s' here"):format(dir) end
+    -- Branches (strata.branches) take the moves through their exits.
+    if I.go_through then
+      local handled, ok, why = I.go_through(self, actor, here, e)
+      if handled then return ok, why end
+    end
     local to = select(2, self._s:exit_info(e))
     if not to then return nil, "the way is blocked" end
     return self:_enter(actor, here, to, e)

@@ -400,8 +400,8 @@ private.protect(World, "strata.world")
 -- ever runs on (or hands back) anything but a world or its view.
 local ModWorld = {}
 local host_only = { save = true, run_realtime = true }
--- Internal methods a mod may still call: base's map_renew and walk_step timer handlers.
-local mod_internal = { _renew_timer = true, _walk_step = true }
+-- Internal methods a mod may still call: base's map_renew, walk_step and branch timer handlers.
+local mod_internal = { _renew_timer = true, _walk_step = true, _branch_idle = true, _branch_reset = true }
 local mod_methods = {}
 
 ModWorld.__index = function(v, k)
@@ -716,6 +716,16 @@ local function lent_stream(w, key, r)
   return s
 end
 
+-- A stream of the world's seed and key for one generation (a branch room's
+-- ctx.rng): the draws world:stream(key) would give first, but not kept in
+-- the world (nothing saved, no lookup among its streams), so that a world
+-- making rooms by the thousand does not pile up streams.
+function World:_stream_once(key)
+  local s = setmetatable({}, Stream)
+  stream_rng[s], stream_key[s], owner[s] = core.rng.new(self._s:seed()):stream(key), key, self
+  return s
+end
+
 function World:_sync_streams()
   for key, s in pairs(self._streams) do self._s:set_stream(key, stream_rng[s]:state()) end
 end
@@ -946,6 +956,8 @@ require("strata.walk")(M, internals)
 require("strata.rooms")(M, internals)
 -- XY maps spawned as rooms and exits (world.grid).
 require("strata.grid")(M, internals)
+-- Procedural dungeon branches (world.branches, room.branch, branch:rooms()).
+require("strata.branches")(M, internals)
 
 -- strata.reload{ "mod", world = w }: re-runs a mod in place, in `world` or in
 -- every live world that loaded it. An ID still used by a world's state cannot

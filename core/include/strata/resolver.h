@@ -47,6 +47,7 @@ typedef enum strata_logic {
   STRATA_LOGIC_STARTING_POS,   /* [base.map_archetype] starting_pos(map, ctx) -> x, y */
   STRATA_LOGIC_EVENT,          /* a global event handler, by the ID given to strata_event_on */
   STRATA_LOGIC_HANDLER,        /* [base.handler] run(source, params, args): timers, subscriptions */
+  STRATA_LOGIC_GENERATE_ROOM,  /* [base.room_generator] generate(ctx) -> room spec (branch.h) */
   STRATA_LOGIC_COUNT
 } strata_logic;
 
@@ -81,8 +82,9 @@ typedef struct strata_call {
   /* answers */
   uint64_t made;                /* generate / generate_floor: the map made (0: none) */
   int has_pos;                  /* starting_pos: nonzero when x, y are set */
-  int64_t x, y;
-  strata_value ret;             /* events: the new result; nil keeps the previous. The core frees it */
+  int64_t x, y;                 /* starting_pos: the answer; generate_room: the room's cell (in) */
+  strata_value ret;             /* events: the new result; nil keeps the previous. generate_room:
+                                ** the room spec { name, desc, clear, props }. The core frees it */
   int stop;                     /* events: nonzero ends the chain (as does ret == "stop") */
 } strata_call;
 

@@ -23,6 +23,7 @@
 #include "strata/world.h"
 #include "strata/room.h"
 #include "strata/grid.h"
+#include "strata/branch.h"
 /* a world at work: areas, travel, events and time, with logic found by ID */
 #include "strata/area.h"
 #include "strata/clock.h"

@@ -24,3 +24,17 @@ data:add{ _type = "base.area_generator", _id = "rooms", generate_floor = functio
 end }
 data:add{ _type = "base.handler", _id = "calls", run = function() return bench_calls end }
 data:add{ _type = "base.area_archetype", _id = "deep", generator = "bench.rooms" }
+
+-- Dungeon branches (spec/bench/bench_branches.lua): a room generator of a
+-- few kinds, as a game's might be, and a sprawling archetype.
+local KINDS = { { "Cave", "Water drips from the ceiling." }, { "Hall", "Pillars hold up a vault." },
+  { "Crypt", "Niches line the walls." }, { "Pool", "Dark water fills half the room." } }
+data:add{ _type = "base.room_generator", _id = "cell_room", generate = function(ctx)
+  local k = KINDS[ctx.rng:int(1, #KINDS)]
+  local monster = ctx.rng:chance(0.3) and "rat" or nil
+  return { name = k[1] .. " " .. ctx.coords.x .. "," .. ctx.coords.y, desc = k[2],
+           props = { depth = ctx.depth, monster = monster } }
+end }
+data:add{ _type = "base.branch_archetype", _id = "sprawl", room_generator = "bench.cell_room",
+  directions = { "north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest" },
+  max_unexplored_exits = 100, max_new_exits_per_room = 4 }

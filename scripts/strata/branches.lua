@@ -1,0 +1,344 @@
+-- strata.branches: procedural dungeon branches (API.md section 8). The
+-- bookkeeping is the C core's (core/src/branch.c: cells, the rules for new
+-- exits, the budget, deleting a branch; the world state's branch_* methods);
+-- this file adds what belongs to the Lua host: world.branches:make_start,
+-- the room generator's call, moves through branch exits (world:go calls
+-- I.go_through), the stored timers for start-exit resets and idle collapse,
+-- and handles (branch:rooms(), room.depth, ...).
+return function(M, I)
+  local World, kinds, handle = I.World, I.kinds, I.handle
+  local options = require "strata.options"
+  local mods = require "strata.mods"
+  local private = require "strata.private"
+  local owner = private.owner
+
+  local function fail(fmt, ...) error(fmt:format(...), 0) end
+
+  local DIRECTIONS = { "north", "east", "south", "west", "northeast", "southeast", "southwest", "northwest" }
+  local is_direction = {}
+  for _, d in ipairs(DIRECTIONS) do is_direction[d] = true end
+  -- Defaults of base.branch_archetype fields left out.
+  M.branch_defaults = { directions = { "north", "east", "south", "west" }, max_unexplored_exits = 4,
+    max_new_exits_per_room = 2 }
+  local SPEC_KEYS = { "name", "desc", "clear", "props" }
+  local spec_known = {}
+  for _, k in ipairs(SPEC_KEYS) do spec_known[k] = true end
+
+  local function isqrt(s)
+    local r = math.floor(math.sqrt(s))
+    while r * r > s do r = r - 1 end
+    while (r + 1) * (r + 1) <= s do r = r + 1 end
+    return r
+  end
+
+  -- A branch archetype by ID, its values checked (the schema checks their types).
+  local function archetype(w, id)
+    local a = w._registry:view("base.branch_archetype"):ensure(id)
+    local function bad(fmt, ...) fail("branch archetype '%s': " .. fmt, id, ...) end
+    local seen = {}
+    for i, d in ipairs(a.directions or {}) do
+      if not is_direction[d] then bad("directions[%d]: '%s' is no direction%s", i, d, options.suggest(d, DIRECTIONS)) end
+      if seen[d] then bad("directions: '%s' is listed twice", d) end
+      seen[d] = true
+    end
+    if a.directions and #a.directions == 0 then bad("directions is empty") end
+    for _, k in ipairs{ "max_unexplored_exits", "max_new_exits_per_room" } do
+      if a[k] ~= nil and a[k] < 1 then bad("%s must be at least 1, got %d", k, a[k]) end
+    end
+    if a.max_idle ~= nil and not (a.max_idle > 0 and a.max_idle < math.huge) then bad("max_idle must be a number > 0, got %s", tostring(a.max_idle)) end
+    local r = a.start_exit_reset
+    if r then
+      if not (type(r.every) == "number" and r.every > 0 and r.every < math.huge) then bad("start_exit_reset.every must be a number > 0, got %s", tostring(r.every)) end
+      if r.chance ~= nil and not (r.chance >= 0 and r.chance <= 1) then bad("start_exit_reset.chance must be between 0 and 1, got %s", tostring(r.chance)) end
+    end
+    return a
+  end
+
+  -- THE one place a room generator is called, by its ID. When the Lua
+  -- resolver over the data registry lands (issue 18: logic by ID through
+  -- the C runtime), make_room becomes one call of strata_branch_generate
+  -- (core/src/branch_run.c: the generator by ID through the resolver, the
+  -- spec checked, the growth, one savepoint), which C hosts use already.
+  local function run_room_generator(w, id, ctx)
+    local g = w._registry:view("base.room_generator"):ensure(id)
+    if type(g.generate) ~= "function" then fail("room generator '%s' has no generate function", id) end
+    return mods.call(id .. " generate", g.generate, ctx)
+  end
+
+  -- A room spec as the generator returned it, checked: { name, desc, clear, props }.
+  local function check_spec(w, id, spec)
+    local what = "room generator '" .. id .. "'"
+    if type(spec) ~= "table" then fail("%s: generate must return a room spec { name =, desc =, clear =, props = }, got %s", what, type(spec)) end
+    for k in pairs(spec) do
+      if not spec_known[k] then
+        fail("%s: unknown room spec key '%s'%s", what, tostring(k), options.suggest(tostring(k), SPEC_KEYS))
+      end
+    end
+    if type(spec.name) ~= "string" or spec.name == "" then fail("%s: name must be a non-empty string, got %s", what, tostring(spec.name)) end
+    if spec.desc ~= nil and type(spec.desc) ~= "string" then fail("%s: desc must be a string, got %s", what, type(spec.desc)) end
+    if spec.clear ~= nil and type(spec.clear) ~= "boolean" then fail("%s: clear must be a boolean, got %s", what, type(spec.clear)) end
+    if spec.props ~= nil then
+      if type(spec.props) ~= "table" then fail("%s: props must be a table, got %s", what, type(spec.props)) end
+      w._s:check(spec.props, what .. " props")
+    end
+    return spec
+  end
+
+  local function timers_of(w, b) return w._s:snapshot(b, "sys", "btimers") or {} end
+  local function set_timers(w, b, t) w._s:set(b, "branch#" .. b .. " timers", t, "sys", "btimers") end
+
+  -- A new branch through the start exit e of hub.
+  local function new_branch(w, hub, e, arch_id)
+    local a = archetype(w, arch_id)
+    local d = M.branch_defaults
+    local b = w._s:branch_create(hub, arch_id, a.directions or d.directions,
+      a.max_unexplored_exits or d.max_unexplored_exits, a.max_new_exits_per_room or d.max_new_exits_per_room,
+      a.room_generator)
+    local bh = handle(w, b)
+    local timers = { resets = {} }
+    if a.max_idle then
+      timers.idle = w:schedule{ after = a.max_idle, every = a.max_idle, handler = "base.branch_idle", args = { branch = bh } }
+    end
+    local reset = a.start_exit_reset
+    if reset then
+      timers.resets[1] = w:schedule{ after = reset.every, every = reset.every, handler = "base.branch_reset",
+        args = { exit = handle(w, e), branch = bh } }
+    end
+    set_timers(w, b, timers)
+    return b
+  end
+
+  -- The room behind the unexplored exit e of branch b: generated, then made by the core.
+  local function make_room(w, b, e)
+    local arch_id = select(2, w._s:branch_info(b))
+    local a = archetype(w, arch_id)
+    if not a.room_generator then fail("branch archetype '%s' has no room_generator", arch_id) end
+    local _, x, y = w._s:branch_target(e)
+    local ctx = { world = private.view[w] or w, branch = handle(w, b), depth = isqrt(x * x + y * y),
+      coords = { x = x, y = y }, rng = w:_stream_once(("branch#%d cell %d,%d"):format(b, x, y)) }
+    local spec = check_spec(w, a.room_generator, run_room_generator(w, a.room_generator, ctx))
+    local rng = private.stream_generator(w:stream(("branch#%d exits"):format(b)))
+    local room = w._s:branch_grow(b, e, spec.name, spec.desc or "", spec.clear ~= false, rng)
+    if spec.props ~= nil then w._s:set(room, "room#" .. room .. " props", spec.props, "props") end
+    return room
+  end
+
+  local refused = {}
+
+  -- world:go's hook (strata.rooms): moves through the exits of branch rooms
+  -- and the hub's start exits. -> handled, ok, reason
+  function I.go_through(w, actor, here, e)
+    local s = w._s
+    local start = s:branch_start(e)
+    local hb = s:branch_room(here)
+    if not start and not hb then return false end
+    if hb then s:branch_acted(hb) end -- moving counts as acting, even a refused move
+    if not s:branch_may_cross(e) then return true, nil, "the way is blocked: this room is not clear yet" end
+    local to = select(2, s:exit_info(e))
+    if to then
+      local ok, why = w:_enter(actor, here, to, e)
+      local tb = ok and s:branch_room(to)
+      if tb then s:branch_acted(tb) end
+      return true, ok, why
+    end
+    -- The first crossing: the branch (through a start exit), the room, the move: all or nothing.
+    local ok, r, why = w:_atomic(function()
+      local b = start and new_branch(w, here, e, start) or hb
+      local room = make_room(w, b, e)
+      local moved, reason = w:_enter(actor, here, room, e)
+      if not moved then error(setmetatable({ reason = reason }, refused), 0) end
+      s:branch_acted(b)
+      return true
+    end)
+    if ok then return true, r, why end
+    if getmetatable(r) == refused then return true, nil, r.reason end
+    error(r, 0)
+  end
+
+  -- ---- world.branches ---------------------------------------------------------------------
+  local Branches = {}
+  Branches.__index = Branches
+
+  -- world.branches:make_start(hub, { north = "mod.archetype", ... }) -> { north = exit, ... }
+  function Branches:make_start(hub, starts)
+    local w = self._world
+    I.room_of(w, hub, "world.branches:make_start")
+    if type(starts) ~= "table" or next(starts) == nil then
+      fail("world.branches:make_start: expected { direction = branch archetype ID, ... }, got %s", tostring(starts))
+    end
+    local dirs = {}
+    for dir, id in pairs(starts) do
+      if type(dir) ~= "string" or not is_direction[dir] then
+        fail("world.branches:make_start: '%s' is no direction%s", tostring(dir), options.suggest(tostring(dir), DIRECTIONS))
+      end
+      if type(id) ~= "string" then fail("world.branches:make_start: %s: expected a branch archetype ID, got %s", dir, type(id)) end
+      archetype(w, id)
+      dirs[#dirs + 1] = dir
+    end
+    table.sort(dirs, function(a, b)
+      local ia, ib
+      for i, d in ipairs(DIRECTIONS) do if d == a then ia = i end if d == b then ib = i end end
+      return ia < ib
+    end)
+    local ok, r = w:_atomic(function()
+      local out = {}
+      for _, dir in ipairs(dirs) do out[dir] = handle(w, w._s:branch_make_start(hub.uid, dir, starts[dir])) end
+      return out
+    end)
+    if not ok then error(r, 0) end
+    return r
+  end
+
+  -- world.branches:list() -> every live branch, in uid order
+  function Branches:list()
+    local w, out = self._world, {}
+    for _, o in ipairs(w._s:objects()) do if o.kind == "branch" then out[#out + 1] = handle(w, o.uid) end end
+    return out
+  end
+  require("strata.boundary").wrap_all(Branches, "world.branches:")
+
+  local index = World.__index
+  World.__index = function(w, k)
+    if k == "branches" then
+      local b = rawget(w, "_branches")
+      if not b then
+        b = setmetatable({ _world = w }, Branches)
+        rawset(w, "_branches", b)
+      end
+      return b
+    end
+    return index(w, k)
+  end
+
+  -- ---- collapse and the timers ------------------------------------------------------------
+  local function collapse(w, b)
+    local hub = w._s:branch_info(b)
+    for _, uid in ipairs(w._s:branch_members(b)) do
+      local a = handle(w, uid)
+      local here = w._s:room_of(uid)
+      local moved, why = w:_enter(a, here, hub, nil)
+      if not moved then fail("branch#%d cannot collapse: %s refused to leave (%s)", b, tostring(a), tostring(why)) end
+    end
+    local t = timers_of(w, b)
+    if t.idle then w._s:cancel(t.idle) end
+    for _, uid in ipairs(t.resets or {}) do w._s:cancel(uid) end
+    w._s:branch_delete(b)
+  end
+
+  -- base.branch_idle: collapses the branch when no member acted for max_idle.
+  function World:_branch_idle(bh)
+    if not (I.is_handle(bh) and bh:alive()) then return end
+    local b = bh.uid
+    local a = archetype(self, bh.archetype)
+    local last = select(5, self._s:branch_info(b))
+    if a.max_idle and self.time - last >= a.max_idle then collapse(self, b) end
+  end
+
+  -- base.branch_reset: with the archetype's chance, unbinds the start exit
+  -- from the branch, so that the next one through makes a new branch.
+  function World:_branch_reset(eh, bh, timer)
+    local s = self._s
+    local e = I.is_handle(eh) and eh:alive() and eh.uid
+    local to = e and select(2, s:exit_info(e))
+    local b = I.is_handle(bh) and bh:alive() and bh.uid
+    if not (b and to and s:branch_room(to) == b) then
+      if timer then s:cancel(timer) end
+      return
+    end
+    local reset = archetype(self, bh.archetype).start_exit_reset
+    local chance = reset and reset.chance or 1
+    if self:stream(("branch#%d reset"):format(b)):chance(chance) then
+      s:exit_set(e, "to", nil)
+      if timer then s:cancel(timer) end
+    end
+  end
+
+  -- ---- handles ------------------------------------------------------------------------------
+  local function uids_to_handles(w, uids)
+    for i, u in ipairs(uids) do uids[i] = handle(w, u) end
+    return uids
+  end
+
+  local function collapse_handle(b, opts)
+    if opts ~= nil then fail("branch:collapse takes no options") end
+    I.check_alive(b, "collapse")
+    local w = owner[b]
+    local ok, err = w:_atomic(collapse, w, b.uid)
+    if not ok then error(err, 0) end
+  end
+
+  kinds.branch = {
+    methods = {
+      rooms = function(b) I.check_alive(b, "rooms") return uids_to_handles(owner[b], owner[b]._s:branch_rooms(b.uid)) end,
+      members = function(b) I.check_alive(b, "members") return uids_to_handles(owner[b], owner[b]._s:branch_members(b.uid)) end,
+      collapse = collapse_handle,
+      -- Every rule of section 8 checked on the branch as it stands: true | false, message.
+      check = function(b) I.check_alive(b, "check") return owner[b]._s:branch_check(b.uid) end,
+    },
+    get = {
+      hub = function(b) return handle(owner[b], (owner[b]._s:branch_info(b.uid))) end,
+      unexplored = function(b) return select(3, owner[b]._s:branch_info(b.uid)) end,
+      room_count = function(b) return select(4, owner[b]._s:branch_info(b.uid)) end,
+      last_act = function(b) return select(5, owner[b]._s:branch_info(b.uid)) end,
+    },
+    delete = collapse_handle, -- a branch is deleted as it collapses
+  }
+  -- The cell index is the branch's own.
+  local function index_delete(h)
+    fail("delete: %s is the cell index of a branch: collapse the branch instead", tostring(h))
+  end
+  kinds.branch_cells, kinds.branch_index = { delete = index_delete }, { delete = index_delete }
+
+  -- A branch's rooms and exits follow its rules: deleting or re-pointing one
+  -- by hand would leave its cells and budget wrong, and a hub would leave its
+  -- first rooms without their way back.
+  local function branch_of_exit(w, e) return w._s:branch_room(select(1, w._s:exit_info(e)) or 0) end
+  local function guard(kind, field, what, test)
+    local t = kinds[kind]
+    local inner = field and t.set[field] or t.delete
+    local wrapped = function(h, ...)
+      local b = test(owner[h], h.uid)
+      if b then fail("%s: %s is part of branch#%d: collapse the branch instead", what, tostring(h), b) end
+      return inner(h, ...)
+    end
+    if field then t.set[field] = wrapped else t.delete = wrapped end
+  end
+  guard("room", nil, "room:delete", function(w, uid)
+    local b = w._s:branch_room(uid)
+    if b then return b end
+    for _, o in ipairs(w._s:objects()) do
+      if o.kind == "branch" and w._s:branch_info(o.uid) == uid then return o.uid end
+    end
+  end)
+  guard("exit", nil, "exit:delete", branch_of_exit)
+  guard("exit", "to", "exit.to", branch_of_exit)
+
+  local room = kinds.room
+  room.methods = room.methods or {}
+  room.get = room.get or {}
+  room.methods.set_clear = function(r, clear)
+    I.check_alive(r, "set_clear")
+    if type(clear) ~= "boolean" then fail("room:set_clear: expected a boolean, got %s", type(clear)) end
+    local w = owner[r]
+    if not w._s:branch_room(r.uid) then fail("room:set_clear: %s is no room of a branch", tostring(r)) end
+    w:_touch(r.uid)
+    w._s:branch_set_clear(r.uid, clear)
+  end
+  local function room_field(i)
+    return function(r) return (select(i, owner[r]._s:branch_room(r.uid))) end
+  end
+  room.get.branch = function(r)
+    local b = owner[r]._s:branch_room(r.uid)
+    return b and handle(owner[r], b)
+  end
+  room.get.depth = room_field(4)
+  room.get.clear = function(r)
+    local s = owner[r]._s
+    if not s:branch_room(r.uid) then return nil end
+    return (select(5, s:branch_room(r.uid)))
+  end
+  room.get.cell = function(r)
+    local b, x, y = owner[r]._s:branch_room(r.uid)
+    return b and { x = x, y = y }
+  end
+end
