@@ -24,6 +24,29 @@ describe("mod loading", function()
     assert.is_true(mods.satisfies("9.9.9", "*"))
   end)
 
+  it("refuses a manifest with an unknown key or a malformed requires", function()
+    local support = require "support"
+    local dir = support.tempdir()
+    local function try(manifest)
+      os.execute("mkdir -p " .. dir .. "/odd")
+      support.write(dir .. "/odd/mod.lua", manifest)
+      support.write(dir .. "/odd/init.lua", "")
+      local ok, err = pcall(strata.world.new, { seed = 1, mods = { "base", "odd" }, mod_path = { "mods", dir } })
+      assert.is_false(ok)
+      return err
+    end
+    assert.matches("mod odd: mod.lua: unknown key 'dependencies' %(nearest known: ",
+      try('return { id = "odd", version = "1.0.0", dependencies = { base = "*" } }'))
+    assert.matches("mod odd: mod.lua: unknown key 'requirs' %(nearest known: requires",
+      try('return { id = "odd", version = "1.0.0", requirs = { base = "*" } }'))
+    assert.matches("requires must be a table",
+      try('return { id = "odd", version = "1.0.0", requires = "base" }'))
+    assert.matches("requires must map mod IDs to version constraints",
+      try('return { id = "odd", version = "1.0.0", requires = { "base" } }'))
+    assert.matches("description must be a string",
+      try('return { id = "odd", version = "1.0.0", description = 3 }'))
+  end)
+
   it("names the mods of a cycle, a missing mod and an unmet version", function()
     local ok, err = pcall(world, { "cyc_a" })
     assert.is_false(ok)

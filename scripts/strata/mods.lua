@@ -323,6 +323,11 @@ function M.environment(mod, api, seed)
 end
 
 -- ---- finding and ordering ---------------------------------------------------------
+-- A manifest is data like any entry: a key it does not know is an error.
+local MANIFEST_KEY_LIST = { "id", "version", "requires", "description" }
+local MANIFEST_KEYS = {}
+for _, k in ipairs(MANIFEST_KEY_LIST) do MANIFEST_KEYS[k] = true end
+
 local function manifest(id, dirs)
   for _, dir in ipairs(dirs) do
     local path = dir .. "/" .. id .. "/mod.lua"
@@ -336,8 +341,26 @@ local function manifest(id, dirs)
       local ok, m = pcall(M.call, "mod " .. id .. " manifest", chunk)
       if not ok then error("mod " .. id .. ": manifest failed: " .. tostring(m), 0) end
       if type(m) ~= "table" then error("mod " .. id .. ": mod.lua must return a table", 0) end
+      for k in pairs(m) do
+        if not MANIFEST_KEYS[k] then
+          error(("mod %s: mod.lua: unknown key '%s'%s"):format(id, tostring(k),
+            options.suggest(k, MANIFEST_KEY_LIST)), 0)
+        end
+      end
       if m.id ~= id then error(("mod %s: mod.lua says id = %s"):format(id, tostring(m.id)), 0) end
       if not parse_version(m.version) then error("mod " .. id .. ": version must look like 1.2.3", 0) end
+      if m.description ~= nil and type(m.description) ~= "string" then
+        error("mod " .. id .. ": mod.lua: description must be a string", 0)
+      end
+      if m.requires ~= nil and type(m.requires) ~= "table" then
+        error("mod " .. id .. ": mod.lua: requires must be a table { mod_id = \"constraint\" }", 0)
+      end
+      for dep, constraint in pairs(m.requires or {}) do
+        if type(dep) ~= "string" or type(constraint) ~= "string" then
+          error(("mod %s: mod.lua: requires must map mod IDs to version constraints, got [%s] = %s")
+            :format(id, tostring(dep), tostring(constraint)), 0)
+        end
+      end
       m.requires = m.requires or {}
       m.dir = dir .. "/" .. id
       return m
