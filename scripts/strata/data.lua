@@ -378,10 +378,19 @@ end
 
 local function same(e) return e end
 
+-- Plain views (no wrap) are made once per registry and type: the runtime asks
+-- for one at every emit, and a view reads the registry live anyway.
+local plain_views = setmetatable({}, { __mode = "k" }) -- registry -> { [type] = view }
 function Registry:view(type_id, wrap)
   self:ensure_type(type_id, 3)
+  local cache = wrap == nil and plain_views[self]
+  if cache and cache[type_id] then return cache[type_id] end
   local v = setmetatable({}, View)
   view_of[v] = { reg = self, type = type_id, wrap = wrap or same }
+  if wrap == nil then
+    if not cache then cache = {} plain_views[self] = cache end
+    cache[type_id] = v
+  end
   return v
 end
 

@@ -4,8 +4,11 @@
 -- as a base.grid_map of a scratch mod; then, on fresh worlds:
 --   spawn    world.grid:spawn() into an empty world (median of 3)
 --   respawn  world.grid:spawn() again, nothing to change (median of 5)
---   save     world:save() of that world (median of 3, wall clock: it syncs;
---            save_cpu_ms: the process's own CPU time, without the wait for the disk)
+--   save     world:save() of that world into a new file each time, so a full
+--            save (median of 3, wall clock: it syncs; save_cpu_ms: the
+--            process's own CPU time, without the wait for the disk)
+--   resave   world:save() into the last of those files again after a respawn
+--            that changed nothing: the incremental save (median of 3)
 --   walk     one step of world:walk across the map (mean over its 2 x (SIDE-1)
 --            steps, each world:advance(1) running one base.walk_step timer)
 -- Prints one JSON line. Run: scripts/env lua5.4 spec/bench/bench_grid_world.lua
@@ -73,10 +76,17 @@ end
 local save, save_cpu = {}, {}
 for i = 1, 3 do
   local t0, c0 = uv.hrtime(), os.clock()
-  w:save(dir .. "/w.db")
+  w:save(dir .. "/w" .. i .. ".db")
   save[i], save_cpu[i] = (uv.hrtime() - t0) / 1e6, (os.clock() - c0) * 1000
 end
-local f = io.open(dir .. "/w.db", "rb")
+local resave = {}
+for i = 1, 3 do
+  w.grid:spawn()
+  local t0 = uv.hrtime()
+  w:save(dir .. "/w3.db")
+  resave[i] = (uv.hrtime() - t0) / 1e6
+end
+local f = io.open(dir .. "/w3.db", "rb")
 local bytes = f:seek("end")
 f:close()
 
@@ -91,6 +101,7 @@ assert(plan.state == "arrived" and hero.room.uid == goal.uid, "the walk did not 
 
 os.execute("rm -rf " .. dir)
 print(('{"bench":"grid_world","nodes":%d,"rooms":%d,"exits":%d,"spawn_ms":%.1f,"respawn_ms":%.1f,' ..
-  '"save_ms":%.1f,"save_cpu_ms":%.1f,"save_bytes":%d,"walk_start_ms":%.2f,"walk_step_us":%.1f,"walk_steps":%d}'):format(
-  side * side, counts.created.rooms, counts.created.exits, median(spawn), median(respawn), median(save), median(save_cpu), bytes,
+  '"save_ms":%.1f,"save_cpu_ms":%.1f,"resave_ms":%.2f,"save_bytes":%d,"walk_start_ms":%.2f,"walk_step_us":%.1f,"walk_steps":%d}'):format(
+  side * side, counts.created.rooms, counts.created.exits, median(spawn), median(respawn), median(save), median(save_cpu),
+  median(resave), bytes,
   route_ms, walk_ms * 1000 / steps, steps))
