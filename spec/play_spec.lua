@@ -174,7 +174,7 @@ describe("strata play", function()
     end
     w = strata.world.open(dir .. "/w.db")
     local branch = w:player().room.branch
-    assert.is_true(branch.room_count >= 3)          -- (seed 3: two rooms made, a guarded one cleared)
+    assert.is_true(branch.room_count >= 3)          -- (seed 3: three rooms, the last one guarded and cleared)
     assert.is_true(branch:check())
 
     -- auto-walk back to the hub (number 1 of the list) by the explored exits

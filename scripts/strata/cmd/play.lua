@@ -363,7 +363,11 @@ function Game:room_screen()
   end
   if self.menu then
     out[#out + 1] = ""
-    for i, r in ipairs(self.menu.rooms) do
+    -- as many as the terminal holds (a script's screen: all); the others still answer to their numbers
+    local rooms = self.menu.rooms
+    local shown = self.script and #rooms or math.max(3, self.height - 14)
+    for i, r in ipairs(rooms) do
+      if i > shown then out[#out + 1] = ("     ... %d more, up to %d"):format(#rooms - shown, #rooms) break end
       local where = r.z ~= nil and ("(%d, %d, %s)"):format(r.x, r.y, r.z)
         or r.cell and ("(%d, %d)"):format(r.cell.x, r.cell.y) or "(hub)"
       out[#out + 1] = ("%3d  %s %s"):format(i, r.name, where)
@@ -477,6 +481,7 @@ local function script_keys(path)
 end
 
 local function run_script(g, path)
+  g.script = true
   for _, k in ipairs(script_keys(path)) do
     if not g:key(k) then break end
   end
