@@ -196,6 +196,18 @@ describe("strata play", function()
     assert.equal("strata: play: unknown example 'gird' (known: putit, grid, dungeon)\n", out)
   end)
 
+  it("says so when the player is on no map and in no room", function()
+    if not bin then pending("STRATA_BIN not set (run through ctest)") return end
+    local dir = support.tempdir()
+    local w = strata.world.new{ seed = 1, mods = { "base" } }
+    w:create_actor{ player = true }
+    w:save(dir .. "/w.db")
+    local out, code = play(dir, "q")
+    assert.equal(1, code)
+    assert.equal("strata: play: the player (actor#1) of w.db is on no map and in no room\n", out)
+    os.execute("rm -rf " .. dir)
+  end)
+
   it("restores the terminal after a room generator fails (in a pseudo-terminal)", function()
     if not bin then pending("STRATA_BIN not set (run through ctest)") return end
     local dir = support.tempdir()

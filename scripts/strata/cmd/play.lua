@@ -113,7 +113,7 @@ local function new_game(o)
   if o.file and io.open(o.file, "rb") then
     g.world = strata.world.open(o.file, { mods = o.mods, mod_path = o.mod_path })
     g.file = o.file
-    g:say("opened " .. o.file)
+    g:say("opened " .. o.file .. (o.example and " (it exists: --example not used)" or ""))
   else
     g.world = strata.world.new{ seed = o.seed, mods = o.mods or { "base", "examples" }, mod_path = o.mod_path }
     g.file = o.file or "play.db"
@@ -126,6 +126,9 @@ local function new_game(o)
     g:say(msg)
   end
   g.rooms = g.player.room ~= nil
+  if not g.rooms and not g.player.map then
+    fail(("the player (%s) of %s is on no map and in no room"):format(tostring(g.player), g.file))
+  end
   return g
 end
 
