@@ -1,6 +1,8 @@
 -- strata play (issue "See it and drive it"): driven by --script through the
 -- examples' dungeon, two floors down, saved, reopened where the player was;
 -- without a terminal it refuses; after a failing hook the terminal is restored.
+-- In rooms: across the grid example's transition and into the dungeon branches
+-- of the well, by keys, saved, reopened where the player was.
 local strata = require "strata"
 local support = require "support"
 
@@ -20,9 +22,16 @@ local function stairs(map, pred)
   for f in map:features() do if pred(f) then return f end end
 end
 
-local function play(dir, keys)
+local function play(dir, keys, extra)
   support.write(dir .. "/keys.txt", keys)
-  return support.sh(("cd %s && %s play w.db --script keys.txt"):format(dir, bin))
+  return support.sh(("cd %s && %s play w.db --script keys.txt %s"):format(dir, bin, extra or ""))
+end
+
+-- The key of each short direction of a grid route.
+local KEY_OF = { n = "k", s = "j", e = "l", w = "h", ne = "u", nw = "y", se = "n", sw = "b" }
+
+local function index_of(list, room)
+  for i, r in ipairs(list) do if r.uid == room.uid then return i end end
 end
 
 describe("strata play", function()
@@ -79,6 +88,143 @@ describe("strata play", function()
     assert.matches("the curse strikes", out)
     assert.matches("[^-]icanon", out)     -- cooked mode again: raw mode was left behind
     assert.matches("[^-]echo ", out)
+    os.execute("rm -rf " .. dir)
+  end)
+  it("walks the grid example across its transition, saves, and reopens in the mine", function()
+    if not bin then pending("STRATA_BIN not set (run through ctest)") return end
+    local dir = support.tempdir()
+    -- the same grid, in this process, gives the route's keys (spawning draws nothing)
+    local w = strata.world.new{ seed = 1, mods = { "base", "examples" } }
+    w.grid:add("examples.village", "examples.mine")
+    w.grid:spawn()
+    local route = w.grid:path(w.grid:room(0, 0, "village"), w.grid:room(0, 2, "mine"))
+    local keys = {}
+    for i, d in ipairs(route) do keys[i] = KEY_OF[d] end
+    assert.same({ "k", "l", "u", "l" }, keys)
+
+    -- a new world from the example (w.db does not exist yet), a refused way and a
+    -- refused flight, the walk, a save, quit
+    local out, code = play(dir, "h < q", "--example grid")
+    assert.equal(0, code, out)
+    assert.matches("a new world: the village of Hollin", out)
+    assert.matches("there is no way 'west' here", out)
+    assert.matches("Can't fly here - you'd hit your head.", out, 1, true)
+    assert.matches("grid map village | (0, 0) | time 0", out, 1, true)
+    out, code = play(dir, table.concat(keys, " ") .. " s q")
+    assert.equal(0, code, out)
+    assert.matches("you go east: The Mine Mouth", out)
+    assert.matches("^The Mine Mouth\nDaylight fades behind you", out)
+    assert.matches("\nexits: east, south\n", out)
+    assert.matches("\n  @%-#\n", out)                -- the mine's visual range, the player on it
+    assert.matches("grid map mine | %(0, 2%) | time 4\n$", out)
+
+    local again = strata.world.open(dir .. "/w.db")
+    local p = again:player()
+    assert.same({ "mine", 0, 2 }, { p.room.z, p.room.x, p.room.y })
+    assert.equal(4, again.time)                     -- a second a move
+
+    -- auto-walk (a stored walk) to the deep gallery, chosen by its number; a typed exit back
+    local n = index_of(again.grid:rooms{}, again.grid:room(2, 0, "mine"))
+    out, code = play(dir, "g " .. n)
+    assert.equal(0, code, out)
+    assert.matches(("%3d  The Deep Gallery (2, 0, mine)\n"):format(n), out, 1, true)
+    assert.matches("\nwalk to: " .. n .. "\n", out, 1, true)
+    out, code = play(dir, ("g %d enter :north q"):format(n))
+    assert.equal(0, code, out)
+    assert.matches("you arrive: The Deep Gallery", out)
+    assert.matches("you go north: A low tunnel", out)
+    local last = strata.world.open(dir .. "/w.db")
+    p = last:player()
+    assert.same({ "mine", 2, 1 }, { p.room.z, p.room.x, p.room.y })
+    assert.equal(4 + 4 + 1, last.time)              -- four steps of the walk, one move
+    os.execute("rm -rf " .. dir)
+  end)
+
+  it("enters a dungeon branch from the well, explores, saves, and reopens in the same room", function()
+    if not bin then pending("STRATA_BIN not set (run through ctest)") return end
+    local dir = support.tempdir()
+    local out, code = play(dir, "l s q", "--example dungeon --seed 3")
+    assert.equal(0, code, out)
+    assert.matches("a new world: the bottom of the well", out)
+    assert.matches("you go east: ", out)
+    assert.matches("branch#%d+ | depth 1 | cell %(1, 0%) | time 1\n$", out)
+    local w = strata.world.open(dir .. "/w.db")
+    local first = w:player().room
+    assert.is_not_nil(first.branch)
+    assert.equal(1, first.depth)
+
+    -- three rooms on, each by its exit's typed name (clearing a guarded room first)
+    local visited = { [first.uid] = true }
+    for _ = 1, 3 do
+      w = strata.world.open(dir .. "/w.db")
+      local room = w:player().room
+      local pick
+      for _, e in ipairs(room:exits()) do if e.to == nil then pick = pick or e end end
+      if not pick then for _, e in ipairs(room:exits()) do if not visited[e.to.uid] then pick = pick or e end end end
+      pick = pick or room:exits()[1]
+      out, code = play(dir, (room.clear == false and "f " or "") .. ":" .. pick.name .. " s q")
+      assert.equal(0, code, out)
+      assert.matches("you go " .. pick.name .. ": ", out, 1, true)
+      local now = strata.world.open(dir .. "/w.db"):player().room
+      visited[now.uid] = true
+      -- the screen shows the room the reopened world has the player in
+      assert.equal(now.name .. "\n", out:sub(1, #now.name + 1))
+      assert.matches(("branch#%d | depth %d | cell (%d, %d) | time "):format(now.branch.uid, now.depth,
+        now.cell.x, now.cell.y), out, 1, true)
+    end
+    w = strata.world.open(dir .. "/w.db")
+    local branch = w:player().room.branch
+    assert.is_true(branch.room_count >= 3)          -- (seed 3: three rooms, the last one guarded and cleared)
+    assert.is_true(branch:check())
+
+    -- auto-walk back to the hub (number 1 of the list) by the explored exits
+    out, code = play(dir, "g")                     -- the list (a script that ends without q: no save)
+    assert.equal(0, code, out)
+    assert.matches("  1  The bottom of the well (hub)\n", out, 1, true)
+    assert.matches("\nwalk to: \n", out, 1, true)
+    out, code = play(dir, "g 1 enter q")
+    assert.equal(0, code, out)
+    assert.matches("you arrive: The bottom of the well", out, 1, true)
+    assert.equal("The bottom of the well", strata.world.open(dir .. "/w.db"):player().room.name)
+    os.execute("rm -rf " .. dir)
+  end)
+
+  it("names the examples it knows", function()
+    if not bin then pending("STRATA_BIN not set (run through ctest)") return end
+    local out, code = support.sh(bin .. " play --example gird --script /dev/null")
+    assert.equal(1, code)
+    assert.equal("strata: play: unknown example 'gird' (known: putit, grid, dungeon)\n", out)
+  end)
+
+  it("says so when the player is on no map and in no room", function()
+    if not bin then pending("STRATA_BIN not set (run through ctest)") return end
+    local dir = support.tempdir()
+    local w = strata.world.new{ seed = 1, mods = { "base" } }
+    w:create_actor{ player = true }
+    w:save(dir .. "/w.db")
+    local out, code = play(dir, "q")
+    assert.equal(1, code)
+    assert.equal("strata: play: the player (actor#1) of w.db is on no map and in no room\n", out)
+    os.execute("rm -rf " .. dir)
+  end)
+
+  it("restores the terminal after a room generator fails (in a pseudo-terminal)", function()
+    if not bin then pending("STRATA_BIN not set (run through ctest)") return end
+    local dir = support.tempdir()
+    local w = strata.world.new{ seed = 1, mods = { "base", "cursed" }, mod_path = { root .. "/spec/fixtures/mods" } }
+    local hub = w:create_room{ name = "The rim of the pit" }
+    w.branches:make_start(hub, { north = "cursed.pit" })
+    w:create_actor{ room = hub, player = true }
+    w:save(dir .. "/w.db")
+    -- north makes the branch's first room: its generator raises
+    local cmd = ("cd %s && printf 'k' | script -qec \"timeout --foreground 10 %s play w.db --mod-path %s/spec/fixtures/mods; stty -a\" /dev/null")
+      :format(dir, bin, root)
+    local out = support.sh(cmd)
+    assert.matches("the curse strikes deeper", out)
+    assert.matches("[^-]icanon", out)
+    assert.matches("[^-]echo ", out)
+    -- and the world on disk is as it was: the player at the rim
+    assert.equal("The rim of the pit", strata.world.open(dir .. "/w.db", { mod_path = { root .. "/spec/fixtures/mods" } }):player().room.name)
     os.execute("rm -rf " .. dir)
   end)
 end)

@@ -6,32 +6,47 @@ local M = {
   usage = [[
 usage: strata play [WORLD_FILE] [options]
 
-Shows the map around the player, a log of what happened and a status line
-(area, floor, world time). Without WORLD_FILE a new world starts from the
-examples (North Tyris and the putit paradise dungeon) and is saved to
-play.db; with it, that world is opened and saved back to it.
+Shows where the player is, a log of what happened and a status line. On a
+tile map: the map around the player (area, floor, world time in the status
+line). In a room (the grid world, dungeon branches): the room's name,
+description and exits, on the grid the visual range around it, and in the
+status line the grid map Z or the branch and its depth, and the world time.
+
+Without WORLD_FILE, or when it does not exist yet, a new world starts from
+an example (--example) and is saved to WORLD_FILE (default play.db); with
+it, that world is opened and saved back to it.
 
 keys:
-  arrows, h j k l, y u b n   move (8 directions where the map allows)
-  < >                        take stairs or an entrance under the player
-  g                          auto-walk: move the cursor, Enter to go, Esc to stop
+  arrows, h j k l, y u b n   move (8 directions where the map allows; in a
+                             room: the exits north, south, ..., northwest)
+  < >                        stairs or an entrance under the player; in a
+                             room: the exit up / down, else fly / dive
+  :                          type an exit's name (or fly, dive), Enter to go
+  f                          fight: clear a guarded branch room
+  g                          auto-walk: on a tile map move the cursor; in a
+                             room type the number of a room; Enter to go,
+                             Esc to stop
   s                          save          q   save and quit
   ?                          this help
 
 options:
+  --example NAME    the world a new game starts from: putit (default: North
+                    Tyris, the putit paradise dungeon down an entrance),
+                    grid (the village of Hollin and its mine, rooms on XY
+                    maps) or dungeon (the well and its dungeon branches)
   --mods a,b        mods to load (default: the world's own, or base,examples)
   --mod-path DIR    a directory to search for mods; repeatable
   --realtime        world time follows the clock (default: one second a move)
   --script FILE     read keys from FILE (words: a letter, up, down, left,
-                    right, enter, esc) instead of the terminal; prints the
-                    last screen without colour
+                    right, enter, esc, a number, :EXIT for a typed exit)
+                    instead of the terminal; prints the last screen
+                    without colour
   --seed N          seed of a new world (default 1)
 
 Refuses to run without a terminal unless --script is given. Colours are
 used unless NO_COLOR is set.
 ]],
 }
-
 local function fail(msg) error("play: " .. msg, 0) end
 
 local KEYS = { h = { -1, 0 }, l = { 1, 0 }, k = { 0, -1 }, j = { 0, 1 },
@@ -41,6 +56,26 @@ local ARROWS = { ["\27[A"] = "up", ["\27[B"] = "down", ["\27[C"] = "right", ["\2
   ["\27OA"] = "up", ["\27OB"] = "down", ["\27OC"] = "right", ["\27OD"] = "left" }
 local COLORS = { black = "30", red = "31", green = "32", brown = "33", yellow = "93", blue = "34",
   magenta = "35", cyan = "36", white = "37;1", gray = "90", grey = "90", orange = "33;1" }
+
+-- The worlds a new game starts from: each puts the player in it and says where.
+local EXAMPLES = {
+  putit = function(w)
+    local p = w:create_actor{ player = true }
+    w:travel(p, w:get_or_create_map("examples.north_tyris"))
+    return p, "a new world: North Tyris; the putit paradise is down an entrance (>)"
+  end,
+  grid = function(w)
+    w.grid:add("examples.village", "examples.mine")
+    w.grid:spawn()
+    local p = w:create_actor{ room = w.grid:room(0, 0, "village"), player = true }
+    return p, "a new world: the village of Hollin; the old mine is east of the market"
+  end,
+  dungeon = function(w)
+    local hub = w.data["base.handler"]:ensure("examples.well_setup").run(w)
+    local p = w:create_actor{ room = hub, player = true }
+    return p, "a new world: the bottom of the well; each passage leads into a dungeon branch"
+  end,
+}
 
 local function parse(args)
   local o, pos = { mod_path = {}, seed = 1 }, {}
@@ -55,6 +90,9 @@ local function parse(args)
     if a == "--mods" then o.mods = {} for m in value():gmatch("[^,]+") do o.mods[#o.mods + 1] = m end
     elseif a == "--mod-path" then o.mod_path[#o.mod_path + 1] = value()
     elseif a == "--realtime" then o.realtime = true
+    elseif a == "--example" then
+      o.example = value()
+      if not EXAMPLES[o.example] then fail(("unknown example '%s' (known: putit, grid, dungeon)"):format(o.example)) end
     elseif a == "--script" then o.script = value()
     elseif a == "--seed" then o.seed = math.tointeger(tonumber(value())) or fail("--seed must be an integer")
     elseif a:sub(1, 1) == "-" then fail("unknown option " .. a .. " (see 'strata play --help')")
@@ -75,7 +113,7 @@ local function new_game(o)
   if o.file and io.open(o.file, "rb") then
     g.world = strata.world.open(o.file, { mods = o.mods, mod_path = o.mod_path })
     g.file = o.file
-    g:say("opened " .. o.file)
+    g:say("opened " .. o.file .. (o.example and " (it exists: --example not used)" or ""))
   else
     g.world = strata.world.new{ seed = o.seed, mods = o.mods or { "base", "examples" }, mod_path = o.mod_path }
     g.file = o.file or "play.db"
@@ -83,9 +121,13 @@ local function new_game(o)
   local w = g.world
   g.player = w:player()
   if not g.player then
-    g.player = w:create_actor{ player = true }
-    w:travel(g.player, w:get_or_create_map("examples.north_tyris"))
-    g:say("a new world: North Tyris; the putit paradise is down an entrance (>)")
+    local msg
+    g.player, msg = EXAMPLES[o.example or "putit"](w)
+    g:say(msg)
+  end
+  g.rooms = g.player.room ~= nil
+  if not g.rooms and not g.player.map then
+    fail(("the player (%s) of %s is on no map and in no room"):format(tostring(g.player), g.file))
   end
   return g
 end
@@ -149,8 +191,208 @@ function Game:walk_to(x, y)
   self:say(plan.state == "arrived" and "you arrive" or "the way is " .. plan.state)
 end
 
+-- ---- rooms: the grid world and dungeon branches --------------------------------------------------
+local EXIT_OF = { h = "west", l = "east", k = "north", j = "south", y = "northwest", u = "northeast",
+  b = "southwest", n = "southeast", up = "north", down = "south", left = "west", right = "east" }
+
+function Game:went(what)
+  if not self.realtime then self:pass_time(1) end
+  local r = self.player.room
+  self:say(("%s: %s"):format(what, r.name))
+end
+
+-- Through the exit named (or aliased) dir; errors of mods' handlers and
+-- generators are not swallowed: they end the game with the terminal restored.
+function Game:go(dir)
+  local ok, why = self.world:go(self.player, dir)
+  if not ok then self:say(why) return false end
+  self:went("you go " .. dir)
+  return true
+end
+
+function Game:level(up)
+  local room = self.player.room
+  if room:exit(up and "up" or "down") then return self:go(up and "up" or "down") end
+  if room.z == nil then self:say(up and "there is no way up here" or "there is no way down here") return end
+  local ok, why = self.world.grid[up and "fly" or "dive"](self.world.grid, self.player)
+  if not ok then self:say(why) return end
+  self:went(up and "you fly up" or "you dive down")
+end
+
+function Game:command(text)
+  text = text:match("^%s*(.-)%s*$")
+  if text == "" then return end
+  if text == "fly" then self:level(true)
+  elseif text == "dive" then self:level(false)
+  else self:go(text) end
+end
+
+-- Rooms auto-walk may go to: the grid's rooms, or the player's branch and its hub.
+function Game:walk_targets()
+  local room = self.player.room
+  if room.z ~= nil then return self.world.grid:rooms{} end
+  local branch = room.branch
+  if not branch then
+    for _, b in ipairs(self.world.branches:list()) do
+      for _, m in ipairs(b:members()) do if m.uid == self.player.uid then branch = b end end
+    end
+  end
+  if not branch then return {} end
+  local list = { branch.hub }
+  for _, r in ipairs(branch:rooms()) do list[#list + 1] = r end
+  return list
+end
+
+-- A branch is no grid (world:walk routes with world.grid:path): a shortest way
+-- by the exits that lead somewhere, walked one exit a second of world time.
+local function route_by_exits(from, to)
+  local prev, queue, seen = {}, { from }, { [from.uid] = true }
+  local i = 1
+  while queue[i] do
+    local r = queue[i]
+    i = i + 1
+    if r.uid == to.uid then
+      local names, at = {}, r
+      while prev[at.uid] do
+        table.insert(names, 1, prev[at.uid].name)
+        at = prev[at.uid].from
+      end
+      return names
+    end
+    for _, e in ipairs(r:exits()) do
+      local t = e.to
+      if t and not seen[t.uid] then seen[t.uid] = true prev[t.uid] = { name = e.name, from = r } queue[#queue + 1] = t end
+    end
+  end
+end
+
+function Game:walk_to_room(target)
+  local p = self.player
+  if p.room.uid == target.uid then self:say("you are there") return end
+  if target.z ~= nil and p.room.z ~= nil then
+    local ok, plan = pcall(self.world.walk, self.world, p, target, { step_every = 1 })
+    if not ok then self:say(tostring(plan)) return end
+    if self.realtime then self.walking = plan return end
+    local guard = 0
+    while plan.state == "walking" and guard < 10000 do
+      self:pass_time(1)
+      guard = guard + 1
+    end
+    self:say(plan.state == "arrived" and "you arrive: " .. p.room.name or "the walk is " .. plan.state)
+    return
+  end
+  local names = route_by_exits(p.room, target)
+  if not names then self:say("no known way to " .. target.name) return end
+  for _, name in ipairs(names) do
+    local ok, why = self.world:go(p, name)
+    if not ok then self:say("the walk stops: " .. why) return end
+    if not self.realtime then self:pass_time(1) end
+  end
+  self:say("you arrive: " .. p.room.name)
+end
+
+function Game:room_key(k)
+  if self.prompt then
+    if k == "enter" or k == "\r" or k == "\n" then
+      local text = self.prompt
+      self.prompt = nil
+      self:command(text)
+    elseif k == "esc" or k == "\27" then self.prompt = nil
+    elseif k == "\127" or k == "\8" then self.prompt = self.prompt:sub(1, -2)
+    elseif k == " " or (k:match("^%g+$") and not (#k > 1 and KEYS[k])) then self.prompt = self.prompt .. k end  -- arrows: not text
+    return true
+  end
+  if self.menu then
+    if k:match("^%d+$") then self.menu.text = self.menu.text .. k
+    elseif k == "\127" or k == "\8" then self.menu.text = self.menu.text:sub(1, -2)
+    elseif k == "enter" or k == "\r" or k == "\n" then
+      local menu = self.menu
+      self.menu = nil
+      local target = menu.rooms[tonumber(menu.text)]
+      if target then self:walk_to_room(target) else self:say("no room numbered '" .. menu.text .. "'") end
+    elseif k == "esc" or k == "\27" then
+      self.menu = nil
+      self:say("auto-walk cancelled")
+    end
+    return true
+  end
+  if k:sub(1, 1) == ":" and #k > 1 then self:command(k:sub(2))   -- a script's typed exit
+  elseif EXIT_OF[k] then self:go(EXIT_OF[k])
+  elseif k == "<" or k == ">" then self:level(k == "<")
+  elseif k == ":" then self.prompt = ""
+  elseif k == "f" then
+    local room = self.player.room
+    if room.clear == false then
+      room:set_clear(true)
+      self:say("you clear " .. room.name .. "; its exits are open")
+      if not self.realtime then self:pass_time(1) end
+    else self:say("there is nothing to fight here") end
+  elseif k == "g" then
+    local rooms = self:walk_targets()
+    if #rooms == 0 then self:say("no rooms to walk to from here") return true end
+    self.menu = { rooms = rooms, text = "" }
+    self:say("auto-walk: type a room's number, Enter to go, Esc to stop")
+  elseif k == "s" then self:save()
+  elseif k == "q" then self:save() return false
+  elseif k == "?" then self.help = true
+  elseif k == "esc" or k == "\27" then
+    if self.walking then self.walking:cancel() self.walking = nil self:say("walk cancelled") end
+  end
+  return true
+end
+
+-- The room: name, description, exits, the visual range on the grid, the log, the status line.
+function Game:room_screen()
+  local p, w = self.player, self.world
+  local room = p.room
+  local out = { self.color and ("\27[1m%s\27[0m"):format(room.name) or room.name }
+  if room.desc and room.desc ~= "" then out[#out + 1] = room.desc end
+  if room.clear == false then
+    local names = {}
+    for i, m in ipairs(type(room.props.monsters) == "table" and room.props.monsters or {}) do names[i] = tostring(m.name) end
+    out[#out + 1] = ("guarded%s: the exits but the way back are closed until it is cleared (f)")
+      :format(#names > 0 and " by " .. table.concat(names, ", ") or "")
+  end
+  local exits = {}
+  for _, e in ipairs(room:exits()) do
+    -- off the grid, an exit that leads nowhere is a branch's way on, made when crossed
+    exits[#exits + 1] = e.name .. (e.to ~= nil and "" or room.z == nil and " (unexplored)" or " (leads nowhere)")
+  end
+  out[#out + 1] = "exits: " .. (#exits > 0 and table.concat(exits, ", ") or "none")
+  if room.z ~= nil then
+    out[#out + 1] = ""
+    local view = strata.markup.render(w.grid:view(room), { color = self.color })
+    for line in (view .. "\n"):gmatch("([^\n]*)\n") do out[#out + 1] = "  " .. line end
+  end
+  if self.menu then
+    out[#out + 1] = ""
+    -- as many as the terminal holds (a script's screen: all); the others still answer to their numbers
+    local rooms = self.menu.rooms
+    local shown = self.script and #rooms or math.max(3, self.height - 14)
+    for i, r in ipairs(rooms) do
+      if i > shown then out[#out + 1] = ("     ... %d more, up to %d"):format(#rooms - shown, #rooms) break end
+      local where = r.z ~= nil and ("(%d, %d, %s)"):format(r.x, r.y, r.z)
+        or r.cell and ("(%d, %d)"):format(r.cell.x, r.cell.y) or "(hub)"
+      out[#out + 1] = ("%3d  %s %s"):format(i, r.name, where)
+    end
+    out[#out + 1] = "walk to: " .. self.menu.text
+  end
+  out[#out + 1] = ""
+  for i = math.max(1, #self.log - 3), #self.log do out[#out + 1] = self.log[i] end
+  if self.prompt then out[#out + 1] = "exit: " .. self.prompt end
+  local where
+  if room.z ~= nil then where = ("grid map %s | (%d, %d)"):format(room.z, room.x, room.y)
+  elseif room.branch then
+    where = ("branch#%d | depth %d | cell (%d, %d)"):format(room.branch.uid, room.depth, room.cell.x, room.cell.y)
+  else where = room.name end
+  out[#out + 1] = ("%s | time %g"):format(where, w.time)
+  return table.concat(out, "\n")
+end
+
 -- One key; returns false to quit.
 function Game:key(k)
+  self.help = nil
+  if self.rooms then return self:room_key(k) end
   if self.cursor then
     local d = KEYS[k]
     if d then
@@ -175,8 +417,7 @@ function Game:key(k)
     self:say("auto-walk: move the cursor, Enter to go, Esc to stop")
   elseif k == "s" then self:save()
   elseif k == "q" then self:save() return false
-  elseif k == "?" then
-    for line in M.usage:match("keys:\n(.-)\n\n"):gmatch("[^\n]+") do self:say(line) end
+  elseif k == "?" then self.help = true
   elseif k == "esc" or k == "\27" then
     if self.walking then self.walking:cancel() self.walking = nil self:say("walk cancelled") end
   end
@@ -185,6 +426,8 @@ end
 
 -- The screen: the map around the player, the log, the status line.
 function Game:screen()
+  if self.help then return "keys (any key to go on):\n" .. M.usage:match("keys:\n(.-)\n\n") end
+  if self.rooms then return self:room_screen() end
   local p, w = self.player, self.world
   local m = p.map
   local rows = {}
@@ -241,6 +484,7 @@ local function script_keys(path)
 end
 
 local function run_script(g, path)
+  g.script = true
   for _, k in ipairs(script_keys(path)) do
     if not g:key(k) then break end
   end
