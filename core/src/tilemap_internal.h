@@ -44,7 +44,31 @@ struct strata_tilemap {
   ** objects (with revision): never reused, unlike the map's address. */
   uint64_t id;
   strata_grid_search *search; /* strata_tilemap_find_path's, made on its first call */
+  /* Save chunks (save.c writes a map as TILEMAP_CHUNK-sided squares, one row
+  ** each; nothing to do with the small_chunk blocks above): per chunk, the
+  ** revision its last edit made (revision + 1 at the time), so that a save
+  ** which recorded revision R writes exactly the chunks stamped past R. */
+  uint64_t *chunk_rev;
+  uint32_t chunk_cols, chunk_rows;
+  uint64_t origin; /* a clone's: the id of the map it copies (tilemap_restore) */
 };
+
+/* The side of a save chunk in cells, a power of two (docs/saves.md says why 32). */
+#ifndef TILEMAP_CHUNK_SHIFT
+#define TILEMAP_CHUNK_SHIFT 5
+#endif
+#define TILEMAP_CHUNK (1u << TILEMAP_CHUNK_SHIFT)
+
+/* Stamps the chunk of cell index i as edited: every path that changes a
+** cell goes through this (the cell primitives below do it themselves). The
+** stamp is the revision the edit ends with: callers move m->revision on once
+** after their edits. */
+static inline void tilemap_touch(strata_tilemap *m, uint32_t i) {
+  uint32_t y = i / (uint32_t)m->width, x = i - y * (uint32_t)m->width;
+  m->chunk_rev[(y >> TILEMAP_CHUNK_SHIFT) * m->chunk_cols + (x >> TILEMAP_CHUNK_SHIFT)] = m->revision + 1;
+}
+/* The same for every chunk the cells [x0, x1) x [y0, y1) touch (clipped). */
+void tilemap_touch_rect(strata_tilemap *m, int x0, int y0, int x1, int y1);
 
 /* Rollback of a world savepoint (world.c): m takes over the contents of
 ** from (a clone of m made earlier), keeping its own address, because callers
@@ -80,6 +104,7 @@ static inline strata_token *tilemap_small_take_fast(strata_tilemap *m) {
 static inline strata_status tilemap_cell_add(strata_tilemap *m, uint32_t i, strata_token t, int front,
                                              strata_error *err) {
   uint32_t v = m->cells[i];
+  tilemap_touch(m, i);
   if (v == 0) {
     m->cells[i] = t;
     return STRATA_OK;
