@@ -53,10 +53,13 @@ static const char *const table_sql[NTABLES] = {
   " event TEXT NOT NULL, handler TEXT NOT NULL, args BLOB NOT NULL, priority INTEGER NOT NULL,"
   " sum INTEGER NOT NULL)",
   "CREATE TABLE rng(key TEXT PRIMARY KEY, state TEXT NOT NULL, sum INTEGER NOT NULL) WITHOUT ROWID",
+  /* A map's chunks are the tiles rows first .. first + n - 1 (a rowid
+  ** table: a chunk's row is some 2 KB, which a WITHOUT ROWID table would
+  ** spill into an overflow page, wasting most of one per row). */
   "CREATE TABLE maps(map INTEGER PRIMARY KEY, width INTEGER NOT NULL, height INTEGER NOT NULL,"
-  " sum INTEGER NOT NULL)",
-  "CREATE TABLE tiles(map INTEGER NOT NULL, chunk INTEGER NOT NULL, tokens BLOB NOT NULL,"
-  " cells BLOB NOT NULL, sum INTEGER NOT NULL, PRIMARY KEY(map, chunk)) WITHOUT ROWID",
+  " first INTEGER NOT NULL, sum INTEGER NOT NULL)",
+  "CREATE TABLE tiles(id INTEGER PRIMARY KEY, map INTEGER NOT NULL, chunk INTEGER NOT NULL,"
+  " tokens BLOB NOT NULL, cells BLOB NOT NULL, sum INTEGER NOT NULL)",
 };
 enum { T_META, T_MODS, T_OBJECTS, T_TIMERS, T_SUBS, T_RNG, T_MAPS, T_TILES };
 
@@ -280,7 +283,10 @@ typedef struct writer {
   sqlite3 *db;
   sqlite3_stmt *ins[NTABLES]; /* INSERT per table, prepared on first use */
   sqlite3_stmt *del[NTABLES]; /* DELETE by key (incremental saves) */
-  sqlite3_stmt *del_chunk;    /* DELETE of one chunk's row */
+  sqlite3_stmt *del_range;    /* DELETE of a map's chunk rows */
+  sqlite3_stmt *find_map;     /* where the file holds a map's chunks */
+  sqlite3_stmt *find_end;     /* the row after the last chunk's */
+  int64_t next_id;            /* full saves: the next map's first chunk row */
   strata_buffer buf, buf2, cells;
   int64_t rows[NTABLES];      /* rows each table holds */
 } writer;
@@ -292,8 +298,8 @@ static const char *const insert_sql[NTABLES] = {
   "INSERT INTO timers VALUES(?, ?, ?, ?, ?, ?)",
   "INSERT INTO subscriptions VALUES(?, ?, ?, ?, ?, ?, ?)",
   "INSERT INTO rng VALUES(?, ?, ?)",
-  "INSERT INTO maps VALUES(?, ?, ?, ?)",
-  "INSERT INTO tiles VALUES(?, ?, ?, ?, ?)",
+  "INSERT INTO maps VALUES(?, ?, ?, ?, ?)",
+  "INSERT INTO tiles VALUES(?, ?, ?, ?, ?, ?)",
 };
 static const char *const delete_sql[NTABLES] = {
   NULL,
@@ -303,7 +309,7 @@ static const char *const delete_sql[NTABLES] = {
   "DELETE FROM subscriptions WHERE uid = ?",
   "DELETE FROM rng",
   "DELETE FROM maps WHERE map = ?",
-  "DELETE FROM tiles WHERE map = ?",
+  "DELETE FROM tiles WHERE id = ?",
 };
 
 static int ins(writer *wr, int t, sqlite3_stmt **out) {
@@ -318,7 +324,9 @@ static void writer_done(writer *wr) {
     sqlite3_finalize(wr->ins[t]);
     sqlite3_finalize(wr->del[t]);
   }
-  sqlite3_finalize(wr->del_chunk);
+  sqlite3_finalize(wr->del_range);
+  sqlite3_finalize(wr->find_map);
+  sqlite3_finalize(wr->find_end);
   strata_buffer_free(&wr->buf);
   strata_buffer_free(&wr->buf2);
   strata_buffer_free(&wr->cells);
@@ -405,24 +413,25 @@ static int put_sub(writer *wr, const strata_subscription *u) {
   return rc;
 }
 
-static int put_chunk(writer *wr, const strata_object *o, uint32_t c) {
+static int put_chunk(writer *wr, const strata_object *o, int64_t first, uint32_t c) {
   sqlite3_stmt *s = NULL;
   rowsum r;
   int rc = ins(wr, T_TILES, &s);
   if (rc) return rc;
   if (!encode_chunk(o->tilemap, chunk_at(o->tilemap, c), &wr->buf, &wr->cells)) return SQLITE_NOMEM;
   sum_start(&r, T_TILES);
-  b_int(s, &r, 1, (int64_t)o->uid);
-  b_int(s, &r, 2, (int64_t)c);
-  b_blob(s, &r, 3, wr->buf.data, wr->buf.len);
-  b_blob(s, &r, 4, wr->cells.data, wr->cells.len);
-  return step(s, &r, 5, &wr->rows[T_TILES]);
+  b_int(s, &r, 1, first + c);
+  b_int(s, &r, 2, (int64_t)o->uid);
+  b_int(s, &r, 3, (int64_t)c);
+  b_blob(s, &r, 4, wr->buf.data, wr->buf.len);
+  b_blob(s, &r, 5, wr->cells.data, wr->cells.len);
+  return step(s, &r, 6, &wr->rows[T_TILES]);
 }
 
 static uint32_t chunk_count(const strata_tilemap *m) { return m->chunk_cols * m->chunk_rows; }
 
-/* A map whole: its maps row and every chunk's. */
-static int put_tiles(writer *wr, const strata_object *o) {
+/* A map whole: its maps row and every chunk's, as rows first .. */
+static int put_tiles(writer *wr, const strata_object *o, int64_t first) {
   sqlite3_stmt *s = NULL;
   rowsum r;
   int rc = ins(wr, T_MAPS, &s);
@@ -431,23 +440,49 @@ static int put_tiles(writer *wr, const strata_object *o) {
   b_int(s, &r, 1, (int64_t)o->uid);
   b_int(s, &r, 2, strata_tilemap_width(o->tilemap));
   b_int(s, &r, 3, strata_tilemap_height(o->tilemap));
-  rc = step(s, &r, 4, &wr->rows[T_MAPS]);
-  for (uint32_t c = 0; c < chunk_count(o->tilemap) && !rc; c++) rc = put_chunk(wr, o, c);
+  b_int(s, &r, 4, first);
+  rc = step(s, &r, 5, &wr->rows[T_MAPS]);
+  for (uint32_t c = 0; c < chunk_count(o->tilemap) && !rc; c++) rc = put_chunk(wr, o, first, c);
   return rc;
 }
 
-/* Replaces chunk c's row (keeping the row count). */
-static int rewrite_chunk(writer *wr, const strata_object *o, uint32_t c) {
-  if (!wr->del_chunk &&
-      sqlite3_prepare_v2(wr->db, "DELETE FROM tiles WHERE map = ? AND chunk = ?", -1, &wr->del_chunk, NULL) != SQLITE_OK)
+/* Incremental saves: where the file holds uid's chunks (*first, *n; *n = 0
+** when it holds no map for uid), or, with uid 0, the row after the last. */
+static int find_map(writer *wr, uint64_t uid, int64_t *first, int64_t *n) {
+  sqlite3_stmt **s = uid ? &wr->find_map : &wr->find_end;
+  if (!*s && sqlite3_prepare_v2(wr->db,
+                                uid ? "SELECT first, (width + ?2 - 1) / ?2 * ((height + ?2 - 1) / ?2) FROM maps"
+                                      " WHERE map = ?1"
+                                    : "SELECT coalesce(max(id), 0) + 1, 0 FROM tiles",
+                                -1, s, NULL) != SQLITE_OK)
     return sqlite3_errcode(wr->db);
-  sqlite3_bind_int64(wr->del_chunk, 1, (int64_t)o->uid);
-  sqlite3_bind_int64(wr->del_chunk, 2, (int64_t)c);
-  int rc = sqlite3_step(wr->del_chunk);
-  sqlite3_reset(wr->del_chunk);
+  if (uid) {
+    sqlite3_bind_int64(*s, 1, (int64_t)uid);
+    sqlite3_bind_int64(*s, 2, TILEMAP_CHUNK);
+  }
+  *first = *n = 0;
+  int rc = sqlite3_step(*s);
+  if (rc == SQLITE_ROW) {
+    *first = sqlite3_column_int64(*s, 0);
+    *n = sqlite3_column_int64(*s, 1);
+    rc = sqlite3_step(*s);
+  }
+  sqlite3_reset(*s);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* Deletes the chunk rows first .. first + n - 1, keeping the row count. */
+static int delete_chunks(writer *wr, int64_t first, int64_t n) {
+  if (!wr->del_range &&
+      sqlite3_prepare_v2(wr->db, "DELETE FROM tiles WHERE id >= ? AND id < ?", -1, &wr->del_range, NULL) != SQLITE_OK)
+    return sqlite3_errcode(wr->db);
+  sqlite3_bind_int64(wr->del_range, 1, first);
+  sqlite3_bind_int64(wr->del_range, 2, first + n);
+  int rc = sqlite3_step(wr->del_range);
+  sqlite3_reset(wr->del_range);
   if (rc != SQLITE_DONE) return rc;
   wr->rows[T_TILES] -= sqlite3_changes(wr->db);
-  return put_chunk(wr, o, c);
+  return SQLITE_OK;
 }
 
 static int put_streams(writer *wr, const strata_world *w) {
@@ -515,7 +550,10 @@ static int write_all(writer *wr, const strata_world *w, const strata_mod_version
     rc = put_sub(wr, strata_world_subscription_at(w, i));
   for (strata_object *o = strata_world_next_object(w, 0); o && !rc;
        o = strata_world_next_object(w, o->uid))
-    if (o->tilemap) rc = put_tiles(wr, o);
+    if (o->tilemap) {
+      rc = put_tiles(wr, o, wr->next_id);
+      wr->next_id += chunk_count(o->tilemap);
+    }
   if (!rc) rc = put_streams(wr, w);
   if (!rc) rc = put_meta(wr, w);
   return rc;
@@ -598,16 +636,22 @@ static int write_changes(writer *wr, strata_world *w, const strata_mod_version *
     const strata_object *o = strata_world_object(w, uid);
     const strata_tilemap *m = o ? o->tilemap : NULL;
     if (m) maps++, chunks += chunk_count(m);
+    uint64_t saved = m ? ((const object_rec *)o)->saved_map_rev : 0;
+    if (m && !other_map(o) && m->revision == saved) continue;
+    int64_t first, n;
+    if ((rc = find_map(wr, uid, &first, &n))) break;
     if (m && !other_map(o)) {
-      uint64_t saved = ((const object_rec *)o)->saved_map_rev;
-      if (m->revision == saved) continue;
+      if (n != chunk_count(m)) { *mismatch = 1; break; } /* not the file the record describes */
       for (uint32_t c = 0; c < chunk_count(m) && !rc; c++)
-        if (m->chunk_rev[c] > saved) rc = rewrite_chunk(wr, o, c);
+        if (m->chunk_rev[c] > saved) {
+          rc = delete_chunks(wr, first + c, 1);
+          if (!rc) rc = put_chunk(wr, o, first, c);
+        }
       continue;
     }
     rc = delete_rows(wr, T_MAPS, uid);
-    if (!rc) rc = delete_rows(wr, T_TILES, uid);
-    if (!rc && m) rc = put_tiles(wr, o);
+    if (!rc && n) rc = delete_chunks(wr, first, n);
+    if (!rc && m && !(rc = find_map(wr, 0, &first, &n))) rc = put_tiles(wr, o, first);
   }
   if (!rc && w->streams_dirty) {
     rc = delete_rows(wr, T_RNG, 0);
@@ -615,7 +659,7 @@ static int write_changes(writer *wr, strata_world *w, const strata_mod_version *
   }
   if (!rc) rc = delete_rows(wr, T_MODS, 0);
   for (size_t i = 0; i < nmods && !rc; i++) rc = put_mod(wr, (int64_t)i, &mods[i]);
-  if (rc) return rc;
+  if (rc || *mismatch) return rc;
   if (wr->rows[T_OBJECTS] != (int64_t)w->count || wr->rows[T_TIMERS] != (int64_t)w->ntimers ||
       wr->rows[T_SUBS] != (int64_t)w->nsubs || wr->rows[T_RNG] != (int64_t)w->nstreams ||
       wr->rows[T_MAPS] != maps || wr->rows[T_TILES] != chunks || wr->rows[T_MODS] != (int64_t)nmods) {
@@ -707,6 +751,7 @@ static strata_status save_full(const strata_world *w, const char *path,
   sqlite3 *db = NULL;
   writer wr;
   memset(&wr, 0, sizeof wr);
+  wr.next_id = 1;
   strata_status st = STRATA_OK;
   int rc;
   if ((rc = sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL)) != SQLITE_OK) {
@@ -995,22 +1040,28 @@ static strata_status read_tiles_v2(strata_world *w, sqlite3_stmt *s, long long u
   return st;
 }
 
-/* Format 3: the maps row s is on (map, width, height, sum), its chunks the
-** next rows of t (map, chunk, tokens, cells, sum; by map and chunk), which
-** must be exactly chunks 0 .. n-1 of this map. *cells_left: the cells the
-** file can still hold (a byte each at least), charged before the map is
-** made. */
+/* Format 3: the maps row s is on (map, width, height, first, sum), its
+** chunks the rows first .. first + n - 1 of tiles (id, map, chunk, tokens,
+** cells, sum), read with t, which must be exactly chunks 0 .. n-1 of this
+** map. *cells_left: the cells the file can still hold (a byte each at
+** least), charged before the map is made. */
 static strata_status read_map_v3(strata_world *w, sqlite3_stmt *s, sqlite3_stmt *t, int64_t *cells_left,
                                  int64_t *nchunks, strata_error *err) {
   long long uid = sqlite3_column_int64(s, 0);
   int width = sqlite3_column_int(s, 1), height = sqlite3_column_int(s, 2);
+  int64_t first = sqlite3_column_int64(s, 3);
   if (width <= 0 || height <= 0 || (int64_t)width * height > *cells_left)
     return strata_error_set(err, STRATA_EPARSE, "corrupt save: map #%lld: %dx%d cells, more than the file holds",
                             uid, width, height);
+  if (first < 1 || first > ((int64_t)1 << 62))
+    return strata_error_set(err, STRATA_EPARSE, "corrupt save: map #%lld: its chunks at row %lld", uid,
+                            (long long)first);
   *cells_left -= (int64_t)width * height;
   strata_tilemap *m = new_map(w, width, height, uid, err);
   if (!m) return STRATA_EPARSE;
   strata_status st = STRATA_OK;
+  sqlite3_bind_int64(t, 1, first);
+  sqlite3_bind_int64(t, 2, first + chunk_count(m));
   for (uint32_t c = 0; c < chunk_count(m) && !st; c++) {
     int rc = sqlite3_step(t);
     if (rc != SQLITE_ROW)
@@ -1018,11 +1069,13 @@ static strata_status read_map_v3(strata_world *w, sqlite3_stmt *s, sqlite3_stmt 
                              : read_error(err, NULL, "tiles", rc);
     else if (!row_ok(t, T_TILES))
       st = bad_row(err, T_TILES, uid);
-    else if (sqlite3_column_int64(t, 0) != uid || sqlite3_column_int64(t, 1) != (int64_t)c)
+    else if (sqlite3_column_int64(t, 0) != first + c || sqlite3_column_int64(t, 1) != uid ||
+             sqlite3_column_int64(t, 2) != (int64_t)c)
       st = strata_error_set(err, STRATA_EPARSE, "corrupt save: map #%lld lacks chunk %u", uid, c);
-    else if (!(st = read_cells(m, t, 2, chunk_at(m, c), uid, err)))
+    else if (!(st = read_cells(m, t, 3, chunk_at(m, c), uid, err)))
       (*nchunks)++;
   }
+  sqlite3_reset(t);
   if (!st) st = strata_world_attach_tilemap(w, (uint64_t)uid, m, err);
   if (st) strata_tilemap_free(m);
   return st;
@@ -1303,29 +1356,23 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     }
     if (st) goto fail;
   } else {
-    /* Maps and their chunks side by side, both in map order: every chunk
-    ** row is read, and belongs to the map before it. */
+    /* Each map, then its chunks by their rows; every row read counts, and
+    ** the count must be meta's, the table's real one. */
     int64_t cells_left = 0;
     if (PREP("SELECT page_count * page_size FROM pragma_page_count, pragma_page_size")) goto fail;
     if (sqlite3_step(s) == SQLITE_ROW) cells_left = sqlite3_column_int64(s, 0);
-    if (sqlite3_prepare_v2(db, "SELECT map, chunk, tokens, cells, sum FROM tiles ORDER BY map, chunk", -1,
+    if (sqlite3_prepare_v2(db, "SELECT id, map, chunk, tokens, cells, sum FROM tiles WHERE id >= ? AND id < ? ORDER BY id", -1,
                            &chunks, NULL) != SQLITE_OK) {
       st = strata_error_set(err, STRATA_EPARSE, "not a strata world save: %s", sqlite3_errmsg(db));
       goto fail;
     }
-    if (PREP("SELECT map, width, height, sum FROM maps ORDER BY map")) goto fail;
+    if (PREP("SELECT map, width, height, first, sum FROM maps ORDER BY map")) goto fail;
     ROWS(T_MAPS) {
       long long uid = sqlite3_column_int64(s, 0);
       CHECK_ROW(T_MAPS, uid);
       if ((st = read_map_v3(w, s, chunks, &cells_left, &got_rows[T_TILES], err))) goto fail;
     }
     if (st) goto fail;
-    if ((rc = sqlite3_step(chunks)) != SQLITE_DONE) {
-      st = rc == SQLITE_ROW ? strata_error_set(err, STRATA_EPARSE, "corrupt save: tiles of #%lld, which has no map",
-                                               (long long)sqlite3_column_int64(chunks, 0))
-                            : read_error(err, db, "tiles", rc);
-      goto fail;
-    }
   }
 #undef PREP
 #undef ROWS
