@@ -43,7 +43,7 @@ describe("a format-2 save", function()
     assert.not_equal(was, inode(path)) -- a full save, not format-3 rows in a format-2 file
     assert.equal("3", meta(path, "version"))
     assert.equal("2", meta(path, "rows.maps"))
-    assert.equal("14", meta(path, "rows.tiles")) -- 32-cell chunks: 40x30 in 2 x 1, 100x70 in 4 x 3
+    assert.equal("5", meta(path, "rows.tiles")) -- chunks of 64 x 64 cells: 40x30 in 1, 100x70 in 2 x 2
     assert.equal(WANT, state_of(strata.world.open(path, OPEN)))
     -- a cell of the large map: the next save writes into the file
     local big = w:object(2)

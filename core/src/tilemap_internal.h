@@ -53,9 +53,9 @@ struct strata_tilemap {
   uint64_t origin; /* a clone's: the id of the map it copies (tilemap_restore) */
 };
 
-/* The side of a save chunk in cells, a power of two (docs/saves.md says why 32). */
+/* The side of a save chunk in cells, a power of two (docs/saves.md says why 64). */
 #ifndef TILEMAP_CHUNK_SHIFT
-#define TILEMAP_CHUNK_SHIFT 5
+#define TILEMAP_CHUNK_SHIFT 6
 #endif
 #define TILEMAP_CHUNK (1u << TILEMAP_CHUNK_SHIFT)
 
@@ -74,7 +74,9 @@ void tilemap_touch_rect(strata_tilemap *m, int x0, int y0, int x1, int y1);
 ** from (a clone of m made earlier), keeping its own address, because callers
 ** hold strata_tilemap pointers. m's previous contents and the struct from
 ** are freed. m keeps its search object, and its revision moves past both, so
-** that nothing built for the discarded contents is taken as current. */
+** that nothing built for the discarded contents is taken as current. The
+** chunks edited since the copy are stamped anew; a copy of another map (the
+** object was given m after the copy was made) gives m a new identity. */
 void tilemap_restore(strata_tilemap *m, strata_tilemap *from);
 
 /* Edits of cell index i for callers that checked i and t themselves (the

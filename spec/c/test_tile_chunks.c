@@ -20,16 +20,17 @@
 
 #include "failing_alloc.h" /* __wrap_malloc & co.: CMake wraps this test's allocator */
 
-/* The big map: 100x70 cells, chunks of 32: 4 columns, 3 rows. */
-#define W 100
-#define H 70
+/* The big map: 4 columns and 3 rows of chunks, the last ones partial. */
+#define C ((int)TILEMAP_CHUNK)
+#define W (3 * C + 4)
+#define H (2 * C + 6)
 #define COLS 4
 #define NCHUNKS 12
 #define ALL ((1u << NCHUNKS) - 1)
 
 static char path[512];
 
-static uint32_t bit(int x, int y) { return 1u << ((y / 32) * COLS + x / 32); }
+static uint32_t bit(int x, int y) { return 1u << ((y / C) * COLS + x / C); }
 
 static strata_token tok(strata_world *w, const char *name) {
   int was = armed;
@@ -170,8 +171,8 @@ static void setup(scene *s) {
   strata_world_create_map(s->w, 40, 30, NULL, &s->small, &err);
   s->m = strata_world_tilemap(s->w, s->big);
   strata_tilemap_clear(s->m, tok(s->w, "floor"), &err);
-  strata_tilemap_set(s->m, 40, 40, tok(s->w, "coin"), &err);
-  strata_tilemap_set(s->m, 70, 10, tok(s->w, "coin"), &err);
+  strata_tilemap_set(s->m, C + 8, C + 8, tok(s->w, "coin"), &err);
+  strata_tilemap_set(s->m, 2 * C + 6, 10, tok(s->w, "coin"), &err);
   strata_tilemap_fill_rect(strata_world_tilemap(s->w, s->small), 0, 0, 40, 30, tok(s->w, "rock"), 0, &err);
   CHECK_EQ_INT(strata_world_save(s->w, path, NULL, 0, &err), STRATA_OK);
   CHECK_EQ_INT(due(s->w, s->big), 0);
@@ -204,19 +205,21 @@ static void test_edit_paths(void) {
   strata_token wall = tok(s.w, "wall"), coin = tok(s.w, "coin"), mud = tok(s.w, "mud");
   CHECK_EQ_INT(strata_tilemap_set(s.m, 5, 5, wall, &err), STRATA_OK);
   save_expect(&s, bit(5, 5), "set");
-  CHECK_EQ_INT(strata_tilemap_add_front(s.m, 99, 69, mud, &err), STRATA_OK);
-  save_expect(&s, bit(99, 69), "add_front, the last chunk (4 x 6 cells)");
-  CHECK_EQ_INT(strata_tilemap_remove(s.m, 40, 40, coin, &removed, &err), STRATA_OK);
+  CHECK_EQ_INT(strata_tilemap_add_front(s.m, W - 1, H - 1, mud, &err), STRATA_OK);
+  CHECK_EQ_INT(bit(W - 1, H - 1), 0x800);
+  save_expect(&s, bit(W - 1, H - 1), "add_front, the last chunk (4 x 6 cells)");
+  CHECK_EQ_INT(strata_tilemap_remove(s.m, C + 8, C + 8, coin, &removed, &err), STRATA_OK);
   CHECK_EQ_INT(removed, 1);
-  save_expect(&s, bit(40, 40), "remove");
-  CHECK_EQ_INT(strata_tilemap_remove(s.m, 41, 40, coin, &removed, &err), STRATA_OK);
+  save_expect(&s, bit(C + 8, C + 8), "remove");
+  CHECK_EQ_INT(strata_tilemap_remove(s.m, C + 9, C + 8, coin, &removed, &err), STRATA_OK);
   CHECK_EQ_INT(removed, 0);
   save_expect(&s, 0, "remove of a token not there (no change)");
-  CHECK_EQ_INT(strata_tilemap_reset(s.m, 64, 32, wall, &err), STRATA_OK);
-  save_expect(&s, bit(64, 32), "reset");
-  CHECK_EQ_INT(strata_tilemap_fill_rect(s.m, 30, 30, 4, 4, mud, 1, &err), STRATA_OK);
-  save_expect(&s, bit(30, 30) | bit(33, 30) | bit(30, 33) | bit(33, 33), "fill_rect (push) across 4 chunks");
-  CHECK_EQ_INT(strata_tilemap_fill_rect(s.m, -5, 64, 200, 50, wall, 0, &err), STRATA_OK);
+  CHECK_EQ_INT(strata_tilemap_reset(s.m, 2 * C, C, wall, &err), STRATA_OK);
+  save_expect(&s, bit(2 * C, C), "reset");
+  CHECK_EQ_INT(strata_tilemap_fill_rect(s.m, C - 2, C - 2, 4, 4, mud, 1, &err), STRATA_OK);
+  CHECK_EQ_INT(bit(C - 2, C - 2) | bit(C + 1, C - 2) | bit(C - 2, C + 1) | bit(C + 1, C + 1), 0x33);
+  save_expect(&s, 0x33, "fill_rect (push) across 4 chunks");
+  CHECK_EQ_INT(strata_tilemap_fill_rect(s.m, -5, 2 * C, W + 10, 50, wall, 0, &err), STRATA_OK);
   save_expect(&s, 0xf00, "fill_rect clipped, the bottom row of chunks");
   CHECK_EQ_INT(strata_tilemap_clear(s.m, 0, &err), STRATA_OK);
   save_expect(&s, ALL, "clear");
@@ -259,21 +262,21 @@ static void test_rollbacks(void) {
   strata_world_begin(s.w, &err);
   CHECK_EQ_INT(strata_world_touch(s.w, s.big, &err), STRATA_OK);
   strata_tilemap_set(s.m, 5, 5, wall, &err);
-  strata_tilemap_set(s.m, 70, 60, wall, &err);
-  save_expect(&s, bit(5, 5) | bit(70, 60), "saved inside a savepoint");
+  strata_tilemap_set(s.m, 2 * C + 6, 2 * C, wall, &err);
+  save_expect(&s, bit(5, 5) | bit(2 * C + 6, 2 * C), "saved inside a savepoint");
   strata_world_rollback(s.w);
-  save_expect(&s, bit(5, 5) | bit(70, 60), "rolled back after that save");
+  save_expect(&s, bit(5, 5) | bit(2 * C + 6, 2 * C), "rolled back after that save");
 
   /* Nested: the inner savepoint rolled back, the outer one kept. */
   strata_world_begin(s.w, &err);
   CHECK_EQ_INT(strata_world_touch(s.w, s.big, &err), STRATA_OK);
-  strata_tilemap_set(s.m, 40, 0, wall, &err);
+  strata_tilemap_set(s.m, C + 8, 0, wall, &err);
   strata_world_begin(s.w, &err);
   CHECK_EQ_INT(strata_world_touch(s.w, s.big, &err), STRATA_OK);
-  strata_tilemap_set(s.m, 99, 0, wall, &err);
+  strata_tilemap_set(s.m, W - 1, 0, wall, &err);
   strata_world_rollback(s.w);
   strata_world_commit(s.w);
-  save_expect(&s, bit(40, 0) | bit(99, 0), "nested: inner rolled back, outer committed");
+  save_expect(&s, bit(C + 8, 0) | bit(W - 1, 0), "nested: inner rolled back, outer committed");
 
   /* Another map attached inside the savepoint, saved, rolled back: the old
   ** map is back, and to the file it is another map. */
@@ -314,7 +317,7 @@ static void test_out_of_memory(void) {
       armed = 1;
       strata_status st = mode ? strata_world_touch(s.w, s.big, &err) : STRATA_OK;
       /* pushes: the cells become stacks, which allocate */
-      if (!st) st = strata_tilemap_fill_rect(s.m, 20, 20, 40, 40, mud, 1, &err);
+      if (!st) st = strata_tilemap_fill_rect(s.m, C - 20, C - 20, 40, 40, mud, 1, &err);
       if (!st) st = strata_world_create_map(s.w, W, H, NULL, NULL, &err);
       armed = 0;
       int injected = allocations >= fail_at;
@@ -332,7 +335,7 @@ static void test_out_of_memory(void) {
     strata_error err;
     setup(&s);
     strata_token mud = tok(s.w, "mud");
-    strata_tilemap_fill_rect(s.m, 20, 20, 40, 40, mud, 1, &err);
+    strata_tilemap_fill_rect(s.m, C - 20, C - 20, 40, 40, mud, 1, &err);
     uint32_t want = due(s.w, s.big);
     allocations = 0;
     armed = 1;
