@@ -203,7 +203,6 @@ void tilemap_touch_rect(strata_tilemap *m, int x0, int y0, int x1, int y1) {
 
 void tilemap_cell_reset(strata_tilemap *m, uint32_t i, strata_token t) {
   uint32_t v = m->cells[i];
-  tilemap_touch(m, i);
   if (v & CELL_STACK) stack_release(m, v & ~CELL_STACK);
   m->cells[i] = t;
 }
@@ -214,7 +213,6 @@ void tilemap_cell_reset(strata_tilemap *m, uint32_t i, strata_token t) {
 strata_status tilemap_cell_push(strata_tilemap *m, uint32_t i, strata_token t, int front,
                                 strata_error *err) {
   uint32_t v = m->cells[i];
-  tilemap_touch(m, i);
   if ((v & CELL_STACK) == 0) {
     int64_t idx = stack_alloc(m);
     if (idx < 0) goto nomem;
@@ -243,7 +241,6 @@ nomem:
 int tilemap_cell_remove_first(strata_tilemap *m, uint32_t i, strata_token t) {
   uint32_t v = m->cells[i];
   if (v == t) {
-    tilemap_touch(m, i);
     m->cells[i] = 0;
     return 1;
   }
@@ -252,7 +249,6 @@ int tilemap_cell_remove_first(strata_tilemap *m, uint32_t i, strata_token t) {
   uint32_t k = 0;
   while (k < st->len && st->items[k] != t) k++;
   if (k == st->len) return 0;
-  tilemap_touch(m, i);
   for (st->len--; k < st->len; k++) st->items[k] = st->items[k + 1]; /* short: no memmove call */
   /* Collapse back to the in-place form so that one-token cells stay cheap. */
   if (st->len <= 1) tilemap_cell_reset(m, i, st->len == 1 ? st->items[0] : 0);
@@ -367,6 +363,7 @@ strata_status strata_tilemap_set(strata_tilemap *m, int x, int y, strata_token t
                                  strata_error *err) {
   CHECK_XY(m, x, y, err);
   if (check_token(m, t, err)) return STRATA_EARG;
+  tilemap_touch_xy(m, x, y);
   strata_status st = tilemap_cell_add(m, index_of(m, x, y), t, 0, err);
   if (st == STRATA_OK) m->revision++;
   return st;
@@ -376,6 +373,7 @@ strata_status strata_tilemap_add_front(strata_tilemap *m, int x, int y, strata_t
                                        strata_error *err) {
   CHECK_XY(m, x, y, err);
   if (check_token(m, t, err)) return STRATA_EARG;
+  tilemap_touch_xy(m, x, y);
   strata_status st = tilemap_cell_add(m, index_of(m, x, y), t, 1, err);
   if (st == STRATA_OK) m->revision++;
   return st;
@@ -388,7 +386,7 @@ strata_status strata_tilemap_remove(strata_tilemap *m, int x, int y, strata_toke
   uint32_t v = m->cells[i];
   int n = 0;
   if (t != 0 && v == t) {
-    tilemap_touch(m, i);
+    tilemap_touch_xy(m, x, y);
     m->cells[i] = 0;
     n = 1;
   } else if (t != 0 && (v & CELL_STACK)) {
@@ -398,7 +396,7 @@ strata_status strata_tilemap_remove(strata_tilemap *m, int x, int y, strata_toke
       if (st->items[k] != t) st->items[keep++] = st->items[k];
     n = (int)(st->len - keep);
     st->len = keep;
-    if (n > 0) tilemap_touch(m, i);
+    if (n > 0) tilemap_touch_xy(m, x, y);
     /* Collapse back to the in-place form so that one-token cells stay cheap. */
     if (keep <= 1) tilemap_cell_reset(m, i, keep == 1 ? st->items[0] : 0);
   }
@@ -411,6 +409,7 @@ strata_status strata_tilemap_reset(strata_tilemap *m, int x, int y, strata_token
                                    strata_error *err) {
   CHECK_XY(m, x, y, err);
   if (t != 0 && check_token(m, t, err)) return STRATA_EARG;
+  tilemap_touch_xy(m, x, y);
   tilemap_cell_reset(m, index_of(m, x, y), t);
   m->revision++;
   return STRATA_OK;
@@ -434,6 +433,7 @@ strata_status strata_tilemap_fill_rect(strata_tilemap *m, int x, int y, int w, i
   int64_t x1 = (int64_t)x + w, y1 = (int64_t)y + h;
   if (x1 > m->width) x1 = m->width;
   if (y1 > m->height) y1 = m->height;
+  if (x0 < x1 && y0 < y1) tilemap_touch_rect(m, x0, y0, (int)x1, (int)y1);
   for (int cy = y0; cy < y1; cy++) {
     for (int cx = x0; cx < x1; cx++) {
       uint32_t i = index_of(m, cx, cy);
