@@ -7,8 +7,9 @@
 ** Opening reads everything into a new world and validates it; any problem
 ** frees that world, so the caller never sees a half-loaded one.
 **
-** A save cannot lie (format 2): the schema must be exactly this one (the
-** tables, their columns, nothing else: no view, trigger or index); meta holds
+** A save cannot lie (format 3; format 2 is still read): the schema must be
+** exactly this one (the tables, their columns, nothing else: no view,
+** trigger or index); meta holds
 ** each table's row count; every row ends with a checksum of its contents
 ** (the table's name and each column's type and bytes), so a row is checked on
 ** its own and a save that rewrote only what changed would stay cheap. Any
@@ -16,6 +17,8 @@
 ** range is "cannot open". A progress handler bounds the work of any query by
 ** the size of the file, and memory at open follows the file (tile cells are
 ** at least a byte each; objects are kept in pages, not by largest uid).
+** Maps are stored by chunks of TILEMAP_CHUNK x TILEMAP_CHUNK cells, a row
+** each, so that a save to the world's file writes only the chunks edited.
 */
 #include "strata/world.h"
 #include "tilemap_internal.h" /* revision: what changed since the last save */
@@ -53,9 +56,10 @@ static const char *const table_sql[NTABLES] = {
   " event TEXT NOT NULL, handler TEXT NOT NULL, args BLOB NOT NULL, priority INTEGER NOT NULL,"
   " sum INTEGER NOT NULL)",
   "CREATE TABLE rng(key TEXT PRIMARY KEY, state TEXT NOT NULL, sum INTEGER NOT NULL) WITHOUT ROWID",
-  /* A map's chunks are the tiles rows first .. first + n - 1 (a rowid
-  ** table: a chunk's row is some 2 KB, which a WITHOUT ROWID table would
-  ** spill into an overflow page, wasting most of one per row). */
+  /* A map's chunks are the tiles rows first .. first + n - 1. A rowid
+  ** table: a chunk's row is KBs (8 for 64x64 single tokens), of which a
+  ** WITHOUT ROWID table keeps about 1 KB in its page and spills the rest
+  ** into overflow pages left mostly empty (docs/saves.md). */
   "CREATE TABLE maps(map INTEGER PRIMARY KEY, width INTEGER NOT NULL, height INTEGER NOT NULL,"
   " first INTEGER NOT NULL, sum INTEGER NOT NULL)",
   "CREATE TABLE tiles(id INTEGER PRIMARY KEY, map INTEGER NOT NULL, chunk INTEGER NOT NULL,"
