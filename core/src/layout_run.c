@@ -1278,6 +1278,9 @@ strata_status strata_layout_run(const strata_layout_gen *g, strata_tilemap *m, s
   if (r.mask == NULL) return strata_error_set(err, STRATA_ENOMEM, "out of memory running a layout");
   for (int y = 0; y < r.H; y++)
     for (int x = 0; x < r.W; x++) r.mask[(size_t)y * (size_t)r.W + (size_t)x] = cell_mask(m, x, y);
+  /* Every chunk is stamped as edited (for saves, tilemap_touch_xy): once here,
+  ** not per cell edit, which cost layouts 5-8 %. */
+  tilemap_touch_rect(m, 0, 0, r.W, r.H);
   strata_error local;
   if (err == NULL) r.err = &local;
   int st = run_gen(&r, g, rect2(0, 0, r.W, r.H));

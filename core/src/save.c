@@ -7,8 +7,9 @@
 ** Opening reads everything into a new world and validates it; any problem
 ** frees that world, so the caller never sees a half-loaded one.
 **
-** A save cannot lie (format 2): the schema must be exactly this one (the
-** tables, their columns, nothing else: no view, trigger or index); meta holds
+** A save cannot lie (format 3; format 2 is still read): the schema must be
+** exactly this one (the tables, their columns, nothing else: no view,
+** trigger or index); meta holds
 ** each table's row count; every row ends with a checksum of its contents
 ** (the table's name and each column's type and bytes), so a row is checked on
 ** its own and a save that rewrote only what changed would stay cheap. Any
@@ -16,6 +17,8 @@
 ** range is "cannot open". A progress handler bounds the work of any query by
 ** the size of the file, and memory at open follows the file (tile cells are
 ** at least a byte each; objects are kept in pages, not by largest uid).
+** Maps are stored by chunks of TILEMAP_CHUNK x TILEMAP_CHUNK cells, a row
+** each, so that a save to the world's file writes only the chunks edited.
 */
 #include "strata/world.h"
 #include "tilemap_internal.h" /* revision: what changed since the last save */
@@ -33,13 +36,13 @@
 #define SAVE_FORMAT "strata-world"
 /* How long a save or an open waits for another process's save to finish. */
 #define STRATA_SAVE_BUSY_MS 2000
-#define SAVE_VERSION 2
+#define SAVE_VERSION 3
 
 /* The tables in the order they are written and read; each statement is also
 ** exactly what sqlite_schema must hold for it. */
-#define NTABLES 7
+#define NTABLES 8
 static const char *const table_names[NTABLES] = { "meta", "mods", "objects", "timers",
-                                                  "subscriptions", "rng", "tiles" };
+                                                  "subscriptions", "rng", "maps", "tiles" };
 static const char *const table_sql[NTABLES] = {
   "CREATE TABLE meta(key TEXT PRIMARY KEY, value, sum INTEGER NOT NULL) WITHOUT ROWID",
   "CREATE TABLE mods(ord INTEGER PRIMARY KEY, id TEXT NOT NULL, version TEXT NOT NULL,"
@@ -53,10 +56,23 @@ static const char *const table_sql[NTABLES] = {
   " event TEXT NOT NULL, handler TEXT NOT NULL, args BLOB NOT NULL, priority INTEGER NOT NULL,"
   " sum INTEGER NOT NULL)",
   "CREATE TABLE rng(key TEXT PRIMARY KEY, state TEXT NOT NULL, sum INTEGER NOT NULL) WITHOUT ROWID",
-  "CREATE TABLE tiles(map INTEGER PRIMARY KEY, width INTEGER NOT NULL, height INTEGER NOT NULL,"
+  /* A map's chunks are the tiles rows first .. first + n - 1. A rowid
+  ** table: a chunk's row is KBs (8 for 64x64 single tokens), of which a
+  ** WITHOUT ROWID table keeps about 1 KB in its page and spills the rest
+  ** into overflow pages left mostly empty (docs/saves.md). */
+  "CREATE TABLE maps(map INTEGER PRIMARY KEY, width INTEGER NOT NULL, height INTEGER NOT NULL,"
+  " first INTEGER NOT NULL, sum INTEGER NOT NULL)",
+  "CREATE TABLE tiles(id INTEGER PRIMARY KEY, map INTEGER NOT NULL, chunk INTEGER NOT NULL,"
   " tokens BLOB NOT NULL, cells BLOB NOT NULL, sum INTEGER NOT NULL)",
 };
-enum { T_META, T_MODS, T_OBJECTS, T_TIMERS, T_SUBS, T_RNG, T_TILES };
+enum { T_META, T_MODS, T_OBJECTS, T_TIMERS, T_SUBS, T_RNG, T_MAPS, T_TILES };
+
+/* Format 2 (read, never written: docs/saves.md): no maps table, and a map's
+** tiles in one row of this table, written whole when any cell changed. The
+** next save of a world opened from it writes format 3. */
+static const char *const tiles_v2_sql =
+  "CREATE TABLE tiles(map INTEGER PRIMARY KEY, width INTEGER NOT NULL, height INTEGER NOT NULL,"
+  " tokens BLOB NOT NULL, cells BLOB NOT NULL, sum INTEGER NOT NULL)";
 
 /* ---- row checksums ----
 ** FNV-1a over the table's name, then per column a type byte, a length and
@@ -154,27 +170,40 @@ static const strata_token *cell_stack(const strata_tilemap *m, size_t i, strata_
   return st->items;
 }
 
-/* The names list holds only the tokens the map uses, numbered in the order
-** of their ids: the world's maps share one table, which holds every map's
-** tokens (and any a rolled-back savepoint interned), and none of that other
-** maps' business belongs in this map's row. */
-static int encode_tiles(const strata_tilemap *m, strata_buffer *names, strata_buffer *cells) {
+/* Chunk c of map m: its cells [x0, x1) x [y0, y1). */
+typedef struct chunk_rect { int x0, y0, x1, y1; } chunk_rect;
+
+static chunk_rect chunk_at(const strata_tilemap *m, uint32_t c) {
+  chunk_rect r;
+  r.x0 = (int)((c % m->chunk_cols) << TILEMAP_CHUNK_SHIFT);
+  r.y0 = (int)((c / m->chunk_cols) << TILEMAP_CHUNK_SHIFT);
+  r.x1 = r.x0 + (int)TILEMAP_CHUNK < m->width ? r.x0 + (int)TILEMAP_CHUNK : m->width;
+  r.y1 = r.y0 + (int)TILEMAP_CHUNK < m->height ? r.y0 + (int)TILEMAP_CHUNK : m->height;
+  return r;
+}
+
+/* One chunk's row: the names list holds only the tokens its cells use,
+** numbered in the order of their ids: the world's maps share one table,
+** which holds every map's tokens (and any a rolled-back savepoint
+** interned), and none of the other chunks' business belongs in this row,
+** which is read on its own. */
+static int encode_chunk(const strata_tilemap *m, chunk_rect rc, strata_buffer *names, strata_buffer *cells) {
   strata_tokens *t = strata_tilemap_tokens(m);
   uint32_t n = strata_tokens_count(t);
   uint32_t *saved = calloc((size_t)n + 1, sizeof *saved); /* id -> saved id, 0: unused */
   strata_value list;
   if (!saved) return 0;
   if (strata_value_table(&list, NULL)) { free(saved); return 0; }
-  size_t ncells = (size_t)strata_tilemap_width(m) * (size_t)strata_tilemap_height(m);
   strata_token one;
   uint32_t k;
   int ok = 1;
-  for (size_t c = 0; c < ncells; c++) {
-    const strata_token *st = cell_stack(m, c, &one, &k);
-    for (uint32_t i = 0; i < k; i++)
-      if (st[i] <= n) saved[st[i]] = 1;
-      else ok = 0; /* never: the map's ids come from its table */
-  }
+  for (int y = rc.y0; y < rc.y1; y++)
+    for (size_t c = (size_t)y * (size_t)m->width + (size_t)rc.x0, e = c + (size_t)(rc.x1 - rc.x0); c < e; c++) {
+      const strata_token *st = cell_stack(m, c, &one, &k);
+      for (uint32_t i = 0; i < k; i++)
+        if (st[i] <= n) saved[st[i]] = 1;
+        else ok = 0; /* never: the map's ids come from its table */
+    }
   uint32_t next = 0;
   for (uint32_t id = 1; id <= n && ok; id++) {
     if (!saved[id]) continue;
@@ -189,11 +218,12 @@ static int encode_tiles(const strata_tilemap *m, strata_buffer *names, strata_bu
   ok = ok && strata_value_encode(&list, names, NULL) == STRATA_OK;
   strata_value_clear(&list);
   cells->len = 0;
-  for (size_t c = 0; c < ncells && ok; c++) {
-    const strata_token *st = cell_stack(m, c, &one, &k);
-    ok = put_varint(cells, k);
-    for (uint32_t i = 0; i < k && ok; i++) ok = put_varint(cells, saved[st[i]]);
-  }
+  for (int y = rc.y0; y < rc.y1 && ok; y++)
+    for (size_t c = (size_t)y * (size_t)m->width + (size_t)rc.x0, e = c + (size_t)(rc.x1 - rc.x0); c < e && ok; c++) {
+      const strata_token *st = cell_stack(m, c, &one, &k);
+      ok = put_varint(cells, k);
+      for (uint32_t i = 0; i < k && ok; i++) ok = put_varint(cells, saved[st[i]]);
+    }
   free(saved);
   return ok;
 }
@@ -257,6 +287,10 @@ typedef struct writer {
   sqlite3 *db;
   sqlite3_stmt *ins[NTABLES]; /* INSERT per table, prepared on first use */
   sqlite3_stmt *del[NTABLES]; /* DELETE by key (incremental saves) */
+  sqlite3_stmt *del_range;    /* DELETE of a map's chunk rows */
+  sqlite3_stmt *find_map;     /* where the file holds a map's chunks */
+  sqlite3_stmt *find_end;     /* the row after the last chunk's */
+  int64_t next_id;            /* full saves: the next map's first chunk row */
   strata_buffer buf, buf2, cells;
   int64_t rows[NTABLES];      /* rows each table holds */
 } writer;
@@ -268,6 +302,7 @@ static const char *const insert_sql[NTABLES] = {
   "INSERT INTO timers VALUES(?, ?, ?, ?, ?, ?)",
   "INSERT INTO subscriptions VALUES(?, ?, ?, ?, ?, ?, ?)",
   "INSERT INTO rng VALUES(?, ?, ?)",
+  "INSERT INTO maps VALUES(?, ?, ?, ?, ?)",
   "INSERT INTO tiles VALUES(?, ?, ?, ?, ?, ?)",
 };
 static const char *const delete_sql[NTABLES] = {
@@ -277,7 +312,8 @@ static const char *const delete_sql[NTABLES] = {
   "DELETE FROM timers WHERE uid = ?",
   "DELETE FROM subscriptions WHERE uid = ?",
   "DELETE FROM rng",
-  "DELETE FROM tiles WHERE map = ?",
+  "DELETE FROM maps WHERE map = ?",
+  "DELETE FROM tiles WHERE id = ?",
 };
 
 static int ins(writer *wr, int t, sqlite3_stmt **out) {
@@ -292,6 +328,9 @@ static void writer_done(writer *wr) {
     sqlite3_finalize(wr->ins[t]);
     sqlite3_finalize(wr->del[t]);
   }
+  sqlite3_finalize(wr->del_range);
+  sqlite3_finalize(wr->find_map);
+  sqlite3_finalize(wr->find_end);
   strata_buffer_free(&wr->buf);
   strata_buffer_free(&wr->buf2);
   strata_buffer_free(&wr->cells);
@@ -378,19 +417,76 @@ static int put_sub(writer *wr, const strata_subscription *u) {
   return rc;
 }
 
-static int put_tiles(writer *wr, const strata_object *o) {
+static int put_chunk(writer *wr, const strata_object *o, int64_t first, uint32_t c) {
   sqlite3_stmt *s = NULL;
   rowsum r;
   int rc = ins(wr, T_TILES, &s);
   if (rc) return rc;
-  if (!encode_tiles(o->tilemap, &wr->buf, &wr->cells)) return SQLITE_NOMEM;
+  if (!encode_chunk(o->tilemap, chunk_at(o->tilemap, c), &wr->buf, &wr->cells)) return SQLITE_NOMEM;
   sum_start(&r, T_TILES);
-  b_int(s, &r, 1, (int64_t)o->uid);
-  b_int(s, &r, 2, strata_tilemap_width(o->tilemap));
-  b_int(s, &r, 3, strata_tilemap_height(o->tilemap));
+  b_int(s, &r, 1, first + c);
+  b_int(s, &r, 2, (int64_t)o->uid);
+  b_int(s, &r, 3, (int64_t)c);
   b_blob(s, &r, 4, wr->buf.data, wr->buf.len);
   b_blob(s, &r, 5, wr->cells.data, wr->cells.len);
   return step(s, &r, 6, &wr->rows[T_TILES]);
+}
+
+static uint32_t chunk_count(const strata_tilemap *m) { return m->chunk_cols * m->chunk_rows; }
+
+/* A map whole: its maps row and every chunk's, as rows first .. */
+static int put_tiles(writer *wr, const strata_object *o, int64_t first) {
+  sqlite3_stmt *s = NULL;
+  rowsum r;
+  int rc = ins(wr, T_MAPS, &s);
+  if (rc) return rc;
+  sum_start(&r, T_MAPS);
+  b_int(s, &r, 1, (int64_t)o->uid);
+  b_int(s, &r, 2, strata_tilemap_width(o->tilemap));
+  b_int(s, &r, 3, strata_tilemap_height(o->tilemap));
+  b_int(s, &r, 4, first);
+  rc = step(s, &r, 5, &wr->rows[T_MAPS]);
+  for (uint32_t c = 0; c < chunk_count(o->tilemap) && !rc; c++) rc = put_chunk(wr, o, first, c);
+  return rc;
+}
+
+/* Incremental saves: where the file holds uid's chunks (*first, *n; *n = 0
+** when it holds no map for uid), or, with uid 0, the row after the last. */
+static int find_map(writer *wr, uint64_t uid, int64_t *first, int64_t *n) {
+  sqlite3_stmt **s = uid ? &wr->find_map : &wr->find_end;
+  if (!*s && sqlite3_prepare_v2(wr->db,
+                                uid ? "SELECT first, (width + ?2 - 1) / ?2 * ((height + ?2 - 1) / ?2) FROM maps"
+                                      " WHERE map = ?1"
+                                    : "SELECT coalesce(max(id), 0) + 1, 0 FROM tiles",
+                                -1, s, NULL) != SQLITE_OK)
+    return sqlite3_errcode(wr->db);
+  if (uid) {
+    sqlite3_bind_int64(*s, 1, (int64_t)uid);
+    sqlite3_bind_int64(*s, 2, TILEMAP_CHUNK);
+  }
+  *first = *n = 0;
+  int rc = sqlite3_step(*s);
+  if (rc == SQLITE_ROW) {
+    *first = sqlite3_column_int64(*s, 0);
+    *n = sqlite3_column_int64(*s, 1);
+    rc = sqlite3_step(*s);
+  }
+  sqlite3_reset(*s);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* Deletes the chunk rows first .. first + n - 1, keeping the row count. */
+static int delete_chunks(writer *wr, int64_t first, int64_t n) {
+  if (!wr->del_range &&
+      sqlite3_prepare_v2(wr->db, "DELETE FROM tiles WHERE id >= ? AND id < ?", -1, &wr->del_range, NULL) != SQLITE_OK)
+    return sqlite3_errcode(wr->db);
+  sqlite3_bind_int64(wr->del_range, 1, first);
+  sqlite3_bind_int64(wr->del_range, 2, first + n);
+  int rc = sqlite3_step(wr->del_range);
+  sqlite3_reset(wr->del_range);
+  if (rc != SQLITE_DONE) return rc;
+  wr->rows[T_TILES] -= sqlite3_changes(wr->db);
+  return SQLITE_OK;
 }
 
 static int put_streams(writer *wr, const strata_world *w) {
@@ -458,18 +554,21 @@ static int write_all(writer *wr, const strata_world *w, const strata_mod_version
     rc = put_sub(wr, strata_world_subscription_at(w, i));
   for (strata_object *o = strata_world_next_object(w, 0); o && !rc;
        o = strata_world_next_object(w, o->uid))
-    if (o->tilemap) rc = put_tiles(wr, o);
+    if (o->tilemap) {
+      rc = put_tiles(wr, o, wr->next_id);
+      wr->next_id += chunk_count(o->tilemap);
+    }
   if (!rc) rc = put_streams(wr, w);
   if (!rc) rc = put_meta(wr, w);
   return rc;
 }
 
-/* Whether the object's tiles differ from what the file holds: another map,
-** or the same map at another revision (every tile edit moves it, whoever
-** makes it, so a missing strata_world_touch loses nothing). */
-static int tiles_changed(const strata_object *o) {
-  const object_rec *r = (const object_rec *)o;
-  return r->saved_map_id != o->tilemap->id || r->saved_map_rev != o->tilemap->revision;
+/* Whether the file holds another map for the object (written whole), or
+** this one (then only the chunks stamped past the revision it was saved
+** at are written: every tile edit stamps, whoever makes it, so a missing
+** strata_world_touch loses nothing). */
+static int other_map(const strata_object *o) {
+  return ((const object_rec *)o)->saved_map_id != o->tilemap->id;
 }
 
 /* The rows of what changed since the file was written (world_dirty.c), in
@@ -531,17 +630,32 @@ static int write_changes(writer *wr, strata_world *w, const strata_mod_version *
     else if (si != (size_t)-1) rc = put_sub(wr, &w->subs[si]);
   }
   free(index);
-  /* Tiles: every uid that was given a map, its row written when its map
-  ** changed, deleted when the object or its map is gone. */
-  int64_t maps = 0;
+  /* Tiles: every uid that was given a map; the chunks edited since the
+  ** save, or the whole map when it is another one; its rows deleted when the
+  ** object or its map is gone. */
+  int64_t maps = 0, chunks = 0;
   for (size_t i = 0; i < w->maps.cap && !rc; i++) {
     uint64_t uid = w->maps.keys[i];
     if (!uid) continue;
     const strata_object *o = strata_world_object(w, uid);
-    if (o && o->tilemap) maps++;
-    if (o && o->tilemap && !tiles_changed(o)) continue;
-    rc = delete_rows(wr, T_TILES, uid);
-    if (!rc && o && o->tilemap) rc = put_tiles(wr, o);
+    const strata_tilemap *m = o ? o->tilemap : NULL;
+    if (m) maps++, chunks += chunk_count(m);
+    uint64_t saved = m ? ((const object_rec *)o)->saved_map_rev : 0;
+    if (m && !other_map(o) && m->revision == saved) continue;
+    int64_t first, n;
+    if ((rc = find_map(wr, uid, &first, &n))) break;
+    if (m && !other_map(o)) {
+      if (n != chunk_count(m)) { *mismatch = 1; break; } /* not the file the record describes */
+      for (uint32_t c = 0; c < chunk_count(m) && !rc; c++)
+        if (m->chunk_rev[c] > saved) {
+          rc = delete_chunks(wr, first + c, 1);
+          if (!rc) rc = put_chunk(wr, o, first, c);
+        }
+      continue;
+    }
+    rc = delete_rows(wr, T_MAPS, uid);
+    if (!rc && n) rc = delete_chunks(wr, first, n);
+    if (!rc && m && !(rc = find_map(wr, 0, &first, &n))) rc = put_tiles(wr, o, first);
   }
   if (!rc && w->streams_dirty) {
     rc = delete_rows(wr, T_RNG, 0);
@@ -549,10 +663,10 @@ static int write_changes(writer *wr, strata_world *w, const strata_mod_version *
   }
   if (!rc) rc = delete_rows(wr, T_MODS, 0);
   for (size_t i = 0; i < nmods && !rc; i++) rc = put_mod(wr, (int64_t)i, &mods[i]);
-  if (rc) return rc;
+  if (rc || *mismatch) return rc;
   if (wr->rows[T_OBJECTS] != (int64_t)w->count || wr->rows[T_TIMERS] != (int64_t)w->ntimers ||
       wr->rows[T_SUBS] != (int64_t)w->nsubs || wr->rows[T_RNG] != (int64_t)w->nstreams ||
-      wr->rows[T_TILES] != maps || wr->rows[T_MODS] != (int64_t)nmods) {
+      wr->rows[T_MAPS] != maps || wr->rows[T_TILES] != chunks || wr->rows[T_MODS] != (int64_t)nmods) {
     *mismatch = 1;
     return SQLITE_OK;
   }
@@ -641,6 +755,7 @@ static strata_status save_full(const strata_world *w, const char *path,
   sqlite3 *db = NULL;
   writer wr;
   memset(&wr, 0, sizeof wr);
+  wr.next_id = 1;
   strata_status st = STRATA_OK;
   int rc;
   if ((rc = sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL)) != SQLITE_OK) {
@@ -833,31 +948,33 @@ static strata_status col_value(sqlite3_stmt *s, int col, strata_value *out, cons
   return STRATA_OK;
 }
 
-static strata_status read_tiles(strata_world *w, sqlite3_stmt *s, long long uid,
-                                strata_error *err) {
-  int width = sqlite3_column_int(s, 1), height = sqlite3_column_int(s, 2);
-  /* Each cell takes at least a byte of the file (its stack size): a map
-  ** larger than that is a lie, and would cost memory the file never paid for. */
-  if (width <= 0 || height <= 0 ||
-      (int64_t)width * height > (int64_t)sqlite3_column_bytes(s, 4))
-    return strata_error_set(err, STRATA_EPARSE, "corrupt save: tiles of #%lld: %dx%d cells in %d bytes",
-                            uid, width, height, sqlite3_column_bytes(s, 4));
+static strata_status read_error(strata_error *err, sqlite3 *db, const char *table, int rc);
+static int row_ok(sqlite3_stmt *s, int table);
+static strata_status bad_row(strata_error *err, int table, long long key);
+
+/* The cells [x0, x1) x [y0, y1) of m from a row's names (column nc) and
+** cells (column nc + 1): each cell's stack size, then its saved ids. */
+static strata_status read_cells(strata_tilemap *m, sqlite3_stmt *s, int nc, chunk_rect rc,
+                                long long uid, strata_error *err) {
+  int64_t ncells = (int64_t)(rc.x1 - rc.x0) * (rc.y1 - rc.y0);
+  /* Each cell takes at least a byte of the file (its stack size). */
+  if (ncells > (int64_t)sqlite3_column_bytes(s, nc + 1))
+    return strata_error_set(err, STRATA_EPARSE, "corrupt save: tiles of #%lld: %lld cells in %d bytes",
+                            uid, (long long)ncells, sqlite3_column_bytes(s, nc + 1));
   strata_value names;
-  strata_status st = col_value(s, 3, &names, "tile tokens", uid, err);
+  strata_status st = col_value(s, nc, &names, "tile tokens", uid, err);
   if (st) return st;
   if (names.type != STRATA_VTABLE) {
     strata_value_clear(&names);
     return strata_error_set(err, STRATA_EPARSE, "corrupt save: tile tokens of #%lld", uid);
   }
   strata_error e;
-  /* On the world's table, like the maps the world makes: the names are
-  ** interned there and the saved ids mapped to the world's. */
-  strata_tilemap *m = strata_tilemap_new(width, height, strata_world_tokens(w), &e);
+  /* The names are interned in the map's table (the world's) and the saved
+  ** ids mapped to its ids. */
   size_t n = names.u.t->n;
-  strata_token *map = m ? calloc(n + 1, sizeof *map) : NULL;
-  if (!m || !map) {
-    st = strata_error_set(err, STRATA_EPARSE, "corrupt save: tiles of #%lld: %s", uid,
-                          m ? "out of memory" : e.message);
+  strata_token *map = calloc(n + 1, sizeof *map);
+  if (!map) {
+    st = strata_error_set(err, STRATA_EPARSE, "corrupt save: tiles of #%lld: out of memory", uid);
     goto out;
   }
   for (size_t i = 1; i <= n; i++) {
@@ -869,9 +986,9 @@ static strata_status read_tiles(strata_world *w, sqlite3_stmt *s, long long uid,
       goto out;
     }
   }
-  const unsigned char *p = sqlite3_column_blob(s, 4), *end = p + sqlite3_column_bytes(s, 4);
-  for (int y = 0; y < height; y++)
-    for (int x = 0; x < width; x++) {
+  const unsigned char *p = sqlite3_column_blob(s, nc + 1), *end = p + sqlite3_column_bytes(s, nc + 1);
+  for (int y = rc.y0; y < rc.y1; y++)
+    for (int x = rc.x0; x < rc.x1; x++) {
       uint64_t k = 0, id = 0;
       int shift = 0;
 #define VARINT(out)                                                                 \
@@ -894,15 +1011,77 @@ static strata_status read_tiles(strata_world *w, sqlite3_stmt *s, long long uid,
 #undef VARINT
     }
   if (p != end) goto bad;
-  if ((st = strata_world_attach_tilemap(w, (uint64_t)uid, m, err))) goto out;
-  m = NULL;
   goto out;
 bad:
   st = strata_error_set(err, STRATA_EPARSE, "corrupt save: tile cells of #%lld", uid);
 out:
-  strata_tilemap_free(m);
   free(map);
   strata_value_clear(&names);
+  return st;
+}
+
+/* A new map on the world's token table, like the maps the world makes. */
+static strata_tilemap *new_map(strata_world *w, int width, int height, long long uid, strata_error *err) {
+  strata_error e;
+  strata_tilemap *m = strata_tilemap_new(width, height, strata_world_tokens(w), &e);
+  if (!m) strata_error_set(err, STRATA_EPARSE, "corrupt save: tiles of #%lld: %s", uid, e.message);
+  return m;
+}
+
+/* Format 2: a map in one row (map, width, height, tokens, cells, sum). */
+static strata_status read_tiles_v2(strata_world *w, sqlite3_stmt *s, long long uid,
+                                   strata_error *err) {
+  int width = sqlite3_column_int(s, 1), height = sqlite3_column_int(s, 2);
+  /* Checked before the map is made: memory follows the file. */
+  if (width <= 0 || height <= 0 || (int64_t)width * height > (int64_t)sqlite3_column_bytes(s, 4))
+    return strata_error_set(err, STRATA_EPARSE, "corrupt save: tiles of #%lld: %dx%d cells in %d bytes",
+                            uid, width, height, sqlite3_column_bytes(s, 4));
+  strata_tilemap *m = new_map(w, width, height, uid, err);
+  if (!m) return STRATA_EPARSE;
+  strata_status st = read_cells(m, s, 3, (chunk_rect){ 0, 0, width, height }, uid, err);
+  if (!st) st = strata_world_attach_tilemap(w, (uint64_t)uid, m, err);
+  if (st) strata_tilemap_free(m);
+  return st;
+}
+
+/* Format 3: the maps row s is on (map, width, height, first, sum), its
+** chunks the rows first .. first + n - 1 of tiles (id, map, chunk, tokens,
+** cells, sum), read with t, which must be exactly chunks 0 .. n-1 of this
+** map. *cells_left: the cells the file can still hold (a byte each at
+** least), charged before the map is made. */
+static strata_status read_map_v3(strata_world *w, sqlite3_stmt *s, sqlite3_stmt *t, int64_t *cells_left,
+                                 int64_t *nchunks, strata_error *err) {
+  long long uid = sqlite3_column_int64(s, 0);
+  int width = sqlite3_column_int(s, 1), height = sqlite3_column_int(s, 2);
+  int64_t first = sqlite3_column_int64(s, 3);
+  if (width <= 0 || height <= 0 || (int64_t)width * height > *cells_left)
+    return strata_error_set(err, STRATA_EPARSE, "corrupt save: map #%lld: %dx%d cells, more than the file holds",
+                            uid, width, height);
+  if (first < 1 || first > ((int64_t)1 << 62))
+    return strata_error_set(err, STRATA_EPARSE, "corrupt save: map #%lld: its chunks at row %lld", uid,
+                            (long long)first);
+  *cells_left -= (int64_t)width * height;
+  strata_tilemap *m = new_map(w, width, height, uid, err);
+  if (!m) return STRATA_EPARSE;
+  strata_status st = STRATA_OK;
+  sqlite3_bind_int64(t, 1, first);
+  sqlite3_bind_int64(t, 2, first + chunk_count(m));
+  for (uint32_t c = 0; c < chunk_count(m) && !st; c++) {
+    int rc = sqlite3_step(t);
+    if (rc != SQLITE_ROW)
+      st = rc == SQLITE_DONE ? strata_error_set(err, STRATA_EPARSE, "corrupt save: map #%lld lacks chunk %u", uid, c)
+                             : read_error(err, NULL, "tiles", rc);
+    else if (!row_ok(t, T_TILES))
+      st = bad_row(err, T_TILES, uid);
+    else if (sqlite3_column_int64(t, 0) != first + c || sqlite3_column_int64(t, 1) != uid ||
+             sqlite3_column_int64(t, 2) != (int64_t)c)
+      st = strata_error_set(err, STRATA_EPARSE, "corrupt save: map #%lld lacks chunk %u", uid, c);
+    else if (!(st = read_cells(m, t, 3, chunk_at(m, c), uid, err)))
+      (*nchunks)++;
+  }
+  sqlite3_reset(t);
+  if (!st) st = strata_world_attach_tilemap(w, (uint64_t)uid, m, err);
+  if (st) strata_tilemap_free(m);
   return st;
 }
 
@@ -935,12 +1114,13 @@ static strata_status bad_row(strata_error *err, int table, long long key) {
                           table_names[table], key);
 }
 
-/* The schema, exactly: the seven tables as written, and nothing else. */
-static strata_status check_schema(sqlite3 *db, strata_error *err) {
+/* The schema, exactly: the eight tables of format 3 as written, or the
+** seven of format 2 (*version says which), and nothing else. */
+static strata_status check_schema(sqlite3 *db, int *version, strata_error *err) {
   sqlite3_stmt *s = NULL;
   if (sqlite3_prepare_v2(db, "SELECT type, name, tbl_name, sql FROM sqlite_schema", -1, &s, NULL) != SQLITE_OK)
     return strata_error_set(err, STRATA_EPARSE, "not a strata world save: %s", sqlite3_errmsg(db));
-  int seen[NTABLES] = { 0 }, n = 0, rc;
+  int seen[NTABLES] = { 0 }, n = 0, rc, v3 = 1, v2 = 1;
   strata_status st = STRATA_OK;
   while ((rc = sqlite3_step(s)) == SQLITE_ROW && !st) {
     const char *type = (const char *)sqlite3_column_text(s, 0);
@@ -949,21 +1129,29 @@ static strata_status check_schema(sqlite3 *db, strata_error *err) {
     const char *sql = (const char *)sqlite3_column_text(s, 3);
     int which = -1;
     for (int t = 0; t < NTABLES && name; t++) if (!strcmp(name, table_names[t])) which = t;
-    if (which < 0 || !type || strcmp(type, "table") || !tbl || strcmp(tbl, name) || !sql ||
-        strcmp(sql, table_sql[which]) || seen[which]++)
+    int ok = which >= 0 && type && !strcmp(type, "table") && tbl && !strcmp(tbl, name) && sql && !seen[which]++;
+    v3 = v3 && ok && !strcmp(sql, table_sql[which]);
+    v2 = v2 && ok && which != T_MAPS && !strcmp(sql, which == T_TILES ? tiles_v2_sql : table_sql[which]);
+    if (!v3 && !v2)
       st = strata_error_set(err, STRATA_EPARSE, "not a strata world save: unexpected %s '%s' in its schema",
                             type ? type : "entry", name ? name : "?");
     n++;
   }
   if (!st && rc != SQLITE_DONE) st = read_error(err, db, "sqlite_schema", rc);
-  if (!st && n != NTABLES)
+  if (!st && !(v3 && n == NTABLES) && !(v2 && n == NTABLES - 1))
     st = strata_error_set(err, STRATA_EPARSE, "not a strata world save: %d of its %d tables", n, NTABLES);
+  *version = v3 && n == NTABLES ? 3 : 2;
   sqlite3_finalize(s);
   return st;
 }
 
+static strata_status unsupported(strata_error *err, long long v) {
+  return strata_error_set(err, STRATA_EPARSE, "save schema version %lld is not supported (this build reads 2 and %d)",
+                          v, SAVE_VERSION);
+}
+
 static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_version **mods_out,
-                              size_t *nmods_out, strata_error *err) {
+                              size_t *nmods_out, int *version_out, strata_error *err) {
   sqlite3_stmt *s = NULL;
   strata_world *w = NULL;
   strata_mod_version *mods = NULL;
@@ -972,9 +1160,10 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
   double time = 0;
   uint64_t next_uid = 1, seed = 0;
   int64_t want_rows[NTABLES], got_rows[NTABLES] = { 0 };
-  int have = 0, rc = SQLITE_DONE;
+  int have = 0, rc = SQLITE_DONE, version = SAVE_VERSION;
+  sqlite3_stmt *chunks = NULL;
   for (int t = 0; t < NTABLES; t++) want_rows[t] = -1;
-  if ((st = check_schema(db, err))) {
+  if ((st = check_schema(db, &version, err))) {
     /* An older or newer save has another schema: say which version it is
     ** when its meta table (a table, not a view) tells. */
     sqlite3_stmt *v = NULL;
@@ -987,10 +1176,8 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     if (meta_is_table &&
         sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'version'", -1, &v, NULL) == SQLITE_OK &&
         sqlite3_step(v) == SQLITE_ROW && sqlite3_column_type(v, 0) == SQLITE_INTEGER &&
-        sqlite3_column_int64(v, 0) != SAVE_VERSION)
-      st = strata_error_set(err, STRATA_EPARSE,
-                            "save schema version %lld is not supported (this build reads %d)",
-                            (long long)sqlite3_column_int64(v, 0), SAVE_VERSION);
+        sqlite3_column_int64(v, 0) != SAVE_VERSION && sqlite3_column_int64(v, 0) != 2)
+      st = unsupported(err, (long long)sqlite3_column_int64(v, 0));
     sqlite3_finalize(v);
     return st;
   }
@@ -1016,10 +1203,8 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     const char *k = (const char *)sqlite3_column_text(s, 0);
     /* A newer save says so, whatever its rows hold. */
     if (k && !strcmp(k, "version") && sqlite3_column_type(s, 1) == SQLITE_INTEGER &&
-        sqlite3_column_int64(s, 1) != SAVE_VERSION) {
-      st = strata_error_set(err, STRATA_EPARSE,
-                            "save schema version %lld is not supported (this build reads %d)",
-                            (long long)sqlite3_column_int64(s, 1), SAVE_VERSION);
+        sqlite3_column_int64(s, 1) != SAVE_VERSION && sqlite3_column_int64(s, 1) != 2) {
+      st = unsupported(err, (long long)sqlite3_column_int64(s, 1));
       goto fail;
     }
     if (!sum_ok || !k) { st = strata_error_set(err, STRATA_EPARSE, "corrupt save: a meta row does not match its checksum"); goto fail; }
@@ -1030,13 +1215,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
       bit = 1;
     } else if (!strcmp(k, "version")) {
       if (sqlite3_column_type(s, 1) != SQLITE_INTEGER) break;
-      int v = sqlite3_column_int(s, 1);
-      if (v != SAVE_VERSION) {
-        st = strata_error_set(err, STRATA_EPARSE,
-                              "save schema version %d is not supported (this build reads %d)",
-                              v, SAVE_VERSION);
-        goto fail;
-      }
+      if (sqlite3_column_int64(s, 1) != version) break; /* the schema is the other version's */
       bit = 2;
     } else if (!strcmp(k, "seed")) {
       const char *v = (const char *)sqlite3_column_text(s, 1);
@@ -1068,7 +1247,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     have |= bit;
   }
   if (st) goto fail;
-  if (have != (31 | (((1 << NTABLES) - 2) << 5))) {
+  if (have != (31 | (((1 << NTABLES) - 2 - (version == 2 ? 1 << T_MAPS : 0)) << 5))) {
     st = strata_error_set(err, STRATA_EPARSE, "not a strata world save (meta table incomplete or unknown)");
     goto fail;
   }
@@ -1172,20 +1351,42 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     if ((st = strata_world_set_stream(w, key, &r, err))) goto fail;
   }
   if (st) goto fail;
-  if (PREP("SELECT map, width, height, tokens, cells, sum FROM tiles ORDER BY map")) goto fail;
-  ROWS(T_TILES) {
-    long long uid = sqlite3_column_int64(s, 0);
-    CHECK_ROW(T_TILES, uid);
-    if ((st = read_tiles(w, s, uid, err))) goto fail;
+  if (version == 2) {
+    if (PREP("SELECT map, width, height, tokens, cells, sum FROM tiles ORDER BY map")) goto fail;
+    ROWS(T_TILES) {
+      long long uid = sqlite3_column_int64(s, 0);
+      CHECK_ROW(T_TILES, uid);
+      if ((st = read_tiles_v2(w, s, uid, err))) goto fail;
+    }
+    if (st) goto fail;
+  } else {
+    /* Each map, then its chunks by their rows; every row read counts, and
+    ** the count must be meta's, the table's real one. */
+    int64_t cells_left = 0;
+    if (PREP("SELECT page_count * page_size FROM pragma_page_count, pragma_page_size")) goto fail;
+    if (sqlite3_step(s) == SQLITE_ROW) cells_left = sqlite3_column_int64(s, 0);
+    if (sqlite3_prepare_v2(db, "SELECT id, map, chunk, tokens, cells, sum FROM tiles WHERE id >= ? AND id < ? ORDER BY id", -1,
+                           &chunks, NULL) != SQLITE_OK) {
+      st = strata_error_set(err, STRATA_EPARSE, "not a strata world save: %s", sqlite3_errmsg(db));
+      goto fail;
+    }
+    if (PREP("SELECT map, width, height, first, sum FROM maps ORDER BY map")) goto fail;
+    ROWS(T_MAPS) {
+      long long uid = sqlite3_column_int64(s, 0);
+      CHECK_ROW(T_MAPS, uid);
+      if ((st = read_map_v3(w, s, chunks, &cells_left, &got_rows[T_TILES], err))) goto fail;
+    }
+    if (st) goto fail;
   }
-  if (st) goto fail;
 #undef PREP
 #undef ROWS
 #undef CHECK_ROW
   sqlite3_finalize(s);
   s = NULL;
+  sqlite3_finalize(chunks);
+  chunks = NULL;
   for (int t = 1; t < NTABLES; t++)
-    if (got_rows[t] != want_rows[t]) {
+    if (got_rows[t] != want_rows[t] && !(version == 2 && t == T_MAPS)) {
       st = strata_error_set(err, STRATA_EPARSE, "corrupt save: table %s has %lld rows, its count says %lld",
                             table_names[t], (long long)got_rows[t], (long long)want_rows[t]);
       goto fail;
@@ -1198,9 +1399,11 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
   *out = w;
   *mods_out = mods;
   *nmods_out = nmods;
+  *version_out = version;
   return STRATA_OK;
 fail:
   sqlite3_finalize(s);
+  sqlite3_finalize(chunks);
   strata_world_free(w);
   strata_mod_versions_free(mods, nmods);
   if (st == STRATA_OK) st = strata_error_set(err, STRATA_EPARSE, "unreadable save");
@@ -1240,6 +1443,7 @@ strata_status strata_world_open(const char *path, strata_world **out, strata_mod
   strata_error e;
   strata_error_clear(&e);
   strata_status st;
+  int version = SAVE_VERSION;
   int rc = sqlite3_exec(db, "BEGIN; SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL);
   if ((rc & 0xff) == SQLITE_BUSY)
     st = strata_error_set(&e, STRATA_EIO, "another process is saving it (still busy after %d ms)",
@@ -1247,11 +1451,14 @@ strata_status strata_world_open(const char *path, strata_world **out, strata_mod
   else if (rc != SQLITE_OK)
     st = strata_error_set(&e, STRATA_EPARSE, "not a strata world save: %s", sqlite3_errmsg(db));
   else
-    st = read_all(db, out, mods, nmods, &e);
+    st = read_all(db, out, mods, nmods, &version, &e);
   sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
   sqlite3_close(db);
   if (st) return strata_error_set(err, st, "cannot open '%s': %s", path, e.message);
   remember_file(*out, path);
   reset_after_full(*out);
+  /* A format-2 file is upgraded by the next save to it, a full one: an
+  ** incremental save writes format-3 rows. */
+  if (version != SAVE_VERSION) (*out)->dirty_all = 1;
   return STRATA_OK;
 }

@@ -39,6 +39,10 @@ strata_tilemap *strata_tilemap_new(int width, int height, strata_tokens *tokens,
   m->id = new_map_id();
   m->cells = calloc((size_t)width * (size_t)height, sizeof *m->cells);
   if (m->cells == NULL) goto nomem;
+  m->chunk_cols = ((uint32_t)width + TILEMAP_CHUNK - 1) >> TILEMAP_CHUNK_SHIFT;
+  m->chunk_rows = ((uint32_t)height + TILEMAP_CHUNK - 1) >> TILEMAP_CHUNK_SHIFT;
+  m->chunk_rev = calloc((size_t)m->chunk_cols * m->chunk_rows, sizeof *m->chunk_rev);
+  if (m->chunk_rev == NULL) goto nomem;
   if (tokens != NULL) {
     strata_tokens_retain(tokens);
     m->tokens = tokens;
@@ -76,6 +80,7 @@ void strata_tilemap_free(strata_tilemap *m) {
   if (m == NULL) return;
   release_stacks(m);
   free(m->cells);
+  free(m->chunk_rev);
   strata_grid_search_free(m->search);
   strata_tokens_release(m->tokens);
   free(m);
@@ -185,6 +190,17 @@ static int stack_reserve(strata_tilemap *m, side_stack *st) {
   return 1;
 }
 
+void tilemap_touch_rect(strata_tilemap *m, int x0, int y0, int x1, int y1) {
+  if (x0 < 0) x0 = 0;
+  if (y0 < 0) y0 = 0;
+  if (x1 > m->width) x1 = m->width;
+  if (y1 > m->height) y1 = m->height;
+  if (x0 >= x1 || y0 >= y1) return;
+  for (uint32_t cy = (uint32_t)y0 >> TILEMAP_CHUNK_SHIFT; cy <= (uint32_t)(y1 - 1) >> TILEMAP_CHUNK_SHIFT; cy++)
+    for (uint32_t cx = (uint32_t)x0 >> TILEMAP_CHUNK_SHIFT; cx <= (uint32_t)(x1 - 1) >> TILEMAP_CHUNK_SHIFT; cx++)
+      m->chunk_rev[cy * m->chunk_cols + cx] = m->revision + 1;
+}
+
 void tilemap_cell_reset(strata_tilemap *m, uint32_t i, strata_token t) {
   uint32_t v = m->cells[i];
   if (v & CELL_STACK) stack_release(m, v & ~CELL_STACK);
@@ -249,9 +265,15 @@ strata_tilemap *strata_tilemap_clone(const strata_tilemap *m, strata_error *err)
   c->height = m->height;
   c->revision = m->revision;
   c->id = new_map_id();
+  c->origin = m->id;
   c->cells = malloc(n * sizeof *c->cells);
   if (c->cells == NULL) goto nomem;
   memcpy(c->cells, m->cells, n * sizeof *c->cells);
+  size_t nchunks = (size_t)m->chunk_cols * m->chunk_rows;
+  c->chunk_cols = m->chunk_cols, c->chunk_rows = m->chunk_rows;
+  c->chunk_rev = malloc(nchunks * sizeof *c->chunk_rev);
+  if (c->chunk_rev == NULL) goto nomem;
+  memcpy(c->chunk_rev, m->chunk_rev, nchunks * sizeof *c->chunk_rev);
   if (m->private_tokens) {
     if ((c->tokens = strata_tokens_clone(m->tokens, err)) == NULL) goto fail;
     c->private_tokens = 1;
@@ -307,10 +329,24 @@ void tilemap_restore(strata_tilemap *m, strata_tilemap *from) {
   strata_grid_search *theirs = from->search;
   uint64_t revision = now.revision > from->revision ? now.revision : from->revision;
   *m = *from; /* the contents */
-  /* m keeps its identity and its search object; the revision moves past
-  ** both, so that what the search cached for either contents is stale */
+  /* m keeps its search object (and its identity, below, when from copies
+  ** it); the revision moves past both, so that what the search cached for
+  ** either contents is stale */
   m->revision = revision + 1;
-  m->id = now.id;
+  m->origin = 0;
+  if (from->origin == now.id) {
+    /* A copy of this very map: a chunk edited since the copy was made
+    ** (stamped past the copy's revision) now holds the copy's cells, which
+    ** a save made in between may not have: it is stamped as edited now. The
+    ** others hold what they held. */
+    for (size_t c = 0; c < (size_t)m->chunk_cols * m->chunk_rows; c++)
+      if (now.chunk_rev[c] > from->revision) m->chunk_rev[c] = m->revision;
+    m->id = now.id;
+  } else {
+    /* Another map's contents (the object was given this map after the copy
+    ** was made): to saves and caches, another map. */
+    m->id = new_map_id();
+  }
   m->search = now.search;
   *from = now; /* the discarded contents, freed below */
   from->search = theirs;
@@ -327,6 +363,7 @@ strata_status strata_tilemap_set(strata_tilemap *m, int x, int y, strata_token t
                                  strata_error *err) {
   CHECK_XY(m, x, y, err);
   if (check_token(m, t, err)) return STRATA_EARG;
+  tilemap_touch_xy(m, x, y);
   strata_status st = tilemap_cell_add(m, index_of(m, x, y), t, 0, err);
   if (st == STRATA_OK) m->revision++;
   return st;
@@ -336,6 +373,7 @@ strata_status strata_tilemap_add_front(strata_tilemap *m, int x, int y, strata_t
                                        strata_error *err) {
   CHECK_XY(m, x, y, err);
   if (check_token(m, t, err)) return STRATA_EARG;
+  tilemap_touch_xy(m, x, y);
   strata_status st = tilemap_cell_add(m, index_of(m, x, y), t, 1, err);
   if (st == STRATA_OK) m->revision++;
   return st;
@@ -348,6 +386,7 @@ strata_status strata_tilemap_remove(strata_tilemap *m, int x, int y, strata_toke
   uint32_t v = m->cells[i];
   int n = 0;
   if (t != 0 && v == t) {
+    tilemap_touch_xy(m, x, y);
     m->cells[i] = 0;
     n = 1;
   } else if (t != 0 && (v & CELL_STACK)) {
@@ -357,6 +396,7 @@ strata_status strata_tilemap_remove(strata_tilemap *m, int x, int y, strata_toke
       if (st->items[k] != t) st->items[keep++] = st->items[k];
     n = (int)(st->len - keep);
     st->len = keep;
+    if (n > 0) tilemap_touch_xy(m, x, y);
     /* Collapse back to the in-place form so that one-token cells stay cheap. */
     if (keep <= 1) tilemap_cell_reset(m, i, keep == 1 ? st->items[0] : 0);
   }
@@ -369,6 +409,7 @@ strata_status strata_tilemap_reset(strata_tilemap *m, int x, int y, strata_token
                                    strata_error *err) {
   CHECK_XY(m, x, y, err);
   if (t != 0 && check_token(m, t, err)) return STRATA_EARG;
+  tilemap_touch_xy(m, x, y);
   tilemap_cell_reset(m, index_of(m, x, y), t);
   m->revision++;
   return STRATA_OK;
@@ -379,6 +420,7 @@ strata_status strata_tilemap_clear(strata_tilemap *m, strata_token t, strata_err
   release_stacks(m);
   size_t n = (size_t)m->width * (size_t)m->height;
   for (size_t i = 0; i < n; i++) m->cells[i] = t;
+  tilemap_touch_rect(m, 0, 0, m->width, m->height);
   m->revision++;
   return STRATA_OK;
 }
@@ -391,6 +433,7 @@ strata_status strata_tilemap_fill_rect(strata_tilemap *m, int x, int y, int w, i
   int64_t x1 = (int64_t)x + w, y1 = (int64_t)y + h;
   if (x1 > m->width) x1 = m->width;
   if (y1 > m->height) y1 = m->height;
+  if (x0 < x1 && y0 < y1) tilemap_touch_rect(m, x0, y0, (int)x1, (int)y1);
   for (int cy = y0; cy < y1; cy++) {
     for (int cx = x0; cx < x1; cx++) {
       uint32_t i = index_of(m, cx, cy);
@@ -466,6 +509,7 @@ double strata_tilemap_cost(const strata_tilemap *m, int x, int y) {
 size_t strata_tilemap_memory(const strata_tilemap *m) {
   size_t bytes = sizeof *m + (size_t)m->width * (size_t)m->height * sizeof *m->cells;
   bytes += (size_t)m->stack_cap * (sizeof *m->stacks + sizeof *m->free_stacks);
+  bytes += (size_t)m->chunk_cols * m->chunk_rows * sizeof *m->chunk_rev;
   for (uint32_t i = 0; i < m->stack_count; i++)
     if (m->stacks[i].cap != SMALL_STACK) bytes += (size_t)m->stacks[i].cap * sizeof(strata_token);
   for (const small_chunk *c = m->chunks; c; c = c->next)

@@ -3,7 +3,8 @@
 ** real saves, spec/fuzz/corpus/save/, which libFuzzer mutates). Opening must
 ** end in a world or "cannot open", never a crash, a hang, a leak or memory
 ** out of proportion to the file; a world that opens must save and open again,
-** both to a new file and (incrementally) back into the file it came from.
+** both to a new file and (incrementally, a cell of a map changed) back into
+** the file it came from.
 **
 ** Built with STRATA_SAVE_FUZZING: row checksums are computed but a mismatch
 ** does not stop the open, so that mutations reach the value decoder, the
@@ -50,6 +51,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ** it writes must open again, as this world. */
     strata_world_touch(w, 1, NULL);
     strata_world_set_time(w, strata_world_time(w) + 1, NULL);
+    /* and a cell of the first map, whose chunk row is rewritten in place */
+    for (strata_object *o = strata_world_next_object(w, 0); o; o = strata_world_next_object(w, o->uid)) {
+      strata_tilemap *m = strata_world_tilemap(w, o->uid);
+      if (!m) continue;
+      strata_token t = strata_tokens_intern(strata_world_tokens(w), "fuzzed", 6, NULL);
+      if (t) strata_tilemap_set(m, strata_tilemap_width(m) - 1, strata_tilemap_height(m) / 2, t, NULL);
+      break;
+    }
     if (strata_world_save(w, path, mods, n, &err) == STRATA_OK) {
       if (strata_world_open(path, &w2, &mods2, &n2, &err) != STRATA_OK) abort();
       if (strata_world_count(w2) != strata_world_count(w) || n2 != n) abort();
