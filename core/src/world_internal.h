@@ -33,6 +33,8 @@ typedef struct object_rec {
   strata_object o;
   uint64_t fields_in;      /* serial of the savepoint that saved the fields last */
   uint64_t tiles_in;       /* ... and the tile map */
+  uint64_t paths_in;       /* serial of the savepoint that journaled keys of it one by one */
+  uint32_t paths;          /* ... how many (past a few, the fields are saved whole) */
   /* The tile map as the save file holds it: which map (its process-wide id)
   ** at which revision. Tiles whose map differs are written by the next save,
   ** whoever edited them and however (see save.c). */

@@ -23,7 +23,7 @@ typedef enum jkind {
   J_CREATED,       /* uid: the object made (undo: free it) */
   J_DELETED,       /* deleted: the object and its subscriptions, kept */
   J_FIELDS,        /* fields: a copy of the object's archetype, position, tags, props */
-  J_PATH,          /* path: a property key added (had 0; the other case is kept for clarity) */
+  J_PATH,          /* path: a property key added (had 0) or its value replaced (had 1, old) */
   J_TILES,         /* tiles: a clone of the object's tile map (NULL: it had none) */
   J_TIMER_ADDED,   /* uid */
   J_TIMER_REMOVED, /* timer: as it was, cancelled or fired once */
@@ -336,10 +336,17 @@ strata_status txn_save_fields(strata_world *w, object_rec *r, strata_error *err)
   return STRATA_OK;
 }
 
-/* Before props[path] = val: a set that adds a key is journaled alone (the
-** object's properties may be large: an area's floors grow by one key per
-** floor generated, each in a savepoint); any other change saves the fields,
-** once per savepoint. The undo of an added key is a removal: no allocation. */
+/* Keys journaled one by one per object and savepoint before its fields are
+** saved whole. */
+#define PATHS_MAX 8
+
+/* Before props[path] = val: a set that adds or replaces a key is journaled
+** alone, with the value it replaces (an object's properties may be large: an
+** area's floors grow by one key per floor generated, each in a savepoint; a
+** walking actor holds its whole route, and copying it made half a walk
+** step's time). A removal, or any set past PATHS_MAX, saves the fields, once
+** per savepoint. The undo of an added key is a removal: no allocation. */
+
 strata_status txn_set_path(strata_world *w, object_rec *r, const strata_value *path, size_t n,
                            const strata_value *val, strata_error *err) {
   uint64_t serial = world_serial(w);
@@ -350,7 +357,11 @@ strata_status txn_set_path(strata_world *w, object_rec *r, const strata_value *p
   if (n == 0 || !t || t->type != STRATA_VTABLE) return txn_save_fields(w, r, err);
   const strata_value *old = strata_vtable_get(t->u.t, &path[n - 1]);
   if (!old && val->type == STRATA_VNIL) return STRATA_OK; /* nothing changes */
-  if (old || val->type == STRATA_VNIL) return txn_save_fields(w, r, err);
+  /* A removal changes the keys' order: the fields are saved whole. So are an
+  ** object's after a few keys journaled one by one in this savepoint, which
+  ** bounds the journal of a loop setting one key again and again. */
+  if (r->paths_in != serial) r->paths_in = serial, r->paths = 0;
+  if (val->type == STRATA_VNIL || ++r->paths > PATHS_MAX) return txn_save_fields(w, r, err);
   journal_entry *e = reserve(w, err);
   if (!e) return STRATA_ENOMEM;
   e->kind = J_PATH;

@@ -163,8 +163,7 @@ return function(M, I)
     local params = { actor = actor, from = handle(self, here), to = handle(self, to), exit = e and handle(self, e) }
     local go = self:_emit(actor, "base.before_move", params, true)
     if go == false then return nil, "the move was refused" end
-    self:_touch(actor.uid)
-    self._s:room_put(actor.uid, to)
+    self._s:room_put(actor.uid, to) -- (journaled by the core: no _touch needed)
     self:_emit(actor, "base.moved", params, nil)
     return true
   end

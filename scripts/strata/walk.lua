@@ -127,8 +127,7 @@ return function(M, I)
       return
     end
     local state, i = w:_room_step(uid, s:get(uid, "sys", "walk", "i"), s:get(uid, "sys", "walk", "room"))
-    w:_touch(uid)
-    s:set(uid, "actor walk", i, "sys", "walk", "i")
+    s:set(uid, "actor walk", i, "sys", "walk", "i") -- (each set is journaled by the core)
     if state ~= "walking" then
       pcall(s.cancel, s, s:get(uid, "sys", "walk", "timer"))
       s:set(uid, "actor walk", nil, "sys", "walk", "timer")

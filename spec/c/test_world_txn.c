@@ -161,33 +161,35 @@ static void test_first_touch(void) {
   CHECK_EQ_INT(strata_world_touch(w, a, &err), STRATA_OK);
   CHECK_EQ_INT(w->njournal, 0);
   strata_world_begin(w, &err);
-  set_int(w, a, "hp", 2);
+  set_int(w, a, "hp", 2); /* a key replaced: that key alone, with its old value */
   CHECK_EQ_INT(w->njournal, 1);
   set_int(w, a, "hp", 3);
-  tag(w, a, "x", 1);
+  CHECK_EQ_INT(w->njournal, 2);
+  tag(w, a, "x", 1); /* the tags: the fields saved whole */
+  CHECK_EQ_INT(w->njournal, 3);
   strata_object_set_position(w, a, m, 1, 1, &err);
   strata_object_set_archetype(w, a, "base.x", &err);
-  strata_world_touch(w, a, &err); /* no tile map: nothing more */
-  CHECK_EQ_INT(w->njournal, 1);
+  strata_world_touch(w, a, &err); /* fields saved already, no tile map: nothing more */
+  CHECK_EQ_INT(w->njournal, 3);
   set_int(w, m, "seen", 1); /* a key added: that set alone, the map is not cloned */
-  CHECK_EQ_INT(w->njournal, 2);
-  strata_world_touch(w, m, &err); /* now the fields and the tiles */
   CHECK_EQ_INT(w->njournal, 4);
+  strata_world_touch(w, m, &err); /* now the fields and the tiles */
+  CHECK_EQ_INT(w->njournal, 6);
   strata_world_touch(w, m, &err);
   set_int(w, m, "seen", 2);
   set_int(w, m, "new", 2); /* fields saved already: nothing more */
-  CHECK_EQ_INT(w->njournal, 4);
-  /* An inner savepoint saves again (its rollback needs the state at its begin). */
+  CHECK_EQ_INT(w->njournal, 6);
+  /* An inner savepoint journals again (its rollback needs the state at its begin). */
   strata_world_begin(w, &err);
   set_int(w, a, "hp", 4);
-  CHECK_EQ_INT(w->njournal, 5);
+  CHECK_EQ_INT(w->njournal, 7);
   /* What the savepoint made needs no copy. */
   uint64_t n;
   strata_world_create(w, "thing", NULL, &n, &err);
   set_int(w, n, "k", 1);
-  CHECK_EQ_INT(w->njournal, 6);
+  CHECK_EQ_INT(w->njournal, 8);
   strata_world_commit(w);
-  CHECK_EQ_INT(w->njournal, 6); /* the outer savepoint owns them now */
+  CHECK_EQ_INT(w->njournal, 8); /* the outer savepoint owns them now */
   strata_world_commit(w);
   CHECK_EQ_INT(w->njournal, 0);
   CHECK_EQ_INT(get_int(w, a, "hp"), 4);
