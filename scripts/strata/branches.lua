@@ -109,12 +109,34 @@ return function(M, I)
   end
 
   -- ---- world.branches ---------------------------------------------------------------------
+  -- One object per world, with no fields: its world is in private.owner (as
+  -- for grid), so a mod given it (through its world view) reaches no host world.
   local Branches = {}
   Branches.__index = Branches
+  Branches.__newindex = function() error("world.branches is read-only", 2) end
+  Branches.__tostring = function() return "world.branches" end
+  private.protect(Branches, "strata.branches")
+  local of_world = setmetatable({}, { __mode = "k" }) -- world -> its world.branches
+
+  function World._branches_of(w)
+    local b = of_world[w]
+    if not b then
+      b = setmetatable({}, Branches)
+      owner[b] = w
+      of_world[w] = b
+    end
+    return b
+  end
+
+  local function world_of(self, what)
+    local w = owner[self]
+    if not w or of_world[w] ~= self then fail("%s: call it as world.branches:%s(...)", what, what:match("[%w_]+$")) end
+    return w
+  end
 
   -- world.branches:make_start(hub, { north = "mod.archetype", ... }) -> { north = exit, ... }
   function Branches:make_start(hub, starts)
-    local w = self._world
+    local w = world_of(self, "world.branches:make_start")
     I.room_of(w, hub, "world.branches:make_start")
     if type(starts) ~= "table" or next(starts) == nil then
       fail("world.branches:make_start: expected { direction = branch archetype ID, ... }, got %s", tostring(starts))
@@ -144,24 +166,12 @@ return function(M, I)
 
   -- world.branches:list() -> every live branch, in uid order
   function Branches:list()
-    local w, out = self._world, {}
+    local w, out = world_of(self, "world.branches:list"), {}
     for _, o in ipairs(w._s:objects()) do if o.kind == "branch" then out[#out + 1] = handle(w, o.uid) end end
     return out
   end
   require("strata.boundary").wrap_all(Branches, "world.branches:")
 
-  local index = World.__index
-  World.__index = function(w, k)
-    if k == "branches" then
-      local b = rawget(w, "_branches")
-      if not b then
-        b = setmetatable({ _world = w }, Branches)
-        rawset(w, "_branches", b)
-      end
-      return b
-    end
-    return index(w, k)
-  end
 
   -- ---- collapse and the timers ------------------------------------------------------------
   local function collapse(w, b)

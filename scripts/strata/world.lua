@@ -389,6 +389,7 @@ World.__index = function(w, k)
   if k == "time" then return w._s:time() end
   if k == "seed" then return w._s:seed() end
   if k == "grid" then return World._grid_of(w) end -- strata.grid: the world's XY maps
+  if k == "branches" then return World._branches_of(w) end -- strata.branches: dungeon branches
   return World[k]
 end
 private.protect(World, "strata.world")
@@ -410,6 +411,7 @@ ModWorld.__index = function(v, k)
   if k == "rng" then return w._mod_rng end
   if k == "data" then return w._mod_data end
   if k == "grid" then return w.grid end
+  if k == "branches" then return w.branches end -- (fields of its own none: its world is private)
   local m = mod_methods[k]
   if m then return m end
   if type(k) ~= "string" or (k:sub(1, 1) == "_" and not mod_internal[k]) or host_only[k]
