@@ -299,6 +299,8 @@ describe("the sandbox, attacked", function()
     world.data["base.handler"]:get("base.map_renew").run = function() end]],
     expect = "definitions are read%-only" }
   attack{ "world.rng rewired", handler = "world.rng.stream = print", expect = "world.rng is read%-only" }
+  attack{ "a method of world.grid replaced through a mod's view", handler = "world.grid.spawn = print",
+    expect = "world.grid is read%-only" }
   attack{ "world.branches from a mod: no field, no metatable, no way to the host world", init = [[
     local seen = {}
     data:add{ _type = "base.room_generator", _id = "cave", generate = function(ctx)

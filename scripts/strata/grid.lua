@@ -14,6 +14,8 @@ return function(M, I)
 
   local Grid = {}
   Grid.__index = Grid
+  -- One object per world, shared with its mods' views: none may set a field in it.
+  Grid.__newindex = function() error("world.grid is read-only", 2) end
   private.protect(Grid, "strata.grid")
   local grids = setmetatable({}, { __mode = "k" }) -- world -> its grid
   local parsed = setmetatable({}, { __mode = "k" }) -- world -> { [id] = { entry =, xy = } }
