@@ -35,6 +35,10 @@ return function(M, I)
   end
 
   -- ---- the maps a world has: IDs under sys.maps of its one "grid_maps" object ----
+  -- Bookkeeping: not in world:objects(), and deleted only with the maps (grid:remove).
+  kinds.grid_maps = { internal = true, delete = function(h)
+    fail("delete: %s is the world's list of grid maps: remove the maps with world.grid:remove(z)", tostring(h))
+  end }
   local function state_uid(w, create)
     if w._grid_uid and w._s:info(w._grid_uid) then return w._grid_uid end
     for _, o in ipairs(w._s:objects()) do

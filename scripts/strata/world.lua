@@ -198,6 +198,8 @@ local handle_methods = {}
 
 -- Kinds that add methods and fields to their handles (areas.lua: areas, maps,
 -- features): kinds[kind] = { methods = {}, get = { field = fn(h) }, set = { field = fn(h, v) } }.
+-- internal = true: a system's own bookkeeping (grid_maps, branch_index,
+-- branch_cells), left out of world:objects() (world:object(uid) still finds it).
 local kinds = {}
 
 function handle_methods:alive() return owner[self]._s:info(self.uid) ~= nil end
@@ -535,7 +537,10 @@ end
 
 function World:objects()
   local out = {}
-  for i, o in ipairs(self._s:objects()) do out[i] = handle(self, o.uid) end
+  for _, o in ipairs(self._s:objects()) do
+    local k = kinds[o.kind]
+    if not (k and k.internal) then out[#out + 1] = handle(self, o.uid) end
+  end
   return out
 end
 
