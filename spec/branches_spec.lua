@@ -344,6 +344,38 @@ describe("dungeon branches", function()
     assert.is_nil(hub:exit("north").to)
   end)
 
+  it("name the generator for every bad spec the core refuses, with the world unchanged", function()
+    local dir = support.tempdir()
+    support.write(dir .. "/bad/mod.lua", 'return { id = "bad", version = "0.1.0", requires = { base = "*" } }')
+    support.write(dir .. "/bad/init.lua", [[
+      local specs = { fn = { name = "x", props = { f = print } }, str = "room", none = false, num = { name = 5 },
+        clear = { name = "x", clear = "yes" }, meta = { name = "x", props = setmetatable({}, {}) }, int = { "x" } }
+      for k, spec in pairs(specs) do
+        data:add{ _type = "base.room_generator", _id = k, generate = function() return spec or nil end }
+        data:add{ _type = "base.branch_archetype", _id = k, room_generator = "bad." .. k }
+      end
+    ]])
+    local expect = {
+      fn = "room generator 'bad.fn': the spec.props.f: cannot store a function",
+      str = "room generator 'bad.str': generate must answer a room spec",
+      none = "room generator 'bad.none': generate must answer a room spec",
+      num = "room generator 'bad.num': name must be a non%-empty string",
+      clear = "room generator 'bad.clear': clear must be a boolean",
+      meta = "room generator 'bad.meta': the spec.props: cannot store a table with a metatable",
+      int = "room generator 'bad.int': unknown room spec key '%(an integer%)' %(nearest known: name%)" }
+    for k, msg in pairs(expect) do
+      local w = strata.world.new{ seed = 1, mods = { "base", "bad" }, mod_path = { "mods", dir } }
+      local hub = w:create_room{ name = "Hub" }
+      w.branches:make_start(hub, { north = "bad." .. k })
+      local a = w:create_actor{ room = hub }
+      local count = #w:objects()
+      assert.error_matches(function() w:go(a, "north") end, "^world:go: " .. msg)
+      assert.equal(count, #w:objects())
+      assert.same({}, w.branches:list())
+      assert.equal(hub, a.room)
+    end
+  end)
+
   it("continue after a save in the middle in another process exactly as in one process", function()
     local dir = support.tempdir()
     local script = os.getenv("STRATA_SOURCE_DIR") and (os.getenv("STRATA_SOURCE_DIR") .. "/spec/fixtures/branch_walk.lua")

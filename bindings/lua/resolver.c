@@ -617,9 +617,12 @@ static strata_status call_fn(strata_call *call, void *data, strata_error *err) {
       call->y = lua_tointeger(T, -1);
     }
     break;
-  case STRATA_LOGIC_GENERATE_ROOM: /* the spec as a value: the core checks its keys */
-    st = to_value(lr, lua_gettop(T) - 1, "a room generator's spec", &call->ret, err);
+  case STRATA_LOGIC_GENERATE_ROOM: { /* the spec as a value: the core checks its keys */
+    char label[320];
+    snprintf(label, sizeof label, "room generator '%.256s': the spec", call->id ? call->id : "?");
+    st = to_value(lr, lua_gettop(T) - 1, label, &call->ret, err);
     break;
+  }
   case STRATA_LOGIC_EVENT:
   case STRATA_LOGIC_HANDLER:
     if (call->event) {

@@ -1,8 +1,9 @@
 /*
 ** runtime.c - a strata_runtime for a Lua world, as "strata.runtime"
 ** userdata (core.runtime.new(state, dispatch)): the core's area, floor,
-** feature, unique, travel, event and clock functions as methods taking and
-** giving uids. scripts/strata/areas.lua and runtime.lua make handles and
+** feature, unique, travel, event, clock and branch room functions as methods
+** taking and giving uids. scripts/strata/areas.lua, runtime.lua and
+** branches.lua make handles and
 ** the Lua API's messages of them; errors are raised as the core's message
 ** alone, which names the C function (the Lua side puts its own name there).
 ** The resolver is resolver.c's.

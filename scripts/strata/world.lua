@@ -716,20 +716,11 @@ function World:stream(key)
 end
 
 -- A stream over the generator r that the core lends for one call (ctx.rng
--- of a floor generator): not cached, so no second copy of its key lives here.
+-- of a floor or branch room generator): not cached, so no second copy of its
+-- key lives here (a world making rooms by the thousand piles up no streams).
 local function lent_stream(w, key, r)
   local s = setmetatable({}, Stream)
   stream_rng[s], stream_key[s], owner[s] = r, key, w
-  return s
-end
-
--- A stream of the world's seed and key for one generation (a branch room's
--- ctx.rng): the draws world:stream(key) would give first, but not kept in
--- the world (nothing saved, no lookup among its streams), so that a world
--- making rooms by the thousand does not pile up streams.
-function World:_stream_once(key)
-  local s = setmetatable({}, Stream)
-  stream_rng[s], stream_key[s], owner[s] = core.rng.new(self._s:seed()):stream(key), key, self
   return s
 end
 
