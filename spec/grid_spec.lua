@@ -124,6 +124,23 @@ describe("spawning grid maps", function()
     assert.is_nil(w.grid:room(1, 1, "map12a")) -- a transition node gets no room
   end)
 
+  it("keeps its list of maps in an object world:objects() leaves out, which refuses a delete by hand", function()
+    local w = world("xyzgrid.map12a", "xyzgrid.map12b")
+    w.grid:spawn()
+    for _, o in ipairs(w:objects()) do assert.not_equal("grid_maps", o.kind) end
+    assert.equal(16, #w:objects()) -- 6 rooms, 10 exits
+    local probe = w:create_object{ kind = "probe" }
+    local list
+    for uid = 1, probe.uid - 1 do
+      local o = w:object(uid)
+      if o and o.kind == "grid_maps" then list = o end
+    end
+    assert.is_not_nil(list)
+    assert.error_matches(function() list:delete() end, "the world's list of grid maps")
+    local maps = w.grid:maps()
+    assert.same({ "map12a", "map12b" }, { maps[1].z, maps[2].z }) -- still listed
+  end)
+
   it("names exits by direction with aliases (north / n, up / u), and applies prototypes by coordinate", function()
     local w = world("xyzgrid.map9", "xyzgrid.callbacks")
     w.grid:spawn()

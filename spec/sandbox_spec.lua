@@ -299,6 +299,35 @@ describe("the sandbox, attacked", function()
     world.data["base.handler"]:get("base.map_renew").run = function() end]],
     expect = "definitions are read%-only" }
   attack{ "world.rng rewired", handler = "world.rng.stream = print", expect = "world.rng is read%-only" }
+  attack{ "a method of world.grid replaced through a mod's view", handler = "world.grid.spawn = print",
+    expect = "world.grid is read%-only" }
+  attack{ "world.branches from a mod: no field, no metatable, no way to the host world", init = [[
+    local seen = {}
+    data:add{ _type = "base.room_generator", _id = "cave", generate = function(ctx)
+      seen.world = ctx.world
+      assert(next(ctx.world) == nil and rawget(ctx.world, "_s") == nil, "the view has fields")
+      assert(not pcall(function() return ctx.world:save(VICTIM) end), "a generator saved the world")
+      return { name = "Cave " .. ctx.depth }
+    end }
+    data:add{ _type = "base.branch_archetype", _id = "cave", room_generator = "evil.cave" }
+    SEEN = seen]], handler = [[
+    local b = world.branches
+    assert(b == world.branches, "one object per world")
+    assert(getmetatable(b) == "strata.branches", "the metatable is reachable")
+    assert(next(b) == nil and rawget(b, "_world") == nil, "world.branches has fields")
+    assert(not pcall(rawset, b, "make_start", print), "rawset on world.branches")
+    assert(not pcall(setmetatable, b, nil), "setmetatable on world.branches")
+    local ok, e = pcall(function() b.make_start = print end)
+    assert(not ok and tostring(e):find("world.branches is read%-only"), tostring(e))
+    ok, e = pcall(b.make_start, {}, nil, { north = "evil.cave" })
+    assert(not ok and tostring(e):find("call it as world.branches:make_start"), tostring(e))
+    local hub = world:create_room{ name = "Hub" }
+    local starts = b:make_start(hub, { north = "evil.cave" })
+    local a = world:create_actor{ room = hub }
+    assert(world:go(a, "north"))
+    assert(SEEN.world == world and rawequal(SEEN.world, world), "the generator's ctx.world is not the mod's view")
+    assert(#b:list() == 1 and a.room.branch == b:list()[1] and starts.north.to == a.room)
+    error("branches: held")]], expect = "branches: held" }
   attack{ "math.randomseed shared with the host", init = "math.randomseed(1) local _ = math.random(10)",
     handler = "math.randomseed(2)", expect = "HOST ok" }
   attack{ "the string library shared with the host", init = "string.find = nil string.rep = nil",

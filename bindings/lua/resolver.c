@@ -577,6 +577,14 @@ static strata_status call_fn(strata_call *call, void *data, strata_error *err) {
   set_uid(T, "timer", call->timer);
   if (call->steps) { lua_pushinteger(T, call->steps); lua_setfield(T, -2, "steps"); }
   if (call->timer) { lua_pushnumber(T, call->time); lua_setfield(T, -2, "time"); }
+  if (call->kind == STRATA_LOGIC_GENERATE_ROOM) { /* the room's cell and depth */
+    lua_pushinteger(T, call->x);
+    lua_setfield(T, -2, "x");
+    lua_pushinteger(T, call->y);
+    lua_setfield(T, -2, "y");
+    lua_pushinteger(T, call->depth);
+    lua_setfield(T, -2, "depth");
+  }
   if (call->event) { lua_pushstring(T, call->event); lua_setfield(T, -2, "event"); }
   set_value(T, state, "params", call->params);
   set_value(T, state, "args", call->args);
@@ -609,6 +617,12 @@ static strata_status call_fn(strata_call *call, void *data, strata_error *err) {
       call->y = lua_tointeger(T, -1);
     }
     break;
+  case STRATA_LOGIC_GENERATE_ROOM: { /* the spec as a value: the core checks its keys */
+    char label[320];
+    snprintf(label, sizeof label, "room generator '%.256s': the spec", call->id ? call->id : "?");
+    st = to_value(lr, lua_gettop(T) - 1, label, &call->ret, err);
+    break;
+  }
   case STRATA_LOGIC_EVENT:
   case STRATA_LOGIC_HANDLER:
     if (call->event) {

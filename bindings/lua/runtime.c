@@ -1,8 +1,9 @@
 /*
 ** runtime.c - a strata_runtime for a Lua world, as "strata.runtime"
 ** userdata (core.runtime.new(state, dispatch)): the core's area, floor,
-** feature, unique, travel, event and clock functions as methods taking and
-** giving uids. scripts/strata/areas.lua and runtime.lua make handles and
+** feature, unique, travel, event, clock and branch room functions as methods
+** taking and giving uids. scripts/strata/areas.lua, runtime.lua and
+** branches.lua make handles and
 ** the Lua API's messages of them; errors are raised as the core's message
 ** alone, which names the C function (the Lua side puts its own name there).
 ** The resolver is resolver.c's.
@@ -13,6 +14,7 @@
 #include "lruntime.h"
 #include "lworld.h"
 #include "strata/area.h"
+#include "strata/branch.h"
 #include "strata/clock.h"
 #include "strata/event.h"
 #include "strata/feature.h"
@@ -404,6 +406,18 @@ static int rt_event_off(lua_State *L) {
   return 1;
 }
 
+/* rt:branch_generate(branch, exit) -> room uid: the room behind the
+** unexplored exit, its spec from the branch's room generator (by ID) */
+static int rt_branch_generate(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  lua_Integer b = luaL_checkinteger(L, 2), e = luaL_checkinteger(L, 3);
+  uint64_t room = 0;
+  strata_error err;
+  if (strata_branch_generate(lr->rt, (uint64_t)b, (uint64_t)e, &room, &err)) return raise_plain(L, lr, &err);
+  lua_pushinteger(L, (lua_Integer)room);
+  return 1;
+}
+
 /* rt:drop_cache(): definitions and callables are asked for again (a reload) */
 static int rt_drop_cache(lua_State *L) {
   lstrata_runtime_drop_cache(check_rt(L, 1));
@@ -420,7 +434,7 @@ static const luaL_Reg rt_methods[] = {
   { "renew", rt_renew }, { "player", rt_player }, { "find_unique", rt_find_unique }, { "areas", rt_areas }, { "set_level", rt_set_level }, { "set_conquered", rt_set_conquered },
   { "set_starting_floor", rt_set_starting_floor }, { "set_deepest_floor", rt_set_deepest_floor },
   { "emit", rt_emit }, { "advance", rt_advance }, { "event_on", rt_event_on }, { "event_off", rt_event_off },
-  { "drop_cache", rt_drop_cache }, { NULL, NULL } };
+  { "branch_generate", rt_branch_generate }, { "drop_cache", rt_drop_cache }, { NULL, NULL } };
 
 void lstrata_open_runtime(lua_State *L) {
   lua_newtable(L);

@@ -46,6 +46,7 @@ return function(M, I)
   -- w._rt:method(...) through core_call(w, lua_name, "method", ...): the
   -- runtime's errors with the Lua name in place of the C function's.
   local core_call = require("strata.runtime")(I)
+  I.core_call = core_call -- (strata.branches: rooms made by the core's runtime)
 
   local function player(w)
     local p = w._rt:player()

@@ -1,14 +1,14 @@
 -- strata.branches: procedural dungeon branches (API.md section 8). The
 -- bookkeeping is the C core's (core/src/branch.c: cells, the rules for new
--- exits, the budget, deleting a branch; the world state's branch_* methods);
--- this file adds what belongs to the Lua host: world.branches:make_start,
--- the room generator's call, moves through branch exits (world:go calls
--- I.go_through), the stored timers for start-exit resets and idle collapse,
--- and handles (branch:rooms(), room.depth, ...).
+-- exits, the budget, deleting a branch; the world state's branch_* methods)
+-- and so is making a room (strata_branch_generate: the room generator called
+-- by ID through the runtime's resolver, strata.runtime's dispatcher). This
+-- file adds what belongs to the Lua host: world.branches:make_start, moves
+-- through branch exits (world:go calls I.go_through), the stored timers for
+-- start-exit resets and idle collapse, and handles (branch:rooms(), ...).
 return function(M, I)
   local World, kinds, handle = I.World, I.kinds, I.handle
   local options = require "strata.options"
-  local mods = require "strata.mods"
   local private = require "strata.private"
   local owner = private.owner
 
@@ -20,16 +20,6 @@ return function(M, I)
   -- Defaults of base.branch_archetype fields left out.
   M.branch_defaults = { directions = { "north", "east", "south", "west" }, max_unexplored_exits = 4,
     max_new_exits_per_room = 2 }
-  local SPEC_KEYS = { "name", "desc", "clear", "props" }
-  local spec_known = {}
-  for _, k in ipairs(SPEC_KEYS) do spec_known[k] = true end
-
-  local function isqrt(s)
-    local r = math.floor(math.sqrt(s))
-    while r * r > s do r = r - 1 end
-    while (r + 1) * (r + 1) <= s do r = r + 1 end
-    return r
-  end
 
   -- A branch archetype by ID, its values checked (the schema checks their types).
   local function archetype(w, id)
@@ -52,36 +42,6 @@ return function(M, I)
       if r.chance ~= nil and not (r.chance >= 0 and r.chance <= 1) then bad("start_exit_reset.chance must be between 0 and 1, got %s", tostring(r.chance)) end
     end
     return a
-  end
-
-  -- THE one place a room generator is called, by its ID. When the Lua
-  -- resolver over the data registry lands (issue 18: logic by ID through
-  -- the C runtime), make_room becomes one call of strata_branch_generate
-  -- (core/src/branch_run.c: the generator by ID through the resolver, the
-  -- spec checked, the growth, one savepoint), which C hosts use already.
-  local function run_room_generator(w, id, ctx)
-    local g = w._registry:view("base.room_generator"):ensure(id)
-    if type(g.generate) ~= "function" then fail("room generator '%s' has no generate function", id) end
-    return mods.call(id .. " generate", g.generate, ctx)
-  end
-
-  -- A room spec as the generator returned it, checked: { name, desc, clear, props }.
-  local function check_spec(w, id, spec)
-    local what = "room generator '" .. id .. "'"
-    if type(spec) ~= "table" then fail("%s: generate must return a room spec { name =, desc =, clear =, props = }, got %s", what, type(spec)) end
-    for k in pairs(spec) do
-      if not spec_known[k] then
-        fail("%s: unknown room spec key '%s'%s", what, tostring(k), options.suggest(tostring(k), SPEC_KEYS))
-      end
-    end
-    if type(spec.name) ~= "string" or spec.name == "" then fail("%s: name must be a non-empty string, got %s", what, tostring(spec.name)) end
-    if spec.desc ~= nil and type(spec.desc) ~= "string" then fail("%s: desc must be a string, got %s", what, type(spec.desc)) end
-    if spec.clear ~= nil and type(spec.clear) ~= "boolean" then fail("%s: clear must be a boolean, got %s", what, type(spec.clear)) end
-    if spec.props ~= nil then
-      if type(spec.props) ~= "table" then fail("%s: props must be a table, got %s", what, type(spec.props)) end
-      w._s:check(spec.props, what .. " props")
-    end
-    return spec
   end
 
   local function timers_of(w, b) return w._s:snapshot(b, "sys", "btimers") or {} end
@@ -108,19 +68,12 @@ return function(M, I)
     return b
   end
 
-  -- The room behind the unexplored exit e of branch b: generated, then made by the core.
+  -- The room behind the unexplored exit e of branch b: the core's runtime
+  -- calls the branch's room generator by ID (the dispatcher of
+  -- strata.runtime runs it in the sandbox), checks its spec and grows the
+  -- branch, in one savepoint (strata_branch_generate).
   local function make_room(w, b, e)
-    local arch_id = select(2, w._s:branch_info(b))
-    local a = archetype(w, arch_id)
-    if not a.room_generator then fail("branch archetype '%s' has no room_generator", arch_id) end
-    local _, x, y = w._s:branch_target(e)
-    local ctx = { world = private.view[w] or w, branch = handle(w, b), depth = isqrt(x * x + y * y),
-      coords = { x = x, y = y }, rng = w:_stream_once(("branch#%d cell %d,%d"):format(b, x, y)) }
-    local spec = check_spec(w, a.room_generator, run_room_generator(w, a.room_generator, ctx))
-    local rng = private.stream_generator(w:stream(("branch#%d exits"):format(b)))
-    local room = w._s:branch_grow(b, e, spec.name, spec.desc or "", spec.clear ~= false, rng)
-    if spec.props ~= nil then w._s:set(room, "room#" .. room .. " props", spec.props, "props") end
-    return room
+    return I.core_call(w, nil, "branch_generate", b, e)
   end
 
   local refused = {}
@@ -156,12 +109,34 @@ return function(M, I)
   end
 
   -- ---- world.branches ---------------------------------------------------------------------
+  -- One object per world, with no fields: its world is in private.owner (as
+  -- for grid), so a mod given it (through its world view) reaches no host world.
   local Branches = {}
   Branches.__index = Branches
+  Branches.__newindex = function() error("world.branches is read-only", 2) end
+  Branches.__tostring = function() return "world.branches" end
+  private.protect(Branches, "strata.branches")
+  local of_world = setmetatable({}, { __mode = "k" }) -- world -> its world.branches
+
+  function World._branches_of(w)
+    local b = of_world[w]
+    if not b then
+      b = setmetatable({}, Branches)
+      owner[b] = w
+      of_world[w] = b
+    end
+    return b
+  end
+
+  local function world_of(self, what)
+    local w = owner[self]
+    if not w or of_world[w] ~= self then fail("%s: call it as world.branches:%s(...)", what, what:match("[%w_]+$")) end
+    return w
+  end
 
   -- world.branches:make_start(hub, { north = "mod.archetype", ... }) -> { north = exit, ... }
   function Branches:make_start(hub, starts)
-    local w = self._world
+    local w = world_of(self, "world.branches:make_start")
     I.room_of(w, hub, "world.branches:make_start")
     if type(starts) ~= "table" or next(starts) == nil then
       fail("world.branches:make_start: expected { direction = branch archetype ID, ... }, got %s", tostring(starts))
@@ -191,24 +166,12 @@ return function(M, I)
 
   -- world.branches:list() -> every live branch, in uid order
   function Branches:list()
-    local w, out = self._world, {}
+    local w, out = world_of(self, "world.branches:list"), {}
     for _, o in ipairs(w._s:objects()) do if o.kind == "branch" then out[#out + 1] = handle(w, o.uid) end end
     return out
   end
   require("strata.boundary").wrap_all(Branches, "world.branches:")
 
-  local index = World.__index
-  World.__index = function(w, k)
-    if k == "branches" then
-      local b = rawget(w, "_branches")
-      if not b then
-        b = setmetatable({ _world = w }, Branches)
-        rawset(w, "_branches", b)
-      end
-      return b
-    end
-    return index(w, k)
-  end
 
   -- ---- collapse and the timers ------------------------------------------------------------
   local function collapse(w, b)
@@ -287,7 +250,8 @@ return function(M, I)
   local function index_delete(h)
     fail("delete: %s is the cell index of a branch: collapse the branch instead", tostring(h))
   end
-  kinds.branch_cells, kinds.branch_index = { delete = index_delete }, { delete = index_delete }
+  kinds.branch_cells = { delete = index_delete, internal = true } -- (not in world:objects())
+  kinds.branch_index = { delete = index_delete, internal = true }
 
   -- A branch's rooms and exits follow its rules: deleting or re-pointing one
   -- by hand would leave its cells and budget wrong, and a hub would leave its

@@ -14,6 +14,8 @@ return function(M, I)
 
   local Grid = {}
   Grid.__index = Grid
+  -- One object per world, shared with its mods' views: none may set a field in it.
+  Grid.__newindex = function() error("world.grid is read-only", 2) end
   private.protect(Grid, "strata.grid")
   local grids = setmetatable({}, { __mode = "k" }) -- world -> its grid
   local parsed = setmetatable({}, { __mode = "k" }) -- world -> { [id] = { entry =, xy = } }
@@ -33,6 +35,10 @@ return function(M, I)
   end
 
   -- ---- the maps a world has: IDs under sys.maps of its one "grid_maps" object ----
+  -- Bookkeeping: not in world:objects(), and deleted only with the maps (grid:remove).
+  kinds.grid_maps = { internal = true, delete = function(h)
+    fail("delete: %s is the world's list of grid maps: remove the maps with world.grid:remove(z)", tostring(h))
+  end }
   local function state_uid(w, create)
     if w._grid_uid and w._s:info(w._grid_uid) then return w._grid_uid end
     for _, o in ipairs(w._s:objects()) do

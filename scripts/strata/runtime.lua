@@ -100,7 +100,7 @@ return function(I)
   -- bindings/lua/runtime.c asks this dispatcher for what the core needs:
   -- callables by (kind, ID), definitions, savepoints to follow, and runs
   -- the callables through it (in the sandbox, with ctx as before).
-  local GENERATE_FLOOR, GENERATE, ON_SPAWN, STARTING_POS, EVENT, HANDLER = 0, 1, 2, 8, 9, 10
+  local GENERATE_FLOOR, GENERATE, ON_SPAWN, STARTING_POS, EVENT, HANDLER, GENERATE_ROOM = 0, 1, 2, 8, 9, 10, 11
   local hook_names = { [2] = "on_spawn", [3] = "on_load", [4] = "on_enter", [5] = "on_leave",
     [6] = "on_restock", [7] = "on_renew", [8] = "starting_pos" }
 
@@ -147,6 +147,11 @@ return function(I)
           is_handle(m) and tostring(m) or type(m), n, tostring(a))
       end
       return m.uid
+    elseif kind == GENERATE_ROOM then
+      -- a branch's room (strata_branch_generate): the spec goes back to the core, which checks it
+      local ctx = map_ctx(w, info, { branch = handle(w, info.source), depth = info.depth,
+        coords = { x = info.x, y = info.y } })
+      return call(id .. " generate", fn, ctx)
     elseif kind == EVENT or kind == HANDLER then
       local source = info.source and handle(w, info.source) or w
       if info.event == "base.handler_failed" and info.params then
@@ -215,6 +220,10 @@ return function(I)
         local h = reg.by_type["base.handler"] and reg.by_type["base.handler"][id]
         if not h then return nil, "unknown base.handler '" .. id .. "'" end
         return type(h.run) == "function" and h.run or false, h._mod
+      elseif kind == GENERATE_ROOM then
+        local g, msg = lookup(w, "base.room_generator", id)
+        if not g then return nil, msg end
+        return type(g.generate) == "function" and g.generate or false, g._mod
       end
       local ma, msg = lookup(w, "base.map_archetype", id)
       if not ma then return nil, msg end

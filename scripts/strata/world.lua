@@ -198,6 +198,8 @@ local handle_methods = {}
 
 -- Kinds that add methods and fields to their handles (areas.lua: areas, maps,
 -- features): kinds[kind] = { methods = {}, get = { field = fn(h) }, set = { field = fn(h, v) } }.
+-- internal = true: a system's own bookkeeping (grid_maps, branch_index,
+-- branch_cells), left out of world:objects() (world:object(uid) still finds it).
 local kinds = {}
 
 function handle_methods:alive() return owner[self]._s:info(self.uid) ~= nil end
@@ -389,6 +391,7 @@ World.__index = function(w, k)
   if k == "time" then return w._s:time() end
   if k == "seed" then return w._s:seed() end
   if k == "grid" then return World._grid_of(w) end -- strata.grid: the world's XY maps
+  if k == "branches" then return World._branches_of(w) end -- strata.branches: dungeon branches
   return World[k]
 end
 private.protect(World, "strata.world")
@@ -410,6 +413,7 @@ ModWorld.__index = function(v, k)
   if k == "rng" then return w._mod_rng end
   if k == "data" then return w._mod_data end
   if k == "grid" then return w.grid end
+  if k == "branches" then return w.branches end -- (fields of its own none: its world is private)
   local m = mod_methods[k]
   if m then return m end
   if type(k) ~= "string" or (k:sub(1, 1) == "_" and not mod_internal[k]) or host_only[k]
@@ -533,7 +537,10 @@ end
 
 function World:objects()
   local out = {}
-  for i, o in ipairs(self._s:objects()) do out[i] = handle(self, o.uid) end
+  for _, o in ipairs(self._s:objects()) do
+    local k = kinds[o.kind]
+    if not (k and k.internal) then out[#out + 1] = handle(self, o.uid) end
+  end
   return out
 end
 
@@ -709,20 +716,11 @@ function World:stream(key)
 end
 
 -- A stream over the generator r that the core lends for one call (ctx.rng
--- of a floor generator): not cached, so no second copy of its key lives here.
+-- of a floor or branch room generator): not cached, so no second copy of its
+-- key lives here (a world making rooms by the thousand piles up no streams).
 local function lent_stream(w, key, r)
   local s = setmetatable({}, Stream)
   stream_rng[s], stream_key[s], owner[s] = r, key, w
-  return s
-end
-
--- A stream of the world's seed and key for one generation (a branch room's
--- ctx.rng): the draws world:stream(key) would give first, but not kept in
--- the world (nothing saved, no lookup among its streams), so that a world
--- making rooms by the thousand does not pile up streams.
-function World:_stream_once(key)
-  local s = setmetatable({}, Stream)
-  stream_rng[s], stream_key[s], owner[s] = core.rng.new(self._s:seed()):stream(key), key, self
   return s
 end
 
