@@ -19,7 +19,8 @@
 ** fails, which Lua reports as a memory error and strata's C functions as
 ** "out of memory". Both limits apply only while a guarded call is open.
 **
-** The state is process-wide: strata.core is loaded into one Lua state.
+** The state is process-wide: one guarded call at a time in the process, in
+** whichever Lua state loaded strata.core (a C host may make several).
 */
 #include "lguard.h"
 
@@ -321,7 +322,7 @@ static int g_userdata(lua_State *L) {
 }
 
 void lstrata_open_guard(lua_State *L) {
-  static int installed;
+  static int installed; /* the SIGPROF handler: once per process */
   if (!installed) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -329,13 +330,23 @@ void lstrata_open_guard(lua_State *L) {
     sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGPROF, &sa, NULL);
+    installed = 1;
+  }
+  /* Once per state: a C host may make several, one after another
+  ** (strata_lua_new), and each needs its allocator and patterns guarded. */
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &THREADS) == LUA_TNIL) {
+    void *ud;
+    lua_Alloc f = lua_getallocf(L, &ud);
+    if (orig_alloc && (f != orig_alloc || ud != orig_ud))
+      luaL_error(L, "strata.core: every Lua state loading it must use the same allocator");
+    orig_alloc = f;
+    orig_ud = ud;
+    lua_setallocf(L, guard_alloc, NULL);
     lua_newtable(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &THREADS);
-    orig_alloc = lua_getallocf(L, &orig_ud);
-    lua_setallocf(L, guard_alloc, NULL);
-    installed = 1;
     lstrata_guard_patterns(L);
   }
+  lua_pop(L, 1);
   static const luaL_Reg fns[] = {
     {"call", g_call}, {"hook", g_hook}, {"charge", g_charge}, {"active", g_active},
     {"state", g_state}, {"userdata", g_userdata}, {NULL, NULL}};

@@ -39,6 +39,9 @@ typedef struct lruntime {
   const strata_unique_def **order; /* unique_at: by the registry's order */
   size_t norder;
   int order_known;
+  /* A C host's resolver asked first for callables (strata_lua_world_set_host):
+  ** the host's logic by ID, then the mods'. Borrowed; NULL: none. */
+  const strata_resolver *first;
 } lruntime;
 
 /* The key of the registry's table of runtimes (weak values): lr -> its table. */
@@ -47,6 +50,8 @@ extern const char lstrata_runtimes;
 void lstrata_runtime_table(lua_State *L, const lruntime *lr);
 /* The resolver answering through lr's dispatcher. */
 strata_resolver lstrata_lua_resolver(lruntime *lr);
+/* The runtime of the "strata.runtime" userdata at arg; raises if closed. */
+lruntime *lstrata_check_runtime(lua_State *L, int arg);
 /* Forgets every definition and callable: they are asked for again (a reload). */
 void lstrata_runtime_drop_cache(lruntime *lr);
 

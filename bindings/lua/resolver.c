@@ -263,6 +263,10 @@ static strata_status r_resolve(void *host, strata_logic kind, const char *id, st
                                strata_error *err) {
   lruntime *lr = host;
   lua_State *T = lr->T;
+  if (lr->first && lr->first->resolve) {
+    strata_status st = lr->first->resolve(lr->first->host, kind, id, out, err);
+    if (st != STRATA_ENOTFOUND) return st;
+  }
   if (!ROOM(lr)) return nomem(err);
   callable_entry *c = find_callable(lr, (int)kind, id);
   if (!c) {

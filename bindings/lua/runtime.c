@@ -35,6 +35,8 @@ static lruntime *check_rt(lua_State *L, int arg) {
   return u->lr;
 }
 
+lruntime *lstrata_check_runtime(lua_State *L, int arg) { return check_rt(L, arg); }
+
 static void free_runtime(lua_State *L, lruntime *lr) {
   if (!lr) return;
   strata_runtime_free(lr->rt);
