@@ -302,19 +302,29 @@ static strata_status r_resolve(void *host, strata_logic kind, const char *id, st
   return STRATA_OK;
 }
 
+/* Asks the dispatcher for the definition `what` of id: on STRATA_OK its
+** table is on top of the thread's stack. */
+static strata_status ask_definition(lruntime *lr, const char *what, const char *id,
+                                    strata_error *err) {
+  lua_State *T = lr->T;
+  if (!ROOM(lr)) return nomem(err);
+  ask(lr, what);
+  lua_pushstring(T, id);
+  strata_status st = answer(lr, 1, 2, err);
+  if (st) return st;
+  if (lua_isnil(T, -2)) return not_found(T, err);
+  lua_pop(T, 1);
+  return STRATA_OK;
+}
+
 static strata_status r_map_archetype(void *host, const char *id, const strata_map_archetype **out,
                                      strata_error *err) {
   lruntime *lr = host;
   lua_State *T = lr->T;
   for (map_def *m = lr->maps; m; m = m->next)
     if (strcmp(m->d.id, id) == 0) { *out = &m->d; return STRATA_OK; }
-  if (!ROOM(lr)) return nomem(err);
-  ask(lr, "map_archetype");
-  lua_pushstring(T, id);
-  strata_status st = answer(lr, 1, 2, err);
+  strata_status st = ask_definition(lr, "map_archetype", id, err);
   if (st) return st;
-  if (lua_isnil(T, -2)) return not_found(T, err);
-  lua_pop(T, 1);
   int t = lua_gettop(T), fail = 0;
   map_def *m = calloc(1, sizeof *m);
   if (!m) { lua_pop(T, 1); return nomem(err); }
@@ -341,13 +351,8 @@ static strata_status r_area_archetype(void *host, const char *id, const strata_a
   lua_State *T = lr->T;
   for (area_def *a = lr->areas; a; a = a->next)
     if (strcmp(a->d.id, id) == 0) { *out = &a->d; return STRATA_OK; }
-  if (!ROOM(lr)) return nomem(err);
-  ask(lr, "area_archetype");
-  lua_pushstring(T, id);
-  strata_status st = answer(lr, 1, 2, err);
+  strata_status st = ask_definition(lr, "area_archetype", id, err);
   if (st) return st;
-  if (lua_isnil(T, -2)) return not_found(T, err);
-  lua_pop(T, 1);
   int t = lua_gettop(T), fail = 0;
   area_def *a = calloc(1, sizeof *a);
   if (!a) { lua_pop(T, 1); return nomem(err); }
@@ -424,16 +429,10 @@ static const strata_unique_def *keep_unique(lruntime *lr, const char *id, strata
 static strata_status r_unique_area(void *host, const char *id, const strata_unique_def **out,
                                    strata_error *err) {
   lruntime *lr = host;
-  lua_State *T = lr->T;
   for (unique_entry *u = lr->uniques; u; u = u->next)
     if (strcmp(u->d.id, id) == 0) { *out = &u->d; return STRATA_OK; }
-  if (!ROOM(lr)) return nomem(err);
-  ask(lr, "unique_area");
-  lua_pushstring(T, id);
-  strata_status st = answer(lr, 1, 2, err);
+  strata_status st = ask_definition(lr, "unique_area", id, err);
   if (st) return st;
-  if (lua_isnil(T, -2)) return not_found(T, err);
-  lua_pop(T, 1);
   *out = keep_unique(lr, id, err);
   return *out ? STRATA_OK : STRATA_ENOMEM;
 }
