@@ -261,12 +261,13 @@ static int tilemap_define_token(lua_State *L) {
   return 1;
 }
 
-/* m:find_path(from, to [, { algorithm =, connectivity =, diagonal_cost = }])
+/* m:find_path(from, to [, { algorithm =, connectivity =, diagonal_cost =, threads = }])
 ** -> path (a strata.path value: tilepath.c), cost | nil, reason when there is none.
 ** Searches with the map's own search object (strata_tilemap_find_path): one
 ** per map, shared by every view of it, as a Lua state runs one call at a time. */
 static int tilemap_find_path(lua_State *L) {
-  static const char *const known[] = {"algorithm", "connectivity", "diagonal_cost", NULL};
+  static const char *const known[] = {"algorithm", "connectivity", "diagonal_cost", "threads",
+                                      NULL};
   lstrata_tilemap *ud = check_ud(L, 1);
   strata_tilemap *m = lstrata_check_tilemap(L, 1);
   lua_Integer x1, y1, x2, y2;
@@ -284,6 +285,9 @@ static int tilemap_find_path(lua_State *L) {
     if (conn != 4 && conn != 8) return luaL_argerror(L, 4, "connectivity must be 4 or 8");
     o.connectivity = (int)conn;
     o.diagonal_cost = lstrata_opt_number(L, 4, "diagonal_cost", o.diagonal_cost);
+    lua_Integer threads = lstrata_opt_int(L, 4, "threads", o.threads);
+    if (threads != 1 && threads != 2) return luaL_argerror(L, 4, "threads must be 1 or 2");
+    o.threads = (int)threads;
   }
   int w = strata_tilemap_width(m), h = strata_tilemap_height(m);
   if (x1 < 0 || y1 < 0 || x1 >= w || y1 >= h)

@@ -39,6 +39,8 @@
 ** straight arrivals no better), and for A* each side's best queued g.
 */
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,10 +94,17 @@ typedef struct bside {
 struct dentry;
 
 struct grid_bidir {
-  uint8_t *mark;  /* per padded cell: forward nibble | backward nibble << 4 */
-  uint32_t *dist; /* g of the side that settled the cell: straight | diagonal << 16
-                  ** (before that, maybe a queued diagonal g: TENT) */
+  uint8_t *mark;  /* A*: per padded cell, forward nibble | backward nibble << 4 */
   uint32_t cap;
+  /* Dijkstra: each side's byte per padded cell (D_* below) and g, straight
+  ** | diagonal << 16: the settled g, or before that the g of the queued
+  ** diagonal arrival (D_OPEN_D). Apart, so that the sides may run on two
+  ** threads. */
+  uint8_t *dmark[2];
+  uint32_t *dist[2];
+  uint32_t dcap;
+  uint32_t *log; /* Dijkstra: forward cells settled near the end of the first part */
+  uint32_t log_len, log_cap;
   /* A*: the best g each side queued the cell with (A* may queue a cell more
   ** than once, so it needs them to skip worse arrivals); they are also the
   ** final g of the cells a side settled. Made on the first A* search. */
@@ -109,7 +118,8 @@ struct grid_bidir {
 void gridbidir_free(struct grid_bidir *b) {
   if (b == NULL) return;
   free(b->mark);
-  free(b->dist);
+  free(b->dmark[0]), free(b->dmark[1]), free(b->dist[0]), free(b->dist[1]);
+  free(b->log);
   free(b->best[0]), free(b->best[1]);
   for (int x = 0; x < 2; x++) {
     for (int i = 0; i < SLOTS; i++) free(b->side[x].q[i].items);
@@ -120,7 +130,9 @@ void gridbidir_free(struct grid_bidir *b) {
 
 size_t gridbidir_memory(const struct grid_bidir *b) {
   if (b == NULL) return 0;
-  size_t bytes = sizeof *b + (size_t)b->cap * (sizeof *b->mark + sizeof *b->dist);
+  size_t bytes = sizeof *b + (size_t)b->cap * sizeof *b->mark;
+  bytes += (size_t)b->dcap * 2 * (sizeof(uint8_t) + sizeof(uint32_t));
+  bytes += (size_t)b->log_cap * sizeof(uint32_t);
   bytes += (size_t)b->best_cap * 2 * sizeof(uint32_t);
   for (int x = 0; x < 2; x++) {
     for (int i = 0; i < SLOTS; i++)
@@ -383,6 +395,25 @@ static int a_run(struct grid_bidir *b, const ends *en, meeting *mt, uint64_t *ex
   return r < 0 ? r : mt->found;
 }
 
+/* ---- Dijkstra ----
+**
+** Two parts. First each side alone settles every cell nearer than half the
+** octile distance h between the ends (no route is shorter than h, so the
+** two cannot have met on a cell, and an edge between them joins two cells
+** settled within sqrt 2 of that half: the forward side logs those, and the
+** routes through them are offered once both are done). Neither side reads
+** the other's state in that part, so they can run at once, the backward
+** side on a thread of its own when the search is long (threads > 1), and
+** what each settles does not depend on which ran first or how fast. Then the
+** two go on in turns, as Goldberg and Harrelson's rule asks, from there. So
+** the route, and every count, is the same on one thread or two. */
+
+/* A side's byte per cell. */
+#define D_DONE 8u    /* settled; low 3 bits: the direction it came from */
+#define D_OPEN_S 16u /* queued after a straight step */
+#define D_OPEN_D 32u /* queued after a diagonal step; dist holds its g */
+#define D_WALL 0xffu
+
 /* The neighbours of u as lanes: bytes 0-3 of the row above from u's left,
 ** 4-7 of u's row, 8-11 of the row below (3, 5, 7 and 11 are not
 ** neighbours). Straight neighbours: lanes 1 (n), 4 (w), 6 (e), 9 (s);
@@ -392,54 +423,59 @@ static int a_run(struct grid_bidir *b, const ends *en, meeting *mt, uint64_t *ex
 #define LANES_D 0x505u
 #define LANE_DIR(l) ((uint32_t)(0x52601030407ull >> (4 * (l))) & 7u)
 
-/* From the three rows' bytes (as loaded, little-endian order), per lane:
-** want, whether this side (nibble at sh) would queue an arrival: straight
-** lanes when the nibble has neither DONE nor OPEN_S, diagonal lanes when
-** it has none of DONE, OPEN_S, OPEN_D (walls, 0xff, never); meet, whether
-** the other side settled it and this side did not (a route). */
-static inline void lane_masks(uint32_t up, uint32_t mid, uint32_t down, unsigned sh,
-                              uint32_t *want, uint32_t *meet) {
-  const unsigned osh = sh ^ 4u;
+/* From a side's three rows of bytes (as loaded, little-endian order), the
+** lanes it would queue an arrival into: straight lanes with neither D_DONE
+** nor D_OPEN_S, diagonal lanes with none of D_DONE, D_OPEN_S, D_OPEN_D
+** (walls, 0xff, never). */
+static inline uint32_t lanes_wanted(uint32_t up, uint32_t mid, uint32_t down) {
 #if defined(__SSE2__) && !defined(STRATA_NO_SIMD)
   const __m128i v = _mm_unpacklo_epi64(
       _mm_unpacklo_epi32(_mm_cvtsi32_si128((int)up), _mm_cvtsi32_si128((int)mid)),
       _mm_cvtsi32_si128((int)down));
-  const char ms = (char)((DONE | OPEN_S) << sh), md = (char)((DONE | OPEN_S | OPEN_D) << sh);
+  const char ms = (char)(D_DONE | D_OPEN_S), md = (char)(D_DONE | D_OPEN_S | D_OPEN_D);
   const __m128i busy = _mm_setr_epi8(md, ms, md, 0, ms, 0, ms, 0, md, ms, md, 0, 0, 0, 0, 0);
   const __m128i free_ = _mm_cmpeq_epi8(_mm_and_si128(v, busy), _mm_setzero_si128());
-  *want = (uint32_t)_mm_movemask_epi8(free_) & (LANES_S | LANES_D);
-  const __m128i done = _mm_set1_epi8((char)(DONE << sh | DONE << osh));
-  const __m128i theirs = _mm_set1_epi8((char)(DONE << osh));
-  const __m128i met = _mm_cmpeq_epi8(_mm_and_si128(v, done), theirs);
-  *meet = (uint32_t)_mm_movemask_epi8(met) & (LANES_S | LANES_D);
+  return (uint32_t)_mm_movemask_epi8(free_) & (LANES_S | LANES_D);
 #else
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-  up = __builtin_bswap32(up), mid = __builtin_bswap32(mid), down = __builtin_bswap32(down);
-#endif
   const uint32_t row[3] = {up, mid, down};
-  uint32_t w = 0, m = 0;
-  for (int r = 0; r < 3; r++) {
-    const uint32_t own = row[r] >> sh, their = row[r] >> osh;
-    /* bit 0 of each byte: free for a straight arrival, for a diagonal one, met */
-    const uint32_t fs = ~((own >> 1) | (own >> 3)), fd = fs & ~own, mt = (their & ~own) >> 3;
-    for (int c = 0; c < 4; c++) {
-      const unsigned l = 4u * (unsigned)r + (unsigned)c;
-      const uint32_t f = (LANES_S >> l) & 1u ? fs : fd;
-      w |= ((f >> (8 * c)) & 1u) << l;
-      m |= ((mt >> (8 * c)) & 1u) << l;
-    }
+  uint32_t w = 0;
+  for (unsigned l = 0; l < 12; l++) {
+    const uint32_t byte = (row[l / 4] >> (8 * (l % 4))) & 0xffu; /* little-endian lanes */
+    const uint32_t busy = (LANES_S >> l) & 1u ? D_DONE | D_OPEN_S : D_DONE | D_OPEN_S | D_OPEN_D;
+    w |= (uint32_t)((byte & busy) == 0) << l;
   }
-  *want = w & (LANES_S | LANES_D);
-  *meet = m & (LANES_S | LANES_D);
+  return w & (LANES_S | LANES_D);
 #endif
 }
 
-/* Dijkstra's own loop. Its entries carry the cell with the direction it
-** came from and g as straight | diagonal << 16, 8 bytes; the key is made
-** from g where it is needed (keeping it in the entry, 16 bytes, measured
-** no faster). The two FIFOs per side live in locals while a side runs, so
-** that stores into the queues cannot be taken to change them (they would be
-** reloaded after every store otherwise). */
+/* The lanes the other side settled and this one did not: routes. */
+static inline uint32_t lanes_met(uint32_t up, uint32_t mid, uint32_t down, uint32_t oup,
+                                 uint32_t omid, uint32_t odown) {
+  const uint32_t row[3] = {up, mid, down}, orow[3] = {oup, omid, odown};
+  uint32_t m = 0;
+  for (unsigned r = 0; r < 3; r++) {
+    /* bit 3 of each byte: the other's D_DONE without this one's (a wall has both) */
+    const uint32_t met = orow[r] & ~row[r] & 0x08080808u;
+    for (unsigned c = 0; c < 4; c++) m |= ((met >> (8 * c + 3)) & 1u) << (4 * r + c);
+  }
+  return m & (LANES_S | LANES_D);
+}
+
+static inline uint32_t load4(const uint8_t *p) {
+  uint32_t v;
+  memcpy(&v, p, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  v = __builtin_bswap32(v);
+#endif
+  return v;
+}
+
+/* Dijkstra's entries carry the cell with the direction it came from and g
+** as straight | diagonal << 16, 8 bytes; the key is made from g where it is
+** needed (keeping it in the entry, 16 bytes, measured no faster). A side's
+** two FIFOs live in locals while it runs, so that stores into the queues
+** cannot be taken to change them (they would be reloaded after every store
+** otherwise). */
 typedef struct dentry {
   uint32_t cell; /* padded index | direction << 29 */
   uint32_t g;    /* straight | diagonal << 16 */
@@ -449,7 +485,6 @@ typedef struct dring {
   dentry *items;
   uint32_t mask, head, tail; /* head, tail: counters, masked on use */
 } dring;
-
 
 static int dring_grow(dring *r) {
   uint32_t cap = r->mask + 1, len = r->tail - r->head;
@@ -465,31 +500,76 @@ static int dring_grow(dring *r) {
 
 #define RING_HEAD_KEY(r) ((r).tail != (r).head ? gkey((r).items[(r).head & (r).mask].g) : KEY_NONE)
 
-/* Runs side x (a constant in each copy) while its frontier is no larger
-** than the other's. 0: go on with the other side; 1: done (met, or a side
-** ran out); -1 out of memory; -2 a count outgrew 16 bits. */
+/* How a side runs (d_side): ALONE in the first part, up to a key, reading
+** nothing of the other side; MAY_GROW when it may allocate (not on the
+** second thread: strata's allocator hooks are not for threads); LOGS for
+** the forward side's first part. */
+#define ALONE 1
+#define MAY_GROW 2
+#define LOGS 4
+
+typedef struct dpart {
+  uint64_t stop2;    /* ALONE: stop before a key k with 2 k >= stop2 (2 k, to halve exactly) */
+  uint64_t log2from; /* LOGS: log the cells settled with 2 k >= log2from */
+} dpart;
+
+/* Runs side x (a constant in each copy). Together: while its frontier is
+** no larger than the other's; 0: go on with the other side, 1: done (met,
+** or a side ran out). ALONE: up to the part's key; 0: there, 1: ran out
+** (no route: the ends are further apart than that). Both: -1 out of
+** memory, -2 a count outgrew 16 bits, -3 a FIFO or the log is full and
+** MAY_GROW is not set (call again with it). */
 static inline __attribute__((always_inline)) int d_side(struct grid_bidir *b, const ends *en,
-                                                        const int x, dring rr[2][2], meeting *mt,
+                                                        const int x, const int how, dring rr[2][2],
+                                                        const dpart *part, meeting *mt,
                                                         uint64_t *pops) {
   const int32_t pw = en->pw;
-  /* lane l = 4 row + column of the 3 x 4 bytes lane_masks reads */
+  /* lane l = 4 row + column of the 3 x 4 bytes read around a cell */
   const int32_t loff[12] = {-pw - 1, -pw, -pw + 1, 0, -1, 0, 1, 0, pw - 1, pw, pw + 1, 0};
-  const unsigned sh = x ? 4u : 0u, osh = x ? 0u : 4u;
-  uint8_t *const mark = b->mark;
-  uint32_t *const dist = b->dist;
+  uint8_t *const mark = b->dmark[x];
+  const uint8_t *const omark = b->dmark[!x];
+  uint32_t *const dist = b->dist[x];
+  const uint32_t *const odist = b->dist[!x];
   dring r0 = rr[x][0], r1 = rr[x][1];
-  const dring o0 = rr[!x][0], o1 = rr[!x][1];
-  const uint32_t other_open = (o0.tail - o0.head) + (o1.tail - o1.head);
-  /* the other side's least key, fixed while this side runs */
-  const uint64_t ko0 = RING_HEAD_KEY(o0), ko1 = RING_HEAD_KEY(o1);
-  const uint64_t ko = ko1 < ko0 ? ko1 : ko0;
+  uint32_t other_open = 0;
+  uint64_t ko = 0;
+  if (!(how & ALONE)) {
+    const dring o0 = rr[!x][0], o1 = rr[!x][1];
+    other_open = (o0.tail - o0.head) + (o1.tail - o1.head);
+    /* the other side's least key, fixed while this side runs */
+    const uint64_t ko0 = RING_HEAD_KEY(o0), ko1 = RING_HEAD_KEY(o1);
+    ko = ko1 < ko0 ? ko1 : ko0;
+  }
   uint64_t k0 = RING_HEAD_KEY(r0), k1 = RING_HEAD_KEY(r1);
   uint64_t n = 0;
-  uint32_t room = 0; /* cells that can be settled before a FIFO may be full */
+  uint32_t room = 0; /* cells that can be settled before a FIFO (or the log) may be full */
   int ret = 0;
   for (;;) {
-    if ((r0.tail - r0.head) + (r1.tail - r1.head) > other_open) break; /* the other side's turn */
+    if (!(how & ALONE) && (r0.tail - r0.head) + (r1.tail - r1.head) > other_open) break;
+    /* A cell queues at most four entries in each FIFO: room for that many
+    ** is made once every so many cells, not checked at every one. */
+    if (room == 0) {
+      const uint32_t need0 = r0.tail - r0.head + 4 > r0.mask + 1, need1 = r1.tail - r1.head + 4 > r1.mask + 1;
+      const uint32_t needlog = (how & LOGS) && b->log_len == b->log_cap;
+      if (need0 | need1 | needlog) {
+        if (!(how & MAY_GROW)) { ret = -3; break; }
+        if (need0 && !dring_grow(&r0)) { ret = -1; break; }
+        if (need1 && !dring_grow(&r1)) { ret = -1; break; }
+        if (needlog) {
+          uint32_t cap = b->log_cap ? b->log_cap * 2 : 4096;
+          uint32_t *log = realloc(b->log, (size_t)cap * sizeof *log);
+          if (log == NULL) { ret = -1; break; }
+          b->log = log, b->log_cap = cap;
+        }
+      }
+      const uint32_t f0 = r0.mask + 1 - (r0.tail - r0.head), f1 = r1.mask + 1 - (r1.tail - r1.head);
+      room = (f0 < f1 ? f0 : f1) / 4;
+      if ((how & LOGS) && b->log_cap - b->log_len < room) room = b->log_cap - b->log_len;
+    }
     const int from1 = k1 < k0;
+    const uint64_t ke = from1 ? k1 : k0;
+    if (ke == KEY_NONE) { ret = 1; break; } /* both ran out: mu stands, or no route */
+    if ((how & ALONE) && 2 * ke >= part->stop2) break; /* the first part is done */
     /* Which FIFO gives the next cell changes from pop to pop in no regular
     ** way: both heads are read and one is chosen by a mask, not a branch. */
     const uint32_t sel = 0u - (uint32_t)from1;
@@ -507,99 +587,79 @@ static inline __attribute__((always_inline)) int d_side(struct grid_bidir *b, co
     }
     const dentry e0 = r0.items[r0.head & r0.mask], e1 = r1.items[r1.head & r1.mask];
     const dentry e = {(e1.cell & sel) | (e0.cell & ~sel), (e1.g & sel) | (e0.g & ~sel)};
-    const uint64_t ke = from1 ? k1 : k0;
-    if (ke == KEY_NONE) { ret = 1; break; } /* both ran out: mu stands, or no route */
     r0.head += ~sel & 1u, r1.head += sel & 1u;
     /* Goldberg and Harrelson's rule */
-    if (mt->found && ke + ko >= ((uint64_t)mt->s << 40) + (uint64_t)mt->d * KEY_DIAGONAL) {
+    if (!(how & ALONE) && mt->found &&
+        ke + ko >= ((uint64_t)mt->s << 40) + (uint64_t)mt->d * KEY_DIAGONAL) {
       ret = 1;
       break;
     }
     k0 = RING_HEAD_KEY(r0), k1 = RING_HEAD_KEY(r1);
     const uint32_t u = e.cell & CELL_MASK;
     const uint32_t mu = mark[u];
-    if ((mu >> sh) & DONE) continue; /* settled already, by a shorter route */
-    n++;
-    /* The neighbours' rows (see below), loaded before u's byte is stored:
-    ** a 4-byte load that covers a byte still in the store buffer cannot
-    ** take it from there and waits until the store is done. u's own byte
-    ** is not used from them (the other side has not settled u, or the
-    ** search stops right here). */
-    uint32_t up, mid, down;
-    memcpy(&up, mark + u - pw - 1, 4);
-    memcpy(&mid, mark + u - 1, 4);
-    memcpy(&down, mark + u + pw - 1, 4);
-    const uint32_t dir = e.cell >> 29, g = e.g;
-    mark[u] = (uint8_t)((mu & (0xfu << osh)) | (DONE | dir) << sh);
-    if ((mu >> osh) & DONE) { /* settled by both: mu is reached */
-      uint32_t o = dist[u];
-      offer(mt, (g & 0xffffu) + (o & 0xffffu), (g >> 16) + (o >> 16), u, u);
-      ret = 1;
-      break;
-    }
+    if (mu & D_DONE) continue; /* settled already, by a shorter route */
     if (ke >= KEY_LIMIT) { ret = -2; break; } /* the key bounds both counts */
+    n++;
+    room--;
+    /* The neighbours' rows, loaded before u's byte is stored: a 4-byte load
+    ** that covers a byte still in the store buffer cannot take it from
+    ** there and waits until the store is done. */
+    const uint32_t up = load4(mark + u - pw - 1), mid = load4(mark + u - 1),
+                   down = load4(mark + u + pw - 1);
+    const uint32_t g = e.g;
+    mark[u] = (uint8_t)(D_DONE | e.cell >> 29);
     dist[u] = g;
+    if ((how & LOGS) && 2 * ke >= part->log2from) b->log[b->log_len++] = u;
+    if (!(how & ALONE)) {
+      if (omark[u] & D_DONE) { /* settled by both: mu is reached */
+        const uint32_t o = odist[u];
+        offer(mt, (g & 0xffffu) + (o & 0xffffu), (g >> 16) + (o >> 16), u, u);
+        ret = 1;
+        break;
+      }
+      uint32_t meet = lanes_met(up, mid, down, load4(omark + u - pw - 1), load4(omark + u - 1),
+                                load4(omark + u + pw - 1));
+      for (; meet; meet &= meet - 1) { /* the other side settled a neighbour: routes */
+        const int l = __builtin_ctz(meet);
+        const uint32_t v = (uint32_t)((int32_t)u + loff[l]);
+        const uint32_t o = odist[v], straight = (LANES_S >> l) & 1u;
+        const uint32_t rs = (g & 0xffffu) + (o & 0xffffu) + straight;
+        const uint32_t rd = (g >> 16) + (o >> 16) + (straight ^ 1u);
+        if (x) offer(mt, rs, rd, v, u);
+        else offer(mt, rs, rd, u, v);
+      }
+    }
     const uint32_t gs = g + 1u, gd = g + 0x10000u;
     const uint64_t ks = ke + KEY_STRAIGHT, kd = ke + KEY_DIAGONAL;
-    /* A cell queues at most four entries in each FIFO: room for that many
-    ** is made once every so many cells, not checked at every one. */
-    if (room == 0) {
-      if (r0.tail - r0.head + 4 > r0.mask + 1 && !dring_grow(&r0)) return -1;
-      if (r1.tail - r1.head + 4 > r1.mask + 1 && !dring_grow(&r1)) return -1;
-      const uint32_t f0 = r0.mask + 1 - (r0.tail - r0.head), f1 = r1.mask + 1 - (r1.tail - r1.head);
-      room = (f0 < f1 ? f0 : f1) / 4;
-    }
-    room--;
-    /* The eight neighbours' bytes in three loads, one per row (the mark
-    ** array has slack at its end for the last one), tested all at once
-    ** (see lane_masks). Only the neighbours to be queued are then visited,
-    ** by their bits: eight branches on neighbour states that look random to
-    ** the predictor become loops over one or two bits. (A version that
-    ** queued without any branch, writing every entry and moving the tail by
-    ** a flag, was slower than eight branches.) */
-    uint32_t want, meet;
-    lane_masks(up, mid, down, sh, &want, &meet);
-    for (; meet; meet &= meet - 1) { /* the other side settled a neighbour: routes */
-      const int l = __builtin_ctz(meet);
-      const uint32_t v = (uint32_t)((int32_t)u + loff[l]);
-      const uint32_t o = dist[v], straight = (LANES_S >> l) & 1u;
-      const uint32_t rs = (g & 0xffffu) + (o & 0xffffu) + straight;
-      const uint32_t rd = (g >> 16) + (o >> 16) + (straight ^ 1u);
-      if (x) offer(mt, rs, rd, v, u);
-      else offer(mt, rs, rd, u, v);
-    }
-    /* Straight arrivals first, then diagonal ones: two loops instead of a
-    ** branch on the kind per neighbour.
-    ** A FIFO's keys only grow, so a new entry is its head only when it was
-    ** empty (head key INFINITY): the minimum updates the head key. */
+    /* The eight neighbours' bytes were read in three loads, one per row (the
+    ** arrays have slack at their ends for the last one), and are tested all
+    ** at once. Only the neighbours to be queued are then visited, by their
+    ** bits: eight branches on neighbour states that look random to the
+    ** predictor become loops over one or two bits. (A version that queued
+    ** without any branch, writing every entry and moving the tail by a flag,
+    ** was slower than eight branches.) Straight arrivals first, then
+    ** diagonal ones: two loops instead of a branch on the kind per
+    ** neighbour. A FIFO's keys only grow, so a new entry is its head only
+    ** when it was empty: the minimum updates the head key. */
+    const uint32_t want = lanes_wanted(up, mid, down);
     for (uint32_t ws = want & LANES_S; ws; ws &= ws - 1) {
       const int l = __builtin_ctz(ws);
       const uint32_t v = (uint32_t)((int32_t)u + loff[l]);
       const uint32_t mv = mark[v];
-      /* Queued diagonally with a g no greater (often equal: a straight
-      ** and a diagonal step in either order): this arrival would only be
-      ** popped to be dropped as settled, so it is not queued (43 % of
-      ** the pops were such). dist holds that g while TENT is set and the
-      ** other side has not settled v. Their keys order them exactly. */
-      if (((mv >> sh) & TENT) && !((mv >> osh) & DONE) && ks >= gkey(dist[v])) continue;
-      mark[v] = (uint8_t)(mv | OPEN_S << sh);
+      /* Queued diagonally with a g no greater (often equal: a straight and
+      ** a diagonal step in either order): this arrival would only be popped
+      ** to be dropped as settled, so it is not queued. Their keys order
+      ** them exactly. */
+      if ((mv & D_OPEN_D) && ks >= gkey(dist[v])) continue;
+      mark[v] = (uint8_t)(mv | D_OPEN_S);
       r0.items[r0.tail++ & r0.mask] = (dentry){v | (uint32_t)LANE_DIR(l) << 29, gs};
       k0 = k0 < ks ? k0 : ks;
     }
     for (uint32_t wd = want & LANES_D; wd; wd &= wd - 1) {
       const int l = __builtin_ctz(wd);
       const uint32_t v = (uint32_t)((int32_t)u + loff[l]);
-      const uint32_t mv = mark[v];
-      /* The diagonal g goes into dist if the other side has not touched
-      ** v: then dist holds no settled g, and the other side writes it
-      ** only when it settles v (its own diagonal arrivals see this
-      ** side's nibble set and leave dist alone). */
-      if (!((mv >> osh) & 0xfu)) {
-        dist[v] = gd;
-        mark[v] = (uint8_t)(mv | (OPEN_D | TENT) << sh);
-      } else {
-        mark[v] = (uint8_t)(mv | OPEN_D << sh);
-      }
+      dist[v] = gd;
+      mark[v] = (uint8_t)(mark[v] | D_OPEN_D);
       r1.items[r1.tail++ & r1.mask] = (dentry){v | (uint32_t)LANE_DIR(l) << 29, gd};
       k1 = k1 < kd ? k1 : kd;
     }
@@ -609,7 +669,68 @@ static inline __attribute__((always_inline)) int d_side(struct grid_bidir *b, co
   return ret;
 }
 
-static int d_run(struct grid_bidir *b, const ends *en, meeting *mt, uint64_t *expanded) {
+/* The copies d_side is made in: each side together, each side alone with
+** and without growing, the forward side alone logging. */
+static int d_fwd(struct grid_bidir *b, const ends *en, dring rr[2][2], const dpart *p, meeting *mt,
+                 uint64_t *pops) {
+  return d_side(b, en, 0, 0 | MAY_GROW, rr, p, mt, pops);
+}
+static int d_bwd(struct grid_bidir *b, const ends *en, dring rr[2][2], const dpart *p, meeting *mt,
+                 uint64_t *pops) {
+  return d_side(b, en, 1, 0 | MAY_GROW, rr, p, mt, pops);
+}
+static int d_fwd_alone(struct grid_bidir *b, const ends *en, dring rr[2][2], const dpart *p,
+                       uint64_t *pops) {
+  return d_side(b, en, 0, ALONE | MAY_GROW | LOGS, rr, p, NULL, pops);
+}
+static int d_bwd_alone(struct grid_bidir *b, const ends *en, dring rr[2][2], const dpart *p,
+                       int may_grow, uint64_t *pops) {
+  return may_grow ? d_side(b, en, 1, ALONE | MAY_GROW, rr, p, NULL, pops)
+                  : d_side(b, en, 1, ALONE, rr, p, NULL, pops);
+}
+
+/* A side's byte per cell from the map: 0 passable, D_WALL a wall. */
+static void d_clear(uint8_t *mark, const uint8_t *cls, uint32_t n) {
+  /* class 1 (passable) -> 0, class 0 (wall) -> 0xff: the byte minus one.
+  ** Eight bytes at a time as (class ^ 1) * 0xff, which carries into no
+  ** neighbouring byte: gcc -O2 leaves the byte loop scalar, and that was
+  ** 3 % of a search. */
+  uint32_t i = 0;
+  for (; n - i >= 8; i += 8) {
+    uint64_t c;
+    memcpy(&c, cls + i, 8);
+    c = (c ^ 0x0101010101010101ull) * 0xffu;
+    memcpy(mark + i, &c, 8);
+  }
+  for (; i < n; i++) mark[i] = (uint8_t)(cls[i] - 1u);
+}
+
+/* The backward side's first part, on the second thread. */
+typedef struct dworker {
+  struct grid_bidir *b;
+  const ends *en;
+  dring (*rr)[2];
+  const dpart *part;
+  const uint8_t *cls;
+  uint32_t n;
+  uint64_t pops;
+  int ret;
+} dworker;
+
+static void *d_worker(void *arg) {
+  dworker *w = arg;
+  d_clear(w->b->dmark[1], w->cls, w->n);
+  w->ret = d_bwd_alone(w->b, w->en, w->rr, w->part, 0, &w->pops);
+  return NULL;
+}
+
+/* The second thread pays for itself past about this many cells (its
+** start costs tens of microseconds; a cell, 20 nanoseconds). */
+#define THREAD_MIN_CELLS 65536u
+#define THREAD_MIN_HALF 128u /* half the octile distance, in straight steps */
+
+static int d_run(struct grid_bidir *b, const ends *en, const uint8_t *cls, uint32_t n, int threads,
+                 meeting *mt, uint64_t *expanded) {
   dring rr[2][2];
   for (int x = 0; x < 2; x++)
     for (int k = 0; k < 2; k++) {
@@ -622,84 +743,90 @@ static int d_run(struct grid_bidir *b, const ends *en, meeting *mt, uint64_t *ex
   rr[0][0].items[rr[0][0].tail++] = (dentry){en->cell[0], 0};
   rr[1][0].items[rr[1][0].tail++] = (dentry){en->cell[1], 0};
   mt->found = 0;
+  /* h, the octile distance between the ends: no route is shorter */
+  const uint32_t dx = (uint32_t)abs(en->x[1] - en->x[0]), dy = (uint32_t)abs(en->y[1] - en->y[0]);
+  const uint32_t lo = dx < dy ? dx : dy, hi = dx ^ dy ^ lo;
+  const uint64_t h = gkey((hi - lo) | lo << 16);
+  const dpart part = {h, h > 2 * KEY_DIAGONAL + KEY_STRAIGHT ? h - 2 * KEY_DIAGONAL - KEY_STRAIGHT : 0};
+  b->log_len = 0;
   uint64_t pops = 0;
-  int r;
-  do {
-    r = d_side(b, en, 0, rr, mt, &pops);
-    if (r == 0) r = d_side(b, en, 1, rr, mt, &pops);
-  } while (r == 0);
-  if (r == 1) ran_out(b, en, b->dist, b->dist, mt);
+  int r = 0, rb = 0;
+  dworker w = {b, en, rr, &part, cls, n, 0, 0};
+  pthread_t thread;
+  int threaded = 0;
+  if (threads > 1 && n >= THREAD_MIN_CELLS && hi >= 2 * THREAD_MIN_HALF) {
+    /* The second thread takes no signals: a host's handlers (the Lua
+    ** binding's budget timer among them) run on the caller's thread. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    threaded = pthread_create(&thread, NULL, d_worker, &w) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+  }
+  d_clear(b->dmark[0], cls, n);
+  r = d_fwd_alone(b, en, rr, &part, &pops);
+  if (threaded) pthread_join(thread, NULL);
+  else d_clear(b->dmark[1], cls, n), w.ret = -3;
+  pops += w.pops;
+  /* The backward side's first part, or the rest of it where the second
+  ** thread ran out of room. */
+  rb = w.ret == -3 ? d_bwd_alone(b, en, rr, &part, 1, &pops) : w.ret;
+  if (r == 0) r = rb;
+  if (r == 0) {
+    /* The routes across the edges between the two sides' first parts: one
+    ** end of each is in the log. */
+    const int32_t pw = en->pw;
+    const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
+    for (uint32_t i = 0; i < b->log_len; i++) {
+      const uint32_t u = b->log[i], g = b->dist[0][u];
+      for (int d = 0; d < 8; d++) {
+        const uint32_t v = (uint32_t)((int32_t)u + off[d]), mv = b->dmark[1][v];
+        if (mv == D_WALL || !(mv & D_DONE)) continue;
+        const uint32_t o = b->dist[1][v], straight = d < 4;
+        offer(mt, (g & 0xffffu) + (o & 0xffffu) + straight, (g >> 16) + (o >> 16) + !straight, u, v);
+      }
+    }
+    do {
+      r = d_fwd(b, en, rr, &part, mt, &pops);
+      if (r == 0) r = d_bwd(b, en, rr, &part, mt, &pops);
+    } while (r == 0);
+  } else if (r == 1) {
+    r = 0; /* a side ran out in the first part: the ends are not connected */
+    mt->found = 0;
+  }
   for (int x = 0; x < 2; x++)
     for (int k = 0; k < 2; k++) b->ring[x][k] = rr[x][k].items, b->ring_cap[x][k] = rr[x][k].mask + 1;
   *expanded = pops;
   return r < 0 ? r : mt->found;
 }
 
-int gridbidir_run(struct grid_bidir **bp, const uint8_t *cls, uint32_t pw, uint32_t ph, int astar,
-                  int sx, int sy, int gx, int gy, double cell_cost, strata_path *out,
-                  uint64_t *expanded) {
-  uint32_t n = pw * ph;
-  struct grid_bidir *b = *bp;
-  if (b == NULL && (b = *bp = calloc(1, sizeof *b)) == NULL) return -1;
-  if (n > b->cap) {
-    uint8_t *mark = malloc((size_t)n + 4); /* slack: Dijkstra loads bytes by fours */
-    uint32_t *dist = malloc((size_t)n * sizeof *dist);
-    if (mark == NULL || dist == NULL) {
-      free(mark), free(dist);
-      return -1;
-    }
-    free(b->mark), free(b->dist);
-    b->mark = mark, b->dist = dist, b->cap = n;
-  }
-  /* class 1 (passable) -> 0 (unseen by both), class 0 (wall) -> WALL: one
-  ** class only, so the byte minus one. Eight bytes at a time as
-  ** (class ^ 1) * 0xff, which carries into no neighbouring byte: gcc -O2
-  ** leaves the byte loop scalar, and that was 3 % of a search. */
-  uint8_t *mark = b->mark; /* a local: stores through b->mark could change b */
-  uint32_t i = 0;
-  for (; n - i >= 8; i += 8) {
-    uint64_t c;
-    memcpy(&c, cls + i, 8);
-    c = (c ^ 0x0101010101010101ull) * 0xffu;
-    memcpy(mark + i, &c, 8);
-  }
-  for (; i < n; i++) mark[i] = (uint8_t)(cls[i] - 1u);
-  ends en = {(int32_t)pw,
-             {(uint32_t)(sy + 1) * pw + (uint32_t)(sx + 1), (uint32_t)(gy + 1) * pw + (uint32_t)(gx + 1)},
-             {sx, gx},
-             {sy, gy}};
-  out->len = 0;
-  out->cost = 0;
-  meeting mt = {0, 0, 0, en.cell[0], en.cell[0]};
-  int found = 1;
-  if (en.cell[0] == en.cell[1]) *expanded = 1;
-  else found = astar ? a_run(b, &en, &mt, expanded) : d_run(b, &en, &mt, expanded);
-  if (found <= 0) return found;
+/* The route from the meeting: the forward chain from a back to the start,
+** reversed, then the backward chain from b on to the goal (a backward
+** direction points away from the goal, so the next cell is the cell minus
+** that step). A direction is the low 3 bits of marks[side][cell] >> sh[side]. */
+static int route(const ends *en, const meeting *mt, const uint8_t *const marks[2],
+                 const unsigned sh[2], uint32_t pw, double cell_cost, strata_path *out) {
   const int32_t p = (int32_t)pw;
   const int32_t off[8] = {-p, 1, p, -1, -p + 1, p + 1, p - 1, -p - 1};
   const uint32_t width = pw - 2;
-  /* The route: the forward chain from a back to the start, reversed, then
-  ** the backward chain from b on to the goal (a backward direction points
-  ** away from the goal, so the next cell is the cell minus that step). */
   size_t len = 0, straight = 0, diagonal = 0;
   for (int part = 0; part < 2; part++) {
-    uint32_t v = part ? mt.b : mt.a;
-    const unsigned sh = part ? 4u : 0u;
+    uint32_t v = part ? mt->b : mt->a;
     if (part) {
-      if (mt.b == mt.a) { /* a is in the path already: step past it */
-        if (v == en.cell[1]) break;
-        unsigned d = (b->mark[v] >> sh) & 7u;
+      if (mt->b == mt->a) { /* a is in the path already: step past it */
+        if (v == en->cell[1]) break;
+        unsigned d = (marks[1][v] >> sh[1]) & 7u;
         d < 4 ? straight++ : diagonal++;
         v = (uint32_t)((int32_t)v - off[d]);
       } else { /* the step from a to b */
-        uint32_t step = mt.b > mt.a ? mt.b - mt.a : mt.a - mt.b;
+        uint32_t step = mt->b > mt->a ? mt->b - mt->a : mt->a - mt->b;
         step == 1 || step == pw ? straight++ : diagonal++;
       }
     }
     for (;;) {
       if (!grid_route_add(out, &len, (v / pw - 1) * width + (v % pw - 1))) return -1;
-      if (v == en.cell[part]) break;
-      unsigned d = (b->mark[v] >> sh) & 7u;
+      if (v == en->cell[part]) break;
+      unsigned d = (marks[part][v] >> sh[part]) & 7u;
       d < 4 ? straight++ : diagonal++;
       v = (uint32_t)((int32_t)v - off[d]);
     }
@@ -708,4 +835,48 @@ int gridbidir_run(struct grid_bidir **bp, const uint8_t *cls, uint32_t pw, uint3
   out->len = len;
   out->cost = cell_cost * ((double)straight + M_SQRT2 * (double)diagonal);
   return 1;
+}
+
+int gridbidir_run(struct grid_bidir **bp, const uint8_t *cls, uint32_t pw, uint32_t ph, int astar,
+                  int threads, int sx, int sy, int gx, int gy, double cell_cost, strata_path *out,
+                  uint64_t *expanded) {
+  uint32_t n = pw * ph;
+  struct grid_bidir *b = *bp;
+  if (b == NULL && (b = *bp = calloc(1, sizeof *b)) == NULL) return -1;
+  ends en = {(int32_t)pw,
+             {(uint32_t)(sy + 1) * pw + (uint32_t)(sx + 1), (uint32_t)(gy + 1) * pw + (uint32_t)(gx + 1)},
+             {sx, gx},
+             {sy, gy}};
+  out->len = 0;
+  out->cost = 0;
+  meeting mt = {0, 0, 0, en.cell[0], en.cell[0]};
+  if (astar) {
+    if (n > b->cap) {
+      uint8_t *mark = malloc((size_t)n + 4);
+      if (mark == NULL) return -1;
+      free(b->mark);
+      b->mark = mark, b->cap = n;
+    }
+    /* class 1 (passable) -> 0 (unseen by both), class 0 (wall) -> WALL */
+    d_clear(b->mark, cls, n);
+  } else if (n > b->dcap) {
+    for (int x = 0; x < 2; x++) {
+      uint8_t *mark = malloc((size_t)n + 4); /* slack: rows are loaded by fours */
+      uint32_t *dist = malloc((size_t)n * sizeof *dist);
+      if (mark == NULL || dist == NULL) {
+        free(mark), free(dist);
+        return -1;
+      }
+      free(b->dmark[x]), free(b->dist[x]);
+      b->dmark[x] = mark, b->dist[x] = dist;
+    }
+    b->dcap = n;
+  }
+  int found = 1;
+  if (en.cell[0] == en.cell[1]) *expanded = 1;
+  else found = astar ? a_run(b, &en, &mt, expanded) : d_run(b, &en, cls, n, threads, &mt, expanded);
+  if (found <= 0) return found;
+  const uint8_t *const marks[2] = {astar ? b->mark : b->dmark[0], astar ? b->mark : b->dmark[1]};
+  const unsigned sh[2] = {0, astar ? 4u : 0u};
+  return route(&en, &mt, marks, sh, pw, cell_cost, out);
 }

@@ -225,7 +225,7 @@ static int run_jump(strata_grid_search *s, const grid_query *q, strata_path *out
 }
 static int run_bidir(strata_grid_search *s, const grid_query *q, strata_path *out) {
   return gridbidir_run(&s->bidir, q->g->cls, q->g->pw, q->g->ph, q->algorithm == STRATA_PATH_ASTAR,
-                       q->x1, q->y1, q->x2, q->y2, CELL_COST(q), out, &s->expanded);
+                       q->threads, q->x1, q->y1, q->x2, q->y2, CELL_COST(q), out, &s->expanded);
 }
 static int run_flood(strata_grid_search *s, const grid_query *q, gridflood_kind kind,
                      strata_path *out) {
@@ -302,6 +302,8 @@ static strata_status prepare(strata_grid_search *s, const strata_tilemap *m, int
   if (!strata_tilemap_contains(m, x2, y2))
     return strata_error_set(err, STRATA_EARG, "goal (%d, %d) is outside the %dx%d map", x2, y2,
                             m->width, m->height);
+  if (opt->threads < 0 || opt->threads > 2)
+    return strata_error_set(err, STRATA_EARG, "threads must be 1 or 2, got %d", opt->threads);
   if ((unsigned)opt->algorithm > STRATA_PATH_GREEDY)
     return strata_error_set(err, STRATA_EARG, "unknown path algorithm %d", (int)opt->algorithm);
   const int greedy = opt->algorithm == STRATA_PATH_GREEDY;
@@ -310,7 +312,8 @@ static strata_status prepare(strata_grid_search *s, const strata_tilemap *m, int
                             m->width, m->height);
   const int eight = opt->connectivity == 8;
   *q = (grid_query){m, s->token_cost, greedy || s->classes.too_many ? NULL : &s->classes, x1, y1,
-                    x2, y2, opt->algorithm, eight, eight ? opt->diagonal_cost : 1};
+                    x2, y2, opt->algorithm, eight, eight ? opt->diagonal_cost : 1,
+                    opt->threads == 1 ? 1 : 2};
   return STRATA_OK;
 }
 

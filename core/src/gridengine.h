@@ -53,6 +53,7 @@ typedef struct grid_query {
   strata_path_algorithm algorithm;
   int eight;
   double diag;               /* multiplier of a diagonal step (1 when !eight) */
+  int threads;               /* at most this many threads (1 or 2) */
 } grid_query;
 
 /* ---- routes ---- */
@@ -104,8 +105,9 @@ int gridflood_run(struct grid_flood **f, const uint8_t *cls, uint32_t pw, uint32
 struct grid_bidir;
 void gridbidir_free(struct grid_bidir *b);
 size_t gridbidir_memory(const struct grid_bidir *b);
+/* threads: at most this many (1 or 2) for Dijkstra; the route is the same. */
 int gridbidir_run(struct grid_bidir **b, const uint8_t *cls, uint32_t pw, uint32_t ph, int astar,
-                  int sx, int sy, int gx, int gy, double cell_cost, strata_path *out,
+                  int threads, int sx, int sy, int gx, int gy, double cell_cost, strata_path *out,
                   uint64_t *expanded);
 
 /* gridjump.c: jump point search as A* (astar 1) or Dijkstra (astar 0), one

@@ -77,6 +77,7 @@ void strata_grid_options_init(strata_grid_options *o) {
   o->algorithm = STRATA_PATH_ASTAR;
   o->connectivity = 4;
   o->diagonal_cost = M_SQRT2;
+  o->threads = 2;
 }
 
 strata_status strata_tilemap_find_path(strata_tilemap *m, int x1, int y1, int x2, int y2,

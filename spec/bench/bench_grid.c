@@ -1,12 +1,13 @@
 /*
 ** bench_grid.c - grid pathfinding on the peers' workloads or ours.
 **
-**   bench_grid MAP META ALGO CONN [MIN_TIME_S]
+**   bench_grid MAP META ALGO CONN [MIN_TIME_S [THREADS]]
 **
 ** MAP and META come from the peers' gen_grid.py or from bench_gridgen (the
 ** same format; scripts/bench picks one); ALGO is astar, dijkstra, bfs or
-** greedy; CONN is 4, 8 (diagonal cost 1) or 8s (diagonal sqrt 2). Times one start->goal search repeatedly (at least 3 runs and
-** MIN_TIME_S seconds) on a map loaded once, checks the path (legal moves,
+** greedy; CONN is 4, 8 (diagonal cost 1) or 8s (diagonal sqrt 2); THREADS is
+** strata_grid_options.threads (1 or 2, the default). Times one start->goal
+** search repeatedly (at least 3 runs and MIN_TIME_S seconds) on a map loaded once, checks the path (legal moves,
 ** cost recomputed from scratch, compared with the recorded optimum) and
 ** prints one JSON line in the format of the peers' report.py, so that
 ** strata and the peers can be tabulated from the same run.
@@ -120,7 +121,7 @@ static const char *map_name(const char *path) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 5) die("usage: bench_grid MAP META ALGO CONN [MIN_TIME_S]", NULL);
+  if (argc < 5) die("usage: bench_grid MAP META ALGO CONN [MIN_TIME_S [THREADS]]", NULL);
   const char *algo = argv[3], *conn = argv[4];
   double min_time = argc > 5 ? atof(argv[5]) : 1.0;
   meta mt;
@@ -136,6 +137,7 @@ int main(int argc, char **argv) {
   else if (!strcmp(conn, "8")) o.connectivity = 8, o.diagonal_cost = 1;
   else if (!strcmp(conn, "8s")) o.connectivity = 8, o.diagonal_cost = M_SQRT2;
   else die("CONN must be 4, 8 or 8s, got", conn);
+  if (argc > 6) o.threads = atoi(argv[6]);
   double opt = !strcmp(conn, "4") ? mt.opt4 : !strcmp(conn, "8") ? mt.opt8 : mt.opt8s;
 
   strata_path p;

@@ -93,9 +93,14 @@ typedef struct strata_grid_options {
   strata_path_algorithm algorithm;
   int connectivity;     /* 4 or 8 */
   double diagonal_cost; /* multiplier of a diagonal step: sqrt(2) (default) or any >= 1 */
+  int threads;          /* at most this many threads: 1, or 2 (the default; 0 means 2 too) */
 } strata_grid_options;
 
-/* Fills defaults: A*, 4-connected, diagonal sqrt(2). */
+/* Fills defaults: A*, 4-connected, diagonal sqrt(2), two threads.
+** threads: a long Dijkstra search from both ends (8 neighbours, diagonal
+** sqrt(2), one cost) runs the first part of its backward side on a second
+** thread, made for the search and joined before it returns (docs/c-api.md).
+** The route and every count are the same with 1. */
 STRATA_API void strata_grid_options_init(strata_grid_options *o);
 
 /* ---- searches ----
