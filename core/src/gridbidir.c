@@ -496,6 +496,13 @@ static int dring_grow(dring *r) {
   return 1;
 }
 
+/* Makes room in r for at least want entries. */
+static int dring_reserve(dring *r, uint32_t want) {
+  while (r->mask + 1 - (r->tail - r->head) < want)
+    if (!dring_grow(r)) return 0;
+  return 1;
+}
+
 #define PREFETCH 8
 
 #define RING_HEAD_KEY(r) ((r).tail != (r).head ? gkey((r).items[(r).head & (r).mask].g) : KEY_NONE)
@@ -729,6 +736,12 @@ static void *d_worker(void *arg) {
 #define THREAD_MIN_CELLS 65536u
 #define THREAD_MIN_HALF 128u /* half the octile distance, in straight steps */
 
+/* The FIFOs, grown while running, kept for the next search. */
+static void keep_rings(struct grid_bidir *b, dring rr[2][2]) {
+  for (int x = 0; x < 2; x++)
+    for (int k = 0; k < 2; k++) b->ring[x][k] = rr[x][k].items, b->ring_cap[x][k] = rr[x][k].mask + 1;
+}
+
 static int d_run(struct grid_bidir *b, const ends *en, const uint8_t *cls, uint32_t n, int threads,
                  meeting *mt, uint64_t *expanded) {
   dring rr[2][2];
@@ -746,7 +759,7 @@ static int d_run(struct grid_bidir *b, const ends *en, const uint8_t *cls, uint3
   /* h, the octile distance between the ends: no route is shorter */
   const uint32_t dx = (uint32_t)abs(en->x[1] - en->x[0]), dy = (uint32_t)abs(en->y[1] - en->y[0]);
   const uint32_t lo = dx < dy ? dx : dy, hi = dx ^ dy ^ lo;
-  const uint64_t h = gkey((hi - lo) | lo << 16);
+  const uint64_t h = (uint64_t)(hi - lo) * KEY_STRAIGHT + (uint64_t)lo * KEY_DIAGONAL;
   const dpart part = {h, h > 2 * KEY_DIAGONAL + KEY_STRAIGHT ? h - 2 * KEY_DIAGONAL - KEY_STRAIGHT : 0};
   b->log_len = 0;
   uint64_t pops = 0;
@@ -755,6 +768,13 @@ static int d_run(struct grid_bidir *b, const ends *en, const uint8_t *cls, uint3
   pthread_t thread;
   int threaded = 0;
   if (threads > 1 && n >= THREAD_MIN_CELLS && hi >= 2 * THREAD_MIN_HALF) {
+    /* The second thread cannot grow its FIFOs: room for a frontier across
+    ** the map, past which it stops and this thread goes on with its part. */
+    const uint32_t pw = (uint32_t)en->pw, ph = n / pw;
+    if (!dring_reserve(&rr[1][0], 4 * (pw + ph)) || !dring_reserve(&rr[1][1], 4 * (pw + ph))) {
+      keep_rings(b, rr);
+      return -1;
+    }
     /* The second thread takes no signals: a host's handlers (the Lua
     ** binding's budget timer among them) run on the caller's thread. */
     sigset_t all, old;
@@ -779,6 +799,10 @@ static int d_run(struct grid_bidir *b, const ends *en, const uint8_t *cls, uint3
     const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
     for (uint32_t i = 0; i < b->log_len; i++) {
       const uint32_t u = b->log[i], g = b->dist[0][u];
+      if (b->dmark[1][u] & D_DONE) { /* settled by both (not when h is exact: a guard) */
+        const uint32_t o = b->dist[1][u];
+        offer(mt, (g & 0xffffu) + (o & 0xffffu), (g >> 16) + (o >> 16), u, u);
+      }
       for (int d = 0; d < 8; d++) {
         const uint32_t v = (uint32_t)((int32_t)u + off[d]), mv = b->dmark[1][v];
         if (mv == D_WALL || !(mv & D_DONE)) continue;
@@ -794,8 +818,7 @@ static int d_run(struct grid_bidir *b, const ends *en, const uint8_t *cls, uint3
     r = 0; /* a side ran out in the first part: the ends are not connected */
     mt->found = 0;
   }
-  for (int x = 0; x < 2; x++)
-    for (int k = 0; k < 2; k++) b->ring[x][k] = rr[x][k].items, b->ring_cap[x][k] = rr[x][k].mask + 1;
+  keep_rings(b, rr);
   *expanded = pops;
   return r < 0 ? r : mt->found;
 }
