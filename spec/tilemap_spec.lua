@@ -176,6 +176,30 @@ describe("strata.tilemap", function()
         "option 'path': point 3 %(2, 0%) is outside the 2x2 map")
     end)
 
+    it("finds the same route on one thread or two", function()
+      -- long enough for the second thread: a 320 x 320 map, walls scattered
+      local big = strata.tilemap.new{ width = 320, height = 320, fill = "floor", tokens = tokens }
+      local r = strata.rng.new(24)
+      for y = 0, 319 do
+        for x = 0, 319 do
+          if r:chance(0.2) then big:reset(x, y, "wall") end
+        end
+      end
+      big:reset(0, 0, "floor")
+      big:reset(319, 318, "floor")
+      local routes = {}
+      for threads = 1, 2 do
+        local p = big:find_path({ 0, 0 }, { 319, 318 },
+          { algorithm = "dijkstra", connectivity = 8, threads = threads })
+        routes[threads] = p
+      end
+      assert.are.equal(routes[1].cost, routes[2].cost)
+      assert.are.same(routes[1]:table(), routes[2]:table())
+      -- and the same as A*'s cost: both optimal
+      local a = big:find_path({ 0, 0 }, { 319, 318 }, { connectivity = 8 })
+      assert.is_true(math.abs(a.cost - routes[2].cost) < 1e-9)
+    end)
+
     it("draws a path on the rendered map", function()
       local p = m:find_path({ 0, 0 }, { 6, 0 }, { algorithm = "dijkstra" })
       local text = m:render{ path = p, path_glyph = "o", glyphs = { floor = " " } }
@@ -236,6 +260,10 @@ describe("strata.tilemap", function()
         "diagonal cost must be at least 1")
       assert.error_matches(function() m:find_path({ 0, 0 }, { 1, 0 }, { heuristic = "x" }) end,
         "unknown option 'heuristic'")
+      assert.error_matches(function() m:find_path({ 0, 0 }, { 1, 0 }, { threads = 3 }) end,
+        "threads must be 1 or 2")
+      assert.error_matches(function() m:find_path({ 0, 0 }, { 1, 0 }, { thread = 1 }) end,
+        "unknown option 'thread'.*threads")
       assert.error_matches(function() m:render{ path = { { 7, 7 } } } end,
         "point 1 %(7, 7%) is outside the 4x3 map")
       assert.error_matches(function() m:render{ glyphs = { floor = 1 } } end,

@@ -10,7 +10,10 @@
 ** - Dijkstra (Goldberg and Harrelson's rule): when a side settles a cell u
 **   and a neighbour v is settled by the other side, the route through the
 **   edge is a candidate mu; the search stops once the two lowest open keys
-**   add up to mu or more. A cell settled by both is a candidate too.
+**   add up to mu or more. A cell settled by both is a candidate too. The
+**   first part of the search, up to half the octile distance, runs each
+**   side alone, the backward one on a second thread when the search is long
+**   (see "Dijkstra" below).
 ** - A*: the same, on the reduced costs of the average potential
 **   p = (h_goal - h_start) / 2 of Ikeda et al. (octile estimates): both
 **   sides see non-negative reduced costs, so each is a Dijkstra search
@@ -34,9 +37,10 @@
 ** back to an exact integer test when close. Dijkstra's keys are whole
 ** numbers (see gkey), exact by the same bound.
 **
-** Memory per cell: a byte of state (a nibble per side), the settling side's
-** g (4 bytes; Dijkstra keeps a queued diagonal g there first, to drop
-** straight arrivals no better), and for A* each side's best queued g.
+** Memory per cell: A*, a byte of state (a nibble per side) and each side's
+** best queued g; Dijkstra, per side a byte of state and g (4 bytes: a queued
+** diagonal g first, to drop straight arrivals no better, then the settled
+** one).
 */
 #include <math.h>
 #include <pthread.h>
@@ -50,12 +54,10 @@
 #include <emmintrin.h>
 #endif
 
-/* Per cell, one byte: the forward side's nibble, then the backward one's. */
+/* A*'s byte per cell: the forward side's nibble, then the backward one's
+** (a wall, 0xff, looks settled by both: never entered). */
 #define DONE 8u   /* settled by this side; low 3 bits: the direction it came from */
-#define OPEN_D 1u /* not settled, queued after a diagonal step (Dijkstra) */
-#define OPEN_S 2u /* not settled, queued after a straight step (Dijkstra) */
-#define TENT 4u   /* with OPEN_D: dist holds that diagonal arrival's g (Dijkstra, see d_side) */
-#define WALL 0xffu /* settled by both sides: never entered */
+#define OPEN_S 2u /* not settled, queued (with mine[] holding the best g queued) */
 
 /* A*: a step raises a doubled key by 2 (straight) or 2 sqrt 2 (diagonal)
 ** plus the change of h_goal - h_start, whose straight part moves by -4..4
@@ -680,11 +682,11 @@ static inline __attribute__((always_inline)) int d_side(struct grid_bidir *b, co
 ** and without growing, the forward side alone logging. */
 static int d_fwd(struct grid_bidir *b, const ends *en, dring rr[2][2], const dpart *p, meeting *mt,
                  uint64_t *pops) {
-  return d_side(b, en, 0, 0 | MAY_GROW, rr, p, mt, pops);
+  return d_side(b, en, 0, MAY_GROW, rr, p, mt, pops);
 }
 static int d_bwd(struct grid_bidir *b, const ends *en, dring rr[2][2], const dpart *p, meeting *mt,
                  uint64_t *pops) {
-  return d_side(b, en, 1, 0 | MAY_GROW, rr, p, mt, pops);
+  return d_side(b, en, 1, MAY_GROW, rr, p, mt, pops);
 }
 static int d_fwd_alone(struct grid_bidir *b, const ends *en, dring rr[2][2], const dpart *p,
                        uint64_t *pops) {
@@ -880,7 +882,7 @@ int gridbidir_run(struct grid_bidir **bp, const uint8_t *cls, uint32_t pw, uint3
       free(b->mark);
       b->mark = mark, b->cap = n;
     }
-    /* class 1 (passable) -> 0 (unseen by both), class 0 (wall) -> WALL */
+    /* class 1 (passable) -> 0 (unseen by both), class 0 (wall) -> 0xff */
     d_clear(b->mark, cls, n);
   } else if (n > b->dcap) {
     for (int x = 0; x < 2; x++) {
