@@ -714,34 +714,130 @@ static void d_clear(uint8_t *mark, const uint8_t *cls, uint32_t n) {
   for (; i < n; i++) mark[i] = (uint8_t)(cls[i] - 1u);
 }
 
-/* The backward side's first part, on the second thread. */
+/* The first part runs in rounds, each side alone up to a radius of an
+** eighth, a quarter, a half, then all of h / 2 (a round ends with a wait for
+** the slower side: few rounds, the first one small). After each, both sides stand where their
+** own search puts them at that radius, so what comes next is decided from
+** them alone: the first part goes on while their frontiers are within a
+** factor of two of each other (else the side with the smaller frontier
+** does better alone, by Pohl's rule, in the second part), and a side that
+** ran out ends the search there, the ends being in two pieces. */
+#define ROUNDS 4
+
+/* The backward side's rounds, on the second thread: it waits for a round,
+** runs it, reports, and waits again until told to quit. */
 typedef struct dworker {
   struct grid_bidir *b;
   const ends *en;
   dring (*rr)[2];
-  const dpart *part;
   const uint8_t *cls;
   uint32_t n;
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
+  dpart part;            /* the round asked for */
+  unsigned asked, done;  /* rounds asked for and done */
+  int quit;
+  int ret;               /* the last round's, as d_side's */
   uint64_t pops;
-  int ret;
 } dworker;
 
 static void *d_worker(void *arg) {
   dworker *w = arg;
   d_clear(w->b->dmark[1], w->cls, w->n);
-  w->ret = d_bwd_alone(w->b, w->en, w->rr, w->part, 0, &w->pops);
+  pthread_mutex_lock(&w->lock);
+  for (;;) {
+    while (w->asked == w->done && !w->quit) pthread_cond_wait(&w->cond, &w->lock);
+    if (w->quit) break;
+    const dpart part = w->part;
+    pthread_mutex_unlock(&w->lock);
+    uint64_t pops = 0;
+    const int ret = d_bwd_alone(w->b, w->en, w->rr, &part, 0, &pops);
+    pthread_mutex_lock(&w->lock);
+    w->ret = ret, w->pops += pops, w->done++;
+    pthread_cond_broadcast(&w->cond);
+  }
+  pthread_mutex_unlock(&w->lock);
   return NULL;
 }
 
-/* The second thread pays for itself past about this many cells (its
-** start costs tens of microseconds; a cell, 20 nanoseconds). */
-#define THREAD_MIN_CELLS 65536u
-#define THREAD_MIN_HALF 128u /* half the octile distance, in straight steps */
+/* The first part pays for itself (and the second thread for its start, tens
+** of microseconds) past about this many cells and this half distance. */
+#define ROUNDS_MIN_CELLS 65536u
+#define ROUNDS_MIN_HALF 128u /* in straight steps */
 
 /* The FIFOs, grown while running, kept for the next search. */
 static void keep_rings(struct grid_bidir *b, dring rr[2][2]) {
   for (int x = 0; x < 2; x++)
     for (int k = 0; k < 2; k++) b->ring[x][k] = rr[x][k].items, b->ring_cap[x][k] = rr[x][k].mask + 1;
+}
+
+/* The first part: 0 done (the second part goes on), 1 a side ran out (no
+** route), -1 out of memory, -2 a count outgrew 16 bits. */
+static int d_first_part(struct grid_bidir *b, const ends *en, dring rr[2][2], const uint8_t *cls,
+                        uint32_t n, uint64_t h, int threads, uint64_t *pops) {
+  dworker w = {.b = b, .en = en, .rr = rr, .cls = cls, .n = n};
+  pthread_t thread;
+  int threaded = 0;
+  if (threads > 1) {
+    /* The second thread cannot grow its FIFOs: room for a frontier across
+    ** the map, past which it stops and this thread finishes its round. */
+    const uint32_t pw = (uint32_t)en->pw, ph = n / pw;
+    if (!dring_reserve(&rr[1][0], 4 * (pw + ph)) || !dring_reserve(&rr[1][1], 4 * (pw + ph)))
+      return -1;
+    if (pthread_mutex_init(&w.lock, NULL) == 0) {
+      if (pthread_cond_init(&w.cond, NULL) == 0) {
+        /* The second thread takes no signals: a host's handlers (the Lua
+        ** binding's budget timer among them) run on the caller's thread. */
+        sigset_t all, old;
+        sigfillset(&all);
+        pthread_sigmask(SIG_SETMASK, &all, &old);
+        threaded = pthread_create(&thread, NULL, d_worker, &w) == 0;
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        if (!threaded) pthread_cond_destroy(&w.cond);
+      }
+      if (!threaded) pthread_mutex_destroy(&w.lock);
+    }
+  }
+  if (!threaded) d_clear(b->dmark[1], cls, n);
+  d_clear(b->dmark[0], cls, n);
+  int r = 0;
+  for (int k = 1; k <= ROUNDS && r == 0; k++) {
+    const dpart part = {h >> (ROUNDS - k), /* 2 k below h / 8, h / 4, h / 2, h */
+                        h > 2 * KEY_DIAGONAL + KEY_STRAIGHT ? h - 2 * KEY_DIAGONAL - KEY_STRAIGHT : 0};
+    if (threaded) {
+      pthread_mutex_lock(&w.lock);
+      w.part = part, w.asked++;
+      pthread_cond_broadcast(&w.cond);
+      pthread_mutex_unlock(&w.lock);
+    }
+    r = d_fwd_alone(b, en, rr, &part, pops);
+    int rb = -3;
+    if (threaded) {
+      pthread_mutex_lock(&w.lock);
+      while (w.done != w.asked) pthread_cond_wait(&w.cond, &w.lock);
+      rb = w.ret;
+      pthread_mutex_unlock(&w.lock);
+    }
+    /* the backward side's round, or the rest of it where the second thread
+    ** ran out of room (it waits meanwhile) */
+    if (rb == -3) rb = d_bwd_alone(b, en, rr, &part, 1, pops);
+    if (r == 0) r = rb;
+    const uint32_t nf = (rr[0][0].tail - rr[0][0].head) + (rr[0][1].tail - rr[0][1].head);
+    const uint32_t nb = (rr[1][0].tail - rr[1][0].head) + (rr[1][1].tail - rr[1][1].head);
+    const uint32_t small = nf < nb ? nf : nb, large = nf ^ nb ^ small;
+    if (r == 0 && large > 2 * (uint64_t)small + 64) break;
+  }
+  if (threaded) {
+    pthread_mutex_lock(&w.lock);
+    w.quit = 1;
+    pthread_cond_broadcast(&w.cond);
+    pthread_mutex_unlock(&w.lock);
+    pthread_join(thread, NULL);
+    pthread_cond_destroy(&w.cond);
+    pthread_mutex_destroy(&w.lock);
+    *pops += w.pops;
+  }
+  return r;
 }
 
 static int d_run(struct grid_bidir *b, const ends *en, const uint8_t *cls, uint32_t n, int threads,
@@ -762,38 +858,17 @@ static int d_run(struct grid_bidir *b, const ends *en, const uint8_t *cls, uint3
   const uint32_t dx = (uint32_t)abs(en->x[1] - en->x[0]), dy = (uint32_t)abs(en->y[1] - en->y[0]);
   const uint32_t lo = dx < dy ? dx : dy, hi = dx ^ dy ^ lo;
   const uint64_t h = (uint64_t)(hi - lo) * KEY_STRAIGHT + (uint64_t)lo * KEY_DIAGONAL;
-  const dpart part = {h, h > 2 * KEY_DIAGONAL + KEY_STRAIGHT ? h - 2 * KEY_DIAGONAL - KEY_STRAIGHT : 0};
   b->log_len = 0;
   uint64_t pops = 0;
-  int r = 0, rb = 0;
-  dworker w = {b, en, rr, &part, cls, n, 0, 0};
-  pthread_t thread;
-  int threaded = 0;
-  if (threads > 1 && n >= THREAD_MIN_CELLS && hi >= 2 * THREAD_MIN_HALF) {
-    /* The second thread cannot grow its FIFOs: room for a frontier across
-    ** the map, past which it stops and this thread goes on with its part. */
-    const uint32_t pw = (uint32_t)en->pw, ph = n / pw;
-    if (!dring_reserve(&rr[1][0], 4 * (pw + ph)) || !dring_reserve(&rr[1][1], 4 * (pw + ph))) {
-      keep_rings(b, rr);
-      return -1;
-    }
-    /* The second thread takes no signals: a host's handlers (the Lua
-    ** binding's budget timer among them) run on the caller's thread. */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    threaded = pthread_create(&thread, NULL, d_worker, &w) == 0;
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+  int r = 0;
+  /* Short searches skip the first part (and so never take the second
+  ** thread, whatever threads says: the route is the same). */
+  if (n >= ROUNDS_MIN_CELLS && hi >= 2 * ROUNDS_MIN_HALF) {
+    r = d_first_part(b, en, rr, cls, n, h, threads, &pops);
+  } else {
+    d_clear(b->dmark[0], cls, n);
+    d_clear(b->dmark[1], cls, n);
   }
-  d_clear(b->dmark[0], cls, n);
-  r = d_fwd_alone(b, en, rr, &part, &pops);
-  if (threaded) pthread_join(thread, NULL);
-  else d_clear(b->dmark[1], cls, n), w.ret = -3;
-  pops += w.pops;
-  /* The backward side's first part, or the rest of it where the second
-  ** thread ran out of room. */
-  rb = w.ret == -3 ? d_bwd_alone(b, en, rr, &part, 1, &pops) : w.ret;
-  if (r == 0) r = rb;
   if (r == 0) {
     /* The routes across the edges between the two sides' first parts: one
     ** end of each is in the log. */
@@ -812,10 +887,23 @@ static int d_run(struct grid_bidir *b, const ends *en, const uint8_t *cls, uint3
         offer(mt, (g & 0xffffu) + (o & 0xffffu) + straight, (g >> 16) + (o >> 16) + !straight, u, v);
       }
     }
+    const dpart none = {0, 0};
     do {
-      r = d_fwd(b, en, rr, &part, mt, &pops);
-      if (r == 0) r = d_bwd(b, en, rr, &part, mt, &pops);
+      r = d_fwd(b, en, rr, &none, mt, &pops);
+      if (r == 0) r = d_bwd(b, en, rr, &none, mt, &pops);
     } while (r == 0);
+    /* A side ran out before the two met: the ends are connected only if it
+    ** settled the other's origin before that side settled anything. */
+    if (r == 1 && !mt->found) {
+      for (int x = 0; x < 2; x++) {
+        const uint32_t end = en->cell[!x];
+        if (b->dmark[x][end] != D_WALL && (b->dmark[x][end] & D_DONE)) {
+          const uint32_t g = b->dist[x][end];
+          offer(mt, g & 0xffffu, g >> 16, end, end);
+          break;
+        }
+      }
+    }
   } else if (r == 1) {
     r = 0; /* a side ran out in the first part: the ends are not connected */
     mt->found = 0;

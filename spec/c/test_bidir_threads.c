@@ -4,9 +4,10 @@
 ** its backward side runs on a second thread (threads = 2) or not (1).
 **
 ** The search runs on the engine from both ends (gridbidir.c), on maps large
-** enough for its second thread, with
-** walls scattered at several densities, ends far apart and near, routes
-** across open floor (the two sides' first parts then touch), an end walled
+** enough for its second thread, with walls scattered at several densities,
+** ends far apart and near, routes across open floor (the two sides' first
+** parts then touch), an end nearer the middle and walls dense on one side
+** (the frontiers grow apart and the first part ends early), an end walled
 ** in (no route; one side runs out in its first part) and a search object
 ** made fresh (its queues start small: the second thread stops for room and
 ** the caller's thread finishes that part). CMakeLists.txt also runs this
@@ -98,6 +99,7 @@ int main(void) {
         {3, SIDE / 2, SIDE - 4, SIDE / 2 + 7}, /* nearly straight across */
         {10, 20, SIDE - 30, 40},
         {SIDE / 2, 0, SIDE / 2 + 1, SIDE - 1},
+        {40, SIDE / 2, SIDE - 1, SIDE - 1}, /* one end nearer the middle: frontiers apart */
     };
     for (size_t i = 0; i < sizeof ends / sizeof *ends; i++) {
       /* ends on floor: the engine wants a passable start */
@@ -127,5 +129,22 @@ int main(void) {
     same_route(m, &ends[0], -1, "same route after the walls");
     strata_tilemap_free(m);
   }
+  /* Walls dense on the left, sparse on the right: one side's frontier
+  ** grows far slower than the other's. */
+  strata_tilemap *m = strata_tilemap_new(SIDE, SIDE, NULL, NULL);
+  strata_tokens *t = strata_tilemap_tokens(m);
+  strata_token_traits wall = {0, 1, "#", ""};
+  strata_tokens_define(t, "wall", 4, &wall, NULL);
+  strata_token wl = strata_tokens_find(t, "wall", 4), fl = strata_tokens_intern(t, "floor", 5, NULL);
+  for (int y = 0; y < SIDE; y++)
+    for (int x = 0; x < SIDE; x++)
+      strata_tilemap_set(m, x, y, strata_rng_chance(&r, x < SIDE / 2 ? 0.4 : 0.05) ? wl : fl, NULL);
+  const ends4 across[] = {{2, SIDE / 2, SIDE - 3, SIDE / 2}, {SIDE - 3, 10, 2, SIDE - 10}};
+  for (size_t i = 0; i < sizeof across / sizeof *across; i++) {
+    strata_tilemap_reset(m, across[i].x1, across[i].y1, fl, NULL);
+    strata_tilemap_reset(m, across[i].x2, across[i].y2, fl, NULL);
+    same_route(m, &across[i], i == 0 ? 1 : -1, "same route from dense walls to sparse ones");
+  }
+  strata_tilemap_free(m);
   return check_summary("bidir_threads");
 }
