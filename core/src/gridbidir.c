@@ -399,16 +399,17 @@ static int a_run(struct grid_bidir *b, const ends *en, meeting *mt, uint64_t *ex
 
 /* ---- Dijkstra ----
 **
-** Two parts. First each side alone settles every cell nearer than half the
-** octile distance h between the ends (no route is shorter than h, so the
-** two cannot have met on a cell, and an edge between them joins two cells
-** settled within sqrt 2 of that half: the forward side logs those, and the
-** routes through them are offered once both are done). Neither side reads
-** the other's state in that part, so they can run at once, the backward
-** side on a thread of its own when the search is long (threads > 1), and
-** what each settles does not depend on which ran first or how fast. Then the
-** two go on in turns, as Goldberg and Harrelson's rule asks, from there. So
-** the route, and every count, is the same on one thread or two. */
+** Two parts when the search is long. First each side alone settles the
+** cells nearer than a radius of at most half the octile distance h between
+** the ends (no route is shorter than h, so the two cannot have met on a
+** cell, and an edge between them joins two cells settled within sqrt 2 of
+** that half: the forward side logs those, and the routes through them are
+** offered once both are done). Neither side reads the other's state in that
+** part, so they can run at once, the backward side on a thread of its own
+** (threads > 1), and what each settles does not depend on which ran first
+** or how fast. Then the two go on in turns, as Goldberg and Harrelson's rule
+** asks, from there. So the route, and every count, is the same on one
+** thread or two. */
 
 /* A side's byte per cell. */
 #define D_DONE 8u    /* settled; low 3 bits: the direction it came from */
