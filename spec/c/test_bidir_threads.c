@@ -79,20 +79,29 @@ static void same_route(const strata_tilemap *m, const ends4 *e, int fresh, const
     for (int t = 0; t < 2; t++) strata_grid_search_free(kept[t]), kept[t] = NULL;
 }
 
+/* A SIDE x SIDE map of floor with walls at random, a share `left` of the
+** cells on the left half and `right` on the right; wl, fl: its tokens. */
+static strata_tilemap *walled(strata_rng *r, double left, double right, strata_token *wl,
+                              strata_token *fl) {
+  strata_tilemap *m = strata_tilemap_new(SIDE, SIDE, NULL, NULL);
+  strata_tokens *t = strata_tilemap_tokens(m);
+  strata_token_traits wall = {0, 1, "#", ""};
+  strata_tokens_define(t, "wall", 4, &wall, NULL);
+  *wl = strata_tokens_find(t, "wall", 4), *fl = strata_tokens_intern(t, "floor", 5, NULL);
+  for (int y = 0; y < SIDE; y++)
+    for (int x = 0; x < SIDE; x++)
+      strata_tilemap_set(m, x, y, strata_rng_chance(r, x < SIDE / 2 ? left : right) ? *wl : *fl, NULL);
+  return m;
+}
+
 int main(void) {
   while (strcmp(gridengine_name(bidir), "bidir") != 0) bidir++;
   strata_rng r;
   strata_rng_seed(&r, 24);
   const double density[] = {0.02, 0.1, 0.2, 0.3};
   for (int k = 0; k < 4; k++) {
-    strata_tilemap *m = strata_tilemap_new(SIDE, SIDE, NULL, NULL);
-    strata_tokens *t = strata_tilemap_tokens(m);
-    strata_token_traits wall = {0, 1, "#", ""};
-    strata_tokens_define(t, "wall", 4, &wall, NULL);
-    strata_token wl = strata_tokens_find(t, "wall", 4), fl = strata_tokens_intern(t, "floor", 5, NULL);
-    for (int y = 0; y < SIDE; y++)
-      for (int x = 0; x < SIDE; x++)
-        strata_tilemap_set(m, x, y, strata_rng_chance(&r, density[k]) ? wl : fl, NULL);
+    strata_token wl, fl;
+    strata_tilemap *m = walled(&r, density[k], density[k], &wl, &fl);
     const ends4 ends[] = {
         {0, 0, SIDE - 1, SIDE - 1},   /* corner to corner */
         {SIDE - 1, 0, 0, SIDE - 2},   /* the other diagonal */
@@ -131,14 +140,8 @@ int main(void) {
   }
   /* Walls dense on the left, sparse on the right: one side's frontier
   ** grows far slower than the other's. */
-  strata_tilemap *m = strata_tilemap_new(SIDE, SIDE, NULL, NULL);
-  strata_tokens *t = strata_tilemap_tokens(m);
-  strata_token_traits wall = {0, 1, "#", ""};
-  strata_tokens_define(t, "wall", 4, &wall, NULL);
-  strata_token wl = strata_tokens_find(t, "wall", 4), fl = strata_tokens_intern(t, "floor", 5, NULL);
-  for (int y = 0; y < SIDE; y++)
-    for (int x = 0; x < SIDE; x++)
-      strata_tilemap_set(m, x, y, strata_rng_chance(&r, x < SIDE / 2 ? 0.4 : 0.05) ? wl : fl, NULL);
+  strata_token wl, fl;
+  strata_tilemap *m = walled(&r, 0.4, 0.05, &wl, &fl);
   const ends4 across[] = {{2, SIDE / 2, SIDE - 3, SIDE / 2}, {SIDE - 3, 10, 2, SIDE - 10}};
   for (size_t i = 0; i < sizeof across / sizeof *across; i++) {
     strata_tilemap_reset(m, across[i].x1, across[i].y1, fl, NULL);
