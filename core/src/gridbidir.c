@@ -259,16 +259,18 @@ static inline int push(bside *S, uint64_t slot, bentry e) {
 
 /* A side ran out before the two met: the ends are connected only if it
 ** settled the other's origin before that side settled anything (once the
-** other side has settled its origin, reaching it is a meeting). */
-static void ran_out(const struct grid_bidir *b, const ends *en, const uint32_t *g_fwd,
-                    const uint32_t *g_bwd, meeting *mt) {
+** other side has settled its origin, reaching it is a meeting). Side x's
+** state is marks[x][cell] >> sh[x] (DONE for A*'s nibbles and Dijkstra's
+** bytes alike), its g g[x][cell]. */
+static void ran_out(const ends *en, const uint8_t *const marks[2], const unsigned sh[2],
+                    const uint32_t *const g[2], meeting *mt) {
   if (mt->found) return;
-  if (b->mark[en->cell[1]] & DONE) { /* the forward side settled the goal */
-    uint32_t g = g_fwd[en->cell[1]];
-    offer(mt, g & 0xffffu, g >> 16, en->cell[1], en->cell[1]);
-  } else if ((b->mark[en->cell[0]] >> 4) & DONE) { /* the backward side settled the start */
-    uint32_t g = g_bwd[en->cell[0]];
-    offer(mt, g & 0xffffu, g >> 16, en->cell[0], en->cell[0]);
+  for (int x = 0; x < 2; x++) {
+    const uint32_t end = en->cell[!x];
+    if ((marks[x][end] >> sh[x]) & DONE) { /* side x settled the other's origin */
+      offer(mt, g[x][end] & 0xffffu, g[x][end] >> 16, end, end);
+      return;
+    }
   }
 }
 
@@ -392,7 +394,12 @@ static int a_run(struct grid_bidir *b, const ends *en, meeting *mt, uint64_t *ex
     r = B->open < F->open ? step(b, en, 1, mt, &pops) : step(b, en, 0, mt, &pops);
     if (r) break;
   }
-  if (r == 0) ran_out(b, en, b->best[0], b->best[1], mt);
+  if (r == 0) {
+    const uint8_t *const marks[2] = {b->mark, b->mark};
+    const unsigned sh[2] = {0, 4};
+    const uint32_t *const g[2] = {b->best[0], b->best[1]};
+    ran_out(en, marks, sh, g, mt);
+  }
   *expanded = pops;
   return r < 0 ? r : mt->found;
 }
@@ -412,7 +419,7 @@ static int a_run(struct grid_bidir *b, const ends *en, meeting *mt, uint64_t *ex
 ** thread or two. */
 
 /* A side's byte per cell. */
-#define D_DONE 8u    /* settled; low 3 bits: the direction it came from */
+#define D_DONE DONE  /* settled; low 3 bits: the direction it came from (as A*'s) */
 #define D_OPEN_S 16u /* queued after a straight step */
 #define D_OPEN_D 32u /* queued after a diagonal step; dist holds its g */
 #define D_WALL 0xffu
@@ -893,17 +900,11 @@ static int d_run(struct grid_bidir *b, const ends *en, const uint8_t *cls, uint3
       r = d_fwd(b, en, rr, &none, mt, &pops);
       if (r == 0) r = d_bwd(b, en, rr, &none, mt, &pops);
     } while (r == 0);
-    /* A side ran out before the two met: the ends are connected only if it
-    ** settled the other's origin before that side settled anything. */
-    if (r == 1 && !mt->found) {
-      for (int x = 0; x < 2; x++) {
-        const uint32_t end = en->cell[!x];
-        if (b->dmark[x][end] != D_WALL && (b->dmark[x][end] & D_DONE)) {
-          const uint32_t g = b->dist[x][end];
-          offer(mt, g & 0xffffu, g >> 16, end, end);
-          break;
-        }
-      }
+    if (r == 1) {
+      const uint8_t *const marks[2] = {b->dmark[0], b->dmark[1]};
+      const unsigned sh[2] = {0, 0};
+      const uint32_t *const g[2] = {b->dist[0], b->dist[1]};
+      ran_out(en, marks, sh, g, mt);
     }
   } else if (r == 1) {
     r = 0; /* a side ran out in the first part: the ends are not connected */
