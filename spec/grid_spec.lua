@@ -485,6 +485,13 @@ describe("the example grid (mods/examples/grid.lua)", function()
     assert.equal(w.grid:room(0, 2, "mine").uid, square:exit("east").to.uid)
     assert.equal(square.uid, w.grid:room(0, 2, "mine"):exit("south").to.uid)
     assert.equal("A muddy lane", w.grid:room(0, 1, "village").name)
+    -- mine_tunnel's props on its rooms; a room that a prototype of its own decides has none
+    local tunnels = 0
+    for _, r in ipairs(w.grid:rooms{ z = "mine" }) do
+      if r.name == "A low tunnel" then tunnels = tunnels + 1 assert.equal("dim", r.props.light)
+      else assert.is_nil(r.props.light) end
+    end
+    assert.is_true(tunnels > 0)
     assert.same({ symbol = "I", kind = "interrupt_node", interrupt = true }, w.grid:room(3, 3, "village"):node())
   end)
 end)
