@@ -485,6 +485,143 @@ describe("the example grid (mods/examples/grid.lua)", function()
     assert.equal(w.grid:room(0, 2, "mine").uid, square:exit("east").to.uid)
     assert.equal(square.uid, w.grid:room(0, 2, "mine"):exit("south").to.uid)
     assert.equal("A muddy lane", w.grid:room(0, 1, "village").name)
+    -- mine_tunnel's props on its rooms; a room that a prototype of its own decides has none
+    local tunnels = 0
+    for _, r in ipairs(w.grid:rooms{ z = "mine" }) do
+      if r.name == "A low tunnel" then tunnels = tunnels + 1 assert.equal("dim", r.props.light)
+      else assert.is_nil(r.props.light) end
+    end
+    assert.is_true(tunnels > 0)
     assert.same({ symbol = "I", kind = "interrupt_node", interrupt = true }, w.grid:room(3, 3, "village"):node())
+  end)
+end)
+
+describe("grid prototypes' props", function()
+  -- A mod with base.prototype "lit" and the map "m"; protos is Lua source.
+  local function mod(dir, protos, extra)
+    support.write(dir .. "/gp/mod.lua", 'return { id = "gp", version = "0.1.0", requires = { base = "^0.1" } }')
+    support.write(dir .. "/gp/init.lua", ([[
+      data:add{ _type = "base.prototype", _id = "lit", kind = "room", parent = "base.xyz_room", key = "Lit",
+        props = { light = "bright", size = 3, tags = { "old" } } }
+      %s
+      data:add{ _type = "base.grid_map", _id = "m", z = "gp", map = %q, prototypes = %s }
+    ]]):format(extra or "", LINE, protos))
+  end
+  local function open(dir, file)
+    if file then return strata.world.open(file, { mods = { "base", "gp" }, mod_path = { "mods", dir } }) end
+    local w = strata.world.new{ seed = 1, mods = { "base", "gp" }, mod_path = { "mods", dir } }
+    w.grid:add("gp.m")
+    return w
+  end
+  local function props_of(h)
+    local out = {}
+    for k, v in pairs(h.props) do out[k] = type(v) == "table" and #v or v end
+    return out
+  end
+
+  it("are set on the rooms and exits a prototype decides; a parent's props merge, the child's keys winning", function()
+    local dir = support.tempdir()
+    mod(dir, '{ ["0,0"] = { parent = "gp.lit", props = { light = "dim", tags = { "a", "b" } } }, ["1,0"] = "gp.lit",'
+      .. ' ["0,0,e"] = { desc = "A door.", props = { door = "oak" } } }')
+    local w = open(dir)
+    w.grid:spawn()
+    local a, b, c = w.grid:room(0, 0, "gp"), w.grid:room(1, 0, "gp"), w.grid:room(2, 0, "gp")
+    assert.equal("Lit", a.name)
+    assert.same({ light = "dim", size = 3, tags = 2 }, props_of(a)) -- one level deep: tags replaced whole
+    assert.same({ "a", "b" }, { a.props.tags[1], a.props.tags[2] })
+    assert.same({ light = "bright", size = 3, tags = 1 }, props_of(b))
+    assert.same({}, props_of(c))
+    assert.equal("oak", a:exit("east").props.door)
+    assert.equal("A door.", a:exit("east").desc)
+    assert.is_nil(b:exit("east").props.door)
+    assert.is_true(nothing(w.grid:spawn()))
+  end)
+
+  it("a respawn updates a changed key, removes a dropped one, adds a new one, and keeps what the game set", function()
+    local dir = support.tempdir()
+    mod(dir, '{ ["0,0"] = { props = { light = "dim", smell = "damp" } }, ["0,0,e"] = { props = { door = "oak" } } }')
+    local w = open(dir)
+    w.grid:spawn()
+    local a = w.grid:room(0, 0, "gp")
+    a.props.owner = "Ann"          -- the game's own key
+    a.props.light = "torch-lit"    -- a prototype key changed by the game
+    a:exit("east").props.mark = "x"
+    mod(dir, '{ ["0,0"] = { props = { light = "dark", wet = true } }, ["0,0,e"] = { props = { door = "oak" } } }')
+    strata.reload{ "gp", world = w }
+    local c = w.grid:spawn()
+    assert.same({ 1, 0 }, { c.updated.rooms, c.updated.exits })
+    assert.same({ light = "dark", wet = true, owner = "Ann" }, props_of(a))
+    assert.same({ door = "oak", mark = "x" }, props_of(a:exit("east")))
+    assert.is_true(nothing(w.grid:spawn()))
+    -- No props at all now: the prototype's keys go, the game's stay.
+    mod(dir, '{ ["0,0"] = { key = "Plain" } }')
+    strata.reload{ "gp", world = w }
+    c = w.grid:spawn()
+    assert.same({ 1, 1 }, { c.updated.rooms, c.updated.exits })
+    assert.same({ owner = "Ann" }, props_of(a))
+    assert.same({ mark = "x" }, props_of(a:exit("east")))
+    assert.is_true(nothing(w.grid:spawn()))
+  end)
+
+  it("a prototype key the game set first is the prototype's from the spawn that gives it", function()
+    local dir = support.tempdir()
+    mod(dir, '{ ["0,0"] = { key = "Plain" } }')
+    local w = open(dir)
+    w.grid:spawn()
+    local a = w.grid:room(0, 0, "gp")
+    a.props.light = "torch-lit"
+    mod(dir, '{ ["0,0"] = { props = { light = "dim" } } }')
+    strata.reload{ "gp", world = w }
+    w.grid:spawn()
+    assert.equal("dim", a.props.light)
+  end)
+
+  it("are saved, and a respawn after reopening still knows which keys came from prototypes", function()
+    local dir = support.tempdir()
+    mod(dir, '{ ["0,0"] = { parent = "gp.lit", props = { smell = "damp" } } }')
+    local w = open(dir)
+    w.grid:spawn()
+    w.grid:room(0, 0, "gp").props.owner = "Ann"
+    w:save(dir .. "/w.db")
+    mod(dir, '{ ["0,0"] = { props = { smell = "smoke" } } }')
+    local w2 = open(dir, dir .. "/w.db")
+    local a = w2.grid:room(0, 0, "gp")
+    assert.same({ light = "bright", size = 3, tags = 1, smell = "damp", owner = "Ann" }, props_of(a))
+    local c = w2.grid:spawn()
+    assert.same({ 1, 0 }, { c.updated.rooms, c.updated.exits })
+    assert.same({ smell = "smoke", owner = "Ann" }, props_of(a))
+    assert.equal("An empty room", a.name)
+    assert.is_true(nothing(w2.grid:spawn()))
+  end)
+
+  it("bad props are refused when the mod adds the entry, naming the map, the prototype key and the field", function()
+    local dir = support.tempdir()
+    local function load(protos, extra)
+      mod(dir, protos, extra)
+      local ok, err = pcall(open, dir)
+      assert.is_false(ok)
+      return err
+    end
+    assert.matches("gp%.m: prototype '0,0': props%.f is a function",
+      load('{ ["0,0"] = { props = { f = function() end } } }'))
+    assert.matches("gp%.m: prototype '0,0': props%.t holds a cycle",
+      load('(function() local t = {} t.t = t return { ["0,0"] = { props = t } } end)()'))
+    assert.matches("gp%.m: prototype '1,0,e': props must be a table of plain data, got string",
+      load('{ ["1,0,e"] = { props = "dim" } }'))
+    assert.matches("gp%.bad: field 'props'%.x is a function",
+      load('{}', 'data:add{ _type = "base.prototype", _id = "bad", props = { x = print } }'))
+    assert.matches("gp%.bad: field 'props' must be table",
+      load('{}', 'data:add{ _type = "base.prototype", _id = "bad", props = 3 }'))
+  end)
+
+  it("props a patch made bad are refused at world.grid:add, before any spawn", function()
+    local dir = support.tempdir()
+    mod(dir, '{ ["2,0"] = "gp.lit" }',
+      'data:patch("base.prototype", "gp.lit", "break", function(e) e.props = { f = function() end } end)')
+    local w = strata.world.new{ seed = 1, mods = { "base", "gp" }, mod_path = { "mods", dir } }
+    assert.error_matches(function() w.grid:add("gp.m") end,
+      "grid map 'gp.m' prototype '2,0' (base.prototype 'gp.lit'): props.f is a function", 1, true)
+    assert.same({}, w.grid:maps())
+    assert.equal(0, #w.grid:rooms())
   end)
 end)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lstrata.h"
+#include "lworld.h"
 
 #define WORLD_MT "strata.world_state"
 
@@ -43,8 +44,24 @@ static int dir_of(lua_State *L, int t, int arg) {
   return d;
 }
 
-/* One { map =, protos = { {x, y, dir, symbol, tier, name, desc}, ... }, aliases = { {symbol, dir, names}, ... } }. */
-static void read_map(lua_State *L, int t, strata_grid_map *out) {
+/* A prototype's props (the table at the top) as a value kept in a holder
+** userdata in the prototype's table e, so that it lives through the spawn
+** and is freed by the collector after, or on an error half-way. */
+static const strata_value *read_props(lua_State *L, strata_world *w, int e) {
+  int props = lua_gettop(L);
+  strata_value *v = lua_newuserdatauv(L, sizeof *v, 0);
+  *v = strata_value_nil();
+  luaL_setmetatable(L, "strata.value_holder");
+  lua_setfield(L, e, "_props_mem");
+  const char *where = opt_str(L, e, "where");
+  lstrata_check_value(L, w, props, lua_pushfstring(L, "%s props", where ? where : "grid prototype"), v);
+  lua_pop(L, 1);
+  return v;
+}
+
+/* One { map =, protos = { {x, y, dir, symbol, tier, name, desc, props, where}, ... },
+** aliases = { {symbol, dir, names}, ... } }. */
+static void read_map(lua_State *L, strata_world *w, int t, strata_grid_map *out) {
   memset(out, 0, sizeof *out);
   lua_getfield(L, t, "map");
   out->map = lstrata_check_xymap(L, -1);
@@ -65,7 +82,11 @@ static void read_map(lua_State *L, int t, strata_grid_map *out) {
       p[i].tier = (int)lstrata_opt_int(L, e, "tier", 0);
       p[i].name = opt_str(L, e, "name");
       p[i].desc = opt_str(L, e, "desc");
-      lua_pop(L, 1);
+      p[i].props = NULL;
+      int ty = lua_getfield(L, e, "props");
+      if (ty == LUA_TTABLE) p[i].props = read_props(L, w, e);
+      else if (ty != LUA_TNIL) luaL_argerror(L, 1, lua_pushfstring(L, "%s: props must be a table", opt_str(L, e, "where")));
+      lua_pop(L, 2);
     }
     out->protos = p, out->nprotos = n;
   }
@@ -123,7 +144,7 @@ static int g_spawn(lua_State *L) {
   for (size_t i = 0; i < n; i++) {
     lua_rawgeti(L, 2, (lua_Integer)i + 1);
     luaL_argcheck(L, lua_istable(L, -1), 2, "maps must be tables");
-    read_map(L, lua_gettop(L), &maps[i]);
+    read_map(L, w, lua_gettop(L), &maps[i]);
     lua_pop(L, 1);
   }
   strata_grid_filter f = { STRATA_GRID_ANY, STRATA_GRID_ANY, NULL };

@@ -253,6 +253,7 @@ typedef struct want_exit {
   int dir, interrupt;
   uint64_t to;
   const char *name, *desc;
+  const strata_value *props; /* NULL: none */
   const char *names[9]; /* the aliases */
   size_t nnames;
 } want_exit;
@@ -312,6 +313,93 @@ static int grid_differs(const strata_vtable *sys, int x, int y, const char *z, c
   return differs;
 }
 
+/* ---- props: what prototypes set under an object's "props" ----
+** sys.pkeys holds the keys that came from prototypes (key -> true): a
+** respawn removes such a key when the prototype no longer gives it, and
+** never touches a key the game set itself unless the prototype gives it.
+** One entry of sys, so it saves and reopens with the object. */
+
+static const strata_vtable *props_table(const strata_world *w, uint64_t uid) {
+  strata_value path[1] = { room_key("props") };
+  const strata_value *v = strata_object_get(w, uid, path, 1);
+  return v && v->type == STRATA_VTABLE ? v->u.t : NULL;
+}
+
+/* A prototype's props when it gives any (an empty table gives none). */
+static const strata_value *proto_props(const strata_grid_proto *p) {
+  return p && p->props && p->props->type == STRATA_VTABLE && p->props->u.t->n ? p->props : NULL;
+}
+
+/* 1 when the object's props or its sys.pkeys are not as want (a table or
+** NULL) makes them. No props and no pkeys: one lookup in sys. */
+static int props_differ(const strata_world *w, uint64_t uid, const strata_vtable *sys, const strata_value *want) {
+  const strata_vtable *pk = sub_table(sys, "pkeys");
+  size_t n = want ? want->u.t->n : 0;
+  if (!pk && !n) return 0;
+  if (!pk || pk->n != n) return 1;
+  const strata_vtable *have = props_table(w, uid);
+  for (size_t i = 0; i < n; i++) {
+    const strata_value *k = &want->u.t->keys[i], *v = have ? strata_vtable_get(have, k) : NULL;
+    if (!strata_vtable_get(pk, k) || !v || !strata_value_equal(v, &want->u.t->vals[i])) return 1;
+  }
+  return 0;
+}
+
+/* Sets props[k] (v copied; NULL removes it), making the props table when missing. */
+static strata_status set_prop(spawn *s, uint64_t uid, const strata_value *k, const strata_value *v) {
+  strata_value val = strata_value_nil(), path[2] = { room_key("props"), *k };
+  strata_status st;
+  if (!props_table(s->w, uid)) {
+    if (!v) return STRATA_OK;
+    strata_value t;
+    if ((st = strata_value_table(&t, s->err))) return st;
+    if ((st = strata_object_set(s->w, uid, path, 1, &t, s->err))) {
+      strata_value_clear(&t);
+      return st;
+    }
+  }
+  if (v && (st = strata_value_copy(&val, v, s->err))) return st;
+  if ((st = strata_object_set(s->w, uid, path, 2, &val, s->err))) strata_value_clear(&val);
+  return st;
+}
+
+/* Brings the object's props and sys.pkeys to what want gives. */
+static strata_status apply_props(spawn *s, uint64_t uid, const strata_value *want) {
+  const strata_vtable *want_t = want ? want->u.t : NULL;
+  size_t n = want_t ? want_t->n : 0;
+  strata_value old = strata_value_nil(), keys = strata_value_nil();
+  strata_status st = STRATA_OK;
+  /* A copy of the old key list: the writes below may move what sys holds. */
+  const strata_vtable *pk = sub_table(sys_of(s->w, uid), "pkeys");
+  if (pk) {
+    strata_value pv = { .type = STRATA_VTABLE, .u.t = (strata_vtable *)pk };
+    if ((st = strata_value_copy(&old, &pv, s->err))) return st;
+  }
+  for (size_t i = 0; old.type == STRATA_VTABLE && i < old.u.t->n; i++) {
+    const strata_value *k = &old.u.t->keys[i];
+    if ((!want_t || !strata_vtable_get(want_t, k)) && (st = set_prop(s, uid, k, NULL))) goto done;
+  }
+  for (size_t i = 0; i < n; i++) {
+    const strata_vtable *have = props_table(s->w, uid);
+    const strata_value *v = have ? strata_vtable_get(have, &want_t->keys[i]) : NULL;
+    if (!(v && strata_value_equal(v, &want_t->vals[i])) && (st = set_prop(s, uid, &want_t->keys[i], &want_t->vals[i])))
+      goto done;
+  }
+  if (n) {
+    if ((st = strata_value_table(&keys, s->err))) goto done;
+    for (size_t i = 0; i < n; i++) {
+      strata_value yes = strata_value_bool(1);
+      if ((st = strata_vtable_set(keys.u.t, &want_t->keys[i], &yes, s->err))) goto done;
+    }
+  }
+  /* nil removes sys.pkeys: an object without prototype props carries nothing. */
+  if (n || pk) st = room_set(s->w, uid, "pkeys", NULL, &keys, s->err);
+done:
+  strata_value_clear(&keys);
+  strata_value_clear(&old);
+  return st;
+}
+
 /* ---- rooms ---- */
 
 static strata_status spawn_rooms(spawn *s, size_t zi) {
@@ -324,13 +412,15 @@ static strata_status spawn_rooms(spawn *s, size_t zi) {
     strata_xymap_node(gm->map, i, &nd);
     if (nd.kind == STRATA_XY_TRANSITION || !selected_xy(s, nd.x, nd.y)) continue;
     const strata_grid_proto *p = find_proto(gm, nd.x, nd.y, STRATA_GRID_ROOM, nd.symbol);
+    const strata_value *props = proto_props(p);
     const char *name = p && p->name && *p->name ? p->name : DEFAULT_ROOM_NAME;
     const char *desc = p && p->desc ? p->desc : "";
     char symbol[2] = { nd.symbol, 0 };
     uint64_t uid = lookup(s, (int)zi, nd.x, nd.y);
     if (!uid) {
       if ((st = strata_room_create(s->w, name, desc, &uid, s->err))
-          || (st = set_grid(s, uid, nd.x, nd.y, z, symbol, nd.interrupt)))
+          || (st = set_grid(s, uid, nd.x, nd.y, z, symbol, nd.interrupt))
+          || (props && (st = apply_props(s, uid, props))))
         return st;
       s->slots[slot_of(s, (int)zi, nd.x, nd.y)] = (gslot){ uid, (int)zi, nd.x, nd.y };
       s->c->created.rooms++;
@@ -341,6 +431,7 @@ static strata_status spawn_rooms(spawn *s, size_t zi) {
     int name_differs = !same_str(room_str(rec, "name"), name), desc_differs = !same_str(room_str(rec, "desc"), desc);
     int grid_changed = grid_differs(sys, nd.x, nd.y, z, symbol, nd.interrupt);
     if (grid_changed < 0) return nomem(s->err);
+    int props_changed = props_differ(s->w, uid, sys, props);
     int changed = 0;
     if (name_differs) {
       if ((st = strata_room_set_name(s->w, uid, name, s->err))) return st;
@@ -352,6 +443,10 @@ static strata_status spawn_rooms(spawn *s, size_t zi) {
     }
     if (grid_changed) {
       if ((st = set_grid(s, uid, nd.x, nd.y, z, symbol, nd.interrupt))) return st;
+      changed = 1;
+    }
+    if (props_changed) {
+      if ((st = apply_props(s, uid, props))) return st;
       changed = 1;
     }
     s->c->updated.rooms += (size_t)changed;
@@ -414,7 +509,8 @@ static strata_status sync_exit(spawn *s, uint64_t room, uint64_t exit, const str
   if (!exit) {
     if ((st = strata_exit_create(w, room, want->to, want->name, want->desc, &exit, s->err))
         || (st = strata_exit_set_aliases(w, exit, want->names, want->nnames, s->err))
-        || (st = set_grid(s, exit, x, y, z, dir, want->interrupt)))
+        || (st = set_grid(s, exit, x, y, z, dir, want->interrupt))
+        || (want->props && (st = apply_props(s, exit, want->props))))
       return st;
     s->c->created.exits++;
     return STRATA_OK;
@@ -430,6 +526,7 @@ static strata_status sync_exit(spawn *s, uint64_t room, uint64_t exit, const str
   int aliases_changed = aliases_differ(v.aliases, want);
   int grid_changed = grid_differs(sys, x, y, z, dir, want->interrupt);
   if (grid_changed < 0) return nomem(s->err);
+  int props_changed = props_differ(w, exit, sys, want->props);
   int changed = 0;
   if (to_differs) {
     if ((st = strata_exit_set_to(w, exit, want->to, s->err))) return st;
@@ -449,6 +546,10 @@ static strata_status sync_exit(spawn *s, uint64_t room, uint64_t exit, const str
   }
   if (grid_changed) {
     if ((st = set_grid(s, exit, x, y, z, dir, want->interrupt))) return st;
+    changed = 1;
+  }
+  if (props_changed) {
+    if ((st = apply_props(s, exit, want->props))) return st;
     changed = 1;
   }
   s->c->updated.exits += (size_t)changed;
@@ -475,6 +576,9 @@ static uint64_t want_hash(uint64_t h, const want_exit *want) {
   h = fnv(h, f, sizeof f);
   h = fnv_str(fnv_str(h, want->name), want->desc);
   for (size_t i = 0; i < want->nnames; i++) h = fnv_str(h, want->names[i]);
+  /* Only whether there are props: exits with props are compared each time
+  ** (a game may change one of their keys without touching the exit record). */
+  if (want->props) h = fnv(h, "p", 1);
   return h;
 }
 
@@ -510,6 +614,7 @@ static size_t wanted_exits(const spawn *s, size_t zi, size_t node, const strata_
     const strata_grid_proto *p = find_proto(gm, nd->x, nd->y, e.direction, first.symbol);
     if (p && p->name && *p->name) want->name = p->name;
     want->desc = p && p->desc ? p->desc : "";
+    want->props = proto_props(p);
   }
   return nx;
 }
@@ -537,8 +642,9 @@ static strata_status spawn_exits(spawn *s, size_t zi) {
     want_exit wants[STRATA_XY_DIRECTIONS];
     size_t nx = wanted_exits(s, zi, i, &nd, wants);
     uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t k = 0; k < nx; k++) h = want_hash(h, &wants[k]);
-    if (stamp_holds(s, sys_of(s->w, room), h)) continue;
+    int props = 0;
+    for (size_t k = 0; k < nx; k++) h = want_hash(h, &wants[k]), props |= wants[k].props != NULL;
+    if (!props && stamp_holds(s, sys_of(s->w, room), h)) continue;
     /* The grid exits the room has, by map direction (a second one is doomed). */
     uint64_t have[STRATA_XY_DIRECTIONS] = { 0 }, extra[64];
     const strata_vtable *have_sys[STRATA_XY_DIRECTIONS] = { NULL };
@@ -566,8 +672,10 @@ static strata_status spawn_exits(spawn *s, size_t zi) {
       if ((st = strata_exit_delete(s->w, extra[k], s->err))) return st;
       s->c->deleted.exits++;
     }
-    strata_value v = strata_value_int(final_stamp(h, strata_room_exit_count(s->w, room)));
-    if ((st = room_set(s->w, room, "stamp", NULL, &v, s->err))) return st;
+    /* Written only when it differs: exits with props come here on every respawn. */
+    int64_t stamp = final_stamp(h, strata_room_exit_count(s->w, room));
+    strata_value v = strata_value_int(stamp);
+    if (stamp_of(sys_of(s->w, room)) != stamp && (st = room_set(s->w, room, "stamp", NULL, &v, s->err))) return st;
   }
   return STRATA_OK;
 }
@@ -580,6 +688,13 @@ static strata_status run_spawn(spawn *s) {
     for (size_t j = 0; j < i; j++)
       if (!strcmp(strata_xymap_z(s->maps[i].map), strata_xymap_z(s->maps[j].map)))
         return strata_error_set(s->err, STRATA_EARG, "two grid maps have the Z '%s'", strata_xymap_z(s->maps[i].map));
+  for (size_t i = 0; i < s->n; i++)
+    for (size_t j = 0; j < s->maps[i].nprotos; j++) {
+      const strata_value *v = s->maps[i].protos[j].props;
+      if (v && v->type != STRATA_VTABLE)
+        return strata_error_set(s->err, STRATA_EARG, "grid map '%s' prototype %zu: props must be a table",
+                                strata_xymap_z(s->maps[i].map), j + 1);
+    }
   if ((st = index_rooms(s))) return st;
   /* Rooms whose node is gone (or is a transition now). */
   for (size_t i = 0; i < s->cap; i++) {

@@ -34,6 +34,38 @@ data:add_type{ _id = "branch_archetype", fields = {
   max_unexplored_exits = I, max_new_exits_per_room = I,
   start_exit_reset = { type = "table", fields = { every = N, chance = N } }, max_idle = N } }
 -- What a grid map's schema cannot say (Evennia's load errors): see docs/grid.md.
+-- A prototype's props: plain data (strings, numbers, booleans, tables of
+-- them), as object properties hold. Returns an error message or nil.
+local function props_error(props, where)
+  if type(props) ~= "table" then return ("%s must be a table of plain data, got %s"):format(where, type(props)) end
+  local seen = {}
+  local function walk(t, path, depth)
+    if seen[t] then return ("%s%s holds a cycle (a table that contains itself)"):format(where, path) end
+    if depth > 32 then return ("%s%s is nested too deeply"):format(where, path) end
+    seen[t] = true
+    for k, v in next, t do
+      local kp = type(k) == "string" and path .. "." .. k or path .. "[" .. tostring(k) .. "]"
+      if type(k) ~= "string" and math.type(k) ~= "integer" then
+        return ("%s%s: keys must be strings or integers, got %s"):format(where, path, math.type(k) or type(k))
+      end
+      local msg
+      if type(v) == "table" then msg = walk(v, kp, depth + 1)
+      elseif type(v) ~= "string" and type(v) ~= "number" and type(v) ~= "boolean" then
+        msg = ("%s%s is a %s: props hold strings, numbers, booleans and tables of them"):format(where, kp, type(v))
+      end
+      if msg then return msg end
+    end
+    seen[t] = nil
+  end
+  return walk(props, "", 0)
+end
+local function has_function(v, seen)
+  if type(v) == "function" then return true end
+  if type(v) ~= "table" or seen[v] then return false end
+  seen[v] = true
+  for k, x in next, v do if has_function(k, seen) or has_function(x, seen) then return true end end
+  return false
+end
 local DIRS = { n = true, ne = true, e = true, se = true, s = true, sw = true, w = true, nw = true, ["*"] = true }
 local function check_grid_map(e)
   if type(e.map) ~= "string" or not e.map:find("%S") then return "map is required and cannot be empty" end
@@ -55,18 +87,30 @@ local function check_grid_map(e)
     if type(v) ~= "string" and type(v) ~= "table" then
       return ("prototype '%s' must be a base.prototype ID or a table { key =, desc =, parent = }"):format(key)
     end
+    -- `prototypes` may hold functions as far as the schema goes, so that
+    -- this names the prototype key and field; none is allowed.
+    if type(v) == "table" and v.props ~= nil then
+      local msg = props_error(v.props, ("prototype '%s': props"):format(key))
+      if msg then return msg end
+    end
+    if has_function(v, {}) then
+      return ("prototype '%s' holds a function: prototypes hold plain data"):format(key)
+    end
   end
 end
 data:add_type{ _id = "grid_map", check = check_grid_map, fields = { z = { type = { "string", "integer" }, required = true },
   map = { type = "string", required = true },
-  legend = T, prototypes = T,
+  legend = T, prototypes = { type = "table", functions = true },
   options = { type = "table", fields = { map_visual_range = I, map_mode = S,
     map_character_symbol = S, map_target_path_style = S, map_separator_char = S,
     map_fill_all = B, map_align = S, map_display = B } } } }
 data:add_type{ _id = "legend", fields = { symbol = S, kind = { type = "string", required = true },
   display = S, weight = N, weights = T, directions = T, aliases = T,
   interrupt = B, average = B, target = T, spawn_aliases = T, prototype = S } }
-data:add_type{ _id = "prototype", open = true, fields = { kind = S, parent = S, key = S, desc = S } }
+-- props: set on each room / exit the prototype decides (docs/grid.md).
+data:add_type{ _id = "prototype", open = true, fields = { kind = S, parent = S, key = S, desc = S,
+  props = { type = "table", functions = true } },
+  check = function(e) return e.props ~= nil and props_error(e.props, "field 'props'") or nil end }
 -- The base prototypes of grid rooms and exits (Evennia's xyz_room, xyz_exit).
 data:add{ _type = "base.prototype", _id = "xyz_room", kind = "room", key = "An empty room", desc = "" }
 data:add{ _type = "base.prototype", _id = "xyz_exit", kind = "exit", desc = "" }

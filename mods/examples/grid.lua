@@ -9,7 +9,8 @@ data:add{ _type = "base.legend", _id = "to_village", symbol = "T", kind = "trans
 data:add{ _type = "base.prototype", _id = "village_lane", kind = "room", parent = "base.xyz_room",
   key = "A muddy lane", desc = "Cottages lean over the lane; smoke rises from their chimneys." }
 data:add{ _type = "base.prototype", _id = "mine_tunnel", kind = "room", parent = "base.xyz_room",
-  key = "A low tunnel", desc = "Timber props hold up a ceiling of dripping rock." }
+  key = "A low tunnel", desc = "Timber props hold up a ceiling of dripping rock.",
+  props = { light = "dim" } } -- set on every tunnel room (docs/grid.md)
 
 data:add{ _type = "base.grid_map", _id = "village", z = "village",
   map = [[

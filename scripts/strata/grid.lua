@@ -76,10 +76,40 @@ return function(M, I)
   end
 
   -- ---- prototypes: "X,Y" / "X,Y,dir" keys, values IDs or tables, parents followed ----
+  -- props: plain data only (what object properties hold, and no handles: a
+  -- map is data, not a world), checked here with the map and key named.
+  local function check_props(props, where)
+    if type(props) ~= "table" or getmetatable(props) ~= nil then
+      fail("%s: props must be a table of plain data, got %s", where, type(props))
+    end
+    local seen = {}
+    local function walk(t, path, depth)
+      if seen[t] then fail("%s: props%s holds a cycle (a table that contains itself)", where, path) end
+      if depth > 32 then fail("%s: props%s is nested too deeply", where, path) end
+      seen[t] = true
+      for k, v in next, t do
+        local kp = type(k) == "string" and path .. "." .. k or path .. "[" .. tostring(k) .. "]"
+        if type(k) ~= "string" and math.type(k) ~= "integer" then
+          fail("%s: props%s: keys must be strings or integers, got %s", where, path, math.type(k) or type(k))
+        end
+        local tv = type(v)
+        if tv == "table" and getmetatable(v) == nil then walk(v, kp, depth + 1)
+        elseif tv ~= "string" and tv ~= "number" and tv ~= "boolean" then
+          fail("%s: props%s is a %s: props hold strings, numbers, booleans and tables of them", where, kp,
+            tv == "table" and "table with a metatable" or tv)
+        end
+      end
+      seen[t] = nil
+    end
+    walk(props, "", 0)
+  end
+
   local function flatten(w, v, where, depth)
     depth = depth or 0
     if depth > 16 then fail("%s: prototype parents go round in a circle", where) end
+    local own = where
     if type(v) == "string" then
+      own = ("%s (base.prototype '%s')"):format(where, v)
       v = w._registry:view("base.prototype"):ensure(v)
     end
     local out = {}
@@ -89,7 +119,40 @@ return function(M, I)
     end
     if v.key ~= nil then out.key = v.key end
     if v.desc ~= nil then out.desc = v.desc end
+    -- props merge one level deep: the child's keys win key by key.
+    if v.props ~= nil then
+      check_props(v.props, own)
+      local merged = {}
+      for k, x in pairs(out.props or {}) do merged[k] = x end
+      for k, x in pairs(v.props) do merged[k] = x end
+      out.props = merged
+    end
     return out
+  end
+
+  -- The props of a map's prototypes, checked when the map is added: their
+  -- errors then come before any spawn. Unknown IDs and circles are left to
+  -- the spawn, which reports them as before.
+  local function check_map_props(w, id, e)
+    local view = w._registry:view("base.prototype")
+    local function chain(v, where, depth)
+      if depth > 16 then return end
+      local own = where
+      if type(v) == "string" then
+        own = ("%s (base.prototype '%s')"):format(where, v)
+        v = view:get(v)
+      end
+      if type(v) ~= "table" then return end
+      if v.props ~= nil then check_props(v.props, own) end
+      if v.parent ~= nil then chain(v.parent, where, depth + 1) end
+    end
+    for k, v in pairs(e.prototypes or {}) do chain(v, ("grid map '%s' prototype '%s'"):format(id, k), 0) end
+    for key, v in pairs(e.legend or {}) do
+      if type(v) == "string" then v = w._registry:view("base.legend"):get(v) end
+      if type(v) == "table" and v.prototype ~= nil then
+        chain(v.prototype, ("grid map '%s' legend '%s' prototype"):format(id, tostring(key)), 0)
+      end
+    end
   end
 
   local function coord(s) if s == "*" then return "*" end return math.tointeger(tonumber(s)) end
@@ -102,8 +165,10 @@ return function(M, I)
     for _, k in ipairs(keys) do
       local parts = {}
       for p in (k .. ","):gmatch("([^,]*),") do parts[#parts + 1] = p end
-      local p = flatten(w, e.prototypes[k], ("grid map '%s' prototype '%s'"):format(id, k))
-      out[#out + 1] = { x = coord(parts[1]), y = coord(parts[2]), dir = parts[3], name = p.key, desc = p.desc }
+      local where = ("grid map '%s' prototype '%s'"):format(id, k)
+      local p = flatten(w, e.prototypes[k], where)
+      out[#out + 1] = { x = coord(parts[1]), y = coord(parts[2]), dir = parts[3], name = p.key, desc = p.desc,
+        props = p.props, where = where }
     end
     -- A legend entry's `prototype`: the default of its symbol (rooms for
     -- nodes, exits for links), below every prototype of the map.
@@ -115,15 +180,18 @@ return function(M, I)
     end
     table.sort(symbols, function(a, b) return a.symbol < b.symbol end)
     for _, l in ipairs(symbols) do
-      local p = flatten(w, l.prototype, ("grid map '%s' legend '%s' prototype"):format(id, l.symbol))
+      local where = ("grid map '%s' legend '%s' prototype"):format(id, l.symbol)
+      local p = flatten(w, l.prototype, where)
       local node = l.kind == "node" or l.kind == "interrupt_node"
       out[#out + 1] = { x = "*", y = "*", dir = not node and "*" or nil, symbol = l.symbol, tier = 1,
-        name = p.key, desc = p.desc }
+        name = p.key, desc = p.desc, props = p.props, where = where }
     end
     local room = flatten(w, "base.xyz_room", "base.xyz_room")
     local exit = flatten(w, "base.xyz_exit", "base.xyz_exit")
-    out[#out + 1] = { x = "*", y = "*", tier = 2, name = room.key, desc = room.desc }
-    out[#out + 1] = { x = "*", y = "*", dir = "*", tier = 2, name = exit.key, desc = exit.desc }
+    out[#out + 1] = { x = "*", y = "*", tier = 2, name = room.key, desc = room.desc, props = room.props,
+      where = "base.xyz_room" }
+    out[#out + 1] = { x = "*", y = "*", dir = "*", tier = 2, name = exit.key, desc = exit.desc, props = exit.props,
+      where = "base.xyz_exit" }
     return out
   end
 
@@ -189,6 +257,7 @@ return function(M, I)
       local id = ids[i]
       if type(id) ~= "string" then fail("argument %d: expected a base.grid_map ID, got %s", i, type(id)) end
       local _, e = map_of(w, id)
+      check_map_props(w, id, e)
       local z = zkey(e.z)
       if zs[z] == id then fail("grid map '%s' is already added", id) end
       if zs[z] then fail("grid maps '%s' and '%s' have the same z '%s'", zs[z], id, tostring(e.z)) end

@@ -11,10 +11,14 @@
 --            that changed nothing: the incremental save (median of 3)
 --   walk     one step of world:walk across the map (mean over its 2 x (SIDE-1)
 --            steps, each world:advance(1) running one base.walk_step timer)
--- Prints one JSON line. Run: scripts/env lua5.4 spec/bench/bench_grid_world.lua
+-- With a second argument "props", the prototypes also give props (two keys
+-- per room, one per exit), so every room and exit carries them: the cost of
+-- applying and reconciling them ("props":true in the line).
+-- Prints one JSON line. Run: scripts/env lua5.4 spec/bench/bench_grid_world.lua [SIDE [props]]
 local strata = require "strata"
 local uv = require "luv"
 local side = tonumber(arg[1]) or 141
+local with_props = arg[2] == "props"
 
 local function grid_text(n)
   local row, links = { "#" }, { "|" }
@@ -40,8 +44,9 @@ local function write(path, text)
 end
 write(dir .. "/gridbench/mod.lua", 'return { id = "gridbench", version = "0.1.0", requires = { base = "^0.1" } }')
 write(dir .. "/gridbench/init.lua", ('data:add{ _type = "base.grid_map", _id = "big", z = "big", map = %q,\n'
-  .. '  prototypes = { ["*,*"] = { key = "A hall", desc = "One of many." }, ["*,*,*"] = { desc = "A doorway." } } }\n')
-  :format(grid_text(side)))
+  .. '  prototypes = { ["*,*"] = { key = "A hall", desc = "One of many."%s }, ["*,*,*"] = { desc = "A doorway."%s } } }\n')
+  :format(grid_text(side), with_props and ', props = { light = "dim", size = 3 }' or "",
+    with_props and ', props = { door = "oak" }' or ""))
 
 local function new_world()
   local w = strata.world.new{ seed = 1, mods = { "base", "gridbench" }, mod_path = { "mods", dir } }
@@ -100,8 +105,8 @@ end)
 assert(plan.state == "arrived" and hero.room.uid == goal.uid, "the walk did not arrive: " .. plan.state)
 
 os.execute("rm -rf " .. dir)
-print(('{"bench":"grid_world","nodes":%d,"rooms":%d,"exits":%d,"spawn_ms":%.1f,"respawn_ms":%.1f,' ..
+print(('{"bench":"grid_world",%s"nodes":%d,"rooms":%d,"exits":%d,"spawn_ms":%.1f,"respawn_ms":%.1f,' ..
   '"save_ms":%.1f,"save_cpu_ms":%.1f,"resave_ms":%.2f,"save_bytes":%d,"walk_start_ms":%.2f,"walk_step_us":%.1f,"walk_steps":%d}'):format(
-  side * side, counts.created.rooms, counts.created.exits, median(spawn), median(respawn), median(save), median(save_cpu),
+  with_props and '"props":true,' or "", side * side, counts.created.rooms, counts.created.exits, median(spawn), median(respawn), median(save), median(save_cpu),
   median(resave), bytes,
   route_ms, walk_ms * 1000 / steps, steps))

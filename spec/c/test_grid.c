@@ -1,5 +1,6 @@
 /* test_grid.c - XY maps spawned as rooms and exits (grid.h): counts, an
-** unchanged respawn that writes nothing, a removed node, transitions, filters. */
+** unchanged respawn that writes nothing, a removed node, transitions, filters,
+** prototype props and their reconciling. */
 #include <string.h>
 
 #include "check.h"
@@ -21,11 +22,11 @@ static void test_spawn_and_respawn(void) {
   strata_error err;
   strata_world *w = strata_world_new(1, &err);
   strata_xymap *m1 = parse("+ 0 1 2\n\n1 #-#\n  | |\n0 #-#\n\n+ 0 1 2\n", "map1", NULL, 0);
-  strata_grid_proto protos[] = { { 0, 0, STRATA_GRID_ROOM, 0, 0, "Corner", "A corner." },
-                                 { STRATA_GRID_ANY, STRATA_GRID_ANY, STRATA_GRID_ANY, 0, 0, NULL, "A path." },
-                                 { 0, 0, 2, 0, 0, "door", NULL },
+  strata_grid_proto protos[] = { { 0, 0, STRATA_GRID_ROOM, 0, 0, "Corner", "A corner.", NULL },
+                                 { STRATA_GRID_ANY, STRATA_GRID_ANY, STRATA_GRID_ANY, 0, 0, NULL, "A path.", NULL },
+                                 { 0, 0, 2, 0, 0, "door", NULL, NULL },
                                  /* a lower tier never wins over a matching higher one */
-                                 { 0, 0, STRATA_GRID_ROOM, '#', 1, "Legend room", NULL } };
+                                 { 0, 0, STRATA_GRID_ROOM, '#', 1, "Legend room", NULL, NULL } };
   strata_grid_map gm = { m1, protos, 4, NULL, 0 };
   strata_grid_counts c;
   CHECK(strata_grid_spawn(w, &gm, 1, NULL, &c, &err) == STRATA_OK);
@@ -131,8 +132,118 @@ static void test_transitions_and_filters(void) {
   strata_world_free(w);
 }
 
+
+/* props[k] of uid, or NULL. */
+static const strata_value *prop(strata_world *w, uint64_t uid, const char *k) {
+  strata_value path[2] = { { .type = STRATA_VSTRING, .u.str = { (char *)"props", 5 } },
+                           { .type = STRATA_VSTRING, .u.str = { (char *)k, strlen(k) } } };
+  return strata_object_get(w, uid, path, 2);
+}
+
+static void set_str(strata_value *t, const char *k, const char *v) {
+  strata_value key, val;
+  strata_error err;
+  CHECK(strata_value_string(&key, k, strlen(k), &err) == STRATA_OK);
+  if (v) CHECK(strata_value_string(&val, v, strlen(v), &err) == STRATA_OK);
+  else val = strata_value_nil();
+  CHECK(strata_vtable_set(t->u.t, &key, &val, &err) == STRATA_OK);
+  strata_value_clear(&key);
+}
+
+static int prop_is(strata_world *w, uint64_t uid, const char *k, const char *want) {
+  const strata_value *v = prop(w, uid, k);
+  if (!want) return v == NULL;
+  return v && v->type == STRATA_VSTRING && !strcmp(v->u.str.s, want);
+}
+
+static void test_props(void) {
+  strata_error err;
+  strata_world *w = strata_world_new(3, &err);
+  strata_xymap *m = parse("+ 0 1\n\n0 #-#\n\n+ 0 1\n", "props", NULL, 0);
+  strata_value room_props, exit_props;
+  CHECK(strata_value_table(&room_props, &err) == STRATA_OK);
+  CHECK(strata_value_table(&exit_props, &err) == STRATA_OK);
+  set_str(&room_props, "light", "dim");
+  set_str(&room_props, "smell", "damp");
+  set_str(&exit_props, "door", "oak");
+  strata_grid_proto protos[] = { { 0, 0, STRATA_GRID_ROOM, 0, 0, NULL, NULL, &room_props },
+                                 { 0, 0, STRATA_GRID_ANY, 0, 0, NULL, NULL, &exit_props } };
+  strata_grid_map gm = { m, protos, 2, NULL, 0 };
+  strata_grid_counts c;
+  CHECK(strata_grid_spawn(w, &gm, 1, NULL, &c, &err) == STRATA_OK);
+  uint64_t a = strata_grid_room(w, "props", 0, 0), b = strata_grid_room(w, "props", 1, 0);
+  uint64_t door = strata_exit_find(w, a, "east"), back = strata_exit_find(w, b, "west");
+  CHECK(prop_is(w, a, "light", "dim") && prop_is(w, a, "smell", "damp"));
+  CHECK(prop_is(w, b, "light", NULL));
+  CHECK(prop_is(w, door, "door", "oak") && prop_is(w, back, "door", NULL));
+
+  /* Unchanged: nothing counted or written, though exits with props are compared. */
+  uint64_t next = strata_world_next_uid(w);
+  CHECK(strata_grid_spawn(w, &gm, 1, NULL, &c, &err) == STRATA_OK);
+  CHECK_EQ_INT(total(&c.created) + total(&c.updated) + total(&c.deleted), 0);
+  CHECK_EQ_INT(strata_world_next_uid(w), next);
+
+  /* The game's own key, and a prototype key it changed by hand. */
+  strata_value path[2] = { { .type = STRATA_VSTRING, .u.str = { (char *)"props", 5 } },
+                           { .type = STRATA_VSTRING, .u.str = { (char *)"owner", 5 } } }, v;
+  CHECK(strata_value_string(&v, "Ann", 3, &err) == STRATA_OK);
+  CHECK(strata_object_set(w, a, path, 2, &v, &err) == STRATA_OK);
+  path[1].u.str.s = (char *)"door", path[1].u.str.len = 4;
+  CHECK(strata_value_string(&v, "broken", 6, &err) == STRATA_OK);
+  CHECK(strata_object_set(w, door, path, 2, &v, &err) == STRATA_OK);
+
+  /* light changed, smell dropped, wet added; the exit's door put back. */
+  set_str(&room_props, "light", "dark");
+  set_str(&room_props, "smell", NULL);
+  set_str(&room_props, "wet", "yes");
+  CHECK(strata_grid_spawn(w, &gm, 1, NULL, &c, &err) == STRATA_OK);
+  CHECK_EQ_INT(c.updated.rooms, 1);
+  CHECK_EQ_INT(c.updated.exits, 1);
+  CHECK_EQ_INT(total(&c.created) + total(&c.deleted), 0);
+  CHECK(prop_is(w, a, "light", "dark") && prop_is(w, a, "smell", NULL) && prop_is(w, a, "wet", "yes"));
+  CHECK(prop_is(w, a, "owner", "Ann"));
+  CHECK(prop_is(w, door, "door", "oak"));
+
+  /* The prototype gives the game's key: it wins; then gives no props at all:
+  ** its keys go, the game's stay. */
+  set_str(&room_props, "owner", "the map");
+  CHECK(strata_grid_spawn(w, &gm, 1, NULL, &c, &err) == STRATA_OK);
+  CHECK(prop_is(w, a, "owner", "the map"));
+  set_str(&room_props, "owner", NULL);
+  CHECK(strata_value_string(&v, "Bob", 3, &err) == STRATA_OK);
+  path[1].u.str.s = (char *)"owner", path[1].u.str.len = 5;
+  CHECK(strata_object_set(w, a, path, 2, &v, &err) == STRATA_OK);
+  path[1].u.str.s = (char *)"mark", path[1].u.str.len = 4;
+  CHECK(strata_value_string(&v, "x", 1, &err) == STRATA_OK);
+  CHECK(strata_object_set(w, door, path, 2, &v, &err) == STRATA_OK);
+  protos[0].props = NULL, protos[1].props = NULL;
+  CHECK(strata_grid_spawn(w, &gm, 1, NULL, &c, &err) == STRATA_OK);
+  CHECK_EQ_INT(c.updated.rooms, 1);
+  CHECK_EQ_INT(c.updated.exits, 1);
+  CHECK(prop_is(w, a, "light", NULL) && prop_is(w, a, "wet", NULL) && prop_is(w, door, "door", NULL));
+  /* "owner" came from the prototype last, then the game set it: the prototype
+  ** had it, so it goes (the rule is per key, not per value). */
+  CHECK(prop_is(w, a, "owner", NULL));
+  CHECK(prop_is(w, door, "mark", "x"));
+  CHECK(strata_grid_spawn(w, &gm, 1, NULL, &c, &err) == STRATA_OK);
+  CHECK_EQ_INT(total(&c.created) + total(&c.updated) + total(&c.deleted), 0);
+
+  /* props that are not a table: refused, nothing changed. */
+  strata_value bad = strata_value_int(1);
+  protos[0].props = &bad;
+  size_t count = strata_world_count(w);
+  CHECK(strata_grid_spawn(w, &gm, 1, NULL, &c, &err) == STRATA_EARG);
+  CHECK(strstr(err.message, "props must be a table") != NULL);
+  CHECK_EQ_INT(strata_world_count(w), count);
+  strata_value_clear(&room_props);
+  strata_value_clear(&exit_props);
+  strata_xymap_free(m);
+  strata_world_free(w);
+}
+
 int main(void) {
   test_spawn_and_respawn();
   test_transitions_and_filters();
+  test_props();
   return check_summary("grid");
 }

@@ -15,7 +15,10 @@
 ** otherwise, leading to the room of the node it reaches, or for a
 ** transition the room at its target on another map (no room there yet: the
 ** exit leads nowhere). Prototypes give names and descriptions by
-** coordinate. Reconciling: rooms and exits that exist already are matched
+** coordinate, and properties (props): the keys of a prototype's props
+** table are set under the object's "props" table, and sys.pkeys lists
+** which keys came from prototypes, so that a respawn removes a key the
+** prototype no longer gives but never one the game set itself. Reconciling: rooms and exits that exist already are matched
 ** by coordinates (and direction) and changed only where they differ; rooms
 ** whose node is gone are deleted with every exit out of them and the grid
 ** exits into them. A spawn runs in one savepoint: on error nothing changed.
@@ -33,6 +36,7 @@
 #include <stdint.h>
 
 #include "strata/error.h"
+#include "strata/value.h"
 #include "strata/world.h"
 #include "strata/xymap.h"
 
@@ -45,7 +49,7 @@ extern "C" {
 /* proto.dir of a room prototype. */
 #define STRATA_GRID_ROOM (-1)
 
-/* What a prototype gives: the name (NULL: the default) and description. */
+/* What a prototype gives: the name (NULL: the default), description and props. */
 typedef struct strata_grid_proto {
   int x, y;          /* or STRATA_GRID_ANY */
   int dir;           /* STRATA_GRID_ROOM, a direction 0..7, or STRATA_GRID_ANY (any exit) */
@@ -54,6 +58,8 @@ typedef struct strata_grid_proto {
                      ** that matches wins over any higher one */
   const char *name;  /* NULL: keep the default name */
   const char *desc;  /* NULL: keep the default ("") */
+  const strata_value *props; /* NULL or a table: keys set under the object's "props"; the
+                             ** caller keeps it alive during the spawn */
 } strata_grid_proto;
 
 /* Names for exits leaving through links of `symbol` in map direction dir:
