@@ -18,8 +18,9 @@
 ** coordinate, and properties (props): the keys of a prototype's props
 ** table are set under the object's "props" table, and sys.pkeys lists
 ** which keys came from prototypes, so that a respawn removes a key the
-** prototype no longer gives but never one the game set itself. Reconciling: rooms and exits that exist already are matched
-** by coordinates (and direction) and changed only where they differ; rooms
+** prototype no longer gives but never one the game set itself.
+** Reconciling: rooms and exits that exist already are matched by
+** coordinates (and direction) and changed only where they differ; rooms
 ** whose node is gone are deleted with every exit out of them and the grid
 ** exits into them. A spawn runs in one savepoint: on error nothing changed.
 ** Each grid room keeps a stamp of its exits as the map wanted them (room.h:
