@@ -45,6 +45,13 @@ describe("mod loading", function()
       try('return { id = "odd", version = "1.0.0", requires = { "base" } }'))
     assert.matches("description must be a string",
       try('return { id = "odd", version = "1.0.0", description = 3 }'))
+    -- a type of a mod it does not require: the message says to require it
+    support.write(dir .. "/odd/mod.lua", 'return { id = "odd", version = "1.0.0" }')
+    support.write(dir .. "/odd/init.lua", 'data:add{ _type = "base.prototype", _id = "p", key = "k" }')
+    local ok, err = pcall(strata.world.new, { seed = 1, mods = { "odd" }, mod_path = { "mods", dir } })
+    assert.is_false(ok)
+    assert.matches("unknown type 'base.prototype'.*; mod odd does not require base: add it to "
+      .. "the requires of its mod.lua, e.g. requires = { base = \"%*\" }", err)
   end)
 
   it("names the mods of a cycle, a missing mod and an unmet version", function()

@@ -369,6 +369,16 @@ local function manifest(id, dirs)
   return nil
 end
 
+-- A type of another mod that this one does not require is not loaded for
+-- it (base's too): say so, where "unknown type" alone sent people looking
+-- for a misspelling.
+local function requires_hint(m, err)
+  local ns = tostring(err):match("unknown type '([%w_]+)%.")
+  if not ns or ns == m.id or m.requires[ns] then return "" end
+  return ("; mod %s does not require %s: add it to the requires of its mod.lua, e.g. "
+    .. "requires = { %s = \"*\" }"):format(m.id, ns, ns)
+end
+
 -- Returns manifests in load order: requires first, ties by id.
 function M.resolve(ids, dirs)
   local found, errors = {}, {}
@@ -460,7 +470,7 @@ function M.load(ids, dirs, strata, seed)
       local chunk, err = load(text, "@" .. path, "t", env)
       if not chunk then error("mod " .. m.id .. ": " .. err, 0) end
       local ok, e = pcall(M.call, "mod " .. m.id .. " init.lua", chunk)
-      if not ok then error("mod " .. m.id .. ": " .. tostring(e), 0) end
+      if not ok then error("mod " .. m.id .. ": " .. tostring(e) .. requires_hint(m, e), 0) end
     end
   end
   local errors = reg:finish(M.call)
