@@ -18,18 +18,6 @@
 #include "strata/world.h"
 #include "world_dump.h"
 
-static char *file_dump(const char *p) {
-  strata_world *w;
-  strata_mod_version *mods;
-  size_t n;
-  strata_error err;
-  if (strata_world_open(p, &w, &mods, &n, &err)) return NULL;
-  char *d = dump(w);
-  strata_world_free(w);
-  strata_mod_versions_free(mods, n);
-  return d;
-}
-
 static int same_as_file(strata_world *w, const char *p) {
   char *a = dump(w), *b = file_dump(p);
   int ok = b && !strcmp(a, b);

@@ -15,10 +15,10 @@
 #include "strata/layout.h"
 #include "strata/world.h"
 #include "tilemap_internal.h" /* chunk stamps */
-#include "world_dump.h"
 #include "world_internal.h" /* saved_map_rev, dirty_all */
 
 #include "failing_alloc.h" /* __wrap_malloc & co.: CMake wraps this test's allocator */
+#include "world_dump.h"       /* after failing_alloc.h: file_dump holds it off */
 
 /* The big map: 4 columns and 3 rows of chunks, the last ones partial. */
 #define C ((int)TILEMAP_CHUNK)
@@ -54,26 +54,6 @@ static uint32_t due(strata_world *w, uint64_t uid) {
   for (uint32_t c = 0; c < m->chunk_cols * m->chunk_rows; c++)
     if (rec_of(o)->saved_map_id != m->id || m->chunk_rev[c] > rec_of(o)->saved_map_rev) bits |= 1u << c;
   return bits;
-}
-
-/* The file as a world, dumped; NULL when it does not open. */
-static char *file_dump(const char *p) {
-  strata_world *w;
-  strata_mod_version *mods;
-  size_t n;
-  strata_error err;
-  int was = armed;
-  armed = 0;
-  if (strata_world_open(p, &w, &mods, &n, &err)) {
-    fprintf(stderr, "open %s: %s\n", p, err.message);
-    armed = was;
-    return NULL;
-  }
-  char *d = dump(w);
-  strata_world_free(w);
-  strata_mod_versions_free(mods, n);
-  armed = was;
-  return d;
 }
 
 static int same(strata_world *w, const char *what) {

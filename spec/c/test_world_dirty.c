@@ -10,10 +10,10 @@
 
 #include "check.h"
 #include "strata/world.h"
-#include "world_dump.h"
 #include "world_internal.h" /* dirty_all: the fallback a lost mark takes */
 
 #include "failing_alloc.h" /* __wrap_malloc & co.: CMake wraps this test's allocator */
+#include "world_dump.h"       /* after failing_alloc.h: file_dump holds it off */
 
 static char path[512];
 
@@ -33,26 +33,6 @@ static strata_token tok(strata_world *w, const char *name) {
 static unsigned long long inode(const char *p) {
   struct stat st;
   return stat(p, &st) == 0 ? (unsigned long long)st.st_ino : 0;
-}
-
-/* The file as a world, dumped; NULL when it does not open. */
-static char *file_dump(const char *p) {
-  strata_world *w;
-  strata_mod_version *mods;
-  size_t n;
-  strata_error err;
-  int was = armed;
-  armed = 0;
-  if (strata_world_open(p, &w, &mods, &n, &err)) {
-    fprintf(stderr, "open %s: %s\n", p, err.message);
-    armed = was;
-    return NULL;
-  }
-  char *d = dump(w);
-  strata_world_free(w);
-  strata_mod_versions_free(mods, n);
-  armed = was;
-  return d;
 }
 
 /* The world and its file hold the same. */

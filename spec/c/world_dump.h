@@ -1,7 +1,7 @@
 /*
-** world_dump.h - a world as text, for the savepoint tests: everything a
-** rollback restores (not the uid counter), so that two states compare as
-** strings.
+** world_dump.h - a world as text, for the savepoint and save tests:
+** everything a rollback restores (not the uid counter), so that two states
+** compare as strings; file_dump, the same of a saved file.
 */
 #ifndef STRATA_WORLD_DUMP_H
 #define STRATA_WORLD_DUMP_H
@@ -96,6 +96,32 @@ static char *dump(const strata_world *w) {
     put(&t, "stream %s %s\n", key, state);
   }
   return t.s;
+}
+
+/* The world saved at p, dumped; NULL, with a line on stderr, when it does
+** not open. A test with failing_alloc.h included before this header holds
+** its failing allocator off meanwhile (opening is not what it tests). */
+static inline char *file_dump(const char *p) {
+#ifdef STRATA_FAILING_ALLOC_H
+  int was = armed;
+  armed = 0;
+#endif
+  strata_world *w;
+  strata_mod_version *mods;
+  size_t n;
+  strata_error err;
+  char *d = NULL;
+  if (strata_world_open(p, &w, &mods, &n, &err) == STRATA_OK) {
+    d = dump(w);
+    strata_world_free(w);
+    strata_mod_versions_free(mods, n);
+  } else {
+    fprintf(stderr, "open %s: %s\n", p, err.message);
+  }
+#ifdef STRATA_FAILING_ALLOC_H
+  armed = was;
+#endif
+  return d;
 }
 
 #endif
