@@ -224,6 +224,31 @@ describe("dungeon branches", function()
     assert.is_true(branch:alive())
   end)
 
+  it("unbind a start exit at the rate of start_exit_reset.chance (each interval draws anew)", function()
+    local w = strata.world.new{ seed = 12, mods = OPTS.mods, mod_path = OPTS.mod_path }
+    local hub = w:create_room{ name = "Hub", desc = "The bottom of the well." }
+    local starts = w.branches:make_start(hub, { west = "delve.coin" })
+    -- Each branch made through the start exit is unbound after some intervals
+    -- (each a draw with chance 0.5); then the next actor makes a new branch.
+    local intervals, resets = 0, 0
+    while intervals < 400 do
+      assert.is_true(w:go(w:create_actor{ room = hub }, "west"))
+      local n = 0
+      repeat
+        w:advance(10)
+        n = n + 1
+        -- (50 failed tosses in a row: a chance of 2^-50)
+        assert(n <= 50, ("branch %d: no reset in 50 intervals"):format(resets + 1))
+      until starts.west.to == nil
+      intervals = intervals + n
+      resets = resets + 1
+    end
+    -- a rate within 3 sigma of 1/2: 0.5 +- 3 * sqrt(0.25 / intervals)
+    local sigma = math.sqrt(0.25 / intervals)
+    assert.is_true(math.abs(resets / intervals - 0.5) <= 3 * sigma,
+      ("%d resets in %d intervals"):format(resets, intervals))
+  end)
+
   it("collapse when idle for max_idle: members go to the hub with move events, rooms and exits are deleted", function()
     local w, hub, starts = new_world(8)
     local a, b = w:create_actor{ room = hub }, w:create_actor{ room = hub }

@@ -79,3 +79,46 @@ describe("strata.rng", function()
     assert.error_matches(function() r.int(5, 1) end, "strata.rng expected")
   end)
 end)
+
+-- A world stream has one state, the world's: what a timer handler draws is
+-- where the next draw starts, in the same advance, the next one, and after a
+-- save opened by another process.
+describe("world streams drawn in timer handlers", function()
+  local function run(args)
+    local f = assert(io.popen("lua5.4 spec/fixtures/dice_process.lua " .. args .. " 2>&1"))
+    local out = f:read("a")
+    local ok = f:close()
+    assert(ok, out)
+    return out
+  end
+
+  it("go on drawing across 10 advances, a save and a reopen in a second process", function()
+    local path = os.tmpname()
+    run("build " .. path)
+    local resumed = run("resume " .. path)
+    os.remove(path)
+    local control = run("control")
+    assert.equal(control, resumed)
+    local seen, n = {}, 0
+    for v in resumed:gmatch("%d+") do
+      assert.is_nil(seen[v], "drawn twice: " .. v .. " in\n" .. resumed)
+      seen[v], n = true, n + 1
+    end
+    assert.equal(10, n)
+  end)
+
+  it("go on drawing when several runs fall in one advance", function()
+    local w = strata.world.new{ seed = 4, mods = { "base", "testmod" }, mod_path = { "mods", "spec/fixtures/mods" } }
+    local log = w:new_object{ kind = "log" }
+    w:schedule{ after = 1, every = 1, handler = "testmod.roll", args = { log = log } }
+    w:advance(3)
+    w:advance(3)
+    local direct = w.rng:stream("dice"):int(1, 1000000000)
+    local values = { table.unpack(log.state.log) }
+    values[#values + 1] = direct
+    local control = strata.rng.new(0)
+    local w2 = strata.world.new{ seed = 4 }
+    control:set_state(w2.rng:stream("dice"):state())
+    for i = 1, 7 do assert.equal(control:int(1, 1000000000), values[i]) end
+  end)
+end)

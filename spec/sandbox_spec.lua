@@ -25,6 +25,9 @@ end
 local DRIVER = [==[
 local strata = require "strata"
 local dir = arg[1]
+-- A test of one limit sets the other out of reach (arg[2]: the CPU budget):
+-- which of two limits a machine reaches first is a race.
+if arg[2] then strata.mods.budget_ms = tonumber(arg[2]) end
 local function say(...) io.write(table.concat({ ... }, " "), "\n") io.flush() end
 local host = strata.world.new{ seed = 3 }
 local m = host:create_map{ width = 4, height = 4, fill = "floor" }
@@ -60,6 +63,7 @@ say("HOST ok")
 local n_attacks = 0
 
 -- attack{ name, init = code, handler = code, expect = pattern | nil (harmless),
+--         memory = true (a test of the memory limit: the CPU budget set out of reach),
 --         victim = true (the code may name VICTIM, which must not appear),
 --         secret = text that must not show up in the output }
 local function attack(a)
@@ -87,8 +91,8 @@ local function attack(a)
     write(dir .. "/evil/notes.txt", "a note of the mod's own\n")
     if a.shell then assert(os.execute("cd " .. sh_quote(dir .. "/evil") .. " && " .. a.shell)) end
     write(dir .. "/driver.lua", DRIVER)
-    local cmd = ("cd %s && LUA_PATH=%s LUA_CPATH=%s timeout 20 prlimit --as=4000000000 lua5.4 driver.lua %s 2>&1")
-      :format(sh_quote(dir), sh_quote(LUA_PATH), sh_quote(LUA_CPATH), sh_quote(dir))
+    local cmd = ("cd %s && LUA_PATH=%s LUA_CPATH=%s timeout 20 prlimit --as=4000000000 lua5.4 driver.lua %s %s 2>&1")
+      :format(sh_quote(dir), sh_quote(LUA_PATH), sh_quote(LUA_CPATH), sh_quote(dir), a.memory and "3600000" or "")
     local p = io.popen(cmd)
     local out = p:read("a")
     local _, _, code = p:close()
@@ -195,15 +199,16 @@ describe("the sandbox, attacked", function()
       'Connect(On("rock"), (1, On("rock"), Reset("floor"))) })')
     strata.layout.run(g, strata.tilemap.new{ width = 60, height = 60 }, { seed = 1 })]],
     expect = "stopped, budget exceeded" }
-  attack{ "string.rep with a separator", handler = "string.rep('', 1e9, 'x')", expect = "memory limit exceeded" }
+  attack{ "string.rep with a separator", handler = "string.rep('', 1e9, 'x')", expect = "memory limit exceeded",
+    memory = true }
   attack{ "table.concat of 480 MB", handler = [[
     local t = {} for i = 1, 30 do t[i] = ("x"):rep(1 << 24) end
-    local big = table.concat(t) .. table.concat(t)]], expect = "memory limit exceeded" }
+    local big = table.concat(t) .. table.concat(t)]], expect = "memory limit exceeded", memory = true }
   attack{ "six 8000x8000 tile maps", handler = [[
     local maps = {} for i = 1, 6 do maps[i] = strata.tilemap.new{ width = 8000, height = 8000 } end]],
-    expect = "out of memory" }
+    expect = "out of memory", memory = true }
   attack{ "world maps of 8000x8000", handler = [[
-    for i = 1, 6 do world:create_map{ width = 8000, height = 8000 } end]], expect = "out of memory" }
+    for i = 1, 6 do world:create_map{ width = 8000, height = 8000 } end]], expect = "out of memory", memory = true }
   attack{ "rng:shuffle of a table whose __len lies", handler = [[
     local t = setmetatable({ 1, 2, 3 }, { __len = function() return math.maxinteger end })
     strata.rng.new(1):shuffle(t) strata.rng.new(1):pick(t) world.rng:stream("x"):shuffle(t)]], expect = "HANDLER ok" }

@@ -209,6 +209,7 @@ int luaopen_strata_core(lua_State *L) {
   lstrata_open_rng(L);
   lstrata_open_xymap(L);
   lstrata_open_world(L);
+  lstrata_open_stream(L);
   lstrata_open_room(L);
   lstrata_open_grid(L);
   lstrata_open_branch(L);

@@ -50,6 +50,8 @@ void lstrata_add_functions(lua_State *L, const char *field, const luaL_Reg *func
 void lstrata_add_methods(lua_State *L, const char *name, const luaL_Reg *funcs);
 /* The world state (strata.world_state) at arg; raises if it is not one or was closed. */
 strata_world *lstrata_check_world(lua_State *L, int arg);
+/* The world state at idx, or NULL if it is not one or was closed. */
+strata_world *lstrata_to_world(lua_State *L, int idx);
 /* The XY map at arg; raises if it is not one or was closed. */
 strata_xymap *lstrata_check_xymap(lua_State *L, int arg);
 
@@ -59,6 +61,7 @@ void lstrata_open_tokens(lua_State *L);
 void lstrata_open_tilemap(lua_State *L);
 void lstrata_open_tilepath(lua_State *L);
 void lstrata_open_rng(lua_State *L);
+void lstrata_open_stream(lua_State *L);
 void lstrata_open_xymap(lua_State *L);
 void lstrata_open_world(lua_State *L);
 void lstrata_open_room(lua_State *L);

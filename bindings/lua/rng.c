@@ -52,9 +52,12 @@ static int rng_new(lua_State *L) {
   return 1;
 }
 
+/* The draws below take their arguments from index 2 on (1 is the generator
+** or the world stream they were called on) and draw from r: a strata.rng's
+** own generator, or a world stream's state lent for the one draw (stream.c). */
+
 /* r:int(m) -> [1, m];  r:int(m, n) -> [m, n] (like math.random) */
-static int rng_int(lua_State *L) {
-  strata_rng *r = lstrata_check_rng(L, 1);
+int lstrata_rng_int(lua_State *L, strata_rng *r) {
   lua_Integer lo = 1, hi;
   if (lua_isnoneornil(L, 3)) {
     hi = luaL_checkinteger(L, 2);
@@ -69,8 +72,7 @@ static int rng_int(lua_State *L) {
 }
 
 /* r:float() -> [0, 1);  r:float(a, b) -> [a, b) */
-static int rng_float(lua_State *L) {
-  strata_rng *r = lstrata_check_rng(L, 1);
+int lstrata_rng_float(lua_State *L, strata_rng *r) {
   double f = strata_rng_float(r);
   if (!lua_isnoneornil(L, 2)) {
     double a = luaL_checknumber(L, 2), b = luaL_checknumber(L, 3);
@@ -81,8 +83,7 @@ static int rng_float(lua_State *L) {
   return 1;
 }
 
-static int rng_chance(lua_State *L) {
-  strata_rng *r = lstrata_check_rng(L, 1);
+int lstrata_rng_chance(lua_State *L, strata_rng *r) {
   lua_Number p = luaL_checknumber(L, 2);
   luaL_argcheck(L, p == p, 2, "probability is NaN");
   lua_pushboolean(L, strata_rng_chance(r, p));
@@ -90,8 +91,7 @@ static int rng_chance(lua_State *L) {
 }
 
 /* r:shuffle(t) -> t, its array part shuffled in place */
-static int rng_shuffle(lua_State *L) {
-  strata_rng *r = lstrata_check_rng(L, 1);
+int lstrata_rng_shuffle(lua_State *L, strata_rng *r) {
   luaL_checktype(L, 2, LUA_TTABLE);
   /* Raw length and raw access: a table's __len or __index/__newindex (a mod's
   ** code) cannot make this loop run forever or run code inside it. */
@@ -108,14 +108,21 @@ static int rng_shuffle(lua_State *L) {
 }
 
 /* r:pick(t) -> a random element of the array t (error when empty) */
-static int rng_pick(lua_State *L) {
-  strata_rng *r = lstrata_check_rng(L, 1);
+int lstrata_rng_pick(lua_State *L, strata_rng *r) {
   luaL_checktype(L, 2, LUA_TTABLE);
   lua_Integer n = (lua_Integer)lua_rawlen(L, 2);
   luaL_argcheck(L, n > 0, 2, "cannot pick from an empty list");
   lua_rawgeti(L, 2, 1 + (lua_Integer)strata_rng_below(r, (uint64_t)n));
   return 1;
 }
+
+#define RNG_DRAW(name) \
+  static int rng_##name(lua_State *L) { return lstrata_rng_##name(L, lstrata_check_rng(L, 1)); }
+RNG_DRAW(int)
+RNG_DRAW(float)
+RNG_DRAW(chance)
+RNG_DRAW(shuffle)
+RNG_DRAW(pick)
 
 /* r:state() -> string (32 hex digits) */
 static int rng_state(lua_State *L) {
@@ -125,25 +132,31 @@ static int rng_state(lua_State *L) {
   return 1;
 }
 
-static int rng_set_state(lua_State *L) {
-  strata_rng *r = lstrata_check_rng(L, 1);
+void lstrata_check_rng_state(lua_State *L, int arg, strata_rng *r) {
   size_t len;
-  const char *text = luaL_checklstring(L, 2, &len);
+  const char *text = luaL_checklstring(L, arg, &len);
   if (!strata_rng_parse(r, text, len))
-    return luaL_argerror(L, 2, "not a generator state (32 hex digits from rng:state())");
+    luaL_argerror(L, arg, "not a generator state (32 hex digits from rng:state())");
+}
+
+static int rng_set_state(lua_State *L) {
+  lstrata_check_rng_state(L, 2, lstrata_check_rng(L, 1));
   lua_settop(L, 1);
+  return 1;
+}
+
+int lstrata_rng_substream(lua_State *L, uint64_t seed) {
+  size_t len;
+  const char *key;
+  if (lua_type(L, 2) == LUA_TNUMBER) key = lua_tolstring(L, 2, &len); /* 7 and "7" agree */
+  else key = luaL_checklstring(L, 2, &len);
+  lstrata_push_rng_stream(L, seed, key, len);
   return 1;
 }
 
 /* r:stream(key) -> a new generator, the same for the same (seed, key) */
 static int rng_stream(lua_State *L) {
-  lstrata_rng *ud = luaL_checkudata(L, 1, RNG_MT);
-  size_t len;
-  const char *key;
-  if (lua_type(L, 2) == LUA_TNUMBER) key = lua_tolstring(L, 2, &len); /* 7 and "7" agree */
-  else key = luaL_checklstring(L, 2, &len);
-  lstrata_push_rng_stream(L, ud->seed, key, len);
-  return 1;
+  return lstrata_rng_substream(L, ((lstrata_rng *)luaL_checkudata(L, 1, RNG_MT))->seed);
 }
 
 static int rng_tostring(lua_State *L) {

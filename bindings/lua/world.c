@@ -29,6 +29,11 @@ static strata_world *check_world(lua_State *L, int arg) {
 
 strata_world *lstrata_check_world(lua_State *L, int arg) { return check_world(L, arg); }
 
+strata_world *lstrata_to_world(lua_State *L, int idx) {
+  lworld *lw = luaL_testudata(L, idx, WORLD_MT);
+  return lw ? lw->w : NULL;
+}
+
 static uint64_t check_uid(lua_State *L, int arg) {
   lua_Integer u = luaL_checkinteger(L, arg);
   luaL_argcheck(L, u > 0, arg, "uid must be positive");

@@ -304,11 +304,17 @@ local function tilemap_of(map, fn, level, write)
   error(fn .. ": expected a tile map or a world map, got " .. tostring(map), level)
 end
 
+-- The generator a layout draws from, and the world stream (world.rng:stream)
+-- it stands for, if any: that stream's state is lent to a generator for the
+-- call and its draws written back after it (give_back), the world owning it.
 local function rng_of(opts, fn, level)
   local r = opts.rng
   if r ~= nil then
     local g = type(r) == "table" and private.stream_generator and private.stream_generator(r)
-    if g then return g end -- a world stream
+    if g then return g end -- a generator the core lent (ctx.rng)
+    if type(r) == "userdata" and getmetatable(r) == "strata.stream" then
+      return core.rng.new(0):set_state(r:state()), r
+    end
     if type(r) == "userdata" then return r end
     error(fn .. ": option 'rng' must be a random generator (ctx.rng, strata.rng.new)", level)
   end
@@ -322,7 +328,9 @@ function M.run(v, map, opts)
   opts = opts or {}
   local g = M.generator(v, opts.world or map, 2)
   local tm = tilemap_of(map, "strata.layout.run", 3)
-  local ok, res, why = pcall(g.run, g, tm, rng_of(opts, "strata.layout.run", 3))
+  local rng, stream = rng_of(opts, "strata.layout.run", 3)
+  local ok, res, why = pcall(g.run, g, tm, rng)
+  if stream then stream:set_state(rng:state()) end
   if not ok then error(res, 2) end
   return res, why
 end
@@ -334,15 +342,20 @@ function M.generate(v, map, opts)
   opts = opts or {}
   local g = M.generator(v, opts.world or map, 2)
   local tm = tilemap_of(map, "strata.layout.generate", 3)
-  local rng = rng_of(opts, "strata.layout.generate", 3)
-  local why
+  local rng, stream = rng_of(opts, "strata.layout.generate", 3)
+  local done, why = false, nil
   for _ = 1, opts.attempts or 10 do
     tm:clear(opts.fill)
     local ok, res, reason = pcall(g.run, g, tm, rng)
-    if not ok then error(res, 2) end
-    if res then return true end
+    if not ok then
+      if stream then stream:set_state(rng:state()) end
+      error(res, 2)
+    end
+    if res then done = true break end
     why = reason
   end
+  if stream then stream:set_state(rng:state()) end
+  if done then return true end
   return false, why
 end
 

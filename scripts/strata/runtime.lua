@@ -44,9 +44,7 @@ return function(I)
     local e = { token = token, params = params, results = { [0] = default }, n = 0 }
     w._emits[token] = e
     local dflt = default ~= nil and { [MARK] = token, [VERSION] = 0 } or nil
-    w:_streams_to_core()
     local ok, r = pcall(w._rt.emit, w._rt, source and source.uid, event, { [MARK] = token }, dflt)
-    w:_streams_from_core()
     w._emits[token] = nil
     if not ok then error((tostring(I.runtime_hooks.full_message(w, r)):gsub("^strata_emit: ", "")), 0) end
     if type(r) == "table" and r[MARK] == token then return e.results[r[VERSION]] end
@@ -84,9 +82,7 @@ return function(I)
   local function core_call(w, name, method, ...)
     sync_handlers(w)
     local rt = w._rt
-    w:_streams_to_core()
     local ok, r = pcall(rt[method], rt, ...) -- (one result at most)
-    w:_streams_from_core()
     if ok then return r end
     local msg = full_message(w, r)
     if type(msg) == "string" then

@@ -481,7 +481,7 @@ end
 
 local function wrap(state, registry, order)
   local w = setmetatable({ _s = state, _registry = registry, _mods = order,
-    _handles = setmetatable({}, { __mode = "v" }), _streams = {}, _tilemaps = {} }, World)
+    _handles = setmetatable({}, { __mode = "v" }), _tilemaps = {} }, World)
   state:set_ref_maker(function(uid) return handle(w, uid) end)
   w.rng = { stream = function(_, key) return w:stream(key) end }
   w.data = data.views(registry)
@@ -643,8 +643,14 @@ function World:create_actor(opts)
 end
 
 -- ---- random streams ----------------------------------------------------------------------
--- A world stream is a proxy over a generator: each draw inside a savepoint
--- first records the generator's state once, so that a rollback puts it back.
+-- world.rng:stream(key) is a name for one of the world's streams
+-- (bindings/lua/stream.c): each draw reads the world's state of it and writes
+-- it back, so the world is its one owner and its savepoints undo draws too.
+--
+-- ctx.rng of a floor or branch room generator is another thing: a generator
+-- the core lends for one call and reads back after it. It is wrapped as a
+-- stream whose draws are recorded in every open savepoint (record_stream), so
+-- that a rollback puts it back.
 local Stream = {}
 local stream_key = setmetatable({}, { __mode = "k" })
 Stream.__index = function(s, k)
@@ -687,9 +693,9 @@ for _, name in ipairs{ "int", "float", "chance", "shuffle", "pick", "set_state" 
 end
 function Stream:state() return rng_of(self):state() end
 function Stream:stream(key) return rng_of(self):stream(key) end
--- The generator itself, for C functions that draw from it (layouts): for
--- strata's own code only (a mod holding it could draw without the savepoint
--- noting it).
+-- The generator of a lent stream, for C functions that draw from it
+-- (layouts): for strata's own code only (a mod holding it could draw without
+-- the savepoint noting it). nil for anything else.
 function private.stream_generator(s)
   if debug.getmetatable(s) ~= Stream then return nil end
   local r = rng_of(s)
@@ -699,46 +705,15 @@ end
 
 function World:stream(key)
   if type(key) ~= "string" then error("world.rng:stream: key must be a string", 2) end
-  local s = self._streams[key]
-  if s then return s end
-  local r = core.rng.new(0)
-  r:set_state(self._s:stream(key))
-  s = setmetatable({}, Stream)
-  stream_rng[s], stream_key[s], owner[s] = r, key, self
-  self._streams[key] = s
-  local txn = self._txn
-  while txn do
-    local created = txn.created or {}
-    created[key], txn.created = true, created
-    txn = txn.outer
-  end
-  return s
+  return self._s:stream_handle(key)
 end
 
 -- A stream over the generator r that the core lends for one call (ctx.rng
--- of a floor or branch room generator): not cached, so no second copy of its
--- key lives here (a world making rooms by the thousand piles up no streams).
+-- of a floor or branch room generator).
 local function lent_stream(w, key, r)
   local s = setmetatable({}, Stream)
   stream_rng[s], stream_key[s], owner[s] = r, key, w
   return s
-end
-
-function World:_sync_streams()
-  for key, s in pairs(self._streams) do self._s:set_stream(key, stream_rng[s]:state()) end
-end
-
--- Around a call into the core (which draws from the world's streams itself):
--- the world gets the cached streams' states before, the cache the world's after.
-function World:_streams_to_core()
-  if next(self._streams) then self:_sync_streams() end
-end
-
-function World:_streams_from_core()
-  for key, s in pairs(self._streams) do
-    local st = self._s:stream(key)
-    if st ~= stream_rng[s]:state() then s:set_state(st) end -- (noted by the open savepoints)
-  end
 end
 
 -- ---- savepoints ----------------------------------------------------------------------------
@@ -776,10 +751,10 @@ function World:_atomic(fn, ...)
 end
 
 -- The Lua side of a savepoint (opened right after the world's own, closed
--- right after it): streams drawn from, objects touched, streams made. The
+-- right after it): lent streams drawn from, objects touched. The
 -- core's savepoints (strata.core.runtime) open and close these too.
 function World:_txn_open()
-  -- (streams, touched, created: made on first need, most savepoints have none)
+  -- (streams, touched: made on first need, most savepoints have none)
   local txn = { outer = self._txn }
   self._txn = txn
   return txn
@@ -792,7 +767,7 @@ function World:_txn_close(txn, ok)
   self._txn = outer
   if ok then
     if outer then
-      for _, f in ipairs{ "streams", "touched", "created" } do
+      for _, f in ipairs{ "streams", "touched" } do
         local mine = txn[f]
         if mine then
           local theirs = outer[f] or {}
@@ -804,7 +779,6 @@ function World:_txn_close(txn, ok)
     return
   end
   for s, st in pairs(txn.streams or {}) do stream_rng[s]:set_state(st) end
-  for key in pairs(txn.created or {}) do self._streams[key] = nil end
   -- Tile map views of objects that the rollback removed would point at freed maps.
   for uid in pairs(self._tilemaps) do
     if not self._s:info(uid) then self._tilemaps[uid] = nil end
@@ -871,10 +845,8 @@ function World:advance(dt)
   if self._advancing then error("a timer or event handler cannot advance the world it runs in", 0) end
   runtime_hooks.sync(self)
   self._advancing = true
-  self:_streams_to_core()
   local ok, res = pcall(self._rt.advance, self._rt, dt, math.tointeger(M.max_runs) or math.floor(M.max_runs),
     math.tointeger(M.max_advance_runs) or math.floor(M.max_advance_runs))
-  self:_streams_from_core()
   self._advancing = false
   if not ok then error((tostring(runtime_hooks.full_message(self, res)):gsub("^strata_[%w_]+: ", "")), 0) end
   for _, f in ipairs(res) do f.message = runtime_hooks.full_message(self, f.message) end
@@ -891,7 +863,6 @@ function World:save(path)
   -- The host's: never on behalf of a mod's callback, whatever reached it.
   if core.guard.active() then error("saving belongs to the host: not inside a mod's callback", 0) end
   if self._txn then error("cannot save while a handler's changes are not settled (inside a savepoint)", 0) end
-  self:_sync_streams()
   local list = {}
   for i, m in ipairs(self._mods) do list[i] = { m.id, m.version } end
   self._s:save(path, list)
