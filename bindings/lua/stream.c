@@ -104,6 +104,17 @@ static int s_newindex(lua_State *L) {
   return luaL_error(L, "stream '%s' has no fields to set", lua_tostring(L, -1));
 }
 
+/* Two values naming the same stream of the same world are equal. */
+static int s_eq(lua_State *L) {
+  if (!luaL_testudata(L, 1, STREAM_MT) || !luaL_testudata(L, 2, STREAM_MT)) return 0;
+  lua_getiuservalue(L, 1, 1);
+  lua_getiuservalue(L, 2, 1);
+  lua_getiuservalue(L, 1, 2);
+  lua_getiuservalue(L, 2, 2);
+  lua_pushboolean(L, lua_rawequal(L, -4, -3) && lua_rawequal(L, -2, -1));
+  return 1;
+}
+
 static int s_tostring(lua_State *L) {
   luaL_checkudata(L, 1, STREAM_MT);
   lua_getiuservalue(L, 1, 2);
@@ -133,7 +144,7 @@ void lstrata_open_stream(lua_State *L) {
     {"pick", s_pick}, {"state", s_state}, {"set_state", s_set_state}, {"stream", s_stream},
     {NULL, NULL}};
   static const luaL_Reg meta[] = {
-    {"__index", s_index}, {"__newindex", s_newindex}, {"__tostring", s_tostring}, {NULL, NULL}};
+    {"__index", s_index}, {"__newindex", s_newindex}, {"__eq", s_eq}, {"__tostring", s_tostring}, {NULL, NULL}};
   static const luaL_Reg world_methods[] = {{"stream_handle", w_stream_handle}, {NULL, NULL}};
   lstrata_register_type(L, STREAM_MT, meta, methods);
   lstrata_add_methods(L, "strata.world_state", world_methods);
