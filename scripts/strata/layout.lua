@@ -316,6 +316,12 @@ local function rng_of(opts, fn, level)
   error(fn .. ": give { rng = ctx.rng } or { seed = n }", level)
 end
 
+-- A generator's own errors ("generator:run: ...") said by the function called.
+local function run_failed(fn, msg)
+  if type(msg) == "string" then msg = (msg:gsub("^generator:run: ", fn .. ": ")) end
+  error(msg, 3)
+end
+
 -- run(generator | id, map, { rng = | seed =, world = }) -> true, or false and the reason: one attempt.
 function M.run(v, map, opts)
   options.check("strata.layout.run", opts, 2)
@@ -323,7 +329,7 @@ function M.run(v, map, opts)
   local g = M.generator(v, opts.world or map, 2)
   local tm = tilemap_of(map, "strata.layout.run", 3)
   local ok, res, why = pcall(g.run, g, tm, rng_of(opts, "strata.layout.run", 3))
-  if not ok then error(res, 2) end
+  if not ok then run_failed("strata.layout.run", res) end
   return res, why
 end
 
@@ -339,7 +345,7 @@ function M.generate(v, map, opts)
   for _ = 1, opts.attempts or 10 do
     tm:clear(opts.fill)
     local ok, res, reason = pcall(g.run, g, tm, rng)
-    if not ok then error(res, 2) end
+    if not ok then run_failed("strata.layout.generate", res) end
     if res then return true end
     why = reason
   end
