@@ -62,7 +62,6 @@ local function point(v, what)
   end
   error(("%s: expected a point { x, y } or { x =, y = }, got %s"):format(what, tostring(v)), 0)
 end
-M.point = point
 
 -- ---- handles ------------------------------------------------------------------------
 local function handle(world, uid)
@@ -333,6 +332,10 @@ local methods_of = setmetatable({}, { __index = function(t, kind)
   t[kind] = all
   return all
 end })
+
+-- A handle's methods, as C types keep theirs in their metatable's `methods`
+-- (spec/api_documented_spec.lua checks that each one is documented).
+Handle.methods = function(h) return methods_of[handle_data[h].kind] end
 
 Handle.__index = function(h, k)
   if k == "uid" or k == "kind" then return handle_data[h][k] end
