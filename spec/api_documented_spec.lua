@@ -149,16 +149,20 @@ describe("docs/lua-api.md", function()
       sub = sub, plan = plan,
       map = tm, path = tm:find_path({ 0, 0 }, { 2, 2 }), tokens = strata.tokens.new(), rng = strata.rng.new(1),
       xy = xy, grid = grid, generator = strata.layout.parse([[ Reset("floor") ]]),
-      realtime = world:run_realtime{ tick = 1 },
     }
-    values.realtime:stop()
-    require("luv").run("default") -- (the closed timer's handle is let go)
     for kind, v in pairs(values) do
       local mt = debug.getmetatable(v)
       if type(v) == "userdata" then assert.equal(kind, mt.public) end
       check_methods(v, kind)
     end
     report()
+  end)
+
+  -- world:run_realtime's handle needs luv's loop, which a spec file cannot
+  -- load in-process without breaking a later file's (busted unloads modules
+  -- between files, and luv's loop goes with its module): its one method by name.
+  it("documents the handle of world:run_realtime", function()
+    assert.is_true(called("realtime:stop"))
   end)
 
   it("documents world:move and tile walks (issue 29)", function()
