@@ -291,7 +291,7 @@ describe("areas", function()
       local a = w:create_area("dungeon.hollow")
       local before = world_text(w)
       assert.has_error(function() a:floor(1) end,
-        "area generator 'dungeon.nothing' returned nil for floor 1 of area#" .. a.uid .. ": expected a map (world:new_map)")
+        "area:floor: area generator 'dungeon.nothing' returned nil for floor 1 of area#" .. a.uid .. ": expected a map (world:new_map)")
       assert.equal(before, world_text(w))
       local r = w:create_area("dungeon.rubble")
       local rng_before = w.rng:stream("area#" .. r.uid .. " floor 1"):state()

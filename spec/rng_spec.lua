@@ -76,7 +76,7 @@ describe("strata.rng", function()
     assert.error_matches(function() r:shuffle(3) end, "table expected")
     assert.error_matches(function() r:set_state("zz") end, "not a generator state")
     assert.error_matches(function() r:stream({}) end, "string expected")
-    assert.error_matches(function() r.int(5, 1) end, "strata.rng expected")
+    assert.error_matches(function() r.int(5, 1) end, "rng:int: expected a strata.rng as self")
   end)
 end)
 

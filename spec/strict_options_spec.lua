@@ -66,13 +66,13 @@ local calls = {
   end,
   ["strata.markup.render"] = function(o) strata.markup.render("x", o) end,
   ["strata.tilemap.new"] = function(o) strata.tilemap.new(o) end,
-  ["tilemap:fill"] = function(o) tm:fill(0, 0, 1, 1, "floor", o) end,
-  ["tilemap:find_path"] = function(o) tm:find_path({ 0, 0 }, { 1, 1 }, o) end,
-  ["tilemap:render"] = function(o) tm:render(o) end,
+  ["map:fill"] = function(o) tm:fill(0, 0, 1, 1, "floor", o) end,
+  ["map:find_path"] = function(o) tm:find_path({ 0, 0 }, { 1, 1 }, o) end,
+  ["map:render"] = function(o) tm:render(o) end,
   ["tokens:define"] = function(o) strata.tokens.new():define("x", o) end,
   ["xy:visual_range"] = function(o) xy:visual_range({ 0, 0 }, o) end,
-  ["tilemap:to_svg"] = function(o) tm:to_svg(o) end,
-  ["tilemap:to_png"] = function(o) tm:to_png(o) end,
+  ["map:to_svg"] = function(o) tm:to_svg(o) end,
+  ["map:to_png"] = function(o) tm:to_png(o) end,
   ["xy:to_svg"] = function(o) xy:to_svg(o) end,
   ["strata.worldgen.generate"] = function(o) strata.worldgen.generate(o) end,
   ["strata.worldgen.floor"] = function(o) strata.worldgen.floor(o, 1) end,
@@ -109,6 +109,9 @@ describe("strict options", function()
         assert.is_false(ok, name .. " accepted '" .. wrong .. "'")
         err = tostring(err)
         assert.truthy(err:find("unknown option '" .. wrong .. "'", 1, true), err)
+        -- named by the function called (a legend entry is an option of strata.xymap.parse)
+        local fn = name:gsub(" legend entry$", "")
+        assert.truthy(err:find(fn .. ": ", 1, true), err)
         local near = err:match("%(nearest known: ([^)]*)%)")
         assert.is_not_nil(near, err)
         local listed = false

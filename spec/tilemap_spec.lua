@@ -219,7 +219,7 @@ describe("strata.tilemap", function()
     it("names bad constructor options", function()
       assert.has_error(function() strata.tilemap.new() end)
       assert.has_error(function() strata.tilemap.new{ width = 0, height = 3 } end,
-        "bad argument #1 to 'new' (width and height must be integers in 1..65535)")
+        "strata.tilemap.new: width and height must be integers in 1..65535")
       assert.error_matches(function() strata.tilemap.new{ width = 2.5, height = 3 } end,
         "option 'width' must be an integer")
       assert.error_matches(function() strata.tilemap.new{ width = 2, height = 3, colour = 1 } end,
@@ -235,20 +235,20 @@ describe("strata.tilemap", function()
 
     it("names cells outside the map and wrong argument types", function()
       assert.error_matches(function() m:set(4, 0, "wall") end,
-        "bad argument #1 to 'set' %(cell %(4, 0%) is outside the 4x3 map%)")
+        "map:set: cell %(4, 0%) is outside the 4x3 map")
       assert.error_matches(function() m:tokens(0, -1) end, "outside the 4x3 map")
       assert.error_matches(function() m:set("a", 0, "wall") end, "number expected, got string")
-      assert.error_matches(function() m:set(0, 0, {}) end, "bad argument #3 to 'set' %(string expected, got table%)")
+      assert.error_matches(function() m:set(0, 0, {}) end, "map:set: argument #3: string expected, got table")
       assert.error_matches(function() m:set(0, 0) end, "string expected, got no value")
       assert.error_matches(function() m:set(0.5, 0, "x") end, "number has no integer representation")
-      assert.error_matches(function() m.set(nil, 0, 0, "x") end, "strata.tilemap expected")
+      assert.error_matches(function() m.set(nil, 0, 0, "x") end, "map:set: expected a strata.tilemap as self")
       assert.error_matches(function() m:fill(0, 0, -1, 1, "x") end, "size must not be negative")
       assert.error_matches(function() m:fill(0, 0, 1, 1, "x", { pushh = true }) end, "unknown option 'pushh'")
     end)
 
     it("names bad path arguments", function()
       assert.error_matches(function() m:find_path({ 0, 0 }, { 9, 0 }) end,
-        "bad argument #2 to 'find_path' %(goal %(9, 0%) is outside the 4x3 map%)")
+        "map:find_path: goal %(9, 0%) is outside the 4x3 map")
       assert.error_matches(function() m:find_path({ -1, 0 }, { 1, 0 }) end, "start %(%-1, 0%) is outside")
       assert.error_matches(function() m:find_path(5, { 1, 0 }) end, "expected a point {x, y}, got number")
       assert.error_matches(function() m:find_path({ "a" }, { 1, 0 }) end, "integer coordinates")

@@ -439,7 +439,7 @@ describe("strata.markup", function()
   end)
 
   it("names bad arguments", function()
-    assert.error_matches(function() strata.markup.render(5) end, "string expected, got number")
+    assert.error_matches(function() strata.markup.render(5) end, "strata.markup.render: expected the text %(a string%), got number")
     assert.error_matches(function() strata.markup.render("x", { colour = true }) end, "unknown option 'colour'")
   end)
 end)

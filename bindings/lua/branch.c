@@ -193,4 +193,4 @@ static const luaL_Reg branch_methods[] = {
   { "branch_info", b_info }, { "branch_rooms", b_rooms }, { "branch_members", b_members },
   { "branch_acted", b_acted }, { "branch_delete", b_delete }, { "branch_check", b_check }, { NULL, NULL } };
 
-void lstrata_open_branch(lua_State *L) { lstrata_add_methods(L, "strata.world_state", branch_methods); }
+void lstrata_open_branch(lua_State *L) { lstrata_add_methods(L, "strata.world_state", NULL, branch_methods); }

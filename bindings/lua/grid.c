@@ -247,4 +247,4 @@ static const luaL_Reg grid_methods[] = {
   { "grid_spawn", g_spawn }, { "grid_delete", g_delete }, { "grid_pos", g_pos }, { "grid_rooms", g_rooms },
   { NULL, NULL } };
 
-void lstrata_open_grid(lua_State *L) { lstrata_add_methods(L, WORLD_MT, grid_methods); }
+void lstrata_open_grid(lua_State *L) { lstrata_add_methods(L, WORLD_MT, NULL, grid_methods); }

@@ -350,5 +350,5 @@ void lstrata_open_guard(lua_State *L) {
   static const luaL_Reg fns[] = {
     {"call", g_call}, {"hook", g_hook}, {"charge", g_charge}, {"active", g_active},
     {"state", g_state}, {"userdata", g_userdata}, {NULL, NULL}};
-  lstrata_add_functions(L, "guard", fns);
+  lstrata_add_functions(L, "guard", 0, fns);
 }

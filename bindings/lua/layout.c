@@ -22,7 +22,7 @@ typedef struct lgen {
 } lgen;
 
 static int file_gc(lua_State *L) {
-  lfile *f = luaL_checkudata(L, 1, FILE_MT);
+  lfile *f = lstrata_checkudata(L, 1, FILE_MT);
   strata_layout_file_free(f->file);
   f->file = NULL;
   return 0;
@@ -56,8 +56,8 @@ static lfile *push_file(lua_State *L, const char *text, size_t len, const char *
 /* parse(text [, name]) -> generator */
 static int l_parse(lua_State *L) {
   size_t len;
-  const char *text = luaL_checklstring(L, 1, &len);
-  const char *name = luaL_optstring(L, 2, "layout");
+  const char *text = lstrata_checklstring(L, 1, &len);
+  const char *name = lstrata_optstring(L, 2, "layout");
   lfile *f = push_file(L, text, len, name, 1);
   push_gen(L, lua_gettop(L), strata_layout_at(f->file, 0), "");
   return 1;
@@ -66,8 +66,8 @@ static int l_parse(lua_State *L) {
 /* parse_file(text [, name]) -> { [layout name] = generator }, { names in order } */
 static int l_parse_file(lua_State *L) {
   size_t len;
-  const char *text = luaL_checklstring(L, 1, &len);
-  const char *name = luaL_optstring(L, 2, "layouts");
+  const char *text = lstrata_checklstring(L, 1, &len);
+  const char *name = lstrata_optstring(L, 2, "layouts");
   lfile *f = push_file(L, text, len, name, 0);
   int fi = lua_gettop(L);
   size_t n = strata_layout_count(f->file);
@@ -85,7 +85,7 @@ static int l_parse_file(lua_State *L) {
 
 /* gen:run(tilemap, rng) -> true | false, why   (configuration errors raise) */
 static int gen_run(lua_State *L) {
-  lgen *g = luaL_checkudata(L, 1, GEN_MT);
+  lgen *g = lstrata_checkudata(L, 1, GEN_MT);
   strata_tilemap *m = lstrata_check_tilemap(L, 2);
   strata_rng *rng = lstrata_check_rng(L, 3);
   strata_layout_result res;
@@ -102,7 +102,7 @@ static int gen_run(lua_State *L) {
 }
 
 static int gen_tostring(lua_State *L) {
-  lgen *g = luaL_checkudata(L, 1, GEN_MT);
+  lgen *g = lstrata_checkudata(L, 1, GEN_MT);
   if (g->name && *g->name) lua_pushfstring(L, "strata.layout '%s'", g->name);
   else lua_pushstring(L, "strata.layout");
   return 1;
@@ -114,7 +114,7 @@ void lstrata_open_layout(lua_State *L) {
   static const luaL_Reg gen_methods[] = {{"run", gen_run}, {NULL, NULL}};
   static const luaL_Reg gen_meta[] = {{"__tostring", gen_tostring}, {NULL, NULL}};
   static const luaL_Reg funcs[] = {{"parse", l_parse}, {"parse_file", l_parse_file}, {NULL, NULL}};
-  lstrata_register_type(L, FILE_MT, file_meta, no_methods);
-  lstrata_register_type(L, GEN_MT, gen_meta, gen_methods);
-  lstrata_add_functions(L, "layout", funcs);
+  lstrata_register_type(L, FILE_MT, NULL, file_meta, no_methods);
+  lstrata_register_type(L, GEN_MT, "generator", gen_meta, gen_methods);
+  lstrata_add_functions(L, "layout", 1, funcs);
 }

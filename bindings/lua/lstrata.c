@@ -2,9 +2,49 @@
 #include "lstrata.h"
 #include "lguard.h"
 
+#include <stdarg.h>
 #include <string.h>
 
+/* ---- public names ------------------------------------------------------------------- */
+/* Registry key of the table { [C function] = "public name" }. */
+static const char NAMES_KEY = 0;
+
+void lstrata_name_functions(lua_State *L, const char *prefix, const luaL_Reg *funcs) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &NAMES_KEY) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &NAMES_KEY);
+  }
+  for (; funcs->name; funcs++) {
+    if (funcs->func == NULL || funcs->name[0] == '_') continue;
+    lua_pushcfunction(L, funcs->func);
+    lua_pushfstring(L, "%s%s", prefix, funcs->name);
+    lua_rawset(L, -3);
+  }
+  lua_pop(L, 1);
+}
+
+const char *lstrata_public_name(lua_State *L) {
+  lua_Debug ar;
+  if (!lua_getstack(L, 0, &ar)) return NULL;
+  luaL_checkstack(L, 2, NULL);
+  lua_getinfo(L, "f", &ar);
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &NAMES_KEY) != LUA_TTABLE) {
+    lua_pop(L, 2);
+    return NULL;
+  }
+  lua_insert(L, -2);
+  lua_rawget(L, -2);
+  /* The string stays alive in the names table, which the registry holds. */
+  const char *name = lua_tostring(L, -1);
+  lua_pop(L, 2);
+  return name;
+}
+
 int lstrata_raise(lua_State *L, const char *prefix, const strata_error *err) {
+  const char *name = lstrata_public_name(L);
+  if (name) prefix = name;
   luaL_where(L, 1);
   if (prefix) lua_pushfstring(L, "%s: ", prefix);
   else lua_pushliteral(L, "");
@@ -13,6 +53,88 @@ int lstrata_raise(lua_State *L, const char *prefix, const strata_error *err) {
   else lua_pushliteral(L, "");
   lua_concat(L, 4);
   return lua_error(L);
+}
+
+int lstrata_error(lua_State *L, const char *fmt, ...) {
+  const char *name = lstrata_public_name(L);
+  va_list ap;
+  va_start(ap, fmt);
+  luaL_where(L, 1);
+  if (name) lua_pushfstring(L, "%s: ", name);
+  else lua_pushliteral(L, "");
+  lua_pushvfstring(L, fmt, ap);
+  va_end(ap);
+  lua_concat(L, 3);
+  return lua_error(L);
+}
+
+/* A method's arguments are counted as its caller wrote them: self is not one. */
+static int shown_arg(const char *name, int arg) { return strchr(name, ':') ? arg - 1 : arg; }
+
+int lstrata_argerror(lua_State *L, int arg, const char *msg) {
+  const char *name = lstrata_public_name(L);
+  if (!name) return luaL_argerror(L, arg, msg);
+  return luaL_error(L, "%s: %s", name, msg);
+}
+
+int lstrata_argnerror(lua_State *L, int arg, const char *msg) {
+  const char *name = lstrata_public_name(L);
+  if (!name) return luaL_argerror(L, arg, msg);
+  return luaL_error(L, "%s: argument #%d: %s", name, shown_arg(name, arg), msg);
+}
+
+int lstrata_typeerror(lua_State *L, int arg, const char *tname) {
+  const char *name = lstrata_public_name(L);
+  if (!name) return luaL_typeerror(L, arg, tname);
+  const char *got;
+  if (luaL_getmetafield(L, arg, "__name") == LUA_TSTRING) got = lua_tostring(L, -1);
+  else if (lua_type(L, arg) == LUA_TLIGHTUSERDATA) got = "light userdata";
+  else got = luaL_typename(L, arg);
+  if (shown_arg(name, arg) == 0)
+    return luaL_error(L, "%s: expected a %s as self (call it with a colon: %s(...)), got %s", name,
+                      tname, name, got);
+  return lstrata_argnerror(L, arg, lua_pushfstring(L, "%s expected, got %s", tname, got));
+}
+
+lua_Integer lstrata_checkinteger(lua_State *L, int arg) {
+  int isint = 0;
+  lua_Integer v = lua_tointegerx(L, arg, &isint);
+  if (!isint) {
+    if (lua_isnumber(L, arg)) lstrata_argnerror(L, arg, "number has no integer representation");
+    else lstrata_typeerror(L, arg, "number");
+  }
+  return v;
+}
+
+lua_Number lstrata_checknumber(lua_State *L, int arg) {
+  int isnum = 0;
+  lua_Number v = lua_tonumberx(L, arg, &isnum);
+  if (!isnum) lstrata_typeerror(L, arg, "number");
+  return v;
+}
+
+const char *lstrata_checklstring(lua_State *L, int arg, size_t *len) {
+  const char *s = lua_tolstring(L, arg, len);
+  if (!s) lstrata_typeerror(L, arg, "string");
+  return s;
+}
+
+const char *lstrata_optlstring(lua_State *L, int arg, const char *def, size_t *len) {
+  if (lua_isnoneornil(L, arg)) {
+    if (len) *len = def ? strlen(def) : 0;
+    return def;
+  }
+  return lstrata_checklstring(L, arg, len);
+}
+
+void lstrata_checktype(lua_State *L, int arg, int t) {
+  if (lua_type(L, arg) != t) lstrata_typeerror(L, arg, lua_typename(L, t));
+}
+
+void *lstrata_checkudata(lua_State *L, int arg, const char *tname) {
+  void *p = luaL_testudata(L, arg, tname);
+  if (!p) lstrata_typeerror(L, arg, tname);
+  return p;
 }
 
 /* Edit distance between two short names (option keys), for suggestions. */
@@ -71,20 +193,20 @@ static void push_unknown_option(lua_State *L, const char *key, const char *const
 
 void lstrata_check_options(lua_State *L, int arg, const char *const known[], int optional) {
   if (optional && lua_isnoneornil(L, arg)) return;
-  luaL_checktype(L, arg, LUA_TTABLE);
+  lstrata_checktype(L, arg, LUA_TTABLE);
   lua_pushnil(L);
   while (lua_next(L, arg) != 0) {
     lua_pop(L, 1);
     if (lua_type(L, -1) != LUA_TSTRING) {
-      luaL_argerror(L, arg, lua_pushfstring(L, "option keys must be strings, got a %s",
-                                            luaL_typename(L, -1)));
+      lstrata_argerror(L, arg, lua_pushfstring(L, "option keys must be strings, got a %s",
+                                               luaL_typename(L, -1)));
     }
     const char *key = lua_tostring(L, -1);
     int ok = 0;
     for (int i = 0; known[i]; i++) ok |= strcmp(known[i], key) == 0;
     if (!ok) {
       push_unknown_option(L, key, known);
-      luaL_argerror(L, arg, lua_tostring(L, -1));
+      lstrata_argerror(L, arg, lua_tostring(L, -1));
     }
   }
 }
@@ -94,7 +216,7 @@ static int field(lua_State *L, int t, const char *key) {
 }
 
 static void field_error(lua_State *L, const char *key, const char *expected) {
-  luaL_error(L, "option '%s' must be %s, got %s", key, expected, luaL_typename(L, -1));
+  lstrata_error(L, "option '%s' must be %s, got %s", key, expected, luaL_typename(L, -1));
 }
 
 lua_Integer lstrata_opt_int(lua_State *L, int t, const char *key, lua_Integer def) {
@@ -150,20 +272,27 @@ static int point_coord(lua_State *L, int t, int index, const char *name, lua_Int
 void lstrata_check_point(lua_State *L, int arg, lua_Integer *x, lua_Integer *y) {
   arg = lua_absindex(L, arg);
   if (lua_type(L, arg) != LUA_TTABLE)
-    luaL_argerror(L, arg, lua_pushfstring(L, "expected a point {x, y}, got %s",
-                                          luaL_typename(L, arg)));
+    lstrata_argnerror(L, arg, lua_pushfstring(L, "expected a point {x, y}, got %s",
+                                              luaL_typename(L, arg)));
   if (!point_coord(L, arg, 1, "x", x) || !point_coord(L, arg, 2, "y", y))
-    luaL_argerror(L, arg, "expected a point {x, y} with integer coordinates");
+    lstrata_argnerror(L, arg, "expected a point {x, y} with integer coordinates");
 }
 
 int lstrata_check_int(lua_State *L, int arg) {
-  lua_Integer v = luaL_checkinteger(L, arg);
-  if (v < -0x7fffffff || v > 0x7fffffff) luaL_argerror(L, arg, "integer out of range");
+  lua_Integer v = lstrata_checkinteger(L, arg);
+  if (v < -0x7fffffff || v > 0x7fffffff) lstrata_argnerror(L, arg, "integer out of range");
   return (int)v;
 }
 
-void lstrata_register_type(lua_State *L, const char *name, const luaL_Reg *meta,
-                           const luaL_Reg *methods) {
+static void add_public_methods(lua_State *L, const char *public_prefix, const luaL_Reg *funcs) {
+  if (public_prefix == NULL) return;
+  lua_pushfstring(L, "%s:", public_prefix);
+  lstrata_name_functions(L, lua_tostring(L, -1), funcs);
+  lua_pop(L, 1);
+}
+
+void lstrata_register_type(lua_State *L, const char *name, const char *public_prefix,
+                           const luaL_Reg *meta, const luaL_Reg *methods) {
   luaL_newmetatable(L, name);
   luaL_setfuncs(L, meta, 0);
   lstrata_protect_metatable(L, name);
@@ -172,10 +301,16 @@ void lstrata_register_type(lua_State *L, const char *name, const luaL_Reg *meta,
   lua_newtable(L);
   luaL_setfuncs(L, methods, 0);
   lua_setfield(L, -2, own_index ? "methods" : "__index");
+  if (public_prefix) {
+    lua_pushstring(L, public_prefix);
+    lua_setfield(L, -2, "public");
+  }
   lua_pop(L, 1);
+  add_public_methods(L, public_prefix, methods);
 }
 
-void lstrata_add_methods(lua_State *L, const char *name, const luaL_Reg *funcs) {
+void lstrata_add_methods(lua_State *L, const char *name, const char *public_prefix,
+                         const luaL_Reg *funcs) {
   luaL_getmetatable(L, name);
   if (lua_getfield(L, -1, "methods") != LUA_TTABLE) {
     lua_pop(L, 1);
@@ -183,7 +318,7 @@ void lstrata_add_methods(lua_State *L, const char *name, const luaL_Reg *funcs) 
   }
   luaL_setfuncs(L, funcs, 0);
   lua_pop(L, 2);
-
+  add_public_methods(L, public_prefix, funcs);
 }
 
 /* getmetatable() on a strata value gives its type name, never the metatable:
@@ -193,10 +328,15 @@ void lstrata_protect_metatable(lua_State *L, const char *name) {
   lua_setfield(L, -2, "__metatable");
 }
 
-void lstrata_add_functions(lua_State *L, const char *field, const luaL_Reg *funcs) {
+void lstrata_add_functions(lua_State *L, const char *field, int is_public, const luaL_Reg *funcs) {
   lua_newtable(L);
   luaL_setfuncs(L, funcs, 0);
   lua_setfield(L, -2, field);
+  if (is_public) {
+    lua_pushfstring(L, "strata.%s.", field);
+    lstrata_name_functions(L, lua_tostring(L, -1), funcs);
+    lua_pop(L, 1);
+  }
 }
 
 int luaopen_strata_core(lua_State *L) {

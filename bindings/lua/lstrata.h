@@ -15,12 +15,44 @@
 
 #include "strata/strata.h"
 
-/* Raises err as a Lua error. prefix (may be NULL) names the operation. */
-int lstrata_raise(lua_State *L, const char *prefix, const strata_error *err);
+/* Errors name the public function a user called ("map:find_path: unknown
+** option 'x' ...") at the caller's line, never "bad argument #3 to
+** 'find_path'". The C functions users call directly are registered with
+** their public names (lstrata_register_type, lstrata_add_functions,
+** lstrata_add_methods, lstrata_name_functions); the raising helpers below
+** name the running function by that. In functions only strata's own Lua
+** calls (no public name) they raise in Lua's own words, which the Lua side
+** (scripts/strata/boundary.lua) turns into the name of its public function.
+** So bindings raise through these, never luaL_argerror, luaL_check* or
+** luaL_error. */
 
-/* Raises "bad argument #arg to 'fn' (...)" unless arg is a table whose keys
-** are all in known (NULL-terminated). Absent/nil arg is accepted when
-** optional is nonzero. */
+/* The public name of the running C function ("map:set"), or NULL. */
+const char *lstrata_public_name(lua_State *L);
+/* Raises err as a Lua error, named by the running function's public name,
+** else by prefix (may be NULL). */
+int lstrata_raise(lua_State *L, const char *prefix, const strata_error *err);
+/* "<public name>: <formatted message>" at the caller's line. */
+int lstrata_error(lua_State *L, const char *fmt, ...);
+/* An error about argument arg whose message says what is wrong. */
+int lstrata_argerror(lua_State *L, int arg, const char *msg);
+/* The same, saying which argument ("argument #2: ..."; arguments counted as
+** the caller wrote them, a method's self not counted). */
+int lstrata_argnerror(lua_State *L, int arg, const char *msg);
+/* "argument #n: <tname> expected, got <type>". */
+int lstrata_typeerror(lua_State *L, int arg, const char *tname);
+lua_Integer lstrata_checkinteger(lua_State *L, int arg);
+lua_Number lstrata_checknumber(lua_State *L, int arg);
+const char *lstrata_checklstring(lua_State *L, int arg, size_t *len);
+#define lstrata_checkstring(L, arg) lstrata_checklstring(L, (arg), NULL)
+const char *lstrata_optlstring(lua_State *L, int arg, const char *def, size_t *len);
+#define lstrata_optstring(L, arg, def) lstrata_optlstring(L, (arg), (def), NULL)
+void lstrata_checktype(lua_State *L, int arg, int t);
+void *lstrata_checkudata(lua_State *L, int arg, const char *tname);
+#define lstrata_argcheck(L, cond, arg, msg) ((void)((cond) || lstrata_argerror(L, (arg), (msg))))
+
+/* Raises "<fn>: unknown option 'k' (nearest known: ...)" unless arg is a
+** table whose keys are all in known (NULL-terminated). Absent/nil arg is
+** accepted when optional is nonzero. */
 void lstrata_check_options(lua_State *L, int arg, const char *const known[], int optional);
 
 /* Option fields of the table at index t: absent/nil gives def; a wrong type
@@ -37,17 +69,25 @@ int lstrata_check_int(lua_State *L, int arg);
 
 /* Registers the metatable `name` with the metamethods in meta and the
 ** methods in methods: as its __index table, or, when meta has its own
-** __index function, as its "methods" field for that function to consult. */
-void lstrata_register_type(lua_State *L, const char *name, const luaL_Reg *meta,
-                           const luaL_Reg *methods);
+** __index function, as its "methods" field for that function to consult.
+** The methods' public names are "<public_prefix>:<method>" (NULL: methods
+** only strata's Lua calls). */
+void lstrata_register_type(lua_State *L, const char *name, const char *public_prefix,
+                           const luaL_Reg *meta, const luaL_Reg *methods);
+/* Gives the functions in funcs the public names "<prefix><name>"
+** ("strata.tilemap." .. "new", "map:" .. "to_svg"). */
+void lstrata_name_functions(lua_State *L, const char *prefix, const luaL_Reg *funcs);
 /* Sets the metatable at the top's __metatable to name (getmetatable gives
 ** the name; the table itself, with __gc, stays out of Lua's reach). */
 void lstrata_protect_metatable(lua_State *L, const char *name);
-/* Sets module[field] = a table of the functions in funcs (module at the top). */
-void lstrata_add_functions(lua_State *L, const char *field, const luaL_Reg *funcs);
+/* Sets module[field] = a table of the functions in funcs (module at the
+** top), named "strata.<field>.<name>" when is_public is nonzero. */
+void lstrata_add_functions(lua_State *L, const char *field, int is_public, const luaL_Reg *funcs);
 
-/* Adds the functions in funcs to the methods of the type registered as name. */
-void lstrata_add_methods(lua_State *L, const char *name, const luaL_Reg *funcs);
+/* Adds the functions in funcs to the methods of the type registered as name,
+** public names "<public_prefix>:<method>" (NULL: not public). */
+void lstrata_add_methods(lua_State *L, const char *name, const char *public_prefix,
+                         const luaL_Reg *funcs);
 /* The world state (strata.world_state) at arg; raises if it is not one or was closed. */
 strata_world *lstrata_check_world(lua_State *L, int arg);
 /* The world state at idx, or NULL if it is not one or was closed. */

@@ -31,7 +31,7 @@ static strata_path *new_path(lua_State *L) {
 }
 
 static int path_close(lua_State *L) {
-  strata_path_free(luaL_checkudata(L, 1, "strata.picture_path"));
+  strata_path_free(lstrata_checkudata(L, 1, "strata.picture_path"));
   return 0;
 }
 
@@ -71,12 +71,12 @@ static size_t node_at(lua_State *L, strata_xymap *m, const char *what) {
   lstrata_check_point(L, lua_gettop(L), &x, &y);
   int64_t n = strata_xymap_node_at(m, (int)x, (int)y);
   if (n < 0 || x < 0 || y < 0 || x > 65535 || y > 65535)
-    luaL_error(L, "option '%s': no node at (%d, %d)", what, (int)x, (int)y);
+    lstrata_error(L, "option '%s': no node at (%d, %d)", what, (int)x, (int)y);
   return (size_t)n;
 }
 
 static int route_close(lua_State *L) {
-  strata_xy_route_free(luaL_checkudata(L, 1, "strata.picture_route"));
+  strata_xy_route_free(lstrata_checkudata(L, 1, "strata.picture_route"));
   return 0;
 }
 
@@ -97,7 +97,7 @@ static int xymap_to_svg(lua_State *L) {
     opt.cell = (int)lstrata_opt_int(L, 2, "cell", 12);
     int has_from = lua_getfield(L, 2, "from") != LUA_TNIL;
     int has_to = lua_getfield(L, 2, "to") != LUA_TNIL;
-    if (has_from != has_to) return luaL_argerror(L, 2, "give both 'from' and 'to', or neither");
+    if (has_from != has_to) return lstrata_argerror(L, 2, "give both 'from' and 'to', or neither");
     if (has_from) {
       size_t b = node_at(L, m, "to");
       lua_pop(L, 1);
@@ -129,6 +129,6 @@ void lstrata_open_picture(lua_State *L) {
   luaL_newmetatable(L, "strata.picture_route");
   luaL_setfuncs(L, route_meta, 0);
   lua_pop(L, 1);
-  lstrata_add_methods(L, TILEMAP_MT, tilemap_methods);
-  lstrata_add_methods(L, "strata.xymap", xymap_methods);
+  lstrata_add_methods(L, TILEMAP_MT, "map", tilemap_methods);
+  lstrata_add_methods(L, "strata.xymap", "xy", xymap_methods);
 }

@@ -9,7 +9,7 @@ typedef struct lstrata_rng {
 } lstrata_rng;
 
 strata_rng *lstrata_check_rng(lua_State *L, int arg) {
-  return &((lstrata_rng *)luaL_checkudata(L, arg, RNG_MT))->rng;
+  return &((lstrata_rng *)lstrata_checkudata(L, arg, RNG_MT))->rng;
 }
 
 static lstrata_rng *push_rng(lua_State *L, uint64_t seed) {
@@ -39,8 +39,8 @@ static uint64_t check_seed(lua_State *L, int arg) {
   }
   int isint = 0;
   lua_Integer v = lua_tointegerx(L, arg, &isint);
-  if (!isint) luaL_argerror(L, arg, lua_pushfstring(L, "seed must be an integer or a string, got %s",
-                                                    luaL_typename(L, arg)));
+  if (!isint) lstrata_argerror(L, arg, lua_pushfstring(L, "seed must be an integer or a string, got %s",
+                                                       luaL_typename(L, arg)));
   return (uint64_t)v;
 }
 
@@ -60,12 +60,12 @@ static int rng_new(lua_State *L) {
 int lstrata_rng_int(lua_State *L, strata_rng *r) {
   lua_Integer lo = 1, hi;
   if (lua_isnoneornil(L, 3)) {
-    hi = luaL_checkinteger(L, 2);
-    luaL_argcheck(L, hi >= 1, 2, "interval is empty");
+    hi = lstrata_checkinteger(L, 2);
+    lstrata_argcheck(L, hi >= 1, 2, "interval is empty");
   } else {
-    lo = luaL_checkinteger(L, 2);
-    hi = luaL_checkinteger(L, 3);
-    luaL_argcheck(L, lo <= hi, 3, "interval is empty");
+    lo = lstrata_checkinteger(L, 2);
+    hi = lstrata_checkinteger(L, 3);
+    lstrata_argcheck(L, lo <= hi, 3, "interval is empty");
   }
   lua_pushinteger(L, (lua_Integer)strata_rng_int(r, lo, hi));
   return 1;
@@ -75,8 +75,8 @@ int lstrata_rng_int(lua_State *L, strata_rng *r) {
 int lstrata_rng_float(lua_State *L, strata_rng *r) {
   double f = strata_rng_float(r);
   if (!lua_isnoneornil(L, 2)) {
-    double a = luaL_checknumber(L, 2), b = luaL_checknumber(L, 3);
-    luaL_argcheck(L, a <= b, 3, "interval is empty");
+    double a = lstrata_checknumber(L, 2), b = lstrata_checknumber(L, 3);
+    lstrata_argcheck(L, a <= b, 3, "interval is empty");
     f = a + (b - a) * f;
   }
   lua_pushnumber(L, f);
@@ -84,15 +84,15 @@ int lstrata_rng_float(lua_State *L, strata_rng *r) {
 }
 
 int lstrata_rng_chance(lua_State *L, strata_rng *r) {
-  lua_Number p = luaL_checknumber(L, 2);
-  luaL_argcheck(L, p == p, 2, "probability is NaN");
+  lua_Number p = lstrata_checknumber(L, 2);
+  lstrata_argcheck(L, p == p, 2, "probability is NaN");
   lua_pushboolean(L, strata_rng_chance(r, p));
   return 1;
 }
 
 /* r:shuffle(t) -> t, its array part shuffled in place */
 int lstrata_rng_shuffle(lua_State *L, strata_rng *r) {
-  luaL_checktype(L, 2, LUA_TTABLE);
+  lstrata_checktype(L, 2, LUA_TTABLE);
   /* Raw length and raw access: a table's __len or __index/__newindex (a mod's
   ** code) cannot make this loop run forever or run code inside it. */
   lua_Integer n = (lua_Integer)lua_rawlen(L, 2);
@@ -109,9 +109,9 @@ int lstrata_rng_shuffle(lua_State *L, strata_rng *r) {
 
 /* r:pick(t) -> a random element of the array t (error when empty) */
 int lstrata_rng_pick(lua_State *L, strata_rng *r) {
-  luaL_checktype(L, 2, LUA_TTABLE);
+  lstrata_checktype(L, 2, LUA_TTABLE);
   lua_Integer n = (lua_Integer)lua_rawlen(L, 2);
-  luaL_argcheck(L, n > 0, 2, "cannot pick from an empty list");
+  lstrata_argcheck(L, n > 0, 2, "cannot pick from an empty list");
   lua_rawgeti(L, 2, 1 + (lua_Integer)strata_rng_below(r, (uint64_t)n));
   return 1;
 }
@@ -134,9 +134,9 @@ static int rng_state(lua_State *L) {
 
 void lstrata_check_rng_state(lua_State *L, int arg, strata_rng *r) {
   size_t len;
-  const char *text = luaL_checklstring(L, arg, &len);
+  const char *text = lstrata_checklstring(L, arg, &len);
   if (!strata_rng_parse(r, text, len))
-    luaL_argerror(L, arg, "not a generator state (32 hex digits from rng:state())");
+    lstrata_argerror(L, arg, "not a generator state (32 hex digits from rng:state())");
 }
 
 static int rng_set_state(lua_State *L) {
@@ -149,14 +149,14 @@ int lstrata_rng_substream(lua_State *L, uint64_t seed) {
   size_t len;
   const char *key;
   if (lua_type(L, 2) == LUA_TNUMBER) key = lua_tolstring(L, 2, &len); /* 7 and "7" agree */
-  else key = luaL_checklstring(L, 2, &len);
+  else key = lstrata_checklstring(L, 2, &len);
   lstrata_push_rng_stream(L, seed, key, len);
   return 1;
 }
 
 /* r:stream(key) -> a new generator, the same for the same (seed, key) */
 static int rng_stream(lua_State *L) {
-  return lstrata_rng_substream(L, ((lstrata_rng *)luaL_checkudata(L, 1, RNG_MT))->seed);
+  return lstrata_rng_substream(L, ((lstrata_rng *)lstrata_checkudata(L, 1, RNG_MT))->seed);
 }
 
 static int rng_tostring(lua_State *L) {
@@ -173,6 +173,6 @@ void lstrata_open_rng(lua_State *L) {
     {"stream", rng_stream}, {NULL, NULL}};
   static const luaL_Reg meta[] = {{"__tostring", rng_tostring}, {NULL, NULL}};
   static const luaL_Reg funcs[] = {{"new", rng_new}, {NULL, NULL}};
-  lstrata_register_type(L, RNG_MT, meta, methods);
-  lstrata_add_functions(L, "rng", funcs);
+  lstrata_register_type(L, RNG_MT, "rng", meta, methods);
+  lstrata_add_functions(L, "rng", 1, funcs);
 }

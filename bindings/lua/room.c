@@ -180,4 +180,4 @@ static const luaL_Reg room_methods[] = {
   { "exit_set_aliases", e_set_aliases }, { "exit_find", e_find }, { "exit_delete", e_delete },
   { NULL, NULL } };
 
-void lstrata_open_room(lua_State *L) { lstrata_add_methods(L, WORLD_MT, room_methods); }
+void lstrata_open_room(lua_State *L) { lstrata_add_methods(L, WORLD_MT, NULL, room_methods); }

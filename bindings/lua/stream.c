@@ -18,19 +18,14 @@
 /* The stream at arg: its world (raises once that is closed) and key. Leaves
 ** the stack as it was. */
 static const char *check_stream(lua_State *L, int arg, strata_world **w) {
-  luaL_checkudata(L, arg, STREAM_MT);
+  lstrata_checkudata(L, arg, STREAM_MT);
   lua_getiuservalue(L, arg, 2);
   const char *key = lua_tostring(L, -1); /* kept alive by the user value */
   lua_getiuservalue(L, arg, 1);
   *w = lstrata_to_world(L, -1);
   lua_pop(L, 2);
-  if (!*w) luaL_error(L, "stream '%s': its world is closed", key);
+  if (!*w) lstrata_error(L, "stream '%s': its world is closed", key);
   return key;
-}
-
-static int raise_stream(lua_State *L, const char *key, const strata_error *err) {
-  lua_pushfstring(L, "stream '%s'", key);
-  return lstrata_raise(L, lua_tostring(L, -1), err);
 }
 
 /* One draw: the stream's state lent to op, then written back. op raises only
@@ -40,9 +35,9 @@ static int draw(lua_State *L, int (*op)(lua_State *, strata_rng *)) {
   const char *key = check_stream(L, 1, &w);
   strata_rng r;
   strata_error err;
-  if (strata_world_stream(w, key, &r, &err)) return raise_stream(L, key, &err);
+  if (strata_world_stream(w, key, &r, &err)) return lstrata_raise(L, NULL, &err);
   int n = op(L, &r);
-  if (strata_world_set_stream(w, key, &r, &err)) return raise_stream(L, key, &err);
+  if (strata_world_set_stream(w, key, &r, &err)) return lstrata_raise(L, NULL, &err);
   return n;
 }
 
@@ -58,7 +53,7 @@ static int s_state(lua_State *L) {
   const char *key = check_stream(L, 1, &w);
   strata_rng r;
   strata_error err;
-  if (strata_world_stream(w, key, &r, &err)) return raise_stream(L, key, &err);
+  if (strata_world_stream(w, key, &r, &err)) return lstrata_raise(L, NULL, &err);
   char text[STRATA_RNG_STATE_CHARS];
   strata_rng_format(&r, text);
   lua_pushstring(L, text);
@@ -72,7 +67,7 @@ static int s_set_state(lua_State *L) {
   strata_rng r;
   lstrata_check_rng_state(L, 2, &r);
   strata_error err;
-  if (strata_world_set_stream(w, key, &r, &err)) return raise_stream(L, key, &err);
+  if (strata_world_set_stream(w, key, &r, &err)) return lstrata_raise(L, NULL, &err);
   lua_settop(L, 1);
   return 1;
 }
@@ -85,7 +80,7 @@ static int s_stream(lua_State *L) {
 }
 
 static int s_index(lua_State *L) {
-  luaL_checkudata(L, 1, STREAM_MT);
+  lstrata_checkudata(L, 1, STREAM_MT);
   const char *k = lua_tostring(L, 2);
   if (k && strcmp(k, "key") == 0) {
     lua_getiuservalue(L, 1, 2);
@@ -99,9 +94,9 @@ static int s_index(lua_State *L) {
 }
 
 static int s_newindex(lua_State *L) {
-  luaL_checkudata(L, 1, STREAM_MT);
+  lstrata_checkudata(L, 1, STREAM_MT);
   lua_getiuservalue(L, 1, 2);
-  return luaL_error(L, "stream '%s' has no fields to set", lua_tostring(L, -1));
+  return lstrata_error(L, "stream '%s' has no fields to set", lua_tostring(L, -1));
 }
 
 /* Two values naming the same stream of the same world are equal. */
@@ -116,7 +111,7 @@ static int s_eq(lua_State *L) {
 }
 
 static int s_tostring(lua_State *L) {
-  luaL_checkudata(L, 1, STREAM_MT);
+  lstrata_checkudata(L, 1, STREAM_MT);
   lua_getiuservalue(L, 1, 2);
   lua_pushfstring(L, "stream '%s'", lua_tostring(L, -1));
   return 1;
@@ -127,8 +122,8 @@ static int s_tostring(lua_State *L) {
 static int w_stream_handle(lua_State *L) {
   lstrata_check_world(L, 1);
   size_t len;
-  const char *key = luaL_checklstring(L, 2, &len);
-  luaL_argcheck(L, strlen(key) == len, 2, "a stream key cannot hold a zero byte");
+  const char *key = lstrata_checklstring(L, 2, &len);
+  lstrata_argcheck(L, strlen(key) == len, 2, "a stream key cannot hold a zero byte");
   lua_newuserdatauv(L, 0, 2);
   lua_pushvalue(L, 1);
   lua_setiuservalue(L, -2, 1);
@@ -146,6 +141,6 @@ void lstrata_open_stream(lua_State *L) {
   static const luaL_Reg meta[] = {
     {"__index", s_index}, {"__newindex", s_newindex}, {"__eq", s_eq}, {"__tostring", s_tostring}, {NULL, NULL}};
   static const luaL_Reg world_methods[] = {{"stream_handle", w_stream_handle}, {NULL, NULL}};
-  lstrata_register_type(L, STREAM_MT, meta, methods);
-  lstrata_add_methods(L, "strata.world_state", world_methods);
+  lstrata_register_type(L, STREAM_MT, "stream", meta, methods);
+  lstrata_add_methods(L, "strata.world_state", NULL, world_methods);
 }

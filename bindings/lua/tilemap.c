@@ -7,7 +7,7 @@
 #include "ltokens.h"
 
 static lstrata_tilemap *check_ud(lua_State *L, int arg) {
-  return luaL_checkudata(L, arg, TILEMAP_MT);
+  return lstrata_checkudata(L, arg, TILEMAP_MT);
 }
 
 /* A view of a world's map checks on every use that the world still owns it. */
@@ -17,8 +17,8 @@ static int view_alive(const lstrata_tilemap *ud) {
 
 strata_tilemap *lstrata_check_tilemap(lua_State *L, int arg) {
   lstrata_tilemap *ud = check_ud(L, arg);
-  if (ud->map == NULL) luaL_argerror(L, arg, "the map was closed");
-  if (!view_alive(ud)) luaL_argerror(L, arg, "the map was deleted");
+  if (ud->map == NULL) lstrata_argerror(L, arg, "the map was closed");
+  if (!view_alive(ud)) lstrata_argerror(L, arg, "the map was deleted");
   return ud->map;
 }
 
@@ -45,10 +45,10 @@ void lstrata_push_world_tilemap(lua_State *L, strata_tilemap *m, strata_world *w
 
 strata_token lstrata_check_token(lua_State *L, strata_tilemap *m, int arg) {
   size_t len;
-  const char *name = luaL_checklstring(L, arg, &len);
+  const char *name = lstrata_checklstring(L, arg, &len);
   strata_error err;
   strata_token t = strata_tokens_intern(strata_tilemap_tokens(m), name, len, &err);
-  if (t == 0) luaL_argerror(L, arg, err.message);
+  if (t == 0) lstrata_argerror(L, arg, err.message);
   return t;
 }
 
@@ -56,7 +56,7 @@ strata_token lstrata_check_token(lua_State *L, strata_tilemap *m, int arg) {
 ** (nothing can hold them). */
 static strata_token find_token(lua_State *L, strata_tilemap *m, int arg) {
   size_t len;
-  const char *name = luaL_checklstring(L, arg, &len);
+  const char *name = lstrata_checklstring(L, arg, &len);
   return strata_tokens_find(strata_tilemap_tokens(m), name, len);
 }
 
@@ -65,8 +65,8 @@ static void check_cell(lua_State *L, strata_tilemap *m, int arg, int *x, int *y)
   *x = lstrata_check_int(L, arg);
   *y = lstrata_check_int(L, arg + 1);
   if (!strata_tilemap_contains(m, *x, *y))
-    luaL_argerror(L, arg, lua_pushfstring(L, "cell (%d, %d) is outside the %dx%d map", *x, *y,
-                                          strata_tilemap_width(m), strata_tilemap_height(m)));
+    lstrata_argerror(L, arg, lua_pushfstring(L, "cell (%d, %d) is outside the %dx%d map", *x, *y,
+                                             strata_tilemap_width(m), strata_tilemap_height(m)));
 }
 
 static int check_status(lua_State *L, strata_status st, const strata_error *err) {
@@ -80,8 +80,8 @@ static int tilemap_new(lua_State *L) {
   lstrata_check_options(L, 1, known, 0);
   lua_Integer w = lstrata_opt_int(L, 1, "width", -1), h = lstrata_opt_int(L, 1, "height", -1);
   if (w < 1 || h < 1 || w > STRATA_TILEMAP_SIDE_MAX || h > STRATA_TILEMAP_SIDE_MAX)
-    return luaL_argerror(L, 1, lua_pushfstring(L, "width and height must be integers in 1..%d",
-                                               STRATA_TILEMAP_SIDE_MAX));
+    return lstrata_argerror(L, 1, lua_pushfstring(L, "width and height must be integers in 1..%d",
+                                                  STRATA_TILEMAP_SIDE_MAX));
   const char *fill = lstrata_opt_string(L, 1, "fill", NULL);
   strata_tokens *tokens = lstrata_default_tokens(L);
   int private_defs = 0;
@@ -90,7 +90,7 @@ static int tilemap_new(lua_State *L) {
   } else if (lua_type(L, -1) == LUA_TTABLE) {
     private_defs = 1; /* a copy of the defaults plus these definitions */
   } else if (!lua_isnil(L, -1)) {
-    return luaL_argerror(L, 1, "option 'tokens' must be a token table or a table of traits");
+    return lstrata_argerror(L, 1, "option 'tokens' must be a token table or a table of traits");
   }
   strata_error err;
   strata_tilemap *m = strata_tilemap_new((int)w, (int)h, tokens, &err);
@@ -103,14 +103,14 @@ static int tilemap_new(lua_State *L) {
     lua_pushnil(L);
     while (lua_next(L, defs) != 0) {
       if (lua_type(L, -2) != LUA_TSTRING)
-        return luaL_argerror(L, 1, "keys of option 'tokens' must be token names");
+        return lstrata_argerror(L, 1, "keys of option 'tokens' must be token names");
       lstrata_define_token(L, strata_tilemap_tokens(m), lua_gettop(L) - 1, lua_gettop(L));
       lua_pop(L, 1);
     }
   }
   if (fill) {
     strata_token t = strata_tokens_intern(strata_tilemap_tokens(m), fill, strlen(fill), &err);
-    if (t == 0) return luaL_argerror(L, 1, err.message);
+    if (t == 0) return lstrata_argerror(L, 1, err.message);
     strata_tilemap_clear(m, t, &err);
   }
   lua_pushvalue(L, map_index);
@@ -182,7 +182,7 @@ static int tilemap_fill(lua_State *L) {
   strata_token t = lua_isnil(L, 6) ? 0 : lstrata_check_token(L, m, 6);
   lstrata_check_options(L, 7, known, 1);
   int push = lua_istable(L, 7) ? lstrata_opt_bool(L, 7, "push", 0) : 0;
-  if (w < 0 || h < 0) return luaL_argerror(L, w < 0 ? 4 : 5, "size must not be negative");
+  if (w < 0 || h < 0) return lstrata_argerror(L, w < 0 ? 4 : 5, "size must not be negative");
   strata_error err;
   check_status(L, strata_tilemap_fill_rect(m, x, y, w, h, t, push, &err), &err);
   lua_settop(L, 1);
@@ -279,23 +279,23 @@ static int tilemap_find_path(lua_State *L) {
   if (lua_istable(L, 4)) {
     const char *alg = lstrata_opt_string(L, 4, "algorithm", "astar");
     if (!strata_path_algorithm_parse(alg, &o.algorithm))
-      return luaL_argerror(L, 4, lua_pushfstring(L, "unknown algorithm '%s' (known: astar, "
-                                                 "dijkstra, bfs, greedy)", alg));
+      return lstrata_argerror(L, 4, lua_pushfstring(L, "unknown algorithm '%s' (known: astar, "
+                                                    "dijkstra, bfs, greedy)", alg));
     lua_Integer conn = lstrata_opt_int(L, 4, "connectivity", 4);
-    if (conn != 4 && conn != 8) return luaL_argerror(L, 4, "connectivity must be 4 or 8");
+    if (conn != 4 && conn != 8) return lstrata_argerror(L, 4, "connectivity must be 4 or 8");
     o.connectivity = (int)conn;
     o.diagonal_cost = lstrata_opt_number(L, 4, "diagonal_cost", o.diagonal_cost);
     lua_Integer threads = lstrata_opt_int(L, 4, "threads", o.threads);
-    if (threads != 1 && threads != 2) return luaL_argerror(L, 4, "threads must be 1 or 2");
+    if (threads != 1 && threads != 2) return lstrata_argerror(L, 4, "threads must be 1 or 2");
     o.threads = (int)threads;
   }
   int w = strata_tilemap_width(m), h = strata_tilemap_height(m);
   if (x1 < 0 || y1 < 0 || x1 >= w || y1 >= h)
-    return luaL_argerror(L, 2, lua_pushfstring(L, "start (%d, %d) is outside the %dx%d map",
-                                               (int)x1, (int)y1, w, h));
+    return lstrata_argerror(L, 2, lua_pushfstring(L, "start (%d, %d) is outside the %dx%d map",
+                                                  (int)x1, (int)y1, w, h));
   if (x2 < 0 || y2 < 0 || x2 >= w || y2 >= h)
-    return luaL_argerror(L, 3, lua_pushfstring(L, "goal (%d, %d) is outside the %dx%d map",
-                                               (int)x2, (int)y2, w, h));
+    return lstrata_argerror(L, 3, lua_pushfstring(L, "goal (%d, %d) is outside the %dx%d map",
+                                                  (int)x2, (int)y2, w, h));
   strata_error err;
   if (strata_tilemap_find_path(m, (int)x1, (int)y1, (int)x2, (int)y2, &o, &ud->path, &err) !=
       STRATA_OK)
@@ -331,7 +331,7 @@ static int tilemap_render(lua_State *L) {
     }
     lua_pop(L, 1);
     if (lua_getfield(L, 2, "glyphs") != LUA_TNIL) {
-      if (!lua_istable(L, -1)) return luaL_argerror(L, 2, "option 'glyphs' must be a table");
+      if (!lua_istable(L, -1)) return lstrata_argerror(L, 2, "option 'glyphs' must be a table");
       strata_tokens *t = strata_tilemap_tokens(m);
       size_t count = strata_tokens_count(t) + 1;
       const char **glyphs = lua_newuserdatauv(L, count * sizeof *glyphs, 0);
@@ -339,7 +339,7 @@ static int tilemap_render(lua_State *L) {
       lua_pushnil(L);
       while (lua_next(L, -3) != 0) {
         if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TSTRING)
-          return luaL_argerror(L, 2, "option 'glyphs' maps token names to glyph strings");
+          return lstrata_argerror(L, 2, "option 'glyphs' maps token names to glyph strings");
         size_t len;
         const char *name = lua_tolstring(L, -2, &len);
         strata_token id = strata_tokens_find(t, name, len);
@@ -362,7 +362,7 @@ static int tilemap_render(lua_State *L) {
 
 static int tilemap_index(lua_State *L) {
   lstrata_tilemap *ud = check_ud(L, 1);
-  const char *key = luaL_checkstring(L, 2);
+  const char *key = lstrata_checkstring(L, 2);
   if (!view_alive(ud) && (strcmp(key, "width") == 0 || strcmp(key, "height") == 0 ||
                           strcmp(key, "token_table") == 0)) {
     lua_pushnil(L);
@@ -408,6 +408,6 @@ void lstrata_open_tilemap(lua_State *L) {
     {"__index", tilemap_index}, {"__gc", tilemap_close}, {"__close", tilemap_close},
     {"__tostring", tilemap_tostring}, {NULL, NULL}};
   static const luaL_Reg funcs[] = {{"new", tilemap_new}, {NULL, NULL}};
-  lstrata_register_type(L, TILEMAP_MT, meta, methods);
-  lstrata_add_functions(L, "tilemap", funcs);
+  lstrata_register_type(L, TILEMAP_MT, "map", meta, methods);
+  lstrata_add_functions(L, "tilemap", 1, funcs);
 }

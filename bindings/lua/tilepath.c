@@ -36,7 +36,7 @@ void lstrata_push_tilepath(lua_State *L, const strata_path *p, int width, int he
   luaL_setmetatable(L, TILEPATH_MT);
 }
 
-static lpath *check_path(lua_State *L, int arg) { return luaL_checkudata(L, arg, TILEPATH_MT); }
+static lpath *check_path(lua_State *L, int arg) { return lstrata_checkudata(L, arg, TILEPATH_MT); }
 
 static void push_point(lua_State *L, lua_Integer x, lua_Integer y) {
   lua_createtable(L, 2, 2);
@@ -53,7 +53,7 @@ static void push_point(lua_State *L, lua_Integer x, lua_Integer y) {
 /* p:xy(i) -> x, y */
 static int path_xy(lua_State *L) {
   const lpath *u = check_path(L, 1);
-  lua_Integer i = luaL_checkinteger(L, 2);
+  lua_Integer i = lstrata_checkinteger(L, 2);
   if (i < 1 || (lua_Unsigned)i > u->len) return 0;
   uint32_t c = u->cells[i - 1];
   lua_pushinteger(L, c % u->width);
@@ -84,7 +84,7 @@ static int path_cells(lua_State *L) {
 /* p:table() -> { {x, y, x =, y =}, ..., cost = c } */
 static int path_table(lua_State *L) {
   const lpath *u = check_path(L, 1);
-  if (u->len > (size_t)0x7fffffff) return luaL_error(L, "path too long for a table");
+  if (u->len > (size_t)0x7fffffff) return lstrata_error(L, "path too long for a table");
   lua_createtable(L, (int)u->len, 1);
   for (size_t i = 0; i < u->len; i++) {
     push_point(L, u->cells[i] % u->width, u->cells[i] / u->width);
@@ -129,7 +129,7 @@ static int path_tostring(lua_State *L) {
 static void reserve(lua_State *L, strata_path *out, size_t n) {
   if (n <= out->cap) return;
   uint32_t *nodes = realloc(out->nodes, n * sizeof *nodes);
-  if (nodes == NULL) luaL_error(L, "out of memory reading a path");
+  if (nodes == NULL) lstrata_error(L, "out of memory reading a path");
   out->nodes = nodes, out->cap = n;
 }
 
@@ -143,14 +143,14 @@ void lstrata_check_tilepath(lua_State *L, int arg, int width, int height, strata
     for (size_t i = 0; i < u->len; i++) {
       uint32_t x = u->cells[i] % u->width, y = u->cells[i] / u->width;
       if (x >= (uint32_t)width || y >= (uint32_t)height)
-        luaL_error(L, "%s: point %d (%d, %d) is outside the %dx%d map", what, (int)i + 1, (int)x,
-                   (int)y, width, height);
+        lstrata_error(L, "%s: point %d (%d, %d) is outside the %dx%d map", what, (int)i + 1, (int)x,
+                      (int)y, width, height);
       out->nodes[out->len++] = y * (uint32_t)width + x;
     }
     out->cost = u->cost;
     return;
   }
-  luaL_checktype(L, arg, LUA_TTABLE);
+  lstrata_checktype(L, arg, LUA_TTABLE);
   lua_Integer n = luaL_len(L, arg);
   reserve(L, out, n > 0 ? (size_t)n : 0);
   for (lua_Integer i = 1; i <= n; i++) {
@@ -159,8 +159,8 @@ void lstrata_check_tilepath(lua_State *L, int arg, int width, int height, strata
     lstrata_check_point(L, -1, &x, &y);
     lua_pop(L, 1);
     if (x < 0 || y < 0 || x >= width || y >= height)
-      luaL_error(L, "%s: point %d (%d, %d) is outside the %dx%d map", what, (int)i, (int)x, (int)y,
-                 width, height);
+      lstrata_error(L, "%s: point %d (%d, %d) is outside the %dx%d map", what, (int)i, (int)x, (int)y,
+                    width, height);
     out->nodes[out->len++] = (uint32_t)y * (uint32_t)width + (uint32_t)x;
   }
 }
@@ -170,5 +170,5 @@ void lstrata_open_tilepath(lua_State *L) {
     {"xy", path_xy}, {"cells", path_cells}, {"table", path_table}, {NULL, NULL}};
   static const luaL_Reg meta[] = {
     {"__index", path_index}, {"__len", path_len}, {"__tostring", path_tostring}, {NULL, NULL}};
-  lstrata_register_type(L, TILEPATH_MT, meta, methods);
+  lstrata_register_type(L, TILEPATH_MT, "path", meta, methods);
 }

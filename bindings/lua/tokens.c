@@ -9,8 +9,8 @@
 static const char DEFAULT_KEY = 'k';
 
 strata_tokens *lstrata_check_tokens(lua_State *L, int arg) {
-  strata_tokens **ud = luaL_checkudata(L, arg, TOKENS_MT);
-  if (*ud == NULL) luaL_argerror(L, arg, "the token table was released");
+  strata_tokens **ud = lstrata_checkudata(L, arg, TOKENS_MT);
+  if (*ud == NULL) lstrata_argerror(L, arg, "the token table was released");
   return *ud;
 }
 
@@ -38,13 +38,13 @@ void lstrata_check_traits(lua_State *L, int arg, const char *name, size_t len,
   out->cost = lstrata_opt_number(L, arg, "cost", out->cost);
   const char *glyph = lstrata_opt_string(L, arg, "glyph", NULL);
   if (glyph) {
-    if (strlen(glyph) >= sizeof out->glyph) luaL_argerror(L, arg, "glyph must be one character");
+    if (strlen(glyph) >= sizeof out->glyph) lstrata_argerror(L, arg, "glyph must be one character");
     memset(out->glyph, 0, sizeof out->glyph);
     memcpy(out->glyph, glyph, strlen(glyph));
   }
   const char *color = lstrata_opt_string(L, arg, "color", NULL);
   if (color) {
-    if (strlen(color) >= sizeof out->color) luaL_argerror(L, arg, "color name is too long");
+    if (strlen(color) >= sizeof out->color) lstrata_argerror(L, arg, "color name is too long");
     memset(out->color, 0, sizeof out->color);
     memcpy(out->color, color, strlen(color));
   }
@@ -52,7 +52,7 @@ void lstrata_check_traits(lua_State *L, int arg, const char *name, size_t len,
 
 void lstrata_define_token(lua_State *L, strata_tokens *t, int name_arg, int traits_arg) {
   size_t len;
-  const char *name = luaL_checklstring(L, name_arg, &len);
+  const char *name = lstrata_checklstring(L, name_arg, &len);
   strata_token id = strata_tokens_find(t, name, len);
   strata_token_traits traits;
   lstrata_check_traits(L, traits_arg, name, len, id ? strata_tokens_traits(t, id) : NULL,
@@ -87,7 +87,7 @@ static int tokens_define(lua_State *L) {
 static int tokens_traits(lua_State *L) {
   strata_tokens *t = lstrata_check_tokens(L, 1);
   size_t len;
-  const char *name = luaL_checklstring(L, 2, &len);
+  const char *name = lstrata_checklstring(L, 2, &len);
   strata_token id = strata_tokens_find(t, name, len);
   strata_token_traits d;
   if (id == 0) strata_tokens_default_traits(name, len, &d);
@@ -110,7 +110,7 @@ static int tokens_names(lua_State *L) {
 }
 
 static int tokens_gc(lua_State *L) {
-  strata_tokens **ud = luaL_checkudata(L, 1, TOKENS_MT);
+  strata_tokens **ud = lstrata_checkudata(L, 1, TOKENS_MT);
   strata_tokens_release(*ud);
   *ud = NULL;
   return 0;
@@ -153,12 +153,13 @@ void lstrata_open_tokens(lua_State *L) {
   static const luaL_Reg funcs[] = {
     {"new", tokens_new}, {"define", tokens_define_default},
     {"traits", tokens_traits_default}, {NULL, NULL}};
-  lstrata_register_type(L, TOKENS_MT, meta, methods);
+  lstrata_register_type(L, TOKENS_MT, "tokens", meta, methods);
 
   tokens_new(L);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &DEFAULT_KEY);
 
   luaL_newlib(L, funcs);
+  lstrata_name_functions(L, "strata.tokens.", funcs);
   lua_rawgetp(L, LUA_REGISTRYINDEX, &DEFAULT_KEY);
   lua_setfield(L, -2, "default");
   lua_setfield(L, -2, "tokens");

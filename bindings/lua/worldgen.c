@@ -442,6 +442,6 @@ void lstrata_open_worldgen(lua_State *L) {
                                    {"write", wg_write},       {"read", wg_read},
                                    {"render", wg_render},     {"validate", wg_validate},
                                    {NULL, NULL}};
-  lstrata_register_type(L, BOX_MT, box_meta, no_methods);
-  lstrata_add_functions(L, "worldgen", funcs);
+  lstrata_register_type(L, BOX_MT, NULL, box_meta, no_methods);
+  lstrata_add_functions(L, "worldgen", 0, funcs);
 }

@@ -14,8 +14,8 @@ typedef struct lstrata_xymap {
 } lstrata_xymap;
 
 static strata_xymap *check_xymap(lua_State *L, int arg) {
-  lstrata_xymap *ud = luaL_checkudata(L, arg, XYMAP_MT);
-  if (ud->map == NULL) luaL_argerror(L, arg, "the map was closed");
+  lstrata_xymap *ud = lstrata_checkudata(L, arg, XYMAP_MT);
+  if (ud->map == NULL) lstrata_argerror(L, arg, "the map was closed");
   return ud->map;
 }
 
@@ -26,8 +26,8 @@ static void check_direction_key(lua_State *L, int legend_arg, const char *field,
   const char *key = lua_tostring(L, -2);
   *dir = key ? strata_xy_direction(key) : -1;
   if (*dir < 0)
-    luaL_argerror(L, legend_arg, lua_pushfstring(L, "legend field '%s' has a key that is not a "
-                                                 "direction (n, ne, e, se, s, sw, w, nw)", field));
+    lstrata_argerror(L, legend_arg, lua_pushfstring(L, "legend field '%s' has a key that is not a "
+                                                    "direction (n, ne, e, se, s, sw, w, nw)", field));
 }
 
 /* Reads legend = { [symbol] = { kind =, display =, weight =, weights =,
@@ -43,7 +43,7 @@ static size_t check_legend(lua_State *L, int opts, strata_xy_legend **out) {
     lua_pop(L, 1);
     return 0;
   }
-  if (!lua_istable(L, -1)) luaL_argerror(L, 2, "option 'legend' must be a table");
+  if (!lua_istable(L, -1)) lstrata_argerror(L, 2, "option 'legend' must be a table");
   int lt = lua_gettop(L);
   size_t n = 0;
   lua_pushnil(L);
@@ -55,31 +55,31 @@ static size_t check_legend(lua_State *L, int opts, strata_xy_legend **out) {
     size_t klen;
     const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &klen) : NULL;
     if (key == NULL || klen != 1 || key[0] == ' ' || key[0] == '\n')
-      luaL_argerror(L, 2, lua_pushfstring(L, "Map-legend key '%s' is invalid: keys must be one "
-                                          "character other than space",
-                                          key ? key : luaL_typename(L, -2)));
+      lstrata_argerror(L, 2, lua_pushfstring(L, "Map-legend key '%s' is invalid: keys must be one "
+                                             "character other than space",
+                                             key ? key : luaL_typename(L, -2)));
     if (!lua_istable(L, -1))
-      luaL_argerror(L, 2, lua_pushfstring(L, "legend entry '%s' must be a table", key));
+      lstrata_argerror(L, 2, lua_pushfstring(L, "legend entry '%s' must be a table", key));
     int e = lua_gettop(L);
     lstrata_check_options(L, e, known, 0);
     const char *kind = lstrata_opt_string(L, e, "kind", NULL);
     int k = kind ? strata_xy_kind_parse(kind) : -1;
     if (k < 0)
-      luaL_argerror(L, 2, lua_pushfstring(L, "legend entry '%s' needs a known kind (node, "
-                                          "interrupt_node, transition, ns, ew, nesw, senw, plus, "
-                                          "cross, oneway_n/e/s/w, router, up, down, blocked, "
-                                          "interrupt_link, teleporter, link), got %s",
-                                          key, kind ? kind : "none"));
+      lstrata_argerror(L, 2, lua_pushfstring(L, "legend entry '%s' needs a known kind (node, "
+                                             "interrupt_node, transition, ns, ew, nesw, senw, plus, "
+                                             "cross, oneway_n/e/s/w, router, up, down, blocked, "
+                                             "interrupt_link, teleporter, link), got %s",
+                                             key, kind ? kind : "none"));
     strata_xy_legend *lg = &entries[i++];
     strata_xy_legend_default((strata_xy_kind)k, key[0], lg);
     const char *display = lstrata_opt_string(L, e, "display", NULL);
     if (display) {
-      if (strlen(display) >= sizeof lg->display) luaL_argerror(L, 2, "legend display is too long");
+      if (strlen(display) >= sizeof lg->display) lstrata_argerror(L, 2, "legend display is too long");
       strcpy(lg->display, display);
     }
     lg->default_weight = lstrata_opt_number(L, e, "weight", lg->default_weight);
     if (!(lg->default_weight >= 0) || !isfinite(lg->default_weight))
-      luaL_argerror(L, 2, "legend weight must be a non-negative number");
+      lstrata_argerror(L, 2, "legend weight must be a non-negative number");
     lg->interrupt = lstrata_opt_bool(L, e, "interrupt", lg->interrupt);
     lg->average = lstrata_opt_bool(L, e, "average", lg->average);
     if (lua_getfield(L, e, "weights") == LUA_TTABLE) {
@@ -88,7 +88,7 @@ static size_t check_legend(lua_State *L, int opts, strata_xy_legend **out) {
         int d;
         check_direction_key(L, 2, "weights", &d);
         if (lua_type(L, -1) != LUA_TNUMBER || !(lua_tonumber(L, -1) >= 0))
-          luaL_argerror(L, 2, "legend weights must be non-negative numbers");
+          lstrata_argerror(L, 2, "legend weights must be non-negative numbers");
         lg->weights[d] = lua_tonumber(L, -1);
         lua_pop(L, 1);
       }
@@ -99,7 +99,7 @@ static size_t check_legend(lua_State *L, int opts, strata_xy_legend **out) {
       while (lua_next(L, -2)) {
         int from, to = lua_type(L, -1) == LUA_TSTRING ? strata_xy_direction(lua_tostring(L, -1)) : -1;
         check_direction_key(L, 2, "directions", &from);
-        if (to < 0) luaL_argerror(L, 2, "legend directions map a direction to a direction");
+        if (to < 0) lstrata_argerror(L, 2, "legend directions map a direction to a direction");
         lg->directions[from] = (int8_t)to;
         lua_pop(L, 1);
       }
@@ -112,7 +112,7 @@ static size_t check_legend(lua_State *L, int opts, strata_xy_legend **out) {
         check_direction_key(L, 2, "aliases", &d);
         const char *name = lua_tostring(L, -1);
         if (name == NULL || !*name || strlen(name) >= STRATA_XY_NAME_MAX)
-          luaL_argerror(L, 2, "legend aliases must be short non-empty names");
+          lstrata_argerror(L, 2, "legend aliases must be short non-empty names");
         strcpy(lg->aliases[d], name);
         lua_pop(L, 1);
       }
@@ -121,12 +121,12 @@ static size_t check_legend(lua_State *L, int opts, strata_xy_legend **out) {
     if (lua_getfield(L, e, "target") == LUA_TTABLE) {
       lua_geti(L, -1, 1), lua_geti(L, -2, 2), lua_geti(L, -3, 3);
       if (!lua_isnumber(L, -3) || !lua_isnumber(L, -2) || lua_isnil(L, -1))
-        luaL_argerror(L, 2, "legend target must be { X, Y, Z }");
+        lstrata_argerror(L, 2, "legend target must be { X, Y, Z }");
       lg->has_target = 1;
       lg->target_x = lua_tonumber(L, -3);
       lg->target_y = lua_tonumber(L, -2);
       const char *z = luaL_tolstring(L, -1, NULL);
-      if (strlen(z) >= sizeof lg->target_z) luaL_argerror(L, 2, "legend target Z is too long");
+      if (strlen(z) >= sizeof lg->target_z) lstrata_argerror(L, 2, "legend target Z is too long");
       strcpy(lg->target_z, z);
       lua_pop(L, 4);
     }
@@ -141,7 +141,7 @@ static size_t check_legend(lua_State *L, int opts, strata_xy_legend **out) {
 static int xymap_parse(lua_State *L) {
   static const char *const known[] = {"legend", "z", NULL};
   size_t len;
-  const char *text = luaL_checklstring(L, 1, &len);
+  const char *text = lstrata_checklstring(L, 1, &len);
   lstrata_check_options(L, 2, known, 1);
   const char *z = "";
   strata_xy_legend *legend = NULL;
@@ -208,14 +208,14 @@ static int64_t check_node_xy(lua_State *L, const strata_xymap *m, int arg, int p
   if (point) {
     lstrata_check_point(L, arg, &x, &y);
   } else {
-    x = luaL_checkinteger(L, arg);
-    y = luaL_checkinteger(L, arg + 1);
+    x = lstrata_checkinteger(L, arg);
+    y = lstrata_checkinteger(L, arg + 1);
   }
   int mx, my;
   strata_xymap_extent(m, &mx, &my);
   if (x < 0 || y < 0 || x > mx || y > my)
-    luaL_argerror(L, arg, lua_pushfstring(L, "coordinate (%d, %d) is outside the grid size of "
-                                          "(0,0) - (%d, %d)", (int)x, (int)y, mx, my));
+    lstrata_argerror(L, arg, lua_pushfstring(L, "coordinate (%d, %d) is outside the grid size of "
+                                             "(0,0) - (%d, %d)", (int)x, (int)y, mx, my));
   return strata_xymap_node_at(m, (int)x, (int)y);
 }
 
@@ -244,7 +244,7 @@ static int xymap_nodes(lua_State *L) {
 static int xymap_exits(lua_State *L) {
   strata_xymap *m = check_xymap(L, 1);
   int64_t n = check_node_xy(L, m, 2, 0);
-  if (n < 0) return luaL_argerror(L, 2, "no node at that coordinate");
+  if (n < 0) return lstrata_argerror(L, 2, "no node at that coordinate");
   size_t count = strata_xymap_exit_count(m, (size_t)n);
   lua_createtable(L, (int)count, 0);
   for (size_t i = 0; i < count; i++) {
@@ -282,8 +282,13 @@ static int xymap_shortest_path(lua_State *L) {
   if (r.hop_count == 0 && (a < 0 || b < 0 || a != b)) {
     strata_xy_route_free(&r);
     lua_pushnil(L);
-    if (a < 0 || b < 0) lua_pushliteral(L, "no node at the start or the goal");
-    else lua_pushliteral(L, "no route between these nodes");
+    if (a < 0 || b < 0) {
+      lua_Integer x, y;
+      lstrata_check_point(L, a < 0 ? 2 : 3, &x, &y);
+      lua_pushfstring(L, "no node at (%d, %d)", (int)x, (int)y);
+    } else {
+      lua_pushliteral(L, "no route between these nodes");
+    }
     return 2;
   }
   lua_createtable(L, (int)r.hop_count, 0);
@@ -337,18 +342,18 @@ static int xymap_visual_range(lua_State *L) {
     lua_pop(L, 1);
     if (v.dist >= 0) {
       lua_Integer d = lstrata_opt_int(L, 3, "dist", 2);
-      if (d > 1 << 20) return luaL_argerror(L, 3, "option 'dist' is too large");
+      if (d > 1 << 20) return lstrata_argerror(L, 3, "option 'dist' is too large");
       v.dist = d < 0 ? 0 : (int)d;
     }
     const char *mode = lstrata_opt_string(L, 3, "mode", "nodes");
     if (strcmp(mode, "nodes") == 0) v.mode = STRATA_XY_VIEW_NODES;
     else if (strcmp(mode, "scan") == 0) v.mode = STRATA_XY_VIEW_SCAN;
-    else return luaL_argerror(L, 3, lua_pushfstring(L, "Map.get_visual_range 'mode' was '%s' - it "
-                                                    "must be either 'scan' or 'nodes'.", mode));
+    else return lstrata_argerror(L, 3, lua_pushfstring(L, "Map.get_visual_range 'mode' was '%s' - it "
+                                                       "must be either 'scan' or 'nodes'.", mode));
     int t = lua_getfield(L, 3, "character");
     if (t == LUA_TBOOLEAN && !lua_toboolean(L, -1)) v.character = NULL;
     else if (t == LUA_TSTRING) v.character = lua_tostring(L, -1);
-    else if (t != LUA_TNIL) return luaL_argerror(L, 3, "option 'character' must be a string or false");
+    else if (t != LUA_TNIL) return lstrata_argerror(L, 3, "option 'character' must be a string or false");
     lua_pop(L, 1); /* the string stays alive in the option table */
     if (lua_getfield(L, 3, "target") != LUA_TNIL) {
       lua_Integer tx, ty;
@@ -363,7 +368,7 @@ static int xymap_visual_range(lua_State *L) {
       v.max_h = lua_isinteger(L, -1) ? (int)lua_tointeger(L, -1) : 0;
       lua_pop(L, 2);
     } else if (!lua_isnil(L, -1)) {
-      return luaL_argerror(L, 3, "option 'max_size' must be {w, h}");
+      return lstrata_argerror(L, 3, "option 'max_size' must be {w, h}");
     }
     lua_pop(L, 1);
   }
@@ -371,14 +376,14 @@ static int xymap_visual_range(lua_State *L) {
   size_t len;
   strata_error err;
   if (strata_xymap_visual_range(m, &v, &text, &len, &err) != STRATA_OK)
-    return luaL_argerror(L, 2, err.message);
+    return lstrata_argerror(L, 2, err.message);
   lua_pushlstring(L, text, len);
   free(text);
   return 1;
 }
 
 static int xymap_gc(lua_State *L) {
-  lstrata_xymap *ud = luaL_checkudata(L, 1, XYMAP_MT);
+  lstrata_xymap *ud = lstrata_checkudata(L, 1, XYMAP_MT);
   strata_xymap_free(ud->map);
   ud->map = NULL;
   return 0;
@@ -387,13 +392,13 @@ static int xymap_gc(lua_State *L) {
 /* m:close() and <close>: a map a grid uses stays (the grid would point at
 ** freed memory); it goes when neither is reachable. */
 static int xymap_close(lua_State *L) {
-  lstrata_xymap *ud = luaL_checkudata(L, 1, XYMAP_MT);
-  if (ud->in_grid) return luaL_error(L, "xymap:close: the map is in a grid; it goes with the grid");
+  lstrata_xymap *ud = lstrata_checkudata(L, 1, XYMAP_MT);
+  if (ud->in_grid) return lstrata_error(L, "the map is in a grid; it goes with the grid");
   return xymap_gc(L);
 }
 
 static int xymap_tostring(lua_State *L) {
-  lstrata_xymap *ud = luaL_checkudata(L, 1, XYMAP_MT);
+  lstrata_xymap *ud = lstrata_checkudata(L, 1, XYMAP_MT);
   if (ud->map == NULL) {
     lua_pushliteral(L, "strata.xymap (closed)");
   } else {
@@ -406,8 +411,8 @@ static int xymap_tostring(lua_State *L) {
 }
 
 static int xymap_index(lua_State *L) {
-  lstrata_xymap *ud = luaL_checkudata(L, 1, XYMAP_MT);
-  const char *key = luaL_checkstring(L, 2);
+  lstrata_xymap *ud = lstrata_checkudata(L, 1, XYMAP_MT);
+  const char *key = lstrata_checkstring(L, 2);
   if (ud->map && strcmp(key, "z") == 0) {
     lua_pushstring(L, strata_xymap_z(ud->map));
   } else if (ud->map && (strcmp(key, "max_x") == 0 || strcmp(key, "max_y") == 0)) {
@@ -428,7 +433,7 @@ typedef struct lstrata_xygrid {
 } lstrata_xygrid;
 
 static strata_xygrid *check_grid(lua_State *L, int arg) {
-  return ((lstrata_xygrid *)luaL_checkudata(L, arg, XYGRID_MT))->grid;
+  return ((lstrata_xygrid *)lstrata_checkudata(L, arg, XYGRID_MT))->grid;
 }
 
 /* grid:add(xy): the grid keeps the map alive (in its user value). */
@@ -436,7 +441,7 @@ static int xygrid_add(lua_State *L) {
   strata_xygrid *g = check_grid(L, 1);
   strata_xymap *m = check_xymap(L, 2);
   strata_error err;
-  if (strata_xygrid_add(g, m, &err) != STRATA_OK) return luaL_argerror(L, 2, err.message);
+  if (strata_xygrid_add(g, m, &err) != STRATA_OK) return lstrata_argerror(L, 2, err.message);
   ((lstrata_xymap *)lua_touserdata(L, 2))->in_grid = 1;
   lua_getiuservalue(L, 1, 1);
   lua_pushvalue(L, 2);
@@ -456,10 +461,10 @@ static int xygrid_map(lua_State *L) {
 
 /* Reads {X, Y, Z}. */
 static const char *check_xyz(lua_State *L, int arg, int *x, int *y) {
-  luaL_checktype(L, arg, LUA_TTABLE);
+  lstrata_checktype(L, arg, LUA_TTABLE);
   lua_geti(L, arg, 1), lua_geti(L, arg, 2), lua_geti(L, arg, 3);
   if (!lua_isinteger(L, -3) || !lua_isinteger(L, -2) || lua_isnil(L, -1))
-    luaL_argerror(L, arg, "expected a coordinate {X, Y, Z} with integer X and Y");
+    lstrata_argnerror(L, arg, "expected a coordinate {X, Y, Z} with integer X and Y");
   *x = (int)lua_tointeger(L, -3);
   *y = (int)lua_tointeger(L, -2);
   const char *z = luaL_tolstring(L, -1, NULL);
@@ -481,7 +486,13 @@ static int xygrid_shortest_path(lua_State *L) {
   if (r.hop_count == 0 && !same) {
     strata_xygrid_route_free(&r);
     lua_pushnil(L);
-    lua_pushliteral(L, "no route between these nodes");
+    /* (The core found both maps: it raises for an unknown Z.) */
+    if (strata_xymap_node_at(strata_xygrid_map(g, z1), x1, y1) < 0)
+      lua_pushfstring(L, "no node at (%d, %d) on map '%s'", x1, y1, z1);
+    else if (strata_xymap_node_at(strata_xygrid_map(g, z2), x2, y2) < 0)
+      lua_pushfstring(L, "no node at (%d, %d) on map '%s'", x2, y2, z2);
+    else
+      lua_pushliteral(L, "no route between these nodes");
     return 2;
   }
   lua_createtable(L, (int)r.hop_count, 0);
@@ -510,7 +521,7 @@ static int xygrid_shortest_path(lua_State *L) {
 }
 
 static int xygrid_gc(lua_State *L) {
-  lstrata_xygrid *ud = luaL_checkudata(L, 1, XYGRID_MT);
+  lstrata_xygrid *ud = lstrata_checkudata(L, 1, XYGRID_MT);
   strata_xygrid_free(ud->grid);
   ud->grid = NULL;
   return 0;
@@ -518,7 +529,7 @@ static int xygrid_gc(lua_State *L) {
 
 /* strata.xymap.grid([maps]) -> a grid holding the given maps */
 static int xygrid_new(lua_State *L) {
-  if (!lua_isnoneornil(L, 1)) luaL_checktype(L, 1, LUA_TTABLE);
+  if (!lua_isnoneornil(L, 1)) lstrata_checktype(L, 1, LUA_TTABLE);
   strata_error err;
   lstrata_xygrid *ud = lua_newuserdatauv(L, sizeof *ud, 1);
   ud->grid = NULL;
@@ -556,7 +567,7 @@ void lstrata_open_xymap(lua_State *L) {
     {"add", xygrid_add}, {"map", xygrid_map}, {"shortest_path", xygrid_shortest_path},
     {NULL, NULL}};
   static const luaL_Reg grid_meta[] = {{"__gc", xygrid_gc}, {NULL, NULL}};
-  lstrata_register_type(L, XYGRID_MT, grid_meta, grid_methods);
-  lstrata_register_type(L, XYMAP_MT, meta, methods);
-  lstrata_add_functions(L, "xymap", funcs);
+  lstrata_register_type(L, XYGRID_MT, "grid", grid_meta, grid_methods);
+  lstrata_register_type(L, XYMAP_MT, "xy", meta, methods);
+  lstrata_add_functions(L, "xymap", 1, funcs);
 }

@@ -29,17 +29,32 @@ function M.strip(msg)
   end
 end
 
--- fn wrapped: its errors come out stripped, prefixed with `name` unless the
--- message already names the function, at the level of the wrapped function's caller.
+-- msg as the public function `name` ("map:set", whose own name is `short`,
+-- "set") says it: a message in Lua's words about a function only strata
+-- calls ("bad argument #2 to 'set_tag' (string expected, got table)") by
+-- what it says (the argument numbers are not the caller's); one that names
+-- the function in its own way ("set: ...", "area#4:set: ...") by the public
+-- name; one that names it publicly already ("world.rng:stream: ...") as it
+-- is; anything else prefixed with the public name.
+function M.named(name, short, msg)
+  msg = msg:gsub("^bad argument #%d+ to '[^']*' %((.*)%)$", "%1")
+  local lead, rest = msg:match("^([%w_.#:%[%]]+): (.*)$")
+  if lead == name then return msg end
+  if lead == short or (lead and lead:match("^[%w_]+#%d+[:.]([%w_]+)$") == short) then
+    return name .. ": " .. rest
+  end
+  if lead and lead:match("[:.]([%w_]+)$") == short then return msg end
+  return name .. ": " .. msg
+end
+
+-- fn wrapped: its errors come out stripped and named by `name` (M.named),
+-- at the level of the wrapped function's caller.
 function M.wrap(name, fn)
   local short = name:match("[:.]([%w_]+)$") or name
   local function finish(ok, ...)
     if ok then return ... end
     local msg = ...
-    if type(msg) == "string" then
-      msg = M.strip(msg)
-      if not msg:find(short, 1, true) then msg = name .. ": " .. msg end
-    end
+    if type(msg) == "string" then msg = M.named(name, short, M.strip(msg)) end
     -- Level 2: the wrapper's frame was reused by this tail call, so level 2 is
     -- the code that called the public function.
     error(msg, 2)

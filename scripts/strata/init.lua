@@ -42,4 +42,9 @@ return setmetatable(strata, {
     rawset(t, name, value)
     return value
   end,
+  -- pairs(strata) sees every part, loaded or not (it loads them).
+  __pairs = function(t)
+    for name in pairs(lazy) do local _ = t[name] end
+    return next, t, nil
+  end,
 })

@@ -322,6 +322,12 @@ local function rng_of(opts, fn, level)
   error(fn .. ": give { rng = ctx.rng } or { seed = n }", level)
 end
 
+-- A generator's own errors ("generator:run: ...") said by the function called.
+local function run_failed(fn, msg)
+  if type(msg) == "string" then msg = (msg:gsub("^generator:run: ", fn .. ": ")) end
+  error(msg, 3)
+end
+
 -- run(generator | id, map, { rng = | seed =, world = }) -> true, or false and the reason: one attempt.
 function M.run(v, map, opts)
   options.check("strata.layout.run", opts, 2)
@@ -331,7 +337,7 @@ function M.run(v, map, opts)
   local rng, stream = rng_of(opts, "strata.layout.run", 3)
   local ok, res, why = pcall(g.run, g, tm, rng)
   if stream then stream:set_state(rng:state()) end
-  if not ok then error(res, 2) end
+  if not ok then run_failed("strata.layout.run", res) end
   return res, why
 end
 
@@ -349,7 +355,7 @@ function M.generate(v, map, opts)
     local ok, res, reason = pcall(g.run, g, tm, rng)
     if not ok then
       if stream then stream:set_state(rng:state()) end
-      error(res, 2)
+      run_failed("strata.layout.generate", res)
     end
     if res then done = true break end
     why = reason

@@ -19,10 +19,12 @@ end
 
 --- Renders markup as ANSI escapes (color = true) or plain text (color = false);
 --- color = nil decides by the terminal and NO_COLOR.
+local function check_text(fn, text)
+  if type(text) ~= "string" then error(fn .. ": expected the text (a string), got " .. type(text), 3) end
+end
+
 function M.render(text, opts)
-  if type(text) ~= "string" then
-    error("bad argument #1 to 'render' (string expected, got " .. type(text) .. ")", 2)
-  end
+  check_text("strata.markup.render", text)
   require("strata.options").check("strata.markup.render", opts, 2)
   local color = opts and opts.color
   if color == nil then color = M.color_wanted() end
@@ -41,6 +43,7 @@ end
 
 --- The text with all markup removed (|| becomes |).
 function M.strip(text)
+  check_text("strata.markup.strip", text)
   return M.render(text, { color = false })
 end
 

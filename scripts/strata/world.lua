@@ -62,7 +62,6 @@ local function point(v, what)
   end
   error(("%s: expected a point { x, y } or { x =, y = }, got %s"):format(what, tostring(v)), 0)
 end
-M.point = point
 
 -- ---- handles ------------------------------------------------------------------------
 local function handle(world, uid)
@@ -208,7 +207,7 @@ function handle_methods:delete(opts)
   check_alive(self, "delete")
   local k = kinds[self.kind]
   if k and k.delete then return k.delete(self, opts) end
-  if opts ~= nil then error("delete: takes no options for a " .. self.kind, 2) end
+  if opts ~= nil then error(("delete: %s takes no options"):format(tostring(self)), 2) end
   owner[self]:_touch(self.uid)
   owner[self]._s:delete(self.uid)
   owner[self]._tilemaps[self.uid] = nil
@@ -246,7 +245,8 @@ function handle_methods:subscriptions()
 end
 
 -- ---- tile methods of map handles --------------------------------------------------------
--- Forwarded to the tile map the world owns. Each forwarder is made as a method
+-- Forwarded to the tile map the world owns, every result of it (find_path's
+-- path and cost, or nil and the reason). Each forwarder is made as a method
 -- call (`tm:set(...)`), so that an argument error counts arguments as the
 -- caller wrote them; edits touch the map first, so a savepoint can undo them.
 local tile_reads = { "tokens", "has", "top", "passable", "cost", "find_path", "to_svg", "to_png" }
@@ -257,7 +257,10 @@ local tile_methods = {}
 -- deletes a map object (handle:delete, area bookkeeping, a rollback) drops
 -- its view, so a cached view always points at a live map.
 local function tiles_of(h, write)
-  local w = owner[h]
+  local w = is_handle(h) and owner[h]
+  if not w or h.kind ~= "map" then
+    error(("expected a map as self (call it with a colon), got %s"):format(tostring(h)), 0)
+  end
   local tm = w._tilemaps[h.uid]
   if not tm then
     if not w._s:info(h.uid) then error(("%s was deleted"):format(label(h.kind, h.uid)), 0) end
@@ -270,11 +273,16 @@ local function tiles_of(h, write)
 end
 M._tiles_of = tiles_of
 
+-- Edits return the handle, never the world's tile map itself.
+local function results(h, m, ...)
+  if select("#", ...) > 0 and ... == m then return h, select(2, ...) end
+  return ...
+end
+
 for _, list in ipairs{ tile_reads, tile_writes } do
   for _, name in ipairs(list) do
-    -- Edits return the handle, never the world's tile map itself.
-    local call = load(("local tm = ... return function(h, ...) local m = tm(h, %s) local r = m:%s(...) if r == m then return h end return r end")
-      :format(list == tile_writes and "true" or "false", name), "=strata")(tiles_of)
+    local call = load(("local tm, results = ... return function(h, ...) local m = tm(h, %s) return results(h, m, m:%s(...)) end")
+      :format(list == tile_writes and "true" or "false", name), "=strata")(tiles_of, results)
     tile_methods[name] = boundary.wrap("map:" .. name, call)
   end
 end
@@ -325,6 +333,10 @@ local methods_of = setmetatable({}, { __index = function(t, kind)
   return all
 end })
 
+-- A handle's methods, as C types keep theirs in their metatable's `methods`
+-- (spec/api_documented_spec.lua checks that each one is documented).
+Handle.methods = function(h) return methods_of[handle_data[h].kind] end
+
 Handle.__index = function(h, k)
   if k == "uid" or k == "kind" then return handle_data[h][k] end
   local m = methods_of[handle_data[h].kind][k]
@@ -358,6 +370,10 @@ Handle.__index = function(h, k)
   return nil
 end
 
+-- An actor moves through the world, which checks the way and emits the events.
+local moved_by = { x = "world:move(actor, x, y)", y = "world:move(actor, x, y)",
+  map = "world:travel(actor, map, { x =, y = })" }
+
 Handle.__newindex = function(h, k, v)
   local ext = kinds[h.kind]
   local set = ext and ext.set and ext.set[k]
@@ -375,6 +391,9 @@ Handle.__newindex = function(h, k, v)
     local ok, err = pcall(w._s.set, w._s, h.uid, label(h.kind, h.uid) .. " " .. k, v, k)
     if not ok then error(boundary.strip(err), 2) end
     return
+  end
+  if h.kind == "actor" and moved_by[k] then
+    error(("actor.%s cannot be set: use %s"):format(k, moved_by[k]), 2)
   end
   error(("%s: cannot set field '%s' (persistent tables: props, state, meta)"):format(label(h.kind, h.uid), tostring(k)), 2)
 end
@@ -602,6 +621,9 @@ end
 function World:create_map(opts)
   options.check("world:create_map", opts, 2)
   if type(opts) ~= "table" then error("expected { width =, height =, ... }", 0) end
+  if math.type(opts.width) ~= "integer" or math.type(opts.height) ~= "integer" then
+    error(("width and height must be integers, got %s, %s"):format(tostring(opts.width), tostring(opts.height)), 0)
+  end
   if opts.archetype ~= nil then self._registry:view("base.map_archetype"):ensure(opts.archetype) end
   if opts.tokens ~= nil and type(opts.tokens) ~= "table" then
     error("tokens must be a table { [name] = traits }", 0)

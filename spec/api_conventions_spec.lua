@@ -1,0 +1,170 @@
+-- The conventions of the Lua API (README "Conventions", docs/lua-api.md) held
+-- by every kind of value, not only by worlds (issue 29): a world map's methods
+-- give what a standalone map's give, every result; errors name the public
+-- function and point at the caller's line, never `bad argument #n to 'name'`.
+local strata = require "strata"
+
+local THIS = "api_conventions_spec.lua"
+
+local function err_of(fn, ...)
+  local ok, err = pcall(fn, ...)
+  assert.is_false(ok, "expected an error")
+  return tostring(err)
+end
+
+describe("a world map's methods", function()
+  -- Two maps drawn alike: one a world's, one standalone.
+  local world = strata.world.new{ seed = 1 }
+  local function draw(m)
+    m:clear("floor")
+    m:fill(2, 0, 1, 2, "wall")
+    m:set(4, 2, "water")
+    return m
+  end
+  local function both()
+    return draw(world:create_map{ width = 6, height = 3 }),
+      draw(strata.tilemap.new{ width = 6, height = 3, tokens = world._s:tokens() })
+  end
+
+  -- Results compared as values: a map given back stands for itself, a path
+  -- value by its cells and cost, a table by its contents.
+  local function norm(v, self)
+    if v == self then return "<self>" end
+    if tostring(v):match("^strata%.path") then return { path = v:table() } end
+    return v
+  end
+  local function results(self, ...)
+    local out = { n = select("#", ...) }
+    for i = 1, out.n do out[i] = norm(select(i, ...), self) end
+    return out
+  end
+
+  -- Arguments for each method (several calls where results differ in count).
+  local calls = {
+    set = { { 1, 1, "mud" } }, add_front = { { 1, 1, "mud" } }, remove = { { 4, 2, "water" }, { 0, 0, "nope" } },
+    reset = { { 1, 1 }, { 1, 1, "floor" } }, clear = { { "floor" } }, fill = { { 0, 0, 2, 2, "mud", { push = true } } },
+    tokens = { { 4, 2 } }, top = { { 4, 2 }, { 0, 0 } }, has = { { 4, 2, "water" } }, passable = { { 2, 0 } },
+    cost = { { 4, 2 }, { 2, 0 } }, define_token = { { "mud", { cost = 3 } } },
+    find_path = { { { 0, 0 }, { 5, 0 } }, { { 0, 0 }, { 2, 0 } }, { { 0, 0 }, { 0, 0 } },
+      { { 0, 0 }, { 5, 0 }, { connectivity = 8, algorithm = "dijkstra" } } },
+    render = { {}, { { path_glyph = "*" } } }, to_svg = { { { cell = 4 } } }, to_png = { { { cell = 2 } } },
+  }
+
+  it("are every method of a standalone map (but close, which a world's map has no use for)", function()
+    local _, tm = both()
+    local methods = debug.getmetatable(tm).methods
+    for name in pairs(methods) do
+      if name ~= "close" then
+        assert.is_function(world:create_map{ width = 1, height = 1 }[name], "map:" .. name)
+        assert.is_table(calls[name], "no call for map:" .. name .. " in " .. THIS)
+      end
+    end
+  end)
+
+  for name, list in pairs(calls) do
+    it(("map:%s gives every result a standalone map's gives"):format(name), function()
+      for _, args in ipairs(list) do
+        local wm, tm = both()
+        local got = results(wm, wm[name](wm, table.unpack(args)))
+        local want = results(tm, tm[name](tm, table.unpack(args)))
+        assert.same(want, got)
+        assert.equal(wm:render(), tm:render())
+      end
+    end)
+  end
+
+  it("map:find_path gives path, cost or nil, reason (docs/lua-api.md's example)", function()
+    local wm = both()
+    local path, cost = wm:find_path({ 0, 0 }, { 5, 0 })
+    assert.equal(path.cost, cost)
+    local none, why = wm:find_path({ 0, 0 }, { 2, 0 })
+    assert.is_nil(none)
+    assert.equal("no path from (0, 0) to (2, 0)", why)
+  end)
+end)
+
+describe("errors of every kind of value", function()
+  local world = strata.world.new{ seed = 1, mods = { "base", "examples" } }
+  local map = world:create_map{ width = 4, height = 3, fill = "floor" }
+  local tm = strata.tilemap.new{ width = 4, height = 3, fill = "floor" }
+  local hero = world:create_actor{ map = map, x = 0, y = 0 }
+  local path = tm:find_path({ 0, 0 }, { 3, 0 })
+  local xy = strata.xymap.parse("+ 0 1 2\n\n0 #-#-#\n\n+ 0 1 2", { z = "lane" })
+  local grid = strata.xymap.grid()
+  grid:add(xy)
+  local rng = strata.rng.new(1)
+  local tokens = strata.tokens.new()
+  local area = world:create_area("examples.putit_paradise")
+
+  -- The call, and the message it must give after "<this file>:<line>: ".
+  local cases = {
+    { function() map:find_path({ 0, 0 }, { 1, 1 }, { algoritm = "bfs" }) end,
+      "map:find_path: unknown option 'algoritm' (nearest known: algorithm" },
+    { function() tm:find_path({ 0, 0 }, { 1, 1 }, { algoritm = "bfs" }) end,
+      "map:find_path: unknown option 'algoritm' (nearest known: algorithm" },
+    { function() map:find_path({ 0, 0 }, { 9, 9 }) end, "map:find_path: goal (9, 9) is outside the 4x3 map" },
+    { function() tm:set(9, 0, "wall") end, "map:set: cell (9, 0) is outside the 4x3 map" },
+    { function() map:set(9, 0, "wall") end, "map:set: cell (9, 0) is outside the 4x3 map" },
+    { function() tm:set("a", 0, "wall") end, "map:set: argument #1: number expected, got string" },
+    { function() map:set("a", 0, "wall") end, "map:set: argument #1: number expected, got string" },
+    { function() tm:fill(0, 0, 1, 1, "x", { pushh = true }) end, "map:fill: unknown option 'pushh'" },
+    { function() tm.set(5, 0, 0, "x") end, "map:set: expected a strata.tilemap as self" },
+    { function() map.set(5, 0, 0, "x") end, "map:set: expected a map as self" },
+    { function() map:render{ path = { { 7, 7 } } } end, "map:render: option 'path': point 1 (7, 7) is outside" },
+    { function() tm:to_svg{ cel = 3 } end, "map:to_svg: unknown option 'cel'" },
+    { function() strata.tilemap.new{ width = 0, height = 3 } end,
+      "strata.tilemap.new: width and height must be integers in 1..65535" },
+    { function() path:xy("a") end, "path:xy: argument #1: number expected, got string" },
+    { function() tokens:define("x", { cost = 0 }) end, "tokens:define: " },
+    { function() strata.tokens.define(5) end, "strata.tokens.define: " },
+    { function() rng:int("a") end, "rng:int: argument #1: number expected, got string" },
+    { function() strata.rng.new({}) end, "strata.rng.new: " },
+    { function() xy:node("a") end, "xy:node: argument #1: number expected, got string" },
+    { function() xy:shortest_path({ 0, 0 }, { 9, 9 }) end, "xy:shortest_path: coordinate (9, 9) is outside" },
+    { function() xy:visual_range({ 0, 0 }, { dst = 1 }) end, "xy:visual_range: unknown option 'dst'" },
+    { function() grid:shortest_path(5, 6) end, "grid:shortest_path: argument #1: table expected, got number" },
+    { function() strata.xymap.parse(5) end, "strata.xymap.parse: " },
+    { function() strata.markup.render(5) end, "strata.markup.render: " },
+    { function() hero:tag({}) end, "object:tag: " },
+    { function() area:floor("one") end, "area:floor: " },
+    { function() world:create_map{ width = "x", height = 2 } end, "world:create_map: " },
+  }
+
+  for i, c in ipairs(cases) do
+    it(("case %d: %s"):format(i, c[2]), function()
+      local err = err_of(c[1])
+      local where, msg = err:match("^([^:]*:%d+): (.*)$")
+      assert.truthy(where and where:find(THIS, 1, true), "not at the caller's line: " .. err)
+      assert.equal(c[2], msg:sub(1, #c[2]), err)
+      assert.is_nil(err:find("bad argument", 1, true), err)
+      assert.is_nil(err:find("'?'", 1, true), err)
+    end)
+  end
+
+  it("setting an actor's x or y points to world:move", function()
+    for _, k in ipairs{ "x", "y" } do
+      local err = err_of(function() hero[k] = 3 end)
+      assert.truthy(err:find(THIS, 1, true), err)
+      assert.truthy(err:find(("actor.%s cannot be set: use world:move(actor, x, y)"):format(k), 1, true), err)
+    end
+  end)
+end)
+
+describe("routes to where there is no node", function()
+  -- (1, 1) is no node; (0, 1) is a node without exits.
+  local xy = strata.xymap.parse("+ 0 1 2\n\n1 #   #\n\n0 #-#-#\n\n+ 0 1 2", { z = "lane" })
+  local grid = strata.xymap.grid()
+  grid:add(xy)
+
+  it("xy:shortest_path says which end has no node", function()
+    assert.same({ nil, "no node at (1, 1)" }, { xy:shortest_path({ 0, 0 }, { 1, 1 }) })
+    assert.same({ nil, "no node at (1, 1)" }, { xy:shortest_path({ 1, 1 }, { 0, 0 }) })
+    assert.same({ nil, "no route between these nodes" }, { xy:shortest_path({ 0, 0 }, { 0, 1 }) })
+  end)
+
+  it("grid:shortest_path says which end has no node, and on which map", function()
+    assert.same({ nil, "no node at (1, 1) on map 'lane'" }, { grid:shortest_path({ 0, 0, "lane" }, { 1, 1, "lane" }) })
+    assert.same({ nil, "no node at (1, 1) on map 'lane'" }, { grid:shortest_path({ 1, 1, "lane" }, { 0, 0, "lane" }) })
+    assert.same({ nil, "no route between these nodes" }, { grid:shortest_path({ 0, 0, "lane" }, { 0, 1, "lane" }) })
+  end)
+end)
