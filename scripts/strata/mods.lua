@@ -222,11 +222,13 @@ function M.strata_view(strata)
   local opts = strata.options
   return frozen("strata", {
     version = strata.version,
-    tilemap = frozen("strata.tilemap", { new = strata.tilemap.new }),
+    tilemap = frozen("strata.tilemap", { new = strata.tilemap.new, max_side = strata.tilemap.max_side,
+      max_cells = strata.tilemap.max_cells }),
     tokens = frozen("strata.tokens", { new = strata.tokens.new }),
     rng = frozen("strata.rng", { new = strata.rng.new }),
     markup = frozen("strata.markup", { render = strata.markup.render, strip = strata.markup.strip }),
-    xymap = frozen("strata.xymap", { parse = strata.xymap.parse, grid = strata.xymap.grid }),
+    xymap = frozen("strata.xymap", { parse = strata.xymap.parse, grid = strata.xymap.grid,
+      kinds = data.read_only(strata.xymap.kinds) }),
     layout = frozen("strata.layout", lay),
     -- world templates: everything but write and read, which take paths
     worldgen = frozen("strata.worldgen", { generate = strata.worldgen.generate, floor = strata.worldgen.floor,
