@@ -45,9 +45,9 @@ describe("base.layout", function()
   end)
 
   it("refuses a size no map can have", function()
-    assert.matches("data:add base.layout m.l: size must be two integers from 1 to 65535, got %(0, 5%)",
+    assert.matches("data:add base.layout m.l: size must be two integers from 1 to 65535 %(at most 268435456 cells%), got %(0, 5%)",
       refused([[data:add{ _type = "base.layout", _id = "l", size = { 0, 5 }, source = 'Reset("wall")' }]]))
-    assert.matches("size must be two integers from 1 to 65535, got %(40, 70000%)",
+    assert.matches("size must be two integers from 1 to 65535 %(at most 268435456 cells%), got %(40, 70000%)",
       refused([[data:add{ _type = "base.layout", _id = "l", size = { x = 40, y = 70000 }, source = 'Reset("wall")' }]]))
   end)
 
@@ -224,12 +224,12 @@ data:add{ _type = "base.unique_area", _id = "cave", area = "m.a", parent = "root
   end
 
   it("checks at against the parent floor when it is generated: off the floor", function()
-    assert.matches("^world:get_or_create_map: .*base.unique_area 'm.cave': at %(20, 2%) is outside floor 1 of " ..
-      "'w.world' %(map#%d+, 10x5%)", at_case("20, 2"))
+    assert.matches("^world:get_or_create_map: .*unique area 'm.cave': at %(20, 2%) is outside floor 1 of " ..
+      "unique area 'w.world' %(map#%d+, 10x5%)", at_case("20, 2"))
   end)
 
   it("checks at against the parent floor when it is generated: an impassable cell", function()
-    assert.matches("^world:get_or_create_map: .*base.unique_area 'm.cave': at %(2, 2%) is impassable on floor 1 of " ..
-      "'w.world' %(map#%d+%): its entrance could not be reached", at_case("2, 2"))
+    assert.matches("^world:get_or_create_map: .*unique area 'm.cave': at %(2, 2%) is impassable on floor 1 of " ..
+      "unique area 'w.world' %(map#%d+%): its entrance could not be reached", at_case("2, 2"))
   end)
 end)
