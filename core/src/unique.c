@@ -36,17 +36,20 @@ static strata_status check_at(strata_runtime *rt, const strata_unique_def *u, ui
   const char *given = u->has_at ? "" : " (at not given)";
   strata_tilemap *tm = strata_world_tilemap(rt->w, m);
   if (!tm)
-    return strata_error_set(err, STRATA_ESTATE, "unique area '%s': floor %" PRId64 " of unique area '%s' (%s) has no tiles",
+    return strata_error_set(err, STRATA_ESTATE,
+                            "unique area '%s': floor %" PRId64 " of unique area '%s' (%s) has no tiles",
                             u->id, n, u->parent, rt_label(rt, m, b));
   int w = strata_tilemap_width(tm), h = strata_tilemap_height(tm);
   if (x < 0 || y < 0 || x >= w || y >= h)
     return strata_error_set(err, STRATA_EARG,
-                            "unique area '%s': at (%lld, %lld)%s is outside floor %" PRId64 " of unique area '%s' (%s, %dx%d)",
+                            "unique area '%s': at (%lld, %lld)%s is outside floor %" PRId64
+                            " of unique area '%s' (%s, %dx%d)",
                             u->id, x, y, given, n, u->parent, rt_label(rt, m, b), w, h);
   if (!strata_tilemap_passable(tm, (int)x, (int)y))
     return strata_error_set(err, STRATA_EARG,
-                            "unique area '%s': at (%lld, %lld)%s is impassable on floor %" PRId64 " of unique area '%s' (%s): "
-                            "its entrance could not be reached", u->id, x, y, given, n, u->parent, rt_label(rt, m, b));
+                            "unique area '%s': at (%lld, %lld)%s is impassable on floor %" PRId64
+                            " of unique area '%s' (%s): its entrance could not be reached",
+                            u->id, x, y, given, n, u->parent, rt_label(rt, m, b));
   return STRATA_OK;
 }
 
