@@ -63,6 +63,45 @@ describe("mod loading", function()
     ok, err = pcall(world, { "needs_new" })
     assert.matches("mod needs_new requires testmod >=2.0, found 1.2.0", err)
   end)
+
+  it("says so when a mod's folder exists but has no mod.lua", function()
+    local support = require "support"
+    local dir = support.tempdir()
+    support.write(dir .. "/empty/init.lua", "")
+    local ok, err = pcall(strata.world.new, { seed = 1, mods = { "empty" }, mod_path = { dir } })
+    assert.is_false(ok)
+    assert.matches("mod 'empty': its folder " .. dir:gsub("%p", "%%%0") .. "/empty has no mod.lua", err)
+    assert.is_nil(err:find("not found", 1, true), err)
+    -- a folder of that name later on the path, with mod.lua, is the mod
+    local other = support.tempdir()
+    support.write(other .. "/empty/mod.lua", 'return { id = "empty", version = "1.0.0" }')
+    assert.is_true((pcall(strata.world.new, { seed = 1, mods = { "empty" }, mod_path = { dir, other } })))
+    os.execute("rm -rf " .. support.q(dir) .. " " .. support.q(other))
+  end)
+
+  it("mod:load and require take names separated by / or . (docs/sandbox.md), one module per file", function()
+    local support = require "support"
+    local dir = support.tempdir()
+    support.write(dir .. "/paths/mod.lua", 'return { id = "paths", version = "1.0.0", requires = { base = "*" } }')
+    support.write(dir .. "/paths/data/map1.lua", "n = (n or 0) + 1 return { n = n }")
+    support.write(dir .. "/paths/init.lua", [[
+      local a, b = mod:load("data/map1"), mod:load("data.map1")
+      local c, d = require("data/map1"), require "data.map1"
+      assert(a == b and b == c and c == d and a.n == 1, "one module per file")
+      local function refused(f, name)
+        local ok, err = pcall(f, name)
+        assert(not ok and err:find("not a relative path inside the mod", 1, true), name .. ": " .. tostring(err))
+      end
+      for _, name in ipairs{ "data/", "/data/map1", "data//map1", "data/../data/map1", "./data/map1",
+                             "data/./map1", ".data/map1", "data\\map1", "data..map1", "data/.map1" } do
+        refused(function(x) return mod:load(x) end, name)
+        refused(require, name)
+      end
+      data:add{ _type = "base.handler", _id = "ok", run = function() end }]])
+    local ok, err = pcall(strata.world.new, { seed = 1, mods = { "paths" }, mod_path = { dir } })
+    os.execute("rm -rf " .. support.q(dir))
+    assert.is_true(ok, tostring(err))
+  end)
 end)
 
 describe("the sandbox", function()

@@ -132,6 +132,16 @@ describe("the sandbox, attacked", function()
     error("no internals")]], expect = "no internals" }
   attack{ "require outside the mod's folder", init = "require('..evil.init')",
     expect = "may require only their own files" }
+  -- mod:load and require take "/"-separated names too: none of them leaves the folder
+  -- (driver.lua, one folder up, is the file an escape would run)
+  attack{ "mod:load of a /-path up out of the folder", init = "mod:load('../driver')",
+    expect = "mod:load: '../driver' is not a relative path inside the mod" }
+  attack{ "require of a /-path going down and back up out", init = "require('lib/../../driver')",
+    expect = "require: 'lib/../../driver' is not a relative path inside the mod" }
+  attack{ "mod:load of an absolute /-path", init = "mod:load('/etc/passwd')",
+    expect = "not a relative path inside the mod", secret = "root:" }
+  attack{ "require through a link to the folder above", shell = "ln -s .. up", init = "require('up/driver')",
+    expect = "require: mod evil has no file 'up/driver' %(it leads outside the mod's folder" }
   attack{ "mod:read with ..", init = "mod:read('../driver.lua')", expect = "not a relative path inside the mod" }
   attack{ "mod:read of an absolute path", init = "mod:read('/etc/passwd')",
     expect = "not a relative path inside the mod", secret = "root:" }

@@ -410,4 +410,11 @@ void lstrata_open_tilemap(lua_State *L) {
   static const luaL_Reg funcs[] = {{"new", tilemap_new}, {NULL, NULL}};
   lstrata_register_type(L, TILEMAP_MT, "map", meta, methods);
   lstrata_add_functions(L, "tilemap", 1, funcs);
+  /* The sizes the core takes, for checks made before any map exists (base.layout's size). */
+  lua_getfield(L, -1, "tilemap");
+  lua_pushinteger(L, STRATA_TILEMAP_SIDE_MAX);
+  lua_setfield(L, -2, "max_side");
+  lua_pushinteger(L, STRATA_TILEMAP_CELLS_MAX);
+  lua_setfield(L, -2, "max_cells");
+  lua_pop(L, 1);
 }

@@ -570,4 +570,13 @@ void lstrata_open_xymap(lua_State *L) {
   lstrata_register_type(L, XYGRID_MT, "grid", grid_meta, grid_methods);
   lstrata_register_type(L, XYMAP_MT, "xy", meta, methods);
   lstrata_add_functions(L, "xymap", 1, funcs);
+  /* The legend kinds the parser knows, for checks made before any map is parsed (base.legend). */
+  lua_getfield(L, -1, "xymap");
+  lua_createtable(L, STRATA_XY_KIND_COUNT, 0);
+  for (int k = 0; k < STRATA_XY_KIND_COUNT; k++) {
+    lua_pushstring(L, strata_xy_kind_name((strata_xy_kind)k));
+    lua_rawseti(L, -2, k + 1);
+  }
+  lua_setfield(L, -2, "kinds");
+  lua_pop(L, 1);
 }

@@ -5,6 +5,7 @@
 */
 #include "runtime_internal.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 
 static char *dup_str(const char *s) {
@@ -25,6 +26,33 @@ static int64_t on_floor(const strata_runtime *rt, const strata_unique_def *u, ui
   return u->has_on_floor ? u->on_floor : strata_area_starting_floor(rt, parent);
 }
 
+/* u's `at` on m, floor n of its parent: a cell of the map, and passable (an
+** entrance on a wall could never be reached). Off the map or on a wall, the
+** parent's floor fails to generate, naming u and `at` rather than the map. */
+static strata_status check_at(strata_runtime *rt, const strata_unique_def *u, uint64_t m, int64_t n,
+                              strata_error *err) {
+  char b[48];
+  long long x = u->has_at ? u->at_x : 0, y = u->has_at ? u->at_y : 0;
+  const char *given = u->has_at ? "" : " (at not given)";
+  strata_tilemap *tm = strata_world_tilemap(rt->w, m);
+  if (!tm)
+    return strata_error_set(err, STRATA_ESTATE,
+                            "unique area '%s': floor %" PRId64 " of unique area '%s' (%s) has no tiles",
+                            u->id, n, u->parent, rt_label(rt, m, b));
+  int w = strata_tilemap_width(tm), h = strata_tilemap_height(tm);
+  if (x < 0 || y < 0 || x >= w || y >= h)
+    return strata_error_set(err, STRATA_EARG,
+                            "unique area '%s': at (%lld, %lld)%s is outside floor %" PRId64
+                            " of unique area '%s' (%s, %dx%d)",
+                            u->id, x, y, given, n, u->parent, rt_label(rt, m, b), w, h);
+  if (!strata_tilemap_passable(tm, (int)x, (int)y))
+    return strata_error_set(err, STRATA_EARG,
+                            "unique area '%s': at (%lld, %lld)%s is impassable on floor %" PRId64
+                            " of unique area '%s' (%s): its entrance could not be reached",
+                            u->id, x, y, given, n, u->parent, rt_label(rt, m, b));
+  return STRATA_OK;
+}
+
 /* Places u's entrance once: when the unique area, its parent and that floor all exist. */
 static strata_status ensure_entrance(strata_runtime *rt, const strata_unique_def *u,
                                      strata_error *err) {
@@ -34,8 +62,10 @@ static strata_status ensure_entrance(strata_runtime *rt, const strata_unique_def
   uint64_t child = strata_find_unique(rt, u->id);
   uint64_t parent = strata_find_unique(rt, u->parent ? u->parent : "");
   if (!child || !parent) return STRATA_OK;
-  uint64_t m = floor_map(rt, parent, on_floor(rt, u, parent));
+  int64_t n = on_floor(rt, u, parent);
+  uint64_t m = floor_map(rt, parent, n);
   if (!m) return STRATA_OK;
+  if ((st = check_at(rt, u, m, n, err))) return st;
   int64_t start, *floor = sys_int(rt->w, child, SYS(K("starting_floor")), &start) ? &start : NULL;
   st = strata_entrance_create(rt, m, u->has_at ? u->at_x : 0, u->has_at ? u->at_y : 0, child, floor,
                               NULL, err);

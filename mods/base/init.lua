@@ -25,9 +25,24 @@ data:add_type{ _id = "area_archetype", fields = {
   types = { type = "table", items = S }, image = S, floors = T,
   generator = { ref = "base.area_generator" }, starting_floor = I, deepest_floor = I,
   params = T, meta = T, events = EV } }
+-- parent: "root", or a unique area added before this one (earlier in the same
+-- mod, or by a mod loaded before it: one it requires), so that a misspelt
+-- parent is an error here and not an area that never appears. `at` is checked
+-- against the parent's floor when that floor is generated (core/src/unique.c).
 data:add_type{ _id = "unique_area", fields = {
   area = { ref = "base.area_archetype", required = true }, parent = S,
-  on_floor = I, at = POINT, starting_floor = I, eager = B } }
+  on_floor = I, at = POINT, starting_floor = I, eager = B },
+  check = function(e, ids)
+    local x, y = e.at and (e.at.x or e.at[1]), e.at and (e.at.y or e.at[2])
+    if e.at ~= nil and not (x and y and x >= 0 and y >= 0) then
+      return ("at must be a cell (x, y >= 0), got (%s, %s)"):format(tostring(x), tostring(y))
+    end
+    if e.parent == nil or e.parent == "root" then return nil end
+    local known = ids("base.unique_area")
+    for _, id in ipairs(known) do if id == e.parent then return nil end end
+    return ("parent '%s' is not a base.unique_area added before it (in this mod or a mod it requires)%s")
+      :format(e.parent, strata.options.suggest(e.parent, known))
+  end }
 data:add_type{ _id = "room_generator", fields = { generate = { type = "function", required = true } } }
 data:add_type{ _id = "branch_archetype", fields = {
   room_generator = { ref = "base.room_generator", required = true }, directions = { type = "table", items = S },
@@ -66,13 +81,27 @@ local function has_function(v, seen)
   for k, x in next, v do if has_function(k, seen) or has_function(x, seen) then return true end end
   return false
 end
+-- A legend entry's kind: one the XY map parser knows. Returns an error message or nil.
+local function kind_error(kind)
+  local kinds = strata.xymap.kinds
+  for _, k in ipairs(kinds) do if k == kind then return nil end end
+  if kind == nil then return "field 'kind' is required" end
+  return ("field 'kind': unknown legend kind '%s'%s"):format(tostring(kind), strata.options.suggest(tostring(kind), kinds))
+end
 local DIRS = { n = true, ne = true, e = true, se = true, s = true, sw = true, w = true, nw = true, ["*"] = true }
+-- Prototype coordinates are C ints, INT_MIN meaning "any" (bindings/lua/grid.c).
+local COORD_MAX = (1 << 31) - 1
 local function check_grid_map(e)
   if type(e.map) ~= "string" or not e.map:find("%S") then return "map is required and cannot be empty" end
-  for key in pairs(e.legend or {}) do
+  for key, v in pairs(e.legend or {}) do
     if type(key) ~= "string" or #key ~= 1 or key == " " or key == "\n" then
       return ("legend key '%s' is invalid: keys must be one character other than space"):format(tostring(key))
     end
+    if type(v) ~= "string" and type(v) ~= "table" then
+      return ("legend '%s' must be a base.legend ID or a table { kind =, ... }"):format(key)
+    end
+    local msg = type(v) == "table" and kind_error(v.kind)
+    if msg then return ("legend '%s': %s"):format(key, msg) end
   end
   for key, v in pairs(e.prototypes or {}) do
     local parts = {}
@@ -83,6 +112,13 @@ local function check_grid_map(e)
     if not ok then
       return ("prototype key '%s' is invalid: expected \"X,Y\" or \"X,Y,dir\" (integers or *, dir n ... nw or *)")
         :format(tostring(key))
+    end
+    for i = 1, 2 do
+      local n = parts[i] ~= "*" and math.tointeger(tonumber(parts[i]))
+      if n ~= false and not (n and n >= -COORD_MAX and n <= COORD_MAX) then
+        return ("prototype key '%s' is invalid: coordinates are integers from %d to %d or *")
+          :format(key, -COORD_MAX, COORD_MAX)
+      end
     end
     if type(v) ~= "string" and type(v) ~= "table" then
       return ("prototype '%s' must be a base.prototype ID or a table { key =, desc =, parent = }"):format(key)
@@ -106,7 +142,8 @@ data:add_type{ _id = "grid_map", check = check_grid_map, fields = { z = { type =
     map_fill_all = B, map_align = S, map_display = B } } } }
 data:add_type{ _id = "legend", fields = { symbol = S, kind = { type = "string", required = true },
   display = S, weight = N, weights = T, directions = T, aliases = T,
-  interrupt = B, average = B, target = T, spawn_aliases = T, prototype = S } }
+  interrupt = B, average = B, target = T, spawn_aliases = T, prototype = S },
+  check = function(e) return kind_error(e.kind) end }
 -- props: set on each room / exit the prototype decides (docs/grid.md).
 data:add_type{ _id = "prototype", open = true, fields = { kind = S, parent = S, key = S, desc = S,
   props = { type = "table", functions = true } },
@@ -114,7 +151,20 @@ data:add_type{ _id = "prototype", open = true, fields = { kind = S, parent = S, 
 -- The base prototypes of grid rooms and exits (Evennia's xyz_room, xyz_exit).
 data:add{ _type = "base.prototype", _id = "xyz_room", kind = "room", key = "An empty room", desc = "" }
 data:add{ _type = "base.prototype", _id = "xyz_exit", kind = "exit", desc = "" }
-data:add_type{ _id = "layout", fields = { size = POINT, generator = { type = "any", functions = true }, source = S } }
+-- Checked when added: a size a tile map can have, and the source, parsed (its
+-- errors say source:line:column); it is parsed again when the layout first runs.
+data:add_type{ _id = "layout", fields = { size = POINT, generator = { type = "any", functions = true }, source = S },
+  check = function(e)
+    local max, cells = strata.tilemap.max_side, strata.tilemap.max_cells
+    local w, h = e.size and (e.size.x or e.size[1]), e.size and (e.size.y or e.size[2])
+    if e.size ~= nil and not (w and h and w >= 1 and h >= 1 and w <= max and h <= max and w * h <= cells) then
+      return ("size must be two integers from 1 to %d (at most %d cells), got (%s, %s)")
+        :format(max, cells, tostring(w), tostring(h))
+    end
+    if e.source == nil then return nil end
+    local ok, err = pcall(strata.layout.parse, e.source, "source")
+    if not ok then return (tostring(err):gsub("^strata%.layout%.parse: ", "")) end
+  end }
 data:add_type{ _id = "layout_mapping", fields = { inherit = { ref = "base.layout_mapping" },
   append = B, tokens = T } }
 -- A tile token's meaning: `name` is the token maps hold (default: the part of

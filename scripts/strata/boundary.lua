@@ -20,12 +20,16 @@ local function internal(file)
 end
 
 -- The message without the "file:line: " prefixes that strata's own files put
--- in front of it (an error may cross several of them).
+-- in front of it (an error may cross several of them). A C function's
+-- argument error raised through pcall names no function ("bad argument #2 to
+-- '?' (legend entry ...)"): it becomes its own message, for the public name
+-- to go in front.
 function M.strip(msg)
   if type(msg) ~= "string" then return msg end
   while true do
     local file, rest = msg:match("^([^\n]-):%d+: (.*)$")
-    if file and internal(file) then msg = rest else return msg end
+    if file and internal(file) then msg = rest
+    else return msg:match("^bad argument #%d+ to '%?' %((.*)%)$") or msg end
   end
 end
 

@@ -81,7 +81,7 @@ function Registry:add_type(mod, def)
     end
   end
   if def.check ~= nil and type(def.check) ~= "function" then
-    error("data:add_type " .. full .. ": check must be a function(entry) -> message | nil", 3)
+    error("data:add_type " .. full .. ": check must be a function(entry, ids) -> message | nil", 3)
   end
   local fields = def.fields or {}
   check_schema(full, fields, "fields")
@@ -89,7 +89,7 @@ function Registry:add_type(mod, def)
     error("data:add_type: type " .. full .. " already declared by mod " .. self.types[full].mod, 3)
   end
   -- Closed unless the type says otherwise: a misspelt field is an error, not a silent extra.
-  -- check(entry) -> message | nil: what a schema cannot say (grid maps' prototype keys, ...).
+  -- check(entry, ids) -> message | nil: what a schema cannot say (grid maps' prototype keys, ...).
   self.types[full] = { fields = fields, mod = mod, open = def.open == true, check = def.check }
   self.by_type[full] = self.by_type[full] or {}
   return full
@@ -258,7 +258,9 @@ function Registry:add(mod, entry)
   if not ok_copy then error(e, 3) end
   e._id, e._mod, e._type = full, mod, type_id
   local msg = check_entry(typedef, full, e)
-  if not msg and typedef.check then msg = typedef.check(e) end
+  -- check(entry, ids): ids(type) lists the IDs of that type added so far
+  -- (sorted), for what must come before the entry (a unique area's parent).
+  if not msg and typedef.check then msg = typedef.check(e, function(t) return self:ids(t) end) end
   if msg then error("data:add " .. type_id .. " " .. full .. ": " .. msg, 3) end
   local existing = self.by_id[full]
   if existing and existing._mod ~= mod then

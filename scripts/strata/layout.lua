@@ -5,6 +5,7 @@
 local core = require "strata.core"
 local private = require "strata.private"
 local options = require "strata.options"
+local boundary = require "strata.boundary"
 
 local M = {}
 
@@ -38,6 +39,11 @@ end
 local function vec2(v, where)
   if type(v) ~= "table" then fail("%s: expected {x, y}, got %s", where, type(v)) end
   return ("{%s %s}"):format(int(v.x or v[1], where), int(v.y or v[2], where))
+end
+
+local function list(v, where)
+  if type(v) ~= "table" then fail("%s: expected a list, got %s", where, type(v)) end
+  return v
 end
 
 local function gen(v, where)
@@ -75,16 +81,24 @@ function M.filter(p, g, alt)
   return G(("Filter(%s, %s%s)"):format(pred(p, "filter"), gen(g, "filter"), alt and ", " .. gen(alt, "filter") or ""))
 end
 
--- margins(width, border, inside) or margins(side, width, border, inside)
-function M.margins(a, b, c, d)
+-- margins(width, border, inside) or margins(side, width, border, inside);
+-- name: the public function its errors name (margins, inside, border).
+local function margins(name, a, b, c, d)
   if type(a) == "string" then
-    if not ({ TOP = 1, BOTTOM = 1, LEFT = 1, RIGHT = 1 })[a:upper()] then fail("margins: side must be top, bottom, left or right, got %s", a) end
-    return G(("MarginImpl(%s, %s, %s, %s)"):format(a:upper(), int(b, "margins"), gen(c or M.none, "margins"), gen(d or M.none, "margins")))
+    if not ({ TOP = 1, BOTTOM = 1, LEFT = 1, RIGHT = 1 })[a:upper()] then fail("%s: side must be top, bottom, left or right, got %s", name, a) end
+    return G(("MarginImpl(%s, %s, %s, %s)"):format(a:upper(), int(b, name), gen(c or M.none, name), gen(d or M.none, name)))
   end
-  return G(("Margins(%s, %s, %s)"):format(int(a, "margins"), gen(b or M.none, "margins"), gen(c or M.none, "margins")))
+  return G(("Margins(%s, %s, %s)"):format(int(a, name), gen(b or M.none, name), gen(c or M.none, name)))
 end
-function M.inside(a, b, c) if type(a) == "string" then return M.margins(a, b, M.none, c) end return M.margins(a, M.none, b) end
-function M.border(a, b, c) if type(a) == "string" then return M.margins(a, b, c, M.none) end return M.margins(a, b, M.none) end
+function M.margins(a, b, c, d) return margins("margins", a, b, c, d) end
+function M.inside(a, b, c)
+  if type(a) == "string" then return margins("inside", a, b, M.none, c) end
+  return margins("inside", a, M.none, b)
+end
+function M.border(a, b, c)
+  if type(a) == "string" then return margins("border", a, b, c, M.none) end
+  return margins("border", a, b, M.none)
+end
 
 function M.split_h(r, left, right)
   return G(("SplitH(%s, %s, %s)"):format(num(r, "split_h"), gen(left or M.none, "split_h"), gen(right or M.none, "split_h")))
@@ -119,8 +133,17 @@ end
 
 local function range(v, where)
   if math.type(v) == "integer" then return tostring(v) end
-  if type(v) == "table" then return ("{%s %s}"):format(int(v[1], where), int(v[2] + 1, where)) end
+  if type(v) == "table" then
+    int(v[2], where)
+    return ("{%s %s}"):format(int(v[1], where), v[2] + 1)
+  end
   fail("%s: expected an integer or {min, max}, got %s", where, tostring(v))
+end
+
+-- A max_size as the text says it (one past the last size taken).
+local function past(v, where)
+  vec2(v, where)
+  return { (v.x or v[1]) + 1, (v.y or v[2]) + 1 }
 end
 
 local function place_elem(o)
@@ -139,14 +162,14 @@ function M.place(o)
   if o.generator then
     local e = {}
     for k, v in pairs(o) do e[k] = v end
-    if e.max_size then e.max_size = { (e.max_size.x or e.max_size[1]) + 1, (e.max_size.y or e.max_size[2]) + 1 } end
+    if e.max_size then e.max_size = past(e.max_size, "place max_size") end
     return G("Place" .. place_elem(e))
   end
   local elems = {}
   for i, e in ipairs(o) do
     local c = {}
-    for k, v in pairs(e) do c[k] = v end
-    if c.max_size then c.max_size = { (c.max_size.x or c.max_size[1]) + 1, (c.max_size.y or c.max_size[2]) + 1 } end
+    for k, v in pairs(list(e, "place")) do c[k] = v end
+    if c.max_size then c.max_size = past(c.max_size, "place max_size") end
     elems[i] = place_elem(c)
   end
   if o.choose then return G(("Place(%s, %s)"):format(int(o.choose, "place choose"), table.concat(elems, " "))) end
@@ -156,24 +179,25 @@ end
 -- noise_map(exponent, { { lower, upper, generator }, ... })
 function M.noise_map(exponent, bands)
   local parts = {}
-  for i, b in ipairs(bands or {}) do
+  for i, b in ipairs(list(bands or {}, "noise_map")) do
+    list(b, "noise_map band")
     parts[i] = ("(%s, %s, %s)"):format(num(b[1], "noise_map"), num(b[2], "noise_map"), gen(b[3], "noise_map"))
   end
   return G(("NoiseMap(%s, {%s})"):format(num(exponent, "noise_map"), table.concat(parts, " ")))
 end
 
-function M.chain(list)
+function M.chain(gens)
   local parts = {}
-  for i, g in ipairs(list or {}) do parts[i] = gen(g, "chain") end
+  for i, g in ipairs(list(gens or {}, "chain")) do parts[i] = gen(g, "chain") end
   return G("{" .. table.concat(parts, " ") .. "}")
 end
 
 -- choose{ g1, { 0.7, g2 }, ... }: a number before a generator is its chance
-function M.choose(list)
+function M.choose(gens)
   local parts = {}
-  for i, e in ipairs(list or {}) do
+  for i, e in ipairs(list(gens or {}, "choose")) do
     if is_node(e) then parts[i] = gen(e, "choose")
-    else parts[i] = num(e[1], "choose") .. " " .. gen(e[2], "choose") end
+    else parts[i] = num(list(e, "choose")[1], "choose") .. " " .. gen(e[2], "choose") end
   end
   if #parts == 0 then fail("choose: needs at least one generator") end
   return G("Choose(" .. table.concat(parts, ", ") .. ")")
@@ -182,7 +206,8 @@ end
 -- connect(cells_to_connect, { { cost | false, predicate, generator }, ... })
 function M.connect(to_connect, elems)
   local parts = {}
-  for i, e in ipairs(elems or {}) do
+  for i, e in ipairs(list(elems or {}, "connect")) do
+    list(e, "connect element")
     parts[i] = ("(%s, %s, %s)"):format(e[1] and num(e[1], "connect cost") or "none", pred(e[2], "connect"), gen(e[3], "connect"))
   end
   if #parts == 0 then fail("connect: needs at least one element") end
@@ -200,9 +225,9 @@ function M.not_(p) return P("Not " .. pred(p, "not")) end
 M["not"] = M.not_
 M.always = P("True")
 M["true"] = M.always
-local function many(name, list, where)
+local function many(name, preds, where)
   local parts = {}
-  for i, p in ipairs(list or {}) do parts[i] = pred(p, where) end
+  for i, p in ipairs(list(preds or {}, where)) do parts[i] = pred(p, where) end
   return P(name .. "(" .. table.concat(parts, ", ") .. ")")
 end
 function M.and_(list) return many("And", list, "and") end
@@ -256,15 +281,13 @@ end
 
 -- The runnable generator for a node, a core generator, or a base.layout ID
 -- (resolved in world's registry: a world, or a world map whose world to use).
-function M.generator(v, world, level)
-  level = (level or 1) + 1
+-- Its errors are named by the public function that called it.
+local function generator(v, world)
   if is_node(v) then
-    if v.kind ~= "generator" then error("strata.layout: a predicate is not a generator", level) end
+    if v.kind ~= "generator" then error("a predicate is not a generator", 0) end
     local g = compiled[v]
     if not g then
-      local ok, res = pcall(core.layout.parse, v.text, "strata.layout")
-      if not ok then error(res, level) end
-      g = res
+      g = core.layout.parse(v.text, "strata.layout")
       compiled[v] = g
     end
     return g
@@ -274,25 +297,21 @@ function M.generator(v, world, level)
   if type(v) == "userdata" then return v end
   if type(v) == "string" then
     if not reg then
-      error("strata.layout: layout ID '" .. v .. "' needs a world to look it up in: pass a world map, or { world = w }", level)
+      error("layout ID '" .. v .. "' needs a world to look it up in: pass a world map, or { world = w }", 0)
     end
-    local view = reg:view("base.layout")
-    local ok_e, entry = pcall(view.ensure, view, v)
-    if not ok_e then error(entry, level) end
+    local entry = reg:view("base.layout"):ensure(v)
     local g = compiled[entry]
     if not g then
-      if entry.generator ~= nil then g = M.generator(entry.generator, world, level)
-      elseif entry.source then
-        local ok, res = pcall(core.layout.parse, entry.source, v)
-        if not ok then error(res, level) end
-        g = res
-      else error("strata.layout: base.layout '" .. v .. "' has neither generator nor source", level) end
+      if entry.generator ~= nil then g = generator(entry.generator, world)
+      elseif entry.source then g = core.layout.parse(entry.source, v)
+      else error("base.layout '" .. v .. "' has neither generator nor source", 0) end
       compiled[entry] = g
     end
     return g
   end
-  error("strata.layout: expected a generator, a layout ID or a parsed layout, got " .. type(v), level)
+  error("expected a generator, a layout ID or a parsed layout, got " .. type(v), 0)
 end
+function M.generator(v, world) return generator(v, world) end
 
 -- The tile map to write into: a standalone tile map, or a world map's
 -- (touched first, so that a failing handler's savepoint can undo the edits).
@@ -306,7 +325,7 @@ end
 
 -- The generator a layout draws from, and the world stream (world.rng:stream)
 -- it stands for, if any: that stream's state is lent to a generator for the
--- call and its draws written back after it (give_back), the world owning it.
+-- call and its draws written back after it (run, generate): the world owns it.
 local function rng_of(opts, fn, level)
   local r = opts.rng
   if r ~= nil then
@@ -332,7 +351,7 @@ end
 function M.run(v, map, opts)
   options.check("strata.layout.run", opts, 2)
   opts = opts or {}
-  local g = M.generator(v, opts.world or map, 2)
+  local g = generator(v, opts.world or map)
   local tm = tilemap_of(map, "strata.layout.run", 3)
   local rng, stream = rng_of(opts, "strata.layout.run", 3)
   local ok, res, why = pcall(g.run, g, tm, rng)
@@ -346,11 +365,18 @@ end
 function M.generate(v, map, opts)
   options.check("strata.layout.generate", opts, 2)
   opts = opts or {}
-  local g = M.generator(v, opts.world or map, 2)
+  local attempts = opts.attempts or 10
+  if math.type(attempts) ~= "integer" or attempts < 1 then
+    error("strata.layout.generate: option 'attempts' must be an integer of at least 1, got " .. tostring(attempts), 2)
+  end
+  if opts.fill ~= nil and type(opts.fill) ~= "string" then
+    error("strata.layout.generate: option 'fill' must be a token (string), got " .. type(opts.fill), 2)
+  end
+  local g = generator(v, opts.world or map)
   local tm = tilemap_of(map, "strata.layout.generate", 3)
   local rng, stream = rng_of(opts, "strata.layout.generate", 3)
   local done, why = false, nil
-  for _ = 1, opts.attempts or 10 do
+  for _ = 1, attempts do
     tm:clear(opts.fill)
     local ok, res, reason = pcall(g.run, g, tm, rng)
     if not ok then
@@ -410,6 +436,9 @@ end
 function M.preview(map, glyphs, opts)
   options.check("strata.layout.preview", opts, 2)
   local tm = tilemap_of(map, "strata.layout.preview", 3, false)
+  if glyphs ~= nil and type(glyphs) ~= "table" then
+    error("strata.layout.preview: glyphs must be a table (strata.layout.glyphs), got " .. type(glyphs), 2)
+  end
   local color = opts and opts.color
   -- Without a glyph table, the map's own tokens say how each cell looks.
   if not glyphs then return (tm:render():gsub("\n$", "")) end
@@ -536,6 +565,17 @@ end
 function M.apply(map, mapping, actions, opts)
   options.check("strata.layout.apply", opts, 2)
   local tm = tilemap_of(map, "strata.layout.apply", 3, false)
+  if type(mapping) ~= "table" then error("strata.layout.apply: mapping must be a table { [token] = actions }, got " .. type(mapping), 2) end
+  for tok, acts in pairs(mapping) do
+    local ok = type(acts) == "table"
+    for _, a in ipairs(ok and acts or {}) do ok = ok and type(a) == "table" and type(a[1]) == "string" end
+    if not ok then
+      error(("strata.layout.apply: mapping '%s' must be a list of actions { { name, args... }, ... }"):format(tostring(tok)), 2)
+    end
+  end
+  if actions ~= nil and type(actions) ~= "table" then
+    error("strata.layout.apply: actions must be a table { [action] = function or handler ID }, got " .. type(actions), 2)
+  end
   local reg = registry_of(opts and opts.world, map)
   local count = 0
   for x = 0, tm.width - 1 do
@@ -582,4 +622,6 @@ function M.mapping(id, opts)
   return res
 end
 
-return M
+-- Every public function's errors name it and point at its caller, never at
+-- this file (strata's own calls above go to the local functions, unwrapped).
+return boundary.wrap_all(M, "strata.layout.")

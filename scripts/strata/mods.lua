@@ -222,11 +222,13 @@ function M.strata_view(strata)
   local opts = strata.options
   return frozen("strata", {
     version = strata.version,
-    tilemap = frozen("strata.tilemap", { new = strata.tilemap.new }),
+    tilemap = frozen("strata.tilemap", { new = strata.tilemap.new, max_side = strata.tilemap.max_side,
+      max_cells = strata.tilemap.max_cells }),
     tokens = frozen("strata.tokens", { new = strata.tokens.new }),
     rng = frozen("strata.rng", { new = strata.rng.new }),
     markup = frozen("strata.markup", { render = strata.markup.render, strip = strata.markup.strip }),
-    xymap = frozen("strata.xymap", { parse = strata.xymap.parse, grid = strata.xymap.grid }),
+    xymap = frozen("strata.xymap", { parse = strata.xymap.parse, grid = strata.xymap.grid,
+      kinds = data.read_only(strata.xymap.kinds) }),
     layout = frozen("strata.layout", lay),
     -- world templates: everything but write and read, which take paths
     worldgen = frozen("strata.worldgen", { generate = strata.worldgen.generate, floor = strata.worldgen.floor,
@@ -238,18 +240,20 @@ function M.strata_view(strata)
 end
 
 -- A path inside the mod's folder: relative, "/"-separated names, no "..",
--- no empty or hidden parts, no NUL.
-local function mod_file(mod, name, what)
-  if type(name) ~= "string" or name == "" or #name > 200 or name:find("%z") or name:sub(1, 1) == "/"
-    or name:find("\\", 1, true) then
-    error(what .. ": '" .. tostring(name) .. "' is not a relative path inside the mod", 3)
+-- no empty or hidden parts, no NUL. path: the name as a file path (a module
+-- name's dots made slashes); hint: said after the refusal. level: the mod's
+-- call, counted from here.
+local function mod_file(mod, name, what, path, hint, level)
+  path = path or name
+  local bad = type(name) ~= "string" or name == "" or #name > 200 or name:find("%z") or name:sub(1, 1) == "/"
+    or name:find("\\", 1, true)
+  for part in ((bad and "" or path) .. "/"):gmatch("([^/]*)/") do
+    bad = bad or part == "" or part == "." or part == ".." or part:sub(1, 1) == "."
   end
-  for part in (name .. "/"):gmatch("([^/]*)/") do
-    if part == "" or part == "." or part == ".." or part:sub(1, 1) == "." then
-      error(what .. ": '" .. name .. "' is not a relative path inside the mod", 3)
-    end
+  if bad then
+    error(("%s: '%s' is not a relative path inside the mod%s"):format(what, tostring(name), hint or ""), level or 3)
   end
-  return mod.dir .. "/" .. name
+  return mod.dir .. "/" .. path
 end
 M.mod_file = mod_file
 
@@ -298,28 +302,32 @@ function M.environment(mod, api, seed)
     if chunk_env == nil then chunk_env = env end
     return load(chunk, name, "t", chunk_env)
   end
+  -- require "name" and mod:load("name"): a file of the mod, its name's parts
+  -- separated by "/" or "." (Lua's own separator), run once: "data.map1" and
+  -- "data/map1" are one module.
   local loaded = {}
-  env.require = function(name)
+  local ONLY = " (mods may require only their own files and 'strata')"
+  local function load_module(name, what)
     if name == "strata" then return api.strata end
-    if type(name) ~= "string" or not name:find("^[%w_]+[%w_.]*$") or name:find("%.%.") or name:find("%.$") then
-      error("require: mods may require only their own files and 'strata', not '" .. tostring(name) .. "'", 2)
-    end
-    if loaded[name] ~= nil then return loaded[name] end
-    local path = mod.dir .. "/" .. name:gsub("%.", "/") .. ".lua"
+    local module = type(name) == "string" and name:gsub("%.", "/") or nil
+    local path = mod_file(mod, name, what, module and module .. ".lua", ONLY, 4)
+    if loaded[module] ~= nil then return loaded[module] end
     local text, why = read_file(path, mod.dir)
     if not text then
-      error("require: mod " .. mod.id .. " has no file '" .. name .. "' (" .. tostring(why) ..
-        "; mods may require only their own files and 'strata')", 2)
+      error(("%s: mod %s has no file '%s' (%s; mods may require only their own files and 'strata')")
+        :format(what, mod.id, name, tostring(why)), 3)
     end
     local chunk, err = load(text, "@" .. path, "t", env)
-    if not chunk then error(err, 2) end
+    if not chunk then error(err, 3) end
     local r = chunk(name)
     if r == nil then r = true end
-    loaded[name] = r
+    loaded[module] = r
     return r
   end
+  -- (not tail calls: the error levels above count this frame)
+  env.require = function(name) local r = load_module(name, "require") return r end
   env.data, env.events, env.mod, env.strata = api.data, api.events, api.mod, api.strata
-  return env
+  return env, function(name) local r = load_module(name, "mod:load") return r end
 end
 
 -- ---- finding and ordering ---------------------------------------------------------
@@ -328,12 +336,18 @@ local MANIFEST_KEY_LIST = { "id", "version", "requires", "description" }
 local MANIFEST_KEYS = {}
 for _, k in ipairs(MANIFEST_KEY_LIST) do MANIFEST_KEYS[k] = true end
 
+-- The manifest of mod id from the first of dirs holding <id>/mod.lua; nil
+-- and the first folder <id> that has no mod.lua when none does.
 local function manifest(id, dirs)
+  local bare
   for _, dir in ipairs(dirs) do
     local path = dir .. "/" .. id .. "/mod.lua"
     local text, why = read_file(path, dir .. "/" .. id)
     if not text and why ~= "no such file" and why ~= "its folder cannot be resolved" then
       error("mod " .. id .. ": mod.lua: " .. why, 0)
+    end
+    if why == "no such file" and not bare and core_paths.realpath(dir .. "/" .. id .. "/.") then
+      bare = dir .. "/" .. id
     end
     if text then
       local chunk, err = load(text, "@" .. path, "t", {})
@@ -366,7 +380,7 @@ local function manifest(id, dirs)
       return m
     end
   end
-  return nil
+  return nil, bare
 end
 
 -- A type of another mod that this one does not require is not loaded for
@@ -389,8 +403,12 @@ function M.resolve(ids, dirs)
     local id = queue[i]
     i = i + 1
     if not found[id] then
-      local m = manifest(id, dirs)
-      if not m then
+      local m, bare = manifest(id, dirs)
+      if bare then
+        errors[#errors + 1] = ("mod '%s': its folder %s has no mod.lua (a mod is a folder with mod.lua "
+          .. "and init.lua)"):format(id, bare)
+        found[id] = false
+      elseif not m then
         errors[#errors + 1] = "mod '" .. id .. "' not found in " .. table.concat(dirs, ", ")
         found[id] = false
       else
@@ -451,18 +469,18 @@ function M.load(ids, dirs, strata, seed)
                patch = bind(function(...) return reg:patch(...) end) }),
       events = frozen("events", { register = bind(function(mod, ...) return M.register_event(reg, mod, ...) end) }),
     }
-    local env
+    local env, load_module
     -- mod:load("file") runs one of the mod's Lua files (as require does);
     -- mod:read("path") returns one of its files as text. Nothing else of
     -- the file system is reachable from a mod.
     api.mod = frozen("mod", { id = m.id, version = m.version,
-      load = function(_, name) return env.require(name) end,
+      load = function(_, name) return load_module(name) end,
       read = function(_, name)
         local text, why = read_file(mod_file(m, name, "mod:read"), m.dir)
         if not text then error("mod:read: mod " .. m.id .. " has no file '" .. name .. "' (" .. tostring(why) .. ")", 2) end
         return text
       end })
-    env = M.environment(m, api, seed)
+    env, load_module = M.environment(m, api, seed)
     local path = m.dir .. "/init.lua"
     local text, why = read_file(path, m.dir)
     if not text and why ~= "no such file" then error("mod " .. m.id .. ": init.lua: " .. why, 0) end

@@ -61,5 +61,6 @@ function M.parse(text, opts)
   if not ok then error(res, 2) end
   return res
 end
+M.parse = require("strata.boundary").wrap("strata.xymap.parse", M.parse)
 
 return M

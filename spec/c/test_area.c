@@ -553,6 +553,25 @@ static void test_save_reopen(strata_registry *reg) {
   unlink(path);
 }
 
+/* A unique area's `at` off its parent's floor: that floor fails to generate,
+** naming the unique area and `at`, and nothing of it is left. */
+static void test_unique_at(void) {
+  strata_registry *reg = dungeon_registry();
+  OK(strata_registry_add_unique_area(reg, &(strata_unique_def){ .id = "dungeon.off", .area = "dungeon.cave",
+    .parent = "dungeon.world", .has_on_floor = 1, .on_floor = 1, .has_at = 1, .at_x = 40, .at_y = 7 }, &err));
+  strata_world *w = strata_world_new(3, &err);
+  strata_runtime *rt = dungeon_runtime(w, reg);
+  uint64_t world, m = 0;
+  OK(strata_unique_area(rt, "dungeon.world", &world, &err));
+  CHECK_EQ_INT(strata_get_or_create_map(rt, "dungeon.world", NULL, &m, &err), STRATA_EARG);
+  CHECK_HAS(err.message, "unique area 'dungeon.off': at (40, 7) is outside floor 1 of unique area 'dungeon.world' (map#");
+  CHECK_HAS(err.message, ", 30x20)");
+  CHECK_EQ_INT(strata_area_floor_map(rt, world, 1), 0);
+  strata_runtime_free(rt);
+  strata_world_free(w);
+  strata_registry_free(reg);
+}
+
 int main(void) {
   strata_registry *reg = dungeon_registry();
   CHECK(reg != NULL);
@@ -561,6 +580,7 @@ int main(void) {
   test_fields(reg);
   test_delete(reg);
   test_unique(reg);
+  test_unique_at();
   test_restock(reg);
   test_travel_rules(reg);
   test_errors(reg);

@@ -138,8 +138,8 @@ typedef struct strata_unique_def {
   const char *parent;             /* base.unique_area ID, "root" or NULL */
   int has_on_floor;
   int64_t on_floor;               /* the parent's floor the entrance stands on (default: its starting floor) */
-  int has_at;
-  int64_t at_x, at_y;             /* where on it (default 0, 0) */
+  int has_at;                     /* at_x, at_y: where on it (default 0, 0); a cell that is off */
+  int64_t at_x, at_y;             /* that floor or impassable makes the floor fail to generate */
   int has_starting_floor;
   int64_t starting_floor;
   int eager;                      /* its starting floor is generated with it */
