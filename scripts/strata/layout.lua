@@ -5,6 +5,7 @@
 local core = require "strata.core"
 local private = require "strata.private"
 local options = require "strata.options"
+local paths = require "strata.paths"
 
 local M = {}
 
@@ -229,10 +230,9 @@ function M.parse_file(text_or_path, name)
   if type(text_or_path) ~= "string" then error("strata.layout.parse_file: expected text or a path", 2) end
   local text = text_or_path
   if not text:find("[\n\"{]") then
-    local f = io.open(text_or_path, "rb")
-    if not f then error("strata.layout.parse_file: cannot read '" .. text_or_path .. "'", 2) end
-    text = f:read("a")
-    f:close()
+    local why
+    text, why = paths.read(text_or_path, "strata.layout.parse_file: cannot read")
+    if not text then error(why, 2) end
     name = name or text_or_path
   end
   local ok, t, names = pcall(core.layout.parse_file, text, name)
@@ -335,8 +335,12 @@ function M.generate(v, map, opts)
   local g = M.generator(v, opts.world or map, 2)
   local tm = tilemap_of(map, "strata.layout.generate", 3)
   local rng = rng_of(opts, "strata.layout.generate", 3)
+  local attempts = opts.attempts or 10
+  if math.type(attempts) ~= "integer" or attempts < 1 then
+    error("strata.layout.generate: attempts must be an integer of at least 1, got " .. tostring(attempts), 2)
+  end
   local why
-  for _ = 1, opts.attempts or 10 do
+  for _ = 1, attempts do
     tm:clear(opts.fill)
     local ok, res, reason = pcall(g.run, g, tm, rng)
     if not ok then error(res, 2) end
@@ -350,10 +354,8 @@ end
 local function read_source(text_or_path, what)
   if type(text_or_path) ~= "string" then error("strata.layout." .. what .. ": expected text or a path", 3) end
   if text_or_path:find("[\n\"]") then return text_or_path, what end
-  local f = io.open(text_or_path, "rb")
-  if not f then error("strata.layout." .. what .. ": cannot read '" .. text_or_path .. "'", 3) end
-  local text = f:read("a")
-  f:close()
+  local text, why = paths.read(text_or_path, "strata.layout." .. what .. ": cannot read")
+  if not text then error(why, 3) end
   return text, text_or_path
 end
 

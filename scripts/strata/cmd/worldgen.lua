@@ -1,6 +1,7 @@
 -- strata worldgen --dims WxHxZ [options]: generates a multi-floor world
 -- template and prints it, writes it (-o), or prints one read back (--read).
 local strata = require "strata"
+local cli = require "strata.cli"
 
 local M = {
   summary = "generate a multi-floor world template and print it",
@@ -46,7 +47,10 @@ local SIDE_MAX, CELLS_MAX = 65535, 1 << 28
 local BIG = 1000000
 local ALGS = { astar = true, greedy = true, bfs = true, dijkstra = true }
 
-local function fail(fmt, ...) error("worldgen: " .. fmt:format(...), 0) end
+-- Errors read "worldgen: message" on one line (strata.cli adds the name).
+M.names_errors = true
+
+local function fail(fmt, ...) error(fmt:format(...), 0) end
 
 local function dims_of(s)
   local x, y, z = s:match("^(%d+)x(%d+)x(%d+)$")
@@ -72,8 +76,7 @@ function M.run(args)
     end
     if a == "--dims" then o.dims = dims_of(value())
     elseif a == "--seed" then
-      local v = value()
-      o.seed = math.tointeger(tonumber(v)) or fail("--seed must be an integer, got '%s'", v)
+      o.seed = cli.integer(value(), a)
       o.given_seed = true
     elseif a == "--room-variance" then
       local v = value()
@@ -138,7 +141,7 @@ function M.run(args)
     if not ok then fail("%s", (tostring(res):gsub("^strata%.worldgen%.write: ", ""))) end
     if level >= 1 then err:write("strata worldgen: wrote ", o.out, "\n") end
   else
-    io.stdout:write(strata.worldgen.render(t, { color = color_on(1) }))
+    cli.write(strata.worldgen.render(t, { color = color_on(1) }))
   end
   return 0
 end
