@@ -70,6 +70,14 @@ describe("output to a full standard output", function()
     end
   end)
 
+  it("is an error for a script's print, which Lua does not check", function()
+    local script = dir .. "/print.lua"
+    support.write(script, 'print("a line") io.write(("x"):rep(100000))')
+    local out, code = to_full("run " .. q(script))
+    assert.equal(1, code, out)
+    assert.matches("^strata: run: cannot write to standard output", out)
+  end)
+
   it("is an error for help and --version too", function()
     local out, code = to_full("--version")
     assert.equal(1, code, out)

@@ -114,8 +114,10 @@ int main(int argc, char **argv) {
   ** commands' own writes are checked where they happen (strata.cli). */
   errno = 0;
   if (code == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
-    if (errno) fprintf(stderr, "strata: cannot write to standard output: %s\n", strerror(errno));
-    else fputs("strata: cannot write to standard output: a write failed\n", stderr);
+    /* After a failed write, errno is long gone: say what is known. */
+    const char *why = errno ? strerror(errno) : "a write failed";
+    if (argc > 1) fprintf(stderr, "strata: %s: cannot write to standard output: %s\n", argv[1], why);
+    else fprintf(stderr, "strata: cannot write to standard output: %s\n", why);
     code = 1;
   }
   return code;

@@ -46,7 +46,7 @@ local function parse(args)
     if a == "--svg" then o.svg = value()
     elseif a == "--png" then o.png = value()
     elseif a == "--cell" then o.cell = cli.integer(value(), a) -- its range is the picture's (see draw)
-    elseif a == "--map" then o.map = cli.integer(value(), a)
+    elseif a == "--map" then o.map = cli.integer(value(), a, 1)
     elseif a == "--seed" then o.seed = cli.integer(value(), a)
     elseif a == "--mods" then o.mods = {} for m in value():gmatch("[^,]+") do o.mods[#o.mods + 1] = m end
     elseif a == "--mod-path" then o.mod_path[#o.mod_path + 1] = value()
