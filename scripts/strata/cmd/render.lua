@@ -18,13 +18,17 @@ dark); --path X1,Y1,X2,Y2 draws the route between two cells over them.
 options:
   --svg FILE        write an SVG picture
   --png FILE        write a PNG picture
-  --cell N          pixels per cell (default 12)
+  --cell N          pixels per cell, 1 to 64 (default 12)
   --map UID         the map to draw (a world file)
   --path X1,Y1,X2,Y2  draw the 8-neighbour route between two cells
   --size WxH        map size for a layout (default: the entry's, else 40x25)
   --seed N          random seed for a layout (default 1)
   --mods a,b        mods to load (default: the world's own, or base)
   --mod-path DIR    a directory to search for mods; repeatable
+
+The picture is written whole or not at all, and only over a regular file or
+nothing. Exit status 1 with one line on stderr for a bad option, a file that
+cannot be read or written, or a route that does not exist.
 ]],
 }
 
