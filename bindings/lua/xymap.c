@@ -480,7 +480,8 @@ static int xygrid_shortest_path(lua_State *L) {
   const char *z1 = check_xyz(L, 2, &x1, &y1), *z2 = check_xyz(L, 3, &x2, &y2);
   strata_xygrid_route r;
   strata_error err;
-  if (strata_xygrid_shortest_path(g, z1, xy_int(x1), xy_int(y1), z2, xy_int(x2), xy_int(y2), &r, &err) != STRATA_OK)
+  if (strata_xygrid_shortest_path(g, z1, xy_int(x1), xy_int(y1), z2, xy_int(x2), xy_int(y2), &r,
+                                  &err) != STRATA_OK)
     return lstrata_raise(L, "shortest_path", &err);
   int same = x1 == x2 && y1 == y2 && strcmp(z1, z2) == 0;
   if (r.hop_count == 0 && !same) {

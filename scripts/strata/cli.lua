@@ -50,6 +50,17 @@ function cli.size(s, option)
   return { w, h }
 end
 
+-- fn(...), the library function `name`, for a command: its error without
+-- the positions of strata's files nor the function's name (the user ran a
+-- command, not the function).
+function cli.call(name, fn, ...)
+  local res = table.pack(pcall(fn, ...))
+  if res[1] then return table.unpack(res, 2, res.n) end
+  local msg = boundary.strip(tostring(res[2]))
+  if msg:sub(1, #name + 2) == name .. ": " then msg = msg:sub(#name + 3) end
+  error(msg, 0)
+end
+
 -- Whether a FILE_OR_ID argument names a file: something is at that path, or
 -- it has a '/' (an ID never has), so that a missing file is called missing
 -- rather than an unknown ID.

@@ -82,15 +82,10 @@ end
 local function open(o)
   -- Looked at, not opened: world.open refuses a FIFO or a directory.
   if not paths.kind(o.world) then fail("%s: no such world file (create it with 'strata grid init')", o.world) end
-  local ok, w = pcall(strata.world.open, o.world, { mods = o.mods, mod_path = o.mod_path })
-  if not ok then fail("%s", (tostring(w):gsub("^strata%.world%.open: ", ""))) end
-  return w
+  return cli.call("strata.world.open", strata.world.open, o.world, { mods = o.mods, mod_path = o.mod_path })
 end
 
-local function save(w, o)
-  local ok, err = pcall(w.save, w, o.world)
-  if not ok then fail("%s", tostring(err)) end
-end
+local function save(w, o) cli.call("world:save", w.save, w, o.world) end
 
 -- A Z from the command line: the map's own Z (integer levels given as numbers).
 local function z_of(w, s)
@@ -121,8 +116,8 @@ function SUB.init(o, rest)
     cli.write(o.world, " exists already: left as it is\n")
     return 0
   end
-  local ok, w = pcall(strata.world.new, { seed = o.seed, mods = o.mods or { "base" }, mod_path = o.mod_path })
-  if not ok then fail("%s", (tostring(w):gsub("^strata%.world%.new: ", ""))) end
+  local w = cli.call("strata.world.new", strata.world.new, { seed = o.seed, mods = o.mods or { "base" },
+    mod_path = o.mod_path })
   save(w, o)
   cli.write("created ", o.world, "\n")
   return 0
@@ -132,8 +127,7 @@ function SUB.add(o, rest)
   if #rest < 2 then fail("add needs one or more MAP_IDs (see 'strata grid add --help')") end
   local w = open(o)
   local ids = table.move(rest, 2, #rest, 1, {})
-  local ok, err = pcall(w.grid.add, w.grid, table.unpack(ids))
-  if not ok then fail("%s", (tostring(err):gsub("^world%.grid:add: ", ""))) end
+  cli.call("world.grid:add", w.grid.add, w.grid, table.unpack(ids))
   save(w, o)
   for _, id in ipairs(ids) do cli.write("added ", id, "\n") end
   return 0
@@ -170,8 +164,7 @@ function SUB.spawn(o, rest)
     f.y = rest[3] == "*" and "*" or cli.integer(rest[3], "Y")
     f.z = rest[4] == "*" and "*" or z_of(w, rest[4])
   end
-  local ok, c = pcall(w.grid.spawn, w.grid, f)
-  if not ok then fail("%s", (tostring(c):gsub("^world%.grid:spawn: ", ""))) end
+  local c = cli.call("world.grid:spawn", w.grid.spawn, w.grid, f)
   save(w, o)
   cli.write(counts_line(c), "\n")
   return 0
@@ -188,8 +181,8 @@ function SUB.path(o, rest)
   local w = open(o)
   local a = { cli.integer(rest[2], "X1"), cli.integer(rest[3], "Y1"), tostring(z_of(w, rest[4])) }
   local b = { cli.integer(rest[5], "X2"), cli.integer(rest[6], "Y2"), tostring(z_of(w, rest[7])) }
-  local ok, dirs, why = pcall(xygrid(w).shortest_path, xygrid(w), a, b)
-  if not ok then fail("%s", (tostring(dirs):gsub("^shortest_path: ", ""))) end
+  local g = xygrid(w)
+  local dirs, why = cli.call("shortest_path", g.shortest_path, g, a, b)
   if not dirs then fail("no route from (%d, %d, %s) to (%d, %d, %s): %s", a[1], a[2], a[3], b[1], b[2], b[3], why) end
   cli.write(#dirs == 0 and "(already there)" or table.concat(dirs, " "), "\n")
   return 0
@@ -220,8 +213,7 @@ function SUB.delete(o, rest)
   nargs(rest, 1, "delete")
   local w = open(o)
   local z = z_of(w, rest[2])
-  local ok, c = pcall(w.grid.delete, w.grid, z)
-  if not ok then fail("%s", (tostring(c):gsub("^world%.grid:delete: ", ""))) end
+  local c = cli.call("world.grid:delete", w.grid.delete, w.grid, z)
   save(w, o)
   cli.write(counts_line(c), "\n")
   return 0

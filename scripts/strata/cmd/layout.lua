@@ -40,13 +40,8 @@ local function tty()
   return ok and uv.guess_handle(1) == "tty"
 end
 
--- strata.layout.<name>(...), its errors without the function's name: the user
--- called `strata layout`, and the message names the file.
-local function call(name, ...)
-  local res = table.pack(pcall(strata.layout[name], ...))
-  if not res[1] then fail((tostring(res[2]):gsub("^strata%.layout%.[%w_]+: ", ""))) end
-  return table.unpack(res, 2, res.n)
-end
+-- strata.layout.<name>(...), its errors without the function's name.
+local function call(name, ...) return cli.call("strata.layout." .. name, strata.layout[name], ...) end
 
 function M.run(args)
   local opts, pos = { size = nil, seed = 1, attempts = 10, mod_path = {} }, {}

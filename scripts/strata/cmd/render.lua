@@ -72,8 +72,7 @@ end
 
 -- The map to draw from a saved world.
 local function world_map(file, o)
-  local ok, world = pcall(strata.world.open, file, { mods = o.mods, mod_path = o.mod_path })
-  if not ok then fail((tostring(world):gsub("^strata%.world%.open: ", ""))) end
+  local world = cli.call("strata.world.open", strata.world.open, file, { mods = o.mods, mod_path = o.mod_path })
   if o.map then
     local m = world:object(o.map)
     if not m or m.kind ~= "map" then fail(("%s has no map with uid %d"):format(file, o.map)) end
@@ -113,10 +112,10 @@ end
 -- The picture's bytes. The picture checks the cell size (1 to
 -- STRATA_PICTURE_CELL_MAX) and its own: its words are the option's.
 local function draw(m, o, path)
-  local ok, picture = pcall(o.svg and m.to_svg or m.to_png, m, { cell = o.cell, path = path })
+  local fn = o.svg and "to_svg" or "to_png"
+  local ok, picture = pcall(cli.call, fn, m[fn], m, { cell = o.cell, path = path })
   if ok then return picture end
-  local msg = require("strata.boundary").strip(tostring(picture)):gsub("^to_%a+: ", "")
-  fail((msg:gsub("^cell ", "--cell ")))
+  fail((picture:gsub("^cell ", "--cell ")))
 end
 
 function M.run(args)

@@ -105,9 +105,7 @@ function M.run(args)
     if o.dims or o.given_seed or o.room_variance or o.path_alg or not o.check or o.out then
       fail("--read prints a template as it is: it takes none of --dims, --seed, --room-variance, --path-alg, --no-check, -o")
     end
-    local ok, res = pcall(strata.worldgen.read, o.read)
-    if not ok then fail("%s", (tostring(res):gsub("^strata%.worldgen%.read: ", ""))) end
-    t = res
+    t = cli.call("strata.worldgen.read", strata.worldgen.read, o.read)
     if level >= 1 then err:write(("strata worldgen: read %s: %dx%dx%d, seed %d\n"):format(o.read, t.dims[1], t.dims[2], t.dims[3], t.seed)) end
   else
     if not o.dims then fail("--dims WxHxZ is required (e.g. --dims 25x25x3; see 'strata worldgen --help')") end
@@ -123,10 +121,10 @@ function M.run(args)
       end
     end
     local started = os.clock()
-    local ok, res = pcall(strata.worldgen.generate, { dims = d, seed = o.seed, room_variance = o.room_variance,
-      path_alg = o.path_alg, post_check = o.check, log = log })
-    if live then err:write("\r\27[K") end
-    if not ok then fail("%s", (tostring(res):gsub("^strata%.worldgen%.generate: ", ""))) end
+    local ok, res = pcall(cli.call, "strata.worldgen.generate", strata.worldgen.generate, { dims = d,
+      seed = o.seed, room_variance = o.room_variance, path_alg = o.path_alg, post_check = o.check, log = log })
+    if live then err:write("\r\27[K") end -- the progress line goes, error or not
+    if not ok then error(res, 0) end
     t = res
     if big or level >= 1 then
       local attempts = 0
@@ -137,8 +135,7 @@ function M.run(args)
   end
 
   if o.out then
-    local ok, res = pcall(strata.worldgen.write, t, o.out)
-    if not ok then fail("%s", (tostring(res):gsub("^strata%.worldgen%.write: ", ""))) end
+    cli.call("strata.worldgen.write", strata.worldgen.write, t, o.out)
     if level >= 1 then err:write("strata worldgen: wrote ", o.out, "\n") end
   else
     cli.write(strata.worldgen.render(t, { color = color_on(1) }))
