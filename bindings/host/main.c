@@ -8,6 +8,8 @@
 #include <lua.h>
 #include <lualib.h>
 #include <luv/luv.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +88,9 @@ static int pmain(lua_State *L) {
 }
 
 int main(int argc, char **argv) {
+  /* A write past the file size limit fails with EFBIG, which the writer
+  ** reports (and cleans up after), instead of killing the process. */
+  signal(SIGXFSZ, SIG_IGN);
   lua_State *L = luaL_newstate();
   if (L == NULL) {
     fputs("strata: cannot create a Lua state: out of memory\n", stderr);
@@ -104,5 +109,16 @@ int main(int argc, char **argv) {
     code = (int)lua_tointeger(L, -1);
   }
   lua_close(L);
+  /* The last line of defence for output printed without a check (a script's
+  ** print): a write that failed, or the final flush, is not a success. The
+  ** commands' own writes are checked where they happen (strata.cli). */
+  errno = 0;
+  if (code == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
+    /* After a failed write, errno is long gone: say what is known. */
+    const char *why = errno ? strerror(errno) : "a write failed";
+    if (argc > 1) fprintf(stderr, "strata: %s: cannot write to standard output: %s\n", argv[1], why);
+    else fprintf(stderr, "strata: cannot write to standard output: %s\n", why);
+    code = 1;
+  }
   return code;
 }

@@ -9,6 +9,12 @@
 **   core.paths.realpath(p)   the absolute, resolved path, or nil, message
 **   core.paths.file_in(dir, p) the resolved path of p when it is a regular
 **                            file inside dir (links resolved), or nil, why
+**   core.paths.kind(p [, follow]) what is at p ("a regular file", "a FIFO",
+**                            ...; strata/file.h), or nil when nothing is
+**   core.paths.check_read(p, what) true, or nil, "<what> '<p>': why" unless
+**                            p is a regular file that can be read
+**   core.paths.write(p, data) true, or nil, why: data written whole through
+**                            p.tmp and renamed over p, only ever a regular file
 */
 #include <errno.h>
 #include <stdlib.h>
@@ -57,6 +63,37 @@ static int l_file_in(lua_State *L) {
   return 2;
 }
 
+static int l_kind(lua_State *L) {
+  const char *kind = strata_file_kind(luaL_checkstring(L, 1), lua_isnoneornil(L, 2) || lua_toboolean(L, 2));
+  if (kind) lua_pushstring(L, kind);
+  else lua_pushnil(L);
+  return 1;
+}
+
+/* true, or nil and the error's message */
+static int push_result(lua_State *L, strata_status st, const strata_error *err) {
+  if (st == STRATA_OK) {
+    lua_pushboolean(L, 1);
+    return 1;
+  }
+  lua_pushnil(L);
+  lua_pushstring(L, err->message);
+  return 2;
+}
+
+static int l_check_read(lua_State *L) {
+  strata_error err;
+  const char *path = luaL_checkstring(L, 1), *what = luaL_checkstring(L, 2);
+  return push_result(L, strata_file_check_read(path, what, &err), &err);
+}
+
+static int l_write(lua_State *L) {
+  size_t len;
+  const char *path = luaL_checkstring(L, 1), *data = luaL_checklstring(L, 2, &len);
+  strata_error err;
+  return push_result(L, strata_file_write(path, data, len, &err), &err);
+}
+
 void lstrata_open_paths(lua_State *L) {
   lua_newtable(L);
   lua_pushliteral(L, STRATA_INSTALL_MODS);
@@ -67,5 +104,11 @@ void lstrata_open_paths(lua_State *L) {
   lua_setfield(L, -2, "realpath");
   lua_pushcfunction(L, l_file_in);
   lua_setfield(L, -2, "file_in");
+  lua_pushcfunction(L, l_kind);
+  lua_setfield(L, -2, "kind");
+  lua_pushcfunction(L, l_check_read);
+  lua_setfield(L, -2, "check_read");
+  lua_pushcfunction(L, l_write);
+  lua_setfield(L, -2, "write");
   lua_setfield(L, -2, "paths");
 }

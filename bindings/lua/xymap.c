@@ -1,5 +1,6 @@
 /* xymap.c - strata.xymap: maps drawn in the XY map language, from Lua. */
 #include <math.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -459,14 +460,18 @@ static int xygrid_map(lua_State *L) {
   return 1;
 }
 
+/* A coordinate for the C API: one beyond an int is -1, where no node is
+** (a cast would wrap it onto a node). */
+static int xy_int(lua_Integer v) { return v < 0 || v > INT_MAX ? -1 : (int)v; }
+
 /* Reads {X, Y, Z}. */
-static const char *check_xyz(lua_State *L, int arg, int *x, int *y) {
+static const char *check_xyz(lua_State *L, int arg, lua_Integer *x, lua_Integer *y) {
   lstrata_checktype(L, arg, LUA_TTABLE);
   lua_geti(L, arg, 1), lua_geti(L, arg, 2), lua_geti(L, arg, 3);
   if (!lua_isinteger(L, -3) || !lua_isinteger(L, -2) || lua_isnil(L, -1))
     lstrata_argnerror(L, arg, "expected a coordinate {X, Y, Z} with integer X and Y");
-  *x = (int)lua_tointeger(L, -3);
-  *y = (int)lua_tointeger(L, -2);
+  *x = lua_tointeger(L, -3);
+  *y = lua_tointeger(L, -2);
   const char *z = luaL_tolstring(L, -1, NULL);
   lua_replace(L, arg); /* keep the string alive in the argument's slot */
   lua_pop(L, 3);
@@ -476,21 +481,22 @@ static const char *check_xyz(lua_State *L, int arg, int *x, int *y) {
 /* grid:shortest_path({X, Y, Z}, {X, Y, Z}) -> directions, steps (with z), cost */
 static int xygrid_shortest_path(lua_State *L) {
   strata_xygrid *g = check_grid(L, 1);
-  int x1, y1, x2, y2;
+  lua_Integer x1, y1, x2, y2;
   const char *z1 = check_xyz(L, 2, &x1, &y1), *z2 = check_xyz(L, 3, &x2, &y2);
   strata_xygrid_route r;
   strata_error err;
-  if (strata_xygrid_shortest_path(g, z1, x1, y1, z2, x2, y2, &r, &err) != STRATA_OK)
+  if (strata_xygrid_shortest_path(g, z1, xy_int(x1), xy_int(y1), z2, xy_int(x2), xy_int(y2), &r,
+                                  &err) != STRATA_OK)
     return lstrata_raise(L, "shortest_path", &err);
   int same = x1 == x2 && y1 == y2 && strcmp(z1, z2) == 0;
   if (r.hop_count == 0 && !same) {
     strata_xygrid_route_free(&r);
     lua_pushnil(L);
-    /* (The core found both maps: it raises for an unknown Z.) */
-    if (strata_xymap_node_at(strata_xygrid_map(g, z1), x1, y1) < 0)
-      lua_pushfstring(L, "no node at (%d, %d) on map '%s'", x1, y1, z1);
-    else if (strata_xymap_node_at(strata_xygrid_map(g, z2), x2, y2) < 0)
-      lua_pushfstring(L, "no node at (%d, %d) on map '%s'", x2, y2, z2);
+    /* The maps exist (an unknown Z is an error above): say which end has no node. */
+    if (strata_xymap_node_at(strata_xygrid_map(g, z1), xy_int(x1), xy_int(y1)) < 0)
+      lua_pushfstring(L, "no node at (%I, %I) on map '%s'", x1, y1, z1);
+    else if (strata_xymap_node_at(strata_xygrid_map(g, z2), xy_int(x2), xy_int(y2)) < 0)
+      lua_pushfstring(L, "no node at (%I, %I) on map '%s'", x2, y2, z2);
     else
       lua_pushliteral(L, "no route between these nodes");
     return 2;

@@ -20,6 +20,7 @@
 ** Maps are stored by chunks of TILEMAP_CHUNK x TILEMAP_CHUNK cells, a row
 ** each, so that a save to the world's file writes only the chunks edited.
 */
+#include "strata/file.h"
 #include "strata/world.h"
 #include "tilemap_internal.h" /* revision: what changed since the last save */
 #include "world_internal.h"   /* strata_world_restore_*, the dirty record */
@@ -741,9 +742,6 @@ static strata_status settle_journal(const char *path, strata_error *err) {
 /* The full save: a new database next to the target, renamed over it. */
 static strata_status save_full(const strata_world *w, const char *path,
                                const strata_mod_version *mods, size_t nmods, strata_error *err) {
-  struct stat info;
-  if (stat(path, &info) == 0 && S_ISDIR(info.st_mode))
-    return strata_error_set(err, STRATA_EIO, "cannot save to '%s': it is a directory", path);
   strata_status jst = settle_journal(path, err);
   if (jst) return jst;
   size_t n = strlen(path);
@@ -903,7 +901,10 @@ static void reset_after_full(strata_world *w) {
 strata_status strata_world_save(strata_world *w, const char *path, const strata_mod_version *mods,
                                 size_t nmods, strata_error *err) {
   if (!path || !*path) return strata_error_set(err, STRATA_EARG, "cannot save: no path given");
-  strata_status st;
+  /* Only a regular file is written into or replaced: a save renamed over a
+  ** device, a FIFO or a link would put a file in its place. */
+  strata_status st = strata_file_check_replace(path, "cannot save to", err);
+  if (st) return st;
   if (!w->dirty_all && is_world_file(w, path)) {
     int fallback = 0;
     st = save_changes(w, path, mods, nmods, &fallback, err);
@@ -1420,10 +1421,10 @@ strata_status strata_world_open(const char *path, strata_world **out, strata_mod
                                 size_t *nmods, strata_error *err) {
   sqlite3 *db = NULL;
   struct stat info;
-  if (access(path, R_OK) != 0 || stat(path, &info) != 0)
-    return strata_error_set(err, STRATA_EIO, "cannot open '%s': no such readable file", path);
-  if (S_ISDIR(info.st_mode))
-    return strata_error_set(err, STRATA_EIO, "cannot open '%s': it is a directory", path);
+  strata_status cst = strata_file_check_read(path, "cannot open", err);
+  if (cst) return cst;
+  if (stat(path, &info) != 0)
+    return strata_error_set(err, STRATA_EIO, "cannot open '%s': %s", path, strerror(errno));
   /* Read-write where the file allows it (SQLite falls back to read-only
   ** otherwise): a save killed half-way leaves a hot journal, which only a
   ** writable connection can roll back. Nothing else is ever written. */

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strata/file.h"
 #include "worldgen_internal.h"
 
 #define MAGIC "strata worldgen 1"
@@ -119,26 +120,7 @@ strata_status strata_worldgen_write(const strata_worldgen *t, const char *path, 
   size_t len;
   strata_status st = strata_worldgen_format(t, &text, &len, err);
   if (st != STRATA_OK) return st;
-  size_t plen = strlen(path);
-  char *tmp = malloc(plen + 5);
-  if (tmp == NULL) {
-    free(text);
-    return strata_error_set(err, STRATA_ENOMEM, "out of memory");
-  }
-  memcpy(tmp, path, plen);
-  memcpy(tmp + plen, ".tmp", 5);
-  FILE *f = fopen(tmp, "wb");
-  if (f == NULL) {
-    st = strata_error_set(err, STRATA_EIO, "cannot write '%s': %s", path, strerror(errno));
-  } else {
-    int bad = fwrite(text, 1, len, f) != len;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-      st = strata_error_set(err, STRATA_EIO, "cannot write '%s': %s", path, strerror(errno));
-      remove(tmp);
-    }
-  }
-  free(tmp);
+  st = strata_file_write(path, text, len, err);
   free(text);
   return st;
 }
@@ -455,6 +437,8 @@ done:
 }
 
 strata_status strata_worldgen_read(const char *path, strata_worldgen **out, strata_error *err) {
+  strata_status cst = strata_file_check_read(path, "cannot read", err);
+  if (cst) return cst;
   FILE *f = fopen(path, "rb");
   if (f == NULL) return strata_error_set(err, STRATA_EIO, "cannot read '%s': %s", path, strerror(errno));
   buf b = {0};

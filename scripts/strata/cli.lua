@@ -1,6 +1,9 @@
 -- strata.cli: the `strata` command line. Each command is a module
--- strata.cmd.<name> returning { summary =, usage =, run = function(args) -> status }.
+-- strata.cmd.<name> returning { summary =, usage =, run = function(args) -> status },
+-- and names_errors = true when its errors are to read "<name>: message" on one
+-- line (what it raises, and what the library raises under it).
 local strata = require "strata"
+local boundary = require "strata.boundary"
 
 local cli = {}
 
@@ -16,14 +19,74 @@ local function load_command(name)
   error(cmd, 0)
 end
 
-local function usage(out)
-  out:write("usage: strata COMMAND [ARGS...]\n\ncommands:\n")
+-- Output is never lost in silence: a write to standard output that fails (a
+-- full disk, /dev/full) is an error. After one failed write the data is gone
+-- and a later flush succeeds, so every write is checked, and the flush at the end.
+local function output_failed(err) error("cannot write to standard output: " .. tostring(err), 0) end
+
+-- Writes its arguments to standard output, or raises.
+function cli.write(...)
+  local ok, err = io.stdout:write(...)
+  if not ok then output_failed(err) end
+end
+
+-- The integer an option's value s spells, at least min (when given); else an
+-- error naming the option: "--attempts must be an integer of at least 1, got '0'".
+function cli.integer(s, option, min)
+  local v = math.tointeger(tonumber(s))
+  if v and (min == nil or v >= min) then return v end
+  error(("%s must be an integer%s, got '%s'"):format(option, min and " of at least " .. min or "", tostring(s)), 0)
+end
+
+-- The size WxH an option's value spells: sides of 1 to 65535 (a tile map's
+-- STRATA_TILEMAP_SIDE_MAX; a world's map is also bounded in cells, which
+-- world:create_map checks).
+function cli.size(s, option)
+  local w, h = s:match("^(%d+)x(%d+)$")
+  w, h = math.tointeger(tonumber(w)), math.tointeger(tonumber(h))
+  if not (w and h) or w < 1 or h < 1 or w > 65535 or h > 65535 then
+    error(("%s must be WxH with sides of 1 to 65535, e.g. 40x25, got '%s'"):format(option, s), 0)
+  end
+  return { w, h }
+end
+
+-- fn(...), the library function `name`, for a command: its error without
+-- the positions of strata's files nor the function's name (the user ran a
+-- command, not the function).
+function cli.call(name, fn, ...)
+  local res = table.pack(pcall(fn, ...))
+  if res[1] then return table.unpack(res, 2, res.n) end
+  local msg = boundary.strip(tostring(res[2]))
+  if msg:sub(1, #name + 2) == name .. ": " then msg = msg:sub(#name + 3) end
+  error(msg, 0)
+end
+
+-- Whether a FILE_OR_ID argument names a file: something is at that path, or
+-- it has a '/' (an ID never has), so that a missing file is called missing
+-- rather than an unknown ID.
+function cli.names_file(s)
+  return s:find("/", 1, true) ~= nil or require("strata.paths").kind(s) ~= nil
+end
+
+-- The base.layout entry id of world's mods, or an error saying that nothing
+-- of that name exists (the argument was a FILE_OR_ID).
+function cli.layout_entry(world, id)
+  local view = world.data["base.layout"]
+  local entry = view:get(id)
+  if entry then return entry end
+  local known = {}
+  for k in view:iter() do known[#known + 1] = k end
+  error(("no file or base.layout named '%s'%s"):format(id, require("strata.options").suggest(id, known)), 0)
+end
+
+local function usage()
+  cli.write("usage: strata COMMAND [ARGS...]\n\ncommands:\n")
   for _, name in ipairs(cli.commands) do
     local cmd = load_command(name)
-    if cmd then out:write(string.format("  %-10s %s\n", name, cmd.summary)) end
+    if cmd then cli.write(string.format("  %-10s %s\n", name, cmd.summary)) end
   end
-  out:write("\n  help [COMMAND]  show help\n  --version       print the version\n")
-  out:write("\nEvery command takes --help.\n")
+  cli.write("\n  help [COMMAND]  show help\n  --version       print the version\n")
+  cli.write("\nEvery command takes --help.\n")
 end
 
 -- Prints "strata: message" on stderr and returns the failing status.
@@ -32,6 +95,21 @@ function cli.fail(message)
   return 1
 end
 
+-- Runs fn(...) and flushes standard output; an error (one raised by fn, or a
+-- failed write or flush) becomes "strata: message" on stderr and status 1.
+-- handler turns an error into its message.
+local function finish(handler, fn, ...)
+  local ok, status = xpcall(fn, handler, ...)
+  if ok then
+    local flushed, err = io.stdout:flush()
+    if not flushed then ok, status = false, handler("cannot write to standard output: " .. tostring(err)) end
+  end
+  if not ok then return cli.fail(tostring(status)) end
+  return status or 0
+end
+
+local function plain(e) return e end
+
 function cli.main(...)
   local args = { ... }
   local name = args[1]
@@ -39,29 +117,27 @@ function cli.main(...)
     if args[2] then
       local cmd = load_command(args[2])
       if not cmd then return cli.fail("unknown command '" .. args[2] .. "' (try 'strata help')") end
-      io.stdout:write(cmd.usage)
-      return 0
+      return finish(plain, cli.write, cmd.usage)
     end
-    usage(io.stdout)
-    return name == nil and 1 or 0
+    return finish(plain, function() usage() return name == nil and 1 or 0 end)
   end
   if name == "--version" or name == "version" then
-    io.stdout:write("strata ", strata.version, " (", _VERSION, ")\n")
-    return 0
+    return finish(plain, cli.write, "strata ", strata.version, " (", _VERSION, ")\n")
   end
   local cmd = load_command(name)
   if not cmd then return cli.fail("unknown command '" .. name .. "' (try 'strata help')") end
   table.remove(args, 1)
-  if args[1] == "--help" or args[1] == "-h" then
-    io.stdout:write(cmd.usage)
-    return 0
-  end
-  local ok, status = xpcall(cmd.run, function(e)
+  if args[1] == "--help" or args[1] == "-h" then return finish(plain, cli.write, cmd.usage) end
+  return finish(function(e)
+    -- Never the positions of strata's own files: they say nothing to the user.
+    e = boundary.strip(e)
+    if cmd.names_errors and type(e) == "string" then
+      e = e:gsub("\n%s*", "; ")
+      if e:sub(1, #name + 2) ~= name .. ": " then e = name .. ": " .. e end
+    end
     if os.getenv("STRATA_TRACEBACK") then return debug.traceback(e, 2) end
     return e
-  end, args)
-  if not ok then return cli.fail(tostring(status)) end
-  return status or 0
+  end, cmd.run, args)
 end
 
 return cli

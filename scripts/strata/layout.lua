@@ -6,6 +6,7 @@ local core = require "strata.core"
 local private = require "strata.private"
 local options = require "strata.options"
 local boundary = require "strata.boundary"
+local paths = require "strata.paths"
 
 local M = {}
 
@@ -254,10 +255,9 @@ function M.parse_file(text_or_path, name)
   if type(text_or_path) ~= "string" then error("strata.layout.parse_file: expected text or a path", 2) end
   local text = text_or_path
   if not text:find("[\n\"{]") then
-    local f = io.open(text_or_path, "rb")
-    if not f then error("strata.layout.parse_file: cannot read '" .. text_or_path .. "'", 2) end
-    text = f:read("a")
-    f:close()
+    local why
+    text, why = paths.read(text_or_path, "strata.layout.parse_file: cannot read")
+    if not text then error(why, 2) end
     name = name or text_or_path
   end
   local ok, t, names = pcall(core.layout.parse_file, text, name)
@@ -395,10 +395,8 @@ end
 local function read_source(text_or_path, what)
   if type(text_or_path) ~= "string" then error("strata.layout." .. what .. ": expected text or a path", 3) end
   if text_or_path:find("[\n\"]") then return text_or_path, what end
-  local f = io.open(text_or_path, "rb")
-  if not f then error("strata.layout." .. what .. ": cannot read '" .. text_or_path .. "'", 3) end
-  local text = f:read("a")
-  f:close()
+  local text, why = paths.read(text_or_path, "strata.layout." .. what .. ": cannot read")
+  if not text then error(why, 3) end
   return text, text_or_path
 end
 

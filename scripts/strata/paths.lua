@@ -27,11 +27,33 @@ local M = {}
 
 local realpath = core.paths.realpath
 
-local function readable(path)
-  local f = io.open(path, "rb")
-  if f then f:close() end
-  return f ~= nil
+-- Files are looked at before they are opened (strata/file.h): a FIFO would
+-- block a read, a device would never end, and a write renamed over anything
+-- but a regular file would replace it.
+
+-- What is at path ("a regular file", "a directory", "a FIFO", ...), links
+-- followed; nil when nothing is.
+function M.kind(path) return core.paths.kind(path) end
+
+-- The text of the regular file at path, or nil, "<what> '<path>': why"
+-- (what: how the caller's errors begin, default "cannot read").
+function M.read(path, what)
+  what = what or "cannot read"
+  local ok, why = core.paths.check_read(path, what)
+  if not ok then return nil, why end
+  local f, err = io.open(path, "rb")
+  if not f then return nil, ("%s '%s': %s"):format(what, path, err:gsub("^.-: ", "")) end
+  local text = f:read("a")
+  f:close()
+  if not text then return nil, ("%s '%s': a read failed"):format(what, path) end
+  return text
 end
+
+-- Writes data to path whole or not at all, replacing only a regular file:
+-- true, or nil, "cannot write '<path>': why".
+function M.write(path, data) return core.paths.write(path, data) end
+
+local function readable(path) return core.paths.check_read(path, "") ~= nil end
 
 -- The directory of this file, resolved now: a relative package.path entry
 -- is relative to the working directory of the require, which may change.

@@ -10,6 +10,7 @@
 #define STRATA_VERSION "0.1.0"
 
 #include "strata/error.h"
+#include "strata/file.h"
 #include "strata/layout.h"
 #include "strata/path.h"
 #include "strata/picture.h"

@@ -1,6 +1,8 @@
 -- strata grid SUBCOMMAND: the grid world of a world file, from the command line
 -- (Evennia's `evennia xyzgrid`): init, add, list, show, spawn, path, initpath, delete.
 local strata = require "strata"
+local cli = require "strata.cli"
+local paths = require "strata.paths"
 
 local M = {
   summary = "manage the grid maps of a world file (add, spawn, show, path ...)",
@@ -42,7 +44,11 @@ local SUB_USAGE = {
   delete = "usage: strata grid [options] delete Z\n\nDeletes the rooms and exits of level Z (with the grid exits into them) and forgets its map.\n",
 }
 
-local function fail(fmt, ...) error("grid: " .. fmt:format(...), 0) end
+-- Errors read "grid: message" on one line, whatever they quote (strata.cli
+-- adds the name).
+M.names_errors = true
+
+local function fail(fmt, ...) error(fmt:format(...), 0) end
 
 local function color_on(fd)
   local ok, uv = pcall(require, "luv")
@@ -63,9 +69,7 @@ local function parse(args)
     if a == "--world" then o.world = value()
     elseif a == "--mods" then o.mods = {} for m in value():gmatch("[^,]+") do o.mods[#o.mods + 1] = m end
     elseif a == "--mod-path" then o.mod_path[#o.mod_path + 1] = value()
-    elseif a == "--seed" then
-      local v = value()
-      o.seed = math.tointeger(tonumber(v)) or fail("--seed must be an integer, got '%s'", v)
+    elseif a == "--seed" then o.seed = cli.integer(value(), a)
     elseif a == "--help" or a == "-h" then o.help = true
     elseif a:sub(1, 2) == "--" and a ~= "--" and #a > 2 then fail("unknown option '%s' (see 'strata grid --help')", a)
     else rest[#rest + 1] = a end
@@ -75,23 +79,13 @@ local function parse(args)
   return o, rest
 end
 
-local function exists(path)
-  local f = io.open(path, "rb")
-  if f then f:close() return true end
-  return false
-end
-
 local function open(o)
-  if not exists(o.world) then fail("%s: no such world file (create it with 'strata grid init')", o.world) end
-  local ok, w = pcall(strata.world.open, o.world, { mods = o.mods, mod_path = o.mod_path })
-  if not ok then fail("%s", (tostring(w):gsub("^strata%.world%.open: ", ""))) end
-  return w
+  -- Looked at, not opened: world.open refuses a FIFO or a directory.
+  if not paths.kind(o.world) then fail("%s: no such world file (create it with 'strata grid init')", o.world) end
+  return cli.call("strata.world.open", strata.world.open, o.world, { mods = o.mods, mod_path = o.mod_path })
 end
 
-local function save(w, o)
-  local ok, err = pcall(w.save, w, o.world)
-  if not ok then fail("%s", tostring(err)) end
-end
+local function save(w, o) cli.call("world:save", w.save, w, o.world) end
 
 -- A Z from the command line: the map's own Z (integer levels given as numbers).
 local function z_of(w, s)
@@ -101,10 +95,6 @@ local function z_of(w, s)
   local known = {}
   for _, m in ipairs(w.grid:maps()) do known[#known + 1] = tostring(m.z) end
   fail("no map has Z '%s'%s", s, require("strata.options").suggest(s, known))
-end
-
-local function int_arg(s, what)
-  return math.tointeger(tonumber(s)) or fail("%s must be an integer, got '%s'", what, tostring(s))
 end
 
 local function counts_line(c)
@@ -122,14 +112,14 @@ local SUB = {}
 
 function SUB.init(o, rest)
   nargs(rest, 0, "init")
-  if exists(o.world) then
-    io.stdout:write(o.world, " exists already: left as it is\n")
+  if paths.kind(o.world) == "a regular file" then -- anything else: the save says what it is
+    cli.write(o.world, " exists already: left as it is\n")
     return 0
   end
-  local ok, w = pcall(strata.world.new, { seed = o.seed, mods = o.mods or { "base" }, mod_path = o.mod_path })
-  if not ok then fail("%s", (tostring(w):gsub("^strata%.world%.new: ", ""))) end
+  local w = cli.call("strata.world.new", strata.world.new, { seed = o.seed, mods = o.mods or { "base" },
+    mod_path = o.mod_path })
   save(w, o)
-  io.stdout:write("created ", o.world, "\n")
+  cli.write("created ", o.world, "\n")
   return 0
 end
 
@@ -137,10 +127,9 @@ function SUB.add(o, rest)
   if #rest < 2 then fail("add needs one or more MAP_IDs (see 'strata grid add --help')") end
   local w = open(o)
   local ids = table.move(rest, 2, #rest, 1, {})
-  local ok, err = pcall(w.grid.add, w.grid, table.unpack(ids))
-  if not ok then fail("%s", (tostring(err):gsub("^world%.grid:add: ", ""))) end
+  cli.call("world.grid:add", w.grid.add, w.grid, table.unpack(ids))
   save(w, o)
-  for _, id in ipairs(ids) do io.stdout:write("added ", id, "\n") end
+  for _, id in ipairs(ids) do cli.write("added ", id, "\n") end
   return 0
 end
 
@@ -148,12 +137,12 @@ function SUB.list(o, rest)
   nargs(rest, 0, "list")
   local w = open(o)
   local maps = w.grid:maps()
-  if #maps == 0 then io.stdout:write("no grid maps (add some with 'strata grid add MAP_ID')\n") return 0 end
+  if #maps == 0 then cli.write("no grid maps (add some with 'strata grid add MAP_ID')\n") return 0 end
   for _, m in ipairs(maps) do
     local rooms = w.grid:rooms{ z = m.z }
     local exits = 0
     for _, r in ipairs(rooms) do exits = exits + #w.grid:exits{ from = r } end
-    io.stdout:write(("%s  z=%s  %d nodes  %d rooms  %d exits\n"):format(m.id, tostring(m.z), m.nodes, #rooms, exits))
+    cli.write(("%s  z=%s  %d nodes  %d rooms  %d exits\n"):format(m.id, tostring(m.z), m.nodes, #rooms, exits))
   end
   return 0
 end
@@ -162,7 +151,7 @@ function SUB.show(o, rest)
   nargs(rest, 1, "show")
   local w = open(o)
   local xy = w.grid:map(z_of(w, rest[2]))
-  io.stdout:write(strata.markup.render(xy:display(), { color = color_on(1) }), "\n")
+  cli.write(strata.markup.render(xy:display(), { color = color_on(1) }), "\n")
   return 0
 end
 
@@ -171,14 +160,13 @@ function SUB.spawn(o, rest)
   local w = open(o)
   local f = {}
   if #rest == 4 then
-    f.x = rest[2] == "*" and "*" or int_arg(rest[2], "X")
-    f.y = rest[3] == "*" and "*" or int_arg(rest[3], "Y")
+    f.x = rest[2] == "*" and "*" or cli.integer(rest[2], "X")
+    f.y = rest[3] == "*" and "*" or cli.integer(rest[3], "Y")
     f.z = rest[4] == "*" and "*" or z_of(w, rest[4])
   end
-  local ok, c = pcall(w.grid.spawn, w.grid, f)
-  if not ok then fail("%s", (tostring(c):gsub("^world%.grid:spawn: ", ""))) end
+  local c = cli.call("world.grid:spawn", w.grid.spawn, w.grid, f)
   save(w, o)
-  io.stdout:write(counts_line(c), "\n")
+  cli.write(counts_line(c), "\n")
   return 0
 end
 
@@ -191,12 +179,12 @@ end
 function SUB.path(o, rest)
   nargs(rest, 6, "path")
   local w = open(o)
-  local a = { int_arg(rest[2], "X1"), int_arg(rest[3], "Y1"), tostring(z_of(w, rest[4])) }
-  local b = { int_arg(rest[5], "X2"), int_arg(rest[6], "Y2"), tostring(z_of(w, rest[7])) }
-  local ok, dirs, why = pcall(xygrid(w).shortest_path, xygrid(w), a, b)
-  if not ok then fail("%s", (tostring(dirs):gsub("^shortest_path: ", ""))) end
+  local a = { cli.integer(rest[2], "X1"), cli.integer(rest[3], "Y1"), tostring(z_of(w, rest[4])) }
+  local b = { cli.integer(rest[5], "X2"), cli.integer(rest[6], "Y2"), tostring(z_of(w, rest[7])) }
+  local g = xygrid(w)
+  local dirs, why = cli.call("shortest_path", g.shortest_path, g, a, b)
   if not dirs then fail("no route from (%d, %d, %s) to (%d, %d, %s): %s", a[1], a[2], a[3], b[1], b[2], b[3], why) end
-  io.stdout:write(#dirs == 0 and "(already there)" or table.concat(dirs, " "), "\n")
+  cli.write(#dirs == 0 and "(already there)" or table.concat(dirs, " "), "\n")
   return 0
 end
 
@@ -204,7 +192,7 @@ function SUB.initpath(o, rest)
   nargs(rest, 0, "initpath")
   local w = open(o)
   local maps = w.grid:maps()
-  if #maps == 0 then io.stdout:write("no grid maps\n") return 0 end
+  if #maps == 0 then cli.write("no grid maps\n") return 0 end
   local g = xygrid(w)
   for _, m in ipairs(maps) do
     local nodes, all = {}, w.grid:map(m.z):nodes()
@@ -215,7 +203,7 @@ function SUB.initpath(o, rest)
     local t0 = os.clock()
     local dirs = g:shortest_path({ a.x, a.y, tostring(m.z) }, { b.x, b.y, tostring(m.z) })
     local ms = (os.clock() - t0) * 1000
-    io.stdout:write(("%s  z=%s  %d nodes  route (%d,%d)->(%d,%d): %s in %.2f ms\n"):format(m.id, tostring(m.z), #all,
+    cli.write(("%s  z=%s  %d nodes  route (%d,%d)->(%d,%d): %s in %.2f ms\n"):format(m.id, tostring(m.z), #all,
       a.x, a.y, b.x, b.y, dirs and (#dirs .. " steps") or "no route", ms))
   end
   return 0
@@ -225,10 +213,9 @@ function SUB.delete(o, rest)
   nargs(rest, 1, "delete")
   local w = open(o)
   local z = z_of(w, rest[2])
-  local ok, c = pcall(w.grid.delete, w.grid, z)
-  if not ok then fail("%s", (tostring(c):gsub("^world%.grid:delete: ", ""))) end
+  local c = cli.call("world.grid:delete", w.grid.delete, w.grid, z)
   save(w, o)
-  io.stdout:write(counts_line(c), "\n")
+  cli.write(counts_line(c), "\n")
   return 0
 end
 
@@ -236,7 +223,7 @@ function M.run(args)
   local o, rest = parse(args)
   local sub = rest[1]
   if not sub then
-    if o.help then io.stdout:write(M.usage) return 0 end
+    if o.help then cli.write(M.usage) return 0 end
     fail("a subcommand is needed: init, add, list, show, spawn, path, initpath, delete (see 'strata grid --help')")
   end
   if not SUB[sub] then
@@ -245,15 +232,8 @@ function M.run(args)
     table.sort(known)
     fail("unknown subcommand '%s'%s", sub, require("strata.options").suggest(sub, known))
   end
-  if o.help then io.stdout:write(SUB_USAGE[sub]) return 0 end
-  -- Errors are one line, whatever they quote.
-  local ok, status = pcall(SUB[sub], o, rest)
-  if not ok then
-    local msg = require("strata.boundary").strip(tostring(status)):gsub("\n%s*", "; ")
-    if msg:sub(1, 6) ~= "grid: " then msg = "grid: " .. msg end
-    error(msg, 0)
-  end
-  return status
+  if o.help then cli.write(SUB_USAGE[sub]) return 0 end
+  return SUB[sub](o, rest)
 end
 
 return M

@@ -1,5 +1,6 @@
 -- strata layout FILE_OR_ID [NAME] [options]: generates a layout and prints it.
 local strata = require "strata"
+local cli = require "strata.cli"
 
 local M = {
   summary = "generate a layout and print a preview",
@@ -28,11 +29,19 @@ error when the file does not parse or every attempt fails.
 ]],
 }
 
+-- Errors read "layout: message" (strata.cli adds the name).
+M.names_errors = true
+
+local function fail(msg) error(msg, 0) end
+
 local function tty()
   if os.getenv("NO_COLOR") then return false end
   local ok, uv = pcall(require, "luv")
   return ok and uv.guess_handle(1) == "tty"
 end
+
+-- strata.layout.<name>(...), its errors without the function's name.
+local function call(name, ...) return cli.call("strata.layout." .. name, strata.layout[name], ...) end
 
 function M.run(args)
   local opts, pos = { size = nil, seed = 1, attempts = 10, mod_path = {} }, {}
@@ -41,45 +50,47 @@ function M.run(args)
     local a = args[i]
     local function value()
       i = i + 1
-      if args[i] == nil then error("layout: " .. a .. " needs a value", 0) end
+      if args[i] == nil then fail(a .. " needs a value") end
       return args[i]
     end
-    if a == "--size" then
-      local w, h = value():match("^(%d+)x(%d+)$")
-      if not w then error("layout: --size must be WxH, e.g. 40x25", 0) end
-      opts.size = { tonumber(w), tonumber(h) }
-    elseif a == "--seed" then opts.seed = math.tointeger(tonumber(value())) or error("layout: --seed must be an integer", 0)
-    elseif a == "--attempts" then opts.attempts = math.tointeger(tonumber(value())) or error("layout: --attempts must be an integer", 0)
+    if a == "--size" then opts.size = cli.size(value(), a)
+    elseif a == "--seed" then opts.seed = cli.integer(value(), a)
+    elseif a == "--attempts" then opts.attempts = cli.integer(value(), a, 1)
     elseif a == "--glyphs" then opts.glyphs = value()
     elseif a == "--mapping" then opts.mapping = value()
     elseif a == "--tokens" then opts.tokens = true
     elseif a == "--mods" then opts.mods = value()
     elseif a == "--mod-path" then opts.mod_path[#opts.mod_path + 1] = value()
-    elseif a:sub(1, 2) == "--" then error("layout: unknown option " .. a .. " (see 'strata layout --help')", 0)
+    elseif a:sub(1, 2) == "--" then fail("unknown option " .. a .. " (see 'strata layout --help')")
     else pos[#pos + 1] = a end
     i = i + 1
   end
   local source, name = pos[1], pos[2]
-  if not source then error("layout: missing FILE_OR_ID (see 'strata layout --help')", 0) end
+  if not source then fail("missing FILE_OR_ID (see 'strata layout --help')") end
   local L = strata.layout
   local gen, size, world
-  local f = io.open(source, "rb")
-  if f then
-    local text = f:read("a")
-    f:close()
-    local t, names = L.parse_file(text, source)
+  if cli.names_file(source) then
+    local t, names = call("parse_file", source)
     if not name then
       if #names == 1 then name = names[1]
-      else error("layout: " .. source .. " has " .. #names .. " layouts; name one: " .. table.concat(names, ", "), 0) end
+      else fail(source .. " has " .. #names .. " layouts; name one: " .. table.concat(names, ", ")) end
     end
-    gen = t[name] or error(("layout: no layout '%s' in %s"):format(name, source), 0)
+    gen = t[name] or fail(("no layout '%s' in %s"):format(name, source))
   else
     local mods = {}
     for m in (opts.mods or "base"):gmatch("[^,]+") do mods[#mods + 1] = m end
     world = strata.world.new{ mods = mods, mod_path = opts.mod_path }
+    size = cli.layout_entry(world, source).size
     gen = L.generator(source, world)
-    local entry = world.data["base.layout"]:get(source)
-    size = entry and entry.size
+  end
+  -- Every file is read before anything is printed.
+  local glyphs = opts.glyphs and call("glyphs", opts.glyphs)
+  local mapping, mname
+  if opts.mapping then
+    local file
+    file, mname = opts.mapping:match("^(.*):([^:]+)$")
+    if not file then fail("--mapping must be FILE:NAME") end
+    mapping = call("mappings", file)[mname] or fail(("no mapping '%s' in %s"):format(mname, file))
   end
   size = opts.size or size or { 40, 25 }
   -- A layout of a mod draws with its world's tokens (base.token glyphs); a file's
@@ -87,9 +98,8 @@ function M.run(args)
   local w, h = size[1] or size.x, size[2] or size.y
   local m = world and world:create_map{ width = w, height = h } or strata.tilemap.new{ width = w, height = h }
   local ok, why = L.generate(gen, m, { seed = opts.seed, attempts = opts.attempts })
-  if not ok then error(("layout: %s failed %d attempts; the last: %s"):format(name or source, opts.attempts, why), 0) end
-  local glyphs = opts.glyphs and L.glyphs(opts.glyphs)
-  io.stdout:write(L.preview(m, glyphs, { color = tty() }), "\n")
+  if not ok then fail(("%s failed %d attempts; the last: %s"):format(name or source, opts.attempts, why)) end
+  cli.write(L.preview(m, glyphs, { color = tty() }), "\n")
   if opts.tokens then
     local count, order = {}, {}
     for y = 0, m.height - 1 do
@@ -101,13 +111,9 @@ function M.run(args)
       end
     end
     table.sort(order)
-    for _, t in ipairs(order) do io.stdout:write(("%-24s %d\n"):format(t, count[t])) end
+    for _, t in ipairs(order) do cli.write(("%-24s %d\n"):format(t, count[t])) end
   end
-  if opts.mapping then
-    local file, mname = opts.mapping:match("^(.*):([^:]+)$")
-    if not file then error("layout: --mapping must be FILE:NAME", 0) end
-    local maps = L.mappings(file)
-    local mapping = maps[mname] or error(("layout: no mapping '%s' in %s"):format(mname, file), 0)
+  if mapping then
     local per = {}
     local counting = setmetatable({}, { __index = function(_, action)
       return function() per[action] = (per[action] or 0) + 1 end
@@ -116,7 +122,7 @@ function M.run(args)
     local parts = {}
     for k, v in pairs(per) do parts[#parts + 1] = k .. " " .. v end
     table.sort(parts)
-    io.stdout:write(("mapping %s: %d actions (%s)\n"):format(mname, n, table.concat(parts, ", ")))
+    cli.write(("mapping %s: %d actions (%s)\n"):format(mname, n, table.concat(parts, ", ")))
   end
   return 0
 end

@@ -1,5 +1,7 @@
 -- strata render WORLD_FILE | LAYOUT_ID [options]: a picture of a map (SVG or PNG).
 local strata = require "strata"
+local cli = require "strata.cli"
+local paths = require "strata.paths"
 
 local M = {
   summary = "draw a map of a world file or a layout as SVG or PNG",
@@ -16,17 +18,24 @@ dark); --path X1,Y1,X2,Y2 draws the route between two cells over them.
 options:
   --svg FILE        write an SVG picture
   --png FILE        write a PNG picture
-  --cell N          pixels per cell (default 12)
+  --cell N          pixels per cell, 1 to 64 (default 12)
   --map UID         the map to draw (a world file)
   --path X1,Y1,X2,Y2  draw the 8-neighbour route between two cells
   --size WxH        map size for a layout (default: the entry's, else 40x25)
   --seed N          random seed for a layout (default 1)
   --mods a,b        mods to load (default: the world's own, or base)
   --mod-path DIR    a directory to search for mods; repeatable
+
+The picture is written whole or not at all, and only over a regular file or
+nothing. Exit status 1 with one line on stderr for a bad option, a file that
+cannot be read or written, or a route that does not exist.
 ]],
 }
 
-local function fail(msg) error("render: " .. msg, 0) end
+-- Errors read "render: message" (strata.cli adds the name).
+M.names_errors = true
+
+local function fail(msg) error(msg, 0) end
 
 local function parse(args)
   local o, pos = { seed = 1, cell = 12, mod_path = {} }, {}
@@ -38,22 +47,20 @@ local function parse(args)
       if args[i] == nil then fail(a .. " needs a value") end
       return args[i]
     end
-    local function int(name) return math.tointeger(tonumber(value())) or fail(name .. " must be an integer") end
     if a == "--svg" then o.svg = value()
     elseif a == "--png" then o.png = value()
-    elseif a == "--cell" then o.cell = int("--cell")
-    elseif a == "--map" then o.map = int("--map")
-    elseif a == "--seed" then o.seed = int("--seed")
+    elseif a == "--cell" then o.cell = cli.integer(value(), a) -- its range is the picture's (see draw)
+    elseif a == "--map" then o.map = cli.integer(value(), a, 1)
+    elseif a == "--seed" then o.seed = cli.integer(value(), a)
     elseif a == "--mods" then o.mods = {} for m in value():gmatch("[^,]+") do o.mods[#o.mods + 1] = m end
     elseif a == "--mod-path" then o.mod_path[#o.mod_path + 1] = value()
-    elseif a == "--size" then
-      local w, h = value():match("^(%d+)x(%d+)$")
-      if not w then fail("--size must be WxH, e.g. 40x25") end
-      o.size = { tonumber(w), tonumber(h) }
+    elseif a == "--size" then o.size = cli.size(value(), a)
     elseif a == "--path" then
-      local p = { value():match("^(%d+),(%d+),(%d+),(%d+)$") }
-      if #p ~= 4 then fail("--path must be X1,Y1,X2,Y2") end
-      o.path = { tonumber(p[1]), tonumber(p[2]), tonumber(p[3]), tonumber(p[4]) }
+      local v = value()
+      local p = { v:match("^(%d+),(%d+),(%d+),(%d+)$") }
+      for k = 1, 4 do p[k] = math.tointeger(tonumber(p[k])) end
+      if not (p[1] and p[2] and p[3] and p[4]) then fail("--path must be X1,Y1,X2,Y2 (cells), got '" .. v .. "'") end
+      o.path = p
     elseif a:sub(1, 1) == "-" then fail("unknown option " .. a .. " (see 'strata render --help')")
     else pos[#pos + 1] = a end
     i = i + 1
@@ -65,7 +72,7 @@ end
 
 -- The map to draw from a saved world.
 local function world_map(file, o)
-  local world = strata.world.open(file, { mods = o.mods, mod_path = o.mod_path })
+  local world = cli.call("strata.world.open", strata.world.open, file, { mods = o.mods, mod_path = o.mod_path })
   if o.map then
     local m = world:object(o.map)
     if not m or m.kind ~= "map" then fail(("%s has no map with uid %d"):format(file, o.map)) end
@@ -81,8 +88,7 @@ end
 
 local function layout_map(id, o)
   local world = strata.world.new{ seed = o.seed, mods = o.mods or { "base" }, mod_path = o.mod_path }
-  local entry = world.data["base.layout"]:get(id)
-  if not entry then world.data["base.layout"]:ensure(id) end
+  local entry = cli.layout_entry(world, id)
   local size = o.size or (entry.size and { entry.size[1] or entry.size.x, entry.size[2] or entry.size.y }) or { 40, 25 }
   local m = world:create_map{ width = size[1], height = size[2] }
   local ok, why = strata.layout.generate(id, m, { seed = o.seed, attempts = 20 })
@@ -90,22 +96,34 @@ local function layout_map(id, o)
   return m
 end
 
+-- The route of --path, both ends on the map (a map's find_path may say why
+-- there is no route, or not: the message names the ends either way).
+local function route(m, p)
+  for k = 1, 3, 2 do
+    if p[k] >= m.width or p[k + 1] >= m.height then
+      fail(("--path: (%d, %d) is outside the %dx%d map"):format(p[k], p[k + 1], m.width, m.height))
+    end
+  end
+  local path = m:find_path({ p[1], p[2] }, { p[3], p[4] }, { connectivity = 8 })
+  if not path then fail(("no route from (%d, %d) to (%d, %d)"):format(p[1], p[2], p[3], p[4])) end
+  return path
+end
+
+-- The picture's bytes. The picture checks the cell size (1 to
+-- STRATA_PICTURE_CELL_MAX) and its own: its words are the option's.
+local function draw(m, o, path)
+  local fn = o.svg and "to_svg" or "to_png"
+  local ok, picture = pcall(cli.call, fn, m[fn], m, { cell = o.cell, path = path })
+  if ok then return picture end
+  fail((picture:gsub("^cell ", "--cell ")))
+end
+
 function M.run(args)
   local source, o = parse(args)
-  local f = io.open(source, "rb")
-  local m
-  if f then f:close() m = world_map(source, o) else m = layout_map(source, o) end
-  local path
-  if o.path then
-    local why
-    path, why = m:find_path({ o.path[1], o.path[2] }, { o.path[3], o.path[4] }, { connectivity = 8 })
-    if not path then fail(why) end
-  end
-  local picture = o.svg and m:to_svg{ cell = o.cell, path = path } or m:to_png{ cell = o.cell, path = path }
-  local out = io.open(o.svg or o.png, "wb")
-  if not out then fail("cannot write " .. (o.svg or o.png)) end
-  out:write(picture)
-  out:close()
+  local m = cli.names_file(source) and world_map(source, o) or layout_map(source, o)
+  local picture = draw(m, o, o.path and route(m, o.path))
+  local ok, why = paths.write(o.svg or o.png, picture)
+  if not ok then fail(why) end
   return 0
 end
 

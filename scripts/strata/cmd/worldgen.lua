@@ -1,6 +1,7 @@
 -- strata worldgen --dims WxHxZ [options]: generates a multi-floor world
 -- template and prints it, writes it (-o), or prints one read back (--read).
 local strata = require "strata"
+local cli = require "strata.cli"
 
 local M = {
   summary = "generate a multi-floor world template and print it",
@@ -46,7 +47,10 @@ local SIDE_MAX, CELLS_MAX = 65535, 1 << 28
 local BIG = 1000000
 local ALGS = { astar = true, greedy = true, bfs = true, dijkstra = true }
 
-local function fail(fmt, ...) error("worldgen: " .. fmt:format(...), 0) end
+-- Errors read "worldgen: message" on one line (strata.cli adds the name).
+M.names_errors = true
+
+local function fail(fmt, ...) error(fmt:format(...), 0) end
 
 local function dims_of(s)
   local x, y, z = s:match("^(%d+)x(%d+)x(%d+)$")
@@ -72,8 +76,7 @@ function M.run(args)
     end
     if a == "--dims" then o.dims = dims_of(value())
     elseif a == "--seed" then
-      local v = value()
-      o.seed = math.tointeger(tonumber(v)) or fail("--seed must be an integer, got '%s'", v)
+      o.seed = cli.integer(value(), a)
       o.given_seed = true
     elseif a == "--room-variance" then
       local v = value()
@@ -102,9 +105,7 @@ function M.run(args)
     if o.dims or o.given_seed or o.room_variance or o.path_alg or not o.check or o.out then
       fail("--read prints a template as it is: it takes none of --dims, --seed, --room-variance, --path-alg, --no-check, -o")
     end
-    local ok, res = pcall(strata.worldgen.read, o.read)
-    if not ok then fail("%s", (tostring(res):gsub("^strata%.worldgen%.read: ", ""))) end
-    t = res
+    t = cli.call("strata.worldgen.read", strata.worldgen.read, o.read)
     if level >= 1 then err:write(("strata worldgen: read %s: %dx%dx%d, seed %d\n"):format(o.read, t.dims[1], t.dims[2], t.dims[3], t.seed)) end
   else
     if not o.dims then fail("--dims WxHxZ is required (e.g. --dims 25x25x3; see 'strata worldgen --help')") end
@@ -120,10 +121,10 @@ function M.run(args)
       end
     end
     local started = os.clock()
-    local ok, res = pcall(strata.worldgen.generate, { dims = d, seed = o.seed, room_variance = o.room_variance,
-      path_alg = o.path_alg, post_check = o.check, log = log })
-    if live then err:write("\r\27[K") end
-    if not ok then fail("%s", (tostring(res):gsub("^strata%.worldgen%.generate: ", ""))) end
+    local ok, res = pcall(cli.call, "strata.worldgen.generate", strata.worldgen.generate, { dims = d,
+      seed = o.seed, room_variance = o.room_variance, path_alg = o.path_alg, post_check = o.check, log = log })
+    if live then err:write("\r\27[K") end -- the progress line goes, error or not
+    if not ok then error(res, 0) end
     t = res
     if big or level >= 1 then
       local attempts = 0
@@ -134,11 +135,10 @@ function M.run(args)
   end
 
   if o.out then
-    local ok, res = pcall(strata.worldgen.write, t, o.out)
-    if not ok then fail("%s", (tostring(res):gsub("^strata%.worldgen%.write: ", ""))) end
+    cli.call("strata.worldgen.write", strata.worldgen.write, t, o.out)
     if level >= 1 then err:write("strata worldgen: wrote ", o.out, "\n") end
   else
-    io.stdout:write(strata.worldgen.render(t, { color = color_on(1) }))
+    cli.write(strata.worldgen.render(t, { color = color_on(1) }))
   end
   return 0
 end
