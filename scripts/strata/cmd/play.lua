@@ -144,11 +144,14 @@ function Game:feature_here()
   end
 end
 
-function Game:pass_time(dt)
-  for _, f in ipairs(self.world:advance(dt)) do
+-- Handler failures of an advance (world:advance's list) go to the log.
+function Game:report(failures)
+  for _, f in ipairs(failures) do
     self:say(("a handler failed: %s (%s)"):format(f.handler, f.message))
   end
 end
+
+function Game:pass_time(dt) self:report(self.world:advance(dt)) end
 
 function Game:take(dir)
   local f = self:feature_here()
@@ -522,7 +525,8 @@ local function run_tty(g, o)
     io.stdout:write("\27[?25l")
     if o.realtime then
       g.realtime = true
-      g.realtime_run = g.world:run_realtime{ scale = 1, tick = 0.25 }
+      g.realtime_run = g.world:run_realtime{ scale = 1, tick = 0.25,
+        on_error = function(_, failures) g:report(failures) end }
       local t = uv.new_timer()
       signals[#signals + 1] = t
       t:start(250, 250, function() local okd, de = pcall(draw) if not okd then err = de restore() end end)
