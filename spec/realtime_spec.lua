@@ -340,6 +340,24 @@ describe("strata run with realtime runs", function()
     assert.are.equal("strata: run: 11 handler failures in realtime runs", lines[4])
   end)
 
+  it("prints at most max_distinct distinct failures of a run and counts the others", function()
+    if not bin then pending("STRATA_BIN not set (run through ctest)") return end
+    write(dir .. "/script.lua", ([[
+      local w = strata.world.new{ seed = 1, mods = { "base", "faulty" }, mod_path = strata.paths.mod_path({ %q }) }
+      w:schedule{ after = 1, every = 1, handler = "faulty.crack", args = { vary = true } }
+      strata.realtime.max_distinct = 2
+      w:run_realtime{ scale = 1000, tick = 0.001, until_time = 10.5 }
+    ]]):format(FIXTURES))
+    local out, code = sh(("cd %s && timeout 10 %s run script.lua"):format(q(dir), q(bin)))
+    assert.are.equal(1, code)
+    local lines = {}
+    for line in out:gmatch("[^\n]+") do lines[#lines + 1] = line end
+    assert.are.equal(3, #lines, out)
+    assert.matches("^strata: run: timer#%d+ faulty%.crack %(mod faulty%) failed: [^\n]*cracked at 1$", lines[1])
+    assert.matches("^strata: run: timer#%d+ faulty%.crack %(mod faulty%) failed: [^\n]*cracked at 2$", lines[2])
+    assert.are.equal("strata: run: 10 handler failures in realtime runs (8 not listed, past 2 distinct)", lines[3])
+  end)
+
   -- A run that never ends, stopped by a signal: on_stop saves the world.
   local endless = [[
     local dir = ...

@@ -40,11 +40,12 @@ M.max_distinct = 100
 
 -- Host hooks (`strata run` sets them; nil elsewhere):
 --   M.on_change(count)      after a run starts or stops, with the number running
---   M.on_failure(h, entry)  a distinct failure first listed in h.failures
+--   M.on_failures(h, new)   after a tick with handler failures, with those
+--                           of them first listed in h.failures (maybe none)
 --   M.on_tick_error(err)    a tick's error; without it the error is raised in
 --                           the luv callback (luv prints it and exits)
 M.on_change = nil
-M.on_failure = nil
+M.on_failures = nil
 M.on_tick_error = nil
 
 local function changed()
@@ -109,9 +110,10 @@ local function fail(err)
   error(err, 0)
 end
 
--- Counts a tick's failures into h.failures (see the top).
+-- Counts a tick's failures into h.failures (see the top); returns those
+-- first listed now.
 local function record(h, failures)
-  local list, index = h.failures, h._index
+  local list, index, new = h.failures, h._index, {}
   list.total = list.total + #failures
   for _, f in ipairs(failures) do
     local key = ("%s\0%s\0%s"):format(tostring(f.timer), tostring(f.handler), tostring(f.message))
@@ -123,9 +125,10 @@ local function record(h, failures)
       for k, v in pairs(f) do entry[k] = v end
       list[#list + 1] = entry
       index[key] = entry
-      if M.on_failure then M.on_failure(h, entry) end
+      new[#new + 1] = entry
     end
   end
+  return new
 end
 
 function M.run(world, opts)
@@ -164,7 +167,8 @@ function M.run(world, opts)
     end
     local ok, err = pcall(world.advance, world, dt)
     if ok and type(err) == "table" and #err > 0 then
-      record(h, err)
+      local new = record(h, err)
+      if M.on_failures then M.on_failures(h, new) end
       if on_error then ok, err = pcall(on_error, world, err, h) end
     end
     if not ok then

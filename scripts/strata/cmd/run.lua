@@ -85,7 +85,7 @@ function M.run(args)
   local signals  -- the luv signal handles, while a realtime run is going
   local status   -- the exit status once a signal came
   local failure  -- the first error of a realtime tick
-  local failed = {} -- the realtime runs that had handler failures, in order
+  local failed = {} -- the realtime runs that had handler failures, in order (and as keys)
 
   local function close_signals()
     if not signals then return end
@@ -128,13 +128,11 @@ function M.run(args)
     if failure == nil then failure = e end
     uv.stop()
   end
-  realtime.on_failure = function(h, entry)
-    if failed[#failed] ~= h then
-      local seen = false
-      for _, g in ipairs(failed) do seen = seen or g == h end
-      if not seen then failed[#failed + 1] = h end
+  realtime.on_failures = function(h, new)
+    if not failed[h] then failed[h] = true failed[#failed + 1] = h end
+    for _, f in ipairs(new) do
+      io.stderr:write("strata: run: ", describe(f), " failed: ", tostring(f.message), "\n")
     end
-    io.stderr:write("strata: run: ", describe(entry), " failed: ", tostring(entry.message), "\n")
   end
 
   -- However the script ends, every handle is closed and the loop runs until
@@ -142,7 +140,7 @@ function M.run(args)
   -- then calls its close callback (a signal handle closed with a signal
   -- still queued, when a wrapper such as timeout(1) signals twice).
   local finish <close> = setmetatable({}, { __close = function()
-    realtime.on_change, realtime.on_tick_error, realtime.on_failure = nil, nil, nil
+    realtime.on_change, realtime.on_tick_error, realtime.on_failures = nil, nil, nil
     uv.walk(function(h) if not h:is_closing() then h:close() end end)
     uv.run("default")
   end })
