@@ -133,16 +133,23 @@ describe("strata.realtime", function()
     assert.matches("realtime_spec%.lua:%d+: world:run_realtime: unknown option", err)
   end)
 
-  it("stops with reason 'error' when world:advance raises and hands the error to the host", function()
-    local fake = { time = 0, advance = function() error("the clock broke", 0) end }
+  -- Runs world with opts until a tick raises: the run stops once, with
+  -- reason 'error', and the host gets the message.
+  local function stops_on_error(world, opts, message)
     local seen, reasons = {}, {}
     realtime.on_tick_error = function(e) seen[#seen + 1] = e end
-    local h = realtime.run(fake, { tick = 0.001, on_stop = function(_, r) reasons[#reasons + 1] = r end })
+    opts.on_stop = function(_, r) reasons[#reasons + 1] = r end
+    local h = realtime.run(world, opts)
     uv.run("default")
     realtime.on_tick_error = nil
     assert.is_false(h.running)
     assert.same({ "error" }, reasons)
-    assert.same({ "the clock broke" }, seen)
+    assert.same({ message }, seen)
+  end
+
+  it("stops with reason 'error' when world:advance raises and hands the error to the host", function()
+    local fake = { time = 0, advance = function() error("the clock broke", 0) end }
+    stops_on_error(fake, { tick = 0.001 }, "the clock broke")
   end)
 
   it("hands each tick's handler failures to on_error and the run's, counted, to on_stop", function()
@@ -226,15 +233,7 @@ describe("strata.realtime", function()
   it("stops with reason 'error' when on_error raises, and hands the error on", function()
     local w = faulty_world()
     w:schedule{ after = 0, every = 1, handler = "faulty.crack" }
-    local seen, reasons = {}, {}
-    realtime.on_tick_error = function(e) seen[#seen + 1] = e end
-    local h = w:run_realtime{ tick = 0.001, on_error = function() error("on_error broke", 0) end,
-      on_stop = function(_, r) reasons[#reasons + 1] = r end }
-    uv.run("default")
-    realtime.on_tick_error = nil
-    assert.is_false(h.running)
-    assert.same({ "error" }, reasons)
-    assert.same({ "on_error broke" }, seen)
+    stops_on_error(w, { tick = 0.001, on_error = function() error("on_error broke", 0) end }, "on_error broke")
   end)
 
   it("is world:run_realtime", function()
