@@ -2,9 +2,11 @@
 -- examples' dungeon, two floors down, saved, reopened where the player was;
 -- without a terminal it refuses; after a failing hook the terminal is restored.
 -- In rooms: across the grid example's transition and into the dungeon branches
--- of the well, by keys, saved, reopened where the player was.
+-- of the well, by keys, saved, reopened where the player was. A frame larger
+-- than the terminal's buffer is written whole (the terminal is non-blocking).
 local strata = require "strata"
 local support = require "support"
+local uv = require "luv"
 
 local bin = os.getenv("STRATA_BIN")
 local root = os.getenv("STRATA_SOURCE_DIR") or "."
@@ -226,5 +228,103 @@ describe("strata play", function()
     -- and the world on disk is as it was: the player at the rim
     assert.equal("The rim of the pit", strata.world.open(dir .. "/w.db", { mod_path = { root .. "/spec/fixtures/mods" } }):player().room.name)
     os.execute("rm -rf " .. dir)
+  end)
+
+  -- A pseudo-terminal of 100x40 whose reader reads nothing until play has
+  -- ended or 2 s have passed: every frame is larger than the terminal's
+  -- buffer, so play has to wait for it to drain. (Were play to take over 2 s
+  -- to draw, the buffer would drain first and this could pass on a play that
+  -- drops data; it cannot fail on one that does not.)
+  local SLOW_PTY = [[
+import os, pty, sys, fcntl, termios, struct, subprocess
+master, slave = pty.openpty()
+fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 0, 0))
+env = dict(os.environ)
+env.pop("NO_COLOR", None)
+env["TERM"] = "xterm-256color"
+p = subprocess.Popen(sys.argv[1:], stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True)
+os.close(slave)
+os.write(master, b"q")  # typed ahead: read once the first frame is drawn
+try:
+    p.wait(timeout=2)
+except subprocess.TimeoutExpired:
+    pass
+out = b""
+while True:
+    try:
+        chunk = os.read(master, 65536)
+    except OSError:  # EIO: the terminal closed
+        break
+    if not chunk:
+        break
+    out += chunk
+sys.stdout.write("status:%d\n" % p.wait(timeout=10))
+sys.stdout.buffer.write(out)
+]]
+
+  it("draws whole frames in colour on a terminal larger than 80x24 (a slow reader)", function()
+    if not bin then pending("STRATA_BIN not set (run through ctest)") return end
+    local dir = support.tempdir()
+    support.write(dir .. "/slow_pty.py", SLOW_PTY)
+    local out = support.sh(("cd %s && timeout 20 python3 slow_pty.py %s play w.db"):format(dir, bin))
+    assert.matches("^status:0\n", out)
+    assert.matches("\27%[32m", out)                 -- in colour: the frame is ~20 KB
+    local last = out:match(".*\27%[H\27%[2J(.*)$")
+    assert.is_not_nil(last, out:sub(1, 200))
+    -- the frame's end: the log, the status line, then the cursor shown again
+    local tail = "\na new world: North Tyris[^\n]*\r?\nexamples%.world | floor 1 | %(%d+, %d+%) | time 0\27%[%?25h"
+    assert.is_truthy(last:find(tail), ("the frame ends %q"):format(last:sub(-120)))
+    os.execute("rm -rf " .. dir)
+  end)
+
+  describe("its terminal writer", function()
+    local play = require "strata.cmd.play"
+
+    it("writes a whole text to a non-blocking pipe whose buffer is full, waiting for the reader", function()
+      local dir = support.tempdir()
+      local fds = assert(uv.pipe({ nonblock = true }, { nonblock = true }))
+      -- fill the pipe until the kernel says EAGAIN
+      local filled, chunk = 0, ("f"):rep(4096)
+      while true do
+        local n, _, name = uv.fs_write(fds.write, chunk, -1)
+        if not n then assert.equal("EAGAIN", name) break end
+        filled = filled + n
+      end
+      assert.is_true(filled > 0)
+      -- a reader that drains it (cat, into a file) only now
+      local outfd = assert(uv.fs_open(dir .. "/out", "w", tonumber("644", 8)))
+      local exited, proc
+      proc = assert(uv.spawn("cat", { stdio = { fds.read, outfd, 2 } }, function(code)
+        exited = code
+        proc:close()
+      end))
+      uv.fs_close(fds.read)
+      uv.fs_close(outfd)
+      local pipe = uv.new_pipe(false)
+      assert(pipe:open(fds.write))
+      local text = {}
+      for i = 1, 5000 do text[i] = ("%05d\n"):format(i) end  -- 30 KB, more than a pipe's buffer
+      text = table.concat(text)
+      play.writer(pipe)(text)
+      pipe:close()
+      uv.run("default")
+      assert.equal(0, exited)
+      local got = support.read(dir .. "/out")
+      assert.equal(filled + #text, #got)
+      assert.equal(chunk:rep(filled // #chunk) .. chunk:sub(1, filled % #chunk), got:sub(1, filled))
+      assert.equal(text, got:sub(filled + 1))
+      os.execute("rm -rf " .. dir)
+    end)
+
+    it("raises one clear line on a write error", function()
+      local fd = assert(uv.fs_open("/dev/full", "w", 0))
+      local pipe = uv.new_pipe(false)
+      assert(pipe:open(fd))
+      local ok, err = pcall(play.writer(pipe), "a frame")
+      pipe:close()
+      uv.run("default")
+      assert.is_false(ok)
+      assert.equal("play: cannot write to the terminal: ENOSPC: no space left on device", err)
+    end)
   end)
 end)

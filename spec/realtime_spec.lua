@@ -1,6 +1,10 @@
 -- strata.realtime (world:run_realtime): handles, until_time, on_stop, checked
--- options; under `strata run`: the script ends when its runs stop, and
--- SIGINT / SIGTERM stop them (on_stop first) and exit 130 / 143.
+-- options, handler failures (on_error, on_stop, each distinct one counted);
+-- under `strata run`: the script ends when its runs stop, SIGINT / SIGTERM
+-- stop them (on_stop first) and exit 130 / 143, and handler failures are
+-- printed once each with their counts and exit 1. Every verdict here is
+-- independent of how many ticks the loop happened to run: a world's advance
+-- runs every timer due up to its target, however the time was sliced.
 local strata = require "strata"
 local realtime = require "strata.realtime"
 local paths = require "strata.paths"
@@ -8,7 +12,15 @@ local uv = require "luv"
 
 local bin = os.getenv("STRATA_BIN")
 
+local root = os.getenv("STRATA_SOURCE_DIR") or "."
+local FIXTURES = root .. "/spec/fixtures/mods"
+
 local function new_world() return strata.world.new{ seed = 1, mod_path = paths.mod_path() } end
+
+-- A world with the faulty mod: its handler faulty.crack always raises.
+local function faulty_world()
+  return strata.world.new{ seed = 1, mods = { "base", "faulty" }, mod_path = paths.mod_path({ FIXTURES }) }
+end
 
 
 local support = require "support"
@@ -105,6 +117,8 @@ describe("strata.realtime", function()
     bad({ tick = 0 / 0 }, "tick must be a number > 0")
     bad({ until_time = "soon" }, "until_time must be a number, got soon")
     bad({ on_stop = true }, "on_stop must be a function, got boolean")
+    bad({ on_error = 1 }, "world:run_realtime: on_error must be a function, got number")
+    bad({ on_eror = print }, "unknown option 'on_eror' %(nearest known: on_error")
     bad(7, "world:run_realtime: options must be a table, got number")
     local ok3, e3 = pcall(realtime.run, {}, {})
     assert.is_false(ok3)
@@ -119,16 +133,107 @@ describe("strata.realtime", function()
     assert.matches("realtime_spec%.lua:%d+: world:run_realtime: unknown option", err)
   end)
 
-  it("stops with reason 'error' when a tick fails and hands the error to on_error", function()
-    local fake = { time = 0, advance = function() error("the clock broke", 0) end }
+  -- Runs world with opts until a tick raises: the run stops once, with
+  -- reason 'error', and the host gets the message.
+  local function stops_on_error(world, opts, message)
     local seen, reasons = {}, {}
-    realtime.on_error = function(e) seen[#seen + 1] = e end
-    local h = realtime.run(fake, { tick = 0.001, on_stop = function(_, r) reasons[#reasons + 1] = r end })
+    realtime.on_tick_error = function(e) seen[#seen + 1] = e end
+    opts.on_stop = function(_, r) reasons[#reasons + 1] = r end
+    local h = realtime.run(world, opts)
     uv.run("default")
-    realtime.on_error = nil
+    realtime.on_tick_error = nil
     assert.is_false(h.running)
     assert.same({ "error" }, reasons)
-    assert.same({ "the clock broke" }, seen)
+    assert.same({ message }, seen)
+  end
+
+  it("stops with reason 'error' when world:advance raises and hands the error to the host", function()
+    local fake = { time = 0, advance = function() error("the clock broke", 0) end }
+    stops_on_error(fake, { tick = 0.001 }, "the clock broke")
+  end)
+
+  it("hands each tick's handler failures to on_error and the run's, counted, to on_stop", function()
+    local w = faulty_world()
+    local timer = w:schedule{ after = 1, every = 1, handler = "faulty.crack" }
+    local seen, stops = {}, {}
+    local h
+    h = w:run_realtime{ scale = 1000, tick = 0.001, until_time = 10.5,
+      on_error = function(world, failures, handle)
+        assert.equal(w, world)
+        assert.equal(h, handle)
+        assert.is_true(#failures > 0)
+        for _, f in ipairs(failures) do seen[#seen + 1] = f end
+      end,
+      on_stop = function(world, reason, failures) stops[#stops + 1] = { world, reason, failures } end }
+    uv.run("default")
+    assert.equal(10.5, w.time)
+    -- due at 1, 2, ..., 10: each failure once to on_error, whatever the ticks were
+    assert.equal(10, #seen)
+    for _, f in ipairs(seen) do
+      assert.same({ timer = timer, handler = "faulty.crack", mod = "faulty" },
+        { timer = f.timer, handler = f.handler, mod = f.mod })
+      assert.matches("init%.lua:%d+: the clock cracked$", f.message)
+    end
+    -- on_stop: the reason, and the run's failures, one entry per distinct one
+    assert.equal(1, #stops)
+    assert.equal(w, stops[1][1])
+    assert.equal("until_time", stops[1][2])
+    local failures = stops[1][3]
+    assert.equal(10, failures.total)
+    assert.equal(1, #failures)
+    assert.same({ timer = timer, handler = "faulty.crack", mod = "faulty", message = seen[1].message, count = 10 },
+      failures[1])
+    assert.equal(failures, h.failures)
+  end)
+
+  it("gives on_stop an empty list when no handler failed", function()
+    local w = new_world()
+    local got
+    w:run_realtime{ scale = 1000, tick = 0.001, until_time = 1,
+      on_stop = function(_, _, failures) got = failures end }
+    uv.run("default")
+    assert.same({ total = 0 }, got)
+  end)
+
+  it("lets on_error stop the run", function()
+    local w = faulty_world()
+    w:schedule{ after = 1, every = 1, handler = "faulty.crack" }
+    local calls, reason, total = 0, nil, nil
+    local h
+    h = w:run_realtime{ scale = 1000, tick = 0.001,
+      on_error = function(_, failures)
+        calls = calls + 1
+        total = #failures
+        h:stop("failed")
+      end,
+      on_stop = function(_, why, failures) reason = why assert.equal(total, failures.total) end }
+    uv.run("default")
+    assert.equal(1, calls)
+    assert.equal("failed", reason)
+    assert.equal("failed", h.reason)
+  end)
+
+  it("lists at most max_distinct distinct failures and counts the rest", function()
+    local w = faulty_world()
+    w:schedule{ after = 1, every = 1, handler = "faulty.crack", args = { vary = true } }
+    local saved = realtime.max_distinct
+    realtime.max_distinct = 3
+    local h = w:run_realtime{ scale = 1000, tick = 0.001, until_time = 10.5 }
+    local ok, err = pcall(uv.run, "default")
+    realtime.max_distinct = saved
+    assert(ok, err)
+    assert.equal(10, h.failures.total)
+    assert.equal(3, #h.failures)
+    for i, f in ipairs(h.failures) do
+      assert.equal(1, f.count)
+      assert.matches("cracked at " .. i .. "$", f.message)
+    end
+  end)
+
+  it("stops with reason 'error' when on_error raises, and hands the error on", function()
+    local w = faulty_world()
+    w:schedule{ after = 0, every = 1, handler = "faulty.crack" }
+    stops_on_error(w, { tick = 0.001, on_error = function() error("on_error broke", 0) end }, "on_error broke")
   end)
 
   it("is world:run_realtime", function()
@@ -209,6 +314,47 @@ describe("strata run with realtime runs", function()
     ]], dir)
     assert.are.equal("on_stop\terror\nstrata: the clock broke\n", out)
     assert.are.equal(1, code)
+  end)
+
+  it("prints each distinct handler failure once as it comes, the counts at the end, and exits 1", function()
+    if not bin then pending("STRATA_BIN not set (run through ctest)") return end
+    write(dir .. "/script.lua", ([[
+      local w = strata.world.new{ seed = 1, mods = { "base", "faulty" }, mod_path = strata.paths.mod_path({ %q }) }
+      w:schedule{ after = 1, every = 1, handler = "faulty.crack" }
+      w:schedule{ after = 2.5, handler = "faulty.crack", args = { vary = true } }
+      w:run_realtime{ scale = 1000, tick = 0.001, until_time = 10.5,
+        on_stop = function(_, why, failures) print("on_stop", why, failures.total, #failures) end }
+      return 3
+    ]]):format(FIXTURES))
+    local out, code = sh(("(cd %s && timeout 10 %s run script.lua 2>stderr.txt)"):format(q(dir), q(bin)))
+    assert.are.equal("on_stop\tuntil_time\t11\t2\n", out)
+    assert.are.equal(1, code)
+    local lines = {}
+    for line in read(dir .. "/stderr.txt"):gmatch("[^\n]+") do lines[#lines + 1] = line end
+    assert.are.equal(4, #lines, table.concat(lines, "\n"))
+    assert.matches("^strata: run: timer#(%d+) faulty%.crack %(mod faulty%) failed: [^\n]*init%.lua:%d+: the clock cracked$", lines[1])
+    local repeated = lines[1]:match("timer#(%d+)")
+    assert.matches("^strata: run: timer#%d+ faulty%.crack %(mod faulty%) failed: [^\n]*init%.lua:%d+: cracked at 2%.5$", lines[2])
+    assert.are.equal("strata: run: timer#" .. repeated .. " faulty.crack (mod faulty) failed 10 times in all", lines[3])
+    assert.are.equal("strata: run: 11 handler failures in realtime runs", lines[4])
+  end)
+
+  it("prints at most max_distinct distinct failures of a run and counts the others", function()
+    if not bin then pending("STRATA_BIN not set (run through ctest)") return end
+    write(dir .. "/script.lua", ([[
+      local w = strata.world.new{ seed = 1, mods = { "base", "faulty" }, mod_path = strata.paths.mod_path({ %q }) }
+      w:schedule{ after = 1, every = 1, handler = "faulty.crack", args = { vary = true } }
+      strata.realtime.max_distinct = 2
+      w:run_realtime{ scale = 1000, tick = 0.001, until_time = 10.5 }
+    ]]):format(FIXTURES))
+    local out, code = sh(("cd %s && timeout 10 %s run script.lua"):format(q(dir), q(bin)))
+    assert.are.equal(1, code)
+    local lines = {}
+    for line in out:gmatch("[^\n]+") do lines[#lines + 1] = line end
+    assert.are.equal(3, #lines, out)
+    assert.matches("^strata: run: timer#%d+ faulty%.crack %(mod faulty%) failed: [^\n]*cracked at 1$", lines[1])
+    assert.matches("^strata: run: timer#%d+ faulty%.crack %(mod faulty%) failed: [^\n]*cracked at 2$", lines[2])
+    assert.are.equal("strata: run: 10 handler failures in realtime runs (8 not listed, past 2 distinct)", lines[3])
   end)
 
   -- A run that never ends, stopped by a signal: on_stop saves the world.

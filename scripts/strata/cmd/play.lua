@@ -144,11 +144,14 @@ function Game:feature_here()
   end
 end
 
-function Game:pass_time(dt)
-  for _, f in ipairs(self.world:advance(dt)) do
+-- Handler failures of an advance (world:advance's list) go to the log.
+function Game:report(failures)
+  for _, f in ipairs(failures) do
     self:say(("a handler failed: %s (%s)"):format(f.handler, f.message))
   end
 end
+
+function Game:pass_time(dt) self:report(self.world:advance(dt)) end
 
 function Game:take(dir)
   local f = self:feature_here()
@@ -492,18 +495,41 @@ local function run_script(g, path)
   return 0
 end
 
+-- A writer of whole texts to the terminal's luv stream: fn(text) returns once
+-- every byte is written, or raises "play: cannot write to the terminal: ...".
+-- uv.new_tty reopens the terminal non-blocking, where one write of a frame
+-- larger than the terminal's buffer (~20 KB in colour at 100x40) takes only a
+-- part; io.stdout then dropped the rest, and the log and status line never
+-- showed. The stream is made blocking instead: a full buffer waits for the
+-- terminal to drain, without spinning, and the loop completes a write that a
+-- signal cut short. EAGAIN cannot come back from a blocking stream: if it
+-- does, it is an error like the others, never a retry.
+function M.writer(stream)
+  local ok, err = stream:set_blocking(true)
+  if not ok then fail("cannot write to the terminal: " .. tostring(err)) end
+  return function(text)
+    local i = 1
+    while i <= #text do
+      local n, werr = stream:try_write(i == 1 and text or text:sub(i))
+      if not n then fail("cannot write to the terminal: " .. tostring(werr)) end
+      i = i + n
+    end
+  end
+end
+
 -- The terminal: raw mode, restored on every way out (the end, an error, a signal).
 local function run_tty(g, o)
   local uv = require "luv"
   local stdin = uv.new_tty(0, true)
   local stdout = uv.new_tty(1, false)
+  local write = M.writer(stdout)
   local restored = false
   local signals = {}
+  local err
   local function restore()
     if restored then return end
     restored = true
-    io.stdout:write("\27[?25h\27[0m\n")
-    io.stdout:flush()
+    pcall(write, "\27[?25h\27[0m\n")   -- the terminal may be what failed
     uv.tty_reset_mode()
     if not stdin:is_closing() then stdin:read_stop() stdin:close() end
     if not stdout:is_closing() then stdout:close() end
@@ -513,19 +539,23 @@ local function run_tty(g, o)
   local function draw()
     local w, h = stdout:get_winsize()
     g.width, g.height = w or 80, h or 24
-    io.stdout:write("\27[H\27[2J", g:screen())
-    io.stdout:flush()
+    write("\27[H\27[2J" .. g:screen())
   end
-  local err
+  -- A draw from the loop (clock, resize): a failure ends play with its message.
+  local function redraw()
+    local ok, e = pcall(draw)
+    if not ok then err = err or e restore() end
+  end
   local ok, e = pcall(function()
     stdin:set_mode(1)
-    io.stdout:write("\27[?25l")
+    write("\27[?25l")
     if o.realtime then
       g.realtime = true
-      g.realtime_run = g.world:run_realtime{ scale = 1, tick = 0.25 }
+      g.realtime_run = g.world:run_realtime{ scale = 1, tick = 0.25,
+        on_error = function(_, failures) g:report(failures) end }
       local t = uv.new_timer()
       signals[#signals + 1] = t
-      t:start(250, 250, function() local okd, de = pcall(draw) if not okd then err = de restore() end end)
+      t:start(250, 250, redraw)
     end
     for _, name in ipairs{ "sigint", "sigterm" } do
       local s = uv.new_signal()
@@ -533,7 +563,7 @@ local function run_tty(g, o)
       signals[#signals + 1] = s
     end
     local winch = uv.new_signal()
-    winch:start("sigwinch", function() pcall(draw) end)
+    winch:start("sigwinch", redraw)
     signals[#signals + 1] = winch
     draw()
     stdin:read_start(function(rerr, data)

@@ -1,7 +1,9 @@
 -- strata run FILE.lua [ARGS...]: runs a script with `strata` and `uv` loaded,
 -- then runs the luv loop until nothing is left on it. While realtime runs
 -- (strata.realtime, world:run_realtime) are going, SIGINT and SIGTERM stop
--- them (their on_stop hooks run) and end the process with 130 / 143.
+-- them (their on_stop hooks run) and end the process with 130 / 143. Their
+-- handler failures are printed on stderr, each distinct one once as it first
+-- comes and its count at the end, and make the status 1.
 local uv = require "luv"
 local strata = require "strata"
 local realtime = require "strata.realtime"
@@ -21,14 +23,58 @@ running one (each on_stop(world, "SIGINT" | "SIGTERM") hook runs, e.g. to
 save the world), then end strata with status 130 (SIGINT) or 143 (SIGTERM).
 More signals while the hooks run are ignored.
 
-Exit status: the script's return value if an integer, else 0; 1 with the
-message on an error (in the script or in a realtime tick); 130 / 143 on a
-signal as above.
+A timer handler that fails during a realtime run does not stop it (its
+changes are undone, the other timers run; see world:advance). strata prints
+each distinct failure (timer, handler, mod, message) on stderr once, as it
+first comes:
+  strata: run: timer#3 my.tick (mod my) failed: init.lua:7: the message
+and once the loop has ended, the count of each that came more than once,
+then the number of failures in all:
+  strata: run: timer#3 my.tick (mod my) failed 5000 times in all
+  strata: run: 5001 handler failures in realtime runs
+A run lists at most 100 distinct failures (strata.realtime.max_distinct);
+the others are only counted.
+
+Exit status: 130 / 143 on a signal as above; else 1 with the message on an
+error (in the script or in a realtime tick), or 1 if a timer handler failed
+in a realtime run; else the script's return value if an integer, else 0.
 ]],
 }
 
 -- Status for each signal strata handles while realtime runs are going.
 local SIGNALS = { { "sigint", "SIGINT", 130 }, { "sigterm", "SIGTERM", 143 } }
+
+-- "timer#3 my.tick (mod my)": which handler failed.
+local function describe(f)
+  local who = {}
+  if f.timer then who[#who + 1] = "timer#" .. tostring(f.timer) end
+  if f.handler then who[#who + 1] = tostring(f.handler) end
+  if f.mod then who[#who + 1] = "(mod " .. tostring(f.mod) .. ")" end
+  return #who > 0 and table.concat(who, " ") or "a handler"
+end
+
+-- The end of the report: the count of each failure that came more than once
+-- (each was printed when it first came), then the total; returns the total.
+local function summarize(runs)
+  local total, unlisted = 0, 0
+  for _, h in ipairs(runs) do
+    local listed = 0
+    for _, f in ipairs(h.failures) do
+      listed = listed + f.count
+      if f.count > 1 then
+        io.stderr:write(("strata: run: %s failed %d times in all\n"):format(describe(f), f.count))
+      end
+    end
+    total = total + h.failures.total
+    unlisted = unlisted + h.failures.total - listed
+  end
+  if total > 0 then
+    io.stderr:write(("strata: run: %d handler failure%s in realtime runs%s\n"):format(total,
+      total == 1 and "" or "s",
+      unlisted > 0 and (" (%d not listed, past %d distinct)"):format(unlisted, realtime.max_distinct) or ""))
+  end
+  return total
+end
 
 function M.run(args)
   local file = args[1]
@@ -39,6 +85,7 @@ function M.run(args)
   local signals  -- the luv signal handles, while a realtime run is going
   local status   -- the exit status once a signal came
   local failure  -- the first error of a realtime tick
+  local failed = {} -- the realtime runs that had handler failures, in order (and as keys)
 
   local function close_signals()
     if not signals then return end
@@ -77,9 +124,15 @@ function M.run(args)
       close_signals()
     end
   end
-  realtime.on_error = function(e)
+  realtime.on_tick_error = function(e)
     if failure == nil then failure = e end
     uv.stop()
+  end
+  realtime.on_failures = function(h, new)
+    if not failed[h] then failed[h] = true failed[#failed + 1] = h end
+    for _, f in ipairs(new) do
+      io.stderr:write("strata: run: ", describe(f), " failed: ", tostring(f.message), "\n")
+    end
   end
 
   -- However the script ends, every handle is closed and the loop runs until
@@ -87,7 +140,7 @@ function M.run(args)
   -- then calls its close callback (a signal handle closed with a signal
   -- still queued, when a wrapper such as timeout(1) signals twice).
   local finish <close> = setmetatable({}, { __close = function()
-    realtime.on_change, realtime.on_error = nil, nil
+    realtime.on_change, realtime.on_tick_error, realtime.on_failures = nil, nil, nil
     uv.walk(function(h) if not h:is_closing() then h:close() end end)
     uv.run("default")
   end })
@@ -99,8 +152,10 @@ function M.run(args)
   _G.arg = script_args
   local result = chunk(table.unpack(script_args))
   if not status and failure == nil then uv.run("default") end
+  local total = summarize(failed)
   if status then return status end
   if failure ~= nil then error(failure, 0) end
+  if total > 0 then return 1 end
   if math.type(result) == "integer" then return result end
   return 0
 end
