@@ -57,7 +57,9 @@ function cli.call(name, fn, ...)
   local res = table.pack(pcall(fn, ...))
   if res[1] then return table.unpack(res, 2, res.n) end
   local msg = boundary.strip(tostring(res[2]))
-  if msg:sub(1, #name + 2) == name .. ": " then msg = msg:sub(#name + 3) end
+  -- name, or its public name with the kind or module first ("map:to_svg")
+  local quoted = name:gsub("%p", "%%%0")
+  msg = msg:match("^" .. quoted .. ": (.*)$") or msg:match("^[%w_.]+[:.]" .. quoted .. ": (.*)$") or msg
   error(msg, 0)
 end
 
