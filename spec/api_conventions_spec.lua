@@ -6,11 +6,7 @@ local strata = require "strata"
 
 local THIS = "api_conventions_spec.lua"
 
-local function err_of(fn, ...)
-  local ok, err = pcall(fn, ...)
-  assert.is_false(ok, "expected an error")
-  return tostring(err)
-end
+local err_of = require("support").err_of
 
 describe("a world map's methods", function()
   -- Two maps drawn alike: one a world's, one standalone.

@@ -3,7 +3,6 @@
 -- is missing, a number out of range. The line never names strata's own files
 -- (`.../cmd/render.lua:68:`) nor Lua's `bad argument #2 to 'find_path'`.
 local support = require "support"
-local strata = require "strata"
 
 local bin = os.getenv("STRATA_BIN") or "build/strata"
 local q = support.q
@@ -12,25 +11,14 @@ local q = support.q
 -- free of strata's own positions; returns that line.
 local function refused(cmd, args, pattern)
   local out, code = support.sh("NO_COLOR=1 " .. q(bin) .. " " .. cmd .. " " .. args .. " </dev/null")
-  assert.equal(1, code, cmd .. " " .. args .. ": " .. out)
-  assert.matches("^strata: " .. cmd .. ": [^\n]*\n$", out, 1, cmd .. " " .. args)
-  assert.not_matches("%.lua:%d", out, 1, cmd .. " " .. args)
-  assert.not_matches("bad argument", out, 1, cmd .. " " .. args)
-  assert.matches(pattern, out, 1, cmd .. " " .. args)
-  return out
+  return support.refused_line(cmd, out, code, pattern, cmd .. " " .. args)
 end
 
 describe("strata render", function()
   local dir, db
   setup(function()
-    dir = support.tempdir()
-    db = dir .. "/w.db"
     -- A 10x5 map cut in two by a wall at x = 5: no route from the left to the right.
-    local world = strata.world.new{ seed = 1 }
-    local m = world:create_map{ width = 10, height = 5, fill = "floor" }
-    for y = 0, 4 do m:set(5, y, "wall") end
-    world:create_actor{ map = m, x = 0, y = 0, player = true }
-    world:save(db)
+    dir, db = support.map_file(10, 5, function(m) for y = 0, 4 do m:set(5, y, "wall") end end)
   end)
   teardown(function() os.execute("rm -rf " .. q(dir)) end)
 

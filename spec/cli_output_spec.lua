@@ -28,22 +28,11 @@ end
 
 local function test(flag, path) return os.execute("test " .. flag .. " " .. q(path)) == true end
 
--- One line `strata: CMD: ...` matching pattern, exit 1.
-local function one_line(cmd, out, code, pattern)
-  assert.equal(1, code, out)
-  assert.matches("^strata: " .. cmd .. ": [^\n]*\n$", out)
-  assert.not_matches("%.lua:%d", out)
-  assert.matches(pattern, out)
-end
+local one_line = support.refused_line
 
 local dir, db
 setup(function()
-  dir = support.tempdir()
-  db = dir .. "/w.db"
-  local world = strata.world.new{ seed = 1 }
-  local m = world:create_map{ width = 40, height = 20, fill = "floor" }
-  world:create_actor{ map = m, x = 0, y = 0, player = true }
-  world:save(db)
+  dir, db = support.map_file(40, 20)
   local g = "grid " .. MODS .. " --world " .. q(dir .. "/g.db")
   assert(select(2, support.sh(strata_cmd(g .. " --mods base,xyzgrid init"))) == 0)
   assert(select(2, support.sh(strata_cmd(g .. " add xyzgrid.map12a"))) == 0)

@@ -107,6 +107,20 @@ describe("world streams drawn in timer handlers", function()
     assert.equal(10, n)
   end)
 
+  it("are the world's: values of one key share one position, derived streams follow the seed", function()
+    local w = strata.world.new{ seed = 77 }
+    local a, b = w.rng:stream("k"), w.rng:stream("k")
+    local control = strata.rng.new(77):stream("k")
+    assert.equal(control:int(1, 1e9), a:int(1, 1e9))
+    assert.equal(control:int(1, 1e9), b:int(1, 1e9))
+    assert.equal(a, b)
+    assert.equal("k", a.key)
+    assert.equal(strata.rng.new(77):stream("k"):stream("sub"):int(1, 1e9), a:stream("sub"):int(1, 1e9))
+    assert.not_equal(strata.world.new{ seed = 78 }.rng:stream("k"):stream("sub"):int(1, 1e9),
+      strata.world.new{ seed = 77 }.rng:stream("k"):stream("sub"):int(1, 1e9))
+    assert.error_matches(function() a.x = 1 end, "stream 'k' has no fields to set")
+  end)
+
   it("go on drawing when several runs fall in one advance", function()
     local w = strata.world.new{ seed = 4, mods = { "base", "testmod" }, mod_path = { "mods", "spec/fixtures/mods" } }
     local log = w:new_object{ kind = "log" }

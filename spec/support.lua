@@ -1,5 +1,6 @@
 -- spec/support.lua: what specs that run programs share (require "support";
 -- LUA_PATH includes spec/ under ctest).
+local assert = require "luassert" -- (busted gives specs its assert, not modules)
 local M = {}
 
 -- Runs cmd in sh; returns its output (stdout and stderr) and exit status.
@@ -9,6 +10,39 @@ function M.sh(cmd)
   f:close()
   local body, code = out:match("^(.-)exit:(%d+)%s*$")
   return body, tonumber(code)
+end
+
+-- A refusal by the strata command (out and code from M.sh): exit 1 and one
+-- line `strata: CMD: ...` matching pattern, naming neither strata's own files
+-- nor Lua's "bad argument". what: how a failed check names the case.
+function M.refused_line(cmd, out, code, pattern, what)
+  what = what or cmd
+  assert.equal(1, code, what .. ": " .. out)
+  assert.matches("^strata: " .. cmd .. ": [^\n]*\n$", out, 1, what)
+  assert.not_matches("%.lua:%d", out, 1, what)
+  assert.not_matches("bad argument", out, 1, what)
+  assert.matches(pattern, out, 1, what)
+  return out
+end
+
+-- A world file to render: one map of width x height floor (edit(map) may
+-- change it) with the player at (0, 0), saved in a new directory; returns
+-- the directory and the file's path.
+function M.map_file(width, height, edit)
+  local dir = M.tempdir()
+  local world = require("strata").world.new{ seed = 1 }
+  local m = world:create_map{ width = width, height = height, fill = "floor" }
+  if edit then edit(m) end
+  world:create_actor{ map = m, x = 0, y = 0, player = true }
+  world:save(dir .. "/w.db")
+  return dir, dir .. "/w.db"
+end
+
+-- The error fn(...) raises, as a string (asserting that it raises).
+function M.err_of(fn, ...)
+  local ok, err = pcall(fn, ...)
+  assert.is_false(ok, "expected an error")
+  return tostring(err)
 end
 
 -- s quoted for sh.

@@ -6,11 +6,7 @@ local support = require "support"
 local PATH = { "spec/fixtures/mods" }
 local THIS = "worldgen_spec.lua"
 
-local function err_of(fn, ...)
-  local ok, err = pcall(fn, ...)
-  assert.is_false(ok, "expected an error")
-  return tostring(err)
-end
+local err_of = require("support").err_of
 
 local function dims_of(t) return t.dims[1], t.dims[2], t.dims[3] end
 

@@ -95,20 +95,16 @@ static int l_write(lua_State *L) {
 }
 
 void lstrata_open_paths(lua_State *L) {
-  lua_newtable(L);
-  lua_pushliteral(L, STRATA_INSTALL_MODS);
-  lua_setfield(L, -2, "install_mods");
-  lua_pushliteral(L, STRATA_LUA_TO_MODS);
-  lua_setfield(L, -2, "lua_to_mods");
-  lua_pushcfunction(L, l_realpath);
-  lua_setfield(L, -2, "realpath");
-  lua_pushcfunction(L, l_file_in);
-  lua_setfield(L, -2, "file_in");
-  lua_pushcfunction(L, l_kind);
-  lua_setfield(L, -2, "kind");
-  lua_pushcfunction(L, l_check_read);
-  lua_setfield(L, -2, "check_read");
-  lua_pushcfunction(L, l_write);
-  lua_setfield(L, -2, "write");
-  lua_setfield(L, -2, "paths");
+  static const luaL_Reg funcs[] = {
+    {"realpath", l_realpath}, {"file_in", l_file_in}, {"kind", l_kind},
+    {"check_read", l_check_read}, {"write", l_write}, {NULL, NULL}};
+  lstrata_add_functions(L, "paths", 0, funcs);
+  static const char *const where[][2] = {
+    {"install_mods", STRATA_INSTALL_MODS}, {"lua_to_mods", STRATA_LUA_TO_MODS}};
+  lua_getfield(L, -1, "paths");
+  for (size_t i = 0; i < sizeof where / sizeof where[0]; i++) {
+    lua_pushstring(L, where[i][1]);
+    lua_setfield(L, -2, where[i][0]);
+  }
+  lua_pop(L, 1);
 }

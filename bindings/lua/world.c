@@ -844,12 +844,6 @@ void lstrata_open_world(lua_State *L) {
   lua_setfield(L, -2, "__gc");
   lstrata_protect_metatable(L, WORLD_MT);
   lua_pop(L, 1);
-  lua_newtable(L);
-  lua_pushcfunction(L, w_new);
-  lua_setfield(L, -2, "new");
-  lua_pushcfunction(L, w_open);
-  lua_setfield(L, -2, "open");
-  lua_pushcfunction(L, w_types);
-  lua_setfield(L, -2, "types");
-  lua_setfield(L, -2, "world_state");
+  static const luaL_Reg funcs[] = {{"new", w_new}, {"open", w_open}, {"types", w_types}, {NULL, NULL}};
+  lstrata_add_functions(L, "world_state", 0, funcs);
 }

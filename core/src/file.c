@@ -3,6 +3,7 @@
 ** at all (strata/file.h says what each promises).
 */
 #include "strata/file.h"
+#include "file_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -63,15 +64,24 @@ static int write_all(int fd, const char *p, size_t len) {
   return 0;
 }
 
+char *file_tmp_path(const char *path, strata_error *err) {
+  size_t n = strlen(path);
+  char *tmp = malloc(n + 5);
+  if (!tmp) {
+    strata_error_set(err, STRATA_ENOMEM, "out of memory");
+    return NULL;
+  }
+  memcpy(tmp, path, n);
+  memcpy(tmp + n, ".tmp", 5);
+  return tmp;
+}
+
 strata_status strata_file_write(const char *path, const void *data, size_t len,
                                 strata_error *err) {
   strata_status st = strata_file_check_replace(path, "cannot write", err);
   if (st) return st;
-  size_t n = strlen(path);
-  char *tmp = malloc(n + 5);
-  if (!tmp) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
-  memcpy(tmp, path, n);
-  memcpy(tmp + n, ".tmp", 5);
+  char *tmp = file_tmp_path(path, err);
+  if (!tmp) return STRATA_ENOMEM;
   unlink(tmp); /* a leftover of an interrupted write */
   /* O_EXCL: a link or a FIFO put at path.tmp meanwhile is not written through. */
   int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);

@@ -21,6 +21,7 @@
 ** each, so that a save to the world's file writes only the chunks edited.
 */
 #include "strata/file.h"
+#include "file_internal.h"
 #include "strata/world.h"
 #include "tilemap_internal.h" /* revision: what changed since the last save */
 #include "world_internal.h"   /* strata_world_restore_*, the dirty record */
@@ -744,11 +745,8 @@ static strata_status save_full(const strata_world *w, const char *path,
                                const strata_mod_version *mods, size_t nmods, strata_error *err) {
   strata_status jst = settle_journal(path, err);
   if (jst) return jst;
-  size_t n = strlen(path);
-  char *tmp = malloc(n + 5);
-  if (!tmp) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
-  memcpy(tmp, path, n);
-  memcpy(tmp + n, ".tmp", 5);
+  char *tmp = file_tmp_path(path, err);
+  if (!tmp) return STRATA_ENOMEM;
   unlink(tmp); /* a leftover of an interrupted save */
   sqlite3 *db = NULL;
   writer wr;
