@@ -26,4 +26,8 @@ int lstrata_rng_substream(lua_State *L, uint64_t seed);
 /* Reads the state text at arg (from rng:state()) into *r, or raises. */
 void lstrata_check_rng_state(lua_State *L, int arg, strata_rng *r);
 
+/* Pushes the stream value (world.rng:stream) named key of the world state
+** userdata at world_idx (stream.c). */
+void lstrata_push_stream(lua_State *L, int world_idx, const char *key);
+
 #endif

@@ -521,13 +521,15 @@ static int r_event_declared(void *host, const char *event) {
   return yes;
 }
 
+/* The Lua side keeps no journal: a rollback only tells it to drop the tile
+** map views it caches of objects the rollback removed (a missed one is still
+** safe: a view checks its map on every use). */
 static void r_savepoint(void *host, strata_savepoint_op op) {
   lruntime *lr = host;
   strata_error err;
-  if (!ROOM(lr)) return; /* (out of memory: the Lua side misses this savepoint) */
-  ask(lr, "savepoint");
-  lua_pushinteger(lr->T, op);
-  answer(lr, 1, 0, &err); /* bookkeeping of the Lua side: nothing to report */
+  if (op != STRATA_SAVEPOINT_ROLLBACK || !ROOM(lr)) return;
+  ask(lr, "rolled_back");
+  answer(lr, 0, 0, &err); /* nothing to report */
 }
 
 /* ---- calls ---- */
@@ -554,7 +556,6 @@ static strata_status call_fn(strata_call *call, void *data, strata_error *err) {
   lr = strata_runtime_resolver(call->rt)->host;
   T = lr->T;
   int base = lua_gettop(T);
-  strata_rng *rng = NULL;
   if (!lua_checkstack(T, 48)) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
   PUSH_FIELD(lr, T_STATE); /* base + 1: for references in values */
   int state = base + 1;
@@ -592,13 +593,9 @@ static strata_status call_fn(strata_call *call, void *data, strata_error *err) {
   set_value(T, state, "params", call->params);
   set_value(T, state, "args", call->args);
   set_value(T, state, "result", call->result);
-  if (call->rng) {
-    rng = lstrata_push_rng(T, 0, call->rng);
-    lua_pushvalue(T, -1);
-    lua_insert(T, base + 2); /* kept below the call: read back after it */
+  if (call->rng) { /* a view: the generator is lent to the world under its key */
+    lstrata_push_stream(T, state, call->rng_key);
     lua_setfield(T, -2, "rng");
-    lua_pushstring(T, call->rng_key);
-    lua_setfield(T, -2, "rng_key");
   }
   strata_status st = answer(lr, 3, 3, err);
   if (st) { lua_settop(T, base); return st; }
@@ -636,7 +633,6 @@ static strata_status call_fn(strata_call *call, void *data, strata_error *err) {
   default:
     break;
   }
-  if (rng) *call->rng = *rng;
   lua_settop(T, base);
   return st;
 }

@@ -8,6 +8,11 @@
 **
 ** The value holds two user values: the world state it names a stream of (kept
 ** alive by it) and the key.
+**
+** ctx.rng of a floor, map hook or branch room generator is such a value too:
+** the core lends the call's generator to the world under its key for the
+** call (strata_world_lend_stream), so draws through the key reach it, and the
+** world's savepoints journal them.
 */
 #include <string.h>
 
@@ -117,6 +122,16 @@ static int s_tostring(lua_State *L) {
   return 1;
 }
 
+void lstrata_push_stream(lua_State *L, int world_idx, const char *key) {
+  world_idx = lua_absindex(L, world_idx);
+  lua_newuserdatauv(L, 0, 2);
+  lua_pushvalue(L, world_idx);
+  lua_setiuservalue(L, -2, 1);
+  lua_pushstring(L, key);
+  lua_setiuservalue(L, -2, 2);
+  luaL_setmetatable(L, STREAM_MT);
+}
+
 /* world_state:stream_handle(key) -> the stream named key of that world (made
 ** in the world by its first draw). */
 static int w_stream_handle(lua_State *L) {
@@ -124,12 +139,7 @@ static int w_stream_handle(lua_State *L) {
   size_t len;
   const char *key = lstrata_checklstring(L, 2, &len);
   lstrata_argcheck(L, strlen(key) == len, 2, "a stream key cannot hold a zero byte");
-  lua_newuserdatauv(L, 0, 2);
-  lua_pushvalue(L, 1);
-  lua_setiuservalue(L, -2, 1);
-  lua_pushvalue(L, 2);
-  lua_setiuservalue(L, -2, 2);
-  luaL_setmetatable(L, STREAM_MT);
+  lstrata_push_stream(L, 1, key);
   return 1;
 }
 

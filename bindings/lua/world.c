@@ -786,10 +786,13 @@ static int w_depth(lua_State *L) {
 }
 
 /* touch(uid): before editing the object's tile map through a tilemap view,
-** so that a rollback restores it (nothing happens outside a savepoint) */
+** so that a rollback restores it. The core journals it once per savepoint;
+** outside one nothing happens (the edit marks the map for the next save). */
 static int w_touch(lua_State *L) {
+  strata_world *w = check_world(L, 1);
+  uint64_t uid = check_uid(L, 2);
   strata_error err;
-  if (strata_world_touch(check_world(L, 1), check_uid(L, 2), &err)) return raise_err(L, &err);
+  if (strata_world_depth(w) && strata_world_touch(w, uid, &err)) return raise_err(L, &err);
   return 0;
 }
 

@@ -77,7 +77,9 @@ static strata_status generate(strata_runtime *rt, uint64_t b, uint64_t exit, con
   char key[96], exits_key[64];
   snprintf(key, sizeof key, "branch#%" PRIu64 " cell %" PRId64 ",%" PRId64, b, x, y);
   snprintf(exits_key, sizeof exits_key, "branch#%" PRIu64 " exits", b);
-  /* The cell's stream is used once: made from the seed, not kept among the world's streams. */
+  /* The cell's stream is used once: made from the seed, not kept among the world's streams,
+  ** only lent to the world for the call (so that a host may draw from it by its key, and a
+  ** savepoint rolled back during the call puts it back). */
   strata_rng rng, exits;
   strata_rng_stream(&rng, strata_world_seed(w), key, strlen(key));
   strata_call call;
@@ -88,7 +90,10 @@ static strata_status generate(strata_runtime *rt, uint64_t b, uint64_t exit, con
   call.depth = strata_branch_depth(x, y);
   call.rng = &rng;
   call.rng_key = key;
-  st = rt_call(rt, &c, &call, err);
+  if (!(st = strata_world_lend_stream(w, key, &rng, err))) {
+    st = rt_call(rt, &c, &call, err);
+    strata_world_lend_end(w);
+  }
   strata_room_spec spec;
   const strata_value *props = NULL;
   if (!st) st = read_spec(gen, &call.ret, &spec, &props, err);

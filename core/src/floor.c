@@ -211,7 +211,7 @@ static strata_status generate(strata_runtime *rt, uint64_t area, int64_t n, uint
   uint64_t m = call.made;
   if (!st && !rt_object(rt, m, "map"))
     st = strata_error_set(err, STRATA_EARG,
-                          "%s returned %s for floor %" PRId64 " of %s: expected a map (world:new_map, strata_map_create)",
+                          "%s returned %s for floor %" PRId64 " of %s: expected a map (world:create_map, strata_map_create)",
                           who, m == 0 ? "nil" : rt_label(rt, m, b), n, rt_label(rt, area, a));
   if (!st && map_arch && !strata_world_object(rt->w, m)->archetype)
     st = strata_object_set_archetype(rt->w, m, map_arch, err);

@@ -237,7 +237,11 @@ strata_status rt_call_with_stream(strata_runtime *rt, const strata_callable *c, 
   before = rng;
   call->rng = &rng;
   call->rng_key = key;
-  st = rt_call(rt, c, call, err);
+  /* lent under its key: a host may draw from it by the key too (Lua's ctx.rng) */
+  if (!(st = strata_world_lend_stream(rt->w, key, &rng, err))) {
+    st = rt_call(rt, c, call, err);
+    strata_world_lend_end(rt->w);
+  }
   call->rng = NULL;
   if (!st && memcmp(&rng, &before, sizeof rng) != 0)
     st = strata_world_set_stream(rt->w, key, &rng, err);

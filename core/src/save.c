@@ -7,7 +7,8 @@
 ** Opening reads everything into a new world and validates it; any problem
 ** frees that world, so the caller never sees a half-loaded one.
 **
-** A save cannot lie (format 3; format 2 is still read): the schema must be
+** A save cannot lie (format 3; a format-2 file, from strata < 0.2, is
+** refused saying so): the schema must be
 ** exactly this one (the tables, their columns, nothing else: no view,
 ** trigger or index); meta holds
 ** each table's row count; every row ends with a checksum of its contents
@@ -68,13 +69,6 @@ static const char *const table_sql[NTABLES] = {
   " tokens BLOB NOT NULL, cells BLOB NOT NULL, sum INTEGER NOT NULL)",
 };
 enum { T_META, T_MODS, T_OBJECTS, T_TIMERS, T_SUBS, T_RNG, T_MAPS, T_TILES };
-
-/* Format 2 (read, never written: docs/saves.md): no maps table, and a map's
-** tiles in one row of this table, written whole when any cell changed. The
-** next save of a world opened from it writes format 3. */
-static const char *const tiles_v2_sql =
-  "CREATE TABLE tiles(map INTEGER PRIMARY KEY, width INTEGER NOT NULL, height INTEGER NOT NULL,"
-  " tokens BLOB NOT NULL, cells BLOB NOT NULL, sum INTEGER NOT NULL)";
 
 /* ---- row checksums ----
 ** FNV-1a over the table's name, then per column a type byte, a length and
@@ -1027,22 +1021,6 @@ static strata_tilemap *new_map(strata_world *w, int width, int height, long long
   return m;
 }
 
-/* Format 2: a map in one row (map, width, height, tokens, cells, sum). */
-static strata_status read_tiles_v2(strata_world *w, sqlite3_stmt *s, long long uid,
-                                   strata_error *err) {
-  int width = sqlite3_column_int(s, 1), height = sqlite3_column_int(s, 2);
-  /* Checked before the map is made: memory follows the file. */
-  if (width <= 0 || height <= 0 || (int64_t)width * height > (int64_t)sqlite3_column_bytes(s, 4))
-    return strata_error_set(err, STRATA_EPARSE, "corrupt save: tiles of #%lld: %dx%d cells in %d bytes",
-                            uid, width, height, sqlite3_column_bytes(s, 4));
-  strata_tilemap *m = new_map(w, width, height, uid, err);
-  if (!m) return STRATA_EPARSE;
-  strata_status st = read_cells(m, s, 3, (chunk_rect){ 0, 0, width, height }, uid, err);
-  if (!st) st = strata_world_attach_tilemap(w, (uint64_t)uid, m, err);
-  if (st) strata_tilemap_free(m);
-  return st;
-}
-
 /* Format 3: the maps row s is on (map, width, height, first, sum), its
 ** chunks the rows first .. first + n - 1 of tiles (id, map, chunk, tokens,
 ** cells, sum), read with t, which must be exactly chunks 0 .. n-1 of this
@@ -1113,13 +1091,12 @@ static strata_status bad_row(strata_error *err, int table, long long key) {
                           table_names[table], key);
 }
 
-/* The schema, exactly: the eight tables of format 3 as written, or the
-** seven of format 2 (*version says which), and nothing else. */
-static strata_status check_schema(sqlite3 *db, int *version, strata_error *err) {
+/* The schema, exactly: the eight tables of format 3 as written, and nothing else. */
+static strata_status check_schema(sqlite3 *db, strata_error *err) {
   sqlite3_stmt *s = NULL;
   if (sqlite3_prepare_v2(db, "SELECT type, name, tbl_name, sql FROM sqlite_schema", -1, &s, NULL) != SQLITE_OK)
     return strata_error_set(err, STRATA_EPARSE, "not a strata world save: %s", sqlite3_errmsg(db));
-  int seen[NTABLES] = { 0 }, n = 0, rc, v3 = 1, v2 = 1;
+  int seen[NTABLES] = { 0 }, n = 0, rc;
   strata_status st = STRATA_OK;
   while ((rc = sqlite3_step(s)) == SQLITE_ROW && !st) {
     const char *type = (const char *)sqlite3_column_text(s, 0);
@@ -1128,29 +1105,31 @@ static strata_status check_schema(sqlite3 *db, int *version, strata_error *err) 
     const char *sql = (const char *)sqlite3_column_text(s, 3);
     int which = -1;
     for (int t = 0; t < NTABLES && name; t++) if (!strcmp(name, table_names[t])) which = t;
-    int ok = which >= 0 && type && !strcmp(type, "table") && tbl && !strcmp(tbl, name) && sql && !seen[which]++;
-    v3 = v3 && ok && !strcmp(sql, table_sql[which]);
-    v2 = v2 && ok && which != T_MAPS && !strcmp(sql, which == T_TILES ? tiles_v2_sql : table_sql[which]);
-    if (!v3 && !v2)
+    if (!(which >= 0 && type && !strcmp(type, "table") && tbl && !strcmp(tbl, name) && sql && !seen[which]++ &&
+          !strcmp(sql, table_sql[which])))
       st = strata_error_set(err, STRATA_EPARSE, "not a strata world save: unexpected %s '%s' in its schema",
                             type ? type : "entry", name ? name : "?");
     n++;
   }
   if (!st && rc != SQLITE_DONE) st = read_error(err, db, "sqlite_schema", rc);
-  if (!st && !(v3 && n == NTABLES) && !(v2 && n == NTABLES - 1))
+  if (!st && n != NTABLES)
     st = strata_error_set(err, STRATA_EPARSE, "not a strata world save: %d of its %d tables", n, NTABLES);
-  *version = v3 && n == NTABLES ? 3 : 2;
   sqlite3_finalize(s);
   return st;
 }
 
+/* A save of another format version: format 2 (a row per map) is what strata
+** before 0.2 wrote. */
 static strata_status unsupported(strata_error *err, long long v) {
-  return strata_error_set(err, STRATA_EPARSE, "save schema version %lld is not supported (this build reads 2 and %d)",
+  if (v == 2)
+    return strata_error_set(err, STRATA_EPARSE, "save format 2 was made by strata < 0.2 (this build reads format %d)",
+                            SAVE_VERSION);
+  return strata_error_set(err, STRATA_EPARSE, "save schema version %lld is not supported (this build reads %d)",
                           v, SAVE_VERSION);
 }
 
 static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_version **mods_out,
-                              size_t *nmods_out, int *version_out, strata_error *err) {
+                              size_t *nmods_out, strata_error *err) {
   sqlite3_stmt *s = NULL;
   strata_world *w = NULL;
   strata_mod_version *mods = NULL;
@@ -1159,10 +1138,10 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
   double time = 0;
   uint64_t next_uid = 1, seed = 0;
   int64_t want_rows[NTABLES], got_rows[NTABLES] = { 0 };
-  int have = 0, rc = SQLITE_DONE, version = SAVE_VERSION;
+  int have = 0, rc = SQLITE_DONE;
   sqlite3_stmt *chunks = NULL;
   for (int t = 0; t < NTABLES; t++) want_rows[t] = -1;
-  if ((st = check_schema(db, &version, err))) {
+  if ((st = check_schema(db, err))) {
     /* An older or newer save has another schema: say which version it is
     ** when its meta table (a table, not a view) tells. */
     sqlite3_stmt *v = NULL;
@@ -1175,7 +1154,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     if (meta_is_table &&
         sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'version'", -1, &v, NULL) == SQLITE_OK &&
         sqlite3_step(v) == SQLITE_ROW && sqlite3_column_type(v, 0) == SQLITE_INTEGER &&
-        sqlite3_column_int64(v, 0) != SAVE_VERSION && sqlite3_column_int64(v, 0) != 2)
+        sqlite3_column_int64(v, 0) != SAVE_VERSION)
       st = unsupported(err, (long long)sqlite3_column_int64(v, 0));
     sqlite3_finalize(v);
     return st;
@@ -1202,7 +1181,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     const char *k = (const char *)sqlite3_column_text(s, 0);
     /* A newer save says so, whatever its rows hold. */
     if (k && !strcmp(k, "version") && sqlite3_column_type(s, 1) == SQLITE_INTEGER &&
-        sqlite3_column_int64(s, 1) != SAVE_VERSION && sqlite3_column_int64(s, 1) != 2) {
+        sqlite3_column_int64(s, 1) != SAVE_VERSION) {
       st = unsupported(err, (long long)sqlite3_column_int64(s, 1));
       goto fail;
     }
@@ -1214,7 +1193,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
       bit = 1;
     } else if (!strcmp(k, "version")) {
       if (sqlite3_column_type(s, 1) != SQLITE_INTEGER) break;
-      if (sqlite3_column_int64(s, 1) != version) break; /* the schema is the other version's */
+      if (sqlite3_column_int64(s, 1) != SAVE_VERSION) break;
       bit = 2;
     } else if (!strcmp(k, "seed")) {
       const char *v = (const char *)sqlite3_column_text(s, 1);
@@ -1246,7 +1225,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     have |= bit;
   }
   if (st) goto fail;
-  if (have != (31 | (((1 << NTABLES) - 2 - (version == 2 ? 1 << T_MAPS : 0)) << 5))) {
+  if (have != (31 | (((1 << NTABLES) - 2) << 5))) {
     st = strata_error_set(err, STRATA_EPARSE, "not a strata world save (meta table incomplete or unknown)");
     goto fail;
   }
@@ -1350,33 +1329,23 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     if ((st = strata_world_set_stream(w, key, &r, err))) goto fail;
   }
   if (st) goto fail;
-  if (version == 2) {
-    if (PREP("SELECT map, width, height, tokens, cells, sum FROM tiles ORDER BY map")) goto fail;
-    ROWS(T_TILES) {
-      long long uid = sqlite3_column_int64(s, 0);
-      CHECK_ROW(T_TILES, uid);
-      if ((st = read_tiles_v2(w, s, uid, err))) goto fail;
-    }
-    if (st) goto fail;
-  } else {
-    /* Each map, then its chunks by their rows; every row read counts, and
-    ** the count must be meta's, the table's real one. */
-    int64_t cells_left = 0;
-    if (PREP("SELECT page_count * page_size FROM pragma_page_count, pragma_page_size")) goto fail;
-    if (sqlite3_step(s) == SQLITE_ROW) cells_left = sqlite3_column_int64(s, 0);
-    if (sqlite3_prepare_v2(db, "SELECT id, map, chunk, tokens, cells, sum FROM tiles WHERE id >= ? AND id < ? ORDER BY id", -1,
-                           &chunks, NULL) != SQLITE_OK) {
-      st = strata_error_set(err, STRATA_EPARSE, "not a strata world save: %s", sqlite3_errmsg(db));
-      goto fail;
-    }
-    if (PREP("SELECT map, width, height, first, sum FROM maps ORDER BY map")) goto fail;
-    ROWS(T_MAPS) {
-      long long uid = sqlite3_column_int64(s, 0);
-      CHECK_ROW(T_MAPS, uid);
-      if ((st = read_map_v3(w, s, chunks, &cells_left, &got_rows[T_TILES], err))) goto fail;
-    }
-    if (st) goto fail;
+  /* Each map, then its chunks by their rows; every row read counts, and
+  ** the count must be meta's, the table's real one. */
+  int64_t cells_left = 0;
+  if (PREP("SELECT page_count * page_size FROM pragma_page_count, pragma_page_size")) goto fail;
+  if (sqlite3_step(s) == SQLITE_ROW) cells_left = sqlite3_column_int64(s, 0);
+  if (sqlite3_prepare_v2(db, "SELECT id, map, chunk, tokens, cells, sum FROM tiles WHERE id >= ? AND id < ? ORDER BY id", -1,
+                         &chunks, NULL) != SQLITE_OK) {
+    st = strata_error_set(err, STRATA_EPARSE, "not a strata world save: %s", sqlite3_errmsg(db));
+    goto fail;
   }
+  if (PREP("SELECT map, width, height, first, sum FROM maps ORDER BY map")) goto fail;
+  ROWS(T_MAPS) {
+    long long uid = sqlite3_column_int64(s, 0);
+    CHECK_ROW(T_MAPS, uid);
+    if ((st = read_map_v3(w, s, chunks, &cells_left, &got_rows[T_TILES], err))) goto fail;
+  }
+  if (st) goto fail;
 #undef PREP
 #undef ROWS
 #undef CHECK_ROW
@@ -1385,7 +1354,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
   sqlite3_finalize(chunks);
   chunks = NULL;
   for (int t = 1; t < NTABLES; t++)
-    if (got_rows[t] != want_rows[t] && !(version == 2 && t == T_MAPS)) {
+    if (got_rows[t] != want_rows[t]) {
       st = strata_error_set(err, STRATA_EPARSE, "corrupt save: table %s has %lld rows, its count says %lld",
                             table_names[t], (long long)got_rows[t], (long long)want_rows[t]);
       goto fail;
@@ -1398,7 +1367,6 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
   *out = w;
   *mods_out = mods;
   *nmods_out = nmods;
-  *version_out = version;
   return STRATA_OK;
 fail:
   sqlite3_finalize(s);
@@ -1442,7 +1410,6 @@ strata_status strata_world_open(const char *path, strata_world **out, strata_mod
   strata_error e;
   strata_error_clear(&e);
   strata_status st;
-  int version = SAVE_VERSION;
   int rc = sqlite3_exec(db, "BEGIN; SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL);
   if ((rc & 0xff) == SQLITE_BUSY)
     st = strata_error_set(&e, STRATA_EIO, "another process is saving it (still busy after %d ms)",
@@ -1450,14 +1417,11 @@ strata_status strata_world_open(const char *path, strata_world **out, strata_mod
   else if (rc != SQLITE_OK)
     st = strata_error_set(&e, STRATA_EPARSE, "not a strata world save: %s", sqlite3_errmsg(db));
   else
-    st = read_all(db, out, mods, nmods, &version, &e);
+    st = read_all(db, out, mods, nmods, &e);
   sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
   sqlite3_close(db);
   if (st) return strata_error_set(err, st, "cannot open '%s': %s", path, e.message);
   remember_file(*out, path);
   reset_after_full(*out);
-  /* A format-2 file is upgraded by the next save to it, a full one: an
-  ** incremental save writes format-3 rows. */
-  if (version != SAVE_VERSION) (*out)->dirty_all = 1;
   return STRATA_OK;
 }

@@ -77,6 +77,7 @@ void strata_world_free(strata_world *w) {
   for (size_t i = 0; i < w->nstreams; i++) free(w->streams[i].key);
   free(w->streams);
   free(w->stream_slots);
+  free(w->lent);
   for (size_t i = 0; i < w->ntimers; i++) strata_timer_clear(&w->timers[i]);
   free(w->timers);
   for (size_t i = 0; i < w->nsubs; i++) world_sub_clear(&w->subs[i]);
@@ -490,8 +491,31 @@ static stream *add_stream(strata_world *w, const char *key, strata_error *err) {
   return s;
 }
 
+/* The innermost generator lent under key, or NULL. */
+static lent_stream *find_lent(strata_world *w, const char *key) {
+  for (size_t i = w->nlent; i-- > 0;)
+    if (strcmp(w->lent[i].key, key) == 0) return &w->lent[i];
+  return NULL;
+}
+
+strata_status strata_world_lend_stream(strata_world *w, const char *key, strata_rng *rng,
+                                       strata_error *err) {
+  if (!grow((void **)&w->lent, &w->lent_cap, w->nlent + 1, sizeof *w->lent)) return nomem(err);
+  w->lent[w->nlent++] = (lent_stream){ key, rng, ++w->lent_ids, 0 };
+  return STRATA_OK;
+}
+
+void strata_world_lend_end(strata_world *w) {
+  if (w->nlent) w->nlent--;
+}
+
 strata_status strata_world_stream(strata_world *w, const char *key, strata_rng *out,
                                   strata_error *err) {
+  lent_stream *l = w->nlent ? find_lent(w, key) : NULL;
+  if (l) {
+    *out = *l->rng;
+    return STRATA_OK;
+  }
   stream *s = find_stream(w, key);
   if (!s && !(s = add_stream(w, key, err))) return err ? err->status : STRATA_ENOMEM;
   *out = s->rng;
@@ -500,8 +524,14 @@ strata_status strata_world_stream(strata_world *w, const char *key, strata_rng *
 
 strata_status strata_world_set_stream(strata_world *w, const char *key, const strata_rng *r,
                                       strata_error *err) {
-  stream *s = find_stream(w, key);
   strata_status st;
+  lent_stream *l = w->nlent ? find_lent(w, key) : NULL;
+  if (l) {
+    if (w->depth && (st = txn_lent_set(w, l, err))) return st;
+    *l->rng = *r;
+    return STRATA_OK;
+  }
+  stream *s = find_stream(w, key);
   if (!s && !(s = add_stream(w, key, err))) return err ? err->status : STRATA_ENOMEM;
   /* The Lua side sets every stream before each save: an unmoved one is no change. */
   if (s->rng.state == r->state && s->rng.inc == r->inc) return STRATA_OK;

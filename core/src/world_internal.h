@@ -25,6 +25,14 @@ typedef struct stream {
   uint64_t saved_in;       /* serial of the savepoint that last saved it */
 } stream;
 
+/* A generator lent under a key for one call (strata_world_lend_stream). */
+typedef struct lent_stream {
+  const char *key;         /* the lender's: valid while lent */
+  strata_rng *rng;
+  uint64_t id;             /* what the journal names it by (ids are never reused) */
+  uint64_t saved_in;       /* as stream's */
+} lent_stream;
+
 /* An object as the world allocates it: the public part first, so that a
 ** strata_object * is an object_rec *, then which savepoints have saved it.
 ** A savepoint's first change of an object saves a copy (copy on first
@@ -82,6 +90,9 @@ struct strata_world {
   ** holding streams [0, streams_indexed). A world has one stream per floor
   ** generated, so a scan per lookup grew with the world. */
   size_t *stream_slots, stream_slots_cap, streams_indexed;
+  lent_stream *lent;       /* lent generators, innermost last */
+  size_t nlent, lent_cap;
+  uint64_t lent_ids;
   strata_timer *timers;    /* sorted by (due, uid) */
   size_t ntimers, timers_cap;
   strata_subscription *subs; /* in creation (uid) order */
@@ -182,6 +193,8 @@ strata_status txn_sub_removed(strata_world *w, strata_subscription *s, strata_er
 strata_status txn_stream_added(strata_world *w, strata_error *err);
 /* Saves stream i's state unless this savepoint has already. */
 strata_status txn_stream_set(strata_world *w, size_t i, strata_error *err);
+/* Saves lent generator l's state unless this savepoint has already. */
+strata_status txn_lent_set(strata_world *w, lent_stream *l, strata_error *err);
 /* Forgets the last entry, noted for an edit that then failed. */
 void txn_drop_last(strata_world *w);
 /* Frees the journal and the savepoints (strata_world_free). */

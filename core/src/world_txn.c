@@ -31,7 +31,8 @@ typedef enum jkind {
   J_SUB_ADDED,     /* uid */
   J_SUB_REMOVED,   /* sub: as it was */
   J_STREAM_ADDED,  /* (the last stream) */
-  J_STREAM_SET     /* stream: its index and state before */
+  J_STREAM_SET,    /* stream: its index and state before */
+  J_LENT_SET       /* lent: the lent generator's id and state before */
 } jkind;
 
 struct journal_entry {
@@ -72,6 +73,10 @@ struct journal_entry {
       size_t index;
       strata_rng rng;
     } stream;
+    struct {
+      uint64_t id;
+      strata_rng rng;
+    } lent;
   } u;
 };
 
@@ -137,6 +142,7 @@ static void mark(strata_world *w, const journal_entry *e) {
   case J_TIMER_MOVED: world_mark(w, e->u.moved.uid); break;
   case J_SUB_REMOVED: world_mark(w, e->u.sub.uid); break;
   case J_STREAM_ADDED: case J_STREAM_SET: world_mark_streams(w); break;
+  case J_LENT_SET: break; /* never saved */
   }
 }
 
@@ -244,6 +250,10 @@ static void undo(strata_world *w, journal_entry *e) {
     free(w->streams[--w->nstreams].key);
     break;
   case J_STREAM_SET: w->streams[e->u.stream.index].rng = e->u.stream.rng; break;
+  case J_LENT_SET: /* only while still lent: the lender's generator is gone after */
+    for (size_t i = 0; i < w->nlent; i++)
+      if (w->lent[i].id == e->u.lent.id) *w->lent[i].rng = e->u.lent.rng;
+    break;
   }
 }
 
@@ -502,5 +512,18 @@ strata_status txn_stream_set(strata_world *w, size_t i, strata_error *err) {
   e->u.stream.rng = w->streams[i].rng;
   push(w);
   w->streams[i].saved_in = serial;
+  return STRATA_OK;
+}
+
+strata_status txn_lent_set(strata_world *w, lent_stream *l, strata_error *err) {
+  uint64_t serial = world_serial(w);
+  if (l->saved_in == serial) return STRATA_OK;
+  journal_entry *e = reserve(w, err);
+  if (!e) return STRATA_ENOMEM;
+  e->kind = J_LENT_SET;
+  e->u.lent.id = l->id;
+  e->u.lent.rng = *l->rng;
+  push(w);
+  l->saved_in = serial;
   return STRATA_OK;
 }

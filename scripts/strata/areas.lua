@@ -264,10 +264,9 @@ return function(M, I)
 
   -- world:create_entrance(map, x, y, area, { floor = n }): a feature on map at
   -- (x, y) leading to floor n of area (map first, as every function placing
-  -- something on a map; the older order (area, x, y, map) is accepted too).
+  -- something on a map).
   function World:create_entrance(map, x, y, area, opts)
     local what = "world:create_entrance"
-    if is_handle(map, "area") and is_handle(area, "map") then map, area = area, map end
     options.check(what, opts, 2)
     check_handle(self, map, "map", what)
     check_handle(self, area, "area", what)

@@ -25,19 +25,10 @@ local lazy = {
 
 strata.reload = function(opts) return require("strata.world").reload(opts) end
 
--- Names that meant something once and now say where to look instead.
-local moved = {
-  data = "strata.data is gone: IDs resolve in the registry of a world, world.data[type] " ..
-    "(two worlds with different mods never see each other's definitions)",
-}
-
 return setmetatable(strata, {
   __index = function(t, name)
     local module = lazy[name]
-    if module == nil then
-      if moved[name] then error(moved[name], 2) end
-      return nil
-    end
+    if module == nil then return nil end
     local value = require(module)
     rawset(t, name, value)
     return value

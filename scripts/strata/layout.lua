@@ -323,14 +323,13 @@ local function tilemap_of(map, fn, level, write)
   error(fn .. ": expected a tile map or a world map, got " .. tostring(map), level)
 end
 
--- The generator a layout draws from, and the world stream (world.rng:stream)
--- it stands for, if any: that stream's state is lent to a generator for the
--- call and its draws written back after it (run, generate): the world owns it.
+-- The generator a layout draws from, and the world stream (world.rng:stream,
+-- or ctx.rng) it stands for, if any: that stream's state is lent to a
+-- generator for the call and its draws written back after it (run,
+-- generate): the world owns it.
 local function rng_of(opts, fn, level)
   local r = opts.rng
   if r ~= nil then
-    local g = type(r) == "table" and private.stream_generator and private.stream_generator(r)
-    if g then return g end -- a generator the core lent (ctx.rng)
     if type(r) == "userdata" and getmetatable(r) == "strata.stream" then
       return core.rng.new(0):set_state(r:state()), r
     end

@@ -16,7 +16,7 @@ local owner = private.owner
 
 return function(I)
   local handle, point = I.handle, I.point
-  local archetype_of, lent_stream = I.archetype_of, I.lent_stream
+  local archetype_of = I.archetype_of
 
   local function fail(fmt, ...) error(fmt:format(...), 0) end
 
@@ -94,7 +94,7 @@ return function(I)
 
   -- ---- logic and definitions by ID ------------------------------------------------------
   -- bindings/lua/runtime.c asks this dispatcher for what the core needs:
-  -- callables by (kind, ID), definitions, savepoints to follow, and runs
+  -- callables by (kind, ID), definitions, rollbacks to follow, and runs
   -- the callables through it (in the sandbox, with ctx as before).
   local GENERATE_FLOOR, GENERATE, ON_SPAWN, STARTING_POS, EVENT, HANDLER, GENERATE_ROOM = 0, 1, 2, 8, 9, 10, 11
   local hook_names = { [2] = "on_spawn", [3] = "on_load", [4] = "on_enter", [5] = "on_leave",
@@ -123,9 +123,11 @@ return function(I)
     end
   end
 
+  -- ctx.rng: a stream value (world.rng:stream) of the generator the core
+  -- lends to the world for the call, under its key.
   local function map_ctx(w, info, extra)
     local ctx = ctx_for(w, extra)
-    if info.rng then ctx.rng = lent_stream(w, info.rng_key, info.rng) end
+    ctx.rng = info.rng
     return ctx
   end
 
@@ -139,7 +141,7 @@ return function(I)
       else m = call(id .. " generate_floor", fn, a, n, ctx) end
       if not is_handle(m, "map") or owner[m] ~= w or not m:alive() then
         local what = kind == GENERATE and "map archetype '" .. id .. "'" or "area generator '" .. id .. "'"
-        fail("%s returned %s for floor %d of %s: expected a map (world:new_map)", what,
+        fail("%s returned %s for floor %d of %s: expected a map (world:create_map)", what,
           is_handle(m) and tostring(m) or type(m), n, tostring(a))
       end
       return m.uid
@@ -201,7 +203,6 @@ return function(I)
 
   local function dispatcher(w)
     local reg = w._registry
-    local txns = {}
     local ops = {}
     function ops.resolve(kind, id)
       if kind == GENERATE_FLOOR then
@@ -277,13 +278,8 @@ return function(I)
     function ops.event_declared(event)
       return reg.by_type["base.event"] ~= nil and reg.by_type["base.event"][event] ~= nil
     end
-    function ops.savepoint(op)
-      if op == 0 then txns[#txns + 1] = w:_txn_open()
-      else
-        local txn = table.remove(txns)
-        if txn then w:_txn_close(txn, op == 1) end
-      end
-    end
+    -- The core rolled a savepoint back (its journal is the only one).
+    function ops.rolled_back() w:_drop_dead_views() end
     function ops.call(kind, fn, info)
       local ok, a, b = pcall(run, w, kind, fn, info)
       if not ok then

@@ -1,7 +1,8 @@
 -- strata.world: worlds as Lua sees them. The state lives in the C core
 -- (strata.core.world_state); this file adds handles, checked persistent
 -- tables, events, timers, random streams, savepoints and saves that re-bind
--- logic by ID. Each world has its own registry of definitions (world.data)
+-- logic by ID. The core owns every state transition and every refusal: this
+-- layer checks argument shapes, calls the core, turns uids into handles. Each world has its own registry of definitions (world.data)
 -- and its own token table: nothing here is shared between two worlds.
 local core = require "strata.core"
 local data = require "strata.data"
@@ -14,10 +15,11 @@ local private = require "strata.private"
 local owner = private.owner          -- handle / proxy / stream / subscription -> host world
 local handle_data = setmetatable({}, { __mode = "k" }) -- handle -> { uid =, kind = }
 local proxy_data = setmetatable({}, { __mode = "k" })  -- proxy -> { uid =, kind =, path = }
-local stream_rng = setmetatable({}, { __mode = "k" })  -- stream -> its generator
 local getmt = debug.getmetatable
 
 local M = {}
+-- What the feature modules (areas, walk, rooms, grid, branches) share: set below.
+local internals
 -- Every live world (weak keys): strata.reload re-runs a mod in each world that loaded it.
 local worlds = setmetatable({}, { __mode = "k" })
 
@@ -124,7 +126,6 @@ Proxy.__newindex = function(p, k, v)
   end
   local path = child_path(d.path, k)
   local where = path_label(label(d.kind, d.uid), path)
-  w:_touch(d.uid)
   local ok, err = pcall(s.set, s, d.uid, where, v, table.unpack(path))
   if not ok then error(boundary.strip(err), 2) end
 end
@@ -173,15 +174,18 @@ private.protect(Proxy, "strata.state")
 local Subscription = {}
 local sub_data = setmetatable({}, { __mode = "k" })
 Subscription.__index = Subscription
--- sub:cancel() -> true, or false when it was gone already. (A field, not only a
--- method, so that the older sub.cancel() keeps working at no cost.)
 local function subscription(w, t)
   local d = { uid = t.uid, object = t.object }
-  t.cancel = function() return (pcall(w._s.unsubscribe, w._s, d.uid)) end
   t = setmetatable(t, Subscription)
   sub_data[t] = d
   owner[t] = w
   return t
+end
+-- sub:cancel() -> true, or false when it was gone already
+function Subscription:cancel()
+  local d = sub_data[self]
+  if not d then error("sub:cancel: call it with a colon (sub:cancel())", 2) end
+  return owner[self]._s:unsubscribe(d.uid)
 end
 function Subscription:alive()
   local d = sub_data[self]
@@ -208,7 +212,6 @@ function handle_methods:delete(opts)
   local k = kinds[self.kind]
   if k and k.delete then return k.delete(self, opts) end
   if opts ~= nil then error(("delete: %s takes no options"):format(tostring(self)), 2) end
-  owner[self]:_touch(self.uid)
   owner[self]._s:delete(self.uid)
   owner[self]._tilemaps[self.uid] = nil
 end
@@ -232,8 +235,8 @@ function handle_methods:subscribe(event, handler_id, args, opts)
   return subscription(w, { uid = uid, object = self.uid, event = event, handler = handler_id })
 end
 
-function handle_methods:tag(name) check_alive(self, "tag") owner[self]:_touch(self.uid) owner[self]._s:set_tag(self.uid, name, true) return self end
-function handle_methods:untag(name) check_alive(self, "untag") owner[self]:_touch(self.uid) owner[self]._s:set_tag(self.uid, name, false) return self end
+function handle_methods:tag(name) check_alive(self, "tag") owner[self]._s:set_tag(self.uid, name, true) return self end
+function handle_methods:untag(name) check_alive(self, "untag") owner[self]._s:set_tag(self.uid, name, false) return self end
 function handle_methods:has_tag(name) check_alive(self, "has_tag") return owner[self]._s:has_tag(self.uid, name) end
 function handle_methods:tags() check_alive(self, "tags") return owner[self]._s:tags(self.uid) end
 
@@ -248,14 +251,17 @@ end
 -- Forwarded to the tile map the world owns, every result of it (find_path's
 -- path and cost, or nil and the reason). Each forwarder is made as a method
 -- call (`tm:set(...)`), so that an argument error counts arguments as the
--- caller wrote them; edits touch the map first, so a savepoint can undo them.
+-- caller wrote them; edits touch the map first (the core journals its tiles
+-- once per savepoint), so a savepoint can undo them.
 local tile_reads = { "tokens", "has", "top", "passable", "cost", "find_path", "to_svg", "to_png" }
 local tile_writes = { "set", "add_front", "remove", "reset", "clear", "fill" }
 local tile_methods = {}
 
 -- The view of a map's tiles. Views are cached per world; every path that
--- deletes a map object (handle:delete, area bookkeeping, a rollback) drops
--- its view, so a cached view always points at a live map.
+-- deletes a map object (handle:delete, area bookkeeping, a rollback: the
+-- core tells, World:_drop_dead_views) drops its view, so a cached view
+-- points at a live map (and one missed would refuse to work: a view checks
+-- its map on every use).
 local function tiles_of(h, write)
   local w = is_handle(h) and owner[h]
   if not w or h.kind ~= "map" then
@@ -268,7 +274,7 @@ local function tiles_of(h, write)
     if not tm then error(label(h.kind, h.uid) .. " has no tiles", 0) end
     w._tilemaps[h.uid] = tm
   end
-  if write and w._txn then w:_touch(h.uid) end
+  if write then w:_touch(h.uid) end
   return tm
 end
 M._tiles_of = tiles_of
@@ -357,7 +363,7 @@ Handle.__index = function(h, k)
   if persistent[k] then
     check_alive(h, k)
     local _, is_table = s:get(h.uid, k)
-    if not is_table then owner[h]:_touch(h.uid) s:set(h.uid, label(h.kind, h.uid) .. " " .. k, {}, k) end
+    if not is_table then s:set(h.uid, label(h.kind, h.uid) .. " " .. k, {}, k) end
     return proxy(owner[h], h.uid, h.kind, { k })
   end
   if k == "archetype" or k == "map" or k == "x" or k == "y" then
@@ -387,7 +393,6 @@ Handle.__newindex = function(h, k, v)
     check_alive(h, k)
     if type(v) ~= "table" then error(label(h.kind, h.uid) .. " " .. k .. ": must be a table", 2) end
     local w = owner[h]
-    w:_touch(h.uid)
     local ok, err = pcall(w._s.set, w._s, h.uid, label(h.kind, h.uid) .. " " .. k, v, k)
     if not ok then error(boundary.strip(err), 2) end
     return
@@ -617,25 +622,29 @@ function World:create_object(opts)
   return create_object(self, opts)
 end
 
--- world:create_map{ width =, height =, fill =, archetype =, tokens = }
+-- world:create_map{ width =, height =, fill =, archetype =, tokens = }: the
+-- core's map (strata_map_create: its archetype's properties, restock and
+-- renew counting from now), filled and given its tokens in the same
+-- savepoint, so that a refused fill or token leaves no map behind.
 function World:create_map(opts)
   options.check("world:create_map", opts, 2)
   if type(opts) ~= "table" then error("expected { width =, height =, ... }", 0) end
   if math.type(opts.width) ~= "integer" or math.type(opts.height) ~= "integer" then
     error(("width and height must be integers, got %s, %s"):format(tostring(opts.width), tostring(opts.height)), 0)
   end
-  if opts.archetype ~= nil then self._registry:view("base.map_archetype"):ensure(opts.archetype) end
+  if opts.archetype ~= nil and type(opts.archetype) ~= "string" then
+    error("archetype must be an ID string, got " .. type(opts.archetype), 0)
+  end
   if opts.tokens ~= nil and type(opts.tokens) ~= "table" then
     error("tokens must be a table { [name] = traits }", 0)
   end
-  local uid = self._s:create_map(opts.width, opts.height, opts.archetype)
-  local m = handle(self, uid)
-  if opts.fill ~= nil then m:clear(opts.fill) end
-  for name, traits in pairs(opts.tokens or {}) do m:define_token(name, traits) end
-  local arch = opts.archetype and archetype_of(self._registry, "map", opts.archetype)
-  if arch and arch.properties then m.props = arch.properties end
-  -- Its restock and renew count from now (the core's map bookkeeping).
-  if opts.archetype then self._rt:set_archetype(uid, opts.archetype) end
+  local ok, m = self:_atomic(function()
+    local m = handle(self, internals.core_call(self, nil, "create_map", opts.width, opts.height, opts.archetype))
+    if opts.fill ~= nil then m:clear(opts.fill) end
+    for name, traits in pairs(opts.tokens or {}) do m:define_token(name, traits) end
+    return m
+  end)
+  if not ok then error(m, 0) end
   return m
 end
 
@@ -668,143 +677,48 @@ end
 -- world.rng:stream(key) is a name for one of the world's streams
 -- (bindings/lua/stream.c): each draw reads the world's state of it and writes
 -- it back, so the world is its one owner and its savepoints undo draws too.
---
--- ctx.rng of a floor or branch room generator is another thing: a generator
--- the core lends for one call and reads back after it. It is wrapped as a
--- stream whose draws are recorded in every open savepoint (record_stream), so
--- that a rollback puts it back.
-local Stream = {}
-local stream_key = setmetatable({}, { __mode = "k" })
-Stream.__index = function(s, k)
-  if k == "key" then return stream_key[s] end
-  return Stream[k]
-end
-Stream.__newindex = function(s) error("stream '" .. stream_key[s] .. "' has no fields to set", 2) end
-Stream.__tostring = function(s) return "stream '" .. stream_key[s] .. "'" end
-private.protect(Stream, "strata.stream")
-
--- Records the generator's state in every open savepoint that has none yet:
--- an inner savepoint interrupted before its own rollback (a spent budget)
--- leaves the outer one able to put the stream back.
-local function record_stream(s)
-  local txn = owner[s]._txn
-  local st
-  while txn do
-    local saved = txn.streams
-    if not saved then saved = {} txn.streams = saved end
-    if saved[s] == nil then
-      st = st or stream_rng[s]:state()
-      saved[s] = st
-    end
-    txn = txn.outer
-  end
-end
-
-local function rng_of(s)
-  local r = stream_rng[s]
-  if not r then error("expected a stream, got " .. tostring(s), 3) end
-  return r
-end
-
-for _, name in ipairs{ "int", "float", "chance", "shuffle", "pick", "set_state" } do
-  Stream[name] = function(self, ...)
-    local r = rng_of(self)
-    record_stream(self)
-    return r[name](r, ...)
-  end
-end
-function Stream:state() return rng_of(self):state() end
-function Stream:stream(key) return rng_of(self):stream(key) end
--- The generator of a lent stream, for C functions that draw from it
--- (layouts): for strata's own code only (a mod holding it could draw without
--- the savepoint noting it). nil for anything else.
-function private.stream_generator(s)
-  if debug.getmetatable(s) ~= Stream then return nil end
-  local r = rng_of(s)
-  record_stream(s)
-  return r
-end
-
+-- ctx.rng of a floor, map hook or branch room generator is the same kind of
+-- value: the core lends the call's generator to the world under its key.
 function World:stream(key)
   if type(key) ~= "string" then error("world.rng:stream: key must be a string", 2) end
   return self._s:stream_handle(key)
 end
 
--- A stream over the generator r that the core lends for one call (ctx.rng
--- of a floor or branch room generator).
-local function lent_stream(w, key, r)
-  local s = setmetatable({}, Stream)
-  stream_rng[s], stream_key[s], owner[s] = r, key, w
-  return s
-end
-
 -- ---- savepoints ----------------------------------------------------------------------------
--- world:_atomic(fn, ...) -> true, results | false, error: runs fn as one
--- savepoint. On an error everything it changed is undone (objects, their
--- properties and tiles, timers, subscriptions, random streams, the clock);
--- uids it drew stay used.
-function World:_touch(uid)
-  local txn = self._txn
-  if txn and not (txn.touched and txn.touched[uid]) then
-    local touched = txn.touched or {}
-    touched[uid], txn.touched = true, touched
-    self._s:touch(uid)
+-- The core's savepoints are the only journal (core/src/world_txn.c): this
+-- side keeps none. world:_atomic(fn, ...) -> true, results | false, error:
+-- runs fn as one savepoint. On an error everything it changed is undone
+-- (objects, their properties and tiles, timers, subscriptions, random
+-- streams, the clock); uids it drew stay used.
+
+-- Before editing an object other than through the core's calls (its tiles
+-- through a view): the core journals it once per savepoint, outside one nothing.
+function World:_touch(uid) self._s:touch(uid) end
+
+-- After a rollback (the core's own tell through the runtime's resolver): tile
+-- map views of objects the rollback removed are dropped.
+function World:_drop_dead_views()
+  for uid in pairs(self._tilemaps) do
+    if not self._s:info(uid) then self._tilemaps[uid] = nil end
   end
 end
 
 -- A savepoint nested in mod code can be interrupted anywhere by a spent
 -- budget or a refused allocation, even between its begin and its rollback:
--- each one therefore closes every savepoint opened since it began, and
--- streams are recorded in every open savepoint (record_stream), so that the
--- outermost one, which the host runs, always restores the world.
+-- each one therefore closes every savepoint opened since it began, so that
+-- the outermost one, which the host runs, always restores the world.
 function World:_atomic(fn, ...)
-  local depth = self._s:depth()
-  self._s:begin()
-  local txn = self:_txn_open()
+  local s = self._s
+  local depth = s:depth()
+  s:begin()
   local r = table.pack(pcall(fn, ...))
   if r[1] then
-    while self._s:depth() > depth do self._s:commit() end
-    self:_txn_close(txn, true)
+    while s:depth() > depth do s:commit() end
     return table.unpack(r, 1, r.n)
   end
-  while self._s:depth() > depth do self._s:rollback() end
-  self:_txn_close(txn, false)
+  while s:depth() > depth do s:rollback() end
+  self:_drop_dead_views()
   return false, r[2]
-end
-
--- The Lua side of a savepoint (opened right after the world's own, closed
--- right after it): lent streams drawn from, objects touched. The
--- core's savepoints (strata.core.runtime) open and close these too.
-function World:_txn_open()
-  -- (streams, touched: made on first need, most savepoints have none)
-  local txn = { outer = self._txn }
-  self._txn = txn
-  return txn
-end
-
--- Closes txn and whatever inner one a spent budget left open (their streams
--- are recorded in txn too: record_stream).
-function World:_txn_close(txn, ok)
-  local outer = txn.outer
-  self._txn = outer
-  if ok then
-    if outer then
-      for _, f in ipairs{ "streams", "touched" } do
-        local mine = txn[f]
-        if mine then
-          local theirs = outer[f] or {}
-          outer[f] = theirs
-          for k, v in pairs(mine) do if theirs[k] == nil then theirs[k] = v end end
-        end
-      end
-    end
-    return
-  end
-  for s, st in pairs(txn.streams or {}) do stream_rng[s]:set_state(st) end
-  -- Tile map views of objects that the rollback removed would point at freed maps.
-  for uid in pairs(self._tilemaps) do
-    if not self._s:info(uid) then self._tilemaps[uid] = nil end
-  end
 end
 
 -- ---- events ---------------------------------------------------------------------------------
@@ -884,7 +798,7 @@ function World:save(path)
   if type(path) ~= "string" then error("path must be a string, got " .. type(path), 0) end
   -- The host's: never on behalf of a mod's callback, whatever reached it.
   if core.guard.active() then error("saving belongs to the host: not inside a mod's callback", 0) end
-  if self._txn then error("cannot save while a handler's changes are not settled (inside a savepoint)", 0) end
+  if self._s:depth() > 0 then error("cannot save while a handler's changes are not settled (inside a savepoint)", 0) end
   local list = {}
   for i, m in ipairs(self._mods) do list[i] = { m.id, m.version } end
   self._s:save(path, list)
@@ -937,9 +851,9 @@ function M.open(path, opts)
 end
 
 -- Areas, floors, entrances, stairs and travel extend worlds and handles.
-local internals = { World = World, kinds = kinds, handle = handle, label = label,
+internals = { World = World, kinds = kinds, handle = handle, label = label,
   check_alive = check_alive, is_handle = is_handle, point = point, archetype_of = archetype_of,
-  lent_stream = lent_stream, runtime_hooks = runtime_hooks }
+  runtime_hooks = runtime_hooks }
 require("strata.areas")(M, internals)
 -- Actors moving on tile maps: world:move, world:walk.
 require("strata.walk")(M, internals)
@@ -992,8 +906,6 @@ boundary.wrap_all(handle_methods, "object:")
 for kind, k in pairs(kinds) do
   if k.methods then boundary.wrap_all(k.methods, kind .. ":") end
 end
--- One verb family: create_*; the new_* names are aliases kept for old code.
-World.new_map, World.new_actor, World.new_object = World.create_map, World.create_actor, World.create_object
 M.new = boundary.wrap("strata.world.new", M.new)
 M.open = boundary.wrap("strata.world.open", M.open)
 M.reload = boundary.wrap("strata.reload", M.reload)

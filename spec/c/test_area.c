@@ -420,7 +420,7 @@ static void test_errors(strata_registry *reg) {
   char *before = dump(w), *after;
   CHECK_EQ_INT(strata_area_floor(rt, a, 1, NULL, &err), STRATA_EARG);
   snprintf(want, sizeof want, "area generator 'dungeon.nothing' returned nil for floor 1 of area#%llu: "
-           "expected a map (world:new_map, strata_map_create)", (unsigned long long)a);
+           "expected a map (world:create_map, strata_map_create)", (unsigned long long)a);
   CHECK_STR(err.message, want);
   after = dump(w);
   CHECK_STR(after, before);

@@ -78,7 +78,9 @@ typedef struct strata_call {
   const strata_value *args;     /* timers and subscriptions: the args stored with them */
   const strata_value *result;   /* events: the result of the chain so far (nil: none) */
   strata_rng *rng;              /* a stream of its own, saved after the call; NULL: none */
-  const char *rng_key;          /* that stream's key, e.g. "area#7 floor 3" */
+  const char *rng_key;          /* that stream's key, e.g. "area#7 floor 3": lent to the world
+                                ** for the call (strata_world_lend_stream), so the host may
+                                ** draw from it by the key as well (the Lua host does) */
   /* answers */
   uint64_t made;                /* generate / generate_floor: the map made (0: none) */
   int has_pos;                  /* starting_pos: nonzero when x, y are set */

@@ -140,6 +140,17 @@ STRATA_API strata_status strata_world_stream(strata_world *w, const char *key, s
                                   strata_error *err);
 STRATA_API strata_status strata_world_set_stream(strata_world *w, const char *key, const strata_rng *r,
                                       strata_error *err);
+/* A generator lent to host code for one call under the name key (a branch
+** room's cell stream: made from the seed, used once, neither kept among the
+** world's streams nor saved). Until strata_world_lend_end, the two functions
+** above read and write *rng under key, journaled as a stream's, so that a
+** savepoint rolled back during the call puts it back; a rollback after the
+** lend ended leaves *rng alone. Lends nest (the innermost of a key wins);
+** key and rng must stay valid until the lend ends. ENOMEM: nothing lent. */
+STRATA_API strata_status strata_world_lend_stream(strata_world *w, const char *key, strata_rng *rng,
+                                       strata_error *err);
+/* Ends the innermost lend. */
+STRATA_API void strata_world_lend_end(strata_world *w);
 STRATA_API size_t strata_world_stream_count(const strata_world *w);
 /* The i-th stream (0-based, in creation order). */
 STRATA_API const char *strata_world_stream_at(const strata_world *w, size_t i, strata_rng *out);
