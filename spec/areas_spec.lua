@@ -55,12 +55,12 @@ end
 describe("areas", function()
   it("generate a ten-floor dungeon lazily as an actor walks down its stairs", function()
     local w = new_world(5)
-    local top = w:new_map{ width = 30, height = 20, fill = "grass" }
+    local top = w:create_map{ width = 30, height = 20, fill = "grass" }
     local surface = w:create_area("dungeon.town")
     surface:add_floor(top, 1)
     local cave = w:create_area("dungeon.cave", { parent = surface })
     local door = w:create_entrance(cave, 12, 7, top)
-    local hero = w:new_actor{ map = top, x = 0, y = 0, player = true }
+    local hero = w:create_actor{ map = top, x = 0, y = 0, player = true }
     assert.equal(0, #(function() local t = {} for n in cave:floors() do t[#t + 1] = n end return t end)())
     local map = w:travel(hero, door)
     assert.equal(1, map.floor)
@@ -99,7 +99,7 @@ describe("areas", function()
     assert.is_false(a:is_conquered())
     a:set_conquered(true)
     assert.is_true(a:is_conquered())
-    local m = w:new_map{ width = 4, height = 4, fill = "floor" }
+    local m = w:create_map{ width = 4, height = 4, fill = "floor" }
     a:add_floor(m, 3)
     assert.equal(a, m.area)
     assert.equal(3, m.floor)
@@ -140,9 +140,9 @@ describe("areas", function()
     local root = w:create_area("dungeon.town")
     local mid = w:create_area("dungeon.town", { parent = root })
     local leaf = w:create_area("dungeon.town", { parent = mid })
-    local m = w:new_map{ width = 3, height = 3 }
+    local m = w:create_map{ width = 3, height = 3 }
     mid:add_floor(m, 1)
-    local thing = w:new_object{ kind = "chest", map = m, x = 1, y = 1 }
+    local thing = w:create_object{ kind = "chest", map = m, x = 1, y = 1 }
     mid:delete{ children = "reparent" }
     assert.is_false(mid:alive())
     assert.is_false(m:alive())
@@ -185,7 +185,7 @@ describe("areas", function()
     w2:regenerate_child_maps(ow2)
     assert.equal(2, #features(ow2, "entrance"))
     -- the overworld floor forgotten and generated anew gets its entrances back, once
-    local hero = w2:new_actor{ player = true }
+    local hero = w2:create_actor{ player = true }
     w2:find_unique("dungeon.world"):forget_floor(1)
     local fresh = w2:travel(hero, w2:get_or_create_map("dungeon.world"))
     assert.equal(2, #features(fresh, "entrance"))
@@ -196,7 +196,7 @@ describe("areas", function()
   it("run restock and renew with the elapsed intervals after world:advance, and not otherwise", function()
     local w = new_world()
     local a = w:create_area("dungeon.cave")
-    local hero = w:new_actor{ player = true }
+    local hero = w:create_actor{ player = true }
     local f1 = w:travel(hero, a:floor(1))
     local function log(m) local out = {} for _, l in ipairs(m.props.log) do out[#out + 1] = l end return out end
     assert.same({ "spawn 1", "load", "enter", "entered event" }, log(f1))
@@ -228,11 +228,11 @@ describe("areas", function()
     local seen = {}
     w._registry.handlers = w._registry.handlers or {}
     local town = w:create_area("dungeon.town")
-    local m1 = w:new_map{ width = 10, height = 10, fill = "floor", archetype = "dungeon.plain" }
-    local m2 = w:new_map{ width = 10, height = 10, fill = "floor" }
+    local m1 = w:create_map{ width = 10, height = 10, fill = "floor", archetype = "dungeon.plain" }
+    local m2 = w:create_map{ width = 10, height = 10, fill = "floor" }
     town:add_floor(m1, 1)
     town:add_floor(m2, 2)
-    local hero = w:new_actor{ player = true }
+    local hero = w:create_actor{ player = true }
     assert.equal(m1, w:travel(hero, m1))
     assert.same({ 2, 3 }, { hero.x, hero.y })          -- the archetype's starting_pos
     assert.equal(m2, w:travel(hero, m2))
@@ -291,7 +291,7 @@ describe("areas", function()
       local a = w:create_area("dungeon.hollow")
       local before = world_text(w)
       assert.has_error(function() a:floor(1) end,
-        "area:floor: area generator 'dungeon.nothing' returned nil for floor 1 of area#" .. a.uid .. ": expected a map (world:new_map)")
+        "area:floor: area generator 'dungeon.nothing' returned nil for floor 1 of area#" .. a.uid .. ": expected a map (world:create_map)")
       assert.equal(before, world_text(w))
       local r = w:create_area("dungeon.rubble")
       local rng_before = w.rng:stream("area#" .. r.uid .. " floor 1"):state()
@@ -309,10 +309,10 @@ describe("areas", function()
       assert.has_error(function() w:create_area("dungeon.caev") end)
       local ok, err = pcall(w.create_area, w, "dungeon.caev")
       assert.matches("unknown base.area_archetype 'dungeon.caev'.*dungeon.cave", err)
-      assert.has_error(function() w:new_map{ width = 3, height = 3, archetype = "dungeon.nope" } end)
+      assert.has_error(function() w:create_map{ width = 3, height = 3, archetype = "dungeon.nope" } end)
       assert.equal(before, world_text(w))
       local a = w:create_area("dungeon.town")
-      local m1, m2 = w:new_map{ width = 3, height = 3 }, w:new_map{ width = 3, height = 3 }
+      local m1, m2 = w:create_map{ width = 3, height = 3 }, w:create_map{ width = 3, height = 3 }
       a:add_floor(m1, 1)
       before = world_text(w)
       ok, err = pcall(a.add_floor, a, m2, 1)
@@ -323,7 +323,7 @@ describe("areas", function()
       assert.equal(before, world_text(w))
       local cave = w:create_area("dungeon.cave")
       local door = w:create_entrance(cave, 1, 1, m1)
-      local hero = w:new_actor{ map = m1, x = 0, y = 0, player = true }
+      local hero = w:create_actor{ map = m1, x = 0, y = 0, player = true }
       cave:delete()
       before = world_text(w)
       ok, err = pcall(w.travel, w, hero, door)
@@ -352,7 +352,7 @@ describe("areas", function()
     end)
     it("putit paradise restocks while the player stays", function()
       local w = strata.world.new{ seed = 4, mods = { "base", "examples" }, mod_path = { "mods" } }
-      local hero = w:new_actor{ player = true }
+      local hero = w:create_actor{ player = true }
       local ow = w:travel(hero, w:get_or_create_map("examples.north_tyris"))
       local floor1 = w:travel(hero, entrance_to(ow, "examples.putit_paradise"))
       assert.equal(1, floor1.props.welcomes)

@@ -56,8 +56,4 @@ describe("the data registry", function()
     assert.has_error(function() w.data["base.event"].late = {} end)
     assert.has_error(function() w._registry:add("x", { _type = "base.event", _id = "late" }) end)
   end)
-
-  it("strata.data is gone, and says where to look", function()
-    assert.error_matches(function() return strata.data["base.handler"] end, "world%.data%[type%]")
-  end)
 end)

@@ -388,7 +388,7 @@ describe("layouts from Lua", function()
 
   it("runs base.layout entries by ID on world maps, and retries with generate", function()
     local w = strata.world.new{ mods = { "base", "layouts" }, mod_path = { "mods", "spec/fixtures/mods" } }
-    local m = w:new_map{ width = 20, height = 10 }
+    local m = w:create_map{ width = 20, height = 10 }
     assert.is_true(L.run("layouts.pond", m, { rng = w.rng:stream("pond") }))
     assert.is_true(m:has(10, 5, "water"))
     assert.is_true(L.run("layouts.walled", m, { seed = 1 }))

@@ -126,7 +126,7 @@ describe("the sandbox", function()
   end)
 
   it("stops a runaway loop and a memory bomb; the world keeps working", function()
-    local obj = w:new_object{ kind = "thing" }
+    local obj = w:create_object{ kind = "thing" }
     -- a stopped handler is reported by advance (time still moves), not raised
     w:schedule{ after = 1, handler = "sandboxed.runaway" }
     local failures = w:advance(2)
@@ -160,7 +160,7 @@ describe("strata.reload", function()
     local function write(text) local g = io.open(init, "w") g:write(text) g:close() end
 
     local w = strata.world.new{ seed = 1, mods = { "base", "testmod" }, mod_path = { "mods", dir } }
-    local log = w:new_object{ kind = "log" }
+    local log = w:create_object{ kind = "log" }
     w:schedule{ after = 1, every = 1, handler = "testmod.note", args = { log = log, tag = "t" } }
     local entry = w.data["base.handler"]:ensure("testmod.note")
 

@@ -55,11 +55,11 @@ describe("strata.paths", function()
     local explicit = [[
       local paths = require "strata.paths"
       local w = strata.world.new{ seed = 1, mod_path = paths.mod_path() }
-      print(w:new_object{ kind = "thing" }.kind, w.time == 0)
+      print(w:create_object{ kind = "thing" }.kind, w.time == 0)
     ]]
     local default = [[
       local w = strata.world.new{ seed = 1 }
-      print(w:new_object{ kind = "thing" }.kind, w.time == 0)
+      print(w:create_object{ kind = "thing" }.kind, w.time == 0)
     ]]
 
     it("strata run finds base", function()

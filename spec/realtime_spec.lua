@@ -361,7 +361,7 @@ describe("strata run with realtime runs", function()
   local endless = [[
     local dir = ...
     local w = strata.world.new{ seed = 1, mod_path = strata.paths.mod_path() }
-    w:new_object{ kind = "log", props = { note = "kept" } }
+    w:create_object{ kind = "log", props = { note = "kept" } }
     strata.realtime.run(w, { scale = 10, tick = 0.01, on_stop = function(world, why)
       world:save(dir .. "/world.db")
       local f = io.open(dir .. "/reason", "w") f:write(why) f:close()

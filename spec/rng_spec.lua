@@ -123,7 +123,7 @@ describe("world streams drawn in timer handlers", function()
 
   it("go on drawing when several runs fall in one advance", function()
     local w = strata.world.new{ seed = 4, mods = { "base", "testmod" }, mod_path = { "mods", "spec/fixtures/mods" } }
-    local log = w:new_object{ kind = "log" }
+    local log = w:create_object{ kind = "log" }
     w:schedule{ after = 1, every = 1, handler = "testmod.roll", args = { log = log } }
     w:advance(3)
     w:advance(3)

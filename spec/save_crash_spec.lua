@@ -112,7 +112,7 @@ describe("incremental saves killed at random points", function()
     assert.is_true(hot, "no kill landed inside a save in 40 tries")
     -- Another world, saved whole over that file: the old save's journal must not reach it.
     local other = strata.world.new{ seed = 99, mods = cw.MODS.mods, mod_path = cw.MODS.mod_path }
-    for i = 1, 300 do other:new_object{ kind = "thing", props = { other = i } } end
+    for i = 1, 300 do other:create_object{ kind = "thing", props = { other = i } } end
     other:save(path)
     assert.is_nil(read_file(path .. "-journal"))
     local w = strata.world.open(path, cw.MODS)

@@ -37,8 +37,8 @@ describe("world saves", function()
   it("keeps state, time, the uid counter and RNG positions in one process", function()
     local path = tmpname()
     local w = strata.world.new{ seed = 3, mods = MODS.mods, mod_path = MODS.mod_path }
-    local m = w:new_object{ kind = "map" }
-    local a = w:new_actor{ archetype = "testmod.goblin", map = m, x = 4, y = 5 }
+    local m = w:create_object{ kind = "map" }
+    local a = w:create_actor{ archetype = "testmod.goblin", map = m, x = 4, y = 5 }
     a.state.inv = { "rope", n = 2.5, ref = m, flags = { [10] = true } }
     a:tag("hostile"):tag("small"):tag("x"):untag("x")
     w:advance(12.5)
@@ -53,7 +53,7 @@ describe("world saves", function()
     assert.equal(4, a2.x)
     assert.equal(5, a2.y)
     assert.equal(w2:object(m.uid), a2.map)
-    assert.equal(w:new_object{ kind = "z" }.uid, w2:new_object{ kind = "z" }.uid)
+    assert.equal(w:create_object{ kind = "z" }.uid, w2:create_object{ kind = "z" }.uid)
     assert.equal("rope", a2.state.inv[1])
     assert.same({ "hostile", "small" }, a2:tags())
     assert.is_true(a2:has_tag("small"))
@@ -69,8 +69,8 @@ describe("world saves", function()
   it("save to the file it came from writes the changes; a failed save loses nothing", function()
     local path = tmpname()
     local w = strata.world.new{ seed = 1, mods = MODS.mods, mod_path = MODS.mod_path }
-    local m = w:new_map{ width = 8, height = 8, fill = "rock" }
-    local a = w:new_actor{ archetype = "testmod.goblin" }
+    local m = w:create_map{ width = 8, height = 8, fill = "rock" }
+    local a = w:create_actor{ archetype = "testmod.goblin" }
     w:save(path)
     a.state.hp = 9
     m:set(3, 3, "floor")
@@ -96,8 +96,8 @@ describe("world saves", function()
   it("refuses a save whose IDs are unknown, listing each with where it is used", function()
     local path = tmpname()
     local w = strata.world.new{ seed = 1, mods = MODS.mods, mod_path = MODS.mod_path }
-    local a = w:new_actor{ archetype = "testmod.goblin" }
-    local log = w:new_object{ kind = "log" }
+    local a = w:create_actor{ archetype = "testmod.goblin" }
+    local log = w:create_object{ kind = "log" }
     w:schedule{ after = 5, handler = "testmod.note", args = { log = log, tag = "x" } }
     a:subscribe("testmod.poked", "testmod.on_poke", { label = "a", add = 1 })
     w:save(path)
@@ -181,7 +181,7 @@ describe("map objects", function()
   it("own their tiles, which are saved and reopened", function()
     local path = tmpname()
     local w = strata.world.new{ seed = 1, mods = MODS.mods, mod_path = MODS.mod_path }
-    local m = w:new_map{ width = 6, height = 4, fill = "rock" }
+    local m = w:create_map{ width = 6, height = 4, fill = "rock" }
     assert.equal("map", m.kind)
     m:set(2, 1, "floor")
     m:set(2, 1, "door")

@@ -8,7 +8,7 @@ local function new_world(seed) return strata.world.new{ seed = seed or 1, mods =
 describe("world handles", function()
   it("have uid, kind, alive and fail clearly once deleted", function()
     local w = new_world()
-    local a = w:new_actor{}
+    local a = w:create_actor{}
     assert.equal("actor", a.kind)
     assert.is_true(a:alive())
     assert.equal(a, w:object(a.uid))
@@ -17,13 +17,13 @@ describe("world handles", function()
     assert.is_false(a:alive())
     assert.has_error(function() return a.state end, "state: actor#" .. a.uid .. " was deleted")
     assert.is_nil(w:object(a.uid))
-    local b = w:new_object{ kind = "thing" }
+    local b = w:create_object{ kind = "thing" }
     assert.is_true(b.uid > a.uid) -- uids are never reused
   end)
 
   it("unknown archetypes are refused with suggestions", function()
     local w = new_world()
-    local ok, err = pcall(w.new_object, w, { kind = "actor", archetype = "testmod.gobiln" })
+    local ok, err = pcall(w.create_object, w, { kind = "actor", archetype = "testmod.gobiln" })
     assert.is_false(ok)
     assert.matches("unknown base.actor_archetype 'testmod.gobiln'.*testmod.goblin", err)
   end)
@@ -31,10 +31,10 @@ end)
 
 describe("persistent tables refuse what cannot be saved", function()
   local w, a
-  before_each(function() w = new_world() a = w:new_actor{} end)
+  before_each(function() w = new_world() a = w:create_actor{} end)
 
   it("keeps nested data and handles", function()
-    local other = w:new_object{ kind = "thing" }
+    local other = w:create_object{ kind = "thing" }
     a.state.bag = { "sword", { gold = 5 }, owner = other }
     assert.equal("sword", a.state.bag[1])
     assert.equal(5, a.state.bag[2].gold)
@@ -53,7 +53,7 @@ describe("persistent tables refuse what cannot be saved", function()
   end)
 
   it("refuses a function in metadata and nested tables", function()
-    local area = w:new_object{ kind = "area" }
+    local area = w:create_object{ kind = "area" }
     assert.has_error(function() area.meta.on_boss = print end,
       "area#" .. area.uid .. " meta.on_boss: cannot store a function; register it with data:add and store its ID")
     a.state.deep = { list = { 1, 2 } }
@@ -97,7 +97,7 @@ end)
 describe("timers", function()
   it("run due timers in (time, uid) order and repeat", function()
     local w = new_world()
-    local log = w:new_object{ kind = "log" }
+    local log = w:create_object{ kind = "log" }
     w:schedule{ after = 5, handler = "testmod.note", args = { log = log, tag = "b" } }
     w:schedule{ after = 5, handler = "testmod.note", args = { log = log, tag = "c" } }
     w:schedule{ after = 2, every = 3, handler = "testmod.note", args = { log = log, tag = "r" } }
@@ -117,15 +117,15 @@ end)
 describe("events", function()
   it("includes the source archetype's events", function()
     local w = new_world()
-    local g = w:new_actor{ archetype = "testmod.goblin" }
-    local plain = w:new_actor{}
+    local g = w:create_actor{ archetype = "testmod.goblin" }
+    local plain = w:create_actor{}
     assert.equal(1100, g:emit("testmod.poked", {}, 0))
     assert.equal(1000, plain:emit("testmod.poked", {}, 0))
   end)
 
   it("orders global handlers and subscriptions by (priority, name); stop ends", function()
     local w = new_world()
-    local g = w:new_actor{}
+    local g = w:create_actor{}
     g:subscribe("testmod.poked", "testmod.on_poke", { label = "late", add = 1 }, { priority = 300 })
     g:subscribe("testmod.poked", "testmod.on_poke", { label = "early", add = 10 }, { priority = 1 })
     assert.equal(1011, g:emit("testmod.poked", { who = "t" }, 0))

@@ -440,38 +440,6 @@ static int w_cancel(lua_State *L) {
   return 1;
 }
 
-/* next_due(until) -> uid, due | nil */
-static int w_next_due(lua_State *L) {
-  const strata_timer *t = strata_world_next_due(check_world(L, 1), luaL_checknumber(L, 2));
-  if (!t) return 0;
-  lua_pushinteger(L, (lua_Integer)t->uid);
-  lua_pushnumber(L, t->due);
-  return 2;
-}
-
-/* skip(uid, until) -> runs passed over: the repeating timer moves past until */
-static int w_skip(lua_State *L) {
-  strata_world *w = check_world(L, 1);
-  uint64_t skipped = 0;
-  strata_error err;
-  if (strata_world_timer_skip(w, check_uid(L, 2), luaL_checknumber(L, 3), &skipped, &err))
-    return raise_err(L, &err);
-  lua_pushnumber(L, (lua_Number)skipped);
-  return 1;
-}
-
-/* fire(uid) -> handler, args */
-static int w_fire(lua_State *L) {
-  strata_world *w = check_world(L, 1);
-  strata_timer t;
-  strata_error err;
-  if (strata_world_fire(w, check_uid(L, 2), &t, &err)) return raise_err(L, &err);
-  lua_pushstring(L, t.handler);
-  lstrata_push_value(L, 1, &t.args);
-  strata_timer_clear(&t);
-  return 2;
-}
-
 /* timers() -> list of { uid, due, every, handler } */
 static int w_timers(lua_State *L) {
   strata_world *w = check_world(L, 1);
@@ -548,20 +516,6 @@ static int w_objects_on(lua_State *L) {
       lua_pushinteger(L, (lua_Integer)o->uid);
       lua_rawseti(L, -2, ++k);
     }
-  return 1;
-}
-
-/* objects_from(uid) -> { uid, ... }: the live objects whose uid is >= uid. */
-static int w_objects_from(lua_State *L) {
-  strata_world *w = check_world(L, 1);
-  lua_Integer from = luaL_checkinteger(L, 2);
-  lua_newtable(L);
-  int k = 0;
-  for (strata_object *o = strata_world_next_object(w, from > 0 ? (uint64_t)from - 1 : 0); o;
-       o = strata_world_next_object(w, o->uid)) {
-    lua_pushinteger(L, (lua_Integer)o->uid);
-    lua_rawseti(L, -2, ++k);
-  }
   return 1;
 }
 
@@ -826,9 +780,9 @@ static const luaL_Reg world_methods[] = {
   { "create", w_create }, { "info", w_info }, { "delete", w_delete },
   { "set_position", w_set_position }, { "set_archetype", w_set_archetype }, { "get", w_get }, { "snapshot", w_snapshot },
   { "keys", w_keys }, { "set", w_set }, { "schedule", w_schedule }, { "cancel", w_cancel },
-  { "next_due", w_next_due }, { "fire", w_fire }, { "skip", w_skip }, { "timers", w_timers },
+  { "timers", w_timers },
   { "subscribe", w_subscribe }, { "unsubscribe", w_unsubscribe },
-  { "subscriptions", w_subscriptions }, { "objects", w_objects }, { "objects_on", w_objects_on }, { "objects_from", w_objects_from }, { "stream", w_stream },
+  { "subscriptions", w_subscriptions }, { "objects", w_objects }, { "objects_on", w_objects_on }, { "stream", w_stream },
   { "set_stream", w_set_stream }, { "used_ids", w_used_ids }, { "create_map", w_create_map }, { "tokens", w_tokens }, { "tilemap", w_tilemap }, { "tags", w_tags }, { "set_tag", w_set_tag }, { "has_tag", w_has_tag }, { "save", w_save }, { "check", w_check },
   { "begin", w_begin }, { "commit", w_commit }, { "rollback", w_rollback }, { "depth", w_depth },
   { "touch", w_touch },

@@ -16,7 +16,7 @@ end
 
 data:add{ _type = "base.area_generator", _id = "putit_paradise",
   generate_floor = function(area, floor, ctx)
-    local m = ctx.world:new_map{ width = 40, height = 25, fill = "wall", archetype = "examples.putit_paradise" }
+    local m = ctx.world:create_map{ width = 40, height = 25, fill = "wall", archetype = "examples.putit_paradise" }
     local px, py = room(m, ctx.rng)
     local first = { px, py }
     for _ = 2, ctx.rng:int(4, 7) do
@@ -39,7 +39,7 @@ data:add{ _type = "base.map_archetype", _id = "putit_paradise", properties = { i
     for i = 1, 2 + map.level // 4 do
       local x, y
       repeat x, y = ctx.rng:int(0, map.width - 1), ctx.rng:int(0, map.height - 1) until map:has(x, y, "floor")
-      ctx.world:new_actor{ archetype = "examples.putit", map = map, x = x, y = y }
+      ctx.world:create_actor{ archetype = "examples.putit", map = map, x = x, y = y }
     end
   end,
   on_restock = function(map, ctx)

@@ -2,7 +2,7 @@
 -- linked by stairs, not stacked: the rooms lie one and two floors "below" it.
 local function hub_room(name)
   return function(ctx)
-    local m = ctx.world:new_map{ width = 20, height = 20, fill = "floor", archetype = "examples." .. name }
+    local m = ctx.world:create_map{ width = 20, height = 20, fill = "floor", archetype = "examples." .. name }
     m:fill(0, 0, 20, 1, "wall"); m:fill(0, 19, 20, 1, "wall")
     m:fill(0, 0, 1, 20, "wall"); m:fill(19, 0, 1, 20, "wall")
     return m
@@ -23,7 +23,7 @@ function quickstart_setup(world)
   world:create_stairs(hub, 15, 10, { floor_delta = 2 })   -- to the AI room
   world:create_stairs(items, 10, 10, { floor_delta = -1 })
   world:create_stairs(ai, 10, 10, { floor_delta = -2 })
-  local player = world:new_actor{ player = true }
+  local player = world:create_actor{ player = true }
   world:travel(player, hub)
   return area, player
 end

@@ -1,7 +1,7 @@
 -- North Tyris: a unique one-floor area at the root of the world.
 data:add{ _type = "base.map_archetype", _id = "north_tyris", properties = { outdoor = true },
   generate = function(ctx)
-    local m = ctx.world:new_map{ width = 60, height = 40, fill = "grass", archetype = "examples.north_tyris" }
+    local m = ctx.world:create_map{ width = 60, height = 40, fill = "grass", archetype = "examples.north_tyris" }
     -- a few woods, placed from the floor's own stream
     for _ = 1, 12 do
       local x, y = ctx.rng:int(0, 55), ctx.rng:int(0, 35)

@@ -35,12 +35,12 @@ local generator = inside
 collectgarbage("restart")
 
 -- one crossing that does nothing: a 0x0 fill through a map handle
-local m = world:new_map{ width = 80, height = 80, fill = "rock" }
+local m = world:create_map{ width = 80, height = 80, fill = "rock" }
 local reps = 200000
 t0 = os.clock()
 for _ = 1, reps do m:fill(0, 0, 0, 0, "floor") end
 local per_call = (os.clock() - t0) / reps
--- calls into C per floor: the generator's own, plus new_map, add_floor and two stairs
+-- calls into C per floor: the generator's own, plus create_map, add_floor and two stairs
 local calls = world.data["base.handler"]:ensure("bench.calls").run() + 4
 
 local ms = total / floors * 1000

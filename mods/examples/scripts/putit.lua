@@ -5,7 +5,7 @@ local here = arg[0]:match("^(.*)/scripts/[^/]*$") or "mods/examples"
 local world = strata.world.new{ seed = tonumber(arg[1]) or 42, mods = { "base", "examples" },
   mod_path = { here .. "/.." } }
 local overworld = world:get_or_create_map("examples.north_tyris")
-local player = world:new_actor{ player = true }
+local player = world:create_actor{ player = true }
 world:travel(player, overworld)
 local entrance
 for f in overworld:features() do

@@ -2,7 +2,7 @@
 -- walls around, a barrel at (4, 2), stairs up at (1, 2) below the first
 -- floor, stairs down at (10, 2) above the last.
 data:add{ _type = "base.area_generator", _id = "cellar", generate_floor = function(area, floor, ctx)
-  local m = ctx.world:new_map{ width = 12, height = 5, fill = "wall" }
+  local m = ctx.world:create_map{ width = 12, height = 5, fill = "wall" }
   m:fill(1, 1, 10, 3, "floor")
   m:set(4, 2, "wall")
   area:add_floor(m, floor)

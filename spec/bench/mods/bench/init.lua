@@ -3,7 +3,7 @@
 bench_calls = 0
 data:add{ _type = "base.area_generator", _id = "rooms", generate_floor = function(area, floor, ctx)
   local rng = ctx.rng
-  local m = ctx.world:new_map{ width = 80, height = 80, fill = "rock" }
+  local m = ctx.world:create_map{ width = 80, height = 80, fill = "rock" }
   local px, py = 40, 40
   local calls = 1
   for _ = 1, 24 do
