@@ -746,7 +746,8 @@ static int w_touch(lua_State *L) {
   strata_world *w = check_world(L, 1);
   uint64_t uid = check_uid(L, 2);
   strata_error err;
-  if (strata_world_depth(w) && strata_world_touch(w, uid, &err)) return raise_err(L, &err);
+  if (!strata_world_depth(w) && strata_world_object(w, uid)) return 0; /* nothing to journal */
+  if (strata_world_touch(w, uid, &err)) return raise_err(L, &err);
   return 0;
 }
 

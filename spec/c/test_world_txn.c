@@ -442,6 +442,43 @@ static void test_streams_timers(void) {
   strata_world_free(w);
 }
 
+/* A generator lent under a key (a branch room's cell stream): the stream
+** functions reach it by the key while lent, a rollback during the lend puts
+** it back, one after the lend ended leaves it alone; it is never one of the
+** world's streams. */
+static void test_lent_stream(void) {
+  strata_error err;
+  strata_world *w = strata_world_new(7, &err);
+  strata_rng lent, r, start;
+  strata_rng_stream(&lent, 7, "cell", 4);
+  start = lent;
+  CHECK_EQ_INT(strata_world_begin(w, &err), STRATA_OK); /* the operation's savepoint */
+  CHECK_EQ_INT(strata_world_lend_stream(w, "cell", &lent, &err), STRATA_OK);
+  strata_world_stream(w, "cell", &r, &err);
+  CHECK(r.state == start.state && r.inc == start.inc);
+  strata_rng_u32(&r);
+  CHECK_EQ_INT(strata_world_set_stream(w, "cell", &r, &err), STRATA_OK);
+  CHECK(lent.state == r.state); /* drawn through the key: the lender's generator moved */
+  strata_rng drawn = lent;
+  strata_world_begin(w, &err); /* a handler that draws, then fails */
+  strata_rng_u32(&r);
+  strata_world_set_stream(w, "cell", &r, &err);
+  strata_rng_u32(&r);
+  strata_world_set_stream(w, "cell", &r, &err);
+  CHECK(lent.state != drawn.state);
+  strata_world_rollback(w);
+  CHECK(lent.state == drawn.state && lent.inc == drawn.inc);
+  strata_world_lend_end(w);
+  CHECK_EQ_INT(strata_world_stream_count(w), 0);
+  strata_world_rollback(w); /* after the lend: the lender's generator is its own */
+  CHECK(lent.state == drawn.state);
+  /* no longer lent: the key names a world stream, from the seed */
+  strata_world_stream(w, "cell", &r, &err);
+  CHECK(r.state == start.state && r.inc == start.inc);
+  CHECK_EQ_INT(strata_world_stream_count(w), 1);
+  strata_world_free(w);
+}
+
 /* Traits defined on a map's private token table are restored; a map that
 ** took a private table inside the savepoint shares the world's again. */
 static void test_private_tokens(void) {
@@ -758,6 +795,7 @@ int main(void) {
   test_deleted_map();
   test_subscriptions();
   test_streams_timers();
+  test_lent_stream();
   test_private_tokens();
   test_save_after_rollback();
   test_free_open();
