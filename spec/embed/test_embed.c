@@ -157,8 +157,14 @@ static void test_walk_from_c(void) {
   lua_State *L = strata_lua_new(NULL, &err);
   CHECK(L != NULL);
   if (!L) return;
-  if (strata_lua_world_open(L, path, NULL, &err)) { fprintf(stderr, "open: %s\n", err.message); check_failed++; lua_close(L); return; }
+  strata_status opened = strata_lua_world_open(L, path, NULL, &err);
   unlink(path);
+  CHECK_EQ_INT(opened, STRATA_OK);
+  if (opened) {
+    fprintf(stderr, "open: %s\n", err.message);
+    lua_close(L);
+    return;
+  }
   lua_setglobal(L, "W");
   CHECK_EQ_INT(luaL_dostring(L, "local h = W:player() local p = W:walk_plan(h) local before = p.state "
                                 "W:advance(20) return before, p.state, h.x, h.y"), LUA_OK);
