@@ -46,6 +46,14 @@ describe("movement in the core", function()
     assert.equal("arrived", again:walk_plan(h2).state)
   end)
 
+  it("the core's refusals reach Lua named by the Lua function", function()
+    local w, _, hero = tile_world()
+    assert.same({ nil, "the way is blocked" }, { w:move(hero, 4, 0) })
+    assert.error_matches(function() w:walk(hero, { 7, 0 }, { step_every = 0 }) end,
+      "world:walk: step_every must be a number of at least 0.001 seconds", nil, true)
+    assert.error_matches(function() w:walk(hero, { 7, 0 }, { step_every = 1 / 0 }) end, "world:walk: step_every")
+  end)
+
   it("tile moves emit points with [1], [2] and x, y", function()
     local w, _, hero = tile_world()
     local seen
