@@ -195,7 +195,8 @@ static strata_status tile_step(strata_runtime *rt, uint64_t actor, strata_error 
   int64_t tx, ty;
   double every = 1;
   sys_num(w, actor, SYS(K(SYS_WALK), K("every")), &every);
-  sys_del(w, actor, SYS(K(SYS_WALK), K("timer")), NULL); /* fired: a one-shot timer */
+  strata_status st = sys_del(w, actor, SYS(K(SYS_WALK), K("timer")), err); /* fired: a one-shot timer */
+  if (st) return st;
   const strata_object *a = strata_world_get(w, actor);
   strata_tilemap *tm = a->has_pos && rt_object(rt, a->map, NULL) ? strata_world_tilemap(w, a->map) : NULL;
   if (!tm || !sys_int(w, actor, SYS(K(SYS_WALK), K("x")), &tx) || !sys_int(w, actor, SYS(K(SYS_WALK), K("y")), &ty) ||
@@ -207,7 +208,7 @@ static strata_status tile_step(strata_runtime *rt, uint64_t actor, strata_error 
   strata_path path;
   strata_path_init(&path);
   int width = strata_tilemap_width(tm);
-  strata_status st = strata_tilemap_find_path(tm, (int)a->x, (int)a->y, (int)tx, (int)ty, &o, &path, err);
+  st = strata_tilemap_find_path(tm, (int)a->x, (int)a->y, (int)tx, (int)ty, &o, &path, err);
   int64_t nx = path.len > 1 ? path.nodes[1] % (uint32_t)width : 0, ny = path.len > 1 ? path.nodes[1] / (uint32_t)width : 0;
   size_t len = path.len;
   strata_path_free(&path);

@@ -90,9 +90,10 @@ typedef enum strata_walk_state {
 /* "walking", "arrived", ...; NULL for STRATA_WALK_NONE. */
 STRATA_API const char *strata_walk_state_name(strata_walk_state s);
 
-/* The smallest step_every: STRATA_TIMER_MIN_EVERY (world.h). */
 /* A walk of the actor (on a map) to cell (x, y): a step every `every` world
-** seconds, the first `every` from now. Replaces the actor's last walk. */
+** seconds (at least STRATA_TIMER_MIN_EVERY, world.h), the first `every` from
+** now. Replaces the actor's last walk. A target off the map, or no route,
+** ends the walk "blocked" at its next step. */
 STRATA_API strata_status strata_walk(strata_runtime *rt, uint64_t actor, int64_t x, int64_t y,
                                      double every, strata_error *err);
 /* A walk of the actor (in a room) to room along route, the n exit names to
