@@ -26,6 +26,7 @@ typedef struct callable_entry callable_entry;
 typedef struct map_def map_def;
 typedef struct area_def area_def;
 typedef struct unique_entry unique_entry;
+typedef struct branch_def branch_def;
 
 typedef struct lruntime {
   strata_runtime *rt;
@@ -36,6 +37,7 @@ typedef struct lruntime {
   map_def *maps;
   area_def *areas;
   unique_entry *uniques;
+  branch_def *branches;
   const strata_unique_def **order; /* unique_at: by the registry's order */
   size_t norder;
   int order_known;

@@ -61,6 +61,12 @@ struct unique_entry {
   strata_unique_def d;
 };
 
+struct branch_def {
+  branch_def *next;
+  strata_branch_def d;
+  char **dirs;
+};
+
 static char *dupstr(const char *s) {
   if (!s) return NULL;
   size_t n = strlen(s) + 1;
@@ -98,6 +104,15 @@ static void free_unique(unique_entry *u) {
   free(u);
 }
 
+static void free_branch_def(branch_def *b) {
+  for (size_t i = 0; i < b->d.ndirs; i++) free(b->dirs[i]);
+  free(b->dirs);
+  free((char *)b->d.id);
+  free((char *)b->d.mod);
+  free((char *)b->d.room_generator);
+  free(b);
+}
+
 void lstrata_runtime_drop_cache(lruntime *lr) {
   for (callable_entry *c = lr->callables, *n; c; c = n) {
     n = c->next;
@@ -113,6 +128,8 @@ void lstrata_runtime_drop_cache(lruntime *lr) {
   lr->areas = NULL;
   for (unique_entry *u = lr->uniques, *n; u; u = n) { n = u->next; free_unique(u); }
   lr->uniques = NULL;
+  for (branch_def *b = lr->branches, *n; b; b = n) { n = b->next; free_branch_def(b); }
+  lr->branches = NULL;
   free(lr->order);
   lr->order = NULL;
   lr->norder = 0;
@@ -405,6 +422,49 @@ static strata_status r_area_archetype(void *host, const char *id, const strata_a
   return STRATA_OK;
 }
 
+/* A branch archetype: { mod =, dirs = { ... }, max_unexplored =, max_new =,
+** room_generator =, max_idle =, reset_every =, reset_chance = }, checked by
+** the dispatcher. */
+static strata_status r_branch_archetype(void *host, const char *id, const strata_branch_def **out,
+                                        strata_error *err) {
+  lruntime *lr = host;
+  lua_State *T = lr->T;
+  for (branch_def *b = lr->branches; b; b = b->next)
+    if (strcmp(b->d.id, id) == 0) { *out = &b->d; return STRATA_OK; }
+  strata_status st = ask_definition(lr, "branch_archetype", id, err);
+  if (st) return st;
+  int t = lua_gettop(T), fail = 0;
+  branch_def *b = calloc(1, sizeof *b);
+  if (!b) { lua_pop(T, 1); return nomem(err); }
+  b->d.id = dupstr(id);
+  b->d.mod = field_str(T, t, "mod", &fail);
+  b->d.room_generator = field_str(T, t, "room_generator", &fail);
+  field_int(T, t, "max_unexplored", &b->d.max_unexplored);
+  field_int(T, t, "max_new", &b->d.max_new);
+  b->d.max_idle = field_num(T, t, "max_idle");
+  b->d.reset_every = field_num(T, t, "reset_every");
+  b->d.reset_chance = field_num(T, t, "reset_chance");
+  if (!b->d.id || fail) st = nomem(err);
+  lua_getfield(T, t, "dirs");
+  size_t n = lua_istable(T, -1) ? lua_rawlen(T, -1) : 0;
+  if (!st && n && !(b->dirs = calloc(n, sizeof *b->dirs))) st = nomem(err);
+  for (size_t i = 0; !st && i < n; i++) {
+    lua_rawgeti(T, -1, (lua_Integer)i + 1);
+    if (lua_type(T, -1) == LUA_TSTRING) {
+      if (!(b->dirs[b->d.ndirs] = dupstr(lua_tostring(T, -1)))) st = nomem(err);
+      else b->d.ndirs++;
+    }
+    lua_pop(T, 1);
+  }
+  lua_pop(T, 2);
+  b->d.dirs = b->d.ndirs ? (const char *const *)b->dirs : NULL;
+  if (st) { free_branch_def(b); return st; }
+  b->next = lr->branches;
+  lr->branches = b;
+  *out = &b->d;
+  return STRATA_OK;
+}
+
 /* The definition table at the top of T (popped) as a cached unique area. */
 static const strata_unique_def *keep_unique(lruntime *lr, const char *id, strata_error *err) {
   lua_State *T = lr->T;
@@ -639,6 +699,7 @@ static strata_status call_fn(strata_call *call, void *data, strata_error *err) {
 
 strata_resolver lstrata_lua_resolver(lruntime *lr) {
   strata_resolver r = { lr, r_resolve, r_map_archetype, r_area_archetype, r_unique_area,
-                        r_unique_at, r_archetype_event, r_event_declared, r_savepoint };
+                        r_unique_at, r_archetype_event, r_event_declared, r_savepoint,
+                        r_branch_archetype };
   return r;
 }

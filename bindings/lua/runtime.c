@@ -18,6 +18,7 @@
 #include "strata/clock.h"
 #include "strata/event.h"
 #include "strata/feature.h"
+#include "strata/move.h"
 #include "strata/travel.h"
 #include "strata/unique.h"
 
@@ -420,6 +421,93 @@ static int rt_branch_generate(lua_State *L) {
   return 1;
 }
 
+/* ---- moving (move.h): true, or nil and the core's reason ---- */
+
+static int moved(lua_State *L, const strata_move_outcome *out) {
+  if (out->refusal == STRATA_MOVE_OK) {
+    lua_pushboolean(L, 1);
+    return 1;
+  }
+  lua_pushnil(L);
+  lua_pushstring(L, out->reason);
+  return 2;
+}
+
+/* rt:move(actor, x, y) */
+static int rt_move(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  strata_move_outcome out;
+  CALL(L, lr, strata_move(lr->rt, (uint64_t)luaL_checkinteger(L, 2), luaL_checkinteger(L, 3), luaL_checkinteger(L, 4),
+                          &out, err));
+  return moved(L, &out);
+}
+
+/* rt:go(actor, dir) */
+static int rt_go(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  strata_move_outcome out;
+  CALL(L, lr, strata_go(lr->rt, (uint64_t)luaL_checkinteger(L, 2), luaL_checkstring(L, 3), &out, err));
+  return moved(L, &out);
+}
+
+/* rt:move_to_room(object, room, exit|nil) */
+static int rt_move_to_room(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  strata_move_outcome out;
+  CALL(L, lr, strata_move_to_room(lr->rt, (uint64_t)luaL_checkinteger(L, 2), (uint64_t)luaL_checkinteger(L, 3),
+                                  opt_uid(L, 4), &out, err));
+  return moved(L, &out);
+}
+
+/* rt:walk(actor, x, y, every) */
+static int rt_walk(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  CALL(L, lr, strata_walk(lr->rt, (uint64_t)luaL_checkinteger(L, 2), luaL_checkinteger(L, 3), luaL_checkinteger(L, 4),
+                          luaL_checknumber(L, 5), err));
+  return 0;
+}
+
+/* rt:walk_rooms(actor, room, { exit name, ... }, every) */
+static int rt_walk_rooms(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  luaL_checktype(L, 4, LUA_TTABLE);
+  size_t n = lua_rawlen(L, 4);
+  const char **route = lua_newuserdatauv(L, (n ? n : 1) * sizeof *route, 0); /* freed by the collector */
+  for (size_t i = 0; i < n; i++) {
+    lua_rawgeti(L, 4, (lua_Integer)i + 1);
+    route[i] = lua_tostring(L, -1); /* (the table keeps the strings alive) */
+    lua_pop(L, 1);
+  }
+  CALL(L, lr, strata_walk_rooms(lr->rt, (uint64_t)luaL_checkinteger(L, 2), (uint64_t)luaL_checkinteger(L, 3),
+                                route, n, luaL_checknumber(L, 5), err));
+  return 0;
+}
+
+/* rt:walk_cancel(actor) -> whether it was walking */
+static int rt_walk_cancel(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  int stopped = 0;
+  CALL(L, lr, strata_walk_cancel(lr->rt, (uint64_t)luaL_checkinteger(L, 2), &stopped, err));
+  lua_pushboolean(L, stopped);
+  return 1;
+}
+
+/* rt:walk_state(actor) -> "walking" | ... | nil (never walked) */
+static int rt_walk_state(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  const char *s = strata_walk_state_name(strata_walk_state_of(lr->rt, (uint64_t)luaL_checkinteger(L, 2)));
+  if (s) lua_pushstring(L, s);
+  else lua_pushnil(L);
+  return 1;
+}
+
+/* rt:branch_collapse(branch) */
+static int rt_branch_collapse(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  CALL(L, lr, strata_branch_collapse(lr->rt, (uint64_t)luaL_checkinteger(L, 2), err));
+  return 0;
+}
+
 /* rt:drop_cache(): definitions and callables are asked for again (a reload) */
 static int rt_drop_cache(lua_State *L) {
   lstrata_runtime_drop_cache(check_rt(L, 1));
@@ -436,7 +524,10 @@ static const luaL_Reg rt_methods[] = {
   { "renew", rt_renew }, { "player", rt_player }, { "find_unique", rt_find_unique }, { "areas", rt_areas }, { "set_level", rt_set_level }, { "set_conquered", rt_set_conquered },
   { "set_starting_floor", rt_set_starting_floor }, { "set_deepest_floor", rt_set_deepest_floor },
   { "emit", rt_emit }, { "advance", rt_advance }, { "event_on", rt_event_on }, { "event_off", rt_event_off },
-  { "branch_generate", rt_branch_generate }, { "drop_cache", rt_drop_cache }, { NULL, NULL } };
+  { "branch_generate", rt_branch_generate }, { "drop_cache", rt_drop_cache },
+  { "move", rt_move }, { "go", rt_go }, { "move_to_room", rt_move_to_room }, { "walk", rt_walk },
+  { "walk_rooms", rt_walk_rooms }, { "walk_cancel", rt_walk_cancel }, { "walk_state", rt_walk_state },
+  { "branch_collapse", rt_branch_collapse }, { NULL, NULL } };
 
 void lstrata_open_runtime(lua_State *L) {
   lua_newtable(L);

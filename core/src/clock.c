@@ -12,10 +12,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* The core's own handler: restock and renew of the map in args.map. */
+/* base.map_renew: restock and renew of the map in args.map. */
 static strata_status map_renew(strata_call *call, void *data, strata_error *err) {
   (void)data;
   return renew_timer_fired(call->rt, call->args, err);
+}
+
+/* The handlers that are the core's own: run without resolving, whatever
+** the host defines under their IDs. */
+static const struct { const char *id; strata_fn fn; } core_handlers[] = {
+  { "base.map_renew", map_renew }, { "base.walk_step", walk_step_fired },
+  { "base.branch_idle", branch_idle_fired }, { "base.branch_reset", branch_reset_fired } };
+
+static int core_handler(const char *id, strata_callable *c) {
+  for (size_t i = 0; i < sizeof core_handlers / sizeof *core_handlers; i++)
+    if (strcmp(id, core_handlers[i].id) == 0) {
+      *c = (strata_callable){ core_handlers[i].fn, NULL, "base" };
+      return 1;
+    }
+  return 0;
 }
 
 static strata_status run_timer(strata_runtime *rt, const strata_timer *t, const char **mod,
@@ -23,9 +38,7 @@ static strata_status run_timer(strata_runtime *rt, const strata_timer *t, const 
   strata_callable c;
   strata_status st;
   *mod = NULL;
-  if (strcmp(t->handler, "base.map_renew") == 0) {
-    c = (strata_callable){ map_renew, NULL, "base" };
-  } else {
+  if (!core_handler(t->handler, &c)) {
     if ((st = rt_resolve(rt, STRATA_LOGIC_HANDLER, t->handler, &c, err))) return st;
     if (!c.fn)
       return strata_error_set(err, STRATA_ENOTFOUND, "base.handler '%s' has no run function",

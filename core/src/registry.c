@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { T_LOGIC = 0, T_MAP = STRATA_LOGIC_COUNT, T_AREA, T_UNIQUE, T_EVENT, T_GENERATOR, T_HANDLER, T_ROOM_GENERATOR };
+enum { T_LOGIC = 0, T_MAP = STRATA_LOGIC_COUNT, T_AREA, T_UNIQUE, T_EVENT, T_GENERATOR, T_HANDLER, T_ROOM_GENERATOR,
+       T_BRANCH };
 
 typedef struct entry {
   int type;
@@ -19,11 +20,13 @@ typedef struct entry {
   strata_map_archetype map;       /* T_MAP */
   strata_area_archetype area;     /* T_AREA */
   strata_unique_def unique;      /* T_UNIQUE */
+  strata_branch_def branch; /* T_BRANCH */
   /* what the copies own */
   strata_value v1, v2;
   char **strs;
   size_t nstrs;
   strata_floor_archetype *floors;
+  const char **dirs;              /* branch.dirs */
 } entry;
 
 typedef struct arch_event {
@@ -63,6 +66,7 @@ static void entry_free(entry *e) {
   free(e->strs);
   free(e->floors);
   free((void *)e->area.types);
+  free(e->dirs);
   free(e);
 }
 
@@ -260,6 +264,14 @@ static strata_status r_unique(void *host, const char *id, const strata_unique_de
   return STRATA_OK;
 }
 
+static strata_status r_branch(void *host, const char *id, const strata_branch_def **out,
+                              strata_error *err) {
+  const entry *e = get(host, T_BRANCH, id);
+  if (!e) return unknown(host, T_BRANCH, "base.branch_archetype", id, err);
+  *out = &e->branch;
+  return STRATA_OK;
+}
+
 static const strata_unique_def *r_unique_at(void *host, size_t i) {
   const strata_registry *reg = host;
   if (i >= reg->nuniques) return NULL;
@@ -292,7 +304,7 @@ strata_registry *strata_registry_new(strata_error *err) {
   strata_registry *reg = calloc(1, sizeof *reg);
   if (!reg) { nomem(err); return NULL; }
   reg->resolver = (strata_resolver){ reg, r_resolve, r_map, r_area, r_unique, r_unique_at,
-                                     r_archetype_event, r_event_declared, NULL };
+                                     r_archetype_event, r_event_declared, NULL, r_branch };
   return reg;
 }
 
@@ -369,6 +381,27 @@ strata_status strata_registry_add_area_archetype(strata_registry *reg,
       ok = own(e, def->floors[i].map_archetype, &e->floors[i].map_archetype);
     }
     ok = ok && e->floors;
+  }
+  if (!ok) { entry_free(e); return nomem(err); }
+  return put(reg, e, err);
+}
+
+strata_status strata_registry_add_branch_archetype(strata_registry *reg,
+                                                   const strata_branch_def *def,
+                                                   strata_error *err) {
+  if (!def || !def->id || !*def->id)
+    return strata_error_set(err, STRATA_EARG, "strata_registry_add_branch_archetype: needs an ID");
+  entry *e = new_entry(T_BRANCH, def->id, def->mod, err);
+  if (!e) return STRATA_ENOMEM;
+  e->branch = *def;
+  e->branch.id = e->id;
+  e->branch.mod = e->mod;
+  e->branch.dirs = NULL;
+  int ok = own(e, def->room_generator, &e->branch.room_generator);
+  if (ok && def->dirs && def->ndirs) {
+    ok = (e->dirs = calloc(def->ndirs, sizeof *e->dirs)) != NULL;
+    for (size_t i = 0; ok && i < def->ndirs; i++) ok = own(e, def->dirs[i], &e->dirs[i]);
+    e->branch.dirs = e->dirs;
   }
   if (!ok) { entry_free(e); return nomem(err); }
   return put(reg, e, err);

@@ -102,10 +102,7 @@ static strata_status renew_fired(strata_runtime *rt, uint64_t map, strata_error 
 }
 
 strata_status renew_timer_fired(strata_runtime *rt, const strata_value *args, strata_error *err) {
-  const strata_value *m = args && args->type == STRATA_VTABLE ? strata_vtable_get_str(args->u.t, "map") : NULL;
-  uint64_t map = !m ? 0 : m->type == STRATA_VINT && m->u.i > 0 ? (uint64_t)m->u.i
-               : m->type == STRATA_VREF ? m->u.ref : 0;
-  return renew_fired(rt, map, err);
+  return renew_fired(rt, args_uid(args, "map"), err);
 }
 
 strata_status strata_map_renew(strata_runtime *rt, uint64_t map, strata_error *err) {

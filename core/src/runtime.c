@@ -274,6 +274,13 @@ strata_status rt_map_hook(strata_runtime *rt, uint64_t map, strata_logic kind, s
 
 /* ---- params tables ---- */
 
+uint64_t args_uid(const strata_value *args, const char *key) {
+  const strata_value *v = args && args->type == STRATA_VTABLE ? strata_vtable_get_str(args->u.t, key) : NULL;
+  if (!v) return 0;
+  if (v->type == STRATA_VINT) return v->u.i > 0 ? (uint64_t)v->u.i : 0;
+  return v->type == STRATA_VREF ? v->u.ref : 0;
+}
+
 strata_status params_ref(strata_value *t, const char *key, uint64_t uid, strata_error *err) {
   if (!uid) return STRATA_OK;
   strata_value k = K(key), v = strata_value_ref(uid);

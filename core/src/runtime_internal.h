@@ -13,6 +13,7 @@
 #include "strata/clock.h"
 #include "strata/event.h"
 #include "strata/feature.h"
+#include "strata/move.h"
 #include "strata/resolver.h"
 #include "strata/runtime.h"
 #include "strata/travel.h"
@@ -156,6 +157,32 @@ void event_report(strata_runtime *rt, const strata_failures *f);
 strata_status failures_push(strata_failures *f, uint64_t timer, uint64_t subscription,
                             const char *event, const char *handler, const char *mod,
                             const char *message);
+
+/* ---- move.c, walk.c, branch_move.c: actors moving ----
+** The sys keys of movement, spelled here only: an actor's walk and its
+** route, a branch's timers (move.h, branch.h say what they hold). */
+#define SYS_WALK "walk"
+#define SYS_WALK_ROUTE "walk_route"
+#define SYS_BTIMERS "btimers"
+/* A refusal into out (printf-style reason). */
+void move_refuse(strata_move_outcome *out, strata_move_refusal r, const char *fmt, ...);
+/* A tile move of a live actor, the events around it; no savepoint of its own. */
+strata_status move_on_map(strata_runtime *rt, uint64_t actor, int64_t x, int64_t y,
+                          strata_move_outcome *out, strata_error *err);
+/* obj from room here (0: none) into room to through exit (0: none), the
+** events around it; no savepoint of its own. */
+strata_status move_enter(strata_runtime *rt, uint64_t obj, uint64_t here, uint64_t to, uint64_t exit,
+                         strata_move_outcome *out, strata_error *err);
+/* world:go's part for branches: *handled 0 when exit is no start exit and
+** here no branch room. */
+strata_status branch_go(strata_runtime *rt, uint64_t actor, uint64_t here, uint64_t exit, int *handled,
+                        strata_move_outcome *out, strata_error *err);
+/* The core's own timer handlers: base.walk_step, base.branch_idle, base.branch_reset. */
+strata_status walk_step_fired(strata_call *call, void *data, strata_error *err);
+strata_status branch_idle_fired(strata_call *call, void *data, strata_error *err);
+strata_status branch_reset_fired(strata_call *call, void *data, strata_error *err);
+/* A uid stored in a timer's args under key (an integer or a reference); 0: none. */
+uint64_t args_uid(const strata_value *args, const char *key);
 
 /* ---- params tables for events ---- */
 strata_status params_ref(strata_value *t, const char *key, uint64_t uid, strata_error *err); /* 0: skipped */

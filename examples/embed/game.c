@@ -8,7 +8,13 @@
 ** still the host's and the floors come from the mod. Each run creates the
 ** cellar area, puts a hero on its first floor, plays scripted turns (moves,
 ** a wall in the way, the stairs down), advancing time each turn, saves,
-** opens the save again and plays one more turn.
+** opens the save again and plays one more turn. Every step is the core's
+** strata_move, so the C callbacks see base.before_move and base.moved.
+**
+** The C world then goes down the well: rooms spawned from an XY map (grid
+** exits), a C handler refusing one move, a start exit into a dungeon branch
+** whose rooms a C room generator makes, and a walk stored in the world
+** that goes on after the save is opened again.
 **
 **   cellar [MODS_DIR [SAVE_DIR]]   (defaults: ./mods and .)
 */
@@ -27,6 +33,8 @@ typedef struct game {
   strata_runtime *rt;
   uint64_t hero;
   int events;          /* base.map_entered seen by the C callback */
+  int moves;           /* base.moved seen */
+  int refuse;          /* how many of the next moves base.before_move refuses */
 } game;
 
 /* ---- the host's logic, registered by ID ---- */
@@ -40,6 +48,43 @@ static strata_status on_entered(strata_call *c, void *data, strata_error *err) {
   g->events++;
   printf("  [C callback] %s: floor %lld\n", c->event, (long long)floor);
   return STRATA_OK;
+}
+
+/* "game.before_move": a handler answering false refuses the move. */
+static strata_status before_move(strata_call *c, void *data, strata_error *err) {
+  (void)err;
+  game *g = data;
+  if (g->refuse > 0) {
+    g->refuse--;
+    c->ret = strata_value_bool(0);
+    printf("  [C callback] %s: refused\n", c->event);
+  }
+  return STRATA_OK;
+}
+
+/* "game.moved": counts; between rooms, says where. */
+static strata_status moved(strata_call *c, void *data, strata_error *err) {
+  (void)err;
+  game *g = data;
+  g->moves++;
+  const strata_value *to = strata_vtable_get_str(c->params->u.t, "to");
+  if (to && to->type == STRATA_VREF) printf("  [C callback] %s: into %s\n", c->event, strata_room_name(g->w, to->u.ref));
+  return STRATA_OK;
+}
+
+/* "game.cave": the well's branch rooms, named by their depth. */
+static strata_status gen_cave(strata_call *c, void *data, strata_error *err) {
+  (void)data;
+  char name[32];
+  snprintf(name, sizeof name, "Cave, depth %lld", (long long)c->depth);
+  strata_value k, v;
+  TRY(strata_value_table(&c->ret, err));
+  TRY(strata_value_string(&k, "name", 4, err));
+  if (strata_value_string(&v, name, strlen(name), err)) { strata_value_clear(&k); return STRATA_ENOMEM; }
+  strata_status st = strata_vtable_set(c->ret.u.t, &k, &v, err);
+  strata_value_clear(&k);
+  if (st) strata_value_clear(&v);
+  return st;
 }
 
 static strata_token tok(strata_world *w, const char *name) {
@@ -118,7 +163,6 @@ static void where(const game *g, const char *what) {
 static strata_status turn(game *g, int n, char key, strata_error *err) {
   const strata_object *h = strata_world_get(g->w, g->hero);
   int64_t x = h->x, y = h->y;
-  uint64_t map = h->map;
   const char *what = "waits";
   if (key == '>') {
     uint64_t stairs = stairs_here(g), reached = 0;
@@ -129,12 +173,10 @@ static strata_status turn(game *g, int n, char key, strata_error *err) {
     }
   } else {
     int dx = key == 'l' ? 1 : key == 'h' ? -1 : 0, dy = key == 'j' ? 1 : key == 'k' ? -1 : 0;
-    if (strata_tilemap_passable(strata_world_tilemap(g->w, map), (int)(x + dx), (int)(y + dy))) {
-      TRY(strata_object_set_position(g->w, g->hero, map, x + dx, y + dy, err));
-      what = dx > 0 ? "east" : dx < 0 ? "west" : dy > 0 ? "south" : "north";
-    } else {
-      what = "bumps into a wall";
-    }
+    strata_move_outcome out;
+    TRY(strata_move(g->rt, g->hero, x + dx, y + dy, &out, err));
+    if (out.refusal == STRATA_MOVE_OK) what = dx > 0 ? "east" : dx < 0 ? "west" : dy > 0 ? "south" : "north";
+    else what = out.refusal == STRATA_MOVE_BLOCKED ? "bumps into a wall" : out.reason;
   }
   TRY(strata_advance(g->rt, 1.0, NULL, err));
   char label[64];
@@ -173,18 +215,88 @@ static strata_registry *host_logic(game *g, int with_cellar, strata_error *err) 
   if (!reg) return NULL;
   strata_status st = strata_registry_add_logic(reg, STRATA_LOGIC_EVENT, "game.entered", on_entered, g,
                                                "game", err);
+  if (!st) st = strata_registry_add_logic(reg, STRATA_LOGIC_EVENT, "game.before_move", before_move, g, "game", err);
+  if (!st) st = strata_registry_add_logic(reg, STRATA_LOGIC_EVENT, "game.moved", moved, g, "game", err);
   if (!st && with_cellar) {
     st = strata_registry_add_logic(reg, STRATA_LOGIC_GENERATE_FLOOR, "cellar.cellar", gen_cellar, NULL,
                                    "game", err);
     strata_area_archetype cellar = {.id = "cellar.cellar", .generator = "cellar.cellar",
                                     .has_deepest_floor = 1, .deepest_floor = 2};
     if (!st) st = strata_registry_add_area_archetype(reg, &cellar, err);
+    /* the well's branches: rooms from gen_cave, collapsing after 30 s without a move */
+    static const char *const dirs[] = { "north", "east", "west" };
+    strata_branch_def depths = {.id = "game.depths", .dirs = dirs, .ndirs = 3, .room_generator = "game.cave",
+                                .max_idle = 30};
+    if (!st) st = strata_registry_add_logic(reg, STRATA_LOGIC_GENERATE_ROOM, "game.cave", gen_cave, NULL, "game", err);
+    if (!st) st = strata_registry_add_branch_archetype(reg, &depths, err);
   }
   if (st) {
     strata_registry_free(reg);
     return NULL;
   }
   return reg;
+}
+
+/* The host's global handlers, on a runtime (they are the runtime's, not the world's). */
+static strata_status listen(game *g, strata_error *err) {
+  TRY(strata_event_on(g->rt, "base.map_entered", "game", 0, "game.entered", err));
+  TRY(strata_event_on(g->rt, "base.before_move", "game", 0, "game.before_move", err));
+  return strata_event_on(g->rt, "base.moved", "game", 0, "game.moved", err);
+}
+
+/* ---- down the well: rooms, grid and branch exits, a stored walk (C world only) ---- */
+
+static const char *WELL = "+ 0 1 2\n\n1 #-#\n  | |\n0 #-#\n\n+ 0 1 2\n";
+
+static strata_status go(game *g, uint64_t who, const char *dir, strata_error *err) {
+  strata_move_outcome out;
+  TRY(strata_go(g->rt, who, dir, &out, err));
+  if (out.refusal) printf("go %s: %s\n", dir, out.reason);
+  else printf("go %s: in %s\n", dir, strata_room_name(g->w, strata_room_of(g->w, who)));
+  return STRATA_OK;
+}
+
+static strata_status well(game *g, strata_error *err) {
+  printf("== down the well\n");
+  strata_xymap *xy = strata_xymap_parse(WELL, strlen(WELL), "well", NULL, 0, err);
+  if (!xy) return err->status;
+  /* room names by coordinate (grid.h's prototypes; any other room keeps the default) */
+  strata_grid_proto names[] = {{0, 0, STRATA_GRID_ROOM, 0, 0, "The bottom of the well", NULL, NULL},
+                               {1, 0, STRATA_GRID_ROOM, 0, 0, "A ledge", NULL, NULL},
+                               {0, 1, STRATA_GRID_ROOM, 0, 0, "A crack", NULL, NULL},
+                               {1, 1, STRATA_GRID_ROOM, 0, 0, "Below the well's mouth", NULL, NULL}};
+  strata_grid_map gm = {xy, names, 4, NULL, 0};
+  strata_grid_counts counts;
+  strata_status st = strata_grid_spawn(g->w, &gm, 1, NULL, &counts, err);
+  strata_xymap_free(xy);
+  if (st) return st;
+  printf("spawned %zu rooms and %zu exits\n", counts.created.rooms, counts.created.exits);
+  uint64_t climber, start, bottom = strata_grid_room(g->w, "well", 0, 0), top = strata_grid_room(g->w, "well", 1, 1);
+  TRY(strata_world_create(g->w, "actor", NULL, &climber, err));
+  TRY(strata_room_put(g->w, climber, bottom, err));
+  TRY(go(g, climber, "east", err));
+  g->refuse = 1;
+  TRY(go(g, climber, "north", err));   /* a C handler says no */
+  TRY(go(g, climber, "north", err));
+  TRY(go(g, climber, "up", err));      /* no such way */
+  /* the top room opens into a branch: its rooms are made as they are first entered */
+  TRY(strata_branch_make_start(g->w, top, "north", "game.depths", &start, err));
+  TRY(go(g, climber, "north", err));
+  uint64_t room = strata_room_of(g->w, climber);
+  printf("branch#%llu: %lld room(s)\n", (unsigned long long)strata_branch_of(g->w, room),
+         (long long)strata_branch_room_count(g->w, strata_branch_of(g->w, room)));
+  TRY(strata_advance(g->rt, 31, NULL, err)); /* idle: the branch collapses, the climber back on top */
+  printf("after 31 s: the climber is in %s, the branch %s\n", strata_room_name(g->w, strata_room_of(g->w, climber)),
+         strata_is_branch(g->w, strata_branch_of(g->w, room)) ? "stays" : "is gone");
+  return STRATA_OK;
+}
+
+/* A walk of the hero to the far end of floor 2, a step a second: stored in the world. */
+static strata_status walk(game *g, strata_error *err) {
+  TRY(strata_walk(g->rt, g->hero, 9, 3, 1, err));
+  TRY(strata_advance(g->rt, 3, NULL, err));
+  where(g, "walking");
+  return STRATA_OK;
 }
 
 /* ---- the C world ---- */
@@ -203,10 +315,11 @@ static int run_c(const char *file) {
   t.passable = 0;
   if (strata_tokens_define(strata_world_tokens(g.w), "wall", 4, &t, &err)) goto out;
   if (!(g.rt = strata_runtime_new(g.w, strata_registry_resolver(reg), &err))) goto out;
-  if (strata_event_on(g.rt, "base.map_entered", "game", 0, "game.entered", &err)) goto out;
+  if (listen(&g, &err)) goto out;
   if (play(&g, SCRIPT, &err)) goto out;
+  if (well(&g, &err) || walk(&g, &err)) goto out;
   if (strata_world_save(g.w, file, NULL, 0, &err)) goto out;
-  printf("saved; events seen: %d\n", g.events);
+  printf("saved; events seen: %d, moves: %d\n", g.events, g.moves);
 
   /* Open the save: a new world and runtime; the handler is the runtime's, so again. */
   strata_runtime_free(g.rt);
@@ -217,9 +330,12 @@ static int run_c(const char *file) {
   if (strata_world_open(file, &g.w, &mods, &nmods, &err)) { g.w = NULL; goto out; }
   strata_mod_versions_free(mods, nmods);
   if (!(g.rt = strata_runtime_new(g.w, strata_registry_resolver(reg), &err))) goto out;
-  if (strata_event_on(g.rt, "base.map_entered", "game", 0, "game.entered", &err)) goto out;
+  if (listen(&g, &err)) goto out;
   g.hero = strata_player(g.rt);
   where(&g, "reopened");
+  if (strata_advance(g.rt, 10, NULL, &err)) goto out; /* the stored walk goes on */
+  printf("the walk: %s\n", strata_walk_state_name(strata_walk_state_of(g.rt, g.hero)));
+  where(&g, "walked");
   if (turn(&g, 1, 'h', &err)) goto out;
   bad = 0;
 out:
@@ -247,7 +363,7 @@ static long long visits(const game *g) {
 static strata_status attach(lua_State *L, game *g, const strata_registry *reg, strata_error *err) {
   TRY(strata_lua_world(L, -1, &g->w, &g->rt, err));
   TRY(strata_lua_world_set_host(L, -1, strata_registry_resolver(reg), err));
-  return strata_event_on(g->rt, "base.map_entered", "game", 0, "game.entered", err);
+  return listen(g, err);
 }
 
 static int run_lua(const char *mods_dir, const char *file) {
@@ -268,7 +384,7 @@ static int run_lua(const char *mods_dir, const char *file) {
   if (play(&g, SCRIPT, &err)) goto out;
   printf("the mod counted %lld visit(s) of this floor\n", visits(&g));
   if (strata_lua_world_save(L, -1, file, &err)) goto out;
-  printf("saved; events seen: %d\n", g.events);
+  printf("saved; events seen: %d, moves: %d\n", g.events, g.moves);
 
   lua_pop(L, 1); /* the world goes with the next collection */
   lua_gc(L, LUA_GCCOLLECT);

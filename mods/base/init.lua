@@ -196,8 +196,11 @@ data:add{ _type = "base.token", _id = "stairs_up", glyph = "<" }
 
 -- While the player is on a map with `renew`, this timer applies restock and renew as they fall due.
 data:add{ _type = "base.handler", _id = "map_renew", run = function(world, _, args) world:_renew_timer(args.map) end }
--- A stored walk (world:walk) takes its next step.
-data:add{ _type = "base.handler", _id = "walk_step", run = function(world, _, args) world:_walk_step(args.actor) end }
--- Dungeon branches: collapse when idle for max_idle; unbind a start exit (start_exit_reset).
-data:add{ _type = "base.handler", _id = "branch_idle", run = function(world, _, args) world:_branch_idle(args.branch) end }
-data:add{ _type = "base.handler", _id = "branch_reset", run = function(world, p, args) world:_branch_reset(args.exit, args.branch, p.timer) end }
+-- The core's own timers (core/include/strata/move.h), declared so that saves
+-- holding them name known IDs; the core runs them itself, never these:
+-- a stored walk's next step (world:walk); dungeon branches collapsing when
+-- idle for max_idle, and unbinding a start exit (start_exit_reset).
+local function run_by_the_core() end
+data:add{ _type = "base.handler", _id = "walk_step", run = run_by_the_core }
+data:add{ _type = "base.handler", _id = "branch_idle", run = run_by_the_core }
+data:add{ _type = "base.handler", _id = "branch_reset", run = run_by_the_core }

@@ -1,11 +1,10 @@
 -- strata.branches: procedural dungeon branches (API.md section 8). The
 -- bookkeeping is the C core's (core/src/branch.c: cells, the rules for new
--- exits, the budget, deleting a branch; the world state's branch_* methods)
--- and so is making a room (strata_branch_generate: the room generator called
--- by ID through the runtime's resolver, strata.runtime's dispatcher). This
--- file adds what belongs to the Lua host: world.branches:make_start, moves
--- through branch exits (world:go calls I.go_through), the stored timers for
--- start-exit resets and idle collapse, and handles (branch:rooms(), ...).
+-- exits, the budget, deleting a branch), and so are moves through branch
+-- exits, the first crossing that makes a branch and its rooms, the timers of
+-- start-exit resets and idle collapse, and collapsing (core/src/branch_move.c,
+-- move.h). This file adds world.branches:make_start, the branch archetypes
+-- as the core reads them (checked here), and handles (branch:rooms(), ...).
 return function(M, I)
   local World, kinds, handle = I.World, I.kinds, I.handle
   local options = require "strata.options"
@@ -44,68 +43,11 @@ return function(M, I)
     return a
   end
 
-  local function timers_of(w, b) return w._s:snapshot(b, "sys", "btimers") or {} end
-  local function set_timers(w, b, t) w._s:set(b, "branch#" .. b .. " timers", t, "sys", "btimers") end
-
-  -- A new branch through the start exit e of hub.
-  local function new_branch(w, hub, e, arch_id)
-    local a = archetype(w, arch_id)
-    local d = M.branch_defaults
-    local b = w._s:branch_create(hub, arch_id, a.directions or d.directions,
-      a.max_unexplored_exits or d.max_unexplored_exits, a.max_new_exits_per_room or d.max_new_exits_per_room,
-      a.room_generator)
-    local bh = handle(w, b)
-    local timers = { resets = {} }
-    if a.max_idle then
-      timers.idle = w:schedule{ after = a.max_idle, every = a.max_idle, handler = "base.branch_idle", args = { branch = bh } }
-    end
-    local reset = a.start_exit_reset
-    if reset then
-      timers.resets[1] = w:schedule{ after = reset.every, every = reset.every, handler = "base.branch_reset",
-        args = { exit = handle(w, e), branch = bh } }
-    end
-    set_timers(w, b, timers)
-    return b
-  end
-
-  -- The room behind the unexplored exit e of branch b: the core's runtime
-  -- calls the branch's room generator by ID (the dispatcher of
-  -- strata.runtime runs it in the sandbox), checks its spec and grows the
-  -- branch, in one savepoint (strata_branch_generate).
-  local function make_room(w, b, e)
-    return I.core_call(w, nil, "branch_generate", b, e)
-  end
-
-  local refused = {}
-
-  -- world:go's hook (strata.rooms): moves through the exits of branch rooms
-  -- and the hub's start exits. -> handled, ok, reason
-  function I.go_through(w, actor, here, e)
-    local s = w._s
-    local start = s:branch_start(e)
-    local hb = s:branch_room(here)
-    if not start and not hb then return false end
-    if hb then s:branch_acted(hb) end -- moving counts as acting, even a refused move
-    if not s:branch_may_cross(e) then return true, nil, "the way is blocked: this room is not clear yet" end
-    local to = select(2, s:exit_info(e))
-    if to then
-      local ok, why = w:_enter(actor, here, to, e)
-      local tb = ok and s:branch_room(to)
-      if tb then s:branch_acted(tb) end
-      return true, ok, why
-    end
-    -- The first crossing: the branch (through a start exit), the room, the move: all or nothing.
-    local ok, r, why = w:_atomic(function()
-      local b = start and new_branch(w, here, e, start) or hb
-      local room = make_room(w, b, e)
-      local moved, reason = w:_enter(actor, here, room, e)
-      if not moved then error(setmetatable({ reason = reason }, refused), 0) end
-      s:branch_acted(b)
-      return true
-    end)
-    if ok then return true, r, why end
-    if getmetatable(r) == refused then return true, nil, r.reason end
-    error(r, 0)
+  -- The core asks for branch archetypes through the dispatcher (strata.runtime).
+  I.branch_archetype = function(w, id)
+    local a, d = archetype(w, id), M.branch_defaults
+    return a, a.directions or d.directions, a.max_unexplored_exits or d.max_unexplored_exits,
+      a.max_new_exits_per_room or d.max_new_exits_per_room
   end
 
   -- ---- world.branches ---------------------------------------------------------------------
@@ -173,49 +115,6 @@ return function(M, I)
   require("strata.boundary").wrap_all(Branches, "world.branches:")
 
 
-  -- ---- collapse and the timers ------------------------------------------------------------
-  local function collapse(w, b)
-    local hub = w._s:branch_info(b)
-    for _, uid in ipairs(w._s:branch_members(b)) do
-      local a = handle(w, uid)
-      local here = w._s:room_of(uid)
-      local moved, why = w:_enter(a, here, hub, nil)
-      if not moved then fail("branch#%d cannot collapse: %s refused to leave (%s)", b, tostring(a), tostring(why)) end
-    end
-    local t = timers_of(w, b)
-    if t.idle then w._s:cancel(t.idle) end
-    for _, uid in ipairs(t.resets or {}) do w._s:cancel(uid) end
-    w._s:branch_delete(b)
-  end
-
-  -- base.branch_idle: collapses the branch when no member acted for max_idle.
-  function World:_branch_idle(bh)
-    if not (I.is_handle(bh) and bh:alive()) then return end
-    local b = bh.uid
-    local a = archetype(self, bh.archetype)
-    local last = select(5, self._s:branch_info(b))
-    if a.max_idle and self.time - last >= a.max_idle then collapse(self, b) end
-  end
-
-  -- base.branch_reset: with the archetype's chance, unbinds the start exit
-  -- from the branch, so that the next one through makes a new branch.
-  function World:_branch_reset(eh, bh, timer)
-    local s = self._s
-    local e = I.is_handle(eh) and eh:alive() and eh.uid
-    local to = e and select(2, s:exit_info(e))
-    local b = I.is_handle(bh) and bh:alive() and bh.uid
-    if not (b and to and s:branch_room(to) == b) then
-      if timer then s:cancel(timer) end
-      return
-    end
-    local reset = archetype(self, bh.archetype).start_exit_reset
-    local chance = reset and reset.chance or 1
-    if self:stream(("branch#%d reset"):format(b)):chance(chance) then
-      s:exit_set(e, "to", nil)
-      if timer then s:cancel(timer) end
-    end
-  end
-
   -- ---- handles ------------------------------------------------------------------------------
   local function uids_to_handles(w, uids)
     for i, u in ipairs(uids) do uids[i] = handle(w, u) end
@@ -225,9 +124,7 @@ return function(M, I)
   local function collapse_handle(b, opts)
     if opts ~= nil then fail("branch:collapse takes no options") end
     I.check_alive(b, "collapse")
-    local w = owner[b]
-    local ok, err = w:_atomic(collapse, w, b.uid)
-    if not ok then error(err, 0) end
+    I.core_call(owner[b], nil, "branch_collapse", b.uid)
   end
 
   kinds.branch = {

@@ -453,7 +453,7 @@ return function(M, I)
     if math.type(z) ~= "integer" then return nil, refuse end
     local to = w._s:grid_rooms(tostring(z + delta), x, y)[1]
     if not to then return nil, refuse end
-    return w:_enter(actor, here, to, nil)
+    return w:_enter(actor, to, nil)
   end
 
   -- world.grid:fly(actor) / :dive(actor) -> true | nil, reason: to the same X, Y one level up / down
@@ -513,11 +513,7 @@ return function(M, I)
     return { symbol = n.symbol, kind = n.kind, interrupt = n.interrupt }
   end
 
-  -- ---- walks through rooms (strata.walk calls these) ----
-  -- A plan's route is the list of step names at sys.walk_route; sys.walk.i is
-  -- the next one. A step goes through the exit of that name; an exit that
-  -- crosses an interrupt link stops the walk before it, a room on an
-  -- interrupt node after entering it; a missing exit blocks it.
+  -- ---- walks through rooms (strata.walk: the route of a walk, which the core takes) ----
   local function label_of(uid) return "room#" .. uid end
 
   function World:_room_route(actor, target, what)
@@ -528,21 +524,6 @@ return function(M, I)
     local route, reason = World._grid_of(self):path(handle(self, here), target)
     if not route then fail("%s: no way from %s to %s (%s)", what, label_of(here), tostring(target), reason) end
     return route
-  end
-
-  -- One step of a room walk: the plan's new state and next step index.
-  function World:_room_step(uid, i, target)
-    local dir = self._s:get(uid, "sys", "walk_route", i)
-    local here = self._s:room_of(uid)
-    if not dir then return here == target and "arrived" or "blocked", i end
-    local e, to, link_interrupt, node_interrupt
-    if here then e, to, link_interrupt, node_interrupt = self._s:grid_step(here, dir) end
-    if not to then return "blocked", i end
-    if link_interrupt then return "interrupted", i end
-    if not self:_enter(handle(self, uid), here, to, e) then return "blocked", i end
-    if to == target then return "arrived", i + 1 end
-    if node_interrupt then return "interrupted", i + 1 end
-    return "walking", i + 1
   end
 
   require("strata.boundary").wrap_all(Grid, "world.grid:")

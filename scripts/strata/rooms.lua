@@ -139,32 +139,18 @@ return function(M, I)
   end
 
   -- world:go(actor, dir) -> true | nil, reason: through the exit of the
-  -- actor's room named dir (or with dir among its aliases). base.before_move
-  -- may refuse (a handler returning false); base.moved follows the move.
+  -- actor's room named dir (or with dir among its aliases), branch exits by
+  -- their rules: the core's strata_go, with base.before_move (which may
+  -- refuse) and base.moved.
   function World:go(actor, dir)
     of_kind(self, actor, "actor", "world:go")
     text(dir, "world:go: direction")
-    local here = self._s:room_of(actor.uid)
-    if not here then return nil, "the actor is in no room" end
-    local e = self._s:exit_find(here, dir)
-    if not e then return nil, ("there is no way '%s' here"):format(dir) end
-    -- Branches (strata.branches) take the moves through their exits.
-    if I.go_through then
-      local handled, ok, why = I.go_through(self, actor, here, e)
-      if handled then return ok, why end
-    end
-    local to = select(2, self._s:exit_info(e))
-    if not to then return nil, "the way is blocked" end
-    return self:_enter(actor, here, to, e)
+    return I.core_call(self, nil, "go", actor.uid, dir)
   end
 
-  -- The move itself, shared with walks and fly/dive (exit: nil when none is taken).
-  function World:_enter(actor, here, to, e)
-    local params = { actor = actor, from = handle(self, here), to = handle(self, to), exit = e and handle(self, e) }
-    local go = self:_emit(actor, "base.before_move", params, true)
-    if go == false then return nil, "the move was refused" end
-    self._s:room_put(actor.uid, to) -- (journaled by the core: no _touch needed)
-    self:_emit(actor, "base.moved", params, nil)
-    return true
+  -- The move into room `to` with its events, through exit e (nil: none), as
+  -- fly and dive make it (strata_move_to_room).
+  function World:_enter(actor, to, e)
+    return I.core_call(self, nil, "move_to_room", actor.uid, to, e)
   end
 end

@@ -79,17 +79,19 @@ return function(I)
 
   -- w._rt:method(...): a call into the core's runtime. Its errors name the C
   -- function: the Lua name takes its place (nil: the caller's boundary names it).
-  local function core_call(w, name, method, ...)
-    sync_handlers(w)
-    local rt = w._rt
-    local ok, r = pcall(rt[method], rt, ...) -- (one result at most)
-    if ok then return r end
+  local function core_result(w, name, ok, r, ...)
+    if ok then return r, ... end
     local msg = full_message(w, r)
     if type(msg) == "string" then
       local rest = msg:match("^strata_[%w_]+: (.*)$")
       if rest then msg = name and (name .. ": " .. rest) or rest end
     end
     error(msg, 0)
+  end
+  local function core_call(w, name, method, ...)
+    sync_handlers(w)
+    local rt = w._rt
+    return core_result(w, name, pcall(rt[method], rt, ...))
   end
 
   -- ---- logic and definitions by ID ------------------------------------------------------
@@ -274,6 +276,15 @@ return function(I)
         end
       end
       return nil
+    end
+    -- A branch archetype as the core reads it (checked by strata.branches).
+    function ops.branch_archetype(id)
+      local ok, a, dirs, max_unexplored, max_new = pcall(I.branch_archetype, w, id)
+      if not ok then return nil, tostring(boundary.strip(a)) end
+      local reset = a.start_exit_reset
+      return { mod = a._mod, dirs = dirs, max_unexplored = max_unexplored, max_new = max_new,
+        room_generator = a.room_generator, max_idle = a.max_idle,
+        reset_every = reset and reset.every, reset_chance = reset and (reset.chance or 1) }
     end
     function ops.event_declared(event)
       return reg.by_type["base.event"] ~= nil and reg.by_type["base.event"][event] ~= nil

@@ -427,8 +427,8 @@ private.protect(World, "strata.world")
 -- ever runs on (or hands back) anything but a world or its view.
 local ModWorld = {}
 local host_only = { save = true, run_realtime = true }
--- Internal methods a mod may still call: base's map_renew, walk_step and branch timer handlers.
-local mod_internal = { _renew_timer = true, _walk_step = true, _branch_idle = true, _branch_reset = true }
+-- Internal methods a mod may still call: base's map_renew timer handler.
+local mod_internal = { _renew_timer = true }
 local mod_methods = {}
 
 ModWorld.__index = function(v, k)

@@ -8,6 +8,7 @@
 #include <lauxlib.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <strata/lua.h>
 #include <strata/strata.h>
 
@@ -125,8 +126,58 @@ static void test_world(void) {
   lua_close(L);
 }
 
+/* A walk a C world stored (strata_walk, no Lua anywhere) goes on in the same
+** world opened from Lua: the plan is the world's, its steps the core's. */
+static void test_walk_from_c(void) {
+  strata_error err;
+  char path[] = "/tmp/strata_embed_walk_XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  close(fd);
+  strata_world *w = strata_world_new(4, &err);
+  strata_registry *reg = strata_registry_new(&err);
+  strata_runtime *rt = strata_runtime_new(w, strata_registry_resolver(reg), &err);
+  uint64_t map, hero;
+  CHECK(strata_world_create_map(w, 10, 4, NULL, &map, &err) == STRATA_OK);
+  CHECK(strata_tilemap_clear(strata_world_tilemap(w, map), strata_tokens_intern(strata_world_tokens(w), "floor", 5, &err),
+                             &err) == STRATA_OK);
+  CHECK(strata_world_create(w, "actor", NULL, &hero, &err) == STRATA_OK);
+  CHECK(strata_object_set_position(w, hero, map, 0, 0, &err) == STRATA_OK);
+  CHECK(strata_set_player(rt, hero, &err) == STRATA_OK);
+  CHECK(strata_walk(rt, hero, 9, 3, 1, &err) == STRATA_OK);
+  CHECK(strata_advance(rt, 2, NULL, &err) == STRATA_OK);
+  CHECK(strata_world_get(w, hero)->x == 2);
+  /* its timer is base's base.walk_step: the save names base among its mods */
+  strata_mod_version base = {"base", "0.1.0"};
+  CHECK(strata_world_save(w, path, &base, 1, &err) == STRATA_OK);
+  strata_runtime_free(rt);
+  strata_world_free(w);
+  strata_registry_free(reg);
+
+  lua_State *L = strata_lua_new(NULL, &err);
+  CHECK(L != NULL);
+  if (!L) return;
+  strata_status opened = strata_lua_world_open(L, path, NULL, &err);
+  unlink(path);
+  CHECK_EQ_INT(opened, STRATA_OK);
+  if (opened) {
+    fprintf(stderr, "open: %s\n", err.message);
+    lua_close(L);
+    return;
+  }
+  lua_setglobal(L, "W");
+  CHECK_EQ_INT(luaL_dostring(L, "local h = W:player() local p = W:walk_plan(h) local before = p.state "
+                                "W:advance(20) return before, p.state, h.x, h.y"), LUA_OK);
+  CHECK(contains(lua_tostring(L, 1), "walking"));
+  CHECK(contains(lua_tostring(L, 2), "arrived"));
+  CHECK_EQ_INT(lua_tointeger(L, 3), 9);
+  CHECK_EQ_INT(lua_tointeger(L, 4), 3);
+  lua_close(L);
+}
+
 int main(void) {
   test_state();
   test_world();
+  test_walk_from_c();
   return check_summary("embed");
 }

@@ -5,7 +5,8 @@
 # tree and compares its turns with examples/embed/expected.txt. With `asan`
 # the example is built with AddressSanitizer + UndefinedBehaviorSanitizer
 # (scripts/test passes its ASan build, so the library is instrumented too)
-# and run with leak detection.
+# and run with leak detection. The C world's part moves through the core
+# alone (strata_move, strata_go through grid and branch exits, a stored walk).
 set -eu
 build=$(cd "$1" && pwd)
 mode=${2:-plain}
@@ -30,4 +31,8 @@ if ! diff -u "$root/examples/embed/expected.txt" "$prefix/out.txt"; then
   echo "examples/embed ($mode): the turns differ from examples/embed/expected.txt" >&2
   exit 1
 fi
+# The moves are the core's: C callbacks saw them, refused one, and a stored walk went on after the reopen.
+for line in '[C callback] base.before_move: refused' '[C callback] base.moved: into Cave, depth 1' 'the walk: arrived'; do
+  grep -qF "$line" "$prefix/out.txt" || { echo "examples/embed ($mode): no line '$line'" >&2; exit 1; }
+done
 echo "examples/embed ($mode): $(grep -c '^turn ' "$prefix/out.txt") turns as expected"

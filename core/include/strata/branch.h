@@ -30,8 +30,10 @@
 **           the savepoint
 **   room:   sys.broom = { branch, x, y, depth, clear, back = exit ref }
 **   start:  sys.bstart = { archetype = ID } on a start exit of the hub
-** Timers (start exit resets, idle collapse) and move events are the host's:
-** this file keeps the counts and times they read.
+**   branch: sys.btimers = { idle = timer, resets = { timer, ... } }: the
+**           timers of its idle collapse and start exit resets
+** Moves through branch exits, their events and the branch timers are the
+** runtime's (move.h); this file keeps the counts and times they read.
 **
 ** Errors: ENOTFOUND for a uid that is no live object of the kind wanted,
 ** EARG for bad rules or a bad direction, ESTATE for a move the rules refuse
@@ -151,6 +153,12 @@ STRATA_API strata_status strata_branch_acted(strata_world *w, uint64_t branch, s
 ** (the hub's start exits) are unbound, its rooms and their exits deleted.
 ** One savepoint. */
 STRATA_API strata_status strata_branch_delete(strata_world *w, uint64_t branch, strata_error *err);
+
+/* With a runtime: moves every member of the branch to its hub (with the
+** move events: a member a base.before_move handler keeps back makes the
+** collapse fail, ESTATE naming it), cancels the branch's timers and deletes
+** it, in one savepoint. */
+STRATA_API strata_status strata_branch_collapse(strata_runtime *rt, uint64_t branch, strata_error *err);
 
 /* Checks every rule of the branch as it stands (for tests and debugging):
 ** one room per cell, none in the hub cell, depths, back exits, adjacency,

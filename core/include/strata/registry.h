@@ -48,6 +48,10 @@ STRATA_API strata_status strata_registry_add_area_archetype(strata_registry *reg
                                                  strata_error *err);
 STRATA_API strata_status strata_registry_add_unique_area(strata_registry *reg, const strata_unique_def *def,
                                               strata_error *err);
+/* Declares (or replaces) a branch archetype. */
+STRATA_API strata_status strata_registry_add_branch_archetype(strata_registry *reg,
+                                                   const strata_branch_def *def,
+                                                   strata_error *err);
 /* Declares an event ID (base.event). A registry with no events declared
 ** accepts every event. */
 STRATA_API strata_status strata_registry_add_event(strata_registry *reg, const char *event,

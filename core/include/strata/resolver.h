@@ -147,6 +147,23 @@ typedef struct strata_unique_def {
   int eager;                      /* its starting floor is generated with it */
 } strata_unique_def;
 
+/* A branch archetype (branch.h, move.h): the rules of its branches and
+** their timers. */
+typedef struct strata_branch_def {
+  const char *id;
+  const char *mod;
+  const char *const *dirs;        /* the directions new exits take; NULL: north, east, south, west */
+  size_t ndirs;
+  int64_t max_unexplored;         /* the budget of unexplored exits; 0: 4 */
+  int64_t max_new;                /* new exits per room at most; 0: 2 */
+  const char *room_generator;     /* base.room_generator ID; NULL: none */
+  double max_idle;                /* > 0: the branch collapses after that long with no member
+                                  ** acting (base.branch_idle); 0: never */
+  double reset_every;             /* > 0: every so often the start exit is unbound with
+                                  ** reset_chance (base.branch_reset); 0: never */
+  double reset_chance;            /* 0..1 (give 1 for every time) */
+} strata_branch_def;
+
 /* A handler from an archetype's `events` list. */
 typedef struct strata_event_handler {
   const char *name;               /* orders the chain with the priority; default: the archetype's ID */
@@ -189,6 +206,10 @@ typedef struct strata_resolver {
   int (*event_declared)(void *host, const char *event);
   /* Told of each savepoint the core opens and closes. May be NULL. */
   void (*savepoint)(void *host, strata_savepoint_op op);
+  /* The branch archetype `id` (crossing a start exit, the branch timers).
+  ** May be NULL: no branch archetype is known. */
+  strata_status (*branch_archetype)(void *host, const char *id, const strata_branch_def **out,
+                                    strata_error *err);
 } strata_resolver;
 
 #ifdef __cplusplus

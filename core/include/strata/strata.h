@@ -30,6 +30,7 @@
 #include "strata/clock.h"
 #include "strata/event.h"
 #include "strata/feature.h"
+#include "strata/move.h"
 #include "strata/registry.h"
 #include "strata/resolver.h"
 #include "strata/runtime.h"
