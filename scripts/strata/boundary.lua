@@ -6,6 +6,8 @@ local M = {}
 
 -- The directory of strata's Lua files (this file's own), as chunk names spell it.
 local here = debug.getinfo(1, "S").source:match("^@(.*/)[^/]*$") or ""
+-- The binding leaves the lines of these files out of its errors (lstrata.c).
+require("strata.core")._library_source("@" .. here)
 
 -- True when `file` (as an error position spells it, possibly shortened to
 -- "...tail" by Lua) is one of strata's own Lua files or a C function.

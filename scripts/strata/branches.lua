@@ -73,7 +73,7 @@ return function(M, I)
   -- strata.runtime runs it in the sandbox), checks its spec and grows the
   -- branch, in one savepoint (strata_branch_generate).
   local function make_room(w, b, e)
-    return I.core_call(w, nil, "branch_generate", b, e)
+    return I.core_call(w, "branch_generate", b, e)
   end
 
   local refused = {}

@@ -543,8 +543,7 @@ function M.new(opts)
   local registry, order = load_mods("strata.world.new", opts, seed)
   local w = wrap(core.world_state.new(seed), registry, order)
   -- Eager unique areas under "root" exist from the world's first moment.
-  local ok, err = pcall(w._rt.unique_areas_init, w._rt)
-  if not ok then error((tostring(err):gsub("^strata_[%w_]+: ", "")), 0) end
+  w._rt:unique_areas_init()
   return w
 end
 
@@ -639,7 +638,7 @@ function World:create_map(opts)
     error("tokens must be a table { [name] = traits }", 0)
   end
   local ok, m = self:_atomic(function()
-    local m = handle(self, internals.core_call(self, nil, "create_map", opts.width, opts.height, opts.archetype))
+    local m = handle(self, internals.core_call(self, "create_map", opts.width, opts.height, opts.archetype))
     if opts.fill ~= nil then m:clear(opts.fill) end
     for name, traits in pairs(opts.tokens or {}) do m:define_token(name, traits) end
     return m
@@ -783,9 +782,8 @@ function World:advance(dt)
   self._advancing = true
   local ok, res = pcall(self._rt.advance, self._rt, dt, math.tointeger(M.max_runs) or math.floor(M.max_runs),
     math.tointeger(M.max_advance_runs) or math.floor(M.max_advance_runs))
-  self._advancing = false
-  if not ok then error((tostring(runtime_hooks.full_message(self, res)):gsub("^strata_[%w_]+: ", "")), 0) end
-  for _, f in ipairs(res) do f.message = runtime_hooks.full_message(self, f.message) end
+  self._advancing = false -- (an error or not: hence the pcall)
+  if not ok then error(res, 0) end
   return res
 end
 
