@@ -3,9 +3,9 @@
 ** userdata (core.runtime.new(state, dispatch)): the core's area, floor,
 ** feature, unique, travel, event, clock and branch room functions as methods
 ** taking and giving uids. scripts/strata/areas.lua, runtime.lua and
-** branches.lua make handles and
-** the Lua API's messages of them; errors are raised as the core's message
-** alone, which names the C function (the Lua side puts its own name there).
+** branches.lua make handles of them; errors are raised named by the Lua
+** API function each method does the work of (rt_public), from the core's
+** message, which names no function.
 ** The resolver is resolver.c's.
 */
 #include <stdlib.h>

@@ -49,8 +49,8 @@ typedef enum strata_refusal {
 
 #define STRATA_ERROR_MESSAGE_MAX 512
 
-/* The struct grows only at its end, and a library whose strata_error grew
-** has a new SONAME (docs/c-api.md, "Errors"): the caller allocates it. */
+/* The caller allocates it, so it grows only at its end (docs/c-api.md,
+** "Errors": from 1.0 on, with a new SONAME). */
 typedef struct strata_error {
   strata_status status;
   int line, column;       /* 1-based position in a text input; 0 when none */
