@@ -111,8 +111,7 @@ int lstrata_error(lua_State *L, const char *fmt, ...) {
 static int shown_arg(const char *name, int arg) { return strchr(name, ':') ? arg - 1 : arg; }
 
 int lstrata_argerror(lua_State *L, int arg, const char *msg) {
-  const char *name = lstrata_public_name(L);
-  if (!name) return luaL_argerror(L, arg, msg);
+  (void)arg; /* (the message says which: unnamed, it is the message alone) */
   return lstrata_error(L, "%s", msg);
 }
 

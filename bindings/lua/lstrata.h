@@ -36,7 +36,8 @@ int lstrata_raise(lua_State *L, const char *prefix, const strata_error *err);
 int lstrata_raise_text(lua_State *L, const char *prefix, const strata_error *err, const char *message);
 /* "<public name>: <formatted message>" at the caller's line. */
 int lstrata_error(lua_State *L, const char *fmt, ...);
-/* An error about argument arg whose message says what is wrong. */
+/* An error about argument arg whose message says what is wrong (under no public
+** name: the message alone). */
 int lstrata_argerror(lua_State *L, int arg, const char *msg);
 /* The same, saying which argument ("argument #2: ..."; arguments counted as
 ** the caller wrote them, a method's self not counted). */

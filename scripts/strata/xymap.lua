@@ -21,8 +21,9 @@ local function legend_entry(reg, id, where)
   return t, e.symbol
 end
 
--- parse(text, { legend =, z =, world = }): the C parser checks every other option.
-function M.parse(text, opts)
+-- parse(text, { legend =, z =, world = }) through the C parser cparse, which
+-- checks every other option.
+local function parse(cparse, text, opts)
   require("strata.options").check("strata.xymap.parse", opts, 2)
   if type(opts) == "table" and (opts.world ~= nil or type(opts.legend) == "table") then
     local world = opts.world and require("strata.private").world_of(opts.world)
@@ -57,10 +58,11 @@ function M.parse(text, opts)
     o.legend = legend
     opts = o
   end
-  return core.xymap.parse(text, opts)
+  return cparse(text, opts)
 end
--- (the unnamed parser: a grid map's errors name the grid map instead)
-M._parse = M.parse
-M.parse = require("strata.boundary").wrap("strata.xymap.parse", M.parse)
+M.parse = require("strata.boundary").wrap("strata.xymap.parse",
+  function(text, opts) return parse(core.xymap.parse, text, opts) end)
+-- The parser whose errors name no function: a grid map's name the grid map instead.
+function M._parse(text, opts) return parse(core.xymap._parse, text, opts) end
 
 return M
