@@ -7,8 +7,9 @@
 local strata = require "strata"
 
 local PATH = { "mods", "spec/fixtures/mods" }
-local THIS = "spec/structured_errors_spec.lua"
-local AT = "^" .. THIS:gsub("%p", "%%%0") .. ":%d+: "
+-- (ctest runs specs by their full path, busted by spec/...)
+local function quote(s) return (s:gsub("%p", "%%%0")) end
+local AT = "^[^:]-structured_errors_spec%.lua:%d+: "
 
 local function new_world()
   return strata.world.new{ seed = 1, mods = { "base", "dungeon" }, mod_path = PATH }
@@ -83,10 +84,10 @@ describe("structured errors", function()
     town:add_floor(m1, 1)
     local line = debug.getinfo(1, "l").currentline + 1
     local err = err_of(function() town:add_floor(m2, 1) end)
-    assert.equal(("%s:%d: area:add_floor: floor 1 of %s is taken (%s)"):format(THIS, line, tostring(town),
-      tostring(m1)), err)
+    assert.matches(("^[^:]-structured_errors_spec%%.lua:%d: area:add_floor: floor 1 of %s is taken %%(%s%%)$"):format(
+      line, quote(tostring(town)), quote(tostring(m1))), err)
     err = err_of(function() town:add_floor(m1, 2) end)
-    assert.matches(AT .. "area:add_floor: " .. tostring(m1) .. " is already floor 1 of " .. tostring(town) .. "$", err)
+    assert.matches(AT .. "area:add_floor: " .. quote(tostring(m1)) .. " is already floor 1 of " .. quote(tostring(town)) .. "$", err)
     -- stairs on a map that is no area's floor
     local loose = w:create_map{ width = 3, height = 3, fill = "floor" }
     local stairs = w:create_stairs(loose, 1, 1, { floor_delta = 1 })
