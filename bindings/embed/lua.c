@@ -76,15 +76,15 @@ lua_State *strata_lua_new(const strata_lua_options *opts, strata_error *err) {
   const char *dir = opts && opts->lua_dir ? opts->lua_dir : lua_dir(buf, sizeof buf);
   lua_State *L = luaL_newstate();
   if (!L) {
-    strata_error_set(err, STRATA_ENOMEM, "strata_lua_new: cannot create a Lua state: out of memory");
+    strata_error_in(err, STRATA_ENOMEM, "strata_lua_new", "cannot create a Lua state: out of memory");
     return NULL;
   }
   lua_pushcfunction(L, setup);
   lua_pushlightuserdata(L, (void *)dir);
   if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
     const char *msg = lua_tostring(L, -1);
-    strata_error_set(err, STRATA_EIO, "strata_lua_new: cannot load strata's Lua files from %s: %s", dir,
-                     msg ? msg : "?");
+    strata_error_in(err, STRATA_EIO, "strata_lua_new", "cannot load strata's Lua files from %s: %s", dir,
+                    msg ? msg : "?");
     lua_close(L);
     return NULL;
   }
@@ -150,7 +150,7 @@ strata_status strata_lua_world_new(lua_State *L, int64_t seed, const char *const
 
 strata_status strata_lua_world_open(lua_State *L, const char *path, const char *mod_path,
                                     strata_error *err) {
-  if (!path) return strata_error_set(err, STRATA_EARG, "strata_lua_world_open: path is NULL");
+  if (!path) return strata_error_in(err, STRATA_EARG, "strata_lua_world_open", "path is NULL");
   new_args a = {0, NULL, 0, mod_path, path};
   return run_new(L, &a, err);
 }

@@ -42,13 +42,52 @@ const char *lstrata_public_name(lua_State *L) {
   return name;
 }
 
+/* ---- the caller's line ------------------------------------------------------------- */
+/* Registry key of the chunk-name prefix of strata's own Lua files ("@.../strata/"),
+** which scripts/strata/boundary.lua gives (core._library_source). */
+static const char LIBRARY_KEY = 0;
+
+static int set_library_source(lua_State *L) {
+  luaL_checkstring(L, 1);
+  lua_settop(L, 1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &LIBRARY_KEY);
+  return 0;
+}
+
+/* Whether the code that called the running C function is strata's own Lua. */
+static int called_by_library(lua_State *L) {
+  lua_Debug ar;
+  if (!lua_getstack(L, 1, &ar) || !lua_getinfo(L, "S", &ar)) return 0;
+  if (strcmp(ar.source, "=strata") == 0) return 1;
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &LIBRARY_KEY) != LUA_TSTRING) {
+    lua_pop(L, 1);
+    return 0;
+  }
+  size_t n;
+  const char *prefix = lua_tolstring(L, -1, &n);
+  int mine = strncmp(ar.source, prefix, n) == 0;
+  lua_pop(L, 1);
+  return mine;
+}
+
+/* "file:line: " of the caller, or "" when the caller is strata's own Lua:
+** the public function that called it puts its own caller's line. */
+static void push_where(lua_State *L) {
+  if (called_by_library(L)) lua_pushliteral(L, "");
+  else luaL_where(L, 1);
+}
+
 int lstrata_raise(lua_State *L, const char *prefix, const strata_error *err) {
+  return lstrata_raise_text(L, prefix, err, err->message);
+}
+
+int lstrata_raise_text(lua_State *L, const char *prefix, const strata_error *err, const char *message) {
   const char *name = lstrata_public_name(L);
   if (name) prefix = name;
-  luaL_where(L, 1);
+  push_where(L);
   if (prefix) lua_pushfstring(L, "%s: ", prefix);
   else lua_pushliteral(L, "");
-  lua_pushstring(L, err->message[0] ? err->message : strata_status_name(err->status));
+  lua_pushstring(L, message[0] ? message : strata_status_name(err->status));
   if (err->line > 0) lua_pushfstring(L, " (line %d, column %d)", err->line, err->column);
   else lua_pushliteral(L, "");
   lua_concat(L, 4);
@@ -59,7 +98,7 @@ int lstrata_error(lua_State *L, const char *fmt, ...) {
   const char *name = lstrata_public_name(L);
   va_list ap;
   va_start(ap, fmt);
-  luaL_where(L, 1);
+  push_where(L);
   if (name) lua_pushfstring(L, "%s: ", name);
   else lua_pushliteral(L, "");
   lua_pushvfstring(L, fmt, ap);
@@ -72,15 +111,14 @@ int lstrata_error(lua_State *L, const char *fmt, ...) {
 static int shown_arg(const char *name, int arg) { return strchr(name, ':') ? arg - 1 : arg; }
 
 int lstrata_argerror(lua_State *L, int arg, const char *msg) {
-  const char *name = lstrata_public_name(L);
-  if (!name) return luaL_argerror(L, arg, msg);
-  return luaL_error(L, "%s: %s", name, msg);
+  (void)arg; /* (the message says which: unnamed, it is the message alone) */
+  return lstrata_error(L, "%s", msg);
 }
 
 int lstrata_argnerror(lua_State *L, int arg, const char *msg) {
   const char *name = lstrata_public_name(L);
   if (!name) return luaL_argerror(L, arg, msg);
-  return luaL_error(L, "%s: argument #%d: %s", name, shown_arg(name, arg), msg);
+  return lstrata_error(L, "argument #%d: %s", shown_arg(name, arg), msg);
 }
 
 int lstrata_typeerror(lua_State *L, int arg, const char *tname) {
@@ -91,8 +129,7 @@ int lstrata_typeerror(lua_State *L, int arg, const char *tname) {
   else if (lua_type(L, arg) == LUA_TLIGHTUSERDATA) got = "light userdata";
   else got = luaL_typename(L, arg);
   if (shown_arg(name, arg) == 0)
-    return luaL_error(L, "%s: expected a %s as self (call it with a colon: %s(...)), got %s", name,
-                      tname, name, got);
+    return lstrata_error(L, "expected a %s as self (call it with a colon: %s(...)), got %s", tname, name, got);
   return lstrata_argnerror(L, arg, lua_pushfstring(L, "%s expected, got %s", tname, got));
 }
 
@@ -359,5 +396,7 @@ int luaopen_strata_core(lua_State *L) {
   lstrata_open_worldgen(L);
   lstrata_open_runtime(L);
   lstrata_open_guard(L);
+  lua_pushcfunction(L, set_library_source);
+  lua_setfield(L, -2, "_library_source");
   return 1;
 }

@@ -29,11 +29,15 @@
 /* The public name of the running C function ("map:set"), or NULL. */
 const char *lstrata_public_name(lua_State *L);
 /* Raises err as a Lua error, named by the running function's public name,
-** else by prefix (may be NULL). */
+** else by prefix (may be NULL), at the caller's line (none when the caller
+** is strata's own Lua: its public function gives its caller's line). */
 int lstrata_raise(lua_State *L, const char *prefix, const strata_error *err);
+/* The same with message in place of err's (a longer one: strata_runtime_failure_text). */
+int lstrata_raise_text(lua_State *L, const char *prefix, const strata_error *err, const char *message);
 /* "<public name>: <formatted message>" at the caller's line. */
 int lstrata_error(lua_State *L, const char *fmt, ...);
-/* An error about argument arg whose message says what is wrong. */
+/* An error about argument arg whose message says what is wrong (under no public
+** name: the message alone). */
 int lstrata_argerror(lua_State *L, int arg, const char *msg);
 /* The same, saying which argument ("argument #2: ..."; arguments counted as
 ** the caller wrote them, a method's self not counted). */

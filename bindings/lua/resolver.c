@@ -660,8 +660,11 @@ static strata_status call_fn(strata_call *call, void *data, strata_error *err) {
   strata_status st = answer(lr, 3, 3, err);
   if (st) { lua_settop(T, base); return st; }
   if (!lua_toboolean(T, -3)) {
-    const char *msg = lua_tostring(T, -2);
-    strata_error_set(err, STRATA_ESTATE, "%s", msg ? msg : "failed"); /* (the dispatcher keeps it whole) */
+    size_t len = 0;
+    const char *msg = lua_tolstring(T, -2, &len);
+    strata_error_set(err, STRATA_ESTATE, "%s", msg ? msg : "failed");
+    /* a message the error cuts goes whole to the core (strata_runtime_failure_text) */
+    if (msg && len >= sizeof err->message && (call->message = malloc(len + 1))) memcpy(call->message, msg, len + 1);
     lua_settop(T, base);
     return STRATA_ESTATE;
   }

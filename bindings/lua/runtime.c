@@ -3,9 +3,9 @@
 ** userdata (core.runtime.new(state, dispatch)): the core's area, floor,
 ** feature, unique, travel, event, clock and branch room functions as methods
 ** taking and giving uids. scripts/strata/areas.lua, runtime.lua and
-** branches.lua make handles and
-** the Lua API's messages of them; errors are raised as the core's message
-** alone, which names the C function (the Lua side puts its own name there).
+** branches.lua make handles of them; errors are raised named by the Lua
+** API function each method does the work of (rt_public), from the core's
+** message, which names no function.
 ** The resolver is resolver.c's.
 */
 #include <stdlib.h>
@@ -88,12 +88,10 @@ static int rt_gc(lua_State *L) {
   return 0;
 }
 
-/* Raises a core error as the message alone: the Lua side names the function
-** (and puts back a mod's message the error had to cut: the dispatcher keeps them). */
+/* Raises a core error named by the method's Lua API name (rt_public), with
+** a mod's whole message where the error had to cut it. */
 static int raise_plain(lua_State *L, lruntime *lr, const strata_error *err) {
-  (void)lr;
-  lua_pushstring(L, err->message[0] ? err->message : strata_status_name(err->status));
-  return lua_error(L);
+  return lstrata_raise_text(L, NULL, err, strata_runtime_failure_text(lr->rt, err));
 }
 
 /* rt:floor(area, n) -> map uid: the map of floor n, generated if needed */
@@ -529,6 +527,21 @@ static const luaL_Reg rt_methods[] = {
   { "walk_rooms", rt_walk_rooms }, { "walk_cancel", rt_walk_cancel }, { "walk_state", rt_walk_state },
   { "branch_collapse", rt_branch_collapse }, { NULL, NULL } };
 
+/* The Lua API function each method does the work of, naming its errors.
+** Methods serving several (emit, advance) raise the message alone, for the
+** public function's boundary to name (scripts/strata/boundary.lua). */
+static const luaL_Reg rt_public[] = {
+  { "area:floor", rt_floor }, { "area:add_floor", rt_add_floor }, { "area:forget_floor", rt_forget_floor },
+  { "world:create_area", rt_create_area }, { "area:delete", rt_delete_area },
+  { "world:create_map", rt_create_map }, { "map:delete", rt_delete_map }, { "map.archetype", rt_set_archetype },
+  { "world:create_stairs", rt_create_stairs }, { "world:create_entrance", rt_create_entrance },
+  { "world:unique_area", rt_unique_area }, { "world:regenerate_child_maps", rt_regenerate_child_maps },
+  { "world:create_actor", rt_set_player }, { "world:travel", rt_travel }, { "map.level", rt_set_level },
+  { "area:set_conquered", rt_set_conquered }, { "area.starting_floor", rt_set_starting_floor },
+  { "area.deepest_floor", rt_set_deepest_floor }, { "world:move", rt_move }, { "world:go", rt_go },
+  { "world:walk", rt_walk }, { "world:walk", rt_walk_rooms }, { "plan:cancel", rt_walk_cancel },
+  { "branch:collapse", rt_branch_collapse }, { NULL, NULL } };
+
 void lstrata_open_runtime(lua_State *L) {
   lua_newtable(L);
   lua_createtable(L, 0, 1);
@@ -539,6 +552,7 @@ void lstrata_open_runtime(lua_State *L) {
   luaL_newmetatable(L, RUNTIME_MT);
   luaL_newlib(L, rt_methods);
   lua_setfield(L, -2, "__index");
+  lstrata_name_functions(L, "", rt_public);
   lua_pushcfunction(L, rt_gc);
   lua_setfield(L, -2, "__gc");
   lstrata_protect_metatable(L, RUNTIME_MT);

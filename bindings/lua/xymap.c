@@ -153,13 +153,17 @@ static int xymap_parse(lua_State *L) {
   }
   strata_error err;
   strata_xymap *m = strata_xymap_parse(text, len, z, legend, count, &err);
-  if (m == NULL) return lstrata_raise(L, "xymap.parse", &err);
+  if (m == NULL) return lstrata_raise(L, NULL, &err);
   lstrata_xymap *ud = lua_newuserdatauv(L, sizeof *ud, 0);
   ud->map = m;
   ud->in_grid = 0;
   luaL_setmetatable(L, XYMAP_MT);
   return 1;
 }
+
+/* The same, for strata's grid maps: running under no public name, its errors
+** name no function, and the grid names the grid map instead. */
+static int xymap_parse_plain(lua_State *L) { return xymap_parse(L); }
 
 static void push_coord(lua_State *L, double v) {
   if (v == floor(v)) lua_pushinteger(L, (lua_Integer)v);
@@ -568,7 +572,8 @@ void lstrata_open_xymap(lua_State *L) {
   static const luaL_Reg meta[] = {
     {"__index", xymap_index}, {"__gc", xymap_gc}, {"__close", xymap_close},
     {"__tostring", xymap_tostring}, {NULL, NULL}};
-  static const luaL_Reg funcs[] = {{"parse", xymap_parse}, {"grid", xygrid_new}, {NULL, NULL}};
+  static const luaL_Reg funcs[] = {{"parse", xymap_parse}, {"_parse", xymap_parse_plain}, {"grid", xygrid_new},
+                                   {NULL, NULL}};
   static const luaL_Reg grid_methods[] = {
     {"add", xygrid_add}, {"map", xygrid_map}, {"shortest_path", xygrid_shortest_path},
     {NULL, NULL}};

@@ -7,13 +7,14 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-static strata_status check_area(const strata_runtime *rt, uint64_t area, const char *what,
-                                strata_error *err) {
+strata_status check_area(const strata_runtime *rt, uint64_t area, const char *what, strata_error *err) {
   char b[48];
   strata_object *o = strata_world_object(rt->w, area);
-  if (!o) return strata_error_set(err, STRATA_ENOTFOUND, "%s: %s was deleted", what, rt_label(rt, area, b));
+  if (!o) return strata_error_refuse(err, STRATA_ENOTFOUND, what, STRATA_REFUSED_DELETED, area, "%s was deleted",
+                                     rt_label(rt, area, b));
   if (strcmp(o->kind, "area") != 0)
-    return strata_error_set(err, STRATA_EARG, "%s: expected an area, got %s", what, rt_label(rt, area, b));
+    return strata_error_refuse(err, STRATA_EARG, what, STRATA_REFUSED_KIND, area, "expected an area, got %s",
+                               rt_label(rt, area, b));
   return STRATA_OK;
 }
 
@@ -85,13 +86,14 @@ strata_status strata_area_create(strata_runtime *rt, const char *archetype,
   strata_status st;
   char b[48];
   if (!opts) opts = &none;
-  if (!archetype) return strata_error_set(err, STRATA_EARG, "%s: no archetype", what);
+  if (!archetype) return strata_error_in(err, STRATA_EARG, what, "no archetype");
   if ((st = rt_area_archetype(rt, archetype, &arch, err))) return st;
   if (opts->parent && !rt_object(rt, opts->parent, "area"))
-    return strata_error_set(err, strata_world_object(rt->w, opts->parent) ? STRATA_EARG : STRATA_ENOTFOUND,
-                            "%s: parent: expected a live area, got %s", what, rt_label(rt, opts->parent, b));
+    return strata_error_refuse(err, strata_world_object(rt->w, opts->parent) ? STRATA_EARG : STRATA_ENOTFOUND, what,
+                               strata_world_object(rt->w, opts->parent) ? STRATA_REFUSED_KIND : STRATA_REFUSED_DELETED,
+                               opts->parent, "parent: expected a live area, got %s", rt_label(rt, opts->parent, b));
   if (opts->params && opts->params->type != STRATA_VTABLE)
-    return strata_error_set(err, STRATA_EARG, "%s: params must be a table", what);
+    return strata_error_in(err, STRATA_EARG, what, "params must be a table");
   const char *gen = opts->generator ? opts->generator : arch->generator;
   if (gen) {
     strata_callable c;
@@ -159,7 +161,7 @@ static strata_status children_of(const strata_runtime *rt, uint64_t area, ulist 
 
 static strata_status collect(const strata_runtime *rt, uint64_t area, int deep, ulist *doomed,
                              int depth, strata_error *err) {
-  if (depth > 256) return strata_error_set(err, STRATA_ELIMIT, "strata_area_delete: areas nested too deeply");
+  if (depth > 256) return strata_error_in(err, STRATA_ELIMIT, "strata_area_delete", "areas nested too deeply");
   for (size_t i = 0; i < doomed->n; i++)
     if (doomed->v[i] == area) return STRATA_OK; /* a cycle in hand-edited records */
   strata_status st = ulist_push(doomed, area, err);
@@ -230,8 +232,8 @@ strata_status strata_area_delete(strata_runtime *rt, uint64_t area, int delete_c
       n = strata_area_floors(rt, doomed.v[i], fl, ms, n);
       for (size_t j = 0; j < n && !st; j++)
         if (ms[j] == here)
-          st = strata_error_set(err, STRATA_ESTATE, "%s: the player is on floor %" PRId64 " of %s",
-                                what, fl[j], rt_label(rt, doomed.v[i], a));
+          st = strata_error_refuse(err, STRATA_ESTATE, what, STRATA_REFUSED_PLAYER, doomed.v[i],
+                                   "the player is on floor %" PRId64 " of %s", fl[j], rt_label(rt, doomed.v[i], a));
     }
     free(fl);
     free(ms);

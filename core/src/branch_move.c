@@ -108,7 +108,7 @@ strata_status branch_go(strata_runtime *rt, uint64_t actor, uint64_t here, uint6
   /* copied: making the branch changes the values it points into */
   char start[256];
   if (s && strlen(s) >= sizeof start)
-    return strata_error_set(err, STRATA_EARG, "strata_go: branch archetype ID too long");
+    return strata_error_in(err, STRATA_EARG, "strata_go", "branch archetype ID too long");
   if (s) memcpy(start, s, strlen(s) + 1);
   strata_status st = STRATA_OK;
   if (hb && (st = strata_branch_acted(w, hb, err))) return st; /* moving is acting, even refused */
@@ -160,7 +160,7 @@ static strata_status collapse(strata_runtime *rt, uint64_t b, strata_error *err)
 
 strata_status strata_branch_collapse(strata_runtime *rt, uint64_t b, strata_error *err) {
   if (!strata_is_branch(rt->w, b))
-    return strata_error_set(err, STRATA_ENOTFOUND, "strata_branch_collapse: #%" PRIu64 " is no live branch", b);
+    return strata_error_in(err, STRATA_ENOTFOUND, "strata_branch_collapse", "#%" PRIu64 " is no live branch", b);
   strata_status st = rt_begin(rt, err);
   if (st) return st;
   return rt_end(rt, collapse(rt, b, err));

@@ -104,7 +104,7 @@ strata_status strata_advance_limited(strata_runtime *rt, double dt, uint64_t max
                                      uint64_t max_total, strata_failures *failures,
                                      strata_error *err) {
   if (!(dt >= 0) || isinf(dt))
-    return strata_error_set(err, STRATA_EARG, "strata_advance: dt must be a finite number >= 0, got %g", dt);
+    return strata_error_in(err, STRATA_EARG, "strata_advance", "dt must be a finite number >= 0, got %g", dt);
   strata_world *w = rt->w;
   double target = strata_world_time(w) + dt;
   strata_failures local = { NULL, 0, 0 };
@@ -156,7 +156,7 @@ strata_status strata_advance_limited(strata_runtime *rt, double dt, uint64_t max
     strata_error_clear(&herr);
     const char *mod;
     if (run_timer(rt, &fired, &mod, &herr) != STRATA_OK &&
-        failures_push(&local, uid, 0, NULL, fired.handler, mod, herr.message))
+        failures_push(&local, uid, 0, NULL, fired.handler, mod, strata_runtime_failure_text(rt, &herr)))
       st = strata_error_set(err, STRATA_ENOMEM, "out of memory");
     strata_timer_clear(&fired);
   }

@@ -15,8 +15,54 @@ strata_status strata_error_setv(strata_error *err, strata_status status,
   err->status = status;
   err->line = err->column = 0;
   err->has_coord = 0;
+  err->function = NULL;
+  err->refusal = STRATA_REFUSED_NONE;
+  err->subject[0] = err->subject[1] = 0;
   vsnprintf(err->message, sizeof err->message, fmt, ap);
   return status;
+}
+
+strata_status strata_error_in(strata_error *err, strata_status status, const char *function,
+                              const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  strata_error_setv(err, status, fmt, ap);
+  va_end(ap);
+  if (err) err->function = function;
+  return status;
+}
+
+strata_status strata_error_refuse(strata_error *err, strata_status status, const char *function,
+                                  strata_refusal refusal, uint64_t subject, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  strata_error_setv(err, status, fmt, ap);
+  va_end(ap);
+  if (err) {
+    err->function = function;
+    err->refusal = refusal;
+    err->subject[0] = subject;
+  }
+  return status;
+}
+
+const char *strata_refusal_name(strata_refusal refusal) {
+  switch (refusal) {
+    case STRATA_REFUSED_NONE: return "none";
+    case STRATA_REFUSED_DELETED: return "deleted";
+    case STRATA_REFUSED_KIND: return "wrong kind";
+    case STRATA_REFUSED_OUTSIDE: return "outside the map";
+    case STRATA_REFUSED_NO_TILES: return "no tiles";
+    case STRATA_REFUSED_TAKEN: return "floor taken";
+    case STRATA_REFUSED_ATTACHED: return "already a floor";
+    case STRATA_REFUSED_DEEPEST: return "below the deepest floor";
+    case STRATA_REFUSED_NO_AREA: return "not on an area's floor";
+    case STRATA_REFUSED_NO_WAY_UP: return "no way up";
+    case STRATA_REFUSED_PLAYER: return "the player is there";
+    case STRATA_REFUSED_UNKNOWN_ID: return "unknown ID";
+    case STRATA_REFUSED_HOST: return "host logic failed";
+  }
+  return "unknown refusal";
 }
 
 strata_status strata_error_set(strata_error *err, strata_status status,

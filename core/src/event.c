@@ -28,8 +28,8 @@ static char *dup_str(const char *s) {
 strata_status strata_event_on(strata_runtime *rt, const char *event, const char *name,
                               int64_t priority, const char *handler, strata_error *err) {
   if (!event || !*event || !name || !*name || !handler || !*handler)
-    return strata_error_set(err, STRATA_EARG,
-                            "strata_event_on: needs an event, a name and a handler ID");
+    return strata_error_in(err, STRATA_EARG, "strata_event_on",
+                           "needs an event, a name and a handler ID");
   char *e = dup_str(event), *n = dup_str(name), *h = dup_str(handler);
   if (!e || !n || !h) { free(e); free(n); free(h); return nomem(err); }
   for (size_t i = 0; i < rt->nhandlers; i++) {
@@ -225,7 +225,7 @@ strata_status event_emit(strata_runtime *rt, uint64_t source, const char *event,
     link *l = &ch.links[i];
     if (run_link(rt, l, source, event, params, &res, &stop, &herr) == STRATA_OK) continue;
     if (herr.status == STRATA_ENOMEM && !herr.message[0]) strata_error_set(&herr, STRATA_ENOMEM, "out of memory");
-    failures_push(&failures, 0, l->subscription, event, l->name, l->c.mod, herr.message);
+    failures_push(&failures, 0, l->subscription, event, l->name, l->c.mod, strata_runtime_failure_text(rt, &herr));
   }
   chain_free(&ch);
   event_report(rt, &failures);
@@ -250,14 +250,13 @@ strata_status strata_emit(strata_runtime *rt, uint64_t source, const char *event
                           const strata_value *params, const strata_value *dflt,
                           strata_value *result, strata_error *err) {
   if (result) *result = strata_value_nil();
-  if (!event || !*event) return strata_error_set(err, STRATA_EARG, "strata_emit: no event");
+  if (!event || !*event) return strata_error_in(err, STRATA_EARG, "strata_emit", "no event");
   if (!core_event(event) && rt->res.event_declared &&
       !rt->res.event_declared(rt->res.host, event))
-    return strata_error_set(err, STRATA_ENOTFOUND, "strata_emit: unknown base.event '%s'", event);
+    return strata_error_in(err, STRATA_ENOTFOUND, "strata_emit", "unknown base.event '%s'", event);
   if (source && !strata_world_object(rt->w, source))
-    return strata_error_set(err, STRATA_ENOTFOUND,
-                            "strata_emit: no object #%llu (deleted or never created)",
-                            (unsigned long long)source);
+    return strata_error_refuse(err, STRATA_ENOTFOUND, "strata_emit", STRATA_REFUSED_DELETED, source,
+                               "no object #%llu (deleted or never created)", (unsigned long long)source);
   return event_emit(rt, source, event, params, dflt, result, err);
 }
 

@@ -11,10 +11,11 @@ static strata_status check_kind(const strata_runtime *rt, uint64_t uid, const ch
                                 const char *what, const char *role, strata_error *err) {
   char b[48];
   strata_object *o = strata_world_object(rt->w, uid);
-  if (!o) return strata_error_set(err, STRATA_ENOTFOUND, "%s: %s: %s was deleted", what, role, rt_label(rt, uid, b));
+  if (!o) return strata_error_refuse(err, STRATA_ENOTFOUND, what, STRATA_REFUSED_DELETED, uid, "%s: %s was deleted",
+                                     role, rt_label(rt, uid, b));
   if (strcmp(o->kind, kind) != 0)
-    return strata_error_set(err, STRATA_EARG, "%s: %s: expected a%s %s, got %s", what, role,
-                            kind[0] == 'a' ? "n" : "", kind, rt_label(rt, uid, b));
+    return strata_error_refuse(err, STRATA_EARG, what, STRATA_REFUSED_KIND, uid, "%s: expected a%s %s, got %s", role,
+                               kind[0] == 'a' ? "n" : "", kind, rt_label(rt, uid, b));
   return STRATA_OK;
 }
 
@@ -96,14 +97,14 @@ strata_status strata_stairs_create(strata_runtime *rt, uint64_t map, int64_t x, 
   strata_status st = check_kind(rt, map, "map", what, "map", err);
   if (!st) st = map_check_cell(rt, map, x, y, what, err);
   if (st) return st;
-  if (floor_delta == 0) return strata_error_set(err, STRATA_EARG, "%s: floor_delta must not be 0", what);
+  if (floor_delta == 0) return strata_error_in(err, STRATA_EARG, what, "floor_delta must not be 0");
   int64_t n, deepest;
   uint64_t a = sys_uid(rt->w, map, SYS(K("area")));
   if (a && sys_int(rt->w, map, SYS(K("floor")), &n) && sys_int(rt->w, a, SYS(K("deepest_floor")), &deepest) &&
       n + floor_delta > deepest)
-    return strata_error_set(err, STRATA_EARG,
-                            "%s: floor %" PRId64 " of area#%" PRIu64 " is the deepest (%" PRId64 "): no stairs lead below it",
-                            what, n, a, deepest);
+    return strata_error_refuse(err, STRATA_EARG, what, STRATA_REFUSED_DEEPEST, a,
+                               "floor %" PRId64 " of area#%" PRIu64 " is the deepest (%" PRId64 "): no stairs lead below it",
+                               n, a, deepest);
   if ((st = rt_begin(rt, err))) return st;
   strata_value sys = strata_value_nil();
   uint64_t f = 0;

@@ -12,16 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static strata_status check_area(const strata_runtime *rt, uint64_t area, const char *what,
-                                strata_error *err) {
-  char b[48];
-  strata_object *o = strata_world_object(rt->w, area);
-  if (!o) return strata_error_set(err, STRATA_ENOTFOUND, "%s: %s was deleted", what, rt_label(rt, area, b));
-  if (strcmp(o->kind, "area") != 0)
-    return strata_error_set(err, STRATA_EARG, "%s: expected an area, got %s", what, rt_label(rt, area, b));
-  return STRATA_OK;
-}
-
 uint64_t floor_map(const strata_runtime *rt, uint64_t area, int64_t n) {
   uint64_t m = sys_uid(rt->w, area, SYS(K("floors"), I(n)));
   return m && strata_world_object(rt->w, m) ? m : 0;
@@ -67,19 +57,26 @@ static strata_status check_floor_free(const strata_runtime *rt, uint64_t area, u
   char a[48], b[48];
   int64_t deepest;
   if (sys_int(rt->w, area, SYS(K("deepest_floor")), &deepest) && n > deepest)
-    return strata_error_set(err, STRATA_EARG, "%s: floor %" PRId64 " is below the deepest floor (%" PRId64 ") of %s",
-                            what, n, deepest, rt_label(rt, area, a));
+    return strata_error_refuse(err, STRATA_EARG, what, STRATA_REFUSED_DEEPEST, area,
+                               "floor %" PRId64 " is below the deepest floor (%" PRId64 ") of %s", n, deepest,
+                               rt_label(rt, area, a));
   uint64_t taken = floor_map(rt, area, n);
-  if (taken)
-    return strata_error_set(err, STRATA_ESTATE, "%s: floor %" PRId64 " of %s is taken (%s)", what, n,
-                            rt_label(rt, area, a), rt_label(rt, taken, b));
+  if (taken) {
+    strata_error_refuse(err, STRATA_ESTATE, what, STRATA_REFUSED_TAKEN, area, "floor %" PRId64 " of %s is taken (%s)",
+                        n, rt_label(rt, area, a), rt_label(rt, taken, b));
+    if (err) err->subject[1] = taken;
+    return STRATA_ESTATE;
+  }
   if (map) {
     uint64_t other = sys_uid(rt->w, map, SYS(K("area")));
     int64_t f = 0;
     sys_int(rt->w, map, SYS(K("floor")), &f);
-    if (other && strata_world_object(rt->w, other))
-      return strata_error_set(err, STRATA_ESTATE, "%s: %s is already floor %" PRId64 " of area#%" PRIu64,
-                              what, rt_label(rt, map, b), f, other);
+    if (other && strata_world_object(rt->w, other)) {
+      strata_error_refuse(err, STRATA_ESTATE, what, STRATA_REFUSED_ATTACHED, map,
+                          "%s is already floor %" PRId64 " of area#%" PRIu64, rt_label(rt, map, b), f, other);
+      if (err) err->subject[1] = other;
+      return STRATA_ESTATE;
+    }
   }
   return STRATA_OK;
 }
@@ -99,8 +96,9 @@ strata_status strata_area_add_floor(strata_runtime *rt, uint64_t area, uint64_t 
   strata_status st = check_area(rt, area, what, err);
   if (st) return st;
   if (!rt_object(rt, map, "map"))
-    return strata_error_set(err, strata_world_object(rt->w, map) ? STRATA_EARG : STRATA_ENOTFOUND,
-                            "%s: expected a live map, got %s", what, rt_label(rt, map, b));
+    return strata_error_refuse(err, strata_world_object(rt->w, map) ? STRATA_EARG : STRATA_ENOTFOUND, what,
+                               strata_world_object(rt->w, map) ? STRATA_REFUSED_KIND : STRATA_REFUSED_DELETED, map,
+                               "expected a live map, got %s", rt_label(rt, map, b));
   if ((st = check_floor_free(rt, area, map, n, what, err))) return st;
   if ((st = rt_begin(rt, err))) return st;
   st = attach(rt, area, map, n, err);
@@ -254,8 +252,9 @@ strata_status strata_area_floor(strata_runtime *rt, uint64_t area, int64_t n, ui
   if (!m) {
     int64_t deepest;
     if (sys_int(rt->w, area, SYS(K("deepest_floor")), &deepest) && n > deepest)
-      return strata_error_set(err, STRATA_EARG, "%s: floor %" PRId64 " of %s is below the deepest floor (%" PRId64 ")",
-                              what, n, rt_label(rt, area, a), deepest);
+      return strata_error_refuse(err, STRATA_EARG, what, STRATA_REFUSED_DEEPEST, area,
+                                 "floor %" PRId64 " of %s is below the deepest floor (%" PRId64 ")", n,
+                                 rt_label(rt, area, a), deepest);
     if ((st = rt_begin(rt, err))) return st;
     if ((st = rt_end(rt, generate(rt, area, n, &m, err)))) return st;
   }

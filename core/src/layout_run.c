@@ -1268,7 +1268,7 @@ strata_status strata_layout_run(const strata_layout_gen *g, strata_tilemap *m, s
                                 strata_layout_result *result, char *why, size_t cap,
                                 strata_error *err) {
   if (g == NULL || m == NULL || rng == NULL || result == NULL)
-    return strata_error_set(err, STRATA_EARG, "strata_layout_run: NULL argument");
+    return strata_error_in(err, STRATA_EARG, "strata_layout_run", "NULL argument");
   run r = {0};
   r.m = m, r.W = strata_tilemap_width(m), r.H = strata_tilemap_height(m), r.rng = rng;
   r.tokens = strata_tilemap_tokens(m), r.err = err, r.why = why, r.cap = cap;

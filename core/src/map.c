@@ -11,8 +11,10 @@ static strata_status no_map(const strata_runtime *rt, const char *what, uint64_t
                             strata_error *err) {
   char b[48];
   strata_object *o = strata_world_object(rt->w, uid);
-  if (!o) return strata_error_set(err, STRATA_ENOTFOUND, "%s: %s was deleted", what, rt_label(rt, uid, b));
-  return strata_error_set(err, STRATA_EARG, "%s: expected a map, got %s", what, rt_label(rt, uid, b));
+  if (!o) return strata_error_refuse(err, STRATA_ENOTFOUND, what, STRATA_REFUSED_DELETED, uid, "%s was deleted",
+                                     rt_label(rt, uid, b));
+  return strata_error_refuse(err, STRATA_EARG, what, STRATA_REFUSED_KIND, uid, "expected a map, got %s",
+                             rt_label(rt, uid, b));
 }
 
 const strata_map_archetype *map_archetype_of(const strata_runtime *rt, uint64_t map) {
@@ -24,11 +26,12 @@ strata_status map_check_cell(const strata_runtime *rt, uint64_t map, int64_t x, 
                              const char *what, strata_error *err) {
   char b[48];
   strata_tilemap *tm = strata_world_tilemap(rt->w, map);
-  if (!tm) return strata_error_set(err, STRATA_ESTATE, "%s: %s has no tiles", what, rt_label(rt, map, b));
+  if (!tm) return strata_error_refuse(err, STRATA_ESTATE, what, STRATA_REFUSED_NO_TILES, map, "%s has no tiles",
+                                      rt_label(rt, map, b));
   int w = strata_tilemap_width(tm), h = strata_tilemap_height(tm);
   if (x < 0 || y < 0 || x >= w || y >= h)
-    return strata_error_set(err, STRATA_EARG, "%s: (%lld, %lld) is outside %s (%dx%d)", what,
-                            (long long)x, (long long)y, rt_label(rt, map, b), w, h);
+    return strata_error_refuse(err, STRATA_EARG, what, STRATA_REFUSED_OUTSIDE, map, "(%lld, %lld) is outside %s (%dx%d)",
+                               (long long)x, (long long)y, rt_label(rt, map, b), w, h);
   return STRATA_OK;
 }
 
@@ -65,8 +68,8 @@ strata_status map_drop(strata_runtime *rt, uint64_t map, const char *what, strat
   for (size_t i = 0; i < n; i++)
     if (player && on[i] == player) {
       free(on);
-      return strata_error_set(err, STRATA_ESTATE, "%s: %s: the player is on it", what,
-                              rt_label(rt, map, b));
+      return strata_error_refuse(err, STRATA_ESTATE, what, STRATA_REFUSED_PLAYER, map, "%s: the player is on it",
+                                 rt_label(rt, map, b));
     }
   strata_world *w = rt->w;
   st = renew_cancel_timer(rt, map, err);

@@ -28,8 +28,8 @@ void move_refuse(strata_move_outcome *out, strata_move_refusal r, const char *fm
 static strata_status check_actor(strata_runtime *rt, uint64_t actor, const char *what, strata_error *err) {
   char b[48];
   if (rt_object(rt, actor, "actor")) return STRATA_OK;
-  return strata_error_set(err, strata_world_object(rt->w, actor) ? STRATA_EARG : STRATA_ENOTFOUND,
-                          "%s: expected a live actor, got %s", what, rt_label(rt, actor, b));
+  return strata_error_in(err, strata_world_object(rt->w, actor) ? STRATA_EARG : STRATA_ENOTFOUND, what,
+                         "expected a live actor, got %s", rt_label(rt, actor, b));
 }
 
 /* { x, y, x = x, y = y } under key: a point as strata gives every point. */
@@ -136,13 +136,12 @@ strata_status strata_move_to_room(strata_runtime *rt, uint64_t actor, uint64_t r
   move_refuse(out, STRATA_MOVE_OK, "");
   strata_object *o = strata_world_object(rt->w, actor);
   if (!o || strata_is_room(rt->w, actor) || strata_is_exit(rt->w, actor))
-    return strata_error_set(err, o ? STRATA_EARG : STRATA_ENOTFOUND,
-                            "strata_move_to_room: expected a live object that stands in rooms, got %s",
-                            rt_label(rt, actor, b));
+    return strata_error_in(err, o ? STRATA_EARG : STRATA_ENOTFOUND, "strata_move_to_room",
+                           "expected a live object that stands in rooms, got %s", rt_label(rt, actor, b));
   if (!strata_is_room(rt->w, room))
-    return strata_error_set(err, STRATA_ENOTFOUND, "strata_move_to_room: %s is no live room", rt_label(rt, room, b));
+    return strata_error_in(err, STRATA_ENOTFOUND, "strata_move_to_room", "%s is no live room", rt_label(rt, room, b));
   if (exit && !strata_is_exit(rt->w, exit))
-    return strata_error_set(err, STRATA_ENOTFOUND, "strata_move_to_room: %s is no live exit", rt_label(rt, exit, b));
+    return strata_error_in(err, STRATA_ENOTFOUND, "strata_move_to_room", "%s is no live exit", rt_label(rt, exit, b));
   strata_status st = rt_begin(rt, err);
   if (st) return st;
   return rt_end(rt, move_enter(rt, actor, strata_room_of(rt->w, actor), room, exit, out, err));
@@ -166,7 +165,7 @@ strata_status strata_go(strata_runtime *rt, uint64_t actor, const char *dir, str
   move_refuse(out, STRATA_MOVE_OK, "");
   strata_status st = check_actor(rt, actor, "strata_go", err);
   if (st) return st;
-  if (!dir || !*dir) return strata_error_set(err, STRATA_EARG, "strata_go: the direction must be a non-empty string");
+  if (!dir || !*dir) return strata_error_in(err, STRATA_EARG, "strata_go", "the direction must be a non-empty string");
   uint64_t here = strata_room_of(rt->w, actor);
   if (!here) { move_refuse(out, STRATA_MOVE_NOWHERE, "the actor is in no room"); return STRATA_OK; }
   uint64_t e = strata_exit_find(rt->w, here, dir);

@@ -326,7 +326,7 @@ strata_status strata_registry_add_logic(strata_registry *reg, strata_logic kind,
                                         strata_fn fn, void *data, const char *mod,
                                         strata_error *err) {
   if ((unsigned)kind >= STRATA_LOGIC_COUNT || !id || !*id || !fn)
-    return strata_error_set(err, STRATA_EARG, "strata_registry_add_logic: needs a kind, an ID and a function");
+    return strata_error_in(err, STRATA_EARG, "strata_registry_add_logic", "needs a kind, an ID and a function");
   const char *what;
   int owner = owner_type(kind, &what);
   strata_status st = STRATA_OK;
@@ -342,7 +342,7 @@ strata_status strata_registry_add_map_archetype(strata_registry *reg,
                                                 const strata_map_archetype *def,
                                                 strata_error *err) {
   if (!def || !def->id || !*def->id)
-    return strata_error_set(err, STRATA_EARG, "strata_registry_add_map_archetype: needs an ID");
+    return strata_error_in(err, STRATA_EARG, "strata_registry_add_map_archetype", "needs an ID");
   entry *e = new_entry(T_MAP, def->id, def->mod, err);
   if (!e) return STRATA_ENOMEM;
   e->map = *def;
@@ -356,7 +356,7 @@ strata_status strata_registry_add_area_archetype(strata_registry *reg,
                                                  const strata_area_archetype *def,
                                                  strata_error *err) {
   if (!def || !def->id || !*def->id)
-    return strata_error_set(err, STRATA_EARG, "strata_registry_add_area_archetype: needs an ID");
+    return strata_error_in(err, STRATA_EARG, "strata_registry_add_area_archetype", "needs an ID");
   entry *e = new_entry(T_AREA, def->id, def->mod, err);
   if (!e) return STRATA_ENOMEM;
   e->area = *def;
@@ -390,7 +390,7 @@ strata_status strata_registry_add_branch_archetype(strata_registry *reg,
                                                    const strata_branch_def *def,
                                                    strata_error *err) {
   if (!def || !def->id || !*def->id)
-    return strata_error_set(err, STRATA_EARG, "strata_registry_add_branch_archetype: needs an ID");
+    return strata_error_in(err, STRATA_EARG, "strata_registry_add_branch_archetype", "needs an ID");
   entry *e = new_entry(T_BRANCH, def->id, def->mod, err);
   if (!e) return STRATA_ENOMEM;
   e->branch = *def;
@@ -410,7 +410,7 @@ strata_status strata_registry_add_branch_archetype(strata_registry *reg,
 strata_status strata_registry_add_unique_area(strata_registry *reg, const strata_unique_def *def,
                                               strata_error *err) {
   if (!def || !def->id || !*def->id || !def->area)
-    return strata_error_set(err, STRATA_EARG, "strata_registry_add_unique_area: needs an ID and an area archetype");
+    return strata_error_in(err, STRATA_EARG, "strata_registry_add_unique_area", "needs an ID and an area archetype");
   entry *e = new_entry(T_UNIQUE, def->id, NULL, err);
   if (!e) return STRATA_ENOMEM;
   e->unique = *def;
@@ -424,7 +424,7 @@ strata_status strata_registry_add_unique_area(strata_registry *reg, const strata
 
 strata_status strata_registry_add_event(strata_registry *reg, const char *event,
                                         strata_error *err) {
-  if (!event || !*event) return strata_error_set(err, STRATA_EARG, "strata_registry_add_event: needs an ID");
+  if (!event || !*event) return strata_error_in(err, STRATA_EARG, "strata_registry_add_event", "needs an ID");
   return declare(reg, T_EVENT, event, err);
 }
 
@@ -434,8 +434,8 @@ strata_status strata_registry_add_archetype_event(strata_registry *reg, const ch
                                                   strata_fn fn, void *data, const char *mod,
                                                   strata_error *err) {
   if (!kind || !archetype || !event || !fn)
-    return strata_error_set(err, STRATA_EARG,
-                            "strata_registry_add_archetype_event: needs a kind, an archetype, an event and a function");
+    return strata_error_in(err, STRATA_EARG, "strata_registry_add_archetype_event",
+                           "needs a kind, an archetype, an event and a function");
   if (reg->naevents == reg->aevents_cap) {
     size_t cap = reg->aevents_cap ? reg->aevents_cap * 2 : 8;
     arch_event *p = realloc(reg->aevents, cap * sizeof *p);

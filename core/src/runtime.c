@@ -15,9 +15,9 @@ static strata_status nomem(strata_error *err) {
 strata_runtime *strata_runtime_new(strata_world *w, const strata_resolver *r, strata_error *err) {
   if (!w || !r || !r->resolve || !r->map_archetype || !r->area_archetype || !r->unique_area ||
       !r->unique_at) {
-    strata_error_set(err, STRATA_EARG,
-                     "strata_runtime_new: needs a world and a resolver with resolve, map_archetype, "
-                     "area_archetype, unique_area and unique_at");
+    strata_error_in(err, STRATA_EARG, "strata_runtime_new",
+                    "needs a world and a resolver with resolve, map_archetype, "
+                    "area_archetype, unique_area and unique_at");
     return NULL;
   }
   strata_runtime *rt = calloc(1, sizeof *rt);
@@ -36,7 +36,13 @@ void strata_runtime_free(strata_runtime *rt) {
   }
   free(rt->handlers);
   free(rt->loaded);
+  free(rt->failure_message);
   free(rt);
+}
+
+const char *strata_runtime_failure_text(const strata_runtime *rt, const strata_error *err) {
+  if (rt && err && err->refusal == STRATA_REFUSED_HOST && rt->failure_message) return rt->failure_message;
+  return err ? err->message : "";
 }
 
 strata_world *strata_runtime_world(const strata_runtime *rt) { return rt->w; }
@@ -201,7 +207,6 @@ void rt_call_init(strata_call *c, strata_runtime *rt, strata_logic kind, const c
 
 strata_status rt_call(strata_runtime *rt, const strata_callable *c, strata_call *call,
                       strata_error *err) {
-  (void)rt;
   strata_error local;
   strata_error *e = err ? err : &local;
   strata_error_clear(e);
@@ -209,7 +214,16 @@ strata_status rt_call(strata_runtime *rt, const strata_callable *c, strata_call 
   if (st && !e->message[0])
     strata_error_set(e, st, "%s %s failed (%s)", call->id ? call->id : "?",
                      strata_logic_name(call->kind), strata_status_name(st));
-  if (st) e->status = st;
+  if (st) {
+    e->status = st;
+    if (e->refusal == STRATA_REFUSED_NONE) e->refusal = STRATA_REFUSED_HOST;
+    /* the last failure's whole message, if the host gave one (strata_runtime_failure_text) */
+    free(rt->failure_message);
+    rt->failure_message = call->message;
+  } else {
+    free(call->message);
+  }
+  call->message = NULL;
   return st;
 }
 

@@ -43,6 +43,9 @@ struct strata_runtime {
   uint64_t gen_area;
   int64_t gen_floor;
   int reporting;                 /* base.handler_failed is being emitted: do not report again */
+  /* The whole message of the host call that failed last, when its error's
+  ** buffer cut it (strata_call.message); NULL otherwise. */
+  char *failure_message;
 };
 
 /* ---- sys.c: props.sys[path...] of an object ----
@@ -128,6 +131,8 @@ strata_status rt_call_with_stream(strata_runtime *rt, const strata_callable *c, 
 const strata_map_archetype *map_archetype_of(const strata_runtime *rt, uint64_t map);
 /* Deletes map and what stands on it, as strata_map_delete, without a savepoint of its own. */
 strata_status map_drop(strata_runtime *rt, uint64_t map, const char *what, strata_error *err);
+/* A live area, else refused in the name of `what` (a C function's name). */
+strata_status check_area(const strata_runtime *rt, uint64_t area, const char *what, strata_error *err);
 strata_status map_check_cell(const strata_runtime *rt, uint64_t map, int64_t x, int64_t y,
                              const char *what, strata_error *err);
 

@@ -31,11 +31,17 @@ uint64_t strata_current_area(const strata_runtime *rt, int64_t *floor) {
   return m ? strata_map_area(rt, m, floor) : 0;
 }
 
-strata_status strata_set_player(strata_runtime *rt, uint64_t actor, strata_error *err) {
+/* actor is no live actor: refused in the name of `what`. */
+static strata_status refuse_actor(const strata_runtime *rt, uint64_t actor, const char *what, strata_error *err) {
   char b[48];
-  if (!rt_object(rt, actor, "actor"))
-    return strata_error_set(err, strata_world_object(rt->w, actor) ? STRATA_EARG : STRATA_ENOTFOUND,
-                            "strata_set_player: expected a live actor, got %s", rt_label(rt, actor, b));
+  int exists = strata_world_object(rt->w, actor) != NULL;
+  return strata_error_refuse(err, exists ? STRATA_EARG : STRATA_ENOTFOUND, what,
+                             exists ? STRATA_REFUSED_KIND : STRATA_REFUSED_DELETED, actor,
+                             "expected a live actor, got %s", rt_label(rt, actor, b));
+}
+
+strata_status strata_set_player(strata_runtime *rt, uint64_t actor, strata_error *err) {
+  if (!rt_object(rt, actor, "actor")) return refuse_actor(rt, actor, "strata_set_player", err);
   strata_status st = rt_begin(rt, err);
   if (st) return st;
   /* as world:create_actor{ player = true } does: state.player, then the record */
@@ -74,7 +80,8 @@ static strata_status destination(strata_runtime *rt, uint64_t target, dest *d, c
   strata_world *w = rt->w;
   strata_object *t = strata_world_object(w, target);
   memset(d, 0, sizeof *d);
-  if (!t) return strata_error_set(err, STRATA_ENOTFOUND, "%s: %s was deleted", what, rt_label(rt, target, a));
+  if (!t) return strata_error_refuse(err, STRATA_ENOTFOUND, what, STRATA_REFUSED_DELETED, target, "%s was deleted",
+                                     rt_label(rt, target, a));
   if (strcmp(t->kind, "map") == 0) {
     d->via = VIA_MAP;
     d->map = target;
@@ -84,8 +91,8 @@ static strata_status destination(strata_runtime *rt, uint64_t target, dest *d, c
   case STRATA_FEATURE_ENTRANCE: {
     uint64_t area = sys_uid(w, target, SYS(K("area")));
     if (!rt_object(rt, area, NULL))
-      return strata_error_set(err, STRATA_ENOTFOUND, "%s: %s leads to area#%" PRIu64 ", which was deleted",
-                              what, rt_label(rt, target, a), area);
+      return strata_error_refuse(err, STRATA_ENOTFOUND, what, STRATA_REFUSED_DELETED, area,
+                                 "%s leads to area#%" PRIu64 ", which was deleted", rt_label(rt, target, a), area);
     d->via = VIA_ENTRANCE;
     d->area = area;
     if (!sys_int(w, target, SYS(K("floor")), &d->floor)) d->floor = strata_area_starting_floor(rt, area);
@@ -95,18 +102,24 @@ static strata_status destination(strata_runtime *rt, uint64_t target, dest *d, c
     int64_t n = 0, deepest;
     uint64_t m = t->map;
     uint64_t area = t->has_pos ? sys_uid(w, m, SYS(K("area"))) : 0;
-    if (!rt_object(rt, area, NULL) || !sys_int(w, m, SYS(K("floor")), &n))
-      return strata_error_set(err, STRATA_ESTATE,
-                              "%s: %s stand on %s, which is not a floor of any area (attach it with "
-                              "strata_area_add_floor, or return it from a floor generator)",
-                              what, rt_label(rt, target, a), rt_label(rt, m, b));
+    if (!rt_object(rt, area, NULL) || !sys_int(w, m, SYS(K("floor")), &n)) {
+      strata_error_refuse(err, STRATA_ESTATE, what, STRATA_REFUSED_NO_AREA, target,
+                          "%s stand on %s, which is not a floor of any area (add it to an area as a floor, "
+                          "or return it from a floor generator)", rt_label(rt, target, a), rt_label(rt, m, b));
+      if (err) err->subject[1] = m;
+      return STRATA_ESTATE;
+    }
     sys_int(w, target, SYS(K("floor_delta")), &d->delta);
     int64_t to = n + d->delta;
     if (d->delta < 0 && to < strata_area_starting_floor(rt, area)) {
       uint64_t em = sys_uid(w, area, SYS(K("entrance"), K("map")));
-      if (!rt_object(rt, em, NULL))
-        return strata_error_set(err, STRATA_ESTATE, "%s: %s leads up out of %s, which has no entrance to return to",
-                                what, rt_label(rt, target, a), rt_label(rt, area, b));
+      if (!rt_object(rt, em, NULL)) {
+        strata_error_refuse(err, STRATA_ESTATE, what, STRATA_REFUSED_NO_WAY_UP, target,
+                            "%s leads up out of %s, which has no entrance to return to", rt_label(rt, target, a),
+                            rt_label(rt, area, b));
+        if (err) err->subject[1] = area;
+        return STRATA_ESTATE;
+      }
       d->via = VIA_EXIT;
       d->map = em;
       d->has_xy = sys_int(w, area, SYS(K("entrance"), K("x")), &d->x) &&
@@ -114,16 +127,17 @@ static strata_status destination(strata_runtime *rt, uint64_t target, dest *d, c
       return STRATA_OK;
     }
     if (strata_area_deepest_floor(rt, area, &deepest) && to > deepest)
-      return strata_error_set(err, STRATA_EARG, "%s: floor %" PRId64 " of %s is below its deepest floor (%" PRId64 ")",
-                              what, to, rt_label(rt, area, a), deepest);
+      return strata_error_refuse(err, STRATA_EARG, what, STRATA_REFUSED_DEEPEST, area,
+                                 "floor %" PRId64 " of %s is below its deepest floor (%" PRId64 ")", to,
+                                 rt_label(rt, area, a), deepest);
     d->via = VIA_STAIRS;
     d->area = area;
     d->floor = to;
     return STRATA_OK;
   }
   default:
-    return strata_error_set(err, STRATA_EARG, "%s: %s is neither an entrance nor stairs, nor a map",
-                            what, rt_label(rt, target, a));
+    return strata_error_refuse(err, STRATA_EARG, what, STRATA_REFUSED_KIND, target,
+                               "%s is neither an entrance nor stairs, nor a map", rt_label(rt, target, a));
   }
 }
 
@@ -275,10 +289,7 @@ static strata_status journey(strata_runtime *rt, uint64_t actor, uint64_t target
 
 strata_status strata_travel(strata_runtime *rt, uint64_t actor, uint64_t target,
                             const strata_travel_opts *opts, uint64_t *map, strata_error *err) {
-  char b[48];
-  if (!rt_object(rt, actor, "actor"))
-    return strata_error_set(err, strata_world_object(rt->w, actor) ? STRATA_EARG : STRATA_ENOTFOUND,
-                            "strata_travel: expected a live actor, got %s", rt_label(rt, actor, b));
+  if (!rt_object(rt, actor, "actor")) return refuse_actor(rt, actor, "strata_travel", err);
   uint64_t m = 0, loaded = 0;
   strata_status st = rt_begin(rt, err);
   if (st) return st;

@@ -76,7 +76,7 @@ static strata_status ensure_entrance(strata_runtime *rt, const strata_unique_def
 static strata_status unique_area(strata_runtime *rt, const char *id, int depth, uint64_t *out,
                                  strata_error *err) {
   if (depth > 64)
-    return strata_error_set(err, STRATA_ELIMIT, "strata_unique_def: parents of '%s' form a cycle", id);
+    return strata_error_in(err, STRATA_ELIMIT, "strata_unique_def", "parents of '%s' form a cycle", id);
   const strata_unique_def *u = NULL;
   strata_status st = rt->res.unique_area(rt->res.host, id, &u, err);
   if (st) return st;
@@ -104,7 +104,7 @@ static strata_status unique_area(strata_runtime *rt, const char *id, int depth, 
 strata_status strata_unique_area(strata_runtime *rt, const char *id, uint64_t *area,
                                  strata_error *err) {
   uint64_t a = 0;
-  if (!id) return strata_error_set(err, STRATA_EARG, "strata_unique_def: no ID");
+  if (!id) return strata_error_in(err, STRATA_EARG, "strata_unique_def", "no ID");
   strata_status st = rt_begin(rt, err);
   if (st || rt_end(rt, st = unique_area(rt, id, 0, &a, err))) return st;
   if (area) *area = a;
@@ -145,8 +145,10 @@ strata_status strata_regenerate_child_maps(strata_runtime *rt, uint64_t map, uin
   char b[48];
   if (n) *n = 0;
   if (!rt_object(rt, map, "map"))
-    return strata_error_set(err, strata_world_object(rt->w, map) ? STRATA_EARG : STRATA_ENOTFOUND,
-                            "strata_regenerate_child_maps: expected a live map, got %s", rt_label(rt, map, b));
+    return strata_error_refuse(err, strata_world_object(rt->w, map) ? STRATA_EARG : STRATA_ENOTFOUND,
+                               "strata_regenerate_child_maps",
+                               strata_world_object(rt->w, map) ? STRATA_REFUSED_KIND : STRATA_REFUSED_DELETED, map,
+                               "expected a live map, got %s", rt_label(rt, map, b));
   int64_t floor;
   uint64_t area = strata_map_area(rt, map, &floor);
   const char *own = area ? sys_str(rt->w, area, SYS(K("unique"))) : NULL;

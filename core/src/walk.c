@@ -77,11 +77,11 @@ static strata_status check_walk(strata_runtime *rt, uint64_t actor, double every
                                 strata_error *err) {
   char b[48];
   if (!rt_object(rt, actor, "actor"))
-    return strata_error_set(err, strata_world_object(rt->w, actor) ? STRATA_EARG : STRATA_ENOTFOUND,
-                            "%s: expected a live actor, got %s", what, rt_label(rt, actor, b));
+    return strata_error_in(err, strata_world_object(rt->w, actor) ? STRATA_EARG : STRATA_ENOTFOUND, what,
+                           "expected a live actor, got %s", rt_label(rt, actor, b));
   if (!(every >= STRATA_TIMER_MIN_EVERY) || isinf(every))
-    return strata_error_set(err, STRATA_EARG, "%s: step_every must be a number of at least %g seconds", what,
-                            STRATA_TIMER_MIN_EVERY);
+    return strata_error_in(err, STRATA_EARG, what, "step_every must be a number of at least %g seconds",
+                           STRATA_TIMER_MIN_EVERY);
   return STRATA_OK;
 }
 
@@ -129,12 +129,12 @@ strata_status strata_walk_rooms(strata_runtime *rt, uint64_t actor, uint64_t roo
   strata_status st = check_walk(rt, actor, every, "strata_walk_rooms", err);
   if (st) return st;
   if (!strata_is_room(rt->w, room))
-    return strata_error_set(err, STRATA_ENOTFOUND, "strata_walk_rooms: %s is no live room", rt_label(rt, room, b));
+    return strata_error_in(err, STRATA_ENOTFOUND, "strata_walk_rooms", "%s is no live room", rt_label(rt, room, b));
   if (!strata_room_of(rt->w, actor))
-    return strata_error_set(err, STRATA_ESTATE, "strata_walk_rooms: %s is in no room", rt_label(rt, actor, b));
+    return strata_error_in(err, STRATA_ESTATE, "strata_walk_rooms", "%s is in no room", rt_label(rt, actor, b));
   for (size_t i = 0; i < n; i++)
     if (!route[i] || !*route[i])
-      return strata_error_set(err, STRATA_EARG, "strata_walk_rooms: step %zu of the route is no exit name", i + 1);
+      return strata_error_in(err, STRATA_EARG, "strata_walk_rooms", "step %zu of the route is no exit name", i + 1);
   strata_value list, k, v;
   if ((st = strata_value_table(&list, err))) return st;
   for (size_t i = 0; i < n && !st; i++) {

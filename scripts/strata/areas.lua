@@ -3,8 +3,9 @@
 -- core's runtime (core/include/strata/area.h, feature.h, unique.h, travel.h;
 -- strata.runtime is the Lua side of it).
 --
--- The core does the work: this file checks arguments (the Lua API's messages
--- are its own), calls the runtime and turns uids into handles. The state is
+-- The core does the work and owns every refusal: this file checks the shapes
+-- of arguments, calls the runtime (whose errors the binding names by the Lua
+-- function) and turns uids into handles. The state is
 -- the C world's, saved and reopened with it: each area, map and feature keeps
 -- its bookkeeping under the reserved `sys` key of its properties (handles
 -- never expose it; the fields here read it), the world its own on one object
@@ -42,9 +43,7 @@ return function(M, I)
     return v
   end
 
-  -- extra becomes the ctx: with the world as mod code sees it (its view).
-  -- w._rt:method(...) through core_call(w, lua_name, "method", ...): the
-  -- runtime's errors with the Lua name in place of the C function's.
+  -- w._rt:method(...) through core_call(w, "method", ...)
   local core_call = require("strata.runtime")(I)
   I.core_call = core_call -- (strata.branches: rooms made by the core's runtime)
 
@@ -57,7 +56,7 @@ return function(M, I)
   -- The base.map_renew timer lands here (timers run by world:advance).
   function World:_renew_timer(map_uid)
     if math.type(map_uid) ~= "integer" then return end
-    core_call(self, nil, "renew", map_uid)
+    core_call(self, "renew", map_uid)
   end
 
   -- ---- maps ------------------------------------------------------------------------------
@@ -85,12 +84,12 @@ return function(M, I)
     set = {
       level = function(m, v)
         local w = owner[m]
-        core_call(w, nil, "set_level", m.uid, check_int(v, tostring(m) .. " level"))
+        core_call(w, "set_level", m.uid, check_int(v, tostring(m) .. " level"))
       end,
       archetype = function(m, id)
         local w = owner[m]
         if id ~= nil then w._registry:view("base.map_archetype"):ensure(id) end
-        core_call(w, nil, "set_archetype", m.uid, id)
+        core_call(w, "set_archetype", m.uid, id)
       end,
     },
   }
@@ -98,7 +97,7 @@ return function(M, I)
   -- Deletes a map with what stands on it (features, actors other than the
   -- player), after detaching it from its area and from placed-entrance records.
   local function drop_map(w, m)
-    core_call(w, nil, "delete_map", m.uid)
+    core_call(w, "delete_map", m.uid)
     w._tilemaps[m.uid] = nil
   end
 
@@ -112,22 +111,6 @@ return function(M, I)
     local uid = sys(w, a.uid, "floors", n)
     local m = uid and handle(w, uid)
     return m
-  end
-
-  local function check_floor_free(w, a, m, n, what)
-    check_int(n, what .. ": floor")
-    local deepest = sys(w, a.uid, "deepest_floor")
-    if deepest and n > deepest then
-      fail("%s: floor %d is below the deepest floor (%d) of %s", what, n, deepest, tostring(a))
-    end
-    local taken = floor_map(w, a, n)
-    if taken then fail("%s: floor %d of %s is taken (%s)", what, n, tostring(a), tostring(taken)) end
-    if m then
-      local other = sys(w, m.uid, "area")
-      if other and w._s:info(other) then
-        fail("%s: %s is already floor %d of area#%d", what, tostring(m), sys(w, m.uid, "floor"), other)
-      end
-    end
   end
 
   -- Tile map views of objects the core deleted would point at freed maps.
@@ -145,7 +128,7 @@ return function(M, I)
     if mode ~= "delete" and mode ~= "reparent" then
       fail("%s:delete: children must be \"delete\" or \"reparent\", got %s", tostring(a), tostring(mode))
     end
-    core_call(w, tostring(a) .. ":delete", "delete_area", a.uid, mode == "delete")
+    core_call(w, "delete_area", a.uid, mode == "delete")
     drop_dead_views(w)
   end
 
@@ -154,21 +137,17 @@ return function(M, I)
     methods = {
       add_floor = function(a, m, n)
         local w = owner[a]
-        check_handle(w, m, "map", tostring(a) .. ":add_floor")
-        check_floor_free(w, a, m, n, tostring(a) .. ":add_floor")
-        core_call(w, tostring(a) .. ":add_floor", "add_floor", a.uid, m.uid, n)
+        check_handle(w, m, "map", "area:add_floor")
+        check_int(n, "area:add_floor: floor")
+        core_call(w, "add_floor", a.uid, m.uid, n)
         return m
       end,
       floor = function(a, n)
         local w = owner[a]
-        check_int(n, tostring(a) .. ":floor")
+        check_int(n, "area:floor")
         local m = floor_map(w, a, n)
         if m then return m end
-        local deepest = sys(w, a.uid, "deepest_floor")
-        if deepest and n > deepest then
-          fail("%s:floor: floor %d is below the deepest floor (%d)", tostring(a), n, deepest)
-        end
-        return handle(w, core_call(w, tostring(a) .. ":floor", "floor", a.uid, n))
+        return handle(w, core_call(w, "floor", a.uid, n))
       end,
       has_floor = function(a, n) return floor_map(owner[a], a, n) ~= nil end,
       floors = function(a)
@@ -190,11 +169,11 @@ return function(M, I)
       forget_floor = function(a, n)
         local w = owner[a]
         check_int(n, tostring(a) .. ":forget_floor")
-        core_call(w, nil, "forget_floor", a.uid, n)
+        core_call(w, "forget_floor", a.uid, n)
         drop_dead_views(w)
       end,
       is_conquered = function(a) return sys(owner[a], a.uid, "conquered") == true end,
-      set_conquered = function(a, v) core_call(owner[a], nil, "set_conquered", a.uid, v ~= false) end,
+      set_conquered = function(a, v) core_call(owner[a], "set_conquered", a.uid, v ~= false) end,
       children = function(a)
         local w, out = owner[a], {}
         local ids = {}
@@ -224,11 +203,11 @@ return function(M, I)
     },
     set = {
       starting_floor = function(a, v)
-        core_call(owner[a], nil, "set_starting_floor", a.uid, check_int(v, tostring(a) .. " starting_floor"))
+        core_call(owner[a], "set_starting_floor", a.uid, check_int(v, tostring(a) .. " starting_floor"))
       end,
       deepest_floor = function(a, v)
         if v ~= nil then check_int(v, tostring(a) .. " deepest_floor") end
-        core_call(owner[a], nil, "set_deepest_floor", a.uid, v)
+        core_call(owner[a], "set_deepest_floor", a.uid, v)
       end,
     },
   }
@@ -254,12 +233,9 @@ return function(M, I)
     },
   }
 
-  local function check_cell(m, x, y, what)
+  local function check_cell(x, y, what)
     check_int(x, what .. ": x")
     check_int(y, what .. ": y")
-    if x < 0 or y < 0 or x >= m.width or y >= m.height then
-      fail("%s: (%d, %d) is outside %s (%dx%d)", what, x, y, tostring(m), m.width, m.height)
-    end
   end
 
   -- world:create_entrance(map, x, y, area, { floor = n }): a feature on map at
@@ -270,10 +246,10 @@ return function(M, I)
     options.check(what, opts, 2)
     check_handle(self, map, "map", what)
     check_handle(self, area, "area", what)
-    check_cell(map, x, y, what)
+    check_cell(x, y, what)
     local floor = opts and opts.floor
     if floor ~= nil then check_int(floor, what .. ": floor") end
-    return handle(self, core_call(self, what, "create_entrance", map.uid, x, y, area.uid, floor))
+    return handle(self, core_call(self, "create_entrance", map.uid, x, y, area.uid, floor))
   end
 
   -- world:create_stairs(map, x, y, { floor_delta = 1 }): stairs to the floor
@@ -283,16 +259,10 @@ return function(M, I)
     local what = "world:create_stairs"
     options.check(what, opts, 2)
     check_handle(self, map, "map", what)
-    check_cell(map, x, y, what)
+    check_cell(x, y, what)
     local delta = opts and opts.floor_delta or 1
     check_int(delta, what .. ": floor_delta")
-    if delta == 0 then fail("%s: floor_delta must not be 0", what) end
-    local a, n = sys(self, map.uid, "area"), sys(self, map.uid, "floor")
-    local deepest = a and sys(self, a, "deepest_floor")
-    if deepest and n + delta > deepest then
-      fail("%s: floor %d of area#%d is the deepest (%d): no stairs lead below it", what, n, a, deepest)
-    end
-    return handle(self, core_call(self, what, "create_stairs", map.uid, x, y, delta))
+    return handle(self, core_call(self, "create_stairs", map.uid, x, y, delta))
   end
 
   -- ---- areas in the world ------------------------------------------------------------------------
@@ -300,21 +270,17 @@ return function(M, I)
     local what = "world:create_area"
     options.check(what, opts, 2)
     opts = opts or {}
-    local ok, res = pcall(function()
-      local arch = self._registry:view("base.area_archetype"):ensure(archetype_id)
-      local parent = opts.parent
-      if parent ~= nil then check_handle(self, parent, "area", what .. ": parent") end
-      local params = {}
-      for k, v in pairs(arch.params or {}) do params[k] = v end
-      for k, v in pairs(opts.params or {}) do params[k] = v end
-      local gen = opts.generator or arch.generator
-      if gen ~= nil then self._registry:view("base.area_generator"):ensure(gen) end
-      self._s:check(params, "area params")
-      return handle(self, core_call(self, what, "create_area", archetype_id, parent and parent.uid,
-        opts.params, opts.generator, opts.starting_floor, opts.deepest_floor))
-    end)
-    if not ok then error(res, 2) end
-    return res
+    local arch = self._registry:view("base.area_archetype"):ensure(archetype_id)
+    local parent = opts.parent
+    if parent ~= nil then check_handle(self, parent, "area", what .. ": parent") end
+    local params = {}
+    for k, v in pairs(arch.params or {}) do params[k] = v end
+    for k, v in pairs(opts.params or {}) do params[k] = v end
+    local gen = opts.generator or arch.generator
+    if gen ~= nil then self._registry:view("base.area_generator"):ensure(gen) end
+    self._s:check(params, "area params")
+    return handle(self, core_call(self, "create_area", archetype_id, parent and parent.uid,
+      opts.params, opts.generator, opts.starting_floor, opts.deepest_floor))
   end
 
   function World:areas(filter)
@@ -347,12 +313,8 @@ return function(M, I)
   end
 
   function World:unique_area(id)
-    local ok, res = pcall(function()
-      self._registry:view("base.unique_area"):ensure(id)
-      return handle(self, core_call(self, "world:unique_area", "unique_area", id))
-    end)
-    if not ok then error(res, 2) end
-    return res
+    self._registry:view("base.unique_area"):ensure(id)
+    return handle(self, core_call(self, "unique_area", id))
   end
 
   function World:get_or_create_map(id, floor)
@@ -366,7 +328,7 @@ return function(M, I)
     local what = "world:regenerate_child_maps"
     check_handle(self, map, "map", what)
     local out = {}
-    for i, uid in ipairs(core_call(self, what, "regenerate_child_maps", map.uid)) do
+    for i, uid in ipairs(core_call(self, "regenerate_child_maps", map.uid)) do
       out[i] = handle(self, uid)
     end
     return out
@@ -384,62 +346,18 @@ return function(M, I)
     return m and sys(self, m.uid, "floor")
   end
 
-  -- Where the journey leads, checked before the core goes: the refusals of
-  -- API.md section 6, worded as always.
-  local function check_destination(w, target, what)
-    if not is_handle(target) then fail("%s: expected a feature or a map, got %s", what, type(target)) end
-    if not target:alive() then fail("%s: %s was deleted", what, tostring(target)) end
-    if target.kind == "map" then return end
-    if target.kind ~= "feature" then fail("%s: expected a feature or a map, got %s", what, tostring(target)) end
-    local t = sys(w, target.uid, "type")
-    if t == "entrance" then
-      local a_uid = sys(w, target.uid, "area")
-      if not handle(w, a_uid) then
-        fail("%s: %s leads to area#%d, which was deleted", what, tostring(target), a_uid)
-      end
-      return
-    elseif t == "stairs" then
-      local m = target.map
-      local a_uid, n = sys(w, m.uid, "area"), sys(w, m.uid, "floor")
-      local a = a_uid and handle(w, a_uid)
-      if not a then
-        fail("%s: %s stand on %s, which is not a floor of any area (attach it with area:add_floor, or return it from a floor generator)",
-          what, tostring(target), tostring(m))
-      end
-      local delta = sys(w, target.uid, "floor_delta")
-      local to = n + delta
-      if delta < 0 and to < a.starting_floor then
-        local e = sys(w, a.uid, "entrance")
-        local em = e and handle(w, e.map)
-        if not em then fail("%s: %s leads up out of %s, which has no entrance to return to", what, tostring(target), tostring(a)) end
-        return
-      end
-      local deepest = a.deepest_floor
-      if deepest and to > deepest then fail("%s: floor %d of %s is below its deepest floor (%d)", what, to, tostring(a), deepest) end
-      return
-    end
-    fail("%s: %s is neither an entrance nor stairs", what, tostring(target))
-  end
-
   function World:travel(actor, target, opts)
     local what = "world:travel"
     options.check(what, opts, 2)
     opts = opts or {}
-    local ok, res, reason = pcall(function()
-      check_handle(self, actor, "actor", what)
-      check_destination(self, target, what)
-      local x, y = opts.x, opts.y
-      if x ~= nil or y ~= nil then
-        check_int(x, what .. ": x")
-        check_int(y, what .. ": y")
-        if target.kind == "map" then check_cell(target, x, y, what) end
-      end
-      local m = core_call(self, what, "travel", actor.uid, target.uid, x, y)
-      drop_dead_views(self)
-      if not m then return nil, "travel stopped by base.before_travel" end
-      return handle(self, m)
-    end)
-    if not ok then error(res, 2) end
-    return res, reason
+    check_handle(self, actor, "actor", what)
+    if not is_handle(target) then fail("%s: expected a feature or a map, got %s", what, type(target)) end
+    if owner[target] ~= self then fail("%s: %s belongs to another world", what, tostring(target)) end
+    local x, y = opts.x, opts.y
+    if x ~= nil or y ~= nil then check_cell(x, y, what) end
+    local m = core_call(self, "travel", actor.uid, target.uid, x, y)
+    drop_dead_views(self)
+    if not m then return nil, "travel stopped by base.before_travel" end
+    return handle(self, m)
   end
 end

@@ -6,6 +6,8 @@ local M = {}
 
 -- The directory of strata's Lua files (this file's own), as chunk names spell it.
 local here = debug.getinfo(1, "S").source:match("^@(.*/)[^/]*$") or ""
+-- The binding leaves the lines of these files out of its errors (lstrata.c).
+require("strata.core")._library_source("@" .. here)
 
 -- True when `file` (as an error position spells it, possibly shortened to
 -- "...tail" by Lua) is one of strata's own Lua files or a C function.
@@ -51,20 +53,29 @@ function M.named(name, short, msg)
   return name .. ": " .. msg
 end
 
--- fn wrapped: its errors come out stripped and named by `name` (M.named),
--- at the level of the wrapped function's caller.
-function M.wrap(name, fn)
-  local short = name:match("[:.]([%w_]+)$") or name
+-- fn wrapped: its errors come out at the level of the wrapped function's
+-- caller, stripped, and named by `name` (M.named) when name is given (a
+-- metamethod's messages name their field themselves).
+local function wrap(name, fn)
+  local short = name and (name:match("[:.]([%w_]+)$") or name)
   local function finish(ok, ...)
     if ok then return ... end
     local msg = ...
-    if type(msg) == "string" then msg = M.named(name, short, M.strip(msg)) end
+    if type(msg) == "string" then
+      msg = M.strip(msg)
+      if name then msg = M.named(name, short, msg) end
+    end
     -- Level 2: the wrapper's frame was reused by this tail call, so level 2 is
     -- the code that called the public function.
     error(msg, 2)
   end
   return function(...) return finish(pcall(fn, ...)) end
 end
+
+function M.wrap(name, fn) return wrap(name, fn) end
+
+-- fn (a metamethod) wrapped: its errors come out at its caller's line, as they are.
+function M.lined(fn) return wrap(nil, fn) end
 
 -- Wraps every function of t whose key does not start with "_", naming each
 -- `prefix .. key` ("world:" .. "travel").

@@ -124,7 +124,7 @@ return function(M, I)
   local function collapse_handle(b, opts)
     if opts ~= nil then fail("branch:collapse takes no options") end
     I.check_alive(b, "collapse")
-    I.core_call(owner[b], nil, "branch_collapse", b.uid)
+    I.core_call(owner[b], "branch_collapse", b.uid)
   end
 
   kinds.branch = {

@@ -66,11 +66,8 @@ return function(M, I)
     local e = w._registry:view("base.grid_map"):ensure(id)
     local c = cache[id]
     if c and c.entry == e then return c.xy, e end
-    local ok, xy = pcall(xymap.parse, e.map, { legend = e.legend, z = zkey(e.z), world = w })
-    if not ok then
-      local msg = require("strata.boundary").strip(tostring(xy)):gsub("^strata%.xymap%.parse: ", "")
-      fail("grid map '%s': %s", id, msg)
-    end
+    local ok, xy = pcall(xymap._parse, e.map, { legend = e.legend, z = zkey(e.z), world = w })
+    if not ok then fail("grid map '%s': %s", id, tostring(xy)) end
     cache[id] = { entry = e, xy = xy }
     return xy, e
   end

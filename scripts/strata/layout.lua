@@ -245,9 +245,7 @@ function M.translate(offset, p) return P(("Translate(%s, %s)"):format(vec2(offse
 -- ---- text, running, registry ------------------------------------------------------------
 function M.parse(text, name)
   if type(text) ~= "string" then error("strata.layout.parse: expected the text of a generator", 2) end
-  local ok, g = pcall(core.layout.parse, text, name)
-  if not ok then error(g, 2) end
-  return g
+  return core.layout.parse(text, name)
 end
 
 -- A file of named layouts, given as its text or a path; returns { name = generator }, names.
@@ -260,9 +258,7 @@ function M.parse_file(text_or_path, name)
     if not text then error(why, 2) end
     name = name or text_or_path
   end
-  local ok, t, names = pcall(core.layout.parse_file, text, name)
-  if not ok then error(t, 2) end
-  return t, names
+  return core.layout.parse_file(text, name)
 end
 
 local compiled = setmetatable({}, { __mode = "k" })
@@ -614,9 +610,7 @@ function M.mapping(id, opts)
   options.check("strata.layout.mapping", opts, 2)
   local reg = registry_of(opts and opts.world)
   if not reg then error("strata.layout.mapping: '" .. tostring(id) .. "' needs { world = w } to look it up in", 2) end
-  local ok, res = pcall(mapping, reg, id, 0)
-  if not ok then error("strata.layout.mapping: " .. tostring(res), 2) end
-  return res
+  return mapping(reg, id, 0)
 end
 
 -- Every public function's errors name it and point at its caller, never at

@@ -145,12 +145,12 @@ return function(M, I)
   function World:go(actor, dir)
     of_kind(self, actor, "actor", "world:go")
     text(dir, "world:go: direction")
-    return I.core_call(self, nil, "go", actor.uid, dir)
+    return I.core_call(self, "go", actor.uid, dir)
   end
 
   -- The move into room `to` with its events, through exit e (nil: none), as
   -- fly and dive make it (strata_move_to_room).
   function World:_enter(actor, to, e)
-    return I.core_call(self, nil, "move_to_room", actor.uid, to, e)
+    return I.core_call(self, "move_to_room", actor.uid, to, e)
   end
 end

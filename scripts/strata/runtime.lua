@@ -7,7 +7,7 @@
 -- converted once per ID by the binding (cached until a reload).
 --
 -- require("strata.runtime")(internals) sets internals.runtime_hooks (attach,
--- reloaded, sync, full_message: world.lua calls them) and returns core_call.
+-- reloaded, sync: world.lua calls them) and returns core_call.
 local core = require "strata.core"
 local boundary = require "strata.boundary"
 local mods = require "strata.mods"
@@ -45,8 +45,8 @@ return function(I)
     w._emits[token] = e
     local dflt = default ~= nil and { [MARK] = token, [VERSION] = 0 } or nil
     local ok, r = pcall(w._rt.emit, w._rt, source and source.uid, event, { [MARK] = token }, dflt)
-    w._emits[token] = nil
-    if not ok then error((tostring(I.runtime_hooks.full_message(w, r)):gsub("^strata_emit: ", "")), 0) end
+    w._emits[token] = nil -- (an error or not: hence the pcall)
+    if not ok then error(r, 0) end
     if type(r) == "table" and r[MARK] == token then return e.results[r[VERSION]] end
     return r
   end
@@ -60,38 +60,15 @@ return function(I)
     return point(u.at, "base.unique_area " .. u._id .. " at")
   end
 
-  -- A core error holds 511 bytes of a message: mods' longer ones (up to
-  -- mods.lua's 4000) are kept whole here, by their first 511 bytes.
-  local CUT = 511
-  local function keep_message(w, m)
-    if #m < CUT then return end
-    if w._rt_count > 64 then w._rt_full, w._rt_count = {}, 0 end
-    w._rt_full[m:sub(1, CUT)] = m
-    w._rt_count = w._rt_count + 1
-  end
-  local function full_message(w, m)
-    if type(m) == "string" and #m == CUT then return w._rt_full[m] or m end
-    return m
-  end
-  I.runtime_hooks.full_message = full_message
-
   local sync_handlers -- (below)
 
-  -- w._rt:method(...): a call into the core's runtime. Its errors name the C
-  -- function: the Lua name takes its place (nil: the caller's boundary names it).
-  local function core_result(w, name, ok, r, ...)
-    if ok then return r, ... end
-    local msg = full_message(w, r)
-    if type(msg) == "string" then
-      local rest = msg:match("^strata_[%w_]+: (.*)$")
-      if rest then msg = name and (name .. ": " .. rest) or rest end
-    end
-    error(msg, 0)
-  end
-  local function core_call(w, name, method, ...)
+  -- w._rt:method(...): a call into the core's runtime, with the registry's
+  -- handlers in step. Its errors are the binding's, named by the Lua API
+  -- function the method does the work of (bindings/lua/runtime.c).
+  local function core_call(w, method, ...)
     sync_handlers(w)
     local rt = w._rt
-    return core_result(w, name, pcall(rt[method], rt, ...))
+    return rt[method](rt, ...)
   end
 
   -- ---- logic and definitions by ID ------------------------------------------------------
@@ -154,9 +131,6 @@ return function(I)
       return call(id .. " generate", fn, ctx)
     elseif kind == EVENT or kind == HANDLER then
       local source = info.source and handle(w, info.source) or w
-      if info.event == "base.handler_failed" and info.params then
-        info.params.message = full_message(w, info.params.message)
-      end
       if info.event then
         local what
         if kind == HANDLER then what = id
@@ -294,9 +268,7 @@ return function(I)
     function ops.call(kind, fn, info)
       local ok, a, b = pcall(run, w, kind, fn, info)
       if not ok then
-        local m = tostring(boundary.strip(a))
-        keep_message(w, m)
-        return false, m
+        return false, tostring(boundary.strip(a))
       end
       return true, a, b
     end
@@ -341,7 +313,6 @@ return function(I)
   I.runtime_hooks.attach = function(w)
     w._rt = core.runtime.new(w._s, dispatcher(w))
     w._emits = {}
-    w._rt_full, w._rt_count = {}, 0
     register_handlers(w)
   end
   I.runtime_hooks.reloaded = function(w)

@@ -24,7 +24,7 @@ return function(M, I)
     if math.type(x) ~= "integer" or math.type(y) ~= "integer" then
       fail("world:move: x and y must be integers, got %s, %s", tostring(x), tostring(y))
     end
-    return I.core_call(self, "world:move", "move", actor.uid, x, y)
+    return I.core_call(self, "move", actor.uid, x, y)
   end
 
   -- A plan is a name for the actor's walk, which the world keeps.
@@ -33,7 +33,7 @@ return function(M, I)
     if k == "state" then return owner[p]._rt:walk_state(p.actor.uid) or "cancelled" end
     return Plan[k]
   end
-  function Plan:cancel() return I.core_call(owner[self], "plan:cancel", "walk_cancel", self.actor.uid) end
+  function Plan:cancel() return I.core_call(owner[self], "walk_cancel", self.actor.uid) end
 
   local function plan_of(w, actor)
     local plan = setmetatable({ actor = actor }, Plan)
@@ -50,10 +50,10 @@ return function(M, I)
     if type(every) ~= "number" then fail("world:walk: step_every must be a number, got %s", type(every)) end
     if I.is_handle(target) and target.kind == "room" then
       local route = self:_room_route(actor, target, "world:walk")
-      I.core_call(self, "world:walk", "walk_rooms", actor.uid, target.uid, route, every)
+      I.core_call(self, "walk_rooms", actor.uid, target.uid, route, every)
     else
       local x, y = I.point(target, "world:walk")
-      I.core_call(self, "world:walk", "walk", actor.uid, x, y, every)
+      I.core_call(self, "walk", actor.uid, x, y, every)
     end
     return plan_of(self, actor)
   end

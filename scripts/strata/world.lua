@@ -117,18 +117,16 @@ Proxy.__index = function(p, k)
   return v
 end
 
-Proxy.__newindex = function(p, k, v)
+Proxy.__newindex = boundary.lined(function(p, k, v)
   local d, w = proxy_data[p], owner[p]
   local s = w._s
   if type(k) ~= "string" and math.type(k) ~= "integer" then
     error(("%s: keys must be strings or integers, got %s %s"):format(
-      path_label(label(d.kind, d.uid), d.path), math.type(k) or type(k), tostring(k)), 2)
+      path_label(label(d.kind, d.uid), d.path), math.type(k) or type(k), tostring(k)), 0)
   end
   local path = child_path(d.path, k)
-  local where = path_label(label(d.kind, d.uid), path)
-  local ok, err = pcall(s.set, s, d.uid, where, v, table.unpack(path))
-  if not ok then error(boundary.strip(err), 2) end
-end
+  s:set(d.uid, path_label(label(d.kind, d.uid), path), v, table.unpack(path))
+end)
 
 -- A persistent table stored elsewhere is copied as it is now (world.c asks
 -- through the function registered with core.world_state.types).
@@ -229,9 +227,8 @@ function handle_methods:subscribe(event, handler_id, args, opts)
   w._registry:view("base.handler"):ensure(handler_id)
   local priority = opts and opts.priority or 100
   if math.type(priority) ~= "integer" then error("subscribe: priority must be an integer", 2) end
-  local ok, uid = pcall(w._s.subscribe, w._s, self.uid, event, handler_id, args,
-    priority, label(self.kind, self.uid) .. " subscription args")
-  if not ok then error(boundary.strip(uid), 2) end
+  local uid = w._s:subscribe(self.uid, event, handler_id, args, priority,
+    label(self.kind, self.uid) .. " subscription args")
   return subscription(w, { uid = uid, object = self.uid, event = event, handler = handler_id })
 end
 
@@ -380,28 +377,25 @@ end
 local moved_by = { x = "world:move(actor, x, y)", y = "world:move(actor, x, y)",
   map = "world:travel(actor, map, { x =, y = })" }
 
-Handle.__newindex = function(h, k, v)
+Handle.__newindex = boundary.lined(function(h, k, v)
   local ext = kinds[h.kind]
   local set = ext and ext.set and ext.set[k]
   if set then
     check_alive(h, k)
-    local ok, err = pcall(set, h, v)
-    if not ok then error(boundary.strip(err), 2) end
-    return
+    return set(h, v)
   end
   if persistent[k] then
     check_alive(h, k)
-    if type(v) ~= "table" then error(label(h.kind, h.uid) .. " " .. k .. ": must be a table", 2) end
+    if type(v) ~= "table" then error(label(h.kind, h.uid) .. " " .. k .. ": must be a table", 0) end
     local w = owner[h]
-    local ok, err = pcall(w._s.set, w._s, h.uid, label(h.kind, h.uid) .. " " .. k, v, k)
-    if not ok then error(boundary.strip(err), 2) end
+    w._s:set(h.uid, label(h.kind, h.uid) .. " " .. k, v, k)
     return
   end
   if h.kind == "actor" and moved_by[k] then
-    error(("actor.%s cannot be set: use %s"):format(k, moved_by[k]), 2)
+    error(("actor.%s cannot be set: use %s"):format(k, moved_by[k]), 0)
   end
-  error(("%s: cannot set field '%s' (persistent tables: props, state, meta)"):format(label(h.kind, h.uid), tostring(k)), 2)
-end
+  error(("%s: cannot set field '%s' (persistent tables: props, state, meta)"):format(label(h.kind, h.uid), tostring(k)), 0)
+end)
 
 Handle.__tostring = function(h) return label(h.kind, h.uid) end
 Handle.__eq = function(a, b)
@@ -543,8 +537,7 @@ function M.new(opts)
   local registry, order = load_mods("strata.world.new", opts, seed)
   local w = wrap(core.world_state.new(seed), registry, order)
   -- Eager unique areas under "root" exist from the world's first moment.
-  local ok, err = pcall(w._rt.unique_areas_init, w._rt)
-  if not ok then error((tostring(err):gsub("^strata_[%w_]+: ", "")), 0) end
+  w._rt:unique_areas_init()
   return w
 end
 
@@ -639,7 +632,7 @@ function World:create_map(opts)
     error("tokens must be a table { [name] = traits }", 0)
   end
   local ok, m = self:_atomic(function()
-    local m = handle(self, internals.core_call(self, nil, "create_map", opts.width, opts.height, opts.archetype))
+    local m = handle(self, internals.core_call(self, "create_map", opts.width, opts.height, opts.archetype))
     if opts.fill ~= nil then m:clear(opts.fill) end
     for name, traits in pairs(opts.tokens or {}) do m:define_token(name, traits) end
     return m
@@ -783,9 +776,8 @@ function World:advance(dt)
   self._advancing = true
   local ok, res = pcall(self._rt.advance, self._rt, dt, math.tointeger(M.max_runs) or math.floor(M.max_runs),
     math.tointeger(M.max_advance_runs) or math.floor(M.max_advance_runs))
-  self._advancing = false
-  if not ok then error((tostring(runtime_hooks.full_message(self, res)):gsub("^strata_[%w_]+: ", "")), 0) end
-  for _, f in ipairs(res) do f.message = runtime_hooks.full_message(self, f.message) end
+  self._advancing = false -- (an error or not: hence the pcall)
+  if not ok then error(res, 0) end
   return res
 end
 

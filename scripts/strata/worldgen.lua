@@ -12,15 +12,7 @@ local M = {}
 
 -- fn under its public name: an error names the function and points at the
 -- line that called it, never at a file inside strata.
-local function public(name, fn)
-  local function finish(ok, ...)
-    if ok then return ... end
-    local msg = boundary.strip((...))
-    if type(msg) == "string" and msg:sub(1, #name) ~= name then msg = name .. ": " .. msg end
-    error(msg, 2)
-  end
-  return function(...) return finish(pcall(fn, ...)) end
-end
+local public = boundary.wrap
 
 -- ---- the core's functions ------------------------------------------------------------
 

@@ -8,12 +8,12 @@ local M = setmetatable({}, { __index = core.xymap })
 
 local function legend_entry(reg, id, where)
   if not reg then
-    error(("strata.xymap.parse: legend %s names '%s': IDs are looked up in a world's registry, pass { world = w }")
-      :format(where, id), 4)
+    error(("legend %s names '%s': IDs are looked up in a world's registry, pass { world = w }")
+      :format(where, id), 0)
   end
   local view = reg:view("base.legend")
   local ok, e = pcall(view.ensure, view, id)
-  if not ok then error("strata.xymap.parse: legend " .. where .. ": " .. tostring(e), 4) end
+  if not ok then error("legend " .. where .. ": " .. tostring(e), 0) end
   local t = {}
   for k, v in pairs(e) do
     if type(k) ~= "string" or (k:sub(1, 1) ~= "_" and k ~= "symbol") then t[k] = v end
@@ -21,13 +21,14 @@ local function legend_entry(reg, id, where)
   return t, e.symbol
 end
 
--- parse(text, { legend =, z =, world = }): the C parser checks every other option.
-function M.parse(text, opts)
+-- parse(text, { legend =, z =, world = }) through the C parser cparse, which
+-- checks every other option.
+local function parse(cparse, text, opts)
   require("strata.options").check("strata.xymap.parse", opts, 2)
   if type(opts) == "table" and (opts.world ~= nil or type(opts.legend) == "table") then
     local world = opts.world and require("strata.private").world_of(opts.world)
     if opts.world ~= nil and not world then
-      error("strata.xymap.parse: option 'world' must be a world, got " .. tostring(world), 2)
+      error("option 'world' must be a world, got " .. tostring(world), 0)
     end
     local reg = world and world._registry
     local legend = opts.legend
@@ -39,12 +40,12 @@ function M.parse(text, opts)
           local entry, symbol = legend_entry(reg, value, where)
           if math.type(key) == "integer" then
             if type(symbol) ~= "string" then
-              error(("strata.xymap.parse: legend %s: base.legend '%s' has no symbol"):format(where, value), 2)
+              error(("legend %s: base.legend '%s' has no symbol"):format(where, value), 0)
             end
             key = symbol
           elseif symbol ~= nil and symbol ~= key then
-            error(("strata.xymap.parse: legend '%s' names base.legend '%s', whose symbol is '%s'")
-              :format(key, value, symbol), 2)
+            error(("legend '%s' names base.legend '%s', whose symbol is '%s'")
+              :format(key, value, symbol), 0)
           end
           legend[key] = entry
         else
@@ -57,10 +58,11 @@ function M.parse(text, opts)
     o.legend = legend
     opts = o
   end
-  local ok, res = pcall(core.xymap.parse, text, opts)
-  if not ok then error(res, 2) end
-  return res
+  return cparse(text, opts)
 end
-M.parse = require("strata.boundary").wrap("strata.xymap.parse", M.parse)
+M.parse = require("strata.boundary").wrap("strata.xymap.parse",
+  function(text, opts) return parse(core.xymap.parse, text, opts) end)
+-- The parser whose errors name no function: a grid map's name the grid map instead.
+function M._parse(text, opts) return parse(core.xymap._parse, text, opts) end
 
 return M

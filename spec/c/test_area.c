@@ -101,9 +101,12 @@ static void test_ten_floors(strata_registry *reg) {
   CHECK_EQ_INT(feature(rt, m, STRATA_FEATURE_STAIRS, 1), 0); /* floor 10: no way further down */
   CHECK_EQ_INT(strata_stairs_create(rt, m, 2, 2, 1, NULL, &err), STRATA_EARG);
   char want[160];
-  snprintf(want, sizeof want, "strata_stairs_create: floor 10 of area#%llu is the deepest (10): no stairs lead below it",
+  snprintf(want, sizeof want, "floor 10 of area#%llu is the deepest (10): no stairs lead below it",
            (unsigned long long)cave);
-  CHECK_STR(err.message, want);
+  CHECK_STR(err.message, want); /* the function is a field of its own */
+  CHECK_STR(err.function, "strata_stairs_create");
+  CHECK_EQ_INT(err.refusal, STRATA_REFUSED_DEEPEST);
+  CHECK(err.subject[0] == cave);
   CHECK_EQ_INT(strata_area_floor(rt, cave, 11, NULL, &err), STRATA_EARG);
   CHECK_HAS(err.message, "below the deepest floor (10)");
   for (int64_t n = 9; n >= 1; n--) {
@@ -434,6 +437,8 @@ static void test_errors(strata_registry *reg) {
   size_t streams = strata_world_stream_count(w);
   CHECK_EQ_INT(strata_area_floor(rt, r, 1, NULL, &err), STRATA_ESTATE);
   CHECK_STR(err.message, "the cave collapsed");
+  CHECK_EQ_INT(err.refusal, STRATA_REFUSED_HOST); /* the generator's own message */
+  CHECK_STR(strata_runtime_failure_text(rt, &err), "the cave collapsed");
   after = dump(w);
   CHECK_STR(after, before); /* no map, junk, timer, subscription, props change, stream */
   CHECK_EQ_INT(strata_world_stream_count(w), streams);
@@ -460,9 +465,18 @@ static void test_errors(strata_registry *reg) {
   CHECK_EQ_INT(strata_area_add_floor(rt, town, m2, 1, &err), STRATA_ESTATE);
   snprintf(want, sizeof want, "floor 1 of area#%llu is taken (map#%llu)", (unsigned long long)town,
            (unsigned long long)m1);
-  CHECK_HAS(err.message, want);
+  CHECK_STR(err.message, want);
+  CHECK_STR(err.function, "strata_area_add_floor");
+  CHECK_EQ_INT(err.refusal, STRATA_REFUSED_TAKEN);
+  CHECK(err.subject[0] == town && err.subject[1] == m1);
   CHECK_EQ_INT(strata_area_add_floor(rt, town, m1, 2, &err), STRATA_ESTATE); /* already a floor */
   CHECK_HAS(err.message, "is already floor 1");
+  CHECK_EQ_INT(err.refusal, STRATA_REFUSED_ATTACHED);
+  CHECK(err.subject[0] == m1 && err.subject[1] == town);
+  /* a plain strata_error_set clears what an earlier refusal left */
+  strata_error_set(&err, STRATA_EARG, "plain");
+  CHECK(err.function == NULL && err.refusal == STRATA_REFUSED_NONE && err.subject[0] == 0 && err.subject[1] == 0);
+  CHECK_STR(strata_refusal_name(STRATA_REFUSED_TAKEN), "floor taken");
   after = dump(w);
   CHECK_STR(after, before);
   free(before);
@@ -475,8 +489,13 @@ static void test_errors(strata_registry *reg) {
   before = dump(w);
   uint64_t got;
   CHECK_EQ_INT(strata_travel(rt, hero, door, NULL, &got, &err), STRATA_ENOTFOUND);
-  snprintf(want, sizeof want, "leads to area#%llu, which was deleted", (unsigned long long)cave);
+  snprintf(want, sizeof want, "feature#%llu leads to area#%llu, which was deleted", (unsigned long long)door,
+           (unsigned long long)cave);
   CHECK_HAS(err.message, want);
+  CHECK_EQ_INT(strncmp(err.message, "strata_", 7) != 0, 1);
+  CHECK_STR(err.function, "strata_travel");
+  CHECK_EQ_INT(err.refusal, STRATA_REFUSED_DELETED);
+  CHECK(err.subject[0] == cave);
   after = dump(w);
   CHECK_STR(after, before);
   CHECK(obj(rt, hero)->map == m1);

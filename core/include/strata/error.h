@@ -12,6 +12,7 @@
 #include "strata/api.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,14 +29,38 @@ typedef enum strata_status {
   STRATA_ESTATE     /* the operation does not fit the object's current state */
 } strata_status;
 
+/* Which refusal, finer than the status where a caller may act on it (the
+** Lua binding, a C game): the subjects say whom it is about. */
+typedef enum strata_refusal {
+  STRATA_REFUSED_NONE = 0,   /* no code: the status and the message say it all */
+  STRATA_REFUSED_DELETED,    /* subject[0] was deleted (or never made) */
+  STRATA_REFUSED_KIND,       /* subject[0] is not of the kind the operation needs */
+  STRATA_REFUSED_OUTSIDE,    /* a cell outside map subject[0] */
+  STRATA_REFUSED_NO_TILES,   /* map subject[0] has no tiles */
+  STRATA_REFUSED_TAKEN,      /* the floor of area subject[0] is taken by map subject[1] */
+  STRATA_REFUSED_ATTACHED,   /* map subject[0] is already a floor of area subject[1] */
+  STRATA_REFUSED_DEEPEST,    /* below the deepest floor of area subject[0] */
+  STRATA_REFUSED_NO_AREA,    /* stairs subject[0] stand on map subject[1], no area's floor */
+  STRATA_REFUSED_NO_WAY_UP,  /* stairs subject[0] lead up out of area subject[1], no entrance */
+  STRATA_REFUSED_PLAYER,     /* the player stands where the operation would remove */
+  STRATA_REFUSED_UNKNOWN_ID, /* an ID the resolver does not know */
+  STRATA_REFUSED_HOST        /* host logic (a mod's function) failed: the message is its own */
+} strata_refusal;
+
 #define STRATA_ERROR_MESSAGE_MAX 512
 
+/* The caller allocates it, so it grows only at its end (docs/c-api.md,
+** "Errors": from 1.0 on, with a new SONAME). */
 typedef struct strata_error {
   strata_status status;
   int line, column;       /* 1-based position in a text input; 0 when none */
   int has_coord;          /* nonzero when coord_x/coord_y name a map coordinate */
   double coord_x, coord_y;
-  char message[STRATA_ERROR_MESSAGE_MAX];
+  char message[STRATA_ERROR_MESSAGE_MAX]; /* what, without the function's name */
+  const char *function;   /* the C function that refused ("strata_area_floor"), a
+                          ** static string; NULL when not recorded */
+  strata_refusal refusal;
+  uint64_t subject[2];    /* the uids the refusal is about (see strata_refusal); 0: none */
 } strata_error;
 
 /* Resets err to "no error". NULL is accepted. */
@@ -60,6 +85,27 @@ STRATA_API strata_status strata_error_at(strata_error *err, strata_status status
 
 STRATA_API strata_status strata_error_setv(strata_error *err, strata_status status,
                                 const char *fmt, va_list ap);
+
+/* As strata_error_set, naming the C function that refused (a static
+** string: the message says what, the function who). */
+STRATA_API strata_status strata_error_in(strata_error *err, strata_status status, const char *function,
+                              const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 4, 5)))
+#endif
+  ;
+
+/* As strata_error_in, with a refusal code and its first subject (a uid, 0:
+** none); a second subject is err->subject[1], set after. */
+STRATA_API strata_status strata_error_refuse(strata_error *err, strata_status status, const char *function,
+                                  strata_refusal refusal, uint64_t subject, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 6, 7)))
+#endif
+  ;
+
+/* A short constant name for a refusal ("deleted", "taken", ...). */
+STRATA_API const char *strata_refusal_name(strata_refusal refusal);
 
 /* A short constant name for a status ("bad argument", "out of memory", ...). */
 STRATA_API const char *strata_status_name(strata_status status);

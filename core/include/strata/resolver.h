@@ -88,6 +88,9 @@ typedef struct strata_call {
   strata_value ret;             /* events: the new result; nil keeps the previous. generate_room:
                                 ** the room spec { name, desc, clear, props }. The core frees it */
   int stop;                     /* events: nonzero ends the chain (as does ret == "stop") */
+  char *message;                /* a failing fn whose message is longer than err holds: the whole
+                                ** of it (malloc'd; the core frees it), kept in failure records and
+                                ** given by strata_runtime_failure_text; NULL: err's is whole */
 } strata_call;
 
 /* A piece of host logic. fn returns STRATA_OK, or a status and err (never

@@ -34,6 +34,11 @@ STRATA_API void strata_runtime_free(strata_runtime *rt); /* NULL is accepted */
 STRATA_API strata_world *strata_runtime_world(const strata_runtime *rt);
 STRATA_API const strata_resolver *strata_runtime_resolver(const strata_runtime *rt);
 
+/* err's message; when err says host logic failed (STRATA_REFUSED_HOST) and
+** that logic's message was longer than err holds (strata_call.message), the
+** whole message. Valid until the next host call of rt fails. */
+STRATA_API const char *strata_runtime_failure_text(const strata_runtime *rt, const strata_error *err);
+
 /* A handler that failed: undone, and reported (base.handler_failed, and to
 ** the caller of strata_advance). Strings are owned by the list. */
 typedef struct strata_failure {
