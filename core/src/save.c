@@ -319,14 +319,21 @@ static int ins(writer *wr, int t, sqlite3_stmt **out) {
   return SQLITE_OK;
 }
 
+/* Releases what the writer holds, once: each pointer is cleared as it goes,
+** so that every error path may call this, after a success path did too. */
+static void finalize(sqlite3_stmt **s) {
+  sqlite3_finalize(*s);
+  *s = NULL;
+}
+
 static void writer_done(writer *wr) {
   for (int t = 0; t < NTABLES; t++) {
-    sqlite3_finalize(wr->ins[t]);
-    sqlite3_finalize(wr->del[t]);
+    finalize(&wr->ins[t]);
+    finalize(&wr->del[t]);
   }
-  sqlite3_finalize(wr->del_range);
-  sqlite3_finalize(wr->find_map);
-  sqlite3_finalize(wr->find_end);
+  finalize(&wr->del_range);
+  finalize(&wr->find_map);
+  finalize(&wr->find_end);
   strata_buffer_free(&wr->buf);
   strata_buffer_free(&wr->buf2);
   strata_buffer_free(&wr->cells);
@@ -669,15 +676,6 @@ static int write_changes(writer *wr, strata_world *w, const strata_mod_version *
   return put_meta(wr, w);
 }
 
-/* fsync of a file or directory by name; 0 on success. */
-static int sync_path(const char *path, int dir) {
-  int fd = open(path, dir ? O_RDONLY | O_DIRECTORY : O_RDWR);
-  if (fd < 0) return -1;
-  int rc = fsync(fd);
-  close(fd);
-  return rc;
-}
-
 /* Why a write failed, in words a player's bug report can carry. */
 static strata_status write_error(strata_error *err, sqlite3 *db, int rc, const char *what,
                                  const char *path) {
@@ -734,61 +732,37 @@ static strata_status settle_journal(const char *path, strata_error *err) {
   return st;
 }
 
-/* The full save: a new database next to the target, renamed over it. */
+/* The full save: a new database in a temporary of its own beside the
+** target, renamed over it (file_internal.h). */
 static strata_status save_full(const strata_world *w, const char *path,
                                const strata_mod_version *mods, size_t nmods, strata_error *err) {
-  strata_status jst = settle_journal(path, err);
-  if (jst) return jst;
-  char *tmp = file_tmp_path(path, err);
-  if (!tmp) return STRATA_ENOMEM;
-  unlink(tmp); /* a leftover of an interrupted save */
+  strata_status st = settle_journal(path, err);
+  if (st) return st;
+  char *tmp;
+  int fd = file_tmp_create(path, "cannot save to", &tmp, err);
+  if (fd < 0) return STRATA_EIO;
   sqlite3 *db = NULL;
   writer wr;
   memset(&wr, 0, sizeof wr);
   wr.next_id = 1;
-  strata_status st = STRATA_OK;
-  int rc;
-  if ((rc = sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL)) != SQLITE_OK) {
-    st = write_error(err, NULL, rc, "cannot create", tmp);
-    goto fail;
+  int rc = sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
+  if (rc == SQLITE_OK) {
+    wr.db = db;
+    /* The temporary file is worthless until renamed, so it needs no journal;
+    ** durability comes from the fsync before the rename. */
+    sqlite3_exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;", NULL, NULL, NULL);
+    if ((rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL)) == SQLITE_OK &&
+        (rc = write_all(&wr, w, mods, nmods)) == SQLITE_OK)
+      rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
   }
-  wr.db = db;
-  /* The temporary file is worthless until renamed, so it needs no journal;
-  ** durability comes from the fsync before the rename. */
-  sqlite3_exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;", NULL, NULL, NULL);
-  if ((rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL)) != SQLITE_OK ||
-      (rc = write_all(&wr, w, mods, nmods)) != SQLITE_OK ||
-      (rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL)) != SQLITE_OK) {
-    st = write_error(err, db, rc, "cannot write", tmp);
-    goto fail;
-  }
+  if (rc != SQLITE_OK) st = write_error(err, db, rc, "cannot save to", path);
   writer_done(&wr);
-  wr.db = NULL;
-  if (sqlite3_close(db) != SQLITE_OK) {
-    st = write_error(err, db, SQLITE_ERROR, "cannot close", tmp);
-    db = NULL;
-    goto fail;
+  if (sqlite3_close(db) != SQLITE_OK && !st) st = write_error(err, db, SQLITE_ERROR, "cannot save to", path);
+  if (st) {
+    file_tmp_discard(fd, tmp);
+    return st;
   }
-  db = NULL;
-  if (sync_path(tmp, 0) != 0 || rename(tmp, path) != 0) {
-    st = strata_error_set(err, STRATA_EIO, "cannot move the save into place at '%s': %s", path,
-                          strerror(errno));
-    goto fail;
-  }
-  {
-    /* Make the rename itself durable. */
-    char *slash = strrchr(tmp, '/');
-    if (slash) { *slash = '\0'; sync_path(*tmp ? tmp : "/", 1); }
-    else sync_path(".", 1);
-  }
-  free(tmp);
-  return STRATA_OK;
-fail:
-  writer_done(&wr);
-  if (db) sqlite3_close(db);
-  unlink(tmp);
-  free(tmp);
-  return st;
+  return file_tmp_commit(fd, tmp, path, "cannot save to", err);
 }
 
 /* The incremental save: what changed, into the file itself, as one
@@ -890,13 +864,10 @@ static void reset_after_full(strata_world *w) {
   record_maps(w);
 }
 
-strata_status strata_world_save(strata_world *w, const char *path, const strata_mod_version *mods,
-                                size_t nmods, strata_error *err) {
-  if (!path || !*path) return strata_error_set(err, STRATA_EARG, "cannot save: no path given");
-  /* Only a regular file is written into or replaced: a save renamed over a
-  ** device, a FIFO or a link would put a file in its place. */
-  strata_status st = strata_file_check_replace(path, "cannot save to", err);
-  if (st) return st;
+/* The save proper, under the path's lock. */
+static strata_status save_locked(strata_world *w, const char *path, const strata_mod_version *mods,
+                                 size_t nmods, strata_error *err) {
+  strata_status st;
   if (!w->dirty_all && is_world_file(w, path)) {
     int fallback = 0;
     st = save_changes(w, path, mods, nmods, &fallback, err);
@@ -912,6 +883,23 @@ strata_status strata_world_save(strata_world *w, const char *path, const strata_
   remember_file(w, path); /* first: marks are kept only for a world with a file */
   reset_after_full(w);
   return STRATA_OK;
+}
+
+strata_status strata_world_save(strata_world *w, const char *path, const strata_mod_version *mods,
+                                size_t nmods, strata_error *err) {
+  if (!path || !*path) return strata_error_set(err, STRATA_EARG, "cannot save: no path given");
+  /* Only a regular file is written into or replaced: a save renamed over a
+  ** device, a FIFO or a link would put a file in its place. */
+  strata_status st = strata_file_check_replace(path, "cannot save to", err);
+  if (st) return st;
+  /* One save of a path at a time, whatever the process: two full saves
+  ** would each rename their file over the other's, and an incremental save
+  ** would write into a file a full save is replacing. */
+  file_lock_t lk;
+  if ((st = file_lock(path, "cannot save to", STRATA_SAVE_BUSY_MS, &lk, err))) return st;
+  st = save_locked(w, path, mods, nmods, err);
+  file_unlock(&lk);
+  return st;
 }
 
 void strata_mod_versions_free(strata_mod_version *mods, size_t n) {
