@@ -104,4 +104,13 @@ describe("a file beside a save", function()
     assert.same({ "a", 300 }, { tag_of(path) })
     assert.is_nil(support.read(path .. "-journal"))
   end)
+
+  it("PATH-journal of a save written before generations, the same way", function()
+    sqlite(path, "DELETE FROM meta WHERE key = 'file.id' OR key GLOB 'save.*';")
+    local copy = dir .. "/copy.db"
+    support.write(copy, support.read(path))
+    journal_of(copy, "UPDATE meta SET sum = sum + 1; UPDATE objects SET kind = 'x';", path .. "-journal")
+    assert.same({ "a", 300 }, { tag_of(path) })
+    assert.is_nil(support.read(path .. "-journal"))
+  end)
 end)

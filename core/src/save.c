@@ -772,10 +772,12 @@ static int get_varint(const unsigned char *p, const unsigned char *end, uint64_t
 }
 
 /* The live save.id and save.prev of a meta page (an index b-tree leaf, as a
-** WITHOUT ROWID table's; its header at hdr: 100 on page 1); 0 when absent. */
-static void page_gen(const unsigned char *pg, size_t size, size_t hdr, uint64_t *id, uint64_t *prev) {
+** WITHOUT ROWID table's; its header at hdr: 100 on page 1); 0 when absent.
+** Returns whether it is a meta page (its format row says strata-world). */
+static int page_gen(const unsigned char *pg, size_t size, size_t hdr, uint64_t *id, uint64_t *prev) {
+  int meta = 0;
   *id = *prev = 0;
-  if (hdr + 8 > size || pg[hdr] != 10) return;
+  if (hdr + 8 > size || pg[hdr] != 10) return 0;
   unsigned ncells = (unsigned)pg[hdr + 3] << 8 | pg[hdr + 4];
   const unsigned char *end = pg + size;
   for (unsigned c = 0; c < ncells && hdr + 8 + 2 * c + 2 <= size; c++) {
@@ -794,10 +796,13 @@ static void page_gen(const unsigned char *pg, size_t size, size_t hdr, uint64_t 
     const unsigned char *key = rec + hlen, *val = key + klen;
     if (val + vlen > rec + len) continue;
     uint64_t v;
+    if (klen == 6 && !memcmp(key, "format", 6) && vlen == strlen(SAVE_FORMAT) && !memcmp(val, SAVE_FORMAT, vlen))
+      meta = 1;
     if (!parse_hex16((const char *)val, (size_t)vlen, &v)) continue;
     if (klen == 7 && !memcmp(key, "save.id", 7)) *id = v;
     else if (klen == 9 && !memcmp(key, "save.prev", 9)) *prev = v;
   }
+  return meta;
 }
 
 /* Whether journal (open as fd) is this file's, or changes nothing (a
@@ -825,12 +830,12 @@ static int own_journal(int fd, const char *path) {
   } else if ((img = malloc(pgsz + 4)) && (mine = malloc(pgsz)) && pread(fd, img, pgsz + 4, sector) == (ssize_t)pgsz + 4) {
     uint32_t pgno = be32(img);
     uint64_t jid, jprev, id, prev;
-    page_gen(img + 4, pgsz, pgno == 1 ? 100 : 0, &jid, &jprev);
-    ok = pgno >= 1 && jid && pread(dfd, mine, pgsz, (off_t)(pgno - 1) * pgsz) == (ssize_t)pgsz;
-    if (ok) {
-      page_gen(mine, pgsz, pgno == 1 ? 100 : 0, &id, &prev);
-      ok = jid == id || jid == prev;
-    }
+    size_t hdr = pgno == 1 ? 100 : 0;
+    ok = pgno >= 1 && page_gen(img + 4, pgsz, hdr, &jid, &jprev) &&
+         pread(dfd, mine, pgsz, (off_t)(pgno - 1) * pgsz) == (ssize_t)pgsz && page_gen(mine, pgsz, hdr, &id, &prev);
+    /* A file from before generations (no save.id in the journal's page): its
+    ** first save adds them with save.prev 0, or has not written the page. */
+    if (ok) ok = jid ? jid == id || jid == prev : !id || !prev;
   }
   free(img);
   free(mine);
