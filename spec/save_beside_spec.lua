@@ -95,22 +95,20 @@ describe("a file beside a save", function()
     assert.same({ "a", 300 }, { tag_of(path) })
   end)
 
-  it("PATH-journal of an interrupted save of this very save is rolled back", function()
-    -- a copy of the save, at the same generation, changed under a journal
-    -- the way a save changes it (meta first)
+  -- A journal of this very save, from a copy at the same generation changed
+  -- the way a save changes it (meta first): rolled back, the save opens as it was.
+  local function rolled_back()
     local copy = dir .. "/copy.db"
     support.write(copy, support.read(path))
     journal_of(copy, "UPDATE meta SET sum = sum + 1; UPDATE objects SET kind = 'x';", path .. "-journal")
     assert.same({ "a", 300 }, { tag_of(path) })
     assert.is_nil(support.read(path .. "-journal"))
-  end)
+  end
+
+  it("PATH-journal of an interrupted save of this very save is rolled back", rolled_back)
 
   it("PATH-journal of a save written before generations, the same way", function()
     sqlite(path, "DELETE FROM meta WHERE key = 'file.id' OR key GLOB 'save.*';")
-    local copy = dir .. "/copy.db"
-    support.write(copy, support.read(path))
-    journal_of(copy, "UPDATE meta SET sum = sum + 1; UPDATE objects SET kind = 'x';", path .. "-journal")
-    assert.same({ "a", 300 }, { tag_of(path) })
-    assert.is_nil(support.read(path .. "-journal"))
+    rolled_back()
   end)
 end)
