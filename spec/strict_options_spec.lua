@@ -39,6 +39,7 @@ local calls = {
   ["strata.world.open"] = function(o) strata.world.open("nowhere.db", o) end,
   ["strata.reload"] = function(o) o[1] = "crypt" strata.reload(o) end,
   ["world:create_map"] = function(o) w:create_map(o) end,
+  ["world:save"] = function(o) w:save(os.tmpname(), o) end,
   ["world:create_actor"] = function(o) w:create_actor(o) end,
   ["world:create_object"] = function(o) w:create_object(o) end,
   ["world:schedule"] = function(o) w:schedule(o) end,

@@ -65,6 +65,17 @@ function M.write(path, text)
   f:close()
 end
 
+-- The files a write of path has beside it while under way (file_internal.h):
+-- its temporaries, PATH.XXXXXX.tmp, and its lock, PATH-lock; a sorted list.
+function M.write_leftovers(path)
+  local f = assert(io.popen("ls -d " .. M.q(path) .. ".??????.tmp " .. M.q(path) .. "-lock 2>/dev/null"))
+  local names = {}
+  for line in f:lines() do names[#names + 1] = line end
+  f:close()
+  table.sort(names)
+  return names
+end
+
 -- The contents of path, or nil.
 function M.read(path)
   local f = io.open(path, "rb")

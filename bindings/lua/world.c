@@ -557,7 +557,7 @@ static int w_set_stream(lua_State *L) {
   return 0;
 }
 
-/* save(path, { {id, version}, ... }) */
+/* save(path, { {id, version}, ... }, overwrite) */
 static int w_save(lua_State *L) {
   strata_world *w = check_world(L, 1);
   const char *path = luaL_checkstring(L, 2);
@@ -573,8 +573,9 @@ static int w_save(lua_State *L) {
     mods[i - 1].version = (char *)luaL_checkstring(L, -1);
     lua_pop(L, 3); /* the strings stay alive: the mod list table holds them */
   }
+  strata_save_options opt = { lua_toboolean(L, 4) };
   strata_error err;
-  if (strata_world_save(w, path, mods, (size_t)n, &err)) return raise_err(L, &err);
+  if (strata_world_save_with(w, path, mods, (size_t)n, &opt, &err)) return raise_err(L, &err);
   return 0;
 }
 

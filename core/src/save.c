@@ -276,6 +276,35 @@ static int step(sqlite3_stmt *s, const rowsum *r, int col, int64_t *rows) {
   return rc;
 }
 
+/* ---- the save's generation ----
+** Every save writes in meta: file.id, a random 64-bit id drawn by each full
+** save (the file's identity, kept by the incremental saves into it); save.id,
+** drawn by every save; save.prev, the save.id it followed; save.count, the
+** saves so far. A world remembers the save.id it opened or last saved
+** (world_internal.h), which tells whether another process saved there
+** since. An incremental save writes these rows first, so that its journal's
+** first page holds the save.id it started from: how an open knows that a
+** PATH-journal is this file's (check_beside). Ids are 16 hex digits (text:
+** a uint64 does not fit SQLite's signed integer). */
+#define GEN_ROWS 4
+#define GEN_BIT (1 << 13) /* read_all's bit of the first, past the required rows' */
+static const char *const gen_keys[GEN_ROWS] = { "file.id", "save.id", "save.prev", "save.count" };
+
+static void hex16(uint64_t v, char out[17]) { snprintf(out, 17, "%016llx", (unsigned long long)v); }
+
+/* *out from 16 lowercase hex digits; 0 when s is not that. */
+static int parse_hex16(const char *s, size_t n, uint64_t *out) {
+  uint64_t v = 0;
+  if (!s || n != 16) return 0;
+  for (size_t i = 0; i < 16; i++) {
+    int c = s[i], d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+    if (d < 0) return 0;
+    v = v << 4 | (uint64_t)d;
+  }
+  *out = v;
+  return 1;
+}
+
 /* ---- rows ----
 ** One function per table binds a row (feeding its checksum) and inserts it;
 ** the full save and the incremental one write the same rows. */
@@ -289,6 +318,7 @@ typedef struct writer {
   int64_t next_id;            /* full saves: the next map's first chunk row */
   strata_buffer buf, buf2, cells;
   int64_t rows[NTABLES];      /* rows each table holds */
+  save_gen gen;               /* what meta says of this save */
 } writer;
 
 static const char *const insert_sql[NTABLES] = {
@@ -319,14 +349,21 @@ static int ins(writer *wr, int t, sqlite3_stmt **out) {
   return SQLITE_OK;
 }
 
+/* Releases what the writer holds, once: each pointer is cleared as it goes,
+** so that every error path may call this, after a success path did too. */
+static void finalize(sqlite3_stmt **s) {
+  sqlite3_finalize(*s);
+  *s = NULL;
+}
+
 static void writer_done(writer *wr) {
   for (int t = 0; t < NTABLES; t++) {
-    sqlite3_finalize(wr->ins[t]);
-    sqlite3_finalize(wr->del[t]);
+    finalize(&wr->ins[t]);
+    finalize(&wr->del[t]);
   }
-  sqlite3_finalize(wr->del_range);
-  sqlite3_finalize(wr->find_map);
-  sqlite3_finalize(wr->find_end);
+  finalize(&wr->del_range);
+  finalize(&wr->find_map);
+  finalize(&wr->find_end);
   strata_buffer_free(&wr->buf);
   strata_buffer_free(&wr->buf2);
   strata_buffer_free(&wr->cells);
@@ -502,6 +539,27 @@ static int put_streams(writer *wr, const strata_world *w) {
   return rc;
 }
 
+/* The generation's rows (INSERT OR REPLACE: an incremental save rewrites them). */
+static int put_gen(writer *wr) {
+  sqlite3_stmt *s = NULL;
+  rowsum r;
+  char id[17];
+  int64_t meta_rows = 0;
+  int rc = ins(wr, T_META, &s);
+  for (int i = 0; i < GEN_ROWS && !rc; i++) {
+    sum_start(&r, T_META);
+    b_text(s, &r, 1, gen_keys[i]);
+    if (i == 3) {
+      b_int(s, &r, 2, (int64_t)wr->gen.count);
+    } else {
+      hex16(i == 0 ? wr->gen.file_id : i == 1 ? wr->gen.save_id : wr->gen.prev, id);
+      b_text(s, &r, 2, id);
+    }
+    rc = step(s, &r, 3, &meta_rows);
+  }
+  return rc;
+}
+
 /* meta last: it holds every other table's row count. INSERT OR REPLACE: an
 ** incremental save rewrites the rows in place. */
 static int put_meta(writer *wr, const strata_world *w) {
@@ -533,7 +591,7 @@ static int put_meta(writer *wr, const strata_world *w) {
     }
     rc = step(s, &r, 3, &meta_rows);
   }
-  return rc;
+  return rc ? rc : put_gen(wr);
 }
 
 static int write_all(writer *wr, const strata_world *w, const strata_mod_version *mods,
@@ -669,15 +727,6 @@ static int write_changes(writer *wr, strata_world *w, const strata_mod_version *
   return put_meta(wr, w);
 }
 
-/* fsync of a file or directory by name; 0 on success. */
-static int sync_path(const char *path, int dir) {
-  int fd = open(path, dir ? O_RDONLY | O_DIRECTORY : O_RDWR);
-  if (fd < 0) return -1;
-  int rc = fsync(fd);
-  close(fd);
-  return rc;
-}
-
 /* Why a write failed, in words a player's bug report can carry. */
 static strata_status write_error(strata_error *err, sqlite3 *db, int rc, const char *what,
                                  const char *path) {
@@ -695,6 +744,132 @@ static strata_status write_error(strata_error *err, sqlite3 *db, int rc, const c
   if (sys && code != SQLITE_BUSY)
     return strata_error_set(err, STRATA_EIO, "%s '%s': %s (%s)", what, path, why, strerror(sys));
   return strata_error_set(err, STRATA_EIO, "%s '%s': %s", what, path, why);
+}
+
+/* ---- files beside a save ----
+** SQLite reads PATH-wal and PATH-journal when it opens PATH, and writes them
+** into it: a WAL is checkpointed, a hot journal rolled back. strata writes
+** no WAL, so one is refused; a journal is left to SQLite only when it is the
+** journal of an interrupted save of this file: its first page is the meta
+** page as the save found it (the save rewrites its generation rows first,
+** put_gen), whose save.id this file's same page still holds, as save.id (the
+** save never wrote that page back) or as save.prev (it did). Any other
+** journal would write another file's pages into this one. */
+
+static uint32_t be32(const unsigned char *p) {
+  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* A SQLite varint at p (before end): its length, 0 when it runs past end. */
+static int get_varint(const unsigned char *p, const unsigned char *end, uint64_t *v) {
+  *v = 0;
+  for (int i = 0; i < 9 && p + i < end; i++) {
+    if (i == 8) { *v = *v << 8 | p[i]; return 9; }
+    *v = *v << 7 | (p[i] & 0x7f);
+    if (!(p[i] & 0x80)) return i + 1;
+  }
+  return 0;
+}
+
+/* The live save.id and save.prev of a meta page (an index b-tree leaf, as a
+** WITHOUT ROWID table's; its header at hdr: 100 on page 1); 0 when absent.
+** Returns whether it is a meta page (its format row says strata-world). */
+static int page_gen(const unsigned char *pg, size_t size, size_t hdr, uint64_t *id, uint64_t *prev) {
+  int meta = 0;
+  *id = *prev = 0;
+  if (hdr + 8 > size || pg[hdr] != 10) return 0;
+  unsigned ncells = (unsigned)pg[hdr + 3] << 8 | pg[hdr + 4];
+  const unsigned char *end = pg + size;
+  for (unsigned c = 0; c < ncells && hdr + 8 + 2 * c + 2 <= size; c++) {
+    size_t at = (size_t)pg[hdr + 8 + 2 * c] << 8 | pg[hdr + 9 + 2 * c];
+    uint64_t len, hlen, type[2];
+    const unsigned char *p = pg + at;
+    int k, k2;
+    if (at >= size || !(k = get_varint(p, end, &len)) || (p += k) + len > end) continue;
+    const unsigned char *rec = p;
+    if (!(k = get_varint(p, end, &hlen)) || hlen > len) continue;
+    p += k;
+    if (!(k = get_varint(p, end, &type[0])) || !(k2 = get_varint(p + k, end, &type[1]))) continue;
+    /* key and value both text (odd serial types from 13): the ids are */
+    if (type[0] < 13 || !(type[0] & 1) || type[1] < 13 || !(type[1] & 1)) continue;
+    uint64_t klen = (type[0] - 13) / 2, vlen = (type[1] - 13) / 2;
+    const unsigned char *key = rec + hlen, *val = key + klen;
+    if (val + vlen > rec + len) continue;
+    uint64_t v;
+    if (klen == 6 && !memcmp(key, "format", 6) && vlen == strlen(SAVE_FORMAT) && !memcmp(val, SAVE_FORMAT, vlen))
+      meta = 1;
+    if (!parse_hex16((const char *)val, (size_t)vlen, &v)) continue;
+    if (klen == 7 && !memcmp(key, "save.id", 7)) *id = v;
+    else if (klen == 9 && !memcmp(key, "save.prev", 9)) *prev = v;
+  }
+  return meta;
+}
+
+/* Whether journal (open as fd) is this file's, or changes nothing (a
+** header alone, the file at the size it names). */
+static int own_journal(int fd, const char *path) {
+  static const unsigned char magic[8] = { 0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7 };
+  unsigned char h[28], dbh[100];
+  struct stat js, ds;
+  int dfd = open(path, O_RDONLY | O_CLOEXEC);
+  int ok = 0;
+  if (dfd < 0 || fstat(fd, &js) != 0 || fstat(dfd, &ds) != 0 || pread(fd, h, 28, 0) != 28 ||
+      memcmp(h, magic, 8) || pread(dfd, dbh, 100, 0) != 100) {
+    if (dfd >= 0) close(dfd);
+    return 0;
+  }
+  uint32_t npages = be32(h + 16), sector = be32(h + 20), pgsz = be32(h + 24);
+  uint32_t dbpgsz = (uint32_t)dbh[16] << 8 | dbh[17];
+  if (dbpgsz == 1) dbpgsz = 65536;
+  unsigned char *img = NULL, *mine = NULL;
+  if (pgsz != dbpgsz || pgsz < 512 || pgsz > 65536 || (pgsz & (pgsz - 1)) || sector < 512 || sector > 65536 ||
+      (sector & (sector - 1))) {
+    ok = 0;
+  } else if ((uint64_t)js.st_size < (uint64_t)sector + 8 + pgsz) {
+    ok = (uint64_t)npages * pgsz == (uint64_t)ds.st_size; /* no page: a rollback only truncates */
+  } else if ((img = malloc(pgsz + 4)) && (mine = malloc(pgsz)) && pread(fd, img, pgsz + 4, sector) == (ssize_t)pgsz + 4) {
+    uint32_t pgno = be32(img);
+    uint64_t jid, jprev, id, prev;
+    size_t hdr = pgno == 1 ? 100 : 0;
+    ok = pgno >= 1 && page_gen(img + 4, pgsz, hdr, &jid, &jprev) &&
+         pread(dfd, mine, pgsz, (off_t)(pgno - 1) * pgsz) == (ssize_t)pgsz && page_gen(mine, pgsz, hdr, &id, &prev);
+    /* A file from before generations (no save.id in the journal's page): its
+    ** first save adds them with save.prev 0, or has not written the page. */
+    if (ok) ok = jid ? jid == id || jid == prev : !id || !prev;
+  }
+  free(img);
+  free(mine);
+  close(dfd);
+  return ok;
+}
+
+/* STRATA_OK when nothing beside path would write into it as SQLite opens it. */
+static strata_status check_beside(const char *path, const char *what, strata_error *err) {
+  size_t n = strlen(path);
+  char *side = malloc(n + 9);
+  if (!side) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
+  struct stat st;
+  strata_status res = STRATA_OK;
+  memcpy(side, path, n);
+  memcpy(side + n, "-wal", 5);
+  if (lstat(side, &st) == 0) {
+    res = strata_error_set(err, STRATA_EIO,
+                           "%s '%s': '%s' lies beside it, a WAL file, which strata never writes (opening the save "
+                           "would write it into the save: move it away)", what, path, side);
+  } else {
+    memcpy(side + n, "-journal", 9);
+    int fd = open(side, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    unsigned char first = 0;
+    /* SQLite ignores an empty journal and one that starts with a zero byte */
+    if ((fd < 0 && errno != ENOENT) || (fd >= 0 && pread(fd, &first, 1, 0) == 1 && first && !own_journal(fd, path)))
+      res = strata_error_set(err, STRATA_EIO,
+                             "%s '%s': '%s' lies beside it and is not the journal of an interrupted save of this "
+                             "file (rolling it back would write another file's pages into it: move it away)",
+                             what, path, side);
+    if (fd >= 0) close(fd);
+  }
+  free(side);
+  return res;
 }
 
 /* A save killed half-way leaves PATH-journal, whose pages SQLite writes back
@@ -734,61 +909,38 @@ static strata_status settle_journal(const char *path, strata_error *err) {
   return st;
 }
 
-/* The full save: a new database next to the target, renamed over it. */
-static strata_status save_full(const strata_world *w, const char *path,
-                               const strata_mod_version *mods, size_t nmods, strata_error *err) {
-  strata_status jst = settle_journal(path, err);
-  if (jst) return jst;
-  char *tmp = file_tmp_path(path, err);
-  if (!tmp) return STRATA_ENOMEM;
-  unlink(tmp); /* a leftover of an interrupted save */
+/* The full save: a new database in a temporary of its own beside the
+** target, renamed over it (file_internal.h). */
+static strata_status save_full(const strata_world *w, const char *path, const strata_mod_version *mods,
+                               size_t nmods, const save_gen *gen, strata_error *err) {
+  strata_status st = settle_journal(path, err);
+  if (st) return st;
+  char *tmp;
+  int fd = file_tmp_create(path, "cannot save to", &tmp, err);
+  if (fd < 0) return STRATA_EIO;
   sqlite3 *db = NULL;
   writer wr;
   memset(&wr, 0, sizeof wr);
   wr.next_id = 1;
-  strata_status st = STRATA_OK;
-  int rc;
-  if ((rc = sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL)) != SQLITE_OK) {
-    st = write_error(err, NULL, rc, "cannot create", tmp);
-    goto fail;
+  wr.gen = *gen;
+  int rc = sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
+  if (rc == SQLITE_OK) {
+    wr.db = db;
+    /* The temporary file is worthless until renamed, so it needs no journal;
+    ** durability comes from the fsync before the rename. */
+    sqlite3_exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;", NULL, NULL, NULL);
+    if ((rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL)) == SQLITE_OK &&
+        (rc = write_all(&wr, w, mods, nmods)) == SQLITE_OK)
+      rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
   }
-  wr.db = db;
-  /* The temporary file is worthless until renamed, so it needs no journal;
-  ** durability comes from the fsync before the rename. */
-  sqlite3_exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;", NULL, NULL, NULL);
-  if ((rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL)) != SQLITE_OK ||
-      (rc = write_all(&wr, w, mods, nmods)) != SQLITE_OK ||
-      (rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL)) != SQLITE_OK) {
-    st = write_error(err, db, rc, "cannot write", tmp);
-    goto fail;
-  }
+  if (rc != SQLITE_OK) st = write_error(err, db, rc, "cannot save to", path);
   writer_done(&wr);
-  wr.db = NULL;
-  if (sqlite3_close(db) != SQLITE_OK) {
-    st = write_error(err, db, SQLITE_ERROR, "cannot close", tmp);
-    db = NULL;
-    goto fail;
+  if (sqlite3_close(db) != SQLITE_OK && !st) st = write_error(err, db, SQLITE_ERROR, "cannot save to", path);
+  if (st) {
+    file_tmp_discard(fd, tmp);
+    return st;
   }
-  db = NULL;
-  if (sync_path(tmp, 0) != 0 || rename(tmp, path) != 0) {
-    st = strata_error_set(err, STRATA_EIO, "cannot move the save into place at '%s': %s", path,
-                          strerror(errno));
-    goto fail;
-  }
-  {
-    /* Make the rename itself durable. */
-    char *slash = strrchr(tmp, '/');
-    if (slash) { *slash = '\0'; sync_path(*tmp ? tmp : "/", 1); }
-    else sync_path(".", 1);
-  }
-  free(tmp);
-  return STRATA_OK;
-fail:
-  writer_done(&wr);
-  if (db) sqlite3_close(db);
-  unlink(tmp);
-  free(tmp);
-  return st;
+  return file_tmp_commit(fd, tmp, path, "cannot save to", err);
 }
 
 /* The incremental save: what changed, into the file itself, as one
@@ -796,11 +948,12 @@ fail:
 ** process killed at any instant leaves a hot journal that the next open
 ** rolls back, so the file opens as the previous save or this one. */
 static strata_status save_changes(strata_world *w, const char *path, const strata_mod_version *mods,
-                                  size_t nmods, int *fallback, strata_error *err) {
+                                  size_t nmods, const save_gen *gen, int *fallback, strata_error *err) {
   sqlite3 *db = NULL;
   sqlite3_stmt *s = NULL;
   writer wr;
   memset(&wr, 0, sizeof wr);
+  wr.gen = *gen;
   int rc, mismatch = 0, have = 0;
   *fallback = 0;
   if ((rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL)) != SQLITE_OK) goto fail;
@@ -809,7 +962,8 @@ static strata_status save_changes(strata_world *w, const char *path, const strat
   if ((rc = sqlite3_exec(db, w->save_journal ? w->save_journal
                                              : "PRAGMA journal_mode=DELETE; PRAGMA synchronous=FULL;",
                          NULL, NULL, NULL)) != SQLITE_OK ||
-      (rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL)) != SQLITE_OK)
+      (rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL)) != SQLITE_OK ||
+      (rc = put_gen(&wr)) != SQLITE_OK) /* first: see check_beside */
     goto fail;
   /* The counts the file holds, which the rows written keep up to date. */
   if ((rc = sqlite3_prepare_v2(db, "SELECT key, value FROM meta WHERE key GLOB 'rows.*'", -1, &s, NULL)))
@@ -862,6 +1016,7 @@ static void remember_file(strata_world *w, const char *path) {
   w->file.mtime_ns = (int64_t)info.st_mtim.tv_sec * 1000000000 + info.st_mtim.tv_nsec;
 }
 
+/* Whether the file at path is exactly as the world left it. */
 static int is_world_file(const strata_world *w, const char *path) {
   struct stat info;
   return w->file.path && stat(path, &info) == 0 && S_ISREG(info.st_mode) &&
@@ -890,28 +1045,102 @@ static void reset_after_full(strata_world *w) {
   record_maps(w);
 }
 
-strata_status strata_world_save(strata_world *w, const char *path, const strata_mod_version *mods,
-                                size_t nmods, strata_error *err) {
-  if (!path || !*path) return strata_error_set(err, STRATA_EARG, "cannot save: no path given");
-  /* Only a regular file is written into or replaced: a save renamed over a
-  ** device, a FIFO or a link would put a file in its place. */
-  strata_status st = strata_file_check_replace(path, "cannot save to", err);
+/* The save.id of the save at path (0: a file older than generations), read
+** as an open reads (a hot journal of this file rolled back). */
+static strata_status read_save_id(const char *path, uint64_t *id, strata_error *err) {
+  sqlite3 *db = NULL;
+  sqlite3_stmt *s = NULL;
+  *id = 0;
+  int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
+  if (rc == SQLITE_OK) {
+    sqlite3_busy_timeout(db, STRATA_SAVE_BUSY_MS);
+    rc = sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'save.id'", -1, &s, NULL);
+  }
+  if (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+    if (!parse_hex16((const char *)sqlite3_column_text(s, 0), (size_t)sqlite3_column_bytes(s, 0), id)) *id = 0;
+    rc = sqlite3_step(s);
+  }
+  strata_status st = rc == SQLITE_DONE ? STRATA_OK
+                                       : strata_error_set(err, STRATA_EIO, "cannot save to '%s': it is no longer the "
+                                                          "save this world opened or last saved (%s); save with "
+                                                          "overwrite to replace it", path,
+                                                          db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+  sqlite3_finalize(s);
+  sqlite3_close(db);
+  return st;
+}
+
+/* Whether path is the world's file: the path it was opened from or last
+** saved to, or the file that is at that path still. */
+static int is_own_path(const strata_world *w, const char *path) {
+  struct stat info;
+  return w->file.path && (!strcmp(w->file.path, path) ||
+                          (stat(path, &info) == 0 && w->file.dev == (uint64_t)info.st_dev &&
+                           w->file.ino == (uint64_t)info.st_ino));
+}
+
+/* The save proper, under the path's lock. */
+static strata_status save_locked(strata_world *w, const char *path, const strata_mod_version *mods,
+                                 size_t nmods, int overwrite, strata_error *err) {
+  strata_status st = check_beside(path, "cannot save to", err);
   if (st) return st;
-  if (!w->dirty_all && is_world_file(w, path)) {
+  /* Into its own file, a world saves over the save it opened or made last,
+  ** never over one another process made since (which it would erase). */
+  int own = is_own_path(w, path), other = 0;
+  if (own && access(path, F_OK) == 0) {
+    uint64_t id;
+    if ((st = read_save_id(path, &id, err))) {
+      if (!overwrite) return st;
+      other = 1;
+    } else if (id != w->file.gen.save_id) {
+      if (!overwrite)
+        return strata_error_set(err, STRATA_EIO, "cannot save to '%s': %s was saved by another process since this "
+                                "world opened it (save with overwrite to replace that save)", path, path);
+      other = 1;
+    }
+  }
+  save_gen gen = { w->file.gen.file_id, file_random64(), w->file.gen.save_id, w->file.gen.count + 1 };
+  if (own && !other && !w->dirty_all && is_world_file(w, path)) {
     int fallback = 0;
-    st = save_changes(w, path, mods, nmods, &fallback, err);
+    if (!gen.file_id) gen.file_id = file_random64(); /* a file older than generations */
+    st = save_changes(w, path, mods, nmods, &gen, &fallback, err);
     if (st) return st; /* the record stays: the next save writes it all again */
     if (!fallback) {
       world_dirty_reset(w);
       record_maps(w);
       remember_file(w, path);
+      w->file.gen = gen;
       return STRATA_OK;
     }
   }
-  if ((st = save_full(w, path, mods, nmods, err))) return st;
+  gen.file_id = file_random64(); /* a new file */
+  if ((st = save_full(w, path, mods, nmods, &gen, err))) return st;
   remember_file(w, path); /* first: marks are kept only for a world with a file */
+  w->file.gen = gen;
   reset_after_full(w);
   return STRATA_OK;
+}
+
+strata_status strata_world_save_with(strata_world *w, const char *path, const strata_mod_version *mods,
+                                     size_t nmods, const strata_save_options *opt, strata_error *err) {
+  if (!path || !*path) return strata_error_set(err, STRATA_EARG, "cannot save: no path given");
+  /* Only a regular file is written into or replaced: a save renamed over a
+  ** device, a FIFO or a link would put a file in its place. */
+  strata_status st = strata_file_check_replace(path, "cannot save to", err);
+  if (st) return st;
+  /* One save of a path at a time, whatever the process: two full saves
+  ** would each rename their file over the other's, and an incremental save
+  ** would write into a file a full save is replacing. */
+  file_lock_t lk;
+  if ((st = file_lock(path, "cannot save to", STRATA_SAVE_BUSY_MS, &lk, err))) return st;
+  st = save_locked(w, path, mods, nmods, opt && opt->overwrite, err);
+  file_unlock(&lk);
+  return st;
+}
+
+strata_status strata_world_save(strata_world *w, const char *path, const strata_mod_version *mods,
+                                size_t nmods, strata_error *err) {
+  return strata_world_save_with(w, path, mods, nmods, NULL, err);
 }
 
 void strata_mod_versions_free(strata_mod_version *mods, size_t n) {
@@ -1129,7 +1358,7 @@ static strata_status unsupported(strata_error *err, long long v) {
 }
 
 static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_version **mods_out,
-                              size_t *nmods_out, strata_error *err) {
+                              size_t *nmods_out, save_gen *gen_out, strata_error *err) {
   sqlite3_stmt *s = NULL;
   strata_world *w = NULL;
   strata_mod_version *mods = NULL;
@@ -1137,6 +1366,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
   strata_status st = STRATA_OK;
   double time = 0;
   uint64_t next_uid = 1, seed = 0;
+  save_gen gen = { 0, 0, 0, 0 };
   int64_t want_rows[NTABLES], got_rows[NTABLES] = { 0 };
   int have = 0, rc = SQLITE_DONE;
   sqlite3_stmt *chunks = NULL;
@@ -1219,13 +1449,27 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
         }
       if (!bit) break;
     } else {
-      break;
+      /* The generation's rows: all or (a file older than them) none. */
+      int g = 0;
+      while (g < GEN_ROWS && strcmp(k, gen_keys[g])) g++;
+      if (g == GEN_ROWS) break;
+      bit = GEN_BIT << g;
+      if (g == 3) {
+        if (sqlite3_column_type(s, 1) != SQLITE_INTEGER || sqlite3_column_int64(s, 1) < 1) break;
+        gen.count = (uint64_t)sqlite3_column_int64(s, 1);
+      } else if (sqlite3_column_type(s, 1) != SQLITE_TEXT ||
+                 !parse_hex16((const char *)sqlite3_column_text(s, 1), (size_t)sqlite3_column_bytes(s, 1),
+                              g == 0 ? &gen.file_id : g == 1 ? &gen.save_id : &gen.prev)) {
+        break;
+      }
     }
     if (have & bit) break;
     have |= bit;
   }
   if (st) goto fail;
-  if (have != (31 | (((1 << NTABLES) - 2) << 5))) {
+  const int required = 31 | (((1 << NTABLES) - 2) << 5), gen_bits = ((1 << GEN_ROWS) - 1) * GEN_BIT;
+  if ((have & ~gen_bits) != required || ((have & gen_bits) && (have & gen_bits) != gen_bits) ||
+      ((have & gen_bits) && (!gen.file_id || !gen.save_id))) {
     st = strata_error_set(err, STRATA_EPARSE, "not a strata world save (meta table incomplete or unknown)");
     goto fail;
   }
@@ -1364,6 +1608,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     goto fail;
   }
   strata_world_restore_clock(w, time, next_uid);
+  *gen_out = gen;
   *out = w;
   *mods_out = mods;
   *nmods_out = nmods;
@@ -1388,6 +1633,7 @@ strata_status strata_world_open(const char *path, strata_world **out, strata_mod
   sqlite3 *db = NULL;
   struct stat info;
   strata_status cst = strata_file_check_read(path, "cannot open", err);
+  if (!cst) cst = check_beside(path, "cannot open", err);
   if (cst) return cst;
   if (stat(path, &info) != 0)
     return strata_error_set(err, STRATA_EIO, "cannot open '%s': %s", path, strerror(errno));
@@ -1410,6 +1656,7 @@ strata_status strata_world_open(const char *path, strata_world **out, strata_mod
   strata_error e;
   strata_error_clear(&e);
   strata_status st;
+  save_gen gen;
   int rc = sqlite3_exec(db, "BEGIN; SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL);
   if ((rc & 0xff) == SQLITE_BUSY)
     st = strata_error_set(&e, STRATA_EIO, "another process is saving it (still busy after %d ms)",
@@ -1417,11 +1664,12 @@ strata_status strata_world_open(const char *path, strata_world **out, strata_mod
   else if (rc != SQLITE_OK)
     st = strata_error_set(&e, STRATA_EPARSE, "not a strata world save: %s", sqlite3_errmsg(db));
   else
-    st = read_all(db, out, mods, nmods, &e);
+    st = read_all(db, out, mods, nmods, &gen, &e);
   sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
   sqlite3_close(db);
   if (st) return strata_error_set(err, st, "cannot open '%s': %s", path, e.message);
   remember_file(*out, path);
+  (*out)->file.gen = gen;
   reset_after_full(*out);
   return STRATA_OK;
 }

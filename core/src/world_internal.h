@@ -74,6 +74,13 @@ typedef struct obj_page {
   strata_object *slot[WORLD_PAGE_SLOTS];
 } obj_page;
 
+/* A save's generation, as its meta rows hold it (save.c): the file's
+** identity (drawn by each full save), this save's id, the id it followed,
+** and the count of saves. */
+typedef struct save_gen {
+  uint64_t file_id, save_id, prev, count;
+} save_gen;
+
 struct strata_world {
   uint64_t seed;
   strata_tokens *tokens;   /* shared by the world's maps */
@@ -113,6 +120,7 @@ struct strata_world {
     char *path;            /* NULL: none (a new world, or a save that failed) */
     uint64_t dev, ino, size;
     int64_t mtime_ns;
+    save_gen gen;          /* the save it held then (save.c); zeros: a file older than these */
   } file;
   /* The PRAGMAs an incremental save runs first; NULL: a rollback journal,
   ** synchronous=FULL. Set only by spec/bench/bench_world.c to measure WAL. */

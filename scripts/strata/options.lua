@@ -92,6 +92,7 @@ M.known = {
   ["map:to_svg"] = { "cell", "path" },
   ["map:to_png"] = { "cell", "path" },
   ["xy:to_svg"] = { "cell", "from", "to" },
+  ["world:save"] = { "overwrite" },
   ["xy:visual_range"] = { "dist", "mode", "character", "target", "target_path_style", "max_size" },
   ["strata.xymap.parse legend entry"] = { "kind", "display", "weight", "weights", "directions",
     "aliases", "interrupt", "average", "target", "spawn_aliases", "prototype" },

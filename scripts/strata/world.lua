@@ -786,14 +786,15 @@ end
 function World:run_realtime(opts) return require("strata.realtime").run(self, opts) end
 
 -- ---- saves -------------------------------------------------------------------------------------
-function World:save(path)
+function World:save(path, opts)
   if type(path) ~= "string" then error("path must be a string, got " .. type(path), 0) end
+  opts = options.check("world:save", opts, 2)
   -- The host's: never on behalf of a mod's callback, whatever reached it.
   if core.guard.active() then error("saving belongs to the host: not inside a mod's callback", 0) end
   if self._s:depth() > 0 then error("cannot save while a handler's changes are not settled (inside a savepoint)", 0) end
   local list = {}
   for i, m in ipairs(self._mods) do list[i] = { m.id, m.version } end
-  self._s:save(path, list)
+  self._s:save(path, list, opts.overwrite)
 end
 
 -- Every ID the stored state uses must be known: one error per unknown ID,

@@ -4,7 +4,12 @@
 ** save naming the path and the cause; the file on disk is still the
 ** previous save, whole; the world stays dirty; once the cause is gone the
 ** next save writes everything that changed. An open waits for a save in
-** progress elsewhere, and past its timeout says the file is busy. */
+** progress elsewhere, and past its timeout says the file is busy. The last
+** steps of a full save (the temporary's fsync, the rename over PATH) are made
+** to fail on purpose (rename and fsync are wrapped: -Wl,--wrap, CMakeLists.txt):
+** an error, each resource released once (test_save_faults_asan runs this
+** under ASan), no temporary left. */
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <sqlite3.h>
@@ -34,6 +39,39 @@ static int file_is(const char *p, const char *want) {
 }
 
 static int exists(const char *p) { return access(p, F_OK) == 0; }
+
+/* rename and fsync as the library calls them: while fail_rename (an errno)
+** or fail_fsync (the how-many-th fsync from now, with errno fail_errno) is
+** set, that call fails once, as a rename onto an immutable file (EPERM), a
+** bind mount (EBUSY), or a delayed ENOSPC showing at fsync would. */
+static int fail_rename, fail_fsync, fail_errno;
+int __real_rename(const char *from, const char *to);
+int __real_fsync(int fd);
+int __wrap_rename(const char *from, const char *to);
+int __wrap_fsync(int fd);
+int __wrap_rename(const char *from, const char *to) {
+  if (fail_rename) { errno = fail_rename; fail_rename = 0; return -1; }
+  return __real_rename(from, to);
+}
+int __wrap_fsync(int fd) {
+  if (fail_fsync && --fail_fsync == 0) { errno = fail_errno; return -1; }
+  return __real_fsync(fd);
+}
+
+/* The names in dir, sorted, one a line: what a failed save must leave as it was. */
+static char *listing(const char *dir) {
+  struct dirent **names;
+  int n = scandir(dir, &names, NULL, alphasort);
+  size_t len = 1;
+  for (int i = 0; i < n; i++) len += strlen(names[i]->d_name) + 1;
+  char *s = calloc(1, len);
+  for (int i = 0; i < n; i++) {
+    strcat(strcat(s, names[i]->d_name), "\n");
+    free(names[i]);
+  }
+  free(names);
+  return s;
+}
 
 /* Objects with a kilobyte of properties each: n of them grow a save by n KB. */
 static void grow(strata_world *w, int n) {
@@ -255,6 +293,54 @@ static void test_busy(const char *dir) {
   unlink(path);
 }
 
+/* The last steps of a full save fail: onto a new path and over the previous
+** save, the rename (EBUSY, EPERM) and the temporary's fsync (ENOSPC, EIO).
+** Each is STRATA_EIO naming the path; the folder holds what it held; the
+** world keeps its record, and the next save writes it all. */
+static void test_last_step(const char *dir) {
+  char sub[600], path[700], fresh[700];
+  snprintf(sub, sizeof sub, "%s/last", dir);
+  mkdir(sub, 0755);
+  snprintf(path, sizeof path, "%s/w.db", sub);
+  snprintf(fresh, sizeof fresh, "%s/fresh.db", sub);
+  strata_error err;
+  /* w saves to a new path, other (a world that never saved) over w's file */
+  strata_world *w = make_world(), *other = make_world();
+  CHECK_EQ_INT(strata_world_save(w, path, NULL, 0, &err), STRATA_OK);
+  char *saved = dump(w);
+  const int renames[] = { EBUSY, EPERM }, syncs[] = { ENOSPC, EIO };
+  for (int k = 0; k < 4; k++)
+    for (int over = 0; over < 2; over++) {
+      const char *to = over ? path : fresh;
+      strata_world *saver = over ? other : w;
+      grow(saver, 1);
+      char *before = listing(sub);
+      if (k < 2) fail_rename = renames[k];
+      else fail_fsync = 1, fail_errno = syncs[k - 2];
+      CHECK_EQ_INT(strata_world_save(saver, to, NULL, 0, &err), STRATA_EIO);
+      printf("last step (%s, %s): %s\n", k < 2 ? "rename" : "fsync", over ? "over the save" : "new file",
+             err.message);
+      CHECK(strstr(err.message, to) != NULL && strstr(err.message, strerror(k < 2 ? renames[k] : syncs[k - 2])));
+      fail_rename = fail_fsync = 0;
+      char *after = listing(sub);
+      CHECK_STR(after, before);
+      free(before);
+      free(after);
+      CHECK(file_is(path, saved));
+    }
+  CHECK(!exists(fresh));
+  CHECK_EQ_INT(strata_world_save(w, fresh, NULL, 0, &err), STRATA_OK);
+  CHECK(same_as_file(w, fresh));
+  CHECK_EQ_INT(strata_world_save(other, path, NULL, 0, &err), STRATA_OK);
+  CHECK(same_as_file(other, path));
+  free(saved);
+  strata_world_free(w);
+  strata_world_free(other);
+  unlink(path);
+  unlink(fresh);
+  rmdir(sub);
+}
+
 int main(void) {
   char dir[] = "/tmp/strata_faults_XXXXXX";
   if (!mkdtemp(dir)) return 1;
@@ -262,6 +348,7 @@ int main(void) {
   test_read_only_dir();
   test_path_is_directory(dir);
   test_busy(dir);
+  test_last_step(dir);
   rmdir(dir);
   return check_summary("save_faults");
 }

@@ -244,11 +244,15 @@ static void test_files(void) {
   CHECK_EQ_INT(strata_world_save(s.w, path, NULL, 0, &err), STRATA_OK);
   CHECK(inode(path) != was);
   CHECK(same(s.w, path, "back to the first file", 0));
-  /* Someone puts another save in its place: the next save writes everything. */
+  /* Someone puts another save in its place: the save is refused (it would
+  ** erase that one), unless asked to overwrite, which writes everything. */
   edit(&s, 2, &err);
   CHECK_EQ_INT(rename(other, path), 0);
   edit(&s, 3, &err);
-  CHECK_EQ_INT(strata_world_save(s.w, path, NULL, 0, &err), STRATA_OK);
+  CHECK_EQ_INT(strata_world_save(s.w, path, NULL, 0, &err), STRATA_EIO);
+  CHECK(strstr(err.message, "was saved by another process since this world opened it") != NULL);
+  strata_save_options over = { 1 };
+  CHECK_EQ_INT(strata_world_save_with(s.w, path, NULL, 0, &over, &err), STRATA_OK);
   CHECK(same(s.w, path, "a file replaced behind the world's back", 0));
   /* An opened world's file is the one it came from. */
   strata_world *w2;

@@ -62,7 +62,9 @@ static char *save_rows(strata_world *w) {
     put(&t, "%s:\n", tables[k]);
     while (sqlite3_step(q) == SQLITE_ROW) {
       const char *first = (const char *)sqlite3_column_text(q, 0);
-      if (k == 0 && first && strcmp(first, "next_uid") == 0) continue;
+      /* the uid counter moves on; the generation (file.id, save.*) is new per save */
+      if (k == 0 && first && (!strcmp(first, "next_uid") || !strcmp(first, "file.id") || !strncmp(first, "save.", 5)))
+        continue;
       for (int c = 0; c < sqlite3_column_count(q); c++) {
         const unsigned char *b = sqlite3_column_blob(q, c);
         int n = sqlite3_column_bytes(q, c);

@@ -4,8 +4,10 @@
 **
 ** A path is looked at before it is opened. Reading takes a regular file
 ** (links followed): a FIFO would block the read, a device would never end.
-** Writing goes to PATH.tmp beside PATH, each write and the close checked,
-** flushed to disk, then renamed over PATH, which must be nothing or a regular
+** Writing goes to a temporary file of its own beside PATH (PATH.XXXXXX.tmp,
+** made with O_EXCL), each write and the close checked, flushed to disk, then
+** renamed over PATH, under an advisory lock on PATH-lock (writers of one
+** path take turns; the lock file is removed after), which must be nothing or a regular
 ** file (links not followed): at any instant PATH holds the old file or the
 ** new one; a failed write (a full disk, the file size limit) leaves no
 ** partial file; a FIFO, a device, a directory or a symbolic link at PATH is
@@ -40,9 +42,9 @@ STRATA_API strata_status strata_file_check_read(const char *path, const char *wh
 STRATA_API strata_status strata_file_check_replace(const char *path, const char *what,
                                                    strata_error *err);
 
-/* Writes len bytes to path through path.tmp, as above. Errors (STRATA_EIO)
-** say "cannot write '<path>': <why>"; path is then as it was, and path.tmp
-** is gone. */
+/* Writes len bytes to path through a temporary, as above. Errors (STRATA_EIO)
+** say "cannot write '<path>': <why>"; path is then as it was, and the
+** temporary is gone. */
 STRATA_API strata_status strata_file_write(const char *path, const void *data, size_t len,
                                            strata_error *err);
 

@@ -234,18 +234,35 @@ typedef struct strata_mod_version {
 /* Writes the world to path as one SQLite database. To the file the world was
 ** opened from or last saved to (while no one else changed it), only what
 ** changed since is written, in one transaction under a rollback journal;
-** to any other path, everything, into path + ".tmp", flushed to disk and
-** renamed over path. Either way a process killed at any instant leaves the
-** previous save or the new one. On an error (STRATA_EIO: disk full,
-** read-only, a directory, busy) the world stays as dirty as it was: the
-** next save writes it all again. Not const: the world records what it saved. */
+** to any other path, everything, into a temporary file of its own beside
+** path (path.XXXXXX.tmp), flushed to disk and renamed over path. Either way
+** a process killed at any instant leaves the previous save or the new one.
+** Saves of one path take turns (an advisory lock, path-lock, held for the
+** save; past 2 s of waiting, an error). Into its own file, a world saves
+** only over the save it opened or last made there: when another process
+** saved there since, STRATA_EIO "PATH was saved by another process since
+** this world opened it" (unless opt->overwrite). On an error (STRATA_EIO:
+** disk full, read-only, a directory, busy, a WAL or another file's journal
+** beside path) the world stays as dirty as it was: the next save writes it
+** all again. Not const: the world records what it saved. */
+typedef struct strata_save_options {
+  int overwrite; /* save over another process's later save of the world's file */
+} strata_save_options;
+
+/* opt may be NULL (no option). */
+STRATA_API strata_status strata_world_save_with(strata_world *w, const char *path, const strata_mod_version *mods,
+                                                size_t nmods, const strata_save_options *opt, strata_error *err);
+/* strata_world_save_with, no option. */
 STRATA_API strata_status strata_world_save(strata_world *w, const char *path,
                                 const strata_mod_version *mods, size_t nmods, strata_error *err);
 /* Reads a world saved by strata_world_save. On success *out is a new world and
 ** *mods / *nmods the mod list (free with strata_mod_versions_free); path
 ** becomes the world's file (its next save there is incremental). On failure
 ** nothing is allocated and the error says what is wrong with the file. A
-** save by another process in progress is waited for (2 s), then an error. */
+** save by another process in progress is waited for (2 s), then an error.
+** An open never writes but to roll back the journal of an interrupted save
+** of this file: a PATH-wal, or a PATH-journal of another file, beside it is
+** refused (STRATA_EIO naming it) and nothing is touched. */
 STRATA_API strata_status strata_world_open(const char *path, strata_world **out, strata_mod_version **mods,
                                 size_t *nmods, strata_error *err);
 STRATA_API void strata_mod_versions_free(strata_mod_version *mods, size_t n);

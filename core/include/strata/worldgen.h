@@ -144,7 +144,7 @@ STRATA_API strata_status strata_worldgen_format(const strata_worldgen *t, char *
                                      strata_error *err);
 STRATA_API strata_status strata_worldgen_parse(const char *text, size_t len, const char *name,
                                     strata_worldgen **out, strata_error *err);
-/* The same through a file: _write writes path.tmp and renames it over path. */
+/* The same through a file: _write writes a temporary of its own and renames it over path (strata/file.h). */
 STRATA_API strata_status strata_worldgen_write(const strata_worldgen *t, const char *path, strata_error *err);
 STRATA_API strata_status strata_worldgen_read(const char *path, strata_worldgen **out, strata_error *err);
 
