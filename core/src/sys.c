@@ -12,6 +12,8 @@
 
 #include <stdlib.h>
 
+#include "strata/grid.h"
+
 /* sys and up to this many keys below it */
 #define SYS_DEPTH 7
 
@@ -270,6 +272,16 @@ uint64_t strata_area_parent(const strata_runtime *rt, uint64_t area) {
   return p && strata_world_object(rt->w, p) ? p : 0;
 }
 
+uint64_t strata_area_entrance(const strata_runtime *rt, uint64_t area, int64_t *x, int64_t *y) {
+  int64_t ex = 0, ey = 0;
+  int has_xy;
+  uint64_t m = area_entrance(rt, area, &ex, &ey, &has_xy);
+  if (!m || !strata_world_object(rt->w, m)) return 0;
+  if (x) *x = ex;
+  if (y) *y = ey;
+  return m;
+}
+
 int64_t strata_area_starting_floor(const strata_runtime *rt, uint64_t area) {
   int64_t n;
   return area_own_starting_floor(rt, area, &n) ? n : 1;
@@ -461,4 +473,40 @@ uint64_t strata_find_unique(const strata_runtime *rt, const char *id) {
   uint64_t rec = rt_record(rt);
   uint64_t a = rec && id ? sys_uid(rt->w, rec, SYS(K("uniques"), K(id))) : 0;
   return a && strata_world_object(rt->w, a) ? a : 0;
+}
+
+/* ---- the grid's maps (grid.h): sys.maps = { id, ... } of the one "grid_maps" object ---- */
+
+static const strata_vtable *grid_map_list(const strata_world *w) {
+  uint64_t rec = strata_world_first_of_kind(w, "grid_maps");
+  return rec ? sys_table(w, rec, SYS(K("maps"))) : NULL;
+}
+
+size_t strata_grid_map_ids(const strata_world *w, const char **out, size_t cap) {
+  const strata_vtable *t = grid_map_list(w);
+  for (size_t n = 0;; n++) {
+    strata_value k = I((int64_t)n + 1);
+    const strata_value *v = t ? strata_vtable_get(t, &k) : NULL;
+    if (!v || v->type != STRATA_VSTRING) return n;
+    if (out && n < cap) out[n] = v->u.str.s;
+  }
+}
+
+strata_status strata_grid_set_map_ids(strata_world *w, const char *const *ids, size_t n, strata_error *err) {
+  uint64_t rec = strata_world_first_of_kind(w, "grid_maps");
+  if (!rec && !n) return STRATA_OK;
+  strata_value list = strata_value_nil();
+  strata_status st = strata_value_table(&list, err);
+  for (size_t i = 0; i < n && !st; i++) {
+    strata_value k = I((int64_t)i + 1), v = strata_value_nil();
+    if (!(st = strata_value_string(&v, ids[i], strlen(ids[i]), err)) && (st = strata_vtable_set(list.u.t, &k, &v, err)))
+      strata_value_clear(&v);
+  }
+  if (st || (st = strata_world_begin(w, err))) { strata_value_clear(&list); return st; }
+  if (!rec) st = strata_world_create(w, "grid_maps", NULL, &rec, err);
+  if (!st) st = sys_set(w, rec, SYS(K("maps")), &list, err);
+  else strata_value_clear(&list);
+  if (st) strata_world_rollback(w);
+  else strata_world_commit(w);
+  return st;
 }

@@ -5,10 +5,10 @@
 --
 -- The core does the work: this file checks arguments (the Lua API's messages
 -- are its own), calls the runtime and turns uids into handles. The state is
--- the C world's, saved and reopened with it: each area, map and feature keeps
--- its bookkeeping under the reserved `sys` key of its properties (handles
--- never expose it; the fields here read it), the world its own on one object
--- of kind "world_record". Logic is only ever looked up by ID in the registry.
+-- the C world's, saved and reopened with it; its bookkeeping (what an area,
+-- map, feature and the world record keep) is read through the runtime's
+-- getters (bindings/lua/schema.c), never through its stored layout. Logic is
+-- only ever looked up by ID in the registry.
 local options = require "strata.options"
 local private = require "strata.private"
 local owner = private.owner
@@ -16,12 +16,11 @@ local owner = private.owner
 return function(M, I)
   local World, kinds, handle = I.World, I.kinds, I.handle
 
-  -- ---- bookkeeping under `sys` -------------------------------------------------------
-  local function sys(w, uid, ...)
-    local v, is_table = w._s:get(uid, "sys", ...)
-    if is_table then return w._s:snapshot(uid, "sys", ...) end
-    return v
-  end
+  -- ---- the bookkeeping, through the core's getters -------------------------------------
+  local function map_area(w, uid) return w._rt:map_area(uid) end -- area uid, floor | nil
+  local function area_field(w, uid, i) return (select(i, w._rt:area_info(uid))) end
+  local PARENT, STARTING, DEEPEST, VISITED, UNIQUE, GENERATOR, CONQUERED = 1, 2, 3, 4, 5, 6, 7
+  local function deepest_of(w, uid) return area_field(w, uid, DEEPEST) end
 
   local function fail(fmt, ...) error(fmt:format(...), 0) end
 
@@ -78,9 +77,9 @@ return function(M, I)
       end,
     },
     get = {
-      area = function(m) local a = sys(owner[m], m.uid, "area") return a and handle(owner[m], a) end,
-      floor = function(m) return sys(owner[m], m.uid, "floor") end,
-      level = function(m) return sys(owner[m], m.uid, "level") or sys(owner[m], m.uid, "floor") or 1 end,
+      area = function(m) local a = map_area(owner[m], m.uid) return a and handle(owner[m], a) end,
+      floor = function(m) return select(2, map_area(owner[m], m.uid)) end,
+      level = function(m) return owner[m]._rt:map_level(m.uid) end,
     },
     set = {
       level = function(m, v)
@@ -106,26 +105,24 @@ return function(M, I)
 
   -- ---- areas ------------------------------------------------------------------------------------
 
-  local function floors_of(w, a) return sys(w, a.uid, "floors") or {} end
-
   local function floor_map(w, a, n)
-    local uid = sys(w, a.uid, "floors", n)
+    local uid = w._rt:area_floor_map(a.uid, n)
     local m = uid and handle(w, uid)
     return m
   end
 
   local function check_floor_free(w, a, m, n, what)
     check_int(n, what .. ": floor")
-    local deepest = sys(w, a.uid, "deepest_floor")
+    local deepest = deepest_of(w, a.uid)
     if deepest and n > deepest then
       fail("%s: floor %d is below the deepest floor (%d) of %s", what, n, deepest, tostring(a))
     end
     local taken = floor_map(w, a, n)
     if taken then fail("%s: floor %d of %s is taken (%s)", what, n, tostring(a), tostring(taken)) end
     if m then
-      local other = sys(w, m.uid, "area")
+      local other, floor = map_area(w, m.uid)
       if other and w._s:info(other) then
-        fail("%s: %s is already floor %d of area#%d", what, tostring(m), sys(w, m.uid, "floor"), other)
+        fail("%s: %s is already floor %d of area#%d", what, tostring(m), floor, other)
       end
     end
   end
@@ -164,7 +161,7 @@ return function(M, I)
         check_int(n, tostring(a) .. ":floor")
         local m = floor_map(w, a, n)
         if m then return m end
-        local deepest = sys(w, a.uid, "deepest_floor")
+        local deepest = deepest_of(w, a.uid)
         if deepest and n > deepest then
           fail("%s:floor: floor %d is below the deepest floor (%d)", tostring(a), n, deepest)
         end
@@ -173,9 +170,7 @@ return function(M, I)
       has_floor = function(a, n) return floor_map(owner[a], a, n) ~= nil end,
       floors = function(a)
         local w = owner[a]
-        local ns = {}
-        for n in pairs(floors_of(w, a)) do ns[#ns + 1] = n end
-        table.sort(ns)
+        local ns = w._rt:area_floors(a.uid)
         local i = 0
         return function()
           while true do
@@ -193,34 +188,27 @@ return function(M, I)
         core_call(w, nil, "forget_floor", a.uid, n)
         drop_dead_views(w)
       end,
-      is_conquered = function(a) return sys(owner[a], a.uid, "conquered") == true end,
+      is_conquered = function(a) return area_field(owner[a], a.uid, CONQUERED) end,
       set_conquered = function(a, v) core_call(owner[a], nil, "set_conquered", a.uid, v ~= false) end,
       children = function(a)
         local w, out = owner[a], {}
-        local ids = {}
-        for uid in pairs(sys(w, a.uid, "children") or {}) do ids[#ids + 1] = uid end
-        table.sort(ids)
-        for _, uid in ipairs(ids) do out[#out + 1] = handle(w, uid) end
+        for _, uid in ipairs(w._rt:area_children(a.uid)) do out[#out + 1] = handle(w, uid) end
         return out
       end,
       child_position = function(a, child)
         local w = owner[a]
         check_handle(w, child, "area", tostring(a) .. ":child_position")
-        local e = sys(w, child.uid, "entrance")
-        if not e then return nil end
-        local m = handle(w, e.map)
-        if not m or sys(w, m.uid, "area") ~= a.uid then return nil end
-        return e.x, e.y, sys(w, m.uid, "floor")
+        return w._rt:area_child_position(a.uid, child.uid)
       end,
     },
     get = {
-      parent = function(a) local p = sys(owner[a], a.uid, "parent") return p and handle(owner[a], p) end,
-      starting_floor = function(a) return sys(owner[a], a.uid, "starting_floor") or 1 end,
-      deepest_floor = function(a) return sys(owner[a], a.uid, "deepest_floor") end,
-      deepest_visited = function(a) return sys(owner[a], a.uid, "deepest_visited") end,
-      params = function(a) return sys(owner[a], a.uid, "params") or {} end,
-      unique_id = function(a) return sys(owner[a], a.uid, "unique") end,
-      generator = function(a) return sys(owner[a], a.uid, "generator") end,
+      parent = function(a) local p = area_field(owner[a], a.uid, PARENT) return p and handle(owner[a], p) end,
+      starting_floor = function(a) return area_field(owner[a], a.uid, STARTING) end,
+      deepest_floor = function(a) return area_field(owner[a], a.uid, DEEPEST) end,
+      deepest_visited = function(a) return area_field(owner[a], a.uid, VISITED) end,
+      params = function(a) return owner[a]._rt:area_params(a.uid) or {} end,
+      unique_id = function(a) return area_field(owner[a], a.uid, UNIQUE) end,
+      generator = function(a) return area_field(owner[a], a.uid, GENERATOR) end,
     },
     set = {
       starting_floor = function(a, v)
@@ -236,20 +224,15 @@ return function(M, I)
   -- ---- features: entrances and stairs ---------------------------------------------------------
   kinds.feature = {
     get = {
-      type = function(f) return sys(owner[f], f.uid, "type") end,
-      floor_delta = function(f) return sys(owner[f], f.uid, "floor_delta") end,
+      type = function(f) return (owner[f]._rt:feature_info(f.uid)) end,
+      floor_delta = function(f) return select(2, owner[f]._rt:feature_info(f.uid)) end,
+      -- where it leads: the area, and the floor (an entrance's own, else the
+      -- area's starting floor; stairs': their map's floor plus floor_delta)
       target = function(f)
-        local w, t = owner[f], sys(owner[f], f.uid, "type")
-        if t == "entrance" then
-          local a = sys(w, f.uid, "area")
-          return { area = handle(w, a), area_uid = a, floor = sys(w, f.uid, "floor") }
-        elseif t == "stairs" then
-          local m = f.map
-          local a = m and sys(w, m.uid, "area")
-          local n = m and sys(w, m.uid, "floor")
-          return { area = a and handle(w, a), area_uid = a, floor = n and n + sys(w, f.uid, "floor_delta") }
-        end
-        return nil
+        local w = owner[f]
+        local t, _, a, n = w._rt:feature_info(f.uid)
+        if not t then return nil end
+        return { area = a and handle(w, a), area_uid = a, floor = n }
       end,
     },
   }
@@ -288,8 +271,8 @@ return function(M, I)
     local delta = opts and opts.floor_delta or 1
     check_int(delta, what .. ": floor_delta")
     if delta == 0 then fail("%s: floor_delta must not be 0", what) end
-    local a, n = sys(self, map.uid, "area"), sys(self, map.uid, "floor")
-    local deepest = a and sys(self, a, "deepest_floor")
+    local a, n = map_area(self, map.uid)
+    local deepest = a and deepest_of(self, a)
     if deepest and n + delta > deepest then
       fail("%s: floor %d of area#%d is the deepest (%d): no stairs lead below it", what, n, a, deepest)
     end
@@ -336,9 +319,9 @@ return function(M, I)
 
   function World:area_of(map)
     if not is_handle(map, "map") then error("world:area_of: expected a map handle", 2) end
-    local a = sys(self, map.uid, "area")
+    local a, n = map_area(self, map.uid)
     if not a then return nil end
-    return handle(self, a), sys(self, map.uid, "floor")
+    return handle(self, a), n
   end
 
   function World:find_unique(id)
@@ -382,7 +365,7 @@ return function(M, I)
   end
   function World:current_floor()
     local m = self:current_map()
-    return m and sys(self, m.uid, "floor")
+    return m and m.floor
   end
 
   -- Where the journey leads, checked before the core goes: the refusals of
@@ -392,27 +375,21 @@ return function(M, I)
     if not target:alive() then fail("%s: %s was deleted", what, tostring(target)) end
     if target.kind == "map" then return end
     if target.kind ~= "feature" then fail("%s: expected a feature or a map, got %s", what, tostring(target)) end
-    local t = sys(w, target.uid, "type")
+    local t, delta, a_uid, to = w._rt:feature_info(target.uid) -- (where it leads)
     if t == "entrance" then
-      local a_uid = sys(w, target.uid, "area")
       if not handle(w, a_uid) then
         fail("%s: %s leads to area#%d, which was deleted", what, tostring(target), a_uid)
       end
       return
     elseif t == "stairs" then
       local m = target.map
-      local a_uid, n = sys(w, m.uid, "area"), sys(w, m.uid, "floor")
       local a = a_uid and handle(w, a_uid)
       if not a then
         fail("%s: %s stand on %s, which is not a floor of any area (attach it with area:add_floor, or return it from a floor generator)",
           what, tostring(target), tostring(m))
       end
-      local delta = sys(w, target.uid, "floor_delta")
-      local to = n + delta
       if delta < 0 and to < a.starting_floor then
-        local e = sys(w, a.uid, "entrance")
-        local em = e and handle(w, e.map)
-        if not em then fail("%s: %s leads up out of %s, which has no entrance to return to", what, tostring(target), tostring(a)) end
+        if not w._rt:area_entrance(a.uid) then fail("%s: %s leads up out of %s, which has no entrance to return to", what, tostring(target), tostring(a)) end
         return
       end
       local deepest = a.deepest_floor
