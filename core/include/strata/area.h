@@ -18,7 +18,8 @@
 **         sys = { uniques = { [id] = area }, placed = { [id] = map },
 **                 areas = { [area] = true }, player }
 **
-** (uids as integers, dues as floats.) Functions that change the world
+** (uids as integers, dues as floats; core/src/sys.c is the only code that
+** spells these keys.) Functions that change the world
 ** change nothing when they fail: each runs as one savepoint. Functions
 ** that return a pointer into an object's properties lend it until that
 ** object next changes.
