@@ -171,6 +171,37 @@ static int g_delete(lua_State *L) {
   return 1;
 }
 
+/* grid_map_ids() -> { id, ... }: the world's grid maps in the order added */
+static int g_map_ids(lua_State *L) {
+  strata_world *w = lstrata_check_world(L, 1);
+  size_t n = strata_grid_map_ids(w, NULL, 0);
+  const char **ids = lua_newuserdatauv(L, (n ? n : 1) * sizeof *ids, 0);
+  n = strata_grid_map_ids(w, ids, n);
+  lua_createtable(L, (int)n, 0);
+  for (size_t i = 0; i < n; i++) {
+    lua_pushstring(L, ids[i]);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
+}
+
+/* grid_set_map_ids({ id, ... }) */
+static int g_set_map_ids(lua_State *L) {
+  strata_world *w = lstrata_check_world(L, 1);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  size_t n = (size_t)luaL_len(L, 2);
+  const char **ids = lua_newuserdatauv(L, (n ? n : 1) * sizeof *ids, 0);
+  for (size_t i = 0; i < n; i++) {
+    lua_rawgeti(L, 2, (lua_Integer)i + 1);
+    luaL_argcheck(L, lua_type(L, -1) == LUA_TSTRING, 2, "grid map IDs must be strings");
+    ids[i] = lua_tostring(L, -1); /* held by the table at 2 */
+    lua_pop(L, 1);
+  }
+  strata_error err;
+  if (strata_grid_set_map_ids(w, ids, n, &err)) return lstrata_raise(L, NULL, &err);
+  return 0;
+}
+
 /* grid_pos(uid) -> x, y, z, dir ("" for a room), interrupt | nothing */
 static int g_pos(lua_State *L) {
   int x, y, interrupt;
@@ -244,7 +275,8 @@ static int g_index(lua_State *L) {
 
 static const luaL_Reg grid_methods[] = {
   { "grid_step", g_step }, { "grid_index", g_index },
-  { "grid_spawn", g_spawn }, { "grid_delete", g_delete }, { "grid_pos", g_pos }, { "grid_rooms", g_rooms },
+  { "grid_spawn", g_spawn }, { "grid_delete", g_delete }, { "grid_map_ids", g_map_ids },
+  { "grid_set_map_ids", g_set_map_ids }, { "grid_pos", g_pos }, { "grid_rooms", g_rooms },
   { NULL, NULL } };
 
 void lstrata_open_grid(lua_State *L) { lstrata_add_methods(L, WORLD_MT, NULL, grid_methods); }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "lruntime.h"
+#include "lschema.h"
 #include "lworld.h"
 #include "strata/area.h"
 #include "strata/branch.h"
@@ -551,6 +552,7 @@ void lstrata_open_runtime(lua_State *L) {
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lstrata_runtimes);
   luaL_newmetatable(L, RUNTIME_MT);
   luaL_newlib(L, rt_methods);
+  luaL_setfuncs(L, lstrata_schema_methods, 0); /* the bookkeeping's getters */
   lua_setfield(L, -2, "__index");
   lstrata_name_functions(L, "", rt_public);
   lua_pushcfunction(L, rt_gc);

@@ -37,32 +37,6 @@ static int has_type(const strata_area_archetype *a, const char *type) {
 
 /* ---- making ---- */
 
-static strata_status set_key(strata_value *t, const char *key, strata_value *v, strata_error *err) {
-  strata_value k = K(key);
-  strata_status st = strata_vtable_set(t->u.t, &k, v, err);
-  if (st) strata_value_clear(v);
-  return st;
-}
-
-/* The area's sys table, as areas.lua's create_area writes it. */
-static strata_status area_sys(strata_value *sys, uint64_t parent, strata_value *params,
-                              const char *gen, int64_t starting, const int64_t *deepest,
-                              strata_error *err) {
-  strata_value v = strata_value_nil();
-  strata_status st = strata_value_table(sys, err);
-  if (st) { strata_value_clear(params); return st; }
-  if (parent) { v = strata_value_int((int64_t)parent); st = set_key(sys, "parent", &v, err); }
-  if (!st && !(st = strata_value_table(&v, err))) st = set_key(sys, "floors", &v, err);
-  if (!st && !(st = strata_value_table(&v, err))) st = set_key(sys, "children", &v, err);
-  if (!st) st = set_key(sys, "params", params, err);
-  else strata_value_clear(params);
-  if (!st && gen && !(st = strata_value_string(&v, gen, strlen(gen), err))) st = set_key(sys, "generator", &v, err);
-  if (!st) { v = strata_value_int(starting); st = set_key(sys, "starting_floor", &v, err); }
-  if (!st && deepest) { v = strata_value_int(*deepest); st = set_key(sys, "deepest_floor", &v, err); }
-  if (st) strata_value_clear(sys);
-  return st;
-}
-
 /* The archetype's params with the caller's keys over them. */
 static strata_status merged_params(strata_value *out, const strata_value *base,
                                    const strata_value *own, strata_error *err) {
@@ -109,8 +83,8 @@ strata_status strata_area_create(strata_runtime *rt, const char *archetype,
   uint64_t rec, uid = 0;
   st = rt_record_make(rt, &rec, err);
   if (!st) st = strata_world_create(rt->w, "area", archetype, &uid, err);
-  if (!st && !(st = area_sys(&sys, opts->parent, &params, gen, starting, deepest, err)))
-    st = sys_set(rt->w, uid, NULL, 0, &sys, err);
+  if (!st && !(st = area_sys_new(&sys, opts->parent, &params, gen, starting, deepest, err)))
+    st = sys_init(rt, uid, &sys, err);
   else strata_value_clear(&params);
   if (!st && arch->meta) {
     strata_value meta, k = K("meta");
@@ -119,10 +93,8 @@ strata_status strata_area_create(strata_runtime *rt, const char *archetype,
       strata_value_clear(&meta);
     }
   }
-  strata_value yes = strata_value_bool(1);
-  if (!st && opts->parent) st = sys_set(rt->w, opts->parent, SYS(K("children"), I((int64_t)uid)), &yes, err);
-  yes = strata_value_bool(1);
-  if (!st) st = sys_set(rt->w, rec, SYS(K("areas"), I((int64_t)uid)), &yes, err);
+  if (!st && opts->parent) st = area_set_child(rt, opts->parent, uid, 1, err);
+  if (!st) st = record_set_area(rt, uid, 1, err);
   if (rt_end(rt, st)) return st;
   if (area) *area = uid;
   return STRATA_OK;
@@ -189,25 +161,21 @@ static strata_status floors_list(const strata_runtime *rt, uint64_t area, ulist 
   return STRATA_OK;
 }
 
-static strata_status drop_area(strata_runtime *rt, uint64_t x, uint64_t rec, strata_error *err) {
+static strata_status drop_area(strata_runtime *rt, uint64_t x, strata_error *err) {
   strata_world *w = rt->w;
   ulist maps = { NULL, 0, 0 };
   strata_status st = floors_list(rt, x, &maps, err);
   for (size_t i = 0; i < maps.n && !st; i++)
     if (strata_world_object(w, maps.v[i])) st = map_drop(rt, maps.v[i], "strata_area_delete", err);
   free(maps.v);
-  uint64_t up = sys_uid(w, x, SYS(K("parent")));
-  if (!st && rt_object(rt, up, NULL)) st = sys_del(w, up, SYS(K("children"), I((int64_t)x)), err);
-  const char *id = sys_str(w, x, SYS(K("unique")));
+  uint64_t up = area_parent_uid(rt, x);
+  if (!st && rt_object(rt, up, NULL)) st = area_set_child(rt, up, x, 0, err);
+  const char *id = strata_area_unique_id(rt, x); /* lent by x, which changes only below */
   if (!st && id) {
-    strata_value key = strata_value_nil();
-    if (!(st = strata_value_string(&key, id, strlen(id), err))) {
-      st = sys_del(w, rec, SYS(K("uniques"), key), err);
-      if (!st) st = sys_del(w, rec, SYS(K("placed"), key), err);
-      strata_value_clear(&key);
-    }
+    st = record_set_unique(rt, id, 0, err);
+    if (!st) st = record_set_placed(rt, id, 0, err);
   }
-  if (!st) st = sys_del(w, rec, SYS(K("areas"), I((int64_t)x)), err);
+  if (!st) st = record_set_area(rt, x, 0, err);
   if (!st) st = strata_world_delete(w, x, err);
   return st;
 }
@@ -240,20 +208,18 @@ strata_status strata_area_delete(strata_runtime *rt, uint64_t area, int delete_c
   }
   if (st || (st = rt_begin(rt, err))) goto done;
   uint64_t rec;
-  uint64_t parent = sys_uid(rt->w, area, SYS(K("parent")));
+  uint64_t parent = area_parent_uid(rt, area);
   st = rt_record_make(rt, &rec, err);
   if (!st && !delete_children) {
     ulist kids = { NULL, 0, 0 };
     st = children_of(rt, area, &kids, err);
     for (size_t i = 0; i < kids.n && !st; i++) {
-      st = sys_set_uid(rt->w, kids.v[i], SYS(K("parent")), parent, err);
-      strata_value yes = strata_value_bool(1);
-      if (!st && rt_object(rt, parent, NULL))
-        st = sys_set(rt->w, parent, SYS(K("children"), I((int64_t)kids.v[i])), &yes, err);
+      st = area_set_parent(rt, kids.v[i], parent, err);
+      if (!st && rt_object(rt, parent, NULL)) st = area_set_child(rt, parent, kids.v[i], 1, err);
     }
     free(kids.v);
   }
-  for (size_t i = doomed.n; i > 0 && !st; i--) st = drop_area(rt, doomed.v[i - 1], rec, err);
+  for (size_t i = doomed.n; i > 0 && !st; i--) st = drop_area(rt, doomed.v[i - 1], err);
   rt_end(rt, st);
 done:
   free(doomed.v);
@@ -262,17 +228,12 @@ done:
 
 /* ---- fields ---- */
 
-uint64_t strata_area_parent(const strata_runtime *rt, uint64_t area) {
-  uint64_t p = sys_uid(rt->w, area, SYS(K("parent")));
-  return p && strata_world_object(rt->w, p) ? p : 0;
-}
-
 size_t strata_area_children(const strata_runtime *rt, uint64_t area, uint64_t *out, size_t cap) {
-  const strata_value *t = sys_get(rt->w, area, SYS(K("children")));
+  const strata_vtable *t = area_children_table(rt, area);
   size_t n = 0, kept = 0;
-  if (!t || t->type != STRATA_VTABLE) return 0;
-  for (size_t i = 0; i < t->u.t->n; i++) {
-    const strata_value *k = &t->u.t->keys[i];
+  if (!t) return 0;
+  for (size_t i = 0; i < t->n; i++) {
+    const strata_value *k = &t->keys[i];
     if (k->type != STRATA_VINT || k->u.i <= 0 || !rt_object(rt, (uint64_t)k->u.i, NULL)) continue;
     n++;
     keep_smallest(out, cap, &kept, (uint64_t)k->u.i);
@@ -282,90 +243,54 @@ size_t strata_area_children(const strata_runtime *rt, uint64_t area, uint64_t *o
 
 int strata_area_child_position(const strata_runtime *rt, uint64_t area, uint64_t child,
                                int64_t *x, int64_t *y, int64_t *floor) {
-  uint64_t m = sys_uid(rt->w, child, SYS(K("entrance"), K("map")));
   int64_t ex, ey, f = 0;
-  if (!m || !strata_world_object(rt->w, m) || sys_uid(rt->w, m, SYS(K("area"))) != area) return 0;
-  if (!sys_int(rt->w, child, SYS(K("entrance"), K("x")), &ex) ||
-      !sys_int(rt->w, child, SYS(K("entrance"), K("y")), &ey))
-    return 0;
-  sys_int(rt->w, m, SYS(K("floor")), &f);
+  int has_xy;
+  uint64_t m = area_entrance(rt, child, &ex, &ey, &has_xy);
+  if (!m || !strata_world_object(rt->w, m) || strata_map_area(rt, m, &f) != area || !has_xy) return 0;
   if (x) *x = ex;
   if (y) *y = ey;
   if (floor) *floor = f;
   return 1;
 }
 
-int64_t strata_area_starting_floor(const strata_runtime *rt, uint64_t area) {
-  int64_t n;
-  return sys_int(rt->w, area, SYS(K("starting_floor")), &n) ? n : 1;
-}
-
-int strata_area_deepest_floor(const strata_runtime *rt, uint64_t area, int64_t *out) {
-  return sys_int(rt->w, area, SYS(K("deepest_floor")), out);
-}
-
-int strata_area_deepest_visited(const strata_runtime *rt, uint64_t area, int64_t *out) {
-  return sys_int(rt->w, area, SYS(K("deepest_visited")), out);
-}
-
-const strata_value *strata_area_params(const strata_runtime *rt, uint64_t area) {
-  return sys_get(rt->w, area, SYS(K("params")));
-}
-
-const char *strata_area_generator(const strata_runtime *rt, uint64_t area) {
-  return sys_str(rt->w, area, SYS(K("generator")));
-}
-
-const char *strata_area_unique_id(const strata_runtime *rt, uint64_t area) {
-  return sys_str(rt->w, area, SYS(K("unique")));
-}
-
-int strata_area_is_conquered(const strata_runtime *rt, uint64_t area) {
-  const strata_value *v = sys_get(rt->w, area, SYS(K("conquered")));
-  return v && v->type == STRATA_VBOOL && v->u.b;
-}
-
-/* One bookkeeping field of a live area, set in a savepoint of its own. */
-static strata_status set_field(strata_runtime *rt, uint64_t area, const char *what,
-                               const char *key, strata_value *v, strata_error *err) {
+/* A live area, and a savepoint open for one change of its bookkeeping (rt_end closes it). */
+static strata_status begin_field(strata_runtime *rt, uint64_t area, const char *what, strata_error *err) {
   strata_status st = check_area(rt, area, what, err);
-  if (st || (st = rt_begin(rt, err))) { strata_value_clear(v); return st; }
-  return rt_end(rt, sys_set(rt->w, area, SYS(K(key)), v, err));
+  return st ? st : rt_begin(rt, err);
 }
 
 strata_status strata_area_set_conquered(strata_runtime *rt, uint64_t area, int conquered,
                                         strata_error *err) {
-  strata_value v = strata_value_bool(conquered);
-  return set_field(rt, area, "strata_area_set_conquered", "conquered", &v, err);
+  strata_status st = begin_field(rt, area, "strata_area_set_conquered", err);
+  return st ? st : rt_end(rt, area_set_conquered(rt, area, conquered != 0, err));
 }
 
 strata_status strata_area_set_starting_floor(strata_runtime *rt, uint64_t area, int64_t n,
                                              strata_error *err) {
-  strata_value v = strata_value_int(n);
-  return set_field(rt, area, "strata_area_set_starting_floor", "starting_floor", &v, err);
+  strata_status st = begin_field(rt, area, "strata_area_set_starting_floor", err);
+  return st ? st : rt_end(rt, area_set_starting(rt, area, n, err));
 }
 
 strata_status strata_area_set_deepest_floor(strata_runtime *rt, uint64_t area,
                                             const int64_t *deepest, strata_error *err) {
-  strata_value v = deepest ? strata_value_int(*deepest) : strata_value_nil();
-  return set_field(rt, area, "strata_area_set_deepest_floor", "deepest_floor", &v, err);
+  strata_status st = begin_field(rt, area, "strata_area_set_deepest_floor", err);
+  return st ? st : rt_end(rt, area_set_deepest(rt, area, deepest, err));
 }
 
 size_t strata_areas(const strata_runtime *rt, const strata_area_filter *filter, uint64_t *out,
                     size_t cap) {
-  uint64_t rec = rt_record(rt);
-  const strata_value *t = rec ? sys_get(rt->w, rec, SYS(K("areas"))) : NULL;
+  const strata_vtable *t = record_area_table(rt);
   size_t n = 0, kept = 0;
-  if (!t || t->type != STRATA_VTABLE) return 0;
-  for (size_t i = 0; i < t->u.t->n; i++) {
-    const strata_value *k = &t->u.t->keys[i];
+  if (!t) return 0;
+  for (size_t i = 0; i < t->n; i++) {
+    const strata_value *k = &t->keys[i];
     if (k->type != STRATA_VINT || k->u.i <= 0) continue;
     uint64_t uid = (uint64_t)k->u.i;
     strata_object *o = rt_object(rt, uid, NULL);
     if (!o) continue;
     if (filter && filter->archetype && !(o->archetype && strcmp(o->archetype, filter->archetype) == 0))
       continue;
-    if (filter && filter->parent && sys_uid(rt->w, uid, SYS(K("parent"))) != filter->parent) continue;
+    if (filter && filter->parent && area_parent_uid(rt, uid) != filter->parent) continue;
     if (filter && filter->type && !has_type(rt_area_archetype_opt(rt, o->archetype), filter->type))
       continue;
     n++;

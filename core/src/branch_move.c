@@ -68,14 +68,14 @@ static strata_status new_branch(strata_runtime *rt, uint64_t hub, uint64_t e, co
     strata_value_clear(&resets);
   uint64_t t;
   if (!st && idle > 0 && !(st = branch_timer(rt, "base.branch_idle", idle, *b, 0, &t, err))) {
-    strata_value ki = K("idle"), v = I((int64_t)t);
+    strata_value ki = K("idle"), v = strata_value_int((int64_t)t);
     st = strata_vtable_set(timers.u.t, &ki, &v, err);
   }
   if (!st && reset > 0 && !(st = branch_timer(rt, "base.branch_reset", reset, *b, e, &t, err))) {
-    strata_value k1 = I(1), v = I((int64_t)t);
+    strata_value k1 = strata_value_int(1), v = strata_value_int((int64_t)t);
     st = strata_vtable_set(strata_vtable_get_str(timers.u.t, "resets")->u.t, &k1, &v, err);
   }
-  if (!st) return sys_set(rt->w, *b, SYS(K(SYS_BTIMERS)), &timers, err);
+  if (!st) return record_put(rt->w, *b, SYS_RECORD_BRANCH_TIMERS, NULL, &timers, err);
   strata_value_clear(&timers);
   return st;
 }
@@ -126,9 +126,10 @@ strata_status branch_go(strata_runtime *rt, uint64_t actor, uint64_t here, uint6
 /* ---- collapse and the timers ---- */
 
 static void cancel_timers(strata_runtime *rt, uint64_t b) {
-  uint64_t idle = sys_uid(rt->w, b, SYS(K(SYS_BTIMERS), K("idle")));
+  strata_value ki = K("idle"), kr = K("resets");
+  uint64_t idle = value_uid(record_get(rt->w, b, SYS_RECORD_BRANCH_TIMERS, &ki));
   if (idle) strata_world_cancel(rt->w, idle, NULL); /* gone already: nothing to cancel */
-  const strata_value *resets = sys_get(rt->w, b, SYS(K(SYS_BTIMERS), K("resets")));
+  const strata_value *resets = record_get(rt->w, b, SYS_RECORD_BRANCH_TIMERS, &kr);
   for (size_t i = 0; resets && resets->type == STRATA_VTABLE && i < resets->u.t->n; i++) {
     const strata_value *v = &resets->u.t->vals[i];
     if (v->type == STRATA_VINT && v->u.i > 0) strata_world_cancel(rt->w, (uint64_t)v->u.i, NULL);

@@ -12,19 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-uint64_t floor_map(const strata_runtime *rt, uint64_t area, int64_t n) {
-  uint64_t m = sys_uid(rt->w, area, SYS(K("floors"), I(n)));
-  return m && strata_world_object(rt->w, m) ? m : 0;
-}
-
-uint64_t strata_area_floor_map(const strata_runtime *rt, uint64_t area, int64_t n) {
-  return floor_map(rt, area, n);
-}
-
 size_t strata_area_floors(const strata_runtime *rt, uint64_t area, int64_t *floors,
                           uint64_t *maps, size_t cap) {
-  const strata_value *t = sys_get(rt->w, area, SYS(K("floors")));
-  if (!t || t->type != STRATA_VTABLE) return 0;
+  const strata_vtable *t = area_floor_table(rt, area);
+  if (!t) return 0;
   if (!floors && maps && cap) { /* the maps alone: ordered by floor all the same */
     int64_t *tmp = malloc(cap * sizeof *tmp);
     size_t n = tmp ? strata_area_floors(rt, area, tmp, maps, cap) : 0;
@@ -32,10 +23,10 @@ size_t strata_area_floors(const strata_runtime *rt, uint64_t area, int64_t *floo
     return n;
   }
   size_t count = 0, kept = 0;
-  for (size_t i = 0; i < t->u.t->n; i++) {
-    const strata_value *k = &t->u.t->keys[i];
+  for (size_t i = 0; i < t->n; i++) {
+    const strata_value *k = &t->keys[i];
     if (k->type != STRATA_VINT) continue;
-    uint64_t m = floor_map(rt, area, k->u.i);
+    uint64_t m = strata_area_floor_map(rt, area, k->u.i);
     if (!m) continue;
     count++;
     /* the smallest `cap` floors, kept in order in the caller's arrays */
@@ -56,11 +47,11 @@ static strata_status check_floor_free(const strata_runtime *rt, uint64_t area, u
                                       int64_t n, const char *what, strata_error *err) {
   char a[48], b[48];
   int64_t deepest;
-  if (sys_int(rt->w, area, SYS(K("deepest_floor")), &deepest) && n > deepest)
+  if (strata_area_deepest_floor(rt, area, &deepest) && n > deepest)
     return strata_error_refuse(err, STRATA_EARG, what, STRATA_REFUSED_DEEPEST, area,
                                "floor %" PRId64 " is below the deepest floor (%" PRId64 ") of %s", n, deepest,
                                rt_label(rt, area, a));
-  uint64_t taken = floor_map(rt, area, n);
+  uint64_t taken = strata_area_floor_map(rt, area, n);
   if (taken) {
     strata_error_refuse(err, STRATA_ESTATE, what, STRATA_REFUSED_TAKEN, area, "floor %" PRId64 " of %s is taken (%s)",
                         n, rt_label(rt, area, a), rt_label(rt, taken, b));
@@ -68,9 +59,8 @@ static strata_status check_floor_free(const strata_runtime *rt, uint64_t area, u
     return STRATA_ESTATE;
   }
   if (map) {
-    uint64_t other = sys_uid(rt->w, map, SYS(K("area")));
-    int64_t f = 0;
-    sys_int(rt->w, map, SYS(K("floor")), &f);
+    int64_t f;
+    uint64_t other = strata_map_area(rt, map, &f);
     if (other && strata_world_object(rt->w, other)) {
       strata_error_refuse(err, STRATA_ESTATE, what, STRATA_REFUSED_ATTACHED, map,
                           "%s is already floor %" PRId64 " of area#%" PRIu64, rt_label(rt, map, b), f, other);
@@ -83,10 +73,8 @@ static strata_status check_floor_free(const strata_runtime *rt, uint64_t area, u
 
 static strata_status attach(strata_runtime *rt, uint64_t area, uint64_t map, int64_t n,
                             strata_error *err) {
-  strata_status st = sys_set_uid(rt->w, map, SYS(K("area")), area, err);
-  if (!st) st = sys_set_int(rt->w, map, SYS(K("floor")), n, err);
-  if (!st) st = sys_set_uid(rt->w, area, SYS(K("floors"), I(n)), map, err);
-  return st;
+  strata_status st = map_set_floor_of(rt, map, area, n, err);
+  return st ? st : area_set_floor(rt, area, n, map, err);
 }
 
 strata_status strata_area_add_floor(strata_runtime *rt, uint64_t area, uint64_t map, int64_t n,
@@ -155,7 +143,7 @@ static strata_status produce(strata_runtime *rt, uint64_t area, int64_t n, strat
     call->id = ma;
     return rt_call_with_stream(rt, &c, call, key, err);
   }
-  const char *gen = sys_str(rt->w, area, SYS(K("generator")));
+  const char *gen = strata_area_generator(rt, area);
   if (!gen)
     return strata_error_set(err, STRATA_ENOTFOUND,
                             "%s floor %" PRId64 ": no map archetype for this floor and no area generator",
@@ -185,7 +173,7 @@ static strata_status generate(strata_runtime *rt, uint64_t area, int64_t n, uint
   char key[64], who[300], a[48], b[48];
   snprintf(key, sizeof key, "area#%" PRIu64 " floor %" PRId64, area, n);
   strata_value params = strata_value_nil();
-  const strata_value *own = sys_get(rt->w, area, SYS(K("params")));
+  const strata_value *own = strata_area_params(rt, area);
   strata_status st = own ? strata_value_copy(&params, own, err) : strata_value_table(&params, err);
   if (st) return st;
   strata_call call;
@@ -215,7 +203,7 @@ static strata_status generate(strata_runtime *rt, uint64_t area, int64_t n, uint
     st = strata_object_set_archetype(rt->w, m, map_arch, err);
   /* The generator may have attached the map itself, to place stairs on it. */
   int64_t f;
-  if (!st && !(sys_uid(rt->w, m, SYS(K("area"))) == area && sys_int(rt->w, m, SYS(K("floor")), &f) && f == n)) {
+  if (!st && !(strata_map_area(rt, m, &f) == area && map_floor(rt, m, &f) && f == n)) {
     if (!(st = check_floor_free(rt, area, m, n, who, err))) st = attach(rt, area, m, n, err);
   }
   const strata_map_archetype *ma = st ? NULL : map_archetype_of(rt, m);
@@ -248,10 +236,10 @@ strata_status strata_area_floor(strata_runtime *rt, uint64_t area, int64_t n, ui
   char a[48];
   strata_status st = check_area(rt, area, what, err);
   if (st) return st;
-  uint64_t m = floor_map(rt, area, n);
+  uint64_t m = strata_area_floor_map(rt, area, n);
   if (!m) {
     int64_t deepest;
-    if (sys_int(rt->w, area, SYS(K("deepest_floor")), &deepest) && n > deepest)
+    if (strata_area_deepest_floor(rt, area, &deepest) && n > deepest)
       return strata_error_refuse(err, STRATA_EARG, what, STRATA_REFUSED_DEEPEST, area,
                                  "floor %" PRId64 " of %s is below the deepest floor (%" PRId64 ")", n,
                                  rt_label(rt, area, a), deepest);
@@ -267,7 +255,7 @@ strata_status strata_area_forget_floor(strata_runtime *rt, uint64_t area, int64_
   const char *what = "strata_area_forget_floor";
   strata_status st = check_area(rt, area, what, err);
   if (st) return st;
-  uint64_t m = floor_map(rt, area, n);
+  uint64_t m = strata_area_floor_map(rt, area, n);
   if (!m) return STRATA_OK;
   if ((st = rt_begin(rt, err))) return st;
   return rt_end(rt, map_drop(rt, m, what, err));

@@ -75,24 +75,11 @@ strata_status map_drop(strata_runtime *rt, uint64_t map, const char *what, strat
   st = renew_cancel_timer(rt, map, err);
   /* out of its area ... */
   int64_t floor;
-  uint64_t area = sys_uid(w, map, SYS(K("area")));
-  if (!st && rt_object(rt, area, NULL) && sys_int(w, map, SYS(K("floor")), &floor) &&
-      sys_uid(w, area, SYS(K("floors"), I(floor))) == map)
-    st = sys_del(w, area, SYS(K("floors"), I(floor)), err);
+  uint64_t area = strata_map_area(rt, map, &floor);
+  if (!st && rt_object(rt, area, NULL) && map_floor(rt, map, &floor) && area_floor_uid(rt, area, floor) == map)
+    st = area_set_floor(rt, area, floor, 0, err);
   /* ... and out of the placed-entrance records: an entrance placed on it is placed anew */
-  uint64_t rec = rt_record(rt);
-  const strata_value *placed = rec ? sys_get(w, rec, SYS(K("placed"))) : NULL;
-  while (!st && placed && placed->type == STRATA_VTABLE) {
-    const strata_vtable *t = placed->u.t;
-    size_t i = 0;
-    while (i < t->n && !(t->vals[i].type == STRATA_VINT && t->vals[i].u.i == (int64_t)map)) i++;
-    if (i == t->n) break;
-    strata_value key = strata_value_nil();
-    if ((st = strata_value_copy(&key, &t->keys[i], err))) break;
-    st = sys_del(w, rec, SYS(K("placed"), key), err);
-    strata_value_clear(&key);
-    placed = sys_get(w, rec, SYS(K("placed")));
-  }
+  if (!st) st = record_unplace(rt, map, err);
   for (size_t i = 0; i < n && !st; i++)
     if (strata_world_object(w, on[i])) st = strata_world_delete(w, on[i], err);
   free(on);
@@ -142,24 +129,10 @@ strata_status strata_map_set_archetype(strata_runtime *rt, uint64_t map, const c
   return rt_end(rt, st);
 }
 
-uint64_t strata_map_area(const strata_runtime *rt, uint64_t map, int64_t *floor) {
-  uint64_t a = sys_uid(rt->w, map, SYS(K("area")));
-  int64_t n = 0;
-  if (a) sys_int(rt->w, map, SYS(K("floor")), &n);
-  if (floor) *floor = n;
-  return a;
-}
-
-int64_t strata_map_level(const strata_runtime *rt, uint64_t map) {
-  int64_t n;
-  if (sys_int(rt->w, map, SYS(K("level")), &n) || sys_int(rt->w, map, SYS(K("floor")), &n)) return n;
-  return 1;
-}
-
 strata_status strata_map_set_level(strata_runtime *rt, uint64_t map, int64_t level,
                                    strata_error *err) {
   if (!rt_object(rt, map, "map")) return no_map(rt, "strata_map_set_level", map, err);
   strata_status st = rt_begin(rt, err);
   if (st) return st;
-  return rt_end(rt, sys_set_int(rt->w, map, SYS(K("level")), level, err));
+  return rt_end(rt, map_set_level(rt, map, level, err));
 }

@@ -39,9 +39,9 @@ static strata_status params_point(strata_value *t, const char *key, int64_t x, i
   if (st) return st;
   int64_t xy[2] = { x, y };
   for (int i = 0; i < 2 && !st; i++) {
-    strata_value ki = I(i + 1), kn = K(i ? "y" : "x"), v = I(xy[i]);
+    strata_value ki = strata_value_int(i + 1), kn = K(i ? "y" : "x"), v = strata_value_int(xy[i]);
     st = strata_vtable_set(p.u.t, &ki, &v, err);
-    v = I(xy[i]);
+    v = strata_value_int(xy[i]);
     if (!st) st = strata_vtable_set(p.u.t, &kn, &v, err);
   }
   if (!st) st = strata_vtable_set(t->u.t, &k, &p, err);

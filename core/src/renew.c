@@ -19,11 +19,6 @@ static double every_of(const strata_map_archetype *a, int what) {
   return e > 0 && isfinite(e) ? e : 0;
 }
 
-static const strata_value *due_key(int what, strata_value *k) {
-  *k = K(what == 0 ? "restock_due" : "renew_due");
-  return k;
-}
-
 /* The dues counted from now: set from the archetype's intervals, or cleared. */
 strata_status renew_init(strata_runtime *rt, uint64_t map, strata_error *err) {
   const strata_map_archetype *a = map_archetype_of(rt, map);
@@ -31,8 +26,8 @@ strata_status renew_init(strata_runtime *rt, uint64_t map, strata_error *err) {
   strata_status st = STRATA_OK;
   for (int what = 0; what < 2 && !st; what++) {
     double every = every_of(a, what);
-    strata_value k, v = every > 0 ? strata_value_float(now + every) : strata_value_nil();
-    st = sys_set(rt->w, map, due_key(what, &k), 1, &v, err);
+    double due = now + every;
+    st = map_set_due(rt, map, what, every > 0 ? &due : NULL, err);
   }
   return st;
 }
@@ -45,11 +40,10 @@ strata_status renew_apply(strata_runtime *rt, uint64_t map, strata_error *err) {
   double now = strata_world_time(rt->w);
   for (int what = 1; what >= 0; what--) {
     double every = every_of(a, what), due;
-    strata_value k = strata_value_nil();
-    if (!(every > 0) || !sys_num(rt->w, map, due_key(what, &k), 1, &due) || !(now >= due)) continue;
+    if (!(every > 0) || !map_due(rt, map, what, &due) || !(now >= due)) continue;
     int64_t steps = (int64_t)floor((now - due) / every) + 1;
-    strata_value v = strata_value_float(due + (double)steps * every);
-    strata_status st = sys_set(rt->w, map, due_key(what, &k), 1, &v, err);
+    double next = due + (double)steps * every;
+    strata_status st = map_set_due(rt, map, what, &next, err);
     if (st) return st;
     strata_call call;
     rt_call_init(&call, rt, what == 0 ? STRATA_LOGIC_ON_RESTOCK : STRATA_LOGIC_ON_RENEW, NULL);
@@ -66,18 +60,18 @@ strata_status renew_apply(strata_runtime *rt, uint64_t map, strata_error *err) {
 }
 
 strata_status renew_cancel_timer(strata_runtime *rt, uint64_t map, strata_error *err) {
-  uint64_t t = sys_uid(rt->w, map, SYS(K("renew_timer")));
+  uint64_t t = map_renew_timer(rt, map);
   if (!t) return STRATA_OK;
   strata_world_cancel(rt->w, t, NULL); /* gone already: nothing to cancel */
-  return sys_del(rt->w, map, SYS(K("renew_timer")), err);
+  return map_set_renew_timer(rt, map, 0, err);
 }
 
 strata_status renew_schedule_timer(strata_runtime *rt, uint64_t map, strata_error *err) {
   strata_status st = renew_cancel_timer(rt, map, err);
   if (st) return st;
   double a, b, due, now = strata_world_time(rt->w);
-  int has_a = sys_num(rt->w, map, SYS(K("restock_due")), &a);
-  int has_b = sys_num(rt->w, map, SYS(K("renew_due")), &b);
+  int has_a = map_due(rt, map, 0, &a);
+  int has_b = map_due(rt, map, 1, &b);
   if (!has_a && !has_b) return STRATA_OK;
   due = has_a && has_b ? fmin(a, b) : has_a ? a : b;
   /* as world:schedule{ after = } computes it: now + after */
@@ -88,14 +82,14 @@ strata_status renew_schedule_timer(strata_runtime *rt, uint64_t map, strata_erro
     st = strata_world_schedule(rt->w, now + fmax(0, due - now), 0, "base.map_renew", &args,
                                &timer, err);
   strata_value_clear(&args);
-  if (!st) st = sys_set_uid(rt->w, map, SYS(K("renew_timer")), timer, err);
+  if (!st) st = map_set_renew_timer(rt, map, timer, err);
   return st;
 }
 
 /* base.map_renew fell due: apply, and while the player is still there, schedule the next. */
 static strata_status renew_fired(strata_runtime *rt, uint64_t map, strata_error *err) {
   if (!rt_object(rt, map, "map")) return STRATA_OK;
-  strata_status st = sys_del(rt->w, map, SYS(K("renew_timer")), err);
+  strata_status st = map_set_renew_timer(rt, map, 0, err);
   if (!st) st = renew_apply(rt, map, err);
   if (!st && strata_current_map(rt) == map) st = renew_schedule_timer(rt, map, err);
   return st;

@@ -75,41 +75,17 @@ const char *rt_label(const strata_runtime *rt, uint64_t uid, char buf[48]) {
 
 /* ---- the world record ---- */
 
-/* Where a world keeps what is not any one object's: found once per runtime
-** (one scan), as areas.lua finds it once per process. */
-uint64_t rt_record(const strata_runtime *rt) {
-  strata_runtime *m = (strata_runtime *)rt; /* the cache is not state */
-  if (m->record && rt_object(rt, m->record, "world_record")) return m->record;
-  /* "None" holds only while no object was made since: the host may make it too. */
-  uint64_t next = strata_world_next_uid(rt->w);
-  if (m->record_known && m->record == 0 && m->record_none_at == next) return 0;
-  m->record = 0;
-  for (strata_object *o = strata_world_next_object(rt->w, 0); o;
-       o = strata_world_next_object(rt->w, o->uid))
-    if (strcmp(o->kind, "world_record") == 0) { m->record = o->uid; break; }
-  m->record_known = 1;
-  m->record_none_at = m->record ? 0 : next;
-  return m->record;
-}
+/* Where a world keeps what is not any one object's: the one object of its
+** kind, which the world's index by kind finds without a scan. */
+uint64_t rt_record(const strata_runtime *rt) { return strata_world_first_of_kind(rt->w, "world_record"); }
 
 strata_status rt_record_make(strata_runtime *rt, uint64_t *uid, strata_error *err) {
   uint64_t rec = rt_record(rt);
   if (rec) { *uid = rec; return STRATA_OK; }
-  strata_value sys = strata_value_nil(), t = strata_value_nil();
+  strata_value sys = strata_value_nil();
   strata_status st = strata_world_create(rt->w, "world_record", NULL, &rec, err);
   if (st) return st;
-  if ((st = strata_value_table(&sys, err))) goto fail;
-  static const char *const keys[] = { "uniques", "placed", "areas" };
-  for (int i = 0; i < 3 && !st; i++) {
-    strata_value k = K(keys[i]);
-    if (!(st = strata_value_table(&t, err)) && (st = strata_vtable_set(sys.u.t, &k, &t, err)))
-      strata_value_clear(&t);
-  }
-  if (!st) st = sys_set(rt->w, rec, NULL, 0, &sys, err);
-  else strata_value_clear(&sys);
-  if (st) goto fail;
-  rt->record = rec;
-  rt->record_known = 1;
+  if ((st = record_sys_new(&sys, err)) || (st = sys_init(rt, rec, &sys, err))) goto fail;
   *uid = rec;
   return STRATA_OK;
 fail:

@@ -1,6 +1,6 @@
 /*
 ** runtime_internal.h - what the runtime's files share: the runtime itself,
-** the `sys` bookkeeping in object properties (sys.c), savepoints and calls
+** the `sys` bookkeeping in object properties (sys.h), savepoints and calls
 ** into the host (runtime.c), and the pieces one concept lends another
 ** (maps, renewals, unique areas, events).
 */
@@ -20,6 +20,8 @@
 #include "strata/unique.h"
 #include "strata/world.h"
 
+#include "sys.h" /* the bookkeeping schema */
+
 typedef struct global_handler {
   char *event, *name, *handler;
   int64_t priority;
@@ -28,11 +30,6 @@ typedef struct global_handler {
 struct strata_runtime {
   strata_world *w;
   strata_resolver res;
-  /* The world record: found by one scan on first need, then remembered.
-  ** record_known 0: not looked for yet; record 0: there is none (yet). */
-  int record_known;
-  uint64_t record;
-  uint64_t record_none_at;       /* next uid when none was found: a new object may be one */
   global_handler *handlers;
   size_t nhandlers, handlers_cap;
   /* Maps whose on_load ran in this process: one bit per uid. */
@@ -48,9 +45,7 @@ struct strata_runtime {
   char *failure_message;
 };
 
-/* ---- sys.c: props.sys[path...] of an object ----
-** Keys are borrowed values (K: a string literal, I: an integer), never
-** cleared. SYS(...) expands to the key array and its length. */
+/* A borrowed string key (a literal, or a string that outlives it), never cleared. */
 static inline strata_value K(const char *s) {
   strata_value v;
   memset(&v, 0, sizeof v);
@@ -59,29 +54,6 @@ static inline strata_value K(const char *s) {
   v.u.str.len = strlen(s);
   return v;
 }
-static inline strata_value I(int64_t i) { return strata_value_int(i); }
-#define SYS(...) ((const strata_value[]){ __VA_ARGS__ }), \
-  (sizeof((strata_value[]){ __VA_ARGS__ }) / sizeof(strata_value))
-
-const strata_value *sys_get(const strata_world *w, uint64_t uid, const strata_value *path, size_t n);
-uint64_t sys_uid(const strata_world *w, uint64_t uid, const strata_value *path, size_t n);
-int sys_int(const strata_world *w, uint64_t uid, const strata_value *path, size_t n, int64_t *out);
-int sys_num(const strata_world *w, uint64_t uid, const strata_value *path, size_t n, double *out);
-const char *sys_str(const strata_world *w, uint64_t uid, const strata_value *path, size_t n);
-/* val taken over (cleared on failure too); nil removes. Makes sys and the
-** tables on the way as needed. */
-strata_status sys_set(strata_world *w, uint64_t uid, const strata_value *path, size_t n,
-                      strata_value *val, strata_error *err);
-strata_status sys_set_int(strata_world *w, uint64_t uid, const strata_value *path, size_t n,
-                          int64_t i, strata_error *err);
-strata_status sys_set_uid(strata_world *w, uint64_t uid, const strata_value *path, size_t n,
-                          uint64_t u, strata_error *err); /* 0 removes */
-strata_status sys_del(strata_world *w, uint64_t uid, const strata_value *path, size_t n,
-                      strata_error *err);
-/* A top-level property (props[key]), or NULL. */
-const strata_value *prop_get(const strata_world *w, uint64_t uid, const char *key);
-/* Lua's truthiness: present and not false. */
-int value_truthy(const strata_value *v);
 
 /* ---- runtime.c ---- */
 /* The live object uid when it is of kind `kind` (NULL: any), else NULL. */
@@ -136,10 +108,6 @@ strata_status check_area(const strata_runtime *rt, uint64_t area, const char *wh
 strata_status map_check_cell(const strata_runtime *rt, uint64_t map, int64_t x, int64_t y,
                              const char *what, strata_error *err);
 
-/* ---- floor.c ---- */
-/* The live map of floor n of area, or 0. */
-uint64_t floor_map(const strata_runtime *rt, uint64_t area, int64_t n);
-
 /* ---- renew.c ---- */
 strata_status renew_init(strata_runtime *rt, uint64_t map, strata_error *err);
 strata_status renew_apply(strata_runtime *rt, uint64_t map, strata_error *err);
@@ -164,11 +132,8 @@ strata_status failures_push(strata_failures *f, uint64_t timer, uint64_t subscri
                             const char *message);
 
 /* ---- move.c, walk.c, branch_move.c: actors moving ----
-** The sys keys of movement, spelled here only: an actor's walk and its
-** route, a branch's timers (move.h, branch.h say what they hold). */
-#define SYS_WALK "walk"
-#define SYS_WALK_ROUTE "walk_route"
-#define SYS_BTIMERS "btimers"
+** Where an actor's walk and its route and a branch's timers are kept: sys.h
+** (record_get, record_put). */
 /* A refusal into out (printf-style reason). */
 void move_refuse(strata_move_outcome *out, strata_move_refusal r, const char *fmt, ...);
 /* A tile move of a live actor, the events around it; no savepoint of its own. */

@@ -14,12 +14,6 @@
 
 /* ---- the player ---- */
 
-uint64_t strata_player(const strata_runtime *rt) {
-  uint64_t rec = rt_record(rt);
-  uint64_t p = rec ? sys_uid(rt->w, rec, SYS(K("player"))) : 0;
-  return p && strata_world_object(rt->w, p) ? p : 0;
-}
-
 uint64_t strata_current_map(const strata_runtime *rt) {
   strata_object *p = strata_world_object(rt->w, strata_player(rt));
   return p && p->has_pos && rt_object(rt, p->map, NULL) ? p->map : 0;
@@ -57,7 +51,7 @@ strata_status strata_set_player(strata_runtime *rt, uint64_t actor, strata_error
   if (!st) st = strata_object_set(rt->w, actor, path, 2, &v, err);
   uint64_t rec;
   if (!st) st = rt_record_make(rt, &rec, err);
-  if (!st) st = sys_set_uid(rt->w, rec, SYS(K("player")), actor, err);
+  if (!st) st = record_set_player(rt, actor, err);
   return rt_end(rt, st);
 }
 
@@ -89,30 +83,30 @@ static strata_status destination(strata_runtime *rt, uint64_t target, dest *d, c
   }
   switch (strcmp(t->kind, "feature") == 0 ? strata_feature_type_of(rt, target) : STRATA_FEATURE_NONE) {
   case STRATA_FEATURE_ENTRANCE: {
-    uint64_t area = sys_uid(w, target, SYS(K("area")));
+    uint64_t area = entrance_area(rt, target);
     if (!rt_object(rt, area, NULL))
       return strata_error_refuse(err, STRATA_ENOTFOUND, what, STRATA_REFUSED_DELETED, area,
                                  "%s leads to area#%" PRIu64 ", which was deleted", rt_label(rt, target, a), area);
     d->via = VIA_ENTRANCE;
     d->area = area;
-    if (!sys_int(w, target, SYS(K("floor")), &d->floor)) d->floor = strata_area_starting_floor(rt, area);
+    if (!entrance_floor(rt, target, &d->floor)) d->floor = strata_area_starting_floor(rt, area);
     return STRATA_OK;
   }
   case STRATA_FEATURE_STAIRS: {
     int64_t n = 0, deepest;
     uint64_t m = t->map;
-    uint64_t area = t->has_pos ? sys_uid(w, m, SYS(K("area"))) : 0;
-    if (!rt_object(rt, area, NULL) || !sys_int(w, m, SYS(K("floor")), &n)) {
+    uint64_t area = t->has_pos ? strata_map_area(rt, m, &n) : 0;
+    if (!rt_object(rt, area, NULL) || !map_floor(rt, m, &n)) {
       strata_error_refuse(err, STRATA_ESTATE, what, STRATA_REFUSED_NO_AREA, target,
                           "%s stand on %s, which is not a floor of any area (add it to an area as a floor, "
                           "or return it from a floor generator)", rt_label(rt, target, a), rt_label(rt, m, b));
       if (err) err->subject[1] = m;
       return STRATA_ESTATE;
     }
-    sys_int(w, target, SYS(K("floor_delta")), &d->delta);
+    d->delta = strata_feature_floor_delta(rt, target);
     int64_t to = n + d->delta;
     if (d->delta < 0 && to < strata_area_starting_floor(rt, area)) {
-      uint64_t em = sys_uid(w, area, SYS(K("entrance"), K("map")));
+      uint64_t em = area_entrance(rt, area, &d->x, &d->y, &d->has_xy);
       if (!rt_object(rt, em, NULL)) {
         strata_error_refuse(err, STRATA_ESTATE, what, STRATA_REFUSED_NO_WAY_UP, target,
                             "%s leads up out of %s, which has no entrance to return to", rt_label(rt, target, a),
@@ -122,8 +116,6 @@ static strata_status destination(strata_runtime *rt, uint64_t target, dest *d, c
       }
       d->via = VIA_EXIT;
       d->map = em;
-      d->has_xy = sys_int(w, area, SYS(K("entrance"), K("x")), &d->x) &&
-                  sys_int(w, area, SYS(K("entrance"), K("y")), &d->y);
       return STRATA_OK;
     }
     if (strata_area_deepest_floor(rt, area, &deepest) && to > deepest)
@@ -146,11 +138,8 @@ static int stairs_with(const strata_runtime *rt, uint64_t map, int64_t delta, in
                        int64_t *y) {
   for (strata_object *o = strata_world_next_object(rt->w, 0); o;
        o = strata_world_next_object(rt->w, o->uid)) {
-    int64_t d;
     if (!o->has_pos || o->map != map || strcmp(o->kind, "feature") != 0) continue;
-    const char *type = sys_str(rt->w, o->uid, SYS(K("type")));
-    if (type && strcmp(type, "stairs") == 0 && sys_int(rt->w, o->uid, SYS(K("floor_delta")), &d) &&
-        d == delta) {
+    if (strata_feature_type_of(rt, o->uid) == STRATA_FEATURE_STAIRS && strata_feature_floor_delta(rt, o->uid) == delta) {
       *x = o->x;
       *y = o->y;
       return 1;
@@ -278,10 +267,10 @@ static strata_status journey(strata_runtime *rt, uint64_t actor, uint64_t target
     if (is_player && (st = renew_schedule_timer(rt, m, err))) return st;
   }
   int64_t n, dv;
-  uint64_t area = sys_uid(w, m, SYS(K("area")));
-  if (area && sys_int(w, m, SYS(K("floor")), &n) && rt_object(rt, area, NULL) &&
-      !(sys_int(w, area, SYS(K("deepest_visited")), &dv) && n <= dv) &&
-      (st = sys_set_int(w, area, SYS(K("deepest_visited")), n, err)))
+  uint64_t area = strata_map_area(rt, m, &n);
+  if (area && map_floor(rt, m, &n) && rt_object(rt, area, NULL) &&
+      !(strata_area_deepest_visited(rt, area, &dv) && n <= dv) &&
+      (st = area_set_deepest_visited(rt, area, n, err)))
     return st;
   *out = m;
   return STRATA_OK;

@@ -15,12 +15,6 @@ static char *dup_str(const char *s) {
   return p;
 }
 
-uint64_t strata_find_unique(const strata_runtime *rt, const char *id) {
-  uint64_t rec = rt_record(rt);
-  uint64_t a = rec && id ? sys_uid(rt->w, rec, SYS(K("uniques"), K(id))) : 0;
-  return a && strata_world_object(rt->w, a) ? a : 0;
-}
-
 /* The floor of the parent an entrance of u stands on. */
 static int64_t on_floor(const strata_runtime *rt, const strata_unique_def *u, uint64_t parent) {
   return u->has_on_floor ? u->on_floor : strata_area_starting_floor(rt, parent);
@@ -58,18 +52,18 @@ static strata_status ensure_entrance(strata_runtime *rt, const strata_unique_def
                                      strata_error *err) {
   uint64_t rec;
   strata_status st = rt_record_make(rt, &rec, err);
-  if (st || sys_get(rt->w, rec, SYS(K("placed"), K(u->id)))) return st;
+  if (st || record_placed(rt, u->id)) return st;
   uint64_t child = strata_find_unique(rt, u->id);
   uint64_t parent = strata_find_unique(rt, u->parent ? u->parent : "");
   if (!child || !parent) return STRATA_OK;
   int64_t n = on_floor(rt, u, parent);
-  uint64_t m = floor_map(rt, parent, n);
+  uint64_t m = strata_area_floor_map(rt, parent, n);
   if (!m) return STRATA_OK;
   if ((st = check_at(rt, u, m, n, err))) return st;
-  int64_t start, *floor = sys_int(rt->w, child, SYS(K("starting_floor")), &start) ? &start : NULL;
+  int64_t start, *floor = area_own_starting_floor(rt, child, &start) ? &start : NULL;
   st = strata_entrance_create(rt, m, u->has_at ? u->at_x : 0, u->has_at ? u->at_y : 0, child, floor,
                               NULL, err);
-  if (!st) st = sys_set_uid(rt->w, rec, SYS(K("placed"), K(u->id)), m, err);
+  if (!st) st = record_set_placed(rt, u->id, m, err);
   return st;
 }
 
@@ -89,12 +83,10 @@ static strata_status unique_area(strata_runtime *rt, const char *id, int depth, 
   opts.has_starting_floor = u->has_starting_floor;
   opts.starting_floor = u->starting_floor;
   uint64_t a, rec, m;
-  strata_value name = strata_value_nil();
   if ((st = strata_area_create(rt, u->area, &opts, &a, err))) return st;
-  if ((st = strata_value_string(&name, id, strlen(id), err))) return st;
-  if ((st = sys_set(rt->w, a, SYS(K("unique")), &name, err))) return st;
+  if ((st = area_set_unique(rt, a, id, err))) return st;
   if ((st = rt_record_make(rt, &rec, err))) return st;
-  if ((st = sys_set_uid(rt->w, rec, SYS(K("uniques"), K(id)), a, err))) return st;
+  if ((st = record_set_unique(rt, id, a, err))) return st;
   if ((st = ensure_entrance(rt, u, err))) return st;
   if (u->eager && (st = strata_area_floor(rt, a, strata_area_starting_floor(rt, a), &m, err))) return st;
   *out = a;
@@ -112,7 +104,7 @@ strata_status strata_unique_area(strata_runtime *rt, const char *id, uint64_t *a
 }
 
 strata_status unique_place(strata_runtime *rt, uint64_t area, int64_t n, strata_error *err) {
-  const char *own = sys_str(rt->w, area, SYS(K("unique")));
+  const char *own = strata_area_unique_id(rt, area);
   if (!own) return STRATA_OK;
   char *id = dup_str(own); /* the area's records change below */
   if (!id) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
@@ -151,7 +143,7 @@ strata_status strata_regenerate_child_maps(strata_runtime *rt, uint64_t map, uin
                                "expected a live map, got %s", rt_label(rt, map, b));
   int64_t floor;
   uint64_t area = strata_map_area(rt, map, &floor);
-  const char *own = area ? sys_str(rt->w, area, SYS(K("unique"))) : NULL;
+  const char *own = area ? strata_area_unique_id(rt, area) : NULL;
   if (!own) return STRATA_OK;
   char *id = dup_str(own);
   if (!id) return strata_error_set(err, STRATA_ENOMEM, "out of memory");

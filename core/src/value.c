@@ -10,6 +10,8 @@ strata_value strata_value_int(int64_t i) { strata_value v = strata_value_nil(); 
 strata_value strata_value_float(double f) { strata_value v = strata_value_nil(); v.type = STRATA_VFLOAT; v.u.f = f; return v; }
 strata_value strata_value_ref(uint64_t uid) { strata_value v = strata_value_nil(); v.type = STRATA_VREF; v.u.ref = uid; return v; }
 
+static int index_build(strata_vtable *t, size_t cap);
+
 static strata_status nomem(strata_error *err) {
   return strata_error_set(err, STRATA_ENOMEM, "out of memory");
 }
@@ -47,6 +49,7 @@ void strata_value_clear(strata_value *v) {
     }
     free(t->keys);
     free(t->vals);
+    free(t->slots);
     free(t);
   }
   *v = strata_value_nil();
@@ -74,6 +77,7 @@ strata_status strata_value_copy(strata_value *dst, const strata_value *src, stra
     if (st) { strata_value_clear(&out); return st; }
     t->n++;
   }
+  if (t->n > STRATA_VTABLE_INDEX_MIN && !index_build(t, t->cap)) { strata_value_clear(&out); return nomem(err); }
   *dst = out;
   return STRATA_OK;
 }
@@ -84,10 +88,83 @@ static int key_equal(const strata_value *a, const strata_value *b) {
   return a->u.str.len == b->u.str.len && memcmp(a->u.str.s, b->u.str.s, a->u.str.len) == 0;
 }
 
-strata_value *strata_vtable_get(const strata_vtable *t, const strata_value *key) {
+/* ---- the hash index of a large table (value.h) ----
+** Open addressing with linear probing; a removal shifts the entries after
+** it back (no tombstones), so it needs no allocation: a rollback removes
+** keys and must not fail. */
+
+static size_t key_hash(const strata_value *k) {
+  uint64_t h;
+  if (k->type == STRATA_VINT) {
+    h = (uint64_t)k->u.i * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 29;
+  } else {
+    h = 1469598103934665603ull; /* FNV-1a */
+    for (size_t i = 0; i < k->u.str.len; i++) h = (h ^ (unsigned char)k->u.str.s[i]) * 1099511628211ull;
+    h ^= h >> 31;
+  }
+  return (size_t)h;
+}
+
+/* The slot holding key index i (which is indexed). */
+static size_t slot_of(const strata_vtable *t, size_t i) {
+  size_t mask = t->nslots - 1, s = key_hash(&t->keys[i]) & mask;
+  while (t->slots[s] != i + 1) s = (s + 1) & mask;
+  return s;
+}
+
+static void index_put(strata_vtable *t, size_t i) {
+  size_t mask = t->nslots - 1, s = key_hash(&t->keys[i]) & mask;
+  while (t->slots[s]) s = (s + 1) & mask;
+  t->slots[s] = i + 1;
+}
+
+/* An index with room for `cap` keys, of the keys there are. 0: out of
+** memory, and t as it was. */
+static int index_build(strata_vtable *t, size_t cap) {
+  size_t n = 16; /* a power of two, for the mask */
+  while (n < 2 * cap || n < 2 * (STRATA_VTABLE_INDEX_MIN + 1)) n *= 2;
+  size_t *slots = calloc(n, sizeof *slots);
+  if (!slots) return 0;
+  free(t->slots);
+  t->slots = slots;
+  t->nslots = n;
+  for (size_t i = 0; i < t->n; i++) index_put(t, i);
+  return 1;
+}
+
+/* Takes key index i out of the index: its slot emptied, the run after it
+** shifted back where their probes allow. */
+static void index_remove(strata_vtable *t, size_t i) {
+  size_t mask = t->nslots - 1, hole = slot_of(t, i), j = hole;
+  t->slots[hole] = 0;
+  for (j = (j + 1) & mask; t->slots[j]; j = (j + 1) & mask) {
+    size_t home = key_hash(&t->keys[t->slots[j] - 1]) & mask;
+    /* stays when its home is cyclically in (hole, j] */
+    if (hole <= j ? (hole < home && home <= j) : (hole < home || home <= j)) continue;
+    t->slots[hole] = t->slots[j];
+    t->slots[j] = 0;
+    hole = j;
+  }
+}
+
+/* The index of key in t, or (size_t)-1. */
+static size_t find_key(const strata_vtable *t, const strata_value *key) {
+  if (t->slots) {
+    size_t mask = t->nslots - 1;
+    for (size_t s = key_hash(key) & mask; t->slots[s]; s = (s + 1) & mask)
+      if (key_equal(&t->keys[t->slots[s] - 1], key)) return t->slots[s] - 1;
+    return (size_t)-1;
+  }
   for (size_t i = 0; i < t->n; i++)
-    if (key_equal(&t->keys[i], key)) return &t->vals[i];
-  return NULL;
+    if (key_equal(&t->keys[i], key)) return i;
+  return (size_t)-1;
+}
+
+strata_value *strata_vtable_get(const strata_vtable *t, const strata_value *key) {
+  if (key->type != STRATA_VSTRING && key->type != STRATA_VINT) return NULL;
+  size_t i = find_key(t, key);
+  return i == (size_t)-1 ? NULL : &t->vals[i];
 }
 
 strata_value *strata_vtable_get_str(const strata_vtable *t, const char *key) {
@@ -121,7 +198,7 @@ int strata_value_equal(const strata_value *a, const strata_value *b) {
 size_t strata_value_size(const strata_value *v) {
   if (v->type == STRATA_VSTRING) return v->u.str.len + 1;
   if (v->type != STRATA_VTABLE) return 0;
-  size_t n = sizeof(strata_vtable) + v->u.t->cap * 2 * sizeof(strata_value);
+  size_t n = sizeof(strata_vtable) + v->u.t->cap * 2 * sizeof(strata_value) + v->u.t->nslots * sizeof(size_t);
   for (size_t i = 0; i < v->u.t->n; i++)
     n += strata_value_size(&v->u.t->keys[i]) + strata_value_size(&v->u.t->vals[i]);
   return n;
@@ -131,13 +208,18 @@ strata_status strata_vtable_set(strata_vtable *t, const strata_value *key, strat
                                 strata_error *err) {
   if (key->type != STRATA_VSTRING && key->type != STRATA_VINT)
     return strata_error_set(err, STRATA_EARG, "table keys must be strings or integers");
-  for (size_t i = 0; i < t->n; i++) {
-    if (!key_equal(&t->keys[i], key)) continue;
+  size_t i = find_key(t, key);
+  if (i != (size_t)-1) {
     strata_value_clear(&t->vals[i]);
     if (val->type == STRATA_VNIL) {
+      size_t last = t->n - 1;
+      if (t->slots) {
+        index_remove(t, i);
+        if (i != last) t->slots[slot_of(t, last)] = i + 1;
+      }
       strata_value_clear(&t->keys[i]);
-      t->keys[i] = t->keys[t->n - 1];
-      t->vals[i] = t->vals[t->n - 1];
+      t->keys[i] = t->keys[last];
+      t->vals[i] = t->vals[last];
       t->n--;
     } else {
       t->vals[i] = *val;
@@ -156,11 +238,15 @@ strata_status strata_vtable_set(strata_vtable *t, const strata_value *key, strat
     t->vals = v;
     t->cap = cap;
   }
+  /* the index, made or grown before anything is added: a failure leaves t as it was */
+  if (t->n + 1 > STRATA_VTABLE_INDEX_MIN && t->nslots < 2 * t->cap && !index_build(t, t->cap))
+    return nomem(err);
   strata_value kc;
   strata_status st = strata_value_copy(&kc, key, err);
   if (st) return st;
   t->keys[t->n] = kc;
   t->vals[t->n] = *val;
+  if (t->slots) index_put(t, t->n);
   t->n++;
   *val = strata_value_nil();
   return STRATA_OK;
@@ -353,6 +439,7 @@ static strata_status decode(reader *r, strata_value *out, int depth) {
       strata_value_clear(&t);
       return bad(r, "nil or duplicate table entry");
     }
+    if (tt->n > STRATA_VTABLE_INDEX_MIN && !index_build(tt, tt->cap)) { strata_value_clear(&t); return nomem(r->err); }
     *out = t;
     return STRATA_OK;
   }

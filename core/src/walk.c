@@ -24,10 +24,16 @@ const char *strata_walk_state_name(strata_walk_state s) {
   return (size_t)s < NSTATES ? state_names[s] : NULL;
 }
 
+/* The plan's field k (sys.h: a record walk.c spells). */
+static const strata_value *plan_get(const strata_world *w, uint64_t actor, const char *k) {
+  strata_value key = K(k);
+  return record_get(w, actor, SYS_RECORD_WALK, &key);
+}
+
 static strata_walk_state state_of(const strata_world *w, uint64_t actor) {
-  const strata_value *plan = sys_get(w, actor, SYS(K(SYS_WALK)));
+  const strata_value *plan = record_get(w, actor, SYS_RECORD_WALK, NULL);
   if (!plan || plan->type != STRATA_VTABLE) return STRATA_WALK_NONE;
-  const char *s = sys_str(w, actor, SYS(K(SYS_WALK), K("state")));
+  const char *s = value_str(plan_get(w, actor, "state"));
   for (size_t i = 1; s && i < NSTATES; i++)
     if (strcmp(s, state_names[i]) == 0) return (strata_walk_state)i;
   return STRATA_WALK_CANCELLED; /* a plan without a state walks no more */
@@ -38,21 +44,22 @@ strata_walk_state strata_walk_state_of(const strata_runtime *rt, uint64_t actor)
 }
 
 static strata_status set_field(strata_world *w, uint64_t actor, const char *k, strata_value v, strata_error *err) {
-  return sys_set(w, actor, SYS(K(SYS_WALK), K(k)), &v, err);
+  strata_value key = K(k);
+  return record_put(w, actor, SYS_RECORD_WALK, &key, &v, err);
 }
 
 static strata_status set_state(strata_world *w, uint64_t actor, strata_walk_state s, strata_error *err) {
   const char *name = state_names[s];
   strata_value v;
   strata_status st = strata_value_string(&v, name, strlen(name), err);
-  return st ? st : sys_set(w, actor, SYS(K(SYS_WALK), K("state")), &v, err);
+  return st ? st : set_field(w, actor, "state", v, err);
 }
 
 /* The plan's timer cancelled and forgotten (it may have fired already). */
 static strata_status drop_timer(strata_world *w, uint64_t actor, strata_error *err) {
-  uint64_t t = sys_uid(w, actor, SYS(K(SYS_WALK), K("timer")));
+  uint64_t t = value_uid(plan_get(w, actor, "timer"));
   if (t) strata_world_cancel(w, t, NULL);
-  return sys_del(w, actor, SYS(K(SYS_WALK), K("timer")), err);
+  return set_field(w, actor, "timer", strata_value_nil(), err);
 }
 
 /* Ends the walk with state s. */
@@ -98,18 +105,18 @@ static strata_status begin(strata_runtime *rt, uint64_t actor, const char *const
   if (st) return st;
   for (size_t i = 0; i < n && !st; i++) {
     k = K(keys[i]);
-    v = I(vals[i]);
+    v = strata_value_int(vals[i]);
     st = strata_vtable_set(plan.u.t, &k, &v, err);
   }
   k = K("every"), v = strata_value_float(every);
   if (!st) st = strata_vtable_set(plan.u.t, &k, &v, err);
-  k = K("timer"), v = I((int64_t)timer);
+  k = K("timer"), v = strata_value_int((int64_t)timer);
   if (!st) st = strata_vtable_set(plan.u.t, &k, &v, err);
   k = K("state");
   if (!st && !(st = strata_value_string(&v, "walking", 7, err)) && (st = strata_vtable_set(plan.u.t, &k, &v, err)))
     strata_value_clear(&v);
   if (st) { strata_value_clear(&plan); return st; }
-  return sys_set(w, actor, SYS(K(SYS_WALK)), &plan, err);
+  return record_put(w, actor, SYS_RECORD_WALK, NULL, &plan, err);
 }
 
 strata_status strata_walk(strata_runtime *rt, uint64_t actor, int64_t x, int64_t y, double every,
@@ -119,7 +126,8 @@ strata_status strata_walk(strata_runtime *rt, uint64_t actor, int64_t x, int64_t
   static const char *const keys[] = { "x", "y" };
   int64_t vals[] = { x, y };
   st = begin(rt, actor, keys, vals, 2, every, 0, err);
-  if (!st) st = sys_del(rt->w, actor, SYS(K(SYS_WALK_ROUTE)), err);
+  strata_value none = strata_value_nil();
+  if (!st) st = record_put(rt->w, actor, SYS_RECORD_WALK_ROUTE, NULL, &none, err);
   return rt_end(rt, st);
 }
 
@@ -138,7 +146,7 @@ strata_status strata_walk_rooms(strata_runtime *rt, uint64_t actor, uint64_t roo
   strata_value list, k, v;
   if ((st = strata_value_table(&list, err))) return st;
   for (size_t i = 0; i < n && !st; i++) {
-    k = I((int64_t)i + 1);
+    k = strata_value_int((int64_t)i + 1);
     if (!(st = strata_value_string(&v, route[i], strlen(route[i]), err)) &&
         (st = strata_vtable_set(list.u.t, &k, &v, err)))
       strata_value_clear(&v);
@@ -147,7 +155,7 @@ strata_status strata_walk_rooms(strata_runtime *rt, uint64_t actor, uint64_t roo
   static const char *const keys[] = { "room", "i" };
   int64_t vals[] = { (int64_t)room, 1 };
   st = begin(rt, actor, keys, vals, 2, every, 1, err);
-  if (!st) st = sys_set(rt->w, actor, SYS(K(SYS_WALK_ROUTE)), &list, err);
+  if (!st) st = record_put(rt->w, actor, SYS_RECORD_WALK_ROUTE, NULL, &list, err);
   else strata_value_clear(&list);
   return rt_end(rt, st);
 }
@@ -168,9 +176,10 @@ strata_status strata_walk_cancel(strata_runtime *rt, uint64_t actor, int *stoppe
 static strata_status room_step(strata_runtime *rt, uint64_t actor, strata_error *err) {
   strata_world *w = rt->w;
   int64_t i = 1;
-  sys_int(w, actor, SYS(K(SYS_WALK), K("i")), &i);
-  uint64_t target = sys_uid(w, actor, SYS(K(SYS_WALK), K("room")));
-  const char *dir = sys_str(w, actor, SYS(K(SYS_WALK_ROUTE), I(i)));
+  value_int(plan_get(w, actor, "i"), &i);
+  uint64_t target = value_uid(plan_get(w, actor, "room"));
+  strata_value step = strata_value_int(i);
+  const char *dir = value_str(record_get(w, actor, SYS_RECORD_WALK_ROUTE, &step));
   uint64_t here = strata_room_of(w, actor);
   if (!dir) return stop(w, actor, here == target ? STRATA_WALK_ARRIVED : STRATA_WALK_BLOCKED, err);
   uint64_t e = here ? strata_exit_find(w, here, dir) : 0, to = e ? strata_exit_to(w, e) : 0;
@@ -184,7 +193,7 @@ static strata_status room_step(strata_runtime *rt, uint64_t actor, strata_error 
   strata_status st = move_enter(rt, actor, here, to, e, &out, err);
   if (st) return st;
   if (out.refusal) return stop(w, actor, STRATA_WALK_BLOCKED, err);
-  if ((st = set_field(w, actor, "i", I(i + 1), err))) return st;
+  if ((st = set_field(w, actor, "i", strata_value_int(i + 1), err))) return st;
   if (to == target) return stop(w, actor, STRATA_WALK_ARRIVED, err);
   return node ? stop(w, actor, STRATA_WALK_INTERRUPTED, err) : STRATA_OK;
 }
@@ -194,12 +203,12 @@ static strata_status tile_step(strata_runtime *rt, uint64_t actor, strata_error 
   strata_world *w = rt->w;
   int64_t tx, ty;
   double every = 1;
-  sys_num(w, actor, SYS(K(SYS_WALK), K("every")), &every);
-  strata_status st = sys_del(w, actor, SYS(K(SYS_WALK), K("timer")), err); /* fired: a one-shot timer */
+  value_num(plan_get(w, actor, "every"), &every);
+  strata_status st = set_field(w, actor, "timer", strata_value_nil(), err); /* fired: a one-shot timer */
   if (st) return st;
   const strata_object *a = strata_world_get(w, actor);
   strata_tilemap *tm = a->has_pos && rt_object(rt, a->map, NULL) ? strata_world_tilemap(w, a->map) : NULL;
-  if (!tm || !sys_int(w, actor, SYS(K(SYS_WALK), K("x")), &tx) || !sys_int(w, actor, SYS(K(SYS_WALK), K("y")), &ty) ||
+  if (!tm || !value_int(plan_get(w, actor, "x"), &tx) || !value_int(plan_get(w, actor, "y"), &ty) ||
       tx < 0 || ty < 0 || tx >= strata_tilemap_width(tm) || ty >= strata_tilemap_height(tm))
     return stop(w, actor, STRATA_WALK_BLOCKED, err);
   strata_grid_options o;
@@ -224,7 +233,7 @@ static strata_status tile_step(strata_runtime *rt, uint64_t actor, strata_error 
   if (a && a->x == tx && a->y == ty) return stop(w, actor, STRATA_WALK_ARRIVED, err);
   uint64_t timer;
   if ((st = step_timer(w, actor, every, 0, &timer, err))) return st;
-  return set_field(w, actor, "timer", I((int64_t)timer), err);
+  return set_field(w, actor, "timer", strata_value_int((int64_t)timer), err);
 }
 
 /* base.walk_step: the actor's next step (a plan that stopped meanwhile: its
@@ -238,6 +247,6 @@ strata_status walk_step_fired(strata_call *call, void *data, strata_error *err) 
     if (call->timer) strata_world_cancel(rt->w, call->timer, NULL);
     return STRATA_OK;
   }
-  if (sys_get(rt->w, actor, SYS(K(SYS_WALK), K("room")))) return room_step(rt, actor, err);
+  if (plan_get(rt->w, actor, "room")) return room_step(rt, actor, err);
   return tile_step(rt, actor, err);
 }

@@ -74,6 +74,8 @@ void strata_world_free(strata_world *w) {
   }
   free(w->pages);
   free(w->page_hash);
+  for (size_t i = 0; i < w->nkinds; i++) free(w->kinds[i].kind);
+  free(w->kinds);
   for (size_t i = 0; i < w->nstreams; i++) free(w->streams[i].key);
   free(w->streams);
   free(w->stream_slots);
@@ -170,17 +172,63 @@ static strata_object **make_slot(strata_world *w, uint64_t uid) {
   return &p->slot[uid & (WORLD_PAGE_SLOTS - 1)];
 }
 
+/* ---- the index by kind ---- */
+
+static struct kind_entry *find_kind(const strata_world *w, const char *kind) {
+  for (size_t i = 0; i < w->nkinds; i++)
+    if (strcmp(w->kinds[i].kind, kind) == 0) return &w->kinds[i];
+  return NULL;
+}
+
+/* The entry of kind, made when missing; NULL: out of memory. */
+static struct kind_entry *make_kind(strata_world *w, const char *kind) {
+  struct kind_entry *e = find_kind(w, kind);
+  if (e) return e;
+  if (!grow((void **)&w->kinds, &w->kinds_cap, w->nkinds + 1, sizeof *w->kinds)) return NULL;
+  char *k = world_dup_str(kind);
+  if (!k) return NULL;
+  e = &w->kinds[w->nkinds++];
+  e->kind = k;
+  e->count = 0;
+  e->first = 0;
+  return e;
+}
+
+/* o came into its slot (its kind's entry exists). */
+static void kind_added(strata_world *w, const strata_object *o) {
+  struct kind_entry *e = find_kind(w, o->kind);
+  if ((e->count++ == 0 || e->first) && (!e->first || o->uid < e->first)) e->first = o->uid;
+}
+
+static void kind_removed(strata_world *w, const strata_object *o) {
+  struct kind_entry *e = find_kind(w, o->kind);
+  e->count--;
+  if (e->first == o->uid) e->first = 0; /* with others left: found again by a scan when asked */
+}
+
+uint64_t strata_world_first_of_kind(const strata_world *cw, const char *kind) {
+  strata_world *w = (strata_world *)cw; /* first is a cache, not state */
+  struct kind_entry *e = kind ? find_kind(w, kind) : NULL;
+  if (!e || !e->count) return 0;
+  for (strata_object *o = strata_world_next_object(w, 0); !e->first && o; o = strata_world_next_object(w, o->uid))
+    if (strcmp(o->kind, kind) == 0) e->first = o->uid;
+  return e->first;
+}
+
 void world_slot_put(strata_world *w, strata_object *o) {
   obj_page *p = find_page(w, o->uid >> WORLD_PAGE_BITS);
   p->slot[o->uid & (WORLD_PAGE_SLOTS - 1)] = o;
   p->live++;
+  kind_added(w, o);
 }
 
 void world_slot_clear(strata_world *w, uint64_t uid, int may_free) {
   uint64_t no = uid >> WORLD_PAGE_BITS;
   obj_page *p = find_page(w, no);
   if (!p) return;
-  p->slot[uid & (WORLD_PAGE_SLOTS - 1)] = NULL;
+  strata_object **slot = &p->slot[uid & (WORLD_PAGE_SLOTS - 1)];
+  if (*slot) kind_removed(w, *slot);
+  *slot = NULL;
   if (--p->live || !may_free || w->depth) return;
   size_t at = page_index(w, no);
   memmove(w->pages + at, w->pages + at + 1, (w->npages - at - 1) * sizeof *w->pages);
@@ -205,12 +253,13 @@ static strata_status place_object(strata_world *w, strata_object *o, strata_erro
     return strata_error_set(err, STRATA_EARG, "object uid %llu out of range",
                             (unsigned long long)o->uid);
   strata_object **slot = make_slot(w, o->uid);
-  if (!slot) return nomem(err);
+  if (!slot || !make_kind(w, o->kind)) return nomem(err);
   if (*slot)
     return strata_error_set(err, STRATA_ESTATE, "object uid %llu already exists",
                             (unsigned long long)o->uid);
   *slot = o;
   rec_page(w, o->uid)->live++;
+  kind_added(w, o);
   w->count++;
   if (o->uid >= w->next_uid) w->next_uid = o->uid + 1;
   return STRATA_OK;

@@ -91,6 +91,16 @@ struct strata_world {
   obj_page **pages;        /* the pages, by number */
   size_t npages, pages_cap;
   size_t count;            /* live objects */
+  /* The kinds there have been, each with its live objects' count and lowest
+  ** uid: a world's one record of a kind (world_record, grid_maps) is found
+  ** without a scan (strata_world_first_of_kind). Entries stay once made, so
+  ** a rollback putting an object back allocates nothing. */
+  struct kind_entry {
+    char *kind;
+    size_t count;
+    uint64_t first;        /* 0 with count > 0: to be found again (it was deleted) */
+  } *kinds;
+  size_t nkinds, kinds_cap;
   stream *streams;
   size_t nstreams, streams_cap;
   /* A cache: streams by key hash (open addressing, index + 1; 0: empty),

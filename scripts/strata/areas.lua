@@ -5,11 +5,11 @@
 --
 -- The core does the work and owns every refusal: this file checks the shapes
 -- of arguments, calls the runtime (whose errors the binding names by the Lua
--- function) and turns uids into handles. The state is
--- the C world's, saved and reopened with it: each area, map and feature keeps
--- its bookkeeping under the reserved `sys` key of its properties (handles
--- never expose it; the fields here read it), the world its own on one object
--- of kind "world_record". Logic is only ever looked up by ID in the registry.
+-- function) and turns uids into handles. The state is the C world's, saved and
+-- reopened with it; its bookkeeping (what an area, map, feature and the world
+-- record keep) is read through the runtime's getters (bindings/lua/schema.c),
+-- never through its stored layout. Logic is only ever looked up by ID in the
+-- registry.
 local options = require "strata.options"
 local private = require "strata.private"
 local owner = private.owner
@@ -17,12 +17,10 @@ local owner = private.owner
 return function(M, I)
   local World, kinds, handle = I.World, I.kinds, I.handle
 
-  -- ---- bookkeeping under `sys` -------------------------------------------------------
-  local function sys(w, uid, ...)
-    local v, is_table = w._s:get(uid, "sys", ...)
-    if is_table then return w._s:snapshot(uid, "sys", ...) end
-    return v
-  end
+  -- ---- the bookkeeping, through the core's getters -------------------------------------
+  local function map_area(w, uid) return w._rt:map_area(uid) end -- area uid, floor | nil
+  local function area_field(w, uid, i) return (select(i, w._rt:area_info(uid))) end
+  local PARENT, STARTING, DEEPEST, VISITED, UNIQUE, GENERATOR, CONQUERED = 1, 2, 3, 4, 5, 6, 7
 
   local function fail(fmt, ...) error(fmt:format(...), 0) end
 
@@ -77,9 +75,9 @@ return function(M, I)
       end,
     },
     get = {
-      area = function(m) local a = sys(owner[m], m.uid, "area") return a and handle(owner[m], a) end,
-      floor = function(m) return sys(owner[m], m.uid, "floor") end,
-      level = function(m) return sys(owner[m], m.uid, "level") or sys(owner[m], m.uid, "floor") or 1 end,
+      area = function(m) local a = map_area(owner[m], m.uid) return a and handle(owner[m], a) end,
+      floor = function(m) return select(2, map_area(owner[m], m.uid)) end,
+      level = function(m) return owner[m]._rt:map_level(m.uid) end,
     },
     set = {
       level = function(m, v)
@@ -105,10 +103,8 @@ return function(M, I)
 
   -- ---- areas ------------------------------------------------------------------------------------
 
-  local function floors_of(w, a) return sys(w, a.uid, "floors") or {} end
-
   local function floor_map(w, a, n)
-    local uid = sys(w, a.uid, "floors", n)
+    local uid = w._rt:area_floor_map(a.uid, n)
     local m = uid and handle(w, uid)
     return m
   end
@@ -152,9 +148,7 @@ return function(M, I)
       has_floor = function(a, n) return floor_map(owner[a], a, n) ~= nil end,
       floors = function(a)
         local w = owner[a]
-        local ns = {}
-        for n in pairs(floors_of(w, a)) do ns[#ns + 1] = n end
-        table.sort(ns)
+        local ns = w._rt:area_floors(a.uid)
         local i = 0
         return function()
           while true do
@@ -172,34 +166,27 @@ return function(M, I)
         core_call(w, "forget_floor", a.uid, n)
         drop_dead_views(w)
       end,
-      is_conquered = function(a) return sys(owner[a], a.uid, "conquered") == true end,
+      is_conquered = function(a) return area_field(owner[a], a.uid, CONQUERED) end,
       set_conquered = function(a, v) core_call(owner[a], "set_conquered", a.uid, v ~= false) end,
       children = function(a)
         local w, out = owner[a], {}
-        local ids = {}
-        for uid in pairs(sys(w, a.uid, "children") or {}) do ids[#ids + 1] = uid end
-        table.sort(ids)
-        for _, uid in ipairs(ids) do out[#out + 1] = handle(w, uid) end
+        for _, uid in ipairs(w._rt:area_children(a.uid)) do out[#out + 1] = handle(w, uid) end
         return out
       end,
       child_position = function(a, child)
         local w = owner[a]
         check_handle(w, child, "area", tostring(a) .. ":child_position")
-        local e = sys(w, child.uid, "entrance")
-        if not e then return nil end
-        local m = handle(w, e.map)
-        if not m or sys(w, m.uid, "area") ~= a.uid then return nil end
-        return e.x, e.y, sys(w, m.uid, "floor")
+        return w._rt:area_child_position(a.uid, child.uid)
       end,
     },
     get = {
-      parent = function(a) local p = sys(owner[a], a.uid, "parent") return p and handle(owner[a], p) end,
-      starting_floor = function(a) return sys(owner[a], a.uid, "starting_floor") or 1 end,
-      deepest_floor = function(a) return sys(owner[a], a.uid, "deepest_floor") end,
-      deepest_visited = function(a) return sys(owner[a], a.uid, "deepest_visited") end,
-      params = function(a) return sys(owner[a], a.uid, "params") or {} end,
-      unique_id = function(a) return sys(owner[a], a.uid, "unique") end,
-      generator = function(a) return sys(owner[a], a.uid, "generator") end,
+      parent = function(a) local p = area_field(owner[a], a.uid, PARENT) return p and handle(owner[a], p) end,
+      starting_floor = function(a) return area_field(owner[a], a.uid, STARTING) end,
+      deepest_floor = function(a) return area_field(owner[a], a.uid, DEEPEST) end,
+      deepest_visited = function(a) return area_field(owner[a], a.uid, VISITED) end,
+      params = function(a) return owner[a]._rt:area_params(a.uid) or {} end,
+      unique_id = function(a) return area_field(owner[a], a.uid, UNIQUE) end,
+      generator = function(a) return area_field(owner[a], a.uid, GENERATOR) end,
     },
     set = {
       starting_floor = function(a, v)
@@ -215,20 +202,15 @@ return function(M, I)
   -- ---- features: entrances and stairs ---------------------------------------------------------
   kinds.feature = {
     get = {
-      type = function(f) return sys(owner[f], f.uid, "type") end,
-      floor_delta = function(f) return sys(owner[f], f.uid, "floor_delta") end,
+      type = function(f) return (owner[f]._rt:feature_info(f.uid)) end,
+      floor_delta = function(f) return select(2, owner[f]._rt:feature_info(f.uid)) end,
+      -- where it leads: the area, and the floor (an entrance's own, else the
+      -- area's starting floor; stairs': their map's floor plus floor_delta)
       target = function(f)
-        local w, t = owner[f], sys(owner[f], f.uid, "type")
-        if t == "entrance" then
-          local a = sys(w, f.uid, "area")
-          return { area = handle(w, a), area_uid = a, floor = sys(w, f.uid, "floor") }
-        elseif t == "stairs" then
-          local m = f.map
-          local a = m and sys(w, m.uid, "area")
-          local n = m and sys(w, m.uid, "floor")
-          return { area = a and handle(w, a), area_uid = a, floor = n and n + sys(w, f.uid, "floor_delta") }
-        end
-        return nil
+        local w = owner[f]
+        local t, _, a, n = w._rt:feature_info(f.uid)
+        if not t then return nil end
+        return { area = a and handle(w, a), area_uid = a, floor = n }
       end,
     },
   }
@@ -301,9 +283,9 @@ return function(M, I)
 
   function World:area_of(map)
     if not is_handle(map, "map") then error("world:area_of: expected a map handle", 2) end
-    local a = sys(self, map.uid, "area")
+    local a, n = map_area(self, map.uid)
     if not a then return nil end
-    return handle(self, a), sys(self, map.uid, "floor")
+    return handle(self, a), n
   end
 
   function World:find_unique(id)
@@ -343,7 +325,7 @@ return function(M, I)
   end
   function World:current_floor()
     local m = self:current_map()
-    return m and sys(self, m.uid, "floor")
+    return m and m.floor
   end
 
   function World:travel(actor, target, opts)

@@ -34,28 +34,13 @@ return function(M, I)
     return g
   end
 
-  -- ---- the maps a world has: IDs under sys.maps of its one "grid_maps" object ----
+  -- ---- the maps a world has: IDs kept by the core on its one "grid_maps" object ----
   -- Bookkeeping: not in world:objects(), and deleted only with the maps (grid:remove).
   kinds.grid_maps = { internal = true, delete = function(h)
     fail("delete: %s is the world's list of grid maps: remove the maps with world.grid:remove(z)", tostring(h))
   end }
-  local function state_uid(w, create)
-    if w._grid_uid and w._s:info(w._grid_uid) then return w._grid_uid end
-    for _, o in ipairs(w._s:objects()) do
-      if o.kind == "grid_maps" then w._grid_uid = o.uid return o.uid end
-    end
-    if not create then return nil end
-    local uid = w._s:create("grid_maps")
-    w._s:set(uid, "grid_maps sys", { maps = {} }, "sys")
-    w._grid_uid = uid
-    return uid
-  end
-
-  local function map_ids(w)
-    local uid = state_uid(w, false)
-    if not uid then return {} end
-    return w._s:snapshot(uid, "sys", "maps") or {}
-  end
+  -- The IDs, in the order added (the core keeps them: strata_grid_map_ids).
+  local function map_ids(w) return w._s:grid_map_ids() end
 
   local function zkey(z) return math.type(z) == "integer" and tostring(z) or z end
 
@@ -261,8 +246,7 @@ return function(M, I)
       zs[z] = id
       have[#have + 1] = id
     end
-    local uid = state_uid(w, true)
-    w._s:set(uid, "grid_maps sys.maps", have, "sys", "maps")
+    w._s:grid_set_map_ids(have)
     return self
   end
 
@@ -295,7 +279,7 @@ return function(M, I)
       if zkey(w._registry.by_id[id].z) == zkey(z) then found = true else keep[#keep + 1] = id end
     end
     if not found then fail("no grid map has z '%s'", tostring(z)) end
-    w._s:set(state_uid(w, true), "grid_maps sys.maps", keep, "sys", "maps")
+    w._s:grid_set_map_ids(keep)
   end
 
   local function filter_of(opts, what)
@@ -338,7 +322,7 @@ return function(M, I)
       for _, id in ipairs(map_ids(w)) do
         if zkey(w._registry.by_id[id].z) ~= zkey(z) then keep[#keep + 1] = id end
       end
-      if state_uid(w, false) then w._s:set(state_uid(w, false), "grid_maps sys.maps", keep, "sys", "maps") end
+      w._s:grid_set_map_ids(keep)
       return counts
     end)
     if not ok then error(res, 0) end

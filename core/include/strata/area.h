@@ -18,7 +18,8 @@
 **         sys = { uniques = { [id] = area }, placed = { [id] = map },
 **                 areas = { [area] = true }, player }
 **
-** (uids as integers, dues as floats.) Functions that change the world
+** (uids as integers, dues as floats; core/src/sys.c is the only code that
+** spells these keys.) Functions that change the world
 ** change nothing when they fail: each runs as one savepoint. Functions
 ** that return a pointer into an object's properties lend it until that
 ** object next changes.
@@ -93,6 +94,9 @@ STRATA_API size_t strata_area_children(const strata_runtime *rt, uint64_t area, 
 /* Where child's entrance stands in `area`: 1 and x, y, floor; 0 when it has none there. */
 STRATA_API int strata_area_child_position(const strata_runtime *rt, uint64_t area, uint64_t child,
                                int64_t *x, int64_t *y, int64_t *floor);
+/* The live map the area's entrance stands on (the way back up out of it),
+** and where (x, y may be NULL); 0: none. */
+STRATA_API uint64_t strata_area_entrance(const strata_runtime *rt, uint64_t area, int64_t *x, int64_t *y);
 STRATA_API int64_t strata_area_starting_floor(const strata_runtime *rt, uint64_t area);
 /* 1 and *out, or 0: open-ended / not visited yet. */
 STRATA_API int strata_area_deepest_floor(const strata_runtime *rt, uint64_t area, int64_t *out);

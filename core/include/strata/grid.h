@@ -112,6 +112,15 @@ STRATA_API strata_status strata_grid_spawn(strata_world *w, const strata_grid_ma
 STRATA_API strata_status strata_grid_delete(strata_world *w, const char *z, strata_grid_counts *counts,
                                             strata_error *err);
 
+/* The world's grid maps (base.grid_map IDs, in the order added), kept on
+** its one object of kind "grid_maps": writes up to cap borrowed IDs (valid
+** until the list changes) and returns how many there are. */
+STRATA_API size_t strata_grid_map_ids(const strata_world *w, const char **out, size_t cap);
+/* Replaces that list (made on the first map; one savepoint: on an error,
+** ENOMEM, nothing changed). */
+STRATA_API strata_status strata_grid_set_map_ids(strata_world *w, const char *const *ids, size_t n,
+                                                 strata_error *err);
+
 /* The grid place of a room or exit: 1 and its fields when uid is a grid
 ** room or exit, else 0 (any pointer may be NULL). *z points into the world's
 ** values (valid until the object changes); tag gets the room's symbol or the

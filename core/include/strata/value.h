@@ -52,7 +52,17 @@ struct strata_vtable {
   size_t n, cap;
   strata_value *keys; /* STRATA_VSTRING or STRATA_VINT only */
   strata_value *vals; /* never STRATA_VNIL: setting nil removes the key */
+  /* A hash index of the keys (slot: key index + 1, 0: empty), kept by
+  ** value.c once the table holds more than STRATA_VTABLE_INDEX_MIN keys, so
+  ** that a lookup costs the same in a table of ten or of a million (a
+  ** world's list of areas, a branch's chunks). NULL below that. Tables are
+  ** changed only through the functions below, which keep it. */
+  size_t *slots;
+  size_t nslots;      /* a power of two, at least twice cap */
 };
+
+/* Tables of up to this many keys are searched front to back. */
+#define STRATA_VTABLE_INDEX_MIN 16
 
 /* Nesting deeper than this is refused (by conversion and by decoding), so
 ** that a hostile file or table cannot exhaust the C stack. */

@@ -103,6 +103,11 @@ STRATA_API strata_status strata_world_delete(strata_world *w, uint64_t uid, stra
 ** Writable as strata_world_object's. */
 STRATA_API strata_object *strata_world_next_object(const strata_world *w, uint64_t after);
 STRATA_API size_t strata_world_count(const strata_world *w);
+/* The live object of that kind with the lowest uid, 0: none. Constant time
+** (an index by kind), except for one scan after that object was deleted
+** while others of its kind remain: what a world's one record of a kind is
+** found by. */
+STRATA_API uint64_t strata_world_first_of_kind(const strata_world *w, const char *kind);
 STRATA_API strata_status strata_object_set_position(strata_world *w, uint64_t uid, uint64_t map, int64_t x,
                                          int64_t y, strata_error *err);
 /* Sets (on != 0) or clears tag, a string of len bytes, in the object's tags. */

@@ -38,3 +38,8 @@ end }
 data:add{ _type = "base.branch_archetype", _id = "sprawl", room_generator = "bench.cell_room",
   directions = { "north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest" },
   max_unexplored_exits = 100, max_new_exits_per_room = 4 }
+
+-- The bookkeeping at scale (spec/bench/bench_schema.lua): areas whose floors
+-- are added by hand, and one unique area among them.
+data:add{ _type = "base.area_archetype", _id = "flat" }
+data:add{ _type = "base.unique_area", _id = "landmark", area = "bench.flat", parent = "root" }
