@@ -5,13 +5,7 @@
 -- own, whatever a mod makes of their handlers.
 local strata = require "strata"
 
-local function tile_world()
-  local w = strata.world.new{ seed = 2 }
-  local m = w:create_map{ width = 8, height = 3, fill = "floor" }
-  m:fill(4, 0, 1, 2, "wall")
-  local hero = w:create_actor{ map = m, x = 0, y = 0, player = true }
-  return w, m, hero
-end
+local tile_world = require("support").walk_world
 
 local function reopen(w, opts)
   local path = os.tmpname()

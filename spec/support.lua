@@ -45,6 +45,16 @@ function M.err_of(fn, ...)
   return tostring(err)
 end
 
+-- The walks' world: an 8x3 floor map with a wall at x = 4 from y = 0 to 1,
+-- the player at (0, 0). Returns the world, the map and the player.
+function M.walk_world()
+  local w = require("strata").world.new{ seed = 2 }
+  local m = w:create_map{ width = 8, height = 3, fill = "floor" }
+  m:fill(4, 0, 1, 2, "wall")
+  local hero = w:create_actor{ map = m, x = 0, y = 0, player = true }
+  return w, m, hero
+end
+
 -- s quoted for sh.
 function M.q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
 

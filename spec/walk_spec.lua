@@ -2,13 +2,7 @@
 -- world:walk, a stored plan stepped by world time that survives a save.
 local strata = require "strata"
 
-local function setup()
-  local w = strata.world.new{ seed = 2 }
-  local m = w:create_map{ width = 8, height = 3, fill = "floor" }
-  m:fill(4, 0, 1, 2, "wall")
-  local hero = w:create_actor{ map = m, x = 0, y = 0, player = true }
-  return w, m, hero
-end
+local setup = require("support").walk_world
 
 describe("moving on a tile map", function()
   it("world:move goes to passable cells of the actor's map, and says why not", function()
