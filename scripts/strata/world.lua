@@ -312,14 +312,7 @@ tile_methods.define_token = boundary.wrap("map:define_token", function(h, name, 
   if type(name) ~= "string" then error("token name must be a string, got " .. type(name), 0) end
   if type(traits) ~= "table" then error("traits must be a table, got " .. type(traits), 0) end
   tm:define_token(name, traits)
-  local w = owner[h]
-  local _, has = w._s:get(h.uid, "sys")
-  if not has then w._s:set(h.uid, "sys", {}, "sys") end
-  local _, has_tokens = w._s:get(h.uid, "sys", "tokens")
-  if not has_tokens then w._s:set(h.uid, "sys", {}, "sys", "tokens") end
-  local copy = {}
-  for k, v in pairs(traits) do copy[k] = v end
-  w._s:set(h.uid, label(h.kind, h.uid) .. " token " .. name, copy, "sys", "tokens", name)
+  owner[h]._rt:set_map_token(h.uid, name, traits) -- (kept with the map by the core)
   return h
 end)
 
@@ -485,13 +478,14 @@ local function bind_tokens(w)
   w._overrides = overrides
 end
 
--- Per-map token traits (map:define_token) are kept under the map's sys key:
--- applied again whenever a world is opened, over the world's table.
+-- Per-map token traits (map:define_token) are kept by the core with the map
+-- (strata_map_tokens): applied again whenever a world is opened, over the
+-- world's table.
 local function bind_map_tokens(w)
   for _, o in ipairs(w._s:objects()) do
     if o.kind == "map" then
-      local defs = w._s:snapshot(o.uid, "sys", "tokens")
-      local tm = type(defs) == "table" and w._s:tilemap(o.uid)
+      local defs = w._rt:map_tokens(o.uid)
+      local tm = defs and w._s:tilemap(o.uid)
       if tm then for name, traits in pairs(defs) do tm:define_token(name, traits) end end
     end
   end
@@ -512,8 +506,8 @@ local function wrap(state, registry, order)
     __newindex = function() error("world.rng is read-only", 2) end }, "strata.world_rng"))
   worlds[w] = true
   bind_tokens(w)
-  bind_map_tokens(w)
   runtime_hooks.attach(w)
+  bind_map_tokens(w)
   return w
 end
 
