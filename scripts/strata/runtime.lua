@@ -75,9 +75,15 @@ return function(I)
   -- bindings/lua/runtime.c asks this dispatcher for what the core needs:
   -- callables by (kind, ID), definitions, rollbacks to follow, and runs
   -- the callables through it (in the sandbox, with ctx as before).
-  local GENERATE_FLOOR, GENERATE, ON_SPAWN, STARTING_POS, EVENT, HANDLER, GENERATE_ROOM = 0, 1, 2, 8, 9, 10, 11
-  local hook_names = { [2] = "on_spawn", [3] = "on_load", [4] = "on_enter", [5] = "on_leave",
-    [6] = "on_restock", [7] = "on_renew", [8] = "starting_pos" }
+  -- The kinds are the core's strata_logic, by name (core.runtime.logic).
+  local logic = core.runtime.logic
+  local GENERATE_FLOOR, GENERATE, ON_SPAWN = logic.generate_floor, logic.generate, logic.on_spawn
+  local STARTING_POS, EVENT, HANDLER, GENERATE_ROOM = logic.starting_pos, logic.event, logic.handler, logic.generate_room
+  -- The map archetype's hooks, by kind: each one's name is its field's.
+  local hook_names = {}
+  for _, name in ipairs{ "on_spawn", "on_load", "on_enter", "on_leave", "on_restock", "on_renew", "starting_pos" } do
+    hook_names[logic[name]] = name
+  end
 
   local function lookup(w, type_id, id)
     local ok, e = pcall(function() return w._registry:view(type_id):ensure(id) end)

@@ -246,10 +246,9 @@ end
 
 -- ---- tile methods of map handles --------------------------------------------------------
 -- Forwarded to the tile map the world owns, every result of it (find_path's
--- path and cost, or nil and the reason). Each forwarder is made as a method
--- call (`tm:set(...)`), so that an argument error counts arguments as the
--- caller wrote them; edits touch the map first (the core journals its tiles
--- once per savepoint), so a savepoint can undo them.
+-- path and cost, or nil and the reason; the binding counts arguments after
+-- self, as the caller wrote them); edits touch the map first (the core
+-- journals its tiles once per savepoint), so a savepoint can undo them.
 local tile_reads = { "tokens", "has", "top", "passable", "cost", "find_path", "to_svg", "to_png" }
 local tile_writes = { "set", "add_front", "remove", "reset", "clear", "fill" }
 local tile_methods = {}
@@ -282,13 +281,14 @@ local function results(h, m, ...)
   return ...
 end
 
-for _, list in ipairs{ tile_reads, tile_writes } do
-  for _, name in ipairs(list) do
-    local call = load(("local tm, results = ... return function(h, ...) local m = tm(h, %s) return results(h, m, m:%s(...)) end")
-      :format(list == tile_writes and "true" or "false", name), "=strata")(tiles_of, results)
-    tile_methods[name] = boundary.wrap("map:" .. name, call)
-  end
+local function forwarder(name, write)
+  return boundary.wrap("map:" .. name, function(h, ...)
+    local m = tiles_of(h, write)
+    return results(h, m, m[name](m, ...))
+  end)
 end
+for _, name in ipairs(tile_reads) do tile_methods[name] = forwarder(name, false) end
+for _, name in ipairs(tile_writes) do tile_methods[name] = forwarder(name, true) end
 
 -- map:render{ path =, path_glyph =, glyphs = } with glyphs a table or the ID of a
 -- base.glyphs entry of the map's world.
