@@ -1,6 +1,9 @@
 -- Issue 30, "the Lua layer, one module a type": the Lua library is plain
--- modules over the core. Its enums are the core's (exported by the binding,
--- never integers spelt again in Lua) and it makes no code from strings.
+-- modules over the core, one a type (handle, proxy, subscription, mod view,
+-- world; streams are the binding's), each feature module returning its
+-- methods for world.lua to install, with no table of internals they all
+-- write into. Its enums are the core's (exported by the binding, never
+-- integers spelt again in Lua) and it makes no code from strings.
 local core = require "strata.core"
 local support = require "support"
 local root = os.getenv("STRATA_SOURCE_DIR") or "."
@@ -40,6 +43,31 @@ describe("the Lua library", function()
     for _, path in ipairs(support.library_files()) do
       for i, line in ipairs(code_lines(path)) do
         assert.is_nil(line:find("%f[%w_]load%s*%(%s*%(?%s*[\"'%[]"), path .. ":" .. i .. ": " .. line)
+      end
+    end
+  end)
+
+  -- Each module loads first, alone, in a fresh Lua, and is a table: none
+  -- depends on another having been loaded before it, nor is a function
+  -- handed a table of internals to fill.
+  for _, name in ipairs{ "handle", "proxy", "subscription", "modview", "tiles", "runtime", "areas", "rooms",
+    "walk", "grid", "branches", "branch_archetype", "world" } do
+    it("strata." .. name .. " loads on its own and returns a table", function()
+      local out, code = support.sh("lua5.4 -e " .. support.q(
+        ('local m = require("strata.%s") io.write(type(m))'):format(name)))
+      assert.equal(0, code, out)
+      assert.equal("table", out)
+    end)
+  end
+
+  it("has no shared table of internals: no file writes into another's", function()
+    for _, path in ipairs(support.library_files()) do
+      for i, line in ipairs(code_lines(path)) do
+        local where = path .. ":" .. i .. ": " .. line
+        assert.is_nil(line:find("internals", 1, true), where)
+        assert.is_nil(line:find("%f[%w_]I%.[%w_]+%s*="), where)
+        -- (only strata.world defines World's methods; the others return theirs)
+        if not path:match("/world%.lua$") then assert.is_nil(line:find("function World[.:]"), where) end
       end
     end
   end)

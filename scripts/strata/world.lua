@@ -1,447 +1,52 @@
 -- strata.world: worlds as Lua sees them. The state lives in the C core
--- (strata.core.world_state); this file adds handles, checked persistent
--- tables, events, timers, random streams, savepoints and saves that re-bind
--- logic by ID. The core owns every state transition and every refusal: this
--- layer checks argument shapes, calls the core, turns uids into handles. Each world has its own registry of definitions (world.data)
--- and its own token table: nothing here is shared between two worlds.
+-- (strata.core.world_state); this file makes worlds (new, open, reload),
+-- their objects, events, timers, random streams, savepoints and saves that
+-- re-bind logic by ID, and installs what the feature modules give worlds
+-- and kinds of objects (at the end: the one place that does). The core
+-- owns every state transition and every refusal: this layer checks argument
+-- shapes, calls the core, turns uids into handles. Each world has its own
+-- registry of definitions (world.data) and its own token table: nothing
+-- here is shared between two worlds.
 local core = require "strata.core"
 local data = require "strata.data"
 local mods = require "strata.mods"
 local options = require "strata.options"
 local boundary = require "strata.boundary"
 local private = require "strata.private"
+local handle_of = require "strata.handle"
+local modview = require "strata.modview"
+local runtime = require "strata.runtime"
+local tiles = require "strata.tiles"
+local rooms = require "strata.rooms"
+local branch_archetype = require "strata.branch_archetype"
 
--- Side tables (strata.private): what each object points at, out of mod code's reach.
-local owner = private.owner          -- handle / proxy / stream / subscription -> host world
-local handle_data = setmetatable({}, { __mode = "k" }) -- handle -> { uid =, kind = }
-local proxy_data = setmetatable({}, { __mode = "k" })  -- proxy -> { uid =, kind =, path = }
+local owner = private.owner -- handle / stream / ... -> its host world
 local getmt = debug.getmetatable
+local handle, is_handle = handle_of.new, handle_of.is
 
 local M = {}
--- What the feature modules (areas, walk, rooms, grid, branches) share: set below.
-local internals
 -- Every live world (weak keys): strata.reload re-runs a mod in each world that loaded it.
 local worlds = setmetatable({}, { __mode = "k" })
 
 -- The shortest period of a repeating timer (STRATA_TIMER_MIN_EVERY in C).
 M.min_every = 0.001
+-- Defaults of the fields a base.branch_archetype leaves out.
+M.branch_defaults = branch_archetype.defaults
 
 local World = {}
-local Handle = {}
--- What strata.runtime adds at a world's start and after a reload: the core's
--- runtime over it (attach), definitions read again (reloaded).
-local runtime_hooks = {}
-local Proxy = {}
 private.World = World
-
--- Persistent tables on handles: each is a top-level key of the object's properties.
-local persistent = { props = true, state = true, meta = true }
-
-local function label(kind, uid) return kind .. "#" .. uid end
-
--- An ID may name entries of several types (a unique area, its area archetype and
--- its map archetype are often all "mod.vernis"): a handle's archetype is looked
--- up among the archetypes of its kind.
-local archetype_types = { map = "base.map_archetype", area = "base.area_archetype",
-  actor = "base.actor_archetype" }
-
-local function archetype_of(reg, kind, id)
-  local t = archetype_types[kind]
-  if t then return reg.by_type[t] and reg.by_type[t][id] end
-  return reg.by_id[id]
-end
-
-local function is_handle(v)
-  return type(v) == "table" and getmt(v) == Handle
-end
-
--- A point given as { x, y } or { x =, y = } -> x, y (integers), or an error naming `what`.
-local function point(v, what)
-  if type(v) == "table" then
-    local x, y = v.x, v.y
-    if x == nil and y == nil then x, y = v[1], v[2] end
-    if math.type(x) == "integer" and math.type(y) == "integer" then return x, y end
-  end
-  error(("%s: expected a point { x, y } or { x =, y = }, got %s"):format(what, tostring(v)), 0)
-end
-
--- ---- handles ------------------------------------------------------------------------
-local function handle(world, uid)
-  local kind = world._s:info(uid)
-  local h = world._handles[uid]
-  if h then return kind and h or nil end
-  if not kind then return nil end
-  h = setmetatable({}, Handle)
-  handle_data[h] = { uid = uid, kind = kind }
-  owner[h] = world
-  world._handles[uid] = h
-  return h
-end
-
-local function check_alive(h, what)
-  if not owner[h]._s:info(h.uid) then
-    error(("%s: %s was deleted"):format(what, label(h.kind, h.uid)), 3)
-  end
-end
-
-local function path_label(base, path)
-  local s = base
-  for i, k in ipairs(path) do
-    if math.type(k) == "integer" then s = s .. "[" .. k .. "]"
-    elseif i == 1 then s = s .. " " .. k
-    else s = s .. "." .. k end
-  end
-  return s
-end
-
-local function proxy(world, uid, kind, path)
-  local p = setmetatable({}, Proxy)
-  proxy_data[p] = { uid = uid, kind = kind, path = path }
-  owner[p] = world
-  return p
-end
-
-local function child_path(p, k)
-  local path = {}
-  for i, x in ipairs(p) do path[i] = x end
-  path[#path + 1] = k
-  return path
-end
-
-Proxy.__index = function(p, k)
-  local d, w = proxy_data[p], owner[p]
-  local s = w._s
-  if not s:info(d.uid) then error(label(d.kind, d.uid) .. " was deleted", 2) end
-  local v, is_table = s:get(d.uid, table.unpack(child_path(d.path, k)))
-  if is_table then return proxy(w, d.uid, d.kind, child_path(d.path, k)) end
-  return v
-end
-
-Proxy.__newindex = boundary.lined(function(p, k, v)
-  local d, w = proxy_data[p], owner[p]
-  local s = w._s
-  if type(k) ~= "string" and math.type(k) ~= "integer" then
-    error(("%s: keys must be strings or integers, got %s %s"):format(
-      path_label(label(d.kind, d.uid), d.path), math.type(k) or type(k), tostring(k)), 0)
-  end
-  local path = child_path(d.path, k)
-  s:set(d.uid, path_label(label(d.kind, d.uid), path), v, table.unpack(path))
-end)
-
--- A persistent table stored elsewhere is copied as it is now (world.c asks
--- through the function registered with core.world_state.types).
-local function snapshot(p)
-  local d = proxy_data[p]
-  return owner[p]._s:snapshot(d.uid, table.unpack(d.path))
-end
-
-core.world_state.types(Handle, function(h) local d = handle_data[h] return d and d.uid end, Proxy, snapshot)
-
-Proxy.__pairs = function(p)
-  local d = proxy_data[p]
-  local keys = owner[p]._s:keys(d.uid, table.unpack(d.path))
-  table.sort(keys, function(a, b)
-    if type(a) == type(b) then return a < b end
-    return type(a) == "number"
-  end)
-  local i = 0
-  return function()
-    i = i + 1
-    local k = keys[i]
-    if k == nil then return nil end
-    return k, p[k]
-  end, p, nil
-end
-
-Proxy.__len = function(p)
-  local d = proxy_data[p]
-  local s, n = owner[p]._s, 0
-  while true do
-    local v, is_table = s:get(d.uid, table.unpack(child_path(d.path, n + 1)))
-    if v == nil and not is_table then return n end
-    n = n + 1
-  end
-end
-
-Proxy.__tostring = function(p) local d = proxy_data[p] return "state " .. path_label(label(d.kind, d.uid), d.path) end
-private.protect(Proxy, "strata.state")
-
--- ---- subscriptions: persisted (event, handler ID, args) on an object ------------------
--- A subscription's fields (uid, object, event, handler) are a copy: its
--- methods use what it was made with.
-local Subscription = {}
-local sub_data = setmetatable({}, { __mode = "k" })
-Subscription.__index = Subscription
-local function subscription(w, t)
-  local d = { uid = t.uid, object = t.object }
-  t = setmetatable(t, Subscription)
-  sub_data[t] = d
-  owner[t] = w
-  return t
-end
--- sub:cancel() -> true, or false when it was gone already
-function Subscription:cancel()
-  local d = sub_data[self]
-  if not d then error("sub:cancel: call it with a colon (sub:cancel())", 2) end
-  return owner[self]._s:unsubscribe(d.uid)
-end
-function Subscription:alive()
-  local d = sub_data[self]
-  for _, sub in ipairs(owner[self]._s:subscriptions(d.object)) do
-    if sub.uid == d.uid then return true end
-  end
-  return false
-end
-Subscription.__tostring = function(s) return "subscription#" .. sub_data[s].uid end
-private.protect(Subscription, "strata.subscription")
-
-local handle_methods = {}
-
--- Kinds that add methods and fields to their handles (areas.lua: areas, maps,
--- features): kinds[kind] = { methods = {}, get = { field = fn(h) }, set = { field = fn(h, v) } }.
--- internal = true: a system's own bookkeeping (grid_maps, branch_index,
--- branch_cells), left out of world:objects() (world:object(uid) still finds it).
-local kinds = {}
-
-function handle_methods:alive() return owner[self]._s:info(self.uid) ~= nil end
-
-function handle_methods:delete(opts)
-  check_alive(self, "delete")
-  local k = kinds[self.kind]
-  if k and k.delete then return k.delete(self, opts) end
-  if opts ~= nil then error(("delete: %s takes no options"):format(tostring(self)), 2) end
-  owner[self]._s:delete(self.uid)
-  owner[self]._tilemaps[self.uid] = nil
-end
-
-function handle_methods:emit(event, params, default)
-  check_alive(self, "emit")
-  return owner[self]:_emit(self, event, params, default)
-end
-
-function handle_methods:subscribe(event, handler_id, args, opts)
-  check_alive(self, "subscribe")
-  options.check("object:subscribe", opts, 2)
-  local w = owner[self]
-  w._registry:view("base.event"):ensure(event)
-  w._registry:view("base.handler"):ensure(handler_id)
-  local priority = opts and opts.priority or 100
-  if math.type(priority) ~= "integer" then error("subscribe: priority must be an integer", 2) end
-  local uid = w._s:subscribe(self.uid, event, handler_id, args, priority,
-    label(self.kind, self.uid) .. " subscription args")
-  return subscription(w, { uid = uid, object = self.uid, event = event, handler = handler_id })
-end
-
-function handle_methods:tag(name) check_alive(self, "tag") owner[self]._s:set_tag(self.uid, name, true) return self end
-function handle_methods:untag(name) check_alive(self, "untag") owner[self]._s:set_tag(self.uid, name, false) return self end
-function handle_methods:has_tag(name) check_alive(self, "has_tag") return owner[self]._s:has_tag(self.uid, name) end
-function handle_methods:tags() check_alive(self, "tags") return owner[self]._s:tags(self.uid) end
-
-function handle_methods:subscriptions()
-  check_alive(self, "subscriptions")
-  local out = {}
-  for i, sub in ipairs(owner[self]._s:subscriptions(self.uid)) do out[i] = subscription(owner[self], sub) end
-  return out
-end
-
--- ---- tile methods of map handles --------------------------------------------------------
--- Forwarded to the tile map the world owns, every result of it (find_path's
--- path and cost, or nil and the reason; the binding counts arguments after
--- self, as the caller wrote them); edits touch the map first (the core
--- journals its tiles once per savepoint), so a savepoint can undo them.
-local tile_reads = { "tokens", "has", "top", "passable", "cost", "find_path", "to_svg", "to_png" }
-local tile_writes = { "set", "add_front", "remove", "reset", "clear", "fill" }
-local tile_methods = {}
-
--- The view of a map's tiles. Views are cached per world; every path that
--- deletes a map object (handle:delete, area bookkeeping, a rollback: the
--- core tells, World:_drop_dead_views) drops its view, so a cached view
--- points at a live map (and one missed would refuse to work: a view checks
--- its map on every use).
-local function tiles_of(h, write)
-  local w = is_handle(h) and owner[h]
-  if not w or h.kind ~= "map" then
-    error(("expected a map as self (call it with a colon), got %s"):format(tostring(h)), 0)
-  end
-  local tm = w._tilemaps[h.uid]
-  if not tm then
-    if not w._s:info(h.uid) then error(("%s was deleted"):format(label(h.kind, h.uid)), 0) end
-    tm = w._s:tilemap(h.uid)
-    if not tm then error(label(h.kind, h.uid) .. " has no tiles", 0) end
-    w._tilemaps[h.uid] = tm
-  end
-  if write then w:_touch(h.uid) end
-  return tm
-end
-M._tiles_of = tiles_of
-
--- Edits return the handle, never the world's tile map itself.
-local function results(h, m, ...)
-  if select("#", ...) > 0 and ... == m then return h, select(2, ...) end
-  return ...
-end
-
-local function forwarder(name, write)
-  return boundary.wrap("map:" .. name, function(h, ...)
-    local m = tiles_of(h, write)
-    return results(h, m, m[name](m, ...))
-  end)
-end
-for _, name in ipairs(tile_reads) do tile_methods[name] = forwarder(name, false) end
-for _, name in ipairs(tile_writes) do tile_methods[name] = forwarder(name, true) end
-
--- map:render{ path =, path_glyph =, glyphs = } with glyphs a table or the ID of a
--- base.glyphs entry of the map's world.
-tile_methods.render = boundary.wrap("map:render", function(h, opts)
-  local tm = tiles_of(h, false)
-  if type(opts) == "table" and type(opts.glyphs) == "string" then
-    local entry = owner[h]._registry:view("base.glyphs"):ensure(opts.glyphs)
-    local glyphs = {}
-    for token, g in pairs(entry.glyphs or {}) do glyphs[token] = type(g) == "table" and (g.char or g[1]) or g end
-    local o = {}
-    for k, v in pairs(opts) do o[k] = v end
-    o.glyphs = glyphs
-    opts = o
-  end
-  return tm:render(opts)
-end)
-
--- map:define_token(name, traits): traits for this map only, saved with it.
-tile_methods.define_token = boundary.wrap("map:define_token", function(h, name, traits)
-  local tm = tiles_of(h, true)
-  if type(name) ~= "string" then error("token name must be a string, got " .. type(name), 0) end
-  if type(traits) ~= "table" then error("traits must be a table, got " .. type(traits), 0) end
-  tm:define_token(name, traits)
-  owner[h]._rt:set_map_token(h.uid, name, traits) -- (kept with the map by the core)
-  return h
-end)
-
--- The methods of each kind's handles in one table (the common ones, the
--- kind's own, the tile methods of maps), made on first use: one lookup per
--- method call on the hot path of generators.
-local methods_of = setmetatable({}, { __index = function(t, kind)
-  local all = {}
-  for k, f in pairs(handle_methods) do all[k] = f end
-  if kind == "map" then for k, f in pairs(tile_methods) do all[k] = f end end
-  local ext = kinds[kind]
-  for k, f in pairs(ext and ext.methods or {}) do all[k] = f end
-  t[kind] = all
-  return all
-end })
-
--- A handle's methods, as C types keep theirs in their metatable's `methods`
--- (spec/api_documented_spec.lua checks that each one is documented).
-Handle.methods = function(h) return methods_of[handle_data[h].kind] end
-
-Handle.__index = function(h, k)
-  if k == "uid" or k == "kind" then return handle_data[h][k] end
-  local m = methods_of[handle_data[h].kind][k]
-  if m then return m end
-  local ext = kinds[h.kind]
-  if ext then
-    local get = ext.get and ext.get[k]
-    if get then check_alive(h, k) return get(h) end
-  end
-  if h.kind == "map" then
-    if k == "width" or k == "height" then
-      check_alive(h, k)
-      local tm = owner[h]._s:tilemap(h.uid)
-      return tm and tm[k]
-    end
-  end
-  local s = owner[h]._s
-  if persistent[k] then
-    check_alive(h, k)
-    local _, is_table = s:get(h.uid, k)
-    if not is_table then s:set(h.uid, label(h.kind, h.uid) .. " " .. k, {}, k) end
-    return proxy(owner[h], h.uid, h.kind, { k })
-  end
-  if k == "archetype" or k == "map" or k == "x" or k == "y" then
-    check_alive(h, k)
-    local _, arch, map, x, y = s:info(h.uid)
-    if k == "archetype" then return arch end
-    if k == "map" then return map and handle(owner[h], map) end
-    return k == "x" and x or y
-  end
-  return nil
-end
-
--- An actor moves through the world, which checks the way and emits the events.
-local moved_by = { x = "world:move(actor, x, y)", y = "world:move(actor, x, y)",
-  map = "world:travel(actor, map, { x =, y = })" }
-
-Handle.__newindex = boundary.lined(function(h, k, v)
-  local ext = kinds[h.kind]
-  local set = ext and ext.set and ext.set[k]
-  if set then
-    check_alive(h, k)
-    return set(h, v)
-  end
-  if persistent[k] then
-    check_alive(h, k)
-    if type(v) ~= "table" then error(label(h.kind, h.uid) .. " " .. k .. ": must be a table", 0) end
-    local w = owner[h]
-    w._s:set(h.uid, label(h.kind, h.uid) .. " " .. k, v, k)
-    return
-  end
-  if h.kind == "actor" and moved_by[k] then
-    error(("actor.%s cannot be set: use %s"):format(k, moved_by[k]), 0)
-  end
-  error(("%s: cannot set field '%s' (persistent tables: props, state, meta)"):format(label(h.kind, h.uid), tostring(k)), 0)
-end)
-
-Handle.__tostring = function(h) return label(h.kind, h.uid) end
-Handle.__eq = function(a, b)
-  local da, db = handle_data[a], handle_data[b]
-  return da ~= nil and db ~= nil and da.uid == db.uid and owner[a] == owner[b]
-end
-private.protect(Handle, "strata.handle")
+-- The world's fields given by feature modules (world.grid, world.branches): name -> fn(w).
+local fields = {}
 
 -- ---- worlds ---------------------------------------------------------------------------
 World.__index = function(w, k)
   if k == "time" then return w._s:time() end
   if k == "seed" then return w._s:seed() end
-  if k == "grid" then return World._grid_of(w) end -- strata.grid: the world's XY maps
-  if k == "branches" then return World._branches_of(w) end -- strata.branches: dungeon branches
+  local field = fields[k]
+  if field then return field(w) end
   return World[k]
 end
 private.protect(World, "strata.world")
-
--- ---- the world as mod code sees it ---------------------------------------------------
--- One view per world: an empty table whose methods are the world's, less what
--- belongs to the host (saving, running in real time) and anything internal.
--- The view's methods call the world's with the world itself, so no method
--- ever runs on (or hands back) anything but a world or its view.
-local ModWorld = {}
-local host_only = { save = true, run_realtime = true }
--- Internal methods a mod may still call: base's map_renew timer handler.
-local mod_internal = { _renew_timer = true }
-local mod_methods = {}
-
-ModWorld.__index = function(v, k)
-  local w = private.host[v]
-  if k == "time" or k == "seed" then return w[k] end
-  if k == "rng" then return w._mod_rng end
-  if k == "data" then return w._mod_data end
-  if k == "grid" then return w.grid end
-  if k == "branches" then return w.branches end -- (fields of its own none: its world is private)
-  local m = mod_methods[k]
-  if m then return m end
-  if type(k) ~= "string" or (k:sub(1, 1) == "_" and not mod_internal[k]) or host_only[k]
-    or type(World[k]) ~= "function" then
-    if host_only[k] then error(("world:%s belongs to the host; mods cannot call it"):format(k), 2) end
-    return nil
-  end
-  local f = World[k]
-  -- A tail call: an error raised at level 2 still points at the mod's line.
-  m = function(self, ...) return f(private.host[self] or self, ...) end
-  mod_methods[k] = m
-  return m
-end
-ModWorld.__newindex = function(_, k) error(("world: cannot set field '%s'"):format(tostring(k)), 2) end
-ModWorld.__tostring = function() return "world" end
-ModWorld.__eq = function(a, b) return (private.host[a] or a) == (private.host[b] or b) end
-private.protect(ModWorld, "strata.world")
 
 -- The world's token table from its mods' base.token entries, in load order:
 -- a later mod's entry for the same name replaces the earlier one, and the
@@ -478,19 +83,6 @@ local function bind_tokens(w)
   w._overrides = overrides
 end
 
--- Per-map token traits (map:define_token) are kept by the core with the map
--- (strata_map_tokens): applied again whenever a world is opened, over the
--- world's table.
-local function bind_map_tokens(w)
-  for _, o in ipairs(w._s:objects()) do
-    if o.kind == "map" then
-      local defs = w._rt:map_tokens(o.uid)
-      local tm = defs and w._s:tilemap(o.uid)
-      if tm then for name, traits in pairs(defs) do tm:define_token(name, traits) end end
-    end
-  end
-end
-
 local function wrap(state, registry, order)
   local w = setmetatable({ _s = state, _registry = registry, _mods = order,
     _handles = setmetatable({}, { __mode = "v" }), _tilemaps = {} }, World)
@@ -498,16 +90,13 @@ local function wrap(state, registry, order)
   w.rng = { stream = function(_, key) return w:stream(key) end }
   w.data = data.views(registry)
   -- What mod code gets: a view, read-only definitions, an rng it cannot rewire.
-  local v = setmetatable({}, ModWorld)
-  private.host[v], private.view[w] = w, v
-  w._mod_data = data.views(registry, true)
-  local stream = function(_, key) return w:stream(key) end
-  w._mod_rng = setmetatable({}, private.protect({ __index = { stream = stream },
-    __newindex = function() error("world.rng is read-only", 2) end }, "strata.world_rng"))
+  modview.new(w)
   worlds[w] = true
   bind_tokens(w)
-  runtime_hooks.attach(w)
-  bind_map_tokens(w)
+  runtime.attach(w)
+  -- Per-map token traits (map:define_token), kept by the core with each map,
+  -- defined again over the world's table.
+  tiles.bind_map_tokens(w)
   return w
 end
 
@@ -549,8 +138,7 @@ end
 function World:objects()
   local out = {}
   for _, o in ipairs(self._s:objects()) do
-    local k = kinds[o.kind]
-    if not (k and k.internal) then out[#out + 1] = handle(self, o.uid) end
+    if not handle_of.internal(o.kind) then out[#out + 1] = handle(self, o.uid) end
   end
   return out
 end
@@ -571,8 +159,8 @@ end
 -- where the kind has a type for them, else among every entry.
 local function check_archetype(w, kind, id)
   if type(id) ~= "string" then error("archetype must be an ID string, got " .. type(id), 0) end
-  if archetype_of(w._registry, kind, id) then return end
-  local t = archetype_types[kind]
+  if w._registry:archetype(kind, id) then return end
+  local t = data.archetype_type(kind)
   local known
   if t then known = w._registry:ids(t)
   else known = {} for k in pairs(w._registry.by_id) do known[#known + 1] = k end end
@@ -626,7 +214,7 @@ function World:create_map(opts)
     error("tokens must be a table { [name] = traits }", 0)
   end
   local ok, m = self:_atomic(function()
-    local m = handle(self, internals.core_call(self, "create_map", opts.width, opts.height, opts.archetype))
+    local m = handle(self, runtime.call(self, "create_map", opts.width, opts.height, opts.archetype))
     if opts.fill ~= nil then m:clear(opts.fill) end
     for name, traits in pairs(opts.tokens or {}) do m:define_token(name, traits) end
     return m
@@ -647,7 +235,7 @@ function World:create_actor(opts)
     if opts.map ~= nil then error("an actor stands on a map or in a room, not both", 0) end
     local ok, a = self:_atomic(function()
       local a = create_object(self, o)
-      self:_place_in_room(a, opts.room)
+      rooms.place(self, a, opts.room)
       if opts.player then self._rt:set_player(a.uid) end
       return a
     end)
@@ -682,14 +270,6 @@ end
 -- through a view): the core journals it once per savepoint, outside one nothing.
 function World:_touch(uid) self._s:touch(uid) end
 
--- After a rollback (the core's own tell through the runtime's resolver): tile
--- map views of objects the rollback removed are dropped.
-function World:_drop_dead_views()
-  for uid in pairs(self._tilemaps) do
-    if not self._s:info(uid) then self._tilemaps[uid] = nil end
-  end
-end
-
 -- A savepoint nested in mod code can be interrupted anywhere by a spent
 -- budget or a refused allocation, even between its begin and its rollback:
 -- each one therefore closes every savepoint opened since it began, so that
@@ -704,7 +284,7 @@ function World:_atomic(fn, ...)
     return table.unpack(r, 1, r.n)
   end
   while s:depth() > depth do s:rollback() end
-  self:_drop_dead_views()
+  tiles.drop_dead(self) -- (the views of maps the rollback removed)
   return false, r[2]
 end
 
@@ -715,8 +295,8 @@ end
 -- reported (base.handler_failed), and the chain goes on.
 function World:_emit(source, event, params, default)
   self._registry:view("base.event"):ensure(event)
-  runtime_hooks.sync(self)
-  return runtime_hooks.emit(self, source, event, params, default)
+  runtime.sync(self)
+  return runtime.emit(self, source, event, params, default)
 end
 
 function World:emit(event, params, default) return self:_emit(nil, event, params, default) end
@@ -766,7 +346,7 @@ function World:advance(dt)
     error("dt must be a finite number >= 0, got " .. tostring(dt), 0)
   end
   if self._advancing then error("a timer or event handler cannot advance the world it runs in", 0) end
-  runtime_hooks.sync(self)
+  runtime.sync(self)
   self._advancing = true
   local ok, res = pcall(self._rt.advance, self._rt, dt, math.tointeger(M.max_runs) or math.floor(M.max_runs),
     math.tointeger(M.max_advance_runs) or math.floor(M.max_advance_runs))
@@ -837,19 +417,32 @@ function M.open(path, opts)
   return wrap(state, registry, order)
 end
 
--- Areas, floors, entrances, stairs and travel extend worlds and handles.
-internals = { World = World, kinds = kinds, handle = handle, label = label,
-  check_alive = check_alive, is_handle = is_handle, point = point, archetype_of = archetype_of,
-  runtime_hooks = runtime_hooks }
-require("strata.areas")(M, internals)
--- Actors moving on tile maps: world:move, world:walk.
-require("strata.walk")(M, internals)
--- Rooms and exits (world:create_room, world:create_exit, world:go).
-require("strata.rooms")(M, internals)
--- XY maps spawned as rooms and exits (world.grid).
-require("strata.grid")(M, internals)
--- Procedural dungeon branches (world.branches, room.branch, branch:rooms()).
-require("strata.branches")(M, internals)
+-- ---- the features ------------------------------------------------------------------
+-- Each feature module returns what it gives: methods of worlds (world),
+-- what kinds of objects get (kinds: methods, fields, delete; handle.install),
+-- fields of worlds (fields: world.grid), and what to do after a reload
+-- (on_reload). They are installed here, in this order: a later module's
+-- entry for a kind replaces an earlier one's (strata.branches guards the
+-- deletes strata.rooms gives rooms); two modules never give a world the
+-- same method.
+local features = {
+  tiles,                       -- the tile methods of maps
+  require "strata.areas",      -- areas, floors, entrances, stairs, travel
+  rooms,                       -- rooms and exits, world:go
+  require "strata.walk",       -- world:move, world:walk
+  require "strata.grid",       -- XY maps spawned as rooms and exits (world.grid)
+  require "strata.branches",   -- procedural dungeon branches (world.branches)
+}
+local reload_hooks = {}
+for _, f in ipairs(features) do
+  for name, fn in pairs(f.world or {}) do
+    assert(World[name] == nil, name)
+    World[name] = fn
+  end
+  for kind, ext in pairs(f.kinds or {}) do handle_of.install(kind, ext) end
+  for name, get in pairs(f.fields or {}) do fields[name] = get end
+  reload_hooks[#reload_hooks + 1] = f.on_reload
+end
 
 -- strata.reload{ "mod", world = w }: re-runs a mod in place, in `world` or in
 -- every live world that loaded it. An ID still used by a world's state cannot
@@ -882,17 +475,13 @@ function M.reload(opts)
   for i, w in ipairs(targets) do
     mods.commit_reload(w._registry, fresh[i])
     bind_tokens(w)
-    runtime_hooks.reloaded(w)
-    if World._on_reload then World._on_reload(w) end -- strata.grid: parse the maps again
+    runtime.reloaded(w)
+    for _, hook in ipairs(reload_hooks) do hook(w) end -- (strata.grid: parse the maps again)
   end
 end
 
 -- The public edge: errors name the function and point at the caller.
 boundary.wrap_all(World, "world:")
-boundary.wrap_all(handle_methods, "object:")
-for kind, k in pairs(kinds) do
-  if k.methods then boundary.wrap_all(k.methods, kind .. ":") end
-end
 M.new = boundary.wrap("strata.world.new", M.new)
 M.open = boundary.wrap("strata.world.open", M.open)
 M.reload = boundary.wrap("strata.reload", M.reload)
