@@ -71,4 +71,19 @@ describe("the Lua library", function()
       end
     end
   end)
+
+  it("lives in lua/strata/ (its commands in lua/strata/cmd/), scripts/ keeping the developer tooling", function()
+    for _, f in ipairs{ "init.lua", "world.lua", "handle.lua", "cli.lua", "cmd/run.lua", "cmd/play.lua" } do
+      assert.is_string(support.read(root .. "/lua/strata/" .. f), f)
+    end
+    assert.is_nil(support.read(root .. "/scripts/strata/init.lua"))
+    for _, f in ipairs{ "build", "test", "env", "deps", "demo", "bench", "fuzz", "pictures" } do
+      assert.is_string(support.read(root .. "/scripts/" .. f), f)
+    end
+    assert.equal("lua/strata", support.library_dir)
+    -- the library the specs run is that one
+    local found = package.searchpath("strata.world", package.path)
+    assert.is_truthy(found and found:find("lua/strata/world.lua", 1, true), found)
+  end)
 end)
+

@@ -88,7 +88,7 @@ end
 
 -- The Lua library's files (every .lua file of strata's Lua half, its CLI's
 -- commands too), as paths from the source tree's root, sorted.
-M.library_dir = "scripts/strata"
+M.library_dir = "lua/strata"
 function M.library_files()
   local root = os.getenv("STRATA_SOURCE_DIR") or "."
   local out = {}

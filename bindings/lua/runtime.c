@@ -2,7 +2,7 @@
 ** runtime.c - a strata_runtime for a Lua world, as "strata.runtime"
 ** userdata (core.runtime.new(state, dispatch)): the core's area, floor,
 ** feature, unique, travel, event, clock and branch room functions as methods
-** taking and giving uids. scripts/strata/areas.lua, runtime.lua and
+** taking and giving uids. lua/strata/areas.lua, runtime.lua and
 ** branches.lua make handles of them; errors are raised named by the Lua
 ** API function each method does the work of (rt_public), from the core's
 ** message, which names no function.
@@ -541,7 +541,7 @@ static const luaL_Reg rt_methods[] = {
 
 /* The Lua API function each method does the work of, naming its errors.
 ** Methods serving several (emit, advance) raise the message alone, for the
-** public function's boundary to name (scripts/strata/boundary.lua). */
+** public function's boundary to name (lua/strata/boundary.lua). */
 static const luaL_Reg rt_public[] = {
   { "area:floor", rt_floor }, { "area:add_floor", rt_add_floor }, { "area:forget_floor", rt_forget_floor },
   { "world:create_area", rt_create_area }, { "area:delete", rt_delete_area },
