@@ -28,9 +28,7 @@ local PARENT, STARTING, DEEPEST, VISITED, UNIQUE, GENERATOR, CONQUERED = 1, 2, 3
 
 local function fail(fmt, ...) error(fmt:format(...), 0) end
 
-local function is_handle(v, kind)
-  return handle_of.is(v) and (kind == nil or v.kind == kind)
-end
+local is_handle = handle_of.is
 
 local function check_handle(w, v, kind, what)
   if not is_handle(v) then fail("%s: expected a %s handle, got %s", what, kind, type(v)) end

@@ -22,7 +22,10 @@ local handle_data = setmetatable({}, { __mode = "k" }) -- handle -> { uid =, kin
 local function label(kind, uid) return kind .. "#" .. uid end
 M.label = label
 
-function M.is(v) return type(v) == "table" and getmt(v) == Handle end
+-- Whether v is a handle (of an object of `kind`, when given).
+function M.is(v, kind)
+  return type(v) == "table" and getmt(v) == Handle and (kind == nil or handle_data[v].kind == kind)
+end
 local is_handle = M.is
 
 -- The handle of object uid of world w (one per object while it is used), or

@@ -24,9 +24,7 @@ local handle = handle_of.new
 
 local function fail(fmt, ...) error(fmt:format(...), 0) end
 
-local function is_handle(v, kind)
-  return handle_of.is(v) and (kind == nil or v.kind == kind)
-end
+local is_handle = handle_of.is
 
 -- extra becomes the ctx: with the world as mod code sees it (its view).
 local function ctx_for(w, extra)
