@@ -22,7 +22,7 @@
 ** lstrata_add_methods, lstrata_name_functions); the raising helpers below
 ** name the running function by that. In functions only strata's own Lua
 ** calls (no public name) they raise in Lua's own words, which the Lua side
-** (scripts/strata/boundary.lua) turns into the name of its public function.
+** (lua/strata/boundary.lua) turns into the name of its public function.
 ** So bindings raise through these, never luaL_argerror, luaL_check* or
 ** luaL_error. */
 
