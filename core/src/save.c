@@ -95,10 +95,15 @@ static void sum_u64(rowsum *r, uint64_t v) {
   for (int i = 0; i < 8; i++) le[i] = (unsigned char)(v >> (8 * i));
   sum_bytes(r, le, 8);
 }
-static void sum_start(rowsum *r, int table, uint64_t file_id) {
-  r->h = 0xcbf29ce484222325ull;
-  sum_bytes(r, table_names[table], strlen(table_names[table]) + 1);
-  if (file_id) sum_u64(r, file_id);
+/* Where every row of each table starts: its name and the file's id, hashed
+** once per save or open rather than once per row. */
+static void sum_seeds(uint64_t seeds[NTABLES], uint64_t file_id) {
+  for (int t = 0; t < NTABLES; t++) {
+    rowsum r = { 0xcbf29ce484222325ull };
+    sum_bytes(&r, table_names[t], strlen(table_names[t]) + 1);
+    if (file_id) sum_u64(&r, file_id);
+    seeds[t] = r.h;
+  }
 }
 static void sum_typed(rowsum *r, unsigned char type, const void *p, size_t n) {
   sum_bytes(r, &type, 1);
@@ -130,9 +135,8 @@ static uint64_t sum_mix(int64_t sum) {
 }
 
 /* The checksum of the row the statement is on: its columns but the last. */
-static int64_t sum_row(sqlite3_stmt *s, int table, uint64_t file_id) {
-  rowsum r;
-  sum_start(&r, table, file_id);
+static int64_t sum_row(sqlite3_stmt *s, uint64_t seed) {
+  rowsum r = { seed };
   int n = sqlite3_column_count(s) - 1;
   for (int c = 0; c < n; c++) {
     switch (sqlite3_column_type(s, c)) {
@@ -322,18 +326,26 @@ typedef struct writer {
   sqlite3 *db;
   sqlite3_stmt *ins[NTABLES]; /* INSERT per table, prepared on first use */
   sqlite3_stmt *del[NTABLES]; /* DELETE by key (incremental saves) */
-  sqlite3_stmt *del_range;    /* DELETE of a map's chunk rows */
+  sqlite3_stmt *sel[NTABLES]; /* the checksums of the rows it would delete */
   sqlite3_stmt *find_map;     /* where the file holds a map's chunks */
   sqlite3_stmt *find_end;     /* the row after the last chunk's */
   int64_t next_id;            /* full saves: the next map's first chunk row */
   strata_buffer buf, buf2, cells;
   int64_t rows[NTABLES];      /* rows each table holds */
   uint64_t sums[NTABLES];     /* and their sum (sum_mix of each checksum) */
+  uint64_t seeds[NTABLES];    /* where each table's row checksums start */
   save_gen gen;               /* what meta says of this save */
 } writer;
 
-/* A row of table t: its checksum, started (sum_start) for this file. */
-static void row_start(const writer *wr, rowsum *r, int t) { sum_start(r, t, wr->gen.file_id); }
+static void writer_init(writer *wr, const save_gen *gen) {
+  memset(wr, 0, sizeof *wr);
+  wr->next_id = 1;
+  wr->gen = *gen;
+  sum_seeds(wr->seeds, gen->file_id);
+}
+
+/* A row of table t: its checksum, started for this file. */
+static void row_start(const writer *wr, rowsum *r, int t) { r->h = wr->seeds[t]; }
 
 /* Binds the checksum as the row's last column, runs the insert of table t
 ** and resets it, counting the row in the table's count and sum; returns an
@@ -359,17 +371,11 @@ static const char *const insert_sql[NTABLES] = {
   "INSERT INTO maps VALUES(?, ?, ?, ?, ?)",
   "INSERT INTO tiles VALUES(?, ?, ?, ?, ?, ?)",
 };
-/* Each returns the checksums of the rows it deleted, which leave their
-** table's sum. */
-static const char *const delete_sql[NTABLES] = {
-  NULL,
-  "DELETE FROM mods RETURNING sum",
-  "DELETE FROM objects WHERE uid = ? RETURNING sum",
-  "DELETE FROM timers WHERE uid = ? RETURNING sum",
-  "DELETE FROM subscriptions WHERE uid = ? RETURNING sum",
-  "DELETE FROM rng RETURNING sum",
-  "DELETE FROM maps WHERE map = ? RETURNING sum",
-  "DELETE FROM tiles WHERE id = ? RETURNING sum",
+/* The rows an incremental save deletes: by key, a range of chunk rows, or
+** (mods, rng) all. */
+static const char *const delete_where[NTABLES] = {
+  NULL, "", " WHERE uid = ?1", " WHERE uid = ?1", " WHERE uid = ?1", "", " WHERE map = ?1",
+  " WHERE id >= ?1 AND id < ?2",
 };
 
 static int ins(writer *wr, int t, sqlite3_stmt **out) {
@@ -390,8 +396,8 @@ static void writer_done(writer *wr) {
   for (int t = 0; t < NTABLES; t++) {
     finalize(&wr->ins[t]);
     finalize(&wr->del[t]);
+    finalize(&wr->sel[t]);
   }
-  finalize(&wr->del_range);
   finalize(&wr->find_map);
   finalize(&wr->find_end);
   strata_buffer_free(&wr->buf);
@@ -399,26 +405,36 @@ static void writer_done(writer *wr) {
   strata_buffer_free(&wr->cells);
 }
 
-/* Runs a delete of table t's rows (a statement RETURNING their checksums),
-** taking them out of the table's count and sum. */
-static int run_delete(writer *wr, int t, sqlite3_stmt *s) {
-  int rc;
-  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-    wr->rows[t]--;
-    wr->sums[t] -= sum_mix(sqlite3_column_int64(s, 0));
+/* Deletes table t's rows of delete_where (bound to a and b), their
+** checksums first read and taken out of the table's sum, and the rows out
+** of its count. A SELECT then a DELETE: SQLite's DELETE ... RETURNING costs
+** five times as much, and most deletes of a save find nothing (a changed
+** uid is looked for in three tables). */
+static int delete_rows(writer *wr, int t, int64_t a, int64_t b) {
+  char sql[96];
+  sqlite3_stmt **st[2] = { &wr->sel[t], &wr->del[t] };
+  for (int i = 0; i < 2; i++) {
+    if (!*st[i]) {
+      snprintf(sql, sizeof sql, "%s %s%s", i ? "DELETE FROM" : "SELECT sum FROM", table_names[t], delete_where[t]);
+      if (sqlite3_prepare_v2(wr->db, sql, -1, st[i], NULL) != SQLITE_OK) return sqlite3_errcode(wr->db);
+    }
+    int n = sqlite3_bind_parameter_count(*st[i]);
+    if (n >= 1) sqlite3_bind_int64(*st[i], 1, a);
+    if (n >= 2) sqlite3_bind_int64(*st[i], 2, b);
   }
-  sqlite3_reset(s);
-  return rc == SQLITE_DONE ? SQLITE_OK : rc;
-}
-
-/* Deletes table t's row of key (or, for mods and rng, every row). */
-static int delete_rows(writer *wr, int t, uint64_t key) {
-  sqlite3_stmt *s = wr->del[t];
-  if (!s && sqlite3_prepare_v2(wr->db, delete_sql[t], -1, &wr->del[t], NULL) != SQLITE_OK)
-    return sqlite3_errcode(wr->db);
-  s = wr->del[t];
-  if (sqlite3_bind_parameter_count(s)) sqlite3_bind_int64(s, 1, (int64_t)key);
-  return run_delete(wr, t, s);
+  int rc, found = 0;
+  while ((rc = sqlite3_step(wr->sel[t])) == SQLITE_ROW) {
+    found++;
+    wr->sums[t] -= sum_mix(sqlite3_column_int64(wr->sel[t], 0));
+  }
+  sqlite3_reset(wr->sel[t]);
+  if (rc != SQLITE_DONE) return rc;
+  if (!found) return SQLITE_OK;
+  rc = sqlite3_step(wr->del[t]);
+  sqlite3_reset(wr->del[t]);
+  if (rc != SQLITE_DONE) return rc;
+  wr->rows[t] -= found;
+  return SQLITE_OK;
 }
 
 static int put_mod(writer *wr, int64_t ord, const strata_mod_version *m) {
@@ -546,15 +562,7 @@ static int find_map(writer *wr, uint64_t uid, int64_t *first, int64_t *n) {
 }
 
 /* Deletes the chunk rows first .. first + n - 1. */
-static int delete_chunks(writer *wr, int64_t first, int64_t n) {
-  if (!wr->del_range &&
-      sqlite3_prepare_v2(wr->db, "DELETE FROM tiles WHERE id >= ? AND id < ? RETURNING sum", -1, &wr->del_range,
-                         NULL) != SQLITE_OK)
-    return sqlite3_errcode(wr->db);
-  sqlite3_bind_int64(wr->del_range, 1, first);
-  sqlite3_bind_int64(wr->del_range, 2, first + n);
-  return run_delete(wr, T_TILES, wr->del_range);
-}
+static int delete_chunks(writer *wr, int64_t first, int64_t n) { return delete_rows(wr, T_TILES, first, first + n); }
 
 static int put_streams(writer *wr, const strata_world *w) {
   sqlite3_stmt *s = NULL;
@@ -738,9 +746,9 @@ static int write_changes(writer *wr, strata_world *w, const strata_mod_version *
     const strata_object *o = strata_world_object(w, uid);
     size_t ti = o ? (size_t)-1 : find_timer(w, index, uid);
     size_t si = o || ti != (size_t)-1 ? (size_t)-1 : find_sub(w, uid);
-    rc = delete_rows(wr, T_OBJECTS, uid);
-    if (!rc) rc = delete_rows(wr, T_TIMERS, uid);
-    if (!rc) rc = delete_rows(wr, T_SUBS, uid);
+    rc = delete_rows(wr, T_OBJECTS, (int64_t)uid, 0);
+    if (!rc) rc = delete_rows(wr, T_TIMERS, (int64_t)uid, 0);
+    if (!rc) rc = delete_rows(wr, T_SUBS, (int64_t)uid, 0);
     if (rc) break;
     if (o) rc = put_object(wr, o);
     else if (ti != (size_t)-1) rc = put_timer(wr, &w->timers[ti]);
@@ -770,15 +778,15 @@ static int write_changes(writer *wr, strata_world *w, const strata_mod_version *
         }
       continue;
     }
-    rc = delete_rows(wr, T_MAPS, uid);
+    rc = delete_rows(wr, T_MAPS, (int64_t)uid, 0);
     if (!rc && n) rc = delete_chunks(wr, first, n);
     if (!rc && m && !(rc = find_map(wr, 0, &first, &n))) rc = put_tiles(wr, o, first);
   }
   if (!rc && w->streams_dirty) {
-    rc = delete_rows(wr, T_RNG, 0);
+    rc = delete_rows(wr, T_RNG, 0, 0);
     if (!rc) rc = put_streams(wr, w);
   }
-  if (!rc) rc = delete_rows(wr, T_MODS, 0);
+  if (!rc) rc = delete_rows(wr, T_MODS, 0, 0);
   for (size_t i = 0; i < nmods && !rc; i++) rc = put_mod(wr, (int64_t)i, &mods[i]);
   if (rc || *mismatch) return rc;
   if (wr->rows[T_OBJECTS] != (int64_t)w->count || wr->rows[T_TIMERS] != (int64_t)w->ntimers ||
@@ -983,9 +991,7 @@ static strata_status save_full(const strata_world *w, const char *path, const st
   if (fd < 0) return STRATA_EIO;
   sqlite3 *db = NULL;
   writer wr;
-  memset(&wr, 0, sizeof wr);
-  wr.next_id = 1;
-  wr.gen = *gen;
+  writer_init(&wr, gen);
   int rc = sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
   if (rc == SQLITE_OK) {
     wr.db = db;
@@ -1015,8 +1021,7 @@ static strata_status save_changes(strata_world *w, const char *path, const strat
   sqlite3 *db = NULL;
   sqlite3_stmt *s = NULL;
   writer wr;
-  memset(&wr, 0, sizeof wr);
-  wr.gen = *gen;
+  writer_init(&wr, gen);
   int rc, mismatch = 0, have = 0;
   *fallback = 0;
   if ((rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL)) != SQLITE_OK) goto fail;
@@ -1245,6 +1250,7 @@ static strata_status col_value(sqlite3_stmt *s, int col, strata_value *out, cons
 ** the sum of the checksums read so far (sum_mix), which meta's must equal. */
 typedef struct save_tie {
   uint64_t file_id;
+  uint64_t seeds[NTABLES]; /* sum_seeds of file_id */
   uint64_t sums[NTABLES];
 } save_tie;
 
@@ -1397,7 +1403,7 @@ static int row_ok(save_tie *tie, sqlite3_stmt *s, int table) {
   if (sqlite3_column_type(s, last) != SQLITE_INTEGER) return 0;
   int64_t want = sqlite3_column_int64(s, last);
   tie->sums[table] += sum_mix(want);
-  return sum_holds((uint64_t)sum_row(s, table, tie->file_id), (uint64_t)want);
+  return sum_holds((uint64_t)sum_row(s, tie->seeds[table]), (uint64_t)want);
 }
 
 static strata_status bad_row(strata_error *err, int table, long long key) {
@@ -1436,6 +1442,7 @@ static strata_status read_tie(sqlite3 *db, save_tie *tie, strata_error *err) {
            !parse_hex16((const char *)sqlite3_column_text(s, 0), (size_t)sqlite3_column_bytes(s, 0), &tie->file_id))
     st = strata_error_set(err, STRATA_EPARSE, "not a strata world save (meta table incomplete or unknown)");
   sqlite3_finalize(s);
+  sum_seeds(tie->seeds, tie->file_id);
   return st;
 }
 
