@@ -12,10 +12,12 @@
 ** exactly this one (the tables, their columns, nothing else: no view,
 ** trigger or index); meta holds
 ** each table's row count; every row ends with a checksum of its contents
-** (the table's name and each column's type and bytes), so a row is checked on
-** its own and a save that rewrote only what changed would stay cheap. Any
-** read error, a count or checksum that does not match, or a value out of
-** range is "cannot open". A progress handler bounds the work of any query by
+** (the table's name, the file's id and each column's type and bytes), so a
+** row is checked on its own and a save that rewrote only what changed would
+** stay cheap; meta sums each table's checksums, and its own rows, so that
+** rows valid in another save do not pass for this one's. Any read error, a
+** count, checksum or sum that does not match, or a value out of range is
+** "cannot open". A progress handler bounds the work of any query by
 ** the size of the file, and memory at open follows the file (tile cells are
 ** at least a byte each; objects are kept in pages, not by largest uid).
 ** Maps are stored by chunks of TILEMAP_CHUNK x TILEMAP_CHUNK cells, a row
