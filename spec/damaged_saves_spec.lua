@@ -1,6 +1,7 @@
 -- Saves that cannot lie: a real save, damaged (one leaf page of each table
 -- zeroed; random bits flipped in 300 copies; meta replaced by a recursive
--- view; a view, trigger or index added; one uid moved far away), opens as
+-- view; a view, trigger or index added; one uid moved far away; rows, tables
+-- and pages valid in another save of the same game spliced in), opens as
 -- exactly what was saved, compared object by object, or not at all
 -- ("cannot open"). Each run is a child process under a time limit, so that a
 -- hang fails here instead of stalling the suite (spec/fixtures/damage.lua).
@@ -58,5 +59,25 @@ describe("a damaged save", function()
     -- with the checksum forged, it opens as what it says, at the cost of the file
     assert.matches("forged uid 2%^39: opened, 304 objects, the moved one there", out)
     assert.is_true(tonumber(out:match("RSS grew ([%d.]+) MB")) < 64, out)
+  end)
+
+  -- Saves tied to themselves (docs/saves.md, "A save is one whole"): each is
+  -- refused, and the one line names the table.
+  it("with a row, a timer, a chunk, the seed row or a whole table of another save of the game does not open", function()
+    local lines = run("splices")
+    assert.is_true(#lines >= 18, #lines .. " cases")
+    for _, l in ipairs(lines) do
+      assert.is_true(l.copies > 0, l.line)
+      assert.equal(l.copies, l.failed, l.line)
+    end
+  end)
+
+  it("with a page an incremental save changed put back as it was (a lost write) does not open", function()
+    local lines = run("stale")
+    assert.equal(2, #lines)
+    for _, l in ipairs(lines) do
+      assert.is_true(l.copies >= 5, l.line)
+      assert.equal(l.copies, l.failed, l.line)
+    end
   end)
 end)

@@ -10,7 +10,8 @@ local function new_world()
 end
 
 -- Everything a save holds, as text, to compare states (but its generation:
--- file.id and save.*, new with every save).
+-- file.id and save.*, new with every save, and the checksums and sums, which
+-- cover file.id).
 local function saved(w)
   local path = os.tmpname()
   w:save(path)
@@ -18,7 +19,9 @@ local function saved(w)
   local text = f:read("a")
   f:close()
   os.remove(path)
-  return (text:gsub("INSERT INTO meta VALUES%('file%.id'[^\n]*\n", ""):gsub("INSERT INTO meta VALUES%('save%.[^\n]*\n", ""))
+  text = text:gsub("INSERT INTO meta VALUES%('file%.id'[^\n]*\n", ""):gsub("INSERT INTO meta VALUES%('save%.[^\n]*\n", "")
+  text = text:gsub("INSERT INTO meta VALUES%('sum%.[^\n]*\n", "")
+  return (text:gsub("(INSERT INTO [^\n]*),%-?%d+%);\n", "%1);\n"))
 end
 
 describe("a failing timer handler", function()
@@ -74,8 +77,8 @@ describe("a failing timer handler", function()
     w:advance(5)
     twin:advance(5)
     -- the same objects, tiles, tokens, timers and streams (uids drawn by the
-    -- failed handler stay used: only the counter differs, and its row's checksum)
-    local a, b = saved(w):gsub("'next_uid',%d+,%-?%d+", ""), saved(twin):gsub("'next_uid',%d+,%-?%d+", "")
+    -- failed handler stay used: only the counter differs)
+    local a, b = saved(w):gsub("'next_uid',%d+", ""), saved(twin):gsub("'next_uid',%d+", "")
     assert.equal(b, a)
   end)
 end)

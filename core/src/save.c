@@ -12,10 +12,12 @@
 ** exactly this one (the tables, their columns, nothing else: no view,
 ** trigger or index); meta holds
 ** each table's row count; every row ends with a checksum of its contents
-** (the table's name and each column's type and bytes), so a row is checked on
-** its own and a save that rewrote only what changed would stay cheap. Any
-** read error, a count or checksum that does not match, or a value out of
-** range is "cannot open". A progress handler bounds the work of any query by
+** (the table's name, the file's id and each column's type and bytes), so a
+** row is checked on its own and a save that rewrote only what changed would
+** stay cheap; meta sums each table's checksums, and its own rows, so that
+** rows valid in another save do not pass for this one's. Any read error, a
+** count, checksum or sum that does not match, or a value out of range is
+** "cannot open". A progress handler bounds the work of any query by
 ** the size of the file, and memory at open follows the file (tile cells are
 ** at least a byte each; objects are kept in pages, not by largest uid).
 ** Maps are stored by chunks of TILEMAP_CHUNK x TILEMAP_CHUNK cells, a row
@@ -71,10 +73,19 @@ static const char *const table_sql[NTABLES] = {
 enum { T_META, T_MODS, T_OBJECTS, T_TIMERS, T_SUBS, T_RNG, T_MAPS, T_TILES };
 
 /* ---- row checksums ----
-** FNV-1a over the table's name, then per column a type byte, a length and
-** the bytes (integers and reals as 8 little-endian bytes). The writer feeds
-** the values it binds, the reader what SQLite gives back: equal only when
-** every column came back as it was written, in type and in bytes. */
+** FNV-1a over the table's name, the file's identity (file.id; none in a file
+** from before saves were tied, docs/saves.md), then per column a type byte,
+** a length and the bytes (integers and reals as 8 little-endian bytes). The
+** writer feeds the values it binds, the reader what SQLite gives back: equal
+** only when every column came back as it was written, in type and in bytes,
+** into the file it was written for.
+**
+** Each table's rows are summed in meta (sum.<table>: the sum mod 2^64 of
+** mix(checksum) over its rows, which a save keeps by subtracting a deleted
+** row's and adding a new one's, whatever the order), and sum.meta sums meta's
+** other rows (the generation, the counts and those sums): a row of another
+** save of this file, valid on its own, or a row gone with its count, no
+** longer adds up. */
 typedef struct rowsum { uint64_t h; } rowsum;
 
 static void sum_bytes(rowsum *r, const void *p, size_t n) {
@@ -86,9 +97,15 @@ static void sum_u64(rowsum *r, uint64_t v) {
   for (int i = 0; i < 8; i++) le[i] = (unsigned char)(v >> (8 * i));
   sum_bytes(r, le, 8);
 }
-static void sum_start(rowsum *r, int table) {
-  r->h = 0xcbf29ce484222325ull;
-  sum_bytes(r, table_names[table], strlen(table_names[table]) + 1);
+/* Where every row of each table starts: its name and the file's id, hashed
+** once per save or open rather than once per row. */
+static void sum_seeds(uint64_t seeds[NTABLES], uint64_t file_id) {
+  for (int t = 0; t < NTABLES; t++) {
+    rowsum r = { 0xcbf29ce484222325ull };
+    sum_bytes(&r, table_names[t], strlen(table_names[t]) + 1);
+    if (file_id) sum_u64(&r, file_id);
+    seeds[t] = r.h;
+  }
 }
 static void sum_typed(rowsum *r, unsigned char type, const void *p, size_t n) {
   sum_bytes(r, &type, 1);
@@ -110,10 +127,18 @@ static void sum_real(rowsum *r, double v) {
 static void sum_null(rowsum *r) { unsigned char type = SQLITE_NULL; sum_bytes(r, &type, 1); }
 static int64_t sum_value(const rowsum *r) { return (int64_t)r->h; }
 
+/* What a row's checksum adds to its table's sum: FNV-1a's bits mixed
+** (splitmix64's finalizer), so that sums of related rows do not cancel. */
+static uint64_t sum_mix(int64_t sum) {
+  uint64_t z = (uint64_t)sum;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
 /* The checksum of the row the statement is on: its columns but the last. */
-static int64_t sum_row(sqlite3_stmt *s, int table) {
-  rowsum r;
-  sum_start(&r, table);
+static int64_t sum_row(sqlite3_stmt *s, uint64_t seed) {
+  rowsum r = { seed };
   int n = sqlite3_column_count(s) - 1;
   for (int c = 0; c < n; c++) {
     switch (sqlite3_column_type(s, c)) {
@@ -265,16 +290,6 @@ static int b_null(sqlite3_stmt *s, rowsum *r, int col) {
   return sqlite3_bind_null(s, col);
 }
 
-/* Binds the checksum as the row's last column, runs the insert and resets it;
-** returns an sqlite code. */
-static int step(sqlite3_stmt *s, const rowsum *r, int col, int64_t *rows) {
-  sqlite3_bind_int64(s, col, sum_value(r));
-  int rc = sqlite3_step(s);
-  sqlite3_reset(s);
-  sqlite3_clear_bindings(s);
-  if (rc == SQLITE_DONE) { (*rows)++; return SQLITE_OK; }
-  return rc;
-}
 
 /* ---- the save's generation ----
 ** Every save writes in meta: file.id, a random 64-bit id drawn by each full
@@ -288,6 +303,7 @@ static int step(sqlite3_stmt *s, const rowsum *r, int col, int64_t *rows) {
 ** a uint64 does not fit SQLite's signed integer). */
 #define GEN_ROWS 4
 #define GEN_BIT (1 << 13) /* read_all's bit of the first, past the required rows' */
+#define SUM_BIT (1 << 17) /* read_all's bit of sum.meta, the first sum, past the generation's */
 static const char *const gen_keys[GEN_ROWS] = { "file.id", "save.id", "save.prev", "save.count" };
 
 static void hex16(uint64_t v, char out[17]) { snprintf(out, 17, "%016llx", (unsigned long long)v); }
@@ -312,14 +328,40 @@ typedef struct writer {
   sqlite3 *db;
   sqlite3_stmt *ins[NTABLES]; /* INSERT per table, prepared on first use */
   sqlite3_stmt *del[NTABLES]; /* DELETE by key (incremental saves) */
-  sqlite3_stmt *del_range;    /* DELETE of a map's chunk rows */
+  sqlite3_stmt *sel[NTABLES]; /* the checksums of the rows it would delete */
   sqlite3_stmt *find_map;     /* where the file holds a map's chunks */
   sqlite3_stmt *find_end;     /* the row after the last chunk's */
   int64_t next_id;            /* full saves: the next map's first chunk row */
   strata_buffer buf, buf2, cells;
   int64_t rows[NTABLES];      /* rows each table holds */
+  uint64_t sums[NTABLES];     /* and their sum (sum_mix of each checksum) */
+  uint64_t seeds[NTABLES];    /* where each table's row checksums start */
   save_gen gen;               /* what meta says of this save */
 } writer;
+
+static void writer_init(writer *wr, const save_gen *gen) {
+  memset(wr, 0, sizeof *wr);
+  wr->next_id = 1;
+  wr->gen = *gen;
+  sum_seeds(wr->seeds, gen->file_id);
+}
+
+/* A row of table t: its checksum, started for this file. */
+static void row_start(const writer *wr, rowsum *r, int t) { r->h = wr->seeds[t]; }
+
+/* Binds the checksum as the row's last column, runs the insert of table t
+** and resets it, counting the row in the table's count and sum; returns an
+** sqlite code. */
+static int step(writer *wr, int t, sqlite3_stmt *s, const rowsum *r, int col) {
+  sqlite3_bind_int64(s, col, sum_value(r));
+  int rc = sqlite3_step(s);
+  sqlite3_reset(s);
+  sqlite3_clear_bindings(s);
+  if (rc != SQLITE_DONE) return rc;
+  wr->rows[t]++;
+  wr->sums[t] += sum_mix(sum_value(r));
+  return SQLITE_OK;
+}
 
 static const char *const insert_sql[NTABLES] = {
   "INSERT OR REPLACE INTO meta VALUES(?, ?, ?)",
@@ -331,15 +373,11 @@ static const char *const insert_sql[NTABLES] = {
   "INSERT INTO maps VALUES(?, ?, ?, ?, ?)",
   "INSERT INTO tiles VALUES(?, ?, ?, ?, ?, ?)",
 };
-static const char *const delete_sql[NTABLES] = {
-  NULL,
-  "DELETE FROM mods",
-  "DELETE FROM objects WHERE uid = ?",
-  "DELETE FROM timers WHERE uid = ?",
-  "DELETE FROM subscriptions WHERE uid = ?",
-  "DELETE FROM rng",
-  "DELETE FROM maps WHERE map = ?",
-  "DELETE FROM tiles WHERE id = ?",
+/* The rows an incremental save deletes: by key, a range of chunk rows, or
+** (mods, rng) all. */
+static const char *const delete_where[NTABLES] = {
+  NULL, "", " WHERE uid = ?1", " WHERE uid = ?1", " WHERE uid = ?1", "", " WHERE map = ?1",
+  " WHERE id >= ?1 AND id < ?2",
 };
 
 static int ins(writer *wr, int t, sqlite3_stmt **out) {
@@ -360,8 +398,8 @@ static void writer_done(writer *wr) {
   for (int t = 0; t < NTABLES; t++) {
     finalize(&wr->ins[t]);
     finalize(&wr->del[t]);
+    finalize(&wr->sel[t]);
   }
-  finalize(&wr->del_range);
   finalize(&wr->find_map);
   finalize(&wr->find_end);
   strata_buffer_free(&wr->buf);
@@ -369,18 +407,35 @@ static void writer_done(writer *wr) {
   strata_buffer_free(&wr->cells);
 }
 
-/* Deletes table t's row of key (or, for mods and rng, every row), keeping
-** the row count. */
-static int delete_rows(writer *wr, int t, uint64_t key) {
-  sqlite3_stmt *s = wr->del[t];
-  if (!s && sqlite3_prepare_v2(wr->db, delete_sql[t], -1, &wr->del[t], NULL) != SQLITE_OK)
-    return sqlite3_errcode(wr->db);
-  s = wr->del[t];
-  if (sqlite3_bind_parameter_count(s)) sqlite3_bind_int64(s, 1, (int64_t)key);
-  int rc = sqlite3_step(s);
-  sqlite3_reset(s);
+/* Deletes table t's rows of delete_where (bound to a and b), their
+** checksums first read and taken out of the table's sum, and the rows out
+** of its count. A SELECT then a DELETE: SQLite's DELETE ... RETURNING costs
+** five times as much, and most deletes of a save find nothing (a changed
+** uid is looked for in three tables). */
+static int delete_rows(writer *wr, int t, int64_t a, int64_t b) {
+  char sql[96];
+  sqlite3_stmt **st[2] = { &wr->sel[t], &wr->del[t] };
+  for (int i = 0; i < 2; i++) {
+    if (!*st[i]) {
+      snprintf(sql, sizeof sql, "%s %s%s", i ? "DELETE FROM" : "SELECT sum FROM", table_names[t], delete_where[t]);
+      if (sqlite3_prepare_v2(wr->db, sql, -1, st[i], NULL) != SQLITE_OK) return sqlite3_errcode(wr->db);
+    }
+    int n = sqlite3_bind_parameter_count(*st[i]);
+    if (n >= 1) sqlite3_bind_int64(*st[i], 1, a);
+    if (n >= 2) sqlite3_bind_int64(*st[i], 2, b);
+  }
+  int rc, found = 0;
+  while ((rc = sqlite3_step(wr->sel[t])) == SQLITE_ROW) {
+    found++;
+    wr->sums[t] -= sum_mix(sqlite3_column_int64(wr->sel[t], 0));
+  }
+  sqlite3_reset(wr->sel[t]);
   if (rc != SQLITE_DONE) return rc;
-  wr->rows[t] -= sqlite3_changes(wr->db);
+  if (!found) return SQLITE_OK;
+  rc = sqlite3_step(wr->del[t]);
+  sqlite3_reset(wr->del[t]);
+  if (rc != SQLITE_DONE) return rc;
+  wr->rows[t] -= found;
   return SQLITE_OK;
 }
 
@@ -389,11 +444,11 @@ static int put_mod(writer *wr, int64_t ord, const strata_mod_version *m) {
   rowsum r;
   int rc = ins(wr, T_MODS, &s);
   if (rc) return rc;
-  sum_start(&r, T_MODS);
+  row_start(wr, &r, T_MODS);
   b_int(s, &r, 1, ord);
   b_text(s, &r, 2, m->id);
   b_text(s, &r, 3, m->version);
-  return step(s, &r, 4, &wr->rows[T_MODS]);
+  return step(wr, T_MODS, s, &r, 4);
 }
 
 static int put_object(writer *wr, const strata_object *o) {
@@ -401,7 +456,7 @@ static int put_object(writer *wr, const strata_object *o) {
   rowsum r;
   int rc = ins(wr, T_OBJECTS, &s);
   if (rc) return rc;
-  sum_start(&r, T_OBJECTS);
+  row_start(wr, &r, T_OBJECTS);
   b_int(s, &r, 1, (int64_t)o->uid);
   b_text(s, &r, 2, o->kind);
   b_text(s, &r, 3, o->archetype);
@@ -414,7 +469,7 @@ static int put_object(writer *wr, const strata_object *o) {
   }
   rc = b_value(s, &r, 7, &o->tags, &wr->buf);
   if (!rc) rc = b_value(s, &r, 8, &o->props, &wr->buf2);
-  if (!rc) rc = step(s, &r, 9, &wr->rows[T_OBJECTS]);
+  if (!rc) rc = step(wr, T_OBJECTS, s, &r, 9);
   else sqlite3_clear_bindings(s);
   return rc;
 }
@@ -424,13 +479,13 @@ static int put_timer(writer *wr, const strata_timer *t) {
   rowsum r;
   int rc = ins(wr, T_TIMERS, &s);
   if (rc) return rc;
-  sum_start(&r, T_TIMERS);
+  row_start(wr, &r, T_TIMERS);
   b_int(s, &r, 1, (int64_t)t->uid);
   b_real(s, &r, 2, t->due);
   b_real(s, &r, 3, t->every);
   b_text(s, &r, 4, t->handler);
   rc = b_value(s, &r, 5, &t->args, &wr->buf);
-  if (!rc) rc = step(s, &r, 6, &wr->rows[T_TIMERS]);
+  if (!rc) rc = step(wr, T_TIMERS, s, &r, 6);
   return rc;
 }
 
@@ -439,14 +494,14 @@ static int put_sub(writer *wr, const strata_subscription *u) {
   rowsum r;
   int rc = ins(wr, T_SUBS, &s);
   if (rc) return rc;
-  sum_start(&r, T_SUBS);
+  row_start(wr, &r, T_SUBS);
   b_int(s, &r, 1, (int64_t)u->uid);
   b_int(s, &r, 2, (int64_t)u->object);
   b_text(s, &r, 3, u->event);
   b_text(s, &r, 4, u->handler);
   rc = b_value(s, &r, 5, &u->args, &wr->buf);
   b_int(s, &r, 6, u->priority);
-  if (!rc) rc = step(s, &r, 7, &wr->rows[T_SUBS]);
+  if (!rc) rc = step(wr, T_SUBS, s, &r, 7);
   return rc;
 }
 
@@ -456,13 +511,13 @@ static int put_chunk(writer *wr, const strata_object *o, int64_t first, uint32_t
   int rc = ins(wr, T_TILES, &s);
   if (rc) return rc;
   if (!encode_chunk(o->tilemap, chunk_at(o->tilemap, c), &wr->buf, &wr->cells)) return SQLITE_NOMEM;
-  sum_start(&r, T_TILES);
+  row_start(wr, &r, T_TILES);
   b_int(s, &r, 1, first + c);
   b_int(s, &r, 2, (int64_t)o->uid);
   b_int(s, &r, 3, (int64_t)c);
   b_blob(s, &r, 4, wr->buf.data, wr->buf.len);
   b_blob(s, &r, 5, wr->cells.data, wr->cells.len);
-  return step(s, &r, 6, &wr->rows[T_TILES]);
+  return step(wr, T_TILES, s, &r, 6);
 }
 
 static uint32_t chunk_count(const strata_tilemap *m) { return m->chunk_cols * m->chunk_rows; }
@@ -473,12 +528,12 @@ static int put_tiles(writer *wr, const strata_object *o, int64_t first) {
   rowsum r;
   int rc = ins(wr, T_MAPS, &s);
   if (rc) return rc;
-  sum_start(&r, T_MAPS);
+  row_start(wr, &r, T_MAPS);
   b_int(s, &r, 1, (int64_t)o->uid);
   b_int(s, &r, 2, strata_tilemap_width(o->tilemap));
   b_int(s, &r, 3, strata_tilemap_height(o->tilemap));
   b_int(s, &r, 4, first);
-  rc = step(s, &r, 5, &wr->rows[T_MAPS]);
+  rc = step(wr, T_MAPS, s, &r, 5);
   for (uint32_t c = 0; c < chunk_count(o->tilemap) && !rc; c++) rc = put_chunk(wr, o, first, c);
   return rc;
 }
@@ -508,19 +563,8 @@ static int find_map(writer *wr, uint64_t uid, int64_t *first, int64_t *n) {
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-/* Deletes the chunk rows first .. first + n - 1, keeping the row count. */
-static int delete_chunks(writer *wr, int64_t first, int64_t n) {
-  if (!wr->del_range &&
-      sqlite3_prepare_v2(wr->db, "DELETE FROM tiles WHERE id >= ? AND id < ?", -1, &wr->del_range, NULL) != SQLITE_OK)
-    return sqlite3_errcode(wr->db);
-  sqlite3_bind_int64(wr->del_range, 1, first);
-  sqlite3_bind_int64(wr->del_range, 2, first + n);
-  int rc = sqlite3_step(wr->del_range);
-  sqlite3_reset(wr->del_range);
-  if (rc != SQLITE_DONE) return rc;
-  wr->rows[T_TILES] -= sqlite3_changes(wr->db);
-  return SQLITE_OK;
-}
+/* Deletes the chunk rows first .. first + n - 1. */
+static int delete_chunks(writer *wr, int64_t first, int64_t n) { return delete_rows(wr, T_TILES, first, first + n); }
 
 static int put_streams(writer *wr, const strata_world *w) {
   sqlite3_stmt *s = NULL;
@@ -531,10 +575,10 @@ static int put_streams(writer *wr, const strata_world *w) {
     char state[STRATA_RNG_STATE_CHARS];
     const char *key = strata_world_stream_at(w, i, &g);
     strata_rng_format(&g, state);
-    sum_start(&r, T_RNG);
+    row_start(wr, &r, T_RNG);
     b_text(s, &r, 1, key);
     b_text(s, &r, 2, state);
-    rc = step(s, &r, 3, &wr->rows[T_RNG]);
+    rc = step(wr, T_RNG, s, &r, 3);
   }
   return rc;
 }
@@ -544,10 +588,9 @@ static int put_gen(writer *wr) {
   sqlite3_stmt *s = NULL;
   rowsum r;
   char id[17];
-  int64_t meta_rows = 0;
   int rc = ins(wr, T_META, &s);
   for (int i = 0; i < GEN_ROWS && !rc; i++) {
-    sum_start(&r, T_META);
+    row_start(wr, &r, T_META);
     b_text(s, &r, 1, gen_keys[i]);
     if (i == 3) {
       b_int(s, &r, 2, (int64_t)wr->gen.count);
@@ -555,21 +598,50 @@ static int put_gen(writer *wr) {
       hex16(i == 0 ? wr->gen.file_id : i == 1 ? wr->gen.save_id : wr->gen.prev, id);
       b_text(s, &r, 2, id);
     }
-    rc = step(s, &r, 3, &meta_rows);
+    rc = step(wr, T_META, s, &r, 3);
   }
   return rc;
 }
 
-/* meta last: it holds every other table's row count. INSERT OR REPLACE: an
-** incremental save rewrites the rows in place. */
+/* The page-1 tag of a save: the file header's user_version holds it, meta's
+** save.id names it. Page 1 (the header, the schema) holds no row, so only
+** this tells one left from an earlier save (a lost write) from this one's;
+** 31 bits, as PRAGMA user_version is a signed 32-bit integer. */
+static int64_t header_tag(uint64_t save_id) { return (int64_t)(save_id & 0x7fffffff); }
+
+/* After every other meta row: each table's sum, then meta's own (the sum of
+** every meta row written before it: an incremental save rewrites them all),
+** and the header's tag. */
+static int put_sums(writer *wr) {
+  sqlite3_stmt *s = NULL;
+  rowsum r;
+  char key[64];
+  int rc = ins(wr, T_META, &s);
+  for (int i = 1; i <= NTABLES && !rc; i++) {
+    int t = i % NTABLES; /* mods .. tiles, then meta */
+    snprintf(key, sizeof key, "sum.%s", table_names[t]);
+    row_start(wr, &r, T_META);
+    b_text(s, &r, 1, key);
+    b_int(s, &r, 2, (int64_t)wr->sums[t]);
+    rc = step(wr, T_META, s, &r, 3);
+  }
+  if (!rc) {
+    snprintf(key, sizeof key, "PRAGMA user_version = %lld", (long long)header_tag(wr->gen.save_id));
+    rc = sqlite3_exec(wr->db, key, NULL, NULL, NULL);
+  }
+  return rc;
+}
+
+/* meta last: it holds every other table's row count and sum. INSERT OR
+** REPLACE: an incremental save rewrites the rows in place. */
 static int put_meta(writer *wr, const strata_world *w) {
   sqlite3_stmt *s = NULL;
   rowsum r;
   char tmp[64];
-  int64_t meta_rows = 0;
   int rc = ins(wr, T_META, &s);
+  wr->sums[T_META] = 0; /* what sum.meta covers: the rows written from here */
   for (int i = 0; i < 5 + NTABLES - 1 && !rc; i++) {
-    sum_start(&r, T_META);
+    row_start(wr, &r, T_META);
     if (i < 5) {
       const char *keys[] = { "format", "version", "seed", "time", "next_uid" };
       b_text(s, &r, 1, keys[i]);
@@ -589,9 +661,10 @@ static int put_meta(writer *wr, const strata_world *w) {
       b_text(s, &r, 1, tmp);
       b_int(s, &r, 2, wr->rows[t]);
     }
-    rc = step(s, &r, 3, &meta_rows);
+    rc = step(wr, T_META, s, &r, 3);
   }
-  return rc ? rc : put_gen(wr);
+  if (!rc) rc = put_gen(wr);
+  return rc ? rc : put_sums(wr);
 }
 
 static int write_all(writer *wr, const strata_world *w, const strata_mod_version *mods,
@@ -651,9 +724,9 @@ static int write_changes(writer *wr, strata_world *w, const strata_mod_version *
     const strata_object *o = strata_world_object(w, uid);
     size_t ti = o ? (size_t)-1 : world_find_timer(w, uid); /* (the world's index by uid) */
     size_t si = o || ti != (size_t)-1 ? (size_t)-1 : find_sub(w, uid);
-    rc = delete_rows(wr, T_OBJECTS, uid);
-    if (!rc) rc = delete_rows(wr, T_TIMERS, uid);
-    if (!rc) rc = delete_rows(wr, T_SUBS, uid);
+    rc = delete_rows(wr, T_OBJECTS, (int64_t)uid, 0);
+    if (!rc) rc = delete_rows(wr, T_TIMERS, (int64_t)uid, 0);
+    if (!rc) rc = delete_rows(wr, T_SUBS, (int64_t)uid, 0);
     if (rc) break;
     if (o) rc = put_object(wr, o);
     else if (ti != (size_t)-1) rc = put_timer(wr, &w->timers[ti]);
@@ -682,15 +755,15 @@ static int write_changes(writer *wr, strata_world *w, const strata_mod_version *
         }
       continue;
     }
-    rc = delete_rows(wr, T_MAPS, uid);
+    rc = delete_rows(wr, T_MAPS, (int64_t)uid, 0);
     if (!rc && n) rc = delete_chunks(wr, first, n);
     if (!rc && m && !(rc = find_map(wr, 0, &first, &n))) rc = put_tiles(wr, o, first);
   }
   if (!rc && w->streams_dirty) {
-    rc = delete_rows(wr, T_RNG, 0);
+    rc = delete_rows(wr, T_RNG, 0, 0);
     if (!rc) rc = put_streams(wr, w);
   }
-  if (!rc) rc = delete_rows(wr, T_MODS, 0);
+  if (!rc) rc = delete_rows(wr, T_MODS, 0, 0);
   for (size_t i = 0; i < nmods && !rc; i++) rc = put_mod(wr, (int64_t)i, &mods[i]);
   if (rc || *mismatch) return rc;
   if (wr->rows[T_OBJECTS] != (int64_t)w->count || wr->rows[T_TIMERS] != (int64_t)w->ntimers ||
@@ -895,9 +968,7 @@ static strata_status save_full(const strata_world *w, const char *path, const st
   if (fd < 0) return STRATA_EIO;
   sqlite3 *db = NULL;
   writer wr;
-  memset(&wr, 0, sizeof wr);
-  wr.next_id = 1;
-  wr.gen = *gen;
+  writer_init(&wr, gen);
   int rc = sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
   if (rc == SQLITE_OK) {
     wr.db = db;
@@ -927,8 +998,7 @@ static strata_status save_changes(strata_world *w, const char *path, const strat
   sqlite3 *db = NULL;
   sqlite3_stmt *s = NULL;
   writer wr;
-  memset(&wr, 0, sizeof wr);
-  wr.gen = *gen;
+  writer_init(&wr, gen);
   int rc, mismatch = 0, have = 0;
   *fallback = 0;
   if ((rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL)) != SQLITE_OK) goto fail;
@@ -940,18 +1010,25 @@ static strata_status save_changes(strata_world *w, const char *path, const strat
       (rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL)) != SQLITE_OK ||
       (rc = put_gen(&wr)) != SQLITE_OK) /* first: see check_beside */
     goto fail;
-  /* The counts the file holds, which the rows written keep up to date. */
-  if ((rc = sqlite3_prepare_v2(db, "SELECT key, value FROM meta WHERE key GLOB 'rows.*'", -1, &s, NULL)))
+  /* The counts and sums the file holds, which the rows written keep up to
+  ** date. A file without sums (from before saves were tied) is saved whole. */
+  if ((rc = sqlite3_prepare_v2(db, "SELECT key, value FROM meta WHERE key GLOB 'rows.*' OR key GLOB 'sum.*'", -1,
+                               &s, NULL)))
     goto fail;
   while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
     const char *k = (const char *)sqlite3_column_text(s, 0);
+    int sum = k && k[0] == 's';
     for (int t = 1; t < NTABLES && k; t++)
-      if (!strcmp(k + 5, table_names[t])) { wr.rows[t] = sqlite3_column_int64(s, 1); have |= 1 << t; }
+      if (!strcmp(k + (sum ? 4 : 5), table_names[t])) {
+        if (sum) wr.sums[t] = (uint64_t)sqlite3_column_int64(s, 1);
+        else wr.rows[t] = sqlite3_column_int64(s, 1);
+        have |= 1 << (t + (sum ? NTABLES : 0));
+      }
   }
   sqlite3_finalize(s);
   s = NULL;
   if (rc != SQLITE_DONE) goto fail;
-  if (have != (1 << NTABLES) - 2) mismatch = 1;
+  if (have != ((1 << NTABLES) - 2) * ((1 << NTABLES) + 1)) mismatch = 1;
   else if ((rc = write_changes(&wr, w, mods, nmods, &mismatch)) != SQLITE_OK) goto fail;
   if (mismatch) {
     /* Not the file the record describes: write everything instead. */
@@ -1145,9 +1222,19 @@ static strata_status col_value(sqlite3_stmt *s, int col, strata_value *out, cons
   return STRATA_OK;
 }
 
+/* What an open checks rows against: the file's identity, which each row's
+** checksum covers (0 in a file from before saves were tied), and per table
+** the sum of the checksums read so far (sum_mix), which meta's must equal. */
+typedef struct save_tie {
+  uint64_t file_id;
+  uint64_t seeds[NTABLES]; /* sum_seeds of file_id */
+  uint64_t sums[NTABLES];
+} save_tie;
+
 static strata_status read_error(strata_error *err, sqlite3 *db, const char *table, int rc);
-static int row_ok(sqlite3_stmt *s, int table);
+static int row_ok(save_tie *tie, sqlite3_stmt *s, int table);
 static strata_status bad_row(strata_error *err, int table, long long key);
+static strata_status refused_row(strata_error *err, strata_status st, int table, long long key);
 
 /* The cells [x0, x1) x [y0, y1) of m from a row's names (column nc) and
 ** cells (column nc + 1): each cell's stack size, then its saved ids. */
@@ -1230,8 +1317,8 @@ static strata_tilemap *new_map(strata_world *w, int width, int height, long long
 ** cells, sum), read with t, which must be exactly chunks 0 .. n-1 of this
 ** map. *cells_left: the cells the file can still hold (a byte each at
 ** least), charged before the map is made. */
-static strata_status read_map_v3(strata_world *w, sqlite3_stmt *s, sqlite3_stmt *t, int64_t *cells_left,
-                                 int64_t *nchunks, strata_error *err) {
+static strata_status read_map_v3(strata_world *w, save_tie *tie, sqlite3_stmt *s, sqlite3_stmt *t,
+                                 int64_t *cells_left, int64_t *nchunks, strata_error *err) {
   long long uid = sqlite3_column_int64(s, 0);
   int width = sqlite3_column_int(s, 1), height = sqlite3_column_int(s, 2);
   int64_t first = sqlite3_column_int64(s, 3);
@@ -1252,7 +1339,7 @@ static strata_status read_map_v3(strata_world *w, sqlite3_stmt *s, sqlite3_stmt 
     if (rc != SQLITE_ROW)
       st = rc == SQLITE_DONE ? strata_error_set(err, STRATA_EPARSE, "corrupt save: map #%lld lacks chunk %u", uid, c)
                              : read_error(err, NULL, "tiles", rc);
-    else if (!row_ok(t, T_TILES))
+    else if (!row_ok(tie, t, T_TILES))
       st = bad_row(err, T_TILES, uid);
     else if (sqlite3_column_int64(t, 0) != first + c || sqlite3_column_int64(t, 1) != uid ||
              sqlite3_column_int64(t, 2) != (int64_t)c)
@@ -1261,7 +1348,7 @@ static strata_status read_map_v3(strata_world *w, sqlite3_stmt *s, sqlite3_stmt 
       (*nchunks)++;
   }
   sqlite3_reset(t);
-  if (!st) st = strata_world_attach_tilemap(w, (uint64_t)uid, m, err);
+  if (!st && (st = strata_world_attach_tilemap(w, (uint64_t)uid, m, err))) st = refused_row(err, st, T_MAPS, uid);
   if (st) strata_tilemap_free(m);
   return st;
 }
@@ -1274,25 +1361,66 @@ static strata_status read_error(strata_error *err, sqlite3 *db, const char *tabl
   (void)db;
 }
 
-/* The row's stored checksum (its last column, an integer) against its contents. */
-static int row_ok(sqlite3_stmt *s, int table) {
+/* Whether a checksum or a sum read is the one computed. The save fuzzer
+** (spec/fuzz/fuzz_save.c) checks them but goes on, so that its mutations
+** reach the rest of the loader. */
+static int sum_holds(uint64_t got, uint64_t want) {
+#ifdef STRATA_SAVE_FUZZING
+  (void)got; (void)want;
+  return 1;
+#else
+  return got == want;
+#endif
+}
+
+/* The row's stored checksum (its last column, an integer) against its
+** contents; the stored one goes into its table's sum. */
+static int row_ok(save_tie *tie, sqlite3_stmt *s, int table) {
   int last = sqlite3_column_count(s) - 1;
   if (sqlite3_column_type(s, last) != SQLITE_INTEGER) return 0;
   int64_t want = sqlite3_column_int64(s, last);
-  int64_t got = sum_row(s, table);
-#ifdef STRATA_SAVE_FUZZING
-  /* The save fuzzer (spec/fuzz/fuzz_save.c) checks sums but goes on, so that
-  ** its mutations reach the rest of the loader. */
-  (void)want; (void)got;
-  return 1;
-#else
-  return want == got;
-#endif
+  tie->sums[table] += sum_mix(want);
+  return sum_holds((uint64_t)sum_row(s, tie->seeds[table]), (uint64_t)want);
 }
 
 static strata_status bad_row(strata_error *err, int table, long long key) {
   return strata_error_set(err, STRATA_EPARSE, "corrupt save: a row of %s (#%lld) does not match its checksum",
                           table_names[table], key);
+}
+
+/* A table whose rows, each valid, are not the ones this save wrote. */
+static strata_status unsummed(strata_error *err, int table) {
+  return strata_error_set(err, STRATA_EPARSE, "corrupt save: table %s does not add up to meta's sum.%s (rows of "
+                          "another save, or a page of an earlier one)", table_names[table], table_names[table]);
+}
+
+/* A row the world refused (a subscription of an object not there, a map of
+** no object): the file is not one save, and the table is named. */
+static strata_status refused_row(strata_error *err, strata_status st, int table, long long key) {
+  if (st == STRATA_ENOMEM || !err) return st;
+  char why[sizeof err->message];
+  snprintf(why, sizeof why, "%s", err->message);
+  return strata_error_set(err, STRATA_EPARSE, "corrupt save: table %s, row #%lld: %s", table_names[table], key, why);
+}
+
+/* Whether the file's rows are tied to it (meta holds sum.meta), and then its
+** file.id, which their checksums cover: known before the first row is read. */
+static strata_status read_tie(sqlite3 *db, save_tie *tie, strata_error *err) {
+  sqlite3_stmt *s = NULL;
+  strata_status st = STRATA_OK;
+  memset(tie, 0, sizeof *tie);
+  if (sqlite3_prepare_v2(db, "SELECT (SELECT value FROM meta WHERE key = 'file.id'),"
+                         " EXISTS (SELECT 1 FROM meta WHERE key = 'sum.meta')", -1, &s, NULL) != SQLITE_OK)
+    return strata_error_set(err, STRATA_EPARSE, "not a strata world save: %s", sqlite3_errmsg(db));
+  int rc = sqlite3_step(s);
+  if (rc != SQLITE_ROW)
+    st = read_error(err, db, "meta", rc);
+  else if (sqlite3_column_int(s, 1) &&
+           !parse_hex16((const char *)sqlite3_column_text(s, 0), (size_t)sqlite3_column_bytes(s, 0), &tie->file_id))
+    st = strata_error_set(err, STRATA_EPARSE, "not a strata world save (meta table incomplete or unknown)");
+  sqlite3_finalize(s);
+  sum_seeds(tie->seeds, tie->file_id);
+  return st;
 }
 
 /* The schema, exactly: the eight tables of format 3 as written, and nothing else. */
@@ -1343,6 +1471,8 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
   uint64_t next_uid = 1, seed = 0;
   save_gen gen = { 0, 0, 0, 0 };
   int64_t want_rows[NTABLES], got_rows[NTABLES] = { 0 };
+  uint64_t want_sums[NTABLES] = { 0 };
+  save_tie tie;
   int have = 0, rc = SQLITE_DONE;
   sqlite3_stmt *chunks = NULL;
   for (int t = 0; t < NTABLES; t++) want_rows[t] = -1;
@@ -1364,6 +1494,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     sqlite3_finalize(v);
     return st;
   }
+  if ((st = read_tie(db, &tie, err))) goto fail;
 #define PREP(sql)                                                                   \
   (sqlite3_finalize(s), s = NULL,                                                   \
    sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK                           \
@@ -1377,12 +1508,12 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
        (st = read_error(err, db, table_names[cur_], rc)) && 0);)
 #define CHECK_ROW(table, key)                                                        \
   do {                                                                              \
-    if (!row_ok(s, table)) { st = bad_row(err, table, (long long)(key)); goto fail; } \
+    if (!row_ok(&tie, s, table)) { st = bad_row(err, table, (long long)(key)); goto fail; } \
     got_rows[table]++;                                                              \
   } while (0)
   if (PREP("SELECT key, value, sum FROM meta")) goto fail;
   ROWS(T_META) {
-    int sum_ok = row_ok(s, T_META); /* first: reading columns may convert them */
+    int sum_ok = row_ok(&tie, s, T_META); /* first: reading columns may convert them */
     const char *k = (const char *)sqlite3_column_text(s, 0);
     /* A newer save says so, whatever its rows hold. */
     if (k && !strcmp(k, "version") && sqlite3_column_type(s, 1) == SQLITE_INTEGER &&
@@ -1423,6 +1554,16 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
           bit = 32 << t;
         }
       if (!bit) break;
+    } else if (!strncmp(k, "sum.", 4)) {
+      /* The tables' sums: all or (a file from before saves were tied) none. */
+      for (int t = 0; t < NTABLES; t++)
+        if (!strcmp(k + 4, table_names[t]) && sqlite3_column_type(s, 1) == SQLITE_INTEGER) {
+          want_sums[t] = (uint64_t)sqlite3_column_int64(s, 1);
+          bit = SUM_BIT << t;
+        }
+      if (!bit) break;
+      /* sum.meta sums the other rows of meta, not itself */
+      if (bit == SUM_BIT) tie.sums[T_META] -= sum_mix(sqlite3_column_int64(s, 2));
     } else {
       /* The generation's rows: all or (a file older than them) none. */
       int g = 0;
@@ -1442,11 +1583,27 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     have |= bit;
   }
   if (st) goto fail;
-  const int required = 31 | (((1 << NTABLES) - 2) << 5), gen_bits = ((1 << GEN_ROWS) - 1) * GEN_BIT;
-  if ((have & ~gen_bits) != required || ((have & gen_bits) && (have & gen_bits) != gen_bits) ||
-      ((have & gen_bits) && (!gen.file_id || !gen.save_id))) {
+  const int required = 31 | (((1 << NTABLES) - 2) << 5), gen_bits = ((1 << GEN_ROWS) - 1) * GEN_BIT,
+            sum_bits = ((1 << NTABLES) - 1) * SUM_BIT;
+  if ((have & ~gen_bits & ~sum_bits) != required || ((have & gen_bits) && (have & gen_bits) != gen_bits) ||
+      ((have & gen_bits) && (!gen.file_id || !gen.save_id)) ||
+      (have & sum_bits) != (tie.file_id ? sum_bits : 0) || (tie.file_id && tie.file_id != gen.file_id)) {
     st = strata_error_set(err, STRATA_EPARSE, "not a strata world save (meta table incomplete or unknown)");
     goto fail;
+  }
+  /* A tied save: meta whole, and of the save the file's header names. */
+  if (tie.file_id && !sum_holds(tie.sums[T_META], want_sums[T_META])) {
+    st = unsummed(err, T_META);
+    goto fail;
+  }
+  if (tie.file_id) {
+    if (PREP("PRAGMA user_version")) goto fail;
+    if (sqlite3_step(s) != SQLITE_ROW || !sum_holds((uint64_t)sqlite3_column_int64(s, 0),
+                                                     (uint64_t)header_tag(gen.save_id))) {
+      st = strata_error_set(err, STRATA_EPARSE, "corrupt save: table meta is not of the save the file's header "
+                            "names (a page of another save of this file)");
+      goto fail;
+    }
   }
   if (!(w = strata_world_new(seed, err))) { st = STRATA_ENOMEM; goto fail; }
   if (PREP("SELECT ord, id, version, sum FROM mods ORDER BY ord")) goto fail;
@@ -1492,7 +1649,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     if (!st) st = col_value(s, 7, &o.props, "properties", uid, err);
     if (!st && (o.tags.type != STRATA_VTABLE || o.props.type != STRATA_VTABLE))
       st = strata_error_set(err, STRATA_EPARSE, "corrupt save: object #%lld tags/properties are not tables", uid);
-    if (!st) st = strata_world_restore_object(w, &o, err);
+    if (!st && (st = strata_world_restore_object(w, &o, err))) st = refused_row(err, st, T_OBJECTS, uid);
     if (st) {
       free(o.kind); free(o.archetype);
       strata_value_clear(&o.tags); strata_value_clear(&o.props);
@@ -1512,7 +1669,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     t.every = sqlite3_column_double(s, 2);
     t.handler = col_dup(s, 3);
     st = col_value(s, 4, &t.args, "timer args", uid, err);
-    if (!st) st = strata_world_restore_timer(w, &t, err);
+    if (!st && (st = strata_world_restore_timer(w, &t, err))) st = refused_row(err, st, T_TIMERS, uid);
     if (st) { strata_timer_clear(&t); goto fail; }
   }
   if (st) goto fail;
@@ -1528,7 +1685,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     u.handler = col_dup(s, 3);
     u.priority = sqlite3_column_int64(s, 5);
     st = col_value(s, 4, &u.args, "subscription args", uid, err);
-    if (!st) st = strata_world_restore_subscription(w, &u, err);
+    if (!st && (st = strata_world_restore_subscription(w, &u, err))) st = refused_row(err, st, T_SUBS, uid);
     if (st) {
       free(u.event); free(u.handler); strata_value_clear(&u.args);
       goto fail;
@@ -1545,7 +1702,10 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
       st = strata_error_set(err, STRATA_EPARSE, "corrupt save: bad random stream state");
       goto fail;
     }
-    if ((st = strata_world_set_stream(w, key, &r, err))) goto fail;
+    if ((st = strata_world_set_stream(w, key, &r, err))) {
+      st = refused_row(err, st, T_RNG, got_rows[T_RNG]);
+      goto fail;
+    }
   }
   if (st) goto fail;
   /* Each map, then its chunks by their rows; every row read counts, and
@@ -1562,7 +1722,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
   ROWS(T_MAPS) {
     long long uid = sqlite3_column_int64(s, 0);
     CHECK_ROW(T_MAPS, uid);
-    if ((st = read_map_v3(w, s, chunks, &cells_left, &got_rows[T_TILES], err))) goto fail;
+    if ((st = read_map_v3(w, &tie, s, chunks, &cells_left, &got_rows[T_TILES], err))) goto fail;
   }
   if (st) goto fail;
 #undef PREP
@@ -1572,12 +1732,17 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
   s = NULL;
   sqlite3_finalize(chunks);
   chunks = NULL;
-  for (int t = 1; t < NTABLES; t++)
+  for (int t = 1; t < NTABLES; t++) {
     if (got_rows[t] != want_rows[t]) {
       st = strata_error_set(err, STRATA_EPARSE, "corrupt save: table %s has %lld rows, its count says %lld",
                             table_names[t], (long long)got_rows[t], (long long)want_rows[t]);
       goto fail;
     }
+    if (tie.file_id && !sum_holds(tie.sums[t], want_sums[t])) {
+      st = unsummed(err, t);
+      goto fail;
+    }
+  }
   if (next_uid < strata_world_next_uid(w)) {
     st = strata_error_set(err, STRATA_EPARSE, "corrupt save: uid counter behind stored uids");
     goto fail;
