@@ -406,8 +406,42 @@ static void test_big_table_decode(void) {
   strata_buffer_free(&b);
 }
 
+/* Small tables are checked pair by pair: a duplicate among a few keys is
+** refused as in a large one, and a string and an integer never collide. */
+static void test_small_table_duplicates(void) {
+  strata_error err;
+  const char *keys[][3] = { { "a", "#1", "a" }, { "#1", "b", "#1" }, { "a", "#1", "1" } };
+  for (int c = 0; c < 3; c++) {
+    strata_buffer b = { 0 };
+    unsigned char head[2] = { 6, 3 };
+    b.data = malloc(64);
+    b.cap = 64;
+    memcpy(b.data, head, 2);
+    b.len = 2;
+    for (int i = 0; i < 3; i++) {
+      strata_value k, v = strata_value_int(i);
+      if (keys[c][i][0] == '#') k = strata_value_int(atoi(keys[c][i] + 1));
+      else CHECK(strata_value_string(&k, keys[c][i], strlen(keys[c][i]), &err) == STRATA_OK);
+      CHECK(strata_value_encode(&k, &b, &err) == STRATA_OK);
+      CHECK(strata_value_encode(&v, &b, &err) == STRATA_OK);
+      strata_value_clear(&k);
+    }
+    strata_value out;
+    if (c < 2) {
+      CHECK(strata_value_decode(&out, b.data, b.len, &err) == STRATA_EPARSE);
+      CHECK_HAS(err.message, "duplicate");
+    } else {
+      CHECK(strata_value_decode(&out, b.data, b.len, &err) == STRATA_OK);
+      CHECK(out.u.t->n == 3);
+      strata_value_clear(&out);
+    }
+    strata_buffer_free(&b);
+  }
+}
+
 int main(void) {
   test_big_table_decode();
+  test_small_table_duplicates();
   test_sparse_and_timers();
   test_values();
   test_world_tokens();
