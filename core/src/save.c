@@ -1636,8 +1636,9 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     strata_object o;
     memset(&o, 0, sizeof o);
     o.uid = (uint64_t)uid;
-    o.kind = col_dup(s, 1);
-    o.archetype = col_dup(s, 2);
+    /* read, not taken: the world keeps one copy of each name */
+    o.kind = (char *)sqlite3_column_text(s, 1);
+    o.archetype = (char *)sqlite3_column_text(s, 2);
     if (sqlite3_column_type(s, 3) != SQLITE_NULL) {
       o.has_pos = 1;
       o.map = (uint64_t)sqlite3_column_int64(s, 3);
@@ -1651,7 +1652,6 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
       st = strata_error_set(err, STRATA_EPARSE, "corrupt save: object #%lld tags/properties are not tables", uid);
     if (!st && (st = strata_world_restore_object(w, &o, err))) st = refused_row(err, st, T_OBJECTS, uid);
     if (st) {
-      free(o.kind); free(o.archetype);
       strata_value_clear(&o.tags); strata_value_clear(&o.props);
       goto fail;
     }

@@ -21,6 +21,40 @@ char *world_dup_str(const char *s) {
   return p;
 }
 
+/* FNV-1a of a name: where it goes in w->names. */
+static size_t name_hash(const char *s) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+  return (size_t)(h ^ (h >> 32));
+}
+
+char *world_name(strata_world *w, const char *s) {
+  if (!s) return NULL;
+  size_t mask = w->names_cap - 1, i = w->names_cap ? name_hash(s) & mask : 0;
+  if (w->names_cap)
+    for (; w->names[i]; i = (i + 1) & mask)
+      if (strcmp(w->names[i], s) == 0) return w->names[i];
+  if (2 * (w->nnames + 1) > w->names_cap) {
+    size_t cap = w->names_cap ? 2 * w->names_cap : 16;
+    char **t = calloc(cap, sizeof *t);
+    if (!t) return NULL;
+    for (size_t k = 0; k < w->names_cap; k++)
+      if (w->names[k]) {
+        size_t j = name_hash(w->names[k]) & (cap - 1);
+        while (t[j]) j = (j + 1) & (cap - 1);
+        t[j] = w->names[k];
+      }
+    free(w->names);
+    w->names = t;
+    w->names_cap = cap;
+    for (i = name_hash(s) & (cap - 1); t[i]; i = (i + 1) & (cap - 1)) {}
+  }
+  char *copy = world_dup_str(s);
+  if (!copy) return NULL;
+  w->nnames++;
+  return w->names[i] = copy;
+}
+
 /* Grows *arr (of elem bytes each) to hold at least need elements. */
 static int grow(void **arr, size_t *cap, size_t need, size_t elem) {
   if (need <= *cap) return 1;
@@ -45,8 +79,6 @@ strata_world *strata_world_new(uint64_t seed, strata_error *err) {
 
 void world_object_free(strata_object *o) {
   if (!o) return;
-  free(o->kind);
-  free(o->archetype);
   strata_value_clear(&o->tags);
   strata_value_clear(&o->props);
   strata_tilemap_free(o->tilemap);
@@ -75,8 +107,9 @@ void strata_world_free(strata_world *w) {
   }
   free(w->pages);
   free(w->page_hash);
-  for (size_t i = 0; i < w->nkinds; i++) free(w->kinds[i].kind);
   free(w->kinds);
+  for (size_t i = 0; i < w->names_cap; i++) free(w->names[i]);
+  free(w->names);
   for (size_t i = 0; i < w->nstreams; i++) free(w->streams[i].key);
   free(w->streams);
   free(w->stream_slots);
@@ -178,7 +211,7 @@ static strata_object **make_slot(strata_world *w, uint64_t uid) {
 
 static struct kind_entry *find_kind(const strata_world *w, const char *kind) {
   for (size_t i = 0; i < w->nkinds; i++)
-    if (strcmp(w->kinds[i].kind, kind) == 0) return &w->kinds[i];
+    if (w->kinds[i].kind == kind || strcmp(w->kinds[i].kind, kind) == 0) return &w->kinds[i];
   return NULL;
 }
 
@@ -187,7 +220,7 @@ static struct kind_entry *make_kind(strata_world *w, const char *kind) {
   struct kind_entry *e = find_kind(w, kind);
   if (e) return e;
   if (!grow((void **)&w->kinds, &w->kinds_cap, w->nkinds + 1, sizeof *w->kinds)) return NULL;
-  char *k = world_dup_str(kind);
+  const char *k = world_name(w, kind);
   if (!k) return NULL;
   e = &w->kinds[w->nkinds++];
   e->kind = k;
@@ -274,8 +307,8 @@ strata_status strata_world_create(strata_world *w, const char *kind, const char 
   if (!r) return nomem(err);
   strata_object *o = &r->o;
   o->uid = w->next_uid;
-  o->kind = world_dup_str(kind);
-  o->archetype = world_dup_str(archetype);
+  o->kind = world_name(w, kind);
+  o->archetype = world_name(w, archetype);
   strata_status st = STRATA_OK;
   if (!o->kind || (archetype && !o->archetype)) st = nomem(err);
   if (!st) st = strata_value_table(&o->props, err);
@@ -299,7 +332,9 @@ strata_status strata_world_restore_object(strata_world *w, strata_object *o, str
   object_rec *r = calloc(1, sizeof *r);
   if (!r) return nomem(err);
   r->o = *o;
-  strata_status st = place_object(w, &r->o, err);
+  r->o.kind = world_name(w, o->kind);
+  r->o.archetype = world_name(w, o->archetype);
+  strata_status st = !r->o.kind || (o->archetype && !r->o.archetype) ? nomem(err) : place_object(w, &r->o, err);
   if (st) { free(r); return st; }
   memset(o, 0, sizeof *o);
   return STRATA_OK;
@@ -362,10 +397,9 @@ strata_status strata_object_set_archetype(strata_world *w, uint64_t uid, const c
   world_mark(w, uid);
   strata_status st;
   if (w->depth && (st = txn_save_fields(w, rec_of(o), err))) return st;
-  char *copy = world_dup_str(archetype);
-  if (archetype && !copy) return nomem(err);
-  free(o->archetype);
-  o->archetype = copy;
+  char *name = world_name(w, archetype);
+  if (archetype && !name) return nomem(err);
+  o->archetype = name;
   return STRATA_OK;
 }
 

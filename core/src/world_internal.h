@@ -11,8 +11,9 @@
 
 /* Used by the loader (save.c): restores the counter and time and inserts an
 ** object or timer with a given uid (the world takes over the values in *o /
-** *t). They are not journaled: STRATA_ESTATE inside a savepoint. Internal:
-** not exported from the library. */
+** *t, except an object's kind and archetype, which it looks up among its
+** names: the caller's strings are only read). They are not journaled:
+** STRATA_ESTATE inside a savepoint. Internal: not exported from the library. */
 strata_status strata_world_restore_object(strata_world *w, strata_object *o, strata_error *err);
 strata_status strata_world_restore_timer(strata_world *w, strata_timer *t, strata_error *err);
 strata_status strata_world_restore_subscription(strata_world *w, strata_subscription *s,
@@ -96,11 +97,16 @@ struct strata_world {
   ** without a scan (strata_world_first_of_kind). Entries stay once made, so
   ** a rollback putting an object back allocates nothing. */
   struct kind_entry {
-    char *kind;
+    const char *kind;      /* one of names */
     size_t count;
     uint64_t first;        /* 0 with count > 0: to be found again (it was deleted) */
   } *kinds;
   size_t nkinds, kinds_cap;
+  /* The kinds and archetypes objects name, one copy of each (world_name):
+  ** a world has a few of them and may have millions of objects. Open
+  ** addressing, at most half full; kept until the world is freed. */
+  char **names;
+  size_t nnames, names_cap;
   stream *streams;
   size_t nstreams, streams_cap;
   /* A cache: streams by key hash (open addressing, index + 1; 0: empty),
@@ -158,6 +164,9 @@ void world_slot_clear(strata_world *w, uint64_t uid, int may_free);
 /* Puts o back in its empty slot, whose page exists (a rollback). */
 void world_slot_put(strata_world *w, strata_object *o);
 char *world_dup_str(const char *s); /* NULL for NULL or on ENOMEM */
+/* The world's copy of name s (an object's kind or archetype), made when
+** missing; NULL for NULL or on ENOMEM. Valid while the world is. */
+char *world_name(strata_world *w, const char *s);
 void world_object_free(strata_object *o);
 void world_sub_clear(strata_subscription *s);
 /* Inserts t into the timers, taking over its contents (*t is zeroed). Needs

@@ -108,7 +108,6 @@ static void discard(journal_entry *e) {
     world_object_free(&e->u.deleted.r->o);
     break;
   case J_FIELDS:
-    free(e->u.fields.archetype);
     strata_value_clear(&e->u.fields.tags);
     strata_value_clear(&e->u.fields.props);
     break;
@@ -170,7 +169,6 @@ static void undo(strata_world *w, journal_entry *e) {
   }
   case J_FIELDS: {
     strata_object *o = &e->u.fields.r->o;
-    free(o->archetype);
     strata_value_clear(&o->tags);
     strata_value_clear(&o->props);
     o->archetype = e->u.fields.archetype;
@@ -327,11 +325,10 @@ strata_status txn_save_fields(strata_world *w, object_rec *r, strata_error *err)
   e->u.fields.map = o->map;
   e->u.fields.x = o->x;
   e->u.fields.y = o->y;
-  e->u.fields.archetype = NULL;
+  e->u.fields.archetype = o->archetype; /* the world's name: kept as long as the world */
   e->u.fields.tags = strata_value_nil();
   e->u.fields.props = strata_value_nil();
-  if ((o->archetype && !(e->u.fields.archetype = world_dup_str(o->archetype))) ||
-      strata_value_copy(&e->u.fields.tags, &o->tags, NULL) ||
+  if (strata_value_copy(&e->u.fields.tags, &o->tags, NULL) ||
       strata_value_copy(&e->u.fields.props, &o->props, NULL)) {
     discard(e);
     return nomem(err);

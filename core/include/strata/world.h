@@ -45,8 +45,8 @@ typedef struct strata_world strata_world;
 
 typedef struct strata_object {
   uint64_t uid;
-  char *kind;
-  char *archetype;      /* NULL when none */
+  char *kind;           /* kind and archetype are the world's copies, shared by */
+  char *archetype;      /* every object naming the same: read only; NULL: none */
   int has_pos;
   uint64_t map;         /* position, when has_pos */
   int64_t x, y;
