@@ -683,7 +683,7 @@ static int w_tags(lua_State *L) {
   strata_object *o = strata_world_object(check_world(L, 1), check_uid(L, 2));
   if (!o) return luaL_error(L, "no object #%I", (LUAI_UACINT)luaL_checkinteger(L, 2));
   lua_newtable(L);
-  for (size_t i = 0; i < o->tags.u.t->n; i++) {
+  for (size_t i = 0; o->tags.type == STRATA_VTABLE && i < o->tags.u.t->n; i++) {
     lstrata_push_value(L, 1, &o->tags.u.t->keys[i]);
     lua_rawseti(L, -2, (lua_Integer)i + 1);
   }
@@ -711,7 +711,7 @@ static int w_set_tag(lua_State *L) {
 static int w_has_tag(lua_State *L) {
   strata_object *o = strata_world_object(check_world(L, 1), check_uid(L, 2));
   const char *name = luaL_checkstring(L, 3);
-  lua_pushboolean(L, o && strata_vtable_get_str(o->tags.u.t, name) != NULL);
+  lua_pushboolean(L, o && o->tags.type == STRATA_VTABLE && strata_vtable_get_str(o->tags.u.t, name) != NULL);
   return 1;
 }
 

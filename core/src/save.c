@@ -260,6 +260,9 @@ static int b_blob(sqlite3_stmt *s, rowsum *r, int col, const void *p, size_t n) 
   return sqlite3_bind_blob(s, col, n ? p : "", (int)n, SQLITE_STATIC);
 }
 
+/* The encoding of an empty table (value.c), which objects without tags save. */
+static const unsigned char empty_table[2] = { 6, 0 };
+
 static int b_value(sqlite3_stmt *s, rowsum *r, int col, const strata_value *v, strata_buffer *buf) {
   buf->len = 0;
   strata_value nil = strata_value_nil();
@@ -467,7 +470,9 @@ static int put_object(writer *wr, const strata_object *o) {
   } else {
     b_null(s, &r, 4); b_null(s, &r, 5); b_null(s, &r, 6);
   }
-  rc = b_value(s, &r, 7, &o->tags, &wr->buf);
+  /* No tags (nil in memory) are saved as the empty table they were before. */
+  rc = o->tags.type == STRATA_VNIL ? b_blob(s, &r, 7, empty_table, sizeof empty_table)
+                                   : b_value(s, &r, 7, &o->tags, &wr->buf);
   if (!rc) rc = b_value(s, &r, 8, &o->props, &wr->buf2);
   if (!rc) rc = step(wr, T_OBJECTS, s, &r, 9);
   else sqlite3_clear_bindings(s);
@@ -1210,6 +1215,11 @@ static char *col_dup(sqlite3_stmt *s, int col) {
   return p;
 }
 
+static int is_empty_table(sqlite3_stmt *s, int col) {
+  return sqlite3_column_type(s, col) == SQLITE_BLOB && sqlite3_column_bytes(s, col) == 2 &&
+         !memcmp(sqlite3_column_blob(s, col), empty_table, 2);
+}
+
 static strata_status col_value(sqlite3_stmt *s, int col, strata_value *out, const char *what,
                                long long uid, strata_error *err) {
   const void *b = sqlite3_column_blob(s, col);
@@ -1646,9 +1656,10 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
       o.y = sqlite3_column_int64(s, 5);
     }
     if (!o.kind) st = strata_error_set(err, STRATA_EPARSE, "corrupt save: object #%lld has no kind", uid);
-    if (!st) st = col_value(s, 6, &o.tags, "tags", uid, err);
+    /* An object without tags holds none (nil): its empty table is not decoded. */
+    if (!st && !is_empty_table(s, 6)) st = col_value(s, 6, &o.tags, "tags", uid, err);
     if (!st) st = col_value(s, 7, &o.props, "properties", uid, err);
-    if (!st && (o.tags.type != STRATA_VTABLE || o.props.type != STRATA_VTABLE))
+    if (!st && ((o.tags.type != STRATA_VTABLE && o.tags.type != STRATA_VNIL) || o.props.type != STRATA_VTABLE))
       st = strata_error_set(err, STRATA_EPARSE, "corrupt save: object #%lld tags/properties are not tables", uid);
     if (!st && (st = strata_world_restore_object(w, &o, err))) st = refused_row(err, st, T_OBJECTS, uid);
     if (st) {

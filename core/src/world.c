@@ -311,8 +311,7 @@ strata_status strata_world_create(strata_world *w, const char *kind, const char 
   o->archetype = world_name(w, archetype);
   strata_status st = STRATA_OK;
   if (!o->kind || (archetype && !o->archetype)) st = nomem(err);
-  if (!st) st = strata_value_table(&o->props, err);
-  if (!st) st = strata_value_table(&o->tags, err);
+  if (!st) st = strata_value_table(&o->props, err); /* tags stay nil until the first */
   if (!st && w->depth) st = txn_created(w, r, err);
   if (!st && (st = place_object(w, o, err)) && w->depth) txn_drop_last(w);
   if (st) { world_object_free(o); return st; }
@@ -332,6 +331,7 @@ strata_status strata_world_restore_object(strata_world *w, strata_object *o, str
   object_rec *r = calloc(1, sizeof *r);
   if (!r) return nomem(err);
   r->o = *o;
+  if (o->tags.type == STRATA_VTABLE && !o->tags.u.t->n) strata_value_clear(&r->o.tags); /* none: nil */
   r->o.kind = world_name(w, o->kind);
   r->o.archetype = world_name(w, o->archetype);
   strata_status st = !r->o.kind || (o->archetype && !r->o.archetype) ? nomem(err) : place_object(w, &r->o, err);
@@ -479,9 +479,14 @@ strata_status strata_object_set_tag(strata_world *w, uint64_t uid, const char *t
   strata_value key, val = on ? strata_value_bool(1) : strata_value_nil();
   strata_status st;
   if (w->depth && (st = txn_save_fields(w, rec_of(o), err))) return st;
+  /* Most objects have no tags: theirs stay nil (an empty table costs 64
+  ** bytes an object), and the last tag removed makes them nil again. */
+  if (o->tags.type != STRATA_VTABLE && !on) return STRATA_OK;
+  if (o->tags.type != STRATA_VTABLE && (st = strata_value_table(&o->tags, err))) return st;
   if ((st = strata_value_string(&key, tag, len, err))) return st;
   st = strata_vtable_set(o->tags.u.t, &key, &val, err);
   strata_value_clear(&key);
+  if (!o->tags.u.t->n) strata_value_clear(&o->tags);
   return st;
 }
 

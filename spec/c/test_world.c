@@ -438,8 +438,42 @@ static void test_small_table_duplicates(void) {
   }
 }
 
+/* Objects without tags hold none (nil, no table): as made, after the last
+** tag is removed and after an open; a tag saved comes back. */
+static void test_tags_nil_when_none(void) {
+  strata_error err;
+  strata_world *w = strata_world_new(1, &err);
+  uint64_t a, b;
+  CHECK(strata_world_create(w, "thing", NULL, &a, &err) == STRATA_OK);
+  CHECK(strata_world_create(w, "thing", NULL, &b, &err) == STRATA_OK);
+  CHECK(strata_world_object(w, a)->tags.type == STRATA_VNIL);
+  CHECK(strata_object_set_tag(w, a, "x", 1, 0, &err) == STRATA_OK); /* removing none */
+  CHECK(strata_object_set_tag(w, a, "x", 1, 1, &err) == STRATA_OK);
+  CHECK(strata_object_set_tag(w, b, "y", 1, 1, &err) == STRATA_OK);
+  CHECK(strata_object_set_tag(w, b, "y", 1, 0, &err) == STRATA_OK);
+  CHECK(strata_world_object(w, a)->tags.type == STRATA_VTABLE);
+  CHECK(strata_world_object(w, b)->tags.type == STRATA_VNIL);
+  char path[] = "/tmp/strata_test_tags_XXXXXX";
+  close(mkstemp(path));
+  strata_mod_version mods[1] = { { "base", "0.1.0" } };
+  CHECK(strata_world_save(w, path, mods, 1, &err) == STRATA_OK);
+  strata_world *w2 = NULL;
+  strata_mod_version *mv = NULL;
+  size_t nm = 0;
+  CHECK(strata_world_open(path, &w2, &mv, &nm, &err) == STRATA_OK);
+  if (w2) {
+    CHECK(strata_vtable_get_str(strata_world_object(w2, a)->tags.u.t, "x") != NULL);
+    CHECK(strata_world_object(w2, b)->tags.type == STRATA_VNIL);
+    strata_world_free(w2);
+    strata_mod_versions_free(mv, nm);
+  }
+  unlink(path);
+  strata_world_free(w);
+}
+
 int main(void) {
   test_big_table_decode();
+  test_tags_nil_when_none();
   test_small_table_duplicates();
   test_sparse_and_timers();
   test_values();

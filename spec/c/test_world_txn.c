@@ -37,7 +37,7 @@ static void tag(strata_world *w, uint64_t uid, const char *name, int on) {
 
 static int has_tag(strata_world *w, uint64_t uid, const char *name) {
   strata_object *o = strata_world_object(w, uid);
-  return o && strata_vtable_get_str(o->tags.u.t, name) != NULL;
+  return o && o->tags.type == STRATA_VTABLE && strata_vtable_get_str(o->tags.u.t, name) != NULL;
 }
 
 static strata_token tok(strata_tokens *t, const char *name) {

@@ -50,7 +50,7 @@ typedef struct strata_object {
   int has_pos;
   uint64_t map;         /* position, when has_pos */
   int64_t x, y;
-  strata_value tags;    /* a table used as a list of strings */
+  strata_value tags;    /* nil when none, else a table { [tag] = true } */
   strata_value props;   /* always a table */
   strata_tilemap *tilemap; /* the tiles of a map object, owned by the object; else NULL */
 } strata_object;
