@@ -28,14 +28,30 @@ strata_status strata_value_string(strata_value *out, const char *s, size_t len, 
   return STRATA_OK;
 }
 
-strata_status strata_value_table(strata_value *out, strata_error *err) {
-  strata_vtable *t = calloc(1, sizeof *t);
+/* A table made with room for n pairs (decoding, copying: n known) holds its
+** arrays in its own block, after the header: one allocation instead of
+** three (an opened world's object has a table of a few properties). It
+** moves them out when it outgrows them (strata_vtable_set), leaving that
+** room unused until the table is freed (strata_value_size no longer counts
+** it: a table decoded and then grown is rare). */
+static strata_value *inline_keys(const strata_vtable *t) { return (strata_value *)(t + 1); }
+static int arrays_inline(const strata_vtable *t) { return t->keys == inline_keys(t); }
+
+static strata_status table_sized(strata_value *out, size_t n, strata_error *err) {
+  strata_vtable *t = calloc(1, sizeof *t + 2 * n * sizeof(strata_value));
   if (!t) return nomem(err);
+  if (n) {
+    t->keys = inline_keys(t);
+    t->vals = t->keys + n;
+    t->cap = n;
+  }
   *out = strata_value_nil();
   out->type = STRATA_VTABLE;
   out->u.t = t;
   return STRATA_OK;
 }
+
+strata_status strata_value_table(strata_value *out, strata_error *err) { return table_sized(out, 0, err); }
 
 void strata_value_clear(strata_value *v) {
   if (!v) return;
@@ -47,8 +63,10 @@ void strata_value_clear(strata_value *v) {
       strata_value_clear(&t->keys[i]);
       strata_value_clear(&t->vals[i]);
     }
-    free(t->keys);
-    free(t->vals);
+    if (!arrays_inline(t)) {
+      free(t->keys);
+      free(t->vals);
+    }
     free(t->slots);
     free(t);
   }
@@ -59,15 +77,9 @@ strata_status strata_value_copy(strata_value *dst, const strata_value *src, stra
   if (src->type == STRATA_VSTRING) return strata_value_string(dst, src->u.str.s, src->u.str.len, err);
   if (src->type != STRATA_VTABLE) { *dst = *src; return STRATA_OK; }
   strata_value out;
-  if (strata_value_table(&out, err)) return err ? err->status : STRATA_ENOMEM;
   const strata_vtable *s = src->u.t;
+  if (table_sized(&out, s->n, err)) return err ? err->status : STRATA_ENOMEM;
   strata_vtable *t = out.u.t;
-  if (s->n) {
-    t->keys = calloc(s->n, sizeof *t->keys);
-    t->vals = calloc(s->n, sizeof *t->vals);
-    if (!t->keys || !t->vals) { strata_value_clear(&out); return nomem(err); }
-    t->cap = s->n;
-  }
   for (size_t i = 0; i < s->n; i++) {
     strata_status st = strata_value_copy(&t->keys[i], &s->keys[i], err);
     if (st == STRATA_OK) {
@@ -230,12 +242,21 @@ strata_status strata_vtable_set(strata_vtable *t, const strata_value *key, strat
   if (val->type == STRATA_VNIL) return STRATA_OK;
   if (t->n == t->cap) {
     size_t cap = t->cap ? t->cap * 2 : 4;
-    strata_value *k = realloc(t->keys, cap * sizeof *k);
-    if (!k) return nomem(err);
-    t->keys = k;
-    strata_value *v = realloc(t->vals, cap * sizeof *v);
-    if (!v) return nomem(err);
-    t->vals = v;
+    if (arrays_inline(t)) { /* out of the header's block, which keeps its room unused */
+      strata_value *k = malloc(cap * sizeof *k), *v = malloc(cap * sizeof *v);
+      if (!k || !v) { free(k); free(v); return nomem(err); }
+      memcpy(k, t->keys, t->n * sizeof *k);
+      memcpy(v, t->vals, t->n * sizeof *v);
+      t->keys = k;
+      t->vals = v;
+    } else {
+      strata_value *k = realloc(t->keys, cap * sizeof *k);
+      if (!k) return nomem(err);
+      t->keys = k;
+      strata_value *v = realloc(t->vals, cap * sizeof *v);
+      if (!v) return nomem(err);
+      t->vals = v;
+    }
     t->cap = cap;
   }
   /* the index, made or grown before anything is added: a failure leaves t as it was */
@@ -418,17 +439,11 @@ static strata_status decode(reader *r, strata_value *out, int depth) {
     /* Each pair takes at least two bytes: a count beyond that is a lie. */
     if (n > (uint64_t)(r->end - r->p) / 2) return bad(r, "table count exceeds data");
     strata_value t;
-    if ((st = strata_value_table(&t, r->err))) return st;
+    if ((st = table_sized(&t, (size_t)n, r->err))) return st;
     /* The pairs go straight into the arrays, and duplicates are found by
     ** sorting afterwards: a table of n entries decodes in O(n log n), where
     ** a lookup per entry would make a large table in a save cost O(n^2). */
     strata_vtable *tt = t.u.t;
-    if (n) {
-      tt->keys = malloc((size_t)n * sizeof *tt->keys);
-      tt->vals = malloc((size_t)n * sizeof *tt->vals);
-      if (!tt->keys || !tt->vals) { strata_value_clear(&t); return nomem(r->err); }
-      tt->cap = (size_t)n;
-    }
     for (uint64_t i = 0; i < n; i++) {
       strata_value k, v;
       if ((st = decode(r, &k, depth + 1))) { strata_value_clear(&t); return st; }
