@@ -504,16 +504,16 @@ static int w_subscriptions(lua_State *L) {
 
 /* objects() -> list of { uid, kind, archetype } for every live object */
 /* objects_on(map_uid [, kind]) -> { uid, ... }: the objects positioned on a
-** map, in uid order; a scan in C, cheaper than crossing into Lua per object. */
+** map, in uid order (the world's index by map). */
 static int w_objects_on(lua_State *L) {
   strata_world *w = check_world(L, 1);
   uint64_t map = check_uid(L, 2);
   const char *kind = lstrata_optstring(L, 3, NULL);
   lua_newtable(L);
   int k = 0;
-  for (strata_object *o = strata_world_next_object(w, 0); o; o = strata_world_next_object(w, o->uid))
-    if (o->has_pos && o->map == map && (!kind || strcmp(o->kind, kind) == 0)) {
-      lua_pushinteger(L, (lua_Integer)o->uid);
+  for (uint64_t u = strata_world_next_on(w, map, 0); u; u = strata_world_next_on(w, map, u))
+    if (!kind || strcmp(strata_world_get(w, u)->kind, kind) == 0) {
+      lua_pushinteger(L, (lua_Integer)u);
       lua_rawseti(L, -2, ++k);
     }
   return 1;

@@ -101,6 +101,18 @@ struct strata_world {
     uint64_t first;        /* 0 with count > 0: to be found again (it was deleted) */
   } *kinds;
   size_t nkinds, kinds_cap;
+  /* The objects positioned on each map (world_bymap.c): open addressing by
+  ** map uid over a power-of-two array, each entry the uids on that map in
+  ** order. A cache of the objects' positions, kept by every edit and undo;
+  ** when it cannot grow (out of memory) it is `bymap_lost` and built again
+  ** by the next query. */
+  struct bymap_entry {
+    uint64_t map;          /* 0: an empty slot */
+    uint64_t *uids;
+    size_t n, cap;
+  } *bymap;
+  size_t bymap_n, bymap_cap;
+  int bymap_lost;
   stream *streams;
   size_t nstreams, streams_cap;
   /* A cache: streams by key hash (open addressing, index + 1; 0: empty),
@@ -166,6 +178,14 @@ void world_remove_sub(strata_world *w, size_t i);             /* without clearin
 ** into `into` (room for all of them), or cleared when into is NULL. Returns
 ** how many there were. */
 size_t world_take_subs(strata_world *w, uint64_t uid, strata_subscription *into);
+
+/* ---- world_bymap.c: the objects by map ----
+** Called for an object with a position (has_pos) as it comes into its slot
+** or onto a map, and as it leaves them. Never fail: an addition that cannot
+** allocate marks the index lost, to be rebuilt when next read. */
+void world_bymap_add(strata_world *w, const strata_object *o);
+void world_bymap_remove(strata_world *w, const strata_object *o);
+void world_bymap_free(strata_world *w);
 
 /* ---- world_dirty.c: what the next save writes ----
 ** Marks never fail: a mark that cannot be recorded (out of memory) makes the
