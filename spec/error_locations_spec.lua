@@ -1,5 +1,5 @@
 -- Errors raised by the public API name the public function and point at the
--- caller's line, never at a file inside strata (scripts/strata/, bindings/).
+-- caller's line, never at a file inside strata (lua/strata/, bindings/).
 local strata = require "strata"
 
 local PATH = { "mods", "spec/fixtures/mods" }
@@ -12,7 +12,7 @@ local function err_of(fn)
 end
 
 local function check(err, name)
-  assert.is_nil(err:find("scripts/strata/", 1, true), err)
+  assert.is_nil(err:find("lua/strata/", 1, true), err)
   assert.is_nil(err:find("bindings/", 1, true), err)
   assert.is_nil(err:find("strata/[%w_]+%.lua"), err)
   if name then assert.truthy(err:find(name, 1, true), ("'%s' not named in: %s"):format(name, err)) end

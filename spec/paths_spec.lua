@@ -77,7 +77,7 @@ describe("strata.paths", function()
     it("plain lua5.4 with the build tree's LUA_PATH finds base", function()
       if not build then pending("STRATA_BIN not set (run through ctest)") return end
       local env = ("LUA_PATH=%s LUA_CPATH=%s"):format(
-        q(root .. "/scripts/?.lua;" .. root .. "/scripts/?/init.lua;;"), q(build .. "/lua/?.so;;"))
+        q(root .. "/lua/?.lua;" .. root .. "/lua/?/init.lua;;"), q(build .. "/lua/?.so;;"))
       write(dir .. "/explicit.lua", "strata = require 'strata'\n" .. explicit)
       local out, code = sh(("cd %s && %s lua5.4 explicit.lua"):format(q(dir), env))
       assert.are.equal("thing\ttrue\n", out)

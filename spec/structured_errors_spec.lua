@@ -4,6 +4,7 @@
 -- the Lua side rewrites a core message, and a mod's message longer than the
 -- core's error buffer comes back whole through the failure record, not
 -- through a cache keyed by its first bytes.
+local support = require "support"
 local strata = require "strata"
 
 local PATH = { "mods", "spec/fixtures/mods" }
@@ -24,14 +25,8 @@ end
 -- The Lua files of the strata library, read whole.
 local function library_sources()
   local root = os.getenv("STRATA_SOURCE_DIR") or "."
-  local p = assert(io.popen("find " .. root .. "/scripts/strata -name '*.lua'"))
   local out = {}
-  for path in p:lines() do
-    local f = assert(io.open(path))
-    out[path] = f:read("a")
-    f:close()
-  end
-  p:close()
+  for _, path in ipairs(support.library_files()) do out[path] = assert(support.read(root .. "/" .. path)) end
   return out
 end
 

@@ -86,6 +86,18 @@ function M.write_leftovers(path)
   return names
 end
 
+-- The Lua library's files (every .lua file of strata's Lua half, its CLI's
+-- commands too), as paths from the source tree's root, sorted.
+M.library_dir = "lua/strata"
+function M.library_files()
+  local root = os.getenv("STRATA_SOURCE_DIR") or "."
+  local out = {}
+  local p = assert(io.popen("cd " .. M.q(root) .. " && find " .. M.library_dir .. " -name '*.lua' | sort"))
+  for path in p:lines() do out[#out + 1] = path end
+  p:close()
+  return out
+end
+
 -- The contents of path, or nil.
 function M.read(path)
   local f = io.open(path, "rb")

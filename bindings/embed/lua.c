@@ -46,7 +46,7 @@ static const char *lua_dir(char *buf, size_t size) {
       return buf;
     }
     snprintf(buf, size, "%.*s/CMakeCache.txt", n, info.dli_fname);
-    if (slash && exists(buf)) return STRATA_SOURCE_SCRIPTS;
+    if (slash && exists(buf)) return STRATA_SOURCE_LUA;
   }
   return STRATA_INSTALL_SCRIPTS;
 }

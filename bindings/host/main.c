@@ -1,6 +1,6 @@
 /*
 ** main.c - the `strata` host executable: Lua 5.4 with the strata module and
-** luv built in. Everything it does is written in Lua (scripts/strata/cli.lua);
+** luv built in. Everything it does is written in Lua (lua/strata/cli.lua);
 ** this file only makes the interpreter, finds the Lua files and hands over
 ** the command line.
 */
@@ -38,7 +38,7 @@ static const char *scripts_dir(void) {
     if (slash) {
       *slash = '\0';
       snprintf(found, sizeof found, "%s/CMakeCache.txt", exe);
-      if (exists(found)) return STRATA_SOURCE_SCRIPTS;
+      if (exists(found)) return STRATA_SOURCE_LUA;
       snprintf(found, sizeof found, "%s/%s/strata/cli.lua", exe, STRATA_BIN_TO_LUA);
       if (exists(found)) {
         snprintf(found, sizeof found, "%s/%s", exe, STRATA_BIN_TO_LUA);

@@ -44,7 +44,7 @@ const char *lstrata_public_name(lua_State *L) {
 
 /* ---- the caller's line ------------------------------------------------------------- */
 /* Registry key of the chunk-name prefix of strata's own Lua files ("@.../strata/"),
-** which scripts/strata/boundary.lua gives (core._library_source). */
+** which lua/strata/boundary.lua gives (core._library_source). */
 static const char LIBRARY_KEY = 0;
 
 static int set_library_source(lua_State *L) {
@@ -204,7 +204,7 @@ static size_t edit_distance(const char *a, const char *b) {
 }
 
 /* Pushes "unknown option 'key' (nearest known: a, b, c)": the same words as
-** scripts/strata/options.lua, which checks the options of the Lua half. */
+** lua/strata/options.lua, which checks the options of the Lua half. */
 static void push_unknown_option(lua_State *L, const char *key, const char *const known[]) {
   int n = 0;
   while (known[n]) n++;

@@ -22,7 +22,7 @@
 ** lstrata_add_methods, lstrata_name_functions); the raising helpers below
 ** name the running function by that. In functions only strata's own Lua
 ** calls (no public name) they raise the message alone, with no position:
-** the Lua side (scripts/strata/boundary.lua) puts its public function's name
+** the Lua side (lua/strata/boundary.lua) puts its public function's name
 ** and its caller's line, and has nothing to strip. So bindings raise through
 ** these, never luaL_error, luaL_argerror, luaL_check* or luaL_opt* (which add
 ** positions inside strata or Lua's "bad argument" words; spec/binding_errors_spec.lua). */

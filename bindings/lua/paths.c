@@ -1,4 +1,4 @@
-/* paths.c - what strata.paths (scripts/strata/paths.lua) needs from C: where
+/* paths.c - what strata.paths (lua/strata/paths.lua) needs from C: where
 ** the build installs strata's own mods, and realpath(3).
 **
 **   core.paths.install_mods  absolute directory of the installed mods, for the

@@ -2,7 +2,7 @@
 ** runtime.c - a strata_runtime for a Lua world, as "strata.runtime"
 ** userdata (core.runtime.new(state, dispatch)): the core's area, floor,
 ** feature, unique, travel, event, clock and branch room functions as methods
-** taking and giving uids. scripts/strata/areas.lua, runtime.lua and
+** taking and giving uids. lua/strata/areas.lua, runtime.lua and
 ** branches.lua make handles of them; errors are raised named by the Lua
 ** API function each method does the work of (rt_public), from the core's
 ** message, which names no function.
@@ -253,6 +253,17 @@ static int rt_renew(lua_State *L) {
 static int rt_set_level(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
   CALL(L, lr, strata_map_set_level(lr->rt, (uint64_t)lstrata_checkinteger(L, 2), lstrata_checkinteger(L, 3), err));
+  return 0;
+}
+
+/* rt:set_map_token(map, name, traits): kept with the map (strata_map_set_token) */
+static int rt_set_map_token(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  uint64_t map = (uint64_t)lstrata_checkinteger(L, 2);
+  const char *name = lstrata_checkstring(L, 3);
+  strata_value traits;
+  lstrata_check_value(L, lr->w, 4, "token traits", &traits);
+  CALL(L, lr, strata_map_set_token(lr->rt, map, name, &traits, err));
   return 0;
 }
 
@@ -522,7 +533,7 @@ static const luaL_Reg rt_methods[] = {
   { "unique_areas_init", rt_unique_areas_init }, { "set_player", rt_set_player }, { "travel", rt_travel },
   { "renew", rt_renew }, { "player", rt_player }, { "find_unique", rt_find_unique }, { "areas", rt_areas }, { "set_level", rt_set_level }, { "set_conquered", rt_set_conquered },
   { "set_starting_floor", rt_set_starting_floor }, { "set_deepest_floor", rt_set_deepest_floor },
-  { "emit", rt_emit }, { "advance", rt_advance }, { "event_on", rt_event_on }, { "event_off", rt_event_off },
+  { "set_map_token", rt_set_map_token }, { "emit", rt_emit }, { "advance", rt_advance }, { "event_on", rt_event_on }, { "event_off", rt_event_off },
   { "branch_generate", rt_branch_generate }, { "drop_cache", rt_drop_cache },
   { "move", rt_move }, { "go", rt_go }, { "move_to_room", rt_move_to_room }, { "walk", rt_walk },
   { "walk_rooms", rt_walk_rooms }, { "walk_cancel", rt_walk_cancel }, { "walk_state", rt_walk_state },
@@ -530,7 +541,7 @@ static const luaL_Reg rt_methods[] = {
 
 /* The Lua API function each method does the work of, naming its errors.
 ** Methods serving several (emit, advance) raise the message alone, for the
-** public function's boundary to name (scripts/strata/boundary.lua). */
+** public function's boundary to name (lua/strata/boundary.lua). */
 static const luaL_Reg rt_public[] = {
   { "area:floor", rt_floor }, { "area:add_floor", rt_add_floor }, { "area:forget_floor", rt_forget_floor },
   { "world:create_area", rt_create_area }, { "area:delete", rt_delete_area },
@@ -538,6 +549,7 @@ static const luaL_Reg rt_public[] = {
   { "world:create_stairs", rt_create_stairs }, { "world:create_entrance", rt_create_entrance },
   { "world:unique_area", rt_unique_area }, { "world:regenerate_child_maps", rt_regenerate_child_maps },
   { "world:create_actor", rt_set_player }, { "world:travel", rt_travel }, { "map.level", rt_set_level },
+  { "map:define_token", rt_set_map_token },
   { "area:set_conquered", rt_set_conquered }, { "area.starting_floor", rt_set_starting_floor },
   { "area.deepest_floor", rt_set_deepest_floor }, { "world:move", rt_move }, { "world:go", rt_go },
   { "world:walk", rt_walk }, { "world:walk", rt_walk_rooms }, { "plan:cancel", rt_walk_cancel },
@@ -562,5 +574,19 @@ void lstrata_open_runtime(lua_State *L) {
   lua_newtable(L);
   lua_pushcfunction(L, rt_new);
   lua_setfield(L, -2, "new");
+  /* runtime.logic: the strata_logic kinds by name, as the dispatcher gets them */
+  static const struct { const char *name; strata_logic kind; } logic[] = {
+    { "generate_floor", STRATA_LOGIC_GENERATE_FLOOR }, { "generate", STRATA_LOGIC_GENERATE },
+    { "on_spawn", STRATA_LOGIC_ON_SPAWN }, { "on_load", STRATA_LOGIC_ON_LOAD },
+    { "on_enter", STRATA_LOGIC_ON_ENTER }, { "on_leave", STRATA_LOGIC_ON_LEAVE },
+    { "on_restock", STRATA_LOGIC_ON_RESTOCK }, { "on_renew", STRATA_LOGIC_ON_RENEW },
+    { "starting_pos", STRATA_LOGIC_STARTING_POS }, { "event", STRATA_LOGIC_EVENT },
+    { "handler", STRATA_LOGIC_HANDLER }, { "generate_room", STRATA_LOGIC_GENERATE_ROOM } };
+  lua_createtable(L, 0, (int)(sizeof logic / sizeof *logic));
+  for (size_t i = 0; i < sizeof logic / sizeof *logic; i++) {
+    lua_pushinteger(L, logic[i].kind);
+    lua_setfield(L, -2, logic[i].name);
+  }
+  lua_setfield(L, -2, "logic");
   lua_setfield(L, -2, "runtime");
 }

@@ -129,15 +129,25 @@ static int s_area_info(lua_State *L) {
   return 7;
 }
 
+/* A copy of a stored table (references as handles), or nil. */
+static int push_stored(lua_State *L, const lruntime *lr, const strata_value *v) {
+  if (!v) { lua_pushnil(L); return 1; }
+  lstrata_runtime_table(L, lr);
+  lua_rawgeti(L, -1, T_STATE);
+  lstrata_push_value(L, lua_gettop(L), v);
+  return 1;
+}
+
 /* rt:area_params(area) -> a copy of the params table | nil */
 static int s_area_params(lua_State *L) {
   lruntime *lr = lstrata_check_runtime(L, 1);
-  const strata_value *p = strata_area_params(lr->rt, uid_at(L, 2));
-  if (!p) { lua_pushnil(L); return 1; }
-  lstrata_runtime_table(L, lr);
-  lua_rawgeti(L, -1, T_STATE);
-  lstrata_push_value(L, lua_gettop(L), p);
-  return 1;
+  return push_stored(L, lr, strata_area_params(lr->rt, uid_at(L, 2)));
+}
+
+/* rt:map_tokens(map) -> a copy of { [name] = traits } | nil: the map's own tokens */
+static int s_map_tokens(lua_State *L) {
+  lruntime *lr = lstrata_check_runtime(L, 1);
+  return push_stored(L, lr, strata_map_tokens(lr->rt, uid_at(L, 2)));
 }
 
 /* rt:feature_info(feature) -> "entrance" | "stairs" | nil, floor_delta | nil,
@@ -157,7 +167,7 @@ static int s_feature_info(lua_State *L) {
 }
 
 const luaL_Reg lstrata_schema_methods[] = {
-  { "map_area", s_map_area }, { "map_level", s_map_level },
+  { "map_area", s_map_area }, { "map_level", s_map_level }, { "map_tokens", s_map_tokens },
   { "area_floor_map", s_area_floor_map }, { "area_floors", s_area_floors },
   { "area_children", s_area_children }, { "area_child_position", s_area_child_position },
   { "area_entrance", s_area_entrance }, { "area_info", s_area_info }, { "area_params", s_area_params },

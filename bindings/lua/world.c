@@ -1,7 +1,7 @@
 /*
 ** world.c - the world's state as seen from Lua: a "strata.world_state"
 ** userdata over strata_world. The handles, registry and events of
-** scripts/strata/world.lua sit on top of it.
+** lua/strata/world.lua sit on top of it.
 **
 ** Conversion Lua -> strata_value is where the serializability rule is
 ** enforced: functions, coroutines, foreign userdata, cyclic tables and

@@ -114,8 +114,11 @@ strata_status strata_advance_limited(strata_runtime *rt, double dt, uint64_t max
   const strata_timer *due;
   char msg[256];
   while (!st && (due = strata_world_next_due(w, target)) != NULL) {
-    /* (out of memory for the count: this run is not counted; max_total still bounds the advance) */
-    uint64_t uid = due->uid, n = count_run(&runs, uid);
+    /* Only a repeating timer can run twice in one advance (a one-shot one is
+    ** gone once fired): one-shot runs are not counted, which kept a table of
+    ** every timer run. (Out of memory for the count: this run is not
+    ** counted; max_total still bounds the advance.) */
+    uint64_t uid = due->uid, n = due->every > 0 ? count_run(&runs, uid) : 1;
     if (++total > max_total) {
       /* every timer still due: skipped past the target (repeating) or postponed to it */
       /* (uids first: a skip moves its timer within the world's ordered list) */

@@ -108,6 +108,25 @@ strata_status strata_map_create(strata_runtime *rt, int width, int height, const
   return STRATA_OK;
 }
 
+strata_status strata_map_set_token(strata_runtime *rt, uint64_t map, const char *name, strata_value *traits,
+                                   strata_error *err) {
+  const char *what = "strata_map_set_token";
+  if (!rt_object(rt, map, "map")) {
+    strata_value_clear(traits);
+    return no_map(rt, what, map, err);
+  }
+  if (!name || !*name || traits->type != STRATA_VTABLE) {
+    strata_value_clear(traits);
+    return strata_error_in(err, STRATA_EARG, what, "a token needs a name and a table of traits");
+  }
+  strata_status st = rt_begin(rt, err);
+  if (st) {
+    strata_value_clear(traits);
+    return st;
+  }
+  return rt_end(rt, map_set_token(rt, map, name, traits, err));
+}
+
 strata_status strata_map_set_archetype(strata_runtime *rt, uint64_t map, const char *archetype,
                                        strata_error *err) {
   const char *what = "strata_map_set_archetype";

@@ -640,40 +640,16 @@ static size_t find_sub(const strata_world *w, uint64_t uid) {
   return lo < w->nsubs && w->subs[lo].uid == uid ? lo : (size_t)-1;
 }
 
-/* Timers are kept in (due, uid) order: many changed ones among many are
-** found through an index by uid, made for the save, rather than a scan each. */
-typedef struct timer_at { uint64_t uid; size_t i; } timer_at;
-
-static int timer_at_cmp(const void *a, const void *b) {
-  uint64_t x = ((const timer_at *)a)->uid, y = ((const timer_at *)b)->uid;
-  return x < y ? -1 : x > y;
-}
-
-static size_t find_timer(const strata_world *w, const timer_at *index, uint64_t uid) {
-  if (!index) return world_find_timer(w, uid);
-  size_t lo = 0, hi = w->ntimers;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (index[mid].uid < uid) lo = mid + 1; else hi = mid;
-  }
-  return lo < w->ntimers && index[lo].uid == uid ? index[lo].i : (size_t)-1;
-}
-
 static int write_changes(writer *wr, strata_world *w, const strata_mod_version *mods,
                          size_t nmods, int *mismatch) {
   int rc = SQLITE_OK;
   *mismatch = 0;
-  timer_at *index = NULL;
-  if ((double)w->dirty.n * (double)w->ntimers > 65536.0 && (index = malloc(w->ntimers * sizeof *index))) {
-    for (size_t i = 0; i < w->ntimers; i++) index[i] = (timer_at){ w->timers[i].uid, i };
-    qsort(index, w->ntimers, sizeof *index, timer_at_cmp);
-  } /* without memory for it, scans: slower, not wrong */
   for (size_t i = 0; i < w->dirty.cap && !rc; i++) {
     uint64_t uid = w->dirty.keys[i];
     if (!uid) continue;
     /* A uid names one thing, but it may be gone: its row goes from each table. */
     const strata_object *o = strata_world_object(w, uid);
-    size_t ti = o ? (size_t)-1 : find_timer(w, index, uid);
+    size_t ti = o ? (size_t)-1 : world_find_timer(w, uid); /* (the world's index by uid) */
     size_t si = o || ti != (size_t)-1 ? (size_t)-1 : find_sub(w, uid);
     rc = delete_rows(wr, T_OBJECTS, uid);
     if (!rc) rc = delete_rows(wr, T_TIMERS, uid);
@@ -683,7 +659,6 @@ static int write_changes(writer *wr, strata_world *w, const strata_mod_version *
     else if (ti != (size_t)-1) rc = put_timer(wr, &w->timers[ti]);
     else if (si != (size_t)-1) rc = put_sub(wr, &w->subs[si]);
   }
-  free(index);
   /* Tiles: every uid that was given a map; the chunks edited since the
   ** save, or the whole map when it is another one; its rows deleted when the
   ** object or its map is gone. */
@@ -1525,7 +1500,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     }
   }
   if (st) goto fail;
-  /* In (due, uid) order: each timer goes in at the end of the list. */
+  /* In (due, uid) order: each timer goes in last and moves no other (the heap is sorted). */
   if (PREP("SELECT uid, due, every, handler, args, sum FROM timers ORDER BY due, uid")) goto fail;
   ROWS(T_TIMERS) {
     long long uid = sqlite3_column_int64(s, 0);

@@ -359,7 +359,17 @@ strata_status map_set_renew_timer(strata_runtime *rt, uint64_t map, uint64_t tim
   return sys_set_uid(rt->w, map, SYS(K("renew_timer")), timer, err);
 }
 
+strata_status map_set_token(strata_runtime *rt, uint64_t map, const char *name, strata_value *traits,
+                            strata_error *err) {
+  return sys_set(rt->w, map, SYS(K("tokens"), K(name)), traits, err);
+}
+
 /* The public getters (area.h). */
+
+const strata_value *strata_map_tokens(const strata_runtime *rt, uint64_t map) {
+  const strata_value *t = sys_get(rt->w, map, SYS(K("tokens")));
+  return t && t->type == STRATA_VTABLE ? t : NULL;
+}
 
 uint64_t strata_map_area(const strata_runtime *rt, uint64_t map, int64_t *floor) {
   uint64_t a = sys_uid(rt->w, map, SYS(K("area")));

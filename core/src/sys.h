@@ -56,6 +56,9 @@ int map_due(const strata_runtime *rt, uint64_t map, int renew, double *out);
 strata_status map_set_due(strata_runtime *rt, uint64_t map, int renew, const double *due, strata_error *err);
 uint64_t map_renew_timer(const strata_runtime *rt, uint64_t map);
 strata_status map_set_renew_timer(strata_runtime *rt, uint64_t map, uint64_t timer, strata_error *err);
+/* tokens[name] = traits (taken over; nil removes). */
+strata_status map_set_token(strata_runtime *rt, uint64_t map, const char *name, strata_value *traits,
+                            strata_error *err);
 
 /* ---- features ---- */
 /* An entrance's area (0: none) and floor (1 and *out when it names one). */

@@ -1,4 +1,4 @@
-/* uidset.c - a set of uids by open addressing (see uidset.h). */
+/* uidset.c - a set of uids, and a map from uids, by open addressing (see uidset.h). */
 #include "uidset.h"
 
 #include <stdlib.h>
@@ -52,4 +52,74 @@ void uidset_free(uidset *s) {
   free(s->keys);
   s->keys = NULL;
   s->n = s->cap = 0;
+}
+
+/* ---- uidmap ---- */
+
+/* uid's slot, or (size_t)-1. */
+static size_t map_slot(const uidmap *m, uint64_t uid) {
+  if (!m->cap || !uid) return (size_t)-1;
+  for (size_t i = slot_of(uid, m->cap);; i = (i + 1) & (m->cap - 1)) {
+    if (m->e[i].uid == uid) return i;
+    if (!m->e[i].uid) return (size_t)-1;
+  }
+}
+
+size_t *uidmap_get(const uidmap *m, uint64_t uid) {
+  size_t i = map_slot(m, uid);
+  return i == (size_t)-1 ? NULL : &m->e[i].at;
+}
+
+static void map_put(uidmap_entry *e, size_t cap, uidmap_entry x) {
+  size_t i = slot_of(x.uid, cap);
+  while (e[i].uid && e[i].uid != x.uid) i = (i + 1) & (cap - 1);
+  e[i] = x;
+}
+
+int uidmap_reserve(uidmap *m, size_t n) {
+  if (n * 2 <= m->cap) return 1;
+  size_t cap = m->cap ? m->cap : 64;
+  while (n * 2 > cap) cap *= 2;
+  uidmap_entry *e = calloc(cap, sizeof *e);
+  if (!e) return 0;
+  for (size_t i = 0; i < m->cap; i++)
+    if (m->e[i].uid) map_put(e, cap, m->e[i]);
+  free(m->e);
+  m->e = e;
+  m->cap = cap;
+  return 1;
+}
+
+int uidmap_put(uidmap *m, uint64_t uid, size_t at) {
+  size_t *v = uidmap_get(m, uid);
+  if (!v) {
+    if (!uidmap_reserve(m, m->n + 1)) return 0;
+    map_put(m->e, m->cap, (uidmap_entry){ uid, at });
+    m->n++;
+  } else {
+    *v = at;
+  }
+  return 1;
+}
+
+/* Linear probing's deletion: each later entry of the run moves into the gap
+** unless its own slot lies cyclically in (gap, it]. */
+void uidmap_del(uidmap *m, uint64_t uid) {
+  size_t gap = map_slot(m, uid), mask = m->cap - 1;
+  if (gap == (size_t)-1) return;
+  for (size_t j = (gap + 1) & mask; m->e[j].uid; j = (j + 1) & mask) {
+    size_t home = slot_of(m->e[j].uid, m->cap);
+    if (((j - home) & mask) >= ((j - gap) & mask)) {
+      m->e[gap] = m->e[j];
+      gap = j;
+    }
+  }
+  m->e[gap].uid = 0;
+  m->n--;
+}
+
+void uidmap_free(uidmap *m) {
+  free(m->e);
+  m->e = NULL;
+  m->n = m->cap = 0;
 }

@@ -39,6 +39,7 @@ strata_world *strata_world_new(uint64_t seed, strata_error *err) {
   if (!(w->tokens = strata_tokens_new(err))) { free(w); return NULL; }
   w->seed = seed;
   w->next_uid = 1;
+  w->timers_sorted = 1;
   return w;
 }
 
@@ -83,6 +84,7 @@ void strata_world_free(strata_world *w) {
   free(w->lent);
   for (size_t i = 0; i < w->ntimers; i++) strata_timer_clear(&w->timers[i]);
   free(w->timers);
+  uidmap_free(&w->timer_at);
   for (size_t i = 0; i < w->nsubs; i++) world_sub_clear(&w->subs[i]);
   free(w->subs);
   strata_tokens_release(w->tokens);
@@ -607,26 +609,54 @@ const char *strata_world_stream_at(const strata_world *w, size_t i, strata_rng *
   return w->streams[i].key;
 }
 
-/* ---- timers ---- */
+/* ---- timers ----
+** A binary heap by (due, uid): scheduling, firing, cancelling and skipping
+** cost O(log n) whatever the number of timers (a sorted array cost a memmove
+** of the whole array per change: quadratic at the 100,000 runs one advance
+** allows). uids are unique, so (due, uid) orders all timers and the heap
+** gives them in exactly a sorted list's order. */
 
-static int timer_before(double due, uint64_t uid, const strata_timer *t) {
-  return due < t->due || (due == t->due && uid < t->uid);
+static int timer_before(const strata_timer *a, const strata_timer *b) {
+  return a->due < b->due || (a->due == b->due && a->uid < b->uid);
+}
+
+/* Puts t (whose uid is in the index) at i. */
+static void timer_put(strata_world *w, size_t i, const strata_timer *t) {
+  w->timers[i] = *t;
+  *uidmap_get(&w->timer_at, t->uid) = i;
+}
+
+/* Fills the hole at i (< ntimers) with t: up toward the root while t comes
+** before its parent, else down while a child comes before t. */
+static void timer_sift(strata_world *w, size_t i, strata_timer t) {
+  while (i > 0 && timer_before(&t, &w->timers[(i - 1) / 2])) {
+    timer_put(w, i, &w->timers[(i - 1) / 2]);
+    i = (i - 1) / 2;
+  }
+  for (size_t c; (c = 2 * i + 1) < w->ntimers; i = c) {
+    if (c + 1 < w->ntimers && timer_before(&w->timers[c + 1], &w->timers[c])) c++;
+    if (!timer_before(&w->timers[c], &t)) break;
+    timer_put(w, i, &w->timers[c]);
+  }
+  timer_put(w, i, &t);
 }
 
 strata_status world_insert_timer(strata_world *w, strata_timer *t, strata_error *err) {
-  if (!grow((void **)&w->timers, &w->timers_cap, w->ntimers + 1, sizeof *w->timers))
+  if (!grow((void **)&w->timers, &w->timers_cap, w->ntimers + 1, sizeof *w->timers) ||
+      !uidmap_put(&w->timer_at, t->uid, w->ntimers))
     return nomem(err);
-  size_t lo = 0, hi = w->ntimers;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (timer_before(t->due, t->uid, &w->timers[mid])) hi = mid;
-    else lo = mid + 1;
-  }
-  memmove(w->timers + lo + 1, w->timers + lo, (w->ntimers - lo) * sizeof *w->timers);
-  w->timers[lo] = *t;
-  w->ntimers++;
+  /* In order after the last (an open reads them so): the array stays sorted. */
+  w->timers_sorted = w->timers_sorted && (!w->ntimers || timer_before(&w->timers[w->ntimers - 1], t));
+  timer_sift(w, w->ntimers++, *t);
   memset(t, 0, sizeof *t);
   return STRATA_OK;
+}
+
+void world_retime_timer(strata_world *w, size_t i, double due) {
+  strata_timer t = w->timers[i];
+  t.due = due;
+  timer_sift(w, i, t);
+  w->timers_sorted = 0;
 }
 
 static strata_status check_timer(const strata_timer *t, strata_error *err) {
@@ -683,14 +713,16 @@ strata_status strata_world_restore_timer(strata_world *w, strata_timer *t, strat
 }
 
 size_t world_find_timer(const strata_world *w, uint64_t uid) {
-  for (size_t i = 0; i < w->ntimers; i++)
-    if (w->timers[i].uid == uid) return i;
-  return (size_t)-1;
+  const size_t *i = uidmap_get(&w->timer_at, uid);
+  return i ? *i : (size_t)-1;
 }
 
+/* The last timer fills the hole. */
 void world_remove_timer(strata_world *w, size_t i) {
-  memmove(w->timers + i, w->timers + i + 1, (w->ntimers - i - 1) * sizeof *w->timers);
-  w->ntimers--;
+  uidmap_del(&w->timer_at, w->timers[i].uid);
+  if (i == --w->ntimers) return;
+  timer_sift(w, i, w->timers[w->ntimers]);
+  w->timers_sorted = 0;
 }
 
 strata_status strata_world_cancel(strata_world *w, uint64_t uid, strata_error *err) {
@@ -718,28 +750,26 @@ strata_status strata_world_fire(strata_world *w, uint64_t uid, strata_timer *out
   strata_status st;
   world_mark(w, uid);
   if (w->depth && (st = txn_timer_fired(w, &w->timers[i], err))) return st;
-  strata_timer t = w->timers[i];
-  world_remove_timer(w, i);
-  if (t.every > 0) {
-    /* Copy first so that a failure leaves the timer where it was. */
+  const strata_timer *t = &w->timers[i];
+  if (t->every > 0) {
+    /* The caller gets a copy; the timer stays, moved on. */
     strata_timer copy;
     memset(&copy, 0, sizeof copy);
-    copy.uid = t.uid;
-    copy.due = t.due;
-    copy.every = t.every;
-    copy.handler = world_dup_str(t.handler);
-    st = copy.handler ? strata_value_copy(&copy.args, &t.args, err) : nomem(err);
+    copy.uid = t->uid;
+    copy.due = t->due;
+    copy.every = t->every;
+    copy.handler = world_dup_str(t->handler);
+    st = copy.handler ? strata_value_copy(&copy.args, &t->args, err) : nomem(err);
     if (st) {
       free(copy.handler);
-      world_insert_timer(w, &t, NULL); /* cannot fail: the slot was just freed */
       if (w->depth) txn_drop_last(w);
       return st;
     }
-    t.due += t.every;
-    world_insert_timer(w, &t, NULL);
+    world_retime_timer(w, i, t->due + t->every);
     *out = copy;
   } else {
-    *out = t;
+    *out = *t;
+    world_remove_timer(w, i);
   }
   return STRATA_OK;
 }
@@ -756,30 +786,38 @@ strata_status strata_world_timer_skip(strata_world *w, uint64_t uid, double unti
     /* A one-shot timer is postponed to until, never dropped. */
     strata_status st;
     if (w->depth && (st = txn_timer_fired(w, t, err))) return st;
-    strata_timer moved = *t;
-    world_remove_timer(w, i);
-    moved.due = until;
-    world_insert_timer(w, &moved, NULL);
+    world_retime_timer(w, i, until);
   } else if (t->every > 0 && t->due <= until) {
     strata_status st;
     if (w->depth && (st = txn_timer_fired(w, t, err))) return st;
-    strata_timer moved = *t;
-    world_remove_timer(w, i);
-    double n = floor((until - moved.due) / moved.every) + 1;
-    double due = moved.due + n * moved.every;
+    double n = floor((until - t->due) / t->every) + 1;
+    double due = t->due + n * t->every;
     /* Rounding may leave it at or before until: it must end up after. */
     if (!(due > until)) due = nextafter(until, INFINITY);
     k = n > 1.8e19 ? UINT64_MAX : (uint64_t)n;
-    moved.due = due;
-    world_insert_timer(w, &moved, NULL); /* cannot fail: the slot was just freed */
+    world_retime_timer(w, i, due);
   }
   if (skipped) *skipped = k;
   return STRATA_OK;
 }
 
+static int timer_cmp(const void *a, const void *b) {
+  return timer_before(a, b) ? -1 : timer_before(b, a);
+}
+
 size_t strata_world_timer_count(const strata_world *w) { return w->ntimers; }
-const strata_timer *strata_world_timer_at(const strata_world *w, size_t i) {
-  return i < w->ntimers ? &w->timers[i] : NULL;
+
+/* A sorted array is a heap: sorting it in place lists the timers in order
+** and leaves the heap valid, once per change however many are read. */
+const strata_timer *strata_world_timer_at(const strata_world *cw, size_t i) {
+  if (i >= cw->ntimers) return NULL;
+  if (!cw->timers_sorted) {
+    strata_world *w = (strata_world *)cw; /* the order is a cache, not state */
+    qsort(w->timers, w->ntimers, sizeof *w->timers, timer_cmp);
+    for (size_t j = 0; j < w->ntimers; j++) *uidmap_get(&w->timer_at, w->timers[j].uid) = j;
+    w->timers_sorted = 1;
+  }
+  return &cw->timers[i];
 }
 
 /* ---- subscriptions ---- */

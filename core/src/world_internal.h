@@ -122,8 +122,14 @@ struct strata_world {
   lent_stream *lent;       /* lent generators, innermost last */
   size_t nlent, lent_cap;
   uint64_t lent_ids;
-  strata_timer *timers;    /* sorted by (due, uid) */
+  /* Timers: a binary min-heap by (due, uid) (timers[i] before timers[2i+1]
+  ** and timers[2i+2]; the earliest at 0), and where each is in it, by uid.
+  ** timers_sorted: the array is in (due, uid) order as well, as
+  ** strata_world_timer_at leaves it (a cache: any change may clear it). */
+  strata_timer *timers;
   size_t ntimers, timers_cap;
+  uidmap timer_at;
+  int timers_sorted;
   strata_subscription *subs; /* in creation (uid) order */
   size_t nsubs, subs_cap;
   savepoint *savepoints;   /* open ones, outermost first */
@@ -166,10 +172,15 @@ void world_slot_put(strata_world *w, strata_object *o);
 char *world_dup_str(const char *s); /* NULL for NULL or on ENOMEM */
 void world_object_free(strata_object *o);
 void world_sub_clear(strata_subscription *s);
-/* Inserts t in (due, uid) order, taking over its contents (*t is zeroed). */
+/* Inserts t into the timers, taking over its contents (*t is zeroed). Needs
+** no memory when as many timers were there before (neither the heap nor its
+** index shrinks). */
 strata_status world_insert_timer(strata_world *w, strata_timer *t, strata_error *err);
-size_t world_find_timer(const strata_world *w, uint64_t uid); /* (size_t)-1: none */
+/* Where timer uid is in w->timers, (size_t)-1: none; valid until the next change. */
+size_t world_find_timer(const strata_world *w, uint64_t uid);
 void world_remove_timer(strata_world *w, size_t i);           /* without clearing it */
+/* Moves the timer at i to due (never fails). */
+void world_retime_timer(strata_world *w, size_t i, double due);
 /* Inserts s in uid order, taking over its contents (*s is zeroed). */
 strata_status world_add_sub(strata_world *w, strata_subscription *s, strata_error *err);
 size_t world_find_sub(const strata_world *w, uint64_t uid);   /* (size_t)-1: none */

@@ -9,9 +9,9 @@
 ** journaled per operation; the clock is kept per savepoint.
 **
 ** A rollback never fails: undoing entries newest first brings each array
-** back to the length it had when the entry was written, and arrays never
-** shrink their capacity, so putting a removed timer, subscription or object
-** back needs no allocation.
+** back to the length it had when the entry was written, and arrays (and the
+** timers' index by uid) never shrink their capacity, so putting a removed
+** timer, subscription or object back needs no allocation.
 */
 #include "tilemap_internal.h" /* tilemap_restore */
 #include "world_internal.h"
@@ -230,12 +230,7 @@ static void undo(strata_world *w, journal_entry *e) {
     break;
   case J_TIMER_MOVED: {
     size_t i = world_find_timer(w, e->u.moved.uid);
-    if (i != (size_t)-1) {
-      strata_timer t = w->timers[i];
-      world_remove_timer(w, i);
-      t.due = e->u.moved.due;
-      world_insert_timer(w, &t, NULL); /* into the slot just freed */
-    }
+    if (i != (size_t)-1) world_retime_timer(w, i, e->u.moved.due);
     break;
   }
   case J_SUB_ADDED: {

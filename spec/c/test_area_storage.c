@@ -1,5 +1,5 @@
 /* test_area_storage.c - the C implementation of areas keeps the storage
-** layout of scripts/strata/areas.lua, so worlds move between the two.
+** layout of lua/strata/areas.lua, so worlds move between the two.
 **
 ** One scenario (a player, the unique overworld with its two unique areas,
 ** two floors of the deep cave walked down, time advanced past a restock, a
@@ -285,7 +285,7 @@ static int find_lua(void) {
   if (stat(so, &sb) != 0) return 0;
   if (system("command -v lua5.4 >/dev/null 2>&1") != 0) return 0;
   snprintf(lua_cmd, sizeof lua_cmd,
-           "cd '%s' && LUA_PATH='%s/scripts/?.lua;%s/scripts/?/init.lua;;' LUA_CPATH='%s/lua/?.so;;' "
+           "cd '%s' && LUA_PATH='%s/lua/?.lua;%s/lua/?/init.lua;;' LUA_CPATH='%s/lua/?.so;;' "
            "lua5.4 spec/fixtures/area_storage.lua",
            src, src, src, cwd);
   return 1;

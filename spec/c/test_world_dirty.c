@@ -270,7 +270,7 @@ static void test_files(void) {
 }
 
 /* Many timers and subscriptions changed at once: the save finds them
-** through an index (timers) and bisection (subscriptions), not scans. */
+** through the world's index by uid (timers) and bisection (subscriptions). */
 static void test_many_timers(void) {
   scene s;
   strata_error err;
@@ -287,7 +287,7 @@ static void test_many_timers(void) {
   for (int i = 0; i < 400; i += 3) strata_world_cancel(s.w, t[i], &err);
   for (int i = 0; i < 300; i += 2) strata_world_unsubscribe(s.w, u[i], &err);
   for (int i = 0; i < 100; i++) strata_world_schedule(s.w, 90, 0, "base.late", NULL, NULL, &err);
-  CHECK(s.w->dirty.n * s.w->ntimers > 65536); /* the index is made */
+  CHECK(s.w->dirty.n * s.w->ntimers > 65536); /* many among many */
   save_check(&s, "many timers", 0);
   strata_world_free(s.w);
 }

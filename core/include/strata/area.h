@@ -13,7 +13,8 @@
 **   area  sys = { parent, floors = { [n] = map }, children = { [area] = true },
 **                 params, generator, starting_floor, deepest_floor,
 **                 deepest_visited, entrance = { map, x, y }, unique, conquered }
-**   map   sys = { area, floor, level, restock_due, renew_due, renew_timer }
+**   map   sys = { area, floor, level, restock_due, renew_due, renew_timer,
+**                 tokens = { [name] = traits } }
 **   one object of kind "world_record":
 **         sys = { uniques = { [id] = area }, placed = { [id] = map },
 **                 areas = { [area] = true }, player }
@@ -149,6 +150,15 @@ STRATA_API uint64_t strata_map_area(const strata_runtime *rt, uint64_t map, int6
 STRATA_API int64_t strata_map_level(const strata_runtime *rt, uint64_t map);
 STRATA_API strata_status strata_map_set_level(strata_runtime *rt, uint64_t map, int64_t level,
                                    strata_error *err);
+/* The map's own token traits (map:define_token in Lua), kept with it so
+** that they are defined on its tile map again when the world is opened:
+** a table { [name] = traits }, NULL when it has none (lent as the area.h
+** header says). Setting one replaces the traits of that name (traits taken
+** over; EARG: not a table). The tile map's own definition is the caller's
+** (strata_tokens_define on strata_tilemap_tokens). */
+STRATA_API const strata_value *strata_map_tokens(const strata_runtime *rt, uint64_t map);
+STRATA_API strata_status strata_map_set_token(strata_runtime *rt, uint64_t map, const char *name,
+                                   strata_value *traits, strata_error *err);
 /* The objects on the map (of kind `kind`, or all with NULL) in uid order:
 ** writes up to cap, returns how many (strata_world_objects_on: the world's
 ** index by map, no scan). */

@@ -169,7 +169,9 @@ STRATA_API size_t strata_world_stream_count(const strata_world *w);
 /* The i-th stream (0-based, in creation order). */
 STRATA_API const char *strata_world_stream_at(const strata_world *w, size_t i, strata_rng *out);
 
-/* ---- timers, ordered by (due, uid) ---- */
+/* ---- timers, ordered by (due, uid) ----
+** Kept in a heap: scheduling, cancelling, firing and skipping cost
+** O(log n) in the number of timers. */
 /* The shortest period of a repeating timer (world seconds): a shorter one
 ** would leave time barely moving while one advance runs it. */
 #define STRATA_TIMER_MIN_EVERY 0.001
@@ -193,6 +195,9 @@ STRATA_API void strata_timer_clear(strata_timer *t);
 STRATA_API strata_status strata_world_timer_skip(strata_world *w, uint64_t uid, double until,
                                      uint64_t *skipped, strata_error *err);
 STRATA_API size_t strata_world_timer_count(const strata_world *w);
+/* The i-th timer in (due, uid) order (0-based), NULL past the last; valid
+** until the timers next change. The first call after a change puts them in
+** order (O(n log n)); the calls after it cost nothing until the next change. */
 STRATA_API const strata_timer *strata_world_timer_at(const strata_world *w, size_t i);
 
 /* ---- subscriptions ---- */

@@ -14,7 +14,7 @@
 --
 -- The built-in directory is the first of:
 --   - $STRATA_MODS_DIR, when set and not empty;
---   - the source tree's mods/, when this file is <root>/scripts/strata/paths.lua
+--   - the source tree's mods/, when this file is <root>/lua/strata/paths.lua
 --     and <root>/mods/base/mod.lua exists (build tree: scripts/env, busted,
 --     build/strata);
 --   - the installed mods beside the installed Lua files (a prefix moved, or

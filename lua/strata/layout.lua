@@ -314,7 +314,7 @@ function M.generator(v, world) return generator(v, world) end
 local function tilemap_of(map, fn, level, write)
   if type(map) == "userdata" then return map end
   if type(map) == "table" and private.owner[map] and map.kind == "map" then
-    return require("strata.world")._tiles_of(map, write ~= false)
+    return require("strata.tiles").of(map, write ~= false)
   end
   error(fn .. ": expected a tile map or a world map, got " .. tostring(map), level)
 end

@@ -338,6 +338,20 @@ end
 
 function Registry:ids(type_id) return sorted_keys(self.by_type[type_id] or {}) end
 
+-- An ID may name entries of several types (a unique area, its area archetype and
+-- its map archetype are often all "mod.vernis"): an object's archetype is looked
+-- up among the archetypes of its kind, where its kind has a type for them.
+local archetype_types = { map = "base.map_archetype", area = "base.area_archetype",
+  actor = "base.actor_archetype" }
+function M.archetype_type(kind) return archetype_types[kind] end
+
+-- The archetype `id` of an object of `kind`, or nil.
+function Registry:archetype(kind, id)
+  local t = archetype_types[kind]
+  if t then return self.by_type[t] and self.by_type[t][id] end
+  return self.by_id[id]
+end
+
 -- The view world.data[type] gives: get / ensure / iter. A view holds no
 -- fields: its registry and type are in a side table (mod code given a view
 -- cannot reach the registry through it).

@@ -28,6 +28,24 @@ function M.for_mod(v)
   return M.view[v] or v
 end
 
+-- For world.grid and world.branches: a function w -> the one object of
+-- metatable mt of world w (made on first use; its world in M.owner), and
+-- whether an object is that one of its world.
+function M.per_world(mt)
+  local of = setmetatable({}, weak) -- world -> its object
+  local function get(w)
+    local o = of[w]
+    if not o then
+      o = setmetatable({}, mt)
+      M.owner[o] = w
+      of[w] = o
+    end
+    return o
+  end
+  local function is(o) local w = M.owner[o] return w ~= nil and of[w] == o end
+  return get, is
+end
+
 -- Marks mt as one of strata's metatables: getmetatable() on its objects
 -- gives `name`, setmetatable() on them fails, rawset() in mod code refuses them.
 function M.protect(mt, name)

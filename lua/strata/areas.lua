@@ -1,0 +1,343 @@
+-- strata.areas: areas and their floors, map archetypes at work, unique areas,
+-- entrances, stairs and travel (API.md sections 5 and 6), as handles over the
+-- core's runtime (core/include/strata/area.h, feature.h, unique.h, travel.h;
+-- strata.runtime is the Lua side of it).
+--
+-- The core does the work and owns every refusal: this file checks the shapes
+-- of arguments, calls the runtime (whose errors the binding names by the Lua
+-- function) and turns uids into handles. The state is the C world's, saved and
+-- reopened with it; its bookkeeping (what an area, map, feature and the world
+-- record keep) is read through the runtime's getters (bindings/lua/schema.c),
+-- never through its stored layout. Logic is only ever looked up by ID in the
+-- registry.
+local handle_of = require "strata.handle"
+local options = require "strata.options"
+local private = require "strata.private"
+local runtime = require "strata.runtime"
+local tiles = require "strata.tiles"
+local owner = private.owner
+local handle = handle_of.new
+
+-- The world's methods and what kinds of objects get (installed by strata.world).
+local world, kinds = {}, {}
+
+-- ---- the bookkeeping, through the core's getters -------------------------------------
+local function map_area(w, uid) return w._rt:map_area(uid) end -- area uid, floor | nil
+local function area_field(w, uid, i) return (select(i, w._rt:area_info(uid))) end
+local PARENT, STARTING, DEEPEST, VISITED, UNIQUE, GENERATOR, CONQUERED = 1, 2, 3, 4, 5, 6, 7
+
+local function fail(fmt, ...) error(fmt:format(...), 0) end
+
+local is_handle = handle_of.is
+
+local function check_handle(w, v, kind, what)
+  if not is_handle(v) then fail("%s: expected a %s handle, got %s", what, kind, type(v)) end
+  if owner[v] ~= w then fail("%s: %s belongs to another world", what, tostring(v)) end
+  if not v:alive() then fail("%s: %s was deleted", what, tostring(v)) end
+  if v.kind ~= kind then fail("%s: expected a %s, got %s", what, kind, tostring(v)) end
+  return v
+end
+
+local function check_int(v, what)
+  if math.type(v) ~= "integer" then fail("%s: expected an integer, got %s", what, tostring(v)) end
+  return v
+end
+
+-- w._rt:method(...) through core_call(w, "method", ...)
+local core_call = runtime.call
+
+local function player(w)
+  local p = w._rt:player()
+  local h = p and handle(w, p)
+  return h
+end
+
+-- The base.map_renew timer lands here (timers run by world:advance).
+function world:_renew_timer(map_uid)
+  if math.type(map_uid) ~= "integer" then return end
+  core_call(self, "renew", map_uid)
+end
+
+-- ---- maps ------------------------------------------------------------------------------
+kinds.map = {
+  methods = {
+    features = function(m)
+      local list = owner[m]._s:objects_on(m.uid, "feature")
+      local i = 0
+      return function()
+        i = i + 1
+        return list[i] and handle(owner[m], list[i])
+      end
+    end,
+    objects = function(m, kind)
+      local out = {}
+      for i, uid in ipairs(owner[m]._s:objects_on(m.uid, kind)) do out[i] = handle(owner[m], uid) end
+      return out
+    end,
+  },
+  get = {
+    area = function(m) local a = map_area(owner[m], m.uid) return a and handle(owner[m], a) end,
+    floor = function(m) return select(2, map_area(owner[m], m.uid)) end,
+    level = function(m) return owner[m]._rt:map_level(m.uid) end,
+  },
+  set = {
+    level = function(m, v)
+      local w = owner[m]
+      core_call(w, "set_level", m.uid, check_int(v, tostring(m) .. " level"))
+    end,
+    archetype = function(m, id)
+      local w = owner[m]
+      if id ~= nil then w._registry:view("base.map_archetype"):ensure(id) end
+      core_call(w, "set_archetype", m.uid, id)
+    end,
+  },
+}
+
+-- Deletes a map with what stands on it (features, actors other than the
+-- player), after detaching it from its area and from placed-entrance records.
+local function drop_map(w, m)
+  core_call(w, "delete_map", m.uid)
+  w._tilemaps[m.uid] = nil
+end
+
+kinds.map.delete = function(m) drop_map(owner[m], m) end
+
+-- ---- areas ------------------------------------------------------------------------------------
+
+local function floor_map(w, a, n)
+  local uid = w._rt:area_floor_map(a.uid, n)
+  local m = uid and handle(w, uid)
+  return m
+end
+
+-- Tile map views of objects the core deleted would point at freed maps.
+local drop_dead_views = tiles.drop_dead
+
+local function area_delete(a, opts)
+  local w = owner[a]
+  options.check("area:delete", opts, 3)
+  opts = opts or {}
+  local mode = opts.children or "reparent"
+  if mode ~= "delete" and mode ~= "reparent" then
+    fail("%s:delete: children must be \"delete\" or \"reparent\", got %s", tostring(a), tostring(mode))
+  end
+  core_call(w, "delete_area", a.uid, mode == "delete")
+  drop_dead_views(w)
+end
+
+kinds.area = {
+  delete = area_delete,
+  methods = {
+    add_floor = function(a, m, n)
+      local w = owner[a]
+      check_handle(w, m, "map", "area:add_floor")
+      check_int(n, "area:add_floor: floor")
+      core_call(w, "add_floor", a.uid, m.uid, n)
+      return m
+    end,
+    floor = function(a, n)
+      local w = owner[a]
+      check_int(n, "area:floor")
+      local m = floor_map(w, a, n)
+      if m then return m end
+      return handle(w, core_call(w, "floor", a.uid, n))
+    end,
+    has_floor = function(a, n) return floor_map(owner[a], a, n) ~= nil end,
+    floors = function(a)
+      local w = owner[a]
+      local ns = w._rt:area_floors(a.uid)
+      local i = 0
+      return function()
+        while true do
+          i = i + 1
+          local n = ns[i]
+          if n == nil then return nil end
+          local m = floor_map(w, a, n)
+          if m then return n, m end
+        end
+      end
+    end,
+    forget_floor = function(a, n)
+      local w = owner[a]
+      check_int(n, tostring(a) .. ":forget_floor")
+      core_call(w, "forget_floor", a.uid, n)
+      drop_dead_views(w)
+    end,
+    is_conquered = function(a) return area_field(owner[a], a.uid, CONQUERED) end,
+    set_conquered = function(a, v) core_call(owner[a], "set_conquered", a.uid, v ~= false) end,
+    children = function(a)
+      local w, out = owner[a], {}
+      for _, uid in ipairs(w._rt:area_children(a.uid)) do out[#out + 1] = handle(w, uid) end
+      return out
+    end,
+    child_position = function(a, child)
+      local w = owner[a]
+      check_handle(w, child, "area", tostring(a) .. ":child_position")
+      return w._rt:area_child_position(a.uid, child.uid)
+    end,
+  },
+  get = {
+    parent = function(a) local p = area_field(owner[a], a.uid, PARENT) return p and handle(owner[a], p) end,
+    starting_floor = function(a) return area_field(owner[a], a.uid, STARTING) end,
+    deepest_floor = function(a) return area_field(owner[a], a.uid, DEEPEST) end,
+    deepest_visited = function(a) return area_field(owner[a], a.uid, VISITED) end,
+    params = function(a) return owner[a]._rt:area_params(a.uid) or {} end,
+    unique_id = function(a) return area_field(owner[a], a.uid, UNIQUE) end,
+    generator = function(a) return area_field(owner[a], a.uid, GENERATOR) end,
+  },
+  set = {
+    starting_floor = function(a, v)
+      core_call(owner[a], "set_starting_floor", a.uid, check_int(v, tostring(a) .. " starting_floor"))
+    end,
+    deepest_floor = function(a, v)
+      if v ~= nil then check_int(v, tostring(a) .. " deepest_floor") end
+      core_call(owner[a], "set_deepest_floor", a.uid, v)
+    end,
+  },
+}
+
+-- ---- features: entrances and stairs ---------------------------------------------------------
+kinds.feature = {
+  get = {
+    type = function(f) return (owner[f]._rt:feature_info(f.uid)) end,
+    floor_delta = function(f) return select(2, owner[f]._rt:feature_info(f.uid)) end,
+    -- where it leads: the area, and the floor (an entrance's own, else the
+    -- area's starting floor; stairs': their map's floor plus floor_delta)
+    target = function(f)
+      local w = owner[f]
+      local t, _, a, n = w._rt:feature_info(f.uid)
+      if not t then return nil end
+      return { area = a and handle(w, a), area_uid = a, floor = n }
+    end,
+  },
+}
+
+local function check_cell(x, y, what)
+  check_int(x, what .. ": x")
+  check_int(y, what .. ": y")
+end
+
+-- world:create_entrance(map, x, y, area, { floor = n }): a feature on map at
+-- (x, y) leading to floor n of area (map first, as every function placing
+-- something on a map).
+function world:create_entrance(map, x, y, area, opts)
+  local what = "world:create_entrance"
+  options.check(what, opts, 2)
+  check_handle(self, map, "map", what)
+  check_handle(self, area, "area", what)
+  check_cell(x, y, what)
+  local floor = opts and opts.floor
+  if floor ~= nil then check_int(floor, what .. ": floor") end
+  return handle(self, core_call(self, "create_entrance", map.uid, x, y, area.uid, floor))
+end
+
+-- world:create_stairs(map, x, y, { floor_delta = 1 }): stairs to the floor
+-- delta away from the map's own. The floor is resolved when the stairs are
+-- used, so a generator may place them on the map it is making.
+function world:create_stairs(map, x, y, opts)
+  local what = "world:create_stairs"
+  options.check(what, opts, 2)
+  check_handle(self, map, "map", what)
+  check_cell(x, y, what)
+  local delta = opts and opts.floor_delta or 1
+  check_int(delta, what .. ": floor_delta")
+  return handle(self, core_call(self, "create_stairs", map.uid, x, y, delta))
+end
+
+-- ---- areas in the world ------------------------------------------------------------------------
+function world:create_area(archetype_id, opts)
+  local what = "world:create_area"
+  options.check(what, opts, 2)
+  opts = opts or {}
+  local arch = self._registry:view("base.area_archetype"):ensure(archetype_id)
+  local parent = opts.parent
+  if parent ~= nil then check_handle(self, parent, "area", what .. ": parent") end
+  local params = {}
+  for k, v in pairs(arch.params or {}) do params[k] = v end
+  for k, v in pairs(opts.params or {}) do params[k] = v end
+  local gen = opts.generator or arch.generator
+  if gen ~= nil then self._registry:view("base.area_generator"):ensure(gen) end
+  self._s:check(params, "area params")
+  return handle(self, core_call(self, "create_area", archetype_id, parent and parent.uid,
+    opts.params, opts.generator, opts.starting_floor, opts.deepest_floor))
+end
+
+function world:areas(filter)
+  options.check("world:areas", filter, 2)
+  filter = filter or {}
+  local parent = filter.parent
+  if parent ~= nil and not is_handle(parent) then fail("world:areas: parent must be an area handle, got %s", type(parent)) end
+  local out = {}
+  -- (an archetype or type that is no string names no area)
+  for _, k in ipairs{ "archetype", "type" } do
+    if filter[k] ~= nil and type(filter[k]) ~= "string" then return out end
+  end
+  for i, uid in ipairs(self._rt:areas(filter.archetype, filter.type, parent and parent.uid)) do
+    out[i] = handle(self, uid)
+  end
+  return out
+end
+
+function world:area_of(map)
+  if not is_handle(map, "map") then error("world:area_of: expected a map handle", 2) end
+  local a, n = map_area(self, map.uid)
+  if not a then return nil end
+  return handle(self, a), n
+end
+
+function world:find_unique(id)
+  if type(id) ~= "string" then return nil end -- (no unique area has such an ID)
+  local uid = self._rt:find_unique(id)
+  return uid and handle(self, uid)
+end
+
+function world:unique_area(id)
+  self._registry:view("base.unique_area"):ensure(id)
+  return handle(self, core_call(self, "unique_area", id))
+end
+
+function world:get_or_create_map(id, floor)
+  local a = self:unique_area(id)
+  return a:floor(floor or a.starting_floor)
+end
+
+-- The unique areas declared on this map's floor: created if missing, their
+-- entrances placed if missing; returns them.
+function world:regenerate_child_maps(map)
+  local what = "world:regenerate_child_maps"
+  check_handle(self, map, "map", what)
+  local out = {}
+  for i, uid in ipairs(core_call(self, "regenerate_child_maps", map.uid)) do
+    out[i] = handle(self, uid)
+  end
+  return out
+end
+
+-- ---- the player and travel -----------------------------------------------------------------------
+function world:player() return player(self) end
+function world:current_map() local p = player(self) return p and p.map end
+function world:current_area()
+  local m = self:current_map()
+  return m and self:area_of(m)
+end
+function world:current_floor()
+  local m = self:current_map()
+  return m and m.floor
+end
+
+function world:travel(actor, target, opts)
+  local what = "world:travel"
+  options.check(what, opts, 2)
+  opts = opts or {}
+  check_handle(self, actor, "actor", what)
+  if not is_handle(target) then fail("%s: expected a feature or a map, got %s", what, type(target)) end
+  if owner[target] ~= self then fail("%s: %s belongs to another world", what, tostring(target)) end
+  local x, y = opts.x, opts.y
+  if x ~= nil or y ~= nil then check_cell(x, y, what) end
+  local m = core_call(self, "travel", actor.uid, target.uid, x, y)
+  drop_dead_views(self)
+  if not m then return nil, "travel stopped by base.before_travel" end
+  return handle(self, m)
+end
+
+return { world = world, kinds = kinds }

@@ -1,0 +1,514 @@
+-- strata.grid: a world's XY maps (base.grid_map entries) spawned as rooms and
+-- exits (API section 7). The spawn, its reconciling and the lookups are the
+-- C core's (core/src/grid.c); this file finds the maps, prototypes and
+-- legends in the world's data, keeps which maps a world has (an object of
+-- kind "grid_maps"), and answers queries, routes, fly/dive and views.
+local handle_of = require "strata.handle"
+local options = require "strata.options"
+local private = require "strata.private"
+local rooms = require "strata.rooms"
+local runtime = require "strata.runtime"
+local xymap = require "strata.xymap"
+local owner = private.owner
+local handle = handle_of.new
+
+-- What kinds of objects get and the world's field world.grid (installed by
+-- strata.world); route for strata.walk.
+local M = { kinds = { room = { get = {}, methods = {} } }, fields = {} }
+local kinds = M.kinds
+
+local function fail(fmt, ...) error(fmt:format(...), 0) end
+
+local Grid = {}
+Grid.__index = Grid
+-- One object per world, shared with its mods' views: none may set a field in it.
+Grid.__newindex = function() error("world.grid is read-only", 2) end
+private.protect(Grid, "strata.grid")
+local parsed = setmetatable({}, { __mode = "k" }) -- world -> { [id] = { entry =, xy = } }
+local rooms_index = setmetatable({}, { __mode = "k" }) -- world -> { count =, next =, rooms = { ["x,y,z"] = uid } }
+
+-- strata.reload replaces entries in place: every map is parsed again after one.
+function M.on_reload(w) parsed[w] = nil end
+
+-- world.grid
+local grid_of = private.per_world(Grid)
+M.fields.grid = grid_of
+
+-- ---- the maps a world has: IDs kept by the core on its one "grid_maps" object ----
+-- Bookkeeping: not in world:objects(), and deleted only with the maps (grid:remove).
+kinds.grid_maps = { internal = true, delete = function(h)
+  fail("delete: %s is the world's list of grid maps: remove the maps with world.grid:remove(z)", tostring(h))
+end }
+-- The IDs, in the order added (the core keeps them: strata_grid_map_ids).
+local function map_ids(w) return w._s:grid_map_ids() end
+
+local function zkey(z) return math.type(z) == "integer" and tostring(z) or z end
+
+-- The parsed map of a grid_map ID (parsed again when a reload replaced the entry).
+local function map_of(w, id)
+  local cache = parsed[w]
+  if not cache then cache = {} parsed[w] = cache end
+  local e = w._registry:view("base.grid_map"):ensure(id)
+  local c = cache[id]
+  if c and c.entry == e then return c.xy, e end
+  local ok, xy = pcall(xymap._parse, e.map, { legend = e.legend, z = zkey(e.z), world = w })
+  if not ok then fail("grid map '%s': %s", id, tostring(xy)) end
+  cache[id] = { entry = e, xy = xy }
+  return xy, e
+end
+
+-- ---- prototypes: "X,Y" / "X,Y,dir" keys, values IDs or tables, parents followed ----
+-- props: plain data only (what object properties hold, and no handles: a
+-- map is data, not a world), checked here with the map and key named.
+local function check_props(props, where)
+  if type(props) ~= "table" or getmetatable(props) ~= nil then
+    fail("%s: props must be a table of plain data, got %s", where, type(props))
+  end
+  local seen = {}
+  local function walk(t, path, depth)
+    if seen[t] then fail("%s: props%s holds a cycle (a table that contains itself)", where, path) end
+    if depth > 32 then fail("%s: props%s is nested too deeply", where, path) end
+    seen[t] = true
+    for k, v in next, t do
+      local kp = type(k) == "string" and path .. "." .. k or path .. "[" .. tostring(k) .. "]"
+      if type(k) ~= "string" and math.type(k) ~= "integer" then
+        fail("%s: props%s: keys must be strings or integers, got %s", where, path, math.type(k) or type(k))
+      end
+      local tv = type(v)
+      if tv == "table" and getmetatable(v) == nil then walk(v, kp, depth + 1)
+      elseif tv ~= "string" and tv ~= "number" and tv ~= "boolean" then
+        fail("%s: props%s is a %s: props hold strings, numbers, booleans and tables of them", where, kp,
+          tv == "table" and "table with a metatable" or tv)
+      end
+    end
+    seen[t] = nil
+  end
+  walk(props, "", 0)
+end
+
+local function flatten(w, v, where, depth)
+  depth = depth or 0
+  if depth > 16 then fail("%s: prototype parents go round in a circle", where) end
+  local own = where
+  if type(v) == "string" then
+    own = ("%s (base.prototype '%s')"):format(where, v)
+    v = w._registry:view("base.prototype"):ensure(v)
+  end
+  local out = {}
+  if v.parent then
+    local p = flatten(w, v.parent, where, depth + 1)
+    for k, x in pairs(p) do out[k] = x end
+  end
+  if v.key ~= nil then out.key = v.key end
+  if v.desc ~= nil then out.desc = v.desc end
+  -- props merge one level deep: the child's keys win key by key.
+  if v.props ~= nil then
+    check_props(v.props, own)
+    local merged = {}
+    for k, x in pairs(out.props or {}) do merged[k] = x end
+    for k, x in pairs(v.props) do merged[k] = x end
+    out.props = merged
+  end
+  return out
+end
+
+-- The props of a map's prototypes, checked when the map is added: their
+-- errors then come before any spawn. Unknown IDs and circles are left to
+-- the spawn, which reports them as before.
+local function check_map_props(w, id, e)
+  local view = w._registry:view("base.prototype")
+  local function chain(v, where, depth)
+    if depth > 16 then return end
+    local own = where
+    if type(v) == "string" then
+      own = ("%s (base.prototype '%s')"):format(where, v)
+      v = view:get(v)
+    end
+    if type(v) ~= "table" then return end
+    if v.props ~= nil then check_props(v.props, own) end
+    if v.parent ~= nil then chain(v.parent, where, depth + 1) end
+  end
+  for k, v in pairs(e.prototypes or {}) do chain(v, ("grid map '%s' prototype '%s'"):format(id, k), 0) end
+  for key, v in pairs(e.legend or {}) do
+    if type(v) == "string" then v = w._registry:view("base.legend"):get(v) end
+    if type(v) == "table" and v.prototype ~= nil then
+      chain(v.prototype, ("grid map '%s' legend '%s' prototype"):format(id, tostring(key)), 0)
+    end
+  end
+end
+
+local function coord(s) if s == "*" then return "*" end return math.tointeger(tonumber(s)) end
+
+local function protos_of(w, id, e)
+  local keys = {}
+  for k in pairs(e.prototypes or {}) do keys[#keys + 1] = k end
+  table.sort(keys)
+  local out = {}
+  for _, k in ipairs(keys) do
+    local parts = {}
+    for p in (k .. ","):gmatch("([^,]*),") do parts[#parts + 1] = p end
+    local where = ("grid map '%s' prototype '%s'"):format(id, k)
+    local p = flatten(w, e.prototypes[k], where)
+    out[#out + 1] = { x = coord(parts[1]), y = coord(parts[2]), dir = parts[3], name = p.key, desc = p.desc,
+      props = p.props, where = where }
+  end
+  -- A legend entry's `prototype`: the default of its symbol (rooms for
+  -- nodes, exits for links), below every prototype of the map.
+  local symbols = {}
+  for key, v in pairs(e.legend or {}) do
+    if type(v) == "string" then v = w._registry:view("base.legend"):ensure(v) end
+    local symbol = type(key) == "string" and key or v.symbol
+    if v.prototype then symbols[#symbols + 1] = { symbol = symbol, kind = v.kind, prototype = v.prototype } end
+  end
+  table.sort(symbols, function(a, b) return a.symbol < b.symbol end)
+  for _, l in ipairs(symbols) do
+    local where = ("grid map '%s' legend '%s' prototype"):format(id, l.symbol)
+    local p = flatten(w, l.prototype, where)
+    local node = l.kind == "node" or l.kind == "interrupt_node"
+    out[#out + 1] = { x = "*", y = "*", dir = not node and "*" or nil, symbol = l.symbol, tier = 1,
+      name = p.key, desc = p.desc, props = p.props, where = where }
+  end
+  local room = flatten(w, "base.xyz_room", "base.xyz_room")
+  local exit = flatten(w, "base.xyz_exit", "base.xyz_exit")
+  out[#out + 1] = { x = "*", y = "*", tier = 2, name = room.key, desc = room.desc, props = room.props,
+    where = "base.xyz_room" }
+  out[#out + 1] = { x = "*", y = "*", dir = "*", tier = 2, name = exit.key, desc = exit.desc, props = exit.props,
+    where = "base.xyz_exit" }
+  return out
+end
+
+local DIRS = { n = true, ne = true, e = true, se = true, s = true, sw = true, w = true, nw = true }
+local DIR_LIST = { "n", "ne", "e", "se", "s", "sw", "w", "nw" }
+
+local function aliases_of(w, id, e)
+  local out = {}
+  for key, v in pairs(e.legend or {}) do
+    if type(v) == "string" then v = w._registry:view("base.legend"):ensure(v) end
+    local symbol = type(key) == "string" and key or v.symbol
+    if v.spawn_aliases ~= nil and type(v.spawn_aliases) ~= "table" then
+      fail("grid map '%s' legend '%s': spawn_aliases must be { [dir] = { name, alias, ... } }", id, tostring(symbol))
+    end
+    for dir, names in pairs(v.spawn_aliases or {}) do
+      if not DIRS[dir] then
+        fail("grid map '%s' legend '%s': spawn_aliases key '%s' is not a direction%s", id, tostring(symbol),
+          tostring(dir), options.suggest(tostring(dir), DIR_LIST))
+      end
+      if type(names) == "string" then names = { names } end
+      local ok = type(names) == "table" and #names > 0
+      for _, n in ipairs(ok and names or {}) do ok = ok and type(n) == "string" and n ~= "" end
+      if not ok then
+        fail("grid map '%s' legend '%s': spawn_aliases.%s must be a name or a list of names", id, tostring(symbol), dir)
+      end
+      out[#out + 1] = { symbol = symbol, dir = dir, names = names }
+    end
+  end
+  table.sort(out, function(a, b) return a.symbol .. a.dir < b.symbol .. b.dir end)
+  return out
+end
+
+-- Every map of the world, parsed, with what the C spawn needs.
+local function spawn_maps(w)
+  local out, zs = {}, {}
+  for _, id in ipairs(map_ids(w)) do
+    local xy, e = map_of(w, id)
+    out[#out + 1] = { map = xy, protos = protos_of(w, id, e), aliases = aliases_of(w, id, e), id = id, z = e.z }
+    zs[zkey(e.z)] = e.z
+  end
+  return out, zs
+end
+
+-- ---- world.grid methods ----
+local function world_of(g)
+  local w = owner[g]
+  if not w then fail("expected world.grid (use a colon: world.grid:method())") end
+  return w
+end
+
+-- world.grid:add(id, ...): adds grid maps (checked: parsed, Z free) to the world.
+function Grid:add(...)
+  local w = world_of(self)
+  local ids = table.pack(...)
+  if ids.n == 0 then fail("expected one or more base.grid_map IDs") end
+  local have = map_ids(w)
+  local zs = {}
+  for _, id in ipairs(have) do
+    local _, e = map_of(w, id)
+    zs[zkey(e.z)] = id
+  end
+  for i = 1, ids.n do
+    local id = ids[i]
+    if type(id) ~= "string" then fail("argument %d: expected a base.grid_map ID, got %s", i, type(id)) end
+    local _, e = map_of(w, id)
+    check_map_props(w, id, e)
+    local z = zkey(e.z)
+    if zs[z] == id then fail("grid map '%s' is already added", id) end
+    if zs[z] then fail("grid maps '%s' and '%s' have the same z '%s'", zs[z], id, tostring(e.z)) end
+    zs[z] = id
+    have[#have + 1] = id
+  end
+  w._s:grid_set_map_ids(have)
+  return self
+end
+
+-- world.grid:maps() -> { { id =, z =, nodes = }, ... } in the order added
+function Grid:maps()
+  local w = world_of(self)
+  local out = {}
+  for _, id in ipairs(map_ids(w)) do
+    local xy, e = map_of(w, id)
+    out[#out + 1] = { id = id, z = e.z, nodes = #xy:nodes() }
+  end
+  return out
+end
+
+-- world.grid:map(z) -> the parsed XY map of level z, or nil
+function Grid:map(z)
+  local w = world_of(self)
+  for _, id in ipairs(map_ids(w)) do
+    local xy, e = map_of(w, id)
+    if zkey(e.z) == zkey(z) then return xy, id end
+  end
+  return nil
+end
+
+-- world.grid:remove(z): forgets the map of level z (its rooms stay until grid:delete)
+function Grid:remove(z)
+  local w = world_of(self)
+  local keep, found = {}, false
+  for _, id in ipairs(map_ids(w)) do
+    if zkey(w._registry.by_id[id].z) == zkey(z) then found = true else keep[#keep + 1] = id end
+  end
+  if not found then fail("no grid map has z '%s'", tostring(z)) end
+  w._s:grid_set_map_ids(keep)
+end
+
+local function filter_of(opts, what)
+  options.check(what, opts, 3)
+  opts = opts or {}
+  for _, k in ipairs{ "x", "y" } do
+    local v = opts[k]
+    if v ~= nil and v ~= "*" and math.type(v) ~= "integer" then
+      fail("%s: %s must be an integer or \"*\", got %s", what, k, tostring(v))
+    end
+  end
+  local z = opts.z
+  if z ~= nil and z ~= "*" and type(z) ~= "string" and math.type(z) ~= "integer" then
+    fail("%s: z must be a string, an integer or \"*\", got %s", what, tostring(z))
+  end
+  return { x = opts.x, y = opts.y, z = z ~= nil and z ~= "*" and zkey(z) or nil }
+end
+
+-- world.grid:spawn{ x =, y =, z = } -> { created = { rooms =, exits = }, updated =, deleted = }
+function Grid:spawn(opts)
+  local w = world_of(self)
+  local f = filter_of(opts, "world.grid:spawn")
+  local maps, zs = spawn_maps(w)
+  if f.z and zs[f.z] == nil then
+    local known = {}
+    for z in pairs(zs) do known[#known + 1] = z end
+    table.sort(known)
+    fail("world.grid:spawn: no grid map has z '%s'%s", f.z, options.suggest(f.z, known))
+  end
+  return w._s:grid_spawn(maps, f)
+end
+
+-- world.grid:delete(z) -> counts: removes the rooms and exits of level z and forgets its map
+function Grid:delete(z)
+  local w = world_of(self)
+  if type(z) ~= "string" and math.type(z) ~= "integer" then fail("world.grid:delete: expected a z") end
+  local ok, res = w:_atomic(function()
+    local counts = w._s:grid_delete(zkey(z))
+    local keep = {}
+    for _, id in ipairs(map_ids(w)) do
+      if zkey(w._registry.by_id[id].z) ~= zkey(z) then keep[#keep + 1] = id end
+    end
+    w._s:grid_set_map_ids(keep)
+    return counts
+  end)
+  if not ok then error(res, 0) end
+  return res
+end
+
+-- The z a room's z string stands for: the map's own z (an integer for integer levels).
+local function z_value(w, zs)
+  for _, id in ipairs(map_ids(w)) do
+    local e = w._registry.by_id[id]
+    if e and zkey(e.z) == zs then return e.z end
+  end
+  return math.tointeger(tonumber(zs)) or zs
+end
+
+local function handles(w, uids)
+  for i, u in ipairs(uids) do uids[i] = handle(w, u) end
+  return uids
+end
+
+-- world.grid:room(x, y, z) -> room | nil
+function Grid:room(x, y, z)
+  local w = world_of(self)
+  if math.type(x) ~= "integer" or math.type(y) ~= "integer" then
+    fail("world.grid:room: x and y must be integers")
+  end
+  if type(z) ~= "string" and math.type(z) ~= "integer" then fail("world.grid:room: z must be a string or an integer") end
+  -- An index of the grid rooms, made again when objects were made or deleted
+  -- since (a room's coordinates never change: spawn matches rooms by them).
+  local s = w._s
+  local c = rooms_index[w]
+  if not c or c.count ~= s:count() or c.next ~= s:next_uid() then
+    c = { count = s:count(), next = s:next_uid(), rooms = s:grid_index() }
+    rooms_index[w] = c
+  end
+  local r = c.rooms[x .. "," .. y .. "," .. zkey(z)]
+  return r and s:info(r) and handle(w, r) or nil
+end
+
+-- world.grid:rooms{ x =, y =, z = } -> rooms in uid order (a key left out: "*")
+function Grid:rooms(opts)
+  local w = world_of(self)
+  local f = filter_of(opts, "world.grid:rooms")
+  local x = f.x ~= "*" and f.x or nil
+  local y = f.y ~= "*" and f.y or nil
+  return handles(w, w._s:grid_rooms(f.z, x, y))
+end
+
+-- world.grid:exits{ from =, to =, name = } -> grid exits in uid order
+function Grid:exits(opts)
+  local w = world_of(self)
+  options.check("world.grid:exits", opts, 2)
+  opts = opts or {}
+  local function room_or_any(v, k)
+    if v == nil or v == "*" then return nil end
+    if not handle_of.is(v) or v.kind ~= "room" or owner[v] ~= w then
+      fail("world.grid:exits: %s must be a room of this world or \"*\", got %s", k, tostring(v))
+    end
+    return v.uid
+  end
+  local from, to = room_or_any(opts.from, "from"), room_or_any(opts.to, "to")
+  local name = opts.name
+  if name ~= nil and type(name) ~= "string" then fail("world.grid:exits: name must be a string") end
+  if name == "*" then name = nil end
+  local out = {}
+  local candidates = from and w._s:room_exits(from) or w._s:grid_rooms(nil, nil, nil, "exit")
+  for _, e in ipairs(candidates) do
+    if w._s:grid_pos(e) then
+      local f, t, n = w._s:exit_info(e)
+      if (not from or f == from) and (not to or t == to) and (not name or n == name) then
+        out[#out + 1] = handle(w, e)
+      end
+    end
+  end
+  return out
+end
+
+local function grid_room(w, r, what)
+  rooms.room_of(w, r, what)
+  local x, y, zs = w._s:grid_pos(r.uid)
+  if not x then fail("%s: %s is not a grid room", what, tostring(r)) end
+  return x, y, zs
+end
+
+-- The xygrid of every map, for routes across transitions.
+local function xygrid(w)
+  local maps = {}
+  for _, id in ipairs(map_ids(w)) do maps[#maps + 1] = (map_of(w, id)) end
+  return xymap.grid(maps)
+end
+
+-- world.grid:path(from_room, to_room) -> { "n", "e", ... } | nil, reason
+function Grid:path(a, b)
+  local w = world_of(self)
+  local x1, y1, z1 = grid_room(w, a, "world.grid:path")
+  local x2, y2, z2 = grid_room(w, b, "world.grid:path")
+  local dirs, reason = xygrid(w):shortest_path({ x1, y1, z1 }, { x2, y2, z2 })
+  if not dirs then return nil, reason end
+  return dirs
+end
+function Grid:_route(a, b) return self:path(a, b) end
+
+local function level(w, actor, delta, what, refuse)
+  handle_of.check_alive(actor, what)
+  local here = w._s:room_of(actor.uid)
+  if not here then return nil, refuse end
+  local x, y, zs = w._s:grid_pos(here)
+  local z = x and z_value(w, zs)
+  if math.type(z) ~= "integer" then return nil, refuse end
+  local to = w._s:grid_rooms(tostring(z + delta), x, y)[1]
+  if not to then return nil, refuse end
+  return runtime.call(w, "move_to_room", actor.uid, to, nil) -- (strata_move_to_room)
+end
+
+-- world.grid:fly(actor) / :dive(actor) -> true | nil, reason: to the same X, Y one level up / down
+function Grid:fly(actor)
+  return level(world_of(self), actor, 1, "world.grid:fly", "Can't fly here - you'd hit your head.")
+end
+function Grid:dive(actor)
+  return level(world_of(self), actor, -1, "world.grid:dive", "Can't dive here - you'd just fall flat on the ground.")
+end
+
+-- world.grid:view(room, { dist =, mode =, character = }) -> markup around the room
+function Grid:view(r, opts)
+  local w = world_of(self)
+  options.check("world.grid:view", opts, 2)
+  opts = opts or {}
+  local x, y, zs = grid_room(w, r, "world.grid:view")
+  local xy, id = self:map(z_value(w, zs))
+  if not xy then fail("world.grid:view: no grid map has z '%s'", zs) end
+  local mo = w._registry.by_id[id].options or {}
+  local character = opts.character
+  if character == nil then character = mo.map_character_symbol or "|g@|n" end
+  return xy:visual_range({ x, y }, { dist = opts.dist or mo.map_visual_range or 2,
+    mode = opts.mode or mo.map_mode or "nodes", character = character,
+    target_path_style = mo.map_target_path_style })
+end
+
+-- ---- rooms as the grid sees them: .x .y .z and :node() ----
+local function pos_field(i)
+  return function(r)
+    local w = owner[r]
+    local x, y, zs = w._s:grid_pos(r.uid)
+    if not x then return nil end
+    if i == 3 then return z_value(w, zs) end
+    return i == 1 and x or y
+  end
+end
+kinds.room.get.x, kinds.room.get.y, kinds.room.get.z = pos_field(1), pos_field(2), pos_field(3)
+-- room.grid_map: the ID of the base.grid_map the room was spawned from (nil: none)
+kinds.room.get.grid_map = function(r)
+  local w = owner[r]
+  local _, _, zs = w._s:grid_pos(r.uid)
+  if not zs then return nil end
+  for _, id in ipairs(map_ids(w)) do
+    local e = w._registry.by_id[id]
+    if e and zkey(e.z) == zs then return id end
+  end
+  return nil
+end
+kinds.room.methods.node = function(r)
+  handle_of.check_alive(r, "node")
+  local w = owner[r]
+  local x, y, zs = w._s:grid_pos(r.uid)
+  if not x then return nil end
+  local xy = Grid.map(grid_of(w), z_value(w, zs))
+  local n = xy and xy:node(x, y)
+  if not n then return nil end
+  return { symbol = n.symbol, kind = n.kind, interrupt = n.interrupt }
+end
+
+-- ---- walks through rooms (strata.walk: the route of a walk, which the core takes) ----
+local function label_of(uid) return "room#" .. uid end
+
+-- The directions from actor's room to room target of world w, or an error
+-- naming `what` (world:walk).
+function M.route(w, actor, target, what)
+  rooms.room_of(w, target, what)
+  local here = w._s:room_of(actor.uid)
+  if not here then fail("%s: %s is in no room", what, tostring(actor)) end
+  if here == target.uid then return {} end
+  local route, reason = grid_of(w):path(handle(w, here), target)
+  if not route then fail("%s: no way from %s to %s (%s)", what, label_of(here), tostring(target), reason) end
+  return route
+end
+
+require("strata.boundary").wrap_all(Grid, "world.grid:")
+
+return M

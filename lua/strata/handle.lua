@@ -1,0 +1,206 @@
+-- strata.handle: handles, the names of a world's objects as Lua sees them.
+-- A handle holds nothing but its uid and kind (in a side table, out of
+-- mod code's reach); every field is read from the core when asked for:
+-- the common methods (below), each kind's own methods and fields (what the
+-- feature modules give, installed by strata.world through M.install), the
+-- persistent tables (strata.proxy) and the core's object fields.
+local core = require "strata.core"
+local boundary = require "strata.boundary"
+local options = require "strata.options"
+local private = require "strata.private"
+local proxy = require "strata.proxy"
+local subscription = require "strata.subscription"
+
+local owner = private.owner
+local getmt = debug.getmetatable
+
+local M = {}
+local Handle = {}
+local handle_data = setmetatable({}, { __mode = "k" }) -- handle -> { uid =, kind = }
+
+-- "actor#4"
+local function label(kind, uid) return kind .. "#" .. uid end
+M.label = label
+
+-- Whether v is a handle (of an object of `kind`, when given).
+function M.is(v, kind)
+  return type(v) == "table" and getmt(v) == Handle and (kind == nil or handle_data[v].kind == kind)
+end
+local is_handle = M.is
+
+-- The handle of object uid of world w (one per object while it is used), or
+-- nil when there is no such object.
+function M.new(world, uid)
+  local kind = world._s:info(uid)
+  local h = world._handles[uid]
+  if h then return kind and h or nil end
+  if not kind then return nil end
+  h = setmetatable({}, Handle)
+  handle_data[h] = { uid = uid, kind = kind }
+  owner[h] = world
+  world._handles[uid] = h
+  return h
+end
+local handle = M.new
+
+-- Raises "what: kind#uid was deleted" at the level of the public function's caller.
+function M.check_alive(h, what)
+  if not owner[h]._s:info(h.uid) then
+    error(("%s: %s was deleted"):format(what, label(h.kind, h.uid)), 3)
+  end
+end
+local check_alive = M.check_alive
+
+core.world_state.types(Handle, function(h) local d = handle_data[h] return d and d.uid end, proxy.mt, proxy.snapshot)
+
+-- ---- what kinds add ----------------------------------------------------------------------
+-- kinds[kind] = { methods = { name = fn }, get = { field = fn(h) }, set = { field = fn(h, v) },
+-- delete = fn(h, opts), internal = true } (internal: a system's own bookkeeping,
+-- left out of world:objects(); world:object(uid) still finds it).
+local kinds = {}
+local methods_of -- (below)
+
+-- Adds what a feature module gives a kind: methods (named kind:name in their
+-- errors), fields and delete. A later module's entry replaces an earlier one's
+-- (strata.branches guards the deletes of rooms strata.rooms gives).
+function M.install(kind, ext)
+  local k = kinds[kind] or { methods = {}, get = {}, set = {} }
+  kinds[kind] = k
+  for name, f in pairs(ext.methods or {}) do k.methods[name] = boundary.wrap(kind .. ":" .. name, f) end
+  for name, f in pairs(ext.get or {}) do k.get[name] = f end
+  for name, f in pairs(ext.set or {}) do k.set[name] = f end
+  if ext.delete then k.delete = ext.delete end
+  if ext.internal then k.internal = true end
+  for name in pairs(methods_of) do methods_of[name] = nil end
+end
+
+-- Whether objects of `kind` are a system's own bookkeeping.
+function M.internal(kind) local k = kinds[kind] return k ~= nil and k.internal == true end
+
+-- ---- the methods of every handle --------------------------------------------------------
+local common = {}
+
+function common:alive() return owner[self]._s:info(self.uid) ~= nil end
+
+function common:delete(opts)
+  check_alive(self, "delete")
+  local k = kinds[self.kind]
+  if k and k.delete then return k.delete(self, opts) end
+  if opts ~= nil then error(("delete: %s takes no options"):format(tostring(self)), 2) end
+  owner[self]._s:delete(self.uid)
+  owner[self]._tilemaps[self.uid] = nil
+end
+
+function common:emit(event, params, default)
+  check_alive(self, "emit")
+  return owner[self]:_emit(self, event, params, default)
+end
+
+function common:subscribe(event, handler_id, args, opts)
+  check_alive(self, "subscribe")
+  options.check("object:subscribe", opts, 2)
+  local w = owner[self]
+  w._registry:view("base.event"):ensure(event)
+  w._registry:view("base.handler"):ensure(handler_id)
+  local priority = opts and opts.priority or 100
+  if math.type(priority) ~= "integer" then error("subscribe: priority must be an integer", 2) end
+  local uid = w._s:subscribe(self.uid, event, handler_id, args, priority,
+    label(self.kind, self.uid) .. " subscription args")
+  return subscription.new(w, { uid = uid, object = self.uid, event = event, handler = handler_id })
+end
+
+function common:tag(name) check_alive(self, "tag") owner[self]._s:set_tag(self.uid, name, true) return self end
+function common:untag(name) check_alive(self, "untag") owner[self]._s:set_tag(self.uid, name, false) return self end
+function common:has_tag(name) check_alive(self, "has_tag") return owner[self]._s:has_tag(self.uid, name) end
+function common:tags() check_alive(self, "tags") return owner[self]._s:tags(self.uid) end
+
+function common:subscriptions()
+  check_alive(self, "subscriptions")
+  local out = {}
+  for i, sub in ipairs(owner[self]._s:subscriptions(self.uid)) do out[i] = subscription.new(owner[self], sub) end
+  return out
+end
+
+boundary.wrap_all(common, "object:")
+
+-- The methods of each kind's handles in one table (the common ones and the
+-- kind's own), made on first use: one lookup per method call on the hot
+-- path of generators.
+methods_of = setmetatable({}, { __index = function(t, kind)
+  local all = {}
+  for k, f in pairs(common) do all[k] = f end
+  local ext = kinds[kind]
+  for k, f in pairs(ext and ext.methods or {}) do all[k] = f end
+  t[kind] = all
+  return all
+end })
+
+-- ---- the metatable ------------------------------------------------------------------------
+-- Persistent tables on handles: each is a top-level key of the object's properties.
+local persistent = { props = true, state = true, meta = true }
+
+-- A handle's methods, as C types keep theirs in their metatable's `methods`
+-- (spec/api_documented_spec.lua checks that each one is documented).
+Handle.methods = function(h) return methods_of[handle_data[h].kind] end
+
+Handle.__index = function(h, k)
+  local d = handle_data[h]
+  if k == "uid" or k == "kind" then return d[k] end
+  local m = methods_of[d.kind][k]
+  if m then return m end
+  local ext = kinds[d.kind]
+  local get = ext and ext.get[k]
+  if get then check_alive(h, k) return get(h) end
+  local s = owner[h]._s
+  if d.kind == "map" and (k == "width" or k == "height") then
+    check_alive(h, k)
+    local tm = s:tilemap(h.uid)
+    return tm and tm[k]
+  end
+  if persistent[k] then
+    check_alive(h, k)
+    local _, is_table = s:get(h.uid, k)
+    if not is_table then s:set(h.uid, label(d.kind, d.uid) .. " " .. k, {}, k) end
+    return proxy.new(owner[h], d.uid, label(d.kind, d.uid), { k })
+  end
+  if k == "archetype" or k == "map" or k == "x" or k == "y" then
+    check_alive(h, k)
+    local _, arch, map, x, y = s:info(h.uid)
+    if k == "archetype" then return arch end
+    if k == "map" then return map and handle(owner[h], map) end
+    return k == "x" and x or y
+  end
+  return nil
+end
+
+-- An actor moves through the world, which checks the way and emits the events.
+local moved_by = { x = "world:move(actor, x, y)", y = "world:move(actor, x, y)",
+  map = "world:travel(actor, map, { x =, y = })" }
+
+Handle.__newindex = boundary.lined(function(h, k, v)
+  local ext = kinds[h.kind]
+  local set = ext and ext.set[k]
+  if set then
+    check_alive(h, k)
+    return set(h, v)
+  end
+  if persistent[k] then
+    check_alive(h, k)
+    if type(v) ~= "table" then error(label(h.kind, h.uid) .. " " .. k .. ": must be a table", 0) end
+    owner[h]._s:set(h.uid, label(h.kind, h.uid) .. " " .. k, v, k)
+    return
+  end
+  if h.kind == "actor" and moved_by[k] then
+    error(("actor.%s cannot be set: use %s"):format(k, moved_by[k]), 0)
+  end
+  error(("%s: cannot set field '%s' (persistent tables: props, state, meta)"):format(label(h.kind, h.uid), tostring(k)), 0)
+end)
+
+Handle.__tostring = function(h) return label(h.kind, h.uid) end
+Handle.__eq = function(a, b)
+  local da, db = handle_data[a], handle_data[b]
+  return da ~= nil and db ~= nil and da.uid == db.uid and owner[a] == owner[b]
+end
+private.protect(Handle, "strata.handle")
+
+return M

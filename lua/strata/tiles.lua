@@ -1,0 +1,103 @@
+-- strata.tiles: the tile methods of map handles (map:set, map:find_path,
+-- map:render, map:define_token, ...), forwarded to the tile map the core
+-- keeps for the map object, every result of it (find_path's path and cost,
+-- or nil and the reason; the binding counts arguments after self, as the
+-- caller wrote them). Edits touch the map first (the core journals its tiles
+-- once per savepoint), so a savepoint can undo them.
+local handle = require "strata.handle"
+local private = require "strata.private"
+local owner = private.owner
+
+local M = {}
+
+-- The view of a map's tiles. Views are cached per world (w._tilemaps); every
+-- path that deletes a map object (handle:delete, area bookkeeping, a
+-- rollback: the core tells) drops its view, so a cached view points at a
+-- live map (and one missed would refuse to work: a view checks its map on
+-- every use).
+function M.of(h, write)
+  local w = handle.is(h) and owner[h]
+  if not w or h.kind ~= "map" then
+    error(("expected a map as self (call it with a colon), got %s"):format(tostring(h)), 0)
+  end
+  local tm = w._tilemaps[h.uid]
+  if not tm then
+    if not w._s:info(h.uid) then error(("%s was deleted"):format(handle.label(h.kind, h.uid)), 0) end
+    tm = w._s:tilemap(h.uid)
+    if not tm then error(handle.label(h.kind, h.uid) .. " has no tiles", 0) end
+    w._tilemaps[h.uid] = tm
+  end
+  if write then w:_touch(h.uid) end
+  return tm
+end
+local tiles_of = M.of
+
+-- Drops the views of maps that are gone (the core deleted them, or rolled back their making).
+function M.drop_dead(w)
+  for uid in pairs(w._tilemaps) do
+    if not w._s:info(uid) then w._tilemaps[uid] = nil end
+  end
+end
+
+-- Edits return the handle, never the world's tile map itself.
+local function results(h, m, ...)
+  if select("#", ...) > 0 and ... == m then return h, select(2, ...) end
+  return ...
+end
+
+local methods = {}
+
+local function forwarder(name, write)
+  return function(h, ...)
+    local m = tiles_of(h, write)
+    return results(h, m, m[name](m, ...))
+  end
+end
+for _, name in ipairs{ "tokens", "has", "top", "passable", "cost", "find_path", "to_svg", "to_png" } do
+  methods[name] = forwarder(name, false)
+end
+for _, name in ipairs{ "set", "add_front", "remove", "reset", "clear", "fill" } do
+  methods[name] = forwarder(name, true)
+end
+
+-- map:render{ path =, path_glyph =, glyphs = } with glyphs a table or the ID of a
+-- base.glyphs entry of the map's world.
+function methods.render(h, opts)
+  local tm = tiles_of(h, false)
+  if type(opts) == "table" and type(opts.glyphs) == "string" then
+    local entry = owner[h]._registry:view("base.glyphs"):ensure(opts.glyphs)
+    local glyphs = {}
+    for token, g in pairs(entry.glyphs or {}) do glyphs[token] = type(g) == "table" and (g.char or g[1]) or g end
+    local o = {}
+    for k, v in pairs(opts) do o[k] = v end
+    o.glyphs = glyphs
+    opts = o
+  end
+  return tm:render(opts)
+end
+
+-- map:define_token(name, traits): traits for this map only, kept with it by
+-- the core (strata_map_set_token) and defined again when the world is opened.
+function methods.define_token(h, name, traits)
+  local tm = tiles_of(h, true)
+  if type(name) ~= "string" then error("token name must be a string, got " .. type(name), 0) end
+  if type(traits) ~= "table" then error("traits must be a table, got " .. type(traits), 0) end
+  tm:define_token(name, traits)
+  owner[h]._rt:set_map_token(h.uid, name, traits)
+  return h
+end
+
+-- A world's maps' own tokens defined on their tile maps (a world just opened).
+function M.bind_map_tokens(w)
+  for _, o in ipairs(w._s:objects()) do
+    if o.kind == "map" then
+      local defs = w._rt:map_tokens(o.uid)
+      local tm = defs and w._s:tilemap(o.uid)
+      if tm then for name, traits in pairs(defs) do tm:define_token(name, traits) end end
+    end
+  end
+end
+
+M.kinds = { map = { methods = methods } }
+
+return M
