@@ -143,6 +143,7 @@ struct strata_world {
   uidset dirty;            /* uids of objects, timers and subscriptions made, changed or gone */
   uidset maps;             /* uids given a tile map since the last full save (a superset) */
   int dirty_all;           /* a mark was lost (out of memory): the next save writes everything */
+  uint64_t changes;        /* counts world_mark's calls: every edit and undo (caches compare it) */
   int streams_dirty;       /* a random stream was made or moved */
   struct world_file {      /* the file that holds the rest, as the last save left it */
     char *path;            /* NULL: none (a new world, or a save that failed) */
@@ -204,6 +205,9 @@ void world_bymap_free(strata_world *w);
 ** marks what it puts back, so that the record stays a superset of what
 ** differs from the file, whatever savepoints did in between. */
 void world_mark(strata_world *w, uint64_t uid);
+/* What the core's caches of derived state are valid for: it changes with
+** every edit and undo of the world (world_mark). */
+static inline uint64_t world_changes(const strata_world *w) { return w->changes; }
 void world_mark_map(strata_world *w, uint64_t uid); /* uid now owns a tile map */
 static inline void world_mark_streams(strata_world *w) { w->streams_dirty = 1; }
 /* After a save that wrote everything (or an open that read everything):
