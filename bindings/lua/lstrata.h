@@ -41,7 +41,8 @@ int lstrata_error(lua_State *L, const char *fmt, ...);
 ** name: the message alone). */
 int lstrata_argerror(lua_State *L, int arg, const char *msg);
 /* The same, saying which argument ("argument #2: ..."; arguments counted as
-** the caller wrote them, a method's self not counted). */
+** the caller wrote them, a method's self not counted; under no public name:
+** the message alone). */
 int lstrata_argnerror(lua_State *L, int arg, const char *msg);
 /* "argument #n: <tname> expected, got <type>" (under no public name:
 ** "<tname> expected, got <type>"). */
