@@ -10,8 +10,8 @@
 #include "strata/branch.h"
 
 static uint64_t check_uid(lua_State *L, int arg) {
-  lua_Integer u = luaL_checkinteger(L, arg);
-  luaL_argcheck(L, u > 0, arg, "uid must be positive");
+  lua_Integer u = lstrata_checkinteger(L, arg);
+  lstrata_argcheck(L, u > 0, arg, "uid must be positive");
   return (uint64_t)u;
 }
 
@@ -37,8 +37,8 @@ static void push_uids(lua_State *L, const uint64_t *u, size_t n) {
 static int b_make_start(lua_State *L) {
   strata_error err;
   uint64_t e;
-  if (strata_branch_make_start(lstrata_check_world(L, 1), check_uid(L, 2), luaL_checkstring(L, 3),
-                               luaL_checkstring(L, 4), &e, &err))
+  if (strata_branch_make_start(lstrata_check_world(L, 1), check_uid(L, 2), lstrata_checkstring(L, 3),
+                               lstrata_checkstring(L, 4), &e, &err))
     return lstrata_raise(L, NULL, &err);
   lua_pushinteger(L, (lua_Integer)e);
   return 1;
@@ -56,22 +56,22 @@ static int b_start(lua_State *L) {
 static int b_create(lua_State *L) {
   strata_world *w = lstrata_check_world(L, 1);
   uint64_t hub = check_uid(L, 2);
-  strata_branch_rules r = { .archetype = luaL_checkstring(L, 3) };
-  luaL_checktype(L, 4, LUA_TTABLE);
+  strata_branch_rules r = { .archetype = lstrata_checkstring(L, 3) };
+  lstrata_checktype(L, 4, LUA_TTABLE);
   lua_Integer n = luaL_len(L, 4);
-  luaL_argcheck(L, n >= 0 && n <= 8, 4, "at most 8 directions");
+  lstrata_argcheck(L, n >= 0 && n <= 8, 4, "at most 8 directions");
   const char *dirs[8];
   for (lua_Integer i = 1; i <= n; i++) {
     lua_rawgeti(L, 4, i);
-    if (lua_type(L, -1) != LUA_TSTRING) luaL_argerror(L, 4, "directions must be strings");
+    if (lua_type(L, -1) != LUA_TSTRING) lstrata_argerror(L, 4, "directions must be strings");
     dirs[i - 1] = lua_tostring(L, -1);
     lua_pop(L, 1); /* still referenced by the table at 4 */
   }
   r.dirs = dirs;
   r.ndirs = (size_t)n;
-  r.max_unexplored = luaL_checkinteger(L, 5);
-  r.max_new = luaL_checkinteger(L, 6);
-  r.generator = luaL_optstring(L, 7, NULL);
+  r.max_unexplored = lstrata_checkinteger(L, 5);
+  r.max_new = lstrata_checkinteger(L, 6);
+  r.generator = lstrata_optstring(L, 7, NULL);
   strata_error err;
   uint64_t b;
   if (strata_branch_create(w, &r, hub, &b, &err)) return lstrata_raise(L, NULL, &err);
@@ -96,7 +96,7 @@ static int b_target(lua_State *L) {
 static int b_grow(lua_State *L) {
   strata_world *w = lstrata_check_world(L, 1);
   uint64_t b = check_uid(L, 2), e = check_uid(L, 3);
-  strata_room_spec spec = { luaL_checkstring(L, 4), luaL_optstring(L, 5, ""), lua_toboolean(L, 6) };
+  strata_room_spec spec = { lstrata_checkstring(L, 4), lstrata_optstring(L, 5, ""), lua_toboolean(L, 6) };
   strata_rng *rng = lstrata_check_rng(L, 7);
   strata_error err;
   uint64_t room;
@@ -107,8 +107,8 @@ static int b_grow(lua_State *L) {
 
 /* branch_room_at(branch, x, y) -> room | nil */
 static int b_room_at(lua_State *L) {
-  push_uid(L, strata_branch_room_at(lstrata_check_world(L, 1), check_uid(L, 2), luaL_checkinteger(L, 3),
-                                    luaL_checkinteger(L, 4)));
+  push_uid(L, strata_branch_room_at(lstrata_check_world(L, 1), check_uid(L, 2), lstrata_checkinteger(L, 3),
+                                    lstrata_checkinteger(L, 4)));
   return 1;
 }
 

@@ -16,10 +16,10 @@ static int any_int(lua_State *L, int t, const char *k, int arg) {
   int v = STRATA_GRID_ANY;
   if (ty == LUA_TNUMBER && lua_isinteger(L, -1)) {
     lua_Integer i = lua_tointeger(L, -1);
-    if (i <= INT_MIN || i > INT_MAX) luaL_argerror(L, arg, lua_pushfstring(L, "'%s' is out of range", k));
+    if (i <= INT_MIN || i > INT_MAX) lstrata_argerror(L, arg, lua_pushfstring(L, "'%s' is out of range", k));
     v = (int)i;
   } else if (!(ty == LUA_TNIL || (ty == LUA_TSTRING && !strcmp(lua_tostring(L, -1), "*")))) {
-    luaL_argerror(L, arg, lua_pushfstring(L, "'%s' must be an integer or \"*\"", k));
+    lstrata_argerror(L, arg, lua_pushfstring(L, "'%s' must be an integer or \"*\"", k));
   }
   lua_pop(L, 1);
   return v;
@@ -38,7 +38,7 @@ static int dir_of(lua_State *L, int t, int arg) {
   if (ty == LUA_TSTRING) {
     const char *s = lua_tostring(L, -1);
     d = !strcmp(s, "*") ? STRATA_GRID_ANY : strata_xy_direction(s);
-    if (d < 0 && d != STRATA_GRID_ANY) luaL_argerror(L, arg, lua_pushfstring(L, "unknown direction '%s'", s));
+    if (d < 0 && d != STRATA_GRID_ANY) lstrata_argerror(L, arg, lua_pushfstring(L, "unknown direction '%s'", s));
   }
   lua_pop(L, 1);
   return d;
@@ -85,7 +85,7 @@ static void read_map(lua_State *L, strata_world *w, int t, strata_grid_map *out)
       p[i].props = NULL;
       int ty = lua_getfield(L, e, "props");
       if (ty == LUA_TTABLE) p[i].props = read_props(L, w, e);
-      else if (ty != LUA_TNIL) luaL_argerror(L, 1, lua_pushfstring(L, "%s: props must be a table", opt_str(L, e, "where")));
+      else if (ty != LUA_TNIL) lstrata_argerror(L, 1, lua_pushfstring(L, "%s: props must be a table", opt_str(L, e, "where")));
       lua_pop(L, 2);
     }
     out->protos = p, out->nprotos = n;
@@ -110,7 +110,7 @@ static void read_map(lua_State *L, strata_world *w, int t, strata_grid_map *out)
         lua_rawgeti(L, -1, (lua_Integer)j + 1);
         names[j] = lua_tostring(L, -1);
         lua_pop(L, 1);
-        if (!names[j] || !*names[j]) luaL_argerror(L, 1, "spawn alias names must be non-empty strings");
+        if (!names[j] || !*names[j]) lstrata_argerror(L, 1, "spawn alias names must be non-empty strings");
       }
       lua_pop(L, 1);
       a[i].names = names, a[i].n = k;
@@ -138,12 +138,12 @@ static void push_counts(lua_State *L, const strata_grid_counts *c) {
 /* grid_spawn({ map, ... }, { x =, y =, z = }) -> counts */
 static int g_spawn(lua_State *L) {
   strata_world *w = lstrata_check_world(L, 1);
-  luaL_checktype(L, 2, LUA_TTABLE);
+  lstrata_checktype(L, 2, LUA_TTABLE);
   size_t n = (size_t)luaL_len(L, 2);
   strata_grid_map *maps = lua_newuserdatauv(L, (n ? n : 1) * sizeof *maps, 0);
   for (size_t i = 0; i < n; i++) {
     lua_rawgeti(L, 2, (lua_Integer)i + 1);
-    luaL_argcheck(L, lua_istable(L, -1), 2, "maps must be tables");
+    lstrata_argcheck(L, lua_istable(L, -1), 2, "maps must be tables");
     read_map(L, w, lua_gettop(L), &maps[i]);
     lua_pop(L, 1);
   }
@@ -165,7 +165,7 @@ static int g_spawn(lua_State *L) {
 static int g_delete(lua_State *L) {
   strata_grid_counts c;
   strata_error err;
-  if (strata_grid_delete(lstrata_check_world(L, 1), luaL_checkstring(L, 2), &c, &err))
+  if (strata_grid_delete(lstrata_check_world(L, 1), lstrata_checkstring(L, 2), &c, &err))
     return lstrata_raise(L, NULL, &err);
   push_counts(L, &c);
   return 1;
@@ -188,12 +188,12 @@ static int g_map_ids(lua_State *L) {
 /* grid_set_map_ids({ id, ... }) */
 static int g_set_map_ids(lua_State *L) {
   strata_world *w = lstrata_check_world(L, 1);
-  luaL_checktype(L, 2, LUA_TTABLE);
+  lstrata_checktype(L, 2, LUA_TTABLE);
   size_t n = (size_t)luaL_len(L, 2);
   const char **ids = lua_newuserdatauv(L, (n ? n : 1) * sizeof *ids, 0);
   for (size_t i = 0; i < n; i++) {
     lua_rawgeti(L, 2, (lua_Integer)i + 1);
-    luaL_argcheck(L, lua_type(L, -1) == LUA_TSTRING, 2, "grid map IDs must be strings");
+    lstrata_argcheck(L, lua_type(L, -1) == LUA_TSTRING, 2, "grid map IDs must be strings");
     ids[i] = lua_tostring(L, -1); /* held by the table at 2 */
     lua_pop(L, 1);
   }
@@ -208,7 +208,7 @@ static int g_pos(lua_State *L) {
   const char *z;
   char tag[4];
   strata_world *w = lstrata_check_world(L, 1);
-  lua_Integer uid = luaL_checkinteger(L, 2);
+  lua_Integer uid = lstrata_checkinteger(L, 2);
   if (uid <= 0 || !strata_grid_pos(w, (uint64_t)uid, &x, &y, &z, tag, &interrupt)) return 0;
   lua_pushinteger(L, x);
   lua_pushinteger(L, y);
@@ -221,10 +221,10 @@ static int g_pos(lua_State *L) {
 /* grid_rooms(z | nil, x | nil, y | nil[, kind]) -> { uid, ... } in uid order: a scan. */
 static int g_rooms(lua_State *L) {
   strata_world *w = lstrata_check_world(L, 1);
-  const char *z = luaL_optstring(L, 2, NULL);
+  const char *z = lstrata_optstring(L, 2, NULL);
   int any_x = lua_isnoneornil(L, 3), any_y = lua_isnoneornil(L, 4);
-  lua_Integer wx = any_x ? 0 : luaL_checkinteger(L, 3), wy = any_y ? 0 : luaL_checkinteger(L, 4);
-  const char *kind = luaL_optstring(L, 5, "room");
+  lua_Integer wx = any_x ? 0 : lstrata_checkinteger(L, 3), wy = any_y ? 0 : lstrata_checkinteger(L, 4);
+  const char *kind = lstrata_optstring(L, 5, "room");
   lua_newtable(L);
   lua_Integer k = 0;
   for (const strata_object *o = strata_world_next_object(w, 0); o; o = strata_world_next_object(w, o->uid)) {
@@ -242,8 +242,8 @@ static int g_rooms(lua_State *L) {
 ** step of a walk in one call (exit_find, its target, the interrupts on the way). */
 static int g_step(lua_State *L) {
   strata_world *w = lstrata_check_world(L, 1);
-  lua_Integer room = luaL_checkinteger(L, 2);
-  uint64_t e = room > 0 ? strata_exit_find(w, (uint64_t)room, luaL_checkstring(L, 3)) : 0;
+  lua_Integer room = lstrata_checkinteger(L, 2);
+  uint64_t e = room > 0 ? strata_exit_find(w, (uint64_t)room, lstrata_checkstring(L, 3)) : 0;
   if (!e) return 0;
   uint64_t to = strata_exit_to(w, e);
   int link = 0, node = 0;

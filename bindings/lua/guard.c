@@ -178,7 +178,7 @@ void lstrata_guard_charge(lua_State *L, lua_Integer n) {
 static void add_thread(lua_State *L, lua_State *co, int co_index) {
   if (depth_now <= 0) return;
   for (int i = 0; i < nthreads; i++) if (threads[i] == co) return;
-  if (nthreads >= MAX_THREADS) luaL_error(L, "too many coroutines in one callback (at most %d)", MAX_THREADS);
+  if (nthreads >= MAX_THREADS) lstrata_error(L, "too many coroutines in one callback (at most %d)", MAX_THREADS);
   lua_rawgetp(L, LUA_REGISTRYINDEX, &THREADS);
   lua_pushvalue(L, co_index);
   lua_rawseti(L, -2, (lua_Integer)nthreads + 1);
@@ -232,15 +232,15 @@ static void leave(lua_State *L, int level) {
 ** closed, whatever the callback did. Pending to-be-closed variables of a
 ** failed or yielded callback are closed before that, still under its budget. */
 static int g_call(lua_State *L) {
-  const char *what = luaL_checkstring(L, 1);
-  lua_Integer budget = luaL_checkinteger(L, 2);
-  lua_Integer memory = luaL_checkinteger(L, 3);
-  luaL_checktype(L, 4, LUA_TFUNCTION);
+  const char *what = lstrata_checkstring(L, 1);
+  lua_Integer budget = lstrata_checkinteger(L, 2);
+  lua_Integer memory = lstrata_checkinteger(L, 3);
+  lstrata_checktype(L, 4, LUA_TFUNCTION);
   int nargs = lua_gettop(L) - 4;
-  luaL_checkstack(L, LUA_MINSTACK + 4, "guarded call");
+  lstrata_checkstack(L, LUA_MINSTACK + 4, "guarded call");
   lua_State *co = lua_newthread(L); /* made before the limits apply */
   int co_index = lua_gettop(L);
-  luaL_checkstack(co, nargs + 1 + LUA_MINSTACK, "too many arguments");
+  lstrata_checkstack(co, nargs + 1 + LUA_MINSTACK, "too many arguments");
   lua_pushvalue(L, 4);
   for (int i = 5; i <= 4 + nargs; i++) lua_pushvalue(L, i);
   lua_xmove(L, co, nargs + 1);
@@ -285,7 +285,7 @@ static int g_call(lua_State *L) {
 ** is made and whenever it is resumed). */
 static int g_hook(lua_State *L) {
   lua_State *co = lua_tothread(L, 1);
-  luaL_argcheck(L, co != NULL, 1, "expected a coroutine");
+  lstrata_argcheck(L, co != NULL, 1, "expected a coroutine");
   add_thread(L, co, 1);
   return 0;
 }
@@ -298,7 +298,7 @@ static int g_active(lua_State *L) {
 
 /* guard.charge(n): raises when the budget is spent (for work in C). */
 static int g_charge(lua_State *L) {
-  lstrata_guard_charge(L, luaL_checkinteger(L, 1));
+  lstrata_guard_charge(L, lstrata_checkinteger(L, 1));
   return 0;
 }
 
@@ -317,7 +317,7 @@ static int g_state(lua_State *L) {
 /* guard.userdata(n) -> an empty full userdata with n user values: an object
 ** with no fields at all (rawget, rawset and next do not apply to it). */
 static int g_userdata(lua_State *L) {
-  lua_newuserdatauv(L, 0, (int)luaL_optinteger(L, 1, 0));
+  lua_newuserdatauv(L, 0, (int)lstrata_optinteger(L, 1, 0));
   return 1;
 }
 
@@ -338,7 +338,7 @@ void lstrata_open_guard(lua_State *L) {
     void *ud;
     lua_Alloc f = lua_getallocf(L, &ud);
     if (orig_alloc && (f != orig_alloc || ud != orig_ud))
-      luaL_error(L, "strata.core: every Lua state loading it must use the same allocator");
+      lstrata_error(L, "strata.core: every Lua state loading it must use the same allocator");
     orig_alloc = f;
     orig_ud = ud;
     lua_setallocf(L, guard_alloc, NULL);

@@ -28,7 +28,7 @@ void lstrata_name_functions(lua_State *L, const char *prefix, const luaL_Reg *fu
 const char *lstrata_public_name(lua_State *L) {
   lua_Debug ar;
   if (!lua_getstack(L, 0, &ar)) return NULL;
-  luaL_checkstack(L, 2, NULL);
+  if (!lua_checkstack(L, 2)) return NULL;
   lua_getinfo(L, "f", &ar);
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &NAMES_KEY) != LUA_TTABLE) {
     lua_pop(L, 2);
@@ -48,7 +48,7 @@ const char *lstrata_public_name(lua_State *L) {
 static const char LIBRARY_KEY = 0;
 
 static int set_library_source(lua_State *L) {
-  luaL_checkstring(L, 1);
+  lstrata_checkstring(L, 1);
   lua_settop(L, 1);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &LIBRARY_KEY);
   return 0;
@@ -117,17 +117,17 @@ int lstrata_argerror(lua_State *L, int arg, const char *msg) {
 
 int lstrata_argnerror(lua_State *L, int arg, const char *msg) {
   const char *name = lstrata_public_name(L);
-  if (!name) return luaL_argerror(L, arg, msg);
+  if (!name) return lstrata_error(L, "%s", msg);
   return lstrata_error(L, "argument #%d: %s", shown_arg(name, arg), msg);
 }
 
 int lstrata_typeerror(lua_State *L, int arg, const char *tname) {
   const char *name = lstrata_public_name(L);
-  if (!name) return luaL_typeerror(L, arg, tname);
   const char *got;
   if (luaL_getmetafield(L, arg, "__name") == LUA_TSTRING) got = lua_tostring(L, -1);
   else if (lua_type(L, arg) == LUA_TLIGHTUSERDATA) got = "light userdata";
   else got = luaL_typename(L, arg);
+  if (!name) return lstrata_error(L, "%s expected, got %s", tname, got);
   if (shown_arg(name, arg) == 0)
     return lstrata_error(L, "expected a %s as self (call it with a colon: %s(...)), got %s", tname, name, got);
   return lstrata_argnerror(L, arg, lua_pushfstring(L, "%s expected, got %s", tname, got));
@@ -141,6 +141,14 @@ lua_Integer lstrata_checkinteger(lua_State *L, int arg) {
     else lstrata_typeerror(L, arg, "number");
   }
   return v;
+}
+
+lua_Integer lstrata_optinteger(lua_State *L, int arg, lua_Integer def) {
+  return lua_isnoneornil(L, arg) ? def : lstrata_checkinteger(L, arg);
+}
+
+void lstrata_checkstack(lua_State *L, int n, const char *what) {
+  if (!lua_checkstack(L, n)) lstrata_error(L, "stack overflow (%s)", what);
 }
 
 lua_Number lstrata_checknumber(lua_State *L, int arg) {

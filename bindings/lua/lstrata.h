@@ -21,10 +21,11 @@
 ** their public names (lstrata_register_type, lstrata_add_functions,
 ** lstrata_add_methods, lstrata_name_functions); the raising helpers below
 ** name the running function by that. In functions only strata's own Lua
-** calls (no public name) they raise in Lua's own words, which the Lua side
-** (lua/strata/boundary.lua) turns into the name of its public function.
-** So bindings raise through these, never luaL_argerror, luaL_check* or
-** luaL_error. */
+** calls (no public name) they raise the message alone, with no position:
+** the Lua side (lua/strata/boundary.lua) puts its public function's name
+** and its caller's line, and has nothing to strip. So bindings raise through
+** these, never luaL_error, luaL_argerror, luaL_check* or luaL_opt* (which add
+** positions inside strata or Lua's "bad argument" words; spec/binding_errors_spec.lua). */
 
 /* The public name of the running C function ("map:set"), or NULL. */
 const char *lstrata_public_name(lua_State *L);
@@ -40,11 +41,14 @@ int lstrata_error(lua_State *L, const char *fmt, ...);
 ** name: the message alone). */
 int lstrata_argerror(lua_State *L, int arg, const char *msg);
 /* The same, saying which argument ("argument #2: ..."; arguments counted as
-** the caller wrote them, a method's self not counted). */
+** the caller wrote them, a method's self not counted; under no public name:
+** the message alone). */
 int lstrata_argnerror(lua_State *L, int arg, const char *msg);
-/* "argument #n: <tname> expected, got <type>". */
+/* "argument #n: <tname> expected, got <type>" (under no public name:
+** "<tname> expected, got <type>"). */
 int lstrata_typeerror(lua_State *L, int arg, const char *tname);
 lua_Integer lstrata_checkinteger(lua_State *L, int arg);
+lua_Integer lstrata_optinteger(lua_State *L, int arg, lua_Integer def);
 lua_Number lstrata_checknumber(lua_State *L, int arg);
 const char *lstrata_checklstring(lua_State *L, int arg, size_t *len);
 #define lstrata_checkstring(L, arg) lstrata_checklstring(L, (arg), NULL)
@@ -53,6 +57,8 @@ const char *lstrata_optlstring(lua_State *L, int arg, const char *def, size_t *l
 void lstrata_checktype(lua_State *L, int arg, int t);
 void *lstrata_checkudata(lua_State *L, int arg, const char *tname);
 #define lstrata_argcheck(L, cond, arg, msg) ((void)((cond) || lstrata_argerror(L, (arg), (msg))))
+/* Room for n more stack slots, or an error saying what needed them. */
+void lstrata_checkstack(lua_State *L, int n, const char *what);
 
 /* Raises "<fn>: unknown option 'k' (nearest known: ...)" unless arg is a
 ** table whose keys are all in known (NULL-terminated). Absent/nil arg is

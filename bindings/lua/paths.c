@@ -1,4 +1,4 @@
-/* paths.c - what strata.paths (scripts/strata/paths.lua) needs from C: where
+/* paths.c - what strata.paths (lua/strata/paths.lua) needs from C: where
 ** the build installs strata's own mods, and realpath(3).
 **
 **   core.paths.install_mods  absolute directory of the installed mods, for the
@@ -31,7 +31,7 @@
 #endif
 
 static int l_realpath(lua_State *L) {
-  const char *path = luaL_checkstring(L, 1);
+  const char *path = lstrata_checkstring(L, 1);
   char *real = realpath(path, NULL);
   if (real == NULL) {
     int e = errno;
@@ -47,7 +47,7 @@ static int l_realpath(lua_State *L) {
 /* A mod's own file: links cannot lead out of its folder, and only regular
 ** files count (a FIFO would block the read, a device would never end). */
 static int l_file_in(lua_State *L) {
-  const char *dir = luaL_checkstring(L, 1), *path = luaL_checkstring(L, 2);
+  const char *dir = lstrata_checkstring(L, 1), *path = lstrata_checkstring(L, 2);
   char *rdir = realpath(dir, NULL), *rpath = realpath(path, NULL);
   const char *why = NULL;
   struct stat st;
@@ -64,7 +64,7 @@ static int l_file_in(lua_State *L) {
 }
 
 static int l_kind(lua_State *L) {
-  const char *kind = strata_file_kind(luaL_checkstring(L, 1), lua_isnoneornil(L, 2) || lua_toboolean(L, 2));
+  const char *kind = strata_file_kind(lstrata_checkstring(L, 1), lua_isnoneornil(L, 2) || lua_toboolean(L, 2));
   if (kind) lua_pushstring(L, kind);
   else lua_pushnil(L);
   return 1;
@@ -83,13 +83,13 @@ static int push_result(lua_State *L, strata_status st, const strata_error *err) 
 
 static int l_check_read(lua_State *L) {
   strata_error err;
-  const char *path = luaL_checkstring(L, 1), *what = luaL_checkstring(L, 2);
+  const char *path = lstrata_checkstring(L, 1), *what = lstrata_checkstring(L, 2);
   return push_result(L, strata_file_check_read(path, what, &err), &err);
 }
 
 static int l_write(lua_State *L) {
   size_t len;
-  const char *path = luaL_checkstring(L, 1), *data = luaL_checklstring(L, 2, &len);
+  const char *path = lstrata_checkstring(L, 1), *data = lstrata_checklstring(L, 2, &len);
   strata_error err;
   return push_result(L, strata_file_write(path, data, len, &err), &err);
 }

@@ -5,25 +5,25 @@
 #include "lstrata.h"
 #include "ltilemap.h"
 
-/* The cell option of fn's options table at arg, checked whole: to the C API
+/* The cell option of the options table at arg, checked whole: to the C API
 ** a cell of 0 means the default, so an explicit 0 (or a size that an int
 ** would wrap to 0) must be refused before it gets there. */
-static int opt_cell(lua_State *L, int arg, const char *fn) {
+static int opt_cell(lua_State *L, int arg) {
   lua_Integer cell = lstrata_opt_int(L, arg, "cell", 12);
   if (cell < 1 || cell > STRATA_PICTURE_CELL_MAX)
-    luaL_error(L, "%s: cell must be 1 to %d pixels, got %I", fn, STRATA_PICTURE_CELL_MAX, cell);
+    lstrata_error(L, "cell must be 1 to %d pixels, got %I", STRATA_PICTURE_CELL_MAX, cell);
   return (int)cell;
 }
 
 /* Reads { cell =, path = } (tile maps) into opt; path is filled from the option. */
-static void check_picture_options(lua_State *L, int arg, strata_tilemap *m, const char *fn,
-                                  strata_picture_options *opt, strata_path *path) {
+static void check_picture_options(lua_State *L, int arg, strata_tilemap *m, strata_picture_options *opt,
+                                  strata_path *path) {
   static const char *const known[] = {"cell", "path", NULL};
   lstrata_check_options(L, arg, known, 1);
   opt->cell = 12;
   opt->path = NULL;
   if (!lua_istable(L, arg)) return;
-  opt->cell = opt_cell(L, arg, fn);
+  opt->cell = opt_cell(L, arg);
   if (lua_getfield(L, arg, "path") != LUA_TNIL) {
     lstrata_check_path(L, lua_gettop(L), m, path);
     opt->path = path;
@@ -49,7 +49,7 @@ static int path_close(lua_State *L) {
 static int tilemap_to_svg(lua_State *L) {
   strata_tilemap *m = lstrata_check_tilemap(L, 1);
   strata_picture_options opt;
-  check_picture_options(L, 2, m, "to_svg", &opt, new_path(L));
+  check_picture_options(L, 2, m, &opt, new_path(L));
   char *out;
   size_t len;
   strata_error err;
@@ -64,7 +64,7 @@ static int tilemap_to_svg(lua_State *L) {
 static int tilemap_to_png(lua_State *L) {
   strata_tilemap *m = lstrata_check_tilemap(L, 1);
   strata_picture_options opt;
-  check_picture_options(L, 2, m, "to_png", &opt, new_path(L));
+  check_picture_options(L, 2, m, &opt, new_path(L));
   unsigned char *out;
   size_t len;
   strata_error err;
@@ -104,7 +104,7 @@ static int xymap_to_svg(lua_State *L) {
   int has_route = 0;
   strata_error err;
   if (lua_istable(L, 2)) {
-    opt.cell = opt_cell(L, 2, "to_svg");
+    opt.cell = opt_cell(L, 2);
     int has_from = lua_getfield(L, 2, "from") != LUA_TNIL;
     int has_to = lua_getfield(L, 2, "to") != LUA_TNIL;
     if (has_from != has_to) return lstrata_argerror(L, 2, "give both 'from' and 'to', or neither");

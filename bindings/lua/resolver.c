@@ -1,7 +1,7 @@
 /*
 ** resolver.c - the resolver of a Lua world's runtime: finds logic and
 ** definitions by ID in the world's data registry, through a Lua function
-** (the dispatcher, scripts/strata/runtime.lua), and runs mod code in the
+** (the dispatcher, lua/strata/runtime.lua), and runs mod code in the
 ** sandbox.
 **
 ** The core asks; the dispatcher answers. Every question runs on a thread of

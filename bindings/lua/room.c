@@ -9,8 +9,8 @@
 #define WORLD_MT "strata.world_state"
 
 static uint64_t check_uid(lua_State *L, int arg) {
-  lua_Integer u = luaL_checkinteger(L, arg);
-  luaL_argcheck(L, u > 0, arg, "uid must be positive");
+  lua_Integer u = lstrata_checkinteger(L, arg);
+  lstrata_argcheck(L, u > 0, arg, "uid must be positive");
   return (uint64_t)u;
 }
 
@@ -31,7 +31,7 @@ static void push_uid(lua_State *L, uint64_t uid) {
 static int r_create(lua_State *L) {
   strata_error err;
   uint64_t uid;
-  if (strata_room_create(lstrata_check_world(L, 1), luaL_checkstring(L, 2), luaL_optstring(L, 3, ""), &uid, &err))
+  if (strata_room_create(lstrata_check_world(L, 1), lstrata_checkstring(L, 2), lstrata_optstring(L, 3, ""), &uid, &err))
     return lstrata_raise(L, NULL, &err);
   lua_pushinteger(L, (lua_Integer)uid);
   return 1;
@@ -51,11 +51,11 @@ static int r_info(lua_State *L) {
 static int r_set(lua_State *L) {
   strata_world *w = lstrata_check_world(L, 1);
   uint64_t uid = check_uid(L, 2);
-  const char *field = luaL_checkstring(L, 3), *s = luaL_checkstring(L, 4);
+  const char *field = lstrata_checkstring(L, 3), *s = lstrata_checkstring(L, 4);
   strata_error err;
   if (!strcmp(field, "name")) return done(L, strata_room_set_name(w, uid, s, &err), &err);
   if (!strcmp(field, "desc")) return done(L, strata_room_set_desc(w, uid, s, &err), &err);
-  return luaL_argerror(L, 3, "expected \"name\" or \"desc\"");
+  return lstrata_argerror(L, 3, "expected \"name\" or \"desc\"");
 }
 
 /* room_exits(uid) -> { exit uid, ... } */
@@ -107,8 +107,8 @@ static int r_contents(lua_State *L) {
 static int e_create(lua_State *L) {
   strata_error err;
   uint64_t uid;
-  if (strata_exit_create(lstrata_check_world(L, 1), check_uid(L, 2), opt_uid(L, 3), luaL_checkstring(L, 4),
-                         luaL_optstring(L, 5, ""), &uid, &err))
+  if (strata_exit_create(lstrata_check_world(L, 1), check_uid(L, 2), opt_uid(L, 3), lstrata_checkstring(L, 4),
+                         lstrata_optstring(L, 5, ""), &uid, &err))
     return lstrata_raise(L, NULL, &err);
   lua_pushinteger(L, (lua_Integer)uid);
   return 1;
@@ -136,25 +136,25 @@ static int e_info(lua_State *L) {
 static int e_set(lua_State *L) {
   strata_world *w = lstrata_check_world(L, 1);
   uint64_t uid = check_uid(L, 2);
-  const char *field = luaL_checkstring(L, 3);
+  const char *field = lstrata_checkstring(L, 3);
   strata_error err;
   if (!strcmp(field, "to")) return done(L, strata_exit_set_to(w, uid, opt_uid(L, 4), &err), &err);
-  if (!strcmp(field, "name")) return done(L, strata_exit_set_name(w, uid, luaL_checkstring(L, 4), &err), &err);
-  if (!strcmp(field, "desc")) return done(L, strata_exit_set_desc(w, uid, luaL_checkstring(L, 4), &err), &err);
-  return luaL_argerror(L, 3, "expected \"to\", \"name\" or \"desc\"");
+  if (!strcmp(field, "name")) return done(L, strata_exit_set_name(w, uid, lstrata_checkstring(L, 4), &err), &err);
+  if (!strcmp(field, "desc")) return done(L, strata_exit_set_desc(w, uid, lstrata_checkstring(L, 4), &err), &err);
+  return lstrata_argerror(L, 3, "expected \"to\", \"name\" or \"desc\"");
 }
 
 /* exit_set_aliases(uid, { s, ... }) */
 static int e_set_aliases(lua_State *L) {
   strata_world *w = lstrata_check_world(L, 1);
   uint64_t uid = check_uid(L, 2);
-  luaL_checktype(L, 3, LUA_TTABLE);
+  lstrata_checktype(L, 3, LUA_TTABLE);
   lua_Integer n = luaL_len(L, 3);
-  luaL_argcheck(L, n >= 0 && n <= 64, 3, "at most 64 aliases");
+  lstrata_argcheck(L, n >= 0 && n <= 64, 3, "at most 64 aliases");
   const char *names[64];
   for (lua_Integer i = 1; i <= n; i++) {
     lua_rawgeti(L, 3, i);
-    if (lua_type(L, -1) != LUA_TSTRING) luaL_argerror(L, 3, "aliases must be strings");
+    if (lua_type(L, -1) != LUA_TSTRING) lstrata_argerror(L, 3, "aliases must be strings");
     names[i - 1] = lua_tostring(L, -1);
     lua_pop(L, 1); /* still referenced by the table at 3 */
   }
@@ -164,7 +164,7 @@ static int e_set_aliases(lua_State *L) {
 
 /* exit_find(room, dir) -> exit uid | nil */
 static int e_find(lua_State *L) {
-  push_uid(L, strata_exit_find(lstrata_check_world(L, 1), check_uid(L, 2), luaL_checkstring(L, 3)));
+  push_uid(L, strata_exit_find(lstrata_check_world(L, 1), check_uid(L, 2), lstrata_checkstring(L, 3)));
   return 1;
 }
 

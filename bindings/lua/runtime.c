@@ -32,8 +32,8 @@ typedef struct lrt {
 } lrt;
 
 static lruntime *check_rt(lua_State *L, int arg) {
-  lrt *u = luaL_checkudata(L, arg, RUNTIME_MT);
-  if (!u->lr) luaL_argerror(L, arg, "runtime is closed");
+  lrt *u = lstrata_checkudata(L, arg, RUNTIME_MT);
+  if (!u->lr) lstrata_argerror(L, arg, "runtime is closed");
   return u->lr;
 }
 
@@ -54,12 +54,12 @@ static void free_runtime(lua_State *L, lruntime *lr) {
 /* core.runtime.new(state, dispatch) */
 static int rt_new(lua_State *L) {
   strata_world *w = lstrata_check_world(L, 1);
-  luaL_checktype(L, 2, LUA_TFUNCTION);
+  lstrata_checktype(L, 2, LUA_TFUNCTION);
   lrt *u = lua_newuserdatauv(L, sizeof *u, 2);
   u->lr = NULL;
   luaL_setmetatable(L, RUNTIME_MT);
   lruntime *lr = calloc(1, sizeof *lr);
-  if (!lr) return luaL_error(L, "out of memory");
+  if (!lr) return lstrata_error(L, "out of memory");
   u->lr = lr;
   lr->T = lua_newthread(L);
   lua_setiuservalue(L, -2, 1); /* the thread lives as long as the runtime */
@@ -83,7 +83,7 @@ static int rt_new(lua_State *L) {
 }
 
 static int rt_gc(lua_State *L) {
-  lrt *u = luaL_checkudata(L, 1, RUNTIME_MT);
+  lrt *u = lstrata_checkudata(L, 1, RUNTIME_MT);
   free_runtime(L, u->lr);
   u->lr = NULL;
   return 0;
@@ -98,7 +98,7 @@ static int raise_plain(lua_State *L, lruntime *lr, const strata_error *err) {
 /* rt:floor(area, n) -> map uid: the map of floor n, generated if needed */
 static int rt_floor(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
-  lua_Integer area = luaL_checkinteger(L, 2), n = luaL_checkinteger(L, 3);
+  lua_Integer area = lstrata_checkinteger(L, 2), n = lstrata_checkinteger(L, 3);
   uint64_t map = 0;
   strata_error err;
   if (strata_area_floor(lr->rt, (uint64_t)area, n, &map, &err)) return raise_plain(L, lr, &err);
@@ -107,7 +107,7 @@ static int rt_floor(lua_State *L) {
 }
 
 static uint64_t opt_uid(lua_State *L, int arg) {
-  return lua_isnoneornil(L, arg) ? 0 : (uint64_t)luaL_checkinteger(L, arg);
+  return lua_isnoneornil(L, arg) ? 0 : (uint64_t)lstrata_checkinteger(L, arg);
 }
 
 #define CALL(L, lr, expr)                                                     \
@@ -120,29 +120,29 @@ static uint64_t opt_uid(lua_State *L, int arg) {
 /* rt:add_floor(area, map, n) */
 static int rt_add_floor(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
-  CALL(L, lr, strata_area_add_floor(lr->rt, (uint64_t)luaL_checkinteger(L, 2), (uint64_t)luaL_checkinteger(L, 3),
-                                    luaL_checkinteger(L, 4), err));
+  CALL(L, lr, strata_area_add_floor(lr->rt, (uint64_t)lstrata_checkinteger(L, 2), (uint64_t)lstrata_checkinteger(L, 3),
+                                    lstrata_checkinteger(L, 4), err));
   return 0;
 }
 
 /* rt:forget_floor(area, n) */
 static int rt_forget_floor(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
-  CALL(L, lr, strata_area_forget_floor(lr->rt, (uint64_t)luaL_checkinteger(L, 2), luaL_checkinteger(L, 3), err));
+  CALL(L, lr, strata_area_forget_floor(lr->rt, (uint64_t)lstrata_checkinteger(L, 2), lstrata_checkinteger(L, 3), err));
   return 0;
 }
 
 /* rt:create_area(archetype, parent|nil, params|nil, generator|nil, starting|nil, deepest|nil) -> uid */
 static int rt_create_area(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
-  const char *arch = luaL_checkstring(L, 2);
+  const char *arch = lstrata_checkstring(L, 2);
   strata_area_opts o;
   memset(&o, 0, sizeof o);
   o.parent = opt_uid(L, 3);
   strata_value params = strata_value_nil();
-  o.generator = luaL_optstring(L, 5, NULL);
-  if (!lua_isnoneornil(L, 6)) { o.has_starting_floor = 1; o.starting_floor = luaL_checkinteger(L, 6); }
-  if (!lua_isnoneornil(L, 7)) { o.has_deepest_floor = 1; o.deepest_floor = luaL_checkinteger(L, 7); }
+  o.generator = lstrata_optstring(L, 5, NULL);
+  if (!lua_isnoneornil(L, 6)) { o.has_starting_floor = 1; o.starting_floor = lstrata_checkinteger(L, 6); }
+  if (!lua_isnoneornil(L, 7)) { o.has_deepest_floor = 1; o.deepest_floor = lstrata_checkinteger(L, 7); }
   if (!lua_isnoneornil(L, 4)) {
     lstrata_check_value(L, lr->w, 4, "area params", &params);
     o.params = &params;
@@ -159,7 +159,7 @@ static int rt_create_area(lua_State *L) {
 /* rt:delete_area(area, delete_children) */
 static int rt_delete_area(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
-  CALL(L, lr, strata_area_delete(lr->rt, (uint64_t)luaL_checkinteger(L, 2), lua_toboolean(L, 3), err));
+  CALL(L, lr, strata_area_delete(lr->rt, (uint64_t)lstrata_checkinteger(L, 2), lua_toboolean(L, 3), err));
   return 0;
 }
 
@@ -167,7 +167,7 @@ static int rt_delete_area(lua_State *L) {
 static int rt_create_map(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
   uint64_t m = 0;
-  CALL(L, lr, strata_map_create(lr->rt, lstrata_check_int(L, 2), lstrata_check_int(L, 3), luaL_optstring(L, 4, NULL),
+  CALL(L, lr, strata_map_create(lr->rt, lstrata_check_int(L, 2), lstrata_check_int(L, 3), lstrata_optstring(L, 4, NULL),
                                 &m, err));
   lua_pushinteger(L, (lua_Integer)m);
   return 1;
@@ -176,14 +176,14 @@ static int rt_create_map(lua_State *L) {
 /* rt:delete_map(map) */
 static int rt_delete_map(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
-  CALL(L, lr, strata_map_delete(lr->rt, (uint64_t)luaL_checkinteger(L, 2), err));
+  CALL(L, lr, strata_map_delete(lr->rt, (uint64_t)lstrata_checkinteger(L, 2), err));
   return 0;
 }
 
 /* rt:set_archetype(map, archetype|nil) */
 static int rt_set_archetype(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
-  CALL(L, lr, strata_map_set_archetype(lr->rt, (uint64_t)luaL_checkinteger(L, 2), luaL_optstring(L, 3, NULL), err));
+  CALL(L, lr, strata_map_set_archetype(lr->rt, (uint64_t)lstrata_checkinteger(L, 2), lstrata_optstring(L, 3, NULL), err));
   return 0;
 }
 
@@ -191,8 +191,8 @@ static int rt_set_archetype(lua_State *L) {
 static int rt_create_stairs(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
   uint64_t f = 0;
-  CALL(L, lr, strata_stairs_create(lr->rt, (uint64_t)luaL_checkinteger(L, 2), luaL_checkinteger(L, 3),
-                                   luaL_checkinteger(L, 4), luaL_checkinteger(L, 5), &f, err));
+  CALL(L, lr, strata_stairs_create(lr->rt, (uint64_t)lstrata_checkinteger(L, 2), lstrata_checkinteger(L, 3),
+                                   lstrata_checkinteger(L, 4), lstrata_checkinteger(L, 5), &f, err));
   lua_pushinteger(L, (lua_Integer)f);
   return 1;
 }
@@ -203,9 +203,9 @@ static int rt_create_entrance(lua_State *L) {
   uint64_t f = 0;
   int64_t floor = 0;
   int has = !lua_isnoneornil(L, 6);
-  if (has) floor = luaL_checkinteger(L, 6);
-  CALL(L, lr, strata_entrance_create(lr->rt, (uint64_t)luaL_checkinteger(L, 2), luaL_checkinteger(L, 3),
-                                     luaL_checkinteger(L, 4), (uint64_t)luaL_checkinteger(L, 5),
+  if (has) floor = lstrata_checkinteger(L, 6);
+  CALL(L, lr, strata_entrance_create(lr->rt, (uint64_t)lstrata_checkinteger(L, 2), lstrata_checkinteger(L, 3),
+                                     lstrata_checkinteger(L, 4), (uint64_t)lstrata_checkinteger(L, 5),
                                      has ? &floor : NULL, &f, err));
   lua_pushinteger(L, (lua_Integer)f);
   return 1;
@@ -215,7 +215,7 @@ static int rt_create_entrance(lua_State *L) {
 static int rt_unique_area(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
   uint64_t a = 0;
-  CALL(L, lr, strata_unique_area(lr->rt, luaL_checkstring(L, 2), &a, err));
+  CALL(L, lr, strata_unique_area(lr->rt, lstrata_checkstring(L, 2), &a, err));
   lua_pushinteger(L, (lua_Integer)a);
   return 1;
 }
@@ -223,7 +223,7 @@ static int rt_unique_area(lua_State *L) {
 /* rt:regenerate_child_maps(map) -> { uid, ... } */
 static int rt_regenerate_child_maps(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
-  uint64_t map = (uint64_t)luaL_checkinteger(L, 2), list[256];
+  uint64_t map = (uint64_t)lstrata_checkinteger(L, 2), list[256];
   size_t n = 0;
   CALL(L, lr, strata_regenerate_child_maps(lr->rt, map, list, 256, &n, err));
   lua_createtable(L, (int)(n < 256 ? n : 256), 0);
@@ -244,7 +244,7 @@ static int rt_unique_areas_init(lua_State *L) {
 /* rt:renew(map): the base.map_renew timer's work */
 static int rt_renew(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
-  CALL(L, lr, strata_map_renew(lr->rt, (uint64_t)luaL_checkinteger(L, 2), err));
+  CALL(L, lr, strata_map_renew(lr->rt, (uint64_t)lstrata_checkinteger(L, 2), err));
   return 0;
 }
 
@@ -252,15 +252,15 @@ static int rt_renew(lua_State *L) {
 ** rt:set_deepest_floor(area, n|nil) */
 static int rt_set_level(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
-  CALL(L, lr, strata_map_set_level(lr->rt, (uint64_t)luaL_checkinteger(L, 2), luaL_checkinteger(L, 3), err));
+  CALL(L, lr, strata_map_set_level(lr->rt, (uint64_t)lstrata_checkinteger(L, 2), lstrata_checkinteger(L, 3), err));
   return 0;
 }
 
 /* rt:set_map_token(map, name, traits): kept with the map (strata_map_set_token) */
 static int rt_set_map_token(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
-  uint64_t map = (uint64_t)luaL_checkinteger(L, 2);
-  const char *name = luaL_checkstring(L, 3);
+  uint64_t map = (uint64_t)lstrata_checkinteger(L, 2);
+  const char *name = lstrata_checkstring(L, 3);
   strata_value traits;
   lstrata_check_value(L, lr->w, 4, "token traits", &traits);
   CALL(L, lr, strata_map_set_token(lr->rt, map, name, &traits, err));
@@ -269,13 +269,13 @@ static int rt_set_map_token(lua_State *L) {
 
 static int rt_set_conquered(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
-  CALL(L, lr, strata_area_set_conquered(lr->rt, (uint64_t)luaL_checkinteger(L, 2), lua_toboolean(L, 3), err));
+  CALL(L, lr, strata_area_set_conquered(lr->rt, (uint64_t)lstrata_checkinteger(L, 2), lua_toboolean(L, 3), err));
   return 0;
 }
 
 static int rt_set_starting_floor(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
-  CALL(L, lr, strata_area_set_starting_floor(lr->rt, (uint64_t)luaL_checkinteger(L, 2), luaL_checkinteger(L, 3), err));
+  CALL(L, lr, strata_area_set_starting_floor(lr->rt, (uint64_t)lstrata_checkinteger(L, 2), lstrata_checkinteger(L, 3), err));
   return 0;
 }
 
@@ -283,8 +283,8 @@ static int rt_set_deepest_floor(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
   int64_t d = 0;
   int has = !lua_isnoneornil(L, 3);
-  if (has) d = luaL_checkinteger(L, 3);
-  CALL(L, lr, strata_area_set_deepest_floor(lr->rt, (uint64_t)luaL_checkinteger(L, 2), has ? &d : NULL, err));
+  if (has) d = lstrata_checkinteger(L, 3);
+  CALL(L, lr, strata_area_set_deepest_floor(lr->rt, (uint64_t)lstrata_checkinteger(L, 2), has ? &d : NULL, err));
   return 0;
 }
 
@@ -297,7 +297,7 @@ static int rt_player(lua_State *L) {
 }
 
 static int rt_find_unique(lua_State *L) {
-  uint64_t a = strata_find_unique(check_rt(L, 1)->rt, luaL_checkstring(L, 2));
+  uint64_t a = strata_find_unique(check_rt(L, 1)->rt, lstrata_checkstring(L, 2));
   if (a) lua_pushinteger(L, (lua_Integer)a);
   else lua_pushnil(L);
   return 1;
@@ -306,7 +306,7 @@ static int rt_find_unique(lua_State *L) {
 /* rt:areas(archetype|nil, type|nil, parent|nil) -> { uid, ... } in uid order */
 static int rt_areas(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
-  strata_area_filter f = { luaL_optstring(L, 2, NULL), luaL_optstring(L, 3, NULL), opt_uid(L, 4) };
+  strata_area_filter f = { lstrata_optstring(L, 2, NULL), lstrata_optstring(L, 3, NULL), opt_uid(L, 4) };
   size_t n = strata_areas(lr->rt, &f, NULL, 0);
   uint64_t *list = lua_newuserdatauv(L, (n ? n : 1) * sizeof *list, 0); /* freed by the collector */
   n = strata_areas(lr->rt, &f, list, n);
@@ -321,7 +321,7 @@ static int rt_areas(lua_State *L) {
 /* rt:set_player(actor) */
 static int rt_set_player(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
-  CALL(L, lr, strata_set_player(lr->rt, (uint64_t)luaL_checkinteger(L, 2), err));
+  CALL(L, lr, strata_set_player(lr->rt, (uint64_t)lstrata_checkinteger(L, 2), err));
   return 0;
 }
 
@@ -332,11 +332,11 @@ static int rt_travel(lua_State *L) {
   memset(&o, 0, sizeof o);
   if (!lua_isnoneornil(L, 4)) {
     o.has_xy = 1;
-    o.x = luaL_checkinteger(L, 4);
-    o.y = luaL_checkinteger(L, 5);
+    o.x = lstrata_checkinteger(L, 4);
+    o.y = lstrata_checkinteger(L, 5);
   }
   uint64_t m = 0;
-  CALL(L, lr, strata_travel(lr->rt, (uint64_t)luaL_checkinteger(L, 2), (uint64_t)luaL_checkinteger(L, 3), &o, &m, err));
+  CALL(L, lr, strata_travel(lr->rt, (uint64_t)lstrata_checkinteger(L, 2), (uint64_t)lstrata_checkinteger(L, 3), &o, &m, err));
   if (m) lua_pushinteger(L, (lua_Integer)m);
   else lua_pushnil(L);
   return 1;
@@ -356,7 +356,7 @@ static strata_value *held_value(lua_State *L, lruntime *lr, int arg, const char 
 static int rt_emit(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
   uint64_t source = opt_uid(L, 2);
-  const char *event = luaL_checkstring(L, 3);
+  const char *event = lstrata_checkstring(L, 3);
   lua_settop(L, 5);
   strata_value *params = held_value(L, lr, 4, "event params");
   strata_value *dflt = held_value(L, lr, 5, "event default");
@@ -372,8 +372,8 @@ static int rt_emit(lua_State *L) {
 /* rt:advance(dt, max_runs, max_total) -> { { timer =, handler =, mod =, message =, dropped = }, ... } */
 static int rt_advance(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
-  double dt = luaL_checknumber(L, 2);
-  lua_Integer max_runs = luaL_checkinteger(L, 3), max_total = luaL_checkinteger(L, 4);
+  double dt = lstrata_checknumber(L, 2);
+  lua_Integer max_runs = lstrata_checkinteger(L, 3), max_total = lstrata_checkinteger(L, 4);
   strata_failures f = { NULL, 0, 0 };
   strata_error err;
   strata_status st = strata_advance_limited(lr->rt, dt, max_runs > 0 ? (uint64_t)max_runs : 0,
@@ -406,8 +406,8 @@ static int rt_advance(lua_State *L) {
 static int rt_event_on(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
   strata_error err;
-  if (strata_event_on(lr->rt, luaL_checkstring(L, 2), luaL_checkstring(L, 3), luaL_checkinteger(L, 4),
-                      luaL_checkstring(L, 5), &err))
+  if (strata_event_on(lr->rt, lstrata_checkstring(L, 2), lstrata_checkstring(L, 3), lstrata_checkinteger(L, 4),
+                      lstrata_checkstring(L, 5), &err))
     return raise_plain(L, lr, &err);
   return 0;
 }
@@ -415,7 +415,7 @@ static int rt_event_on(lua_State *L) {
 /* rt:event_off(name) -> how many were removed */
 static int rt_event_off(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
-  lua_pushinteger(L, (lua_Integer)strata_event_off(lr->rt, luaL_checkstring(L, 2)));
+  lua_pushinteger(L, (lua_Integer)strata_event_off(lr->rt, lstrata_checkstring(L, 2)));
   return 1;
 }
 
@@ -423,7 +423,7 @@ static int rt_event_off(lua_State *L) {
 ** unexplored exit, its spec from the branch's room generator (by ID) */
 static int rt_branch_generate(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
-  lua_Integer b = luaL_checkinteger(L, 2), e = luaL_checkinteger(L, 3);
+  lua_Integer b = lstrata_checkinteger(L, 2), e = lstrata_checkinteger(L, 3);
   uint64_t room = 0;
   strata_error err;
   if (strata_branch_generate(lr->rt, (uint64_t)b, (uint64_t)e, &room, &err)) return raise_plain(L, lr, &err);
@@ -447,7 +447,7 @@ static int moved(lua_State *L, const strata_move_outcome *out) {
 static int rt_move(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
   strata_move_outcome out;
-  CALL(L, lr, strata_move(lr->rt, (uint64_t)luaL_checkinteger(L, 2), luaL_checkinteger(L, 3), luaL_checkinteger(L, 4),
+  CALL(L, lr, strata_move(lr->rt, (uint64_t)lstrata_checkinteger(L, 2), lstrata_checkinteger(L, 3), lstrata_checkinteger(L, 4),
                           &out, err));
   return moved(L, &out);
 }
@@ -456,7 +456,7 @@ static int rt_move(lua_State *L) {
 static int rt_go(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
   strata_move_outcome out;
-  CALL(L, lr, strata_go(lr->rt, (uint64_t)luaL_checkinteger(L, 2), luaL_checkstring(L, 3), &out, err));
+  CALL(L, lr, strata_go(lr->rt, (uint64_t)lstrata_checkinteger(L, 2), lstrata_checkstring(L, 3), &out, err));
   return moved(L, &out);
 }
 
@@ -464,7 +464,7 @@ static int rt_go(lua_State *L) {
 static int rt_move_to_room(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
   strata_move_outcome out;
-  CALL(L, lr, strata_move_to_room(lr->rt, (uint64_t)luaL_checkinteger(L, 2), (uint64_t)luaL_checkinteger(L, 3),
+  CALL(L, lr, strata_move_to_room(lr->rt, (uint64_t)lstrata_checkinteger(L, 2), (uint64_t)lstrata_checkinteger(L, 3),
                                   opt_uid(L, 4), &out, err));
   return moved(L, &out);
 }
@@ -472,15 +472,15 @@ static int rt_move_to_room(lua_State *L) {
 /* rt:walk(actor, x, y, every) */
 static int rt_walk(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
-  CALL(L, lr, strata_walk(lr->rt, (uint64_t)luaL_checkinteger(L, 2), luaL_checkinteger(L, 3), luaL_checkinteger(L, 4),
-                          luaL_checknumber(L, 5), err));
+  CALL(L, lr, strata_walk(lr->rt, (uint64_t)lstrata_checkinteger(L, 2), lstrata_checkinteger(L, 3), lstrata_checkinteger(L, 4),
+                          lstrata_checknumber(L, 5), err));
   return 0;
 }
 
 /* rt:walk_rooms(actor, room, { exit name, ... }, every) */
 static int rt_walk_rooms(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
-  luaL_checktype(L, 4, LUA_TTABLE);
+  lstrata_checktype(L, 4, LUA_TTABLE);
   size_t n = lua_rawlen(L, 4);
   const char **route = lua_newuserdatauv(L, (n ? n : 1) * sizeof *route, 0); /* freed by the collector */
   for (size_t i = 0; i < n; i++) {
@@ -488,8 +488,8 @@ static int rt_walk_rooms(lua_State *L) {
     route[i] = lua_tostring(L, -1); /* (the table keeps the strings alive) */
     lua_pop(L, 1);
   }
-  CALL(L, lr, strata_walk_rooms(lr->rt, (uint64_t)luaL_checkinteger(L, 2), (uint64_t)luaL_checkinteger(L, 3),
-                                route, n, luaL_checknumber(L, 5), err));
+  CALL(L, lr, strata_walk_rooms(lr->rt, (uint64_t)lstrata_checkinteger(L, 2), (uint64_t)lstrata_checkinteger(L, 3),
+                                route, n, lstrata_checknumber(L, 5), err));
   return 0;
 }
 
@@ -497,7 +497,7 @@ static int rt_walk_rooms(lua_State *L) {
 static int rt_walk_cancel(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
   int stopped = 0;
-  CALL(L, lr, strata_walk_cancel(lr->rt, (uint64_t)luaL_checkinteger(L, 2), &stopped, err));
+  CALL(L, lr, strata_walk_cancel(lr->rt, (uint64_t)lstrata_checkinteger(L, 2), &stopped, err));
   lua_pushboolean(L, stopped);
   return 1;
 }
@@ -505,7 +505,7 @@ static int rt_walk_cancel(lua_State *L) {
 /* rt:walk_state(actor) -> "walking" | ... | nil (never walked) */
 static int rt_walk_state(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
-  const char *s = strata_walk_state_name(strata_walk_state_of(lr->rt, (uint64_t)luaL_checkinteger(L, 2)));
+  const char *s = strata_walk_state_name(strata_walk_state_of(lr->rt, (uint64_t)lstrata_checkinteger(L, 2)));
   if (s) lua_pushstring(L, s);
   else lua_pushnil(L);
   return 1;
@@ -514,7 +514,7 @@ static int rt_walk_state(lua_State *L) {
 /* rt:branch_collapse(branch) */
 static int rt_branch_collapse(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
-  CALL(L, lr, strata_branch_collapse(lr->rt, (uint64_t)luaL_checkinteger(L, 2), err));
+  CALL(L, lr, strata_branch_collapse(lr->rt, (uint64_t)lstrata_checkinteger(L, 2), err));
   return 0;
 }
 

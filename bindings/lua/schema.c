@@ -12,7 +12,7 @@
 #include "strata/feature.h"
 
 static const strata_runtime *rt_at(lua_State *L) { return lstrata_check_runtime(L, 1)->rt; }
-static uint64_t uid_at(lua_State *L, int arg) { return (uint64_t)luaL_checkinteger(L, arg); }
+static uint64_t uid_at(lua_State *L, int arg) { return (uint64_t)lstrata_checkinteger(L, arg); }
 
 static int push_uid(lua_State *L, uint64_t uid) {
   if (uid) lua_pushinteger(L, (lua_Integer)uid);
@@ -59,7 +59,7 @@ static int s_map_level(lua_State *L) {
 
 /* rt:area_floor_map(area, n) -> map uid | nil */
 static int s_area_floor_map(lua_State *L) {
-  return push_uid(L, strata_area_floor_map(rt_at(L), uid_at(L, 2), luaL_checkinteger(L, 3)));
+  return push_uid(L, strata_area_floor_map(rt_at(L), uid_at(L, 2), lstrata_checkinteger(L, 3)));
 }
 
 /* rt:area_floors(area) -> { n, ... } in increasing order */

@@ -1,7 +1,7 @@
 /*
 ** world.c - the world's state as seen from Lua: a "strata.world_state"
 ** userdata over strata_world. The handles, registry and events of
-** scripts/strata/world.lua sit on top of it.
+** lua/strata/world.lua sit on top of it.
 **
 ** Conversion Lua -> strata_value is where the serializability rule is
 ** enforced: functions, coroutines, foreign userdata, cyclic tables and
@@ -22,8 +22,8 @@ typedef struct lworld {
 } lworld;
 
 static strata_world *check_world(lua_State *L, int arg) {
-  lworld *lw = luaL_checkudata(L, arg, WORLD_MT);
-  if (!lw->w) luaL_argerror(L, arg, "world is closed");
+  lworld *lw = lstrata_checkudata(L, arg, WORLD_MT);
+  if (!lw->w) lstrata_argerror(L, arg, "world is closed");
   return lw->w;
 }
 
@@ -35,8 +35,8 @@ strata_world *lstrata_to_world(lua_State *L, int idx) {
 }
 
 static uint64_t check_uid(lua_State *L, int arg) {
-  lua_Integer u = luaL_checkinteger(L, arg);
-  luaL_argcheck(L, u > 0, arg, "uid must be positive");
+  lua_Integer u = lstrata_checkinteger(L, arg);
+  lstrata_argcheck(L, u > 0, arg, "uid must be positive");
   return (uint64_t)u;
 }
 
@@ -255,7 +255,7 @@ static size_t check_path(lua_State *L, int from, strata_value *keys, size_t max)
   int top = lua_gettop(L);
   size_t n = 0;
   for (int i = from; i <= top; i++) {
-    luaL_argcheck(L, n < max, i, "path too long");
+    lstrata_argcheck(L, n < max, i, "path too long");
     if (lua_type(L, i) == LUA_TSTRING) {
       size_t len;
       const char *s = lua_tolstring(L, i, &len);
@@ -266,7 +266,7 @@ static size_t check_path(lua_State *L, int from, strata_value *keys, size_t max)
     } else if (lua_isinteger(L, i)) {
       keys[n] = strata_value_int(lua_tointeger(L, i));
     } else {
-      luaL_argerror(L, i, "keys must be strings or integers");
+      lstrata_argerror(L, i, "keys must be strings or integers");
     }
     n++;
   }
@@ -278,7 +278,7 @@ static size_t check_path(lua_State *L, int from, strata_value *keys, size_t max)
 static int raise_err(lua_State *L, strata_error *err) { return lstrata_raise(L, NULL, err); }
 
 static int w_new(lua_State *L) {
-  lua_Integer seed = luaL_checkinteger(L, 1);
+  lua_Integer seed = lstrata_checkinteger(L, 1);
   strata_error err;
   strata_world *w = strata_world_new((uint64_t)seed, &err);
   if (!w) return raise_err(L, &err);
@@ -287,7 +287,7 @@ static int w_new(lua_State *L) {
 }
 
 static int w_gc(lua_State *L) {
-  lworld *lw = luaL_checkudata(L, 1, WORLD_MT);
+  lworld *lw = lstrata_checkudata(L, 1, WORLD_MT);
   strata_world_free(lw->w);
   lw->w = NULL;
   return 0;
@@ -295,7 +295,7 @@ static int w_gc(lua_State *L) {
 
 static int w_set_ref_maker(lua_State *L) {
   check_world(L, 1);
-  luaL_checktype(L, 2, LUA_TFUNCTION);
+  lstrata_checktype(L, 2, LUA_TFUNCTION);
   lua_pushvalue(L, 2);
   lua_setiuservalue(L, 1, 1);
   return 0;
@@ -308,14 +308,14 @@ static int w_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)strata_world_
 
 static int w_set_time(lua_State *L) {
   strata_error err;
-  if (strata_world_set_time(check_world(L, 1), luaL_checknumber(L, 2), &err)) return raise_err(L, &err);
+  if (strata_world_set_time(check_world(L, 1), lstrata_checknumber(L, 2), &err)) return raise_err(L, &err);
   return 0;
 }
 
 static int w_create(lua_State *L) {
   strata_world *w = check_world(L, 1);
-  const char *kind = luaL_checkstring(L, 2);
-  const char *arch = luaL_optstring(L, 3, NULL);
+  const char *kind = lstrata_checkstring(L, 2);
+  const char *arch = lstrata_optstring(L, 3, NULL);
   strata_error err;
   uint64_t uid;
   if (strata_world_create(w, kind, arch, &uid, &err)) return raise_err(L, &err);
@@ -345,7 +345,7 @@ static int w_delete(lua_State *L) {
 /* set_archetype(uid, id | nil) */
 static int w_set_archetype(lua_State *L) {
   strata_error err;
-  if (strata_object_set_archetype(check_world(L, 1), check_uid(L, 2), luaL_optstring(L, 3, NULL),
+  if (strata_object_set_archetype(check_world(L, 1), check_uid(L, 2), lstrata_optstring(L, 3, NULL),
                                   &err))
     return raise_err(L, &err);
   return 0;
@@ -354,7 +354,7 @@ static int w_set_archetype(lua_State *L) {
 static int w_set_position(lua_State *L) {
   strata_error err;
   if (strata_object_set_position(check_world(L, 1), check_uid(L, 2), check_uid(L, 3),
-                                 luaL_checkinteger(L, 4), luaL_checkinteger(L, 5), &err))
+                                 lstrata_checkinteger(L, 4), lstrata_checkinteger(L, 5), &err))
     return raise_err(L, &err);
   return 0;
 }
@@ -365,7 +365,7 @@ static int w_get(lua_State *L) {
   uint64_t uid = check_uid(L, 2);
   strata_value keys[STRATA_VALUE_MAX_DEPTH];
   size_t n = check_path(L, 3, keys, STRATA_VALUE_MAX_DEPTH);
-  if (!strata_world_object(w, uid)) return luaL_error(L, "no object #%I (deleted or never created)", (LUAI_UACINT)uid);
+  if (!strata_world_object(w, uid)) return lstrata_error(L, "no object #%I (deleted or never created)", (LUAI_UACINT)uid);
   const strata_value *v = strata_object_get(w, uid, keys, n);
   if (!v) { lua_pushnil(L); return 1; }
   if (v->type == STRATA_VTABLE) { lua_pushnil(L); lua_pushboolean(L, 1); return 2; }
@@ -404,25 +404,25 @@ static int w_keys(lua_State *L) {
 static int w_set(lua_State *L) {
   strata_world *w = check_world(L, 1);
   uint64_t uid = check_uid(L, 2);
-  const char *label = luaL_checkstring(L, 3);
+  const char *label = lstrata_checkstring(L, 3);
   strata_value keys[STRATA_VALUE_MAX_DEPTH];
   size_t n = check_path(L, 5, keys, STRATA_VALUE_MAX_DEPTH);
-  if (!strata_world_object(w, uid)) return luaL_error(L, "%s: object #%I was deleted", label, (LUAI_UACINT)uid);
+  if (!strata_world_object(w, uid)) return lstrata_error(L, "%s: object #%I was deleted", label, (LUAI_UACINT)uid);
   strata_value v;
   lstrata_check_value(L, w, 4, label, &v);
   strata_error err;
   if (strata_object_set(w, uid, keys, n, &v, &err)) {
     strata_value_clear(&v);
-    return luaL_error(L, "%s: %s", label, err.message);
+    return lstrata_error(L, "%s: %s", label, err.message);
   }
   return 0;
 }
 
 static int w_schedule(lua_State *L) {
   strata_world *w = check_world(L, 1);
-  double due = luaL_checknumber(L, 2), every = luaL_checknumber(L, 3);
-  const char *handler = luaL_checkstring(L, 4);
-  const char *label = luaL_optstring(L, 6, "timer args");
+  double due = lstrata_checknumber(L, 2), every = lstrata_checknumber(L, 3);
+  const char *handler = lstrata_checkstring(L, 4);
+  const char *label = lstrata_optstring(L, 6, "timer args");
   strata_value args;
   lstrata_check_value(L, w, 5, label, &args);
   strata_error err;
@@ -460,9 +460,9 @@ static int w_timers(lua_State *L) {
 static int w_subscribe(lua_State *L) {
   strata_world *w = check_world(L, 1);
   uint64_t obj = check_uid(L, 2);
-  const char *event = luaL_checkstring(L, 3), *handler = luaL_checkstring(L, 4);
-  lua_Integer prio = luaL_checkinteger(L, 6);
-  const char *label = luaL_optstring(L, 7, "subscription args");
+  const char *event = lstrata_checkstring(L, 3), *handler = lstrata_checkstring(L, 4);
+  lua_Integer prio = lstrata_checkinteger(L, 6);
+  const char *label = lstrata_optstring(L, 7, "subscription args");
   strata_value args;
   lstrata_check_value(L, w, 5, label, &args);
   strata_error err;
@@ -483,7 +483,7 @@ static int w_unsubscribe(lua_State *L) {
 /* subscriptions([object]) -> list of { uid, object, event, handler, args, priority } */
 static int w_subscriptions(lua_State *L) {
   strata_world *w = check_world(L, 1);
-  lua_Integer only = luaL_optinteger(L, 2, 0);
+  lua_Integer only = lstrata_optinteger(L, 2, 0);
   size_t n = strata_world_subscription_count(w);
   lua_newtable(L);
   int k = 0;
@@ -504,16 +504,16 @@ static int w_subscriptions(lua_State *L) {
 
 /* objects() -> list of { uid, kind, archetype } for every live object */
 /* objects_on(map_uid [, kind]) -> { uid, ... }: the objects positioned on a
-** map, in uid order; a scan in C, cheaper than crossing into Lua per object. */
+** map, in uid order (the world's index by map). */
 static int w_objects_on(lua_State *L) {
   strata_world *w = check_world(L, 1);
   uint64_t map = check_uid(L, 2);
-  const char *kind = luaL_optstring(L, 3, NULL);
+  const char *kind = lstrata_optstring(L, 3, NULL);
   lua_newtable(L);
   int k = 0;
-  for (strata_object *o = strata_world_next_object(w, 0); o; o = strata_world_next_object(w, o->uid))
-    if (o->has_pos && o->map == map && (!kind || strcmp(o->kind, kind) == 0)) {
-      lua_pushinteger(L, (lua_Integer)o->uid);
+  for (uint64_t u = strata_world_next_on(w, map, 0); u; u = strata_world_next_on(w, map, u))
+    if (!kind || strcmp(strata_world_get(w, u)->kind, kind) == 0) {
+      lua_pushinteger(L, (lua_Integer)u);
       lua_rawseti(L, -2, ++k);
     }
   return 1;
@@ -535,7 +535,7 @@ static int w_objects(lua_State *L) {
 
 static int w_stream(lua_State *L) {
   strata_world *w = check_world(L, 1);
-  const char *key = luaL_checkstring(L, 2);
+  const char *key = lstrata_checkstring(L, 2);
   strata_rng r;
   strata_error err;
   if (strata_world_stream(w, key, &r, &err)) return raise_err(L, &err);
@@ -547,11 +547,11 @@ static int w_stream(lua_State *L) {
 
 static int w_set_stream(lua_State *L) {
   strata_world *w = check_world(L, 1);
-  const char *key = luaL_checkstring(L, 2);
+  const char *key = lstrata_checkstring(L, 2);
   size_t len;
-  const char *state = luaL_checklstring(L, 3, &len);
+  const char *state = lstrata_checklstring(L, 3, &len);
   strata_rng r;
-  luaL_argcheck(L, strata_rng_parse(&r, state, len), 3, "not a generator state");
+  lstrata_argcheck(L, strata_rng_parse(&r, state, len), 3, "not a generator state");
   strata_error err;
   if (strata_world_set_stream(w, key, &r, &err)) return raise_err(L, &err);
   return 0;
@@ -560,17 +560,17 @@ static int w_set_stream(lua_State *L) {
 /* save(path, { {id, version}, ... }, overwrite) */
 static int w_save(lua_State *L) {
   strata_world *w = check_world(L, 1);
-  const char *path = luaL_checkstring(L, 2);
-  luaL_checktype(L, 3, LUA_TTABLE);
+  const char *path = lstrata_checkstring(L, 2);
+  lstrata_checktype(L, 3, LUA_TTABLE);
   lua_Integer n = luaL_len(L, 3);
-  luaL_argcheck(L, n >= 0 && n < 100000, 3, "too many mods");
+  lstrata_argcheck(L, n >= 0 && n < 100000, 3, "too many mods");
   strata_mod_version *mods = lua_newuserdatauv(L, sizeof *mods * (size_t)(n ? n : 1), 0);
   for (lua_Integer i = 1; i <= n; i++) {
     lua_rawgeti(L, 3, i);
     lua_rawgeti(L, -1, 1);
     lua_rawgeti(L, -2, 2);
-    mods[i - 1].id = (char *)luaL_checkstring(L, -2);
-    mods[i - 1].version = (char *)luaL_checkstring(L, -1);
+    mods[i - 1].id = (char *)lstrata_checkstring(L, -2);
+    mods[i - 1].version = (char *)lstrata_checkstring(L, -1);
     lua_pop(L, 3); /* the strings stay alive: the mod list table holds them */
   }
   strata_save_options opt = { lua_toboolean(L, 4) };
@@ -581,7 +581,7 @@ static int w_save(lua_State *L) {
 
 /* open(path) -> state, { {id, version}, ... } */
 static int w_open(lua_State *L) {
-  const char *path = luaL_checkstring(L, 1);
+  const char *path = lstrata_checkstring(L, 1);
   strata_world *w;
   strata_mod_version *mods;
   size_t n;
@@ -653,7 +653,7 @@ static int w_used_ids(lua_State *L) {
 static int w_create_map(lua_State *L) {
   strata_world *w = check_world(L, 1);
   int width = lstrata_check_int(L, 2), height = lstrata_check_int(L, 3);
-  const char *arch = luaL_optstring(L, 4, NULL);
+  const char *arch = lstrata_optstring(L, 4, NULL);
   strata_error err;
   uint64_t uid;
   if (strata_world_create_map(w, width, height, arch, &uid, &err)) return raise_err(L, &err);
@@ -681,7 +681,7 @@ static int w_tilemap(lua_State *L) {
 /* tags(uid) -> sorted list of tag strings */
 static int w_tags(lua_State *L) {
   strata_object *o = strata_world_object(check_world(L, 1), check_uid(L, 2));
-  if (!o) return luaL_error(L, "no object #%I", (LUAI_UACINT)luaL_checkinteger(L, 2));
+  if (!o) return lstrata_error(L, "no object #%I", (LUAI_UACINT)lstrata_checkinteger(L, 2));
   lua_newtable(L);
   for (size_t i = 0; o->tags.type == STRATA_VTABLE && i < o->tags.u.t->n; i++) {
     lstrata_push_value(L, 1, &o->tags.u.t->keys[i]);
@@ -700,9 +700,9 @@ static int w_set_tag(lua_State *L) {
   strata_world *w = check_world(L, 1);
   uint64_t uid = check_uid(L, 2);
   size_t len;
-  const char *name = luaL_checklstring(L, 3, &len);
-  luaL_argcheck(L, len > 0, 3, "a tag must be a non-empty string");
-  if (!strata_world_object(w, uid)) return luaL_error(L, "no object #%I", (LUAI_UACINT)uid);
+  const char *name = lstrata_checklstring(L, 3, &len);
+  lstrata_argcheck(L, len > 0, 3, "a tag must be a non-empty string");
+  if (!strata_world_object(w, uid)) return lstrata_error(L, "no object #%I", (LUAI_UACINT)uid);
   strata_error err;
   if (strata_object_set_tag(w, uid, name, len, lua_toboolean(L, 4), &err)) return raise_err(L, &err);
   return 0;
@@ -710,7 +710,7 @@ static int w_set_tag(lua_State *L) {
 
 static int w_has_tag(lua_State *L) {
   strata_object *o = strata_world_object(check_world(L, 1), check_uid(L, 2));
-  const char *name = luaL_checkstring(L, 3);
+  const char *name = lstrata_checkstring(L, 3);
   lua_pushboolean(L, o && o->tags.type == STRATA_VTABLE && strata_vtable_get_str(o->tags.u.t, name) != NULL);
   return 1;
 }
@@ -726,12 +726,12 @@ static int w_begin(lua_State *L) {
 
 /* commit() / rollback(): close the innermost savepoint; raise when none is open */
 static int w_commit(lua_State *L) {
-  if (strata_world_commit(check_world(L, 1))) return luaL_error(L, "commit: no savepoint is open");
+  if (strata_world_commit(check_world(L, 1))) return lstrata_error(L, "commit: no savepoint is open");
   return 0;
 }
 
 static int w_rollback(lua_State *L) {
-  if (strata_world_rollback(check_world(L, 1))) return luaL_error(L, "rollback: no savepoint is open");
+  if (strata_world_rollback(check_world(L, 1))) return lstrata_error(L, "rollback: no savepoint is open");
   return 0;
 }
 
@@ -756,7 +756,7 @@ static int w_touch(lua_State *L) {
 static int w_check(lua_State *L) {
   strata_world *w = check_world(L, 1);
   strata_value v;
-  lstrata_check_value(L, w, 2, luaL_checkstring(L, 3), &v);
+  lstrata_check_value(L, w, 2, lstrata_checkstring(L, 3), &v);
   strata_value_clear(&v);
   return 0;
 }
@@ -764,10 +764,10 @@ static int w_check(lua_State *L) {
 /* world_state.types(handle_mt, uid_of, proxy_mt, snapshot_of): the Lua
 ** types of strata.world that state may hold (see registered_type). */
 static int w_types(lua_State *L) {
-  luaL_checktype(L, 1, LUA_TTABLE);
-  luaL_checktype(L, 2, LUA_TFUNCTION);
-  luaL_checktype(L, 3, LUA_TTABLE);
-  luaL_checktype(L, 4, LUA_TFUNCTION);
+  lstrata_checktype(L, 1, LUA_TTABLE);
+  lstrata_checktype(L, 2, LUA_TFUNCTION);
+  lstrata_checktype(L, 3, LUA_TTABLE);
+  lstrata_checktype(L, 4, LUA_TFUNCTION);
   const void *keys[] = { &HANDLE_MT, &HANDLE_UID, &PROXY_MT, &PROXY_SNAPSHOT };
   for (int i = 0; i < 4; i++) {
     lua_pushvalue(L, i + 1);

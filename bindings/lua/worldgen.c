@@ -19,7 +19,7 @@
 typedef struct box { strata_worldgen *t; } box;
 
 static int box_gc(lua_State *L) {
-  box *b = luaL_checkudata(L, 1, BOX_MT);
+  box *b = lstrata_checkudata(L, 1, BOX_MT);
   strata_worldgen_free(b->t);
   b->t = NULL;
   return 0;
@@ -58,8 +58,8 @@ static int clamp_int(lua_Integer v) {
 /* dims = { x, y, z } (or { x =, y =, z = }) */
 static void check_dims(lua_State *L, int opts, strata_worldgen_options *o) {
   int type = lua_getfield(L, opts, "dims");
-  if (type == LUA_TNIL) luaL_error(L, "dims is required: { x, y, z } (floor width, height, floors)");
-  if (type != LUA_TTABLE) luaL_error(L, "dims must be three integers { x, y, z }, got %s", luaL_typename(L, -1));
+  if (type == LUA_TNIL) lstrata_error(L, "dims is required: { x, y, z } (floor width, height, floors)");
+  if (type != LUA_TTABLE) lstrata_error(L, "dims must be three integers { x, y, z }, got %s", luaL_typename(L, -1));
   int t = lua_gettop(L), ok = 1;
   lua_Integer n = luaL_len(L, t);
   lua_Integer v[3];
@@ -67,8 +67,8 @@ static void check_dims(lua_State *L, int opts, strata_worldgen_options *o) {
   v[1] = int_at(L, t, 2, "y", &ok);
   v[2] = int_at(L, t, 3, "z", &ok);
   if (!ok || (n != 0 && n != 3)) {
-    if (n == 3 || n == 0) luaL_error(L, "dims must be three integers { x, y, z }");
-    luaL_error(L, "dims must be three integers { x, y, z }, got %d value%s", (int)n, n == 1 ? "" : "s");
+    if (n == 3 || n == 0) lstrata_error(L, "dims must be three integers { x, y, z }");
+    lstrata_error(L, "dims must be three integers { x, y, z }, got %d value%s", (int)n, n == 1 ? "" : "s");
   }
   o->dim_x = clamp_int(v[0]), o->dim_y = clamp_int(v[1]), o->dim_z = clamp_int(v[2]);
   lua_pop(L, 1);
@@ -101,15 +101,15 @@ static void check_gen_options(lua_State *L, strata_worldgen_options *o, log_stat
   check_dims(L, 1, o);
   o->seed = (int64_t)lstrata_opt_int(L, 1, "seed", 0);
   lua_Integer rv = lstrata_opt_int(L, 1, "room_variance", STRATA_WORLDGEN_ROOM_VARIANCE);
-  if (rv < 3) luaL_error(L, "room_variance must be at least 3 (the smallest room side), got %d", clamp_int(rv));
+  if (rv < 3) lstrata_error(L, "room_variance must be at least 3 (the smallest room side), got %d", clamp_int(rv));
   o->room_variance = clamp_int(rv);
   const char *alg = lstrata_opt_string(L, 1, "path_alg", "astar");
   if (!strata_path_algorithm_parse(alg, &o->path_alg))
-    luaL_error(L, "path_alg must be \"astar\", \"greedy\", \"bfs\" or \"dijkstra\", got \"%s\"", alg);
+    lstrata_error(L, "path_alg must be \"astar\", \"greedy\", \"bfs\" or \"dijkstra\", got \"%s\"", alg);
   o->post_check = lstrata_opt_bool(L, 1, "post_check", 1);
   s->L = L, s->fn = 0, s->failed = 0;
   if (lua_getfield(L, 1, "log") != LUA_TNIL) {
-    if (lua_type(L, -1) != LUA_TFUNCTION) luaL_error(L, "log must be a function(level, message, floor), got %s", luaL_typename(L, -1));
+    if (lua_type(L, -1) != LUA_TFUNCTION) lstrata_error(L, "log must be a function(level, message, floor), got %s", luaL_typename(L, -1));
     s->fn = lua_gettop(L);
     o->log = call_log, o->log_ud = s;
   } else {
@@ -208,7 +208,7 @@ static int need_int(lua_State *L, int t, const char *key, const char *path) {
   lua_getfield(L, t, key);
   int isint = 0;
   lua_Integer v = lua_tointegerx(L, -1, &isint);
-  if (!isint) luaL_error(L, "template %s.%s must be an integer, got %s", path, key, luaL_typename(L, -1));
+  if (!isint) lstrata_error(L, "template %s.%s must be an integer, got %s", path, key, luaL_typename(L, -1));
   lua_pop(L, 1);
   return clamp_int(v);
 }
@@ -221,11 +221,11 @@ static strata_worldgen_point opt_point(lua_State *L, int t, const char *key, con
     lua_pop(L, 1);
     return p;
   }
-  if (type != LUA_TTABLE) luaL_error(L, "template %s.%s must be a point { x, y }, got %s", path, key, luaL_typename(L, -1));
+  if (type != LUA_TTABLE) lstrata_error(L, "template %s.%s must be a point { x, y }, got %s", path, key, luaL_typename(L, -1));
   int ok = 1, pt = lua_gettop(L);
   p.x = clamp_int(int_at(L, pt, 1, "x", &ok));
   p.y = clamp_int(int_at(L, pt, 2, "y", &ok));
-  if (!ok || p.x == 0 || p.y == 0) luaL_error(L, "template %s.%s must be a point { x, y } of integers from 1", path, key);
+  if (!ok || p.x == 0 || p.y == 0) lstrata_error(L, "template %s.%s must be a point { x, y } of integers from 1", path, key);
   if (z) {
     int zok = 1;
     lua_Integer zz = int_at(L, pt, 3, "z", &zok);
@@ -249,13 +249,13 @@ static void read_floor(lua_State *L, int ft, strata_worldgen *t, int z, int name
     lua_pop(L, 1);
   }
   if (lua_getfield(L, ft, "tiles") != LUA_TTABLE)
-    luaL_error(L, "template %s.tiles must be a table of %d rows, got %s", path, t->dim_y, luaL_typename(L, -1));
+    lstrata_error(L, "template %s.tiles must be a table of %d rows, got %s", path, t->dim_y, luaL_typename(L, -1));
   int rows = lua_gettop(L);
   if (luaL_len(L, rows) != t->dim_y)
-    luaL_error(L, "template %s.tiles has %d rows, dims say %d", path, (int)luaL_len(L, rows), t->dim_y);
+    lstrata_error(L, "template %s.tiles has %d rows, dims say %d", path, (int)luaL_len(L, rows), t->dim_y);
   for (int y = 1; y <= t->dim_y; y++) {
     if (lua_rawgeti(L, rows, y) != LUA_TTABLE || luaL_len(L, -1) != t->dim_x)
-      luaL_error(L, "template %s.tiles[%d] must be a row of %d tile names", path, y, t->dim_x);
+      lstrata_error(L, "template %s.tiles[%d] must be a row of %d tile names", path, y, t->dim_x);
     unsigned char *row = f->tiles + (size_t)(y - 1) * (size_t)t->dim_x;
     for (int x = 1; x <= t->dim_x; x++) {
       lua_rawgeti(L, -1, x);
@@ -263,7 +263,7 @@ static void read_floor(lua_State *L, int ft, strata_worldgen *t, int z, int name
       if (lua_type(L, -1) != LUA_TSTRING || lua_rawget(L, names) != LUA_TNUMBER) {
         lua_pop(L, 1);
         lua_rawgeti(L, -1, x);
-        luaL_error(L, "template %s.tiles[%d][%d]: %s is not a tile (wall, hallway, room, start, exit, ascent, descent)",
+        lstrata_error(L, "template %s.tiles[%d][%d]: %s is not a tile (wall, hallway, room, start, exit, ascent, descent)",
                    path, y, x, lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : luaL_typename(L, -1));
       }
       row[x - 1] = (unsigned char)lua_tointeger(L, -1);
@@ -274,12 +274,12 @@ static void read_floor(lua_State *L, int ft, strata_worldgen *t, int z, int name
   lua_pop(L, 1);
   int type = lua_getfield(L, ft, "rooms");
   if (type != LUA_TNIL) {
-    if (type != LUA_TTABLE) luaL_error(L, "template %s.rooms must be a list of { x =, y =, w =, h = }", path);
+    if (type != LUA_TTABLE) lstrata_error(L, "template %s.rooms must be a list of { x =, y =, w =, h = }", path);
     int rt = lua_gettop(L);
     lua_Integer n = luaL_len(L, rt);
     for (lua_Integer i = 1; i <= n; i++) {
       if (lua_rawgeti(L, rt, i) != LUA_TTABLE)
-        luaL_error(L, "template %s.rooms[%d] must be { x =, y =, w =, h = }", path, (int)i);
+        lstrata_error(L, "template %s.rooms[%d] must be { x =, y =, w =, h = }", path, (int)i);
       char rpath[48];
       snprintf(rpath, sizeof rpath, "%s.rooms[%d]", path, (int)i);
       int r = lua_gettop(L);
@@ -296,10 +296,10 @@ static void read_floor(lua_State *L, int ft, strata_worldgen *t, int z, int name
 /* The template at index arg as a C template in a box pushed on the stack. */
 static strata_worldgen *check_template(lua_State *L, int arg) {
   arg = lua_absindex(L, arg);
-  luaL_checktype(L, arg, LUA_TTABLE);
+  lstrata_checktype(L, arg, LUA_TTABLE);
   box *b = push_box(L);
   strata_worldgen_options o;
-  if (lua_getfield(L, arg, "dims") != LUA_TTABLE) luaL_error(L, "template dims must be { x, y, z }");
+  if (lua_getfield(L, arg, "dims") != LUA_TTABLE) lstrata_error(L, "template dims must be { x, y, z }");
   lua_pop(L, 1);
   check_dims(L, arg, &o);
   strata_error err;
@@ -309,15 +309,15 @@ static strata_worldgen *check_template(lua_State *L, int arg) {
   t->room_variance = (int)lstrata_opt_int(L, arg, "room_variance", STRATA_WORLDGEN_ROOM_VARIANCE);
   const char *alg = lstrata_opt_string(L, arg, "path_alg", "astar");
   if (!strata_path_algorithm_parse(alg, &t->path_alg))
-    luaL_error(L, "template path_alg must be \"astar\", \"greedy\", \"bfs\" or \"dijkstra\", got \"%s\"", alg);
+    lstrata_error(L, "template path_alg must be \"astar\", \"greedy\", \"bfs\" or \"dijkstra\", got \"%s\"", alg);
   t->post_check = lstrata_opt_bool(L, arg, "post_check", 1);
   int sz = 0, ez = 0;
   t->floors[0].start = opt_point(L, arg, "start", "", &sz);
   t->floors[t->dim_z - 1].exit = opt_point(L, arg, "exit", "", &ez);
-  if (sz > 0 && sz != 1) luaL_error(L, "template start is on floor %d; it must be on floor 1", sz);
-  if (ez > 0 && ez != t->dim_z) luaL_error(L, "template exit is on floor %d; it must be on the last, %d", ez, t->dim_z);
+  if (sz > 0 && sz != 1) lstrata_error(L, "template start is on floor %d; it must be on floor 1", sz);
+  if (ez > 0 && ez != t->dim_z) lstrata_error(L, "template exit is on floor %d; it must be on the last, %d", ez, t->dim_z);
   if (lua_getfield(L, arg, "floors") != LUA_TTABLE)
-    luaL_error(L, "template floors must be a list of %d floors, got %s", t->dim_z, luaL_typename(L, -1));
+    lstrata_error(L, "template floors must be a list of %d floors, got %s", t->dim_z, luaL_typename(L, -1));
   int floors = lua_gettop(L);
   /* tile name -> number, for reading rows */
   lua_createtable(L, 0, STRATA_WG_TILE_KINDS);
@@ -327,7 +327,7 @@ static strata_worldgen *check_template(lua_State *L, int arg) {
     lua_setfield(L, names, strata_worldgen_tile_name(i));
   }
   for (int z = 1; z <= t->dim_z; z++) {
-    if (lua_rawgeti(L, floors, z) != LUA_TTABLE) luaL_error(L, "template floors[%d] must be a floor table", z);
+    if (lua_rawgeti(L, floors, z) != LUA_TTABLE) lstrata_error(L, "template floors[%d] must be a floor table", z);
     read_floor(L, lua_gettop(L), t, z, names);
     lua_pop(L, 1);
   }
@@ -383,7 +383,7 @@ static int wg_format(lua_State *L) {
 
 /* write(t, path) */
 static int wg_write(lua_State *L) {
-  const char *path = luaL_checkstring(L, 2);
+  const char *path = lstrata_checkstring(L, 2);
   strata_worldgen *t = check_template(L, 1);
   strata_error err;
   if (strata_worldgen_write(t, path, &err) != STRATA_OK) return fail_with(L, NULL, &err);
@@ -393,8 +393,8 @@ static int wg_write(lua_State *L) {
 /* parse(text [, name]) -> template */
 static int wg_parse(lua_State *L) {
   size_t len;
-  const char *text = luaL_checklstring(L, 1, &len);
-  const char *name = luaL_optstring(L, 2, "template");
+  const char *text = lstrata_checklstring(L, 1, &len);
+  const char *name = lstrata_optstring(L, 2, "template");
   box *b = push_box(L);
   strata_error err;
   if (strata_worldgen_parse(text, len, name, &b->t, &err) != STRATA_OK) return fail_with(L, NULL, &err);
@@ -404,7 +404,7 @@ static int wg_parse(lua_State *L) {
 
 /* read(path) -> template */
 static int wg_read(lua_State *L) {
-  const char *path = luaL_checkstring(L, 1);
+  const char *path = lstrata_checkstring(L, 1);
   box *b = push_box(L);
   strata_error err;
   if (strata_worldgen_read(path, &b->t, &err) != STRATA_OK) return fail_with(L, NULL, &err);

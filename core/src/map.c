@@ -37,14 +37,7 @@ strata_status map_check_cell(const strata_runtime *rt, uint64_t map, int64_t x, 
 
 size_t strata_map_objects(const strata_runtime *rt, uint64_t map, const char *kind,
                           uint64_t *out, size_t cap) {
-  size_t n = 0;
-  for (strata_object *o = strata_world_next_object(rt->w, 0); o;
-       o = strata_world_next_object(rt->w, o->uid))
-    if (o->has_pos && o->map == map && (!kind || strcmp(o->kind, kind) == 0)) {
-      if (out && n < cap) out[n] = o->uid;
-      n++;
-    }
-  return n;
+  return strata_world_objects_on(rt->w, map, kind, out, cap);
 }
 
 /* The objects on map, in a new array (*n of them; NULL and 0 when none). */

@@ -37,6 +37,7 @@ void strata_runtime_free(strata_runtime *rt) {
   free(rt->handlers);
   free(rt->loaded);
   free(rt->failure_message);
+  free(rt->map_areas);
   free(rt);
 }
 

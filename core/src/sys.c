@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "strata/grid.h"
+#include "world_internal.h" /* world_changes: what the cache of map_area is valid for */
 
 /* sys and up to this many keys below it */
 #define SYS_DEPTH 7
@@ -371,11 +372,27 @@ const strata_value *strata_map_tokens(const strata_runtime *rt, uint64_t map) {
   return t && t->type == STRATA_VTABLE ? t : NULL;
 }
 
-uint64_t strata_map_area(const strata_runtime *rt, uint64_t map, int64_t *floor) {
+/* strata_map_area is asked for the same maps again and again (every
+** area_of, every travel), and its answer sits in several small tables of
+** the map's own (its properties, sys), which a big world scatters over its
+** memory: each read missed the caches several times over. The cache keeps
+** the answer in one slot, valid until the world next changes. */
+uint64_t strata_map_area(const strata_runtime *crt, uint64_t map, int64_t *floor) {
+  strata_runtime *rt = (strata_runtime *)crt; /* the cache is not state */
+  uint64_t stamp = world_changes(rt->w) + 1;
+  struct map_area_slot *s = NULL;
+  if (rt->map_areas || (rt->map_areas = calloc(MAP_AREA_SLOTS, sizeof *rt->map_areas))) {
+    s = &rt->map_areas[(map * UINT64_C(0x9E3779B97F4A7C15)) >> 32 & (MAP_AREA_SLOTS - 1)];
+    if (s->map == map && s->stamp == stamp) {
+      if (floor) *floor = s->floor;
+      return s->area;
+    }
+  }
   uint64_t a = sys_uid(rt->w, map, SYS(K("area")));
   int64_t n = 0;
   if (a) map_floor(rt, map, &n);
   if (floor) *floor = n;
+  if (s) *s = (struct map_area_slot){ map, stamp, a, n };
   return a;
 }
 

@@ -136,9 +136,9 @@ static strata_status destination(strata_runtime *rt, uint64_t target, dest *d, c
 /* The first stairs on map with floor_delta == delta: 1 and where they are. */
 static int stairs_with(const strata_runtime *rt, uint64_t map, int64_t delta, int64_t *x,
                        int64_t *y) {
-  for (strata_object *o = strata_world_next_object(rt->w, 0); o;
-       o = strata_world_next_object(rt->w, o->uid)) {
-    if (!o->has_pos || o->map != map || strcmp(o->kind, "feature") != 0) continue;
+  for (uint64_t u = strata_world_next_on(rt->w, map, 0); u; u = strata_world_next_on(rt->w, map, u)) {
+    const strata_object *o = strata_world_get(rt->w, u);
+    if (strcmp(o->kind, "feature") != 0) continue;
     if (strata_feature_type_of(rt, o->uid) == STRATA_FEATURE_STAIRS && strata_feature_floor_delta(rt, o->uid) == delta) {
       *x = o->x;
       *y = o->y;
@@ -189,9 +189,8 @@ static strata_status emit_on(strata_runtime *rt, uint64_t source, const char *ev
 
 /* Whether an actor other than `actor` stands on map. */
 static int other_actors(const strata_runtime *rt, uint64_t map, uint64_t actor) {
-  for (strata_object *o = strata_world_next_object(rt->w, 0); o;
-       o = strata_world_next_object(rt->w, o->uid))
-    if (o->has_pos && o->map == map && o->uid != actor && strcmp(o->kind, "actor") == 0) return 1;
+  for (uint64_t u = strata_world_next_on(rt->w, map, 0); u; u = strata_world_next_on(rt->w, map, u))
+    if (u != actor && strcmp(strata_world_get(rt->w, u)->kind, "actor") == 0) return 1;
   return 0;
 }
 

@@ -101,6 +101,7 @@ void strata_world_free(strata_world *w) {
   if (!w) return;
   txn_free(w); /* first: it may hold deleted objects and copies */
   world_dirty_free(w);
+  world_bymap_free(w);
   for (size_t i = 0; i < w->npages; i++) {
     for (size_t j = 0; j < WORLD_PAGE_SLOTS; j++) world_object_free(w->pages[i]->slot[j]);
     free(w->pages[i]);
@@ -255,6 +256,7 @@ void world_slot_put(strata_world *w, strata_object *o) {
   p->slot[o->uid & (WORLD_PAGE_SLOTS - 1)] = o;
   p->live++;
   kind_added(w, o);
+  if (o->has_pos) world_bymap_add(w, o);
 }
 
 void world_slot_clear(strata_world *w, uint64_t uid, int may_free) {
@@ -262,7 +264,10 @@ void world_slot_clear(strata_world *w, uint64_t uid, int may_free) {
   obj_page *p = find_page(w, no);
   if (!p) return;
   strata_object **slot = &p->slot[uid & (WORLD_PAGE_SLOTS - 1)];
-  if (*slot) kind_removed(w, *slot);
+  if (*slot) {
+    kind_removed(w, *slot);
+    if ((*slot)->has_pos) world_bymap_remove(w, *slot);
+  }
   *slot = NULL;
   if (--p->live || !may_free || w->depth) return;
   size_t at = page_index(w, no);
@@ -295,6 +300,7 @@ static strata_status place_object(strata_world *w, strata_object *o, strata_erro
   *slot = o;
   rec_page(w, o->uid)->live++;
   kind_added(w, o);
+  if (o->has_pos) world_bymap_add(w, o);
   w->count++;
   if (o->uid >= w->next_uid) w->next_uid = o->uid + 1;
   return STRATA_OK;
@@ -410,10 +416,13 @@ strata_status strata_object_set_position(strata_world *w, uint64_t uid, uint64_t
   world_mark(w, uid);
   strata_status st;
   if (w->depth && (st = txn_save_fields(w, rec_of(o), err))) return st;
+  int moves = !o->has_pos || o->map != map;
+  if (moves && o->has_pos) world_bymap_remove(w, o);
   o->has_pos = 1;
   o->map = map;
   o->x = x;
   o->y = y;
+  if (moves) world_bymap_add(w, o);
   return STRATA_OK;
 }
 

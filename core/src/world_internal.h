@@ -107,6 +107,18 @@ struct strata_world {
   ** addressing, at most half full; kept until the world is freed. */
   char **names;
   size_t nnames, names_cap;
+  /* The objects positioned on each map (world_bymap.c): open addressing by
+  ** map uid over a power-of-two array, each entry the uids on that map in
+  ** order. A cache of the objects' positions, kept by every edit and undo;
+  ** when it cannot grow (out of memory) it is `bymap_lost` and built again
+  ** by the next query. */
+  struct bymap_entry {
+    uint64_t map;          /* 0: an empty slot */
+    uint64_t *uids;
+    size_t n, cap;
+  } *bymap;
+  size_t bymap_n, bymap_cap;
+  int bymap_lost;
   stream *streams;
   size_t nstreams, streams_cap;
   /* A cache: streams by key hash (open addressing, index + 1; 0: empty),
@@ -137,6 +149,7 @@ struct strata_world {
   uidset dirty;            /* uids of objects, timers and subscriptions made, changed or gone */
   uidset maps;             /* uids given a tile map since the last full save (a superset) */
   int dirty_all;           /* a mark was lost (out of memory): the next save writes everything */
+  uint64_t changes;        /* counts world_mark's calls: every edit and undo (caches compare it) */
   int streams_dirty;       /* a random stream was made or moved */
   struct world_file {      /* the file that holds the rest, as the last save left it */
     char *path;            /* NULL: none (a new world, or a save that failed) */
@@ -187,12 +200,23 @@ void world_remove_sub(strata_world *w, size_t i);             /* without clearin
 ** how many there were. */
 size_t world_take_subs(strata_world *w, uint64_t uid, strata_subscription *into);
 
+/* ---- world_bymap.c: the objects by map ----
+** Called for an object with a position (has_pos) as it comes into its slot
+** or onto a map, and as it leaves them. Never fail: an addition that cannot
+** allocate marks the index lost, to be rebuilt when next read. */
+void world_bymap_add(strata_world *w, const strata_object *o);
+void world_bymap_remove(strata_world *w, const strata_object *o);
+void world_bymap_free(strata_world *w);
+
 /* ---- world_dirty.c: what the next save writes ----
 ** Marks never fail: a mark that cannot be recorded (out of memory) makes the
 ** next save write everything. Edits mark what they change, and a rollback
 ** marks what it puts back, so that the record stays a superset of what
 ** differs from the file, whatever savepoints did in between. */
 void world_mark(strata_world *w, uint64_t uid);
+/* What the core's caches of derived state are valid for: it changes with
+** every edit and undo of the world (world_mark). */
+static inline uint64_t world_changes(const strata_world *w) { return w->changes; }
 void world_mark_map(strata_world *w, uint64_t uid); /* uid now owns a tile map */
 static inline void world_mark_streams(strata_world *w) { w->streams_dirty = 1; }
 /* After a save that wrote everything (or an open that read everything):

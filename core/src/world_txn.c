@@ -174,10 +174,13 @@ static void undo(strata_world *w, journal_entry *e) {
     o->archetype = e->u.fields.archetype;
     o->tags = e->u.fields.tags;
     o->props = e->u.fields.props;
+    int moves = o->has_pos != e->u.fields.has_pos || o->map != e->u.fields.map;
+    if (moves && o->has_pos) world_bymap_remove(w, o);
     o->has_pos = e->u.fields.has_pos;
     o->map = e->u.fields.map;
     o->x = e->u.fields.x;
     o->y = e->u.fields.y;
+    if (moves && o->has_pos) world_bymap_add(w, o);
     break;
   }
   case J_PATH: {

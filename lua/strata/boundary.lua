@@ -1,7 +1,9 @@
 -- strata.boundary: errors at the edge of the public API. A public function's
 -- error must name that function and point at the line that called it, never
--- at a file inside strata: wrapping a function here strips the positions that
--- strata's own files added to the message and raises it again at the caller.
+-- at a file inside strata: wrapping a function here raises it again at the
+-- caller. The bindings raise with no position and in no words of Lua's when
+-- strata's Lua calls them (bindings/lua/lstrata.h); what is left to strip is
+-- the position a Lua file of strata's own puts with error(msg) at level 1.
 local M = {}
 
 -- The directory of strata's Lua files (this file's own), as chunk names spell it.
@@ -10,9 +12,9 @@ local here = debug.getinfo(1, "S").source:match("^@(.*/)[^/]*$") or ""
 require("strata.core")._library_source("@" .. here)
 
 -- True when `file` (as an error position spells it, possibly shortened to
--- "...tail" by Lua) is one of strata's own Lua files or a C function.
+-- "...tail" by Lua) is one of strata's own Lua files.
 local function internal(file)
-  if file == "[C]" or file == "strata" then return true end
+  if file == "strata" then return true end
   local tail = file:match("^%.%.%.(.*)$")
   if tail then
     local candidate = here .. (tail:match("[^/]*$") or "")
@@ -21,29 +23,24 @@ local function internal(file)
   return file:sub(1, #here) == here
 end
 
--- The message without the "file:line: " prefixes that strata's own files put
--- in front of it (an error may cross several of them). A C function's
--- argument error raised through pcall names no function ("bad argument #2 to
--- '?' (legend entry ...)"): it becomes its own message, for the public name
--- to go in front.
+-- The message without the "file:line: " prefixes that strata's own Lua files
+-- put in front of it (an error may cross several of them). It goes once
+-- those files raise at level 0 or at their caller's level.
 function M.strip(msg)
   if type(msg) ~= "string" then return msg end
   while true do
     local file, rest = msg:match("^([^\n]-):%d+: (.*)$")
-    if file and internal(file) then msg = rest
-    else return msg:match("^bad argument #%d+ to '%?' %((.*)%)$") or msg end
+    if not (file and internal(file)) then return msg end
+    msg = rest
   end
 end
 
 -- msg as the public function `name` ("map:set", whose own name is `short`,
--- "set") says it: a message in Lua's words about a function only strata
--- calls ("bad argument #2 to 'set_tag' (string expected, got table)") by
--- what it says (the argument numbers are not the caller's); one that names
--- the function in its own way ("set: ...", "area#4:set: ...") by the public
--- name; one that names it publicly already ("world.rng:stream: ...") as it
--- is; anything else prefixed with the public name.
+-- "set") says it: one that names the function in its own way ("set: ...",
+-- "area#4:set: ...") by the public name; one that names it publicly already
+-- ("world.rng:stream: ...") as it is; anything else prefixed with the public
+-- name.
 function M.named(name, short, msg)
-  msg = msg:gsub("^bad argument #%d+ to '[^']*' %((.*)%)$", "%1")
   local lead, rest = msg:match("^([%w_.#:%[%]]+): (.*)$")
   if lead == name then return msg end
   if lead == short or (lead and lead:match("^[%w_]+#%d+[:.]([%w_]+)$") == short) then

@@ -6,7 +6,12 @@
 --   area_of  world:area_of(map)
 --   unique   world:find_unique(id)
 --   travel   world:travel(actor, map, { x =, y = })
--- each the median of 5 batches of CALLS calls (default 20000), on random
+--   stairs   world:travel(actor, stairs): down a floor, arriving by the stairs
+--            leading back (found on the new floor among its objects)
+--   entrance world:travel(actor, entrance): into another area, arriving by
+--            its first floor's stairs up
+-- each the median of 5 batches of CALLS calls (default 20000; stairs and
+-- entrance CALLS/20, which scanned every object before the index by map), on random
 -- floors of 1,000 areas spread evenly over the world (what a game touches at
 -- a time), or with "all" of any area (then the memory caches miss more as the
 -- world grows, whatever the algorithm). Prints one JSON line, with the time
@@ -78,6 +83,20 @@ out.area_of = time(function(r) assert(world:area_of(maps[r % #maps + 1])) end)
 out.unique = time(function() assert(world:find_unique("bench.landmark")) end)
 local hero = world:create_actor{ player = true }
 out.travel = time(function(r) assert(world:travel(hero, maps[r % #maps + 1], { x = 1, y = 1 })) end)
+-- Stairs on every floor of the touched areas (down at 1,1, up at 2,2) and an
+-- entrance on each first floor into the next touched area.
+local downs, entrances = {}, {}
+for i, a in ipairs(list) do
+  for n = 1, floors do
+    local m = a:floor(n)
+    if n < floors then downs[#downs + 1] = world:create_stairs(m, 1, 1, { floor_delta = 1 }) end
+    if n > 1 then world:create_stairs(m, 2, 2, { floor_delta = -1 }) end
+  end
+  entrances[#entrances + 1] = world:create_entrance(a:floor(1), 3, 3, list[i % #list + 1], { floor = 2 })
+end
+calls = math.max(1, calls // 20)
+out.stairs = time(function(r) assert(world:travel(hero, downs[r % #downs + 1])) end)
+out.entrance = time(function(r) assert(world:travel(hero, entrances[r % #entrances + 1])) end)
 
 local peak_kb = 0
 local f = io.open("/proc/self/status")
@@ -86,5 +105,6 @@ if f then
   f:close()
 end
 print(('{"bench":"schema","areas":%d,"floors":%d,"calls":%d,"spread":"%s","build_s":%.2f,"peak_mb":%d,' ..
-  '"floor_ns":%.0f,"area_of_ns":%.0f,"find_unique_ns":%.0f,"travel_ns":%.0f}'):format(areas, floors, calls, spread, build_s,
-  peak_kb // 1024, out.floor, out.area_of, out.unique, out.travel))
+  '"floor_ns":%.0f,"area_of_ns":%.0f,"find_unique_ns":%.0f,"travel_ns":%.0f,"stairs_ns":%.0f,"entrance_ns":%.0f}'):format(
+  areas, floors, tonumber(arg[3]) or 20000, spread, build_s, peak_kb // 1024, out.floor, out.area_of, out.unique,
+  out.travel, out.stairs, out.entrance))

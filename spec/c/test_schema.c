@@ -267,7 +267,47 @@ static void test_accessors(void) {
   strata_registry_free(reg);
 }
 
+/* strata_map_area's cache (sys.c) answers as the stored layout does after
+** every kind of change: a write, its rollback, a deletion, another map in
+** the same slot. */
+static void test_map_area_cache(void) {
+  strata_registry *reg = dungeon_registry();
+  strata_world *w = strata_world_new(7, &err);
+  strata_runtime *rt = dungeon_runtime(w, reg);
+  uint64_t area, m[40];
+  int64_t f = 0;
+  OK(strata_area_create(rt, "dungeon.endless", NULL, &area, &err));
+  for (int i = 0; i < 40; i++) OK(strata_map_create(rt, 4, 4, NULL, &m[i], &err));
+  CHECK_EQ_INT(strata_map_area(rt, m[0], &f), 0);
+  OK(strata_world_begin(w, &err));
+  OK(map_set_floor_of(rt, m[0], area, 4, &err));
+  CHECK_EQ_INT(strata_map_area(rt, m[0], &f), area); /* read, and cached, inside the savepoint */
+  CHECK_EQ_INT(f, 4);
+  strata_world_rollback(w);
+  CHECK_EQ_INT(strata_map_area(rt, m[0], &f), 0);
+  CHECK_EQ_INT(f, 0);
+  OK(map_set_floor_of(rt, m[0], area, 5, &err));
+  CHECK_EQ_INT(strata_map_area(rt, m[0], &f), area);
+  CHECK_EQ_INT(f, 5);
+  OK(map_set_floor_of(rt, m[0], area, 6, &err));
+  CHECK_EQ_INT(strata_map_area(rt, m[0], &f), area);
+  CHECK_EQ_INT(f, 6);
+  /* maps of other floors, read in turn: each its own answer */
+  for (int i = 1; i < 40; i++) OK(map_set_floor_of(rt, m[i], area, 10 + i, &err));
+  for (int round = 0; round < 2; round++)
+    for (int i = 1; i < 40; i++) {
+      CHECK_EQ_INT(strata_map_area(rt, m[i], &f), area);
+      CHECK_EQ_INT(f, 10 + i);
+    }
+  OK(strata_world_delete(w, m[0], &err));
+  CHECK_EQ_INT(strata_map_area(rt, m[0], &f), 0);
+  strata_runtime_free(rt);
+  strata_world_free(w);
+  strata_registry_free(reg);
+}
+
 int main(void) {
+  test_map_area_cache();
   test_index();
   test_index_oom();
   test_first_of_kind();

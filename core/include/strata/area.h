@@ -160,7 +160,8 @@ STRATA_API const strata_value *strata_map_tokens(const strata_runtime *rt, uint6
 STRATA_API strata_status strata_map_set_token(strata_runtime *rt, uint64_t map, const char *name,
                                    strata_value *traits, strata_error *err);
 /* The objects on the map (of kind `kind`, or all with NULL) in uid order:
-** writes up to cap, returns how many. A scan of the world's objects. */
+** writes up to cap, returns how many (strata_world_objects_on: the world's
+** index by map, no scan). */
 STRATA_API size_t strata_map_objects(const strata_runtime *rt, uint64_t map, const char *kind,
                           uint64_t *out, size_t cap);
 

@@ -108,6 +108,15 @@ STRATA_API size_t strata_world_count(const strata_world *w);
 ** while others of its kind remain: what a world's one record of a kind is
 ** found by. */
 STRATA_API uint64_t strata_world_first_of_kind(const strata_world *w, const char *kind);
+/* The objects positioned on map (of kind `kind`, or all with NULL), in uid
+** order: writes up to cap of them to out, returns how many there are. An
+** index by map that the world keeps: the time follows the objects on that
+** map, not the world's. */
+STRATA_API size_t strata_world_objects_on(const strata_world *w, uint64_t map, const char *kind,
+                                          uint64_t *out, size_t cap);
+/* The objects on map one by one, in uid order: start with 0, pass the last
+** uid back; 0 at the end. The same index. */
+STRATA_API uint64_t strata_world_next_on(const strata_world *w, uint64_t map, uint64_t after);
 STRATA_API strata_status strata_object_set_position(strata_world *w, uint64_t uid, uint64_t map, int64_t x,
                                          int64_t y, strata_error *err);
 /* Sets (on != 0) or clears tag, a string of len bytes, in the object's tags. */
