@@ -50,6 +50,22 @@ function cli.size(s, option)
   return { w, h }
 end
 
+-- A command's arguments one by one: `for a, value in cli.options(args, fail) do`;
+-- value() takes the next argument as a's value (fail(a .. " needs a value")
+-- when there is none).
+function cli.options(args, fail)
+  local i = 0
+  local function value()
+    i = i + 1
+    if args[i] == nil then fail(args[i - 1] .. " needs a value") end
+    return args[i]
+  end
+  return function()
+    i = i + 1
+    if args[i] ~= nil then return args[i], value end
+  end
+end
+
 -- fn(...), the library function `name`, for a command: its error without
 -- the positions of strata's files nor the function's name (the user ran a
 -- command, not the function).

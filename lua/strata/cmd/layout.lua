@@ -45,14 +45,7 @@ local function call(name, ...) return cli.call("strata.layout." .. name, strata.
 
 function M.run(args)
   local opts, pos = { size = nil, seed = 1, attempts = 10, mod_path = {} }, {}
-  local i = 1
-  while i <= #args do
-    local a = args[i]
-    local function value()
-      i = i + 1
-      if args[i] == nil then fail(a .. " needs a value") end
-      return args[i]
-    end
+  for a, value in cli.options(args, fail) do
     if a == "--size" then opts.size = cli.size(value(), a)
     elseif a == "--seed" then opts.seed = cli.integer(value(), a)
     elseif a == "--attempts" then opts.attempts = cli.integer(value(), a, 1)
@@ -63,7 +56,6 @@ function M.run(args)
     elseif a == "--mod-path" then opts.mod_path[#opts.mod_path + 1] = value()
     elseif a:sub(1, 2) == "--" then fail("unknown option " .. a .. " (see 'strata layout --help')")
     else pos[#pos + 1] = a end
-    i = i + 1
   end
   local source, name = pos[1], pos[2]
   if not source then fail("missing FILE_OR_ID (see 'strata layout --help')") end

@@ -1,5 +1,6 @@
 -- strata play [WORLD_FILE] [options]: explore a world in the terminal.
 local strata = require "strata"
+local cli = require "strata.cli"
 
 local M = {
   summary = "explore a world in the terminal",
@@ -79,14 +80,7 @@ local EXAMPLES = {
 
 local function parse(args)
   local o, pos = { mod_path = {}, seed = 1 }, {}
-  local i = 1
-  while i <= #args do
-    local a = args[i]
-    local function value()
-      i = i + 1
-      if args[i] == nil then fail(a .. " needs a value") end
-      return args[i]
-    end
+  for a, value in cli.options(args, fail) do
     if a == "--mods" then o.mods = {} for m in value():gmatch("[^,]+") do o.mods[#o.mods + 1] = m end
     elseif a == "--mod-path" then o.mod_path[#o.mod_path + 1] = value()
     elseif a == "--realtime" then o.realtime = true
@@ -97,7 +91,6 @@ local function parse(args)
     elseif a == "--seed" then o.seed = math.tointeger(tonumber(value())) or fail("--seed must be an integer")
     elseif a:sub(1, 1) == "-" then fail("unknown option " .. a .. " (see 'strata play --help')")
     else pos[#pos + 1] = a end
-    i = i + 1
   end
   if #pos > 1 then fail("give at most one WORLD_FILE") end
   o.file = pos[1]

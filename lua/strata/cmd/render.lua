@@ -39,14 +39,7 @@ local function fail(msg) error(msg, 0) end
 
 local function parse(args)
   local o, pos = { seed = 1, cell = 12, mod_path = {} }, {}
-  local i = 1
-  while i <= #args do
-    local a = args[i]
-    local function value()
-      i = i + 1
-      if args[i] == nil then fail(a .. " needs a value") end
-      return args[i]
-    end
+  for a, value in cli.options(args, fail) do
     if a == "--svg" then o.svg = value()
     elseif a == "--png" then o.png = value()
     elseif a == "--cell" then o.cell = cli.integer(value(), a) -- its range is the picture's (see draw)
@@ -63,7 +56,6 @@ local function parse(args)
       o.path = p
     elseif a:sub(1, 1) == "-" then fail("unknown option " .. a .. " (see 'strata render --help')")
     else pos[#pos + 1] = a end
-    i = i + 1
   end
   if #pos ~= 1 then fail("give one WORLD_FILE or LAYOUT_ID (see 'strata render --help')") end
   if (o.svg == nil) == (o.png == nil) then fail("give one of --svg FILE and --png FILE") end
