@@ -1,4 +1,4 @@
--- Areas and floors (API.md sections 5 and 6): lazy floors, stairs and travel,
+-- Areas and floors (docs/areas.md): lazy floors, stairs and travel,
 -- unique areas, restock and renew, saves, errors that change nothing.
 local strata = require "strata"
 

@@ -1,5 +1,4 @@
--- Layouts (API.md section 9 and umg-spec.md of the project's reference notes,
--- kept beside the repository, not in it): every generator and predicate on
+-- Layouts (docs/layouts.md): every generator and predicate on
 -- small maps, the Lua constructors, macros, parse errors, determinism.
 local strata = require "strata"
 local L = strata.layout

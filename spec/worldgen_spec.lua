@@ -1,4 +1,4 @@
--- strata.worldgen: multi-floor random worlds (API.md section 10), their
+-- strata.worldgen: multi-floor random worlds (docs/worldgen.md), their
 -- template file, areas made from them, and the `strata worldgen` command.
 local strata = require "strata"
 local support = require "support"

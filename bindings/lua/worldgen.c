@@ -1,7 +1,7 @@
 /*
 ** worldgen.c - strata.core.worldgen: world templates for Lua.
 **
-** A template crosses into Lua as plain tables (API.md section 10):
+** A template crosses into Lua as plain tables (docs/worldgen.md):
 ** t.floors[z].tiles[y][x] are tile names, points carry both spellings, and
 ** everything is 1-based, as in the template file. Going back (format, write,
 ** render), the tables are read into a C template and checked by the core

@@ -167,7 +167,7 @@ static strata_status produce(strata_runtime *rt, uint64_t area, int64_t n, strat
   return st;
 }
 
-/* Generates floor n of area in the order of API.md section 5; inside the caller's savepoint. */
+/* Generates floor n of area in the order docs/areas.md gives; inside the caller's savepoint. */
 static strata_status generate(strata_runtime *rt, uint64_t area, int64_t n, uint64_t *out,
                               strata_error *err) {
   char key[64], who[300], a[48], b[48];

@@ -1,5 +1,5 @@
 /*
-** layout_parse.c - the layout language's grammar (umg-spec.md section 2):
+** layout_parse.c - the layout language's grammar (docs/layouts.md):
 ** expanded tokens into trees of generators and predicates.
 **
 ** The reading is type-directed, as in KeeperRL: what a place expects (a

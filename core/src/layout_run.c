@@ -1,5 +1,5 @@
 /*
-** layout_run.c - running layout trees on tile maps (umg-spec.md sections 3-5).
+** layout_run.c - running layout trees on tile maps (docs/layouts.md).
 **
 ** Every generator returns OK, FAILED (a soft failure: the caller retries on
 ** a fresh map) or ERROR (a configuration error, with the node's position).

@@ -6,7 +6,7 @@
 ** words, and the punctuation { } ( ) , + =) and macros are expanded on
 ** tokens, which gives the same result for everything the language allows
 ** while keeping each token's line and column for messages. Where KeeperRL
-** has a quirk the spec (umg-spec.md section 11) advises against, this
+** has a quirk the language's specification advises against (docs/layouts.md), this
 ** follows the advice: comments are whitespace, Def and End are whole words,
 ** braces nest inside macro arguments, parameters are substituted in one
 ** pass, and expansion is bounded.

@@ -1,6 +1,6 @@
 /*
 ** travel.c - the player, and an actor's journey through an entrance, stairs
-** or straight to a map, in the order of API.md section 5.
+** or straight to a map, in the order docs/areas.md gives.
 **
 ** The whole journey is one savepoint, so that a hook failing half-way (an
 ** on_enter that raises) leaves the actor where it was, with nothing

@@ -1,5 +1,5 @@
 -- strata.areas: areas and their floors, map archetypes at work, unique areas,
--- entrances, stairs and travel (API.md sections 5 and 6), as handles over the
+-- entrances, stairs and travel (docs/areas.md), as handles over the
 -- core's runtime (core/include/strata/area.h, feature.h, unique.h, travel.h;
 -- strata.runtime is the Lua side of it).
 --

@@ -1,4 +1,4 @@
--- strata.branches: procedural dungeon branches (API.md section 8). The
+-- strata.branches: procedural dungeon branches (docs/branches.md). The
 -- bookkeeping is the C core's (core/src/branch.c: cells, the rules for new
 -- exits, the budget, deleting a branch), and so are moves through branch
 -- exits, the first crossing that makes a branch and its rooms, the timers of

@@ -386,7 +386,7 @@ function M.generate(v, map, opts)
   return false, why
 end
 
--- ---- glyph tables and previews (umg-spec.md section 9) ---------------------------------
+-- ---- glyph tables and previews (docs/layouts.md) ---------------------------------
 local function read_source(text_or_path, what)
   if type(text_or_path) ~= "string" then error("strata.layout." .. what .. ": expected text or a path", 3) end
   if text_or_path:find("[\n\"]") then return text_or_path, what end
@@ -453,7 +453,7 @@ function M.preview(map, glyphs, opts)
   return table.concat(out, "\n")
 end
 
--- ---- mappings (umg-spec.md section 8) ------------------------------------------------------
+-- ---- mappings (docs/layouts.md) ------------------------------------------------------
 -- Actions and how many arguments each takes.
 local ACTIONS = { Place = 1, PlaceHostile = 1, Flag = 1, RemoveFlag = 1, ClearFurniture = 0,
   ClearLayer = 1, Stairs = 3, Stockpile = 1, Shop = 1, Items = 1, InsideFurniture = 0,

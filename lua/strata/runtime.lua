@@ -3,7 +3,7 @@
 -- travel, events and timers; whatever logic it needs it asks for by (kind, ID)
 -- through the dispatcher made here, which answers from the world's data
 -- registry and runs mod functions through mods.call (the sandbox), with the
--- arguments and ctx of API.md. Definitions are handed over as plain tables,
+-- arguments and ctx of docs/lua-api.md. Definitions are handed over as plain tables,
 -- converted once per ID by the binding (cached until a reload).
 --
 -- M.attach(w) gives a world its runtime (w._rt), M.call(w, method, ...) calls

@@ -1,4 +1,4 @@
--- strata.worldgen: random multi-floor worlds (API.md section 10, docs/worldgen.md).
+-- strata.worldgen: random multi-floor worlds (docs/worldgen.md).
 -- Generating, checking, the template file and the drawing are the C core's
 -- (core/src/worldgen.c, bound in bindings/lua/worldgen.c); this file gives
 -- them their public names and turns templates into maps and areas of a

@@ -1,4 +1,4 @@
--- The well (API.md section 8, after Evennia's tutorial dungeon): a hub room at
+-- The well (docs/branches.md, after Evennia's tutorial dungeon): a hub room at
 -- the bottom of a well with four start exits. Each is the way into dungeon
 -- branches grown room by room as characters explore; for a while everyone
 -- taking the same exit joins the same branch; a branch nobody acts in for

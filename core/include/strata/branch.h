@@ -1,6 +1,6 @@
 /*
 ** branch.h - procedural dungeon branches: rooms on an (x, y) grid made one
-** at a time as their exits are first crossed (API.md section 8).
+** at a time as their exits are first crossed (docs/branches.md).
 **
 ** A hub room has start exits (strata_branch_make_start) that lead nowhere
 ** until first crossed; crossing one makes a branch and its first room. A
