@@ -144,6 +144,8 @@ strata_status failures_push(strata_failures *f, uint64_t timer, uint64_t subscri
 ** (record_get, record_put). */
 /* A refusal into out (printf-style reason). */
 void move_refuse(strata_move_outcome *out, strata_move_refusal r, const char *fmt, ...);
+/* STRATA_OK when actor is a live actor; else an error in the name of `what`. */
+strata_status move_check_actor(strata_runtime *rt, uint64_t actor, const char *what, strata_error *err);
 /* A tile move of a live actor, the events around it; no savepoint of its own. */
 strata_status move_on_map(strata_runtime *rt, uint64_t actor, int64_t x, int64_t y,
                           strata_move_outcome *out, strata_error *err);
