@@ -93,6 +93,10 @@ void rt_call_init(strata_call *c, strata_runtime *rt, strata_logic kind, const c
 ** nothing in call (call->ret is the caller's). */
 strata_status rt_call(strata_runtime *rt, const strata_callable *c, strata_call *call,
                       strata_error *err);
+/* rt_call with rng lent to the world under key for the call (so that a host
+** may draw from it by the key too: Lua's ctx.rng). */
+strata_status rt_call_lent(strata_runtime *rt, const strata_callable *c, strata_call *call, const char *key,
+                           strata_rng *rng, strata_error *err);
 /* rt_call in a savepoint of its own, undone when it fails; `what` names the
 ** callee in the error about a savepoint it left open. */
 strata_status rt_call_atomic(strata_runtime *rt, const strata_callable *c, strata_call *call,
