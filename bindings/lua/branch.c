@@ -25,14 +25,6 @@ static int done(lua_State *L, strata_status st, strata_error *err) {
   return 0;
 }
 
-static void push_uids(lua_State *L, const uint64_t *u, size_t n) {
-  lua_createtable(L, (int)n, 0);
-  for (size_t i = 0; i < n; i++) {
-    lua_pushinteger(L, (lua_Integer)u[i]);
-    lua_rawseti(L, -2, (lua_Integer)i + 1);
-  }
-}
-
 /* branch_make_start(hub, dir, archetype) -> exit uid */
 static int b_make_start(lua_State *L) {
   strata_error err;
@@ -157,7 +149,7 @@ static int list(lua_State *L, size_t (*fn)(const strata_world *, uint64_t, uint6
   size_t n = fn(w, b, NULL, 0);
   uint64_t *out = lua_newuserdatauv(L, (n ? n : 1) * sizeof *out, 0);
   fn(w, b, out, n);
-  push_uids(L, out, n);
+  lstrata_push_uids(L, out, n);
   return 1;
 }
 

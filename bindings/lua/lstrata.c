@@ -329,6 +329,14 @@ int lstrata_check_int(lua_State *L, int arg) {
   return (int)v;
 }
 
+void lstrata_push_uids(lua_State *L, const uint64_t *u, size_t n) {
+  lua_createtable(L, (int)n, 0);
+  for (size_t i = 0; i < n; i++) {
+    lua_pushinteger(L, (lua_Integer)u[i]);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+}
+
 static void add_public_methods(lua_State *L, const char *public_prefix, const luaL_Reg *funcs) {
   if (public_prefix == NULL) return;
   lua_pushfstring(L, "%s:", public_prefix);

@@ -76,6 +76,8 @@ const char *lstrata_opt_string(lua_State *L, int t, const char *key, const char 
 void lstrata_check_point(lua_State *L, int arg, lua_Integer *x, lua_Integer *y);
 /* An integer argument that must fit an int. */
 int lstrata_check_int(lua_State *L, int arg);
+/* Pushes u[0..n) as a Lua sequence of integers (uids). */
+void lstrata_push_uids(lua_State *L, const uint64_t *u, size_t n);
 
 /* Registers the metatable `name` with the metamethods in meta and the
 ** methods in methods: as its __index table, or, when meta has its own

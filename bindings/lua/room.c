@@ -95,11 +95,7 @@ static int r_contents(lua_State *L) {
   size_t n = strata_room_contents(w, room, NULL, 0);
   uint64_t *out = lua_newuserdatauv(L, (n ? n : 1) * sizeof *out, 0);
   strata_room_contents(w, room, out, n);
-  lua_createtable(L, (int)n, 0);
-  for (size_t i = 0; i < n; i++) {
-    lua_pushinteger(L, (lua_Integer)out[i]);
-    lua_rawseti(L, -2, (lua_Integer)i + 1);
-  }
+  lstrata_push_uids(L, out, n);
   return 1;
 }
 

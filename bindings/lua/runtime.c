@@ -309,12 +309,7 @@ static int rt_areas(lua_State *L) {
   strata_area_filter f = { lstrata_optstring(L, 2, NULL), lstrata_optstring(L, 3, NULL), opt_uid(L, 4) };
   size_t n = strata_areas(lr->rt, &f, NULL, 0);
   uint64_t *list = lua_newuserdatauv(L, (n ? n : 1) * sizeof *list, 0); /* freed by the collector */
-  n = strata_areas(lr->rt, &f, list, n);
-  lua_createtable(L, (int)n, 0);
-  for (size_t i = 0; i < n; i++) {
-    lua_pushinteger(L, (lua_Integer)list[i]);
-    lua_rawseti(L, -2, (lua_Integer)i + 1);
-  }
+  lstrata_push_uids(L, list, strata_areas(lr->rt, &f, list, n));
   return 1;
 }
 

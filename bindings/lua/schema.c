@@ -32,15 +32,6 @@ static int push_str(lua_State *L, const char *s) {
   return 1;
 }
 
-/* A list of uids (or integers) as a Lua sequence. */
-static void push_list(lua_State *L, const uint64_t *v, size_t n) {
-  lua_createtable(L, (int)n, 0);
-  for (size_t i = 0; i < n; i++) {
-    lua_pushinteger(L, (lua_Integer)v[i]);
-    lua_rawseti(L, -2, (lua_Integer)i + 1);
-  }
-}
-
 /* rt:map_area(map) -> area uid, floor | nil */
 static int s_map_area(lua_State *L) {
   int64_t floor;
@@ -83,7 +74,7 @@ static int s_area_children(lua_State *L) {
   uint64_t area = uid_at(L, 2);
   size_t n = strata_area_children(rt, area, NULL, 0);
   uint64_t *v = lua_newuserdatauv(L, (n ? n : 1) * sizeof *v, 0);
-  push_list(L, v, strata_area_children(rt, area, v, n));
+  lstrata_push_uids(L, v, strata_area_children(rt, area, v, n));
   return 1;
 }
 

@@ -90,10 +90,7 @@ static strata_status generate(strata_runtime *rt, uint64_t b, uint64_t exit, con
   call.depth = strata_branch_depth(x, y);
   call.rng = &rng;
   call.rng_key = key;
-  if (!(st = strata_world_lend_stream(w, key, &rng, err))) {
-    st = rt_call(rt, &c, &call, err);
-    strata_world_lend_end(w);
-  }
+  st = rt_call_lent(rt, &c, &call, key, &rng, err);
   strata_room_spec spec;
   const strata_value *props = NULL;
   if (!st) st = read_spec(gen, &call.ret, &spec, &props, err);

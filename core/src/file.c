@@ -4,6 +4,7 @@
 */
 #include "strata/file.h"
 #include "file_internal.h"
+#include "strata/rng.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -72,15 +73,12 @@ uint64_t file_random64(void) {
   uint64_t v = 0;
   if (getrandom(&v, sizeof v, GRND_NONBLOCK) == (ssize_t)sizeof v && v) return v;
   /* No entropy yet (early boot): the clock, the process and a counter,
-  ** mixed (splitmix64); unique enough for names and generations. */
+  ** mixed (strata_hash64); unique enough for names and generations. */
   static uint64_t counter;
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   v = (uint64_t)ts.tv_sec * 1000000007u ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 40 ^ ++counter << 20;
-  v += 0x9e3779b97f4a7c15ull;
-  v = (v ^ (v >> 30)) * 0xbf58476d1ce4e5b9ull;
-  v = (v ^ (v >> 27)) * 0x94d049bb133111ebull;
-  return (v ^ (v >> 31)) | 1;
+  return strata_hash64(v, NULL, 0) | 1;
 }
 
 /* path with suffix appended, malloc'd; NULL with err set. */

@@ -25,7 +25,7 @@ void move_refuse(strata_move_outcome *out, strata_move_refusal r, const char *fm
   va_end(ap);
 }
 
-static strata_status check_actor(strata_runtime *rt, uint64_t actor, const char *what, strata_error *err) {
+strata_status move_check_actor(strata_runtime *rt, uint64_t actor, const char *what, strata_error *err) {
   char b[48];
   if (rt_object(rt, actor, "actor")) return STRATA_OK;
   return strata_error_in(err, strata_world_object(rt->w, actor) ? STRATA_EARG : STRATA_ENOTFOUND, what,
@@ -105,7 +105,7 @@ strata_status move_on_map(strata_runtime *rt, uint64_t actor, int64_t x, int64_t
 strata_status strata_move(strata_runtime *rt, uint64_t actor, int64_t x, int64_t y,
                           strata_move_outcome *out, strata_error *err) {
   move_refuse(out, STRATA_MOVE_OK, "");
-  strata_status st = check_actor(rt, actor, "strata_move", err);
+  strata_status st = move_check_actor(rt, actor, "strata_move", err);
   if (st || (st = rt_begin(rt, err))) return st;
   return rt_end(rt, move_on_map(rt, actor, x, y, out, err));
 }
@@ -163,7 +163,7 @@ static strata_status go(strata_runtime *rt, uint64_t actor, uint64_t here, uint6
 strata_status strata_go(strata_runtime *rt, uint64_t actor, const char *dir, strata_move_outcome *out,
                         strata_error *err) {
   move_refuse(out, STRATA_MOVE_OK, "");
-  strata_status st = check_actor(rt, actor, "strata_go", err);
+  strata_status st = move_check_actor(rt, actor, "strata_go", err);
   if (st) return st;
   if (!dir || !*dir) return strata_error_in(err, STRATA_EARG, "strata_go", "the direction must be a non-empty string");
   uint64_t here = strata_room_of(rt->w, actor);

@@ -220,6 +220,15 @@ strata_status rt_call_atomic(strata_runtime *rt, const strata_callable *c, strat
   return st;
 }
 
+strata_status rt_call_lent(strata_runtime *rt, const strata_callable *c, strata_call *call, const char *key,
+                           strata_rng *rng, strata_error *err) {
+  strata_status st = strata_world_lend_stream(rt->w, key, rng, err);
+  if (st) return st;
+  st = rt_call(rt, c, call, err);
+  strata_world_lend_end(rt->w);
+  return st;
+}
+
 strata_status rt_call_with_stream(strata_runtime *rt, const strata_callable *c, strata_call *call,
                                   const char *key, strata_error *err) {
   strata_rng rng, before;
@@ -228,11 +237,7 @@ strata_status rt_call_with_stream(strata_runtime *rt, const strata_callable *c, 
   before = rng;
   call->rng = &rng;
   call->rng_key = key;
-  /* lent under its key: a host may draw from it by the key too (Lua's ctx.rng) */
-  if (!(st = strata_world_lend_stream(rt->w, key, &rng, err))) {
-    st = rt_call(rt, c, call, err);
-    strata_world_lend_end(rt->w);
-  }
+  st = rt_call_lent(rt, c, call, key, &rng, err);
   call->rng = NULL;
   if (!st && memcmp(&rng, &before, sizeof rng) != 0)
     st = strata_world_set_stream(rt->w, key, &rng, err);

@@ -93,6 +93,10 @@ void rt_call_init(strata_call *c, strata_runtime *rt, strata_logic kind, const c
 ** nothing in call (call->ret is the caller's). */
 strata_status rt_call(strata_runtime *rt, const strata_callable *c, strata_call *call,
                       strata_error *err);
+/* rt_call with rng lent to the world under key for the call (so that a host
+** may draw from it by the key too: Lua's ctx.rng). */
+strata_status rt_call_lent(strata_runtime *rt, const strata_callable *c, strata_call *call, const char *key,
+                           strata_rng *rng, strata_error *err);
 /* rt_call in a savepoint of its own, undone when it fails; `what` names the
 ** callee in the error about a savepoint it left open. */
 strata_status rt_call_atomic(strata_runtime *rt, const strata_callable *c, strata_call *call,
@@ -144,6 +148,8 @@ strata_status failures_push(strata_failures *f, uint64_t timer, uint64_t subscri
 ** (record_get, record_put). */
 /* A refusal into out (printf-style reason). */
 void move_refuse(strata_move_outcome *out, strata_move_refusal r, const char *fmt, ...);
+/* STRATA_OK when actor is a live actor; else an error in the name of `what`. */
+strata_status move_check_actor(strata_runtime *rt, uint64_t actor, const char *what, strata_error *err);
 /* A tile move of a live actor, the events around it; no savepoint of its own. */
 strata_status move_on_map(strata_runtime *rt, uint64_t actor, int64_t x, int64_t y,
                           strata_move_outcome *out, strata_error *err);

@@ -82,10 +82,8 @@ static strata_status step_timer(strata_world *w, uint64_t actor, double every, i
 
 static strata_status check_walk(strata_runtime *rt, uint64_t actor, double every, const char *what,
                                 strata_error *err) {
-  char b[48];
-  if (!rt_object(rt, actor, "actor"))
-    return strata_error_in(err, strata_world_object(rt->w, actor) ? STRATA_EARG : STRATA_ENOTFOUND, what,
-                           "expected a live actor, got %s", rt_label(rt, actor, b));
+  strata_status st = move_check_actor(rt, actor, what, err);
+  if (st) return st;
   if (!(every >= STRATA_TIMER_MIN_EVERY) || isinf(every))
     return strata_error_in(err, STRATA_EARG, what, "step_every must be a number of at least %g seconds",
                            STRATA_TIMER_MIN_EVERY);
