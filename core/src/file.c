@@ -248,7 +248,7 @@ strata_status strata_file_write(const char *path, const void *data, size_t len,
   char *tmp;
   int fd = file_tmp_create(path, "cannot write", &tmp, err);
   if (fd < 0) {
-    st = STRATA_EIO;
+    st = err ? err->status : STRATA_EIO; /* (out of memory, or the file could not be made) */
   } else if (write_all(fd, data, len) != 0) {
     st = strata_error_set(err, STRATA_EIO, "cannot write '%s': %s", path, strerror(errno));
     file_tmp_discard(fd, tmp);

@@ -970,7 +970,7 @@ static strata_status save_full(const strata_world *w, const char *path, const st
   if (st) return st;
   char *tmp;
   int fd = file_tmp_create(path, "cannot save to", &tmp, err);
-  if (fd < 0) return STRATA_EIO;
+  if (fd < 0) return err ? err->status : STRATA_EIO;
   sqlite3 *db = NULL;
   writer wr;
   writer_init(&wr, gen);

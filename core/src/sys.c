@@ -49,7 +49,8 @@ int value_int(const strata_value *v, int64_t *out) {
   if (!v) return 0;
   if (v->type == STRATA_VINT) { *out = v->u.i; return 1; }
   /* an integral float: what Lua arithmetic may have stored */
-  if (v->type == STRATA_VFLOAT && v->u.f == (double)(int64_t)v->u.f) {
+  /* (in range before the cast, which is undefined past it and for NaN) */
+  if (v->type == STRATA_VFLOAT && v->u.f >= -0x1p63 && v->u.f < 0x1p63 && v->u.f == (double)(int64_t)v->u.f) {
     *out = (int64_t)v->u.f;
     return 1;
   }
