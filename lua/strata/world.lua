@@ -187,7 +187,7 @@ local function create_object(self, opts)
   local uid = self._s:create(opts.kind, opts.archetype)
   for _, tag in ipairs(opts.tags or {}) do self._s:set_tag(uid, tag, true) end
   if map then self._s:set_position(uid, map, x, y) end
-  if opts.props ~= nil then self._s:set(uid, opts.kind .. "#" .. uid .. " props", opts.props, "props") end
+  if opts.props ~= nil then self._s:set(uid, handle_of.label(opts.kind, uid) .. " props", opts.props, "props") end
   return handle(self, uid)
 end
 
