@@ -337,6 +337,8 @@ function Registry:freeze()
 end
 
 function Registry:ids(type_id) return sorted_keys(self.by_type[type_id] or {}) end
+-- Every entry's ID, of any type (sorted).
+function Registry:all_ids() return sorted_keys(self.by_id) end
 
 -- An ID may name entries of several types (a unique area, its area archetype and
 -- its map archetype are often all "mod.vernis"): an object's archetype is looked

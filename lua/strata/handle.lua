@@ -152,11 +152,6 @@ Handle.__index = function(h, k)
   local get = ext and ext.get[k]
   if get then check_alive(h, k) return get(h) end
   local s = owner[h]._s
-  if d.kind == "map" and (k == "width" or k == "height") then
-    check_alive(h, k)
-    local tm = s:tilemap(h.uid)
-    return tm and tm[k]
-  end
   if persistent[k] then
     check_alive(h, k)
     local _, is_table = s:get(h.uid, k)

@@ -147,7 +147,11 @@ local function past(v, where)
   return { (v.x or v[1]) + 1, (v.y or v[2]) + 1 }
 end
 
-local function place_elem(o)
+-- One rectangle's fields as the text says them (on a copy: max_size goes one past).
+local function place_elem(e)
+  local o = {}
+  for k, v in pairs(e) do o[k] = v end
+  if o.max_size then o.max_size = past(o.max_size, "place max_size") end
   local parts = sizes(o, "place")
   parts[#parts + 1] = "generator = " .. gen(o.generator, "place")
   if o.count then parts[#parts + 1] = "count = " .. range(o.count, "place count") end
@@ -160,19 +164,9 @@ end
 -- or place{ elem, elem, ..., choose = n } for several kinds of rectangles
 function M.place(o)
   if type(o) ~= "table" then fail("place: expected a table") end
-  if o.generator then
-    local e = {}
-    for k, v in pairs(o) do e[k] = v end
-    if e.max_size then e.max_size = past(e.max_size, "place max_size") end
-    return G("Place" .. place_elem(e))
-  end
+  if o.generator then return G("Place" .. place_elem(o)) end
   local elems = {}
-  for i, e in ipairs(o) do
-    local c = {}
-    for k, v in pairs(list(e, "place")) do c[k] = v end
-    if c.max_size then c.max_size = past(c.max_size, "place max_size") end
-    elems[i] = place_elem(c)
-  end
+  for i, e in ipairs(o) do elems[i] = place_elem(list(e, "place")) end
   if o.choose then return G(("Place(%s, %s)"):format(int(o.choose, "place choose"), table.concat(elems, " "))) end
   return G("Place(" .. table.concat(elems, ", ") .. ")")
 end

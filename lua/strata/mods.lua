@@ -306,16 +306,16 @@ function M.environment(mod, api, seed)
   -- separated by "/" or "." (Lua's own separator), run once: "data.map1" and
   -- "data/map1" are one module.
   local loaded = {}
-  local ONLY = " (mods may require only their own files and 'strata')"
+  local ONLY = "mods may require only their own files and 'strata'"
+  local ONLY_HINT = " (" .. ONLY .. ")"
   local function load_module(name, what)
     if name == "strata" then return api.strata end
     local module = type(name) == "string" and name:gsub("%.", "/") or nil
-    local path = mod_file(mod, name, what, module and module .. ".lua", ONLY, 4)
+    local path = mod_file(mod, name, what, module and module .. ".lua", ONLY_HINT, 4)
     if loaded[module] ~= nil then return loaded[module] end
     local text, why = read_file(path, mod.dir)
     if not text then
-      error(("%s: mod %s has no file '%s' (%s; mods may require only their own files and 'strata')")
-        :format(what, mod.id, name, tostring(why)), 3)
+      error(("%s: mod %s has no file '%s' (%s; %s)"):format(what, mod.id, name, tostring(why), ONLY), 3)
     end
     local chunk, err = load(text, "@" .. path, "t", env)
     if not chunk then error(err, 3) end

@@ -43,8 +43,9 @@ Proxy.__index = function(p, k)
   local d, w = proxy_data[p], owner[p]
   local s = w._s
   if not s:info(d.uid) then error(d.label .. " was deleted", 2) end
-  local v, is_table = s:get(d.uid, table.unpack(child_path(d.path, k)))
-  if is_table then return M.new(w, d.uid, d.label, child_path(d.path, k)) end
+  local path = child_path(d.path, k)
+  local v, is_table = s:get(d.uid, table.unpack(path))
+  if is_table then return M.new(w, d.uid, d.label, path) end
   return v
 end
 

@@ -15,6 +15,15 @@ local M = {}
 -- rollback: the core tells) drops its view, so a cached view points at a
 -- live map (and one missed would refuse to work: a view checks its map on
 -- every use).
+local function view(w, uid)
+  local tm = w._tilemaps[uid]
+  if not tm then
+    tm = w._s:tilemap(uid)
+    w._tilemaps[uid] = tm
+  end
+  return tm
+end
+
 function M.of(h, write)
   local w = handle.is(h) and owner[h]
   if not w or h.kind ~= "map" then
@@ -23,9 +32,8 @@ function M.of(h, write)
   local tm = w._tilemaps[h.uid]
   if not tm then
     if not w._s:info(h.uid) then error(("%s was deleted"):format(handle.label(h.kind, h.uid)), 0) end
-    tm = w._s:tilemap(h.uid)
+    tm = view(w, h.uid)
     if not tm then error(handle.label(h.kind, h.uid) .. " has no tiles", 0) end
-    w._tilemaps[h.uid] = tm
   end
   if write then w:_touch(h.uid) end
   return tm
@@ -98,6 +106,15 @@ function M.bind_map_tokens(w)
   end
 end
 
-M.kinds = { map = { methods = methods } }
+-- map.width, map.height (nil for a map without tiles) read through the
+-- cached view: a field read makes no new view.
+local function side(k)
+  return function(h)
+    local tm = view(owner[h], h.uid)
+    return tm and tm[k]
+  end
+end
+
+M.kinds = { map = { methods = methods, get = { width = side("width"), height = side("height") } } }
 
 return M

@@ -161,9 +161,7 @@ local function check_archetype(w, kind, id)
   if type(id) ~= "string" then error("archetype must be an ID string, got " .. type(id), 0) end
   if w._registry:archetype(kind, id) then return end
   local t = data.archetype_type(kind)
-  local known
-  if t then known = w._registry:ids(t)
-  else known = {} for k in pairs(w._registry.by_id) do known[#known + 1] = k end end
+  local known = t and w._registry:ids(t) or w._registry:all_ids()
   error(("unknown %s '%s'%s"):format(t or "archetype", id, options.suggest(id, known)), 0)
 end
 
@@ -187,7 +185,7 @@ local function create_object(self, opts)
   local uid = self._s:create(opts.kind, opts.archetype)
   for _, tag in ipairs(opts.tags or {}) do self._s:set_tag(uid, tag, true) end
   if map then self._s:set_position(uid, map, x, y) end
-  if opts.props ~= nil then self._s:set(uid, opts.kind .. "#" .. uid .. " props", opts.props, "props") end
+  if opts.props ~= nil then self._s:set(uid, handle_of.label(opts.kind, uid) .. " props", opts.props, "props") end
   return handle(self, uid)
 end
 
@@ -387,7 +385,7 @@ local function check_ids(state, reg)
       local known
       if type_id then known = reg:ids(type_id)
       else
-        if not all then all = {} for k in pairs(reg.by_id) do all[#all + 1] = k end end
+        all = all or reg:all_ids()
         known = all
       end
       errors[#errors + 1] = ("unknown ID '%s' (%s)%s"):format(id, where, data.suggest(id, known))
