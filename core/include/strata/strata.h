@@ -9,6 +9,7 @@
 #define STRATA_VERSION_PATCH 0
 #define STRATA_VERSION "0.1.0"
 
+#include "strata/alloc.h"
 #include "strata/error.h"
 #include "strata/file.h"
 #include "strata/layout.h"
