@@ -3,6 +3,7 @@
 ** deleted with their floors.
 */
 #include "runtime_internal.h"
+#include "strata/alloc.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -110,7 +111,7 @@ typedef struct ulist {
 static strata_status ulist_push(ulist *l, uint64_t u, strata_error *err) {
   if (l->n == l->cap) {
     size_t cap = l->cap ? l->cap * 2 : 8;
-    uint64_t *p = realloc(l->v, cap * sizeof *p);
+    uint64_t *p = strata_realloc(l->v, cap * sizeof *p);
     if (!p) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
     l->v = p;
     l->cap = cap;
@@ -125,7 +126,7 @@ static strata_status children_of(const strata_runtime *rt, uint64_t area, ulist 
   size_t n = strata_area_children(rt, area, NULL, 0);
   out->n = 0;
   if (n == 0) return STRATA_OK;
-  if (!(out->v = malloc(n * sizeof *out->v))) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
+  if (!(out->v = strata_malloc(n * sizeof *out->v))) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
   out->cap = n;
   out->n = strata_area_children(rt, area, out->v, n);
   return STRATA_OK;
@@ -141,7 +142,7 @@ static strata_status collect(const strata_runtime *rt, uint64_t area, int deep, 
   ulist kids = { NULL, 0, 0 };
   st = children_of(rt, area, &kids, err);
   for (size_t i = 0; i < kids.n && !st; i++) st = collect(rt, kids.v[i], deep, doomed, depth + 1, err);
-  free(kids.v);
+  strata_free(kids.v);
   return st;
 }
 
@@ -150,14 +151,14 @@ static strata_status floors_list(const strata_runtime *rt, uint64_t area, ulist 
   size_t n = strata_area_floors(rt, area, NULL, NULL, 0);
   maps->n = 0;
   if (!n) return STRATA_OK;
-  int64_t *fl = malloc(n * sizeof *fl);
-  if (!fl || !(maps->v = malloc(n * sizeof *maps->v))) {
-    free(fl);
+  int64_t *fl = strata_malloc(n * sizeof *fl);
+  if (!fl || !(maps->v = strata_malloc(n * sizeof *maps->v))) {
+    strata_free(fl);
     return strata_error_set(err, STRATA_ENOMEM, "out of memory");
   }
   maps->cap = n;
   maps->n = strata_area_floors(rt, area, fl, maps->v, n);
-  free(fl);
+  strata_free(fl);
   return STRATA_OK;
 }
 
@@ -167,7 +168,7 @@ static strata_status drop_area(strata_runtime *rt, uint64_t x, strata_error *err
   strata_status st = floors_list(rt, x, &maps, err);
   for (size_t i = 0; i < maps.n && !st; i++)
     if (strata_world_object(w, maps.v[i])) st = map_drop(rt, maps.v[i], "strata_area_delete", err);
-  free(maps.v);
+  strata_free(maps.v);
   uint64_t up = area_parent_uid(rt, x);
   if (!st && rt_object(rt, up, NULL)) st = area_set_child(rt, up, x, 0, err);
   const char *id = strata_area_unique_id(rt, x); /* lent by x, which changes only below */
@@ -192,8 +193,8 @@ strata_status strata_area_delete(strata_runtime *rt, uint64_t area, int delete_c
   uint64_t here = strata_current_map(rt);
   for (size_t i = 0; here && i < doomed.n && !st; i++) {
     size_t n = strata_area_floors(rt, doomed.v[i], NULL, NULL, 0);
-    int64_t *fl = n ? malloc(n * sizeof *fl) : NULL;
-    uint64_t *ms = n ? malloc(n * sizeof *ms) : NULL;
+    int64_t *fl = n ? strata_malloc(n * sizeof *fl) : NULL;
+    uint64_t *ms = n ? strata_malloc(n * sizeof *ms) : NULL;
     if (n && (!fl || !ms)) {
       st = strata_error_set(err, STRATA_ENOMEM, "out of memory");
     } else {
@@ -203,8 +204,8 @@ strata_status strata_area_delete(strata_runtime *rt, uint64_t area, int delete_c
           st = strata_error_refuse(err, STRATA_ESTATE, what, STRATA_REFUSED_PLAYER, doomed.v[i],
                                    "the player is on floor %" PRId64 " of %s", fl[j], rt_label(rt, doomed.v[i], a));
     }
-    free(fl);
-    free(ms);
+    strata_free(fl);
+    strata_free(ms);
   }
   if (st || (st = rt_begin(rt, err))) goto done;
   uint64_t rec;
@@ -217,12 +218,12 @@ strata_status strata_area_delete(strata_runtime *rt, uint64_t area, int delete_c
       st = area_set_parent(rt, kids.v[i], parent, err);
       if (!st && rt_object(rt, parent, NULL)) st = area_set_child(rt, parent, kids.v[i], 1, err);
     }
-    free(kids.v);
+    strata_free(kids.v);
   }
   for (size_t i = doomed.n; i > 0 && !st; i--) st = drop_area(rt, doomed.v[i - 1], err);
   rt_end(rt, st);
 done:
-  free(doomed.v);
+  strata_free(doomed.v);
   return st;
 }
 

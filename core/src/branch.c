@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "strata/branch.h"
+#include "strata/alloc.h"
 #include "room_internal.h"
 
 /* Coordinates stay within +-2^30 so that a cell packs into one integer key. */
@@ -535,7 +536,7 @@ strata_status strata_branch_delete(strata_world *w, uint64_t b, strata_error *er
     return strata_error_set(err, STRATA_ESTATE, "branch#%llu cannot be deleted: %s#%llu stands in one of its rooms",
                             (unsigned long long)b, strata_world_get(w, m)->kind, (unsigned long long)m);
   size_t n = strata_branch_rooms(w, b, NULL, 0);
-  uint64_t *rooms = malloc((n ? n : 1) * sizeof *rooms);
+  uint64_t *rooms = strata_malloc((n ? n : 1) * sizeof *rooms);
   if (!rooms) return strata_error_set(err, STRATA_ENOMEM, "out of memory deleting branch#%llu", (unsigned long long)b);
   strata_branch_rooms(w, b, rooms, n);
   strata_status st = strata_world_begin(w, err);
@@ -543,7 +544,7 @@ strata_status strata_branch_delete(strata_world *w, uint64_t b, strata_error *er
     if ((st = delete_all(w, b, rooms, n, err))) strata_world_rollback(w);
     else strata_world_commit(w);
   }
-  free(rooms);
+  strata_free(rooms);
   return st;
 }
 
@@ -584,7 +585,7 @@ strata_status strata_branch_check(const strata_world *w, uint64_t b, strata_erro
   const strata_vtable *rec = branch_rec(w, b);
   if (!rec) return not_branch(err, b);
   size_t n = strata_branch_rooms(w, b, NULL, 0);
-  uint64_t *rooms = malloc((n ? n : 1) * sizeof *rooms);
+  uint64_t *rooms = strata_malloc((n ? n : 1) * sizeof *rooms);
   if (!rooms) return strata_error_set(err, STRATA_ENOMEM, "out of memory checking branch#%llu", (unsigned long long)b);
   strata_branch_rooms(w, b, rooms, n);
   strata_status st = STRATA_OK;
@@ -603,7 +604,7 @@ strata_status strata_branch_check(const strata_world *w, uint64_t b, strata_erro
     for (size_t k = 0; !st && k < strata_room_exit_count(w, r); k++)
       st = check_exit(w, b, r, x, y, strata_room_exit_at(w, r, k), &open, err);
   }
-  free(rooms);
+  strata_free(rooms);
   if (st) return st;
   if (open != int_field(rec, "open", -1))
     return BROKEN("branch#%llu has %lld unexplored exits but counts %lld", (unsigned long long)b, (long long)open, (long long)int_field(rec, "open", -1));

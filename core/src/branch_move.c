@@ -9,6 +9,7 @@
 ** timers runs, so that a reloaded definition holds from then on.
 */
 #include "runtime_internal.h"
+#include "strata/alloc.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -140,7 +141,7 @@ static strata_status collapse(strata_runtime *rt, uint64_t b, strata_error *err)
   strata_world *w = rt->w;
   uint64_t hub = strata_branch_hub(w, b);
   size_t n = strata_branch_members(w, b, NULL, 0);
-  uint64_t *members = malloc((n ? n : 1) * sizeof *members);
+  uint64_t *members = strata_malloc((n ? n : 1) * sizeof *members);
   if (!members) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
   n = strata_branch_members(w, b, members, n);
   strata_status st = STRATA_OK;
@@ -153,7 +154,7 @@ static strata_status collapse(strata_runtime *rt, uint64_t b, strata_error *err)
       st = strata_error_set(err, STRATA_ESTATE, "branch#%" PRIu64 " cannot collapse: %s refused to leave (%s)", b,
                             rt_label(rt, members[i], m), out.reason);
   }
-  free(members);
+  strata_free(members);
   if (st) return st;
   cancel_timers(rt, b);
   return strata_branch_delete(w, b, err);

@@ -7,6 +7,7 @@
 ** handler cannot leave its timer due for ever.
 */
 #include "runtime_internal.h"
+#include "strata/alloc.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -66,8 +67,8 @@ typedef struct run_count {
 static uint64_t count_run(run_count *c, uint64_t uid) {
   if (2 * (c->used + 1) > c->cap) {
     size_t cap = c->cap ? c->cap * 2 : 64;
-    uint64_t *u = calloc(cap, sizeof *u), *n = calloc(cap, sizeof *n);
-    if (!u || !n) { free(u); free(n); return 0; }
+    uint64_t *u = strata_calloc(cap, sizeof *u), *n = strata_calloc(cap, sizeof *n);
+    if (!u || !n) { strata_free(u); strata_free(n); return 0; }
     for (size_t i = 0; i < c->cap; i++) {
       if (!c->uid[i]) continue;
       size_t j = (size_t)(c->uid[i] * 0x9E3779B97F4A7C15u) & (cap - 1);
@@ -75,8 +76,8 @@ static uint64_t count_run(run_count *c, uint64_t uid) {
       u[j] = c->uid[i];
       n[j] = c->n[i];
     }
-    free(c->uid);
-    free(c->n);
+    strata_free(c->uid);
+    strata_free(c->n);
     c->uid = u;
     c->n = n;
     c->cap = cap;
@@ -124,12 +125,12 @@ strata_status strata_advance_limited(strata_runtime *rt, double dt, uint64_t max
       /* (uids first: a skip moves its timer within the world's ordered list) */
       uint64_t count = 0;
       size_t nt = strata_world_timer_count(w);
-      uint64_t *uids = malloc((nt ? nt : 1) * sizeof *uids);
+      uint64_t *uids = strata_malloc((nt ? nt : 1) * sizeof *uids);
       if (!uids) { st = strata_error_set(err, STRATA_ENOMEM, "out of memory"); break; }
       for (size_t i = 0; i < nt; i++)
         if (strata_world_timer_at(w, i)->due <= target) uids[count++] = strata_world_timer_at(w, i)->uid;
       for (size_t i = 0; !st && i < count; i++) st = strata_world_timer_skip(w, uids[i], target, NULL, err);
-      free(uids);
+      strata_free(uids);
       snprintf(msg, sizeof msg, "advance ran %llu timer handlers: %llu timers still due up to time %g "
                "were dropped (repeating) or postponed to it (one-shot)",
                (unsigned long long)max_total, (unsigned long long)count, target);
@@ -139,9 +140,7 @@ strata_status strata_advance_limited(strata_runtime *rt, double dt, uint64_t max
     }
     if (n > max_runs) {
       uint64_t skipped = 0;
-      char *handler = NULL;
-      size_t len = strlen(due->handler) + 1;
-      if ((handler = malloc(len))) memcpy(handler, due->handler, len);
+      char *handler = strata_strdup(due->handler);
       if (!handler) { st = strata_error_set(err, STRATA_ENOMEM, "out of memory"); break; }
       if (!(st = strata_world_timer_skip(w, uid, target, &skipped, err))) {
         snprintf(msg, sizeof msg, "timer #%llu ran %llu times in one advance: %.0f more runs up to time %g dropped",
@@ -149,7 +148,7 @@ strata_status strata_advance_limited(strata_runtime *rt, double dt, uint64_t max
         if (push_dropped(&local, uid, handler, (double)skipped, msg))
           st = strata_error_set(err, STRATA_ENOMEM, "out of memory");
       }
-      free(handler);
+      strata_free(handler);
       continue;
     }
     strata_timer fired;
@@ -163,8 +162,8 @@ strata_status strata_advance_limited(strata_runtime *rt, double dt, uint64_t max
       st = strata_error_set(err, STRATA_ENOMEM, "out of memory");
     strata_timer_clear(&fired);
   }
-  free(runs.uid);
-  free(runs.n);
+  strata_free(runs.uid);
+  strata_free(runs.n);
   if (!st) st = strata_world_set_time(w, target, err);
   event_report(rt, &local);
   for (size_t i = 0; i < local.n; i++) {

@@ -8,19 +8,12 @@
 ** owns copies of what it needs from the runtime and the world.
 */
 #include "runtime_internal.h"
+#include "strata/alloc.h"
 
 #include <stdlib.h>
 
 static strata_status nomem(strata_error *err) {
   return strata_error_set(err, STRATA_ENOMEM, "out of memory");
-}
-
-static char *dup_str(const char *s) {
-  if (!s) return NULL;
-  size_t n = strlen(s) + 1;
-  char *p = malloc(n);
-  if (p) memcpy(p, s, n);
-  return p;
 }
 
 /* ---- global handlers ---- */
@@ -30,12 +23,12 @@ strata_status strata_event_on(strata_runtime *rt, const char *event, const char 
   if (!event || !*event || !name || !*name || !handler || !*handler)
     return strata_error_in(err, STRATA_EARG, "strata_event_on",
                            "needs an event, a name and a handler ID");
-  char *e = dup_str(event), *n = dup_str(name), *h = dup_str(handler);
-  if (!e || !n || !h) { free(e); free(n); free(h); return nomem(err); }
+  char *e = strata_strdup(event), *n = strata_strdup(name), *h = strata_strdup(handler);
+  if (!e || !n || !h) { strata_free(e); strata_free(n); strata_free(h); return nomem(err); }
   for (size_t i = 0; i < rt->nhandlers; i++) {
     global_handler *g = &rt->handlers[i];
     if (strcmp(g->event, event) == 0 && strcmp(g->name, name) == 0) {
-      free(g->event); free(g->name); free(g->handler);
+      strata_free(g->event); strata_free(g->name); strata_free(g->handler);
       g->event = e; g->name = n; g->handler = h;
       g->priority = priority;
       return STRATA_OK;
@@ -43,8 +36,8 @@ strata_status strata_event_on(strata_runtime *rt, const char *event, const char 
   }
   if (rt->nhandlers == rt->handlers_cap) {
     size_t cap = rt->handlers_cap ? rt->handlers_cap * 2 : 8;
-    global_handler *p = realloc(rt->handlers, cap * sizeof *p);
-    if (!p) { free(e); free(n); free(h); return nomem(err); }
+    global_handler *p = strata_realloc(rt->handlers, cap * sizeof *p);
+    if (!p) { strata_free(e); strata_free(n); strata_free(h); return nomem(err); }
     rt->handlers = p;
     rt->handlers_cap = cap;
   }
@@ -57,7 +50,7 @@ size_t strata_event_off(strata_runtime *rt, const char *name) {
   for (size_t i = 0; i < rt->nhandlers; i++) {
     global_handler *g = &rt->handlers[i];
     if (name && strcmp(g->name, name) == 0) {
-      free(g->event); free(g->name); free(g->handler);
+      strata_free(g->event); strata_free(g->name); strata_free(g->handler);
       gone++;
     } else {
       rt->handlers[j++] = *g;
@@ -87,18 +80,18 @@ typedef struct chain {
 
 static void chain_free(chain *ch) {
   for (size_t i = 0; i < ch->n; i++) {
-    free(ch->links[i].name);
-    free(ch->links[i].id);
+    strata_free(ch->links[i].name);
+    strata_free(ch->links[i].id);
     strata_value_clear(&ch->links[i].args);
   }
-  free(ch->links);
+  strata_free(ch->links);
 }
 
 static link *chain_add(chain *ch, const char *name, int64_t priority, strata_logic kind,
                        const char *id, strata_error *err) {
   if (ch->n == ch->cap) {
     size_t cap = ch->cap ? ch->cap * 2 : 8;
-    link *p = realloc(ch->links, cap * sizeof *p);
+    link *p = strata_realloc(ch->links, cap * sizeof *p);
     if (!p) { nomem(err); return NULL; }
     ch->links = p;
     ch->cap = cap;
@@ -107,8 +100,8 @@ static link *chain_add(chain *ch, const char *name, int64_t priority, strata_log
   memset(l, 0, sizeof *l);
   l->priority = priority;
   l->kind = kind;
-  if (!(l->name = dup_str(name)) || !(l->id = dup_str(id))) {
-    free(l->name);
+  if (!(l->name = strata_strdup(name)) || !(l->id = strata_strdup(id))) {
+    strata_free(l->name);
     nomem(err);
     return NULL;
   }
@@ -268,7 +261,7 @@ strata_status failures_push(strata_failures *f, uint64_t timer, uint64_t subscri
   if (!f) return STRATA_OK;
   if (f->n == f->cap) {
     size_t cap = f->cap ? f->cap * 2 : 4;
-    strata_failure *p = realloc(f->items, cap * sizeof *p);
+    strata_failure *p = strata_realloc(f->items, cap * sizeof *p);
     if (!p) return STRATA_ENOMEM;
     f->items = p;
     f->cap = cap;
@@ -276,14 +269,14 @@ strata_status failures_push(strata_failures *f, uint64_t timer, uint64_t subscri
   strata_failure *x = &f->items[f->n];
   x->timer = timer;
   x->subscription = subscription;
-  x->event = dup_str(event);
-  x->handler = dup_str(handler);
-  x->mod = dup_str(mod);
-  x->message = dup_str(message ? message : "");
+  x->event = strata_strdup(event);
+  x->handler = strata_strdup(handler);
+  x->mod = strata_strdup(mod);
+  x->message = strata_strdup(message ? message : "");
   x->has_dropped = 0;
   x->dropped = 0;
   if ((event && !x->event) || (handler && !x->handler) || (mod && !x->mod) || !x->message) {
-    free(x->event); free(x->handler); free(x->mod); free(x->message);
+    strata_free(x->event); strata_free(x->handler); strata_free(x->mod); strata_free(x->message);
     return STRATA_ENOMEM;
   }
   f->n++;

@@ -3,6 +3,7 @@
 ** at all (strata/file.h says what each promises).
 */
 #include "strata/file.h"
+#include "strata/alloc.h"
 #include "file_internal.h"
 #include "strata/rng.h"
 
@@ -84,7 +85,7 @@ uint64_t file_random64(void) {
 /* path with suffix appended, malloc'd; NULL with err set. */
 static char *with_suffix(const char *path, const char *suffix, strata_error *err) {
   size_t n = strlen(path), k = strlen(suffix);
-  char *s = malloc(n + k + 1);
+  char *s = strata_malloc(n + k + 1);
   if (!s) {
     strata_error_set(err, STRATA_ENOMEM, "out of memory");
     return NULL;
@@ -113,7 +114,7 @@ static int is_tmp_of(const char *entry, const char *base) {
 static void remove_leftovers(const char *path) {
   const char *slash = strrchr(path, '/');
   const char *base = slash ? slash + 1 : path;
-  char *dir = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup(".");
+  char *dir = slash ? strata_strndup(path, (size_t)(slash - path) + 1) : strata_strdup(".");
   DIR *d = dir ? opendir(dir) : NULL;
   struct dirent *e;
   while (d && (e = readdir(d)) != NULL) {
@@ -121,7 +122,7 @@ static void remove_leftovers(const char *path) {
     unlinkat(dirfd(d), e->d_name, 0);
   }
   if (d) closedir(d);
-  free(dir);
+  strata_free(dir);
 }
 
 /* Why a file could not be made, in the words write_error (save.c) uses. */
@@ -142,7 +143,7 @@ strata_status file_lock(const char *path, const char *what, int wait_ms, file_lo
     int fd = open(lk->path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd < 0) {
       strata_status st = create_error(err, what, path, errno);
-      free(lk->path);
+      strata_free(lk->path);
       lk->path = NULL;
       return st;
     }
@@ -164,7 +165,7 @@ strata_status file_lock(const char *path, const char *what, int wait_ms, file_lo
     clock_gettime(CLOCK_MONOTONIC, &now);
     long long ms = (long long)(now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000;
     if (e != EWOULDBLOCK || ms >= wait_ms) {
-      free(lk->path);
+      strata_free(lk->path);
       lk->path = NULL;
       if (e != EWOULDBLOCK) return strata_error_set(err, STRATA_EIO, "%s '%s': cannot lock it: %s", what, path, strerror(e));
       return strata_error_set(err, STRATA_EIO, "%s '%s': another process is saving it (still busy after %d ms)",
@@ -181,7 +182,7 @@ void file_unlock(file_lock_t *lk) {
     close(lk->fd);
   }
   lk->fd = -1;
-  free(lk->path);
+  strata_free(lk->path);
   lk->path = NULL;
 }
 
@@ -202,7 +203,7 @@ int file_tmp_create(const char *path, const char *what, char **tmp, strata_error
     if (errno != EEXIST) break;
   }
   create_error(err, what, path, errno);
-  free(name);
+  strata_free(name);
   return -1;
 }
 
@@ -229,14 +230,14 @@ strata_status file_tmp_commit(int fd, char *tmp, const char *path, const char *w
       close(dfd);
     }
   }
-  free(tmp);
+  strata_free(tmp);
   return st;
 }
 
 void file_tmp_discard(int fd, char *tmp) {
   if (fd >= 0) close(fd);
   if (tmp) unlink(tmp);
-  free(tmp);
+  strata_free(tmp);
 }
 
 strata_status strata_file_write(const char *path, const void *data, size_t len,

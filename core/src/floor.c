@@ -7,6 +7,7 @@
 ** is undone when any of it fails.
 */
 #include "runtime_internal.h"
+#include "strata/alloc.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -17,9 +18,9 @@ size_t strata_area_floors(const strata_runtime *rt, uint64_t area, int64_t *floo
   const strata_vtable *t = area_floor_table(rt, area);
   if (!t) return 0;
   if (!floors && maps && cap) { /* the maps alone: ordered by floor all the same */
-    int64_t *tmp = malloc(cap * sizeof *tmp);
+    int64_t *tmp = strata_malloc(cap * sizeof *tmp);
     size_t n = tmp ? strata_area_floors(rt, area, tmp, maps, cap) : 0;
-    free(tmp);
+    strata_free(tmp);
     return n;
   }
   size_t count = 0, kept = 0;
@@ -149,10 +150,8 @@ static strata_status produce(strata_runtime *rt, uint64_t area, int64_t n, strat
                             "%s floor %" PRId64 ": no map archetype for this floor and no area generator",
                             rt_label(rt, area, a), n);
   /* copied: the generator may change the area's records */
-  size_t len = strlen(gen) + 1;
-  char *id = malloc(len);
+  char *id = strata_strdup(gen);
   if (!id) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
-  memcpy(id, gen, len);
   snprintf(who, whocap, "area generator '%s'", id);
   if (!(st = rt_resolve(rt, STRATA_LOGIC_GENERATE_FLOOR, id, &c, err)) && !c.fn)
     st = strata_error_set(err, STRATA_ENOTFOUND, "%s floor %" PRId64 ": area generator '%s' has no generate_floor function",
@@ -163,7 +162,7 @@ static strata_status produce(strata_runtime *rt, uint64_t area, int64_t n, strat
     st = rt_call_with_stream(rt, &c, call, key, err);
     call->id = NULL;
   }
-  free(id);
+  strata_free(id);
   return st;
 }
 

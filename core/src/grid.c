@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "room_internal.h"
+#include "strata/alloc.h"
 #include "strata/grid.h"
 
 #define DEFAULT_ROOM_NAME "An empty room"
@@ -65,7 +66,7 @@ static char *format_place(char *buf, size_t cap, int x, int y, int interrupt, co
   int n = snprintf(buf, cap, "%d %d %d %s %s", x, y, interrupt ? 1 : 0, tag, z);
   if (n < 0) return NULL;
   if ((size_t)n < cap) return buf;
-  char *big = malloc((size_t)n + 1);
+  char *big = strata_malloc((size_t)n + 1);
   if (big) snprintf(big, (size_t)n + 1, "%d %d %d %s %s", x, y, interrupt ? 1 : 0, tag, z);
   return big;
 }
@@ -145,7 +146,7 @@ static strata_status nomem(strata_error *err) { return strata_error_set(err, STR
 static strata_status doom(spawn *s, uint64_t uid) {
   if (s->ndoomed == s->doomed_cap) {
     size_t cap = s->doomed_cap ? s->doomed_cap * 2 : 64;
-    uint64_t *d = realloc(s->doomed, cap * sizeof *d);
+    uint64_t *d = strata_realloc(s->doomed, cap * sizeof *d);
     if (!d) return nomem(s->err);
     s->doomed = d, s->doomed_cap = cap;
   }
@@ -168,7 +169,7 @@ static strata_status index_rooms(spawn *s) {
   for (size_t i = 0; i < s->n; i++) want += strata_xymap_node_count(s->maps[i].map);
   s->cap = 16;
   while (s->cap < want * 2) s->cap *= 2;
-  s->slots = calloc(s->cap, sizeof *s->slots);
+  s->slots = strata_calloc(s->cap, sizeof *s->slots);
   if (!s->slots) return nomem(s->err);
   for (const strata_object *o = strata_world_next_object(s->w, 0); o; o = strata_world_next_object(s->w, o->uid)) {
     int x, y;
@@ -296,7 +297,7 @@ static strata_status set_grid(spawn *s, uint64_t uid, int x, int y, const char *
   if (!place) return nomem(s->err);
   strata_value v;
   strata_status st = strata_value_string(&v, place, strlen(place), s->err);
-  if (place != buf) free(place);
+  if (place != buf) strata_free(place);
   if (!st && (st = room_set(s->w, uid, "place", NULL, &v, s->err))) strata_value_clear(&v);
   return st;
 }
@@ -309,7 +310,7 @@ static int grid_differs(const strata_vtable *sys, int x, int y, const char *z, c
   char *place = format_place(buf, sizeof buf, x, y, interrupt, tag, z);
   if (!place) return -1;
   int differs = strcmp(have, place) != 0;
-  if (place != buf) free(place);
+  if (place != buf) strata_free(place);
   return differs;
 }
 
@@ -719,8 +720,8 @@ static strata_status in_savepoint(spawn *s) {
   st = run_spawn(s);
   if (st) strata_world_rollback(s->w);
   else strata_world_commit(s->w);
-  free(s->slots);
-  free(s->doomed);
+  strata_free(s->slots);
+  strata_free(s->doomed);
   return st;
 }
 
@@ -755,7 +756,7 @@ strata_status strata_grid_delete(strata_world *w, const char *z, strata_grid_cou
   st = run_delete(&s, z);
   if (st) strata_world_rollback(w);
   else strata_world_commit(w);
-  free(s.doomed);
+  strata_free(s.doomed);
   if (counts) *counts = st ? (strata_grid_counts){ { 0, 0 }, { 0, 0 }, { 0, 0 } } : c;
   return st;
 }

@@ -49,6 +49,7 @@
 #include <string.h>
 
 #include "gridengine.h"
+#include "strata/alloc.h"
 
 #if defined(__SSE2__) && !defined(STRATA_NO_SIMD)
 #include <emmintrin.h>
@@ -119,15 +120,15 @@ struct grid_bidir {
 
 void gridbidir_free(struct grid_bidir *b) {
   if (b == NULL) return;
-  free(b->mark);
-  free(b->dmark[0]), free(b->dmark[1]), free(b->dist[0]), free(b->dist[1]);
-  free(b->log);
-  free(b->best[0]), free(b->best[1]);
+  strata_free(b->mark);
+  strata_free(b->dmark[0]), strata_free(b->dmark[1]), strata_free(b->dist[0]), strata_free(b->dist[1]);
+  strata_free(b->log);
+  strata_free(b->best[0]), strata_free(b->best[1]);
   for (int x = 0; x < 2; x++) {
-    for (int i = 0; i < SLOTS; i++) free(b->side[x].q[i].items);
-    free(b->ring[x][0]), free(b->ring[x][1]);
+    for (int i = 0; i < SLOTS; i++) strata_free(b->side[x].q[i].items);
+    strata_free(b->ring[x][0]), strata_free(b->ring[x][1]);
   }
-  free(b);
+  strata_free(b);
 }
 
 size_t gridbidir_memory(const struct grid_bidir *b) {
@@ -146,10 +147,10 @@ size_t gridbidir_memory(const struct grid_bidir *b) {
 
 static int fifo_grow(bfifo *q) {
   uint64_t cap = q->items ? (q->mask + 1) * 2 : 1024, len = q->tail - q->head;
-  bentry *items = malloc((size_t)cap * sizeof *items);
+  bentry *items = strata_malloc((size_t)cap * sizeof *items);
   if (items == NULL) return 0;
   for (uint64_t i = 0; i < len; i++) items[i] = q->items[(q->head + i) & q->mask];
-  free(q->items);
+  strata_free(q->items);
   q->items = items, q->mask = cap - 1, q->head = 0, q->tail = len;
   return 1;
 }
@@ -356,12 +357,12 @@ static inline __attribute__((always_inline)) int step(struct grid_bidir *b, cons
 ** connected, -1 out of memory, -2 when a step count outgrew 16 bits. */
 static int a_run(struct grid_bidir *b, const ends *en, meeting *mt, uint64_t *expanded) {
   if (b->best_cap < b->cap) {
-    uint32_t *f = malloc((size_t)b->cap * sizeof *f), *g = malloc((size_t)b->cap * sizeof *g);
+    uint32_t *f = strata_malloc((size_t)b->cap * sizeof *f), *g = strata_malloc((size_t)b->cap * sizeof *g);
     if (f == NULL || g == NULL) {
-      free(f), free(g);
+      strata_free(f), strata_free(g);
       return -1;
     }
-    free(b->best[0]), free(b->best[1]);
+    strata_free(b->best[0]), strata_free(b->best[1]);
     b->best[0] = f, b->best[1] = g, b->best_cap = b->cap;
   }
   uint64_t pops = 0;
@@ -498,10 +499,10 @@ typedef struct dring {
 
 static int dring_grow(dring *r) {
   uint32_t cap = r->mask + 1, len = r->tail - r->head;
-  dentry *items = malloc((size_t)cap * 2 * sizeof *items);
+  dentry *items = strata_malloc((size_t)cap * 2 * sizeof *items);
   if (items == NULL) return 0;
   for (uint32_t i = 0; i < len; i++) items[i] = r->items[(r->head + i) & r->mask];
-  free(r->items);
+  strata_free(r->items);
   r->items = items, r->mask = cap * 2 - 1, r->head = 0, r->tail = len;
   return 1;
 }
@@ -574,7 +575,7 @@ static inline __attribute__((always_inline)) int d_side(struct grid_bidir *b, co
         if (need1 && !dring_grow(&r1)) { ret = -1; break; }
         if (needlog) {
           uint32_t cap = b->log_cap ? b->log_cap * 2 : 4096;
-          uint32_t *log = realloc(b->log, (size_t)cap * sizeof *log);
+          uint32_t *log = strata_realloc(b->log, (size_t)cap * sizeof *log);
           if (log == NULL) { ret = -1; break; }
           b->log = log, b->log_cap = cap;
         }
@@ -854,7 +855,7 @@ static int d_run(struct grid_bidir *b, const ends *en, const uint8_t *cls, uint3
   for (int x = 0; x < 2; x++)
     for (int k = 0; k < 2; k++) {
       if (b->ring_cap[x][k] == 0) {
-        if ((b->ring[x][k] = malloc(1024 * sizeof(dentry))) == NULL) return -1;
+        if ((b->ring[x][k] = strata_malloc(1024 * sizeof(dentry))) == NULL) return -1;
         b->ring_cap[x][k] = 1024;
       }
       rr[x][k] = (dring){b->ring[x][k], b->ring_cap[x][k] - 1, 0, 0};
@@ -957,7 +958,7 @@ int gridbidir_run(struct grid_bidir **bp, const uint8_t *cls, uint32_t pw, uint3
                   uint64_t *expanded) {
   uint32_t n = pw * ph;
   struct grid_bidir *b = *bp;
-  if (b == NULL && (b = *bp = calloc(1, sizeof *b)) == NULL) return -1;
+  if (b == NULL && (b = *bp = strata_calloc(1, sizeof *b)) == NULL) return -1;
   ends en = {(int32_t)pw,
              {(uint32_t)(sy + 1) * pw + (uint32_t)(sx + 1), (uint32_t)(gy + 1) * pw + (uint32_t)(gx + 1)},
              {sx, gx},
@@ -967,22 +968,22 @@ int gridbidir_run(struct grid_bidir **bp, const uint8_t *cls, uint32_t pw, uint3
   meeting mt = {0, 0, 0, en.cell[0], en.cell[0]};
   if (astar) {
     if (n > b->cap) {
-      uint8_t *mark = malloc((size_t)n + 4);
+      uint8_t *mark = strata_malloc((size_t)n + 4);
       if (mark == NULL) return -1;
-      free(b->mark);
+      strata_free(b->mark);
       b->mark = mark, b->cap = n;
     }
     /* class 1 (passable) -> 0 (unseen by both), class 0 (wall) -> 0xff */
     d_clear(b->mark, cls, n);
   } else if (n > b->dcap) {
     for (int x = 0; x < 2; x++) {
-      uint8_t *mark = malloc((size_t)n + 4); /* slack: rows are loaded by fours */
-      uint32_t *dist = malloc((size_t)n * sizeof *dist);
+      uint8_t *mark = strata_malloc((size_t)n + 4); /* slack: rows are loaded by fours */
+      uint32_t *dist = strata_malloc((size_t)n * sizeof *dist);
       if (mark == NULL || dist == NULL) {
-        free(mark), free(dist);
+        strata_free(mark), strata_free(dist);
         return -1;
       }
-      free(b->dmark[x]), free(b->dist[x]);
+      strata_free(b->dmark[x]), strata_free(b->dist[x]);
       b->dmark[x] = mark, b->dist[x] = dist;
     }
     b->dcap = n;

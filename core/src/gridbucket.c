@@ -23,6 +23,7 @@
 #include <stdlib.h>
 
 #include "gridengine.h"
+#include "strata/alloc.h"
 #include <string.h>
 
 #define MAX_RING 8192 /* more buckets than this: the key range is too wide for a ring */
@@ -61,12 +62,12 @@ struct grid_bucket {
 
 void gridbucket_free(struct grid_bucket *gs) {
   if (gs == NULL) return;
-  free(gs->state);
-  free(gs->ortho);
-  free(gs->diag);
-  for (uint32_t i = 0; i < gs->ring_size; i++) free(gs->ring[i].items);
-  free(gs->ring);
-  free(gs);
+  strata_free(gs->state);
+  strata_free(gs->ortho);
+  strata_free(gs->diag);
+  for (uint32_t i = 0; i < gs->ring_size; i++) strata_free(gs->ring[i].items);
+  strata_free(gs->ring);
+  strata_free(gs);
 }
 
 size_t gridbucket_memory(const struct grid_bucket *gs) {
@@ -82,21 +83,21 @@ size_t gridbucket_memory(const struct grid_bucket *gs) {
 ** ring_size buckets (0: none). */
 static int prepare_work(struct grid_bucket *gs, uint32_t n, int need_diag, uint32_t ring_size) {
   if (n > gs->cap) {
-    uint32_t *state = calloc(n, sizeof *state), *ortho = malloc((size_t)n * sizeof *ortho);
+    uint32_t *state = strata_calloc(n, sizeof *state), *ortho = strata_malloc((size_t)n * sizeof *ortho);
     if (state == NULL || ortho == NULL) {
-      free(state), free(ortho);
+      strata_free(state), strata_free(ortho);
       return 0;
     }
-    free(gs->state), free(gs->ortho), free(gs->diag);
+    strata_free(gs->state), strata_free(gs->ortho), strata_free(gs->diag);
     gs->state = state, gs->ortho = ortho, gs->diag = NULL;
     gs->cap = n;
     gs->gen = 0;
   }
   if (need_diag && gs->diag == NULL &&
-      (gs->diag = malloc((size_t)gs->cap * sizeof *gs->diag)) == NULL)
+      (gs->diag = strata_malloc((size_t)gs->cap * sizeof *gs->diag)) == NULL)
     return 0;
   if (ring_size > gs->ring_size) {
-    entry_stack *ring = realloc(gs->ring, ring_size * sizeof *ring);
+    entry_stack *ring = strata_realloc(gs->ring, ring_size * sizeof *ring);
     if (ring == NULL) return 0;
     memset(ring + gs->ring_size, 0, (ring_size - gs->ring_size) * sizeof *ring);
     gs->ring = ring;
@@ -111,7 +112,7 @@ static int prepare_work(struct grid_bucket *gs, uint32_t n, int need_diag, uint3
 
 static int stack_grow(entry_stack *s) {
   uint32_t cap = s->cap ? s->cap * 2 : 16;
-  grid_entry *items = realloc(s->items, (size_t)cap * sizeof *items);
+  grid_entry *items = strata_realloc(s->items, (size_t)cap * sizeof *items);
   if (items == NULL) return 0;
   s->items = items, s->cap = cap;
   return 1;
@@ -296,7 +297,7 @@ int gridbucket_run(struct grid_bucket **bp, const grid_query *q, strata_path *ou
                    uint64_t *expanded) {
   const grid_classes *gc = q->g;
   struct grid_bucket *gs = *bp;
-  if (gs == NULL && (gs = *bp = calloc(1, sizeof *gs)) == NULL) return -1;
+  if (gs == NULL && (gs = *bp = strata_calloc(1, sizeof *gs)) == NULL) return -1;
   queue_kind queue;
   double width;
   uint32_t ring_size;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "gridengine.h"
+#include "strata/alloc.h"
 #include "search_internal.h"
 #include "tilemap_internal.h"
 
@@ -51,7 +52,7 @@ struct strata_grid_search {
 };
 
 strata_grid_search *strata_grid_search_new(strata_error *err) {
-  strata_grid_search *s = calloc(1, sizeof *s);
+  strata_grid_search *s = strata_calloc(1, sizeof *s);
   if (s == NULL) strata_error_set(err, STRATA_ENOMEM, "out of memory creating a grid search");
   else s->last = -1;
   return s;
@@ -59,14 +60,14 @@ strata_grid_search *strata_grid_search_new(strata_error *err) {
 
 void strata_grid_search_free(strata_grid_search *s) {
   if (s == NULL) return;
-  free(s->token_cost);
-  free(s->classes.cls);
+  strata_free(s->token_cost);
+  strata_free(s->classes.cls);
   gridflood_free(s->flood);
   gridbidir_free(s->bidir);
   gridjump_free(s->jump);
   gridbucket_free(s->bucket);
   strata_search_free(s->generic);
-  free(s);
+  strata_free(s);
 }
 
 uint64_t strata_grid_search_expanded(const strata_grid_search *s) { return s->expanded; }
@@ -86,7 +87,7 @@ size_t strata_grid_search_memory(const strata_grid_search *s) {
 static int refresh_costs(strata_grid_search *s, const strata_tokens *t) {
   uint32_t count = strata_tokens_count(t);
   if (count + 1 > s->token_cost_cap) {
-    double *cost = realloc(s->token_cost, ((size_t)count + 1) * sizeof *cost);
+    double *cost = strata_realloc(s->token_cost, ((size_t)count + 1) * sizeof *cost);
     if (cost == NULL) return 0;
     s->token_cost = cost, s->token_cost_cap = count + 1;
   }
@@ -105,9 +106,9 @@ static int build_classes(strata_grid_search *s, const strata_tilemap *m) {
   grid_classes *gc = &s->classes;
   uint32_t pw = (uint32_t)m->width + 2, ph = (uint32_t)m->height + 2;
   if (gc->cls == NULL || gc->pw != pw || gc->ph != ph) {
-    free(gc->cls);
+    strata_free(gc->cls);
     gc->pw = gc->ph = 0;
-    if ((gc->cls = calloc((size_t)pw * ph, 1)) == NULL) return 0;
+    if ((gc->cls = strata_calloc((size_t)pw * ph, 1)) == NULL) return 0;
     gc->pw = pw, gc->ph = ph;
   }
   gc->count = 0;

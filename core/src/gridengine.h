@@ -21,6 +21,7 @@
 #include <stdlib.h>
 
 #include "strata/path.h"
+#include "strata/alloc.h"
 #include "strata/tilemap.h"
 
 /* ---- the class grid ---- */
@@ -64,7 +65,7 @@ typedef struct grid_query {
 static inline int grid_route_add(strata_path *out, size_t *len, uint32_t node) {
   if (*len == out->cap) {
     size_t cap = out->cap ? out->cap * 2 : 256;
-    uint32_t *nodes = realloc(out->nodes, cap * sizeof *nodes);
+    uint32_t *nodes = strata_realloc(out->nodes, cap * sizeof *nodes);
     if (nodes == NULL) return 0;
     out->nodes = nodes, out->cap = cap;
   }

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "gridengine.h"
+#include "strata/alloc.h"
 
 #define UNSEEN 1u
 #define OPEN 0x40u   /* reached, distance not final (two-queue search only) */
@@ -69,11 +70,11 @@ struct grid_flood {
 
 void gridflood_free(struct grid_flood *f) {
   if (f == NULL) return;
-  free(f->mark);
-  free(f->queue);
-  for (int i = 0; i < 2; i++) free(f->q[i].items);
-  for (int i = 0; i < 4; i++) free(f->ring[i].items);
-  free(f);
+  strata_free(f->mark);
+  strata_free(f->queue);
+  for (int i = 0; i < 2; i++) strata_free(f->q[i].items);
+  for (int i = 0; i < 4; i++) strata_free(f->ring[i].items);
+  strata_free(f);
 }
 
 size_t gridflood_memory(const struct grid_flood *f) {
@@ -86,15 +87,15 @@ size_t gridflood_memory(const struct grid_flood *f) {
 
 static int prepare(struct grid_flood **fp, uint32_t n) {
   struct grid_flood *f = *fp;
-  if (f == NULL && (f = *fp = calloc(1, sizeof *f)) == NULL) return 0;
+  if (f == NULL && (f = *fp = strata_calloc(1, sizeof *f)) == NULL) return 0;
   if (n > f->cap) {
-    uint8_t *mark = malloc(n);
-    uint32_t *queue = malloc((size_t)n * sizeof *queue);
+    uint8_t *mark = strata_malloc(n);
+    uint32_t *queue = strata_malloc((size_t)n * sizeof *queue);
     if (mark == NULL || queue == NULL) {
-      free(mark), free(queue);
+      strata_free(mark), strata_free(queue);
       return 0;
     }
-    free(f->mark), free(f->queue);
+    strata_free(f->mark), strata_free(f->queue);
     f->mark = mark, f->queue = queue;
     f->cap = n;
   }
@@ -103,10 +104,10 @@ static int prepare(struct grid_flood **fp, uint32_t n) {
 
 static int fifo_grow(fifo *q) {
   uint32_t cap = q->cap ? q->cap * 2 : 1024;
-  flood_entry *items = malloc((size_t)cap * sizeof *items);
+  flood_entry *items = strata_malloc((size_t)cap * sizeof *items);
   if (items == NULL) return 0;
   for (uint32_t i = 0; i < q->len; i++) items[i] = q->items[(q->head + i) & (q->cap - 1)];
-  free(q->items);
+  strata_free(q->items);
   q->items = items, q->head = 0, q->cap = cap;
   return 1;
 }
@@ -218,7 +219,7 @@ static int flood_two_queues(struct grid_flood *f, int32_t pw, double diag, uint3
 
 static int stack_grow(astar_stack *s) {
   uint32_t cap = s->cap ? s->cap * 2 : 1024;
-  astar_entry *items = realloc(s->items, (size_t)cap * sizeof *items);
+  astar_entry *items = strata_realloc(s->items, (size_t)cap * sizeof *items);
   if (items == NULL) return 0;
   s->items = items, s->cap = cap;
   return 1;

@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "gridengine.h"
+#include "strata/alloc.h"
 
 #define COUNT_MAX 0xfffeu
 #define NONE UINT32_MAX
@@ -86,10 +87,10 @@ struct grid_jump {
 
 void gridjump_free(struct grid_jump *j) {
   if (j == NULL) return;
-  free(j->rows), free(j->cols);
-  free(j->cell);
-  free(j->heap);
-  free(j);
+  strata_free(j->rows), strata_free(j->cols);
+  strata_free(j->cell);
+  strata_free(j->heap);
+  strata_free(j);
 }
 
 size_t gridjump_memory(const struct grid_jump *j) {
@@ -105,9 +106,9 @@ static int build_bits(struct grid_jump *j, const uint8_t *cls, uint32_t pw, uint
   if (j->built && j->serial == serial && j->pw == pw && j->ph == ph) return 1;
   uint32_t wpr = (pw + 63) / 64 + 1, wpc = (ph + 63) / 64 + 1;
   if (!j->built || j->pw != pw || j->ph != ph) {
-    free(j->rows), free(j->cols);
-    j->rows = calloc((size_t)wpr * ph, sizeof *j->rows);
-    j->cols = calloc((size_t)wpc * pw, sizeof *j->cols);
+    strata_free(j->rows), strata_free(j->cols);
+    j->rows = strata_calloc((size_t)wpr * ph, sizeof *j->rows);
+    j->cols = strata_calloc((size_t)wpc * pw, sizeof *j->cols);
     j->built = 0;
     if (j->rows == NULL || j->cols == NULL) return 0;
   } else {
@@ -147,7 +148,7 @@ static int build_bits(struct grid_jump *j, const uint8_t *cls, uint32_t pw, uint
 
 double gridjump_forced_per_run(struct grid_jump **jp, const uint8_t *cls, uint32_t pw,
                                uint32_t ph, uint64_t serial) {
-  if (*jp == NULL && (*jp = calloc(1, sizeof **jp)) == NULL) return -1;
+  if (*jp == NULL && (*jp = strata_calloc(1, sizeof **jp)) == NULL) return -1;
   return build_bits(*jp, cls, pw, ph, serial) ? (*jp)->per_run : -1;
 }
 
@@ -255,7 +256,7 @@ static void heap_up(jentry *h, uint32_t i, jentry e) {
 static int heap_push(struct grid_jump *j, jentry e) {
   if (j->len == j->heap_cap) {
     uint32_t cap = j->heap_cap ? j->heap_cap * 2 : 4096;
-    jentry *h = realloc(j->heap, (size_t)cap * sizeof *h);
+    jentry *h = strata_realloc(j->heap, (size_t)cap * sizeof *h);
     if (h == NULL) return 0;
     j->heap = h, j->heap_cap = cap;
   }
@@ -488,12 +489,12 @@ int gridjump_run(struct grid_jump **jp, const uint8_t *cls, uint32_t pw, uint32_
   const uint32_t n = pw * ph;
   if (n > GRIDBIDIR_MAX_CELLS) return -2; /* run()'s division by multiply needs cells < 2^21 */
   struct grid_jump *j = *jp;
-  if (j == NULL && (j = *jp = calloc(1, sizeof *j)) == NULL) return -1;
+  if (j == NULL && (j = *jp = strata_calloc(1, sizeof *j)) == NULL) return -1;
   if (!build_bits(j, cls, pw, ph, serial)) return -1;
   if (n > j->cap) {
-    jcell *cells = calloc(n, sizeof *cells);
+    jcell *cells = strata_calloc(n, sizeof *cells);
     if (cells == NULL) return -1;
-    free(j->cell);
+    strata_free(j->cell);
     j->cell = cells, j->cap = n, j->gen = 0;
   }
   if (++j->gen > GEN_MAX) { /* 2047 searches: clear the stamps once */
@@ -519,7 +520,7 @@ int gridjump_run(struct grid_jump **jp, const uint8_t *cls, uint32_t pw, uint32_
   const int32_t width = (int32_t)pw - 2;
   const size_t len = (size_t)straight + diagonal + 1;
   if (len > out->cap) {
-    uint32_t *nodes = realloc(out->nodes, len * sizeof *nodes);
+    uint32_t *nodes = strata_realloc(out->nodes, len * sizeof *nodes);
     if (nodes == NULL) return -1;
     out->nodes = nodes, out->cap = len;
   }

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "layout_internal.h"
+#include "strata/alloc.h"
 
 struct lg_search {
   int aw, ah, S;          /* area, and the padded column's length (ah + 2) */
@@ -39,15 +40,15 @@ struct lg_search {
 #define LG_BORDER (-3)
 
 lg_search *lg_search_new(int aw, int ah, int keep_costs, lg_cost_fn cost_of, void *ctx) {
-  lg_search *s = calloc(1, sizeof *s);
+  lg_search *s = strata_calloc(1, sizeof *s);
   if (s == NULL) return NULL;
   s->aw = aw, s->ah = ah, s->S = ah + 2, s->cost_of = cost_of, s->ctx = ctx;
   s->np = (size_t)(aw + 2) * (size_t)(ah + 2);
-  s->cost = malloc(s->np * sizeof *s->cost);
-  s->seen = calloc(s->np, sizeof *s->seen);
-  s->g = malloc(s->np * sizeof *s->g);
-  s->heap = malloc((4 * (size_t)aw * ah + 16) * sizeof *s->heap);
-  if (!keep_costs) s->cost_gen = calloc(s->np, sizeof *s->cost_gen);
+  s->cost = strata_malloc(s->np * sizeof *s->cost);
+  s->seen = strata_calloc(s->np, sizeof *s->seen);
+  s->g = strata_malloc(s->np * sizeof *s->g);
+  s->heap = strata_malloc((4 * (size_t)aw * ah + 16) * sizeof *s->heap);
+  if (!keep_costs) s->cost_gen = strata_calloc(s->np, sizeof *s->cost_gen);
   if (!s->cost || !s->seen || !s->g || !s->heap || (!keep_costs && !s->cost_gen)) {
     lg_search_free(s);
     return NULL;
@@ -61,8 +62,8 @@ lg_search *lg_search_new(int aw, int ah, int keep_costs, lg_cost_fn cost_of, voi
 
 void lg_search_free(lg_search *s) {
   if (s == NULL) return;
-  free(s->cost), free(s->cost_gen), free(s->seen), free(s->g), free(s->heap);
-  free(s);
+  strata_free(s->cost), strata_free(s->cost_gen), strata_free(s->seen), strata_free(s->g), strata_free(s->heap);
+  strata_free(s);
 }
 
 void lg_search_forget(lg_search *s, int i, int j) {

@@ -13,12 +13,13 @@
 #include <string.h>
 
 #include "layout_internal.h"
+#include "strata/alloc.h"
 
 int lg_noise_heights(strata_rng *rng, double variance, int W, int H, double *heights) {
   int n = 1;
   while (n < W - 1 || n < H - 1) n *= 2;
   int G = n / 2 + 1;
-  double *grid = calloc((size_t)G * G, sizeof *grid);
+  double *grid = strata_calloc((size_t)G * G, sizeof *grid);
   if (grid == NULL) return -1;
 #define AT(i, j) grid[(size_t)(i) * G + (j)]
   AT(0, 0) = AT(G - 1, 0) = AT(0, G - 1) = AT(G - 1, G - 1) = AT((G - 1) / 2, (G - 1) / 2) = 1.0;
@@ -55,7 +56,7 @@ int lg_noise_heights(strata_rng *rng, double variance, int W, int H, double *hei
   for (int x = 0; x < W; x++)
     for (int y = 0; y < H; y++) heights[x * H + y] = AT(x * G / W, y * G / H);
 #undef AT
-  free(grid);
+  strata_free(grid);
   return 0;
 }
 
@@ -76,10 +77,10 @@ static double double_of(uint64_t k) {
 enum { DIGIT = 11, DIGITS = 6, BUCKETS = 1 << DIGIT };
 
 int lg_sort_heights(const double *in, size_t n, double *out) {
-  uint64_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
-  uint32_t (*count)[BUCKETS] = calloc(DIGITS, sizeof *count);
+  uint64_t *a = strata_malloc(n * sizeof *a), *b = strata_malloc(n * sizeof *b);
+  uint32_t (*count)[BUCKETS] = strata_calloc(DIGITS, sizeof *count);
   if (a == NULL || b == NULL || count == NULL) {
-    free(a), free(b), free(count);
+    strata_free(a), strata_free(b), strata_free(count);
     return -1;
   }
   for (size_t i = 0; i < n; i++) {
@@ -101,6 +102,6 @@ int lg_sort_heights(const double *in, size_t n, double *out) {
     a = b, b = t;
   }
   for (size_t i = 0; i < n; i++) out[i] = double_of(a[i]);
-  free(a), free(b), free(count);
+  strata_free(a), strata_free(b), strata_free(count);
   return 0;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "layout_internal.h"
+#include "strata/alloc.h"
 
 #define MAX_DEPTH 400
 
@@ -96,7 +97,7 @@ typedef struct ptrs {
 static int ptrs_push(parser *p, ptrs *v, void *x) {
   if (v->len == v->cap) {
     size_t cap = v->cap ? v->cap * 2 : 8;
-    void **items = realloc(v->items, cap * sizeof *items);
+    void **items = strata_realloc(v->items, cap * sizeof *items);
     if (items == NULL) {
       strata_error_set(p->err, STRATA_ENOMEM, "out of memory reading a layout");
       return 0;
@@ -110,7 +111,7 @@ static int ptrs_push(parser *p, ptrs *v, void *x) {
 static void *ptrs_finish(parser *p, ptrs *v, size_t size) {
   void *out = lt_alloc(p->arena, (v->len ? v->len : 1) * size);
   if (out && v->len) memcpy(out, v->items, v->len * size);
-  free(v->items);
+  strata_free(v->items);
   v->items = NULL;
   if (out == NULL) strata_error_set(p->err, STRATA_ENOMEM, "out of memory reading a layout");
   return out;
@@ -440,13 +441,13 @@ static int parse_token_list(parser *p, gen *g) {
     p->pos++;
     while (!is_punct(peek(p, 0), ')')) {
       const char *s;
-      if (!parse_string(p, &s) || !ptrs_push(p, &v, (void *)s)) return free(v.items), 0;
-      if (!is_punct(peek(p, 0), ')') && !expect(p, ',', "between tokens")) return free(v.items), 0;
+      if (!parse_string(p, &s) || !ptrs_push(p, &v, (void *)s)) return strata_free(v.items), 0;
+      if (!is_punct(peek(p, 0), ')') && !expect(p, ',', "between tokens")) return strata_free(v.items), 0;
     }
     p->pos++;
   } else {
     const char *s;
-    if (!parse_string(p, &s) || !ptrs_push(p, &v, (void *)s)) return free(v.items), 0;
+    if (!parse_string(p, &s) || !ptrs_push(p, &v, (void *)s)) return strata_free(v.items), 0;
   }
   g->ntokens = v.len;
   g->ids = lt_alloc(p->arena, (v.len ? v.len : 1) * sizeof *g->ids);
@@ -461,14 +462,14 @@ static gen *parse_chain_body(parser *p, const lt_token *at) {
   if (is_punct(peek(p, 0), '{')) {
     p->pos++;
     while (!is_punct(peek(p, 0), '}')) {
-      if (is_punct(peek(p, 0), ',')) return fail_at(p, peek(p, 0), "no commas between the generators of { ... }"), free(v.items), NULL;
+      if (is_punct(peek(p, 0), ',')) return fail_at(p, peek(p, 0), "no commas between the generators of { ... }"), strata_free(v.items), NULL;
       gen *k = parse_gen(p);
-      if (k == NULL || !ptrs_push(p, &v, k)) return free(v.items), NULL;
+      if (k == NULL || !ptrs_push(p, &v, k)) return strata_free(v.items), NULL;
     }
     p->pos++;
   } else {
     gen *k = parse_gen(p);
-    if (k == NULL || !ptrs_push(p, &v, k)) return free(v.items), NULL;
+    if (k == NULL || !ptrs_push(p, &v, k)) return strata_free(v.items), NULL;
   }
   g->nkids = v.len;
   g->kids = ptrs_finish(p, &v, sizeof(gen *));
@@ -478,7 +479,7 @@ static gen *parse_chain_body(parser *p, const lt_token *at) {
 static int elems_push(parser *p, lg_elem **items, size_t *n, size_t *cap, const lg_elem *e) {
   if (*n == *cap) {
     size_t c = *cap ? *cap * 2 : 4;
-    lg_elem *it = realloc(*items, c * sizeof *it);
+    lg_elem *it = strata_realloc(*items, c * sizeof *it);
     if (it == NULL) return strata_error_set(p->err, STRATA_ENOMEM, "out of memory"), 0;
     *items = it, *cap = c;
   }
@@ -488,10 +489,10 @@ static int elems_push(parser *p, lg_elem **items, size_t *n, size_t *cap, const 
 
 static int finish_elems(parser *p, gen *g, lg_elem *items, size_t n) {
   g->elems = lt_alloc(p->arena, (n ? n : 1) * sizeof *items);
-  if (g->elems == NULL) return free(items), strata_error_set(p->err, STRATA_ENOMEM, "out of memory"), 0;
+  if (g->elems == NULL) return strata_free(items), strata_error_set(p->err, STRATA_ENOMEM, "out of memory"), 0;
   if (n) memcpy(g->elems, items, n * sizeof *items);
   g->nelems = n;
-  free(items);
+  strata_free(items);
   return 1;
 }
 
@@ -527,19 +528,19 @@ static gen *parse_place(parser *p, gen *g) {
     if (!parse_int(p, &g->placed_count, "the number of elements to place")) return NULL;
     skip_comma(p);
     while (!is_punct(peek(p, 0), ')')) {
-      if (!parse_place_elem(p, &e) || !elems_push(p, &items, &n, &cap, &e)) return free(items), NULL;
+      if (!parse_place_elem(p, &e) || !elems_push(p, &items, &n, &cap, &e)) return strata_free(items), NULL;
       skip_comma(p);
     }
     p->pos++;
   } else if (is_punct(second, '(')) {
     p->pos++;
     while (!is_punct(peek(p, 0), ')')) {
-      if (!parse_place_elem(p, &e) || !elems_push(p, &items, &n, &cap, &e)) return free(items), NULL;
-      if (!is_punct(peek(p, 0), ')') && !expect(p, ',', "between Place elements")) return free(items), NULL;
+      if (!parse_place_elem(p, &e) || !elems_push(p, &items, &n, &cap, &e)) return strata_free(items), NULL;
+      if (!is_punct(peek(p, 0), ')') && !expect(p, ',', "between Place elements")) return strata_free(items), NULL;
     }
     p->pos++;
   } else {
-    if (!parse_place_elem(p, &e) || !elems_push(p, &items, &n, &cap, &e)) return free(items), NULL;
+    if (!parse_place_elem(p, &e) || !elems_push(p, &items, &n, &cap, &e)) return strata_free(items), NULL;
   }
   return finish_elems(p, g, items, n) ? g : NULL;
 }
@@ -556,25 +557,25 @@ static gen *parse_choose(parser *p, gen *g) {
     memset(&e, 0, sizeof e);
     e.chance = -1;
     if (is_number_word(peek(p, 0))) {
-      if (!parse_double(p, &e.chance, "a Choose chance")) return free(items), NULL;
-      if (e.chance < 0) return fail_at(p, peek(p, 0), "a Choose chance must not be negative"), free(items), NULL;
+      if (!parse_double(p, &e.chance, "a Choose chance")) return strata_free(items), NULL;
+      if (e.chance < 0) return fail_at(p, peek(p, 0), "a Choose chance must not be negative"), strata_free(items), NULL;
       given += e.chance;
     } else {
       without++;
     }
-    if ((e.gen = parse_gen(p)) == NULL || !elems_push(p, &items, &n, &cap, &e)) return free(items), NULL;
+    if ((e.gen = parse_gen(p)) == NULL || !elems_push(p, &items, &n, &cap, &e)) return strata_free(items), NULL;
     if (!bracket) break;
-    if (!is_punct(peek(p, 0), ')') && !expect(p, ',', "between Choose elements")) return free(items), NULL;
+    if (!is_punct(peek(p, 0), ')') && !expect(p, ',', "between Choose elements")) return strata_free(items), NULL;
   } while (1);
-  if (bracket && !expect(p, ')', "to close Choose")) return free(items), NULL;
-  if (n == 0) return fail_at(p, peek(p, 0), "Choose needs at least one generator"), free(items), NULL;
+  if (bracket && !expect(p, ')', "to close Choose")) return strata_free(items), NULL;
+  if (n == 0) return fail_at(p, peek(p, 0), "Choose needs at least one generator"), strata_free(items), NULL;
   if (without > 0 && given > 1 + 1e-9)
-    return fail_at(p, peek(p, 0), "the chances of Choose add up to more than 1 (%g) while some elements have none", given), free(items), NULL;
+    return fail_at(p, peek(p, 0), "the chances of Choose add up to more than 1 (%g) while some elements have none", given), strata_free(items), NULL;
   for (size_t i = 0; i < n; i++)
     if (items[i].chance < 0) items[i].chance = (1 - given) / (double)without;
   double sum = 0;
   for (size_t i = 0; i < n; i++) sum += items[i].chance;
-  if (!(sum > 0)) return fail_at(p, peek(p, 0), "the chances of Choose add up to 0"), free(items), NULL;
+  if (!(sum > 0)) return fail_at(p, peek(p, 0), "the chances of Choose add up to 0"), strata_free(items), NULL;
   return finish_elems(p, g, items, n) ? g : NULL;
 }
 
@@ -603,14 +604,14 @@ static gen *parse_connect(parser *p, gen *g) {
   if (is_punct(peek(p, 0), '(')) {
     while (is_punct(peek(p, 0), '(')) {
       p->pos++;
-      if (!parse_connect_elem(p, &e) || !elems_push(p, &items, &n, &cap, &e)) return free(items), NULL;
-      if (!expect(p, ')', "to close a Connect element")) return free(items), NULL;
-      if (!is_punct(peek(p, 0), ')') && !expect(p, ',', "between Connect elements")) return free(items), NULL;
+      if (!parse_connect_elem(p, &e) || !elems_push(p, &items, &n, &cap, &e)) return strata_free(items), NULL;
+      if (!expect(p, ')', "to close a Connect element")) return strata_free(items), NULL;
+      if (!is_punct(peek(p, 0), ')') && !expect(p, ',', "between Connect elements")) return strata_free(items), NULL;
     }
   } else {
-    if (!parse_connect_elem(p, &e) || !elems_push(p, &items, &n, &cap, &e)) return free(items), NULL;
+    if (!parse_connect_elem(p, &e) || !elems_push(p, &items, &n, &cap, &e)) return strata_free(items), NULL;
   }
-  if (!expect(p, ')', "to close Connect")) return free(items), NULL;
+  if (!expect(p, ')', "to close Connect")) return strata_free(items), NULL;
   return finish_elems(p, g, items, n) ? g : NULL;
 }
 
@@ -625,14 +626,14 @@ static gen *parse_noisemap(parser *p, gen *g) {
   do {
     if (curly && is_punct(peek(p, 0), '}')) break;
     field f[] = {FIELD("lower", F_DOUBLE, 1), FIELD("upper", F_DOUBLE, 1), FIELD("generator", F_GEN, 1)};
-    if (!parse_struct(p, "a NoiseMap element", f, 3)) return free(items), NULL;
+    if (!parse_struct(p, "a NoiseMap element", f, 3)) return strata_free(items), NULL;
     memset(&e, 0, sizeof e);
     e.lower = f[0].d, e.upper = f[1].d, e.gen = f[2].g;
-    if (!elems_push(p, &items, &n, &cap, &e)) return free(items), NULL;
+    if (!elems_push(p, &items, &n, &cap, &e)) return strata_free(items), NULL;
   } while (curly);
-  if (curly && !expect(p, '}', "to close the NoiseMap elements")) return free(items), NULL;
+  if (curly && !expect(p, '}', "to close the NoiseMap elements")) return strata_free(items), NULL;
   skip_comma(p);
-  if (!expect(p, ')', "to close NoiseMap")) return free(items), NULL;
+  if (!expect(p, ')', "to close NoiseMap")) return strata_free(items), NULL;
   return finish_elems(p, g, items, n) ? g : NULL;
 }
 
@@ -836,7 +837,7 @@ static gen *parse_pred(parser *p) {
       gen *c = parse_pred(p);
       ok = c && ptrs_push(p, &v, c);
     }
-    if (!ok) { free(v.items); break; }
+    if (!ok) { strata_free(v.items); break; }
     g->nkids = v.len;
     ok = (g->kids = ptrs_finish(p, &v, sizeof(gen *))) != NULL;
     g->pure = g->flat = ok;
@@ -906,9 +907,9 @@ static size_t index_find(const name_index *x, const lg_named *items, const char 
 static int index_add(name_index *x, const lg_named *items, size_t n) {
   if (2 * n > x->cap) {
     size_t cap = x->cap ? 2 * x->cap : 64;
-    size_t *slot = calloc(cap, sizeof *slot);
+    size_t *slot = strata_calloc(cap, sizeof *slot);
     if (slot == NULL) return 0;
-    free(x->slot);
+    strata_free(x->slot);
     x->slot = slot, x->cap = cap;
     for (size_t k = 0; k + 1 < n; k++) {
       size_t i = name_hash(items[k].name) & (cap - 1);
@@ -924,7 +925,7 @@ static int index_add(name_index *x, const lg_named *items, size_t n) {
 
 static strata_layout_file *read_text(const char *text, size_t len, const char *name, int single,
                                      strata_error *err) {
-  strata_layout_file *f = calloc(1, sizeof *f);
+  strata_layout_file *f = strata_calloc(1, sizeof *f);
   if (f == NULL) return strata_error_set(err, STRATA_ENOMEM, "out of memory"), NULL;
   parser p = {0};
   p.name = name ? name : "layout";
@@ -945,7 +946,7 @@ static strata_layout_file *read_text(const char *text, size_t len, const char *n
       fail_at(&p, peek(&p, 0), "expected the end of the layout, found %s", describe(&p, peek(&p, 0)));
       goto fail;
     }
-    items = malloc(sizeof *items);
+    items = strata_malloc(sizeof *items);
     if (items == NULL) goto nomem;
     items[0].name = "", items[0].gen = g;
     n = 1;
@@ -994,7 +995,7 @@ static strata_layout_file *read_text(const char *text, size_t len, const char *n
       }
       if (n == cap) {
         cap = cap ? cap * 2 : 32;
-        lg_named *it = realloc(items, cap * sizeof *it);
+        lg_named *it = strata_realloc(items, cap * sizeof *it);
         if (it == NULL) goto nomem_items;
         items = it;
       }
@@ -1003,20 +1004,20 @@ static strata_layout_file *read_text(const char *text, size_t len, const char *n
       if (!index_add(&names, items, n)) goto nomem_items;
     }
   }
-  free(names.slot);
+  strata_free(names.slot);
   f->layouts = items, f->count = n;
-  free(p.toks.items);
+  strata_free(p.toks.items);
   return f;
 nomem_items:
   strata_error_set(err, STRATA_ENOMEM, "out of memory");
 fail_items:
-  free(items);
-  free(names.slot);
+  strata_free(items);
+  strata_free(names.slot);
   goto fail;
 nomem:
   strata_error_set(err, STRATA_ENOMEM, "out of memory");
 fail:
-  free(p.toks.items);
+  strata_free(p.toks.items);
   strata_layout_file_free(f);
   return NULL;
 }
@@ -1033,9 +1034,9 @@ strata_layout_file *strata_layout_parse_generator(const char *text, size_t len, 
 
 void strata_layout_file_free(strata_layout_file *f) {
   if (f == NULL) return;
-  free(f->layouts);
+  strata_free(f->layouts);
   lt_arena_free(&f->arena);
-  free(f);
+  strata_free(f);
 }
 
 size_t strata_layout_count(const strata_layout_file *f) { return f->count; }

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "layout_internal.h"
+#include "strata/alloc.h"
 #include "tilemap_internal.h"
 
 #define OK 0
@@ -695,7 +696,7 @@ NOINLINE static int place(run *r, const gen *g, rect a) {
   /* one block: the order, the sums, the taken cells (zeroed) */
   size_t norder = g->nelems ? g->nelems : 1, nsum = (size_t)(s.aw + 1) * (size_t)(s.ah + 1);
   size_t nocc = (size_t)s.aw * (size_t)s.ah;
-  size_t *order = malloc(norder * sizeof *order + nsum * sizeof *s.sum + nocc);
+  size_t *order = strata_malloc(norder * sizeof *order + nsum * sizeof *s.sum + nocc);
   int st = OK;
   if (order == NULL) {
     st = ERROR;
@@ -716,7 +717,7 @@ NOINLINE static int place(run *r, const gen *g, rect a) {
     for (int c = 0; c < count && st == OK; c++) st = place_one(r, g, e, a, &s, order[k]);
   }
 done:
-  free(order);
+  strata_free(order);
   return st;
 }
 
@@ -725,7 +726,7 @@ NOINLINE static int noisemap(run *r, const gen *g, rect a) {
   int W = a.kx - a.px, H = a.ky - a.py;
   if (W <= 0 || H <= 0) return OK;
   size_t N = (size_t)W * H;
-  double *heights = malloc(N * sizeof *heights), *sorted = malloc(N * sizeof *sorted);
+  double *heights = strata_malloc(N * sizeof *heights), *sorted = strata_malloc(N * sizeof *sorted);
   int st = OK;
   if (heights == NULL || sorted == NULL || lg_noise_heights(r->rng, g->dval, W, H, heights) ||
       lg_sort_heights(heights, N, sorted)) {
@@ -766,7 +767,7 @@ NOINLINE static int noisemap(run *r, const gen *g, rect a) {
       }
   }
 done:
-  free(heights), free(sorted);
+  strata_free(heights), strata_free(sorted);
   return st;
 }
 
@@ -933,7 +934,7 @@ static void forget_dirty(run *r, rect a, connect_state *c, lg_search *s) {
 static int connect_rounds(run *r, const gen *g, rect a, connect_state *c, const int32_t *points, size_t np) {
   cost_ctx cc = {r, g, a};
   lg_search *s = lg_search_new(c->aw, c->ah, c->keep_costs, governed_cost, &cc);
-  int32_t *path = malloc((size_t)c->aw * c->ah * sizeof *path);
+  int32_t *path = strata_malloc((size_t)c->aw * c->ah * sizeof *path);
   int st = OK;
   if (s == NULL || path == NULL) {
     st = ERROR;
@@ -952,7 +953,7 @@ static int connect_rounds(run *r, const gen *g, rect a, connect_state *c, const 
     }
   }
   lg_search_free(s);
-  free(path);
+  strata_free(path);
   return st;
 }
 
@@ -970,24 +971,24 @@ NOINLINE static int connect(run *r, const gen *g, rect a) {
     if (g->elems[i].pred && (g->elems[i].pred->random || g->elems[i].pred->nonlocal)) c.keep_costs = 0;
   if (c.keep_costs) {
     size_t cells = (size_t)r->W * r->H;
-    c.known = whole ? NULL : calloc(n, 1);
-    r->dirty_mark = calloc(cells, 1);
-    r->dirty = malloc(cells * sizeof *r->dirty);
+    c.known = whole ? NULL : strata_calloc(n, 1);
+    r->dirty_mark = strata_calloc(cells, 1);
+    r->dirty = strata_malloc(cells * sizeof *r->dirty);
     if ((!whole && c.known == NULL) || r->dirty_mark == NULL || r->dirty == NULL) {
-      free(c.known), free(r->dirty_mark), free(r->dirty);
+      strata_free(c.known), strata_free(r->dirty_mark), strata_free(r->dirty);
       r->dirty_mark = NULL, r->dirty = NULL;
       strata_error_set(r->err, STRATA_ENOMEM, "out of memory running Connect");
       return ERROR;
     }
     r->tracking = 1, r->ndirty = 0;
   }
-  int32_t *points = malloc(n * sizeof *points);
+  int32_t *points = strata_malloc(n * sizeof *points);
   int st = OK;
   if (!whole) {
-    c.stamp = calloc(n, sizeof *c.stamp), c.cost_stamp = calloc(n, sizeof *c.cost_stamp);
-    c.g = malloc(n * sizeof *c.g), c.cost = malloc(n * sizeof *c.cost);
-    c.parent = malloc(n * sizeof *c.parent), c.closed = malloc(n);
-    c.cap = 4 * n + 16, c.heap = malloc(c.cap * sizeof *c.heap);
+    c.stamp = strata_calloc(n, sizeof *c.stamp), c.cost_stamp = strata_calloc(n, sizeof *c.cost_stamp);
+    c.g = strata_malloc(n * sizeof *c.g), c.cost = strata_malloc(n * sizeof *c.cost);
+    c.parent = strata_malloc(n * sizeof *c.parent), c.closed = strata_malloc(n);
+    c.cap = 4 * n + 16, c.heap = strata_malloc(c.cap * sizeof *c.heap);
   }
   if (!points || (!whole && (!c.stamp || !c.cost_stamp || !c.g || !c.cost || !c.parent || !c.closed || !c.heap))) {
     st = ERROR;
@@ -1007,10 +1008,10 @@ NOINLINE static int connect(run *r, const gen *g, rect a) {
     if (p1 != p2) st = connect_pair(r, g, a, &c, p1, p2);
   }
 done:
-  free(points), free(c.stamp), free(c.cost_stamp), free(c.g), free(c.cost), free(c.parent);
-  free(c.closed), free(c.heap);
+  strata_free(points), strata_free(c.stamp), strata_free(c.cost_stamp), strata_free(c.g), strata_free(c.cost), strata_free(c.parent);
+  strata_free(c.closed), strata_free(c.heap);
   if (c.keep_costs) {
-    free(c.known), free(r->dirty_mark), free(r->dirty);
+    strata_free(c.known), strata_free(r->dirty_mark), strata_free(r->dirty);
     r->dirty_mark = NULL, r->dirty = NULL, r->tracking = 0, r->ndirty = 0;
   }
   return st;
@@ -1019,8 +1020,8 @@ done:
 /* ---- FloodFill ---- */
 NOINLINE static int floodfill(run *r, const gen *g, rect a) {
   size_t n = (size_t)r->W * r->H;
-  uint8_t *seen = calloc(n, 1);
-  uint32_t *queue = malloc(n * sizeof *queue); /* cells as x << 16 | y: no division to go back */
+  uint8_t *seen = strata_calloc(n, 1);
+  uint32_t *queue = strata_malloc(n * sizeof *queue); /* cells as x << 16 | y: no division to go back */
   size_t head = 0, tail = 0;
   int st = OK;
   if (seen == NULL || queue == NULL) {
@@ -1103,7 +1104,7 @@ NOINLINE static int floodfill(run *r, const gen *g, rect a) {
     r->m->revision++;
   }
 done:
-  free(seen), free(queue);
+  strata_free(seen), strata_free(queue);
   return st;
 }
 
@@ -1274,7 +1275,7 @@ strata_status strata_layout_run(const strata_layout_gen *g, strata_tilemap *m, s
   r.tokens = strata_tilemap_tokens(m), r.err = err, r.why = why, r.cap = cap;
   if (why && cap) why[0] = 0;
   r.id = ++*g->runs;
-  r.mask = malloc(((size_t)r.W * (size_t)r.H + 1) * sizeof *r.mask);
+  r.mask = strata_malloc(((size_t)r.W * (size_t)r.H + 1) * sizeof *r.mask);
   if (r.mask == NULL) return strata_error_set(err, STRATA_ENOMEM, "out of memory running a layout");
   for (int y = 0; y < r.H; y++)
     for (int x = 0; x < r.W; x++) r.mask[(size_t)y * (size_t)r.W + (size_t)x] = cell_mask(m, x, y);
@@ -1284,7 +1285,7 @@ strata_status strata_layout_run(const strata_layout_gen *g, strata_tilemap *m, s
   strata_error local;
   if (err == NULL) r.err = &local;
   int st = run_gen(&r, g, rect2(0, 0, r.W, r.H));
-  free(r.mask);
+  strata_free(r.mask);
   if (st == ERROR) return r.err->status ? r.err->status : STRATA_EARG;
   *result = st == FAILED ? STRATA_LAYOUT_FAILED : STRATA_LAYOUT_OK;
   return STRATA_OK;

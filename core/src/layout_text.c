@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "layout_internal.h"
+#include "strata/alloc.h"
 
 /* ---- the arena ---- */
 struct lt_arena_block {
@@ -30,7 +31,7 @@ void *lt_alloc(lt_arena *a, size_t n) {
   lt_arena_block *b = a->head;
   if (b == NULL || b->cap - b->used < n) {
     size_t cap = n > 65536 ? n : 65536;
-    b = malloc(sizeof *b + cap);
+    b = strata_malloc(sizeof *b + cap);
     if (b == NULL) return NULL;
     b->next = a->head, b->used = 0, b->cap = cap;
     a->head = b;
@@ -48,7 +49,7 @@ char *lt_strndup(lt_arena *a, const char *s, size_t n) {
 }
 
 void lt_arena_free(lt_arena *a) {
-  for (lt_arena_block *b = a->head, *next; b; b = next) next = b->next, free(b);
+  for (lt_arena_block *b = a->head, *next; b; b = next) next = b->next, strata_free(b);
   a->head = NULL;
 }
 
@@ -64,7 +65,7 @@ void lt_arena_free(lt_arena *a) {
 static int list_push(lt_list *l, lt_token t) {
   if (l->len == l->cap) {
     size_t cap = l->cap ? l->cap * 2 : 256;
-    lt_token *items = realloc(l->items, cap * sizeof *items);
+    lt_token *items = strata_realloc(l->items, cap * sizeof *items);
     if (items == NULL) return 0;
     l->items = items, l->cap = cap;
   }
@@ -226,7 +227,7 @@ static strata_status collect(const lt_list *raw, const char *name, macros *ms, l
     m.nbody = j - body;
     if (ms->len == ms->cap) {
       size_t cap = ms->cap ? ms->cap * 2 : 32;
-      macro *items = realloc(ms->items, cap * sizeof *items);
+      macro *items = strata_realloc(ms->items, cap * sizeof *items);
       if (items == NULL) return nomem(err);
       ms->items = items, ms->cap = cap;
     }
@@ -248,7 +249,7 @@ static size_t name_hash(const char *s) {
 static strata_status index_macros(macros *ms, const char *name, strata_error *err) {
   size_t n = 64;
   while (n < 2 * ms->len) n *= 2;
-  ms->slot = calloc(n, sizeof *ms->slot);
+  ms->slot = strata_calloc(n, sizeof *ms->slot);
   if (ms->slot == NULL) return nomem(err);
   ms->nslot = n;
   for (size_t k = 0; k < ms->len; k++) {
@@ -433,7 +434,7 @@ strata_status lt_expand(lt_arena *a, const char *text, size_t len, const char *n
       /* One body repeating a long argument can be larger than any limit
       ** above: checked as it grows. */
       if (work + body.len > MAX_EXPANSION_WORK || body.len + stack.len + out->len > MAX_TOKENS) {
-        free(body.items);
+        strata_free(body.items);
         st = too_large(err, name, &t, m->name);
         goto done;
       }
@@ -461,10 +462,10 @@ strata_status lt_expand(lt_arena *a, const char *text, size_t len, const char *n
     work += body.len;
     for (size_t b = body.len; b-- > 0 && !st;)
       if (!list_push(&stack, body.items[b])) st = nomem(err);
-    free(body.items);
+    strata_free(body.items);
     if (st) goto done;
   }
 done:
-  free(raw.items), free(rest.items), free(stack.items), free(tmp.items), free(ms.items), free(ms.slot);
+  strata_free(raw.items), strata_free(rest.items), strata_free(stack.items), strata_free(tmp.items), strata_free(ms.items), strata_free(ms.slot);
   return st;
 }

@@ -4,6 +4,7 @@
 ** and level.
 */
 #include "runtime_internal.h"
+#include "strata/alloc.h"
 
 #include <stdlib.h>
 
@@ -46,7 +47,7 @@ static strata_status objects_on(const strata_runtime *rt, uint64_t map, uint64_t
   *list = NULL;
   *n = strata_map_objects(rt, map, NULL, NULL, 0);
   if (*n == 0) return STRATA_OK;
-  if (!(*list = malloc(*n * sizeof **list)))
+  if (!(*list = strata_malloc(*n * sizeof **list)))
     return strata_error_set(err, STRATA_ENOMEM, "out of memory");
   strata_map_objects(rt, map, NULL, *list, *n);
   return STRATA_OK;
@@ -60,7 +61,7 @@ strata_status map_drop(strata_runtime *rt, uint64_t map, const char *what, strat
   if (st) return st;
   for (size_t i = 0; i < n; i++)
     if (player && on[i] == player) {
-      free(on);
+      strata_free(on);
       return strata_error_refuse(err, STRATA_ESTATE, what, STRATA_REFUSED_PLAYER, map, "%s: the player is on it",
                                  rt_label(rt, map, b));
     }
@@ -75,7 +76,7 @@ strata_status map_drop(strata_runtime *rt, uint64_t map, const char *what, strat
   if (!st) st = record_unplace(rt, map, err);
   for (size_t i = 0; i < n && !st; i++)
     if (strata_world_object(w, on[i])) st = strata_world_delete(w, on[i], err);
-  free(on);
+  strata_free(on);
   if (!st) st = strata_world_delete(w, map, err);
   return st;
 }

@@ -1,5 +1,6 @@
 /* picture.c - maps as pictures: SVG text and PNG images (zlib for the PNG's data). */
 #include "strata/picture.h"
+#include "strata/alloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -51,7 +52,7 @@ static void put(text *t, const char *fmt, ...) {
     if (t->s && t->len + (size_t)n < t->cap) { t->len += (size_t)n; return; }
     size_t cap = t->cap ? t->cap * 2 : 4096;
     while (cap < t->len + (size_t)n + 1) cap *= 2;
-    char *p = realloc(t->s, cap);
+    char *p = strata_realloc(t->s, cap);
     if (!p) { t->failed = 1; return; }
     t->s = p;
     t->cap = cap;
@@ -60,7 +61,7 @@ static void put(text *t, const char *fmt, ...) {
 
 static strata_status finish(text *t, char **out, size_t *len, strata_error *err) {
   if (t->failed) {
-    free(t->s);
+    strata_free(t->s);
     return strata_error_set(err, STRATA_ENOMEM, "out of memory drawing a picture");
   }
   *out = t->s;
@@ -159,10 +160,10 @@ strata_status strata_tilemap_png(const strata_tilemap *m, const strata_picture_o
   if (!st) st = check_path(m, path, err);
   if (st) return st;
   size_t pw = (size_t)w * (size_t)c, ph = (size_t)h * (size_t)c, row = 1 + pw * 3;
-  unsigned char *raw = malloc(row * ph);
-  unsigned char *on_path = path && path->len ? calloc((size_t)w * (size_t)h, 1) : NULL;
+  unsigned char *raw = strata_malloc(row * ph);
+  unsigned char *on_path = path && path->len ? strata_calloc((size_t)w * (size_t)h, 1) : NULL;
   if (!raw || (path && path->len && !on_path)) {
-    free(raw), free(on_path);
+    strata_free(raw), strata_free(on_path);
     return strata_error_set(err, STRATA_ENOMEM, "out of memory drawing a picture");
   }
   for (size_t i = 0; on_path && i < path->len; i++) on_path[path->nodes[i]] = 1;
@@ -183,11 +184,11 @@ strata_status strata_tilemap_png(const strata_tilemap *m, const strata_picture_o
     }
   }
   for (size_t y = 0; y < ph; y++) raw[y * row] = 0; /* filter: none */
-  free(on_path);
+  strata_free(on_path);
   uLongf zlen = compressBound((uLong)(row * ph));
-  unsigned char *png = malloc(8 + 25 + 12 + zlen + 12);
+  unsigned char *png = strata_malloc(8 + 25 + 12 + zlen + 12);
   if (!png) {
-    free(raw);
+    strata_free(raw);
     return strata_error_set(err, STRATA_ENOMEM, "out of memory drawing a picture");
   }
   static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
@@ -200,10 +201,10 @@ strata_status strata_tilemap_png(const strata_tilemap *m, const strata_picture_o
   chunk(png, &at, "IHDR", ihdr, sizeof ihdr);
   /* The compressed data goes straight into the IDAT chunk's place. */
   if (compress2(png + at + 8, &zlen, raw, (uLong)(row * ph), 6) != Z_OK) {
-    free(raw), free(png);
+    strata_free(raw), strata_free(png);
     return strata_error_set(err, STRATA_ENOMEM, "out of memory compressing a picture");
   }
-  free(raw);
+  strata_free(raw);
   unsigned char *idat = png + at + 8;
   be32(png + at, (uint32_t)zlen);
   memcpy(png + at + 4, "IDAT", 4);
@@ -249,7 +250,7 @@ strata_status strata_xymap_svg(const strata_xymap *m, const strata_xy_route *rou
   }
   int c = cell_of(opt);
   if ((st = check_size(c, cols, rows, err))) {
-    free(shown);
+    strata_free(shown);
     return st;
   }
   text t = {0};
@@ -280,6 +281,6 @@ strata_status strata_xymap_svg(const strata_xymap *m, const strata_xy_route *rou
     x++;
   }
   put(&t, "</g>\n</svg>\n");
-  free(shown);
+  strata_free(shown);
   return finish(&t, out, len, err);
 }

@@ -6,6 +6,7 @@
 ** definition is copied in, so nothing the caller passed must outlive the call.
 */
 #include "strata/registry.h"
+#include "strata/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -48,38 +49,30 @@ static strata_status nomem(strata_error *err) {
   return strata_error_set(err, STRATA_ENOMEM, "out of memory");
 }
 
-static char *dup_str(const char *s) {
-  if (!s) return NULL;
-  size_t n = strlen(s) + 1;
-  char *p = malloc(n);
-  if (p) memcpy(p, s, n);
-  return p;
-}
-
 static void entry_free(entry *e) {
   if (!e) return;
-  free(e->id);
-  free(e->mod);
+  strata_free(e->id);
+  strata_free(e->mod);
   strata_value_clear(&e->v1);
   strata_value_clear(&e->v2);
-  for (size_t i = 0; i < e->nstrs; i++) free(e->strs[i]);
-  free(e->strs);
-  free(e->floors);
-  free((void *)e->area.types);
-  free(e->dirs);
-  free(e);
+  for (size_t i = 0; i < e->nstrs; i++) strata_free(e->strs[i]);
+  strata_free(e->strs);
+  strata_free(e->floors);
+  strata_free((void *)e->area.types);
+  strata_free(e->dirs);
+  strata_free(e);
 }
 
 void strata_registry_free(strata_registry *reg) {
   if (!reg) return;
   for (size_t i = 0; i < reg->n; i++) entry_free(reg->entries[i]);
-  free(reg->entries);
+  strata_free(reg->entries);
   for (size_t i = 0; i < reg->naevents; i++) {
     arch_event *a = &reg->aevents[i];
-    free(a->kind); free(a->archetype); free(a->event); free(a->name); free(a->mod);
+    strata_free(a->kind); strata_free(a->archetype); strata_free(a->event); strata_free(a->name); strata_free(a->mod);
   }
-  free(reg->aevents);
-  free(reg);
+  strata_free(reg->aevents);
+  strata_free(reg);
 }
 
 /* ---- the sorted table ---- */
@@ -120,7 +113,7 @@ static strata_status put(strata_registry *reg, entry *e, strata_error *err) {
   }
   if (reg->n == reg->cap) {
     size_t cap = reg->cap ? reg->cap * 2 : 32;
-    entry **p = realloc(reg->entries, cap * sizeof *p);
+    entry **p = strata_realloc(reg->entries, cap * sizeof *p);
     if (!p) { entry_free(e); return nomem(err); }
     reg->entries = p;
     reg->cap = cap;
@@ -134,10 +127,10 @@ static strata_status put(strata_registry *reg, entry *e, strata_error *err) {
 }
 
 static entry *new_entry(int type, const char *id, const char *mod, strata_error *err) {
-  entry *e = calloc(1, sizeof *e);
+  entry *e = strata_calloc(1, sizeof *e);
   if (!e) { nomem(err); return NULL; }
   e->type = type;
-  if (!(e->id = dup_str(id)) || (mod && !(e->mod = dup_str(mod)))) {
+  if (!(e->id = strata_strdup(id)) || (mod && !(e->mod = strata_strdup(mod)))) {
     entry_free(e);
     nomem(err);
     return NULL;
@@ -149,10 +142,10 @@ static entry *new_entry(int type, const char *id, const char *mod, strata_error 
 static int own(entry *e, const char *s, const char **out) {
   *out = NULL;
   if (!s) return 1;
-  char **p = realloc(e->strs, (e->nstrs + 1) * sizeof *p);
+  char **p = strata_realloc(e->strs, (e->nstrs + 1) * sizeof *p);
   if (!p) return 0;
   e->strs = p;
-  if (!(p[e->nstrs] = dup_str(s))) return 0;
+  if (!(p[e->nstrs] = strata_strdup(s))) return 0;
   *out = p[e->nstrs++];
   return 1;
 }
@@ -301,7 +294,7 @@ static int r_event_declared(void *host, const char *event) {
 }
 
 strata_registry *strata_registry_new(strata_error *err) {
-  strata_registry *reg = calloc(1, sizeof *reg);
+  strata_registry *reg = strata_calloc(1, sizeof *reg);
   if (!reg) { nomem(err); return NULL; }
   reg->resolver = (strata_resolver){ reg, r_resolve, r_map, r_area, r_unique, r_unique_at,
                                      r_archetype_event, r_event_declared, NULL, r_branch };
@@ -368,13 +361,13 @@ strata_status strata_registry_add_area_archetype(strata_registry *reg,
            own_value(&e->v1, def->params, &e->area.params) &&
            own_value(&e->v2, def->meta, &e->area.meta);
   if (ok && def->ntypes) {
-    const char **types = calloc(def->ntypes, sizeof *types);
+    const char **types = strata_calloc(def->ntypes, sizeof *types);
     e->area.types = types;
     for (size_t i = 0; ok && types && i < def->ntypes; i++) ok = own(e, def->types[i], &types[i]);
     ok = ok && types;
   }
   if (ok && def->nfloors) {
-    e->floors = calloc(def->nfloors, sizeof *e->floors);
+    e->floors = strata_calloc(def->nfloors, sizeof *e->floors);
     e->area.floors = e->floors;
     for (size_t i = 0; ok && e->floors && i < def->nfloors; i++) {
       e->floors[i].floor = def->floors[i].floor;
@@ -399,7 +392,7 @@ strata_status strata_registry_add_branch_archetype(strata_registry *reg,
   e->branch.dirs = NULL;
   int ok = own(e, def->room_generator, &e->branch.room_generator);
   if (ok && def->dirs && def->ndirs) {
-    ok = (e->dirs = calloc(def->ndirs, sizeof *e->dirs)) != NULL;
+    ok = (e->dirs = strata_calloc(def->ndirs, sizeof *e->dirs)) != NULL;
     for (size_t i = 0; ok && i < def->ndirs; i++) ok = own(e, def->dirs[i], &e->dirs[i]);
     e->branch.dirs = e->dirs;
   }
@@ -438,20 +431,20 @@ strata_status strata_registry_add_archetype_event(strata_registry *reg, const ch
                            "needs a kind, an archetype, an event and a function");
   if (reg->naevents == reg->aevents_cap) {
     size_t cap = reg->aevents_cap ? reg->aevents_cap * 2 : 8;
-    arch_event *p = realloc(reg->aevents, cap * sizeof *p);
+    arch_event *p = strata_realloc(reg->aevents, cap * sizeof *p);
     if (!p) return nomem(err);
     reg->aevents = p;
     reg->aevents_cap = cap;
   }
   arch_event *a = &reg->aevents[reg->naevents];
   memset(a, 0, sizeof *a);
-  a->kind = dup_str(kind);
-  a->archetype = dup_str(archetype);
-  a->event = dup_str(event);
-  a->name = dup_str(name ? name : archetype);
-  a->mod = dup_str(mod);
+  a->kind = strata_strdup(kind);
+  a->archetype = strata_strdup(archetype);
+  a->event = strata_strdup(event);
+  a->name = strata_strdup(name ? name : archetype);
+  a->mod = strata_strdup(mod);
   if (!a->kind || !a->archetype || !a->event || !a->name || (mod && !a->mod)) {
-    free(a->kind); free(a->archetype); free(a->event); free(a->name); free(a->mod);
+    strata_free(a->kind); strata_free(a->archetype); strata_free(a->event); strata_free(a->name); strata_free(a->mod);
     return nomem(err);
   }
   a->priority = priority;

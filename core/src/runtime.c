@@ -3,6 +3,7 @@
 ** savepoints the runtime opens, and every call into the host's logic.
 */
 #include "runtime_internal.h"
+#include "strata/alloc.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,7 +21,7 @@ strata_runtime *strata_runtime_new(strata_world *w, const strata_resolver *r, st
                     "area_archetype, unique_area and unique_at");
     return NULL;
   }
-  strata_runtime *rt = calloc(1, sizeof *rt);
+  strata_runtime *rt = strata_calloc(1, sizeof *rt);
   if (!rt) { nomem(err); return NULL; }
   rt->w = w;
   rt->res = *r;
@@ -30,15 +31,15 @@ strata_runtime *strata_runtime_new(strata_world *w, const strata_resolver *r, st
 void strata_runtime_free(strata_runtime *rt) {
   if (!rt) return;
   for (size_t i = 0; i < rt->nhandlers; i++) {
-    free(rt->handlers[i].event);
-    free(rt->handlers[i].name);
-    free(rt->handlers[i].handler);
+    strata_free(rt->handlers[i].event);
+    strata_free(rt->handlers[i].name);
+    strata_free(rt->handlers[i].handler);
   }
-  free(rt->handlers);
-  free(rt->loaded);
-  free(rt->failure_message);
-  free(rt->map_areas);
-  free(rt);
+  strata_free(rt->handlers);
+  strata_free(rt->loaded);
+  strata_free(rt->failure_message);
+  strata_free(rt->map_areas);
+  strata_free(rt);
 }
 
 const char *strata_runtime_failure_text(const strata_runtime *rt, const strata_error *err) {
@@ -52,12 +53,12 @@ const strata_resolver *strata_runtime_resolver(const strata_runtime *rt) { retur
 void strata_failures_clear(strata_failures *f) {
   if (!f) return;
   for (size_t i = 0; i < f->n; i++) {
-    free(f->items[i].event);
-    free(f->items[i].handler);
-    free(f->items[i].mod);
-    free(f->items[i].message);
+    strata_free(f->items[i].event);
+    strata_free(f->items[i].handler);
+    strata_free(f->items[i].mod);
+    strata_free(f->items[i].message);
   }
-  free(f->items);
+  strata_free(f->items);
   f->items = NULL;
   f->n = f->cap = 0;
 }
@@ -106,7 +107,7 @@ strata_status rt_set_loaded(strata_runtime *rt, uint64_t uid, int on, strata_err
     if (!on) return STRATA_OK;
     size_t cap = rt->loaded_cap ? rt->loaded_cap : 64;
     while (cap <= byte) cap *= 2;
-    unsigned char *p = realloc(rt->loaded, cap);
+    unsigned char *p = strata_realloc(rt->loaded, cap);
     if (!p) return nomem(err);
     memset(p + rt->loaded_cap, 0, cap - rt->loaded_cap);
     rt->loaded = p;
@@ -195,10 +196,10 @@ strata_status rt_call(strata_runtime *rt, const strata_callable *c, strata_call 
     e->status = st;
     if (e->refusal == STRATA_REFUSED_NONE) e->refusal = STRATA_REFUSED_HOST;
     /* the last failure's whole message, if the host gave one (strata_runtime_failure_text) */
-    free(rt->failure_message);
+    strata_free(rt->failure_message);
     rt->failure_message = call->message;
   } else {
-    free(call->message);
+    strata_free(call->message);
   }
   call->message = NULL;
   return st;
@@ -249,10 +250,8 @@ strata_status rt_map_hook(strata_runtime *rt, uint64_t map, strata_logic kind, s
   strata_object *o = rt_object(rt, map, "map");
   if (!o || !o->archetype || !rt_map_archetype_opt(rt, o->archetype)) return STRATA_OK;
   /* The archetype ID is copied: the hook may give the map another archetype. */
-  size_t len = strlen(o->archetype) + 1;
-  char *id = malloc(len);
+  char *id = strata_strdup(o->archetype);
   if (!id) return nomem(err);
-  memcpy(id, o->archetype, len);
   strata_callable c;
   strata_status st = rt_resolve(rt, kind, id, &c, err);
   if (!st && c.fn) {
@@ -264,7 +263,7 @@ strata_status rt_map_hook(strata_runtime *rt, uint64_t map, strata_logic kind, s
     st = stream ? rt_call_with_stream(rt, &c, call, stream, err) : rt_call(rt, &c, call, err);
     call->id = NULL;
   }
-  free(id);
+  strata_free(id);
   return st;
 }
 

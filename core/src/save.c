@@ -24,6 +24,7 @@
 ** each, so that a save to the world's file writes only the chunks edited.
 */
 #include "strata/file.h"
+#include "strata/alloc.h"
 #include "file_internal.h"
 #include "strata/world.h"
 #include "tilemap_internal.h" /* revision: what changed since the last save */
@@ -165,7 +166,7 @@ static int64_t sum_row(sqlite3_stmt *s, uint64_t seed) {
 static int put_varint(strata_buffer *b, uint64_t v) {
   if (b->len + 10 > b->cap) {
     size_t cap = b->cap ? b->cap * 2 : 4096;
-    unsigned char *d = realloc(b->data, cap);
+    unsigned char *d = strata_realloc(b->data, cap);
     if (!d) return 0;
     b->data = d;
     b->cap = cap;
@@ -211,10 +212,10 @@ static chunk_rect chunk_at(const strata_tilemap *m, uint32_t c) {
 static int encode_chunk(const strata_tilemap *m, chunk_rect rc, strata_buffer *names, strata_buffer *cells) {
   strata_tokens *t = strata_tilemap_tokens(m);
   uint32_t n = strata_tokens_count(t);
-  uint32_t *saved = calloc((size_t)n + 1, sizeof *saved); /* id -> saved id, 0: unused */
+  uint32_t *saved = strata_calloc((size_t)n + 1, sizeof *saved); /* id -> saved id, 0: unused */
   strata_value list;
   if (!saved) return 0;
-  if (strata_value_table(&list, NULL)) { free(saved); return 0; }
+  if (strata_value_table(&list, NULL)) { strata_free(saved); return 0; }
   strata_token one;
   uint32_t k;
   int ok = 1;
@@ -245,7 +246,7 @@ static int encode_chunk(const strata_tilemap *m, chunk_rect rc, strata_buffer *n
       ok = put_varint(cells, k);
       for (uint32_t i = 0; i < k && ok; i++) ok = put_varint(cells, saved[st[i]]);
     }
-  free(saved);
+  strata_free(saved);
   return ok;
 }
 
@@ -880,7 +881,7 @@ static int own_journal(int fd, const char *path) {
     ok = 0;
   } else if ((uint64_t)js.st_size < (uint64_t)sector + 8 + pgsz) {
     ok = (uint64_t)npages * pgsz == (uint64_t)ds.st_size; /* no page: a rollback only truncates */
-  } else if ((img = malloc(pgsz + 4)) && (mine = malloc(pgsz)) && pread(fd, img, pgsz + 4, sector) == (ssize_t)pgsz + 4) {
+  } else if ((img = strata_malloc(pgsz + 4)) && (mine = strata_malloc(pgsz)) && pread(fd, img, pgsz + 4, sector) == (ssize_t)pgsz + 4) {
     uint32_t pgno = be32(img);
     uint64_t jid, jprev, id, prev;
     size_t hdr = pgno == 1 ? 100 : 0;
@@ -890,8 +891,8 @@ static int own_journal(int fd, const char *path) {
     ** first save adds them with save.prev 0, or has not written the page. */
     if (ok) ok = jid ? jid == id || jid == prev : !id || !prev;
   }
-  free(img);
-  free(mine);
+  strata_free(img);
+  strata_free(mine);
   close(dfd);
   return ok;
 }
@@ -899,7 +900,7 @@ static int own_journal(int fd, const char *path) {
 /* STRATA_OK when nothing beside path would write into it as SQLite opens it. */
 static strata_status check_beside(const char *path, const char *what, strata_error *err) {
   size_t n = strlen(path);
-  char *side = malloc(n + 9);
+  char *side = strata_malloc(n + 9);
   if (!side) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
   struct stat st;
   strata_status res = STRATA_OK;
@@ -921,7 +922,7 @@ static strata_status check_beside(const char *path, const char *what, strata_err
                              what, path, side);
     if (fd >= 0) close(fd);
   }
-  free(side);
+  strata_free(side);
   return res;
 }
 
@@ -931,7 +932,7 @@ static strata_status check_beside(const char *path, const char *what, strata_err
 ** first (as an open would), and the rename comes after. */
 static strata_status settle_journal(const char *path, strata_error *err) {
   size_t n = strlen(path);
-  char *journal = malloc(n + 9);
+  char *journal = strata_malloc(n + 9);
   if (!journal) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
   memcpy(journal, path, n);
   memcpy(journal + n, "-journal", 9);
@@ -958,7 +959,7 @@ static strata_status settle_journal(const char *path, strata_error *err) {
     sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
     sqlite3_close(db);
   }
-  free(journal);
+  strata_free(journal);
   return st;
 }
 
@@ -1061,10 +1062,8 @@ fail:;
 ** incremental only while the file is still exactly this one. */
 static void remember_file(strata_world *w, const char *path) {
   struct stat info;
-  char *copy = NULL;
-  if (stat(path, &info) == 0 && S_ISREG(info.st_mode) && (copy = malloc(strlen(path) + 1)))
-    strcpy(copy, path);
-  free(w->file.path);
+  char *copy = stat(path, &info) == 0 && S_ISREG(info.st_mode) ? strata_strdup(path) : NULL;
+  strata_free(w->file.path);
   w->file.path = copy;
   if (!copy) return;
   w->file.dev = (uint64_t)info.st_dev;
@@ -1202,17 +1201,14 @@ strata_status strata_world_save(strata_world *w, const char *path, const strata_
 
 void strata_mod_versions_free(strata_mod_version *mods, size_t n) {
   if (!mods) return;
-  for (size_t i = 0; i < n; i++) { free(mods[i].id); free(mods[i].version); }
-  free(mods);
+  for (size_t i = 0; i < n; i++) { strata_free(mods[i].id); strata_free(mods[i].version); }
+  strata_free(mods);
 }
 
 static char *col_dup(sqlite3_stmt *s, int col) {
   const unsigned char *t = sqlite3_column_text(s, col);
   if (!t) return NULL;
-  size_t n = (size_t)sqlite3_column_bytes(s, col);
-  char *p = malloc(n + 1);
-  if (p) { memcpy(p, t, n); p[n] = '\0'; }
-  return p;
+  return strata_strndup((const char *)t, (size_t)sqlite3_column_bytes(s, col));
 }
 
 static int is_empty_table(sqlite3_stmt *s, int col) {
@@ -1266,7 +1262,7 @@ static strata_status read_cells(strata_tilemap *m, sqlite3_stmt *s, int nc, chun
   /* The names are interned in the map's table (the world's) and the saved
   ** ids mapped to its ids. */
   size_t n = names.u.t->n;
-  strata_token *map = calloc(n + 1, sizeof *map);
+  strata_token *map = strata_calloc(n + 1, sizeof *map);
   if (!map) {
     st = strata_error_set(err, STRATA_EPARSE, "corrupt save: tiles of #%lld: out of memory", uid);
     goto out;
@@ -1309,7 +1305,7 @@ static strata_status read_cells(strata_tilemap *m, sqlite3_stmt *s, int nc, chun
 bad:
   st = strata_error_set(err, STRATA_EPARSE, "corrupt save: tile cells of #%lld", uid);
 out:
-  free(map);
+  strata_free(map);
   strata_value_clear(&names);
   return st;
 }
@@ -1626,7 +1622,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     }
     if (nmods == cap) {
       cap = cap ? cap * 2 : 8;
-      strata_mod_version *m = realloc(mods, cap * sizeof *m);
+      strata_mod_version *m = strata_realloc(mods, cap * sizeof *m);
       if (!m) { st = strata_error_set(err, STRATA_ENOMEM, "out of memory"); goto fail; }
       mods = m;
     }
@@ -1698,7 +1694,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     st = col_value(s, 4, &u.args, "subscription args", uid, err);
     if (!st && (st = strata_world_restore_subscription(w, &u, err))) st = refused_row(err, st, T_SUBS, uid);
     if (st) {
-      free(u.event); free(u.handler); strata_value_clear(&u.args);
+      strata_free(u.event); strata_free(u.handler); strata_value_clear(&u.args);
       goto fail;
     }
   }

@@ -1,5 +1,6 @@
 /* search.c - the search workspace and searches over a generic strata_graph. */
 #include "search_internal.h"
+#include "strata/alloc.h"
 
 #include <stdlib.h>
 
@@ -26,25 +27,25 @@ void strata_path_init(strata_path *p) { memset(p, 0, sizeof *p); }
 
 void strata_path_free(strata_path *p) {
   if (p == NULL) return;
-  free(p->nodes);
+  strata_free(p->nodes);
   memset(p, 0, sizeof *p);
 }
 
 strata_search *strata_search_new(strata_error *err) {
-  strata_search *s = calloc(1, sizeof *s);
+  strata_search *s = strata_calloc(1, sizeof *s);
   if (s == NULL) strata_error_set(err, STRATA_ENOMEM, "out of memory creating a search");
   return s;
 }
 
 void strata_search_free(strata_search *s) {
   if (s == NULL) return;
-  free(s->stamp);
-  free(s->parent);
-  free(s->g);
-  free(s->queue);
-  for (unsigned i = 0; i < RADIX_BUCKETS; i++) free(s->bucket[i].items);
-  free(s->order.items);
-  free(s);
+  strata_free(s->stamp);
+  strata_free(s->parent);
+  strata_free(s->g);
+  strata_free(s->queue);
+  for (unsigned i = 0; i < RADIX_BUCKETS; i++) strata_free(s->bucket[i].items);
+  strata_free(s->order.items);
+  strata_free(s);
 }
 
 uint64_t strata_search_expanded(const strata_search *s) { return s->expanded; }
@@ -60,7 +61,7 @@ size_t strata_search_memory(const strata_search *s) {
 
 int search_entry_grow(entry_list *l) {
   size_t cap = l->cap ? l->cap * 2 : 256;
-  heap_entry *items = realloc(l->items, cap * sizeof *items);
+  heap_entry *items = strata_realloc(l->items, cap * sizeof *items);
   if (items == NULL) return 0;
   l->items = items;
   l->cap = cap;
@@ -70,22 +71,22 @@ int search_entry_grow(entry_list *l) {
 int search_prepare(strata_search *s, uint32_t n, int need_queue) {
   if (n > s->cap) {
     /* Grow all arrays or none, so a failure leaves a usable workspace. */
-    uint32_t *stamp = calloc(n, sizeof *stamp);
-    uint32_t *parent = malloc((size_t)n * sizeof *parent);
-    double *g = malloc((size_t)n * sizeof *g);
-    uint32_t *queue = s->queue ? malloc((size_t)n * sizeof *queue) : NULL;
+    uint32_t *stamp = strata_calloc(n, sizeof *stamp);
+    uint32_t *parent = strata_malloc((size_t)n * sizeof *parent);
+    double *g = strata_malloc((size_t)n * sizeof *g);
+    uint32_t *queue = s->queue ? strata_malloc((size_t)n * sizeof *queue) : NULL;
     if (stamp == NULL || parent == NULL || g == NULL || (s->queue && queue == NULL)) {
-      free(stamp), free(parent), free(g), free(queue);
+      strata_free(stamp), strata_free(parent), strata_free(g), strata_free(queue);
       return 0;
     }
-    free(s->stamp), free(s->parent), free(s->g), free(s->queue);
+    strata_free(s->stamp), strata_free(s->parent), strata_free(s->g), strata_free(s->queue);
     s->stamp = stamp, s->parent = parent, s->g = g, s->queue = queue;
     s->cap = n;
     s->generation = 0;
   }
   if (need_queue && s->queue == NULL) {
     /* BFS needs a queue of every node; made lazily since most callers never use it. */
-    s->queue = malloc((size_t)(s->cap ? s->cap : 1) * sizeof *s->queue);
+    s->queue = strata_malloc((size_t)(s->cap ? s->cap : 1) * sizeof *s->queue);
     if (s->queue == NULL) return 0;
   }
   /* Stamps wrap after 2^31 searches: clear them once then. */
@@ -101,7 +102,7 @@ strata_status search_build_path(strata_search *s, uint32_t start, uint32_t goal,
   size_t len = 1;
   for (uint32_t v = goal; v != start; v = s->parent[v]) len++;
   if (len > out->cap) {
-    uint32_t *nodes = realloc(out->nodes, len * sizeof *nodes);
+    uint32_t *nodes = strata_realloc(out->nodes, len * sizeof *nodes);
     if (nodes == NULL)
       return strata_error_set(err, STRATA_ENOMEM, "out of memory for a %zu-node path", len);
     out->nodes = nodes;

@@ -9,6 +9,7 @@
 ** change of its bookkeeping).
 */
 #include "runtime_internal.h"
+#include "strata/alloc.h"
 
 #include <stdlib.h>
 
@@ -382,7 +383,7 @@ uint64_t strata_map_area(const strata_runtime *crt, uint64_t map, int64_t *floor
   strata_runtime *rt = (strata_runtime *)crt; /* the cache is not state */
   uint64_t stamp = world_changes(rt->w) + 1;
   struct map_area_slot *s = NULL;
-  if (rt->map_areas || (rt->map_areas = calloc(MAP_AREA_SLOTS, sizeof *rt->map_areas))) {
+  if (rt->map_areas || (rt->map_areas = strata_calloc(MAP_AREA_SLOTS, sizeof *rt->map_areas))) {
     s = &rt->map_areas[(map * UINT64_C(0x9E3779B97F4A7C15)) >> 32 & (MAP_AREA_SLOTS - 1)];
     if (s->map == map && s->stamp == stamp) {
       if (floor) *floor = s->floor;

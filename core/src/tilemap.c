@@ -1,5 +1,6 @@
 /* tilemap.c - token stacks per cell: edits, queries, rendering. */
 #include "tilemap_internal.h"
+#include "strata/alloc.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -32,16 +33,16 @@ strata_tilemap *strata_tilemap_new(int width, int height, strata_tokens *tokens,
                      width, height, STRATA_TILEMAP_SIDE_MAX, STRATA_TILEMAP_CELLS_MAX);
     return NULL;
   }
-  strata_tilemap *m = calloc(1, sizeof *m);
+  strata_tilemap *m = strata_calloc(1, sizeof *m);
   if (m == NULL) goto nomem;
   m->width = width;
   m->height = height;
   m->id = new_map_id();
-  m->cells = calloc((size_t)width * (size_t)height, sizeof *m->cells);
+  m->cells = strata_calloc((size_t)width * (size_t)height, sizeof *m->cells);
   if (m->cells == NULL) goto nomem;
   m->chunk_cols = ((uint32_t)width + TILEMAP_CHUNK - 1) >> TILEMAP_CHUNK_SHIFT;
   m->chunk_rows = ((uint32_t)height + TILEMAP_CHUNK - 1) >> TILEMAP_CHUNK_SHIFT;
-  m->chunk_rev = calloc((size_t)m->chunk_cols * m->chunk_rows, sizeof *m->chunk_rev);
+  m->chunk_rev = strata_calloc((size_t)m->chunk_cols * m->chunk_rows, sizeof *m->chunk_rev);
   if (m->chunk_rev == NULL) goto nomem;
   if (tokens != NULL) {
     strata_tokens_retain(tokens);
@@ -61,15 +62,15 @@ nomem:
 
 static void release_stacks(strata_tilemap *m) {
   for (uint32_t i = 0; i < m->stack_count; i++)
-    if (m->stacks[i].cap != SMALL_STACK) free(m->stacks[i].items);
-  free(m->stacks);
-  free(m->free_stacks);
+    if (m->stacks[i].cap != SMALL_STACK) strata_free(m->stacks[i].items);
+  strata_free(m->stacks);
+  strata_free(m->free_stacks);
   m->stacks = NULL;
   m->free_stacks = NULL;
   m->stack_count = m->stack_cap = m->free_count = 0;
   while (m->chunks) {
     small_chunk *next = m->chunks->next;
-    free(m->chunks);
+    strata_free(m->chunks);
     m->chunks = next;
   }
   m->small_free = NULL;
@@ -79,11 +80,11 @@ static void release_stacks(strata_tilemap *m) {
 void strata_tilemap_free(strata_tilemap *m) {
   if (m == NULL) return;
   release_stacks(m);
-  free(m->cells);
-  free(m->chunk_rev);
+  strata_free(m->cells);
+  strata_free(m->chunk_rev);
   strata_grid_search_free(m->search);
   strata_tokens_release(m->tokens);
-  free(m);
+  strata_free(m);
 }
 
 int strata_tilemap_width(const strata_tilemap *m) { return m->width; }
@@ -122,7 +123,7 @@ static strata_token *small_take(strata_tilemap *m) {
   if (b != NULL) return b;
   size_t blocks = m->chunks ? m->chunks->blocks * 2 : 128;
   if (blocks > 1024) blocks = 1024;
-  small_chunk *c = malloc(sizeof *c + blocks * SMALL_STACK * sizeof(strata_token));
+  small_chunk *c = strata_malloc(sizeof *c + blocks * SMALL_STACK * sizeof(strata_token));
   if (c == NULL) return NULL;
   c->next = m->chunks, c->blocks = blocks;
   m->chunks = c, m->small_left = blocks;
@@ -136,7 +137,7 @@ static void small_give(strata_tilemap *m, strata_token *b) {
 
 static void items_free(strata_tilemap *m, side_stack *st) {
   if (st->cap == SMALL_STACK) small_give(m, st->items);
-  else free(st->items);
+  else strata_free(st->items);
 }
 
 /* Takes a free side stack able to hold SMALL_STACK tokens; returns its
@@ -151,10 +152,10 @@ static int64_t stack_alloc(strata_tilemap *m) {
   } else {
     if (m->stack_count == m->stack_cap) {
       uint32_t ncap = m->stack_cap ? m->stack_cap * 2 : 256; /* 5 KB: a small layout's stacks at once */
-      side_stack *s = realloc(m->stacks, (size_t)ncap * sizeof *s);
+      side_stack *s = strata_realloc(m->stacks, (size_t)ncap * sizeof *s);
       if (s == NULL) { small_give(m, items); return -1; }
       m->stacks = s;
-      uint32_t *f = realloc(m->free_stacks, (size_t)ncap * sizeof *f);
+      uint32_t *f = strata_realloc(m->free_stacks, (size_t)ncap * sizeof *f);
       if (f == NULL) { small_give(m, items); return -1; }
       m->free_stacks = f;
       m->stack_cap = ncap;
@@ -177,12 +178,12 @@ static int stack_reserve(strata_tilemap *m, side_stack *st) {
   uint32_t ncap = st->cap * 2;
   strata_token *items;
   if (st->cap == SMALL_STACK) { /* out of its block */
-    items = malloc((size_t)ncap * sizeof *items);
+    items = strata_malloc((size_t)ncap * sizeof *items);
     if (items == NULL) return 0;
     memcpy(items, st->items, st->len * sizeof *items);
     small_give(m, st->items);
   } else {
-    items = realloc(st->items, (size_t)ncap * sizeof *items);
+    items = strata_realloc(st->items, (size_t)ncap * sizeof *items);
   }
   if (items == NULL) return 0;
   st->items = items;
@@ -259,19 +260,19 @@ int tilemap_cell_remove_first(strata_tilemap *m, uint32_t i, strata_token t) {
 
 strata_tilemap *strata_tilemap_clone(const strata_tilemap *m, strata_error *err) {
   size_t n = (size_t)m->width * (size_t)m->height;
-  strata_tilemap *c = calloc(1, sizeof *c);
+  strata_tilemap *c = strata_calloc(1, sizeof *c);
   if (c == NULL) goto nomem;
   c->width = m->width;
   c->height = m->height;
   c->revision = m->revision;
   c->id = new_map_id();
   c->origin = m->id;
-  c->cells = malloc(n * sizeof *c->cells);
+  c->cells = strata_malloc(n * sizeof *c->cells);
   if (c->cells == NULL) goto nomem;
   memcpy(c->cells, m->cells, n * sizeof *c->cells);
   size_t nchunks = (size_t)m->chunk_cols * m->chunk_rows;
   c->chunk_cols = m->chunk_cols, c->chunk_rows = m->chunk_rows;
-  c->chunk_rev = malloc(nchunks * sizeof *c->chunk_rev);
+  c->chunk_rev = strata_malloc(nchunks * sizeof *c->chunk_rev);
   if (c->chunk_rev == NULL) goto nomem;
   memcpy(c->chunk_rev, m->chunk_rev, nchunks * sizeof *c->chunk_rev);
   if (m->private_tokens) {
@@ -284,8 +285,8 @@ strata_tilemap *strata_tilemap_clone(const strata_tilemap *m, strata_error *err)
   if (m->stack_cap > 0) {
     /* Stacks keep their indices (the cells name them); the small ones move
     ** into one chunk holding them all. */
-    c->stacks = malloc((size_t)m->stack_cap * sizeof *c->stacks);
-    c->free_stacks = malloc((size_t)m->stack_cap * sizeof *c->free_stacks);
+    c->stacks = strata_malloc((size_t)m->stack_cap * sizeof *c->stacks);
+    c->free_stacks = strata_malloc((size_t)m->stack_cap * sizeof *c->free_stacks);
     if (c->stacks == NULL || c->free_stacks == NULL) goto nomem;
     c->stack_cap = m->stack_cap;
     memcpy(c->free_stacks, m->free_stacks, (size_t)m->free_count * sizeof *c->free_stacks);
@@ -294,7 +295,7 @@ strata_tilemap *strata_tilemap_clone(const strata_tilemap *m, strata_error *err)
     for (uint32_t i = 0; i < m->stack_count; i++) small += m->stacks[i].cap == SMALL_STACK;
     strata_token *block = NULL;
     if (small > 0) {
-      small_chunk *ch = malloc(sizeof *ch + small * SMALL_STACK * sizeof(strata_token));
+      small_chunk *ch = strata_malloc(sizeof *ch + small * SMALL_STACK * sizeof(strata_token));
       if (ch == NULL) goto nomem;
       ch->next = NULL, ch->blocks = small;
       c->chunks = ch; /* small_left stays 0: every block is handed out below */
@@ -307,7 +308,7 @@ strata_tilemap *strata_tilemap_clone(const strata_tilemap *m, strata_error *err)
         st.items = block;
         block += SMALL_STACK;
       } else if (st.cap > 0) {
-        strata_token *items = malloc((size_t)st.cap * sizeof *items);
+        strata_token *items = strata_malloc((size_t)st.cap * sizeof *items);
         if (items == NULL) goto nomem;
         memcpy(items, st.items, st.len * sizeof *items);
         st.items = items;
@@ -530,12 +531,12 @@ strata_status strata_tilemap_render(const strata_tilemap *m, const strata_render
   unsigned char *marked = NULL;
   size_t overlay_len = strlen(overlay_glyph);
   if (overlay != NULL && overlay->len > 0) {
-    marked = calloc((cells + 7) / 8, 1);
+    marked = strata_calloc((cells + 7) / 8, 1);
     if (marked == NULL) goto nomem;
     for (size_t k = 0; k < overlay->len; k++) {
       uint32_t i = overlay->nodes[k];
       if (i >= cells) {
-        free(marked);
+        strata_free(marked);
         return strata_error_set(err, STRATA_EARG, "path cell index %u is outside the map", i);
       }
       marked[i / 8] |= (unsigned char)(1u << (i % 8));
@@ -546,7 +547,7 @@ strata_status strata_tilemap_render(const strata_tilemap *m, const strata_render
   for (int pass = 0; pass < 2; pass++) {
     char *buf = NULL, *p = NULL;
     if (pass == 1) {
-      buf = p = malloc(total + 1);
+      buf = p = strata_malloc(total + 1);
       if (buf == NULL) goto nomem;
     }
     for (int y = 0; y < m->height; y++) {
@@ -580,10 +581,10 @@ strata_status strata_tilemap_render(const strata_tilemap *m, const strata_render
       if (len) *len = total;
     }
   }
-  free(marked);
+  strata_free(marked);
   return STRATA_OK;
 nomem:
-  free(marked);
+  strata_free(marked);
   return strata_error_set(err, STRATA_ENOMEM, "out of memory rendering a %dx%d map", m->width,
                           m->height);
 }

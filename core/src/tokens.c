@@ -1,5 +1,6 @@
 /* tokens.c - the token table: interned names (open addressing) and traits. */
 #include "strata/tokens.h"
+#include "strata/alloc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -29,35 +30,34 @@ static uint64_t hash_name(const char *s, size_t len) {
 }
 
 strata_tokens *strata_tokens_new(strata_error *err) {
-  strata_tokens *t = calloc(1, sizeof *t);
+  strata_tokens *t = strata_calloc(1, sizeof *t);
   if (t == NULL) goto nomem;
   t->refs = 1;
   t->slot_mask = 63;
-  t->slots = calloc(t->slot_mask + 1, sizeof *t->slots);
+  t->slots = strata_calloc(t->slot_mask + 1, sizeof *t->slots);
   if (t->slots == NULL) goto nomem;
   return t;
 nomem:
-  free(t);
+  strata_free(t);
   strata_error_set(err, STRATA_ENOMEM, "out of memory creating a token table");
   return NULL;
 }
 
 strata_tokens *strata_tokens_clone(const strata_tokens *src, strata_error *err) {
-  strata_tokens *t = calloc(1, sizeof *t);
+  strata_tokens *t = strata_calloc(1, sizeof *t);
   if (t == NULL) goto nomem;
   t->refs = 1;
   t->revision = src->revision;
   t->slot_mask = src->slot_mask;
-  t->slots = malloc((size_t)(src->slot_mask + 1) * sizeof *t->slots);
-  t->entries = malloc((size_t)(src->cap ? src->cap : 1) * sizeof *t->entries);
+  t->slots = strata_malloc((size_t)(src->slot_mask + 1) * sizeof *t->slots);
+  t->entries = strata_malloc((size_t)(src->cap ? src->cap : 1) * sizeof *t->entries);
   if (t->slots == NULL || t->entries == NULL) goto nomem;
   memcpy(t->slots, src->slots, (size_t)(src->slot_mask + 1) * sizeof *t->slots);
   t->cap = src->cap ? src->cap : 1;
   for (uint32_t i = 0; i < src->count; i++) {
     t->entries[i] = src->entries[i];
-    t->entries[i].name = malloc(src->entries[i].len + 1);
+    t->entries[i].name = strata_strndup(src->entries[i].name, src->entries[i].len);
     if (t->entries[i].name == NULL) goto nomem;
-    memcpy(t->entries[i].name, src->entries[i].name, src->entries[i].len + 1);
     t->count = i + 1;
   }
   return t;
@@ -71,10 +71,10 @@ void strata_tokens_retain(strata_tokens *t) { t->refs++; }
 
 void strata_tokens_release(strata_tokens *t) {
   if (t == NULL || --t->refs > 0) return;
-  for (uint32_t i = 0; i < t->count; i++) free(t->entries[i].name);
-  free(t->entries);
-  free(t->slots);
-  free(t);
+  for (uint32_t i = 0; i < t->count; i++) strata_free(t->entries[i].name);
+  strata_free(t->entries);
+  strata_free(t->slots);
+  strata_free(t);
 }
 
 /* The slot where name is, or the free slot where it would go. */
@@ -91,14 +91,14 @@ static uint32_t *find_slot(const strata_tokens *t, const char *name, size_t len,
 
 static int grow_slots(strata_tokens *t) {
   uint32_t mask = t->slot_mask * 2 + 1;
-  uint32_t *slots = calloc((size_t)mask + 1, sizeof *slots);
+  uint32_t *slots = strata_calloc((size_t)mask + 1, sizeof *slots);
   if (slots == NULL) return 0;
   for (uint32_t id = 1; id <= t->count; id++) {
     uint32_t i = (uint32_t)t->entries[id - 1].hash & mask;
     while (slots[i] != 0) i = (i + 1) & mask;
     slots[i] = id;
   }
-  free(t->slots);
+  strata_free(t->slots);
   t->slots = slots;
   t->slot_mask = mask;
   return 1;
@@ -129,16 +129,14 @@ strata_token strata_tokens_intern(strata_tokens *t, const char *name, size_t len
   }
   if (t->count == t->cap) {
     uint32_t cap = t->cap ? t->cap * 2 : 16;
-    token_entry *entries = realloc(t->entries, (size_t)cap * sizeof *entries);
+    token_entry *entries = strata_realloc(t->entries, (size_t)cap * sizeof *entries);
     if (entries == NULL) goto nomem;
     t->entries = entries;
     t->cap = cap;
   }
   token_entry *e = &t->entries[t->count];
-  e->name = malloc(len + 1);
+  e->name = strata_strndup(name, len);
   if (e->name == NULL) goto nomem;
-  memcpy(e->name, name, len);
-  e->name[len] = '\0';
   e->len = len;
   e->hash = h;
   e->defined = 0;

@@ -1,5 +1,6 @@
 /* uidset.c - a set of uids, and a map from uids, by open addressing (see uidset.h). */
 #include "uidset.h"
+#include "strata/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,11 +27,11 @@ int uidset_add(uidset *s, uint64_t uid) {
   if (uidset_has(s, uid)) return 1;
   if ((s->n + 1) * 2 > s->cap) {
     size_t cap = s->cap ? s->cap * 2 : 64;
-    uint64_t *keys = calloc(cap, sizeof *keys);
+    uint64_t *keys = strata_calloc(cap, sizeof *keys);
     if (!keys) return 0;
     for (size_t i = 0; i < s->cap; i++)
       if (s->keys[i]) put(keys, cap, s->keys[i]);
-    free(s->keys);
+    strata_free(s->keys);
     s->keys = keys;
     s->cap = cap;
   }
@@ -49,7 +50,7 @@ void uidset_clear(uidset *s) {
 }
 
 void uidset_free(uidset *s) {
-  free(s->keys);
+  strata_free(s->keys);
   s->keys = NULL;
   s->n = s->cap = 0;
 }
@@ -80,11 +81,11 @@ int uidmap_reserve(uidmap *m, size_t n) {
   if (n * 2 <= m->cap) return 1;
   size_t cap = m->cap ? m->cap : 64;
   while (n * 2 > cap) cap *= 2;
-  uidmap_entry *e = calloc(cap, sizeof *e);
+  uidmap_entry *e = strata_calloc(cap, sizeof *e);
   if (!e) return 0;
   for (size_t i = 0; i < m->cap; i++)
     if (m->e[i].uid) map_put(e, cap, m->e[i]);
-  free(m->e);
+  strata_free(m->e);
   m->e = e;
   m->cap = cap;
   return 1;
@@ -119,7 +120,7 @@ void uidmap_del(uidmap *m, uint64_t uid) {
 }
 
 void uidmap_free(uidmap *m) {
-  free(m->e);
+  strata_free(m->e);
   m->e = NULL;
   m->n = m->cap = 0;
 }

@@ -4,16 +4,10 @@
 ** world record (sys.uniques, sys.placed).
 */
 #include "runtime_internal.h"
+#include "strata/alloc.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
-
-static char *dup_str(const char *s) {
-  size_t n = strlen(s) + 1;
-  char *p = malloc(n);
-  if (p) memcpy(p, s, n);
-  return p;
-}
 
 /* The floor of the parent an entrance of u stands on. */
 static int64_t on_floor(const strata_runtime *rt, const strata_unique_def *u, uint64_t parent) {
@@ -106,7 +100,7 @@ strata_status strata_unique_area(strata_runtime *rt, const char *id, uint64_t *a
 strata_status unique_place(strata_runtime *rt, uint64_t area, int64_t n, strata_error *err) {
   const char *own = strata_area_unique_id(rt, area);
   if (!own) return STRATA_OK;
-  char *id = dup_str(own); /* the area's records change below */
+  char *id = strata_strdup(own); /* the area's records change below */
   if (!id) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
   strata_status st = STRATA_OK;
   const strata_unique_def *u;
@@ -116,7 +110,7 @@ strata_status unique_place(strata_runtime *rt, uint64_t area, int64_t n, strata_
     st = strata_unique_area(rt, u->id, &child, err);
     if (!st) st = ensure_entrance(rt, u, err);
   }
-  free(id);
+  strata_free(id);
   return st;
 }
 
@@ -145,7 +139,7 @@ strata_status strata_regenerate_child_maps(strata_runtime *rt, uint64_t map, uin
   uint64_t area = strata_map_area(rt, map, &floor);
   const char *own = area ? strata_area_unique_id(rt, area) : NULL;
   if (!own) return STRATA_OK;
-  char *id = dup_str(own);
+  char *id = strata_strdup(own);
   if (!id) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
   strata_status st = rt_begin(rt, err);
   size_t count = 0;
@@ -157,7 +151,7 @@ strata_status strata_regenerate_child_maps(strata_runtime *rt, uint64_t map, uin
     if (!st && out && count < cap) out[count] = child;
     count++;
   }
-  free(id);
+  strata_free(id);
   if (rt_end(rt, st)) return st;
   if (n) *n = count;
   return STRATA_OK;

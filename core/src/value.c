@@ -1,5 +1,6 @@
 /* value.c - the serializable value tree: copy, equality, tables, encoding. */
 #include "strata/value.h"
+#include "strata/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,10 +18,8 @@ static strata_status nomem(strata_error *err) {
 }
 
 strata_status strata_value_string(strata_value *out, const char *s, size_t len, strata_error *err) {
-  char *p = malloc(len + 1);
+  char *p = strata_strndup(len ? s : "", len);
   if (!p) return nomem(err);
-  if (len) memcpy(p, s, len);
-  p[len] = '\0';
   *out = strata_value_nil();
   out->type = STRATA_VSTRING;
   out->u.str.s = p;
@@ -38,7 +37,7 @@ static strata_value *inline_keys(const strata_vtable *t) { return (strata_value 
 static int arrays_inline(const strata_vtable *t) { return t->keys == inline_keys(t); }
 
 static strata_status table_sized(strata_value *out, size_t n, strata_error *err) {
-  strata_vtable *t = calloc(1, sizeof *t + 2 * n * sizeof(strata_value));
+  strata_vtable *t = strata_calloc(1, sizeof *t + 2 * n * sizeof(strata_value));
   if (!t) return nomem(err);
   if (n) {
     t->keys = inline_keys(t);
@@ -56,7 +55,7 @@ strata_status strata_value_table(strata_value *out, strata_error *err) { return 
 void strata_value_clear(strata_value *v) {
   if (!v) return;
   if (v->type == STRATA_VSTRING) {
-    free(v->u.str.s);
+    strata_free(v->u.str.s);
   } else if (v->type == STRATA_VTABLE) {
     strata_vtable *t = v->u.t;
     for (size_t i = 0; i < t->n; i++) {
@@ -64,11 +63,11 @@ void strata_value_clear(strata_value *v) {
       strata_value_clear(&t->vals[i]);
     }
     if (!arrays_inline(t)) {
-      free(t->keys);
-      free(t->vals);
+      strata_free(t->keys);
+      strata_free(t->vals);
     }
-    free(t->slots);
-    free(t);
+    strata_free(t->slots);
+    strata_free(t);
   }
   *v = strata_value_nil();
 }
@@ -136,9 +135,9 @@ static void index_put(strata_vtable *t, size_t i) {
 static int index_build(strata_vtable *t, size_t cap) {
   size_t n = 16; /* a power of two, for the mask */
   while (n < 2 * cap || n < 2 * (STRATA_VTABLE_INDEX_MIN + 1)) n *= 2;
-  size_t *slots = calloc(n, sizeof *slots);
+  size_t *slots = strata_calloc(n, sizeof *slots);
   if (!slots) return 0;
-  free(t->slots);
+  strata_free(t->slots);
   t->slots = slots;
   t->nslots = n;
   for (size_t i = 0; i < t->n; i++) index_put(t, i);
@@ -243,17 +242,17 @@ strata_status strata_vtable_set(strata_vtable *t, const strata_value *key, strat
   if (t->n == t->cap) {
     size_t cap = t->cap ? t->cap * 2 : 4;
     if (arrays_inline(t)) { /* out of the header's block, which keeps its room unused */
-      strata_value *k = malloc(cap * sizeof *k), *v = malloc(cap * sizeof *v);
-      if (!k || !v) { free(k); free(v); return nomem(err); }
+      strata_value *k = strata_malloc(cap * sizeof *k), *v = strata_malloc(cap * sizeof *v);
+      if (!k || !v) { strata_free(k); strata_free(v); return nomem(err); }
       memcpy(k, t->keys, t->n * sizeof *k);
       memcpy(v, t->vals, t->n * sizeof *v);
       t->keys = k;
       t->vals = v;
     } else {
-      strata_value *k = realloc(t->keys, cap * sizeof *k);
+      strata_value *k = strata_realloc(t->keys, cap * sizeof *k);
       if (!k) return nomem(err);
       t->keys = k;
-      strata_value *v = realloc(t->vals, cap * sizeof *v);
+      strata_value *v = strata_realloc(t->vals, cap * sizeof *v);
       if (!v) return nomem(err);
       t->vals = v;
     }
@@ -276,7 +275,7 @@ strata_status strata_vtable_set(strata_vtable *t, const strata_value *key, strat
 /* ---- encoding --------------------------------------------------------------- */
 
 void strata_buffer_free(strata_buffer *b) {
-  free(b->data);
+  strata_free(b->data);
   b->data = NULL;
   b->len = b->cap = 0;
 }
@@ -285,7 +284,7 @@ static int put(strata_buffer *b, const void *p, size_t n) {
   if (b->len + n > b->cap) {
     size_t cap = b->cap ? b->cap : 64;
     while (cap < b->len + n) cap *= 2;
-    unsigned char *d = realloc(b->data, cap);
+    unsigned char *d = strata_realloc(b->data, cap);
     if (!d) return 0;
     b->data = d;
     b->cap = cap;
@@ -394,13 +393,13 @@ static int has_duplicate_key(const strata_vtable *t) {
         if (key_equal(&t->keys[i], &t->keys[j])) return 1;
     return 0;
   }
-  const strata_value **order = malloc(t->n * sizeof *order);
+  const strata_value **order = strata_malloc(t->n * sizeof *order);
   if (!order) return 1;
   for (size_t i = 0; i < t->n; i++) order[i] = &t->keys[i];
   qsort(order, t->n, sizeof *order, key_cmp);
   int dup = 0;
   for (size_t i = 1; i < t->n && !dup; i++) dup = key_cmp(&order[i - 1], &order[i]) == 0;
-  free(order);
+  strata_free(order);
   return dup;
 }
 

@@ -4,6 +4,7 @@
 ** (world_txn.c) what it is about to change: one test of w->depth otherwise.
 */
 #include "world_internal.h"
+#include "strata/alloc.h"
 
 #include <stdlib.h>
 #include <math.h>
@@ -11,14 +12,6 @@
 
 static strata_status nomem(strata_error *err) {
   return strata_error_set(err, STRATA_ENOMEM, "out of memory");
-}
-
-char *world_dup_str(const char *s) {
-  if (!s) return NULL;
-  size_t n = strlen(s) + 1;
-  char *p = malloc(n);
-  if (p) memcpy(p, s, n);
-  return p;
 }
 
 /* FNV-1a of a name: where it goes in w->names. */
@@ -36,7 +29,7 @@ char *world_name(strata_world *w, const char *s) {
       if (strcmp(w->names[i], s) == 0) return w->names[i];
   if (2 * (w->nnames + 1) > w->names_cap) {
     size_t cap = w->names_cap ? 2 * w->names_cap : 16;
-    char **t = calloc(cap, sizeof *t);
+    char **t = strata_calloc(cap, sizeof *t);
     if (!t) return NULL;
     for (size_t k = 0; k < w->names_cap; k++)
       if (w->names[k]) {
@@ -44,12 +37,12 @@ char *world_name(strata_world *w, const char *s) {
         while (t[j]) j = (j + 1) & (cap - 1);
         t[j] = w->names[k];
       }
-    free(w->names);
+    strata_free(w->names);
     w->names = t;
     w->names_cap = cap;
     for (i = name_hash(s) & (cap - 1); t[i]; i = (i + 1) & (cap - 1)) {}
   }
-  char *copy = world_dup_str(s);
+  char *copy = strata_strdup(s);
   if (!copy) return NULL;
   w->nnames++;
   return w->names[i] = copy;
@@ -60,7 +53,7 @@ static int grow(void **arr, size_t *cap, size_t need, size_t elem) {
   if (need <= *cap) return 1;
   size_t c = *cap ? *cap : 16;
   while (c < need) c *= 2;
-  void *p = realloc(*arr, c * elem);
+  void *p = strata_realloc(*arr, c * elem);
   if (!p) return 0;
   *arr = p;
   *cap = c;
@@ -68,9 +61,9 @@ static int grow(void **arr, size_t *cap, size_t need, size_t elem) {
 }
 
 strata_world *strata_world_new(uint64_t seed, strata_error *err) {
-  strata_world *w = calloc(1, sizeof *w);
+  strata_world *w = strata_calloc(1, sizeof *w);
   if (!w) { nomem(err); return NULL; }
-  if (!(w->tokens = strata_tokens_new(err))) { free(w); return NULL; }
+  if (!(w->tokens = strata_tokens_new(err))) { strata_free(w); return NULL; }
   w->seed = seed;
   w->next_uid = 1;
   w->timers_sorted = 1;
@@ -82,18 +75,18 @@ void world_object_free(strata_object *o) {
   strata_value_clear(&o->tags);
   strata_value_clear(&o->props);
   strata_tilemap_free(o->tilemap);
-  free(o);
+  strata_free(o);
 }
 
 void strata_timer_clear(strata_timer *t) {
-  free(t->handler);
+  strata_free(t->handler);
   t->handler = NULL;
   strata_value_clear(&t->args);
 }
 
 void world_sub_clear(strata_subscription *s) {
-  free(s->event);
-  free(s->handler);
+  strata_free(s->event);
+  strata_free(s->handler);
   strata_value_clear(&s->args);
 }
 
@@ -104,24 +97,24 @@ void strata_world_free(strata_world *w) {
   world_bymap_free(w);
   for (size_t i = 0; i < w->npages; i++) {
     for (size_t j = 0; j < WORLD_PAGE_SLOTS; j++) world_object_free(w->pages[i]->slot[j]);
-    free(w->pages[i]);
+    strata_free(w->pages[i]);
   }
-  free(w->pages);
-  free(w->page_hash);
-  free(w->kinds);
-  for (size_t i = 0; i < w->names_cap; i++) free(w->names[i]);
-  free(w->names);
-  for (size_t i = 0; i < w->nstreams; i++) free(w->streams[i].key);
-  free(w->streams);
-  free(w->stream_slots);
-  free(w->lent);
+  strata_free(w->pages);
+  strata_free(w->page_hash);
+  strata_free(w->kinds);
+  for (size_t i = 0; i < w->names_cap; i++) strata_free(w->names[i]);
+  strata_free(w->names);
+  for (size_t i = 0; i < w->nstreams; i++) strata_free(w->streams[i].key);
+  strata_free(w->streams);
+  strata_free(w->stream_slots);
+  strata_free(w->lent);
   for (size_t i = 0; i < w->ntimers; i++) strata_timer_clear(&w->timers[i]);
-  free(w->timers);
+  strata_free(w->timers);
   uidmap_free(&w->timer_at);
   for (size_t i = 0; i < w->nsubs; i++) world_sub_clear(&w->subs[i]);
-  free(w->subs);
+  strata_free(w->subs);
   strata_tokens_release(w->tokens);
-  free(w);
+  strata_free(w);
 }
 
 uint64_t strata_world_seed(const strata_world *w) { return w->seed; }
@@ -160,14 +153,14 @@ static obj_page *find_page(const strata_world *w, uint64_t no) {
 static int rehash(strata_world *w, size_t want) {
   size_t cap = 16;
   while (cap < want * 2) cap *= 2;
-  obj_page **h = calloc(cap, sizeof *h);
+  obj_page **h = strata_calloc(cap, sizeof *h);
   if (!h) return 0;
   for (size_t k = 0; k < w->npages; k++) {
     size_t i = page_hash_of(w->pages[k]->no, cap);
     while (h[i]) i = (i + 1) & (cap - 1);
     h[i] = w->pages[k];
   }
-  free(w->page_hash);
+  strata_free(w->page_hash);
   w->page_hash = h;
   w->hash_cap = cap;
   return 1;
@@ -195,7 +188,7 @@ static strata_object **make_slot(strata_world *w, uint64_t uid) {
   if (!p) {
     if (!grow((void **)&w->pages, &w->pages_cap, w->npages + 1, sizeof *w->pages)) return NULL;
     if ((w->npages + 1) * 2 > w->hash_cap && !rehash(w, w->npages + 1)) return NULL;
-    if (!(p = calloc(1, sizeof *p))) return NULL;
+    if (!(p = strata_calloc(1, sizeof *p))) return NULL;
     p->no = no;
     size_t at = page_index(w, no);
     memmove(w->pages + at + 1, w->pages + at, (w->npages - at) * sizeof *w->pages);
@@ -273,7 +266,7 @@ void world_slot_clear(strata_world *w, uint64_t uid, int may_free) {
   size_t at = page_index(w, no);
   memmove(w->pages + at, w->pages + at + 1, (w->npages - at - 1) * sizeof *w->pages);
   w->npages--;
-  free(p);
+  strata_free(p);
   /* Rebuilt in place, at the same size: nothing to allocate, nothing to fail. */
   size_t cap = w->hash_cap;
   memset(w->page_hash, 0, cap * sizeof *w->page_hash);
@@ -309,7 +302,7 @@ static strata_status place_object(strata_world *w, strata_object *o, strata_erro
 strata_status strata_world_create(strata_world *w, const char *kind, const char *archetype,
                                   uint64_t *uid, strata_error *err) {
   if (!kind || !*kind) return strata_error_set(err, STRATA_EARG, "an object needs a kind");
-  object_rec *r = calloc(1, sizeof *r);
+  object_rec *r = strata_calloc(1, sizeof *r);
   if (!r) return nomem(err);
   strata_object *o = &r->o;
   o->uid = w->next_uid;
@@ -334,14 +327,14 @@ static strata_status not_in_savepoint(strata_error *err) {
 
 strata_status strata_world_restore_object(strata_world *w, strata_object *o, strata_error *err) {
   if (w->depth) return not_in_savepoint(err);
-  object_rec *r = calloc(1, sizeof *r);
+  object_rec *r = strata_calloc(1, sizeof *r);
   if (!r) return nomem(err);
   r->o = *o;
   if (o->tags.type == STRATA_VTABLE && !o->tags.u.t->n) strata_value_clear(&r->o.tags); /* none: nil */
   r->o.kind = world_name(w, o->kind);
   r->o.archetype = world_name(w, o->archetype);
   strata_status st = !r->o.kind || (o->archetype && !r->o.archetype) ? nomem(err) : place_object(w, &r->o, err);
-  if (st) { free(r); return st; }
+  if (st) { strata_free(r); return st; }
   memset(o, 0, sizeof *o);
   return STRATA_OK;
 }
@@ -547,9 +540,9 @@ static int index_streams(strata_world *w) {
   size_t need = 16;
   while (need < 2 * w->nstreams) need *= 2;
   if (w->streams_indexed > w->nstreams || need > w->stream_slots_cap) {
-    size_t *slots = calloc(need, sizeof *slots);
+    size_t *slots = strata_calloc(need, sizeof *slots);
     if (!slots) return 0;
-    free(w->stream_slots);
+    strata_free(w->stream_slots);
     w->stream_slots = slots;
     w->stream_slots_cap = need;
     w->streams_indexed = 0;
@@ -577,7 +570,7 @@ static stream *add_stream(strata_world *w, const char *key, strata_error *err) {
   if (w->depth && txn_stream_added(w, err)) return NULL;
   char *k = NULL;
   if (!grow((void **)&w->streams, &w->streams_cap, w->nstreams + 1, sizeof *w->streams) ||
-      !(k = world_dup_str(key))) {
+      !(k = strata_strdup(key))) {
     if (w->depth) txn_drop_last(w);
     nomem(err);
     return NULL;
@@ -722,9 +715,9 @@ strata_status strata_world_schedule(strata_world *w, double due, double every,
   t.handler = (char *)handler;
   strata_status st = check_timer(&t, err);
   if (st) return st;
-  t.handler = world_dup_str(handler);
+  t.handler = strata_strdup(handler);
   if (!t.handler) return nomem(err);
-  if (args && (st = strata_value_copy(&t.args, args, err))) { free(t.handler); return st; }
+  if (args && (st = strata_value_copy(&t.args, args, err))) { strata_free(t.handler); return st; }
   t.uid = w->next_uid;
   if (w->depth && (st = txn_timer_added(w, t.uid, err))) { strata_timer_clear(&t); return st; }
   if ((st = world_insert_timer(w, &t, err))) {
@@ -797,10 +790,10 @@ strata_status strata_world_fire(strata_world *w, uint64_t uid, strata_timer *out
     copy.uid = t->uid;
     copy.due = t->due;
     copy.every = t->every;
-    copy.handler = world_dup_str(t->handler);
+    copy.handler = strata_strdup(t->handler);
     st = copy.handler ? strata_value_copy(&copy.args, &t->args, err) : nomem(err);
     if (st) {
-      free(copy.handler);
+      strata_free(copy.handler);
       if (w->depth) txn_drop_last(w);
       return st;
     }
@@ -884,8 +877,8 @@ strata_status strata_world_subscribe(strata_world *w, uint64_t object, const cha
   s.uid = w->next_uid;
   s.object = object;
   s.priority = priority;
-  s.event = world_dup_str(event);
-  s.handler = world_dup_str(handler);
+  s.event = strata_strdup(event);
+  s.handler = strata_strdup(handler);
   strata_status st = (!s.event || !s.handler) ? nomem(err) : STRATA_OK;
   if (!st && args) st = strata_value_copy(&s.args, args, err);
   if (!st && w->depth && (st = txn_sub_added(w, s.uid, err))) { world_sub_clear(&s); return st; }

@@ -12,6 +12,7 @@
 ** objects, or scans them when that fails too.
 */
 #include "world_internal.h"
+#include "strata/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,7 @@ static struct bymap_entry *find(const strata_world *w, uint64_t map) {
 /* The table at twice the size: 1, or 0 when out of memory (left as it was). */
 static int grow_table(strata_world *w) {
   size_t cap = w->bymap_cap ? w->bymap_cap * 2 : 16;
-  struct bymap_entry *t = calloc(cap, sizeof *t);
+  struct bymap_entry *t = strata_calloc(cap, sizeof *t);
   if (!t) return 0;
   for (size_t k = 0; k < w->bymap_cap; k++) {
     if (!w->bymap[k].map) continue;
@@ -40,7 +41,7 @@ static int grow_table(strata_world *w) {
     while (t[i].map) i = (i + 1) & (cap - 1);
     t[i] = w->bymap[k];
   }
-  free(w->bymap);
+  strata_free(w->bymap);
   w->bymap = t;
   w->bymap_cap = cap;
   return 1;
@@ -63,7 +64,7 @@ static struct bymap_entry *make(strata_world *w, uint64_t map) {
 ** (no tombstones: a lookup stops at the first empty slot). */
 static void drop_slot(strata_world *w, size_t i) {
   size_t mask = w->bymap_cap - 1;
-  free(w->bymap[i].uids);
+  strata_free(w->bymap[i].uids);
   memset(&w->bymap[i], 0, sizeof w->bymap[i]);
   w->bymap_n--;
   for (size_t j = (i + 1) & mask; w->bymap[j].map; j = (j + 1) & mask) {
@@ -88,7 +89,7 @@ static size_t position(const struct bymap_entry *e, uint64_t uid) {
 }
 
 static void clear_all(strata_world *w) {
-  for (size_t i = 0; i < w->bymap_cap; i++) free(w->bymap[i].uids);
+  for (size_t i = 0; i < w->bymap_cap; i++) strata_free(w->bymap[i].uids);
   if (w->bymap_cap) memset(w->bymap, 0, w->bymap_cap * sizeof *w->bymap);
   w->bymap_n = 0;
 }
@@ -98,7 +99,7 @@ void world_bymap_add(strata_world *w, const strata_object *o) {
   struct bymap_entry *e = make(w, o->map);
   if (e && e->n == e->cap) {
     size_t cap = e->cap ? e->cap * 2 : 4;
-    uint64_t *u = realloc(e->uids, cap * sizeof *u);
+    uint64_t *u = strata_realloc(e->uids, cap * sizeof *u);
     if (u) e->uids = u, e->cap = cap;
   }
   if (!e || e->n == e->cap) {
@@ -124,7 +125,7 @@ void world_bymap_remove(strata_world *w, const strata_object *o) {
 
 void world_bymap_free(strata_world *w) {
   clear_all(w);
-  free(w->bymap);
+  strata_free(w->bymap);
   w->bymap = NULL;
   w->bymap_cap = 0;
 }

@@ -7,6 +7,7 @@
 ** "write everything" rather than an error for the edit.
 */
 #include "world_internal.h"
+#include "strata/alloc.h"
 
 #include <stdlib.h>
 
@@ -36,6 +37,6 @@ void world_dirty_reset(strata_world *w) {
 void world_dirty_free(strata_world *w) {
   uidset_free(&w->dirty);
   uidset_free(&w->maps);
-  free(w->file.path);
+  strata_free(w->file.path);
   w->file.path = NULL;
 }

@@ -15,6 +15,7 @@
 */
 #include "tilemap_internal.h" /* tilemap_restore */
 #include "world_internal.h"
+#include "strata/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -88,7 +89,7 @@ static strata_status nomem(strata_error *err) {
 static journal_entry *reserve(strata_world *w, strata_error *err) {
   if (w->njournal == w->journal_cap) {
     size_t cap = w->journal_cap ? w->journal_cap * 2 : 32;
-    journal_entry *j = realloc(w->journal, cap * sizeof *j);
+    journal_entry *j = strata_realloc(w->journal, cap * sizeof *j);
     if (!j) { nomem(err); return NULL; }
     w->journal = j;
     w->journal_cap = cap;
@@ -104,7 +105,7 @@ static void discard(journal_entry *e) {
   switch (e->kind) {
   case J_DELETED:
     for (size_t i = 0; i < e->u.deleted.nsubs; i++) world_sub_clear(&e->u.deleted.subs[i]);
-    free(e->u.deleted.subs);
+    strata_free(e->u.deleted.subs);
     world_object_free(&e->u.deleted.r->o);
     break;
   case J_FIELDS:
@@ -113,7 +114,7 @@ static void discard(journal_entry *e) {
     break;
   case J_PATH:
     for (size_t i = 0; i < e->u.path.n; i++) strata_value_clear(&e->u.path.keys[i]);
-    free(e->u.path.keys);
+    strata_free(e->u.path.keys);
     strata_value_clear(&e->u.path.old);
     break;
   case J_TILES: strata_tilemap_free(e->u.tiles.copy); break;
@@ -164,7 +165,7 @@ static void undo(strata_world *w, journal_entry *e) {
     w->count++;
     for (size_t i = 0; i < e->u.deleted.nsubs; i++)
       if (world_add_sub(w, &e->u.deleted.subs[i], NULL)) world_sub_clear(&e->u.deleted.subs[i]);
-    free(e->u.deleted.subs);
+    strata_free(e->u.deleted.subs);
     break;
   }
   case J_FIELDS: {
@@ -243,7 +244,7 @@ static void undo(strata_world *w, journal_entry *e) {
     if (world_add_sub(w, &e->u.sub, NULL)) world_sub_clear(&e->u.sub);
     break;
   case J_STREAM_ADDED: /* the newest stream: later ones were undone first */
-    free(w->streams[--w->nstreams].key);
+    strata_free(w->streams[--w->nstreams].key);
     break;
   case J_STREAM_SET: w->streams[e->u.stream.index].rng = e->u.stream.rng; break;
   case J_LENT_SET: /* only while still lent: the lender's generator is gone after */
@@ -258,7 +259,7 @@ static void undo(strata_world *w, journal_entry *e) {
 static void journal_reset(strata_world *w) {
   w->njournal = 0;
   if (w->journal_cap > 256) {
-    free(w->journal);
+    strata_free(w->journal);
     w->journal = NULL;
     w->journal_cap = 0;
   }
@@ -269,7 +270,7 @@ static void journal_reset(strata_world *w) {
 strata_status strata_world_begin(strata_world *w, strata_error *err) {
   if ((size_t)w->depth == w->savepoints_cap) {
     size_t cap = w->savepoints_cap ? w->savepoints_cap * 2 : 8;
-    savepoint *s = realloc(w->savepoints, cap * sizeof *s);
+    savepoint *s = strata_realloc(w->savepoints, cap * sizeof *s);
     if (!s) return nomem(err);
     w->savepoints = s;
     w->savepoints_cap = cap;
@@ -304,8 +305,8 @@ int strata_world_depth(const strata_world *w) { return w->depth; }
 
 void txn_free(strata_world *w) {
   for (size_t i = 0; i < w->njournal; i++) discard(&w->journal[i]);
-  free(w->journal);
-  free(w->savepoints);
+  strata_free(w->journal);
+  strata_free(w->savepoints);
   w->journal = NULL;
   w->savepoints = NULL;
   w->njournal = w->journal_cap = w->savepoints_cap = 0;
@@ -374,7 +375,7 @@ strata_status txn_set_path(strata_world *w, object_rec *r, const strata_value *p
   e->u.path.n = 0;
   e->u.path.had = old != NULL;
   e->u.path.old = strata_value_nil();
-  if (!(e->u.path.keys = malloc(n * sizeof *e->u.path.keys))) return nomem(err);
+  if (!(e->u.path.keys = strata_malloc(n * sizeof *e->u.path.keys))) return nomem(err);
   for (; e->u.path.n < n; e->u.path.n++)
     if (strata_value_copy(&e->u.path.keys[e->u.path.n], &path[e->u.path.n], NULL)) break;
   if (e->u.path.n < n || (old && strata_value_copy(&e->u.path.old, old, NULL))) {
@@ -415,9 +416,9 @@ strata_status txn_deleted(strata_world *w, object_rec *r, strata_error *err) {
   size_t n = 0;
   for (size_t i = 0; i < w->nsubs; i++) n += w->subs[i].object == uid;
   strata_subscription *subs = NULL;
-  if (n && !(subs = malloc(n * sizeof *subs))) return nomem(err);
+  if (n && !(subs = strata_malloc(n * sizeof *subs))) return nomem(err);
   journal_entry *e = reserve(w, err);
-  if (!e) { free(subs); return STRATA_ENOMEM; }
+  if (!e) { strata_free(subs); return STRATA_ENOMEM; }
   e->kind = J_DELETED;
   e->u.deleted.r = r;
   e->u.deleted.subs = subs;
@@ -459,7 +460,7 @@ strata_status txn_timer_fired(strata_world *w, const strata_timer *t, strata_err
     e->kind = J_TIMER_REMOVED;
     e->u.timer = *t;
     e->u.timer.args = strata_value_nil();
-    if (!(e->u.timer.handler = world_dup_str(t->handler)) ||
+    if (!(e->u.timer.handler = strata_strdup(t->handler)) ||
         strata_value_copy(&e->u.timer.args, &t->args, NULL)) {
       strata_timer_clear(&e->u.timer);
       return nomem(err);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "strata/rng.h"
+#include "strata/alloc.h"
 #include "strata/tilemap.h"
 #include "worldgen_internal.h"
 
@@ -65,30 +66,30 @@ static strata_status check_dims(int x, int y, int z, strata_error *err) {
 
 void strata_worldgen_floor_clear(strata_worldgen_floor *f) {
   if (f == NULL) return;
-  free(f->tiles);
-  free(f->rooms);
+  strata_free(f->tiles);
+  strata_free(f->rooms);
   memset(f, 0, sizeof *f);
 }
 
 void strata_worldgen_free(strata_worldgen *t) {
   if (t == NULL) return;
   for (int z = 0; t->floors && z < t->dim_z; z++) strata_worldgen_floor_clear(&t->floors[z]);
-  free(t->floors);
-  free(t);
+  strata_free(t->floors);
+  strata_free(t);
 }
 
 strata_worldgen *strata_worldgen_new(int dim_x, int dim_y, int dim_z, strata_error *err) {
   if (check_dims(dim_x, dim_y, dim_z, err) != STRATA_OK) return NULL;
-  strata_worldgen *t = calloc(1, sizeof *t);
+  strata_worldgen *t = strata_calloc(1, sizeof *t);
   if (t == NULL) goto nomem;
   t->dim_x = dim_x, t->dim_y = dim_y, t->dim_z = dim_z;
   t->room_variance = STRATA_WORLDGEN_ROOM_VARIANCE;
   t->path_alg = STRATA_PATH_ASTAR;
   t->post_check = 1;
-  t->floors = calloc((size_t)dim_z, sizeof *t->floors);
+  t->floors = strata_calloc((size_t)dim_z, sizeof *t->floors);
   if (t->floors == NULL) goto nomem;
   for (int z = 0; z < dim_z; z++) {
-    t->floors[z].tiles = calloc((size_t)dim_x * (size_t)dim_y, 1); /* all STRATA_WG_WALL */
+    t->floors[z].tiles = strata_calloc((size_t)dim_x * (size_t)dim_y, 1); /* all STRATA_WG_WALL */
     if (t->floors[z].tiles == NULL) goto nomem;
     t->floors[z].attempts = 1;
   }
@@ -103,7 +104,7 @@ strata_status strata_worldgen_add_room(strata_worldgen_floor *f, strata_worldgen
                                        strata_error *err) {
   if (f->room_count == f->room_cap) {
     size_t cap = f->room_cap ? f->room_cap * 2 : 16;
-    strata_worldgen_room *rooms = realloc(f->rooms, cap * sizeof *rooms);
+    strata_worldgen_room *rooms = strata_realloc(f->rooms, cap * sizeof *rooms);
     if (rooms == NULL) return strata_error_set(err, STRATA_ENOMEM, "out of memory for rooms");
     f->rooms = rooms, f->room_cap = cap;
   }
@@ -431,16 +432,16 @@ static strata_status order_waypoints(gen *g, strata_worldgen_point *way, size_t 
   int bw = (w + side - 1) / side, bh = (h + side - 1) / side;
   size_t buckets = (size_t)bw * (size_t)bh;
   if (buckets > g->head_cap) {
-    int *head = realloc(g->head, buckets * sizeof *head);
+    int *head = strata_realloc(g->head, buckets * sizeof *head);
     if (head == NULL) return strata_error_set(g->err, STRATA_ENOMEM, "out of memory for waypoints");
     g->head = head, g->head_cap = buckets;
   }
   if (n > g->node_cap) {
-    int *next = realloc(g->next, n * sizeof *next);
+    int *next = strata_realloc(g->next, n * sizeof *next);
     if (next) g->next = next;
-    int *prev = next ? realloc(g->prev, n * sizeof *prev) : NULL;
+    int *prev = next ? strata_realloc(g->prev, n * sizeof *prev) : NULL;
     if (prev) g->prev = prev;
-    strata_worldgen_point *drawn = prev ? realloc(g->drawn, n * sizeof *drawn) : NULL;
+    strata_worldgen_point *drawn = prev ? strata_realloc(g->drawn, n * sizeof *drawn) : NULL;
     if (drawn == NULL) return strata_error_set(g->err, STRATA_ENOMEM, "out of memory for waypoints");
     g->drawn = drawn, g->node_cap = n;
   }
@@ -493,7 +494,7 @@ static strata_status draw_floor(gen *g, strata_rng *r, int z, strata_worldgen_fl
   memset(f->tiles, STRATA_WG_WALL, (size_t)w * (size_t)h);
   f->room_count = 0;
   if (n + 2 > g->way_cap) {
-    strata_worldgen_point *way = realloc(g->way, (n + 2) * sizeof *way);
+    strata_worldgen_point *way = strata_realloc(g->way, (n + 2) * sizeof *way);
     if (way == NULL) return strata_error_set(g->err, STRATA_ENOMEM, "out of memory for waypoints");
     g->way = way, g->way_cap = n + 2;
   }
@@ -551,7 +552,7 @@ static strata_status make_floor(gen *g, int z, strata_worldgen_point arrive,
                                 strata_worldgen_floor *f) {
   const strata_worldgen_options *o = g->o;
   memset(f, 0, sizeof *f);
-  f->tiles = malloc((size_t)g->w * (size_t)g->h);
+  f->tiles = strata_malloc((size_t)g->w * (size_t)g->h);
   if (f->tiles == NULL) return strata_error_set(g->err, STRATA_ENOMEM, "out of memory for floor %d", z);
   int last = z == o->dim_z;
   strata_worldgen_point leave = leaving_point(o, z, arrive);
@@ -614,22 +615,22 @@ static void gen_init(gen *g, const strata_worldgen_options *o, strata_error *err
 
 static void gen_free(gen *g) {
   if (g->have_check) checker_free(&g->check);
-  free(g->way);
-  free(g->head), free(g->next), free(g->prev), free(g->drawn);
+  strata_free(g->way);
+  strata_free(g->head), strata_free(g->next), strata_free(g->prev), strata_free(g->drawn);
 }
 
 strata_status strata_worldgen_generate(const strata_worldgen_options *o, strata_worldgen **out,
                                        strata_error *err) {
   strata_status st = check_options(o, err);
   if (st != STRATA_OK) return st;
-  strata_worldgen *t = calloc(1, sizeof *t);
+  strata_worldgen *t = strata_calloc(1, sizeof *t);
   if (t == NULL) return strata_error_set(err, STRATA_ENOMEM, "out of memory for a world");
   t->dim_x = o->dim_x, t->dim_y = o->dim_y, t->dim_z = 0; /* floors counted as they are made */
   t->seed = o->seed, t->room_variance = o->room_variance;
   t->path_alg = o->path_alg, t->post_check = o->post_check != 0;
-  t->floors = calloc((size_t)o->dim_z, sizeof *t->floors);
+  t->floors = strata_calloc((size_t)o->dim_z, sizeof *t->floors);
   if (t->floors == NULL) {
-    free(t);
+    strata_free(t);
     return strata_error_set(err, STRATA_ENOMEM, "out of memory for %d floors", o->dim_z);
   }
   gen g;

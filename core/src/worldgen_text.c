@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "strata/file.h"
+#include "strata/alloc.h"
 #include "worldgen_internal.h"
 
 #define MAGIC "strata worldgen 1"
@@ -34,7 +35,7 @@ static void reserve(buf *b, size_t more) {
   if (b->failed || b->len + more + 1 <= b->cap) return;
   size_t cap = b->cap ? b->cap : 256;
   while (cap < b->len + more + 1) cap *= 2;
-  char *d = realloc(b->data, cap);
+  char *d = strata_realloc(b->data, cap);
   if (d == NULL) {
     b->failed = 1;
     return;
@@ -69,7 +70,7 @@ static void putf(buf *b, const char *fmt, ...) {
 
 static strata_status finish(buf *b, char **text, size_t *len, strata_error *err) {
   if (b->failed) {
-    free(b->data);
+    strata_free(b->data);
     return strata_error_set(err, STRATA_ENOMEM, "out of memory for the text of a world");
   }
   if (b->data == NULL) puts_(b, "");
@@ -121,7 +122,7 @@ strata_status strata_worldgen_write(const strata_worldgen *t, const char *path, 
   strata_status st = strata_worldgen_format(t, &text, &len, err);
   if (st != STRATA_OK) return st;
   st = strata_file_write(path, text, len, err);
-  free(text);
+  strata_free(text);
   return st;
 }
 
@@ -448,15 +449,15 @@ strata_status strata_worldgen_read(const char *path, strata_worldgen **out, stra
   int bad = ferror(f);
   fclose(f);
   if (bad) {
-    free(b.data);
+    strata_free(b.data);
     return strata_error_set(err, STRATA_EIO, "cannot read '%s'", path);
   }
   if (b.failed) {
-    free(b.data);
+    strata_free(b.data);
     return strata_error_set(err, STRATA_ENOMEM, "out of memory reading '%s'", path);
   }
   strata_status st = strata_worldgen_parse(b.data ? b.data : "", b.len, path, out, err);
-  free(b.data);
+  strata_free(b.data);
   return st;
 }
 

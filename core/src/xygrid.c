@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "strata/path.h"
+#include "strata/alloc.h"
 #include "strata/xygrid.h"
 #include "xymap_internal.h"
 
@@ -19,9 +20,9 @@ struct strata_xygrid {
 };
 
 strata_xygrid *strata_xygrid_new(strata_error *err) {
-  strata_xygrid *g = calloc(1, sizeof *g);
-  if (g == NULL || (g->offset = calloc(1, sizeof *g->offset)) == NULL) {
-    free(g);
+  strata_xygrid *g = strata_calloc(1, sizeof *g);
+  if (g == NULL || (g->offset = strata_calloc(1, sizeof *g->offset)) == NULL) {
+    strata_free(g);
     strata_error_set(err, STRATA_ENOMEM, "out of memory creating a grid");
     return NULL;
   }
@@ -30,10 +31,10 @@ strata_xygrid *strata_xygrid_new(strata_error *err) {
 
 void strata_xygrid_free(strata_xygrid *g) {
   if (g == NULL) return;
-  free(g->maps);
-  free(g->offset);
+  strata_free(g->maps);
+  strata_free(g->offset);
   strata_search_free(g->search);
-  free(g);
+  strata_free(g);
 }
 
 static int64_t map_index(const strata_xygrid *g, const char *z) {
@@ -48,10 +49,10 @@ strata_status strata_xygrid_add(strata_xygrid *g, const strata_xymap *m, strata_
                             strata_xymap_z(m));
   if (g->count == g->cap) {
     size_t cap = g->cap ? g->cap * 2 : 8;
-    const strata_xymap **maps = realloc(g->maps, cap * sizeof *maps);
+    const strata_xymap **maps = strata_realloc(g->maps, cap * sizeof *maps);
     if (maps == NULL) goto nomem;
     g->maps = maps;
-    size_t *offset = realloc(g->offset, (cap + 1) * sizeof *offset);
+    size_t *offset = strata_realloc(g->offset, (cap + 1) * sizeof *offset);
     if (offset == NULL) goto nomem;
     g->offset = offset;
     g->cap = cap;
@@ -119,8 +120,8 @@ static unsigned grid_edges(void *ud, uint32_t node, strata_edge *out) {
 
 void strata_xygrid_route_free(strata_xygrid_route *r) {
   if (r == NULL) return;
-  free(r->names);
-  free(r->steps);
+  strata_free(r->names);
+  strata_free(r->steps);
   memset(r, 0, sizeof *r);
 }
 
@@ -147,8 +148,8 @@ strata_status strata_xygrid_shortest_path(strata_xygrid *g, const char *z1, int 
   }
   /* For each hop, the lightest exit whose arrival is the next node. */
   size_t hops = p.len - 1, cells = 1;
-  uint32_t *chains = malloc(hops * sizeof *chains);
-  size_t *chain_map = malloc(hops * sizeof *chain_map);
+  uint32_t *chains = strata_malloc(hops * sizeof *chains);
+  size_t *chain_map = strata_malloc(hops * sizeof *chain_map);
   if (chains == NULL || chain_map == NULL) goto nomem;
   for (size_t h = 0; h < hops; h++) {
     size_t mi = map_of(g, p.nodes[h]);
@@ -163,8 +164,8 @@ strata_status strata_xygrid_shortest_path(strata_xygrid *g, const char *z1, int 
     chain_map[h] = mi;
     cells += xy_chain_steps(m, chains[h]) + 1;
   }
-  out->names = malloc(hops * sizeof *out->names);
-  out->steps = malloc(cells * sizeof *out->steps);
+  out->names = strata_malloc(hops * sizeof *out->names);
+  out->steps = strata_malloc(cells * sizeof *out->steps);
   if (out->names == NULL || out->steps == NULL) goto nomem;
   size_t s = 0;
   for (size_t h = 0; h <= hops; h++) {
@@ -186,13 +187,13 @@ strata_status strata_xygrid_shortest_path(strata_xygrid *g, const char *z1, int 
   out->hop_count = hops;
   out->step_count = s;
   out->cost = p.cost;
-  free(chains);
-  free(chain_map);
+  strata_free(chains);
+  strata_free(chain_map);
   strata_path_free(&p);
   return STRATA_OK;
 nomem:
-  free(chains);
-  free(chain_map);
+  strata_free(chains);
+  strata_free(chain_map);
   strata_path_free(&p);
   strata_xygrid_route_free(out);
   return strata_error_set(err, STRATA_ENOMEM, "out of memory finding a route");

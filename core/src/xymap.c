@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "prefault.h"
+#include "strata/alloc.h"
 #include "xymap_internal.h"
 
 static const int DX[XY_SIDES] = {0, 1, 1, 1, 0, -1, -1, -1, 0};
@@ -242,7 +243,7 @@ int xy_link_directions(strata_xymap *m, uint32_t ci, strata_error *err) {
                         (int)matches);
     if (m->teleport_count == m->teleport_cap) {
       size_t cap = m->teleport_cap ? m->teleport_cap * 2 : 8;
-      uint32_t *t = realloc(m->teleports, 2 * cap * sizeof *t);
+      uint32_t *t = strata_realloc(m->teleports, 2 * cap * sizeof *t);
       if (t == NULL) {
         strata_error_set(err, STRATA_ENOMEM, "out of memory pairing teleporters");
         return 0;
@@ -267,7 +268,7 @@ typedef struct text_line {
 static int add_step(strata_xymap *m, uint32_t comp) {
   if (m->step_count == m->step_cap) {
     size_t cap = m->step_cap ? m->step_cap * 2 : 64;
-    uint32_t *steps = realloc(m->steps, cap * sizeof *steps);
+    uint32_t *steps = strata_realloc(m->steps, cap * sizeof *steps);
     if (steps == NULL) return 0;
     m->steps = steps;
     m->step_cap = cap;
@@ -376,7 +377,7 @@ static strata_status parse_error(strata_error *err, int line, int column, double
 
 static int build_legend(strata_xymap *m, const strata_xy_legend *extra, size_t count,
                         strata_error *err) {
-  m->legend = malloc((STRATA_XY_KIND_COUNT + count) * sizeof *m->legend);
+  m->legend = strata_malloc((STRATA_XY_KIND_COUNT + count) * sizeof *m->legend);
   if (m->legend == NULL) return strata_error_set(err, STRATA_ENOMEM, "out of memory"), 0;
   for (int i = 0; i < 256; i++) m->by_symbol[i] = -1;
   for (int k = 0; k < STRATA_XY_KIND_COUNT; k++) {
@@ -403,7 +404,7 @@ static int build_legend(strata_xymap *m, const strata_xy_legend *extra, size_t c
 static text_line *split_lines(const char *text, size_t len, size_t *count) {
   size_t n = 1;
   for (size_t i = 0; i < len; i++) n += text[i] == '\n';
-  text_line *lines = malloc(n * sizeof *lines);
+  text_line *lines = strata_malloc(n * sizeof *lines);
   if (lines == NULL) return NULL;
   size_t k = 0, begin = 0;
   for (size_t i = 0; i <= len; i++) {
@@ -425,7 +426,7 @@ static int first_plus(const text_line *l) {
 
 /* Marks the chains that carry edges and indexes them by target. */
 static int build_edges(strata_xymap *m) {
-  m->node_in = calloc(m->node_count + 2, sizeof *m->node_in);
+  m->node_in = strata_calloc(m->node_count + 2, sizeof *m->node_in);
   if (m->node_in == NULL) return 0;
   size_t usable = 0;
   m->max_int_weight = 1;
@@ -447,27 +448,27 @@ static int build_edges(strata_xymap *m) {
     }
   }
   for (size_t n = 0; n < m->node_count; n++) m->node_in[n + 1] += m->node_in[n];
-  m->in_chains = malloc((usable ? usable : 1) * sizeof *m->in_chains);
-  uint32_t *fill = calloc(m->node_count + 1, sizeof *fill);
-  if (m->in_chains == NULL || fill == NULL) return free(fill), 0;
+  m->in_chains = strata_malloc((usable ? usable : 1) * sizeof *m->in_chains);
+  uint32_t *fill = strata_calloc(m->node_count + 1, sizeof *fill);
+  if (m->in_chains == NULL || fill == NULL) return strata_free(fill), 0;
   for (uint32_t c = 0; c < m->chain_count; c++) {
     uint32_t to = m->chains[c].target;
     if (m->chains[c].flags & XY_CHAIN_USABLE) m->in_chains[m->node_in[to] + fill[to]++] = c;
   }
-  free(fill);
+  strata_free(fill);
   return 1;
 }
 
 /* Gives back what the growing arrays over-allocated. */
 static void shrink(void **p, size_t count, size_t size) {
-  void *q = realloc(*p, (count ? count : 1) * size);
+  void *q = strata_realloc(*p, (count ? count : 1) * size);
   if (q != NULL) *p = q;
 }
 
 strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
                                  const strata_xy_legend *extra, size_t count,
                                  strata_error *err) {
-  strata_xymap *m = calloc(1, sizeof *m);
+  strata_xymap *m = strata_calloc(1, sizeof *m);
   text_line *lines = NULL;
   if (m == NULL) goto nomem;
   snprintf(m->z, sizeof m->z, "%s", z ? z : "");
@@ -522,7 +523,7 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
   size_t cap = 1;
   for (long r = row_first; r <= row_last; r++)
     for (size_t i = (size_t)mx + 2; i < lines[r].len; i++) cap += lines[r].start[i] != ' ';
-  m->comps = malloc(cap * sizeof *m->comps);
+  m->comps = strata_malloc(cap * sizeof *m->comps);
   if (m->comps == NULL) goto nomem;
   strata_prefault(m->comps, cap * sizeof *m->comps);
   int max_x = -1, max_y = -1;
@@ -548,7 +549,7 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
         goto fail;
       }
       if (m->comp_count == cap) {
-        xy_comp *c = realloc(m->comps, (cap *= 2) * sizeof *c);
+        xy_comp *c = strata_realloc(m->comps, (cap *= 2) * sizeof *c);
         if (c == NULL) goto nomem;
         m->comps = c;
       }
@@ -567,10 +568,10 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
   }
   m->width = max_x + 1;
   m->height = max_y + 1;
-  m->cell = malloc(((size_t)m->width * (size_t)m->height + 1) * sizeof *m->cell);
-  m->nodes = malloc((m->node_count + 1) * sizeof *m->nodes);
-  m->node_chains = calloc(m->node_count + 1, sizeof *m->node_chains);
-  m->node_steps = calloc(m->node_count + 1, sizeof *m->node_steps);
+  m->cell = strata_malloc(((size_t)m->width * (size_t)m->height + 1) * sizeof *m->cell);
+  m->nodes = strata_malloc((m->node_count + 1) * sizeof *m->nodes);
+  m->node_chains = strata_calloc(m->node_count + 1, sizeof *m->node_chains);
+  m->node_steps = strata_calloc(m->node_count + 1, sizeof *m->node_steps);
   if (!m->cell || !m->nodes || !m->node_chains || !m->node_steps) goto nomem;
   strata_prefault(m->cell, (size_t)m->width * (size_t)m->height * sizeof *m->cell);
   for (size_t i = 0; i < (size_t)m->width * (size_t)m->height; i++) m->cell[i] = -1;
@@ -587,10 +588,10 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
   for (size_t n = 0; n < m->node_count; n++)
     for (int d = 0; d < 8; d++)
       chain_cap += xy_cell(m, m->comps[m->nodes[n]].gx + DX[d], m->comps[m->nodes[n]].gy + DY[d]) >= 0;
-  m->chains = malloc(chain_cap * sizeof *m->chains);
+  m->chains = strata_malloc(chain_cap * sizeof *m->chains);
   size_t links = m->comp_count - m->node_count;
   m->step_cap = 2 * links + links / 8 + 64;
-  m->steps = malloc(m->step_cap * sizeof *m->steps);
+  m->steps = strata_malloc(m->step_cap * sizeof *m->steps);
   if (m->chains == NULL || m->steps == NULL) goto nomem;
   strata_prefault(m->chains, chain_cap * sizeof *m->chains);
   strata_prefault(m->steps, m->step_cap * sizeof *m->steps);
@@ -620,7 +621,7 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
           goto fail;
         }
       if (m->chain_count == chain_cap) {
-        xy_chain *c = realloc(m->chains, (chain_cap *= 2) * sizeof *c);
+        xy_chain *c = strata_realloc(m->chains, (chain_cap *= 2) * sizeof *c);
         if (c == NULL) goto nomem;
         m->chains = c;
       }
@@ -638,30 +639,30 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
   shrink((void **)&m->chains, m->chain_count, sizeof *m->chains);
   shrink((void **)&m->steps, m->step_count, sizeof *m->steps);
   m->step_cap = m->step_count;
-  free(lines);
+  strata_free(lines);
   return m;
 nomem:
   strata_error_set(err, STRATA_ENOMEM, "out of memory parsing a map");
 fail:
-  free(lines);
+  strata_free(lines);
   strata_xymap_free(m);
   return NULL;
 }
 
 void strata_xymap_free(strata_xymap *m) {
   if (m == NULL) return;
-  free(m->cell);
-  free(m->comps);
-  free(m->nodes);
-  free(m->legend);
-  free(m->chains);
-  free(m->node_chains);
-  free(m->steps);
-  free(m->node_steps);
-  free(m->teleports);
-  free(m->in_chains);
-  free(m->node_in);
-  free(m);
+  strata_free(m->cell);
+  strata_free(m->comps);
+  strata_free(m->nodes);
+  strata_free(m->legend);
+  strata_free(m->chains);
+  strata_free(m->node_chains);
+  strata_free(m->steps);
+  strata_free(m->node_steps);
+  strata_free(m->teleports);
+  strata_free(m->in_chains);
+  strata_free(m->node_in);
+  strata_free(m);
 }
 
 /* ---- queries ------------------------------------------------------------------------ */

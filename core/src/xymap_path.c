@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "xymap_internal.h"
+#include "strata/alloc.h"
 
 typedef struct heap_item {
   double dist;
@@ -33,7 +34,7 @@ typedef struct heap_item {
 static int heap_push(heap_item **h, size_t *n, size_t *cap, double dist, uint32_t node) {
   if (*n == *cap) {
     size_t c = *cap ? *cap * 2 : 64;
-    heap_item *nh = realloc(*h, c * sizeof *nh);
+    heap_item *nh = strata_realloc(*h, c * sizeof *nh);
     if (nh == NULL) return 0;
     *h = nh, *cap = c;
   }
@@ -63,8 +64,8 @@ static heap_item heap_pop(heap_item *h, size_t *n) {
 
 void strata_xy_route_free(strata_xy_route *r) {
   if (r == NULL) return;
-  free(r->names);
-  free(r->steps);
+  strata_free(r->names);
+  strata_free(r->steps);
   memset(r, 0, sizeof *r);
 }
 
@@ -78,15 +79,15 @@ typedef struct bucket_ring {
 } bucket_ring;
 
 static void ring_free(bucket_ring *r) {
-  for (uint32_t i = 0; r->items && i < r->size; i++) free(r->items[i]);
-  free(r->items), free(r->len), free(r->cap);
+  for (uint32_t i = 0; r->items && i < r->size; i++) strata_free(r->items[i]);
+  strata_free(r->items), strata_free(r->len), strata_free(r->cap);
 }
 
 static int ring_push(bucket_ring *r, uint64_t key, uint32_t node) {
   uint32_t b = (uint32_t)(key & (r->size - 1));
   if (r->len[b] == r->cap[b]) {
     uint32_t cap = r->cap[b] ? r->cap[b] * 2 : 64;
-    uint32_t *items = realloc(r->items[b], cap * sizeof *items);
+    uint32_t *items = strata_realloc(r->items[b], cap * sizeof *items);
     if (items == NULL) return 0;
     r->items[b] = items, r->cap[b] = cap;
   }
@@ -99,9 +100,9 @@ static int ring_push(bucket_ring *r, uint64_t key, uint32_t node) {
 static int settle_integral(const strata_xymap *m, size_t a, size_t b, double *dist) {
   bucket_ring r = {0};
   for (r.size = 2; r.size <= m->max_int_weight; r.size *= 2) {}
-  r.items = calloc(r.size, sizeof *r.items);
-  r.len = calloc(r.size, sizeof *r.len);
-  r.cap = calloc(r.size, sizeof *r.cap);
+  r.items = strata_calloc(r.size, sizeof *r.items);
+  r.len = strata_calloc(r.size, sizeof *r.len);
+  r.cap = strata_calloc(r.size, sizeof *r.cap);
   int ok = r.items && r.len && r.cap && ring_push(&r, 0, (uint32_t)a);
   size_t pending = ok ? 1 : 0;
   for (uint64_t cur = 0; ok && pending > 0; cur++) {
@@ -140,8 +141,8 @@ strata_status strata_xymap_shortest_path(const strata_xymap *m, size_t a, size_t
     return strata_error_set(err, STRATA_EARG, "node %zu or %zu is not on a %zu-node map", a, b,
                             m->node_count);
   if (a == b) return STRATA_OK;
-  double *dist = malloc(m->node_count * sizeof *dist);
-  uint32_t *pred = malloc(m->node_count * sizeof *pred);
+  double *dist = strata_malloc(m->node_count * sizeof *dist);
+  uint32_t *pred = strata_malloc(m->node_count * sizeof *pred);
   heap_item *heap = NULL;
   size_t hn = 0, hcap = 0;
   strata_status st = STRATA_OK;
@@ -191,7 +192,7 @@ strata_status strata_xymap_shortest_path(const strata_xymap *m, size_t a, size_t
   }
   /* Count the cells, then fill names and steps from start to goal. */
   size_t cells = 1;
-  uint32_t *order = malloc((hops + 1) * sizeof *order);
+  uint32_t *order = strata_malloc((hops + 1) * sizeof *order);
   if (order == NULL) goto nomem;
   size_t i = hops;
   for (uint32_t v = (uint32_t)b;; v = pred[v]) {
@@ -199,19 +200,19 @@ strata_status strata_xymap_shortest_path(const strata_xymap *m, size_t a, size_t
     if (v == a) break;
     i--;
   }
-  uint32_t *routes = malloc((hops ? hops : 1) * sizeof *routes);
+  uint32_t *routes = strata_malloc((hops ? hops : 1) * sizeof *routes);
   if (routes == NULL) {
-    free(order);
+    strata_free(order);
     goto nomem;
   }
   for (size_t h = 0; h < hops; h++) {
     routes[h] = xy_route_chain(m, order[h], order[h + 1]);
     cells += xy_chain_steps(m, routes[h]) + 1;
   }
-  out->names = malloc(hops * sizeof *out->names);
-  out->steps = malloc(cells * sizeof *out->steps);
+  out->names = strata_malloc(hops * sizeof *out->names);
+  out->steps = strata_malloc(cells * sizeof *out->steps);
   if (out->names == NULL || out->steps == NULL) {
-    free(order), free(routes);
+    strata_free(order), strata_free(routes);
     strata_xy_route_free(out);
     goto nomem;
   }
@@ -226,14 +227,14 @@ strata_status strata_xymap_shortest_path(const strata_xymap *m, size_t a, size_t
   out->hop_count = hops;
   out->step_count = s;
   out->cost = dist[b];
-  free(order);
-  free(routes);
+  strata_free(order);
+  strata_free(routes);
   goto done;
 nomem:
   st = strata_error_set(err, STRATA_ENOMEM, "out of memory finding a route");
 done:
-  free(dist);
-  free(pred);
-  free(heap);
+  strata_free(dist);
+  strata_free(pred);
+  strata_free(heap);
   return st;
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "xymap_internal.h"
+#include "strata/alloc.h"
 
 /* What a component shows. Blocked and interrupt links show the plain link
 ** they stand in for (Evennia's table: n-s, e-w, ne-sw; the nw-se entry of
@@ -40,7 +41,7 @@ strata_status strata_xymap_display(const strata_xymap *m_const, char **out, size
   for (int pass = 0; pass < 2; pass++) {
     char *buf = NULL, *p = NULL;
     if (pass == 1) {
-      buf = p = malloc(total + 1);
+      buf = p = strata_malloc(total + 1);
       if (buf == NULL) return strata_error_set(err, STRATA_ENOMEM, "out of memory drawing a map");
     }
     for (int gy = m->height - 1; gy >= 0; gy--) {
@@ -78,7 +79,7 @@ static void put(text_buf *b, const char *s, size_t n) {
   if (b->len + n + 1 > b->cap) {
     size_t cap = b->cap ? b->cap : 256;
     while (b->len + n + 1 > cap) cap *= 2;
-    char *p = realloc(b->p, cap);
+    char *p = strata_realloc(b->p, cap);
     if (p == NULL) {
       b->failed = 1;
       return;
@@ -121,7 +122,7 @@ strata_status strata_xymap_visual_range(const strata_xymap *m_const, const strat
   int ix = clamp(2 * view->x, 0, m->width), iy = clamp(2 * view->y, 0, m->height);
   /* The cells to show: a mark per grid cell, and the window's bounds. */
   size_t cells = (size_t)m->width * (size_t)m->height;
-  unsigned char *shown = calloc(cells ? cells : 1, 1);
+  unsigned char *shown = strata_calloc(cells ? cells : 1, 1);
   uint32_t *queue = NULL;
   int32_t *hops = NULL;
   if (shown == NULL) goto nomem;
@@ -136,8 +137,8 @@ strata_status strata_xymap_visual_range(const strata_xymap *m_const, const strat
   } else {
     /* Breadth-first: each node once, so the cost grows with the area, not
     ** with degree^dist as a walk of every path would. */
-    queue = malloc(m->node_count * sizeof *queue);
-    hops = malloc(m->node_count * sizeof *hops);
+    queue = strata_malloc(m->node_count * sizeof *queue);
+    hops = strata_malloc(m->node_count * sizeof *hops);
     if (queue == NULL || hops == NULL) goto nomem;
     for (size_t i = 0; i < m->node_count; i++) hops[i] = -1;
     size_t head = 0, tail = 0;
@@ -175,11 +176,11 @@ strata_status strata_xymap_visual_range(const strata_xymap *m_const, const strat
     int64_t tn = strata_xymap_node_at(m, view->target_x, view->target_y);
     if (view->target_x < 0 || view->target_y < 0 || view->target_x > m->max_X ||
         view->target_y > m->max_Y) {
-      free(shown), free(queue), free(hops), free(b.p);
+      strata_free(shown), strata_free(queue), strata_free(hops), strata_free(b.p);
       return strata_error_set(err, STRATA_EARG, "target (%d, %d) is outside the grid size of "
                               "(0,0) - (%d, %d)", view->target_x, view->target_y, m->max_X, m->max_Y);
     }
-    on_route = calloc(cells ? cells : 1, 1);
+    on_route = strata_calloc(cells ? cells : 1, 1);
     if (on_route == NULL) goto nomem;
     strata_xy_route r;
     if (tn >= 0 && strata_xymap_shortest_path(m, (size_t)centre, (size_t)tn, &r, err) == STRATA_OK) {
@@ -216,17 +217,17 @@ strata_status strata_xymap_visual_range(const strata_xymap *m_const, const strat
     }
     if (gy > y0) put(&b, "\n", 1);
   }
-  free(on_route);
-  free(shown), free(queue), free(hops);
+  strata_free(on_route);
+  strata_free(shown), strata_free(queue), strata_free(hops);
 done:
   if (b.failed || b.p == NULL) {
-    free(b.p);
+    strata_free(b.p);
     return strata_error_set(err, STRATA_ENOMEM, "out of memory drawing a view");
   }
   *out = b.p;
   if (len) *len = b.len;
   return STRATA_OK;
 nomem:
-  free(shown), free(queue), free(hops), free(b.p);
+  strata_free(shown), strata_free(queue), strata_free(hops), strata_free(b.p);
   return strata_error_set(err, STRATA_ENOMEM, "out of memory drawing a view");
 }
