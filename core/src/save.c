@@ -784,6 +784,8 @@ static int write_changes(writer *wr, strata_world *w, const strata_mod_version *
 /* Why a write failed, in words a player's bug report can carry. */
 static strata_status write_error(strata_error *err, sqlite3 *db, int rc, const char *what,
                                  const char *path) {
+  if ((rc & 0xff) == SQLITE_NOMEM) /* the writer's own allocation, or SQLite's */
+    return strata_error_set(err, STRATA_ENOMEM, "%s '%s': out of memory", what, path);
   int ext = db ? sqlite3_extended_errcode(db) : rc, code = ext & 0xff;
   int sys = db ? sqlite3_system_errno(db) : 0;
   /* A write past a file size limit (EFBIG) comes back as a plain write error. */
@@ -1205,10 +1207,20 @@ void strata_mod_versions_free(strata_mod_version *mods, size_t n) {
   strata_free(mods);
 }
 
-static char *col_dup(sqlite3_stmt *s, int col) {
+/* A copy of a text column into *out (NULL when the column is): STRATA_ENOMEM
+** apart, so that running out of memory is never taken for a corrupt file. */
+static strata_status col_dup(sqlite3_stmt *s, int col, char **out, strata_error *err) {
   const unsigned char *t = sqlite3_column_text(s, col);
-  if (!t) return NULL;
-  return strata_strndup((const char *)t, (size_t)sqlite3_column_bytes(s, col));
+  *out = t ? strata_strndup((const char *)t, (size_t)sqlite3_column_bytes(s, col)) : NULL;
+  return t && !*out ? strata_error_set(err, STRATA_ENOMEM, "out of memory") : STRATA_OK;
+}
+
+/* A failure of the world's own function while reading a file: out of memory
+** stays so; anything else means the file is not a save this build wrote. */
+static strata_status corrupt(strata_error *err, const strata_error *e, const char *what, long long uid) {
+  if (e->status == STRATA_ENOMEM)
+    return strata_error_set(err, STRATA_ENOMEM, "%s of #%lld: out of memory", what, uid);
+  return strata_error_set(err, STRATA_EPARSE, "corrupt save: %s of #%lld: %s", what, uid, e->message);
 }
 
 static int is_empty_table(sqlite3_stmt *s, int col) {
@@ -1222,9 +1234,8 @@ static strata_status col_value(sqlite3_stmt *s, int col, strata_value *out, cons
   int n = sqlite3_column_bytes(s, col);
   strata_error e;
   e.message[0] = '\0'; /* not strata_error_clear: a memset of the whole error per column was 1 % of an open */
-  if (!b || strata_value_decode(out, b, (size_t)n, &e) != STRATA_OK)
-    return strata_error_set(err, STRATA_EPARSE, "corrupt save: %s of #%lld: %s", what, uid,
-                            b ? e.message : "missing");
+  if (!b) return strata_error_set(err, STRATA_EPARSE, "corrupt save: %s of #%lld: missing", what, uid);
+  if ((e.status = strata_value_decode(out, b, (size_t)n, &e)) != STRATA_OK) return corrupt(err, &e, what, uid);
   return STRATA_OK;
 }
 
@@ -1264,15 +1275,18 @@ static strata_status read_cells(strata_tilemap *m, sqlite3_stmt *s, int nc, chun
   size_t n = names.u.t->n;
   strata_token *map = strata_calloc(n + 1, sizeof *map);
   if (!map) {
-    st = strata_error_set(err, STRATA_EPARSE, "corrupt save: tiles of #%lld: out of memory", uid);
+    st = strata_error_set(err, STRATA_ENOMEM, "tiles of #%lld: out of memory", uid);
     goto out;
   }
   for (size_t i = 1; i <= n; i++) {
     strata_value k = strata_value_int((int64_t)i);
     const strata_value *v = strata_vtable_get(names.u.t, &k);
+    e.status = STRATA_EPARSE;
     if (!v || v->type != STRATA_VSTRING ||
         !(map[i] = strata_tokens_intern(strata_tilemap_tokens(m), v->u.str.s, v->u.str.len, &e))) {
-      st = strata_error_set(err, STRATA_EPARSE, "corrupt save: tile token %zu of #%lld", i, uid);
+      st = e.status == STRATA_ENOMEM
+             ? strata_error_set(err, STRATA_ENOMEM, "tile token %zu of #%lld: out of memory", i, uid)
+             : strata_error_set(err, STRATA_EPARSE, "corrupt save: tile token %zu of #%lld", i, uid);
       goto out;
     }
   }
@@ -1296,7 +1310,11 @@ static strata_status read_cells(strata_tilemap *m, sqlite3_stmt *s, int nc, chun
       for (uint64_t i = 0; i < k; i++) {
         VARINT(id);
         if (id == 0 || id > n) goto bad;
-        if (strata_tilemap_set(m, x, y, map[id], &e)) goto bad;
+        if ((e.status = strata_tilemap_set(m, x, y, map[id], &e)) == STRATA_ENOMEM) {
+          st = strata_error_set(err, STRATA_ENOMEM, "tile cells of #%lld: out of memory", uid);
+          goto out;
+        }
+        if (e.status) goto bad;
       }
 #undef VARINT
     }
@@ -1314,7 +1332,7 @@ out:
 static strata_tilemap *new_map(strata_world *w, int width, int height, long long uid, strata_error *err) {
   strata_error e;
   strata_tilemap *m = strata_tilemap_new(width, height, strata_world_tokens(w), &e);
-  if (!m) strata_error_set(err, STRATA_EPARSE, "corrupt save: tiles of #%lld: %s", uid, e.message);
+  if (!m) corrupt(err, &e, "tiles", uid);
   return m;
 }
 
@@ -1336,7 +1354,7 @@ static strata_status read_map_v3(strata_world *w, save_tie *tie, sqlite3_stmt *s
                             (long long)first);
   *cells_left -= (int64_t)width * height;
   strata_tilemap *m = new_map(w, width, height, uid, err);
-  if (!m) return STRATA_EPARSE;
+  if (!m) return err ? err->status : STRATA_EPARSE;
   strata_status st = STRATA_OK;
   sqlite3_bind_int64(t, 1, first);
   sqlite3_bind_int64(t, 2, first + chunk_count(m));
@@ -1626,9 +1644,10 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
       if (!m) { st = strata_error_set(err, STRATA_ENOMEM, "out of memory"); goto fail; }
       mods = m;
     }
-    mods[nmods].id = col_dup(s, 1);
-    mods[nmods].version = col_dup(s, 2);
+    mods[nmods].id = mods[nmods].version = NULL;
     nmods++;
+    if ((st = col_dup(s, 1, &mods[nmods - 1].id, err)) || (st = col_dup(s, 2, &mods[nmods - 1].version, err)))
+      goto fail;
     if (!mods[nmods - 1].id || !mods[nmods - 1].version) {
       st = strata_error_set(err, STRATA_EPARSE, "corrupt save: a mod row is incomplete");
       goto fail;
@@ -1674,8 +1693,8 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     t.uid = (uint64_t)uid;
     t.due = sqlite3_column_double(s, 1);
     t.every = sqlite3_column_double(s, 2);
-    t.handler = col_dup(s, 3);
-    st = col_value(s, 4, &t.args, "timer args", uid, err);
+    st = col_dup(s, 3, &t.handler, err);
+    if (!st) st = col_value(s, 4, &t.args, "timer args", uid, err);
     if (!st && (st = strata_world_restore_timer(w, &t, err))) st = refused_row(err, st, T_TIMERS, uid);
     if (st) { strata_timer_clear(&t); goto fail; }
   }
@@ -1688,10 +1707,10 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     memset(&u, 0, sizeof u);
     u.uid = (uint64_t)uid;
     u.object = (uint64_t)sqlite3_column_int64(s, 1);
-    u.event = col_dup(s, 2);
-    u.handler = col_dup(s, 3);
     u.priority = sqlite3_column_int64(s, 5);
-    st = col_value(s, 4, &u.args, "subscription args", uid, err);
+    st = col_dup(s, 2, &u.event, err);
+    if (!st) st = col_dup(s, 3, &u.handler, err);
+    if (!st) st = col_value(s, 4, &u.args, "subscription args", uid, err);
     if (!st && (st = strata_world_restore_subscription(w, &u, err))) st = refused_row(err, st, T_SUBS, uid);
     if (st) {
       strata_free(u.event); strata_free(u.handler); strata_value_clear(&u.args);

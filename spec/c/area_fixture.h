@@ -108,8 +108,9 @@ static inline strata_status gen_cave(strata_call *c, void *data, strata_error *e
   TRY(strata_map_create(c->rt, 20, 10, "dungeon.cave_floor", &m, err));
   TRY(strata_world_touch(c->world, m, err));
   strata_tilemap *tm = strata_world_tilemap(c->world, m);
-  TRY(strata_tilemap_clear(tm, fx_tok(c->world, "floor"), err));
-  strata_token rock = fx_tok(c->world, "rock");
+  strata_token floor = fx_tok(c->world, "floor"), rock = fx_tok(c->world, "rock");
+  if (!floor || !rock) return strata_error_set(err, STRATA_ENOMEM, "out of memory"); /* the allocation tests */
+  TRY(strata_tilemap_clear(tm, floor, err));
   for (int i = 0; i < 30; i++) {
     int x = (int)strata_rng_int(c->rng, 0, 19);
     int y = (int)strata_rng_int(c->rng, 0, 9);
