@@ -56,7 +56,9 @@ typedef struct strata_graph {
   double (*estimate)(void *ud, uint32_t node, uint32_t goal);
 } strata_graph;
 
-/* A path: nodes from start to goal, both included. len == 0 means no path. */
+/* A path: nodes from start to goal, both included. len == 0 means no path.
+** nodes comes from strata_malloc (strata_path_free frees it): a caller that
+** fills a path itself grows it with strata_realloc. */
 typedef struct strata_path {
   uint32_t *nodes;
   size_t len, cap;

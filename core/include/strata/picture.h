@@ -6,7 +6,7 @@
 ** impassable ones dark; empty cells black), a route drawn over it. An XY map
 ** is drawn as players see it (xy:display), one glyph per character cell, the
 ** cells of a route highlighted behind them. Both SVG and PNG are complete
-** files in memory: *out is malloc'd, the caller frees it.
+** files in memory: *out belongs to the caller, who frees it with strata_free.
 */
 #ifndef STRATA_PICTURE_H
 #define STRATA_PICTURE_H

@@ -89,7 +89,7 @@ typedef struct strata_call {
                                 ** the room spec { name, desc, clear, props }. The core frees it */
   int stop;                     /* events: nonzero ends the chain (as does ret == "stop") */
   char *message;                /* a failing fn whose message is longer than err holds: the whole
-                                ** of it (malloc'd; the core frees it), kept in failure records and
+                                ** of it (from strata_malloc; the core frees it), kept in failure records and
                                 ** given by strata_runtime_failure_text; NULL: err's is whole */
 } strata_call;
 

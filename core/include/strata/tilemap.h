@@ -159,8 +159,8 @@ typedef struct strata_render_options {
 } strata_render_options;
 
 /* Draws the map: one line per row (each ending in '\n'), each cell the glyph
-** of its top token (' ' when empty). opt may be NULL. *out is malloc'd: free()
-** it. Fails (nothing allocated) on an overlay cell outside the map. */
+** of its top token (' ' when empty). opt may be NULL. *out is the caller's:
+** strata_free it. Fails (nothing allocated) on an overlay cell outside the map. */
 STRATA_API strata_status strata_tilemap_render(const strata_tilemap *m, const strata_render_options *opt,
                                     char **out, size_t *len, strata_error *err);
 

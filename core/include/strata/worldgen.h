@@ -17,7 +17,7 @@
 **
 ** Ownership: a strata_worldgen from _generate, _parse, _read or _new
 ** belongs to the caller (strata_worldgen_free); its floors, tiles and rooms
-** belong to it. Text handed out (_format, _render) is malloc'd: free() it.
+** belong to it. Text handed out (_format, _render) is the caller's: strata_free it.
 ** No global state: two threads may generate at once.
 */
 #ifndef STRATA_WORLDGEN_H

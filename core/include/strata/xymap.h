@@ -150,7 +150,7 @@ STRATA_API strata_status strata_xymap_shortest_path(const strata_xymap *m, size_
 STRATA_API void strata_xy_route_free(strata_xy_route *r);
 
 /* The map as players see it: rows top-down joined by '\n', markers hidden,
-** `|` written as the markup escape `||`. *out is malloc'd; free() it. */
+** `|` written as the markup escape `||`. *out is the caller's: strata_free it. */
 STRATA_API strata_status strata_xymap_display(const strata_xymap *m, char **out, size_t *len,
                                    strata_error *err);
 
@@ -175,7 +175,7 @@ typedef struct strata_xy_view {
 ** dist steps (each node visited once: no blow-up with distance) inside its
 ** bounding box; in scan mode, the square of dist characters around the
 ** centre. No node at the centre (or dist == 0) gives just the character.
-** *out is malloc'd; free() it. A centre outside the map is STRATA_EARG. */
+** *out is the caller's: strata_free it. A centre outside the map is STRATA_EARG. */
 STRATA_API strata_status strata_xymap_visual_range(const strata_xymap *m, const strata_xy_view *view,
                                         char **out, size_t *len, strata_error *err);
 
