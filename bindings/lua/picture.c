@@ -56,7 +56,7 @@ static int tilemap_to_svg(lua_State *L) {
   if (strata_tilemap_svg(m, &opt, &out, &len, &err) != STRATA_OK)
     return lstrata_raise(L, "to_svg", &err);
   lua_pushlstring(L, out, len);
-  free(out);
+  strata_free(out);
   return 1;
 }
 
@@ -71,7 +71,7 @@ static int tilemap_to_png(lua_State *L) {
   if (strata_tilemap_png(m, &opt, &out, &len, &err) != STRATA_OK)
     return lstrata_raise(L, "to_png", &err);
   lua_pushlstring(L, (const char *)out, len);
-  free(out);
+  strata_free(out);
   return 1;
 }
 
@@ -122,7 +122,7 @@ static int xymap_to_svg(lua_State *L) {
   if (strata_xymap_svg(m, has_route ? route : NULL, &opt, &out, &len, &err) != STRATA_OK)
     return lstrata_raise(L, "to_svg", &err);
   lua_pushlstring(L, out, len);
-  free(out);
+  strata_free(out);
   return 1;
 }
 

@@ -67,59 +67,51 @@ struct branch_def {
   char **dirs;
 };
 
-static char *dupstr(const char *s) {
-  if (!s) return NULL;
-  size_t n = strlen(s) + 1;
-  char *p = malloc(n);
-  if (p) memcpy(p, s, n);
-  return p;
-}
-
 /* ---- the cache ---- */
 
 static void free_map_def(map_def *m) {
-  free((char *)m->d.id);
-  free((char *)m->d.mod);
+  strata_free((char *)m->d.id);
+  strata_free((char *)m->d.mod);
   strata_value_clear(&m->properties);
-  free(m);
+  strata_free(m);
 }
 
 static void free_area_def(area_def *a) {
-  for (size_t i = 0; i < a->d.ntypes; i++) free(a->types[i]);
-  free(a->types);
-  for (size_t i = 0; i < a->d.nfloors; i++) free((char *)a->floors[i].map_archetype);
-  free(a->floors);
-  free((char *)a->d.id);
-  free((char *)a->d.mod);
-  free((char *)a->d.generator);
+  for (size_t i = 0; i < a->d.ntypes; i++) strata_free(a->types[i]);
+  strata_free(a->types);
+  for (size_t i = 0; i < a->d.nfloors; i++) strata_free((char *)a->floors[i].map_archetype);
+  strata_free(a->floors);
+  strata_free((char *)a->d.id);
+  strata_free((char *)a->d.mod);
+  strata_free((char *)a->d.generator);
   strata_value_clear(&a->params);
   strata_value_clear(&a->meta);
-  free(a);
+  strata_free(a);
 }
 
 static void free_unique(unique_entry *u) {
-  free((char *)u->d.id);
-  free((char *)u->d.area);
-  free((char *)u->d.parent);
-  free(u);
+  strata_free((char *)u->d.id);
+  strata_free((char *)u->d.area);
+  strata_free((char *)u->d.parent);
+  strata_free(u);
 }
 
 static void free_branch_def(branch_def *b) {
-  for (size_t i = 0; i < b->d.ndirs; i++) free(b->dirs[i]);
-  free(b->dirs);
-  free((char *)b->d.id);
-  free((char *)b->d.mod);
-  free((char *)b->d.room_generator);
-  free(b);
+  for (size_t i = 0; i < b->d.ndirs; i++) strata_free(b->dirs[i]);
+  strata_free(b->dirs);
+  strata_free((char *)b->d.id);
+  strata_free((char *)b->d.mod);
+  strata_free((char *)b->d.room_generator);
+  strata_free(b);
 }
 
 void lstrata_runtime_drop_cache(lruntime *lr) {
   for (callable_entry *c = lr->callables, *n; c; c = n) {
     n = c->next;
-    free(c->id);
-    free(c->mod);
-    free(c->name);
-    free(c);
+    strata_free(c->id);
+    strata_free(c->mod);
+    strata_free(c->name);
+    strata_free(c);
   }
   lr->callables = NULL;
   for (map_def *m = lr->maps, *n; m; m = n) { n = m->next; free_map_def(m); }
@@ -130,7 +122,7 @@ void lstrata_runtime_drop_cache(lruntime *lr) {
   lr->uniques = NULL;
   for (branch_def *b = lr->branches, *n; b; b = n) { n = b->next; free_branch_def(b); }
   lr->branches = NULL;
-  free(lr->order);
+  strata_free(lr->order);
   lr->order = NULL;
   lr->norder = 0;
   lr->order_known = 0;
@@ -233,7 +225,7 @@ static double field_num(lua_State *T, int t, const char *k) {
 /* A copy of the string field k (NULL when absent); *fail set when out of memory. */
 static char *field_str(lua_State *T, int t, const char *k, int *fail) {
   lua_getfield(T, t, k);
-  char *s = lua_type(T, -1) == LUA_TSTRING ? dupstr(lua_tostring(T, -1)) : NULL;
+  char *s = lua_type(T, -1) == LUA_TSTRING ? strata_strdup(lua_tostring(T, -1)) : NULL;
   if (lua_type(T, -1) == LUA_TSTRING && !s) *fail = 1;
   lua_pop(T, 1);
   return s;
@@ -293,15 +285,15 @@ static strata_status r_resolve(void *host, strata_logic kind, const char *id, st
     strata_status st = answer(lr, 2, 2, err);
     if (st) return st;
     if (lua_isnil(T, -2)) return not_found(T, err);
-    if (!(c = calloc(1, sizeof *c)) || !(c->id = dupstr(id))) {
-      free(c);
+    if (!(c = strata_calloc(1, sizeof *c)) || !(c->id = strata_strdup(id))) {
+      strata_free(c);
       lua_pop(T, 2);
       return nomem(err);
     }
     c->kind = (int)kind;
-    if (lua_type(T, -1) == LUA_TSTRING && !(c->mod = dupstr(lua_tostring(T, -1)))) {
-      free(c->id);
-      free(c);
+    if (lua_type(T, -1) == LUA_TSTRING && !(c->mod = strata_strdup(lua_tostring(T, -1)))) {
+      strata_free(c->id);
+      strata_free(c);
       lua_pop(T, 2);
       return nomem(err);
     }
@@ -343,9 +335,9 @@ static strata_status r_map_archetype(void *host, const char *id, const strata_ma
   strata_status st = ask_definition(lr, "map_archetype", id, err);
   if (st) return st;
   int t = lua_gettop(T), fail = 0;
-  map_def *m = calloc(1, sizeof *m);
+  map_def *m = strata_calloc(1, sizeof *m);
   if (!m) { lua_pop(T, 1); return nomem(err); }
-  m->d.id = dupstr(id);
+  m->d.id = strata_strdup(id);
   m->d.mod = field_str(T, t, "mod", &fail);
   if (!m->d.id || fail) st = nomem(err);
   m->d.restock_every = field_num(T, t, "restock_every");
@@ -371,9 +363,9 @@ static strata_status r_area_archetype(void *host, const char *id, const strata_a
   strata_status st = ask_definition(lr, "area_archetype", id, err);
   if (st) return st;
   int t = lua_gettop(T), fail = 0;
-  area_def *a = calloc(1, sizeof *a);
+  area_def *a = strata_calloc(1, sizeof *a);
   if (!a) { lua_pop(T, 1); return nomem(err); }
-  a->d.id = dupstr(id);
+  a->d.id = strata_strdup(id);
   a->d.mod = field_str(T, t, "mod", &fail);
   a->d.generator = field_str(T, t, "generator", &fail);
   a->d.has_starting_floor = field_int(T, t, "starting_floor", &a->d.starting_floor);
@@ -382,11 +374,11 @@ static strata_status r_area_archetype(void *host, const char *id, const strata_a
   /* types = { "town", ... } */
   lua_getfield(T, t, "types");
   size_t n = lua_istable(T, -1) ? lua_rawlen(T, -1) : 0;
-  if (!st && n && !(a->types = calloc(n, sizeof *a->types))) st = nomem(err);
+  if (!st && n && !(a->types = strata_calloc(n, sizeof *a->types))) st = nomem(err);
   for (size_t i = 0; !st && i < n; i++) {
     lua_rawgeti(T, -1, (lua_Integer)i + 1);
     if (lua_type(T, -1) == LUA_TSTRING) {
-      if (!(a->types[a->d.ntypes] = dupstr(lua_tostring(T, -1)))) st = nomem(err);
+      if (!(a->types[a->d.ntypes] = strata_strdup(lua_tostring(T, -1)))) st = nomem(err);
       else a->d.ntypes++;
     }
     lua_pop(T, 1);
@@ -396,7 +388,7 @@ static strata_status r_area_archetype(void *host, const char *id, const strata_a
   /* floors = { { n, map archetype }, ... } */
   lua_getfield(T, t, "floors");
   n = lua_istable(T, -1) ? lua_rawlen(T, -1) : 0;
-  if (!st && n && !(a->floors = calloc(n, sizeof *a->floors))) st = nomem(err);
+  if (!st && n && !(a->floors = strata_calloc(n, sizeof *a->floors))) st = nomem(err);
   for (size_t i = 0; !st && i < n; i++) {
     lua_rawgeti(T, -1, (lua_Integer)i + 1);
     int64_t fl;
@@ -434,9 +426,9 @@ static strata_status r_branch_archetype(void *host, const char *id, const strata
   strata_status st = ask_definition(lr, "branch_archetype", id, err);
   if (st) return st;
   int t = lua_gettop(T), fail = 0;
-  branch_def *b = calloc(1, sizeof *b);
+  branch_def *b = strata_calloc(1, sizeof *b);
   if (!b) { lua_pop(T, 1); return nomem(err); }
-  b->d.id = dupstr(id);
+  b->d.id = strata_strdup(id);
   b->d.mod = field_str(T, t, "mod", &fail);
   b->d.room_generator = field_str(T, t, "room_generator", &fail);
   field_int(T, t, "max_unexplored", &b->d.max_unexplored);
@@ -447,11 +439,11 @@ static strata_status r_branch_archetype(void *host, const char *id, const strata
   if (!b->d.id || fail) st = nomem(err);
   lua_getfield(T, t, "dirs");
   size_t n = lua_istable(T, -1) ? lua_rawlen(T, -1) : 0;
-  if (!st && n && !(b->dirs = calloc(n, sizeof *b->dirs))) st = nomem(err);
+  if (!st && n && !(b->dirs = strata_calloc(n, sizeof *b->dirs))) st = nomem(err);
   for (size_t i = 0; !st && i < n; i++) {
     lua_rawgeti(T, -1, (lua_Integer)i + 1);
     if (lua_type(T, -1) == LUA_TSTRING) {
-      if (!(b->dirs[b->d.ndirs] = dupstr(lua_tostring(T, -1)))) st = nomem(err);
+      if (!(b->dirs[b->d.ndirs] = strata_strdup(lua_tostring(T, -1)))) st = nomem(err);
       else b->d.ndirs++;
     }
     lua_pop(T, 1);
@@ -469,9 +461,9 @@ static strata_status r_branch_archetype(void *host, const char *id, const strata
 static const strata_unique_def *keep_unique(lruntime *lr, const char *id, strata_error *err) {
   lua_State *T = lr->T;
   int t = lua_gettop(T), fail = 0;
-  unique_entry *u = calloc(1, sizeof *u);
+  unique_entry *u = strata_calloc(1, sizeof *u);
   if (!u) { lua_pop(T, 1); nomem(err); return NULL; }
-  u->d.id = dupstr(id);
+  u->d.id = strata_strdup(id);
   u->d.area = field_str(T, t, "area", &fail);
   u->d.parent = field_str(T, t, "parent", &fail);
   u->d.has_on_floor = field_int(T, t, "on_floor", &u->d.on_floor);
@@ -507,7 +499,7 @@ static const strata_unique_def *r_unique_at(void *host, size_t i) {
     ask(lr, "unique_list");
     if (answer(lr, 0, 1, &err)) return NULL;
     size_t n = lua_istable(T, -1) ? lua_rawlen(T, -1) : 0;
-    const strata_unique_def **order = n ? calloc(n, sizeof *order) : NULL;
+    const strata_unique_def **order = n ? strata_calloc(n, sizeof *order) : NULL;
     if (n && !order) { lua_pop(T, 1); return NULL; }
     size_t k = 0;
     for (size_t j = 0; j < n; j++) {
@@ -543,15 +535,15 @@ static int r_archetype_event(void *host, const char *kind, const char *archetype
     lua_pushinteger(T, (lua_Integer)i + 1);
     if (answer(lr, 4, 4, &err)) return 0;
     if (lua_isnil(T, -4)) { lua_pop(T, 4); return 0; }
-    if (!(c = calloc(1, sizeof *c))) { lua_pop(T, 4); return 0; }
+    if (!(c = strata_calloc(1, sizeof *c))) { lua_pop(T, 4); return 0; }
     c->kind = -1;
-    c->id = dupstr(key);
-    c->name = dupstr(lua_tostring(T, -4));
+    c->id = strata_strdup(key);
+    c->name = strata_strdup(lua_tostring(T, -4));
     c->priority = lua_tointeger(T, -3);
-    c->mod = lua_type(T, -1) == LUA_TSTRING ? dupstr(lua_tostring(T, -1)) : NULL;
+    c->mod = lua_type(T, -1) == LUA_TSTRING ? strata_strdup(lua_tostring(T, -1)) : NULL;
     lua_pop(T, 1);
     if (!c->id || !c->name) {
-      free(c->id); free(c->name); free(c->mod); free(c);
+      strata_free(c->id); strata_free(c->name); strata_free(c->mod); strata_free(c);
       lua_pop(T, 3);
       return 0;
     }
@@ -664,7 +656,7 @@ static strata_status call_fn(strata_call *call, void *data, strata_error *err) {
     const char *msg = lua_tolstring(T, -2, &len);
     strata_error_set(err, STRATA_ESTATE, "%s", msg ? msg : "failed");
     /* a message the error cuts goes whole to the core (strata_runtime_failure_text) */
-    if (msg && len >= sizeof err->message && (call->message = malloc(len + 1))) memcpy(call->message, msg, len + 1);
+    if (msg && len >= sizeof err->message) call->message = strata_strndup(msg, len);
     lua_settop(T, base);
     return STRATA_ESTATE;
   }

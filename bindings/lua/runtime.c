@@ -48,7 +48,7 @@ static void free_runtime(lua_State *L, lruntime *lr) {
   lua_pushnil(L);
   lua_rawsetp(L, -2, lr);
   lua_pop(L, 1);
-  free(lr);
+  strata_free(lr);
 }
 
 /* core.runtime.new(state, dispatch) */
@@ -58,7 +58,7 @@ static int rt_new(lua_State *L) {
   lrt *u = lua_newuserdatauv(L, sizeof *u, 2);
   u->lr = NULL;
   luaL_setmetatable(L, RUNTIME_MT);
-  lruntime *lr = calloc(1, sizeof *lr);
+  lruntime *lr = strata_calloc(1, sizeof *lr);
   if (!lr) return lstrata_error(L, "out of memory");
   u->lr = lr;
   lr->T = lua_newthread(L);

@@ -356,7 +356,7 @@ static int tilemap_render(lua_State *L) {
   if (strata_tilemap_render(m, &ro, &text, &len, &err) != STRATA_OK)
     return lstrata_raise(L, "render", &err);
   lua_pushlstring(L, text, len);
-  free(text);
+  strata_free(text);
   return 1;
 }
 

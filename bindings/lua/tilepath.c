@@ -128,7 +128,7 @@ static int path_tostring(lua_State *L) {
 /* Makes room for n cells in out. */
 static void reserve(lua_State *L, strata_path *out, size_t n) {
   if (n <= out->cap) return;
-  uint32_t *nodes = realloc(out->nodes, n * sizeof *nodes);
+  uint32_t *nodes = strata_realloc(out->nodes, n * sizeof *nodes);
   if (nodes == NULL) lstrata_error(L, "out of memory reading a path");
   out->nodes = nodes, out->cap = n;
 }

@@ -377,7 +377,7 @@ static int wg_format(lua_State *L) {
   strata_error err;
   if (strata_worldgen_format(t, &text, &len, &err) != STRATA_OK) return lstrata_raise(L, NULL, &err);
   lua_pushlstring(L, text, len);
-  free(text);
+  strata_free(text);
   return 1;
 }
 
@@ -430,7 +430,7 @@ static int wg_render(lua_State *L) {
   strata_error err;
   if (strata_worldgen_render(t, color, &text, &len, &err) != STRATA_OK) return lstrata_raise(L, NULL, &err);
   lua_pushlstring(L, text, len);
-  free(text);
+  strata_free(text);
   return 1;
 }
 

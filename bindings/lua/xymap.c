@@ -328,7 +328,7 @@ static int xymap_display(lua_State *L) {
   if (strata_xymap_display(m, &text, &len, &err) != STRATA_OK)
     return lstrata_raise(L, "display", &err);
   lua_pushlstring(L, text, len);
-  free(text);
+  strata_free(text);
   return 1;
 }
 
@@ -383,7 +383,7 @@ static int xymap_visual_range(lua_State *L) {
   if (strata_xymap_visual_range(m, &v, &text, &len, &err) != STRATA_OK)
     return lstrata_argerror(L, 2, err.message);
   lua_pushlstring(L, text, len);
-  free(text);
+  strata_free(text);
   return 1;
 }
 

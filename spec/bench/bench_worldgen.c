@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "strata/alloc.h"
 #include "strata/worldgen.h"
 
 static double now_ms(void) {
@@ -106,7 +107,7 @@ int main(int argc, char **argv) {
     double t2 = now_ms();
     if (t1 - t0 < fmt) fmt = t1 - t0;
     if (t2 - t1 < parse) parse = t2 - t1;
-    free(text);
+    strata_free(text);
     strata_worldgen_free(u);
   }
   printf("{\"bench\":\"worldgen_file\",\"dims\":\"200x200x10\",\"bytes\":%zu,\"format_ms\":%.2f,"

@@ -76,7 +76,7 @@ int main(void) {
     CHECK(water_px[0] == 50 && water_px[1] == 90 && water_px[2] == 190);
     CHECK(route_px[0] == 230 && route_px[1] == 60 && route_px[2] == 40);
   }
-  free(png);
+  strata_free(png);
   free(raw);
 
   /* SVG: the header, a size from the cells, the route as one polyline */
@@ -85,7 +85,7 @@ int main(void) {
   CHECK(svg && strstr(svg, "width=\"30\" height=\"20\"") != NULL);
   CHECK(svg && strstr(svg, "<polyline") != NULL);
   CHECK(svg && strlen(svg) == len);
-  free(svg);
+  strata_free(svg);
 
   /* Errors allocate nothing and say why */
   opt.cell = 65;
@@ -108,7 +108,7 @@ int main(void) {
   CHECK(strata_xymap_svg(xy, &r, NULL, &svg, &len, &err) == STRATA_OK);
   CHECK(svg && strstr(svg, "&lt;") != NULL);
   CHECK(svg && strstr(svg, "width=\"60\" height=\"12\"") != NULL);
-  free(svg);
+  strata_free(svg);
   strata_xy_route_free(&r);
   strata_xymap_free(xy);
 

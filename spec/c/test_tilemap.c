@@ -119,7 +119,7 @@ static void test_render(void) {
   CHECK_EQ_INT(strata_tilemap_render(m, NULL, &text, &len, &err), STRATA_OK);
   CHECK_STR(text, "fff#\n \xe2\x89\x88" "ff\n");
   CHECK_EQ_INT(len, strlen(text));
-  free(text);
+  strata_free(text);
   strata_path p;
   strata_path_init(&p);
   uint32_t cells[] = {0, 1, 5};
@@ -129,7 +129,7 @@ static void test_render(void) {
   strata_render_options ro = {&p, "@", glyphs, 3};
   CHECK_EQ_INT(strata_tilemap_render(m, &ro, &text, &len, &err), STRATA_OK);
   CHECK_STR(text, "@@,#\n @,,\n");
-  free(text);
+  strata_free(text);
   uint32_t outside[] = {8};
   p.nodes = outside;
   p.len = 1;

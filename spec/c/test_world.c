@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include "check.h"
+#include "strata/alloc.h"
 #include "strata/value.h"
 #include "strata/world.h"
 #include "world_internal.h"
@@ -381,7 +382,7 @@ static void test_big_table_decode(void) {
   size_t h = 0;
   head[h++] = 6;
   for (uint64_t v = n; ; v >>= 7) { head[h++] = (unsigned char)((v & 0x7f) | (v >> 7 ? 0x80 : 0)); if (!(v >> 7)) break; }
-  b.data = malloc(h + n * 8);
+  b.data = strata_malloc(h + n * 8);
   memcpy(b.data, head, h);
   b.len = h;
   for (size_t i = 0; i < n; i++) {
@@ -413,7 +414,7 @@ static void test_small_table_duplicates(void) {
   for (int c = 0; c < 3; c++) {
     strata_buffer b = { 0 };
     unsigned char head[2] = { 6, 3 };
-    b.data = malloc(64);
+    b.data = strata_malloc(64);
     b.cap = 64;
     memcpy(b.data, head, 2);
     b.len = 2;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "strata/alloc.h"
 #include "strata/worldgen.h"
 
 #include "failing_alloc.h" /* __wrap_malloc & co.: CMake wraps this test's allocator */
@@ -170,7 +171,7 @@ static void test_determinism(void) {
   CHECK_EQ_INT(strata_worldgen_generate(&o, &d, NULL), STRATA_OK);
   for (int z = 0; z < 3; z++)
     CHECK(memcmp(a->floors[z].tiles, d->floors[z].tiles, 25 * 25) == 0);
-  free(ta), free(tb), free(tc);
+  strata_free(ta), strata_free(tb), strata_free(tc);
   strata_worldgen_free(a), strata_worldgen_free(b), strata_worldgen_free(c), strata_worldgen_free(d);
 }
 
@@ -402,7 +403,7 @@ static void test_file(void) {
     CHECK(len == len2 && memcmp(text, again, len) == 0);
     CHECK_EQ_INT(u->seed, -5);
     CHECK_EQ_INT(u->path_alg, STRATA_PATH_ASTAR);
-    free(again);
+    strata_free(again);
     strata_worldgen_free(u);
   }
   /* CRLF line ends read the same. */
@@ -430,7 +431,7 @@ static void test_file(void) {
     size_t len2;
     char *again = format(u, &len2);
     CHECK(len == len2 && memcmp(text, again, len) == 0);
-    free(again);
+    strata_free(again);
     strata_worldgen_free(u);
   }
   remove(path);
@@ -584,8 +585,8 @@ static void test_file(void) {
   CHECK(strchr(plain, '\033') == NULL);
   CHECK_HAS(colored, "\033[");
   CHECK(strlen(colored) > strlen(plain));
-  free(plain), free(colored);
-  free(text);
+  strata_free(plain), strata_free(colored);
+  strata_free(text);
   strata_worldgen_free(t);
 }
 
@@ -627,12 +628,12 @@ static void test_out_of_memory(void) {
     armed = 0;
     rounds++;
     strata_worldgen_free(u);
-    free(again);
+    strata_free(again);
     if (st == STRATA_OK && again != NULL) break;
     failures += st == STRATA_ENOMEM;
   }
   CHECK_EQ_INT(failures, rounds - 1);
-  free(text);
+  strata_free(text);
   strata_worldgen_free(t);
 }
 

@@ -51,7 +51,7 @@ static void test_basic(void) {
   size_t len;
   CHECK_EQ_INT(strata_xymap_display(m, &text, &len, &err), STRATA_OK);
   CHECK_STR(text, "#-#-#\n   / \n#-#  \n||  \\ \n#---#");
-  free(text);
+  strata_free(text);
   strata_xymap_free(m);
 }
 
@@ -126,7 +126,7 @@ static void test_robustness(void) {
     char *text;
     size_t len;
     CHECK_EQ_INT(strata_xymap_display(m, &text, &len, &err), STRATA_OK);
-    free(text);
+    strata_free(text);
     strata_xymap_free(m);
   }
   /* Both outcomes must be common, or the generator tests nothing. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strata/alloc.h"
 #include "strata/worldgen.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -31,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int passable;
     if (strata_worldgen_passable(u, z, STRATA_PATH_BFS, &passable, &err) != STRATA_OK) abort();
   }
-  free(text), free(again), free(drawn);
+  strata_free(text), strata_free(again), strata_free(drawn);
   strata_worldgen_free(u);
   strata_worldgen_free(t);
   return 0;

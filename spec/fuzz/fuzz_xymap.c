@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "strata/alloc.h"
 #include "strata/xymap.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -23,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   char *shown = NULL;
   size_t len;
-  if (strata_xymap_display(m, &shown, &len, &err) == STRATA_OK) free(shown);
+  if (strata_xymap_display(m, &shown, &len, &err) == STRATA_OK) strata_free(shown);
   strata_xymap_free(m);
   return 0;
 }

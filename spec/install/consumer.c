@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
   size_t len;
   if (strata_tilemap_render(map, &draw, &text, &len, &err)) return fail(&err);
   printf("%s%zu cells, cost %.2f\n", text, path.len, path.cost);
-  free(text);
+  strata_free(text);
   strata_path_free(&path);
 
   if (strata_world_save(w, file, NULL, 0, &err)) return fail(&err);
