@@ -82,7 +82,7 @@ uint64_t file_random64(void) {
   return strata_hash64(v, NULL, 0) | 1;
 }
 
-/* path with suffix appended, malloc'd; NULL with err set. */
+/* path with suffix appended, strata_malloc'd; NULL with err set. */
 static char *with_suffix(const char *path, const char *suffix, strata_error *err) {
   size_t n = strlen(path), k = strlen(suffix);
   char *s = strata_malloc(n + k + 1);

@@ -29,7 +29,7 @@ strata_status file_lock(const char *path, const char *what, int wait_ms, file_lo
 void file_unlock(file_lock_t *lk);
 
 /* A new empty file "<path>.XXXXXX.tmp" (a name no other writer has, made
-** with O_EXCL, mode 0666 less the umask): its fd, *tmp its name (malloc'd);
+** with O_EXCL, mode 0666 less the umask): its fd, *tmp its name (strata_malloc'd);
 ** -1 with err set ("<what> '<path>': ..."). */
 int file_tmp_create(const char *path, const char *what, char **tmp, strata_error *err);
 

@@ -60,7 +60,7 @@ static int parse_place(const char *s, int *x, int *y, int *interrupt, char tag[4
   return 1;
 }
 
-/* The place string of (x, y, z) into buf (cap bytes) or a malloc'd one when
+/* The place string of (x, y, z) into buf (cap bytes) or a strata_malloc'd one when
 ** longer; NULL on ENOMEM. Free it when it is not buf. */
 static char *format_place(char *buf, size_t cap, int x, int y, int interrupt, const char *tag, const char *z) {
   int n = snprintf(buf, cap, "%d %d %d %s %s", x, y, interrupt ? 1 : 0, tag, z);
