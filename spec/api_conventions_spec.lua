@@ -188,7 +188,7 @@ describe("errors of the Lua layer's deepest helpers", function()
     assert.is_nil(boundary.named)
   end)
 
-  local world = strata.world.new{ seed = 1, mods = { "base", "examples", "dungeon" },
+  local world = strata.world.new{ seed = 1, mods = { "base", "examples", "dungeon", "delve" },
     mod_path = { "mods", "spec/fixtures/mods" } }
   local map = world:create_map{ width = 4, height = 3, fill = "floor" }
   local hero = world:create_actor{ map = map, x = 0, y = 0, player = true }
@@ -196,6 +196,10 @@ describe("errors of the Lua layer's deepest helpers", function()
   local gone = world:create_map{ width = 2, height = 2 }
   gone:delete()
   local room = world:create_room{ name = "hall" }
+  world.branches:make_start(room, { north = "delve.narrow" })
+  world:go(world:create_actor{ room = room }, "north")
+  local branch = world.branches:list()[1]
+  branch:collapse()
 
   -- The call, and the message it must give after "<this file>:<line>: ".
   local cases = {
@@ -226,6 +230,7 @@ describe("errors of the Lua layer's deepest helpers", function()
     -- travel and movement refusals
     { function() world:travel(hero, 5) end, "world:travel: " },
     { function() world:travel(hero, map, { x = 9, y = 0 }) end, "world:travel: " },
+    { function() world:travel(hero, map, { x = 1 }) end, "world:travel: y: expected an integer, got nil" },
     { function() world:move(hero, "a", 0) end, "world:move: " },
     -- tile maps: their methods, deleted ones, and what create_map does with them
     { function() gone:set(0, 0, "wall") end, "map:set: map#" },
@@ -242,6 +247,13 @@ describe("errors of the Lua layer's deepest helpers", function()
     { function() world.grid:room("a", 0) end, "world.grid:room: x and y must be integers" },
     { function() world.grid:view(room, { radius = 1 }) end, "world.grid:view: unknown option 'radius'" },
     { function() world.branches.list(5) end, "world.branches:list: call it as world.branches:list(...)" },
+    { function() world.branches:make_start(room, { west = "delve.wid" }) end,
+      "world.branches:make_start: unknown base.branch_archetype 'delve.wid' (nearest known: delve.wide" },
+    { function() world.branches:make_start(room, { nort = "delve.wide" }) end,
+      "world.branches:make_start: 'nort' is no direction (nearest known: north" },
+    { function() branch:rooms() end, "branch:rooms: branch#" },
+    { function() branch:collapse{} end, "branch:collapse takes no options" },
+    { function() room:set_clear(5) end, "room:set_clear: expected a boolean, got number" },
     { function() room:exit(5) end, "room:exit: direction must be a non-empty string, got 5" },
     { function() world:create_exit(room, nil, { name = 5 }) end, "world:create_exit: name must be a non-empty string" },
     { function() world.branches:make_start(5) end, "world.branches:make_start: " },
@@ -277,5 +289,30 @@ describe("errors of the Lua layer's deepest helpers", function()
     assert.matches("^[^:]*" .. THIS:gsub("%p", "%%%0") .. ":%d+: strata%.world%.new: ", err)
     assert.matches("m/init%.lua:3: data:add base%.layout: _id must be", err)
     assert.is_nil(err:find("lua/strata/", 1, true), err)
+  end)
+end)
+
+describe("errors of the builtins a mod's sandbox wraps", function()
+  local support = require "support"
+
+  it("point at the mod's line, never at strata's sandbox", function()
+    local dir = support.tempdir()
+    support.write(dir .. "/m/mod.lua", 'return { id = "m", version = "0.1.0", requires = { base = "*" } }')
+    support.write(dir .. "/m/init.lua", [[
+data:add{ _type = "base.handler", _id = "meta", run = function(world)
+  setmetatable(world:create_object{ kind = "x" }, nil)
+end }
+data:add{ _type = "base.handler", _id = "raw", run = function(world)
+  rawset(5, 1, 2)
+end }
+]])
+    local w = strata.world.new{ seed = 1, mods = { "m" }, mod_path = { dir } }
+    os.execute("rm -rf " .. support.q(dir))
+    w:schedule{ after = 1, handler = "m.meta" }
+    w:schedule{ after = 2, handler = "m.raw" }
+    local failures = w:advance(3)
+    assert.equal(2, #failures)
+    assert.matches("m/init%.lua:2: cannot change a protected metatable$", failures[1].message)
+    assert.matches("m/init%.lua:5: bad argument #1 to 'rawset' %(table expected, got number%)$", failures[2].message)
   end)
 end)
