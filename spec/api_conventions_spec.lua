@@ -8,6 +8,17 @@ local THIS = "api_conventions_spec.lua"
 
 local err_of = require("support").err_of
 
+-- The error case c = { call, message } raises, checked to be at the caller's
+-- line (this file) and to start with the message; returns it and its text
+-- after the position.
+local function raised(c)
+  local err = err_of(c[1])
+  local where, msg = err:match("^([^:]*:%d+): (.*)$")
+  assert.truthy(where and where:find(THIS, 1, true), "not at the caller's line: " .. err)
+  assert.equal(c[2], msg:sub(1, #c[2]), err)
+  return err, msg
+end
+
 describe("a world map's methods", function()
   -- Two maps drawn alike: one a world's, one standalone.
   local world = strata.world.new{ seed = 1 }
@@ -128,10 +139,7 @@ describe("errors of every kind of value", function()
 
   for i, c in ipairs(cases) do
     it(("case %d: %s"):format(i, c[2]), function()
-      local err = err_of(c[1])
-      local where, msg = err:match("^([^:]*:%d+): (.*)$")
-      assert.truthy(where and where:find(THIS, 1, true), "not at the caller's line: " .. err)
-      assert.equal(c[2], msg:sub(1, #c[2]), err)
+      local err = raised(c)
       assert.is_nil(err:find("bad argument", 1, true), err)
       assert.is_nil(err:find("'?'", 1, true), err)
     end)
@@ -271,10 +279,7 @@ describe("errors of the Lua layer's deepest helpers", function()
 
   for i, c in ipairs(cases) do
     it(("case %d: %s"):format(i, c[2]), function()
-      local err = err_of(c[1])
-      local where, msg = err:match("^([^:]*:%d+): (.*)$")
-      assert.truthy(where and where:find(THIS, 1, true), "not at the caller's line: " .. err)
-      assert.equal(c[2], msg:sub(1, #c[2]), err)
+      local err, msg = raised(c)
       assert.is_nil(err:find("lua/strata/", 1, true), err)
       assert.is_nil(msg:find("%.lua:"), err)
     end)
