@@ -112,15 +112,16 @@ end
 -- own code, strata.boundary) unless every key of opts is known for fn. nil
 -- opts are accepted; anything else but a table is an error.
 function M.check(fn, opts, level)
-  level = boundary.level((level or 2) + 1)
+  level = (level or 2) + 1
   if opts == nil then return {} end
   if type(opts) ~= "table" then
-    error(("%s: options must be a table, got %s"):format(fn, type(opts)), level)
+    error(("%s: options must be a table, got %s"):format(fn, type(opts)), boundary.level(level))
   end
   local set = sets[fn] or error("strata.options: no options list for " .. fn)
   for k in pairs(opts) do
     if not set[k] then
-      error(("%s: unknown option '%s'%s"):format(fn, tostring(k), M.suggest(tostring(k), M.known[fn])), level)
+      error(("%s: unknown option '%s'%s"):format(fn, tostring(k), M.suggest(tostring(k), M.known[fn])),
+        boundary.level(level))
     end
   end
   return opts
