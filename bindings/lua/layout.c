@@ -101,6 +101,10 @@ static int gen_run(lua_State *L) {
   return 2;
 }
 
+/* The same under no public name, for strata.layout.run and generate: its
+** errors are the message alone, which their wrapper names. */
+static int gen_run_plain(lua_State *L) { return gen_run(L); }
+
 static int gen_tostring(lua_State *L) {
   lgen *g = lstrata_checkudata(L, 1, GEN_MT);
   if (g->name && *g->name) lua_pushfstring(L, "strata.layout '%s'", g->name);
@@ -111,7 +115,7 @@ static int gen_tostring(lua_State *L) {
 void lstrata_open_layout(lua_State *L) {
   static const luaL_Reg file_meta[] = {{"__gc", file_gc}, {NULL, NULL}};
   static const luaL_Reg no_methods[] = {{NULL, NULL}};
-  static const luaL_Reg gen_methods[] = {{"run", gen_run}, {NULL, NULL}};
+  static const luaL_Reg gen_methods[] = {{"run", gen_run}, {"_run", gen_run_plain}, {NULL, NULL}};
   static const luaL_Reg gen_meta[] = {{"__tostring", gen_tostring}, {NULL, NULL}};
   static const luaL_Reg funcs[] = {{"parse", l_parse}, {"parse_file", l_parse_file}, {NULL, NULL}};
   lstrata_register_type(L, FILE_MT, NULL, file_meta, no_methods);

@@ -1,70 +1,48 @@
 -- strata.boundary: errors at the edge of the public API. A public function's
--- error must name that function and point at the line that called it, never
--- at a file inside strata: wrapping a function here raises it again at the
--- caller. The bindings raise with no position and in no words of Lua's when
--- strata's Lua calls them (bindings/lua/lstrata.h); what is left to strip is
--- the position a Lua file of strata's own puts with error(msg) at level 1.
+-- error names that function and points at the line that called it, never at
+-- a file inside strata. Code of strata's own raises with no position (level
+-- 0, or at a level that M.level turns into 0 when the line it would point at
+-- is strata's own); the public function's wrapper here puts the caller's
+-- line. The bindings follow the same rule in C (bindings/lua/lstrata.c).
 local M = {}
 
--- The directory of strata's Lua files (this file's own), as chunk names spell it.
-local here = debug.getinfo(1, "S").source:match("^@(.*/)[^/]*$") or ""
+-- The chunk-name prefix of strata's own Lua files: this file's directory.
+local here = debug.getinfo(1, "S").source:match("^(@.*/)[^/]*$") or "@"
 -- The binding leaves the lines of these files out of its errors (lstrata.c).
-require("strata.core")._library_source("@" .. here)
+require("strata.core")._library_source(here)
 
--- True when `file` (as an error position spells it, possibly shortened to
--- "...tail" by Lua) is one of strata's own Lua files.
-local function internal(file)
-  if file == "strata" then return true end
-  local tail = file:match("^%.%.%.(.*)$")
-  if tail then
-    local candidate = here .. (tail:match("[^/]*$") or "")
-    return candidate:sub(-#tail) == tail
-  end
-  return file:sub(1, #here) == here
+-- Whether a chunk named `source` is strata's own Lua.
+local function own(source) return source == "=strata" or source:sub(1, #here) == here end
+
+-- The level for error(msg, level) in the function calling this: `level` as
+-- error counts it (2: that function's caller), or 0 when the code there is
+-- strata's own, whose public function then puts its own caller's line. So a
+-- helper that users and strata's files both call raises once, at the right line.
+function M.level(level)
+  local info = debug.getinfo(level + 1, "S")
+  if info and own(info.source) then return 0 end
+  return level
 end
 
--- The message without the "file:line: " prefixes that strata's own Lua files
--- put in front of it (an error may cross several of them). It goes once
--- those files raise at level 0 or at their caller's level.
-function M.strip(msg)
-  if type(msg) ~= "string" then return msg end
-  while true do
-    local file, rest = msg:match("^([^\n]-):%d+: (.*)$")
-    if not (file and internal(file)) then return msg end
-    msg = rest
-  end
-end
-
--- msg as the public function `name` ("map:set", whose own name is `short`,
--- "set") says it: one that names the function in its own way ("set: ...",
--- "area#4:set: ...") by the public name; one that names it publicly already
--- ("world.rng:stream: ...") as it is; anything else prefixed with the public
--- name.
-function M.named(name, short, msg)
-  local lead, rest = msg:match("^([%w_.#:%[%]]+): (.*)$")
-  if lead == name then return msg end
-  if lead == short or (lead and lead:match("^[%w_]+#%d+[:.]([%w_]+)$") == short) then
-    return name .. ": " .. rest
-  end
-  if lead and lead:match("[:.]([%w_]+)$") == short then return msg end
-  return name .. ": " .. msg
-end
-
--- fn wrapped: its errors come out at the level of the wrapped function's
--- caller, stripped, and named by `name` (M.named) when name is given (a
--- metamethod's messages name their field themselves).
+-- fn wrapped as the public function `name` ("world:travel"): its errors come
+-- out at the line that called it, starting with its name (a message from
+-- strata's helpers says what is wrong; the public name is the wrapper's to
+-- give, as the binding gives a C function's). A metamethod's wrapper (name
+-- nil) gives the line only: its messages name their field themselves.
 local function wrap(name, fn)
-  local short = name and (name:match("[:.]([%w_]+)$") or name)
+  local prefix = name and name .. ": "
+  -- A message that starts with a public name of the same method ("area:delete:
+  -- ..." under object:delete, "world.rng:stream: ..." under world:stream,
+  -- "strata.layout.place count: ..." under strata.layout.place) names what
+  -- was called already.
+  local same = name and "^[%w_.]+[:.]" .. name:match("[%w_]+$") .. "[: ]"
   local function finish(ok, ...)
     if ok then return ... end
     local msg = ...
-    if type(msg) == "string" then
-      msg = M.strip(msg)
-      if name then msg = M.named(name, short, msg) end
-    end
+    if prefix and type(msg) == "string" and not msg:find(same) then msg = prefix .. msg end
     -- Level 2: the wrapper's frame was reused by this tail call, so level 2 is
     -- the code that called the public function.
-    error(msg, 2)
+    error(msg, M.level(2))
   end
   return function(...) return finish(pcall(fn, ...)) end
 end

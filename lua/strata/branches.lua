@@ -87,17 +87,17 @@ end
 
 local function collapse_handle(b, opts)
   if opts ~= nil then fail("branch:collapse takes no options") end
-  handle_of.check_alive(b, "collapse")
+  handle_of.check_alive(b)
   runtime.call(owner[b], "branch_collapse", b.uid)
 end
 
 kinds.branch = {
   methods = {
-    rooms = function(b) handle_of.check_alive(b, "rooms") return uids_to_handles(owner[b], owner[b]._s:branch_rooms(b.uid)) end,
-    members = function(b) handle_of.check_alive(b, "members") return uids_to_handles(owner[b], owner[b]._s:branch_members(b.uid)) end,
+    rooms = function(b) handle_of.check_alive(b) return uids_to_handles(owner[b], owner[b]._s:branch_rooms(b.uid)) end,
+    members = function(b) handle_of.check_alive(b) return uids_to_handles(owner[b], owner[b]._s:branch_members(b.uid)) end,
     collapse = collapse_handle,
     -- Every rule of section 8 checked on the branch as it stands: true | false, message.
-    check = function(b) handle_of.check_alive(b, "check") return owner[b]._s:branch_check(b.uid) end,
+    check = function(b) handle_of.check_alive(b) return owner[b]._s:branch_check(b.uid) end,
   },
   get = {
     hub = function(b) return handle(owner[b], (owner[b]._s:branch_info(b.uid))) end,
@@ -144,7 +144,7 @@ guard("exit", "to", "exit.to", branch_of_exit)
 local room = kinds.room
 room.methods, room.get = {}, {}
 room.methods.set_clear = function(r, clear)
-  handle_of.check_alive(r, "set_clear")
+  handle_of.check_alive(r)
   if type(clear) ~= "boolean" then fail("room:set_clear: expected a boolean, got %s", type(clear)) end
   local w = owner[r]
   if not w._s:branch_room(r.uid) then fail("room:set_clear: %s is no room of a branch", tostring(r)) end

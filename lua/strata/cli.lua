@@ -3,7 +3,6 @@
 -- and names_errors = true when its errors are to read "<name>: message" on one
 -- line (what it raises, and what the library raises under it).
 local strata = require "strata"
-local boundary = require "strata.boundary"
 
 local cli = {}
 
@@ -67,12 +66,12 @@ function cli.options(args, fail)
 end
 
 -- fn(...), the library function `name`, for a command: its error without
--- the positions of strata's files nor the function's name (the user ran a
--- command, not the function).
+-- the function's name (the user ran a command, not the function; called
+-- from strata's own files, it has no position).
 function cli.call(name, fn, ...)
   local res = table.pack(pcall(fn, ...))
   if res[1] then return table.unpack(res, 2, res.n) end
-  local msg = boundary.strip(tostring(res[2]))
+  local msg = tostring(res[2])
   -- name, or its public name with the kind or module first ("map:to_svg")
   local quoted = name:gsub("%p", "%%%0")
   msg = msg:match("^" .. quoted .. ": (.*)$") or msg:match("^[%w_.]+[:.]" .. quoted .. ": (.*)$") or msg
@@ -147,8 +146,6 @@ function cli.main(...)
   table.remove(args, 1)
   if args[1] == "--help" or args[1] == "-h" then return finish(plain, cli.write, cmd.usage) end
   return finish(function(e)
-    -- Never the positions of strata's own files: they say nothing to the user.
-    e = boundary.strip(e)
     if cmd.names_errors and type(e) == "string" then
       e = e:gsub("\n%s*", "; ")
       if e:sub(1, #name + 2) ~= name .. ": " then e = name .. ": " .. e end

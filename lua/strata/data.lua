@@ -6,6 +6,7 @@ local M = {}
 local Registry = {}
 Registry.__index = Registry
 
+local boundary = require "strata.boundary"
 local options = require "strata.options"
 local private = require "strata.private"
 
@@ -47,20 +48,20 @@ local field_keys = { type = true, ref = true, required = true, default = true,
 local field_key_list = { "default", "fields", "functions", "items", "open", "ref", "required", "type" }
 
 local function check_schema(full, fields, where)
-  if type(fields) ~= "table" then error("data:add_type " .. full .. ": " .. where .. " must be a table", 4) end
+  if type(fields) ~= "table" then error("data:add_type " .. full .. ": " .. where .. " must be a table", boundary.level(3)) end
   for name, f in pairs(fields) do
     local at = where == "fields" and ("field '" .. tostring(name) .. "'") or (where .. "." .. tostring(name))
-    if type(f) ~= "table" then error("data:add_type " .. full .. ": " .. at .. " must be a table", 4) end
+    if type(f) ~= "table" then error("data:add_type " .. full .. ": " .. at .. " must be a table", boundary.level(3)) end
     for k in pairs(f) do
       if not field_keys[k] then
         error(("data:add_type %s: %s: unknown schema key '%s'%s"):format(full, at, tostring(k),
-          suggest(tostring(k), field_key_list)), 4)
+          suggest(tostring(k), field_key_list)), boundary.level(3))
       end
     end
     local types = type(f.type) == "table" and f.type or { f.type }
     for _, t in ipairs(types) do
       if not valid_types[t] then
-        error("data:add_type " .. full .. ": " .. at .. " has unknown type '" .. tostring(t) .. "'", 4)
+        error("data:add_type " .. full .. ": " .. at .. " has unknown type '" .. tostring(t) .. "'", boundary.level(3))
       end
     end
     if f.fields ~= nil then check_schema(full, f.fields, at .. " fields") end
@@ -70,23 +71,23 @@ end
 
 -- mod: the loading mod's id (from the loader, never from the call stack).
 function Registry:add_type(mod, def)
-  if self.frozen then error("data:add_type: definitions are frozen after loading", 3) end
-  if type(def) ~= "table" then error("data:add_type: expected a table, got " .. type(def), 3) end
-  if type(def._id) ~= "string" or def._id == "" then error("data:add_type: _id must be a non-empty string", 3) end
+  if self.frozen then error("data:add_type: definitions are frozen after loading", 2) end
+  if type(def) ~= "table" then error("data:add_type: expected a table, got " .. type(def), 2) end
+  if type(def._id) ~= "string" or def._id == "" then error("data:add_type: _id must be a non-empty string", 2) end
   local full = mod .. "." .. def._id
   for k in pairs(def) do
     if k ~= "_id" and k ~= "fields" and k ~= "open" and k ~= "check" then
       error(("data:add_type %s: unknown key '%s'%s"):format(full, tostring(k),
-        suggest(tostring(k), { "_id", "fields", "open", "check" })), 3)
+        suggest(tostring(k), { "_id", "fields", "open", "check" })), 2)
     end
   end
   if def.check ~= nil and type(def.check) ~= "function" then
-    error("data:add_type " .. full .. ": check must be a function(entry, ids) -> message | nil", 3)
+    error("data:add_type " .. full .. ": check must be a function(entry, ids) -> message | nil", 2)
   end
   local fields = def.fields or {}
   check_schema(full, fields, "fields")
   if self.types[full] and self.types[full].mod ~= mod then
-    error("data:add_type: type " .. full .. " already declared by mod " .. self.types[full].mod, 3)
+    error("data:add_type: type " .. full .. " already declared by mod " .. self.types[full].mod, 2)
   end
   -- Closed unless the type says otherwise: a misspelt field is an error, not a silent extra.
   -- check(entry, ids) -> message | nil: what a schema cannot say (grid maps' prototype keys, ...).
@@ -239,32 +240,33 @@ end
 function Registry:ensure_type(type_id, level)
   local t = self.types[type_id]
   if not t then
-    error("unknown type '" .. tostring(type_id) .. "'" .. suggest(tostring(type_id), self:type_names()), level or 2)
+    error("unknown type '" .. tostring(type_id) .. "'" .. suggest(tostring(type_id), self:type_names()),
+      boundary.level(level or 2))
   end
   return t
 end
 
 function Registry:add(mod, entry)
-  if self.frozen then error("data:add: definitions are frozen after loading", 3) end
-  if type(entry) ~= "table" then error("data:add: expected a table, got " .. type(entry), 3) end
+  if self.frozen then error("data:add: definitions are frozen after loading", 2) end
+  if type(entry) ~= "table" then error("data:add: expected a table, got " .. type(entry), 2) end
   local type_id = entry._type
-  if type(type_id) ~= "string" then error("data:add: _type must be a string", 3) end
-  local typedef = self:ensure_type(type_id, 4)
+  if type(type_id) ~= "string" then error("data:add: _type must be a string", 2) end
+  local typedef = self:ensure_type(type_id, 3)
   if type(entry._id) ~= "string" or entry._id == "" or entry._id:find("%.") then
-    error("data:add " .. type_id .. ": _id must be a non-empty string without dots (the mod prefix is added)", 3)
+    error("data:add " .. type_id .. ": _id must be a non-empty string without dots (the mod prefix is added)", 2)
   end
   local full = mod .. "." .. entry._id
   local ok_copy, e = pcall(plain_copy, entry, "data:add " .. type_id .. " " .. full, {})
-  if not ok_copy then error(e, 3) end
+  if not ok_copy then error(e, 2) end
   e._id, e._mod, e._type = full, mod, type_id
   local msg = check_entry(typedef, full, e)
   -- check(entry, ids): ids(type) lists the IDs of that type added so far
   -- (sorted), for what must come before the entry (a unique area's parent).
   if not msg and typedef.check then msg = typedef.check(e, function(t) return self:ids(t) end) end
-  if msg then error("data:add " .. type_id .. " " .. full .. ": " .. msg, 3) end
+  if msg then error("data:add " .. type_id .. " " .. full .. ": " .. msg, 2) end
   local existing = self.by_id[full]
   if existing and existing._mod ~= mod then
-    error("data:add: " .. full .. " already added", 3)
+    error("data:add: " .. full .. " already added", 2)
   end
   self.by_type[type_id][full] = e
   self.by_id[full] = e
@@ -273,9 +275,9 @@ end
 
 function Registry:patch(mod, type_id, id, name, fn)
   if type(name) ~= "string" or type(fn) ~= "function" then
-    error("data:patch(type, id, name, fn): name must be a string and fn a function", 3)
+    error("data:patch(type, id, name, fn): name must be a string and fn a function", 2)
   end
-  self:ensure_type(type_id, 4)
+  self:ensure_type(type_id, 3)
   for _, p in ipairs(self.patches) do
     if p.mod == mod and p.name == name and p.id == id then p.fn = fn return end
   end
@@ -370,14 +372,16 @@ function View:get(id)
   return wrap(t[id])
 end
 
+-- "unknown <type> 'id' (nearest known: ...)", for a view's missing id.
+function M.unknown(view, id)
+  local d = view_of[view]
+  return ("unknown %s '%s'%s"):format(d.type, tostring(id), suggest(tostring(id), d.reg:ids(d.type)))
+end
+
 function View:ensure(id)
   local t, wrap = entries(self)
   local e = t[id]
-  if e == nil then
-    local d = view_of[self]
-    error(("unknown %s '%s'%s"):format(d.type, tostring(id),
-      suggest(tostring(id), d.reg:ids(d.type))), 2)
-  end
+  if e == nil then error(M.unknown(self, id), boundary.level(2)) end
   return wrap(e)
 end
 

@@ -484,7 +484,7 @@ kinds.room.get.grid_map = function(r)
   return nil
 end
 kinds.room.methods.node = function(r)
-  handle_of.check_alive(r, "node")
+  handle_of.check_alive(r)
   local w = owner[r]
   local x, y, zs = w._s:grid_pos(r.uid)
   if not x then return nil end

@@ -43,10 +43,13 @@ function M.new(world, uid)
 end
 local handle = M.new
 
--- Raises "what: kind#uid was deleted" at the level of the public function's caller.
+-- Raises "kind#uid was deleted" unless h's object lives: in a public method
+-- with no position (its wrapper names the method and puts the caller's
+-- line), for a field `what` ("x: actor#4 was deleted") at the line that read it.
 function M.check_alive(h, what)
   if not owner[h]._s:info(h.uid) then
-    error(("%s: %s was deleted"):format(what, label(h.kind, h.uid)), 3)
+    local msg = label(h.kind, h.uid) .. " was deleted"
+    error(what and what .. ": " .. msg or msg, boundary.level(3))
   end
 end
 local check_alive = M.check_alive
@@ -83,39 +86,39 @@ local common = {}
 function common:alive() return owner[self]._s:info(self.uid) ~= nil end
 
 function common:delete(opts)
-  check_alive(self, "delete")
+  check_alive(self)
   local k = kinds[self.kind]
   if k and k.delete then return k.delete(self, opts) end
-  if opts ~= nil then error(("delete: %s takes no options"):format(tostring(self)), 2) end
+  if opts ~= nil then error(("%s takes no options"):format(tostring(self)), 0) end
   owner[self]._s:delete(self.uid)
   owner[self]._tilemaps[self.uid] = nil
 end
 
 function common:emit(event, params, default)
-  check_alive(self, "emit")
+  check_alive(self)
   return owner[self]:_emit(self, event, params, default)
 end
 
 function common:subscribe(event, handler_id, args, opts)
-  check_alive(self, "subscribe")
+  check_alive(self)
   options.check("object:subscribe", opts, 2)
   local w = owner[self]
   w._registry:view("base.event"):ensure(event)
   w._registry:view("base.handler"):ensure(handler_id)
   local priority = opts and opts.priority or 100
-  if math.type(priority) ~= "integer" then error("subscribe: priority must be an integer", 2) end
+  if math.type(priority) ~= "integer" then error("priority must be an integer", 0) end
   local uid = w._s:subscribe(self.uid, event, handler_id, args, priority,
     label(self.kind, self.uid) .. " subscription args")
   return subscription.new(w, { uid = uid, object = self.uid, event = event, handler = handler_id })
 end
 
-function common:tag(name) check_alive(self, "tag") owner[self]._s:set_tag(self.uid, name, true) return self end
-function common:untag(name) check_alive(self, "untag") owner[self]._s:set_tag(self.uid, name, false) return self end
-function common:has_tag(name) check_alive(self, "has_tag") return owner[self]._s:has_tag(self.uid, name) end
-function common:tags() check_alive(self, "tags") return owner[self]._s:tags(self.uid) end
+function common:tag(name) check_alive(self) owner[self]._s:set_tag(self.uid, name, true) return self end
+function common:untag(name) check_alive(self) owner[self]._s:set_tag(self.uid, name, false) return self end
+function common:has_tag(name) check_alive(self) return owner[self]._s:has_tag(self.uid, name) end
+function common:tags() check_alive(self) return owner[self]._s:tags(self.uid) end
 
 function common:subscriptions()
-  check_alive(self, "subscriptions")
+  check_alive(self)
   local out = {}
   for i, sub in ipairs(owner[self]._s:subscriptions(self.uid)) do out[i] = subscription.new(owner[self], sub) end
   return out

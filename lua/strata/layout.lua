@@ -18,7 +18,9 @@ local function node(text, kind) return setmetatable({ text = text, kind = kind }
 private.protect(Node, "strata.layout_node")
 local function is_node(v) return type(v) == "table" and debug.getmetatable(v) == Node end
 
-local function fail(fmt, ...) error(("strata.layout." .. fmt):format(...), 3) end
+-- (Every function of this module is public, wrapped below: the wrapper puts
+-- the caller's line.)
+local function fail(fmt, ...) error(("strata.layout." .. fmt):format(...), 0) end
 
 local function quote(s, where)
   if type(s) ~= "string" then fail("%s: expected a token (string), got %s", where, type(s)) end
@@ -330,11 +332,6 @@ local function rng_of(opts, fn, level)
   error(fn .. ": give { rng = ctx.rng } or { seed = n }", level)
 end
 
--- A generator's own errors ("generator:run: ...") said by the function called.
-local function run_failed(fn, msg)
-  if type(msg) == "string" then msg = (msg:gsub("^generator:run: ", fn .. ": ")) end
-  error(msg, 3)
-end
 
 -- run(generator | id, map, { rng = | seed =, world = }) -> true, or false and the reason: one attempt.
 function M.run(v, map, opts)
@@ -343,9 +340,11 @@ function M.run(v, map, opts)
   local g = generator(v, opts.world or map)
   local tm = tilemap_of(map, "strata.layout.run", 3)
   local rng, stream = rng_of(opts, "strata.layout.run", 3)
-  local ok, res, why = pcall(g.run, g, tm, rng)
+  -- (_run: the generator's run under no public name; the pcall gives the
+  -- stream its draws back whether the run failed or not)
+  local ok, res, why = pcall(g._run, g, tm, rng)
   if stream then stream:set_state(rng:state()) end
-  if not ok then run_failed("strata.layout.run", res) end
+  if not ok then error(res, 0) end
   return res, why
 end
 
@@ -367,10 +366,10 @@ function M.generate(v, map, opts)
   local done, why = false, nil
   for _ = 1, attempts do
     tm:clear(opts.fill)
-    local ok, res, reason = pcall(g.run, g, tm, rng)
+    local ok, res, reason = pcall(g._run, g, tm, rng)
     if not ok then
       if stream then stream:set_state(rng:state()) end
-      run_failed("strata.layout.generate", res)
+      error(res, 0)
     end
     if res then done = true break end
     why = reason

@@ -257,10 +257,19 @@ local function mod_file(mod, name, what, path, hint, level)
 end
 M.mod_file = mod_file
 
+-- What a builtin the sandbox wraps returns, or its error at the line of the
+-- mod code that called the wrapper: `return at_caller(pcall(f, ...))`. (Called
+-- by the wrapper, a builtin's own error would point at this file; called by
+-- pcall, it has no position.)
+local function at_caller(ok, ...)
+  if ok then return ... end
+  error(..., 2)
+end
+
 local function protected_rawset(t, k, v)
   local mt = debug.getmetatable(t)
   if mt and private.protected[mt] then error("rawset: strata's objects cannot be changed with rawset", 2) end
-  return rawset(t, k, v)
+  return at_caller(pcall(rawset, t, k, v))
 end
 
 function M.environment(mod, api, seed)
@@ -276,7 +285,7 @@ function M.environment(mod, api, seed)
       if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
         error("setmetatable: __gc finalizers are not available to mods (sandbox)", 2)
       end
-      return setmetatable(t, mt)
+      return at_caller(pcall(setmetatable, t, mt))
     end,
     getmetatable = function(v)
       if type(v) == "string" then return nil end

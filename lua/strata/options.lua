@@ -3,6 +3,8 @@
 -- error naming it and the nearest known keys. The spec that feeds each of
 -- these a misspelt key is generated from this same list, so a new options
 -- table cannot be left unchecked (spec/strict_options_spec.lua).
+local boundary = require "strata.boundary"
+
 local M = {}
 
 -- Edit distance (Levenshtein), for "nearest known" suggestions.
@@ -106,18 +108,20 @@ for name, keys in pairs(M.known) do
 end
 
 -- Raises "<fn>: unknown option 'k' (nearest known: ...)" at `level` (default:
--- the caller of the function that called check) unless every key of opts is
--- known for fn. nil opts are accepted; anything else but a table is an error.
+-- the caller of the function that called check; none when that is strata's
+-- own code, strata.boundary) unless every key of opts is known for fn. nil
+-- opts are accepted; anything else but a table is an error.
 function M.check(fn, opts, level)
   level = (level or 2) + 1
   if opts == nil then return {} end
   if type(opts) ~= "table" then
-    error(("%s: options must be a table, got %s"):format(fn, type(opts)), level)
+    error(("%s: options must be a table, got %s"):format(fn, type(opts)), boundary.level(level))
   end
   local set = sets[fn] or error("strata.options: no options list for " .. fn)
   for k in pairs(opts) do
     if not set[k] then
-      error(("%s: unknown option '%s'%s"):format(fn, tostring(k), M.suggest(tostring(k), M.known[fn])), level)
+      error(("%s: unknown option '%s'%s"):format(fn, tostring(k), M.suggest(tostring(k), M.known[fn])),
+        boundary.level(level))
     end
   end
   return opts

@@ -80,11 +80,11 @@ end
 
 kinds.room = {
   methods = {
-    exits = function(r) handle_of.check_alive(r, "exits") return uids_to_handles(owner[r], owner[r]._s:room_exits(r.uid)) end,
-    contents = function(r) handle_of.check_alive(r, "contents") return uids_to_handles(owner[r], owner[r]._s:room_contents(r.uid)) end,
+    exits = function(r) handle_of.check_alive(r) return uids_to_handles(owner[r], owner[r]._s:room_exits(r.uid)) end,
+    contents = function(r) handle_of.check_alive(r) return uids_to_handles(owner[r], owner[r]._s:room_contents(r.uid)) end,
     exit = function(r, dir)
-      handle_of.check_alive(r, "exit")
-      local e = owner[r]._s:exit_find(r.uid, text(dir, "exit: direction"))
+      handle_of.check_alive(r)
+      local e = owner[r]._s:exit_find(r.uid, text(dir, "direction"))
       return e and handle(owner[r], e)
     end,
   },

@@ -10,7 +10,6 @@
 -- it, M.emit runs an emit from Lua, M.sync / M.reloaded keep the core's
 -- global handlers those of the registry.
 local core = require "strata.core"
-local boundary = require "strata.boundary"
 local branch_archetype = require "strata.branch_archetype"
 local handle_of = require "strata.handle"
 local mods = require "strata.mods"
@@ -88,7 +87,7 @@ end
 local function lookup(w, type_id, id)
   local ok, e = pcall(function() return w._registry:view(type_id):ensure(id) end)
   if ok then return e end
-  return nil, tostring(boundary.strip(e))
+  return nil, tostring(e)
 end
 
 local function int_or_nil(v) return math.type(v) == "integer" and v or nil end
@@ -260,7 +259,7 @@ local function dispatcher(w)
   -- A branch archetype as the core reads it (checked by strata.branch_archetype).
   function ops.branch_archetype(id)
     local ok, d = pcall(branch_archetype.for_core, w, id)
-    if not ok then return nil, tostring(boundary.strip(d)) end
+    if not ok then return nil, tostring(d) end
     return d
   end
   function ops.event_declared(event)
@@ -270,9 +269,7 @@ local function dispatcher(w)
   function ops.rolled_back() tiles.drop_dead(w) end
   function ops.call(kind, fn, info)
     local ok, a, b = pcall(run, w, kind, fn, info)
-    if not ok then
-      return false, tostring(boundary.strip(a))
-    end
+    if not ok then return false, tostring(a) end
     return true, a, b
   end
   return function(op, ...) return ops[op](...) end

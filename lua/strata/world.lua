@@ -466,9 +466,7 @@ function M.reload(opts)
   -- Load everything first; replace only when every world accepts the new definitions.
   local fresh = {}
   for i, w in ipairs(targets) do
-    local ok, res = pcall(mods.prepare_reload, w._registry, id, function(new_reg) return check_ids(w._s, new_reg) end)
-    if not ok then error(res, 0) end
-    fresh[i] = res
+    fresh[i] = mods.prepare_reload(w._registry, id, function(new_reg) return check_ids(w._s, new_reg) end)
   end
   for i, w in ipairs(targets) do
     mods.commit_reload(w._registry, fresh[i])

@@ -17,12 +17,12 @@ local public = boundary.wrap
 -- ---- the core's functions ------------------------------------------------------------
 
 M.generate = public("strata.worldgen.generate", function(opts)
-  options.check("strata.worldgen.generate", opts, 1)
+  options.check("strata.worldgen.generate", opts, 2)
   return core.worldgen.generate(opts)
 end)
 
 M.floor = public("strata.worldgen.floor", function(opts, z)
-  options.check("strata.worldgen.floor", opts, 1)
+  options.check("strata.worldgen.floor", opts, 2)
   if math.type(z) ~= "integer" then error("the floor must be an integer, got " .. tostring(z), 0) end
   return core.worldgen.floor(opts, z)
 end)
@@ -40,7 +40,7 @@ local function path_arg(path)
 end
 
 M.render = public("strata.worldgen.render", function(t, opts)
-  options.check("strata.worldgen.render", opts, 1)
+  options.check("strata.worldgen.render", opts, 2)
   return core.worldgen.render(template_arg(t), opts)
 end)
 M.write = public("strata.worldgen.write", function(t, path)
@@ -149,7 +149,7 @@ end
 -- to_map(world, floor, { tokens = }) -> map: one floor as a map of world,
 -- with its stairs (for a floor generator, which attaches nothing itself).
 M.to_map = public("strata.worldgen.to_map", function(world, f, opts)
-  options.check("strata.worldgen.to_map", opts, 1)
+  options.check("strata.worldgen.to_map", opts, 2)
   world = host_world(world) or error("expected a world, got " .. tostring(world), 0)
   local tokens = token_table(opts and opts.tokens)
   check_floor(f)
@@ -160,7 +160,7 @@ end)
 -- of t as a map of a new area (floors 1 .. z), stairs at the ascents and
 -- descents, so that world:travel goes down the world the template describes.
 M.to_area = public("strata.worldgen.to_area", function(world, t, opts)
-  options.check("strata.worldgen.to_area", opts, 1)
+  options.check("strata.worldgen.to_area", opts, 2)
   world = host_world(world) or error("expected a world, got " .. tostring(world), 0)
   opts = opts or {}
   if type(opts.area) ~= "string" then

@@ -3,6 +3,7 @@
 -- ID of a base.legend entry of that world (option `world`), and a list entry
 -- is an ID whose entry names its symbol.
 local core = require "strata.core"
+local data = require "strata.data"
 
 local M = setmetatable({}, { __index = core.xymap })
 
@@ -12,8 +13,8 @@ local function legend_entry(reg, id, where)
       :format(where, id), 0)
   end
   local view = reg:view("base.legend")
-  local ok, e = pcall(view.ensure, view, id)
-  if not ok then error("legend " .. where .. ": " .. tostring(e), 0) end
+  local e = view:get(id)
+  if e == nil then error("legend " .. where .. ": " .. data.unknown(view, id), 0) end
   local t = {}
   for k, v in pairs(e) do
     if type(k) ~= "string" or (k:sub(1, 1) ~= "_" and k ~= "symbol") then t[k] = v end
