@@ -405,6 +405,14 @@ describe("the mod's environment, attacked (issue 31)", function()
     string.upper = function() return "hijacked" end
     assert(("x"):upper() == "X", "the metatable's library is the mod's table")]],
     handler = 'world.data["base.handler"]:get("victim.check").run()', expect = "HANDLER .*victim held" }
+  attack{ "a layout constant shared by the host and every mod", victim = [[
+    data:add{ _type = "base.handler", _id = "check", run = function()
+      assert(tostring(strata.layout.none) == "None" and tostring(strata.layout.always) == "True", "changed")
+      error("victim held")
+    end }]], init = [[
+    pcall(function() strata.layout.none.text = "Fail" end)
+    pcall(function() strata.layout.always.text = "False" end)]],
+    handler = 'world.data["base.handler"]:get("victim.check").run()', expect = "HANDLER .*victim held" }
 end)
 
 describe("C loops of the standard library, attacked (issue 31)", function()
