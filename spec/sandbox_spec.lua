@@ -119,11 +119,11 @@ describe("the sandbox, attacked", function()
   attack{ "strata.world.open of any path", init = "strata.world.open('/etc/passwd')",
     expect = "INIT .*field 'world'" }
   attack{ "strata.layout.glyphs('/etc/passwd') does not quote the file",
-    init = "strata.layout.glyphs('/etc/passwd')", expect = "mods pass the text itself", secret = "root:" }
+    init = "strata.layout.glyphs('/etc/passwd')", expect = "strata.layout.glyphs: glyphs:1: expected", secret = "root:" }
   attack{ "strata.layout.parse_file of a path", init = "strata.layout.parse_file('/etc/passwd')",
-    expect = "mods pass the text itself", secret = "root:" }
+    expect = "strata.layout.parse_file: layouts:1:1: expected", secret = "root:" }
   attack{ "strata.layout.mappings of a path", init = "strata.layout.mappings('/etc/hostname')",
-    expect = "mods pass the text itself" }
+    expect = "strata.layout.mappings: mappings:1: expected" }
   attack{ "internals from a handler: world._mods", handler = "local m = world._mods[1]",
     expect = "attempt to index a nil value %(field '_mods'%)" }
   attack{ "internals from a handle: _world, _s", handler = [[
