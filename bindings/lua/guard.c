@@ -231,27 +231,30 @@ static void leave(lua_State *L, int level) {
 ** made the registry's slots (only rawget and rawset of existing keys). */
 static const char SAFE_STRINGS = 's', HOST_STRINGS = 'h';
 
-static void string_index(lua_State *L, int for_mods) {
-  if (!lua_checkstack(L, 4)) return;
+/* Swaps the safe library in; returns 1 when it did (then strings_for_host
+** must follow), 0 when there is none or no string metatable. */
+static int strings_for_mods(lua_State *L) {
+  if (!lua_checkstack(L, 4)) return 0;
+  lua_pushliteral(L, "");
+  if (!lua_getmetatable(L, -1)) { lua_pop(L, 1); return 0; }
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &SAFE_STRINGS) != LUA_TTABLE) { lua_pop(L, 3); return 0; }
+  lua_pushliteral(L, "__index");
+  lua_rawget(L, -3);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &HOST_STRINGS); /* "", mt, safe */
+  lua_pushliteral(L, "__index");
+  lua_insert(L, -2);
+  lua_rawset(L, -3);
+  lua_pop(L, 2);
+  return 1;
+}
+
+static void strings_for_host(lua_State *L) {
   lua_pushliteral(L, "");
   if (!lua_getmetatable(L, -1)) { lua_pop(L, 1); return; }
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &SAFE_STRINGS);
   lua_pushliteral(L, "__index");
-  lua_rawget(L, -3); /* "", mt, safe, current */
-  if (lua_istable(L, -2) && for_mods != lua_rawequal(L, -1, -2)) {
-    if (for_mods) {
-      lua_rawsetp(L, LUA_REGISTRYINDEX, &HOST_STRINGS); /* "", mt, safe */
-    } else {
-      lua_pop(L, 2);
-      lua_rawgetp(L, LUA_REGISTRYINDEX, &HOST_STRINGS);
-    }
-    lua_pushliteral(L, "__index");
-    lua_insert(L, -2);
-    lua_rawset(L, -3);
-    lua_pop(L, 2);
-    return;
-  }
-  lua_pop(L, 4);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &HOST_STRINGS);
+  lua_rawset(L, -3);
+  lua_pop(L, 2);
 }
 
 /* guard.strings(lib): lib is the string library mod code sees (strata.mods). */
@@ -259,8 +262,10 @@ static int g_strings(lua_State *L) {
   lstrata_checktype(L, 1, LUA_TTABLE);
   lua_settop(L, 1);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &SAFE_STRINGS);
-  lua_pushboolean(L, 0); /* the slot string_index keeps the host's __index in */
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &HOST_STRINGS);
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &HOST_STRINGS) == LUA_TNIL) {
+    lua_pushboolean(L, 0); /* the slot strings_for_mods keeps the host's __index in */
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &HOST_STRINGS);
+  }
   return 0;
 }
 
@@ -286,7 +291,7 @@ static int g_call(lua_State *L) {
   lua_pushvalue(L, 4);
   for (int i = 5; i <= 4 + nargs; i++) lua_pushvalue(L, i);
   lua_xmove(L, co, nargs + 1);
-  if (!lstrata_guard_active()) string_index(L, 1);
+  int swapped = !lstrata_guard_active() && strings_for_mods(L);
   int level = enter(what, budget, memory);
   add_thread(L, co, co_index);
   int nres = 0;
@@ -301,7 +306,7 @@ static int g_call(lua_State *L) {
   }
   int exhausted = G.exhausted || spent_now, refused = G.memory_refused;
   leave(L, level);
-  if (level == 0) string_index(L, 0);
+  if (swapped) strings_for_host(L);
   if (status == LUA_OK) {
     if (!lua_checkstack(L, nres + 4)) {
       lua_pushliteral(L, "error");

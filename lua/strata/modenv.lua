@@ -64,7 +64,7 @@ local function move_chunks(a1, f, e, t, a2)
   if not (f > 0 or e < maxinteger + f) then error("bad argument #3 to 'move' (too many elements to move)", 0) end
   local n = e - f + 1
   if t > maxinteger - n + 1 then error("bad argument #4 to 'move' (destination wrap around)", 0) end
-  move(a1, f, f - 1, t, a2) -- Lua's checks of the tables themselves
+  move(a1, 1, 0, 1, a2) -- Lua's checks of the tables themselves
   if t > e or t <= f or (a2 ~= nil and a1 ~= a2) then
     for i = 0, n - 1, CHUNK do move(a1, f + i, f + min(i + CHUNK, n) - 1, t + i, a2) end
   else
