@@ -498,6 +498,18 @@ describe("mod names and manifests, attacked (issue 31)", function()
     expect = "evil/lib.lua:1: ", secret = "DIR/" }
   attack{ "an error in mod.lua", shell = manifest("return nil .. 'where'"), expect = "evil/mod.lua:1: attempt to concatenate",
     secret = "DIR/" }
+  attack{ "errors of the bounded library functions point at the mod's line, not at strata's files", handler = [[
+    local calls = { function() table.move(1, 1, 2, 3) end, function() table.concat({}, "", 1, 1e6) end,
+      function() table.insert(setmetatable({}, {}), 5, 1) end, function() table.remove(setmetatable({}, {}), 5) end,
+      function() table.sort({ 1, "x" }) end, function() string.rep("x", 1e15) end, function() (""):rep("", {}) end,
+      function() coroutine.create(1) end, function() coroutine.close(coroutine.running()) end,
+      function() coroutine.wrap(function() error("inner") end)() end }
+    for i, f in ipairs(calls) do
+      local ok, e = pcall(f)
+      assert(not ok and type(e) == "string", i)
+      assert(e:find("^evil/init%.lua:%d+: ") and not e:find("strata/"), i .. ": " .. e)
+    end
+    error("positions held")]], expect = "HANDLER .*positions held" }
   attack{ "a requires naming a folder inside another", shell = "mkdir -p ../quarantine/x && " ..
     [[echo 'return { id = "quarantine/x", version = "1.0.0" }' > ../quarantine/x/mod.lua && ]] ..
     [[echo 'print("QUARANTINE RAN")' > ../quarantine/x/init.lua && ]] ..

@@ -165,7 +165,8 @@ local create, resume, close, hook, unpack = coroutine.create, coroutine.resume, 
   table.unpack
 local coroutines = {
   create = function(f)
-    local co = call(create, f)
+    local ok, co = pcall(create, f)
+    if not ok then return rethrow(ok, co) end
     hook(co)
     return co
   end,
@@ -180,7 +181,9 @@ local coroutines = {
 }
 -- As Lua's wrap: a coroutine that fails is closed (its pending __close run).
 coroutines.wrap = function(f)
-  local co = coroutines.create(f)
+  local ok, co = pcall(create, f)
+  if not ok then return rethrow(ok, co) end
+  hook(co)
   return function(...)
     hook(co)
     local r = table.pack(resume(co, ...))
