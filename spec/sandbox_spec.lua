@@ -413,6 +413,20 @@ describe("the mod's environment, attacked (issue 31)", function()
     pcall(function() strata.layout.none.text = "Fail" end)
     pcall(function() strata.layout.always.text = "False" end)]],
     handler = 'world.data["base.handler"]:get("victim.check").run()', expect = "HANDLER .*victim held" }
+  attack{ "a method a host adds to worlds reaches no mod", host = [[
+    require "strata.world"
+    require("strata.private").World.export = function(_, path) io.open(path, "w"):close() end]],
+    handler = "world:export(VICTIM)", expect = "HANDLER .*attempt to call a nil value %(method 'export'%)" }
+  it("lists every method of a world as a mod's or the host's", function()
+    require "strata.world"
+    local listed = {}
+    for _, k in ipairs(require("strata.modview").methods) do listed[k] = true end
+    for k, v in pairs(require("strata.private").World) do
+      if type(v) == "function" and type(k) == "string" and k:sub(1, 1) ~= "_" then
+        assert(listed[k] or k == "save" or k == "run_realtime", "world:" .. k .. " is in neither list")
+      end
+    end
+  end)
 end)
 
 describe("C loops of the standard library, attacked (issue 31)", function()
