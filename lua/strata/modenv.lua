@@ -54,7 +54,8 @@ end
 
 -- True when t's length and elements are its own (a table without a
 -- metatable): Lua's loop over #t is then bounded by the table's memory.
-local function plain(t) return type(t) == "table" and debug.getmetatable(t) == nil end
+local raw_metatable, select, type = debug.getmetatable, select, type
+local function plain(t) return type(t) == "table" and raw_metatable(t) == nil end
 
 -- table.move in chunks, in the order Lua's loop takes (backwards when the
 -- ranges overlap in one table), with Lua's own argument checks.
@@ -123,12 +124,19 @@ M.table = {
     if plain(t) and select("#", ...) < 3 then return call(concat, t, ...) end
     return call(concat_chunks, t, ...)
   end,
+  -- (insert(t, v) and remove(t) of a plain table cannot fail: no pcall)
   insert = function(t, ...)
-    if select("#", ...) ~= 2 or plain(t) or type(t) ~= "table" then return call(insert, t, ...) end
+    local n = select("#", ...)
+    if n == 1 and plain(t) then return insert(t, ...) end
+    if n ~= 2 or plain(t) or type(t) ~= "table" then return call(insert, t, ...) end
     return call(insert_at, t, ...)
   end,
   remove = function(t, ...)
-    if plain(t) or type(t) ~= "table" then return call(remove, t, ...) end
+    if plain(t) then
+      if select("#", ...) == 0 then return remove(t) end
+      return call(remove, t, ...)
+    end
+    if type(t) ~= "table" then return call(remove, t, ...) end
     return call(remove_at, t, ...)
   end,
   -- Lua's default order compares in C; a Lua comparator puts an instruction
