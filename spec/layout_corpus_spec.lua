@@ -39,11 +39,11 @@ describe("the KeeperRL corpus", function()
   end)
 
   it("reads its 15 mappings and its glyph table", function()
-    local maps, order = L.mappings(dir .. "/layout_mapping.txt")
+    local maps, order = L.read_mappings(dir .. "/layout_mapping.txt")
     assert.equal(15, #order)
     assert.same({ { "Place", "HELL_MOUNTAIN" } }, maps.z_level_hell.hard_rock)
     assert.is_not_nil(maps.z_level_hell.floor) -- inherited with append
-    local g = L.glyphs(dir .. "/glyphs.txt")
+    local g = L.read_glyphs(dir .. "/glyphs.txt")
     assert.equal("#", g.castle_wall.glyph)
     assert.equal("gray", g.castle_wall.color)
   end)

@@ -50,7 +50,7 @@ describe("the Lua library", function()
   -- Each module loads first, alone, in a fresh Lua, and is a table: none
   -- depends on another having been loaded before it, nor is a function
   -- handed a table of internals to fill.
-  for _, name in ipairs{ "handle", "proxy", "subscription", "modview", "tiles", "runtime", "areas", "rooms",
+  for _, name in ipairs{ "handle", "proxy", "subscription", "modview", "modenv", "tiles", "runtime", "areas", "rooms",
     "walk", "grid", "branches", "branch_archetype", "world" } do
     it("strata." .. name .. " loads on its own and returns a table", function()
       local out, code = support.sh("lua5.4 -e " .. support.q(

@@ -65,7 +65,8 @@ local n_attacks = 0
 -- attack{ name, init = code, handler = code, expect = pattern | nil (harmless),
 --         memory = true (a test of the memory limit: the CPU budget set out of reach),
 --         victim = true (the code may name VICTIM, which must not appear),
---         secret = text that must not show up in the output }
+--         secret = text that must not show up in the output (DIR: the test's folder),
+--         host = code the host runs first, before require "strata" (VICTIM too) }
 local function attack(a)
   n_attacks = n_attacks + 1
   it(a[1], function()
@@ -90,7 +91,7 @@ local function attack(a)
       'data:add{ _type = "base.handler", _id = "noop", run = function() end }\n')
     write(dir .. "/evil/notes.txt", "a note of the mod's own\n")
     if a.shell then assert(os.execute("cd " .. sh_quote(dir .. "/evil") .. " && " .. a.shell)) end
-    write(dir .. "/driver.lua", DRIVER)
+    write(dir .. "/driver.lua", fill(a.host) .. "\n" .. DRIVER)
     local cmd = ("cd %s && LUA_PATH=%s LUA_CPATH=%s timeout 20 prlimit --as=4000000000 lua5.4 driver.lua %s %s 2>&1")
       :format(sh_quote(dir), sh_quote(LUA_PATH), sh_quote(LUA_CPATH), sh_quote(dir), a.memory and "3600000" or "")
     local p = io.popen(cmd)
@@ -104,7 +105,7 @@ local function attack(a)
     if a.expect then
       assert(out:find(a.expect), ("expected /%s/ in:\n%s"):format(a.expect, out))
     end
-    if a.secret then assert(not out:find(a.secret, 1, true), "leaked: " .. out) end
+    if a.secret then assert(not out:find((a.secret:gsub("DIR", function() return dir end)), 1, true), "leaked: " .. out) end
     assert(not out:find("Segmentation", 1, true))
   end)
 end
@@ -118,11 +119,11 @@ describe("the sandbox, attacked", function()
   attack{ "strata.world.open of any path", init = "strata.world.open('/etc/passwd')",
     expect = "INIT .*field 'world'" }
   attack{ "strata.layout.glyphs('/etc/passwd') does not quote the file",
-    init = "strata.layout.glyphs('/etc/passwd')", expect = "mods pass the text itself", secret = "root:" }
+    init = "strata.layout.glyphs('/etc/passwd')", expect = "strata.layout.glyphs: glyphs:1: expected", secret = "root:" }
   attack{ "strata.layout.parse_file of a path", init = "strata.layout.parse_file('/etc/passwd')",
-    expect = "mods pass the text itself", secret = "root:" }
+    expect = "strata.layout.parse_file: layouts:1:1: expected", secret = "root:" }
   attack{ "strata.layout.mappings of a path", init = "strata.layout.mappings('/etc/hostname')",
-    expect = "mods pass the text itself" }
+    expect = "strata.layout.mappings: mappings:1: expected" }
   attack{ "internals from a handler: world._mods", handler = "local m = world._mods[1]",
     expect = "attempt to index a nil value %(field '_mods'%)" }
   attack{ "internals from a handle: _world, _s", handler = [[
@@ -359,6 +360,239 @@ describe("the sandbox, attacked", function()
     world:schedule{ after = 0, handler = "evil.attack" }]], expect = "postponed" }
   attack{ "a handler that advances the world it runs in", handler = "world:advance(1e6)",
     expect = "cannot advance the world it runs in" }
+end)
+
+-- ---- issue 31: the mod's environment, files and names ---------------------------------
+-- A shell line that replaces the attacking mod's mod.lua by `code`.
+local function manifest(code) return "cat > mod.lua <<'EOF'\n" .. code .. "\nEOF" end
+-- A table whose length lies (os.time of its date fields: 1.6e9), whose missing
+-- elements are "" and whose writes vanish, all through C functions: a C loop
+-- over it runs no Lua instruction and allocates nothing.
+local LYING = [[
+local empty = setmetatable({}, { __index = table.concat })
+local t = setmetatable({ year = 2020, month = 1, day = 1, hour = 0, min = 0, sec = 0, isdst = false },
+  { __len = os.time, __index = empty, __newindex = rawequal })
+assert(#t > 1e9 and t[5] == "")
+]]
+-- Every function of the strata a mod gets, called with a path through a folder
+-- named "x(" (made by the attack's shell line, in the mod's folder).
+local X_PATH = "evil/x(/../../../../../../../../etc/passwd"
+
+describe("the mod's environment, attacked (issue 31)", function()
+  attack{ "functions a host adds to the standard libraries reach no mod", host = [[
+    for _, lib in ipairs{ string, table, math, utf8, coroutine, os } do
+      lib.leak = function() io.open(VICTIM, "w"):close() end
+    end]], init = [[
+    for _, lib in ipairs{ string, table, math, utf8, coroutine, os } do if lib.leak then lib.leak() end end
+    if ("").leak then ("").leak() end]], expect = "INIT ok" }
+  attack{ "(''):dump shows another mod's constants", victim = [[
+    data:add{ _type = "base.handler", _id = "hello", run = function() return "SECRET-OF-VICTIM" end }]],
+    handler = [[
+    local f = world.data["base.handler"]:get("victim.hello").run
+    error(("").dump(f))]], expect = "attempt to call a nil value %(field 'dump'%)", secret = "SECRET-OF-VICTIM" }
+  attack{ "string.dump through a string method in mod.lua", shell = manifest([[
+    return { id = "evil", version = ("").dump(function() end) and "1.0.0", requires = { base = "*" } }]]),
+    expect = "INIT .*attempt to call a nil value %(field 'dump'%)" }
+  attack{ "the string library a mod sees holds no dump and counts its matching", init = [[
+    assert(("").dump == nil and not pcall(string.dump, print), "dump reachable")
+    assert(string.find == ("").find and string.gsub == ("").gsub, "two string libraries")
+    local s = ("a"):rep(40000) s:find(".-.-.-.-.-b")]], expect = "INIT .*stopped, budget exceeded" }
+  attack{ "a mod's changes to its string table reach neither the metatable nor another mod", victim = [[
+    data:add{ _type = "base.handler", _id = "check", run = function()
+      assert(("x"):upper() == "X" and string.upper("y") == "Y", "victim's string changed")
+      error("victim held")
+    end }]], init = [[
+    string.upper = function() return "hijacked" end
+    assert(("x"):upper() == "X", "the metatable's library is the mod's table")]],
+    handler = 'world.data["base.handler"]:get("victim.check").run()', expect = "HANDLER .*victim held" }
+  attack{ "a layout constant shared by the host and every mod", victim = [[
+    data:add{ _type = "base.handler", _id = "check", run = function()
+      assert(tostring(strata.layout.none) == "None" and tostring(strata.layout.always) == "True", "changed")
+      error("victim held")
+    end }]], init = [[
+    pcall(function() strata.layout.none.text = "Fail" end)
+    pcall(function() strata.layout.always.text = "False" end)]],
+    handler = 'world.data["base.handler"]:get("victim.check").run()', expect = "HANDLER .*victim held" }
+  attack{ "a method a host adds to worlds reaches no mod", host = [[
+    require "strata.world"
+    require("strata.private").World.export = function(_, path) io.open(path, "w"):close() end]],
+    handler = "world:export(VICTIM)", expect = "HANDLER .*attempt to call a nil value %(method 'export'%)" }
+  it("lists every method of a world as a mod's or the host's", function()
+    require "strata.world"
+    local listed = {}
+    for _, k in ipairs(require("strata.modview").methods) do listed[k] = true end
+    for k, v in pairs(require("strata.private").World) do
+      if type(v) == "function" and type(k) == "string" and k:sub(1, 1) ~= "_" then
+        assert(listed[k] or k == "save" or k == "run_realtime", "world:" .. k .. " is in neither list")
+      end
+    end
+  end)
+end)
+
+describe("C loops of the standard library, attacked (issue 31)", function()
+  attack{ "table.move of a trillion empty slots", handler = "table.move({}, 1, 1e12, 2)",
+    expect = "stopped, budget exceeded" }
+  attack{ "table.move of a trillion slots, backwards over itself", handler = "table.move({}, 1, 1e12, 5)",
+    expect = "stopped, budget exceeded" }
+  attack{ "table.move still moves what Lua's does", handler = [[
+    local function seq(n) local t = {} for i = 1, n do t[i] = i end return t end
+    local a = table.move(seq(20000), 1, 20000, 7) assert(a[7] == 1 and a[20006] == 20000 and a[6] == 6)
+    local b = table.move(seq(20000), 5, 20000, 1) assert(b[1] == 5 and b[19996] == 20000 and b[19997] == 19997)
+    local c = table.move(seq(20000), 1, 20000, 1, {}) assert(#c == 20000 and c[12345] == 12345)
+    assert(not pcall(table.move, {}, math.mininteger, 0, 1), "too many elements")
+    assert(#table.concat(seq(10000), ",") == 48893)
+    local r = seq(10000) table.insert(r, 1, 0) assert(r[1] == 0 and r[10001] == 10000)
+    assert(table.remove(r, 1) == 0 and r[1] == 1 and #r == 10000)
+    local u = seq(10000) table.sort(u, function(x, y) return x > y end) assert(u[1] == 10000)
+    table.sort(u) assert(u[1] == 1 and u[10000] == 10000)
+    assert(select("#", table.unpack(u, 1, 10000)) == 10000)
+    error("moves held")]], expect = "moves held" }
+  attack{ "table.concat of a trillion empty strings made in C", handler = LYING .. [[
+    table.concat(empty, "", 1, 1e12)]], expect = "stopped, budget exceeded" }
+  attack{ "table.insert into a table whose length lies", handler = LYING .. "table.insert(t, 1, 'x')",
+    expect = "stopped, budget exceeded" }
+  attack{ "table.remove from a table whose length lies", handler = LYING .. "table.remove(t, 1)",
+    expect = "stopped, budget exceeded" }
+  attack{ "table.sort of a table whose length lies", handler = LYING .. "table.sort(t)",
+    expect = "stopped, budget exceeded" }
+  attack{ "table.unpack of a table whose length lies", handler = LYING .. "table.unpack(t)",
+    expect = "too many results to unpack" }
+  attack{ "string.rep of the empty string, math.maxinteger times", handler = [[
+    assert(string.rep("", math.maxinteger) == "" and string.rep("", 1 << 62, "") == "")
+    error("rep held")]], expect = "rep held" }
+  attack{ "string.rep of the empty string through the string metatable", handler = [[
+    assert((""):rep(math.maxinteger) == "")
+    error("rep held")]], expect = "rep held" }
+  attack{ "coroutine.close of a coroutine kept from init.lua, its __close looping", init = [[
+    KEPT = coroutine.create(function()
+      local x <close> = setmetatable({}, { __close = function() while true do end end })
+      coroutine.yield()
+    end)
+    coroutine.resume(KEPT)]], handler = "coroutine.close(KEPT)", expect = "HANDLER .*stopped, budget exceeded" }
+  attack{ "coroutine.wrap closes a failed coroutine, its looping __close under the budget", handler = [[
+    local f = coroutine.wrap(function()
+      local x <close> = setmetatable({}, { __close = function() while true do end end })
+      error("fail")
+    end)
+    f()]], expect = "HANDLER .*stopped, budget exceeded" }
+  attack{ "load with a C function as its reader", handler = "assert(load(os.time) == nil) error('load held')",
+    expect = "load held", memory = true }
+end)
+
+describe("files from a mod, attacked (issue 31)", function()
+  attack{ "strata.layout.glyphs of a path through a folder named x(", shell = "mkdir 'x('",
+    init = ("strata.layout.glyphs(%q)"):format(X_PATH), expect = "strata.layout.glyphs: ", secret = "root:" }
+  attack{ "strata.layout.glyphs of a FIFO through a folder named x(", shell = "mkdir 'x(' && mkfifo 'x(/fifo'",
+    init = "strata.layout.glyphs('evil/x(/fifo')", expect = "strata.layout.glyphs: " }
+  attack{ "strata.layout.mappings of a path through a folder named x(", shell = "mkdir 'x('",
+    init = ("strata.layout.mappings(%q)"):format(X_PATH), expect = "strata.layout.mappings: ", secret = "root:" }
+  attack{ "every function of the mod's strata, given a path", shell = "mkdir 'x('", init = ([[
+    local seen, n = {}, 0
+    local function try(t, name)
+      if seen[t] then return end
+      seen[t] = true
+      for k, v in pairs(t) do
+        if type(v) == "function" then
+          n = n + 1
+          local ok, e = pcall(v, PATH, PATH)
+          if not ok and tostring(e):find("root:", 1, true) then error(name .. "." .. k .. " read the file") end
+        elseif type(v) == "table" then try(v, name .. "." .. k) end
+      end
+    end
+    try(strata, "strata")
+    assert(n > 20, n .. " functions")]]):gsub("PATH", ("%q"):format(X_PATH)), expect = "INIT ok", secret = "root:" }
+end)
+
+describe("mod names and manifests, attacked (issue 31)", function()
+  attack{ "an error in init.lua names the mod's file, not where it is installed", init = "error('where')",
+    expect = "INIT .*mod evil: evil/init.lua:1: where", secret = "DIR/" }
+  attack{ "an error in a handler names the mod's file", handler = "error('where')",
+    expect = "HANDLER evil/init.lua:%d+: where", secret = "DIR/" }
+  attack{ "a syntax error in a module the mod loads", shell = "echo 'local = 1' > lib.lua", init = "require 'lib'",
+    expect = "evil/lib.lua:1: ", secret = "DIR/" }
+  attack{ "an error in mod.lua", shell = manifest("return nil .. 'where'"), expect = "evil/mod.lua:1: attempt to concatenate",
+    secret = "DIR/" }
+  attack{ "errors of the bounded library functions point at the mod's line, not at strata's files", handler = [[
+    local calls = { function() table.move(1, 1, 2, 3) end, function() table.concat({}, "", 1, 1e6) end,
+      function() table.insert(setmetatable({}, {}), 5, 1) end, function() table.remove(setmetatable({}, {}), 5) end,
+      function() table.sort({ 1, "x" }) end, function() string.rep("x", 1e15) end, function() (""):rep("", {}) end,
+      function() coroutine.create(1) end, function() coroutine.close(coroutine.running()) end,
+      function() coroutine.wrap(function() error("inner") end)() end }
+    for i, f in ipairs(calls) do
+      local ok, e = pcall(f)
+      assert(not ok and type(e) == "string", i)
+      assert(e:find("^evil/init%.lua:%d+: ") and not e:find("strata/"), i .. ": " .. e)
+    end
+    error("positions held")]], expect = "HANDLER .*positions held" }
+  attack{ "a requires naming a folder inside another", shell = "mkdir -p ../quarantine/x && " ..
+    [[echo 'return { id = "quarantine/x", version = "1.0.0" }' > ../quarantine/x/mod.lua && ]] ..
+    [[echo 'print("QUARANTINE RAN")' > ../quarantine/x/init.lua && ]] ..
+    manifest([[return { id = "evil", version = "1.0.0", requires = { base = "*", ["quarantine/x"] = "*" } }]]),
+    expect = "'quarantine/x' is not a mod ID", secret = "QUARANTINE RAN" }
+  attack{ "a requires naming the folder above", shell = manifest([[
+    return { id = "evil", version = "1.0.0", requires = { base = "*", [".."] = "*" } }]]),
+    expect = "'%.%.' is not a mod ID", secret = "DIR" }
+  attack{ "a version of 3000 digits", shell = manifest([[
+    return { id = "evil", version = ("1"):rep(3000) .. "x", requires = { base = "*" } }]]),
+    expect = "INIT .*mod evil: mod.lua: version must look like 1.2.3" }
+  attack{ "a version constraint of 3000 digits", shell = manifest([[
+    return { id = "evil", version = "1.0.0", requires = { base = "^" .. ("1"):rep(3000) .. "x" } }]]),
+    expect = "INIT .*version constraint" }
+  attack{ "an unknown manifest key of 10 MB", shell = manifest([[
+    return { id = "evil", version = "1.0.0", requires = { base = "*" }, [("k"):rep(10000000)] = 1 }]]),
+    expect = "INIT .*mod evil: mod.lua: unknown key 'kkkk.-%.%.%.'" }
+  attack{ "a hundred thousand requires", shell = manifest([[
+    local r = { base = "*" } for i = 1, 100000 do r["m" .. i] = "*" end
+    return { id = "evil", version = "1.0.0", requires = r }]]), expect = "INIT .*mod evil: mod.lua: requires .*at most" }
+  attack{ "a description of 10 MB", shell = manifest([[
+    return { id = "evil", version = "1.0.0", requires = { base = "*" }, description = ("d"):rep(10000000) }]]),
+    expect = "INIT .*mod evil: mod.lua: description .*at most" }
+  attack{ "an id of 10 MB", shell = manifest([[
+    return { id = ("e"):rep(10000000), version = "1.0.0", requires = { base = "*" } }]]),
+    expect = "INIT .*mod evil: mod.lua says id = 'eeee.-%.%.%.'" }
+end)
+
+describe("the host's own string library (issue 31)", function()
+  local function lua(code)
+    local p = io.popen(("LUA_PATH=%s LUA_CPATH=%s timeout 20 lua5.4 -e %s 2>&1")
+      :format(sh_quote(LUA_PATH), sh_quote(LUA_CPATH), sh_quote(code)))
+    local out = p:read("a")
+    local _, _, code_ = p:close()
+    return out, code_
+  end
+  it("require 'strata' leaves string.find and the string metatable the host's own", function()
+    local out, code = lua([[
+      local find, match, gmatch, gsub, index = string.find, string.match, string.gmatch, string.gsub, getmetatable("").__index
+      require "strata"
+      assert(string.find == find and string.match == match and string.gmatch == gmatch and string.gsub == gsub, "replaced")
+      assert(getmetatable("").__index == index and index == string, "the metatable changed")
+      io.write("ok")]])
+    assert.equal(0, code, out)
+    assert.equal("ok", out)
+  end)
+  it("a guarded call sees the mod-safe library through the string metatable; the host gets its own back", function()
+    local out, code = lua([[
+      local strata = require "strata"
+      local find, dump = string.find, string.dump
+      local seen = { strata.mods.call("probe", function() return ("").find, ("").dump, getmetatable("").__index end) }
+      assert(seen[1] ~= find and seen[2] == nil and seen[3] ~= string, "a guarded call sees the host's string library")
+      assert(("").find == find and ("").dump == dump and getmetatable("").__index == string, "not restored")
+      pcall(strata.mods.call, "probe", function() error("x") end)
+      assert(getmetatable("").__index == string, "not restored after an error")
+      pcall(strata.mods.call, "probe", function() while true do end end)
+      assert(getmetatable("").__index == string, "not restored after a spent budget")
+      io.write("ok")]])
+    assert.equal(0, code, out)
+    assert.equal("ok", out)
+  end)
+  it("mod IDs the host lists are checked before any path is built", function()
+    local mods = require "strata.mods"
+    for _, id in ipairs{ "../evil", "a/b", "", "1abc", "a.b", "a b", ("a"):rep(100) } do
+      local ok, err = pcall(mods.resolve, { id }, { "/nonexistent" })
+      assert.is_false(ok)
+      assert.matches("is not a mod ID", err, 1, true)
+    end
+  end)
 end)
 
 describe("the sandbox's reach", function()

@@ -222,6 +222,53 @@ static void leave(lua_State *L, int level) {
   }
 }
 
+/* ---- the string library mod code sees ------------------------------------------ */
+/* For the whole outermost guarded call the string metatable's __index is the
+** mod-safe library strata.mods registered (guard.strings: no dump, counted
+** matching), and the host's comes back when the call ends: ("").dump in mod
+** code finds nothing, the host's string functions stay its own. Both tables
+** are in this state's registry. Neither step raises once guard.strings has
+** made the registry's slots (only rawget and rawset of existing keys). */
+static const char SAFE_STRINGS = 's', HOST_STRINGS = 'h';
+
+/* Swaps the safe library in; returns 1 when it did (then strings_for_host
+** must follow), 0 when there is none or no string metatable. */
+static int strings_for_mods(lua_State *L) {
+  if (!lua_checkstack(L, 4)) return 0;
+  lua_pushliteral(L, "");
+  if (!lua_getmetatable(L, -1)) { lua_pop(L, 1); return 0; }
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &SAFE_STRINGS) != LUA_TTABLE) { lua_pop(L, 3); return 0; }
+  lua_pushliteral(L, "__index");
+  lua_rawget(L, -3);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &HOST_STRINGS); /* "", mt, safe */
+  lua_pushliteral(L, "__index");
+  lua_insert(L, -2);
+  lua_rawset(L, -3);
+  lua_pop(L, 2);
+  return 1;
+}
+
+static void strings_for_host(lua_State *L) {
+  lua_pushliteral(L, "");
+  if (!lua_getmetatable(L, -1)) { lua_pop(L, 1); return; }
+  lua_pushliteral(L, "__index");
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &HOST_STRINGS);
+  lua_rawset(L, -3);
+  lua_pop(L, 2);
+}
+
+/* guard.strings(lib): lib is the string library mod code sees (strata.mods). */
+static int g_strings(lua_State *L) {
+  lstrata_checktype(L, 1, LUA_TTABLE);
+  lua_settop(L, 1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &SAFE_STRINGS);
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &HOST_STRINGS) == LUA_TNIL) {
+    lua_pushboolean(L, 0); /* the slot strings_for_mods keeps the host's __index in */
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &HOST_STRINGS);
+  }
+  return 0;
+}
+
 /* guard.call(what, budget_ms, memory_bytes, fn, ...) ->
 **   "ok", exhausted, memory_refused, results...
 ** | "error", exhausted, memory_refused, error value
@@ -244,6 +291,7 @@ static int g_call(lua_State *L) {
   lua_pushvalue(L, 4);
   for (int i = 5; i <= 4 + nargs; i++) lua_pushvalue(L, i);
   lua_xmove(L, co, nargs + 1);
+  int swapped = !lstrata_guard_active() && strings_for_mods(L);
   int level = enter(what, budget, memory);
   add_thread(L, co, co_index);
   int nres = 0;
@@ -258,6 +306,7 @@ static int g_call(lua_State *L) {
   }
   int exhausted = G.exhausted || spent_now, refused = G.memory_refused;
   leave(L, level);
+  if (swapped) strings_for_host(L);
   if (status == LUA_OK) {
     if (!lua_checkstack(L, nres + 4)) {
       lua_pushliteral(L, "error");
@@ -333,7 +382,7 @@ void lstrata_open_guard(lua_State *L) {
     installed = 1;
   }
   /* Once per state: a C host may make several, one after another
-  ** (strata_lua_new), and each needs its allocator and patterns guarded. */
+  ** (strata_lua_new), and each needs its allocator guarded. */
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &THREADS) == LUA_TNIL) {
     void *ud;
     lua_Alloc f = lua_getallocf(L, &ud);
@@ -344,11 +393,14 @@ void lstrata_open_guard(lua_State *L) {
     lua_setallocf(L, guard_alloc, NULL);
     lua_newtable(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &THREADS);
-    lstrata_guard_patterns(L);
   }
   lua_pop(L, 1);
   static const luaL_Reg fns[] = {
     {"call", g_call}, {"hook", g_hook}, {"charge", g_charge}, {"active", g_active},
-    {"state", g_state}, {"userdata", g_userdata}, {NULL, NULL}};
+    {"state", g_state}, {"userdata", g_userdata}, {"strings", g_strings}, {NULL, NULL}};
   lstrata_add_functions(L, "guard", 0, fns);
+  lua_getfield(L, -1, "guard");
+  lstrata_guard_patterns(L);
+  lua_setfield(L, -2, "patterns");
+  lua_pop(L, 1);
 }

@@ -9,8 +9,9 @@
 ** test, each character that %b scans) and a counted plain search: every
 ** STEP_CHUNK steps it asks lstrata_guard_charge, which raises once the
 ** running callback's budget is spent. Outside a guarded call that does
-** nothing, so the host's matching is Lua's.
-** strata.core installs these four functions in the string table.
+** nothing.
+** strata.core hands them out as core.guard.patterns; strata.mods puts them in
+** the string library mod code sees (the host's `string` is left alone).
 **
 ** Lua 5.4.4: Copyright (C) 1994-2022 Lua.org, PUC-Rio. Permission is hereby
 ** granted, free of charge, to any person obtaining a copy of this software
@@ -702,7 +703,6 @@ static int str_gsub (lua_State *L) {
 void lstrata_guard_patterns(lua_State *L) {
   static const luaL_Reg fns[] = {
     {"find", str_find}, {"match", str_match}, {"gmatch", gmatch}, {"gsub", str_gsub}, {NULL, NULL}};
-  lua_getglobal(L, "string");
-  if (lua_istable(L, -1)) luaL_setfuncs(L, fns, 0);
-  lua_pop(L, 1);
+  lua_createtable(L, 0, 4);
+  luaL_setfuncs(L, fns, 0);
 }

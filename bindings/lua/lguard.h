@@ -16,7 +16,8 @@
 void lstrata_guard_charge(lua_State *L, lua_Integer n);
 /* Nonzero while a guarded call runs. */
 int lstrata_guard_active(void);
-/* Installs the counted pattern functions (guard_match.c) in `string`. */
+/* Pushes a table of the counted pattern functions (guard_match.c): find,
+** match, gmatch, gsub. */
 void lstrata_guard_patterns(lua_State *L);
 /* Installs the counting allocator and adds core.guard. */
 void lstrata_open_guard(lua_State *L);

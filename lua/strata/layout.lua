@@ -10,11 +10,20 @@ local paths = require "strata.paths"
 
 local M = {}
 
+-- A node has no fields of its own (its text and kind are in a weak side
+-- table): strata.layout.none and the others are shared by the host and every
+-- mod, so none of them may be changed by assignment.
+local node_fields = setmetatable({}, { __mode = "k" })
 local Node = {}
-Node.__index = Node
+Node.__index = function(n, k) local f = node_fields[n] return f and f[k] end
+Node.__newindex = function() error("strata.layout: a generator or predicate is read-only", 2) end
 Node.__tostring = function(n) return n.text end
 
-local function node(text, kind) return setmetatable({ text = text, kind = kind }, Node) end
+local function node(text, kind)
+  local n = setmetatable({}, Node)
+  node_fields[n] = { text = text, kind = kind }
+  return n
+end
 private.protect(Node, "strata.layout_node")
 local function is_node(v) return type(v) == "table" and debug.getmetatable(v) == Node end
 
@@ -244,18 +253,25 @@ function M.parse(text, name)
   return core.layout.parse(text, name)
 end
 
--- A file of named layouts, given as its text or a path; returns { name = generator }, names.
-function M.parse_file(text_or_path, name)
-  if type(text_or_path) ~= "string" then error("strata.layout.parse_file: expected text or a path", 2) end
-  local text = text_or_path
-  if not text:find("[\n\"{]") then
-    local why
-    text, why = paths.read(text_or_path, "strata.layout.parse_file: cannot read")
-    if not text then error(why, 2) end
-    name = name or text_or_path
-  end
+-- A file of named layouts, given as its text; returns { name = generator }, names.
+-- Text and paths have a function each (read_file below reads a path): no
+-- guess at which a string is, so a mod, which gets only the text parsers,
+-- can never make one open a file.
+function M.parse_file(text, name)
+  if type(text) ~= "string" then error("strata.layout.parse_file: expected the text of a layout file", 2) end
   return core.layout.parse_file(text, name)
 end
+
+-- The text of the file at path, for the read_* functions (the host's).
+local function read_path(path, what)
+  if type(path) ~= "string" then error("strata.layout." .. what .. ": expected a path", 3) end
+  local text, why = paths.read(path, "strata.layout." .. what .. ": cannot read")
+  if not text then error(why, 3) end
+  return text
+end
+
+-- read_file(path) -> parse_file of the file's text, named by its path.
+function M.read_file(path) return M.parse_file(read_path(path, "read_file"), path) end
 
 local compiled = setmetatable({}, { __mode = "k" })
 
@@ -380,21 +396,19 @@ function M.generate(v, map, opts)
 end
 
 -- ---- glyph tables and previews (docs/layouts.md) ---------------------------------
-local function read_source(text_or_path, what)
-  if type(text_or_path) ~= "string" then error("strata.layout." .. what .. ": expected text or a path", 3) end
-  if text_or_path:find("[\n\"]") then return text_or_path, what end
-  local text, why = paths.read(text_or_path, "strata.layout." .. what .. ": cannot read")
-  if not text then error(why, 3) end
-  return text, text_or_path
+local function text_arg(text, name, what)
+  if type(text) ~= "string" then error("strata.layout." .. what .. ": expected text (read_" .. what .. " reads a path)", 3) end
+  return text, name or what
 end
 
 local COLORS = { black = "30", red = "31", green = "32", brown = "33", yellow = "93", blue = "34",
   magenta = "35", cyan = "36", white = "37;1", gray = "90" }
 
--- glyphs(text_or_path) -> { [token] = { glyph =, color =, priority = } }: triples
+-- glyphs(text [, name]) -> { [token] = { glyph =, color =, priority = } }: triples
 -- `"token" glyph color`; a later line wins; lines starting with # are comments.
-function M.glyphs(text_or_path)
-  local text, name = read_source(text_or_path, "glyphs")
+-- name (default "glyphs") is what errors call the text.
+function M.glyphs(text, name)
+  text, name = text_arg(text, name, "glyphs")
   local t, n, line_no = {}, 0, 0
   for line in (text .. "\n"):gmatch("([^\n]*)\n") do
     line_no = line_no + 1
@@ -474,10 +488,10 @@ local function lex_mapping(text, name)
   return toks
 end
 
--- mappings(text_or_path) -> { [name] = { [token] = { { action, args... }, ... } } }:
+-- mappings(text [, name]) -> { [name] = { [token] = { { action, args... }, ... } } }:
 -- `"name" [inherit "base" [append] | modify [append]] { "token" actions ... }`.
-function M.mappings(text_or_path)
-  local text, name = read_source(text_or_path, "mappings")
+function M.mappings(text, name)
+  text, name = text_arg(text, name, "mappings")
   local toks, pos = lex_mapping(text, name), 1
   local function err(t, msg) error(("strata.layout.mappings: %s:%d: %s"):format(name, t and t.line or 0, msg), 0) end
   local function peek() return toks[pos] end
@@ -543,6 +557,11 @@ function M.mappings(text_or_path)
   end
   return out, order
 end
+
+-- read_glyphs(path), read_mappings(path): glyphs and mappings of the file at
+-- path (the host's; a mod reads its files with mod:read and passes the text).
+function M.read_glyphs(path) return M.glyphs(read_path(path, "read_glyphs"), path) end
+function M.read_mappings(path) return M.mappings(read_path(path, "read_mappings"), path) end
 
 -- apply(map, mapping, actions) -> count: for every cell (column-major) and every
 -- token in the cell's order, each action the mapping gives it:

@@ -32,8 +32,13 @@ local function read_file(path, dir)
 end
 
 -- ---- versions ----------------------------------------------------------------
+-- Versions, constraints and IDs come from mods: their lengths are checked
+-- before any pattern runs on them (a pattern that backtracks is cubic in
+-- them), and errors quote them cut.
+local MAX_ID, MAX_VERSION = 64, 32
+
 local function parse_version(s)
-  if type(s) ~= "string" then return nil end
+  if type(s) ~= "string" or #s > MAX_VERSION then return nil end
   local a, b, c = s:match("^(%d+)%.?(%d*)%.?(%d*)$")
   if not a then return nil end
   return { tonumber(a), tonumber(b) or 0, tonumber(c) or 0 }
@@ -44,19 +49,44 @@ local function cmp(x, y)
   return 0
 end
 
--- "1.2.3" exact, "^1.2" same major and >=, ">=0.3", "*".
+-- A value of a mod's quoted in an error, at most 40 bytes of it.
+local function quoted(v)
+  if type(v) ~= "string" then return tostring(v) end
+  return "'" .. (#v > 40 and v:sub(1, 40) .. "..." or v) .. "'"
+end
+
+-- "1.2.3" exact, "^1.2" same major and >=, ">=0.3", "*": its operator and
+-- version, nil when it is none of these.
+local function parse_constraint(c)
+  if c == "*" then return "*" end
+  if type(c) ~= "string" or #c > MAX_VERSION + 2 then return nil end
+  local op, rest = c:match("^(%^?>?=?)(.*)$")
+  local v = parse_version(rest)
+  if not v or (op ~= "" and op ~= "^" and op ~= ">=") then return nil end
+  return op, v
+end
+
 function M.satisfies(version, constraint)
   local v = parse_version(version)
   if not v then return false end
-  if constraint == "*" then return true end
-  local op, rest = constraint:match("^(%^?>?=?)(.*)$")
-  local c = parse_version(rest)
-  if not c then error("bad version constraint '" .. tostring(constraint) .. "'", 0) end
+  local op, c = parse_constraint(constraint)
+  if not op then error("bad version constraint " .. quoted(constraint), 0) end
+  if op == "*" then return true end
   if op == "" then return cmp(v, c) == 0 end
   if op == "^" then return v[1] == c[1] and cmp(v, c) >= 0 end
-  if op == ">=" then return cmp(v, c) >= 0 end
-  error("bad version constraint '" .. tostring(constraint) .. "'", 0)
+  return cmp(v, c) >= 0
 end
+
+-- A mod ID: letters, digits and _, not starting with a digit, at most 64
+-- bytes. Checked before any path is built from it: an ID is a folder's name.
+function M.valid_id(id)
+  return type(id) == "string" and #id <= MAX_ID and id:find("^[%a_][%w_]*$") ~= nil
+end
+local ID_RULE = " (an ID is letters, digits and _, not starting with a digit, at most 64 bytes)"
+
+-- The chunk name of a mod's file: error positions say "<mod id>/<file>:line",
+-- never where the mod is installed (a user's name, a host's layout).
+function M.chunk_name(id, file) return "@" .. id .. "/" .. file end
 
 -- ---- guarded calls --------------------------------------------------------------
 -- M.call runs fn(...) as one guarded call (bindings/lua/guard.c): a
@@ -116,69 +146,8 @@ function M.call(what, fn, ...)
 end
 
 -- ---- sandbox -------------------------------------------------------------------
-local function deny(name)
-  return function() error(name .. " is not available to mods (sandbox)", 2) end
-end
-
-local function copy(t) local c = {} for k, v in pairs(t) do c[k] = v end return c end
-
-local function safe_string()
-  local s = copy(string)
-  s.dump = deny("string.dump")
-  return s
-end
-
--- Coroutines made by a mod count against the budget of the callback that
--- runs them: each joins the running call when it is made and whenever it is
--- resumed (a coroutine kept from an earlier callback joins the new one).
-local function guarded_coroutine()
-  local c = copy(coroutine)
-  local create, resume, hook = coroutine.create, coroutine.resume, guard.hook
-  c.create = function(f)
-    local co = create(f)
-    hook(co)
-    return co
-  end
-  c.resume = function(co, ...)
-    if type(co) == "thread" then hook(co) end
-    return resume(co, ...)
-  end
-  c.wrap = function(f)
-    local co = c.create(f)
-    return function(...)
-      hook(co)
-      local r = table.pack(resume(co, ...))
-      if not r[1] then error(r[2], 0) end
-      return table.unpack(r, 2, r.n)
-    end
-  end
-  return c
-end
-
--- A mod's own math: its random numbers come from its own generator, seeded
--- from the world's seed and the mod's ID (math.randomseed reseeds only it).
-local function mod_math(mod, seed)
-  local m = copy(math)
-  local r = core.rng.new(seed or 0):stream("mod " .. mod.id)
-  m.random = function(a, b)
-    if a == nil then return r:float() end
-    if math.type(a) ~= "integer" and not (type(a) == "number" and a == math.floor(a)) then
-      error("bad argument #1 to 'random' (number has no integer representation)", 2)
-    end
-    if b == nil then a, b = 1, a end
-    if math.type(b) ~= "integer" and not (type(b) == "number" and b == math.floor(b)) then
-      error("bad argument #2 to 'random' (number has no integer representation)", 2)
-    end
-    a, b = math.tointeger(a), math.tointeger(b)
-    if a > b then error("bad argument to 'random' (interval is empty)", 2) end
-    return r:int(a, b)
-  end
-  m.randomseed = function(x)
-    local n = math.tointeger(x) or (type(x) == "number" and math.floor(x) or 0)
-    r = core.rng.new(n):stream("mod " .. mod.id)
-  end
-  return m
-end
+local modenv = require "strata.modenv"
+local deny = modenv.deny
 
 -- A read-only table of `fields`, protected: the strata that mod code gets.
 function frozen(name, fields)
@@ -193,32 +162,21 @@ function frozen(name, fields)
   }, name))
 end
 
--- Layout and legend files are read by the mod (mod:read) and passed as text.
-local function text_only(fn, name)
-  return function(text, ...)
-    if type(text) ~= "string" or not text:find("[\n\"]") and not text:find("^%s*$") and not text:find("%(") then
-      error(name .. ": mods pass the text itself (read their files with mod:read), not a path", 2)
-    end
-    return fn(text, ...)
-  end
-end
+-- What a mod's strata.layout holds: everything but the read_* functions,
+-- which take paths (its own files it reads with mod:read and passes as text).
+local LAYOUT = { "always", "and", "and_", "apply", "area", "border", "chain", "chance", "choose", "connect",
+  "fail", "filter", "flood_fill", "generate", "generator", "glyphs", "inside", "mapping", "mappings",
+  "margins", "noise_map", "none", "not", "not_", "on", "or", "or_", "parse", "parse_file", "place",
+  "position", "preview", "remove", "repeat", "repeat_", "reset", "run", "set", "set_front", "split_h",
+  "split_v", "translate", "true", "xmod", "ymod" }
 
 -- strata as a mod sees it: what builds data, maps and numbers; nothing that
 -- takes a file path, makes, opens or saves worlds, reloads mods or changes
 -- the host's settings (those are the host's: strata.world, strata.mods,
 -- strata.reload, strata.paths, strata.realtime, strata.tokens.define).
 function M.strata_view(strata)
-  local layout = strata.layout
   local lay = {}
-  for k, v in pairs(layout) do lay[k] = v end
-  lay.parse_file = function(text, name)
-    if type(text) ~= "string" or not text:find("\n") then
-      error("strata.layout.parse_file: mods pass the text itself (read their files with mod:read), not a path", 2)
-    end
-    return layout.parse_file(text, name or "mod layout")
-  end
-  lay.glyphs = text_only(layout.glyphs, "strata.layout.glyphs")
-  lay.mappings = text_only(layout.mappings, "strata.layout.mappings")
+  for _, k in ipairs(LAYOUT) do lay[k] = strata.layout[k] end
   local opts = strata.options
   return frozen("strata", {
     version = strata.version,
@@ -291,23 +249,22 @@ function M.environment(mod, api, seed)
       if type(v) == "string" then return nil end
       return getmetatable(v)
     end,
-    print = print,
-    string = safe_string(), table = copy(table), math = mod_math(mod, seed), utf8 = copy(utf8),
-    coroutine = guarded_coroutine(),
-    os = { time = os.time, clock = os.clock, date = os.date, difftime = os.difftime,
-           execute = deny("os.execute"), remove = deny("os.remove"), rename = deny("os.rename"),
-           exit = deny("os.exit"), getenv = deny("os.getenv"), tmpname = deny("os.tmpname") },
+    print = print, _VERSION = _VERSION,
     io = setmetatable({}, { __index = function(_, k) error("io." .. tostring(k) .. " is not available to mods (sandbox)", 2) end }),
     debug = setmetatable({}, { __index = function(_, k) error("debug." .. tostring(k) .. " is not available to mods (sandbox)", 2) end }),
     package = { loadlib = deny("package.loadlib") },
     dofile = deny("dofile"), loadfile = deny("loadfile"), collectgarbage = deny("collectgarbage"),
   }
+  for k, lib in pairs(modenv.libraries(mod, seed)) do env[k] = lib end
   env._G = env
   env.load = function(chunk, name, mode, chunk_env)
     if mode ~= nil and mode ~= "t" then error("load: only text chunks are allowed to mods (sandbox)", 2) end
     if type(chunk) == "string" and chunk:byte(1) == 27 then
       error("load: bytecode is not allowed to mods (sandbox)", 2)
     end
+    -- A C function as the reader would run in C, unhooked, for as long as it
+    -- returns text: called from Lua, the budget's hook can stop it.
+    if type(chunk) == "function" then local reader = chunk chunk = function() return reader() end end
     if chunk_env == nil then chunk_env = env end
     return load(chunk, name, "t", chunk_env)
   end
@@ -326,7 +283,7 @@ function M.environment(mod, api, seed)
     if not text then
       error(("%s: mod %s has no file '%s' (%s; %s)"):format(what, mod.id, name, tostring(why), ONLY), 3)
     end
-    local chunk, err = load(text, "@" .. path, "t", env)
+    local chunk, err = load(text, M.chunk_name(mod.id, module .. ".lua"), "t", env)
     if not chunk then error(err, 3) end
     local r = chunk(name)
     if r == nil then r = true end
@@ -344,10 +301,47 @@ end
 local MANIFEST_KEY_LIST = { "id", "version", "requires", "description" }
 local MANIFEST_KEYS = {}
 for _, k in ipairs(MANIFEST_KEY_LIST) do MANIFEST_KEYS[k] = true end
+local MAX_DESCRIPTION, MAX_REQUIRES = 4000, 200
+
+-- The manifest m of mod id, checked, as a copy of plain data. Run as a
+-- guarded call: m is the mod's, and reading it is work done for the mod.
+local function checked_manifest(id, m)
+  local function bad(fmt, ...) error(("mod %s: mod.lua: " .. fmt):format(id, ...), 0) end
+  if type(m) ~= "table" then error("mod " .. id .. ": mod.lua must return a table", 0) end
+  for k in next, m do
+    if not MANIFEST_KEYS[k] then
+      local short = type(k) == "string" and #k <= MAX_ID
+      bad("unknown key %s%s", quoted(k), short and options.suggest(k, MANIFEST_KEY_LIST) or "")
+    end
+  end
+  local version, description, requires = rawget(m, "version"), rawget(m, "description"), rawget(m, "requires")
+  if rawget(m, "id") ~= id then error(("mod %s: mod.lua says id = %s"):format(id, quoted(rawget(m, "id"))), 0) end
+  if not parse_version(version) then bad("version must look like 1.2.3 (at most %d characters)", MAX_VERSION) end
+  if description ~= nil and type(description) ~= "string" then bad("description must be a string") end
+  if description and #description > MAX_DESCRIPTION then
+    bad("description must be at most %d bytes (it has %d)", MAX_DESCRIPTION, #description)
+  end
+  if requires ~= nil and type(requires) ~= "table" then
+    bad("requires must be a table { mod_id = \"constraint\" }")
+  end
+  local copy, n = {}, 0
+  for dep, constraint in next, requires or {} do
+    n = n + 1
+    if n > MAX_REQUIRES then bad("requires names at most %d mods", MAX_REQUIRES) end
+    if type(dep) ~= "string" or type(constraint) ~= "string" then
+      bad("requires must map mod IDs to version constraints, got [%s] = %s", quoted(dep), quoted(constraint))
+    end
+    if not M.valid_id(dep) then bad("requires: %s is not a mod ID%s", quoted(dep), ID_RULE) end
+    if not parse_constraint(constraint) then bad("requires %s: bad version constraint %s", dep, quoted(constraint)) end
+    copy[dep] = constraint
+  end
+  return { id = id, version = version, description = description, requires = copy }
+end
 
 -- The manifest of mod id from the first of dirs holding <id>/mod.lua; nil
 -- and the first folder <id> that has no mod.lua when none does.
 local function manifest(id, dirs)
+  if not M.valid_id(id) then error(("mod %s is not a mod ID%s"):format(quoted(id), ID_RULE), 0) end
   local bare
   for _, dir in ipairs(dirs) do
     local path = dir .. "/" .. id .. "/mod.lua"
@@ -359,32 +353,11 @@ local function manifest(id, dirs)
       bare = dir .. "/" .. id
     end
     if text then
-      local chunk, err = load(text, "@" .. path, "t", {})
+      local chunk, err = load(text, M.chunk_name(id, "mod.lua"), "t", {})
       if not chunk then error("mod " .. id .. ": bad manifest: " .. err, 0) end
       local ok, m = pcall(M.call, "mod " .. id .. " manifest", chunk)
       if not ok then error("mod " .. id .. ": manifest failed: " .. tostring(m), 0) end
-      if type(m) ~= "table" then error("mod " .. id .. ": mod.lua must return a table", 0) end
-      for k in pairs(m) do
-        if not MANIFEST_KEYS[k] then
-          error(("mod %s: mod.lua: unknown key '%s'%s"):format(id, tostring(k),
-            options.suggest(k, MANIFEST_KEY_LIST)), 0)
-        end
-      end
-      if m.id ~= id then error(("mod %s: mod.lua says id = %s"):format(id, tostring(m.id)), 0) end
-      if not parse_version(m.version) then error("mod " .. id .. ": version must look like 1.2.3", 0) end
-      if m.description ~= nil and type(m.description) ~= "string" then
-        error("mod " .. id .. ": mod.lua: description must be a string", 0)
-      end
-      if m.requires ~= nil and type(m.requires) ~= "table" then
-        error("mod " .. id .. ": mod.lua: requires must be a table { mod_id = \"constraint\" }", 0)
-      end
-      for dep, constraint in pairs(m.requires or {}) do
-        if type(dep) ~= "string" or type(constraint) ~= "string" then
-          error(("mod %s: mod.lua: requires must map mod IDs to version constraints, got [%s] = %s")
-            :format(id, tostring(dep), tostring(constraint)), 0)
-        end
-      end
-      m.requires = m.requires or {}
+      m = M.call("mod " .. id .. " manifest", checked_manifest, id, m)
       m.dir = dir .. "/" .. id
       return m
     end
@@ -494,7 +467,7 @@ function M.load(ids, dirs, strata, seed)
     local text, why = read_file(path, m.dir)
     if not text and why ~= "no such file" then error("mod " .. m.id .. ": init.lua: " .. why, 0) end
     if text then
-      local chunk, err = load(text, "@" .. path, "t", env)
+      local chunk, err = load(text, M.chunk_name(m.id, "init.lua"), "t", env)
       if not chunk then error("mod " .. m.id .. ": " .. err, 0) end
       local ok, e = pcall(M.call, "mod " .. m.id .. " init.lua", chunk)
       if not ok then error("mod " .. m.id .. ": " .. tostring(e) .. requires_hint(m, e), 0) end

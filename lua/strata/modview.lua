@@ -10,8 +10,16 @@ local private = require "strata.private"
 local M = {}
 local ModWorld = {}
 local host_only = { save = true, run_realtime = true }
--- Internal methods a mod may still call: base's map_renew timer handler.
-local mod_internal = { _renew_timer = true }
+-- What the view holds, by list: a method later added to worlds (by strata or
+-- by a host) is the host's until it is listed here. Internal methods a mod
+-- may still call: base's map_renew timer handler.
+M.methods = { "advance", "area_of", "areas", "cancel", "create_actor", "create_area", "create_entrance",
+  "create_exit", "create_map", "create_object", "create_room", "create_stairs", "current_area",
+  "current_floor", "current_map", "emit", "find_unique", "get_or_create_map", "go", "mods", "move",
+  "object", "objects", "overrides", "player", "regenerate_child_maps", "schedule", "stream", "timers",
+  "travel", "unique_area", "walk", "walk_plan", "_renew_timer" }
+local listed = { time = true, seed = true, grid = true, branches = true } -- and the methods
+for _, k in ipairs(M.methods) do listed[k] = true end
 local mod_methods = {} -- name -> the view's method (the same for every view)
 local mod_data, mod_rng = setmetatable({}, { __mode = "k" }), setmetatable({}, { __mode = "k" })
 
@@ -22,7 +30,7 @@ ModWorld.__index = function(v, k)
   local m = mod_methods[k]
   if m then return m end
   if host_only[k] then error(("world:%s belongs to the host; mods cannot call it"):format(k), 2) end
-  if type(k) ~= "string" or (k:sub(1, 1) == "_" and not mod_internal[k]) then return nil end
+  if not listed[k] then return nil end
   local f = w[k] -- a method, or a field of the world's (time, seed, grid, branches)
   if type(f) ~= "function" then return f end
   -- A tail call: an error raised at level 2 still points at the mod's line.

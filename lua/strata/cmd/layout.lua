@@ -62,7 +62,7 @@ function M.run(args)
   local L = strata.layout
   local gen, size, world
   if cli.names_file(source) then
-    local t, names = call("parse_file", source)
+    local t, names = call("read_file", source)
     if not name then
       if #names == 1 then name = names[1]
       else fail(source .. " has " .. #names .. " layouts; name one: " .. table.concat(names, ", ")) end
@@ -76,13 +76,13 @@ function M.run(args)
     gen = L.generator(source, world)
   end
   -- Every file is read before anything is printed.
-  local glyphs = opts.glyphs and call("glyphs", opts.glyphs)
+  local glyphs = opts.glyphs and call("read_glyphs", opts.glyphs)
   local mapping, mname
   if opts.mapping then
     local file
     file, mname = opts.mapping:match("^(.*):([^:]+)$")
     if not file then fail("--mapping must be FILE:NAME") end
-    mapping = call("mappings", file)[mname] or fail(("no mapping '%s' in %s"):format(mname, file))
+    mapping = call("read_mappings", file)[mname] or fail(("no mapping '%s' in %s"):format(mname, file))
   end
   size = opts.size or size or { 40, 25 }
   -- A layout of a mod draws with its world's tokens (base.token glyphs); a file's
