@@ -82,6 +82,7 @@ typedef struct rendezvous {
 
 typedef struct job {
   const char *role;
+  const char *mods; /* the mods' folder */
   rendezvous *rv;
   pthread_t thread;
   char result[1024];
@@ -142,7 +143,7 @@ static void *run(void *arg) {
     snprintf(j->result, sizeof j->result, "%s", lua_tostring(L, -1));
   } else {
     lua_pushstring(L, j->role);
-    lua_pushstring(L, mods_dir());
+    lua_pushstring(L, j->mods);
     lua_pushlightuserdata(L, j->rv);
     lua_pushstring(L, j->role);
     lua_pushcclosure(L, arrive, 2);
@@ -167,8 +168,10 @@ int main(void) {
   pthread_mutex_init(&rv.mu, NULL);
   pthread_cond_init(&rv.cv, NULL);
   job jobs[4] = {{.role = "loop"}, {.role = "memory"}, {.role = "deep"}, {.role = "steady"}};
+  const char *mods = mods_dir(); /* once, before the threads: its buffer is static */
   for (int i = 0; i < 4; i++) {
     jobs[i].rv = &rv;
+    jobs[i].mods = mods;
     CHECK_EQ_INT(pthread_create(&jobs[i].thread, NULL, run, &jobs[i]), 0);
   }
   for (int i = 0; i < 4; i++) pthread_join(jobs[i].thread, NULL);
