@@ -4,91 +4,209 @@
 **
 ** One budget per callback the host starts: the outermost guarded call
 ** starts it, nested calls share it, and only the outermost one ends it. The
-** budget is CPU time: a profiling timer (setitimer ITIMER_PROF, SIGPROF)
-** fires when it is spent, and its handler sets a count hook on every thread
-** the call runs (its coroutine and the coroutines it makes or resumes). The
-** hook raises on every instruction from then on, so a pcall in mod code can
-** catch the error but never run another instruction after it; C functions
-** that may work long (pattern matching) ask lstrata_guard_charge, which
-** raises too. Until the budget is spent no hook is set at all: a count hook
-** makes Lua 5.4 trap every instruction, which cost 75% on a tight loop.
+** budget is CPU time: a POSIX timer on the CPU clock of the thread running
+** the call (timer_create, CLOCK_THREAD_CPUTIME_ID, SIGEV_THREAD_ID to that
+** thread, the real-time signal GUARD_SIGNAL) fires when it is spent, and its
+** handler sets a count hook on every thread the call runs (its coroutine and
+** the coroutines it makes or resumes). The hook raises on every instruction
+** from then on, so a pcall in mod code can catch the error but never run
+** another instruction after it; C functions that may work long (pattern
+** matching) ask lstrata_guard_charge, which raises too. Until the budget is
+** spent no hook is set at all: a count hook makes Lua 5.4 trap every
+** instruction, which cost 75% on a tight loop.
 **
-** Memory is counted by an allocator wrapped around Lua's (lua_setallocf) and
-** by the C allocations of strata.core (malloc, calloc, realloc and free are
-** wrapped at link time, -Wl,--wrap): past the call's limit an allocation
-** fails, which Lua reports as a memory error and strata's C functions as
-** "out of memory". Both limits apply only while a guarded call is open.
+** Memory is counted by an allocator wrapped around the state's own
+** (lua_setallocf) and by the C allocations of strata.core (malloc, calloc,
+** realloc and free are wrapped at link time, -Wl,--wrap): past the call's
+** limit an allocation fails, which Lua reports as a memory error and
+** strata's C functions as "out of memory". Both limits apply only while a
+** guarded call is open.
 **
-** The state is process-wide: one guarded call at a time in the process, in
-** whichever Lua state loaded strata.core (a C host may make several).
+** Everything belongs to the Lua state: its guard (a full userdata in the
+** registry) is made by the first guarded call, which also installs the
+** counting allocator and, if no other state has, the signal handler. The
+** guard's finalizer deletes the timer, gives the state its allocator back
+** and, for the last state, puts back the handler that was there before. The
+** guard is made after `package` (which requires this module), so Lua runs
+** that finalizer before the one that unloads the module. Several states may
+** run guarded calls at the same time, each on its own thread: the only
+** process-wide things are the handler's installation record and the serial
+** numbers of threads (under one mutex), and the guard of the call running on
+** each thread (thread-local, for the C allocations and the handler).
 */
 #include "lguard.h"
 
+#include <errno.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
-#include <sys/time.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The budget's signal: real-time (never SIGPROF, which profilers and hosts
+** use), high but below SIGRTMAX (valgrind keeps that one). docs/sandbox.md. */
+#define GUARD_SIGNAL (SIGRTMAX - 3)
+#ifndef sigev_notify_thread_id
+#define sigev_notify_thread_id _sigev_un._tid
+#endif
 
 /* The threads of the running call, for the signal handler. They are also
-** kept alive (uservalues of the registry table THREADS) until the outermost
-** call ends, so no pointer here outlives its thread. */
+** kept alive (the guard's user value) until the outermost call ends, so no
+** pointer here outlives its thread. */
 #define MAX_THREADS 1024
-static lua_State *threads[MAX_THREADS];
-static volatile sig_atomic_t nthreads;
-static volatile sig_atomic_t depth_now; /* G.depth, for the signal handler */
-static volatile sig_atomic_t spent_now; /* the budget is spent */
-static const char THREADS = 't';
 
-static struct {
-  int depth;              /* guarded calls open */
+typedef struct guard {
+  /* Read and written by the signal handler, which runs on the thread of
+  ** the call (the timer signals that thread only). */
+  volatile sig_atomic_t depth;    /* guarded calls open */
+  volatile sig_atomic_t spent;    /* the budget is spent */
+  volatile sig_atomic_t nthreads;
+  lua_State *threads[MAX_THREADS];
+  struct guard *outer;    /* the guard of another state's call open on this thread, if any */
   lua_Integer budget_ms;  /* CPU time allowed */
   int exhausted;          /* the budget is spent: every hook raises */
   int memory_refused;     /* an allocation was refused */
+  int closed;             /* the finalizer ran */
+  int uses_handler;       /* counted in handler_users */
   int64_t memory_limit;   /* lua_bytes + c_bytes allowed; 0: none */
-  int64_t lua_bytes;      /* through Lua's allocator (since strata.core loaded) */
-  int64_t c_bytes;        /* strata.core's own C allocations */
+  int64_t lua_bytes;      /* the state's, through its allocator */
+  int64_t c_bytes;        /* strata.core's C allocations in this state's calls */
   char what[200];         /* names the callback in the errors */
-} G;
+  lua_Alloc orig_alloc;   /* the state's allocator before the guard's */
+  void *orig_ud;
+  timer_t timer;
+  int has_timer;
+  uint64_t timer_thread;  /* the serial of the thread whose CPU clock it reads */
+} guard;
 
-static lua_Alloc orig_alloc;
-static void *orig_ud;
+static const char GUARD = 'g';
 
-int lstrata_guard_active(void) { return G.depth > 0; }
+/* The innermost guard with a call open on this thread. */
+static _Thread_local guard *running;
 
-static int over_limit(size_t more) {
-  return G.depth > 0 && G.memory_limit > 0 &&
-         G.lua_bytes + G.c_bytes + (int64_t)more > G.memory_limit;
+/* ---- process-wide: the handler's installation, threads' serials ----------- */
+
+static pthread_mutex_t process_mu = PTHREAD_MUTEX_INITIALIZER;
+static int handler_users;             /* guards that may arm a timer */
+static struct sigaction handler_prev; /* what GUARD_SIGNAL had before */
+static uint64_t thread_serials;
+
+/* A number for the calling thread, never reused (thread ids are, once a
+** thread ends; a timer on a dead thread's clock would never fire). */
+static uint64_t thread_serial(void) {
+  static _Thread_local uint64_t serial;
+  if (serial == 0) {
+    pthread_mutex_lock(&process_mu);
+    serial = ++thread_serials;
+    pthread_mutex_unlock(&process_mu);
+  }
+  return serial;
+}
+
+static void hook(lua_State *L, lua_Debug *ar);
+
+/* GUARD_SIGNAL: a guard's timer (its address in si_value) fired on the
+** thread of its call; the budget is spent (and again every 10 ms after, for
+** threads made since). lua_sethook may be called from a signal handler.
+** Any other signal goes to the handler that was there before. */
+static void on_signal(int sig, siginfo_t *info, void *ctx) {
+  if (info && info->si_code == SI_TIMER) {
+    for (guard *g = running; g; g = g->outer) {
+      if (g != info->si_value.sival_ptr) continue;
+      if (g->depth > 0) {
+        g->spent = 1;
+        for (int i = 0; i < g->nthreads; i++) lua_sethook(g->threads[i], hook, LUA_MASKCOUNT, 1);
+      }
+      return;
+    }
+  }
+  if (handler_prev.sa_flags & SA_SIGINFO) handler_prev.sa_sigaction(sig, info, ctx);
+  else if (handler_prev.sa_handler != SIG_DFL && handler_prev.sa_handler != SIG_IGN) handler_prev.sa_handler(sig);
+}
+
+static int handler_use(void) {
+  int ok = 1;
+  pthread_mutex_lock(&process_mu);
+  if (handler_users == 0) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_signal;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    ok = sigaction(GUARD_SIGNAL, &sa, &handler_prev) == 0;
+  }
+  if (ok) handler_users++;
+  pthread_mutex_unlock(&process_mu);
+  return ok;
+}
+
+/* The last user puts back what was there, unless someone replaced ours. */
+static void handler_release(void) {
+  pthread_mutex_lock(&process_mu);
+  if (--handler_users == 0) {
+    struct sigaction now;
+    if (sigaction(GUARD_SIGNAL, NULL, &now) == 0 && (now.sa_flags & SA_SIGINFO) && now.sa_sigaction == on_signal)
+      sigaction(GUARD_SIGNAL, &handler_prev, NULL);
+  }
+  pthread_mutex_unlock(&process_mu);
+}
+
+/* ---- the state's guard ------------------------------------------------------ */
+
+/* The state's guard, or NULL before its first guarded call. */
+static guard *state_guard(lua_State *L) {
+  guard *g = NULL;
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &GUARD) == LUA_TUSERDATA) g = lua_touserdata(L, -1);
+  lua_pop(L, 1);
+  return g;
+}
+
+int lstrata_guard_active(void) { return running != NULL; }
+
+static int over_limit(guard *g, size_t more) {
+  return g->depth > 0 && g->memory_limit > 0 &&
+         g->lua_bytes + g->c_bytes + (int64_t)more > g->memory_limit;
 }
 
 /* ---- memory ---------------------------------------------------------------- */
 
 static void *guard_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
-  (void)ud;
+  guard *g = ud;
   size_t old = ptr ? osize : 0; /* with ptr NULL, osize is a type tag */
   if (nsize == 0) {
-    G.lua_bytes -= (int64_t)old;
-    return orig_alloc(orig_ud, ptr, osize, 0);
+    g->lua_bytes -= (int64_t)old;
+    return g->orig_alloc(g->orig_ud, ptr, osize, 0);
   }
-  if (nsize > old && over_limit(nsize - old)) {
-    G.memory_refused = 1;
+  if (nsize > old && over_limit(g, nsize - old)) {
+    g->memory_refused = 1;
     return NULL; /* Lua collects and retries, then raises a memory error */
   }
-  void *p = orig_alloc(orig_ud, ptr, osize, nsize);
-  if (p) G.lua_bytes += (int64_t)nsize - (int64_t)old;
+  void *p = g->orig_alloc(g->orig_ud, ptr, osize, nsize);
+  if (p) g->lua_bytes += (int64_t)nsize - (int64_t)old;
   return p;
 }
 
-#ifdef STRATA_WRAP_MALLOC
-/* strata's C code asks for memory as it works: once the budget is spent,
-** it gets none (a C loop that allocates, such as a macro expansion that
-** never ends, stops there with "out of memory" instead of running on). */
-static int c_refused(size_t more) {
-  if (depth_now > 0 && spent_now) return 1;
-  return over_limit(more);
+/* The one place strata's C memory meets the guard: charges the guarded call
+** running on this thread, if any, with delta bytes (negative: given back).
+** Growth is refused (0, nothing charged) once the call's budget is spent (a
+** C loop that allocates, such as a macro expansion that never ends, stops
+** there with "out of memory" instead of running on) or past its limit. The
+** link-time wraps below call it; an allocator hook of the core would too. */
+static int c_charge(int64_t delta) {
+  guard *g = running;
+  if (!g) return 1;
+  if (delta > 0 && g->depth > 0 && (g->spent || over_limit(g, (size_t)delta))) {
+    g->memory_refused = 1;
+    return 0;
+  }
+  g->c_bytes += delta;
+  return 1;
 }
 
+#ifdef STRATA_WRAP_MALLOC
 void *__real_malloc(size_t n);
 void *__real_calloc(size_t n, size_t size);
 void *__real_realloc(void *p, size_t n);
@@ -98,127 +216,192 @@ void *__wrap_calloc(size_t n, size_t size);
 void *__wrap_realloc(void *p, size_t n);
 void __wrap_free(void *p);
 
-void *__wrap_malloc(size_t n) {
-  if (c_refused(n)) { G.memory_refused = 1; return NULL; }
-  void *p = __real_malloc(n);
-  if (p) G.c_bytes += (int64_t)malloc_usable_size(p);
+/* A new block is charged what malloc gave (freeing charges it back). */
+static void *charged(void *p) {
+  if (p && !c_charge((int64_t)malloc_usable_size(p))) {
+    __real_free(p);
+    return NULL;
+  }
   return p;
 }
 
-void *__wrap_calloc(size_t n, size_t size) {
-  if (size && n > SIZE_MAX / size) return NULL;
-  if (c_refused(n * size)) { G.memory_refused = 1; return NULL; }
-  void *p = __real_calloc(n, size);
-  if (p) G.c_bytes += (int64_t)malloc_usable_size(p);
-  return p;
-}
+void *__wrap_malloc(size_t n) { return charged(__real_malloc(n)); }
+
+void *__wrap_calloc(size_t n, size_t size) { return charged(__real_calloc(n, size)); }
 
 void *__wrap_realloc(void *p, size_t n) {
-  size_t old = p ? malloc_usable_size(p) : 0;
-  if (n > old && c_refused(n - old)) { G.memory_refused = 1; return NULL; }
+  if (!p) return __wrap_malloc(n);
+  int64_t old = (int64_t)malloc_usable_size(p);
+  if ((int64_t)n > old && !c_charge((int64_t)n - old)) return NULL; /* asked before: p stays */
   void *q = __real_realloc(p, n);
-  if (q) G.c_bytes += (int64_t)malloc_usable_size(q) - (int64_t)old;
-  else if (n == 0) G.c_bytes -= (int64_t)old;
+  int64_t asked = (int64_t)n > old ? (int64_t)n : old;
+  if (q) c_charge((int64_t)malloc_usable_size(q) - asked);
+  else if (n == 0) c_charge(-asked);
+  else c_charge(old - asked);
   return q;
 }
 
 void __wrap_free(void *p) {
-  if (p) G.c_bytes -= (int64_t)malloc_usable_size(p);
+  if (p) c_charge(-(int64_t)malloc_usable_size(p));
   __real_free(p);
 }
 #endif
 
 /* ---- the budget ------------------------------------------------------------------ */
 
-static int spent(lua_State *L) {
-  G.exhausted = 1;
-  lua_pushfstring(L, "%s: stopped, budget exceeded (%d ms of CPU time)", G.what, (int)G.budget_ms);
+static int spent(lua_State *L, guard *g) {
+  g->exhausted = 1;
+  lua_pushfstring(L, "%s: stopped, budget exceeded (%d ms of CPU time)", g->what, (int)g->budget_ms);
   return lua_error(L);
 }
 
 static void hook(lua_State *L, lua_Debug *ar) {
   (void)ar;
-  if (depth_now > 0 && spent_now) {
+  guard *g = state_guard(L);
+  if (g && g->depth > 0 && g->spent) {
     /* Every instruction from now on raises: nothing after a pcall runs. */
     lua_sethook(L, hook, LUA_MASKCOUNT, 1);
-    spent(L);
+    spent(L, g);
   }
   lua_sethook(L, NULL, 0, 0); /* a thread hooked for an earlier call */
 }
 
-/* SIGPROF: the budget is spent (and again every 10 ms after, for threads
-** made since). lua_sethook may be called from a signal handler. */
-static void on_prof(int sig) {
-  (void)sig;
-  if (depth_now <= 0) return;
-  spent_now = 1;
-  for (int i = 0; i < nthreads; i++) lua_sethook(threads[i], hook, LUA_MASKCOUNT, 1);
+void lstrata_guard_charge(lua_State *L, lua_Integer n) {
+  (void)n;
+  if (!running) return; /* no guarded call on this thread: nothing to look up */
+  guard *g = state_guard(L);
+  if (g && g->depth > 0 && g->spent) {
+    lua_sethook(L, hook, LUA_MASKCOUNT, 1);
+    spent(L, g);
+  }
 }
 
-static void arm(lua_Integer ms) {
-  struct itimerval it;
+/* The timer on the calling thread's CPU clock, made again when the state's
+** calls move to another thread. Raises when none can be made: without it a
+** loop would never stop. */
+static void need_timer(lua_State *L, guard *g) {
+  uint64_t me = thread_serial();
+  if (g->has_timer && g->timer_thread == me) return;
+  if (g->has_timer) timer_delete(g->timer);
+  g->has_timer = 0;
+  struct sigevent sev;
+  memset(&sev, 0, sizeof sev);
+  sev.sigev_notify = SIGEV_THREAD_ID;
+  sev.sigev_signo = GUARD_SIGNAL;
+  sev.sigev_value.sival_ptr = g;
+  sev.sigev_notify_thread_id = gettid();
+  if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &g->timer) != 0)
+    lstrata_error(L, "cannot start a callback's CPU budget: %s", strerror(errno));
+  g->has_timer = 1;
+  g->timer_thread = me;
+}
+
+static void arm(guard *g, lua_Integer ms) {
+  struct itimerspec it;
   memset(&it, 0, sizeof it);
   if (ms > 0) {
     it.it_value.tv_sec = (time_t)(ms / 1000);
-    it.it_value.tv_usec = (suseconds_t)(ms % 1000) * 1000;
-    it.it_interval.tv_usec = 10000;
+    it.it_value.tv_nsec = (long)(ms % 1000) * 1000000;
+    it.it_interval.tv_nsec = 10000000;
   }
-  setitimer(ITIMER_PROF, &it, NULL);
+  timer_settime(g->timer, 0, &it, NULL);
 }
 
-void lstrata_guard_charge(lua_State *L, lua_Integer n) {
-  (void)n;
-  if (depth_now > 0 && spent_now) {
-    lua_sethook(L, hook, LUA_MASKCOUNT, 1);
-    spent(L);
-  }
+/* The guard's finalizer (run by lua_close, before the module can be
+** unloaded): no timer, the state's own allocator, the handler released. */
+static int guard_gc(lua_State *L) {
+  guard *g = lua_touserdata(L, 1);
+  if (g->closed) return 0;
+  g->closed = 1;
+  if (g->has_timer) timer_delete(g->timer);
+  g->has_timer = 0;
+  void *ud;
+  if (lua_getallocf(L, &ud) == guard_alloc && ud == g) lua_setallocf(L, g->orig_alloc, g->orig_ud);
+  if (g->uses_handler) handler_release();
+  g->uses_handler = 0;
+  return 0;
 }
 
-/* Adds co to the running call's threads (kept alive until it ends). */
-static void add_thread(lua_State *L, lua_State *co, int co_index) {
-  if (depth_now <= 0) return;
-  for (int i = 0; i < nthreads; i++) if (threads[i] == co) return;
-  if (nthreads >= MAX_THREADS) lstrata_error(L, "too many coroutines in one callback (at most %d)", MAX_THREADS);
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &THREADS);
+/* The state's guard, made by its first guarded call: the counting allocator
+** goes in and the signal handler is installed (if no other state has). */
+static guard *need_guard(lua_State *L) {
+  guard *g = state_guard(L);
+  if (g) {
+    if (g->closed) lstrata_error(L, "a guarded call while the Lua state closes");
+    return g;
+  }
+  g = lua_newuserdatauv(L, sizeof *g, 1);
+  memset(g, 0, sizeof *g);
+  lua_newtable(L);
+  lua_setiuservalue(L, -2, 1);
+  lua_createtable(L, 0, 2);
+  lua_pushcfunction(L, guard_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pushliteral(L, "strata.guard");
+  lua_setfield(L, -2, "__metatable");
+  lua_setmetatable(L, -2);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &GUARD);
+  if (!handler_use()) lstrata_error(L, "cannot install the CPU budget's signal handler: %s", strerror(errno));
+  g->uses_handler = 1; /* released by the finalizer */
+  g->orig_alloc = lua_getallocf(L, &g->orig_ud);
+  g->lua_bytes = (int64_t)lua_gc(L, LUA_GCCOUNT, 0) * 1024 + lua_gc(L, LUA_GCCOUNTB, 0);
+  lua_setallocf(L, guard_alloc, g);
+  return g;
+}
+
+/* Adds co to the threads of the call open or about to open (kept alive
+** until the outermost call ends). May raise: g_call calls it before enter. */
+static void add_thread(lua_State *L, guard *g, lua_State *co, int co_index) {
+  for (int i = 0; i < g->nthreads; i++) if (g->threads[i] == co) return;
+  if (g->nthreads >= MAX_THREADS) lstrata_error(L, "too many coroutines in one callback (at most %d)", MAX_THREADS);
+  co_index = lua_absindex(L, co_index);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &GUARD);
+  lua_getiuservalue(L, -1, 1);
   lua_pushvalue(L, co_index);
-  lua_rawseti(L, -2, (lua_Integer)nthreads + 1);
-  lua_pop(L, 1);
-  threads[nthreads] = co;
-  nthreads = nthreads + 1;
-  if (spent_now) lua_sethook(co, hook, LUA_MASKCOUNT, 1);
+  lua_rawseti(L, -2, (lua_Integer)g->nthreads + 1);
+  lua_pop(L, 2);
+  g->threads[g->nthreads] = co;
+  g->nthreads = g->nthreads + 1;
+  if (g->spent) lua_sethook(co, hook, LUA_MASKCOUNT, 1);
 }
 
 /* Opens a guarded call; returns its level. At level 0 (the outermost) a new
-** budget starts; nested calls share the open one and their limits are ignored. */
-static int enter(const char *what, lua_Integer budget_ms, lua_Integer memory) {
-  int level = G.depth;
+** budget starts; nested calls share the open one and their limits are ignored.
+** This and leave are the only places a guarded call starts and ends. */
+static int enter(guard *g, const char *what, lua_Integer budget_ms, lua_Integer memory) {
+  int level = g->depth;
   if (level == 0) {
-    G.budget_ms = budget_ms > 0 ? budget_ms : 1;
-    G.exhausted = 0;
-    spent_now = 0;
-    nthreads = 0;
-    G.memory_refused = 0;
-    G.memory_limit = memory > 0 ? G.lua_bytes + G.c_bytes + (int64_t)memory : 0;
-    snprintf(G.what, sizeof G.what, "%s", what);
+    g->budget_ms = budget_ms > 0 ? budget_ms : 1;
+    g->exhausted = 0;
+    g->spent = 0;
+    g->memory_refused = 0;
+    g->memory_limit = memory > 0 ? g->lua_bytes + g->c_bytes + (int64_t)memory : 0;
+    snprintf(g->what, sizeof g->what, "%s", what);
+    g->outer = running;
+    running = g;
   }
-  G.depth = level + 1;
-  depth_now = G.depth;
-  if (level == 0) arm(G.budget_ms);
+  g->depth = level + 1;
+  if (level == 0) arm(g, g->budget_ms);
   return level;
 }
 
 /* Closes the calls opened since enter returned level (an error may have
-** skipped inner ones). At level 0 the budget ends and the limits are lifted. */
-static void leave(lua_State *L, int level) {
-  G.depth = level;
-  depth_now = level;
+** skipped inner ones). At level 0 the budget ends and the limits are lifted:
+** the timer is stopped first, so a signal it had sent arrives while the
+** call is still open. */
+static void leave(lua_State *L, guard *g, int level) {
+  if (level == 0) arm(g, 0);
+  g->depth = level;
   if (level == 0) {
-    arm(0);
-    G.memory_limit = 0;
-    nthreads = 0;
-    spent_now = 0;
+    running = g->outer;
+    g->outer = NULL;
+    g->memory_limit = 0;
+    g->nthreads = 0;
+    g->spent = 0;
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &GUARD);
     lua_newtable(L); /* the call's threads may go now */
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &THREADS);
+    lua_setiuservalue(L, -2, 1);
+    lua_pop(L, 1);
   }
 }
 
@@ -291,9 +474,11 @@ static int g_call(lua_State *L) {
   lua_pushvalue(L, 4);
   for (int i = 5; i <= 4 + nargs; i++) lua_pushvalue(L, i);
   lua_xmove(L, co, nargs + 1);
-  int swapped = !lstrata_guard_active() && strings_for_mods(L);
-  int level = enter(what, budget, memory);
-  add_thread(L, co, co_index);
+  guard *g = need_guard(L);
+  if (g->depth == 0) need_timer(L, g);
+  add_thread(L, g, co, co_index);
+  int swapped = g->depth == 0 && strings_for_mods(L);
+  int level = enter(g, what, budget, memory);
   int nres = 0;
   int status = lua_resume(co, L, nargs, &nres);
   if (status == LUA_YIELD) {
@@ -304,8 +489,8 @@ static int g_call(lua_State *L) {
     lua_xmove(co, L, 1); /* the error value: the slot was reserved above */
     lua_resetthread(co);
   }
-  int exhausted = G.exhausted || spent_now, refused = G.memory_refused;
-  leave(L, level);
+  int exhausted = g->exhausted || g->spent, refused = g->memory_refused;
+  leave(L, g, level);
   if (swapped) strings_for_host(L);
   if (status == LUA_OK) {
     if (!lua_checkstack(L, nres + 4)) {
@@ -335,13 +520,15 @@ static int g_call(lua_State *L) {
 static int g_hook(lua_State *L) {
   lua_State *co = lua_tothread(L, 1);
   lstrata_argcheck(L, co != NULL, 1, "expected a coroutine");
-  add_thread(L, co, 1);
+  guard *g = state_guard(L);
+  if (g && g->depth > 0) add_thread(L, g, co, 1);
   return 0;
 }
 
 /* guard.active() -> true while a guarded call runs */
 static int g_active(lua_State *L) {
-  lua_pushboolean(L, G.depth > 0);
+  guard *g = state_guard(L);
+  lua_pushboolean(L, g && g->depth > 0);
   return 1;
 }
 
@@ -351,15 +538,21 @@ static int g_charge(lua_State *L) {
   return 0;
 }
 
-/* guard.state() -> { depth, budget_ms, exhausted, lua_bytes, c_bytes, memory_limit } */
+/* guard.state() -> { depth, budget_ms, exhausted, lua_bytes, c_bytes, memory_limit }
+** (zeros before the state's first guarded call) */
 static int g_state(lua_State *L) {
+  guard none, *g = state_guard(L);
+  if (!g) {
+    memset(&none, 0, sizeof none);
+    g = &none;
+  }
   lua_createtable(L, 0, 7);
-  lua_pushinteger(L, G.depth); lua_setfield(L, -2, "depth");
-  lua_pushinteger(L, G.budget_ms); lua_setfield(L, -2, "budget_ms");
-  lua_pushboolean(L, G.exhausted); lua_setfield(L, -2, "exhausted");
-  lua_pushinteger(L, (lua_Integer)G.lua_bytes); lua_setfield(L, -2, "lua_bytes");
-  lua_pushinteger(L, (lua_Integer)G.c_bytes); lua_setfield(L, -2, "c_bytes");
-  lua_pushinteger(L, (lua_Integer)G.memory_limit); lua_setfield(L, -2, "memory_limit");
+  lua_pushinteger(L, g->depth); lua_setfield(L, -2, "depth");
+  lua_pushinteger(L, g->budget_ms); lua_setfield(L, -2, "budget_ms");
+  lua_pushboolean(L, g->exhausted); lua_setfield(L, -2, "exhausted");
+  lua_pushinteger(L, (lua_Integer)g->lua_bytes); lua_setfield(L, -2, "lua_bytes");
+  lua_pushinteger(L, (lua_Integer)g->c_bytes); lua_setfield(L, -2, "c_bytes");
+  lua_pushinteger(L, (lua_Integer)g->memory_limit); lua_setfield(L, -2, "memory_limit");
   return 1;
 }
 
@@ -370,31 +563,9 @@ static int g_userdata(lua_State *L) {
   return 1;
 }
 
+/* Adds core.guard. Nothing else happens until the first guarded call: no
+** allocator, no signal handler, no timer. */
 void lstrata_open_guard(lua_State *L) {
-  static int installed; /* the SIGPROF handler: once per process */
-  if (!installed) {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_prof;
-    sa.sa_flags = SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGPROF, &sa, NULL);
-    installed = 1;
-  }
-  /* Once per state: a C host may make several, one after another
-  ** (strata_lua_new), and each needs its allocator guarded. */
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &THREADS) == LUA_TNIL) {
-    void *ud;
-    lua_Alloc f = lua_getallocf(L, &ud);
-    if (orig_alloc && (f != orig_alloc || ud != orig_ud))
-      lstrata_error(L, "strata.core: every Lua state loading it must use the same allocator");
-    orig_alloc = f;
-    orig_ud = ud;
-    lua_setallocf(L, guard_alloc, NULL);
-    lua_newtable(L);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &THREADS);
-  }
-  lua_pop(L, 1);
   static const luaL_Reg fns[] = {
     {"call", g_call}, {"hook", g_hook}, {"charge", g_charge}, {"active", g_active},
     {"state", g_state}, {"userdata", g_userdata}, {"strings", g_strings}, {NULL, NULL}};

@@ -16,8 +16,9 @@
 ** budget per callback. The library's own malloc & co. are wrapped as
 ** strata.core's are (a mod's memory limit counts the C memory strata
 ** allocates on its behalf); the host's allocations are not touched. The
-** budget's bookkeeping is process-wide (as strata.core's): run mods in one
-** state at a time. The host's C code is trusted: its functions run outside
+** budget belongs to the state: states on separate threads may run mods at
+** the same time (docs/sandbox.md: the one real-time signal strata uses, and
+** when its handler is installed). The host's C code is trusted: its functions run outside
 ** the sandbox. The world and runtime pointers are borrowed from the Lua
 ** world: valid while it is alive (keep it on the stack or in the registry);
 ** its logic is answered by its mods (the Lua resolver), after the host's own
