@@ -8,7 +8,6 @@
 -- metatable's __index mod code sees is M.string (bindings/lua/guard.c swaps
 -- it in for each guarded call). docs/sandbox.md lists all of this.
 local core = require "strata.core"
-local boundary = require "strata.boundary"
 
 local M = {}
 local guard = core.guard
@@ -37,11 +36,19 @@ local tointeger, maxinteger, min = math.tointeger, math.maxinteger, math.min
 -- this file (a C function called from Lua puts its caller's position in its
 -- errors, and a tail call to one does not drop the caller). A memory error
 -- stays as it is.
+-- This file's name as Lua spells it in positions (short_src: shortened the
+-- same way), to drop the position Lua gives a C function's argument error
+-- raised on a line of this file.
+local SELF = debug.getinfo(1, "S").short_src .. ":"
 local function rethrow(ok, ...)
   if ok then return ... end
   local err = ...
   if type(err) ~= "string" or err == "not enough memory" then error(err, 0) end
-  error(boundary.strip(err), 2)
+  if err:sub(1, #SELF) == SELF then
+    local after = err:find(": ", #SELF + 1, true)
+    if after then err = err:sub(after + 2) end
+  end
+  error(err, 2)
 end
 local function call(f, ...) return rethrow(pcall(f, ...)) end
 
