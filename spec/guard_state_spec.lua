@@ -86,6 +86,17 @@ print("same")
     assert.matches("same", out)
   end)
 
+  it("counts C memory through the core's allocator, not a link-time wrap of malloc", function()
+    local so = package.searchpath("strata.core", package.cpath)
+    local p = io.popen("nm -D " .. sh_quote(so))
+    local syms = p:read("a")
+    p:close()
+    assert.matches("strata_set_allocator", syms)
+    assert.is_nil(syms:find("__wrap_malloc", 1, true), "malloc is still wrapped")
+    assert.is_nil(syms:find("malloc_usable_size", 1, true), "malloc_usable_size is still used")
+    assert.is_true(require("strata.core").guard.state().c_counted)
+  end)
+
   it("the first guarded call installs one handler, for a real-time signal", function()
     local out, exit = child(CAUGHT .. [[
 local before = caught()

@@ -16,8 +16,8 @@
 ** instruction, which cost 75% on a tight loop.
 **
 ** Memory is counted by an allocator wrapped around the state's own
-** (lua_setallocf) and by the C allocations of strata.core (malloc, calloc,
-** realloc and free are wrapped at link time, -Wl,--wrap): past the call's
+** (lua_setallocf) and by the allocator of strata's core (strata/alloc.h,
+** set when this code is loaded, before the core runs): past the call's
 ** limit an allocation fails, which Lua reports as a memory error and
 ** strata's C functions as "out of memory". Both limits apply only while a
 ** guarded call is open.
@@ -37,7 +37,6 @@
 #include "lguard.h"
 
 #include <errno.h>
-#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -194,7 +193,7 @@ static void *guard_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
 ** Growth is refused (0, nothing charged) once the call's budget is spent (a
 ** C loop that allocates, such as a macro expansion that never ends, stops
 ** there with "out of memory" instead of running on) or past its limit. The
-** link-time wraps below call it; an allocator hook of the core would too. */
+** core's allocator below calls it. */
 static int c_charge(int64_t delta) {
   guard *g = running;
   if (!g) return 1;
@@ -206,46 +205,56 @@ static int c_charge(int64_t delta) {
   return 1;
 }
 
-#ifdef STRATA_WRAP_MALLOC
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t n, size_t size);
-void *__real_realloc(void *p, size_t n);
-void __real_free(void *p);
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t n, size_t size);
-void *__wrap_realloc(void *p, size_t n);
-void __wrap_free(void *p);
+/* strata's C memory, counted: the core allocates through this allocator
+** (strata/alloc.h), set for this copy of the core before anything runs (a
+** constructor: the module, the executable and libstrata_lua each carry their
+** own copy of the core, or are the only one in the process). Each block
+** carries its size in front of it, so that freeing it charges back what was
+** charged; HEAD keeps the block aligned as malloc's are. */
+#define HEAD 16
 
-/* A new block is charged what malloc gave (freeing charges it back). */
-static void *charged(void *p) {
-  if (p && !c_charge((int64_t)malloc_usable_size(p))) {
-    __real_free(p);
+static void *count_malloc(void *ud, size_t n) {
+  (void)ud;
+  if (n > SIZE_MAX - HEAD || n > INT64_MAX || !c_charge((int64_t)n)) return NULL;
+  size_t *p = malloc(n + HEAD);
+  if (!p) { c_charge(-(int64_t)n); return NULL; }
+  *p = n;
+  return (char *)p + HEAD;
+}
+
+static void count_free(void *ud, void *ptr) {
+  (void)ud;
+  if (!ptr) return;
+  size_t *p = (size_t *)(void *)((char *)ptr - HEAD);
+  c_charge(-(int64_t)*p);
+  free(p);
+}
+
+/* realloc(p, 0) gives a block of no bytes (C leaves that case to the
+** implementation; strata treats NULL as failure with p kept). */
+static void *count_realloc(void *ud, void *ptr, size_t n) {
+  if (!ptr) return count_malloc(ud, n);
+  if (n > SIZE_MAX - HEAD || n > INT64_MAX) return NULL;
+  size_t *p = (size_t *)(void *)((char *)ptr - HEAD);
+  size_t old = *p;
+  if (n > old && !c_charge((int64_t)(n - old))) return NULL; /* asked first: ptr stays */
+  size_t *q = realloc(p, n + HEAD);
+  if (!q) {
+    if (n > old) c_charge(-(int64_t)(n - old));
     return NULL;
   }
-  return p;
+  if (n < old) c_charge(-(int64_t)(old - n));
+  *q = n;
+  return (char *)q + HEAD;
 }
 
-void *__wrap_malloc(size_t n) { return charged(__real_malloc(n)); }
+static int c_counted; /* the allocator above is the core's (set at load) */
 
-void *__wrap_calloc(size_t n, size_t size) { return charged(__real_calloc(n, size)); }
-
-void *__wrap_realloc(void *p, size_t n) {
-  if (!p) return __wrap_malloc(n);
-  int64_t old = (int64_t)malloc_usable_size(p);
-  if ((int64_t)n > old && !c_charge((int64_t)n - old)) return NULL; /* asked before: p stays */
-  void *q = __real_realloc(p, n);
-  int64_t asked = (int64_t)n > old ? (int64_t)n : old;
-  if (q) c_charge((int64_t)malloc_usable_size(q) - asked);
-  else if (n == 0) c_charge(-asked);
-  else c_charge(old - asked);
-  return q;
+__attribute__((constructor)) static void count_c_memory(void) {
+  static const strata_allocator counting = {count_malloc, count_realloc, count_free, NULL};
+  strata_error err;
+  c_counted = strata_set_allocator(&counting, &err) == STRATA_OK;
 }
-
-void __wrap_free(void *p) {
-  if (p) c_charge(-(int64_t)malloc_usable_size(p));
-  __real_free(p);
-}
-#endif
 
 /* ---- the budget ------------------------------------------------------------------ */
 
@@ -546,8 +555,9 @@ static int g_state(lua_State *L) {
     memset(&none, 0, sizeof none);
     g = &none;
   }
-  lua_createtable(L, 0, 7);
+  lua_createtable(L, 0, 8);
   lua_pushinteger(L, g->depth); lua_setfield(L, -2, "depth");
+  lua_pushboolean(L, c_counted); lua_setfield(L, -2, "c_counted");
   lua_pushinteger(L, g->budget_ms); lua_setfield(L, -2, "budget_ms");
   lua_pushboolean(L, g->exhausted); lua_setfield(L, -2, "exhausted");
   lua_pushinteger(L, (lua_Integer)g->lua_bytes); lua_setfield(L, -2, "lua_bytes");
