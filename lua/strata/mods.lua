@@ -101,19 +101,35 @@ local function finish(what, status, exhausted, refused, ...)
   error(err, 0)
 end
 
-function M.call(what, fn, ...)
+-- What a callback returns crosses to the host as a copy (core.world_state.border:
+-- raw reads, no metatable, no function unless flags has "f"), made on the
+-- callback's own thread before its budget closes.
+local border = core.world_state.border
+local function crossing(what, flags, fn, ...)
+  return border(what, "result", flags, fn(...))
+end
+
+local function guarded(what, flags, fn, ...)
   local n = select("#", ...)
   if n <= 4 then
     -- Mod code gets a world's mod view, never the host's world.
     local a, b, c, d = ...
     local view = private.view
     a, b, c, d = view[a] or a, view[b] or b, view[c] or c, view[d] or d
-    return finish(what, guard.call(what, M.budget_ms, M.memory_kb * 1024, fn, a, b, c, d))
+    return finish(what, guard.call(what, M.budget_ms, M.memory_kb * 1024, crossing, what, flags, fn, a, b, c, d))
   end
   local args = table.pack(...)
   for i = 1, n do args[i] = private.view[args[i]] or args[i] end
-  return finish(what, guard.call(what, M.budget_ms, M.memory_kb * 1024, fn, table.unpack(args, 1, n)))
+  return finish(what, guard.call(what, M.budget_ms, M.memory_kb * 1024, crossing, what, flags, fn,
+    table.unpack(args, 1, n)))
 end
+
+function M.call(what, fn, ...) return guarded(what, "", fn, ...) end
+-- The same for a callback that returns a definition (a patched entry): its
+-- functions cross too, and a table with a metatable of its own is refused.
+function M.call_definition(what, fn, ...) return guarded(what, "fm", fn, ...) end
+-- A plain copy of v (mod code's, or the host's on its way to mod code).
+function M.copy(what, v) return border(what, "", "", v) end
 
 -- ---- sandbox -------------------------------------------------------------------
 local function deny(name)
@@ -458,6 +474,7 @@ end
 -- (the world's) seeds each mod's math.random.
 function M.load(ids, dirs, strata, seed)
   local reg = data.new()
+  reg.call = M.call -- (a type's check runs as a guarded call)
   local order = M.resolve(ids, dirs)
   local view = M.strata_view(strata)
   for _, m in ipairs(order) do
@@ -487,11 +504,11 @@ function M.load(ids, dirs, strata, seed)
     if text then
       local chunk, err = load(text, "@" .. path, "t", env)
       if not chunk then error("mod " .. m.id .. ": " .. err, 0) end
-      local ok, e = pcall(M.call, "mod " .. m.id .. " init.lua", chunk)
+      local ok, e = pcall(M.call, "mod " .. m.id .. " init.lua", function() chunk() end) -- (its result is not used)
       if not ok then error("mod " .. m.id .. ": " .. tostring(e) .. requires_hint(m, e), 0) end
     end
   end
-  local errors = reg:finish(M.call)
+  local errors = reg:finish(M.call_definition)
   if #errors > 0 then error("mods failed validation:\n  " .. table.concat(errors, "\n  "), 0) end
   local frozen_errors = reg:freeze()
   if #frozen_errors > 0 then error("mods failed validation:\n  " .. table.concat(frozen_errors, "\n  "), 0) end

@@ -36,11 +36,16 @@ local function call(what, fn, ...) return mods.call(what, fn, ...) end
 
 -- ---- emits from Lua ------------------------------------------------------------------------
 -- The core runs the chain; the params table and the results stay Lua values
--- (the same table for every handler, results of any type): the core gets
--- marks { [MARK] = emit, [VERSION] = which result } in their place.
+-- held here: the core gets marks { [MARK] = emit, [VERSION] = which result }
+-- in their place. What crosses the border is copied (strata.mods.copy): the
+-- params as the emit was given them (an emit by mod code hands over its own
+-- table), each handler's params and result anew (a metatable one handler
+-- plants reaches neither the next nor the host), and each result (by
+-- strata.mods.call, before the handler's budget closes).
 local MARK, VERSION, tokens = "\0strata emit", "\0strata result", 0
 
 function M.emit(w, source, event, params, default)
+  params = mods.copy(event .. " params", params)
   tokens = tokens + 1
   local token = tokens
   local e = { token = token, params = params, results = { [0] = default }, n = 0 }
@@ -152,6 +157,7 @@ local function run(w, kind, fn, info)
         params = e and e.params
       end
       if e and type(result) == "table" and result[MARK] then result = e.results[result[VERSION]] end
+      if e then params, result = mods.copy(what .. ": params", params), mods.copy(what .. ": result", result) end
       local r, stop
       if kind == HANDLER then r, stop = call(what, fn, source, params, info.args, result)
       else r, stop = call(what, fn, source, params, result) end
