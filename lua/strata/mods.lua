@@ -128,8 +128,9 @@ function M.call(what, fn, ...) return guarded(what, "", fn, ...) end
 -- The same for a callback that returns a definition (a patched entry): its
 -- functions cross too, and a table with a metatable of its own is refused.
 function M.call_definition(what, fn, ...) return guarded(what, "fm", fn, ...) end
--- A plain copy of v (mod code's, or the host's on its way to mod code).
-function M.copy(what, v) return border(what, "", "", v) end
+-- A plain copy of v (mod code's, or the host's on its way to mod code);
+-- flags "f": functions cross as themselves.
+function M.copy(what, v, flags) return border(what, "", flags or "", v) end
 
 -- ---- sandbox -------------------------------------------------------------------
 local function deny(name)

@@ -41,11 +41,12 @@ local function call(what, fn, ...) return mods.call(what, fn, ...) end
 -- params as the emit was given them (an emit by mod code hands over its own
 -- table), each handler's params and result anew (a metatable one handler
 -- plants reaches neither the next nor the host), and each result (by
--- strata.mods.call, before the handler's budget closes).
+-- strata.mods.call, before the handler's budget closes). Params may hold
+-- functions (what the emitter grants the handlers); results hold data.
 local MARK, VERSION, tokens = "\0strata emit", "\0strata result", 0
 
 function M.emit(w, source, event, params, default)
-  params = mods.copy(event .. " params", params)
+  params = mods.copy(event .. " params", params, "f")
   tokens = tokens + 1
   local token = tokens
   local e = { token = token, params = params, results = { [0] = default }, n = 0 }
@@ -157,7 +158,7 @@ local function run(w, kind, fn, info)
         params = e and e.params
       end
       if e and type(result) == "table" and result[MARK] then result = e.results[result[VERSION]] end
-      if e then params, result = mods.copy(what .. ": params", params), mods.copy(what .. ": result", result) end
+      if e then params, result = mods.copy(what .. ": params", params, "f"), mods.copy(what .. ": result", result) end
       local r, stop
       if kind == HANDLER then r, stop = call(what, fn, source, params, info.args, result)
       else r, stop = call(what, fn, source, params, result) end
