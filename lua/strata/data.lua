@@ -273,8 +273,10 @@ end
 -- After all mods ran: apply patches, check references. Returns a list of errors.
 -- call(what, fn, ...) runs each patch function: strata.mods.call, so that a
 -- patch runs under its mod's budget like any other mod code.
+local function plain_call(_, fn, ...) return fn(...) end
+
 function Registry:finish(call)
-  call = call or function(_, fn, ...) return fn(...) end
+  call = call or plain_call
   local errors = {}
   for _, p in ipairs(self.patches) do
     local e = self.by_type[p.type][p.id]
@@ -286,9 +288,14 @@ function Registry:finish(call)
       -- made: a patch that keeps the entry it was handed holds nothing of the registry.
       local what = ("patch '%s' of mod %s"):format(p.name, p.mod)
       local ok, res = pcall(call, what, function(entry) p.fn(entry) return entry end, plain_copy(e, what))
-      if not ok then errors[#errors + 1] = ("patch '%s' of mod %s: %s"):format(p.name, p.mod, tostring(res))
+      -- (a call without the border: the host's own, copied here)
+      if ok and call == plain_call then ok, res = pcall(plain_copy, res, what) end
+      -- what the patch made is an entry like any other: checked against its type again
+      local msg = not ok and tostring(res) or check_entry(self.types[p.type], p.id, res)
+      if msg then
+        if msg:sub(1, #what) ~= what then msg = what .. ": " .. msg end
+        errors[#errors + 1] = msg
       else
-        if type(res) ~= "table" then res = plain_copy(res, what) end -- (a call without the border)
         self.by_type[p.type][p.id] = res
         if self.by_id[p.id] == e then self.by_id[p.id] = res end
       end
