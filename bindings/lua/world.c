@@ -312,7 +312,9 @@ static void border_table(border *b, int idx, int depth) {
                  registered_type(L, idx, &PROXY_MT);
     lua_pop(L, 1);
     if (strata) { lua_pushvalue(L, idx); return; }
-    if (b->strict) border_error(b, depth, "holds a table with a metatable: definitions hold plain data, functions and strata's values");
+    if (b->strict)
+      border_error(b, depth, b->functions ? "holds a table with a metatable: definitions hold plain data, functions and strata's values"
+                                          : "holds a table with a metatable: only plain data, handles and IDs cross to the host");
   }
   if (depth > STRATA_VALUE_MAX_DEPTH)
     border_error(b, depth, lua_pushfstring(L, "tables nested deeper than %d levels", STRATA_VALUE_MAX_DEPTH));
@@ -371,32 +373,58 @@ static void border_copy(border *b, int idx, int depth) {
                                          luaL_typename(L, idx)));
 }
 
-/* world_state.border(what, label, flags, ...) -> a copy of each value after
-** flags: "f" functions cross (definitions), "m" a table with a metatable of
-** its own is refused (definitions) instead of copied raw. Errors read
-** "<what>: <label><key path>: <why>" (with "#n" after the label for the n-th
-** of several values). */
-static int w_border(lua_State *L) {
+/* Replaces the n values from `first` by their copies; flags: "f" functions
+** cross (definitions), "m" a table with a metatable of its own is refused
+** instead of copied raw. Errors read "<what>: <label><key path>: <why>"
+** (with "#n" after the label for the n-th of several values). */
+static void border_values(lua_State *L, int first, int n, const char *what, const char *label, const char *flags) {
   border b;
   memset(&b, 0, sizeof b);
   b.L = L;
-  b.what = lstrata_checkstring(L, 1);
-  const char *label = lstrata_checkstring(L, 2);
-  const char *flags = lstrata_checkstring(L, 3);
+  b.what = what;
   b.functions = strchr(flags, 'f') != NULL;
   b.strict = strchr(flags, 'm') != NULL;
-  int n = lua_gettop(L) - 3;
-  lstrata_checkstack(L, n + 8, b.what);
+  lstrata_checkstack(L, 8, what);
   lua_newtable(L);
   b.seen = lua_gettop(L);
-  for (int i = 1; i <= n; i++) {
-    b.label = n > 1 ? lua_pushfstring(L, "%s#%d", label, i) : lua_pushstring(L, label);
-    border_copy(&b, 3 + i, 0);
-    lua_replace(L, 3 + i);
+  for (int i = 0; i < n; i++) {
+    b.label = n > 1 ? lua_pushfstring(L, "%s#%d", label, i + 1) : lua_pushstring(L, label);
+    border_copy(&b, first + i, 0);
+    lua_replace(L, first + i);
     lua_pop(L, 1); /* the label */
   }
-  lua_settop(L, 3 + n);
+  lua_pop(L, 1); /* seen */
+}
+
+/* world_state.border(what, label, flags, ...) -> a copy of each value after flags. */
+static int w_border(lua_State *L) {
+  const char *what = lstrata_checkstring(L, 1), *label = lstrata_checkstring(L, 2);
+  const char *flags = lstrata_checkstring(L, 3);
+  int n = lua_gettop(L) - 3;
+  border_values(L, 4, n, what, label, flags);
   return n;
+}
+
+/* world_state.crossing(what, flags, fn, ...) -> copies of fn(...)'s results
+** (labelled "result"; flags as border's, and "d": none, the results dropped):
+** the body of every guarded call (strata.mods), so that the copy is made on
+** the callback's thread under its budget. In C, so that an error a mod
+** raises at a level past its own function gets no position inside strata. */
+static int crossing_done(lua_State *L, int status, lua_KContext ctx) {
+  (void)status; (void)ctx;
+  const char *flags = lua_tostring(L, 2);
+  if (strchr(flags, 'd')) return 0;
+  int n = lua_gettop(L) - 2;
+  border_values(L, 3, n, lua_tostring(L, 1), "result", flags);
+  return n;
+}
+
+static int w_crossing(lua_State *L) {
+  lstrata_checkstring(L, 1);
+  lstrata_checkstring(L, 2);
+  lstrata_checktype(L, 3, LUA_TFUNCTION);
+  lua_callk(L, lua_gettop(L) - 3, LUA_MULTRET, 0, crossing_done); /* (a yield is the guard's to refuse) */
+  return crossing_done(L, LUA_OK, 0);
 }
 
 /* ---- value -> Lua ---------------------------------------------------------- */
@@ -987,6 +1015,6 @@ void lstrata_open_world(lua_State *L) {
   lua_setfield(L, -2, "__gc");
   lstrata_protect_metatable(L, WORLD_MT);
   lua_pop(L, 1);
-  static const luaL_Reg funcs[] = {{"new", w_new}, {"open", w_open}, {"types", w_types}, {"border", w_border}, {NULL, NULL}};
+  static const luaL_Reg funcs[] = {{"new", w_new}, {"open", w_open}, {"types", w_types}, {"border", w_border}, {"crossing", w_crossing}, {NULL, NULL}};
   lstrata_add_functions(L, "world_state", 0, funcs);
 }

@@ -101,13 +101,11 @@ local function finish(what, status, exhausted, refused, ...)
   error(err, 0)
 end
 
--- What a callback returns crosses to the host as a copy (core.world_state.border:
--- raw reads, no metatable, no function unless flags has "f"), made on the
--- callback's own thread before its budget closes.
-local border = core.world_state.border
-local function crossing(what, flags, fn, ...)
-  return border(what, "result", flags, fn(...))
-end
+-- What a callback returns crosses to the host as a copy (core.world_state.crossing
+-- and border: raw reads, no function unless flags has "f", a table with a
+-- metatable of its own refused), made on the callback's own thread before
+-- its budget closes.
+local border, crossing = core.world_state.border, core.world_state.crossing
 
 local function guarded(what, flags, fn, ...)
   local n = select("#", ...)
@@ -124,7 +122,7 @@ local function guarded(what, flags, fn, ...)
     table.unpack(args, 1, n)))
 end
 
-function M.call(what, fn, ...) return guarded(what, "", fn, ...) end
+function M.call(what, fn, ...) return guarded(what, "m", fn, ...) end
 -- The same for a callback that returns a definition (a patched entry): its
 -- functions cross too, and a table with a metatable of its own is refused.
 function M.call_definition(what, fn, ...) return guarded(what, "fm", fn, ...) end
@@ -505,7 +503,7 @@ function M.load(ids, dirs, strata, seed)
     if text then
       local chunk, err = load(text, "@" .. path, "t", env)
       if not chunk then error("mod " .. m.id .. ": " .. err, 0) end
-      local ok, e = pcall(M.call, "mod " .. m.id .. " init.lua", function() chunk() end) -- (its result is not used)
+      local ok, e = pcall(guarded, "mod " .. m.id .. " init.lua", "d", chunk) -- (its result is not used)
       if not ok then error("mod " .. m.id .. ": " .. tostring(e) .. requires_hint(m, e), 0) end
     end
   end
