@@ -8,16 +8,10 @@
 -- world still saves and opens. Also: one depth limit for what is set, saved
 -- and opened.
 local strata = require "strata"
+local support = require "support"
 
 local LUA_PATH, LUA_CPATH = os.getenv("LUA_PATH") or "", os.getenv("LUA_CPATH") or ""
-
-local function sh_quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
-
-local function write(path, text)
-  local f = assert(io.open(path, "wb"))
-  f:write(text)
-  f:close()
-end
+local sh_quote, write = support.q, support.write
 
 -- ---- the hostile values -------------------------------------------------------------------
 local LOOP = "function() while true do end end"
