@@ -236,5 +236,17 @@ describe("one depth limit for what is set, saved and opened", function()
     assert.equal(ha.uid, hb.uid)
     local err = select(2, pcall(function() ha.state.friend = hb end))
     assert.matches("cannot store a handle of another world", err)
+    -- nor handed back to the host by a callback of world a
+    local failed
+    a._registry.handlers = a._registry.handlers or {}
+    a._registry.handlers["base.handler_failed"] = { { name = "spec: log", priority = 1, mod = "spec",
+      fn = function(_, f) failed = f.message end } }
+    a._registry.handlers["base.map_entered"] = { { name = "spec: back", priority = 1, mod = "spec",
+      fn = function() return { h = hb } end } }
+    assert.is_nil(a:emit("base.map_entered", {}))
+    assert.matches("'spec: back' of mod spec: result%.h: a handle of another world", failed)
+    a._registry.handlers["base.map_entered"] = { { name = "spec: own", priority = 1, mod = "spec",
+      fn = function() return { h = ha } end } }
+    assert.equal(ha, a:emit("base.map_entered", {}).h)
   end)
 end)

@@ -93,6 +93,17 @@ static void call_registered(lua_State *L, int idx, const void *key, int nres) {
   lua_call(L, 1, nres);
 }
 
+/* The uid of the handle at idx (0: none) and its world (NULL: gone), by
+** strata.handle's registered function. */
+static lua_Integer handle_uid(lua_State *L, int idx, strata_world **world) {
+  call_registered(L, idx, &HANDLE_UID, 2);
+  int isint = 0;
+  lua_Integer u = lua_tointegerx(L, -2, &isint);
+  *world = lstrata_to_world(L, -1);
+  lua_pop(L, 2);
+  return isint ? u : 0;
+}
+
 static void out_of_memory(lua_State *L, strata_error *err) {
   lstrata_raise(L, NULL, err);
 }
@@ -182,14 +193,11 @@ static void to_value(conv *c, int idx, int path, strata_value *out, int depth) {
     if (lua_getmetatable(L, idx)) {
       lua_pop(L, 1);
       if (registered_type(L, idx, &HANDLE_MT)) {
-        call_registered(L, idx, &HANDLE_UID, 2); /* uid, its world's state */
-        int isint = 0;
-        lua_Integer u = lua_tointegerx(L, -2, &isint);
-        strata_world *of = lstrata_to_world(L, -1);
-        lua_pop(L, 2);
+        strata_world *of;
+        lua_Integer u = handle_uid(L, idx, &of);
         /* a uid alone would name whatever object has it in this world */
         if (of != c->w) conv_error(L, path, "cannot store a handle of another world");
-        if (!isint || u <= 0 || !strata_world_object(c->w, (uint64_t)u))
+        if (u <= 0 || !strata_world_object(c->w, (uint64_t)u))
           conv_error(L, path, "cannot store a handle to a deleted object");
         *out = strata_value_ref((uint64_t)u);
         return;
@@ -259,6 +267,7 @@ typedef struct border {
   lua_State *L;
   const char *what, *label;  /* "<what>: <label><path>: why" */
   int functions, strict;
+  strata_world *w;           /* handles must be this world's (NULL: any world's) */
   int seen;                  /* tables being copied (a cycle is refused) */
   lua_Integer entries;
   int keys[STRATA_VALUE_MAX_DEPTH + 2]; /* stack index of the key at each level */
@@ -311,7 +320,13 @@ static void border_table(border *b, int idx, int depth) {
     int strata = in_registered_set(L, lua_gettop(L), &PROTECTED) || registered_type(L, idx, &HANDLE_MT) ||
                  registered_type(L, idx, &PROXY_MT);
     lua_pop(L, 1);
-    if (strata) { lua_pushvalue(L, idx); return; }
+    if (strata) {
+      strata_world *of;
+      if (b->w && registered_type(L, idx, &HANDLE_MT) && (handle_uid(L, idx, &of), of != b->w))
+        border_error(b, depth, "a handle of another world");
+      lua_pushvalue(L, idx);
+      return;
+    }
     if (b->strict)
       border_error(b, depth, b->functions ? "holds a table with a metatable: definitions hold plain data, functions and strata's values"
                                           : "holds a table with a metatable: only plain data, handles and IDs cross to the host");
@@ -377,10 +392,12 @@ static void border_copy(border *b, int idx, int depth) {
 ** cross (definitions), "m" a table with a metatable of its own is refused
 ** instead of copied raw. Errors read "<what>: <label><key path>: <why>"
 ** (with "#n" after the label for the n-th of several values). */
-static void border_values(lua_State *L, int first, int n, const char *what, const char *label, const char *flags) {
+static void border_values(lua_State *L, int first, int n, const char *what, const char *label, const char *flags,
+                          strata_world *w) {
   border b;
   memset(&b, 0, sizeof b);
   b.L = L;
+  b.w = w;
   b.what = what;
   b.functions = strchr(flags, 'f') != NULL;
   b.strict = strchr(flags, 'm') != NULL;
@@ -401,29 +418,30 @@ static int w_border(lua_State *L) {
   const char *what = lstrata_checkstring(L, 1), *label = lstrata_checkstring(L, 2);
   const char *flags = lstrata_checkstring(L, 3);
   int n = lua_gettop(L) - 3;
-  border_values(L, 4, n, what, label, flags);
+  border_values(L, 4, n, what, label, flags, NULL);
   return n;
 }
 
-/* world_state.crossing(what, flags, fn, ...) -> copies of fn(...)'s results
-** (labelled "result"; flags as border's, and "d": none, the results dropped):
-** the body of every guarded call (strata.mods), so that the copy is made on
-** the callback's thread under its budget. In C, so that an error a mod
-** raises at a level past its own function gets no position inside strata. */
+/* world_state.crossing(what, flags, state | false, fn, ...) -> copies of
+** fn(...)'s results (labelled "result"; flags as border's, and "d": none,
+** the results dropped; with a world's state, a handle of another world is
+** refused): the body of every guarded call (strata.mods), so that the copy
+** is made on the callback's thread under its budget. In C, so that an error
+** a mod raises at a level past its own function gets no position inside strata. */
 static int crossing_done(lua_State *L, int status, lua_KContext ctx) {
   (void)status; (void)ctx;
   const char *flags = lua_tostring(L, 2);
   if (strchr(flags, 'd')) return 0;
-  int n = lua_gettop(L) - 2;
-  border_values(L, 3, n, lua_tostring(L, 1), "result", flags);
+  int n = lua_gettop(L) - 3;
+  border_values(L, 4, n, lua_tostring(L, 1), "result", flags, lstrata_to_world(L, 3));
   return n;
 }
 
 static int w_crossing(lua_State *L) {
   lstrata_checkstring(L, 1);
   lstrata_checkstring(L, 2);
-  lstrata_checktype(L, 3, LUA_TFUNCTION);
-  lua_callk(L, lua_gettop(L) - 3, LUA_MULTRET, 0, crossing_done); /* (a yield is the guard's to refuse) */
+  lstrata_checktype(L, 4, LUA_TFUNCTION);
+  lua_callk(L, lua_gettop(L) - 4, LUA_MULTRET, 0, crossing_done); /* (a yield is the guard's to refuse) */
   return crossing_done(L, LUA_OK, 0);
 }
 

@@ -107,25 +107,30 @@ end
 -- its budget closes.
 local border, crossing = core.world_state.border, core.world_state.crossing
 
-local function guarded(what, flags, fn, ...)
+-- state: the world state (w._s) whose handles may cross, or false: any world's.
+local function guarded(what, flags, state, fn, ...)
   local n = select("#", ...)
   if n <= 4 then
     -- Mod code gets a world's mod view, never the host's world.
     local a, b, c, d = ...
     local view = private.view
     a, b, c, d = view[a] or a, view[b] or b, view[c] or c, view[d] or d
-    return finish(what, guard.call(what, M.budget_ms, M.memory_kb * 1024, crossing, what, flags, fn, a, b, c, d))
+    return finish(what, guard.call(what, M.budget_ms, M.memory_kb * 1024, crossing, what, flags, state, fn,
+      a, b, c, d))
   end
   local args = table.pack(...)
   for i = 1, n do args[i] = private.view[args[i]] or args[i] end
-  return finish(what, guard.call(what, M.budget_ms, M.memory_kb * 1024, crossing, what, flags, fn,
+  return finish(what, guard.call(what, M.budget_ms, M.memory_kb * 1024, crossing, what, flags, state, fn,
     table.unpack(args, 1, n)))
 end
 
-function M.call(what, fn, ...) return guarded(what, "m", fn, ...) end
+function M.call(what, fn, ...) return guarded(what, "m", false, fn, ...) end
+-- The same for a callback of world w: a handle of another world in its
+-- results is refused.
+function M.call_in(w, what, fn, ...) return guarded(what, "m", w._s, fn, ...) end
 -- The same for a callback that returns a definition (a patched entry): its
 -- functions cross too, and a table with a metatable of its own is refused.
-function M.call_definition(what, fn, ...) return guarded(what, "fm", fn, ...) end
+function M.call_definition(what, fn, ...) return guarded(what, "fm", false, fn, ...) end
 -- A plain copy of v (mod code's, or the host's on its way to mod code);
 -- flags "f": functions cross as themselves.
 function M.copy(what, v, flags) return border(what, "", flags or "", v) end
@@ -503,7 +508,7 @@ function M.load(ids, dirs, strata, seed)
     if text then
       local chunk, err = load(text, "@" .. path, "t", env)
       if not chunk then error("mod " .. m.id .. ": " .. err, 0) end
-      local ok, e = pcall(guarded, "mod " .. m.id .. " init.lua", "d", chunk) -- (its result is not used)
+      local ok, e = pcall(guarded, "mod " .. m.id .. " init.lua", "d", false, chunk) -- (its result is not used)
       if not ok then error("mod " .. m.id .. ": " .. tostring(e) .. requires_hint(m, e), 0) end
     end
   end
