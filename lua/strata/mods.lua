@@ -128,6 +128,8 @@ function M.call(what, fn, ...) return guarded(what, "m", false, fn, ...) end
 -- The same for a callback of world w: a handle of another world in its
 -- results is refused.
 function M.call_in(w, what, fn, ...) return guarded(what, "m", w._s, fn, ...) end
+-- A callback of world w whose results the host does not use: nothing crosses.
+function M.run_in(w, what, fn, ...) guarded(what, "d", w._s, fn, ...) end
 -- The same for a callback that returns a definition (a patched entry): its
 -- functions cross too, and a table with a metatable of its own is refused.
 function M.call_definition(what, fn, ...) return guarded(what, "fm", false, fn, ...) end

@@ -167,7 +167,7 @@ local function run(w, kind, fn, info)
       end
       return r, stop == "stop"
     end
-    mods.call_in(w, id, fn, w, { time = info.time, timer = info.timer }, info.args)
+    mods.run_in(w, id, fn, w, { time = info.time, timer = info.timer }, info.args) -- (no result)
     return nil
   end
   local name = hook_names[kind]
@@ -181,11 +181,13 @@ local function run(w, kind, fn, info)
     extra = { actor = info.actor and handle(w, info.actor), from = info.from and handle(w, info.from),
       to = info.to and handle(w, info.to), map = kind == STARTING_POS and m or nil }
   end
-  local x, y = mods.call_in(w, id .. " " .. name, fn, m, map_ctx(w, info, extra))
+  local ctx = map_ctx(w, info, extra)
   if kind == STARTING_POS then
+    local x, y = mods.call_in(w, id .. " " .. name, fn, m, ctx)
     if type(x) == "table" then x, y = point(x, id .. " starting_pos") end
     return x, y
   end
+  mods.run_in(w, id .. " " .. name, fn, m, ctx) -- (the other hooks have no result)
 end
 
 local function dispatcher(w)
