@@ -381,12 +381,13 @@ describe("dungeon branches", function()
       end
     ]])
     local expect = {
-      fn = "room generator 'bad.fn': the spec.props.f: cannot store a function",
+      -- (a function or a metatable never crosses the border: refused as the generator returns)
+      fn = "bad%.fn generate: result%.props%.f: a function cannot cross to the host",
       str = "room generator 'bad.str': generate must answer a room spec",
       none = "room generator 'bad.none': generate must answer a room spec",
       num = "room generator 'bad.num': name must be a non%-empty string",
       clear = "room generator 'bad.clear': clear must be a boolean",
-      meta = "room generator 'bad.meta': the spec.props: cannot store a table with a metatable",
+      meta = "bad%.meta generate: result%.props: holds a table with a metatable",
       int = "room generator 'bad.int': unknown room spec key '%(an integer%)' %(nearest known: name%)" }
     for k, msg in pairs(expect) do
       local w = strata.world.new{ seed = 1, mods = { "base", "bad" }, mod_path = { "mods", dir } }

@@ -604,7 +604,7 @@ describe("grid prototypes' props", function()
     end
     assert.matches("gp%.m: prototype '0,0': props%.f is a function",
       load('{ ["0,0"] = { props = { f = function() end } } }'))
-    assert.matches("gp%.m: prototype '0,0': props%.t holds a cycle",
+    assert.matches("gp%.m: prototypes%.0,0%.props%.t: a table that contains itself",
       load('(function() local t = {} t.t = t return { ["0,0"] = { props = t } } end)()'))
     assert.matches("gp%.m: prototype '1,0,e': props must be a table of plain data, got string",
       load('{ ["1,0,e"] = { props = "dim" } }'))

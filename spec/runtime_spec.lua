@@ -50,21 +50,33 @@ describe("the runtime of a Lua world", function()
     assert.equal(2, #log)
   end)
 
-  it("hands an emit's params and results to the handlers as Lua values", function()
+  it("hands each handler copies of an emit's params and results, and the host a copy of the result", function()
     local w = new_world()
-    local params = { fn = function() return 7 end }
+    local params = { fn = function() return 7 end, t = { 1 } }
     local seen = {}
     w._registry.handlers["dungeon.blocked"] = {
-      { name = "a", priority = 1, mod = "spec", fn = function(_, p, r) seen[1] = p == params and r return { p.fn } end },
-      { name = "b", priority = 2, mod = "spec", fn = function(_, p, r) seen[2] = p == params return r end },
+      { name = "a", priority = 1, mod = "spec", fn = function(_, p, r)
+        seen[1] = p ~= params and p.t ~= params.t and p.fn() == 7 and r
+        p.t[1] = 2 -- changes the handler's copy only
+        return { p.t[1] } end },
+      { name = "b", priority = 2, mod = "spec", fn = function(_, p, r) seen[2] = p.t[1] == 1 and r[1] == 2 return r end },
       { name = "c", priority = 3, mod = "spec", fn = function(_, _, r) return "stop" end },
       { name = "d", priority = 4, mod = "spec", fn = function() seen[3] = true end } }
-    local start = {}
+    local start = { "start" }
     local r = w:emit("dungeon.blocked", params, start)
-    assert.equal(start, seen[1])
+    assert.is_true(seen[1] ~= start and seen[1][1] == "start", "the default is handed as a copy")
     assert.is_true(seen[2])
     assert.is_nil(seen[3])
-    assert.equal(7, r[1]())
+    assert.same({ 2 }, r)
+    assert.equal(1, params.t[1])
+    -- a function is no result: it would run outside any budget
+    w._registry.handlers["dungeon.blocked"] = { { name = "f", priority = 1, mod = "spec",
+      fn = function() return { f = print } end } }
+    local failed
+    w._registry.handlers["base.handler_failed"] = { { name = "spec: log", priority = 1, mod = "spec",
+      fn = function(_, f) failed = f.message end } }
+    assert.is_nil(w:emit("dungeon.blocked", {}))
+    assert.matches("result%.f: a function cannot cross to the host", failed)
     -- nested emits keep their own
     w._registry.handlers["dungeon.blocked"] = { { name = "n", mod = "spec", priority = 1, fn = function(_, p)
       if p.depth < 3 then return w:emit("dungeon.blocked", { depth = p.depth + 1 }) + 1 end

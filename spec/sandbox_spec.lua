@@ -47,8 +47,15 @@ else
   if not okh then say("HANDLER raised", tostring(failures))
   elseif #failures == 0 then say("HANDLER ok")
   else for _, f in ipairs(failures) do say("HANDLER", f.message) end end
-  local okx, err = pcall(function() w:emit("base.map_entered", {}) end)
-  if not okx then say("EMIT", tostring(err)) end
+  local params = {}
+  local okx, result = pcall(function() return w:emit("base.map_entered", params) end)
+  if not okx then say("EMIT", tostring(result)) end
+  -- host.lua (the attack's `after`): what the host does next with what came back
+  local hostcode = loadfile(dir .. "/host.lua")
+  if hostcode then
+    local okc, e = pcall(hostcode, w, params, okx and result or nil, dir, strata)
+    say("HOSTCODE", okc and "ok" or tostring(e))
+  end
 end
 -- the host: its own world, its random numbers, its string library
 assert(math.random(1000) == host_random[1] and math.random(1000) == host_random[2], "host math.random changed")
@@ -66,7 +73,8 @@ local n_attacks = 0
 --         memory = true (a test of the memory limit: the CPU budget set out of reach),
 --         victim = true (the code may name VICTIM, which must not appear),
 --         secret = text that must not show up in the output (DIR: the test's folder),
---         host = code the host runs first, before require "strata" (VICTIM too) }
+--         host = code the host runs first, before require "strata" (VICTIM too),
+--         after = code the host runs after the emit, as host.lua(w, params, result, dir, strata) }
 local function attack(a)
   n_attacks = n_attacks + 1
   it(a[1], function()
@@ -92,6 +100,7 @@ local function attack(a)
     write(dir .. "/evil/notes.txt", "a note of the mod's own\n")
     if a.shell then assert(os.execute("cd " .. sh_quote(dir .. "/evil") .. " && " .. a.shell)) end
     write(dir .. "/driver.lua", fill(a.host) .. "\n" .. DRIVER)
+    if a.after then write(dir .. "/host.lua", "local w, params, result, dir, strata = ...\n" .. a.after) end
     local cmd = ("cd %s && LUA_PATH=%s LUA_CPATH=%s timeout 20 prlimit --as=4000000000 lua5.4 driver.lua %s %s 2>&1")
       :format(sh_quote(dir), sh_quote(LUA_PATH), sh_quote(LUA_CPATH), sh_quote(dir), a.memory and "3600000" or "")
     local p = io.popen(cmd)
@@ -593,6 +602,59 @@ describe("the host's own string library (issue 31)", function()
       assert.matches("is not a mod ID", err, 1, true)
     end
   end)
+describe("the border: what crosses from mod code to the host", function()
+  local LOOP = "setmetatable({}, { __index = function() while true do end end })"
+  attack{ "a starting_pos whose point has a looping __index", init = [[
+    data:add{ _type = "base.map_archetype", _id = "trap", starting_pos = function() return ]] .. LOOP .. [[ end }]],
+    handler = [[
+    local m = world:create_map{ width = 4, height = 4, fill = "floor", archetype = "evil.trap" }
+    world:travel(world:create_actor{}, m)]], expect = "HANDLER .*evil.trap starting_pos: result: holds a table with a metatable" }
+  attack{ "an event handler's result with a looping __index, read by the host", init = [[
+    events:register("base.map_entered", "evil: result", function() return ]] .. LOOP .. [[ end)]],
+    -- (refused as it crosses: the emit's result is its default)
+    after = "if result ~= nil then local _ = result.x, result[1] end", expect = "HOSTCODE ok" }
+  attack{ "a metatable planted on the host's own params", init = [[
+    events:register("base.map_entered", "evil: plant", function(_, params)
+      setmetatable(params, { __index = function() while true do end end })
+    end)]], after = "local _ = params.x", expect = "HOSTCODE ok" }
+  attack{ "a schema table given a __pairs after add_type", init = [[
+    local f = { x = { type = "number" } }
+    data:add_type{ _id = "t", fields = f }
+    data:add{ _type = "evil.t", _id = "e", x = 1 }
+    setmetatable(f, { __pairs = function() while true do end end })
+    setmetatable(f.x, { __index = function() while true do end end })]], expect = "INIT ok" }
+  attack{ "a patch that keeps the entry it was handed", victim = [[
+    data:add{ _type = "base.handler", _id = "hello", run = function() return "hello" end }]], init = [[
+    data:patch("base.handler", "victim.hello", "keep", function(e) KEPT = e end)]],
+    handler = "KEPT.run = 'hijacked'",
+    after = [[assert(type(w._registry.by_type["base.handler"]["victim.hello"].run) == "function", "rewritten")]],
+    expect = "HOSTCODE ok" }
+  attack{ "strata.layout.mapping hands out copies", init = [[
+    data:add{ _type = "base.layout_mapping", _id = "m", tokens = { floor = { { "torch", 1 } } } }]], handler = [[
+    local t = strata.layout.mapping("evil.m", { world = world })
+    t.floor[1][1] = "changed"
+    local again = strata.layout.mapping("evil.m", { world = world })
+    error(again.floor[1][1] == "changed" and "shared" or "copied")]], expect = "HANDLER .*copied" }
+  attack{ "a table 25 levels deep in h.state and in timer args", handler = [[
+    local t = {} local r = t for i = 1, 25 do r.x = {} r = r.x end
+    world:create_object{ kind = "x" }.state.deep = t
+    world:schedule{ after = 100, handler = "evil.noop", args = { deep = t } }]], expect = "HANDLER ok" }
+  attack{ "a value built 72 deep through persistent tables", handler = [[
+    local s = world:create_object{ kind = "x" }.state
+    for i = 1, 60 do s.x = {} s = s.x end
+    local t = {} local r = t for i = 1, 11 do r.x = {} r = r.x end
+    s.y = t]],
+    after = [[w:save(dir .. "/evil.db") strata.world.open(dir .. "/evil.db", { mod_path = { dir } })]],
+    expect = "HANDLER .*nested deeper than 64" }
+  attack{ "a handler run by the host's emit advances the world", init = [[
+    events:register("base.map_entered", "evil: advance", function(source) source:advance(1e6) end)]],
+    after = [[
+    local seen
+    w._registry.handlers["base.handler_failed"] = { { name = "spec: log", priority = 1, mod = "spec",
+      fn = function(_, f) seen = f.message end } }
+    w:emit("base.map_entered", {})
+    assert(w.time < 100, "advanced to " .. w.time)
+    error(seen, 0)]], expect = "HOSTCODE .*cannot advance the world it runs in" }
 end)
 
 describe("the sandbox's reach", function()

@@ -344,7 +344,9 @@ static strata_status r_map_archetype(void *host, const char *id, const strata_ma
   m->d.renew_every = field_num(T, t, "renew_every");
   m->d.has_starting_pos = field_int(T, t, "start_x", &m->d.start_x) &&
                           field_int(T, t, "start_y", &m->d.start_y);
-  if (!st) st = field_value(lr, t, "properties", "map archetype properties", &m->properties,
+  char label[320];
+  snprintf(label, sizeof label, "map archetype '%.256s' properties", id);
+  if (!st) st = field_value(lr, t, "properties", label, &m->properties,
                             &m->d.properties, err);
   lua_pop(T, 1);
   if (st) { free_map_def(m); return st; }
@@ -404,8 +406,11 @@ static strata_status r_area_archetype(void *host, const char *id, const strata_a
   }
   lua_pop(T, 1);
   a->d.floors = a->floors;
-  if (!st) st = field_value(lr, t, "params", "area archetype params", &a->params, &a->d.params, err);
-  if (!st) st = field_value(lr, t, "meta", "area archetype meta", &a->meta, &a->d.meta, err);
+  char label[320];
+  snprintf(label, sizeof label, "area archetype '%.256s' params", id);
+  if (!st) st = field_value(lr, t, "params", label, &a->params, &a->d.params, err);
+  snprintf(label, sizeof label, "area archetype '%.256s' meta", id);
+  if (!st) st = field_value(lr, t, "meta", label, &a->meta, &a->d.meta, err);
   lua_pop(T, 1);
   if (st) { free_area_def(a); return st; }
   a->next = lr->areas;

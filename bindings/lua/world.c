@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lguard.h"
 #include "lstrata.h"
 #include "ltilemap.h"
 #include "ltokens.h"
@@ -73,6 +74,9 @@ static void to_value(conv *c, int idx, int path, strata_value *out, int depth);
 ** proxies (copied). A value is one of them when its metatable *is* the
 ** registered one: nothing a table can put in its own metatable counts. */
 static const char HANDLE_MT = 'h', HANDLE_UID = 'u', PROXY_MT = 'p', PROXY_SNAPSHOT = 's';
+/* strata's metatables (strata.private's `protected`): their objects cross
+** the border as themselves (they hold no fields a mod could fill). */
+static const char PROTECTED = 'P';
 
 static int registered_type(lua_State *L, int idx, const void *key) {
   if (!lua_getmetatable(L, idx)) return 0;
@@ -82,21 +86,40 @@ static int registered_type(lua_State *L, int idx, const void *key) {
   return same;
 }
 
-/* Calls the registered function `key` on the value at idx; leaves its result. */
-static void call_registered(lua_State *L, int idx, const void *key) {
+/* Calls the registered function `key` on the value at idx; leaves its nres results. */
+static void call_registered(lua_State *L, int idx, const void *key, int nres) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, key);
   lua_pushvalue(L, idx);
-  lua_call(L, 1, 1);
+  lua_call(L, 1, nres);
+}
+
+/* The uid of the handle at idx (0: none) and its world (NULL: gone), by
+** strata.handle's registered function. */
+static lua_Integer handle_uid(lua_State *L, int idx, strata_world **world) {
+  call_registered(L, idx, &HANDLE_UID, 2);
+  int isint = 0;
+  lua_Integer u = lua_tointegerx(L, -2, &isint);
+  *world = lstrata_to_world(L, -1);
+  lua_pop(L, 2);
+  return isint ? u : 0;
 }
 
 static void out_of_memory(lua_State *L, strata_error *err) {
   lstrata_raise(L, NULL, err);
 }
 
+/* The words of the core's refusal (strata_value_check_depth), at the key path. */
+static int too_deep(lua_State *L, int path) {
+  return conv_error(L, path, lua_pushfstring(L, "tables nested deeper than %d levels (the limit of a saved value)",
+                                             STRATA_VALUE_MAX_DEPTH));
+}
+
 static void table_to_value(conv *c, int idx, int path, strata_value *out, int depth) {
   lua_State *L = c->L;
   strata_error err;
-  if (depth > STRATA_VALUE_MAX_DEPTH) conv_error(L, path, "tables nested too deeply");
+  /* Each level holds about ten slots (key, value, path, holder, ...): a
+  ** table 20 deep overran the stack Lua guarantees a C function. */
+  if (!lua_checkstack(L, 16)) conv_error(L, path, "stack overflow");
   lua_pushvalue(L, idx);
   if (lua_rawget(L, c->seen) != LUA_TNIL)
     conv_error(L, path, "cannot store a cyclic table (a table that contains itself)");
@@ -115,6 +138,7 @@ static void table_to_value(conv *c, int idx, int path, strata_value *out, int de
   while (lua_next(L, idx) != 0) {
     int key = lua_gettop(L) - 1, val = key + 1;
     strata_value k = strata_value_nil(), v = strata_value_nil();
+    if (depth + 1 > STRATA_VALUE_MAX_DEPTH) too_deep(L, path); /* its keys and values are one deeper */
     if (lua_type(L, key) == LUA_TSTRING) {
       size_t len;
       const char *s = lua_tolstring(L, key, &len);
@@ -151,6 +175,7 @@ static void to_value(conv *c, int idx, int path, strata_value *out, int depth) {
   lua_State *L = c->L;
   strata_error err;
   idx = lua_absindex(L, idx);
+  if (depth > STRATA_VALUE_MAX_DEPTH) too_deep(L, path);
   switch (lua_type(L, idx)) {
   case LUA_TNIL: *out = strata_value_nil(); return;
   case LUA_TBOOLEAN: *out = strata_value_bool(lua_toboolean(L, idx)); return;
@@ -168,18 +193,18 @@ static void to_value(conv *c, int idx, int path, strata_value *out, int depth) {
     if (lua_getmetatable(L, idx)) {
       lua_pop(L, 1);
       if (registered_type(L, idx, &HANDLE_MT)) {
-        call_registered(L, idx, &HANDLE_UID);
-        int isint = 0;
-        lua_Integer u = lua_tointegerx(L, -1, &isint);
-        lua_pop(L, 1);
-        if (!isint || u <= 0 || !strata_world_object(c->w, (uint64_t)u))
+        strata_world *of;
+        lua_Integer u = handle_uid(L, idx, &of);
+        /* a uid alone would name whatever object has it in this world */
+        if (of != c->w) conv_error(L, path, "cannot store a handle of another world");
+        if (u <= 0 || !strata_world_object(c->w, (uint64_t)u))
           conv_error(L, path, "cannot store a handle to a deleted object");
         *out = strata_value_ref((uint64_t)u);
         return;
       }
       if (registered_type(L, idx, &PROXY_MT)) {
         /* A persistent table stored elsewhere: copy what it holds now. */
-        call_registered(L, idx, &PROXY_SNAPSHOT);
+        call_registered(L, idx, &PROXY_SNAPSHOT, 1);
         if (lua_type(L, -1) != LUA_TTABLE || lua_getmetatable(L, -1))
           conv_error(L, path, "a persistent table that is gone cannot be stored");
         table_to_value(c, lua_gettop(L), path, out, depth);
@@ -202,21 +227,222 @@ static void to_value(conv *c, int idx, int path, strata_value *out, int depth) {
   }
 }
 
-/* Converts the value at idx; label names where it goes ("actor#2 state.x"). */
-void lstrata_check_value(lua_State *L, strata_world *w, int idx, const char *label, strata_value *out) {
+/* Converts the value at idx, to be set `level` keys deep; label names
+** where it goes ("actor#2 state.x"). */
+static void check_value_at(lua_State *L, strata_world *w, int idx, const char *label, strata_value *out,
+                           int level) {
   idx = lua_absindex(L, idx);
   conv c = { L, w, 0 };
+  lstrata_checkstack(L, 8, label);
   lua_newtable(L);
   c.seen = lua_gettop(L);
   lua_pushstring(L, label);
-  to_value(&c, idx, lua_gettop(L), out, 0);
+  to_value(&c, idx, lua_gettop(L), out, level);
   lua_pop(L, 2);
+}
+
+void lstrata_check_value(lua_State *L, strata_world *w, int idx, const char *label, strata_value *out) {
+  check_value_at(L, w, idx, label, out, 0);
 }
 
 static int holder_gc(lua_State *L) {
   strata_value *v = lua_touserdata(L, 1);
   strata_value_clear(v);
   return 0;
+}
+
+/* ---- the border: what comes back from mod code ------------------------------- */
+/* Whatever mod code hands the host (a callback's results, a patched entry, a
+** schema) is copied here, while the callback's budget is open, so that the
+** host never keeps a mod's table: raw reads only (lua_next), so no __index,
+** __pairs, __len or __eq of the mod's runs; the copy has no metatable. What
+** crosses as itself: nil, booleans, numbers, strings, strata's own objects
+** (handles, persistent tables, world views: their metatables are strata's,
+** registered by world_state.types) and strata's userdata (streams, maps);
+** functions only where the copy is a definition. A table with a metatable of
+** its own is copied raw, or refused for a definition (`strict`). */
+#define BORDER_MAX_ENTRIES ((lua_Integer)1 << 22)
+
+typedef struct border {
+  lua_State *L;
+  const char *what, *label;  /* "<what>: <label><path>: why" */
+  int functions, strict;
+  strata_world *w;           /* handles must be this world's (NULL: any world's) */
+  int seen;                  /* tables being copied (a cycle is refused) */
+  lua_Integer entries;
+  int keys[STRATA_VALUE_MAX_DEPTH + 2]; /* stack index of the key at each level */
+} border;
+
+static int border_error(border *b, int depth, const char *why) {
+  lua_State *L = b->L;
+  lua_checkstack(L, depth + 4);
+  int base = lua_gettop(L);
+  lua_pushstring(L, b->what);
+  int named = *b->label != '\0'; /* "what: label.k[2]: why", or "what: k[2]: why" */
+  if (named) lua_pushfstring(L, ": %s", b->label);
+  for (int i = 0; i < depth; i++) {
+    int k = b->keys[i];
+    const char *sep = named ? "" : ": ";
+    if (lua_type(L, k) == LUA_TSTRING) lua_pushfstring(L, "%s%s", named ? "." : ": ", lua_tostring(L, k));
+    else if (lua_isinteger(L, k)) lua_pushfstring(L, "%s[%I]", sep, (LUAI_UACINT)lua_tointeger(L, k));
+    else if (lua_type(L, k) == LUA_TNUMBER) lua_pushfstring(L, "%s[%f]", sep, lua_tonumber(L, k));
+    else lua_pushfstring(L, "%s[%s]", sep, luaL_typename(L, k));
+    named = 1;
+  }
+  lua_pushfstring(L, ": %s", why);
+  lua_concat(L, lua_gettop(L) - base);
+  return lua_error(L);
+}
+
+static int in_registered_set(lua_State *L, int idx_mt, const void *key) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) != LUA_TTABLE) { lua_pop(L, 1); return 0; }
+  lua_pushvalue(L, idx_mt);
+  int in = lua_rawget(L, -2) != LUA_TNIL;
+  lua_pop(L, 2);
+  return in;
+}
+
+static int strata_userdata(lua_State *L, int idx) {
+  if (!lua_getmetatable(L, idx)) return 0;
+  lua_pushliteral(L, "__metatable");
+  lua_rawget(L, -2);
+  const char *name = lua_tostring(L, -1);
+  int mine = name && strncmp(name, "strata.", 7) == 0; /* (mods cannot make userdata) */
+  lua_pop(L, 2);
+  return mine;
+}
+
+static void border_copy(border *b, int idx, int depth);
+
+static void border_table(border *b, int idx, int depth) {
+  lua_State *L = b->L;
+  if (lua_getmetatable(L, idx)) {
+    int strata = in_registered_set(L, lua_gettop(L), &PROTECTED) || registered_type(L, idx, &HANDLE_MT) ||
+                 registered_type(L, idx, &PROXY_MT);
+    lua_pop(L, 1);
+    if (strata) {
+      strata_world *of;
+      if (b->w && registered_type(L, idx, &HANDLE_MT) && (handle_uid(L, idx, &of), of != b->w))
+        border_error(b, depth, "a handle of another world");
+      lua_pushvalue(L, idx);
+      return;
+    }
+    if (b->strict)
+      border_error(b, depth, b->functions ? "holds a table with a metatable: definitions hold plain data, functions and strata's values"
+                                          : "holds a table with a metatable: only plain data, handles and IDs cross to the host");
+  }
+  if (depth > STRATA_VALUE_MAX_DEPTH)
+    border_error(b, depth, lua_pushfstring(L, "tables nested deeper than %d levels", STRATA_VALUE_MAX_DEPTH));
+  if (!lua_checkstack(L, 8)) border_error(b, depth, "stack overflow");
+  lua_pushvalue(L, idx);
+  if (lua_rawget(L, b->seen) != LUA_TNIL) border_error(b, depth, "a table that contains itself");
+  lua_pop(L, 1);
+  lua_pushvalue(L, idx);
+  lua_pushboolean(L, 1);
+  lua_rawset(L, b->seen);
+  lua_newtable(L);
+  int out = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, idx) != 0) { /* raw: no __pairs */
+    int key = lua_gettop(L) - 1;
+    b->keys[depth] = key;
+    if (++b->entries > BORDER_MAX_ENTRIES)
+      border_error(b, depth + 1, lua_pushfstring(L, "more than %I entries", (LUAI_UACINT)BORDER_MAX_ENTRIES));
+    if ((b->entries & 1023) == 0) lstrata_guard_charge(L, 1024); /* a big copy stops with the budget */
+    int kt = lua_type(L, key);
+    if (kt != LUA_TSTRING && kt != LUA_TNUMBER && kt != LUA_TBOOLEAN)
+      border_error(b, depth + 1, lua_pushfstring(L, "a %s as a key (keys are strings, numbers or booleans)",
+                                                 luaL_typename(L, key)));
+    border_copy(b, key + 1, depth + 1);
+    lua_pushvalue(L, key);
+    lua_insert(L, -2);
+    lua_rawset(L, out);
+    lua_pop(L, 1);
+  }
+  lua_pushvalue(L, idx);
+  lua_pushnil(L);
+  lua_rawset(L, b->seen);
+}
+
+/* Pushes the copy of the value at idx (absolute). */
+static void border_copy(border *b, int idx, int depth) {
+  lua_State *L = b->L;
+  switch (lua_type(L, idx)) {
+  case LUA_TNIL: case LUA_TBOOLEAN: case LUA_TNUMBER: case LUA_TSTRING:
+    lua_pushvalue(L, idx);
+    return;
+  case LUA_TTABLE:
+    border_table(b, idx, depth);
+    return;
+  case LUA_TFUNCTION:
+    if (b->functions) { lua_pushvalue(L, idx); return; }
+    border_error(b, depth, "a function cannot cross to the host (only data, handles and IDs)");
+    return;
+  case LUA_TUSERDATA:
+    if (strata_userdata(L, idx)) { lua_pushvalue(L, idx); return; }
+    break;
+  default:
+    break;
+  }
+  border_error(b, depth, lua_pushfstring(L, "a %s cannot cross to the host (only data, handles and IDs)",
+                                         luaL_typename(L, idx)));
+}
+
+/* Replaces the n values from `first` by their copies; flags: "f" functions
+** cross (definitions), "m" a table with a metatable of its own is refused
+** instead of copied raw. Errors read "<what>: <label><key path>: <why>"
+** (with "#n" after the label for the n-th of several values). */
+static void border_values(lua_State *L, int first, int n, const char *what, const char *label, const char *flags,
+                          strata_world *w) {
+  border b;
+  memset(&b, 0, sizeof b);
+  b.L = L;
+  b.w = w;
+  b.what = what;
+  b.functions = strchr(flags, 'f') != NULL;
+  b.strict = strchr(flags, 'm') != NULL;
+  lstrata_checkstack(L, 8, what);
+  lua_newtable(L);
+  b.seen = lua_gettop(L);
+  for (int i = 0; i < n; i++) {
+    b.label = n > 1 ? lua_pushfstring(L, "%s#%d", label, i + 1) : lua_pushstring(L, label);
+    border_copy(&b, first + i, 0);
+    lua_replace(L, first + i);
+    lua_pop(L, 1); /* the label */
+  }
+  lua_pop(L, 1); /* seen */
+}
+
+/* world_state.border(what, label, flags, ...) -> a copy of each value after flags. */
+static int w_border(lua_State *L) {
+  const char *what = lstrata_checkstring(L, 1), *label = lstrata_checkstring(L, 2);
+  const char *flags = lstrata_checkstring(L, 3);
+  int n = lua_gettop(L) - 3;
+  border_values(L, 4, n, what, label, flags, NULL);
+  return n;
+}
+
+/* world_state.crossing(what, flags, state | false, fn, ...) -> copies of
+** fn(...)'s results (labelled "result"; flags as border's, and "d": none,
+** the results dropped; with a world's state, a handle of another world is
+** refused): the body of every guarded call (strata.mods), so that the copy
+** is made on the callback's thread under its budget. In C, so that an error
+** a mod raises at a level past its own function gets no position inside strata. */
+static int crossing_done(lua_State *L, int status, lua_KContext ctx) {
+  (void)status; (void)ctx;
+  const char *flags = lua_tostring(L, 2);
+  if (strchr(flags, 'd')) return 0;
+  int n = lua_gettop(L) - 3;
+  border_values(L, 4, n, lua_tostring(L, 1), "result", flags, lstrata_to_world(L, 3));
+  return n;
+}
+
+static int w_crossing(lua_State *L) {
+  lstrata_checkstring(L, 1);
+  lstrata_checkstring(L, 2);
+  lstrata_checktype(L, 4, LUA_TFUNCTION);
+  lua_callk(L, lua_gettop(L) - 4, LUA_MULTRET, 0, crossing_done); /* (a yield is the guard's to refuse) */
+  return crossing_done(L, LUA_OK, 0);
 }
 
 /* ---- value -> Lua ---------------------------------------------------------- */
@@ -240,6 +466,7 @@ void lstrata_push_value(lua_State *L, int world_idx, const strata_value *v) {
     }
     return;
   case STRATA_VTABLE:
+    lstrata_checkstack(L, 4, "a stored table");
     lua_createtable(L, 0, (int)v->u.t->n);
     for (size_t i = 0; i < v->u.t->n; i++) {
       lstrata_push_value(L, world_idx, &v->u.t->keys[i]);
@@ -409,7 +636,7 @@ static int w_set(lua_State *L) {
   size_t n = check_path(L, 5, keys, STRATA_VALUE_MAX_DEPTH);
   if (!strata_world_object(w, uid)) return lstrata_error(L, "%s: object #%I was deleted", label, (LUAI_UACINT)uid);
   strata_value v;
-  lstrata_check_value(L, w, 4, label, &v);
+  check_value_at(L, w, 4, label, &v, (int)n);
   strata_error err;
   if (strata_object_set(w, uid, keys, n, &v, &err)) {
     strata_value_clear(&v);
@@ -761,15 +988,18 @@ static int w_check(lua_State *L) {
   return 0;
 }
 
-/* world_state.types(handle_mt, uid_of, proxy_mt, snapshot_of): the Lua
-** types of strata.world that state may hold (see registered_type). */
+/* world_state.types(handle_mt, uid_of, proxy_mt, snapshot_of, protected): the
+** Lua types of strata.world that state may hold (see registered_type);
+** uid_of(h) -> uid, the state of h's world; protected: strata's metatables
+** (keys), whose objects cross the border as themselves. */
 static int w_types(lua_State *L) {
   lstrata_checktype(L, 1, LUA_TTABLE);
   lstrata_checktype(L, 2, LUA_TFUNCTION);
   lstrata_checktype(L, 3, LUA_TTABLE);
   lstrata_checktype(L, 4, LUA_TFUNCTION);
-  const void *keys[] = { &HANDLE_MT, &HANDLE_UID, &PROXY_MT, &PROXY_SNAPSHOT };
-  for (int i = 0; i < 4; i++) {
+  lstrata_checktype(L, 5, LUA_TTABLE);
+  const void *keys[] = { &HANDLE_MT, &HANDLE_UID, &PROXY_MT, &PROXY_SNAPSHOT, &PROTECTED };
+  for (int i = 0; i < 5; i++) {
     lua_pushvalue(L, i + 1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, keys[i]);
   }
@@ -803,6 +1033,6 @@ void lstrata_open_world(lua_State *L) {
   lua_setfield(L, -2, "__gc");
   lstrata_protect_metatable(L, WORLD_MT);
   lua_pop(L, 1);
-  static const luaL_Reg funcs[] = {{"new", w_new}, {"open", w_open}, {"types", w_types}, {NULL, NULL}};
+  static const luaL_Reg funcs[] = {{"new", w_new}, {"open", w_open}, {"types", w_types}, {"border", w_border}, {"crossing", w_crossing}, {NULL, NULL}};
   lstrata_add_functions(L, "world_state", 0, funcs);
 }

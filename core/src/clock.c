@@ -8,6 +8,7 @@
 */
 #include "runtime_internal.h"
 #include "strata/alloc.h"
+#include "world_internal.h" /* world_not_in_callback */
 
 #include <math.h>
 #include <stdio.h>
@@ -107,6 +108,8 @@ strata_status strata_advance_limited(strata_runtime *rt, double dt, uint64_t max
   if (!(dt >= 0) || isinf(dt))
     return strata_error_in(err, STRATA_EARG, "strata_advance", "dt must be a finite number >= 0, got %g", dt);
   strata_world *w = rt->w;
+  strata_status in = world_not_in_callback(w, "strata_advance", "advance", err);
+  if (in) return in;
   double target = strata_world_time(w) + dt;
   strata_failures local = { NULL, 0, 0 };
   run_count runs = { NULL, NULL, 0, 0 };

@@ -188,7 +188,9 @@ strata_status rt_call(strata_runtime *rt, const strata_callable *c, strata_call 
   strata_error local;
   strata_error *e = err ? err : &local;
   strata_error_clear(e);
+  world_callbacks(rt->w, 1);
   strata_status st = c->fn(call, c->data, e);
+  world_callbacks(rt->w, -1);
   if (st && !e->message[0])
     strata_error_set(e, st, "%s %s failed (%s)", call->id ? call->id : "?",
                      strata_logic_name(call->kind), strata_status_name(st));

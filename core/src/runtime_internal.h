@@ -27,6 +27,10 @@ typedef struct global_handler {
   int64_t priority;
 } global_handler;
 
+/* world.c: adds delta to the count of w's callbacks running (rt_call), in
+** which the world is neither advanced nor saved (world_not_in_callback). */
+void world_callbacks(strata_world *w, int delta);
+
 struct strata_runtime {
   strata_world *w;
   strata_resolver res;

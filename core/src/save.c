@@ -267,7 +267,8 @@ static const unsigned char empty_table[2] = { 6, 0 };
 static int b_value(sqlite3_stmt *s, rowsum *r, int col, const strata_value *v, strata_buffer *buf) {
   buf->len = 0;
   strata_value nil = strata_value_nil();
-  if (strata_value_encode(v ? v : &nil, buf, NULL)) return SQLITE_NOMEM;
+  strata_status st = strata_value_encode(v ? v : &nil, buf, NULL);
+  if (st) return st == STRATA_ENOMEM ? SQLITE_NOMEM : SQLITE_TOOBIG; /* (too deep: never set so) */
   return b_blob(s, r, col, buf->data, buf->len);
 }
 
@@ -1182,6 +1183,8 @@ static strata_status save_locked(strata_world *w, const char *path, const strata
 strata_status strata_world_save_with(strata_world *w, const char *path, const strata_mod_version *mods,
                                      size_t nmods, const strata_save_options *opt, strata_error *err) {
   if (!path || !*path) return strata_error_set(err, STRATA_EARG, "cannot save: no path given");
+  strata_status in = world_not_in_callback(w, "strata_world_save", "save", err);
+  if (in) return in;
   /* Only a regular file is written into or replaced: a save renamed over a
   ** device, a FIFO or a link would put a file in its place. */
   strata_status st = strata_file_check_replace(path, "cannot save to", err);

@@ -17,6 +17,12 @@ static strata_status nomem(strata_error *err) {
   return strata_error_set(err, STRATA_ENOMEM, "out of memory");
 }
 
+/* One limit for what is set, encoded and decoded: whatever saves opens. */
+static strata_status too_deep(strata_error *err) {
+  return strata_error_set(err, STRATA_EARG, "tables nested deeper than %d levels (the limit of a saved value)",
+                          STRATA_VALUE_MAX_DEPTH);
+}
+
 strata_status strata_value_string(strata_value *out, const char *s, size_t len, strata_error *err) {
   char *p = strata_strndup(len ? s : "", len);
   if (!p) return nomem(err);
@@ -308,8 +314,9 @@ static int put_varint(strata_buffer *b, uint64_t v) {
 /* Tags: 0 nil, 1 false, 2 true, 3 int (zigzag varint), 4 float (8 bytes LE),
 ** 5 string (varint length + bytes), 6 table (varint count + key/value pairs),
 ** 7 reference (varint uid). */
-static int encode(const strata_value *v, strata_buffer *b) {
+static int encode(const strata_value *v, strata_buffer *b, int level) {
   unsigned char tag;
+  if (level > STRATA_VALUE_MAX_DEPTH) return -1; /* it would not decode */
   switch (v->type) {
   case STRATA_VNIL: tag = 0; return put(b, &tag, 1);
   case STRATA_VBOOL: tag = v->u.b ? 2 : 1; return put(b, &tag, 1);
@@ -336,8 +343,11 @@ static int encode(const strata_value *v, strata_buffer *b) {
   case STRATA_VTABLE:
     tag = 6;
     if (!put(b, &tag, 1) || !put_varint(b, v->u.t->n)) return 0;
-    for (size_t i = 0; i < v->u.t->n; i++)
-      if (!encode(&v->u.t->keys[i], b) || !encode(&v->u.t->vals[i], b)) return 0;
+    for (size_t i = 0; i < v->u.t->n; i++) {
+      int ok = encode(&v->u.t->keys[i], b, level + 1);
+      if (ok > 0) ok = encode(&v->u.t->vals[i], b, level + 1);
+      if (ok <= 0) return ok;
+    }
     return 1;
   case STRATA_VREF:
     tag = 7;
@@ -348,8 +358,25 @@ static int encode(const strata_value *v, strata_buffer *b) {
 
 strata_status strata_value_encode(const strata_value *v, strata_buffer *out, strata_error *err) {
   size_t mark = out->len;
-  if (!encode(v, out)) { out->len = mark; return nomem(err); }
+  int ok = encode(v, out, 0);
+  if (ok <= 0) out->len = mark;
+  if (ok < 0) return too_deep(err);
+  if (ok == 0) return nomem(err);
   return STRATA_OK;
+}
+
+/* Whether v, put `level` deep, is at most STRATA_VALUE_MAX_DEPTH deep
+** everywhere (the walk stops there: it is bounded by the limit). */
+static int fits(const strata_value *v, size_t level) {
+  if (level > STRATA_VALUE_MAX_DEPTH) return 0;
+  if (v->type != STRATA_VTABLE) return 1;
+  for (size_t i = 0; i < v->u.t->n; i++)
+    if (!fits(&v->u.t->keys[i], level + 1) || !fits(&v->u.t->vals[i], level + 1)) return 0;
+  return 1;
+}
+
+strata_status strata_value_check_depth(const strata_value *v, size_t level, strata_error *err) {
+  return fits(v, level) ? STRATA_OK : too_deep(err);
 }
 
 typedef struct reader {

@@ -5,6 +5,7 @@
 */
 #include "world_internal.h"
 #include "strata/alloc.h"
+#include "runtime_internal.h" /* world_callbacks */
 
 #include <stdlib.h>
 #include <math.h>
@@ -419,6 +420,15 @@ strata_status strata_object_set_position(strata_world *w, uint64_t uid, uint64_t
   return STRATA_OK;
 }
 
+void world_callbacks(strata_world *w, int delta) { w->callbacks += delta; }
+
+strata_status world_not_in_callback(const strata_world *w, const char *function, const char *what,
+                                    strata_error *err) {
+  if (!w->callbacks) return STRATA_OK;
+  return strata_error_in(err, STRATA_ESTATE, function,
+                         "cannot %s the world it runs in (inside a callback: a handler, generator or hook)", what);
+}
+
 const strata_value *strata_object_get(const strata_world *w, uint64_t uid,
                                       const strata_value *path, size_t n) {
   strata_object *o = strata_world_object(w, uid);
@@ -436,8 +446,10 @@ strata_status strata_object_set(strata_world *w, uint64_t uid, const strata_valu
                                 strata_value *val, strata_error *err) {
   strata_object *o = strata_world_object(w, uid);
   if (!o) return no_object(err, uid);
+  /* path and value together: a value set deep in a deep table saves, and opens */
+  strata_status st = strata_value_check_depth(val, n, err);
+  if (st) return st;
   world_mark(w, uid);
-  strata_status st;
   if (w->depth && (st = n ? txn_set_path(w, rec_of(o), path, n, val, err)
                           : txn_save_fields(w, rec_of(o), err)))
     return st;

@@ -141,6 +141,9 @@ struct strata_world {
   savepoint *savepoints;   /* open ones, outermost first */
   int depth;
   size_t savepoints_cap;
+  /* Callbacks running (rt_call: a handler, generator or hook of a mod or a
+  ** C game): the world is not advanced or saved from inside one of them. */
+  int callbacks;
   uint64_t serial;         /* the last savepoint serial handed out */
   journal_entry *journal;  /* what the open savepoints changed, oldest first */
   size_t njournal, journal_cap;
@@ -161,6 +164,11 @@ struct strata_world {
   ** synchronous=FULL. Set only by spec/bench/bench_world.c to measure WAL. */
   const char *save_journal;
 };
+
+/* STRATA_ESTATE from `function` ("strata_advance", "strata_world_save")
+** while one of w's callbacks runs; STRATA_OK otherwise. */
+strata_status world_not_in_callback(const strata_world *w, const char *function, const char *what,
+                                    strata_error *err);
 
 /* The serial of the innermost open savepoint (depth > 0). */
 static inline uint64_t world_serial(const strata_world *w) {

@@ -9,6 +9,7 @@ Registry.__index = Registry
 local boundary = require "strata.boundary"
 local options = require "strata.options"
 local private = require "strata.private"
+local border = require("strata.core").world_state.border
 
 M.nearest = options.nearest
 local suggest = options.suggest
@@ -84,7 +85,10 @@ function Registry:add_type(mod, def)
   if def.check ~= nil and type(def.check) ~= "function" then
     error("data:add_type " .. full .. ": check must be a function(entry, ids) -> message | nil", 2)
   end
-  local fields = def.fields or {}
+  -- the schema the registry reads later is its own copy: a metatable the mod
+  -- gives its table afterwards reaches nothing
+  local ok_copy, fields = pcall(border, "data:add_type " .. full, "fields", "f", def.fields or {})
+  if not ok_copy then error(fields, 2) end
   check_schema(full, fields, "fields")
   if self.types[full] and self.types[full].mod ~= mod then
     error("data:add_type: type " .. full .. " already declared by mod " .. self.types[full].mod, 2)
@@ -202,35 +206,10 @@ end
 -- added an entry keeps no handle on the tables in it), functions, and
 -- strata's own values (layout nodes, tile maps, ...). A table with any other
 -- metatable is refused: the host reads entries outside any guarded call, and
--- a mod's __index or __pairs would run there.
-local function is_strata_value(v)
-  local mt = debug.getmetatable(v)
-  if mt == nil then return false end
-  if private.protected[mt] then return true end
-  local name = rawget(mt, "__metatable")
-  return type(v) == "userdata" and type(name) == "string" and name:sub(1, 7) == "strata."
-end
-
-local function plain_copy(v, where, seen)
-  if type(v) == "table" then
-    if debug.getmetatable(v) ~= nil then
-      if is_strata_value(v) then return v end
-      error(where .. " holds a table with a metatable: definitions hold plain data, functions and strata's values", 0)
-    end
-    if seen[v] then return seen[v] end
-    local c = {}
-    seen[v] = c
-    for k, x in next, v do
-      c[plain_copy(k, where, seen)] = plain_copy(x, where .. "." .. tostring(k), seen)
-    end
-    return c
-  end
-  if type(v) == "userdata" and not is_strata_value(v) then
-    error(where .. " holds a userdata that is not strata's", 0)
-  end
-  if type(v) == "thread" then error(where .. " holds a coroutine", 0) end
-  return v
-end
+-- a mod's __index or __pairs would run there. The copy is the border's
+-- (core.world_state.border): raw reads, depth and size bounded.
+local function plain_copy(v, where) return border(where, "", "fm", v) end
+M.plain_copy = plain_copy
 
 -- Checks entry against its schema; returns an error message or nil.
 local function check_entry(typedef, _, entry)
@@ -256,13 +235,22 @@ function Registry:add(mod, entry)
     error("data:add " .. type_id .. ": _id must be a non-empty string without dots (the mod prefix is added)", 2)
   end
   local full = mod .. "." .. entry._id
-  local ok_copy, e = pcall(plain_copy, entry, "data:add " .. type_id .. " " .. full, {})
+  local ok_copy, e = pcall(plain_copy, entry, "data:add " .. type_id .. " " .. full)
   if not ok_copy then error(e, 2) end
   e._id, e._mod, e._type = full, mod, type_id
   local msg = check_entry(typedef, full, e)
   -- check(entry, ids): ids(type) lists the IDs of that type added so far
   -- (sorted), for what must come before the entry (a unique area's parent).
-  if not msg and typedef.check then msg = typedef.check(e, function(t) return self:ids(t) end) end
+  -- It is the type's mod's code: a guarded call (self.call, strata.mods.call)
+  -- on a copy of the entry, its message copied back.
+  if not msg and typedef.check then
+    local call = self.call or function(_, fn, ...) return fn(...) end
+    local ok, m = pcall(call, "data:add " .. type_id .. " " .. full .. ": check", typedef.check,
+      plain_copy(e, "data:add " .. type_id .. " " .. full), function(t) return self:ids(t) end)
+    if not ok then error(m, 2) end
+    if m ~= nil and type(m) ~= "string" then m = "check returned a " .. type(m) .. ", not a message or nil" end
+    msg = m
+  end
   if msg then error("data:add " .. type_id .. " " .. full .. ": " .. msg, 2) end
   local existing = self.by_id[full]
   if existing and existing._mod ~= mod then
@@ -287,8 +275,10 @@ end
 -- After all mods ran: apply patches, check references. Returns a list of errors.
 -- call(what, fn, ...) runs each patch function: strata.mods.call, so that a
 -- patch runs under its mod's budget like any other mod code.
+local function plain_call(_, fn, ...) return fn(...) end
+
 function Registry:finish(call)
-  call = call or function(_, fn, ...) return fn(...) end
+  call = call or plain_call
   local errors = {}
   for _, p in ipairs(self.patches) do
     local e = self.by_type[p.type][p.id]
@@ -296,8 +286,21 @@ function Registry:finish(call)
       errors[#errors + 1] = ("patch '%s' of mod %s: no %s '%s'%s"):format(p.name, p.mod, p.type,
         p.id, suggest(p.id, sorted_keys(self.by_type[p.type])))
     else
-      local ok, err = pcall(call, ("patch '%s' of mod %s"):format(p.name, p.mod), p.fn, e)
-      if not ok then errors[#errors + 1] = ("patch '%s' of mod %s: %s"):format(p.name, p.mod, tostring(err)) end
+      -- The patch changes a copy, and the registry keeps a copy of what it
+      -- made: a patch that keeps the entry it was handed holds nothing of the registry.
+      local what = ("patch '%s' of mod %s"):format(p.name, p.mod)
+      local ok, res = pcall(call, what, function(entry) p.fn(entry) return entry end, plain_copy(e, what))
+      -- (a call without the border: the host's own, copied here)
+      if ok and call == plain_call then ok, res = pcall(plain_copy, res, what) end
+      -- what the patch made is an entry like any other: checked against its type again
+      local msg = not ok and tostring(res) or check_entry(self.types[p.type], p.id, res)
+      if msg then
+        if msg:sub(1, #what) ~= what then msg = what .. ": " .. msg end
+        errors[#errors + 1] = msg
+      else
+        self.by_type[p.type][p.id] = res
+        if self.by_id[p.id] == e then self.by_id[p.id] = res end
+      end
     end
   end
   for _, type_id in ipairs(sorted_keys(self.by_type)) do
@@ -319,16 +322,17 @@ function Registry:finish(call)
   return errors
 end
 
--- Patches ran on the entries: copied again, so that nothing a patch handed
--- in stays reachable from mod code.
+-- Patches ran on copies of the entries: copied again, each entry replaced by
+-- its copy (never refilled in place: a table a patch or check kept is not
+-- the registry's), so that nothing mod code handed in stays reachable from it.
 function Registry:freeze()
   local errors = {}
   for type_id, entries in pairs(self.by_type) do
     for id, e in pairs(entries) do
-      local ok, c = pcall(plain_copy, e, type_id .. " " .. id, {})
+      local ok, c = pcall(plain_copy, e, type_id .. " " .. id)
       if ok then
-        for k in pairs(e) do e[k] = nil end
-        for k, v in pairs(c) do e[k] = v end
+        entries[id] = c
+        if self.by_id[id] == e then self.by_id[id] = c end
       else
         errors[#errors + 1] = c
       end

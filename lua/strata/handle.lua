@@ -54,7 +54,11 @@ function M.check_alive(h, what)
 end
 local check_alive = M.check_alive
 
-core.world_state.types(Handle, function(h) local d = handle_data[h] return d and d.uid end, proxy.mt, proxy.snapshot)
+-- (a handle's uid and its world's state: the converter stores only this world's handles)
+core.world_state.types(Handle, function(h)
+  local d, w = handle_data[h], owner[h]
+  return d and d.uid, w and w._s
+end, proxy.mt, proxy.snapshot, private.protected)
 
 -- ---- what kinds add ----------------------------------------------------------------------
 -- kinds[kind] = { methods = { name = fn }, get = { field = fn(h) }, set = { field = fn(h, v) },

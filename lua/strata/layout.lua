@@ -622,7 +622,8 @@ function M.mapping(id, opts)
   options.check("strata.layout.mapping", opts, 2)
   local reg = registry_of(opts and opts.world)
   if not reg then error("strata.layout.mapping: '" .. tostring(id) .. "' needs { world = w } to look it up in", 2) end
-  return mapping(reg, id, 0)
+  -- a copy: the action lists are the registry's
+  return core.world_state.border("strata.layout.mapping", "", "", mapping(reg, id, 0))
 end
 
 -- Every public function's errors name it and point at its caller, never at

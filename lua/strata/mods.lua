@@ -131,19 +131,41 @@ local function finish(what, status, exhausted, refused, ...)
   error(err, 0)
 end
 
-function M.call(what, fn, ...)
+-- What a callback returns crosses to the host as a copy (core.world_state.crossing
+-- and border: raw reads, no function unless flags has "f", a table with a
+-- metatable of its own refused), made on the callback's own thread before
+-- its budget closes.
+local border, crossing = core.world_state.border, core.world_state.crossing
+
+-- state: the world state (w._s) whose handles may cross, or false: any world's.
+local function guarded(what, flags, state, fn, ...)
   local n = select("#", ...)
   if n <= 4 then
     -- Mod code gets a world's mod view, never the host's world.
     local a, b, c, d = ...
     local view = private.view
     a, b, c, d = view[a] or a, view[b] or b, view[c] or c, view[d] or d
-    return finish(what, guard.call(what, M.budget_ms, M.memory_kb * 1024, fn, a, b, c, d))
+    return finish(what, guard.call(what, M.budget_ms, M.memory_kb * 1024, crossing, what, flags, state, fn,
+      a, b, c, d))
   end
   local args = table.pack(...)
   for i = 1, n do args[i] = private.view[args[i]] or args[i] end
-  return finish(what, guard.call(what, M.budget_ms, M.memory_kb * 1024, fn, table.unpack(args, 1, n)))
+  return finish(what, guard.call(what, M.budget_ms, M.memory_kb * 1024, crossing, what, flags, state, fn,
+    table.unpack(args, 1, n)))
 end
+
+function M.call(what, fn, ...) return guarded(what, "m", false, fn, ...) end
+-- The same for a callback of world w: a handle of another world in its
+-- results is refused.
+function M.call_in(w, what, fn, ...) return guarded(what, "m", w._s, fn, ...) end
+-- A callback of world w whose results the host does not use: nothing crosses.
+function M.run_in(w, what, fn, ...) guarded(what, "d", w._s, fn, ...) end
+-- The same for a callback that returns a definition (a patched entry): its
+-- functions cross too, and a table with a metatable of its own is refused.
+function M.call_definition(what, fn, ...) return guarded(what, "fm", false, fn, ...) end
+-- A plain copy of v (mod code's, or the host's on its way to mod code);
+-- flags "f": functions cross as themselves.
+function M.copy(what, v, flags) return border(what, "", flags or "", v) end
 
 -- ---- sandbox -------------------------------------------------------------------
 local modenv = require "strata.modenv"
@@ -440,6 +462,7 @@ end
 -- (the world's) seeds each mod's math.random.
 function M.load(ids, dirs, strata, seed)
   local reg = data.new()
+  reg.call = M.call -- (a type's check runs as a guarded call)
   local order = M.resolve(ids, dirs)
   local view = M.strata_view(strata)
   for _, m in ipairs(order) do
@@ -469,11 +492,11 @@ function M.load(ids, dirs, strata, seed)
     if text then
       local chunk, err = load(text, M.chunk_name(m.id, "init.lua"), "t", env)
       if not chunk then error("mod " .. m.id .. ": " .. err, 0) end
-      local ok, e = pcall(M.call, "mod " .. m.id .. " init.lua", chunk)
+      local ok, e = pcall(guarded, "mod " .. m.id .. " init.lua", "d", false, chunk) -- (its result is not used)
       if not ok then error("mod " .. m.id .. ": " .. tostring(e) .. requires_hint(m, e), 0) end
     end
   end
-  local errors = reg:finish(M.call)
+  local errors = reg:finish(M.call_definition)
   if #errors > 0 then error("mods failed validation:\n  " .. table.concat(errors, "\n  "), 0) end
   local frozen_errors = reg:freeze()
   if #frozen_errors > 0 then error("mods failed validation:\n  " .. table.concat(frozen_errors, "\n  "), 0) end

@@ -31,15 +31,19 @@ local function ctx_for(w, extra)
   return extra
 end
 
-local function call(what, fn, ...) return mods.call(what, fn, ...) end
-
 -- ---- emits from Lua ------------------------------------------------------------------------
 -- The core runs the chain; the params table and the results stay Lua values
--- (the same table for every handler, results of any type): the core gets
--- marks { [MARK] = emit, [VERSION] = which result } in their place.
+-- held here: the core gets marks { [MARK] = emit, [VERSION] = which result }
+-- in their place. What crosses the border is copied (strata.mods.copy): the
+-- params as the emit was given them (an emit by mod code hands over its own
+-- table), each handler's params and result anew (a metatable one handler
+-- plants reaches neither the next nor the host), and each result (by
+-- strata.mods.call, before the handler's budget closes). Params may hold
+-- functions (what the emitter grants the handlers); results hold data.
 local MARK, VERSION, tokens = "\0strata emit", "\0strata result", 0
 
 function M.emit(w, source, event, params, default)
+  params = mods.copy(event .. " params", params, "f")
   tokens = tokens + 1
   local token = tokens
   local e = { token = token, params = params, results = { [0] = default }, n = 0 }
@@ -121,8 +125,8 @@ local function run(w, kind, fn, info)
     local a, n = handle(w, info.area), info.floor
     local ctx = map_ctx(w, info, { area = a, floor = n, depth = n, params = info.params or {} })
     local m
-    if kind == GENERATE then m = call(id .. " generate", fn, ctx)
-    else m = call(id .. " generate_floor", fn, a, n, ctx) end
+    if kind == GENERATE then m = mods.call_in(w, id .. " generate", fn, ctx)
+    else m = mods.call_in(w, id .. " generate_floor", fn, a, n, ctx) end
     if not is_handle(m, "map") or owner[m] ~= w or not m:alive() then
       local what = kind == GENERATE and "map archetype '" .. id .. "'" or "area generator '" .. id .. "'"
       fail("%s returned %s for floor %d of %s: expected a map (world:create_map)", what,
@@ -133,7 +137,7 @@ local function run(w, kind, fn, info)
     -- a branch's room (strata_branch_generate): the spec goes back to the core, which checks it
     local ctx = map_ctx(w, info, { branch = handle(w, info.source), depth = info.depth,
       coords = { x = info.x, y = info.y } })
-    return call(id .. " generate", fn, ctx)
+    return mods.call_in(w, id .. " generate", fn, ctx)
   elseif kind == EVENT or kind == HANDLER then
     local source = info.source and handle(w, info.source) or w
     if info.event then
@@ -151,9 +155,10 @@ local function run(w, kind, fn, info)
         params = e and e.params
       end
       if e and type(result) == "table" and result[MARK] then result = e.results[result[VERSION]] end
+      if e then params, result = mods.copy(what .. ": params", params, "f"), mods.copy(what .. ": result", result) end
       local r, stop
-      if kind == HANDLER then r, stop = call(what, fn, source, params, info.args, result)
-      else r, stop = call(what, fn, source, params, result) end
+      if kind == HANDLER then r, stop = mods.call_in(w, what, fn, source, params, info.args, result)
+      else r, stop = mods.call_in(w, what, fn, source, params, result) end
       if e and r ~= nil and r ~= "stop" then
         e.n = e.n + 1
         e.results[e.n] = r
@@ -161,7 +166,7 @@ local function run(w, kind, fn, info)
       end
       return r, stop == "stop"
     end
-    call(id, fn, w, { time = info.time, timer = info.timer }, info.args)
+    mods.run_in(w, id, fn, w, { time = info.time, timer = info.timer }, info.args) -- (no result)
     return nil
   end
   local name = hook_names[kind]
@@ -175,11 +180,13 @@ local function run(w, kind, fn, info)
     extra = { actor = info.actor and handle(w, info.actor), from = info.from and handle(w, info.from),
       to = info.to and handle(w, info.to), map = kind == STARTING_POS and m or nil }
   end
-  local x, y = call(id .. " " .. name, fn, m, map_ctx(w, info, extra))
+  local ctx = map_ctx(w, info, extra)
   if kind == STARTING_POS then
+    local x, y = mods.call_in(w, id .. " " .. name, fn, m, ctx)
     if type(x) == "table" then x, y = point(x, id .. " starting_pos") end
     return x, y
   end
+  mods.run_in(w, id .. " " .. name, fn, m, ctx) -- (the other hooks have no result)
 end
 
 local function dispatcher(w)

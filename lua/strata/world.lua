@@ -358,11 +358,17 @@ end
 function World:run_realtime(opts) return require("strata.realtime").run(self, opts) end
 
 -- ---- saves -------------------------------------------------------------------------------------
+-- Saving, opening and reloading are the host's: never on behalf of a mod's
+-- callback, whatever reached it (advancing: the core refuses it inside any callback).
+local function host_only(what)
+  if core.guard.active() then error(what .. " belongs to the host: not inside a mod's callback", 0) end
+end
+
 function World:save(path, opts)
   if type(path) ~= "string" then error("path must be a string, got " .. type(path), 0) end
   opts = options.check("world:save", opts, 2)
   -- The host's: never on behalf of a mod's callback, whatever reached it.
-  if core.guard.active() then error("saving belongs to the host: not inside a mod's callback", 0) end
+  host_only("saving")
   if self._s:depth() > 0 then error("cannot save while a handler's changes are not settled (inside a savepoint)", 0) end
   local list = {}
   for i, m in ipairs(self._mods) do list[i] = { m.id, m.version } end
@@ -397,6 +403,7 @@ end
 -- strata.world.open(path, { mods =, mod_path = })
 function M.open(path, opts)
   options.check("strata.world.open", opts, 2)
+  host_only("opening a world")
   opts = opts or {}
   if type(path) ~= "string" then error("path must be a string, got " .. type(path), 0) end
   local state, saved_mods = core.world_state.open(path)
@@ -446,6 +453,7 @@ end
 -- every live world that loaded it. An ID still used by a world's state cannot
 -- disappear; any failure leaves every world as it was.
 function M.reload(opts)
+  host_only("reloading mods")
   if type(opts) == "string" then opts = { opts } end
   if type(opts) ~= "table" then error("expected { mod_id, world = w }", 0) end
   local id = opts[1]

@@ -98,6 +98,18 @@ static strata_status tick(strata_call *c, void *data, strata_error *e) {
   return STRATA_OK;
 }
 
+/* Tries to advance and to save the world it runs in (issue 31): both are
+** refused, whatever runs the handler (an emit of the host's here). */
+static char reentered[1100];
+static strata_status reenter(strata_call *c, void *data, strata_error *e) {
+  (void)data; (void)e;
+  strata_error a, s;
+  strata_status sa = strata_advance(c->rt, 1e6, NULL, &a);
+  strata_status ss = strata_world_save(c->world, "reenter-never-written.db", NULL, 0, &s);
+  snprintf(reentered, sizeof reentered, "%d %s | %d %s", (int)sa, a.message, (int)ss, s.message);
+  return STRATA_OK;
+}
+
 static strata_registry *registry(void) {
   strata_registry *r = strata_registry_new(&err);
   OK(strata_registry_add_event(r, "ev.ping", &err));
@@ -115,6 +127,7 @@ static strata_registry *registry(void) {
   OK(strata_registry_add_logic(r, STRATA_LOGIC_EVENT, "ev.failed", on_failed, NULL, "ev", &err));
   OK(strata_registry_add_logic(r, STRATA_LOGIC_HANDLER, "ev.sub_add", add, NULL, "ev", &err));
   OK(strata_registry_add_logic(r, STRATA_LOGIC_HANDLER, "ev.tick", tick, NULL, "ev", &err));
+  OK(strata_registry_add_logic(r, STRATA_LOGIC_EVENT, "ev.reenter", reenter, NULL, "ev", &err));
   OK(strata_registry_add_logic(r, STRATA_LOGIC_HANDLER, "ev.break", breaker, NULL, "evmod", &err));
   return r;
 }
@@ -330,8 +343,28 @@ static void test_advance_limits(strata_registry *reg) {
   strata_world_free(w);
 }
 
+static void test_no_reentry(strata_registry *reg) {
+  strata_world *w = strata_world_new(1, &err);
+  strata_runtime *rt = strata_runtime_new(w, strata_registry_resolver(reg), &err);
+  OK(strata_event_on(rt, "ev.ping", "re", 1, "ev.reenter", &err));
+  strata_value res;
+  OK(strata_emit(rt, 0, "ev.ping", NULL, NULL, &res, &err));
+  strata_value_clear(&res);
+  CHECK(strstr(reentered, "cannot advance the world it runs in") != NULL);
+  CHECK(strstr(reentered, "cannot save the world it runs in") != NULL);
+  CHECK_EQ_INT(strata_world_time(w), 0);
+  FILE *f = fopen("reenter-never-written.db", "rb");
+  CHECK(f == NULL);
+  if (f) fclose(f);
+  /* outside the callback, both work again */
+  OK(strata_advance(rt, 1, NULL, &err));
+  strata_runtime_free(rt);
+  strata_world_free(w);
+}
+
 int main(void) {
   strata_registry *reg = registry();
+  test_no_reentry(reg);
   test_chain(reg);
   test_failures(reg);
   test_advance(reg);

@@ -482,7 +482,61 @@ static void test_tags_nil_when_none(void) {
   strata_world_free(w);
 }
 
+/* `levels` tables nested, an integer innermost. */
+static strata_value nested(int levels) {
+  strata_value v = strata_value_int(1);
+  for (int i = 0; i < levels; i++) {
+    strata_value t, k = strata_value_int(1);
+    CHECK(strata_value_table(&t, NULL) == STRATA_OK);
+    CHECK(strata_vtable_set(t.u.t, &k, &v, NULL) == STRATA_OK);
+    v = t;
+  }
+  return v;
+}
+
+/* One limit for set, encode and decode (issue 31): a value set at a path of
+** n keys may be 64 - n deep, so whatever is set saves and opens again. */
+static void test_depth_limit(void) {
+  strata_error err;
+  strata_world *w = strata_world_new(1, &err);
+  uint64_t a;
+  CHECK(strata_world_create(w, "actor", NULL, &a, &err) == STRATA_OK);
+  strata_value path[2] = { str("state"), str("v") };
+  strata_value v;
+  CHECK(strata_value_table(&v, &err) == STRATA_OK);
+  CHECK(strata_object_set(w, a, path, 1, &v, &err) == STRATA_OK);
+  v = nested(62); /* its integer at level 64 */
+  CHECK(strata_object_set(w, a, path, 2, &v, &err) == STRATA_OK);
+  v = nested(63);
+  CHECK(strata_object_set(w, a, path, 2, &v, &err) == STRATA_EARG);
+  CHECK(strstr(err.message, "deeper than 64 levels") != NULL);
+  strata_value_clear(&v);
+  /* the object's properties encode and decode as they are */
+  strata_buffer b = { NULL, 0, 0 };
+  strata_value back;
+  CHECK(strata_value_encode(&strata_world_get(w, a)->props, &b, &err) == STRATA_OK);
+  CHECK(strata_value_decode(&back, b.data, b.len, &err) == STRATA_OK);
+  CHECK(strata_value_equal(&back, &strata_world_get(w, a)->props));
+  strata_value_clear(&back);
+  /* one deeper does not encode: it would not decode */
+  v = nested(65);
+  b.len = 0;
+  CHECK(strata_value_encode(&v, &b, &err) == STRATA_EARG);
+  CHECK(b.len == 0);
+  CHECK(strata_value_check_depth(&v, 0, &err) == STRATA_EARG);
+  strata_value_clear(&v);
+  v = nested(64);
+  CHECK(strata_value_check_depth(&v, 0, &err) == STRATA_OK);
+  CHECK(strata_value_check_depth(&v, 1, &err) == STRATA_EARG);
+  strata_value_clear(&v);
+  strata_buffer_free(&b);
+  strata_value_clear(&path[0]);
+  strata_value_clear(&path[1]);
+  strata_world_free(w);
+}
+
 int main(void) {
+  test_depth_limit();
   test_big_table_decode();
   test_tags_nil_when_none();
   test_small_table_duplicates();

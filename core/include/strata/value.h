@@ -64,8 +64,12 @@ struct strata_vtable {
 /* Tables of up to this many keys are searched front to back. */
 #define STRATA_VTABLE_INDEX_MIN 16
 
-/* Nesting deeper than this is refused (by conversion and by decoding), so
-** that a hostile file or table cannot exhaust the C stack. */
+/* Nesting deeper than this is refused (by conversion, by setting a value
+** at a path, by encoding and by decoding: one limit, so whatever saves
+** opens), so that a hostile file or table cannot exhaust the C stack. The
+** root of a stored value is level 0 and each table's keys and values one
+** level deeper than the table; a value set at a path of n keys starts at
+** level n. */
 #define STRATA_VALUE_MAX_DEPTH 64
 
 /* Constructors for scalars; they never fail. */
@@ -103,8 +107,13 @@ typedef struct strata_buffer {
 } strata_buffer;
 STRATA_API void strata_buffer_free(strata_buffer *b);
 
+/* STRATA_EARG "tables nested deeper than 64 levels ..." unless every part of
+** v, put `level` deep, is within STRATA_VALUE_MAX_DEPTH. */
+STRATA_API strata_status strata_value_check_depth(const strata_value *v, size_t level, strata_error *err);
+
 /* Compact binary encoding (one tag byte, varints, little-endian floats),
-** appended to out. */
+** appended to out; a value nested deeper than STRATA_VALUE_MAX_DEPTH is
+** refused (STRATA_EARG), as decoding would refuse it. */
 STRATA_API strata_status strata_value_encode(const strata_value *v, strata_buffer *out, strata_error *err);
 /* Decodes exactly len bytes into *out; truncated, trailing or malformed input
 ** is an error (STRATA_EPARSE) and *out is left nil. */
