@@ -82,6 +82,17 @@ static int registered_type(lua_State *L, int idx, const void *key) {
   return same;
 }
 
+/* Whether the metatable of the value at idx is a key of the table
+** registered as `key` (handles have one metatable a kind). */
+static int registered_kind(lua_State *L, int idx, const void *key) {
+  if (!lua_getmetatable(L, idx)) return 0;
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) != LUA_TTABLE) { lua_pop(L, 2); return 0; }
+  lua_pushvalue(L, -2);
+  int found = lua_rawget(L, -2) != LUA_TNIL;
+  lua_pop(L, 3);
+  return found;
+}
+
 /* Calls the registered function `key` on the value at idx; leaves its result. */
 static void call_registered(lua_State *L, int idx, const void *key) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, key);
@@ -167,7 +178,7 @@ static void to_value(conv *c, int idx, int path, strata_value *out, int depth) {
   case LUA_TTABLE:
     if (lua_getmetatable(L, idx)) {
       lua_pop(L, 1);
-      if (registered_type(L, idx, &HANDLE_MT)) {
+      if (registered_kind(L, idx, &HANDLE_MT)) {
         call_registered(L, idx, &HANDLE_UID);
         int isint = 0;
         lua_Integer u = lua_tointegerx(L, -1, &isint);
@@ -761,8 +772,9 @@ static int w_check(lua_State *L) {
   return 0;
 }
 
-/* world_state.types(handle_mt, uid_of, proxy_mt, snapshot_of): the Lua
-** types of strata.world that state may hold (see registered_type). */
+/* world_state.types(handle_mts, uid_of, proxy_mt, snapshot_of): the Lua
+** types of strata.world that state may hold (see registered_type);
+** handle_mts: the handles' metatables as keys (registered_kind). */
 static int w_types(lua_State *L) {
   lstrata_checktype(L, 1, LUA_TTABLE);
   lstrata_checktype(L, 2, LUA_TFUNCTION);
