@@ -38,6 +38,7 @@ void strata_runtime_free(strata_runtime *rt) {
   free(rt->loaded);
   free(rt->failure_message);
   free(rt->map_areas);
+  free(rt->floor_maps);
   free(rt);
 }
 
