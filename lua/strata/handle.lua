@@ -154,13 +154,10 @@ end })
 -- Persistent tables on handles: each is a top-level key of the object's properties.
 local persistent = { props = true, state = true, meta = true }
 
--- A handle's fields: its uid and kind, its methods, its kind's fields, its
--- persistent tables and the core's object fields.
+-- A handle's fields besides its uid and methods: its kind, its kind's
+-- fields, its persistent tables and the core's object fields.
 local function index(h, kind, k)
-  if k == "uid" then return uid_of[h] end
   if k == "kind" then return kind end
-  local m = methods_of[kind][k]
-  if m then return m end
   local ext = kinds[kind]
   local get = ext and ext.get[k]
   if get then check_alive(h, k) return get(h) end
@@ -216,7 +213,12 @@ end
 -- (spec/api_documented_spec.lua checks that each one is documented).
 handle_mt = function(kind)
   local mt = {
-    __index = function(h, k) return index(h, kind, k) end,
+    __index = function(h, k) -- (the uid and the methods first: every call reads them)
+      if k == "uid" then return uid_of[h] end
+      local m = methods_of[kind][k]
+      if m then return m end
+      return index(h, kind, k)
+    end,
     __newindex = newindex, __tostring = tostring_of, __eq = eq,
     methods = function() return methods_of[kind] end,
   }
