@@ -82,6 +82,19 @@ describe("one journal", function()
     assert.is_false(m:alive())
     assert.error_matches(function() m:set(1, 1, "wall") end, "map#%d+ was deleted")
   end)
+
+  it("an edit through any view of a map's tiles is undone with its savepoint (the binding journals it)", function()
+    local w = strata.world.new{ seed = 1 }
+    local m = w:create_map{ width = 3, height = 2, fill = "floor" }
+    local tm = w._s:tilemap(m.uid) -- a view no Lua forwarder touched
+    assert.is_false(w:_atomic(function()
+      tm:set(0, 0, "wall")
+      tm:fill(1, 0, 2, 2, "water")
+      error("undo")
+    end))
+    assert.same({ "floor" }, m:tokens(0, 0))
+    assert.same({ "floor" }, m:tokens(2, 1))
+  end)
 end)
 
 describe("world:create_map", function()

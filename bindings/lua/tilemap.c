@@ -43,6 +43,18 @@ void lstrata_push_world_tilemap(lua_State *L, strata_tilemap *m, strata_world *w
   lua_setiuservalue(L, -2, 1);
 }
 
+/* The map of an edit at arg: a world's map is touched first when a savepoint
+** is open (strata_world_touch), so that its rollback undoes the edit. The
+** binding does it, not each Lua caller of an edit. */
+static strata_tilemap *check_edit(lua_State *L, int arg) {
+  strata_tilemap *m = lstrata_check_tilemap(L, arg);
+  const lstrata_tilemap *ud = lua_touserdata(L, arg);
+  strata_error err;
+  if (ud->world && strata_world_depth(ud->world) && strata_world_touch(ud->world, ud->uid, &err))
+    lstrata_raise(L, NULL, &err);
+  return m;
+}
+
 strata_token lstrata_check_token(lua_State *L, strata_tilemap *m, int arg) {
   size_t len;
   const char *name = lstrata_checklstring(L, arg, &len);
@@ -118,7 +130,7 @@ static int tilemap_new(lua_State *L) {
 }
 
 static int tilemap_set(lua_State *L) {
-  strata_tilemap *m = lstrata_check_tilemap(L, 1);
+  strata_tilemap *m = check_edit(L, 1);
   int x, y;
   check_cell(L, m, 2, &x, &y);
   strata_error err;
@@ -128,7 +140,7 @@ static int tilemap_set(lua_State *L) {
 }
 
 static int tilemap_add_front(lua_State *L) {
-  strata_tilemap *m = lstrata_check_tilemap(L, 1);
+  strata_tilemap *m = check_edit(L, 1);
   int x, y;
   check_cell(L, m, 2, &x, &y);
   strata_error err;
@@ -139,7 +151,7 @@ static int tilemap_add_front(lua_State *L) {
 
 /* m:remove(x, y, token) -> number of occurrences removed */
 static int tilemap_remove(lua_State *L) {
-  strata_tilemap *m = lstrata_check_tilemap(L, 1);
+  strata_tilemap *m = check_edit(L, 1);
   int x, y, removed = 0;
   check_cell(L, m, 2, &x, &y);
   strata_token t = find_token(L, m, 4);
@@ -151,7 +163,7 @@ static int tilemap_remove(lua_State *L) {
 
 /* m:reset(x, y [, token]): empties the cell, then sets token if given. */
 static int tilemap_reset(lua_State *L) {
-  strata_tilemap *m = lstrata_check_tilemap(L, 1);
+  strata_tilemap *m = check_edit(L, 1);
   int x, y;
   check_cell(L, m, 2, &x, &y);
   strata_token t = lua_isnoneornil(L, 4) ? 0 : lstrata_check_token(L, m, 4);
@@ -163,7 +175,7 @@ static int tilemap_reset(lua_State *L) {
 
 /* m:clear([token]): every cell holds only token (or nothing). */
 static int tilemap_clear(lua_State *L) {
-  strata_tilemap *m = lstrata_check_tilemap(L, 1);
+  strata_tilemap *m = check_edit(L, 1);
   strata_token t = lua_isnoneornil(L, 2) ? 0 : lstrata_check_token(L, m, 2);
   strata_error err;
   check_status(L, strata_tilemap_clear(m, t, &err), &err);
@@ -176,7 +188,7 @@ static int tilemap_clear(lua_State *L) {
 ** crossing of the Lua/C boundary. */
 static int tilemap_fill(lua_State *L) {
   static const char *const known[] = {"push", NULL};
-  strata_tilemap *m = lstrata_check_tilemap(L, 1);
+  strata_tilemap *m = check_edit(L, 1);
   int x = lstrata_check_int(L, 2), y = lstrata_check_int(L, 3);
   int w = lstrata_check_int(L, 4), h = lstrata_check_int(L, 5);
   strata_token t = lua_isnil(L, 6) ? 0 : lstrata_check_token(L, m, 6);
@@ -253,7 +265,7 @@ static int tilemap_cost(lua_State *L) {
 ** private copy of its token table the first time; the map, not this view,
 ** remembers that, so every view of a world's map sees the same table). */
 static int tilemap_define_token(lua_State *L) {
-  strata_tilemap *m = lstrata_check_tilemap(L, 1);
+  strata_tilemap *m = check_edit(L, 1);
   strata_error err;
   if (strata_tilemap_own_tokens(m, &err) != STRATA_OK) return lstrata_raise(L, NULL, &err);
   lstrata_define_token(L, strata_tilemap_tokens(m), 2, 3);

@@ -86,6 +86,17 @@ static int registered_type(lua_State *L, int idx, const void *key) {
   return same;
 }
 
+/* Whether the metatable of the value at idx is a key of the table
+** registered as `key` (handles have one metatable a kind). */
+static int registered_kind(lua_State *L, int idx, const void *key) {
+  if (!lua_getmetatable(L, idx)) return 0;
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) != LUA_TTABLE) { lua_pop(L, 2); return 0; }
+  lua_pushvalue(L, -2);
+  int found = lua_rawget(L, -2) != LUA_TNIL;
+  lua_pop(L, 3);
+  return found;
+}
+
 /* Calls the registered function `key` on the value at idx; leaves its nres results. */
 static void call_registered(lua_State *L, int idx, const void *key, int nres) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, key);
@@ -192,7 +203,7 @@ static void to_value(conv *c, int idx, int path, strata_value *out, int depth) {
   case LUA_TTABLE:
     if (lua_getmetatable(L, idx)) {
       lua_pop(L, 1);
-      if (registered_type(L, idx, &HANDLE_MT)) {
+      if (registered_kind(L, idx, &HANDLE_MT)) {
         strata_world *of;
         lua_Integer u = handle_uid(L, idx, &of);
         /* a uid alone would name whatever object has it in this world */
@@ -988,10 +999,11 @@ static int w_check(lua_State *L) {
   return 0;
 }
 
-/* world_state.types(handle_mt, uid_of, proxy_mt, snapshot_of, protected): the
-** Lua types of strata.world that state may hold (see registered_type);
-** uid_of(h) -> uid, the state of h's world; protected: strata's metatables
-** (keys), whose objects cross the border as themselves. */
+/* world_state.types(handle_mts, uid_of, proxy_mt, snapshot_of, protected):
+** the Lua types of strata.world that state may hold (see registered_type);
+** handle_mts: the handles' metatables as keys (registered_kind); uid_of(h)
+** -> uid, the state of h's world; protected: strata's metatables (keys),
+** whose objects cross the border as themselves. */
 static int w_types(lua_State *L) {
   lstrata_checktype(L, 1, LUA_TTABLE);
   lstrata_checktype(L, 2, LUA_TFUNCTION);

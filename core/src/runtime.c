@@ -39,6 +39,7 @@ void strata_runtime_free(strata_runtime *rt) {
   strata_free(rt->loaded);
   strata_free(rt->failure_message);
   strata_free(rt->map_areas);
+  strata_free(rt->floor_maps);
   strata_free(rt);
 }
 

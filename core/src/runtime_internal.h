@@ -47,15 +47,16 @@ struct strata_runtime {
   /* The whole message of the host call that failed last, when its error's
   ** buffer cut it (strata_call.message); NULL otherwise. */
   char *failure_message;
-  /* A cache of strata_map_area (sys.c): the maps asked about lately, each
-  ** with the world's change count it was read at, so that any edit or undo
-  ** of the world drops it. Direct-mapped, MAP_AREA_SLOTS; NULL until used. */
-  struct map_area_slot {
-    uint64_t map, stamp, area; /* stamp: world_changes + 1 at the read (0: empty) */
-    int64_t floor;
-  } *map_areas;
+  /* Caches of strata_map_area and strata_area_floor_map (sys.c): the
+  ** answers asked for lately, each with the world's change count it was read
+  ** at, so that any edit or undo of the world drops it. Direct-mapped,
+  ** MEMO_SLOTS each; NULL until used. */
+  struct memo_slot {
+    uint64_t key, stamp, uid; /* stamp: world_changes + 1 at the read (0: empty) */
+    int64_t key_n, n;         /* (key, key_n) -> (uid, n) */
+  } *map_areas, *floor_maps;
 };
-#define MAP_AREA_SLOTS 16384u
+#define MEMO_SLOTS 16384u
 
 /* A borrowed string key (a literal, or a string that outlives it), never cleared. */
 static inline strata_value K(const char *s) {

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 
 #include "strata/grid.h"
-#include "world_internal.h" /* world_changes: what the cache of map_area is valid for */
+#include "world_internal.h" /* world_changes: what a memo (below) is valid for */
 
 /* sys and up to this many keys below it */
 #define SYS_DEPTH 7
@@ -277,9 +277,34 @@ strata_status area_set_deepest_visited(strata_runtime *rt, uint64_t area, int64_
 
 /* The public getters (area.h). */
 
-uint64_t strata_area_floor_map(const strata_runtime *rt, uint64_t area, int64_t n) {
+/* strata_map_area and strata_area_floor_map are asked the same questions
+** again and again (every area_of, area:floor, travel), and their answers sit
+** in several small tables of the object's own (its properties, sys), which a
+** big world scatters over its memory: each read missed the caches several
+** times over. A memo keeps an answer in one slot, valid until the world next
+** changes. The slot of (key, key_n) in *cache (made on first use; NULL when
+** out of memory), and whether it holds the answer. */
+static struct memo_slot *memo(strata_runtime *rt, struct memo_slot **cache, uint64_t key, int64_t key_n,
+                              int *hit) {
+  *hit = 0;
+  if (!*cache && !(*cache = strata_calloc(MEMO_SLOTS, sizeof **cache))) return NULL;
+  uint64_t h = (key ^ (uint64_t)key_n * UINT64_C(0xBF58476D1CE4E5B9)) * UINT64_C(0x9E3779B97F4A7C15);
+  struct memo_slot *s = &(*cache)[h >> 32 & (MEMO_SLOTS - 1)];
+  uint64_t stamp = world_changes(rt->w) + 1;
+  *hit = s->key == key && s->key_n == key_n && s->stamp == stamp;
+  if (!*hit) *s = (struct memo_slot){ .key = key, .key_n = key_n, .stamp = stamp };
+  return s;
+}
+
+uint64_t strata_area_floor_map(const strata_runtime *crt, uint64_t area, int64_t n) {
+  strata_runtime *rt = (strata_runtime *)crt; /* the memo is not state */
+  int hit;
+  struct memo_slot *s = memo(rt, &rt->floor_maps, area, n, &hit);
+  if (hit) return s->uid;
   uint64_t m = area_floor_uid(rt, area, n);
-  return m && strata_world_object(rt->w, m) ? m : 0;
+  if (m && !strata_world_object(rt->w, m)) m = 0;
+  if (s) s->uid = m;
+  return m;
 }
 
 uint64_t strata_area_parent(const strata_runtime *rt, uint64_t area) {
@@ -374,27 +399,19 @@ const strata_value *strata_map_tokens(const strata_runtime *rt, uint64_t map) {
   return t && t->type == STRATA_VTABLE ? t : NULL;
 }
 
-/* strata_map_area is asked for the same maps again and again (every
-** area_of, every travel), and its answer sits in several small tables of
-** the map's own (its properties, sys), which a big world scatters over its
-** memory: each read missed the caches several times over. The cache keeps
-** the answer in one slot, valid until the world next changes. */
 uint64_t strata_map_area(const strata_runtime *crt, uint64_t map, int64_t *floor) {
-  strata_runtime *rt = (strata_runtime *)crt; /* the cache is not state */
-  uint64_t stamp = world_changes(rt->w) + 1;
-  struct map_area_slot *s = NULL;
-  if (rt->map_areas || (rt->map_areas = strata_calloc(MAP_AREA_SLOTS, sizeof *rt->map_areas))) {
-    s = &rt->map_areas[(map * UINT64_C(0x9E3779B97F4A7C15)) >> 32 & (MAP_AREA_SLOTS - 1)];
-    if (s->map == map && s->stamp == stamp) {
-      if (floor) *floor = s->floor;
-      return s->area;
-    }
+  strata_runtime *rt = (strata_runtime *)crt; /* the memo is not state */
+  int hit;
+  struct memo_slot *s = memo(rt, &rt->map_areas, map, 0, &hit);
+  if (hit) {
+    if (floor) *floor = s->n;
+    return s->uid;
   }
   uint64_t a = sys_uid(rt->w, map, SYS(K("area")));
   int64_t n = 0;
   if (a) map_floor(rt, map, &n);
   if (floor) *floor = n;
-  if (s) *s = (struct map_area_slot){ map, stamp, a, n };
+  if (s) s->uid = a, s->n = n;
   return a;
 }
 

@@ -3,8 +3,8 @@
 ** on a map, without a scan of every object (stairs and entrances are found
 ** on their map when an actor travels, a map's objects listed and dropped).
 **
-** Entries live in an open-addressing table by map uid; each holds its uids
-** sorted, so that a list comes out in uid order as a scan gave it. The
+** Entries are found by map uid through a uidmap (uidset.h); each holds its
+** uids sorted, so that a list comes out in uid order as a scan gave it. The
 ** index is derived state: not saved (an open rebuilds it as objects are
 ** restored), and not journaled (a rollback puts objects back through the
 ** same calls as any edit). Removals never allocate; an addition that cannot
@@ -17,64 +17,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t slot_of(uint64_t map, size_t cap) {
-  return (size_t)((map * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & (cap - 1);
-}
-
 static struct bymap_entry *find(const strata_world *w, uint64_t map) {
-  if (!w->bymap_cap) return NULL;
-  for (size_t i = slot_of(map, w->bymap_cap);; i = (i + 1) & (w->bymap_cap - 1)) {
-    struct bymap_entry *e = &w->bymap[i];
-    if (e->map == map) return e;
-    if (!e->map) return NULL;
-  }
-}
-
-/* The table at twice the size: 1, or 0 when out of memory (left as it was). */
-static int grow_table(strata_world *w) {
-  size_t cap = w->bymap_cap ? w->bymap_cap * 2 : 16;
-  struct bymap_entry *t = strata_calloc(cap, sizeof *t);
-  if (!t) return 0;
-  for (size_t k = 0; k < w->bymap_cap; k++) {
-    if (!w->bymap[k].map) continue;
-    size_t i = slot_of(w->bymap[k].map, cap);
-    while (t[i].map) i = (i + 1) & (cap - 1);
-    t[i] = w->bymap[k];
-  }
-  strata_free(w->bymap);
-  w->bymap = t;
-  w->bymap_cap = cap;
-  return 1;
+  const size_t *at = uidmap_get(&w->bymap_at, map);
+  return at ? &w->bymap[*at] : NULL;
 }
 
 /* The entry of map, made when missing; NULL when out of memory. */
 static struct bymap_entry *make(strata_world *w, uint64_t map) {
   struct bymap_entry *e = find(w, map);
   if (e) return e;
-  if ((w->bymap_n + 1) * 2 > w->bymap_cap && !grow_table(w)) return NULL;
-  size_t i = slot_of(map, w->bymap_cap);
-  while (w->bymap[i].map) i = (i + 1) & (w->bymap_cap - 1);
-  w->bymap_n++;
-  e = &w->bymap[i];
-  e->map = map;
+  if (w->bymap_n == w->bymap_cap) {
+    size_t cap = w->bymap_cap ? w->bymap_cap * 2 : 16;
+    struct bymap_entry *t = strata_realloc(w->bymap, cap * sizeof *t);
+    if (!t) return NULL;
+    w->bymap = t;
+    w->bymap_cap = cap;
+  }
+  if (!uidmap_put(&w->bymap_at, map, w->bymap_n)) return NULL;
+  e = &w->bymap[w->bymap_n++];
+  *e = (struct bymap_entry){ map, NULL, 0, 0 };
   return e;
 }
 
-/* Empties slot i, moving back the entries after it that belong before it
-** (no tombstones: a lookup stops at the first empty slot). */
-static void drop_slot(strata_world *w, size_t i) {
-  size_t mask = w->bymap_cap - 1;
-  strata_free(w->bymap[i].uids);
-  memset(&w->bymap[i], 0, sizeof w->bymap[i]);
-  w->bymap_n--;
-  for (size_t j = (i + 1) & mask; w->bymap[j].map; j = (j + 1) & mask) {
-    size_t home = slot_of(w->bymap[j].map, w->bymap_cap);
-    /* j's entry may move to i when its home is not in (i, j] (cyclically) */
-    if (((j - home) & mask) >= ((j - i) & mask)) {
-      w->bymap[i] = w->bymap[j];
-      memset(&w->bymap[j], 0, sizeof w->bymap[j]);
-      i = j;
-    }
+/* Drops an emptied entry: the last one takes its place. */
+static void drop(strata_world *w, struct bymap_entry *e) {
+  size_t i = (size_t)(e - w->bymap);
+  strata_free(e->uids);
+  uidmap_del(&w->bymap_at, e->map);
+  if (i != --w->bymap_n) {
+    w->bymap[i] = w->bymap[w->bymap_n];
+    *uidmap_get(&w->bymap_at, w->bymap[i].map) = i;
   }
 }
 
@@ -89,9 +61,9 @@ static size_t position(const struct bymap_entry *e, uint64_t uid) {
 }
 
 static void clear_all(strata_world *w) {
-  for (size_t i = 0; i < w->bymap_cap; i++) strata_free(w->bymap[i].uids);
-  if (w->bymap_cap) memset(w->bymap, 0, w->bymap_cap * sizeof *w->bymap);
+  for (size_t i = 0; i < w->bymap_n; i++) strata_free(w->bymap[i].uids);
   w->bymap_n = 0;
+  uidmap_free(&w->bymap_at);
 }
 
 void world_bymap_add(strata_world *w, const strata_object *o) {
@@ -120,7 +92,7 @@ void world_bymap_remove(strata_world *w, const strata_object *o) {
   size_t at = position(e, o->uid);
   if (at == e->n || e->uids[at] != o->uid) return;
   memmove(e->uids + at, e->uids + at + 1, (e->n - at - 1) * sizeof *e->uids);
-  if (--e->n == 0) drop_slot(w, (size_t)(e - w->bymap));
+  if (--e->n == 0) drop(w, e);
 }
 
 void world_bymap_free(strata_world *w) {

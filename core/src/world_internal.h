@@ -107,17 +107,18 @@ struct strata_world {
   ** addressing, at most half full; kept until the world is freed. */
   char **names;
   size_t nnames, names_cap;
-  /* The objects positioned on each map (world_bymap.c): open addressing by
-  ** map uid over a power-of-two array, each entry the uids on that map in
-  ** order. A cache of the objects' positions, kept by every edit and undo;
-  ** when it cannot grow (out of memory) it is `bymap_lost` and built again
-  ** by the next query. */
+  /* The objects positioned on each map (world_bymap.c): an entry a map,
+  ** found by map uid through bymap_at, each the uids on that map in order. A
+  ** cache of the objects' positions, kept by every edit and undo; when it
+  ** cannot grow (out of memory) it is `bymap_lost` and built again by the
+  ** next query. */
   struct bymap_entry {
-    uint64_t map;          /* 0: an empty slot */
+    uint64_t map;
     uint64_t *uids;
     size_t n, cap;
-  } *bymap;
+  } *bymap;              /* bymap_n entries in any order, room for bymap_cap */
   size_t bymap_n, bymap_cap;
+  uidmap bymap_at;       /* map uid -> its entry's index in bymap */
   int bymap_lost;
   stream *streams;
   size_t nstreams, streams_cap;

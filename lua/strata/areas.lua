@@ -17,6 +17,7 @@ local runtime = require "strata.runtime"
 local tiles = require "strata.tiles"
 local owner = private.owner
 local handle = handle_of.new
+local live = handle_of.live -- (for the core's answers about live objects, on the hot paths)
 
 -- The world's methods and what kinds of objects get (installed by strata.world).
 local world, kinds = {}, {}
@@ -76,7 +77,7 @@ kinds.map = {
     end,
   },
   get = {
-    area = function(m) local a = map_area(owner[m], m.uid) return a and handle(owner[m], a) end,
+    area = function(m) local a = map_area(owner[m], m.uid) return a and live(owner[m], a) end,
     floor = function(m) return select(2, map_area(owner[m], m.uid)) end,
     level = function(m) return owner[m]._rt:map_level(m.uid) end,
   },
@@ -106,7 +107,7 @@ kinds.map.delete = function(m) drop_map(owner[m], m) end
 
 local function floor_map(w, a, n)
   local uid = w._rt:area_floor_map(a.uid, n)
-  local m = uid and handle(w, uid)
+  local m = uid and live(w, uid)
   return m
 end
 
@@ -282,13 +283,13 @@ function world:area_of(map)
   if not is_handle(map, "map") then error("world:area_of: expected a map handle", 2) end
   local a, n = map_area(self, map.uid)
   if not a then return nil end
-  return handle(self, a), n
+  return live(self, a), n
 end
 
 function world:find_unique(id)
   if type(id) ~= "string" then return nil end -- (no unique area has such an ID)
   local uid = self._rt:find_unique(id)
-  return uid and handle(self, uid)
+  return uid and live(self, uid)
 end
 
 function world:unique_area(id)

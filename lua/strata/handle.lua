@@ -1,9 +1,10 @@
 -- strata.handle: handles, the names of a world's objects as Lua sees them.
--- A handle holds nothing but its uid and kind (in a side table, out of
--- mod code's reach); every field is read from the core when asked for:
--- the common methods (below), each kind's own methods and fields (what the
--- feature modules give, installed by strata.world through M.install), the
--- persistent tables (strata.proxy) and the core's object fields.
+-- A handle holds nothing but its uid (in a side table, out of mod code's
+-- reach) and its kind (its metatable: one per kind); every field is read
+-- from the core when asked for: the common methods (below), each kind's own
+-- methods and fields (what the feature modules give, installed by
+-- strata.world through M.install), the persistent tables (strata.proxy) and
+-- the core's object fields.
 local core = require "strata.core"
 local boundary = require "strata.boundary"
 local options = require "strata.options"
@@ -15,8 +16,13 @@ local owner = private.owner
 local getmt = debug.getmetatable
 
 local M = {}
-local Handle = {}
-local handle_data = setmetatable({}, { __mode = "k" }) -- handle -> { uid =, kind = }
+-- A big world has a million handles: whatever a handle's uid and kind cost
+-- to find is a cache miss per call. The kind is the metatable (no lookup);
+-- the uid one entry of one table.
+local uid_of = setmetatable({}, { __mode = "k" }) -- handle -> uid
+local mt_of = {}   -- kind -> the metatable of its handles (made by handle_mt, below)
+local kind_of = {} -- a handles' metatable -> its kind
+local handle_mt
 
 -- "actor#4"
 local function label(kind, uid) return kind .. "#" .. uid end
@@ -24,7 +30,10 @@ M.label = label
 
 -- Whether v is a handle (of an object of `kind`, when given).
 function M.is(v, kind)
-  return type(v) == "table" and getmt(v) == Handle and (kind == nil or handle_data[v].kind == kind)
+  if type(v) ~= "table" then return false end
+  local mt = getmt(v)
+  if kind == nil then return kind_of[mt] ~= nil end
+  return mt ~= nil and mt_of[kind] == mt
 end
 local is_handle = M.is
 
@@ -35,13 +44,19 @@ function M.new(world, uid)
   local h = world._handles[uid]
   if h then return kind and h or nil end
   if not kind then return nil end
-  h = setmetatable({}, Handle)
-  handle_data[h] = { uid = uid, kind = kind }
+  h = setmetatable({}, mt_of[kind] or handle_mt(kind))
+  uid_of[h] = uid
   owner[h] = world
   world._handles[uid] = h
   return h
 end
 local handle = M.new
+
+-- The handle of a uid the core has just given as a live object's: the one
+-- in use without asking the core again (the hot path of area_of, floor, find_unique).
+function M.live(world, uid)
+  return world._handles[uid] or handle(world, uid)
+end
 
 -- Raises "kind#uid was deleted" unless h's object lives: in a public method
 -- with no position (its wrapper names the method and puts the caller's
@@ -55,9 +70,9 @@ end
 local check_alive = M.check_alive
 
 -- (a handle's uid and its world's state: the converter stores only this world's handles)
-core.world_state.types(Handle, function(h)
-  local d, w = handle_data[h], owner[h]
-  return d and d.uid, w and w._s
+core.world_state.types(kind_of, function(h)
+  local w = owner[h]
+  return uid_of[h], w and w._s
 end, proxy.mt, proxy.snapshot, private.protected)
 
 -- ---- what kinds add ----------------------------------------------------------------------
@@ -146,28 +161,24 @@ end })
 -- Persistent tables on handles: each is a top-level key of the object's properties.
 local persistent = { props = true, state = true, meta = true }
 
--- A handle's methods, as C types keep theirs in their metatable's `methods`
--- (spec/api_documented_spec.lua checks that each one is documented).
-Handle.methods = function(h) return methods_of[handle_data[h].kind] end
-
-Handle.__index = function(h, k)
-  local d = handle_data[h]
-  if k == "uid" or k == "kind" then return d[k] end
-  local m = methods_of[d.kind][k]
-  if m then return m end
-  local ext = kinds[d.kind]
+-- A handle's fields besides its uid and methods: its kind, its kind's
+-- fields, its persistent tables and the core's object fields.
+local function index(h, kind, k)
+  if k == "kind" then return kind end
+  local ext = kinds[kind]
   local get = ext and ext.get[k]
   if get then check_alive(h, k) return get(h) end
   local s = owner[h]._s
+  local uid = uid_of[h]
   if persistent[k] then
     check_alive(h, k)
-    local _, is_table = s:get(h.uid, k)
-    if not is_table then s:set(h.uid, label(d.kind, d.uid) .. " " .. k, {}, k) end
-    return proxy.new(owner[h], d.uid, label(d.kind, d.uid), { k })
+    local _, is_table = s:get(uid, k)
+    if not is_table then s:set(uid, label(kind, uid) .. " " .. k, {}, k) end
+    return proxy.new(owner[h], uid, label(kind, uid), { k })
   end
   if k == "archetype" or k == "map" or k == "x" or k == "y" then
     check_alive(h, k)
-    local _, arch, map, x, y = s:info(h.uid)
+    local _, arch, map, x, y = s:info(uid)
     if k == "archetype" then return arch end
     if k == "map" then return map and handle(owner[h], map) end
     return k == "x" and x or y
@@ -179,7 +190,7 @@ end
 local moved_by = { x = "world:move(actor, x, y)", y = "world:move(actor, x, y)",
   map = "world:travel(actor, map, { x =, y = })" }
 
-Handle.__newindex = boundary.lined(function(h, k, v)
+local newindex = boundary.lined(function(h, k, v)
   local ext = kinds[h.kind]
   local set = ext and ext.set[k]
   if set then
@@ -198,11 +209,28 @@ Handle.__newindex = boundary.lined(function(h, k, v)
   error(("%s: cannot set field '%s' (persistent tables: props, state, meta)"):format(label(h.kind, h.uid), tostring(k)), 0)
 end)
 
-Handle.__tostring = function(h) return label(h.kind, h.uid) end
-Handle.__eq = function(a, b)
-  local da, db = handle_data[a], handle_data[b]
-  return da ~= nil and db ~= nil and da.uid == db.uid and owner[a] == owner[b]
+local function tostring_of(h) return label(h.kind, h.uid) end
+local function eq(a, b)
+  local ua, ub = uid_of[a], uid_of[b]
+  return ua ~= nil and ub ~= nil and ua == ub and owner[a] == owner[b]
 end
-private.protect(Handle, "strata.handle")
+
+-- The metatable of kind's handles, made on first use. Its `methods` gives a
+-- handle's methods, as C types keep theirs in their metatable's `methods`
+-- (spec/api_documented_spec.lua checks that each one is documented).
+handle_mt = function(kind)
+  local mt = {
+    __index = function(h, k) -- (the uid and the methods first: every call reads them)
+      if k == "uid" then return uid_of[h] end
+      local m = methods_of[kind][k]
+      if m then return m end
+      return index(h, kind, k)
+    end,
+    __newindex = newindex, __tostring = tostring_of, __eq = eq,
+    methods = function() return methods_of[kind] end,
+  }
+  mt_of[kind], kind_of[mt] = mt, kind
+  return private.protect(mt, "strata.handle")
+end
 
 return M

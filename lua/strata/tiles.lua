@@ -2,8 +2,8 @@
 -- map:render, map:define_token, ...), forwarded to the tile map the core
 -- keeps for the map object, every result of it (find_path's path and cost,
 -- or nil and the reason; the binding counts arguments after self, as the
--- caller wrote them). Edits touch the map first (the core journals its tiles
--- once per savepoint), so a savepoint can undo them.
+-- caller wrote them). The binding's edits touch the map first (the core
+-- journals its tiles once per savepoint), so a savepoint can undo them.
 local handle = require "strata.handle"
 local private = require "strata.private"
 local owner = private.owner
@@ -24,18 +24,19 @@ local function view(w, uid)
   return tm
 end
 
-function M.of(h, write)
-  local w = handle.is(h) and owner[h]
-  if not w or h.kind ~= "map" then
+-- (Every tile method passes here: each field read is a metamethod call.)
+function M.of(h)
+  local w = handle.is(h, "map") and owner[h]
+  if not w then
     error(("expected a map as self (call it with a colon), got %s"):format(tostring(h)), 0)
   end
-  local tm = w._tilemaps[h.uid]
+  local uid = h.uid
+  local tm = w._tilemaps[uid]
   if not tm then
-    if not w._s:info(h.uid) then error(("%s was deleted"):format(handle.label(h.kind, h.uid)), 0) end
-    tm = view(w, h.uid)
-    if not tm then error(handle.label(h.kind, h.uid) .. " has no tiles", 0) end
+    if not w._s:info(uid) then error(("%s was deleted"):format(handle.label("map", uid)), 0) end
+    tm = view(w, uid)
+    if not tm then error(handle.label("map", uid) .. " has no tiles", 0) end
   end
-  if write then w:_touch(h.uid) end
   return tm
 end
 local tiles_of = M.of
@@ -55,23 +56,29 @@ end
 
 local methods = {}
 
-local function forwarder(name, write)
-  return function(h, ...)
-    local m = tiles_of(h, write)
+-- Reads give every result of the tile map's method, as many as it gives.
+-- Edits give exactly one (the map, or remove's count): kept in a local, not
+-- passed through results, a vararg call that cost a sixth of an edit that
+-- does no work (spec/bench/bench_areas.lua, ns_per_crossing).
+for _, name in ipairs{ "tokens", "has", "top", "passable", "cost", "find_path", "to_svg", "to_png" } do
+  methods[name] = function(h, ...)
+    local m = tiles_of(h)
     return results(h, m, m[name](m, ...))
   end
 end
-for _, name in ipairs{ "tokens", "has", "top", "passable", "cost", "find_path", "to_svg", "to_png" } do
-  methods[name] = forwarder(name, false)
-end
 for _, name in ipairs{ "set", "add_front", "remove", "reset", "clear", "fill" } do
-  methods[name] = forwarder(name, true)
+  methods[name] = function(h, ...)
+    local m = tiles_of(h)
+    local r = m[name](m, ...)
+    if r == m then return h end
+    return r
+  end
 end
 
 -- map:render{ path =, path_glyph =, glyphs = } with glyphs a table or the ID of a
 -- base.glyphs entry of the map's world.
 function methods.render(h, opts)
-  local tm = tiles_of(h, false)
+  local tm = tiles_of(h)
   if type(opts) == "table" and type(opts.glyphs) == "string" then
     local entry = owner[h]._registry:view("base.glyphs"):ensure(opts.glyphs)
     local glyphs = {}
@@ -87,7 +94,7 @@ end
 -- map:define_token(name, traits): traits for this map only, kept with it by
 -- the core (strata_map_set_token) and defined again when the world is opened.
 function methods.define_token(h, name, traits)
-  local tm = tiles_of(h, true)
+  local tm = tiles_of(h)
   if type(name) ~= "string" then error("token name must be a string, got " .. type(name), 0) end
   if type(traits) ~= "table" then error("traits must be a table, got " .. type(traits), 0) end
   tm:define_token(name, traits)
