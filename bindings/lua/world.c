@@ -86,15 +86,22 @@ static int registered_type(lua_State *L, int idx, const void *key) {
   return same;
 }
 
+/* Whether the table registered as `key` holds the metatable at idx_mt as a key. */
+static int in_registered_set(lua_State *L, int idx_mt, const void *key) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) != LUA_TTABLE) { lua_pop(L, 1); return 0; }
+  lua_pushvalue(L, idx_mt);
+  int in = lua_rawget(L, -2) != LUA_TNIL;
+  lua_pop(L, 2);
+  return in;
+}
+
 /* Whether the metatable of the value at idx is a key of the table
 ** registered as `key` (handles have one metatable a kind). */
 static int registered_kind(lua_State *L, int idx, const void *key) {
   if (!lua_getmetatable(L, idx)) return 0;
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) != LUA_TTABLE) { lua_pop(L, 2); return 0; }
-  lua_pushvalue(L, -2);
-  int found = lua_rawget(L, -2) != LUA_TNIL;
-  lua_pop(L, 3);
-  return found;
+  int in = in_registered_set(L, lua_gettop(L), key);
+  lua_pop(L, 1);
+  return in;
 }
 
 /* Calls the registered function `key` on the value at idx; leaves its nres results. */
@@ -305,14 +312,6 @@ static int border_error(border *b, int depth, const char *why) {
   return lua_error(L);
 }
 
-static int in_registered_set(lua_State *L, int idx_mt, const void *key) {
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) != LUA_TTABLE) { lua_pop(L, 1); return 0; }
-  lua_pushvalue(L, idx_mt);
-  int in = lua_rawget(L, -2) != LUA_TNIL;
-  lua_pop(L, 2);
-  return in;
-}
-
 static int strata_userdata(lua_State *L, int idx) {
   if (!lua_getmetatable(L, idx)) return 0;
   lua_pushliteral(L, "__metatable");
@@ -328,12 +327,12 @@ static void border_copy(border *b, int idx, int depth);
 static void border_table(border *b, int idx, int depth) {
   lua_State *L = b->L;
   if (lua_getmetatable(L, idx)) {
-    int strata = in_registered_set(L, lua_gettop(L), &PROTECTED) || registered_type(L, idx, &HANDLE_MT) ||
+    int strata = in_registered_set(L, lua_gettop(L), &PROTECTED) || registered_kind(L, idx, &HANDLE_MT) ||
                  registered_type(L, idx, &PROXY_MT);
     lua_pop(L, 1);
     if (strata) {
       strata_world *of;
-      if (b->w && registered_type(L, idx, &HANDLE_MT) && (handle_uid(L, idx, &of), of != b->w))
+      if (b->w && registered_kind(L, idx, &HANDLE_MT) && (handle_uid(L, idx, &of), of != b->w))
         border_error(b, depth, "a handle of another world");
       lua_pushvalue(L, idx);
       return;
