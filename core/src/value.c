@@ -32,13 +32,55 @@ strata_status strata_value_string(strata_value *out, const char *s, size_t len, 
 ** three (an opened world's object has a table of a few properties). It
 ** moves them out when it outgrows them (strata_vtable_set), leaving that
 ** room unused until the table is freed (strata_value_size no longer counts
-** it: a table decoded and then grown is rare). */
-static strata_value *inline_keys(const strata_vtable *t) { return (strata_value *)(t + 1); }
+** it: a table decoded and then grown is rare). A table decoded or copied
+** holds its string keys' bytes there too, after the arrays (`text` bytes):
+** a key inside the block is not freed alone. Keys never leave their table
+** (readers only read them), so such a key lives as long as the block. */
+typedef struct table_block {
+  strata_vtable t;
+  size_t bytes;            /* the whole block */
+} table_block;
+
+static strata_value *inline_keys(const strata_vtable *t) {
+  return (strata_value *)((const table_block *)t + 1);
+}
 static int arrays_inline(const strata_vtable *t) { return t->keys == inline_keys(t); }
 
-static strata_status table_sized(strata_value *out, size_t n, strata_error *err) {
-  strata_vtable *t = strata_calloc(1, sizeof *t + 2 * n * sizeof(strata_value));
-  if (!t) return nomem(err);
+static int key_in_block(const strata_vtable *t, const strata_value *k) {
+  const char *b = (const char *)t;
+  return k->type == STRATA_VSTRING && k->u.str.s > b && k->u.str.s < b + ((const table_block *)t)->bytes;
+}
+static void key_clear(const strata_vtable *t, strata_value *k) {
+  if (key_in_block(t, k)) *k = strata_value_nil();
+  else strata_value_clear(k);
+}
+
+/* Where a table made by table_sized(n, text) keeps its keys' bytes. */
+typedef struct key_room { char *at, *end; } key_room;
+
+static key_room block_room(strata_vtable *t, size_t n) {
+  key_room r = { (char *)(inline_keys(t) + 2 * n), (char *)t + ((table_block *)t)->bytes };
+  return r;
+}
+/* Makes *k the string s (len bytes) in the block's room; 0 when it does not fit. */
+static int key_place(key_room *room, strata_value *k, const char *s, size_t len) {
+  if ((size_t)(room->end - room->at) <= len) return 0;
+  memcpy(room->at, s, len);
+  room->at[len] = '\0';
+  *k = strata_value_nil();
+  k->type = STRATA_VSTRING;
+  k->u.str.s = room->at;
+  k->u.str.len = len;
+  room->at += len + 1;
+  return 1;
+}
+
+static strata_status table_sized(strata_value *out, size_t n, size_t text, strata_error *err) {
+  size_t bytes = sizeof(table_block) + 2 * n * sizeof(strata_value) + text;
+  table_block *b = strata_calloc(1, bytes);
+  if (!b) return nomem(err);
+  strata_vtable *t = &b->t;
+  b->bytes = bytes;
   if (n) {
     t->keys = inline_keys(t);
     t->vals = t->keys + n;
@@ -50,7 +92,7 @@ static strata_status table_sized(strata_value *out, size_t n, strata_error *err)
   return STRATA_OK;
 }
 
-strata_status strata_value_table(strata_value *out, strata_error *err) { return table_sized(out, 0, err); }
+strata_status strata_value_table(strata_value *out, strata_error *err) { return table_sized(out, 0, 0, err); }
 
 void strata_value_clear(strata_value *v) {
   if (!v) return;
@@ -59,7 +101,7 @@ void strata_value_clear(strata_value *v) {
   } else if (v->type == STRATA_VTABLE) {
     strata_vtable *t = v->u.t;
     for (size_t i = 0; i < t->n; i++) {
-      strata_value_clear(&t->keys[i]);
+      key_clear(t, &t->keys[i]);
       strata_value_clear(&t->vals[i]);
     }
     if (!arrays_inline(t)) {
@@ -77,13 +119,20 @@ strata_status strata_value_copy(strata_value *dst, const strata_value *src, stra
   if (src->type != STRATA_VTABLE) { *dst = *src; return STRATA_OK; }
   strata_value out;
   const strata_vtable *s = src->u.t;
-  if (table_sized(&out, s->n, err)) return err ? err->status : STRATA_ENOMEM;
+  size_t text = 0;
+  for (size_t i = 0; i < s->n; i++)
+    if (s->keys[i].type == STRATA_VSTRING) text += s->keys[i].u.str.len + 1;
+  if (table_sized(&out, s->n, text, err)) return err ? err->status : STRATA_ENOMEM;
   strata_vtable *t = out.u.t;
+  key_room room = block_room(t, s->n);
   for (size_t i = 0; i < s->n; i++) {
-    strata_status st = strata_value_copy(&t->keys[i], &s->keys[i], err);
+    const strata_value *k = &s->keys[i];
+    strata_status st = STRATA_OK;
+    if (k->type != STRATA_VSTRING || !key_place(&room, &t->keys[i], k->u.str.s, k->u.str.len))
+      st = strata_value_copy(&t->keys[i], k, err);
     if (st == STRATA_OK) {
       st = strata_value_copy(&t->vals[i], &s->vals[i], err);
-      if (st) strata_value_clear(&t->keys[i]);
+      if (st) key_clear(t, &t->keys[i]);
     }
     if (st) { strata_value_clear(&out); return st; }
     t->n++;
@@ -228,7 +277,7 @@ strata_status strata_vtable_set(strata_vtable *t, const strata_value *key, strat
         index_remove(t, i);
         if (i != last) t->slots[slot_of(t, last)] = i + 1;
       }
-      strata_value_clear(&t->keys[i]);
+      key_clear(t, &t->keys[i]);
       t->keys[i] = t->keys[last];
       t->vals[i] = t->vals[last];
       t->n--;
@@ -403,6 +452,69 @@ static int has_duplicate_key(const strata_vtable *t) {
   return dup;
 }
 
+/* Steps over one encoded value, checking only its bounds (for key_text). */
+static int skip(reader *r, int depth) {
+  uint64_t n;
+  if (depth > STRATA_VALUE_MAX_DEPTH || r->p >= r->end) return 0;
+  switch (*r->p++) {
+  case 0: case 1: case 2: return 1;
+  case 3: case 7: return get_varint(r, &n) == STRATA_OK;
+  case 4:
+    if (r->end - r->p < 8) return 0;
+    r->p += 8;
+    return 1;
+  case 5:
+    if (get_varint(r, &n) || (uint64_t)(r->end - r->p) < n) return 0;
+    r->p += n;
+    return 1;
+  case 6:
+    if (get_varint(r, &n) || n > (uint64_t)(r->end - r->p) / 2) return 0;
+    for (uint64_t i = 0; i < 2 * n; i++)
+      if (!skip(r, depth + 1)) return 0;
+    return 1;
+  default: return 0;
+  }
+}
+
+/* The bytes the string keys of a table of n pairs at r take (each with its
+** NUL), read ahead on a copy of r that reports nothing: as far as the data
+** is well formed (decode then says what is not). */
+static size_t key_text(reader r, uint64_t n, int depth) {
+  size_t text = 0;
+  uint64_t len;
+  r.err = NULL;
+  for (uint64_t i = 0; i < n; i++) {
+    if (r.p < r.end && *r.p == 5) {
+      r.p++;
+      if (get_varint(&r, &len) || (uint64_t)(r.end - r.p) < len) break;
+      text += (size_t)len + 1;
+      r.p += len;
+    } else if (!skip(&r, depth + 1)) {
+      break;
+    }
+    if (!skip(&r, depth + 1)) break;
+  }
+  return text;
+}
+
+static strata_status decode(reader *r, strata_value *out, int depth);
+
+/* A table's key, a string going into the table's room while it fits. */
+static strata_status decode_key(reader *r, strata_value *k, int depth, key_room *room) {
+  const unsigned char *at = r->p;
+  uint64_t len;
+  if (r->p < r->end && *r->p == 5) {
+    r->p++;
+    if (get_varint(r, &len) == STRATA_OK && (uint64_t)(r->end - r->p) >= len &&
+        key_place(room, k, (const char *)r->p, (size_t)len)) {
+      r->p += len;
+      return STRATA_OK;
+    }
+    r->p = at; /* decoded as any string, which says what is wrong */
+  }
+  return decode(r, k, depth);
+}
+
 static strata_status decode(reader *r, strata_value *out, int depth) {
   *out = strata_value_nil();
   if (depth > STRATA_VALUE_MAX_DEPTH) return bad(r, "nested too deeply");
@@ -438,20 +550,21 @@ static strata_status decode(reader *r, strata_value *out, int depth) {
     /* Each pair takes at least two bytes: a count beyond that is a lie. */
     if (n > (uint64_t)(r->end - r->p) / 2) return bad(r, "table count exceeds data");
     strata_value t;
-    if ((st = table_sized(&t, (size_t)n, r->err))) return st;
+    if ((st = table_sized(&t, (size_t)n, key_text(*r, n, depth), r->err))) return st;
     /* The pairs go straight into the arrays, and duplicates are found by
     ** sorting afterwards: a table of n entries decodes in O(n log n), where
     ** a lookup per entry would make a large table in a save cost O(n^2). */
     strata_vtable *tt = t.u.t;
+    key_room room = block_room(tt, (size_t)n);
     for (uint64_t i = 0; i < n; i++) {
       strata_value k, v;
-      if ((st = decode(r, &k, depth + 1))) { strata_value_clear(&t); return st; }
+      if ((st = decode_key(r, &k, depth + 1, &room))) { strata_value_clear(&t); return st; }
       if (k.type != STRATA_VSTRING && k.type != STRATA_VINT) {
         strata_value_clear(&k);
         strata_value_clear(&t);
         return bad(r, "table key is not a string or integer");
       }
-      if ((st = decode(r, &v, depth + 1))) { strata_value_clear(&k); strata_value_clear(&t); return st; }
+      if ((st = decode(r, &v, depth + 1))) { key_clear(tt, &k); strata_value_clear(&t); return st; }
       tt->keys[tt->n] = k;
       tt->vals[tt->n] = v;
       tt->n++;
