@@ -29,6 +29,7 @@
 #include "strata/world.h"
 #include "tilemap_internal.h" /* revision: what changed since the last save */
 #include "world_internal.h"   /* strata_world_restore_*, the dirty record */
+#include "rowsum.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,7 +43,10 @@
 #define SAVE_FORMAT "strata-world"
 /* How long a save or an open waits for another process's save to finish. */
 #define STRATA_SAVE_BUSY_MS 2000
-#define SAVE_VERSION 3
+/* The format written; format 3 (row checksums by FNV-1a, rowsum.h) is read
+** too, and a save into such a file writes it whole. */
+#define SAVE_VERSION 4
+static int version_read(int64_t v) { return v == 3 || v == SAVE_VERSION; }
 
 /* The tables in the order they are written and read; each statement is also
 ** exactly what sqlite_schema must hold for it. */
@@ -74,12 +78,8 @@ static const char *const table_sql[NTABLES] = {
 enum { T_META, T_MODS, T_OBJECTS, T_TIMERS, T_SUBS, T_RNG, T_MAPS, T_TILES };
 
 /* ---- row checksums ----
-** FNV-1a over the table's name, the file's identity (file.id; none in a file
-** from before saves were tied, docs/saves.md), then per column a type byte,
-** a length and the bytes (integers and reals as 8 little-endian bytes). The
-** writer feeds the values it binds, the reader what SQLite gives back: equal
-** only when every column came back as it was written, in type and in bytes,
-** into the file it was written for.
+** Every row ends with its checksum (rowsum.h: the table's name, file.id and
+** the columns, hashed by the format's function).
 **
 ** Each table's rows are summed in meta (sum.<table>: the sum mod 2^64 of
 ** mix(checksum) over its rows, which a save keeps by subtracting a deleted
@@ -87,45 +87,9 @@ enum { T_META, T_MODS, T_OBJECTS, T_TIMERS, T_SUBS, T_RNG, T_MAPS, T_TILES };
 ** other rows (the generation, the counts and those sums): a row of another
 ** save of this file, valid on its own, or a row gone with its count, no
 ** longer adds up. */
-typedef struct rowsum { uint64_t h; } rowsum;
-
-static void sum_bytes(rowsum *r, const void *p, size_t n) {
-  const unsigned char *b = p;
-  for (size_t i = 0; i < n; i++) { r->h ^= b[i]; r->h *= 0x100000001b3ull; }
+static void sum_seeds(uint64_t seeds[NTABLES], uint64_t file_id, int words) {
+  for (int t = 0; t < NTABLES; t++) seeds[t] = rowsum_seed(table_names[t], file_id, words);
 }
-static void sum_u64(rowsum *r, uint64_t v) {
-  unsigned char le[8];
-  for (int i = 0; i < 8; i++) le[i] = (unsigned char)(v >> (8 * i));
-  sum_bytes(r, le, 8);
-}
-/* Where every row of each table starts: its name and the file's id, hashed
-** once per save or open rather than once per row. */
-static void sum_seeds(uint64_t seeds[NTABLES], uint64_t file_id) {
-  for (int t = 0; t < NTABLES; t++) {
-    rowsum r = { 0xcbf29ce484222325ull };
-    sum_bytes(&r, table_names[t], strlen(table_names[t]) + 1);
-    if (file_id) sum_u64(&r, file_id);
-    seeds[t] = r.h;
-  }
-}
-static void sum_typed(rowsum *r, unsigned char type, const void *p, size_t n) {
-  sum_bytes(r, &type, 1);
-  sum_u64(r, n);
-  sum_bytes(r, p, n);
-}
-static void sum_int(rowsum *r, int64_t v) {
-  unsigned char type = SQLITE_INTEGER;
-  sum_bytes(r, &type, 1);
-  sum_u64(r, (uint64_t)v);
-}
-static void sum_real(rowsum *r, double v) {
-  unsigned char type = SQLITE_FLOAT;
-  uint64_t bits;
-  memcpy(&bits, &v, 8);
-  sum_bytes(r, &type, 1);
-  sum_u64(r, bits);
-}
-static void sum_null(rowsum *r) { unsigned char type = SQLITE_NULL; sum_bytes(r, &type, 1); }
 static int64_t sum_value(const rowsum *r) { return (int64_t)r->h; }
 
 /* What a row's checksum adds to its table's sum: FNV-1a's bits mixed
@@ -138,24 +102,24 @@ static uint64_t sum_mix(int64_t sum) {
 }
 
 /* The checksum of the row the statement is on: its columns but the last. */
-static int64_t sum_row(sqlite3_stmt *s, uint64_t seed) {
-  rowsum r = { seed };
+static int64_t sum_row(sqlite3_stmt *s, uint64_t seed, int words) {
+  rowsum r = { seed, words };
   int n = sqlite3_column_count(s) - 1;
   for (int c = 0; c < n; c++) {
     switch (sqlite3_column_type(s, c)) {
-    case SQLITE_INTEGER: sum_int(&r, sqlite3_column_int64(s, c)); break;
-    case SQLITE_FLOAT: sum_real(&r, sqlite3_column_double(s, c)); break;
+    case SQLITE_INTEGER: rowsum_int(&r, sqlite3_column_int64(s, c)); break;
+    case SQLITE_FLOAT: rowsum_real(&r, sqlite3_column_double(s, c)); break;
     case SQLITE_TEXT: {
       const unsigned char *t = sqlite3_column_text(s, c);
-      sum_typed(&r, SQLITE_TEXT, t, (size_t)sqlite3_column_bytes(s, c));
+      rowsum_typed(&r, SQLITE_TEXT, t, (size_t)sqlite3_column_bytes(s, c));
       break;
     }
     case SQLITE_BLOB: {
       const void *b = sqlite3_column_blob(s, c);
-      sum_typed(&r, SQLITE_BLOB, b, (size_t)sqlite3_column_bytes(s, c));
+      rowsum_typed(&r, SQLITE_BLOB, b, (size_t)sqlite3_column_bytes(s, c));
       break;
     }
-    default: sum_null(&r);
+    default: rowsum_null(&r);
     }
   }
   return sum_value(&r);
@@ -257,7 +221,7 @@ static strata_status db_error(strata_error *err, sqlite3 *db, const char *what, 
 
 /* Binding a column also feeds it to the row's checksum (r). */
 static int b_blob(sqlite3_stmt *s, rowsum *r, int col, const void *p, size_t n) {
-  sum_typed(r, SQLITE_BLOB, p, n);
+  rowsum_typed(r, SQLITE_BLOB, p, n);
   return sqlite3_bind_blob(s, col, n ? p : "", (int)n, SQLITE_STATIC);
 }
 
@@ -272,25 +236,25 @@ static int b_value(sqlite3_stmt *s, rowsum *r, int col, const strata_value *v, s
 }
 
 static int b_text(sqlite3_stmt *s, rowsum *r, int col, const char *t) {
-  if (!t) { sum_null(r); return sqlite3_bind_null(s, col); }
+  if (!t) { rowsum_null(r); return sqlite3_bind_null(s, col); }
   size_t n = strlen(t);
-  sum_typed(r, SQLITE_TEXT, t, n);
+  rowsum_typed(r, SQLITE_TEXT, t, n);
   /* Static: every caller steps the statement before the string changes. */
   return sqlite3_bind_text(s, col, t, (int)n, SQLITE_STATIC);
 }
 
 static int b_int(sqlite3_stmt *s, rowsum *r, int col, int64_t v) {
-  sum_int(r, v);
+  rowsum_int(r, v);
   return sqlite3_bind_int64(s, col, v);
 }
 
 static int b_real(sqlite3_stmt *s, rowsum *r, int col, double v) {
-  sum_real(r, v);
+  rowsum_real(r, v);
   return sqlite3_bind_double(s, col, v);
 }
 
 static int b_null(sqlite3_stmt *s, rowsum *r, int col) {
-  sum_null(r);
+  rowsum_null(r);
   return sqlite3_bind_null(s, col);
 }
 
@@ -347,11 +311,11 @@ static void writer_init(writer *wr, const save_gen *gen) {
   memset(wr, 0, sizeof *wr);
   wr->next_id = 1;
   wr->gen = *gen;
-  sum_seeds(wr->seeds, gen->file_id);
+  sum_seeds(wr->seeds, gen->file_id, 1);
 }
 
 /* A row of table t: its checksum, started for this file. */
-static void row_start(const writer *wr, rowsum *r, int t) { r->h = wr->seeds[t]; }
+static void row_start(const writer *wr, rowsum *r, int t) { r->h = wr->seeds[t]; r->words = 1; }
 
 /* Binds the checksum as the row's last column, runs the insert of table t
 ** and resets it, counting the row in the table's count and sum; returns an
@@ -1019,12 +983,18 @@ static strata_status save_changes(strata_world *w, const char *path, const strat
       (rc = put_gen(&wr)) != SQLITE_OK) /* first: see check_beside */
     goto fail;
   /* The counts and sums the file holds, which the rows written keep up to
-  ** date. A file without sums (from before saves were tied) is saved whole. */
-  if ((rc = sqlite3_prepare_v2(db, "SELECT key, value FROM meta WHERE key GLOB 'rows.*' OR key GLOB 'sum.*'", -1,
-                               &s, NULL)))
+  ** date. A file without sums (from before saves were tied) is saved whole.
+  ** A file of an older format is saved whole too (its rows use its hash). */
+  if ((rc = sqlite3_prepare_v2(db, "SELECT key, value FROM meta WHERE key GLOB 'rows.*' OR key GLOB 'sum.*'"
+                               " OR key = 'version'", -1, &s, NULL)))
     goto fail;
+  int current = 0;
   while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
     const char *k = (const char *)sqlite3_column_text(s, 0);
+    if (k && !strcmp(k, "version")) {
+      current = sqlite3_column_int64(s, 1) == SAVE_VERSION;
+      continue;
+    }
     int sum = k && k[0] == 's';
     for (int t = 1; t < NTABLES && k; t++)
       if (!strcmp(k + (sum ? 4 : 5), table_names[t])) {
@@ -1036,7 +1006,7 @@ static strata_status save_changes(strata_world *w, const char *path, const strat
   sqlite3_finalize(s);
   s = NULL;
   if (rc != SQLITE_DONE) goto fail;
-  if (have != ((1 << NTABLES) - 2) * ((1 << NTABLES) + 1)) mismatch = 1;
+  if (have != ((1 << NTABLES) - 2) * ((1 << NTABLES) + 1) || !current) mismatch = 1;
   else if ((rc = write_changes(&wr, w, mods, nmods, &mismatch)) != SQLITE_OK) goto fail;
   if (mismatch) {
     /* Not the file the record describes: write everything instead. */
@@ -1246,6 +1216,7 @@ typedef struct save_tie {
   uint64_t file_id;
   uint64_t seeds[NTABLES]; /* sum_seeds of file_id */
   uint64_t sums[NTABLES];
+  int words;               /* the format's hash (rowsum.h): format 4's, or 3's */
 } save_tie;
 
 static strata_status read_error(strata_error *err, sqlite3 *db, const char *table, int rc);
@@ -1404,7 +1375,7 @@ static int row_ok(save_tie *tie, sqlite3_stmt *s, int table) {
   if (sqlite3_column_type(s, last) != SQLITE_INTEGER) return 0;
   int64_t want = sqlite3_column_int64(s, last);
   tie->sums[table] += sum_mix(want);
-  return sum_holds((uint64_t)sum_row(s, tie->seeds[table]), (uint64_t)want);
+  return sum_holds((uint64_t)sum_row(s, tie->seeds[table], tie->words), (uint64_t)want);
 }
 
 static strata_status bad_row(strata_error *err, int table, long long key) {
@@ -1428,13 +1399,16 @@ static strata_status refused_row(strata_error *err, strata_status st, int table,
 }
 
 /* Whether the file's rows are tied to it (meta holds sum.meta), and then its
-** file.id, which their checksums cover: known before the first row is read. */
+** file.id, which their checksums cover, and its format, whose hash they
+** use: known before the first row is read. (A version row changed to another
+** format's makes meta's rows fail their checksums.) */
 static strata_status read_tie(sqlite3 *db, save_tie *tie, strata_error *err) {
   sqlite3_stmt *s = NULL;
   strata_status st = STRATA_OK;
   memset(tie, 0, sizeof *tie);
   if (sqlite3_prepare_v2(db, "SELECT (SELECT value FROM meta WHERE key = 'file.id'),"
-                         " EXISTS (SELECT 1 FROM meta WHERE key = 'sum.meta')", -1, &s, NULL) != SQLITE_OK)
+                         " EXISTS (SELECT 1 FROM meta WHERE key = 'sum.meta'),"
+                         " (SELECT value FROM meta WHERE key = 'version')", -1, &s, NULL) != SQLITE_OK)
     return strata_error_set(err, STRATA_EPARSE, "not a strata world save: %s", sqlite3_errmsg(db));
   int rc = sqlite3_step(s);
   if (rc != SQLITE_ROW)
@@ -1442,8 +1416,9 @@ static strata_status read_tie(sqlite3 *db, save_tie *tie, strata_error *err) {
   else if (sqlite3_column_int(s, 1) &&
            !parse_hex16((const char *)sqlite3_column_text(s, 0), (size_t)sqlite3_column_bytes(s, 0), &tie->file_id))
     st = strata_error_set(err, STRATA_EPARSE, "not a strata world save (meta table incomplete or unknown)");
+  if (rc == SQLITE_ROW) tie->words = sqlite3_column_int64(s, 2) != 3;
   sqlite3_finalize(s);
-  sum_seeds(tie->seeds, tie->file_id);
+  sum_seeds(tie->seeds, tie->file_id, tie->words);
   return st;
 }
 
@@ -1478,9 +1453,9 @@ static strata_status check_schema(sqlite3 *db, strata_error *err) {
 ** before 0.2 wrote. */
 static strata_status unsupported(strata_error *err, long long v) {
   if (v == 2)
-    return strata_error_set(err, STRATA_EPARSE, "save format 2 was made by strata < 0.2 (this build reads format %d)",
-                            SAVE_VERSION);
-  return strata_error_set(err, STRATA_EPARSE, "save schema version %lld is not supported (this build reads %d)",
+    return strata_error_set(err, STRATA_EPARSE, "save format 2 was made by strata < 0.2 (this build reads formats "
+                            "3 and %d)", SAVE_VERSION);
+  return strata_error_set(err, STRATA_EPARSE, "save schema version %lld is not supported (this build reads 3 and %d)",
                           v, SAVE_VERSION);
 }
 
@@ -1513,7 +1488,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     if (meta_is_table &&
         sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'version'", -1, &v, NULL) == SQLITE_OK &&
         sqlite3_step(v) == SQLITE_ROW && sqlite3_column_type(v, 0) == SQLITE_INTEGER &&
-        sqlite3_column_int64(v, 0) != SAVE_VERSION)
+        !version_read(sqlite3_column_int64(v, 0)))
       st = unsupported(err, (long long)sqlite3_column_int64(v, 0));
     sqlite3_finalize(v);
     return st;
@@ -1541,7 +1516,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     const char *k = (const char *)sqlite3_column_text(s, 0);
     /* A newer save says so, whatever its rows hold. */
     if (k && !strcmp(k, "version") && sqlite3_column_type(s, 1) == SQLITE_INTEGER &&
-        sqlite3_column_int64(s, 1) != SAVE_VERSION) {
+        !version_read(sqlite3_column_int64(s, 1))) {
       st = unsupported(err, (long long)sqlite3_column_int64(s, 1));
       goto fail;
     }
@@ -1553,7 +1528,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
       bit = 1;
     } else if (!strcmp(k, "version")) {
       if (sqlite3_column_type(s, 1) != SQLITE_INTEGER) break;
-      if (sqlite3_column_int64(s, 1) != SAVE_VERSION) break;
+      if (!version_read(sqlite3_column_int64(s, 1))) break;
       bit = 2;
     } else if (!strcmp(k, "seed")) {
       const char *v = (const char *)sqlite3_column_text(s, 1);
