@@ -107,7 +107,9 @@ void world_bymap_add(strata_world *w, const strata_object *o) {
     w->bymap_lost = 1;
     return;
   }
-  size_t at = position(e, o->uid);
+  /* An object newer than the map's others (an open restores in uid order,
+  ** and new uids are the highest) goes last, without a search. */
+  size_t at = e->n && e->uids[e->n - 1] >= o->uid ? position(e, o->uid) : e->n;
   if (at < e->n && e->uids[at] == o->uid) return;
   memmove(e->uids + at + 1, e->uids + at, (e->n - at) * sizeof *e->uids);
   e->uids[at] = o->uid;
