@@ -438,7 +438,9 @@ static int put_object(writer *wr, const strata_object *o) {
   /* No tags (nil in memory) are saved as the empty table they were before. */
   rc = o->tags.type == STRATA_VNIL ? b_blob(s, &r, 7, empty_table, sizeof empty_table)
                                    : b_value(s, &r, 7, &o->tags, &wr->buf);
-  if (!rc) rc = b_value(s, &r, 8, &o->props, &wr->buf2);
+  /* Properties still as the file held them go back as they were. */
+  if (!rc) rc = world_props_lazy(o) ? b_blob(s, &r, 8, o->props.u.str.s, o->props.u.str.len)
+                                    : b_value(s, &r, 8, &o->props, &wr->buf2);
   if (!rc) rc = step(wr, T_OBJECTS, s, &r, 9);
   else sqlite3_clear_bindings(s);
   return rc;
@@ -642,15 +644,13 @@ static int write_all(writer *wr, const strata_world *w, const strata_mod_version
   int rc = SQLITE_OK;
   for (int t = 0; t < NTABLES && !rc; t++) rc = sqlite3_exec(wr->db, table_sql[t], NULL, NULL, NULL);
   for (size_t i = 0; i < nmods && !rc; i++) rc = put_mod(wr, (int64_t)i, &mods[i]);
-  for (strata_object *o = strata_world_next_object(w, 0); o && !rc;
-       o = strata_world_next_object(w, o->uid))
+  for (strata_object *o = world_next(w, 0); o && !rc; o = world_next(w, o->uid))
     rc = put_object(wr, o);
   for (size_t i = 0; i < strata_world_timer_count(w) && !rc; i++)
     rc = put_timer(wr, strata_world_timer_at(w, i));
   for (size_t i = 0; i < strata_world_subscription_count(w) && !rc; i++)
     rc = put_sub(wr, strata_world_subscription_at(w, i));
-  for (strata_object *o = strata_world_next_object(w, 0); o && !rc;
-       o = strata_world_next_object(w, o->uid))
+  for (strata_object *o = world_next(w, 0); o && !rc; o = world_next(w, o->uid))
     if (o->tilemap) {
       rc = put_tiles(wr, o, wr->next_id);
       wr->next_id += chunk_count(o->tilemap);
@@ -691,7 +691,7 @@ static int write_changes(writer *wr, strata_world *w, const strata_mod_version *
     uint64_t uid = w->dirty.keys[i];
     if (!uid) continue;
     /* A uid names one thing, but it may be gone: its row goes from each table. */
-    const strata_object *o = strata_world_object(w, uid);
+    const strata_object *o = world_rec(w, uid); /* props maybe encoded: put_object writes them so */
     size_t ti = o ? (size_t)-1 : world_find_timer(w, uid); /* (the world's index by uid) */
     size_t si = o || ti != (size_t)-1 ? (size_t)-1 : find_sub(w, uid);
     rc = delete_rows(wr, T_OBJECTS, (int64_t)uid, 0);
@@ -709,7 +709,7 @@ static int write_changes(writer *wr, strata_world *w, const strata_mod_version *
   for (size_t i = 0; i < w->maps.cap && !rc; i++) {
     uint64_t uid = w->maps.keys[i];
     if (!uid) continue;
-    const strata_object *o = strata_world_object(w, uid);
+    const strata_object *o = world_rec(w, uid);
     const strata_tilemap *m = o ? o->tilemap : NULL;
     if (m) maps++, chunks += chunk_count(m);
     uint64_t saved = m ? ((const object_rec *)o)->saved_map_rev : 0;
@@ -1056,7 +1056,7 @@ static int is_world_file(const strata_world *w, const char *path) {
 /* The file now holds every map as it is. */
 static void record_maps(strata_world *w) {
   for (size_t i = 0; i < w->maps.cap; i++) {
-    strata_object *o = w->maps.keys[i] ? strata_world_object(w, w->maps.keys[i]) : NULL;
+    strata_object *o = w->maps.keys[i] ? world_rec(w, w->maps.keys[i]) : NULL;
     if (!o || !o->tilemap) continue;
     rec_of(o)->saved_map_id = o->tilemap->id;
     rec_of(o)->saved_map_rev = o->tilemap->revision;
@@ -1068,7 +1068,7 @@ static void record_maps(strata_world *w) {
 static void reset_after_full(strata_world *w) {
   world_dirty_reset(w);
   uidset_clear(&w->maps);
-  for (strata_object *o = strata_world_next_object(w, 0); o; o = strata_world_next_object(w, o->uid))
+  for (strata_object *o = world_next(w, 0); o; o = world_next(w, o->uid))
     if (o->tilemap) world_mark_map(w, o->uid); /* a failure sets dirty_all: the next save is full */
   record_maps(w);
 }
@@ -1198,14 +1198,17 @@ static int is_empty_table(sqlite3_stmt *s, int col) {
          !memcmp(sqlite3_column_blob(s, col), empty_table, 2);
 }
 
+/* Column col, an encoded value, into *out; with w (an object's properties),
+** kept encoded when it can be (world_props.c). */
 static strata_status col_value(sqlite3_stmt *s, int col, strata_value *out, const char *what,
-                               long long uid, strata_error *err) {
+                               long long uid, strata_world *w, strata_error *err) {
   const void *b = sqlite3_column_blob(s, col);
   int n = sqlite3_column_bytes(s, col);
   strata_error e;
   e.message[0] = '\0'; /* not strata_error_clear: a memset of the whole error per column was 1 % of an open */
   if (!b) return strata_error_set(err, STRATA_EPARSE, "corrupt save: %s of #%lld: missing", what, uid);
-  if ((e.status = strata_value_decode(out, b, (size_t)n, &e)) != STRATA_OK) return corrupt(err, &e, what, uid);
+  e.status = w ? world_props_load(w, out, b, (size_t)n, &e) : strata_value_decode(out, b, (size_t)n, &e);
+  if (e.status != STRATA_OK) return corrupt(err, &e, what, uid);
   return STRATA_OK;
 }
 
@@ -1234,7 +1237,7 @@ static strata_status read_cells(strata_tilemap *m, sqlite3_stmt *s, int nc, chun
     return strata_error_set(err, STRATA_EPARSE, "corrupt save: tiles of #%lld: %lld cells in %d bytes",
                             uid, (long long)ncells, sqlite3_column_bytes(s, nc + 1));
   strata_value names;
-  strata_status st = col_value(s, nc, &names, "tile tokens", uid, err);
+  strata_status st = col_value(s, nc, &names, "tile tokens", uid, NULL, err);
   if (st) return st;
   if (names.type != STRATA_VTABLE) {
     strata_value_clear(&names);
@@ -1647,9 +1650,10 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     }
     if (!o.kind) st = strata_error_set(err, STRATA_EPARSE, "corrupt save: object #%lld has no kind", uid);
     /* An object without tags holds none (nil): its empty table is not decoded. */
-    if (!st && !is_empty_table(s, 6)) st = col_value(s, 6, &o.tags, "tags", uid, err);
-    if (!st) st = col_value(s, 7, &o.props, "properties", uid, err);
-    if (!st && ((o.tags.type != STRATA_VTABLE && o.tags.type != STRATA_VNIL) || o.props.type != STRATA_VTABLE))
+    if (!st && !is_empty_table(s, 6)) st = col_value(s, 6, &o.tags, "tags", uid, NULL, err);
+    if (!st) st = col_value(s, 7, &o.props, "properties", uid, w, err);
+    if (!st && ((o.tags.type != STRATA_VTABLE && o.tags.type != STRATA_VNIL) ||
+                (o.props.type != STRATA_VTABLE && !world_props_lazy(&o))))
       st = strata_error_set(err, STRATA_EPARSE, "corrupt save: object #%lld tags/properties are not tables", uid);
     if (!st && (st = strata_world_restore_object(w, &o, err))) st = refused_row(err, st, T_OBJECTS, uid);
     if (st) {
@@ -1669,7 +1673,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     t.due = sqlite3_column_double(s, 1);
     t.every = sqlite3_column_double(s, 2);
     st = col_dup(s, 3, &t.handler, err);
-    if (!st) st = col_value(s, 4, &t.args, "timer args", uid, err);
+    if (!st) st = col_value(s, 4, &t.args, "timer args", uid, NULL, err);
     if (!st && (st = strata_world_restore_timer(w, &t, err))) st = refused_row(err, st, T_TIMERS, uid);
     if (st) { strata_timer_clear(&t); goto fail; }
   }
@@ -1685,7 +1689,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     u.priority = sqlite3_column_int64(s, 5);
     st = col_dup(s, 2, &u.event, err);
     if (!st) st = col_dup(s, 3, &u.handler, err);
-    if (!st) st = col_value(s, 4, &u.args, "subscription args", uid, err);
+    if (!st) st = col_value(s, 4, &u.args, "subscription args", uid, NULL, err);
     if (!st && (st = strata_world_restore_subscription(w, &u, err))) st = refused_row(err, st, T_SUBS, uid);
     if (st) {
       strata_free(u.event); strata_free(u.handler); strata_value_clear(&u.args);

@@ -1,6 +1,7 @@
 /* value.c - the serializable value tree: copy, equality, tables, encoding. */
 #include "strata/value.h"
 #include "strata/alloc.h"
+#include "value_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -585,6 +586,46 @@ static strata_status decode(reader *r, strata_value *out, int depth) {
   default:
     return bad(r, "unknown tag");
   }
+}
+
+/* ---- checking without decoding (value_internal.h) ----
+** What decode accepts, by the same reads: a key is a string or an integer,
+** a value is never nil, no key twice (integers compared by their varint,
+** which zigzag maps one to one), nesting within the limit. */
+typedef struct small_key { int is_int; uint64_t i; const unsigned char *s; uint64_t len; } small_key;
+
+static int check_small(reader *r, int depth, int table_only) {
+  uint64_t n;
+  if (depth > STRATA_VALUE_MAX_DEPTH || r->p >= r->end) return 0;
+  unsigned char tag = *r->p;
+  if (table_only && tag != 6) return 0;
+  if (tag != 6) return skip(r, depth) && tag != 0;
+  r->p++;
+  if (get_varint(r, &n) || n > (uint64_t)(r->end - r->p) / 2 || n > STRATA_VTABLE_INDEX_MIN) return 0;
+  if (n && depth + 1 > STRATA_VALUE_MAX_DEPTH) return 0; /* decode refuses its keys */
+  small_key keys[STRATA_VTABLE_INDEX_MIN];
+  for (uint64_t i = 0; i < n; i++) {
+    small_key *k = &keys[i];
+    if (r->p >= r->end || (*r->p != 3 && *r->p != 5)) return 0;
+    k->is_int = *r->p++ == 3;
+    if (get_varint(r, k->is_int ? &k->i : &k->len)) return 0;
+    if (!k->is_int) {
+      if ((uint64_t)(r->end - r->p) < k->len) return 0;
+      k->s = r->p;
+      r->p += k->len;
+    }
+    for (uint64_t j = 0; j < i; j++)
+      if (keys[j].is_int == k->is_int &&
+          (k->is_int ? keys[j].i == k->i : keys[j].len == k->len && !memcmp(keys[j].s, k->s, (size_t)k->len)))
+        return 0;
+    if (!check_small(r, depth + 1, 0)) return 0;
+  }
+  return 1;
+}
+
+int value_check_small(const unsigned char *p, size_t n) {
+  reader r = { p, p + n, NULL };
+  return check_small(&r, 0, 1) && r.p == r.end;
 }
 
 strata_status strata_value_decode(strata_value *out, const unsigned char *data, size_t len,

@@ -135,7 +135,7 @@ void world_bymap_free(strata_world *w) {
 /* Builds a lost index again from the objects: 1, or 0 when out of memory. */
 static int rebuild(strata_world *w) {
   w->bymap_lost = 0;
-  for (strata_object *o = strata_world_next_object(w, 0); o && !w->bymap_lost; o = strata_world_next_object(w, o->uid))
+  for (strata_object *o = world_next(w, 0); o && !w->bymap_lost; o = world_next(w, o->uid))
     if (o->has_pos) world_bymap_add(w, o);
   return !w->bymap_lost;
 }
@@ -144,7 +144,7 @@ uint64_t strata_world_next_on(const strata_world *cw, uint64_t map, uint64_t aft
   strata_world *w = (strata_world *)cw; /* the index is a cache, not state */
   if (after == UINT64_MAX) return 0;
   if (w->bymap_lost && !rebuild(w)) { /* out of memory: a scan, as before there was an index */
-    for (strata_object *o = strata_world_next_object(w, after); o; o = strata_world_next_object(w, o->uid))
+    for (strata_object *o = world_next(w, after); o; o = world_next(w, o->uid))
       if (o->has_pos && o->map == map) return o->uid;
     return 0;
   }
