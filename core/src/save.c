@@ -101,28 +101,31 @@ static uint64_t sum_mix(int64_t sum) {
   return z ^ (z >> 31);
 }
 
-/* The checksum of the row the statement is on: its columns but the last. */
+/* The checksum of the row the statement is on: its columns but the last.
+** Each column is read once, as a value (sqlite3_column_* checks the
+** statement on every call: a third of an open's SQLite calls). */
 static int64_t sum_row(sqlite3_stmt *s, uint64_t seed, int words) {
   rowsum r = { seed, words };
   int n = sqlite3_column_count(s) - 1;
   for (int c = 0; c < n; c++) {
-    switch (sqlite3_column_type(s, c)) {
-    case SQLITE_INTEGER: rowsum_int(&r, sqlite3_column_int64(s, c)); break;
-    case SQLITE_FLOAT: rowsum_real(&r, sqlite3_column_double(s, c)); break;
+    sqlite3_value *v = sqlite3_column_value(s, c);
+    switch (sqlite3_value_type(v)) {
+    case SQLITE_INTEGER: rowsum_int(&r, sqlite3_value_int64(v)); break;
+    case SQLITE_FLOAT: rowsum_real(&r, sqlite3_value_double(v)); break;
     case SQLITE_TEXT: {
-      const unsigned char *t = sqlite3_column_text(s, c);
-      rowsum_typed(&r, SQLITE_TEXT, t, (size_t)sqlite3_column_bytes(s, c));
+      const unsigned char *t = sqlite3_value_text(v);
+      rowsum_typed(&r, SQLITE_TEXT, t, (size_t)sqlite3_value_bytes(v));
       break;
     }
     case SQLITE_BLOB: {
-      const void *b = sqlite3_column_blob(s, c);
-      rowsum_typed(&r, SQLITE_BLOB, b, (size_t)sqlite3_column_bytes(s, c));
+      const void *b = sqlite3_value_blob(v);
+      rowsum_typed(&r, SQLITE_BLOB, b, (size_t)sqlite3_value_bytes(v));
       break;
     }
     default: rowsum_null(&r);
     }
   }
-  return sum_value(&r);
+  return (int64_t)r.h;
 }
 
 /* Tiles: tokens is a value list of token names (index = saved id); cells holds,
@@ -1073,6 +1076,15 @@ static void reset_after_full(strata_world *w) {
   record_maps(w);
 }
 
+/* After an open: the set of map owners is the maps read_all read (found
+** without a walk over every object); nothing is dirty. */
+static void reset_after_open(strata_world *w) {
+  int lost = w->dirty_all; /* a map owner read_all could not record */
+  world_dirty_reset(w);
+  w->dirty_all = lost;
+  record_maps(w);
+}
+
 /* The save.id of the save at path (0: a file older than generations), read
 ** as an open reads (a hot journal of this file rolled back). */
 static strata_status read_save_id(const char *path, uint64_t *id, strata_error *err) {
@@ -1728,6 +1740,8 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     long long uid = sqlite3_column_int64(s, 0);
     CHECK_ROW(T_MAPS, uid);
     if ((st = read_map_v3(w, &tie, s, chunks, &cells_left, &got_rows[T_TILES], err))) goto fail;
+    /* the map owners, for reset_after_open; one not recorded makes the next save whole */
+    if (!uidset_add(&w->maps, (uint64_t)uid)) w->dirty_all = 1;
   }
   if (st) goto fail;
 #undef PREP
@@ -1815,6 +1829,6 @@ strata_status strata_world_open(const char *path, strata_world **out, strata_mod
   if (st) return strata_error_set(err, st, "cannot open '%s': %s", path, e.message);
   remember_file(*out, path);
   (*out)->file.gen = gen;
-  reset_after_full(*out);
+  reset_after_open(*out);
   return STRATA_OK;
 }
