@@ -40,6 +40,18 @@ static inline uint64_t rowsum_le(const unsigned char *b, size_t n) {
   return v;
 }
 
+/* 8 bytes at b as a little-endian word: one load where the machine is. */
+static inline uint64_t rowsum_le8(const unsigned char *b) {
+  uint64_t v;
+  memcpy(&v, b, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  v = __builtin_bswap64(v);
+#elif !defined(__BYTE_ORDER__)
+  v = rowsum_le(b, 8);
+#endif
+  return v;
+}
+
 static inline void rowsum_u64(rowsum *r, uint64_t v) {
   if (r->words) { rowsum_word(r, v); return; }
   unsigned char le[8];
@@ -57,7 +69,7 @@ static inline void rowsum_typed(rowsum *r, unsigned char type, const void *p, si
   }
   const unsigned char *b = p;
   rowsum_word(r, type | (uint64_t)n << 8);
-  for (; n >= 8; b += 8, n -= 8) rowsum_word(r, rowsum_le(b, 8));
+  for (; n >= 8; b += 8, n -= 8) rowsum_word(r, rowsum_le8(b));
   if (n) rowsum_word(r, rowsum_le(b, n)); /* the length, hashed first, tells the padding */
 }
 

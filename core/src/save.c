@@ -102,13 +102,14 @@ static uint64_t sum_mix(int64_t sum) {
 }
 
 /* The checksum of the row the statement is on: its columns but the last.
-** Each column is read once, as a value (sqlite3_column_* checks the
-** statement on every call: a third of an open's SQLite calls). */
-static int64_t sum_row(sqlite3_stmt *s, uint64_t seed, int words) {
+** Each column is read once, as a value, into col (sqlite3_column_* checks
+** the statement on every call: a third of an open's SQLite calls); the
+** loader reads the row from there. */
+static int64_t sum_row(sqlite3_stmt *s, uint64_t seed, int words, sqlite3_value **col) {
   rowsum r = { seed, words };
   int n = sqlite3_column_count(s) - 1;
   for (int c = 0; c < n; c++) {
-    sqlite3_value *v = sqlite3_column_value(s, c);
+    sqlite3_value *v = col[c] = sqlite3_column_value(s, c);
     switch (sqlite3_value_type(v)) {
     case SQLITE_INTEGER: rowsum_int(&r, sqlite3_value_int64(v)); break;
     case SQLITE_FLOAT: rowsum_real(&r, sqlite3_value_double(v)); break;
@@ -1205,17 +1206,17 @@ static strata_status corrupt(strata_error *err, const strata_error *e, const cha
   return strata_error_set(err, STRATA_EPARSE, "corrupt save: %s of #%lld: %s", what, uid, e->message);
 }
 
-static int is_empty_table(sqlite3_stmt *s, int col) {
-  return sqlite3_column_type(s, col) == SQLITE_BLOB && sqlite3_column_bytes(s, col) == 2 &&
-         !memcmp(sqlite3_column_blob(s, col), empty_table, 2);
+static int is_empty_table(sqlite3_value *v) {
+  return sqlite3_value_type(v) == SQLITE_BLOB && sqlite3_value_bytes(v) == 2 &&
+         !memcmp(sqlite3_value_blob(v), empty_table, 2);
 }
 
-/* Column col, an encoded value, into *out; with w (an object's properties),
-** kept encoded when it can be (world_props.c). */
-static strata_status col_value(sqlite3_stmt *s, int col, strata_value *out, const char *what,
+/* A column (v), an encoded value, into *out; with w (an object's
+** properties), kept encoded when it can be (world_props.c). */
+static strata_status col_value(sqlite3_value *v, strata_value *out, const char *what,
                                long long uid, strata_world *w, strata_error *err) {
-  const void *b = sqlite3_column_blob(s, col);
-  int n = sqlite3_column_bytes(s, col);
+  const void *b = sqlite3_value_blob(v);
+  int n = sqlite3_value_bytes(v);
   strata_error e;
   e.message[0] = '\0'; /* not strata_error_clear: a memset of the whole error per column was 1 % of an open */
   if (!b) return strata_error_set(err, STRATA_EPARSE, "corrupt save: %s of #%lld: missing", what, uid);
@@ -1232,6 +1233,7 @@ typedef struct save_tie {
   uint64_t seeds[NTABLES]; /* sum_seeds of file_id */
   uint64_t sums[NTABLES];
   int words;               /* the format's hash (rowsum.h): format 4's, or 3's */
+  sqlite3_value *col[16];  /* the row last checked, its columns (row_ok) */
 } save_tie;
 
 static strata_status read_error(strata_error *err, sqlite3 *db, const char *table, int rc);
@@ -1249,7 +1251,7 @@ static strata_status read_cells(strata_tilemap *m, sqlite3_stmt *s, int nc, chun
     return strata_error_set(err, STRATA_EPARSE, "corrupt save: tiles of #%lld: %lld cells in %d bytes",
                             uid, (long long)ncells, sqlite3_column_bytes(s, nc + 1));
   strata_value names;
-  strata_status st = col_value(s, nc, &names, "tile tokens", uid, NULL, err);
+  strata_status st = col_value(sqlite3_column_value(s, nc), &names, "tile tokens", uid, NULL, err);
   if (st) return st;
   if (names.type != STRATA_VTABLE) {
     strata_value_clear(&names);
@@ -1387,10 +1389,11 @@ static int sum_holds(uint64_t got, uint64_t want) {
 ** contents; the stored one goes into its table's sum. */
 static int row_ok(save_tie *tie, sqlite3_stmt *s, int table) {
   int last = sqlite3_column_count(s) - 1;
-  if (sqlite3_column_type(s, last) != SQLITE_INTEGER) return 0;
-  int64_t want = sqlite3_column_int64(s, last);
+  sqlite3_value *sum = tie->col[last] = sqlite3_column_value(s, last);
+  if (sqlite3_value_type(sum) != SQLITE_INTEGER) return 0;
+  int64_t want = sqlite3_value_int64(sum);
   tie->sums[table] += sum_mix(want);
-  return sum_holds((uint64_t)sum_row(s, tie->seeds[table], tie->words), (uint64_t)want);
+  return sum_holds((uint64_t)sum_row(s, tie->seeds[table], tie->words, tie->col), (uint64_t)want);
 }
 
 static strata_status bad_row(strata_error *err, int table, long long key) {
@@ -1651,19 +1654,20 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     strata_object o;
     memset(&o, 0, sizeof o);
     o.uid = (uint64_t)uid;
+    sqlite3_value **c = tie.col; /* the row as row_ok read it */
     /* read, not taken: the world keeps one copy of each name */
-    o.kind = (char *)sqlite3_column_text(s, 1);
-    o.archetype = (char *)sqlite3_column_text(s, 2);
-    if (sqlite3_column_type(s, 3) != SQLITE_NULL) {
+    o.kind = (char *)sqlite3_value_text(c[1]);
+    o.archetype = (char *)sqlite3_value_text(c[2]);
+    if (sqlite3_value_type(c[3]) != SQLITE_NULL) {
       o.has_pos = 1;
-      o.map = (uint64_t)sqlite3_column_int64(s, 3);
-      o.x = sqlite3_column_int64(s, 4);
-      o.y = sqlite3_column_int64(s, 5);
+      o.map = (uint64_t)sqlite3_value_int64(c[3]);
+      o.x = sqlite3_value_int64(c[4]);
+      o.y = sqlite3_value_int64(c[5]);
     }
     if (!o.kind) st = strata_error_set(err, STRATA_EPARSE, "corrupt save: object #%lld has no kind", uid);
     /* An object without tags holds none (nil): its empty table is not decoded. */
-    if (!st && !is_empty_table(s, 6)) st = col_value(s, 6, &o.tags, "tags", uid, NULL, err);
-    if (!st) st = col_value(s, 7, &o.props, "properties", uid, w, err);
+    if (!st && !is_empty_table(c[6])) st = col_value(c[6], &o.tags, "tags", uid, NULL, err);
+    if (!st) st = col_value(c[7], &o.props, "properties", uid, w, err);
     if (!st && ((o.tags.type != STRATA_VTABLE && o.tags.type != STRATA_VNIL) ||
                 (o.props.type != STRATA_VTABLE && !world_props_lazy(&o))))
       st = strata_error_set(err, STRATA_EPARSE, "corrupt save: object #%lld tags/properties are not tables", uid);
@@ -1685,7 +1689,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     t.due = sqlite3_column_double(s, 1);
     t.every = sqlite3_column_double(s, 2);
     st = col_dup(s, 3, &t.handler, err);
-    if (!st) st = col_value(s, 4, &t.args, "timer args", uid, NULL, err);
+    if (!st) st = col_value(tie.col[4], &t.args, "timer args", uid, NULL, err);
     if (!st && (st = strata_world_restore_timer(w, &t, err))) st = refused_row(err, st, T_TIMERS, uid);
     if (st) { strata_timer_clear(&t); goto fail; }
   }
@@ -1701,7 +1705,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     u.priority = sqlite3_column_int64(s, 5);
     st = col_dup(s, 2, &u.event, err);
     if (!st) st = col_dup(s, 3, &u.handler, err);
-    if (!st) st = col_value(s, 4, &u.args, "subscription args", uid, NULL, err);
+    if (!st) st = col_value(tie.col[4], &u.args, "subscription args", uid, NULL, err);
     if (!st && (st = strata_world_restore_subscription(w, &u, err))) st = refused_row(err, st, T_SUBS, uid);
     if (st) {
       strata_free(u.event); strata_free(u.handler); strata_value_clear(&u.args);

@@ -411,7 +411,7 @@ static strata_status bad(reader *r, const char *what) {
   return strata_error_set(r->err, STRATA_EPARSE, "malformed value: %s", what);
 }
 
-static strata_status get_varint(reader *r, uint64_t *out) {
+static strata_status get_varint_long(reader *r, uint64_t *out) {
   uint64_t v = 0;
   for (int shift = 0; shift < 64; shift += 7) {
     if (r->p >= r->end) return bad(r, "truncated integer");
@@ -420,6 +420,15 @@ static strata_status get_varint(reader *r, uint64_t *out) {
     if (!(c & 0x80)) { *out = v; return STRATA_OK; }
   }
   return bad(r, "integer too long");
+}
+
+/* A varint; one byte (most lengths, counts and small integers) inline. */
+static inline strata_status get_varint(reader *r, uint64_t *out) {
+  if (r->p < r->end && !(*r->p & 0x80)) {
+    *out = *r->p++;
+    return STRATA_OK;
+  }
+  return get_varint_long(r, out);
 }
 
 /* Orders keys: integers before strings, integers by value, strings by bytes. */
@@ -455,7 +464,7 @@ static int has_duplicate_key(const strata_vtable *t) {
 
 /* Steps over one encoded value, checking only its bounds (for key_text). */
 static int skip(reader *r, int depth) {
-  uint64_t n;
+  uint64_t n = 0;
   if (depth > STRATA_VALUE_MAX_DEPTH || r->p >= r->end) return 0;
   switch (*r->p++) {
   case 0: case 1: case 2: return 1;
@@ -482,7 +491,7 @@ static int skip(reader *r, int depth) {
 ** is well formed (decode then says what is not). */
 static size_t key_text(reader r, uint64_t n, int depth) {
   size_t text = 0;
-  uint64_t len;
+  uint64_t len = 0;
   r.err = NULL;
   for (uint64_t i = 0; i < n; i++) {
     if (r.p < r.end && *r.p == 5) {
@@ -503,7 +512,7 @@ static strata_status decode(reader *r, strata_value *out, int depth);
 /* A table's key, a string going into the table's room while it fits. */
 static strata_status decode_key(reader *r, strata_value *k, int depth, key_room *room) {
   const unsigned char *at = r->p;
-  uint64_t len;
+  uint64_t len = 0;
   if (r->p < r->end && *r->p == 5) {
     r->p++;
     if (get_varint(r, &len) == STRATA_OK && (uint64_t)(r->end - r->p) >= len &&
@@ -595,7 +604,7 @@ static strata_status decode(reader *r, strata_value *out, int depth) {
 typedef struct small_key { int is_int; uint64_t i; const unsigned char *s; uint64_t len; } small_key;
 
 static int check_small(reader *r, int depth, int table_only) {
-  uint64_t n;
+  uint64_t n = 0;
   if (depth > STRATA_VALUE_MAX_DEPTH || r->p >= r->end) return 0;
   unsigned char tag = *r->p;
   if (table_only && tag != 6) return 0;
