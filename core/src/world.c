@@ -205,8 +205,11 @@ static strata_object **make_slot(strata_world *w, uint64_t uid) {
 /* ---- the index by kind ---- */
 
 static struct kind_entry *find_kind(const strata_world *w, const char *kind) {
+  /* By the world's copy first (an object's kind is one): no strcmp per other kind */
   for (size_t i = 0; i < w->nkinds; i++)
-    if (w->kinds[i].kind == kind || strcmp(w->kinds[i].kind, kind) == 0) return &w->kinds[i];
+    if (w->kinds[i].kind == kind) return &w->kinds[i];
+  for (size_t i = 0; i < w->nkinds; i++)
+    if (strcmp(w->kinds[i].kind, kind) == 0) return &w->kinds[i];
   return NULL;
 }
 
