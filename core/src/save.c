@@ -29,6 +29,7 @@
 #include "strata/world.h"
 #include "tilemap_internal.h" /* revision: what changed since the last save */
 #include "world_internal.h"   /* strata_world_restore_*, the dirty record */
+#include "rowsum.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,7 +43,10 @@
 #define SAVE_FORMAT "strata-world"
 /* How long a save or an open waits for another process's save to finish. */
 #define STRATA_SAVE_BUSY_MS 2000
-#define SAVE_VERSION 3
+/* The format written; format 3 (row checksums by FNV-1a, rowsum.h) is read
+** too, and a save into such a file writes it whole. */
+#define SAVE_VERSION 4
+static int version_read(int64_t v) { return v == 3 || v == SAVE_VERSION; }
 
 /* The tables in the order they are written and read; each statement is also
 ** exactly what sqlite_schema must hold for it. */
@@ -74,12 +78,8 @@ static const char *const table_sql[NTABLES] = {
 enum { T_META, T_MODS, T_OBJECTS, T_TIMERS, T_SUBS, T_RNG, T_MAPS, T_TILES };
 
 /* ---- row checksums ----
-** FNV-1a over the table's name, the file's identity (file.id; none in a file
-** from before saves were tied, docs/saves.md), then per column a type byte,
-** a length and the bytes (integers and reals as 8 little-endian bytes). The
-** writer feeds the values it binds, the reader what SQLite gives back: equal
-** only when every column came back as it was written, in type and in bytes,
-** into the file it was written for.
+** Every row ends with its checksum (rowsum.h: the table's name, file.id and
+** the columns, hashed by the format's function).
 **
 ** Each table's rows are summed in meta (sum.<table>: the sum mod 2^64 of
 ** mix(checksum) over its rows, which a save keeps by subtracting a deleted
@@ -87,45 +87,9 @@ enum { T_META, T_MODS, T_OBJECTS, T_TIMERS, T_SUBS, T_RNG, T_MAPS, T_TILES };
 ** other rows (the generation, the counts and those sums): a row of another
 ** save of this file, valid on its own, or a row gone with its count, no
 ** longer adds up. */
-typedef struct rowsum { uint64_t h; } rowsum;
-
-static void sum_bytes(rowsum *r, const void *p, size_t n) {
-  const unsigned char *b = p;
-  for (size_t i = 0; i < n; i++) { r->h ^= b[i]; r->h *= 0x100000001b3ull; }
+static void sum_seeds(uint64_t seeds[NTABLES], uint64_t file_id, int words) {
+  for (int t = 0; t < NTABLES; t++) seeds[t] = rowsum_seed(table_names[t], file_id, words);
 }
-static void sum_u64(rowsum *r, uint64_t v) {
-  unsigned char le[8];
-  for (int i = 0; i < 8; i++) le[i] = (unsigned char)(v >> (8 * i));
-  sum_bytes(r, le, 8);
-}
-/* Where every row of each table starts: its name and the file's id, hashed
-** once per save or open rather than once per row. */
-static void sum_seeds(uint64_t seeds[NTABLES], uint64_t file_id) {
-  for (int t = 0; t < NTABLES; t++) {
-    rowsum r = { 0xcbf29ce484222325ull };
-    sum_bytes(&r, table_names[t], strlen(table_names[t]) + 1);
-    if (file_id) sum_u64(&r, file_id);
-    seeds[t] = r.h;
-  }
-}
-static void sum_typed(rowsum *r, unsigned char type, const void *p, size_t n) {
-  sum_bytes(r, &type, 1);
-  sum_u64(r, n);
-  sum_bytes(r, p, n);
-}
-static void sum_int(rowsum *r, int64_t v) {
-  unsigned char type = SQLITE_INTEGER;
-  sum_bytes(r, &type, 1);
-  sum_u64(r, (uint64_t)v);
-}
-static void sum_real(rowsum *r, double v) {
-  unsigned char type = SQLITE_FLOAT;
-  uint64_t bits;
-  memcpy(&bits, &v, 8);
-  sum_bytes(r, &type, 1);
-  sum_u64(r, bits);
-}
-static void sum_null(rowsum *r) { unsigned char type = SQLITE_NULL; sum_bytes(r, &type, 1); }
 static int64_t sum_value(const rowsum *r) { return (int64_t)r->h; }
 
 /* What a row's checksum adds to its table's sum: FNV-1a's bits mixed
@@ -137,28 +101,32 @@ static uint64_t sum_mix(int64_t sum) {
   return z ^ (z >> 31);
 }
 
-/* The checksum of the row the statement is on: its columns but the last. */
-static int64_t sum_row(sqlite3_stmt *s, uint64_t seed) {
-  rowsum r = { seed };
+/* The checksum of the row the statement is on: its columns but the last.
+** Each column is read once, as a value, into col (sqlite3_column_* checks
+** the statement on every call: a third of an open's SQLite calls); the
+** loader reads the row from there. */
+static int64_t sum_row(sqlite3_stmt *s, uint64_t seed, int words, sqlite3_value **col) {
+  rowsum r = { seed, words };
   int n = sqlite3_column_count(s) - 1;
   for (int c = 0; c < n; c++) {
-    switch (sqlite3_column_type(s, c)) {
-    case SQLITE_INTEGER: sum_int(&r, sqlite3_column_int64(s, c)); break;
-    case SQLITE_FLOAT: sum_real(&r, sqlite3_column_double(s, c)); break;
+    sqlite3_value *v = col[c] = sqlite3_column_value(s, c);
+    switch (sqlite3_value_type(v)) {
+    case SQLITE_INTEGER: rowsum_int(&r, sqlite3_value_int64(v)); break;
+    case SQLITE_FLOAT: rowsum_real(&r, sqlite3_value_double(v)); break;
     case SQLITE_TEXT: {
-      const unsigned char *t = sqlite3_column_text(s, c);
-      sum_typed(&r, SQLITE_TEXT, t, (size_t)sqlite3_column_bytes(s, c));
+      const unsigned char *t = sqlite3_value_text(v);
+      rowsum_typed(&r, SQLITE_TEXT, t, (size_t)sqlite3_value_bytes(v));
       break;
     }
     case SQLITE_BLOB: {
-      const void *b = sqlite3_column_blob(s, c);
-      sum_typed(&r, SQLITE_BLOB, b, (size_t)sqlite3_column_bytes(s, c));
+      const void *b = sqlite3_value_blob(v);
+      rowsum_typed(&r, SQLITE_BLOB, b, (size_t)sqlite3_value_bytes(v));
       break;
     }
-    default: sum_null(&r);
+    default: rowsum_null(&r);
     }
   }
-  return sum_value(&r);
+  return (int64_t)r.h;
 }
 
 /* Tiles: tokens is a value list of token names (index = saved id); cells holds,
@@ -257,7 +225,7 @@ static strata_status db_error(strata_error *err, sqlite3 *db, const char *what, 
 
 /* Binding a column also feeds it to the row's checksum (r). */
 static int b_blob(sqlite3_stmt *s, rowsum *r, int col, const void *p, size_t n) {
-  sum_typed(r, SQLITE_BLOB, p, n);
+  rowsum_typed(r, SQLITE_BLOB, p, n);
   return sqlite3_bind_blob(s, col, n ? p : "", (int)n, SQLITE_STATIC);
 }
 
@@ -273,25 +241,25 @@ static int b_value(sqlite3_stmt *s, rowsum *r, int col, const strata_value *v, s
 }
 
 static int b_text(sqlite3_stmt *s, rowsum *r, int col, const char *t) {
-  if (!t) { sum_null(r); return sqlite3_bind_null(s, col); }
+  if (!t) { rowsum_null(r); return sqlite3_bind_null(s, col); }
   size_t n = strlen(t);
-  sum_typed(r, SQLITE_TEXT, t, n);
+  rowsum_typed(r, SQLITE_TEXT, t, n);
   /* Static: every caller steps the statement before the string changes. */
   return sqlite3_bind_text(s, col, t, (int)n, SQLITE_STATIC);
 }
 
 static int b_int(sqlite3_stmt *s, rowsum *r, int col, int64_t v) {
-  sum_int(r, v);
+  rowsum_int(r, v);
   return sqlite3_bind_int64(s, col, v);
 }
 
 static int b_real(sqlite3_stmt *s, rowsum *r, int col, double v) {
-  sum_real(r, v);
+  rowsum_real(r, v);
   return sqlite3_bind_double(s, col, v);
 }
 
 static int b_null(sqlite3_stmt *s, rowsum *r, int col) {
-  sum_null(r);
+  rowsum_null(r);
   return sqlite3_bind_null(s, col);
 }
 
@@ -348,11 +316,11 @@ static void writer_init(writer *wr, const save_gen *gen) {
   memset(wr, 0, sizeof *wr);
   wr->next_id = 1;
   wr->gen = *gen;
-  sum_seeds(wr->seeds, gen->file_id);
+  sum_seeds(wr->seeds, gen->file_id, 1);
 }
 
 /* A row of table t: its checksum, started for this file. */
-static void row_start(const writer *wr, rowsum *r, int t) { r->h = wr->seeds[t]; }
+static void row_start(const writer *wr, rowsum *r, int t) { r->h = wr->seeds[t]; r->words = 1; }
 
 /* Binds the checksum as the row's last column, runs the insert of table t
 ** and resets it, counting the row in the table's count and sum; returns an
@@ -475,7 +443,9 @@ static int put_object(writer *wr, const strata_object *o) {
   /* No tags (nil in memory) are saved as the empty table they were before. */
   rc = o->tags.type == STRATA_VNIL ? b_blob(s, &r, 7, empty_table, sizeof empty_table)
                                    : b_value(s, &r, 7, &o->tags, &wr->buf);
-  if (!rc) rc = b_value(s, &r, 8, &o->props, &wr->buf2);
+  /* Properties still as the file held them go back as they were. */
+  if (!rc) rc = world_props_lazy(o) ? b_blob(s, &r, 8, o->props.u.str.s, o->props.u.str.len)
+                                    : b_value(s, &r, 8, &o->props, &wr->buf2);
   if (!rc) rc = step(wr, T_OBJECTS, s, &r, 9);
   else sqlite3_clear_bindings(s);
   return rc;
@@ -679,15 +649,13 @@ static int write_all(writer *wr, const strata_world *w, const strata_mod_version
   int rc = SQLITE_OK;
   for (int t = 0; t < NTABLES && !rc; t++) rc = sqlite3_exec(wr->db, table_sql[t], NULL, NULL, NULL);
   for (size_t i = 0; i < nmods && !rc; i++) rc = put_mod(wr, (int64_t)i, &mods[i]);
-  for (strata_object *o = strata_world_next_object(w, 0); o && !rc;
-       o = strata_world_next_object(w, o->uid))
+  for (strata_object *o = world_next(w, 0); o && !rc; o = world_next(w, o->uid))
     rc = put_object(wr, o);
   for (size_t i = 0; i < strata_world_timer_count(w) && !rc; i++)
     rc = put_timer(wr, strata_world_timer_at(w, i));
   for (size_t i = 0; i < strata_world_subscription_count(w) && !rc; i++)
     rc = put_sub(wr, strata_world_subscription_at(w, i));
-  for (strata_object *o = strata_world_next_object(w, 0); o && !rc;
-       o = strata_world_next_object(w, o->uid))
+  for (strata_object *o = world_next(w, 0); o && !rc; o = world_next(w, o->uid))
     if (o->tilemap) {
       rc = put_tiles(wr, o, wr->next_id);
       wr->next_id += chunk_count(o->tilemap);
@@ -728,7 +696,7 @@ static int write_changes(writer *wr, strata_world *w, const strata_mod_version *
     uint64_t uid = w->dirty.keys[i];
     if (!uid) continue;
     /* A uid names one thing, but it may be gone: its row goes from each table. */
-    const strata_object *o = strata_world_object(w, uid);
+    const strata_object *o = world_rec(w, uid); /* props maybe encoded: put_object writes them so */
     size_t ti = o ? (size_t)-1 : world_find_timer(w, uid); /* (the world's index by uid) */
     size_t si = o || ti != (size_t)-1 ? (size_t)-1 : find_sub(w, uid);
     rc = delete_rows(wr, T_OBJECTS, (int64_t)uid, 0);
@@ -746,7 +714,7 @@ static int write_changes(writer *wr, strata_world *w, const strata_mod_version *
   for (size_t i = 0; i < w->maps.cap && !rc; i++) {
     uint64_t uid = w->maps.keys[i];
     if (!uid) continue;
-    const strata_object *o = strata_world_object(w, uid);
+    const strata_object *o = world_rec(w, uid);
     const strata_tilemap *m = o ? o->tilemap : NULL;
     if (m) maps++, chunks += chunk_count(m);
     uint64_t saved = m ? ((const object_rec *)o)->saved_map_rev : 0;
@@ -1020,12 +988,18 @@ static strata_status save_changes(strata_world *w, const char *path, const strat
       (rc = put_gen(&wr)) != SQLITE_OK) /* first: see check_beside */
     goto fail;
   /* The counts and sums the file holds, which the rows written keep up to
-  ** date. A file without sums (from before saves were tied) is saved whole. */
-  if ((rc = sqlite3_prepare_v2(db, "SELECT key, value FROM meta WHERE key GLOB 'rows.*' OR key GLOB 'sum.*'", -1,
-                               &s, NULL)))
+  ** date. A file without sums (from before saves were tied) is saved whole.
+  ** A file of an older format is saved whole too (its rows use its hash). */
+  if ((rc = sqlite3_prepare_v2(db, "SELECT key, value FROM meta WHERE key GLOB 'rows.*' OR key GLOB 'sum.*'"
+                               " OR key = 'version'", -1, &s, NULL)))
     goto fail;
+  int current = 0;
   while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
     const char *k = (const char *)sqlite3_column_text(s, 0);
+    if (k && !strcmp(k, "version")) {
+      current = sqlite3_column_int64(s, 1) == SAVE_VERSION;
+      continue;
+    }
     int sum = k && k[0] == 's';
     for (int t = 1; t < NTABLES && k; t++)
       if (!strcmp(k + (sum ? 4 : 5), table_names[t])) {
@@ -1037,7 +1011,7 @@ static strata_status save_changes(strata_world *w, const char *path, const strat
   sqlite3_finalize(s);
   s = NULL;
   if (rc != SQLITE_DONE) goto fail;
-  if (have != ((1 << NTABLES) - 2) * ((1 << NTABLES) + 1)) mismatch = 1;
+  if (have != ((1 << NTABLES) - 2) * ((1 << NTABLES) + 1) || !current) mismatch = 1;
   else if ((rc = write_changes(&wr, w, mods, nmods, &mismatch)) != SQLITE_OK) goto fail;
   if (mismatch) {
     /* Not the file the record describes: write everything instead. */
@@ -1087,7 +1061,7 @@ static int is_world_file(const strata_world *w, const char *path) {
 /* The file now holds every map as it is. */
 static void record_maps(strata_world *w) {
   for (size_t i = 0; i < w->maps.cap; i++) {
-    strata_object *o = w->maps.keys[i] ? strata_world_object(w, w->maps.keys[i]) : NULL;
+    strata_object *o = w->maps.keys[i] ? world_rec(w, w->maps.keys[i]) : NULL;
     if (!o || !o->tilemap) continue;
     rec_of(o)->saved_map_id = o->tilemap->id;
     rec_of(o)->saved_map_rev = o->tilemap->revision;
@@ -1099,8 +1073,17 @@ static void record_maps(strata_world *w) {
 static void reset_after_full(strata_world *w) {
   world_dirty_reset(w);
   uidset_clear(&w->maps);
-  for (strata_object *o = strata_world_next_object(w, 0); o; o = strata_world_next_object(w, o->uid))
+  for (strata_object *o = world_next(w, 0); o; o = world_next(w, o->uid))
     if (o->tilemap) world_mark_map(w, o->uid); /* a failure sets dirty_all: the next save is full */
+  record_maps(w);
+}
+
+/* After an open: the set of map owners is the maps read_all read (found
+** without a walk over every object); nothing is dirty. */
+static void reset_after_open(strata_world *w) {
+  int lost = w->dirty_all; /* a map owner read_all could not record */
+  world_dirty_reset(w);
+  w->dirty_all = lost;
   record_maps(w);
 }
 
@@ -1226,19 +1209,22 @@ static strata_status corrupt(strata_error *err, const strata_error *e, const cha
   return strata_error_set(err, STRATA_EPARSE, "corrupt save: %s of #%lld: %s", what, uid, e->message);
 }
 
-static int is_empty_table(sqlite3_stmt *s, int col) {
-  return sqlite3_column_type(s, col) == SQLITE_BLOB && sqlite3_column_bytes(s, col) == 2 &&
-         !memcmp(sqlite3_column_blob(s, col), empty_table, 2);
+static int is_empty_table(sqlite3_value *v) {
+  return sqlite3_value_type(v) == SQLITE_BLOB && sqlite3_value_bytes(v) == 2 &&
+         !memcmp(sqlite3_value_blob(v), empty_table, 2);
 }
 
-static strata_status col_value(sqlite3_stmt *s, int col, strata_value *out, const char *what,
-                               long long uid, strata_error *err) {
-  const void *b = sqlite3_column_blob(s, col);
-  int n = sqlite3_column_bytes(s, col);
+/* A column (v), an encoded value, into *out; with w (an object's
+** properties), kept encoded when it can be (world_props.c). */
+static strata_status col_value(sqlite3_value *v, strata_value *out, const char *what,
+                               long long uid, strata_world *w, strata_error *err) {
+  const void *b = sqlite3_value_blob(v);
+  int n = sqlite3_value_bytes(v);
   strata_error e;
   e.message[0] = '\0'; /* not strata_error_clear: a memset of the whole error per column was 1 % of an open */
   if (!b) return strata_error_set(err, STRATA_EPARSE, "corrupt save: %s of #%lld: missing", what, uid);
-  if ((e.status = strata_value_decode(out, b, (size_t)n, &e)) != STRATA_OK) return corrupt(err, &e, what, uid);
+  e.status = w ? world_props_load(w, out, b, (size_t)n, &e) : strata_value_decode(out, b, (size_t)n, &e);
+  if (e.status != STRATA_OK) return corrupt(err, &e, what, uid);
   return STRATA_OK;
 }
 
@@ -1249,6 +1235,8 @@ typedef struct save_tie {
   uint64_t file_id;
   uint64_t seeds[NTABLES]; /* sum_seeds of file_id */
   uint64_t sums[NTABLES];
+  int words;               /* the format's hash (rowsum.h): format 4's, or 3's */
+  sqlite3_value *col[16];  /* the row last checked, its columns (row_ok) */
 } save_tie;
 
 static strata_status read_error(strata_error *err, sqlite3 *db, const char *table, int rc);
@@ -1266,7 +1254,7 @@ static strata_status read_cells(strata_tilemap *m, sqlite3_stmt *s, int nc, chun
     return strata_error_set(err, STRATA_EPARSE, "corrupt save: tiles of #%lld: %lld cells in %d bytes",
                             uid, (long long)ncells, sqlite3_column_bytes(s, nc + 1));
   strata_value names;
-  strata_status st = col_value(s, nc, &names, "tile tokens", uid, err);
+  strata_status st = col_value(sqlite3_column_value(s, nc), &names, "tile tokens", uid, NULL, err);
   if (st) return st;
   if (names.type != STRATA_VTABLE) {
     strata_value_clear(&names);
@@ -1404,10 +1392,11 @@ static int sum_holds(uint64_t got, uint64_t want) {
 ** contents; the stored one goes into its table's sum. */
 static int row_ok(save_tie *tie, sqlite3_stmt *s, int table) {
   int last = sqlite3_column_count(s) - 1;
-  if (sqlite3_column_type(s, last) != SQLITE_INTEGER) return 0;
-  int64_t want = sqlite3_column_int64(s, last);
+  sqlite3_value *sum = tie->col[last] = sqlite3_column_value(s, last);
+  if (sqlite3_value_type(sum) != SQLITE_INTEGER) return 0;
+  int64_t want = sqlite3_value_int64(sum);
   tie->sums[table] += sum_mix(want);
-  return sum_holds((uint64_t)sum_row(s, tie->seeds[table]), (uint64_t)want);
+  return sum_holds((uint64_t)sum_row(s, tie->seeds[table], tie->words, tie->col), (uint64_t)want);
 }
 
 static strata_status bad_row(strata_error *err, int table, long long key) {
@@ -1431,13 +1420,16 @@ static strata_status refused_row(strata_error *err, strata_status st, int table,
 }
 
 /* Whether the file's rows are tied to it (meta holds sum.meta), and then its
-** file.id, which their checksums cover: known before the first row is read. */
+** file.id, which their checksums cover, and its format, whose hash they
+** use: known before the first row is read. (A version row changed to another
+** format's makes meta's rows fail their checksums.) */
 static strata_status read_tie(sqlite3 *db, save_tie *tie, strata_error *err) {
   sqlite3_stmt *s = NULL;
   strata_status st = STRATA_OK;
   memset(tie, 0, sizeof *tie);
   if (sqlite3_prepare_v2(db, "SELECT (SELECT value FROM meta WHERE key = 'file.id'),"
-                         " EXISTS (SELECT 1 FROM meta WHERE key = 'sum.meta')", -1, &s, NULL) != SQLITE_OK)
+                         " EXISTS (SELECT 1 FROM meta WHERE key = 'sum.meta'),"
+                         " (SELECT value FROM meta WHERE key = 'version')", -1, &s, NULL) != SQLITE_OK)
     return strata_error_set(err, STRATA_EPARSE, "not a strata world save: %s", sqlite3_errmsg(db));
   int rc = sqlite3_step(s);
   if (rc != SQLITE_ROW)
@@ -1445,8 +1437,9 @@ static strata_status read_tie(sqlite3 *db, save_tie *tie, strata_error *err) {
   else if (sqlite3_column_int(s, 1) &&
            !parse_hex16((const char *)sqlite3_column_text(s, 0), (size_t)sqlite3_column_bytes(s, 0), &tie->file_id))
     st = strata_error_set(err, STRATA_EPARSE, "not a strata world save (meta table incomplete or unknown)");
+  if (rc == SQLITE_ROW) tie->words = sqlite3_column_int64(s, 2) != 3;
   sqlite3_finalize(s);
-  sum_seeds(tie->seeds, tie->file_id);
+  sum_seeds(tie->seeds, tie->file_id, tie->words);
   return st;
 }
 
@@ -1481,9 +1474,9 @@ static strata_status check_schema(sqlite3 *db, strata_error *err) {
 ** before 0.2 wrote. */
 static strata_status unsupported(strata_error *err, long long v) {
   if (v == 2)
-    return strata_error_set(err, STRATA_EPARSE, "save format 2 was made by strata < 0.2 (this build reads format %d)",
-                            SAVE_VERSION);
-  return strata_error_set(err, STRATA_EPARSE, "save schema version %lld is not supported (this build reads %d)",
+    return strata_error_set(err, STRATA_EPARSE, "save format 2 was made by strata < 0.2 (this build reads formats "
+                            "3 and %d)", SAVE_VERSION);
+  return strata_error_set(err, STRATA_EPARSE, "save schema version %lld is not supported (this build reads 3 and %d)",
                           v, SAVE_VERSION);
 }
 
@@ -1516,7 +1509,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     if (meta_is_table &&
         sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'version'", -1, &v, NULL) == SQLITE_OK &&
         sqlite3_step(v) == SQLITE_ROW && sqlite3_column_type(v, 0) == SQLITE_INTEGER &&
-        sqlite3_column_int64(v, 0) != SAVE_VERSION)
+        !version_read(sqlite3_column_int64(v, 0)))
       st = unsupported(err, (long long)sqlite3_column_int64(v, 0));
     sqlite3_finalize(v);
     return st;
@@ -1544,7 +1537,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     const char *k = (const char *)sqlite3_column_text(s, 0);
     /* A newer save says so, whatever its rows hold. */
     if (k && !strcmp(k, "version") && sqlite3_column_type(s, 1) == SQLITE_INTEGER &&
-        sqlite3_column_int64(s, 1) != SAVE_VERSION) {
+        !version_read(sqlite3_column_int64(s, 1))) {
       st = unsupported(err, (long long)sqlite3_column_int64(s, 1));
       goto fail;
     }
@@ -1556,7 +1549,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
       bit = 1;
     } else if (!strcmp(k, "version")) {
       if (sqlite3_column_type(s, 1) != SQLITE_INTEGER) break;
-      if (sqlite3_column_int64(s, 1) != SAVE_VERSION) break;
+      if (!version_read(sqlite3_column_int64(s, 1))) break;
       bit = 2;
     } else if (!strcmp(k, "seed")) {
       const char *v = (const char *)sqlite3_column_text(s, 1);
@@ -1664,20 +1657,22 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     strata_object o;
     memset(&o, 0, sizeof o);
     o.uid = (uint64_t)uid;
+    sqlite3_value **c = tie.col; /* the row as row_ok read it */
     /* read, not taken: the world keeps one copy of each name */
-    o.kind = (char *)sqlite3_column_text(s, 1);
-    o.archetype = (char *)sqlite3_column_text(s, 2);
-    if (sqlite3_column_type(s, 3) != SQLITE_NULL) {
+    o.kind = (char *)sqlite3_value_text(c[1]);
+    o.archetype = (char *)sqlite3_value_text(c[2]);
+    if (sqlite3_value_type(c[3]) != SQLITE_NULL) {
       o.has_pos = 1;
-      o.map = (uint64_t)sqlite3_column_int64(s, 3);
-      o.x = sqlite3_column_int64(s, 4);
-      o.y = sqlite3_column_int64(s, 5);
+      o.map = (uint64_t)sqlite3_value_int64(c[3]);
+      o.x = sqlite3_value_int64(c[4]);
+      o.y = sqlite3_value_int64(c[5]);
     }
     if (!o.kind) st = strata_error_set(err, STRATA_EPARSE, "corrupt save: object #%lld has no kind", uid);
     /* An object without tags holds none (nil): its empty table is not decoded. */
-    if (!st && !is_empty_table(s, 6)) st = col_value(s, 6, &o.tags, "tags", uid, err);
-    if (!st) st = col_value(s, 7, &o.props, "properties", uid, err);
-    if (!st && ((o.tags.type != STRATA_VTABLE && o.tags.type != STRATA_VNIL) || o.props.type != STRATA_VTABLE))
+    if (!st && !is_empty_table(c[6])) st = col_value(c[6], &o.tags, "tags", uid, NULL, err);
+    if (!st) st = col_value(c[7], &o.props, "properties", uid, w, err);
+    if (!st && ((o.tags.type != STRATA_VTABLE && o.tags.type != STRATA_VNIL) ||
+                (o.props.type != STRATA_VTABLE && !world_props_lazy(&o))))
       st = strata_error_set(err, STRATA_EPARSE, "corrupt save: object #%lld tags/properties are not tables", uid);
     if (!st && (st = strata_world_restore_object(w, &o, err))) st = refused_row(err, st, T_OBJECTS, uid);
     if (st) {
@@ -1697,7 +1692,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     t.due = sqlite3_column_double(s, 1);
     t.every = sqlite3_column_double(s, 2);
     st = col_dup(s, 3, &t.handler, err);
-    if (!st) st = col_value(s, 4, &t.args, "timer args", uid, err);
+    if (!st) st = col_value(tie.col[4], &t.args, "timer args", uid, NULL, err);
     if (!st && (st = strata_world_restore_timer(w, &t, err))) st = refused_row(err, st, T_TIMERS, uid);
     if (st) { strata_timer_clear(&t); goto fail; }
   }
@@ -1713,7 +1708,7 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     u.priority = sqlite3_column_int64(s, 5);
     st = col_dup(s, 2, &u.event, err);
     if (!st) st = col_dup(s, 3, &u.handler, err);
-    if (!st) st = col_value(s, 4, &u.args, "subscription args", uid, err);
+    if (!st) st = col_value(tie.col[4], &u.args, "subscription args", uid, NULL, err);
     if (!st && (st = strata_world_restore_subscription(w, &u, err))) st = refused_row(err, st, T_SUBS, uid);
     if (st) {
       strata_free(u.event); strata_free(u.handler); strata_value_clear(&u.args);
@@ -1752,6 +1747,8 @@ static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_versio
     long long uid = sqlite3_column_int64(s, 0);
     CHECK_ROW(T_MAPS, uid);
     if ((st = read_map_v3(w, &tie, s, chunks, &cells_left, &got_rows[T_TILES], err))) goto fail;
+    /* the map owners, for reset_after_open; one not recorded makes the next save whole */
+    if (!uidset_add(&w->maps, (uint64_t)uid)) w->dirty_all = 1;
   }
   if (st) goto fail;
 #undef PREP
@@ -1839,6 +1836,6 @@ strata_status strata_world_open(const char *path, strata_world **out, strata_mod
   if (st) return strata_error_set(err, st, "cannot open '%s': %s", path, e.message);
   remember_file(*out, path);
   (*out)->file.gen = gen;
-  reset_after_full(*out);
+  reset_after_open(*out);
   return STRATA_OK;
 }

@@ -1,6 +1,7 @@
 /* value.c - the serializable value tree: copy, equality, tables, encoding. */
 #include "strata/value.h"
 #include "strata/alloc.h"
+#include "value_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -38,13 +39,55 @@ strata_status strata_value_string(strata_value *out, const char *s, size_t len, 
 ** three (an opened world's object has a table of a few properties). It
 ** moves them out when it outgrows them (strata_vtable_set), leaving that
 ** room unused until the table is freed (strata_value_size no longer counts
-** it: a table decoded and then grown is rare). */
-static strata_value *inline_keys(const strata_vtable *t) { return (strata_value *)(t + 1); }
+** it: a table decoded and then grown is rare). A table decoded or copied
+** holds its string keys' bytes there too, after the arrays (`text` bytes):
+** a key inside the block is not freed alone. Keys never leave their table
+** (readers only read them), so such a key lives as long as the block. */
+typedef struct table_block {
+  strata_vtable t;
+  size_t bytes;            /* the whole block */
+} table_block;
+
+static strata_value *inline_keys(const strata_vtable *t) {
+  return (strata_value *)((const table_block *)t + 1);
+}
 static int arrays_inline(const strata_vtable *t) { return t->keys == inline_keys(t); }
 
-static strata_status table_sized(strata_value *out, size_t n, strata_error *err) {
-  strata_vtable *t = strata_calloc(1, sizeof *t + 2 * n * sizeof(strata_value));
-  if (!t) return nomem(err);
+static int key_in_block(const strata_vtable *t, const strata_value *k) {
+  const char *b = (const char *)t;
+  return k->type == STRATA_VSTRING && k->u.str.s > b && k->u.str.s < b + ((const table_block *)t)->bytes;
+}
+static void key_clear(const strata_vtable *t, strata_value *k) {
+  if (key_in_block(t, k)) *k = strata_value_nil();
+  else strata_value_clear(k);
+}
+
+/* Where a table made by table_sized(n, text) keeps its keys' bytes. */
+typedef struct key_room { char *at, *end; } key_room;
+
+static key_room block_room(strata_vtable *t, size_t n) {
+  key_room r = { (char *)(inline_keys(t) + 2 * n), (char *)t + ((table_block *)t)->bytes };
+  return r;
+}
+/* Makes *k the string s (len bytes) in the block's room; 0 when it does not fit. */
+static int key_place(key_room *room, strata_value *k, const char *s, size_t len) {
+  if ((size_t)(room->end - room->at) <= len) return 0;
+  memcpy(room->at, s, len);
+  room->at[len] = '\0';
+  *k = strata_value_nil();
+  k->type = STRATA_VSTRING;
+  k->u.str.s = room->at;
+  k->u.str.len = len;
+  room->at += len + 1;
+  return 1;
+}
+
+static strata_status table_sized(strata_value *out, size_t n, size_t text, strata_error *err) {
+  size_t bytes = sizeof(table_block) + 2 * n * sizeof(strata_value) + text;
+  table_block *b = strata_calloc(1, bytes);
+  if (!b) return nomem(err);
+  strata_vtable *t = &b->t;
+  b->bytes = bytes;
   if (n) {
     t->keys = inline_keys(t);
     t->vals = t->keys + n;
@@ -56,7 +99,7 @@ static strata_status table_sized(strata_value *out, size_t n, strata_error *err)
   return STRATA_OK;
 }
 
-strata_status strata_value_table(strata_value *out, strata_error *err) { return table_sized(out, 0, err); }
+strata_status strata_value_table(strata_value *out, strata_error *err) { return table_sized(out, 0, 0, err); }
 
 void strata_value_clear(strata_value *v) {
   if (!v) return;
@@ -65,7 +108,7 @@ void strata_value_clear(strata_value *v) {
   } else if (v->type == STRATA_VTABLE) {
     strata_vtable *t = v->u.t;
     for (size_t i = 0; i < t->n; i++) {
-      strata_value_clear(&t->keys[i]);
+      key_clear(t, &t->keys[i]);
       strata_value_clear(&t->vals[i]);
     }
     if (!arrays_inline(t)) {
@@ -83,13 +126,20 @@ strata_status strata_value_copy(strata_value *dst, const strata_value *src, stra
   if (src->type != STRATA_VTABLE) { *dst = *src; return STRATA_OK; }
   strata_value out;
   const strata_vtable *s = src->u.t;
-  if (table_sized(&out, s->n, err)) return err ? err->status : STRATA_ENOMEM;
+  size_t text = 0;
+  for (size_t i = 0; i < s->n; i++)
+    if (s->keys[i].type == STRATA_VSTRING) text += s->keys[i].u.str.len + 1;
+  if (table_sized(&out, s->n, text, err)) return err ? err->status : STRATA_ENOMEM;
   strata_vtable *t = out.u.t;
+  key_room room = block_room(t, s->n);
   for (size_t i = 0; i < s->n; i++) {
-    strata_status st = strata_value_copy(&t->keys[i], &s->keys[i], err);
+    const strata_value *k = &s->keys[i];
+    strata_status st = STRATA_OK;
+    if (k->type != STRATA_VSTRING || !key_place(&room, &t->keys[i], k->u.str.s, k->u.str.len))
+      st = strata_value_copy(&t->keys[i], k, err);
     if (st == STRATA_OK) {
       st = strata_value_copy(&t->vals[i], &s->vals[i], err);
-      if (st) strata_value_clear(&t->keys[i]);
+      if (st) key_clear(t, &t->keys[i]);
     }
     if (st) { strata_value_clear(&out); return st; }
     t->n++;
@@ -248,7 +298,7 @@ strata_status strata_vtable_set(strata_vtable *t, const strata_value *key, strat
         index_remove(t, i);
         if (i != last) t->slots[slot_of(t, last)] = i + 1;
       }
-      strata_value_clear(&t->keys[i]);
+      key_clear(t, &t->keys[i]);
       t->keys[i] = t->keys[last];
       t->vals[i] = t->vals[last];
       t->n--;
@@ -402,7 +452,7 @@ static strata_status bad(reader *r, const char *what) {
   return strata_error_set(r->err, STRATA_EPARSE, "malformed value: %s", what);
 }
 
-static strata_status get_varint(reader *r, uint64_t *out) {
+static strata_status get_varint_long(reader *r, uint64_t *out) {
   uint64_t v = 0;
   for (int shift = 0; shift < 64; shift += 7) {
     if (r->p >= r->end) return bad(r, "truncated integer");
@@ -411,6 +461,15 @@ static strata_status get_varint(reader *r, uint64_t *out) {
     if (!(c & 0x80)) { *out = v; return STRATA_OK; }
   }
   return bad(r, "integer too long");
+}
+
+/* A varint; one byte (most lengths, counts and small integers) inline. */
+static inline strata_status get_varint(reader *r, uint64_t *out) {
+  if (r->p < r->end && !(*r->p & 0x80)) {
+    *out = *r->p++;
+    return STRATA_OK;
+  }
+  return get_varint_long(r, out);
 }
 
 /* Orders keys: integers before strings, integers by value, strings by bytes. */
@@ -442,6 +501,69 @@ static int has_duplicate_key(const strata_vtable *t) {
   for (size_t i = 1; i < t->n && !dup; i++) dup = key_cmp(&order[i - 1], &order[i]) == 0;
   strata_free(order);
   return dup;
+}
+
+/* Steps over one encoded value, checking only its bounds (for key_text). */
+static int skip(reader *r, int depth) {
+  uint64_t n = 0;
+  if (depth > STRATA_VALUE_MAX_DEPTH || r->p >= r->end) return 0;
+  switch (*r->p++) {
+  case 0: case 1: case 2: return 1;
+  case 3: case 7: return get_varint(r, &n) == STRATA_OK;
+  case 4:
+    if (r->end - r->p < 8) return 0;
+    r->p += 8;
+    return 1;
+  case 5:
+    if (get_varint(r, &n) || (uint64_t)(r->end - r->p) < n) return 0;
+    r->p += n;
+    return 1;
+  case 6:
+    if (get_varint(r, &n) || n > (uint64_t)(r->end - r->p) / 2) return 0;
+    for (uint64_t i = 0; i < 2 * n; i++)
+      if (!skip(r, depth + 1)) return 0;
+    return 1;
+  default: return 0;
+  }
+}
+
+/* The bytes the string keys of a table of n pairs at r take (each with its
+** NUL), read ahead on a copy of r that reports nothing: as far as the data
+** is well formed (decode then says what is not). */
+static size_t key_text(reader r, uint64_t n, int depth) {
+  size_t text = 0;
+  uint64_t len = 0;
+  r.err = NULL;
+  for (uint64_t i = 0; i < n; i++) {
+    if (r.p < r.end && *r.p == 5) {
+      r.p++;
+      if (get_varint(&r, &len) || (uint64_t)(r.end - r.p) < len) break;
+      text += (size_t)len + 1;
+      r.p += len;
+    } else if (!skip(&r, depth + 1)) {
+      break;
+    }
+    if (!skip(&r, depth + 1)) break;
+  }
+  return text;
+}
+
+static strata_status decode(reader *r, strata_value *out, int depth);
+
+/* A table's key, a string going into the table's room while it fits. */
+static strata_status decode_key(reader *r, strata_value *k, int depth, key_room *room) {
+  const unsigned char *at = r->p;
+  uint64_t len = 0;
+  if (r->p < r->end && *r->p == 5) {
+    r->p++;
+    if (get_varint(r, &len) == STRATA_OK && (uint64_t)(r->end - r->p) >= len &&
+        key_place(room, k, (const char *)r->p, (size_t)len)) {
+      r->p += len;
+      return STRATA_OK;
+    }
+    r->p = at; /* decoded as any string, which says what is wrong */
+  }
+  return decode(r, k, depth);
 }
 
 static strata_status decode(reader *r, strata_value *out, int depth) {
@@ -479,20 +601,21 @@ static strata_status decode(reader *r, strata_value *out, int depth) {
     /* Each pair takes at least two bytes: a count beyond that is a lie. */
     if (n > (uint64_t)(r->end - r->p) / 2) return bad(r, "table count exceeds data");
     strata_value t;
-    if ((st = table_sized(&t, (size_t)n, r->err))) return st;
+    if ((st = table_sized(&t, (size_t)n, key_text(*r, n, depth), r->err))) return st;
     /* The pairs go straight into the arrays, and duplicates are found by
     ** sorting afterwards: a table of n entries decodes in O(n log n), where
     ** a lookup per entry would make a large table in a save cost O(n^2). */
     strata_vtable *tt = t.u.t;
+    key_room room = block_room(tt, (size_t)n);
     for (uint64_t i = 0; i < n; i++) {
       strata_value k, v;
-      if ((st = decode(r, &k, depth + 1))) { strata_value_clear(&t); return st; }
+      if ((st = decode_key(r, &k, depth + 1, &room))) { strata_value_clear(&t); return st; }
       if (k.type != STRATA_VSTRING && k.type != STRATA_VINT) {
         strata_value_clear(&k);
         strata_value_clear(&t);
         return bad(r, "table key is not a string or integer");
       }
-      if ((st = decode(r, &v, depth + 1))) { strata_value_clear(&k); strata_value_clear(&t); return st; }
+      if ((st = decode(r, &v, depth + 1))) { key_clear(tt, &k); strata_value_clear(&t); return st; }
       tt->keys[tt->n] = k;
       tt->vals[tt->n] = v;
       tt->n++;
@@ -513,6 +636,46 @@ static strata_status decode(reader *r, strata_value *out, int depth) {
   default:
     return bad(r, "unknown tag");
   }
+}
+
+/* ---- checking without decoding (value_internal.h) ----
+** What decode accepts, by the same reads: a key is a string or an integer,
+** a value is never nil, no key twice (integers compared by their varint,
+** which zigzag maps one to one), nesting within the limit. */
+typedef struct small_key { int is_int; uint64_t i; const unsigned char *s; uint64_t len; } small_key;
+
+static int check_small(reader *r, int depth, int table_only) {
+  uint64_t n = 0;
+  if (depth > STRATA_VALUE_MAX_DEPTH || r->p >= r->end) return 0;
+  unsigned char tag = *r->p;
+  if (table_only && tag != 6) return 0;
+  if (tag != 6) return skip(r, depth) && tag != 0;
+  r->p++;
+  if (get_varint(r, &n) || n > (uint64_t)(r->end - r->p) / 2 || n > STRATA_VTABLE_INDEX_MIN) return 0;
+  if (n && depth + 1 > STRATA_VALUE_MAX_DEPTH) return 0; /* decode refuses its keys */
+  small_key keys[STRATA_VTABLE_INDEX_MIN];
+  for (uint64_t i = 0; i < n; i++) {
+    small_key *k = &keys[i];
+    if (r->p >= r->end || (*r->p != 3 && *r->p != 5)) return 0;
+    k->is_int = *r->p++ == 3;
+    if (get_varint(r, k->is_int ? &k->i : &k->len)) return 0;
+    if (!k->is_int) {
+      if ((uint64_t)(r->end - r->p) < k->len) return 0;
+      k->s = r->p;
+      r->p += k->len;
+    }
+    for (uint64_t j = 0; j < i; j++)
+      if (keys[j].is_int == k->is_int &&
+          (k->is_int ? keys[j].i == k->i : keys[j].len == k->len && !memcmp(keys[j].s, k->s, (size_t)k->len)))
+        return 0;
+    if (!check_small(r, depth + 1, 0)) return 0;
+  }
+  return 1;
+}
+
+int value_check_small(const unsigned char *p, size_t n) {
+  reader r = { p, p + n, NULL };
+  return check_small(&r, 0, 1) && r.p == r.end;
 }
 
 strata_status strata_value_decode(strata_value *out, const unsigned char *data, size_t len,

@@ -102,6 +102,7 @@ void strata_world_free(strata_world *w) {
   }
   strata_free(w->pages);
   strata_free(w->page_hash);
+  world_props_free(w); /* after the objects and the journal, whose props may point into it */
   strata_free(w->kinds);
   for (size_t i = 0; i < w->names_cap; i++) strata_free(w->names[i]);
   strata_free(w->names);
@@ -205,8 +206,11 @@ static strata_object **make_slot(strata_world *w, uint64_t uid) {
 /* ---- the index by kind ---- */
 
 static struct kind_entry *find_kind(const strata_world *w, const char *kind) {
+  /* By the world's copy first (an object's kind is one): no strcmp per other kind */
   for (size_t i = 0; i < w->nkinds; i++)
-    if (w->kinds[i].kind == kind || strcmp(w->kinds[i].kind, kind) == 0) return &w->kinds[i];
+    if (w->kinds[i].kind == kind) return &w->kinds[i];
+  for (size_t i = 0; i < w->nkinds; i++)
+    if (strcmp(w->kinds[i].kind, kind) == 0) return &w->kinds[i];
   return NULL;
 }
 
@@ -240,7 +244,7 @@ uint64_t strata_world_first_of_kind(const strata_world *cw, const char *kind) {
   strata_world *w = (strata_world *)cw; /* first is a cache, not state */
   struct kind_entry *e = kind ? find_kind(w, kind) : NULL;
   if (!e || !e->count) return 0;
-  for (strata_object *o = strata_world_next_object(w, 0); !e->first && o; o = strata_world_next_object(w, o->uid))
+  for (strata_object *o = world_next(w, 0); !e->first && o; o = world_next(w, o->uid))
     if (strcmp(o->kind, kind) == 0) e->first = o->uid;
   return e->first;
 }
@@ -340,12 +344,15 @@ strata_status strata_world_restore_object(strata_world *w, strata_object *o, str
   return STRATA_OK;
 }
 
-strata_object *strata_world_object(const strata_world *w, uint64_t uid) {
-  strata_object **slot = world_slot(w, uid);
-  return slot ? *slot : NULL;
+/* What readers get: o with its props decoded; NULL when that ran out of
+** memory (the object is left as it was, to be decoded by a later read). */
+static strata_object *readable(strata_object *o) {
+  return o && world_props_ready(o, NULL) ? NULL : o;
 }
 
-strata_object *strata_world_next_object(const strata_world *w, uint64_t after) {
+strata_object *strata_world_object(const strata_world *w, uint64_t uid) { return readable(world_rec(w, uid)); }
+
+strata_object *world_next(const strata_world *w, uint64_t after) {
   if (after == UINT64_MAX) return NULL;
   uint64_t from = after + 1;
   for (size_t k = page_index(w, from >> WORLD_PAGE_BITS); k < w->npages; k++) {
@@ -356,6 +363,10 @@ strata_object *strata_world_next_object(const strata_world *w, uint64_t after) {
         if (p->slot[j]) return p->slot[j];
   }
   return NULL;
+}
+
+strata_object *strata_world_next_object(const strata_world *w, uint64_t after) {
+  return readable(world_next(w, after));
 }
 
 static strata_status no_object(strata_error *err, uint64_t uid) {
@@ -375,7 +386,7 @@ size_t world_take_subs(strata_world *w, uint64_t uid, strata_subscription *into)
 }
 
 strata_status strata_world_delete(strata_world *w, uint64_t uid, strata_error *err) {
-  strata_object *o = strata_world_object(w, uid);
+  strata_object *o = world_rec(w, uid);
   if (!o) return no_object(err, uid);
   world_mark(w, uid);
   for (size_t i = 0; i < w->nsubs; i++)
@@ -392,7 +403,7 @@ strata_status strata_world_delete(strata_world *w, uint64_t uid, strata_error *e
 
 strata_status strata_object_set_archetype(strata_world *w, uint64_t uid, const char *archetype,
                                           strata_error *err) {
-  strata_object *o = strata_world_object(w, uid);
+  strata_object *o = world_rec(w, uid);
   if (!o) return no_object(err, uid);
   world_mark(w, uid);
   strata_status st;
@@ -405,7 +416,7 @@ strata_status strata_object_set_archetype(strata_world *w, uint64_t uid, const c
 
 strata_status strata_object_set_position(strata_world *w, uint64_t uid, uint64_t map, int64_t x,
                                          int64_t y, strata_error *err) {
-  strata_object *o = strata_world_object(w, uid);
+  strata_object *o = world_rec(w, uid);
   if (!o) return no_object(err, uid);
   world_mark(w, uid);
   strata_status st;
@@ -444,10 +455,11 @@ const strata_value *strata_object_get(const strata_world *w, uint64_t uid,
 
 strata_status strata_object_set(strata_world *w, uint64_t uid, const strata_value *path, size_t n,
                                 strata_value *val, strata_error *err) {
-  strata_object *o = strata_world_object(w, uid);
+  strata_object *o = world_rec(w, uid);
   if (!o) return no_object(err, uid);
   /* path and value together: a value set deep in a deep table saves, and opens */
   strata_status st = strata_value_check_depth(val, n, err);
+  if (!st) st = world_props_ready(o, err);
   if (st) return st;
   world_mark(w, uid);
   if (w->depth && (st = n ? txn_set_path(w, rec_of(o), path, n, val, err)
@@ -472,7 +484,7 @@ strata_status strata_object_set(strata_world *w, uint64_t uid, const strata_valu
 
 strata_status strata_world_attach_tilemap(strata_world *w, uint64_t uid, strata_tilemap *m,
                                           strata_error *err) {
-  strata_object *o = strata_world_object(w, uid);
+  strata_object *o = world_rec(w, uid);
   if (!o) return no_object(err, uid);
   if (!m) return strata_error_set(err, STRATA_EARG, "no tile map given");
   if (o->tilemap == m) return STRATA_OK;
@@ -486,7 +498,7 @@ strata_status strata_world_attach_tilemap(strata_world *w, uint64_t uid, strata_
 
 strata_status strata_object_set_tag(strata_world *w, uint64_t uid, const char *tag, size_t len,
                                     int on, strata_error *err) {
-  strata_object *o = strata_world_object(w, uid);
+  strata_object *o = world_rec(w, uid);
   if (!o) return no_object(err, uid);
   world_mark(w, uid);
   if (!tag || len == 0) return strata_error_set(err, STRATA_EARG, "a tag must be a non-empty string");
@@ -505,7 +517,7 @@ strata_status strata_object_set_tag(strata_world *w, uint64_t uid, const char *t
 }
 
 strata_status strata_world_touch(strata_world *w, uint64_t uid, strata_error *err) {
-  strata_object *o = strata_world_object(w, uid);
+  strata_object *o = world_rec(w, uid);
   if (!o) return no_object(err, uid);
   world_mark(w, uid);
   strata_status st = STRATA_OK;
@@ -521,14 +533,14 @@ strata_status strata_world_create_map(strata_world *w, int width, int height,
   uint64_t u;
   strata_status st = strata_world_create(w, "map", archetype, &u, err);
   if (st) { strata_tilemap_free(m); return st; }
-  strata_world_object(w, u)->tilemap = m; /* a new object: nothing to free or save */
+  world_rec(w, u)->tilemap = m; /* a new object: nothing to free or save */
   world_mark_map(w, u);
   if (uid) *uid = u;
   return STRATA_OK;
 }
 
 strata_tilemap *strata_world_tilemap(const strata_world *w, uint64_t uid) {
-  strata_object *o = strata_world_object(w, uid);
+  strata_object *o = world_rec(w, uid);
   return o ? o->tilemap : NULL;
 }
 
@@ -881,7 +893,7 @@ strata_status world_add_sub(strata_world *w, strata_subscription *s, strata_erro
 strata_status strata_world_subscribe(strata_world *w, uint64_t object, const char *event,
                                      const char *handler, const strata_value *args,
                                      int64_t priority, uint64_t *uid, strata_error *err) {
-  if (!strata_world_object(w, object)) return no_object(err, object);
+  if (!world_rec(w, object)) return no_object(err, object);
   if (!event || !*event || !handler || !*handler)
     return strata_error_set(err, STRATA_EARG, "a subscription needs an event and a handler ID");
   strata_subscription s;
@@ -905,7 +917,7 @@ strata_status strata_world_subscribe(strata_world *w, uint64_t object, const cha
 strata_status strata_world_restore_subscription(strata_world *w, strata_subscription *s,
                                                 strata_error *err) {
   if (w->depth) return not_in_savepoint(err);
-  if (!strata_world_object(w, s->object)) return no_object(err, s->object);
+  if (!world_rec(w, s->object)) return no_object(err, s->object);
   if (s->uid == 0 || !s->event || !s->handler)
     return strata_error_set(err, STRATA_EARG, "incomplete subscription");
   uint64_t uid = s->uid;

@@ -79,7 +79,9 @@ void world_bymap_add(strata_world *w, const strata_object *o) {
     w->bymap_lost = 1;
     return;
   }
-  size_t at = position(e, o->uid);
+  /* An object newer than the map's others (an open restores in uid order,
+  ** and new uids are the highest) goes last, without a search. */
+  size_t at = e->n && e->uids[e->n - 1] >= o->uid ? position(e, o->uid) : e->n;
   if (at < e->n && e->uids[at] == o->uid) return;
   memmove(e->uids + at + 1, e->uids + at, (e->n - at) * sizeof *e->uids);
   e->uids[at] = o->uid;
@@ -105,7 +107,7 @@ void world_bymap_free(strata_world *w) {
 /* Builds a lost index again from the objects: 1, or 0 when out of memory. */
 static int rebuild(strata_world *w) {
   w->bymap_lost = 0;
-  for (strata_object *o = strata_world_next_object(w, 0); o && !w->bymap_lost; o = strata_world_next_object(w, o->uid))
+  for (strata_object *o = world_next(w, 0); o && !w->bymap_lost; o = world_next(w, o->uid))
     if (o->has_pos) world_bymap_add(w, o);
   return !w->bymap_lost;
 }
@@ -114,7 +116,7 @@ uint64_t strata_world_next_on(const strata_world *cw, uint64_t map, uint64_t aft
   strata_world *w = (strata_world *)cw; /* the index is a cache, not state */
   if (after == UINT64_MAX) return 0;
   if (w->bymap_lost && !rebuild(w)) { /* out of memory: a scan, as before there was an index */
-    for (strata_object *o = strata_world_next_object(w, after); o; o = strata_world_next_object(w, o->uid))
+    for (strata_object *o = world_next(w, after); o; o = world_next(w, o->uid))
       if (o->has_pos && o->map == map) return o->uid;
     return 0;
   }

@@ -161,6 +161,13 @@ struct strata_world {
     int64_t mtime_ns;
     save_gen gen;          /* the save it held then (save.c); zeros: a file older than these */
   } file;
+  /* The bytes of properties kept encoded (world_props.c). */
+  struct props_arena {
+    unsigned char **blocks; /* every block, to free */
+    size_t n, cap;
+    unsigned char *cur;     /* the block being filled, and its bytes taken */
+    size_t used;
+  } props_arena;
   /* The PRAGMAs an incremental save runs first; NULL: a rollback journal,
   ** synchronous=FULL. Set only by spec/bench/bench_world.c to measure WAL. */
   const char *save_journal;
@@ -179,6 +186,12 @@ static inline uint64_t world_serial(const strata_world *w) {
 /* ---- world.c, for the journal ---- */
 /* The slot of uid, or NULL when its page does not exist. */
 strata_object **world_slot(const strata_world *w, uint64_t uid);
+/* The object of uid or NULL, its props as they are (maybe still encoded,
+** world_props.c): for what reads or edits its other fields. */
+static inline strata_object *world_rec(const strata_world *w, uint64_t uid) {
+  strata_object **slot = world_slot(w, uid);
+  return slot ? *slot : NULL;
+}
 /* Empties uid's slot (which holds an object). With may_free, outside
 ** savepoints, a page left empty is freed; the journal never frees one (a
 ** rollback may put objects back in it). */
@@ -215,6 +228,24 @@ size_t world_take_subs(strata_world *w, uint64_t uid, strata_subscription *into)
 void world_bymap_add(strata_world *w, const strata_object *o);
 void world_bymap_remove(strata_world *w, const strata_object *o);
 void world_bymap_free(strata_world *w);
+
+/* ---- world_props.c: properties kept encoded until first read ----
+** An object whose props are still its file's bytes (props nil, u.str the
+** bytes): readers never see one, as strata_world_object and
+** strata_world_next_object decode first; save.c writes the bytes back. */
+static inline int world_props_lazy(const strata_object *o) {
+  return o->props.type == STRATA_VNIL && o->props.u.str.s;
+}
+/* The n bytes at p (an objects row's props) into *props: kept encoded when
+** they can only decode to tables, else decoded (an error as decoding's). */
+strata_status world_props_load(strata_world *w, strata_value *props, const unsigned char *p, size_t n,
+                               strata_error *err);
+/* Decodes o's props if still encoded; ENOMEM leaves them so. */
+strata_status world_props_ready(strata_object *o, strata_error *err);
+void world_props_free(strata_world *w);
+/* As strata_world_next_object, without decoding properties (what walks
+** every object for other fields: saves, indexes). */
+strata_object *world_next(const strata_world *w, uint64_t after);
 
 /* ---- world_dirty.c: what the next save writes ----
 ** Marks never fail: a mark that cannot be recorded (out of memory) makes the

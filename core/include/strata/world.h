@@ -88,7 +88,9 @@ STRATA_API uint64_t strata_world_next_uid(const strata_world *w);
 /* ---- objects ---- */
 STRATA_API strata_status strata_world_create(strata_world *w, const char *kind, const char *archetype,
                                   uint64_t *uid, strata_error *err);
-/* The object of a uid; NULL: none. The pointer is the world's own object,
+/* The object of a uid; NULL: none (or, the first read of an opened object,
+** out of memory to decode its properties, which stay as the file held them:
+** docs/saves.md). The pointer is the world's own object,
 ** writable for the world's editors (the bindings, the loader) even from a
 ** const world: change its fields only through the strata_object_* setters
 ** below, which journal for savepoints and keep the indexes; a field written
@@ -99,8 +101,8 @@ static inline const strata_object *strata_world_get(const strata_world *w, uint6
   return strata_world_object(w, uid);
 }
 STRATA_API strata_status strata_world_delete(strata_world *w, uint64_t uid, strata_error *err);
-/* Live objects in uid order: start with uid 0, pass the last uid back. NULL at the end.
-** Writable as strata_world_object's. */
+/* Live objects in uid order: start with uid 0, pass the last uid back. NULL at the end
+** (or out of memory, as strata_world_object). Writable as strata_world_object's. */
 STRATA_API strata_object *strata_world_next_object(const strata_world *w, uint64_t after);
 STRATA_API size_t strata_world_count(const strata_world *w);
 /* The live object of that kind with the lowest uid, 0: none. Constant time
