@@ -1480,312 +1480,390 @@ static strata_status unsupported(strata_error *err, long long v) {
                           v, SAVE_VERSION);
 }
 
-static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_version **mods_out,
-                              size_t *nmods_out, save_gen *gen_out, strata_error *err) {
-  sqlite3_stmt *s = NULL;
-  strata_world *w = NULL;
-  strata_mod_version *mods = NULL;
-  size_t nmods = 0;
-  strata_status st = STRATA_OK;
-  double time = 0;
-  uint64_t next_uid = 1, seed = 0;
-  save_gen gen = { 0, 0, 0, 0 };
-  int64_t want_rows[NTABLES], got_rows[NTABLES] = { 0 };
-  uint64_t want_sums[NTABLES] = { 0 };
+/* The schema is not this build's: an older or newer save has another one,
+** and says which version it is when its meta table (a table, not a view)
+** tells; st otherwise. */
+static strata_status schema_refused(sqlite3 *db, strata_status st, strata_error *err) {
+  sqlite3_stmt *v = NULL;
+  int meta_is_table = 0;
+  if (sqlite3_prepare_v2(db, "SELECT type = 'table' FROM sqlite_schema WHERE name = 'meta'", -1, &v,
+                         NULL) == SQLITE_OK && sqlite3_step(v) == SQLITE_ROW)
+    meta_is_table = sqlite3_column_int(v, 0);
+  sqlite3_finalize(v);
+  v = NULL;
+  if (meta_is_table &&
+      sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'version'", -1, &v, NULL) == SQLITE_OK &&
+      sqlite3_step(v) == SQLITE_ROW && sqlite3_column_type(v, 0) == SQLITE_INTEGER &&
+      !version_read(sqlite3_column_int64(v, 0)))
+    st = unsupported(err, (long long)sqlite3_column_int64(v, 0));
+  sqlite3_finalize(v);
+  return st;
+}
+
+/* An open under way: the table being read (s), the world being filled, and
+** what meta says against what the rows gave. Each table has its reader;
+** read_all frees what they leave when one fails. */
+typedef struct save_reader {
+  sqlite3 *db;
+  sqlite3_stmt *s;
+  strata_error *err;
+  strata_status st;        /* what ended a table's rows early (next_row) */
   save_tie tie;
-  int have = 0, rc = SQLITE_DONE;
-  sqlite3_stmt *chunks = NULL;
-  for (int t = 0; t < NTABLES; t++) want_rows[t] = -1;
-  if ((st = check_schema(db, err))) {
-    /* An older or newer save has another schema: say which version it is
-    ** when its meta table (a table, not a view) tells. */
-    sqlite3_stmt *v = NULL;
-    int meta_is_table = 0;
-    if (sqlite3_prepare_v2(db, "SELECT type = 'table' FROM sqlite_schema WHERE name = 'meta'", -1, &v,
-                           NULL) == SQLITE_OK && sqlite3_step(v) == SQLITE_ROW)
-      meta_is_table = sqlite3_column_int(v, 0);
-    sqlite3_finalize(v);
-    v = NULL;
-    if (meta_is_table &&
-        sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'version'", -1, &v, NULL) == SQLITE_OK &&
-        sqlite3_step(v) == SQLITE_ROW && sqlite3_column_type(v, 0) == SQLITE_INTEGER &&
-        !version_read(sqlite3_column_int64(v, 0)))
-      st = unsupported(err, (long long)sqlite3_column_int64(v, 0));
-    sqlite3_finalize(v);
-    return st;
+  strata_world *w;
+  strata_mod_version *mods;
+  size_t nmods;
+  double time;             /* meta's time, seed and uid counter */
+  uint64_t seed, next_uid;
+  save_gen gen;
+  int have;                /* meta's rows read, a bit each (meta_row) */
+  int64_t want_rows[NTABLES], got_rows[NTABLES];
+  uint64_t want_sums[NTABLES];
+} save_reader;
+
+static strata_status prepare_into(save_reader *rd, const char *sql, sqlite3_stmt **s) {
+  if (sqlite3_prepare_v2(rd->db, sql, -1, s, NULL) != SQLITE_OK)
+    return strata_error_set(rd->err, STRATA_EPARSE, "not a strata world save: %s", sqlite3_errmsg(rd->db));
+  return STRATA_OK;
+}
+
+/* rd->s on sql, in place of the last table's. */
+static strata_status prepare(save_reader *rd, const char *sql) {
+  sqlite3_finalize(rd->s);
+  rd->s = NULL;
+  return prepare_into(rd, sql, &rd->s);
+}
+
+/* The next row of table t: 1 on a row; 0 at the table's end, or with rd->st
+** set when SQLite stops early (a read error is never taken for the end). */
+static int step_row(save_reader *rd, int t) {
+  int rc = sqlite3_step(rd->s);
+  if (rc == SQLITE_ROW) return 1;
+  if (rc != SQLITE_DONE) rd->st = read_error(rd->err, rd->db, table_names[t], rc);
+  return 0;
+}
+
+/* Every table's row loop: `while (next_row(rd, t)) { read it }; return
+** rd->st;`. The row comes checked against its checksum (row_ok: its columns
+** in rd->tie.col, its checksum added to its table's sum) and counted; one
+** that fails ends the table with rd->st set. A row is named by its first
+** column, or (rng's, keyed by text) by its number. */
+static inline int next_row(save_reader *rd, int t) {
+  if (!step_row(rd, t)) return 0;
+  if (!row_ok(&rd->tie, rd->s, t)) {
+    long long key = t == T_RNG ? (long long)rd->got_rows[t] : (long long)sqlite3_column_int64(rd->s, 0);
+    rd->st = bad_row(rd->err, t, key);
+    return 0;
   }
-  if ((st = read_tie(db, &tie, err))) goto fail;
-#define PREP(sql)                                                                   \
-  (sqlite3_finalize(s), s = NULL,                                                   \
-   sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK                           \
-     ? (st = strata_error_set(err, STRATA_EPARSE, "not a strata world save: %s",    \
-                              sqlite3_errmsg(db)))                                  \
-     : STRATA_OK)
-  /* Each loop ends at SQLITE_DONE or the open fails: a read error is never
-  ** taken for the end of a table. */
-#define ROWS(table)                                                                 \
-  for (int cur_ = (table); (rc = sqlite3_step(s)) == SQLITE_ROW || (rc != SQLITE_DONE && \
-       (st = read_error(err, db, table_names[cur_], rc)) && 0);)
-#define CHECK_ROW(table, key)                                                        \
-  do {                                                                              \
-    if (!row_ok(&tie, s, table)) { st = bad_row(err, table, (long long)(key)); goto fail; } \
-    got_rows[table]++;                                                              \
-  } while (0)
-  if (PREP("SELECT key, value, sum FROM meta")) goto fail;
-  ROWS(T_META) {
-    int sum_ok = row_ok(&tie, s, T_META); /* first: reading columns may convert them */
-    const char *k = (const char *)sqlite3_column_text(s, 0);
-    /* A newer save says so, whatever its rows hold. */
-    if (k && !strcmp(k, "version") && sqlite3_column_type(s, 1) == SQLITE_INTEGER &&
-        !version_read(sqlite3_column_int64(s, 1))) {
-      st = unsupported(err, (long long)sqlite3_column_int64(s, 1));
-      goto fail;
-    }
-    if (!sum_ok || !k) { st = strata_error_set(err, STRATA_EPARSE, "corrupt save: a meta row does not match its checksum"); goto fail; }
-    int bit = 0;
-    if (!strcmp(k, "format")) {
-      const char *v = (const char *)sqlite3_column_text(s, 1);
-      if (!v || strcmp(v, SAVE_FORMAT)) break;
-      bit = 1;
-    } else if (!strcmp(k, "version")) {
-      if (sqlite3_column_type(s, 1) != SQLITE_INTEGER) break;
-      if (!version_read(sqlite3_column_int64(s, 1))) break;
-      bit = 2;
-    } else if (!strcmp(k, "seed")) {
-      const char *v = (const char *)sqlite3_column_text(s, 1);
-      char *end = NULL;
-      if (!v || !*v) break;
-      seed = strtoull(v, &end, 10);
-      if (*end) break;
-      bit = 4;
-    } else if (!strcmp(k, "time")) {
-      if (sqlite3_column_type(s, 1) != SQLITE_FLOAT) break;
-      time = sqlite3_column_double(s, 1);
-      if (!(time == time) || time > 1e300 || time < -1e300) break;
-      bit = 8;
-    } else if (!strcmp(k, "next_uid")) {
-      if (sqlite3_column_type(s, 1) != SQLITE_INTEGER) break;
-      next_uid = (uint64_t)sqlite3_column_int64(s, 1);
-      bit = 16;
-    } else if (!strncmp(k, "rows.", 5)) {
-      for (int t = 1; t < NTABLES; t++)
-        if (!strcmp(k + 5, table_names[t]) && sqlite3_column_type(s, 1) == SQLITE_INTEGER) {
-          want_rows[t] = sqlite3_column_int64(s, 1);
-          bit = 32 << t;
-        }
-      if (!bit) break;
-    } else if (!strncmp(k, "sum.", 4)) {
-      /* The tables' sums: all or (a file from before saves were tied) none. */
-      for (int t = 0; t < NTABLES; t++)
-        if (!strcmp(k + 4, table_names[t]) && sqlite3_column_type(s, 1) == SQLITE_INTEGER) {
-          want_sums[t] = (uint64_t)sqlite3_column_int64(s, 1);
-          bit = SUM_BIT << t;
-        }
-      if (!bit) break;
-      /* sum.meta sums the other rows of meta, not itself */
-      if (bit == SUM_BIT) tie.sums[T_META] -= sum_mix(sqlite3_column_int64(s, 2));
-    } else {
-      /* The generation's rows: all or (a file older than them) none. */
-      int g = 0;
-      while (g < GEN_ROWS && strcmp(k, gen_keys[g])) g++;
-      if (g == GEN_ROWS) break;
-      bit = GEN_BIT << g;
-      if (g == 3) {
-        if (sqlite3_column_type(s, 1) != SQLITE_INTEGER || sqlite3_column_int64(s, 1) < 1) break;
-        gen.count = (uint64_t)sqlite3_column_int64(s, 1);
-      } else if (sqlite3_column_type(s, 1) != SQLITE_TEXT ||
-                 !parse_hex16((const char *)sqlite3_column_text(s, 1), (size_t)sqlite3_column_bytes(s, 1),
-                              g == 0 ? &gen.file_id : g == 1 ? &gen.save_id : &gen.prev)) {
-        break;
+  rd->got_rows[t]++;
+  return 1;
+}
+
+/* The generation's rows of meta (gen_keys[g], the value in column 1): all
+** or (a file older than them) none. 0: not a value a save writes. */
+static int meta_gen_row(save_reader *rd, int g) {
+  sqlite3_stmt *s = rd->s;
+  if (g == 3) {
+    if (sqlite3_column_type(s, 1) != SQLITE_INTEGER || sqlite3_column_int64(s, 1) < 1) return 0;
+    rd->gen.count = (uint64_t)sqlite3_column_int64(s, 1);
+  } else if (sqlite3_column_type(s, 1) != SQLITE_TEXT ||
+             !parse_hex16((const char *)sqlite3_column_text(s, 1), (size_t)sqlite3_column_bytes(s, 1),
+                          g == 0 ? &rd->gen.file_id : g == 1 ? &rd->gen.save_id : &rd->gen.prev)) {
+    return 0;
+  }
+  return GEN_BIT << g;
+}
+
+/* Meta's row k (its value in column 1): the bit it sets in rd->have, or 0
+** when it is none a save writes (meta is then incomplete or unknown). */
+static int meta_row(save_reader *rd, const char *k) {
+  sqlite3_stmt *s = rd->s;
+  int bit = 0;
+  if (!strcmp(k, "format")) {
+    const char *v = (const char *)sqlite3_column_text(s, 1);
+    if (!v || strcmp(v, SAVE_FORMAT)) return 0;
+    bit = 1;
+  } else if (!strcmp(k, "version")) {
+    if (sqlite3_column_type(s, 1) != SQLITE_INTEGER) return 0;
+    if (!version_read(sqlite3_column_int64(s, 1))) return 0;
+    bit = 2;
+  } else if (!strcmp(k, "seed")) {
+    const char *v = (const char *)sqlite3_column_text(s, 1);
+    char *end = NULL;
+    if (!v || !*v) return 0;
+    rd->seed = strtoull(v, &end, 10);
+    if (*end) return 0;
+    bit = 4;
+  } else if (!strcmp(k, "time")) {
+    if (sqlite3_column_type(s, 1) != SQLITE_FLOAT) return 0;
+    rd->time = sqlite3_column_double(s, 1);
+    if (!(rd->time == rd->time) || rd->time > 1e300 || rd->time < -1e300) return 0;
+    bit = 8;
+  } else if (!strcmp(k, "next_uid")) {
+    if (sqlite3_column_type(s, 1) != SQLITE_INTEGER) return 0;
+    rd->next_uid = (uint64_t)sqlite3_column_int64(s, 1);
+    bit = 16;
+  } else if (!strncmp(k, "rows.", 5)) {
+    for (int t = 1; t < NTABLES; t++)
+      if (!strcmp(k + 5, table_names[t]) && sqlite3_column_type(s, 1) == SQLITE_INTEGER) {
+        rd->want_rows[t] = sqlite3_column_int64(s, 1);
+        bit = 32 << t;
       }
-    }
-    if (have & bit) break;
-    have |= bit;
+  } else if (!strncmp(k, "sum.", 4)) {
+    /* The tables' sums: all or (a file from before saves were tied) none. */
+    for (int t = 0; t < NTABLES; t++)
+      if (!strcmp(k + 4, table_names[t]) && sqlite3_column_type(s, 1) == SQLITE_INTEGER) {
+        rd->want_sums[t] = (uint64_t)sqlite3_column_int64(s, 1);
+        bit = SUM_BIT << t;
+      }
+    /* sum.meta sums the other rows of meta, not itself */
+    if (bit == SUM_BIT) rd->tie.sums[T_META] -= sum_mix(sqlite3_column_int64(s, 2));
+  } else {
+    int g = 0;
+    while (g < GEN_ROWS && strcmp(k, gen_keys[g])) g++;
+    if (g < GEN_ROWS) bit = meta_gen_row(rd, g);
   }
-  if (st) goto fail;
+  return bit;
+}
+
+/* Whether meta held every row a save writes, each once, the generation's
+** and the sums all or none (the sums only in a tied file, of its file.id). */
+static int meta_whole(const save_reader *rd) {
   const int required = 31 | (((1 << NTABLES) - 2) << 5), gen_bits = ((1 << GEN_ROWS) - 1) * GEN_BIT,
             sum_bits = ((1 << NTABLES) - 1) * SUM_BIT;
-  if ((have & ~gen_bits & ~sum_bits) != required || ((have & gen_bits) && (have & gen_bits) != gen_bits) ||
-      ((have & gen_bits) && (!gen.file_id || !gen.save_id)) ||
-      (have & sum_bits) != (tie.file_id ? sum_bits : 0) || (tie.file_id && tie.file_id != gen.file_id)) {
-    st = strata_error_set(err, STRATA_EPARSE, "not a strata world save (meta table incomplete or unknown)");
-    goto fail;
+  int have = rd->have;
+  uint64_t file_id = rd->tie.file_id;
+  return (have & ~gen_bits & ~sum_bits) == required && (!(have & gen_bits) || (have & gen_bits) == gen_bits) &&
+         (!(have & gen_bits) || (rd->gen.file_id && rd->gen.save_id)) &&
+         (have & sum_bits) == (file_id ? sum_bits : 0) && (!file_id || file_id == rd->gen.file_id);
+}
+
+/* meta: a row a key, read before any other table; in a tied save, meta
+** whole and of the save the file's header names. */
+static strata_status read_meta(save_reader *rd) {
+  strata_status st = prepare(rd, "SELECT key, value, sum FROM meta");
+  if (st) return st;
+  while (step_row(rd, T_META)) {
+    int sum_ok = row_ok(&rd->tie, rd->s, T_META); /* first: reading columns may convert them */
+    const char *k = (const char *)sqlite3_column_text(rd->s, 0);
+    /* A newer save says so, whatever its rows hold. */
+    if (k && !strcmp(k, "version") && sqlite3_column_type(rd->s, 1) == SQLITE_INTEGER &&
+        !version_read(sqlite3_column_int64(rd->s, 1)))
+      return unsupported(rd->err, (long long)sqlite3_column_int64(rd->s, 1));
+    if (!sum_ok || !k)
+      return strata_error_set(rd->err, STRATA_EPARSE, "corrupt save: a meta row does not match its checksum");
+    int bit = meta_row(rd, k);
+    if (!bit || (rd->have & bit)) break;
+    rd->have |= bit;
   }
-  /* A tied save: meta whole, and of the save the file's header names. */
-  if (tie.file_id && !sum_holds(tie.sums[T_META], want_sums[T_META])) {
-    st = unsummed(err, T_META);
-    goto fail;
-  }
-  if (tie.file_id) {
-    if (PREP("PRAGMA user_version")) goto fail;
-    if (sqlite3_step(s) != SQLITE_ROW || !sum_holds((uint64_t)sqlite3_column_int64(s, 0),
-                                                     (uint64_t)header_tag(gen.save_id))) {
-      st = strata_error_set(err, STRATA_EPARSE, "corrupt save: table meta is not of the save the file's header "
+  if (rd->st) return rd->st;
+  if (!meta_whole(rd))
+    return strata_error_set(rd->err, STRATA_EPARSE, "not a strata world save (meta table incomplete or unknown)");
+  if (!rd->tie.file_id) return STRATA_OK;
+  if (!sum_holds(rd->tie.sums[T_META], rd->want_sums[T_META])) return unsummed(rd->err, T_META);
+  if ((st = prepare(rd, "PRAGMA user_version"))) return st;
+  if (sqlite3_step(rd->s) != SQLITE_ROW ||
+      !sum_holds((uint64_t)sqlite3_column_int64(rd->s, 0), (uint64_t)header_tag(rd->gen.save_id)))
+    return strata_error_set(rd->err, STRATA_EPARSE, "corrupt save: table meta is not of the save the file's header "
                             "names (a page of another save of this file)");
-      goto fail;
-    }
-  }
-  if (!(w = strata_world_new(seed, err))) { st = STRATA_ENOMEM; goto fail; }
-  if (PREP("SELECT ord, id, version, sum FROM mods ORDER BY ord")) goto fail;
+  return STRATA_OK;
+}
+
+/* mods: the list the world was saved with, in order, without a gap. */
+static strata_status read_mods(save_reader *rd) {
+  strata_status st = prepare(rd, "SELECT ord, id, version, sum FROM mods ORDER BY ord");
   size_t cap = 0;
-  ROWS(T_MODS) {
-    CHECK_ROW(T_MODS, sqlite3_column_int64(s, 0));
-    if (sqlite3_column_int64(s, 0) != (sqlite3_int64)nmods) {
-      st = strata_error_set(err, STRATA_EPARSE, "corrupt save: the mod list has a gap");
-      goto fail;
-    }
-    if (nmods == cap) {
+  if (st) return st;
+  while (next_row(rd, T_MODS)) {
+    if (sqlite3_column_int64(rd->s, 0) != (sqlite3_int64)rd->nmods)
+      return strata_error_set(rd->err, STRATA_EPARSE, "corrupt save: the mod list has a gap");
+    if (rd->nmods == cap) {
       cap = cap ? cap * 2 : 8;
-      strata_mod_version *m = strata_realloc(mods, cap * sizeof *m);
-      if (!m) { st = strata_error_set(err, STRATA_ENOMEM, "out of memory"); goto fail; }
-      mods = m;
+      strata_mod_version *m = strata_realloc(rd->mods, cap * sizeof *m);
+      if (!m) return strata_error_set(rd->err, STRATA_ENOMEM, "out of memory");
+      rd->mods = m;
     }
-    mods[nmods].id = mods[nmods].version = NULL;
-    nmods++;
-    if ((st = col_dup(s, 1, &mods[nmods - 1].id, err)) || (st = col_dup(s, 2, &mods[nmods - 1].version, err)))
-      goto fail;
-    if (!mods[nmods - 1].id || !mods[nmods - 1].version) {
-      st = strata_error_set(err, STRATA_EPARSE, "corrupt save: a mod row is incomplete");
-      goto fail;
-    }
+    strata_mod_version *m = &rd->mods[rd->nmods++];
+    m->id = m->version = NULL;
+    if ((st = col_dup(rd->s, 1, &m->id, rd->err)) || (st = col_dup(rd->s, 2, &m->version, rd->err))) return st;
+    if (!m->id || !m->version)
+      return strata_error_set(rd->err, STRATA_EPARSE, "corrupt save: a mod row is incomplete");
   }
-  if (st) goto fail;
-  if (PREP("SELECT uid, kind, archetype, map, x, y, tags, props, sum FROM objects ORDER BY uid")) goto fail;
-  ROWS(T_OBJECTS) {
-    long long uid = sqlite3_column_int64(s, 0);
-    CHECK_ROW(T_OBJECTS, uid);
-    strata_object o;
-    memset(&o, 0, sizeof o);
-    o.uid = (uint64_t)uid;
-    sqlite3_value **c = tie.col; /* the row as row_ok read it */
-    /* read, not taken: the world keeps one copy of each name */
-    o.kind = (char *)sqlite3_value_text(c[1]);
-    o.archetype = (char *)sqlite3_value_text(c[2]);
-    if (sqlite3_value_type(c[3]) != SQLITE_NULL) {
-      o.has_pos = 1;
-      o.map = (uint64_t)sqlite3_value_int64(c[3]);
-      o.x = sqlite3_value_int64(c[4]);
-      o.y = sqlite3_value_int64(c[5]);
-    }
-    if (!o.kind) st = strata_error_set(err, STRATA_EPARSE, "corrupt save: object #%lld has no kind", uid);
-    /* An object without tags holds none (nil): its empty table is not decoded. */
-    if (!st && !is_empty_table(c[6])) st = col_value(c[6], &o.tags, "tags", uid, NULL, err);
-    if (!st) st = col_value(c[7], &o.props, "properties", uid, w, err);
-    if (!st && ((o.tags.type != STRATA_VTABLE && o.tags.type != STRATA_VNIL) ||
-                (o.props.type != STRATA_VTABLE && !world_props_lazy(&o))))
-      st = strata_error_set(err, STRATA_EPARSE, "corrupt save: object #%lld tags/properties are not tables", uid);
-    if (!st && (st = strata_world_restore_object(w, &o, err))) st = refused_row(err, st, T_OBJECTS, uid);
-    if (st) {
-      strata_value_clear(&o.tags); strata_value_clear(&o.props);
-      goto fail;
-    }
+  return rd->st;
+}
+
+/* The objects row rd->tie.col holds (uid, kind, archetype, map, x, y,
+** tags, props) into the world. */
+static strata_status read_object(save_reader *rd, long long uid) {
+  strata_status st = STRATA_OK;
+  strata_error *err = rd->err;
+  strata_object o;
+  memset(&o, 0, sizeof o);
+  o.uid = (uint64_t)uid;
+  sqlite3_value **c = rd->tie.col;
+  /* read, not taken: the world keeps one copy of each name */
+  o.kind = (char *)sqlite3_value_text(c[1]);
+  o.archetype = (char *)sqlite3_value_text(c[2]);
+  if (sqlite3_value_type(c[3]) != SQLITE_NULL) {
+    o.has_pos = 1;
+    o.map = (uint64_t)sqlite3_value_int64(c[3]);
+    o.x = sqlite3_value_int64(c[4]);
+    o.y = sqlite3_value_int64(c[5]);
   }
-  if (st) goto fail;
-  /* In (due, uid) order: each timer goes in last and moves no other (the heap is sorted). */
-  if (PREP("SELECT uid, due, every, handler, args, sum FROM timers ORDER BY due, uid")) goto fail;
-  ROWS(T_TIMERS) {
-    long long uid = sqlite3_column_int64(s, 0);
-    CHECK_ROW(T_TIMERS, uid);
+  if (!o.kind) st = strata_error_set(err, STRATA_EPARSE, "corrupt save: object #%lld has no kind", uid);
+  /* An object without tags holds none (nil): its empty table is not decoded. */
+  if (!st && !is_empty_table(c[6])) st = col_value(c[6], &o.tags, "tags", uid, NULL, err);
+  if (!st) st = col_value(c[7], &o.props, "properties", uid, rd->w, err);
+  if (!st && ((o.tags.type != STRATA_VTABLE && o.tags.type != STRATA_VNIL) ||
+              (o.props.type != STRATA_VTABLE && !world_props_lazy(&o))))
+    st = strata_error_set(err, STRATA_EPARSE, "corrupt save: object #%lld tags/properties are not tables", uid);
+  if (!st && (st = strata_world_restore_object(rd->w, &o, err))) st = refused_row(err, st, T_OBJECTS, uid);
+  if (st) {
+    strata_value_clear(&o.tags);
+    strata_value_clear(&o.props);
+  }
+  return st;
+}
+
+static strata_status read_objects(save_reader *rd) {
+  strata_status st = prepare(rd, "SELECT uid, kind, archetype, map, x, y, tags, props, sum FROM objects ORDER BY uid");
+  if (st) return st;
+  while (next_row(rd, T_OBJECTS))
+    if ((st = read_object(rd, (long long)sqlite3_value_int64(rd->tie.col[0])))) return st;
+  return rd->st;
+}
+
+/* timers, in (due, uid) order: each goes in last and moves no other (the
+** heap is sorted). */
+static strata_status read_timers(save_reader *rd) {
+  strata_status st = prepare(rd, "SELECT uid, due, every, handler, args, sum FROM timers ORDER BY due, uid");
+  if (st) return st;
+  while (next_row(rd, T_TIMERS)) {
+    sqlite3_value **c = rd->tie.col;
+    long long uid = sqlite3_value_int64(c[0]);
     strata_timer t;
     memset(&t, 0, sizeof t);
     t.uid = (uint64_t)uid;
-    t.due = sqlite3_column_double(s, 1);
-    t.every = sqlite3_column_double(s, 2);
-    st = col_dup(s, 3, &t.handler, err);
-    if (!st) st = col_value(tie.col[4], &t.args, "timer args", uid, NULL, err);
-    if (!st && (st = strata_world_restore_timer(w, &t, err))) st = refused_row(err, st, T_TIMERS, uid);
-    if (st) { strata_timer_clear(&t); goto fail; }
+    t.due = sqlite3_value_double(c[1]);
+    t.every = sqlite3_value_double(c[2]);
+    st = col_dup(rd->s, 3, &t.handler, rd->err);
+    if (!st) st = col_value(c[4], &t.args, "timer args", uid, NULL, rd->err);
+    if (!st && (st = strata_world_restore_timer(rd->w, &t, rd->err))) st = refused_row(rd->err, st, T_TIMERS, uid);
+    if (st) {
+      strata_timer_clear(&t);
+      return st;
+    }
   }
-  if (st) goto fail;
-  if (PREP("SELECT uid, object, event, handler, args, priority, sum FROM subscriptions ORDER BY uid")) goto fail;
-  ROWS(T_SUBS) {
-    long long uid = sqlite3_column_int64(s, 0);
-    CHECK_ROW(T_SUBS, uid);
+  return rd->st;
+}
+
+static strata_status read_subs(save_reader *rd) {
+  strata_status st =
+    prepare(rd, "SELECT uid, object, event, handler, args, priority, sum FROM subscriptions ORDER BY uid");
+  if (st) return st;
+  while (next_row(rd, T_SUBS)) {
+    sqlite3_value **c = rd->tie.col;
+    long long uid = sqlite3_value_int64(c[0]);
     strata_subscription u;
     memset(&u, 0, sizeof u);
     u.uid = (uint64_t)uid;
-    u.object = (uint64_t)sqlite3_column_int64(s, 1);
-    u.priority = sqlite3_column_int64(s, 5);
-    st = col_dup(s, 2, &u.event, err);
-    if (!st) st = col_dup(s, 3, &u.handler, err);
-    if (!st) st = col_value(tie.col[4], &u.args, "subscription args", uid, NULL, err);
-    if (!st && (st = strata_world_restore_subscription(w, &u, err))) st = refused_row(err, st, T_SUBS, uid);
+    u.object = (uint64_t)sqlite3_value_int64(c[1]);
+    u.priority = sqlite3_value_int64(c[5]);
+    st = col_dup(rd->s, 2, &u.event, rd->err);
+    if (!st) st = col_dup(rd->s, 3, &u.handler, rd->err);
+    if (!st) st = col_value(c[4], &u.args, "subscription args", uid, NULL, rd->err);
+    if (!st && (st = strata_world_restore_subscription(rd->w, &u, rd->err)))
+      st = refused_row(rd->err, st, T_SUBS, uid);
     if (st) {
-      strata_free(u.event); strata_free(u.handler); strata_value_clear(&u.args);
-      goto fail;
+      strata_free(u.event);
+      strata_free(u.handler);
+      strata_value_clear(&u.args);
+      return st;
     }
   }
-  if (st) goto fail;
-  if (PREP("SELECT key, state, sum FROM rng")) goto fail;
-  ROWS(T_RNG) {
-    CHECK_ROW(T_RNG, got_rows[T_RNG]);
+  return rd->st;
+}
+
+/* rng: the world's random streams by name. */
+static strata_status read_rng(save_reader *rd) {
+  strata_status st = prepare(rd, "SELECT key, state, sum FROM rng");
+  if (st) return st;
+  while (next_row(rd, T_RNG)) {
     strata_rng r;
-    const char *key = (const char *)sqlite3_column_text(s, 0);
-    const char *state = (const char *)sqlite3_column_text(s, 1);
-    if (!key || !state || !strata_rng_parse(&r, state, strlen(state))) {
-      st = strata_error_set(err, STRATA_EPARSE, "corrupt save: bad random stream state");
-      goto fail;
-    }
-    if ((st = strata_world_set_stream(w, key, &r, err))) {
-      st = refused_row(err, st, T_RNG, got_rows[T_RNG]);
-      goto fail;
-    }
+    const char *key = (const char *)sqlite3_column_text(rd->s, 0);
+    const char *state = (const char *)sqlite3_column_text(rd->s, 1);
+    if (!key || !state || !strata_rng_parse(&r, state, strlen(state)))
+      return strata_error_set(rd->err, STRATA_EPARSE, "corrupt save: bad random stream state");
+    if ((st = strata_world_set_stream(rd->w, key, &r, rd->err)))
+      return refused_row(rd->err, st, T_RNG, rd->got_rows[T_RNG]);
   }
-  if (st) goto fail;
-  /* Each map, then its chunks by their rows; every row read counts, and
-  ** the count must be meta's, the table's real one. */
+  return rd->st;
+}
+
+/* maps, each with its chunks (tiles rows, read_map_v3, counted as read):
+** no more cells than the file's bytes. */
+static strata_status read_maps(save_reader *rd) {
+  sqlite3_stmt *chunks = NULL;
   int64_t cells_left = 0;
-  if (PREP("SELECT page_count * page_size FROM pragma_page_count, pragma_page_size")) goto fail;
-  if (sqlite3_step(s) == SQLITE_ROW) cells_left = sqlite3_column_int64(s, 0);
-  if (sqlite3_prepare_v2(db, "SELECT id, map, chunk, tokens, cells, sum FROM tiles WHERE id >= ? AND id < ? ORDER BY id", -1,
-                         &chunks, NULL) != SQLITE_OK) {
-    st = strata_error_set(err, STRATA_EPARSE, "not a strata world save: %s", sqlite3_errmsg(db));
-    goto fail;
+  strata_status st = prepare(rd, "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size");
+  if (st) return st;
+  if (sqlite3_step(rd->s) == SQLITE_ROW) cells_left = sqlite3_column_int64(rd->s, 0);
+  if (!(st = prepare_into(rd, "SELECT id, map, chunk, tokens, cells, sum FROM tiles WHERE id >= ? AND id < ? "
+                          "ORDER BY id", &chunks)) &&
+      !(st = prepare(rd, "SELECT map, width, height, first, sum FROM maps ORDER BY map"))) {
+    while (next_row(rd, T_MAPS)) {
+      long long uid = sqlite3_value_int64(rd->tie.col[0]);
+      if ((st = read_map_v3(rd->w, &rd->tie, rd->s, chunks, &cells_left, &rd->got_rows[T_TILES], rd->err))) break;
+      /* the map owners, for reset_after_open; one not recorded makes the next save whole */
+      if (!uidset_add(&rd->w->maps, (uint64_t)uid)) rd->w->dirty_all = 1;
+    }
   }
-  if (PREP("SELECT map, width, height, first, sum FROM maps ORDER BY map")) goto fail;
-  ROWS(T_MAPS) {
-    long long uid = sqlite3_column_int64(s, 0);
-    CHECK_ROW(T_MAPS, uid);
-    if ((st = read_map_v3(w, &tie, s, chunks, &cells_left, &got_rows[T_TILES], err))) goto fail;
-    /* the map owners, for reset_after_open; one not recorded makes the next save whole */
-    if (!uidset_add(&w->maps, (uint64_t)uid)) w->dirty_all = 1;
-  }
-  if (st) goto fail;
-#undef PREP
-#undef ROWS
-#undef CHECK_ROW
-  sqlite3_finalize(s);
-  s = NULL;
   sqlite3_finalize(chunks);
-  chunks = NULL;
+  return st ? st : rd->st;
+}
+
+/* Every row read counts: each table's count and sum must be meta's, and
+** the uid counter past every uid read. */
+static strata_status check_counts(save_reader *rd) {
   for (int t = 1; t < NTABLES; t++) {
-    if (got_rows[t] != want_rows[t]) {
-      st = strata_error_set(err, STRATA_EPARSE, "corrupt save: table %s has %lld rows, its count says %lld",
-                            table_names[t], (long long)got_rows[t], (long long)want_rows[t]);
-      goto fail;
-    }
-    if (tie.file_id && !sum_holds(tie.sums[t], want_sums[t])) {
-      st = unsummed(err, t);
-      goto fail;
-    }
+    if (rd->got_rows[t] != rd->want_rows[t])
+      return strata_error_set(rd->err, STRATA_EPARSE, "corrupt save: table %s has %lld rows, its count says %lld",
+                              table_names[t], (long long)rd->got_rows[t], (long long)rd->want_rows[t]);
+    if (rd->tie.file_id && !sum_holds(rd->tie.sums[t], rd->want_sums[t])) return unsummed(rd->err, t);
   }
-  if (next_uid < strata_world_next_uid(w)) {
-    st = strata_error_set(err, STRATA_EPARSE, "corrupt save: uid counter behind stored uids");
-    goto fail;
-  }
-  strata_world_restore_clock(w, time, next_uid);
-  *gen_out = gen;
-  *out = w;
-  *mods_out = mods;
-  *nmods_out = nmods;
+  if (rd->next_uid < strata_world_next_uid(rd->w))
+    return strata_error_set(rd->err, STRATA_EPARSE, "corrupt save: uid counter behind stored uids");
   return STRATA_OK;
-fail:
-  sqlite3_finalize(s);
-  sqlite3_finalize(chunks);
-  strata_world_free(w);
-  strata_mod_versions_free(mods, nmods);
-  if (st == STRATA_OK) st = strata_error_set(err, STRATA_EPARSE, "unreadable save");
-  return st;
+}
+
+/* The world of the file db: the schema, meta, then each table in the order
+** written, into a new world; on any failure, nothing (the world freed). */
+static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_version **mods_out,
+                              size_t *nmods_out, save_gen *gen_out, strata_error *err) {
+  static strata_status (*const readers[])(save_reader *) = { read_mods, read_objects, read_timers, read_subs,
+                                                             read_rng, read_maps, check_counts };
+  strata_status st = check_schema(db, err);
+  if (st) return schema_refused(db, st, err);
+  save_reader rd;
+  memset(&rd, 0, sizeof rd);
+  rd.db = db;
+  rd.err = err;
+  rd.next_uid = 1;
+  for (int t = 0; t < NTABLES; t++) rd.want_rows[t] = -1;
+  if (!(st = read_tie(db, &rd.tie, err)) && !(st = read_meta(&rd)) && !(rd.w = strata_world_new(rd.seed, err)))
+    st = STRATA_ENOMEM;
+  for (size_t i = 0; !st && i < sizeof readers / sizeof *readers; i++) st = readers[i](&rd);
+  sqlite3_finalize(rd.s);
+  if (st) {
+    strata_world_free(rd.w);
+    strata_mod_versions_free(rd.mods, rd.nmods);
+    return st;
+  }
+  strata_world_restore_clock(rd.w, rd.time, rd.next_uid);
+  *gen_out = rd.gen;
+  *out = rd.w;
+  *mods_out = rd.mods;
+  *nmods_out = rd.nmods;
+  return STRATA_OK;
 }
 
 /* Stops any query that works far more than reading the file takes. */
