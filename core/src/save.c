@@ -275,8 +275,8 @@ static int b_null(sqlite3_stmt *s, rowsum *r, int col) {
 ** PATH-journal is this file's (check_beside). Ids are 16 hex digits (text:
 ** a uint64 does not fit SQLite's signed integer). */
 #define GEN_ROWS 4
-#define GEN_BIT (1 << 13) /* read_all's bit of the first, past the required rows' */
-#define SUM_BIT (1 << 17) /* read_all's bit of sum.meta, the first sum, past the generation's */
+#define GEN_BIT (1 << 13) /* meta_row's bit of the first, past the required rows' */
+#define SUM_BIT (1 << 17) /* meta_row's bit of sum.meta, the first sum, past the generation's */
 static const char *const gen_keys[GEN_ROWS] = { "file.id", "save.id", "save.prev", "save.count" };
 
 static void hex16(uint64_t v, char out[17]) { snprintf(out, 17, "%016llx", (unsigned long long)v); }
@@ -1078,10 +1078,10 @@ static void reset_after_full(strata_world *w) {
   record_maps(w);
 }
 
-/* After an open: the set of map owners is the maps read_all read (found
+/* After an open: the set of map owners is the maps read_maps read (found
 ** without a walk over every object); nothing is dirty. */
 static void reset_after_open(strata_world *w) {
-  int lost = w->dirty_all; /* a map owner read_all could not record */
+  int lost = w->dirty_all; /* a map owner read_maps could not record */
   world_dirty_reset(w);
   w->dirty_all = lost;
   record_maps(w);
