@@ -67,3 +67,53 @@ describe("the documentation", function()
     end)
   end
 end)
+
+-- Code and comments cite only documents of the repository (issue 33): a
+-- reader of a comment can open what it names. Every `*.md` named in the
+-- sources is a file here; no outside document by name or section number
+-- (the old API.md, umg-spec.md, "API section 7"), no ../shared beside the
+-- repository. spec/fixtures holds other projects' files and is left out, as
+-- is this file, which names what it looks for.
+describe("the sources", function()
+  local function tracked()
+    local out = support.sh("cd " .. root .. " && git ls-files core bindings lua spec scripts examples mods cmake CMakeLists.txt")
+    local files = {}
+    for path in out:gmatch("[^\n]+") do
+      if not path:match("^spec/fixtures/") and path ~= "spec/docs_spec.lua" and not path:match("%.png$") then
+        files[#files + 1] = path
+      end
+    end
+    return files
+  end
+
+  local function exists(path)
+    local f = io.open(root .. "/" .. path)
+    if f then f:close() end
+    return f ~= nil
+  end
+
+  it("cite only documents in the repository", function()
+    local bad = {}
+    local files = tracked()
+    assert.is_true(#files > 100)
+    for _, path in ipairs(files) do
+      local f = assert(io.open(root .. "/" .. path))
+      local text = f:read("a")
+      f:close()
+      local n = 0
+      for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+        n = n + 1
+        local function flag(why) bad[#bad + 1] = ("%s:%d: %s"):format(path, n, why) end
+        for doc in line:gmatch("([%w_./-]*%.md)%f[^%w]") do
+          local rel = doc:gsub("^%./", ""):gsub("^/", "")
+          if not exists(rel) then flag(doc .. " is not a file of the repository") end
+        end
+        if line:find("umg-spec", 1, true) then flag("umg-spec") end
+        if line:find("../shared", 1, true) then flag("../shared") end
+        if line:match("API,? sections? %d") or line:match("API %(sections? %d") then flag("a section of the API document") end
+        if line:match("[Ss]ections? %d") and not line:match("docs/") then flag("a section number of an outside document") end
+      end
+    end
+    assert.same({}, bad)
+  end)
+end)
