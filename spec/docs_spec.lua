@@ -117,3 +117,61 @@ describe("the sources", function()
     assert.same({}, bad)
   end)
 end)
+
+-- docs/ is reference, not diary (issue 33): docs/benchmarks.md holds each
+-- benchmark's command, method and current table, the history is in
+-- CHANGELOG.md, and the README's headline figures are rows of its tables.
+describe("docs/ as reference", function()
+  local function read(path)
+    local f = assert(io.open(root .. "/" .. path))
+    local text = f:read("a")
+    f:close()
+    return text
+  end
+
+  it("docs/benchmarks.md fits in 300 lines", function()
+    local _, lines = read("docs/benchmarks.md"):gsub("\n", "")
+    assert.is_true(lines <= 300, "docs/benchmarks.md has " .. lines .. " lines")
+  end)
+
+  it("the README's headline figures are rows of docs/benchmarks.md", function()
+    local readme, bench = read("README.md"), read("docs/benchmarks.md")
+    local section = assert(readme:match("\n## Headline figures\n(.-)\n## "))
+    local rows, missing = 0, {}
+    for row in section:gmatch("\n(|[^\n]*)") do
+      local figures = {}
+      -- the figures of every cell but the first (the workload's name)
+      for n in row:gsub("^|[^|]*", ""):gmatch("%d[%d.,]*") do figures[#figures + 1] = n end
+      if #figures >= 3 and not row:match("^|%-") then
+        rows = rows + 1
+        local found = false
+        for line in bench:gmatch("[^\n]+") do
+          local all = line:sub(1, 1) == "|"
+          for _, n in ipairs(figures) do
+            if all and not line:find("| " .. n, 1, true) and not line:find(" " .. n .. " ", 1, true) then all = false end
+          end
+          if all then found = true break end
+        end
+        if not found then missing[#missing + 1] = row end
+      end
+    end
+    assert.is_true(rows > 0)
+    assert.same({}, missing)
+  end)
+
+  it("no page of docs/ keeps a diary", function()
+    local out = support.sh("cd " .. root .. " && git ls-files 'docs/*.md'")
+    local bad = {}
+    for path in out:gmatch("[^\n]+") do
+      local n = 0
+      for line in (read(path) .. "\n"):gmatch("([^\n]*)\n") do
+        n = n + 1
+        for _, p in ipairs{ "%d%d%d%d%-%d%d%-%d%d", "[Tt]his session", "[Aa] later session",
+                            "[Aa] session earlier", "the first version", "[Ww]e tried" } do
+          if line:match(p) then bad[#bad + 1] = ("%s:%d: %s"):format(path, n, line:match(p)) end
+        end
+      end
+    end
+    assert.same({}, bad)
+  end)
+end)
