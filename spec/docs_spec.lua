@@ -97,9 +97,7 @@ describe("the sources", function()
     local files = tracked()
     assert.is_true(#files > 100)
     for _, path in ipairs(files) do
-      local f = assert(io.open(root .. "/" .. path))
-      local text = f:read("a")
-      f:close()
+      local text = assert(support.read(root .. "/" .. path), path)
       local n = 0
       for line in (text .. "\n"):gmatch("([^\n]*)\n") do
         n = n + 1
@@ -122,12 +120,7 @@ end)
 -- benchmark's command, method and current table, the history is in
 -- CHANGELOG.md, and the README's headline figures are rows of its tables.
 describe("docs/ as reference", function()
-  local function read(path)
-    local f = assert(io.open(root .. "/" .. path))
-    local text = f:read("a")
-    f:close()
-    return text
-  end
+  local function read(path) return assert(support.read(root .. "/" .. path), path) end
 
   it("docs/benchmarks.md fits in 300 lines", function()
     local _, lines = read("docs/benchmarks.md"):gsub("\n", "")
