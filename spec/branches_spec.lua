@@ -1,4 +1,4 @@
--- Procedural dungeon branches (API section 8): seeded random walks checking
+-- Procedural dungeon branches (docs/branches.md): seeded random walks checking
 -- every rule after every move, the shared window of a start exit, idle
 -- collapse, collapse(), and a save in the middle continued in another process.
 local strata = require "strata"

@@ -7,7 +7,8 @@
 -- difference: we run 200 seeds and ask that ours be at least KeeperRL's minus
 -- two standard deviations of the difference of the two rates (one-sided,
 -- about 98 % confidence; variances from Laplace's estimates, since 50/50 does
--- not mean a rate of exactly 1). The rates themselves are in docs/benchmarks.md.
+-- not mean a rate of exactly 1). KeeperRL's rates are layout_sizes.tsv's;
+-- docs/benchmarks.md ("Layouts") says which of ours are lower and why.
 local strata = require "strata"
 local L = strata.layout
 

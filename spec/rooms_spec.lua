@@ -1,4 +1,4 @@
--- Rooms and exits (API section 3): text-world objects any system may make
+-- Rooms and exits (docs/grid.md, "Rooms and exits"): text-world objects any system may make
 -- (grid maps, branches, a game by hand), and world:go through their exits.
 local strata = require "strata"
 local mods = require "strata.mods"

@@ -5,7 +5,7 @@
 ** Why: a search from the start that stops at the goal still settles every
 ** cell nearer than the goal, on a map crossed corner to corner nearly all.
 ** Two searches, one from each end, that stop when they meet settle fewer
-** (the counts, and the variants tried: docs/benchmarks.md).
+** (the figures: docs/benchmarks.md; the variants tried: CHANGELOG.md).
 **
 ** - Dijkstra (Goldberg and Harrelson's rule): when a side settles a cell u
 **   and a neighbour v is settled by the other side, the route through the

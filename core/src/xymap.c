@@ -1,8 +1,8 @@
 /*
 ** xymap.c - parsing the XY map language: markers, the character grid, the
 ** legend, and tracing link chains out of every node into weighted exits.
-** The rules (and the messages) follow Evennia's XYZGrid, as written down in
-** reference/xy-map-semantics.md, sections 1 to 4.
+** The rules (and the messages) follow Evennia's XYZGrid, as docs/xy-maps.md
+** ("The rules") states them.
 */
 #include <math.h>
 #include <stdarg.h>

@@ -2,7 +2,7 @@
 ** xymap_path.c - shortest routes on an XY map, computed on demand (no
 ** all-pairs table, no cap on route length): Dijkstra over the nodes, then
 ** each node's predecessor chosen the way Evennia's current expectations need
-** it (reference/xy-map-semantics.md section 5).
+** it (docs/xy-maps.md, "Routes").
 **
 ** The rule: walking back from the goal, the predecessor of v is, among the
 ** nodes u with an edge to v and dist[u] + w(u,v) == dist[v] exactly (as

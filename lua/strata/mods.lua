@@ -90,11 +90,12 @@ function M.chunk_name(id, file) return "@" .. id .. "/" .. file end
 
 -- ---- guarded calls --------------------------------------------------------------
 -- M.call runs fn(...) as one guarded call (bindings/lua/guard.c): a
--- coroutine under a count hook, with Lua's and strata's C allocations
--- counted. The budget belongs to the callback the host started: nested calls
--- (an event a handler emits) share it; once it is spent every instruction
--- raises again, so a pcall in mod code cannot catch its way past it. These
--- settings are the host's: mod code never sees this table.
+-- coroutine under a CPU timer (no hook until the budget is spent), with Lua's
+-- and strata's C allocations counted. The budget belongs to the callback the
+-- host started: nested calls (an event a handler emits) share it; once it is
+-- spent a count hook makes every instruction raise again, so a pcall in mod
+-- code cannot catch its way past it. These settings are the host's: mod code
+-- never sees this table.
 local core = require "strata.core"
 local private = require "strata.private"
 local guard = core.guard
