@@ -106,7 +106,7 @@ local function attack(a)
     local p = io.popen(cmd)
     local out = p:read("a")
     local _, _, code = p:close()
-    os.execute("rm -rf " .. sh_quote(dir)) if os.getenv("A31_SHOW") then io.stderr:write("### ", a[1], "\n", out) end
+    os.execute("rm -rf " .. sh_quote(dir))
     assert(code == 0, ("exit %s (124: hung; 139: crashed):\n%s"):format(tostring(code), out))
     assert(out:find("HOST ok", 1, true), "the host's world did not save and open:\n" .. out)
     assert(not exists(victim), "a file outside the test's folder was written: " .. victim)
@@ -721,6 +721,19 @@ describe("the budget inside C functions and across callbacks, attacked (issue 31
     error(seen[1], 0)]], expect = "HOSTCODE [^\n]*stack overflow", secret = "strata/world.lua" }
   attack{ "a message handler that raises again", handler = "xpcall(error, function(m) error(m) end)",
     expect = "HANDLER ok" }
+  attack{ "a spent budget leaves the next callback its own", init = [[
+    events:register("base.map_entered", "evil: honest", function()
+      local n = 0 for i = 1, 1000 do n = n + i end return { n = n } end)]],
+    handler = "while true do end", after = "assert(result.n == 500500, 'the next callback was stopped')",
+    expect = "HANDLER .*stopped, budget exceeded.*HOSTCODE ok" }
+  attack{ "a memory bomb leaves the next callback its own limit", init = [[
+    events:register("base.map_entered", "evil: honest", function()
+      return { n = #("x"):rep(50000000), map = strata.tilemap.new{ width = 3000, height = 3000 }.width } end)]],
+    handler = "local t = {} for i = 1, 1e9 do t[i] = ('x'):rep(1000) .. i end",
+    after = "assert(result.n == 50000000 and result.map == 3000, 'the next callback was refused')",
+    expect = "HANDLER .*memory limit exceeded.*HOSTCODE ok", memory = true }
+  attack{ "strata.options.distance of two strings of 100,000 characters", handler = [[
+    strata.options.distance(("a"):rep(100000), ("b"):rep(100000))]], expect = "HANDLER .*stopped, budget exceeded" }
   attack{ "a chunk of a million nested parentheses", handler = "assert(not load(('('):rep(1000000))) error('held')",
     expect = "HANDLER .*held" }
 end)
