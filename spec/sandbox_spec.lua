@@ -734,6 +734,9 @@ describe("the budget inside C functions and across callbacks, attacked (issue 31
     expect = "HANDLER .*memory limit exceeded.*HOSTCODE ok", memory = true }
   attack{ "strata.options.distance of two strings of 100,000 characters", handler = [[
     strata.options.distance(("a"):rep(100000), ("b"):rep(100000))]], expect = "HANDLER .*stopped, budget exceeded" }
+  attack{ "more coroutines in one callback than the budget follows", handler = [[
+    local keep = {} for i = 1, 2000 do keep[i] = coroutine.create(print) end]],
+    expect = "HANDLER .*too many coroutines in one callback" }
   attack{ "a chunk of a million nested parentheses", handler = "assert(not load(('('):rep(1000000))) error('held')",
     expect = "HANDLER .*held" }
 end)
