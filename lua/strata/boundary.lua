@@ -14,17 +14,12 @@ require("strata.core")._library_source(here)
 -- Whether a chunk named `source` is strata's own Lua.
 local function own(source) return source == "=strata" or source:sub(1, #here) == here end
 
--- msg without its leading position when that is a line of strata's own Lua
--- (a runtime error raised there, such as "C stack overflow" when mod code
--- recurses through a public function): Lua shortens a long file name to
--- "..." and its tail.
-local function without_own_position(msg)
-  local file, rest = msg:match("^([^\n]-):%d+: (.*)$")
-  if not file then return msg end
-  local tail = file:sub(1, 3) == "..." and file:sub(4)
-  local full = here:sub(2) .. file:match("[^/]*$")
-  if own("@" .. file) or file == "strata" or (tail and full:sub(-#tail) == tail) then return rest end
-  return msg
+-- Lua's own limit on nested calls is hit at whatever line the calls reached
+-- (a line of strata's, with its install path, when mod code recurses through
+-- a public function), not where anything was found wrong: the public
+-- function reports it as its own, at its caller's line.
+local function own_limit(msg)
+  return msg:match("C stack overflow$") or msg:match("stack overflow$") or msg
 end
 
 -- The level for error(msg, level) in the function calling this: `level` as
@@ -52,7 +47,7 @@ local function wrap(name, fn)
   local function finish(ok, ...)
     if ok then return ... end
     local msg = ...
-    if type(msg) == "string" then msg = without_own_position(msg) end
+    if type(msg) == "string" then msg = own_limit(msg) end
     if prefix and type(msg) == "string" and not msg:find(same) then msg = prefix .. msg end
     -- Level 2: the wrapper's frame was reused by this tail call, so level 2 is
     -- the code that called the public function.
