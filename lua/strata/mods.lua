@@ -49,10 +49,12 @@ local function cmp(x, y)
   return 0
 end
 
--- A value of a mod's quoted in an error, at most 40 bytes of it.
+-- A value of a mod's quoted in an error, at most 40 bytes of it, its control
+-- characters written as \ddd: an error stays one line a terminal shows as is.
 local function quoted(v)
   if type(v) ~= "string" then return tostring(v) end
-  return "'" .. (#v > 40 and v:sub(1, 40) .. "..." or v) .. "'"
+  v = #v > 40 and v:sub(1, 40) .. "..." or v
+  return "'" .. v:gsub("%c", function(c) return "\\" .. c:byte() end) .. "'"
 end
 
 -- "1.2.3" exact, "^1.2" same major and >=, ">=0.3", "*": its operator and
@@ -221,18 +223,19 @@ function M.strata_view(strata)
 end
 
 -- A path inside the mod's folder: relative, "/"-separated names, no "..",
--- no empty or hidden parts, no NUL. path: the name as a file path (a module
+-- no empty or hidden parts, no NUL or other control character (a name ends
+-- up in chunk names and errors, each one line). path: the name as a file path (a module
 -- name's dots made slashes); hint: said after the refusal. level: the mod's
 -- call, counted from here.
 local function mod_file(mod, name, what, path, hint, level)
   path = path or name
-  local bad = type(name) ~= "string" or name == "" or #name > 200 or name:find("%z") or name:sub(1, 1) == "/"
+  local bad = type(name) ~= "string" or name == "" or #name > 200 or name:find("%c") or name:sub(1, 1) == "/"
     or name:find("\\", 1, true)
   for part in ((bad and "" or path) .. "/"):gmatch("([^/]*)/") do
     bad = bad or part == "" or part == "." or part == ".." or part:sub(1, 1) == "."
   end
   if bad then
-    error(("%s: '%s' is not a relative path inside the mod%s"):format(what, tostring(name), hint or ""), level or 3)
+    error(("%s: %s is not a relative path inside the mod%s"):format(what, quoted(name), hint or ""), level or 3)
   end
   return mod.dir .. "/" .. path
 end
