@@ -423,12 +423,14 @@ static strata_status runaway(const expander *x, const lt_token *t) {
 static strata_status expand_call(expander *x, const lt_token *t, const macro *m, const call_args *c) {
   strata_status st = STRATA_OK;
   int call_line = t->call_line ? t->call_line : t->line;
+  /* fixed while the body is built: locals, not read again after each push */
+  const size_t work = x->work, queued = x->stack.len + x->out->len;
   lt_list body = {0};
   for (size_t b = 0; b < m->nbody && !st; b++) {
     const lt_token *u = &m->body[b];
     /* One body repeating a long argument can be larger than any limit
     ** above: checked as it grows. */
-    if (x->work + body.len > MAX_EXPANSION_WORK || body.len + x->stack.len + x->out->len > MAX_TOKENS) {
+    if (work + body.len > MAX_EXPANSION_WORK || body.len + queued > MAX_TOKENS) {
       strata_free(body.items);
       return too_large(x->err, x->name, t, m->name);
     }
