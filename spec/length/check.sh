@@ -9,17 +9,13 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 allowed="$root/spec/length/allowed.txt"
 limit=120
 cd "$root"
+. "$root/spec/allowlist.sh"
 lengths=$(awk -f spec/length/functions.awk core/src/*.c)
 long=$(printf '%s\n' "$lengths" | awk -v limit="$limit" '$2 > limit')
 # the allowlist's keys: "core/src/FILE.c:FUNCTION  # reason", the reason required
-keys=$(grep -v '^[[:space:]]*\(#\|$\)' "$allowed" | sed 's/[[:space:]]*#.*//' || true)
-noreason=$(grep -v '^[[:space:]]*\(#\|$\)' "$allowed" | grep -v '#[[:space:]]*[^[:space:]]' || true)
+keys=$(allowlist_keys "$allowed")
 status=0
-if [ -n "$noreason" ]; then
-  echo "spec/length/allowed.txt: entries without a reason (\"  # why\"):" >&2
-  printf '%s\n' "$noreason" >&2
-  status=1
-fi
+allowlist_reasons "$allowed" || status=1
 bad=$(printf '%s\n' "$long" | grep -v '^$' | while read -r fn n; do
   printf '%s\n' "$keys" | grep -qxF "$fn" || echo "$fn: $n lines"
 done)
