@@ -8,6 +8,7 @@
 ** `used`; `used` is written once, by the first allocation.
 */
 #include "strata/alloc.h"
+#include "util.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -78,4 +79,21 @@ char *strata_strndup(const char *s, size_t n) {
 
 char *strata_strdup(const char *s) {
   return s ? strata_strndup(s, strlen(s)) : NULL;
+}
+
+int strata_grow(void *pp, size_t *cap, size_t need, size_t elem) {
+  if (need <= *cap) return 1;
+  size_t c = *cap ? *cap : 8;
+  while (c < need) c = c > SIZE_MAX / 2 ? need : c * 2;
+  if (elem && c > SIZE_MAX / elem) {
+    if (need > SIZE_MAX / elem) return 0;
+    c = need; /* doubling would overflow where need alone does not */
+  }
+  /* *pp is read and written as bytes: it may be a pointer of any object type. */
+  void *old, *p;
+  memcpy(&old, pp, sizeof old);
+  if (!(p = strata_realloc(old, c * elem))) return 0;
+  memcpy(pp, &p, sizeof p);
+  *cap = c;
+  return 1;
 }
