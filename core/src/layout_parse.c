@@ -407,29 +407,11 @@ static const char *const GENERATORS[] = {"None", "Fail", "Set", "SetFront", "Res
 static const char *const PREDICATES[] = {"On", "Not", "True", "And", "Or", "Chance", "Area",
   "XMod", "YMod", "Translate", NULL};
 
-static size_t edit_distance(const char *a, const char *b) {
-  size_t la = strlen(a), lb = strlen(b);
-  if (la > 40 || lb > 40) return 99;
-  size_t d[41][41];
-  for (size_t i = 0; i <= la; i++) d[i][0] = i;
-  for (size_t j = 0; j <= lb; j++) d[0][j] = j;
-  for (size_t i = 1; i <= la; i++)
-    for (size_t j = 1; j <= lb; j++) {
-      size_t c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-      if (d[i - 1][j] + 1 < c) c = d[i - 1][j] + 1;
-      if (d[i][j - 1] + 1 < c) c = d[i][j - 1] + 1;
-      d[i][j] = c;
-    }
-  return d[la][lb];
-}
-
 static int unknown(parser *p, const lt_token *t, const char *kind, const char *const *names) {
   const char *best = NULL;
-  size_t bd = 4;
-  for (int i = 0; names[i]; i++) {
-    size_t d = edit_distance(t->text, names[i]);
-    if (d < bd) bd = d, best = names[i];
-  }
+  size_t n = 0, d = 0;
+  while (names[n]) n++;
+  if (!strata_nearest(t->text, names, n, &best, &d, 1) || d >= 4) best = NULL; /* a far one helps no one */
   if (t->kind != LT_WORD) return fail_at(p, t, "expected a %s, found %s", kind, describe(p, t));
   if (best) return fail_at(p, t, "unknown %s '%s' (did you mean %s? a macro used with the wrong number of arguments stays unexpanded)", kind, t->text, best);
   return fail_at(p, t, "unknown %s '%s' (not a built-in, and no macro of that name and number of arguments)", kind, t->text);

@@ -160,51 +160,22 @@ static int own_value(strata_value *slot, const strata_value *v, const strata_val
 
 /* ---- unknown IDs: the nearest known ones ---- */
 
-static size_t distance(const char *a, const char *b) {
-  size_t la = strlen(a), lb = strlen(b), row[128];
-  if (lb >= 128) return la > lb ? la : lb;
-  for (size_t j = 0; j <= lb; j++) row[j] = j;
-  for (size_t i = 1; i <= la; i++) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= lb; j++) {
-      size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-      if (up + 1 < best) best = up + 1;
-      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-      diag = up;
-      row[j] = best;
-    }
-  }
-  return row[lb];
-}
-
-static const char *after_dot(const char *s) {
-  const char *d = strchr(s, '.');
-  return d ? d + 1 : s;
-}
-
 static strata_status unknown(const strata_registry *reg, int type, const char *what,
                              const char *id, strata_error *err) {
-  const entry *near[3] = { NULL, NULL, NULL };
-  size_t dist[3] = { 0, 0, 0 };
+  /* The kept three and the next ID ranked again: no allocation on this path. */
+  const char *near[3] = { NULL, NULL, NULL }, *cand[4];
+  size_t kept = 0;
   for (size_t i = 0; id && i < reg->n; i++) {
-    const entry *e = reg->entries[i];
-    if (e->type != type) continue;
-    size_t d = distance(id, e->id), s = distance(after_dot(id), after_dot(e->id));
-    if (s < d) d = s;
-    for (int k = 0; k < 3; k++)
-      if (!near[k] || d < dist[k]) {
-        for (int m = 2; m > k; m--) { near[m] = near[m - 1]; dist[m] = dist[m - 1]; }
-        near[k] = e;
-        dist[k] = d;
-        break;
-      }
+    if (reg->entries[i]->type != type) continue;
+    memcpy(cand, near, sizeof near);
+    cand[kept] = reg->entries[i]->id;
+    kept = strata_nearest(id, cand, kept + 1, near, NULL, 3);
   }
   if (!near[0])
     return strata_error_set(err, STRATA_ENOTFOUND, "unknown %s '%s'", what, id ? id : "(null)");
   return strata_error_set(err, STRATA_ENOTFOUND, "unknown %s '%s' (nearest known: %s%s%s%s%s)", what,
-                          id ? id : "(null)", near[0]->id, near[1] ? ", " : "",
-                          near[1] ? near[1]->id : "", near[2] ? ", " : "", near[2] ? near[2]->id : "");
+                          id ? id : "(null)", near[0], near[1] ? ", " : "",
+                          near[1] ? near[1] : "", near[2] ? ", " : "", near[2] ? near[2] : "");
 }
 
 /* ---- the resolver ---- */
