@@ -53,7 +53,7 @@ strata_status strata_error_refuse(strata_error *err, strata_status status, const
 }
 
 strata_status strata_error_nomem(strata_error *err, const char *fmt, ...) {
-  strata_error_set(err, STRATA_ENOMEM, "out of memory");
+  strata_error_set(err, STRATA_ENOMEM, "%s", strata_status_name(STRATA_ENOMEM));
   if (err == NULL || fmt == NULL) return STRATA_ENOMEM;
   size_t used = strlen(err->message);
   if (used + 1 < sizeof err->message) {

@@ -12,10 +12,6 @@
 
 #include <stdlib.h>
 
-static strata_status nomem(strata_error *err) {
-  return strata_error_set(err, STRATA_ENOMEM, "out of memory");
-}
-
 /* ---- global handlers ---- */
 
 strata_status strata_event_on(strata_runtime *rt, const char *event, const char *name,
@@ -24,7 +20,7 @@ strata_status strata_event_on(strata_runtime *rt, const char *event, const char 
     return strata_error_in(err, STRATA_EARG, "strata_event_on",
                            "needs an event, a name and a handler ID");
   char *e = strata_strdup(event), *n = strata_strdup(name), *h = strata_strdup(handler);
-  if (!e || !n || !h) { strata_free(e); strata_free(n); strata_free(h); return nomem(err); }
+  if (!e || !n || !h) { strata_free(e); strata_free(n); strata_free(h); return strata_error_nomem(err, NULL); }
   for (size_t i = 0; i < rt->nhandlers; i++) {
     global_handler *g = &rt->handlers[i];
     if (strcmp(g->event, event) == 0 && strcmp(g->name, name) == 0) {
@@ -37,7 +33,7 @@ strata_status strata_event_on(strata_runtime *rt, const char *event, const char 
   if (rt->nhandlers == rt->handlers_cap) {
     size_t cap = rt->handlers_cap ? rt->handlers_cap * 2 : 8;
     global_handler *p = strata_realloc(rt->handlers, cap * sizeof *p);
-    if (!p) { strata_free(e); strata_free(n); strata_free(h); return nomem(err); }
+    if (!p) { strata_free(e); strata_free(n); strata_free(h); return strata_error_nomem(err, NULL); }
     rt->handlers = p;
     rt->handlers_cap = cap;
   }
@@ -92,7 +88,7 @@ static link *chain_add(chain *ch, const char *name, int64_t priority, strata_log
   if (ch->n == ch->cap) {
     size_t cap = ch->cap ? ch->cap * 2 : 8;
     link *p = strata_realloc(ch->links, cap * sizeof *p);
-    if (!p) { nomem(err); return NULL; }
+    if (!p) { strata_error_nomem(err, NULL); return NULL; }
     ch->links = p;
     ch->cap = cap;
   }
@@ -102,7 +98,7 @@ static link *chain_add(chain *ch, const char *name, int64_t priority, strata_log
   l->kind = kind;
   if (!(l->name = strata_strdup(name)) || !(l->id = strata_strdup(id))) {
     strata_free(l->name);
-    nomem(err);
+    strata_error_nomem(err, NULL);
     return NULL;
   }
   ch->n++;
@@ -217,7 +213,7 @@ strata_status event_emit(strata_runtime *rt, uint64_t source, const char *event,
     strata_error_clear(&herr);
     link *l = &ch.links[i];
     if (run_link(rt, l, source, event, params, &res, &stop, &herr) == STRATA_OK) continue;
-    if (herr.status == STRATA_ENOMEM && !herr.message[0]) strata_error_set(&herr, STRATA_ENOMEM, "out of memory");
+    if (herr.status == STRATA_ENOMEM && !herr.message[0]) strata_error_nomem(&herr, NULL);
     failures_push(&failures, 0, l->subscription, event, l->name, l->c.mod, strata_runtime_failure_text(rt, &herr));
   }
   chain_free(&ch);

@@ -81,7 +81,7 @@ static int skip_comma(parser *p) {
 static gen *new_node(parser *p, lg_kind kind, const lt_token *at) {
   gen *g = lt_alloc(p->arena, sizeof *g);
   if (g == NULL) {
-    strata_error_set(p->err, STRATA_ENOMEM, "out of memory reading a layout");
+    strata_error_nomem(p->err, "reading a layout");
     return NULL;
   }
   g->kind = kind, g->line = at->line, g->col = at->col, g->runs = p->runs;
@@ -99,7 +99,7 @@ static int ptrs_push(parser *p, ptrs *v, void *x) {
     size_t cap = v->cap ? v->cap * 2 : 8;
     void **items = strata_realloc(v->items, cap * sizeof *items);
     if (items == NULL) {
-      strata_error_set(p->err, STRATA_ENOMEM, "out of memory reading a layout");
+      strata_error_nomem(p->err, "reading a layout");
       return 0;
     }
     v->items = items, v->cap = cap;
@@ -113,7 +113,7 @@ static void *ptrs_finish(parser *p, ptrs *v, size_t size) {
   if (out && v->len) memcpy(out, v->items, v->len * size);
   strata_free(v->items);
   v->items = NULL;
-  if (out == NULL) strata_error_set(p->err, STRATA_ENOMEM, "out of memory reading a layout");
+  if (out == NULL) strata_error_nomem(p->err, "reading a layout");
   return out;
 }
 
@@ -136,7 +136,7 @@ static int parse_string(parser *p, const char **out) {
     p->pos++;
   }
   *out = lt_strndup(p->arena, buf, n);
-  if (*out == NULL) return strata_error_set(p->err, STRATA_ENOMEM, "out of memory"), 0;
+  if (*out == NULL) return strata_error_nomem(p->err, NULL), 0;
   return 1;
 }
 
@@ -462,7 +462,7 @@ static int elems_push(parser *p, lg_elem **items, size_t *n, size_t *cap, const 
   if (*n == *cap) {
     size_t c = *cap ? *cap * 2 : 4;
     lg_elem *it = strata_realloc(*items, c * sizeof *it);
-    if (it == NULL) return strata_error_set(p->err, STRATA_ENOMEM, "out of memory"), 0;
+    if (it == NULL) return strata_error_nomem(p->err, NULL), 0;
     *items = it, *cap = c;
   }
   (*items)[(*n)++] = *e;
@@ -471,7 +471,7 @@ static int elems_push(parser *p, lg_elem **items, size_t *n, size_t *cap, const 
 
 static int finish_elems(parser *p, gen *g, lg_elem *items, size_t n) {
   g->elems = lt_alloc(p->arena, (n ? n : 1) * sizeof *items);
-  if (g->elems == NULL) return strata_free(items), strata_error_set(p->err, STRATA_ENOMEM, "out of memory"), 0;
+  if (g->elems == NULL) return strata_free(items), strata_error_nomem(p->err, NULL), 0;
   if (n) memcpy(g->elems, items, n * sizeof *items);
   g->nelems = n;
   strata_free(items);
@@ -756,7 +756,7 @@ static int find_clauses(parser *p, gen *g) {
   if (n <= 0) return 1;
   g->clauses = lt_alloc(p->arena, (size_t)n * sizeof *g->clauses);
   if (g->clauses == NULL) {
-    strata_error_set(p->err, STRATA_ENOMEM, "out of memory reading a layout");
+    strata_error_nomem(p->err, "reading a layout");
     return 0;
   }
   memcpy(g->clauses, c, (size_t)n * sizeof *c);
@@ -908,7 +908,7 @@ static int index_add(name_index *x, const lg_named *items, size_t n) {
 static strata_layout_file *read_text(const char *text, size_t len, const char *name, int single,
                                      strata_error *err) {
   strata_layout_file *f = strata_calloc(1, sizeof *f);
-  if (f == NULL) return strata_error_set(err, STRATA_ENOMEM, "out of memory"), NULL;
+  if (f == NULL) return strata_error_nomem(err, NULL), NULL;
   parser p = {0};
   p.name = name ? name : "layout";
   p.arena = &f->arena;
@@ -991,13 +991,13 @@ static strata_layout_file *read_text(const char *text, size_t len, const char *n
   strata_free(p.toks.items);
   return f;
 nomem_items:
-  strata_error_set(err, STRATA_ENOMEM, "out of memory");
+  strata_error_nomem(err, NULL);
 fail_items:
   strata_free(items);
   strata_free(names.slot);
   goto fail;
 nomem:
-  strata_error_set(err, STRATA_ENOMEM, "out of memory");
+  strata_error_nomem(err, NULL);
 fail:
   strata_free(p.toks.items);
   strata_layout_file_free(f);

@@ -83,7 +83,7 @@ strata_status lt_fail(strata_error *err, const char *name, int line, int col, co
 }
 
 static strata_status nomem(strata_error *err) {
-  return strata_error_set(err, STRATA_ENOMEM, "out of memory reading a layout");
+  return strata_error_nomem(err, "reading a layout");
 }
 
 static int is_punct(char c) {

@@ -62,7 +62,7 @@ static void put(text *t, const char *fmt, ...) {
 static strata_status finish(text *t, char **out, size_t *len, strata_error *err) {
   if (t->failed) {
     strata_free(t->s);
-    return strata_error_set(err, STRATA_ENOMEM, "out of memory drawing a picture");
+    return strata_error_nomem(err, "drawing a picture");
   }
   *out = t->s;
   if (len) *len = t->len;
@@ -164,7 +164,7 @@ strata_status strata_tilemap_png(const strata_tilemap *m, const strata_picture_o
   unsigned char *on_path = path && path->len ? strata_calloc((size_t)w * (size_t)h, 1) : NULL;
   if (!raw || (path && path->len && !on_path)) {
     strata_free(raw), strata_free(on_path);
-    return strata_error_set(err, STRATA_ENOMEM, "out of memory drawing a picture");
+    return strata_error_nomem(err, "drawing a picture");
   }
   for (size_t i = 0; on_path && i < path->len; i++) on_path[path->nodes[i]] = 1;
   for (int y = 0; y < h; y++) {
@@ -189,7 +189,7 @@ strata_status strata_tilemap_png(const strata_tilemap *m, const strata_picture_o
   unsigned char *png = strata_malloc(8 + 25 + 12 + zlen + 12);
   if (!png) {
     strata_free(raw);
-    return strata_error_set(err, STRATA_ENOMEM, "out of memory drawing a picture");
+    return strata_error_nomem(err, "drawing a picture");
   }
   static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   memcpy(png, signature, 8);
@@ -202,7 +202,7 @@ strata_status strata_tilemap_png(const strata_tilemap *m, const strata_picture_o
   /* The compressed data goes straight into the IDAT chunk's place. */
   if (compress2(png + at + 8, &zlen, raw, (uLong)(row * ph), 6) != Z_OK) {
     strata_free(raw), strata_free(png);
-    return strata_error_set(err, STRATA_ENOMEM, "out of memory compressing a picture");
+    return strata_error_nomem(err, "compressing a picture");
   }
   strata_free(raw);
   unsigned char *idat = png + at + 8;

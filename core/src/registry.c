@@ -45,10 +45,6 @@ struct strata_registry {
   size_t naevents, aevents_cap;
 };
 
-static strata_status nomem(strata_error *err) {
-  return strata_error_set(err, STRATA_ENOMEM, "out of memory");
-}
-
 static void entry_free(entry *e) {
   if (!e) return;
   strata_free(e->id);
@@ -114,7 +110,7 @@ static strata_status put(strata_registry *reg, entry *e, strata_error *err) {
   if (reg->n == reg->cap) {
     size_t cap = reg->cap ? reg->cap * 2 : 32;
     entry **p = strata_realloc(reg->entries, cap * sizeof *p);
-    if (!p) { entry_free(e); return nomem(err); }
+    if (!p) { entry_free(e); return strata_error_nomem(err, NULL); }
     reg->entries = p;
     reg->cap = cap;
   }
@@ -128,11 +124,11 @@ static strata_status put(strata_registry *reg, entry *e, strata_error *err) {
 
 static entry *new_entry(int type, const char *id, const char *mod, strata_error *err) {
   entry *e = strata_calloc(1, sizeof *e);
-  if (!e) { nomem(err); return NULL; }
+  if (!e) { strata_error_nomem(err, NULL); return NULL; }
   e->type = type;
   if (!(e->id = strata_strdup(id)) || (mod && !(e->mod = strata_strdup(mod)))) {
     entry_free(e);
-    nomem(err);
+    strata_error_nomem(err, NULL);
     return NULL;
   }
   return e;
@@ -266,7 +262,7 @@ static int r_event_declared(void *host, const char *event) {
 
 strata_registry *strata_registry_new(strata_error *err) {
   strata_registry *reg = strata_calloc(1, sizeof *reg);
-  if (!reg) { nomem(err); return NULL; }
+  if (!reg) { strata_error_nomem(err, NULL); return NULL; }
   reg->resolver = (strata_resolver){ reg, r_resolve, r_map, r_area, r_unique, r_unique_at,
                                      r_archetype_event, r_event_declared, NULL, r_branch };
   return reg;
@@ -312,7 +308,7 @@ strata_status strata_registry_add_map_archetype(strata_registry *reg,
   e->map = *def;
   e->map.id = e->id;
   e->map.mod = e->mod;
-  if (!own_value(&e->v1, def->properties, &e->map.properties)) { entry_free(e); return nomem(err); }
+  if (!own_value(&e->v1, def->properties, &e->map.properties)) { entry_free(e); return strata_error_nomem(err, NULL); }
   return put(reg, e, err);
 }
 
@@ -346,7 +342,7 @@ strata_status strata_registry_add_area_archetype(strata_registry *reg,
     }
     ok = ok && e->floors;
   }
-  if (!ok) { entry_free(e); return nomem(err); }
+  if (!ok) { entry_free(e); return strata_error_nomem(err, NULL); }
   return put(reg, e, err);
 }
 
@@ -367,7 +363,7 @@ strata_status strata_registry_add_branch_archetype(strata_registry *reg,
     for (size_t i = 0; ok && i < def->ndirs; i++) ok = own(e, def->dirs[i], &e->dirs[i]);
     e->branch.dirs = e->dirs;
   }
-  if (!ok) { entry_free(e); return nomem(err); }
+  if (!ok) { entry_free(e); return strata_error_nomem(err, NULL); }
   return put(reg, e, err);
 }
 
@@ -381,7 +377,7 @@ strata_status strata_registry_add_unique_area(strata_registry *reg, const strata
   e->unique.id = e->id;
   if (!own(e, def->area, &e->unique.area) || !own(e, def->parent, &e->unique.parent)) {
     entry_free(e);
-    return nomem(err);
+    return strata_error_nomem(err, NULL);
   }
   return put(reg, e, err);
 }
@@ -403,7 +399,7 @@ strata_status strata_registry_add_archetype_event(strata_registry *reg, const ch
   if (reg->naevents == reg->aevents_cap) {
     size_t cap = reg->aevents_cap ? reg->aevents_cap * 2 : 8;
     arch_event *p = strata_realloc(reg->aevents, cap * sizeof *p);
-    if (!p) return nomem(err);
+    if (!p) return strata_error_nomem(err, NULL);
     reg->aevents = p;
     reg->aevents_cap = cap;
   }
@@ -416,7 +412,7 @@ strata_status strata_registry_add_archetype_event(strata_registry *reg, const ch
   a->mod = strata_strdup(mod);
   if (!a->kind || !a->archetype || !a->event || !a->name || (mod && !a->mod)) {
     strata_free(a->kind); strata_free(a->archetype); strata_free(a->event); strata_free(a->name); strata_free(a->mod);
-    return nomem(err);
+    return strata_error_nomem(err, NULL);
   }
   a->priority = priority;
   a->c = (strata_callable){ fn, data, a->mod };

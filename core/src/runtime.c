@@ -9,10 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static strata_status nomem(strata_error *err) {
-  return strata_error_set(err, STRATA_ENOMEM, "out of memory");
-}
-
 strata_runtime *strata_runtime_new(strata_world *w, const strata_resolver *r, strata_error *err) {
   if (!w || !r || !r->resolve || !r->map_archetype || !r->area_archetype || !r->unique_area ||
       !r->unique_at) {
@@ -22,7 +18,7 @@ strata_runtime *strata_runtime_new(strata_world *w, const strata_resolver *r, st
     return NULL;
   }
   strata_runtime *rt = strata_calloc(1, sizeof *rt);
-  if (!rt) { nomem(err); return NULL; }
+  if (!rt) { strata_error_nomem(err, NULL); return NULL; }
   rt->w = w;
   rt->res = *r;
   return rt;
@@ -109,7 +105,7 @@ strata_status rt_set_loaded(strata_runtime *rt, uint64_t uid, int on, strata_err
     size_t cap = rt->loaded_cap ? rt->loaded_cap : 64;
     while (cap <= byte) cap *= 2;
     unsigned char *p = strata_realloc(rt->loaded, cap);
-    if (!p) return nomem(err);
+    if (!p) return strata_error_nomem(err, NULL);
     memset(p + rt->loaded_cap, 0, cap - rt->loaded_cap);
     rt->loaded = p;
     rt->loaded_cap = cap;
@@ -254,7 +250,7 @@ strata_status rt_map_hook(strata_runtime *rt, uint64_t map, strata_logic kind, s
   if (!o || !o->archetype || !rt_map_archetype_opt(rt, o->archetype)) return STRATA_OK;
   /* The archetype ID is copied: the hook may give the map another archetype. */
   char *id = strata_strdup(o->archetype);
-  if (!id) return nomem(err);
+  if (!id) return strata_error_nomem(err, NULL);
   strata_callable c;
   strata_status st = rt_resolve(rt, kind, id, &c, err);
   if (!st && c.fn) {

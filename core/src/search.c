@@ -33,7 +33,7 @@ void strata_path_free(strata_path *p) {
 
 strata_search *strata_search_new(strata_error *err) {
   strata_search *s = strata_calloc(1, sizeof *s);
-  if (s == NULL) strata_error_set(err, STRATA_ENOMEM, "out of memory creating a search");
+  if (s == NULL) strata_error_nomem(err, "creating a search");
   return s;
 }
 
@@ -104,7 +104,7 @@ strata_status search_build_path(strata_search *s, uint32_t start, uint32_t goal,
   if (len > out->cap) {
     uint32_t *nodes = strata_realloc(out->nodes, len * sizeof *nodes);
     if (nodes == NULL)
-      return strata_error_set(err, STRATA_ENOMEM, "out of memory for a %zu-node path", len);
+      return strata_error_nomem(err, "for a %zu-node path", len);
     out->nodes = nodes;
     out->cap = len;
   }

@@ -56,7 +56,7 @@ strata_tilemap *strata_tilemap_new(int width, int height, strata_tokens *tokens,
   return m;
 nomem:
   strata_tilemap_free(m);
-  strata_error_set(err, STRATA_ENOMEM, "out of memory creating a %dx%d map", width, height);
+  strata_error_nomem(err, "creating a %dx%d map", width, height);
   return NULL;
 }
 
@@ -235,7 +235,7 @@ strata_status tilemap_cell_push(strata_tilemap *m, uint32_t i, strata_token t, i
   st->len++;
   return STRATA_OK;
 nomem:
-  return strata_error_set(err, STRATA_ENOMEM, "out of memory adding a token to cell (%u, %u)",
+  return strata_error_nomem(err, "adding a token to cell (%u, %u)",
                           i % (uint32_t)m->width, i / (uint32_t)m->width);
 }
 
@@ -319,7 +319,7 @@ strata_tilemap *strata_tilemap_clone(const strata_tilemap *m, strata_error *err)
   }
   return c;
 nomem:
-  strata_error_set(err, STRATA_ENOMEM, "out of memory copying a %dx%d map", m->width, m->height);
+  strata_error_nomem(err, "copying a %dx%d map", m->width, m->height);
 fail:
   strata_tilemap_free(c);
   return NULL;
@@ -585,6 +585,6 @@ strata_status strata_tilemap_render(const strata_tilemap *m, const strata_render
   return STRATA_OK;
 nomem:
   strata_free(marked);
-  return strata_error_set(err, STRATA_ENOMEM, "out of memory rendering a %dx%d map", m->width,
+  return strata_error_nomem(err, "rendering a %dx%d map", m->width,
                           m->height);
 }

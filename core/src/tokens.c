@@ -39,7 +39,7 @@ strata_tokens *strata_tokens_new(strata_error *err) {
   return t;
 nomem:
   strata_free(t);
-  strata_error_set(err, STRATA_ENOMEM, "out of memory creating a token table");
+  strata_error_nomem(err, "creating a token table");
   return NULL;
 }
 
@@ -63,7 +63,7 @@ strata_tokens *strata_tokens_clone(const strata_tokens *src, strata_error *err) 
   return t;
 nomem:
   strata_tokens_release(t);
-  strata_error_set(err, STRATA_ENOMEM, "out of memory copying a token table");
+  strata_error_nomem(err, "copying a token table");
   return NULL;
 }
 
@@ -148,7 +148,7 @@ strata_token strata_tokens_intern(strata_tokens *t, const char *name, size_t len
   }
   return t->count;
 nomem:
-  strata_error_set(err, STRATA_ENOMEM, "out of memory interning token '%.*s'", (int)len, name);
+  strata_error_nomem(err, "interning token '%.*s'", (int)len, name);
   return 0;
 }
 

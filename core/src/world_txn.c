@@ -82,7 +82,7 @@ struct journal_entry {
 };
 
 static strata_status nomem(strata_error *err) {
-  return strata_error_set(err, STRATA_ENOMEM, "out of memory saving the world for a rollback");
+  return strata_error_nomem(err, "saving the world for a rollback");
 }
 
 /* A free entry at the end of the journal, counted only by push(). */

@@ -71,7 +71,7 @@ static void putf(buf *b, const char *fmt, ...) {
 static strata_status finish(buf *b, char **text, size_t *len, strata_error *err) {
   if (b->failed) {
     strata_free(b->data);
-    return strata_error_set(err, STRATA_ENOMEM, "out of memory for the text of a world");
+    return strata_error_nomem(err, "for the text of a world");
   }
   if (b->data == NULL) puts_(b, "");
   *text = b->data;
@@ -454,7 +454,7 @@ strata_status strata_worldgen_read(const char *path, strata_worldgen **out, stra
   }
   if (b.failed) {
     strata_free(b.data);
-    return strata_error_set(err, STRATA_ENOMEM, "out of memory reading '%s'", path);
+    return strata_error_nomem(err, "reading '%s'", path);
   }
   strata_status st = strata_worldgen_parse(b.data ? b.data : "", b.len, path, out, err);
   strata_free(b.data);

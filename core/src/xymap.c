@@ -245,7 +245,7 @@ int xy_link_directions(strata_xymap *m, uint32_t ci, strata_error *err) {
       size_t cap = m->teleport_cap ? m->teleport_cap * 2 : 8;
       uint32_t *t = strata_realloc(m->teleports, 2 * cap * sizeof *t);
       if (t == NULL) {
-        strata_error_set(err, STRATA_ENOMEM, "out of memory pairing teleporters");
+        strata_error_nomem(err, "pairing teleporters");
         return 0;
       }
       m->teleports = t;
@@ -378,7 +378,7 @@ static strata_status parse_error(strata_error *err, int line, int column, double
 static int build_legend(strata_xymap *m, const strata_xy_legend *extra, size_t count,
                         strata_error *err) {
   m->legend = strata_malloc((STRATA_XY_KIND_COUNT + count) * sizeof *m->legend);
-  if (m->legend == NULL) return strata_error_set(err, STRATA_ENOMEM, "out of memory"), 0;
+  if (m->legend == NULL) return strata_error_nomem(err, NULL), 0;
   for (int i = 0; i < 256; i++) m->by_symbol[i] = -1;
   for (int k = 0; k < STRATA_XY_KIND_COUNT; k++) {
     if (!DEFAULT_SYMBOLS[k]) continue;
@@ -642,7 +642,7 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
   strata_free(lines);
   return m;
 nomem:
-  strata_error_set(err, STRATA_ENOMEM, "out of memory parsing a map");
+  strata_error_nomem(err, "parsing a map");
 fail:
   strata_free(lines);
   strata_xymap_free(m);

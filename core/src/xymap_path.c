@@ -231,7 +231,7 @@ strata_status strata_xymap_shortest_path(const strata_xymap *m, size_t a, size_t
   strata_free(routes);
   goto done;
 nomem:
-  st = strata_error_set(err, STRATA_ENOMEM, "out of memory finding a route");
+  st = strata_error_nomem(err, "finding a route");
 done:
   strata_free(dist);
   strata_free(pred);

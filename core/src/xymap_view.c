@@ -42,7 +42,7 @@ strata_status strata_xymap_display(const strata_xymap *m_const, char **out, size
     char *buf = NULL, *p = NULL;
     if (pass == 1) {
       buf = p = strata_malloc(total + 1);
-      if (buf == NULL) return strata_error_set(err, STRATA_ENOMEM, "out of memory drawing a map");
+      if (buf == NULL) return strata_error_nomem(err, "drawing a map");
     }
     for (int gy = m->height - 1; gy >= 0; gy--) {
       for (int gx = 0; gx < m->width; gx++) {
@@ -222,12 +222,12 @@ strata_status strata_xymap_visual_range(const strata_xymap *m_const, const strat
 done:
   if (b.failed || b.p == NULL) {
     strata_free(b.p);
-    return strata_error_set(err, STRATA_ENOMEM, "out of memory drawing a view");
+    return strata_error_nomem(err, "drawing a view");
   }
   *out = b.p;
   if (len) *len = b.len;
   return STRATA_OK;
 nomem:
   strata_free(shown), strata_free(queue), strata_free(hops), strata_free(b.p);
-  return strata_error_set(err, STRATA_ENOMEM, "out of memory drawing a view");
+  return strata_error_nomem(err, "drawing a view");
 }
