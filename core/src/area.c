@@ -4,6 +4,7 @@
 */
 #include "runtime_internal.h"
 #include "strata/alloc.h"
+#include "util.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -109,13 +110,7 @@ typedef struct ulist {
 } ulist;
 
 static strata_status ulist_push(ulist *l, uint64_t u, strata_error *err) {
-  if (l->n == l->cap) {
-    size_t cap = l->cap ? l->cap * 2 : 8;
-    uint64_t *p = strata_realloc(l->v, cap * sizeof *p);
-    if (!p) return strata_error_nomem(err, NULL);
-    l->v = p;
-    l->cap = cap;
-  }
+  if (!STRATA_GROW(l->v, l->cap, l->n + 1)) return strata_error_nomem(err, NULL);
   l->v[l->n++] = u;
   return STRATA_OK;
 }

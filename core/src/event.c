@@ -9,6 +9,7 @@
 */
 #include "runtime_internal.h"
 #include "strata/alloc.h"
+#include "util.h"
 
 #include <stdlib.h>
 
@@ -30,12 +31,9 @@ strata_status strata_event_on(strata_runtime *rt, const char *event, const char 
       return STRATA_OK;
     }
   }
-  if (rt->nhandlers == rt->handlers_cap) {
-    size_t cap = rt->handlers_cap ? rt->handlers_cap * 2 : 8;
-    global_handler *p = strata_realloc(rt->handlers, cap * sizeof *p);
-    if (!p) { strata_free(e); strata_free(n); strata_free(h); return strata_error_nomem(err, NULL); }
-    rt->handlers = p;
-    rt->handlers_cap = cap;
+  if (!STRATA_GROW(rt->handlers, rt->handlers_cap, rt->nhandlers + 1)) {
+    strata_free(e); strata_free(n); strata_free(h);
+    return strata_error_nomem(err, NULL);
   }
   rt->handlers[rt->nhandlers++] = (global_handler){ e, n, h, priority };
   return STRATA_OK;
@@ -85,13 +83,7 @@ static void chain_free(chain *ch) {
 
 static link *chain_add(chain *ch, const char *name, int64_t priority, strata_logic kind,
                        const char *id, strata_error *err) {
-  if (ch->n == ch->cap) {
-    size_t cap = ch->cap ? ch->cap * 2 : 8;
-    link *p = strata_realloc(ch->links, cap * sizeof *p);
-    if (!p) { strata_error_nomem(err, NULL); return NULL; }
-    ch->links = p;
-    ch->cap = cap;
-  }
+  if (!STRATA_GROW(ch->links, ch->cap, ch->n + 1)) { strata_error_nomem(err, NULL); return NULL; }
   link *l = &ch->links[ch->n];
   memset(l, 0, sizeof *l);
   l->priority = priority;
@@ -255,13 +247,7 @@ strata_status failures_push(strata_failures *f, uint64_t timer, uint64_t subscri
                             const char *event, const char *handler, const char *mod,
                             const char *message) {
   if (!f) return STRATA_OK;
-  if (f->n == f->cap) {
-    size_t cap = f->cap ? f->cap * 2 : 4;
-    strata_failure *p = strata_realloc(f->items, cap * sizeof *p);
-    if (!p) return STRATA_ENOMEM;
-    f->items = p;
-    f->cap = cap;
-  }
+  if (!STRATA_GROW(f->items, f->cap, f->n + 1)) return STRATA_ENOMEM;
   strata_failure *x = &f->items[f->n];
   x->timer = timer;
   x->subscription = subscription;

@@ -16,6 +16,7 @@
 #include "room_internal.h"
 #include "strata/alloc.h"
 #include "strata/grid.h"
+#include "util.h"
 
 #define DEFAULT_ROOM_NAME "An empty room"
 
@@ -142,12 +143,7 @@ static int selected_xy(const spawn *s, int x, int y) {
 }
 
 static strata_status doom(spawn *s, uint64_t uid) {
-  if (s->ndoomed == s->doomed_cap) {
-    size_t cap = s->doomed_cap ? s->doomed_cap * 2 : 64;
-    uint64_t *d = strata_realloc(s->doomed, cap * sizeof *d);
-    if (!d) return strata_error_nomem(s->err, NULL);
-    s->doomed = d, s->doomed_cap = cap;
-  }
+  if (!STRATA_GROW(s->doomed, s->doomed_cap, s->ndoomed + 1)) return strata_error_nomem(s->err, NULL);
   s->doomed[s->ndoomed++] = uid;
   return STRATA_OK;
 }

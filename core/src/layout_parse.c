@@ -16,6 +16,7 @@
 
 #include "layout_internal.h"
 #include "strata/alloc.h"
+#include "util.h"
 
 #define MAX_DEPTH 400
 
@@ -95,14 +96,9 @@ typedef struct ptrs {
 } ptrs;
 
 static int ptrs_push(parser *p, ptrs *v, void *x) {
-  if (v->len == v->cap) {
-    size_t cap = v->cap ? v->cap * 2 : 8;
-    void **items = strata_realloc(v->items, cap * sizeof *items);
-    if (items == NULL) {
-      strata_error_nomem(p->err, "reading a layout");
-      return 0;
-    }
-    v->items = items, v->cap = cap;
+  if (!STRATA_GROW(v->items, v->cap, v->len + 1)) {
+    strata_error_nomem(p->err, "reading a layout");
+    return 0;
   }
   v->items[v->len++] = x;
   return 1;

@@ -7,6 +7,7 @@
 */
 #include "strata/registry.h"
 #include "strata/alloc.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -107,12 +108,9 @@ static strata_status put(strata_registry *reg, entry *e, strata_error *err) {
     reg->entries[i] = e;
     return STRATA_OK;
   }
-  if (reg->n == reg->cap) {
-    size_t cap = reg->cap ? reg->cap * 2 : 32;
-    entry **p = strata_realloc(reg->entries, cap * sizeof *p);
-    if (!p) { entry_free(e); return strata_error_nomem(err, NULL); }
-    reg->entries = p;
-    reg->cap = cap;
+  if (!STRATA_GROW(reg->entries, reg->cap, reg->n + 1)) {
+    entry_free(e);
+    return strata_error_nomem(err, NULL);
   }
   memmove(reg->entries + i + 1, reg->entries + i, (reg->n - i) * sizeof *reg->entries);
   reg->entries[i] = e;
@@ -396,13 +394,7 @@ strata_status strata_registry_add_archetype_event(strata_registry *reg, const ch
   if (!kind || !archetype || !event || !fn)
     return strata_error_in(err, STRATA_EARG, "strata_registry_add_archetype_event",
                            "needs a kind, an archetype, an event and a function");
-  if (reg->naevents == reg->aevents_cap) {
-    size_t cap = reg->aevents_cap ? reg->aevents_cap * 2 : 8;
-    arch_event *p = strata_realloc(reg->aevents, cap * sizeof *p);
-    if (!p) return strata_error_nomem(err, NULL);
-    reg->aevents = p;
-    reg->aevents_cap = cap;
-  }
+  if (!STRATA_GROW(reg->aevents, reg->aevents_cap, reg->naevents + 1)) return strata_error_nomem(err, NULL);
   arch_event *a = &reg->aevents[reg->naevents];
   memset(a, 0, sizeof *a);
   a->kind = strata_strdup(kind);

@@ -15,4 +15,8 @@
 ** the array and *cap then unchanged. */
 int strata_grow(void *pp, size_t *cap, size_t need, size_t elem);
 
+/* strata_grow for an array lvalue arr of any element type, cap its size_t
+** capacity: `if (!STRATA_GROW(l->items, l->cap, l->n + 1)) return nomem;`. */
+#define STRATA_GROW(arr, cap, need) strata_grow(&(arr), &(cap), (need), sizeof *(arr))
+
 #endif

@@ -21,6 +21,7 @@
 #include "strata/alloc.h"
 #include "strata/tilemap.h"
 #include "worldgen_internal.h"
+#include "util.h"
 
 static const char *const TILE_NAMES[STRATA_WG_TILE_KINDS] = {
     "wall", "hallway", "room", "start", "exit", "ascent", "descent"};
@@ -102,12 +103,7 @@ nomem:
 
 strata_status strata_worldgen_add_room(strata_worldgen_floor *f, strata_worldgen_room r,
                                        strata_error *err) {
-  if (f->room_count == f->room_cap) {
-    size_t cap = f->room_cap ? f->room_cap * 2 : 16;
-    strata_worldgen_room *rooms = strata_realloc(f->rooms, cap * sizeof *rooms);
-    if (rooms == NULL) return strata_error_nomem(err, "for rooms");
-    f->rooms = rooms, f->room_cap = cap;
-  }
+  if (!STRATA_GROW(f->rooms, f->room_cap, f->room_count + 1)) return strata_error_nomem(err, "for rooms");
   f->rooms[f->room_count++] = r;
   return STRATA_OK;
 }

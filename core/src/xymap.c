@@ -13,6 +13,7 @@
 #include "prefault.h"
 #include "strata/alloc.h"
 #include "xymap_internal.h"
+#include "util.h"
 
 static const int DX[XY_SIDES] = {0, 1, 1, 1, 0, -1, -1, -1, 0};
 static const int DY[XY_SIDES] = {1, 1, 0, -1, -1, -1, 0, 1, 0};
@@ -266,13 +267,7 @@ typedef struct text_line {
 } text_line;
 
 static int add_step(strata_xymap *m, uint32_t comp) {
-  if (m->step_count == m->step_cap) {
-    size_t cap = m->step_cap ? m->step_cap * 2 : 64;
-    uint32_t *steps = strata_realloc(m->steps, cap * sizeof *steps);
-    if (steps == NULL) return 0;
-    m->steps = steps;
-    m->step_cap = cap;
-  }
+  if (!STRATA_GROW(m->steps, m->step_cap, m->step_count + 1)) return 0;
   m->steps[m->step_count++] = comp;
   return 1;
 }
