@@ -110,6 +110,7 @@ static int prepare_work(struct grid_bucket *gs, uint32_t n, int need_diag, uint3
   return 1;
 }
 
+/* Not strata_grow: a 32-bit capacity keeps the search state small. */
 static int stack_grow(entry_stack *s) {
   uint32_t cap = s->cap ? s->cap * 2 : 16;
   grid_entry *items = strata_realloc(s->items, (size_t)cap * sizeof *items);

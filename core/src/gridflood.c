@@ -217,6 +217,7 @@ static int flood_two_queues(struct grid_flood *f, int32_t pw, double diag, uint3
   return 0;
 }
 
+/* Not strata_grow: a 32-bit capacity keeps the search state small. */
 static int stack_grow(astar_stack *s) {
   uint32_t cap = s->cap ? s->cap * 2 : 1024;
   astar_entry *items = strata_realloc(s->items, (size_t)cap * sizeof *items);

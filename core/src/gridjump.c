@@ -254,7 +254,7 @@ static void heap_up(jentry *h, uint32_t i, jentry e) {
 }
 
 static int heap_push(struct grid_jump *j, jentry e) {
-  if (j->len == j->heap_cap) {
+  if (j->len == j->heap_cap) { /* a 32-bit capacity, not strata_grow: the search state stays small */
     uint32_t cap = j->heap_cap ? j->heap_cap * 2 : 4096;
     jentry *h = strata_realloc(j->heap, (size_t)cap * sizeof *h);
     if (h == NULL) return 0;

@@ -455,12 +455,7 @@ static gen *parse_chain_body(parser *p, const lt_token *at) {
 }
 
 static int elems_push(parser *p, lg_elem **items, size_t *n, size_t *cap, const lg_elem *e) {
-  if (*n == *cap) {
-    size_t c = *cap ? *cap * 2 : 4;
-    lg_elem *it = strata_realloc(*items, c * sizeof *it);
-    if (it == NULL) return strata_error_nomem(p->err, NULL), 0;
-    *items = it, *cap = c;
-  }
+  if (!strata_grow(items, cap, *n + 1, sizeof **items)) return strata_error_nomem(p->err, NULL), 0;
   (*items)[(*n)++] = *e;
   return 1;
 }
@@ -971,12 +966,7 @@ static strata_layout_file *read_text(const char *text, size_t len, const char *n
         items[existing].gen = g;
         continue;
       }
-      if (n == cap) {
-        cap = cap ? cap * 2 : 32;
-        lg_named *it = strata_realloc(items, cap * sizeof *it);
-        if (it == NULL) goto nomem_items;
-        items = it;
-      }
+      if (!STRATA_GROW(items, cap, n + 1)) goto nomem_items;
       items[n].name = key, items[n].gen = g;
       n++;
       if (!index_add(&names, items, n)) goto nomem_items;

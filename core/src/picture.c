@@ -1,6 +1,7 @@
 /* picture.c - maps as pictures: SVG text and PNG images (zlib for the PNG's data). */
 #include "strata/picture.h"
 #include "strata/alloc.h"
+#include "util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -50,12 +51,7 @@ static void put(text *t, const char *fmt, ...) {
     va_end(ap);
     if (n < 0) { t->failed = 1; return; }
     if (t->s && t->len + (size_t)n < t->cap) { t->len += (size_t)n; return; }
-    size_t cap = t->cap ? t->cap * 2 : 4096;
-    while (cap < t->len + (size_t)n + 1) cap *= 2;
-    char *p = strata_realloc(t->s, cap);
-    if (!p) { t->failed = 1; return; }
-    t->s = p;
-    t->cap = cap;
+    if (!STRATA_GROW(t->s, t->cap, t->len + (size_t)n + 1)) { t->failed = 1; return; }
   }
 }
 

@@ -136,7 +136,7 @@ static entry *new_entry(int type, const char *id, const char *mod, strata_error 
 static int own(entry *e, const char *s, const char **out) {
   *out = NULL;
   if (!s) return 1;
-  char **p = strata_realloc(e->strs, (e->nstrs + 1) * sizeof *p);
+  char **p = strata_realloc(e->strs, (e->nstrs + 1) * sizeof *p); /* a few an entry: one at a time */
   if (!p) return 0;
   e->strs = p;
   if (!(p[e->nstrs] = strata_strdup(s))) return 0;

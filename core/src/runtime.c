@@ -4,6 +4,7 @@
 */
 #include "runtime_internal.h"
 #include "strata/alloc.h"
+#include "util.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -102,13 +103,9 @@ strata_status rt_set_loaded(strata_runtime *rt, uint64_t uid, int on, strata_err
   size_t byte = (size_t)(uid / 8);
   if (byte >= rt->loaded_cap) {
     if (!on) return STRATA_OK;
-    size_t cap = rt->loaded_cap ? rt->loaded_cap : 64;
-    while (cap <= byte) cap *= 2;
-    unsigned char *p = strata_realloc(rt->loaded, cap);
-    if (!p) return strata_error_nomem(err, NULL);
-    memset(p + rt->loaded_cap, 0, cap - rt->loaded_cap);
-    rt->loaded = p;
-    rt->loaded_cap = cap;
+    size_t old = rt->loaded_cap;
+    if (!STRATA_GROW(rt->loaded, rt->loaded_cap, byte + 1)) return strata_error_nomem(err, NULL);
+    memset(rt->loaded + old, 0, rt->loaded_cap - old);
   }
   if (on) rt->loaded[byte] |= (unsigned char)(1u << (uid % 8));
   else rt->loaded[byte] &= (unsigned char)~(1u << (uid % 8));

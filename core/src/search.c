@@ -1,6 +1,7 @@
 /* search.c - the search workspace and searches over a generic strata_graph. */
 #include "search_internal.h"
 #include "strata/alloc.h"
+#include "util.h"
 
 #include <stdlib.h>
 
@@ -60,12 +61,7 @@ size_t strata_search_memory(const strata_search *s) {
 }
 
 int search_entry_grow(entry_list *l) {
-  size_t cap = l->cap ? l->cap * 2 : 256;
-  heap_entry *items = strata_realloc(l->items, cap * sizeof *items);
-  if (items == NULL) return 0;
-  l->items = items;
-  l->cap = cap;
-  return 1;
+  return STRATA_GROW(l->items, l->cap, l->cap + 1);
 }
 
 int search_prepare(strata_search *s, uint32_t n, int need_queue) {

@@ -150,7 +150,7 @@ static int64_t stack_alloc(strata_tilemap *m) {
   if (m->free_count > 0) {
     idx = m->free_stacks[--m->free_count];
   } else {
-    if (m->stack_count == m->stack_cap) {
+    if (m->stack_count == m->stack_cap) { /* two arrays of one 32-bit capacity: not strata_grow */
       uint32_t ncap = m->stack_cap ? m->stack_cap * 2 : 256; /* 5 KB: a small layout's stacks at once */
       side_stack *s = strata_realloc(m->stacks, (size_t)ncap * sizeof *s);
       if (s == NULL) { small_give(m, items); return -1; }

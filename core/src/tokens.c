@@ -127,7 +127,7 @@ strata_token strata_tokens_intern(strata_tokens *t, const char *name, size_t len
     strata_error_set(err, STRATA_ELIMIT, "token table is full (%u tokens)", t->count);
     return 0;
   }
-  if (t->count == t->cap) {
+  if (t->count == t->cap) { /* 32-bit, below STRATA_TOKENS_MAX: not strata_grow */
     uint32_t cap = t->cap ? t->cap * 2 : 16;
     token_entry *entries = strata_realloc(t->entries, (size_t)cap * sizeof *entries);
     if (entries == NULL) goto nomem;

@@ -5,6 +5,7 @@
 */
 #include "world_internal.h"
 #include "strata/alloc.h"
+#include "util.h"
 #include "runtime_internal.h" /* world_callbacks */
 
 #include <stdlib.h>
@@ -43,18 +44,6 @@ char *world_name(strata_world *w, const char *s) {
   if (!copy) return NULL;
   w->nnames++;
   return w->names[i] = copy;
-}
-
-/* Grows *arr (of elem bytes each) to hold at least need elements. */
-static int grow(void **arr, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap) return 1;
-  size_t c = *cap ? *cap : 16;
-  while (c < need) c *= 2;
-  void *p = strata_realloc(*arr, c * elem);
-  if (!p) return 0;
-  *arr = p;
-  *cap = c;
-  return 1;
 }
 
 strata_world *strata_world_new(uint64_t seed, strata_error *err) {
@@ -183,7 +172,7 @@ static strata_object **make_slot(strata_world *w, uint64_t uid) {
   uint64_t no = uid >> WORLD_PAGE_BITS;
   obj_page *p = find_page(w, no);
   if (!p) {
-    if (!grow((void **)&w->pages, &w->pages_cap, w->npages + 1, sizeof *w->pages)) return NULL;
+    if (!STRATA_GROW(w->pages, w->pages_cap, w->npages + 1)) return NULL;
     if ((w->npages + 1) * 2 > w->hash_cap && !rehash(w, w->npages + 1)) return NULL;
     if (!(p = strata_calloc(1, sizeof *p))) return NULL;
     p->no = no;
@@ -210,7 +199,7 @@ static struct kind_entry *find_kind(const strata_world *w, const char *kind) {
 static struct kind_entry *make_kind(strata_world *w, const char *kind) {
   struct kind_entry *e = find_kind(w, kind);
   if (e) return e;
-  if (!grow((void **)&w->kinds, &w->kinds_cap, w->nkinds + 1, sizeof *w->kinds)) return NULL;
+  if (!STRATA_GROW(w->kinds, w->kinds_cap, w->nkinds + 1)) return NULL;
   const char *k = world_name(w, kind);
   if (!k) return NULL;
   e = &w->kinds[w->nkinds++];
@@ -577,7 +566,7 @@ static stream *find_stream(const strata_world *cw, const char *key) {
 static stream *add_stream(strata_world *w, const char *key, strata_error *err) {
   if (w->depth && txn_stream_added(w, err)) return NULL;
   char *k = NULL;
-  if (!grow((void **)&w->streams, &w->streams_cap, w->nstreams + 1, sizeof *w->streams) ||
+  if (!STRATA_GROW(w->streams, w->streams_cap, w->nstreams + 1) ||
       !(k = strata_strdup(key))) {
     if (w->depth) txn_drop_last(w);
     strata_error_nomem(err, NULL);
@@ -600,7 +589,7 @@ static lent_stream *find_lent(strata_world *w, const char *key) {
 
 strata_status strata_world_lend_stream(strata_world *w, const char *key, strata_rng *rng,
                                        strata_error *err) {
-  if (!grow((void **)&w->lent, &w->lent_cap, w->nlent + 1, sizeof *w->lent)) return strata_error_nomem(err, NULL);
+  if (!STRATA_GROW(w->lent, w->lent_cap, w->nlent + 1)) return strata_error_nomem(err, NULL);
   w->lent[w->nlent++] = (lent_stream){ key, rng, ++w->lent_ids, 0 };
   return STRATA_OK;
 }
@@ -682,7 +671,7 @@ static void timer_sift(strata_world *w, size_t i, strata_timer t) {
 }
 
 strata_status world_insert_timer(strata_world *w, strata_timer *t, strata_error *err) {
-  if (!grow((void **)&w->timers, &w->timers_cap, w->ntimers + 1, sizeof *w->timers) ||
+  if (!STRATA_GROW(w->timers, w->timers_cap, w->ntimers + 1) ||
       !uidmap_put(&w->timer_at, t->uid, w->ntimers))
     return strata_error_nomem(err, NULL);
   /* In order after the last (an open reads them so): the array stays sorted. */
@@ -863,7 +852,7 @@ const strata_timer *strata_world_timer_at(const strata_world *cw, size_t i) {
 /* ---- subscriptions ---- */
 
 strata_status world_add_sub(strata_world *w, strata_subscription *s, strata_error *err) {
-  if (!grow((void **)&w->subs, &w->subs_cap, w->nsubs + 1, sizeof *w->subs)) return strata_error_nomem(err, NULL);
+  if (!STRATA_GROW(w->subs, w->subs_cap, w->nsubs + 1)) return strata_error_nomem(err, NULL);
   /* Keep uid order, which a restore may not follow. */
   size_t i = w->nsubs;
   while (i > 0 && w->subs[i - 1].uid > s->uid) i--;

@@ -64,12 +64,7 @@ static void clear_all(strata_world *w) {
 void world_bymap_add(strata_world *w, const strata_object *o) {
   if (w->bymap_lost) return;
   struct bymap_entry *e = make(w, o->map);
-  if (e && e->n == e->cap) {
-    size_t cap = e->cap ? e->cap * 2 : 4;
-    uint64_t *u = strata_realloc(e->uids, cap * sizeof *u);
-    if (u) e->uids = u, e->cap = cap;
-  }
-  if (!e || e->n == e->cap) {
+  if (!e || !STRATA_GROW(e->uids, e->cap, e->n + 1)) {
     clear_all(w); /* rebuilt when next read */
     w->bymap_lost = 1;
     return;

@@ -19,6 +19,7 @@
 #include "strata/file.h"
 #include "strata/alloc.h"
 #include "worldgen_internal.h"
+#include "util.h"
 
 #define MAGIC "strata worldgen 1"
 #define LEGEND "legend # wall , hallway . room S start E exit < ascent > descent"
@@ -33,14 +34,7 @@ typedef struct buf {
 
 static void reserve(buf *b, size_t more) {
   if (b->failed || b->len + more + 1 <= b->cap) return;
-  size_t cap = b->cap ? b->cap : 256;
-  while (cap < b->len + more + 1) cap *= 2;
-  char *d = strata_realloc(b->data, cap);
-  if (d == NULL) {
-    b->failed = 1;
-    return;
-  }
-  b->data = d, b->cap = cap;
+  if (!STRATA_GROW(b->data, b->cap, b->len + more + 1)) b->failed = 1;
 }
 
 static void put(buf *b, const char *s, size_t n) {

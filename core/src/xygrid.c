@@ -47,7 +47,7 @@ strata_status strata_xygrid_add(strata_xygrid *g, const strata_xymap *m, strata_
   if (map_index(g, strata_xymap_z(m)) >= 0)
     return strata_error_set(err, STRATA_EARG, "the grid already has a map with Z '%s'",
                             strata_xymap_z(m));
-  if (g->count == g->cap) {
+  if (g->count == g->cap) { /* two arrays of one capacity: not strata_grow */
     size_t cap = g->cap ? g->cap * 2 : 8;
     const strata_xymap **maps = strata_realloc(g->maps, cap * sizeof *maps);
     if (maps == NULL) goto nomem;

@@ -242,15 +242,10 @@ int xy_link_directions(strata_xymap *m, uint32_t ci, strata_error *err) {
       return comp_error(m, c, err,
                         "found too many matching teleporters (must be exactly one more): %d.",
                         (int)matches);
-    if (m->teleport_count == m->teleport_cap) {
-      size_t cap = m->teleport_cap ? m->teleport_cap * 2 : 8;
-      uint32_t *t = strata_realloc(m->teleports, 2 * cap * sizeof *t);
-      if (t == NULL) {
-        strata_error_nomem(err, "pairing teleporters");
-        return 0;
-      }
-      m->teleports = t;
-      m->teleport_cap = cap;
+    /* An entry is a pair of uint32_t. */
+    if (!strata_grow(&m->teleports, &m->teleport_cap, m->teleport_count + 1, 2 * sizeof *m->teleports)) {
+      strata_error_nomem(err, "pairing teleporters");
+      return 0;
     }
     m->teleports[2 * m->teleport_count] = ci;
     m->teleports[2 * m->teleport_count++ + 1] = (uint32_t)partner;
@@ -543,11 +538,7 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
                     ch, gx / 2.0, gy / 2.0);
         goto fail;
       }
-      if (m->comp_count == cap) {
-        xy_comp *c = strata_realloc(m->comps, (cap *= 2) * sizeof *c);
-        if (c == NULL) goto nomem;
-        m->comps = c;
-      }
+      if (!STRATA_GROW(m->comps, cap, m->comp_count + 1)) goto nomem;
       xy_comp *c = &m->comps[m->comp_count++];
       memset(c, 0, sizeof *c);
       c->gx = (uint16_t)gx, c->gy = (uint16_t)gy;
@@ -615,11 +606,7 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
                      "must be unique.", name);
           goto fail;
         }
-      if (m->chain_count == chain_cap) {
-        xy_chain *c = strata_realloc(m->chains, (chain_cap *= 2) * sizeof *c);
-        if (c == NULL) goto nomem;
-        m->chains = c;
-      }
+      if (!STRATA_GROW(m->chains, chain_cap, m->chain_count + 1)) goto nomem;
       m->chains[m->chain_count++] = ch;
       names[named++] = name;
     }

@@ -4,6 +4,7 @@
 
 #include "xymap_internal.h"
 #include "strata/alloc.h"
+#include "util.h"
 
 /* What a component shows. Blocked and interrupt links show the plain link
 ** they stand in for (Evennia's table: n-s, e-w, ne-sw; the nw-se entry of
@@ -77,14 +78,10 @@ typedef struct text_buf {
 static void put(text_buf *b, const char *s, size_t n) {
   if (b->failed) return;
   if (b->len + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 256;
-    while (b->len + n + 1 > cap) cap *= 2;
-    char *p = strata_realloc(b->p, cap);
-    if (p == NULL) {
+    if (!STRATA_GROW(b->p, b->cap, b->len + n + 1)) {
       b->failed = 1;
       return;
     }
-    b->p = p, b->cap = cap;
   }
   memcpy(b->p + b->len, s, n);
   b->len += n;
