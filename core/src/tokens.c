@@ -1,6 +1,7 @@
 /* tokens.c - the token table: interned names (open addressing) and traits. */
 #include "strata/tokens.h"
 #include "strata/alloc.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -127,13 +128,7 @@ strata_token strata_tokens_intern(strata_tokens *t, const char *name, size_t len
     strata_error_set(err, STRATA_ELIMIT, "token table is full (%u tokens)", t->count);
     return 0;
   }
-  if (t->count == t->cap) { /* 32-bit, below STRATA_TOKENS_MAX: not strata_grow */
-    uint32_t cap = t->cap ? t->cap * 2 : 16;
-    token_entry *entries = strata_realloc(t->entries, (size_t)cap * sizeof *entries);
-    if (entries == NULL) goto nomem;
-    t->entries = entries;
-    t->cap = cap;
-  }
+  if (!STRATA_GROW32(t->entries, t->cap, (size_t)t->count + 1)) goto nomem;
   token_entry *e = &t->entries[t->count];
   e->name = strata_strndup(name, len);
   if (e->name == NULL) goto nomem;

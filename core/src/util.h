@@ -7,6 +7,7 @@
 #define STRATA_UTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Makes the array at *pp (a pointer to any object pointer; elements of elem
 ** bytes, *cap of them) hold at least need elements: when it holds fewer, it
@@ -18,5 +19,10 @@ int strata_grow(void *pp, size_t *cap, size_t need, size_t elem);
 /* strata_grow for an array lvalue arr of any element type, cap its size_t
 ** capacity: `if (!STRATA_GROW(l->items, l->cap, l->n + 1)) return nomem;`. */
 #define STRATA_GROW(arr, cap, need) strata_grow(&(arr), &(cap), (need), sizeof *(arr))
+
+/* The same for a 32-bit capacity (the searches keep their state small): at
+** most UINT32_MAX elements. */
+int strata_grow32(void *pp, uint32_t *cap, size_t need, size_t elem);
+#define STRATA_GROW32(arr, cap, need) strata_grow32(&(arr), &(cap), (need), sizeof *(arr))
 
 #endif

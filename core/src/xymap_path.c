@@ -81,12 +81,7 @@ static void ring_free(bucket_ring *r) {
 
 static int ring_push(bucket_ring *r, uint64_t key, uint32_t node) {
   uint32_t b = (uint32_t)(key & (r->size - 1));
-  if (r->len[b] == r->cap[b]) { /* 32-bit capacities, one a bucket: not strata_grow */
-    uint32_t cap = r->cap[b] ? r->cap[b] * 2 : 64;
-    uint32_t *items = strata_realloc(r->items[b], cap * sizeof *items);
-    if (items == NULL) return 0;
-    r->items[b] = items, r->cap[b] = cap;
-  }
+  if (!STRATA_GROW32(r->items[b], r->cap[b], (size_t)r->len[b] + 1)) return 0;
   r->items[b][r->len[b]++] = node;
   return 1;
 }

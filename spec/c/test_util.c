@@ -65,6 +65,22 @@ static void test_grow(fail_state *s) {
   CHECK_EQ_INT(s->asked, huge);
   s->fail = 0;
   strata_free(v);
+  v = NULL;
+
+  /* A 32-bit capacity: never past UINT32_MAX, what doubling would pass. */
+  uint32_t cap32 = UINT32_MAX / 2 + 1;
+  s->fail = 1, s->asked = 0;
+  CHECK(!strata_grow32(&c, &cap32, (size_t)UINT32_MAX / 2 + 2, 1));
+  CHECK_EQ_INT(s->asked, (size_t)UINT32_MAX / 2 + 2);
+  s->asked = 0;
+  CHECK(!strata_grow32(&c, &cap32, (size_t)UINT32_MAX + 1, 1));
+  CHECK_EQ_INT(s->asked, 0);
+  CHECK_EQ_INT(cap32, UINT32_MAX / 2 + 1);
+  s->fail = 0;
+  cap32 = 0;
+  CHECK(strata_grow32(&v, &cap32, 3, sizeof *v));
+  CHECK(v != NULL && cap32 >= 3);
+  strata_free(v);
 }
 
 /* The answers of lua/strata/options.lua's nearest before it called this. */
