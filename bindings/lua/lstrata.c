@@ -207,18 +207,18 @@ static void push_unknown_option(lua_State *L, const char *key, const char *const
 ** is read raw, its strings kept alive by the table on the stack. */
 /* strata.core.edit_distance(a, b): strata_edit_distance (options.distance). */
 static int l_edit_distance(lua_State *L) {
-  lua_pushinteger(L, (lua_Integer)strata_edit_distance(luaL_checkstring(L, 1), luaL_checkstring(L, 2)));
+  lua_pushinteger(L, (lua_Integer)strata_edit_distance(lstrata_checkstring(L, 1), lstrata_checkstring(L, 2)));
   return 1;
 }
 
 static int l_nearest(lua_State *L) {
-  const char *name = luaL_checkstring(L, 1);
-  luaL_checktype(L, 2, LUA_TTABLE);
+  const char *name = lstrata_checkstring(L, 1);
+  lstrata_checktype(L, 2, LUA_TTABLE);
   lua_Integer n = (lua_Integer)lua_rawlen(L, 2);
   const char **known = lua_newuserdatauv(L, (size_t)(n ? n : 1) * sizeof *known, 0);
   for (lua_Integer i = 1; i <= n; i++) {
     if (lua_rawgeti(L, 2, i) != LUA_TSTRING)
-      luaL_error(L, "strata.options.nearest: known[%d] is a %s, not a string", (int)i, luaL_typename(L, -1));
+      lstrata_error(L, "strata.options.nearest: known[%d] is a %s, not a string", (int)i, luaL_typename(L, -1));
     known[i - 1] = lua_tostring(L, -1);
     lua_pop(L, 1);
   }
