@@ -204,3 +204,32 @@ describe("strict data entries", function()
     assert.matches("base.map_archetype typo.cave: unknown field 'propertes' %(nearest known: properties", err)
   end)
 end)
+
+describe("nearest known names", function()
+  -- One rule for the core, the binding and the Lua layer: options.nearest is
+  -- the core's strata_nearest (the cases are spec/c/test_util.c's).
+  local cases = {
+    { "nmae", { "name", "desc", "clear", "props" }, { "name", "clear", "desc" } },
+    { "crypt.gobiln", { "crypt.rat", "crypt.goblin", "base.floor", "crypt.gob" },
+      { "crypt.goblin", "crypt.gob", "base.floor" } },
+    { "x", { "name", "desc", "clear", "props" }, { "desc", "name", "clear" } },
+    { "", { "b", "a", "c", "d" }, { "a", "b", "c" } },
+  }
+
+  it("options.nearest ranks as strata.core.nearest does", function()
+    local core = require "strata.core"
+    assert.is_function(core.nearest)
+    for _, c in ipairs(cases) do
+      assert.same(c[3], core.nearest(c[1], c[2]))
+      assert.same(c[3], options.nearest(c[1], c[2]))
+    end
+    assert.equal(" (nearest known: name, clear, desc)", options.suggest("nmae", cases[1][2]))
+    assert.equal("", options.suggest("nmae", {}))
+  end)
+
+  it("refuses a list that holds other than strings, naming the function", function()
+    local ok, err = pcall(options.nearest, "a", { "b", 3 })
+    assert.is_false(ok)
+    assert.matches("strata.options.nearest: known%[2%] is a number, not a string", err)
+  end)
+end)

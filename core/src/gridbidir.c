@@ -50,6 +50,7 @@
 
 #include "gridengine.h"
 #include "strata/alloc.h"
+#include "util.h"
 
 #if defined(__SSE2__) && !defined(STRATA_NO_SIMD)
 #include <emmintrin.h>
@@ -619,10 +620,7 @@ static inline __attribute__((always_inline)) int d_side(struct grid_bidir *b, co
         if (need0 && !dring_grow(&r0)) { ret = -1; break; }
         if (need1 && !dring_grow(&r1)) { ret = -1; break; }
         if (needlog) {
-          uint32_t cap = b->log_cap ? b->log_cap * 2 : 4096;
-          uint32_t *log = strata_realloc(b->log, (size_t)cap * sizeof *log);
-          if (log == NULL) { ret = -1; break; }
-          b->log = log, b->log_cap = cap;
+          if (!STRATA_GROW32(b->log, b->log_cap, (size_t)b->log_cap + 1)) { ret = -1; break; }
         }
       }
       const uint32_t f0 = r0.mask + 1 - (r0.tail - r0.head), f1 = r1.mask + 1 - (r1.tail - r1.head);

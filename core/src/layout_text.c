@@ -18,6 +18,7 @@
 
 #include "layout_internal.h"
 #include "strata/alloc.h"
+#include "util.h"
 
 /* ---- the arena ---- */
 struct lt_arena_block {
@@ -63,12 +64,7 @@ void lt_arena_free(lt_arena *a) {
 #define MAX_MACRO_ARGS 64
 
 static int list_push(lt_list *l, lt_token t) {
-  if (l->len == l->cap) {
-    size_t cap = l->cap ? l->cap * 2 : 256;
-    lt_token *items = strata_realloc(l->items, cap * sizeof *items);
-    if (items == NULL) return 0;
-    l->items = items, l->cap = cap;
-  }
+  if (!STRATA_GROW(l->items, l->cap, l->len + 1)) return 0;
   l->items[l->len++] = t;
   return 1;
 }
@@ -83,7 +79,7 @@ strata_status lt_fail(strata_error *err, const char *name, int line, int col, co
 }
 
 static strata_status nomem(strata_error *err) {
-  return strata_error_set(err, STRATA_ENOMEM, "out of memory reading a layout");
+  return strata_error_nomem(err, "reading a layout");
 }
 
 static int is_punct(char c) {
@@ -225,12 +221,7 @@ static strata_status collect(const lt_list *raw, const char *name, macros *ms, l
       return lt_fail(err, name, m.line, m.col, "macro %s has no 'End'", m.name);
     m.body = &raw->items[body];
     m.nbody = j - body;
-    if (ms->len == ms->cap) {
-      size_t cap = ms->cap ? ms->cap * 2 : 32;
-      macro *items = strata_realloc(ms->items, cap * sizeof *items);
-      if (items == NULL) return nomem(err);
-      ms->items = items, ms->cap = cap;
-    }
+    if (!STRATA_GROW(ms->items, ms->cap, ms->len + 1)) return nomem(err);
     ms->items[ms->len++] = m;
     i = j + 1;
   }

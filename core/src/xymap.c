@@ -13,6 +13,7 @@
 #include "prefault.h"
 #include "strata/alloc.h"
 #include "xymap_internal.h"
+#include "util.h"
 
 static const int DX[XY_SIDES] = {0, 1, 1, 1, 0, -1, -1, -1, 0};
 static const int DY[XY_SIDES] = {1, 1, 0, -1, -1, -1, 0, 1, 0};
@@ -241,15 +242,10 @@ int xy_link_directions(strata_xymap *m, uint32_t ci, strata_error *err) {
       return comp_error(m, c, err,
                         "found too many matching teleporters (must be exactly one more): %d.",
                         (int)matches);
-    if (m->teleport_count == m->teleport_cap) {
-      size_t cap = m->teleport_cap ? m->teleport_cap * 2 : 8;
-      uint32_t *t = strata_realloc(m->teleports, 2 * cap * sizeof *t);
-      if (t == NULL) {
-        strata_error_set(err, STRATA_ENOMEM, "out of memory pairing teleporters");
-        return 0;
-      }
-      m->teleports = t;
-      m->teleport_cap = cap;
+    /* An entry is a pair of uint32_t. */
+    if (!strata_grow(&m->teleports, &m->teleport_cap, m->teleport_count + 1, 2 * sizeof *m->teleports)) {
+      strata_error_nomem(err, "pairing teleporters");
+      return 0;
     }
     m->teleports[2 * m->teleport_count] = ci;
     m->teleports[2 * m->teleport_count++ + 1] = (uint32_t)partner;
@@ -266,13 +262,7 @@ typedef struct text_line {
 } text_line;
 
 static int add_step(strata_xymap *m, uint32_t comp) {
-  if (m->step_count == m->step_cap) {
-    size_t cap = m->step_cap ? m->step_cap * 2 : 64;
-    uint32_t *steps = strata_realloc(m->steps, cap * sizeof *steps);
-    if (steps == NULL) return 0;
-    m->steps = steps;
-    m->step_cap = cap;
-  }
+  if (!STRATA_GROW(m->steps, m->step_cap, m->step_count + 1)) return 0;
   m->steps[m->step_count++] = comp;
   return 1;
 }
@@ -378,7 +368,7 @@ static strata_status parse_error(strata_error *err, int line, int column, double
 static int build_legend(strata_xymap *m, const strata_xy_legend *extra, size_t count,
                         strata_error *err) {
   m->legend = strata_malloc((STRATA_XY_KIND_COUNT + count) * sizeof *m->legend);
-  if (m->legend == NULL) return strata_error_set(err, STRATA_ENOMEM, "out of memory"), 0;
+  if (m->legend == NULL) return strata_error_nomem(err, NULL), 0;
   for (int i = 0; i < 256; i++) m->by_symbol[i] = -1;
   for (int k = 0; k < STRATA_XY_KIND_COUNT; k++) {
     if (!DEFAULT_SYMBOLS[k]) continue;
@@ -561,11 +551,7 @@ static int read_components(strata_xymap *m, const xy_grid *g, strata_error *err)
                     ch, gx / 2.0, gy / 2.0);
         return 0;
       }
-      if (m->comp_count == cap) {
-        xy_comp *c = strata_realloc(m->comps, (cap *= 2) * sizeof *c);
-        if (c == NULL) return -1;
-        m->comps = c;
-      }
+      if (!STRATA_GROW(m->comps, cap, m->comp_count + 1)) return -1;
       xy_comp *c = &m->comps[m->comp_count++];
       memset(c, 0, sizeof *c);
       c->gx = (uint16_t)gx, c->gy = (uint16_t)gy;
@@ -628,11 +614,7 @@ static int trace_node(strata_xymap *m, size_t n, size_t *chain_cap, strata_error
                    "must be unique.", name);
         return 0;
       }
-    if (m->chain_count == *chain_cap) {
-      xy_chain *c = strata_realloc(m->chains, (*chain_cap *= 2) * sizeof *c);
-      if (c == NULL) return -1;
-      m->chains = c;
-    }
+    if (!STRATA_GROW(m->chains, *chain_cap, m->chain_count + 1)) return -1;
     m->chains[m->chain_count++] = ch;
     names[named++] = name;
   }
@@ -684,7 +666,7 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
   if (r == 1) r = build_edges(m) ? 1 : -1;
   strata_free(g.lines);
   if (r != 1) {
-    if (r < 0) strata_error_set(err, STRATA_ENOMEM, "out of memory parsing a map");
+    if (r < 0) strata_error_nomem(err, "parsing a map");
     strata_xymap_free(m);
     return NULL;
   }

@@ -4,6 +4,7 @@
 
 #include "xymap_internal.h"
 #include "strata/alloc.h"
+#include "util.h"
 
 /* What a component shows. Blocked and interrupt links show the plain link
 ** they stand in for (Evennia's table: n-s, e-w, ne-sw; the nw-se entry of
@@ -42,7 +43,7 @@ strata_status strata_xymap_display(const strata_xymap *m_const, char **out, size
     char *buf = NULL, *p = NULL;
     if (pass == 1) {
       buf = p = strata_malloc(total + 1);
-      if (buf == NULL) return strata_error_set(err, STRATA_ENOMEM, "out of memory drawing a map");
+      if (buf == NULL) return strata_error_nomem(err, "drawing a map");
     }
     for (int gy = m->height - 1; gy >= 0; gy--) {
       for (int gx = 0; gx < m->width; gx++) {
@@ -77,14 +78,10 @@ typedef struct text_buf {
 static void put(text_buf *b, const char *s, size_t n) {
   if (b->failed) return;
   if (b->len + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 256;
-    while (b->len + n + 1 > cap) cap *= 2;
-    char *p = strata_realloc(b->p, cap);
-    if (p == NULL) {
+    if (!STRATA_GROW(b->p, b->cap, b->len + n + 1)) {
       b->failed = 1;
       return;
     }
-    b->p = p, b->cap = cap;
   }
   memcpy(b->p + b->len, s, n);
   b->len += n;
@@ -245,12 +242,12 @@ strata_status strata_xymap_visual_range(const strata_xymap *m_const, const strat
 done:
   if (b.failed || b.p == NULL) {
     strata_free(b.p);
-    return strata_error_set(err, STRATA_ENOMEM, "out of memory drawing a view");
+    return strata_error_nomem(err, "drawing a view");
   }
   *out = b.p;
   if (len) *len = b.len;
   return STRATA_OK;
 nomem:
   strata_free(shown), strata_free(b.p);
-  return strata_error_set(err, STRATA_ENOMEM, "out of memory drawing a view");
+  return strata_error_nomem(err, "drawing a view");
 }
