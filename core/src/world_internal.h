@@ -161,9 +161,12 @@ struct strata_world {
     int64_t mtime_ns;
     save_gen gen;          /* the save it held then (save.c); zeros: a file older than these */
   } file;
+#ifdef STRATA_TEST_HOOKS
   /* The PRAGMAs an incremental save runs first; NULL: a rollback journal,
-  ** synchronous=FULL. Set only by spec/bench/bench_world.c to measure WAL. */
+  ** synchronous=FULL. Set only by spec/bench/bench_world.c to measure WAL;
+  ** only in the core it links (strata_hooked in CMakeLists.txt). */
   const char *save_journal;
+#endif
 };
 
 /* STRATA_ESTATE from `function` ("strata_advance", "strata_world_save")
