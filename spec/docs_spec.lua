@@ -20,7 +20,8 @@ end
 local support = require "support"
 local sh = support.sh
 
-local function write(path, text) support.write(path, text .. "\n") end
+-- support.write with a newline after text.
+local function write_line(path, text) support.write(path, text .. "\n") end
 
 local function run_file(doc)
   local dir = os.tmpname()
@@ -30,20 +31,20 @@ local function run_file(doc)
   for i, body in ipairs(blocks(doc)) do
     local file = body:match("^%-%- (mods/[%w_]+/[%w_]+%.lua)")
     if file then
-      write(dir .. "/" .. file, body)
+      write_line(dir .. "/" .. file, body)
       written[file:match("^mods/([%w_]+)/")] = true
     elseif body:match("^%-%- in a mod's init%.lua") then
       local mod = "doc" .. i
-      write(("%s/mods/%s/mod.lua"):format(dir, mod),
+      write_line(("%s/mods/%s/mod.lua"):format(dir, mod),
         ('return { id = "%s", version = "0.1.0", requires = { base = "*" } }'):format(mod))
-      write(("%s/mods/%s/init.lua"):format(dir, mod), body)
-      write(("%s/block%d.lua"):format(dir, i), ('local strata = require "strata"\n' ..
+      write_line(("%s/mods/%s/init.lua"):format(dir, mod), body)
+      write_line(("%s/block%d.lua"):format(dir, i), ('local strata = require "strata"\n' ..
         'strata.world.new{ mods = { "%s" }, mod_path = { "mods" } }'):format(mod))
       local out, code = sh(("cd %s && lua5.4 block%d.lua"):format(dir, i))
       assert.equal(0, code, ("%s block %d (a mod's init.lua):\n%s\n%s"):format(doc, i, body, out))
       ran = ran + 1
     else
-      write(("%s/block%d.lua"):format(dir, i), 'local strata = require "strata"\n' .. body)
+      write_line(("%s/block%d.lua"):format(dir, i), 'local strata = require "strata"\n' .. body)
       local out, code = sh(("cd %s && lua5.4 block%d.lua"):format(dir, i))
       assert.equal(0, code, ("%s block %d:\n%s\n%s"):format(doc, i, body, out))
       ran = ran + 1
@@ -51,7 +52,7 @@ local function run_file(doc)
   end
   -- the mods a document shows load into a world
   for mod in pairs(written) do
-    write(dir .. "/load_" .. mod .. ".lua", ('require("strata").world.new{ mods = { "%s" }, mod_path = { "mods" } }'):format(mod))
+    write_line(dir .. "/load_" .. mod .. ".lua", ('require("strata").world.new{ mods = { "%s" }, mod_path = { "mods" } }'):format(mod))
     local out, code = sh(("cd %s && lua5.4 load_%s.lua"):format(dir, mod))
     assert.equal(0, code, ("%s: mod %s does not load:\n%s"):format(doc, mod, out))
     ran = ran + 1

@@ -19,15 +19,10 @@ local dir = (os.getenv("STRATA_SOURCE_DIR") and os.getenv("STRATA_SOURCE_DIR") .
   .. "/fixtures/keeperrl"
 local SEEDS = 200
 
-local function read(path)
-  local f = assert(io.open(path, "rb"), "cannot read " .. path)
-  local s = f:read("a")
-  f:close()
-  return s
-end
+local function corpus_file(name) return assert(require("support").read(dir .. "/" .. name), "cannot read " .. name) end
 
 describe("the KeeperRL corpus", function()
-  local layouts, names = L.parse_file(read(dir .. "/random_layouts.txt"), "random_layouts.txt")
+  local layouts, names = L.parse_file(corpus_file("random_layouts.txt"), "random_layouts.txt")
 
   it("parses: all 48 named layouts", function()
     assert.equal(48, #names)
@@ -51,7 +46,7 @@ describe("the KeeperRL corpus", function()
 
   it("runs each layout at its sizes, succeeding as often as KeeperRL", function()
     local rows, report = 0, {}
-    for line in read(dir .. "/layout_sizes.tsv"):gmatch("[^\n]+") do
+    for line in corpus_file("layout_sizes.tsv"):gmatch("[^\n]+") do
       local cols = {}
       for c in (line .. "\t"):gmatch("([^\t]*)\t") do cols[#cols + 1] = c end
       local name, w, h, k_ok, k_n = cols[1], tonumber(cols[4]), tonumber(cols[5]), tonumber(cols[7]), tonumber(cols[8])

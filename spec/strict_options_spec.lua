@@ -4,6 +4,7 @@
 -- option or type cannot be left out: a name in the list without a way to call
 -- it here fails the first test.
 local strata = require "strata"
+local support = require "support"
 local options = require "strata.options"
 local data = require "strata.data"
 local mods = require "strata.mods"
@@ -53,7 +54,7 @@ local calls = {
   ["area:delete"] = function(o) area:delete(o) end,
   ["object:subscribe"] = function(o) hero:subscribe("base.map_entered", "crypt.candles", nil, o) end,
   ["events:register"] = function(o)
-    mods.register_event(w._registry, "spec", "base.map_entered", "spec: x", function() end, o)
+    mods.register_event(support.registry(w), "spec", "base.map_entered", "spec: x", function() end, o)
   end,
   ["strata.layout.run"] = function(o) strata.layout.run("crypt.level", map, o) end,
   ["strata.layout.generate"] = function(o) strata.layout.generate("crypt.level", map, o) end,
@@ -126,12 +127,12 @@ end)
 describe("strict data entries", function()
   -- The base types as the base mod declares them, in a registry of their own.
   local reg = data.new()
-  for id, t in pairs(w._registry.types) do
+  for id, t in pairs(support.registry(w).types) do
     reg.types[id] = t
     reg.by_type[id] = {}
   end
   local base_types = {}
-  for id, t in pairs(w._registry.types) do
+  for id, t in pairs(support.registry(w).types) do
     if t.mod == "base" and id ~= "base.type" then base_types[#base_types + 1] = id end
   end
   table.sort(base_types)
