@@ -6,7 +6,8 @@ local strata = require "strata"
 
 local THIS = "api_conventions_spec.lua"
 
-local err_of = require("support").err_of
+local support = require "support"
+local err_of = support.err_of
 
 -- The error case c = { call, message } raises, checked to be at the caller's
 -- line (this file) and to start with the message; returns it and its text
@@ -30,7 +31,7 @@ describe("a world map's methods", function()
   end
   local function both()
     return draw(world:create_map{ width = 6, height = 3 }),
-      draw(strata.tilemap.new{ width = 6, height = 3, tokens = world._s:tokens() })
+      draw(strata.tilemap.new{ width = 6, height = 3, tokens = support.state(world):tokens() })
   end
 
   -- Results compared as values: a map given back stands for itself, a path
@@ -178,7 +179,6 @@ end)
 -- strips positions of strata's own files or the core's "strata_" names from a
 -- message afterwards, and no deeper helper leaks a line of lua/strata/.
 describe("errors of the Lua layer's deepest helpers", function()
-  local support = require "support"
 
   it("no Lua file of strata strips positions or strata_ prefixes from a message", function()
     local root = os.getenv("STRATA_SOURCE_DIR") or "."
@@ -298,7 +298,6 @@ describe("errors of the Lua layer's deepest helpers", function()
 end)
 
 describe("errors of the builtins a mod's sandbox wraps", function()
-  local support = require "support"
 
   it("point at the mod's line, never at strata's sandbox", function()
     local dir = support.tempdir()

@@ -6,6 +6,7 @@
 local root = os.getenv("STRATA_SOURCE_DIR") or "."
 local core = require "strata.core"
 local strata = require "strata"
+local support = require "support"
 
 -- Lua's auxiliary functions that raise with a position or in Lua's words.
 local RAISERS = { "luaL_error", "luaL_argerror", "luaL_check", "luaL_opt", "luaL_argcheck",
@@ -55,7 +56,7 @@ describe("the bindings' errors", function()
 
   it("of functions strata's Lua calls are the message alone, with no position nor Lua's words", function()
     local w = strata.world.new{ seed = 1 }
-    local s = w._s
+    local s = support.state(w)
     local msgs = {
       raw_error(s.create, s, {}),
       raw_error(s.set_time, s, "soon"),

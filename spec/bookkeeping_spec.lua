@@ -7,18 +7,12 @@ local strata = require "strata"
 local support = require "support"
 local root = os.getenv("STRATA_SOURCE_DIR") or "."
 
-local function read(path)
-  local f = assert(io.open(root .. "/" .. path))
-  local text = f:read("a")
-  f:close()
-  return text
-end
 
 -- Lines of a Lua file that read or write a `sys` path (comments left out).
 local function sys_lines(path)
   local out = {}
   local n = 0
-  for line in (read(path) .. "\n"):gmatch("(.-)\n") do
+  for line in (assert(support.read(root .. "/" .. path), path) .. "\n"):gmatch("(.-)\n") do
     n = n + 1
     local code = line:gsub("%-%-.*$", "")
     if code:find('"sys"', 1, true) or code:find("sys(", 1, true) then out[#out + 1] = n .. ": " .. line end
@@ -39,7 +33,7 @@ describe("the bookkeeping schema", function()
     m:define_token("pit", { passable = false })
     m:set(1, 0, "bog")
     m:set(2, 0, "pit")
-    assert.same({ bog = { cost = 5, glyph = "~" }, pit = { passable = false } }, w._rt:map_tokens(m.uid))
+    assert.same({ bog = { cost = 5, glyph = "~" }, pit = { passable = false } }, support.runtime(w):map_tokens(m.uid))
     local path = os.tmpname()
     w:save(path)
     local r = strata.world.open(path)
@@ -47,7 +41,7 @@ describe("the bookkeeping schema", function()
     local m2 = r:object(m.uid)
     assert.equal(5, m2:cost(1, 0))
     assert.is_false(m2:passable(2, 0))
-    assert.same({ bog = { cost = 5, glyph = "~" }, pit = { passable = false } }, r._rt:map_tokens(m.uid))
+    assert.same({ bog = { cost = 5, glyph = "~" }, pit = { passable = false } }, support.runtime(r):map_tokens(m.uid))
   end)
 
   it("fields read through the core keep the saved layout", function()
@@ -80,19 +74,19 @@ describe("the bookkeeping schema", function()
     local w = strata.world.new{ seed = 1, mods = { "base", "examples" } }
     assert.same({}, w.grid:maps())
     local kinds = {}
-    for _, o in ipairs(w._s:objects()) do kinds[o.kind] = (kinds[o.kind] or 0) + 1 end
+    for _, o in ipairs(support.state(w):objects()) do kinds[o.kind] = (kinds[o.kind] or 0) + 1 end
     assert.is_nil(kinds.grid_maps)
     local ids = {}
-    for id in pairs(w._registry.by_type["base.grid_map"] or {}) do ids[#ids + 1] = id end
+    for id in pairs(support.registry(w).by_type["base.grid_map"] or {}) do ids[#ids + 1] = id end
     table.sort(ids)
     if #ids == 0 then return end
     w.grid:add(ids[1])
-    assert.same({ ids[1] }, w._s:grid_map_ids())
+    assert.same({ ids[1] }, support.state(w):grid_map_ids())
     local path = os.tmpname()
     w:save(path)
     local r = strata.world.open(path, { mods = { "base", "examples" } })
     os.remove(path)
-    assert.same({ ids[1] }, r._s:grid_map_ids())
+    assert.same({ ids[1] }, support.state(r):grid_map_ids())
     assert.equal(ids[1], r.grid:maps()[1].id)
   end)
 end)

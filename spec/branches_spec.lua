@@ -1,4 +1,4 @@
--- Procedural dungeon branches (API section 8): seeded random walks checking
+-- Procedural dungeon branches (docs/branches.md): seeded random walks checking
 -- every rule after every move, the shared window of a start exit, idle
 -- collapse, collapse(), and a save in the middle continued in another process.
 local strata = require "strata"
@@ -10,7 +10,7 @@ local STEP = { north = { 0, 1 }, east = { 1, 0 }, south = { 0, -1 }, west = { -1
 local OPPOSITE = { north = "south", south = "north", east = "west", west = "east",
   northeast = "southwest", southwest = "northeast", southeast = "northwest", northwest = "southeast" }
 
-local function new_world(seed)
+local function new_well(seed)
   local w = strata.world.new{ seed = seed, mods = OPTS.mods, mod_path = OPTS.mod_path }
   local hub = w:create_room{ name = "Hub", desc = "The bottom of the well." }
   local starts = w.branches:make_start(hub, { north = "delve.narrow", east = "delve.wide", south = "delve.guarded" })
@@ -88,7 +88,7 @@ end
 -- A seeded random walk of n moves from the hub through start exit `dir`;
 -- after every move: every rule, and for a new room the count of its new exits.
 local function walk(seed, dir, n, on_room)
-  local w, hub, starts = new_world(seed)
+  local w, hub, starts = new_well(seed)
   local hero = w:create_actor{ room = hub }
   local arch = w.data["base.branch_archetype"]:get(({ north = "delve.narrow", east = "delve.wide",
     south = "delve.guarded" })[dir])
@@ -197,7 +197,7 @@ describe("dungeon branches", function()
   end)
 
   it("share a start exit's branch until the reset timer unbinds it (world:advance)", function()
-    local w, hub, starts = new_world(5)
+    local w, hub, starts = new_well(5)
     local a, b, c = w:create_actor{ room = hub }, w:create_actor{ room = hub }, w:create_actor{ room = hub }
     assert.is_true(w:go(a, "north"))
     local first = a.room
@@ -250,7 +250,7 @@ describe("dungeon branches", function()
   end)
 
   it("collapse when idle for max_idle: members go to the hub with move events, rooms and exits are deleted", function()
-    local w, hub, starts = new_world(8)
+    local w, hub, starts = new_well(8)
     local a, b = w:create_actor{ room = hub }, w:create_actor{ room = hub }
     local moved = {}
     a:subscribe("base.moved", "delve.count_moves")
@@ -293,7 +293,7 @@ describe("dungeon branches", function()
   end)
 
   it("collapse() by hand, and refuse bad archetypes, directions and room specs with nothing changed", function()
-    local w, hub, starts = new_world(9)
+    local w, hub, starts = new_well(9)
     local a = w:create_actor{ room = hub }
     assert.is_true(w:go(a, "east"))
     local branch = a.room.branch

@@ -1,5 +1,6 @@
 -- The data registry: schemas, validation, references, patches, lookups.
 local strata = require "strata"
+local support = require "support"
 local data = require "strata.data"
 
 local PATH = { "mods", "spec/fixtures/mods" }
@@ -54,6 +55,6 @@ describe("the data registry", function()
   it("freezes definitions after loading", function()
     local w = world({ "testmod" })
     assert.has_error(function() w.data["base.event"].late = {} end)
-    assert.has_error(function() w._registry:add("x", { _type = "base.event", _id = "late" }) end)
+    assert.has_error(function() support.registry(w):add("x", { _type = "base.event", _id = "late" }) end)
   end)
 end)

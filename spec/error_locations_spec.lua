@@ -5,11 +5,7 @@ local strata = require "strata"
 local PATH = { "mods", "spec/fixtures/mods" }
 local THIS = "error_locations_spec.lua"
 
-local function err_of(fn)
-  local ok, err = pcall(fn)
-  assert.is_false(ok, "expected an error")
-  return tostring(err)
-end
+local err_of = require("support").err_of
 
 local function check(err, name)
   assert.is_nil(err:find("lua/strata/", 1, true), err)

@@ -1,4 +1,4 @@
--- The grid world (API section 7): XY maps (base.grid_map) spawned into a world
+-- The grid world (docs/grid.md): XY maps (base.grid_map) spawned into a world
 -- as rooms and exits, reconciled on respawn, queried, routed across
 -- transitions, walked, flown and dived. The maps of Evennia's own XYZGrid
 -- tests are in spec/fixtures/mods/xyzgrid; the counts below are the ones

@@ -5,7 +5,7 @@
 -- under valgrind too). Each check runs in a child lua5.4.
 local SOURCE = os.getenv("STRATA_SOURCE_DIR") or os.getenv("PWD") or "."
 
-local function sh_quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+local sh_quote = require("support").q
 
 -- Runs code in a child `lua5.4` (under `prefix`, e.g. valgrind); returns its
 -- output (stdout and stderr) and exit code.

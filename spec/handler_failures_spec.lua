@@ -2,12 +2,10 @@
 -- undone (whatever it changed), reported with the timer, the handler ID, the
 -- mod and the message, and the others run.
 local strata = require "strata"
+local support = require "support"
 
-local PATH = { "mods", "spec/fixtures/mods" }
 
-local function new_world()
-  return strata.world.new{ seed = 5, mods = { "base", "faulty" }, mod_path = PATH }
-end
+local function faulty_world() return support.new_world(5, { "base", "faulty" }) end
 
 -- Everything a save holds, as text, to compare states (but its generation:
 -- file.id and save.*, new with every save, and the checksums and sums, which
@@ -26,7 +24,7 @@ end
 
 describe("a failing timer handler", function()
   it("one of three due timers raises: the clock reaches the target, the others run, nothing of it stays", function()
-    local w = new_world()
+    local w = faulty_world()
     local log = w:create_object{ kind = "log" }
     local map = w:create_map{ width = 3, height = 3, fill = "floor" }
     w:schedule{ after = 5, handler = "faulty.note", args = { log = log, tag = "first" } }
@@ -34,8 +32,7 @@ describe("a failing timer handler", function()
     w:schedule{ after = 7, handler = "faulty.note", args = { log = log, tag = "third" } }
     local dice = w.rng:stream("dice"):state()
     local seen = {}
-    w._registry.handlers["base.handler_failed"] = { { name = "spec: log", priority = 1, mod = "spec",
-      fn = function(_, failure) seen[#seen + 1] = failure end } }
+    support.only_handler(w, "base.handler_failed", function(_, failure) seen[#seen + 1] = failure end)
 
     local failures = w:advance(100)
     assert.equal(100, w.time)
@@ -64,11 +61,11 @@ describe("a failing timer handler", function()
   end)
 
   it("leaves the world exactly as it was before the failing handler ran", function()
-    local w = new_world()
+    local w = faulty_world()
     local log = w:create_object{ kind = "log" }
     local map = w:create_map{ width = 3, height = 3, fill = "floor" }
     w:schedule{ after = 5, handler = "faulty.wreck", args = { log = log, map = map } }
-    local twin = new_world()
+    local twin = faulty_world()
     local tlog = twin:create_object{ kind = "log" }
     twin:create_map{ width = 3, height = 3, fill = "floor" }
     local _ = tlog
@@ -85,11 +82,10 @@ end)
 
 describe("a failing event handler", function()
   it("is undone and reported; the chain goes on without it", function()
-    local w = new_world()
+    local w = faulty_world()
     local log = w:create_object{ kind = "log" }
     local seen = {}
-    w._registry.handlers["base.handler_failed"] = { { name = "spec: log", priority = 1, mod = "spec",
-      fn = function(_, failure) seen[#seen + 1] = failure end } }
+    support.only_handler(w, "base.handler_failed", function(_, failure) seen[#seen + 1] = failure end)
     assert.equal(11, w:emit("faulty.rang", { log = log }, 0))
     assert.is_nil(log.state.b)
     assert.equal(1, #seen)
@@ -99,11 +95,10 @@ describe("a failing event handler", function()
   end)
 
   it("a failing handler of base.handler_failed is not reported again", function()
-    local w = new_world()
+    local w = faulty_world()
     local log = w:create_object{ kind = "log" }
     local calls = 0
-    w._registry.handlers["base.handler_failed"] = { { name = "spec: bad", priority = 1, mod = "spec",
-      fn = function() calls = calls + 1 error("loops?") end } }
+    support.only_handler(w, "base.handler_failed", function() calls = calls + 1 error("loops?") end, "spec: bad")
     assert.equal(11, w:emit("faulty.rang", { log = log }, 0))
     assert.equal(1, calls)
   end)

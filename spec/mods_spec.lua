@@ -157,7 +157,7 @@ describe("strata.reload", function()
     assert.is_true(os.execute("mkdir -p " .. dir .. " && cp -r spec/fixtures/mods/testmod " .. dir .. "/"))
     local init = dir .. "/testmod/init.lua"
     local f = io.open(init) local original = f:read("a") f:close()
-    local function write(text) local g = io.open(init, "w") g:write(text) g:close() end
+    local function rewrite_init(text) local g = io.open(init, "w") g:write(text) g:close() end
 
     local w = strata.world.new{ seed = 1, mods = { "base", "testmod" }, mod_path = { "mods", dir } }
     local log = w:create_object{ kind = "log" }
@@ -165,7 +165,7 @@ describe("strata.reload", function()
     local entry = w.data["base.handler"]:ensure("testmod.note")
 
     -- renaming the handler the timer uses: refused, nothing changed
-    write((original:gsub('_id = "note"', '_id = "note2"'):gsub('handler = "testmod.note"', 'handler = "testmod.note2"')))
+    rewrite_init((original:gsub('_id = "note"', '_id = "note2"'):gsub('handler = "testmod.note"', 'handler = "testmod.note2"')))
     local ok, err = pcall(strata.reload, { "testmod" })
     assert.is_false(ok)
     assert.matches("strata.reload testmod: failed, nothing changed", err)
@@ -174,7 +174,7 @@ describe("strata.reload", function()
     assert.matches("^t@1:", log.state.log[1])
 
     -- changing its behaviour: the live timer runs the new code, the entry keeps its identity
-    write((original:gsub('%("%%s@%%g:%%d"%)', '("new %%s@%%g:%%d")')))
+    rewrite_init((original:gsub('%("%%s@%%g:%%d"%)', '("new %%s@%%g:%%d")')))
     strata.reload{ "testmod" }
     w:advance(1)
     assert.matches("^new t@2:", log.state.log[2])

@@ -5,7 +5,8 @@
 -- own, whatever a mod makes of their handlers.
 local strata = require "strata"
 
-local tile_world = require("support").walk_world
+local support = require "support"
+local tile_world = support.walk_world
 
 local function reopen(w, opts)
   local path = os.tmpname()
@@ -18,7 +19,7 @@ end
 describe("movement in the core", function()
   it("a walk stored by the core's strata_walk goes on in the world opened from Lua", function()
     local w, _, hero = tile_world()
-    w._rt:walk(hero.uid, 7, 2, 1)          -- the C function, as a C game calls it
+    support.runtime(w):walk(hero.uid, 7, 2, 1)          -- the C function, as a C game calls it
     w:advance(2)
     local again = reopen(w)
     local h2 = again:player()
@@ -32,7 +33,7 @@ describe("movement in the core", function()
   it("a walk in the layout walk.lua stored (sys.walk and a base.walk_step timer) goes on", function()
     local w, _, hero = tile_world()
     local timer = w:schedule{ after = 1, handler = "base.walk_step", args = { actor = hero.uid } }
-    w._s:set(hero.uid, "sys", { walk = { x = 7, y = 0, every = 1, timer = timer, state = "walking" } }, "sys")
+    support.state(w):set(hero.uid, "sys", { walk = { x = 7, y = 0, every = 1, timer = timer, state = "walking" } }, "sys")
     local again = reopen(w)
     again:advance(20)
     local h2 = again:player()
@@ -51,7 +52,7 @@ describe("movement in the core", function()
   it("tile moves emit points with [1], [2] and x, y", function()
     local w, _, hero = tile_world()
     local seen
-    require("strata.mods").register_event(w._registry, "spec", "base.moved", "spec: log", function(_, p)
+    require("strata.mods").register_event(support.registry(w), "spec", "base.moved", "spec: log", function(_, p)
       seen = { p.from.x, p.from.y, p.to[1], p.to[2], p.to.x, p.to.y, p.map == hero.map, p.actor == hero }
     end)
     assert.is_true(w:move(hero, 1, 1))
@@ -85,7 +86,7 @@ describe("movement in the core", function()
     local a = w:create_actor{ room = hub }
     assert.is_true(w:go(a, "north"))
     local b = a.room.branch
-    local timers = w._s:snapshot(b.uid, "sys", "btimers")
+    local timers = support.state(w):snapshot(b.uid, "sys", "btimers")
     assert.is_number(timers.idle)
     local again = reopen(w, opts)
     again:advance(10000)

@@ -86,7 +86,7 @@ describe("one journal", function()
   it("an edit through any view of a map's tiles is undone with its savepoint (the binding journals it)", function()
     local w = strata.world.new{ seed = 1 }
     local m = w:create_map{ width = 3, height = 2, fill = "floor" }
-    local tm = w._s:tilemap(m.uid) -- a view no Lua forwarder touched
+    local tm = support.state(w):tilemap(m.uid) -- a view no Lua forwarder touched
     assert.is_false(w:_atomic(function()
       tm:set(0, 0, "wall")
       tm:fill(1, 0, 2, 2, "water")
@@ -105,7 +105,7 @@ describe("world:create_map", function()
     assert.error_matches(function() w:create_map{ width = 3, height = 2, tokens = { lava = 5 } } end,
       "world:create_map")
     assert.equal(n, #w:objects())
-    assert.equal(n, w._s:count())
+    assert.equal(n, support.state(w):count())
   end)
 
   it("is the core's map creation: its archetype's properties and renewal, refusals from the core", function()

@@ -15,7 +15,7 @@ local bin = os.getenv("STRATA_BIN")
 local root = os.getenv("STRATA_SOURCE_DIR") or "."
 local FIXTURES = root .. "/spec/fixtures/mods"
 
-local function new_world() return strata.world.new{ seed = 1, mod_path = paths.mod_path() } end
+local function default_world() return strata.world.new{ seed = 1, mod_path = paths.mod_path() } end
 
 -- A world with the faulty mod: its handler faulty.crack always raises.
 local function faulty_world()
@@ -48,7 +48,7 @@ describe("strata.realtime", function()
   after_each(function() realtime.stop_all("cleanup") end)
 
   it("advances the world until until_time, ends there, calls on_stop once and leaves the loop", function()
-    local w = new_world()
+    local w = default_world()
     local calls = {}
     local h = realtime.run(w, { scale = 1000, tick = 0.001, until_time = 5,
       on_stop = function(world, reason) calls[#calls + 1] = { world, reason, world.time } end })
@@ -69,7 +69,7 @@ describe("strata.realtime", function()
   end)
 
   it("stops on :stop(reason), once", function()
-    local w = new_world()
+    local w = default_world()
     local reasons = {}
     local h = realtime.run(w, { on_stop = function(_, reason) reasons[#reasons + 1] = reason end })
     local other = realtime.run(w, { tick = 0.5 })
@@ -89,7 +89,7 @@ describe("strata.realtime", function()
   end)
 
   it("stop_all stops every run with one reason", function()
-    local w = new_world()
+    local w = default_world()
     local reasons = {}
     local function on_stop(_, reason) reasons[#reasons + 1] = reason end
     realtime.run(w, { on_stop = on_stop })
@@ -102,7 +102,7 @@ describe("strata.realtime", function()
   end)
 
   it("checks its options: unknown keys name the nearest, values are checked", function()
-    local w = new_world()
+    local w = default_world()
     local ok, err = pcall(realtime.run, w, { scael = 60 })
     assert.is_false(ok)
     assert.matches("world:run_realtime: unknown option 'scael' %(nearest known: scale", err)
@@ -127,7 +127,7 @@ describe("strata.realtime", function()
   end)
 
   it("reports an error where the call is", function()
-    local w = new_world()
+    local w = default_world()
     local ok, err = pcall(function() realtime.run(w, { scael = 60 }) end)
     assert.is_false(ok)
     assert.matches("realtime_spec%.lua:%d+: world:run_realtime: unknown option", err)
@@ -187,7 +187,7 @@ describe("strata.realtime", function()
   end)
 
   it("gives on_stop an empty list when no handler failed", function()
-    local w = new_world()
+    local w = default_world()
     local got
     w:run_realtime{ scale = 1000, tick = 0.001, until_time = 1,
       on_stop = function(_, _, failures) got = failures end }
@@ -237,7 +237,7 @@ describe("strata.realtime", function()
   end)
 
   it("is world:run_realtime", function()
-    local w = new_world()
+    local w = default_world()
     local ok, err = pcall(function() w:run_realtime{ scael = 60 } end)
     assert.is_false(ok)
     assert.matches("realtime_spec%.lua:%d+: world:run_realtime: unknown option 'scael' %(nearest known: scale", err)

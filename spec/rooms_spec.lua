@@ -1,4 +1,4 @@
--- Rooms and exits (API section 3): text-world objects any system may make
+-- Rooms and exits (docs/grid.md, "Rooms and exits"): text-world objects any system may make
 -- (grid maps, branches, a game by hand), and world:go through their exits.
 local strata = require "strata"
 local mods = require "strata.mods"
@@ -64,11 +64,11 @@ describe("rooms and exits", function()
   it("fires base.before_move (which may refuse) and base.moved", function()
     local w, hub, attic, _, _, hero = setup()
     local seen = {}
-    mods.register_event(w._registry, "spec", "base.before_move", "spec: gate", function(_, p)
+    mods.register_event(support.registry(w), "spec", "base.before_move", "spec: gate", function(_, p)
       seen[#seen + 1] = "before " .. p.from.name .. ">" .. p.to.name .. " via " .. p.exit.name
       if p.to.name == "Attic" and w.time < 1 then return false end
     end)
-    mods.register_event(w._registry, "spec", "base.moved", "spec: log", function(_, p)
+    mods.register_event(support.registry(w), "spec", "base.moved", "spec: log", function(_, p)
       seen[#seen + 1] = "moved " .. p.to.name
     end)
     assert.same({ nil, "the move was refused" }, { w:go(hero, "up") })

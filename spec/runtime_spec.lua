@@ -2,9 +2,9 @@
 -- events and timers run in C and find their logic in the registry; what the
 -- Lua side keeps (cached streams, handler lists, long messages) stays in step.
 local strata = require "strata"
+local support = require "support"
 
-local OPTS = { mods = { "base", "dungeon" }, mod_path = { "mods", "spec/fixtures/mods" } }
-local function new_world(seed) return strata.world.new{ seed = seed or 1, mods = OPTS.mods, mod_path = OPTS.mod_path } end
+local new_world = support.new_world
 
 describe("the runtime of a Lua world", function()
   it("a stream the host holds and the floor generator draw the same numbers", function()
@@ -26,26 +26,26 @@ describe("the runtime of a Lua world", function()
     local mods = require "strata.mods"
     local w = new_world()
     for _, bad in ipairs{ 1.5, 0 / 0, "1" } do
-      local ok, err = pcall(mods.register_event, w._registry, "spec", "base.map_entered", "spec: p",
+      local ok, err = pcall(mods.register_event, support.registry(w), "spec", "base.map_entered", "spec: p",
         function() end, { priority = bad })
       assert.is_false(ok)
       assert.matches("priority must be an integer", err)
     end
     assert.has_no.errors(function()
-      mods.register_event(w._registry, "spec", "base.map_entered", "spec: p", function() end, { priority = -3 })
+      mods.register_event(support.registry(w), "spec", "base.map_entered", "spec: p", function() end, { priority = -3 })
     end)
   end)
 
   it("sees global handlers a host puts in the registry after the world was made", function()
     local w = new_world()
     local log = {}
-    w._registry.handlers["base.floor_generated"] = { { name = "spec: seen", priority = 5, mod = "spec",
-      fn = function(map, params) log[#log + 1] = params.floor .. " " .. tostring(map == params.map) end } }
+    support.only_handler(w, "base.floor_generated",
+      function(map, params) log[#log + 1] = params.floor .. " " .. tostring(map == params.map) end, "spec: seen", 5)
     local cave = w:create_area("dungeon.cave")
     cave:floor(1)
     cave:floor(2)
     assert.same({ "1 true", "2 true" }, log)
-    w._registry.handlers["base.floor_generated"] = nil
+    support.only_handler(w, "base.floor_generated", nil)
     cave:floor(3)
     assert.equal(2, #log)
   end)
@@ -54,7 +54,7 @@ describe("the runtime of a Lua world", function()
     local w = new_world()
     local params = { fn = function() return 7 end, t = { 1 } }
     local seen = {}
-    w._registry.handlers["dungeon.blocked"] = {
+    support.registry(w).handlers["dungeon.blocked"] = {
       { name = "a", priority = 1, mod = "spec", fn = function(_, p, r)
         seen[1] = p ~= params and p.t ~= params.t and p.fn() == 7 and r
         p.t[1] = 2 -- changes the handler's copy only
@@ -70,15 +70,13 @@ describe("the runtime of a Lua world", function()
     assert.same({ 2 }, r)
     assert.equal(1, params.t[1])
     -- a function is no result: it would run outside any budget
-    w._registry.handlers["dungeon.blocked"] = { { name = "f", priority = 1, mod = "spec",
-      fn = function() return { f = print } end } }
+    support.only_handler(w, "dungeon.blocked", function() return { f = print } end, "f")
     local failed
-    w._registry.handlers["base.handler_failed"] = { { name = "spec: log", priority = 1, mod = "spec",
-      fn = function(_, f) failed = f.message end } }
+    support.only_handler(w, "base.handler_failed", function(_, f) failed = f.message end)
     assert.is_nil(w:emit("dungeon.blocked", {}))
     assert.matches("result%.f: a function cannot cross to the host", failed)
     -- nested emits keep their own
-    w._registry.handlers["dungeon.blocked"] = { { name = "n", mod = "spec", priority = 1, fn = function(_, p)
+    support.registry(w).handlers["dungeon.blocked"] = { { name = "n", mod = "spec", priority = 1, fn = function(_, p)
       if p.depth < 3 then return w:emit("dungeon.blocked", { depth = p.depth + 1 }) + 1 end
       return 0
     end } }
@@ -88,7 +86,7 @@ describe("the runtime of a Lua world", function()
   it("keeps a mod's long error message whole through the core", function()
     local w = new_world()
     local long = ("x"):rep(900)
-    w._registry.by_type["base.handler"]["dungeon.noop"].run = function() error(long, 0) end
+    support.registry(w).by_type["base.handler"]["dungeon.noop"].run = function() error(long, 0) end
     w:schedule{ after = 1, handler = "dungeon.noop" }
     local failures = w:advance(2)
     assert.equal(1, #failures)

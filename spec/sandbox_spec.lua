@@ -664,3 +664,235 @@ end)
 describe("the sandbox's reach", function()
   it("covers at least 40 attacks", function() assert.is_true(n_attacks >= 40, n_attacks .. " attacks") end)
 end)
+
+-- ---- issue 31: the attacker's second round -----------------------------------------------
+local SPIN = "function() while true do end end"
+
+describe("the budget inside C functions and across callbacks, attacked (issue 31)", function()
+  attack{ "a coroutine kept from init.lua, resumed in a handler, loops", init = [[
+    KEPT = coroutine.create(function() coroutine.yield() while true do end end)
+    coroutine.resume(KEPT)]], handler = "coroutine.resume(KEPT)", expect = "HANDLER .*stopped, budget exceeded" }
+  attack{ "a wrapped coroutine kept from init.lua, called by an event handler the host's emit runs", init = [[
+    KEPT = coroutine.wrap(function() coroutine.yield() while true do end end)
+    KEPT()
+    events:register("base.map_entered", "evil: kept", function() KEPT() end)]],
+    after = [[
+    local seen = {}
+    w._registry.handlers["base.handler_failed"] = { { name = "spec: log", priority = 1, mod = "spec",
+      fn = function(_, f) seen[#seen + 1] = f.message end } }
+    w:emit("base.map_entered", {})
+    error(table.concat(seen, "|"), 0)]], expect = "HOSTCODE event handler 'evil: kept' of mod evil: stopped, budget exceeded" }
+  attack{ "the running coroutine of a callback, kept and resumed or closed later", handler = [[
+    RUNNING = coroutine.running()
+    assert(not coroutine.resume(RUNNING) and not pcall(coroutine.close, RUNNING))
+    coroutine.wrap(function() assert(not coroutine.resume(RUNNING)) end)()]], init = [[
+    events:register("base.map_entered", "evil: later", function()
+      assert(coroutine.status(RUNNING) == "dead" and not coroutine.resume(RUNNING))
+      coroutine.close(RUNNING)
+    end)]], expect = "HANDLER ok" }
+  attack{ "an error object with looping metamethods thrown across nested guarded calls", init = [[
+    local e = setmetatable({}, { __tostring = ]] .. SPIN .. [[, __index = ]] .. SPIN .. [[,
+      __eq = ]] .. SPIN .. [[, __concat = ]] .. SPIN .. [[, __len = ]] .. SPIN .. [[ })
+    events:register("base.map_entered", "evil: throw", function() error(e) end)]],
+    handler = [[local r = world:emit("base.map_entered", {}) error("emit returned")]], expect = "HANDLER .*emit returned" }
+  attack{ "a table.sort comparator that loops", handler = [[
+    local t = {} for i = 1, 100 do t[i] = i end table.sort(t, ]] .. SPIN .. [[)]], expect = "stopped, budget exceeded" }
+  attack{ "a gsub replacement function that loops", handler = [[("aaaa"):gsub("a", ]] .. SPIN .. [[)]],
+    expect = "stopped, budget exceeded" }
+  attack{ "string.format of a value whose __tostring loops", handler = [[
+    string.format("%s", setmetatable({}, { __tostring = ]] .. SPIN .. [[ }))]], expect = "stopped, budget exceeded" }
+  attack{ "string.format('%99999d')", handler = "string.format('%99999d', 1)", expect = "HANDLER .*invalid conversion" }
+  attack{ "string.rep of 1 GB through the string metatable", handler = "local s = ('x'):rep(1e9)",
+    expect = "memory limit exceeded", memory = true }
+  attack{ "C stack overflow through __tostring", handler = [[
+    local t t = setmetatable({}, { __tostring = function(s) return tostring(s) end }) tostring(t)]],
+    expect = "HANDLER .*stack overflow" }
+  attack{ "C stack overflow through nested gsub", handler = [[
+    local function f(s) return (s:gsub(".", f)) end f("aa")]], expect = "HANDLER .*stack overflow" }
+  attack{ "C stack overflow through nested coroutines", handler = [[
+    local function f() return coroutine.wrap(f)() end f()]], expect = "HANDLER .*evil/init.lua" }
+  attack{ "an event handler that emits its own event without end", init = [[
+    events:register("base.map_entered", "evil: again", function(source) source:emit("base.map_entered", {}) end)]],
+    after = [[
+    local seen = {}
+    w._registry.handlers["base.handler_failed"] = { { name = "spec: log", priority = 1, mod = "spec",
+      fn = function(_, f) seen[#seen + 1] = f.message end } }
+    w:emit("base.map_entered", {})
+    error(seen[1], 0)]], expect = "HOSTCODE [^\n]*stack overflow", secret = "strata/world.lua" }
+  attack{ "a message handler that raises again", handler = "xpcall(error, function(m) error(m) end)",
+    expect = "HANDLER ok" }
+  attack{ "a spent budget leaves the next callback its own", init = [[
+    events:register("base.map_entered", "evil: honest", function()
+      local n = 0 for i = 1, 1000 do n = n + i end return { n = n } end)]],
+    handler = "while true do end", after = "assert(result.n == 500500, 'the next callback was stopped')",
+    expect = "HANDLER .*stopped, budget exceeded.*HOSTCODE ok" }
+  attack{ "a memory bomb leaves the next callback its own limit", init = [[
+    events:register("base.map_entered", "evil: honest", function()
+      return { n = #("x"):rep(50000000), map = strata.tilemap.new{ width = 3000, height = 3000 }.width } end)]],
+    handler = "local t = {} for i = 1, 1e9 do t[i] = ('x'):rep(1000) .. i end",
+    after = "assert(result.n == 50000000 and result.map == 3000, 'the next callback was refused')",
+    expect = "HANDLER .*memory limit exceeded.*HOSTCODE ok", memory = true }
+  attack{ "strata.options.distance of two strings of 100,000 characters", handler = [[
+    strata.options.distance(("a"):rep(100000), ("b"):rep(100000))]], expect = "HANDLER .*stopped, budget exceeded" }
+  attack{ "more coroutines in one callback than the budget follows", handler = [[
+    local keep = {} for i = 1, 2000 do keep[i] = coroutine.create(print) end]],
+    expect = "HANDLER .*too many coroutines in one callback" }
+  attack{ "a chunk of a million nested parentheses", handler = "assert(not load(('('):rep(1000000))) error('held')",
+    expect = "HANDLER .*held" }
+end)
+
+describe("memory through strata's C constructors, attacked (issue 31)", function()
+  attack{ "layouts past the limit", handler = [[
+    local keep = {} for i = 1, 100 do keep[i] = strata.layout.parse(("Reset(\"floor\") "):rep(200000)) end]],
+    expect = "HANDLER .*memory", memory = true }
+  attack{ "XY maps past the limit", handler = [[
+    local head = { "+" } for i = 0, 199 do head[#head + 1] = tostring(i % 10) end
+    local lines = { table.concat(head, " "), "" }
+    for y = 199, 0, -1 do lines[#lines + 1] = (y % 10) .. " " .. ("#-"):rep(199) .. "#" lines[#lines + 1] = "" end
+    lines[#lines + 1] = table.concat(head, " ")
+    local text = table.concat(lines, "\n")
+    local keep = {} for i = 1, 10000 do keep[i] = strata.xymap.parse(text) end]],
+    expect = "HANDLER .*strata.xymap.parse: .*memory", memory = true }
+  attack{ "paths and pictures past the limit", handler = [[
+    local m = strata.tilemap.new{ width = 4000, height = 4000 }
+    local keep = {} for i = 1, 100 do keep[i] = m:find_path({ 0, 0 }, { 3999, 3999 }) keep[-i] = m:to_png{ cell = 1 } end]],
+    expect = "HANDLER .*memory", memory = true }
+  attack{ "a memory bomb in a room generator", init = [[
+    data:add{ _type = "base.room_generator", _id = "bomb", generate = function(ctx)
+      local t = {} for i = 1, 1e9 do t[i] = ("x"):rep(1000) .. i end
+    end }
+    data:add{ _type = "base.branch_archetype", _id = "bomb", room_generator = "evil.bomb" }]], handler = [[
+    local hub = world:create_room{ name = "Hub" }
+    world.branches:make_start(hub, { north = "evil.bomb" })
+    world:go(world:create_actor{ room = hub }, "north")]], expect = "HANDLER .*memory limit exceeded", memory = true }
+  attack{ "C memory made in one callback and freed in the next leaves the next its limit", init = [[
+    KEPT = strata.tilemap.new{ width = 4000, height = 4000 }
+    events:register("base.map_entered", "evil: again", function()
+      KEPT:close() KEPT = nil
+      local again = strata.tilemap.new{ width = 4000, height = 4000 }
+      again:close()
+      again = strata.tilemap.new{ width = 4000, height = 4000 }
+      error("made again")
+    end)]], after = [[
+    local s = require("strata.core").guard.state()
+    assert(s.depth == 0 and s.memory_limit == 0, "a limit left open")
+    local m = strata.tilemap.new{ width = 4000, height = 4000 }]], expect = "HOSTCODE ok", memory = true }
+  attack{ "C memory freed a hundred times in a loop does not run the count away", handler = [[
+    for i = 1, 100 do strata.tilemap.new{ width = 3000, height = 3000 }:close() end
+    local keep = {} for i = 1, 100 do keep[i] = strata.tilemap.new{ width = 3000, height = 3000 } end]],
+    expect = "HANDLER .*out of memory", memory = true }
+end)
+
+describe("the border, attacked further (issue 31)", function()
+  local LOOP = "setmetatable({}, { __index = " .. SPIN .. " })"
+  attack{ "a room generator's result with a looping __index", init = [[
+    data:add{ _type = "base.room_generator", _id = "trap", generate = function() return ]] .. LOOP .. [[ end }
+    data:add{ _type = "base.branch_archetype", _id = "trap", room_generator = "evil.trap" }]], handler = [[
+    local hub = world:create_room{ name = "Hub" }
+    world.branches:make_start(hub, { north = "evil.trap" })
+    world:go(world:create_actor{ room = hub }, "north")]], expect = "HANDLER .*holds a table with a metatable" }
+  attack{ "an area generator's floor with a looping __index", init = [[
+    data:add{ _type = "base.area_generator", _id = "trap", generate_floor = function() return ]] .. LOOP .. [[ end }
+    data:add{ _type = "base.area_archetype", _id = "trap", generator = "evil.trap", deepest_floor = 2 }]], handler = [[
+    local town = world:create_map{ width = 4, height = 4, fill = "floor" }
+    local door = world:create_entrance(town, 1, 1, world:create_area("evil.trap"))
+    world:travel(world:create_actor{ map = town, x = 2, y = 2 }, door)]],
+    expect = "HANDLER .*evil.trap generate_floor: result: holds a table with a metatable" }
+  attack{ "an XY map legend with looping metamethods", handler = [[
+    strata.xymap.parse("+ 0\n\n0 #\n\n+ 0\n", { legend = setmetatable({}, { __index = ]] .. SPIN ..
+    [[, __pairs = ]] .. SPIN .. [[ }) })]], expect = "HANDLER .*stopped, budget exceeded" }
+  attack{ "params nested with a handle of another world, handed back", init = [[
+    events:register("base.map_entered", "evil: back", function(_, params) return params end)]], after = [[
+    local seen = {}
+    w._registry.handlers["base.handler_failed"] = { { name = "spec: log", priority = 1, mod = "spec",
+      fn = function(_, f) seen[#seen + 1] = f.message end } }
+    local other = strata.world.new{ seed = 2 }
+    local r = w:emit("base.map_entered", { nested = { { h = other:create_object{ kind = "x" } } } })
+    assert(r == nil, "a handle of another world came back")
+    error(seen[1], 0)]], expect = "HOSTCODE [^\n]*a handle of another world" }
+  attack{ "a result string of 100 MB", init = [[
+    events:register("base.map_entered", "evil: big", function() return ("x"):rep(100000000) end)]],
+    after = [[
+    local seen = {}
+    w._registry.handlers["base.handler_failed"] = { { name = "spec: log", priority = 1, mod = "spec",
+      fn = function(_, f) seen[#seen + 1] = f.message end } }
+    -- (the mod's string.rep needs twice the string: its limit may refuse it)
+    local r = w:emit("base.map_entered", {})
+    assert(r and #r == 100000000 or seen[1]:find("memory limit exceeded"), tostring(seen[1]))]], expect = "HOSTCODE ok", memory = true }
+  attack{ "integer keys 2^63-1 and -2^63 in state, saved and opened", handler = [[
+    world:create_object{ kind = "x" }.state.t = { [math.maxinteger] = 1, [math.mininteger] = 2, [0] = 3 }]],
+    after = [[
+    w:save(dir .. "/evil.db")
+    local again = strata.world.open(dir .. "/evil.db", { mod_path = { dir } })
+    local t = again:objects()[1].state.t
+    assert(t[math.maxinteger] == 1 and t[math.mininteger] == 2 and t[0] == 3, "keys changed")]],
+    expect = "HOSTCODE ok" }
+  attack{ "a NaN key in state", handler = [[world:create_object{ kind = "x" }.state[0/0] = 1]],
+    expect = "HANDLER .*keys must be strings or integers, got float" }
+  attack{ "a result of 5 million entries", init = [[
+    events:register("base.map_entered", "evil: wide", function()
+      local t = {} for i = 1, 5000000 do t[i] = true end return t end)]],
+    after = [[
+    local seen = {}
+    w._registry.handlers["base.handler_failed"] = { { name = "spec: log", priority = 1, mod = "spec",
+      fn = function(_, f) seen[#seen + 1] = f.message end } }
+    assert(w:emit("base.map_entered", {}) == nil)
+    error(seen[1], 0)]], expect = "HOSTCODE [^\n]*evil: wide", memory = true }
+  attack{ "a result of a million keys crosses whole", init = [[
+    events:register("base.map_entered", "evil: keys", function()
+      local t = {} for i = 1, 1000000 do t["k" .. i] = i end return t end)]],
+    after = [[assert(result and result.k1000000 == 1000000 and getmetatable(result) == nil)]], expect = "HOSTCODE ok",
+    memory = true }
+end)
+
+describe("names, files and isolation, attacked further (issue 31)", function()
+  attack{ "a link into /proc/self", shell = "ln -s /proc/self/environ env.txt && ln -s /proc/self/cwd/driver.lua d.lua",
+    init = [[
+    assert(not pcall(mod.read, mod, "env.txt"))
+    assert(not pcall(mod.read, mod, "d.lua") and not pcall(require, "d"))]], expect = "INIT ok" }
+  attack{ "a name with a newline or a terminal escape makes one line", init = [[mod:read("no\nHOST ok\27[2J")]],
+    expect = "INIT [^\n]*mod:read: 'no\\10HOST ok\\27%[2J' is not a relative path", secret = "\27" }
+  attack{ "an ID with unicode or control characters in requires", shell = manifest([[
+    return { id = "evil", version = "1.0.0", requires = { base = "*", ["év\nil"] = "*" } }]]),
+    expect = "INIT [^\n]*requires: '\195\169v\\10il' is not a mod ID" }
+  attack{ "the string metatable out of every route", handler = [[
+    assert(getmetatable("") == nil and ("").__index == nil and ("")["__index"] == nil)
+    for _, v in ipairs{ 1, 1.5, true, print, coroutine.create(print) } do assert(getmetatable(v) == nil) end
+    local ok = pcall(function() local s = "" s.upper = nil end)
+    assert(not ok)
+    error("string metatable held")]], expect = "HANDLER .*string metatable held" }
+  attack{ "tables reachable from strata and from what its functions return, written to", init = [[
+    local seen = {}
+    local function poke(t, d)
+      if seen[t] or d > 4 then return end
+      seen[t] = true
+      pcall(rawset, t, "pwned", true)
+      pcall(function() t.pwned = true end)
+      for _, v in pairs(t) do
+        if type(v) == "table" then poke(v, d + 1)
+        elseif type(v) == "function" then
+          local r = table.pack(pcall(v))
+          for i = 2, r.n do if type(r[i]) == "table" then poke(r[i], d + 1) end end
+        end
+      end
+    end
+    poke(strata, 0)]], after = [[
+    local seen = {}
+    local function find(t, name)
+      if seen[t] then return end
+      seen[t] = true
+      assert(rawget(t, "pwned") == nil, name .. " was written")
+      for k, v in pairs(t) do if type(v) == "table" then find(v, name .. "." .. tostring(k)) end end
+    end
+    find(strata, "strata")
+    find(string, "string") find(table, "table")
+    assert(strata.layout.none ~= nil)]], expect = "HOSTCODE ok" }
+  attack{ "the safe string library written to through a victim's view", victim = [[
+    data:add{ _type = "base.handler", _id = "check", run = function()
+      assert(("x"):upper() == "X" and ("abc"):find("b") == 2, "victim's string methods changed")
+      error("victim held")
+    end }]], init = [[
+    pcall(function() string.find = print end)
+    pcall(function() getmetatable("").__index.upper = print end)]],
+    handler = 'world.data["base.handler"]:get("victim.check").run()', expect = "HANDLER .*victim held" }
+end)

@@ -4,6 +4,7 @@
 -- option or type cannot be left out: a name in the list without a way to call
 -- it here fails the first test.
 local strata = require "strata"
+local support = require "support"
 local options = require "strata.options"
 local data = require "strata.data"
 local mods = require "strata.mods"
@@ -53,7 +54,7 @@ local calls = {
   ["area:delete"] = function(o) area:delete(o) end,
   ["object:subscribe"] = function(o) hero:subscribe("base.map_entered", "crypt.candles", nil, o) end,
   ["events:register"] = function(o)
-    mods.register_event(w._registry, "spec", "base.map_entered", "spec: x", function() end, o)
+    mods.register_event(support.registry(w), "spec", "base.map_entered", "spec: x", function() end, o)
   end,
   ["strata.layout.run"] = function(o) strata.layout.run("crypt.level", map, o) end,
   ["strata.layout.generate"] = function(o) strata.layout.generate("crypt.level", map, o) end,
@@ -126,12 +127,12 @@ end)
 describe("strict data entries", function()
   -- The base types as the base mod declares them, in a registry of their own.
   local reg = data.new()
-  for id, t in pairs(w._registry.types) do
+  for id, t in pairs(support.registry(w).types) do
     reg.types[id] = t
     reg.by_type[id] = {}
   end
   local base_types = {}
-  for id, t in pairs(w._registry.types) do
+  for id, t in pairs(support.registry(w).types) do
     if t.mod == "base" and id ~= "base.type" then base_types[#base_types + 1] = id end
   end
   table.sort(base_types)
@@ -202,5 +203,34 @@ describe("strict data entries", function()
     os.execute("rm -rf " .. dir)
     assert.is_false(ok)
     assert.matches("base.map_archetype typo.cave: unknown field 'propertes' %(nearest known: properties", err)
+  end)
+end)
+
+describe("nearest known names", function()
+  -- One rule for the core, the binding and the Lua layer: options.nearest is
+  -- the core's strata_nearest (the cases are spec/c/test_util.c's).
+  local cases = {
+    { "nmae", { "name", "desc", "clear", "props" }, { "name", "clear", "desc" } },
+    { "crypt.gobiln", { "crypt.rat", "crypt.goblin", "base.floor", "crypt.gob" },
+      { "crypt.goblin", "crypt.gob", "base.floor" } },
+    { "x", { "name", "desc", "clear", "props" }, { "desc", "name", "clear" } },
+    { "", { "b", "a", "c", "d" }, { "a", "b", "c" } },
+  }
+
+  it("options.nearest ranks as strata.core.nearest does", function()
+    local core = require "strata.core"
+    assert.is_function(core.nearest)
+    for _, c in ipairs(cases) do
+      assert.same(c[3], core.nearest(c[1], c[2]))
+      assert.same(c[3], options.nearest(c[1], c[2]))
+    end
+    assert.equal(" (nearest known: name, clear, desc)", options.suggest("nmae", cases[1][2]))
+    assert.equal("", options.suggest("nmae", {}))
+  end)
+
+  it("refuses a list that holds other than strings, naming the function", function()
+    local ok, err = pcall(options.nearest, "a", { "b", 3 })
+    assert.is_false(ok)
+    assert.matches("strata.options.nearest: known%[2%] is a number, not a string", err)
   end)
 end)

@@ -7,20 +7,11 @@
 local support = require "support"
 local strata = require "strata"
 
-local PATH = { "mods", "spec/fixtures/mods" }
 -- (ctest runs specs by their full path, busted by spec/...)
 local function quote(s) return (s:gsub("%p", "%%%0")) end
 local AT = "^[^:]-structured_errors_spec%.lua:%d+: "
 
-local function new_world()
-  return strata.world.new{ seed = 1, mods = { "base", "dungeon" }, mod_path = PATH }
-end
-
-local function err_of(fn)
-  local ok, err = pcall(fn)
-  assert.is_false(ok, "expected an error")
-  return tostring(err)
-end
+local new_world, err_of = support.new_world, support.err_of
 
 -- The Lua files of the strata library, read whole.
 local function library_sources()
@@ -44,13 +35,12 @@ describe("structured errors", function()
     local w = new_world()
     local head = ("x"):rep(600)
     local n = 0
-    w._registry.by_type["base.handler"]["dungeon.noop"].run = function(_, _, args)
+    support.registry(w).by_type["base.handler"]["dungeon.noop"].run = function(_, _, args)
       n = n + 1
       error(head .. " ending " .. args.tag, 0)
     end
     local seen = {}
-    w._registry.handlers["base.handler_failed"] = { { name = "spec: log", priority = 1, mod = "spec",
-      fn = function(_, failure) seen[#seen + 1] = failure.message end } }
+    support.only_handler(w, "base.handler_failed", function(_, failure) seen[#seen + 1] = failure.message end)
     w:schedule{ after = 1, handler = "dungeon.noop", args = { tag = "one" } }
     w:schedule{ after = 2, handler = "dungeon.noop", args = { tag = "two" } }
     local failures = w:advance(3)
@@ -64,7 +54,7 @@ describe("structured errors", function()
   it("a floor generator's long error is raised whole, named by the Lua function", function()
     local w = new_world()
     local long = ("y"):rep(1500)
-    w._registry.by_type["base.area_generator"]["dungeon.cave"].generate_floor = function() error(long, 0) end
+    support.registry(w).by_type["base.area_generator"]["dungeon.cave"].generate_floor = function() error(long, 0) end
     local cave = w:create_area("dungeon.cave")
     local err = err_of(function() cave:floor(1) end)
     assert.matches(AT .. "area:floor: ", err)

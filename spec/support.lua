@@ -107,4 +107,31 @@ function M.read(path)
   return s
 end
 
+-- The mod folders the specs load from: strata's own, then the fixtures.
+M.mod_path = { "mods", "spec/fixtures/mods" }
+
+-- A new world of mods (default: base and dungeon) from M.mod_path, with
+-- seed (default 1).
+function M.new_world(seed, mods)
+  return require("strata").world.new{ seed = seed or 1, mods = mods or { "base", "dungeon" }, mod_path = M.mod_path }
+end
+
+-- White-box access, for the specs that check what no public call shows: that
+-- a refused call changed nothing inside (internal objects too), what the core
+-- holds apart from the Lua layer, or a handler put straight into the data
+-- registry as a mod's registration would. Specs reach a world's internals
+-- only through these (spec/spec_support_spec.lua checks), so a change of
+-- world.lua's private fields is one edit here.
+function M.state(w) return w._s end          -- the core's world (strata.core)
+function M.runtime(w) return w._rt end       -- the core's runtime (bindings/lua/runtime.c)
+function M.registry(w) return w._registry end -- the data registry (strata.data)
+
+-- Makes fn the only handler of event in w's registry (nil: none), as if mod
+-- "spec" had registered it under name (default "spec: log") with priority
+-- (default 1).
+function M.only_handler(w, event, fn, name, priority)
+  M.registry(w).handlers[event] = fn and { { name = name or "spec: log", priority = priority or 1, mod = "spec",
+    fn = fn } } or nil
+end
+
 return M

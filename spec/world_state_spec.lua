@@ -1,13 +1,13 @@
 -- World state from Lua: handles, checked persistent tables, timers, events, RNG streams.
 local strata = require "strata"
+local support = require "support"
 
 local MODS = { "base", "testmod" }
-local PATH = { "mods", "spec/fixtures/mods" }
-local function new_world(seed) return strata.world.new{ seed = seed or 1, mods = MODS, mod_path = PATH } end
+local function testmod_world(seed) return support.new_world(seed, MODS) end
 
 describe("world handles", function()
   it("have uid, kind, alive and fail clearly once deleted", function()
-    local w = new_world()
+    local w = testmod_world()
     local a = w:create_actor{}
     assert.equal("actor", a.kind)
     assert.is_true(a:alive())
@@ -22,7 +22,7 @@ describe("world handles", function()
   end)
 
   it("unknown archetypes are refused with suggestions", function()
-    local w = new_world()
+    local w = testmod_world()
     local ok, err = pcall(w.create_object, w, { kind = "actor", archetype = "testmod.gobiln" })
     assert.is_false(ok)
     assert.matches("unknown base.actor_archetype 'testmod.gobiln'.*testmod.goblin", err)
@@ -31,7 +31,7 @@ end)
 
 describe("persistent tables refuse what cannot be saved", function()
   local w, a
-  before_each(function() w = new_world() a = w:create_actor{} end)
+  before_each(function() w = testmod_world() a = w:create_actor{} end)
 
   it("keeps nested data and handles", function()
     local other = w:create_object{ kind = "thing" }
@@ -96,7 +96,7 @@ end)
 
 describe("timers", function()
   it("run due timers in (time, uid) order and repeat", function()
-    local w = new_world()
+    local w = testmod_world()
     local log = w:create_object{ kind = "log" }
     w:schedule{ after = 5, handler = "testmod.note", args = { log = log, tag = "b" } }
     w:schedule{ after = 5, handler = "testmod.note", args = { log = log, tag = "c" } }
@@ -116,7 +116,7 @@ end)
 
 describe("events", function()
   it("includes the source archetype's events", function()
-    local w = new_world()
+    local w = testmod_world()
     local g = w:create_actor{ archetype = "testmod.goblin" }
     local plain = w:create_actor{}
     assert.equal(1100, g:emit("testmod.poked", {}, 0))
@@ -124,7 +124,7 @@ describe("events", function()
   end)
 
   it("orders global handlers and subscriptions by (priority, name); stop ends", function()
-    local w = new_world()
+    local w = testmod_world()
     local g = w:create_actor{}
     g:subscribe("testmod.poked", "testmod.on_poke", { label = "late", add = 1 }, { priority = 300 })
     g:subscribe("testmod.poked", "testmod.on_poke", { label = "early", add = 10 }, { priority = 1 })
@@ -143,7 +143,7 @@ end)
 
 describe("random streams", function()
   it("are reproducible per (seed, key) and independent of order", function()
-    local a, b = new_world(5), new_world(5)
+    local a, b = testmod_world(5), testmod_world(5)
     local x = a.rng:stream("loot"):int(1, 1e9)
     b.rng:stream("other"):int(1, 10)
     assert.equal(x, b.rng:stream("loot"):int(1, 1e9))

@@ -4,8 +4,7 @@
 -- breaks them by the rule in core/src/xymap_path.c's header. The maps and the
 -- expected directions are restated here as facts about behaviour; the older
 -- expectations (Evennia before that commit) differ in 11 of the 70 cases.
--- Semantics: xy-map-semantics.md of the project's reference notes (kept
--- beside the repository, not in it), section 5.
+-- The rules: docs/xy-maps.md, "Routes".
 local strata = require "strata"
 
 -- The maps: the xyzgrid fixture mod's (MAP1 ... MAP12a).

@@ -1,7 +1,6 @@
 -- XY maps (the ASCII map language of Evennia's XYZGrid): parsing, the
 -- default legend, custom legends, errors, shortest paths and display.
--- Semantics: xy-map-semantics.md of the project's reference notes (kept
--- beside the repository, not in it).
+-- The rules: docs/xy-maps.md.
 local strata = require "strata"
 local parse = strata.xymap.parse
 

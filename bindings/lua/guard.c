@@ -34,6 +34,12 @@
 ** numbers of threads (under one mutex), and the guard of the call running on
 ** each thread (thread-local, for the C allocations and the handler).
 */
+/* gettid and sigevent's sigev_notify_thread_id (the timer aimed at one
+** thread) are Linux's, declared by glibc for _GNU_SOURCE only. */
+#define _GNU_SOURCE
+#if !defined(__linux__)
+#error "bindings/lua/guard.c: the mods' CPU budget needs Linux's per-thread CPU-time timers (timer_create with SIGEV_THREAD_ID); docs/c-api.md, Platforms"
+#endif
 #include "lguard.h"
 
 #include <errno.h>

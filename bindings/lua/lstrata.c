@@ -182,58 +182,54 @@ void *lstrata_checkudata(lua_State *L, int arg, const char *tname) {
   return p;
 }
 
-/* Edit distance between two short names (option keys), for suggestions. */
-static size_t edit_distance(const char *a, const char *b) {
-  size_t la = strlen(a), lb = strlen(b);
-  if (la > 63 || lb > 63) return la > lb ? la : lb;
-  size_t row[64];
-  for (size_t j = 0; j <= lb; j++) row[j] = j;
-  for (size_t i = 1; i <= la; i++) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= lb; j++) {
-      size_t up = row[j];
-      size_t best = diag + (a[i - 1] != b[j - 1]);
-      if (up + 1 < best) best = up + 1;
-      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-      row[j] = best;
-      diag = up;
-    }
-  }
-  return row[lb];
-}
-
 /* Pushes "unknown option 'key' (nearest known: a, b, c)": the same words as
 ** lua/strata/options.lua, which checks the options of the Lua half. */
 static void push_unknown_option(lua_State *L, const char *key, const char *const known[]) {
-  int n = 0;
+  size_t n = 0;
   while (known[n]) n++;
-  int order[64];
-  if (n > 64) n = 64;
-  for (int i = 0; i < n; i++) order[i] = i;
-  /* Insertion sort by (distance, name): the lists are a handful of names. */
-  for (int i = 1; i < n; i++) {
-    int cur = order[i], j = i;
-    size_t d = edit_distance(key, known[cur]);
-    while (j > 0) {
-      size_t dp = edit_distance(key, known[order[j - 1]]);
-      if (dp < d || (dp == d && strcmp(known[order[j - 1]], known[cur]) < 0)) break;
-      order[j] = order[j - 1];
-      j--;
-    }
-    order[j] = cur;
-  }
+  const char *near[3];
+  size_t kept = strata_nearest(key, known, n, near, NULL, 3);
   luaL_Buffer b;
   luaL_buffinit(L, &b);
   luaL_addstring(&b, "unknown option '");
   luaL_addstring(&b, key);
   luaL_addstring(&b, "' (nearest known: ");
-  for (int i = 0; i < n && i < 3; i++) {
+  for (size_t i = 0; i < kept; i++) {
     if (i) luaL_addstring(&b, ", ");
-    luaL_addstring(&b, known[order[i]]);
+    luaL_addstring(&b, near[i]);
   }
   luaL_addstring(&b, ")");
   luaL_pushresult(&b);
+}
+
+/* strata.core.nearest(name, known): the (up to 3) strings of the array known
+** nearest to name, as strata_nearest ranks them (options.nearest). The array
+** is read raw, its strings kept alive by the table on the stack. */
+/* strata.core.edit_distance(a, b): strata_edit_distance (options.distance). */
+static int l_edit_distance(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)strata_edit_distance(lstrata_checkstring(L, 1), lstrata_checkstring(L, 2)));
+  return 1;
+}
+
+static int l_nearest(lua_State *L) {
+  const char *name = lstrata_checkstring(L, 1);
+  lstrata_checktype(L, 2, LUA_TTABLE);
+  lua_Integer n = (lua_Integer)lua_rawlen(L, 2);
+  const char **known = lua_newuserdatauv(L, (size_t)(n ? n : 1) * sizeof *known, 0);
+  for (lua_Integer i = 1; i <= n; i++) {
+    if (lua_rawgeti(L, 2, i) != LUA_TSTRING)
+      lstrata_error(L, "strata.options.nearest: known[%d] is a %s, not a string", (int)i, luaL_typename(L, -1));
+    known[i - 1] = lua_tostring(L, -1);
+    lua_pop(L, 1);
+  }
+  const char *near[3];
+  size_t kept = strata_nearest(name, known, (size_t)n, near, NULL, 3);
+  lua_createtable(L, (int)kept, 0);
+  for (size_t i = 0; i < kept; i++) {
+    lua_pushstring(L, near[i]);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
 }
 
 void lstrata_check_options(lua_State *L, int arg, const char *const known[], int optional) {
@@ -414,5 +410,9 @@ int luaopen_strata_core(lua_State *L) {
   lstrata_open_guard(L);
   lua_pushcfunction(L, set_library_source);
   lua_setfield(L, -2, "_library_source");
+  lua_pushcfunction(L, l_nearest);
+  lua_setfield(L, -2, "nearest");
+  lua_pushcfunction(L, l_edit_distance);
+  lua_setfield(L, -2, "edit_distance");
   return 1;
 }

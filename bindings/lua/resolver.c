@@ -244,10 +244,6 @@ static strata_status field_value(lruntime *lr, int t, const char *k, const char 
   return st;
 }
 
-static strata_status nomem(strata_error *err) {
-  return strata_error_set(err, STRATA_ENOMEM, "out of memory");
-}
-
 /* ---- the resolver ---- */
 
 static strata_status call_fn(strata_call *call, void *data, strata_error *err);
@@ -276,7 +272,7 @@ static strata_status r_resolve(void *host, strata_logic kind, const char *id, st
     strata_status st = lr->first->resolve(lr->first->host, kind, id, out, err);
     if (st != STRATA_ENOTFOUND) return st;
   }
-  if (!ROOM(lr)) return nomem(err);
+  if (!ROOM(lr)) return strata_error_nomem(err, NULL);
   callable_entry *c = find_callable(lr, (int)kind, id);
   if (!c) {
     ask(lr, "resolve");
@@ -288,14 +284,14 @@ static strata_status r_resolve(void *host, strata_logic kind, const char *id, st
     if (!(c = strata_calloc(1, sizeof *c)) || !(c->id = strata_strdup(id))) {
       strata_free(c);
       lua_pop(T, 2);
-      return nomem(err);
+      return strata_error_nomem(err, NULL);
     }
     c->kind = (int)kind;
     if (lua_type(T, -1) == LUA_TSTRING && !(c->mod = strata_strdup(lua_tostring(T, -1)))) {
       strata_free(c->id);
       strata_free(c);
       lua_pop(T, 2);
-      return nomem(err);
+      return strata_error_nomem(err, NULL);
     }
     lua_pop(T, 1);
     if (lua_isfunction(T, -1)) c->slot = keep_fn(lr);
@@ -316,7 +312,7 @@ static strata_status r_resolve(void *host, strata_logic kind, const char *id, st
 static strata_status ask_definition(lruntime *lr, const char *what, const char *id,
                                     strata_error *err) {
   lua_State *T = lr->T;
-  if (!ROOM(lr)) return nomem(err);
+  if (!ROOM(lr)) return strata_error_nomem(err, NULL);
   ask(lr, what);
   lua_pushstring(T, id);
   strata_status st = answer(lr, 1, 2, err);
@@ -336,10 +332,10 @@ static strata_status r_map_archetype(void *host, const char *id, const strata_ma
   if (st) return st;
   int t = lua_gettop(T), fail = 0;
   map_def *m = strata_calloc(1, sizeof *m);
-  if (!m) { lua_pop(T, 1); return nomem(err); }
+  if (!m) { lua_pop(T, 1); return strata_error_nomem(err, NULL); }
   m->d.id = strata_strdup(id);
   m->d.mod = field_str(T, t, "mod", &fail);
-  if (!m->d.id || fail) st = nomem(err);
+  if (!m->d.id || fail) st = strata_error_nomem(err, NULL);
   m->d.restock_every = field_num(T, t, "restock_every");
   m->d.renew_every = field_num(T, t, "renew_every");
   m->d.has_starting_pos = field_int(T, t, "start_x", &m->d.start_x) &&
@@ -366,21 +362,21 @@ static strata_status r_area_archetype(void *host, const char *id, const strata_a
   if (st) return st;
   int t = lua_gettop(T), fail = 0;
   area_def *a = strata_calloc(1, sizeof *a);
-  if (!a) { lua_pop(T, 1); return nomem(err); }
+  if (!a) { lua_pop(T, 1); return strata_error_nomem(err, NULL); }
   a->d.id = strata_strdup(id);
   a->d.mod = field_str(T, t, "mod", &fail);
   a->d.generator = field_str(T, t, "generator", &fail);
   a->d.has_starting_floor = field_int(T, t, "starting_floor", &a->d.starting_floor);
   a->d.has_deepest_floor = field_int(T, t, "deepest_floor", &a->d.deepest_floor);
-  if (!a->d.id || fail) st = nomem(err);
+  if (!a->d.id || fail) st = strata_error_nomem(err, NULL);
   /* types = { "town", ... } */
   lua_getfield(T, t, "types");
   size_t n = lua_istable(T, -1) ? lua_rawlen(T, -1) : 0;
-  if (!st && n && !(a->types = strata_calloc(n, sizeof *a->types))) st = nomem(err);
+  if (!st && n && !(a->types = strata_calloc(n, sizeof *a->types))) st = strata_error_nomem(err, NULL);
   for (size_t i = 0; !st && i < n; i++) {
     lua_rawgeti(T, -1, (lua_Integer)i + 1);
     if (lua_type(T, -1) == LUA_TSTRING) {
-      if (!(a->types[a->d.ntypes] = strata_strdup(lua_tostring(T, -1)))) st = nomem(err);
+      if (!(a->types[a->d.ntypes] = strata_strdup(lua_tostring(T, -1)))) st = strata_error_nomem(err, NULL);
       else a->d.ntypes++;
     }
     lua_pop(T, 1);
@@ -390,13 +386,13 @@ static strata_status r_area_archetype(void *host, const char *id, const strata_a
   /* floors = { { n, map archetype }, ... } */
   lua_getfield(T, t, "floors");
   n = lua_istable(T, -1) ? lua_rawlen(T, -1) : 0;
-  if (!st && n && !(a->floors = strata_calloc(n, sizeof *a->floors))) st = nomem(err);
+  if (!st && n && !(a->floors = strata_calloc(n, sizeof *a->floors))) st = strata_error_nomem(err, NULL);
   for (size_t i = 0; !st && i < n; i++) {
     lua_rawgeti(T, -1, (lua_Integer)i + 1);
     int64_t fl;
     if (lua_istable(T, -1) && field_int(T, lua_gettop(T), "n", &fl)) {
       char *ma = field_str(T, lua_gettop(T), "map_archetype", &fail);
-      if (fail) st = nomem(err);
+      if (fail) st = strata_error_nomem(err, NULL);
       else if (ma) {
         a->floors[a->d.nfloors].floor = fl;
         a->floors[a->d.nfloors++].map_archetype = ma;
@@ -432,7 +428,7 @@ static strata_status r_branch_archetype(void *host, const char *id, const strata
   if (st) return st;
   int t = lua_gettop(T), fail = 0;
   branch_def *b = strata_calloc(1, sizeof *b);
-  if (!b) { lua_pop(T, 1); return nomem(err); }
+  if (!b) { lua_pop(T, 1); return strata_error_nomem(err, NULL); }
   b->d.id = strata_strdup(id);
   b->d.mod = field_str(T, t, "mod", &fail);
   b->d.room_generator = field_str(T, t, "room_generator", &fail);
@@ -441,14 +437,14 @@ static strata_status r_branch_archetype(void *host, const char *id, const strata
   b->d.max_idle = field_num(T, t, "max_idle");
   b->d.reset_every = field_num(T, t, "reset_every");
   b->d.reset_chance = field_num(T, t, "reset_chance");
-  if (!b->d.id || fail) st = nomem(err);
+  if (!b->d.id || fail) st = strata_error_nomem(err, NULL);
   lua_getfield(T, t, "dirs");
   size_t n = lua_istable(T, -1) ? lua_rawlen(T, -1) : 0;
-  if (!st && n && !(b->dirs = strata_calloc(n, sizeof *b->dirs))) st = nomem(err);
+  if (!st && n && !(b->dirs = strata_calloc(n, sizeof *b->dirs))) st = strata_error_nomem(err, NULL);
   for (size_t i = 0; !st && i < n; i++) {
     lua_rawgeti(T, -1, (lua_Integer)i + 1);
     if (lua_type(T, -1) == LUA_TSTRING) {
-      if (!(b->dirs[b->d.ndirs] = strata_strdup(lua_tostring(T, -1)))) st = nomem(err);
+      if (!(b->dirs[b->d.ndirs] = strata_strdup(lua_tostring(T, -1)))) st = strata_error_nomem(err, NULL);
       else b->d.ndirs++;
     }
     lua_pop(T, 1);
@@ -467,7 +463,7 @@ static const strata_unique_def *keep_unique(lruntime *lr, const char *id, strata
   lua_State *T = lr->T;
   int t = lua_gettop(T), fail = 0;
   unique_entry *u = strata_calloc(1, sizeof *u);
-  if (!u) { lua_pop(T, 1); nomem(err); return NULL; }
+  if (!u) { lua_pop(T, 1); strata_error_nomem(err, NULL); return NULL; }
   u->d.id = strata_strdup(id);
   u->d.area = field_str(T, t, "area", &fail);
   u->d.parent = field_str(T, t, "parent", &fail);
@@ -477,7 +473,7 @@ static const strata_unique_def *keep_unique(lruntime *lr, const char *id, strata
   lua_getfield(T, t, "eager");
   u->d.eager = lua_toboolean(T, -1);
   lua_pop(T, 2);
-  if (!u->d.id || fail) { free_unique(u); nomem(err); return NULL; }
+  if (!u->d.id || fail) { free_unique(u); strata_error_nomem(err, NULL); return NULL; }
   u->next = lr->uniques;
   lr->uniques = u;
   return &u->d;
@@ -613,7 +609,7 @@ static strata_status call_fn(strata_call *call, void *data, strata_error *err) {
   lr = strata_runtime_resolver(call->rt)->host;
   T = lr->T;
   int base = lua_gettop(T);
-  if (!lua_checkstack(T, 48)) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
+  if (!lua_checkstack(T, 48)) return strata_error_nomem(err, NULL);
   PUSH_FIELD(lr, T_STATE); /* base + 1: for references in values */
   int state = base + 1;
   ask(lr, "call");

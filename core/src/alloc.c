@@ -8,6 +8,7 @@
 ** `used`; `used` is written once, by the first allocation.
 */
 #include "strata/alloc.h"
+#include "util.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -78,4 +79,32 @@ char *strata_strndup(const char *s, size_t n) {
 
 char *strata_strdup(const char *s) {
   return s ? strata_strndup(s, strlen(s)) : NULL;
+}
+
+/* The one body of strata_grow and strata_grow32: at most max elements. */
+static int grow_upto(void *pp, size_t *cap, size_t need, size_t elem, size_t max) {
+  if (need <= *cap) return 1;
+  if (elem && max > SIZE_MAX / elem) max = SIZE_MAX / elem;
+  if (need > max) return 0;
+  size_t c = *cap ? *cap : 8;
+  while (c < need) c = c > max / 2 ? need : c * 2; /* doubling past max: need alone */
+  if (c > max) c = need;
+  /* *pp is read and written as bytes: it may be a pointer of any object type. */
+  void *old, *p;
+  memcpy(&old, pp, sizeof old);
+  if (!(p = strata_realloc(old, c * elem))) return 0;
+  memcpy(pp, &p, sizeof p);
+  *cap = c;
+  return 1;
+}
+
+int strata_grow(void *pp, size_t *cap, size_t need, size_t elem) {
+  return grow_upto(pp, cap, need, elem, SIZE_MAX);
+}
+
+int strata_grow32(void *pp, uint32_t *cap, size_t need, size_t elem) {
+  size_t c = *cap;
+  if (!grow_upto(pp, &c, need, elem, UINT32_MAX)) return 0;
+  *cap = (uint32_t)c;
+  return 1;
 }

@@ -4,6 +4,7 @@
 */
 #include "runtime_internal.h"
 #include "strata/alloc.h"
+#include "util.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -109,13 +110,7 @@ typedef struct ulist {
 } ulist;
 
 static strata_status ulist_push(ulist *l, uint64_t u, strata_error *err) {
-  if (l->n == l->cap) {
-    size_t cap = l->cap ? l->cap * 2 : 8;
-    uint64_t *p = strata_realloc(l->v, cap * sizeof *p);
-    if (!p) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
-    l->v = p;
-    l->cap = cap;
-  }
+  if (!STRATA_GROW(l->v, l->cap, l->n + 1)) return strata_error_nomem(err, NULL);
   l->v[l->n++] = u;
   return STRATA_OK;
 }
@@ -126,7 +121,7 @@ static strata_status children_of(const strata_runtime *rt, uint64_t area, ulist 
   size_t n = strata_area_children(rt, area, NULL, 0);
   out->n = 0;
   if (n == 0) return STRATA_OK;
-  if (!(out->v = strata_malloc(n * sizeof *out->v))) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
+  if (!(out->v = strata_malloc(n * sizeof *out->v))) return strata_error_nomem(err, NULL);
   out->cap = n;
   out->n = strata_area_children(rt, area, out->v, n);
   return STRATA_OK;
@@ -154,7 +149,7 @@ static strata_status floors_list(const strata_runtime *rt, uint64_t area, ulist 
   int64_t *fl = strata_malloc(n * sizeof *fl);
   if (!fl || !(maps->v = strata_malloc(n * sizeof *maps->v))) {
     strata_free(fl);
-    return strata_error_set(err, STRATA_ENOMEM, "out of memory");
+    return strata_error_nomem(err, NULL);
   }
   maps->cap = n;
   maps->n = strata_area_floors(rt, area, fl, maps->v, n);
@@ -196,7 +191,7 @@ strata_status strata_area_delete(strata_runtime *rt, uint64_t area, int delete_c
     int64_t *fl = n ? strata_malloc(n * sizeof *fl) : NULL;
     uint64_t *ms = n ? strata_malloc(n * sizeof *ms) : NULL;
     if (n && (!fl || !ms)) {
-      st = strata_error_set(err, STRATA_ENOMEM, "out of memory");
+      st = strata_error_nomem(err, NULL);
     } else {
       n = strata_area_floors(rt, doomed.v[i], fl, ms, n);
       for (size_t j = 0; j < n && !st; j++)

@@ -537,7 +537,7 @@ strata_status strata_branch_delete(strata_world *w, uint64_t b, strata_error *er
                             (unsigned long long)b, strata_world_get(w, m)->kind, (unsigned long long)m);
   size_t n = strata_branch_rooms(w, b, NULL, 0);
   uint64_t *rooms = strata_malloc((n ? n : 1) * sizeof *rooms);
-  if (!rooms) return strata_error_set(err, STRATA_ENOMEM, "out of memory deleting branch#%llu", (unsigned long long)b);
+  if (!rooms) return strata_error_nomem(err, "deleting branch#%llu", (unsigned long long)b);
   strata_branch_rooms(w, b, rooms, n);
   strata_status st = strata_world_begin(w, err);
   if (!st) {
@@ -586,7 +586,7 @@ strata_status strata_branch_check(const strata_world *w, uint64_t b, strata_erro
   if (!rec) return not_branch(err, b);
   size_t n = strata_branch_rooms(w, b, NULL, 0);
   uint64_t *rooms = strata_malloc((n ? n : 1) * sizeof *rooms);
-  if (!rooms) return strata_error_set(err, STRATA_ENOMEM, "out of memory checking branch#%llu", (unsigned long long)b);
+  if (!rooms) return strata_error_nomem(err, "checking branch#%llu", (unsigned long long)b);
   strata_branch_rooms(w, b, rooms, n);
   strata_status st = STRATA_OK;
   int64_t open = 0;

@@ -142,7 +142,7 @@ static strata_status collapse(strata_runtime *rt, uint64_t b, strata_error *err)
   uint64_t hub = strata_branch_hub(w, b);
   size_t n = strata_branch_members(w, b, NULL, 0);
   uint64_t *members = strata_malloc((n ? n : 1) * sizeof *members);
-  if (!members) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
+  if (!members) return strata_error_nomem(err, NULL);
   n = strata_branch_members(w, b, members, n);
   strata_status st = STRATA_OK;
   for (size_t i = 0; i < n && !st; i++) {

@@ -13,25 +13,6 @@
 static const char *const spec_keys[] = { "name", "desc", "clear", "props" };
 #define NKEYS (sizeof spec_keys / sizeof spec_keys[0])
 
-/* Edit distance of two short keys, for "nearest known" (capped at 32 bytes). */
-static size_t distance(const char *a, const char *b) {
-  size_t la = strlen(a), lb = strlen(b), row[33];
-  if (la > 32 || lb > 32) return 99;
-  for (size_t j = 0; j <= lb; j++) row[j] = j;
-  for (size_t i = 1; i <= la; i++) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= lb; j++) {
-      size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-      if (up + 1 < best) best = up + 1;
-      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-      diag = up;
-      row[j] = best;
-    }
-  }
-  return row[lb];
-}
-
 /* The generator's answer as a spec; *props points into it (or NULL). */
 static strata_status read_spec(const char *gen, const strata_value *ret, strata_room_spec *spec,
                                const strata_value **props, strata_error *err) {
@@ -40,14 +21,13 @@ static strata_status read_spec(const char *gen, const strata_value *ret, strata_
   const strata_vtable *t = ret->u.t;
   for (size_t i = 0; i < t->n; i++) {
     const char *k = t->keys[i].type == STRATA_VSTRING ? t->keys[i].u.str.s : NULL;
-    size_t known = 0, best = 0;
-    for (size_t j = 0; k && j < NKEYS; j++) {
-      if (!strcmp(k, spec_keys[j])) known = 1;
-      if (distance(k, spec_keys[j]) < distance(k, spec_keys[best])) best = j;
-    }
+    size_t known = 0;
+    for (size_t j = 0; k && j < NKEYS; j++) known |= !strcmp(k, spec_keys[j]);
+    const char *best = "name";
+    if (!known && k) strata_nearest(k, spec_keys, NKEYS, &best, NULL, 1);
     if (!known)
       return strata_error_set(err, STRATA_EARG, "room generator '%s': unknown room spec key '%s' (nearest known: %s)", gen,
-                              k ? k : "(an integer)", k ? spec_keys[best] : "name");
+                              k ? k : "(an integer)", best);
   }
   const strata_value *name = strata_vtable_get_str(t, "name"), *desc = strata_vtable_get_str(t, "desc"),
                      *clear = strata_vtable_get_str(t, "clear");

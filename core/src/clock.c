@@ -129,7 +129,7 @@ strata_status strata_advance_limited(strata_runtime *rt, double dt, uint64_t max
       uint64_t count = 0;
       size_t nt = strata_world_timer_count(w);
       uint64_t *uids = strata_malloc((nt ? nt : 1) * sizeof *uids);
-      if (!uids) { st = strata_error_set(err, STRATA_ENOMEM, "out of memory"); break; }
+      if (!uids) { st = strata_error_nomem(err, NULL); break; }
       for (size_t i = 0; i < nt; i++)
         if (strata_world_timer_at(w, i)->due <= target) uids[count++] = strata_world_timer_at(w, i)->uid;
       for (size_t i = 0; !st && i < count; i++) st = strata_world_timer_skip(w, uids[i], target, NULL, err);
@@ -138,18 +138,18 @@ strata_status strata_advance_limited(strata_runtime *rt, double dt, uint64_t max
                "were dropped (repeating) or postponed to it (one-shot)",
                (unsigned long long)max_total, (unsigned long long)count, target);
       if (!st && push_dropped(&local, 0, NULL, (double)count, msg))
-        st = strata_error_set(err, STRATA_ENOMEM, "out of memory");
+        st = strata_error_nomem(err, NULL);
       break;
     }
     if (n > max_runs) {
       uint64_t skipped = 0;
       char *handler = strata_strdup(due->handler);
-      if (!handler) { st = strata_error_set(err, STRATA_ENOMEM, "out of memory"); break; }
+      if (!handler) { st = strata_error_nomem(err, NULL); break; }
       if (!(st = strata_world_timer_skip(w, uid, target, &skipped, err))) {
         snprintf(msg, sizeof msg, "timer #%llu ran %llu times in one advance: %.0f more runs up to time %g dropped",
                  (unsigned long long)uid, (unsigned long long)max_runs, (double)skipped, target);
         if (push_dropped(&local, uid, handler, (double)skipped, msg))
-          st = strata_error_set(err, STRATA_ENOMEM, "out of memory");
+          st = strata_error_nomem(err, NULL);
       }
       strata_free(handler);
       continue;
@@ -162,7 +162,7 @@ strata_status strata_advance_limited(strata_runtime *rt, double dt, uint64_t max
     const char *mod;
     if (run_timer(rt, &fired, &mod, &herr) != STRATA_OK &&
         failures_push(&local, uid, 0, NULL, fired.handler, mod, strata_runtime_failure_text(rt, &herr)))
-      st = strata_error_set(err, STRATA_ENOMEM, "out of memory");
+      st = strata_error_nomem(err, NULL);
     strata_timer_clear(&fired);
   }
   strata_free(runs.uid);
@@ -172,7 +172,7 @@ strata_status strata_advance_limited(strata_runtime *rt, double dt, uint64_t max
   for (size_t i = 0; i < local.n; i++) {
     strata_failure *x = &local.items[i];
     if (!failures || failures_push(failures, x->timer, 0, NULL, x->handler, x->mod, x->message)) {
-      if (failures && !st) st = strata_error_set(err, STRATA_ENOMEM, "out of memory");
+      if (failures && !st) st = strata_error_nomem(err, NULL);
       continue;
     }
     failures->items[failures->n - 1].has_dropped = x->has_dropped;

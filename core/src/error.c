@@ -22,13 +22,24 @@ strata_status strata_error_setv(strata_error *err, strata_status status,
   return status;
 }
 
+/* The one body of strata_error_in and strata_error_refuse. */
+static strata_status refusev(strata_error *err, strata_status status, const char *function,
+                             strata_refusal refusal, uint64_t subject, const char *fmt, va_list ap) {
+  strata_error_setv(err, status, fmt, ap);
+  if (err) {
+    err->function = function;
+    err->refusal = refusal;
+    err->subject[0] = subject;
+  }
+  return status;
+}
+
 strata_status strata_error_in(strata_error *err, strata_status status, const char *function,
                               const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  strata_error_setv(err, status, fmt, ap);
+  refusev(err, status, function, STRATA_REFUSED_NONE, 0, fmt, ap);
   va_end(ap);
-  if (err) err->function = function;
   return status;
 }
 
@@ -36,14 +47,23 @@ strata_status strata_error_refuse(strata_error *err, strata_status status, const
                                   strata_refusal refusal, uint64_t subject, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  strata_error_setv(err, status, fmt, ap);
+  refusev(err, status, function, refusal, subject, fmt, ap);
   va_end(ap);
-  if (err) {
-    err->function = function;
-    err->refusal = refusal;
-    err->subject[0] = subject;
-  }
   return status;
+}
+
+strata_status strata_error_nomem(strata_error *err, const char *fmt, ...) {
+  strata_error_set(err, STRATA_ENOMEM, "%s", strata_status_name(STRATA_ENOMEM));
+  if (err == NULL || fmt == NULL) return STRATA_ENOMEM;
+  size_t used = strlen(err->message);
+  if (used + 1 < sizeof err->message) {
+    err->message[used++] = ' ';
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message + used, sizeof err->message - used, fmt, ap);
+    va_end(ap);
+  }
+  return STRATA_ENOMEM;
 }
 
 const char *strata_refusal_name(strata_refusal refusal) {

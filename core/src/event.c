@@ -9,12 +9,9 @@
 */
 #include "runtime_internal.h"
 #include "strata/alloc.h"
+#include "util.h"
 
 #include <stdlib.h>
-
-static strata_status nomem(strata_error *err) {
-  return strata_error_set(err, STRATA_ENOMEM, "out of memory");
-}
 
 /* ---- global handlers ---- */
 
@@ -24,7 +21,7 @@ strata_status strata_event_on(strata_runtime *rt, const char *event, const char 
     return strata_error_in(err, STRATA_EARG, "strata_event_on",
                            "needs an event, a name and a handler ID");
   char *e = strata_strdup(event), *n = strata_strdup(name), *h = strata_strdup(handler);
-  if (!e || !n || !h) { strata_free(e); strata_free(n); strata_free(h); return nomem(err); }
+  if (!e || !n || !h) { strata_free(e); strata_free(n); strata_free(h); return strata_error_nomem(err, NULL); }
   for (size_t i = 0; i < rt->nhandlers; i++) {
     global_handler *g = &rt->handlers[i];
     if (strcmp(g->event, event) == 0 && strcmp(g->name, name) == 0) {
@@ -34,12 +31,9 @@ strata_status strata_event_on(strata_runtime *rt, const char *event, const char 
       return STRATA_OK;
     }
   }
-  if (rt->nhandlers == rt->handlers_cap) {
-    size_t cap = rt->handlers_cap ? rt->handlers_cap * 2 : 8;
-    global_handler *p = strata_realloc(rt->handlers, cap * sizeof *p);
-    if (!p) { strata_free(e); strata_free(n); strata_free(h); return nomem(err); }
-    rt->handlers = p;
-    rt->handlers_cap = cap;
+  if (!STRATA_GROW(rt->handlers, rt->handlers_cap, rt->nhandlers + 1)) {
+    strata_free(e); strata_free(n); strata_free(h);
+    return strata_error_nomem(err, NULL);
   }
   rt->handlers[rt->nhandlers++] = (global_handler){ e, n, h, priority };
   return STRATA_OK;
@@ -89,20 +83,14 @@ static void chain_free(chain *ch) {
 
 static link *chain_add(chain *ch, const char *name, int64_t priority, strata_logic kind,
                        const char *id, strata_error *err) {
-  if (ch->n == ch->cap) {
-    size_t cap = ch->cap ? ch->cap * 2 : 8;
-    link *p = strata_realloc(ch->links, cap * sizeof *p);
-    if (!p) { nomem(err); return NULL; }
-    ch->links = p;
-    ch->cap = cap;
-  }
+  if (!STRATA_GROW(ch->links, ch->cap, ch->n + 1)) { strata_error_nomem(err, NULL); return NULL; }
   link *l = &ch->links[ch->n];
   memset(l, 0, sizeof *l);
   l->priority = priority;
   l->kind = kind;
   if (!(l->name = strata_strdup(name)) || !(l->id = strata_strdup(id))) {
     strata_free(l->name);
-    nomem(err);
+    strata_error_nomem(err, NULL);
     return NULL;
   }
   ch->n++;
@@ -217,7 +205,7 @@ strata_status event_emit(strata_runtime *rt, uint64_t source, const char *event,
     strata_error_clear(&herr);
     link *l = &ch.links[i];
     if (run_link(rt, l, source, event, params, &res, &stop, &herr) == STRATA_OK) continue;
-    if (herr.status == STRATA_ENOMEM && !herr.message[0]) strata_error_set(&herr, STRATA_ENOMEM, "out of memory");
+    if (herr.status == STRATA_ENOMEM && !herr.message[0]) strata_error_nomem(&herr, NULL);
     failures_push(&failures, 0, l->subscription, event, l->name, l->c.mod, strata_runtime_failure_text(rt, &herr));
   }
   chain_free(&ch);
@@ -259,13 +247,7 @@ strata_status failures_push(strata_failures *f, uint64_t timer, uint64_t subscri
                             const char *event, const char *handler, const char *mod,
                             const char *message) {
   if (!f) return STRATA_OK;
-  if (f->n == f->cap) {
-    size_t cap = f->cap ? f->cap * 2 : 4;
-    strata_failure *p = strata_realloc(f->items, cap * sizeof *p);
-    if (!p) return STRATA_ENOMEM;
-    f->items = p;
-    f->cap = cap;
-  }
+  if (!STRATA_GROW(f->items, f->cap, f->n + 1)) return STRATA_ENOMEM;
   strata_failure *x = &f->items[f->n];
   x->timer = timer;
   x->subscription = subscription;

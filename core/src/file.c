@@ -87,7 +87,7 @@ static char *with_suffix(const char *path, const char *suffix, strata_error *err
   size_t n = strlen(path), k = strlen(suffix);
   char *s = strata_malloc(n + k + 1);
   if (!s) {
-    strata_error_set(err, STRATA_ENOMEM, "out of memory");
+    strata_error_nomem(err, NULL);
     return NULL;
   }
   memcpy(s, path, n);

@@ -151,7 +151,7 @@ static strata_status produce(strata_runtime *rt, uint64_t area, int64_t n, strat
                             rt_label(rt, area, a), n);
   /* copied: the generator may change the area's records */
   char *id = strata_strdup(gen);
-  if (!id) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
+  if (!id) return strata_error_nomem(err, NULL);
   snprintf(who, whocap, "area generator '%s'", id);
   if (!(st = rt_resolve(rt, STRATA_LOGIC_GENERATE_FLOOR, id, &c, err)) && !c.fn)
     st = strata_error_set(err, STRATA_ENOTFOUND, "%s floor %" PRId64 ": area generator '%s' has no generate_floor function",

@@ -16,6 +16,7 @@
 #include "room_internal.h"
 #include "strata/alloc.h"
 #include "strata/grid.h"
+#include "util.h"
 
 #define DEFAULT_ROOM_NAME "An empty room"
 
@@ -141,15 +142,8 @@ static int selected_xy(const spawn *s, int x, int y) {
   return !s->f || ((s->f->x == STRATA_GRID_ANY || s->f->x == x) && (s->f->y == STRATA_GRID_ANY || s->f->y == y));
 }
 
-static strata_status nomem(strata_error *err) { return strata_error_set(err, STRATA_ENOMEM, "out of memory"); }
-
 static strata_status doom(spawn *s, uint64_t uid) {
-  if (s->ndoomed == s->doomed_cap) {
-    size_t cap = s->doomed_cap ? s->doomed_cap * 2 : 64;
-    uint64_t *d = strata_realloc(s->doomed, cap * sizeof *d);
-    if (!d) return nomem(s->err);
-    s->doomed = d, s->doomed_cap = cap;
-  }
+  if (!STRATA_GROW(s->doomed, s->doomed_cap, s->ndoomed + 1)) return strata_error_nomem(s->err, NULL);
   s->doomed[s->ndoomed++] = uid;
   return STRATA_OK;
 }
@@ -170,7 +164,7 @@ static strata_status index_rooms(spawn *s) {
   s->cap = 16;
   while (s->cap < want * 2) s->cap *= 2;
   s->slots = strata_calloc(s->cap, sizeof *s->slots);
-  if (!s->slots) return nomem(s->err);
+  if (!s->slots) return strata_error_nomem(s->err, NULL);
   for (const strata_object *o = strata_world_next_object(s->w, 0); o; o = strata_world_next_object(s->w, o->uid)) {
     int x, y;
     const char *z, *place;
@@ -294,7 +288,7 @@ static strata_status set_grid(spawn *s, uint64_t uid, int x, int y, const char *
                               int interrupt) {
   char buf[256];
   char *place = format_place(buf, sizeof buf, x, y, interrupt, tag, z);
-  if (!place) return nomem(s->err);
+  if (!place) return strata_error_nomem(s->err, NULL);
   strata_value v;
   strata_status st = strata_value_string(&v, place, strlen(place), s->err);
   if (place != buf) strata_free(place);
@@ -431,7 +425,7 @@ static strata_status spawn_rooms(spawn *s, size_t zi) {
     const strata_vtable *sys = sys_of(s->w, uid), *rec = sub_table(sys, "room");
     int name_differs = !same_str(room_str(rec, "name"), name), desc_differs = !same_str(room_str(rec, "desc"), desc);
     int grid_changed = grid_differs(sys, nd.x, nd.y, z, symbol, nd.interrupt);
-    if (grid_changed < 0) return nomem(s->err);
+    if (grid_changed < 0) return strata_error_nomem(s->err, NULL);
     int props_changed = props_differ(s->w, uid, sys, props);
     int changed = 0;
     if (name_differs) {
@@ -526,7 +520,7 @@ static strata_status sync_exit(spawn *s, uint64_t room, uint64_t exit, const str
   int desc_differs = !same_str(v.desc, want->desc);
   int aliases_changed = aliases_differ(v.aliases, want);
   int grid_changed = grid_differs(sys, x, y, z, dir, want->interrupt);
-  if (grid_changed < 0) return nomem(s->err);
+  if (grid_changed < 0) return strata_error_nomem(s->err, NULL);
   int props_changed = props_differ(w, exit, sys, want->props);
   int changed = 0;
   if (to_differs) {

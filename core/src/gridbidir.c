@@ -5,7 +5,7 @@
 ** Why: a search from the start that stops at the goal still settles every
 ** cell nearer than the goal, on a map crossed corner to corner nearly all.
 ** Two searches, one from each end, that stop when they meet settle fewer
-** (the counts, and the variants tried: docs/benchmarks.md).
+** (the figures: docs/benchmarks.md; the variants tried: CHANGELOG.md).
 **
 ** - Dijkstra (Goldberg and Harrelson's rule): when a side settles a cell u
 **   and a neighbour v is settled by the other side, the route through the
@@ -50,6 +50,7 @@
 
 #include "gridengine.h"
 #include "strata/alloc.h"
+#include "util.h"
 
 #if defined(__SSE2__) && !defined(STRATA_NO_SIMD)
 #include <emmintrin.h>
@@ -531,6 +532,51 @@ typedef struct dpart {
   uint64_t log2from; /* LOGS: log the cells settled with 2 k >= log2from */
 } dpart;
 
+/* d_side's step: queues the neighbours of u (settled at g and key ke)
+** wanted among the rows up, mid, down of its side's bytes, straight
+** arrivals in r0 and diagonal ones in r1, and lowers the head keys k0, k1.
+**
+** The eight neighbours' bytes were read in three loads, one per row (the
+** arrays have slack at their ends for the last one), and are tested all at
+** once. Only the neighbours to be queued are then visited, by their bits:
+** eight branches on neighbour states that look random to the predictor
+** become loops over one or two bits. (A version that queued without any
+** branch, writing every entry and moving the tail by a flag, was slower
+** than eight branches.) Straight arrivals first, then diagonal ones: two
+** loops instead of a branch on the kind per neighbour. A FIFO's keys only
+** grow, so a new entry is its head only when it was empty: the minimum
+** updates the head key. */
+static inline __attribute__((always_inline)) void d_queue(uint8_t *const mark, uint32_t *const dist,
+                                                          const int32_t loff[12], uint32_t u,
+                                                          uint32_t g, uint64_t ke, uint32_t up,
+                                                          uint32_t mid, uint32_t down, dring *r0,
+                                                          dring *r1, uint64_t *k0, uint64_t *k1) {
+  const uint32_t gs = g + 1u, gd = g + 0x10000u;
+  const uint64_t ks = ke + KEY_STRAIGHT, kd = ke + KEY_DIAGONAL;
+  const uint32_t want = lanes_wanted(up, mid, down);
+  for (uint32_t ws = want & LANES_S; ws; ws &= ws - 1) {
+    const int l = __builtin_ctz(ws);
+    const uint32_t v = (uint32_t)((int32_t)u + loff[l]);
+    const uint32_t mv = mark[v];
+    /* Queued diagonally with a g no greater (often equal: a straight and
+    ** a diagonal step in either order): this arrival would only be popped
+    ** to be dropped as settled, so it is not queued. Their keys order
+    ** them exactly. */
+    if ((mv & D_OPEN_D) && ks >= gkey(dist[v])) continue;
+    mark[v] = (uint8_t)(mv | D_OPEN_S);
+    r0->items[r0->tail++ & r0->mask] = (dentry){v | (uint32_t)LANE_DIR(l) << 29, gs};
+    *k0 = *k0 < ks ? *k0 : ks;
+  }
+  for (uint32_t wd = want & LANES_D; wd; wd &= wd - 1) {
+    const int l = __builtin_ctz(wd);
+    const uint32_t v = (uint32_t)((int32_t)u + loff[l]);
+    dist[v] = gd;
+    mark[v] = (uint8_t)(mark[v] | D_OPEN_D);
+    r1->items[r1->tail++ & r1->mask] = (dentry){v | (uint32_t)LANE_DIR(l) << 29, gd};
+    *k1 = *k1 < kd ? *k1 : kd;
+  }
+}
+
 /* Runs side x (a constant in each copy). Together: while its frontier is
 ** no larger than the other's; 0: go on with the other side, 1: done (met,
 ** or a side ran out). ALONE: up to the part's key; 0: there, 1: ran out
@@ -574,10 +620,7 @@ static inline __attribute__((always_inline)) int d_side(struct grid_bidir *b, co
         if (need0 && !dring_grow(&r0)) { ret = -1; break; }
         if (need1 && !dring_grow(&r1)) { ret = -1; break; }
         if (needlog) {
-          uint32_t cap = b->log_cap ? b->log_cap * 2 : 4096;
-          uint32_t *log = strata_realloc(b->log, (size_t)cap * sizeof *log);
-          if (log == NULL) { ret = -1; break; }
-          b->log = log, b->log_cap = cap;
+          if (!STRATA_GROW32(b->log, b->log_cap, (size_t)b->log_cap + 1)) { ret = -1; break; }
         }
       }
       const uint32_t f0 = r0.mask + 1 - (r0.tail - r0.head), f1 = r1.mask + 1 - (r1.tail - r1.head);
@@ -647,40 +690,7 @@ static inline __attribute__((always_inline)) int d_side(struct grid_bidir *b, co
         else offer(mt, rs, rd, u, v);
       }
     }
-    const uint32_t gs = g + 1u, gd = g + 0x10000u;
-    const uint64_t ks = ke + KEY_STRAIGHT, kd = ke + KEY_DIAGONAL;
-    /* The eight neighbours' bytes were read in three loads, one per row (the
-    ** arrays have slack at their ends for the last one), and are tested all
-    ** at once. Only the neighbours to be queued are then visited, by their
-    ** bits: eight branches on neighbour states that look random to the
-    ** predictor become loops over one or two bits. (A version that queued
-    ** without any branch, writing every entry and moving the tail by a flag,
-    ** was slower than eight branches.) Straight arrivals first, then
-    ** diagonal ones: two loops instead of a branch on the kind per
-    ** neighbour. A FIFO's keys only grow, so a new entry is its head only
-    ** when it was empty: the minimum updates the head key. */
-    const uint32_t want = lanes_wanted(up, mid, down);
-    for (uint32_t ws = want & LANES_S; ws; ws &= ws - 1) {
-      const int l = __builtin_ctz(ws);
-      const uint32_t v = (uint32_t)((int32_t)u + loff[l]);
-      const uint32_t mv = mark[v];
-      /* Queued diagonally with a g no greater (often equal: a straight and
-      ** a diagonal step in either order): this arrival would only be popped
-      ** to be dropped as settled, so it is not queued. Their keys order
-      ** them exactly. */
-      if ((mv & D_OPEN_D) && ks >= gkey(dist[v])) continue;
-      mark[v] = (uint8_t)(mv | D_OPEN_S);
-      r0.items[r0.tail++ & r0.mask] = (dentry){v | (uint32_t)LANE_DIR(l) << 29, gs};
-      k0 = k0 < ks ? k0 : ks;
-    }
-    for (uint32_t wd = want & LANES_D; wd; wd &= wd - 1) {
-      const int l = __builtin_ctz(wd);
-      const uint32_t v = (uint32_t)((int32_t)u + loff[l]);
-      dist[v] = gd;
-      mark[v] = (uint8_t)(mark[v] | D_OPEN_D);
-      r1.items[r1.tail++ & r1.mask] = (dentry){v | (uint32_t)LANE_DIR(l) << 29, gd};
-      k1 = k1 < kd ? k1 : kd;
-    }
+    d_queue(mark, dist, loff, u, g, ke, up, mid, down, &r0, &r1, &k0, &k1);
   }
   rr[x][0] = r0, rr[x][1] = r1;
   *pops += n;

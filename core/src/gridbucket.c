@@ -24,6 +24,7 @@
 
 #include "gridengine.h"
 #include "strata/alloc.h"
+#include "util.h"
 #include <string.h>
 
 #define MAX_RING 8192 /* more buckets than this: the key range is too wide for a ring */
@@ -110,13 +111,7 @@ static int prepare_work(struct grid_bucket *gs, uint32_t n, int need_diag, uint3
   return 1;
 }
 
-static int stack_grow(entry_stack *s) {
-  uint32_t cap = s->cap ? s->cap * 2 : 16;
-  grid_entry *items = strata_realloc(s->items, (size_t)cap * sizeof *items);
-  if (items == NULL) return 0;
-  s->items = items, s->cap = cap;
-  return 1;
-}
+static int stack_grow(entry_stack *s) { return STRATA_GROW32(s->items, s->cap, (size_t)s->cap + 1); }
 
 /* Manhattan (4 neighbours) or octile (8) distance times the cheapest cell:
 ** admissible and consistent. */

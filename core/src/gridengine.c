@@ -53,7 +53,7 @@ struct strata_grid_search {
 
 strata_grid_search *strata_grid_search_new(strata_error *err) {
   strata_grid_search *s = strata_calloc(1, sizeof *s);
-  if (s == NULL) strata_error_set(err, STRATA_ENOMEM, "out of memory creating a grid search");
+  if (s == NULL) strata_error_nomem(err, "creating a grid search");
   else s->last = -1;
   return s;
 }
@@ -309,7 +309,7 @@ static strata_status prepare(strata_grid_search *s, const strata_tilemap *m, int
     return strata_error_set(err, STRATA_EARG, "unknown path algorithm %d", (int)opt->algorithm);
   const int greedy = opt->algorithm == STRATA_PATH_GREEDY;
   if (!refresh(s, m, !greedy))
-    return strata_error_set(err, STRATA_ENOMEM, "out of memory for a search on a %dx%d map",
+    return strata_error_nomem(err, "for a search on a %dx%d map",
                             m->width, m->height);
   const int eight = opt->connectivity == 8;
   *q = (grid_query){m, s->token_cost, greedy || s->classes.too_many ? NULL : &s->classes, x1, y1,
@@ -319,7 +319,7 @@ static strata_status prepare(strata_grid_search *s, const strata_tilemap *m, int
 }
 
 static strata_status nomem(const strata_tilemap *m, strata_error *err) {
-  return strata_error_set(err, STRATA_ENOMEM, "out of memory for a search on a %dx%d map",
+  return strata_error_nomem(err, "for a search on a %dx%d map",
                           m->width, m->height);
 }
 

@@ -23,6 +23,7 @@
 #include "strata/path.h"
 #include "strata/alloc.h"
 #include "strata/tilemap.h"
+#include "util.h"
 
 /* ---- the class grid ---- */
 
@@ -63,12 +64,7 @@ typedef struct grid_query {
 ** grid_route_add (len counts them; 0 when out of memory) and turns the walk
 ** around with grid_route_reverse. */
 static inline int grid_route_add(strata_path *out, size_t *len, uint32_t node) {
-  if (*len == out->cap) {
-    size_t cap = out->cap ? out->cap * 2 : 256;
-    uint32_t *nodes = strata_realloc(out->nodes, cap * sizeof *nodes);
-    if (nodes == NULL) return 0;
-    out->nodes = nodes, out->cap = cap;
-  }
+  if (!STRATA_GROW(out->nodes, out->cap, *len + 1)) return 0;
   out->nodes[(*len)++] = node;
   return 1;
 }

@@ -30,6 +30,7 @@
 
 #include "gridengine.h"
 #include "strata/alloc.h"
+#include "util.h"
 
 #define UNSEEN 1u
 #define OPEN 0x40u   /* reached, distance not final (two-queue search only) */
@@ -217,13 +218,7 @@ static int flood_two_queues(struct grid_flood *f, int32_t pw, double diag, uint3
   return 0;
 }
 
-static int stack_grow(astar_stack *s) {
-  uint32_t cap = s->cap ? s->cap * 2 : 1024;
-  astar_entry *items = strata_realloc(s->items, (size_t)cap * sizeof *items);
-  if (items == NULL) return 0;
-  s->items = items, s->cap = cap;
-  return 1;
-}
+static int stack_grow(astar_stack *s) { return STRATA_GROW32(s->items, s->cap, (size_t)s->cap + 1); }
 
 /* A* when every step costs the same (4 neighbours, or 8 with diagonal 1),
 ** with the Manhattan or Chebyshev distance: f = g + h is a whole number of

@@ -43,6 +43,7 @@
 
 #include "gridengine.h"
 #include "strata/alloc.h"
+#include "util.h"
 
 #define COUNT_MAX 0xfffeu
 #define NONE UINT32_MAX
@@ -254,12 +255,7 @@ static void heap_up(jentry *h, uint32_t i, jentry e) {
 }
 
 static int heap_push(struct grid_jump *j, jentry e) {
-  if (j->len == j->heap_cap) {
-    uint32_t cap = j->heap_cap ? j->heap_cap * 2 : 4096;
-    jentry *h = strata_realloc(j->heap, (size_t)cap * sizeof *h);
-    if (h == NULL) return 0;
-    j->heap = h, j->heap_cap = cap;
-  }
+  if (!STRATA_GROW32(j->heap, j->heap_cap, (size_t)j->len + 1)) return 0;
   jentry *h = j->heap;
   if (j->heaped) {
     heap_up(h, j->len++, e);

@@ -16,6 +16,7 @@
 
 #include "layout_internal.h"
 #include "strata/alloc.h"
+#include "util.h"
 
 #define MAX_DEPTH 400
 
@@ -81,7 +82,7 @@ static int skip_comma(parser *p) {
 static gen *new_node(parser *p, lg_kind kind, const lt_token *at) {
   gen *g = lt_alloc(p->arena, sizeof *g);
   if (g == NULL) {
-    strata_error_set(p->err, STRATA_ENOMEM, "out of memory reading a layout");
+    strata_error_nomem(p->err, "reading a layout");
     return NULL;
   }
   g->kind = kind, g->line = at->line, g->col = at->col, g->runs = p->runs;
@@ -95,14 +96,9 @@ typedef struct ptrs {
 } ptrs;
 
 static int ptrs_push(parser *p, ptrs *v, void *x) {
-  if (v->len == v->cap) {
-    size_t cap = v->cap ? v->cap * 2 : 8;
-    void **items = strata_realloc(v->items, cap * sizeof *items);
-    if (items == NULL) {
-      strata_error_set(p->err, STRATA_ENOMEM, "out of memory reading a layout");
-      return 0;
-    }
-    v->items = items, v->cap = cap;
+  if (!STRATA_GROW(v->items, v->cap, v->len + 1)) {
+    strata_error_nomem(p->err, "reading a layout");
+    return 0;
   }
   v->items[v->len++] = x;
   return 1;
@@ -113,7 +109,7 @@ static void *ptrs_finish(parser *p, ptrs *v, size_t size) {
   if (out && v->len) memcpy(out, v->items, v->len * size);
   strata_free(v->items);
   v->items = NULL;
-  if (out == NULL) strata_error_set(p->err, STRATA_ENOMEM, "out of memory reading a layout");
+  if (out == NULL) strata_error_nomem(p->err, "reading a layout");
   return out;
 }
 
@@ -136,7 +132,7 @@ static int parse_string(parser *p, const char **out) {
     p->pos++;
   }
   *out = lt_strndup(p->arena, buf, n);
-  if (*out == NULL) return strata_error_set(p->err, STRATA_ENOMEM, "out of memory"), 0;
+  if (*out == NULL) return strata_error_nomem(p->err, NULL), 0;
   return 1;
 }
 
@@ -407,29 +403,11 @@ static const char *const GENERATORS[] = {"None", "Fail", "Set", "SetFront", "Res
 static const char *const PREDICATES[] = {"On", "Not", "True", "And", "Or", "Chance", "Area",
   "XMod", "YMod", "Translate", NULL};
 
-static size_t edit_distance(const char *a, const char *b) {
-  size_t la = strlen(a), lb = strlen(b);
-  if (la > 40 || lb > 40) return 99;
-  size_t d[41][41];
-  for (size_t i = 0; i <= la; i++) d[i][0] = i;
-  for (size_t j = 0; j <= lb; j++) d[0][j] = j;
-  for (size_t i = 1; i <= la; i++)
-    for (size_t j = 1; j <= lb; j++) {
-      size_t c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-      if (d[i - 1][j] + 1 < c) c = d[i - 1][j] + 1;
-      if (d[i][j - 1] + 1 < c) c = d[i][j - 1] + 1;
-      d[i][j] = c;
-    }
-  return d[la][lb];
-}
-
 static int unknown(parser *p, const lt_token *t, const char *kind, const char *const *names) {
   const char *best = NULL;
-  size_t bd = 4;
-  for (int i = 0; names[i]; i++) {
-    size_t d = edit_distance(t->text, names[i]);
-    if (d < bd) bd = d, best = names[i];
-  }
+  size_t n = 0, d = 0;
+  while (names[n]) n++;
+  if (!strata_nearest(t->text, names, n, &best, &d, 1) || d >= 4) best = NULL; /* a far one helps no one */
   if (t->kind != LT_WORD) return fail_at(p, t, "expected a %s, found %s", kind, describe(p, t));
   if (best) return fail_at(p, t, "unknown %s '%s' (did you mean %s? a macro used with the wrong number of arguments stays unexpanded)", kind, t->text, best);
   return fail_at(p, t, "unknown %s '%s' (not a built-in, and no macro of that name and number of arguments)", kind, t->text);
@@ -477,19 +455,14 @@ static gen *parse_chain_body(parser *p, const lt_token *at) {
 }
 
 static int elems_push(parser *p, lg_elem **items, size_t *n, size_t *cap, const lg_elem *e) {
-  if (*n == *cap) {
-    size_t c = *cap ? *cap * 2 : 4;
-    lg_elem *it = strata_realloc(*items, c * sizeof *it);
-    if (it == NULL) return strata_error_set(p->err, STRATA_ENOMEM, "out of memory"), 0;
-    *items = it, *cap = c;
-  }
+  if (!strata_grow(items, cap, *n + 1, sizeof **items)) return strata_error_nomem(p->err, NULL), 0;
   (*items)[(*n)++] = *e;
   return 1;
 }
 
 static int finish_elems(parser *p, gen *g, lg_elem *items, size_t n) {
   g->elems = lt_alloc(p->arena, (n ? n : 1) * sizeof *items);
-  if (g->elems == NULL) return strata_free(items), strata_error_set(p->err, STRATA_ENOMEM, "out of memory"), 0;
+  if (g->elems == NULL) return strata_free(items), strata_error_nomem(p->err, NULL), 0;
   if (n) memcpy(g->elems, items, n * sizeof *items);
   g->nelems = n;
   strata_free(items);
@@ -774,7 +747,7 @@ static int find_clauses(parser *p, gen *g) {
   if (n <= 0) return 1;
   g->clauses = lt_alloc(p->arena, (size_t)n * sizeof *g->clauses);
   if (g->clauses == NULL) {
-    strata_error_set(p->err, STRATA_ENOMEM, "out of memory reading a layout");
+    strata_error_nomem(p->err, "reading a layout");
     return 0;
   }
   memcpy(g->clauses, c, (size_t)n * sizeof *c);
@@ -926,7 +899,7 @@ static int index_add(name_index *x, const lg_named *items, size_t n) {
 static strata_layout_file *read_text(const char *text, size_t len, const char *name, int single,
                                      strata_error *err) {
   strata_layout_file *f = strata_calloc(1, sizeof *f);
-  if (f == NULL) return strata_error_set(err, STRATA_ENOMEM, "out of memory"), NULL;
+  if (f == NULL) return strata_error_nomem(err, NULL), NULL;
   parser p = {0};
   p.name = name ? name : "layout";
   p.arena = &f->arena;
@@ -993,12 +966,7 @@ static strata_layout_file *read_text(const char *text, size_t len, const char *n
         items[existing].gen = g;
         continue;
       }
-      if (n == cap) {
-        cap = cap ? cap * 2 : 32;
-        lg_named *it = strata_realloc(items, cap * sizeof *it);
-        if (it == NULL) goto nomem_items;
-        items = it;
-      }
+      if (!STRATA_GROW(items, cap, n + 1)) goto nomem_items;
       items[n].name = key, items[n].gen = g;
       n++;
       if (!index_add(&names, items, n)) goto nomem_items;
@@ -1009,13 +977,13 @@ static strata_layout_file *read_text(const char *text, size_t len, const char *n
   strata_free(p.toks.items);
   return f;
 nomem_items:
-  strata_error_set(err, STRATA_ENOMEM, "out of memory");
+  strata_error_nomem(err, NULL);
 fail_items:
   strata_free(items);
   strata_free(names.slot);
   goto fail;
 nomem:
-  strata_error_set(err, STRATA_ENOMEM, "out of memory");
+  strata_error_nomem(err, NULL);
 fail:
   strata_free(p.toks.items);
   strata_layout_file_free(f);

@@ -118,7 +118,7 @@ static int prepare_pure(run *r, gen *g);
 ** file (the tokens never change). 0, or ERROR. */
 static int measure_tokens(run *r, gen *g) {
   if ((g->lens = lt_alloc(file_arena(g), g->ntokens * sizeof *g->lens)) == NULL) {
-    strata_error_set(r->err, STRATA_ENOMEM, "out of memory running a layout");
+    strata_error_nomem(r->err, "running a layout");
     return ERROR;
   }
   for (size_t i = 0; i < g->ntokens; i++) g->lens[i] = (uint32_t)strlen(g->tokens[i]);
@@ -164,7 +164,7 @@ static int prepare_terms(run *r, gen *g, uint64_t last) {
   }
   if (same) return OK;
   if (g->terms == NULL && (g->terms = lt_alloc(file_arena(g), g->nkids * sizeof *g->terms)) == NULL) {
-    strata_error_set(r->err, STRATA_ENOMEM, "out of memory running a layout");
+    strata_error_nomem(r->err, "running a layout");
     return ERROR;
   }
   g->terms_pure = 1;
@@ -448,7 +448,7 @@ static int pred_other(run *r, const gen *p, int x, int y) {
 ** map's own table and the area was checked, so the public calls' checks
 ** would only repeat themselves once per cell. */
 static int nomem_edit(run *r) {
-  strata_error_set(r->err, STRATA_ENOMEM, "out of memory running a layout");
+  strata_error_nomem(r->err, "running a layout");
   return ERROR;
 }
 
@@ -700,7 +700,7 @@ NOINLINE static int place(run *r, const gen *g, rect a) {
   int st = OK;
   if (order == NULL) {
     st = ERROR;
-    strata_error_set(r->err, STRATA_ENOMEM, "out of memory running Place");
+    strata_error_nomem(r->err, "running Place");
     goto done;
   }
   s.sum = (int32_t *)(order + norder);
@@ -731,7 +731,7 @@ NOINLINE static int noisemap(run *r, const gen *g, rect a) {
   if (heights == NULL || sorted == NULL || lg_noise_heights(r->rng, g->dval, W, H, heights) ||
       lg_sort_heights(heights, N, sorted)) {
     st = ERROR;
-    strata_error_set(r->err, STRATA_ENOMEM, "out of memory running NoiseMap");
+    strata_error_nomem(r->err, "running NoiseMap");
     goto done;
   }
   for (size_t e = 0; e < g->nelems && st == OK; e++) {
@@ -938,7 +938,7 @@ static int connect_rounds(run *r, const gen *g, rect a, connect_state *c, const 
   int st = OK;
   if (s == NULL || path == NULL) {
     st = ERROR;
-    strata_error_set(r->err, STRATA_ENOMEM, "out of memory running Connect");
+    strata_error_nomem(r->err, "running Connect");
   }
   for (int round = 0; round < CONNECT_ROUNDS && np > 0 && st == OK; round++) {
     int p1 = points[strata_rng_below(r->rng, np)], p2 = points[strata_rng_below(r->rng, np)];
@@ -977,7 +977,7 @@ NOINLINE static int connect(run *r, const gen *g, rect a) {
     if ((!whole && c.known == NULL) || r->dirty_mark == NULL || r->dirty == NULL) {
       strata_free(c.known), strata_free(r->dirty_mark), strata_free(r->dirty);
       r->dirty_mark = NULL, r->dirty = NULL;
-      strata_error_set(r->err, STRATA_ENOMEM, "out of memory running Connect");
+      strata_error_nomem(r->err, "running Connect");
       return ERROR;
     }
     r->tracking = 1, r->ndirty = 0;
@@ -992,7 +992,7 @@ NOINLINE static int connect(run *r, const gen *g, rect a) {
   }
   if (!points || (!whole && (!c.stamp || !c.cost_stamp || !c.g || !c.cost || !c.parent || !c.closed || !c.heap))) {
     st = ERROR;
-    strata_error_set(r->err, STRATA_ENOMEM, "out of memory running Connect");
+    strata_error_nomem(r->err, "running Connect");
     goto done;
   }
   size_t np = 0;
@@ -1026,7 +1026,7 @@ NOINLINE static int floodfill(run *r, const gen *g, rect a) {
   int st = OK;
   if (seen == NULL || queue == NULL) {
     st = ERROR;
-    strata_error_set(r->err, STRATA_ENOMEM, "out of memory running FloodFill");
+    strata_error_nomem(r->err, "running FloodFill");
     goto done;
   }
   /* The usual fill: a pure predicate on the token bits, and an edit. A pure
@@ -1276,7 +1276,7 @@ strata_status strata_layout_run(const strata_layout_gen *g, strata_tilemap *m, s
   if (why && cap) why[0] = 0;
   r.id = ++*g->runs;
   r.mask = strata_malloc(((size_t)r.W * (size_t)r.H + 1) * sizeof *r.mask);
-  if (r.mask == NULL) return strata_error_set(err, STRATA_ENOMEM, "out of memory running a layout");
+  if (r.mask == NULL) return strata_error_nomem(err, "running a layout");
   for (int y = 0; y < r.H; y++)
     for (int x = 0; x < r.W; x++) r.mask[(size_t)y * (size_t)r.W + (size_t)x] = cell_mask(m, x, y);
   /* Every chunk is stamped as edited (for saves, tilemap_touch_xy): once here,

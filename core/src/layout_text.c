@@ -18,6 +18,7 @@
 
 #include "layout_internal.h"
 #include "strata/alloc.h"
+#include "util.h"
 
 /* ---- the arena ---- */
 struct lt_arena_block {
@@ -63,12 +64,7 @@ void lt_arena_free(lt_arena *a) {
 #define MAX_MACRO_ARGS 64
 
 static int list_push(lt_list *l, lt_token t) {
-  if (l->len == l->cap) {
-    size_t cap = l->cap ? l->cap * 2 : 256;
-    lt_token *items = strata_realloc(l->items, cap * sizeof *items);
-    if (items == NULL) return 0;
-    l->items = items, l->cap = cap;
-  }
+  if (!STRATA_GROW(l->items, l->cap, l->len + 1)) return 0;
   l->items[l->len++] = t;
   return 1;
 }
@@ -83,7 +79,7 @@ strata_status lt_fail(strata_error *err, const char *name, int line, int col, co
 }
 
 static strata_status nomem(strata_error *err) {
-  return strata_error_set(err, STRATA_ENOMEM, "out of memory reading a layout");
+  return strata_error_nomem(err, "reading a layout");
 }
 
 static int is_punct(char c) {
@@ -225,12 +221,7 @@ static strata_status collect(const lt_list *raw, const char *name, macros *ms, l
       return lt_fail(err, name, m.line, m.col, "macro %s has no 'End'", m.name);
     m.body = &raw->items[body];
     m.nbody = j - body;
-    if (ms->len == ms->cap) {
-      size_t cap = ms->cap ? ms->cap * 2 : 32;
-      macro *items = strata_realloc(ms->items, cap * sizeof *items);
-      if (items == NULL) return nomem(err);
-      ms->items = items, ms->cap = cap;
-    }
+    if (!STRATA_GROW(ms->items, ms->cap, ms->len + 1)) return nomem(err);
     ms->items[ms->len++] = m;
     i = j + 1;
   }
@@ -335,137 +326,172 @@ static strata_status too_large(strata_error *err, const char *name, const lt_tok
                  mname, t->call_line ? t->call_line : t->line, MAX_EXPANSION_WORK, MAX_TOKENS);
 }
 
+/* An expansion under way: the input as a stack, next token on top
+** (expansions push their result back), the output, and what bounds the
+** work. */
+typedef struct expander {
+  lt_arena *a;
+  const char *name;
+  strata_error *err;
+  macros ms;
+  lt_list stack, tmp; /* tmp: the arguments of the call being read */
+  lt_list *out;
+  const char *recent[8]; /* the last expansions, for the error of one that does not end */
+  int recent_line[8];
+  size_t expansions, work;
+} expander;
+
+/* A call's arguments: count of them, the q-th nargs[q] tokens at args[q]
+** (in x->tmp); consumed tokens of the stack. */
+typedef struct call_args {
+  lt_token *args[MAX_MACRO_ARGS];
+  size_t nargs[MAX_MACRO_ARGS], count, consumed;
+} call_args;
+
+/* Reads the argument list after the macro word t, if any: split at
+** top-level commas. */
+static strata_status read_args(expander *x, const lt_token *t, call_args *c) {
+  lt_list *stack = &x->stack, *tmp = &x->tmp;
+  size_t first[MAX_MACRO_ARGS];
+  c->count = c->consumed = 0;
+  if (stack->len == 0 || !punct_is(&stack->items[stack->len - 1], '(')) return STRATA_OK;
+  size_t k = stack->len - 1, depth = 0, start = 0, count = 0;
+  int closed = 0;
+  tmp->len = 0;
+  for (;; k--) {
+    const lt_token *u = &stack->items[k];
+    if (punct_is(u, '(') || punct_is(u, '{')) {
+      if (depth++ == 0) { start = tmp->len; goto next; }
+    } else if (punct_is(u, ')') || punct_is(u, '}')) {
+      if (--depth == 0) {
+        closed = 1;
+        break;
+      }
+    } else if (depth == 1 && punct_is(u, ',')) {
+      if (count == MAX_MACRO_ARGS) break;
+      first[count] = start, c->nargs[count++] = tmp->len - start;
+      start = tmp->len;
+      goto next;
+    }
+    if (!list_push(tmp, *u)) return nomem(x->err);
+  next:
+    if (k == 0) break;
+  }
+  if (!closed) return lt_fail(x->err, x->name, t->line, t->col, "the arguments of %s have no ')'", t->text);
+  if (tmp->len > start || count > 0) {
+    if (count == MAX_MACRO_ARGS)
+      return lt_fail(x->err, x->name, t->line, t->col, "too many arguments to %s", t->text);
+    first[count] = start, c->nargs[count++] = tmp->len - start;
+  }
+  /* tmp may have moved while it grew: pointers only now */
+  /* An argument list of empty arguments has no items yet (NULL): no offset from NULL. */
+  for (size_t q = 0; q < count; q++) c->args[q] = tmp->items ? tmp->items + first[q] : NULL;
+  c->count = count;
+  c->consumed = stack->len - k;
+  /* counted whether or not a macro of that arity exists: arguments read
+  ** for nothing, nested, cost as much */
+  x->work += c->consumed;
+  if (x->work > MAX_EXPANSION_WORK) return too_large(x->err, x->name, t, t->text);
+  return STRATA_OK;
+}
+
+/* The error of an expansion that does not end, called at t: the last
+** expansions, as a chain. */
+static strata_status runaway(const expander *x, const lt_token *t) {
+  char chain[512];
+  size_t n = 0;
+  for (int q = 0; q < 8 && n < sizeof chain - 80; q++) {
+    const char *r = x->recent[(x->expansions + (size_t)q) % 8];
+    if (r) n += (size_t)snprintf(chain + n, sizeof chain - n, "%s%s (line %d)", n ? " -> " : "", r,
+                                 x->recent_line[(x->expansions + (size_t)q) % 8]);
+  }
+  return lt_fail(x->err, x->name, t->line, t->col,
+                 "macro expansion does not end (a macro that expands to itself?): ... %s", chain);
+}
+
+/* Expands the call t of m with arguments c: the substituted body, pushed
+** on the stack in reverse so it is read next. */
+static strata_status expand_call(expander *x, const lt_token *t, const macro *m, const call_args *c) {
+  strata_status st = STRATA_OK;
+  int call_line = t->call_line ? t->call_line : t->line;
+  /* fixed while the body is built: locals, not read again after each push */
+  const size_t work = x->work, queued = x->stack.len + x->out->len;
+  lt_list body = {0};
+  for (size_t b = 0; b < m->nbody && !st; b++) {
+    const lt_token *u = &m->body[b];
+    /* One body repeating a long argument can be larger than any limit
+    ** above: checked as it grows. */
+    if (work + body.len > MAX_EXPANSION_WORK || body.len + queued > MAX_TOKENS) {
+      strata_free(body.items);
+      return too_large(x->err, x->name, t, m->name);
+    }
+    size_t p = m->nparams;
+    if (u->kind == LT_WORD)
+      for (p = 0; p < m->nparams && strcmp(u->text, m->params[p]) != 0; p++) {}
+    if (p < m->nparams) {
+      for (size_t q = 0; q < c->nargs[p]; q++) {
+        lt_token v = c->args[p][q];
+        if (!list_push(&body, v)) st = nomem(x->err);
+      }
+      continue;
+    }
+    int mentions = 0;
+    if (u->kind == LT_WORD)
+      for (p = 0; p < m->nparams && !mentions; p++) mentions = word_mentions(u->text, m->params[p]);
+    if (mentions) {
+      st = substitute_in_word(x->a, u, m, c->args, c->nargs, x->name, call_line, &body, x->err);
+      continue;
+    }
+    lt_token v = *u;
+    v.call_line = call_line;
+    if (!list_push(&body, v)) st = nomem(x->err);
+  }
+  x->work += body.len;
+  for (size_t b = body.len; b-- > 0 && !st;)
+    if (!list_push(&x->stack, body.items[b])) st = nomem(x->err);
+  strata_free(body.items);
+  return st;
+}
+
+/* Expands the stack's tokens into x->out. */
+static strata_status expand_all(expander *x) {
+  strata_status st = STRATA_OK;
+  while (x->stack.len > 0 && !st) {
+    lt_token t = x->stack.items[--x->stack.len];
+    int any = 0;
+    if (t.kind != LT_WORD || (find_macro(&x->ms, t.text, 0, &any), !any)) {
+      if (!list_push(x->out, t)) st = nomem(x->err);
+      continue;
+    }
+    call_args c;
+    if ((st = read_args(x, &t, &c)) != STRATA_OK) break;
+    const macro *m = find_macro(&x->ms, t.text, c.count, &any);
+    if (m == NULL) { /* no macro of that arity: the word stays (and is likely an error later) */
+      if (!list_push(x->out, t)) st = nomem(x->err);
+      continue;
+    }
+    if (++x->expansions > MAX_EXPANSIONS || x->stack.len + x->out->len > MAX_TOKENS)
+      return runaway(x, &t);
+    x->recent[x->expansions % 8] = m->name;
+    x->recent_line[x->expansions % 8] = t.call_line ? t.call_line : t.line;
+    x->stack.len -= c.consumed;
+    st = expand_call(x, &t, m, &c);
+  }
+  return st;
+}
+
 strata_status lt_expand(lt_arena *a, const char *text, size_t len, const char *name, lt_list *out,
                         strata_error *err) {
-  lt_list raw = {0}, rest = {0}, stack = {0}, tmp = {0};
-  macros ms = {0};
+  lt_list raw = {0}, rest = {0};
+  expander x = {.a = a, .name = name, .err = err, .out = out};
   strata_status st = lex(a, text, len, name, 1, 1, 0, &raw, err);
-  if (!st) st = collect(&raw, name, &ms, &rest, err);
-  if (!st) st = index_macros(&ms, name, err);
-  if (st) goto done;
-  /* The input as a stack, next token on top: expansions push their result back. */
-  for (size_t i = rest.len; i-- > 0;)
-    if (!list_push(&stack, rest.items[i])) { st = nomem(err); goto done; }
-  const char *recent[8] = {0};
-  int recent_line[8] = {0};
-  size_t expansions = 0, work = 0;
-  while (stack.len > 0) {
-    lt_token t = stack.items[--stack.len];
-    int any = 0;
-    if (t.kind != LT_WORD || (find_macro(&ms, t.text, 0, &any), !any)) {
-      if (!list_push(out, t)) { st = nomem(err); goto done; }
-      continue;
-    }
-    /* The argument list, if any: split at top-level commas. */
-    lt_token *args[MAX_MACRO_ARGS];
-    size_t first[MAX_MACRO_ARGS], nargs[MAX_MACRO_ARGS], count = 0, consumed = 0;
-    if (stack.len > 0 && punct_is(&stack.items[stack.len - 1], '(')) {
-      size_t k = stack.len - 1, depth = 0, start = 0;
-      int closed = 0;
-      tmp.len = 0;
-      for (;; k--) {
-        const lt_token *u = &stack.items[k];
-        if (punct_is(u, '(') || punct_is(u, '{')) {
-          if (depth++ == 0) { start = tmp.len; goto next; }
-        } else if (punct_is(u, ')') || punct_is(u, '}')) {
-          if (--depth == 0) {
-            closed = 1;
-            break;
-          }
-        } else if (depth == 1 && punct_is(u, ',')) {
-          if (count == MAX_MACRO_ARGS) break;
-          first[count] = start, nargs[count++] = tmp.len - start;
-          start = tmp.len;
-          goto next;
-        }
-        if (!list_push(&tmp, *u)) { st = nomem(err); goto done; }
-      next:
-        if (k == 0) break;
-      }
-      if (!closed) {
-        st = lt_fail(err, name, t.line, t.col, "the arguments of %s have no ')'", t.text);
-        goto done;
-      }
-      if (tmp.len > start || count > 0) {
-        if (count == MAX_MACRO_ARGS) {
-          st = lt_fail(err, name, t.line, t.col, "too many arguments to %s", t.text);
-          goto done;
-        }
-        first[count] = start, nargs[count++] = tmp.len - start;
-      }
-      /* tmp may have moved while it grew: pointers only now */
-      /* An argument list of empty arguments has no items yet (NULL): no offset from NULL. */
-      for (size_t q = 0; q < count; q++) args[q] = tmp.items ? tmp.items + first[q] : NULL;
-      consumed = stack.len - k;
-      /* counted whether or not a macro of that arity exists: arguments read
-      ** for nothing, nested, cost as much */
-      work += consumed;
-      if (work > MAX_EXPANSION_WORK) {
-        st = too_large(err, name, &t, t.text);
-        goto done;
-      }
-    }
-    const macro *m = find_macro(&ms, t.text, count, &any);
-    if (m == NULL) { /* no macro of that arity: the word stays (and is likely an error later) */
-      if (!list_push(out, t)) { st = nomem(err); goto done; }
-      continue;
-    }
-    if (++expansions > MAX_EXPANSIONS || stack.len + out->len > MAX_TOKENS) {
-      char chain[512];
-      size_t n = 0;
-      for (int q = 0; q < 8 && n < sizeof chain - 80; q++) {
-        const char *r = recent[(expansions + (size_t)q) % 8];
-        if (r) n += (size_t)snprintf(chain + n, sizeof chain - n, "%s%s (line %d)", n ? " -> " : "", r,
-                                     recent_line[(expansions + (size_t)q) % 8]);
-      }
-      st = lt_fail(err, name, t.line, t.col,
-                            "macro expansion does not end (a macro that expands to "
-                            "itself?): ... %s", chain);
-      goto done;
-    }
-    recent[expansions % 8] = m->name;
-    recent_line[expansions % 8] = t.call_line ? t.call_line : t.line;
-    stack.len -= consumed;
-    int call_line = t.call_line ? t.call_line : t.line;
-    /* The substituted body, then pushed in reverse so it is read next. */
-    lt_list body = {0};
-    for (size_t b = 0; b < m->nbody && !st; b++) {
-      const lt_token *u = &m->body[b];
-      /* One body repeating a long argument can be larger than any limit
-      ** above: checked as it grows. */
-      if (work + body.len > MAX_EXPANSION_WORK || body.len + stack.len + out->len > MAX_TOKENS) {
-        strata_free(body.items);
-        st = too_large(err, name, &t, m->name);
-        goto done;
-      }
-      size_t p = m->nparams;
-      if (u->kind == LT_WORD)
-        for (p = 0; p < m->nparams && strcmp(u->text, m->params[p]) != 0; p++) {}
-      if (p < m->nparams) {
-        for (size_t q = 0; q < nargs[p]; q++) {
-          lt_token v = args[p][q];
-          if (!list_push(&body, v)) st = nomem(err);
-        }
-        continue;
-      }
-      int mentions = 0;
-      if (u->kind == LT_WORD)
-        for (p = 0; p < m->nparams && !mentions; p++) mentions = word_mentions(u->text, m->params[p]);
-      if (mentions) {
-        st = substitute_in_word(a, u, m, args, nargs, name, call_line, &body, err);
-        continue;
-      }
-      lt_token v = *u;
-      v.call_line = call_line;
-      if (!list_push(&body, v)) st = nomem(err);
-    }
-    work += body.len;
-    for (size_t b = body.len; b-- > 0 && !st;)
-      if (!list_push(&stack, body.items[b])) st = nomem(err);
-    strata_free(body.items);
-    if (st) goto done;
-  }
-done:
-  strata_free(raw.items), strata_free(rest.items), strata_free(stack.items), strata_free(tmp.items), strata_free(ms.items), strata_free(ms.slot);
+  if (!st) st = collect(&raw, name, &x.ms, &rest, err);
+  if (!st) st = index_macros(&x.ms, name, err);
+  /* The input as a stack, next token on top. */
+  for (size_t i = rest.len; !st && i-- > 0;)
+    if (!list_push(&x.stack, rest.items[i])) st = nomem(err);
+  if (!st) st = expand_all(&x);
+  strata_free(raw.items), strata_free(rest.items), strata_free(x.stack.items), strata_free(x.tmp.items);
+  strata_free(x.ms.items), strata_free(x.ms.slot);
   return st;
 }

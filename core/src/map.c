@@ -48,7 +48,7 @@ static strata_status objects_on(const strata_runtime *rt, uint64_t map, uint64_t
   *n = strata_map_objects(rt, map, NULL, NULL, 0);
   if (*n == 0) return STRATA_OK;
   if (!(*list = strata_malloc(*n * sizeof **list)))
-    return strata_error_set(err, STRATA_ENOMEM, "out of memory");
+    return strata_error_nomem(err, NULL);
   strata_map_objects(rt, map, NULL, *list, *n);
   return STRATA_OK;
 }

@@ -1,6 +1,7 @@
 /* picture.c - maps as pictures: SVG text and PNG images (zlib for the PNG's data). */
 #include "strata/picture.h"
 #include "strata/alloc.h"
+#include "util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -50,19 +51,14 @@ static void put(text *t, const char *fmt, ...) {
     va_end(ap);
     if (n < 0) { t->failed = 1; return; }
     if (t->s && t->len + (size_t)n < t->cap) { t->len += (size_t)n; return; }
-    size_t cap = t->cap ? t->cap * 2 : 4096;
-    while (cap < t->len + (size_t)n + 1) cap *= 2;
-    char *p = strata_realloc(t->s, cap);
-    if (!p) { t->failed = 1; return; }
-    t->s = p;
-    t->cap = cap;
+    if (!STRATA_GROW(t->s, t->cap, t->len + (size_t)n + 1)) { t->failed = 1; return; }
   }
 }
 
 static strata_status finish(text *t, char **out, size_t *len, strata_error *err) {
   if (t->failed) {
     strata_free(t->s);
-    return strata_error_set(err, STRATA_ENOMEM, "out of memory drawing a picture");
+    return strata_error_nomem(err, "drawing a picture");
   }
   *out = t->s;
   if (len) *len = t->len;
@@ -164,7 +160,7 @@ strata_status strata_tilemap_png(const strata_tilemap *m, const strata_picture_o
   unsigned char *on_path = path && path->len ? strata_calloc((size_t)w * (size_t)h, 1) : NULL;
   if (!raw || (path && path->len && !on_path)) {
     strata_free(raw), strata_free(on_path);
-    return strata_error_set(err, STRATA_ENOMEM, "out of memory drawing a picture");
+    return strata_error_nomem(err, "drawing a picture");
   }
   for (size_t i = 0; on_path && i < path->len; i++) on_path[path->nodes[i]] = 1;
   for (int y = 0; y < h; y++) {
@@ -189,7 +185,7 @@ strata_status strata_tilemap_png(const strata_tilemap *m, const strata_picture_o
   unsigned char *png = strata_malloc(8 + 25 + 12 + zlen + 12);
   if (!png) {
     strata_free(raw);
-    return strata_error_set(err, STRATA_ENOMEM, "out of memory drawing a picture");
+    return strata_error_nomem(err, "drawing a picture");
   }
   static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   memcpy(png, signature, 8);
@@ -202,7 +198,7 @@ strata_status strata_tilemap_png(const strata_tilemap *m, const strata_picture_o
   /* The compressed data goes straight into the IDAT chunk's place. */
   if (compress2(png + at + 8, &zlen, raw, (uLong)(row * ph), 6) != Z_OK) {
     strata_free(raw), strata_free(png);
-    return strata_error_set(err, STRATA_ENOMEM, "out of memory compressing a picture");
+    return strata_error_nomem(err, "compressing a picture");
   }
   strata_free(raw);
   unsigned char *idat = png + at + 8;

@@ -8,6 +8,9 @@
 ** pages are asked for first with MADV_POPULATE_WRITE. A parsed 20,000-node
 ** XY map holds about 3.7 MB, so its first parse was mostly page faults.
 */
+/* madvise (and MADV_POPULATE_WRITE) is a BSD/Linux call, not POSIX: glibc
+** declares it with the default (BSD and SVID) extensions only. */
+#define _DEFAULT_SOURCE
 #include "prefault.h"
 
 #include <stdint.h>

@@ -7,6 +7,7 @@
 */
 #include "strata/registry.h"
 #include "strata/alloc.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -44,10 +45,6 @@ struct strata_registry {
   arch_event *aevents;
   size_t naevents, aevents_cap;
 };
-
-static strata_status nomem(strata_error *err) {
-  return strata_error_set(err, STRATA_ENOMEM, "out of memory");
-}
 
 static void entry_free(entry *e) {
   if (!e) return;
@@ -111,12 +108,9 @@ static strata_status put(strata_registry *reg, entry *e, strata_error *err) {
     reg->entries[i] = e;
     return STRATA_OK;
   }
-  if (reg->n == reg->cap) {
-    size_t cap = reg->cap ? reg->cap * 2 : 32;
-    entry **p = strata_realloc(reg->entries, cap * sizeof *p);
-    if (!p) { entry_free(e); return nomem(err); }
-    reg->entries = p;
-    reg->cap = cap;
+  if (!STRATA_GROW(reg->entries, reg->cap, reg->n + 1)) {
+    entry_free(e);
+    return strata_error_nomem(err, NULL);
   }
   memmove(reg->entries + i + 1, reg->entries + i, (reg->n - i) * sizeof *reg->entries);
   reg->entries[i] = e;
@@ -128,11 +122,11 @@ static strata_status put(strata_registry *reg, entry *e, strata_error *err) {
 
 static entry *new_entry(int type, const char *id, const char *mod, strata_error *err) {
   entry *e = strata_calloc(1, sizeof *e);
-  if (!e) { nomem(err); return NULL; }
+  if (!e) { strata_error_nomem(err, NULL); return NULL; }
   e->type = type;
   if (!(e->id = strata_strdup(id)) || (mod && !(e->mod = strata_strdup(mod)))) {
     entry_free(e);
-    nomem(err);
+    strata_error_nomem(err, NULL);
     return NULL;
   }
   return e;
@@ -142,7 +136,7 @@ static entry *new_entry(int type, const char *id, const char *mod, strata_error 
 static int own(entry *e, const char *s, const char **out) {
   *out = NULL;
   if (!s) return 1;
-  char **p = strata_realloc(e->strs, (e->nstrs + 1) * sizeof *p);
+  char **p = strata_realloc(e->strs, (e->nstrs + 1) * sizeof *p); /* a few an entry: one at a time */
   if (!p) return 0;
   e->strs = p;
   if (!(p[e->nstrs] = strata_strdup(s))) return 0;
@@ -160,51 +154,22 @@ static int own_value(strata_value *slot, const strata_value *v, const strata_val
 
 /* ---- unknown IDs: the nearest known ones ---- */
 
-static size_t distance(const char *a, const char *b) {
-  size_t la = strlen(a), lb = strlen(b), row[128];
-  if (lb >= 128) return la > lb ? la : lb;
-  for (size_t j = 0; j <= lb; j++) row[j] = j;
-  for (size_t i = 1; i <= la; i++) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= lb; j++) {
-      size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-      if (up + 1 < best) best = up + 1;
-      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-      diag = up;
-      row[j] = best;
-    }
-  }
-  return row[lb];
-}
-
-static const char *after_dot(const char *s) {
-  const char *d = strchr(s, '.');
-  return d ? d + 1 : s;
-}
-
 static strata_status unknown(const strata_registry *reg, int type, const char *what,
                              const char *id, strata_error *err) {
-  const entry *near[3] = { NULL, NULL, NULL };
-  size_t dist[3] = { 0, 0, 0 };
+  /* The kept three and the next ID ranked again: no allocation on this path. */
+  const char *near[3] = { NULL, NULL, NULL }, *cand[4];
+  size_t kept = 0;
   for (size_t i = 0; id && i < reg->n; i++) {
-    const entry *e = reg->entries[i];
-    if (e->type != type) continue;
-    size_t d = distance(id, e->id), s = distance(after_dot(id), after_dot(e->id));
-    if (s < d) d = s;
-    for (int k = 0; k < 3; k++)
-      if (!near[k] || d < dist[k]) {
-        for (int m = 2; m > k; m--) { near[m] = near[m - 1]; dist[m] = dist[m - 1]; }
-        near[k] = e;
-        dist[k] = d;
-        break;
-      }
+    if (reg->entries[i]->type != type) continue;
+    memcpy(cand, near, sizeof near);
+    cand[kept] = reg->entries[i]->id;
+    kept = strata_nearest(id, cand, kept + 1, near, NULL, 3);
   }
   if (!near[0])
     return strata_error_set(err, STRATA_ENOTFOUND, "unknown %s '%s'", what, id ? id : "(null)");
   return strata_error_set(err, STRATA_ENOTFOUND, "unknown %s '%s' (nearest known: %s%s%s%s%s)", what,
-                          id ? id : "(null)", near[0]->id, near[1] ? ", " : "",
-                          near[1] ? near[1]->id : "", near[2] ? ", " : "", near[2] ? near[2]->id : "");
+                          id ? id : "(null)", near[0], near[1] ? ", " : "",
+                          near[1] ? near[1] : "", near[2] ? ", " : "", near[2] ? near[2] : "");
 }
 
 /* ---- the resolver ---- */
@@ -295,7 +260,7 @@ static int r_event_declared(void *host, const char *event) {
 
 strata_registry *strata_registry_new(strata_error *err) {
   strata_registry *reg = strata_calloc(1, sizeof *reg);
-  if (!reg) { nomem(err); return NULL; }
+  if (!reg) { strata_error_nomem(err, NULL); return NULL; }
   reg->resolver = (strata_resolver){ reg, r_resolve, r_map, r_area, r_unique, r_unique_at,
                                      r_archetype_event, r_event_declared, NULL, r_branch };
   return reg;
@@ -341,7 +306,7 @@ strata_status strata_registry_add_map_archetype(strata_registry *reg,
   e->map = *def;
   e->map.id = e->id;
   e->map.mod = e->mod;
-  if (!own_value(&e->v1, def->properties, &e->map.properties)) { entry_free(e); return nomem(err); }
+  if (!own_value(&e->v1, def->properties, &e->map.properties)) { entry_free(e); return strata_error_nomem(err, NULL); }
   return put(reg, e, err);
 }
 
@@ -375,7 +340,7 @@ strata_status strata_registry_add_area_archetype(strata_registry *reg,
     }
     ok = ok && e->floors;
   }
-  if (!ok) { entry_free(e); return nomem(err); }
+  if (!ok) { entry_free(e); return strata_error_nomem(err, NULL); }
   return put(reg, e, err);
 }
 
@@ -396,7 +361,7 @@ strata_status strata_registry_add_branch_archetype(strata_registry *reg,
     for (size_t i = 0; ok && i < def->ndirs; i++) ok = own(e, def->dirs[i], &e->dirs[i]);
     e->branch.dirs = e->dirs;
   }
-  if (!ok) { entry_free(e); return nomem(err); }
+  if (!ok) { entry_free(e); return strata_error_nomem(err, NULL); }
   return put(reg, e, err);
 }
 
@@ -410,7 +375,7 @@ strata_status strata_registry_add_unique_area(strata_registry *reg, const strata
   e->unique.id = e->id;
   if (!own(e, def->area, &e->unique.area) || !own(e, def->parent, &e->unique.parent)) {
     entry_free(e);
-    return nomem(err);
+    return strata_error_nomem(err, NULL);
   }
   return put(reg, e, err);
 }
@@ -429,13 +394,7 @@ strata_status strata_registry_add_archetype_event(strata_registry *reg, const ch
   if (!kind || !archetype || !event || !fn)
     return strata_error_in(err, STRATA_EARG, "strata_registry_add_archetype_event",
                            "needs a kind, an archetype, an event and a function");
-  if (reg->naevents == reg->aevents_cap) {
-    size_t cap = reg->aevents_cap ? reg->aevents_cap * 2 : 8;
-    arch_event *p = strata_realloc(reg->aevents, cap * sizeof *p);
-    if (!p) return nomem(err);
-    reg->aevents = p;
-    reg->aevents_cap = cap;
-  }
+  if (!STRATA_GROW(reg->aevents, reg->aevents_cap, reg->naevents + 1)) return strata_error_nomem(err, NULL);
   arch_event *a = &reg->aevents[reg->naevents];
   memset(a, 0, sizeof *a);
   a->kind = strata_strdup(kind);
@@ -445,7 +404,7 @@ strata_status strata_registry_add_archetype_event(strata_registry *reg, const ch
   a->mod = strata_strdup(mod);
   if (!a->kind || !a->archetype || !a->event || !a->name || (mod && !a->mod)) {
     strata_free(a->kind); strata_free(a->archetype); strata_free(a->event); strata_free(a->name); strata_free(a->mod);
-    return nomem(err);
+    return strata_error_nomem(err, NULL);
   }
   a->priority = priority;
   a->c = (strata_callable){ fn, data, a->mod };

@@ -4,14 +4,11 @@
 */
 #include "runtime_internal.h"
 #include "strata/alloc.h"
+#include "util.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-static strata_status nomem(strata_error *err) {
-  return strata_error_set(err, STRATA_ENOMEM, "out of memory");
-}
 
 strata_runtime *strata_runtime_new(strata_world *w, const strata_resolver *r, strata_error *err) {
   if (!w || !r || !r->resolve || !r->map_archetype || !r->area_archetype || !r->unique_area ||
@@ -22,7 +19,7 @@ strata_runtime *strata_runtime_new(strata_world *w, const strata_resolver *r, st
     return NULL;
   }
   strata_runtime *rt = strata_calloc(1, sizeof *rt);
-  if (!rt) { nomem(err); return NULL; }
+  if (!rt) { strata_error_nomem(err, NULL); return NULL; }
   rt->w = w;
   rt->res = *r;
   return rt;
@@ -106,13 +103,9 @@ strata_status rt_set_loaded(strata_runtime *rt, uint64_t uid, int on, strata_err
   size_t byte = (size_t)(uid / 8);
   if (byte >= rt->loaded_cap) {
     if (!on) return STRATA_OK;
-    size_t cap = rt->loaded_cap ? rt->loaded_cap : 64;
-    while (cap <= byte) cap *= 2;
-    unsigned char *p = strata_realloc(rt->loaded, cap);
-    if (!p) return nomem(err);
-    memset(p + rt->loaded_cap, 0, cap - rt->loaded_cap);
-    rt->loaded = p;
-    rt->loaded_cap = cap;
+    size_t old = rt->loaded_cap;
+    if (!STRATA_GROW(rt->loaded, rt->loaded_cap, byte + 1)) return strata_error_nomem(err, NULL);
+    memset(rt->loaded + old, 0, rt->loaded_cap - old);
   }
   if (on) rt->loaded[byte] |= (unsigned char)(1u << (uid % 8));
   else rt->loaded[byte] &= (unsigned char)~(1u << (uid % 8));
@@ -254,7 +247,7 @@ strata_status rt_map_hook(strata_runtime *rt, uint64_t map, strata_logic kind, s
   if (!o || !o->archetype || !rt_map_archetype_opt(rt, o->archetype)) return STRATA_OK;
   /* The archetype ID is copied: the hook may give the map another archetype. */
   char *id = strata_strdup(o->archetype);
-  if (!id) return nomem(err);
+  if (!id) return strata_error_nomem(err, NULL);
   strata_callable c;
   strata_status st = rt_resolve(rt, kind, id, &c, err);
   if (!st && c.fn) {

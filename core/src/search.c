@@ -1,6 +1,7 @@
 /* search.c - the search workspace and searches over a generic strata_graph. */
 #include "search_internal.h"
 #include "strata/alloc.h"
+#include "util.h"
 
 #include <stdlib.h>
 
@@ -33,7 +34,7 @@ void strata_path_free(strata_path *p) {
 
 strata_search *strata_search_new(strata_error *err) {
   strata_search *s = strata_calloc(1, sizeof *s);
-  if (s == NULL) strata_error_set(err, STRATA_ENOMEM, "out of memory creating a search");
+  if (s == NULL) strata_error_nomem(err, "creating a search");
   return s;
 }
 
@@ -60,12 +61,7 @@ size_t strata_search_memory(const strata_search *s) {
 }
 
 int search_entry_grow(entry_list *l) {
-  size_t cap = l->cap ? l->cap * 2 : 256;
-  heap_entry *items = strata_realloc(l->items, cap * sizeof *items);
-  if (items == NULL) return 0;
-  l->items = items;
-  l->cap = cap;
-  return 1;
+  return STRATA_GROW(l->items, l->cap, l->cap + 1);
 }
 
 int search_prepare(strata_search *s, uint32_t n, int need_queue) {
@@ -104,7 +100,7 @@ strata_status search_build_path(strata_search *s, uint32_t start, uint32_t goal,
   if (len > out->cap) {
     uint32_t *nodes = strata_realloc(out->nodes, len * sizeof *nodes);
     if (nodes == NULL)
-      return strata_error_set(err, STRATA_ENOMEM, "out of memory for a %zu-node path", len);
+      return strata_error_nomem(err, "for a %zu-node path", len);
     out->nodes = nodes;
     out->cap = len;
   }

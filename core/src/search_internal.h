@@ -146,7 +146,7 @@ search_engine(strata_search *s, uint32_t node_count, void *ud, search_edges_fn e
     return strata_error_set(err, STRATA_EARG, "search from node %u to node %u of a %u-node graph",
                             start, goal, node_count);
   if (!search_prepare(s, node_count, algorithm == STRATA_PATH_BFS))
-    return strata_error_set(err, STRATA_ENOMEM, "out of memory for a %u-node search", node_count);
+    return strata_error_nomem(err, "for a %u-node search", node_count);
   const uint32_t open = s->generation * 2u, closed = open + 1u;
   uint32_t *stamp = s->stamp, *parent = s->parent;
   double *g = s->g;
@@ -230,7 +230,7 @@ search_engine(strata_search *s, uint32_t node_count, void *ud, search_edges_fn e
   return search_build_path(s, start, goal, out, err);
 nomem:
   s->expanded = expanded;
-  return strata_error_set(err, STRATA_ENOMEM, "out of memory during a search");
+  return strata_error_nomem(err, "during a search");
 }
 
 #endif

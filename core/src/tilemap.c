@@ -56,7 +56,7 @@ strata_tilemap *strata_tilemap_new(int width, int height, strata_tokens *tokens,
   return m;
 nomem:
   strata_tilemap_free(m);
-  strata_error_set(err, STRATA_ENOMEM, "out of memory creating a %dx%d map", width, height);
+  strata_error_nomem(err, "creating a %dx%d map", width, height);
   return NULL;
 }
 
@@ -150,7 +150,7 @@ static int64_t stack_alloc(strata_tilemap *m) {
   if (m->free_count > 0) {
     idx = m->free_stacks[--m->free_count];
   } else {
-    if (m->stack_count == m->stack_cap) {
+    if (m->stack_count == m->stack_cap) { /* two arrays of one 32-bit capacity: not strata_grow */
       uint32_t ncap = m->stack_cap ? m->stack_cap * 2 : 256; /* 5 KB: a small layout's stacks at once */
       side_stack *s = strata_realloc(m->stacks, (size_t)ncap * sizeof *s);
       if (s == NULL) { small_give(m, items); return -1; }
@@ -235,7 +235,7 @@ strata_status tilemap_cell_push(strata_tilemap *m, uint32_t i, strata_token t, i
   st->len++;
   return STRATA_OK;
 nomem:
-  return strata_error_set(err, STRATA_ENOMEM, "out of memory adding a token to cell (%u, %u)",
+  return strata_error_nomem(err, "adding a token to cell (%u, %u)",
                           i % (uint32_t)m->width, i / (uint32_t)m->width);
 }
 
@@ -319,7 +319,7 @@ strata_tilemap *strata_tilemap_clone(const strata_tilemap *m, strata_error *err)
   }
   return c;
 nomem:
-  strata_error_set(err, STRATA_ENOMEM, "out of memory copying a %dx%d map", m->width, m->height);
+  strata_error_nomem(err, "copying a %dx%d map", m->width, m->height);
 fail:
   strata_tilemap_free(c);
   return NULL;
@@ -585,6 +585,6 @@ strata_status strata_tilemap_render(const strata_tilemap *m, const strata_render
   return STRATA_OK;
 nomem:
   strata_free(marked);
-  return strata_error_set(err, STRATA_ENOMEM, "out of memory rendering a %dx%d map", m->width,
+  return strata_error_nomem(err, "rendering a %dx%d map", m->width,
                           m->height);
 }

@@ -1,6 +1,7 @@
 /* tokens.c - the token table: interned names (open addressing) and traits. */
 #include "strata/tokens.h"
 #include "strata/alloc.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -39,7 +40,7 @@ strata_tokens *strata_tokens_new(strata_error *err) {
   return t;
 nomem:
   strata_free(t);
-  strata_error_set(err, STRATA_ENOMEM, "out of memory creating a token table");
+  strata_error_nomem(err, "creating a token table");
   return NULL;
 }
 
@@ -63,7 +64,7 @@ strata_tokens *strata_tokens_clone(const strata_tokens *src, strata_error *err) 
   return t;
 nomem:
   strata_tokens_release(t);
-  strata_error_set(err, STRATA_ENOMEM, "out of memory copying a token table");
+  strata_error_nomem(err, "copying a token table");
   return NULL;
 }
 
@@ -127,13 +128,7 @@ strata_token strata_tokens_intern(strata_tokens *t, const char *name, size_t len
     strata_error_set(err, STRATA_ELIMIT, "token table is full (%u tokens)", t->count);
     return 0;
   }
-  if (t->count == t->cap) {
-    uint32_t cap = t->cap ? t->cap * 2 : 16;
-    token_entry *entries = strata_realloc(t->entries, (size_t)cap * sizeof *entries);
-    if (entries == NULL) goto nomem;
-    t->entries = entries;
-    t->cap = cap;
-  }
+  if (!STRATA_GROW32(t->entries, t->cap, (size_t)t->count + 1)) goto nomem;
   token_entry *e = &t->entries[t->count];
   e->name = strata_strndup(name, len);
   if (e->name == NULL) goto nomem;
@@ -148,7 +143,7 @@ strata_token strata_tokens_intern(strata_tokens *t, const char *name, size_t len
   }
   return t->count;
 nomem:
-  strata_error_set(err, STRATA_ENOMEM, "out of memory interning token '%.*s'", (int)len, name);
+  strata_error_nomem(err, "interning token '%.*s'", (int)len, name);
   return 0;
 }
 

@@ -101,7 +101,7 @@ strata_status unique_place(strata_runtime *rt, uint64_t area, int64_t n, strata_
   const char *own = strata_area_unique_id(rt, area);
   if (!own) return STRATA_OK;
   char *id = strata_strdup(own); /* the area's records change below */
-  if (!id) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
+  if (!id) return strata_error_nomem(err, NULL);
   strata_status st = STRATA_OK;
   const strata_unique_def *u;
   for (size_t i = 0; !st && (u = rt->res.unique_at(rt->res.host, i)) != NULL; i++) {
@@ -140,7 +140,7 @@ strata_status strata_regenerate_child_maps(strata_runtime *rt, uint64_t map, uin
   const char *own = area ? strata_area_unique_id(rt, area) : NULL;
   if (!own) return STRATA_OK;
   char *id = strata_strdup(own);
-  if (!id) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
+  if (!id) return strata_error_nomem(err, NULL);
   strata_status st = rt_begin(rt, err);
   size_t count = 0;
   const strata_unique_def *u;

@@ -2,6 +2,7 @@
 #include "strata/value.h"
 #include "strata/alloc.h"
 #include "value_internal.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +15,6 @@ strata_value strata_value_ref(uint64_t uid) { strata_value v = strata_value_nil(
 
 static int index_build(strata_vtable *t, size_t cap);
 
-static strata_status nomem(strata_error *err) {
-  return strata_error_set(err, STRATA_ENOMEM, "out of memory");
-}
 
 /* One limit for what is set, encoded and decoded: whatever saves opens. */
 static strata_status too_deep(strata_error *err) {
@@ -26,7 +24,7 @@ static strata_status too_deep(strata_error *err) {
 
 strata_status strata_value_string(strata_value *out, const char *s, size_t len, strata_error *err) {
   char *p = strata_strndup(len ? s : "", len);
-  if (!p) return nomem(err);
+  if (!p) return strata_error_nomem(err, NULL);
   *out = strata_value_nil();
   out->type = STRATA_VSTRING;
   out->u.str.s = p;
@@ -85,7 +83,7 @@ static int key_place(key_room *room, strata_value *k, const char *s, size_t len)
 static strata_status table_sized(strata_value *out, size_t n, size_t text, strata_error *err) {
   size_t bytes = sizeof(table_block) + 2 * n * sizeof(strata_value) + text;
   table_block *b = strata_calloc(1, bytes);
-  if (!b) return nomem(err);
+  if (!b) return strata_error_nomem(err, NULL);
   strata_vtable *t = &b->t;
   b->bytes = bytes;
   if (n) {
@@ -144,7 +142,7 @@ strata_status strata_value_copy(strata_value *dst, const strata_value *src, stra
     if (st) { strata_value_clear(&out); return st; }
     t->n++;
   }
-  if (t->n > STRATA_VTABLE_INDEX_MIN && !index_build(t, t->cap)) { strata_value_clear(&out); return nomem(err); }
+  if (t->n > STRATA_VTABLE_INDEX_MIN && !index_build(t, t->cap)) { strata_value_clear(&out); return strata_error_nomem(err, NULL); }
   *dst = out;
   return STRATA_OK;
 }
@@ -313,24 +311,24 @@ strata_status strata_vtable_set(strata_vtable *t, const strata_value *key, strat
     size_t cap = t->cap ? t->cap * 2 : 4;
     if (arrays_inline(t)) { /* out of the header's block, which keeps its room unused */
       strata_value *k = strata_malloc(cap * sizeof *k), *v = strata_malloc(cap * sizeof *v);
-      if (!k || !v) { strata_free(k); strata_free(v); return nomem(err); }
+      if (!k || !v) { strata_free(k); strata_free(v); return strata_error_nomem(err, NULL); }
       memcpy(k, t->keys, t->n * sizeof *k);
       memcpy(v, t->vals, t->n * sizeof *v);
       t->keys = k;
       t->vals = v;
     } else {
       strata_value *k = strata_realloc(t->keys, cap * sizeof *k);
-      if (!k) return nomem(err);
+      if (!k) return strata_error_nomem(err, NULL);
       t->keys = k;
       strata_value *v = strata_realloc(t->vals, cap * sizeof *v);
-      if (!v) return nomem(err);
+      if (!v) return strata_error_nomem(err, NULL);
       t->vals = v;
     }
     t->cap = cap;
   }
   /* the index, made or grown before anything is added: a failure leaves t as it was */
   if (t->n + 1 > STRATA_VTABLE_INDEX_MIN && t->nslots < 2 * t->cap && !index_build(t, t->cap))
-    return nomem(err);
+    return strata_error_nomem(err, NULL);
   strata_value kc;
   strata_status st = strata_value_copy(&kc, key, err);
   if (st) return st;
@@ -351,14 +349,10 @@ void strata_buffer_free(strata_buffer *b) {
 }
 
 static int put(strata_buffer *b, const void *p, size_t n) {
-  if (b->len + n > b->cap) {
-    size_t cap = b->cap ? b->cap : 64;
-    while (cap < b->len + n) cap *= 2;
-    unsigned char *d = strata_realloc(b->data, cap);
-    if (!d) return 0;
-    b->data = d;
-    b->cap = cap;
-  }
+  /* (a first block of 64 bytes: most encoded values fit) */
+  if (b->len + n > b->cap && (n > SIZE_MAX - b->len ||
+      !STRATA_GROW(b->data, b->cap, b->len + n < 64 ? 64 : b->len + n)))
+    return 0;
   memcpy(b->data + b->len, p, n);
   b->len += n;
   return 1;
@@ -425,7 +419,7 @@ strata_status strata_value_encode(const strata_value *v, strata_buffer *out, str
   int ok = encode(v, out, 0);
   if (ok <= 0) out->len = mark;
   if (ok < 0) return too_deep(err);
-  if (ok == 0) return nomem(err);
+  if (ok == 0) return strata_error_nomem(err, NULL);
   return STRATA_OK;
 }
 
@@ -625,7 +619,7 @@ static strata_status decode(reader *r, strata_value *out, int depth) {
       strata_value_clear(&t);
       return bad(r, "nil or duplicate table entry");
     }
-    if (tt->n > STRATA_VTABLE_INDEX_MIN && !index_build(tt, tt->cap)) { strata_value_clear(&t); return nomem(r->err); }
+    if (tt->n > STRATA_VTABLE_INDEX_MIN && !index_build(tt, tt->cap)) { strata_value_clear(&t); return strata_error_nomem(r->err, NULL); }
     *out = t;
     return STRATA_OK;
   }

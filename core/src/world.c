@@ -5,15 +5,12 @@
 */
 #include "world_internal.h"
 #include "strata/alloc.h"
+#include "util.h"
 #include "runtime_internal.h" /* world_callbacks */
 
 #include <stdlib.h>
 #include <math.h>
 #include <string.h>
-
-static strata_status nomem(strata_error *err) {
-  return strata_error_set(err, STRATA_ENOMEM, "out of memory");
-}
 
 /* FNV-1a of a name: where it goes in w->names. */
 static size_t name_hash(const char *s) {
@@ -49,21 +46,9 @@ char *world_name(strata_world *w, const char *s) {
   return w->names[i] = copy;
 }
 
-/* Grows *arr (of elem bytes each) to hold at least need elements. */
-static int grow(void **arr, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap) return 1;
-  size_t c = *cap ? *cap : 16;
-  while (c < need) c *= 2;
-  void *p = strata_realloc(*arr, c * elem);
-  if (!p) return 0;
-  *arr = p;
-  *cap = c;
-  return 1;
-}
-
 strata_world *strata_world_new(uint64_t seed, strata_error *err) {
   strata_world *w = strata_calloc(1, sizeof *w);
-  if (!w) { nomem(err); return NULL; }
+  if (!w) { strata_error_nomem(err, NULL); return NULL; }
   if (!(w->tokens = strata_tokens_new(err))) { strata_free(w); return NULL; }
   w->seed = seed;
   w->next_uid = 1;
@@ -188,7 +173,7 @@ static strata_object **make_slot(strata_world *w, uint64_t uid) {
   uint64_t no = uid >> WORLD_PAGE_BITS;
   obj_page *p = find_page(w, no);
   if (!p) {
-    if (!grow((void **)&w->pages, &w->pages_cap, w->npages + 1, sizeof *w->pages)) return NULL;
+    if (!STRATA_GROW(w->pages, w->pages_cap, w->npages + 1)) return NULL;
     if ((w->npages + 1) * 2 > w->hash_cap && !rehash(w, w->npages + 1)) return NULL;
     if (!(p = strata_calloc(1, sizeof *p))) return NULL;
     p->no = no;
@@ -218,7 +203,7 @@ static struct kind_entry *find_kind(const strata_world *w, const char *kind) {
 static struct kind_entry *make_kind(strata_world *w, const char *kind) {
   struct kind_entry *e = find_kind(w, kind);
   if (e) return e;
-  if (!grow((void **)&w->kinds, &w->kinds_cap, w->nkinds + 1, sizeof *w->kinds)) return NULL;
+  if (!STRATA_GROW(w->kinds, w->kinds_cap, w->nkinds + 1)) return NULL;
   const char *k = world_name(w, kind);
   if (!k) return NULL;
   e = &w->kinds[w->nkinds++];
@@ -291,7 +276,7 @@ static strata_status place_object(strata_world *w, strata_object *o, strata_erro
     return strata_error_set(err, STRATA_EARG, "object uid %llu out of range",
                             (unsigned long long)o->uid);
   strata_object **slot = make_slot(w, o->uid);
-  if (!slot || !make_kind(w, o->kind)) return nomem(err);
+  if (!slot || !make_kind(w, o->kind)) return strata_error_nomem(err, NULL);
   if (*slot)
     return strata_error_set(err, STRATA_ESTATE, "object uid %llu already exists",
                             (unsigned long long)o->uid);
@@ -308,13 +293,13 @@ strata_status strata_world_create(strata_world *w, const char *kind, const char 
                                   uint64_t *uid, strata_error *err) {
   if (!kind || !*kind) return strata_error_set(err, STRATA_EARG, "an object needs a kind");
   object_rec *r = strata_calloc(1, sizeof *r);
-  if (!r) return nomem(err);
+  if (!r) return strata_error_nomem(err, NULL);
   strata_object *o = &r->o;
   o->uid = w->next_uid;
   o->kind = world_name(w, kind);
   o->archetype = world_name(w, archetype);
   strata_status st = STRATA_OK;
-  if (!o->kind || (archetype && !o->archetype)) st = nomem(err);
+  if (!o->kind || (archetype && !o->archetype)) st = strata_error_nomem(err, NULL);
   if (!st) st = strata_value_table(&o->props, err); /* tags stay nil until the first */
   if (!st && w->depth) st = txn_created(w, r, err);
   if (!st && (st = place_object(w, o, err)) && w->depth) txn_drop_last(w);
@@ -333,12 +318,12 @@ static strata_status not_in_savepoint(strata_error *err) {
 strata_status strata_world_restore_object(strata_world *w, strata_object *o, strata_error *err) {
   if (w->depth) return not_in_savepoint(err);
   object_rec *r = strata_calloc(1, sizeof *r);
-  if (!r) return nomem(err);
+  if (!r) return strata_error_nomem(err, NULL);
   r->o = *o;
   if (o->tags.type == STRATA_VTABLE && !o->tags.u.t->n) strata_value_clear(&r->o.tags); /* none: nil */
   r->o.kind = world_name(w, o->kind);
   r->o.archetype = world_name(w, o->archetype);
-  strata_status st = !r->o.kind || (o->archetype && !r->o.archetype) ? nomem(err) : place_object(w, &r->o, err);
+  strata_status st = !r->o.kind || (o->archetype && !r->o.archetype) ? strata_error_nomem(err, NULL) : place_object(w, &r->o, err);
   if (st) { strata_free(r); return st; }
   memset(o, 0, sizeof *o);
   return STRATA_OK;
@@ -409,7 +394,7 @@ strata_status strata_object_set_archetype(strata_world *w, uint64_t uid, const c
   strata_status st;
   if (w->depth && (st = txn_save_fields(w, rec_of(o), err))) return st;
   char *name = world_name(w, archetype);
-  if (archetype && !name) return nomem(err);
+  if (archetype && !name) return strata_error_nomem(err, NULL);
   o->archetype = name;
   return STRATA_OK;
 }
@@ -593,10 +578,10 @@ static stream *find_stream(const strata_world *cw, const char *key) {
 static stream *add_stream(strata_world *w, const char *key, strata_error *err) {
   if (w->depth && txn_stream_added(w, err)) return NULL;
   char *k = NULL;
-  if (!grow((void **)&w->streams, &w->streams_cap, w->nstreams + 1, sizeof *w->streams) ||
+  if (!STRATA_GROW(w->streams, w->streams_cap, w->nstreams + 1) ||
       !(k = strata_strdup(key))) {
     if (w->depth) txn_drop_last(w);
-    nomem(err);
+    strata_error_nomem(err, NULL);
     return NULL;
   }
   stream *s = &w->streams[w->nstreams++];
@@ -616,7 +601,7 @@ static lent_stream *find_lent(strata_world *w, const char *key) {
 
 strata_status strata_world_lend_stream(strata_world *w, const char *key, strata_rng *rng,
                                        strata_error *err) {
-  if (!grow((void **)&w->lent, &w->lent_cap, w->nlent + 1, sizeof *w->lent)) return nomem(err);
+  if (!STRATA_GROW(w->lent, w->lent_cap, w->nlent + 1)) return strata_error_nomem(err, NULL);
   w->lent[w->nlent++] = (lent_stream){ key, rng, ++w->lent_ids, 0 };
   return STRATA_OK;
 }
@@ -698,9 +683,9 @@ static void timer_sift(strata_world *w, size_t i, strata_timer t) {
 }
 
 strata_status world_insert_timer(strata_world *w, strata_timer *t, strata_error *err) {
-  if (!grow((void **)&w->timers, &w->timers_cap, w->ntimers + 1, sizeof *w->timers) ||
+  if (!STRATA_GROW(w->timers, w->timers_cap, w->ntimers + 1) ||
       !uidmap_put(&w->timer_at, t->uid, w->ntimers))
-    return nomem(err);
+    return strata_error_nomem(err, NULL);
   /* In order after the last (an open reads them so): the array stays sorted. */
   w->timers_sorted = w->timers_sorted && (!w->ntimers || timer_before(&w->timers[w->ntimers - 1], t));
   timer_sift(w, w->ntimers++, *t);
@@ -740,7 +725,7 @@ strata_status strata_world_schedule(strata_world *w, double due, double every,
   strata_status st = check_timer(&t, err);
   if (st) return st;
   t.handler = strata_strdup(handler);
-  if (!t.handler) return nomem(err);
+  if (!t.handler) return strata_error_nomem(err, NULL);
   if (args && (st = strata_value_copy(&t.args, args, err))) { strata_free(t.handler); return st; }
   t.uid = w->next_uid;
   if (w->depth && (st = txn_timer_added(w, t.uid, err))) { strata_timer_clear(&t); return st; }
@@ -815,7 +800,7 @@ strata_status strata_world_fire(strata_world *w, uint64_t uid, strata_timer *out
     copy.due = t->due;
     copy.every = t->every;
     copy.handler = strata_strdup(t->handler);
-    st = copy.handler ? strata_value_copy(&copy.args, &t->args, err) : nomem(err);
+    st = copy.handler ? strata_value_copy(&copy.args, &t->args, err) : strata_error_nomem(err, NULL);
     if (st) {
       strata_free(copy.handler);
       if (w->depth) txn_drop_last(w);
@@ -879,7 +864,7 @@ const strata_timer *strata_world_timer_at(const strata_world *cw, size_t i) {
 /* ---- subscriptions ---- */
 
 strata_status world_add_sub(strata_world *w, strata_subscription *s, strata_error *err) {
-  if (!grow((void **)&w->subs, &w->subs_cap, w->nsubs + 1, sizeof *w->subs)) return nomem(err);
+  if (!STRATA_GROW(w->subs, w->subs_cap, w->nsubs + 1)) return strata_error_nomem(err, NULL);
   /* Keep uid order, which a restore may not follow. */
   size_t i = w->nsubs;
   while (i > 0 && w->subs[i - 1].uid > s->uid) i--;
@@ -903,7 +888,7 @@ strata_status strata_world_subscribe(strata_world *w, uint64_t object, const cha
   s.priority = priority;
   s.event = strata_strdup(event);
   s.handler = strata_strdup(handler);
-  strata_status st = (!s.event || !s.handler) ? nomem(err) : STRATA_OK;
+  strata_status st = (!s.event || !s.handler) ? strata_error_nomem(err, NULL) : STRATA_OK;
   if (!st && args) st = strata_value_copy(&s.args, args, err);
   if (!st && w->depth && (st = txn_sub_added(w, s.uid, err))) { world_sub_clear(&s); return st; }
   if (!st && (st = world_add_sub(w, &s, err)) && w->depth) txn_drop_last(w);

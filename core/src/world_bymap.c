@@ -13,6 +13,7 @@
 */
 #include "world_internal.h"
 #include "strata/alloc.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,13 +27,7 @@ static struct bymap_entry *find(const strata_world *w, uint64_t map) {
 static struct bymap_entry *make(strata_world *w, uint64_t map) {
   struct bymap_entry *e = find(w, map);
   if (e) return e;
-  if (w->bymap_n == w->bymap_cap) {
-    size_t cap = w->bymap_cap ? w->bymap_cap * 2 : 16;
-    struct bymap_entry *t = strata_realloc(w->bymap, cap * sizeof *t);
-    if (!t) return NULL;
-    w->bymap = t;
-    w->bymap_cap = cap;
-  }
+  if (!STRATA_GROW(w->bymap, w->bymap_cap, w->bymap_n + 1)) return NULL;
   if (!uidmap_put(&w->bymap_at, map, w->bymap_n)) return NULL;
   e = &w->bymap[w->bymap_n++];
   *e = (struct bymap_entry){ map, NULL, 0, 0 };
@@ -69,12 +64,7 @@ static void clear_all(strata_world *w) {
 void world_bymap_add(strata_world *w, const strata_object *o) {
   if (w->bymap_lost) return;
   struct bymap_entry *e = make(w, o->map);
-  if (e && e->n == e->cap) {
-    size_t cap = e->cap ? e->cap * 2 : 4;
-    uint64_t *u = strata_realloc(e->uids, cap * sizeof *u);
-    if (u) e->uids = u, e->cap = cap;
-  }
-  if (!e || e->n == e->cap) {
+  if (!e || !STRATA_GROW(e->uids, e->cap, e->n + 1)) {
     clear_all(w); /* rebuilt when next read */
     w->bymap_lost = 1;
     return;

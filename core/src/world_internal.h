@@ -168,9 +168,12 @@ struct strata_world {
     unsigned char *cur;     /* the block being filled, and its bytes taken */
     size_t used;
   } props_arena;
+#ifdef STRATA_TEST_HOOKS
   /* The PRAGMAs an incremental save runs first; NULL: a rollback journal,
-  ** synchronous=FULL. Set only by spec/bench/bench_world.c to measure WAL. */
+  ** synchronous=FULL. Set only by spec/bench/bench_world.c to measure WAL;
+  ** only in the core it links (strata_hooked in CMakeLists.txt). */
   const char *save_journal;
+#endif
 };
 
 /* STRATA_ESTATE from `function` ("strata_advance", "strata_world_save")

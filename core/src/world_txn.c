@@ -16,6 +16,7 @@
 #include "tilemap_internal.h" /* tilemap_restore */
 #include "world_internal.h"
 #include "strata/alloc.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -82,18 +83,12 @@ struct journal_entry {
 };
 
 static strata_status nomem(strata_error *err) {
-  return strata_error_set(err, STRATA_ENOMEM, "out of memory saving the world for a rollback");
+  return strata_error_nomem(err, "saving the world for a rollback");
 }
 
 /* A free entry at the end of the journal, counted only by push(). */
 static journal_entry *reserve(strata_world *w, strata_error *err) {
-  if (w->njournal == w->journal_cap) {
-    size_t cap = w->journal_cap ? w->journal_cap * 2 : 32;
-    journal_entry *j = strata_realloc(w->journal, cap * sizeof *j);
-    if (!j) { nomem(err); return NULL; }
-    w->journal = j;
-    w->journal_cap = cap;
-  }
+  if (!STRATA_GROW(w->journal, w->journal_cap, w->njournal + 1)) { nomem(err); return NULL; }
   return &w->journal[w->njournal];
 }
 
@@ -268,13 +263,7 @@ static void journal_reset(strata_world *w) {
 /* ---- savepoints ---- */
 
 strata_status strata_world_begin(strata_world *w, strata_error *err) {
-  if ((size_t)w->depth == w->savepoints_cap) {
-    size_t cap = w->savepoints_cap ? w->savepoints_cap * 2 : 8;
-    savepoint *s = strata_realloc(w->savepoints, cap * sizeof *s);
-    if (!s) return nomem(err);
-    w->savepoints = s;
-    w->savepoints_cap = cap;
-  }
+  if (!STRATA_GROW(w->savepoints, w->savepoints_cap, (size_t)w->depth + 1)) return nomem(err);
   savepoint *s = &w->savepoints[w->depth++];
   s->mark = w->njournal;
   s->serial = ++w->serial;

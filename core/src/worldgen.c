@@ -21,6 +21,7 @@
 #include "strata/alloc.h"
 #include "strata/tilemap.h"
 #include "worldgen_internal.h"
+#include "util.h"
 
 static const char *const TILE_NAMES[STRATA_WG_TILE_KINDS] = {
     "wall", "hallway", "room", "start", "exit", "ascent", "descent"};
@@ -96,18 +97,13 @@ strata_worldgen *strata_worldgen_new(int dim_x, int dim_y, int dim_z, strata_err
   return t;
 nomem:
   strata_worldgen_free(t);
-  strata_error_set(err, STRATA_ENOMEM, "out of memory for a %dx%dx%d world", dim_x, dim_y, dim_z);
+  strata_error_nomem(err, "for a %dx%dx%d world", dim_x, dim_y, dim_z);
   return NULL;
 }
 
 strata_status strata_worldgen_add_room(strata_worldgen_floor *f, strata_worldgen_room r,
                                        strata_error *err) {
-  if (f->room_count == f->room_cap) {
-    size_t cap = f->room_cap ? f->room_cap * 2 : 16;
-    strata_worldgen_room *rooms = strata_realloc(f->rooms, cap * sizeof *rooms);
-    if (rooms == NULL) return strata_error_set(err, STRATA_ENOMEM, "out of memory for rooms");
-    f->rooms = rooms, f->room_cap = cap;
-  }
+  if (!STRATA_GROW(f->rooms, f->room_cap, f->room_count + 1)) return strata_error_nomem(err, "for rooms");
   f->rooms[f->room_count++] = r;
   return STRATA_OK;
 }
@@ -433,7 +429,7 @@ static strata_status order_waypoints(gen *g, strata_worldgen_point *way, size_t 
   size_t buckets = (size_t)bw * (size_t)bh;
   if (buckets > g->head_cap) {
     int *head = strata_realloc(g->head, buckets * sizeof *head);
-    if (head == NULL) return strata_error_set(g->err, STRATA_ENOMEM, "out of memory for waypoints");
+    if (head == NULL) return strata_error_nomem(g->err, "for waypoints");
     g->head = head, g->head_cap = buckets;
   }
   if (n > g->node_cap) {
@@ -442,7 +438,7 @@ static strata_status order_waypoints(gen *g, strata_worldgen_point *way, size_t 
     int *prev = next ? strata_realloc(g->prev, n * sizeof *prev) : NULL;
     if (prev) g->prev = prev;
     strata_worldgen_point *drawn = prev ? strata_realloc(g->drawn, n * sizeof *drawn) : NULL;
-    if (drawn == NULL) return strata_error_set(g->err, STRATA_ENOMEM, "out of memory for waypoints");
+    if (drawn == NULL) return strata_error_nomem(g->err, "for waypoints");
     g->drawn = drawn, g->node_cap = n;
   }
   for (size_t b = 0; b < buckets; b++) g->head[b] = -1;
@@ -495,7 +491,7 @@ static strata_status draw_floor(gen *g, strata_rng *r, int z, strata_worldgen_fl
   f->room_count = 0;
   if (n + 2 > g->way_cap) {
     strata_worldgen_point *way = strata_realloc(g->way, (n + 2) * sizeof *way);
-    if (way == NULL) return strata_error_set(g->err, STRATA_ENOMEM, "out of memory for waypoints");
+    if (way == NULL) return strata_error_nomem(g->err, "for waypoints");
     g->way = way, g->way_cap = n + 2;
   }
   strata_worldgen_point *way = g->way;
@@ -553,7 +549,7 @@ static strata_status make_floor(gen *g, int z, strata_worldgen_point arrive,
   const strata_worldgen_options *o = g->o;
   memset(f, 0, sizeof *f);
   f->tiles = strata_malloc((size_t)g->w * (size_t)g->h);
-  if (f->tiles == NULL) return strata_error_set(g->err, STRATA_ENOMEM, "out of memory for floor %d", z);
+  if (f->tiles == NULL) return strata_error_nomem(g->err, "for floor %d", z);
   int last = z == o->dim_z;
   strata_worldgen_point leave = leaving_point(o, z, arrive);
   int arrive_tile = z == 1 ? STRATA_WG_START : STRATA_WG_ASCENT;
@@ -624,14 +620,14 @@ strata_status strata_worldgen_generate(const strata_worldgen_options *o, strata_
   strata_status st = check_options(o, err);
   if (st != STRATA_OK) return st;
   strata_worldgen *t = strata_calloc(1, sizeof *t);
-  if (t == NULL) return strata_error_set(err, STRATA_ENOMEM, "out of memory for a world");
+  if (t == NULL) return strata_error_nomem(err, "for a world");
   t->dim_x = o->dim_x, t->dim_y = o->dim_y, t->dim_z = 0; /* floors counted as they are made */
   t->seed = o->seed, t->room_variance = o->room_variance;
   t->path_alg = o->path_alg, t->post_check = o->post_check != 0;
   t->floors = strata_calloc((size_t)o->dim_z, sizeof *t->floors);
   if (t->floors == NULL) {
     strata_free(t);
-    return strata_error_set(err, STRATA_ENOMEM, "out of memory for %d floors", o->dim_z);
+    return strata_error_nomem(err, "for %d floors", o->dim_z);
   }
   gen g;
   gen_init(&g, o, err);

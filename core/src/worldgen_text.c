@@ -19,6 +19,7 @@
 #include "strata/file.h"
 #include "strata/alloc.h"
 #include "worldgen_internal.h"
+#include "util.h"
 
 #define MAGIC "strata worldgen 1"
 #define LEGEND "legend # wall , hallway . room S start E exit < ascent > descent"
@@ -33,14 +34,7 @@ typedef struct buf {
 
 static void reserve(buf *b, size_t more) {
   if (b->failed || b->len + more + 1 <= b->cap) return;
-  size_t cap = b->cap ? b->cap : 256;
-  while (cap < b->len + more + 1) cap *= 2;
-  char *d = strata_realloc(b->data, cap);
-  if (d == NULL) {
-    b->failed = 1;
-    return;
-  }
-  b->data = d, b->cap = cap;
+  if (!STRATA_GROW(b->data, b->cap, b->len + more + 1)) b->failed = 1;
 }
 
 static void put(buf *b, const char *s, size_t n) {
@@ -71,7 +65,7 @@ static void putf(buf *b, const char *fmt, ...) {
 static strata_status finish(buf *b, char **text, size_t *len, strata_error *err) {
   if (b->failed) {
     strata_free(b->data);
-    return strata_error_set(err, STRATA_ENOMEM, "out of memory for the text of a world");
+    return strata_error_nomem(err, "for the text of a world");
   }
   if (b->data == NULL) puts_(b, "");
   *text = b->data;
@@ -454,7 +448,7 @@ strata_status strata_worldgen_read(const char *path, strata_worldgen **out, stra
   }
   if (b.failed) {
     strata_free(b.data);
-    return strata_error_set(err, STRATA_ENOMEM, "out of memory reading '%s'", path);
+    return strata_error_nomem(err, "reading '%s'", path);
   }
   strata_status st = strata_worldgen_parse(b.data ? b.data : "", b.len, path, out, err);
   strata_free(b.data);

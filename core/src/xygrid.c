@@ -23,7 +23,7 @@ strata_xygrid *strata_xygrid_new(strata_error *err) {
   strata_xygrid *g = strata_calloc(1, sizeof *g);
   if (g == NULL || (g->offset = strata_calloc(1, sizeof *g->offset)) == NULL) {
     strata_free(g);
-    strata_error_set(err, STRATA_ENOMEM, "out of memory creating a grid");
+    strata_error_nomem(err, "creating a grid");
     return NULL;
   }
   return g;
@@ -47,7 +47,7 @@ strata_status strata_xygrid_add(strata_xygrid *g, const strata_xymap *m, strata_
   if (map_index(g, strata_xymap_z(m)) >= 0)
     return strata_error_set(err, STRATA_EARG, "the grid already has a map with Z '%s'",
                             strata_xymap_z(m));
-  if (g->count == g->cap) {
+  if (g->count == g->cap) { /* two arrays of one capacity: not strata_grow */
     size_t cap = g->cap ? g->cap * 2 : 8;
     const strata_xymap **maps = strata_realloc(g->maps, cap * sizeof *maps);
     if (maps == NULL) goto nomem;
@@ -64,7 +64,7 @@ strata_status strata_xygrid_add(strata_xygrid *g, const strata_xymap *m, strata_
   g->offset[g->count] = total;
   return STRATA_OK;
 nomem:
-  return strata_error_set(err, STRATA_ENOMEM, "out of memory adding a map to a grid");
+  return strata_error_nomem(err, "adding a map to a grid");
 }
 
 size_t strata_xygrid_map_count(const strata_xygrid *g) { return g->count; }
@@ -196,5 +196,5 @@ nomem:
   strata_free(chain_map);
   strata_path_free(&p);
   strata_xygrid_route_free(out);
-  return strata_error_set(err, STRATA_ENOMEM, "out of memory finding a route");
+  return strata_error_nomem(err, "finding a route");
 }

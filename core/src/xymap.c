@@ -1,8 +1,8 @@
 /*
 ** xymap.c - parsing the XY map language: markers, the character grid, the
 ** legend, and tracing link chains out of every node into weighted exits.
-** The rules (and the messages) follow Evennia's XYZGrid, as written down in
-** reference/xy-map-semantics.md, sections 1 to 4.
+** The rules (and the messages) follow Evennia's XYZGrid, as docs/xy-maps.md
+** ("The rules") states them.
 */
 #include <math.h>
 #include <stdarg.h>
@@ -13,6 +13,7 @@
 #include "prefault.h"
 #include "strata/alloc.h"
 #include "xymap_internal.h"
+#include "util.h"
 
 static const int DX[XY_SIDES] = {0, 1, 1, 1, 0, -1, -1, -1, 0};
 static const int DY[XY_SIDES] = {1, 1, 0, -1, -1, -1, 0, 1, 0};
@@ -241,15 +242,10 @@ int xy_link_directions(strata_xymap *m, uint32_t ci, strata_error *err) {
       return comp_error(m, c, err,
                         "found too many matching teleporters (must be exactly one more): %d.",
                         (int)matches);
-    if (m->teleport_count == m->teleport_cap) {
-      size_t cap = m->teleport_cap ? m->teleport_cap * 2 : 8;
-      uint32_t *t = strata_realloc(m->teleports, 2 * cap * sizeof *t);
-      if (t == NULL) {
-        strata_error_set(err, STRATA_ENOMEM, "out of memory pairing teleporters");
-        return 0;
-      }
-      m->teleports = t;
-      m->teleport_cap = cap;
+    /* An entry is a pair of uint32_t. */
+    if (!strata_grow(&m->teleports, &m->teleport_cap, m->teleport_count + 1, 2 * sizeof *m->teleports)) {
+      strata_error_nomem(err, "pairing teleporters");
+      return 0;
     }
     m->teleports[2 * m->teleport_count] = ci;
     m->teleports[2 * m->teleport_count++ + 1] = (uint32_t)partner;
@@ -266,13 +262,7 @@ typedef struct text_line {
 } text_line;
 
 static int add_step(strata_xymap *m, uint32_t comp) {
-  if (m->step_count == m->step_cap) {
-    size_t cap = m->step_cap ? m->step_cap * 2 : 64;
-    uint32_t *steps = strata_realloc(m->steps, cap * sizeof *steps);
-    if (steps == NULL) return 0;
-    m->steps = steps;
-    m->step_cap = cap;
-  }
+  if (!STRATA_GROW(m->steps, m->step_cap, m->step_count + 1)) return 0;
   m->steps[m->step_count++] = comp;
   return 1;
 }
@@ -378,7 +368,7 @@ static strata_status parse_error(strata_error *err, int line, int column, double
 static int build_legend(strata_xymap *m, const strata_xy_legend *extra, size_t count,
                         strata_error *err) {
   m->legend = strata_malloc((STRATA_XY_KIND_COUNT + count) * sizeof *m->legend);
-  if (m->legend == NULL) return strata_error_set(err, STRATA_ENOMEM, "out of memory"), 0;
+  if (m->legend == NULL) return strata_error_nomem(err, NULL), 0;
   for (int i = 0; i < 256; i++) m->by_symbol[i] = -1;
   for (int k = 0; k < STRATA_XY_KIND_COUNT; k++) {
     if (!DEFAULT_SYMBOLS[k]) continue;
@@ -465,17 +455,22 @@ static void shrink(void **p, size_t count, size_t size) {
   if (q != NULL) *p = q;
 }
 
-strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
-                                 const strata_xy_legend *extra, size_t count,
-                                 strata_error *err) {
-  strata_xymap *m = strata_calloc(1, sizeof *m);
-  text_line *lines = NULL;
-  if (m == NULL) goto nomem;
-  snprintf(m->z, sizeof m->z, "%s", z ? z : "");
-  if (!build_legend(m, extra, count, err)) goto fail;
+/* The grid of a map string: its lines, the rows of the grid among them
+** (row_first .. row_last, top-down) and its size in characters. */
+typedef struct xy_grid {
+  text_line *lines;
+  long row_first, row_last;
+  int width, height;
+} xy_grid;
+
+/* strata_xymap_parse's steps return 1 done, 0 failed (err set), -1 out of
+** memory. */
+
+/* Finds the grid between the corner markers ('+') of text. */
+static int find_grid(strata_xymap *m, const char *text, size_t len, xy_grid *g, strata_error *err) {
   if (text == NULL || len == 0) {
     strata_error_set(err, STRATA_EPARSE, "the map string is empty");
-    goto fail;
+    return 0;
   }
   size_t pluses = 0;
   for (size_t i = 0; i < len; i++) pluses += text[i] == '+';
@@ -483,10 +478,11 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
     strata_error_set(err, STRATA_EPARSE,
                      "The mapstring must have at least two '+' symbols marking the upper- and "
                      "bottom-left corners of the grid.");
-    goto fail;
+    return 0;
   }
   size_t nlines;
-  if ((lines = split_lines(text, len, &nlines)) == NULL) goto nomem;
+  text_line *lines = g->lines = split_lines(text, len, &nlines);
+  if (lines == NULL) return -1;
   size_t top = 0;
   while (first_plus(&lines[top]) < 0) top++;
   int mx = first_plus(&lines[top]);
@@ -499,37 +495,44 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
   if (bottom == top) {
     parse_error(err, (int)top + 1, mx + 1, 0, 0, 0,
                 "No bottom-left corner-marker ('+') found below the top one.");
-    goto fail;
+    return 0;
   }
   /* The grid: rows top+2 .. bottom-2, columns from mx + 2 on. */
-  long row_first = (long)top + 2, row_last = (long)bottom - 2;
+  g->row_first = (long)top + 2, g->row_last = (long)bottom - 2;
   m->mx = mx;
-  m->row0_line = (int)row_last + 1;
-  int height = row_last >= row_first ? (int)(row_last - row_first + 1) : 0;
-  int width = 0;
-  for (long r = row_first; r <= row_last; r++) {
+  m->row0_line = (int)g->row_last + 1;
+  g->height = g->row_last >= g->row_first ? (int)(g->row_last - g->row_first + 1) : 0;
+  g->width = 0;
+  for (long r = g->row_first; r <= g->row_last; r++) {
     long w = (long)lines[r].len - (mx + 2);
-    if (w > width) width = (int)w;
+    if (w > g->width) g->width = (int)w;
   }
-  if (width > XY_SIDE_MAX || height > XY_SIDE_MAX ||
-      (size_t)width * (size_t)(height ? height : 1) > (size_t)1 << 28) {
-    strata_error_set(err, STRATA_ELIMIT, "the map is too large (%dx%d characters)", width, height);
-    goto fail;
+  if (g->width > XY_SIDE_MAX || g->height > XY_SIDE_MAX ||
+      (size_t)g->width * (size_t)(g->height ? g->height : 1) > (size_t)1 << 28) {
+    strata_error_set(err, STRATA_ELIMIT, "the map is too large (%dx%d characters)", g->width,
+                     g->height);
+    return 0;
   }
-  /* Components in scan order: rows bottom-up, each left to right. Counted
-  ** first so that the array is allocated once: growing it by doubling
-  ** copied and page-faulted the whole array again and again, which was
-  ** most of the parse time of a large map. */
+  return 1;
+}
+
+/* Reads the grid's characters into m->comps, in scan order: rows bottom-up,
+** each left to right; sets the map's size. */
+static int read_components(strata_xymap *m, const xy_grid *g, strata_error *err) {
+  const int mx = m->mx;
+  /* Counted first so that the array is allocated once: growing it by
+  ** doubling copied and page-faulted the whole array again and again,
+  ** which was most of the parse time of a large map. */
   size_t cap = 1;
-  for (long r = row_first; r <= row_last; r++)
-    for (size_t i = (size_t)mx + 2; i < lines[r].len; i++) cap += lines[r].start[i] != ' ';
+  for (long r = g->row_first; r <= g->row_last; r++)
+    for (size_t i = (size_t)mx + 2; i < g->lines[r].len; i++) cap += g->lines[r].start[i] != ' ';
   m->comps = strata_malloc(cap * sizeof *m->comps);
-  if (m->comps == NULL) goto nomem;
+  if (m->comps == NULL) return -1;
   strata_prefault(m->comps, cap * sizeof *m->comps);
   int max_x = -1, max_y = -1;
-  for (int gy = 0; gy < height; gy++) {
-    long r = row_last - gy;
-    const text_line *l = &lines[r];
+  for (int gy = 0; gy < g->height; gy++) {
+    long r = g->row_last - gy;
+    const text_line *l = &g->lines[r];
     for (int gx = 0; (size_t)(gx + mx + 2) < l->len; gx++) {
       unsigned char ch = (unsigned char)l->start[gx + mx + 2];
       if (ch == ' ') continue;
@@ -538,7 +541,7 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
       if (lg < 0) {
         parse_error(err, line_no, col, gx / 2.0, gy / 2.0, 1,
                     "Symbol '%c' on XY=(%g,%g) is not found in LEGEND.", ch, gx / 2.0, gy / 2.0);
-        goto fail;
+        return 0;
       }
       int node = is_node_kind(m->legend[lg].kind);
       if (node && (gx % 2 || gy % 2)) {
@@ -546,13 +549,9 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
                     "Symbol '%c' on XY=(%g,%g) marks a MapNode but is located between integer "
                     "(X,Y) positions (only Links can be placed between coordinates)!",
                     ch, gx / 2.0, gy / 2.0);
-        goto fail;
+        return 0;
       }
-      if (m->comp_count == cap) {
-        xy_comp *c = strata_realloc(m->comps, (cap *= 2) * sizeof *c);
-        if (c == NULL) goto nomem;
-        m->comps = c;
-      }
+      if (!STRATA_GROW(m->comps, cap, m->comp_count + 1)) return -1;
       xy_comp *c = &m->comps[m->comp_count++];
       memset(c, 0, sizeof *c);
       c->gx = (uint16_t)gx, c->gy = (uint16_t)gy;
@@ -568,11 +567,16 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
   }
   m->width = max_x + 1;
   m->height = max_y + 1;
+  return 1;
+}
+
+/* Indexes the components by cell and the nodes by number. 0 out of memory. */
+static int index_components(strata_xymap *m) {
   m->cell = strata_malloc(((size_t)m->width * (size_t)m->height + 1) * sizeof *m->cell);
   m->nodes = strata_malloc((m->node_count + 1) * sizeof *m->nodes);
   m->node_chains = strata_calloc(m->node_count + 1, sizeof *m->node_chains);
   m->node_steps = strata_calloc(m->node_count + 1, sizeof *m->node_steps);
-  if (!m->cell || !m->nodes || !m->node_chains || !m->node_steps) goto nomem;
+  if (!m->cell || !m->nodes || !m->node_chains || !m->node_steps) return 0;
   strata_prefault(m->cell, (size_t)m->width * (size_t)m->height * sizeof *m->cell);
   for (size_t i = 0; i < (size_t)m->width * (size_t)m->height; i++) m->cell[i] = -1;
   for (size_t i = 0; i < m->comp_count; i++) {
@@ -580,8 +584,50 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
     m->cell[(size_t)c->gy * (size_t)m->width + (size_t)c->gx] = (int32_t)i;
     if (c->node >= 0) m->nodes[c->node] = (uint32_t)i;
   }
-  /* Trace every node's chains, in node order and n, ne, e, ... order. A
-  ** chain starts on an occupied neighbour, so counting those bounds the
+  return 1;
+}
+
+/* Traces node n's chains into m->chains (room for *chain_cap of them),
+** in n, ne, e, ... order; their names must differ, and a transition has at
+** most one. */
+static int trace_node(strata_xymap *m, size_t n, size_t *chain_cap, strata_error *err) {
+  m->node_chains[n] = (uint32_t)m->chain_count;
+  m->node_steps[n] = (uint32_t)m->step_count;
+  const xy_comp *nc = &m->comps[m->nodes[n]];
+  /* The names of this node's chains so far: the binary search behind
+  ** xy_chain_name needs node_chains complete, which it is not yet. */
+  const char *names[8];
+  int named = 0;
+  for (int d = 0; d < 8; d++) {
+    xy_chain ch;
+    int r = trace(m, m->nodes[n], d, &ch, err);
+    if (r == -2) return -1;
+    if (r < 0) return 0;
+    if (r == 0) continue;
+    /* The new chain's links are the last ch.steps entries of steps. */
+    const strata_xy_legend *flg = xy_legend_of(m, &m->comps[m->steps[m->step_count - ch.steps]]);
+    const char *name = flg->aliases[d][0] ? flg->aliases[d] : DIR_NAMES[d];
+    for (int k = 0; k < named; k++)
+      if (strcmp(names[k], name) == 0) {
+        comp_error(m, nc, err,
+                   "has more than one outgoing direction '%s'. All directions out of a node "
+                   "must be unique.", name);
+        return 0;
+      }
+    if (!STRATA_GROW(m->chains, *chain_cap, m->chain_count + 1)) return -1;
+    m->chains[m->chain_count++] = ch;
+    names[named++] = name;
+  }
+  if (xy_legend_of(m, nc)->kind == STRATA_XY_TRANSITION && m->chain_count - m->node_chains[n] > 1) {
+    comp_error(m, nc, err, "may have at most one link connecting to it.");
+    return 0;
+  }
+  return 1;
+}
+
+/* Traces every node's chains, in node order. */
+static int trace_chains(strata_xymap *m, strata_error *err) {
+  /* A chain starts on an occupied neighbour, so counting those bounds the
   ** chains; two steps per link (one walk from each end) is the usual count,
   ** and crossings walked four times add a little (an eighth is ample). */
   size_t chain_cap = 1;
@@ -592,61 +638,43 @@ strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
   size_t links = m->comp_count - m->node_count;
   m->step_cap = 2 * links + links / 8 + 64;
   m->steps = strata_malloc(m->step_cap * sizeof *m->steps);
-  if (m->chains == NULL || m->steps == NULL) goto nomem;
+  if (m->chains == NULL || m->steps == NULL) return -1;
   strata_prefault(m->chains, chain_cap * sizeof *m->chains);
   strata_prefault(m->steps, m->step_cap * sizeof *m->steps);
   for (size_t n = 0; n < m->node_count; n++) {
-    m->node_chains[n] = (uint32_t)m->chain_count;
-    m->node_steps[n] = (uint32_t)m->step_count;
-    const xy_comp *nc = &m->comps[m->nodes[n]];
-    /* The names of this node's chains so far: the binary search behind
-    ** xy_chain_name needs node_chains complete, which it is not yet. */
-    const char *names[8];
-    int named = 0;
-    for (int d = 0; d < 8; d++) {
-      xy_chain ch;
-      int r = trace(m, m->nodes[n], d, &ch, err);
-      if (r == -2) goto nomem;
-      if (r < 0) goto fail;
-      if (r == 0) continue;
-      /* The new chain's links are the last ch.steps entries of steps. */
-      const strata_xy_legend *flg =
-        xy_legend_of(m, &m->comps[m->steps[m->step_count - ch.steps]]);
-      const char *name = flg->aliases[d][0] ? flg->aliases[d] : DIR_NAMES[d];
-      for (int k = 0; k < named; k++)
-        if (strcmp(names[k], name) == 0) {
-          comp_error(m, nc, err,
-                     "has more than one outgoing direction '%s'. All directions out of a node "
-                     "must be unique.", name);
-          goto fail;
-        }
-      if (m->chain_count == chain_cap) {
-        xy_chain *c = strata_realloc(m->chains, (chain_cap *= 2) * sizeof *c);
-        if (c == NULL) goto nomem;
-        m->chains = c;
-      }
-      m->chains[m->chain_count++] = ch;
-      names[named++] = name;
-    }
-    if (xy_legend_of(m, nc)->kind == STRATA_XY_TRANSITION && m->chain_count - m->node_chains[n] > 1) {
-      comp_error(m, nc, err, "may have at most one link connecting to it.");
-      goto fail;
-    }
+    int r = trace_node(m, n, &chain_cap, err);
+    if (r != 1) return r;
   }
   m->node_chains[m->node_count] = (uint32_t)m->chain_count;
-  if (!build_edges(m)) goto nomem;
+  return 1;
+}
+
+strata_xymap *strata_xymap_parse(const char *text, size_t len, const char *z,
+                                 const strata_xy_legend *extra, size_t count,
+                                 strata_error *err) {
+  strata_xymap *m = strata_calloc(1, sizeof *m);
+  xy_grid g = {0};
+  int r = m != NULL ? 1 : -1;
+  if (r == 1) {
+    snprintf(m->z, sizeof m->z, "%s", z ? z : "");
+    r = build_legend(m, extra, count, err); /* its error set, out of memory too */
+  }
+  if (r == 1) r = find_grid(m, text, len, &g, err);
+  if (r == 1) r = read_components(m, &g, err);
+  if (r == 1) r = index_components(m) ? 1 : -1;
+  if (r == 1) r = trace_chains(m, err);
+  if (r == 1) r = build_edges(m) ? 1 : -1;
+  strata_free(g.lines);
+  if (r != 1) {
+    if (r < 0) strata_error_nomem(err, "parsing a map");
+    strata_xymap_free(m);
+    return NULL;
+  }
   shrink((void **)&m->comps, m->comp_count, sizeof *m->comps);
   shrink((void **)&m->chains, m->chain_count, sizeof *m->chains);
   shrink((void **)&m->steps, m->step_count, sizeof *m->steps);
   m->step_cap = m->step_count;
-  strata_free(lines);
   return m;
-nomem:
-  strata_error_set(err, STRATA_ENOMEM, "out of memory parsing a map");
-fail:
-  strata_free(lines);
-  strata_xymap_free(m);
-  return NULL;
 }
 
 void strata_xymap_free(strata_xymap *m) {

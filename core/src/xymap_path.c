@@ -2,7 +2,7 @@
 ** xymap_path.c - shortest routes on an XY map, computed on demand (no
 ** all-pairs table, no cap on route length): Dijkstra over the nodes, then
 ** each node's predecessor chosen the way Evennia's current expectations need
-** it (reference/xy-map-semantics.md section 5).
+** it (docs/xy-maps.md, "Routes").
 **
 ** The rule: walking back from the goal, the predecessor of v is, among the
 ** nodes u with an edge to v and dist[u] + w(u,v) == dist[v] exactly (as
@@ -25,6 +25,7 @@
 
 #include "xymap_internal.h"
 #include "strata/alloc.h"
+#include "util.h"
 
 typedef struct heap_item {
   double dist;
@@ -32,12 +33,7 @@ typedef struct heap_item {
 } heap_item;
 
 static int heap_push(heap_item **h, size_t *n, size_t *cap, double dist, uint32_t node) {
-  if (*n == *cap) {
-    size_t c = *cap ? *cap * 2 : 64;
-    heap_item *nh = strata_realloc(*h, c * sizeof *nh);
-    if (nh == NULL) return 0;
-    *h = nh, *cap = c;
-  }
+  if (!strata_grow(h, cap, *n + 1, sizeof **h)) return 0;
   size_t i = (*n)++;
   while (i > 0 && (*h)[(i - 1) / 2].dist > dist) {
     (*h)[i] = (*h)[(i - 1) / 2];
@@ -85,12 +81,7 @@ static void ring_free(bucket_ring *r) {
 
 static int ring_push(bucket_ring *r, uint64_t key, uint32_t node) {
   uint32_t b = (uint32_t)(key & (r->size - 1));
-  if (r->len[b] == r->cap[b]) {
-    uint32_t cap = r->cap[b] ? r->cap[b] * 2 : 64;
-    uint32_t *items = strata_realloc(r->items[b], cap * sizeof *items);
-    if (items == NULL) return 0;
-    r->items[b] = items, r->cap[b] = cap;
-  }
+  if (!STRATA_GROW32(r->items[b], r->cap[b], (size_t)r->len[b] + 1)) return 0;
   r->items[b][r->len[b]++] = node;
   return 1;
 }
@@ -231,7 +222,7 @@ strata_status strata_xymap_shortest_path(const strata_xymap *m, size_t a, size_t
   strata_free(routes);
   goto done;
 nomem:
-  st = strata_error_set(err, STRATA_ENOMEM, "out of memory finding a route");
+  st = strata_error_nomem(err, "finding a route");
 done:
   strata_free(dist);
   strata_free(pred);

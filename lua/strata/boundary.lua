@@ -14,6 +14,14 @@ require("strata.core")._library_source(here)
 -- Whether a chunk named `source` is strata's own Lua.
 local function own(source) return source == "=strata" or source:sub(1, #here) == here end
 
+-- Lua's own limit on nested calls is hit at whatever line the calls reached
+-- (a line of strata's, with its install path, when mod code recurses through
+-- a public function), not where anything was found wrong: the public
+-- function reports it as its own, at its caller's line.
+local function own_limit(msg)
+  return msg:match("C stack overflow$") or msg:match("stack overflow$") or msg
+end
+
 -- The level for error(msg, level) in the function calling this: `level` as
 -- error counts it (2: that function's caller), or 0 when the code there is
 -- strata's own, whose public function then puts its own caller's line. So a
@@ -39,6 +47,7 @@ local function wrap(name, fn)
   local function finish(ok, ...)
     if ok then return ... end
     local msg = ...
+    if type(msg) == "string" then msg = own_limit(msg) end
     if prefix and type(msg) == "string" and not msg:find(same) then msg = prefix .. msg end
     -- Level 2: the wrapper's frame was reused by this tail call, so level 2 is
     -- the code that called the public function.

@@ -96,7 +96,7 @@ kinds.branch = {
     rooms = function(b) handle_of.check_alive(b) return uids_to_handles(owner[b], owner[b]._s:branch_rooms(b.uid)) end,
     members = function(b) handle_of.check_alive(b) return uids_to_handles(owner[b], owner[b]._s:branch_members(b.uid)) end,
     collapse = collapse_handle,
-    -- Every rule of section 8 checked on the branch as it stands: true | false, message.
+    -- Every rule of docs/branches.md ("The rules") checked on the branch as it stands: true | false, message.
     check = function(b) handle_of.check_alive(b) return owner[b]._s:branch_check(b.uid) end,
   },
   get = {

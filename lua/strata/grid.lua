@@ -1,5 +1,5 @@
 -- strata.grid: a world's XY maps (base.grid_map entries) spawned as rooms and
--- exits (API section 7). The spawn, its reconciling and the lookups are the
+-- exits (docs/grid.md). The spawn, its reconciling and the lookups are the
 -- C core's (core/src/grid.c); this file finds the maps, prototypes and
 -- legends in the world's data, keeps which maps a world has (an object of
 -- kind "grid_maps"), and answers queries, routes, fly/dive and views.

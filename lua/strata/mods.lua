@@ -49,10 +49,12 @@ local function cmp(x, y)
   return 0
 end
 
--- A value of a mod's quoted in an error, at most 40 bytes of it.
+-- A value of a mod's quoted in an error, at most 40 bytes of it, its control
+-- characters written as \ddd: an error stays one line a terminal shows as is.
 local function quoted(v)
   if type(v) ~= "string" then return tostring(v) end
-  return "'" .. (#v > 40 and v:sub(1, 40) .. "..." or v) .. "'"
+  v = #v > 40 and v:sub(1, 40) .. "..." or v
+  return "'" .. v:gsub("%c", function(c) return "\\" .. c:byte() end) .. "'"
 end
 
 -- "1.2.3" exact, "^1.2" same major and >=, ">=0.3", "*": its operator and
@@ -90,11 +92,12 @@ function M.chunk_name(id, file) return "@" .. id .. "/" .. file end
 
 -- ---- guarded calls --------------------------------------------------------------
 -- M.call runs fn(...) as one guarded call (bindings/lua/guard.c): a
--- coroutine under a count hook, with Lua's and strata's C allocations
--- counted. The budget belongs to the callback the host started: nested calls
--- (an event a handler emits) share it; once it is spent every instruction
--- raises again, so a pcall in mod code cannot catch its way past it. These
--- settings are the host's: mod code never sees this table.
+-- coroutine under a CPU timer (no hook until the budget is spent), with Lua's
+-- and strata's C allocations counted. The budget belongs to the callback the
+-- host started: nested calls (an event a handler emits) share it; once it is
+-- spent a count hook makes every instruction raise again, so a pcall in mod
+-- code cannot catch its way past it. These settings are the host's: mod code
+-- never sees this table.
 local core = require "strata.core"
 local private = require "strata.private"
 local guard = core.guard
@@ -220,18 +223,19 @@ function M.strata_view(strata)
 end
 
 -- A path inside the mod's folder: relative, "/"-separated names, no "..",
--- no empty or hidden parts, no NUL. path: the name as a file path (a module
+-- no empty or hidden parts, no NUL or other control character (a name ends
+-- up in chunk names and errors, each one line). path: the name as a file path (a module
 -- name's dots made slashes); hint: said after the refusal. level: the mod's
 -- call, counted from here.
 local function mod_file(mod, name, what, path, hint, level)
   path = path or name
-  local bad = type(name) ~= "string" or name == "" or #name > 200 or name:find("%z") or name:sub(1, 1) == "/"
+  local bad = type(name) ~= "string" or name == "" or #name > 200 or name:find("%c") or name:sub(1, 1) == "/"
     or name:find("\\", 1, true)
   for part in ((bad and "" or path) .. "/"):gmatch("([^/]*)/") do
     bad = bad or part == "" or part == "." or part == ".." or part:sub(1, 1) == "."
   end
   if bad then
-    error(("%s: '%s' is not a relative path inside the mod%s"):format(what, tostring(name), hint or ""), level or 3)
+    error(("%s: %s is not a relative path inside the mod%s"):format(what, quoted(name), hint or ""), level or 3)
   end
   return mod.dir .. "/" .. path
 end

@@ -4,40 +4,22 @@
 -- these a misspelt key is generated from this same list, so a new options
 -- table cannot be left unchecked (spec/strict_options_spec.lua).
 local boundary = require "strata.boundary"
+local core = require "strata.core"
 
 local M = {}
 
--- Edit distance (Levenshtein), for "nearest known" suggestions.
-local function distance(a, b)
-  local prev, cur = {}, {}
-  for j = 0, #b do prev[j] = j end
-  for i = 1, #a do
-    cur[0] = i
-    for j = 1, #b do
-      local cost = a:byte(i) == b:byte(j) and 0 or 1
-      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-    end
-    prev, cur = cur, prev
-  end
-  return prev[#b]
-end
-M.distance = distance
-
--- The (up to 3) names of `known` nearest to `name`. A dotted ID is also
--- compared by its part after the dot, so "crypt.gobiln" finds "crypt.goblin".
+-- The (up to 3) names of `known` nearest to `name`, ranked by the core's one
+-- rule (strata_nearest: edit distance, a dotted ID also by its part after the
+-- dot, so "crypt.gobiln" finds "crypt.goblin"; ties by name). known is copied
+-- first: it may be a read-only view, which the core reads raw.
 function M.nearest(name, known)
-  name = tostring(name)
-  local short_name = name:match("%.(.*)$") or name
-  local scored = {}
-  for _, k in ipairs(known) do
-    local short = k:match("%.(.*)$") or k
-    scored[#scored + 1] = { k = k, d = math.min(distance(name, k), distance(short_name, short)) }
-  end
-  table.sort(scored, function(x, y) if x.d ~= y.d then return x.d < y.d end return x.k < y.k end)
-  local out = {}
-  for i = 1, math.min(3, #scored) do out[i] = scored[i].k end
-  return out
+  local list = {}
+  for i, k in ipairs(known) do list[i] = k end
+  return core.nearest(tostring(name), list)
 end
+
+-- The edit distance of two strings (strata_edit_distance).
+function M.distance(a, b) return core.edit_distance(a, b) end
 
 -- " (nearest known: a, b, c)", or "" when nothing is known.
 function M.suggest(name, known)

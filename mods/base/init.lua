@@ -1,4 +1,4 @@
--- The base types of the API (section 2). Their systems may arrive later; the
+-- The base types (docs/mods-and-world.md). Their systems may arrive later; the
 -- schemas are declared here so that every mod validates against them. Every
 -- type is closed: a key not listed is an error naming the nearest known keys.
 local F = { type = "function" }

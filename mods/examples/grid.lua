@@ -1,4 +1,4 @@
--- A grid of two hand-drawn maps joined by a transition (API section 7): the
+-- A grid of two hand-drawn maps joined by a transition (docs/grid.md): the
 -- village of Hollin and the old mine east of it. A cart track leaves the
 -- village at its east edge (the `T` there stands for the mine's mouth) and
 -- the mine's `T` leads back; the bell tower's stair is an interrupt node, so

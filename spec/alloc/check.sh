@@ -9,6 +9,7 @@ set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 allowed="$root/spec/alloc/allowed.txt"
 cd "$root"
+. "$root/spec/allowlist.sh"
 # "file: code" for each call, comments left out (a line that opens with /*,
 # ** or //, and the text after /* or // on a line of code).
 calls=$(for f in core/src/*.c core/src/*.h; do
@@ -18,14 +19,9 @@ calls=$(for f in core/src/*.c core/src/*.h; do
     sed "s|^|$f: |" || true
 done)
 # the allowlist's keys: "file: code  # reason", the reason required
-keys=$(grep -v '^[[:space:]]*\(#\|$\)' "$allowed" | sed 's/[[:space:]]*#.*//' || true)
-noreason=$(grep -v '^[[:space:]]*\(#\|$\)' "$allowed" | grep -v '#[[:space:]]*[^[:space:]]' || true)
+keys=$(allowlist_keys "$allowed")
 status=0
-if [ -n "$noreason" ]; then
-  echo "spec/alloc/allowed.txt: entries without a reason (\"  # why\"):" >&2
-  printf '%s\n' "$noreason" >&2
-  status=1
-fi
+allowlist_reasons "$allowed" || status=1
 bad=$(printf '%s\n' "$calls" | grep -v '^$' | grep -vxF "$keys" || true)
 if [ -n "$bad" ]; then
   echo "the C library's allocator called in core/src (use strata_malloc & co., strata/alloc.h):" >&2

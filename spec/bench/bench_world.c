@@ -18,7 +18,9 @@
 
 #include "strata/value.h"
 #include "strata/world.h"
-#include "world_internal.h" /* save_journal: the journal mode of incremental saves, to compare */
+/* save_journal: the journal mode of incremental saves, to compare; this
+** bench links the core built with STRATA_TEST_HOOKS (CMakeLists.txt). */
+#include "world_internal.h"
 
 static double now(void) {
   struct timespec ts;

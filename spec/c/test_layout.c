@@ -310,7 +310,7 @@ static int same_maps(strata_tilemap *a, strata_tilemap *b) {
 static void check_paths_agree(const char *name, const strata_layout_gen *g, int w, int h, uint64_t seed) {
   strata_error err;
   strata_tokens *crowded = strata_tokens_new(&err);
-  char filler[16];
+  char filler[sizeof "filler-2147483648"]; /* room for any int: gcc checks the whole range */
   for (int i = 0; i < 64; i++) {
     snprintf(filler, sizeof filler, "filler%d", i);
     strata_tokens_intern(crowded, filler, strlen(filler), &err);

@@ -17,6 +17,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -241,7 +242,7 @@ static pid_t hold_lock(const char *path, int ms, int *release) {
     if (sqlite3_open(path, &db) != SQLITE_OK || sqlite3_exec(db, "BEGIN EXCLUSIVE", NULL, NULL, NULL) != SQLITE_OK)
       _exit(1);
     if (write(ready[1], "x", 1) != 1) _exit(1);
-    if (ms > 0) usleep((useconds_t)ms * 1000);
+    if (ms > 0) nanosleep(&(struct timespec){ ms / 1000, (long)(ms % 1000) * 1000000 }, NULL); /* usleep is not POSIX.1-2008 */
     else if (read(go[0], &c, 1) < 0) _exit(1);
     sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
     sqlite3_close(db);

@@ -10,9 +10,7 @@
 #define STRATA_API_H
 
 #ifndef STRATA_API
-#if defined(_WIN32) && defined(STRATA_BUILDING)
-#define STRATA_API __declspec(dllexport)
-#elif defined(__GNUC__)
+#if defined(__GNUC__)
 #define STRATA_API __attribute__((visibility("default")))
 #else
 #define STRATA_API

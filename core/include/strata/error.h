@@ -12,6 +12,7 @@
 #include "strata/api.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -103,6 +104,26 @@ STRATA_API strata_status strata_error_refuse(strata_error *err, strata_status st
   __attribute__((format(printf, 6, 7)))
 #endif
   ;
+
+/* Fills err with STRATA_ENOMEM and "out of memory", followed by a space and
+** the printf-style fmt when fmt is not NULL ("out of memory reading a
+** layout"); returns STRATA_ENOMEM. */
+STRATA_API strata_status strata_error_nomem(strata_error *err, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 2, 3)))
+#endif
+  ;
+
+/* The edit distance (Levenshtein, byte by byte) of two strings. */
+STRATA_API size_t strata_edit_distance(const char *a, const char *b);
+
+/* For "unknown 'x' (nearest known: ...)" messages: the (up to max, at most 8)
+** names of known[0..n) nearest to name, nearest first, into near (and their
+** distances into dist, when not NULL); returns how many. Nearness is the
+** edit distance, a dotted name also compared by its part after the first
+** dot ("crypt.gobiln" finds "crypt.goblin"); ties go in strcmp order. */
+STRATA_API size_t strata_nearest(const char *name, const char *const *known, size_t n,
+                                 const char **near, size_t *dist, size_t max);
 
 /* A short constant name for a refusal ("deleted", "taken", ...). */
 STRATA_API const char *strata_refusal_name(strata_refusal refusal);

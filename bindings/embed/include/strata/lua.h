@@ -13,9 +13,10 @@
 ** The state has Lua's standard libraries, `require "strata"` working from the
 ** installed Lua files, and strata.core built in; mods load in strata's
 ** sandbox as they do under the `strata` executable: the same CPU and memory
-** budget per callback. The library's own malloc & co. are wrapped as
-** strata.core's are (a mod's memory limit counts the C memory strata
-** allocates on its behalf); the host's allocations are not touched. The
+** budget per callback. The library's C allocations go through the core's
+** allocator, which the binding sets (strata/alloc.h), as strata.core's do:
+** a mod's memory limit counts the C memory strata allocates on its behalf;
+** the host's allocations are not touched. The
 ** budget belongs to the state: states on separate threads may run mods at
 ** the same time (docs/sandbox.md: the one real-time signal strata uses, and
 ** when its handler is installed). The host's C code is trusted: its functions run outside
