@@ -121,15 +121,15 @@ end)
 -- benchmark's command, method and current table, the history is in
 -- CHANGELOG.md, and the README's headline figures are rows of its tables.
 describe("docs/ as reference", function()
-  local function read(path) return assert(support.read(root .. "/" .. path), path) end
+  local function doc(path) return assert(support.read(root .. "/" .. path), path) end
 
   it("docs/benchmarks.md fits in 300 lines", function()
-    local _, lines = read("docs/benchmarks.md"):gsub("\n", "")
+    local _, lines = doc("docs/benchmarks.md"):gsub("\n", "")
     assert.is_true(lines <= 300, "docs/benchmarks.md has " .. lines .. " lines")
   end)
 
   it("the README's headline figures are rows of docs/benchmarks.md", function()
-    local readme, bench = read("README.md"), read("docs/benchmarks.md")
+    local readme, bench = doc("README.md"), doc("docs/benchmarks.md")
     local section = assert(readme:match("\n## Headline figures\n(.-)\n## "))
     local rows, missing = 0, {}
     for row in section:gmatch("\n(|[^\n]*)") do
@@ -158,7 +158,7 @@ describe("docs/ as reference", function()
     local bad = {}
     for path in out:gmatch("[^\n]+") do
       local n = 0
-      for line in (read(path) .. "\n"):gmatch("([^\n]*)\n") do
+      for line in (doc(path) .. "\n"):gmatch("([^\n]*)\n") do
         n = n + 1
         for _, p in ipairs{ "%d%d%d%d%-%d%d%-%d%d", "[Tt]his session", "[Aa] later session",
                             "[Aa] session earlier", "the first version", "[Ww]e tried" } do

@@ -134,4 +134,23 @@ function M.only_handler(w, event, fn, name, priority)
     fn = fn } } or nil
 end
 
+-- The answer of sqlite3 to one query on a save (its last newline cut).
+function M.sql(db, query)
+  local out = M.sh("sqlite3 " .. M.q(db) .. " " .. M.q(query))
+  return (out:gsub("\n$", ""))
+end
+
+-- A file's inode (a save written whole is a new file).
+function M.inode(path) return (M.sh("stat -c %i " .. M.q(path))) end
+
+-- How many of a world's objects carry each props.tag (the save fixtures tag theirs).
+function M.tag_counts(w)
+  local n = {}
+  for _, o in ipairs(w:objects()) do
+    local t = o.props.tag
+    if t then n[t] = (n[t] or 0) + 1 end
+  end
+  return n
+end
+
 return M

@@ -424,12 +424,15 @@ strata_status strata_value_encode(const strata_value *v, strata_buffer *out, str
 }
 
 /* Whether v, put `level` deep, is at most STRATA_VALUE_MAX_DEPTH deep
-** everywhere (the walk stops there: it is bounded by the limit). */
+** everywhere (the walk stops there: it is bounded by the limit).
+** Keys are strings or integers (strata_vtable_set): only values that are
+** tables are walked (a call per leaf was 1 % of a grid's spawn). */
 static int fits(const strata_value *v, size_t level) {
   if (level > STRATA_VALUE_MAX_DEPTH) return 0;
   if (v->type != STRATA_VTABLE) return 1;
+  if (level == STRATA_VALUE_MAX_DEPTH) return v->u.t->n == 0;
   for (size_t i = 0; i < v->u.t->n; i++)
-    if (!fits(&v->u.t->keys[i], level + 1) || !fits(&v->u.t->vals[i], level + 1)) return 0;
+    if (v->u.t->vals[i].type == STRATA_VTABLE && !fits(&v->u.t->vals[i], level + 1)) return 0;
   return 1;
 }
 

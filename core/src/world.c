@@ -213,14 +213,23 @@ static struct kind_entry *make_kind(strata_world *w, const char *kind) {
   return e;
 }
 
+/* The entry of an object's kind: its name is the entry's (both interned by
+** world_name), so pointers compare, no strcmp per kind (a spawn adds
+** thousands of objects); by name only if that ever fails. */
+static struct kind_entry *object_kind(const strata_world *w, const strata_object *o) {
+  for (size_t i = 0; i < w->nkinds; i++)
+    if (w->kinds[i].kind == o->kind) return &w->kinds[i];
+  return find_kind(w, o->kind);
+}
+
 /* o came into its slot (its kind's entry exists). */
 static void kind_added(strata_world *w, const strata_object *o) {
-  struct kind_entry *e = find_kind(w, o->kind);
+  struct kind_entry *e = object_kind(w, o);
   if ((e->count++ == 0 || e->first) && (!e->first || o->uid < e->first)) e->first = o->uid;
 }
 
 static void kind_removed(strata_world *w, const strata_object *o) {
-  struct kind_entry *e = find_kind(w, o->kind);
+  struct kind_entry *e = object_kind(w, o);
   e->count--;
   if (e->first == o->uid) e->first = 0; /* with others left: found again by a scan when asked */
 }
