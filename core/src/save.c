@@ -30,6 +30,7 @@
 #include "tilemap_internal.h" /* revision: what changed since the last save */
 #include "world_internal.h"   /* strata_world_restore_*, the dirty record */
 #include "rowsum.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -132,13 +133,9 @@ static int64_t sum_row(sqlite3_stmt *s, uint64_t seed, int words, sqlite3_value 
 /* Tiles: tokens is a value list of token names (index = saved id); cells holds,
 ** row by row, each cell's stack size then its saved ids, as varints. */
 static int put_varint(strata_buffer *b, uint64_t v) {
-  if (b->len + 10 > b->cap) {
-    size_t cap = b->cap ? b->cap * 2 : 4096;
-    unsigned char *d = strata_realloc(b->data, cap);
-    if (!d) return 0;
-    b->data = d;
-    b->cap = cap;
-  }
+  /* (a first block of 4 KB: a map's cells) */
+  if (b->len + 10 > b->cap && !STRATA_GROW(b->data, b->cap, b->len + 10 < 4096 ? 4096 : b->len + 10))
+    return 0;
   do {
     unsigned char c = v & 0x7f;
     v >>= 7;
@@ -754,7 +751,7 @@ static int write_changes(writer *wr, strata_world *w, const strata_mod_version *
 static strata_status write_error(strata_error *err, sqlite3 *db, int rc, const char *what,
                                  const char *path) {
   if ((rc & 0xff) == SQLITE_NOMEM) /* the writer's own allocation, or SQLite's */
-    return strata_error_set(err, STRATA_ENOMEM, "%s '%s': out of memory", what, path);
+    return strata_error_nomem(err, "saving to '%s'", path);
   int ext = db ? sqlite3_extended_errcode(db) : rc, code = ext & 0xff;
   int sys = db ? sqlite3_system_errno(db) : 0;
   /* A write past a file size limit (EFBIG) comes back as a plain write error. */
@@ -872,7 +869,7 @@ static int own_journal(int fd, const char *path) {
 static strata_status check_beside(const char *path, const char *what, strata_error *err) {
   size_t n = strlen(path);
   char *side = strata_malloc(n + 9);
-  if (!side) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
+  if (!side) return strata_error_nomem(err, NULL);
   struct stat st;
   strata_status res = STRATA_OK;
   memcpy(side, path, n);
@@ -904,7 +901,7 @@ static strata_status check_beside(const char *path, const char *what, strata_err
 static strata_status settle_journal(const char *path, strata_error *err) {
   size_t n = strlen(path);
   char *journal = strata_malloc(n + 9);
-  if (!journal) return strata_error_set(err, STRATA_ENOMEM, "out of memory");
+  if (!journal) return strata_error_nomem(err, NULL);
   memcpy(journal, path, n);
   memcpy(journal + n, "-journal", 9);
   int there = access(journal, F_OK) == 0;
@@ -1200,14 +1197,14 @@ void strata_mod_versions_free(strata_mod_version *mods, size_t n) {
 static strata_status col_dup(sqlite3_stmt *s, int col, char **out, strata_error *err) {
   const unsigned char *t = sqlite3_column_text(s, col);
   *out = t ? strata_strndup((const char *)t, (size_t)sqlite3_column_bytes(s, col)) : NULL;
-  return t && !*out ? strata_error_set(err, STRATA_ENOMEM, "out of memory") : STRATA_OK;
+  return t && !*out ? strata_error_nomem(err, NULL) : STRATA_OK;
 }
 
 /* A failure of the world's own function while reading a file: out of memory
 ** stays so; anything else means the file is not a save this build wrote. */
 static strata_status corrupt(strata_error *err, const strata_error *e, const char *what, long long uid) {
   if (e->status == STRATA_ENOMEM)
-    return strata_error_set(err, STRATA_ENOMEM, "%s of #%lld: out of memory", what, uid);
+    return strata_error_nomem(err, "reading %s of #%lld", what, uid);
   return strata_error_set(err, STRATA_EPARSE, "corrupt save: %s of #%lld: %s", what, uid, e->message);
 }
 
@@ -1268,7 +1265,7 @@ static strata_status read_cells(strata_tilemap *m, sqlite3_stmt *s, int nc, chun
   size_t n = names.u.t->n;
   strata_token *map = strata_calloc(n + 1, sizeof *map);
   if (!map) {
-    st = strata_error_set(err, STRATA_ENOMEM, "tiles of #%lld: out of memory", uid);
+    st = strata_error_nomem(err, "reading the tiles of #%lld", uid);
     goto out;
   }
   for (size_t i = 1; i <= n; i++) {
@@ -1278,7 +1275,7 @@ static strata_status read_cells(strata_tilemap *m, sqlite3_stmt *s, int nc, chun
     if (!v || v->type != STRATA_VSTRING ||
         !(map[i] = strata_tokens_intern(strata_tilemap_tokens(m), v->u.str.s, v->u.str.len, &e))) {
       st = e.status == STRATA_ENOMEM
-             ? strata_error_set(err, STRATA_ENOMEM, "tile token %zu of #%lld: out of memory", i, uid)
+             ? strata_error_nomem(err, "reading tile token %zu of #%lld", i, uid)
              : strata_error_set(err, STRATA_EPARSE, "corrupt save: tile token %zu of #%lld", i, uid);
       goto out;
     }
@@ -1304,7 +1301,7 @@ static strata_status read_cells(strata_tilemap *m, sqlite3_stmt *s, int nc, chun
         VARINT(id);
         if (id == 0 || id > n) goto bad;
         if ((e.status = strata_tilemap_set(m, x, y, map[id], &e)) == STRATA_ENOMEM) {
-          st = strata_error_set(err, STRATA_ENOMEM, "tile cells of #%lld: out of memory", uid);
+          st = strata_error_nomem(err, "reading the tile cells of #%lld", uid);
           goto out;
         }
         if (e.status) goto bad;
@@ -1678,12 +1675,7 @@ static strata_status read_mods(save_reader *rd) {
   while (next_row(rd, T_MODS)) {
     if (sqlite3_column_int64(rd->s, 0) != (sqlite3_int64)rd->nmods)
       return strata_error_set(rd->err, STRATA_EPARSE, "corrupt save: the mod list has a gap");
-    if (rd->nmods == cap) {
-      cap = cap ? cap * 2 : 8;
-      strata_mod_version *m = strata_realloc(rd->mods, cap * sizeof *m);
-      if (!m) return strata_error_set(rd->err, STRATA_ENOMEM, "out of memory");
-      rd->mods = m;
-    }
+    if (!STRATA_GROW(rd->mods, cap, rd->nmods + 1)) return strata_error_nomem(rd->err, NULL);
     strata_mod_version *m = &rd->mods[rd->nmods++];
     m->id = m->version = NULL;
     if ((st = col_dup(rd->s, 1, &m->id, rd->err)) || (st = col_dup(rd->s, 2, &m->version, rd->err))) return st;
