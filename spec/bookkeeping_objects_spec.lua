@@ -99,10 +99,10 @@ describe("world:objects(opts)", function()
   it("refuses an unknown key (naming the nearest known), a kind not a string, an argument not a table", function()
     local w = new_world()
     assert.error_matches(function() w:objects{ knd = "den" } end,
-      "^spec/bookkeeping_objects_spec.lua:%d+: world:objects: unknown option 'knd' %(nearest known: kind%)$")
+      "^world:objects: unknown option 'knd' %(nearest known: kind%)$")
     assert.error_matches(function() w:objects{ kind = 5 } end,
-      "^spec/bookkeeping_objects_spec.lua:%d+: world:objects: kind must be a string, got number$")
+      "^world:objects: kind must be a string, got number$")
     assert.error_matches(function() w:objects("den") end,
-      "^spec/bookkeeping_objects_spec.lua:%d+: world:objects: options must be a table, got string$")
+      "^world:objects: options must be a table, got string$")
   end)
 end)

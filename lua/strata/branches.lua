@@ -107,12 +107,6 @@ kinds.branch = {
   },
   delete = collapse_handle, -- a branch is deleted as it collapses
 }
--- The cell index is the branch's own.
-local function index_delete(h)
-  fail("delete: %s is the cell index of a branch: collapse the branch instead", tostring(h))
-end
-kinds.branch_cells = { delete = index_delete, internal = true } -- (not in world:objects())
-kinds.branch_index = { delete = index_delete, internal = true }
 
 -- A branch's rooms and exits follow its rules: deleting or re-pointing one
 -- by hand would leave its cells and budget wrong, and a hub would leave its
