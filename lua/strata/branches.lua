@@ -73,7 +73,7 @@ end
 -- world.branches:list() -> every live branch, in uid order
 function Branches:list()
   local w, out = world_of(self, "world.branches:list"), {}
-  for _, o in ipairs(w._s:objects()) do if o.kind == "branch" then out[#out + 1] = handle(w, o.uid) end end
+  for _, o in ipairs(w._s:objects("branch")) do out[#out + 1] = handle(w, o.uid) end
   return out
 end
 require("strata.boundary").wrap_all(Branches, "world.branches:")
@@ -128,8 +128,8 @@ end
 guard("room", nil, "room:delete", function(w, uid)
   local b = w._s:branch_room(uid)
   if b then return b end
-  for _, o in ipairs(w._s:objects()) do
-    if o.kind == "branch" and w._s:branch_info(o.uid) == uid then return o.uid end
+  for _, o in ipairs(w._s:objects("branch")) do
+    if w._s:branch_info(o.uid) == uid then return o.uid end
   end
 end)
 guard("exit", nil, "exit:delete", branch_of_exit)
