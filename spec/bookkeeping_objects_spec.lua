@@ -63,8 +63,8 @@ describe("a world's bookkeeping objects", function()
         local line = debug.getinfo(1, "l").currentline + 1
         local ok, err = pcall(function() o:delete() end)
         assert.is_false(ok)
-        assert.equal(("spec/bookkeeping_objects_spec.lua:%d: object:delete: %s is the world's own bookkeeping: it cannot be deleted")
-          :format(line, tostring(o)), err)
+        assert.equal(("%s:%d: object:delete: %s is the world's own bookkeeping: it cannot be deleted")
+          :format(debug.getinfo(1, "S").short_src, line, tostring(o)), err)
         assert.is_true(o:alive())
       end
     end
