@@ -247,6 +247,7 @@ describe("errors of the Lua layer's deepest helpers", function()
     { function() world:create_map{ width = 2, height = 2, tokens = { mud = 5 } } end, "world:create_map: " },
     -- the common methods of handles
     { function() hero:delete{} end, "object:delete: actor#" },
+    { function() world:objects{ knd = "den" } end, "world:objects: unknown option 'knd' (nearest known: kind)" },
     { function() hero:subscribe("base.moved", "dungeon.noop", nil, { priority = 1.5 }) end,
       "object:subscribe: priority must be an integer" },
     { function() world.rng:stream(5) end, "world.rng:stream: key must be a string" },

@@ -113,6 +113,6 @@ describe("a file beside a save", function()
     -- file.id), made older still: no generation
     support.write(path, support.read("spec/fixtures/world_v3_untied.save"))
     sqlite(path, "DELETE FROM meta WHERE key = 'file.id' OR key GLOB 'save.*';")
-    rolled_back("old", 23)
+    rolled_back("old", 22) -- (and its world record, bookkeeping: world:objects() leaves it out)
   end)
 end)

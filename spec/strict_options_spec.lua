@@ -81,6 +81,7 @@ local calls = {
   ["strata.worldgen.render"] = function(o) strata.worldgen.render(wt, o) end,
   ["strata.worldgen.to_map"] = function(o) strata.worldgen.to_map(w, wt.floors[1], o) end,
   ["strata.worldgen.to_area"] = function(o) strata.worldgen.to_area(w, wt, o) end,
+  ["world:objects"] = function(o) w:objects(o) end,
   ["world:create_room"] = function(o) o.name = o.name or "Hall" w:create_room(o) end,
   ["world.grid:spawn"] = function(o) w.grid:spawn(o) end,
   ["world.grid:rooms"] = function(o) w.grid:rooms(o) end,

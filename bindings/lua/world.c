@@ -756,11 +756,21 @@ static int w_objects_on(lua_State *L) {
   return 1;
 }
 
+/* objects([kind]) -> { { uid =, kind =, archetype = }, ... } in uid order: the
+** objects of kind (all with nil), never the world's bookkeeping (the core's
+** answer: strata_kind_is_bookkeeping). Of one kind, from its first (the
+** world's index by kind). */
 static int w_objects(lua_State *L) {
   strata_world *w = check_world(L, 1);
-  lua_createtable(L, (int)strata_world_count(w), 0);
+  const char *kind = lstrata_optstring(L, 2, NULL);
+  lua_createtable(L, kind ? 0 : (int)strata_world_count(w), 0);
+  if (kind && strata_kind_is_bookkeeping(kind)) return 1;
+  uint64_t first = kind ? strata_world_first_of_kind(w, kind) : 0;
+  if (kind && !first) return 1;
   int k = 0;
-  for (strata_object *o = strata_world_next_object(w, 0); o; o = strata_world_next_object(w, o->uid)) {
+  for (strata_object *o = first ? strata_world_object(w, first) : strata_world_next_object(w, 0); o;
+       o = strata_world_next_object(w, o->uid)) {
+    if (kind ? strcmp(o->kind, kind) != 0 : strata_kind_is_bookkeeping(o->kind)) continue;
     lua_createtable(L, 0, 3);
     lua_pushinteger(L, (lua_Integer)o->uid); lua_setfield(L, -2, "uid");
     lua_pushstring(L, o->kind); lua_setfield(L, -2, "kind");

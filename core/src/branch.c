@@ -9,6 +9,7 @@
 #include "strata/branch.h"
 #include "strata/alloc.h"
 #include "room_internal.h"
+#include "sys.h" /* the bookkeeping kinds, world_delete */
 
 /* Coordinates stay within +-2^30 so that a cell packs into one integer key. */
 #define COORD_MAX ((int64_t)1 << 30)
@@ -208,7 +209,7 @@ strata_status strata_branch_create(strata_world *w, const strata_branch_rules *r
   strata_value chunks = { 0 }, ref;
   if ((st = strata_world_begin(w, err))) { strata_value_clear(&rec); return st; }
   if (!(st = strata_world_create(w, "branch", rules->archetype, &id, err))
-      && !(st = strata_world_create(w, "branch_index", NULL, &index, err))) {
+      && !(st = strata_world_create(w, SYS_KIND_BRANCH_INDEX, NULL, &index, err))) {
     ref = strata_value_ref(index);
     if (!(st = add_field(rec.u.t, "index", &ref, err)) && !(st = room_set(w, id, "branch", NULL, &rec, err))) {
       ref = strata_value_ref(id);
@@ -232,7 +233,7 @@ strata_status strata_branch_create(strata_world *w, const strata_branch_rules *r
 static uint64_t index_of(const strata_world *w, uint64_t b) { return ref_field(branch_rec(w, b), "index"); }
 
 static const strata_vtable *chunks_of(const strata_world *w, uint64_t b) {
-  return room_rec(w, index_of(w, b), "branch_index", "chunks");
+  return room_rec(w, index_of(w, b), SYS_KIND_BRANCH_INDEX, "chunks");
 }
 
 static uint64_t chunk_of(const strata_world *w, uint64_t b, int64_t x, int64_t y) {
@@ -246,7 +247,7 @@ static uint64_t chunk_of(const strata_world *w, uint64_t b, int64_t x, int64_t y
 uint64_t strata_branch_room_at(const strata_world *w, uint64_t b, int64_t x, int64_t y) {
   if (x <= -COORD_MAX || x >= COORD_MAX || y <= -COORD_MAX || y >= COORD_MAX) return 0;
   uint64_t c = chunk_of(w, b, x, y);
-  const strata_vtable *cells = c ? room_rec(w, c, "branch_cells", "cells") : NULL;
+  const strata_vtable *cells = c ? room_rec(w, c, SYS_KIND_BRANCH_CELLS, "cells") : NULL;
   if (!cells) return 0;
   strata_value key = strata_value_int(cell_key(x, y));
   const strata_value *v = strata_vtable_get(cells, &key);
@@ -258,7 +259,7 @@ static strata_status put_cell(strata_world *w, uint64_t b, int64_t x, int64_t y,
   strata_status st;
   if (!c) {
     strata_value t = { 0 }, owner = strata_value_ref(b);
-    if ((st = strata_world_create(w, "branch_cells", NULL, &c, err))) return st;
+    if ((st = strata_world_create(w, SYS_KIND_BRANCH_CELLS, NULL, &c, err))) return st;
     if ((st = room_set(w, c, "branch", NULL, &owner, err)) || (st = strata_value_table(&t, err))
         || (st = room_set(w, c, "cells", NULL, &t, err))) {
       strata_value_clear(&t);
@@ -480,7 +481,7 @@ size_t strata_branch_rooms(const strata_world *w, uint64_t b, uint64_t *out, siz
   size_t n = 0;
   for (size_t i = 0; chunks && i < chunks->n; i++) {
     if (chunks->vals[i].type != STRATA_VREF) continue;
-    const strata_vtable *cells = room_rec(w, chunks->vals[i].u.ref, "branch_cells", "cells");
+    const strata_vtable *cells = room_rec(w, chunks->vals[i].u.ref, SYS_KIND_BRANCH_CELLS, "cells");
     for (size_t k = 0; cells && k < cells->n; k++)
       if (cells->vals[k].type == STRATA_VREF && strata_is_room(w, cells->vals[k].u.ref)) {
         if (n < cap) out[n] = cells->vals[k].u.ref;
@@ -523,9 +524,9 @@ static strata_status delete_all(strata_world *w, uint64_t b, const uint64_t *roo
   }
   const strata_vtable *chunks = chunks_of(w, b);
   for (size_t i = 0; chunks && i < chunks->n; i++)
-    if (chunks->vals[i].type == STRATA_VREF && (st = strata_world_delete(w, chunks->vals[i].u.ref, err))) return st;
+    if (chunks->vals[i].type == STRATA_VREF && (st = world_delete(w, chunks->vals[i].u.ref, err))) return st;
   uint64_t index = index_of(w, b);
-  if (index && (st = strata_world_delete(w, index, err))) return st;
+  if (index && (st = world_delete(w, index, err))) return st;
   return strata_world_delete(w, b, err);
 }
 

@@ -81,6 +81,7 @@ const char *strata_refusal_name(strata_refusal refusal) {
     case STRATA_REFUSED_PLAYER: return "the player is there";
     case STRATA_REFUSED_UNKNOWN_ID: return "unknown ID";
     case STRATA_REFUSED_HOST: return "host logic failed";
+    case STRATA_REFUSED_BOOKKEEPING: return "bookkeeping";
   }
   return "unknown refusal";
 }

@@ -77,19 +77,19 @@ const char *rt_label(const strata_runtime *rt, uint64_t uid, char buf[48]) {
 
 /* Where a world keeps what is not any one object's: the one object of its
 ** kind, which the world's index by kind finds without a scan. */
-uint64_t rt_record(const strata_runtime *rt) { return strata_world_first_of_kind(rt->w, "world_record"); }
+uint64_t rt_record(const strata_runtime *rt) { return strata_world_first_of_kind(rt->w, SYS_KIND_RECORD); }
 
 strata_status rt_record_make(strata_runtime *rt, uint64_t *uid, strata_error *err) {
   uint64_t rec = rt_record(rt);
   if (rec) { *uid = rec; return STRATA_OK; }
   strata_value sys = strata_value_nil();
-  strata_status st = strata_world_create(rt->w, "world_record", NULL, &rec, err);
+  strata_status st = strata_world_create(rt->w, SYS_KIND_RECORD, NULL, &rec, err);
   if (st) return st;
   if ((st = record_sys_new(&sys, err)) || (st = sys_init(rt, rec, &sys, err))) goto fail;
   *uid = rec;
   return STRATA_OK;
 fail:
-  strata_world_delete(rt->w, rec, NULL);
+  world_delete(rt->w, rec, NULL);
   return st;
 }
 

@@ -533,10 +533,21 @@ uint64_t strata_find_unique(const strata_runtime *rt, const char *id) {
   return a && strata_world_object(rt->w, a) ? a : 0;
 }
 
+/* ---- the bookkeeping kinds ---- */
+
+static const char *const bookkeeping_kinds[] = { SYS_KIND_RECORD, SYS_KIND_GRID_MAPS, SYS_KIND_BRANCH_INDEX,
+                                                 SYS_KIND_BRANCH_CELLS };
+
+int strata_kind_is_bookkeeping(const char *kind) {
+  for (size_t i = 0; kind && i < sizeof bookkeeping_kinds / sizeof *bookkeeping_kinds; i++)
+    if (strcmp(kind, bookkeeping_kinds[i]) == 0) return 1;
+  return 0;
+}
+
 /* ---- the grid's maps (grid.h): sys.maps = { id, ... } of the one "grid_maps" object ---- */
 
 static const strata_vtable *grid_map_list(const strata_world *w) {
-  uint64_t rec = strata_world_first_of_kind(w, "grid_maps");
+  uint64_t rec = strata_world_first_of_kind(w, SYS_KIND_GRID_MAPS);
   return rec ? sys_table(w, rec, SYS(K("maps"))) : NULL;
 }
 
@@ -551,7 +562,7 @@ size_t strata_grid_map_ids(const strata_world *w, const char **out, size_t cap) 
 }
 
 strata_status strata_grid_set_map_ids(strata_world *w, const char *const *ids, size_t n, strata_error *err) {
-  uint64_t rec = strata_world_first_of_kind(w, "grid_maps");
+  uint64_t rec = strata_world_first_of_kind(w, SYS_KIND_GRID_MAPS);
   if (!rec && !n) return STRATA_OK;
   strata_value list = strata_value_nil();
   strata_status st = strata_value_table(&list, err);
@@ -561,7 +572,7 @@ strata_status strata_grid_set_map_ids(strata_world *w, const char *const *ids, s
       strata_value_clear(&v);
   }
   if (st || (st = strata_world_begin(w, err))) { strata_value_clear(&list); return st; }
-  if (!rec) st = strata_world_create(w, "grid_maps", NULL, &rec, err);
+  if (!rec) st = strata_world_create(w, SYS_KIND_GRID_MAPS, NULL, &rec, err);
   if (!st) st = sys_set(w, rec, SYS(K("maps")), &list, err);
   else strata_value_clear(&list);
   if (st) strata_world_rollback(w);

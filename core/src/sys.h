@@ -18,6 +18,19 @@
 #include "strata/runtime.h"
 #include "strata/value.h"
 
+/* ---- the bookkeeping kinds ---- */
+/* The kinds of the objects that are the world's own, not a game's: one
+** record or index each, found by kind and kept up by the core. These are
+** strata_kind_is_bookkeeping's list (sys.c): public deletes refuse them. */
+#define SYS_KIND_RECORD "world_record"        /* the world record (area.h) */
+#define SYS_KIND_GRID_MAPS "grid_maps"        /* the grid's map list (grid.h) */
+#define SYS_KIND_BRANCH_INDEX "branch_index"  /* a branch's chunk index (branch.h) */
+#define SYS_KIND_BRANCH_CELLS "branch_cells"  /* one chunk of a branch's cells */
+/* strata_world_delete without its refusal of bookkeeping (world.c): the
+** core's own removals (a branch's cell index as it collapses, a half-made
+** record). */
+strata_status world_delete(strata_world *w, uint64_t uid, strata_error *err);
+
 /* ---- areas ---- */
 /* The stored map of floor n (live or not); 0: none. */
 uint64_t area_floor_uid(const strata_runtime *rt, uint64_t area, int64_t n);

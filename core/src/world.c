@@ -380,6 +380,15 @@ size_t world_take_subs(strata_world *w, uint64_t uid, strata_subscription *into)
 }
 
 strata_status strata_world_delete(strata_world *w, uint64_t uid, strata_error *err) {
+  const strata_object *o = world_rec(w, uid);
+  if (o && strata_kind_is_bookkeeping(o->kind))
+    return strata_error_refuse(err, STRATA_ESTATE, "strata_world_delete", STRATA_REFUSED_BOOKKEEPING, uid,
+                               "%.24s#%llu is the world's own bookkeeping: it cannot be deleted", o->kind,
+                               (unsigned long long)uid);
+  return world_delete(w, uid, err);
+}
+
+strata_status world_delete(strata_world *w, uint64_t uid, strata_error *err) {
   strata_object *o = world_rec(w, uid);
   if (!o) return no_object(err, uid);
   world_mark(w, uid);

@@ -73,7 +73,7 @@ end
 -- world.branches:list() -> every live branch, in uid order
 function Branches:list()
   local w, out = world_of(self, "world.branches:list"), {}
-  for _, o in ipairs(w._s:objects()) do if o.kind == "branch" then out[#out + 1] = handle(w, o.uid) end end
+  for _, o in ipairs(w._s:objects("branch")) do out[#out + 1] = handle(w, o.uid) end
   return out
 end
 require("strata.boundary").wrap_all(Branches, "world.branches:")
@@ -107,12 +107,6 @@ kinds.branch = {
   },
   delete = collapse_handle, -- a branch is deleted as it collapses
 }
--- The cell index is the branch's own.
-local function index_delete(h)
-  fail("delete: %s is the cell index of a branch: collapse the branch instead", tostring(h))
-end
-kinds.branch_cells = { delete = index_delete, internal = true } -- (not in world:objects())
-kinds.branch_index = { delete = index_delete, internal = true }
 
 -- A branch's rooms and exits follow its rules: deleting or re-pointing one
 -- by hand would leave its cells and budget wrong, and a hub would leave its
@@ -134,8 +128,8 @@ end
 guard("room", nil, "room:delete", function(w, uid)
   local b = w._s:branch_room(uid)
   if b then return b end
-  for _, o in ipairs(w._s:objects()) do
-    if o.kind == "branch" and w._s:branch_info(o.uid) == uid then return o.uid end
+  for _, o in ipairs(w._s:objects("branch")) do
+    if w._s:branch_info(o.uid) == uid then return o.uid end
   end
 end)
 guard("exit", nil, "exit:delete", branch_of_exit)

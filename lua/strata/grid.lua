@@ -35,10 +35,7 @@ local grid_of = private.per_world(Grid)
 M.fields.grid = grid_of
 
 -- ---- the maps a world has: IDs kept by the core on its one "grid_maps" object ----
--- Bookkeeping: not in world:objects(), and deleted only with the maps (grid:remove).
-kinds.grid_maps = { internal = true, delete = function(h)
-  fail("delete: %s is the world's list of grid maps: remove the maps with world.grid:remove(z)", tostring(h))
-end }
+-- (the core's bookkeeping: it lists and deletes it to no one)
 -- The IDs, in the order added (the core keeps them: strata_grid_map_ids).
 local function map_ids(w) return w._s:grid_map_ids() end
 

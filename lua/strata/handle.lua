@@ -77,8 +77,8 @@ end, proxy.mt, proxy.snapshot, private.protected)
 
 -- ---- what kinds add ----------------------------------------------------------------------
 -- kinds[kind] = { methods = { name = fn }, get = { field = fn(h) }, set = { field = fn(h, v) },
--- delete = fn(h, opts), internal = true } (internal: a system's own bookkeeping,
--- left out of world:objects(); world:object(uid) still finds it).
+-- delete = fn(h, opts) } (which kinds are the world's own bookkeeping, never
+-- listed nor deleted, is the core's answer: strata_kind_is_bookkeeping).
 local kinds = {}
 local methods_of -- (below)
 
@@ -92,12 +92,8 @@ function M.install(kind, ext)
   for name, f in pairs(ext.get or {}) do k.get[name] = f end
   for name, f in pairs(ext.set or {}) do k.set[name] = f end
   if ext.delete then k.delete = ext.delete end
-  if ext.internal then k.internal = true end
   for name in pairs(methods_of) do methods_of[name] = nil end
 end
-
--- Whether objects of `kind` are a system's own bookkeeping.
-function M.internal(kind) local k = kinds[kind] return k ~= nil and k.internal == true end
 
 -- ---- the methods of every handle --------------------------------------------------------
 local common = {}

@@ -37,6 +37,7 @@ M.known = {
   ["strata.reload"] = { "world" },
   ["world:create_map"] = { "width", "height", "fill", "archetype", "tokens" },
   ["world:create_actor"] = { "archetype", "map", "x", "y", "props", "tags", "player", "room" },
+  ["world:objects"] = { "kind" },
   ["world:create_room"] = { "name", "desc", "props" },
   ["world.grid:spawn"] = { "x", "y", "z" },
   ["world.grid:rooms"] = { "x", "y", "z" },

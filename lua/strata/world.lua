@@ -135,11 +135,15 @@ function World:object(uid)
   return handle(self, uid)
 end
 
-function World:objects()
-  local out = {}
-  for _, o in ipairs(self._s:objects()) do
-    if not handle_of.internal(o.kind) then out[#out + 1] = handle(self, o.uid) end
+-- world:objects([{ kind = }]) -> the live objects (of that kind) in uid order:
+-- the core lists them (never its own bookkeeping), Lua makes the handles.
+function World:objects(opts)
+  opts = options.check("world:objects", opts, 2)
+  if opts.kind ~= nil and type(opts.kind) ~= "string" then
+    error("kind must be a string, got " .. type(opts.kind), 0)
   end
+  local out = {}
+  for i, o in ipairs(self._s:objects(opts.kind)) do out[i] = handle(self, o.uid) end
   return out
 end
 

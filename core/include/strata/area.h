@@ -20,7 +20,8 @@
 **                 areas = { [area] = true }, player }
 **
 ** (uids as integers, dues as floats; core/src/sys.c is the only code that
-** spells these keys.) Functions that change the world
+** spells these keys.) The world record is bookkeeping
+** (strata_kind_is_bookkeeping): strata_world_delete refuses it. Functions that change the world
 ** change nothing when they fail: each runs as one savepoint. Functions
 ** that return a pointer into an object's properties lend it until that
 ** object next changes.

@@ -28,6 +28,8 @@
 **           cell index in 8 x 8 chunks, so that making a room copies a small
 **           chunk and the branch's small record, not the whole index, into
 **           the savepoint
+**   (index and cells are bookkeeping: strata_world_delete refuses them,
+**   the branch's collapse or delete removes them)
 **   room:   sys.broom = { branch, x, y, depth, clear, back = exit ref }
 **   start:  sys.bstart = { archetype = ID } on a start exit of the hub
 **   branch: sys.btimers = { idle = timer, resets = { timer, ... } }: the

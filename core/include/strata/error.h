@@ -45,7 +45,8 @@ typedef enum strata_refusal {
   STRATA_REFUSED_NO_WAY_UP,  /* stairs subject[0] lead up out of area subject[1], no entrance */
   STRATA_REFUSED_PLAYER,     /* the player stands where the operation would remove */
   STRATA_REFUSED_UNKNOWN_ID, /* an ID the resolver does not know */
-  STRATA_REFUSED_HOST        /* host logic (a mod's function) failed: the message is its own */
+  STRATA_REFUSED_HOST,       /* host logic (a mod's function) failed: the message is its own */
+  STRATA_REFUSED_BOOKKEEPING /* subject[0] is the world's own bookkeeping (strata_kind_is_bookkeeping) */
 } strata_refusal;
 
 #define STRATA_ERROR_MESSAGE_MAX 512

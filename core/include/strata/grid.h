@@ -113,8 +113,9 @@ STRATA_API strata_status strata_grid_delete(strata_world *w, const char *z, stra
                                             strata_error *err);
 
 /* The world's grid maps (base.grid_map IDs, in the order added), kept on
-** its one object of kind "grid_maps": writes up to cap borrowed IDs (valid
-** until the list changes) and returns how many there are. */
+** its one object of kind "grid_maps" (bookkeeping: strata_world_delete
+** refuses it): writes up to cap borrowed IDs (valid until the list changes)
+** and returns how many there are. */
 STRATA_API size_t strata_grid_map_ids(const strata_world *w, const char **out, size_t cap);
 /* Replaces that list (made on the first map; one savepoint: on an error,
 ** ENOMEM, nothing changed). */

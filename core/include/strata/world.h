@@ -100,7 +100,16 @@ STRATA_API strata_object *strata_world_object(const strata_world *w, uint64_t ui
 static inline const strata_object *strata_world_get(const strata_world *w, uint64_t uid) {
   return strata_world_object(w, uid);
 }
+/* Deletes the object. The world's own bookkeeping (the objects of the kinds
+** strata_kind_is_bookkeeping names) is refused: STRATA_ESTATE,
+** STRATA_REFUSED_BOOKKEEPING, subject[0] the uid; the core removes those
+** itself, with what they keep (a branch's cell index as it collapses). */
 STRATA_API strata_status strata_world_delete(strata_world *w, uint64_t uid, strata_error *err);
+/* Whether objects of kind are the world's own bookkeeping, kept by the core
+** (the world record, the grid's map list, a branch's cell index: area.h,
+** grid.h, branch.h): never deleted by strata_world_delete, never listed by a
+** binding's list of a world's objects. NULL: 0. */
+STRATA_API int strata_kind_is_bookkeeping(const char *kind);
 /* Live objects in uid order: start with uid 0, pass the last uid back. NULL at the end
 ** (or out of memory, as strata_world_object). Writable as strata_world_object's. */
 STRATA_API strata_object *strata_world_next_object(const strata_world *w, uint64_t after);
