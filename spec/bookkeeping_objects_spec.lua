@@ -6,12 +6,12 @@
 local strata = require "strata"
 local support = require "support"
 
-local OPTS = { mods = { "base", "delve", "xyzgrid" }, mod_path = { "mods", "spec/fixtures/mods" } }
+local MODS = { "base", "delve", "xyzgrid" }
 local KINDS = { "world_record", "grid_maps", "branch_index", "branch_cells" }
 
 -- A world with one of each: a player, a grid map, a branch entered.
-local function new_world()
-  local w = strata.world.new{ seed = 11, mods = OPTS.mods, mod_path = OPTS.mod_path }
+local function world_with_all()
+  local w = support.new_world(11, MODS)
   local hub = w:create_room{ name = "Hub", desc = "The bottom of the well." }
   w.branches:make_start(hub, { north = "delve.narrow" })
   local hero = w:create_actor{ room = hub, player = true }
@@ -47,7 +47,7 @@ end
 
 describe("a world's bookkeeping objects", function()
   it("are not listed by world:objects(), however the world made them", function()
-    local w = new_world()
+    local w = world_with_all()
     local all = by_kind(w)
     for _, kind in ipairs(KINDS) do assert.is_not_nil(all[kind], kind) end
     for _, o in ipairs(w:objects()) do
@@ -56,7 +56,7 @@ describe("a world's bookkeeping objects", function()
   end)
 
   it("refuse delete with the core's message; the world still works, and after a save and open", function()
-    local w, hero = new_world()
+    local w, hero = world_with_all()
     local count = #w:objects()
     for _, kind in ipairs(KINDS) do
       for _, o in ipairs(by_kind(w)[kind]) do
@@ -72,7 +72,7 @@ describe("a world's bookkeeping objects", function()
     still_works(w, hero)
     local dir = support.tempdir()
     w:save(dir .. "/w.db")
-    local w2 = strata.world.open(dir .. "/w.db", OPTS)
+    local w2 = strata.world.open(dir .. "/w.db", { mod_path = support.mod_path })
     still_works(w2, w2:object(hero.uid))
     for _, kind in ipairs(KINDS) do assert.is_not_nil(by_kind(w2)[kind], kind) end
   end)
@@ -80,7 +80,7 @@ end)
 
 describe("world:objects(opts)", function()
   it("{ kind = } gives the live objects of that kind, in uid order", function()
-    local w = new_world()
+    local w = world_with_all()
     local dens = { w:create_object{ kind = "den" }, w:create_object{ kind = "den" } }
     w:create_object{ kind = "cave" }
     assert.same(dens, w:objects{ kind = "den" })
@@ -92,12 +92,12 @@ describe("world:objects(opts)", function()
   end)
 
   it("never gives bookkeeping, even asked for its kind", function()
-    local w = new_world()
+    local w = world_with_all()
     for _, kind in ipairs(KINDS) do assert.same({}, w:objects{ kind = kind }) end
   end)
 
   it("refuses an unknown key (naming the nearest known), a kind not a string, an argument not a table", function()
-    local w = new_world()
+    local w = world_with_all()
     assert.error_matches(function() w:objects{ knd = "den" } end,
       "^world:objects: unknown option 'knd' %(nearest known: kind%)$")
     assert.error_matches(function() w:objects{ kind = 5 } end,
