@@ -102,7 +102,7 @@ local KINDS = {
   { "a type's schema", name = { "m%.t", "mod m init%.lua" }, init = [[
     data:add_type{ _id = "t", fields = { f = V() } }
     data:add{ _type = "m.t", _id = "e" }]],
-    host = [[return w._registry.types["m.t"].fields]] },
+    host = [[return require("support").registry(w).types["m.t"].fields]] },
   { "a layout mapping", name = { "m%.lm", "mod m init%.lua" }, init = [[
     data:add{ _type = "base.layout_mapping", _id = "lm", tokens = { floor = { { "a", V() } } } }]],
     host = [[return strata.layout.mapping("m.lm", { world = w })]] },
@@ -130,8 +130,7 @@ local function say(...) io.write(table.concat({ ... }, " "), "\n") io.flush() en
 local function short(s) s = tostring(s):gsub("\n", " | ") return #s > 300 and s:sub(1, 300) .. "..." or s end
 local ok, w = pcall(strata.world.new, { seed = 1, mods = { "base", "m" }, mod_path = { dir } })
 if not ok then say("ERR", short(w)) say("DONE") return end
-w._registry.handlers["base.handler_failed"] = { { name = "spec: failed", priority = 1, mod = "spec",
-  fn = function(_, f) say("ERR", f.handler, short(f.message)) end } }
+require("support").only_handler(w, "base.handler_failed", function(_, f) say("ERR", f.handler, short(f.message)) end, "spec: failed")
 local other = strata.world.new{ seed = 2 }
 w:emit("m.give", { h = other:create_object{ kind = "elsewhere" } })
 local action = assert(loadfile(dir .. "/host.lua"))
@@ -141,12 +140,12 @@ if type(seen) == "table" and getmetatable(seen) == nil then
   for _, f in ipairs(seen) do if type(f) == "table" and f.message then say("ERR", f.handler, short(f.message)) end end
 end
 -- read as any host reads (a mod's metamethod would run here, outside any budget)
-local function read(v, depth)
+local function touch(v, depth)
   if type(v) ~= "table" or depth > 80 then return end
   local _ = v.x, v[1], #v, v == {}
-  for _, x in pairs(v) do read(x, depth + 1) end
+  for _, x in pairs(v) do touch(x, depth + 1) end
 end
-read(seen, 0)
+touch(seen, 0)
 w:emit("m.mutate", {})
 local function kept(v, depth)
   if type(v) ~= "table" or depth > 80 then return false end
@@ -238,15 +237,11 @@ describe("one depth limit for what is set, saved and opened", function()
     assert.matches("cannot store a handle of another world", err)
     -- nor handed back to the host by a callback of world a
     local failed
-    a._registry.handlers = a._registry.handlers or {}
-    a._registry.handlers["base.handler_failed"] = { { name = "spec: log", priority = 1, mod = "spec",
-      fn = function(_, f) failed = f.message end } }
-    a._registry.handlers["base.map_entered"] = { { name = "spec: back", priority = 1, mod = "spec",
-      fn = function() return { h = hb } end } }
+    require("support").only_handler(a, "base.handler_failed", function(_, f) failed = f.message end, "spec: log")
+    require("support").only_handler(a, "base.map_entered", function() return { h = hb } end, "spec: back")
     assert.is_nil(a:emit("base.map_entered", {}))
     assert.matches("'spec: back' of mod spec: result%.h: a handle of another world", failed)
-    a._registry.handlers["base.map_entered"] = { { name = "spec: own", priority = 1, mod = "spec",
-      fn = function() return { h = ha } end } }
+    require("support").only_handler(a, "base.map_entered", function() return { h = ha } end, "spec: own")
     assert.equal(ha, a:emit("base.map_entered", {}).h)
   end)
 end)

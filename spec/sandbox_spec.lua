@@ -631,7 +631,7 @@ describe("the border: what crosses from mod code to the host", function()
     data:add{ _type = "base.handler", _id = "hello", run = function() return "hello" end }]], init = [[
     data:patch("base.handler", "victim.hello", "keep", function(e) KEPT = e end)]],
     handler = "KEPT.run = 'hijacked'",
-    after = [[assert(type(w._registry.by_type["base.handler"]["victim.hello"].run) == "function", "rewritten")]],
+    after = [[assert(type(require("support").registry(w).by_type["base.handler"]["victim.hello"].run) == "function", "rewritten")]],
     expect = "HOSTCODE ok" }
   attack{ "strata.layout.mapping hands out copies", init = [[
     data:add{ _type = "base.layout_mapping", _id = "m", tokens = { floor = { { "torch", 1 } } } }]], handler = [[
@@ -654,8 +654,7 @@ describe("the border: what crosses from mod code to the host", function()
     events:register("base.map_entered", "evil: advance", function(source) source:advance(1e6) end)]],
     after = [[
     local seen
-    w._registry.handlers["base.handler_failed"] = { { name = "spec: log", priority = 1, mod = "spec",
-      fn = function(_, f) seen = f.message end } }
+    require("support").only_handler(w, "base.handler_failed", function(_, f) seen = f.message end, "spec: log")
     w:emit("base.map_entered", {})
     assert(w.time < 100, "advanced to " .. w.time)
     error(seen, 0)]], expect = "HOSTCODE .*cannot advance the world it runs in" }
@@ -678,8 +677,7 @@ describe("the budget inside C functions and across callbacks, attacked (issue 31
     events:register("base.map_entered", "evil: kept", function() KEPT() end)]],
     after = [[
     local seen = {}
-    w._registry.handlers["base.handler_failed"] = { { name = "spec: log", priority = 1, mod = "spec",
-      fn = function(_, f) seen[#seen + 1] = f.message end } }
+    require("support").only_handler(w, "base.handler_failed", function(_, f) seen[#seen + 1] = f.message end, "spec: log")
     w:emit("base.map_entered", {})
     error(table.concat(seen, "|"), 0)]], expect = "HOSTCODE event handler 'evil: kept' of mod evil: stopped, budget exceeded" }
   attack{ "the running coroutine of a callback, kept and resumed or closed later", handler = [[
@@ -715,8 +713,7 @@ describe("the budget inside C functions and across callbacks, attacked (issue 31
     events:register("base.map_entered", "evil: again", function(source) source:emit("base.map_entered", {}) end)]],
     after = [[
     local seen = {}
-    w._registry.handlers["base.handler_failed"] = { { name = "spec: log", priority = 1, mod = "spec",
-      fn = function(_, f) seen[#seen + 1] = f.message end } }
+    require("support").only_handler(w, "base.handler_failed", function(_, f) seen[#seen + 1] = f.message end, "spec: log")
     w:emit("base.map_entered", {})
     error(seen[1], 0)]], expect = "HOSTCODE [^\n]*stack overflow", secret = "strata/world.lua" }
   attack{ "a message handler that raises again", handler = "xpcall(error, function(m) error(m) end)",
@@ -804,8 +801,7 @@ describe("the border, attacked further (issue 31)", function()
   attack{ "params nested with a handle of another world, handed back", init = [[
     events:register("base.map_entered", "evil: back", function(_, params) return params end)]], after = [[
     local seen = {}
-    w._registry.handlers["base.handler_failed"] = { { name = "spec: log", priority = 1, mod = "spec",
-      fn = function(_, f) seen[#seen + 1] = f.message end } }
+    require("support").only_handler(w, "base.handler_failed", function(_, f) seen[#seen + 1] = f.message end, "spec: log")
     local other = strata.world.new{ seed = 2 }
     local r = w:emit("base.map_entered", { nested = { { h = other:create_object{ kind = "x" } } } })
     assert(r == nil, "a handle of another world came back")
@@ -814,8 +810,7 @@ describe("the border, attacked further (issue 31)", function()
     events:register("base.map_entered", "evil: big", function() return ("x"):rep(100000000) end)]],
     after = [[
     local seen = {}
-    w._registry.handlers["base.handler_failed"] = { { name = "spec: log", priority = 1, mod = "spec",
-      fn = function(_, f) seen[#seen + 1] = f.message end } }
+    require("support").only_handler(w, "base.handler_failed", function(_, f) seen[#seen + 1] = f.message end, "spec: log")
     -- (the mod's string.rep needs twice the string: its limit may refuse it)
     local r = w:emit("base.map_entered", {})
     assert(r and #r == 100000000 or seen[1]:find("memory limit exceeded"), tostring(seen[1]))]], expect = "HOSTCODE ok", memory = true }
@@ -834,8 +829,7 @@ describe("the border, attacked further (issue 31)", function()
       local t = {} for i = 1, 5000000 do t[i] = true end return t end)]],
     after = [[
     local seen = {}
-    w._registry.handlers["base.handler_failed"] = { { name = "spec: log", priority = 1, mod = "spec",
-      fn = function(_, f) seen[#seen + 1] = f.message end } }
+    require("support").only_handler(w, "base.handler_failed", function(_, f) seen[#seen + 1] = f.message end, "spec: log")
     assert(w:emit("base.map_entered", {}) == nil)
     error(seen[1], 0)]], expect = "HOSTCODE [^\n]*evil: wide", memory = true }
   attack{ "a result of a million keys crosses whole", init = [[

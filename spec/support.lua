@@ -130,7 +130,9 @@ function M.registry(w) return w._registry end -- the data registry (strata.data)
 -- "spec" had registered it under name (default "spec: log") with priority
 -- (default 1).
 function M.only_handler(w, event, fn, name, priority)
-  M.registry(w).handlers[event] = fn and { { name = name or "spec: log", priority = priority or 1, mod = "spec",
+  local reg = M.registry(w)
+  reg.handlers = reg.handlers or {} -- (a world of no mods has none yet)
+  reg.handlers[event] = fn and { { name = name or "spec: log", priority = priority or 1, mod = "spec",
     fn = fn } } or nil
 end
 
