@@ -8,6 +8,7 @@
 
 #include "strata/world.h"
 #include "uidset.h"
+#include "value_internal.h"
 
 /* Used by the loader (save.c): restores the counter and time and inserts an
 ** object or timer with a given uid (the world takes over the values in *o /
@@ -168,6 +169,7 @@ struct strata_world {
     unsigned char *cur;     /* the block being filled, and its bytes taken */
     size_t used;
   } props_arena;
+  value_shapes props_shapes; /* the keys the decoded ones share (value_share_keys) */
 #ifdef STRATA_TEST_HOOKS
   /* The PRAGMAs an incremental save runs first; NULL: a rollback journal,
   ** synchronous=FULL. Set only by spec/bench/bench_world.c to measure WAL;
@@ -244,7 +246,7 @@ static inline int world_props_lazy(const strata_object *o) {
 strata_status world_props_load(strata_world *w, strata_value *props, const unsigned char *p, size_t n,
                                strata_error *err);
 /* Decodes o's props if still encoded; ENOMEM leaves them so. */
-strata_status world_props_ready(strata_object *o, strata_error *err);
+strata_status world_props_ready(strata_world *w, strata_object *o, strata_error *err);
 void world_props_free(strata_world *w);
 /* As strata_world_next_object, without decoding properties (what walks
 ** every object for other fields: saves, indexes). */
