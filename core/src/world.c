@@ -7,6 +7,7 @@
 #include "strata/alloc.h"
 #include "util.h"
 #include "runtime_internal.h" /* world_callbacks */
+#include "tilemap_internal.h" /* a new map's tiles_in */
 
 #include <stdlib.h>
 #include <math.h>
@@ -529,6 +530,7 @@ strata_status strata_world_create_map(strata_world *w, int width, int height,
   strata_status st = strata_world_create(w, "map", archetype, &u, err);
   if (st) { strata_tilemap_free(m); return st; }
   world_rec(w, u)->tilemap = m; /* a new object: nothing to free or save */
+  if (w->depth) m->tiles_in = world_serial(w); /* nor to copy: a rollback frees it with the object */
   world_mark_map(w, u);
   if (uid) *uid = u;
   return STRATA_OK;

@@ -42,13 +42,11 @@ typedef struct lent_stream {
 typedef struct object_rec {
   strata_object o;
   uint64_t fields_in;      /* serial of the savepoint that saved the fields last */
-  uint64_t tiles_in;       /* ... and the tile map */
   uint64_t paths_in;       /* serial of the savepoint that journaled keys of it one by one */
   uint32_t paths;          /* ... how many (past a few, the fields are saved whole) */
-  /* The tile map as the save file holds it: which map (its process-wide id)
-  ** at which revision. Tiles whose map differs are written by the next save,
-  ** whoever edited them and however (see save.c). */
-  uint64_t saved_map_id, saved_map_rev;
+  /* What only a map's object needs (the savepoint that saved its tiles, the
+  ** map the file holds for it) is its tile map's (tilemap_internal.h): a
+  ** record of 136 bytes, a glibc block of 144 (not 176) for each of a million. */
 } object_rec;
 
 static inline object_rec *rec_of(strata_object *o) { return (object_rec *)o; }

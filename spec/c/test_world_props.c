@@ -11,6 +11,7 @@
 #include "strata/alloc.h"
 #include "strata/world.h"
 #include "world_dump.h"
+#include "world_internal.h" /* object_rec */
 
 typedef struct counter { long live; int fail; } counter;
 enum { HEADER = 16 };
@@ -64,6 +65,9 @@ int main(void) {
   counter c = { 0, 0 };
   strata_allocator a = { count_malloc, count_realloc, count_free, &c };
   CHECK_EQ_INT(strata_set_allocator(&a, NULL), STRATA_OK);
+  /* an object's record (every object has one) in 136 bytes: glibc's block
+  ** of 144, not 176 (a map's save state is its tile map's, tilemap_internal.h) */
+  CHECK(sizeof(object_rec) <= 136);
   char path[256], other[300];
   snprintf(path, sizeof path, "%s/strata_props_%d.db", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
   snprintf(other, sizeof other, "%s.full", path);
