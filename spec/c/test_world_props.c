@@ -155,6 +155,16 @@ int main(void) {
   CHECK(t1->n == 4 && t2->n == 2 && t3->n == 3 && t1->keys != t3->keys && t2->keys != t3->keys);
   CHECK(strata_vtable_get(t1, &gold) && !strata_vtable_get(t2, &name) && strata_vtable_get(t3, &name));
   CHECK(!strata_vtable_get(t3, &gold));
+  /* in a savepoint: a key added to a table of shared keys (read there
+  ** first), one removed from another, both rolled back */
+  CHECK_EQ_INT(strata_world_begin(w2, NULL), STRATA_OK);
+  v = strata_value_int(6);
+  CHECK_EQ_INT(strata_object_set(w2, first + 10, &gold, 1, &v, NULL), STRATA_OK);
+  CHECK_EQ_INT(strata_object_set(w2, first + 8, &name, 1, &nil, NULL), STRATA_OK);
+  CHECK_EQ_INT(strata_world_rollback(w2), STRATA_OK);
+  strata_vtable *t4 = strata_world_get(w2, first + 10)->props.u.t;
+  t3 = strata_world_get(w2, first + 8)->props.u.t;
+  CHECK(t4->n == 3 && !strata_vtable_get(t4, &gold) && t3->n == 3 && strata_vtable_get(t3, &name));
   /* a copy handed out outlives the world */
   strata_value copy;
   CHECK_EQ_INT(strata_value_copy(&copy, &strata_world_get(w2, first + 9)->props, NULL), STRATA_OK);
