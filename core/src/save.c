@@ -667,7 +667,7 @@ static int write_all(writer *wr, const strata_world *w, const strata_mod_version
 ** at are written: every tile edit stamps, whoever makes it, so a missing
 ** strata_world_touch loses nothing). */
 static int other_map(const strata_object *o) {
-  return ((const object_rec *)o)->saved_map_id != o->tilemap->id;
+  return o->tilemap->saved_id != o->tilemap->id;
 }
 
 /* The rows of what changed since the file was written (world_dirty.c), in
@@ -714,7 +714,7 @@ static int write_changes(writer *wr, strata_world *w, const strata_mod_version *
     const strata_object *o = world_rec(w, uid);
     const strata_tilemap *m = o ? o->tilemap : NULL;
     if (m) maps++, chunks += chunk_count(m);
-    uint64_t saved = m ? ((const object_rec *)o)->saved_map_rev : 0;
+    uint64_t saved = m ? m->saved_rev : 0;
     if (m && !other_map(o) && m->revision == saved) continue;
     int64_t first, n;
     if ((rc = find_map(wr, uid, &first, &n))) break;
@@ -1062,8 +1062,8 @@ static void record_maps(strata_world *w) {
   for (size_t i = 0; i < w->maps.cap; i++) {
     strata_object *o = w->maps.keys[i] ? world_rec(w, w->maps.keys[i]) : NULL;
     if (!o || !o->tilemap) continue;
-    rec_of(o)->saved_map_id = o->tilemap->id;
-    rec_of(o)->saved_map_rev = o->tilemap->revision;
+    o->tilemap->saved_id = o->tilemap->id;
+    o->tilemap->saved_rev = o->tilemap->revision;
   }
 }
 

@@ -267,6 +267,7 @@ strata_tilemap *strata_tilemap_clone(const strata_tilemap *m, strata_error *err)
   c->revision = m->revision;
   c->id = new_map_id();
   c->origin = m->id;
+  c->tiles_in = m->tiles_in, c->saved_id = m->saved_id, c->saved_rev = m->saved_rev;
   c->cells = strata_malloc(n * sizeof *c->cells);
   if (c->cells == NULL) goto nomem;
   memcpy(c->cells, m->cells, n * sizeof *c->cells);
@@ -349,6 +350,7 @@ void tilemap_restore(strata_tilemap *m, strata_tilemap *from) {
     m->id = new_map_id();
   }
   m->search = now.search;
+  m->tiles_in = now.tiles_in, m->saved_id = now.saved_id, m->saved_rev = now.saved_rev; /* the holder's */
   *from = now; /* the discarded contents, freed below */
   from->search = theirs;
   strata_tilemap_free(from);

@@ -51,6 +51,13 @@ struct strata_tilemap {
   uint64_t *chunk_rev;
   uint32_t chunk_cols, chunk_rows;
   uint64_t origin; /* a clone's: the id of the map it copies (tilemap_restore) */
+  /* The state of the object holding this map, kept here rather than in
+  ** every object's record (world_internal.h): the serial of the savepoint
+  ** that saved its tiles (world_txn.c), and the map the save file holds for
+  ** it, as the map's id at a revision. Tiles whose map differs are written
+  ** by the next save, whoever edited them and however (see save.c). A clone
+  ** copies them (its id differs: written whole); tilemap_restore keeps m's. */
+  uint64_t tiles_in, saved_id, saved_rev;
 };
 
 /* The side of a save chunk in cells, a power of two (docs/saves.md says why 64). */

@@ -60,6 +60,36 @@ static void key_clear(const strata_vtable *t, strata_value *k) {
   else strata_value_clear(k);
 }
 
+/* A table whose keys are shared (value_share_keys) is a bare strata_vtable
+** followed by its values, its keys those of a shape: no table_block puts
+** its values there (the arrays of one start after its `bytes`; arrays
+** moved out are blocks of their own). It copies the keys for itself before
+** a key is added or removed (unshare). */
+static int keys_shared(const strata_vtable *t) { return t->vals == (const strata_value *)(t + 1); }
+
+/* Gives t keys and values arrays of its own (room for twice its pairs); 0:
+** out of memory, and t as it was. The values' room in t's block is left
+** unused, its first bytes made the table_block's `bytes` (the block's size),
+** so that no key is taken for one in the block. */
+static int unshare(strata_vtable *t) {
+  size_t cap = t->n * 2 < 4 ? 4 : t->n * 2, i;
+  strata_value *k = strata_malloc(cap * sizeof *k), *v = strata_malloc(cap * sizeof *v);
+  for (i = 0; k && v && i < t->n; i++)
+    if (strata_value_copy(&k[i], &t->keys[i], NULL)) break;
+  if (!k || !v || i < t->n) {
+    while (k && i > 0) strata_value_clear(&k[--i]);
+    strata_free(k);
+    strata_free(v);
+    return 0;
+  }
+  memcpy(v, t->vals, t->n * sizeof *v);
+  ((table_block *)t)->bytes = sizeof *t + t->n * sizeof *t->vals; /* n >= 1: past the header */
+  t->keys = k;
+  t->vals = v;
+  t->cap = cap;
+  return 1;
+}
+
 /* Where a table made by table_sized(n, text) keeps its keys' bytes. */
 typedef struct key_room { char *at, *end; } key_room;
 
@@ -105,11 +135,12 @@ void strata_value_clear(strata_value *v) {
     strata_free(v->u.str.s);
   } else if (v->type == STRATA_VTABLE) {
     strata_vtable *t = v->u.t;
+    int shared = keys_shared(t);
     for (size_t i = 0; i < t->n; i++) {
-      key_clear(t, &t->keys[i]);
+      if (!shared) key_clear(t, &t->keys[i]);
       strata_value_clear(&t->vals[i]);
     }
-    if (!arrays_inline(t)) {
+    if (!arrays_inline(t) && !shared) {
       strata_free(t->keys);
       strata_free(t->vals);
     }
@@ -288,6 +319,9 @@ strata_status strata_vtable_set(strata_vtable *t, const strata_value *key, strat
   if (key->type != STRATA_VSTRING && key->type != STRATA_VINT)
     return strata_error_set(err, STRATA_EARG, "table keys must be strings or integers");
   size_t i = find_key(t, key);
+  /* keys added or removed: first the table's own */
+  if (keys_shared(t) && (i == (size_t)-1) != (val->type == STRATA_VNIL) && !unshare(t))
+    return strata_error_nomem(err, NULL);
   if (i != (size_t)-1) {
     strata_value_clear(&t->vals[i]);
     if (val->type == STRATA_VNIL) {
@@ -684,4 +718,55 @@ strata_status strata_value_decode(strata_value *out, const unsigned char *data, 
     st = bad(&r, "trailing bytes");
   }
   return st;
+}
+
+/* ---- keys shared by small tables (value_internal.h) ---- */
+
+static int same_keys(const value_shape *sh, const strata_vtable *t) {
+  if (sh->n != t->n) return 0;
+  for (size_t i = 0; i < t->n; i++)
+    if (!key_equal(&sh->keys[i], &t->keys[i])) return 0;
+  return 1;
+}
+
+/* The shape of t's keys, added when new; NULL: full or out of memory. */
+static value_shape *shape_of(value_shapes *shapes, const strata_vtable *t) {
+  for (size_t i = 0; i < shapes->n; i++)
+    if (same_keys(&shapes->v[i], t)) return &shapes->v[i];
+  if (shapes->n == VALUE_SHAPES_MAX || !STRATA_GROW(shapes->v, shapes->cap, shapes->n + 1)) return NULL;
+  value_shape sh = { strata_malloc(t->n * sizeof *sh.keys), 0 };
+  if (!sh.keys) return NULL;
+  for (; sh.n < t->n; sh.n++)
+    if (strata_value_copy(&sh.keys[sh.n], &t->keys[sh.n], NULL)) {
+      while (sh.n) strata_value_clear(&sh.keys[--sh.n]);
+      strata_free(sh.keys);
+      return NULL;
+    }
+  shapes->v[shapes->n] = sh;
+  return &shapes->v[shapes->n++];
+}
+
+void value_share_keys(strata_value *v, value_shapes *shapes) {
+  strata_vtable *t = v->type == STRATA_VTABLE ? v->u.t : NULL;
+  if (!t || !t->n || t->slots || !arrays_inline(t)) return;
+  value_shape *sh = shape_of(shapes, t);
+  strata_vtable *nt = sh ? strata_malloc(sizeof *nt + t->n * sizeof *nt->vals) : NULL;
+  if (!nt) return;
+  *nt = *t;
+  nt->keys = sh->keys;
+  nt->vals = (strata_value *)(nt + 1);
+  nt->cap = t->n;
+  memcpy(nt->vals, t->vals, t->n * sizeof *nt->vals);
+  for (size_t i = 0; i < t->n; i++) key_clear(t, &t->keys[i]);
+  strata_free(t);
+  v->u.t = nt;
+}
+
+void value_shapes_free(value_shapes *shapes) {
+  for (size_t i = 0; i < shapes->n; i++) {
+    for (size_t j = 0; j < shapes->v[i].n; j++) strata_value_clear(&shapes->v[i].keys[j]);
+    strata_free(shapes->v[i].keys);
+  }
+  strata_free(shapes->v);
+  memset(shapes, 0, sizeof *shapes);
 }

@@ -9,10 +9,36 @@
 
 #include <stddef.h>
 
+#include "strata/value.h"
+
 /* 1 when strata_value_decode of the n bytes at p gives a table whose tables
 ** (it and those inside it) have at most STRATA_VTABLE_INDEX_MIN pairs each,
 ** and can fail only for want of memory; 0 otherwise (malformed: decoding
 ** says what is wrong; or larger tables, decoded at once). Allocates nothing. */
 int value_check_small(const unsigned char *p, size_t n);
+
+/* Arrays of keys that small tables share (value_share_keys): a world reads
+** a million objects' properties of a few shapes ({hp, name, gold}), and a
+** table's keys are two thirds of its block. Owned by whoever owns the
+** tables (a world), freed after them (value_shapes_free). */
+typedef struct value_shape {
+  strata_value *keys;
+  size_t n;
+} value_shape;
+typedef struct value_shapes {
+  value_shape *v;
+  size_t n, cap;
+} value_shapes;
+/* At most this many shapes are kept: past them, tables keep their own keys. */
+#define VALUE_SHAPES_MAX 64
+
+/* Makes the table *v, as strata_value_decode made it (of at most
+** STRATA_VTABLE_INDEX_MIN pairs), hold only its values, its keys those of
+** shapes of the same keys in the same order (added there when new). Its
+** values stay where they were; the table stays a table to every function
+** of value.h (a table with shared keys copies them for itself when a key
+** is added or removed). Out of memory or shapes full: v is left as it was. */
+void value_share_keys(strata_value *v, value_shapes *shapes);
+void value_shapes_free(value_shapes *shapes);
 
 #endif

@@ -7,6 +7,7 @@
 #include "strata/alloc.h"
 #include "util.h"
 #include "runtime_internal.h" /* world_callbacks */
+#include "tilemap_internal.h" /* a new map's tiles_in */
 
 #include <stdlib.h>
 #include <math.h>
@@ -339,12 +340,13 @@ strata_status strata_world_restore_object(strata_world *w, strata_object *o, str
 }
 
 /* What readers get: o with its props decoded; NULL when that ran out of
-** memory (the object is left as it was, to be decoded by a later read). */
-static strata_object *readable(strata_object *o) {
-  return o && world_props_ready(o, NULL) ? NULL : o;
+** memory (the object is left as it was, to be decoded by a later read).
+** The world's shapes change as it is read (a cache): w is const to callers. */
+static strata_object *readable(const strata_world *w, strata_object *o) {
+  return o && world_props_ready((strata_world *)w, o, NULL) ? NULL : o;
 }
 
-strata_object *strata_world_object(const strata_world *w, uint64_t uid) { return readable(world_rec(w, uid)); }
+strata_object *strata_world_object(const strata_world *w, uint64_t uid) { return readable(w, world_rec(w, uid)); }
 
 strata_object *world_next(const strata_world *w, uint64_t after) {
   if (after == UINT64_MAX) return NULL;
@@ -360,7 +362,7 @@ strata_object *world_next(const strata_world *w, uint64_t after) {
 }
 
 strata_object *strata_world_next_object(const strata_world *w, uint64_t after) {
-  return readable(world_next(w, after));
+  return readable(w, world_next(w, after));
 }
 
 static strata_status no_object(strata_error *err, uint64_t uid) {
@@ -462,7 +464,7 @@ strata_status strata_object_set(strata_world *w, uint64_t uid, const strata_valu
   if (!o) return no_object(err, uid);
   /* path and value together: a value set deep in a deep table saves, and opens */
   strata_status st = strata_value_check_depth(val, n, err);
-  if (!st) st = world_props_ready(o, err);
+  if (!st) st = world_props_ready(w, o, err);
   if (st) return st;
   world_mark(w, uid);
   if (w->depth && (st = n ? txn_set_path(w, rec_of(o), path, n, val, err)
@@ -537,6 +539,7 @@ strata_status strata_world_create_map(strata_world *w, int width, int height,
   strata_status st = strata_world_create(w, "map", archetype, &u, err);
   if (st) { strata_tilemap_free(m); return st; }
   world_rec(w, u)->tilemap = m; /* a new object: nothing to free or save */
+  if (w->depth) m->tiles_in = world_serial(w); /* nor to copy: a rollback frees it with the object */
   world_mark_map(w, u);
   if (uid) *uid = u;
   return STRATA_OK;

@@ -8,6 +8,7 @@
 
 #include "strata/world.h"
 #include "uidset.h"
+#include "value_internal.h"
 
 /* Used by the loader (save.c): restores the counter and time and inserts an
 ** object or timer with a given uid (the world takes over the values in *o /
@@ -41,13 +42,11 @@ typedef struct lent_stream {
 typedef struct object_rec {
   strata_object o;
   uint64_t fields_in;      /* serial of the savepoint that saved the fields last */
-  uint64_t tiles_in;       /* ... and the tile map */
   uint64_t paths_in;       /* serial of the savepoint that journaled keys of it one by one */
   uint32_t paths;          /* ... how many (past a few, the fields are saved whole) */
-  /* The tile map as the save file holds it: which map (its process-wide id)
-  ** at which revision. Tiles whose map differs are written by the next save,
-  ** whoever edited them and however (see save.c). */
-  uint64_t saved_map_id, saved_map_rev;
+  /* What only a map's object needs (the savepoint that saved its tiles, the
+  ** map the file holds for it) is its tile map's (tilemap_internal.h): a
+  ** record of 136 bytes, a glibc block of 144 (not 176) for each of a million. */
 } object_rec;
 
 static inline object_rec *rec_of(strata_object *o) { return (object_rec *)o; }
@@ -168,6 +167,7 @@ struct strata_world {
     unsigned char *cur;     /* the block being filled, and its bytes taken */
     size_t used;
   } props_arena;
+  value_shapes props_shapes; /* the keys the decoded ones share (value_share_keys) */
 #ifdef STRATA_TEST_HOOKS
   /* The PRAGMAs an incremental save runs first; NULL: a rollback journal,
   ** synchronous=FULL. Set only by spec/bench/bench_world.c to measure WAL;
@@ -244,7 +244,7 @@ static inline int world_props_lazy(const strata_object *o) {
 strata_status world_props_load(strata_world *w, strata_value *props, const unsigned char *p, size_t n,
                                strata_error *err);
 /* Decodes o's props if still encoded; ENOMEM leaves them so. */
-strata_status world_props_ready(strata_object *o, strata_error *err);
+strata_status world_props_ready(strata_world *w, strata_object *o, strata_error *err);
 void world_props_free(strata_world *w);
 /* As strata_world_next_object, without decoding properties (what walks
 ** every object for other fields: saves, indexes). */

@@ -65,16 +65,19 @@ strata_status world_props_load(strata_world *w, strata_value *props, const unsig
   return STRATA_OK;
 }
 
-strata_status world_props_ready(strata_object *o, strata_error *err) {
+strata_status world_props_ready(strata_world *w, strata_object *o, strata_error *err) {
   if (!world_props_lazy(o)) return STRATA_OK;
   strata_value t;
   strata_status st = strata_value_decode(&t, (const unsigned char *)o->props.u.str.s, o->props.u.str.len, err);
-  if (st == STRATA_OK) o->props = t;
-  return st;
+  if (st) return st;
+  value_share_keys(&t, &w->props_shapes); /* a table of values alone when its keys are common */
+  o->props = t;
+  return STRATA_OK;
 }
 
 void world_props_free(strata_world *w) {
   for (size_t i = 0; i < w->props_arena.n; i++) strata_free(w->props_arena.blocks[i]);
   strata_free(w->props_arena.blocks);
   memset(&w->props_arena, 0, sizeof w->props_arena);
+  value_shapes_free(&w->props_shapes);
 }

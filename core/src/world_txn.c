@@ -127,8 +127,10 @@ static void mark(strata_world *w, const journal_entry *e) {
     world_mark(w, e->u.deleted.r->o.uid);
     for (size_t i = 0; i < e->u.deleted.nsubs; i++) world_mark(w, e->u.deleted.subs[i].uid);
     /* A save since may have dropped its tiles row: write it again. */
-    e->u.deleted.r->saved_map_id = 0;
-    if (e->u.deleted.r->o.tilemap) world_mark_map(w, e->u.deleted.r->o.uid);
+    if (e->u.deleted.r->o.tilemap) {
+      e->u.deleted.r->o.tilemap->saved_id = 0;
+      world_mark_map(w, e->u.deleted.r->o.uid);
+    }
     break;
   case J_FIELDS: world_mark(w, e->u.fields.r->o.uid); break;
   case J_PATH: world_mark(w, e->u.path.r->o.uid); break;
@@ -377,7 +379,9 @@ strata_status txn_set_path(strata_world *w, object_rec *r, const strata_value *p
 
 strata_status txn_save_tiles(strata_world *w, object_rec *r, strata_error *err) {
   uint64_t serial = world_serial(w);
-  if (r->tiles_in == serial) return STRATA_OK;
+  /* an object without a map (given one now) journals each map it is given:
+  ** only a map keeps the serial */
+  if (r->o.tilemap && r->o.tilemap->tiles_in == serial) return STRATA_OK;
   journal_entry *e = reserve(w, err);
   if (!e) return STRATA_ENOMEM;
   e->kind = J_TILES;
@@ -386,7 +390,7 @@ strata_status txn_save_tiles(strata_world *w, object_rec *r, strata_error *err) 
   if (r->o.tilemap && !(e->u.tiles.copy = strata_tilemap_clone(r->o.tilemap, err)))
     return err ? err->status : STRATA_ENOMEM;
   push(w);
-  r->tiles_in = serial;
+  if (r->o.tilemap) r->o.tilemap->tiles_in = serial;
   return STRATA_OK;
 }
 
@@ -396,7 +400,7 @@ strata_status txn_created(strata_world *w, object_rec *r, strata_error *err) {
   e->kind = J_CREATED;
   e->u.uid = r->o.uid;
   push(w);
-  r->fields_in = r->tiles_in = world_serial(w); /* a rollback frees it: no copy needed */
+  r->fields_in = world_serial(w); /* a rollback frees it: no copy needed */
   return STRATA_OK;
 }
 

@@ -15,7 +15,7 @@
 #include "strata/layout.h"
 #include "strata/world.h"
 #include "tilemap_internal.h" /* chunk stamps */
-#include "world_internal.h" /* saved_map_rev, dirty_all */
+#include "world_internal.h" /* dirty_all */
 
 #include "failing_alloc.h" /* __wrap_malloc & co.: CMake wraps this test's allocator */
 #include "world_dump.h"       /* after failing_alloc.h: file_dump holds it off */
@@ -52,7 +52,7 @@ static uint32_t due(strata_world *w, uint64_t uid) {
   strata_tilemap *m = o->tilemap;
   uint32_t bits = 0;
   for (uint32_t c = 0; c < m->chunk_cols * m->chunk_rows; c++)
-    if (rec_of(o)->saved_map_id != m->id || m->chunk_rev[c] > rec_of(o)->saved_map_rev) bits |= 1u << c;
+    if (m->saved_id != m->id || m->chunk_rev[c] > m->saved_rev) bits |= 1u << c;
   return bits;
 }
 
