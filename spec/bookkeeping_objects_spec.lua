@@ -21,15 +21,12 @@ local function world_with_all()
   return w, hero
 end
 
--- Every live object by uid (world:object finds bookkeeping too), by kind.
+-- Every live object (world:object finds bookkeeping too), by kind.
 local function by_kind(w)
-  local probe = w:create_object{ kind = "probe" }
-  local top = probe.uid
-  probe:delete()
   local out = {}
-  for uid = 1, top - 1 do
-    local o = w:object(uid)
-    if o then out[o.kind] = out[o.kind] or {} table.insert(out[o.kind], o) end
+  for _, o in ipairs(support.every_object(w)) do
+    out[o.kind] = out[o.kind] or {}
+    table.insert(out[o.kind], o)
   end
   return out
 end

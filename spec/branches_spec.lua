@@ -24,17 +24,6 @@ local function isqrt(s)
   return r
 end
 
--- Every live object, the internal ones too (world:objects() leaves those out):
--- by uid, up to the next uid the world gives.
-local function every_object(w)
-  local probe = w:create_object{ kind = "probe" }
-  local top = probe.uid
-  probe:delete()
-  local out = {}
-  for uid = 1, top - 1 do out[#out + 1] = w:object(uid) end
-  return out
-end
-
 -- Everything the rules say about a branch, checked from its handles alone
 -- (independently of the core's own branch:check()).
 local function check_branch(w, b, hub, arch)
@@ -283,7 +272,7 @@ describe("dungeon branches", function()
     for _, e in ipairs(exits) do assert.is_false(e:alive()) end
     assert.is_nil(starts.south.to)
     assert.is_true(starts.south:alive())
-    for _, o in ipairs(every_object(w)) do
+    for _, o in ipairs(support.every_object(w)) do
       assert(o.kind ~= "branch_cells" and o.kind ~= "branch_index" and o.kind ~= "branch", "left: " .. tostring(o))
     end
     assert.same({}, w:timers())
@@ -327,7 +316,7 @@ describe("dungeon branches", function()
     assert.error_matches(function() r2:exits()[1].to = nil end, "exit.to: exit#%d+ is part of branch#")
     -- the cell index is bookkeeping: not listed by world:objects(), found by uid, not deleted by hand
     local internal = 0
-    for _, o in ipairs(every_object(w)) do
+    for _, o in ipairs(support.every_object(w)) do
       if o.kind == "branch_cells" or o.kind == "branch_index" then
         internal = internal + 1
         assert.error_matches(function() o:delete() end, "is the world's own bookkeeping: it cannot be deleted$")
