@@ -72,7 +72,7 @@ end)
 -- Code and comments cite only documents of the repository (issue 33): a
 -- reader of a comment can open what it names. Every `*.md` named in the
 -- sources is a file here; no outside document by name or section number
--- (the old API.md, umg-spec.md, "API section 7"), no ../shared beside the
+-- (the old API.md, umg-spec.md, "API section 7"), no path to the shared folder beside the
 -- repository. spec/fixtures holds other projects' files and is left out, as
 -- is this file, which names what it looks for.
 describe("the sources", function()
@@ -108,7 +108,7 @@ describe("the sources", function()
           if not exists(rel) then flag(doc .. " is not a file of the repository") end
         end
         if line:find("umg-spec", 1, true) then flag("umg-spec") end
-        if line:find("../shared", 1, true) then flag("../shared") end
+        if line:find(".." .. "/shared", 1, true) then flag("a path out of the repository") end
         if line:match("API,? sections? %d") or line:match("API %(sections? %d") then flag("a section of the API document") end
         if line:match("[Ss]ections? %d") and not line:match("docs/") then flag("a section number of an outside document") end
       end

@@ -58,19 +58,15 @@ local function list(v, where)
   return v
 end
 
-local function gen(v, where)
-  if not is_node(v) or v.kind ~= "generator" then
-    fail("%s: expected a generator (strata.layout.set(...), ...), got %s", where, tostring(v))
+-- The text of v, a node of `kind` ("generator", made by e.g. strata.layout.set).
+local function node_text(v, kind, example, where)
+  if not is_node(v) or v.kind ~= kind then
+    fail("%s: expected a %s (strata.layout.%s(...), ...), got %s", where, kind, example, tostring(v))
   end
   return v.text
 end
-
-local function pred(v, where)
-  if not is_node(v) or v.kind ~= "predicate" then
-    fail("%s: expected a predicate (strata.layout.on(...), ...), got %s", where, tostring(v))
-  end
-  return v.text
-end
+local function gen(v, where) return node_text(v, "generator", "set", where) end
+local function pred(v, where) return node_text(v, "predicate", "on", where) end
 
 local function G(text) return node(text, "generator") end
 local function P(text) return node(text, "predicate") end

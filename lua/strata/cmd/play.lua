@@ -287,6 +287,18 @@ function Game:walk_to_room(target)
   self:say("you arrive: " .. p.room.name)
 end
 
+-- The keys every screen shares: save, quit (false: the game ends), help,
+-- Esc (stops a walk). True: go on.
+function Game:common_key(k)
+  if k == "s" then self:save()
+  elseif k == "q" then self:save() return false
+  elseif k == "?" then self.help = true
+  elseif (k == "esc" or k == "\27") and self.walking then
+    self.walking:cancel() self.walking = nil self:say("walk cancelled")
+  end
+  return true
+end
+
 function Game:room_key(k)
   if self.prompt then
     if k == "enter" or k == "\r" or k == "\n" then
@@ -328,11 +340,7 @@ function Game:room_key(k)
     if #rooms == 0 then self:say("no rooms to walk to from here") return true end
     self.menu = { rooms = rooms, text = "" }
     self:say("auto-walk: type a room's number, Enter to go, Esc to stop")
-  elseif k == "s" then self:save()
-  elseif k == "q" then self:save() return false
-  elseif k == "?" then self.help = true
-  elseif k == "esc" or k == "\27" then
-    if self.walking then self.walking:cancel() self.walking = nil self:say("walk cancelled") end
+  else return self:common_key(k)
   end
   return true
 end
@@ -411,11 +419,7 @@ function Game:key(k)
   elseif k == "g" then
     self.cursor = { self.player.x, self.player.y }
     self:say("auto-walk: move the cursor, Enter to go, Esc to stop")
-  elseif k == "s" then self:save()
-  elseif k == "q" then self:save() return false
-  elseif k == "?" then self.help = true
-  elseif k == "esc" or k == "\27" then
-    if self.walking then self.walking:cancel() self.walking = nil self:say("walk cancelled") end
+  else return self:common_key(k)
   end
   return true
 end
