@@ -278,6 +278,14 @@ strata_status params_ref(strata_value *t, const char *key, uint64_t uid, strata_
   return strata_vtable_set(t->u.t, &k, &v, err);
 }
 
+strata_status params_str(strata_value *t, const char *key, const char *s, strata_error *err) {
+  if (!s) return STRATA_OK;
+  strata_value k = K(key), v;
+  strata_status st = strata_value_string(&v, s, strlen(s), err);
+  if (!st && (st = strata_vtable_set(t->u.t, &k, &v, err))) strata_value_clear(&v);
+  return st;
+}
+
 strata_status params_int(strata_value *t, const char *key, int64_t i, strata_error *err) {
   strata_value k = K(key), v = strata_value_int(i);
   return strata_vtable_set(t->u.t, &k, &v, err);

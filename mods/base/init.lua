@@ -175,7 +175,8 @@ data:add_type{ _id = "actor_archetype", fields = { state = T, events = EV } }
 
 -- Events the runtime itself emits.
 for _, id in ipairs{ "map_entered", "map_left", "before_travel", "floor_generated",
-                     "object_created", "object_deleted", "handler_failed", "before_move", "moved" } do
+                     "object_created", "object_deleted", "handler_failed", "before_move", "moved",
+                     "branch_message" } do
   data:add{ _type = "base.event", _id = id }
 end
 
