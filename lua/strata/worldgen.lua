@@ -18,13 +18,18 @@ local public = boundary.wrap
 
 M.generate = public("strata.worldgen.generate", function(opts)
   options.check("strata.worldgen.generate", opts, 2)
-  return core.worldgen.generate(opts)
+  return core.worldgen.generate(opts or {})
 end)
 
 M.floor = public("strata.worldgen.floor", function(opts, z)
   options.check("strata.worldgen.floor", opts, 2)
   if math.type(z) ~= "integer" then error("the floor must be an integer, got " .. tostring(z), 0) end
-  return core.worldgen.floor(opts, z)
+  return core.worldgen.floor(opts or {}, z)
+end)
+
+M.options = public("strata.worldgen.options", function(opts)
+  options.check("strata.worldgen.options", opts, 2)
+  return core.worldgen.options(opts or {})
 end)
 
 local function template_arg(t)
