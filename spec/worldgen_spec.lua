@@ -410,7 +410,7 @@ describe("strata worldgen (the command)", function()
   end)
 end)
 
--- The reference's options, in its words (world-generator.md; issue 35).
+-- The reference's options, in its words (docs/worldgen.md, "Differences from the reference"; issue 35).
 describe("the world generator as the reference has it", function()
   local bin = os.getenv("STRATA_BIN") or "build/strata"
   local sh, q = support.sh, support.q
