@@ -180,6 +180,10 @@ for _, id in ipairs{ "map_entered", "map_left", "before_travel", "floor_generate
   data:add{ _type = "base.event", _id = id }
 end
 
+-- The area world:create_entrance makes around a map of no area (strata/area.h,
+-- STRATA_AREA_ONE_MAP): declared so that saves holding one name a known ID.
+data:add{ _type = "base.area_archetype", _id = "one_map", starting_floor = 1, deepest_floor = 1 }
+
 -- The common tokens, so that a world's walls block and its maps draw without
 -- any mod: a mod redefines one by adding a base.token entry with that name.
 data:add{ _type = "base.token", _id = "floor", glyph = "." }
