@@ -890,3 +890,18 @@ describe("names, files and isolation, attacked further (issue 31)", function()
     pcall(function() getmetatable("").__index.upper = print end)]],
     handler = 'world.data["base.handler"]:get("victim.check").run()', expect = "HANDLER .*victim held" }
 end)
+
+describe("the world generator's configuration file from a mod, attacked (issue 35)", function()
+  -- conf names a file: a mod reads only its own (mod:read), so generate and floor refuse it there
+  for _, call in ipairs{ "strata.worldgen.generate(OPTS)", "strata.worldgen.floor(OPTS, 1)" } do
+    attack{ call .. " with conf = a path", init = ([[
+      local ok, e = pcall(function() return CALL end)
+      assert(not ok and tostring(e):find("conf is not available to mods", 1, true), tostring(e))]])
+      :gsub("CALL", (call:gsub("OPTS", '{ conf = "/etc/passwd" }'))), expect = "INIT ok", secret = "root:" }
+    attack{ call .. " with conf behind __index", init = ([[
+      local opts = setmetatable({ dims = { 5, 5, 1 } }, { __index = function(_, k)
+        if k == "conf" then return "/etc/passwd" end end })
+      local ok, e = pcall(function() return CALL end)
+      assert(ok, tostring(e))]]):gsub("CALL", (call:gsub("OPTS", "opts"))), expect = "INIT ok", secret = "root:" }
+  end
+end)
