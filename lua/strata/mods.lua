@@ -215,8 +215,8 @@ function M.strata_view(strata)
     layout = frozen("strata.layout", lay),
     -- world templates: everything but write and read, which take paths (and
     -- generate and floor without conf, another path)
-    worldgen = frozen("strata.worldgen", { generate = strata.worldgen.for_mods.generate,
-      floor = strata.worldgen.for_mods.floor,
+    worldgen = frozen("strata.worldgen", { generate = strata.worldgen._for_mods.generate,
+      floor = strata.worldgen._for_mods.floor,
       render = strata.worldgen.render, format = strata.worldgen.format, parse = strata.worldgen.parse,
       validate = strata.worldgen.validate, to_area = strata.worldgen.to_area, to_map = strata.worldgen.to_map }),
     options = frozen("strata.options", { check = opts.check, nearest = opts.nearest,

@@ -45,8 +45,8 @@ end
 
 M.generate = generate("strata.worldgen.generate")
 M.floor = floor("strata.worldgen.floor")
--- What a mod's strata.worldgen has in their place (strata.mods).
-M.for_mods = { generate = generate("strata.worldgen.generate", true), floor = floor("strata.worldgen.floor", true) }
+-- What a mod's strata.worldgen has in their place (strata.mods; internal).
+M._for_mods = { generate = generate("strata.worldgen.generate", true), floor = floor("strata.worldgen.floor", true) }
 
 M.options = public("strata.worldgen.options", function(opts)
   return core.worldgen.options(gen_opts("strata.worldgen.options", opts))
