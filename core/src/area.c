@@ -111,8 +111,9 @@ strata_status strata_area_create_at(strata_runtime *rt, const char *archetype, c
   if (st) return st;
   uint64_t a = 0, map = 0, e = 0;
   int64_t n = on_floor ? on_floor : strata_area_starting_floor(rt, opts->parent);
-  if (!(st = strata_area_create(rt, archetype, opts, &a, err)) && !(st = strata_area_floor(rt, opts->parent, n, &map, err)))
-    st = strata_entrance_create(rt, map, x, y, a, NULL, &e, err);
+  if (!(st = strata_area_create(rt, archetype, opts, &a, err)))
+    st = strata_area_floor(rt, opts->parent, n, &map, err);
+  if (!st) st = strata_entrance_create(rt, map, x, y, a, NULL, &e, err);
   if (rt_end(rt, st)) return st;
   if (area) *area = a;
   if (entrance) *entrance = e;

@@ -63,13 +63,13 @@ strata_status strata_entrance_create(strata_runtime *rt, uint64_t map, int64_t x
                                      uint64_t area, const int64_t *floor, uint64_t *feature,
                                      strata_error *err) {
   const char *what = "strata_entrance_create";
-  const strata_object *target = rt_object(rt, area, "map");
+  uint64_t to_map = rt_object(rt, area, "map") ? area : 0;
   strata_status st = check_kind(rt, map, "map", NULL, what, "map", err);
   if (!st) st = check_kind(rt, area, "area", "map", what, "area", err);
   if (!st) st = map_check_cell(rt, map, x, y, what, err);
   if (st || (st = rt_begin(rt, err))) return st;
   int64_t n;
-  if (target && !(st = area_of_map(rt, target->uid, &area, &n, err)) && !floor) floor = &n;
+  if (to_map && !(st = area_of_map(rt, to_map, &area, &n, err)) && !floor) floor = &n;
   const strata_object *a = rt_object(rt, area, "area");
   const strata_area_archetype *arch = st || !a ? NULL : rt_area_archetype_opt(rt, a->archetype);
   strata_value sys = strata_value_nil();
