@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "room_internal.h"
+#include "world_internal.h"
 #include "strata/alloc.h"
 #include "strata/grid.h"
 #include "util.h"
@@ -61,15 +62,34 @@ static int parse_place(const char *s, int *x, int *y, int *interrupt, char tag[4
   return 1;
 }
 
+static char *put_int(char *p, int v) {
+  char tmp[12];
+  size_t n = 0;
+  unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+  do tmp[n++] = (char)('0' + u % 10); while (u /= 10);
+  if (v < 0) *p++ = '-';
+  while (n) *p++ = tmp[--n];
+  return p;
+}
+
 /* The place string of (x, y, z) into buf (cap bytes) or a strata_malloc'd one when
-** longer; NULL on ENOMEM. Free it when it is not buf. */
+** longer; NULL on ENOMEM. Free it when it is not buf. (Not snprintf: a
+** respawn formats one for every room and exit it compares.) */
 static char *format_place(char *buf, size_t cap, int x, int y, int interrupt, const char *tag, const char *z) {
-  int n = snprintf(buf, cap, "%d %d %d %s %s", x, y, interrupt ? 1 : 0, tag, z);
-  if (n < 0) return NULL;
-  if ((size_t)n < cap) return buf;
-  char *big = strata_malloc((size_t)n + 1);
-  if (big) snprintf(big, (size_t)n + 1, "%d %d %d %s %s", x, y, interrupt ? 1 : 0, tag, z);
-  return big;
+  size_t tl = strlen(tag), zl = strlen(z), need = 2 * 11 + 5 + tl + zl + 1;
+  char *out = need <= cap ? buf : strata_malloc(need);
+  if (!out) return NULL;
+  char *p = put_int(out, x);
+  *p++ = ' ';
+  p = put_int(p, y);
+  *p++ = ' ';
+  *p++ = interrupt ? '1' : '0';
+  *p++ = ' ';
+  memcpy(p, tag, tl);
+  p += tl;
+  *p++ = ' ';
+  memcpy(p, z, zl + 1);
+  return out;
 }
 
 int strata_grid_pos(const strata_world *w, uint64_t uid, int *x, int *y, const char **z, char tag[4],
@@ -96,6 +116,7 @@ uint64_t strata_grid_room(const strata_world *w, const char *z, int x, int y) {
 typedef struct gslot {
   uint64_t uid;   /* 0: empty or deleted (zi < 0) */
   int zi, x, y;
+  int fresh;      /* made by this spawn, packed without its exits (spawn_rooms) */
 } gslot;
 
 typedef struct spawn {
@@ -178,7 +199,7 @@ static strata_status index_rooms(spawn *s) {
       if (selected_map(s, (size_t)zi) && selected_xy(s, x, y) && doom(s, o->uid)) return STRATA_ENOMEM;
       continue;
     }
-    s->slots[at] = (gslot){ o->uid, zi, x, y };
+    s->slots[at] = (gslot){ o->uid, zi, x, y, 0 };
   }
   return STRATA_OK;
 }
@@ -213,7 +234,7 @@ static strata_status delete_doomed(spawn *s) {
     s->c->deleted.rooms++;
   }
   for (size_t i = 0; i < s->cap; i++)
-    if (is_doomed(s, s->slots[i].uid)) s->slots[i] = (gslot){ 0, -1, 0, 0 };
+    if (is_doomed(s, s->slots[i].uid)) s->slots[i] = (gslot){ 0, -1, 0, 0, 0 };
   s->ndoomed = 0;
   return STRATA_OK;
 }
@@ -251,6 +272,7 @@ typedef struct want_exit {
   const strata_value *props; /* NULL: none */
   const char *names[9]; /* the aliases */
   size_t nnames;
+  int std;                  /* the aliases are DEFAULT_ALIASES[std]; -1: others */
 } want_exit;
 
 static void exit_names(const strata_grid_map *gm, const strata_xy_exit *e, want_exit *out) {
@@ -271,13 +293,117 @@ static void exit_names(const strata_grid_map *gm, const strata_xy_exit *e, want_
   }
   out->name = names[0];
   out->nnames = 0;
+  out->std = names == UP ? STRATA_XY_DIRECTIONS : names == DOWN ? STRATA_XY_DIRECTIONS + 1
+           : names == DEFAULT_NAMES[e->direction] ? e->direction : -1;
   int has_step = !strcmp(names[0], e->name);
   for (size_t i = 1; i < n && out->nnames < 8; i++) {
     out->names[out->nnames++] = names[i];
     if (!strcmp(names[i], e->name)) has_step = 1;
   }
   /* The step name that routes give (a legend alias) moves the walker too. */
-  if (!has_step) out->names[out->nnames++] = e->name;
+  if (!has_step) out->names[out->nnames++] = e->name, out->std = -1;
+}
+
+/* ---- packed rooms and exits (world_internal.h) ----
+** What a spawn makes of a new room and its exits, laid out in one block
+** each: the tables strata_room_create and strata_exit_create make, with
+** what the spawn adds (sys.place, the room's stamp), key for key in the same
+** order (spec/c/test_grid_packed.c holds a hash of a spawned world's dump).
+** Keys are these static arrays; the default aliases are shared tables. */
+#define KEY(s) { STRATA_VSTRING, { .str = { (char *)(s), sizeof(s) - 1 } } }
+#define IKEY(n) { STRATA_VINT, { .i = (n) } }
+static const strata_value K_PROPS[] = { KEY("sys") };
+static const strata_value K_ROOM_SYS[] = { KEY("room"), KEY("place"), KEY("stamp") };
+static const strata_value K_ROOM[] = { KEY("name"), KEY("desc"), KEY("exits") };
+static const strata_value K_EXIT_SYS[] = { KEY("exit"), KEY("place") };
+static const strata_value K_EXIT[] = { KEY("from"), KEY("to"), KEY("name"), KEY("desc"), KEY("aliases") };
+static const strata_value K_EXIT_NO_TO[] = { KEY("from"), KEY("name"), KEY("desc"), KEY("aliases") };
+static const strata_value K_LIST[] = { IKEY(1), IKEY(2), IKEY(3), IKEY(4), IKEY(5), IKEY(6), IKEY(7), IKEY(8), IKEY(9) };
+
+/* DEFAULT_NAMES[d] (then UP, DOWN) past their first: the aliases of most exits. */
+static const strata_value ALIAS_VALS[][2] = {
+  { KEY("n") }, { KEY("ne"), KEY("north-east") }, { KEY("e") }, { KEY("se"), KEY("south-east") },
+  { KEY("s") }, { KEY("sw"), KEY("south-west") }, { KEY("w") }, { KEY("nw"), KEY("north-west") },
+  { KEY("u") }, { KEY("d") } };
+#define ALIASES(i, n) { n, n, (strata_value *)K_LIST, (strata_value *)ALIAS_VALS[i], NULL, 0 }
+static const strata_vtable DEFAULT_ALIASES[] = { ALIASES(0, 1), ALIASES(1, 2), ALIASES(2, 1), ALIASES(3, 2),
+  ALIASES(4, 1), ALIASES(5, 2), ALIASES(6, 1), ALIASES(7, 2), ALIASES(8, 1), ALIASES(9, 1) };
+
+static strata_value pack_str(value_pack *p, const char *s) { return value_pack_string(p, s, strlen(s)); }
+
+static strata_value pack_aliases(value_pack *p, const want_exit *want) {
+  if (want->std >= 0) {
+    strata_value v = strata_value_nil();
+    v.type = STRATA_VTABLE;
+    v.u.t = (strata_vtable *)&DEFAULT_ALIASES[want->std]; /* read only, as a packed tree is */
+    return v;
+  }
+  strata_value list = value_pack_table(p, K_LIST, want->nnames);
+  strata_vtable *t = list.u.t;
+  for (size_t i = 0; i < want->nnames; i++) t->vals[i] = pack_str(p, want->names[i]);
+  return list;
+}
+
+/* Tables are made from the root down (the root at the block's start) and
+** filled through their own pointers (while measuring, each is the scratch). */
+typedef struct exit_pack {
+  uint64_t from;
+  const want_exit *want;
+  const char *place;
+} exit_pack;
+
+static void pack_exit(const void *ctx, value_pack *p, strata_value *out) {
+  const exit_pack *e = ctx;
+  const want_exit *want = e->want;
+  strata_value props = value_pack_table(p, K_PROPS, 1), sys = value_pack_table(p, K_EXIT_SYS, 2);
+  strata_vtable *pt = props.u.t, *st = sys.u.t;
+  strata_value rec = value_pack_table(p, want->to ? K_EXIT : K_EXIT_NO_TO, want->to ? 5 : 4);
+  strata_vtable *rt = rec.u.t;
+  size_t i = 0;
+  rt->vals[i++] = strata_value_ref(e->from);
+  if (want->to) rt->vals[i++] = strata_value_ref(want->to);
+  rt->vals[i++] = pack_str(p, want->name);
+  rt->vals[i++] = pack_str(p, want->desc);
+  rt->vals[i] = pack_aliases(p, want);
+  st->vals[0] = rec;
+  st->vals[1] = pack_str(p, e->place);
+  pt->vals[0] = sys;
+  *out = props;
+}
+
+/* A room without its exits (full 0), or with them and its stamp. */
+typedef struct room_pack {
+  const char *name, *desc, *place;
+  const uint64_t *exits; /* NULL: zeros (measuring) */
+  size_t n;
+  int64_t stamp;
+  int full;
+} room_pack;
+
+static void pack_room(const void *ctx, value_pack *p, strata_value *out) {
+  const room_pack *r = ctx;
+  strata_value props = value_pack_table(p, K_PROPS, 1), sys = value_pack_table(p, K_ROOM_SYS, r->full ? 3 : 2);
+  strata_vtable *pt = props.u.t, *st = sys.u.t;
+  strata_value rec = value_pack_table(p, K_ROOM, 3), list = value_pack_table(p, K_LIST, r->full ? r->n : 0);
+  strata_vtable *rt = rec.u.t, *lt = list.u.t;
+  for (size_t i = 0; r->full && i < r->n; i++) lt->vals[i] = strata_value_ref(r->exits ? r->exits[i] : 0);
+  rt->vals[0] = pack_str(p, r->name);
+  rt->vals[1] = pack_str(p, r->desc);
+  rt->vals[2] = list;
+  st->vals[0] = rec;
+  st->vals[1] = pack_str(p, r->place);
+  if (r->full) st->vals[2] = strata_value_int(r->stamp);
+  pt->vals[0] = sys;
+  *out = props;
+}
+
+/* The name and description a room of the map gets. */
+static const strata_grid_proto *room_want(const strata_grid_map *gm, const strata_xy_node_info *nd,
+                                          const char **name, const char **desc) {
+  const strata_grid_proto *p = find_proto(gm, nd->x, nd->y, STRATA_GRID_ROOM, nd->symbol);
+  *name = p && p->name && *p->name ? p->name : DEFAULT_ROOM_NAME;
+  *desc = p && p->desc ? p->desc : "";
+  return p;
 }
 
 /* ---- writing only what differs ---- */
@@ -397,6 +523,31 @@ done:
 
 /* ---- rooms ---- */
 
+static strata_status new_room(spawn *s, const strata_xy_node_info *nd, const char *z, const char *name,
+                              const char *desc, const strata_value *props, uint64_t *uid) {
+  char symbol[2] = { nd->symbol, 0 };
+  strata_status st;
+  if ((st = strata_room_create(s->w, name, desc, uid, s->err))
+      || (st = set_grid(s, *uid, nd->x, nd->y, z, symbol, nd->interrupt)))
+    return st;
+  return props ? apply_props(s, *uid, props) : STRATA_OK;
+}
+
+/* A room packed without its exits, with room after its record for them
+** (spawn_exits packs it again there, once they exist). */
+static strata_status new_packed_room(spawn *s, const strata_grid_map *gm, size_t node, const strata_xy_node_info *nd,
+                                     const char *z, const char *name, const char *desc, uint64_t *uid) {
+  char buf[256], symbol[2] = { nd->symbol, 0 };
+  char *place = format_place(buf, sizeof buf, nd->x, nd->y, nd->interrupt, symbol, z);
+  if (!place) return strata_error_nomem(s->err, NULL);
+  room_pack rp = { name, desc, place, NULL, strata_xymap_exit_count(gm->map, node), 0, 1 };
+  size_t full = rp.n <= STRATA_XY_DIRECTIONS ? world_pack_size(pack_room, &rp) : 0;
+  rp.full = 0;
+  strata_status st = world_create_packed(s->w, "room", pack_room, &rp, full, uid, s->err);
+  if (place != buf) strata_free(place);
+  return st;
+}
+
 static strata_status spawn_rooms(spawn *s, size_t zi) {
   const strata_grid_map *gm = &s->maps[zi];
   const char *z = strata_xymap_z(gm->map);
@@ -406,18 +557,15 @@ static strata_status spawn_rooms(spawn *s, size_t zi) {
     strata_xy_node_info nd;
     strata_xymap_node(gm->map, i, &nd);
     if (nd.kind == STRATA_XY_TRANSITION || !selected_xy(s, nd.x, nd.y)) continue;
-    const strata_grid_proto *p = find_proto(gm, nd.x, nd.y, STRATA_GRID_ROOM, nd.symbol);
-    const strata_value *props = proto_props(p);
-    const char *name = p && p->name && *p->name ? p->name : DEFAULT_ROOM_NAME;
-    const char *desc = p && p->desc ? p->desc : "";
+    const char *name, *desc;
+    const strata_value *props = proto_props(room_want(gm, &nd, &name, &desc));
     char symbol[2] = { nd.symbol, 0 };
     uint64_t uid = lookup(s, (int)zi, nd.x, nd.y);
     if (!uid) {
-      if ((st = strata_room_create(s->w, name, desc, &uid, s->err))
-          || (st = set_grid(s, uid, nd.x, nd.y, z, symbol, nd.interrupt))
-          || (props && (st = apply_props(s, uid, props))))
+      if ((st = props ? new_room(s, &nd, z, name, desc, props, &uid)
+                      : new_packed_room(s, gm, i, &nd, z, name, desc, &uid)))
         return st;
-      s->slots[slot_of(s, (int)zi, nd.x, nd.y)] = (gslot){ uid, (int)zi, nd.x, nd.y };
+      s->slots[slot_of(s, (int)zi, nd.x, nd.y)] = (gslot){ uid, (int)zi, nd.x, nd.y, props == NULL };
       s->c->created.rooms++;
       continue;
     }
@@ -624,6 +772,35 @@ static int stamp_holds(const spawn *s, const strata_vtable *sys, uint64_t h) {
   return 1;
 }
 
+/* The exits of a room this spawn made, each packed, then the room packed
+** with them and its stamp: what sync_exit and the stamp would write. */
+static strata_status pack_exits(spawn *s, size_t zi, const strata_xy_node_info *nd, uint64_t room,
+                                const want_exit *wants, size_t nx, uint64_t h) {
+  const char *z = strata_xymap_z(s->maps[zi].map);
+  uint64_t uids[STRATA_XY_DIRECTIONS];
+  char buf[256];
+  strata_status st = STRATA_OK;
+  for (size_t k = 0; k < nx && !st; k++) {
+    char *place = format_place(buf, sizeof buf, nd->x, nd->y, wants[k].interrupt,
+                               strata_xy_direction_name(wants[k].dir), z);
+    if (!place) return strata_error_nomem(s->err, NULL);
+    exit_pack e = { room, &wants[k], place };
+    st = world_create_packed(s->w, "exit", pack_exit, &e, 0, &uids[k], s->err);
+    if (place != buf) strata_free(place);
+    s->c->created.exits += !st;
+  }
+  const char *name, *desc;
+  char symbol[2] = { nd->symbol, 0 };
+  room_want(&s->maps[zi], nd, &name, &desc);
+  char *place = st ? NULL : format_place(buf, sizeof buf, nd->x, nd->y, nd->interrupt, symbol, z);
+  if (!st && !place) st = strata_error_nomem(s->err, NULL);
+  if (st) return st;
+  room_pack rp = { name, desc, place, uids, nx, final_stamp(h, nx), 1 };
+  st = world_repack(s->w, room, pack_room, &rp, s->err);
+  if (place != buf) strata_free(place);
+  return st;
+}
+
 static strata_status spawn_exits(spawn *s, size_t zi) {
   const strata_grid_map *gm = &s->maps[zi];
   const char *z = strata_xymap_z(gm->map);
@@ -639,6 +816,10 @@ static strata_status spawn_exits(spawn *s, size_t zi) {
     uint64_t h = 0xcbf29ce484222325ull;
     int props = 0;
     for (size_t k = 0; k < nx; k++) h = want_hash(h, &wants[k]), props |= wants[k].props != NULL;
+    if (!props && s->slots[slot_of(s, (int)zi, nd.x, nd.y)].fresh) {
+      if ((st = pack_exits(s, zi, &nd, room, wants, nx, h))) return st;
+      continue;
+    }
     if (!props && stamp_holds(s, sys_of(s->w, room), h)) continue;
     /* The grid exits the room has, by map direction (a second one is doomed). */
     uint64_t have[STRATA_XY_DIRECTIONS] = { 0 }, extra[64];

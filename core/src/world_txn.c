@@ -168,7 +168,7 @@ static void undo(strata_world *w, journal_entry *e) {
   case J_FIELDS: {
     strata_object *o = &e->u.fields.r->o;
     strata_value_clear(&o->tags);
-    strata_value_clear(&o->props);
+    world_props_drop(o);
     o->archetype = e->u.fields.archetype;
     o->tags = e->u.fields.tags;
     o->props = e->u.fields.props;
