@@ -330,7 +330,7 @@ static strata_status create(strata_world *w, object_rec *r, const char *kind, co
   if (!o->kind || (archetype && !o->archetype)) st = strata_error_nomem(err, NULL);
   if (!st && o->props.type != STRATA_VTABLE) st = strata_value_table(&o->props, err); /* tags stay nil until the first */
   if (!st && w->depth) st = txn_created(w, r, err);
-  if (!st && (st = place_object(w, o, err)) && w->depth) txn_drop_last(w);
+  if (!st && (st = place_object(w, o, err)) && w->depth) txn_drop_created(w);
   if (st) { world_object_free(o); return st; }
   world_mark(w, o->uid);
   if (uid) *uid = o->uid;

@@ -307,6 +307,8 @@ strata_status txn_set_path(strata_world *w, object_rec *r, const strata_value *p
                            const strata_value *val, strata_error *err);
 /* r is about to be placed: a rollback frees it again. Marks it saved. */
 strata_status txn_created(strata_world *w, object_rec *r, strata_error *err);
+/* Forgets the last txn_created, whose object could not be placed. */
+void txn_drop_created(strata_world *w);
 /* Deletes r: takes it out of its slot with its subscriptions and keeps them
 ** in the journal, which frees them when the outermost savepoint commits. */
 strata_status txn_deleted(strata_world *w, object_rec *r, strata_error *err);
