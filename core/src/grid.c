@@ -44,14 +44,28 @@ static const char *grid_str(const strata_world *w, uint64_t uid) {
   return v && v->type == STRATA_VSTRING ? v->u.str.s : NULL;
 }
 
-static int parse_place(const char *s, int *x, int *y, int *interrupt, char tag[4], const char **z) {
-  char *end;
-  long v[3];
-  for (int i = 0; i < 3; i++) {
-    v[i] = strtol(s, &end, 10);
-    if (end == s || *end != ' ' || v[i] < INT_MIN + 1 || v[i] > INT_MAX) return 0;
-    s = end + 1;
+/* A decimal integer and the space after it (strtol's cost, twice a room,
+** was a respawn's tenth); 0: none, or out of range. */
+static int parse_int(const char **s, long *out) {
+  const char *p = *s;
+  int neg = *p == '-';
+  p += neg || *p == '+';
+  long v = 0;
+  const char *digits = p;
+  for (; *p >= '0' && *p <= '9'; p++) {
+    v = v * 10 + (*p - '0');
+    if (v > (long)INT_MAX + 1) return 0;
   }
+  if (p == digits || *p != ' ') return 0;
+  *out = neg ? -v : v;
+  *s = p + 1;
+  return 1;
+}
+
+static int parse_place(const char *s, int *x, int *y, int *interrupt, char tag[4], const char **z) {
+  long v[3];
+  for (int i = 0; i < 3; i++)
+    if (!parse_int(&s, &v[i]) || v[i] < INT_MIN + 1 || v[i] > INT_MAX) return 0;
   size_t n = strcspn(s, " ");
   if (n == 0 || n > 3 || s[n] != ' ') return 0;
   if (x) *x = (int)v[0];
@@ -180,7 +194,7 @@ static int is_doomed(const spawn *s, uint64_t uid) {
 
 /* Indexes the grid rooms of the maps; a second room on one spot is doomed. */
 static strata_status index_rooms(spawn *s) {
-  size_t want = strata_world_count(s->w);
+  size_t want = world_kind_count(s->w, "room"); /* what it may hold: the rooms there are and will be */
   for (size_t i = 0; i < s->n; i++) want += strata_xymap_node_count(s->maps[i].map);
   s->cap = 16;
   while (s->cap < want * 2) s->cap *= 2;
