@@ -125,12 +125,16 @@ uint64_t strata_grid_room(const strata_world *w, const char *z, int x, int y) {
   return 0;
 }
 
-/* ---- the index of grid rooms: (map, X, Y) -> uid, open addressing ---- */
+/* ---- the index of grid rooms ----
+** By map node: rooms[base[map] + node] (a respawn looks up each room and
+** the room each exit leads to: an array read, not a probe of a table three
+** megabytes wide). Rooms standing where their map has no node, or a
+** transition (gone since the last spawn), are in a small table by (map,
+** X, Y), open addressing. */
 
 typedef struct gslot {
   uint64_t uid;   /* 0: empty or deleted (zi < 0) */
   int zi, x, y;
-  int fresh;      /* made by this spawn, packed without its exits (spawn_rooms) */
 } gslot;
 
 typedef struct spawn {
@@ -140,8 +144,11 @@ typedef struct spawn {
   const strata_grid_filter *f;
   strata_grid_counts *c;
   strata_error *err;
-  gslot *slots;
-  size_t cap;          /* a power of two, at least twice what may be put in */
+  size_t *base;        /* the first node of each map in rooms; n + 1 entries */
+  uint64_t *rooms;     /* the room of each node, 0: none */
+  unsigned char *fresh; /* by node: made by this spawn, packed without its exits (spawn_rooms) */
+  gslot *slots;        /* the rooms at no node */
+  size_t cap;          /* a power of two, at least twice what is put in; 0: none */
   uint64_t *doomed;    /* rooms to delete, sorted before use */
   size_t ndoomed, doomed_cap;
 } spawn;
@@ -158,9 +165,20 @@ static size_t slot_of(const spawn *s, int zi, int x, int y) {
   return i;
 }
 
+/* The node of map zi at (x, y) that a room stands for; -1: none, or a transition. */
+static int64_t room_node(const spawn *s, int zi, int x, int y) {
+  const strata_xymap *m = s->maps[zi].map;
+  int64_t node = strata_xymap_node_at(m, x, y);
+  strata_xy_node_info nd;
+  if (node >= 0) strata_xymap_node(m, (size_t)node, &nd);
+  return node >= 0 && nd.kind != STRATA_XY_TRANSITION ? node : -1;
+}
+
 static uint64_t lookup(const spawn *s, int zi, int x, int y) {
   if (zi < 0) return 0;
-  return s->slots[slot_of(s, zi, x, y)].uid;
+  int64_t node = room_node(s, zi, x, y);
+  if (node >= 0) return s->rooms[s->base[zi] + (size_t)node];
+  return s->cap ? s->slots[slot_of(s, zi, x, y)].uid : 0;
 }
 
 static int map_of(const spawn *s, const char *z) {
@@ -192,15 +210,35 @@ static int is_doomed(const spawn *s, uint64_t uid) {
   return uid && s->ndoomed && bsearch(&uid, s->doomed, s->ndoomed, sizeof uid, cmp_uid) != NULL;
 }
 
+/* The table of the rooms at no node (found in uid order); a second room on
+** one spot is doomed. */
+static strata_status index_orphans(spawn *s, const gslot *orphans, size_t n) {
+  if (!n) return STRATA_OK;
+  s->cap = 16;
+  while (s->cap < n * 2) s->cap *= 2;
+  if (!(s->slots = strata_calloc(s->cap, sizeof *s->slots))) return strata_error_nomem(s->err, NULL);
+  for (size_t i = 0; i < n; i++) {
+    const gslot *g = &orphans[i];
+    size_t at = slot_of(s, g->zi, g->x, g->y);
+    if (!s->slots[at].uid) s->slots[at] = *g;
+    else if (selected_map(s, (size_t)g->zi) && selected_xy(s, g->x, g->y) && doom(s, g->uid)) return STRATA_ENOMEM;
+  }
+  return STRATA_OK;
+}
+
 /* Indexes the grid rooms of the maps; a second room on one spot is doomed. */
 static strata_status index_rooms(spawn *s) {
-  size_t want = world_kind_count(s->w, "room"); /* what it may hold: the rooms there are and will be */
-  for (size_t i = 0; i < s->n; i++) want += strata_xymap_node_count(s->maps[i].map);
-  s->cap = 16;
-  while (s->cap < want * 2) s->cap *= 2;
-  s->slots = strata_calloc(s->cap, sizeof *s->slots);
-  if (!s->slots) return strata_error_nomem(s->err, NULL);
-  for (const strata_object *o = strata_world_next_object(s->w, 0); o; o = strata_world_next_object(s->w, o->uid)) {
+  if (!(s->base = strata_malloc((s->n + 1) * sizeof *s->base))) return strata_error_nomem(s->err, NULL);
+  size_t total = 0;
+  for (size_t i = 0; i < s->n; i++) s->base[i] = total, total += strata_xymap_node_count(s->maps[i].map);
+  s->base[s->n] = total;
+  s->rooms = strata_calloc(total + 1, sizeof *s->rooms);
+  s->fresh = strata_calloc(total + 1, 1);
+  if (!s->rooms || !s->fresh) return strata_error_nomem(s->err, NULL);
+  gslot *orphans = NULL;
+  size_t norphans = 0, orphans_cap = 0;
+  strata_status st = STRATA_OK;
+  for (const strata_object *o = strata_world_next_object(s->w, 0); o && !st; o = strata_world_next_object(s->w, o->uid)) {
     int x, y;
     const char *z, *place;
     if (strcmp(o->kind, "room") || !(place = room_str(sys_of(s->w, o->uid), "place"))
@@ -208,14 +246,16 @@ static strata_status index_rooms(spawn *s) {
       continue;
     int zi = map_of(s, z);
     if (zi < 0) continue;
-    size_t at = slot_of(s, zi, x, y);
-    if (s->slots[at].uid) {
-      if (selected_map(s, (size_t)zi) && selected_xy(s, x, y) && doom(s, o->uid)) return STRATA_ENOMEM;
-      continue;
-    }
-    s->slots[at] = (gslot){ o->uid, zi, x, y, 0 };
+    int64_t node = room_node(s, zi, x, y);
+    uint64_t *at = node >= 0 ? &s->rooms[s->base[zi] + (size_t)node] : NULL;
+    if (at && !*at) *at = o->uid;
+    else if (at) st = selected_map(s, (size_t)zi) && selected_xy(s, x, y) ? doom(s, o->uid) : STRATA_OK;
+    else if (STRATA_GROW(orphans, orphans_cap, norphans + 1)) orphans[norphans++] = (gslot){ o->uid, zi, x, y };
+    else st = strata_error_nomem(s->err, NULL);
   }
-  return STRATA_OK;
+  if (!st) st = index_orphans(s, orphans, norphans);
+  strata_free(orphans);
+  return st;
 }
 
 /* ---- deleting ---- */
@@ -248,7 +288,9 @@ static strata_status delete_doomed(spawn *s) {
     s->c->deleted.rooms++;
   }
   for (size_t i = 0; i < s->cap; i++)
-    if (is_doomed(s, s->slots[i].uid)) s->slots[i] = (gslot){ 0, -1, 0, 0, 0 };
+    if (is_doomed(s, s->slots[i].uid)) s->slots[i] = (gslot){ 0, -1, 0, 0 };
+  for (size_t i = 0; s->base && i < s->base[s->n]; i++)
+    if (is_doomed(s, s->rooms[i])) s->rooms[i] = 0;
   s->ndoomed = 0;
   return STRATA_OK;
 }
@@ -574,12 +616,13 @@ static strata_status spawn_rooms(spawn *s, size_t zi) {
     const char *name, *desc;
     const strata_value *props = proto_props(room_want(gm, &nd, &name, &desc));
     char symbol[2] = { nd.symbol, 0 };
-    uint64_t uid = lookup(s, (int)zi, nd.x, nd.y);
+    uint64_t uid = s->rooms[s->base[zi] + i];
     if (!uid) {
       if ((st = props ? new_room(s, &nd, z, name, desc, props, &uid)
                       : new_packed_room(s, gm, i, &nd, z, name, desc, &uid)))
         return st;
-      s->slots[slot_of(s, (int)zi, nd.x, nd.y)] = (gslot){ uid, (int)zi, nd.x, nd.y, props == NULL };
+      s->rooms[s->base[zi] + i] = uid;
+      s->fresh[s->base[zi] + i] = props == NULL;
       s->c->created.rooms++;
       continue;
     }
@@ -617,7 +660,7 @@ static strata_status spawn_rooms(spawn *s, size_t zi) {
 static uint64_t exit_target(const spawn *s, const strata_grid_map *gm, size_t zi, const strata_xy_exit *e) {
   strata_xy_node_info to;
   strata_xymap_node(gm->map, e->target, &to);
-  if (to.kind != STRATA_XY_TRANSITION) return lookup(s, (int)zi, to.x, to.y);
+  if (to.kind != STRATA_XY_TRANSITION) return s->rooms[s->base[zi] + e->target];
   const strata_xy_legend *lg = to.legend;
   if (!lg || !lg->has_target) return 0;
   double tx = lg->target_x, ty = lg->target_y;
@@ -782,7 +825,7 @@ static int stamp_holds(const spawn *s, const strata_vtable *sys, uint64_t h) {
   size_t n = list ? list->n : 0;
   if (stamp_of(sys) != final_stamp(h, n)) return 0;
   for (size_t k = 0; k < n; k++)
-    if (list->vals[k].type != STRATA_VREF || !strata_world_get(s->w, list->vals[k].u.ref)) return 0;
+    if (list->vals[k].type != STRATA_VREF || !world_rec(s->w, list->vals[k].u.ref)) return 0; /* (its slot: the record unread) */
   return 1;
 }
 
@@ -824,13 +867,13 @@ static strata_status spawn_exits(spawn *s, size_t zi) {
     strata_xy_node_info nd;
     strata_xymap_node(gm->map, i, &nd);
     if (nd.kind == STRATA_XY_TRANSITION || !selected_xy(s, nd.x, nd.y)) continue;
-    uint64_t room = lookup(s, (int)zi, nd.x, nd.y);
+    uint64_t room = s->rooms[s->base[zi] + i];
     want_exit wants[STRATA_XY_DIRECTIONS];
     size_t nx = wanted_exits(s, zi, i, &nd, wants);
     uint64_t h = 0xcbf29ce484222325ull;
     int props = 0;
     for (size_t k = 0; k < nx; k++) h = want_hash(h, &wants[k]), props |= wants[k].props != NULL;
-    if (!props && s->slots[slot_of(s, (int)zi, nd.x, nd.y)].fresh) {
+    if (!props && s->fresh[s->base[zi] + i]) {
       if ((st = pack_exits(s, zi, &nd, room, wants, nx, h))) return st;
       continue;
     }
@@ -888,12 +931,8 @@ static strata_status run_spawn(spawn *s) {
   if ((st = index_rooms(s))) return st;
   /* Rooms whose node is gone (or is a transition now). */
   for (size_t i = 0; i < s->cap; i++) {
-    gslot *g = &s->slots[i];
-    if (!g->uid || !selected_map(s, (size_t)g->zi) || !selected_xy(s, g->x, g->y)) continue;
-    int64_t node = strata_xymap_node_at(s->maps[g->zi].map, g->x, g->y);
-    strata_xy_node_info nd;
-    if (node >= 0) strata_xymap_node(s->maps[g->zi].map, (size_t)node, &nd);
-    if ((node < 0 || nd.kind == STRATA_XY_TRANSITION) && (st = doom(s, g->uid))) return st;
+    const gslot *g = &s->slots[i];
+    if (g->uid && selected_map(s, (size_t)g->zi) && selected_xy(s, g->x, g->y) && (st = doom(s, g->uid))) return st;
   }
   if ((st = delete_doomed(s))) return st;
   for (size_t i = 0; i < s->n; i++)
@@ -909,6 +948,9 @@ static strata_status in_savepoint(spawn *s) {
   st = run_spawn(s);
   if (st) strata_world_rollback(s->w);
   else strata_world_commit(s->w);
+  strata_free(s->base);
+  strata_free(s->rooms);
+  strata_free(s->fresh);
   strata_free(s->slots);
   strata_free(s->doomed);
   return st;
@@ -918,7 +960,7 @@ strata_status strata_grid_spawn(strata_world *w, const strata_grid_map *maps, si
                                 const strata_grid_filter *filter, strata_grid_counts *counts,
                                 strata_error *err) {
   strata_grid_counts c = { { 0, 0 }, { 0, 0 }, { 0, 0 } };
-  spawn s = { w, maps, n, filter, &c, err, NULL, 0, NULL, 0, 0 };
+  spawn s = { .w = w, .maps = maps, .n = n, .f = filter, .c = &c, .err = err };
   strata_status st = in_savepoint(&s);
   if (counts) *counts = st ? (strata_grid_counts){ { 0, 0 }, { 0, 0 }, { 0, 0 } } : c;
   return st;
@@ -938,7 +980,7 @@ static strata_status run_delete(spawn *s, const char *z) {
 
 strata_status strata_grid_delete(strata_world *w, const char *z, strata_grid_counts *counts, strata_error *err) {
   strata_grid_counts c = { { 0, 0 }, { 0, 0 }, { 0, 0 } };
-  spawn s = { w, NULL, 0, NULL, &c, err, NULL, 0, NULL, 0, 0 };
+  spawn s = { .w = w, .c = &c, .err = err };
   if (!z) return strata_error_set(err, STRATA_EARG, "a map's Z is needed");
   strata_status st = strata_world_begin(w, err);
   if (st) return st;
