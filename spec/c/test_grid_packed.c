@@ -4,7 +4,9 @@
 ** the world is the same as before, byte for byte (a hash of its dump, taken
 ** from the spawn that built every table key by key), and a packed object
 ** behaves as any other: edited, rolled back, deleted, saved and opened, and
-** everything freed at the end. */
+** everything freed at the end. The rooms' index by map node keeps its rules:
+** a second room on a spot is deleted, rooms whose node is gone are deleted
+** where the filter says and kept elsewhere. */
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -118,12 +120,31 @@ int main(void) {
   free(now);
   unlink(path);
 
-  /* A smaller map deletes packed rooms and exits. */
+  /* A second room on a grid room's spot is deleted, the first kept. */
+  uint64_t twin;
+  strata_value place, sys_place[2] = { strata_value_nil(), strata_value_nil() };
+  CHECK(strata_room_create(w, "Twin", NULL, &twin, &err) == STRATA_OK);
+  CHECK(strata_value_string(&sys_place[0], "sys", 3, NULL) == STRATA_OK);
+  CHECK(strata_value_string(&sys_place[1], "place", 5, NULL) == STRATA_OK);
+  CHECK(strata_value_copy(&place, strata_object_get(w, hall, sys_place, 2), NULL) == STRATA_OK);
+  CHECK(strata_object_set(w, twin, sys_place, 2, &place, &err) == STRATA_OK);
+  CHECK(strata_grid_spawn(w, &gm, 1, NULL, &c, &err) == STRATA_OK);
+  CHECK_EQ_INT(c.deleted.rooms, 1);
+  CHECK(!strata_is_room(w, twin) && strata_is_room(w, hall));
+  strata_value_clear(&sys_place[0]);
+  strata_value_clear(&sys_place[1]);
+
+  /* A smaller map deletes packed rooms and exits: first where the filter
+  ** says (X 0: the two rooms above (0, 0)), then the rest. */
   static const char SMALL[] = "+ 0 1\n\n0 #-#\n\n+ 0 1\n";
   strata_xymap *small = strata_xymap_parse(SMALL, strlen(SMALL), "packed", NULL, 0, &err);
   gm.map = small;
+  strata_grid_filter x0 = { 0, STRATA_GRID_ANY, NULL };
+  CHECK(strata_grid_spawn(w, &gm, 1, &x0, &c, &err) == STRATA_OK);
+  CHECK_EQ_INT(c.deleted.rooms, 2);
+  CHECK(strata_grid_room(w, "packed", 2, 2) != 0);
   CHECK(strata_grid_spawn(w, &gm, 1, NULL, &c, &err) == STRATA_OK);
-  CHECK_EQ_INT(c.deleted.rooms, 7);
+  CHECK_EQ_INT(c.deleted.rooms, 5);
   CHECK_EQ_INT(strata_world_count(w), 4);
 
   free(spawned);
