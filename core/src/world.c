@@ -253,11 +253,6 @@ static void kind_removed(strata_world *w, const strata_object *o) {
   if (e->first == o->uid) e->first = 0; /* with others left: found again by a scan when asked */
 }
 
-size_t world_kind_count(const strata_world *w, const char *kind) {
-  struct kind_entry *e = find_kind(w, kind);
-  return e ? e->count : 0;
-}
-
 uint64_t strata_world_first_of_kind(const strata_world *cw, const char *kind) {
   strata_world *w = (strata_world *)cw; /* first is a cache, not state */
   struct kind_entry *e = kind ? find_kind(w, kind) : NULL;

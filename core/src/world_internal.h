@@ -227,8 +227,6 @@ static inline strata_object *world_rec(const strata_world *w, uint64_t uid) {
 void world_slot_clear(strata_world *w, uint64_t uid, int may_free);
 /* Puts o back in its empty slot, whose page exists (a rollback). */
 void world_slot_put(strata_world *w, strata_object *o);
-/* The live objects of kind (constant time). */
-size_t world_kind_count(const strata_world *w, const char *kind);
 /* The world's copy of name s (an object's kind or archetype), made when
 ** missing; NULL for NULL or on ENOMEM. Valid while the world is. */
 char *world_name(strata_world *w, const char *s);
