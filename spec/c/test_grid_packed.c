@@ -2,7 +2,8 @@
 ** in one block each (grid.c, world.c's packed objects): an allocator set
 ** first counts at most two blocks an object (its record, its properties),
 ** the world is the same as before, byte for byte (a hash of its dump, taken
-** from the spawn that built every table key by key), and a packed object
+** from the spawn that built every table key by key; with prototype props
+** too), and a packed object
 ** behaves as any other: edited, rolled back, deleted, saved and opened, and
 ** everything freed at the end. The rooms' index by map node keeps its rules:
 ** a second room on a spot is deleted, rooms whose node is gone are deleted
@@ -48,6 +49,47 @@ static uint64_t fnv(const char *s) {
 /* A 3 x 3 grid, each node joined east and north, one diagonal, one
 ** interrupt; room names and exit descriptions from prototypes. */
 static const char MAP[] = "+ 0 1 2\n\n2 #-#-#\n  | |/|\n1 #-#-#\n  | | |\n0 #-#-#\n\n+ 0 1 2\n";
+
+static void put_prop(strata_value *t, const char *k, strata_value v) {
+  strata_value key;
+  CHECK(strata_value_string(&key, k, strlen(k), NULL) == STRATA_OK);
+  CHECK(strata_vtable_set(t->u.t, &key, &v, NULL) == STRATA_OK);
+  strata_value_clear(&key);
+}
+
+/* Prototypes that give props: packed as well, the same world as before. */
+static void test_props(tally *t) {
+  strata_error err;
+  strata_world *w = strata_world_new(1, &err);
+  strata_xymap *m = strata_xymap_parse(MAP, strlen(MAP), "packed", NULL, 0, &err);
+  strata_value room_props, exit_props, dim;
+  CHECK(strata_value_table(&room_props, NULL) == STRATA_OK && strata_value_table(&exit_props, NULL) == STRATA_OK);
+  CHECK(strata_value_string(&dim, "dim", 3, NULL) == STRATA_OK);
+  put_prop(&room_props, "light", dim);
+  put_prop(&room_props, "size", strata_value_int(3));
+  CHECK(strata_value_string(&dim, "oak", 3, NULL) == STRATA_OK);
+  put_prop(&exit_props, "door", dim);
+  strata_grid_proto protos[] = { { STRATA_GRID_ANY, STRATA_GRID_ANY, STRATA_GRID_ROOM, 0, 0, "A hall", "One of many.", &room_props },
+                                 { STRATA_GRID_ANY, STRATA_GRID_ANY, STRATA_GRID_ANY, 0, 0, NULL, "A doorway.", &exit_props } };
+  strata_grid_map gm = { m, protos, 2, NULL, 0 };
+  strata_grid_counts c;
+  long before = t->calls;
+  CHECK(strata_grid_spawn(w, &gm, 1, NULL, &c, &err) == STRATA_OK);
+  size_t made = c.created.rooms + c.created.exits;
+  CHECK(t->calls - before <= (long)(2 * made + 16));
+  if (t->calls - before > (long)(2 * made + 16))
+    fprintf(stderr, "with props: %ld allocations for %zu objects\n", t->calls - before, made);
+  char *d = dump(w);
+  CHECK(fnv(d) == 3864726270720839015ull);
+  free(d);
+  /* Nothing to change: nothing written. */
+  CHECK(strata_grid_spawn(w, &gm, 1, NULL, &c, &err) == STRATA_OK);
+  CHECK_EQ_INT(c.updated.rooms + c.updated.exits + c.created.rooms + c.created.exits, 0);
+  strata_value_clear(&room_props);
+  strata_value_clear(&exit_props);
+  strata_xymap_free(m);
+  strata_world_free(w);
+}
 
 int main(void) {
   tally t = { 0, 0 };
@@ -151,6 +193,7 @@ int main(void) {
   strata_xymap_free(small);
   strata_xymap_free(m);
   strata_world_free(w);
+  test_props(&t);
   CHECK_EQ_INT(t.live, 0);
   return check_summary("test_grid_packed");
 }
