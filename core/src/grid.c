@@ -368,10 +368,11 @@ static void exit_names(const strata_grid_map *gm, const strata_xy_exit *e, want_
 ** Keys are these static arrays; the default aliases are shared tables. */
 #define KEY(s) { STRATA_VSTRING, { .str = { (char *)(s), sizeof(s) - 1 } } }
 #define IKEY(n) { STRATA_VINT, { .i = (n) } }
-static const strata_value K_PROPS[] = { KEY("sys") };
+static const strata_value K_PROPS[] = { KEY("sys"), KEY("props") };
 static const strata_value K_ROOM_SYS[] = { KEY("room"), KEY("place"), KEY("stamp") };
+static const strata_value K_ROOM_SYS_PKEYS[] = { KEY("room"), KEY("place"), KEY("pkeys"), KEY("stamp") };
 static const strata_value K_ROOM[] = { KEY("name"), KEY("desc"), KEY("exits") };
-static const strata_value K_EXIT_SYS[] = { KEY("exit"), KEY("place") };
+static const strata_value K_EXIT_SYS[] = { KEY("exit"), KEY("place"), KEY("pkeys") };
 static const strata_value K_EXIT[] = { KEY("from"), KEY("to"), KEY("name"), KEY("desc"), KEY("aliases") };
 static const strata_value K_EXIT_NO_TO[] = { KEY("from"), KEY("name"), KEY("desc"), KEY("aliases") };
 static const strata_value K_LIST[] = { IKEY(1), IKEY(2), IKEY(3), IKEY(4), IKEY(5), IKEY(6), IKEY(7), IKEY(8), IKEY(9) };
@@ -400,6 +401,23 @@ static strata_value pack_aliases(value_pack *p, const want_exit *want) {
   return list;
 }
 
+/* The root: sys, and props.props when a prototype gives props; then sys.pkeys
+** (apply_props: the prototype's keys, each true; the same array of keys). */
+static strata_vtable *pack_root(value_pack *p, const strata_value *props, strata_value *out) {
+  *out = value_pack_table(p, K_PROPS, props ? 2 : 1);
+  return out->u.t;
+}
+
+static void pack_props(value_pack *p, const strata_value *props, strata_vtable *root, strata_vtable *sys, size_t at) {
+  if (!props) return;
+  size_t n = props->u.t->n;
+  strata_value copy = value_pack_copy(p, props);
+  strata_value pkeys = value_pack_table(p, copy.u.t->keys, n);
+  for (size_t i = 0; i < n; i++) pkeys.u.t->vals[i] = strata_value_bool(1);
+  root->vals[1] = copy;
+  sys->vals[at] = pkeys;
+}
+
 /* Tables are made from the root down (the root at the block's start) and
 ** filled through their own pointers (while measuring, each is the scratch). */
 typedef struct exit_pack {
@@ -411,8 +429,9 @@ typedef struct exit_pack {
 static void pack_exit(const void *ctx, value_pack *p, strata_value *out) {
   const exit_pack *e = ctx;
   const want_exit *want = e->want;
-  strata_value props = value_pack_table(p, K_PROPS, 1), sys = value_pack_table(p, K_EXIT_SYS, 2);
-  strata_vtable *pt = props.u.t, *st = sys.u.t;
+  strata_vtable *pt = pack_root(p, want->props, out);
+  strata_value sys = value_pack_table(p, K_EXIT_SYS, want->props ? 3 : 2);
+  strata_vtable *st = sys.u.t;
   strata_value rec = value_pack_table(p, want->to ? K_EXIT : K_EXIT_NO_TO, want->to ? 5 : 4);
   strata_vtable *rt = rec.u.t;
   size_t i = 0;
@@ -424,12 +443,13 @@ static void pack_exit(const void *ctx, value_pack *p, strata_value *out) {
   st->vals[0] = rec;
   st->vals[1] = pack_str(p, e->place);
   pt->vals[0] = sys;
-  *out = props;
+  pack_props(p, want->props, pt, st, 2);
 }
 
 /* A room without its exits (full 0), or with them and its stamp. */
 typedef struct room_pack {
   const char *name, *desc, *place;
+  const strata_value *props; /* the prototype's (value_packable), or NULL */
   const uint64_t *exits; /* NULL: zeros (measuring) */
   size_t n;
   int64_t stamp;
@@ -438,8 +458,9 @@ typedef struct room_pack {
 
 static void pack_room(const void *ctx, value_pack *p, strata_value *out) {
   const room_pack *r = ctx;
-  strata_value props = value_pack_table(p, K_PROPS, 1), sys = value_pack_table(p, K_ROOM_SYS, r->full ? 3 : 2);
-  strata_vtable *pt = props.u.t, *st = sys.u.t;
+  strata_vtable *pt = pack_root(p, r->props, out);
+  strata_value sys = value_pack_table(p, r->props ? K_ROOM_SYS_PKEYS : K_ROOM_SYS, 2 + !!r->props + !!r->full);
+  strata_vtable *st = sys.u.t;
   strata_value rec = value_pack_table(p, K_ROOM, 3), list = value_pack_table(p, K_LIST, r->full ? r->n : 0);
   strata_vtable *rt = rec.u.t, *lt = list.u.t;
   for (size_t i = 0; r->full && i < r->n; i++) lt->vals[i] = strata_value_ref(r->exits ? r->exits[i] : 0);
@@ -448,9 +469,9 @@ static void pack_room(const void *ctx, value_pack *p, strata_value *out) {
   rt->vals[2] = list;
   st->vals[0] = rec;
   st->vals[1] = pack_str(p, r->place);
-  if (r->full) st->vals[2] = strata_value_int(r->stamp);
+  if (r->full) st->vals[2 + !!r->props] = strata_value_int(r->stamp);
   pt->vals[0] = sys;
-  *out = props;
+  pack_props(p, r->props, pt, st, 2);
 }
 
 /* The name and description a room of the map gets. */
@@ -592,11 +613,12 @@ static strata_status new_room(spawn *s, const strata_xy_node_info *nd, const cha
 /* A room packed without its exits, with room after its record for them
 ** (spawn_exits packs it again there, once they exist). */
 static strata_status new_packed_room(spawn *s, const strata_grid_map *gm, size_t node, const strata_xy_node_info *nd,
-                                     const char *z, const char *name, const char *desc, uint64_t *uid) {
+                                     const char *z, const char *name, const char *desc, const strata_value *props,
+                                     uint64_t *uid) {
   char buf[256], symbol[2] = { nd->symbol, 0 };
   char *place = format_place(buf, sizeof buf, nd->x, nd->y, nd->interrupt, symbol, z);
   if (!place) return strata_error_nomem(s->err, NULL);
-  room_pack rp = { name, desc, place, NULL, strata_xymap_exit_count(gm->map, node), 0, 1 };
+  room_pack rp = { name, desc, place, props, NULL, strata_xymap_exit_count(gm->map, node), 0, 1 };
   size_t full = rp.n <= STRATA_XY_DIRECTIONS ? world_pack_size(pack_room, &rp) : 0;
   rp.full = 0;
   strata_status st = world_create_packed(s->w, "room", pack_room, &rp, full, uid, s->err);
@@ -618,11 +640,12 @@ static strata_status spawn_rooms(spawn *s, size_t zi) {
     char symbol[2] = { nd.symbol, 0 };
     uint64_t uid = s->rooms[s->base[zi] + i];
     if (!uid) {
-      if ((st = props ? new_room(s, &nd, z, name, desc, props, &uid)
-                      : new_packed_room(s, gm, i, &nd, z, name, desc, &uid)))
+      int packed = !props || value_packable(props);
+      if ((st = packed ? new_packed_room(s, gm, i, &nd, z, name, desc, props, &uid)
+                       : new_room(s, &nd, z, name, desc, props, &uid)))
         return st;
       s->rooms[s->base[zi] + i] = uid;
-      s->fresh[s->base[zi] + i] = props == NULL;
+      s->fresh[s->base[zi] + i] = (unsigned char)packed;
       s->c->created.rooms++;
       continue;
     }
@@ -848,11 +871,11 @@ static strata_status pack_exits(spawn *s, size_t zi, const strata_xy_node_info *
   }
   const char *name, *desc;
   char symbol[2] = { nd->symbol, 0 };
-  room_want(&s->maps[zi], nd, &name, &desc);
+  const strata_value *props = proto_props(room_want(&s->maps[zi], nd, &name, &desc));
   char *place = st ? NULL : format_place(buf, sizeof buf, nd->x, nd->y, nd->interrupt, symbol, z);
   if (!st && !place) st = strata_error_nomem(s->err, NULL);
   if (st) return st;
-  room_pack rp = { name, desc, place, uids, nx, final_stamp(h, nx), 1 };
+  room_pack rp = { name, desc, place, props, uids, nx, final_stamp(h, nx), 1 };
   st = world_repack(s->w, room, pack_room, &rp, s->err);
   if (place != buf) strata_free(place);
   return st;
@@ -871,9 +894,13 @@ static strata_status spawn_exits(spawn *s, size_t zi) {
     want_exit wants[STRATA_XY_DIRECTIONS];
     size_t nx = wanted_exits(s, zi, i, &nd, wants);
     uint64_t h = 0xcbf29ce484222325ull;
-    int props = 0;
-    for (size_t k = 0; k < nx; k++) h = want_hash(h, &wants[k]), props |= wants[k].props != NULL;
-    if (!props && s->fresh[s->base[zi] + i]) {
+    int props = 0, packable = 1;
+    for (size_t k = 0; k < nx; k++) {
+      h = want_hash(h, &wants[k]);
+      props |= wants[k].props != NULL;
+      packable &= !wants[k].props || value_packable(wants[k].props);
+    }
+    if (packable && s->fresh[s->base[zi] + i]) {
       if ((st = pack_exits(s, zi, &nd, room, wants, nx, h))) return st;
       continue;
     }
