@@ -85,6 +85,22 @@ static void test_props(tally *t) {
   /* Nothing to change: nothing written. */
   CHECK(strata_grid_spawn(w, &gm, 1, NULL, &c, &err) == STRATA_OK);
   CHECK_EQ_INT(c.updated.rooms + c.updated.exits + c.created.rooms + c.created.exits, 0);
+  strata_world_free(w);
+
+  /* Rooms whose props hold a table of 17 keys are made the ordinary way,
+  ** their exits too: the same world as before. */
+  w = strata_world_new(1, &err);
+  for (int i = 0; i < 17; i++) {
+    char k[8];
+    snprintf(k, sizeof k, "k%d", i);
+    put_prop(&room_props, k, strata_value_int(i));
+  }
+  CHECK(strata_grid_spawn(w, &gm, 1, NULL, &c, &err) == STRATA_OK);
+  d = dump(w);
+  CHECK(fnv(d) == 63741531778728204ull);
+  free(d);
+  CHECK(strata_grid_spawn(w, &gm, 1, NULL, &c, &err) == STRATA_OK);
+  CHECK_EQ_INT(c.updated.rooms + c.updated.exits + c.created.rooms + c.created.exits, 0);
   strata_value_clear(&room_props);
   strata_value_clear(&exit_props);
   strata_xymap_free(m);
