@@ -64,7 +64,8 @@ typedef struct grid_query {
 ** grid_route_add (len counts them; 0 when out of memory) and turns the walk
 ** around with grid_route_reverse. */
 static inline int grid_route_add(strata_path *out, size_t *len, uint32_t node) {
-  if (!STRATA_GROW(out->nodes, out->cap, *len + 1)) return 0;
+  /* the test first: a call per cell was an eighth of a search on a maze */
+  if (*len >= out->cap && !STRATA_GROW(out->nodes, out->cap, *len + 1)) return 0;
   out->nodes[(*len)++] = node;
   return 1;
 }
@@ -93,6 +94,11 @@ typedef enum gridflood_kind {
 int gridflood_run(struct grid_flood **f, const uint8_t *cls, uint32_t pw, uint32_t ph,
                   gridflood_kind kind, int eight, double diag, int sx, int sy, int gx, int gy,
                   double cell_cost, strata_path *out, uint64_t *expanded);
+
+/* The share of the passable cells of a class grid that have exactly two
+** passable neighbours of the four: corridors (a maze: 0.9; scattered walls
+** or rooms: under 0.3). */
+double gridflood_corridor_share(const uint8_t *cls, uint32_t pw, uint32_t ph);
 
 /* gridbidir.c: Dijkstra (astar 0) or A* (astar 1) from both ends, one cost,
 ** 8 neighbours, diagonal sqrt 2, at most GRIDBIDIR_MAX_CELLS padded cells,

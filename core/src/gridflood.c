@@ -131,8 +131,9 @@ static inline flood_entry fifo_pop(fifo *q) {
 ** and the tail moves on only for an unseen one (with a branch per
 ** neighbour, 2.3 times as long on the three maps of docs/benchmarks.md:
 ** which neighbours are open looks random to the predictor). */
-static int flood_bfs(struct grid_flood *f, int32_t pw, int dirs, uint32_t start, uint32_t goal,
-                     uint64_t *expanded) {
+static inline __attribute__((always_inline)) int bfs(struct grid_flood *f, int32_t pw, const int dirs,
+                                                     uint32_t start, uint32_t goal,
+                                                     uint64_t *expanded) {
   const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
   uint8_t *mark = f->mark;
   uint32_t *queue = f->queue;
@@ -143,8 +144,7 @@ static int flood_bfs(struct grid_flood *f, int32_t pw, int dirs, uint32_t start,
   while (head < tail) {
     const uint32_t u = queue[head++];
 #pragma GCC unroll 8
-    for (int d = 0; d < 8; d++) {
-      if (d >= dirs) break;
+    for (int d = 0; d < dirs; d++) {
       const uint32_t v = (uint32_t)((int32_t)u + off[d]);
       const uint32_t mv = mark[v], unseen = mv == UNSEEN;
       queue[tail] = v;
@@ -156,6 +156,12 @@ static int flood_bfs(struct grid_flood *f, int32_t pw, int dirs, uint32_t start,
   }
   *expanded = head;
   return 0;
+}
+
+static int flood_bfs(struct grid_flood *f, int32_t pw, int dirs, uint32_t start, uint32_t goal,
+                     uint64_t *expanded) {
+  /* a copy for each count of neighbours: the loop over them unrolled */
+  return dirs == 4 ? bfs(f, pw, 4, start, goal, expanded) : bfs(f, pw, 8, start, goal, expanded);
 }
 
 /* Dijkstra with straight steps of cost 1 and diagonal steps of cost diag.
@@ -313,6 +319,19 @@ static int flood_astar(struct grid_flood *f, int32_t pw, int eight, uint32_t sta
 #undef H
   *expanded = pops;
   return 0;
+}
+
+double gridflood_corridor_share(const uint8_t *cls, uint32_t pw, uint32_t ph) {
+  uint64_t passable = 0, corridor = 0;
+  for (uint32_t y = 1; y + 1 < ph; y++) {
+    const uint8_t *up = cls + (size_t)(y - 1) * pw, *c = up + pw, *down = c + pw;
+    for (uint32_t x = 1; x + 1 < pw; x++) {
+      const uint32_t open = c[x] != 0;
+      const uint32_t n = (uint32_t)(c[x - 1] != 0) + (c[x + 1] != 0) + (up[x] != 0) + (down[x] != 0);
+      passable += open, corridor += open & (n == 2);
+    }
+  }
+  return passable ? (double)corridor / (double)passable : 0;
 }
 
 int gridflood_run(struct grid_flood **fp, const uint8_t *cls, uint32_t pw, uint32_t ph,
