@@ -130,7 +130,9 @@ static inline flood_entry fifo_pop(fifo *q) {
 ** on a neighbour's state: every neighbour is written at the queue's tail,
 ** and the tail moves on only for an unseen one (with a branch per
 ** neighbour, 2.3 times as long on the three maps of docs/benchmarks.md:
-** which neighbours are open looks random to the predictor). */
+** which neighbours are open looks random to the predictor). Its bytes
+** (grid_marks_clear) are 0 for an unseen cell, so that the test is a
+** compare and an add with carry, and the new byte an or. */
 static inline __attribute__((always_inline)) int bfs(struct grid_flood *f, int32_t pw, const int dirs,
                                                      uint32_t start, uint32_t goal,
                                                      uint64_t *expanded) {
@@ -138,7 +140,7 @@ static inline __attribute__((always_inline)) int bfs(struct grid_flood *f, int32
   uint8_t *mark = f->mark;
   uint32_t *queue = f->queue;
   uint32_t head = 0, tail = 0;
-  mark[start] = DONE | START;
+  mark[start] = DONE;
   queue[tail++] = start;
   if (start == goal) return *expanded = 1, 1;
   while (head < tail) {
@@ -146,13 +148,12 @@ static inline __attribute__((always_inline)) int bfs(struct grid_flood *f, int32
 #pragma GCC unroll 8
     for (int d = 0; d < dirs; d++) {
       const uint32_t v = (uint32_t)((int32_t)u + off[d]);
-      const uint32_t mv = mark[v], unseen = mv == UNSEEN;
+      const uint32_t mv = mark[v], unseen = mv == 0;
       queue[tail] = v;
       tail += unseen;
-      /* a mask, not ?: (which the compiler may make a branch) */
-      mark[v] = (uint8_t)(mv ^ ((mv ^ (DONE | (unsigned)d)) & (0u - unseen)));
+      mark[v] = (uint8_t)(mv | ((DONE | (unsigned)d) & (0u - unseen)));
     }
-    if (mark[goal] != UNSEEN) return *expanded = head, 1;
+    if (mark[goal] != 0) return *expanded = head, 1;
   }
   *expanded = head;
   return 0;
@@ -343,7 +344,8 @@ int gridflood_run(struct grid_flood **fp, const uint8_t *cls, uint32_t pw, uint3
   uint32_t width = pw - 2;
   if (!prepare(fp, n)) return -1;
   struct grid_flood *f = *fp;
-  memcpy(f->mark, cls, n); /* one class: 1 passable, 0 wall */
+  if (kind == GRIDFLOOD_BFS) grid_marks_clear(f->mark, cls, n);
+  else memcpy(f->mark, cls, n); /* one class: 1 passable, 0 wall */
   int32_t p = (int32_t)pw;
   int found = kind == GRIDFLOOD_TWO_QUEUES ? flood_two_queues(f, p, diag, start, goal, expanded)
               : kind == GRIDFLOOD_ASTAR
@@ -361,7 +363,7 @@ int gridflood_run(struct grid_flood **fp, const uint8_t *cls, uint32_t pw, uint3
   int x = gx, y = gy;
   for (uint32_t v = goal;;) {
     if (!grid_route_add(out, &len, (uint32_t)y * width + (uint32_t)x)) return -1;
-    if (f->mark[v] & START) break;
+    if (v == start) break;
     unsigned d = f->mark[v] & 7u;
     if (d < 4) straight++;
     else diagonal++;
