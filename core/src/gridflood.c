@@ -145,13 +145,13 @@ static inline __attribute__((always_inline)) int bfs(struct grid_flood *f, int32
   if (start == goal) return *expanded = 1, 1;
   while (head < tail) {
     const uint32_t u = queue[head++];
+    uint8_t *const mu = mark + u; /* the neighbours' bytes by offset: no index to widen */
 #pragma GCC unroll 8
     for (int d = 0; d < dirs; d++) {
-      const uint32_t v = (uint32_t)((int32_t)u + off[d]);
-      const uint32_t mv = mark[v], unseen = mv == 0;
-      queue[tail] = v;
+      const uint32_t mv = mu[off[d]], unseen = mv < 1u;
+      queue[tail] = (uint32_t)((int32_t)u + off[d]);
       tail += unseen;
-      mark[v] = (uint8_t)(mv | ((DONE | (unsigned)d) & (0u - unseen)));
+      mu[off[d]] = (uint8_t)(mv | ((DONE | (unsigned)d) & (0u - unseen)));
     }
     if (mark[goal] != 0) return *expanded = head, 1;
   }
