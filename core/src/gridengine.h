@@ -9,7 +9,8 @@
 **
 **   gridjump.c    jump point search (8 neighbours, diagonal sqrt 2, walls in lines)
 **   gridbidir.c   from both ends (8 neighbours, diagonal sqrt 2)
-**   gridflood.c   one-cost maps: breadth-first, two FIFOs, A* by f mod 4
+**   gridflood.c   one-cost maps: breadth-first, two FIFOs, A* by f mod 4;
+**                 the share of corridor cells (the corridor engine's rule)
 **   gridbucket.c  maps of a few whole-number costs: a ring of buckets
 **   gridpath.c    any map: the generic engine of search_internal.h
 */
