@@ -131,8 +131,8 @@ static inline flood_entry fifo_pop(fifo *q) {
 ** and the tail moves on only for an unseen one (with a branch per
 ** neighbour, 2.3 times as long on the three maps of docs/benchmarks.md:
 ** which neighbours are open looks random to the predictor). Its bytes
-** (grid_marks_clear) are 0 for an unseen cell, so that the test is a
-** compare and an add with carry, and the new byte an or. */
+** (grid_marks_clear) are 0 for an unseen cell, so that the test is one
+** compare with zero and the new byte an or. */
 static inline __attribute__((always_inline)) int bfs(struct grid_flood *f, int32_t pw, const int dirs,
                                                      uint32_t start, uint32_t goal,
                                                      uint64_t *expanded) {
