@@ -218,13 +218,15 @@ static int g_pos(lua_State *L) {
   return 5;
 }
 
-/* grid_rooms(z | nil, x | nil, y | nil[, kind]) -> { uid, ... } in uid order: a scan. */
+/* grid_rooms(z | nil, x | nil, y | nil[, kind[, name | nil]]) -> { uid, ... } in uid
+** order: a scan; name: only rooms (or exits) of that name. */
 static int g_rooms(lua_State *L) {
   strata_world *w = lstrata_check_world(L, 1);
   const char *z = lstrata_optstring(L, 2, NULL);
   int any_x = lua_isnoneornil(L, 3), any_y = lua_isnoneornil(L, 4);
   lua_Integer wx = any_x ? 0 : lstrata_checkinteger(L, 3), wy = any_y ? 0 : lstrata_checkinteger(L, 4);
   const char *kind = lstrata_optstring(L, 5, "room");
+  const char *name = lstrata_optstring(L, 6, NULL);
   lua_newtable(L);
   lua_Integer k = 0;
   for (const strata_object *o = strata_world_next_object(w, 0); o; o = strata_world_next_object(w, o->uid)) {
@@ -232,9 +234,21 @@ static int g_rooms(lua_State *L) {
     const char *oz;
     if (strcmp(o->kind, kind) || !strata_grid_pos(w, o->uid, &x, &y, &oz, NULL, NULL)) continue;
     if ((z && strcmp(z, oz)) || (!any_x && x != wx) || (!any_y && y != wy)) continue;
+    const char *on = name ? strata_room_name(w, o->uid) : NULL;
+    if (name && (!on || strcmp(name, on))) continue;
     lua_pushinteger(L, (lua_Integer)o->uid);
     lua_rawseti(L, -2, ++k);
   }
+  return 1;
+}
+
+/* grid_room(z, x, y) -> room uid | nil (strata_grid_room: the core's answer, never a copy) */
+static int g_room(lua_State *L) {
+  strata_world *w = lstrata_check_world(L, 1);
+  uint64_t r = strata_grid_room(w, lstrata_checkstring(L, 2), (int)lstrata_checkinteger(L, 3),
+                                (int)lstrata_checkinteger(L, 4));
+  if (!r) return 0;
+  lua_pushinteger(L, (lua_Integer)r);
   return 1;
 }
 
@@ -257,24 +271,8 @@ static int g_step(lua_State *L) {
   return 4;
 }
 
-/* grid_index() -> { ["x,y,z"] = room uid, ... }: every grid room, for a cache
-** that world.grid:room keeps until the world's objects change. */
-static int g_index(lua_State *L) {
-  strata_world *w = lstrata_check_world(L, 1);
-  lua_newtable(L);
-  for (const strata_object *o = strata_world_next_object(w, 0); o; o = strata_world_next_object(w, o->uid)) {
-    int x, y;
-    const char *z;
-    if (strcmp(o->kind, "room") || !strata_grid_pos(w, o->uid, &x, &y, &z, NULL, NULL)) continue;
-    lua_pushfstring(L, "%d,%d,%s", x, y, z);
-    lua_pushinteger(L, (lua_Integer)o->uid);
-    lua_rawset(L, -3);
-  }
-  return 1;
-}
-
 static const luaL_Reg grid_methods[] = {
-  { "grid_step", g_step }, { "grid_index", g_index },
+  { "grid_step", g_step }, { "grid_room", g_room },
   { "grid_spawn", g_spawn }, { "grid_delete", g_delete }, { "grid_map_ids", g_map_ids },
   { "grid_set_map_ids", g_set_map_ids }, { "grid_pos", g_pos }, { "grid_rooms", g_rooms },
   { NULL, NULL } };

@@ -125,6 +125,20 @@ uint64_t strata_grid_room(const strata_world *w, const char *z, int x, int y) {
   return 0;
 }
 
+strata_status strata_grid_teleport(strata_runtime *rt, uint64_t actor, int x, int y, const char *z,
+                                   strata_move_outcome *out, strata_error *err) {
+  const strata_world *w = strata_runtime_world(rt);
+  if (!z && !strata_grid_pos(w, strata_room_of(w, actor), NULL, NULL, &z, NULL, NULL))
+    return strata_error_in(err, STRATA_EARG, "strata_grid_teleport", "%s#%llu is in no grid room: give a z",
+                           strata_world_get(w, actor) ? strata_world_get(w, actor)->kind : "object",
+                           (unsigned long long)actor);
+  uint64_t room = strata_grid_room(w, z, x, y);
+  if (room) return strata_move_to_room(rt, actor, room, 0, out, err);
+  out->refusal = STRATA_MOVE_OFF_MAP;
+  snprintf(out->reason, sizeof out->reason, "no grid room at (%d, %d, %s)", x, y, z);
+  return STRATA_OK;
+}
+
 /* ---- the index of grid rooms ----
 ** By map node: rooms[base[map] + node] (a respawn looks up each room and
 ** the room each exit leads to: an array read, not a probe of a table three

@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "strata/error.h"
+#include "strata/move.h"
 #include "strata/value.h"
 #include "strata/world.h"
 #include "strata/xymap.h"
@@ -130,8 +131,18 @@ STRATA_API strata_status strata_grid_set_map_ids(strata_world *w, const char *co
 STRATA_API int strata_grid_pos(const strata_world *w, uint64_t uid, int *x, int *y, const char **z, char tag[4],
                                int *interrupt);
 
-/* The grid room at (x, y) of map z; 0 when none. A scan of the world's objects. */
+/* The grid room at (x, y) of map z; 0 when none. A scan of the world's
+** objects, so that the answer is never older than the world (a rollback, an
+** edit from C): no index outlives a call. */
 STRATA_API uint64_t strata_grid_room(const strata_world *w, const char *z, int x, int y);
+
+/* Teleports the actor to the grid room at (x, y) of map z (NULL: the map of
+** the actor's room) with the checks and events of any arrival
+** (strata_move_to_room: base.before_move may refuse, base.moved follows).
+** No room there: out->refusal STRATA_MOVE_OFF_MAP, nothing moved. Errors:
+** EARG (z NULL and the actor in no grid room), those of strata_move_to_room. */
+STRATA_API strata_status strata_grid_teleport(strata_runtime *rt, uint64_t actor, int x, int y, const char *z,
+                                              strata_move_outcome *out, strata_error *err);
 
 #ifdef __cplusplus
 }
