@@ -171,6 +171,47 @@ static int g_delete(lua_State *L) {
   return 1;
 }
 
+/* grid_protos_of(map, { { x, y, symbol, dir | nil }, ... }) -> { index | false, ... }:
+** the prototype (1-based, in map.protos) a spawn gives each node (dir nil) or exit. */
+static int g_protos_of(lua_State *L) {
+  strata_world *w = lstrata_check_world(L, 1);
+  lstrata_checktype(L, 2, LUA_TTABLE);
+  lstrata_checktype(L, 3, LUA_TTABLE);
+  strata_grid_map m;
+  read_map(L, w, 2, &m);
+  size_t n = (size_t)luaL_len(L, 3);
+  lua_createtable(L, (int)n, 0);
+  for (size_t i = 0; i < n; i++) {
+    lua_rawgeti(L, 3, (lua_Integer)i + 1);
+    int e = lua_gettop(L);
+    const char *sym = opt_str(L, e, "symbol");
+    int dir = dir_of(L, e, 3);
+    const strata_grid_proto *p = strata_grid_find_proto(&m, any_int(L, e, "x", 3), any_int(L, e, "y", 3), dir,
+                                                        sym ? sym[0] : 0);
+    lua_pop(L, 1);
+    if (p) lua_pushinteger(L, (lua_Integer)(p - m.protos) + 1);
+    else lua_pushboolean(L, 0);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
+}
+
+/* grid_home() -> room uid | nil; grid_set_home(uid | nil) */
+static int g_home(lua_State *L) {
+  uint64_t r = strata_grid_home(lstrata_check_world(L, 1));
+  if (!r) return 0;
+  lua_pushinteger(L, (lua_Integer)r);
+  return 1;
+}
+
+static int g_set_home(lua_State *L) {
+  strata_world *w = lstrata_check_world(L, 1);
+  strata_error err;
+  if (strata_grid_set_home(w, lua_isnoneornil(L, 2) ? 0 : (uint64_t)lstrata_checkinteger(L, 2), &err))
+    return lstrata_raise(L, NULL, &err);
+  return 0;
+}
+
 /* grid_map_ids() -> { id, ... }: the world's grid maps in the order added */
 static int g_map_ids(lua_State *L) {
   strata_world *w = lstrata_check_world(L, 1);
@@ -272,7 +313,8 @@ static int g_step(lua_State *L) {
 }
 
 static const luaL_Reg grid_methods[] = {
-  { "grid_step", g_step }, { "grid_room", g_room },
+  { "grid_step", g_step }, { "grid_room", g_room }, { "grid_protos_of", g_protos_of }, { "grid_home", g_home },
+  { "grid_set_home", g_set_home },
   { "grid_spawn", g_spawn }, { "grid_delete", g_delete }, { "grid_map_ids", g_map_ids },
   { "grid_set_map_ids", g_set_map_ids }, { "grid_pos", g_pos }, { "grid_rooms", g_rooms },
   { NULL, NULL } };

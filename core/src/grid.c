@@ -311,7 +311,7 @@ static strata_status delete_doomed(spawn *s) {
 
 /* ---- prototypes and names ---- */
 
-static const strata_grid_proto *find_proto(const strata_grid_map *gm, int x, int y, int dir, char symbol) {
+const strata_grid_proto *strata_grid_find_proto(const strata_grid_map *gm, int x, int y, int dir, char symbol) {
   const strata_grid_proto *best = NULL;
   int best_tier = INT_MAX, best_score = -1;
   for (size_t i = 0; i < gm->nprotos; i++) {
@@ -491,7 +491,7 @@ static void pack_room(const void *ctx, value_pack *p, strata_value *out) {
 /* The name and description a room of the map gets. */
 static const strata_grid_proto *room_want(const strata_grid_map *gm, const strata_xy_node_info *nd,
                                           const char **name, const char **desc) {
-  const strata_grid_proto *p = find_proto(gm, nd->x, nd->y, STRATA_GRID_ROOM, nd->symbol);
+  const strata_grid_proto *p = strata_grid_find_proto(gm, nd->x, nd->y, STRATA_GRID_ROOM, nd->symbol);
   *name = p && p->name && *p->name ? p->name : DEFAULT_ROOM_NAME;
   *desc = p && p->desc ? p->desc : "";
   return p;
@@ -848,7 +848,7 @@ static size_t wanted_exits(const spawn *s, size_t zi, size_t node, const strata_
     }
     strata_xy_step first;
     strata_xymap_step(gm->map, e.first_step, &first);
-    const strata_grid_proto *p = find_proto(gm, nd->x, nd->y, e.direction, first.symbol);
+    const strata_grid_proto *p = strata_grid_find_proto(gm, nd->x, nd->y, e.direction, first.symbol);
     if (p && p->name && *p->name) want->name = p->name;
     want->desc = p && p->desc ? p->desc : "";
     want->props = proto_props(p);
@@ -1015,6 +1015,16 @@ static strata_status run_delete(spawn *s, const char *z) {
     if (!strcmp(o->kind, "room") && strata_grid_pos(s->w, o->uid, NULL, NULL, &gz, NULL, NULL) && !strcmp(gz, z)
         && (st = doom(s, o->uid)))
       return st;
+  }
+  /* What stands there goes home first (delete_doomed refuses what is left). */
+  uint64_t home = strata_grid_home(s->w);
+  qsort(s->doomed, s->ndoomed, sizeof *s->doomed, cmp_uid);
+  if (home && is_doomed(s, home))
+    return strata_error_set(s->err, STRATA_ESTATE, "the grid's home room#%llu is on map '%s' itself",
+                            (unsigned long long)home, z);
+  for (const strata_object *o = strata_world_next_object(s->w, 0); home && o; o = strata_world_next_object(s->w, o->uid)) {
+    strata_status st;
+    if (is_doomed(s, strata_room_of(s->w, o->uid)) && (st = strata_room_put(s->w, o->uid, home, s->err))) return st;
   }
   return delete_doomed(s);
 }

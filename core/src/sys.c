@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "strata/grid.h"
+#include "strata/room.h"
 #include "world_internal.h" /* world_changes: what a memo (below) is valid for */
 
 /* sys and up to this many keys below it */
@@ -582,6 +583,28 @@ strata_status strata_grid_set_map_ids(strata_world *w, const char *const *ids, s
   if (!rec) st = strata_world_create(w, SYS_KIND_GRID_MAPS, NULL, &rec, err);
   if (!st) st = sys_set(w, rec, SYS(K("maps")), &list, err);
   else strata_value_clear(&list);
+  if (st) strata_world_rollback(w);
+  else strata_world_commit(w);
+  return st;
+}
+
+uint64_t strata_grid_home(const strata_world *w) {
+  uint64_t rec = strata_world_first_of_kind(w, SYS_KIND_GRID_MAPS);
+  const strata_value *v = rec ? sys_get(w, rec, SYS(K("home"))) : NULL;
+  uint64_t home = v && v->type == STRATA_VINT && v->u.i > 0 ? (uint64_t)v->u.i : 0;
+  return strata_is_room(w, home) ? home : 0;
+}
+
+strata_status strata_grid_set_home(strata_world *w, uint64_t room, strata_error *err) {
+  if (room && !strata_is_room(w, room))
+    return strata_error_in(err, STRATA_ENOTFOUND, "strata_grid_set_home", "room#%llu is no live room",
+                           (unsigned long long)room);
+  uint64_t rec = strata_world_first_of_kind(w, SYS_KIND_GRID_MAPS);
+  strata_status st = strata_world_begin(w, err);
+  if (st) return st;
+  if (!rec) st = strata_world_create(w, SYS_KIND_GRID_MAPS, NULL, &rec, err);
+  strata_value v = room ? I((int64_t)room) : strata_value_nil();
+  if (!st) st = sys_set(w, rec, SYS(K("home")), &v, err);
   if (st) strata_world_rollback(w);
   else strata_world_commit(w);
   return st;

@@ -329,6 +329,35 @@ function Grid:delete(z)
   return res
 end
 
+-- world.grid:home() -> room | nil; world.grid:set_home(room | nil): where
+-- world.grid:delete moves what stands on a deleted map (strata_grid_home)
+function Grid:home()
+  local w = world_of(self)
+  local r = w._s:grid_home()
+  return r and handle(w, r) or nil
+end
+function Grid:set_home(r)
+  local w = world_of(self)
+  if r ~= nil then rooms.room_of(w, r, "world.grid:set_home") end
+  w._s:grid_set_home(r and r.uid)
+end
+
+-- The prototype (its `where`: the map's key, the legend's or base.xyz_room)
+-- a spawn gives each node of map z (nodes as xy:nodes() gives them) and each
+-- of its exits (exits[i][dir]), the core's rule (strata_grid_find_proto).
+function Grid:_prototypes(z, nodes)
+  local w = world_of(self)
+  for _, id in ipairs(map_ids(w)) do
+    local xy, e = map_of(w, id)
+    if zkey(e.z) == zkey(z) then
+      local m = { map = xy, protos = protos_of(w, id, e) }
+      local found = w._s:grid_protos_of(m, nodes)
+      for i, p in ipairs(found) do found[i] = p and m.protos[p].where or nil end
+      return found
+    end
+  end
+end
+
 -- The z a room's z string stands for: the map's own z (an integer for integer levels).
 local function z_value(w, zs)
   for _, id in ipairs(map_ids(w)) do

@@ -85,6 +85,11 @@ typedef struct strata_grid_map {
   size_t naliases;
 } strata_grid_map;
 
+/* The prototype a spawn of gm gives the node at (x, y) of that symbol (dir
+** STRATA_GRID_ROOM) or its exit in map direction dir; NULL: none. */
+STRATA_API const strata_grid_proto *strata_grid_find_proto(const strata_grid_map *gm, int x, int y, int dir,
+                                                           char symbol);
+
 /* Which nodes to spawn: x / y STRATA_GRID_ANY for any, z NULL for any map. */
 typedef struct strata_grid_filter {
   int x, y;
@@ -109,7 +114,11 @@ STRATA_API strata_status strata_grid_spawn(strata_world *w, const strata_grid_ma
                                            strata_grid_counts *counts, strata_error *err);
 
 /* Deletes every grid room of map z with its exits (and the grid exits into
-** them), counting into counts->deleted; same errors as spawn. */
+** them), counting into counts->deleted. Whatever stands in those rooms is
+** moved (strata_room_put: no events, as the reference's "moved back to your
+** home location") to the grid's home room when one is set; without one, or
+** with the home itself on map z, the delete is refused (ESTATE, the message
+** names the room and what stands in it). Other errors as spawn's. */
 STRATA_API strata_status strata_grid_delete(strata_world *w, const char *z, strata_grid_counts *counts,
                                             strata_error *err);
 
@@ -122,6 +131,12 @@ STRATA_API size_t strata_grid_map_ids(const strata_world *w, const char **out, s
 ** ENOMEM, nothing changed). */
 STRATA_API strata_status strata_grid_set_map_ids(strata_world *w, const char *const *ids, size_t n,
                                                  strata_error *err);
+
+/* The grid's home room (where strata_grid_delete moves what stands on a
+** deleted map): 0 when none is set or it is gone. Kept on the "grid_maps"
+** object, saved with the world; room 0 unsets it (ENOTFOUND: no live room). */
+STRATA_API uint64_t strata_grid_home(const strata_world *w);
+STRATA_API strata_status strata_grid_set_home(strata_world *w, uint64_t room, strata_error *err);
 
 /* The grid place of a room or exit: 1 and its fields when uid is a grid
 ** room or exit, else 0 (any pointer may be NULL). *z points into the world's
