@@ -183,17 +183,15 @@ function SUB.show(o, rest)
   cli.write("links:\n")
   for _, n in ipairs(nodes) do
     for _, e in ipairs(xy:exits(n.x, n.y)) do
-      cli.write(("  (%d,%d) %s -> (%d,%d)  weight %s\n"):format(n.x, n.y, e.direction, e.to.x, e.to.y,
-        tostring(e.weight)))
+      cli.write(("  (%d,%d) %s -> (%d,%d)  weight %g\n"):format(n.x, n.y, e.direction, e.to.x, e.to.y, e.weight))
     end
   end
   cli.write("transitions:\n")
   for _, n in ipairs(transitions) do
     local t = n.target or {}
-    cli.write(("  (%d,%d) -> (%s,%s,%s)\n"):format(n.x, n.y, tostring(t[1] or t.x), tostring(t[2] or t.y),
-      tostring(t[3] or t.z)))
+    cli.write(("  (%d,%d) -> (%d,%d,%s)\n"):format(n.x, n.y, t[1] or t.x, t[2] or t.y, tostring(t[3] or t.z)))
   end
-  local entry = w.data["base.grid_map"][id]
+  local entry = w.data["base.grid_map"]:ensure(id)
   cli.write("map:\n", entry.map, entry.map:sub(-1) == "\n" and "" or "\n", "options:\n")
   local keys = {}
   for k in pairs(entry.options or {}) do keys[#keys + 1] = k end
