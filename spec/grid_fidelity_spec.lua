@@ -127,3 +127,63 @@ describe("one owner of where grid rooms stand", function()
     assert.equal(before, r.uid)
   end)
 end)
+
+describe("prototypes stored in the world", function()
+  -- "also make use of in-game (db-) created prototypes, add `XYZGRID_USE_DB_PROTOTYPES = True`"
+  local function towered()
+    local dir = support.tempdir()
+    support.write(dir .. "/tw/mod.lua", 'return { id = "tw", version = "0.1.0", requires = { base = "^0.1" } }')
+    support.write(dir .. "/tw/init.lua", ([[
+data:add{ _type = "base.grid_map", _id = "row", z = "row", map = %q, prototypes = { ["2,0"] = "world.tower" } }
+]]):format(ROW))
+    local path = { "mods", dir }
+    local w = strata.world.new{ seed = 1, mods = { "base", "tw" }, mod_path = path }
+    w.grid:add("tw.row")
+    return w, path, dir
+  end
+
+  it("world.grid:add_prototype adds an entry the next spawn uses, saved with the world", function()
+    local w, path, dir = towered()
+    assert.error_matches(function() w.grid:spawn() end, "unknown base.prototype 'world.tower'")
+    assert.equal("world.tower", w.grid:add_prototype{ _id = "tower", key = "The Tower", desc = "Tall.",
+      parent = "base.xyz_room", props = { height = 3 } })
+    w.grid:spawn()
+    local r = w.grid:room(2, 0, "row")
+    assert.same({ "The Tower", "Tall.", 3 }, { r.name, r.desc, r.props.height })
+    w.grid:add_prototype{ _id = "tower", key = "The Old Tower" }
+    w.grid:spawn()
+    assert.equal("The Old Tower", w.grid:room(2, 0, "row").name)
+    w:save(dir .. "/w.db")
+    local again = strata.world.open(dir .. "/w.db", { mod_path = path })
+    assert.equal("The Old Tower", again.grid:room(2, 0, "row").name)
+    again.grid:add_prototype{ _id = "tower", key = "The New Tower" }
+    assert.same({ created = { rooms = 0, exits = 0 }, updated = { rooms = 1, exits = 0 }, deleted = { rooms = 0, exits = 0 } },
+      again.grid:spawn())
+    assert.equal("The New Tower", again.grid:room(2, 0, "row").name)
+  end)
+
+  it("checks an entry as the mods' prototypes are checked: unknown keys name the nearest known ones", function()
+    local w = towered()
+    assert.error_matches(function() w.grid:add_prototype{ _id = "t", kye = "x" } end,
+      "world.grid:add_prototype 'world.t': unknown field 'kye' %(nearest known: key")
+    assert.error_matches(function() w.grid:add_prototype{ _id = "t", key = 3 } end,
+      "world.grid:add_prototype 'world.t': field 'key'")
+    assert.error_matches(function() w.grid:add_prototype{ _id = "t", props = { f = print } } end,
+      "world.grid:add_prototype 'world.t': .*function")
+    assert.error_matches(function() w.grid:add_prototype{ _id = "t", parent = "base.xyz_rom" } end,
+      "unknown base.prototype 'base.xyz_rom' %(nearest known: base.xyz_room")
+    assert.error_matches(function() w.grid:add_prototype{ _id = "a.b" } end,
+      "world.grid:add_prototype: _id must be a non%-empty string without dots")
+    assert.error_matches(function() w.grid:add_prototype("x") end, "world.grid:add_prototype: expected a table")
+  end)
+
+  it("a damaged stored entry is one clear error when the world is opened", function()
+    local w, path, dir = towered()
+    w._s:grid_set_prototype{ _id = "world.bad", key = 3 } -- (as another program might have written it)
+    w:save(dir .. "/w.db")
+    local ok, err = pcall(strata.world.open, dir .. "/w.db", { mod_path = path })
+    assert.is_false(ok)
+    assert.matches("cannot open '.*w.db': grid prototype 'world.bad': field 'key'", err)
+    assert.is_nil(err:find("\n"))
+  end)
+end)

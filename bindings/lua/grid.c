@@ -212,6 +212,30 @@ static int g_set_home(lua_State *L) {
   return 0;
 }
 
+/* grid_prototypes() -> { entry, ... }: copies of the prototypes stored in the world */
+static int g_prototypes(lua_State *L) {
+  strata_world *w = lstrata_check_world(L, 1);
+  lua_newtable(L);
+  const strata_value *v;
+  for (size_t i = 0; (v = strata_grid_prototype(w, i)); i++) {
+    lstrata_push_value(L, 1, v);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
+}
+
+/* grid_set_prototype(entry): stores a copy (checked by the caller) */
+static int g_set_prototype(lua_State *L) {
+  strata_world *w = lstrata_check_world(L, 1);
+  strata_value v;
+  lstrata_check_value(L, w, 2, "world.grid:add_prototype", &v);
+  strata_error err;
+  strata_status st = strata_grid_set_prototype(w, &v, &err);
+  strata_value_clear(&v);
+  if (st) return lstrata_raise(L, NULL, &err);
+  return 0;
+}
+
 /* grid_map_ids() -> { id, ... }: the world's grid maps in the order added */
 static int g_map_ids(lua_State *L) {
   strata_world *w = lstrata_check_world(L, 1);
@@ -314,7 +338,7 @@ static int g_step(lua_State *L) {
 
 static const luaL_Reg grid_methods[] = {
   { "grid_step", g_step }, { "grid_room", g_room }, { "grid_protos_of", g_protos_of }, { "grid_home", g_home },
-  { "grid_set_home", g_set_home },
+  { "grid_set_home", g_set_home }, { "grid_prototypes", g_prototypes }, { "grid_set_prototype", g_set_prototype },
   { "grid_spawn", g_spawn }, { "grid_delete", g_delete }, { "grid_map_ids", g_map_ids },
   { "grid_set_map_ids", g_set_map_ids }, { "grid_pos", g_pos }, { "grid_rooms", g_rooms },
   { NULL, NULL } };

@@ -138,6 +138,16 @@ STRATA_API strata_status strata_grid_set_map_ids(strata_world *w, const char *co
 STRATA_API uint64_t strata_grid_home(const strata_world *w);
 STRATA_API strata_status strata_grid_set_home(strata_world *w, uint64_t room, strata_error *err);
 
+/* Prototypes stored in the world (the reference's database prototypes),
+** saved with it: tables with a string "_id", kept in the order first added
+** on the "grid_maps" object. strata_grid_prototype gives the i-th (from 0),
+** NULL past the last; strata_grid_set_prototype stores a copy of entry,
+** replacing the one of the same _id (EARG: no table or no _id; ENOMEM).
+** Their fields are checked by whoever adds them (the Lua layer: as a
+** base.prototype entry). */
+STRATA_API const strata_value *strata_grid_prototype(const strata_world *w, size_t i);
+STRATA_API strata_status strata_grid_set_prototype(strata_world *w, const strata_value *entry, strata_error *err);
+
 /* The grid place of a room or exit: 1 and its fields when uid is a grid
 ** room or exit, else 0 (any pointer may be NULL). *z points into the world's
 ** values (valid until the object changes); tag gets the room's symbol or the
