@@ -82,13 +82,45 @@ local function check_props(props, where)
   walk(props, "", 0)
 end
 
+-- ---- prototypes stored in the world ("world.NAME", strata_grid_prototype) ----
+local WORLD_PREFIX = "world."
+
+local function stored_prototypes(w)
+  local out = {}
+  for _, e in ipairs(w._s:grid_prototypes()) do out[e._id] = e end
+  return out
+end
+
+-- The base.prototype entry of an ID, the world's own or a mod's; nil when none.
+local function prototype_get(w, id, stored)
+  if id:sub(1, #WORLD_PREFIX) == WORLD_PREFIX then return (stored or stored_prototypes(w))[id] end
+  return w._registry:view("base.prototype"):get(id)
+end
+
+local function prototype_ensure(w, id, stored)
+  local e = type(id) == "string" and prototype_get(w, id, stored)
+  if e then return e end
+  local known = w._registry:ids("base.prototype")
+  for k in pairs(stored or stored_prototypes(w)) do known[#known + 1] = k end
+  table.sort(known)
+  fail("unknown base.prototype '%s'%s", tostring(id), options.suggest(tostring(id), known))
+end
+
+-- What is wrong with a stored entry, checked as a base.prototype entry that
+-- names no unknown key; nil when nothing.
+local function prototype_problem(w, e, where)
+  local reg = w._registry
+  local msg, failed = reg:check_as(reg:ensure_type("base.prototype"), e, where, true)
+  return failed or msg
+end
+
 local function flatten(w, v, where, depth)
   depth = depth or 0
   if depth > 16 then fail("%s: prototype parents go round in a circle", where) end
   local own = where
   if type(v) == "string" then
     own = ("%s (base.prototype '%s')"):format(where, v)
-    v = w._registry:view("base.prototype"):ensure(v)
+    v = prototype_ensure(w, v)
   end
   local out = {}
   if v.parent then
@@ -112,13 +144,13 @@ end
 -- errors then come before any spawn. Unknown IDs and circles are left to
 -- the spawn, which reports them as before.
 local function check_map_props(w, id, e)
-  local view = w._registry:view("base.prototype")
+  local stored = stored_prototypes(w)
   local function chain(v, where, depth)
     if depth > 16 then return end
     local own = where
     if type(v) == "string" then
       own = ("%s (base.prototype '%s')"):format(where, v)
-      v = view:get(v)
+      v = prototype_get(w, v, stored)
     end
     if type(v) ~= "table" then return end
     if v.props ~= nil then check_props(v.props, own) end
@@ -327,6 +359,36 @@ function Grid:delete(z)
   end)
   if not ok then error(res, 0) end
   return res
+end
+
+-- world.grid:add_prototype{ _id = NAME, key =, desc =, parent =, props =, kind = } ->
+-- "world.NAME": a prototype kept in the world (saved with it) that maps name by
+-- ID as they name base.prototype entries; the same _id again replaces it.
+function Grid:add_prototype(entry)
+  local w = world_of(self)
+  if type(entry) ~= "table" then fail("world.grid:add_prototype: expected a table { _id =, key =, desc =, parent =, props = }") end
+  local name = rawget(entry, "_id")
+  if type(name) ~= "string" or name == "" or name:find("%.") then
+    fail("world.grid:add_prototype: _id must be a non-empty string without dots (\"%s\" is put before it)", WORLD_PREFIX)
+  end
+  local id = WORLD_PREFIX .. name
+  local e = require("strata.data").plain_copy(entry, "world.grid:add_prototype")
+  e._id = id
+  local msg = prototype_problem(w, e, "world.grid:add_prototype '" .. id .. "'")
+  if msg then fail("world.grid:add_prototype '%s': %s", id, msg) end
+  if e.parent ~= nil then flatten(w, e, "world.grid:add_prototype '" .. id .. "'") end
+  w._s:grid_set_prototype(e)
+  return id
+end
+
+-- On opening a world: its stored prototypes are checked as when added, the
+-- first damaged one an error naming it.
+function M.on_open(w)
+  for _, e in ipairs(w._s:grid_prototypes()) do
+    local id = type(e._id) == "string" and e._id or "?"
+    local msg = prototype_problem(w, e, "grid prototype '" .. id .. "'")
+    if msg then fail("grid prototype '%s': %s", id, msg) end
+  end
 end
 
 -- world.grid:home() -> room | nil; world.grid:set_home(room | nil): where
