@@ -3,6 +3,7 @@
 -- C core's (core/src/grid.c); this file finds the maps, prototypes and
 -- legends in the world's data, keeps which maps a world has (an object of
 -- kind "grid_maps"), and answers queries, routes, fly/dive and views.
+local data = require "strata.data"
 local handle_of = require "strata.handle"
 local options = require "strata.options"
 local private = require "strata.private"
@@ -372,7 +373,7 @@ function Grid:add_prototype(entry)
     fail("world.grid:add_prototype: _id must be a non-empty string without dots (\"%s\" is put before it)", WORLD_PREFIX)
   end
   local id = WORLD_PREFIX .. name
-  local e = require("strata.data").plain_copy(entry, "world.grid:add_prototype")
+  local e = data.plain_copy(entry, "world.grid:add_prototype")
   e._id = id
   local msg = prototype_problem(w, e, "world.grid:add_prototype '" .. id .. "'")
   if msg then fail("world.grid:add_prototype '%s': %s", id, msg) end
@@ -405,8 +406,8 @@ function Grid:set_home(r)
 end
 
 -- The prototype (its `where`: the map's key, the legend's or base.xyz_room)
--- a spawn gives each node of map z (nodes as xy:nodes() gives them) and each
--- of its exits (exits[i][dir]), the core's rule (strata_grid_find_proto).
+-- a spawn gives each node of map z (nodes as xy:nodes() gives them), by the
+-- core's rule (strata_grid_find_proto), for `strata grid show`.
 function Grid:_prototypes(z, nodes)
   local w = world_of(self)
   for _, id in ipairs(map_ids(w)) do

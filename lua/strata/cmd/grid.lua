@@ -285,14 +285,11 @@ function SUB.delete(o, rest)
   local home = w.grid:home()
   confirm(o, ("delete the %d rooms of map %s%s?"):format(#w.grid:rooms{ z = z }, tostring(z),
     home and (" (what stands there goes to %s %q)"):format(tostring(home), home.name) or ""))
-  local ok, c = pcall(w.grid.delete, w.grid, z)
-  if not ok then
-    local msg = tostring(c):gsub("^.-world%.grid:delete: ", "")
-    if not home and msg:find("stands in it") then
-      fail("%s: set a home room for it first ('strata grid home X Y Z')", msg)
-    end
-    fail("%s", msg)
+  local ok, c = pcall(cli.call, "world.grid:delete", w.grid.delete, w.grid, z)
+  if not ok and not home and tostring(c):find("stands in it", 1, true) then
+    fail("%s: set a home room for it first ('strata grid home X Y Z')", tostring(c))
   end
+  if not ok then error(c, 0) end
   save(w, o)
   cli.write(counts_line(c), "\n")
   return 0
