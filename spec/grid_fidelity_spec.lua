@@ -179,7 +179,7 @@ data:add{ _type = "base.grid_map", _id = "row", z = "row", map = %q, prototypes 
 
   it("a damaged stored entry is one clear error when the world is opened", function()
     local w, path, dir = towered()
-    w._s:grid_set_prototype{ _id = "world.bad", key = 3 } -- (as another program might have written it)
+    support.state(w):grid_set_prototype{ _id = "world.bad", key = 3 } -- (as another program might have written it)
     w:save(dir .. "/w.db")
     local ok, err = pcall(strata.world.open, dir .. "/w.db", { mod_path = path })
     assert.is_false(ok)
