@@ -911,3 +911,24 @@ describe("the world generator's configuration file from a mod, attacked (issue 3
       assert(ok, tostring(e))]]):gsub("CALL", (call:gsub("OPTS", "opts"))), expect = "INIT ok", secret = "root:" }
   end
 end)
+
+describe("prototypes a mod keeps in the world, attacked (issue 35)", function()
+  -- world.grid:add_prototype copies the entry at the border: a table the mod
+  -- changes after, or one behind __index / __pairs, reaches the world only as data.
+  attack{ "world.grid:add_prototype with a table changed after and one behind __index", handler = [[
+    local e = { _id = "tower", key = "Tower", props = { a = 1 } }
+    assert(world.grid:add_prototype(e) == "world.tower")
+    e.key = "Changed" e.props.a = 2 e.props.f = print
+    local ran = false
+    local sly = setmetatable({ _id = "sly" }, { __index = function() ran = true return "x" end,
+      __pairs = function() ran = true return next, {} end })
+    local ok = pcall(function() return world.grid:add_prototype(sly) end)
+    assert(not ran, "the mod's metamethod ran")
+    local okp, err = pcall(function() return world.grid:add_prototype{ _id = "p", props = setmetatable({}, {}) } end)
+    assert(not okp, "a props table with a metatable was stored")]],
+    after = [[
+    local stored = w._s:grid_prototypes()
+    assert(#stored == 1 or (#stored == 2 and stored[2]._id == "world.sly"), #stored)
+    assert(stored[1].key == "Tower" and stored[1].props.a == 1 and stored[1].props.f == nil, stored[1].key)]],
+    expect = "HOSTCODE ok" }
+end)

@@ -171,6 +171,71 @@ static int g_delete(lua_State *L) {
   return 1;
 }
 
+/* grid_protos_of(map, { { x, y, symbol, dir | nil }, ... }) -> { index | false, ... }:
+** the prototype (1-based, in map.protos) a spawn gives each node (dir nil) or exit. */
+static int g_protos_of(lua_State *L) {
+  strata_world *w = lstrata_check_world(L, 1);
+  lstrata_checktype(L, 2, LUA_TTABLE);
+  lstrata_checktype(L, 3, LUA_TTABLE);
+  strata_grid_map m;
+  read_map(L, w, 2, &m);
+  size_t n = (size_t)luaL_len(L, 3);
+  lua_createtable(L, (int)n, 0);
+  for (size_t i = 0; i < n; i++) {
+    lua_rawgeti(L, 3, (lua_Integer)i + 1);
+    int e = lua_gettop(L);
+    const char *sym = opt_str(L, e, "symbol");
+    int dir = dir_of(L, e, 3);
+    const strata_grid_proto *p = strata_grid_find_proto(&m, any_int(L, e, "x", 3), any_int(L, e, "y", 3), dir,
+                                                        sym ? sym[0] : 0);
+    lua_pop(L, 1);
+    if (p) lua_pushinteger(L, (lua_Integer)(p - m.protos) + 1);
+    else lua_pushboolean(L, 0);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
+}
+
+/* grid_home() -> room uid | nil; grid_set_home(uid | nil) */
+static int g_home(lua_State *L) {
+  uint64_t r = strata_grid_home(lstrata_check_world(L, 1));
+  if (!r) return 0;
+  lua_pushinteger(L, (lua_Integer)r);
+  return 1;
+}
+
+static int g_set_home(lua_State *L) {
+  strata_world *w = lstrata_check_world(L, 1);
+  strata_error err;
+  if (strata_grid_set_home(w, lua_isnoneornil(L, 2) ? 0 : (uint64_t)lstrata_checkinteger(L, 2), &err))
+    return lstrata_raise(L, NULL, &err);
+  return 0;
+}
+
+/* grid_prototypes() -> { entry, ... }: copies of the prototypes stored in the world */
+static int g_prototypes(lua_State *L) {
+  strata_world *w = lstrata_check_world(L, 1);
+  lua_newtable(L);
+  const strata_value *v;
+  for (size_t i = 0; (v = strata_grid_prototype(w, i)); i++) {
+    lstrata_push_value(L, 1, v);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
+}
+
+/* grid_set_prototype(entry): stores a copy (checked by the caller) */
+static int g_set_prototype(lua_State *L) {
+  strata_world *w = lstrata_check_world(L, 1);
+  strata_value v;
+  lstrata_check_value(L, w, 2, "world.grid:add_prototype", &v);
+  strata_error err;
+  strata_status st = strata_grid_set_prototype(w, &v, &err);
+  strata_value_clear(&v);
+  if (st) return lstrata_raise(L, NULL, &err);
+  return 0;
+}
+
 /* grid_map_ids() -> { id, ... }: the world's grid maps in the order added */
 static int g_map_ids(lua_State *L) {
   strata_world *w = lstrata_check_world(L, 1);
@@ -218,13 +283,15 @@ static int g_pos(lua_State *L) {
   return 5;
 }
 
-/* grid_rooms(z | nil, x | nil, y | nil[, kind]) -> { uid, ... } in uid order: a scan. */
+/* grid_rooms(z | nil, x | nil, y | nil[, kind[, name | nil]]) -> { uid, ... } in uid
+** order: a scan; name: only rooms (or exits) of that name. */
 static int g_rooms(lua_State *L) {
   strata_world *w = lstrata_check_world(L, 1);
   const char *z = lstrata_optstring(L, 2, NULL);
   int any_x = lua_isnoneornil(L, 3), any_y = lua_isnoneornil(L, 4);
   lua_Integer wx = any_x ? 0 : lstrata_checkinteger(L, 3), wy = any_y ? 0 : lstrata_checkinteger(L, 4);
   const char *kind = lstrata_optstring(L, 5, "room");
+  const char *name = lstrata_optstring(L, 6, NULL);
   lua_newtable(L);
   lua_Integer k = 0;
   for (const strata_object *o = strata_world_next_object(w, 0); o; o = strata_world_next_object(w, o->uid)) {
@@ -232,9 +299,21 @@ static int g_rooms(lua_State *L) {
     const char *oz;
     if (strcmp(o->kind, kind) || !strata_grid_pos(w, o->uid, &x, &y, &oz, NULL, NULL)) continue;
     if ((z && strcmp(z, oz)) || (!any_x && x != wx) || (!any_y && y != wy)) continue;
+    const char *on = name ? strata_room_name(w, o->uid) : NULL;
+    if (name && (!on || strcmp(name, on))) continue;
     lua_pushinteger(L, (lua_Integer)o->uid);
     lua_rawseti(L, -2, ++k);
   }
+  return 1;
+}
+
+/* grid_room(z, x, y) -> room uid | nil (strata_grid_room: the core's answer, never a copy) */
+static int g_room(lua_State *L) {
+  strata_world *w = lstrata_check_world(L, 1);
+  uint64_t r = strata_grid_room(w, lstrata_checkstring(L, 2), (int)lstrata_checkinteger(L, 3),
+                                (int)lstrata_checkinteger(L, 4));
+  if (!r) return 0;
+  lua_pushinteger(L, (lua_Integer)r);
   return 1;
 }
 
@@ -257,24 +336,9 @@ static int g_step(lua_State *L) {
   return 4;
 }
 
-/* grid_index() -> { ["x,y,z"] = room uid, ... }: every grid room, for a cache
-** that world.grid:room keeps until the world's objects change. */
-static int g_index(lua_State *L) {
-  strata_world *w = lstrata_check_world(L, 1);
-  lua_newtable(L);
-  for (const strata_object *o = strata_world_next_object(w, 0); o; o = strata_world_next_object(w, o->uid)) {
-    int x, y;
-    const char *z;
-    if (strcmp(o->kind, "room") || !strata_grid_pos(w, o->uid, &x, &y, &z, NULL, NULL)) continue;
-    lua_pushfstring(L, "%d,%d,%s", x, y, z);
-    lua_pushinteger(L, (lua_Integer)o->uid);
-    lua_rawset(L, -3);
-  }
-  return 1;
-}
-
 static const luaL_Reg grid_methods[] = {
-  { "grid_step", g_step }, { "grid_index", g_index },
+  { "grid_step", g_step }, { "grid_room", g_room }, { "grid_protos_of", g_protos_of }, { "grid_home", g_home },
+  { "grid_set_home", g_set_home }, { "grid_prototypes", g_prototypes }, { "grid_set_prototype", g_set_prototype },
   { "grid_spawn", g_spawn }, { "grid_delete", g_delete }, { "grid_map_ids", g_map_ids },
   { "grid_set_map_ids", g_set_map_ids }, { "grid_pos", g_pos }, { "grid_rooms", g_rooms },
   { NULL, NULL } };

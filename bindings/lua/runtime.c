@@ -19,6 +19,7 @@
 #include "strata/clock.h"
 #include "strata/event.h"
 #include "strata/feature.h"
+#include "strata/grid.h"
 #include "strata/move.h"
 #include "strata/travel.h"
 #include "strata/unique.h"
@@ -471,6 +472,15 @@ static int rt_move_to_room(lua_State *L) {
   return moved(L, &out);
 }
 
+/* rt:grid_teleport(actor, x, y, z|nil) */
+static int rt_grid_teleport(lua_State *L) {
+  lruntime *lr = check_rt(L, 1);
+  strata_move_outcome out;
+  CALL(L, lr, strata_grid_teleport(lr->rt, (uint64_t)lstrata_checkinteger(L, 2), (int)lstrata_checkinteger(L, 3),
+                                   (int)lstrata_checkinteger(L, 4), lstrata_optstring(L, 5, NULL), &out, err));
+  return moved(L, &out);
+}
+
 /* rt:walk(actor, x, y, every) */
 static int rt_walk(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
@@ -537,7 +547,7 @@ static const luaL_Reg rt_methods[] = {
   { "set_starting_floor", rt_set_starting_floor }, { "set_deepest_floor", rt_set_deepest_floor },
   { "set_map_token", rt_set_map_token }, { "emit", rt_emit }, { "advance", rt_advance }, { "event_on", rt_event_on }, { "event_off", rt_event_off },
   { "branch_generate", rt_branch_generate }, { "drop_cache", rt_drop_cache },
-  { "move", rt_move }, { "go", rt_go }, { "move_to_room", rt_move_to_room }, { "walk", rt_walk },
+  { "move", rt_move }, { "go", rt_go }, { "move_to_room", rt_move_to_room }, { "grid_teleport", rt_grid_teleport }, { "walk", rt_walk },
   { "walk_rooms", rt_walk_rooms }, { "walk_cancel", rt_walk_cancel }, { "walk_state", rt_walk_state },
   { "branch_collapse", rt_branch_collapse }, { NULL, NULL } };
 

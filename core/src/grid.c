@@ -125,6 +125,20 @@ uint64_t strata_grid_room(const strata_world *w, const char *z, int x, int y) {
   return 0;
 }
 
+strata_status strata_grid_teleport(strata_runtime *rt, uint64_t actor, int x, int y, const char *z,
+                                   strata_move_outcome *out, strata_error *err) {
+  const strata_world *w = strata_runtime_world(rt);
+  if (!z && !strata_grid_pos(w, strata_room_of(w, actor), NULL, NULL, &z, NULL, NULL))
+    return strata_error_in(err, STRATA_EARG, "strata_grid_teleport", "%s#%llu is in no grid room: give a z",
+                           strata_world_get(w, actor) ? strata_world_get(w, actor)->kind : "object",
+                           (unsigned long long)actor);
+  uint64_t room = strata_grid_room(w, z, x, y);
+  if (room) return strata_move_to_room(rt, actor, room, 0, out, err);
+  out->refusal = STRATA_MOVE_OFF_MAP;
+  snprintf(out->reason, sizeof out->reason, "no grid room at (%d, %d, %s)", x, y, z);
+  return STRATA_OK;
+}
+
 /* ---- the index of grid rooms ----
 ** By map node: rooms[base[map] + node] (a respawn looks up each room and
 ** the room each exit leads to: an array read, not a probe of a table three
@@ -297,7 +311,7 @@ static strata_status delete_doomed(spawn *s) {
 
 /* ---- prototypes and names ---- */
 
-static const strata_grid_proto *find_proto(const strata_grid_map *gm, int x, int y, int dir, char symbol) {
+const strata_grid_proto *strata_grid_find_proto(const strata_grid_map *gm, int x, int y, int dir, char symbol) {
   const strata_grid_proto *best = NULL;
   int best_tier = INT_MAX, best_score = -1;
   for (size_t i = 0; i < gm->nprotos; i++) {
@@ -477,7 +491,7 @@ static void pack_room(const void *ctx, value_pack *p, strata_value *out) {
 /* The name and description a room of the map gets. */
 static const strata_grid_proto *room_want(const strata_grid_map *gm, const strata_xy_node_info *nd,
                                           const char **name, const char **desc) {
-  const strata_grid_proto *p = find_proto(gm, nd->x, nd->y, STRATA_GRID_ROOM, nd->symbol);
+  const strata_grid_proto *p = strata_grid_find_proto(gm, nd->x, nd->y, STRATA_GRID_ROOM, nd->symbol);
   *name = p && p->name && *p->name ? p->name : DEFAULT_ROOM_NAME;
   *desc = p && p->desc ? p->desc : "";
   return p;
@@ -834,7 +848,7 @@ static size_t wanted_exits(const spawn *s, size_t zi, size_t node, const strata_
     }
     strata_xy_step first;
     strata_xymap_step(gm->map, e.first_step, &first);
-    const strata_grid_proto *p = find_proto(gm, nd->x, nd->y, e.direction, first.symbol);
+    const strata_grid_proto *p = strata_grid_find_proto(gm, nd->x, nd->y, e.direction, first.symbol);
     if (p && p->name && *p->name) want->name = p->name;
     want->desc = p && p->desc ? p->desc : "";
     want->props = proto_props(p);
@@ -1001,6 +1015,16 @@ static strata_status run_delete(spawn *s, const char *z) {
     if (!strcmp(o->kind, "room") && strata_grid_pos(s->w, o->uid, NULL, NULL, &gz, NULL, NULL) && !strcmp(gz, z)
         && (st = doom(s, o->uid)))
       return st;
+  }
+  /* What stands there goes home first (delete_doomed refuses what is left). */
+  uint64_t home = strata_grid_home(s->w);
+  qsort(s->doomed, s->ndoomed, sizeof *s->doomed, cmp_uid);
+  if (home && is_doomed(s, home))
+    return strata_error_set(s->err, STRATA_ESTATE, "the grid's home room#%llu is on map '%s' itself",
+                            (unsigned long long)home, z);
+  for (const strata_object *o = strata_world_next_object(s->w, 0); home && o; o = strata_world_next_object(s->w, o->uid)) {
+    strata_status st;
+    if (is_doomed(s, strata_room_of(s->w, o->uid)) && (st = strata_room_put(s->w, o->uid, home, s->err))) return st;
   }
   return delete_doomed(s);
 }

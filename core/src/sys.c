@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "strata/grid.h"
+#include "strata/room.h"
 #include "world_internal.h" /* world_changes: what a memo (below) is valid for */
 
 /* sys and up to this many keys below it */
@@ -582,6 +583,64 @@ strata_status strata_grid_set_map_ids(strata_world *w, const char *const *ids, s
   if (!rec) st = strata_world_create(w, SYS_KIND_GRID_MAPS, NULL, &rec, err);
   if (!st) st = sys_set(w, rec, SYS(K("maps")), &list, err);
   else strata_value_clear(&list);
+  if (st) strata_world_rollback(w);
+  else strata_world_commit(w);
+  return st;
+}
+
+uint64_t strata_grid_home(const strata_world *w) {
+  uint64_t rec = strata_world_first_of_kind(w, SYS_KIND_GRID_MAPS);
+  const strata_value *v = rec ? sys_get(w, rec, SYS(K("home"))) : NULL;
+  uint64_t home = v && v->type == STRATA_VINT && v->u.i > 0 ? (uint64_t)v->u.i : 0;
+  return strata_is_room(w, home) ? home : 0;
+}
+
+strata_status strata_grid_set_home(strata_world *w, uint64_t room, strata_error *err) {
+  if (room && !strata_is_room(w, room))
+    return strata_error_in(err, STRATA_ENOTFOUND, "strata_grid_set_home", "room#%llu is no live room",
+                           (unsigned long long)room);
+  uint64_t rec = strata_world_first_of_kind(w, SYS_KIND_GRID_MAPS);
+  strata_status st = strata_world_begin(w, err);
+  if (st) return st;
+  if (!rec) st = strata_world_create(w, SYS_KIND_GRID_MAPS, NULL, &rec, err);
+  strata_value v = room ? I((int64_t)room) : strata_value_nil();
+  if (!st) st = sys_set(w, rec, SYS(K("home")), &v, err);
+  if (st) strata_world_rollback(w);
+  else strata_world_commit(w);
+  return st;
+}
+
+/* ---- prototypes stored in the world (grid.h): sys.protos = { entry, ... } ---- */
+
+static const strata_value *stored_proto(const strata_world *w, uint64_t rec, size_t i) {
+  const strata_value *v = rec ? sys_get(w, rec, SYS(K("protos"), I((int64_t)i + 1))) : NULL;
+  return v && v->type == STRATA_VTABLE ? v : NULL;
+}
+
+static const char *proto_id(const strata_value *entry) {
+  const strata_value *id = entry ? strata_vtable_get_str(entry->u.t, "_id") : NULL;
+  return id && id->type == STRATA_VSTRING ? id->u.str.s : NULL;
+}
+
+const strata_value *strata_grid_prototype(const strata_world *w, size_t i) {
+  return stored_proto(w, strata_world_first_of_kind(w, SYS_KIND_GRID_MAPS), i);
+}
+
+strata_status strata_grid_set_prototype(strata_world *w, const strata_value *entry, strata_error *err) {
+  const char *id = entry && entry->type == STRATA_VTABLE ? proto_id(entry) : NULL;
+  if (!id) return strata_error_in(err, STRATA_EARG, "strata_grid_set_prototype", "expected a table with a string _id");
+  uint64_t rec = strata_world_first_of_kind(w, SYS_KIND_GRID_MAPS);
+  size_t i = 0;
+  for (const strata_value *e; (e = stored_proto(w, rec, i)); i++) {
+    const char *eid = proto_id(e);
+    if (eid && !strcmp(eid, id)) break;
+  }
+  strata_value copy = strata_value_nil();
+  strata_status st = strata_value_copy(&copy, entry, err);
+  if (st || (st = strata_world_begin(w, err))) { strata_value_clear(&copy); return st; }
+  if (!rec) st = strata_world_create(w, SYS_KIND_GRID_MAPS, NULL, &rec, err);
+  if (!st) st = sys_set(w, rec, SYS(K("protos"), I((int64_t)i + 1)), &copy, err);
+  else strata_value_clear(&copy);
   if (st) strata_world_rollback(w);
   else strata_world_commit(w);
   return st;

@@ -225,6 +225,25 @@ function Registry:ensure_type(type_id, level)
   return t
 end
 
+-- The message of what is wrong with entry (plain data, its own copy) as an
+-- entry of typedef, or nil (nil, error when the check itself raised); closed: unknown keys are errors even in an open
+-- type. check(entry, ids): ids(type) lists the IDs of that type added so far
+-- (sorted), for what must come before the entry (a unique area's parent).
+-- It is the type's mod's code: a guarded call (self.call, strata.mods.call)
+-- on a copy of the entry, its message copied back.
+function Registry:check_as(typedef, e, where, closed)
+  local msg = check_fields(typedef.fields, typedef.open and not closed, e, nil)
+  if not msg and typedef.check then
+    local call = self.call or function(_, fn, ...) return fn(...) end
+    local ok, m = pcall(call, where .. ": check", typedef.check, plain_copy(e, where),
+      function(t) return self:ids(t) end)
+    if not ok then return nil, m end -- the check itself failed: the caller raises it
+    if m ~= nil and type(m) ~= "string" then m = "check returned a " .. type(m) .. ", not a message or nil" end
+    msg = m
+  end
+  return msg
+end
+
 function Registry:add(mod, entry)
   if self.frozen then error("data:add: definitions are frozen after loading", 2) end
   if type(entry) ~= "table" then error("data:add: expected a table, got " .. type(entry), 2) end
@@ -238,19 +257,8 @@ function Registry:add(mod, entry)
   local ok_copy, e = pcall(plain_copy, entry, "data:add " .. type_id .. " " .. full)
   if not ok_copy then error(e, 2) end
   e._id, e._mod, e._type = full, mod, type_id
-  local msg = check_entry(typedef, full, e)
-  -- check(entry, ids): ids(type) lists the IDs of that type added so far
-  -- (sorted), for what must come before the entry (a unique area's parent).
-  -- It is the type's mod's code: a guarded call (self.call, strata.mods.call)
-  -- on a copy of the entry, its message copied back.
-  if not msg and typedef.check then
-    local call = self.call or function(_, fn, ...) return fn(...) end
-    local ok, m = pcall(call, "data:add " .. type_id .. " " .. full .. ": check", typedef.check,
-      plain_copy(e, "data:add " .. type_id .. " " .. full), function(t) return self:ids(t) end)
-    if not ok then error(m, 2) end
-    if m ~= nil and type(m) ~= "string" then m = "check returned a " .. type(m) .. ", not a message or nil" end
-    msg = m
-  end
+  local msg, failed = self:check_as(typedef, e, "data:add " .. type_id .. " " .. full)
+  if failed then error(failed, 2) end
   if msg then error("data:add " .. type_id .. " " .. full .. ": " .. msg, 2) end
   local existing = self.by_id[full]
   if existing and existing._mod ~= mod then

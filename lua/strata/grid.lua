@@ -3,6 +3,7 @@
 -- C core's (core/src/grid.c); this file finds the maps, prototypes and
 -- legends in the world's data, keeps which maps a world has (an object of
 -- kind "grid_maps"), and answers queries, routes, fly/dive and views.
+local data = require "strata.data"
 local handle_of = require "strata.handle"
 local options = require "strata.options"
 local private = require "strata.private"
@@ -25,7 +26,6 @@ Grid.__index = Grid
 Grid.__newindex = function() error("world.grid is read-only", 2) end
 private.protect(Grid, "strata.grid")
 local parsed = setmetatable({}, { __mode = "k" }) -- world -> { [id] = { entry =, xy = } }
-local rooms_index = setmetatable({}, { __mode = "k" }) -- world -> { count =, next =, rooms = { ["x,y,z"] = uid } }
 
 -- strata.reload replaces entries in place: every map is parsed again after one.
 function M.on_reload(w) parsed[w] = nil end
@@ -83,13 +83,45 @@ local function check_props(props, where)
   walk(props, "", 0)
 end
 
+-- ---- prototypes stored in the world ("world.NAME", strata_grid_prototype) ----
+local WORLD_PREFIX = "world."
+
+local function stored_prototypes(w)
+  local out = {}
+  for _, e in ipairs(w._s:grid_prototypes()) do out[e._id] = e end
+  return out
+end
+
+-- The base.prototype entry of an ID, the world's own or a mod's; nil when none.
+local function prototype_get(w, id, stored)
+  if id:sub(1, #WORLD_PREFIX) == WORLD_PREFIX then return (stored or stored_prototypes(w))[id] end
+  return w._registry:view("base.prototype"):get(id)
+end
+
+local function prototype_ensure(w, id, stored)
+  local e = type(id) == "string" and prototype_get(w, id, stored)
+  if e then return e end
+  local known = w._registry:ids("base.prototype")
+  for k in pairs(stored or stored_prototypes(w)) do known[#known + 1] = k end
+  table.sort(known)
+  fail("unknown base.prototype '%s'%s", tostring(id), options.suggest(tostring(id), known))
+end
+
+-- What is wrong with a stored entry, checked as a base.prototype entry that
+-- names no unknown key; nil when nothing.
+local function prototype_problem(w, e, where)
+  local reg = w._registry
+  local msg, failed = reg:check_as(reg:ensure_type("base.prototype"), e, where, true)
+  return failed or msg
+end
+
 local function flatten(w, v, where, depth)
   depth = depth or 0
   if depth > 16 then fail("%s: prototype parents go round in a circle", where) end
   local own = where
   if type(v) == "string" then
     own = ("%s (base.prototype '%s')"):format(where, v)
-    v = w._registry:view("base.prototype"):ensure(v)
+    v = prototype_ensure(w, v)
   end
   local out = {}
   if v.parent then
@@ -113,13 +145,13 @@ end
 -- errors then come before any spawn. Unknown IDs and circles are left to
 -- the spawn, which reports them as before.
 local function check_map_props(w, id, e)
-  local view = w._registry:view("base.prototype")
+  local stored = stored_prototypes(w)
   local function chain(v, where, depth)
     if depth > 16 then return end
     local own = where
     if type(v) == "string" then
       own = ("%s (base.prototype '%s')"):format(where, v)
-      v = view:get(v)
+      v = prototype_get(w, v, stored)
     end
     if type(v) ~= "table" then return end
     if v.props ~= nil then check_props(v.props, own) end
@@ -279,9 +311,8 @@ function Grid:remove(z)
   w._s:grid_set_map_ids(keep)
 end
 
-local function filter_of(opts, what)
-  options.check(what, opts, 3)
-  opts = opts or {}
+-- x, y, z of a filter or a coordinate: integers, z a string or an integer, "*" any.
+local function filter_coords(opts, what)
   for _, k in ipairs{ "x", "y" } do
     local v = opts[k]
     if v ~= nil and v ~= "*" and math.type(v) ~= "integer" then
@@ -293,6 +324,11 @@ local function filter_of(opts, what)
     fail("%s: z must be a string, an integer or \"*\", got %s", what, tostring(z))
   end
   return { x = opts.x, y = opts.y, z = z ~= nil and z ~= "*" and zkey(z) or nil }
+end
+
+local function filter_of(opts, what)
+  options.check(what, opts, 3)
+  return filter_coords(opts or {}, what)
 end
 
 -- world.grid:spawn{ x =, y =, z = } -> { created = { rooms =, exits = }, updated =, deleted = }
@@ -326,6 +362,65 @@ function Grid:delete(z)
   return res
 end
 
+-- world.grid:add_prototype{ _id = NAME, key =, desc =, parent =, props =, kind = } ->
+-- "world.NAME": a prototype kept in the world (saved with it) that maps name by
+-- ID as they name base.prototype entries; the same _id again replaces it.
+function Grid:add_prototype(entry)
+  local w = world_of(self)
+  if type(entry) ~= "table" then fail("world.grid:add_prototype: expected a table { _id =, key =, desc =, parent =, props = }") end
+  local name = rawget(entry, "_id")
+  if type(name) ~= "string" or name == "" or name:find("%.") then
+    fail("world.grid:add_prototype: _id must be a non-empty string without dots (\"%s\" is put before it)", WORLD_PREFIX)
+  end
+  local id = WORLD_PREFIX .. name
+  local e = data.plain_copy(entry, "world.grid:add_prototype")
+  e._id = id
+  local msg = prototype_problem(w, e, "world.grid:add_prototype '" .. id .. "'")
+  if msg then fail("world.grid:add_prototype '%s': %s", id, msg) end
+  if e.parent ~= nil then flatten(w, e, "world.grid:add_prototype '" .. id .. "'") end
+  w._s:grid_set_prototype(e)
+  return id
+end
+
+-- On opening a world: its stored prototypes are checked as when added, the
+-- first damaged one an error naming it.
+function M.on_open(w)
+  for _, e in ipairs(w._s:grid_prototypes()) do
+    local id = type(e._id) == "string" and e._id or "?"
+    local msg = prototype_problem(w, e, "grid prototype '" .. id .. "'")
+    if msg then fail("grid prototype '%s': %s", id, msg) end
+  end
+end
+
+-- world.grid:home() -> room | nil; world.grid:set_home(room | nil): where
+-- world.grid:delete moves what stands on a deleted map (strata_grid_home)
+function Grid:home()
+  local w = world_of(self)
+  local r = w._s:grid_home()
+  return r and handle(w, r) or nil
+end
+function Grid:set_home(r)
+  local w = world_of(self)
+  if r ~= nil then rooms.room_of(w, r, "world.grid:set_home") end
+  w._s:grid_set_home(r and r.uid)
+end
+
+-- The prototype (its `where`: the map's key, the legend's or base.xyz_room)
+-- a spawn gives each node of map z (nodes as xy:nodes() gives them), by the
+-- core's rule (strata_grid_find_proto), for `strata grid show`.
+function Grid:_prototypes(z, nodes)
+  local w = world_of(self)
+  for _, id in ipairs(map_ids(w)) do
+    local xy, e = map_of(w, id)
+    if zkey(e.z) == zkey(z) then
+      local m = { map = xy, protos = protos_of(w, id, e) }
+      local found = w._s:grid_protos_of(m, nodes)
+      for i, p in ipairs(found) do found[i] = p and m.protos[p].where or nil end
+      return found
+    end
+  end
+end
+
 -- The z a room's z string stands for: the map's own z (an integer for integer levels).
 local function z_value(w, zs)
   for _, id in ipairs(map_ids(w)) do
@@ -347,25 +442,21 @@ function Grid:room(x, y, z)
     fail("world.grid:room: x and y must be integers")
   end
   if type(z) ~= "string" and math.type(z) ~= "integer" then fail("world.grid:room: z must be a string or an integer") end
-  -- An index of the grid rooms, made again when objects were made or deleted
-  -- since (a room's coordinates never change: spawn matches rooms by them).
-  local s = w._s
-  local c = rooms_index[w]
-  if not c or c.count ~= s:count() or c.next ~= s:next_uid() then
-    c = { count = s:count(), next = s:next_uid(), rooms = s:grid_index() }
-    rooms_index[w] = c
-  end
-  local r = c.rooms[x .. "," .. y .. "," .. zkey(z)]
-  return r and s:info(r) and handle(w, r) or nil
+  -- The core's answer every time (strata_grid_room): a copy kept here would
+  -- go stale when a rollback or C code changes the rooms.
+  local r = w._s:grid_room(zkey(z), x, y)
+  return r and handle(w, r) or nil
 end
 
--- world.grid:rooms{ x =, y =, z = } -> rooms in uid order (a key left out: "*")
+-- world.grid:rooms{ x =, y =, z =, name = } -> rooms in uid order (a key left out: "*")
 function Grid:rooms(opts)
   local w = world_of(self)
   local f = filter_of(opts, "world.grid:rooms")
   local x = f.x ~= "*" and f.x or nil
   local y = f.y ~= "*" and f.y or nil
-  return handles(w, w._s:grid_rooms(f.z, x, y))
+  local name = opts and opts.name
+  if name ~= nil and type(name) ~= "string" then fail("world.grid:rooms: name must be a string, got %s", type(name)) end
+  return handles(w, w._s:grid_rooms(f.z, x, y, "room", name ~= "*" and name or nil))
 end
 
 -- world.grid:exits{ from =, to =, name = } -> grid exits in uid order
@@ -373,14 +464,27 @@ function Grid:exits(opts)
   local w = world_of(self)
   options.check("world.grid:exits", opts, 2)
   opts = opts or {}
+  -- to: a room, or a destination { x, y, z } with "*" for any (Evennia's xyz_destination).
   local function room_or_any(v, k)
     if v == nil or v == "*" then return nil end
+    if k == "to" and type(v) == "table" and not handle_of.is(v) and getmetatable(v) == nil and #v == 3 then
+      return filter_coords({ x = v[1], y = v[2], z = v[3] }, "world.grid:exits: to")
+    end
     if not handle_of.is(v) or v.kind ~= "room" or owner[v] ~= w then
-      fail("world.grid:exits: %s must be a room of this world or \"*\", got %s", k, tostring(v))
+      fail("world.grid:exits: %s must be a room of this world, \"*\"%s, got %s", k,
+        k == "to" and " or { x, y, z }" or "", tostring(v))
     end
     return v.uid
   end
   local from, to = room_or_any(opts.from, "from"), room_or_any(opts.to, "to")
+  local dest
+  if type(to) == "table" then dest, to = to, nil end
+  local function reaches(t)
+    if not dest then return true end
+    local x, y, zs = w._s:grid_pos(t or 0)
+    return x ~= nil and (dest.x == nil or dest.x == "*" or dest.x == x)
+      and (dest.y == nil or dest.y == "*" or dest.y == y) and (dest.z == nil or dest.z == zs)
+  end
   local name = opts.name
   if name ~= nil and type(name) ~= "string" then fail("world.grid:exits: name must be a string") end
   if name == "*" then name = nil end
@@ -389,7 +493,7 @@ function Grid:exits(opts)
   for _, e in ipairs(candidates) do
     if w._s:grid_pos(e) then
       local f, t, n = w._s:exit_info(e)
-      if (not from or f == from) and (not to or t == to) and (not name or n == name) then
+      if (not from or f == from) and (not to or t == to) and (not name or n == name) and reaches(t) then
         out[#out + 1] = handle(w, e)
       end
     end
@@ -440,6 +544,18 @@ function Grid:fly(actor)
 end
 function Grid:dive(actor)
   return level(world_of(self), actor, -1, "world.grid:dive", "Can't dive here - you'd just fall flat on the ground.")
+end
+
+-- world.grid:teleport(actor, x, y [, z]) -> true | nil, reason: to the grid room at
+-- (x, y) of map z (default: the actor's), as any arrival (strata_grid_teleport)
+function Grid:teleport(actor, x, y, z)
+  local w = world_of(self)
+  handle_of.check_alive(actor, "world.grid:teleport")
+  if math.type(x) ~= "integer" or math.type(y) ~= "integer" then fail("world.grid:teleport: x and y must be integers") end
+  if z ~= nil and type(z) ~= "string" and math.type(z) ~= "integer" then
+    fail("world.grid:teleport: z must be a string or an integer, got %s", type(z))
+  end
+  return runtime.call(w, "grid_teleport", actor.uid, x, y, z ~= nil and zkey(z) or nil)
 end
 
 -- world.grid:view(room, { dist =, mode =, character = }) -> markup around the room
@@ -493,6 +609,40 @@ end
 
 -- ---- walks through rooms (strata.walk: the route of a walk, which the core takes) ----
 local function label_of(uid) return "room#" .. uid end
+
+-- The nearest grid room named `name` from the actor's room (fewest steps,
+-- across maps), or an error naming `what`: none of that name, none reachable,
+-- or several as near (listed by coordinates).
+function M.named(w, actor, name, what)
+  local here = w._s:room_of(actor.uid)
+  if not here then fail("%s: %s is in no room", what, tostring(actor)) end
+  local candidates = w._s:grid_rooms(nil, nil, nil, "room", name)
+  if #candidates == 0 then
+    local names, seen = {}, {}
+    for _, r in ipairs(w._s:grid_rooms(nil, nil, nil, "room")) do
+      local n = w._s:room_info(r)
+      if not seen[n] then seen[n] = true names[#names + 1] = n end
+    end
+    table.sort(names)
+    fail("%s: no room named '%s' on the grid%s", what, name, options.suggest(name, names))
+  end
+  local best, nearest = math.huge, {}
+  for _, r in ipairs(candidates) do
+    local route = r == here and {} or grid_of(w):path(handle(w, here), handle(w, r))
+    if route and #route < best then best, nearest = #route, { r }
+    elseif route and #route == best then nearest[#nearest + 1] = r end
+  end
+  if #nearest == 0 then fail("%s: no way from %s to a room named '%s'", what, label_of(here), name) end
+  if #nearest > 1 then
+    local where = {}
+    for i, r in ipairs(nearest) do
+      local x, y, zs = w._s:grid_pos(r)
+      where[i] = ("(%d,%d,%s)"):format(x, y, zs)
+    end
+    fail("%s: '%s' is ambiguous: %s are as near", what, name, table.concat(where, ", "))
+  end
+  return handle(w, nearest[1])
+end
 
 -- The directions from actor's room to room target of world w, or an error
 -- naming `what` (world:walk).

@@ -46,13 +46,14 @@ local function plan_of(w, actor)
   return plan
 end
 
--- world:walk(actor, { x, y } | room, { step_every = 1 }) -> plan (strata_walk,
+-- world:walk(actor, { x, y } | room | room name, { step_every = 1 }) -> plan (strata_walk,
 -- strata_walk_rooms along the route world.grid:path gives at the start).
 function world:walk(actor, target, opts)
   actor_of(self, actor, "world:walk")
   options.check("world:walk", opts, 2)
   local every = opts and opts.step_every or 1
   if type(every) ~= "number" then fail("world:walk: step_every must be a number, got %s", type(every)) end
+  if type(target) == "string" then target = grid.named(self, actor, target, "world:walk") end
   if handle.is(target) and target.kind == "room" then
     local route = grid.route(self, actor, target, "world:walk")
     runtime.call(self, "walk_rooms", actor.uid, target.uid, route, every)

@@ -404,6 +404,9 @@ local function check_ids(state, reg)
   return errors
 end
 
+-- The features' checks of a world just opened (filled with the features below).
+local open_hooks = {}
+
 -- strata.world.open(path, { mods =, mod_path = })
 function M.open(path, opts)
   options.check("strata.world.open", opts, 2)
@@ -423,7 +426,13 @@ function M.open(path, opts)
     error(("cannot open '%s': %d unknown ID%s:\n  %s"):format(path, #errors, #errors > 1 and "s" or "",
       table.concat(errors, "\n  ")), 0)
   end
-  return wrap(state, registry, order)
+  local w = wrap(state, registry, order)
+  -- What a feature checks in the stored state (on_open): one line naming it.
+  for _, hook in ipairs(open_hooks) do
+    local ok, msg = pcall(hook, w)
+    if not ok then error(("cannot open '%s': %s"):format(path, tostring(msg)), 0) end
+  end
+  return w
 end
 
 -- ---- the features ------------------------------------------------------------------
@@ -444,6 +453,7 @@ local features = {
 }
 local reload_hooks = {}
 for _, f in ipairs(features) do
+  open_hooks[#open_hooks + 1] = f.on_open
   for name, fn in pairs(f.world or {}) do
     assert(World[name] == nil, name)
     World[name] = fn

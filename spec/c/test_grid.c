@@ -5,7 +5,9 @@
 
 #include "check.h"
 #include "strata/grid.h"
+#include "strata/registry.h"
 #include "strata/room.h"
+#include "strata/runtime.h"
 #include "strata/world.h"
 #include "strata/xymap.h"
 
@@ -241,7 +243,71 @@ static void test_props(void) {
   strata_world_free(w);
 }
 
+/* What a C game calls (issue 35): a teleport to a coordinate (the move
+** events' checks, a refusal when no room is there), a delete that moves its
+** occupants to the grid's home, prototypes kept in the world. */
+static void test_teleport_home_prototypes(void) {
+  strata_error err;
+  strata_registry *reg = strata_registry_new(&err);
+  strata_world *w = strata_world_new(1, &err);
+  strata_runtime *rt = strata_runtime_new(w, strata_registry_resolver(reg), &err);
+  strata_xymap *a = parse("+ 0 1\n\n0 #-#\n\n+ 0 1\n", "a", NULL, 0);
+  strata_xymap *b = parse("+ 0 1\n\n0 #-#\n\n+ 0 1\n", "b", NULL, 0);
+  strata_grid_map gm[2] = { { a, NULL, 0, NULL, 0 }, { b, NULL, 0, NULL, 0 } };
+  strata_grid_counts c;
+  CHECK(strata_grid_spawn(w, gm, 2, NULL, &c, &err) == STRATA_OK);
+  uint64_t hero;
+  CHECK(strata_world_create(w, "actor", NULL, &hero, &err) == STRATA_OK);
+  strata_move_outcome out;
+  /* In no grid room: z is needed. */
+  CHECK(strata_grid_teleport(rt, hero, 1, 0, NULL, &out, &err) == STRATA_EARG);
+  CHECK(strstr(err.message, "is in no grid room") != NULL);
+  CHECK(strata_grid_teleport(rt, hero, 1, 0, "a", &out, &err) == STRATA_OK && out.refusal == STRATA_MOVE_OK);
+  CHECK_EQ_INT(strata_room_of(w, hero), strata_grid_room(w, "a", 1, 0));
+  CHECK(strata_grid_teleport(rt, hero, 0, 0, NULL, &out, &err) == STRATA_OK); /* the actor's own map */
+  CHECK_EQ_INT(strata_room_of(w, hero), strata_grid_room(w, "a", 0, 0));
+  CHECK(strata_grid_teleport(rt, hero, 5, 5, NULL, &out, &err) == STRATA_OK);
+  CHECK(out.refusal == STRATA_MOVE_OFF_MAP && !strcmp(out.reason, "no grid room at (5, 5, a)"));
+  CHECK_EQ_INT(strata_room_of(w, hero), strata_grid_room(w, "a", 0, 0));
+
+  /* Delete: refused without a home, or with the home on the map; else the hero goes home. */
+  CHECK(strata_grid_delete(w, "a", &c, &err) == STRATA_ESTATE);
+  CHECK(strata_grid_set_home(w, 999, &err) == STRATA_ENOTFOUND);
+  CHECK(strata_grid_set_home(w, strata_grid_room(w, "a", 1, 0), &err) == STRATA_OK);
+  CHECK(strata_grid_delete(w, "a", &c, &err) == STRATA_ESTATE);
+  CHECK(strstr(err.message, "home room") != NULL);
+  uint64_t home = strata_grid_room(w, "b", 1, 0);
+  CHECK(strata_grid_set_home(w, home, &err) == STRATA_OK);
+  CHECK_EQ_INT(strata_grid_home(w), home);
+  CHECK(strata_grid_delete(w, "a", &c, &err) == STRATA_OK);
+  CHECK_EQ_INT(c.deleted.rooms, 2);
+  CHECK_EQ_INT(strata_room_of(w, hero), home);
+
+  /* Prototypes kept in the world: added, replaced by _id, refused without one. */
+  strata_value e = strata_value_nil();
+  CHECK(strata_value_table(&e, &err) == STRATA_OK);
+  set_str(&e, "_id", "world.tower");
+  set_str(&e, "key", "Tower");
+  CHECK(strata_grid_set_prototype(w, &e, &err) == STRATA_OK);
+  set_str(&e, "key", "Old tower");
+  CHECK(strata_grid_set_prototype(w, &e, &err) == STRATA_OK);
+  const strata_value *got = strata_grid_prototype(w, 0);
+  CHECK(got && !strcmp(strata_vtable_get_str(got->u.t, "key")->u.str.s, "Old tower"));
+  CHECK(strata_grid_prototype(w, 1) == NULL);
+  strata_value_clear(&e);
+  CHECK(strata_value_table(&e, &err) == STRATA_OK);
+  CHECK(strata_grid_set_prototype(w, &e, &err) == STRATA_EARG);
+  strata_value_clear(&e);
+
+  strata_runtime_free(rt);
+  strata_xymap_free(a);
+  strata_xymap_free(b);
+  strata_world_free(w);
+  strata_registry_free(reg);
+}
+
 int main(void) {
+  test_teleport_home_prototypes();
   test_spawn_and_respawn();
   test_transitions_and_filters();
   test_props();

@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "strata/error.h"
+#include "strata/move.h"
 #include "strata/value.h"
 #include "strata/world.h"
 #include "strata/xymap.h"
@@ -84,6 +85,11 @@ typedef struct strata_grid_map {
   size_t naliases;
 } strata_grid_map;
 
+/* The prototype a spawn of gm gives the node at (x, y) of that symbol (dir
+** STRATA_GRID_ROOM) or its exit in map direction dir; NULL: none. */
+STRATA_API const strata_grid_proto *strata_grid_find_proto(const strata_grid_map *gm, int x, int y, int dir,
+                                                           char symbol);
+
 /* Which nodes to spawn: x / y STRATA_GRID_ANY for any, z NULL for any map. */
 typedef struct strata_grid_filter {
   int x, y;
@@ -108,7 +114,11 @@ STRATA_API strata_status strata_grid_spawn(strata_world *w, const strata_grid_ma
                                            strata_grid_counts *counts, strata_error *err);
 
 /* Deletes every grid room of map z with its exits (and the grid exits into
-** them), counting into counts->deleted; same errors as spawn. */
+** them), counting into counts->deleted. Whatever stands in those rooms is
+** moved (strata_room_put: no events, as the reference's "moved back to your
+** home location") to the grid's home room when one is set; without one, or
+** with the home itself on map z, the delete is refused (ESTATE, the message
+** names the room and what stands in it). Other errors as spawn's. */
 STRATA_API strata_status strata_grid_delete(strata_world *w, const char *z, strata_grid_counts *counts,
                                             strata_error *err);
 
@@ -122,6 +132,22 @@ STRATA_API size_t strata_grid_map_ids(const strata_world *w, const char **out, s
 STRATA_API strata_status strata_grid_set_map_ids(strata_world *w, const char *const *ids, size_t n,
                                                  strata_error *err);
 
+/* The grid's home room (where strata_grid_delete moves what stands on a
+** deleted map): 0 when none is set or it is gone. Kept on the "grid_maps"
+** object, saved with the world; room 0 unsets it (ENOTFOUND: no live room). */
+STRATA_API uint64_t strata_grid_home(const strata_world *w);
+STRATA_API strata_status strata_grid_set_home(strata_world *w, uint64_t room, strata_error *err);
+
+/* Prototypes stored in the world (the reference's database prototypes),
+** saved with it: tables with a string "_id", kept in the order first added
+** on the "grid_maps" object. strata_grid_prototype gives the i-th (from 0),
+** NULL past the last; strata_grid_set_prototype stores a copy of entry,
+** replacing the one of the same _id (EARG: no table or no _id; ENOMEM).
+** Their fields are checked by whoever adds them (the Lua layer: as a
+** base.prototype entry). */
+STRATA_API const strata_value *strata_grid_prototype(const strata_world *w, size_t i);
+STRATA_API strata_status strata_grid_set_prototype(strata_world *w, const strata_value *entry, strata_error *err);
+
 /* The grid place of a room or exit: 1 and its fields when uid is a grid
 ** room or exit, else 0 (any pointer may be NULL). *z points into the world's
 ** values (valid until the object changes); tag gets the room's symbol or the
@@ -130,8 +156,18 @@ STRATA_API strata_status strata_grid_set_map_ids(strata_world *w, const char *co
 STRATA_API int strata_grid_pos(const strata_world *w, uint64_t uid, int *x, int *y, const char **z, char tag[4],
                                int *interrupt);
 
-/* The grid room at (x, y) of map z; 0 when none. A scan of the world's objects. */
+/* The grid room at (x, y) of map z; 0 when none. A scan of the world's
+** objects, so that the answer is never older than the world (a rollback, an
+** edit from C): no index outlives a call. */
 STRATA_API uint64_t strata_grid_room(const strata_world *w, const char *z, int x, int y);
+
+/* Teleports the actor to the grid room at (x, y) of map z (NULL: the map of
+** the actor's room) with the checks and events of any arrival
+** (strata_move_to_room: base.before_move may refuse, base.moved follows).
+** No room there: out->refusal STRATA_MOVE_OFF_MAP, nothing moved. Errors:
+** EARG (z NULL and the actor in no grid room), those of strata_move_to_room. */
+STRATA_API strata_status strata_grid_teleport(strata_runtime *rt, uint64_t actor, int x, int y, const char *z,
+                                              strata_move_outcome *out, strata_error *err);
 
 #ifdef __cplusplus
 }

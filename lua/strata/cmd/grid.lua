@@ -13,13 +13,18 @@ subcommands:
   init                      create the world file (with --mods, --seed)
   add MAP_ID...             add base.grid_map entries to the world
   list                      the world's maps with their room and exit counts
-  show Z                    the map of level Z as players see it
+  show Z                    the map of level Z for builders: its display, nodes
+                            with their rooms and prototypes, links, transitions,
+                            its text and options
+  home X Y Z                make the grid room at (X, Y, Z) the grid's home:
+                            delete moves what stands on a deleted map there
   spawn [X Y Z]             spawn the maps (or what matches; * for any) as
                             rooms and exits, reconciling; prints the counts
   path X1 Y1 Z1 X2 Y2 Z2    the shortest route between two nodes, across maps
   initpath                  check every map and its routes; prints how long a
                             route across each map takes (strata keeps no cache)
-  delete Z                  delete the rooms and exits of level Z and forget its map
+  delete [--yes] Z          delete the rooms and exits of level Z and forget its
+                            map (asks first unless --yes; what stands there goes home)
 
 options:
   --world FILE              the world file (default world.db)
@@ -37,11 +42,12 @@ local SUB_USAGE = {
   init = "usage: strata grid [--world FILE] [--mods a,b] [--mod-path DIR] [--seed N] init\n\nCreates the world file with the mods given (default base). A file that exists is left as it is.\n",
   add = "usage: strata grid [options] add MAP_ID...\n\nAdds base.grid_map entries (\"mod.name\") of the world's mods to the world. Two maps with one Z are an error.\n",
   list = "usage: strata grid [options] list\n\nPrints each map: its ID, Z, nodes, and the rooms and exits spawned for it.\n",
-  show = "usage: strata grid [options] show Z\n\nPrints the map of level Z as players see it, in colour on a terminal (not with NO_COLOR).\n",
+  show = "usage: strata grid [options] show Z\n\nPrints the map of level Z for builders: rooms against nodes, the map as players see it (in colour on a\nterminal, not with NO_COLOR), each node with its room and the prototype a spawn gives it, each link, each\ntransition, the map's text as written and its options.\n",
+  home = "usage: strata grid [options] home X Y Z\n\nMakes the grid room at (X, Y, Z) the grid's home room: 'delete' moves whatever stands on a deleted map there.\n",
   spawn = "usage: strata grid [options] spawn [X Y Z]\n\nSpawns the maps into rooms and exits, reconciling with what is there; X, Y, Z select nodes (* for any).\nPrints what was created, updated and deleted.\n",
   path = "usage: strata grid [options] path X1 Y1 Z1 X2 Y2 Z2\n\nPrints the shortest route between two nodes as directions, crossing transitions between maps.\n",
   initpath = "usage: strata grid [options] initpath\n\nParses every map and routes across it (first node to last); prints the time each route took.\nstrata keeps no path cache, so there is nothing to build.\n",
-  delete = "usage: strata grid [options] delete Z\n\nDeletes the rooms and exits of level Z (with the grid exits into them) and forgets its map.\n",
+  delete = "usage: strata grid [options] delete [--yes] Z\n\nDeletes the rooms and exits of level Z (with the grid exits into them) and forgets its map. Whatever stands\nin those rooms is moved to the grid's home room (see 'home'). Asks for confirmation on a terminal; give\n--yes when stdin is not one.\n",
 }
 
 -- Errors read "grid: message" on one line, whatever they quote (strata.cli
@@ -71,6 +77,7 @@ local function parse(args)
     elseif a == "--mod-path" then o.mod_path[#o.mod_path + 1] = value()
     elseif a == "--seed" then o.seed = cli.integer(value(), a)
     elseif a == "--help" or a == "-h" then o.help = true
+    elseif a == "--yes" or a == "-y" then o.yes = true
     elseif a:sub(1, 2) == "--" and a ~= "--" and #a > 2 then fail("unknown option '%s' (see 'strata grid --help')", a)
     else rest[#rest + 1] = a end
     i = i + 1
@@ -147,11 +154,49 @@ function SUB.list(o, rest)
   return 0
 end
 
+-- The builder's view of one map (the reference's `show Z`): rooms against
+-- nodes, the players' display, then every node with its room and the
+-- prototype a spawn gives it, every link, every transition, the map's text
+-- as written (markers players never see included) and its options.
 function SUB.show(o, rest)
   nargs(rest, 1, "show")
   local w = open(o)
-  local xy = w.grid:map(z_of(w, rest[2]))
-  cli.write(strata.markup.render(xy:display(), { color = color_on(1) }), "\n")
+  local z = z_of(w, rest[2])
+  local xy, id = w.grid:map(z)
+  local nodes = xy:nodes()
+  local rooms = w.grid:rooms{ z = z }
+  local color = color_on(1)
+  cli.write(("%s  z=%s  %d nodes  %d rooms\n\n"):format(id, tostring(z), #nodes, #rooms))
+  cli.write(strata.markup.render(xy:display(), { color = color }), "\n\nnodes:\n")
+  local protos = w.grid:_prototypes(z, nodes)
+  local transitions = {}
+  for i, n in ipairs(nodes) do
+    if n.kind == "transition" then
+      transitions[#transitions + 1] = n
+      cli.write(("  (%d,%d) %s transition\n"):format(n.x, n.y, n.symbol))
+    else
+      local r = w.grid:room(n.x, n.y, z)
+      cli.write(("  (%d,%d) %s %s  %s  prototype %s\n"):format(n.x, n.y, n.symbol, n.kind,
+        r and ("%s %q"):format(tostring(r), r.name) or "not spawned", protos[i] or "none"))
+    end
+  end
+  cli.write("links:\n")
+  for _, n in ipairs(nodes) do
+    for _, e in ipairs(xy:exits(n.x, n.y)) do
+      cli.write(("  (%d,%d) %s -> (%d,%d)  weight %g\n"):format(n.x, n.y, e.direction, e.to.x, e.to.y, e.weight))
+    end
+  end
+  cli.write("transitions:\n")
+  for _, n in ipairs(transitions) do
+    local t = n.target or {}
+    cli.write(("  (%d,%d) -> (%d,%d,%s)\n"):format(n.x, n.y, t[1] or t.x, t[2] or t.y, tostring(t[3] or t.z)))
+  end
+  local entry = w.data["base.grid_map"]:ensure(id)
+  cli.write("map:\n", entry.map, entry.map:sub(-1) == "\n" and "" or "\n", "options:\n")
+  local keys = {}
+  for k in pairs(entry.options or {}) do keys[#keys + 1] = k end
+  table.sort(keys)
+  for _, k in ipairs(keys) do cli.write(("  %s = %s\n"):format(k, tostring(entry.options[k]))) end
   return 0
 end
 
@@ -209,11 +254,42 @@ function SUB.initpath(o, rest)
   return 0
 end
 
+function SUB.home(o, rest)
+  nargs(rest, 3, "home")
+  local w = open(o)
+  local x, y, z = cli.integer(rest[2], "X"), cli.integer(rest[3], "Y"), z_of(w, rest[4])
+  local r = w.grid:room(x, y, z)
+  if not r then fail("no grid room at (%d, %d, %s) (spawn the map first)", x, y, tostring(z)) end
+  w.grid:set_home(r)
+  save(w, o)
+  cli.write(("home: %s %q at (%d, %d, %s)\n"):format(tostring(r), r.name, x, y, tostring(z)))
+  return 0
+end
+
+-- Asks on a terminal; refuses when stdin is not one (a script must say --yes).
+local function confirm(o, question)
+  if o.yes then return end
+  local ok, uv = pcall(require, "luv")
+  if not (ok and uv.guess_handle(0) == "tty") then
+    fail("delete asks for confirmation and stdin is not a terminal: give --yes")
+  end
+  cli.write(question, " [y/N] ")
+  local answer = io.read("l")
+  if not answer or not answer:match("^%s*[yY]") then fail("not deleted") end
+end
+
 function SUB.delete(o, rest)
   nargs(rest, 1, "delete")
   local w = open(o)
   local z = z_of(w, rest[2])
-  local c = cli.call("world.grid:delete", w.grid.delete, w.grid, z)
+  local home = w.grid:home()
+  confirm(o, ("delete the %d rooms of map %s%s?"):format(#w.grid:rooms{ z = z }, tostring(z),
+    home and (" (what stands there goes to %s %q)"):format(tostring(home), home.name) or ""))
+  local ok, c = pcall(cli.call, "world.grid:delete", w.grid.delete, w.grid, z)
+  if not ok and not home and tostring(c):find("stands in it", 1, true) then
+    fail("%s: set a home room for it first ('strata grid home X Y Z')", tostring(c))
+  end
+  if not ok then error(c, 0) end
   save(w, o)
   cli.write(counts_line(c), "\n")
   return 0
@@ -224,7 +300,7 @@ function M.run(args)
   local sub = rest[1]
   if not sub then
     if o.help then cli.write(M.usage) return 0 end
-    fail("a subcommand is needed: init, add, list, show, spawn, path, initpath, delete (see 'strata grid --help')")
+    fail("a subcommand is needed: init, add, list, show, spawn, path, initpath, home, delete (see 'strata grid --help')")
   end
   if not SUB[sub] then
     local known = {}
