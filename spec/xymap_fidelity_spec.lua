@@ -192,7 +192,8 @@ describe("the grid world's views as the reference documents them", function()
     assert.matches("map_align", tostring(err), 1, true)
   end)
 
-  it("takes the options from the grid map, a call's own winning", function()
+  -- A world of base and a mod "opts" whose init.lua is init (a pcall's results).
+  local function mod_world(init)
     local dir = os.tmpname()
     os.remove(dir)
     os.execute("mkdir -p " .. dir .. "/opts")
@@ -200,17 +201,30 @@ describe("the grid world's views as the reference documents them", function()
     f:write('return { id = "opts", version = "0.1.0" }')
     f:close()
     f = io.open(dir .. "/opts/init.lua", "w")
-    f:write([==[data:add{ _type = "base.grid_map", _id = "m", z = "m", map = "+\n\n  #-#\n\n+",
+    f:write(init)
+    f:close()
+    local ok, v = pcall(strata.world.new, { seed = 1, mods = { "base", "opts" }, mod_path = { dir } })
+    os.execute("rm -rf " .. dir)
+    return ok, v
+  end
+
+  it("takes the options from the grid map, a call's own winning", function()
+    local ok, v = mod_world([==[data:add{ _type = "base.grid_map", _id = "m", z = "m", map = "+\n\n  #-#\n\n+",
       prototypes = { ["*,*"] = { key = "Field", desc = "Grass." } },
       options = { map_align = "l", map_separator_char = "-", map_display = true } }]==])
-    f:close()
-    local v = strata.world.new{ seed = 1, mods = { "base", "opts" }, mod_path = { dir } }
+    assert.is_true(ok, tostring(v))
     v.grid:add("opts.m")
     v.grid:spawn()
     local l = lines(v.grid:room(0, 0, "m"):appearance{ width = 10 })
     assert.same({ ("-"):rep(10), "@-#", ("-"):rep(10), "Field", "Grass.", "Exits: east" }, l)
     assert.equal((" "):rep(7) .. "@-#", lines(v.grid:room(0, 0, "m"):appearance{ width = 10, map_align = "r" })[2])
-    os.execute("rm -rf " .. dir)
+  end)
+
+  it("refuses a grid map whose map_align is none of l, c, r when the mod adds it", function()
+    local ok, err = mod_world([==[data:add{ _type = "base.grid_map", _id = "m", z = "m", map = "+\n\n  #\n\n+",
+      options = { map_align = "middle" } }]==])
+    assert.is_false(ok)
+    assert.matches("map_align must be 'l', 'c' or 'r', got 'middle'", tostring(err), 1, true)
   end)
 
   -- strata play shows a grid room by room:appearance: spec/play_spec.lua.
