@@ -159,6 +159,10 @@ describe("the grid world's views as the reference documents them", function()
     assert.equal("The Bell Loft (3,4,village)", loft:display_name{ builder = true })
     local hall = w:create_room{ name = "Hall" }
     assert.equal("Hall", hall:display_name{ builder = true })
+    local a = strata.markup.strip(gate:appearance{ width = 20, builder = true })
+    assert.matches("#---T", a, 1, true)
+    assert.matches("\nThe South Gate (0,0,village)\n", a, 1, true)
+    assert.same({ "Hall" }, lines(hall:appearance{ builder = true }))
   end)
 
   -- "The default visualization is this: ~~~~ (the map) ~~~~ Dungeon Entrance / To the east,

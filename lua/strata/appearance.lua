@@ -85,7 +85,8 @@ function methods.appearance(r, opts)
   local function opt(k) return option_of(opts, mo, id, k) end
   if not opt("map_display") then return text end
   local fill = opt("map_fill_all")
-  local view = w.grid:view(r, { dist = opts.builder and false or opt("map_visual_range"), mode = opt("map_mode"),
+  -- builders: no dist, the whole map (world.grid:view)
+  local view = w.grid:view(r, { dist = not opts.builder and opt("map_visual_range") or nil, mode = opt("map_mode"),
     character = opt("map_character_symbol"), target = opts.target, builder = opts.builder,
     target_path_style = opt("map_target_path_style"),
     max_size = fill and { width } or nil })
