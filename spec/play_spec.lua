@@ -115,9 +115,11 @@ describe("strata play", function()
     out, code = play(dir, table.concat(keys, " ") .. " s q")
     assert.equal(0, code, out)
     assert.matches("you go east: The Mine Mouth", out)
-    assert.matches("^The Mine Mouth\nDaylight fades behind you", out)
-    assert.matches("\nexits: east, south\n", out)
-    assert.matches("\n  @%-#\n", out)                -- the mine's visual range, the player on it
+    -- the room as the reference shows one (room:appearance): the map between separators,
+    -- the name, the description, "Exits: ..."
+    assert.matches("^~+\n +@%-# *\n", out)           -- the mine's visual range, the player on it
+    assert.matches("\n~+\nThe Mine Mouth\nDaylight fades behind you", out)
+    assert.matches("\nExits: east and south\n", out)
     assert.matches("grid map mine | %(0, 2%) | time 4\n$", out)
 
     local again = strata.world.open(dir .. "/w.db")

@@ -88,6 +88,9 @@ local calls = {
   ["world.grid:rooms"] = function(o) w.grid:rooms(o) end,
   ["world.grid:exits"] = function(o) w.grid:exits(o) end,
   ["world.grid:view"] = function(o) w.grid:view(w:create_room{ name = "Hall" }, o) end,
+  ["room:appearance"] = function(o) w:create_room{ name = "Hall" }:appearance(o) end,
+  ["room:display_name"] = function(o) w:create_room{ name = "Hall" }:display_name(o) end,
+  ["xy:display"] = function(o) xy:display(o) end,
   ["world:create_exit"] = function(o)
     o.name = o.name or "out"
     local r = w:create_room{ name = "Hall" }

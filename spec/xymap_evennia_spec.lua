@@ -113,15 +113,15 @@ describe("strata.xymap routes on Evennia's test maps", function()
   end
 
   it("walks back over the exactly shortest predecessor, not one a rounding error away", function()
-    -- From (1,0) to (0,2) two five-hop routes cost 1.1 on paper: e n w w n sums to
-    -- 1.0999999999999999 in doubles, e n w n w to 1.1000000000000001. Only the first
+    -- From (1,0) to (0,2) two five-hop routes cost 5.5 on paper: e n w w n sums to
+    -- 5.5 in doubles, e n w n w to 5.500000000000001. Only the first
     -- is shortest to a heap Dijkstra such as scipy's, though the second's last
     -- predecessor, (1,2), is nearer the start than the first's, (0,1).
     local xy = strata.xymap.parse("+\n\n  #-#-#\n  | | |\n  #-#=#\n      |\n  #-#-#\n\n+", {
-      legend = { ["-"] = { kind = "ew", weight = 0.3 }, ["="] = { kind = "ew", weight = 0.1 },
-                 ["|"] = { kind = "ns", weight = 0.2 } } })
+      legend = { ["-"] = { kind = "ew", weight = 1.2 }, ["="] = { kind = "ew", weight = 1.1 },
+                 ["|"] = { kind = "ns", weight = 1.0 } } })
     local dirs, _, cost = xy:shortest_path({ 1, 0 }, { 0, 2 })
     assert.are.equal("e n w w n", table.concat(dirs, " "))
-    assert.are.equal(0.3 + 0.2 + 0.1 + 0.3 + 0.2, cost)
+    assert.are.equal(1.2 + 1.0 + 1.1 + 1.2 + 1.0, cost)
   end)
 end)

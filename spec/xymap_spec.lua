@@ -237,8 +237,8 @@ describe("strata.xymap", function()
       assert.error_matches(function() parse(BASIC, { legend = { q = 5 } } ) end, "must be a table")
       assert.error_matches(function() parse(BASIC, { legend = { q = { kind = "ew", colour = 1 } } }) end,
         "unknown option 'colour'")
-      assert.error_matches(function() parse(BASIC, { legend = { q = { kind = "ew", weight = -1 } } }) end,
-        "non%-negative")
+      assert.error_matches(function() parse(BASIC, { legend = { q = { kind = "ew", weights = { e = -1 } } } }) end,
+        "legend entry 'q': weights.e must be a number >= 1")
       assert.error_matches(function() parse(BASIC, { legend = { q = { kind = "link", directions = { up = "n" } } } }) end,
         "not a direction")
       assert.error_matches(function() parse(BASIC, { legend = { T = { kind = "transition", target = { 1 } } } }) end,
@@ -261,8 +261,8 @@ describe("strata.xymap", function()
     it("for dangling links and links that do not link back", function()
       assert.matches("EWMapLink '%-' at XYZ=%(0.5,0,z%) points to empty space in the direction e! %(line 3, column 4%)",
         parse_error("+ 0 1\n\n0 #-\n\n+ 0 1"))
-      assert.matches("EWOneWayMapLink '>' at XYZ=%(0.5,0,z%) was connected to from the direction e, but is not set up to link in that direction. %(line 3, column 4%)",
-        parse_error("+ 0 1 2\n\n0 #>--#\n\n+ 0 1 2"))
+      assert.matches("NSMapLink '|' at XYZ=%(1,0,z%) was connected to from the direction w, but is not set up to link in that direction. %(line 3, column 5%)",
+        parse_error("+ 0 1 2\n\n0 #-|-#\n\n+ 0 1 2"))
     end)
 
     it("for routers and smart links that cannot decide", function()

@@ -78,9 +78,9 @@ static size_t check_legend(lua_State *L, int opts, strata_xy_legend **out) {
       if (strlen(display) >= sizeof lg->display) lstrata_argerror(L, 2, "legend display is too long");
       strcpy(lg->display, display);
     }
+    /* A weight below 1 is refused by the parser where the link is drawn. */
     lg->default_weight = lstrata_opt_number(L, e, "weight", lg->default_weight);
-    if (!(lg->default_weight >= 0) || !isfinite(lg->default_weight))
-      lstrata_argerror(L, 2, "legend weight must be a non-negative number");
+    if (!isfinite(lg->default_weight)) lstrata_argerror(L, 2, "legend weight must be a finite number");
     lg->interrupt = lstrata_opt_bool(L, e, "interrupt", lg->interrupt);
     lg->average = lstrata_opt_bool(L, e, "average", lg->average);
     if (lua_getfield(L, e, "weights") == LUA_TTABLE) {
@@ -88,8 +88,11 @@ static size_t check_legend(lua_State *L, int opts, strata_xy_legend **out) {
       while (lua_next(L, -2)) {
         int d;
         check_direction_key(L, 2, "weights", &d);
-        if (lua_type(L, -1) != LUA_TNUMBER || !(lua_tonumber(L, -1) >= 0))
-          lstrata_argerror(L, 2, "legend weights must be non-negative numbers");
+        /* Negative values mean "the default weight" to the C legend: refused
+        ** here, the others where the link is drawn. */
+        if (lua_type(L, -1) != LUA_TNUMBER || !(lua_tonumber(L, -1) >= 0) || !isfinite(lua_tonumber(L, -1)))
+          lstrata_argerror(L, 2, lua_pushfstring(L, "legend entry '%s': weights.%s must be a number >= 1 (link "
+                                                 "weights must be >= 1)", key, lua_tostring(L, -2)));
         lg->weights[d] = lua_tonumber(L, -1);
         lua_pop(L, 1);
       }
@@ -319,13 +322,17 @@ static int xymap_shortest_path(lua_State *L) {
   return 3;
 }
 
-/* xy:display() -> the map as players see it (markup: `|` shown as `||`) */
+/* xy:display([{ builder = false }]) -> the map as players see it (markup: `|`
+** shown as `||`); builder: every marker shown by its own symbol */
 static int xymap_display(lua_State *L) {
+  static const char *const known[] = {"builder", NULL};
   strata_xymap *m = check_xymap(L, 1);
+  lstrata_check_options(L, 2, known, 1);
+  int builder = lua_istable(L, 2) && lstrata_opt_bool(L, 2, "builder", 0);
   char *text;
   size_t len;
   strata_error err;
-  if (strata_xymap_display(m, &text, &len, &err) != STRATA_OK)
+  if ((builder ? strata_xymap_builder_display : strata_xymap_display)(m, &text, &len, &err) != STRATA_OK)
     return lstrata_raise(L, "display", &err);
   lua_pushlstring(L, text, len);
   strata_free(text);
@@ -333,16 +340,18 @@ static int xymap_display(lua_State *L) {
 }
 
 /* xy:visual_range({x, y} [, { dist = 2, mode = "nodes" | "scan", character = "@" | false,
-**   target = {x, y}, target_path_style = "|y{display_symbol}|n", max_size = {w, h} }]) */
+**   target = {x, y}, target_path_style = "|y{display_symbol}|n", max_size = {w, h},
+**   builder = false }]) */
 static int xymap_visual_range(lua_State *L) {
   static const char *const known[] = {"dist", "mode", "character", "target", "target_path_style",
-                                      "max_size", NULL};
+                                      "max_size", "builder", NULL};
   strata_xymap *m = check_xymap(L, 1);
   lua_Integer x, y;
   lstrata_check_point(L, 2, &x, &y);
   lstrata_check_options(L, 3, known, 1);
-  strata_xy_view v = {(int)x, (int)y, 2, STRATA_XY_VIEW_NODES, "@", 0, 0, 0, NULL, 0, 0};
+  strata_xy_view v = {(int)x, (int)y, 2, STRATA_XY_VIEW_NODES, "@", 0, 0, 0, NULL, 0, 0, 0};
   if (lua_istable(L, 3)) {
+    v.builder = lstrata_opt_bool(L, 3, "builder", 0);
     if (lua_getfield(L, 3, "dist") == LUA_TBOOLEAN && !lua_toboolean(L, -1)) v.dist = -1;
     lua_pop(L, 1);
     if (v.dist >= 0) {

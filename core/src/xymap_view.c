@@ -8,12 +8,16 @@
 
 /* What a component shows. Blocked and interrupt links show the plain link
 ** they stand in for (Evennia's table: n-s, e-w, ne-sw; the nw-se entry of
-** that table has a typo, so such a link shows its own letter). */
-static const char *display_of(strata_xymap *m, uint32_t ci, char own[2]) {
+** that table has a typo, so such a link shows its own letter). For
+** builders (builder set) every cell shows its own symbol, the markers
+** players never see (T, t, b, i, I, transitions) included. */
+static const char *display_of(strata_xymap *m, uint32_t ci, int builder, char own[3]) {
   const xy_comp *c = &m->comps[ci];
   const strata_xy_legend *lg = xy_legend_of(m, c);
   own[0] = lg->symbol;
-  own[1] = '\0';
+  own[1] = builder && lg->symbol == '|' ? '|' : '\0'; /* the markup escape */
+  own[2] = '\0';
+  if (builder) return own;
   if (lg->display[0]) return lg->display;
   switch (lg->kind) {
     case STRATA_XY_INTERRUPT_NODE: return "#";
@@ -33,12 +37,12 @@ static const char *display_of(strata_xymap *m, uint32_t ci, char own[2]) {
   }
 }
 
-strata_status strata_xymap_display(const strata_xymap *m_const, char **out, size_t *len,
-                                   strata_error *err) {
+static strata_status display_map(const strata_xymap *m_const, int builder, char **out, size_t *len,
+                                 strata_error *err) {
   /* Display may compute (and cache) a smart link's directions. */
   strata_xymap *m = (strata_xymap *)m_const;
   size_t total = 0;
-  char own[2];
+  char own[3];
   for (int pass = 0; pass < 2; pass++) {
     char *buf = NULL, *p = NULL;
     if (pass == 1) {
@@ -48,7 +52,7 @@ strata_status strata_xymap_display(const strata_xymap *m_const, char **out, size
     for (int gy = m->height - 1; gy >= 0; gy--) {
       for (int gx = 0; gx < m->width; gx++) {
         int32_t ci = xy_cell(m, gx, gy);
-        const char *s = ci < 0 ? " " : display_of(m, (uint32_t)ci, own);
+        const char *s = ci < 0 ? " " : display_of(m, (uint32_t)ci, builder, own);
         size_t l = strlen(s);
         if (pass == 0) total += l;
         else memcpy(p, s, l), p += l;
@@ -65,6 +69,15 @@ strata_status strata_xymap_display(const strata_xymap *m_const, char **out, size
     }
   }
   return STRATA_OK;
+}
+
+strata_status strata_xymap_display(const strata_xymap *m, char **out, size_t *len, strata_error *err) {
+  return display_map(m, 0, out, len, err);
+}
+
+strata_status strata_xymap_builder_display(const strata_xymap *m, char **out, size_t *len,
+                                           strata_error *err) {
+  return display_map(m, 1, out, len, err);
 }
 
 /* ---- visual range --------------------------------------------------------------- */
@@ -180,14 +193,15 @@ static void draw_window(strata_xymap *m, const strata_xy_view *view, xy_window w
     w.y1 = w.y1 < iy + view->max_h / 2 ? w.y1 : iy + view->max_h / 2;
   }
   const char *style = view->target_style ? view->target_style : "|y{display_symbol}|n";
-  char own[2];
+  char own[3];
   for (int gy = w.y1; gy >= w.y0; gy--) {
     for (int gx = w.x0; gx <= w.x1; gx++) {
       size_t i = (size_t)gy * (size_t)m->width + (size_t)gx;
       int32_t ci = xy_cell(m, gx, gy);
-      const char *sym = ci >= 0 && shown[i] ? display_of(m, (uint32_t)ci, own) : " ";
+      const char *sym = ci >= 0 && shown[i] ? display_of(m, (uint32_t)ci, view->builder, own) : " ";
       if (character && gx == ix && gy == iy) put(b, character, strlen(character));
-      else if (on_route && on_route[i] && ci >= 0) put_styled(b, style, display_of(m, (uint32_t)ci, own));
+      else if (on_route && on_route[i] && ci >= 0)
+        put_styled(b, style, display_of(m, (uint32_t)ci, view->builder, own));
       else put(b, sym, strlen(sym));
     }
     if (gy > w.y0) put(b, "\n", 1);

@@ -558,7 +558,30 @@ function Grid:teleport(actor, x, y, z)
   return runtime.call(w, "grid_teleport", actor.uid, x, y, z ~= nil and zkey(z) or nil)
 end
 
--- world.grid:view(room, { dist =, mode =, character = }) -> markup around the room
+-- The point on room r's map (level zs) that a view draws the route towards:
+-- the target room itself on that map, or, on another, the last node of the
+-- route across maps before it leaves this one (the transition it takes).
+local function route_target(w, xy, x, y, zs, target)
+  local tx, ty, tzs = grid_room(w, target, "world.grid:view")
+  if tzs == zs then return { tx, ty } end
+  local dirs, steps = xygrid(w):shortest_path({ x, y, zs }, { tx, ty, tzs })
+  if not dirs then return nil end
+  local last, hops = nil, 0
+  for _, s in ipairs(steps) do
+    if s.z ~= zs then break end
+    if s.node then last, hops = s, hops + 1 end
+  end
+  -- The hop that leaves the map ends, on this map, in the transition it names.
+  for _, e in ipairs(xy:exits(last.x, last.y)) do
+    if e.name == dirs[hops] then return { e.to.x, e.to.y } end
+  end
+  return nil
+end
+
+-- world.grid:view(room, { dist =, mode =, character =, target =, target_path_style =,
+-- max_size =, builder = }) -> markup
+-- around the room; target: the route to that room drawn; builder: the whole
+-- map with its markers.
 function Grid:view(r, opts)
   local w = world_of(self)
   options.check("world.grid:view", opts, 2)
@@ -569,9 +592,12 @@ function Grid:view(r, opts)
   local mo = w._registry.by_id[id].options or {}
   local character = opts.character
   if character == nil then character = mo.map_character_symbol or "|g@|n" end
-  return xy:visual_range({ x, y }, { dist = opts.dist or mo.map_visual_range or 2,
-    mode = opts.mode or mo.map_mode or "nodes", character = character,
-    target_path_style = mo.map_target_path_style })
+  local dist = opts.dist
+  if dist == nil then dist = not opts.builder and (mo.map_visual_range or 2) end
+  return xy:visual_range({ x, y }, { dist = dist, mode = opts.mode or mo.map_mode or "nodes",
+    character = character, target_path_style = opts.target_path_style or mo.map_target_path_style, builder = opts.builder,
+    target = opts.target ~= nil and route_target(w, xy, x, y, zs, opts.target) or nil,
+    max_size = opts.max_size })
 end
 
 -- ---- rooms as the grid sees them: .x .y .z and :node() ----

@@ -449,6 +449,7 @@ local features = {
   rooms,                       -- rooms and exits, world:go
   require "strata.walk",       -- world:move, world:walk
   require "strata.grid",       -- XY maps spawned as rooms and exits (world.grid)
+  require "strata.appearance", -- what is seen of a room: room:appearance, room:display_name
   require "strata.branches",   -- procedural dungeon branches (world.branches)
 }
 local reload_hooks = {}

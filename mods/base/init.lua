@@ -93,6 +93,10 @@ local DIRS = { n = true, ne = true, e = true, se = true, s = true, sw = true, w 
 local COORD_MAX = (1 << 31) - 1
 local function check_grid_map(e)
   if type(e.map) ~= "string" or not e.map:find("%S") then return "map is required and cannot be empty" end
+  local align = e.options and e.options.map_align
+  if align ~= nil and align ~= "l" and align ~= "c" and align ~= "r" then
+    return ("options.map_align must be 'l', 'c' or 'r', got '%s'"):format(tostring(align))
+  end
   for key, v in pairs(e.legend or {}) do
     if type(key) ~= "string" or #key ~= 1 or key == " " or key == "\n" then
       return ("legend key '%s' is invalid: keys must be one character other than space"):format(tostring(key))

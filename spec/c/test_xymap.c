@@ -82,6 +82,41 @@ static void test_errors(void) {
   CHECK_HAS(err.message, "Map-legend key");
 }
 
+/* The reference's documented forms (issue 35): weights >= 1, arrows first,
+** one-way teleports, and the builder's display with every marker. */
+static void test_reference_forms(void) {
+  strata_error err;
+  strata_xy_legend light;
+  strata_xy_legend_default(STRATA_XY_EW, '=', &light);
+  light.default_weight = 0.5;
+  CHECK(strata_xymap_parse("+\n\n  #=#\n\n+", 12, "t", &light, 1, &err) == NULL);
+  CHECK_EQ_INT(err.line, 3);
+  CHECK_EQ_INT(err.column, 4);
+  CHECK_HAS(err.message, "must be >= 1");
+  strata_xymap *m = parse("+\n\n  #>----#\n\n+", &err);
+  CHECK(m != NULL);
+  if (m) {
+    CHECK_EQ_INT(strata_xymap_exit_count(m, 0), 1);
+    CHECK_EQ_INT(strata_xymap_exit_count(m, 1), 0);
+    strata_xymap_free(m);
+  }
+  m = parse("+\n\n  #-t t>#-T\n\n+", &err);
+  CHECK(m != NULL);
+  if (m) {
+    CHECK_EQ_INT(strata_xymap_exit_count(m, 0), 1);
+    CHECK_EQ_INT(strata_xymap_exit_count(m, 1), 1); /* east to the T, not back west */
+    char *text;
+    size_t len;
+    CHECK_EQ_INT(strata_xymap_display(m, &text, &len, &err), STRATA_OK);
+    CHECK_STR(text, "#-   >#- ");
+    strata_free(text);
+    CHECK_EQ_INT(strata_xymap_builder_display(m, &text, &len, &err), STRATA_OK);
+    CHECK_STR(text, "#-t t>#-T");
+    strata_free(text);
+    strata_xymap_free(m);
+  }
+}
+
 /* Random maps over the whole legend, and mutations of a valid one. */
 static void test_robustness(void) {
   static const char symbols[] = "#IT|-/\\+xv^<>oudbit  Q\t";
@@ -169,6 +204,7 @@ int main(void) {
   test_basic();
   test_grid();
   test_errors();
+  test_reference_forms();
   test_robustness();
   return check_summary("xymap");
 }

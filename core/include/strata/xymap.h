@@ -154,6 +154,12 @@ STRATA_API void strata_xy_route_free(strata_xy_route *r);
 STRATA_API strata_status strata_xymap_display(const strata_xymap *m, char **out, size_t *len,
                                    strata_error *err);
 
+/* The map as its builder drew it: every cell by its own legend symbol, the
+** markers players never see (T, t, b, i, I, transitions) included; `|` as
+** `||`, rows as strata_xymap_display's. *out is the caller's: strata_free it. */
+STRATA_API strata_status strata_xymap_builder_display(const strata_xymap *m, char **out, size_t *len,
+                                           strata_error *err);
+
 typedef enum strata_xy_view_mode {
   STRATA_XY_VIEW_NODES = 0, /* what is reachable within dist steps */
   STRATA_XY_VIEW_SCAN       /* every character within dist characters */
@@ -168,6 +174,7 @@ typedef struct strata_xy_view {
   int target_x, target_y;
   const char *target_style;  /* "{display_symbol}" replaced by the cell; NULL: "|y{display_symbol}|n" */
   int max_w, max_h;          /* crop around the centre; <= 0: no crop that way */
+  int builder;               /* every cell by its own symbol (strata_xymap_builder_display) */
 } strata_xy_view;
 
 /* The part of the map around (x, y), as Evennia's get_visual_range draws it:

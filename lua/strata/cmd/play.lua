@@ -359,24 +359,29 @@ end
 function Game:room_screen()
   local p, w = self.player, self.world
   local room = p.room
-  local out = { self.color and ("\27[1m%s\27[0m"):format(room.name) or room.name }
-  if room.desc and room.desc ~= "" then out[#out + 1] = room.desc end
+  local out = {}
+  if room.z ~= nil then
+    -- a grid room shows itself as the reference's rooms do: the map between separators,
+    -- the name, the description, the exits (room:appearance, with the map's options)
+    local text = strata.markup.render(room:appearance{ width = math.max(20, self.width - 1) }, { color = self.color })
+    for line in (text .. "\n"):gmatch("([^\n]*)\n") do out[#out + 1] = line end
+  else
+    out[1] = self.color and ("\27[1m%s\27[0m"):format(room.name) or room.name
+    if room.desc and room.desc ~= "" then out[#out + 1] = room.desc end
+  end
   if room.clear == false then
     local names = {}
     for i, m in ipairs(type(room.props.monsters) == "table" and room.props.monsters or {}) do names[i] = tostring(m.name) end
     out[#out + 1] = ("guarded%s: the exits but the way back are closed until it is cleared (f)")
       :format(#names > 0 and " by " .. table.concat(names, ", ") or "")
   end
-  local exits = {}
-  for _, e in ipairs(room:exits()) do
-    -- off the grid, an exit that leads nowhere is a branch's way on, made when crossed
-    exits[#exits + 1] = e.name .. (e.to ~= nil and "" or room.z == nil and " (unexplored)" or " (leads nowhere)")
-  end
-  out[#out + 1] = "exits: " .. (#exits > 0 and table.concat(exits, ", ") or "none")
-  if room.z ~= nil then
-    out[#out + 1] = ""
-    local view = strata.markup.render(w.grid:view(room), { color = self.color })
-    for line in (view .. "\n"):gmatch("([^\n]*)\n") do out[#out + 1] = "  " .. line end
+  if room.z == nil then
+    local exits = {}
+    for _, e in ipairs(room:exits()) do
+      -- off the grid, an exit that leads nowhere is a branch's way on, made when crossed
+      exits[#exits + 1] = e.name .. (e.to ~= nil and "" or " (unexplored)")
+    end
+    out[#out + 1] = "exits: " .. (#exits > 0 and table.concat(exits, ", ") or "none")
   end
   if self.menu then
     out[#out + 1] = ""
