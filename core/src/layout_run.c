@@ -930,9 +930,22 @@ static void forget_dirty(run *r, rect a, connect_state *c, lg_search *s) {
   r->ndirty = 0;
 }
 
-/* The rounds with lg_search: the same searches as connect_pair's. */
+/* Whether a cell of cost 1 is one no element governs (the cost no element
+** has): then a search's cells of cost 1 run nothing (see connect_rounds). */
+static int one_is_free(const gen *g) {
+  for (size_t i = 0; i < g->nelems; i++)
+    if (g->elems[i].has_cost && g->elems[i].cost == 1) return 0;
+  return 1;
+}
+
+/* The rounds with lg_search: the same searches as connect_pair's. With
+** costs kept and cost 1 free (one_is_free), a round whose ends a staircase
+** of cost-1 cells joins carves nothing (every cell of its path costs 1,
+** lg_search_straight) and is not searched; and a path cell whose kept cost
+** is 1 and which nothing changed since the search runs nothing. */
 static int connect_rounds(run *r, const gen *g, rect a, connect_state *c, const int32_t *points, size_t np) {
   cost_ctx cc = {r, g, a};
+  int shortcuts = c->keep_costs && one_is_free(g);
   lg_search *s = lg_search_new(c->aw, c->ah, c->keep_costs, governed_cost, &cc);
   int32_t *path = strata_malloc((size_t)c->aw * c->ah * sizeof *path);
   int st = OK;
@@ -944,10 +957,14 @@ static int connect_rounds(run *r, const gen *g, rect a, connect_state *c, const 
     int p1 = points[strata_rng_below(r->rng, np)], p2 = points[strata_rng_below(r->rng, np)];
     if (p1 == p2) continue;
     if (c->keep_costs) forget_dirty(r, a, c, s);
+    int i1 = p1 / c->ah, j1 = p1 % c->ah, i2 = p2 / c->ah, j2 = p2 % c->ah;
+    if (shortcuts && lg_search_straight(s, i1, j1, i2, j2)) continue;
     size_t len;
-    if (!lg_search_path(s, p1 / c->ah, p1 % c->ah, p2 / c->ah, p2 % c->ah, path, &len)) continue;
+    if (!lg_search_path(s, i1, j1, i2, j2, path, &len)) continue;
     for (size_t k = 0; k < len && st == OK; k++) {
-      int x = a.px + path[k] / c->ah, y = a.py + path[k] % c->ah;
+      int i = path[k] / c->ah, j = path[k] % c->ah, x = a.px + i, y = a.py + j;
+      if (shortcuts && lg_search_cost(s, i, j) == 1 && !r->dirty_mark[(size_t)y * (size_t)r->W + (size_t)x])
+        continue;
       int e = governing(r, g, x, y);
       if (e >= 0) st = sub(r, g, g->elems[e].gen, rect2(x, y, x + 1, y + 1));
     }
