@@ -1151,6 +1151,83 @@ NOINLINE static int filter_terms(run *r, const gen *g, rect a, const strata_toke
   FILTER_CELLS(terms_hold(r, p, x, y))
 }
 
+enum { FLAT_TERMS = 16 };
+
+/* Whether branch e (an edit with ids t, or nothing) leaves the token bits b
+** of every cell as they were: Set, SetFront or Remove of other tokens. */
+static int keeps_bits(const gen *e, const strata_token *t, uint64_t b) {
+  if (e == NULL) return 1;
+  if (!is_edit(e) || e->kind == LG_RESET) return 0;
+  for (size_t i = 0; i < e->ntokens; i++)
+    if (bit_of(t[i]) & b) return 0;
+  return 1;
+}
+
+/* Whether every term of And p is one test of the token bits (gen.general
+** clear) read on the map wherever the area puts it; then the offset of each
+** term's cell from the cell tested goes into off. */
+static int flat_terms(const run *r, const gen *p, rect a, ptrdiff_t *off) {
+  if (p->nkids > FLAT_TERMS) return 0;
+  for (size_t i = 0; i < p->nkids; i++) {
+    const lg_term *t = &p->terms[i];
+    if (t->p->general || a.px + t->dx < 0 || a.py + t->dy < 0 || a.kx + t->dx > r->W || a.ky + t->dy > r->H) return 0;
+    off[i] = (ptrdiff_t)t->dy * r->W + t->dx;
+  }
+  return 1;
+}
+
+/* The terms of filter_flat: one test of the bits at an offset each. */
+typedef struct flat_term { ptrdiff_t off; uint64_t ebits, ewant; int eneg; } flat_term;
+
+static inline int flat_holds(const uint64_t *mask, const flat_term *t, size_t n) {
+  int ok = 1;
+  for (size_t i = 0; i < n; i++) ok &= ((mask[t[i].off] & t[i].ebits) == t[i].ewant) != t[i].eneg;
+  return ok;
+}
+
+/* filter_terms for flat_terms: every term tested without a branch. */
+NOINLINE static int filter_flat(run *r, const gen *g, rect a, const strata_token *tg, const strata_token *ta,
+                                const ptrdiff_t *off) {
+  const gen *p = g->pred;
+  size_t n = p->nkids;
+  flat_term t[FLAT_TERMS];
+  for (size_t i = 0; i < n; i++) {
+    const gen *q = p->terms[i].p;
+    t[i] = (flat_term){off[i], q->ebits, q->ewant, q->eneg};
+  }
+  uint64_t read = 0;
+  for (size_t i = 0; i < n; i++) read |= t[i].ebits;
+  uint8_t *ans = NULL;
+  size_t aw = (size_t)(a.kx - a.px);
+  /* When no branch changes a bit the terms read, every cell's answer is
+  ** known before the edits: the terms are tested row by row, term by term
+  ** (loops the compiler makes wide), and the edits follow in the usual order. */
+  if (keeps_bits(g->gen, tg, read) && keeps_bits(g->alt, ta, read) &&
+      (ans = strata_malloc(aw * (size_t)(a.ky - a.py))) != NULL) {
+    for (int y = a.py; y < a.ky; y++) {
+      uint8_t *row = ans + (size_t)(y - a.py) * aw;
+      memset(row, 1, aw);
+      for (size_t i = 0; i < n; i++) {
+        const uint64_t *m = r->mask + (ptrdiff_t)y * r->W + a.px + t[i].off;
+        uint64_t eb = t[i].ebits, ew = t[i].ewant;
+        uint8_t en = (uint8_t)t[i].eneg;
+        for (size_t x = 0; x < aw; x++) row[x] &= (uint8_t)(((m[x] & eb) == ew) ^ en);
+      }
+    }
+    int st = OK;
+    for (int x = a.px; x < a.kx && st == OK; x++)
+      for (int y = a.py; y < a.ky && st == OK; y++) {
+        int ok = ans[(size_t)(y - a.py) * aw + (size_t)(x - a.px)];
+        const gen *c = ok ? g->gen : g->alt;
+        if (c != NULL) st = edit_cell(r, c->kind, c, ok ? tg : ta, (uint32_t)y * (uint32_t)r->W + (uint32_t)x, x, y);
+      }
+    strata_free(ans);
+    r->m->revision++;
+    return st;
+  }
+  FILTER_CELLS(flat_holds(r->mask + (ptrdiff_t)y * r->W + x, t, n))
+}
+
 /* Area(radius, On(t), minCount) with t small: the cellular automata's count
 ** of live neighbours, on rows of token bits, stopping at minCount. */
 static inline int area_on(const run *r, const gen *p, uint64_t b, int x, int y) {
@@ -1171,15 +1248,6 @@ NOINLINE static int filter_area(run *r, const gen *g, rect a, const strata_token
   FILTER_CELLS(area_on(r, p, b, x, y))
 }
 
-/* Whether branch e (an edit with ids t, or nothing) leaves token bit b of
-** every cell as it was: Set, SetFront or Remove of other tokens. */
-static int keeps_bit(const gen *e, const strata_token *t, uint64_t b) {
-  if (e == NULL) return 1;
-  if (!is_edit(e) || e->kind == LG_RESET) return 0;
-  for (size_t i = 0; i < e->ntokens; i++)
-    if (bit_of(t[i]) == b) return 0;
-  return 1;
-}
 
 /* filter_area when no branch changes bit b, so that a cell's count is the
 ** same before and after its neighbours' edits: the counts come from sums of
@@ -1229,12 +1297,14 @@ NOINLINE static int filter(run *r, const gen *g, rect a) {
   int bits = p && p->pure && (p->run == r->id || prepare_pure(r, (gen *)p) == OK) && p->small;
   /* an And of token-bit terms (Translates among them) without a walk per cell */
   if (!bits && p && p->kind == LP_AND && (p->run == r->id || prepare(r, (gen *)p) == OK) && p->terms &&
-      p->terms_pure)
-    return filter_terms(r, g, a, tg, ta);
+      p->terms_pure) {
+    ptrdiff_t off[FLAT_TERMS];
+    return flat_terms(r, p, a, off) ? filter_flat(r, g, a, tg, ta, off) : filter_terms(r, g, a, tg, ta);
+  }
   if (!bits && p && p->kind == LP_AREA && p->pred->kind == LP_ON) {
     const strata_token *t = ids(r, p->pred);
     uint64_t b = t && t[0] < 64 ? (uint64_t)1 << t[0] : 0;
-    if (b && p->ival >= 0 && keeps_bit(g->gen, tg, b) && keeps_bit(g->alt, ta, b))
+    if (b && p->ival >= 0 && keeps_bits(g->gen, tg, b) && keeps_bits(g->alt, ta, b))
       return filter_area_sums(r, g, a, tg, ta, b);
     if (b) return filter_area(r, g, a, tg, ta, b);
   }
