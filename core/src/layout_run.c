@@ -57,6 +57,10 @@ typedef struct run {
   ** for those (most layouts use a few dozen tokens). Kept by edit(), the
   ** only writer during a run. */
   uint64_t *mask;
+  /* Some cell may hold a small token twice (the map came so, or a Reset
+  ** named one twice): else a Remove clears the token's bit without looking
+  ** for a second copy. */
+  int dups;
   /* Cells changed while a Connect keeps costs across its searches. */
   int tracking;
   uint8_t *dirty_mark;  /* W * H */
@@ -321,13 +325,17 @@ static int pure_pred(const gen *p, uint64_t m) {
   }
 }
 
-static uint64_t cell_mask(const strata_tilemap *m, int x, int y) {
+/* The token bits of cell (x, y); *dups set when it holds a small token twice. */
+static uint64_t cell_mask(const strata_tilemap *m, int x, int y, int *dups) {
   uint32_t v = m->cells[(size_t)y * (size_t)m->width + (size_t)x];
   if ((v & CELL_STACK) == 0) return v != 0 && v < 64 ? (uint64_t)1 << v : 0;
   const side_stack *st = &m->stacks[v & ~CELL_STACK];
   uint64_t bits = 0;
   for (uint32_t k = 0; k < st->len; k++)
-    if (st->items[k] < 64) bits |= (uint64_t)1 << st->items[k];
+    if (st->items[k] < 64) {
+      *dups |= (bits >> st->items[k]) & 1;
+      bits |= (uint64_t)1 << st->items[k];
+    }
   return bits;
 }
 
@@ -502,13 +510,14 @@ static inline __attribute__((always_inline)) int edit_cell(run *r, lg_kind kind,
     r->mask[c] = n ? bit_of(t[0]) : 0;
     for (size_t i = 1; i < n; i++) {
       if (tilemap_cell_add(m, c, t[i], 0, NULL)) return nomem_edit(r);
+      r->dups |= (r->mask[c] & bit_of(t[i])) != 0;
       r->mask[c] |= bit_of(t[i]);
     }
     break;
   case LG_REMOVE:
     for (size_t i = 0; i < n; i++) {
       if (t[i] < 64 && !(r->mask[c] & bit_of(t[i]))) continue; /* not there */
-      if (tilemap_cell_remove_first(m, c, t[i]) && t[i] < 64 && !cell_has_slow(m, x, y, t[i]))
+      if (tilemap_cell_remove_first(m, c, t[i]) && t[i] < 64 && (!r->dups || !cell_has_slow(m, x, y, t[i])))
         r->mask[c] &= ~bit_of(t[i]); /* unless a duplicate remains */
     }
     break;
@@ -1256,11 +1265,13 @@ NOINLINE static int filter_area(run *r, const gen *g, rect a, const strata_token
 NOINLINE static int filter_area_sums(run *r, const gen *g, rect a, const strata_token *tg, const strata_token *ta,
                                      uint64_t b) {
   const gen *p = g->pred;
-  int R = p->ival, k = p->ival2;
+  int R = p->ival, k = p->ival2, ah = a.ky - a.py;
   int x0 = a.px - R < 0 ? 0 : a.px - R, x1 = a.kx + R > r->W ? r->W : a.kx + R;
   int y0 = a.py - R < 0 ? 0 : a.py - R, y1 = a.ky + R > r->H ? r->H : a.ky + R;
   size_t cw = (size_t)(x1 - x0) + 1; /* sum[(y - y0) * cw + (x - x0)]: the bits of [x0, x) x [y0, y) */
-  int32_t *sum = strata_malloc(cw * ((size_t)(y1 - y0) + 1) * sizeof *sum);
+  size_t nsum = cw * ((size_t)(y1 - y0) + 1);
+  /* the sums, then per row of A the offsets of its window's first and last rows */
+  int32_t *sum = strata_malloc((nsum + 2 * (size_t)ah) * sizeof *sum), *top = sum + nsum, *bot = top + ah;
   if (sum == NULL) return nomem_edit(r);
   for (size_t i = 0; i < cw; i++) sum[i] = 0;
   for (int y = y0; y < y1; y++) {
@@ -1269,19 +1280,20 @@ NOINLINE static int filter_area_sums(run *r, const gen *g, rect a, const strata_
     s[0] = 0;
     for (int x = x0; x < x1; x++) run_sum += (row[x] & b) != 0, s[x - x0 + 1] = up[x - x0 + 1] + run_sum;
   }
-#define AREA_COUNT(x, y)                                                                              \
-  (sum[(size_t)(((y) + R + 1 > y1 ? y1 : (y) + R + 1) - y0) * cw + (size_t)(((x) + R + 1 > x1 ? x1 : (x) + R + 1) - x0)] - \
-   sum[(size_t)(((y) + R + 1 > y1 ? y1 : (y) + R + 1) - y0) * cw + (size_t)(((x) - R < x0 ? x0 : (x) - R) - x0)] -     \
-   sum[(size_t)(((y) - R < y0 ? y0 : (y) - R) - y0) * cw + (size_t)(((x) + R + 1 > x1 ? x1 : (x) + R + 1) - x0)] +     \
-   sum[(size_t)(((y) - R < y0 ? y0 : (y) - R) - y0) * cw + (size_t)(((x) - R < x0 ? x0 : (x) - R) - x0)])
+  for (int y = a.py; y < a.ky; y++) {
+    top[y - a.py] = (int32_t)((size_t)((y - R < y0 ? y0 : y - R) - y0) * cw);
+    bot[y - a.py] = (int32_t)((size_t)((y + R + 1 > y1 ? y1 : y + R + 1) - y0) * cw);
+  }
   int st = OK;
-  for (int x = a.px; x < a.kx && st == OK; x++)
+  for (int x = a.px; x < a.kx && st == OK; x++) {
+    int lo = (x - R < x0 ? x0 : x - R) - x0, hi = (x + R + 1 > x1 ? x1 : x + R + 1) - x0;
     for (int y = a.py; y < a.ky && st == OK; y++) {
-      int yes = AREA_COUNT(x, y) >= k;
+      const int32_t *t0 = sum + top[y - a.py], *t1 = sum + bot[y - a.py];
+      int yes = t1[hi] - t1[lo] - t0[hi] + t0[lo] >= k;
       const gen *c = yes ? g->gen : g->alt;
       if (c != NULL) st = edit_cell(r, c->kind, c, yes ? tg : ta, (uint32_t)y * (uint32_t)r->W + (uint32_t)x, x, y);
     }
-#undef AREA_COUNT
+  }
   strata_free(sum);
   r->m->revision++;
   return st;
@@ -1416,7 +1428,7 @@ strata_status strata_layout_run(const strata_layout_gen *g, strata_tilemap *m, s
   r.mask = strata_malloc(((size_t)r.W * (size_t)r.H + 1) * sizeof *r.mask);
   if (r.mask == NULL) return strata_error_nomem(err, "running a layout");
   for (int y = 0; y < r.H; y++)
-    for (int x = 0; x < r.W; x++) r.mask[(size_t)y * (size_t)r.W + (size_t)x] = cell_mask(m, x, y);
+    for (int x = 0; x < r.W; x++) r.mask[(size_t)y * (size_t)r.W + (size_t)x] = cell_mask(m, x, y, &r.dups);
   /* Every chunk is stamped as edited (for saves, tilemap_touch_xy): once here,
   ** not per cell edit, which cost layouts 5-8 %. */
   tilemap_touch_rect(m, 0, 0, r.W, r.H);
