@@ -484,12 +484,11 @@ static inline uint64_t bit_of(strata_token t) { return t < 64 ? (uint64_t)1 << t
   default: break;                                 \
   }
 
-/* Edit g (Set, SetFront, Reset or Remove, with ids t) of cell index c at
-** (x, y). The caller bumps the map's revision. */
-static inline __attribute__((always_inline)) int edit_cell(run *r, lg_kind kind, const gen *g, const strata_token *t, uint32_t c,
-                            int x, int y) {
+/* An edit of kind `kind` (Set, SetFront, Reset or Remove) with the n ids t
+** of cell index c at (x, y). The caller bumps the map's revision. */
+static inline __attribute__((always_inline)) int edit_cell_n(run *r, lg_kind kind, const strata_token *t, size_t n,
+                                                             uint32_t c, int x, int y) {
   strata_tilemap *m = r->m;
-  size_t n = g->ntokens;
   touched(r, x, y);
   switch (kind) {
   case LG_SET:
@@ -524,6 +523,14 @@ static inline __attribute__((always_inline)) int edit_cell(run *r, lg_kind kind,
   default: break;
   }
   return OK;
+}
+
+/* edit_cell_n with g's ids: a copy for the usual single token, whose loops
+** over the ids fold away, and one for the rest. */
+static inline __attribute__((always_inline)) int edit_cell(run *r, lg_kind kind, const gen *g, const strata_token *t,
+                                                           uint32_t c, int x, int y) {
+  if (g->ntokens == 1) return edit_cell_n(r, kind, t, 1, c, x, y);
+  return edit_cell_n(r, kind, t, g->ntokens, c, x, y);
 }
 
 static int edit(run *r, const gen *g, rect a) {
