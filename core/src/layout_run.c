@@ -1167,6 +1167,31 @@ NOINLINE static int filter_terms(run *r, const gen *g, rect a, const strata_toke
   FILTER_CELLS(terms_hold(r, p, x, y))
 }
 
+/* The edits of a Filter whose answers were all known ahead (ans: 1 or 0
+** per cell of A, row by row): g->gen's edit on the cells answered 1, then
+** g->alt's on the others, a loop per kind. Both branches are edits or
+** nothing, and an edit reads and writes its own cell only, so the edits of
+** different cells commute: the passes make what the cell-by-cell loop makes. */
+static int apply_answers(run *r, const gen *g, rect a, const uint8_t *ans, const strata_token *tg,
+                         const strata_token *ta) {
+  size_t aw = (size_t)(a.kx - a.px);
+  int st = OK;
+  for (int want = 1; want >= 0 && st == OK; want--) {
+    const gen *e = want ? g->gen : g->alt;
+    const strata_token *t = want ? tg : ta;
+    if (e == NULL) continue;
+#define CELLS(kind)                                                                       \
+  for (int x = a.px; x < a.kx && st == OK; x++)                                           \
+    for (int y = a.py; y < a.ky && st == OK; y++)                                         \
+      if (ans[(size_t)(y - a.py) * aw + (size_t)(x - a.px)] == want)                      \
+        st = edit_cell(r, kind, e, t, (uint32_t)y * (uint32_t)r->W + (uint32_t)x, x, y);
+    EDIT_KINDS(e->kind)
+#undef CELLS
+  }
+  r->m->revision++;
+  return st;
+}
+
 enum { FLAT_TERMS = 16 };
 
 /* Whether branch e (an edit with ids t, or nothing) leaves the token bits b
@@ -1230,15 +1255,8 @@ NOINLINE static int filter_flat(run *r, const gen *g, rect a, const strata_token
         for (size_t x = 0; x < aw; x++) row[x] &= (uint8_t)(((m[x] & eb) == ew) ^ en);
       }
     }
-    int st = OK;
-    for (int x = a.px; x < a.kx && st == OK; x++)
-      for (int y = a.py; y < a.ky && st == OK; y++) {
-        int ok = ans[(size_t)(y - a.py) * aw + (size_t)(x - a.px)];
-        const gen *c = ok ? g->gen : g->alt;
-        if (c != NULL) st = edit_cell(r, c->kind, c, ok ? tg : ta, (uint32_t)y * (uint32_t)r->W + (uint32_t)x, x, y);
-      }
+    int st = apply_answers(r, g, a, ans, tg, ta);
     strata_free(ans);
-    r->m->revision++;
     return st;
   }
   FILTER_CELLS(flat_holds(r->mask + (ptrdiff_t)y * r->W + x, t, n))
@@ -1278,8 +1296,10 @@ NOINLINE static int filter_area_sums(run *r, const gen *g, rect a, const strata_
   size_t cw = (size_t)(x1 - x0) + 1; /* sum[(y - y0) * cw + (x - x0)]: the bits of [x0, x) x [y0, y) */
   size_t nsum = cw * ((size_t)(y1 - y0) + 1);
   /* the sums, then per row of A the offsets of its window's first and last rows */
-  int32_t *sum = strata_malloc((nsum + 2 * (size_t)ah) * sizeof *sum), *top = sum + nsum, *bot = top + ah;
+  size_t aw = (size_t)(a.kx - a.px);
+  int32_t *sum = strata_malloc((nsum + 2 * (size_t)ah) * sizeof *sum + aw * (size_t)ah), *top = sum + nsum, *bot = top + ah;
   if (sum == NULL) return nomem_edit(r);
+  uint8_t *ans = (uint8_t *)(bot + ah);
   for (size_t i = 0; i < cw; i++) sum[i] = 0;
   for (int y = y0; y < y1; y++) {
     const uint64_t *row = r->mask + (size_t)y * (size_t)r->W;
@@ -1291,19 +1311,46 @@ NOINLINE static int filter_area_sums(run *r, const gen *g, rect a, const strata_
     top[y - a.py] = (int32_t)((size_t)((y - R < y0 ? y0 : y - R) - y0) * cw);
     bot[y - a.py] = (int32_t)((size_t)((y + R + 1 > y1 ? y1 : y + R + 1) - y0) * cw);
   }
-  int st = OK;
-  for (int x = a.px; x < a.kx && st == OK; x++) {
-    int lo = (x - R < x0 ? x0 : x - R) - x0, hi = (x + R + 1 > x1 ? x1 : x + R + 1) - x0;
-    for (int y = a.py; y < a.ky && st == OK; y++) {
-      const int32_t *t0 = sum + top[y - a.py], *t1 = sum + bot[y - a.py];
-      int yes = t1[hi] - t1[lo] - t0[hi] + t0[lo] >= k;
-      const gen *c = yes ? g->gen : g->alt;
-      if (c != NULL) st = edit_cell(r, c->kind, c, yes ? tg : ta, (uint32_t)y * (uint32_t)r->W + (uint32_t)x, x, y);
+  for (int y = a.py; y < a.ky; y++) {
+    const int32_t *t0 = sum + top[y - a.py], *t1 = sum + bot[y - a.py];
+    uint8_t *row = ans + (size_t)(y - a.py) * aw;
+    for (int x = a.px; x < a.kx; x++) {
+      int lo = (x - R < x0 ? x0 : x - R) - x0, hi = (x + R + 1 > x1 ? x1 : x + R + 1) - x0;
+      row[x - a.px] = t1[hi] - t1[lo] - t0[hi] + t0[lo] >= k;
     }
   }
+  int st = apply_answers(r, g, a, ans, tg, ta);
   strata_free(sum);
-  r->m->revision++;
   return st;
+}
+
+/* A Filter whose answers can all be known before its edits: both branches
+** edits or nothing, and a predicate that is one test of bits the branches
+** leave alone, or a Chance (it reads no cell, and draws in the cells' order
+** as before). 1 when done (*st set), 0 when it is not such a Filter. */
+NOINLINE static int filter_ahead(run *r, const gen *g, rect a, const strata_token *tg, const strata_token *ta,
+                                 int *st) {
+  const gen *p = g->pred;
+  if ((g->gen && !is_edit(g->gen)) || (g->alt && !is_edit(g->alt))) return 0;
+  int chance = p->kind == LP_CHANCE;
+  if (!chance && (p->general || !keeps_bits(g->gen, tg, p->ebits) || !keeps_bits(g->alt, ta, p->ebits))) return 0;
+  size_t aw = (size_t)(a.kx - a.px), ah = (size_t)(a.ky - a.py);
+  uint8_t *ans = strata_malloc(aw * ah);
+  if (ans == NULL) return 0;
+  if (chance) {
+    for (size_t i = 0; i < aw; i++)
+      for (size_t j = 0; j < ah; j++) ans[j * aw + i] = strata_rng_float(r->rng) <= p->dval;
+  } else {
+    uint64_t eb = p->ebits, ew = p->ewant;
+    uint8_t en = (uint8_t)p->eneg;
+    for (size_t j = 0; j < ah; j++) {
+      const uint64_t *m = r->mask + (size_t)(a.py + (int)j) * (size_t)r->W + (size_t)a.px;
+      for (size_t i = 0; i < aw; i++) ans[j * aw + i] = (uint8_t)(((m[i] & eb) == ew) ^ en);
+    }
+  }
+  *st = apply_answers(r, g, a, ans, tg, ta);
+  strata_free(ans);
+  return 1;
 }
 
 NOINLINE static int filter(run *r, const gen *g, rect a) {
@@ -1327,12 +1374,13 @@ NOINLINE static int filter(run *r, const gen *g, rect a) {
       return filter_area_sums(r, g, a, tg, ta, b);
     if (b) return filter_area(r, g, a, tg, ta, b);
   }
+  int st;
+  if ((bits || (p && p->kind == LP_CHANCE)) && a.kx > a.px && a.ky > a.py && filter_ahead(r, g, a, tg, ta, &st)) return st;
   for (int x = a.px; x < a.kx; x++)
     for (int y = a.py; y < a.ky; y++) {
       int yes = bits ? pure_eval(p, r->mask[(size_t)y * (size_t)r->W + (size_t)x]) : pred(r, p, x, y);
       const gen *c = yes ? g->gen : g->alt;
       if (c == NULL) continue;
-      int st;
       if (is_edit(c)) st = edit_cell(r, c->kind, c, yes ? tg : ta, (uint32_t)y * (uint32_t)r->W + (uint32_t)x, x, y);
       else st = run_gen(r, c, (rect){x, y, x + 1, y + 1});
       if (st) return st;
