@@ -955,7 +955,7 @@ static int one_is_free(const gen *g) {
 }
 
 /* The rounds with lg_search: the same searches as connect_pair's. With
-** costs kept and cost 1 free (one_is_free), a round whose ends a staircase
+** costs kept and no element of cost 1 (one_is_free), a round whose ends a staircase
 ** of cost-1 cells joins carves nothing (every cell of its path costs 1,
 ** lg_search_straight) and is not searched; and a path cell whose kept cost
 ** is 1 and which nothing changed since the search runs nothing. */
