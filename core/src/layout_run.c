@@ -910,12 +910,53 @@ static int connect_pair(run *r, const gen *g, rect a, connect_state *c, int p1, 
   return OK;
 }
 
-typedef struct cost_ctx { run *r; const gen *g; rect a; } cost_ctx;
+/* governing() when every element's predicate is pure on small tokens (or
+** none): a function of the cell's token bits, kept per bits, as a map has
+** few kinds of cells and a Connect asks about thousands. */
+enum { GOV_SLOTS = 256, GOV_PROBES = 8 };
+typedef struct gov_memo {
+  int on;                  /* -1 until the first answer (which prepares every predicate) */
+  uint64_t bits[GOV_SLOTS];
+  int32_t elem[GOV_SLOTS]; /* governing()'s answer + 1; 0: a free slot */
+} gov_memo;
+
+/* Whether g's predicates, prepared for this run, allow the memo. */
+static int memo_fits(const run *r, const gen *g) {
+  for (size_t i = 0; i < g->nelems; i++) {
+    const gen *p = g->elems[i].pred;
+    if (p != NULL && (!p->pure || p->run != r->id || !p->small)) return 0;
+  }
+  return 1;
+}
+
+static int governing_of(run *r, const gen *g, gov_memo *memo, int x, int y) {
+  if (memo->on < 0) {
+    int e = governing(r, g, x, y); /* every predicate asked, so prepared */
+    memo->on = memo_fits(r, g);
+    if (!memo->on) return e;
+    memset(memo->elem, 0, sizeof memo->elem);
+  } else if (!memo->on) {
+    return governing(r, g, x, y);
+  }
+  uint64_t m = r->mask[(size_t)y * (size_t)r->W + (size_t)x];
+  size_t h = (size_t)((m * 0x9e3779b97f4a7c15ull) >> 56);
+  for (int k = 0; k < GOV_PROBES; k++, h = (h + 1) % GOV_SLOTS) {
+    if (memo->elem[h] == 0) {
+      int e = governing(r, g, x, y);
+      memo->bits[h] = m, memo->elem[h] = e + 1;
+      return e;
+    }
+    if (memo->bits[h] == m) return memo->elem[h] - 1;
+  }
+  return governing(r, g, x, y);
+}
+
+typedef struct cost_ctx { run *r; const gen *g; rect a; gov_memo *memo; } cost_ctx;
 
 /* A cell's cost for lg_search: whole numbers only (see whole_costs). */
 static int32_t governed_cost(void *ctx, int i, int j) {
   const cost_ctx *c = ctx;
-  int e = governing(c->r, c->g, c->a.px + i, c->a.py + j);
+  int e = governing_of(c->r, c->g, c->memo, c->a.px + i, c->a.py + j);
   return e < 0 ? 1 : c->g->elems[e].has_cost ? (int32_t)c->g->elems[e].cost : LG_IMPASSABLE;
 }
 
@@ -960,7 +1001,9 @@ static int one_is_free(const gen *g) {
 ** lg_search_straight) and is not searched; and a path cell whose kept cost
 ** is 1 and which nothing changed since the search runs nothing. */
 static int connect_rounds(run *r, const gen *g, rect a, connect_state *c, const int32_t *points, size_t np) {
-  cost_ctx cc = {r, g, a};
+  gov_memo memo;
+  memo.on = -1;
+  cost_ctx cc = {r, g, a, &memo};
   int shortcuts = c->keep_costs && one_is_free(g);
   lg_search *s = lg_search_new(c->aw, c->ah, c->keep_costs, governed_cost, &cc);
   int32_t *path = strata_malloc((size_t)c->aw * c->ah * sizeof *path);
@@ -981,7 +1024,7 @@ static int connect_rounds(run *r, const gen *g, rect a, connect_state *c, const 
       int i = path[k] / c->ah, j = path[k] % c->ah, x = a.px + i, y = a.py + j;
       if (shortcuts && lg_search_cost(s, i, j) == 1 && !r->dirty_mark[(size_t)y * (size_t)r->W + (size_t)x])
         continue;
-      int e = governing(r, g, x, y);
+      int e = governing_of(r, g, &memo, x, y);
       if (e >= 0) st = sub(r, g, g->elems[e].gen, rect2(x, y, x + 1, y + 1));
     }
   }
