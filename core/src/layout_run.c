@@ -484,6 +484,18 @@ static inline uint64_t bit_of(strata_token t) { return t < 64 ? (uint64_t)1 << t
   default: break;                                 \
   }
 
+/* Remove's usual case, without a call: t, held once, on top of a stack that
+** keeps two tokens or more (a marker Set a moment ago is on top; the stack
+** stays a stack). 1 when done, else 0 and the cell is as it was. */
+static inline int remove_top(strata_tilemap *m, uint32_t c, strata_token t) {
+  uint32_t v = m->cells[c];
+  if ((v & CELL_STACK) == 0) return 0;
+  side_stack *st = &m->stacks[v & ~CELL_STACK];
+  if (st->len <= 2 || st->items[st->len - 1] != t) return 0;
+  st->len--;
+  return 1;
+}
+
 /* An edit of kind `kind` (Set, SetFront, Reset or Remove) with the n ids t
 ** of cell index c at (x, y). The caller bumps the map's revision. */
 static inline __attribute__((always_inline)) int edit_cell_n(run *r, lg_kind kind, const strata_token *t, size_t n,
@@ -516,6 +528,10 @@ static inline __attribute__((always_inline)) int edit_cell_n(run *r, lg_kind kin
   case LG_REMOVE:
     for (size_t i = 0; i < n; i++) {
       if (t[i] < 64 && !(r->mask[c] & bit_of(t[i]))) continue; /* not there */
+      if (t[i] < 64 && !r->dups && remove_top(m, c, t[i])) {
+        r->mask[c] &= ~bit_of(t[i]);
+        continue;
+      }
       if (tilemap_cell_remove_first(m, c, t[i]) && t[i] < 64 && (!r->dups || !cell_has_slow(m, x, y, t[i])))
         r->mask[c] &= ~bit_of(t[i]); /* unless a duplicate remains */
     }
