@@ -354,3 +354,83 @@ describe("areas", function()
     end)
   end)
 end)
+
+-- The reference's words (the area and archetype notes of OpenNefia), checked one by one (issue 35).
+describe("areas as the reference has them", function()
+  it("give entrances the area's image: 'assert(entrance.image == \"elona.feat_area_castle\")'", function()
+    local w = new_world(41)
+    local town = w:create_map{ width = 10, height = 8, fill = "floor" }
+    local cave = w:create_area("dungeon.cave")
+    local e = w:create_entrance(town, 3, 4, cave)
+    assert.equal("dungeon.feat_cave", e.image)
+    assert.is_nil(w:create_entrance(town, 5, 4, w:create_area("dungeon.town")).image)  -- no image: none
+    assert.is_nil(w:create_stairs(town, 1, 1, { floor_delta = 1 }).image)
+    local dir = support.tempdir()
+    w:save(dir .. "/w.db")
+    assert.equal("dungeon.feat_cave", strata.world.open(dir .. "/w.db", { mod_path = support.mod_path }):object(e.uid).image)
+    os.execute("rm -rf " .. dir)
+  end)
+
+  it("take a map as well as an area in create_entrance: 'allow create_entrance to accept either an area or a map'", function()
+    local w = new_world(42)
+    local town = w:create_map{ width = 10, height = 8, fill = "floor" }
+    local cave = w:create_area("dungeon.cave")
+    local second = cave:floor(2)
+    local e = w:create_entrance(town, 3, 4, second)           -- a floor of an area: that area, that floor
+    assert.equal(cave.uid, e.target.area.uid)
+    assert.equal(2, e.target.floor)
+    assert.equal("dungeon.feat_cave", e.image)
+    assert.equal(3, w:create_entrance(town, 4, 4, second, { floor = 3 }).target.floor)  -- floor given: it wins
+    -- a map of no area: an area of that one map is made around it ("something handles generating the area")
+    local shop = w:create_map{ width = 6, height = 5, fill = "floor" }
+    local hero = w:create_actor{ map = town, x = 5, y = 5, player = true }
+    local door = w:create_entrance(town, 6, 6, shop)
+    local area = door.target.area
+    assert.equal("base.one_map", area.archetype)
+    assert.same({ area.uid, 1 }, { shop.area.uid, shop.floor })
+    assert.same({ 1, 1 }, { area.starting_floor, area.deepest_floor })
+    assert.equal(shop.uid, w:travel(hero, door).uid)
+    -- anything else is refused, naming the function
+    local actor = w:create_actor{ map = town, x = 1, y = 2 }
+    local ok, err = pcall(function() w:create_entrance(town, 2, 2, actor) end)
+    assert.is_false(ok)
+    assert.matches("areas_spec.lua:%d+: world:create_entrance: [^\n]*expected an area or a map", err)
+  end)
+
+  it("make an area and its entrance in one call: 'local area, entrance = Area.create(...)'", function()
+    local w = new_world(43)
+    local over = w:unique_area("dungeon.world")
+    local area, e = w:create_area("dungeon.cave", { parent = over, at = { 5, 6 }, floor = 1 })
+    assert.equal("dungeon.cave", area.archetype)
+    assert.equal(over.uid, area.parent.uid)
+    assert.same({ 5, 6, over:floor(1).uid }, { e.x, e.y, e.map.uid })
+    assert.equal(area.uid, e.target.area.uid)
+    assert.equal("dungeon.feat_cave", e.image)
+    assert.same({ 5, 6, 1 }, { over:child_position(area) })
+    -- the floor defaults to the parent's starting floor
+    local a2, e2 = w:create_area("dungeon.town", { parent = over, at = { x = 7, y = 2 } })
+    assert.same({ over:floor(1).uid, 7, 2 }, { e2.map.uid, e2.x, e2.y })
+    assert.equal(a2.uid, e2.target.area.uid)
+    -- without at: the area alone, as before
+    local a3, none = w:create_area("dungeon.town", { parent = over })
+    assert.is_not_nil(a3)
+    assert.is_nil(none)
+    -- one savepoint: a cell off the floor makes neither
+    local before = world_text(w)
+    local ok, err = pcall(function() w:create_area("dungeon.cave", { parent = over, at = { 99, 1 } }) end)
+    assert.is_false(ok)
+    assert.matches("areas_spec.lua:%d+: world:create_area: [^\n]*99", err)
+    assert.equal(before, world_text(w))
+    for _, c in ipairs{
+      { { at = { 1, 1 } }, "at needs a parent" },
+      { { parent = over, floor = 1 }, "floor needs at" },
+      { { parent = over, at = { 1 } }, "at must be a point" },
+      { { parent = over, at = { 1, 1 }, floor = 1.5 }, "floor: expected an integer" },
+    } do
+      ok, err = pcall(function() w:create_area("dungeon.cave", c[1]) end)
+      assert.is_false(ok)
+      assert.matches("areas_spec.lua:%d+: world:create_area: [^\n]*" .. c[2], err)
+      assert.equal(before, world_text(w))
+    end
+  end)
+end)

@@ -451,3 +451,155 @@ describe("the well (mods/examples/dungeon.lua)", function()
     assert(guarded > 0)
   end)
 end)
+
+-- The reference's words (Evennia's tutorial dungeon), checked one by one (issue 35).
+describe("dungeon branches as the reference has them", function()
+  local mods = require "strata.mods"
+
+  -- Every base.branch_message into a list: { kind, text, source, actor, room }.
+  local function listen(w)
+    local seen = {}
+    mods.register_event(support.registry(w), "spec", "base.branch_message", "spec: messages", function(source, p)
+      seen[#seen + 1] = { kind = p.kind, text = p.text, source = source.uid, actor = p.actor.uid,
+                          room = p.room and p.room.uid }
+    end)
+    return seen
+  end
+
+  local function kinds(seen)
+    local out = {}
+    for i, m in ipairs(seen) do out[i] = m.kind end
+    return out
+  end
+
+  it("answer to short exit names: '_EXIT_ALIASES = { \"north\": (\"n\",), \"east\": (\"e\",), ... }'", function()
+    local w, hub = new_well(21)
+    local a = w:create_actor{ room = hub }
+    assert.equal(hub:exit("east").uid, hub:exit("e").uid)     -- a start exit by its short name
+    assert.is_true(w:go(a, "e"))                               -- makes the branch, as "east" does
+    local first = a.room
+    assert.same({ 1, 0 }, { first.cell.x, first.cell.y })
+    assert.equal(first:exit("west").uid, first:exit("w").uid)  -- the back exit
+    for _, e in ipairs(first:exits()) do
+      local short = ({ north = "n", east = "e", south = "s", west = "w", northeast = "ne",
+                       southeast = "se", southwest = "sw", northwest = "nw" })[e.name]
+      assert.equal(e.uid, first:exit(short).uid)
+    end
+    -- diagonals where the archetype has them (delve.wide has all eight)
+    local diag
+    for _ = 1, 40 do
+      for _, e in ipairs(a.room:exits()) do
+        if #e.name > 5 and e.to == nil then diag = diag or e end
+      end
+      if diag then break end
+      local ex = a.room:exits()
+      assert.is_true(w:go(a, ex[#ex].name))
+    end
+    assert.truthy(diag, "no diagonal unexplored exit in 40 moves")
+    local short = diag.name:gsub("^(.)[a-z]-(east)$", "%1e"):gsub("^(.)[a-z]-(west)$", "%1w")
+    local from = a.room
+    assert.is_true(w:go(a, short))
+    assert.equal(diag.to.uid, a.room.uid)
+    assert.not_equal(from.uid, a.room.uid)
+    assert.is_true(w:go(a, ({ ne = "sw", sw = "ne", se = "nw", nw = "se" })[short]))  -- and back
+    assert.equal(from.uid, a.room.uid)
+    -- no other name answers, and an exit of no branch keeps to its own names
+    assert.same({ nil, "there is no way 'x' here" }, { w:go(a, "x") })
+    local plain, other = w:create_room{ name = "Plain" }, w:create_room{ name = "Other" }
+    w:create_exit(plain, other, { name = "east" })
+    local b = w:create_actor{ room = plain }
+    assert.is_nil(plain:exit("e"))
+    assert.same({ nil, "there is no way 'e' here" }, { w:go(b, "e") })
+  end)
+
+  it("tell the player 'The path forwards is blocked!' in a room that is not clear, as an event with a text", function()
+    local w, hub = new_well(22)
+    local seen = listen(w)
+    local a = w:create_actor{ room = hub }
+    assert.is_true(w:go(a, "s"))                           -- delve.guarded: rooms are not clear
+    local room = a.room
+    assert.same({ "blocked" }, kinds(seen))
+    assert.same({ kind = "blocked", text = "The path forwards is blocked!", source = a.uid, actor = a.uid,
+                  room = room.uid }, seen[1])
+    -- "traversing_object.msg(\"You can't get through this way yet!\")" when a way on is tried
+    local on
+    for _, e in ipairs(room:exits()) do if e.to == nil then on = on or e.name end end
+    assert.same({ nil, "the way is blocked: this room is not clear yet" }, { w:go(a, on) })
+    assert.same({ kind = "not_clear", text = "You can't get through this way yet!", source = a.uid,
+                  actor = a.uid, room = room.uid }, seen[2])
+    room:set_clear(true)
+    assert.is_true(w:go(a, on))                            -- a new guarded room: blocked again
+    assert.same({ "blocked", "not_clear", "blocked" }, kinds(seen))
+    assert.is_true(w:go(a, OPPOSITE[on]))                  -- into a room made clear: nothing to say
+    assert.same({ "blocked", "not_clear", "blocked" }, kinds(seen))
+  end)
+
+  it("tell whoever arrives at the hub 'You sense that if you want to team up, ...'", function()
+    local w, hub = new_well(23)
+    local seen = listen(w)
+    local a = w:create_actor{ room = hub }
+    assert.is_true(w:go(a, "east"))                        -- delve.wide: clear rooms, nothing said
+    assert.same({}, kinds(seen))
+    assert.is_true(w:go(a, "west"))                        -- back at the hub
+    assert.same({ kind = "team_up", source = a.uid, actor = a.uid, room = hub.uid,
+      text = "You sense that if you want to team up, you must all pick the same path from here ... "
+          .. "or you'll quickly get separated." }, seen[1])
+    -- from the surface too: any exit into a room with start exits
+    local top = w:create_room{ name = "Top of the well" }
+    w:create_exit(top, hub, { name = "down" })
+    local b = w:create_actor{ room = top }
+    assert.is_true(w:go(b, "down"))
+    assert.same({ "team_up", "team_up" }, kinds(seen))
+    assert.equal(b.uid, seen[2].actor)
+  end)
+
+  it("tell members of a collapsing branch 'the room suddenly rumbles and then collapses!', the hub 'someone stumbles out'", function()
+    local w, hub = new_well(24)
+    local a, b = w:create_actor{ room = hub }, w:create_actor{ room = hub }
+    assert.is_true(w:go(a, "east"))
+    assert.is_true(w:go(b, "east"))
+    local branch = a.room.branch
+    local seen = listen(w)
+    branch:collapse()
+    assert.same({ "collapse", "stumble", "collapse", "stumble" }, kinds(seen))
+    for i, who in ipairs{ a, b } do
+      assert.same({ kind = "collapse", source = who.uid, actor = who.uid, room = hub.uid,
+        text = "After a long time of silence, the room suddenly rumbles and then collapses! "
+            .. "All turns dark ...\n\nThen you realize you are back where you started." }, seen[2 * i - 1])
+      assert.same({ kind = "stumble", source = hub.uid, actor = who.uid, room = hub.uid,
+        text = "Suddenly someone stumbles out of a dark exit, covered in dust!" }, seen[2 * i])
+    end
+    -- the idle timer's collapse says the same
+    assert.is_true(w:go(a, "north"))
+    w:advance(1000)
+    assert.equal(hub.uid, a.room.uid)
+    assert.same({ "collapse", "stumble" }, { seen[5].kind, seen[6].kind })
+  end)
+
+  it("show their texts in strata play", function()
+    local bin = os.getenv("STRATA_BIN")
+    if not bin then pending("STRATA_BIN not set (run through ctest)") return end
+    local dir = support.tempdir()
+    support.write(dir .. "/keys.txt", "l h")
+    local out, code = support.sh(("cd %s && %s play w.db --script keys.txt --example dungeon --seed 3"):format(dir, bin))
+    assert.equal(0, code, out)
+    assert.matches("You sense that if you want to team up, you must all pick the same path from here", out, 1, true)
+    -- a guarded room says so on arrival, and its ways on say they are shut
+    -- (the world play makes: the same seed, setup and player, so the same first rooms)
+    local keys = {}
+    for _, dir_key in ipairs{ { "north", "k" }, { "east", "l" }, { "south", "j" }, { "west", "h" } } do
+      local w = strata.world.new{ seed = 3, mods = { "base", "examples" }, mod_path = { "mods" } }
+      local hub = w.data["base.handler"]:ensure("examples.well_setup").run(w)
+      local hero = w:create_actor{ room = hub, player = true }
+      assert.is_true(w:go(hero, dir_key[1]))
+      if hero.room.clear == false then keys = { dir_key[2] } break end
+    end
+    if #keys == 0 then pending("no guarded first room with seed 3") return end
+    support.write(dir .. "/keys.txt", keys[1])
+    os.remove(dir .. "/w.db")
+    out, code = support.sh(("cd %s && %s play w.db --script keys.txt --example dungeon --seed 3"):format(dir, bin))
+    assert.equal(0, code, out)
+    assert.matches("The path forwards is blocked!", out, 1, true)
+    os.execute("rm -rf " .. dir)
+  end)
+end)

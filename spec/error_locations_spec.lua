@@ -34,7 +34,7 @@ describe("error messages", function()
     { function() w:travel(hero, 5) end, "world:travel" },
     { function() w:travel(hero, map, { x = 9, y = 0 }) end, "world:travel" },
     { function() w:create_stairs(map, 9, 9) end, "world:create_stairs" },
-    { function() w:create_entrance(map, 1, 1, map) end, "world:create_entrance" },
+    { function() w:create_entrance(map, 1, 1, "cave") end, "world:create_entrance" },
     { function() w:schedule{ after = -1, handler = "crypt.candles" } end, "world:schedule" },
     { function() w:schedule{ handler = "crypt.candle" } end, "world:schedule" },
     { function() w:advance(-1) end, "world:advance" },

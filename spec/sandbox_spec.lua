@@ -729,8 +729,14 @@ describe("the budget inside C functions and across callbacks, attacked (issue 31
     handler = "local t = {} for i = 1, 1e9 do t[i] = ('x'):rep(1000) .. i end",
     after = "assert(result.n == 50000000 and result.map == 3000, 'the next callback was refused')",
     expect = "HANDLER .*memory limit exceeded.*HOSTCODE ok", memory = true }
+  -- One C call runs past any budget until it returns: the core bounds the work
+  -- of a distance and of a nearest call instead (4M and 16M cells).
   attack{ "strata.options.distance of two strings of 100,000 characters", handler = [[
-    strata.options.distance(("a"):rep(100000), ("b"):rep(100000))]], expect = "HANDLER .*stopped, budget exceeded" }
+    assert(strata.options.distance(("a"):rep(100000), ("b"):rep(100000)) == 100000) error("bounded")]],
+    expect = "HANDLER .*bounded" }
+  attack{ "strata.options.nearest of a long name among many long names", handler = [[
+    local long, list = ("a"):rep(4000), {} for i = 1, 2000 do list[i] = ("b"):rep(3999) .. i end
+    assert(#strata.options.nearest(long, list) == 3) error("bounded")]], expect = "HANDLER .*bounded" }
   attack{ "more coroutines in one callback than the budget follows", handler = [[
     local keep = {} for i = 1, 2000 do keep[i] = coroutine.create(print) end]],
     expect = "HANDLER .*too many coroutines in one callback" }
@@ -889,4 +895,19 @@ describe("names, files and isolation, attacked further (issue 31)", function()
     pcall(function() string.find = print end)
     pcall(function() getmetatable("").__index.upper = print end)]],
     handler = 'world.data["base.handler"]:get("victim.check").run()', expect = "HANDLER .*victim held" }
+end)
+
+describe("the world generator's configuration file from a mod, attacked (issue 35)", function()
+  -- conf names a file: a mod reads only its own (mod:read), so generate and floor refuse it there
+  for _, call in ipairs{ "strata.worldgen.generate(OPTS)", "strata.worldgen.floor(OPTS, 1)" } do
+    attack{ call .. " with conf = a path", init = ([[
+      local ok, e = pcall(function() return CALL end)
+      assert(not ok and tostring(e):find("conf is not available to mods", 1, true), tostring(e))]])
+      :gsub("CALL", (call:gsub("OPTS", '{ conf = "/etc/passwd" }'))), expect = "INIT ok", secret = "root:" }
+    attack{ call .. " with conf behind __index", init = ([[
+      local opts = setmetatable({ dims = { 5, 5, 1 } }, { __index = function(_, k)
+        if k == "conf" then return "/etc/passwd" end end })
+      local ok, e = pcall(function() return CALL end)
+      assert(ok, tostring(e))]]):gsub("CALL", (call:gsub("OPTS", "opts"))), expect = "INIT ok", secret = "root:" }
+  end
 end)

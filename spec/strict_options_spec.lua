@@ -78,6 +78,7 @@ local calls = {
   ["xy:to_svg"] = function(o) xy:to_svg(o) end,
   ["strata.worldgen.generate"] = function(o) strata.worldgen.generate(o) end,
   ["strata.worldgen.floor"] = function(o) strata.worldgen.floor(o, 1) end,
+  ["strata.worldgen.options"] = function(o) strata.worldgen.options(o) end,
   ["strata.worldgen.render"] = function(o) strata.worldgen.render(wt, o) end,
   ["strata.worldgen.to_map"] = function(o) strata.worldgen.to_map(w, wt.floors[1], o) end,
   ["strata.worldgen.to_area"] = function(o) strata.worldgen.to_area(w, wt, o) end,

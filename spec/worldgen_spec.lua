@@ -150,7 +150,6 @@ describe("strata.worldgen.generate", function()
 
   it("names dims, room_variance and path_alg in its errors, at the caller's line", function()
     local cases = {
-      { {}, "dims is required" },
       { { dims = { 0, 5, 1 } }, "dims must be at least 1 each, got 0x5x1" },
       { { dims = { 5, -3, 1 } }, "dims must be at least 1" },
       { { dims = { 5, 5 } }, "dims must be three integers" },
@@ -369,10 +368,7 @@ describe("strata worldgen (the command)", function()
       assert.matches("^strata: worldgen: [^\n]*%-%-dims[^\n]*\n$", out)
       assert.is_nil(out:find("traceback", 1, true))
     end
-    local out, code = sh(bin .. " worldgen --seed 1")
-    assert.equal(1, code)
-    assert.matches("^[^\n]*%-%-dims WxHxZ is required[^\n]*\n$", out)
-    out, code = sh(bin .. " worldgen --dims")
+    local out, code = sh(bin .. " worldgen --dims")
     assert.equal(1, code)
     assert.matches("^[^\n]*%-%-dims needs a value[^\n]*\n$", out)
   end)
@@ -410,6 +406,147 @@ describe("strata worldgen (the command)", function()
     assert.matches("\npost_check false\n", support.read(dir .. "/w.txt"))
     os.execute("rm -rf " .. q(dir))
     out = sh(bin .. " worldgen --help")
-    assert.matches("^usage: strata worldgen %-%-dims WxHxZ", out)
+    assert.matches("^usage: strata worldgen %[%-%-dims WxHxZ | %-%-rand%]", out)
+  end)
+end)
+
+-- The reference's options, in its words (docs/worldgen.md, "Differences from the reference"; issue 35).
+describe("the world generator as the reference has it", function()
+  local bin = os.getenv("STRATA_BIN") or "build/strata"
+  local sh, q = support.sh, support.q
+  -- The error of generate(opts), called from a line of this file.
+  local function gen_err(opts)
+    local ok, err = pcall(function() strata.worldgen.generate(opts) end)
+    assert.is_false(ok)
+    return tostring(err)
+  end
+
+  it("defaults to 'dim_x=25, dim_y=25, dim_z=3' when no dims are given", function()
+    local t = strata.worldgen.generate{ seed = 4 }
+    check_template(t, { dims = { 25, 25, 3 } })
+    assert.same(strata.worldgen.generate{ dims = { 25, 25, 3 }, seed = 4 }, t)
+    assert.same(t.floors[2], strata.worldgen.floor({ seed = 4 }, 2))
+    assert.same({ 25, 25, 3 }, { dims_of(strata.worldgen.generate()) })
+    local out, code = sh(bin .. " worldgen --seed 4")
+    assert.equal(0, code, out)
+    assert.equal(strata.worldgen.render(t), out)
+  end)
+
+  it("draws the dims with rand = true: 'within a maximum z dimension of 10, and 50 for x and y'", function()
+    local seen = {}
+    for seed = 1, 30 do
+      local t = strata.worldgen.generate{ rand = true, seed = seed, post_check = false }
+      local x, y, z = dims_of(t)
+      assert(x >= 10 and x <= 50 and y >= 10 and y <= 50 and z >= 1 and z <= 10, ("%dx%dx%d"):format(x, y, z))
+      seen[("%dx%dx%d"):format(x, y, z)] = true
+      -- from the seed: the same dims again, and the same world as those dims given
+      assert.same(t.dims, strata.worldgen.generate{ rand = true, seed = seed, post_check = false }.dims)
+      if seed <= 3 then
+        assert.same(strata.worldgen.generate{ dims = { x, y, z }, seed = seed, post_check = false }, t)
+        assert.same(t.floors[z], strata.worldgen.floor({ rand = true, seed = seed, post_check = false }, z))
+      end
+    end
+    local n = 0
+    for _ in pairs(seen) do n = n + 1 end
+    assert(n >= 25, "only " .. n .. " different dims in 30 seeds")
+    assert.same({ dims_of(strata.worldgen.generate{ seed = 3, rand = false }) }, { 25, 25, 3 })
+    local err = gen_err({ rand = true, dims = { 5, 5, 1 } })
+    assert.matches(THIS .. ":%d+: strata%.worldgen%.generate: rand = true draws the dims: give dims or rand, not both", err)
+    err = gen_err({ rand = 1 })
+    assert.matches("strata%.worldgen%.generate: option 'rand' must be a boolean", err)
+    local out, code = sh(bin .. " worldgen --rand --seed 5")
+    assert.equal(0, code, out)
+    assert.equal(strata.worldgen.render(strata.worldgen.generate{ rand = true, seed = 5 }), out)
+    out, code = sh(bin .. " worldgen --rand --dims 5x5x1")
+    assert.equal(1, code)
+    assert.equal("strata: worldgen: --rand draws the dims: give --dims or --rand, not both\n", out)
+  end)
+
+  it("reads its options from a configuration file ('conf is the path to a ... config file')", function()
+    local dir = support.tempdir()
+    local conf = dir .. "/world.conf"
+    support.write(conf, table.concat({
+      "# the tower of the east",
+      "[worldgen]",
+      "dim_x = 30",
+      "dim_y: 14",
+      "DIM_Z = 4",
+      "; comments start with # or ;",
+      "",
+      "seed = -11",
+      "room_variance = 6",
+      "post_check = yes",
+      "path_alg = gbf_search",
+    }, "\n") .. "\n")
+    local want = strata.worldgen.generate{ dims = { 30, 14, 4 }, seed = -11, room_variance = 6, path_alg = "greedy" }
+    assert.same(want, strata.worldgen.generate{ conf = conf })
+    assert.same(want.floors[3], strata.worldgen.floor({ conf = conf }, 3))
+    -- options given in the call win over the file's
+    assert.same(strata.worldgen.generate{ dims = { 30, 14, 4 }, seed = 2, room_variance = 6, path_alg = "greedy" },
+      strata.worldgen.generate{ conf = conf, seed = 2 })
+    assert.same(strata.worldgen.generate{ rand = true, seed = -11, room_variance = 6, path_alg = "greedy" },
+      strata.worldgen.generate{ conf = conf, rand = true })
+    -- the command: --conf, with flags over the file
+    local out, code = sh(bin .. " worldgen --conf " .. q(conf))
+    assert.equal(0, code, out)
+    assert.equal(strata.worldgen.render(want), out)
+    out, code = sh(bin .. " worldgen --conf " .. q(conf) .. " --seed 2 --dims 10x10x1")
+    assert.equal(0, code, out)
+    assert.equal(strata.worldgen.render(strata.worldgen.generate{ dims = { 10, 10, 1 }, seed = 2,
+      room_variance = 6, path_alg = "greedy" }), out)
+    -- rand in the file
+    support.write(conf, "rand = true\nseed = 8\n")
+    assert.same(strata.worldgen.generate{ rand = true, seed = 8 }, strata.worldgen.generate{ conf = conf })
+    assert.same(strata.worldgen.generate{ dims = { 6, 6, 2 }, seed = 8 },
+      strata.worldgen.generate{ conf = conf, dims = { 6, 6, 2 } })
+    os.execute("rm -rf " .. q(dir))
+  end)
+
+  it("refuses a bad configuration file with one line naming the file and the line", function()
+    local dir = support.tempdir()
+    local conf = dir .. "/bad.conf"
+    local cases = {
+      { "dim_x = 30\ndim_q = 4\n", "bad.conf:2: unknown key 'dim_q' %(nearest known: dim_x, dim_y, dim_z%)" },
+      { "dim_x = 30\n\nroom_varience = 4\n", "bad.conf:3: unknown key 'room_varience' %(nearest known: room_variance" },
+      { "dim_x = thirty\n", "bad.conf:1: dim_x must be a whole number from 1 to 65535, got 'thirty'" },
+      { "dim_x = 0\n", "bad.conf:1: dim_x must be a whole number from 1 to 65535, got '0'" },
+      { "dim_y = 40 # wide\n", "bad.conf:1: dim_y must be a whole number from 1 to 65535, got '40 # wide'" },
+      { "seed = 99999999999999999999\n", "bad.conf:1: seed must be an integer, got '99999999999999999999'" },
+      { "room_variance = 2\n", "bad.conf:1: room_variance must be a whole number of at least 3" },
+      { "post_check = maybe\n", "bad.conf:1: post_check must be true or false %(yes, no, on, off, 1, 0%), got 'maybe'" },
+      { "path_alg = dfs\n", "bad.conf:1: path_alg must be astar, greedy, bfs, dijkstra or gbf_search, got 'dfs'" },
+      { "seed = 1\nseed = 2\n", "bad.conf:2: seed is given twice %(first on line 1%)" },
+      { "rand = true\ndim_z = 4\n", "bad.conf:2: rand = true draws the dims: give dim_x, dim_y, dim_z or rand, not both" },
+      { "dim_x = 4\nrand = on\n", "bad.conf:2: rand = true draws the dims: give dim_x, dim_y, dim_z or rand, not both" },
+      { "[world]\n", "bad.conf:1: unknown section %[world%] %(the one section is %[worldgen%]%)" },
+      { "dim_x 30\n", "bad.conf:1: expected 'key = value', found 'dim_x 30'" },
+      { "seed = 1\n= 4\n", "bad.conf:2: expected 'key = value', found '= 4'" },
+      { "seed = \n", "bad.conf:1: seed must be an integer, got ''" },
+      { "seed = 1\0\n", "bad.conf:1: a NUL byte" },
+      { "[worldgen]\nseed = 1\n[worldgen]\n", "bad.conf:3: section %[worldgen%] is given twice" },
+    }
+    for _, c in ipairs(cases) do
+      support.write(conf, c[1])
+      local err = gen_err({ conf = conf })
+      assert.matches(THIS .. ":%d+: strata%.worldgen%.generate: [^\n]*" .. c[2], err)
+      assert.is_nil(err:find("\n", 1, true), err)
+      local out, code = sh(bin .. " worldgen --conf " .. q(conf))
+      assert.equal(1, code)
+      assert.matches("^strata: worldgen: [^\n]*" .. c[2] .. "[^\n]*\n$", out)
+    end
+    -- not a file, no file, not a string
+    local err = gen_err({ conf = dir })
+    assert.matches("strata%.worldgen%.generate: cannot read '[^']*': [^\n]*not a regular file", err)
+    err = gen_err({ conf = dir .. "/none.conf" })
+    assert.matches("strata%.worldgen%.generate: cannot read '[^']*none%.conf'", err)
+    err = gen_err({ conf = 3 })
+    assert.matches("strata%.worldgen%.generate: option 'conf' must be a string", err)
+    local out, code = sh(bin .. " worldgen --conf " .. q(dir .. "/none.conf"))
+    assert.equal(1, code)
+    assert.matches("^strata: worldgen: cannot read '[^\n]*none%.conf'[^\n]*\n$", out)
+    out, code = sh(bin .. " worldgen --read x --conf " .. q(conf))
+    assert.equal(1, code)
+    assert.matches("^strata: worldgen: %-%-read prints a template as it is: it takes none of [^\n]*%-%-conf", out)
+    os.execute("rm -rf " .. q(dir))
   end)
 end)

@@ -84,6 +84,7 @@ static void free_area_def(area_def *a) {
   strata_free((char *)a->d.id);
   strata_free((char *)a->d.mod);
   strata_free((char *)a->d.generator);
+  strata_free((char *)a->d.image);
   strata_value_clear(&a->params);
   strata_value_clear(&a->meta);
   strata_free(a);
@@ -366,6 +367,7 @@ static strata_status r_area_archetype(void *host, const char *id, const strata_a
   a->d.id = strata_strdup(id);
   a->d.mod = field_str(T, t, "mod", &fail);
   a->d.generator = field_str(T, t, "generator", &fail);
+  a->d.image = field_str(T, t, "image", &fail);
   a->d.has_starting_floor = field_int(T, t, "starting_floor", &a->d.starting_floor);
   a->d.has_deepest_floor = field_int(T, t, "deepest_floor", &a->d.deepest_floor);
   if (!a->d.id || fail) st = strata_error_nomem(err, NULL);

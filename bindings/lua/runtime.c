@@ -132,7 +132,8 @@ static int rt_forget_floor(lua_State *L) {
   return 0;
 }
 
-/* rt:create_area(archetype, parent|nil, params|nil, generator|nil, starting|nil, deepest|nil) -> uid */
+/* rt:create_area(archetype, parent|nil, params|nil, generator|nil, starting|nil, deepest|nil
+**                [, x, y, on_floor|nil]) -> uid [, entrance uid]: with x, y its entrance on the parent too */
 static int rt_create_area(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
   const char *arch = lstrata_checkstring(L, 2);
@@ -147,13 +148,19 @@ static int rt_create_area(lua_State *L) {
     lstrata_check_value(L, lr->w, 4, "area params", &params);
     o.params = &params;
   }
-  uint64_t a = 0;
+  int at = !lua_isnoneornil(L, 8);
+  int64_t x = at ? lstrata_checkinteger(L, 8) : 0, y = at ? lstrata_checkinteger(L, 9) : 0;
+  int64_t on_floor = lua_isnoneornil(L, 10) ? 0 : lstrata_checkinteger(L, 10);
+  uint64_t a = 0, e = 0;
   strata_error err;
-  strata_status st = strata_area_create(lr->rt, arch, &o, &a, &err);
+  strata_status st = at ? strata_area_create_at(lr->rt, arch, &o, on_floor, x, y, &a, &e, &err)
+                        : strata_area_create(lr->rt, arch, &o, &a, &err);
   strata_value_clear(&params);
   if (st) return raise_plain(L, lr, &err);
   lua_pushinteger(L, (lua_Integer)a);
-  return 1;
+  if (!at) return 1;
+  lua_pushinteger(L, (lua_Integer)e);
+  return 2;
 }
 
 /* rt:delete_area(area, delete_children) */
@@ -197,7 +204,7 @@ static int rt_create_stairs(lua_State *L) {
   return 1;
 }
 
-/* rt:create_entrance(map, x, y, area, floor|nil) -> uid */
+/* rt:create_entrance(map, x, y, area or map, floor|nil) -> uid */
 static int rt_create_entrance(lua_State *L) {
   lruntime *lr = check_rt(L, 1);
   uint64_t f = 0;

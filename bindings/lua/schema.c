@@ -142,7 +142,7 @@ static int s_map_tokens(lua_State *L) {
 }
 
 /* rt:feature_info(feature) -> "entrance" | "stairs" | nil, floor_delta | nil,
-** target area uid | nil, target floor | nil */
+** target area uid | nil, target floor | nil, image | nil */
 static int s_feature_info(lua_State *L) {
   const strata_runtime *rt = rt_at(L);
   uint64_t f = uid_at(L, 2);
@@ -154,7 +154,8 @@ static int s_feature_info(lua_State *L) {
   push_opt_int(L, t == STRATA_FEATURE_STAIRS, strata_feature_floor_delta(rt, f));
   push_uid(L, area);
   push_opt_int(L, has_floor, floor);
-  return 4;
+  push_str(L, strata_feature_image(rt, f));
+  return 5;
 }
 
 const luaL_Reg lstrata_schema_methods[] = {

@@ -34,7 +34,7 @@ static box *push_box(lua_State *L) {
 
 /* ---- options ---------------------------------------------------------------------- */
 
-static const char *const GEN_KEYS[] = {"dims", "seed", "room_variance", "path_alg",
+static const char *const GEN_KEYS[] = {"dims", "rand", "conf", "seed", "room_variance", "path_alg",
                                        "post_check", "log", NULL};
 
 /* An integer field of the table at t (index i or name), or 0 with *ok unset. */
@@ -58,7 +58,6 @@ static int clamp_int(lua_Integer v) {
 /* dims = { x, y, z } (or { x =, y =, z = }) */
 static void check_dims(lua_State *L, int opts, strata_worldgen_options *o) {
   int type = lua_getfield(L, opts, "dims");
-  if (type == LUA_TNIL) lstrata_error(L, "dims is required: { x, y, z } (floor width, height, floors)");
   if (type != LUA_TTABLE) lstrata_error(L, "dims must be three integers { x, y, z }, got %s", luaL_typename(L, -1));
   int t = lua_gettop(L), ok = 1;
   lua_Integer n = luaL_len(L, t);
@@ -94,19 +93,27 @@ static int call_log(void *ud, int level, int floor, const char *message) {
   return 0;
 }
 
-/* Reads the options table at index 1 into o (and the log function into s). */
+/* Reads the options table at index 1 into o (and the log function into s):
+** the defaults, then the conf file's, then the table's own. */
 static void check_gen_options(lua_State *L, strata_worldgen_options *o, log_state *s) {
   lstrata_check_options(L, 1, GEN_KEYS, 0);
   strata_worldgen_options_init(o);
-  check_dims(L, 1, o);
-  o->seed = (int64_t)lstrata_opt_int(L, 1, "seed", 0);
-  lua_Integer rv = lstrata_opt_int(L, 1, "room_variance", STRATA_WORLDGEN_ROOM_VARIANCE);
+  const char *conf = lstrata_opt_string(L, 1, "conf", NULL);
+  strata_error err;
+  if (conf && strata_worldgen_conf_read(conf, o, &err)) lstrata_error(L, "%s", err.message);
+  int has_dims = lua_getfield(L, 1, "dims") != LUA_TNIL, rand = lstrata_opt_bool(L, 1, "rand", -1);
+  lua_pop(L, 1);
+  if (has_dims && rand == 1) lstrata_error(L, "rand = true draws the dims: give dims or rand, not both");
+  if (has_dims) check_dims(L, 1, o), o->rand = 0;
+  if (rand >= 0) o->rand = rand;
+  o->seed = (int64_t)lstrata_opt_int(L, 1, "seed", o->seed);
+  lua_Integer rv = lstrata_opt_int(L, 1, "room_variance", o->room_variance);
   if (rv < 3) lstrata_error(L, "room_variance must be at least 3 (the smallest room side), got %d", clamp_int(rv));
   o->room_variance = clamp_int(rv);
-  const char *alg = lstrata_opt_string(L, 1, "path_alg", "astar");
+  const char *alg = lstrata_opt_string(L, 1, "path_alg", strata_path_algorithm_name(o->path_alg));
   if (!strata_path_algorithm_parse(alg, &o->path_alg))
     lstrata_error(L, "path_alg must be \"astar\", \"greedy\", \"bfs\" or \"dijkstra\", got \"%s\"", alg);
-  o->post_check = lstrata_opt_bool(L, 1, "post_check", 1);
+  o->post_check = lstrata_opt_bool(L, 1, "post_check", o->post_check);
   s->L = L, s->fn = 0, s->failed = 0;
   if (lua_getfield(L, 1, "log") != LUA_TNIL) {
     if (lua_type(L, -1) != LUA_TFUNCTION) lstrata_error(L, "log must be a function(level, message, floor), got %s", luaL_typename(L, -1));
@@ -363,9 +370,27 @@ static int wg_floor(lua_State *L) {
   strata_worldgen *t = b->t = strata_worldgen_new(1, 1, 1, &err);
   if (t == NULL) return fail_with(L, NULL, &err);
   strata_worldgen_floor_clear(&t->floors[0]);
+  strata_worldgen_resolve(&o); /* (its dims size the table) */
   if (strata_worldgen_make_floor(&o, z, &t->floors[0], &err) != STRATA_OK) return fail_with(L, &s, &err);
   int names = push_names(L);
   push_floor(L, &t->floors[0], o.dim_x, o.dim_y, names);
+  return 1;
+}
+
+/* options(opts) -> the options generate(opts) works with: the conf file's
+** under the table's, rand's dims drawn (no log) */
+static int wg_options(lua_State *L) {
+  strata_worldgen_options o;
+  log_state s;
+  check_gen_options(L, &o, &s);
+  strata_worldgen_resolve(&o);
+  lua_createtable(L, 0, 5);
+  push_point(L, o.dim_x, o.dim_y, o.dim_z);
+  lua_setfield(L, -2, "dims");
+  lua_pushinteger(L, (lua_Integer)o.seed), lua_setfield(L, -2, "seed");
+  lua_pushinteger(L, o.room_variance), lua_setfield(L, -2, "room_variance");
+  lua_pushstring(L, strata_path_algorithm_name(o.path_alg)), lua_setfield(L, -2, "path_alg");
+  lua_pushboolean(L, o.post_check), lua_setfield(L, -2, "post_check");
   return 1;
 }
 
@@ -437,7 +462,7 @@ static int wg_render(lua_State *L) {
 void lstrata_open_worldgen(lua_State *L) {
   static const luaL_Reg box_meta[] = {{"__gc", box_gc}, {NULL, NULL}};
   static const luaL_Reg no_methods[] = {{NULL, NULL}};
-  static const luaL_Reg funcs[] = {{"generate", wg_generate}, {"floor", wg_floor},
+  static const luaL_Reg funcs[] = {{"generate", wg_generate}, {"floor", wg_floor}, {"options", wg_options},
                                    {"format", wg_format},     {"parse", wg_parse},
                                    {"write", wg_write},       {"read", wg_read},
                                    {"render", wg_render},     {"validate", wg_validate},

@@ -102,6 +102,24 @@ strata_status strata_area_create(strata_runtime *rt, const char *archetype,
   return STRATA_OK;
 }
 
+strata_status strata_area_create_at(strata_runtime *rt, const char *archetype, const strata_area_opts *opts,
+                                    int64_t on_floor, int64_t x, int64_t y, uint64_t *area, uint64_t *entrance,
+                                    strata_error *err) {
+  if (!opts || !opts->parent)
+    return strata_error_in(err, STRATA_EARG, "strata_area_create_at", "an entrance needs a parent area to stand in");
+  strata_status st = rt_begin(rt, err);
+  if (st) return st;
+  uint64_t a = 0, map = 0, e = 0;
+  int64_t n = on_floor ? on_floor : strata_area_starting_floor(rt, opts->parent);
+  if (!(st = strata_area_create(rt, archetype, opts, &a, err)))
+    st = strata_area_floor(rt, opts->parent, n, &map, err);
+  if (!st) st = strata_entrance_create(rt, map, x, y, a, NULL, &e, err);
+  if (rt_end(rt, st)) return st;
+  if (area) *area = a;
+  if (entrance) *entrance = e;
+  return STRATA_OK;
+}
+
 /* ---- deleting ---- */
 
 typedef struct ulist {

@@ -16,10 +16,10 @@
 /* Cells are indexed in CHUNK x CHUNK squares (see branch.h). */
 #define CHUNK 8
 
-static const struct { const char *name, *opposite; int dx, dy; } compass[] = {
-  { "north", "south", 0, 1 },      { "east", "west", 1, 0 },        { "south", "north", 0, -1 },
-  { "west", "east", -1, 0 },       { "northeast", "southwest", 1, 1 }, { "southeast", "northwest", 1, -1 },
-  { "southwest", "northeast", -1, -1 }, { "northwest", "southeast", -1, 1 } };
+static const struct { const char *name, *opposite, *shortname; int dx, dy; } compass[] = {
+  { "north", "south", "n", 0, 1 },  { "east", "west", "e", 1, 0 },  { "south", "north", "s", 0, -1 },
+  { "west", "east", "w", -1, 0 },   { "northeast", "southwest", "ne", 1, 1 }, { "southeast", "northwest", "se", 1, -1 },
+  { "southwest", "northeast", "sw", -1, -1 }, { "northwest", "southeast", "nw", -1, 1 } };
 #define NDIRS (sizeof compass / sizeof compass[0])
 
 static int dir_index(const char *name) {
@@ -39,6 +39,12 @@ int strata_branch_dir(const char *name, int64_t *dx, int64_t *dy) {
 const char *strata_branch_opposite(const char *name) {
   int i = dir_index(name);
   return i < 0 ? NULL : compass[i].opposite;
+}
+
+const char *strata_branch_long_dir(const char *shortname) {
+  for (size_t i = 0; shortname && i < NDIRS; i++)
+    if (!strcmp(compass[i].shortname, shortname)) return compass[i].name;
+  return NULL;
 }
 
 static int64_t cell_key(int64_t x, int64_t y) { return x * ((int64_t)1 << 32) + (y + ((int64_t)1 << 31)); }

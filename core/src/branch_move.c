@@ -21,6 +21,49 @@
 
 static const char *const default_dirs[] = { "north", "east", "south", "west" };
 
+/* What a player is told (base.branch_message), in the reference's words; a
+** game that wants its own words answers the event by its kind. */
+static const struct { const char *kind, *text; } messages[] = {
+  { "blocked", "The path forwards is blocked!" },
+  { "not_clear", "You can't get through this way yet!" },
+  { "team_up", "You sense that if you want to team up, you must all pick the same path from here ... "
+               "or you'll quickly get separated." },
+  { "collapse", "After a long time of silence, the room suddenly rumbles and then collapses! All turns dark ..."
+                "\n\nThen you realize you are back where you started." },
+  { "stumble", "Suddenly someone stumbles out of a dark exit, covered in dust!" } };
+enum { SAY_BLOCKED, SAY_NOT_CLEAR, SAY_TEAM_UP, SAY_COLLAPSE, SAY_STUMBLE };
+
+/* base.branch_message on source: { actor =, room =, kind =, text = }. */
+static strata_status say(strata_runtime *rt, uint64_t source, uint64_t actor, uint64_t room, int which,
+                         strata_error *err) {
+  strata_value p;
+  strata_status st = strata_value_table(&p, err);
+  if (st) return st;
+  st = params_ref(&p, "actor", actor, err);
+  if (!st) st = params_ref(&p, "room", room, err);
+  if (!st) st = params_str(&p, "kind", messages[which].kind, err);
+  if (!st) st = params_str(&p, "text", messages[which].text, err);
+  if (!st) st = event_emit(rt, source, "base.branch_message", &p, NULL, NULL, err);
+  strata_value_clear(&p);
+  return st;
+}
+
+/* A hub: a room with a start exit. */
+static int is_hub(const strata_world *w, uint64_t room) {
+  size_t n = strata_room_exit_count(w, room);
+  for (size_t i = 0; i < n; i++)
+    if (strata_branch_start_archetype(w, strata_room_exit_at(w, room, i))) return 1;
+  return 0;
+}
+
+strata_status branch_arrived(strata_runtime *rt, uint64_t actor, strata_error *err) {
+  uint64_t room = strata_room_of(rt->w, actor);
+  if (!room) return STRATA_OK;
+  if (strata_branch_of(rt->w, room))
+    return strata_branch_room_clear(rt->w, room) ? STRATA_OK : say(rt, actor, actor, room, SAY_BLOCKED, err);
+  return is_hub(rt->w, room) ? say(rt, actor, actor, room, SAY_TEAM_UP, err) : STRATA_OK;
+}
+
 static strata_status archetype(strata_runtime *rt, const char *id, const strata_branch_def **out,
                                strata_error *err) {
   if (!rt->res.branch_archetype)
@@ -115,7 +158,7 @@ strata_status branch_go(strata_runtime *rt, uint64_t actor, uint64_t here, uint6
   if (hb && (st = strata_branch_acted(w, hb, err))) return st; /* moving is acting, even refused */
   if (!strata_branch_may_cross(w, e)) {
     move_refuse(out, STRATA_MOVE_NOT_CLEAR, "the way is blocked: this room is not clear yet");
-    return STRATA_OK;
+    return say(rt, actor, actor, here, SAY_NOT_CLEAR, err);
   }
   uint64_t to = strata_exit_to(w, e);
   if (!to) return first_crossing(rt, actor, here, e, s ? start : NULL, hb, out, err);
@@ -153,6 +196,8 @@ static strata_status collapse(strata_runtime *rt, uint64_t b, strata_error *err)
     if (!st && out.refusal)
       st = strata_error_set(err, STRATA_ESTATE, "branch#%" PRIu64 " cannot collapse: %s refused to leave (%s)", b,
                             rt_label(rt, members[i], m), out.reason);
+    if (!st) st = say(rt, members[i], members[i], hub, SAY_COLLAPSE, err);
+    if (!st) st = say(rt, hub, members[i], hub, SAY_STUMBLE, err);
   }
   strata_free(members);
   if (st) return st;

@@ -221,7 +221,7 @@ static int core_event(const char *event) {
   static const char *const core[] = { "base.map_entered", "base.map_left", "base.before_travel",
                                       "base.floor_generated", "base.handler_failed",
                                       "base.object_created", "base.object_deleted",
-                                      "base.before_move", "base.moved" };
+                                      "base.before_move", "base.moved", "base.branch_message" };
   for (size_t i = 0; i < sizeof core / sizeof *core; i++)
     if (strcmp(event, core[i]) == 0) return 1;
   return 0;
@@ -263,15 +263,6 @@ strata_status failures_push(strata_failures *f, uint64_t timer, uint64_t subscri
   }
   f->n++;
   return STRATA_OK;
-}
-
-static strata_status params_str(strata_value *t, const char *key, const char *s,
-                                strata_error *err) {
-  if (!s) return STRATA_OK;
-  strata_value k = K(key), v;
-  strata_status st = strata_value_string(&v, s, strlen(s), err);
-  if (!st && (st = strata_vtable_set(t->u.t, &k, &v, err))) strata_value_clear(&v);
-  return st;
 }
 
 void event_report(strata_runtime *rt, const strata_failures *f) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "room_internal.h"
+#include "strata/branch.h"
 
 /* Drops the stamp of room (room.h): its exits are about to change. */
 static strata_status unstamp(strata_world *w, uint64_t room, strata_error *err) {
@@ -184,6 +185,16 @@ uint64_t strata_exit_find(const strata_world *w, uint64_t room, const char *dir)
       const char *a = strata_exit_alias_at(w, e, k);
       if (a && !strcmp(a, dir)) return e;
     }
+  }
+  /* Branch exits (start exits, exits of branch rooms) answer to their
+  ** direction's short name, "n" or "ne", as grid exits do by their aliases;
+  ** a rule of the branch, so it holds for exits saved before it too. */
+  const char *full = strata_branch_long_dir(dir);
+  int branch_room = full && strata_branch_of(w, room) != 0;
+  for (size_t i = 0; full && i < n; i++) {
+    uint64_t e = strata_room_exit_at(w, room, i);
+    const char *name = strata_exit_name(w, e);
+    if (name && !strcmp(name, full) && (branch_room || strata_branch_start_archetype(w, e))) return e;
   }
   return 0;
 }

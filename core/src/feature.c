@@ -7,15 +7,17 @@
 
 #include <inttypes.h>
 
-static strata_status check_kind(const strata_runtime *rt, uint64_t uid, const char *kind,
+/* uid is a live object of kind `kind` (or of kind `also`, unless NULL). */
+static strata_status check_kind(const strata_runtime *rt, uint64_t uid, const char *kind, const char *also,
                                 const char *what, const char *role, strata_error *err) {
   char b[48];
   strata_object *o = strata_world_object(rt->w, uid);
   if (!o) return strata_error_refuse(err, STRATA_ENOTFOUND, what, STRATA_REFUSED_DELETED, uid, "%s: %s was deleted",
                                      role, rt_label(rt, uid, b));
-  if (strcmp(o->kind, kind) != 0)
-    return strata_error_refuse(err, STRATA_EARG, what, STRATA_REFUSED_KIND, uid, "%s: expected a%s %s, got %s", role,
-                               kind[0] == 'a' ? "n" : "", kind, rt_label(rt, uid, b));
+  if (strcmp(o->kind, kind) != 0 && !(also && strcmp(o->kind, also) == 0))
+    return strata_error_refuse(err, STRATA_EARG, what, STRATA_REFUSED_KIND, uid, "%s: expected a%s %s%s%s, got %s",
+                               role, kind[0] == 'a' ? "n" : "", kind, also ? " or a " : "", also ? also : "",
+                               rt_label(rt, uid, b));
   return STRATA_OK;
 }
 
@@ -47,17 +49,33 @@ static strata_status link_area(strata_runtime *rt, uint64_t map, int64_t x, int6
   return st;
 }
 
+/* The area and floor an entrance into map `to` leads to: the area it is a
+** floor of, or a new base.one_map area around it (see feature.h). */
+static strata_status area_of_map(strata_runtime *rt, uint64_t to, uint64_t *area, int64_t *floor,
+                                 strata_error *err) {
+  if ((*area = strata_map_area(rt, to, floor)) != 0) return STRATA_OK;
+  *floor = 1;
+  strata_status st = strata_area_create(rt, STRATA_AREA_ONE_MAP, NULL, area, err);
+  return st ? st : strata_area_add_floor(rt, *area, to, 1, err);
+}
+
 strata_status strata_entrance_create(strata_runtime *rt, uint64_t map, int64_t x, int64_t y,
                                      uint64_t area, const int64_t *floor, uint64_t *feature,
                                      strata_error *err) {
   const char *what = "strata_entrance_create";
-  strata_status st = check_kind(rt, map, "map", what, "map", err);
-  if (!st) st = check_kind(rt, area, "area", what, "area", err);
+  uint64_t to_map = rt_object(rt, area, "map") ? area : 0;
+  strata_status st = check_kind(rt, map, "map", NULL, what, "map", err);
+  if (!st) st = check_kind(rt, area, "area", "map", what, "area", err);
   if (!st) st = map_check_cell(rt, map, x, y, what, err);
   if (st || (st = rt_begin(rt, err))) return st;
+  int64_t n;
+  if (to_map && !(st = area_of_map(rt, to_map, &area, &n, err)) && !floor) floor = &n;
+  const strata_object *a = rt_object(rt, area, "area");
+  const strata_area_archetype *arch = st || !a ? NULL : rt_area_archetype_opt(rt, a->archetype);
   strata_value sys = strata_value_nil();
   uint64_t f = 0;
-  if (!(st = entrance_sys_new(&sys, area, floor, err))) st = place(rt, map, x, y, &sys, &f, err);
+  if (!st && !(st = entrance_sys_new(&sys, area, floor, arch ? arch->image : NULL, err)))
+    st = place(rt, map, x, y, &sys, &f, err);
   if (!st) st = link_area(rt, map, x, y, area, err);
   if (rt_end(rt, st)) return st;
   if (feature) *feature = f;
@@ -67,7 +85,7 @@ strata_status strata_entrance_create(strata_runtime *rt, uint64_t map, int64_t x
 strata_status strata_stairs_create(strata_runtime *rt, uint64_t map, int64_t x, int64_t y,
                                    int64_t floor_delta, uint64_t *feature, strata_error *err) {
   const char *what = "strata_stairs_create";
-  strata_status st = check_kind(rt, map, "map", what, "map", err);
+  strata_status st = check_kind(rt, map, "map", NULL, what, "map", err);
   if (!st) st = map_check_cell(rt, map, x, y, what, err);
   if (st) return st;
   if (floor_delta == 0) return strata_error_in(err, STRATA_EARG, what, "floor_delta must not be 0");

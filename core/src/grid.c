@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "room_internal.h"
+#include "world_internal.h"
 #include "strata/alloc.h"
 #include "strata/grid.h"
 #include "util.h"
@@ -43,14 +44,28 @@ static const char *grid_str(const strata_world *w, uint64_t uid) {
   return v && v->type == STRATA_VSTRING ? v->u.str.s : NULL;
 }
 
-static int parse_place(const char *s, int *x, int *y, int *interrupt, char tag[4], const char **z) {
-  char *end;
-  long v[3];
-  for (int i = 0; i < 3; i++) {
-    v[i] = strtol(s, &end, 10);
-    if (end == s || *end != ' ' || v[i] < INT_MIN + 1 || v[i] > INT_MAX) return 0;
-    s = end + 1;
+/* A decimal integer and the space after it (strtol's cost, twice a room,
+** was a respawn's tenth); 0: none, or out of range. */
+static int parse_int(const char **s, long *out) {
+  const char *p = *s;
+  int neg = *p == '-';
+  p += neg || *p == '+';
+  long v = 0;
+  const char *digits = p;
+  for (; *p >= '0' && *p <= '9'; p++) {
+    v = v * 10 + (*p - '0');
+    if (v > (long)INT_MAX + 1) return 0;
   }
+  if (p == digits || *p != ' ') return 0;
+  *out = neg ? -v : v;
+  *s = p + 1;
+  return 1;
+}
+
+static int parse_place(const char *s, int *x, int *y, int *interrupt, char tag[4], const char **z) {
+  long v[3];
+  for (int i = 0; i < 3; i++)
+    if (!parse_int(&s, &v[i]) || v[i] < INT_MIN + 1 || v[i] > INT_MAX) return 0;
   size_t n = strcspn(s, " ");
   if (n == 0 || n > 3 || s[n] != ' ') return 0;
   if (x) *x = (int)v[0];
@@ -61,15 +76,34 @@ static int parse_place(const char *s, int *x, int *y, int *interrupt, char tag[4
   return 1;
 }
 
+static char *put_int(char *p, int v) {
+  char tmp[12];
+  size_t n = 0;
+  unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+  do tmp[n++] = (char)('0' + u % 10); while (u /= 10);
+  if (v < 0) *p++ = '-';
+  while (n) *p++ = tmp[--n];
+  return p;
+}
+
 /* The place string of (x, y, z) into buf (cap bytes) or a strata_malloc'd one when
-** longer; NULL on ENOMEM. Free it when it is not buf. */
+** longer; NULL on ENOMEM. Free it when it is not buf. (Not snprintf: a
+** respawn formats one for every room and exit it compares.) */
 static char *format_place(char *buf, size_t cap, int x, int y, int interrupt, const char *tag, const char *z) {
-  int n = snprintf(buf, cap, "%d %d %d %s %s", x, y, interrupt ? 1 : 0, tag, z);
-  if (n < 0) return NULL;
-  if ((size_t)n < cap) return buf;
-  char *big = strata_malloc((size_t)n + 1);
-  if (big) snprintf(big, (size_t)n + 1, "%d %d %d %s %s", x, y, interrupt ? 1 : 0, tag, z);
-  return big;
+  size_t tl = strlen(tag), zl = strlen(z), need = 2 * 11 + 5 + tl + zl + 1;
+  char *out = need <= cap ? buf : strata_malloc(need);
+  if (!out) return NULL;
+  char *p = put_int(out, x);
+  *p++ = ' ';
+  p = put_int(p, y);
+  *p++ = ' ';
+  *p++ = interrupt ? '1' : '0';
+  *p++ = ' ';
+  memcpy(p, tag, tl);
+  p += tl;
+  *p++ = ' ';
+  memcpy(p, z, zl + 1);
+  return out;
 }
 
 int strata_grid_pos(const strata_world *w, uint64_t uid, int *x, int *y, const char **z, char tag[4],
@@ -91,7 +125,12 @@ uint64_t strata_grid_room(const strata_world *w, const char *z, int x, int y) {
   return 0;
 }
 
-/* ---- the index of grid rooms: (map, X, Y) -> uid, open addressing ---- */
+/* ---- the index of grid rooms ----
+** By map node: rooms[base[map] + node] (a respawn looks up each room and
+** the room each exit leads to: an array read, not a probe of a table three
+** megabytes wide). Rooms standing where their map has no node, or a
+** transition (gone since the last spawn), are in a small table by (map,
+** X, Y), open addressing. */
 
 typedef struct gslot {
   uint64_t uid;   /* 0: empty or deleted (zi < 0) */
@@ -105,8 +144,11 @@ typedef struct spawn {
   const strata_grid_filter *f;
   strata_grid_counts *c;
   strata_error *err;
-  gslot *slots;
-  size_t cap;          /* a power of two, at least twice what may be put in */
+  size_t *base;        /* the first node of each map in rooms; n + 1 entries */
+  uint64_t *rooms;     /* the room of each node, 0: none */
+  unsigned char *fresh; /* by node: made by this spawn, packed without its exits (spawn_rooms) */
+  gslot *slots;        /* the rooms at no node */
+  size_t cap;          /* a power of two, at least twice what is put in; 0: none */
   uint64_t *doomed;    /* rooms to delete, sorted before use */
   size_t ndoomed, doomed_cap;
 } spawn;
@@ -123,9 +165,20 @@ static size_t slot_of(const spawn *s, int zi, int x, int y) {
   return i;
 }
 
+/* The node of map zi at (x, y) that a room stands for; -1: none, or a transition. */
+static int64_t room_node(const spawn *s, int zi, int x, int y) {
+  const strata_xymap *m = s->maps[zi].map;
+  int64_t node = strata_xymap_node_at(m, x, y);
+  strata_xy_node_info nd;
+  if (node >= 0) strata_xymap_node(m, (size_t)node, &nd);
+  return node >= 0 && nd.kind != STRATA_XY_TRANSITION ? node : -1;
+}
+
 static uint64_t lookup(const spawn *s, int zi, int x, int y) {
   if (zi < 0) return 0;
-  return s->slots[slot_of(s, zi, x, y)].uid;
+  int64_t node = room_node(s, zi, x, y);
+  if (node >= 0) return s->rooms[s->base[zi] + (size_t)node];
+  return s->cap ? s->slots[slot_of(s, zi, x, y)].uid : 0;
 }
 
 static int map_of(const spawn *s, const char *z) {
@@ -157,15 +210,35 @@ static int is_doomed(const spawn *s, uint64_t uid) {
   return uid && s->ndoomed && bsearch(&uid, s->doomed, s->ndoomed, sizeof uid, cmp_uid) != NULL;
 }
 
+/* The table of the rooms at no node (found in uid order); a second room on
+** one spot is doomed. */
+static strata_status index_orphans(spawn *s, const gslot *orphans, size_t n) {
+  if (!n) return STRATA_OK;
+  s->cap = 16;
+  while (s->cap < n * 2) s->cap *= 2;
+  if (!(s->slots = strata_calloc(s->cap, sizeof *s->slots))) return strata_error_nomem(s->err, NULL);
+  for (size_t i = 0; i < n; i++) {
+    const gslot *g = &orphans[i];
+    size_t at = slot_of(s, g->zi, g->x, g->y);
+    if (!s->slots[at].uid) s->slots[at] = *g;
+    else if (selected_map(s, (size_t)g->zi) && selected_xy(s, g->x, g->y) && doom(s, g->uid)) return STRATA_ENOMEM;
+  }
+  return STRATA_OK;
+}
+
 /* Indexes the grid rooms of the maps; a second room on one spot is doomed. */
 static strata_status index_rooms(spawn *s) {
-  size_t want = strata_world_count(s->w);
-  for (size_t i = 0; i < s->n; i++) want += strata_xymap_node_count(s->maps[i].map);
-  s->cap = 16;
-  while (s->cap < want * 2) s->cap *= 2;
-  s->slots = strata_calloc(s->cap, sizeof *s->slots);
-  if (!s->slots) return strata_error_nomem(s->err, NULL);
-  for (const strata_object *o = strata_world_next_object(s->w, 0); o; o = strata_world_next_object(s->w, o->uid)) {
+  if (!(s->base = strata_malloc((s->n + 1) * sizeof *s->base))) return strata_error_nomem(s->err, NULL);
+  size_t total = 0;
+  for (size_t i = 0; i < s->n; i++) s->base[i] = total, total += strata_xymap_node_count(s->maps[i].map);
+  s->base[s->n] = total;
+  s->rooms = strata_calloc(total + 1, sizeof *s->rooms);
+  s->fresh = strata_calloc(total + 1, 1);
+  if (!s->rooms || !s->fresh) return strata_error_nomem(s->err, NULL);
+  gslot *orphans = NULL;
+  size_t norphans = 0, orphans_cap = 0;
+  strata_status st = STRATA_OK;
+  for (const strata_object *o = strata_world_next_object(s->w, 0); o && !st; o = strata_world_next_object(s->w, o->uid)) {
     int x, y;
     const char *z, *place;
     if (strcmp(o->kind, "room") || !(place = room_str(sys_of(s->w, o->uid), "place"))
@@ -173,14 +246,16 @@ static strata_status index_rooms(spawn *s) {
       continue;
     int zi = map_of(s, z);
     if (zi < 0) continue;
-    size_t at = slot_of(s, zi, x, y);
-    if (s->slots[at].uid) {
-      if (selected_map(s, (size_t)zi) && selected_xy(s, x, y) && doom(s, o->uid)) return STRATA_ENOMEM;
-      continue;
-    }
-    s->slots[at] = (gslot){ o->uid, zi, x, y };
+    int64_t node = room_node(s, zi, x, y);
+    uint64_t *at = node >= 0 ? &s->rooms[s->base[zi] + (size_t)node] : NULL;
+    if (at && !*at) *at = o->uid;
+    else if (at) st = selected_map(s, (size_t)zi) && selected_xy(s, x, y) ? doom(s, o->uid) : STRATA_OK;
+    else if (STRATA_GROW(orphans, orphans_cap, norphans + 1)) orphans[norphans++] = (gslot){ o->uid, zi, x, y };
+    else st = strata_error_nomem(s->err, NULL);
   }
-  return STRATA_OK;
+  if (!st) st = index_orphans(s, orphans, norphans);
+  strata_free(orphans);
+  return st;
 }
 
 /* ---- deleting ---- */
@@ -214,6 +289,8 @@ static strata_status delete_doomed(spawn *s) {
   }
   for (size_t i = 0; i < s->cap; i++)
     if (is_doomed(s, s->slots[i].uid)) s->slots[i] = (gslot){ 0, -1, 0, 0 };
+  for (size_t i = 0; s->base && i < s->base[s->n]; i++)
+    if (is_doomed(s, s->rooms[i])) s->rooms[i] = 0;
   s->ndoomed = 0;
   return STRATA_OK;
 }
@@ -251,6 +328,7 @@ typedef struct want_exit {
   const strata_value *props; /* NULL: none */
   const char *names[9]; /* the aliases */
   size_t nnames;
+  int std;                  /* the aliases are DEFAULT_ALIASES[std]; -1: others */
 } want_exit;
 
 static void exit_names(const strata_grid_map *gm, const strata_xy_exit *e, want_exit *out) {
@@ -271,13 +349,138 @@ static void exit_names(const strata_grid_map *gm, const strata_xy_exit *e, want_
   }
   out->name = names[0];
   out->nnames = 0;
+  out->std = names == UP ? STRATA_XY_DIRECTIONS : names == DOWN ? STRATA_XY_DIRECTIONS + 1
+           : names == DEFAULT_NAMES[e->direction] ? e->direction : -1;
   int has_step = !strcmp(names[0], e->name);
   for (size_t i = 1; i < n && out->nnames < 8; i++) {
     out->names[out->nnames++] = names[i];
     if (!strcmp(names[i], e->name)) has_step = 1;
   }
   /* The step name that routes give (a legend alias) moves the walker too. */
-  if (!has_step) out->names[out->nnames++] = e->name;
+  if (!has_step) out->names[out->nnames++] = e->name, out->std = -1;
+}
+
+/* ---- packed rooms and exits (world_internal.h) ----
+** What a spawn makes of a new room and its exits, laid out in one block
+** each: the tables strata_room_create and strata_exit_create make, with
+** what the spawn adds (sys.place, the room's stamp), key for key in the same
+** order (spec/c/test_grid_packed.c holds a hash of a spawned world's dump).
+** Keys are these static arrays; the default aliases are shared tables. */
+#define KEY(s) { STRATA_VSTRING, { .str = { (char *)(s), sizeof(s) - 1 } } }
+#define IKEY(n) { STRATA_VINT, { .i = (n) } }
+static const strata_value K_PROPS[] = { KEY("sys"), KEY("props") };
+static const strata_value K_ROOM_SYS[] = { KEY("room"), KEY("place"), KEY("stamp") };
+static const strata_value K_ROOM_SYS_PKEYS[] = { KEY("room"), KEY("place"), KEY("pkeys"), KEY("stamp") };
+static const strata_value K_ROOM[] = { KEY("name"), KEY("desc"), KEY("exits") };
+static const strata_value K_EXIT_SYS[] = { KEY("exit"), KEY("place"), KEY("pkeys") };
+static const strata_value K_EXIT[] = { KEY("from"), KEY("to"), KEY("name"), KEY("desc"), KEY("aliases") };
+static const strata_value K_EXIT_NO_TO[] = { KEY("from"), KEY("name"), KEY("desc"), KEY("aliases") };
+static const strata_value K_LIST[] = { IKEY(1), IKEY(2), IKEY(3), IKEY(4), IKEY(5), IKEY(6), IKEY(7), IKEY(8), IKEY(9) };
+
+/* DEFAULT_NAMES[d] (then UP, DOWN) past their first: the aliases of most exits. */
+static const strata_value ALIAS_VALS[][2] = {
+  { KEY("n") }, { KEY("ne"), KEY("north-east") }, { KEY("e") }, { KEY("se"), KEY("south-east") },
+  { KEY("s") }, { KEY("sw"), KEY("south-west") }, { KEY("w") }, { KEY("nw"), KEY("north-west") },
+  { KEY("u") }, { KEY("d") } };
+#define ALIASES(i, n) { n, n, (strata_value *)K_LIST, (strata_value *)ALIAS_VALS[i], NULL, 0 }
+static const strata_vtable DEFAULT_ALIASES[] = { ALIASES(0, 1), ALIASES(1, 2), ALIASES(2, 1), ALIASES(3, 2),
+  ALIASES(4, 1), ALIASES(5, 2), ALIASES(6, 1), ALIASES(7, 2), ALIASES(8, 1), ALIASES(9, 1) };
+
+static strata_value pack_str(value_pack *p, const char *s) { return value_pack_string(p, s, strlen(s)); }
+
+static strata_value pack_aliases(value_pack *p, const want_exit *want) {
+  if (want->std >= 0) {
+    strata_value v = strata_value_nil();
+    v.type = STRATA_VTABLE;
+    v.u.t = (strata_vtable *)&DEFAULT_ALIASES[want->std]; /* read only, as a packed tree is */
+    return v;
+  }
+  strata_value list = value_pack_table(p, K_LIST, want->nnames);
+  strata_vtable *t = list.u.t;
+  for (size_t i = 0; i < want->nnames; i++) t->vals[i] = pack_str(p, want->names[i]);
+  return list;
+}
+
+/* The root: sys, and props.props when a prototype gives props; then sys.pkeys
+** (apply_props: the prototype's keys, each true; the same array of keys). */
+static strata_vtable *pack_root(value_pack *p, const strata_value *props, strata_value *out) {
+  *out = value_pack_table(p, K_PROPS, props ? 2 : 1);
+  return out->u.t;
+}
+
+static void pack_props(value_pack *p, const strata_value *props, strata_vtable *root, strata_vtable *sys, size_t at) {
+  if (!props) return;
+  size_t n = props->u.t->n;
+  strata_value copy = value_pack_copy(p, props);
+  strata_value pkeys = value_pack_table(p, copy.u.t->keys, n);
+  for (size_t i = 0; i < n; i++) pkeys.u.t->vals[i] = strata_value_bool(1);
+  root->vals[1] = copy;
+  sys->vals[at] = pkeys;
+}
+
+/* Tables are made from the root down (the root at the block's start) and
+** filled through their own pointers (while measuring, each is the scratch). */
+typedef struct exit_pack {
+  uint64_t from;
+  const want_exit *want;
+  const char *place;
+} exit_pack;
+
+static void pack_exit(const void *ctx, value_pack *p, strata_value *out) {
+  const exit_pack *e = ctx;
+  const want_exit *want = e->want;
+  strata_vtable *pt = pack_root(p, want->props, out);
+  strata_value sys = value_pack_table(p, K_EXIT_SYS, want->props ? 3 : 2);
+  strata_vtable *st = sys.u.t;
+  strata_value rec = value_pack_table(p, want->to ? K_EXIT : K_EXIT_NO_TO, want->to ? 5 : 4);
+  strata_vtable *rt = rec.u.t;
+  size_t i = 0;
+  rt->vals[i++] = strata_value_ref(e->from);
+  if (want->to) rt->vals[i++] = strata_value_ref(want->to);
+  rt->vals[i++] = pack_str(p, want->name);
+  rt->vals[i++] = pack_str(p, want->desc);
+  rt->vals[i] = pack_aliases(p, want);
+  st->vals[0] = rec;
+  st->vals[1] = pack_str(p, e->place);
+  pt->vals[0] = sys;
+  pack_props(p, want->props, pt, st, 2);
+}
+
+/* A room without its exits (full 0), or with them and its stamp. */
+typedef struct room_pack {
+  const char *name, *desc, *place;
+  const strata_value *props; /* the prototype's (value_packable), or NULL */
+  const uint64_t *exits; /* NULL: zeros (measuring) */
+  size_t n;
+  int64_t stamp;
+  int full;
+} room_pack;
+
+static void pack_room(const void *ctx, value_pack *p, strata_value *out) {
+  const room_pack *r = ctx;
+  strata_vtable *pt = pack_root(p, r->props, out);
+  strata_value sys = value_pack_table(p, r->props ? K_ROOM_SYS_PKEYS : K_ROOM_SYS, 2 + !!r->props + !!r->full);
+  strata_vtable *st = sys.u.t;
+  strata_value rec = value_pack_table(p, K_ROOM, 3), list = value_pack_table(p, K_LIST, r->full ? r->n : 0);
+  strata_vtable *rt = rec.u.t, *lt = list.u.t;
+  for (size_t i = 0; r->full && i < r->n; i++) lt->vals[i] = strata_value_ref(r->exits ? r->exits[i] : 0);
+  rt->vals[0] = pack_str(p, r->name);
+  rt->vals[1] = pack_str(p, r->desc);
+  rt->vals[2] = list;
+  st->vals[0] = rec;
+  st->vals[1] = pack_str(p, r->place);
+  if (r->full) st->vals[2 + !!r->props] = strata_value_int(r->stamp);
+  pt->vals[0] = sys;
+  pack_props(p, r->props, pt, st, 2);
+}
+
+/* The name and description a room of the map gets. */
+static const strata_grid_proto *room_want(const strata_grid_map *gm, const strata_xy_node_info *nd,
+                                          const char **name, const char **desc) {
+  const strata_grid_proto *p = find_proto(gm, nd->x, nd->y, STRATA_GRID_ROOM, nd->symbol);
+  *name = p && p->name && *p->name ? p->name : DEFAULT_ROOM_NAME;
+  *desc = p && p->desc ? p->desc : "";
+  return p;
 }
 
 /* ---- writing only what differs ---- */
@@ -397,6 +600,32 @@ done:
 
 /* ---- rooms ---- */
 
+static strata_status new_room(spawn *s, const strata_xy_node_info *nd, const char *z, const char *name,
+                              const char *desc, const strata_value *props, uint64_t *uid) {
+  char symbol[2] = { nd->symbol, 0 };
+  strata_status st;
+  if ((st = strata_room_create(s->w, name, desc, uid, s->err))
+      || (st = set_grid(s, *uid, nd->x, nd->y, z, symbol, nd->interrupt)))
+    return st;
+  return props ? apply_props(s, *uid, props) : STRATA_OK;
+}
+
+/* A room packed without its exits, with room after its record for them
+** (spawn_exits packs it again there, once they exist). */
+static strata_status new_packed_room(spawn *s, const strata_grid_map *gm, size_t node, const strata_xy_node_info *nd,
+                                     const char *z, const char *name, const char *desc, const strata_value *props,
+                                     uint64_t *uid) {
+  char buf[256], symbol[2] = { nd->symbol, 0 };
+  char *place = format_place(buf, sizeof buf, nd->x, nd->y, nd->interrupt, symbol, z);
+  if (!place) return strata_error_nomem(s->err, NULL);
+  room_pack rp = { name, desc, place, props, NULL, strata_xymap_exit_count(gm->map, node), 0, 1 };
+  size_t full = rp.n <= STRATA_XY_DIRECTIONS ? world_pack_size(pack_room, &rp) : 0;
+  rp.full = 0;
+  strata_status st = world_create_packed(s->w, "room", pack_room, &rp, full, uid, s->err);
+  if (place != buf) strata_free(place);
+  return st;
+}
+
 static strata_status spawn_rooms(spawn *s, size_t zi) {
   const strata_grid_map *gm = &s->maps[zi];
   const char *z = strata_xymap_z(gm->map);
@@ -406,18 +635,17 @@ static strata_status spawn_rooms(spawn *s, size_t zi) {
     strata_xy_node_info nd;
     strata_xymap_node(gm->map, i, &nd);
     if (nd.kind == STRATA_XY_TRANSITION || !selected_xy(s, nd.x, nd.y)) continue;
-    const strata_grid_proto *p = find_proto(gm, nd.x, nd.y, STRATA_GRID_ROOM, nd.symbol);
-    const strata_value *props = proto_props(p);
-    const char *name = p && p->name && *p->name ? p->name : DEFAULT_ROOM_NAME;
-    const char *desc = p && p->desc ? p->desc : "";
+    const char *name, *desc;
+    const strata_value *props = proto_props(room_want(gm, &nd, &name, &desc));
     char symbol[2] = { nd.symbol, 0 };
-    uint64_t uid = lookup(s, (int)zi, nd.x, nd.y);
+    uint64_t uid = s->rooms[s->base[zi] + i];
     if (!uid) {
-      if ((st = strata_room_create(s->w, name, desc, &uid, s->err))
-          || (st = set_grid(s, uid, nd.x, nd.y, z, symbol, nd.interrupt))
-          || (props && (st = apply_props(s, uid, props))))
+      int packed = !props || value_packable(props);
+      if ((st = packed ? new_packed_room(s, gm, i, &nd, z, name, desc, props, &uid)
+                       : new_room(s, &nd, z, name, desc, props, &uid)))
         return st;
-      s->slots[slot_of(s, (int)zi, nd.x, nd.y)] = (gslot){ uid, (int)zi, nd.x, nd.y };
+      s->rooms[s->base[zi] + i] = uid;
+      s->fresh[s->base[zi] + i] = (unsigned char)packed;
       s->c->created.rooms++;
       continue;
     }
@@ -455,7 +683,7 @@ static strata_status spawn_rooms(spawn *s, size_t zi) {
 static uint64_t exit_target(const spawn *s, const strata_grid_map *gm, size_t zi, const strata_xy_exit *e) {
   strata_xy_node_info to;
   strata_xymap_node(gm->map, e->target, &to);
-  if (to.kind != STRATA_XY_TRANSITION) return lookup(s, (int)zi, to.x, to.y);
+  if (to.kind != STRATA_XY_TRANSITION) return s->rooms[s->base[zi] + e->target];
   const strata_xy_legend *lg = to.legend;
   if (!lg || !lg->has_target) return 0;
   double tx = lg->target_x, ty = lg->target_y;
@@ -620,8 +848,37 @@ static int stamp_holds(const spawn *s, const strata_vtable *sys, uint64_t h) {
   size_t n = list ? list->n : 0;
   if (stamp_of(sys) != final_stamp(h, n)) return 0;
   for (size_t k = 0; k < n; k++)
-    if (list->vals[k].type != STRATA_VREF || !strata_world_get(s->w, list->vals[k].u.ref)) return 0;
+    if (list->vals[k].type != STRATA_VREF || !world_rec(s->w, list->vals[k].u.ref)) return 0; /* (its slot: the record unread) */
   return 1;
+}
+
+/* The exits of a room this spawn made, each packed, then the room packed
+** with them and its stamp: what sync_exit and the stamp would write. */
+static strata_status pack_exits(spawn *s, size_t zi, const strata_xy_node_info *nd, uint64_t room,
+                                const want_exit *wants, size_t nx, uint64_t h) {
+  const char *z = strata_xymap_z(s->maps[zi].map);
+  uint64_t uids[STRATA_XY_DIRECTIONS];
+  char buf[256];
+  strata_status st = STRATA_OK;
+  for (size_t k = 0; k < nx && !st; k++) {
+    char *place = format_place(buf, sizeof buf, nd->x, nd->y, wants[k].interrupt,
+                               strata_xy_direction_name(wants[k].dir), z);
+    if (!place) return strata_error_nomem(s->err, NULL);
+    exit_pack e = { room, &wants[k], place };
+    st = world_create_packed(s->w, "exit", pack_exit, &e, 0, &uids[k], s->err);
+    if (place != buf) strata_free(place);
+    s->c->created.exits += !st;
+  }
+  const char *name, *desc;
+  char symbol[2] = { nd->symbol, 0 };
+  const strata_value *props = proto_props(room_want(&s->maps[zi], nd, &name, &desc));
+  char *place = st ? NULL : format_place(buf, sizeof buf, nd->x, nd->y, nd->interrupt, symbol, z);
+  if (!st && !place) st = strata_error_nomem(s->err, NULL);
+  if (st) return st;
+  room_pack rp = { name, desc, place, props, uids, nx, final_stamp(h, nx), 1 };
+  st = world_repack(s->w, room, pack_room, &rp, s->err);
+  if (place != buf) strata_free(place);
+  return st;
 }
 
 static strata_status spawn_exits(spawn *s, size_t zi) {
@@ -633,12 +890,20 @@ static strata_status spawn_exits(spawn *s, size_t zi) {
     strata_xy_node_info nd;
     strata_xymap_node(gm->map, i, &nd);
     if (nd.kind == STRATA_XY_TRANSITION || !selected_xy(s, nd.x, nd.y)) continue;
-    uint64_t room = lookup(s, (int)zi, nd.x, nd.y);
+    uint64_t room = s->rooms[s->base[zi] + i];
     want_exit wants[STRATA_XY_DIRECTIONS];
     size_t nx = wanted_exits(s, zi, i, &nd, wants);
     uint64_t h = 0xcbf29ce484222325ull;
-    int props = 0;
-    for (size_t k = 0; k < nx; k++) h = want_hash(h, &wants[k]), props |= wants[k].props != NULL;
+    int props = 0, packable = 1;
+    for (size_t k = 0; k < nx; k++) {
+      h = want_hash(h, &wants[k]);
+      props |= wants[k].props != NULL;
+      packable &= !wants[k].props || value_packable(wants[k].props);
+    }
+    if (packable && s->fresh[s->base[zi] + i]) {
+      if ((st = pack_exits(s, zi, &nd, room, wants, nx, h))) return st;
+      continue;
+    }
     if (!props && stamp_holds(s, sys_of(s->w, room), h)) continue;
     /* The grid exits the room has, by map direction (a second one is doomed). */
     uint64_t have[STRATA_XY_DIRECTIONS] = { 0 }, extra[64];
@@ -693,12 +958,8 @@ static strata_status run_spawn(spawn *s) {
   if ((st = index_rooms(s))) return st;
   /* Rooms whose node is gone (or is a transition now). */
   for (size_t i = 0; i < s->cap; i++) {
-    gslot *g = &s->slots[i];
-    if (!g->uid || !selected_map(s, (size_t)g->zi) || !selected_xy(s, g->x, g->y)) continue;
-    int64_t node = strata_xymap_node_at(s->maps[g->zi].map, g->x, g->y);
-    strata_xy_node_info nd;
-    if (node >= 0) strata_xymap_node(s->maps[g->zi].map, (size_t)node, &nd);
-    if ((node < 0 || nd.kind == STRATA_XY_TRANSITION) && (st = doom(s, g->uid))) return st;
+    const gslot *g = &s->slots[i];
+    if (g->uid && selected_map(s, (size_t)g->zi) && selected_xy(s, g->x, g->y) && (st = doom(s, g->uid))) return st;
   }
   if ((st = delete_doomed(s))) return st;
   for (size_t i = 0; i < s->n; i++)
@@ -714,6 +975,9 @@ static strata_status in_savepoint(spawn *s) {
   st = run_spawn(s);
   if (st) strata_world_rollback(s->w);
   else strata_world_commit(s->w);
+  strata_free(s->base);
+  strata_free(s->rooms);
+  strata_free(s->fresh);
   strata_free(s->slots);
   strata_free(s->doomed);
   return st;
@@ -723,7 +987,7 @@ strata_status strata_grid_spawn(strata_world *w, const strata_grid_map *maps, si
                                 const strata_grid_filter *filter, strata_grid_counts *counts,
                                 strata_error *err) {
   strata_grid_counts c = { { 0, 0 }, { 0, 0 }, { 0, 0 } };
-  spawn s = { w, maps, n, filter, &c, err, NULL, 0, NULL, 0, 0 };
+  spawn s = { .w = w, .maps = maps, .n = n, .f = filter, .c = &c, .err = err };
   strata_status st = in_savepoint(&s);
   if (counts) *counts = st ? (strata_grid_counts){ { 0, 0 }, { 0, 0 }, { 0, 0 } } : c;
   return st;
@@ -743,7 +1007,7 @@ static strata_status run_delete(spawn *s, const char *z) {
 
 strata_status strata_grid_delete(strata_world *w, const char *z, strata_grid_counts *counts, strata_error *err) {
   strata_grid_counts c = { { 0, 0 }, { 0, 0 }, { 0, 0 } };
-  spawn s = { w, NULL, 0, NULL, &c, err, NULL, 0, NULL, 0, 0 };
+  spawn s = { .w = w, .c = &c, .err = err };
   if (!z) return strata_error_set(err, STRATA_EARG, "a map's Z is needed");
   strata_status st = strata_world_begin(w, err);
   if (st) return st;

@@ -717,22 +717,6 @@ static int d_bwd_alone(struct grid_bidir *b, const ends *en, dring rr[2][2], con
                   : d_side(b, en, 1, ALONE, rr, p, NULL, pops);
 }
 
-/* A side's byte per cell from the map: 0 passable, D_WALL a wall. */
-static void d_clear(uint8_t *mark, const uint8_t *cls, uint32_t n) {
-  /* class 1 (passable) -> 0, class 0 (wall) -> 0xff: the byte minus one.
-  ** Eight bytes at a time as (class ^ 1) * 0xff, which carries into no
-  ** neighbouring byte: gcc -O2 leaves the byte loop scalar, and that was
-  ** 3 % of a search. */
-  uint32_t i = 0;
-  for (; n - i >= 8; i += 8) {
-    uint64_t c;
-    memcpy(&c, cls + i, 8);
-    c = (c ^ 0x0101010101010101ull) * 0xffu;
-    memcpy(mark + i, &c, 8);
-  }
-  for (; i < n; i++) mark[i] = (uint8_t)(cls[i] - 1u);
-}
-
 /* The first part runs in rounds, each side alone up to a radius of an
 ** eighth, a quarter, a half, then all of h / 2 (a round ends with a wait for
 ** the slower side: few rounds, the first one small). After each, both sides stand where their
@@ -762,7 +746,7 @@ typedef struct dworker {
 
 static void *d_worker(void *arg) {
   dworker *w = arg;
-  d_clear(w->b->dmark[1], w->cls, w->n);
+  grid_marks_clear(w->b->dmark[1], w->cls, w->n);
   pthread_mutex_lock(&w->lock);
   for (;;) {
     while (w->asked == w->done && !w->quit) pthread_cond_wait(&w->cond, &w->lock);
@@ -817,8 +801,8 @@ static int d_first_part(struct grid_bidir *b, const ends *en, dring rr[2][2], co
       if (!threaded) pthread_mutex_destroy(&w.lock);
     }
   }
-  if (!threaded) d_clear(b->dmark[1], cls, n);
-  d_clear(b->dmark[0], cls, n);
+  if (!threaded) grid_marks_clear(b->dmark[1], cls, n);
+  grid_marks_clear(b->dmark[0], cls, n);
   int r = 0;
   for (int k = 1; k <= ROUNDS && r == 0; k++) {
     const dpart part = {h >> (ROUNDS - k), /* 2 k below h / 8, h / 4, h / 2, h */
@@ -885,8 +869,8 @@ static int d_run(struct grid_bidir *b, const ends *en, const uint8_t *cls, uint3
   if (n >= ROUNDS_MIN_CELLS && hi >= 2 * ROUNDS_MIN_HALF) {
     r = d_first_part(b, en, rr, cls, n, h, threads, &pops);
   } else {
-    d_clear(b->dmark[0], cls, n);
-    d_clear(b->dmark[1], cls, n);
+    grid_marks_clear(b->dmark[0], cls, n);
+    grid_marks_clear(b->dmark[1], cls, n);
   }
   if (r == 0) {
     /* The routes across the edges between the two sides' first parts: one
@@ -984,7 +968,7 @@ int gridbidir_run(struct grid_bidir **bp, const uint8_t *cls, uint32_t pw, uint3
       b->mark = mark, b->cap = n;
     }
     /* class 1 (passable) -> 0 (unseen by both), class 0 (wall) -> 0xff */
-    d_clear(b->mark, cls, n);
+    grid_marks_clear(b->mark, cls, n);
   } else if (n > b->dcap) {
     for (int x = 0; x < 2; x++) {
       uint8_t *mark = strata_malloc((size_t)n + 4); /* slack: rows are loaded by fours */

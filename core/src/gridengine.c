@@ -28,6 +28,15 @@
 ** to 1.8 (docs/benchmarks.md, "Which engine"). */
 #define JUMP_MAX_FORCED_PER_RUN 0.4
 
+/* From this share of corridor cells (gridflood_corridor_share) A* with
+** every step alike is answered breadth-first: on a maze the estimate
+** steers nothing (A* settles as many cells as the flood) and its order,
+** each cell taken as soon as its neighbour queued it, makes every step
+** wait on the last (2.0 ms against 1.0 on the maze of docs/benchmarks.md).
+** Routes are as cheap: every step costs the same. Maze 0.90; rooms and
+** scattered walls under 0.3. */
+#define CORRIDOR_MIN_SHARE 0.5
+
 struct strata_grid_search {
   /* What the caches were built from: a map (its id, never reused, and
   ** revision) and its token table (address, revision, size). */
@@ -37,6 +46,8 @@ struct strata_grid_search {
   uint64_t tokens_revision;
   uint32_t tokens_count;
   int classes_built;  /* the class grid is of these too */
+  uint64_t corridor_serial; /* the class grid corridor_share was measured on, + 1 (0: none) */
+  double corridor_share;
   /* The caches: each token id's cost (0 impassable), the class grid. */
   double *token_cost;
   uint32_t token_cost_cap;
@@ -192,6 +203,14 @@ static int admit_bidir(strata_grid_search *s, const grid_query *q) {
   (void)s;
   return sqrt2_small(q);
 }
+static int admit_corridor(strata_grid_search *s, const grid_query *q) {
+  if (!one_cost(q) || q->algorithm != STRATA_PATH_ASTAR || q->diag != 1) return 0;
+  if (s->corridor_serial != q->g->serial + 1) {
+    s->corridor_share = gridflood_corridor_share(q->g->cls, q->g->pw, q->g->ph);
+    s->corridor_serial = q->g->serial + 1;
+  }
+  return s->corridor_share >= CORRIDOR_MIN_SHARE;
+}
 static int admit_flood_astar(strata_grid_search *s, const grid_query *q) {
   (void)s;
   return one_cost(q) && q->algorithm == STRATA_PATH_ASTAR && q->diag == 1;
@@ -262,6 +281,8 @@ static const grid_engine ENGINES[] = {
   {"jump", admit_jump, run_jump},
   /* one cost, A* or Dijkstra, 8 neighbours, diagonal sqrt 2 */
   {"bidir", admit_bidir, run_bidir},
+  /* one cost, A*, every step alike, corridors: breadth-first */
+  {"corridor", admit_corridor, run_flood_bfs},
   /* one cost, A*, every step alike (4 neighbours, or diagonal 1) */
   {"flood_astar", admit_flood_astar, run_flood_astar},
   /* one cost, BFS, or Dijkstra with every step alike */

@@ -9,7 +9,8 @@
 **
 **   gridjump.c    jump point search (8 neighbours, diagonal sqrt 2, walls in lines)
 **   gridbidir.c   from both ends (8 neighbours, diagonal sqrt 2)
-**   gridflood.c   one-cost maps: breadth-first, two FIFOs, A* by f mod 4
+**   gridflood.c   one-cost maps: breadth-first, two FIFOs, A* by f mod 4;
+**                 the share of corridor cells (the corridor engine's rule)
 **   gridbucket.c  maps of a few whole-number costs: a ring of buckets
 **   gridpath.c    any map: the generic engine of search_internal.h
 */
@@ -19,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "strata/path.h"
 #include "strata/alloc.h"
@@ -64,7 +66,8 @@ typedef struct grid_query {
 ** grid_route_add (len counts them; 0 when out of memory) and turns the walk
 ** around with grid_route_reverse. */
 static inline int grid_route_add(strata_path *out, size_t *len, uint32_t node) {
-  if (!STRATA_GROW(out->nodes, out->cap, *len + 1)) return 0;
+  /* the test first: a call per cell was an eighth of a search on a maze */
+  if (*len >= out->cap && !STRATA_GROW(out->nodes, out->cap, *len + 1)) return 0;
   out->nodes[(*len)++] = node;
   return 1;
 }
@@ -74,6 +77,23 @@ static inline void grid_route_reverse(uint32_t *nodes, size_t len) {
     uint32_t t = nodes[i];
     nodes[i] = nodes[j], nodes[j] = t;
   }
+}
+
+/* A byte per padded cell from a one-cost class grid: 0 passable, 0xff a
+** wall (which then looks settled, queued and everything else). */
+static inline void grid_marks_clear(uint8_t *mark, const uint8_t *cls, uint32_t n) {
+  /* class 1 (passable) -> 0, class 0 (wall) -> 0xff: the byte minus one.
+  ** Eight bytes at a time as (class ^ 1) * 0xff, which carries into no
+  ** neighbouring byte: gcc -O2 leaves the byte loop scalar, and that was
+  ** 3 % of a search. */
+  uint32_t i = 0;
+  for (; n - i >= 8; i += 8) {
+    uint64_t c;
+    memcpy(&c, cls + i, 8);
+    c = (c ^ 0x0101010101010101ull) * 0xffu;
+    memcpy(mark + i, &c, 8);
+  }
+  for (; i < n; i++) mark[i] = (uint8_t)(cls[i] - 1u);
 }
 
 /* ---- the engines ----
@@ -93,6 +113,11 @@ typedef enum gridflood_kind {
 int gridflood_run(struct grid_flood **f, const uint8_t *cls, uint32_t pw, uint32_t ph,
                   gridflood_kind kind, int eight, double diag, int sx, int sy, int gx, int gy,
                   double cell_cost, strata_path *out, uint64_t *expanded);
+
+/* The share of the passable cells of a class grid that have exactly two
+** passable neighbours of the four: corridors (a maze: 0.9; scattered walls
+** or rooms: under 0.3). */
+double gridflood_corridor_share(const uint8_t *cls, uint32_t pw, uint32_t ph);
 
 /* gridbidir.c: Dijkstra (astar 0) or A* (astar 1) from both ends, one cost,
 ** 8 neighbours, diagonal sqrt 2, at most GRIDBIDIR_MAX_CELLS padded cells,

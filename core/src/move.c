@@ -151,13 +151,15 @@ static strata_status go(strata_runtime *rt, uint64_t actor, uint64_t here, uint6
                         strata_move_outcome *out, strata_error *err) {
   int handled = 0;
   strata_status st = branch_go(rt, actor, here, e, &handled, out, err);
-  if (st || handled) return st;
-  uint64_t to = strata_exit_to(rt->w, e);
-  if (!to) {
-    move_refuse(out, STRATA_MOVE_BLOCKED, "the way is blocked");
-    return STRATA_OK;
+  if (!handled && !st) {
+    uint64_t to = strata_exit_to(rt->w, e);
+    if (!to) {
+      move_refuse(out, STRATA_MOVE_BLOCKED, "the way is blocked");
+      return STRATA_OK;
+    }
+    st = move_enter(rt, actor, here, to, e, out, err);
   }
-  return move_enter(rt, actor, here, to, e, out, err);
+  return st || out->refusal ? st : branch_arrived(rt, actor, err);
 }
 
 strata_status strata_go(strata_runtime *rt, uint64_t actor, const char *dir, strata_move_outcome *out,

@@ -322,7 +322,7 @@ strata_status strata_registry_add_area_archetype(strata_registry *reg,
   e->area.mod = e->mod;
   e->area.types = NULL;
   e->area.floors = NULL;
-  int ok = own(e, def->generator, &e->area.generator) &&
+  int ok = own(e, def->generator, &e->area.generator) && own(e, def->image, &e->area.image) &&
            own_value(&e->v1, def->params, &e->area.params) &&
            own_value(&e->v2, def->meta, &e->area.meta);
   if (ok && def->ntypes) {

@@ -151,10 +151,19 @@ strata_status rt_map_archetype(strata_runtime *rt, const char *id,
   return rt->res.map_archetype(rt->res.host, id, out, err);
 }
 
+/* base.one_map when the resolver has none of its own (area.h). */
+static const strata_area_archetype one_map = { .id = STRATA_AREA_ONE_MAP, .has_starting_floor = 1,
+                                               .starting_floor = 1, .has_deepest_floor = 1, .deepest_floor = 1 };
+
 strata_status rt_area_archetype(strata_runtime *rt, const char *id,
                                 const strata_area_archetype **out, strata_error *err) {
   *out = NULL;
-  return rt->res.area_archetype(rt->res.host, id, out, err);
+  strata_status st = rt->res.area_archetype(rt->res.host, id, out, err);
+  if (st == STRATA_ENOTFOUND && id && strcmp(id, STRATA_AREA_ONE_MAP) == 0) {
+    *out = &one_map;
+    return STRATA_OK;
+  }
+  return st;
 }
 
 const strata_map_archetype *rt_map_archetype_opt(const strata_runtime *rt, const char *id) {
@@ -165,7 +174,8 @@ const strata_map_archetype *rt_map_archetype_opt(const strata_runtime *rt, const
 
 const strata_area_archetype *rt_area_archetype_opt(const strata_runtime *rt, const char *id) {
   const strata_area_archetype *def = NULL;
-  if (id && rt->res.area_archetype(rt->res.host, id, &def, NULL) != STRATA_OK) def = NULL;
+  /* (the resolver's cache is not state: hence the cast, as for the memos) */
+  if (id && rt_area_archetype((strata_runtime *)rt, id, &def, NULL) != STRATA_OK) def = NULL;
   return def;
 }
 
@@ -276,6 +286,14 @@ strata_status params_ref(strata_value *t, const char *key, uint64_t uid, strata_
   if (!uid) return STRATA_OK;
   strata_value k = K(key), v = strata_value_ref(uid);
   return strata_vtable_set(t->u.t, &k, &v, err);
+}
+
+strata_status params_str(strata_value *t, const char *key, const char *s, strata_error *err) {
+  if (!s) return STRATA_OK;
+  strata_value k = K(key), v;
+  strata_status st = strata_value_string(&v, s, strlen(s), err);
+  if (!st && (st = strata_vtable_set(t->u.t, &k, &v, err))) strata_value_clear(&v);
+  return st;
 }
 
 strata_status params_int(strata_value *t, const char *key, int64_t i, strata_error *err) {

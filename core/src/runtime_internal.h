@@ -166,6 +166,9 @@ strata_status move_enter(strata_runtime *rt, uint64_t obj, uint64_t here, uint64
 ** here no branch room. */
 strata_status branch_go(strata_runtime *rt, uint64_t actor, uint64_t here, uint64_t exit, int *handled,
                         strata_move_outcome *out, strata_error *err);
+/* After actor went through an exit (strata_go): base.branch_message when it
+** arrived in a branch room that is not clear or in a hub. */
+strata_status branch_arrived(strata_runtime *rt, uint64_t actor, strata_error *err);
 /* The core's own timer handlers: base.walk_step, base.branch_idle, base.branch_reset. */
 strata_status walk_step_fired(strata_call *call, void *data, strata_error *err);
 strata_status branch_idle_fired(strata_call *call, void *data, strata_error *err);
@@ -176,5 +179,6 @@ uint64_t args_uid(const strata_value *args, const char *key);
 /* ---- params tables for events ---- */
 strata_status params_ref(strata_value *t, const char *key, uint64_t uid, strata_error *err); /* 0: skipped */
 strata_status params_int(strata_value *t, const char *key, int64_t i, strata_error *err);
+strata_status params_str(strata_value *t, const char *key, const char *s, strata_error *err); /* copied; NULL: skipped */
 
 #endif

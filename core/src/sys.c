@@ -431,12 +431,14 @@ int entrance_floor(const strata_runtime *rt, uint64_t feature, int64_t *out) {
   return sys_int(rt->w, feature, SYS(K("floor")), out);
 }
 
-strata_status entrance_sys_new(strata_value *sys, uint64_t area, const int64_t *floor, strata_error *err) {
+strata_status entrance_sys_new(strata_value *sys, uint64_t area, const int64_t *floor, const char *image,
+                               strata_error *err) {
   strata_status st = strata_value_table(sys, err);
   if (st) return st;
   st = put_str(sys, "type", "entrance", err);
   if (!st) st = put(sys, "area", strata_value_int((int64_t)area), err);
   if (!st && floor) st = put(sys, "floor", strata_value_int(*floor), err);
+  if (!st && image) st = put_str(sys, "image", image, err);
   if (st) strata_value_clear(sys);
   return st;
 }
@@ -458,6 +460,11 @@ strata_feature_type strata_feature_type_of(const strata_runtime *rt, uint64_t fe
   if (strcmp(t, "entrance") == 0) return STRATA_FEATURE_ENTRANCE;
   if (strcmp(t, "stairs") == 0) return STRATA_FEATURE_STAIRS;
   return STRATA_FEATURE_NONE;
+}
+
+const char *strata_feature_image(const strata_runtime *rt, uint64_t feature) {
+  if (strata_feature_type_of(rt, feature) != STRATA_FEATURE_ENTRANCE) return NULL;
+  return sys_str(rt->w, feature, SYS(K("image")));
 }
 
 int64_t strata_feature_floor_delta(const strata_runtime *rt, uint64_t feature) {

@@ -78,8 +78,9 @@ strata_status map_set_token(strata_runtime *rt, uint64_t map, const char *name, 
 uint64_t entrance_area(const strata_runtime *rt, uint64_t feature);
 int entrance_floor(const strata_runtime *rt, uint64_t feature, int64_t *out);
 /* The sys tables of a new entrance (floor NULL: the area's starting floor
-** when used) and of new stairs. */
-strata_status entrance_sys_new(strata_value *sys, uint64_t area, const int64_t *floor, strata_error *err);
+** when used; image NULL: none) and of new stairs. */
+strata_status entrance_sys_new(strata_value *sys, uint64_t area, const int64_t *floor, const char *image,
+                               strata_error *err);
 strata_status stairs_sys_new(strata_value *sys, int64_t floor_delta, strata_error *err);
 
 /* ---- records kept whole by their own module ----

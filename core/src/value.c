@@ -762,6 +762,67 @@ void value_share_keys(strata_value *v, value_shapes *shapes) {
   v->u.t = nt;
 }
 
+/* ---- packed trees (value_internal.h) ---- */
+
+/* Parts are 8-byte aligned: tables and values follow strings. */
+static unsigned char *pack_take(value_pack *p, size_t bytes) {
+  unsigned char *at = p->block ? p->block + p->used : NULL;
+  p->used += (bytes + 7) & ~(size_t)7;
+  return at;
+}
+
+strata_value value_pack_table(value_pack *p, const strata_value *keys, size_t n) {
+  unsigned char *at = pack_take(p, sizeof(strata_vtable) + n * sizeof(strata_value));
+  strata_vtable *t = at ? (strata_vtable *)(void *)at : &p->scratch;
+  t->n = t->cap = n;
+  t->keys = (strata_value *)keys; /* read only, as every table's keys */
+  t->vals = at ? (strata_value *)(t + 1) : p->scratch_vals;
+  t->slots = NULL;
+  t->nslots = 0;
+  strata_value v = strata_value_nil();
+  v.type = STRATA_VTABLE;
+  v.u.t = t;
+  return v;
+}
+
+strata_value value_pack_string(value_pack *p, const char *s, size_t len) {
+  unsigned char *at = pack_take(p, len + 1);
+  strata_value v = strata_value_nil();
+  v.type = STRATA_VSTRING;
+  v.u.str.len = len;
+  v.u.str.s = at ? (char *)at : (char *)s;
+  if (at) {
+    memcpy(at, s, len);
+    at[len] = '\0';
+  }
+  return v;
+}
+
+int value_packable(const strata_value *v) {
+  if (v->type != STRATA_VTABLE) return 1;
+  if (v->u.t->n > STRATA_VTABLE_INDEX_MIN) return 0;
+  for (size_t i = 0; i < v->u.t->n; i++)
+    if (!value_packable(&v->u.t->vals[i])) return 0;
+  return 1;
+}
+
+strata_value value_pack_copy(value_pack *p, const strata_value *v) {
+  if (v->type == STRATA_VSTRING) return value_pack_string(p, v->u.str.s, v->u.str.len);
+  if (v->type != STRATA_VTABLE) return *v;
+  const strata_vtable *src = v->u.t;
+  strata_value out = value_pack_table(p, NULL, src->n);
+  strata_vtable *t = out.u.t; /* while measuring, the scratch, whatever copies below make of it */
+  unsigned char *at = pack_take(p, src->n * sizeof(strata_value));
+  strata_value *keys = at ? (strata_value *)(void *)at : p->scratch_keys;
+  strata_value *vals = t->vals;
+  t->keys = keys;
+  for (size_t i = 0; i < src->n; i++) {
+    keys[i] = value_pack_copy(p, &src->keys[i]);
+    vals[i] = value_pack_copy(p, &src->vals[i]);
+  }
+  return out;
+}
+
 void value_shapes_free(value_shapes *shapes) {
   for (size_t i = 0; i < shapes->n; i++) {
     for (size_t j = 0; j < shapes->v[i].n; j++) strata_value_clear(&shapes->v[i].keys[j]);

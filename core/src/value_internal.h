@@ -41,4 +41,29 @@ typedef struct value_shapes {
 void value_share_keys(strata_value *v, value_shapes *shapes);
 void value_shapes_free(value_shapes *shapes);
 
+/* A packed tree: tables and strings laid out in one block that is freed as
+** one (a world's packed object, world_internal.h): a spawned grid room or
+** exit costs one allocation instead of twenty-five. Its keys are borrowed
+** (static arrays that outlive it), never copied; tables hold at most
+** STRATA_VTABLE_INDEX_MIN pairs (no index). It is never changed in place:
+** whoever would change it copies it first (strata_value_copy makes ordinary
+** tables). Built twice by the same code: measuring (block NULL: the tables
+** handed out are scratch) gives the size, then filling a block of it. */
+typedef struct value_pack {
+  unsigned char *block;    /* NULL: measuring */
+  size_t used;
+  strata_vtable scratch;
+  strata_value scratch_vals[STRATA_VTABLE_INDEX_MIN], scratch_keys[STRATA_VTABLE_INDEX_MIN];
+} value_pack;
+/* A table of the n keys at keys (borrowed), its values to be set by the
+** caller (each of them, never nil); n <= STRATA_VTABLE_INDEX_MIN. */
+strata_value value_pack_table(value_pack *p, const strata_value *keys, size_t n);
+/* A copy of the len bytes at s. */
+strata_value value_pack_string(value_pack *p, const char *s, size_t len);
+/* 1 when v can be copied into a packed tree: each table in it holds at most
+** STRATA_VTABLE_INDEX_MIN pairs. */
+int value_packable(const strata_value *v);
+/* A copy of v (value_packable), its tables' keys copied too. */
+strata_value value_pack_copy(value_pack *p, const strata_value *v);
+
 #endif

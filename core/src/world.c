@@ -57,10 +57,28 @@ strata_world *strata_world_new(uint64_t seed, strata_error *err) {
   return w;
 }
 
+void world_props_drop(strata_object *o) {
+  object_rec *r = rec_of(o);
+  if (r->packed == PACKED_BLOCK) strata_free(o->props.u.t);
+  else if (r->packed == PACKED_NO) strata_value_clear(&o->props);
+  r->packed = PACKED_NO;
+  o->props = strata_value_nil();
+}
+
+/* Makes a packed object's props ordinary tables, before they change. */
+static strata_status props_unpack(strata_object *o, strata_error *err) {
+  if (rec_of(o)->packed == PACKED_NO) return STRATA_OK;
+  strata_value copy;
+  if (strata_value_copy(&copy, &o->props, NULL)) return strata_error_nomem(err, NULL);
+  world_props_drop(o);
+  o->props = copy;
+  return STRATA_OK;
+}
+
 void world_object_free(strata_object *o) {
   if (!o) return;
   strata_value_clear(&o->tags);
-  strata_value_clear(&o->props);
+  world_props_drop(o);
   strata_tilemap_free(o->tilemap);
   strata_free(o);
 }
@@ -299,23 +317,80 @@ static strata_status place_object(strata_world *w, strata_object *o, strata_erro
   return STRATA_OK;
 }
 
-strata_status strata_world_create(strata_world *w, const char *kind, const char *archetype,
-                                  uint64_t *uid, strata_error *err) {
-  if (!kind || !*kind) return strata_error_set(err, STRATA_EARG, "an object needs a kind");
-  object_rec *r = strata_calloc(1, sizeof *r);
-  if (!r) return strata_error_nomem(err, NULL);
+static strata_status no_object(strata_error *err, uint64_t uid);
+
+/* Places the new record r (its props made when nil) as the next uid. */
+static strata_status create(strata_world *w, object_rec *r, const char *kind, const char *archetype,
+                            uint64_t *uid, strata_error *err) {
   strata_object *o = &r->o;
   o->uid = w->next_uid;
   o->kind = world_name(w, kind);
   o->archetype = world_name(w, archetype);
   strata_status st = STRATA_OK;
   if (!o->kind || (archetype && !o->archetype)) st = strata_error_nomem(err, NULL);
-  if (!st) st = strata_value_table(&o->props, err); /* tags stay nil until the first */
+  if (!st && o->props.type != STRATA_VTABLE) st = strata_value_table(&o->props, err); /* tags stay nil until the first */
   if (!st && w->depth) st = txn_created(w, r, err);
-  if (!st && (st = place_object(w, o, err)) && w->depth) txn_drop_last(w);
+  if (!st && (st = place_object(w, o, err)) && w->depth) txn_drop_created(w);
   if (st) { world_object_free(o); return st; }
   world_mark(w, o->uid);
   if (uid) *uid = o->uid;
+  return STRATA_OK;
+}
+
+strata_status strata_world_create(strata_world *w, const char *kind, const char *archetype,
+                                  uint64_t *uid, strata_error *err) {
+  if (!kind || !*kind) return strata_error_set(err, STRATA_EARG, "an object needs a kind");
+  object_rec *r = strata_calloc(1, sizeof *r);
+  if (!r) return strata_error_nomem(err, NULL);
+  return create(w, r, kind, archetype, uid, err);
+}
+
+/* A first, measuring pass. */
+size_t world_pack_size(world_pack_fn build, const void *ctx) {
+  value_pack p;
+  strata_value v;
+  p.block = NULL;
+  p.used = 0;
+  build(ctx, &p, &v);
+  return p.used;
+}
+
+strata_status world_create_packed(strata_world *w, const char *kind, world_pack_fn build, const void *ctx,
+                                  size_t reserve, uint64_t *uid, strata_error *err) {
+  size_t bytes = world_pack_size(build, ctx);
+  if (bytes < reserve) bytes = reserve;
+  bytes = (bytes + 7) & ~(size_t)7;
+  if (bytes > UINT32_MAX) return strata_error_nomem(err, NULL);
+  object_rec *r = strata_calloc(1, sizeof *r + bytes);
+  if (!r) return strata_error_nomem(err, NULL);
+  value_pack p;
+  p.block = (unsigned char *)(r + 1);
+  p.used = 0;
+  build(ctx, &p, &r->o.props);
+  r->packed = (uint32_t)bytes;
+  return create(w, r, kind, NULL, uid, err);
+}
+
+strata_status world_repack(strata_world *w, uint64_t uid, world_pack_fn build, const void *ctx,
+                           strata_error *err) {
+  strata_object *o = world_rec(w, uid);
+  if (!o) return no_object(err, uid);
+  object_rec *r = rec_of(o);
+  size_t bytes = world_pack_size(build, ctx);
+  uint32_t tail = r->packed > PACKED_BLOCK ? r->packed : 0;
+  value_pack p;
+  p.block = bytes <= tail ? (unsigned char *)(r + 1) : strata_malloc(bytes);
+  p.used = 0;
+  if (!p.block) return strata_error_nomem(err, NULL);
+  strata_status st;
+  if (w->depth && (st = txn_save_fields(w, r, err))) {
+    if (bytes > tail) strata_free(p.block);
+    return st;
+  }
+  world_mark(w, uid);
+  world_props_drop(o);
+  build(ctx, &p, &o->props);
+  r->packed = bytes <= tail ? tail : PACKED_BLOCK;
   return STRATA_OK;
 }
 
@@ -465,6 +540,7 @@ strata_status strata_object_set(strata_world *w, uint64_t uid, const strata_valu
   /* path and value together: a value set deep in a deep table saves, and opens */
   strata_status st = strata_value_check_depth(val, n, err);
   if (!st) st = world_props_ready(w, o, err);
+  if (!st) st = props_unpack(o, err);
   if (st) return st;
   world_mark(w, uid);
   if (w->depth && (st = n ? txn_set_path(w, rec_of(o), path, n, val, err)

@@ -44,12 +44,38 @@ typedef struct object_rec {
   uint64_t fields_in;      /* serial of the savepoint that saved the fields last */
   uint64_t paths_in;       /* serial of the savepoint that journaled keys of it one by one */
   uint32_t paths;          /* ... how many (past a few, the fields are saved whole) */
+  uint32_t packed;         /* PACKED_NO, PACKED_BLOCK, or the bytes of a packed tail */
   /* What only a map's object needs (the savepoint that saved its tiles, the
   ** map the file holds for it) is its tile map's (tilemap_internal.h): a
   ** record of 136 bytes, a glibc block of 144 (not 176) for each of a million. */
 } object_rec;
 
 static inline object_rec *rec_of(strata_object *o) { return (object_rec *)o; }
+
+/* Packed objects: props as a packed tree (value_internal.h), one block for
+** every table and string of them: a grid spawn's rooms and exits, a hundred
+** thousand of them, at one allocation each rather than twenty-five. The tree
+** lies in a block of its own at props.u.t (packed == PACKED_BLOCK) or after
+** the record, in its allocation, a tail of `packed` bytes (a multiple of 8).
+** Readers see ordinary tables; a change of props (strata_object_set) first
+** makes them ordinary, and freeing them frees the block, not its parts
+** (world_props_drop). */
+enum { PACKED_NO = 0, PACKED_BLOCK = 1 };
+/* Lays out a packed tree into p (called twice: measuring, then filling). */
+typedef void (*world_pack_fn)(const void *ctx, value_pack *p, strata_value *out);
+/* A new object of kind (no archetype) whose props build lays out after its
+** record, in a tail of at least `reserve` bytes (room for a later
+** world_repack); otherwise as strata_world_create. */
+strata_status world_create_packed(strata_world *w, const char *kind, world_pack_fn build, const void *ctx,
+                                  size_t reserve, uint64_t *uid, strata_error *err);
+/* The bytes of the tree build lays out. */
+size_t world_pack_size(world_pack_fn build, const void *ctx);
+/* Replaces uid's props by the packed tree build lays out, in its tail when
+** it fits there (a change of its fields, journaled as any). */
+strata_status world_repack(strata_world *w, uint64_t uid, world_pack_fn build, const void *ctx,
+                           strata_error *err);
+/* Frees o's props (packed or not) and leaves them nil. */
+void world_props_drop(strata_object *o);
 
 /* An open savepoint: where its journal begins, its serial (never reused, so
 ** a stale saved_in never matches) and the clock when it began (the clock is
@@ -281,6 +307,8 @@ strata_status txn_set_path(strata_world *w, object_rec *r, const strata_value *p
                            const strata_value *val, strata_error *err);
 /* r is about to be placed: a rollback frees it again. Marks it saved. */
 strata_status txn_created(strata_world *w, object_rec *r, strata_error *err);
+/* Forgets the last txn_created, whose object could not be placed. */
+void txn_drop_created(strata_world *w);
 /* Deletes r: takes it out of its slot with its subscriptions and keeps them
 ** in the journal, which frees them when the outermost savepoint commits. */
 strata_status txn_deleted(strata_world *w, object_rec *r, strata_error *err);

@@ -22,7 +22,7 @@
 #include <string.h>
 
 typedef enum jkind {
-  J_CREATED,       /* uid: the object made (undo: free it) */
+  J_CREATED,       /* created: the objects made, uids first .. first + n - 1 (undo: free them) */
   J_DELETED,       /* deleted: the object and its subscriptions, kept */
   J_FIELDS,        /* fields: a copy of the object's archetype, position, tags, props */
   J_PATH,          /* path: a property key added (had 0) or its value replaced (had 1, old) */
@@ -41,6 +41,9 @@ struct journal_entry {
   jkind kind;
   union {
     uint64_t uid;
+    struct {
+      uint64_t first, n;
+    } created;
     struct {
       object_rec *r;
       strata_subscription *subs;
@@ -122,7 +125,10 @@ static void discard(journal_entry *e) {
 /* Marks for the next save what an entry's undo puts back (world_dirty.c). */
 static void mark(strata_world *w, const journal_entry *e) {
   switch (e->kind) {
-  case J_CREATED: case J_TIMER_ADDED: case J_SUB_ADDED: world_mark(w, e->u.uid); break;
+  case J_CREATED:
+    for (uint64_t i = 0; i < e->u.created.n; i++) world_mark(w, e->u.created.first + i);
+    break;
+  case J_TIMER_ADDED: case J_SUB_ADDED: world_mark(w, e->u.uid); break;
   case J_DELETED:
     world_mark(w, e->u.deleted.r->o.uid);
     for (size_t i = 0; i < e->u.deleted.nsubs; i++) world_mark(w, e->u.deleted.subs[i].uid);
@@ -147,15 +153,17 @@ static void mark(strata_world *w, const journal_entry *e) {
 static void undo(strata_world *w, journal_entry *e) {
   mark(w, e);
   switch (e->kind) {
-  case J_CREATED: {
-    strata_object *o = strata_world_object(w, e->u.uid);
-    if (o) {
-      world_slot_clear(w, e->u.uid, 0);
-      w->count--;
-      world_object_free(o);
+  case J_CREATED:
+    for (uint64_t i = e->u.created.n; i-- > 0;) { /* newest first */
+      uint64_t uid = e->u.created.first + i;
+      strata_object *o = world_rec(w, uid);
+      if (o) {
+        world_slot_clear(w, uid, 0);
+        w->count--;
+        world_object_free(o);
+      }
     }
     break;
-  }
   case J_DELETED: {
     strata_object *o = &e->u.deleted.r->o;
     world_slot_put(w, o); /* its page is there: pages are freed only outside savepoints */
@@ -168,7 +176,7 @@ static void undo(strata_world *w, journal_entry *e) {
   case J_FIELDS: {
     strata_object *o = &e->u.fields.r->o;
     strata_value_clear(&o->tags);
-    strata_value_clear(&o->props);
+    world_props_drop(o);
     o->archetype = e->u.fields.archetype;
     o->tags = e->u.fields.tags;
     o->props = e->u.fields.props;
@@ -394,14 +402,34 @@ strata_status txn_save_tiles(strata_world *w, object_rec *r, strata_error *err) 
   return STRATA_OK;
 }
 
+/* The open savepoint's newest entry when it records creations. */
+static journal_entry *last_created(strata_world *w) {
+  if (w->njournal <= w->savepoints[w->depth - 1].mark) return NULL;
+  journal_entry *e = &w->journal[w->njournal - 1];
+  return e->kind == J_CREATED ? e : NULL;
+}
+
 strata_status txn_created(strata_world *w, object_rec *r, strata_error *err) {
-  journal_entry *e = reserve(w, err);
-  if (!e) return STRATA_ENOMEM;
-  e->kind = J_CREATED;
-  e->u.uid = r->o.uid;
-  push(w);
+  /* Objects made one after the other share an entry: a grid spawn makes a
+  ** hundred thousand, whose entries would outweigh a tenth of them. */
+  journal_entry *e = last_created(w);
+  if (e && e->u.created.first + e->u.created.n == r->o.uid) {
+    e->u.created.n++;
+  } else {
+    if (!(e = reserve(w, err))) return STRATA_ENOMEM;
+    e->kind = J_CREATED;
+    e->u.created.first = r->o.uid;
+    e->u.created.n = 1;
+    push(w);
+  }
   r->fields_in = world_serial(w); /* a rollback frees it: no copy needed */
   return STRATA_OK;
+}
+
+void txn_drop_created(strata_world *w) {
+  journal_entry *e = last_created(w);
+  if (e && e->u.created.n > 1) e->u.created.n--;
+  else txn_drop_last(w);
 }
 
 strata_status txn_deleted(strata_world *w, object_rec *r, strata_error *err) {

@@ -615,8 +615,29 @@ static void gen_free(gen *g) {
   strata_free(g->head), strata_free(g->next), strata_free(g->prev), strata_free(g->drawn);
 }
 
-strata_status strata_worldgen_generate(const strata_worldgen_options *o, strata_worldgen **out,
+/* rand's dims come from a stream of their own, so that the floors are those
+** of the same dims given. */
+void strata_worldgen_resolve(strata_worldgen_options *o) {
+  if (!o->rand) return;
+  strata_rng r;
+  strata_rng_stream(&r, (uint64_t)o->seed, "worldgen dims", 13);
+  int span = STRATA_WORLDGEN_RAND_SIDE_MAX - STRATA_WORLDGEN_RAND_SIDE_MIN + 1;
+  o->dim_x = STRATA_WORLDGEN_RAND_SIDE_MIN + (int)strata_rng_below(&r, (uint64_t)span);
+  o->dim_y = STRATA_WORLDGEN_RAND_SIDE_MIN + (int)strata_rng_below(&r, (uint64_t)span);
+  o->dim_z = 1 + (int)strata_rng_below(&r, STRATA_WORLDGEN_RAND_FLOORS_MAX);
+  o->rand = 0;
+}
+
+static strata_worldgen_options resolved(const strata_worldgen_options *given) {
+  strata_worldgen_options o = *given;
+  strata_worldgen_resolve(&o);
+  return o;
+}
+
+strata_status strata_worldgen_generate(const strata_worldgen_options *given, strata_worldgen **out,
                                        strata_error *err) {
+  strata_worldgen_options dims = resolved(given);
+  const strata_worldgen_options *o = &dims;
   strata_status st = check_options(o, err);
   if (st != STRATA_OK) return st;
   strata_worldgen *t = strata_calloc(1, sizeof *t);
@@ -646,8 +667,10 @@ strata_status strata_worldgen_generate(const strata_worldgen_options *o, strata_
   return STRATA_OK;
 }
 
-strata_status strata_worldgen_make_floor(const strata_worldgen_options *o, int z,
+strata_status strata_worldgen_make_floor(const strata_worldgen_options *given, int z,
                                          strata_worldgen_floor *out, strata_error *err) {
+  strata_worldgen_options dims = resolved(given);
+  const strata_worldgen_options *o = &dims;
   memset(out, 0, sizeof *out);
   strata_status st = check_options(o, err);
   if (st != STRATA_OK) return st;

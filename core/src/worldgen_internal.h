@@ -16,4 +16,8 @@ strata_status wg_validate_floor(const strata_worldgen *t, int z, strata_error *e
 void wg_floor_ends(const strata_worldgen *t, int z, strata_worldgen_point *arrive, int *arrive_tile,
                    strata_worldgen_point *leave, int *leave_tile);
 
+/* The whole of the regular file at path, NUL-terminated, into *text (the
+** caller's: strata_free); errors name the file. */
+strata_status wg_read_file(const char *path, char **text, size_t *len, strata_error *err);
+
 #endif

@@ -431,7 +431,7 @@ done:
   return STRATA_OK;
 }
 
-strata_status strata_worldgen_read(const char *path, strata_worldgen **out, strata_error *err) {
+strata_status wg_read_file(const char *path, char **text, size_t *len, strata_error *err) {
   strata_status cst = strata_file_check_read(path, "cannot read", err);
   if (cst) return cst;
   FILE *f = fopen(path, "rb");
@@ -446,12 +446,16 @@ strata_status strata_worldgen_read(const char *path, strata_worldgen **out, stra
     strata_free(b.data);
     return strata_error_set(err, STRATA_EIO, "cannot read '%s'", path);
   }
-  if (b.failed) {
-    strata_free(b.data);
-    return strata_error_nomem(err, "reading '%s'", path);
-  }
-  strata_status st = strata_worldgen_parse(b.data ? b.data : "", b.len, path, out, err);
-  strata_free(b.data);
+  return finish(&b, text, len, err);
+}
+
+strata_status strata_worldgen_read(const char *path, strata_worldgen **out, strata_error *err) {
+  char *text;
+  size_t len;
+  strata_status st = wg_read_file(path, &text, &len, err);
+  if (st) return st;
+  st = strata_worldgen_parse(text, len, path, out, err);
+  strata_free(text);
   return st;
 }
 

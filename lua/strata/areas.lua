@@ -202,6 +202,8 @@ kinds.feature = {
   get = {
     type = function(f) return (owner[f]._rt:feature_info(f.uid)) end,
     floor_delta = function(f) return select(2, owner[f]._rt:feature_info(f.uid)) end,
+    -- an entrance's picture: its area archetype's image when it was made
+    image = function(f) return select(5, owner[f]._rt:feature_info(f.uid)) end,
     -- where it leads: the area, and the floor (an entrance's own, else the
     -- area's starting floor; stairs': their map's floor plus floor_delta)
     target = function(f)
@@ -220,12 +222,14 @@ end
 
 -- world:create_entrance(map, x, y, area, { floor = n }): a feature on map at
 -- (x, y) leading to floor n of area (map first, as every function placing
--- something on a map).
+-- something on a map). area may be a map: the core finds or makes its area.
 function world:create_entrance(map, x, y, area, opts)
   local what = "world:create_entrance"
   options.check(what, opts, 2)
   check_handle(self, map, "map", what)
-  check_handle(self, area, "area", what)
+  local k = is_handle(area) and area.kind
+  if k and k ~= "area" and k ~= "map" then fail("%s: expected an area or a map, got %s", what, tostring(area)) end
+  check_handle(self, area, k == "map" and "map" or "area", what)
   check_cell(x, y, what)
   local floor = opts and opts.floor
   if floor ~= nil then check_int(floor, what .. ": floor") end
@@ -259,8 +263,23 @@ function world:create_area(archetype_id, opts)
   local gen = opts.generator or arch.generator
   if gen ~= nil then self._registry:view("base.area_generator"):ensure(gen) end
   self._s:check(params, "area params")
-  return handle(self, core_call(self, "create_area", archetype_id, parent and parent.uid,
-    opts.params, opts.generator, opts.starting_floor, opts.deepest_floor))
+  -- at = { x, y } (floor = the parent's floor): its entrance on the parent too
+  local at, x, y = opts.at, nil, nil
+  if at ~= nil then
+    if parent == nil then fail("%s: at needs a parent (the area the entrance stands in)", what) end
+    if type(at) ~= "table" then fail("%s: at must be a point { x, y }, got %s", what, type(at)) end
+    x, y = at.x or at[1], at.y or at[2]
+    if math.type(x) ~= "integer" or math.type(y) ~= "integer" then
+      fail("%s: at must be a point { x, y } of integers", what)
+    end
+  end
+  if opts.floor ~= nil then
+    if at == nil then fail("%s: floor needs at (the parent's floor the entrance stands on)", what) end
+    check_int(opts.floor, what .. ": floor")
+  end
+  local a, e = core_call(self, "create_area", archetype_id, parent and parent.uid,
+    opts.params, opts.generator, opts.starting_floor, opts.deepest_floor, x, y, opts.floor)
+  return handle(self, a), e and handle(self, e)
 end
 
 function world:areas(filter)

@@ -213,8 +213,10 @@ function M.strata_view(strata)
     xymap = frozen("strata.xymap", { parse = strata.xymap.parse, grid = strata.xymap.grid,
       kinds = data.read_only(strata.xymap.kinds) }),
     layout = frozen("strata.layout", lay),
-    -- world templates: everything but write and read, which take paths
-    worldgen = frozen("strata.worldgen", { generate = strata.worldgen.generate, floor = strata.worldgen.floor,
+    -- world templates: everything but write and read, which take paths (and
+    -- generate and floor without conf, another path)
+    worldgen = frozen("strata.worldgen", { generate = strata.worldgen._for_mods.generate,
+      floor = strata.worldgen._for_mods.floor,
       render = strata.worldgen.render, format = strata.worldgen.format, parse = strata.worldgen.parse,
       validate = strata.worldgen.validate, to_area = strata.worldgen.to_area, to_map = strata.worldgen.to_map }),
     options = frozen("strata.options", { check = opts.check, nearest = opts.nearest,

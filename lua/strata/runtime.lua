@@ -234,7 +234,7 @@ local function dispatcher(w)
     for n, ma in pairs(type(aa.floors) == "table" and aa.floors or {}) do
       if math.type(n) == "integer" and type(ma) == "string" then floors[#floors + 1] = { n = n, map_archetype = ma } end
     end
-    return { mod = aa._mod, types = aa.types, floors = floors, generator = aa.generator,
+    return { mod = aa._mod, types = aa.types, floors = floors, generator = aa.generator, image = aa.image,
       starting_floor = int_or_nil(aa.starting_floor), deepest_floor = int_or_nil(aa.deepest_floor),
       params = aa.params, meta = aa.meta }
   end

@@ -16,15 +16,40 @@ local public = boundary.wrap
 
 -- ---- the core's functions ------------------------------------------------------------
 
-M.generate = public("strata.worldgen.generate", function(opts)
-  options.check("strata.worldgen.generate", opts, 2)
-  return core.worldgen.generate(opts)
-end)
+-- The options of generate, floor and options as the core reads them. For a
+-- mod (mod = true) they are copied raw (no metatable can hand the core a key
+-- the check did not see) and conf is refused: it names a file, and a mod
+-- reads only its own, through mod:read.
+local function gen_opts(name, opts, mod)
+  options.check(name, opts, 3)
+  if not mod then return opts or {} end
+  local plain = {}
+  for k, v in next, opts or {} do plain[k] = v end
+  if plain.conf ~= nil then
+    error("conf is not available to mods: it names a file (give the options themselves)", 0)
+  end
+  return plain
+end
 
-M.floor = public("strata.worldgen.floor", function(opts, z)
-  options.check("strata.worldgen.floor", opts, 2)
-  if math.type(z) ~= "integer" then error("the floor must be an integer, got " .. tostring(z), 0) end
-  return core.worldgen.floor(opts, z)
+local function generate(name, mod)
+  return public(name, function(opts) return core.worldgen.generate(gen_opts(name, opts, mod)) end)
+end
+
+local function floor(name, mod)
+  return public(name, function(opts, z)
+    opts = gen_opts(name, opts, mod)
+    if math.type(z) ~= "integer" then error("the floor must be an integer, got " .. tostring(z), 0) end
+    return core.worldgen.floor(opts, z)
+  end)
+end
+
+M.generate = generate("strata.worldgen.generate")
+M.floor = floor("strata.worldgen.floor")
+-- What a mod's strata.worldgen has in their place (strata.mods; internal).
+M._for_mods = { generate = generate("strata.worldgen.generate", true), floor = floor("strata.worldgen.floor", true) }
+
+M.options = public("strata.worldgen.options", function(opts)
+  return core.worldgen.options(gen_opts("strata.worldgen.options", opts))
 end)
 
 local function template_arg(t)

@@ -175,9 +175,14 @@ data:add_type{ _id = "actor_archetype", fields = { state = T, events = EV } }
 
 -- Events the runtime itself emits.
 for _, id in ipairs{ "map_entered", "map_left", "before_travel", "floor_generated",
-                     "object_created", "object_deleted", "handler_failed", "before_move", "moved" } do
+                     "object_created", "object_deleted", "handler_failed", "before_move", "moved",
+                     "branch_message" } do
   data:add{ _type = "base.event", _id = id }
 end
+
+-- The area world:create_entrance makes around a map of no area (strata/area.h,
+-- STRATA_AREA_ONE_MAP): declared so that saves holding one name a known ID.
+data:add{ _type = "base.area_archetype", _id = "one_map", starting_floor = 1, deepest_floor = 1 }
 
 -- The common tokens, so that a world's walls block and its maps draw without
 -- any mod: a mod redefines one by adding a base.token entry with that name.

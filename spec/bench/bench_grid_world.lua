@@ -11,6 +11,10 @@
 --            that changed nothing: the incremental save (median of 3)
 --   walk     one step of world:walk across the map (mean over its 2 x (SIDE-1)
 --            steps, each world:advance(1) running one base.walk_step timer)
+--   memory   bytes a room with its exits: the process's resident memory
+--            after the first spawn less before it (garbage collected on both
+--            sides), and its peak over that spawn (VmHWM, reset just before)
+--            less the resident before, each divided by the rooms made
 -- With a second argument "props", the prototypes also give props (two keys
 -- per room, one per exit), so every room and exit carries them: the cost of
 -- applying and reconciling them ("props":true in the line).
@@ -67,10 +71,38 @@ local function ms_cpu(f)
   return (os.clock() - t0) * 1000, r
 end
 
+local function resident()
+  local f = assert(io.open("/proc/self/statm"))
+  local pages = tonumber(f:read("a"):match("^%d+ (%d+)"))
+  f:close()
+  return pages * 4096 -- (Linux's page)
+end
+local function peak()
+  local f = assert(io.open("/proc/self/status"))
+  local kb = tonumber(f:read("a"):match("VmHWM:%s*(%d+)"))
+  f:close()
+  return kb * 1024
+end
+
 local spawn, counts, w = {}, nil, nil
+local mem_room, peak_room
 for i = 1, 3 do
   w = new_world()
+  local before
+  if i == 1 then
+    collectgarbage()
+    local f = assert(io.open("/proc/self/clear_refs", "w")) -- the peak starts again from here
+    f:write("5")
+    f:close()
+    before = resident()
+  end
   spawn[i], counts = ms_cpu(function() return w.grid:spawn() end)
+  if i == 1 then
+    local top = peak()
+    collectgarbage()
+    mem_room = (resident() - before) / counts.created.rooms
+    peak_room = (top - before) / counts.created.rooms
+  end
 end
 local respawn = {}
 for i = 1, 5 do
@@ -106,7 +138,8 @@ assert(plan.state == "arrived" and hero.room.uid == goal.uid, "the walk did not 
 
 os.execute("rm -rf " .. dir)
 print(('{"bench":"grid_world",%s"nodes":%d,"rooms":%d,"exits":%d,"spawn_ms":%.1f,"respawn_ms":%.1f,' ..
-  '"save_ms":%.1f,"save_cpu_ms":%.1f,"resave_ms":%.2f,"save_bytes":%d,"walk_start_ms":%.2f,"walk_step_us":%.1f,"walk_steps":%d}'):format(
+  '"save_ms":%.1f,"save_cpu_ms":%.1f,"resave_ms":%.2f,"save_bytes":%d,"walk_start_ms":%.2f,"walk_step_us":%.1f,"walk_steps":%d,' ..
+  '"room_bytes":%.0f,"room_peak_bytes":%.0f}'):format(
   with_props and '"props":true,' or "", side * side, counts.created.rooms, counts.created.exits, median(spawn), median(respawn), median(save), median(save_cpu),
   median(resave), bytes,
-  route_ms, walk_ms * 1000 / steps, steps))
+  route_ms, walk_ms * 1000 / steps, steps, mem_room, peak_room))

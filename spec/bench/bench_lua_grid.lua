@@ -1,4 +1,4 @@
--- bench_lua_grid.lua MAP META ALGO CONN [MIN_TIME_S]: grid pathfinding as a
+-- bench_lua_grid.lua MAP META ALGO CONN [MIN_TIME_S [THREADS]]: grid pathfinding as a
 -- Lua game sees it. Loads MAP (the format of bench_grid and the peers'
 -- gen_grid.py: "W H" then rows of '.' and '#') into a strata tile map, then
 -- times m:find_path(start, goal, options) repeatedly, the path value it
@@ -6,7 +6,7 @@
 -- 3 runs; wall-clock time from luv's monotonic clock, as bench_grid and
 -- libtcod's benchmark measure, or CPU time when luv is missing); ALGO is
 -- astar, dijkstra, bfs or greedy, CONN 4, 8 (diagonal 1) or
--- 8s (diagonal sqrt 2). Checks the path (legal moves from start to goal, its
+-- 8s (diagonal sqrt 2); THREADS the find_path option (1 or 2, default 2). Checks the path (legal moves from start to goal, its
 -- cost recomputed here against META's optimum) and prints one JSON line in
 -- the format of bench_grid's, peer "strata-lua", plus the median time of
 -- turning the path into the table form (p:table()) as find_path returned
@@ -22,7 +22,8 @@ local function now_ms()
 end
 
 local map_path, meta_path, algo, conn, min_time = arg[1], arg[2], arg[3], arg[4], tonumber(arg[5] or "1")
-assert(map_path and meta_path and algo and conn, "usage: bench_lua_grid.lua MAP META ALGO CONN [MIN_TIME_S]")
+local threads = tonumber(arg[6] or "2")
+assert(map_path and meta_path and algo and conn, "usage: bench_lua_grid.lua MAP META ALGO CONN [MIN_TIME_S [THREADS]]")
 
 local meta = {}
 for line in io.lines(meta_path) do
@@ -53,7 +54,7 @@ end
 f:close()
 
 local options = { algorithm = algo, connectivity = conn == "4" and 4 or 8,
-                  diagonal_cost = conn == "8" and 1 or math.sqrt(2) }
+                  diagonal_cost = conn == "8" and 1 or math.sqrt(2), threads = threads }
 local from, to = { sx, sy }, { gx, gy }
 
 local function median(t)
@@ -100,9 +101,9 @@ local cost = conn == "8s" and orth + diag * math.sqrt(2) or orth + diag
 local optimal = valid and math.abs(cost - opt) < 1e-6 * math.max(opt, 1)
 local name = map_path:match("([^/]*)%.map$") or map_path
 print(string.format('{"peer":"strata-lua","version":"%s","bench":"path","algo":"%s","conn":"%s",'
-  .. '"map":"%s","type":"%s","w":%d,"h":%d,"runs":%d,"clock":"%s","median_ms":%.6f,"table_ms":%.6f,'
+  .. '"map":"%s","type":"%s","w":%d,"h":%d,"threads":%d,"runs":%d,"clock":"%s","median_ms":%.6f,"table_ms":%.6f,'
   .. '"found":true,"valid":%s,"why":"%s","steps":%d,"cost":%.6f,"opt":%.6f,"optimal":%s,'
   .. '"status":"ok"}',
-  strata.version, algo, conn, name, meta.type or "", w, h, #times, clock, ms, median(ttimes),
+  strata.version, algo, conn, name, meta.type or "", w, h, threads, #times, clock, ms, median(ttimes),
   tostring(valid), why, orth + diag, cost, opt, tostring(optimal)))
 os.exit(valid and 0 or 1)

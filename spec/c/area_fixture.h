@@ -252,7 +252,7 @@ static inline strata_registry *dungeon_registry(void) {
   k = fx_str("boss"); v = fx_str("none"); strata_vtable_set(meta.u.t, &k, &v, NULL); strata_value_clear(&k);
   FX_CHECK(strata_registry_add_area_archetype(r, &(strata_area_archetype){ .id = "dungeon.cave", .mod = "dungeon",
     .types = dungeon, .ntypes = 1, .generator = "dungeon.cave", .has_deepest_floor = 1, .deepest_floor = 10,
-    .meta = &meta }, &err));
+    .meta = &meta, .image = "dungeon.feat_cave" }, &err));
   strata_value_clear(&meta);
   FX_CHECK(strata_registry_add_area_archetype(r, &(strata_area_archetype){ .id = "dungeon.endless", .mod = "dungeon",
     .types = endless, .ntypes = 2, .generator = "dungeon.cave" }, &err));

@@ -591,6 +591,38 @@ static void test_unique_at(void) {
   strata_registry_free(reg);
 }
 
+/* Entrances from C: the archetype's image copied in, a map as the target
+** (a map of no area gets a base.one_map area, which this registry does not
+** define), an area and its entrance in one call. */
+static void test_entrances(strata_registry *reg) {
+  strata_world *w = strata_world_new(5, &err);
+  strata_runtime *rt = dungeon_runtime(w, reg);
+  uint64_t town = plain_map(rt, 10, 8, "floor"), shop = plain_map(rt, 4, 4, "floor"), cave, e, e2, a, over;
+  OK(strata_area_create(rt, "dungeon.cave", NULL, &cave, &err));
+  OK(strata_entrance_create(rt, town, 1, 1, cave, NULL, &e, &err));
+  CHECK_STR(strata_feature_image(rt, e), "dungeon.feat_cave");
+  OK(strata_entrance_create(rt, town, 2, 1, shop, NULL, &e2, &err));
+  int has;
+  int64_t n;
+  a = strata_feature_target(rt, e2, &has, &n);
+  CHECK(a && has && n == 1 && strata_map_area(rt, shop, &n) == a && n == 1);
+  CHECK_STR(obj(rt, a)->archetype, STRATA_AREA_ONE_MAP);
+  CHECK(strata_feature_image(rt, e2) == NULL);
+  OK(strata_area_create(rt, "dungeon.town", NULL, &over, &err));
+  OK(strata_area_add_floor(rt, over, town, 1, &err));
+  size_t before = strata_world_count(w);
+  CHECK_EQ_INT(strata_area_create_at(rt, "dungeon.cave", &(strata_area_opts){ .parent = over }, 1, 40, 1, &a, &e,
+                                     &err), STRATA_EARG);
+  CHECK_EQ_INT(strata_world_count(w), before); /* neither made */
+  OK(strata_area_create_at(rt, "dungeon.cave", &(strata_area_opts){ .parent = over }, 0, 3, 2, &a, &e, &err));
+  int64_t x, y, f;
+  CHECK(strata_area_child_position(rt, over, a, &x, &y, &f) && x == 3 && y == 2 && f == 1);
+  CHECK(strata_feature_target(rt, e, NULL, NULL) == a);
+  CHECK_EQ_INT(strata_area_create_at(rt, "dungeon.cave", NULL, 0, 3, 2, &a, &e, &err), STRATA_EARG);
+  strata_runtime_free(rt);
+  strata_world_free(w);
+}
+
 int main(void) {
   strata_registry *reg = dungeon_registry();
   CHECK(reg != NULL);
@@ -604,6 +636,7 @@ int main(void) {
   test_travel_rules(reg);
   test_errors(reg);
   test_save_reopen(reg);
+  test_entrances(reg);
   strata_registry_free(reg);
   return check_summary("test_area");
 }

@@ -101,7 +101,7 @@ static const key_rule map_rules[] = {
   { "renew_timer", STRATA_VINT, 0, 0 }, { "tokens", STRATA_VTABLE, 0, 0 }, { NULL, 0, 0, 0 } };
 static const key_rule feature_rules[] = {
   { "type", STRATA_VSTRING, 0, 0 }, { "area", STRATA_VINT, 0, 0 }, { "floor", STRATA_VINT, 0, 0 },
-  { "floor_delta", STRATA_VINT, 0, 0 }, { NULL, 0, 0, 0 } };
+  { "image", STRATA_VSTRING, 0, 0 }, { "floor_delta", STRATA_VINT, 0, 0 }, { NULL, 0, 0, 0 } };
 static const key_rule record_rules[] = {
   { "uniques", STRATA_VTABLE, STRATA_VSTRING, STRATA_VINT },
   { "placed", STRATA_VTABLE, STRATA_VSTRING, STRATA_VINT },

@@ -17,6 +17,7 @@
 
 #include "check.h"
 #include "gridengine.h"
+#include "gridgen.h"
 #include "strata/strata.h"
 
 /* A map of floor (cost c[0]) with walls and patches of other costs. kinds:
@@ -69,6 +70,53 @@ static double walk(const strata_tilemap *m, const strata_path *p, int s, int g, 
     cost += strata_tilemap_cost(m, x1, y1) * (dx + dy == 2 ? diag : 1);
   }
   return cost;
+}
+
+/* Maps of corridors: mazes with some walls between cells knocked out, so
+** that routes are not unique. A* with every step alike goes to the
+** corridor engine there, and its routes cost what the generic engine's do. */
+static void corridor_maps(strata_grid_search *s, strata_grid_search *table, int generic) {
+  strata_path want, p;
+  strata_path_init(&want), strata_path_init(&p);
+  strata_rng r;
+  strata_rng_seed(&r, 7);
+  for (int seed = 1; seed <= 6; seed++) {
+    gridgen_map gm;
+    const int w = 41 + 10 * seed, h = 31 + 4 * seed;
+    CHECK(gridgen_make(&gm, "maze", w, h, (uint64_t)seed));
+    for (int k = 0; k < seed * 5; k++) { /* a wall between two cells, at (odd, even) or (even, odd) */
+      int x = 1 + (int)strata_rng_below(&r, (uint64_t)(w - 2)), y = 1 + (int)strata_rng_below(&r, (uint64_t)(h - 2));
+      if ((x + y) % 2 == 1) gm.cells[y * w + x] = '.';
+    }
+    strata_tilemap *m = random_map(&r, w, h, 0, 0);
+    strata_token wl = strata_tokens_find(strata_tilemap_tokens(m), "wall", 4);
+    for (int i = 0; i < w * h; i++)
+      if (gm.cells[i] == '#') strata_tilemap_set(m, i % w, i / w, wl, NULL);
+    for (int trial = 0; trial < 8; trial++) {
+      int x1 = gm.sx, y1 = gm.sy, x2 = gm.gx, y2 = gm.gy, ok;
+      if (trial > 0) { /* any two floor cells */
+        do x1 = (int)strata_rng_below(&r, (uint64_t)w), y1 = (int)strata_rng_below(&r, (uint64_t)h);
+        while (gm.cells[y1 * w + x1] != '.');
+        do x2 = (int)strata_rng_below(&r, (uint64_t)w), y2 = (int)strata_rng_below(&r, (uint64_t)h);
+        while (gm.cells[y2 * w + x2] != '.');
+      }
+      for (int conn = 4; conn <= 8; conn += 4) {
+        strata_grid_options o;
+        strata_grid_options_init(&o);
+        o.algorithm = STRATA_PATH_ASTAR, o.connectivity = conn, o.diagonal_cost = 1;
+        CHECK(gridengine_run_one(s, m, generic, x1, y1, x2, y2, &o, &want, &ok, NULL) == STRATA_OK && ok);
+        if (trial == 0) CHECK_NEAR(want.cost, gridgen_optimum(&gm, conn == 8, 1), 1e-9);
+        CHECK(strata_grid_search_run(table, m, x1, y1, x2, y2, &o, &p, NULL) == STRATA_OK);
+        CHECK_STR(gridengine_last(table), "corridor");
+        CHECK_EQ_INT(p.len == 0, want.len == 0);
+        if (p.len) CHECK_NEAR(walk(m, &p, y1 * w + x1, y2 * w + x2, conn == 8, 1), want.cost, 1e-9);
+        CHECK_NEAR(p.cost, want.cost, 1e-9);
+      }
+    }
+    strata_tilemap_free(m);
+    gridgen_free(&gm);
+  }
+  strata_path_free(&want), strata_path_free(&p);
 }
 
 int main(void) {
@@ -148,6 +196,7 @@ int main(void) {
     if (ran[e] == 0) fprintf(stderr, "engine %s never ran\n", gridengine_name(e));
     CHECK(ran[e] > 0);
   }
+  corridor_maps(s, table, generic);
   if (compared <= 3000) fprintf(stderr, "compared %ld\n", compared);
   CHECK(compared > 3000);
   strata_grid_search_free(s), strata_grid_search_free(table);

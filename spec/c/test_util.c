@@ -121,6 +121,22 @@ static void test_nearest(void) {
   memset(b, 'a', 599), b[599] = 0;
   b[0] = 'b', b[598] = 0;
   CHECK_EQ_INT(strata_edit_distance(a, b), 2);
+  /* The work bound: exact up to 2,048 x 2,048 cells, past it the longer
+  ** length; a nearest call past its 16M cells answers the rest by that bound. */
+  static char l1[2050], l2[2050];
+  memset(l1, 'a', 2049), l1[2049] = 0;
+  memset(l2, 'a', 2048), l2[2048] = 0;
+  l1[0] = 'b', l1[2048] = 0;
+  CHECK_EQ_INT(strata_edit_distance(l1, l2), 1);
+  l1[2048] = 'a';
+  CHECK_EQ_INT(strata_edit_distance(l1, l2), 2049);
+  const char *known[5] = { l2, l2, l2, l2, l2 };
+  const char *near[8];
+  size_t dist[8];
+  l1[2048] = 0;
+  CHECK_EQ_INT(strata_nearest(l1, known, 5, near, dist, 8), 5);
+  CHECK_EQ_INT(dist[3], 1);    /* four pairs of 4M cells: exact */
+  CHECK_EQ_INT(dist[4], 2048); /* the fifth past the call's 16M: the bound */
 }
 
 static void test_nomem(void) {

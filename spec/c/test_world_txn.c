@@ -258,6 +258,36 @@ static void test_nested(void) {
   strata_world_free(w);
 }
 
+/* Objects made one after the other in a savepoint share one journal entry
+** (a grid spawn makes a hundred thousand); a nested savepoint, a deletion or
+** a skipped uid starts another, and each rollback frees what it made. */
+static void test_created_run(void) {
+  strata_error err;
+  strata_world *w = strata_world_new(1, &err);
+  uint64_t first, u, inner;
+  strata_world_begin(w, &err);
+  strata_world_create(w, "thing", NULL, &first, &err);
+  for (int i = 1; i < 1000; i++) strata_world_create(w, "thing", NULL, &u, &err);
+  CHECK_EQ_INT(w->njournal, 1);
+  strata_world_begin(w, &err);
+  strata_world_create(w, "thing", NULL, &inner, &err);
+  strata_world_create(w, "thing", NULL, &u, &err);
+  CHECK_EQ_INT(w->njournal, 2);
+  strata_world_rollback(w);
+  CHECK(strata_world_object(w, inner) == NULL && strata_world_object(w, u) == NULL);
+  CHECK_EQ_INT(strata_world_count(w), 1000);
+  strata_world_create(w, "thing", NULL, &u, &err); /* the uids rolled back are not drawn again */
+  CHECK(u > inner + 1);
+  CHECK(strata_world_delete(w, first + 500, &err) == STRATA_OK);
+  strata_world_create(w, "thing", NULL, &u, &err);
+  CHECK_EQ_INT(w->njournal, 4);
+  CHECK_EQ_INT(strata_world_count(w), 1001);
+  strata_world_rollback(w);
+  CHECK_EQ_INT(strata_world_count(w), 0);
+  CHECK(strata_world_object(w, first) == NULL && strata_world_object(w, first + 500) == NULL);
+  strata_world_free(w);
+}
+
 /* Rollback restores in place: pointers taken before stay valid. */
 static void test_pointers(void) {
   strata_error err;
@@ -795,6 +825,7 @@ int main(void) {
   test_added_keys();
   test_first_touch();
   test_nested();
+  test_created_run();
   test_pointers();
   test_deleted_map();
   test_subscriptions();

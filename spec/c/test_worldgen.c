@@ -3,6 +3,7 @@
 ** bounded regeneration, the template file (round trip and damaged files),
 ** and every allocation failing in turn (errors as values, no leak). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "strata/alloc.h"
@@ -637,7 +638,40 @@ static void test_out_of_memory(void) {
   strata_worldgen_free(t);
 }
 
+/* The configuration file from C: the keys it names set, a refusal (with its
+** line) changing nothing, rand's dims drawn by strata_worldgen_resolve as
+** generate draws them. */
+static void test_conf(void) {
+  strata_worldgen_options o, before;
+  strata_error err;
+  strata_worldgen_options_init(&o);
+  const char *good = "[worldgen]\r\ndim_x = 12\ndim_y:9\n# c\n;c\n\nSEED = -3\npath_alg = gbf_search\npost_check = Off";
+  CHECK_EQ_INT(strata_worldgen_conf_parse(good, strlen(good), "w.conf", &o, &err), STRATA_OK);
+  CHECK(o.dim_x == 12 && o.dim_y == 9 && o.dim_z == 3 && o.seed == -3 && !o.post_check);
+  CHECK(o.path_alg == STRATA_PATH_GREEDY && o.room_variance == STRATA_WORLDGEN_ROOM_VARIANCE);
+  before = o;
+  const char *bad = "seed = 5\nrand = yes\ndim_z = 2\n";
+  CHECK_EQ_INT(strata_worldgen_conf_parse(bad, strlen(bad), NULL, &o, &err), STRATA_EPARSE);
+  CHECK_EQ_INT(err.line, 3);
+  CHECK_HAS(err.message, "(conf):3: rand = true draws the dims");
+  CHECK(memcmp(&o, &before, sizeof o) == 0);
+  CHECK_EQ_INT(strata_worldgen_conf_parse("", 0, NULL, &o, &err), STRATA_OK);
+  CHECK(memcmp(&o, &before, sizeof o) == 0);
+  const char *r = "rand = true\nseed = 9\n";
+  CHECK_EQ_INT(strata_worldgen_conf_parse(r, strlen(r), NULL, &o, &err), STRATA_OK);
+  strata_worldgen_options drawn = o;
+  strata_worldgen_resolve(&drawn);
+  CHECK(!drawn.rand && drawn.dim_x >= 10 && drawn.dim_x <= 50 && drawn.dim_y >= 10 && drawn.dim_y <= 50);
+  CHECK(drawn.dim_z >= 1 && drawn.dim_z <= 10);
+  strata_worldgen *t = NULL;
+  CHECK_EQ_INT(strata_worldgen_generate(&o, &t, &err), STRATA_OK);
+  CHECK(t && t->dim_x == drawn.dim_x && t->dim_y == drawn.dim_y && t->dim_z == drawn.dim_z);
+  strata_worldgen_free(t);
+  CHECK_EQ_INT(strata_worldgen_conf_read("/nonexistent/w.conf", &o, &err), STRATA_EIO);
+}
+
 int main(void) {
+  test_conf();
   test_many();
   test_determinism();
   test_errors();

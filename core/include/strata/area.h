@@ -42,6 +42,11 @@ extern "C" {
 
 /* ---- areas ---- */
 
+/* The archetype of the area strata_entrance_create makes around a map of no
+** area: one floor, nothing else. Every runtime knows it (its resolver's
+** definition if it has one). */
+#define STRATA_AREA_ONE_MAP "base.one_map"
+
 typedef struct strata_area_opts {
   uint64_t parent;               /* an area; 0: none */
   const strata_value *params;    /* a table whose keys override the archetype's params */
@@ -56,6 +61,13 @@ typedef struct strata_area_opts {
 ** archetype or generator; EARG: a bad parent or params. */
 STRATA_API strata_status strata_area_create(strata_runtime *rt, const char *archetype,
                                  const strata_area_opts *opts, uint64_t *area, strata_error *err);
+/* strata_area_create and its entrance (strata_entrance_create) at (x, y) on
+** floor on_floor of opts->parent (required; on_floor 0: the parent's
+** starting floor, generated now if need be): one savepoint, so a cell off
+** that floor or any failure makes neither. entrance may be NULL. */
+STRATA_API strata_status strata_area_create_at(strata_runtime *rt, const char *archetype,
+                                               const strata_area_opts *opts, int64_t on_floor, int64_t x,
+                                               int64_t y, uint64_t *area, uint64_t *entrance, strata_error *err);
 /* Deletes the area with its floors (and what stands on them). Its children
 ** go to its parent, or with delete_children are deleted likewise.
 ** ESTATE when the player is on one of the floors that would go. */

@@ -5,7 +5,8 @@
 ** A hub room has start exits (strata_branch_make_start) that lead nowhere
 ** until first crossed; crossing one makes a branch and its first room. A
 ** branch's rooms are ordinary rooms (room.h) and its exits ordinary exits,
-** named after directions ("north", ...); an exit that leads nowhere yet is
+** named after directions ("north", ...) and found by their short names too
+** ("n", "ne": strata_exit_find); an exit that leads nowhere yet is
 ** an unexplored exit, and strata_branch_grow makes the room behind it:
 **   - the room's cell is the crossed exit's room cell plus the direction;
 **     the hub is (0, 0); depth = floor(sqrt(x*x + y*y));
@@ -65,6 +66,10 @@ STRATA_API int strata_branch_dir(const char *name, int64_t *dx, int64_t *dy);
 STRATA_API int64_t strata_branch_depth(int64_t x, int64_t y);
 /* "south" for "north", ...; NULL when unknown. */
 STRATA_API const char *strata_branch_opposite(const char *name);
+/* "north" for "n", "northeast" for "ne", ...: the short name of each
+** direction, which branch exits answer to (strata_exit_find); NULL when
+** shortname is none. */
+STRATA_API const char *strata_branch_long_dir(const char *shortname);
 
 /* The rules a branch is made with (a branch archetype's fields). */
 typedef struct strata_branch_rules {

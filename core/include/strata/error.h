@@ -115,14 +115,19 @@ STRATA_API strata_status strata_error_nomem(strata_error *err, const char *fmt, 
 #endif
   ;
 
-/* The edit distance (Levenshtein, byte by byte) of two strings. */
+/* The edit distance (Levenshtein, byte by byte) of two strings, exact while
+** the product of their lengths is at most 4,194,304 (two 2,048-byte names);
+** past that, the longer length (the bound every distance keeps), so that no
+** call costs more than a few milliseconds. */
 STRATA_API size_t strata_edit_distance(const char *a, const char *b);
 
 /* For "unknown 'x' (nearest known: ...)" messages: the (up to max, at most 8)
 ** names of known[0..n) nearest to name, nearest first, into near (and their
 ** distances into dist, when not NULL); returns how many. Nearness is the
 ** edit distance, a dotted name also compared by its part after the first
-** dot ("crypt.gobiln" finds "crypt.goblin"); ties go in strcmp order. */
+** dot ("crypt.gobiln" finds "crypt.goblin"); ties go in strcmp order. One
+** call computes at most 16,777,216 cells of distances in all, the rest by
+** the bound above: a long list of long names costs milliseconds. */
 STRATA_API size_t strata_nearest(const char *name, const char *const *known, size_t n,
                                  const char **near, size_t *dist, size_t max);
 

@@ -135,6 +135,7 @@ typedef struct strata_area_archetype {
   int64_t deepest_floor;          /* absent: open-ended */
   const strata_value *params;     /* a table, merged under the area's own; NULL: none */
   const strata_value *meta;       /* a table copied into the area's meta; NULL: none */
+  const char *image;              /* the picture of its entrances (copied into each); NULL: none */
 } strata_area_archetype;
 
 typedef struct strata_unique_def {

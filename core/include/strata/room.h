@@ -93,7 +93,9 @@ STRATA_API strata_status strata_exit_set_desc(strata_world *w, uint64_t exit, co
 STRATA_API strata_status strata_exit_set_aliases(strata_world *w, uint64_t exit,
                                                  const char *const *aliases, size_t n,
                                                  strata_error *err);
-/* The first exit of room named dir or with dir among its aliases; 0: none. */
+/* The first exit of room named dir or with dir among its aliases; else a
+** branch exit named after the direction whose short name dir is ("e" for
+** "east": branch.h); 0: none. */
 STRATA_API uint64_t strata_exit_find(const strata_world *w, uint64_t room, const char *dir);
 /* Deletes the exit and takes it off its room's list. */
 STRATA_API strata_status strata_exit_delete(strata_world *w, uint64_t exit, strata_error *err);

@@ -51,7 +51,9 @@ typedef struct strata_value {
 struct strata_vtable {
   size_t n, cap;
   strata_value *keys; /* STRATA_VSTRING or STRATA_VINT only; read only: a world's
-                      ** objects' tables of the same keys may share one array */
+                      ** objects' tables of the same keys may share one array (a
+                      ** grid spawn's rooms and exits: static ones, and their
+                      ** tables one block, changed only through strata_object_set) */
   strata_value *vals; /* never STRATA_VNIL: setting nil removes the key */
   /* A hash index of the keys (slot: key index + 1, 0: empty), kept by
   ** value.c once the table holds more than STRATA_VTABLE_INDEX_MIN keys, so

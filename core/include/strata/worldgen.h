@@ -61,6 +61,10 @@ STRATA_API int strata_worldgen_tile_parse(const char *name, size_t len);
 #define STRATA_WORLDGEN_ATTEMPTS 100
 /* Defaults of the options. */
 #define STRATA_WORLDGEN_ROOM_VARIANCE 5
+/* The dims rand draws: sides of 10 .. 50 tiles, 1 .. 10 floors. */
+#define STRATA_WORLDGEN_RAND_SIDE_MIN 10
+#define STRATA_WORLDGEN_RAND_SIDE_MAX 50
+#define STRATA_WORLDGEN_RAND_FLOORS_MAX 10
 
 typedef struct strata_worldgen_point { int x, y; } strata_worldgen_point; /* {0, 0}: none */
 typedef struct strata_worldgen_room { int x, y, w, h; } strata_worldgen_room; /* top-left, size */
@@ -91,6 +95,8 @@ typedef int (*strata_worldgen_log)(void *ud, int level, int floor, const char *m
 
 typedef struct strata_worldgen_options {
   int dim_x, dim_y, dim_z;        /* each >= 1 */
+  int rand;                       /* nonzero: dims drawn from the seed (stream "worldgen dims")
+                                  ** within the STRATA_WORLDGEN_RAND_ bounds, dim_* unused */
   int64_t seed;
   int room_variance;              /* the largest side of a room, >= 3 */
   strata_path_algorithm path_alg; /* the check's search; default A* */
@@ -102,11 +108,29 @@ typedef struct strata_worldgen_options {
   void *log_ud;
 } strata_worldgen_options;
 
-/* Defaults: 25 x 25 x 3, seed 0, room_variance 5, A*, the check on,
+/* Defaults: 25 x 25 x 3, rand off, seed 0, room_variance 5, A*, the check on,
 ** STRATA_WORLDGEN_ATTEMPTS attempts, no log. */
 STRATA_API void strata_worldgen_options_init(strata_worldgen_options *o);
 
-/* A whole world. Fails with EARG naming dims or room_variance or path_alg,
+/* With rand: draws the dims from the seed into dim_x, dim_y, dim_z and turns
+** rand off (what _generate and _make_floor do first); else nothing. */
+STRATA_API void strata_worldgen_resolve(strata_worldgen_options *o);
+
+/* The configuration file (docs/worldgen.md): lines `key = value` (or
+** `key: value`) of the keys dim_x, dim_y, dim_z, rand, seed, room_variance,
+** post_check, path_alg; comments (# or ; first), blank lines, at most one
+** [worldgen] section line. Sets in *o the options the text names and leaves
+** the others as they were. A bad line is EPARSE with err->line and
+** "name:line: what" (an unknown key names the nearest known ones); *o is
+** then unchanged. name (may be NULL) names the text in messages. */
+STRATA_API strata_status strata_worldgen_conf_parse(const char *text, size_t len, const char *name,
+                                                    strata_worldgen_options *o, strata_error *err);
+/* The same from a file: a regular file only (strata/file.h). */
+STRATA_API strata_status strata_worldgen_conf_read(const char *path, strata_worldgen_options *o,
+                                                   strata_error *err);
+
+/* A whole world (with rand, of the dims drawn; the template records them, so
+** generating with those dims and the seed makes it again). Fails with EARG naming dims or room_variance or path_alg,
 ** ELIMIT naming the floor that stayed impassable max_attempts times, ENOMEM,
 ** or ESTATE when the log callback stopped it. *out is untouched on failure. */
 STRATA_API strata_status strata_worldgen_generate(const strata_worldgen_options *o, strata_worldgen **out,

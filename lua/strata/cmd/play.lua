@@ -112,6 +112,16 @@ local function new_game(o)
     g.file = o.file or "play.db"
   end
   local w = g.world
+  -- What dungeon branches tell a player (base.branch_message) goes to the log:
+  -- what is said to the player, and who stumbles into the player's room.
+  require("strata.mods").register_event(w._registry, "play", "base.branch_message", "play: messages",
+    function(_, p)
+      local me = g.player and p.actor and p.actor.uid == g.player.uid
+      local here = g.player and g.player.room and p.room and g.player.room.uid == p.room.uid
+      if (p.kind == "stumble" and here and not me) or (p.kind ~= "stumble" and me) then
+        for line in tostring(p.text):gmatch("[^\n]+") do g:say(line) end
+      end
+    end)
   g.player = w:player()
   if not g.player then
     local msg

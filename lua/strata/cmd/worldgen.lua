@@ -6,7 +6,7 @@ local cli = require "strata.cli"
 local M = {
   summary = "generate a multi-floor world template and print it",
   usage = [[
-usage: strata worldgen --dims WxHxZ [--seed N] [options] [-o FILE]
+usage: strata worldgen [--dims WxHxZ | --rand] [--conf FILE] [--seed N] [options] [-o FILE]
        strata worldgen --read FILE [--verbose | --silent | --debug]
 
 Generates Z floors of W x H tiles: on each, waypoints joined by hallways,
@@ -15,7 +15,10 @@ the first floor and an exit on the last. Each floor is checked with the
 pathfinder and made again until it can be crossed (docs/worldgen.md).
 
 options:
-  --dims WxHxZ         floor width, height and number of floors, e.g. 25x25x3
+  --dims WxHxZ         floor width, height and number of floors (default 25x25x3)
+  --rand               draw the dims from the seed: sides of 10 to 50, 1 to 10 floors
+  --conf FILE          read the options from a configuration file (dim_x = 40,
+                       seed = 7, ...: docs/worldgen.md); the flags given win
   --seed N             random seed, an integer (default 0)
   --room-variance N    the largest side of a room, at least 3 (default 5)
   --path-alg ALG       the check's search: astar (default), greedy, bfs or dijkstra
@@ -87,6 +90,8 @@ function M.run(args)
     elseif a == "--path-alg" then
       o.path_alg = value()
       if not ALGS[o.path_alg] then fail("--path-alg must be astar, greedy, bfs or dijkstra, got '%s'", o.path_alg) end
+    elseif a == "--rand" then o.rand = true
+    elseif a == "--conf" then o.conf = value()
     elseif a == "--no-check" then o.check = false
     elseif a == "-o" or a == "--output" then o.out = value()
     elseif a == "--read" then o.read = value()
@@ -101,15 +106,21 @@ function M.run(args)
   local err = io.stderr
 
   local t
+  if o.rand and o.dims then fail("--rand draws the dims: give --dims or --rand, not both") end
   if o.read then
-    if o.dims or o.given_seed or o.room_variance or o.path_alg or not o.check or o.out then
-      fail("--read prints a template as it is: it takes none of --dims, --seed, --room-variance, --path-alg, --no-check, -o")
+    if o.dims or o.rand or o.conf or o.given_seed or o.room_variance or o.path_alg or not o.check or o.out then
+      fail("--read prints a template as it is: it takes none of --dims, --rand, --conf, --seed, --room-variance, "
+        .. "--path-alg, --no-check, -o")
     end
     t = cli.call("strata.worldgen.read", strata.worldgen.read, o.read)
     if level >= 1 then err:write(("strata worldgen: read %s: %dx%dx%d, seed %d\n"):format(o.read, t.dims[1], t.dims[2], t.dims[3], t.seed)) end
   else
-    if not o.dims then fail("--dims WxHxZ is required (e.g. --dims 25x25x3; see 'strata worldgen --help')") end
-    local d = o.dims
+    -- the options as generate takes them: the conf file's, then the flags given
+    local opts = { conf = o.conf, dims = o.dims, rand = o.rand, seed = o.given_seed and o.seed or nil,
+      room_variance = o.room_variance, path_alg = o.path_alg }
+    if not o.check then opts.post_check = false end
+    opts = cli.call("strata.worldgen.options", strata.worldgen.options, opts)
+    local d = opts.dims
     local big = d[1] * d[2] * d[3] >= BIG and level >= 0
     local live = big and level == 0 and is_tty(2)
     local log
@@ -121,8 +132,8 @@ function M.run(args)
       end
     end
     local started = os.clock()
-    local ok, res = pcall(cli.call, "strata.worldgen.generate", strata.worldgen.generate, { dims = d,
-      seed = o.seed, room_variance = o.room_variance, path_alg = o.path_alg, post_check = o.check, log = log })
+    opts.log = log
+    local ok, res = pcall(cli.call, "strata.worldgen.generate", strata.worldgen.generate, opts)
     if live then err:write("\r\27[K") end -- the progress line goes, error or not
     if not ok then error(res, 0) end
     t = res
@@ -130,7 +141,7 @@ function M.run(args)
       local attempts = 0
       for _, f in ipairs(t.floors) do attempts = attempts + f.attempts end
       err:write(("strata worldgen: %d floor%s of %dx%d, seed %d, in %.2f s (%d attempt%s)\n"):format(
-        d[3], d[3] == 1 and "" or "s", d[1], d[2], o.seed, os.clock() - started, attempts, attempts == 1 and "" or "s"))
+        d[3], d[3] == 1 and "" or "s", d[1], d[2], opts.seed, os.clock() - started, attempts, attempts == 1 and "" or "s"))
     end
   end
 
