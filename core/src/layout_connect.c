@@ -15,6 +15,13 @@
 ** - no parent links: with costs of 1 or more, a cell's parent always has a
 **   smaller distance than the cell, so the walk back (the neighbour with the
 **   strictly smallest distance) never falls back on it.
+**
+** The walk back is a shortest path: the search's cells all have g at least
+** their distance (closed ones exactly it), and a cell's parent has exactly
+** its distance less its cost, so each step lands on a cell with g equal to
+** its distance. lg_search_straight uses that: when a staircase of cost-1
+** cells joins the two ends, every shortest path costs one per cell, so the
+** path the search would give is made of cost-1 cells only.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +41,10 @@ struct lg_search {
   uint32_t gen;
   lg_cost_fn cost_of;
   void *ctx;
+  /* Keeping costs: per column of the area (nw words each), a bit per cell
+  ** whose cost is kept and is 1 (lg_search_straight). */
+  uint64_t *one;
+  int nw;
 };
 
 #define LG_UNKNOWN (-2)
@@ -49,7 +60,9 @@ lg_search *lg_search_new(int aw, int ah, int keep_costs, lg_cost_fn cost_of, voi
   s->g = strata_malloc(s->np * sizeof *s->g);
   s->heap = strata_malloc((4 * (size_t)aw * ah + 16) * sizeof *s->heap);
   if (!keep_costs) s->cost_gen = strata_calloc(s->np, sizeof *s->cost_gen);
-  if (!s->cost || !s->seen || !s->g || !s->heap || (!keep_costs && !s->cost_gen)) {
+  s->nw = (ah + 63) / 64;
+  if (keep_costs) s->one = strata_calloc((size_t)aw * (size_t)s->nw, sizeof *s->one);
+  if (!s->cost || !s->seen || !s->g || !s->heap || (!keep_costs && !s->cost_gen) || (keep_costs && !s->one)) {
     lg_search_free(s);
     return NULL;
   }
@@ -63,11 +76,51 @@ lg_search *lg_search_new(int aw, int ah, int keep_costs, lg_cost_fn cost_of, voi
 void lg_search_free(lg_search *s) {
   if (s == NULL) return;
   strata_free(s->cost), strata_free(s->cost_gen), strata_free(s->seen), strata_free(s->g), strata_free(s->heap);
-  strata_free(s);
+  strata_free(s->one), strata_free(s);
+}
+
+static inline uint64_t *one_word(const lg_search *s, int i, int j) {
+  return &s->one[(size_t)i * (size_t)s->nw + (size_t)(j >> 6)];
 }
 
 void lg_search_forget(lg_search *s, int i, int j) {
   s->cost[(size_t)(i + 1) * s->S + (size_t)(j + 1)] = LG_UNKNOWN;
+  *one_word(s, i, j) &= ~((uint64_t)1 << (j & 63));
+}
+
+int32_t lg_search_cost(const lg_search *s, int i, int j) {
+  return s->cost[(size_t)(i + 1) * s->S + (size_t)(j + 1)];
+}
+
+/* Column i's bits of rows [y0, y0 + h), h <= 64, from bit 0. */
+static uint64_t one_window(const lg_search *s, int i, int y0, int h) {
+  const uint64_t *col = one_word(s, i, y0);
+  int off = y0 & 63;
+  uint64_t w = col[0] >> off;
+  if (off && off + h > 64) w |= col[1] << (64 - off);
+  return h == 64 ? w : w & (((uint64_t)1 << h) - 1);
+}
+
+/* The cells of p reached from g along runs of p, towards higher bits (up)
+** or lower ones: a fill in six steps of doubling length. */
+static uint64_t fill(uint64_t g, uint64_t p, int up) {
+  for (int k = 1; k < 64; k *= 2) {
+    if (up) g |= p & (g << k), p &= p << k;
+    else g |= p & (g >> k), p &= p >> k;
+  }
+  return g;
+}
+
+int lg_search_straight(const lg_search *s, int i1, int j1, int i2, int j2) {
+  int y0 = j1 < j2 ? j1 : j2, h = abs(j1 - j2) + 1, di = i2 >= i1 ? 1 : -1, up = j2 >= j1;
+  if (s->one == NULL || h > 64) return 0;
+  uint64_t reach = (uint64_t)1 << (j1 - y0), goal = (uint64_t)1 << (j2 - y0);
+  for (int i = i1;; i += di) {
+    uint64_t ones = one_window(s, i, y0, h);
+    if (i != i1) reach &= ones; /* a step across, onto a cost-1 cell */
+    if ((reach = fill(reach, ones, up)) == 0) return 0;
+    if (i == i2) return (reach & goal) != 0;
+  }
 }
 
 static inline uint64_t key(int32_t f, uint32_t cell) { return (uint64_t)(uint32_t)f << 32 | (0xffffffffu - cell); }
@@ -132,6 +185,7 @@ int lg_search_path(lg_search *s, int i1, int j1, int i2, int j2, int32_t *path, 
       if (s->cost_gen ? s->cost_gen[v] != gen : c == LG_UNKNOWN) {
         c = cost[v] = s->cost_of(s->ctx, ux + dx[d] - 1, uy + dy[d] - 1);
         if (s->cost_gen) s->cost_gen[v] = gen;
+        else if (c == 1) *one_word(s, ux + dx[d] - 1, uy + dy[d] - 1) |= (uint64_t)1 << ((uy + dy[d] - 1) & 63);
       }
       if (c < 0) continue;
       int32_t ng = g[u] + c;

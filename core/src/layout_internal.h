@@ -187,5 +187,12 @@ void lg_search_forget(lg_search *s, int i, int j);
 ** one after the start, as i * ah + j, into path (room for aw * ah), their
 ** number in *len. 1, or 0 when the goal cannot be reached. */
 int lg_search_path(lg_search *s, int i1, int j1, int i2, int j2, int32_t *path, size_t *len);
+/* Keeping costs: the kept cost of cell (i, j), or a negative number when it
+** is impassable or not kept. */
+int32_t lg_search_cost(const lg_search *s, int i, int j);
+/* Keeping costs: 1 when a staircase of cells of kept cost 1 (each step
+** towards (i2, j2)) leads from (i1, j1) to (i2, j2), else 0. Then every
+** cell of the path lg_search_path would give costs 1. */
+int lg_search_straight(const lg_search *s, int i1, int j1, int i2, int j2);
 
 #endif

@@ -57,6 +57,10 @@ typedef struct run {
   ** for those (most layouts use a few dozen tokens). Kept by edit(), the
   ** only writer during a run. */
   uint64_t *mask;
+  /* Some cell may hold a small token twice (the map came so, or a Reset
+  ** named one twice): else a Remove clears the token's bit without looking
+  ** for a second copy. */
+  int dups;
   /* Cells changed while a Connect keeps costs across its searches. */
   int tracking;
   uint8_t *dirty_mark;  /* W * H */
@@ -321,13 +325,17 @@ static int pure_pred(const gen *p, uint64_t m) {
   }
 }
 
-static uint64_t cell_mask(const strata_tilemap *m, int x, int y) {
+/* The token bits of cell (x, y); *dups set when it holds a small token twice. */
+static uint64_t cell_mask(const strata_tilemap *m, int x, int y, int *dups) {
   uint32_t v = m->cells[(size_t)y * (size_t)m->width + (size_t)x];
   if ((v & CELL_STACK) == 0) return v != 0 && v < 64 ? (uint64_t)1 << v : 0;
   const side_stack *st = &m->stacks[v & ~CELL_STACK];
   uint64_t bits = 0;
   for (uint32_t k = 0; k < st->len; k++)
-    if (st->items[k] < 64) bits |= (uint64_t)1 << st->items[k];
+    if (st->items[k] < 64) {
+      *dups |= (bits >> st->items[k]) & 1;
+      bits |= (uint64_t)1 << st->items[k];
+    }
   return bits;
 }
 
@@ -476,12 +484,23 @@ static inline uint64_t bit_of(strata_token t) { return t < 64 ? (uint64_t)1 << t
   default: break;                                 \
   }
 
-/* Edit g (Set, SetFront, Reset or Remove, with ids t) of cell index c at
-** (x, y). The caller bumps the map's revision. */
-static inline __attribute__((always_inline)) int edit_cell(run *r, lg_kind kind, const gen *g, const strata_token *t, uint32_t c,
-                            int x, int y) {
+/* Remove's usual case, without a call: t, held once, on top of a stack that
+** keeps two tokens or more (a marker Set a moment ago is on top; the stack
+** stays a stack). 1 when done, else 0 and the cell is as it was. */
+static inline int remove_top(strata_tilemap *m, uint32_t c, strata_token t) {
+  uint32_t v = m->cells[c];
+  if ((v & CELL_STACK) == 0) return 0;
+  side_stack *st = &m->stacks[v & ~CELL_STACK];
+  if (st->len <= 2 || st->items[st->len - 1] != t) return 0;
+  st->len--;
+  return 1;
+}
+
+/* An edit of kind `kind` (Set, SetFront, Reset or Remove) with the n ids t
+** of cell index c at (x, y). The caller bumps the map's revision. */
+static inline __attribute__((always_inline)) int edit_cell_n(run *r, lg_kind kind, const strata_token *t, size_t n,
+                                                             uint32_t c, int x, int y) {
   strata_tilemap *m = r->m;
-  size_t n = g->ntokens;
   touched(r, x, y);
   switch (kind) {
   case LG_SET:
@@ -502,19 +521,32 @@ static inline __attribute__((always_inline)) int edit_cell(run *r, lg_kind kind,
     r->mask[c] = n ? bit_of(t[0]) : 0;
     for (size_t i = 1; i < n; i++) {
       if (tilemap_cell_add(m, c, t[i], 0, NULL)) return nomem_edit(r);
+      r->dups |= (r->mask[c] & bit_of(t[i])) != 0;
       r->mask[c] |= bit_of(t[i]);
     }
     break;
   case LG_REMOVE:
     for (size_t i = 0; i < n; i++) {
       if (t[i] < 64 && !(r->mask[c] & bit_of(t[i]))) continue; /* not there */
-      if (tilemap_cell_remove_first(m, c, t[i]) && t[i] < 64 && !cell_has_slow(m, x, y, t[i]))
+      if (t[i] < 64 && !r->dups && remove_top(m, c, t[i])) {
+        r->mask[c] &= ~bit_of(t[i]);
+        continue;
+      }
+      if (tilemap_cell_remove_first(m, c, t[i]) && t[i] < 64 && (!r->dups || !cell_has_slow(m, x, y, t[i])))
         r->mask[c] &= ~bit_of(t[i]); /* unless a duplicate remains */
     }
     break;
   default: break;
   }
   return OK;
+}
+
+/* edit_cell_n with g's ids: a copy for the usual single token, whose loops
+** over the ids fold away, and one for the rest. */
+static inline __attribute__((always_inline)) int edit_cell(run *r, lg_kind kind, const gen *g, const strata_token *t,
+                                                           uint32_t c, int x, int y) {
+  if (g->ntokens == 1) return edit_cell_n(r, kind, t, 1, c, x, y);
+  return edit_cell_n(r, kind, t, g->ntokens, c, x, y);
 }
 
 static int edit(run *r, const gen *g, rect a) {
@@ -894,12 +926,53 @@ static int connect_pair(run *r, const gen *g, rect a, connect_state *c, int p1, 
   return OK;
 }
 
-typedef struct cost_ctx { run *r; const gen *g; rect a; } cost_ctx;
+/* governing() when every element's predicate is pure on small tokens (or
+** none): a function of the cell's token bits, kept per bits, as a map has
+** few kinds of cells and a Connect asks about thousands. */
+enum { GOV_SLOTS = 256, GOV_PROBES = 8 };
+typedef struct gov_memo {
+  int on;                  /* -1 until the first answer (which prepares every predicate) */
+  uint64_t bits[GOV_SLOTS];
+  int32_t elem[GOV_SLOTS]; /* governing()'s answer + 1; 0: a free slot */
+} gov_memo;
+
+/* Whether g's predicates, prepared for this run, allow the memo. */
+static int memo_fits(const run *r, const gen *g) {
+  for (size_t i = 0; i < g->nelems; i++) {
+    const gen *p = g->elems[i].pred;
+    if (p != NULL && (!p->pure || p->run != r->id || !p->small)) return 0;
+  }
+  return 1;
+}
+
+static int governing_of(run *r, const gen *g, gov_memo *memo, int x, int y) {
+  if (memo->on < 0) {
+    int e = governing(r, g, x, y); /* every predicate asked, so prepared */
+    memo->on = memo_fits(r, g);
+    if (!memo->on) return e;
+    memset(memo->elem, 0, sizeof memo->elem);
+  } else if (!memo->on) {
+    return governing(r, g, x, y);
+  }
+  uint64_t m = r->mask[(size_t)y * (size_t)r->W + (size_t)x];
+  size_t h = (size_t)((m * 0x9e3779b97f4a7c15ull) >> 56);
+  for (int k = 0; k < GOV_PROBES; k++, h = (h + 1) % GOV_SLOTS) {
+    if (memo->elem[h] == 0) {
+      int e = governing(r, g, x, y);
+      memo->bits[h] = m, memo->elem[h] = e + 1;
+      return e;
+    }
+    if (memo->bits[h] == m) return memo->elem[h] - 1;
+  }
+  return governing(r, g, x, y);
+}
+
+typedef struct cost_ctx { run *r; const gen *g; rect a; gov_memo *memo; } cost_ctx;
 
 /* A cell's cost for lg_search: whole numbers only (see whole_costs). */
 static int32_t governed_cost(void *ctx, int i, int j) {
   const cost_ctx *c = ctx;
-  int e = governing(c->r, c->g, c->a.px + i, c->a.py + j);
+  int e = governing_of(c->r, c->g, c->memo, c->a.px + i, c->a.py + j);
   return e < 0 ? 1 : c->g->elems[e].has_cost ? (int32_t)c->g->elems[e].cost : LG_IMPASSABLE;
 }
 
@@ -930,9 +1003,24 @@ static void forget_dirty(run *r, rect a, connect_state *c, lg_search *s) {
   r->ndirty = 0;
 }
 
-/* The rounds with lg_search: the same searches as connect_pair's. */
+/* Whether a cell of cost 1 is one no element governs (the cost no element
+** has): then a search's cells of cost 1 run nothing (see connect_rounds). */
+static int one_is_free(const gen *g) {
+  for (size_t i = 0; i < g->nelems; i++)
+    if (g->elems[i].has_cost && g->elems[i].cost == 1) return 0;
+  return 1;
+}
+
+/* The rounds with lg_search: the same searches as connect_pair's. With
+** costs kept and no element of cost 1 (one_is_free), a round whose ends a staircase
+** of cost-1 cells joins carves nothing (every cell of its path costs 1,
+** lg_search_straight) and is not searched; and a path cell whose kept cost
+** is 1 and which nothing changed since the search runs nothing. */
 static int connect_rounds(run *r, const gen *g, rect a, connect_state *c, const int32_t *points, size_t np) {
-  cost_ctx cc = {r, g, a};
+  gov_memo memo;
+  memo.on = -1;
+  cost_ctx cc = {r, g, a, &memo};
+  int shortcuts = c->keep_costs && one_is_free(g);
   lg_search *s = lg_search_new(c->aw, c->ah, c->keep_costs, governed_cost, &cc);
   int32_t *path = strata_malloc((size_t)c->aw * c->ah * sizeof *path);
   int st = OK;
@@ -944,11 +1032,15 @@ static int connect_rounds(run *r, const gen *g, rect a, connect_state *c, const 
     int p1 = points[strata_rng_below(r->rng, np)], p2 = points[strata_rng_below(r->rng, np)];
     if (p1 == p2) continue;
     if (c->keep_costs) forget_dirty(r, a, c, s);
+    int i1 = p1 / c->ah, j1 = p1 % c->ah, i2 = p2 / c->ah, j2 = p2 % c->ah;
+    if (shortcuts && lg_search_straight(s, i1, j1, i2, j2)) continue;
     size_t len;
-    if (!lg_search_path(s, p1 / c->ah, p1 % c->ah, p2 / c->ah, p2 % c->ah, path, &len)) continue;
+    if (!lg_search_path(s, i1, j1, i2, j2, path, &len)) continue;
     for (size_t k = 0; k < len && st == OK; k++) {
-      int x = a.px + path[k] / c->ah, y = a.py + path[k] % c->ah;
-      int e = governing(r, g, x, y);
+      int i = path[k] / c->ah, j = path[k] % c->ah, x = a.px + i, y = a.py + j;
+      if (shortcuts && lg_search_cost(s, i, j) == 1 && !r->dirty_mark[(size_t)y * (size_t)r->W + (size_t)x])
+        continue;
+      int e = governing_of(r, g, &memo, x, y);
       if (e >= 0) st = sub(r, g, g->elems[e].gen, rect2(x, y, x + 1, y + 1));
     }
   }
@@ -1134,6 +1226,101 @@ NOINLINE static int filter_terms(run *r, const gen *g, rect a, const strata_toke
   FILTER_CELLS(terms_hold(r, p, x, y))
 }
 
+/* The edits of a Filter whose answers were all known ahead (ans: 1 or 0
+** per cell of A, row by row): g->gen's edit on the cells answered 1, then
+** g->alt's on the others, a loop per kind. Both branches are edits or
+** nothing, and an edit reads and writes its own cell only, so the edits of
+** different cells commute: the passes make what the cell-by-cell loop makes. */
+static int apply_answers(run *r, const gen *g, rect a, const uint8_t *ans, const strata_token *tg,
+                         const strata_token *ta) {
+  size_t aw = (size_t)(a.kx - a.px);
+  int st = OK;
+  for (int want = 1; want >= 0 && st == OK; want--) {
+    const gen *e = want ? g->gen : g->alt;
+    const strata_token *t = want ? tg : ta;
+    if (e == NULL) continue;
+#define CELLS(kind)                                                                       \
+  for (int x = a.px; x < a.kx && st == OK; x++)                                           \
+    for (int y = a.py; y < a.ky && st == OK; y++)                                         \
+      if (ans[(size_t)(y - a.py) * aw + (size_t)(x - a.px)] == want)                      \
+        st = edit_cell(r, kind, e, t, (uint32_t)y * (uint32_t)r->W + (uint32_t)x, x, y);
+    EDIT_KINDS(e->kind)
+#undef CELLS
+  }
+  r->m->revision++;
+  return st;
+}
+
+enum { FLAT_TERMS = 16 };
+
+/* Whether branch e (an edit with ids t, or nothing) leaves the token bits b
+** of every cell as they were: Set, SetFront or Remove of other tokens. */
+static int keeps_bits(const gen *e, const strata_token *t, uint64_t b) {
+  if (e == NULL) return 1;
+  if (!is_edit(e) || e->kind == LG_RESET) return 0;
+  for (size_t i = 0; i < e->ntokens; i++)
+    if (bit_of(t[i]) & b) return 0;
+  return 1;
+}
+
+/* Whether every term of And p is one test of the token bits (gen.general
+** clear) read on the map wherever the area puts it; then the offset of each
+** term's cell from the cell tested goes into off. */
+static int flat_terms(const run *r, const gen *p, rect a, ptrdiff_t *off) {
+  if (p->nkids > FLAT_TERMS) return 0;
+  for (size_t i = 0; i < p->nkids; i++) {
+    const lg_term *t = &p->terms[i];
+    if (t->p->general || a.px + t->dx < 0 || a.py + t->dy < 0 || a.kx + t->dx > r->W || a.ky + t->dy > r->H) return 0;
+    off[i] = (ptrdiff_t)t->dy * r->W + t->dx;
+  }
+  return 1;
+}
+
+/* The terms of filter_flat: one test of the bits at an offset each. */
+typedef struct flat_term { ptrdiff_t off; uint64_t ebits, ewant; int eneg; } flat_term;
+
+static inline int flat_holds(const uint64_t *mask, const flat_term *t, size_t n) {
+  int ok = 1;
+  for (size_t i = 0; i < n; i++) ok &= ((mask[t[i].off] & t[i].ebits) == t[i].ewant) != t[i].eneg;
+  return ok;
+}
+
+/* filter_terms for flat_terms: every term tested without a branch. */
+NOINLINE static int filter_flat(run *r, const gen *g, rect a, const strata_token *tg, const strata_token *ta,
+                                const ptrdiff_t *off) {
+  const gen *p = g->pred;
+  size_t n = p->nkids;
+  flat_term t[FLAT_TERMS];
+  for (size_t i = 0; i < n; i++) {
+    const gen *q = p->terms[i].p;
+    t[i] = (flat_term){off[i], q->ebits, q->ewant, q->eneg};
+  }
+  uint64_t read = 0;
+  for (size_t i = 0; i < n; i++) read |= t[i].ebits;
+  uint8_t *ans = NULL;
+  size_t aw = (size_t)(a.kx - a.px);
+  /* When no branch changes a bit the terms read, every cell's answer is
+  ** known before the edits: the terms are tested row by row, term by term
+  ** (loops the compiler makes wide), and the edits follow in the usual order. */
+  if (keeps_bits(g->gen, tg, read) && keeps_bits(g->alt, ta, read) &&
+      (ans = strata_malloc(aw * (size_t)(a.ky - a.py))) != NULL) {
+    for (int y = a.py; y < a.ky; y++) {
+      uint8_t *row = ans + (size_t)(y - a.py) * aw;
+      memset(row, 1, aw);
+      for (size_t i = 0; i < n; i++) {
+        const uint64_t *m = r->mask + (ptrdiff_t)y * r->W + a.px + t[i].off;
+        uint64_t eb = t[i].ebits, ew = t[i].ewant;
+        uint8_t en = (uint8_t)t[i].eneg;
+        for (size_t x = 0; x < aw; x++) row[x] &= (uint8_t)(((m[x] & eb) == ew) ^ en);
+      }
+    }
+    int st = apply_answers(r, g, a, ans, tg, ta);
+    strata_free(ans);
+    return st;
+  }
+  FILTER_CELLS(flat_holds(r->mask + (ptrdiff_t)y * r->W + x, t, n))
+}
+
 /* Area(radius, On(t), minCount) with t small: the cellular automata's count
 ** of live neighbours, on rows of token bits, stopping at minCount. */
 static inline int area_on(const run *r, const gen *p, uint64_t b, int x, int y) {
@@ -1154,6 +1341,77 @@ NOINLINE static int filter_area(run *r, const gen *g, rect a, const strata_token
   FILTER_CELLS(area_on(r, p, b, x, y))
 }
 
+
+/* filter_area when no branch changes bit b, so that a cell's count is the
+** same before and after its neighbours' edits: the counts come from sums of
+** the bits over the area grown by the radius, made once (one pass over the
+** cells, four reads a cell, instead of (2 radius + 1)^2 reads a cell). */
+NOINLINE static int filter_area_sums(run *r, const gen *g, rect a, const strata_token *tg, const strata_token *ta,
+                                     uint64_t b) {
+  const gen *p = g->pred;
+  int R = p->ival, k = p->ival2, ah = a.ky - a.py;
+  int x0 = a.px - R < 0 ? 0 : a.px - R, x1 = a.kx + R > r->W ? r->W : a.kx + R;
+  int y0 = a.py - R < 0 ? 0 : a.py - R, y1 = a.ky + R > r->H ? r->H : a.ky + R;
+  size_t cw = (size_t)(x1 - x0) + 1; /* sum[(y - y0) * cw + (x - x0)]: the bits of [x0, x) x [y0, y) */
+  size_t nsum = cw * ((size_t)(y1 - y0) + 1);
+  /* the sums, then per row of A the offsets of its window's first and last rows */
+  size_t aw = (size_t)(a.kx - a.px);
+  int32_t *sum = strata_malloc((nsum + 2 * (size_t)ah) * sizeof *sum + aw * (size_t)ah), *top = sum + nsum, *bot = top + ah;
+  if (sum == NULL) return nomem_edit(r);
+  uint8_t *ans = (uint8_t *)(bot + ah);
+  for (size_t i = 0; i < cw; i++) sum[i] = 0;
+  for (int y = y0; y < y1; y++) {
+    const uint64_t *row = r->mask + (size_t)y * (size_t)r->W;
+    int32_t *up = sum + (size_t)(y - y0) * cw, *s = up + cw, run_sum = 0;
+    s[0] = 0;
+    for (int x = x0; x < x1; x++) run_sum += (row[x] & b) != 0, s[x - x0 + 1] = up[x - x0 + 1] + run_sum;
+  }
+  for (int y = a.py; y < a.ky; y++) {
+    top[y - a.py] = (int32_t)((size_t)((y - R < y0 ? y0 : y - R) - y0) * cw);
+    bot[y - a.py] = (int32_t)((size_t)((y + R + 1 > y1 ? y1 : y + R + 1) - y0) * cw);
+  }
+  for (int y = a.py; y < a.ky; y++) {
+    const int32_t *t0 = sum + top[y - a.py], *t1 = sum + bot[y - a.py];
+    uint8_t *row = ans + (size_t)(y - a.py) * aw;
+    for (int x = a.px; x < a.kx; x++) {
+      int lo = (x - R < x0 ? x0 : x - R) - x0, hi = (x + R + 1 > x1 ? x1 : x + R + 1) - x0;
+      row[x - a.px] = t1[hi] - t1[lo] - t0[hi] + t0[lo] >= k;
+    }
+  }
+  int st = apply_answers(r, g, a, ans, tg, ta);
+  strata_free(sum);
+  return st;
+}
+
+/* A Filter whose answers can all be known before its edits: both branches
+** edits or nothing, and a predicate that is one test of bits the branches
+** leave alone, or a Chance (it reads no cell, and draws in the cells' order
+** as before). 1 when done (*st set), 0 when it is not such a Filter. */
+NOINLINE static int filter_ahead(run *r, const gen *g, rect a, const strata_token *tg, const strata_token *ta,
+                                 int *st) {
+  const gen *p = g->pred;
+  if ((g->gen && !is_edit(g->gen)) || (g->alt && !is_edit(g->alt))) return 0;
+  int chance = p->kind == LP_CHANCE;
+  if (!chance && (p->general || !keeps_bits(g->gen, tg, p->ebits) || !keeps_bits(g->alt, ta, p->ebits))) return 0;
+  size_t aw = (size_t)(a.kx - a.px), ah = (size_t)(a.ky - a.py);
+  uint8_t *ans = strata_malloc(aw * ah);
+  if (ans == NULL) return 0;
+  if (chance) {
+    for (size_t i = 0; i < aw; i++)
+      for (size_t j = 0; j < ah; j++) ans[j * aw + i] = strata_rng_float(r->rng) <= p->dval;
+  } else {
+    uint64_t eb = p->ebits, ew = p->ewant;
+    uint8_t en = (uint8_t)p->eneg;
+    for (size_t j = 0; j < ah; j++) {
+      const uint64_t *m = r->mask + (size_t)(a.py + (int)j) * (size_t)r->W + (size_t)a.px;
+      for (size_t i = 0; i < aw; i++) ans[j * aw + i] = (uint8_t)(((m[i] & eb) == ew) ^ en);
+    }
+  }
+  *st = apply_answers(r, g, a, ans, tg, ta);
+  strata_free(ans);
+  return 1;
+}
+
 NOINLINE static int filter(run *r, const gen *g, rect a) {
   /* edits, the usual branches, go to the cell without a dispatch */
   const strata_token *tg = NULL, *ta = NULL;
@@ -1164,18 +1422,24 @@ NOINLINE static int filter(run *r, const gen *g, rect a) {
   int bits = p && p->pure && (p->run == r->id || prepare_pure(r, (gen *)p) == OK) && p->small;
   /* an And of token-bit terms (Translates among them) without a walk per cell */
   if (!bits && p && p->kind == LP_AND && (p->run == r->id || prepare(r, (gen *)p) == OK) && p->terms &&
-      p->terms_pure)
-    return filter_terms(r, g, a, tg, ta);
+      p->terms_pure) {
+    ptrdiff_t off[FLAT_TERMS];
+    return flat_terms(r, p, a, off) ? filter_flat(r, g, a, tg, ta, off) : filter_terms(r, g, a, tg, ta);
+  }
   if (!bits && p && p->kind == LP_AREA && p->pred->kind == LP_ON) {
     const strata_token *t = ids(r, p->pred);
-    if (t && t[0] < 64) return filter_area(r, g, a, tg, ta, (uint64_t)1 << t[0]);
+    uint64_t b = t && t[0] < 64 ? (uint64_t)1 << t[0] : 0;
+    if (b && p->ival >= 0 && keeps_bits(g->gen, tg, b) && keeps_bits(g->alt, ta, b))
+      return filter_area_sums(r, g, a, tg, ta, b);
+    if (b) return filter_area(r, g, a, tg, ta, b);
   }
+  int st;
+  if ((bits || (p && p->kind == LP_CHANCE)) && a.kx > a.px && a.ky > a.py && filter_ahead(r, g, a, tg, ta, &st)) return st;
   for (int x = a.px; x < a.kx; x++)
     for (int y = a.py; y < a.ky; y++) {
       int yes = bits ? pure_eval(p, r->mask[(size_t)y * (size_t)r->W + (size_t)x]) : pred(r, p, x, y);
       const gen *c = yes ? g->gen : g->alt;
       if (c == NULL) continue;
-      int st;
       if (is_edit(c)) st = edit_cell(r, c->kind, c, yes ? tg : ta, (uint32_t)y * (uint32_t)r->W + (uint32_t)x, x, y);
       else st = run_gen(r, c, (rect){x, y, x + 1, y + 1});
       if (st) return st;
@@ -1278,7 +1542,7 @@ strata_status strata_layout_run(const strata_layout_gen *g, strata_tilemap *m, s
   r.mask = strata_malloc(((size_t)r.W * (size_t)r.H + 1) * sizeof *r.mask);
   if (r.mask == NULL) return strata_error_nomem(err, "running a layout");
   for (int y = 0; y < r.H; y++)
-    for (int x = 0; x < r.W; x++) r.mask[(size_t)y * (size_t)r.W + (size_t)x] = cell_mask(m, x, y);
+    for (int x = 0; x < r.W; x++) r.mask[(size_t)y * (size_t)r.W + (size_t)x] = cell_mask(m, x, y, &r.dups);
   /* Every chunk is stamped as edited (for saves, tilemap_touch_xy): once here,
   ** not per cell edit, which cost layouts 5-8 %. */
   tilemap_touch_rect(m, 0, 0, r.W, r.H);

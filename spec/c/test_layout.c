@@ -340,7 +340,10 @@ static void test_paths_agree(void) {
   strata_error err;
   /* the forms the fast paths treat apart: flat And/Or, clause lists (Not Or,
   ** Not And, nested And), And() and Or(), Area on On, Remove of a duplicate,
-  ** FloodFill with an edit, SetFront, and a predicate that draws */
+  ** FloodFill with an edit, SetFront, and a predicate that draws; And of
+  ** one-test terms (Translates on and off the map, branches that change a
+  ** bit the terms read or not) and Area with branches that change the
+  ** counted token or not */
   strata_layout_file *f = parse(
       "\"p\" { Filter(Chance(0.5), Set(\"a\"), Set(\"b\")) Filter(Chance(0.3), Set(\"c\"))\n"
       "  Filter(And(Not Or(On(\"c\"), On(\"d\")), Or(On(\"a\"), On(\"e\")), Not And(On(\"a\"), On(\"b\"))), Set(\"f\"))\n"
@@ -350,7 +353,11 @@ static void test_paths_agree(void) {
       "  Filter(Area(1, On(\"c\"), 3), Set(\"j\")) Filter(Area(1, And(On(\"a\"), Chance(0.5)), 2), Set(\"k\"))\n"
       "  Remove(\"g\") Filter(On(\"g\"), SetFront(\"l\"))\n"
       "  Position(MIDDLE, {1 1}, FloodFill(And(Not On(\"c\"), Or(On(\"a\"), On(\"b\"))), Set(\"m\")))\n"
-      "  FloodFill(And(On(\"c\"), Chance(0.7)), Remove(\"c\", \"a\")) }\n", &err);
+      "  FloodFill(And(On(\"c\"), Chance(0.7)), Remove(\"c\", \"a\"))\n"
+      "  Margins(1, None, Filter(And(On(\"a\"), Not On(\"b\"), Translate({1 0}, On(\"c\")), Translate({0 -1}, Not On(\"j\"))), Set(\"n\"), Remove(\"k\")))\n"
+      "  Margins(1, None, Filter(And(Translate({-1 0}, On(\"a\")), Not On(\"n\")), Set(\"a\"), Remove(\"a\")))\n"
+      "  Filter(And(On(\"b\"), Translate({0 1}, On(\"a\"))), Set(\"o\"))\n"
+      "  Filter(Area(2, On(\"a\"), 7), Set(\"p\"), Remove(\"b\")) Filter(Area(1, On(\"p\"), 4), Remove(\"p\"), Set(\"p\")) }\n", &err);
   CHECK(f != NULL);
   if (f)
     for (uint64_t seed = 1; seed <= 20; seed++) check_paths_agree("p", strata_layout_find(f, "p"), 17, 13, seed);
