@@ -80,11 +80,13 @@ function M.satisfies(version, constraint)
 end
 
 -- A mod ID: letters, digits and _, not starting with a digit, at most 64
--- bytes. Checked before any path is built from it: an ID is a folder's name.
+-- bytes, and not "world" (the prefix of the entries a world keeps itself:
+-- world.grid:add_prototype's). Checked before any path is built from it: an
+-- ID is a folder's name.
 function M.valid_id(id)
-  return type(id) == "string" and #id <= MAX_ID and id:find("^[%a_][%w_]*$") ~= nil
+  return type(id) == "string" and #id <= MAX_ID and id:find("^[%a_][%w_]*$") ~= nil and id ~= "world"
 end
-local ID_RULE = " (an ID is letters, digits and _, not starting with a digit, at most 64 bytes)"
+local ID_RULE = " (an ID is letters, digits and _, not starting with a digit, at most 64 bytes, not \"world\")"
 
 -- The chunk name of a mod's file: error positions say "<mod id>/<file>:line",
 -- never where the mod is installed (a user's name, a host's layout).
