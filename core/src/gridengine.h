@@ -8,7 +8,8 @@
 ** grid they search and the route helpers they use.
 **
 **   gridjump.c    jump point search (8 neighbours, diagonal sqrt 2, walls in lines)
-**   gridbidir.c   from both ends (8 neighbours, diagonal sqrt 2)
+**   gridbidir.c   from both ends (8 neighbours, diagonal sqrt 2); its A* also
+**                 answers Dijkstra requests (the guided engine)
 **   gridflood.c   one-cost maps: breadth-first, two FIFOs, A* by f mod 4;
 **                 the share of corridor cells (the corridor engine's rule)
 **   gridbucket.c  maps of a few whole-number costs: a ring of buckets

@@ -119,6 +119,38 @@ static void corridor_maps(strata_grid_search *s, strata_grid_search *table, int 
   strata_path_free(&want), strata_path_free(&p);
 }
 
+/* Dijkstra with diagonal sqrt 2 on scattered walls: the guided engine
+** (A* from both ends, the same cost as the generic engine's Dijkstra);
+** with walls in lines jump point search keeps it. */
+static void guided_maps(strata_grid_search *s, strata_grid_search *table, int generic) {
+  strata_path want, p;
+  strata_path_init(&want), strata_path_init(&p);
+  strata_rng r;
+  strata_rng_seed(&r, 11);
+  for (int k = 0; k < 6; k++) {
+    const int w = 60 + 20 * k, h = 50 + 10 * k;
+    strata_tilemap *m = random_map(&r, w, h, 0.2, 0);
+    for (int trial = 0; trial < 6; trial++) {
+      int x1, y1, x2, y2, ok;
+      do x1 = (int)strata_rng_below(&r, (uint64_t)w), y1 = (int)strata_rng_below(&r, (uint64_t)h);
+      while (!strata_tilemap_passable(m, x1, y1));
+      do x2 = (int)strata_rng_below(&r, (uint64_t)w), y2 = (int)strata_rng_below(&r, (uint64_t)h);
+      while (!strata_tilemap_passable(m, x2, y2));
+      strata_grid_options o;
+      strata_grid_options_init(&o);
+      o.algorithm = STRATA_PATH_DIJKSTRA, o.connectivity = 8, o.diagonal_cost = M_SQRT2;
+      CHECK(gridengine_run_one(s, m, generic, x1, y1, x2, y2, &o, &want, &ok, NULL) == STRATA_OK && ok);
+      CHECK(strata_grid_search_run(table, m, x1, y1, x2, y2, &o, &p, NULL) == STRATA_OK);
+      CHECK_STR(gridengine_last(table), "guided");
+      CHECK_EQ_INT(p.len == 0, want.len == 0);
+      if (p.len) CHECK_NEAR(walk(m, &p, y1 * w + x1, y2 * w + x2, 1, M_SQRT2), want.cost, 1e-9 * (1 + want.cost));
+      CHECK_NEAR(p.cost, want.cost, 1e-9 * (1 + want.cost));
+    }
+    strata_tilemap_free(m);
+  }
+  strata_path_free(&want), strata_path_free(&p);
+}
+
 int main(void) {
   strata_rng r;
   strata_rng_seed(&r, 41);
@@ -197,6 +229,7 @@ int main(void) {
     CHECK(ran[e] > 0);
   }
   corridor_maps(s, table, generic);
+  guided_maps(s, table, generic);
   if (compared <= 3000) fprintf(stderr, "compared %ld\n", compared);
   CHECK(compared > 3000);
   strata_grid_search_free(s), strata_grid_search_free(table);
