@@ -399,7 +399,7 @@ static int parse_struct(parser *p, const char *what, field *f, size_t n) {
 /* ---- generators ---- */
 static const char *const GENERATORS[] = {"None", "Fail", "Set", "SetFront", "Reset", "Remove",
   "Filter", "Margins", "MarginImpl", "SplitH", "SplitV", "Position", "Place", "NoiseMap",
-  "Chain", "Choose", "Connect", "Repeat", "FloodFill", NULL};
+  "Chain", "Choose", "Connect", "Repeat", "FloodFill", "Margin", "Border", "Inside", NULL};
 static const char *const PREDICATES[] = {"On", "Not", "True", "And", "Or", "Chance", "Area",
   "XMod", "YMod", "Translate", NULL};
 
@@ -610,6 +610,31 @@ static gen *parse_noisemap(parser *p, gen *g) {
   return finish_elems(p, g, items, n) ? g : NULL;
 }
 
+/* Margin, Border and Inside: the macros KeeperRL's own file defines (and
+** the reference calls built-ins), as built-ins for files without them. A
+** file's macro of the same name and arity is expanded before this is read.
+** With a side first they are MarginImpl, else Margins; Border leaves the
+** inside alone, Inside the border. */
+enum { MARGIN_FAMILY = 19 };
+static gen *parse_margin_family(parser *p, const lt_token *t, int which) {
+  static const char *const names[] = {"Margin", "Border", "Inside"};
+  const lt_token *first = peek(p, 1);
+  int sided = 0;
+  for (int i = 0; first->kind == LT_WORD && MARGINS[i]; i++) sided |= strcmp(first->text, MARGINS[i]) == 0;
+  field f[] = {FIELD("type", F_MARGIN, 1), FIELD("width", F_INT, 1), FIELD("border", F_GEN, 1),
+               FIELD("inside", F_GEN, 1)};
+  field *args = sided ? f : f + 1;
+  size_t n = sided ? 4 : 3;
+  if (which) args[n - 2].name = "generator", n--; /* Border(w, G), Inside(w, G) */
+  gen *g = new_node(p, sided ? LG_MARGIN_IMPL : LG_MARGINS, t);
+  gen *none = new_node(p, LG_NONE, t);
+  if (g == NULL || none == NULL || !parse_struct(p, names[which], args, n)) return NULL;
+  g->ival2 = sided ? f[0].i : 0, g->ival = f[1].i;
+  g->gen = which == 2 ? none : f[2].g;
+  g->alt = which == 0 ? f[3].g : which == 2 ? f[2].g : none;
+  return g;
+}
+
 static gen *parse_gen(parser *p) {
   const lt_token *t = peek(p, 0);
   if (++p->depth > MAX_DEPTH) {
@@ -631,8 +656,14 @@ static gen *parse_gen(parser *p) {
   }
   static const lg_kind kinds[] = {LG_NONE, LG_FAIL, LG_SET, LG_SETFRONT, LG_RESET, LG_REMOVE,
     LG_FILTER, LG_MARGINS, LG_MARGIN_IMPL, LG_SPLITH, LG_SPLITV, LG_POSITION, LG_PLACE,
-    LG_NOISEMAP, LG_CHAIN, LG_CHOOSE, LG_CONNECT, LG_REPEAT, LG_FLOODFILL};
+    LG_NOISEMAP, LG_CHAIN, LG_CHOOSE, LG_CONNECT, LG_REPEAT, LG_FLOODFILL, LG_MARGINS, LG_MARGINS,
+    LG_MARGINS};
   p->pos++;
+  if (k >= MARGIN_FAMILY) {
+    g = parse_margin_family(p, t, k - MARGIN_FAMILY);
+    p->depth--;
+    return g;
+  }
   if (kinds[k] == LG_CHAIN) {
     g = parse_chain_body(p, t);
     p->depth--;
