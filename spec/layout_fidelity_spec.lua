@@ -84,7 +84,7 @@ describe("NoiseMap without the exponent", function()
     assert.same(run('NoiseMap(0.85, { (0, 1, Set("a")) })', 5, 5), run('NoiseMap(0.85, (0, 1, Set("a")))', 5, 5))
   end)
   it("a bad element is one error naming line and column", function()
-    assert.matches("layout:2:12: expected ',' or '%)'", parse_error('NoiseMap(\n(0.0, 0.3, Set("w")) Set("x"))'))
+    assert.matches("layout:2:22: expected '%(' %(a NoiseMap element%) or '%)'", parse_error('NoiseMap(\n(0.0, 0.3, Set("w")) Set("x"))'))
   end)
 end)
 

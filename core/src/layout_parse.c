@@ -588,22 +588,34 @@ static gen *parse_connect(parser *p, gen *g) {
   return finish_elems(p, g, items, n) ? g : NULL;
 }
 
+/* The exponent of a NoiseMap written without one (the reference's form):
+** the one most of KeeperRL's own NoiseMaps use. */
+#define NOISE_EXPONENT 0.65
+
+/* NoiseMap([exponent,] { (lower, upper, generator) ... }) as KeeperRL writes
+** it, or NoiseMap([exponent,] (lower, upper, generator), ...) as the
+** reference does: elements in brackets, commas between them optional. */
 static gen *parse_noisemap(parser *p, gen *g) {
   lg_elem *items = NULL, e;
   size_t n = 0, cap = 0;
   if (!expect(p, '(', "after NoiseMap")) return NULL;
-  if (!parse_double(p, &g->dval, "the NoiseMap exponent")) return NULL;
+  g->dval = NOISE_EXPONENT;
+  if (!is_punct(peek(p, 0), '(') && !parse_double(p, &g->dval, "the NoiseMap exponent")) return NULL;
   skip_comma(p);
   int curly = is_punct(peek(p, 0), '{');
   if (curly) p->pos++;
   do {
     if (curly && is_punct(peek(p, 0), '}')) break;
+    if (!curly && n > 0 && is_punct(peek(p, 0), ')')) break;
+    if (!curly && n > 0 && !is_punct(peek(p, 0), '('))
+      return fail_at(p, peek(p, 0), "expected '(' (a NoiseMap element) or ')', found %s", describe(p, peek(p, 0))), strata_free(items), NULL;
     field f[] = {FIELD("lower", F_DOUBLE, 1), FIELD("upper", F_DOUBLE, 1), FIELD("generator", F_GEN, 1)};
     if (!parse_struct(p, "a NoiseMap element", f, 3)) return strata_free(items), NULL;
     memset(&e, 0, sizeof e);
     e.lower = f[0].d, e.upper = f[1].d, e.gen = f[2].g;
     if (!elems_push(p, &items, &n, &cap, &e)) return strata_free(items), NULL;
-  } while (curly);
+    if (!curly) skip_comma(p);
+  } while (1);
   if (curly && !expect(p, '}', "to close the NoiseMap elements")) return strata_free(items), NULL;
   skip_comma(p);
   if (!expect(p, ')', "to close NoiseMap")) return strata_free(items), NULL;
