@@ -508,8 +508,11 @@ static gen *parse_place(parser *p, gen *g) {
   } else if (is_punct(second, '(')) {
     p->pos++;
     while (!is_punct(peek(p, 0), ')')) {
+      /* commas between the elements are optional: the reference writes none */
       if (!parse_place_elem(p, &e) || !elems_push(p, &items, &n, &cap, &e)) return strata_free(items), NULL;
-      if (!is_punct(peek(p, 0), ')') && !expect(p, ',', "between Place elements")) return strata_free(items), NULL;
+      skip_comma(p);
+      if (!is_punct(peek(p, 0), ')') && !is_punct(peek(p, 0), '('))
+        return fail_at(p, peek(p, 0), "expected '(' (a Place element) or ')', found %s", describe(p, peek(p, 0))), strata_free(items), NULL;
     }
     p->pos++;
   } else {
