@@ -105,7 +105,7 @@ describe("Place elements without commas", function()
     assert.same(run('Place(({1 1}, Set("a")), ({1 1}, Set("b")))', 3, 3), run('Place(({1 1}, Set("a")) ({1 1}, Set("b")))', 3, 3))
   end)
   it("anything else between elements is one error naming line and column", function()
-    assert.matches("layout:1:24: expected '%(' %(a Place element%) or '%)', found 'Set'", parse_error('Place(({1 1}, Set("a")) Set("b"))'))
+    assert.matches("layout:1:25: expected '%(' %(a Place element%) or '%)', found 'Set'", parse_error('Place(({1 1}, Set("a")) Set("b"))'))
   end)
 end)
 
