@@ -128,6 +128,8 @@ describe("Position with the reference's inclusive sizes", function()
   end
   it("positional minSize and maxSize are inclusive, as the reference writes them", function()
     assert.same({ 2, 3, 4 }, widths('Position(MIDDLE_V, none, Set("wall"), {2 0}, {4 0})'))
+    assert.same({ 2, 3, 4 }, widths('Position(MIDDLE_V, none, Filter(predicate = True, generator = Set("wall")), {2 0}, {4 0})'))
+    assert.matches("layout:1:1: Position needs minSize <= maxSize", parse_error('Position(MIDDLE, none, Set("w"), {2 2}, {1 3})'))
   end)
   it("named maxSize keeps KeeperRL's exclusive meaning (the corpus's form)", function()
     assert.same({ 2, 3 }, widths('Position(position = MIDDLE_V, minSize = {2 1}, maxSize = {4 2}, generator = Set("wall"))'))

@@ -28,6 +28,7 @@ typedef struct parser {
   strata_error *err;
   uint64_t *runs;  /* the file's run counter, which every node points to */
   int depth;
+  int named;       /* the last structure read had named arguments */
   lt_token end;    /* what peek returns past the last token */
   char desc[96];   /* describe's text: one per parser, so parsers share nothing */
 } parser;
@@ -361,7 +362,8 @@ static int parse_struct(parser *p, const char *what, field *f, size_t n) {
   const lt_token *open = peek(p, 0);
   if (!expect(p, '(', what)) return 0;
   skip_comma(p);
-  if (peek(p, 0)->kind == LT_WORD && is_punct(peek(p, 1), '=')) {
+  int named = peek(p, 0)->kind == LT_WORD && is_punct(peek(p, 1), '=');
+  if (named) {
     while (!is_punct(peek(p, 0), ')')) {
       const lt_token *k = peek(p, 0);
       size_t i;
@@ -393,6 +395,7 @@ static int parse_struct(parser *p, const char *what, field *f, size_t n) {
   for (size_t i = 0; i < n; i++)
     if (f[i].required && !f[i].set)
       return fail_at(p, open, "%s needs its argument '%s'", what, f[i].name);
+  p->named = named; /* after the fields: a structure among them has set it too */
   return expect(p, ')', "to close the arguments");
 }
 
@@ -728,12 +731,18 @@ static gen *parse_gen(parser *p) {
     field f[] = {FIELD("position", F_POSITION, 1), FIELD("size", F_VEC2, 0), FIELD("generator", F_GEN, 1),
                  FIELD("minSize", F_VEC2, 0), FIELD("maxSize", F_VEC2, 0)};
     ok = parse_struct(p, "Position", f, 5);
+    /* Written in order, as the reference writes it ("a wall of width between
+    ** 2 and 4": {2 0}, {4 0}), maxSize is included; named, as KeeperRL's
+    ** own files write it, it is excluded. The run takes it excluded. */
+    int included = ok && !p->named && f[4].set;
     g->ival = f[0].i, g->has_size = f[1].set, g->size = f[1].v, g->gen = f[2].g;
     g->has_min = f[3].set, g->min_size = f[3].v, g->has_max = f[4].set, g->max_size = f[4].v;
+    if (included) g->max_size.x++, g->max_size.y++;
     if (ok && !g->has_size && !(g->has_min && g->has_max))
       ok = fail_at(p, t, "Position needs size, or minSize and maxSize");
     if (ok && !g->has_size && (g->min_size.x >= g->max_size.x || g->min_size.y >= g->max_size.y))
-      ok = fail_at(p, t, "Position needs minSize < maxSize in x and y (maxSize is excluded)");
+      ok = fail_at(p, t, included ? "Position needs minSize <= maxSize in x and y (written in order, maxSize is included)"
+                                  : "Position needs minSize < maxSize in x and y (named, maxSize is excluded)");
     break;
   }
   case LG_PLACE: ok = parse_place(p, g) != NULL; break;
