@@ -633,7 +633,7 @@ static gen *parse_noisemap(parser *p, gen *g) {
 ** file's macro of the same name and arity is expanded before this is read.
 ** With a side first they are MarginImpl, else Margins; Border leaves the
 ** inside alone, Inside the border. */
-enum { MARGIN_FAMILY = 19 };
+enum { MARGIN_FAMILY = 19 }; /* the index of "Margin" in GENERATORS, Border and Inside after it */
 static gen *parse_margin_family(parser *p, const lt_token *t, int which) {
   static const char *const names[] = {"Margin", "Border", "Inside"};
   const lt_token *first = peek(p, 1);
