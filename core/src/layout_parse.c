@@ -28,6 +28,7 @@ typedef struct parser {
   strata_error *err;
   uint64_t *runs;  /* the file's run counter, which every node points to */
   int depth;
+  int named;       /* the last structure read had named arguments */
   lt_token end;    /* what peek returns past the last token */
   char desc[96];   /* describe's text: one per parser, so parsers share nothing */
 } parser;
@@ -361,7 +362,8 @@ static int parse_struct(parser *p, const char *what, field *f, size_t n) {
   const lt_token *open = peek(p, 0);
   if (!expect(p, '(', what)) return 0;
   skip_comma(p);
-  if (peek(p, 0)->kind == LT_WORD && is_punct(peek(p, 1), '=')) {
+  int named = peek(p, 0)->kind == LT_WORD && is_punct(peek(p, 1), '=');
+  if (named) {
     while (!is_punct(peek(p, 0), ')')) {
       const lt_token *k = peek(p, 0);
       size_t i;
@@ -393,13 +395,14 @@ static int parse_struct(parser *p, const char *what, field *f, size_t n) {
   for (size_t i = 0; i < n; i++)
     if (f[i].required && !f[i].set)
       return fail_at(p, open, "%s needs its argument '%s'", what, f[i].name);
+  p->named = named; /* after the fields: a structure among them has set it too */
   return expect(p, ')', "to close the arguments");
 }
 
 /* ---- generators ---- */
 static const char *const GENERATORS[] = {"None", "Fail", "Set", "SetFront", "Reset", "Remove",
   "Filter", "Margins", "MarginImpl", "SplitH", "SplitV", "Position", "Place", "NoiseMap",
-  "Chain", "Choose", "Connect", "Repeat", "FloodFill", NULL};
+  "Chain", "Choose", "Connect", "Repeat", "FloodFill", "Margin", "Border", "Inside", NULL};
 static const char *const PREDICATES[] = {"On", "Not", "True", "And", "Or", "Chance", "Area",
   "XMod", "YMod", "Translate", NULL};
 
@@ -508,8 +511,11 @@ static gen *parse_place(parser *p, gen *g) {
   } else if (is_punct(second, '(')) {
     p->pos++;
     while (!is_punct(peek(p, 0), ')')) {
+      /* commas between the elements are optional: the reference writes none */
       if (!parse_place_elem(p, &e) || !elems_push(p, &items, &n, &cap, &e)) return strata_free(items), NULL;
-      if (!is_punct(peek(p, 0), ')') && !expect(p, ',', "between Place elements")) return strata_free(items), NULL;
+      skip_comma(p);
+      if (!is_punct(peek(p, 0), ')') && !is_punct(peek(p, 0), '('))
+        return fail_at(p, peek(p, 0), "expected '(' (a Place element) or ')', found %s", describe(p, peek(p, 0))), strata_free(items), NULL;
     }
     p->pos++;
   } else {
@@ -588,26 +594,63 @@ static gen *parse_connect(parser *p, gen *g) {
   return finish_elems(p, g, items, n) ? g : NULL;
 }
 
+/* The exponent of a NoiseMap written without one (the reference's form):
+** the one most of KeeperRL's own NoiseMaps use. */
+#define NOISE_EXPONENT 0.65
+
+/* NoiseMap([exponent,] { (lower, upper, generator) ... }) as KeeperRL writes
+** it, or NoiseMap([exponent,] (lower, upper, generator), ...) as the
+** reference does: elements in brackets, commas between them optional. */
 static gen *parse_noisemap(parser *p, gen *g) {
   lg_elem *items = NULL, e;
   size_t n = 0, cap = 0;
   if (!expect(p, '(', "after NoiseMap")) return NULL;
-  if (!parse_double(p, &g->dval, "the NoiseMap exponent")) return NULL;
+  g->dval = NOISE_EXPONENT;
+  if (!is_punct(peek(p, 0), '(') && !parse_double(p, &g->dval, "the NoiseMap exponent")) return NULL;
   skip_comma(p);
   int curly = is_punct(peek(p, 0), '{');
   if (curly) p->pos++;
   do {
     if (curly && is_punct(peek(p, 0), '}')) break;
+    if (!curly && n > 0 && is_punct(peek(p, 0), ')')) break;
+    if (!curly && n > 0 && !is_punct(peek(p, 0), '('))
+      return fail_at(p, peek(p, 0), "expected '(' (a NoiseMap element) or ')', found %s", describe(p, peek(p, 0))), strata_free(items), NULL;
     field f[] = {FIELD("lower", F_DOUBLE, 1), FIELD("upper", F_DOUBLE, 1), FIELD("generator", F_GEN, 1)};
     if (!parse_struct(p, "a NoiseMap element", f, 3)) return strata_free(items), NULL;
     memset(&e, 0, sizeof e);
     e.lower = f[0].d, e.upper = f[1].d, e.gen = f[2].g;
     if (!elems_push(p, &items, &n, &cap, &e)) return strata_free(items), NULL;
-  } while (curly);
+    if (!curly) skip_comma(p);
+  } while (1);
   if (curly && !expect(p, '}', "to close the NoiseMap elements")) return strata_free(items), NULL;
   skip_comma(p);
   if (!expect(p, ')', "to close NoiseMap")) return strata_free(items), NULL;
   return finish_elems(p, g, items, n) ? g : NULL;
+}
+
+/* Margin, Border and Inside: the macros KeeperRL's own file defines (and
+** the reference calls built-ins), as built-ins for files without them. A
+** file's macro of the same name and arity is expanded before this is read.
+** With a side first they are MarginImpl, else Margins; Border leaves the
+** inside alone, Inside the border. */
+enum { MARGIN_FAMILY = 19 }; /* the index of "Margin" in GENERATORS, Border and Inside after it */
+static gen *parse_margin_family(parser *p, const lt_token *t, int which) {
+  static const char *const names[] = {"Margin", "Border", "Inside"};
+  const lt_token *first = peek(p, 1);
+  int sided = 0;
+  for (int i = 0; first->kind == LT_WORD && MARGINS[i]; i++) sided |= strcmp(first->text, MARGINS[i]) == 0;
+  field f[] = {FIELD("type", F_MARGIN, 1), FIELD("width", F_INT, 1), FIELD("border", F_GEN, 1),
+               FIELD("inside", F_GEN, 1)};
+  field *args = sided ? f : f + 1;
+  size_t n = sided ? 4 : 3;
+  if (which) args[n - 2].name = "generator", n--; /* Border(w, G), Inside(w, G) */
+  gen *g = new_node(p, sided ? LG_MARGIN_IMPL : LG_MARGINS, t);
+  gen *none = new_node(p, LG_NONE, t);
+  if (g == NULL || none == NULL || !parse_struct(p, names[which], args, n)) return NULL;
+  g->ival2 = sided ? f[0].i : 0, g->ival = f[1].i;
+  g->gen = which == 2 ? none : f[2].g;
+  g->alt = which == 0 ? f[3].g : which == 2 ? f[2].g : none;
+  return g;
 }
 
 static gen *parse_gen(parser *p) {
@@ -631,8 +674,14 @@ static gen *parse_gen(parser *p) {
   }
   static const lg_kind kinds[] = {LG_NONE, LG_FAIL, LG_SET, LG_SETFRONT, LG_RESET, LG_REMOVE,
     LG_FILTER, LG_MARGINS, LG_MARGIN_IMPL, LG_SPLITH, LG_SPLITV, LG_POSITION, LG_PLACE,
-    LG_NOISEMAP, LG_CHAIN, LG_CHOOSE, LG_CONNECT, LG_REPEAT, LG_FLOODFILL};
+    LG_NOISEMAP, LG_CHAIN, LG_CHOOSE, LG_CONNECT, LG_REPEAT, LG_FLOODFILL, LG_MARGINS, LG_MARGINS,
+    LG_MARGINS};
   p->pos++;
+  if (k >= MARGIN_FAMILY) {
+    g = parse_margin_family(p, t, k - MARGIN_FAMILY);
+    p->depth--;
+    return g;
+  }
   if (kinds[k] == LG_CHAIN) {
     g = parse_chain_body(p, t);
     p->depth--;
@@ -682,12 +731,18 @@ static gen *parse_gen(parser *p) {
     field f[] = {FIELD("position", F_POSITION, 1), FIELD("size", F_VEC2, 0), FIELD("generator", F_GEN, 1),
                  FIELD("minSize", F_VEC2, 0), FIELD("maxSize", F_VEC2, 0)};
     ok = parse_struct(p, "Position", f, 5);
+    /* Written in order, as the reference writes it ("a wall of width between
+    ** 2 and 4": {2 0}, {4 0}), maxSize is included; named, as KeeperRL's
+    ** own files write it, it is excluded. The run takes it excluded. */
+    int included = ok && !p->named && f[4].set;
     g->ival = f[0].i, g->has_size = f[1].set, g->size = f[1].v, g->gen = f[2].g;
     g->has_min = f[3].set, g->min_size = f[3].v, g->has_max = f[4].set, g->max_size = f[4].v;
+    if (included) g->max_size.x++, g->max_size.y++;
     if (ok && !g->has_size && !(g->has_min && g->has_max))
       ok = fail_at(p, t, "Position needs size, or minSize and maxSize");
     if (ok && !g->has_size && (g->min_size.x >= g->max_size.x || g->min_size.y >= g->max_size.y))
-      ok = fail_at(p, t, "Position needs minSize < maxSize in x and y (maxSize is excluded)");
+      ok = fail_at(p, t, included ? "Position needs minSize <= maxSize in x and y (written in order, maxSize is included)"
+                                  : "Position needs minSize < maxSize in x and y (named, maxSize is excluded)");
     break;
   }
   case LG_PLACE: ok = parse_place(p, g) != NULL; break;

@@ -506,6 +506,21 @@ function M.mappings(text, name)
     end
     local arity = t.k == "word" and ACTIONS[t.v]
     if not arity then err(t, "unknown action '" .. t.v .. "'") end
+    local count = peek()
+    if t.v == "Items" and count and count.k == "word" and math.tointeger(tonumber(count.v)) then
+      -- the reference's `Items 1 "Sword"`, `Items 1 Potion Heal FLESH`: a count,
+      -- then the list as a string or bare words up to the next string or
+      -- brace; as { "Items", list, count }, so the list stays the first argument
+      next_tok()
+      local list = peek() and peek().k == "string" and next_tok().v
+      if not list then
+        local words = {}
+        while peek() and peek().k == "word" do words[#words + 1] = next_tok().v end
+        list = #words > 0 and table.concat(words, " ")
+      end
+      if not list then err(count, "Items needs the item list after its count") end
+      return { { "Items", list, math.tointeger(tonumber(count.v)) } }
+    end
     local a = { t.v }
     for _ = 1, arity do
       local v = next_tok()
@@ -531,6 +546,11 @@ function M.mappings(text, name)
       if peek() and peek().k == "word" and peek().v == "append" then
         next_tok()
         append = true
+      end
+      -- inherit keeps the base's tokens, append or not (the reference's reskin
+      -- example lists only the tokens it changes); modify without append
+      -- replaces the table, as in KeeperRL
+      if append or w.v == "inherit" then
         for tok, acts in pairs(out[base]) do table_[tok] = acts end
       end
     elseif out[kt.v] then
@@ -601,13 +621,13 @@ function M.apply(map, mapping, actions, opts)
 end
 
 -- mapping(id, { world = w }) -> { [token] = actions }: a base.layout_mapping
--- entry of that world with its inherit chain resolved (append keeps the
--- inherited tokens, as in KeeperRL).
+-- entry of that world with its inherit chain resolved (the inherited tokens
+-- are kept, with append or without, as in mappings()).
 local function mapping(reg, id, depth)
   if depth > 32 then error("strata.layout.mapping: inherit chain too long at '" .. id .. "'", 0) end
   local e = reg:view("base.layout_mapping"):ensure(id)
   local out = {}
-  if e.inherit and e.append then
+  if e.inherit then
     for k, v in pairs(mapping(reg, e.inherit, depth + 1)) do out[k] = v end
   end
   for k, v in pairs(e.tokens or {}) do out[k] = v end
