@@ -33,22 +33,16 @@
 #include "util.h"
 
 #define UNSEEN 1u
-#define OPEN 0x40u   /* reached, distance not final (two-queue search only) */
+#define OPEN 0x40u   /* reached, distance not final (A* only) */
 #define DONE 0x80u   /* distance final; low 3 bits: the direction it came from */
 #define START 0x08u  /* with DONE: the start, which has no parent */
 
-typedef struct flood_entry {
-  double key;                  /* g (Dijkstra) or f (A*), computed from the exact counts */
-  uint32_t cell;
-  uint32_t straight, diagonal; /* steps of the route that put it here: exact */
-  uint16_t x, y;               /* x: the direction it came from */
-} flood_entry;
-
-/* A FIFO on a ring of power-of-two size: only the frontier is in it. */
-typedef struct fifo {
-  flood_entry *items;
-  uint32_t head, len, cap;
-} fifo;
+/* Dijkstra: the cells of one bucket. */
+typedef struct cell_list {
+  uint32_t *items;
+  uint32_t len, cap;
+} cell_list;
+#define BUCKETS_MAX 32 /* Dijkstra's ring of buckets: diagonals below 31 */
 
 /* A*: an open cell with its coordinates, for the estimate. */
 typedef struct astar_entry {
@@ -65,7 +59,9 @@ struct grid_flood {
   uint8_t *mark;       /* per padded cell: UNSEEN, 0, OPEN | dir, DONE | dir */
   uint32_t *queue;     /* breadth-first search: cell indices */
   uint32_t cap;        /* cells the arrays above hold */
-  fifo q[2];           /* Dijkstra: q[0] straight, q[1] diagonal arrivals */
+  uint64_t *key;       /* Dijkstra: per padded cell, distance and direction */
+  uint32_t key_cap;
+  cell_list bucket[BUCKETS_MAX]; /* Dijkstra: cells by the whole part of their distance */
   astar_stack ring[4]; /* A*: open cells by f mod 4 */
 };
 
@@ -73,7 +69,8 @@ void gridflood_free(struct grid_flood *f) {
   if (f == NULL) return;
   strata_free(f->mark);
   strata_free(f->queue);
-  for (int i = 0; i < 2; i++) strata_free(f->q[i].items);
+  strata_free(f->key);
+  for (int i = 0; i < BUCKETS_MAX; i++) strata_free(f->bucket[i].items);
   for (int i = 0; i < 4; i++) strata_free(f->ring[i].items);
   strata_free(f);
 }
@@ -82,7 +79,8 @@ size_t gridflood_memory(const struct grid_flood *f) {
   if (f == NULL) return 0;
   size_t bytes = sizeof *f + (size_t)f->cap * (sizeof *f->mark + sizeof *f->queue);
   for (int i = 0; i < 4; i++) bytes += (size_t)f->ring[i].cap * sizeof(astar_entry);
-  for (int i = 0; i < 2; i++) bytes += (size_t)f->q[i].cap * sizeof(flood_entry);
+  bytes += (size_t)f->key_cap * sizeof *f->key;
+  for (int i = 0; i < BUCKETS_MAX; i++) bytes += (size_t)f->bucket[i].cap * sizeof(uint32_t);
   return bytes;
 }
 
@@ -101,29 +99,6 @@ static int prepare(struct grid_flood **fp, uint32_t n) {
     f->cap = n;
   }
   return 1;
-}
-
-static int fifo_grow(fifo *q) {
-  uint32_t cap = q->cap ? q->cap * 2 : 1024;
-  flood_entry *items = strata_malloc((size_t)cap * sizeof *items);
-  if (items == NULL) return 0;
-  for (uint32_t i = 0; i < q->len; i++) items[i] = q->items[(q->head + i) & (q->cap - 1)];
-  strata_free(q->items);
-  q->items = items, q->head = 0, q->cap = cap;
-  return 1;
-}
-
-static inline int fifo_push(fifo *q, flood_entry e) {
-  if (q->len == q->cap && !fifo_grow(q)) return 0;
-  q->items[(q->head + q->len++) & (q->cap - 1)] = e;
-  return 1;
-}
-
-static inline flood_entry fifo_pop(fifo *q) {
-  flood_entry e = q->items[q->head];
-  q->head = (q->head + 1) & (q->cap - 1);
-  q->len--;
-  return e;
 }
 
 /* Breadth-first: fewest steps. Stops when the goal is reached. No branch
@@ -165,67 +140,88 @@ static int flood_bfs(struct grid_flood *f, int32_t pw, int dirs, uint32_t start,
   return dirs == 4 ? bfs(f, pw, 4, start, goal, expanded) : bfs(f, pw, 8, start, goal, expanded);
 }
 
-/* Dijkstra with straight steps of cost 1 and diagonal steps of cost diag.
-** Cells leave in order of distance, so a cell first reached by a straight
-** step (1 <= diag) has its distance then: no later route is shorter. One
-** first reached diagonally may still get a shorter straight arrival, but
-** never a shorter diagonal one. So a cell is queued at most twice, and
-** needs no distance array: the byte says which case it is in, and the
-** direction a cell came from travels in its queue entry until it leaves.
-** The eight directions are spelt out so each pop computes the two
-** distances its neighbours can get once. */
-#define OPEN_DIAGONAL OPEN           /* queued after a diagonal step: may improve */
-#define OPEN_STRAIGHT (OPEN | 0x20u) /* queued after a straight step: final */
-static int flood_two_queues(struct grid_flood *f, int32_t pw, double diag, uint32_t start,
-                            uint32_t goal, uint64_t *expanded) {
-  uint8_t *mark = f->mark;
-  fifo *q = f->q;
-  q[0].head = q[0].len = q[1].head = q[1].len = 0;
+/* Dijkstra with straight steps of cost 1 and diagonal steps of cost diag
+** (Dial's buckets of width one step). A cell's key is its distance in
+** fixed point (KEY_ONE a straight step, diag * KEY_ONE rounded a diagonal
+** one: sums of whole numbers, the same whatever the order of the steps)
+** with the direction it came from in the low 3 bits and KEY_SETTLED above
+** them; walls hold 0, unseen cells KEY_UNSEEN. Buckets hold the cells by
+** the whole part of their distance: every step costs at least 1, so a
+** cell of bucket k can give no cell of bucket k a shorter route, and the
+** cells of a bucket are final in any order: no heap, no sorting. A
+** neighbour's key becomes the least of its key and the new one, without a
+** branch (which neighbours improve looks random to the predictor), and it
+** is written at its bucket's tail, which moves on only if it improved. As
+** the key holds the direction, ties go to the least direction: the route
+** depends on the map and the request alone, not on the order of a bucket.
+** For sqrt 2 the rounding of the diagonal (under 2^-33) orders two routes
+** right while they differ by fewer than some 70,000 diagonal steps. */
+#define KEY_SHIFT 36
+#define KEY_ONE ((uint64_t)1 << KEY_SHIFT)
+#define KEY_SETTLED 8u
+#define KEY_LOW 15u          /* the direction and KEY_SETTLED */
+#define KEY_UNSEEN UINT64_MAX
+/* Room for a cell's eight pushes (its two buckets may be one). */
+static int list_room(cell_list *l) {
+  return l->len + 8 <= l->cap || STRATA_GROW32(l->items, l->cap, (size_t)l->len + 8);
+}
+static int flood_dial(struct grid_flood *f, const uint8_t *cls, uint32_t n, int32_t pw,
+                      double diag, uint32_t start, uint32_t goal, uint64_t *expanded) {
+  if (n > f->key_cap) {
+    uint64_t *key = strata_malloc((size_t)n * sizeof *key);
+    if (key == NULL) return -1;
+    strata_free(f->key);
+    f->key = key, f->key_cap = n;
+  }
+  uint64_t *const key = f->key;
+  for (uint32_t i = 0; i < n; i++) key[i] = cls[i] ? KEY_UNSEEN : 0;
+  const uint64_t dkey = (uint64_t)(diag * (double)KEY_ONE) & ~(uint64_t)KEY_LOW;
+  const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
+  uint32_t ring = 4; /* buckets alive at once: k to k + 1 + floor(diag) */
+  while (ring < (uint32_t)diag + 2) ring *= 2;
+  const uint32_t mask = ring - 1;
+  cell_list *const bucket = f->bucket;
+  for (uint32_t b = 0; b < ring; b++) bucket[b].len = 0;
+  if (!list_room(&bucket[0])) return -1;
+  key[start] = 0;
+  bucket[0].items[bucket[0].len++] = start;
   uint64_t pops = 0;
-  mark[start] = OPEN_STRAIGHT;
-  if (!fifo_push(&q[0], (flood_entry){0, start, 0, 0, START, 0})) return -1;
-  while (q[0].len + q[1].len > 0) {
-    fifo *from;
-    if (q[1].len == 0) from = &q[0];
-    else if (q[0].len == 0) from = &q[1];
-    else from = q[0].items[q[0].head].key <= q[1].items[q[1].head].key ? &q[0] : &q[1];
-    flood_entry e = fifo_pop(from);
-    uint32_t u = e.cell;
-    if (mark[u] & DONE) continue; /* left already, by a shorter route */
-    mark[u] = (uint8_t)(DONE | e.x); /* e.x: the direction it came from, or START */
-    pops++;
-    if (u == goal) return *expanded = pops, 1;
-    flood_entry ns = {(double)(e.straight + 1) + diag * (double)e.diagonal, 0, e.straight + 1,
-                      e.diagonal, 0, 0};
-    flood_entry nd = {(double)e.straight + diag * (double)(e.diagonal + 1), 0, e.straight,
-                      e.diagonal + 1, 0, 0};
-#define STRAIGHT(d, offset)                                               \
-  do {                                                                   \
-    uint32_t v = (uint32_t)((int32_t)u + (offset));                      \
-    uint8_t mv = mark[v];                                                \
-    if (mv != UNSEEN && mv != OPEN_DIAGONAL) break;                      \
-    mark[v] = OPEN_STRAIGHT;                                             \
-    ns.cell = v, ns.x = (d);                                             \
-    if (!fifo_push(&q[0], ns)) return -1;                                \
-  } while (0)
-#define DIAGONAL(d, offset)                                               \
-  do {                                                                   \
-    uint32_t v = (uint32_t)((int32_t)u + (offset));                      \
-    if (mark[v] != UNSEEN) break;                                        \
-    mark[v] = OPEN_DIAGONAL;                                             \
-    nd.cell = v, nd.x = (d);                                             \
-    if (!fifo_push(&q[1], nd)) return -1;                                \
-  } while (0)
-    STRAIGHT(0, -pw);
-    STRAIGHT(1, 1);
-    STRAIGHT(2, pw);
-    STRAIGHT(3, -1);
-    DIAGONAL(4, -pw + 1);
-    DIAGONAL(5, pw + 1);
-    DIAGONAL(6, pw - 1);
-    DIAGONAL(7, -pw - 1);
-#undef STRAIGHT
-#undef DIAGONAL
+  for (uint32_t k = 0, empty = 0; empty < ring; k++) {
+    cell_list *const cur = &bucket[k & mask];
+    empty = cur->len ? 0 : empty + 1;
+    for (uint32_t i = 0; i < cur->len; i++) {
+      const uint32_t u = cur->items[i];
+      const uint64_t ku = key[u];
+      if (ku & KEY_SETTLED) continue; /* left already: a second entry */
+      key[u] = ku | KEY_SETTLED;
+      pops++;
+      if (u == goal) return *expanded = pops, 1;
+      const uint64_t ks = (ku & ~(uint64_t)KEY_LOW) + KEY_ONE, kd = ks - KEY_ONE + dkey;
+      cell_list *const ls = &bucket[(k + 1) & mask], *const ld = &bucket[(kd >> KEY_SHIFT) & mask];
+      if (!list_room(ls) || !list_room(ld)) return -1;
+      uint32_t *const is = ls->items, *const id = ld->items;
+      uint32_t ns = ls->len;
+#pragma GCC unroll 4
+      for (uint32_t d = 0; d < 4; d++) {
+        const uint32_t v = (uint32_t)((int32_t)u + off[d]);
+        const uint64_t kv = key[v], c = ks | d, in = c < kv;
+        key[v] = in ? c : kv;
+        is[ns] = v;
+        ns += (uint32_t)in;
+      }
+      ls->len = ns;
+      uint32_t nd = ld->len; /* after ls's: ld may be ls */
+#pragma GCC unroll 4
+      for (uint32_t d = 4; d < 8; d++) {
+        const uint32_t v = (uint32_t)((int32_t)u + off[d]);
+        const uint64_t kv = key[v], c = kd | d, in = c < kv;
+        key[v] = in ? c : kv;
+        id[nd] = v;
+        nd += (uint32_t)in;
+      }
+      ld->len = nd;
+    }
+    cur->len = 0;
   }
   *expanded = pops;
   return 0;
@@ -342,16 +338,23 @@ int gridflood_run(struct grid_flood **fp, const uint8_t *cls, uint32_t pw, uint3
   uint32_t start = (uint32_t)(sy + 1) * pw + (uint32_t)(sx + 1);
   uint32_t goal = (uint32_t)(gy + 1) * pw + (uint32_t)(gx + 1);
   uint32_t width = pw - 2;
+  /* Dijkstra's keys have their bits: past them, the buckets of gridbucket.c */
+  if (kind == GRIDFLOOD_TWO_QUEUES && ((double)n * diag >= 134217728.0 || diag >= BUCKETS_MAX - 1))
+    return -2;
   if (!prepare(fp, n)) return -1;
   struct grid_flood *f = *fp;
-  if (kind == GRIDFLOOD_BFS) grid_marks_clear(f->mark, cls, n);
-  else memcpy(f->mark, cls, n); /* one class: 1 passable, 0 wall */
   int32_t p = (int32_t)pw;
-  int found = kind == GRIDFLOOD_TWO_QUEUES ? flood_two_queues(f, p, diag, start, goal, expanded)
-              : kind == GRIDFLOOD_ASTAR
-                  ? flood_astar(f, p, eight, start, (uint16_t)sx, (uint16_t)sy, goal, (uint16_t)gx,
-                                (uint16_t)gy, expanded)
-                  : flood_bfs(f, p, eight ? 8 : 4, start, goal, expanded);
+  int found;
+  if (kind == GRIDFLOOD_TWO_QUEUES) {
+    found = flood_dial(f, cls, n, p, diag, start, goal, expanded);
+  } else {
+    if (kind == GRIDFLOOD_BFS) grid_marks_clear(f->mark, cls, n);
+    else memcpy(f->mark, cls, n); /* one class: 1 passable, 0 wall */
+    found = kind == GRIDFLOOD_ASTAR
+                ? flood_astar(f, p, eight, start, (uint16_t)sx, (uint16_t)sy, goal, (uint16_t)gx,
+                              (uint16_t)gy, expanded)
+                : flood_bfs(f, p, eight ? 8 : 4, start, goal, expanded);
+  }
   out->len = 0;
   out->cost = 0;
   if (found <= 0) return found;
@@ -364,7 +367,7 @@ int gridflood_run(struct grid_flood **fp, const uint8_t *cls, uint32_t pw, uint3
   for (uint32_t v = goal;;) {
     if (!grid_route_add(out, &len, (uint32_t)y * width + (uint32_t)x)) return -1;
     if (v == start) break;
-    unsigned d = f->mark[v] & 7u;
+    unsigned d = kind == GRIDFLOOD_TWO_QUEUES ? (unsigned)(f->key[v] & 7u) : f->mark[v] & 7u;
     if (d < 4) straight++;
     else diagonal++;
     v = (uint32_t)((int32_t)v - off[d]);
