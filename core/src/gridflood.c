@@ -42,7 +42,7 @@ typedef struct cell_list {
   uint32_t *items;
   uint32_t len, cap;
 } cell_list;
-#define BUCKETS_MAX 32 /* Dijkstra's ring of buckets: diagonals below 31 */
+#define BUCKETS_MAX 64 /* Dijkstra's ring of buckets: diagonals below 63 */
 
 /* A*: an open cell with its coordinates, for the estimate. */
 typedef struct astar_entry {
@@ -165,6 +165,106 @@ static int flood_bfs(struct grid_flood *f, int32_t pw, int dirs, uint32_t start,
 static int list_room(cell_list *l) {
   return l->len + 8 <= l->cap || STRATA_GROW32(l->items, l->cap, (size_t)l->len + 8);
 }
+
+/* Offers v the key c (distance and direction): if its distance is less, c
+** replaces v's key and v is written at its bucket's tail (written there
+** anyway; the tail moves on only then). One compare: c with its low bits
+** set is below v's key only if its distance is. */
+static inline __attribute__((always_inline)) uint32_t relax(uint64_t *key, uint32_t *items,
+                                                            uint32_t len, uint32_t v, uint64_t c) {
+  const uint64_t kv = key[v];
+  const int nearer = (c | KEY_LOW) < kv; /* c | KEY_LOW: the same for a cell's offers */
+  key[v] = nearer ? c : kv;
+  items[len] = v;
+  return len + (uint32_t)nearer;
+}
+
+typedef struct dial_run {
+  uint64_t *key;
+  cell_list *bucket;
+  int32_t off[8];
+  uint64_t dkey;
+  uint32_t mask, goal;
+  unsigned shift; /* a key's bucket: key >> shift */
+} dial_run;
+
+/* The buckets from the start's, whose neighbours are queued. PRUNED (a
+** diagonal cheaper than two straight steps): a cell offers routes only to
+** the neighbours its parent could not reach as cheaply. One reached by a
+** straight step reaches its sides and the cells behind them more cheaply
+** from its parent, so it offers the three ahead; one reached diagonally
+** offers the three ahead and the two whose way round, past its parent's
+** side, may be walled (jump point search's natural and forced neighbours,
+** the forced ones always). Else every neighbour. 1 found, 0 not, -1
+** ENOMEM. */
+static inline __attribute__((always_inline)) int dial_loop(const dial_run *r, const int pruned,
+                                                           uint64_t *pops) {
+  /* in locals: the lists' stores may alias what is behind a pointer */
+  uint64_t *const key = r->key;
+  cell_list *const bucket = r->bucket;
+  const uint32_t mask = r->mask, goal = r->goal;
+  const unsigned shift = r->shift;
+  const uint64_t dkey = r->dkey;
+  const int32_t pw = r->off[2];
+  uint64_t settled = *pops;
+  for (uint32_t k = 1, empty = 0; empty <= mask; k++) {
+    cell_list *const cur = &bucket[k & mask];
+    const uint32_t *const items = cur->items, count = cur->len;
+    empty = count ? 0 : empty + 1;
+    for (uint32_t i = 0; i < count; i++) {
+      const uint32_t u = items[i];
+      const uint64_t ku = key[u];
+      if (ku & KEY_SETTLED) continue; /* left already: a second entry */
+      key[u] = ku | KEY_SETTLED;
+      settled++;
+      if (u == goal) return *pops = settled, 1;
+      const uint64_t ks = (ku & ~(uint64_t)KEY_LOW) + KEY_ONE, kd = ks - KEY_ONE + dkey;
+      cell_list *const ls = &bucket[(ks >> shift) & mask], *const ld = &bucket[(kd >> shift) & mask];
+      if (!list_room(ls) || !list_room(ld)) return -1;
+      uint32_t *const is = ls->items, *const id = ld->items;
+      uint32_t n = ls->len;
+      const uint32_t un = u - (uint32_t)pw, us = u + (uint32_t)pw;
+#define S0 n = relax(key, is, n, un, ks | 0)
+#define S1 n = relax(key, is, n, u + 1, ks | 1)
+#define S2 n = relax(key, is, n, us, ks | 2)
+#define S3 n = relax(key, is, n, u - 1, ks | 3)
+#define D4 n = relax(key, id, n, un + 1, kd | 4)
+#define D5 n = relax(key, id, n, us + 1, kd | 5)
+#define D6 n = relax(key, id, n, us - 1, kd | 6)
+#define D7 n = relax(key, id, n, un - 1, kd | 7)
+/* straight offers, then the diagonal ones from ld's length (ld may be ls) */
+#define THEN ls->len = n, n = ld->len
+      if (!pruned) {
+        S0, S1, S2, S3, THEN, D4, D5, D6, D7;
+      } else {
+        switch (ku & 7u) {
+        case 0: S0, THEN, D4, D7; break;
+        case 1: S1, THEN, D4, D5; break;
+        case 2: S2, THEN, D5, D6; break;
+        case 3: S3, THEN, D6, D7; break;
+        case 4: S0, S1, THEN, D4, D5, D7; break;
+        case 5: S1, S2, THEN, D5, D4, D6; break;
+        case 6: S2, S3, THEN, D6, D5, D7; break;
+        default: S0, S3, THEN, D7, D4, D6; break;
+        }
+      }
+      ld->len = n;
+#undef S0
+#undef S1
+#undef S2
+#undef S3
+#undef D4
+#undef D5
+#undef D6
+#undef D7
+#undef THEN
+    }
+    cur->len = 0;
+  }
+  *pops = settled;
+  return 0;
+}
+
 static int flood_dial(struct grid_flood *f, const uint8_t *cls, uint32_t n, int32_t pw,
                       double diag, uint32_t start, uint32_t goal, uint64_t *expanded) {
   if (n > f->key_cap) {
@@ -173,58 +273,27 @@ static int flood_dial(struct grid_flood *f, const uint8_t *cls, uint32_t n, int3
     strata_free(f->key);
     f->key = key, f->key_cap = n;
   }
-  uint64_t *const key = f->key;
-  for (uint32_t i = 0; i < n; i++) key[i] = cls[i] ? KEY_UNSEEN : 0;
-  const uint64_t dkey = (uint64_t)(diag * (double)KEY_ONE) & ~(uint64_t)KEY_LOW;
-  const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
-  uint32_t ring = 4; /* buckets alive at once: k to k + 1 + floor(diag) */
-  while (ring < (uint32_t)diag + 2) ring *= 2;
-  const uint32_t mask = ring - 1;
-  cell_list *const bucket = f->bucket;
-  for (uint32_t b = 0; b < ring; b++) bucket[b].len = 0;
-  if (!list_room(&bucket[0])) return -1;
-  key[start] = 0;
-  bucket[0].items[bucket[0].len++] = start;
-  uint64_t pops = 0;
-  for (uint32_t k = 0, empty = 0; empty < ring; k++) {
-    cell_list *const cur = &bucket[k & mask];
-    empty = cur->len ? 0 : empty + 1;
-    for (uint32_t i = 0; i < cur->len; i++) {
-      const uint32_t u = cur->items[i];
-      const uint64_t ku = key[u];
-      if (ku & KEY_SETTLED) continue; /* left already: a second entry */
-      key[u] = ku | KEY_SETTLED;
-      pops++;
-      if (u == goal) return *expanded = pops, 1;
-      const uint64_t ks = (ku & ~(uint64_t)KEY_LOW) + KEY_ONE, kd = ks - KEY_ONE + dkey;
-      cell_list *const ls = &bucket[(k + 1) & mask], *const ld = &bucket[(kd >> KEY_SHIFT) & mask];
-      if (!list_room(ls) || !list_room(ld)) return -1;
-      uint32_t *const is = ls->items, *const id = ld->items;
-      uint32_t ns = ls->len;
-#pragma GCC unroll 4
-      for (uint32_t d = 0; d < 4; d++) {
-        const uint32_t v = (uint32_t)((int32_t)u + off[d]);
-        const uint64_t kv = key[v], c = ks | d, in = c < kv;
-        key[v] = in ? c : kv;
-        is[ns] = v;
-        ns += (uint32_t)in;
-      }
-      ls->len = ns;
-      uint32_t nd = ld->len; /* after ls's: ld may be ls */
-#pragma GCC unroll 4
-      for (uint32_t d = 4; d < 8; d++) {
-        const uint32_t v = (uint32_t)((int32_t)u + off[d]);
-        const uint64_t kv = key[v], c = kd | d, in = c < kv;
-        key[v] = in ? c : kv;
-        id[nd] = v;
-        nd += (uint32_t)in;
-      }
-      ld->len = nd;
-    }
-    cur->len = 0;
-  }
-  *expanded = pops;
-  return 0;
+  dial_run r = {f->key, f->bucket, {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1},
+                (uint64_t)(diag * (double)KEY_ONE) & ~(uint64_t)KEY_LOW, 3, goal, KEY_SHIFT};
+  for (uint32_t i = 0; i < n; i++) r.key[i] = (uint64_t)0 - (cls[i] != 0); /* KEY_UNSEEN or 0 */
+  /* buckets of an eighth of a step (fewer offers bettered later) where the
+  ** ring of them holds k to k + 1 + diag */
+  if (diag < (double)BUCKETS_MAX / 8 - 2) r.shift -= 3;
+  while (r.mask + 1 < ((uint32_t)diag + 2) << (KEY_SHIFT - r.shift))
+    r.mask = r.mask * 2 + 1;
+  for (uint32_t b = 0; b <= r.mask; b++) r.bucket[b].len = 0;
+  /* the start: settled, its eight neighbours offered */
+  r.key[start] = KEY_SETTLED;
+  *expanded = 1;
+  if (start == goal) return 1;
+  cell_list *const ls = &r.bucket[(KEY_ONE >> r.shift) & r.mask];
+  cell_list *const ld = &r.bucket[(r.dkey >> r.shift) & r.mask];
+  if (!list_room(ls) || !list_room(ld)) return -1;
+  for (unsigned d = 0; d < 4; d++)
+    ls->len = relax(r.key, ls->items, ls->len, (uint32_t)((int32_t)start + r.off[d]), KEY_ONE | d);
+  for (unsigned d = 4; d < 8; d++)
+    ld->len = relax(r.key, ld->items, ld->len, (uint32_t)((int32_t)start + r.off[d]), r.dkey | d);
+  return diag < 2 ? dial_loop(&r, 1, expanded) : dial_loop(&r, 0, expanded);
 }
 
 static int stack_grow(astar_stack *s) { return STRATA_GROW32(s->items, s->cap, (size_t)s->cap + 1); }
@@ -339,7 +408,7 @@ int gridflood_run(struct grid_flood **fp, const uint8_t *cls, uint32_t pw, uint3
   uint32_t goal = (uint32_t)(gy + 1) * pw + (uint32_t)(gx + 1);
   uint32_t width = pw - 2;
   /* Dijkstra's keys have their bits: past them, the buckets of gridbucket.c */
-  if (kind == GRIDFLOOD_TWO_QUEUES && ((double)n * diag >= 134217728.0 || diag >= BUCKETS_MAX - 1))
+  if (kind == GRIDFLOOD_TWO_QUEUES && ((double)n * diag >= 134217728.0 || diag >= BUCKETS_MAX - 2))
     return -2;
   if (!prepare(fp, n)) return -1;
   struct grid_flood *f = *fp;
