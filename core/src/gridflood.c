@@ -42,7 +42,7 @@ typedef struct cell_list {
   uint32_t *items;
   uint32_t len, cap;
 } cell_list;
-#define BUCKETS_MAX 64 /* Dijkstra's ring of buckets: diagonals below 63 */
+#define BUCKETS_MAX 512 /* Dijkstra's ring of buckets: diagonals below 62 */
 
 /* A*: an open cell with its coordinates, for the estimate. */
 typedef struct astar_entry {
@@ -61,7 +61,7 @@ struct grid_flood {
   uint32_t cap;        /* cells the arrays above hold */
   uint64_t *key;       /* Dijkstra: per padded cell, distance and direction */
   uint32_t key_cap;
-  cell_list bucket[BUCKETS_MAX]; /* Dijkstra: cells by the whole part of their distance */
+  cell_list bucket[BUCKETS_MAX]; /* Dijkstra: cells by their distance in eighths */
   astar_stack ring[4]; /* A*: open cells by f mod 4 */
 };
 
@@ -161,9 +161,12 @@ static int flood_bfs(struct grid_flood *f, int32_t pw, int dirs, uint32_t start,
 #define KEY_SETTLED 8u
 #define KEY_LOW 15u          /* the direction and KEY_SETTLED */
 #define KEY_UNSEEN UINT64_MAX
-/* Room for a cell's eight pushes (its two buckets may be one). */
-static int list_room(cell_list *l) {
-  return l->len + 8 <= l->cap || STRATA_GROW32(l->items, l->cap, (size_t)l->len + 8);
+/* Buckets of an eighth of a step: any width up to a step keeps a bucket's
+** cells final, and a narrow one has fewer offers bettered later. */
+#define BUCKET_SHIFT (KEY_SHIFT - 3)
+/* Room for n more cells in list l; 0 on ENOMEM. */
+static int list_room(cell_list *l, uint32_t n) {
+  return l->len + n <= l->cap || STRATA_GROW32(l->items, l->cap, (size_t)l->len + n);
 }
 
 /* Offers v the key c (distance and direction): if its distance is less, c
@@ -185,7 +188,6 @@ typedef struct dial_run {
   int32_t off[8];
   uint64_t dkey;
   uint32_t mask, goal;
-  unsigned shift; /* a key's bucket: key >> shift */
 } dial_run;
 
 /* The buckets from the start's, whose neighbours are queued. PRUNED (a
@@ -203,14 +205,17 @@ static inline __attribute__((always_inline)) int dial_loop(const dial_run *r, co
   uint64_t *const key = r->key;
   cell_list *const bucket = r->bucket;
   const uint32_t mask = r->mask, goal = r->goal;
-  const unsigned shift = r->shift;
   const uint64_t dkey = r->dkey;
   const int32_t pw = r->off[2];
   uint64_t settled = *pops;
   for (uint32_t k = 1, empty = 0; empty <= mask; k++) {
     cell_list *const cur = &bucket[k & mask];
-    const uint32_t *const items = cur->items, count = cur->len;
+    const uint32_t count = cur->len;
     empty = count ? 0 : empty + 1;
+    /* room in the other buckets for eight offers of each of this one's cells */
+    for (uint32_t b = 0; b <= mask && count; b++)
+      if (b != (k & mask) && !list_room(&bucket[b], 8 * count)) return -1;
+    const uint32_t *const items = cur->items;
     for (uint32_t i = 0; i < count; i++) {
       const uint32_t u = items[i];
       const uint64_t ku = key[u];
@@ -219,8 +224,8 @@ static inline __attribute__((always_inline)) int dial_loop(const dial_run *r, co
       settled++;
       if (u == goal) return *pops = settled, 1;
       const uint64_t ks = (ku & ~(uint64_t)KEY_LOW) + KEY_ONE, kd = ks - KEY_ONE + dkey;
-      cell_list *const ls = &bucket[(ks >> shift) & mask], *const ld = &bucket[(kd >> shift) & mask];
-      if (!list_room(ls) || !list_room(ld)) return -1;
+      cell_list *const ls = &bucket[(ks >> BUCKET_SHIFT) & mask];
+      cell_list *const ld = &bucket[(kd >> BUCKET_SHIFT) & mask];
       uint32_t *const is = ls->items, *const id = ld->items;
       uint32_t n = ls->len;
       const uint32_t un = u - (uint32_t)pw, us = u + (uint32_t)pw;
@@ -274,21 +279,18 @@ static int flood_dial(struct grid_flood *f, const uint8_t *cls, uint32_t n, int3
     f->key = key, f->key_cap = n;
   }
   dial_run r = {f->key, f->bucket, {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1},
-                (uint64_t)(diag * (double)KEY_ONE) & ~(uint64_t)KEY_LOW, 3, goal, KEY_SHIFT};
+                (uint64_t)(diag * (double)KEY_ONE) & ~(uint64_t)KEY_LOW, 3, goal};
   for (uint32_t i = 0; i < n; i++) r.key[i] = (uint64_t)0 - (cls[i] != 0); /* KEY_UNSEEN or 0 */
-  /* buckets of an eighth of a step (fewer offers bettered later) where the
-  ** ring of them holds k to k + 1 + diag */
-  if (diag < (double)BUCKETS_MAX / 8 - 2) r.shift -= 3;
-  while (r.mask + 1 < ((uint32_t)diag + 2) << (KEY_SHIFT - r.shift))
-    r.mask = r.mask * 2 + 1;
+  /* the ring holds buckets k to k + 1 + diag */
+  while (r.mask + 1 < ((uint32_t)diag + 2) * 8) r.mask = r.mask * 2 + 1;
   for (uint32_t b = 0; b <= r.mask; b++) r.bucket[b].len = 0;
   /* the start: settled, its eight neighbours offered */
   r.key[start] = KEY_SETTLED;
   *expanded = 1;
   if (start == goal) return 1;
-  cell_list *const ls = &r.bucket[(KEY_ONE >> r.shift) & r.mask];
-  cell_list *const ld = &r.bucket[(r.dkey >> r.shift) & r.mask];
-  if (!list_room(ls) || !list_room(ld)) return -1;
+  cell_list *const ls = &r.bucket[(KEY_ONE >> BUCKET_SHIFT) & r.mask];
+  cell_list *const ld = &r.bucket[(r.dkey >> BUCKET_SHIFT) & r.mask];
+  if (!list_room(ls, 8) || !list_room(ld, 8)) return -1;
   for (unsigned d = 0; d < 4; d++)
     ls->len = relax(r.key, ls->items, ls->len, (uint32_t)((int32_t)start + r.off[d]), KEY_ONE | d);
   for (unsigned d = 4; d < 8; d++)
@@ -408,7 +410,7 @@ int gridflood_run(struct grid_flood **fp, const uint8_t *cls, uint32_t pw, uint3
   uint32_t goal = (uint32_t)(gy + 1) * pw + (uint32_t)(gx + 1);
   uint32_t width = pw - 2;
   /* Dijkstra's keys have their bits: past them, the buckets of gridbucket.c */
-  if (kind == GRIDFLOOD_TWO_QUEUES && ((double)n * diag >= 134217728.0 || diag >= BUCKETS_MAX - 2))
+  if (kind == GRIDFLOOD_TWO_QUEUES && ((double)n * diag >= 134217728.0 || diag >= BUCKETS_MAX / 8 - 2))
     return -2;
   if (!prepare(fp, n)) return -1;
   struct grid_flood *f = *fp;
