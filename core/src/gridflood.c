@@ -9,21 +9,20 @@
 **   as dear as straight ones) Dijkstra is a breadth-first flood: a cell's
 **   first label is final, so it needs one byte of state and a FIFO of cell
 **   indices, and may stop as soon as the goal is reached.
-** - With 8 neighbours and a diagonal multiplier d != 1 there are two step
-**   costs, 1 and d. Cells leave the queue in order of distance, so cells
-**   reached by a straight step enter a FIFO in order of distance, and so do
-**   those reached by a diagonal step: two FIFOs, popping the nearer head,
-**   give Dijkstra's exact order with no heap and no buckets (Dinitz's
-**   k-queue method for k distinct edge costs). Distances are kept as exact
-**   step counts (straight, diagonal), so equal distances compare equal.
+** - With 8 neighbours and a diagonal multiplier d > 1 there are two step
+**   costs, 1 and d, both at least 1: cells in buckets narrower than a step
+**   are final when their bucket's turn comes, in any order, so Dijkstra
+**   needs no heap (flood_dial: Dial's buckets), and a cell offers routes
+**   only to the neighbours its parent could not reach as cheaply.
 ** - A* with every step alike keeps f mod 4 in the cell's byte and four
 **   stacks by f (flood_astar).
 ** (A* with a dearer diagonal had its own engine here, a FIFO per raise of
 ** f: no faster than the bucket rings, and taken out; docs/benchmarks.md.)
 **
-** The byte per cell is a copy of the class grid made for each search (1 for
-** an unseen passable cell, 0 for a wall), so one load tells "passable and
-** unseen"; a reached cell keeps the direction it was reached from.
+** The byte per cell of BFS and A* is a copy of the class grid made for each
+** search (1 for an unseen passable cell, 0 for a wall), so one load tells
+** "passable and unseen"; a reached cell keeps the direction it was reached
+** from (Dijkstra keeps it in its key).
 */
 #include <stdlib.h>
 #include <string.h>
@@ -141,21 +140,20 @@ static int flood_bfs(struct grid_flood *f, int32_t pw, int dirs, uint32_t start,
 }
 
 /* Dijkstra with straight steps of cost 1 and diagonal steps of cost diag
-** (Dial's buckets of width one step). A cell's key is its distance in
-** fixed point (KEY_ONE a straight step, diag * KEY_ONE rounded a diagonal
-** one: sums of whole numbers, the same whatever the order of the steps)
-** with the direction it came from in the low 3 bits and KEY_SETTLED above
-** them; walls hold 0, unseen cells KEY_UNSEEN. Buckets hold the cells by
-** the whole part of their distance: every step costs at least 1, so a
-** cell of bucket k can give no cell of bucket k a shorter route, and the
-** cells of a bucket are final in any order: no heap, no sorting. A
-** neighbour's key becomes the least of its key and the new one, without a
-** branch (which neighbours improve looks random to the predictor), and it
-** is written at its bucket's tail, which moves on only if it improved. As
-** the key holds the direction, ties go to the least direction: the route
-** depends on the map and the request alone, not on the order of a bucket.
-** For sqrt 2 the rounding of the diagonal (under 2^-33) orders two routes
-** right while they differ by fewer than some 70,000 diagonal steps. */
+** (Dial's buckets). A cell's key is its distance in fixed point (KEY_ONE a
+** straight step, diag * KEY_ONE rounded a diagonal one: sums of whole
+** numbers, the same whatever the order of the steps) with the direction it
+** came from in the low 3 bits and KEY_SETTLED above them; walls hold 0,
+** unseen cells KEY_UNSEEN. Buckets hold the cells by their distance in
+** eighths of a step: every step costs at least 1, so a cell can give no
+** cell of its own bucket a shorter route, and the cells of a bucket are
+** final in any order: no heap, no sorting. A neighbour offered a shorter
+** distance takes it without a branch (which neighbours improve looks
+** random to the predictor). Ties go to the first offer, in the buckets'
+** order, which the map and the request alone fix. For sqrt 2 the rounding
+** of the diagonal (under 2^-32) orders two routes right while they differ
+** by fewer than some 39,000 diagonal steps (the doubles of the generic
+** engine have their own rounding). */
 #define KEY_SHIFT 36
 #define KEY_ONE ((uint64_t)1 << KEY_SHIFT)
 #define KEY_SETTLED 8u
@@ -410,13 +408,13 @@ int gridflood_run(struct grid_flood **fp, const uint8_t *cls, uint32_t pw, uint3
   uint32_t goal = (uint32_t)(gy + 1) * pw + (uint32_t)(gx + 1);
   uint32_t width = pw - 2;
   /* Dijkstra's keys have their bits: past them, the buckets of gridbucket.c */
-  if (kind == GRIDFLOOD_TWO_QUEUES && ((double)n * diag >= 134217728.0 || diag >= BUCKETS_MAX / 8 - 2))
+  if (kind == GRIDFLOOD_DIJKSTRA && ((double)n * diag >= 134217728.0 || diag >= BUCKETS_MAX / 8 - 2))
     return -2;
-  if (!prepare(fp, n)) return -1;
+  if (!prepare(fp, kind == GRIDFLOOD_DIJKSTRA ? 0 : n)) return -1; /* Dijkstra: keys alone */
   struct grid_flood *f = *fp;
   int32_t p = (int32_t)pw;
   int found;
-  if (kind == GRIDFLOOD_TWO_QUEUES) {
+  if (kind == GRIDFLOOD_DIJKSTRA) {
     found = flood_dial(f, cls, n, p, diag, start, goal, expanded);
   } else {
     if (kind == GRIDFLOOD_BFS) grid_marks_clear(f->mark, cls, n);
@@ -438,7 +436,7 @@ int gridflood_run(struct grid_flood **fp, const uint8_t *cls, uint32_t pw, uint3
   for (uint32_t v = goal;;) {
     if (!grid_route_add(out, &len, (uint32_t)y * width + (uint32_t)x)) return -1;
     if (v == start) break;
-    unsigned d = kind == GRIDFLOOD_TWO_QUEUES ? (unsigned)(f->key[v] & 7u) : f->mark[v] & 7u;
+    unsigned d = kind == GRIDFLOOD_DIJKSTRA ? (unsigned)(f->key[v] & 7u) : f->mark[v] & 7u;
     if (d < 4) straight++;
     else diagonal++;
     v = (uint32_t)((int32_t)v - off[d]);
