@@ -204,15 +204,19 @@ static inline __attribute__((always_inline)) int dial_loop(const dial_run *r, co
   cell_list *const bucket = r->bucket;
   const uint32_t mask = r->mask, goal = r->goal;
   const uint64_t dkey = r->dkey;
+  const uint32_t dbuckets = (uint32_t)(dkey >> BUCKET_SHIFT);
   const int32_t pw = r->off[2];
   uint64_t settled = *pops;
   for (uint32_t k = 1, empty = 0; empty <= mask; k++) {
     cell_list *const cur = &bucket[k & mask];
     const uint32_t count = cur->len;
     empty = count ? 0 : empty + 1;
-    /* room in the other buckets for eight offers of each of this one's cells */
-    for (uint32_t b = 0; b <= mask && count; b++)
-      if (b != (k & mask) && !list_room(&bucket[b], 8 * count)) return -1;
+    /* room for eight offers of each of this bucket's cells in the buckets
+    ** they go to: a step later, and a diagonal later (that or the next) */
+    if (count && (!list_room(&bucket[(k + 8) & mask], 8 * count) ||
+                  !list_room(&bucket[(k + dbuckets) & mask], 8 * count) ||
+                  !list_room(&bucket[(k + dbuckets + 1) & mask], 8 * count)))
+      return -1;
     const uint32_t *const items = cur->items;
     for (uint32_t i = 0; i < count; i++) {
       const uint32_t u = items[i];
