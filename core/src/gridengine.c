@@ -270,7 +270,7 @@ static int run_flood_bfs(strata_grid_search *s, const grid_query *q, strata_path
   return run_flood(s, q, GRIDFLOOD_BFS, out);
 }
 static int run_flood_dijkstra(strata_grid_search *s, const grid_query *q, strata_path *out) {
-  return run_flood(s, q, GRIDFLOOD_TWO_QUEUES, out);
+  return run_flood(s, q, GRIDFLOOD_DIJKSTRA, out);
 }
 static int run_bucket(strata_grid_search *s, const grid_query *q, strata_path *out) {
   return gridbucket_run(&s->bucket, q, out, &s->expanded);

@@ -10,7 +10,7 @@
 **   gridjump.c    jump point search (8 neighbours, diagonal sqrt 2, walls in lines)
 **   gridbidir.c   from both ends (8 neighbours, diagonal sqrt 2); its A* also
 **                 answers Dijkstra requests (the guided engine)
-**   gridflood.c   one-cost maps: breadth-first, two FIFOs, A* by f mod 4;
+**   gridflood.c   one-cost maps: breadth-first, Dial's buckets, A* by f mod 4;
 **                 the share of corridor cells (the corridor engine's rule)
 **   gridbucket.c  maps of a few whole-number costs: a ring of buckets
 **   gridpath.c    any map: the generic engine of search_internal.h
@@ -108,7 +108,7 @@ void gridflood_free(struct grid_flood *f); /* NULL is accepted */
 size_t gridflood_memory(const struct grid_flood *f);
 typedef enum gridflood_kind {
   GRIDFLOOD_BFS,        /* fewest steps (Dijkstra too when every step costs the same) */
-  GRIDFLOOD_TWO_QUEUES, /* Dijkstra, 8 neighbours, diagonal steps dearer (diag != 1) */
+  GRIDFLOOD_DIJKSTRA,   /* Dijkstra, 8 neighbours, diagonal steps dearer (diag > 1) */
   GRIDFLOOD_ASTAR       /* A*, 4 neighbours or 8 with diag == 1 */
 } gridflood_kind;
 int gridflood_run(struct grid_flood **f, const uint8_t *cls, uint32_t pw, uint32_t ph,

@@ -9,21 +9,20 @@
 **   as dear as straight ones) Dijkstra is a breadth-first flood: a cell's
 **   first label is final, so it needs one byte of state and a FIFO of cell
 **   indices, and may stop as soon as the goal is reached.
-** - With 8 neighbours and a diagonal multiplier d != 1 there are two step
-**   costs, 1 and d. Cells leave the queue in order of distance, so cells
-**   reached by a straight step enter a FIFO in order of distance, and so do
-**   those reached by a diagonal step: two FIFOs, popping the nearer head,
-**   give Dijkstra's exact order with no heap and no buckets (Dinitz's
-**   k-queue method for k distinct edge costs). Distances are kept as exact
-**   step counts (straight, diagonal), so equal distances compare equal.
+** - With 8 neighbours and a diagonal multiplier d > 1 there are two step
+**   costs, 1 and d, both at least 1: cells in buckets narrower than a step
+**   are final when their bucket's turn comes, in any order, so Dijkstra
+**   needs no heap (flood_dial: Dial's buckets), and a cell offers routes
+**   only to the neighbours its parent could not reach as cheaply.
 ** - A* with every step alike keeps f mod 4 in the cell's byte and four
 **   stacks by f (flood_astar).
 ** (A* with a dearer diagonal had its own engine here, a FIFO per raise of
 ** f: no faster than the bucket rings, and taken out; docs/benchmarks.md.)
 **
-** The byte per cell is a copy of the class grid made for each search (1 for
-** an unseen passable cell, 0 for a wall), so one load tells "passable and
-** unseen"; a reached cell keeps the direction it was reached from.
+** The byte per cell of BFS and A* is a copy of the class grid made for each
+** search (1 for an unseen passable cell, 0 for a wall), so one load tells
+** "passable and unseen"; a reached cell keeps the direction it was reached
+** from (Dijkstra keeps it in its key).
 */
 #include <stdlib.h>
 #include <string.h>
@@ -33,22 +32,16 @@
 #include "util.h"
 
 #define UNSEEN 1u
-#define OPEN 0x40u   /* reached, distance not final (two-queue search only) */
+#define OPEN 0x40u   /* reached, distance not final (A* only) */
 #define DONE 0x80u   /* distance final; low 3 bits: the direction it came from */
 #define START 0x08u  /* with DONE: the start, which has no parent */
 
-typedef struct flood_entry {
-  double key;                  /* g (Dijkstra) or f (A*), computed from the exact counts */
-  uint32_t cell;
-  uint32_t straight, diagonal; /* steps of the route that put it here: exact */
-  uint16_t x, y;               /* x: the direction it came from */
-} flood_entry;
-
-/* A FIFO on a ring of power-of-two size: only the frontier is in it. */
-typedef struct fifo {
-  flood_entry *items;
-  uint32_t head, len, cap;
-} fifo;
+/* Dijkstra: the cells of one bucket. */
+typedef struct cell_list {
+  uint32_t *items;
+  uint32_t len, cap;
+} cell_list;
+#define BUCKETS_MAX 512 /* Dijkstra's ring of buckets: diagonals below 62 */
 
 /* A*: an open cell with its coordinates, for the estimate. */
 typedef struct astar_entry {
@@ -65,7 +58,9 @@ struct grid_flood {
   uint8_t *mark;       /* per padded cell: UNSEEN, 0, OPEN | dir, DONE | dir */
   uint32_t *queue;     /* breadth-first search: cell indices */
   uint32_t cap;        /* cells the arrays above hold */
-  fifo q[2];           /* Dijkstra: q[0] straight, q[1] diagonal arrivals */
+  uint64_t *key;       /* Dijkstra: per padded cell, distance and direction */
+  uint32_t key_cap;
+  cell_list bucket[BUCKETS_MAX]; /* Dijkstra: cells by their distance in eighths */
   astar_stack ring[4]; /* A*: open cells by f mod 4 */
 };
 
@@ -73,7 +68,8 @@ void gridflood_free(struct grid_flood *f) {
   if (f == NULL) return;
   strata_free(f->mark);
   strata_free(f->queue);
-  for (int i = 0; i < 2; i++) strata_free(f->q[i].items);
+  strata_free(f->key);
+  for (int i = 0; i < BUCKETS_MAX; i++) strata_free(f->bucket[i].items);
   for (int i = 0; i < 4; i++) strata_free(f->ring[i].items);
   strata_free(f);
 }
@@ -82,7 +78,8 @@ size_t gridflood_memory(const struct grid_flood *f) {
   if (f == NULL) return 0;
   size_t bytes = sizeof *f + (size_t)f->cap * (sizeof *f->mark + sizeof *f->queue);
   for (int i = 0; i < 4; i++) bytes += (size_t)f->ring[i].cap * sizeof(astar_entry);
-  for (int i = 0; i < 2; i++) bytes += (size_t)f->q[i].cap * sizeof(flood_entry);
+  bytes += (size_t)f->key_cap * sizeof *f->key;
+  for (int i = 0; i < BUCKETS_MAX; i++) bytes += (size_t)f->bucket[i].cap * sizeof(uint32_t);
   return bytes;
 }
 
@@ -101,29 +98,6 @@ static int prepare(struct grid_flood **fp, uint32_t n) {
     f->cap = n;
   }
   return 1;
-}
-
-static int fifo_grow(fifo *q) {
-  uint32_t cap = q->cap ? q->cap * 2 : 1024;
-  flood_entry *items = strata_malloc((size_t)cap * sizeof *items);
-  if (items == NULL) return 0;
-  for (uint32_t i = 0; i < q->len; i++) items[i] = q->items[(q->head + i) & (q->cap - 1)];
-  strata_free(q->items);
-  q->items = items, q->head = 0, q->cap = cap;
-  return 1;
-}
-
-static inline int fifo_push(fifo *q, flood_entry e) {
-  if (q->len == q->cap && !fifo_grow(q)) return 0;
-  q->items[(q->head + q->len++) & (q->cap - 1)] = e;
-  return 1;
-}
-
-static inline flood_entry fifo_pop(fifo *q) {
-  flood_entry e = q->items[q->head];
-  q->head = (q->head + 1) & (q->cap - 1);
-  q->len--;
-  return e;
 }
 
 /* Breadth-first: fewest steps. Stops when the goal is reached. No branch
@@ -165,70 +139,165 @@ static int flood_bfs(struct grid_flood *f, int32_t pw, int dirs, uint32_t start,
   return dirs == 4 ? bfs(f, pw, 4, start, goal, expanded) : bfs(f, pw, 8, start, goal, expanded);
 }
 
-/* Dijkstra with straight steps of cost 1 and diagonal steps of cost diag.
-** Cells leave in order of distance, so a cell first reached by a straight
-** step (1 <= diag) has its distance then: no later route is shorter. One
-** first reached diagonally may still get a shorter straight arrival, but
-** never a shorter diagonal one. So a cell is queued at most twice, and
-** needs no distance array: the byte says which case it is in, and the
-** direction a cell came from travels in its queue entry until it leaves.
-** The eight directions are spelt out so each pop computes the two
-** distances its neighbours can get once. */
-#define OPEN_DIAGONAL OPEN           /* queued after a diagonal step: may improve */
-#define OPEN_STRAIGHT (OPEN | 0x20u) /* queued after a straight step: final */
-static int flood_two_queues(struct grid_flood *f, int32_t pw, double diag, uint32_t start,
-                            uint32_t goal, uint64_t *expanded) {
-  uint8_t *mark = f->mark;
-  fifo *q = f->q;
-  q[0].head = q[0].len = q[1].head = q[1].len = 0;
-  uint64_t pops = 0;
-  mark[start] = OPEN_STRAIGHT;
-  if (!fifo_push(&q[0], (flood_entry){0, start, 0, 0, START, 0})) return -1;
-  while (q[0].len + q[1].len > 0) {
-    fifo *from;
-    if (q[1].len == 0) from = &q[0];
-    else if (q[0].len == 0) from = &q[1];
-    else from = q[0].items[q[0].head].key <= q[1].items[q[1].head].key ? &q[0] : &q[1];
-    flood_entry e = fifo_pop(from);
-    uint32_t u = e.cell;
-    if (mark[u] & DONE) continue; /* left already, by a shorter route */
-    mark[u] = (uint8_t)(DONE | e.x); /* e.x: the direction it came from, or START */
-    pops++;
-    if (u == goal) return *expanded = pops, 1;
-    flood_entry ns = {(double)(e.straight + 1) + diag * (double)e.diagonal, 0, e.straight + 1,
-                      e.diagonal, 0, 0};
-    flood_entry nd = {(double)e.straight + diag * (double)(e.diagonal + 1), 0, e.straight,
-                      e.diagonal + 1, 0, 0};
-#define STRAIGHT(d, offset)                                               \
-  do {                                                                   \
-    uint32_t v = (uint32_t)((int32_t)u + (offset));                      \
-    uint8_t mv = mark[v];                                                \
-    if (mv != UNSEEN && mv != OPEN_DIAGONAL) break;                      \
-    mark[v] = OPEN_STRAIGHT;                                             \
-    ns.cell = v, ns.x = (d);                                             \
-    if (!fifo_push(&q[0], ns)) return -1;                                \
-  } while (0)
-#define DIAGONAL(d, offset)                                               \
-  do {                                                                   \
-    uint32_t v = (uint32_t)((int32_t)u + (offset));                      \
-    if (mark[v] != UNSEEN) break;                                        \
-    mark[v] = OPEN_DIAGONAL;                                             \
-    nd.cell = v, nd.x = (d);                                             \
-    if (!fifo_push(&q[1], nd)) return -1;                                \
-  } while (0)
-    STRAIGHT(0, -pw);
-    STRAIGHT(1, 1);
-    STRAIGHT(2, pw);
-    STRAIGHT(3, -1);
-    DIAGONAL(4, -pw + 1);
-    DIAGONAL(5, pw + 1);
-    DIAGONAL(6, pw - 1);
-    DIAGONAL(7, -pw - 1);
-#undef STRAIGHT
-#undef DIAGONAL
+/* Dijkstra with straight steps of cost 1 and diagonal steps of cost diag
+** (Dial's buckets). A cell's key is its distance in fixed point (KEY_ONE a
+** straight step, diag * KEY_ONE rounded a diagonal one: sums of whole
+** numbers, the same whatever the order of the steps) with the direction it
+** came from in the low 3 bits and KEY_SETTLED above them; walls hold 0,
+** unseen cells KEY_UNSEEN. Buckets hold the cells by their distance in
+** eighths of a step: every step costs at least 1, so a cell can give no
+** cell of its own bucket a shorter route, and the cells of a bucket are
+** final in any order: no heap, no sorting. A neighbour offered a shorter
+** distance takes it without a branch (which neighbours improve looks
+** random to the predictor). Ties go to the first offer, in the buckets'
+** order, which the map and the request alone fix. For sqrt 2 the rounding
+** of the diagonal (under 2^-32) orders two routes right while they differ
+** by fewer than some 39,000 diagonal steps (the doubles of the generic
+** engine have their own rounding). */
+#define KEY_SHIFT 36
+#define KEY_ONE ((uint64_t)1 << KEY_SHIFT)
+#define KEY_SETTLED 8u
+#define KEY_LOW 15u          /* the direction and KEY_SETTLED */
+#define KEY_UNSEEN UINT64_MAX
+/* Buckets of an eighth of a step: any width up to a step keeps a bucket's
+** cells final, and a narrow one has fewer offers bettered later. */
+#define BUCKET_SHIFT (KEY_SHIFT - 3)
+/* Room for n more cells in list l; 0 on ENOMEM. */
+static int list_room(cell_list *l, uint32_t n) {
+  return l->len + n <= l->cap || STRATA_GROW32(l->items, l->cap, (size_t)l->len + n);
+}
+
+/* Offers v the key c (distance and direction): if its distance is less, c
+** replaces v's key and v is written at its bucket's tail (written there
+** anyway; the tail moves on only then). One compare: c with its low bits
+** set is below v's key only if its distance is. */
+static inline __attribute__((always_inline)) uint32_t relax(uint64_t *key, uint32_t *items,
+                                                            uint32_t len, uint32_t v, uint64_t c) {
+  const uint64_t kv = key[v];
+  const int nearer = (c | KEY_LOW) < kv; /* c | KEY_LOW: the same for a cell's offers */
+  key[v] = nearer ? c : kv;
+  items[len] = v;
+  return len + (uint32_t)nearer;
+}
+
+typedef struct dial_run {
+  uint64_t *key;
+  cell_list *bucket;
+  int32_t off[8];
+  uint64_t dkey;
+  uint32_t mask, goal;
+} dial_run;
+
+/* The buckets from the start's, whose neighbours are queued. PRUNED (a
+** diagonal cheaper than two straight steps): a cell offers routes only to
+** the neighbours its parent could not reach as cheaply. One reached by a
+** straight step reaches its sides and the cells behind them more cheaply
+** from its parent, so it offers the three ahead; one reached diagonally
+** offers the three ahead and the two whose way round, past its parent's
+** side, may be walled (jump point search's natural and forced neighbours,
+** the forced ones always). Else every neighbour. 1 found, 0 not, -1
+** ENOMEM. */
+static inline __attribute__((always_inline)) int dial_loop(const dial_run *r, const int pruned,
+                                                           uint64_t *pops) {
+  /* in locals: the lists' stores may alias what is behind a pointer */
+  uint64_t *const key = r->key;
+  cell_list *const bucket = r->bucket;
+  const uint32_t mask = r->mask, goal = r->goal;
+  const uint64_t dkey = r->dkey;
+  const uint32_t dbuckets = (uint32_t)(dkey >> BUCKET_SHIFT);
+  const int32_t pw = r->off[2];
+  uint64_t settled = *pops;
+  for (uint32_t k = 1, empty = 0; empty <= mask; k++) {
+    cell_list *const cur = &bucket[k & mask];
+    const uint32_t count = cur->len;
+    empty = count ? 0 : empty + 1;
+    /* room for eight offers of each of this bucket's cells in the buckets
+    ** they go to: a step later, and a diagonal later (that or the next) */
+    if (count && (!list_room(&bucket[(k + 8) & mask], 8 * count) ||
+                  !list_room(&bucket[(k + dbuckets) & mask], 8 * count) ||
+                  !list_room(&bucket[(k + dbuckets + 1) & mask], 8 * count)))
+      return -1;
+    const uint32_t *const items = cur->items;
+    for (uint32_t i = 0; i < count; i++) {
+      const uint32_t u = items[i];
+      const uint64_t ku = key[u];
+      if (ku & KEY_SETTLED) continue; /* left already: a second entry */
+      key[u] = ku | KEY_SETTLED;
+      settled++;
+      if (u == goal) return *pops = settled, 1;
+      const uint64_t ks = (ku & ~(uint64_t)KEY_LOW) + KEY_ONE, kd = ks - KEY_ONE + dkey;
+      cell_list *const ls = &bucket[(ks >> BUCKET_SHIFT) & mask];
+      cell_list *const ld = &bucket[(kd >> BUCKET_SHIFT) & mask];
+      uint32_t *const is = ls->items, *const id = ld->items;
+      uint32_t n = ls->len;
+      const uint32_t un = u - (uint32_t)pw, us = u + (uint32_t)pw;
+#define S0 n = relax(key, is, n, un, ks | 0)
+#define S1 n = relax(key, is, n, u + 1, ks | 1)
+#define S2 n = relax(key, is, n, us, ks | 2)
+#define S3 n = relax(key, is, n, u - 1, ks | 3)
+#define D4 n = relax(key, id, n, un + 1, kd | 4)
+#define D5 n = relax(key, id, n, us + 1, kd | 5)
+#define D6 n = relax(key, id, n, us - 1, kd | 6)
+#define D7 n = relax(key, id, n, un - 1, kd | 7)
+/* straight offers, then the diagonal ones from ld's length (ld may be ls) */
+#define THEN ls->len = n, n = ld->len
+      if (!pruned) {
+        S0, S1, S2, S3, THEN, D4, D5, D6, D7;
+      } else {
+        switch (ku & 7u) {
+        case 0: S0, THEN, D4, D7; break;
+        case 1: S1, THEN, D4, D5; break;
+        case 2: S2, THEN, D5, D6; break;
+        case 3: S3, THEN, D6, D7; break;
+        case 4: S0, S1, THEN, D4, D5, D7; break;
+        case 5: S1, S2, THEN, D5, D4, D6; break;
+        case 6: S2, S3, THEN, D6, D5, D7; break;
+        default: S0, S3, THEN, D7, D4, D6; break;
+        }
+      }
+      ld->len = n;
+#undef S0
+#undef S1
+#undef S2
+#undef S3
+#undef D4
+#undef D5
+#undef D6
+#undef D7
+#undef THEN
+    }
+    cur->len = 0;
   }
-  *expanded = pops;
+  *pops = settled;
   return 0;
+}
+
+static int flood_dial(struct grid_flood *f, const uint8_t *cls, uint32_t n, int32_t pw,
+                      double diag, uint32_t start, uint32_t goal, uint64_t *expanded) {
+  if (n > f->key_cap) {
+    uint64_t *key = strata_malloc((size_t)n * sizeof *key);
+    if (key == NULL) return -1;
+    strata_free(f->key);
+    f->key = key, f->key_cap = n;
+  }
+  dial_run r = {f->key, f->bucket, {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1},
+                (uint64_t)(diag * (double)KEY_ONE) & ~(uint64_t)KEY_LOW, 3, goal};
+  for (uint32_t i = 0; i < n; i++) r.key[i] = (uint64_t)0 - (cls[i] != 0); /* KEY_UNSEEN or 0 */
+  /* the ring holds buckets k to k + 1 + diag */
+  while (r.mask + 1 < ((uint32_t)diag + 2) * 8) r.mask = r.mask * 2 + 1;
+  for (uint32_t b = 0; b <= r.mask; b++) r.bucket[b].len = 0;
+  /* the start: settled, its eight neighbours offered */
+  r.key[start] = KEY_SETTLED;
+  *expanded = 1;
+  if (start == goal) return 1;
+  cell_list *const ls = &r.bucket[(KEY_ONE >> BUCKET_SHIFT) & r.mask];
+  cell_list *const ld = &r.bucket[(r.dkey >> BUCKET_SHIFT) & r.mask];
+  if (!list_room(ls, 8) || !list_room(ld, 8)) return -1;
+  for (unsigned d = 0; d < 4; d++)
+    ls->len = relax(r.key, ls->items, ls->len, (uint32_t)((int32_t)start + r.off[d]), KEY_ONE | d);
+  for (unsigned d = 4; d < 8; d++)
+    ld->len = relax(r.key, ld->items, ld->len, (uint32_t)((int32_t)start + r.off[d]), r.dkey | d);
+  return diag < 2 ? dial_loop(&r, 1, expanded) : dial_loop(&r, 0, expanded);
 }
 
 static int stack_grow(astar_stack *s) { return STRATA_GROW32(s->items, s->cap, (size_t)s->cap + 1); }
@@ -342,16 +411,23 @@ int gridflood_run(struct grid_flood **fp, const uint8_t *cls, uint32_t pw, uint3
   uint32_t start = (uint32_t)(sy + 1) * pw + (uint32_t)(sx + 1);
   uint32_t goal = (uint32_t)(gy + 1) * pw + (uint32_t)(gx + 1);
   uint32_t width = pw - 2;
-  if (!prepare(fp, n)) return -1;
+  /* Dijkstra's keys have their bits: past them, the buckets of gridbucket.c */
+  if (kind == GRIDFLOOD_DIJKSTRA && ((double)n * diag >= 134217728.0 || diag >= BUCKETS_MAX / 8 - 2))
+    return -2;
+  if (!prepare(fp, kind == GRIDFLOOD_DIJKSTRA ? 0 : n)) return -1; /* Dijkstra: keys alone */
   struct grid_flood *f = *fp;
-  if (kind == GRIDFLOOD_BFS) grid_marks_clear(f->mark, cls, n);
-  else memcpy(f->mark, cls, n); /* one class: 1 passable, 0 wall */
   int32_t p = (int32_t)pw;
-  int found = kind == GRIDFLOOD_TWO_QUEUES ? flood_two_queues(f, p, diag, start, goal, expanded)
-              : kind == GRIDFLOOD_ASTAR
-                  ? flood_astar(f, p, eight, start, (uint16_t)sx, (uint16_t)sy, goal, (uint16_t)gx,
-                                (uint16_t)gy, expanded)
-                  : flood_bfs(f, p, eight ? 8 : 4, start, goal, expanded);
+  int found;
+  if (kind == GRIDFLOOD_DIJKSTRA) {
+    found = flood_dial(f, cls, n, p, diag, start, goal, expanded);
+  } else {
+    if (kind == GRIDFLOOD_BFS) grid_marks_clear(f->mark, cls, n);
+    else memcpy(f->mark, cls, n); /* one class: 1 passable, 0 wall */
+    found = kind == GRIDFLOOD_ASTAR
+                ? flood_astar(f, p, eight, start, (uint16_t)sx, (uint16_t)sy, goal, (uint16_t)gx,
+                              (uint16_t)gy, expanded)
+                : flood_bfs(f, p, eight ? 8 : 4, start, goal, expanded);
+  }
   out->len = 0;
   out->cost = 0;
   if (found <= 0) return found;
@@ -364,7 +440,7 @@ int gridflood_run(struct grid_flood **fp, const uint8_t *cls, uint32_t pw, uint3
   for (uint32_t v = goal;;) {
     if (!grid_route_add(out, &len, (uint32_t)y * width + (uint32_t)x)) return -1;
     if (v == start) break;
-    unsigned d = f->mark[v] & 7u;
+    unsigned d = kind == GRIDFLOOD_DIJKSTRA ? (unsigned)(f->key[v] & 7u) : f->mark[v] & 7u;
     if (d < 4) straight++;
     else diagonal++;
     v = (uint32_t)((int32_t)v - off[d]);

@@ -13,7 +13,8 @@
 ** each its median time, the cost of its route, and how many times faster
 ** it is than the engine that would answer without it (the next admitted
 ** engine of the table), as one JSON line per engine; also the least time
-** of each, which the load of a shared machine disturbs least. ENGINES, a
+** of each, which the load of a shared machine disturbs least, and the
+** cells each settled (the ns a settled cell of docs/benchmarks.md). ENGINES, a
 ** comma-separated list of names, times those only.
 */
 #include <math.h>
@@ -93,6 +94,7 @@ int main(int argc, char **argv) {
   int admitted[64] = {0};
   double *times[64];
   double cost[64];
+  uint64_t settled[64];
   strata_path p;
   strata_path_init(&p);
   for (int e = 0; e < n; e++) {
@@ -109,6 +111,7 @@ int main(int argc, char **argv) {
     gridengine_run_one(s[e], m, e, sx, sy, gx, gy, &o, &p, &ran, NULL); /* sizes the workspace */
     admitted[e] = ran;
     cost[e] = p.len ? p.cost : -1;
+    settled[e] = strata_grid_search_expanded(s[e]);
   }
   /* In turns, a block of BLOCK searches of an engine at a time (its first
   ** one untimed): an engine meets its workspace warm, as when it answers a
@@ -140,10 +143,10 @@ int main(int argc, char **argv) {
     /* the next one timed here (with ENGINES: the next one listed) */
     while (next < n && !admitted[next]) next++;
     printf("{\"map\":\"%s\",\"costs\":\"%s\",\"algo\":\"%s\",\"conn\":\"%s\",\"engine\":\"%s\","
-           "\"median_ms\":%.4f,\"min_ms\":%.4f,\"cost\":%.6f,\"instead\":\"%s\",\"instead_ms\":%.4f,"
+           "\"median_ms\":%.4f,\"min_ms\":%.4f,\"cost\":%.6f,\"settled\":%llu,\"instead\":\"%s\",\"instead_ms\":%.4f,"
            "\"instead_min_ms\":%.4f,\"speedup\":%.2f,\"speedup_min\":%.2f}\n",
            name, costs, argv[3], argv[4], gridengine_name(e), median[e], least[e], cost[e],
-           next < n ? gridengine_name(next) : "", next < n ? median[next] : 0,
+           (unsigned long long)settled[e], next < n ? gridengine_name(next) : "", next < n ? median[next] : 0,
            next < n ? least[next] : 0, next < n && median[e] > 0 ? median[next] / median[e] : 0,
            next < n && least[e] > 0 ? least[next] / least[e] : 0);
   }

@@ -151,6 +151,50 @@ static void guided_maps(strata_grid_search *s, strata_grid_search *table, int ge
   strata_path_free(&want), strata_path_free(&p);
 }
 
+/* The flood_dijkstra engine's routes, hashed, on scattered walls at every
+** diagonal it takes: among routes of equal cost, the one its buckets give
+** (ties to the first offer, in an order fixed by the map and the request),
+** the same on every run and machine. Past the diagonals its ring of
+** buckets holds it gives up, and the table's next engine answers. */
+static void flood_dijkstra_routes(strata_grid_search *s, int engine) {
+  strata_path p;
+  strata_path_init(&p);
+  strata_rng r;
+  strata_rng_seed(&r, 23);
+  static const double diags[] = {M_SQRT2, 1.5, 1.7, 2.5};
+  uint64_t hash = 1469598103934665603u;
+  for (int k = 0; k < 8; k++) {
+    const int w = 30 + 25 * k, h = 20 + 15 * k;
+    strata_tilemap *m = random_map(&r, w, h, 0.05 * k, 0);
+    for (int trial = 0; trial < 8; trial++) {
+      int x1 = (int)strata_rng_below(&r, (uint64_t)w), y1 = (int)strata_rng_below(&r, (uint64_t)h);
+      int x2 = (int)strata_rng_below(&r, (uint64_t)w), y2 = (int)strata_rng_below(&r, (uint64_t)h), ok;
+      strata_grid_options o;
+      strata_grid_options_init(&o);
+      o.algorithm = STRATA_PATH_DIJKSTRA, o.connectivity = 8, o.diagonal_cost = diags[trial % 4];
+      CHECK(gridengine_run_one(s, m, engine, x1, y1, x2, y2, &o, &p, &ok, NULL) == STRATA_OK && ok);
+      for (size_t i = 0; i < p.len; i++) hash = (hash ^ p.nodes[i]) * 1099511628211u;
+      hash = (hash ^ p.len) * 1099511628211u;
+    }
+    strata_tilemap_free(m);
+  }
+  if (hash != 0x4246ab17bf8f5917u)
+    fprintf(stderr, "flood_dijkstra routes %016llx\n", (unsigned long long)hash);
+  CHECK(hash == 0x4246ab17bf8f5917u);
+  strata_tilemap *m = random_map(&r, 20, 20, 0.1, 0);
+  strata_tilemap_set(m, 0, 0, strata_tokens_find(strata_tilemap_tokens(m), "c0", 2), NULL);
+  strata_tilemap_set(m, 19, 19, strata_tokens_find(strata_tilemap_tokens(m), "c0", 2), NULL);
+  strata_grid_options o;
+  strata_grid_options_init(&o);
+  o.algorithm = STRATA_PATH_DIJKSTRA, o.connectivity = 8, o.diagonal_cost = 70;
+  int ok;
+  CHECK(gridengine_run_one(s, m, engine, 0, 0, 19, 19, &o, &p, &ok, NULL) == STRATA_OK && !ok);
+  CHECK(strata_grid_search_run(s, m, 0, 0, 19, 19, &o, &p, NULL) == STRATA_OK);
+  CHECK(strcmp(gridengine_last(s), "flood_dijkstra") != 0);
+  strata_tilemap_free(m);
+  strata_path_free(&p);
+}
+
 int main(void) {
   strata_rng r;
   strata_rng_seed(&r, 41);
@@ -230,6 +274,8 @@ int main(void) {
   }
   corridor_maps(s, table, generic);
   guided_maps(s, table, generic);
+  for (int e = 0; e < engines; e++)
+    if (strcmp(gridengine_name(e), "flood_dijkstra") == 0) flood_dijkstra_routes(s, e);
   if (compared <= 3000) fprintf(stderr, "compared %ld\n", compared);
   CHECK(compared > 3000);
   strata_grid_search_free(s), strata_grid_search_free(table);

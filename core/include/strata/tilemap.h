@@ -97,10 +97,12 @@ typedef struct strata_grid_options {
 } strata_grid_options;
 
 /* Fills defaults: A*, 4-connected, diagonal sqrt(2), two threads.
-** threads: a long Dijkstra search from both ends (8 neighbours, diagonal
-** sqrt(2), one cost) runs the first part of its backward side on a second
-** thread, made for the search and joined before it returns (docs/c-api.md).
-** The route and every count are the same with 1. */
+** threads: the Dijkstra half of the search from both ends (8 neighbours,
+** diagonal sqrt(2), one cost) runs the first part of its backward side on a
+** second thread, made for the search and joined before it returns; the
+** engine table reaches it only where A* from both ends gives up, so in
+** practice a search stays on the caller's thread (docs/c-api.md). The
+** route and every count are the same with 1. */
 STRATA_API void strata_grid_options_init(strata_grid_options *o);
 
 /* ---- searches ----
