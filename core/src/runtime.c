@@ -37,6 +37,7 @@ void strata_runtime_free(strata_runtime *rt) {
   strata_free(rt->failure_message);
   strata_free(rt->map_areas);
   strata_free(rt->floor_maps);
+  feature_index_free(rt);
   strata_free(rt);
 }
 

@@ -21,6 +21,7 @@
 #include "strata/world.h"
 
 #include "sys.h" /* the bookkeeping schema */
+#include "uidset.h"
 
 typedef struct global_handler {
   char *event, *name, *handler;
@@ -48,13 +49,30 @@ struct strata_runtime {
   ** buffer cut it (strata_call.message); NULL otherwise. */
   char *failure_message;
   /* Caches of strata_map_area and strata_area_floor_map (sys.c): the
-  ** answers asked for lately, each with the world's change count it was read
-  ** at, so that any edit or undo of the world drops it. Direct-mapped,
-  ** MEMO_SLOTS each; NULL until used. */
+  ** answers asked for lately, each with the edit count it was read at
+  ** (world_kind_edits of maps and areas, or world_changes), so that an edit
+  ** or undo it depends on drops it. Direct-mapped, MEMO_SLOTS each; NULL
+  ** until used. */
   struct memo_slot {
-    uint64_t key, stamp, uid; /* stamp: world_changes + 1 at the read (0: empty) */
+    uint64_t key, stamp, uid; /* stamp: the count + 1 at the read (0: empty) */
     int64_t key_n, n;         /* (key, key_n) -> (uid, n) */
+    int has, by_kinds;        /* has: the map has a floor; by_kinds: the count is world_kind_edits' */
   } *map_areas, *floor_maps;
+  /* The stairs on each map, in uid order (feature.c): an actor arriving by
+  ** stairs or an entrance takes the first leading back, found without
+  ** reading every feature on the floor. Derived, never saved: built from the
+  ** objects when first asked and again after any change to a feature but
+  ** the runtime's own creations, which it takes in as it makes them. */
+  struct stairs_index {
+    struct stairs_on {
+      uint64_t map;
+      struct stair { uint64_t uid; int64_t delta; } *s;
+      size_t n, cap;
+    } *maps;
+    size_t n, cap;
+    uidmap at;             /* map uid -> its entry in maps */
+    uint64_t stamp;        /* world_kind_edits of features + 1 it holds for; 0: none */
+  } stairs;
 };
 #define MEMO_SLOTS 16384u
 
@@ -124,6 +142,14 @@ strata_status map_drop(strata_runtime *rt, uint64_t map, const char *what, strat
 strata_status check_area(const strata_runtime *rt, uint64_t area, const char *what, strata_error *err);
 strata_status map_check_cell(const strata_runtime *rt, uint64_t map, int64_t x, int64_t y,
                              const char *what, strata_error *err);
+
+/* ---- feature.c: the stairs by map ---- */
+/* The first stairs on map (by uid) whose floor_delta is delta; 0: none. */
+uint64_t feature_stairs_on(const strata_runtime *rt, uint64_t map, int64_t delta);
+/* Feature o's type, and its floor_delta (0 but for stairs): stairs standing
+** on a map known from the index, without reading o's properties. */
+strata_feature_type feature_type_at(const strata_runtime *rt, const strata_object *o, int64_t *delta);
+void feature_index_free(strata_runtime *rt);
 
 /* ---- renew.c ---- */
 strata_status renew_init(strata_runtime *rt, uint64_t map, strata_error *err);

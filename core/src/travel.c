@@ -81,7 +81,8 @@ static strata_status destination(strata_runtime *rt, uint64_t target, dest *d, c
     d->map = target;
     return STRATA_OK;
   }
-  switch (strcmp(t->kind, "feature") == 0 ? strata_feature_type_of(rt, target) : STRATA_FEATURE_NONE) {
+  int64_t delta = 0;
+  switch (strcmp(t->kind, "feature") == 0 ? feature_type_at(rt, t, &delta) : STRATA_FEATURE_NONE) {
   case STRATA_FEATURE_ENTRANCE: {
     uint64_t area = entrance_area(rt, target);
     if (!rt_object(rt, area, NULL))
@@ -94,16 +95,17 @@ static strata_status destination(strata_runtime *rt, uint64_t target, dest *d, c
   }
   case STRATA_FEATURE_STAIRS: {
     int64_t n = 0, deepest;
+    int has = 0;
     uint64_t m = t->map;
-    uint64_t area = t->has_pos ? strata_map_area(rt, m, &n) : 0;
-    if (!rt_object(rt, area, NULL) || !map_floor(rt, m, &n)) {
+    uint64_t area = t->has_pos ? map_area_floor(rt, m, &n, &has) : 0;
+    if (!rt_object(rt, area, NULL) || !has) {
       strata_error_refuse(err, STRATA_ESTATE, what, STRATA_REFUSED_NO_AREA, target,
                           "%s stand on %s, which is not a floor of any area (add it to an area as a floor, "
                           "or return it from a floor generator)", rt_label(rt, target, a), rt_label(rt, m, b));
       if (err) err->subject[1] = m;
       return STRATA_ESTATE;
     }
-    d->delta = strata_feature_floor_delta(rt, target);
+    d->delta = delta;
     int64_t to = n + d->delta;
     if (d->delta < 0 && to < strata_area_starting_floor(rt, area)) {
       uint64_t em = area_entrance(rt, area, &d->x, &d->y, &d->has_xy);
@@ -136,16 +138,12 @@ static strata_status destination(strata_runtime *rt, uint64_t target, dest *d, c
 /* The first stairs on map with floor_delta == delta: 1 and where they are. */
 static int stairs_with(const strata_runtime *rt, uint64_t map, int64_t delta, int64_t *x,
                        int64_t *y) {
-  for (uint64_t u = strata_world_next_on(rt->w, map, 0); u; u = strata_world_next_on(rt->w, map, u)) {
-    const strata_object *o = strata_world_get(rt->w, u);
-    if (strcmp(o->kind, "feature") != 0) continue;
-    if (strata_feature_type_of(rt, o->uid) == STRATA_FEATURE_STAIRS && strata_feature_floor_delta(rt, o->uid) == delta) {
-      *x = o->x;
-      *y = o->y;
-      return 1;
-    }
-  }
-  return 0;
+  uint64_t u = feature_stairs_on(rt, map, delta);
+  const strata_object *o = u ? strata_world_get(rt->w, u) : NULL;
+  if (!o) return 0;
+  *x = o->x;
+  *y = o->y;
+  return 1;
 }
 
 /* The archetype's starting_pos: a function first, else a fixed point. */
@@ -266,8 +264,9 @@ static strata_status journey(strata_runtime *rt, uint64_t actor, uint64_t target
     if (is_player && (st = renew_schedule_timer(rt, m, err))) return st;
   }
   int64_t n, dv;
-  uint64_t area = strata_map_area(rt, m, &n);
-  if (area && map_floor(rt, m, &n) && rt_object(rt, area, NULL) &&
+  int has;
+  uint64_t area = map_area_floor(rt, m, &n, &has);
+  if (area && has && rt_object(rt, area, NULL) &&
       !(strata_area_deepest_visited(rt, area, &dv) && n <= dv) &&
       (st = area_set_deepest_visited(rt, area, n, err)))
     return st;

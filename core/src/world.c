@@ -211,6 +211,7 @@ static struct kind_entry *make_kind(strata_world *w, const char *kind) {
   e->kind = k;
   e->count = 0;
   e->first = 0;
+  e->edits = 0;
   return e;
 }
 
@@ -223,15 +224,27 @@ static struct kind_entry *object_kind(const strata_world *w, const strata_object
   return find_kind(w, o->kind);
 }
 
+void world_kind_edited(strata_world *w, const strata_object *o) {
+  struct kind_entry *e = object_kind(w, o);
+  if (e) e->edits++;
+}
+
+uint64_t world_kind_edits(const strata_world *w, const char *kind) {
+  const struct kind_entry *e = find_kind(w, kind);
+  return e ? e->edits : 0;
+}
+
 /* o came into its slot (its kind's entry exists). */
 static void kind_added(strata_world *w, const strata_object *o) {
   struct kind_entry *e = object_kind(w, o);
+  e->edits++;
   if ((e->count++ == 0 || e->first) && (!e->first || o->uid < e->first)) e->first = o->uid;
 }
 
 static void kind_removed(strata_world *w, const strata_object *o) {
   struct kind_entry *e = object_kind(w, o);
   e->count--;
+  e->edits++;
   if (e->first == o->uid) e->first = 0; /* with others left: found again by a scan when asked */
 }
 

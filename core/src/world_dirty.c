@@ -14,7 +14,9 @@
 /* A world without a file (new, or its saves failed) is saved whole: no record
 ** is kept until a save or an open gives it one. */
 void world_mark(strata_world *w, uint64_t uid) {
+  const strata_object *o = world_rec(w, uid);
   w->changes++;
+  if (o) world_kind_edited(w, o);
   if (!w->file.path) return;
   if (!w->dirty_all && !uidset_add(&w->dirty, uid)) {
     w->dirty_all = 1;
