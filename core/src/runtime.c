@@ -279,6 +279,22 @@ strata_status params_ref(strata_value *t, const char *key, uint64_t uid, strata_
   return strata_vtable_set(t->u.t, &k, &v, err);
 }
 
+void params_start(event_params *p) {
+  memset(&p->t, 0, sizeof p->t);
+  p->t.keys = p->keys;
+  p->t.vals = p->vals;
+  p->t.cap = PARAMS_MAX;
+  p->v = strata_value_nil();
+  p->v.type = STRATA_VTABLE;
+  p->v.u.t = &p->t;
+}
+
+void params_put(event_params *p, const char *key, strata_value v) {
+  if ((v.type == STRATA_VREF && !v.u.ref) || p->t.n == PARAMS_MAX) return;
+  p->keys[p->t.n] = K(key);
+  p->vals[p->t.n++] = v;
+}
+
 strata_status params_int(strata_value *t, const char *key, int64_t i, strata_error *err) {
   strata_value k = K(key), v = strata_value_int(i);
   return strata_vtable_set(t->u.t, &k, &v, err);

@@ -202,5 +202,19 @@ uint64_t args_uid(const strata_value *args, const char *key);
 /* ---- params tables for events ---- */
 strata_status params_ref(strata_value *t, const char *key, uint64_t uid, strata_error *err); /* 0: skipped */
 strata_status params_int(strata_value *t, const char *key, int64_t i, strata_error *err);
+/* An event's params built where the emitter stands, allocating nothing: the
+** keys are the emitter's string literals (borrowed), the values references
+** and integers. A journey emits three events, and in a big world each block
+** malloc hands out lies on a page of its own, far from the last (issue 30).
+** A table to read only (event_emit passes it on as const): never set into,
+** copied by whoever keeps it, never cleared. */
+#define PARAMS_MAX 8
+typedef struct event_params {
+  strata_value v;       /* the table: what event_emit takes */
+  strata_vtable t;
+  strata_value keys[PARAMS_MAX], vals[PARAMS_MAX];
+} event_params;
+void params_start(event_params *p);
+void params_put(event_params *p, const char *key, strata_value v); /* a reference 0: skipped */
 
 #endif

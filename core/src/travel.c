@@ -174,15 +174,12 @@ static strata_status map_hook(strata_runtime *rt, uint64_t map, strata_logic kin
 
 static strata_status emit_on(strata_runtime *rt, uint64_t source, const char *event,
                              uint64_t actor, uint64_t from, uint64_t to, strata_error *err) {
-  strata_value p = strata_value_nil();
-  strata_status st = strata_value_table(&p, err);
-  if (st) return st;
-  st = params_ref(&p, "actor", actor, err);
-  if (!st) st = params_ref(&p, "from", from, err);
-  if (!st) st = params_ref(&p, "to", to, err);
-  if (!st) st = event_emit(rt, source, event, &p, NULL, NULL, err);
-  strata_value_clear(&p);
-  return st;
+  event_params p;
+  params_start(&p);
+  params_put(&p, "actor", strata_value_ref(actor));
+  params_put(&p, "from", strata_value_ref(from));
+  params_put(&p, "to", strata_value_ref(to));
+  return event_emit(rt, source, event, &p.v, NULL, NULL, err);
 }
 
 /* Whether an actor other than `actor` stands on map. */
@@ -203,17 +200,16 @@ static strata_status journey(strata_runtime *rt, uint64_t actor, uint64_t target
   strata_object *a = strata_world_object(w, actor);
   uint64_t from = a->has_pos && rt_object(rt, a->map, NULL) ? a->map : 0;
   /* base.before_travel: false stops the journey */
-  strata_value p, yes = strata_value_bool(1), go;
-  if ((st = strata_value_table(&p, err))) return st;
-  st = params_ref(&p, "actor", actor, err);
-  if (!st) st = params_ref(&p, "from", from, err);
-  if (!st) st = params_ref(&p, "to", d.map, err);
-  if (!st) st = params_ref(&p, "area", d.area, err);
-  if (!st && d.area) st = params_int(&p, "floor", d.floor, err);
-  if (!st && d.via != VIA_MAP) st = params_ref(&p, "feature", target, err);
-  if (!st) st = event_emit(rt, actor, "base.before_travel", &p, &yes, &go, err);
-  strata_value_clear(&p);
-  if (st) return st;
+  strata_value yes = strata_value_bool(1), go;
+  event_params p;
+  params_start(&p);
+  params_put(&p, "actor", strata_value_ref(actor));
+  params_put(&p, "from", strata_value_ref(from));
+  params_put(&p, "to", strata_value_ref(d.map));
+  params_put(&p, "area", strata_value_ref(d.area));
+  if (d.area) params_put(&p, "floor", strata_value_int(d.floor));
+  if (d.via != VIA_MAP) params_put(&p, "feature", strata_value_ref(target));
+  if ((st = event_emit(rt, actor, "base.before_travel", &p.v, &yes, &go, err))) return st;
   int stopped = go.type == STRATA_VBOOL && !go.u.b;
   strata_value_clear(&go);
   if (stopped) { *out = 0; return STRATA_OK; }
