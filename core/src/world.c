@@ -438,7 +438,7 @@ strata_status strata_object_set_position(strata_world *w, uint64_t uid, uint64_t
   if (!o) return no_object(err, uid);
   world_mark(w, uid);
   strata_status st;
-  if (w->depth && (st = txn_save_fields(w, rec_of(o), err))) return st;
+  if (w->depth && (st = txn_save_position(w, rec_of(o), err))) return st;
   int moves = !o->has_pos || o->map != map;
   if (moves && o->has_pos) world_bymap_remove(w, o);
   o->has_pos = 1;

@@ -283,6 +283,8 @@ void world_dirty_free(strata_world *w);
 ** properties / its tile map, once per savepoint. */
 strata_status txn_save_fields(strata_world *w, object_rec *r, strata_error *err);
 strata_status txn_save_tiles(strata_world *w, object_rec *r, strata_error *err);
+/* Before r moves: its position, as txn_set_path journals a key. */
+strata_status txn_save_position(strata_world *w, object_rec *r, strata_error *err);
 /* Before setting props[path] (n >= 1) to val: journals that one set when it
 ** can be undone alone, else saves the fields as txn_save_fields. */
 strata_status txn_set_path(strata_world *w, object_rec *r, const strata_value *path, size_t n,
