@@ -329,11 +329,11 @@ end
 function world:travel(actor, target, opts)
   local what = "world:travel"
   options.check(what, opts, 2)
-  opts = opts or {}
   check_handle(self, actor, "actor", what)
   if not is_handle(target) then fail("%s: expected a feature or a map, got %s", what, type(target)) end
   if owner[target] ~= self then fail("%s: %s belongs to another world", what, tostring(target)) end
-  local x, y = opts.x, opts.y
+  local x, y -- (no empty table made for a journey without opts)
+  if opts then x, y = opts.x, opts.y end
   if x ~= nil or y ~= nil then check_cell(x, y, what) end
   local m = core_call(self, "travel", actor.uid, target.uid, x, y)
   drop_dead_views(self)
