@@ -327,7 +327,7 @@ strata_status strata_world_create(strata_world *w, const char *kind, const char 
   if (!st && w->depth) st = txn_created(w, r, err);
   if (!st && (st = place_object(w, o, err)) && w->depth) txn_drop_last(w);
   if (st) { world_object_free(o); return st; }
-  world_mark(w, o->uid);
+  world_mark_object(w, o);
   if (uid) *uid = o->uid;
   return STRATA_OK;
 }
@@ -406,9 +406,9 @@ strata_status strata_world_delete(strata_world *w, uint64_t uid, strata_error *e
 strata_status world_delete(strata_world *w, uint64_t uid, strata_error *err) {
   strata_object *o = world_rec(w, uid);
   if (!o) return no_object(err, uid);
-  world_mark(w, uid);
+  world_mark_object(w, o);
   for (size_t i = 0; i < w->nsubs; i++)
-    if (w->subs[i].object == uid) world_mark(w, w->subs[i].uid);
+    if (w->subs[i].object == uid) world_mark_uid(w, w->subs[i].uid);
   /* Inside a savepoint the journal keeps the object, to put it back. */
   if (w->depth) return txn_deleted(w, rec_of(o), err);
   /* Subscriptions on the object go with it: nothing can emit on it any more. */
@@ -423,7 +423,7 @@ strata_status strata_object_set_archetype(strata_world *w, uint64_t uid, const c
                                           strata_error *err) {
   strata_object *o = world_rec(w, uid);
   if (!o) return no_object(err, uid);
-  world_mark(w, uid);
+  world_mark_object(w, o);
   strata_status st;
   if (w->depth && (st = txn_save_fields(w, rec_of(o), err))) return st;
   char *name = world_name(w, archetype);
@@ -436,7 +436,7 @@ strata_status strata_object_set_position(strata_world *w, uint64_t uid, uint64_t
                                          int64_t y, strata_error *err) {
   strata_object *o = world_rec(w, uid);
   if (!o) return no_object(err, uid);
-  world_mark(w, uid);
+  world_mark_object(w, o);
   strata_status st;
   if (w->depth && (st = txn_save_position(w, rec_of(o), err))) return st;
   int moves = !o->has_pos || o->map != map;
@@ -479,7 +479,7 @@ strata_status strata_object_set(strata_world *w, uint64_t uid, const strata_valu
   strata_status st = strata_value_check_depth(val, n, err);
   if (!st) st = world_props_ready(w, o, err);
   if (st) return st;
-  world_mark(w, uid);
+  world_mark_object(w, o);
   if (w->depth && (st = n ? txn_set_path(w, rec_of(o), path, n, val, err)
                           : txn_save_fields(w, rec_of(o), err)))
     return st;
@@ -518,7 +518,7 @@ strata_status strata_object_set_tag(strata_world *w, uint64_t uid, const char *t
                                     int on, strata_error *err) {
   strata_object *o = world_rec(w, uid);
   if (!o) return no_object(err, uid);
-  world_mark(w, uid);
+  world_mark_object(w, o);
   if (!tag || len == 0) return strata_error_set(err, STRATA_EARG, "a tag must be a non-empty string");
   strata_value key, val = on ? strata_value_bool(1) : strata_value_nil();
   strata_status st;
@@ -537,7 +537,7 @@ strata_status strata_object_set_tag(strata_world *w, uint64_t uid, const char *t
 strata_status strata_world_touch(strata_world *w, uint64_t uid, strata_error *err) {
   strata_object *o = world_rec(w, uid);
   if (!o) return no_object(err, uid);
-  world_mark(w, uid);
+  world_mark_object(w, o);
   strata_status st = STRATA_OK;
   if (w->depth && !(st = txn_save_fields(w, rec_of(o), err)) && o->tilemap)
     st = txn_save_tiles(w, rec_of(o), err);
@@ -769,7 +769,7 @@ strata_status strata_world_schedule(strata_world *w, double due, double every,
     return st;
   }
   w->next_uid++;
-  world_mark(w, w->next_uid - 1);
+  world_mark_uid(w, w->next_uid - 1);
   if (uid) *uid = w->next_uid - 1;
   return STRATA_OK;
 }
@@ -805,7 +805,7 @@ strata_status strata_world_cancel(strata_world *w, uint64_t uid, strata_error *e
   if (i == (size_t)-1)
     return strata_error_set(err, STRATA_ENOTFOUND, "no timer #%llu", (unsigned long long)uid);
   strata_status st;
-  world_mark(w, uid);
+  world_mark_uid(w, uid);
   if (w->depth && (st = txn_timer_removed(w, &w->timers[i], err))) return st;
   strata_timer_clear(&w->timers[i]);
   world_remove_timer(w, i);
@@ -823,7 +823,7 @@ strata_status strata_world_fire(strata_world *w, uint64_t uid, strata_timer *out
   if (i == (size_t)-1)
     return strata_error_set(err, STRATA_ENOTFOUND, "no timer #%llu", (unsigned long long)uid);
   strata_status st;
-  world_mark(w, uid);
+  world_mark_uid(w, uid);
   if (w->depth && (st = txn_timer_fired(w, &w->timers[i], err))) return st;
   const strata_timer *t = &w->timers[i];
   if (t->every > 0) {
@@ -856,7 +856,7 @@ strata_status strata_world_timer_skip(strata_world *w, uint64_t uid, double unti
     return strata_error_set(err, STRATA_ENOTFOUND, "no timer #%llu", (unsigned long long)uid);
   strata_timer *t = &w->timers[i];
   uint64_t k = 0;
-  world_mark(w, uid);
+  world_mark_uid(w, uid);
   if (t->every == 0 && t->due < until) {
     /* A one-shot timer is postponed to until, never dropped. */
     strata_status st;
@@ -927,7 +927,7 @@ strata_status strata_world_subscribe(strata_world *w, uint64_t object, const cha
   if (!st && w->depth && (st = txn_sub_added(w, s.uid, err))) { world_sub_clear(&s); return st; }
   if (!st && (st = world_add_sub(w, &s, err)) && w->depth) txn_drop_last(w);
   if (st) { world_sub_clear(&s); return st; }
-  world_mark(w, w->next_uid);
+  world_mark_uid(w, w->next_uid);
   w->next_uid++;
   if (uid) *uid = w->next_uid - 1;
   return STRATA_OK;
@@ -962,7 +962,7 @@ strata_status strata_world_unsubscribe(strata_world *w, uint64_t uid, strata_err
     return strata_error_set(err, STRATA_ENOTFOUND, "no subscription #%llu",
                             (unsigned long long)uid);
   strata_status st;
-  world_mark(w, uid);
+  world_mark_uid(w, uid);
   if (w->depth && (st = txn_sub_removed(w, &w->subs[i], err))) return st;
   world_sub_clear(&w->subs[i]);
   world_remove_sub(w, i);

@@ -257,6 +257,10 @@ strata_object *world_next(const strata_world *w, uint64_t after);
 ** marks what it puts back, so that the record stays a superset of what
 ** differs from the file, whatever savepoints did in between. */
 void world_mark(strata_world *w, uint64_t uid);
+/* The same for a live object at hand (no lookup), or for a timer or a
+** subscription (no kind edited): an edit marks as often as it changes. */
+void world_mark_object(strata_world *w, const strata_object *o);
+void world_mark_uid(strata_world *w, uint64_t uid);
 /* What the core's caches of derived state are valid for: it changes with
 ** every edit and undo of the world (world_mark). */
 static inline uint64_t world_changes(const strata_world *w) { return w->changes; }
