@@ -137,4 +137,31 @@ describe("an area's floors read between journeys", function()
     round_trip(w2, f, down2, hero2)
     assert.same({ f[2].uid, a.uid, 2 }, floors(w2, a2, maps2)[2])
   end)
+
+  -- A journey reads the deepest floor visited and the renew timers of the maps
+  -- left and entered from the same memos: a journey rolled back leaves them as they were.
+  it("follow the deepest floor visited and a map's renew timer through a journey rolled back", function()
+    local w = support.new_world(1)
+    local a = w:create_area("dungeon.cave")
+    local hero = w:create_actor{ player = true }
+    local f1 = w:travel(hero, a:floor(1))
+    local down
+    for f in f1:features() do if f.floor_delta == 1 then down = f end end
+    local function log(m) return #m.props.log end
+    assert.equal(1, a.deepest_visited)
+    assert.is_false(w:_atomic(function()
+      w:travel(hero, down)
+      assert.equal(2, a.deepest_visited)
+      error("undo")
+    end))
+    assert.equal(1, a.deepest_visited)
+    local n = log(f1)
+    w:advance(100) -- f1's timer, cancelled by the journey undone, is back: its restock is due
+    assert.equal(n + 1, log(f1))
+    w:travel(hero, down)
+    assert.equal(2, a.deepest_visited)
+    n = log(f1)
+    w:advance(1000) -- away from f1: its timer was cancelled by this journey
+    assert.equal(n, log(f1))
+  end)
 end)

@@ -311,6 +311,29 @@ static void memo_fill(strata_runtime *rt, struct memo_slot *s, uint64_t key, con
   s->stamp = 1 + (s->by_kinds ? memo_kinds(rt) : world_changes(rt->w));
 }
 
+/* What the map_areas memo holds besides an area's floor maps, by key_n: a
+** map's area and floor (0), its renew timer (1), an area's deepest floor
+** visited (2; uids are distinct across kinds). A journey reads all three. */
+enum { MEMO_AREA_OF, MEMO_RENEW_TIMER, MEMO_DEEPEST_VISITED };
+
+/* sys[key] of uid (of kind), memo'd as `what`: a uid (as_uid) or an integer; 1 when there is one. */
+static int memo_sys(const strata_runtime *crt, uint64_t uid, int what, const char *kind, const char *key,
+                    int as_uid, int64_t *out) {
+  strata_runtime *rt = (strata_runtime *)crt; /* the memo is not state */
+  int hit;
+  struct memo_slot *s = memo(rt, &rt->map_areas, uid, what, &hit);
+  if (hit) {
+    *out = s->n;
+    return s->has;
+  }
+  const strata_value *v = sys_get(rt->w, uid, SYS(K(key)));
+  int64_t n = 0;
+  int has = as_uid ? (n = (int64_t)value_uid(v)) != 0 : value_int(v, &n);
+  if (s) s->n = n, s->has = has, memo_fill(rt, s, uid, kind, 0);
+  *out = n;
+  return has;
+}
+
 uint64_t strata_area_floor_map(const strata_runtime *crt, uint64_t area, int64_t n) {
   strata_runtime *rt = (strata_runtime *)crt; /* the memo is not state */
   int hit;
@@ -347,7 +370,10 @@ int strata_area_deepest_floor(const strata_runtime *rt, uint64_t area, int64_t *
 }
 
 int strata_area_deepest_visited(const strata_runtime *rt, uint64_t area, int64_t *out) {
-  return sys_int(rt->w, area, SYS(K("deepest_visited")), out);
+  int64_t n;
+  int has = memo_sys(rt, area, MEMO_DEEPEST_VISITED, "area", "deepest_visited", 0, &n);
+  if (has) *out = n;
+  return has;
 }
 
 const strata_value *strata_area_params(const strata_runtime *rt, uint64_t area) {
@@ -395,7 +421,8 @@ strata_status map_set_due(strata_runtime *rt, uint64_t map, int renew, const dou
 }
 
 uint64_t map_renew_timer(const strata_runtime *rt, uint64_t map) {
-  return sys_uid(rt->w, map, SYS(K("renew_timer")));
+  int64_t t;
+  return memo_sys(rt, map, MEMO_RENEW_TIMER, "map", "renew_timer", 1, &t) ? (uint64_t)t : 0;
 }
 
 strata_status map_set_renew_timer(strata_runtime *rt, uint64_t map, uint64_t timer, strata_error *err) {
@@ -417,7 +444,7 @@ const strata_value *strata_map_tokens(const strata_runtime *rt, uint64_t map) {
 uint64_t map_area_floor(const strata_runtime *crt, uint64_t map, int64_t *floor, int *has_floor) {
   strata_runtime *rt = (strata_runtime *)crt; /* the memo is not state */
   int hit;
-  struct memo_slot *s = memo(rt, &rt->map_areas, map, 0, &hit);
+  struct memo_slot *s = memo(rt, &rt->map_areas, map, MEMO_AREA_OF, &hit);
   if (!hit) {
     uint64_t a = sys_uid(rt->w, map, SYS(K("area")));
     int64_t n = 0;
