@@ -73,6 +73,41 @@ describe("arriving by stairs", function()
   end)
 end)
 
+-- A journey through an entrance reads where it leads from the same index: it
+-- must follow an entrance made in a rolled-back savepoint, moved, edited and deleted.
+describe("travelling through an entrance", function()
+  it("follows the entrances made, undone, moved, edited and deleted", function()
+    local w, f, _, hero = dungeon()
+    local b = w:create_area("dungeon.town")
+    local g = {}
+    for n = 1, 3 do
+      g[n] = w:create_map{ width = 8, height = 8 }
+      b:add_floor(g[n], n)
+    end
+    local function to(e) return { w:travel(hero, e).uid, hero.x, hero.y } end
+    local e
+    assert.is_false(w:_atomic(function()
+      e = w:create_entrance(f[1], 3, 3, b, { floor = 2 })
+      assert.same({ g[2].uid, 4, 4 }, to(e))
+      error("undo")
+    end))
+    assert.has_error(function() w:travel(hero, e) end)
+    e = w:create_entrance(f[1], 3, 3, b, { floor = 2 })
+    assert.same({ g[2].uid, 4, 4 }, to(e))
+    local sys = support.state(w):snapshot(e.uid).sys
+    sys.floor = 3
+    support.state(w):set(e.uid, "sys", sys, "sys")
+    assert.same({ g[3].uid, 4, 4 }, to(e))
+    sys.floor = nil
+    support.state(w):set(e.uid, "sys", sys, "sys")
+    assert.same({ g[1].uid, 4, 4 }, to(e)) -- no floor of its own: the area's starting floor
+    support.state(w):set_position(e.uid, f[2].uid, 5, 5)
+    assert.same({ g[1].uid, 4, 4 }, to(e))
+    support.state(w):delete(e.uid)
+    assert.has_error(function() w:travel(hero, e) end)
+  end)
+end)
+
 -- The core keeps the answers of area:floor and world:area_of while actors
 -- travel (core/src/sys.c): each must still follow a change to the floors
 -- made between two journeys, its rollback, and an open.

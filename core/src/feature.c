@@ -42,8 +42,9 @@ void feature_index_free(strata_runtime *rt) {
   strata_free(rt->stairs.maps);
 }
 
-/* Stairs uid (delta) on map, in uid order: 0 when out of memory (nothing added). */
-static int index_add(strata_runtime *rt, uint64_t map, uint64_t uid, int64_t delta) {
+/* Feature f (uid, and delta or where it leads) on map, in uid order: 0 when
+** out of memory (nothing added). */
+static int index_add(strata_runtime *rt, uint64_t map, const struct stair *f) {
   struct stairs_index *ix = &rt->stairs;
   size_t *at = uidmap_get(&ix->at, map);
   if (!at) {
@@ -55,18 +56,33 @@ static int index_add(strata_runtime *rt, uint64_t map, uint64_t uid, int64_t del
   struct stairs_on *e = &ix->maps[*at];
   if (!STRATA_GROW(e->s, e->cap, e->n + 1)) return 0;
   size_t i = e->n++;
-  for (; i && e->s[i - 1].uid > uid; i--) e->s[i] = e->s[i - 1];
-  e->s[i] = (struct stair){ uid, delta };
+  for (; i && e->s[i - 1].uid > f->uid; i--) e->s[i] = e->s[i - 1];
+  e->s[i] = *f;
   return 1;
+}
+
+/* What the index keeps of feature uid, read from its properties: 0 when it
+** is neither stairs nor an entrance. */
+static int facts_of(const strata_runtime *rt, uint64_t uid, struct stair *f) {
+  memset(f, 0, sizeof *f);
+  f->uid = uid;
+  switch (strata_feature_type_of(rt, uid)) {
+  case STRATA_FEATURE_STAIRS: f->delta = strata_feature_floor_delta(rt, uid); return 1;
+  case STRATA_FEATURE_ENTRANCE:
+    f->area = entrance_area(rt, uid);
+    f->has_floor = entrance_floor(rt, uid, &f->floor);
+    return 1;
+  default: return 0;
+  }
 }
 
 /* Builds the index from every object: 0 when out of memory (none then). */
 static int index_build(strata_runtime *rt) {
   index_clear(rt);
   for (strata_object *o = world_next(rt->w, 0); o; o = world_next(rt->w, o->uid)) {
-    if (!o->has_pos || strcmp(o->kind, "feature") != 0) continue;
-    if (strata_feature_type_of(rt, o->uid) != STRATA_FEATURE_STAIRS) continue;
-    if (!index_add(rt, o->map, o->uid, strata_feature_floor_delta(rt, o->uid))) {
+    struct stair f;
+    if (!o->has_pos || strcmp(o->kind, "feature") != 0 || !facts_of(rt, o->uid, &f)) continue;
+    if (!index_add(rt, o->map, &f)) {
       index_clear(rt);
       return 0;
     }
@@ -98,27 +114,27 @@ uint64_t feature_stairs_on(const strata_runtime *rt, uint64_t map, int64_t delta
   const struct stairs_on *e = index_on(rt, map, &ok);
   if (!ok) return stairs_scan(rt, map, delta);
   for (size_t i = 0; e && i < e->n; i++)
-    if (e->s[i].delta == delta) return e->s[i].uid;
+    if (e->s[i].delta == delta && delta) return e->s[i].uid;
   return 0;
 }
 
-strata_feature_type feature_type_at(const strata_runtime *rt, const strata_object *o, int64_t *delta) {
+strata_feature_type feature_type_at(const strata_runtime *rt, const strata_object *o, struct stair *at) {
   int ok;
   const struct stairs_on *e = o->has_pos ? index_on(rt, o->map, &ok) : NULL;
   for (size_t i = 0; e && i < e->n; i++)
     if (e->s[i].uid == o->uid) {
-      *delta = e->s[i].delta;
-      return STRATA_FEATURE_STAIRS;
+      *at = e->s[i];
+      return at->delta ? STRATA_FEATURE_STAIRS : STRATA_FEATURE_ENTRANCE;
     }
-  strata_feature_type t = strata_feature_type_of(rt, o->uid);
-  *delta = t == STRATA_FEATURE_STAIRS ? strata_feature_floor_delta(rt, o->uid) : 0;
-  return t;
+  return facts_of(rt, o->uid, at) ? (at->delta ? STRATA_FEATURE_STAIRS : STRATA_FEATURE_ENTRANCE)
+                                  : STRATA_FEATURE_NONE;
 }
 
-/* After the runtime made feature f (stairs when delta != 0) on map: an index
-** that held before (`held`) takes it in rather than being built again. */
-static void index_made(strata_runtime *rt, int held, uint64_t map, uint64_t f, int64_t delta) {
-  if (held && (!delta || index_add(rt, map, f, delta))) rt->stairs.stamp = feature_edits(rt) + 1;
+/* After the runtime made feature f on map: an index that held before
+** (`held`) takes it in rather than being built again. */
+static void index_made(strata_runtime *rt, int held, uint64_t map, uint64_t f) {
+  struct stair s;
+  if (held && facts_of(rt, f, &s) && index_add(rt, map, &s)) rt->stairs.stamp = feature_edits(rt) + 1;
 }
 
 /* A feature at (x, y) on map with sys = the table `sys` (taken over). */
@@ -161,7 +177,7 @@ strata_status strata_entrance_create(strata_runtime *rt, uint64_t map, int64_t x
   uint64_t f = 0;
   int held = index_current(rt);
   if (!(st = entrance_sys_new(&sys, area, floor, err))) st = place(rt, map, x, y, &sys, &f, err);
-  if (!st) index_made(rt, held, map, f, 0);
+  if (!st) index_made(rt, held, map, f);
   if (!st) st = link_area(rt, map, x, y, area, err);
   if (rt_end(rt, st)) return st;
   if (feature) *feature = f;
@@ -187,7 +203,7 @@ strata_status strata_stairs_create(strata_runtime *rt, uint64_t map, int64_t x, 
   uint64_t f = 0;
   int held = index_current(rt);
   if (!(st = stairs_sys_new(&sys, floor_delta, err))) st = place(rt, map, x, y, &sys, &f, err);
-  if (!st) index_made(rt, held, map, f, floor_delta);
+  if (!st) index_made(rt, held, map, f);
   if (rt_end(rt, st)) return st;
   if (feature) *feature = f;
   return STRATA_OK;

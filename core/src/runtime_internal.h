@@ -58,15 +58,23 @@ struct strata_runtime {
     int64_t key_n, n;         /* (key, key_n) -> (uid, n) */
     int has, by_kinds;        /* has: the map has a floor; by_kinds: the count is world_kind_edits' */
   } *map_areas, *floor_maps;
-  /* The stairs on each map, in uid order (feature.c): an actor arriving by
-  ** stairs or an entrance takes the first leading back, found without
-  ** reading every feature on the floor. Derived, never saved: built from the
-  ** objects when first asked and again after any change to a feature but
-  ** the runtime's own creations, which it takes in as it makes them. */
+  /* The stairs and entrances on each map, in uid order (feature.c): an
+  ** actor arriving by stairs or an entrance takes the first stairs leading
+  ** back, found without reading every feature on the floor, and a journey
+  ** through either reads where it leads without reading the feature's
+  ** properties. Derived, never saved: built from the objects when first asked
+  ** and again after any change to a feature but the runtime's own creations,
+  ** which it takes in as it makes them. */
   struct stairs_index {
     struct stairs_on {
       uint64_t map;
-      struct stair { uint64_t uid; int64_t delta; } *s;
+      struct stair {
+        uint64_t uid;
+        int64_t delta;     /* stairs: their floor_delta (never 0); 0: an entrance */
+        uint64_t area;     /* an entrance: the area it leads to, and its floor (has_floor) */
+        int64_t floor;
+        int has_floor;
+      } *s;
       size_t n, cap;
     } *maps;
     size_t n, cap;
@@ -146,9 +154,10 @@ strata_status map_check_cell(const strata_runtime *rt, uint64_t map, int64_t x, 
 /* ---- feature.c: the stairs by map ---- */
 /* The first stairs on map (by uid) whose floor_delta is delta; 0: none. */
 uint64_t feature_stairs_on(const strata_runtime *rt, uint64_t map, int64_t delta);
-/* Feature o's type, and its floor_delta (0 but for stairs): stairs standing
-** on a map known from the index, without reading o's properties. */
-strata_feature_type feature_type_at(const strata_runtime *rt, const strata_object *o, int64_t *delta);
+/* Feature o's type, and in *at its floor_delta (0 but for stairs) or where it
+** leads (an entrance): a feature standing on a map known from the index,
+** without reading o's properties. */
+strata_feature_type feature_type_at(const strata_runtime *rt, const strata_object *o, struct stair *at);
 void feature_index_free(strata_runtime *rt);
 
 /* ---- renew.c ---- */

@@ -81,16 +81,16 @@ static strata_status destination(strata_runtime *rt, uint64_t target, dest *d, c
     d->map = target;
     return STRATA_OK;
   }
-  int64_t delta = 0;
-  switch (strcmp(t->kind, "feature") == 0 ? feature_type_at(rt, t, &delta) : STRATA_FEATURE_NONE) {
+  struct stair at;
+  switch (strcmp(t->kind, "feature") == 0 ? feature_type_at(rt, t, &at) : STRATA_FEATURE_NONE) {
   case STRATA_FEATURE_ENTRANCE: {
-    uint64_t area = entrance_area(rt, target);
+    uint64_t area = at.area;
     if (!rt_object(rt, area, NULL))
       return strata_error_refuse(err, STRATA_ENOTFOUND, what, STRATA_REFUSED_DELETED, area,
                                  "%s leads to area#%" PRIu64 ", which was deleted", rt_label(rt, target, a), area);
     d->via = VIA_ENTRANCE;
     d->area = area;
-    if (!entrance_floor(rt, target, &d->floor)) d->floor = strata_area_starting_floor(rt, area);
+    d->floor = at.has_floor ? at.floor : strata_area_starting_floor(rt, area);
     return STRATA_OK;
   }
   case STRATA_FEATURE_STAIRS: {
@@ -105,7 +105,7 @@ static strata_status destination(strata_runtime *rt, uint64_t target, dest *d, c
       if (err) err->subject[1] = m;
       return STRATA_ESTATE;
     }
-    d->delta = delta;
+    d->delta = at.delta;
     int64_t to = n + d->delta;
     if (d->delta < 0 && to < strata_area_starting_floor(rt, area)) {
       uint64_t em = area_entrance(rt, area, &d->x, &d->y, &d->has_xy);
