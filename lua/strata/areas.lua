@@ -338,7 +338,10 @@ function world:travel(actor, target, opts)
   local m = core_call(self, "travel", actor.uid, target.uid, x, y)
   drop_dead_views(self)
   if not m then return nil, "travel stopped by base.before_travel" end
-  return handle(self, m)
+  -- the map reached: the target itself, or a live map's handle (one a uid)
+  -- found without asking the core about it again
+  if m == target.uid then return target end
+  return handle_of.live(self, m)
 end
 
 return { world = world, kinds = kinds }
