@@ -195,8 +195,8 @@ static struct kind_entry *find_kind(const strata_world *w, const char *kind) {
   /* By the world's copy first (an object's kind is one): no strcmp per other kind */
   for (size_t i = 0; i < w->nkinds; i++)
     if (w->kinds[i].kind == kind) return &w->kinds[i];
-  for (size_t i = 0; i < w->nkinds; i++)
-    if (strcmp(w->kinds[i].kind, kind) == 0) return &w->kinds[i];
+  for (size_t i = 0; i < w->nkinds; i++) /* (a literal: world_kind_edits, asked by every memo) */
+    if (w->kinds[i].kind[0] == kind[0] && strcmp(w->kinds[i].kind, kind) == 0) return &w->kinds[i];
   return NULL;
 }
 
