@@ -37,6 +37,7 @@ void strata_runtime_free(strata_runtime *rt) {
   strata_free(rt->failure_message);
   strata_free(rt->map_areas);
   strata_free(rt->floor_maps);
+  feature_index_free(rt);
   strata_free(rt);
 }
 
@@ -294,6 +295,22 @@ strata_status params_str(strata_value *t, const char *key, const char *s, strata
   strata_status st = strata_value_string(&v, s, strlen(s), err);
   if (!st && (st = strata_vtable_set(t->u.t, &k, &v, err))) strata_value_clear(&v);
   return st;
+}
+
+void params_start(event_params *p) {
+  memset(&p->t, 0, sizeof p->t);
+  p->t.keys = p->keys;
+  p->t.vals = p->vals;
+  p->t.cap = PARAMS_MAX;
+  p->v = strata_value_nil();
+  p->v.type = STRATA_VTABLE;
+  p->v.u.t = &p->t;
+}
+
+void params_put(event_params *p, const char *key, strata_value v) {
+  if ((v.type == STRATA_VREF && !v.u.ref) || p->t.n == PARAMS_MAX) return;
+  p->keys[p->t.n] = K(key);
+  p->vals[p->t.n++] = v;
 }
 
 strata_status params_int(strata_value *t, const char *key, int64_t i, strata_error *err) {

@@ -21,6 +21,7 @@
 #include "strata/world.h"
 
 #include "sys.h" /* the bookkeeping schema */
+#include "uidset.h"
 
 typedef struct global_handler {
   char *event, *name, *handler;
@@ -48,13 +49,38 @@ struct strata_runtime {
   ** buffer cut it (strata_call.message); NULL otherwise. */
   char *failure_message;
   /* Caches of strata_map_area and strata_area_floor_map (sys.c): the
-  ** answers asked for lately, each with the world's change count it was read
-  ** at, so that any edit or undo of the world drops it. Direct-mapped,
-  ** MEMO_SLOTS each; NULL until used. */
+  ** answers asked for lately, each with the edit count it was read at
+  ** (world_kind_edits of maps and areas, or world_changes), so that an edit
+  ** or undo it depends on drops it. Direct-mapped, MEMO_SLOTS each; NULL
+  ** until used. */
   struct memo_slot {
-    uint64_t key, stamp, uid; /* stamp: world_changes + 1 at the read (0: empty) */
+    uint64_t key, stamp, uid; /* stamp: the count + 1 at the read (0: empty) */
     int64_t key_n, n;         /* (key, key_n) -> (uid, n) */
+    int has, by_kinds;        /* has: the map has a floor; by_kinds: the count is world_kind_edits' */
   } *map_areas, *floor_maps;
+  /* The stairs and entrances on each map, in uid order (feature.c): an
+  ** actor arriving by stairs or an entrance takes the first stairs leading
+  ** back, found without reading every feature on the floor, and a journey
+  ** through either reads where it leads without reading the feature's
+  ** properties. Derived, never saved: built from the objects when first asked
+  ** and again after any change to a feature but the runtime's own creations,
+  ** which it takes in as it makes them. */
+  struct stairs_index {
+    struct stairs_on {
+      uint64_t map;
+      struct stair {
+        uint64_t uid;
+        int64_t delta;     /* stairs: their floor_delta (never 0); 0: an entrance */
+        uint64_t area;     /* an entrance: the area it leads to, and its floor (has_floor) */
+        int64_t floor;
+        int has_floor;
+      } *s;
+      size_t n, cap;
+    } *maps;
+    size_t n, cap;
+    uidmap at;             /* map uid -> its entry in maps */
+    uint64_t stamp;        /* world_kind_edits of features + 1 it holds for; 0: none */
+  } stairs;
 };
 #define MEMO_SLOTS 16384u
 
@@ -125,6 +151,15 @@ strata_status check_area(const strata_runtime *rt, uint64_t area, const char *wh
 strata_status map_check_cell(const strata_runtime *rt, uint64_t map, int64_t x, int64_t y,
                              const char *what, strata_error *err);
 
+/* ---- feature.c: the stairs by map ---- */
+/* The first stairs on map (by uid) whose floor_delta is delta; 0: none. */
+uint64_t feature_stairs_on(const strata_runtime *rt, uint64_t map, int64_t delta);
+/* Feature o's type, and in *at its floor_delta (0 but for stairs) or where it
+** leads (an entrance): a feature standing on a map known from the index,
+** without reading o's properties. */
+strata_feature_type feature_type_at(const strata_runtime *rt, const strata_object *o, struct stair *at);
+void feature_index_free(strata_runtime *rt);
+
 /* ---- renew.c ---- */
 strata_status renew_init(strata_runtime *rt, uint64_t map, strata_error *err);
 strata_status renew_apply(strata_runtime *rt, uint64_t map, strata_error *err);
@@ -180,5 +215,19 @@ uint64_t args_uid(const strata_value *args, const char *key);
 strata_status params_ref(strata_value *t, const char *key, uint64_t uid, strata_error *err); /* 0: skipped */
 strata_status params_int(strata_value *t, const char *key, int64_t i, strata_error *err);
 strata_status params_str(strata_value *t, const char *key, const char *s, strata_error *err); /* copied; NULL: skipped */
+/* An event's params built where the emitter stands, allocating nothing: the
+** keys are the emitter's string literals (borrowed), the values references
+** and integers. A journey emits three events, and in a big world each block
+** malloc hands out lies on a page of its own, far from the last (issue 30).
+** A table to read only (event_emit passes it on as const): never set into,
+** copied by whoever keeps it, never cleared. */
+#define PARAMS_MAX 8
+typedef struct event_params {
+  strata_value v;       /* the table: what event_emit takes */
+  strata_vtable t;
+  strata_value keys[PARAMS_MAX], vals[PARAMS_MAX];
+} event_params;
+void params_start(event_params *p);
+void params_put(event_params *p, const char *key, strata_value v); /* a reference 0: skipped */
 
 #endif

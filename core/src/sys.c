@@ -282,19 +282,57 @@ strata_status area_set_deepest_visited(strata_runtime *rt, uint64_t area, int64_
 ** again and again (every area_of, area:floor, travel), and their answers sit
 ** in several small tables of the object's own (its properties, sys), which a
 ** big world scatters over its memory: each read missed the caches several
-** times over. A memo keeps an answer in one slot, valid until the world next
-** changes. The slot of (key, key_n) in *cache (made on first use; NULL when
-** out of memory), and whether it holds the answer. */
+** times over. A memo keeps an answer in one slot. An answer read from a map
+** or an area (the usual case) depends only on objects of those two kinds, so
+** it stays valid until one of them is edited (world_kind_edits), through the
+** journeys of actors; any other answer only until the world next changes.
+** The slot of (key, key_n) in *cache (made on first use; NULL when out of
+** memory), and whether it holds the answer. */
+static uint64_t memo_kinds(const strata_runtime *rt) {
+  return world_kind_edits(rt->w, "map") + world_kind_edits(rt->w, "area"); /* each only grows */
+}
+
 static struct memo_slot *memo(strata_runtime *rt, struct memo_slot **cache, uint64_t key, int64_t key_n,
                               int *hit) {
   *hit = 0;
   if (!*cache && !(*cache = strata_calloc(MEMO_SLOTS, sizeof **cache))) return NULL;
   uint64_t h = (key ^ (uint64_t)key_n * UINT64_C(0xBF58476D1CE4E5B9)) * UINT64_C(0x9E3779B97F4A7C15);
   struct memo_slot *s = &(*cache)[h >> 32 & (MEMO_SLOTS - 1)];
-  uint64_t stamp = world_changes(rt->w) + 1;
-  *hit = s->key == key && s->key_n == key_n && s->stamp == stamp;
-  if (!*hit) *s = (struct memo_slot){ .key = key, .key_n = key_n, .stamp = stamp };
+  if (s->key == key && s->key_n == key_n && s->stamp)
+    *hit = s->stamp == 1 + (s->by_kinds ? memo_kinds(rt) : world_changes(rt->w));
+  if (!*hit) *s = (struct memo_slot){ .key = key, .key_n = key_n };
   return s;
+}
+
+/* Stamps a slot just filled: by the maps' and areas' edits when the answer
+** was read from objects of kind (and of "map" for what it names). */
+static void memo_fill(strata_runtime *rt, struct memo_slot *s, uint64_t key, const char *kind, uint64_t named) {
+  const strata_object *o = strata_world_object(rt->w, key), *m = named ? strata_world_object(rt->w, named) : NULL;
+  s->by_kinds = o && strcmp(o->kind, kind) == 0 && (!m || strcmp(m->kind, "map") == 0);
+  s->stamp = 1 + (s->by_kinds ? memo_kinds(rt) : world_changes(rt->w));
+}
+
+/* What the map_areas memo holds besides an area's floor maps, by key_n: a
+** map's area and floor (0), its renew timer (1), an area's deepest floor
+** visited (2; uids are distinct across kinds). A journey reads all three. */
+enum { MEMO_AREA_OF, MEMO_RENEW_TIMER, MEMO_DEEPEST_VISITED };
+
+/* sys[key] of uid (of kind), memo'd as `what`: a uid (as_uid) or an integer; 1 when there is one. */
+static int memo_sys(const strata_runtime *crt, uint64_t uid, int what, const char *kind, const char *key,
+                    int as_uid, int64_t *out) {
+  strata_runtime *rt = (strata_runtime *)crt; /* the memo is not state */
+  int hit;
+  struct memo_slot *s = memo(rt, &rt->map_areas, uid, what, &hit);
+  if (hit) {
+    *out = s->n;
+    return s->has;
+  }
+  const strata_value *v = sys_get(rt->w, uid, SYS(K(key)));
+  int64_t n = 0;
+  int has = as_uid ? (n = (int64_t)value_uid(v)) != 0 : value_int(v, &n);
+  if (s) s->n = n, s->has = has, memo_fill(rt, s, uid, kind, 0);
+  *out = n;
+  return has;
 }
 
 uint64_t strata_area_floor_map(const strata_runtime *crt, uint64_t area, int64_t n) {
@@ -304,7 +342,7 @@ uint64_t strata_area_floor_map(const strata_runtime *crt, uint64_t area, int64_t
   if (hit) return s->uid;
   uint64_t m = area_floor_uid(rt, area, n);
   if (m && !strata_world_object(rt->w, m)) m = 0;
-  if (s) s->uid = m;
+  if (s) s->uid = m, memo_fill(rt, s, area, "area", m);
   return m;
 }
 
@@ -333,7 +371,10 @@ int strata_area_deepest_floor(const strata_runtime *rt, uint64_t area, int64_t *
 }
 
 int strata_area_deepest_visited(const strata_runtime *rt, uint64_t area, int64_t *out) {
-  return sys_int(rt->w, area, SYS(K("deepest_visited")), out);
+  int64_t n;
+  int has = memo_sys(rt, area, MEMO_DEEPEST_VISITED, "area", "deepest_visited", 0, &n);
+  if (has) *out = n;
+  return has;
 }
 
 const strata_value *strata_area_params(const strata_runtime *rt, uint64_t area) {
@@ -381,7 +422,8 @@ strata_status map_set_due(strata_runtime *rt, uint64_t map, int renew, const dou
 }
 
 uint64_t map_renew_timer(const strata_runtime *rt, uint64_t map) {
-  return sys_uid(rt->w, map, SYS(K("renew_timer")));
+  int64_t t;
+  return memo_sys(rt, map, MEMO_RENEW_TIMER, "map", "renew_timer", 1, &t) ? (uint64_t)t : 0;
 }
 
 strata_status map_set_renew_timer(strata_runtime *rt, uint64_t map, uint64_t timer, strata_error *err) {
@@ -400,20 +442,29 @@ const strata_value *strata_map_tokens(const strata_runtime *rt, uint64_t map) {
   return t && t->type == STRATA_VTABLE ? t : NULL;
 }
 
-uint64_t strata_map_area(const strata_runtime *crt, uint64_t map, int64_t *floor) {
+uint64_t map_area_floor(const strata_runtime *crt, uint64_t map, int64_t *floor, int *has_floor) {
   strata_runtime *rt = (strata_runtime *)crt; /* the memo is not state */
   int hit;
-  struct memo_slot *s = memo(rt, &rt->map_areas, map, 0, &hit);
-  if (hit) {
-    if (floor) *floor = s->n;
-    return s->uid;
+  struct memo_slot *s = memo(rt, &rt->map_areas, map, MEMO_AREA_OF, &hit);
+  if (!hit) {
+    uint64_t a = sys_uid(rt->w, map, SYS(K("area")));
+    int64_t n = 0;
+    int has = a && map_floor(rt, map, &n);
+    if (!s) {
+      if (floor) *floor = n;
+      if (has_floor) *has_floor = has;
+      return a;
+    }
+    s->uid = a, s->n = n, s->has = has;
+    memo_fill(rt, s, map, "map", 0);
   }
-  uint64_t a = sys_uid(rt->w, map, SYS(K("area")));
-  int64_t n = 0;
-  if (a) map_floor(rt, map, &n);
-  if (floor) *floor = n;
-  if (s) s->uid = a, s->n = n;
-  return a;
+  if (floor) *floor = s->n;
+  if (has_floor) *has_floor = s->has;
+  return s->uid;
+}
+
+uint64_t strata_map_area(const strata_runtime *rt, uint64_t map, int64_t *floor) {
+  return map_area_floor(rt, map, floor, NULL);
 }
 
 int64_t strata_map_level(const strata_runtime *rt, uint64_t map) {

@@ -81,29 +81,31 @@ static strata_status destination(strata_runtime *rt, uint64_t target, dest *d, c
     d->map = target;
     return STRATA_OK;
   }
-  switch (strcmp(t->kind, "feature") == 0 ? strata_feature_type_of(rt, target) : STRATA_FEATURE_NONE) {
+  struct stair at;
+  switch (strcmp(t->kind, "feature") == 0 ? feature_type_at(rt, t, &at) : STRATA_FEATURE_NONE) {
   case STRATA_FEATURE_ENTRANCE: {
-    uint64_t area = entrance_area(rt, target);
+    uint64_t area = at.area;
     if (!rt_object(rt, area, NULL))
       return strata_error_refuse(err, STRATA_ENOTFOUND, what, STRATA_REFUSED_DELETED, area,
                                  "%s leads to area#%" PRIu64 ", which was deleted", rt_label(rt, target, a), area);
     d->via = VIA_ENTRANCE;
     d->area = area;
-    if (!entrance_floor(rt, target, &d->floor)) d->floor = strata_area_starting_floor(rt, area);
+    d->floor = at.has_floor ? at.floor : strata_area_starting_floor(rt, area);
     return STRATA_OK;
   }
   case STRATA_FEATURE_STAIRS: {
     int64_t n = 0, deepest;
+    int has = 0;
     uint64_t m = t->map;
-    uint64_t area = t->has_pos ? strata_map_area(rt, m, &n) : 0;
-    if (!rt_object(rt, area, NULL) || !map_floor(rt, m, &n)) {
+    uint64_t area = t->has_pos ? map_area_floor(rt, m, &n, &has) : 0;
+    if (!rt_object(rt, area, NULL) || !has) {
       strata_error_refuse(err, STRATA_ESTATE, what, STRATA_REFUSED_NO_AREA, target,
                           "%s stand on %s, which is not a floor of any area (add it to an area as a floor, "
                           "or return it from a floor generator)", rt_label(rt, target, a), rt_label(rt, m, b));
       if (err) err->subject[1] = m;
       return STRATA_ESTATE;
     }
-    d->delta = strata_feature_floor_delta(rt, target);
+    d->delta = at.delta;
     int64_t to = n + d->delta;
     if (d->delta < 0 && to < strata_area_starting_floor(rt, area)) {
       uint64_t em = area_entrance(rt, area, &d->x, &d->y, &d->has_xy);
@@ -136,16 +138,12 @@ static strata_status destination(strata_runtime *rt, uint64_t target, dest *d, c
 /* The first stairs on map with floor_delta == delta: 1 and where they are. */
 static int stairs_with(const strata_runtime *rt, uint64_t map, int64_t delta, int64_t *x,
                        int64_t *y) {
-  for (uint64_t u = strata_world_next_on(rt->w, map, 0); u; u = strata_world_next_on(rt->w, map, u)) {
-    const strata_object *o = strata_world_get(rt->w, u);
-    if (strcmp(o->kind, "feature") != 0) continue;
-    if (strata_feature_type_of(rt, o->uid) == STRATA_FEATURE_STAIRS && strata_feature_floor_delta(rt, o->uid) == delta) {
-      *x = o->x;
-      *y = o->y;
-      return 1;
-    }
-  }
-  return 0;
+  uint64_t u = feature_stairs_on(rt, map, delta);
+  const strata_object *o = u ? strata_world_get(rt->w, u) : NULL;
+  if (!o) return 0;
+  *x = o->x;
+  *y = o->y;
+  return 1;
 }
 
 /* The archetype's starting_pos: a function first, else a fixed point. */
@@ -176,15 +174,12 @@ static strata_status map_hook(strata_runtime *rt, uint64_t map, strata_logic kin
 
 static strata_status emit_on(strata_runtime *rt, uint64_t source, const char *event,
                              uint64_t actor, uint64_t from, uint64_t to, strata_error *err) {
-  strata_value p = strata_value_nil();
-  strata_status st = strata_value_table(&p, err);
-  if (st) return st;
-  st = params_ref(&p, "actor", actor, err);
-  if (!st) st = params_ref(&p, "from", from, err);
-  if (!st) st = params_ref(&p, "to", to, err);
-  if (!st) st = event_emit(rt, source, event, &p, NULL, NULL, err);
-  strata_value_clear(&p);
-  return st;
+  event_params p;
+  params_start(&p);
+  params_put(&p, "actor", strata_value_ref(actor));
+  params_put(&p, "from", strata_value_ref(from));
+  params_put(&p, "to", strata_value_ref(to));
+  return event_emit(rt, source, event, &p.v, NULL, NULL, err);
 }
 
 /* Whether an actor other than `actor` stands on map. */
@@ -205,17 +200,16 @@ static strata_status journey(strata_runtime *rt, uint64_t actor, uint64_t target
   strata_object *a = strata_world_object(w, actor);
   uint64_t from = a->has_pos && rt_object(rt, a->map, NULL) ? a->map : 0;
   /* base.before_travel: false stops the journey */
-  strata_value p, yes = strata_value_bool(1), go;
-  if ((st = strata_value_table(&p, err))) return st;
-  st = params_ref(&p, "actor", actor, err);
-  if (!st) st = params_ref(&p, "from", from, err);
-  if (!st) st = params_ref(&p, "to", d.map, err);
-  if (!st) st = params_ref(&p, "area", d.area, err);
-  if (!st && d.area) st = params_int(&p, "floor", d.floor, err);
-  if (!st && d.via != VIA_MAP) st = params_ref(&p, "feature", target, err);
-  if (!st) st = event_emit(rt, actor, "base.before_travel", &p, &yes, &go, err);
-  strata_value_clear(&p);
-  if (st) return st;
+  strata_value yes = strata_value_bool(1), go;
+  event_params p;
+  params_start(&p);
+  params_put(&p, "actor", strata_value_ref(actor));
+  params_put(&p, "from", strata_value_ref(from));
+  params_put(&p, "to", strata_value_ref(d.map));
+  params_put(&p, "area", strata_value_ref(d.area));
+  if (d.area) params_put(&p, "floor", strata_value_int(d.floor));
+  if (d.via != VIA_MAP) params_put(&p, "feature", strata_value_ref(target));
+  if ((st = event_emit(rt, actor, "base.before_travel", &p.v, &yes, &go, err))) return st;
   int stopped = go.type == STRATA_VBOOL && !go.u.b;
   strata_value_clear(&go);
   if (stopped) { *out = 0; return STRATA_OK; }
@@ -266,8 +260,9 @@ static strata_status journey(strata_runtime *rt, uint64_t actor, uint64_t target
     if (is_player && (st = renew_schedule_timer(rt, m, err))) return st;
   }
   int64_t n, dv;
-  uint64_t area = strata_map_area(rt, m, &n);
-  if (area && map_floor(rt, m, &n) && rt_object(rt, area, NULL) &&
+  int has;
+  uint64_t area = map_area_floor(rt, m, &n, &has);
+  if (area && has && rt_object(rt, area, NULL) &&
       !(strata_area_deepest_visited(rt, area, &dv) && n <= dv) &&
       (st = area_set_deepest_visited(rt, area, n, err)))
     return st;

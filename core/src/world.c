@@ -213,8 +213,8 @@ static struct kind_entry *find_kind(const strata_world *w, const char *kind) {
   /* By the world's copy first (an object's kind is one): no strcmp per other kind */
   for (size_t i = 0; i < w->nkinds; i++)
     if (w->kinds[i].kind == kind) return &w->kinds[i];
-  for (size_t i = 0; i < w->nkinds; i++)
-    if (strcmp(w->kinds[i].kind, kind) == 0) return &w->kinds[i];
+  for (size_t i = 0; i < w->nkinds; i++) /* (a literal: world_kind_edits, asked by every memo) */
+    if (w->kinds[i].kind[0] == kind[0] && strcmp(w->kinds[i].kind, kind) == 0) return &w->kinds[i];
   return NULL;
 }
 
@@ -229,6 +229,7 @@ static struct kind_entry *make_kind(strata_world *w, const char *kind) {
   e->kind = k;
   e->count = 0;
   e->first = 0;
+  e->edits = 0;
   return e;
 }
 
@@ -241,15 +242,27 @@ static struct kind_entry *object_kind(const strata_world *w, const strata_object
   return find_kind(w, o->kind);
 }
 
+void world_kind_edited(strata_world *w, const strata_object *o) {
+  struct kind_entry *e = object_kind(w, o);
+  if (e) e->edits++;
+}
+
+uint64_t world_kind_edits(const strata_world *w, const char *kind) {
+  const struct kind_entry *e = find_kind(w, kind);
+  return e ? e->edits : 0;
+}
+
 /* o came into its slot (its kind's entry exists). */
 static void kind_added(strata_world *w, const strata_object *o) {
   struct kind_entry *e = object_kind(w, o);
+  e->edits++;
   if ((e->count++ == 0 || e->first) && (!e->first || o->uid < e->first)) e->first = o->uid;
 }
 
 static void kind_removed(strata_world *w, const strata_object *o) {
   struct kind_entry *e = object_kind(w, o);
   e->count--;
+  e->edits++;
   if (e->first == o->uid) e->first = 0; /* with others left: found again by a scan when asked */
 }
 
@@ -332,7 +345,7 @@ static strata_status create(strata_world *w, object_rec *r, const char *kind, co
   if (!st && w->depth) st = txn_created(w, r, err);
   if (!st && (st = place_object(w, o, err)) && w->depth) txn_drop_created(w);
   if (st) { world_object_free(o); return st; }
-  world_mark(w, o->uid);
+  world_mark_object(w, o);
   if (uid) *uid = o->uid;
   return STRATA_OK;
 }
@@ -468,9 +481,9 @@ strata_status strata_world_delete(strata_world *w, uint64_t uid, strata_error *e
 strata_status world_delete(strata_world *w, uint64_t uid, strata_error *err) {
   strata_object *o = world_rec(w, uid);
   if (!o) return no_object(err, uid);
-  world_mark(w, uid);
+  world_mark_object(w, o);
   for (size_t i = 0; i < w->nsubs; i++)
-    if (w->subs[i].object == uid) world_mark(w, w->subs[i].uid);
+    if (w->subs[i].object == uid) world_mark_uid(w, w->subs[i].uid);
   /* Inside a savepoint the journal keeps the object, to put it back. */
   if (w->depth) return txn_deleted(w, rec_of(o), err);
   /* Subscriptions on the object go with it: nothing can emit on it any more. */
@@ -485,7 +498,7 @@ strata_status strata_object_set_archetype(strata_world *w, uint64_t uid, const c
                                           strata_error *err) {
   strata_object *o = world_rec(w, uid);
   if (!o) return no_object(err, uid);
-  world_mark(w, uid);
+  world_mark_object(w, o);
   strata_status st;
   if (w->depth && (st = txn_save_fields(w, rec_of(o), err))) return st;
   char *name = world_name(w, archetype);
@@ -498,9 +511,9 @@ strata_status strata_object_set_position(strata_world *w, uint64_t uid, uint64_t
                                          int64_t y, strata_error *err) {
   strata_object *o = world_rec(w, uid);
   if (!o) return no_object(err, uid);
-  world_mark(w, uid);
+  world_mark_object(w, o);
   strata_status st;
-  if (w->depth && (st = txn_save_fields(w, rec_of(o), err))) return st;
+  if (w->depth && (st = txn_save_position(w, rec_of(o), err))) return st;
   int moves = !o->has_pos || o->map != map;
   if (moves && o->has_pos) world_bymap_remove(w, o);
   o->has_pos = 1;
@@ -542,7 +555,7 @@ strata_status strata_object_set(strata_world *w, uint64_t uid, const strata_valu
   if (!st) st = world_props_ready(w, o, err);
   if (!st) st = props_unpack(o, err);
   if (st) return st;
-  world_mark(w, uid);
+  world_mark_object(w, o);
   if (w->depth && (st = n ? txn_set_path(w, rec_of(o), path, n, val, err)
                           : txn_save_fields(w, rec_of(o), err)))
     return st;
@@ -581,7 +594,7 @@ strata_status strata_object_set_tag(strata_world *w, uint64_t uid, const char *t
                                     int on, strata_error *err) {
   strata_object *o = world_rec(w, uid);
   if (!o) return no_object(err, uid);
-  world_mark(w, uid);
+  world_mark_object(w, o);
   if (!tag || len == 0) return strata_error_set(err, STRATA_EARG, "a tag must be a non-empty string");
   strata_value key, val = on ? strata_value_bool(1) : strata_value_nil();
   strata_status st;
@@ -600,7 +613,7 @@ strata_status strata_object_set_tag(strata_world *w, uint64_t uid, const char *t
 strata_status strata_world_touch(strata_world *w, uint64_t uid, strata_error *err) {
   strata_object *o = world_rec(w, uid);
   if (!o) return no_object(err, uid);
-  world_mark(w, uid);
+  world_mark_object(w, o);
   strata_status st = STRATA_OK;
   if (w->depth && !(st = txn_save_fields(w, rec_of(o), err)) && o->tilemap)
     st = txn_save_tiles(w, rec_of(o), err);
@@ -832,7 +845,7 @@ strata_status strata_world_schedule(strata_world *w, double due, double every,
     return st;
   }
   w->next_uid++;
-  world_mark(w, w->next_uid - 1);
+  world_mark_uid(w, w->next_uid - 1);
   if (uid) *uid = w->next_uid - 1;
   return STRATA_OK;
 }
@@ -868,7 +881,7 @@ strata_status strata_world_cancel(strata_world *w, uint64_t uid, strata_error *e
   if (i == (size_t)-1)
     return strata_error_set(err, STRATA_ENOTFOUND, "no timer #%llu", (unsigned long long)uid);
   strata_status st;
-  world_mark(w, uid);
+  world_mark_uid(w, uid);
   if (w->depth && (st = txn_timer_removed(w, &w->timers[i], err))) return st;
   strata_timer_clear(&w->timers[i]);
   world_remove_timer(w, i);
@@ -886,7 +899,7 @@ strata_status strata_world_fire(strata_world *w, uint64_t uid, strata_timer *out
   if (i == (size_t)-1)
     return strata_error_set(err, STRATA_ENOTFOUND, "no timer #%llu", (unsigned long long)uid);
   strata_status st;
-  world_mark(w, uid);
+  world_mark_uid(w, uid);
   if (w->depth && (st = txn_timer_fired(w, &w->timers[i], err))) return st;
   const strata_timer *t = &w->timers[i];
   if (t->every > 0) {
@@ -919,7 +932,7 @@ strata_status strata_world_timer_skip(strata_world *w, uint64_t uid, double unti
     return strata_error_set(err, STRATA_ENOTFOUND, "no timer #%llu", (unsigned long long)uid);
   strata_timer *t = &w->timers[i];
   uint64_t k = 0;
-  world_mark(w, uid);
+  world_mark_uid(w, uid);
   if (t->every == 0 && t->due < until) {
     /* A one-shot timer is postponed to until, never dropped. */
     strata_status st;
@@ -990,7 +1003,7 @@ strata_status strata_world_subscribe(strata_world *w, uint64_t object, const cha
   if (!st && w->depth && (st = txn_sub_added(w, s.uid, err))) { world_sub_clear(&s); return st; }
   if (!st && (st = world_add_sub(w, &s, err)) && w->depth) txn_drop_last(w);
   if (st) { world_sub_clear(&s); return st; }
-  world_mark(w, w->next_uid);
+  world_mark_uid(w, w->next_uid);
   w->next_uid++;
   if (uid) *uid = w->next_uid - 1;
   return STRATA_OK;
@@ -1025,7 +1038,7 @@ strata_status strata_world_unsubscribe(strata_world *w, uint64_t uid, strata_err
     return strata_error_set(err, STRATA_ENOTFOUND, "no subscription #%llu",
                             (unsigned long long)uid);
   strata_status st;
-  world_mark(w, uid);
+  world_mark_uid(w, uid);
   if (w->depth && (st = txn_sub_removed(w, &w->subs[i], err))) return st;
   world_sub_clear(&w->subs[i]);
   world_remove_sub(w, i);

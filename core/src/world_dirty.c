@@ -13,13 +13,24 @@
 
 /* A world without a file (new, or its saves failed) is saved whole: no record
 ** is kept until a save or an open gives it one. */
-void world_mark(strata_world *w, uint64_t uid) {
+void world_mark_uid(strata_world *w, uint64_t uid) {
   w->changes++;
   if (!w->file.path) return;
   if (!w->dirty_all && !uidset_add(&w->dirty, uid)) {
     w->dirty_all = 1;
     uidset_clear(&w->dirty); /* everything is written: the list no longer matters */
   }
+}
+
+void world_mark(strata_world *w, uint64_t uid) {
+  const strata_object *o = world_rec(w, uid);
+  if (o) world_kind_edited(w, o);
+  world_mark_uid(w, uid);
+}
+
+void world_mark_object(strata_world *w, const strata_object *o) {
+  world_kind_edited(w, o);
+  world_mark_uid(w, o->uid);
 }
 
 void world_mark_map(strata_world *w, uint64_t uid) {

@@ -125,6 +125,7 @@ struct strata_world {
     const char *kind;      /* one of names */
     size_t count;
     uint64_t first;        /* 0 with count > 0: to be found again (it was deleted) */
+    uint64_t edits;        /* world_kind_edits */
   } *kinds;
   size_t nkinds, kinds_cap;
   /* The kinds and archetypes objects name, one copy of each (world_name):
@@ -282,9 +283,20 @@ strata_object *world_next(const strata_world *w, uint64_t after);
 ** marks what it puts back, so that the record stays a superset of what
 ** differs from the file, whatever savepoints did in between. */
 void world_mark(strata_world *w, uint64_t uid);
+/* The same for a live object at hand (no lookup), or for a timer or a
+** subscription (no kind edited): an edit marks as often as it changes. */
+void world_mark_object(strata_world *w, const strata_object *o);
+void world_mark_uid(strata_world *w, uint64_t uid);
 /* What the core's caches of derived state are valid for: it changes with
 ** every edit and undo of the world (world_mark). */
 static inline uint64_t world_changes(const strata_world *w) { return w->changes; }
+/* The same for the objects of one kind: it changes whenever one of them is
+** made, deleted, moved or edited, or such a change undone, or one restored
+** by an open, and with nothing else (a cache of what the world's features
+** are stays valid while actors travel). world_mark counts an edit of a live
+** object; the slots count arrivals and departures. */
+uint64_t world_kind_edits(const strata_world *w, const char *kind);
+void world_kind_edited(strata_world *w, const strata_object *o);
 void world_mark_map(strata_world *w, uint64_t uid); /* uid now owns a tile map */
 static inline void world_mark_streams(strata_world *w) { w->streams_dirty = 1; }
 /* After a save that wrote everything (or an open that read everything):
@@ -301,6 +313,8 @@ void world_dirty_free(strata_world *w);
 ** properties / its tile map, once per savepoint. */
 strata_status txn_save_fields(strata_world *w, object_rec *r, strata_error *err);
 strata_status txn_save_tiles(strata_world *w, object_rec *r, strata_error *err);
+/* Before r moves: its position, as txn_set_path journals a key. */
+strata_status txn_save_position(strata_world *w, object_rec *r, strata_error *err);
 /* Before setting props[path] (n >= 1) to val: journals that one set when it
 ** can be undone alone, else saves the fields as txn_save_fields. */
 strata_status txn_set_path(strata_world *w, object_rec *r, const strata_value *path, size_t n,

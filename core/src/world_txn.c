@@ -25,6 +25,7 @@ typedef enum jkind {
   J_CREATED,       /* created: the objects made, uids first .. first + n - 1 (undo: free them) */
   J_DELETED,       /* deleted: the object and its subscriptions, kept */
   J_FIELDS,        /* fields: a copy of the object's archetype, position, tags, props */
+  J_POSITION,      /* fields: the object's position alone (tags, props nil) */
   J_PATH,          /* path: a property key added (had 0) or its value replaced (had 1, old) */
   J_TILES,         /* tiles: a clone of the object's tile map (NULL: it had none) */
   J_TIMER_ADDED,   /* uid */
@@ -138,7 +139,7 @@ static void mark(strata_world *w, const journal_entry *e) {
       world_mark_map(w, e->u.deleted.r->o.uid);
     }
     break;
-  case J_FIELDS: world_mark(w, e->u.fields.r->o.uid); break;
+  case J_FIELDS: case J_POSITION: world_mark(w, e->u.fields.r->o.uid); break;
   case J_PATH: world_mark(w, e->u.path.r->o.uid); break;
   case J_TILES: world_mark_map(w, e->u.tiles.r->o.uid); break; /* its map or revision changes */
   case J_TIMER_REMOVED: world_mark(w, e->u.timer.uid); break;
@@ -147,6 +148,18 @@ static void mark(strata_world *w, const journal_entry *e) {
   case J_STREAM_ADDED: case J_STREAM_SET: world_mark_streams(w); break;
   case J_LENT_SET: break; /* never saved */
   }
+}
+
+/* The position a J_FIELDS or J_POSITION entry recorded, put back. */
+static void put_position(strata_world *w, const journal_entry *e) {
+  strata_object *o = &e->u.fields.r->o;
+  int moves = o->has_pos != e->u.fields.has_pos || o->map != e->u.fields.map;
+  if (moves && o->has_pos) world_bymap_remove(w, o);
+  o->has_pos = e->u.fields.has_pos;
+  o->map = e->u.fields.map;
+  o->x = e->u.fields.x;
+  o->y = e->u.fields.y;
+  if (moves && o->has_pos) world_bymap_add(w, o);
 }
 
 /* Puts back what an entry recorded, and frees the entry's leftovers. */
@@ -180,15 +193,10 @@ static void undo(strata_world *w, journal_entry *e) {
     o->archetype = e->u.fields.archetype;
     o->tags = e->u.fields.tags;
     o->props = e->u.fields.props;
-    int moves = o->has_pos != e->u.fields.has_pos || o->map != e->u.fields.map;
-    if (moves && o->has_pos) world_bymap_remove(w, o);
-    o->has_pos = e->u.fields.has_pos;
-    o->map = e->u.fields.map;
-    o->x = e->u.fields.x;
-    o->y = e->u.fields.y;
-    if (moves && o->has_pos) world_bymap_add(w, o);
+    put_position(w, e);
     break;
   }
+  case J_POSITION: put_position(w, e); break;
   case J_PATH: {
     /* Newer changes are undone already: the key is where the set left it
     ** (an added key is the last one, so removing it restores the order). */
@@ -344,6 +352,31 @@ strata_status txn_save_fields(strata_world *w, object_rec *r, strata_error *err)
 /* Keys journaled one by one per object and savepoint before its fields are
 ** saved whole. */
 #define PATHS_MAX 8
+
+/* Before a move: where the object stood, journaled alone (the position is
+** all a journey or a step changes of an actor, whose properties may be large
+** and are far from its record in a big world); counted with the keys
+** journaled one by one (PATHS_MAX), past which the fields are saved whole. */
+strata_status txn_save_position(strata_world *w, object_rec *r, strata_error *err) {
+  uint64_t serial = world_serial(w);
+  if (r->fields_in == serial) return STRATA_OK;
+  if (r->paths_in != serial) r->paths_in = serial, r->paths = 0;
+  if (++r->paths > PATHS_MAX) return txn_save_fields(w, r, err);
+  journal_entry *e = reserve(w, err);
+  if (!e) return STRATA_ENOMEM;
+  const strata_object *o = &r->o;
+  e->kind = J_POSITION;
+  e->u.fields.r = r;
+  e->u.fields.has_pos = o->has_pos;
+  e->u.fields.map = o->map;
+  e->u.fields.x = o->x;
+  e->u.fields.y = o->y;
+  e->u.fields.archetype = o->archetype;
+  e->u.fields.tags = strata_value_nil();
+  e->u.fields.props = strata_value_nil();
+  push(w);
+  return STRATA_OK;
+}
 
 /* Before props[path] = val: a set that adds or replaces a key is journaled
 ** alone, with the value it replaces (an object's properties may be large: an

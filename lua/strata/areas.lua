@@ -348,16 +348,19 @@ end
 function world:travel(actor, target, opts)
   local what = "world:travel"
   options.check(what, opts, 2)
-  opts = opts or {}
   check_handle(self, actor, "actor", what)
   if not is_handle(target) then fail("%s: expected a feature or a map, got %s", what, type(target)) end
   if owner[target] ~= self then fail("%s: %s belongs to another world", what, tostring(target)) end
-  local x, y = opts.x, opts.y
+  local x, y -- (no empty table made for a journey without opts)
+  if opts then x, y = opts.x, opts.y end
   if x ~= nil or y ~= nil then check_cell(x, y, what) end
   local m = core_call(self, "travel", actor.uid, target.uid, x, y)
   drop_dead_views(self)
   if not m then return nil, "travel stopped by base.before_travel" end
-  return handle(self, m)
+  -- the map reached: the target itself, or a live map's handle (one a uid)
+  -- found without asking the core about it again
+  if m == target.uid then return target end
+  return handle_of.live(self, m)
 end
 
 return { world = world, kinds = kinds }

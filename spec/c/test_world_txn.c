@@ -201,6 +201,39 @@ static void test_first_touch(void) {
   strata_world_free(w);
 }
 
+/* A move journals the position alone (an actor's properties are not
+** copied for it), a few times a savepoint before the fields are saved whole;
+** a rollback puts the object back, on its map's list too. */
+static void test_moves(void) {
+  strata_error err;
+  strata_world *w = strata_world_new(1, &err);
+  uint64_t a, m1, m2;
+  strata_world_create(w, "actor", NULL, &a, &err);
+  strata_world_create_map(w, 8, 8, NULL, &m1, &err);
+  strata_world_create_map(w, 8, 8, NULL, &m2, &err);
+  set_int(w, a, "hp", 1);
+  strata_object_set_position(w, a, m1, 1, 1, &err);
+  strata_world_begin(w, &err);
+  strata_object_set_position(w, a, m2, 2, 2, &err);
+  CHECK_EQ_INT(w->njournal, 1);
+  set_int(w, a, "hp", 2); /* the fields were not saved by the move: this key alone */
+  CHECK_EQ_INT(w->njournal, 2);
+  strata_object_set_position(w, a, m2, 3, 3, &err);
+  CHECK_EQ_INT(strata_world_rollback(w), STRATA_OK);
+  const strata_object *o = strata_world_object(w, a);
+  CHECK(o->map == m1 && o->x == 1 && o->y == 1 && get_int(w, a, "hp") == 1);
+  CHECK(strata_world_next_on(w, m1, 0) == a && strata_world_next_on(w, m2, 0) == 0);
+  /* many moves in one savepoint: a bounded journal, the first place back */
+  strata_world_begin(w, &err);
+  for (int i = 0; i < 50; i++) strata_object_set_position(w, a, i % 2 ? m1 : m2, i % 8, 0, &err);
+  CHECK(w->njournal <= 9);
+  set_int(w, a, "hp", 5);
+  CHECK_EQ_INT(strata_world_rollback(w), STRATA_OK);
+  CHECK(o->map == m1 && o->x == 1 && o->y == 1 && get_int(w, a, "hp") == 1);
+  CHECK(strata_world_next_on(w, m1, 0) == a && strata_world_next_on(w, m2, 0) == 0);
+  strata_world_free(w);
+}
+
 static void test_nested(void) {
   strata_error err;
   strata_world *w = strata_world_new(1, &err);
@@ -824,6 +857,7 @@ int main(void) {
   test_objects();
   test_added_keys();
   test_first_touch();
+  test_moves();
   test_nested();
   test_created_run();
   test_pointers();
