@@ -125,6 +125,11 @@ strata_status check_area(const strata_runtime *rt, uint64_t area, const char *wh
 strata_status map_check_cell(const strata_runtime *rt, uint64_t map, int64_t x, int64_t y,
                              const char *what, strata_error *err);
 
+/* ---- floor.c ---- */
+/* Runs floor n's generator and attaches the map it makes at n (the floor
+** must be free): *out. Neither on_spawn nor the floor's events run. */
+strata_status floor_make(strata_runtime *rt, uint64_t area, int64_t n, uint64_t *out, strata_error *err);
+
 /* ---- renew.c ---- */
 strata_status renew_init(strata_runtime *rt, uint64_t map, strata_error *err);
 strata_status renew_apply(strata_runtime *rt, uint64_t map, strata_error *err);
