@@ -175,13 +175,13 @@ strata_status renew_apply(strata_runtime *rt, uint64_t map, strata_error *err) {
   return STRATA_OK;
 }
 
-/* A spawn tick: on_spawn, when fewer than spawn.max actors are on the map
-** (spawn_max <= 0: no limit), drawing from the stream "map#<uid> spawn". */
+/* A spawn tick: on_spawn, when fewer than spawn.max actors are on the map,
+** drawing from the stream "map#<uid> spawn". */
 static strata_status spawn(strata_runtime *rt, uint64_t map, strata_error *err) {
   const strata_map_archetype *a = map_archetype_of(rt, map);
   if (!every_of(a, 2)) return STRATA_OK;
   size_t crowd = strata_world_objects_on(rt->w, map, "actor", NULL, 0);
-  if (a->spawn_max > 0 && (int64_t)crowd >= a->spawn_max) return STRATA_OK;
+  if ((int64_t)crowd >= a->spawn_max) return STRATA_OK;
   strata_call call;
   map_call(rt, &call, STRATA_LOGIC_ON_SPAWN, map);
   char key[64];

@@ -116,7 +116,8 @@ typedef struct strata_map_archetype {
   int64_t start_x, start_y;
   /* spawn = { every, max }: while the player is on the map, on_spawn runs
   ** at every multiple of `every` seconds of world time at which fewer than
-  ** `max` actors stand on it. every <= 0: only at generation. */
+  ** `max` actors stand on it (Lua's default: no limit). every <= 0: only at
+  ** generation. */
   double spawn_every;
   int64_t spawn_max;
   /* renew = { regenerate = false, keep = { actors =, tags = } }: a renewal
