@@ -104,6 +104,28 @@ describe("map archetypes, as the reference describes them", function()
     assert.equal(m, town:floor(1))
   end)
 
+  it("keeps what the archetype says: keep.actors = false drops all but the player", function()
+    local w = new_world()
+    local m = w:create_area("dungeon.ruin"):floor(1)
+    local hero = w:create_actor{ player = true }
+    w:travel(hero, m)
+    local rat = w:create_actor{ map = m, x = 4, y = 4 }
+    w:advance(100)
+    assert.is_false(rat:alive())
+    assert.equal(m, hero.map)
+  end)
+
+  -- "you might not want to allow renewal of that map, because there's no initial template"
+  it("regenerate = false keeps the geometry and runs on_renew only", function()
+    local w = new_world()
+    local m = w:create_area("dungeon.camp"):floor(1)
+    w:travel(w:create_actor{ player = true }, m)
+    m:reset(0, 0, "floor")
+    w:advance(100)
+    assert.equal("floor", m:top(0, 0))
+    assert.same({ "renew" }, m.props.log)
+  end)
+
   it("a generator that fails on renew leaves the map as it was", function()
     local w = new_world()
     local m = w:create_area("dungeon.town_area"):floor(1)
