@@ -46,6 +46,7 @@ struct map_def {
   map_def *next;
   strata_map_archetype d;
   strata_value properties;
+  char **keep_tags;
 };
 
 struct area_def {
@@ -73,6 +74,8 @@ static void free_map_def(map_def *m) {
   strata_free((char *)m->d.id);
   strata_free((char *)m->d.mod);
   strata_value_clear(&m->properties);
+  for (size_t i = 0; i < m->d.nkeep_tags; i++) strata_free(m->keep_tags[i]);
+  strata_free(m->keep_tags);
   strata_free(m);
 }
 
@@ -216,11 +219,38 @@ static int field_int(lua_State *T, int t, const char *k, int64_t *out) {
   return isint;
 }
 
+static int field_bool(lua_State *T, int t, const char *k) {
+  lua_getfield(T, t, k);
+  int v = lua_toboolean(T, -1);
+  lua_pop(T, 1);
+  return v;
+}
+
 static double field_num(lua_State *T, int t, const char *k) {
   lua_getfield(T, t, k);
   double v = lua_type(T, -1) == LUA_TNUMBER ? lua_tonumber(T, -1) : 0;
   lua_pop(T, 1);
   return v;
+}
+
+/* Copies of the strings of the list field k into *out (strata_calloc'd),
+** *n of them; what is not a string is skipped. */
+static strata_status field_strs(lua_State *T, int t, const char *k, char ***out, size_t *n,
+                                strata_error *err) {
+  strata_status st = STRATA_OK;
+  lua_getfield(T, t, k);
+  size_t len = lua_istable(T, -1) ? lua_rawlen(T, -1) : 0;
+  if (len && !(*out = strata_calloc(len, sizeof **out))) st = strata_error_nomem(err, NULL);
+  for (size_t i = 0; !st && i < len; i++) {
+    lua_rawgeti(T, -1, (lua_Integer)i + 1);
+    if (lua_type(T, -1) == LUA_TSTRING) {
+      if (!((*out)[*n] = strata_strdup(lua_tostring(T, -1)))) st = strata_error_nomem(err, NULL);
+      else (*n)++;
+    }
+    lua_pop(T, 1);
+  }
+  lua_pop(T, 1);
+  return st;
 }
 
 /* A copy of the string field k (NULL when absent); *fail set when out of memory. */
@@ -341,6 +371,12 @@ static strata_status r_map_archetype(void *host, const char *id, const strata_ma
   m->d.renew_every = field_num(T, t, "renew_every");
   m->d.has_starting_pos = field_int(T, t, "start_x", &m->d.start_x) &&
                           field_int(T, t, "start_y", &m->d.start_y);
+  m->d.spawn_every = field_num(T, t, "spawn_every");
+  if (!field_int(T, t, "spawn_max", &m->d.spawn_max)) m->d.spawn_max = 0;
+  m->d.renew_keeps_geometry = field_bool(T, t, "renew_keeps_geometry");
+  m->d.renew_drops_actors = field_bool(T, t, "renew_drops_actors");
+  if (!st) st = field_strs(T, t, "keep_tags", &m->keep_tags, &m->d.nkeep_tags, err);
+  m->d.keep_tags = (const char *const *)m->keep_tags;
   char label[320];
   snprintf(label, sizeof label, "map archetype '%.256s' properties", id);
   if (!st) st = field_value(lr, t, "properties", label, &m->properties,
@@ -372,19 +408,9 @@ static strata_status r_area_archetype(void *host, const char *id, const strata_a
   a->d.has_deepest_floor = field_int(T, t, "deepest_floor", &a->d.deepest_floor);
   if (!a->d.id || fail) st = strata_error_nomem(err, NULL);
   /* types = { "town", ... } */
-  lua_getfield(T, t, "types");
-  size_t n = lua_istable(T, -1) ? lua_rawlen(T, -1) : 0;
-  if (!st && n && !(a->types = strata_calloc(n, sizeof *a->types))) st = strata_error_nomem(err, NULL);
-  for (size_t i = 0; !st && i < n; i++) {
-    lua_rawgeti(T, -1, (lua_Integer)i + 1);
-    if (lua_type(T, -1) == LUA_TSTRING) {
-      if (!(a->types[a->d.ntypes] = strata_strdup(lua_tostring(T, -1)))) st = strata_error_nomem(err, NULL);
-      else a->d.ntypes++;
-    }
-    lua_pop(T, 1);
-  }
-  lua_pop(T, 1);
+  if (!st) st = field_strs(T, t, "types", &a->types, &a->d.ntypes, err);
   a->d.types = (const char *const *)a->types;
+  size_t n;
   /* floors = { { n, map archetype }, ... } */
   lua_getfield(T, t, "floors");
   n = lua_istable(T, -1) ? lua_rawlen(T, -1) : 0;

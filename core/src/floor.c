@@ -166,21 +166,29 @@ static strata_status produce(strata_runtime *rt, uint64_t area, int64_t n, strat
   return st;
 }
 
-/* Generates floor n of area in the order docs/areas.md gives; inside the caller's savepoint. */
-static strata_status generate(strata_runtime *rt, uint64_t area, int64_t n, uint64_t *out,
-                              strata_error *err) {
+/* The floor's stream: the same whether it is generated before or after a save. */
+static void floor_key(char key[64], uint64_t area, int64_t n) {
+  snprintf(key, 64, "area#%" PRIu64 " floor %" PRId64, area, n);
+}
+
+/* The first half of a floor's generation: floors[n]'s map archetype or the
+** area generator runs with call (ctx.params a copy of the area's, in
+** *params, which the caller clears; ctx.rng the floor's stream), and the map
+** it returns is attached at n (*out). Also what a renewal makes its new
+** geometry with. Inside the caller's savepoint. */
+static strata_status make(strata_runtime *rt, uint64_t area, int64_t n, strata_call *call,
+                          strata_value *params, uint64_t *out, strata_error *err) {
   char key[64], who[300], a[48], b[48];
-  snprintf(key, sizeof key, "area#%" PRIu64 " floor %" PRId64, area, n);
-  strata_value params = strata_value_nil();
+  floor_key(key, area, n);
+  *params = strata_value_nil();
   const strata_value *own = strata_area_params(rt, area);
-  strata_status st = own ? strata_value_copy(&params, own, err) : strata_value_table(&params, err);
+  strata_status st = own ? strata_value_copy(params, own, err) : strata_value_table(params, err);
   if (st) return st;
-  strata_call call;
-  rt_call_init(&call, rt, STRATA_LOGIC_GENERATE_FLOOR, NULL);
-  call.area = area;
-  call.has_floor = 1;
-  call.floor = call.depth = n;
-  call.params = &params;
+  rt_call_init(call, rt, STRATA_LOGIC_GENERATE_FLOOR, NULL);
+  call->area = area;
+  call->has_floor = 1;
+  call->floor = call->depth = n;
+  call->params = params;
   int outer = rt->generating;
   uint64_t outer_area = rt->gen_area;
   int64_t outer_floor = rt->gen_floor;
@@ -189,11 +197,11 @@ static strata_status generate(strata_runtime *rt, uint64_t area, int64_t n, uint
   rt->gen_floor = n;
   const char *map_arch = NULL;
   who[0] = '\0';
-  st = produce(rt, area, n, &call, key, &map_arch, who, sizeof who, err);
+  st = produce(rt, area, n, call, key, &map_arch, who, sizeof who, err);
   rt->generating = outer;
   rt->gen_area = outer_area;
   rt->gen_floor = outer_floor;
-  uint64_t m = call.made;
+  uint64_t m = call->made;
   if (!st && !rt_object(rt, m, "map"))
     st = strata_error_set(err, STRATA_EARG,
                           "%s returned %s for floor %" PRId64 " of %s: expected a map (world:create_map, strata_map_create)",
@@ -205,6 +213,27 @@ static strata_status generate(strata_runtime *rt, uint64_t area, int64_t n, uint
   if (!st && !(strata_map_area(rt, m, &f) == area && map_floor(rt, m, &f) && f == n)) {
     if (!(st = check_floor_free(rt, area, m, n, who, err))) st = attach(rt, area, m, n, err);
   }
+  if (!st) *out = m;
+  return st;
+}
+
+strata_status floor_make(strata_runtime *rt, uint64_t area, int64_t n, uint64_t *out, strata_error *err) {
+  strata_call call;
+  strata_value params;
+  strata_status st = make(rt, area, n, &call, &params, out, err);
+  strata_value_clear(&params);
+  return st;
+}
+
+/* Generates floor n of area in the order docs/areas.md gives; inside the caller's savepoint. */
+static strata_status generate(strata_runtime *rt, uint64_t area, int64_t n, uint64_t *out,
+                              strata_error *err) {
+  char key[64];
+  floor_key(key, area, n);
+  strata_call call;
+  strata_value params;
+  uint64_t m = 0;
+  strata_status st = make(rt, area, n, &call, &params, &m, err);
   const strata_map_archetype *ma = st ? NULL : map_archetype_of(rt, m);
   if (ma && ma->properties) st = merge_props(rt, m, ma, err);
   if (!st) st = renew_init(rt, m, err);

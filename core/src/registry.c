@@ -56,6 +56,7 @@ static void entry_free(entry *e) {
   strata_free(e->strs);
   strata_free(e->floors);
   strata_free((void *)e->area.types);
+  strata_free((void *)e->map.keep_tags);
   strata_free(e->dirs);
   strata_free(e);
 }
@@ -142,6 +143,17 @@ static int own(entry *e, const char *s, const char **out) {
   if (!(p[e->nstrs] = strata_strdup(s))) return 0;
   *out = p[e->nstrs++];
   return 1;
+}
+
+/* Copies of n strings, owned by e, in a new array (*out; NULL when n is 0). */
+static int own_list(entry *e, const char *const *src, size_t n, const char *const **out) {
+  *out = NULL;
+  if (!n) return 1;
+  const char **list = strata_calloc(n, sizeof *list);
+  *out = list;
+  int ok = list != NULL;
+  for (size_t i = 0; ok && i < n; i++) ok = own(e, src[i], &list[i]);
+  return ok;
 }
 
 static int own_value(strata_value *slot, const strata_value *v, const strata_value **out) {
@@ -306,7 +318,12 @@ strata_status strata_registry_add_map_archetype(strata_registry *reg,
   e->map = *def;
   e->map.id = e->id;
   e->map.mod = e->mod;
-  if (!own_value(&e->v1, def->properties, &e->map.properties)) { entry_free(e); return strata_error_nomem(err, NULL); }
+  e->map.keep_tags = NULL;
+  if (!own_value(&e->v1, def->properties, &e->map.properties) ||
+      !own_list(e, def->keep_tags, def->nkeep_tags, &e->map.keep_tags)) {
+    entry_free(e);
+    return strata_error_nomem(err, NULL);
+  }
   return put(reg, e, err);
 }
 
@@ -325,12 +342,7 @@ strata_status strata_registry_add_area_archetype(strata_registry *reg,
   int ok = own(e, def->generator, &e->area.generator) && own(e, def->image, &e->area.image) &&
            own_value(&e->v1, def->params, &e->area.params) &&
            own_value(&e->v2, def->meta, &e->area.meta);
-  if (ok && def->ntypes) {
-    const char **types = strata_calloc(def->ntypes, sizeof *types);
-    e->area.types = types;
-    for (size_t i = 0; ok && types && i < def->ntypes; i++) ok = own(e, def->types[i], &types[i]);
-    ok = ok && types;
-  }
+  ok = ok && own_list(e, def->types, def->ntypes, &e->area.types);
   if (ok && def->nfloors) {
     e->floors = strata_calloc(def->nfloors, sizeof *e->floors);
     e->area.floors = e->floors;

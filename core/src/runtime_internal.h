@@ -160,6 +160,11 @@ uint64_t feature_stairs_on(const strata_runtime *rt, uint64_t map, int64_t delta
 strata_feature_type feature_type_at(const strata_runtime *rt, const strata_object *o, struct stair *at);
 void feature_index_free(strata_runtime *rt);
 
+/* ---- floor.c ---- */
+/* Runs floor n's generator and attaches the map it makes at n (the floor
+** must be free): *out. Neither on_spawn nor the floor's events run. */
+strata_status floor_make(strata_runtime *rt, uint64_t area, int64_t n, uint64_t *out, strata_error *err);
+
 /* ---- renew.c ---- */
 strata_status renew_init(strata_runtime *rt, uint64_t map, strata_error *err);
 strata_status renew_apply(strata_runtime *rt, uint64_t map, strata_error *err);

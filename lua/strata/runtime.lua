@@ -173,7 +173,9 @@ local function run(w, kind, fn, info)
   local m = handle(w, info.map)
   local extra
   if kind == ON_SPAWN then
-    extra = { area = handle(w, info.area), floor = info.floor, depth = info.floor, params = info.params or {} }
+    -- at generation, or a spawn tick (docs/areas.md)
+    extra = { area = info.area and handle(w, info.area), floor = info.floor, depth = info.floor,
+      params = info.params or {}, map = m }
   elseif name == "on_restock" or name == "on_renew" then
     extra = { steps = info.steps, map = m, area = m.area, floor = m.floor }
   else
@@ -225,6 +227,14 @@ local function dispatcher(w)
       if type(every) == "number" and every > 0 then d[what .. "_every"] = every end
     end
     if type(ma.starting_pos) == "table" then d.start_x, d.start_y = point(ma.starting_pos, id .. " starting_pos") end
+    local spawn = type(ma.spawn) == "table" and ma.spawn or {}
+    if type(spawn.every) == "number" and spawn.every > 0 then
+      d.spawn_every, d.spawn_max = spawn.every, int_or_nil(spawn.max) or math.maxinteger
+    end
+    local keep = type(renew.keep) == "table" and renew.keep or {}
+    d.renew_keeps_geometry = renew.regenerate == false
+    d.renew_drops_actors = keep.actors == false
+    d.keep_tags = type(keep.tags) == "table" and keep.tags or nil
     return d
   end
   function ops.area_archetype(id)

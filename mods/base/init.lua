@@ -19,7 +19,9 @@ data:add_type{ _id = "handler", fields = { run = { type = "function", required =
 data:add_type{ _id = "map_archetype", fields = {
   properties = T, generate = F, on_spawn = F, starting_pos = { type = { "function", "table" } },
   on_load = F, on_enter = F, on_leave = F, on_restock = F, on_renew = F, events = EV,
-  renew = { type = "table", fields = { restock_every = N, renew_every = N } } } }
+  spawn = { type = "table", fields = { every = N, max = I } },
+  renew = { type = "table", fields = { restock_every = N, renew_every = N, regenerate = B,
+    keep = { type = "table", fields = { actors = B, tags = { type = "table", items = S } } } } } } }
 data:add_type{ _id = "area_generator", fields = { generate_floor = F, params = T } }
 data:add_type{ _id = "area_archetype", fields = {
   types = { type = "table", items = S }, image = S, floors = T,

@@ -355,6 +355,60 @@ static void test_restock(strata_registry *reg) {
   strata_world_free(w);
 }
 
+/* ---- spawn by crowding, renew regenerating the geometry ---- */
+
+/* dungeon.nest on_spawn: one actor at a cell from the spawn stream. */
+static strata_status nest_spawn(strata_call *c, void *d, strata_error *e) {
+  (void)d;
+  uint64_t a;
+  TRY(strata_world_create(c->world, "actor", NULL, &a, e));
+  return strata_object_set_position(c->world, a, c->map, strata_rng_int(c->rng, 0, 29),
+                                    strata_rng_int(c->rng, 0, 19), e);
+}
+
+static void test_spawn_renew(strata_registry *reg) {
+  /* keep_tags from a list that is gone once added: the registry keeps copies */
+  char tag[8] = "shop";
+  const char *tags[] = { tag };
+  OK(strata_registry_add_map_archetype(reg, &(strata_map_archetype){ .id = "dungeon.fair", .mod = "dungeon",
+    .renew_every = 100, .spawn_every = 10, .spawn_max = 3, .keep_tags = tags, .nkeep_tags = 1 }, &err));
+  strcpy(tag, "gone");
+  OK(strata_registry_add_logic(reg, STRATA_LOGIC_GENERATE, "dungeon.fair", overworld_generate, NULL, "dungeon", &err));
+  OK(strata_registry_add_logic(reg, STRATA_LOGIC_ON_SPAWN, "dungeon.fair", nest_spawn, NULL, "dungeon", &err));
+  static const strata_floor_archetype floors[] = { { 1, "dungeon.fair" } };
+  OK(strata_registry_add_area_archetype(reg, &(strata_area_archetype){ .id = "dungeon.fair", .mod = "dungeon",
+    .floors = floors, .nfloors = 1 }, &err));
+  strata_world *w = strata_world_new(1, &err);
+  strata_runtime *rt = dungeon_runtime(w, reg);
+  strata_failures fails = { NULL, 0, 0 };
+  uint64_t a, m, shop, junk;
+  OK(strata_area_create(rt, "dungeon.fair", NULL, &a, &err));
+  OK(strata_area_floor(rt, a, 1, &m, &err));
+  CHECK_EQ_INT(strata_map_objects(rt, m, "actor", NULL, 0), 1); /* at generation */
+  uint64_t hero = actor(rt, 0, 0, 0, 1);
+  travel(rt, hero, m);
+  OK(strata_advance(rt, 10, &fails, &err)); /* 2 actors: one more */
+  CHECK_EQ_INT(strata_map_objects(rt, m, "actor", NULL, 0), 3);
+  OK(strata_advance(rt, 50, &fails, &err)); /* crowded */
+  CHECK_EQ_INT(strata_map_objects(rt, m, "actor", NULL, 0), 3);
+  OK(strata_world_create(w, "shopkeeper", NULL, &shop, &err));
+  OK(strata_object_set_position(w, shop, m, 1, 1, &err));
+  OK(strata_object_set_tag(w, shop, "shop", 4, 1, &err));
+  OK(strata_world_create(w, "junk", NULL, &junk, &err));
+  OK(strata_object_set_position(w, junk, m, 2, 2, &err));
+  OK(strata_tilemap_reset(strata_world_tilemap(w, m), 0, 0, fx_tok(w, "rock"), &err));
+  OK(strata_advance(rt, 40, &fails, &err)); /* 100: renewed */
+  CHECK_EQ_INT(fails.n, 0);
+  CHECK(strata_tilemap_top(strata_world_tilemap(w, m), 0, 0) == fx_tok(w, "grass"));
+  CHECK(obj(rt, shop) && obj(rt, shop)->map == m);
+  CHECK(!obj(rt, junk));
+  CHECK_EQ_INT(strata_map_objects(rt, m, "actor", NULL, 0), 3);
+  CHECK(strata_area_floor_map(rt, a, 1) == m);
+  strata_failures_clear(&fails);
+  strata_runtime_free(rt);
+  strata_world_free(w);
+}
+
 /* ---- travel rules ---- */
 
 static void test_travel_rules(strata_registry *reg) {
@@ -633,6 +687,7 @@ int main(void) {
   test_unique(reg);
   test_unique_at();
   test_restock(reg);
+  test_spawn_renew(reg);
   test_travel_rules(reg);
   test_errors(reg);
   test_save_reopen(reg);

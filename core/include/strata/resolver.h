@@ -114,6 +114,19 @@ typedef struct strata_map_archetype {
   double renew_every;
   int has_starting_pos;           /* a fixed starting_pos { x, y } (a function: STARTING_POS) */
   int64_t start_x, start_y;
+  /* spawn = { every, max }: while the player is on the map, on_spawn runs
+  ** at every multiple of `every` seconds of world time at which fewer than
+  ** `max` actors stand on it (Lua's default: no limit). every <= 0: only at
+  ** generation. */
+  double spawn_every;
+  int64_t spawn_max;
+  /* renew = { regenerate = false, keep = { actors =, tags = } }: a renewal
+  ** makes the map's geometry anew from its generator, keeping the actors
+  ** (unless renew_drops_actors) and the objects with one of keep_tags. */
+  int renew_keeps_geometry;       /* regenerate = false: on_renew only */
+  int renew_drops_actors;         /* keep.actors = false */
+  const char *const *keep_tags;
+  size_t nkeep_tags;
 } strata_map_archetype;
 
 typedef struct strata_floor_archetype {
