@@ -82,6 +82,7 @@ struct grid_junction {
   uint32_t *jcell; /* per junction: its padded cell */
   uint32_t njunc, passable;
   uint32_t *scell, *schain, *sa, *sb; /* per slot: cell, chain, steps from the chain's ja */
+  uint32_t *smap, *jmap, *jx, *jy;     /* map indices of slots and junctions; junctions' x, y */
   uint32_t nslot;
   jchain *chain;
   uint32_t nchain, chain_cap;
@@ -100,7 +101,9 @@ static void free_graph(struct grid_junction *j) {
   strata_free(j->tag), strata_free(j->kmask), strata_free(j->jcell);
   strata_free(j->scell), strata_free(j->schain), strata_free(j->sa), strata_free(j->sb);
   strata_free(j->chain), strata_free(j->eoff), strata_free(j->edge);
+  strata_free(j->smap), strata_free(j->jmap), strata_free(j->jx), strata_free(j->jy);
   j->tag = NULL, j->kmask = NULL, j->jcell = NULL, j->scell = j->schain = j->sa = j->sb = NULL;
+  j->smap = j->jmap = j->jx = j->jy = NULL;
   j->chain = NULL, j->eoff = NULL, j->edge = NULL;
   j->cell_cap = 0, j->chain_cap = 0, j->eoff_cap = 0, j->edge_cap = 0, j->built = 0;
 }
@@ -122,7 +125,7 @@ void gridjunction_free(struct grid_junction *j) {
 
 size_t gridjunction_memory(const struct grid_junction *j) {
   if (j == NULL) return 0;
-  size_t bytes = sizeof *j + (size_t)j->cell_cap * (4 * 6 + 1);
+  size_t bytes = sizeof *j + (size_t)j->cell_cap * (4 * 10 + 1);
   bytes += (size_t)j->eoff_cap * 4 + (size_t)j->edge_cap * sizeof(jedge);
   bytes += (size_t)j->chain_cap * sizeof(jchain) + (size_t)j->node_cap * 6 * 4;
   return bytes + (size_t)j->heap_cap * sizeof(jentry);
@@ -141,7 +144,10 @@ static int graph_arrays(struct grid_junction *j, uint32_t n) {
   j->jcell = strata_calloc(n, sizeof *j->jcell);
   j->scell = strata_calloc(n, sizeof *j->scell), j->schain = strata_calloc(n, sizeof *j->schain);
   j->sa = strata_calloc(n, sizeof *j->sa), j->sb = strata_calloc(n, sizeof *j->sb);
-  if (!j->tag || !j->kmask || !j->jcell || !j->scell || !j->schain || !j->sa || !j->sb) {
+  j->smap = strata_calloc(n, sizeof *j->smap), j->jmap = strata_calloc(n, sizeof *j->jmap);
+  j->jx = strata_calloc(n, sizeof *j->jx), j->jy = strata_calloc(n, sizeof *j->jy);
+  if (!j->tag || !j->kmask || !j->jcell || !j->scell || !j->schain || !j->sa || !j->sb ||
+      !j->smap || !j->jmap || !j->jx || !j->jy) {
     free_graph(j);
     return 0;
   }
@@ -276,6 +282,13 @@ static int build(struct grid_junction *j, const uint8_t *cls, uint32_t pw, uint3
       if (!walk_chains(j, j->njunc++)) return 0;
     }
   if (!link(j)) return 0;
+  /* what the searches and routes read: map indices, junctions' x and y */
+  for (uint32_t s = 0; s < j->nslot; s++)
+    j->smap[s] = (j->scell[s] / pw - 1) * (pw - 2) + j->scell[s] % pw - 1;
+  for (uint32_t id = 0; id < j->njunc; id++) {
+    j->jy[id] = j->jcell[id] / pw, j->jx[id] = j->jcell[id] % pw;
+    j->jmap[id] = (j->jy[id] - 1) * (pw - 2) + j->jx[id] - 1;
+  }
   j->serial = serial, j->built = 1;
   return 1;
 }
@@ -406,7 +419,7 @@ typedef struct query {
 static inline double fkey(const struct grid_junction *j, const query *q, uint32_t v, uint32_t a,
                           uint32_t b) {
   if (!q->astar || v >= j->njunc) return dkey(a, b);
-  const uint32_t c = j->jcell[v], y = c / j->pw, x = c - y * j->pw;
+  const uint32_t x = j->jx[v], y = j->jy[v];
   const uint32_t dx = x > q->gx ? x - q->gx : q->gx - x, dy = y > q->gy ? y - q->gy : q->gy - y;
   const uint32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
   return dkey(a + hi - lo, b + lo);
@@ -467,10 +480,14 @@ static inline int add(const struct grid_junction *j, strata_path *out, size_t *l
 /* Appends the cells of slots from..to, both included, in that order. */
 static int add_slots(const struct grid_junction *j, strata_path *out, size_t *len, uint32_t from,
                      uint32_t to) {
-  for (uint32_t s = from;; s += from < to ? 1 : (uint32_t)-1) {
-    if (!add(j, out, len, j->scell[s])) return 0;
-    if (s == to) return 1;
-  }
+  const uint32_t n = (from < to ? to - from : from - to) + 1;
+  if (*len + n > out->cap && !STRATA_GROW(out->nodes, out->cap, *len + n)) return 0;
+  uint32_t *at = out->nodes + *len;
+  if (from <= to) memcpy(at, j->smap + from, n * sizeof *at);
+  else
+    for (uint32_t k = 0; k < n; k++) at[k] = j->smap[from - k];
+  *len += n;
+  return 1;
 }
 
 /* The slot of the chain cell next to the junction at end `end` of the
@@ -523,7 +540,7 @@ static int add_hop(const struct grid_junction *j, const query *q, uint32_t p, ui
     if (!add_slots(j, out, len, e->chain & REV ? last : first, e->chain & REV ? first : last))
       return 0;
   }
-  return add(j, out, len, j->jcell[v]);
+  return grid_route_add(out, len, j->jmap[v]);
 }
 
 int gridjunction_run(struct grid_junction **jp, const uint8_t *cls, uint32_t pw, uint32_t ph,
