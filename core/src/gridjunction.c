@@ -459,6 +459,8 @@ static int search(struct grid_junction *j, query *q, uint64_t *expanded) {
     const uint32_t ua = j->ga[u], ub = j->gb[u];
     for (uint32_t k = j->eoff[u]; k < j->eoff[u + 1]; k++) {
       const jedge *ed = &j->edge[k];
+      /* a dead end (one edge: back here) leads on only to the goal */
+      if (j->eoff[ed->to + 1] - j->eoff[ed->to] == 1 && j->gatt[ed->to] != j->gen) continue;
       if (!relax(j, q, ed->to, ua + ed->a, ub + ed->b, u, k)) return -1;
     }
     for (unsigned p = 0; p < q->ng && j->gatt[u] == j->gen; p++)
