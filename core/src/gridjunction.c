@@ -56,6 +56,7 @@ typedef struct jchain {
 typedef struct jedge {
   uint32_t to, chain; /* chain | REV, or NONE for a step between junctions */
   uint32_t a, b;
+  uint32_t cut; /* a bridge: the junction whose side of it is a subtree; else NONE */
 } jedge;
 
 /* A way from a search's end to a junction: through the kept cell n (the
@@ -83,6 +84,7 @@ struct grid_junction {
   uint32_t njunc, passable;
   uint32_t *scell, *schain, *sa, *sb; /* per slot: cell, chain, steps from the chain's ja */
   uint32_t *smap, *jmap, *jx, *jy;     /* map indices of slots and junctions; junctions' x, y */
+  uint32_t *tin, *tout; /* per junction: its depth-first interval (see bridges) */
   uint32_t nslot;
   jchain *chain;
   uint32_t nchain, chain_cap;
@@ -102,6 +104,8 @@ static void free_graph(struct grid_junction *j) {
   strata_free(j->scell), strata_free(j->schain), strata_free(j->sa), strata_free(j->sb);
   strata_free(j->chain), strata_free(j->eoff), strata_free(j->edge);
   strata_free(j->smap), strata_free(j->jmap), strata_free(j->jx), strata_free(j->jy);
+  strata_free(j->tin), strata_free(j->tout);
+  j->tin = j->tout = NULL;
   j->tag = NULL, j->kmask = NULL, j->jcell = NULL, j->scell = j->schain = j->sa = j->sb = NULL;
   j->smap = j->jmap = j->jx = j->jy = NULL;
   j->chain = NULL, j->eoff = NULL, j->edge = NULL;
@@ -125,7 +129,7 @@ void gridjunction_free(struct grid_junction *j) {
 
 size_t gridjunction_memory(const struct grid_junction *j) {
   if (j == NULL) return 0;
-  size_t bytes = sizeof *j + (size_t)j->cell_cap * (4 * 10 + 1);
+  size_t bytes = sizeof *j + (size_t)j->cell_cap * (4 * 12 + 1);
   bytes += (size_t)j->eoff_cap * 4 + (size_t)j->edge_cap * sizeof(jedge);
   bytes += (size_t)j->chain_cap * sizeof(jchain) + (size_t)j->node_cap * 6 * 4;
   return bytes + (size_t)j->heap_cap * sizeof(jentry);
@@ -146,8 +150,9 @@ static int graph_arrays(struct grid_junction *j, uint32_t n) {
   j->sa = strata_calloc(n, sizeof *j->sa), j->sb = strata_calloc(n, sizeof *j->sb);
   j->smap = strata_calloc(n, sizeof *j->smap), j->jmap = strata_calloc(n, sizeof *j->jmap);
   j->jx = strata_calloc(n, sizeof *j->jx), j->jy = strata_calloc(n, sizeof *j->jy);
+  j->tin = strata_calloc(n, sizeof *j->tin), j->tout = strata_calloc(n, sizeof *j->tout);
   if (!j->tag || !j->kmask || !j->jcell || !j->scell || !j->schain || !j->sa || !j->sb ||
-      !j->smap || !j->jmap || !j->jx || !j->jy) {
+      !j->smap || !j->jmap || !j->jx || !j->jy || !j->tin || !j->tout) {
     free_graph(j);
     return 0;
   }
@@ -246,20 +251,69 @@ static int link(struct grid_junction *j) {
       if (!(j->kmask[c] >> d & 1)) continue;
       const uint32_t t = j->tag[c + j->off[d]];
       if (t & JFLAG) {
-        j->edge[at++] = (jedge){t & ~JFLAG, NONE, !diagonal(d), diagonal(d)};
+        j->edge[at++] = (jedge){t & ~JFLAG, NONE, !diagonal(d), diagonal(d), NONE};
         continue;
       }
       const uint32_t s = t - 1;
       const jchain *ch = &j->chain[j->schain[s]];
       if (ch->ja == ch->jb) continue; /* a loop back here: never on an optimal route */
       if (s == ch->first && ch->ja == id)
-        j->edge[at++] = (jedge){ch->jb, j->schain[s], ch->a, ch->b};
+        j->edge[at++] = (jedge){ch->jb, j->schain[s], ch->a, ch->b, NONE};
       else if (s == ch->first + ch->len - 1 && ch->jb == id)
-        j->edge[at++] = (jedge){ch->ja, j->schain[s] | REV, ch->a, ch->b};
+        j->edge[at++] = (jedge){ch->ja, j->schain[s] | REV, ch->a, ch->b, NONE};
     }
   }
   j->eoff[j->njunc] = at;
   return 1;
+}
+
+/* Edge k of junction u goes back along edge back (which reached u). */
+static inline int reverse(const struct grid_junction *j, uint32_t k, uint32_t back, uint32_t from) {
+  const jedge *e = &j->edge[k], *b = &j->edge[back];
+  return e->to == from && (e->chain == NONE ? b->chain == NONE : e->chain == (b->chain ^ REV));
+}
+
+/* The bridges of the junction graph (Tarjan's low links, depth first
+** without recursion), each marked on both its edges with the junction
+** below it, and each junction's interval of depth-first times: a search
+** crosses a bridge only toward the goal's side (the maze of
+** docs/benchmarks.md has no loops: its route meets a tenth of the junctions
+** a search would otherwise settle). 0 on ENOMEM. */
+static int bridges(struct grid_junction *j) {
+  const uint32_t n = j->njunc;
+  uint32_t *low = strata_calloc((size_t)n + 1, sizeof *low), *it = strata_calloc((size_t)n + 1, sizeof *it);
+  uint32_t *pe = strata_calloc((size_t)n + 1, sizeof *pe), *stack = strata_calloc((size_t)n + 1, sizeof *stack);
+  int ok = low && it && pe && stack;
+  uint32_t timer = 0;
+  if (ok) memset(j->tin, 0xff, (size_t)n * sizeof *j->tin);
+  for (uint32_t r = 0; ok && r < n; r++) {
+    if (j->tin[r] != NONE) continue;
+    uint32_t sp = 0;
+    j->tin[r] = low[r] = timer++, it[r] = j->eoff[r], pe[r] = NONE, stack[sp++] = r;
+    while (sp) {
+      const uint32_t u = stack[sp - 1];
+      if (it[u] < j->eoff[u + 1]) {
+        const uint32_t k = it[u]++, v = j->edge[k].to;
+        if (pe[u] != NONE && reverse(j, k, pe[u], stack[sp - 2])) continue;
+        if (j->tin[v] == NONE) {
+          j->tin[v] = low[v] = timer++, it[v] = j->eoff[v], pe[v] = k, stack[sp++] = v;
+        } else if (j->tin[v] < low[u]) {
+          low[u] = j->tin[v];
+        }
+        continue;
+      }
+      j->tout[u] = timer, sp--;
+      if (pe[u] == NONE) continue;
+      const uint32_t p = stack[sp - 1];
+      if (low[u] < low[p]) low[p] = low[u];
+      if (low[u] <= j->tin[p]) continue;
+      j->edge[pe[u]].cut = u;
+      for (uint32_t k = j->eoff[u]; k < j->eoff[u + 1]; k++)
+        if (reverse(j, k, pe[u], p)) j->edge[k].cut = u;
+    }
+  }
+  strata_free(low), strata_free(it), strata_free(pe), strata_free(stack);
+  return ok;
 }
 
 /* Builds the graph from cls unless built from this serial; 0 on ENOMEM. */
@@ -281,7 +335,7 @@ static int build(struct grid_junction *j, const uint8_t *cls, uint32_t pw, uint3
       j->tag[c] = JFLAG | j->njunc;
       if (!walk_chains(j, j->njunc++)) return 0;
     }
-  if (!link(j)) return 0;
+  if (!link(j) || !bridges(j)) return 0;
   /* what the searches and routes read: map indices, junctions' x and y */
   for (uint32_t s = 0; s < j->nslot; s++)
     j->smap[s] = (j->scell[s] / pw - 1) * (pw - 2) + j->scell[s] % pw - 1;
@@ -414,6 +468,19 @@ typedef struct query {
   unsigned ns, ng;
 } query;
 
+/* Whether an optimal route to the goal may take edge e: a bridge only
+** toward a side with a junction the goal is reached from. */
+static inline int toward_goal(const struct grid_junction *j, const query *q, const jedge *e) {
+  if (e->cut == NONE) return 1;
+  const uint32_t lo = j->tin[e->cut], hi = j->tout[e->cut];
+  const int down = e->to == e->cut;
+  for (unsigned p = 0; p < q->ng; p++) {
+    const uint32_t t = j->tin[q->ga[p].junction];
+    if ((t >= lo && t < hi) == down) return 1;
+  }
+  return 0;
+}
+
 /* The estimate from junction v (0 for the goal node, and for Dijkstra)
 ** added to g, exactly: whole counts first. */
 static inline double fkey(const struct grid_junction *j, const query *q, uint32_t v, uint32_t a,
@@ -459,8 +526,7 @@ static int search(struct grid_junction *j, query *q, uint64_t *expanded) {
     const uint32_t ua = j->ga[u], ub = j->gb[u];
     for (uint32_t k = j->eoff[u]; k < j->eoff[u + 1]; k++) {
       const jedge *ed = &j->edge[k];
-      /* a dead end (one edge: back here) leads on only to the goal */
-      if (j->eoff[ed->to + 1] - j->eoff[ed->to] == 1 && j->gatt[ed->to] != j->gen) continue;
+      if (!toward_goal(j, q, ed)) continue;
       if (!relax(j, q, ed->to, ua + ed->a, ub + ed->b, u, k)) return -1;
     }
     for (unsigned p = 0; p < q->ng && j->gatt[u] == j->gen; p++)
