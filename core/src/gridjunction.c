@@ -73,13 +73,18 @@ typedef struct jentry {
 } jentry;
 
 struct grid_junction {
-  /* the graph, built from the class grid of this serial */
-  int built;
-  uint64_t serial;
+  /* the measure, from the class grid of this serial (+ 1; 0 none) */
+  uint64_t measured;
   uint32_t pw, ph;
   int32_t off[8];
-  uint32_t *tag;   /* per padded cell: 0 wall or skipped, JFLAG | junction, or slot + 1 */
+  uint8_t *kept;   /* per padded cell: not skipped (a passable cell whose neighbours are not all next to each other) */
   uint8_t *kmask;  /* per padded cell: bit d when neighbour d is kept */
+  uint32_t cell_cap; /* kept and kmask sized for this many padded cells */
+  uint32_t candidates, chained; /* kept cells with other than two kept neighbours; with two */
+  /* the graph, built from the class grid of this serial (0 none, as measured) */
+  uint64_t built;
+  uint32_t *tag;   /* per padded cell: 0 wall or skipped, JFLAG | junction, or slot + 1 */
+  uint32_t tag_cap, junction_cap, slot_cap;
   uint32_t *jcell; /* per junction: its padded cell */
   uint32_t njunc, passable;
   uint32_t *scell, *schain, *sa, *sb; /* per slot: cell, chain, steps from the chain's ja */
@@ -91,7 +96,6 @@ struct grid_junction {
   uint32_t *eoff; /* per junction + 1: its edges in edge[] */
   jedge *edge;
   uint32_t eoff_cap, edge_cap;
-  uint32_t cell_cap; /* the per-cell and per-slot arrays sized for this many padded cells */
   /* the search, per junction + 2 (start, goal) */
   uint32_t *ga, *gb, *parent, *via, *stamp, *gatt;
   uint32_t gen, node_cap;
@@ -99,17 +103,19 @@ struct grid_junction {
   uint32_t len, heap_cap;
 };
 
+/* The graph's arrays (not the measure's). */
 static void free_graph(struct grid_junction *j) {
-  strata_free(j->tag), strata_free(j->kmask), strata_free(j->jcell);
+  strata_free(j->tag), strata_free(j->jcell);
   strata_free(j->scell), strata_free(j->schain), strata_free(j->sa), strata_free(j->sb);
   strata_free(j->chain), strata_free(j->eoff), strata_free(j->edge);
   strata_free(j->smap), strata_free(j->jmap), strata_free(j->jx), strata_free(j->jy);
   strata_free(j->tin), strata_free(j->tout);
   j->tin = j->tout = NULL;
-  j->tag = NULL, j->kmask = NULL, j->jcell = NULL, j->scell = j->schain = j->sa = j->sb = NULL;
+  j->tag = NULL, j->jcell = NULL, j->scell = j->schain = j->sa = j->sb = NULL;
   j->smap = j->jmap = j->jx = j->jy = NULL;
   j->chain = NULL, j->eoff = NULL, j->edge = NULL;
-  j->cell_cap = 0, j->chain_cap = 0, j->eoff_cap = 0, j->edge_cap = 0, j->built = 0;
+  j->tag_cap = j->junction_cap = j->slot_cap = 0;
+  j->chain_cap = 0, j->eoff_cap = 0, j->edge_cap = 0, j->built = 0;
 }
 
 static void free_search(struct grid_junction *j) {
@@ -123,13 +129,15 @@ void gridjunction_free(struct grid_junction *j) {
   if (j == NULL) return;
   free_graph(j);
   free_search(j);
+  strata_free(j->kept), strata_free(j->kmask);
   strata_free(j->heap);
   strata_free(j);
 }
 
 size_t gridjunction_memory(const struct grid_junction *j) {
   if (j == NULL) return 0;
-  size_t bytes = sizeof *j + (size_t)j->cell_cap * (4 * 12 + 1);
+  size_t bytes = sizeof *j + (size_t)j->cell_cap * 2 + (size_t)j->tag_cap * 4;
+  bytes += (size_t)j->junction_cap * 6 * 4 + (size_t)j->slot_cap * 5 * 4;
   bytes += (size_t)j->eoff_cap * 4 + (size_t)j->edge_cap * sizeof(jedge);
   bytes += (size_t)j->chain_cap * sizeof(jchain) + (size_t)j->node_cap * 6 * 4;
   return bytes + (size_t)j->heap_cap * sizeof(jentry);
@@ -139,30 +147,40 @@ size_t gridjunction_memory(const struct grid_junction *j) {
 
 static inline int diagonal(unsigned d) { return DX[d] != 0 && DY[d] != 0; }
 
-/* Every array sized for n padded cells; 0 on ENOMEM. */
-static int graph_arrays(struct grid_junction *j, uint32_t n) {
-  if (n <= j->cell_cap) return 1;
+/* The graph's arrays: tags for n padded cells, nj junctions, ns slots; 0
+** on ENOMEM. */
+static int graph_arrays(struct grid_junction *j, uint32_t n, uint32_t nj, uint32_t ns) {
+  if (n <= j->tag_cap && nj <= j->junction_cap && ns <= j->slot_cap) return 1;
   free_graph(j);
   j->tag = strata_calloc(n, sizeof *j->tag);
-  j->kmask = strata_calloc(n, 1);
-  j->jcell = strata_calloc(n, sizeof *j->jcell);
-  j->scell = strata_calloc(n, sizeof *j->scell), j->schain = strata_calloc(n, sizeof *j->schain);
-  j->sa = strata_calloc(n, sizeof *j->sa), j->sb = strata_calloc(n, sizeof *j->sb);
-  j->smap = strata_calloc(n, sizeof *j->smap), j->jmap = strata_calloc(n, sizeof *j->jmap);
-  j->jx = strata_calloc(n, sizeof *j->jx), j->jy = strata_calloc(n, sizeof *j->jy);
-  j->tin = strata_calloc(n, sizeof *j->tin), j->tout = strata_calloc(n, sizeof *j->tout);
-  if (!j->tag || !j->kmask || !j->jcell || !j->scell || !j->schain || !j->sa || !j->sb ||
-      !j->smap || !j->jmap || !j->jx || !j->jy || !j->tin || !j->tout) {
+  j->jcell = strata_calloc(nj, 4), j->jmap = strata_calloc(nj, 4);
+  j->jx = strata_calloc(nj, 4), j->jy = strata_calloc(nj, 4);
+  j->tin = strata_calloc(nj, 4), j->tout = strata_calloc(nj, 4);
+  j->scell = strata_calloc(ns, 4), j->schain = strata_calloc(ns, 4);
+  j->sa = strata_calloc(ns, 4), j->sb = strata_calloc(ns, 4), j->smap = strata_calloc(ns, 4);
+  if (!j->tag || !j->jcell || !j->scell || !j->schain || !j->sa || !j->sb || !j->smap ||
+      !j->jmap || !j->jx || !j->jy || !j->tin || !j->tout) {
     free_graph(j);
     return 0;
   }
-  j->cell_cap = n;
+  j->tag_cap = n, j->junction_cap = nj, j->slot_cap = ns;
   return 1;
 }
 
-/* Skipped cells, kept neighbours, junctions. */
-static void classify(struct grid_junction *j, const uint8_t *cls) {
-  const uint32_t pw = j->pw, ph = j->ph;
+/* Skipped cells, kept neighbours, and the count of junctions before
+** rings: the table's measure. 0 on ENOMEM. */
+static int measure(struct grid_junction *j, const uint8_t *cls, uint32_t pw, uint32_t ph,
+                   uint64_t serial) {
+  if (j->measured == serial + 1 && j->pw == pw && j->ph == ph) return 1;
+  j->measured = 0, j->built = 0;
+  if (pw * ph > j->cell_cap) {
+    strata_free(j->kept), strata_free(j->kmask);
+    j->kept = strata_calloc(pw * ph, 1), j->kmask = strata_calloc(pw * ph, 1);
+    j->cell_cap = j->kept && j->kmask ? pw * ph : 0;
+    if (!j->cell_cap) return 0;
+  }
+  j->pw = pw, j->ph = ph;
+  for (unsigned d = 0; d < 8; d++) j->off[d] = DY[d] * (int32_t)pw + DX[d];
   /* clique[m]: the neighbours in mask m are all next to each other */
   uint8_t clique[256];
   for (unsigned m = 0; m < 256; m++) {
@@ -172,7 +190,7 @@ static void classify(struct grid_junction *j, const uint8_t *cls) {
         if ((m >> p & 1) && (m >> q & 1) && (abs(DX[p] - DX[q]) > 1 || abs(DY[p] - DY[q]) > 1))
           clique[m] = 0;
   }
-  memset(j->tag, 0, (size_t)pw * ph * sizeof *j->tag);
+  memset(j->kept, 0, (size_t)pw * ph);
   memset(j->kmask, 0, (size_t)pw * ph);
   j->passable = 0;
   for (uint32_t y = 1; y + 1 < ph; y++)
@@ -180,25 +198,32 @@ static void classify(struct grid_junction *j, const uint8_t *cls) {
       if (!cls[c]) continue;
       unsigned m = 0;
       for (unsigned d = 0; d < 8; d++) m |= (unsigned)(cls[c + j->off[d]] != 0) << d;
-      j->tag[c] = !clique[m]; /* kept, for now */
+      j->kept[c] = !clique[m];
       j->passable++;
     }
-  j->njunc = 0;
+  j->candidates = 0, j->chained = 0;
   for (uint32_t y = 1; y + 1 < ph; y++)
     for (uint32_t c = y * pw + 1; c < y * pw + pw - 1; c++) {
-      if (!j->tag[c]) continue;
+      if (!j->kept[c]) continue;
       unsigned m = 0;
-      for (unsigned d = 0; d < 8; d++) m |= (unsigned)(j->tag[c + j->off[d]] != 0) << d;
+      for (unsigned d = 0; d < 8; d++) m |= (unsigned)j->kept[c + j->off[d]] << d;
       j->kmask[c] = (uint8_t)m;
+      if (__builtin_popcount(m) == 2) j->chained++;
+      else j->candidates++;
     }
-  for (uint32_t c = 0; c < pw * ph; c++) {
-    if (!j->tag[c]) continue;
-    if (__builtin_popcount(j->kmask[c]) == 2) {
-      j->tag[c] = 0; /* a chain cell, not yet in a chain */
-    } else {
-      j->jcell[j->njunc] = c;
-      j->tag[c] = JFLAG | j->njunc++;
-    }
+  j->measured = serial + 1;
+  return 1;
+}
+
+/* Tags: junctions numbered, chain cells 0 until walked. */
+static void classify(struct grid_junction *j) {
+  const uint32_t n = j->pw * j->ph;
+  j->njunc = 0;
+  for (uint32_t c = 0; c < n; c++) {
+    j->tag[c] = 0;
+    if (!j->kept[c] || __builtin_popcount(j->kmask[c]) == 2) continue;
+    j->jcell[j->njunc] = c;
+    j->tag[c] = JFLAG | j->njunc++;
   }
 }
 
@@ -319,12 +344,11 @@ static int bridges(struct grid_junction *j) {
 /* Builds the graph from cls unless built from this serial; 0 on ENOMEM. */
 static int build(struct grid_junction *j, const uint8_t *cls, uint32_t pw, uint32_t ph,
                  uint64_t serial) {
-  if (j->built && j->serial == serial && j->pw == pw && j->ph == ph) return 1;
-  j->built = 0;
-  if (!graph_arrays(j, pw * ph)) return 0;
-  j->pw = pw, j->ph = ph;
-  for (unsigned d = 0; d < 8; d++) j->off[d] = DY[d] * (int32_t)pw + DX[d];
-  classify(j, cls);
+  if (!measure(j, cls, pw, ph, serial)) return 0;
+  if (j->built == j->measured) return 1;
+  /* a ring of chain cells has at least three and gets one junction */
+  if (!graph_arrays(j, pw * ph, j->candidates + j->chained / 3 + 1, j->chained + 1)) return 0;
+  classify(j);
   j->nslot = 0, j->nchain = 0;
   for (uint32_t id = 0; id < j->njunc; id++)
     if (!walk_chains(j, id)) return 0;
@@ -343,7 +367,7 @@ static int build(struct grid_junction *j, const uint8_t *cls, uint32_t pw, uint3
     j->jy[id] = j->jcell[id] / pw, j->jx[id] = j->jcell[id] % pw;
     j->jmap[id] = (j->jy[id] - 1) * (pw - 2) + j->jx[id] - 1;
   }
-  j->serial = serial, j->built = 1;
+  j->built = j->measured;
   return 1;
 }
 
@@ -351,8 +375,8 @@ double gridjunction_share(struct grid_junction **jp, const uint8_t *cls, uint32_
                           uint64_t serial) {
   if (*jp == NULL && (*jp = strata_calloc(1, sizeof **jp)) == NULL) return -1;
   struct grid_junction *j = *jp;
-  if (!build(j, cls, pw, ph, serial)) return -1;
-  return j->passable ? (double)j->njunc / (double)j->passable : 1;
+  if (!measure(j, cls, pw, ph, serial)) return -1;
+  return j->passable ? (double)j->candidates / (double)j->passable : 1;
 }
 
 /* ---- the search ---- */
