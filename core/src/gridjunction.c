@@ -265,13 +265,13 @@ static int walk_chains(struct grid_junction *j, uint32_t id) {
 ** each neighbour that is a junction, and each chain that starts or ends
 ** there and leads elsewhere; 0 on ENOMEM. */
 static int link(struct grid_junction *j) {
-  if (!STRATA_GROW32(j->eoff, j->eoff_cap, (size_t)j->njunc + 1) ||
-      !STRATA_GROW32(j->edge, j->edge_cap, (size_t)j->njunc * 8))
-    return 0;
+  if (!STRATA_GROW32(j->eoff, j->eoff_cap, (size_t)j->njunc + 1)) return 0;
   uint32_t at = 0;
   for (uint32_t id = 0; id < j->njunc; id++) {
     const uint32_t c = j->jcell[id];
     j->eoff[id] = at;
+    /* at most 8 more: grown as needed (the maze has 3 a junction) */
+    if (at + 8 > j->edge_cap && !STRATA_GROW32(j->edge, j->edge_cap, (size_t)at + 8)) return 0;
     for (unsigned d = 0; d < 8; d++) {
       if (!(j->kmask[c] >> d & 1)) continue;
       const uint32_t t = j->tag[c + j->off[d]];

@@ -10,7 +10,9 @@
 ** walled-in starts. Each admitted engine's route must be legal, go from
 ** start to goal, cost what it reports, and cost what the generic engine's
 ** costs (A*, Dijkstra), or take as many steps (BFS). The table's own choice
-** must be its first admitted engine, and give the same route again.
+** must be its first admitted engine, and give the same route again. Mazes
+** with loops: the corridor engine (A*, every step alike) and the junction
+** engine (A* and Dijkstra, diagonal sqrt 2) are chosen there and agree.
 */
 #include <math.h>
 #include <stdlib.h>
