@@ -26,8 +26,14 @@
 **   estimate, consistent on the junction graph) or Dijkstra over the
 **   junctions; routes that meet no junction (both ends on one chain, or
 **   next to each other) are a candidate from the start. The route is then
-**   filled in from the chains.
-** On the maze of docs/benchmarks.md a fifth of the cells are junctions.
+**   filled in from the chains. (A skipped end needs no more: an optimal
+**   route whose inner cells are all kept exists, by the shortcuts above.)
+** - A bridge of the junction graph (an edge whose removal splits it) is
+**   crossed only toward the side the goal is reached from: on a maze
+**   without loops most of the graph hangs off the route by bridges.
+** The table's measure (gridjunction_share: junctions per passable cell;
+** the maze of docs/benchmarks.md 0.2) takes two bytes a cell; the graph is
+** built only where the engine runs, sized by its counts.
 ** Costs are exact: whole counts of straight and diagonal steps, keyed as
 ** a + b sqrt 2 in a double, which orders them exactly (see gridbidir.c);
 ** the cost reported is cell cost x (straight + diagonal sqrt 2), the same
