@@ -169,6 +169,24 @@ static void junction_maps(strata_grid_search *s, strata_grid_search *table, int 
         CHECK_NEAR(p.cost, want.cost, 1e-9 * (1 + want.cost));
       }
     }
+    /* the same map changed: the search object's graph follows it */
+    strata_token fl = strata_tokens_find(strata_tilemap_tokens(m), "c0", 2);
+    for (int k = 0; k < 4; k++) {
+      int x, y, ok;
+      do x = 1 + (int)strata_rng_below(&r, (uint64_t)(w - 2)), y = 1 + (int)strata_rng_below(&r, (uint64_t)(h - 2));
+      while ((x + y) % 2 == 0 || gm.cells[y * w + x] == '.');
+      gm.cells[y * w + x] = '.';
+      CHECK(strata_tilemap_reset(m, x, y, fl, NULL) == STRATA_OK);
+      strata_grid_options o;
+      strata_grid_options_init(&o);
+      o.connectivity = 8, o.diagonal_cost = M_SQRT2;
+      CHECK(gridengine_run_one(s, m, generic, gm.sx, gm.sy, x, y, &o, &want, &ok, NULL) == STRATA_OK && ok);
+      CHECK(strata_grid_search_run(table, m, gm.sx, gm.sy, x, y, &o, &p, NULL) == STRATA_OK);
+      CHECK_STR(gridengine_last(table), "junction");
+      CHECK_EQ_INT(p.len == 0, want.len == 0);
+      if (p.len) CHECK_NEAR(walk(m, &p, gm.sy * w + gm.sx, y * w + x, 1, M_SQRT2), want.cost, 1e-9 * (1 + want.cost));
+      CHECK_NEAR(p.cost, want.cost, 1e-9 * (1 + want.cost));
+    }
     strata_tilemap_free(m);
     gridgen_free(&gm);
   }
