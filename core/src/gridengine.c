@@ -28,6 +28,11 @@
 ** to 1.8 (docs/benchmarks.md, "Which engine"). */
 #define JUMP_MAX_FORCED_PER_RUN 0.4
 
+/* Up to this share of junctions among the passable cells
+** (gridjunction_share) A* and Dijkstra run over the junctions: the maze
+** 0.2; rooms and open ground most of their cells. */
+#define JUNCTION_MAX_SHARE 0.35
+
 /* From this share of corridor cells (gridflood_corridor_share) A* with
 ** every step alike is answered breadth-first: on a maze the estimate
 ** steers nothing (A* settles as many cells as the flood) and its order,
@@ -56,6 +61,7 @@ struct strata_grid_search {
   struct grid_flood *flood;
   struct grid_bidir *bidir;
   struct grid_jump *jump;
+  struct grid_junction *junction;
   struct grid_bucket *bucket;
   strata_search *generic;
   uint64_t expanded;
@@ -76,6 +82,7 @@ void strata_grid_search_free(strata_grid_search *s) {
   gridflood_free(s->flood);
   gridbidir_free(s->bidir);
   gridjump_free(s->jump);
+  gridjunction_free(s->junction);
   gridbucket_free(s->bucket);
   strata_search_free(s->generic);
   strata_free(s);
@@ -87,7 +94,7 @@ size_t strata_grid_search_memory(const strata_grid_search *s) {
   size_t bytes = sizeof *s + (size_t)s->token_cost_cap * sizeof *s->token_cost;
   bytes += (size_t)s->classes.pw * s->classes.ph;
   bytes += gridflood_memory(s->flood) + gridbidir_memory(s->bidir) + gridjump_memory(s->jump);
-  bytes += gridbucket_memory(s->bucket);
+  bytes += gridbucket_memory(s->bucket) + gridjunction_memory(s->junction);
   if (s->generic) bytes += strata_search_memory(s->generic);
   return bytes;
 }
@@ -194,6 +201,11 @@ static int sqrt2_small(const grid_query *q) {
 }
 
 /* -1 out of memory, else whether the rule admits q. */
+static int admit_junction(strata_grid_search *s, const grid_query *q) {
+  if (!sqrt2_small(q)) return 0;
+  double share = gridjunction_share(&s->junction, q->g->cls, q->g->pw, q->g->ph, q->g->serial);
+  return share < 0 ? -1 : share <= JUNCTION_MAX_SHARE;
+}
 static int admit_jump(strata_grid_search *s, const grid_query *q) {
   if (!sqrt2_small(q)) return 0;
   double per_run = gridjump_forced_per_run(&s->jump, q->g->cls, q->g->pw, q->g->ph, q->g->serial);
@@ -242,6 +254,11 @@ static int admit_generic(strata_grid_search *s, const grid_query *q) {
 /* On maps of one cost, what entering a passable cell costs. */
 #define CELL_COST(q) ((q)->g->cost[1])
 
+static int run_junction(strata_grid_search *s, const grid_query *q, strata_path *out) {
+  return gridjunction_run(&s->junction, q->g->cls, q->g->pw, q->g->ph, q->g->serial,
+                          q->algorithm == STRATA_PATH_ASTAR, q->x1, q->y1, q->x2, q->y2,
+                          CELL_COST(q), out, &s->expanded);
+}
 static int run_jump(strata_grid_search *s, const grid_query *q, strata_path *out) {
   return gridjump_run(&s->jump, q->g->cls, q->g->pw, q->g->ph, q->g->serial,
                       q->algorithm == STRATA_PATH_ASTAR, q->x1, q->y1, q->x2, q->y2, CELL_COST(q),
@@ -288,6 +305,8 @@ typedef struct grid_engine {
 } grid_engine;
 
 static const grid_engine ENGINES[] = {
+  /* one cost, A* or Dijkstra, 8 neighbours, diagonal sqrt 2, corridors */
+  {"junction", admit_junction, run_junction},
   /* one cost, A* or Dijkstra, 8 neighbours, diagonal sqrt 2, walls in lines */
   {"jump", admit_jump, run_jump},
   /* one cost, Dijkstra, 8 neighbours, diagonal sqrt 2: A* from both ends */

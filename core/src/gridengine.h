@@ -8,6 +8,7 @@
 ** grid they search and the route helpers they use.
 **
 **   gridjump.c    jump point search (8 neighbours, diagonal sqrt 2, walls in lines)
+**   gridjunction.c  over the junctions of corridors (8 neighbours, diagonal sqrt 2, mazes)
 **   gridbidir.c   from both ends (8 neighbours, diagonal sqrt 2); its A* also
 **                 answers Dijkstra requests (the guided engine)
 **   gridflood.c   one-cost maps: breadth-first, Dial's buckets, A* by f mod 4;
@@ -149,6 +150,21 @@ double gridjump_forced_per_run(struct grid_jump **j, const uint8_t *cls, uint32_
 int gridjump_run(struct grid_jump **j, const uint8_t *cls, uint32_t pw, uint32_t ph,
                  uint64_t serial, int astar, int sx, int sy, int gx, int gy, double cell_cost,
                  strata_path *out, uint64_t *expanded);
+
+/* gridjunction.c: A* (astar 1) or Dijkstra over the junctions of a map of
+** one cost, 8 neighbours, diagonal sqrt 2: corridors are chains between
+** junctions, walked once per map (serial as gridjump_run's). */
+struct grid_junction;
+void gridjunction_free(struct grid_junction *j);
+size_t gridjunction_memory(const struct grid_junction *j);
+/* Builds the graph if needed and returns the table's measure of the map:
+** junctions per passable cell (the maze: 0.2; open ground and rooms: most
+** cells); -1 when out of memory. */
+double gridjunction_share(struct grid_junction **j, const uint8_t *cls, uint32_t pw, uint32_t ph,
+                          uint64_t serial);
+int gridjunction_run(struct grid_junction **j, const uint8_t *cls, uint32_t pw, uint32_t ph,
+                     uint64_t serial, int astar, int sx, int sy, int gx, int gy, double cell_cost,
+                     strata_path *out, uint64_t *expanded);
 
 /* gridbucket.c: A* with every step alike (4 neighbours, or diagonal 1) and
 ** Dijkstra, on maps of at most GRID_MAX_CLASSES whole-number costs, with

@@ -10,7 +10,9 @@
 ** walled-in starts. Each admitted engine's route must be legal, go from
 ** start to goal, cost what it reports, and cost what the generic engine's
 ** costs (A*, Dijkstra), or take as many steps (BFS). The table's own choice
-** must be its first admitted engine, and give the same route again.
+** must be its first admitted engine, and give the same route again. Mazes
+** with loops: the corridor engine (A*, every step alike) and the junction
+** engine (A* and Dijkstra, diagonal sqrt 2) are chosen there and agree.
 */
 #include <math.h>
 #include <stdlib.h>
@@ -112,6 +114,78 @@ static void corridor_maps(strata_grid_search *s, strata_grid_search *table, int 
         if (p.len) CHECK_NEAR(walk(m, &p, y1 * w + x1, y2 * w + x2, conn == 8, 1), want.cost, 1e-9);
         CHECK_NEAR(p.cost, want.cost, 1e-9);
       }
+    }
+    strata_tilemap_free(m);
+    gridgen_free(&gm);
+  }
+  strata_path_free(&want), strata_path_free(&p);
+}
+
+/* Mazes at 8 neighbours, diagonal sqrt 2, with some walls knocked out so
+** that routes are not unique: A* and Dijkstra go to the junction engine
+** there, and its routes are legal and cost what the generic engine's do,
+** from and to cells inside corridors, at junctions and in dead ends. */
+static void junction_maps(strata_grid_search *s, strata_grid_search *table, int generic) {
+  strata_path want, p;
+  strata_path_init(&want), strata_path_init(&p);
+  strata_rng r;
+  strata_rng_seed(&r, 13);
+  for (int seed = 1; seed <= 6; seed++) {
+    gridgen_map gm;
+    const int w = 41 + 10 * seed, h = 31 + 4 * seed;
+    CHECK(gridgen_make(&gm, "maze", w, h, (uint64_t)seed));
+    for (int k = 0; k < seed * 5; k++) { /* a wall between two cells, at (odd, even) or (even, odd) */
+      int x = 1 + (int)strata_rng_below(&r, (uint64_t)(w - 2)), y = 1 + (int)strata_rng_below(&r, (uint64_t)(h - 2));
+      if ((x + y) % 2 == 1) gm.cells[y * w + x] = '.';
+    }
+    strata_tilemap *m = random_map(&r, w, h, 0, 0);
+    strata_token wl = strata_tokens_find(strata_tilemap_tokens(m), "wall", 4);
+    for (int i = 0; i < w * h; i++)
+      if (gm.cells[i] == '#') strata_tilemap_set(m, i % w, i / w, wl, NULL);
+    for (int trial = 0; trial < 40; trial++) {
+      int x1 = gm.sx, y1 = gm.sy, x2 = gm.gx, y2 = gm.gy, ok;
+      if (trial > 0) { /* any two floor cells; every third start a dead end */
+        int floors;
+        do {
+          x1 = (int)strata_rng_below(&r, (uint64_t)w), y1 = (int)strata_rng_below(&r, (uint64_t)h);
+          floors = 0;
+          for (int d = 0; d < 4 && gm.cells[y1 * w + x1] == '.'; d++)
+            floors += gm.cells[(y1 + (d == 2) - (d == 0)) * w + x1 + (d == 1) - (d == 3)] == '.';
+        } while (gm.cells[y1 * w + x1] != '.' || (trial % 3 == 0 && floors != 1));
+        do x2 = (int)strata_rng_below(&r, (uint64_t)w), y2 = (int)strata_rng_below(&r, (uint64_t)h);
+        while (gm.cells[y2 * w + x2] != '.');
+        if (trial % 7 == 0) x2 = x1, y2 = y1;
+      }
+      for (int algo = STRATA_PATH_ASTAR; algo <= STRATA_PATH_DIJKSTRA; algo++) {
+        strata_grid_options o;
+        strata_grid_options_init(&o);
+        o.algorithm = (strata_path_algorithm)algo, o.connectivity = 8, o.diagonal_cost = M_SQRT2;
+        CHECK(gridengine_run_one(s, m, generic, x1, y1, x2, y2, &o, &want, &ok, NULL) == STRATA_OK && ok);
+        if (trial == 0) CHECK_NEAR(want.cost, gridgen_optimum(&gm, 1, M_SQRT2), 1e-9 * want.cost);
+        CHECK(strata_grid_search_run(table, m, x1, y1, x2, y2, &o, &p, NULL) == STRATA_OK);
+        CHECK_STR(gridengine_last(table), "junction");
+        CHECK_EQ_INT(p.len == 0, want.len == 0);
+        if (p.len) CHECK_NEAR(walk(m, &p, y1 * w + x1, y2 * w + x2, 1, M_SQRT2), want.cost, 1e-9 * (1 + want.cost));
+        CHECK_NEAR(p.cost, want.cost, 1e-9 * (1 + want.cost));
+      }
+    }
+    /* the same map changed: the search object's graph follows it */
+    strata_token fl = strata_tokens_find(strata_tilemap_tokens(m), "c0", 2);
+    for (int k = 0; k < 4; k++) {
+      int x, y, ok;
+      do x = 1 + (int)strata_rng_below(&r, (uint64_t)(w - 2)), y = 1 + (int)strata_rng_below(&r, (uint64_t)(h - 2));
+      while ((x + y) % 2 == 0 || gm.cells[y * w + x] == '.');
+      gm.cells[y * w + x] = '.';
+      CHECK(strata_tilemap_reset(m, x, y, fl, NULL) == STRATA_OK);
+      strata_grid_options o;
+      strata_grid_options_init(&o);
+      o.connectivity = 8, o.diagonal_cost = M_SQRT2;
+      CHECK(gridengine_run_one(s, m, generic, gm.sx, gm.sy, x, y, &o, &want, &ok, NULL) == STRATA_OK && ok);
+      CHECK(strata_grid_search_run(table, m, gm.sx, gm.sy, x, y, &o, &p, NULL) == STRATA_OK);
+      CHECK_STR(gridengine_last(table), "junction");
+      CHECK_EQ_INT(p.len == 0, want.len == 0);
+      if (p.len) CHECK_NEAR(walk(m, &p, gm.sy * w + gm.sx, y * w + x, 1, M_SQRT2), want.cost, 1e-9 * (1 + want.cost));
+      CHECK_NEAR(p.cost, want.cost, 1e-9 * (1 + want.cost));
     }
     strata_tilemap_free(m);
     gridgen_free(&gm);
@@ -276,6 +350,7 @@ int main(void) {
   guided_maps(s, table, generic);
   for (int e = 0; e < engines; e++)
     if (strcmp(gridengine_name(e), "flood_dijkstra") == 0) flood_dijkstra_routes(s, e);
+  junction_maps(s, table, generic);
   if (compared <= 3000) fprintf(stderr, "compared %ld\n", compared);
   CHECK(compared > 3000);
   strata_grid_search_free(s), strata_grid_search_free(table);
