@@ -114,7 +114,9 @@ int strata_grid_pos(const strata_world *w, uint64_t uid, int *x, int *y, const c
   return s && parse_place(s, x, y, interrupt, tag, z);
 }
 
-uint64_t strata_grid_room(const strata_world *w, const char *z, int x, int y) {
+/* The grid room at (x, y, z) by a scan of the world: what the index holds,
+** and the answer when it cannot be made (out of memory). */
+static uint64_t grid_room_scan(const strata_world *w, const char *z, int x, int y) {
   for (const strata_object *o = strata_world_next_object(w, 0); o; o = strata_world_next_object(w, o->uid)) {
     int gx, gy;
     const char *gz;
@@ -123,6 +125,94 @@ uint64_t strata_grid_room(const strata_world *w, const char *z, int x, int y) {
       return o->uid;
   }
   return 0;
+}
+
+/* ---- the grid rooms by place (strata_grid_room) ----
+** Built by one scan of the world on the first lookup after a room was made,
+** deleted, moved or edited (world_kind_edits of rooms), so that a lookup is
+** a probe, and never older than the world: a rollback or an edit from C
+** changes the count too. The first room by uid wins a place, as the scan
+** found it. Open addressing over (map, X, Y), at most half full. */
+typedef struct room_slot {
+  uint64_t uid; /* 0: empty */
+  int x, y;
+  size_t zi;    /* the map's name: z[zi] */
+} room_slot;
+
+struct grid_room_index {
+  uint64_t edits;  /* world_kind_edits of rooms + 1 it holds for; 0: none */
+  char **z;        /* the maps' names, copied */
+  size_t nz, zcap;
+  room_slot *slot;
+  size_t cap;      /* a power of two */
+};
+
+void grid_room_index_free(strata_world *w) {
+  struct grid_room_index *g = w->grid_rooms;
+  if (!g) return;
+  for (size_t i = 0; i < g->nz; i++) strata_free(g->z[i]);
+  strata_free(g->z);
+  strata_free(g->slot);
+  strata_free(g);
+  w->grid_rooms = NULL;
+}
+
+static size_t place_hash(size_t zi, int x, int y) {
+  uint64_t h = ((uint64_t)zi * 0x9E3779B97F4A7C15u) ^ ((uint64_t)(uint32_t)x << 32 | (uint32_t)y);
+  h ^= h >> 29, h *= 0xBF58476D1CE4E5B9u, h ^= h >> 32;
+  return (size_t)h;
+}
+
+/* The slot of (zi, x, y): its room, or the empty one where it would go. */
+static room_slot *place_slot(const struct grid_room_index *g, size_t zi, int x, int y) {
+  for (size_t i = place_hash(zi, x, y) & (g->cap - 1);; i = (i + 1) & (g->cap - 1)) {
+    room_slot *s = &g->slot[i];
+    if (!s->uid || (s->zi == zi && s->x == x && s->y == y)) return s;
+  }
+}
+
+/* The index of map name z among g's, added when add is set; -1: none. */
+static ptrdiff_t place_map(struct grid_room_index *g, const char *z, int add) {
+  for (size_t i = 0; i < g->nz; i++)
+    if (!strcmp(g->z[i], z)) return (ptrdiff_t)i;
+  if (!add || !STRATA_GROW(g->z, g->zcap, g->nz + 1) || !(g->z[g->nz] = strata_strdup(z))) return -1;
+  return (ptrdiff_t)g->nz++;
+}
+
+/* g made again from the world's rooms; 0: out of memory (g left empty). */
+static int index_places(const strata_world *w, struct grid_room_index *g) {
+  for (size_t i = 0; i < g->nz; i++) strata_free(g->z[i]);
+  g->nz = 0, g->edits = 0;
+  size_t need = 16;
+  while (need < 2 * world_kind_count(w, "room") + 2) need *= 2;
+  if (need != g->cap) {
+    strata_free(g->slot);
+    g->cap = 0;
+    if (!(g->slot = strata_calloc(need, sizeof *g->slot))) return 0;
+    g->cap = need;
+  } else {
+    memset(g->slot, 0, g->cap * sizeof *g->slot);
+  }
+  for (const strata_object *o = strata_world_next_object(w, 0); o; o = strata_world_next_object(w, o->uid)) {
+    int x, y;
+    const char *z;
+    if (strcmp(o->kind, "room") || !strata_grid_pos(w, o->uid, &x, &y, &z, NULL, NULL)) continue;
+    ptrdiff_t zi = place_map(g, z, 1);
+    if (zi < 0) return 0;
+    room_slot *s = place_slot(g, (size_t)zi, x, y);
+    if (!s->uid) *s = (room_slot){ o->uid, x, y, (size_t)zi };
+  }
+  g->edits = world_kind_edits(w, "room") + 1;
+  return 1;
+}
+
+uint64_t strata_grid_room(const strata_world *cw, const char *z, int x, int y) {
+  strata_world *w = (strata_world *)cw; /* the index is a cache, not state */
+  struct grid_room_index *g = w->grid_rooms;
+  if (!g && !(g = w->grid_rooms = strata_calloc(1, sizeof *g))) return grid_room_scan(cw, z, x, y);
+  if (g->edits != world_kind_edits(w, "room") + 1 && !index_places(w, g)) return grid_room_scan(cw, z, x, y);
+  ptrdiff_t zi = place_map(g, z, 0);
+  return zi < 0 ? 0 : place_slot(g, (size_t)zi, x, y)->uid;
 }
 
 strata_status strata_grid_teleport(strata_runtime *rt, uint64_t actor, int x, int y, const char *z,

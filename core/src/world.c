@@ -100,6 +100,7 @@ void strata_world_free(strata_world *w) {
   txn_free(w); /* first: it may hold deleted objects and copies */
   world_dirty_free(w);
   world_bymap_free(w);
+  grid_room_index_free(w);
   for (size_t i = 0; i < w->npages; i++) {
     for (size_t j = 0; j < WORLD_PAGE_SLOTS; j++) world_object_free(w->pages[i]->slot[j]);
     strata_free(w->pages[i]);
@@ -250,6 +251,11 @@ void world_kind_edited(strata_world *w, const strata_object *o) {
 uint64_t world_kind_edits(const strata_world *w, const char *kind) {
   const struct kind_entry *e = find_kind(w, kind);
   return e ? e->edits : 0;
+}
+
+size_t world_kind_count(const strata_world *w, const char *kind) {
+  const struct kind_entry *e = find_kind(w, kind);
+  return e ? e->count : 0;
 }
 
 /* o came into its slot (its kind's entry exists). */

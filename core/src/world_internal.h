@@ -146,6 +146,9 @@ struct strata_world {
   size_t bymap_n, bymap_cap;
   uidmap bymap_at;       /* map uid -> its entry's index in bymap */
   int bymap_lost;
+  /* Grid rooms by place, for strata_grid_room (grid.c): a cache, valid
+  ** while no room is made, deleted, moved or edited (world_kind_edits). */
+  struct grid_room_index *grid_rooms;
   stream *streams;
   size_t nstreams, streams_cap;
   /* A cache: streams by key hash (open addressing, index + 1; 0: empty),
@@ -251,6 +254,9 @@ void world_remove_sub(strata_world *w, size_t i);             /* without clearin
 ** how many there were. */
 size_t world_take_subs(strata_world *w, uint64_t uid, strata_subscription *into);
 
+/* ---- grid.c: the grid rooms by place ---- */
+void grid_room_index_free(strata_world *w);
+
 /* ---- world_bymap.c: the objects by map ----
 ** Called for an object with a position (has_pos) as it comes into its slot
 ** or onto a map, and as it leaves them. Never fail: an addition that cannot
@@ -296,6 +302,7 @@ static inline uint64_t world_changes(const strata_world *w) { return w->changes;
 ** are stays valid while actors travel). world_mark counts an edit of a live
 ** object; the slots count arrivals and departures. */
 uint64_t world_kind_edits(const strata_world *w, const char *kind);
+size_t world_kind_count(const strata_world *w, const char *kind); /* the live objects of kind */
 void world_kind_edited(strata_world *w, const strata_object *o);
 void world_mark_map(strata_world *w, uint64_t uid); /* uid now owns a tile map */
 static inline void world_mark_streams(strata_world *w) { w->streams_dirty = 1; }

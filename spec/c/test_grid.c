@@ -81,6 +81,16 @@ static void test_spawn_and_respawn(void) {
   CHECK_EQ_INT(strata_world_count(w), count - 5);
   CHECK_EQ_INT(strata_grid_room(w, "map1", 1, 1), 0);
   CHECK_EQ_INT(strata_grid_room(w, "map1", 0, 0), corner);
+  /* The index by place follows a rollback: (1, 1) made again and undone. */
+  CHECK(strata_world_begin(w, &err) == STRATA_OK);
+  gm.map = m1;
+  CHECK(strata_grid_spawn(w, &gm, 1, NULL, &c, &err) == STRATA_OK);
+  uint64_t again = strata_grid_room(w, "map1", 1, 1);
+  CHECK(again != 0 && strata_grid_room(w, "map2", 1, 1) == 0);
+  CHECK(strata_world_rollback(w) == STRATA_OK);
+  CHECK_EQ_INT(strata_grid_room(w, "map1", 1, 1), 0);
+  CHECK_EQ_INT(strata_grid_room(w, "map1", 0, 0), corner);
+  gm.map = m2;
 
   /* Someone in a room to delete: refused, nothing changed. */
   uint64_t hero;

@@ -156,9 +156,10 @@ STRATA_API strata_status strata_grid_set_prototype(strata_world *w, const strata
 STRATA_API int strata_grid_pos(const strata_world *w, uint64_t uid, int *x, int *y, const char **z, char tag[4],
                                int *interrupt);
 
-/* The grid room at (x, y) of map z; 0 when none. A scan of the world's
-** objects, so that the answer is never older than the world (a rollback, an
-** edit from C): no index outlives a call. */
+/* The grid room at (x, y) of map z; 0 when none (the first by uid when
+** several stand there). An index of the world's, made again on the first
+** lookup after any room is made, deleted, moved or edited (a rollback and an
+** edit from C included), so the answer is never older than the world. */
 STRATA_API uint64_t strata_grid_room(const strata_world *w, const char *z, int x, int y);
 
 /* Teleports the actor to the grid room at (x, y) of map z (NULL: the map of
