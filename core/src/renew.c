@@ -99,7 +99,9 @@ static strata_status copy_cells(strata_runtime *rt, uint64_t map, strata_tilemap
 ** and the archetype does not keep is deleted, then made itself. */
 static strata_status transplant(strata_runtime *rt, uint64_t map, uint64_t made,
                                 const strata_map_archetype *a, strata_error *err) {
-  strata_status st = copy_cells(rt, map, strata_world_tilemap(rt->w, map), strata_world_tilemap(rt->w, made), err);
+  /* touched first: the cells are edited in place, and a rollback puts them back */
+  strata_status st = strata_world_touch(rt->w, map, err);
+  if (!st) st = copy_cells(rt, map, strata_world_tilemap(rt->w, map), strata_world_tilemap(rt->w, made), err);
   if (st) return st;
   uint64_t *on;
   size_t n;
@@ -117,24 +119,90 @@ static strata_status transplant(strata_runtime *rt, uint64_t map, uint64_t made,
   return st ? st : strata_world_delete(rt->w, made, err);
 }
 
-/* A renewal's geometry, in one savepoint: the floor's generator makes a new
-** map at the floor (freed for it), whose tiles and objects go into this one,
-** which takes the floor back. A map of no area has no generator to renew it
-** from; regenerate = false keeps the geometry. */
+/* The objects a renewal keeps (its bookkeeping aside), as they were before
+** it: each must still exist after the generator and after on_renew, or the
+** renewal is refused. Kinds are the world's interned names: they outlive a
+** deletion, for the message. */
+typedef struct keeper {
+  uint64_t uid;
+  const char *kind;
+} keeper;
+
+static strata_status keepers(strata_runtime *rt, uint64_t map, const strata_map_archetype *a, keeper **out,
+                             size_t *n, strata_error *err) {
+  uint64_t *on;
+  size_t k;
+  strata_status st = on_map(rt, map, &on, &k, err);
+  *out = NULL;
+  *n = 0;
+  if (st || !k) return st;
+  if (!(*out = strata_malloc(k * sizeof **out))) st = strata_error_nomem(err, NULL);
+  for (size_t i = 0; i < k && !st; i++) {
+    const strata_object *o = strata_world_object(rt->w, on[i]);
+    if (!strata_kind_is_bookkeeping(o->kind) && kept(rt, o, a)) (*out)[(*n)++] = (keeper){ o->uid, o->kind };
+  }
+  strata_free(on);
+  return st;
+}
+
+/* A kept object that by (the generator, on_renew) deleted: the refusal. */
+static strata_status check_kept(strata_runtime *rt, const char *renewing, const keeper *ks, size_t n,
+                                const char *by, strata_error *err) {
+  for (size_t i = 0; i < n; i++)
+    if (!strata_world_object(rt->w, ks[i].uid))
+      return strata_error_set(err, STRATA_ESTATE, "%s: %s deleted %s#%llu, which the renewal keeps", renewing, by,
+                              ks[i].kind, (unsigned long long)ks[i].uid);
+  return STRATA_OK;
+}
+
+/* A renewal's geometry, inside the renewal's savepoint: the floor's
+** generator makes a new map at the floor (freed for it), whose tiles and
+** objects go into this one, which takes the floor back. The generator must
+** make that map (a map older than the renewal would be emptied into this one
+** and deleted: another floor, a hand-made map, this very one) and keep the
+** kept. A map of no area has no generator to renew it from; regenerate =
+** false keeps the geometry. */
 static strata_status regenerate(strata_runtime *rt, uint64_t map, const strata_map_archetype *a,
-                                strata_error *err) {
+                                const keeper *ks, size_t nks, strata_error *err) {
   int64_t n;
   uint64_t area = strata_map_area(rt, map, &n);
   if (a->renew_keeps_geometry || !rt_object(rt, area, NULL) || area_floor_uid(rt, area, n) != map)
     return STRATA_OK;
-  strata_status st = rt_begin(rt, err);
-  if (st) return st;
-  uint64_t made = 0;
-  st = area_set_floor(rt, area, n, 0, err);
-  if (!st) st = floor_make(rt, area, n, &made, err);
+  char renewing[160], who[FLOOR_WHO], b[48], c[48];
+  snprintf(renewing, sizeof renewing, "renewing %s (floor %lld of %s)", rt_label(rt, map, b), (long long)n,
+           rt_label(rt, area, c));
+  uint64_t made = 0, first = strata_world_next_uid(rt->w);
+  strata_status st = area_set_floor(rt, area, n, 0, err);
+  if (!st) st = floor_make(rt, area, n, &made, who, err);
+  if (!st && made < first)
+    st = strata_error_set(err, STRATA_EARG, "%s: %s returned %s, a map made before the renewal: it must make a new one "
+                          "(world:create_map, strata_map_create)", renewing, who, rt_label(rt, made, b));
+  if (!st) st = check_kept(rt, renewing, ks, nks, who, err);
   if (!st) st = area_set_floor(rt, area, n, map, err);
   if (!st) st = transplant(rt, map, made, a, err);
-  return rt_end(rt, st);
+  return st;
+}
+
+/* A renewal, in one savepoint: the geometry anew, then on_renew; when either
+** fails or deletes what the renewal keeps, nothing of it stays. */
+static strata_status renew(strata_runtime *rt, uint64_t map, const strata_map_archetype *a, strata_call *call,
+                           const char *key, strata_error *err) {
+  keeper *ks;
+  size_t n;
+  strata_status st = keepers(rt, map, a, &ks, &n, err);
+  if (st) return st;
+  const char *arch = strata_world_object(rt->w, map)->archetype; /* interned: outlives a change */
+  char renewing[64], by[300], b[48];
+  snprintf(renewing, sizeof renewing, "renewing %s", rt_label(rt, map, b));
+  snprintf(by, sizeof by, "on_renew of map archetype '%s'", arch ? arch : "");
+  if (!(st = rt_begin(rt, err))) {
+    st = regenerate(rt, map, a, ks, n, err);
+    if (!st) st = rt_map_hook(rt, map, call->kind, call, key, err);
+    if (!st) st = check_kept(rt, renewing, ks, n, by, err);
+    st = rt_end(rt, st);
+  }
+  strata_free(ks);
+  return st;
 }
 
 /* The dues counted from now: set from the archetype's intervals, or cleared. */
@@ -163,14 +231,14 @@ strata_status renew_apply(strata_runtime *rt, uint64_t map, strata_error *err) {
     double next = due + (double)steps * every;
     strata_status st = map_set_due(rt, map, what, &next, err);
     if (st) return st;
-    if (what == 1 && (st = regenerate(rt, map, a, err))) return st;
     strata_call call;
     map_call(rt, &call, what == 0 ? STRATA_LOGIC_ON_RESTOCK : STRATA_LOGIC_ON_RENEW, map);
     call.steps = steps;
     char key[64];
     snprintf(key, sizeof key, "map#%llu %s", (unsigned long long)map, what_names[what]);
     /* the stream is made only when there is a hook to draw from it */
-    if ((st = rt_map_hook(rt, map, call.kind, &call, key, err))) return st;
+    st = what == 1 ? renew(rt, map, a, &call, key, err) : rt_map_hook(rt, map, call.kind, &call, key, err);
+    if (st) return st;
   }
   return STRATA_OK;
 }
