@@ -21,10 +21,12 @@
 
 static const char *const what_names[2] = { "restock", "renew" };
 
-/* what: 0 restock, 1 renew, 2 spawn. */
+/* what: 0 restock, 1 renew, 2 spawn. A spawn tick is a timer's run: no
+** shorter than a timer's shortest period (the base schema refuses it; from
+** C, a shorter one spawns at generation only). */
 static double every_of(const strata_map_archetype *a, int what) {
   double e = !a ? 0 : what == 0 ? a->restock_every : what == 1 ? a->renew_every : a->spawn_every;
-  return e > 0 && isfinite(e) ? e : 0;
+  return e >= (what == 2 ? STRATA_TIMER_MIN_EVERY : 0) && e > 0 && isfinite(e) ? e : 0;
 }
 
 /* A map hook's call: the map's area and floor in it. */
@@ -243,18 +245,39 @@ strata_status renew_apply(strata_runtime *rt, uint64_t map, strata_error *err) {
   return STRATA_OK;
 }
 
+/* Whether max actors stand on map: counted up to max only, and not at all
+** without a limit, so that a tick costs what it spawns, not the crowd. */
+static int crowded(const strata_runtime *rt, uint64_t map, int64_t max) {
+  if (max == INT64_MAX) return 0;
+  int64_t n = 0;
+  for (uint64_t u = strata_world_next_on(rt->w, map, 0); u && n < max; u = strata_world_next_on(rt->w, map, u))
+    n += strcmp(strata_world_get(rt->w, u)->kind, "actor") == 0;
+  return n >= max;
+}
+
 /* A spawn tick: on_spawn, when fewer than spawn.max actors are on the map,
 ** drawing from the stream "map#<uid> spawn". */
 static strata_status spawn(strata_runtime *rt, uint64_t map, strata_error *err) {
   const strata_map_archetype *a = map_archetype_of(rt, map);
-  if (!every_of(a, 2)) return STRATA_OK;
-  size_t crowd = strata_world_objects_on(rt->w, map, "actor", NULL, 0);
-  if ((int64_t)crowd >= a->spawn_max) return STRATA_OK;
+  if (!every_of(a, 2) || crowded(rt, map, a->spawn_max)) return STRATA_OK;
   strata_call call;
   map_call(rt, &call, STRATA_LOGIC_ON_SPAWN, map);
   char key[64];
   snprintf(key, sizeof key, "map#%llu spawn", (unsigned long long)map);
   return rt_map_hook(rt, map, STRATA_LOGIC_ON_SPAWN, &call, key, err);
+}
+
+/* Spawn ticks are whole numbers: tick k falls at k * every, computed the one
+** way here, so a tick is counted once however it is reached (no sum of
+** periods drifting from it). The first tick after now; 0 past the exact
+** range of a double. */
+static int64_t next_tick(double now, double every) {
+  double q = floor(now / every);
+  if (!(q >= 0 && q < 9e15)) return 0;
+  int64_t k = (int64_t)q + 1;
+  while (k > 1 && (double)(k - 1) * every > now) k--;
+  while ((double)k * every <= now) k++;
+  return k;
 }
 
 strata_status renew_cancel_timer(strata_runtime *rt, uint64_t map, strata_error *err) {
@@ -268,21 +291,19 @@ strata_status renew_schedule_timer(strata_runtime *rt, uint64_t map, strata_erro
   strata_status st = renew_cancel_timer(rt, map, err);
   if (st) return st;
   double every = every_of(map_archetype_of(rt, map), 2), now = strata_world_time(rt->w);
-  double due = INFINITY, d, at = every ? (floor(now / every) + 1) * every : INFINITY;
-  if (at <= now) at += every; /* now/every rounded up to a whole: the next one */
+  int64_t tick = every ? next_tick(now, every) : 0;
+  double due = INFINITY, d, at = tick ? (double)tick * every : INFINITY;
   for (int what = 0; what < 2; what++)
     if (map_due(rt, map, what, &d)) due = fmin(due, d);
   if (!isfinite(fmin(due, at))) return STRATA_OK;
-  /* as world:schedule{ after = } computes it: now + after */
+  /* the args carry the tick, a whole number: its time is tick * every */
   strata_value args, k = K("map"), v = strata_value_int((int64_t)map);
-  strata_value sk = K("spawn"), sv = strata_value_float(at);
+  strata_value sk = K("spawn"), sv = strata_value_int(tick);
   if ((st = strata_value_table(&args, err))) return st;
   uint64_t timer;
   if (!(st = strata_vtable_set(args.u.t, &k, &v, err)) && at <= due)
     st = strata_vtable_set(args.u.t, &sk, &sv, err);
-  if (!st)
-    st = strata_world_schedule(rt->w, now + fmax(0, fmin(due, at) - now), 0, "base.map_renew", &args,
-                               &timer, err);
+  if (!st) st = strata_world_schedule(rt->w, fmax(now, fmin(due, at)), 0, "base.map_renew", &args, &timer, err);
   strata_value_clear(&args);
   if (!st) st = map_set_renew_timer(rt, map, timer, err);
   return st;
@@ -296,9 +317,11 @@ static strata_status renew_fired(strata_runtime *rt, uint64_t map, const strata_
   strata_status st = map_set_renew_timer(rt, map, 0, err);
   if (!st) st = renew_apply(rt, map, err);
   const strata_value *at = args && args->type == STRATA_VTABLE ? strata_vtable_get_str(args->u.t, "spawn") : NULL;
-  double t;
-  if (!st && at && value_num(at, &t) && strata_world_time(rt->w) >= t && strata_current_map(rt) == map)
-    st = spawn(rt, map, err);
+  double t, every = every_of(map_archetype_of(rt, map), 2);
+  /* a tick; a time in a timer saved before ticks were whole numbers */
+  if (at && at->type == STRATA_VINT) t = every ? (double)at->u.i * every : INFINITY;
+  else if (!at || !value_num(at, &t)) t = INFINITY;
+  if (!st && strata_world_time(rt->w) >= t && strata_current_map(rt) == map) st = spawn(rt, map, err);
   if (!st && strata_current_map(rt) == map) st = renew_schedule_timer(rt, map, err);
   return st;
 }
