@@ -172,12 +172,18 @@ for _, mode in ipairs{ "ok", "home", "own", "killp", "killp_renew", "kill_npc" }
 end
 ]]
 
-local function renew_world(mode)
+-- A new world of base and a mod `id` whose init.lua is init.
+local function mod_world(id, init)
   local dir = support.tempdir()
-  support.write(dir .. "/rn/mod.lua", 'return { id = "rn", version = "0.1.0", requires = { base = "^0.1" } }')
-  support.write(dir .. "/rn/init.lua", renew_mod)
-  local w = require("strata").world.new{ seed = 3, mods = { "base", "rn" }, mod_path = { "mods", dir } }
+  support.write(dir .. "/" .. id .. "/mod.lua", ('return { id = %q, version = "0.1.0", requires = { base = "^0.1" } }'):format(id))
+  support.write(dir .. "/" .. id .. "/init.lua", init)
+  local w = require("strata").world.new{ seed = 3, mods = { "base", id }, mod_path = { "mods", dir } }
   os.execute("rm -rf " .. support.q(dir))
+  return w
+end
+
+local function renew_world(mode)
+  local w = mod_world("rn", renew_mod)
   local home = w:create_map{ width = 6, height = 4, fill = "floor" }
   local hero = w:create_actor{ map = home, x = 1, y = 1, player = true }
   local npc = w:create_actor{ map = home, x = 2, y = 2 }
@@ -269,13 +275,9 @@ describe("spawn rules", function()
   end)
 
   it("spawns once a tick, exactly, at every = 0.001 (3 s: 3000)", function()
-    local dir = support.tempdir()
-    support.write(dir .. "/sp/mod.lua", 'return { id = "sp", version = "0.1.0", requires = { base = "^0.1" } }')
-    support.write(dir .. "/sp/init.lua", [[
+    local w = mod_world("sp", [[
       data:add{ _type = "base.map_archetype", _id = "milli", spawn = { every = 1e-3 },
         on_spawn = function(map, ctx) ctx.world:create_object{ kind = "actor", map = map, x = 0, y = 0 } end }]])
-    local w = require("strata").world.new{ seed = 3, mods = { "base", "sp" }, mod_path = { "mods", dir } }
-    os.execute("rm -rf " .. support.q(dir))
     local m = w:create_map{ width = 4, height = 4, fill = "floor", archetype = "sp.milli" }
     w:travel(w:create_actor{ player = true }, m, { x = 1, y = 1 })
     for _ = 1, 3 do assert.same({}, w:advance(1)) end
