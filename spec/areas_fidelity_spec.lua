@@ -144,3 +144,145 @@ describe("map archetypes, as the reference describes them", function()
     assert.equal(m, hero.map)
   end)
 end)
+
+-- A mod of renewals that go wrong: the generator (second call on) and on_renew
+-- do what `mode` says. Written to a directory of its own for each world.
+local renew_mod = [[
+for _, mode in ipairs{ "ok", "home", "own", "killp", "killp_renew", "kill_npc" } do
+  data:add{ _type = "base.area_generator", _id = "g_" .. mode, generate_floor = function(area, floor, ctx)
+    local rec = ctx.world:object(area.uid)
+    local again = rec.props.made
+    rec.props.made = true
+    if again then
+      if mode == "home" then return ctx.world:object(area.params.home) end
+      if mode == "own" then return ctx.world:player().map end
+      if mode == "killp" then ctx.world:player():delete() end
+    end
+    local m = ctx.world:create_map{ width = 6, height = 4, fill = "floor", archetype = "rn.m_" .. mode }
+    if again then m:set(0, 0, "wall") end
+    return m
+  end }
+  data:add{ _type = "base.map_archetype", _id = "m_" .. mode, renew = { renew_every = 10 },
+    on_renew = function(map, ctx)
+      map.props.renewed = (map.props.renewed or 0) + 1
+      if mode == "killp_renew" then ctx.world:player():delete() end
+      if mode == "kill_npc" then map:objects("actor")[2]:delete() end
+    end }
+  data:add{ _type = "base.area_archetype", _id = "a_" .. mode, generator = "rn.g_" .. mode }
+end
+]]
+
+-- A new world of base and a mod `id` whose init.lua is init.
+local function mod_world(id, init)
+  local dir = support.tempdir()
+  support.write(dir .. "/" .. id .. "/mod.lua", ('return { id = %q, version = "0.1.0", requires = { base = "^0.1" } }'):format(id))
+  support.write(dir .. "/" .. id .. "/init.lua", init)
+  local w = require("strata").world.new{ seed = 3, mods = { "base", id }, mod_path = { "mods", dir } }
+  os.execute("rm -rf " .. support.q(dir))
+  return w
+end
+
+local function renew_world(mode)
+  local w = mod_world("rn", renew_mod)
+  local home = w:create_map{ width = 6, height = 4, fill = "floor" }
+  local hero = w:create_actor{ map = home, x = 1, y = 1, player = true }
+  local npc = w:create_actor{ map = home, x = 2, y = 2 }
+  local area = w:create_area("rn.a_" .. mode, { params = { home = home.uid } })
+  local m = w:travel(hero, area:floor(1), { x = 1, y = 1 })
+  local guard = w:create_actor{ map = m, x = 3, y = 3 }
+  return w, { home = home, hero = hero, npc = npc, area = area, map = m, guard = guard }
+end
+
+-- What a refused renewal must leave as it was.
+local function assert_unrenewed(w, t)
+  assert.is_true(t.home:alive()); assert.is_true(t.npc:alive()); assert.equal(t.home, t.npc.map)
+  assert.is_true(t.map:alive()); assert.equal(t.map, t.area:floor(1)); assert.is_true(t.area:has_floor(1))
+  assert.is_true(t.hero:alive()); assert.equal(t.map, t.hero.map); assert.equal(t.map, w:current_map())
+  assert.is_true(t.guard:alive())
+  assert.equal("floor", t.map:top(0, 0))
+  assert.is_nil(t.map.props.renewed)
+end
+
+describe("a renewal that goes wrong changes nothing", function()
+  it("renews as the generator says (the control)", function()
+    local w, t = renew_world("ok")
+    assert.same({}, w:advance(15))
+    assert.equal("wall", t.map:top(0, 0)); assert.equal(1, t.map.props.renewed)
+    assert.is_true(t.hero:alive()); assert.is_true(t.guard:alive())
+  end)
+
+  it("a generator returning an existing map (not one it made) is refused", function()
+    local w, t = renew_world("home")
+    local f = w:advance(15)
+    assert.equal(1, #f)
+    assert.matches("renewing map#%d+ %(floor 1 of area#%d+%): area generator 'rn.g_home' returned map#"
+      .. t.home.uid .. ", a map made before the renewal: it must make a new one", f[1].message)
+    assert_unrenewed(w, t)
+  end)
+
+  it("a generator returning the floor's own map is refused", function()
+    local w, t = renew_world("own")
+    local f = w:advance(15)
+    assert.equal(1, #f)
+    assert.matches("area generator 'rn.g_own' returned map#" .. t.map.uid .. ", a map made before the renewal",
+      f[1].message)
+    assert_unrenewed(w, t)
+  end)
+
+  it("a generator deleting the player is refused: the player is kept", function()
+    local w, t = renew_world("killp")
+    local f = w:advance(15)
+    assert.equal(1, #f)
+    assert.matches("renewing map#%d+ %(floor 1 of area#%d+%): area generator 'rn.g_killp' deleted actor#"
+      .. t.hero.uid .. ", which the renewal keeps", f[1].message)
+    assert_unrenewed(w, t)
+  end)
+
+  it("on_renew deleting the player or a kept actor is refused, the new geometry undone too", function()
+    for _, mode in ipairs{ "killp_renew", "kill_npc" } do
+      local w, t = renew_world(mode)
+      local f = w:advance(15)
+      assert.equal(1, #f)
+      local gone = mode == "killp_renew" and t.hero or t.guard
+      assert.matches("renewing map#%d+: on_renew of map archetype 'rn.m_" .. mode .. "' deleted actor#"
+        .. gone.uid .. ", which the renewal keeps", f[1].message)
+      assert_unrenewed(w, t)
+    end
+  end)
+end)
+
+describe("spawn rules", function()
+  local function add(spawn)
+    local reg = require("strata.data").new()
+    for id, t in pairs(support.registry(new_world()).types) do
+      reg.types[id] = t
+      reg.by_type[id] = {}
+    end
+    return pcall(reg.add, reg, "spec", { _type = "base.map_archetype", _id = "s", spawn = spawn })
+  end
+
+  it("refuses an every that is not a finite number of at least 0.001 s, and a negative max", function()
+    for _, every in ipairs{ 0, -5, 0 / 0, 1 / 0, -1 / 0, 1e-300, 0.0009 } do
+      local ok, err = add{ every = every }
+      assert.is_false(ok, tostring(every))
+      assert.matches("spawn.every must be a finite number of seconds >= 0.001, got " .. tostring(every):gsub("%-", "%%-"), err)
+    end
+    local ok, err = add{ every = 1, max = -1 }
+    assert.is_false(ok)
+    assert.matches("spawn.max must be an integer >= 0, got %-1", err)
+    assert.is_true((add{ every = 0.001, max = 0 }))
+    assert.is_true((add{ every = 2.5 }))
+  end)
+
+  it("spawns once a tick, exactly, at every = 0.001 (3 s: 3000)", function()
+    local w = mod_world("sp", [[
+      data:add{ _type = "base.map_archetype", _id = "milli", spawn = { every = 1e-3 },
+        on_spawn = function(map, ctx) ctx.world:create_object{ kind = "actor", map = map, x = 0, y = 0 } end }]])
+    local m = w:create_map{ width = 4, height = 4, fill = "floor", archetype = "sp.milli" }
+    w:travel(w:create_actor{ player = true }, m, { x = 1, y = 1 })
+    for _ = 1, 3 do assert.same({}, w:advance(1)) end
+    assert.equal(3001, #m:objects("actor"))                -- the player and 3000 spawns
+    w:advance(0.0005); assert.equal(3001, #m:objects("actor"))
+    w:advance(0.0005); assert.equal(3002, #m:objects("actor"))
+  end)
+end)

@@ -175,10 +175,10 @@ static void floor_key(char key[64], uint64_t area, int64_t n) {
 ** area generator runs with call (ctx.params a copy of the area's, in
 ** *params, which the caller clears; ctx.rng the floor's stream), and the map
 ** it returns is attached at n (*out). Also what a renewal makes its new
-** geometry with. Inside the caller's savepoint. */
+** geometry with. Inside the caller's savepoint. who: what made it, for messages. */
 static strata_status make(strata_runtime *rt, uint64_t area, int64_t n, strata_call *call,
-                          strata_value *params, uint64_t *out, strata_error *err) {
-  char key[64], who[300], a[48], b[48];
+                          strata_value *params, uint64_t *out, char who[FLOOR_WHO], strata_error *err) {
+  char key[64], a[48], b[48];
   floor_key(key, area, n);
   *params = strata_value_nil();
   const strata_value *own = strata_area_params(rt, area);
@@ -197,7 +197,7 @@ static strata_status make(strata_runtime *rt, uint64_t area, int64_t n, strata_c
   rt->gen_floor = n;
   const char *map_arch = NULL;
   who[0] = '\0';
-  st = produce(rt, area, n, call, key, &map_arch, who, sizeof who, err);
+  st = produce(rt, area, n, call, key, &map_arch, who, FLOOR_WHO, err);
   rt->generating = outer;
   rt->gen_area = outer_area;
   rt->gen_floor = outer_floor;
@@ -217,10 +217,11 @@ static strata_status make(strata_runtime *rt, uint64_t area, int64_t n, strata_c
   return st;
 }
 
-strata_status floor_make(strata_runtime *rt, uint64_t area, int64_t n, uint64_t *out, strata_error *err) {
+strata_status floor_make(strata_runtime *rt, uint64_t area, int64_t n, uint64_t *out, char who[FLOOR_WHO],
+                         strata_error *err) {
   strata_call call;
   strata_value params;
-  strata_status st = make(rt, area, n, &call, &params, out, err);
+  strata_status st = make(rt, area, n, &call, &params, out, who, err);
   strata_value_clear(&params);
   return st;
 }
@@ -228,12 +229,12 @@ strata_status floor_make(strata_runtime *rt, uint64_t area, int64_t n, uint64_t 
 /* Generates floor n of area in the order docs/areas.md gives; inside the caller's savepoint. */
 static strata_status generate(strata_runtime *rt, uint64_t area, int64_t n, uint64_t *out,
                               strata_error *err) {
-  char key[64];
+  char key[64], who[FLOOR_WHO];
   floor_key(key, area, n);
   strata_call call;
   strata_value params;
   uint64_t m = 0;
-  strata_status st = make(rt, area, n, &call, &params, &m, err);
+  strata_status st = make(rt, area, n, &call, &params, &m, who, err);
   const strata_map_archetype *ma = st ? NULL : map_archetype_of(rt, m);
   if (ma && ma->properties) st = merge_props(rt, m, ma, err);
   if (!st) st = renew_init(rt, m, err);

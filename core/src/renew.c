@@ -21,10 +21,12 @@
 
 static const char *const what_names[2] = { "restock", "renew" };
 
-/* what: 0 restock, 1 renew, 2 spawn. */
+/* what: 0 restock, 1 renew, 2 spawn. A spawn tick is a timer's run: no
+** shorter than a timer's shortest period (the base schema refuses it; from
+** C, a shorter one spawns at generation only). */
 static double every_of(const strata_map_archetype *a, int what) {
   double e = !a ? 0 : what == 0 ? a->restock_every : what == 1 ? a->renew_every : a->spawn_every;
-  return e > 0 && isfinite(e) ? e : 0;
+  return e >= (what == 2 ? STRATA_TIMER_MIN_EVERY : 0) && e > 0 && isfinite(e) ? e : 0;
 }
 
 /* A map hook's call: the map's area and floor in it. */
@@ -99,7 +101,9 @@ static strata_status copy_cells(strata_runtime *rt, uint64_t map, strata_tilemap
 ** and the archetype does not keep is deleted, then made itself. */
 static strata_status transplant(strata_runtime *rt, uint64_t map, uint64_t made,
                                 const strata_map_archetype *a, strata_error *err) {
-  strata_status st = copy_cells(rt, map, strata_world_tilemap(rt->w, map), strata_world_tilemap(rt->w, made), err);
+  /* touched first: the cells are edited in place, and a rollback puts them back */
+  strata_status st = strata_world_touch(rt->w, map, err);
+  if (!st) st = copy_cells(rt, map, strata_world_tilemap(rt->w, map), strata_world_tilemap(rt->w, made), err);
   if (st) return st;
   uint64_t *on;
   size_t n;
@@ -117,24 +121,90 @@ static strata_status transplant(strata_runtime *rt, uint64_t map, uint64_t made,
   return st ? st : strata_world_delete(rt->w, made, err);
 }
 
-/* A renewal's geometry, in one savepoint: the floor's generator makes a new
-** map at the floor (freed for it), whose tiles and objects go into this one,
-** which takes the floor back. A map of no area has no generator to renew it
-** from; regenerate = false keeps the geometry. */
+/* The objects a renewal keeps (its bookkeeping aside), as they were before
+** it: each must still exist after the generator and after on_renew, or the
+** renewal is refused. Kinds are the world's interned names: they outlive a
+** deletion, for the message. */
+typedef struct keeper {
+  uint64_t uid;
+  const char *kind;
+} keeper;
+
+static strata_status keepers(strata_runtime *rt, uint64_t map, const strata_map_archetype *a, keeper **out,
+                             size_t *n, strata_error *err) {
+  uint64_t *on;
+  size_t k;
+  strata_status st = on_map(rt, map, &on, &k, err);
+  *out = NULL;
+  *n = 0;
+  if (st || !k) return st;
+  if (!(*out = strata_malloc(k * sizeof **out))) st = strata_error_nomem(err, NULL);
+  for (size_t i = 0; i < k && !st; i++) {
+    const strata_object *o = strata_world_object(rt->w, on[i]);
+    if (!strata_kind_is_bookkeeping(o->kind) && kept(rt, o, a)) (*out)[(*n)++] = (keeper){ o->uid, o->kind };
+  }
+  strata_free(on);
+  return st;
+}
+
+/* A kept object that by (the generator, on_renew) deleted: the refusal. */
+static strata_status check_kept(strata_runtime *rt, const char *renewing, const keeper *ks, size_t n,
+                                const char *by, strata_error *err) {
+  for (size_t i = 0; i < n; i++)
+    if (!strata_world_object(rt->w, ks[i].uid))
+      return strata_error_set(err, STRATA_ESTATE, "%s: %s deleted %s#%llu, which the renewal keeps", renewing, by,
+                              ks[i].kind, (unsigned long long)ks[i].uid);
+  return STRATA_OK;
+}
+
+/* A renewal's geometry, inside the renewal's savepoint: the floor's
+** generator makes a new map at the floor (freed for it), whose tiles and
+** objects go into this one, which takes the floor back. The generator must
+** make that map (a map older than the renewal would be emptied into this one
+** and deleted: another floor, a hand-made map, this very one) and keep the
+** kept. A map of no area has no generator to renew it from; regenerate =
+** false keeps the geometry. */
 static strata_status regenerate(strata_runtime *rt, uint64_t map, const strata_map_archetype *a,
-                                strata_error *err) {
+                                const keeper *ks, size_t nks, strata_error *err) {
   int64_t n;
   uint64_t area = strata_map_area(rt, map, &n);
   if (a->renew_keeps_geometry || !rt_object(rt, area, NULL) || area_floor_uid(rt, area, n) != map)
     return STRATA_OK;
-  strata_status st = rt_begin(rt, err);
-  if (st) return st;
-  uint64_t made = 0;
-  st = area_set_floor(rt, area, n, 0, err);
-  if (!st) st = floor_make(rt, area, n, &made, err);
+  char renewing[160], who[FLOOR_WHO], b[48], c[48];
+  snprintf(renewing, sizeof renewing, "renewing %s (floor %lld of %s)", rt_label(rt, map, b), (long long)n,
+           rt_label(rt, area, c));
+  uint64_t made = 0, first = strata_world_next_uid(rt->w);
+  strata_status st = area_set_floor(rt, area, n, 0, err);
+  if (!st) st = floor_make(rt, area, n, &made, who, err);
+  if (!st && made < first)
+    st = strata_error_set(err, STRATA_EARG, "%s: %s returned %s, a map made before the renewal: it must make a new one "
+                          "(world:create_map, strata_map_create)", renewing, who, rt_label(rt, made, b));
+  if (!st) st = check_kept(rt, renewing, ks, nks, who, err);
   if (!st) st = area_set_floor(rt, area, n, map, err);
   if (!st) st = transplant(rt, map, made, a, err);
-  return rt_end(rt, st);
+  return st;
+}
+
+/* A renewal, in one savepoint: the geometry anew, then on_renew; when either
+** fails or deletes what the renewal keeps, nothing of it stays. */
+static strata_status renew(strata_runtime *rt, uint64_t map, const strata_map_archetype *a, strata_call *call,
+                           const char *key, strata_error *err) {
+  keeper *ks;
+  size_t n;
+  strata_status st = keepers(rt, map, a, &ks, &n, err);
+  if (st) return st;
+  const char *arch = strata_world_object(rt->w, map)->archetype; /* interned: outlives a change */
+  char renewing[64], by[300], b[48];
+  snprintf(renewing, sizeof renewing, "renewing %s", rt_label(rt, map, b));
+  snprintf(by, sizeof by, "on_renew of map archetype '%s'", arch ? arch : "");
+  if (!(st = rt_begin(rt, err))) {
+    st = regenerate(rt, map, a, ks, n, err);
+    if (!st) st = rt_map_hook(rt, map, call->kind, call, key, err);
+    if (!st) st = check_kept(rt, renewing, ks, n, by, err);
+    st = rt_end(rt, st);
+  }
+  strata_free(ks);
+  return st;
 }
 
 /* The dues counted from now: set from the archetype's intervals, or cleared. */
@@ -163,30 +233,51 @@ strata_status renew_apply(strata_runtime *rt, uint64_t map, strata_error *err) {
     double next = due + (double)steps * every;
     strata_status st = map_set_due(rt, map, what, &next, err);
     if (st) return st;
-    if (what == 1 && (st = regenerate(rt, map, a, err))) return st;
     strata_call call;
     map_call(rt, &call, what == 0 ? STRATA_LOGIC_ON_RESTOCK : STRATA_LOGIC_ON_RENEW, map);
     call.steps = steps;
     char key[64];
     snprintf(key, sizeof key, "map#%llu %s", (unsigned long long)map, what_names[what]);
     /* the stream is made only when there is a hook to draw from it */
-    if ((st = rt_map_hook(rt, map, call.kind, &call, key, err))) return st;
+    st = what == 1 ? renew(rt, map, a, &call, key, err) : rt_map_hook(rt, map, call.kind, &call, key, err);
+    if (st) return st;
   }
   return STRATA_OK;
+}
+
+/* Whether max actors stand on map: counted up to max only, and not at all
+** without a limit, so that a tick costs what it spawns, not the crowd. */
+static int crowded(const strata_runtime *rt, uint64_t map, int64_t max) {
+  if (max == INT64_MAX) return 0;
+  int64_t n = 0;
+  for (uint64_t u = strata_world_next_on(rt->w, map, 0); u && n < max; u = strata_world_next_on(rt->w, map, u))
+    n += strcmp(strata_world_get(rt->w, u)->kind, "actor") == 0;
+  return n >= max;
 }
 
 /* A spawn tick: on_spawn, when fewer than spawn.max actors are on the map,
 ** drawing from the stream "map#<uid> spawn". */
 static strata_status spawn(strata_runtime *rt, uint64_t map, strata_error *err) {
   const strata_map_archetype *a = map_archetype_of(rt, map);
-  if (!every_of(a, 2)) return STRATA_OK;
-  size_t crowd = strata_world_objects_on(rt->w, map, "actor", NULL, 0);
-  if ((int64_t)crowd >= a->spawn_max) return STRATA_OK;
+  if (!every_of(a, 2) || crowded(rt, map, a->spawn_max)) return STRATA_OK;
   strata_call call;
   map_call(rt, &call, STRATA_LOGIC_ON_SPAWN, map);
   char key[64];
   snprintf(key, sizeof key, "map#%llu spawn", (unsigned long long)map);
   return rt_map_hook(rt, map, STRATA_LOGIC_ON_SPAWN, &call, key, err);
+}
+
+/* Spawn ticks are whole numbers: tick k falls at k * every, computed the one
+** way here, so a tick is counted once however it is reached (no sum of
+** periods drifting from it). The first tick after now; 0 past the exact
+** range of a double. */
+static int64_t next_tick(double now, double every) {
+  double q = floor(now / every);
+  if (!(q >= 0 && q < 9e15)) return 0;
+  int64_t k = (int64_t)q + 1;
+  while (k > 1 && (double)(k - 1) * every > now) k--;
+  while ((double)k * every <= now) k++;
+  return k;
 }
 
 strata_status renew_cancel_timer(strata_runtime *rt, uint64_t map, strata_error *err) {
@@ -200,21 +291,19 @@ strata_status renew_schedule_timer(strata_runtime *rt, uint64_t map, strata_erro
   strata_status st = renew_cancel_timer(rt, map, err);
   if (st) return st;
   double every = every_of(map_archetype_of(rt, map), 2), now = strata_world_time(rt->w);
-  double due = INFINITY, d, at = every ? (floor(now / every) + 1) * every : INFINITY;
-  if (at <= now) at += every; /* now/every rounded up to a whole: the next one */
+  int64_t tick = every ? next_tick(now, every) : 0;
+  double due = INFINITY, d, at = tick ? (double)tick * every : INFINITY;
   for (int what = 0; what < 2; what++)
     if (map_due(rt, map, what, &d)) due = fmin(due, d);
   if (!isfinite(fmin(due, at))) return STRATA_OK;
-  /* as world:schedule{ after = } computes it: now + after */
+  /* the args carry the tick, a whole number: its time is tick * every */
   strata_value args, k = K("map"), v = strata_value_int((int64_t)map);
-  strata_value sk = K("spawn"), sv = strata_value_float(at);
+  strata_value sk = K("spawn"), sv = strata_value_int(tick);
   if ((st = strata_value_table(&args, err))) return st;
   uint64_t timer;
   if (!(st = strata_vtable_set(args.u.t, &k, &v, err)) && at <= due)
     st = strata_vtable_set(args.u.t, &sk, &sv, err);
-  if (!st)
-    st = strata_world_schedule(rt->w, now + fmax(0, fmin(due, at) - now), 0, "base.map_renew", &args,
-                               &timer, err);
+  if (!st) st = strata_world_schedule(rt->w, fmax(now, fmin(due, at)), 0, "base.map_renew", &args, &timer, err);
   strata_value_clear(&args);
   if (!st) st = map_set_renew_timer(rt, map, timer, err);
   return st;
@@ -228,9 +317,11 @@ static strata_status renew_fired(strata_runtime *rt, uint64_t map, const strata_
   strata_status st = map_set_renew_timer(rt, map, 0, err);
   if (!st) st = renew_apply(rt, map, err);
   const strata_value *at = args && args->type == STRATA_VTABLE ? strata_vtable_get_str(args->u.t, "spawn") : NULL;
-  double t;
-  if (!st && at && value_num(at, &t) && strata_world_time(rt->w) >= t && strata_current_map(rt) == map)
-    st = spawn(rt, map, err);
+  double t, every = every_of(map_archetype_of(rt, map), 2);
+  /* a tick; a time in a timer saved before ticks were whole numbers */
+  if (at && at->type == STRATA_VINT) t = every ? (double)at->u.i * every : INFINITY;
+  else if (!at || !value_num(at, &t)) t = INFINITY;
+  if (!st && strata_world_time(rt->w) >= t && strata_current_map(rt) == map) st = spawn(rt, map, err);
   if (!st && strata_current_map(rt) == map) st = renew_schedule_timer(rt, map, err);
   return st;
 }

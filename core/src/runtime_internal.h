@@ -162,8 +162,11 @@ void feature_index_free(strata_runtime *rt);
 
 /* ---- floor.c ---- */
 /* Runs floor n's generator and attaches the map it makes at n (the floor
-** must be free): *out. Neither on_spawn nor the floor's events run. */
-strata_status floor_make(strata_runtime *rt, uint64_t area, int64_t n, uint64_t *out, strata_error *err);
+** must be free): *out, and what made it in who ("area generator 'x'").
+** Neither on_spawn nor the floor's events run. */
+#define FLOOR_WHO 300
+strata_status floor_make(strata_runtime *rt, uint64_t area, int64_t n, uint64_t *out, char who[FLOOR_WHO],
+                         strata_error *err);
 
 /* ---- renew.c ---- */
 strata_status renew_init(strata_runtime *rt, uint64_t map, strata_error *err);

@@ -21,7 +21,16 @@ data:add_type{ _id = "map_archetype", fields = {
   on_load = F, on_enter = F, on_leave = F, on_restock = F, on_renew = F, events = EV,
   spawn = { type = "table", fields = { every = N, max = I } },
   renew = { type = "table", fields = { restock_every = N, renew_every = N, regenerate = B,
-    keep = { type = "table", fields = { actors = B, tags = { type = "table", items = S } } } } } } }
+    keep = { type = "table", fields = { actors = B, tags = { type = "table", items = S } } } } } },
+  -- A spawn tick is a timer's run: no shorter than the world's shortest timer
+  -- period (STRATA_TIMER_MIN_EVERY), or an advance would barely move time.
+  check = function(e)
+    local every, max = type(e.spawn) == "table" and e.spawn.every, type(e.spawn) == "table" and e.spawn.max
+    if every and not (every >= 0.001 and every < math.huge) then
+      return ("spawn.every must be a finite number of seconds >= 0.001, got %s"):format(tostring(every))
+    end
+    if max and max < 0 then return ("spawn.max must be an integer >= 0, got %d"):format(max) end
+  end }
 data:add_type{ _id = "area_generator", fields = { generate_floor = F, params = T } }
 data:add_type{ _id = "area_archetype", fields = {
   types = { type = "table", items = S }, image = S, floors = T,

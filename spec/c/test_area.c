@@ -409,6 +409,31 @@ static void test_spawn_renew(strata_registry *reg) {
   strata_world_free(w);
 }
 
+/* A spawn period under a timer's shortest (the base schema refuses it): spawns
+** at generation only, never a tick at every 0.0001 s. */
+static void test_spawn_too_often(strata_registry *reg) {
+  OK(strata_registry_add_map_archetype(reg, &(strata_map_archetype){ .id = "dungeon.swarm", .mod = "dungeon",
+    .spawn_every = STRATA_TIMER_MIN_EVERY / 10, .spawn_max = INT64_MAX }, &err));
+  OK(strata_registry_add_logic(reg, STRATA_LOGIC_GENERATE, "dungeon.swarm", overworld_generate, NULL, "dungeon", &err));
+  OK(strata_registry_add_logic(reg, STRATA_LOGIC_ON_SPAWN, "dungeon.swarm", nest_spawn, NULL, "dungeon", &err));
+  static const strata_floor_archetype floors[] = { { 1, "dungeon.swarm" } };
+  OK(strata_registry_add_area_archetype(reg, &(strata_area_archetype){ .id = "dungeon.swarm", .mod = "dungeon",
+    .floors = floors, .nfloors = 1 }, &err));
+  strata_world *w = strata_world_new(1, &err);
+  strata_runtime *rt = dungeon_runtime(w, reg);
+  strata_failures fails = { NULL, 0, 0 };
+  uint64_t a, m;
+  OK(strata_area_create(rt, "dungeon.swarm", NULL, &a, &err));
+  OK(strata_area_floor(rt, a, 1, &m, &err));
+  travel(rt, actor(rt, 0, 0, 0, 1), m);
+  OK(strata_advance(rt, 1, &fails, &err));
+  CHECK_EQ_INT(fails.n, 0);
+  CHECK_EQ_INT(strata_map_objects(rt, m, "actor", NULL, 0), 2); /* the generation's and the player */
+  strata_failures_clear(&fails);
+  strata_runtime_free(rt);
+  strata_world_free(w);
+}
+
 /* ---- travel rules ---- */
 
 static void test_travel_rules(strata_registry *reg) {
@@ -688,6 +713,7 @@ int main(void) {
   test_unique_at();
   test_restock(reg);
   test_spawn_renew(reg);
+  test_spawn_too_often(reg);
   test_travel_rules(reg);
   test_errors(reg);
   test_save_reopen(reg);

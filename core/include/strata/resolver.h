@@ -116,8 +116,9 @@ typedef struct strata_map_archetype {
   int64_t start_x, start_y;
   /* spawn = { every, max }: while the player is on the map, on_spawn runs
   ** at every multiple of `every` seconds of world time at which fewer than
-  ** `max` actors stand on it (Lua's default: no limit). every <= 0: only at
-  ** generation. */
+  ** `max` actors stand on it (Lua's default: no limit; INT64_MAX: none,
+  ** and the actors are not counted). every below STRATA_TIMER_MIN_EVERY
+  ** (0 included): only at generation. */
   double spawn_every;
   int64_t spawn_max;
   /* renew = { regenerate = false, keep = { actors =, tags = } }: a renewal
