@@ -80,6 +80,14 @@ describe("NoiseMap without the exponent", function()
       (0.4, 0.8, Set("grass")) (0.8, 1.0, Set("mountain")) })]]
     for seed = 1, 5 do assert.same(run(corpus, 12, 9, seed), run(ref, 12, 9, seed)) end
   end)
+  -- docs/layouts.md: the exponent may be left out and the elements listed in
+  -- `{ }` as KeeperRL lists them, or in brackets.
+  it("without the exponent, the elements may be in { } as KeeperRL writes them", function()
+    local curly = [[NoiseMap({ (0.0, 0.3, Set("water")) (0.3, 0.4, Set("sand"))
+      (0.4, 0.8, Set("grass")) (0.8, 1.0, Set("mountain")) })]]
+    for seed = 1, 5 do assert.same(run(ref, 12, 9, seed), run(curly, 12, 9, seed)) end
+    assert.matches("layout:1:29: expected '%(' a NoiseMap element, found '%)'", parse_error('NoiseMap({ (0, 1, Set("a")) )'))
+  end)
   it("an exponent may still be given before the elements", function()
     assert.same(run('NoiseMap(0.85, { (0, 1, Set("a")) })', 5, 5), run('NoiseMap(0.85, (0, 1, Set("a")))', 5, 5))
   end)

@@ -600,13 +600,16 @@ static gen *parse_connect(parser *p, gen *g) {
 
 /* NoiseMap([exponent,] { (lower, upper, generator) ... }) as KeeperRL writes
 ** it, or NoiseMap([exponent,] (lower, upper, generator), ...) as the
-** reference does: elements in brackets, commas between them optional. */
+** reference does: elements in brackets, commas between them optional. The
+** exponent may be left out before either form (docs/layouts.md). */
 static gen *parse_noisemap(parser *p, gen *g) {
   lg_elem *items = NULL, e;
   size_t n = 0, cap = 0;
   if (!expect(p, '(', "after NoiseMap")) return NULL;
   g->dval = NOISE_EXPONENT;
-  if (!is_punct(peek(p, 0), '(') && !parse_double(p, &g->dval, "the NoiseMap exponent")) return NULL;
+  if (!is_punct(peek(p, 0), '(') && !is_punct(peek(p, 0), '{') &&
+      !parse_double(p, &g->dval, "the NoiseMap exponent"))
+    return NULL;
   skip_comma(p);
   int curly = is_punct(peek(p, 0), '{');
   if (curly) p->pos++;
