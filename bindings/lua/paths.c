@@ -92,11 +92,11 @@ static int l_check_read(lua_State *L) {
 static int l_read(lua_State *L) {
   strata_error err;
   const char *path = lstrata_checkstring(L, 1), *what = lstrata_checkstring(L, 2);
-  lua_Integer max = luaL_checkinteger(L, 3);
+  lua_Integer max = lstrata_checkinteger(L, 3);
   const char *why = lstrata_checkstring(L, 4);
   char *text;
   size_t len;
-  luaL_argcheck(L, max >= 0, 3, "expected a size");
+  lstrata_argcheck(L, max >= 0, 3, "expected a size");
   if (strata_file_read(path, (size_t)max, what, why, &text, &len, &err) != STRATA_OK)
     return push_result(L, STRATA_EIO, &err);
   lua_pushlstring(L, text, len);
