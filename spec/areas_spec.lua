@@ -433,4 +433,39 @@ describe("areas as the reference has them", function()
       assert.equal(before, world_text(w))
     end
   end)
+
+  -- One rule for every area's entrance (docs/areas.md), unique or not: on a
+  -- passable cell of the floor, alone on its cell.
+  it("create_area's entrance, like a unique area's, stands on a passable cell no other feature holds", function()
+    local w = new_world(44)
+    local over = w:unique_area("dungeon.world")
+    local m = over:floor(1)
+    local wall, open, e = { 2, 2 }, nil, nil
+    m:set(2, 2, "wall")
+    assert.is_false(m:passable(2, 2))
+    local before = world_text(w)
+    local ok, err = pcall(function() w:create_area("dungeon.cave", { parent = over, at = wall }) end)
+    assert.is_false(ok)
+    assert.matches(("areas_spec.lua:%%d+: world:create_area: at %%(%d, %d%%) is impassable on floor 1 of area#%d %%(map#%d%%): its entrance could not be reached")
+      :format(wall[1], wall[2], over.uid, m.uid), err)
+    assert.equal(before, world_text(w))
+    for y = 0, m.height - 1 do
+      for x = 0, m.width - 1 do
+        if not open and m:passable(x, y) then
+          local ok2, _, made = pcall(w.create_area, w, "dungeon.cave", { parent = over, at = { x, y } })
+          if ok2 then open, e = { x, y }, made end
+        end
+      end
+    end
+    before = world_text(w)
+    ok, err = pcall(function() w:create_area("dungeon.town", { parent = over, at = open }) end)
+    assert.is_false(ok)
+    assert.matches(("areas_spec.lua:%%d+: world:create_area: at %%(%d, %d%%) on floor 1 of area#%d %%(map#%d%%) already holds feature#%d")
+      :format(open[1], open[2], over.uid, m.uid, e.uid), err)
+    assert.equal(before, world_text(w))
+    -- the grammar of the handle checks: "an area"
+    ok, err = pcall(function() w:create_area("dungeon.cave", { parent = m, at = open }) end)
+    assert.is_false(ok)
+    assert.matches("world:create_area: parent: expected an area, got map#" .. m.uid, err, 1, true)
+  end)
 end)

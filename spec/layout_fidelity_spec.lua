@@ -61,6 +61,20 @@ describe("Margin, Border and Inside as built-ins", function()
   it("a file's own macro of that name and arity still wins", function()
     assert.same({ "x x", "x x" }, run('Def Border(Size, Gen) Set("x") End Border(1, Set("w"))', 2, 2))
   end)
+  -- A run's error names the form the user wrote, and the built-in it reads as.
+  it("a run's error names Border, Margin or Inside as written", function()
+    local function run_error(text)
+      local ok, why = pcall(L.run, L.parse(text), map(4, 4), { seed = 1 })
+      assert.is_false(ok)
+      return why
+    end
+    local nest = function(form, n) return form:rep(n) .. 'Set("x")' .. (")"):rep(n) end
+    assert.matches("line 1:21: Border %(as Margins%): the area %[2,3%)x%[4,5%) is outside the 4x4 map",
+      run_error(nest("Border(1, ", 3)))
+    assert.matches("line 1:85: Margin %(as MarginImpl%): the area", run_error(nest("Margin(TOP, 1, None, ", 6)))
+    assert.matches("line 1:1: Inside %(as Margins%): the area", run_error('Inside(5, Set("x"))'))
+    assert.matches("line 1:1: Margins: the area", run_error('Margins(5, None, Set("x"))'))
+  end)
   it("bad forms are one error naming line and column", function()
     assert.matches("layout:1:8: expected an integer %(width%)", parse_error('Margin(Set("w"), Set("f"))'))
     assert.matches("layout:2:7: Border needs its argument 'generator'", parse_error('\nBorder(TOP, 1)'))
@@ -79,6 +93,14 @@ describe("NoiseMap without the exponent", function()
     local corpus = [[NoiseMap(0.65, { (0.0, 0.3, Set("water")) (0.3, 0.4, Set("sand"))
       (0.4, 0.8, Set("grass")) (0.8, 1.0, Set("mountain")) })]]
     for seed = 1, 5 do assert.same(run(corpus, 12, 9, seed), run(ref, 12, 9, seed)) end
+  end)
+  -- docs/layouts.md: the exponent may be left out and the elements listed in
+  -- `{ }` as KeeperRL lists them, or in brackets.
+  it("without the exponent, the elements may be in { } as KeeperRL writes them", function()
+    local curly = [[NoiseMap({ (0.0, 0.3, Set("water")) (0.3, 0.4, Set("sand"))
+      (0.4, 0.8, Set("grass")) (0.8, 1.0, Set("mountain")) })]]
+    for seed = 1, 5 do assert.same(run(ref, 12, 9, seed), run(curly, 12, 9, seed)) end
+    assert.matches("layout:1:29: expected '%(' a NoiseMap element, found '%)'", parse_error('NoiseMap({ (0, 1, Set("a")) )'))
   end)
   it("an exponent may still be given before the elements", function()
     assert.same(run('NoiseMap(0.85, { (0, 1, Set("a")) })', 5, 5), run('NoiseMap(0.85, (0, 1, Set("a")))', 5, 5))

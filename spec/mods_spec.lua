@@ -102,6 +102,21 @@ describe("mod loading", function()
     os.execute("rm -rf " .. support.q(dir))
     assert.is_true(ok, tostring(err))
   end)
+
+  -- A mod's files are read as layouts are (strata.paths.read): no more than
+  -- the cap and a byte, whatever the file's size claims.
+  it("mod:read and require refuse a file past strata.paths.READ_MAX, naming it", function()
+    local support = require "support"
+    local dir = support.tempdir()
+    support.write(dir .. "/huge/mod.lua", 'return { id = "huge", version = "1.0.0" }')
+    support.write(dir .. "/huge/big.txt", "")
+    os.execute("truncate -s 8G " .. support.q(dir .. "/huge/big.txt"))
+    support.write(dir .. "/huge/init.lua", 'mod:read("big.txt")')
+    local ok, err = pcall(strata.world.new, { seed = 1, mods = { "huge" }, mod_path = { dir } })
+    os.execute("rm -rf " .. support.q(dir))
+    assert.is_false(ok)
+    assert.matches("mod:read: mod huge: cannot read '.-big.txt': it is larger than 67108864 bytes", err)
+  end)
 end)
 
 describe("the sandbox", function()

@@ -88,4 +88,23 @@ describe("strata.paths", function()
       assert.are.equal(0, code)
     end)
   end)
+
+  -- A file read whole is read at most to its cap and a byte, whatever its
+  -- size claims: a sparse file of gigabytes is refused at once, named.
+  it("read refuses a file past its cap, reading no more than the cap", function()
+    local dir = tempdir()
+    local f = dir .. "/big.txt"
+    write(f, "abcdef")
+    assert.are.equal("abcdef", paths.read(f, "cannot read", 6))
+    local text, why = paths.read(f, "cannot read", 5)
+    assert.is_nil(text)
+    assert.are.equal("cannot read '" .. f .. "': it is larger than 5 bytes (the most strata reads of a text file)", why)
+    sh("truncate -s 8G " .. q(f))
+    text, why = paths.read(f)
+    assert.is_nil(text)
+    assert.matches("cannot read '" .. f:gsub("%p", "%%%0") .. "': it is larger than 67108864 bytes", why)
+    local ok, err = pcall(strata.layout.read_file, f)
+    assert.is_false(ok)
+    assert.matches("strata.layout.read_file: cannot read '.-big.txt': it is larger than 67108864 bytes", err)
+  end)
 end)

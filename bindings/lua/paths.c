@@ -13,6 +13,8 @@
 **                            ...; strata/file.h), or nil when nothing is
 **   core.paths.check_read(p, what) true, or nil, "<what> '<p>': why" unless
 **                            p is a regular file that can be read
+**   core.paths.read(p, what, max, why) the text of the regular file p, or
+**                            nil, message: strata_file_read, at most max bytes
 **   core.paths.write(p, data) true, or nil, why: data written whole through
 **                            p.tmp and renamed over p, only ever a regular file
 */
@@ -87,6 +89,21 @@ static int l_check_read(lua_State *L) {
   return push_result(L, strata_file_check_read(path, what, &err), &err);
 }
 
+static int l_read(lua_State *L) {
+  strata_error err;
+  const char *path = lstrata_checkstring(L, 1), *what = lstrata_checkstring(L, 2);
+  lua_Integer max = lstrata_checkinteger(L, 3);
+  const char *why = lstrata_checkstring(L, 4);
+  char *text;
+  size_t len;
+  lstrata_argcheck(L, max >= 0, 3, "expected a size");
+  if (strata_file_read(path, (size_t)max, what, why, &text, &len, &err) != STRATA_OK)
+    return push_result(L, STRATA_EIO, &err);
+  lua_pushlstring(L, text, len);
+  strata_free(text);
+  return 1;
+}
+
 static int l_write(lua_State *L) {
   size_t len;
   const char *path = lstrata_checkstring(L, 1), *data = lstrata_checklstring(L, 2, &len);
@@ -97,7 +114,7 @@ static int l_write(lua_State *L) {
 void lstrata_open_paths(lua_State *L) {
   static const luaL_Reg funcs[] = {
     {"realpath", l_realpath}, {"file_in", l_file_in}, {"kind", l_kind},
-    {"check_read", l_check_read}, {"write", l_write}, {NULL, NULL}};
+    {"check_read", l_check_read}, {"read", l_read}, {"write", l_write}, {NULL, NULL}};
   lstrata_add_functions(L, "paths", 0, funcs);
   static const char *const where[][2] = {
     {"install_mods", STRATA_INSTALL_MODS}, {"lua_to_mods", STRATA_LUA_TO_MODS}};

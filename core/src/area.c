@@ -7,6 +7,7 @@
 #include "util.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 strata_status check_area(const strata_runtime *rt, uint64_t area, const char *what, strata_error *err) {
@@ -102,6 +103,36 @@ strata_status strata_area_create(strata_runtime *rt, const char *archetype,
   return STRATA_OK;
 }
 
+/* ---- where an area's entrance stands ---- */
+
+strata_status area_entrance_cell(const strata_runtime *rt, uint64_t m, int64_t x, int64_t y, const char *what,
+                                 const char *who, const char *given, const char *floor, strata_error *err) {
+  char b[48], c[48];
+  long long lx = (long long)x, ly = (long long)y;
+  strata_tilemap *tm = strata_world_tilemap(rt->w, m);
+  if (!tm)
+    return strata_error_refuse(err, STRATA_ESTATE, what, STRATA_REFUSED_NO_TILES, m, "%s%s (%s) has no tiles",
+                               who, floor, rt_label(rt, m, b));
+  int w = strata_tilemap_width(tm), h = strata_tilemap_height(tm);
+  if (x < 0 || y < 0 || x >= w || y >= h)
+    return strata_error_refuse(err, STRATA_EARG, what, STRATA_REFUSED_OUTSIDE, m,
+                               "%sat (%lld, %lld)%s is outside %s (%s, %dx%d)", who, lx, ly, given, floor,
+                               rt_label(rt, m, b), w, h);
+  if (!strata_tilemap_passable(tm, (int)x, (int)y))
+    return strata_error_in(err, STRATA_EARG, what,
+                           "%sat (%lld, %lld)%s is impassable on %s (%s): its entrance could not be reached",
+                           who, lx, ly, given, floor, rt_label(rt, m, b));
+  /* one way from a cell: a second entrance (or stairs) there could never be taken */
+  for (uint64_t u = strata_world_next_on(rt->w, m, 0); u; u = strata_world_next_on(rt->w, m, u)) {
+    const strata_object *o = strata_world_get(rt->w, u);
+    if (o->x == x && o->y == y && strcmp(o->kind, "feature") == 0 &&
+        strata_feature_type_of(rt, u) != STRATA_FEATURE_NONE)
+      return strata_error_in(err, STRATA_EARG, what, "%sat (%lld, %lld)%s on %s (%s) already holds %s", who, lx,
+                             ly, given, floor, rt_label(rt, m, b), rt_label(rt, u, c));
+  }
+  return STRATA_OK;
+}
+
 strata_status strata_area_create_at(strata_runtime *rt, const char *archetype, const strata_area_opts *opts,
                                     int64_t on_floor, int64_t x, int64_t y, uint64_t *area, uint64_t *entrance,
                                     strata_error *err) {
@@ -113,6 +144,11 @@ strata_status strata_area_create_at(strata_runtime *rt, const char *archetype, c
   int64_t n = on_floor ? on_floor : strata_area_starting_floor(rt, opts->parent);
   if (!(st = strata_area_create(rt, archetype, opts, &a, err)))
     st = strata_area_floor(rt, opts->parent, n, &map, err);
+  if (!st) {
+    char floor[80], b[48];
+    snprintf(floor, sizeof floor, "floor %" PRId64 " of %s", n, rt_label(rt, opts->parent, b));
+    st = area_entrance_cell(rt, map, x, y, "strata_area_create_at", "", "", floor, err);
+  }
   if (!st) st = strata_entrance_create(rt, map, x, y, a, NULL, &e, err);
   if (rt_end(rt, st)) return st;
   if (area) *area = a;

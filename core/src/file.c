@@ -46,6 +46,52 @@ strata_status strata_file_check_read(const char *path, const char *what, strata_
   return STRATA_OK;
 }
 
+strata_status strata_file_read(const char *path, size_t max, const char *what, const char *why,
+                              char **text, size_t *len, strata_error *err) {
+  strata_status st = strata_file_check_read(path, what, err);
+  if (st) return st;
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return strata_error_set(err, STRATA_EIO, "%s '%s': %s", what, path, strerror(errno));
+  /* The buffer grows as bytes arrive (st_size may lie: a file being written,
+  ** or replaced by a FIFO after the check), never past max + 1. */
+  size_t cap = 0, n = 0;
+  char *buf = NULL;
+  for (;;) {
+    if (n == cap) {
+      size_t want = cap ? cap * 2 : 4096;
+      if (want > max + 1 || want < cap) want = max + 1;
+      char *grown = strata_realloc(buf, want + 1);
+      if (grown == NULL) {
+        strata_free(buf);
+        close(fd);
+        return strata_error_nomem(err, "reading '%s'", path);
+      }
+      buf = grown, cap = want;
+    }
+    ssize_t got = read(fd, buf + n, cap - n);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      int e = errno;
+      strata_free(buf);
+      close(fd);
+      return strata_error_set(err, STRATA_EIO, "%s '%s': %s", what, path, strerror(e));
+    }
+    if (got == 0) break;
+    n += (size_t)got;
+    if (n > max) {
+      strata_free(buf);
+      close(fd);
+      return strata_error_set(err, STRATA_ELIMIT, "%s '%s': it is larger than %zu bytes (%s)", what,
+                              path, max, why);
+    }
+  }
+  close(fd);
+  buf[n] = 0;
+  *text = buf;
+  if (len) *len = n;
+  return STRATA_OK;
+}
+
 strata_status strata_file_check_replace(const char *path, const char *what, strata_error *err) {
   struct stat st;
   if (lstat(path, &st) != 0) {

@@ -131,6 +131,8 @@ struct strata_layout_gen {
   size_t ntokens;
   uint64_t *runs;                  /* the file's run counter */
   int line, col;                   /* where it was written */
+  const char *form;                /* the name written, when a built-in reads it as another
+                                      ("Border (as Margins)"): what its errors name; else NULL */
   lg_elem *elems;
   size_t nelems;
   int placed_count;                /* Place(N, ...): N, else 0 */

@@ -600,13 +600,16 @@ static gen *parse_connect(parser *p, gen *g) {
 
 /* NoiseMap([exponent,] { (lower, upper, generator) ... }) as KeeperRL writes
 ** it, or NoiseMap([exponent,] (lower, upper, generator), ...) as the
-** reference does: elements in brackets, commas between them optional. */
+** reference does: elements in brackets, commas between them optional. The
+** exponent may be left out before either form (docs/layouts.md). */
 static gen *parse_noisemap(parser *p, gen *g) {
   lg_elem *items = NULL, e;
   size_t n = 0, cap = 0;
   if (!expect(p, '(', "after NoiseMap")) return NULL;
   g->dval = NOISE_EXPONENT;
-  if (!is_punct(peek(p, 0), '(') && !parse_double(p, &g->dval, "the NoiseMap exponent")) return NULL;
+  if (!is_punct(peek(p, 0), '(') && !is_punct(peek(p, 0), '{') &&
+      !parse_double(p, &g->dval, "the NoiseMap exponent"))
+    return NULL;
   skip_comma(p);
   int curly = is_punct(peek(p, 0), '{');
   if (curly) p->pos++;
@@ -636,6 +639,9 @@ static gen *parse_noisemap(parser *p, gen *g) {
 enum { MARGIN_FAMILY = 19 }; /* the index of "Margin" in GENERATORS, Border and Inside after it */
 static gen *parse_margin_family(parser *p, const lt_token *t, int which) {
   static const char *const names[] = {"Margin", "Border", "Inside"};
+  static const char *const forms[][2] = {{"Margin (as Margins)", "Margin (as MarginImpl)"},
+                                         {"Border (as Margins)", "Border (as MarginImpl)"},
+                                         {"Inside (as Margins)", "Inside (as MarginImpl)"}};
   const lt_token *first = peek(p, 1);
   int sided = 0;
   for (int i = 0; first->kind == LT_WORD && MARGINS[i]; i++) sided |= strcmp(first->text, MARGINS[i]) == 0;
@@ -647,6 +653,7 @@ static gen *parse_margin_family(parser *p, const lt_token *t, int which) {
   gen *g = new_node(p, sided ? LG_MARGIN_IMPL : LG_MARGINS, t);
   gen *none = new_node(p, LG_NONE, t);
   if (g == NULL || none == NULL || !parse_struct(p, names[which], args, n)) return NULL;
+  g->form = forms[which][sided];
   g->ival2 = sided ? f[0].i : 0, g->ival = f[1].i;
   g->gen = which == 2 ? none : f[2].g;
   g->alt = which == 0 ? f[3].g : which == 2 ? f[2].g : none;

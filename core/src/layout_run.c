@@ -108,7 +108,7 @@ static const char *gen_name(const gen *g) {
     "Filter", "Margins", "MarginImpl", "SplitH", "SplitV", "Position", "Place", "NoiseMap",
     "Chain", "Choose", "Connect", "Repeat", "FloodFill", "On", "Not", "True", "And", "Or",
     "Chance", "Area", "XMod", "YMod", "Translate"};
-  return names[g->kind];
+  return g->form ? g->form : names[g->kind];
 }
 
 static int soft_fail(run *r, const gen *g, const char *what) {

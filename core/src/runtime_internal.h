@@ -176,6 +176,17 @@ strata_status renew_schedule_timer(strata_runtime *rt, uint64_t map, strata_erro
 /* The base.map_renew timer's handler. */
 strata_status renew_timer_fired(strata_runtime *rt, const strata_value *args, strata_error *err);
 
+/* ---- area.c ---- */
+/* Whether an area's entrance may stand at (x, y) of map m, one rule for
+** unique areas and strata_area_create_at: a cell of the map, passable (an
+** entrance on a wall could never be reached), no other entrance or stairs
+** there (only one of them could ever be taken). Else EARG (ESTATE: m has no
+** tiles) "<who>at (x, y)<given> is impassable on <floor> (map#M): ...", in
+** the name of `what`. who: "" or a prefix ending in ": "; floor names m
+** for the user ("floor 1 of area#3"). */
+strata_status area_entrance_cell(const strata_runtime *rt, uint64_t m, int64_t x, int64_t y, const char *what,
+                                 const char *who, const char *given, const char *floor, strata_error *err);
+
 /* ---- unique.c ---- */
 /* After floor n of area appears: the entrances of the unique areas declared on it. */
 strata_status unique_place(strata_runtime *rt, uint64_t area, int64_t n, strata_error *err);

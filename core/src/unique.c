@@ -7,6 +7,7 @@
 #include "strata/alloc.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* The floor of the parent an entrance of u stands on. */
@@ -14,31 +15,16 @@ static int64_t on_floor(const strata_runtime *rt, const strata_unique_def *u, ui
   return u->has_on_floor ? u->on_floor : strata_area_starting_floor(rt, parent);
 }
 
-/* u's `at` on m, floor n of its parent: a cell of the map, and passable (an
-** entrance on a wall could never be reached). Off the map or on a wall, the
-** parent's floor fails to generate, naming u and `at` rather than the map. */
+/* u's `at` on m, floor n of its parent: where any area's entrance may stand
+** (area_entrance_cell). Otherwise the parent's floor fails to generate,
+** naming u and `at` rather than the map. */
 static strata_status check_at(strata_runtime *rt, const strata_unique_def *u, uint64_t m, int64_t n,
                               strata_error *err) {
-  char b[48];
-  long long x = u->has_at ? u->at_x : 0, y = u->has_at ? u->at_y : 0;
-  const char *given = u->has_at ? "" : " (at not given)";
-  strata_tilemap *tm = strata_world_tilemap(rt->w, m);
-  if (!tm)
-    return strata_error_set(err, STRATA_ESTATE,
-                            "unique area '%s': floor %" PRId64 " of unique area '%s' (%s) has no tiles",
-                            u->id, n, u->parent, rt_label(rt, m, b));
-  int w = strata_tilemap_width(tm), h = strata_tilemap_height(tm);
-  if (x < 0 || y < 0 || x >= w || y >= h)
-    return strata_error_set(err, STRATA_EARG,
-                            "unique area '%s': at (%lld, %lld)%s is outside floor %" PRId64
-                            " of unique area '%s' (%s, %dx%d)",
-                            u->id, x, y, given, n, u->parent, rt_label(rt, m, b), w, h);
-  if (!strata_tilemap_passable(tm, (int)x, (int)y))
-    return strata_error_set(err, STRATA_EARG,
-                            "unique area '%s': at (%lld, %lld)%s is impassable on floor %" PRId64
-                            " of unique area '%s' (%s): its entrance could not be reached",
-                            u->id, x, y, given, n, u->parent, rt_label(rt, m, b));
-  return STRATA_OK;
+  char who[STRATA_ERROR_MESSAGE_MAX / 4], floor[STRATA_ERROR_MESSAGE_MAX / 4];
+  snprintf(who, sizeof who, "unique area '%s': ", u->id);
+  snprintf(floor, sizeof floor, "floor %" PRId64 " of unique area '%s'", n, u->parent);
+  return area_entrance_cell(rt, m, u->has_at ? u->at_x : 0, u->has_at ? u->at_y : 0, NULL, who,
+                            u->has_at ? "" : " (at not given)", floor, err);
 }
 
 /* Places u's entrance once: when the unique area, its parent and that floor all exist. */

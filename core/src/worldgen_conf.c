@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "strata/alloc.h"
+#include "strata/file.h"
 #include "worldgen_internal.h"
 
 enum { K_DIM_X, K_DIM_Y, K_DIM_Z, K_RAND, K_SEED, K_ROOM_VARIANCE, K_POST_CHECK, K_PATH_ALG, NKEYS };
@@ -194,7 +195,8 @@ strata_status strata_worldgen_conf_parse(const char *text, size_t len, const cha
 strata_status strata_worldgen_conf_read(const char *path, strata_worldgen_options *o, strata_error *err) {
   char *text;
   size_t len;
-  strata_status st = wg_read_file(path, &text, &len, err);
+  strata_status st = strata_file_read(path, STRATA_WORLDGEN_CONF_MAX, "cannot read",
+                                      "the most a worldgen conf file may hold", &text, &len, err);
   if (st) return st;
   st = strata_worldgen_conf_parse(text, len, path, o, err);
   strata_free(text);

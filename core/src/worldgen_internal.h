@@ -18,6 +18,5 @@ void wg_floor_ends(const strata_worldgen *t, int z, strata_worldgen_point *arriv
 
 /* The whole of the regular file at path, NUL-terminated, into *text (the
 ** caller's: strata_free); errors name the file. */
-strata_status wg_read_file(const char *path, char **text, size_t *len, strata_error *err);
 
 #endif

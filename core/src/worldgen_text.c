@@ -431,28 +431,11 @@ done:
   return STRATA_OK;
 }
 
-strata_status wg_read_file(const char *path, char **text, size_t *len, strata_error *err) {
-  strata_status cst = strata_file_check_read(path, "cannot read", err);
-  if (cst) return cst;
-  FILE *f = fopen(path, "rb");
-  if (f == NULL) return strata_error_set(err, STRATA_EIO, "cannot read '%s': %s", path, strerror(errno));
-  buf b = {0};
-  char chunk[65536];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) put(&b, chunk, n);
-  int bad = ferror(f);
-  fclose(f);
-  if (bad) {
-    strata_free(b.data);
-    return strata_error_set(err, STRATA_EIO, "cannot read '%s'", path);
-  }
-  return finish(&b, text, len, err);
-}
-
 strata_status strata_worldgen_read(const char *path, strata_worldgen **out, strata_error *err) {
   char *text;
   size_t len;
-  strata_status st = wg_read_file(path, &text, &len, err);
+  strata_status st = strata_file_read(path, STRATA_WORLDGEN_TEXT_MAX, "cannot read",
+                                      "the most a worldgen template may hold", &text, &len, err);
   if (st) return st;
   st = strata_worldgen_parse(text, len, path, out, err);
   strata_free(text);

@@ -31,11 +31,14 @@ local function fail(fmt, ...) error(fmt:format(...), 0) end
 
 local is_handle = handle_of.is
 
+-- "a map", "an area", "an actor": the kind with its article.
+local function a(kind) return (kind:match("^[aeiou]") and "an " or "a ") .. kind end
+
 local function check_handle(w, v, kind, what)
-  if not is_handle(v) then fail("%s: expected a %s handle, got %s", what, kind, type(v)) end
+  if not is_handle(v) then fail("%s: expected %s handle, got %s", what, a(kind), type(v)) end
   if owner[v] ~= w then fail("%s: %s belongs to another world", what, tostring(v)) end
   if not v:alive() then fail("%s: %s was deleted", what, tostring(v)) end
-  if v.kind ~= kind then fail("%s: expected a %s, got %s", what, kind, tostring(v)) end
+  if v.kind ~= kind then fail("%s: expected %s, got %s", what, a(kind), tostring(v)) end
   return v
 end
 

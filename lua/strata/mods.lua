@@ -15,20 +15,30 @@ M.budget_ms = 500        -- CPU time per callback the host starts (nested calls 
 M.memory_kb = 128 * 1024 -- memory growth per callback
 
 local core_paths = require("strata.core").paths
+local paths = require "strata.paths"
 
 -- A file of a mod: read only when it is a regular file inside the mod's
--- folder (a link out of it, a FIFO or a device is refused); nil, why otherwise.
+-- folder (a link out of it, a FIFO or a device is refused), of at most
+-- strata.paths.READ_MAX bytes (read as layouts are: never more than that and
+-- a byte); nil, why otherwise, and true when the file is there but could not
+-- be read whole (why then names it: "cannot read '<path>': ...").
 local function read_file(path, dir)
   if dir then
     local real, why = core_paths.file_in(dir, path)
     if not real then return nil, why end
     path = real
   end
-  local f = io.open(path, "rb")
-  if not f then return nil, "cannot be read" end
-  local s = f:read("a")
-  f:close()
-  return s
+  local text, why = paths.read(path)
+  if not text then return nil, why, true end
+  return text
+end
+
+-- The error of a mod's file that is missing or unreadable: "<what>: mod <id>
+-- has no file '<name>' (<why>[; hint])", or "<what>: mod <id>: <why>" when
+-- the file is there but could not be read whole.
+local function file_error(what, id, name, why, there, hint)
+  if there then return ("%s: mod %s: %s"):format(what, id, why) end
+  return ("%s: mod %s has no file '%s' (%s%s)"):format(what, id, name, tostring(why), hint and "; " .. hint or "")
 end
 
 -- ---- versions ----------------------------------------------------------------
@@ -309,10 +319,8 @@ function M.environment(mod, api, seed)
     local module = type(name) == "string" and name:gsub("%.", "/") or nil
     local path = mod_file(mod, name, what, module and module .. ".lua", ONLY_HINT, 4)
     if loaded[module] ~= nil then return loaded[module] end
-    local text, why = read_file(path, mod.dir)
-    if not text then
-      error(("%s: mod %s has no file '%s' (%s; %s)"):format(what, mod.id, name, tostring(why), ONLY), 3)
-    end
+    local text, why, there = read_file(path, mod.dir)
+    if not text then error(file_error(what, mod.id, name, why, there, ONLY), 3) end
     local chunk, err = load(text, M.chunk_name(mod.id, module .. ".lua"), "t", env)
     if not chunk then error(err, 3) end
     local r = chunk(name)
@@ -489,8 +497,8 @@ function M.load(ids, dirs, strata, seed)
     api.mod = frozen("mod", { id = m.id, version = m.version,
       load = function(_, name) return load_module(name) end,
       read = function(_, name)
-        local text, why = read_file(mod_file(m, name, "mod:read"), m.dir)
-        if not text then error("mod:read: mod " .. m.id .. " has no file '" .. name .. "' (" .. tostring(why) .. ")", 2) end
+        local text, why, there = read_file(mod_file(m, name, "mod:read"), m.dir)
+        if not text then error(file_error("mod:read", m.id, name, why, there), 2) end
         return text
       end })
     env, load_module = M.environment(m, api, seed)

@@ -35,18 +35,16 @@ local realpath = core.paths.realpath
 -- followed; nil when nothing is.
 function M.kind(path) return core.paths.kind(path) end
 
+-- The most bytes read() takes unless told: layout, glyph and mapping
+-- files are a few hundred kilobytes at most.
+M.READ_MAX = 64 * 1024 * 1024
+
 -- The text of the regular file at path, or nil, "<what> '<path>': why"
--- (what: how the caller's errors begin, default "cannot read").
-function M.read(path, what)
-  what = what or "cannot read"
-  local ok, why = core.paths.check_read(path, what)
-  if not ok then return nil, why end
-  local f, err = io.open(path, "rb")
-  if not f then return nil, ("%s '%s': %s"):format(what, path, err:gsub("^.-: ", "")) end
-  local text = f:read("a")
-  f:close()
-  if not text then return nil, ("%s '%s': a read failed"):format(what, path) end
-  return text
+-- (what: how the caller's errors begin, default "cannot read"); a file of
+-- more than max bytes (default M.READ_MAX) is refused having read no more
+-- than max + 1 of them (strata_file_read), whatever its size claims.
+function M.read(path, what, max)
+  return core.paths.read(path, what or "cannot read", max or M.READ_MAX, "the most strata reads of a text file")
 end
 
 -- Writes data to path whole or not at all, replacing only a regular file:

@@ -3,6 +3,7 @@
 ** bounded regeneration, the template file (round trip and damaged files),
 ** and every allocation failing in turn (errors as values, no leak). */
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "check.h"
@@ -670,8 +671,55 @@ static void test_conf(void) {
   CHECK_EQ_INT(strata_worldgen_conf_read("/nonexistent/w.conf", &o, &err), STRATA_EIO);
 }
 
+
+/* A conf file is a few lines: one past STRATA_WORLDGEN_CONF_MAX bytes is
+** refused before more than the cap and a byte is read (a sparse file of
+** gigabytes costs nothing), by a message naming the file and the cap; one
+** at the cap is read. Out of memory while reading names the file too. */
+static void test_conf_size(void) {
+  char path[] = "/tmp/strata_test_conf_XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  strata_worldgen_options o, before;
+  strata_error err;
+  strata_worldgen_options_init(&o);
+  before = o;
+  CHECK(ftruncate(fd, (off_t)STRATA_WORLDGEN_CONF_MAX + 1) == 0);
+  CHECK_EQ_INT(strata_worldgen_conf_read(path, &o, &err), STRATA_ELIMIT);
+  CHECK_HAS(err.message, path);
+  CHECK_HAS(err.message, "larger than 1048576 bytes");
+  CHECK(memcmp(&o, &before, sizeof o) == 0);
+  CHECK(ftruncate(fd, (off_t)8 << 30) == 0 || ftruncate(fd, (off_t)1 << 30) == 0);
+  CHECK_EQ_INT(strata_worldgen_conf_read(path, &o, &err), STRATA_ELIMIT);
+  CHECK_HAS(err.message, "larger than 1048576 bytes");
+  /* at the cap: blank lines (NUL bytes are a bad line) then a key */
+  CHECK(ftruncate(fd, 0) == 0);
+  static char text[STRATA_WORLDGEN_CONF_MAX];
+  memset(text, '\n', sizeof text);
+  memcpy(text + sizeof text - 10, "dim_x = 11", 10);
+  CHECK(write(fd, text, sizeof text) == (ssize_t)sizeof text);
+  CHECK_EQ_INT(strata_worldgen_conf_read(path, &o, &err), STRATA_OK);
+  CHECK_EQ_INT(o.dim_x, 11);
+  int failures = 0, rounds = 0;
+  for (fail_at = 1;; fail_at++) {
+    allocations = 0;
+    armed = 1;
+    strata_status st = strata_worldgen_conf_read(path, &o, &err);
+    armed = 0;
+    rounds++;
+    if (st == STRATA_OK) break;
+    CHECK_EQ_INT(st, STRATA_ENOMEM);
+    CHECK_HAS(err.message, path);
+    failures++;
+  }
+  CHECK(failures >= 1 && failures == rounds - 1);
+  close(fd);
+  unlink(path);
+}
+
 int main(void) {
   test_conf();
+  test_conf_size();
   test_many();
   test_determinism();
   test_errors();

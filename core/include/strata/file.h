@@ -36,6 +36,19 @@ STRATA_API const char *strata_file_kind(const char *path, int follow);
 STRATA_API strata_status strata_file_check_read(const char *path, const char *what,
                                                 strata_error *err);
 
+/* The whole of the regular file at path (strata_file_check_read first), of
+** at most max bytes: *text (strata_malloc'd, NUL-terminated: one byte more
+** than *len) and *len. At most max + 1 bytes are ever read, whatever the
+** file's size claims (it may grow while read), so a huge or sparse file
+** costs nothing. Errors: STRATA_ELIMIT "<what> '<path>': it is larger than
+** <max> bytes (<why>)" (why: what the limit is for, e.g. "the most a
+** worldgen conf file may hold"); STRATA_ENOMEM "out of memory reading
+** '<path>'"; STRATA_EIO as strata_file_check_read, or "<what> '<path>': <why>"
+** when a read fails. */
+STRATA_API strata_status strata_file_read(const char *path, size_t max, const char *what,
+                                          const char *why, char **text, size_t *len,
+                                          strata_error *err);
+
 /* STRATA_OK when nothing is at path, or a regular file is (links not
 ** followed): what a write may replace. Else STRATA_EIO with "<what> '<path>':
 ** it is a symbolic link (only a regular file is replaced)" and the like. */

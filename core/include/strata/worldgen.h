@@ -125,7 +125,12 @@ STRATA_API void strata_worldgen_resolve(strata_worldgen_options *o);
 ** then unchanged. name (may be NULL) names the text in messages. */
 STRATA_API strata_status strata_worldgen_conf_parse(const char *text, size_t len, const char *name,
                                                     strata_worldgen_options *o, strata_error *err);
-/* The same from a file: a regular file only (strata/file.h). */
+/* The most bytes a conf file may hold: a conf is a few lines. */
+#define STRATA_WORLDGEN_CONF_MAX (1u << 20)
+/* The same from a file: a regular file only (strata/file.h), of at most
+** STRATA_WORLDGEN_CONF_MAX bytes (a longer one is ELIMIT "cannot read
+** '<path>': it is larger than N bytes (...)", found by reading at most one
+** byte past the cap, whatever its size claims). */
 STRATA_API strata_status strata_worldgen_conf_read(const char *path, strata_worldgen_options *o,
                                                    strata_error *err);
 
@@ -168,6 +173,9 @@ STRATA_API strata_status strata_worldgen_format(const strata_worldgen *t, char *
                                      strata_error *err);
 STRATA_API strata_status strata_worldgen_parse(const char *text, size_t len, const char *name,
                                     strata_worldgen **out, strata_error *err);
+/* The most bytes _read takes (strata_file_read): room for the largest
+** template's cells, each row's end and the lines around its floors. */
+#define STRATA_WORLDGEN_TEXT_MAX ((size_t)STRATA_WORLDGEN_CELLS_MAX * 4)
 /* The same through a file: _write writes a temporary of its own and renames it over path (strata/file.h). */
 STRATA_API strata_status strata_worldgen_write(const strata_worldgen *t, const char *path, strata_error *err);
 STRATA_API strata_status strata_worldgen_read(const char *path, strata_worldgen **out, strata_error *err);
