@@ -179,15 +179,17 @@ int xy_link_directions(strata_xymap *m, uint32_t ci, strata_error *err) {
     case STRATA_XY_BLOCKED:
     case STRATA_XY_INTERRUPT_LINK:
     case STRATA_XY_TELEPORTER:
-      /* A teleporter that Evennia's test finds alone is judged again by the
-      ** sides facing it: the reference's one-way teleport `#-t t>#` hides
-      ** it behind an arrow pointing away, which that test cannot see. Maps
-      ** the test accepts keep their reading. */
-      for (int facing = 0; facing < 2 && nbn == 0; facing++) {
+      /* A teleporter is judged by Evennia's test and again by the sides
+      ** facing it: the reference's one-way teleport `#-t t>#` hides its
+      ** link behind an arrow pointing away, which that test cannot see, and
+      ** "only a single link (or node) may connect to the teleport link": a
+      ** second link either test finds makes it ambiguous (refused below). */
+      for (int facing = 0; facing < 2; facing++) {
         if (facing && lg->kind != STRATA_XY_TELEPORTER) break;
         for (int d = 0; d < 8; d++) {
-          int is_node;
-          if (linked_neighbor(m, c, d, facing, &is_node, err, &failed)) {
+          int is_node, known = 0;
+          for (int i = 0; i < nbn; i++) known |= nb[i] == d;
+          if (!known && linked_neighbor(m, c, d, facing, &is_node, err, &failed)) {
             nb[nbn++] = d;
             if (is_node) nodes[nodesn++] = d;
           }
@@ -242,7 +244,8 @@ int xy_link_directions(strata_xymap *m, uint32_t ci, strata_error *err) {
                         nbn ? list : "none");
     }
   } else if (lg->kind == STRATA_XY_TELEPORTER) {
-    if (nbn != 1) return comp_error(m, c, err, "must have exactly one link connected to it.");
+    if (nbn != 1)
+      return comp_error(m, c, err, "must have exactly one link connected to it (found: %s).", nbn ? list : "none");
     if (nodesn == 1)
       return comp_error(m, c, err, "can only connect to a Link. Found a node in direction %s.",
                         DIR_NAMES[nb[0]]);
