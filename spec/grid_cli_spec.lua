@@ -164,3 +164,25 @@ describe("strata grid for builders (issue 35)", function()
     assert.equal(0, #w.grid:rooms{ z = "map1" })
   end)
 end)
+
+describe("strata grid show on a map it cannot finish", function()
+  it("prints nothing of its output before the error", function()
+    local dir = support.tempdir()
+    support.write(dir .. "/mods/tw/mod.lua", 'return { id = "tw", version = "0.1.0", requires = { base = "^0.1" } }')
+    support.write(dir .. "/mods/tw/init.lua", [[
+data:add{ _type = "base.grid_map", _id = "row", z = "row", map = "+ 0 1\n\n0 #-#\n\n+ 0 1\n",
+  prototypes = { ["0,0"] = "world.nope" } }
+]])
+    local cmd = "NO_COLOR=1 " .. support.q(bin) .. " grid --mod-path mods --mod-path " .. support.q(dir .. "/mods")
+      .. " --world " .. support.q(dir .. "/world.db") .. " "
+    local out, code = support.sh(cmd .. "--mods base,tw init")
+    assert.equal(0, code, out)
+    out, code = support.sh(cmd .. "add tw.row")
+    assert.equal(0, code, out)
+    out, code = support.sh("{ " .. cmd .. "show row 2>/dev/null; }")
+    assert.equal(1, code, out)
+    assert.equal("", out)
+    out = support.sh("{ " .. cmd .. "show row 2>&1 1>/dev/null; }")
+    assert.matches("^strata: grid: [^\n]*unknown base.prototype 'world.nope'[^\n]*\n$", out)
+  end)
+end)

@@ -187,3 +187,68 @@ data:add{ _type = "base.grid_map", _id = "row", z = "row", map = %q, prototypes 
     assert.is_nil(err:find("\n"))
   end)
 end)
+
+describe("grid defects a new user found", function()
+  local function towered()
+    local dir = support.tempdir()
+    support.write(dir .. "/tw/mod.lua", 'return { id = "tw", version = "0.1.0", requires = { base = "^0.1" } }')
+    support.write(dir .. "/tw/init.lua", ([[
+data:add{ _type = "base.grid_map", _id = "row", z = "row", map = %q, prototypes = { ["2,0"] = "world.tower" } }
+]]):format(ROW))
+    local path = { "mods", dir }
+    local w = strata.world.new{ seed = 1, mods = { "base", "tw" }, mod_path = path }
+    w.grid:add("tw.row")
+    return w, path, dir
+  end
+
+  it("refuses a replaced prototype that closes a parent cycle, naming it; a saved cycle is refused at open", function()
+    local w, path, dir = towered()
+    w.grid:add_prototype{ _id = "pa", key = "A" }
+    w.grid:add_prototype{ _id = "pb", parent = "world.pa", key = "B" }
+    w.grid:add_prototype{ _id = "tower", parent = "world.pb" }
+    assert.error_matches(function() w.grid:add_prototype{ _id = "pa", parent = "world.pb", key = "A2" } end,
+      "world.grid:add_prototype 'world.pa': prototype parents go round in a circle: world.pa → world.pb → world.pa", nil, true)
+    assert.equal("B", w.grid:spawn() and w.grid:room(2, 0, "row").name)
+    support.state(w):grid_set_prototype{ _id = "world.pa", parent = "world.pb" } -- (a damaged file)
+    w:save(dir .. "/w.db")
+    local ok, err = pcall(strata.world.open, dir .. "/w.db", { mod_path = path })
+    assert.is_false(ok)
+    assert.matches("cannot open '.*w.db': grid prototype 'world.pa': prototype parents go round in a circle", err)
+  end)
+
+  it("names the function called once when a prototype's check is stopped", function()
+    local w = towered()
+    local big = {}
+    for i = 1, 2000000 do big[i] = i end
+    -- (the check may finish on a fast machine: only a stopped one is judged)
+    local ok, err = pcall(w.grid.add_prototype, w.grid, { _id = "c3", props = { big = big } })
+    local _, n = tostring(err):gsub("world.grid:add_prototype", "")
+    if not ok then assert.equal(1, n, tostring(err)) end
+  end)
+
+  it("quotes a name it cannot find cut and with its control characters escaped", function()
+    local w = row_world()
+    local hero = w:create_actor{ room = w.grid:room(0, 0, "row") }
+    local ok, err = pcall(w.walk, w, hero, string.rep("N", 100 * 1024))
+    assert.is_false(ok)
+    assert.is_true(#err < 400, #err)
+    ok, err = pcall(w.walk, w, hero, "Ga\27[2Jte")
+    assert.is_false(ok)
+    assert.is_nil(err:find("\27", 1, true))
+    assert.matches("no room named 'Ga\\27[2Jte' on the grid", err, 1, true)
+  end)
+
+  -- "`teleport (X,Y[,Z])` ... This will teleport you onto the grid."
+  it("world.grid:teleport refuses what is no actor and an actor on a tile map, as every room move does", function()
+    local w = row_world()
+    local tm = w:create_map{ width = 3, height = 3, fill = "floor" }
+    local tact = w:create_actor{ map = tm, x = 1, y = 1 }
+    assert.error_matches(function() w.grid:teleport(tact, 0, 0, "row") end,
+      "world.grid:teleport: actor#%d+ stands on map#%d+ at %(1, 1%): take it off its tile map before moving it into a room")
+    assert.is_nil(tact.room)
+    assert.equal(1, #tm:objects("actor"))
+    local thing = w:create_object{ kind = "thing" }
+    assert.error_matches(function() w.grid:teleport(thing, 0, 0, "row") end,
+      "world.grid:teleport: expected a live actor, got thing#%d+")
+  end)
+end)

@@ -231,5 +231,43 @@ describe("the grid world's views as the reference documents them", function()
     assert.matches("map_align must be 'l', 'c' or 'r', got 'middle'", tostring(err), 1, true)
   end)
 
+  -- "map_separator_char (str): The char to use for the separator-lines"
+  it("refuses a map_separator_char of more than one character when the mod adds the map", function()
+    local ok, err = mod_world([==[data:add{ _type = "base.grid_map", _id = "m", z = "m", map = "+\n\n  #\n\n+",
+      options = { map_separator_char = string.rep("~", 1000000) } }]==])
+    assert.is_false(ok)
+    assert.matches("options.map_separator_char must be one character", tostring(err), 1, true)
+    assert.is_true(#tostring(err) < 400)
+    ok = mod_world([==[data:add{ _type = "base.grid_map", _id = "m", z = "m", map = "+\n\n  #\n\n+",
+      options = { map_separator_char = "|r\u{2550}|n" } }]==])
+    assert.is_true(ok)
+  end)
+
+  it("bounds an appearance by its width: a call's separator is one character, the width at most the maximum", function()
+    local ok, v = mod_world([==[data:add{ _type = "base.grid_map", _id = "m", z = "m", map = "+\n\n  #-#\n\n+" }]==])
+    assert.is_true(ok, tostring(v))
+    v.grid:add("opts.m")
+    v.grid:spawn()
+    local r = v.grid:room(0, 0, "m")
+    assert.error_matches(function() r:appearance{ map_separator_char = "==" } end,
+      "room:appearance: map_separator_char must be one character")
+    assert.error_matches(function() r:appearance{ width = 100000 } end,
+      "room:appearance: width must be an integer from 1 to 1000, got 100000")
+    assert.equal(1000, #lines(r:appearance{ width = 1000, map_separator_char = "=" })[1])
+  end)
+
   -- strata play shows a grid room by room:appearance: spec/play_spec.lua.
+end)
+
+describe("teleporters with more than one link", function()
+  -- "Only a single link (or node) may connect to the teleport link."
+  it("refuses a teleporter two links touch, naming it, its line and column", function()
+    local err = parse_error("+ 0 1 2 3\n\n2 #-#-#\n  |   |\n1 #-t t>#\n  |     |\n0 #-----#\n\n+ 0 1 2 3\n", { z = "z" })
+    assert.matches("TeleporterMapLink 't' at XYZ=(2,1,z)", err, 1, true)
+    assert.matches("must have exactly one link connected to it", err, 1, true)
+    assert.matches("(found: n, e)", err, 1, true)
+    assert.matches("line 5, column 7", err, 1, true)
+    -- the reference's own one-way teleport stays as it was
+    assert.equal("e>3,0", exits_of(parse("+ 0 1 2 3\n\n0 #-t t>#\n\n+ 0 1 2 3\n", { z = "z" }), 0, 0))
+  end)
 end)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "room_internal.h"
+#include "runtime_internal.h"
 #include "world_internal.h"
 #include "strata/alloc.h"
 #include "strata/grid.h"
@@ -218,6 +219,8 @@ uint64_t strata_grid_room(const strata_world *cw, const char *z, int x, int y) {
 strata_status strata_grid_teleport(strata_runtime *rt, uint64_t actor, int x, int y, const char *z,
                                    strata_move_outcome *out, strata_error *err) {
   const strata_world *w = strata_runtime_world(rt);
+  strata_status st = move_check_actor(rt, actor, "strata_grid_teleport", err);
+  if (st) return st;
   if (!z && !strata_grid_pos(w, strata_room_of(w, actor), NULL, NULL, &z, NULL, NULL))
     return strata_error_in(err, STRATA_EARG, "strata_grid_teleport", "%s#%llu is in no grid room: give a z",
                            strata_world_get(w, actor) ? strata_world_get(w, actor)->kind : "object",

@@ -142,6 +142,15 @@ strata_status strata_move_to_room(strata_runtime *rt, uint64_t actor, uint64_t r
     return strata_error_in(err, STRATA_ENOTFOUND, "strata_move_to_room", "%s is no live room", rt_label(rt, room, b));
   if (exit && !strata_is_exit(rt->w, exit))
     return strata_error_in(err, STRATA_ENOTFOUND, "strata_move_to_room", "%s is no live exit", rt_label(rt, exit, b));
+  /* An object is on a tile map or in a room, never both: one on a map is
+  ** refused, not left standing in two places (every move into a room comes
+  ** here: a fly, a dive, a teleport). */
+  if (o->has_pos) {
+    char mb[48];
+    return strata_error_in(err, STRATA_EARG, "strata_move_to_room",
+                           "%s stands on %s at (%lld, %lld): take it off its tile map before moving it into a room",
+                           rt_label(rt, actor, b), rt_label(rt, o->map, mb), (long long)o->x, (long long)o->y);
+  }
   strata_status st = rt_begin(rt, err);
   if (st) return st;
   return rt_end(rt, move_enter(rt, actor, strata_room_of(rt->w, actor), room, exit, out, err));

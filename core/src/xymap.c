@@ -150,6 +150,28 @@ static int linked_neighbor(strata_xymap *m, const xy_comp *c, int d, int facing,
   return facing ? touches_side(nc, reverse_dir(d)) : nc->dirs[d] >= 0;
 }
 
+/* The sides of smart link c that a neighbour links to (nb), those holding a
+** node among them (nodes); 0 on an error. A teleporter is judged by Evennia's
+** test and again by the sides facing it: the reference's one-way teleport
+** `#-t t>#` hides its link behind an arrow pointing away, which that test
+** cannot see, and "only a single link (or node) may connect to the teleport
+** link": a second link either test finds makes it ambiguous (refused). */
+static int smart_neighbors(strata_xymap *m, const xy_comp *c, int teleporter, int nb[8], int *nbn, int nodes[8],
+                           int *nodesn, strata_error *err) {
+  int failed = 0;
+  for (int facing = 0; facing < 1 + teleporter; facing++)
+    for (int d = 0; d < 8; d++) {
+      int is_node, known = 0;
+      for (int i = 0; i < *nbn; i++) known |= nb[i] == d;
+      if (!known && linked_neighbor(m, c, d, facing, &is_node, err, &failed)) {
+        nb[(*nbn)++] = d;
+        if (is_node) nodes[(*nodesn)++] = d;
+      }
+      if (failed) return 0;
+    }
+  return 1;
+}
+
 int xy_link_directions(strata_xymap *m, uint32_t ci, strata_error *err) {
   xy_comp *c = &m->comps[ci];
   if (c->dirs_state == 2) return 1;
@@ -158,7 +180,7 @@ int xy_link_directions(strata_xymap *m, uint32_t ci, strata_error *err) {
   const strata_xy_legend *lg = xy_legend_of(m, c);
   int8_t *dirs = c->dirs;
   for (int i = 0; i < XY_SIDES; i++) dirs[i] = -1;
-  int nb[8], nbn = 0, nodes[8], nodesn = 0, failed = 0;
+  int nb[8], nbn = 0, nodes[8], nodesn = 0;
   switch (lg->kind) {
     case STRATA_XY_NS: set_plain(dirs, "0>4 4>0"); break;
     case STRATA_XY_EW: set_plain(dirs, "2>6 6>2"); break;
@@ -179,21 +201,7 @@ int xy_link_directions(strata_xymap *m, uint32_t ci, strata_error *err) {
     case STRATA_XY_BLOCKED:
     case STRATA_XY_INTERRUPT_LINK:
     case STRATA_XY_TELEPORTER:
-      /* A teleporter that Evennia's test finds alone is judged again by the
-      ** sides facing it: the reference's one-way teleport `#-t t>#` hides
-      ** it behind an arrow pointing away, which that test cannot see. Maps
-      ** the test accepts keep their reading. */
-      for (int facing = 0; facing < 2 && nbn == 0; facing++) {
-        if (facing && lg->kind != STRATA_XY_TELEPORTER) break;
-        for (int d = 0; d < 8; d++) {
-          int is_node;
-          if (linked_neighbor(m, c, d, facing, &is_node, err, &failed)) {
-            nb[nbn++] = d;
-            if (is_node) nodes[nodesn++] = d;
-          }
-          if (failed) return 0;
-        }
-      }
+      if (!smart_neighbors(m, c, lg->kind == STRATA_XY_TELEPORTER, nb, &nbn, nodes, &nodesn, err)) return 0;
       break;
     default:
       break; /* nodes have no directions */
@@ -242,7 +250,8 @@ int xy_link_directions(strata_xymap *m, uint32_t ci, strata_error *err) {
                         nbn ? list : "none");
     }
   } else if (lg->kind == STRATA_XY_TELEPORTER) {
-    if (nbn != 1) return comp_error(m, c, err, "must have exactly one link connected to it.");
+    if (nbn != 1)
+      return comp_error(m, c, err, "must have exactly one link connected to it (found: %s).", nbn ? list : "none");
     if (nodesn == 1)
       return comp_error(m, c, err, "can only connect to a Link. Found a node in direction %s.",
                         DIR_NAMES[nb[0]]);

@@ -25,6 +25,9 @@ local KINDS = {
   map_align = "string", map_target_path_style = "string", map_fill_all = "boolean", map_separator_char = "string",
 }
 local ALIGN = { l = true, c = true, r = true }
+-- The widest appearance, and the longest separator with its markup: an
+-- appearance's size is bounded by its width (docs/grid.md).
+local WIDTH_MAX, SEPARATOR_MAX = 1000, 32
 
 -- Plain text (a name, a description) as markup: its `|` shown as written.
 local function escape(s) return (s:gsub("|", "||")) end
@@ -60,6 +63,10 @@ local function option_of(opts, mo, id, k)
   if v == nil then return DEFAULTS[k] end
   if type(v) ~= KINDS[k] then fail("%s must be a %s, got %s", where, KINDS[k], tostring(v)) end
   if k == "map_align" and not ALIGN[v] then fail("%s must be 'l', 'c' or 'r', got '%s'", where, v) end
+  -- A grid map's is checked when its mod adds it (mods/base): a call's here.
+  if k == "map_separator_char" and (#v > SEPARATOR_MAX or utf8.len(markup.strip(v)) ~= 1) then
+    fail("%s must be one character (with its markup, at most %d bytes), got %d bytes", where, SEPARATOR_MAX, #v)
+  end
   return v
 end
 
@@ -70,8 +77,8 @@ function methods.appearance(r, opts)
   handle_of.check_alive(r)
   local w = owner[r]
   local width = opts.width == nil and 78 or opts.width
-  if math.type(width) ~= "integer" or width < 1 then
-    fail("room:appearance: width must be a positive integer, got %s", tostring(width))
+  if math.type(width) ~= "integer" or width < 1 or width > WIDTH_MAX then
+    fail("room:appearance: width must be an integer from 1 to %d, got %s", WIDTH_MAX, tostring(width))
   end
   local names = {}
   for _, e in ipairs(r:exits()) do names[#names + 1] = escape(e.name) end

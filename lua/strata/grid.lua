@@ -108,16 +108,44 @@ local function prototype_ensure(w, id, stored)
 end
 
 -- What is wrong with a stored entry, checked as a base.prototype entry that
--- names no unknown key; nil when nothing.
+-- names no unknown key; nil when nothing. A check that failed (stopped by its
+-- budget) is raised as it is: its message already names `where`.
 local function prototype_problem(w, e, where)
   local reg = w._registry
   local msg, failed = reg:check_as(reg:ensure_type("base.prototype"), e, where, true)
-  return failed or msg
+  if failed then error(failed, 0) end
+  return msg
+end
+
+-- The circle that e's parents go round among the world's stored prototypes
+-- (stored: by ID, e in its place), "world.a → world.b → world.a"; nil when
+-- none. Mods' prototypes are followed too: a circle may pass through them.
+local function parent_circle(w, e, stored)
+  local seen, path = {}, {}
+  local v, id = e, e._id
+  while type(v) == "table" do
+    if seen[id] then
+      local from = seen[id]
+      local out = {}
+      for i = from, #path do out[#out + 1] = path[i] end
+      out[#out + 1] = id
+      return table.concat(out, " → ")
+    end
+    path[#path + 1] = id
+    seen[id] = #path
+    id = v.parent
+    if type(id) ~= "string" then return nil end
+    v = prototype_get(w, id, stored)
+  end
+  return nil
 end
 
 local function flatten(w, v, where, depth)
   depth = depth or 0
-  if depth > 16 then fail("%s: prototype parents go round in a circle", where) end
+  if depth > 16 then
+    local circle = type(v) == "string" and parent_circle(w, prototype_ensure(w, v))
+    fail("%s: prototype parents go round in a circle%s", where, circle and ": " .. circle or "")
+  end
   local own = where
   if type(v) == "string" then
     own = ("%s (base.prototype '%s')"):format(where, v)
@@ -375,9 +403,15 @@ function Grid:add_prototype(entry)
   local id = WORLD_PREFIX .. name
   local e = data.plain_copy(entry, "world.grid:add_prototype")
   e._id = id
-  local msg = prototype_problem(w, e, "world.grid:add_prototype '" .. id .. "'")
-  if msg then fail("world.grid:add_prototype '%s': %s", id, msg) end
-  if e.parent ~= nil then flatten(w, e, "world.grid:add_prototype '" .. id .. "'") end
+  local where = "world.grid:add_prototype '" .. id .. "'"
+  local msg = prototype_problem(w, e, where)
+  if msg then fail("%s: %s", where, msg) end
+  -- The parents as they would be with e stored (e may replace an ancestor).
+  local stored = stored_prototypes(w)
+  stored[id] = e
+  local circle = parent_circle(w, e, stored)
+  if circle then fail("%s: prototype parents go round in a circle: %s", where, circle) end
+  if e.parent ~= nil then flatten(w, e, where) end
   w._s:grid_set_prototype(e)
   return id
 end
@@ -385,9 +419,12 @@ end
 -- On opening a world: its stored prototypes are checked as when added, the
 -- first damaged one an error naming it.
 function M.on_open(w)
+  local stored = stored_prototypes(w)
   for _, e in ipairs(w._s:grid_prototypes()) do
     local id = type(e._id) == "string" and e._id or "?"
     local msg = prototype_problem(w, e, "grid prototype '" .. id .. "'")
+    local circle = not msg and parent_circle(w, e, stored)
+    if circle then msg = "prototype parents go round in a circle: " .. circle end
     if msg then fail("grid prototype '%s': %s", id, msg) end
   end
 end
@@ -650,7 +687,7 @@ function M.named(w, actor, name, what)
       if not seen[n] then seen[n] = true names[#names + 1] = n end
     end
     table.sort(names)
-    fail("%s: no room named '%s' on the grid%s", what, name, options.suggest(name, names))
+    fail("%s: no room named %s on the grid%s", what, options.quoted(name), options.suggest(name, names))
   end
   local best, nearest = math.huge, {}
   for _, r in ipairs(candidates) do
@@ -658,14 +695,14 @@ function M.named(w, actor, name, what)
     if route and #route < best then best, nearest = #route, { r }
     elseif route and #route == best then nearest[#nearest + 1] = r end
   end
-  if #nearest == 0 then fail("%s: no way from %s to a room named '%s'", what, label_of(here), name) end
+  if #nearest == 0 then fail("%s: no way from %s to a room named %s", what, label_of(here), options.quoted(name)) end
   if #nearest > 1 then
     local where = {}
     for i, r in ipairs(nearest) do
       local x, y, zs = w._s:grid_pos(r)
       where[i] = ("(%d,%d,%s)"):format(x, y, zs)
     end
-    fail("%s: '%s' is ambiguous: %s are as near", what, name, table.concat(where, ", "))
+    fail("%s: %s is ambiguous: %s are as near", what, options.quoted(name), table.concat(where, ", "))
   end
   return handle(w, nearest[1])
 end

@@ -59,13 +59,8 @@ local function cmp(x, y)
   return 0
 end
 
--- A value of a mod's quoted in an error, at most 40 bytes of it, its control
--- characters written as \ddd: an error stays one line a terminal shows as is.
-local function quoted(v)
-  if type(v) ~= "string" then return tostring(v) end
-  v = #v > 40 and v:sub(1, 40) .. "..." or v
-  return "'" .. v:gsub("%c", function(c) return "\\" .. c:byte() end) .. "'"
-end
+-- A value of a mod's quoted in an error, cut and its control characters escaped.
+local quoted = options.quoted
 
 -- "1.2.3" exact, "^1.2" same major and >=, ">=0.3", "*": its operator and
 -- version, nil when it is none of these.

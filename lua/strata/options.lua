@@ -21,6 +21,14 @@ end
 -- The edit distance of two strings (strata_edit_distance).
 function M.distance(a, b) return core.edit_distance(a, b) end
 
+-- A value of a user's quoted in an error, at most 40 bytes of it, its control
+-- characters written as \ddd: an error stays one line a terminal shows as is.
+function M.quoted(v)
+  if type(v) ~= "string" then return tostring(v) end
+  v = #v > 40 and v:sub(1, 40) .. "..." or v
+  return "'" .. v:gsub("%c", function(c) return "\\" .. c:byte() end) .. "'"
+end
+
 -- " (nearest known: a, b, c)", or "" when nothing is known.
 function M.suggest(name, known)
   local near = M.nearest(name, known)

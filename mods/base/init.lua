@@ -108,6 +108,12 @@ local function check_grid_map(e)
   if align ~= nil and align ~= "l" and align ~= "c" and align ~= "r" then
     return ("options.map_align must be 'l', 'c' or 'r', got '%s'"):format(tostring(align))
   end
+  -- One character, its markup around it: a room's appearance repeats it its width times.
+  local sep = e.options and e.options.map_separator_char
+  if type(sep) == "string" and (#sep > 32 or utf8.len(strata.markup.strip(sep)) ~= 1) then
+    return ("options.map_separator_char must be one character (with its markup, at most 32 bytes), got %d bytes")
+      :format(#sep)
+  end
   for key, v in pairs(e.legend or {}) do
     if type(key) ~= "string" or #key ~= 1 or key == " " or key == "\n" then
       return ("legend key '%s' is invalid: keys must be one character other than space"):format(tostring(key))

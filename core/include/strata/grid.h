@@ -166,7 +166,8 @@ STRATA_API uint64_t strata_grid_room(const strata_world *w, const char *z, int x
 ** the actor's room) with the checks and events of any arrival
 ** (strata_move_to_room: base.before_move may refuse, base.moved follows).
 ** No room there: out->refusal STRATA_MOVE_OFF_MAP, nothing moved. Errors:
-** EARG (z NULL and the actor in no grid room), those of strata_move_to_room. */
+** EARG (no live actor; z NULL and the actor in no grid room), those of
+** strata_move_to_room (EARG: the actor stands on a tile map). */
 STRATA_API strata_status strata_grid_teleport(strata_runtime *rt, uint64_t actor, int x, int y, const char *z,
                                               strata_move_outcome *out, strata_error *err);
 

@@ -71,7 +71,9 @@ STRATA_API strata_status strata_go(strata_runtime *rt, uint64_t actor, const cha
                                    strata_move_outcome *out, strata_error *err);
 
 /* The actor into room, with the move events, through exit (0: none, as a
-** fly, a dive or a branch collapsing does); no branch rules. */
+** fly, a dive or a branch collapsing does); no branch rules. EARG: the
+** object stands on a tile map (an object is on a map or in a room, never
+** both: take it off its map first). */
 STRATA_API strata_status strata_move_to_room(strata_runtime *rt, uint64_t actor, uint64_t room,
                                              uint64_t exit, strata_move_outcome *out,
                                              strata_error *err);

@@ -166,37 +166,42 @@ function SUB.show(o, rest)
   local nodes = xy:nodes()
   local rooms = w.grid:rooms{ z = z }
   local color = color_on(1)
-  cli.write(("%s  z=%s  %d nodes  %d rooms\n\n"):format(id, tostring(z), #nodes, #rooms))
-  cli.write(strata.markup.render(xy:display(), { color = color }), "\n\nnodes:\n")
+  -- Everything is found first and written at the end: an error (a prototype's
+  -- parents in a circle) leaves no half of the output printed.
+  local out = {}
+  local function put(...) for _, v in ipairs{ ... } do out[#out + 1] = v end end
+  put(("%s  z=%s  %d nodes  %d rooms\n\n"):format(id, tostring(z), #nodes, #rooms))
+  put(strata.markup.render(xy:display(), { color = color }), "\n\nnodes:\n")
   local protos = w.grid:_prototypes(z, nodes)
   local transitions = {}
   for i, n in ipairs(nodes) do
     if n.kind == "transition" then
       transitions[#transitions + 1] = n
-      cli.write(("  (%d,%d) %s transition\n"):format(n.x, n.y, n.symbol))
+      put(("  (%d,%d) %s transition\n"):format(n.x, n.y, n.symbol))
     else
       local r = w.grid:room(n.x, n.y, z)
-      cli.write(("  (%d,%d) %s %s  %s  prototype %s\n"):format(n.x, n.y, n.symbol, n.kind,
+      put(("  (%d,%d) %s %s  %s  prototype %s\n"):format(n.x, n.y, n.symbol, n.kind,
         r and ("%s %q"):format(tostring(r), r.name) or "not spawned", protos[i] or "none"))
     end
   end
-  cli.write("links:\n")
+  put("links:\n")
   for _, n in ipairs(nodes) do
     for _, e in ipairs(xy:exits(n.x, n.y)) do
-      cli.write(("  (%d,%d) %s -> (%d,%d)  weight %g\n"):format(n.x, n.y, e.direction, e.to.x, e.to.y, e.weight))
+      put(("  (%d,%d) %s -> (%d,%d)  weight %g\n"):format(n.x, n.y, e.direction, e.to.x, e.to.y, e.weight))
     end
   end
-  cli.write("transitions:\n")
+  put("transitions:\n")
   for _, n in ipairs(transitions) do
     local t = n.target or {}
-    cli.write(("  (%d,%d) -> (%d,%d,%s)\n"):format(n.x, n.y, t[1] or t.x, t[2] or t.y, tostring(t[3] or t.z)))
+    put(("  (%d,%d) -> (%d,%d,%s)\n"):format(n.x, n.y, t[1] or t.x, t[2] or t.y, tostring(t[3] or t.z)))
   end
   local entry = w.data["base.grid_map"]:ensure(id)
-  cli.write("map:\n", entry.map, entry.map:sub(-1) == "\n" and "" or "\n", "options:\n")
+  put("map:\n", entry.map, entry.map:sub(-1) == "\n" and "" or "\n", "options:\n")
   local keys = {}
   for k in pairs(entry.options or {}) do keys[#keys + 1] = k end
   table.sort(keys)
-  for _, k in ipairs(keys) do cli.write(("  %s = %s\n"):format(k, tostring(entry.options[k]))) end
+  for _, k in ipairs(keys) do put(("  %s = %s\n"):format(k, tostring(entry.options[k]))) end
+  cli.write(table.concat(out))
   return 0
 end
 

@@ -363,7 +363,8 @@ function Game:room_screen()
   if room.z ~= nil then
     -- a grid room shows itself as the reference's rooms do: the map between separators,
     -- the name, the description, the exits (room:appearance, with the map's options)
-    local text = strata.markup.render(room:appearance{ width = math.max(20, self.width - 1) }, { color = self.color })
+    local text = strata.markup.render(room:appearance{ width = math.min(1000, math.max(20, self.width - 1)) },
+      { color = self.color }) -- (1000: the widest appearance, docs/grid.md)
     for line in (text .. "\n"):gmatch("([^\n]*)\n") do out[#out + 1] = line end
   else
     out[1] = self.color and ("\27[1m%s\27[0m"):format(room.name) or room.name
