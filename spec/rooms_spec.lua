@@ -58,7 +58,7 @@ describe("rooms and exits", function()
     assert.equal(hub.uid, hero.room.uid)
     local drifter = w:create_actor{}
     assert.same({ nil, "the actor is in no room" }, { w:go(drifter, "up") })
-    assert.error_matches(function() w:go(hub, "up") end, "world:go: expected a actor of this world")
+    assert.error_matches(function() w:go(hub, "up") end, "world:go: expected an actor of this world")
   end)
 
   it("fires base.before_move (which may refuse) and base.moved", function()

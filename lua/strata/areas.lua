@@ -31,8 +31,7 @@ local function fail(fmt, ...) error(fmt:format(...), 0) end
 
 local is_handle = handle_of.is
 
--- "a map", "an area", "an actor": the kind with its article.
-local function a(kind) return (kind:match("^[aeiou]") and "an " or "a ") .. kind end
+local a = handle_of.a
 
 local function check_handle(w, v, kind, what)
   if not is_handle(v) then fail("%s: expected %s handle, got %s", what, a(kind), type(v)) end

@@ -29,6 +29,9 @@ local function label(kind, uid) return kind .. "#" .. uid end
 M.label = label
 
 -- Whether v is a handle (of an object of `kind`, when given).
+-- "a map", "an area", "an actor": a kind with its article, for errors.
+function M.a(kind) return (kind:match("^[aeiou]") and "an " or "a ") .. kind end
+
 function M.is(v, kind)
   if type(v) ~= "table" then return false end
   local mt = getmt(v)

@@ -18,7 +18,7 @@ local function fail(fmt, ...) error(fmt:format(...), 0) end
 
 local function of_kind(w, h, kind, what)
   if not handle_of.is(h) or h.kind ~= kind or owner[h] ~= w then
-    fail("%s: expected a %s of this world, got %s", what, kind, tostring(h))
+    fail("%s: expected %s of this world, got %s", what, handle_of.a(kind), tostring(h))
   end
   if not h:alive() then fail("%s: %s was deleted", what, tostring(h)) end
   return h
