@@ -91,7 +91,7 @@ static void test_props(tally *t) {
   ** their exits too: the same world as before. */
   w = strata_world_new(1, &err);
   for (int i = 0; i < 17; i++) {
-    char k[8];
+    char k[16];
     snprintf(k, sizeof k, "k%d", i);
     put_prop(&room_props, k, strata_value_int(i));
   }
