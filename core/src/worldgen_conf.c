@@ -33,21 +33,11 @@ static strata_status fail(conf *c, const char *fmt, ...)
 #endif
     ;
 static strata_status fail(conf *c, const char *fmt, ...) {
-  char msg[STRATA_ERROR_MESSAGE_MAX];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  strata_status st = wg_failv(c->err, c->name, c->line, fmt, ap);
   va_end(ap);
-  return strata_error_at(c->err, STRATA_EPARSE, c->line, 1, "%s:%d: %s", c->name, c->line, msg);
-}
-
-/* s (n bytes) for a message: at most 40 bytes, printable, in out. */
-static const char *shown(const char *s, size_t n, char out[48]) {
-  size_t k = 0;
-  for (size_t i = 0; i < n && i < 40; i++) out[k++] = s[i] >= 32 && s[i] < 127 ? s[i] : '?';
-  if (n > 40) out[k++] = '.', out[k++] = '.', out[k++] = '.';
-  out[k] = 0;
-  return out;
+  return st;
 }
 
 static int blank(char ch) { return ch == ' ' || ch == '\t'; }
@@ -98,17 +88,17 @@ static strata_status set(conf *c, int k, const char *v, size_t n, strata_worldge
   case K_DIM_X: case K_DIM_Y: case K_DIM_Z:
     if (!integer(v, n, 1, STRATA_WORLDGEN_SIDE_MAX, &i))
       return fail(c, "%s must be a whole number from 1 to %d, got '%s'", KEYS[k], STRATA_WORLDGEN_SIDE_MAX,
-                  shown(v, n, q));
+                  wg_shown(v, n, q));
     *(k == K_DIM_X ? &o->dim_x : k == K_DIM_Y ? &o->dim_y : &o->dim_z) = (int)i;
     return STRATA_OK;
   case K_SEED:
-    if (!integer(v, n, INT64_MIN, INT64_MAX, &i)) return fail(c, "seed must be an integer, got '%s'", shown(v, n, q));
+    if (!integer(v, n, INT64_MIN, INT64_MAX, &i)) return fail(c, "seed must be an integer, got '%s'", wg_shown(v, n, q));
     o->seed = i;
     return STRATA_OK;
   case K_ROOM_VARIANCE:
     if (!integer(v, n, 3, STRATA_WORLDGEN_SIDE_MAX, &i))
       return fail(c, "room_variance must be a whole number of at least 3 (the smallest room side), got '%s'",
-                  shown(v, n, q));
+                  wg_shown(v, n, q));
     o->room_variance = (int)i;
     return STRATA_OK;
   case K_PATH_ALG: {
@@ -117,12 +107,12 @@ static strata_status set(conf *c, int k, const char *v, size_t n, strata_worldge
     if (is(v, n, "gbf_search")) { o->path_alg = STRATA_PATH_GREEDY; return STRATA_OK; }
     if (n < sizeof name) memcpy(name, v, n), name[n] = 0;
     if (n >= sizeof name || !strata_path_algorithm_parse(name, &o->path_alg))
-      return fail(c, "path_alg must be astar, greedy, bfs, dijkstra or gbf_search, got '%s'", shown(v, n, q));
+      return fail(c, "path_alg must be astar, greedy, bfs, dijkstra or gbf_search, got '%s'", wg_shown(v, n, q));
     return STRATA_OK;
   }
   default: /* rand, post_check */
     if (!boolean(v, n, &b))
-      return fail(c, "%s must be true or false (yes, no, on, off, 1, 0), got '%s'", KEYS[k], shown(v, n, q));
+      return fail(c, "%s must be true or false (yes, no, on, off, 1, 0), got '%s'", KEYS[k], wg_shown(v, n, q));
     *(k == K_RAND ? &o->rand : &o->post_check) = b;
     return STRATA_OK;
   }
@@ -136,7 +126,7 @@ static strata_status line(conf *c, const char *s, size_t n, int *section, strata
   if (n == 0 || s[0] == '#' || s[0] == ';') return STRATA_OK;
   if (s[0] == '[') {
     if (!is(s, n, "[worldgen]"))
-      return fail(c, "unknown section %s (the one section is [worldgen])", shown(s, n, q));
+      return fail(c, "unknown section %s (the one section is [worldgen])", wg_shown(s, n, q));
     if (*section) return fail(c, "section [worldgen] is given twice (first on line %d)", *section);
     *section = c->line;
     return STRATA_OK;
@@ -147,7 +137,7 @@ static strata_status line(conf *c, const char *s, size_t n, int *section, strata
   size_t kn = eq, vn = eq < n ? n - eq - 1 : 0;
   trim(&key, &kn);
   trim(&val, &vn);
-  if (eq == n || kn == 0) return fail(c, "expected 'key = value', found '%s'", shown(s, n, q));
+  if (eq == n || kn == 0) return fail(c, "expected 'key = value', found '%s'", wg_shown(s, n, q));
   /* keys in any case, as ConfigParser reads them */
   char low[32];
   size_t ln = kn < sizeof low - 1 ? kn : sizeof low - 1;
@@ -157,7 +147,7 @@ static strata_status line(conf *c, const char *s, size_t n, int *section, strata
   while (k < NKEYS && !(kn == ln && !strcmp(low, KEYS[k]))) k++;
   if (k == NKEYS) {
     const char *near[3] = { NULL, NULL, NULL };
-    size_t got = strata_nearest(shown(key, kn, q), KEYS, NKEYS, near, NULL, 3);
+    size_t got = strata_nearest(wg_shown(key, kn, q), KEYS, NKEYS, near, NULL, 3);
     return fail(c, "unknown key '%s' (nearest known: %s%s%s%s%s)", q, near[0], got > 1 ? ", " : "",
                 got > 1 ? near[1] : "", got > 2 ? ", " : "", got > 2 ? near[2] : "");
   }

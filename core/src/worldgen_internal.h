@@ -3,6 +3,9 @@
 #ifndef STRATA_WORLDGEN_INTERNAL_H
 #define STRATA_WORLDGEN_INTERNAL_H
 
+#include <stdarg.h>
+#include <stddef.h>
+
 #include "strata/worldgen.h"
 
 /* The template's own fields (sizes, options recorded). */
@@ -16,7 +19,10 @@ strata_status wg_validate_floor(const strata_worldgen *t, int z, strata_error *e
 void wg_floor_ends(const strata_worldgen *t, int z, strata_worldgen_point *arrive, int *arrive_tile,
                    strata_worldgen_point *leave, int *leave_tile);
 
-/* The whole of the regular file at path, NUL-terminated, into *text (the
-** caller's: strata_free); errors name the file. */
+/* A template or configuration file's refusal: STRATA_EPARSE at line, the
+** message prefixed "name:line: " (one form for both files). */
+strata_status wg_failv(strata_error *err, const char *name, int line, const char *fmt, va_list ap);
+/* s (n bytes) as quoted in a message: at most 40 bytes, printable, "..." when cut. */
+const char *wg_shown(const char *s, size_t n, char out[48]);
 
 #endif

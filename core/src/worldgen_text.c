@@ -150,22 +150,29 @@ static strata_status fail(reader *r, const char *fmt, ...)
 #endif
     ;
 static strata_status fail(reader *r, const char *fmt, ...) {
-  char msg[STRATA_ERROR_MESSAGE_MAX];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  strata_status st = wg_failv(r->err, r->name, r->line, fmt, ap);
   va_end(ap);
-  return strata_error_at(r->err, STRATA_EPARSE, r->line, 1, "%s:%d: %s", r->name, r->line, msg);
+  return st;
 }
 
-/* The line quoted for a message: at most 40 bytes, printable. */
-static const char *quoted(const reader *r, char out[48]) {
-  size_t n = r->n < 40 ? r->n : 40, k = 0;
-  for (size_t i = 0; i < n; i++) out[k++] = r->s[i] >= 32 && r->s[i] < 127 ? r->s[i] : '?';
-  if (r->n > 40) out[k++] = '.', out[k++] = '.', out[k++] = '.';
+strata_status wg_failv(strata_error *err, const char *name, int line, const char *fmt, va_list ap) {
+  char msg[STRATA_ERROR_MESSAGE_MAX];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  return strata_error_at(err, STRATA_EPARSE, line, 1, "%s:%d: %s", name, line, msg);
+}
+
+const char *wg_shown(const char *s, size_t n, char out[48]) {
+  size_t k = 0;
+  for (size_t i = 0; i < n && i < 40; i++) out[k++] = s[i] >= 32 && s[i] < 127 ? s[i] : '?';
+  if (n > 40) out[k++] = '.', out[k++] = '.', out[k++] = '.';
   out[k] = 0;
   return out;
 }
+
+/* The line being read, quoted for a message. */
+static const char *quoted(const reader *r, char out[48]) { return wg_shown(r->s, r->n, out); }
 
 #define MAX_WORDS 6
 typedef struct words { const char *w[MAX_WORDS]; size_t n[MAX_WORDS]; int count; } words;
