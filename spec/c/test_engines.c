@@ -121,6 +121,24 @@ static void corridor_maps(strata_grid_search *s, strata_grid_search *table, int 
   strata_path_free(&want), strata_path_free(&p);
 }
 
+/* The engine table's answer on m against the generic engine's (want): the
+** named engine answered, with a route exactly when the generic engine found
+** one, walking from start to goal at its cost. Returns that cost. */
+static double table_agrees(strata_grid_search *s, strata_grid_search *table, int generic, strata_tilemap *m,
+                           int x1, int y1, int x2, int y2, const strata_grid_options *o, const char *engine,
+                           strata_path *want, strata_path *p) {
+  const int w = strata_tilemap_width(m);
+  int ok;
+  CHECK(gridengine_run_one(s, m, generic, x1, y1, x2, y2, o, want, &ok, NULL) == STRATA_OK && ok);
+  CHECK(strata_grid_search_run(table, m, x1, y1, x2, y2, o, p, NULL) == STRATA_OK);
+  CHECK_STR(gridengine_last(table), engine);
+  CHECK_EQ_INT(p->len == 0, want->len == 0);
+  if (p->len)
+    CHECK_NEAR(walk(m, p, y1 * w + x1, y2 * w + x2, 1, o->diagonal_cost), want->cost, 1e-9 * (1 + want->cost));
+  CHECK_NEAR(p->cost, want->cost, 1e-9 * (1 + want->cost));
+  return want->cost;
+}
+
 /* Mazes at 8 neighbours, diagonal sqrt 2, with some walls knocked out so
 ** that routes are not unique: A* and Dijkstra go to the junction engine
 ** there, and its routes are legal and cost what the generic engine's do,
@@ -143,7 +161,7 @@ static void junction_maps(strata_grid_search *s, strata_grid_search *table, int 
     for (int i = 0; i < w * h; i++)
       if (gm.cells[i] == '#') strata_tilemap_set(m, i % w, i / w, wl, NULL);
     for (int trial = 0; trial < 40; trial++) {
-      int x1 = gm.sx, y1 = gm.sy, x2 = gm.gx, y2 = gm.gy, ok;
+      int x1 = gm.sx, y1 = gm.sy, x2 = gm.gx, y2 = gm.gy;
       if (trial > 0) { /* any two floor cells; every third start a dead end */
         int floors;
         do {
@@ -160,19 +178,14 @@ static void junction_maps(strata_grid_search *s, strata_grid_search *table, int 
         strata_grid_options o;
         strata_grid_options_init(&o);
         o.algorithm = (strata_path_algorithm)algo, o.connectivity = 8, o.diagonal_cost = M_SQRT2;
-        CHECK(gridengine_run_one(s, m, generic, x1, y1, x2, y2, &o, &want, &ok, NULL) == STRATA_OK && ok);
-        if (trial == 0) CHECK_NEAR(want.cost, gridgen_optimum(&gm, 1, M_SQRT2), 1e-9 * want.cost);
-        CHECK(strata_grid_search_run(table, m, x1, y1, x2, y2, &o, &p, NULL) == STRATA_OK);
-        CHECK_STR(gridengine_last(table), "junction");
-        CHECK_EQ_INT(p.len == 0, want.len == 0);
-        if (p.len) CHECK_NEAR(walk(m, &p, y1 * w + x1, y2 * w + x2, 1, M_SQRT2), want.cost, 1e-9 * (1 + want.cost));
-        CHECK_NEAR(p.cost, want.cost, 1e-9 * (1 + want.cost));
+        double cost = table_agrees(s, table, generic, m, x1, y1, x2, y2, &o, "junction", &want, &p);
+        if (trial == 0) CHECK_NEAR(cost, gridgen_optimum(&gm, 1, M_SQRT2), 1e-9 * cost);
       }
     }
     /* the same map changed: the search object's graph follows it */
     strata_token fl = strata_tokens_find(strata_tilemap_tokens(m), "c0", 2);
     for (int k = 0; k < 4; k++) {
-      int x, y, ok;
+      int x, y;
       do x = 1 + (int)strata_rng_below(&r, (uint64_t)(w - 2)), y = 1 + (int)strata_rng_below(&r, (uint64_t)(h - 2));
       while ((x + y) % 2 == 0 || gm.cells[y * w + x] == '.');
       gm.cells[y * w + x] = '.';
@@ -180,12 +193,7 @@ static void junction_maps(strata_grid_search *s, strata_grid_search *table, int 
       strata_grid_options o;
       strata_grid_options_init(&o);
       o.connectivity = 8, o.diagonal_cost = M_SQRT2;
-      CHECK(gridengine_run_one(s, m, generic, gm.sx, gm.sy, x, y, &o, &want, &ok, NULL) == STRATA_OK && ok);
-      CHECK(strata_grid_search_run(table, m, gm.sx, gm.sy, x, y, &o, &p, NULL) == STRATA_OK);
-      CHECK_STR(gridengine_last(table), "junction");
-      CHECK_EQ_INT(p.len == 0, want.len == 0);
-      if (p.len) CHECK_NEAR(walk(m, &p, gm.sy * w + gm.sx, y * w + x, 1, M_SQRT2), want.cost, 1e-9 * (1 + want.cost));
-      CHECK_NEAR(p.cost, want.cost, 1e-9 * (1 + want.cost));
+      table_agrees(s, table, generic, m, gm.sx, gm.sy, x, y, &o, "junction", &want, &p);
     }
     strata_tilemap_free(m);
     gridgen_free(&gm);
@@ -205,7 +213,7 @@ static void guided_maps(strata_grid_search *s, strata_grid_search *table, int ge
     const int w = 60 + 20 * k, h = 50 + 10 * k;
     strata_tilemap *m = random_map(&r, w, h, 0.2, 0);
     for (int trial = 0; trial < 6; trial++) {
-      int x1, y1, x2, y2, ok;
+      int x1, y1, x2, y2;
       do x1 = (int)strata_rng_below(&r, (uint64_t)w), y1 = (int)strata_rng_below(&r, (uint64_t)h);
       while (!strata_tilemap_passable(m, x1, y1));
       do x2 = (int)strata_rng_below(&r, (uint64_t)w), y2 = (int)strata_rng_below(&r, (uint64_t)h);
@@ -213,12 +221,7 @@ static void guided_maps(strata_grid_search *s, strata_grid_search *table, int ge
       strata_grid_options o;
       strata_grid_options_init(&o);
       o.algorithm = STRATA_PATH_DIJKSTRA, o.connectivity = 8, o.diagonal_cost = M_SQRT2;
-      CHECK(gridengine_run_one(s, m, generic, x1, y1, x2, y2, &o, &want, &ok, NULL) == STRATA_OK && ok);
-      CHECK(strata_grid_search_run(table, m, x1, y1, x2, y2, &o, &p, NULL) == STRATA_OK);
-      CHECK_STR(gridengine_last(table), "guided");
-      CHECK_EQ_INT(p.len == 0, want.len == 0);
-      if (p.len) CHECK_NEAR(walk(m, &p, y1 * w + x1, y2 * w + x2, 1, M_SQRT2), want.cost, 1e-9 * (1 + want.cost));
-      CHECK_NEAR(p.cost, want.cost, 1e-9 * (1 + want.cost));
+      table_agrees(s, table, generic, m, x1, y1, x2, y2, &o, "guided", &want, &p);
     }
     strata_tilemap_free(m);
   }
