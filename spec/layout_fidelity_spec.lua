@@ -7,19 +7,7 @@ local L = strata.layout
 
 local function map(w, h) return strata.tilemap.new{ width = w, height = h } end
 
--- The map as rows of cells, each cell its tokens joined by '+', '.' when empty.
-local function rows(m)
-  local out = {}
-  for y = 0, m.height - 1 do
-    local row = {}
-    for x = 0, m.width - 1 do
-      local t = m:tokens(x, y)
-      row[#row + 1] = #t == 0 and "." or table.concat(t, "+")
-    end
-    out[#out + 1] = table.concat(row, " ")
-  end
-  return out
-end
+local rows = require("support").token_rows
 
 local function run(text, w, h, seed)
   local m = map(w, h)

@@ -166,4 +166,18 @@ function M.every_object(w)
   return out
 end
 
+-- The map as rows of cells, each cell its tokens joined by '+', '.' when empty.
+function M.token_rows(m)
+  local out = {}
+  for y = 0, m.height - 1 do
+    local row = {}
+    for x = 0, m.width - 1 do
+      local t = m:tokens(x, y)
+      row[#row + 1] = #t == 0 and "." or table.concat(t, "+")
+    end
+    out[#out + 1] = table.concat(row, " ")
+  end
+  return out
+end
+
 return M
