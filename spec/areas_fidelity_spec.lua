@@ -203,6 +203,16 @@ local function assert_unrenewed(w, t)
   assert.is_nil(t.map.props.renewed)
 end
 
+-- Renews the world of mode: one failure, its message matching pattern(t), and nothing changed.
+local function assert_refused(mode, pattern)
+  local w, t = renew_world(mode)
+  local f = w:advance(15)
+  assert.equal(1, #f)
+  assert.matches(pattern(t), f[1].message)
+  assert_unrenewed(w, t)
+  return t
+end
+
 describe("a renewal that goes wrong changes nothing", function()
   it("renews as the generator says (the control)", function()
     local w, t = renew_world("ok")
@@ -212,41 +222,32 @@ describe("a renewal that goes wrong changes nothing", function()
   end)
 
   it("a generator returning an existing map (not one it made) is refused", function()
-    local w, t = renew_world("home")
-    local f = w:advance(15)
-    assert.equal(1, #f)
-    assert.matches("renewing map#%d+ %(floor 1 of area#%d+%): area generator 'rn.g_home' returned map#"
-      .. t.home.uid .. ", a map made before the renewal: it must make a new one", f[1].message)
-    assert_unrenewed(w, t)
+    assert_refused("home", function(t)
+      return "renewing map#%d+ %(floor 1 of area#%d+%): area generator 'rn.g_home' returned map#"
+        .. t.home.uid .. ", a map made before the renewal: it must make a new one"
+    end)
   end)
 
   it("a generator returning the floor's own map is refused", function()
-    local w, t = renew_world("own")
-    local f = w:advance(15)
-    assert.equal(1, #f)
-    assert.matches("area generator 'rn.g_own' returned map#" .. t.map.uid .. ", a map made before the renewal",
-      f[1].message)
-    assert_unrenewed(w, t)
+    assert_refused("own", function(t)
+      return "area generator 'rn.g_own' returned map#" .. t.map.uid .. ", a map made before the renewal"
+    end)
   end)
 
   it("a generator deleting the player is refused: the player is kept", function()
-    local w, t = renew_world("killp")
-    local f = w:advance(15)
-    assert.equal(1, #f)
-    assert.matches("renewing map#%d+ %(floor 1 of area#%d+%): area generator 'rn.g_killp' deleted actor#"
-      .. t.hero.uid .. ", which the renewal keeps", f[1].message)
-    assert_unrenewed(w, t)
+    assert_refused("killp", function(t)
+      return "renewing map#%d+ %(floor 1 of area#%d+%): area generator 'rn.g_killp' deleted actor#"
+        .. t.hero.uid .. ", which the renewal keeps"
+    end)
   end)
 
   it("on_renew deleting the player or a kept actor is refused, the new geometry undone too", function()
     for _, mode in ipairs{ "killp_renew", "kill_npc" } do
-      local w, t = renew_world(mode)
-      local f = w:advance(15)
-      assert.equal(1, #f)
-      local gone = mode == "killp_renew" and t.hero or t.guard
-      assert.matches("renewing map#%d+: on_renew of map archetype 'rn.m_" .. mode .. "' deleted actor#"
-        .. gone.uid .. ", which the renewal keeps", f[1].message)
-      assert_unrenewed(w, t)
+      assert_refused(mode, function(t)
+        local gone = mode == "killp_renew" and t.hero or t.guard
+        return "renewing map#%d+: on_renew of map archetype 'rn.m_" .. mode .. "' deleted actor#"
+          .. gone.uid .. ", which the renewal keeps"
+      end)
     end
   end)
 end)

@@ -128,19 +128,22 @@ describe("one owner of where grid rooms stand", function()
   end)
 end)
 
-describe("prototypes stored in the world", function()
-  -- "also make use of in-game (db-) created prototypes, add `XYZGRID_USE_DB_PROTOTYPES = True`"
-  local function towered()
-    local dir = support.tempdir()
-    support.write(dir .. "/tw/mod.lua", 'return { id = "tw", version = "0.1.0", requires = { base = "^0.1" } }')
-    support.write(dir .. "/tw/init.lua", ([[
+-- A world with the grid map "row" whose room at (2, 0) takes the prototype
+-- world.tower, which no mod defines: its mod path and folder too.
+local function towered()
+  local dir = support.tempdir()
+  support.write(dir .. "/tw/mod.lua", 'return { id = "tw", version = "0.1.0", requires = { base = "^0.1" } }')
+  support.write(dir .. "/tw/init.lua", ([[
 data:add{ _type = "base.grid_map", _id = "row", z = "row", map = %q, prototypes = { ["2,0"] = "world.tower" } }
 ]]):format(ROW))
-    local path = { "mods", dir }
-    local w = strata.world.new{ seed = 1, mods = { "base", "tw" }, mod_path = path }
-    w.grid:add("tw.row")
-    return w, path, dir
-  end
+  local path = { "mods", dir }
+  local w = strata.world.new{ seed = 1, mods = { "base", "tw" }, mod_path = path }
+  w.grid:add("tw.row")
+  return w, path, dir
+end
+
+describe("prototypes stored in the world", function()
+  -- "also make use of in-game (db-) created prototypes, add `XYZGRID_USE_DB_PROTOTYPES = True`"
 
   it("world.grid:add_prototype adds an entry the next spawn uses, saved with the world", function()
     local w, path, dir = towered()
@@ -189,17 +192,6 @@ data:add{ _type = "base.grid_map", _id = "row", z = "row", map = %q, prototypes 
 end)
 
 describe("grid defects a new user found", function()
-  local function towered()
-    local dir = support.tempdir()
-    support.write(dir .. "/tw/mod.lua", 'return { id = "tw", version = "0.1.0", requires = { base = "^0.1" } }')
-    support.write(dir .. "/tw/init.lua", ([[
-data:add{ _type = "base.grid_map", _id = "row", z = "row", map = %q, prototypes = { ["2,0"] = "world.tower" } }
-]]):format(ROW))
-    local path = { "mods", dir }
-    local w = strata.world.new{ seed = 1, mods = { "base", "tw" }, mod_path = path }
-    w.grid:add("tw.row")
-    return w, path, dir
-  end
 
   it("refuses a replaced prototype that closes a parent cycle, naming it; a saved cycle is refused at open", function()
     local w, path, dir = towered()
