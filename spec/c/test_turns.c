@@ -158,7 +158,7 @@ static void test_took(void) {
   CHECK_NEAR(t.due, 3.25, 1e-12);
   /* refusals */
   CHECK_EQ_INT(strata_turns_add(f.w, a, 0, -1, &err), STRATA_EARG);
-  CHECK(strstr(err.message, "strata_turns_add") != NULL);
+  CHECK_STR(err.function, "strata_turns_add");
   CHECK_EQ_INT(strata_turns_add(f.w, a, NAN, -1, &err), STRATA_EARG);
   CHECK_EQ_INT(strata_turns_add(f.w, a, INFINITY, -1, &err), STRATA_EARG);
   CHECK_EQ_INT(strata_turns_add(f.w, a, 1e6, -1, &err), STRATA_EARG);
@@ -325,7 +325,7 @@ static void test_weighted(void) {
   size_t k;
   const double bad1[] = { 1, -1 }, bad2[] = { 0, 0 }, bad3[] = { 1, NAN }, bad4[] = { INFINITY, 1 };
   CHECK_EQ_INT(strata_rng_weighted(&r, bad1, 2, &k, &err), STRATA_EARG);
-  CHECK(strstr(err.message, "strata_rng_weighted") != NULL);
+  CHECK_STR(err.function, "strata_rng_weighted");
   CHECK_EQ_INT(strata_rng_weighted(&r, bad2, 2, &k, &err), STRATA_EARG);
   CHECK_EQ_INT(strata_rng_weighted(&r, bad3, 2, &k, &err), STRATA_EARG);
   CHECK_EQ_INT(strata_rng_weighted(&r, bad4, 2, &k, &err), STRATA_EARG);
@@ -400,5 +400,5 @@ int main(void) {
   test_weighted();
   test_simplex();
   test_heights();
-  return check_summary();
+  return check_summary("turns");
 }
