@@ -89,11 +89,12 @@ strata_status strata_noise_heights(strata_rng *r, double variance, int width, in
     if (h[i] < lo) lo = h[i];
     if (h[i] > hi) hi = h[i];
   }
-  double scale = hi > lo ? 1 / (hi - lo) : 0;
-  /* NoiseMap's heights are by column (x * height + y): here by row */
+  double span = hi - lo;
+  /* NoiseMap's heights are by column (x * height + y): here by row (a
+  ** division, not a product by 1 / span, so that the highest is exactly 1) */
   for (int x = 0; x < width; x++)
     for (int y = 0; y < height; y++) {
-      double v = (h[(size_t)x * height + y] - lo) * scale;
+      double v = span > 0 ? (h[(size_t)x * height + y] - lo) / span : 0;
       out[(size_t)y * width + x] = v > 1 ? 1 : v;
     }
   strata_free(h);

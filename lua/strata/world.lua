@@ -448,6 +448,7 @@ local features = {
   require "strata.areas",      -- areas, floors, entrances, stairs, travel
   rooms,                       -- rooms and exits, world:go
   require "strata.walk",       -- world:move, world:walk
+  require "strata.turns",      -- the turn scheduler: world:add_turns, world:next_turn
   require "strata.grid",       -- XY maps spawned as rooms and exits (world.grid)
   require "strata.appearance", -- what is seen of a room: room:appearance, room:display_name
   require "strata.branches",   -- procedural dungeon branches (world.branches)
