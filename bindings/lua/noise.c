@@ -71,7 +71,7 @@ static int noise_heights(lua_State *L) {
   lstrata_check_options(L, 3, known, 0);
   if (w < 1 || h < 1 || w > STRATA_NOISE_HEIGHTS_MAX || h > STRATA_NOISE_HEIGHTS_MAX)
     return lstrata_error(L, "width and height must be 1 to %d, got %I x %I", STRATA_NOISE_HEIGHTS_MAX, w, h);
-  double variance = 0.65; /* NoiseMap's when its exponent is left out (layouts.md) */
+  double variance = 0.65; /* NoiseMap's when its exponent is left out (docs/layouts.md) */
   if (lua_getfield(L, 3, "variance") != LUA_TNIL) variance = lstrata_checknumber(L, -1);
   strata_rng r;
   int from_rng = lua_getfield(L, 3, "rng") != LUA_TNIL;

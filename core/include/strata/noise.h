@@ -1,6 +1,6 @@
 /*
 ** noise.h - coherent noise: 2D simplex noise, and the diamond-square heights
-** the layout language's NoiseMap draws (layouts.md), as a game's own.
+** the layout language's NoiseMap draws (docs/layouts.md), as a game's own.
 **
 ** A strata_noise is a plain value (a permutation of 256 bytes, doubled):
 ** copy it to keep it. It is made from a seed, or from a generator whose
