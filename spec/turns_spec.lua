@@ -76,6 +76,21 @@ describe("world:next_turn", function()
     assert.are.same(control, first)
   end)
 
+  it("keeps the order when another process opens the save (the issue's acceptance)", function()
+    local function run(args)
+      local f = assert(io.popen("lua5.4 spec/fixtures/turns_process.lua " .. args .. " 2>&1"))
+      local out = f:read("a")
+      assert(f:close(), out)
+      return out
+    end
+    local path = support.tempdir() .. "/turns.save"
+    local both = run("build " .. path) .. run("resume " .. path)
+    local control = run("control")
+    local _, lines = control:gsub("\n", "")
+    assert.are.equal(400, lines)
+    assert.are.equal(control, both)
+  end)
+
   it("is rolled back with a savepoint", function()
     local w = world_of(3, { 1, 2, 3 })
     local s = support.state(w)
@@ -117,6 +132,18 @@ describe("world:next_turn", function()
     w:advance(10)
     assert.are.equal(21, #seen)
     assert.are.same({ true, true, 10.5 }, seen[21])
+  end)
+
+  it("cannot be advanced from inside a turn's handler", function()
+    local w, a = world_of(1, { 1 })
+    local failed = {}
+    support.only_handler(w, "base.turn_started", function() w:next_turn() end)
+    support.only_handler(w, "base.handler_failed", function(_, p) failed[#failed + 1] = p.message end, "spec: failed")
+    assert.are.equal(a[1], w:next_turn())
+    assert.are.equal(1, #failed)
+    assert.matches("cannot advance the world it runs in", failed[1])
+    assert.are.equal(1, w.time)
+    assert.are.equal(2, w:turn_info(a[1]).due) -- the turn happened all the same
   end)
 
   it("refuses bad arguments, naming the function", function()
