@@ -196,7 +196,8 @@ describe("rng:normal and rng:weighted", function()
 
   it("refuses weights that are not finite numbers >= 0 with a positive sum", function()
     local r = strata.rng.new(1)
-    assert.error_matches(function() r:weighted{ a = -1, b = 2 } end, "rng:weighted: weight of 'a' must be a finite number >= 0, got %-1")
+    assert.error_matches(function() r:weighted{ a = -1, b = 2 } end,
+      "rng:weighted: weight of 'a' must be a finite number >= 0, got %-1")
     assert.error_matches(function() r:weighted{ a = 0 / 0 } end, "weight of 'a' must be a finite number")
     assert.error_matches(function() r:weighted{ a = math.huge } end, "weight of 'a' must be a finite number")
     assert.error_matches(function() r:weighted{ a = "x" } end, "weight of 'a' must be a finite number >= 0, got string")

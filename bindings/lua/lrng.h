@@ -7,6 +7,8 @@
 #define RNG_MT "strata.rng"
 
 strata_rng *lstrata_check_rng(lua_State *L, int arg);
+/* The seed at arg: an integer, or a string hashed to one (strata.rng.new's); raises otherwise. */
+uint64_t lstrata_check_seed(lua_State *L, int arg);
 /* Pushes a new generator: the stream `key` of seed. */
 void lstrata_push_rng_stream(lua_State *L, uint64_t seed, const char *key, size_t len);
 

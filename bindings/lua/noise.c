@@ -40,19 +40,20 @@ static void put_back(lua_State *L, int arg, const strata_rng *r) {
   lua_call(L, 2, 0);
 }
 
-/* strata.noise.simplex(seed | rng) */
+/* strata.noise.simplex(seed | rng): a seed as strata.rng.new takes */
 static int noise_simplex(lua_State *L) {
   strata_noise *n = lua_newuserdatauv(L, sizeof *n, 0);
   luaL_setmetatable(L, NOISE_MT);
   strata_rng r;
-  if (lua_isinteger(L, 1)) {
-    strata_noise_seed(n, (uint64_t)lua_tointeger(L, 1));
-  } else if (take_rng(L, 1, &r)) {
+  if (take_rng(L, 1, &r)) {
     strata_noise_from_rng(n, &r);
     put_back(L, 1, &r);
+  } else if (lua_type(L, 1) == LUA_TNUMBER || lua_type(L, 1) == LUA_TSTRING) {
+    strata_noise_seed(n, lstrata_check_seed(L, 1));
   } else {
-    return lstrata_argerror(L, 1, lua_pushfstring(L, "expected a seed (an integer) or a generator, got %s",
-                                                  luaL_typename(L, 1)));
+    const char *what = luaL_typename(L, 1);
+    return lstrata_argerror(L, 1, lua_pushfstring(L, "expected a seed (an integer or a string) or a generator, got %s",
+                                                  what));
   }
   return 1;
 }
@@ -80,7 +81,9 @@ static int noise_heights(lua_State *L) {
                          luaL_typename(L, -1));
   if (!from_rng) {
     if (lua_getfield(L, 3, "seed") == LUA_TNIL) return lstrata_error(L, "needs a seed or an rng");
-    strata_rng_seed(&r, (uint64_t)lstrata_checkinteger(L, -1));
+    if (!lua_isinteger(L, -1) && lua_type(L, -1) != LUA_TSTRING)
+      return lstrata_error(L, "option 'seed' must be an integer or a string, got %s", luaL_typename(L, -1));
+    strata_rng_seed(&r, lstrata_check_seed(L, lua_gettop(L)));
   }
   heights *hs = lua_newuserdatauv(L, sizeof *hs + (size_t)w * (size_t)h * sizeof(double), 0);
   hs->width = (int)w;

@@ -33,7 +33,7 @@ strata_rng *lstrata_push_rng(lua_State *L, uint64_t seed, const strata_rng *stat
 }
 
 /* A seed is an integer, or a string hashed to one. */
-static uint64_t check_seed(lua_State *L, int arg) {
+uint64_t lstrata_check_seed(lua_State *L, int arg) {
   if (lua_type(L, arg) == LUA_TSTRING) {
     size_t len;
     const char *s = lua_tolstring(L, arg, &len);
@@ -48,7 +48,7 @@ static uint64_t check_seed(lua_State *L, int arg) {
 
 /* strata.rng.new(seed) */
 static int rng_new(lua_State *L) {
-  uint64_t seed = check_seed(L, 1);
+  uint64_t seed = lstrata_check_seed(L, 1);
   lstrata_rng *ud = push_rng(L, seed);
   strata_rng_seed(&ud->rng, seed);
   return 1;
@@ -120,7 +120,8 @@ int lstrata_rng_pick(lua_State *L, strata_rng *r) {
 
 /* r:normal(mean = 0, sd = 1) -> a normal draw (strata_rng_normal) */
 int lstrata_rng_normal(lua_State *L, strata_rng *r) {
-  double mean = luaL_opt(L, lstrata_checknumber, 2, 0), sd = luaL_opt(L, lstrata_checknumber, 3, 1);
+  double mean = lua_isnoneornil(L, 2) ? 0 : lstrata_checknumber(L, 2);
+  double sd = lua_isnoneornil(L, 3) ? 1 : lstrata_checknumber(L, 3);
   lstrata_argcheck(L, isfinite(mean), 2, "mean must be a finite number");
   lstrata_argcheck(L, isfinite(sd) && sd >= 0, 3, "sd must be a finite number >= 0");
   lua_pushnumber(L, strata_rng_normal(r, mean, sd));
@@ -249,8 +250,8 @@ static int rng_tostring(lua_State *L) {
 void lstrata_open_rng(lua_State *L) {
   static const luaL_Reg methods[] = {
     {"int", rng_int}, {"float", rng_float}, {"chance", rng_chance}, {"shuffle", rng_shuffle},
-    {"pick", rng_pick}, {"normal", rng_normal}, {"weighted", rng_weighted}, {"state", rng_state}, {"set_state", rng_set_state},
-    {"stream", rng_stream}, {NULL, NULL}};
+    {"pick", rng_pick}, {"normal", rng_normal}, {"weighted", rng_weighted}, {"state", rng_state},
+    {"set_state", rng_set_state}, {"stream", rng_stream}, {NULL, NULL}};
   static const luaL_Reg meta[] = {{"__tostring", rng_tostring}, {NULL, NULL}};
   static const luaL_Reg funcs[] = {{"new", rng_new}, {NULL, NULL}};
   lstrata_register_type(L, RNG_MT, "rng", meta, methods);

@@ -104,7 +104,7 @@ strata_status strata_turn_took(strata_world *w, uint64_t uid, double duration, s
   strata_turn turn;
   if (!strata_turn_of(w, uid, &turn)) {
     const strata_object *o = world_rec(w, uid);
-    return strata_error_in(err, STRATA_ESTATE, "strata_turn_took", "%s#%llu has no turns (add it to the turns first)",
+    return strata_error_in(err, STRATA_ESTATE, "strata_turn_took", "%s#%llu has no turns (it is not in the schedule)",
                            o ? o->kind : "object", (unsigned long long)uid);
   }
   double due = turn.started + duration, now = strata_world_time(w);
