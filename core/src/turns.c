@@ -24,22 +24,37 @@ static strata_status set_field(strata_world *w, uint64_t uid, const char *k, str
   return record_put(w, uid, SYS_RECORD_TURN, &key, &v, err);
 }
 
-/* The pending timer of uid's turns, when uid is in the schedule; else NULL. */
+/* The pending timer of uid's turns, when uid is in the schedule; else NULL.
+** The one rule of what is in it (whatever a file holds): a live object whose
+** record names a base.turn timer that names it back. */
 static const strata_timer *pending(const strata_world *w, uint64_t uid) {
   if (!world_rec(w, uid)) return NULL;
   uint64_t t = value_uid(field(w, uid, "timer"));
   size_t i = t ? world_find_timer(w, t) : (size_t)-1;
-  if (i == (size_t)-1 || strcmp(w->timers[i].handler, TURN_HANDLER) != 0) return NULL;
+  if (i == (size_t)-1 || strcmp(w->timers[i].handler, TURN_HANDLER) != 0 ||
+      args_uid(&w->timers[i].args, "actor") != uid)
+    return NULL;
   return &w->timers[i];
+}
+
+/* The speed and the last turn's start as turns use them: what a file holds
+** out of range reads as speed 1 and a start of now (the schedule goes on). */
+static double speed_of(const strata_world *w, uint64_t uid) {
+  double speed = 1;
+  value_num(field(w, uid, "speed"), &speed);
+  return speed > 0 && speed <= STRATA_TURNS_MAX_SPEED ? speed : 1;
+}
+
+static double started_of(const strata_world *w, uint64_t uid) {
+  double now = strata_world_time(w), started = now;
+  value_num(field(w, uid, "started"), &started);
+  return isfinite(started) && started <= now ? started : now;
 }
 
 int strata_turn_of(const strata_world *w, uint64_t uid, strata_turn *out) {
   const strata_timer *t = pending(w, uid);
   if (!t) return 0;
-  strata_turn turn = { 1, t->due, 0 };
-  value_num(field(w, uid, "speed"), &turn.speed);
-  value_num(field(w, uid, "started"), &turn.started);
-  if (out) *out = turn;
+  if (out) *out = (strata_turn){ speed_of(w, uid), t->due, started_of(w, uid) };
   return 1;
 }
 
@@ -120,11 +135,9 @@ strata_status turn_fired(strata_call *call, void *data, strata_error *err) {
   strata_world *w = rt->w;
   uint64_t uid = args_uid(call->args, "actor");
   if (!world_rec(w, uid) || value_uid(field(w, uid, "timer")) != call->timer) return STRATA_OK;
-  double speed = 1, now = strata_world_time(w);
-  value_num(field(w, uid, "speed"), &speed);
-  if (!(speed > 0) || speed > STRATA_TURNS_MAX_SPEED) speed = 1; /* (a file's: the schedule goes on) */
+  double now = strata_world_time(w);
   strata_status st = set_field(w, uid, "started", strata_value_float(now), err);
-  if (!st) st = reschedule(w, uid, now + 1 / speed, err);
+  if (!st) st = reschedule(w, uid, now + 1 / speed_of(w, uid), err);
   strata_value params;
   if (!st) st = strata_value_table(&params, err);
   if (st) return st;
@@ -146,8 +159,7 @@ static int earliest_turn(const strata_world *w, double *due) {
     const strata_timer *t = &w->timers[i];
     if (strcmp(t->handler, TURN_HANDLER) != 0) continue;
     if (found && (t->due > *due || (t->due == *due && t->uid > best))) continue;
-    uint64_t uid = args_uid(&t->args, "actor");
-    if (!world_rec(w, uid) || value_uid(field(w, uid, "timer")) != t->uid) continue;
+    if (pending(w, args_uid(&t->args, "actor")) != t) continue;
     found = 1, best = t->uid, *due = t->due;
   }
   return found;

@@ -284,6 +284,51 @@ static void test_advance(void) {
   teardown(&f);
 }
 
+/* What a file may hold in an object's turns (its bookkeeping is data like
+** any): a speed or a start out of range reads as speed 1 and now, a timer
+** naming another object or none leaves it out of the schedule; never a
+** crash, and the schedule goes on. */
+static void set_turn_field(fixture *f, uint64_t uid, const char *k, strata_value v) {
+  strata_value path[3];
+  OK(strata_value_string(&path[0], "sys", 3, &err));
+  OK(strata_value_string(&path[1], "turn", 4, &err));
+  OK(strata_value_string(&path[2], k, strlen(k), &err));
+  OK(strata_object_set(f->w, uid, path, 3, &v, &err));
+  for (int i = 0; i < 3; i++) strata_value_clear(&path[i]);
+}
+
+static void test_hostile(void) {
+  fixture f;
+  setup(&f);
+  uint64_t a = actor(&f), b = actor(&f), c = actor(&f);
+  OK(strata_turns_add(f.w, a, 2, -1, &err));
+  OK(strata_turns_add(f.w, b, 2, -1, &err));
+  OK(strata_turns_add(f.w, c, 2, -1, &err));
+  strata_value s;
+  OK(strata_value_string(&s, "fast", 4, &err));
+  set_turn_field(&f, a, "speed", s);
+  set_turn_field(&f, a, "started", strata_value_float(NAN));
+  set_turn_field(&f, b, "speed", strata_value_float(-3));
+  strata_turn t;
+  CHECK(strata_turn_of(f.w, b, &t));
+  CHECK_NEAR(t.speed, 1, 0);
+  strata_turn_of(f.w, a, &t);
+  CHECK_NEAR(t.started, 0, 0);
+  OK(strata_turn_took(f.w, a, 1, &err));
+  CHECK_NEAR(strata_turn_of(f.w, a, &t) ? t.due : -1, 1, 0);
+  strata_turn_of(f.w, b, &t);
+  set_turn_field(&f, c, "timer", strata_value_int((int64_t)0)); /* c: out */
+  CHECK(!strata_turn_of(f.w, c, &t));
+  int seen_c = 0;
+  for (int i = 0; i < 20; i++) {
+    uint64_t x = next(&f);
+    seen_c |= x == c;
+    CHECK(x == a || x == b);
+  }
+  CHECK(!seen_c);
+  teardown(&f);
+}
+
 /* ---- rng.h: normal and weighted draws ---- */
 
 static void test_normal(void) {
@@ -396,6 +441,7 @@ int main(void) {
   test_save_order();
   test_rollback();
   test_advance();
+  test_hostile();
   test_normal();
   test_weighted();
   test_simplex();
