@@ -59,11 +59,7 @@ end
 
 -- world:next_turn() -> the object whose turn starts (nil: none scheduled), failures
 function world:next_turn()
-  if self._advancing then error("a timer or event handler cannot advance the world it runs in", 0) end
-  self._advancing = true
-  local ok, uid, failures = pcall(runtime.call, self, "next_turn")
-  self._advancing = false -- (an error or not: hence the pcall)
-  if not ok then error(uid, 0) end
+  local uid, failures = runtime.advance(self, "next_turn")
   return uid and handle.live(self, uid), failures
 end
 
