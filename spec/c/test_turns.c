@@ -195,7 +195,8 @@ static void test_leave(void) {
 }
 
 /* 300 turns of five actors in one process, against 100 of them, a save, an
-** open, and 200 more: the same actors at the same times. */
+** open, 100 more, a save into the same file (incremental), an open, and the
+** last 100: the same actors at the same times. */
 #define ORDER_TURNS 300
 static void run_order(fixture *f, uint64_t *who, double *when, int from, int to) {
   for (int i = from; i < to; i++) {
@@ -226,15 +227,18 @@ static void test_save_order(void) {
   int fd = mkstemp(path);
   CHECK(fd >= 0);
   close(fd);
-  OK(strata_world_save(f.w, path, NULL, 0, &err));
-  stop(&f);
-  strata_world *w = NULL;
-  strata_mod_version *mods = NULL;
-  size_t nmods = 0;
-  OK(strata_world_open(path, &w, &mods, &nmods, &err));
-  strata_mod_versions_free(mods, nmods);
-  start(&f, w);
-  run_order(&f, who2, when2, 100, ORDER_TURNS);
+  /* a full save at 100, an incremental one into the same file at 200 */
+  for (int part = 1; part <= 2; part++) {
+    OK(strata_world_save(f.w, path, NULL, 0, &err));
+    stop(&f);
+    strata_world *w = NULL;
+    strata_mod_version *mods = NULL;
+    size_t nmods = 0;
+    OK(strata_world_open(path, &w, &mods, &nmods, &err));
+    strata_mod_versions_free(mods, nmods);
+    start(&f, w);
+    run_order(&f, who2, when2, 100 * part, part == 1 ? 200 : ORDER_TURNS);
+  }
   int same = 1;
   for (int i = 0; i < ORDER_TURNS; i++) same &= who1[i] == who2[i] && when1[i] == when2[i];
   CHECK(same);
