@@ -136,3 +136,77 @@ describe("world streams drawn in timer handlers", function()
     for i = 1, 7 do assert.equal(control:int(1, 1000000000), values[i]) end
   end)
 end)
+
+-- Normal and weighted draws (strata_rng_normal, strata_rng_weighted), on
+-- fixed seeds: the verdicts never change from run to run.
+describe("rng:normal and rng:weighted", function()
+  it("draws normals whose mean and deviation are within bounds, the same every run", function()
+    local r, r2 = strata.rng.new(1234), strata.rng.new(1234)
+    local n, sum, sq = 20000, 0, 0
+    for _ = 1, n do
+      local x = r:normal(10, 2)
+      assert(x == r2:normal(10, 2))
+      sum, sq = sum + x, sq + x * x
+    end
+    local mean = sum / n
+    local sd = math.sqrt(sq / n - mean * mean)
+    -- the mean's standard error is 2 / sqrt(n) = 0.014: within 5 of them
+    assert.is_true(math.abs(mean - 10) < 0.071, "mean " .. mean)
+    assert.is_true(math.abs(sd - 2) < 0.05, "sd " .. sd)
+    assert.are.equal(0, strata.rng.new(5):normal() * 0 + 0) -- (defaults: mean 0, sd 1)
+    assert.are.equal(strata.rng.new(5):normal(0, 1), strata.rng.new(5):normal())
+    assert.are.equal(3, r:normal(3, 0))
+  end)
+
+  it("draws keys by weight, whatever the table's order", function()
+    local r = strata.rng.new(99)
+    local count = { a = 0, b = 0, c = 0 }
+    for _ = 1, 20000 do
+      local k = r:weighted{ a = 3, b = 1, c = 0, d = 6 }
+      count[k] = (count[k] or 0) + 1
+    end
+    assert.are.equal(0, count.c)
+    assert.is_true(math.abs(count.a - 6000) < 350, "a " .. count.a) -- sd of a count under 70
+    assert.is_true(math.abs(count.b - 2000) < 350, "b " .. count.b)
+    assert.is_true(math.abs(count.d - 12000) < 350, "d " .. count.d)
+    -- the same draws from tables built in other orders (keys are sorted first)
+    local function draws(t)
+      local g, out = strata.rng.new(7), {}
+      for i = 1, 200 do out[i] = g:weighted(t) end
+      return table.concat(out, " ")
+    end
+    local one = draws{ x = 1, y = 2, z = 3, [1] = 4, [2] = 0.5 }
+    local t = {}
+    for _, k in ipairs{ "z", 2, "y", 1, "x" } do t[k] = ({ x = 1, y = 2, z = 3, [1] = 4, [2] = 0.5 })[k] end
+    for i = 1, 50 do t["pad" .. i] = 0 end
+    for i = 1, 50 do t["pad" .. i] = nil end
+    assert.are.equal(one, draws(t))
+    -- a list: its indices
+    local idx = r:weighted{ 0, 0, 5 }
+    assert.are.equal(3, idx)
+  end)
+
+  it("draws from world streams too", function()
+    local w = strata.world.new{ seed = 4 }
+    local s = w.rng:stream("loot")
+    local control = strata.rng.new(4):stream("loot")
+    assert.are.equal(control:weighted{ a = 1, b = 1 }, s:weighted{ a = 1, b = 1 })
+    assert.are.equal(control:normal(0, 1), s:normal(0, 1))
+  end)
+
+  it("refuses weights that are not finite numbers >= 0 with a positive sum", function()
+    local r = strata.rng.new(1)
+    assert.error_matches(function() r:weighted{ a = -1, b = 2 } end,
+      "rng:weighted: weight of 'a' must be a finite number >= 0, got %-1")
+    assert.error_matches(function() r:weighted{ a = 0 / 0 } end, "weight of 'a' must be a finite number")
+    assert.error_matches(function() r:weighted{ a = math.huge } end, "weight of 'a' must be a finite number")
+    assert.error_matches(function() r:weighted{ a = "x" } end, "weight of 'a' must be a finite number >= 0, got string")
+    assert.error_matches(function() r:weighted{ a = 0, b = 0 } end, "rng:weighted: the weights sum to 0")
+    assert.error_matches(function() r:weighted{} end, "rng:weighted: the weights sum to 0")
+    assert.error_matches(function() r:weighted{ a = 1e308, b = 1e308 } end, "the weights' sum is too large")
+    assert.error_matches(function() r:weighted{ [{}] = 1 } end, "keys must be strings or numbers")
+    assert.error_matches(function() r:weighted(3) end, "table expected")
+    assert.error_matches(function() r:normal(0, -1) end, "rng:normal: sd must be a finite number >= 0")
+    assert.error_matches(function() r:normal(0 / 0, 1) end, "rng:normal: mean must be a finite number")
+  end)
+end)

@@ -932,3 +932,23 @@ describe("prototypes a mod keeps in the world, attacked (issue 35)", function()
     assert(stored[1].key == "Tower" and stored[1].props.a == 1 and stored[1].props.f == nil, stored[1].key)]],
     expect = "HOSTCODE ok" }
 end)
+
+describe("turns and draws a mod makes, attacked (issue 36)", function()
+  attack{ "world:next_turn from a handler", handler = [[
+    world:add_turns(world:create_actor{})
+    world:next_turn()]], expect = "HANDLER .*cannot advance the world it runs in" }
+  -- each turn's runaway handler is stopped by the budget and undone; the turn happened
+  attack{ "a runaway base.turn_started handler", init = [[
+    events:register("base.turn_started", "evil: spin", function() while true do end end)]],
+    handler = "world:add_turns(world:create_actor{}, { speed = 4 })",
+    after = [[
+    local info = w:turn_info(w:objects{ kind = "actor" }[1])
+    assert(info and info.due == 2.25, "the turns stopped at " .. tostring(info and info.due))]],
+    expect = "HOSTCODE ok" }
+  attack{ "rng:weighted of a table behind __index and __pairs", handler = [[
+    local ran = false
+    local t = setmetatable({ a = 1 }, { __index = function() ran = true end,
+      __pairs = function() ran = true return next, {} end })
+    assert(strata.rng.new(1):weighted(t) == "a")
+    assert(not ran, "the mod's metamethod ran")]], expect = "HANDLER ok" }
+end)

@@ -47,6 +47,8 @@ local calls = {
   ["world:run_realtime"] = function(o) w:run_realtime(o) end,
   ["world:travel"] = function(o) w:travel(hero, map, o) end,
   ["world:walk"] = function(o) w:walk(hero, { 1, 1 }, o) end,
+  ["world:add_turns"] = function(o) w:add_turns(hero, o) end,
+  ["strata.noise.heights"] = function(o) o.seed = o.seed or 1 strata.noise.heights(2, 2, o) end,
   ["world:create_area"] = function(o) w:create_area("crypt.crypt", o) end,
   ["world:create_entrance"] = function(o) w:create_entrance(map, 1, 1, area, o) end,
   ["world:create_stairs"] = function(o) w:create_stairs(map, 1, 1, o) end,

@@ -54,6 +54,9 @@ void lstrata_runtime_table(lua_State *L, const lruntime *lr);
 strata_resolver lstrata_lua_resolver(lruntime *lr);
 /* The runtime of the "strata.runtime" userdata at arg; raises if closed. */
 lruntime *lstrata_check_runtime(lua_State *L, int arg);
+/* Pushes the failures of an advance as a list ({ timer =, handler =, mod =,
+** dropped =, message = } each) and clears f. */
+void lstrata_push_failures(lua_State *L, strata_failures *f);
 /* Forgets every definition and callable: they are asked for again (a reload). */
 void lstrata_runtime_drop_cache(lruntime *lr);
 

@@ -396,6 +396,7 @@ int luaopen_strata_core(lua_State *L) {
   lstrata_open_tilemap(L);
   lstrata_open_tilepath(L);
   lstrata_open_rng(L);
+  lstrata_open_noise(L);
   lstrata_open_xymap(L);
   lstrata_open_world(L);
   lstrata_open_stream(L);
@@ -407,6 +408,7 @@ int luaopen_strata_core(lua_State *L) {
   lstrata_open_paths(L);
   lstrata_open_worldgen(L);
   lstrata_open_runtime(L);
+  lstrata_open_turns(L);
   lstrata_open_guard(L);
   lua_pushcfunction(L, set_library_source);
   lua_setfield(L, -2, "_library_source");

@@ -113,6 +113,8 @@ void lstrata_open_tokens(lua_State *L);
 void lstrata_open_tilemap(lua_State *L);
 void lstrata_open_tilepath(lua_State *L);
 void lstrata_open_rng(lua_State *L);
+void lstrata_open_noise(lua_State *L);
+void lstrata_open_turns(lua_State *L);
 void lstrata_open_stream(lua_State *L);
 void lstrata_open_xymap(lua_State *L);
 void lstrata_open_world(lua_State *L);

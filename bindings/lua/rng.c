@@ -1,4 +1,6 @@
 /* rng.c - strata.rng: seeded PCG32 generators and their streams, from Lua. */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lrng.h"
@@ -31,7 +33,7 @@ strata_rng *lstrata_push_rng(lua_State *L, uint64_t seed, const strata_rng *stat
 }
 
 /* A seed is an integer, or a string hashed to one. */
-static uint64_t check_seed(lua_State *L, int arg) {
+uint64_t lstrata_check_seed(lua_State *L, int arg) {
   if (lua_type(L, arg) == LUA_TSTRING) {
     size_t len;
     const char *s = lua_tolstring(L, arg, &len);
@@ -46,7 +48,7 @@ static uint64_t check_seed(lua_State *L, int arg) {
 
 /* strata.rng.new(seed) */
 static int rng_new(lua_State *L) {
-  uint64_t seed = check_seed(L, 1);
+  uint64_t seed = lstrata_check_seed(L, 1);
   lstrata_rng *ud = push_rng(L, seed);
   strata_rng_seed(&ud->rng, seed);
   return 1;
@@ -116,6 +118,83 @@ int lstrata_rng_pick(lua_State *L, strata_rng *r) {
   return 1;
 }
 
+/* r:normal(mean = 0, sd = 1) -> a normal draw (strata_rng_normal) */
+int lstrata_rng_normal(lua_State *L, strata_rng *r) {
+  double mean = lua_isnoneornil(L, 2) ? 0 : lstrata_checknumber(L, 2);
+  double sd = lua_isnoneornil(L, 3) ? 1 : lstrata_checknumber(L, 3);
+  lstrata_argcheck(L, isfinite(mean), 2, "mean must be a finite number");
+  lstrata_argcheck(L, isfinite(sd) && sd >= 0, 3, "sd must be a finite number >= 0");
+  lua_pushnumber(L, strata_rng_normal(r, mean, sd));
+  return 1;
+}
+
+/* A key of r:weighted's table: a number or a string, in the order keys are
+** drawn in (numbers first, by value; then strings, by their bytes), so that
+** the draw never depends on the order Lua's table happens to hold them in. */
+typedef struct wkey {
+  int type;          /* 0 integer, 1 float, 2 string */
+  lua_Integer i;
+  double f;
+  const char *s;     /* (held by the table, which the call does not change) */
+  size_t len;
+  double weight;
+} wkey;
+
+static int wkey_cmp(const void *pa, const void *pb) {
+  const wkey *a = pa, *b = pb;
+  if ((a->type == 2) != (b->type == 2)) return a->type == 2 ? 1 : -1;
+  if (a->type == 2) {
+    int c = memcmp(a->s, b->s, a->len < b->len ? a->len : b->len);
+    return c ? c : (a->len > b->len) - (a->len < b->len);
+  }
+  if (a->type == 0 && b->type == 0) return (a->i > b->i) - (a->i < b->i);
+  double x = a->type ? a->f : (double)a->i, y = b->type ? b->f : (double)b->i;
+  return (x > y) - (x < y);
+}
+
+/* The key at the top, read into *k (raw: no metamethod runs), or raises. */
+static void read_wkey(lua_State *L, wkey *k) {
+  if (lua_type(L, -2) == LUA_TSTRING) {
+    k->type = 2;
+    k->s = lua_tolstring(L, -2, &k->len);
+  } else if (lua_type(L, -2) == LUA_TNUMBER) {
+    k->type = lua_isinteger(L, -2) ? 0 : 1;
+    k->i = lua_tointeger(L, -2);
+    k->f = lua_tonumber(L, -2);
+  } else {
+    lstrata_argerror(L, 2, lua_pushfstring(L, "keys must be strings or numbers, got %s", luaL_typename(L, -2)));
+  }
+  int isnum = lua_type(L, -1) == LUA_TNUMBER;
+  k->weight = isnum ? lua_tonumber(L, -1) : -1;
+  if (!isnum || !(k->weight >= 0) || isinf(k->weight)) {
+    lua_pushvalue(L, -2);
+    const char *name = luaL_tolstring(L, -1, NULL);
+    lstrata_argerror(L, 2, lua_pushfstring(L, "weight of '%s' must be a finite number >= 0, got %s", name,
+                                           isnum ? lua_tolstring(L, -3, NULL) : luaL_typename(L, -3)));
+  }
+}
+
+/* r:weighted{ key = weight, ... } -> a key, drawn with probability its
+** weight / the sum (strata_rng_weighted over the keys in wkey order) */
+int lstrata_rng_weighted(lua_State *L, strata_rng *r) {
+  lstrata_checktype(L, 2, LUA_TTABLE);
+  size_t n = 0;
+  for (lua_pushnil(L); lua_next(L, 2); lua_pop(L, 1)) n++;
+  wkey *keys = lua_newuserdatauv(L, (n ? n : 1) * sizeof *keys, 0); /* freed by the collector */
+  double *weights = lua_newuserdatauv(L, (n ? n : 1) * sizeof *weights, 0);
+  size_t i = 0;
+  for (lua_pushnil(L); i < n && lua_next(L, 2); lua_pop(L, 1)) read_wkey(L, &keys[i++]);
+  qsort(keys, n, sizeof *keys, wkey_cmp);
+  for (i = 0; i < n; i++) weights[i] = keys[i].weight;
+  size_t k = 0;
+  strata_error err;
+  if (strata_rng_weighted(r, weights, n, &k, &err)) return lstrata_raise(L, NULL, &err);
+  if (keys[k].type == 2) lua_pushlstring(L, keys[k].s, keys[k].len);
+  else if (keys[k].type == 0) lua_pushinteger(L, keys[k].i);
+  else lua_pushnumber(L, keys[k].f);
+  return 1;
+}
+
 #define RNG_DRAW(name) \
   static int rng_##name(lua_State *L) { return lstrata_rng_##name(L, lstrata_check_rng(L, 1)); }
 RNG_DRAW(int)
@@ -123,6 +202,8 @@ RNG_DRAW(float)
 RNG_DRAW(chance)
 RNG_DRAW(shuffle)
 RNG_DRAW(pick)
+RNG_DRAW(normal)
+RNG_DRAW(weighted)
 
 /* r:state() -> string (32 hex digits) */
 static int rng_state(lua_State *L) {
@@ -169,8 +250,8 @@ static int rng_tostring(lua_State *L) {
 void lstrata_open_rng(lua_State *L) {
   static const luaL_Reg methods[] = {
     {"int", rng_int}, {"float", rng_float}, {"chance", rng_chance}, {"shuffle", rng_shuffle},
-    {"pick", rng_pick}, {"state", rng_state}, {"set_state", rng_set_state},
-    {"stream", rng_stream}, {NULL, NULL}};
+    {"pick", rng_pick}, {"normal", rng_normal}, {"weighted", rng_weighted}, {"state", rng_state},
+    {"set_state", rng_set_state}, {"stream", rng_stream}, {NULL, NULL}};
   static const luaL_Reg meta[] = {{"__tostring", rng_tostring}, {NULL, NULL}};
   static const luaL_Reg funcs[] = {{"new", rng_new}, {NULL, NULL}};
   lstrata_register_type(L, RNG_MT, "rng", meta, methods);

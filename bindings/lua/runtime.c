@@ -385,9 +385,14 @@ static int rt_advance(lua_State *L) {
     strata_failures_clear(&f);
     return raise_plain(L, lr, &err);
   }
-  lua_createtable(L, (int)f.n, 0);
-  for (size_t i = 0; i < f.n; i++) {
-    const strata_failure *x = &f.items[i];
+  lstrata_push_failures(L, &f);
+  return 1;
+}
+
+void lstrata_push_failures(lua_State *L, strata_failures *f) {
+  lua_createtable(L, (int)f->n, 0);
+  for (size_t i = 0; i < f->n; i++) {
+    const strata_failure *x = &f->items[i];
     lua_createtable(L, 0, 5);
     if (x->timer) { lua_pushinteger(L, (lua_Integer)x->timer); lua_setfield(L, -2, "timer"); }
     if (x->handler) { lua_pushstring(L, x->handler); lua_setfield(L, -2, "handler"); }
@@ -401,8 +406,7 @@ static int rt_advance(lua_State *L) {
     lua_setfield(L, -2, "message");
     lua_rawseti(L, -2, (lua_Integer)i + 1);
   }
-  strata_failures_clear(&f);
-  return 1;
+  strata_failures_clear(f);
 }
 
 /* rt:event_on(event, name, priority, handler ID) */

@@ -51,6 +51,8 @@ static int s_float(lua_State *L) { return draw(L, lstrata_rng_float); }
 static int s_chance(lua_State *L) { return draw(L, lstrata_rng_chance); }
 static int s_shuffle(lua_State *L) { return draw(L, lstrata_rng_shuffle); }
 static int s_pick(lua_State *L) { return draw(L, lstrata_rng_pick); }
+static int s_normal(lua_State *L) { return draw(L, lstrata_rng_normal); }
+static int s_weighted(lua_State *L) { return draw(L, lstrata_rng_weighted); }
 
 /* s:state() -> string (32 hex digits): where the next draw starts */
 static int s_state(lua_State *L) {
@@ -146,7 +148,8 @@ static int w_stream_handle(lua_State *L) {
 void lstrata_open_stream(lua_State *L) {
   static const luaL_Reg methods[] = {
     {"int", s_int}, {"float", s_float}, {"chance", s_chance}, {"shuffle", s_shuffle},
-    {"pick", s_pick}, {"state", s_state}, {"set_state", s_set_state}, {"stream", s_stream},
+    {"pick", s_pick}, {"normal", s_normal}, {"weighted", s_weighted}, {"state", s_state},
+    {"set_state", s_set_state}, {"stream", s_stream},
     {NULL, NULL}};
   static const luaL_Reg meta[] = {
     {"__index", s_index}, {"__newindex", s_newindex}, {"__eq", s_eq}, {"__tostring", s_tostring}, {NULL, NULL}};

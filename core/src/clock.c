@@ -24,7 +24,8 @@ static strata_status map_renew(strata_call *call, void *data, strata_error *err)
 ** the host defines under their IDs. */
 static const struct { const char *id; strata_fn fn; } core_handlers[] = {
   { "base.map_renew", map_renew }, { "base.walk_step", walk_step_fired },
-  { "base.branch_idle", branch_idle_fired }, { "base.branch_reset", branch_reset_fired } };
+  { "base.branch_idle", branch_idle_fired }, { "base.branch_reset", branch_reset_fired },
+  { "base.turn", turn_fired } };
 
 static int core_handler(const char *id, strata_callable *c) {
   for (size_t i = 0; i < sizeof core_handlers / sizeof *core_handlers; i++)
@@ -102,15 +103,12 @@ strata_status strata_advance(strata_runtime *rt, double dt, strata_failures *fai
   return strata_advance_limited(rt, dt, 1000, 100000, failures, err);
 }
 
-strata_status strata_advance_limited(strata_runtime *rt, double dt, uint64_t max_runs,
-                                     uint64_t max_total, strata_failures *failures,
-                                     strata_error *err) {
-  if (!(dt >= 0) || isinf(dt))
-    return strata_error_in(err, STRATA_EARG, "strata_advance", "dt must be a finite number >= 0, got %g", dt);
+/* Runs the timers due up to target and moves the clock there; with turn,
+** stops instead right after a timer that started a turn (turns.c), *turn
+** its object (0: none started, the clock at target). */
+static strata_status run_to(strata_runtime *rt, double target, uint64_t max_runs, uint64_t max_total,
+                            uint64_t *turn, strata_failures *failures, strata_error *err) {
   strata_world *w = rt->w;
-  strata_status in = world_not_in_callback(w, "strata_advance", "advance", err);
-  if (in) return in;
-  double target = strata_world_time(w) + dt;
   strata_failures local = { NULL, 0, 0 };
   run_count runs = { NULL, NULL, 0, 0 };
   uint64_t total = 0;
@@ -160,14 +158,19 @@ strata_status strata_advance_limited(strata_runtime *rt, double dt, uint64_t max
     strata_error herr;
     strata_error_clear(&herr);
     const char *mod;
-    if (run_timer(rt, &fired, &mod, &herr) != STRATA_OK &&
-        failures_push(&local, uid, 0, NULL, fired.handler, mod, strata_runtime_failure_text(rt, &herr)))
+    rt->turn_started = 0;
+    strata_status ran = run_timer(rt, &fired, &mod, &herr);
+    if (ran && failures_push(&local, uid, 0, NULL, fired.handler, mod, strata_runtime_failure_text(rt, &herr)))
       st = strata_error_nomem(err, NULL);
     strata_timer_clear(&fired);
+    if (turn && !ran && rt->turn_started) {
+      *turn = rt->turn_started;
+      break;
+    }
   }
   strata_free(runs.uid);
   strata_free(runs.n);
-  if (!st) st = strata_world_set_time(w, target, err);
+  if (!st && !(turn && *turn)) st = strata_world_set_time(w, target, err);
   event_report(rt, &local);
   for (size_t i = 0; i < local.n; i++) {
     strata_failure *x = &local.items[i];
@@ -180,4 +183,19 @@ strata_status strata_advance_limited(strata_runtime *rt, double dt, uint64_t max
   }
   strata_failures_clear(&local);
   return st;
+}
+
+strata_status strata_advance_limited(strata_runtime *rt, double dt, uint64_t max_runs,
+                                     uint64_t max_total, strata_failures *failures,
+                                     strata_error *err) {
+  if (!(dt >= 0) || isinf(dt))
+    return strata_error_in(err, STRATA_EARG, "strata_advance", "dt must be a finite number >= 0, got %g", dt);
+  strata_status in = world_not_in_callback(rt->w, "strata_advance", "advance", err);
+  if (in) return in;
+  return run_to(rt, strata_world_time(rt->w) + dt, max_runs, max_total, NULL, failures, err);
+}
+
+strata_status clock_run_to(strata_runtime *rt, double target, uint64_t *turn, strata_failures *failures,
+                           strata_error *err) {
+  return run_to(rt, target, 1000, 100000, turn, failures, err);
 }

@@ -221,7 +221,8 @@ static int core_event(const char *event) {
   static const char *const core[] = { "base.map_entered", "base.map_left", "base.before_travel",
                                       "base.floor_generated", "base.handler_failed",
                                       "base.object_created", "base.object_deleted",
-                                      "base.before_move", "base.moved", "base.branch_message" };
+                                      "base.before_move", "base.moved", "base.branch_message",
+                                      "base.turn_started" };
   for (size_t i = 0; i < sizeof core / sizeof *core; i++)
     if (strcmp(event, core[i]) == 0) return 1;
   return 0;

@@ -1,6 +1,7 @@
 /* rng.c - PCG32 (XSH-RR 64/32) and the helpers built on it. */
 #include "strata/rng.h"
 
+#include <math.h>
 #include <string.h>
 
 #define PCG_MULT 6364136223846793005ull
@@ -87,6 +88,35 @@ int strata_rng_chance(strata_rng *r, double p) {
   if (!(p > 0)) return 0;
   if (p >= 1) return 1;
   return strata_rng_float(r) < p;
+}
+
+double strata_rng_normal(strata_rng *r, double mean, double sd) {
+  double u1 = strata_rng_float(r), u2 = strata_rng_float(r);
+  /* 1 - u1 is in (0, 1]: its log is finite */
+  return mean + sd * sqrt(-2.0 * log(1.0 - u1)) * cos(6.283185307179586 * u2);
+}
+
+strata_status strata_rng_weighted(strata_rng *r, const double *weights, size_t n, size_t *out,
+                                  strata_error *err) {
+  double sum = 0;
+  size_t last = 0; /* the last index of a positive weight */
+  for (size_t i = 0; i < n; i++) {
+    if (!(weights[i] >= 0) || isinf(weights[i]))
+      return strata_error_in(err, STRATA_EARG, "strata_rng_weighted",
+                             "weight %zu must be a finite number >= 0, got %g", i, weights[i]);
+    if (weights[i] > 0) last = i;
+    sum += weights[i];
+  }
+  if (isinf(sum)) return strata_error_in(err, STRATA_EARG, "strata_rng_weighted", "the weights' sum is too large");
+  if (!(sum > 0)) return strata_error_in(err, STRATA_EARG, "strata_rng_weighted", "the weights sum to 0");
+  double x = strata_rng_float(r) * sum;
+  /* (rounding may carry x past the running sum's end: the last positive weight takes it) */
+  for (size_t i = 0; i < last; i++) {
+    if (x < weights[i]) { *out = i; return STRATA_OK; }
+    x -= weights[i];
+  }
+  *out = last;
+  return STRATA_OK;
 }
 
 void strata_rng_shuffle(strata_rng *r, void *base, size_t n, size_t size) {

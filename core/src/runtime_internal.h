@@ -45,6 +45,7 @@ struct strata_runtime {
   uint64_t gen_area;
   int64_t gen_floor;
   int reporting;                 /* base.handler_failed is being emitted: do not report again */
+  uint64_t turn_started;         /* the object whose turn the last timer run started (turns.c); 0: none */
   /* The whole message of the host call that failed last, when its error's
   ** buffer cut it (strata_call.message); NULL otherwise. */
   char *failure_message;
@@ -223,10 +224,16 @@ strata_status branch_go(strata_runtime *rt, uint64_t actor, uint64_t here, uint6
 /* After actor went through an exit (strata_go): base.branch_message when it
 ** arrived in a branch room that is not clear or in a hub. */
 strata_status branch_arrived(strata_runtime *rt, uint64_t actor, strata_error *err);
-/* The core's own timer handlers: base.walk_step, base.branch_idle, base.branch_reset. */
+/* The core's own timer handlers: base.walk_step, base.branch_idle, base.branch_reset, base.turn. */
 strata_status walk_step_fired(strata_call *call, void *data, strata_error *err);
 strata_status branch_idle_fired(strata_call *call, void *data, strata_error *err);
 strata_status branch_reset_fired(strata_call *call, void *data, strata_error *err);
+strata_status turn_fired(strata_call *call, void *data, strata_error *err);
+/* clock.c: runs the timers due up to target as strata_advance does, but
+** stops right after one that started a turn (turn_fired): *turn its object,
+** the clock at its time; *turn 0 and the clock at target when none did. */
+strata_status clock_run_to(strata_runtime *rt, double target, uint64_t *turn, strata_failures *failures,
+                           strata_error *err);
 /* A uid stored in a timer's args under key (an integer or a reference); 0: none. */
 uint64_t args_uid(const strata_value *args, const char *key);
 

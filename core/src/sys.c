@@ -699,7 +699,7 @@ strata_status strata_grid_set_prototype(strata_world *w, const strata_value *ent
 
 /* ---- records kept whole by their own module ---- */
 
-static const char *const record_keys[] = { "walk", "walk_route", "btimers" };
+static const char *const record_keys[] = { "walk", "walk_route", "btimers", "turn" };
 
 const strata_value *record_get(const strata_world *w, uint64_t uid, sys_record r, const strata_value *key) {
   if (!key) return sys_get(w, uid, SYS(K(record_keys[r])));

@@ -86,11 +86,11 @@ strata_status entrance_sys_new(strata_value *sys, uint64_t area, const int64_t *
 strata_status stairs_sys_new(strata_value *sys, int64_t floor_delta, strata_error *err);
 
 /* ---- records kept whole by their own module ----
-** A walk's plan (walk.c), the route of a walk through rooms and a branch's
-** timers (branch_move.c) are tables whose fields their module spells; sys.c
-** spells only where each lives. key NULL: the record itself; a nil *val
+** A walk's plan (walk.c), the route of a walk through rooms, a branch's
+** timers (branch_move.c) and an object's turns (turns.c) are tables whose
+** fields their module spells; sys.c spells only where each lives. key NULL: the record itself; a nil *val
 ** removes (the record or its field). */
-typedef enum sys_record { SYS_RECORD_WALK, SYS_RECORD_WALK_ROUTE, SYS_RECORD_BRANCH_TIMERS } sys_record;
+typedef enum sys_record { SYS_RECORD_WALK, SYS_RECORD_WALK_ROUTE, SYS_RECORD_BRANCH_TIMERS, SYS_RECORD_TURN } sys_record;
 const strata_value *record_get(const strata_world *w, uint64_t uid, sys_record r, const strata_value *key);
 strata_status record_put(strata_world *w, uint64_t uid, sys_record r, const strata_value *key, strata_value *val,
                          strata_error *err);

@@ -8,6 +8,7 @@ local strata = {
   tilemap = core.tilemap,
   tokens = core.tokens,
   rng = core.rng,
+  noise = core.noise,
 }
 
 -- Parts loaded on first use: strata.<name> requires the module given here.

@@ -216,6 +216,7 @@ function M.strata_view(strata)
       max_cells = strata.tilemap.max_cells }),
     tokens = frozen("strata.tokens", { new = strata.tokens.new }),
     rng = frozen("strata.rng", { new = strata.rng.new }),
+    noise = frozen("strata.noise", { simplex = strata.noise.simplex, heights = strata.noise.heights }),
     markup = frozen("strata.markup", { render = strata.markup.render, strip = strata.markup.strip }),
     xymap = frozen("strata.xymap", { parse = strata.xymap.parse, grid = strata.xymap.grid,
       kinds = data.read_only(strata.xymap.kinds) }),

@@ -60,6 +60,7 @@ M.known = {
   ["world:run_realtime"] = { "scale", "tick", "until_time", "on_error", "on_stop" },
   ["world:travel"] = { "x", "y" },
   ["world:walk"] = { "step_every" },
+  ["world:add_turns"] = { "speed", "delay" },
   ["world:create_area"] = { "parent", "params", "generator", "starting_floor", "deepest_floor", "at", "floor" },
   ["world:create_entrance"] = { "floor" },
   ["world:create_stairs"] = { "floor_delta" },
@@ -82,6 +83,7 @@ M.known = {
   ["strata.worldgen.to_area"] = { "area", "parent", "tokens" },
   -- checked in C
   ["strata.tilemap.new"] = { "width", "height", "fill", "tokens" },
+  ["strata.noise.heights"] = { "rng", "seed", "variance" },
   ["map:fill"] = { "push" },
   ["map:find_path"] = { "algorithm", "connectivity", "diagonal_cost", "threads" },
   ["map:render"] = { "path", "path_glyph", "glyphs" },

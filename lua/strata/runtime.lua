@@ -74,6 +74,18 @@ function M.call(w, method, ...)
   return rt[method](rt, ...)
 end
 
+-- M.call for what moves the world's time (advance, next_turn): never from a
+-- handler the world runs (the core refuses it inside any callback too).
+function M.advance(w, method, ...)
+  if w._advancing then error("a timer or event handler cannot advance the world it runs in", 0) end
+  M.sync(w)
+  w._advancing = true
+  local res = table.pack(pcall(w._rt[method], w._rt, ...))
+  w._advancing = false -- (an error or not: hence the pcall)
+  if not res[1] then error(res[2], 0) end
+  return table.unpack(res, 2, res.n)
+end
+
 -- ---- logic and definitions by ID ------------------------------------------------------
 -- bindings/lua/runtime.c asks this dispatcher for what the core needs:
 -- callables by (kind, ID), definitions, rollbacks to follow, and runs

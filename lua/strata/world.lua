@@ -347,14 +347,8 @@ function World:advance(dt)
   if type(dt) ~= "number" or not (dt >= 0) or dt == math.huge then
     error("dt must be a finite number >= 0, got " .. tostring(dt), 0)
   end
-  if self._advancing then error("a timer or event handler cannot advance the world it runs in", 0) end
-  runtime.sync(self)
-  self._advancing = true
-  local ok, res = pcall(self._rt.advance, self._rt, dt, math.tointeger(M.max_runs) or math.floor(M.max_runs),
+  return runtime.advance(self, "advance", dt, math.tointeger(M.max_runs) or math.floor(M.max_runs),
     math.tointeger(M.max_advance_runs) or math.floor(M.max_advance_runs))
-  self._advancing = false -- (an error or not: hence the pcall)
-  if not ok then error(res, 0) end
-  return res
 end
 
 -- world:run_realtime{ scale =, tick =, until_time =, on_stop = } -> a handle
@@ -448,6 +442,7 @@ local features = {
   require "strata.areas",      -- areas, floors, entrances, stairs, travel
   rooms,                       -- rooms and exits, world:go
   require "strata.walk",       -- world:move, world:walk
+  require "strata.turns",      -- the turn scheduler: world:add_turns, world:next_turn
   require "strata.grid",       -- XY maps spawned as rooms and exits (world.grid)
   require "strata.appearance", -- what is seen of a room: room:appearance, room:display_name
   require "strata.branches",   -- procedural dungeon branches (world.branches)

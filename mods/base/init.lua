@@ -197,7 +197,7 @@ data:add_type{ _id = "actor_archetype", fields = { state = T, events = EV } }
 -- Events the runtime itself emits.
 for _, id in ipairs{ "map_entered", "map_left", "before_travel", "floor_generated",
                      "object_created", "object_deleted", "handler_failed", "before_move", "moved",
-                     "branch_message" } do
+                     "branch_message", "turn_started" } do
   data:add{ _type = "base.event", _id = id }
 end
 
@@ -230,3 +230,5 @@ local function run_by_the_core() end
 data:add{ _type = "base.handler", _id = "walk_step", run = run_by_the_core }
 data:add{ _type = "base.handler", _id = "branch_idle", run = run_by_the_core }
 data:add{ _type = "base.handler", _id = "branch_reset", run = run_by_the_core }
+-- an object's next turn (core/include/strata/turns.h)
+data:add{ _type = "base.handler", _id = "turn", run = run_by_the_core }

@@ -12,6 +12,7 @@
 #define STRATA_RNG_H
 
 #include "strata/api.h"
+#include "strata/error.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -40,6 +41,16 @@ STRATA_API uint64_t strata_rng_below(strata_rng *r, uint64_t n);
 STRATA_API double strata_rng_float(strata_rng *r);
 /* 1 with probability p (p <= 0 never, p >= 1 always). */
 STRATA_API int strata_rng_chance(strata_rng *r, double p);
+/* A normal (Gaussian) draw of mean and standard deviation sd: Box-Muller,
+** always two uniform draws (no value kept for the next call: a strata_rng
+** stays a plain value). sd 0 gives mean; the caller keeps both finite and
+** sd >= 0. */
+STRATA_API double strata_rng_normal(strata_rng *r, double mean, double sd);
+/* An index i in [0, n) drawn with probability weights[i] / sum, one
+** uniform draw. Weights must be finite and >= 0 with a positive, finite sum:
+** otherwise STRATA_EARG naming the first bad weight (nothing drawn). */
+STRATA_API strata_status strata_rng_weighted(strata_rng *r, const double *weights, size_t n, size_t *out,
+                                             strata_error *err);
 /* Fisher-Yates shuffle of n elements of size bytes each (size <= 256). */
 STRATA_API void strata_rng_shuffle(strata_rng *r, void *base, size_t n, size_t size);
 

@@ -37,5 +37,7 @@
 #include "strata/runtime.h"
 #include "strata/travel.h"
 #include "strata/unique.h"
+#include "strata/noise.h"
+#include "strata/turns.h"
 
 #endif
