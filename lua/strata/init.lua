@@ -8,6 +8,8 @@ local strata = {
   tilemap = core.tilemap,
   tokens = core.tokens,
   rng = core.rng,
+  line = core.geometry.line,
+  circle = core.geometry.circle,
 }
 
 -- Parts loaded on first use: strata.<name> requires the module given here.
