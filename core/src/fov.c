@@ -316,7 +316,7 @@ typedef struct sweep {
   uint64_t *v;
   size_t vstride;
   int lines, len, a, p, s;
-  int radius, diagonals, permissive, light_walls;
+  int radius, permissive, light_walls;
   int *y0, *y1;
   size_t *w0, *w1;
 } sweep;
@@ -356,8 +356,8 @@ static int sweep_row(strata_fov *f, sweep *sw, fov_row *r, size_t *top) {
   r->d++;
   if (cmin > cmax) return 1;
   int64_t c0 = max64(cmin, lo_lim), c1 = min64(cmax, hi_lim);
-  int64_t lim = sw->diagonals ? d : d - 1; /* east and west leave the diagonals to north and south */
-  if (sw->radius) lim = min64(lim, radius_columns(sw->radius, d));
+  /* (the diagonals belong to two quadrants: both mark them, the fold ORs) */
+  int64_t lim = sw->radius ? min64(d, radius_columns(sw->radius, d)) : d;
   const uint64_t *t = sw->t + (size_t)line * sw->tstride;
   int end_pos = sw->p + (int)c1, prev_opaque = 0;
   for (int64_t c = c0; c <= c1;) {
@@ -436,7 +436,6 @@ static int shadowcast(strata_fov *f, int x, int y, const strata_fov_options *o, 
     sw.v = rows ? s->bits : f->scratch, sw.vstride = rows ? s->stride : f->tcol_stride;
     sw.lines = rows ? f->height : f->width, sw.len = rows ? f->width : f->height;
     sw.a = rows ? y : x, sw.p = rows ? x : y, sw.s = q % 2 ? 1 : -1;
-    sw.diagonals = rows;
     sw.y0 = rows ? &s->y0 : &f->sx0, sw.y1 = rows ? &s->y1 : &f->sx1;
     sw.w0 = rows ? &s->w0 : &f->sw0, sw.w1 = rows ? &s->w1 : &f->sw1;
     ok = sweep_quadrant(f, &sw);

@@ -109,6 +109,54 @@ static int brute_seen(const world *o, int ax, int ay, int bx, int by) {
   return 1;
 }
 
+/* ---- Ford's sweep, cell by cell, as his article writes it ----
+** A second, plain implementation (exact fractions, one cell at a time,
+** recursion), compared with fov.c on every cell, walls included. */
+typedef struct ford {
+  const world *o;
+  int ax, ay, quadrant, light_walls;
+  unsigned char *seen;
+} ford;
+
+static void ford_cell(const ford *f, int d, int col, int *x, int *y) {
+  switch (f->quadrant) {
+    case 0: *x = f->ax + col, *y = f->ay - d; break;  /* north */
+    case 1: *x = f->ax + d, *y = f->ay + col; break;  /* east */
+    case 2: *x = f->ax + col, *y = f->ay + d; break;  /* south */
+    default: *x = f->ax - d, *y = f->ay + col; break; /* west */
+  }
+}
+
+/* slopes as num / den, den > 0 */
+static void ford_scan(const ford *f, int d, long long ln, long long ld, long long hn, long long hd) {
+  int x, y;
+  ford_cell(f, d, 0, &x, &y);
+  if (x < 0 || y < 0 || x >= f->o->w || y >= f->o->h) return;
+  long long cmin = floordiv(2ll * d * ln + ld, 2 * ld);      /* round half up */
+  long long cmax = -floordiv(hd - 2ll * d * hn, 2 * hd);     /* round half down */
+  int prev = -1; /* -1 none, 0 floor, 1 wall */
+  for (long long col = cmin; col <= cmax; col++) {
+    ford_cell(f, d, (int)col, &x, &y);
+    if (x < 0 || y < 0 || x >= f->o->w || y >= f->o->h) continue;
+    int wall = opaque(f->o, x, y);
+    int sym = col * ld >= (long long)d * ln && col * hd <= (long long)d * hn;
+    if ((wall && f->light_walls) || (!wall && sym)) f->seen[y * f->o->w + x] = 1;
+    if (prev == 1 && !wall) ln = 2 * col - 1, ld = 2ll * d;
+    if (prev == 0 && wall) ford_scan(f, d + 1, ln, ld, 2 * col - 1, 2ll * d);
+    prev = wall;
+  }
+  if (prev != 1) ford_scan(f, d + 1, ln, ld, hn, hd);
+}
+
+static void ford_fov(const world *o, int ax, int ay, int light_walls, unsigned char *seen) {
+  memset(seen, 0, (size_t)o->w * (size_t)o->h);
+  seen[ay * o->w + ax] = 1;
+  for (int q = 0; q < 4; q++) {
+    ford f = {o, ax, ay, q, light_walls, seen};
+    ford_scan(&f, 1, -1, 1, 1, 1);
+  }
+}
+
 static strata_fov_options opts(strata_fov_algorithm a, int radius, int light_walls) {
   strata_fov_options o;
   strata_fov_options_init(&o);
@@ -143,6 +191,37 @@ static void test_brute_force(void) {
   }
   CHECK_EQ_INT(mismatches, 0);
   CHECK(compared > 10000);
+  strata_fov_set_free(s);
+  strata_fov_free(f);
+}
+
+static void test_ford(void) {
+  strata_fov *f = strata_fov_new(NULL);
+  strata_fov_set *s = strata_fov_set_new(NULL);
+  int mismatches = 0;
+  for (int round = 0; round < 80; round++) {
+    world wd = make_world(5 + (int)rnd(45), 4 + (int)rnd(30));
+    scatter(&wd, rnd(50));
+    unsigned char *seen = malloc((size_t)wd.w * (size_t)wd.h);
+    for (int k = 0; k < 8; k++) {
+      int ax = (int)rnd((uint32_t)wd.w), ay = (int)rnd((uint32_t)wd.h), lw = (int)rnd(2);
+      strata_fov_options o = opts(STRATA_FOV_SYMMETRIC, 0, lw);
+      strata_fov_compute(f, wd.m, ax, ay, &o, s, NULL);
+      ford_fov(&wd, ax, ay, lw, seen);
+      uint64_t n = 0;
+      for (int y = 0; y < wd.h; y++)
+        for (int x = 0; x < wd.w; x++) {
+          n += seen[y * wd.w + x];
+          if (seen[y * wd.w + x] != strata_fov_set_visible(s, x, y) && mismatches++ < 5)
+            fprintf(stderr, "ford: from (%d, %d) (%d, %d) on %dx%d: %d, fov %d\n", ax, ay, x, y, wd.w,
+                    wd.h, seen[y * wd.w + x], strata_fov_set_visible(s, x, y));
+        }
+      CHECK_EQ_INT(strata_fov_set_count(s), n);
+    }
+    free(seen);
+    strata_tilemap_free(wd.m);
+  }
+  CHECK_EQ_INT(mismatches, 0);
   strata_fov_set_free(s);
   strata_fov_free(f);
 }
@@ -422,6 +501,7 @@ int main(void) {
   test_line();
   test_circle();
   test_brute_force();
+  test_ford();
   test_symmetry();
   test_options();
   test_edges_and_start();
