@@ -11,10 +11,13 @@
 **     which makes sight symmetric: from transparent A, B is seen exactly when
 **     A is seen from B. An opaque cell is seen when the light reaches any
 **     part of it. Within the quadrant of B (rows away from the start along
-**     the major axis of B - A), B is seen when no row between crosses the
-**     segment from A's centre to B's centre strictly inside a run of opaque
-**     cells (each cell being the interval [c - 1/2, c + 1/2] of its row).
-**     Exact integer arithmetic: no rounding ties.
+**     the major axis of B - A), B is seen unless a row between stops the
+**     segment from A's centre to B's centre: it crosses the row inside an
+**     opaque cell (each cell the interval [c - 1/2, c + 1/2] of its row) or
+**     between two, or on the edge of one when the segment moved a hair
+**     towards the transparent side is stopped by an earlier row
+**     (docs/tile-maps.md; spec/c/test_fov.c checks it). Exact integer
+**     arithmetic: no rounding at ties.
 **   STRATA_FOV_PERMISSIVE - the same sweep; a transparent cell is seen, like
 **     an opaque one, when the light reaches any part of it: a superset of the
 **     symmetric set, no longer symmetric.
