@@ -39,6 +39,11 @@ describe("a world map's methods", function()
   local function norm(v, self)
     if v == self then return "<self>" end
     if tostring(v):match("^strata%.path") then return { path = v:table() } end
+    if tostring(v):match("^strata%.fov") then
+      local cells = {}
+      for x, y in v:cells() do cells[#cells + 1] = { x, y } end
+      return { fov = cells }
+    end
     return v
   end
   local function results(self, ...)
@@ -55,6 +60,7 @@ describe("a world map's methods", function()
     cost = { { 4, 2 }, { 2, 0 } }, define_token = { { "mud", { cost = 3 } } },
     find_path = { { { 0, 0 }, { 5, 0 } }, { { 0, 0 }, { 2, 0 } }, { { 0, 0 }, { 0, 0 } },
       { { 0, 0 }, { 5, 0 }, { connectivity = 8, algorithm = "dijkstra" } } },
+    fov = { { 1, 1 }, { 0, 0, { radius = 2, algorithm = "permissive", light_walls = false } } },
     render = { {}, { { path_glyph = "*" } } }, to_svg = { { { cell = 4 } } }, to_png = { { { cell = 2 } } },
   }
 
@@ -112,6 +118,8 @@ describe("errors of every kind of value", function()
       "map:find_path: unknown option 'algoritm' (nearest known: algorithm" },
     { function() map:find_path({ 0, 0 }, { 9, 9 }) end, "map:find_path: goal (9, 9) is outside the 4x3 map" },
     { function() tm:set(9, 0, "wall") end, "map:set: cell (9, 0) is outside the 4x3 map" },
+    { function() map:fov(9, 0) end, "map:fov: field of view from (9, 0), outside the 4x3 map" },
+    { function() tm:fov(0, 0, { radus = 2 }) end, "map:fov: unknown option 'radus' (nearest known: radius" },
     { function() map:set(9, 0, "wall") end, "map:set: cell (9, 0) is outside the 4x3 map" },
     { function() tm:set("a", 0, "wall") end, "map:set: argument #1: number expected, got string" },
     { function() map:set("a", 0, "wall") end, "map:set: argument #1: number expected, got string" },

@@ -193,6 +193,40 @@ describe("strata play", function()
     os.execute("rm -rf " .. dir)
   end)
 
+  it("draws what the player sees where walls block sight, and what it saw before (issue 36)", function()
+    if not bin then pending("STRATA_BIN not set (run through ctest)") return end
+    local dir = support.tempdir()
+    local w = strata.world.new{ seed = 1, mods = { "base" } }
+    local map = w:create_map{ width = 20, height = 5, fill = "floor" }
+    for y = 0, 3 do map:reset(10, y, "wall") end -- a wall with a gap at the bottom
+    w:create_actor{ map = map, x = 2, y = 1, player = true }
+    w:save(dir .. "/w.db")
+    local function rows(out)
+      local r = {}
+      for line in out:gmatch("[^\n]*") do
+        if #r < 5 and #line == 20 then r[#r + 1] = line end
+      end
+      return r
+    end
+    local out, code = play(dir, "q")
+    assert.equal(0, code, out)
+    local r = rows(out)
+    assert.equal("..@.......#         ", r[2], out)  -- beyond the wall: not in sight
+    assert.equal("..........#         ", r[1], out)
+    assert.equal("..........:", r[5]:sub(1, 10) .. (r[5]:sub(11, 11) == "." and ":" or "?"), out)
+    -- through the gap and back: what was seen stays drawn (dimmed in colour)
+    out, code = play(dir, "j j j l l l l l l l l l l h h h h h h h h h h k k k q")
+    assert.equal(0, code, out)
+    r = rows(out)
+    assert.equal(20, #r[1], out)
+    assert.equal(".", r[1]:sub(19, 19), out)          -- (18, 0), seen from beyond the wall
+    assert.equal("@", r[2]:sub(3, 3), out)
+    -- a reopened world starts unexplored: the session kept what it saw
+    out = play(dir, "q")
+    assert.equal(" ", rows(out)[1]:sub(19, 19), out)
+    os.execute("rm -rf " .. dir)
+  end)
+
   it("names the examples it knows", function()
     if not bin then pending("STRATA_BIN not set (run through ctest)") return end
     local out, code = support.sh(bin .. " play --example gird --script /dev/null")

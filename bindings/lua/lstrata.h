@@ -126,6 +126,7 @@ void lstrata_open_picture(lua_State *L);
 void lstrata_open_paths(lua_State *L);
 void lstrata_open_worldgen(lua_State *L);
 void lstrata_open_runtime(lua_State *L);
+void lstrata_open_fov(lua_State *L);
 
 /* The entry point of `require "strata.core"`. */
 int luaopen_strata_core(lua_State *L);

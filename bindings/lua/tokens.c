@@ -30,11 +30,18 @@ strata_tokens *lstrata_default_tokens(lua_State *L) {
 
 void lstrata_check_traits(lua_State *L, int arg, const char *name, size_t len,
                           const strata_token_traits *base, strata_token_traits *out) {
-  static const char *const known[] = {"passable", "cost", "glyph", "color", NULL};
+  static const char *const known[] = {"passable", "cost", "glyph", "color", "transparent", NULL};
   lstrata_check_options(L, arg, known, 0);
   if (base) *out = *base;
   else strata_tokens_default_traits(name, len, out);
   out->passable = lstrata_opt_bool(L, arg, "passable", out->passable);
+  /* transparent: as given; else passable's value when that is given (a
+  ** wall blocks sight unless it says otherwise); else unchanged */
+  lua_getfield(L, arg, "passable");
+  int gave_passable = !lua_isnil(L, -1);
+  lua_pop(L, 1);
+  int transparent = gave_passable ? out->passable : !out->opaque;
+  out->opaque = !lstrata_opt_bool(L, arg, "transparent", transparent);
   out->cost = lstrata_opt_number(L, arg, "cost", out->cost);
   const char *glyph = lstrata_opt_string(L, arg, "glyph", NULL);
   if (glyph) {
@@ -63,9 +70,11 @@ void lstrata_define_token(lua_State *L, strata_tokens *t, int name_arg, int trai
 }
 
 void lstrata_push_traits(lua_State *L, const strata_token_traits *tr) {
-  lua_createtable(L, 0, 4);
+  lua_createtable(L, 0, 5);
   lua_pushboolean(L, tr->passable);
   lua_setfield(L, -2, "passable");
+  lua_pushboolean(L, !tr->opaque);
+  lua_setfield(L, -2, "transparent");
   lua_pushnumber(L, tr->cost);
   lua_setfield(L, -2, "cost");
   lua_pushstring(L, tr->glyph);
@@ -76,7 +85,7 @@ void lstrata_push_traits(lua_State *L, const strata_token_traits *tr) {
   }
 }
 
-/* tokens:define(name, { passable =, cost =, glyph =, color = }) */
+/* tokens:define(name, { passable =, transparent =, cost =, glyph =, color = }) */
 static int tokens_define(lua_State *L) {
   lstrata_define_token(L, lstrata_check_tokens(L, 1), 2, 3);
   lua_settop(L, 1);

@@ -1,6 +1,7 @@
 /* tilemap.c - token stacks per cell: edits, queries, rendering. */
 #include "tilemap_internal.h"
 #include "strata/alloc.h"
+#include "strata/fov.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -83,6 +84,7 @@ void strata_tilemap_free(strata_tilemap *m) {
   strata_free(m->cells);
   strata_free(m->chunk_rev);
   strata_grid_search_free(m->search);
+  strata_fov_free(m->fov);
   strata_tokens_release(m->tokens);
   strata_free(m);
 }
@@ -329,6 +331,7 @@ fail:
 void tilemap_restore(strata_tilemap *m, strata_tilemap *from) {
   strata_tilemap now = *m;
   strata_grid_search *theirs = from->search;
+  strata_fov *their_fov = from->fov;
   uint64_t revision = now.revision > from->revision ? now.revision : from->revision;
   *m = *from; /* the contents */
   /* m keeps its search object (and its identity, below, when from copies
@@ -349,10 +352,10 @@ void tilemap_restore(strata_tilemap *m, strata_tilemap *from) {
     ** was made): to saves and caches, another map. */
     m->id = new_map_id();
   }
-  m->search = now.search;
+  m->search = now.search, m->fov = now.fov;
   m->tiles_in = now.tiles_in, m->saved_id = now.saved_id, m->saved_rev = now.saved_rev; /* the holder's */
   *from = now; /* the discarded contents, freed below */
-  from->search = theirs;
+  from->search = theirs, from->fov = their_fov;
   strata_tilemap_free(from);
 }
 
@@ -518,6 +521,7 @@ size_t strata_tilemap_memory(const strata_tilemap *m) {
   for (const small_chunk *c = m->chunks; c; c = c->next)
     bytes += sizeof *c + c->blocks * SMALL_STACK * sizeof(strata_token);
   if (m->search) bytes += strata_grid_search_memory(m->search);
+  if (m->fov) bytes += strata_fov_memory(m->fov);
   return bytes;
 }
 

@@ -44,6 +44,7 @@ struct strata_tilemap {
   ** objects (with revision): never reused, unlike the map's address. */
   uint64_t id;
   strata_grid_search *search; /* strata_tilemap_find_path's, made on its first call */
+  struct strata_fov *fov;     /* strata_tilemap_fov's, made on its first call */
   /* Save chunks (save.c writes a map as TILEMAP_CHUNK-sided squares, one row
   ** each; nothing to do with the small_chunk blocks above): per chunk, the
   ** revision its last edit made (revision + 1 at the time), so that a save

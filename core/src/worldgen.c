@@ -240,6 +240,7 @@ static strata_status checker_init(checker *c, int w, int h, strata_error *err) {
   strata_token_traits traits;
   strata_tokens_default_traits("wall", 4, &traits);
   traits.passable = 0;
+  traits.opaque = 1;
   if (strata_tokens_define(tokens, "wall", 4, &traits, err) != STRATA_OK) goto fail;
   c->wall = strata_tokens_intern(tokens, "wall", 4, err);
   c->floor = strata_tokens_intern(tokens, "floor", 5, err);

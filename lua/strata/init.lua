@@ -9,6 +9,8 @@ local strata = {
   tokens = core.tokens,
   rng = core.rng,
   noise = core.noise,
+  line = core.geometry.line,
+  circle = core.geometry.circle,
 }
 
 -- Parts loaded on first use: strata.<name> requires the module given here.

@@ -72,11 +72,13 @@ local function bind_tokens(w)
   local tokens = w._s:tokens()
   -- names defined before (a reload) and no longer: back to the defaults
   for name in pairs(w._token_names or {}) do
-    if not by_name[name] then tokens:define(name, { passable = true, cost = 1, glyph = name:sub(1, 1) }) end
+    if not by_name[name] then
+      tokens:define(name, { passable = true, transparent = true, cost = 1, glyph = name:sub(1, 1) })
+    end
   end
   w._token_names = {}
   for name, e in pairs(by_name) do
-    tokens:define(name, { passable = e.passable ~= false, cost = e.cost or 1,
+    tokens:define(name, { passable = e.passable ~= false, transparent = e.transparent, cost = e.cost or 1,
       glyph = e.glyph or name:sub(1, 1), color = e.color })
     w._token_names[name] = true
   end

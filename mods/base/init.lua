@@ -190,7 +190,8 @@ data:add_type{ _id = "layout_mapping", fields = { inherit = { ref = "base.layout
   append = B, tokens = T } }
 -- A tile token's meaning: `name` is the token maps hold (default: the part of
 -- the ID after the dot); a later mod's entry for the same name overrides.
-data:add_type{ _id = "token", fields = { name = S, passable = B, cost = N, glyph = S, color = S } }
+-- `transparent` (default: passable's value) says whether sight passes (map:fov).
+data:add_type{ _id = "token", fields = { name = S, passable = B, transparent = B, cost = N, glyph = S, color = S } }
 data:add_type{ _id = "glyphs", fields = { glyphs = T } }
 data:add_type{ _id = "actor_archetype", fields = { state = T, events = EV } }
 
@@ -207,13 +208,17 @@ data:add{ _type = "base.area_archetype", _id = "one_map", starting_floor = 1, de
 
 -- The common tokens, so that a world's walls block and its maps draw without
 -- any mod: a mod redefines one by adding a base.token entry with that name.
+-- Walls, rock and trees block sight (transparent follows passable); water
+-- and lava do not. A door lets sight through: a game with closed doors gives
+-- them a token of their own, or its door entry transparent = false
+-- (docs/tile-maps.md, "Field of view").
 data:add{ _type = "base.token", _id = "floor", glyph = "." }
 data:add{ _type = "base.token", _id = "wall", passable = false, glyph = "#" }
 data:add{ _type = "base.token", _id = "rock", passable = false, glyph = "#", color = "gray" }
 data:add{ _type = "base.token", _id = "door", glyph = "+", color = "brown" }
 data:add{ _type = "base.token", _id = "water", cost = 3, glyph = "~", color = "blue" }
-data:add{ _type = "base.token", _id = "deep_water", passable = false, glyph = "~", color = "blue" }
-data:add{ _type = "base.token", _id = "lava", passable = false, glyph = "~", color = "red" }
+data:add{ _type = "base.token", _id = "deep_water", passable = false, transparent = true, glyph = "~", color = "blue" }
+data:add{ _type = "base.token", _id = "lava", passable = false, transparent = true, glyph = "~", color = "red" }
 data:add{ _type = "base.token", _id = "grass", glyph = ",", color = "green" }
 data:add{ _type = "base.token", _id = "tree", passable = false, glyph = "T", color = "green" }
 data:add{ _type = "base.token", _id = "mud", cost = 2, glyph = "%", color = "brown" }

@@ -57,7 +57,7 @@ int main(int argc, char **argv) {
   if (!f || fscanf(f, "%d %d\n", &w, &h) != 2) return 2;
   strata_tilemap *m = strata_tilemap_new(w, h, NULL, NULL);
   strata_tokens *t = strata_tilemap_tokens(m);
-  strata_token_traits wall = {0, 1, "#", ""}, mud = {1, 2, "m", ""}, water = {1, 3, "~", ""};
+  strata_token_traits wall = {0, 1, "#", "", 0}, mud = {1, 2, "m", "", 0}, water = {1, 3, "~", "", 0};
   strata_tokens_define(t, "wall", 4, &wall, NULL);
   strata_tokens_define(t, "mud", 3, &mud, NULL);
   strata_tokens_define(t, "water", 5, &water, NULL);

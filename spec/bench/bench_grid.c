@@ -96,7 +96,7 @@ static strata_tilemap *load_map(const char *path) {
   strata_tilemap *m = strata_tilemap_new(w, h, NULL, &err);
   if (!m) die(err.message, path);
   strata_tokens *t = strata_tilemap_tokens(m);
-  strata_token_traits wall = {0, 1, "#", ""};
+  strata_token_traits wall = {0, 1, "#", "", 0};
   strata_tokens_define(t, "wall", 4, &wall, NULL);
   strata_token fl = strata_tokens_intern(t, "floor", 5, NULL);
   strata_token wl = strata_tokens_find(t, "wall", 4);

@@ -84,7 +84,7 @@ static strata_status op_map(strata_error *err) {
   MADE(floor);
   wall = strata_tokens_intern(t, "wall", 4, err);
   MADE(wall);
-  STEP(strata_tokens_define(t, "wall", 4, &(strata_token_traits){ 0, 1, "#", "" }, err));
+  STEP(strata_tokens_define(t, "wall", 4, &(strata_token_traits){ 0, 1, "#", "", 0 }, err));
   STEP(strata_tilemap_clear(m, floor, err));
   for (int y = 0; y < 10; y++) STEP(strata_tilemap_set(m, 12, y, wall, err));
   STEP(strata_tilemap_set(m, 3, 3, wall, err)); /* a stack of two */

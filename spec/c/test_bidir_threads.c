@@ -85,7 +85,7 @@ static strata_tilemap *walled(strata_rng *r, double left, double right, strata_t
                               strata_token *fl) {
   strata_tilemap *m = strata_tilemap_new(SIDE, SIDE, NULL, NULL);
   strata_tokens *t = strata_tilemap_tokens(m);
-  strata_token_traits wall = {0, 1, "#", ""};
+  strata_token_traits wall = {0, 1, "#", "", 0};
   strata_tokens_define(t, "wall", 4, &wall, NULL);
   *wl = strata_tokens_find(t, "wall", 4), *fl = strata_tokens_intern(t, "floor", 5, NULL);
   for (int y = 0; y < SIDE; y++)

@@ -28,7 +28,7 @@
 static strata_tilemap *random_map(strata_rng *r, int w, int h, double walls, int kind) {
   strata_tilemap *m = strata_tilemap_new(w, h, NULL, NULL);
   strata_tokens *t = strata_tilemap_tokens(m);
-  strata_token_traits wall = {0, 1, "#", ""};
+  strata_token_traits wall = {0, 1, "#", "", 0};
   strata_tokens_define(t, "wall", 4, &wall, NULL);
   strata_token wl = strata_tokens_find(t, "wall", 4);
   static const double few[] = {1, 2, 3, 5}, frac[] = {1.25, 1.5, 2.75, 4};
@@ -38,7 +38,7 @@ static strata_tilemap *random_map(strata_rng *r, int w, int h, double walls, int
     char name[16];
     snprintf(name, sizeof name, "c%d", k);
     strata_token_traits tr = {1, kind == 1 ? few[k] : kind == 2 ? frac[k] : kind == 3 ? 1 + k * 0.5 : 1,
-                              ".", ""};
+                              ".", "", 0};
     strata_tokens_define(t, name, strlen(name), &tr, NULL);
     cost[k] = strata_tokens_find(t, name, strlen(name));
   }

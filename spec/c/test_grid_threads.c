@@ -60,7 +60,7 @@ int main(void) {
   strata_rng_seed(&r, 17);
   strata_tilemap *m = strata_tilemap_new(SIDE, SIDE, NULL, NULL);
   strata_tokens *t = strata_tilemap_tokens(m);
-  strata_token_traits wall = {0, 1, "#", ""}, mud = {1, 3, "m", ""};
+  strata_token_traits wall = {0, 1, "#", "", 0}, mud = {1, 3, "m", "", 0};
   strata_tokens_define(t, "wall", 4, &wall, NULL);
   strata_tokens_define(t, "mud", 3, &mud, NULL);
   strata_token wl = strata_tokens_find(t, "wall", 4), md = strata_tokens_find(t, "mud", 3);

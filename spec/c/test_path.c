@@ -11,7 +11,7 @@ static strata_tilemap *map_from(const char *const *rows, int h) {
   int w = (int)strlen(rows[0]);
   strata_tilemap *m = strata_tilemap_new(w, h, NULL, NULL);
   strata_tokens *t = strata_tilemap_tokens(m);
-  strata_token_traits wall = {0, 1, "#", ""}, water = {1, 3, "~", ""}, floor = {1, 1, ".", ""};
+  strata_token_traits wall = {0, 1, "#", "", 0}, water = {1, 3, "~", "", 0}, floor = {1, 1, ".", "", 0};
   strata_tokens_define(t, "wall", 4, &wall, NULL);
   strata_tokens_define(t, "water", 5, &water, NULL);
   strata_tokens_define(t, "floor", 5, &floor, NULL);
@@ -122,7 +122,7 @@ static void test_small_maps(void) {
   strata_tilemap_reset(m, 2, 1, strata_tokens_find(t, "floor", 5), &err);
   strata_tilemap_find_path(m, 2, 0, 2, 2, &o, &p, &err);
   CHECK_EQ_INT(p.len, 3);
-  strata_token_traits lava = {0, 1, "x", ""};
+  strata_token_traits lava = {0, 1, "x", "", 0};
   strata_tokens_define(t, "floor", 5, &lava, &err);
   strata_tilemap_find_path(m, 2, 0, 2, 2, &o, &p, &err);
   CHECK_EQ_INT(p.len, 0);
@@ -137,7 +137,7 @@ static void test_agreement(void) {
   strata_rng_seed(&r, 5);
   strata_tilemap *m = strata_tilemap_new(60, 40, NULL, NULL);
   strata_tokens *t = strata_tilemap_tokens(m);
-  strata_token_traits wall = {0, 1, "#", ""}, mud = {1, 2.5, "m", ""};
+  strata_token_traits wall = {0, 1, "#", "", 0}, mud = {1, 2.5, "m", "", 0};
   strata_tokens_define(t, "wall", 4, &wall, NULL);
   strata_tokens_define(t, "mud", 3, &mud, NULL);
   strata_token fl = strata_tokens_intern(t, "floor", 5, NULL);
@@ -197,7 +197,7 @@ static void test_one_cost(void) {
   strata_token wl[2], fl[2], md[2];
   for (int k = 0; k < 2; k++) {
     strata_tokens *t = strata_tilemap_tokens(maps[k]);
-    strata_token_traits wall = {0, 1, "#", ""}, floor = {1, 1.5, ".", ""}, mud = {1, 4, "m", ""};
+    strata_token_traits wall = {0, 1, "#", "", 0}, floor = {1, 1.5, ".", "", 0}, mud = {1, 4, "m", "", 0};
     strata_tokens_define(t, "wall", 4, &wall, NULL);
     strata_tokens_define(t, "floor", 5, &floor, NULL);
     strata_tokens_define(t, "mud", 3, &mud, NULL);
@@ -280,7 +280,7 @@ static strata_tilemap *random_walls(strata_rng *r, int w, int h, double density,
                                     unsigned char **open_out) {
   strata_tilemap *m = strata_tilemap_new(w, h, NULL, NULL);
   strata_tokens *t = strata_tilemap_tokens(m);
-  strata_token_traits wall = {0, 1, "#", ""};
+  strata_token_traits wall = {0, 1, "#", "", 0};
   strata_tokens_define(t, "wall", 4, &wall, NULL);
   strata_token wl = strata_tokens_find(t, "wall", 4), fl = strata_tokens_intern(t, "floor", 5, NULL);
   unsigned char *open = malloc((size_t)w * h);
@@ -372,7 +372,7 @@ static void test_bidirectional(void) {
   const int side = 600;
   strata_tilemap *snake = strata_tilemap_new(side, side, NULL, NULL);
   strata_tokens *st = strata_tilemap_tokens(snake);
-  strata_token_traits wall = {0, 1, "#", ""};
+  strata_token_traits wall = {0, 1, "#", "", 0};
   strata_tokens_define(st, "wall", 4, &wall, NULL);
   strata_token swl = strata_tokens_find(st, "wall", 4), sfl = strata_tokens_intern(st, "floor", 5, NULL);
   for (int y = 0; y < side; y++)

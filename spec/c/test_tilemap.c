@@ -38,16 +38,16 @@ static void test_tokens(void) {
   const strata_token_traits *tr = strata_tokens_traits(t, floor);
   CHECK(tr->passable && tr->cost == 1.0);
   CHECK_STR(tr->glyph, "f");
-  strata_token_traits w = {0, 1, "#", "grey"};
+  strata_token_traits w = {0, 1, "#", "grey", 0};
   CHECK_EQ_INT(strata_tokens_define(t, "wall", 4, &w, &err), STRATA_OK);
   CHECK(!strata_tokens_traits(t, wall)->passable);
   CHECK_STR(strata_tokens_traits(t, wall)->glyph, "#");
-  strata_token_traits bad = {1, -2, "x", ""};
+  strata_token_traits bad = {1, -2, "x", "", 0};
   CHECK_EQ_INT(strata_tokens_define(t, "mud", 3, &bad, &err), STRATA_EARG);
   CHECK_HAS(err.message, "positive");
-  strata_token_traits two = {1, 1, "ab", ""};
+  strata_token_traits two = {1, 1, "ab", "", 0};
   CHECK_EQ_INT(strata_tokens_define(t, "mud", 3, &two, &err), STRATA_EARG);
-  strata_token_traits utf = {1, 3, "\xe2\x89\x88", ""}; /* ≈ */
+  strata_token_traits utf = {1, 3, "\xe2\x89\x88", "", 0}; /* ≈ */
   CHECK_EQ_INT(strata_tokens_define(t, "water", 5, &utf, &err), STRATA_OK);
   strata_tokens *copy = strata_tokens_clone(t, &err);
   CHECK_EQ_INT(strata_tokens_find(copy, "wall", 4), wall);
@@ -106,12 +106,12 @@ static void test_render(void) {
   strata_error err;
   strata_tilemap *m = strata_tilemap_new(4, 2, NULL, &err);
   strata_tokens *t = strata_tilemap_tokens(m);
-  strata_token_traits w = {0, 1, "#", ""};
+  strata_token_traits w = {0, 1, "#", "", 0};
   strata_tokens_define(t, "wall", 4, &w, &err);
   strata_tilemap_clear(m, tok(t, "floor"), &err);
   strata_tilemap_reset(m, 3, 0, tok(t, "wall"), &err);
   strata_tilemap_reset(m, 0, 1, 0, &err);
-  strata_token_traits water = {1, 2, "\xe2\x89\x88", ""};
+  strata_token_traits water = {1, 2, "\xe2\x89\x88", "", 0};
   strata_tokens_define(t, "water", 5, &water, &err);
   strata_tilemap_set(m, 1, 1, tok(t, "water"), &err);
   char *text = NULL;
@@ -158,7 +158,7 @@ static void test_private_tokens(void) {
   CHECK_EQ_INT(strata_tokens_find(own_a, "wall", 4), wall);
   CHECK_EQ_INT(strata_tilemap_own_tokens(a, &err), STRATA_OK); /* once only */
   CHECK(strata_tilemap_tokens(a) == own_a);
-  strata_token_traits solid = {0, 1, "#", ""};
+  strata_token_traits solid = {0, 1, "#", "", 0};
   strata_tokens_define(own_a, "wall", 4, &solid, &err);
   CHECK(strata_tokens_traits(shared, wall)->passable);
   strata_tilemap_free(a);
@@ -205,7 +205,7 @@ static void test_clone_restore(void) {
   CHECK_EQ_INT(strata_tilemap_stack(c, 0, 0, NULL, 0), 3);
   CHECK_EQ_INT(strata_tilemap_top(m, 2, 2), coin);
   CHECK_EQ_INT(strata_tilemap_top(c, 2, 2), wall);
-  strata_token_traits solid = {0, 1, "#", ""};
+  strata_token_traits solid = {0, 1, "#", "", 0};
   strata_tokens_define(strata_tilemap_tokens(c), "floor", 5, &solid, &err);
   CHECK(strata_tokens_traits(t, floor)->passable);
   /* A search builds caches on m, which the restore must not trust. */

@@ -37,7 +37,7 @@ static int load(const char *kind, int size, workload *w) {
   CHECK(2 * g.component >= g.passable);
   w->map = strata_tilemap_new(size, size, NULL, NULL);
   strata_tokens *t = strata_tilemap_tokens(w->map);
-  strata_token_traits wall = {0, 1, "#", ""};
+  strata_token_traits wall = {0, 1, "#", "", 0};
   strata_tokens_define(t, "wall", 4, &wall, NULL);
   strata_token wl = strata_tokens_find(t, "wall", 4), fl = strata_tokens_intern(t, "floor", 5, NULL);
   for (int y = 0; y < size; y++)

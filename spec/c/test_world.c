@@ -258,7 +258,7 @@ static void test_world_tokens(void) {
   CHECK(strata_tilemap_tokens(ma) == t && strata_tilemap_tokens(mb) == t);
   CHECK(!strata_tilemap_has_private_tokens(ma));
   /* Traits defined on the world's table hold on every map. */
-  strata_token_traits wall = {0, 1, "#", ""};
+  strata_token_traits wall = {0, 1, "#", "", 0};
   CHECK_EQ_INT(strata_tokens_define(t, "wall", 4, &wall, &err), STRATA_OK);
   strata_token wt = strata_tokens_find(t, "wall", 4);
   strata_tilemap_set(ma, 1, 1, wt, &err);

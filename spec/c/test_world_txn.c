@@ -555,7 +555,7 @@ static void test_private_tokens(void) {
   strata_world_create_map(w, 3, 3, NULL, &a, &err);
   strata_world_create_map(w, 3, 3, NULL, &b, &err);
   strata_tilemap *ma = strata_world_tilemap(w, a), *mb = strata_world_tilemap(w, b);
-  strata_token_traits mud = {1, 3, "~", ""}, deep = {0, 1, "~", "blue"};
+  strata_token_traits mud = {1, 3, "~", "", 0}, deep = {0, 1, "~", "blue", 0};
   CHECK_EQ_INT(strata_tilemap_own_tokens(ma, &err), STRATA_OK);
   strata_tokens_define(strata_tilemap_tokens(ma), "mud", 3, &mud, &err);
   strata_token m_id = strata_tokens_find(strata_tilemap_tokens(ma), "mud", 3);
@@ -734,7 +734,7 @@ static void test_random(void) {
         if (o && o->tilemap) {
           strata_world_touch(w, pick, &err);
           strata_tilemap_own_tokens(o->tilemap, &err);
-          strata_token_traits tr = {strata_rng_chance(&g, 0.5), 1 + (double)strata_rng_below(&g, 4), "x", ""};
+          strata_token_traits tr = {strata_rng_chance(&g, 0.5), 1 + (double)strata_rng_below(&g, 4), "x", "", 0};
           const char *name = names[strata_rng_below(&g, 5)];
           strata_tokens_define(strata_tilemap_tokens(o->tilemap), name, strlen(name), &tr, &err);
         }

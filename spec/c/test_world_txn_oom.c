@@ -41,7 +41,7 @@ static void setup(scene *s) {
   strata_world_create_map(w, 3, 3, NULL, &s->own, NULL);
   strata_tilemap *o = strata_world_tilemap(w, s->own);
   strata_tilemap_own_tokens(o, NULL);
-  strata_token_traits mud = {1, 2, "~", ""};
+  strata_token_traits mud = {1, 2, "~", "", 0};
   strata_tokens_define(strata_tilemap_tokens(o), "mud", 3, &mud, NULL);
   strata_tilemap_clear(o, tok(strata_tilemap_tokens(o), "mud"), NULL);
   strata_world_create(w, "actor", "base.goblin", &s->actor, NULL);
@@ -93,7 +93,7 @@ static strata_status edit(scene *s, int c, strata_error *err) {
     break;
   case 9: {
     if ((st = strata_world_touch(w, s->own, err))) break;
-    strata_token_traits deep = {0, 1, "~", "blue"};
+    strata_token_traits deep = {0, 1, "~", "blue", 0};
     st = strata_tokens_define(strata_tilemap_tokens(strata_world_tilemap(w, s->own)), "mud", 3,
                               &deep, err);
     break;

@@ -35,6 +35,11 @@ typedef struct strata_token_traits {
   double cost;       /* cost of entering such a cell; > 0 and finite */
   char glyph[8];     /* NUL-terminated UTF-8, one displayed character */
   char color[16];    /* colour name for previews ("" = default) */
+  /* Nonzero: blocks light (field of view, fov.h). Last and "opaque" rather
+  ** than "transparent" so that a struct zeroed, or filled in order up to
+  ** color, lets light through. Lua's trait is `transparent` (not opaque),
+  ** taking passable's value when a definition gives neither. */
+  int opaque;
 } strata_token_traits;
 
 typedef struct strata_tokens strata_tokens;
@@ -58,7 +63,7 @@ STRATA_API const char *strata_tokens_name(const strata_tokens *t, strata_token i
 STRATA_API uint32_t strata_tokens_count(const strata_tokens *t);
 
 /* The traits of a token. Tokens never defined get the defaults: passable,
-** cost 1, the first character of the name as glyph, no colour. */
+** cost 1, the first character of the name as glyph, no colour, transparent. */
 STRATA_API const strata_token_traits *strata_tokens_traits(const strata_tokens *t, strata_token id);
 /* Sets the traits of name (interning it). Fails on a cost that is not a
 ** positive finite number or a glyph that is not one UTF-8 character. */

@@ -154,7 +154,12 @@ function Game:report(failures)
   end
 end
 
-function Game:pass_time(dt) self:report(self.world:advance(dt)) end
+-- (each second of a walk looks around: what it passes is remembered)
+function Game:pass_time(dt)
+  self:report(self.world:advance(dt))
+  local p = self.player
+  if not self.rooms and p.map then self:look(p.map, p) end
+end
 
 function Game:take(dir)
   local f = self:feature_here()
@@ -440,7 +445,27 @@ function Game:key(k)
   return true
 end
 
--- The screen: the map around the player, the log, the status line.
+-- What the player sees, on a map whose tokens block sight (one of them has
+-- transparent = false): the cells in view (map:fov from the player), and the
+-- cells seen before on this map, kept by this session as a visibility set
+-- per map, not saved (a reopened world starts unexplored). nil: no token
+-- blocks sight, every cell is drawn. Called by each draw and each second.
+function Game:look(m, p)
+  local tt = require("strata.tiles").of(m).token_table
+  local blocks = false
+  for _, name in ipairs(tt:names()) do
+    if not tt:traits(name).transparent then blocks = true break end
+  end
+  if not blocks then return nil end
+  self.view = m:fov(p.x, p.y, { into = self.view })
+  self.memory = self.memory or {}
+  local seen = self.memory[m.uid]
+  if seen then seen:add(self.view) else self.memory[m.uid] = m:fov(p.x, p.y) end
+  return self.view, self.memory[m.uid]
+end
+
+-- The screen: the map around the player, the log, the status line. Cells
+-- out of sight are blank, or dimmed when seen before (Game:sight).
 function Game:screen()
   if self.help then return "keys (any key to go on):\n" .. M.usage:match("keys:\n(.-)\n\n") end
   if self.rooms then return self:room_screen() end
@@ -459,6 +484,7 @@ function Game:screen()
   local x0 = math.max(0, math.min(m.width - view_w, p.x - view_w // 2))
   local y0 = math.max(0, math.min(m.height - view_h, p.y - view_h // 2))
   local tokens = w._s:tokens()
+  local view, seen = self:look(m, p)
   local out = {}
   for y = y0, math.min(m.height - 1, y0 + view_h - 1) do
     local cells = {}
@@ -466,9 +492,12 @@ function Game:screen()
     for x = x0, math.min(m.width - 1, x0 + view_w - 1) do
       local mark = marks[y * m.width + x]
       local ch = mark or row:sub(x + 1, x + 1)
-      if self.color then
+      local in_view = not view or view:visible(x, y)
+      if not in_view and mark ~= "@" and mark ~= "X" and not seen:visible(x, y) then ch = " " end
+      if self.color and ch ~= " " then
         local col
-        if mark then col = mark == "@" and "1;37" or "1;33"
+        if mark == "@" or mark == "X" or (mark and in_view) then col = mark == "@" and "1;37" or "1;33"
+        elseif not in_view then col = "90"
         else
           local top = m:top(x, y)
           local tr = top and tokens:traits(top)
