@@ -54,8 +54,8 @@ for _, line in ipairs {
   ".TP", ".B STRATA_TRACEBACK", "when set, an error is printed with its Lua traceback",
   ".TP", ".B NO_COLOR", "when set, output is never coloured",
   ".SH SEE ALSO",
-  "The reference, installed with strata in its documentation directory",
-  "(docs/lua\\-api.md, docs/c\\-api.md, docs/play.md, docs/grid.md, docs/worldgen.md, docs/layouts.md).",
+  "The reference, installed with strata in its documentation directory:",
+  roff("docs/lua-api.md, docs/c-api.md, docs/play.md, docs/grid.md, docs/worldgen.md, docs/layouts.md."),
 } do lines[#lines + 1] = line end
 
 local ok, err = strata.paths.write(out_path, table.concat(lines, "\n") .. "\n")
