@@ -1,7 +1,7 @@
 #!/bin/sh
 # spec/install/rock.sh [--all]: the LuaRocks package as a Lua modder gets it.
-# A copy of the source tree (its files under git, committed or not) in a
-# scratch folder, `luarocks make --tree T` there (rockspecs/: a packager's
+# A clone of the source tree (with what is not committed yet) in a scratch
+# folder, `luarocks make --tree T` there (rockspecs/: a packager's
 # build, no tests, no executable), then, with T's paths only:
 # `require "strata"` from another folder exits 0; the rock put strata.core
 # alone in T's module tree, built without -z nodelete; and busted passes
@@ -14,9 +14,10 @@ command -v luarocks >/dev/null || { echo "spec/install/rock.sh: luarocks not fou
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 src=$work/src tree=$work/T
-mkdir "$src"
-(cd "$root" && git ls-files -co --exclude-standard) | while read -r f; do
-  [ -e "$root/$f" ] && printf '%s\n' "$f"
+git clone -q "$root" "$src"
+# The clone has the last commit; what is changed, added or removed since is copied over.
+(cd "$root" && git ls-files -mo --exclude-standard) | while read -r f; do
+  if [ -e "$root/$f" ]; then printf '%s\n' "$f"; else rm -f "$src/$f"; fi
 done | (cd "$root" && tar -cf - -T -) | tar -xf - -C "$src"
 
 if ! (cd "$src" && CMAKE_BUILD_PARALLEL_LEVEL=${STRATA_JOBS:-$(nproc)} \
