@@ -56,7 +56,7 @@ static int setup(lua_State *L) {
   const char *dir = lua_touserdata(L, 1);
   luaL_openlibs(L);
   luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
-  lua_pushcfunction(L, luaopen_strata_core);
+  lua_pushcfunction(L, lstrata_open_core);
   lua_setfield(L, -2, "strata.core");
   lua_pop(L, 1);
   lua_getglobal(L, "package");

@@ -69,7 +69,7 @@ static int pmain(lua_State *L) {
   int argc = (int)lua_tointeger(L, 1);
   char **argv = lua_touserdata(L, 2);
   luaL_openlibs(L);
-  preload(L, "strata.core", luaopen_strata_core);
+  preload(L, "strata.core", lstrata_open_core);
   preload(L, "luv", luaopen_luv);
   const char *dir = scripts_dir();
   lua_getglobal(L, "package");

@@ -388,9 +388,9 @@ void lstrata_add_functions(lua_State *L, const char *field, int is_public, const
   }
 }
 
-int luaopen_strata_core(lua_State *L) {
+int lstrata_open_core(lua_State *L) {
   lua_newtable(L);
-  lua_pushliteral(L, STRATA_VERSION);
+  lua_pushstring(L, strata_version());
   lua_setfield(L, -2, "version");
   lstrata_open_tokens(L);
   lstrata_open_tilemap(L);

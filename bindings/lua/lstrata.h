@@ -128,7 +128,8 @@ void lstrata_open_worldgen(lua_State *L);
 void lstrata_open_runtime(lua_State *L);
 void lstrata_open_fov(lua_State *L);
 
-/* The entry point of `require "strata.core"`. */
-int luaopen_strata_core(lua_State *L);
+/* strata.core's table, pushed: `require "strata.core"` in the module
+** (module.c), and preloaded by the executable and libstrata_lua. */
+int lstrata_open_core(lua_State *L);
 
 #endif

@@ -102,7 +102,7 @@ local function usage()
     local cmd = load_command(name)
     if cmd then cli.write(string.format("  %-10s %s\n", name, cmd.summary)) end
   end
-  cli.write("\n  help [COMMAND]  show help\n  --version       print the version\n")
+  cli.write("\n  help [COMMAND]  show help\n  --version, -V   print the version\n")
   cli.write("\nEvery command takes --help.\n")
 end
 
@@ -138,7 +138,7 @@ function cli.main(...)
     end
     return finish(plain, function() usage() return name == nil and 1 or 0 end)
   end
-  if name == "--version" or name == "version" then
+  if name == "--version" or name == "-V" or name == "version" then
     return finish(plain, cli.write, "strata ", strata.version, " (", _VERSION, ")\n")
   end
   local cmd = load_command(name)

@@ -1,10 +1,15 @@
 #!/bin/sh
 # The install test: `cmake --install` into a scratch prefix, then a C game
 # builds against it with find_package and with pkg-config, and Lua 5.4
-# requires the installed module and runs the installed host.
+# requires the installed module and runs the installed host. The installed
+# versions (strata_version(), STRATA_VERSION, strata.version, strata
+# --version and -V, the .pc files) are project()'s; strata.1 renders without
+# a warning; the documentation and the licence are in the doc directory.
 set -eu
 build=$1
 src=$(cd "$(dirname "$0")" && pwd)
+version=$(sed -n 's/^project(strata VERSION \([0-9.]*\).*/\1/p' "$src/../../CMakeLists.txt")
+[ -n "$version" ] || { echo "no project(strata VERSION ...) in CMakeLists.txt" >&2; exit 1; }
 prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build" --prefix "$prefix" >/dev/null
@@ -17,14 +22,58 @@ echo "find_package(strata): ok"
 
 PKG_CONFIG_PATH="$libdir/pkgconfig" cc -o "$prefix/consumer_pc" "$src/consumer.c" \
   $(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags --libs strata)
-LD_LIBRARY_PATH="$libdir" "$prefix/consumer_pc" "$prefix/game2.db" | grep -q "reopened: 1 object(s), map 20x5"
-echo "pkg-config strata: ok"
+LD_LIBRARY_PATH="$libdir" "$prefix/consumer_pc" "$prefix/game2.db" >"$prefix/consumer.out"
+grep -q "reopened: 1 object(s), map 20x5" "$prefix/consumer.out"
+grep -qx "strata $version (headers $version)" "$prefix/consumer.out" ||
+  { echo "strata_version(), STRATA_VERSION: not $version: $(tail -n 1 "$prefix/consumer.out")" >&2; exit 1; }
+for pc in strata strata_lua; do
+  got=$(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --modversion $pc)
+  [ "$got" = "$version" ] || { echo "pkg-config $pc: version $got, not $version" >&2; exit 1; }
+done
+echo "pkg-config strata: ok ($version)"
+
+# A C host running Lua mods finds libstrata_lua through strata_lua.pc.
+PKG_CONFIG_PATH="$libdir/pkgconfig" cc -o "$prefix/host_pc" -x c - \
+  $(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags --libs strata_lua) <<'EOF'
+#include <lua.h>
+#include <stdio.h>
+#include <strata/lua.h>
+#include <strata/strata.h>
+int main(void) {
+  strata_error err;
+  lua_State *L = strata_lua_new(NULL, &err);
+  if (L == NULL) { fprintf(stderr, "%s\n", err.message); return 1; }
+  printf("strata_lua %s\n", strata_version());
+  lua_close(L);
+  return 0;
+}
+EOF
+LD_LIBRARY_PATH="$libdir" "$prefix/host_pc" | grep -qx "strata_lua $version"
+echo "pkg-config strata_lua: ok"
+
+# The manual page renders, without a warning, with a section per command.
+MANWIDTH=80 man --warnings -l "$prefix/share/man/man1/strata.1" >"$prefix/man.txt" 2>"$prefix/man.err"
+if [ -s "$prefix/man.err" ]; then echo "man -l strata.1 warns:" >&2; cat "$prefix/man.err" >&2; exit 1; fi
+for cmd in run layout render play worldgen grid; do
+  grep -q "usage: strata $cmd" "$prefix/man.txt" || { echo "strata.1 has no section for $cmd" >&2; exit 1; }
+done
+echo "man strata: ok"
+
+# The documentation and the licence, under the doc directory.
+for f in LICENSE README.md CHANGELOG.md docs/lua-api.md docs/c-api.md docs/embedding.md; do
+  [ -f "$prefix/share/doc/strata/$f" ] || { echo "not installed: share/doc/strata/$f" >&2; exit 1; }
+done
+echo "docs, LICENSE: ok"
 
 # Lua finds the module and the Lua files in the prefix's standard 5.4 layout.
 LUA_PATH="$prefix/share/lua/5.4/?.lua;$prefix/share/lua/5.4/?/init.lua;;" \
 LUA_CPATH="$libdir/lua/5.4/?.so;;" \
-  lua5.4 -e 'local s = require "strata"; assert(s.tilemap.new{ width = 2, height = 2 }); print("require strata: ok " .. s.version)'
-STRATA_LUA_DIR="$prefix/share/lua/5.4" "$prefix/bin/strata" --version | grep -q "^strata "
+  lua5.4 -e 'local s = require "strata"; assert(s.tilemap.new{ width = 2, height = 2 }); print(s.version)' |
+  grep -qx "$version"
+for flag in --version -V; do
+  STRATA_LUA_DIR="$prefix/share/lua/5.4" "$prefix/bin/strata" $flag | grep -q "^strata $version " ||
+    { echo "strata $flag does not say $version" >&2; exit 1; }
+done
 echo "installed host: ok"
 
 # The installed host finds its Lua files beside itself (the prefix is not the

@@ -59,5 +59,7 @@ int main(int argc, char **argv) {
          strata_tilemap_height(strata_world_tilemap(w, uid)));
   strata_mod_versions_free(mods, nmods);
   strata_world_free(w);
+  /* the library run with, and the headers compiled with */
+  printf("strata %s (headers %s)\n", strata_version(), STRATA_VERSION);
   return 0;
 }

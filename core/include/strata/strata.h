@@ -4,10 +4,14 @@
 #ifndef STRATA_H
 #define STRATA_H
 
-#define STRATA_VERSION_MAJOR 0
-#define STRATA_VERSION_MINOR 1
-#define STRATA_VERSION_PATCH 0
-#define STRATA_VERSION "0.1.0"
+/* STRATA_VERSION, STRATA_VERSION_MAJOR, _MINOR, _PATCH: the headers' version,
+** written by the build from project() (strata/version.h). */
+#include "strata/api.h"
+#include "strata/version.h"
+
+/* The version of the library the program runs with ("0.1.0"), which may be
+** newer than the STRATA_VERSION it was compiled against: a static string. */
+STRATA_API const char *strata_version(void);
 
 #include "strata/alloc.h"
 #include "strata/error.h"
