@@ -83,7 +83,7 @@ M.known = {
   -- checked in C
   ["strata.tilemap.new"] = { "width", "height", "fill", "tokens" },
   ["map:fill"] = { "push" },
-  ["map:find_path"] = { "algorithm", "connectivity", "diagonal_cost", "threads" },
+  ["map:find_path"] = { "algorithm", "connectivity", "diagonal_cost", "threads", "cost", "cost_min", "occupied" },
   ["map:render"] = { "path", "path_glyph", "glyphs" },
   ["tokens:define"] = { "passable", "cost", "glyph", "color" },
   ["map:to_svg"] = { "cell", "path" },
