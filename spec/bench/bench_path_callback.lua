@@ -29,30 +29,7 @@ local function loadavg()
   return l:match("^(%S+ %S+ %S+)")
 end
 
-local function load_map(path, meta_path)
-  local meta = {}
-  for line in io.lines(meta_path) do
-    local key, rest = line:match("^(%S+)%s*(.*)$")
-    if key then meta[key] = rest end
-  end
-  local f = assert(io.open(path))
-  local w, h = f:read("n", "n")
-  f:read("l")
-  local m = strata.tilemap.new{ width = w, height = h, fill = "floor", tokens = { wall = { passable = false } } }
-  for y = 0, h - 1 do
-    local row, x = f:read("l"), 1
-    while true do
-      local a, b = row:find("#+", x)
-      if not a then break end
-      m:fill(a - 1, y, b - a + 1, 1, "wall")
-      x = b + 1
-    end
-  end
-  f:close()
-  local sx, sy = meta.start:match("(%d+)%s+(%d+)")
-  local gx, gy = meta.goal:match("(%d+)%s+(%d+)")
-  return m, { tonumber(sx), tonumber(sy) }, { tonumber(gx), tonumber(gy) }, w, h
-end
+local grid = dofile((arg[0]:match("^(.*/)") or "./") .. "grid_load.lua")
 
 local function median(t)
   local c = {}
@@ -78,7 +55,8 @@ print(("load average before: %s (%s clock)"):format(loadavg(), has_uv and "monot
 print("| map | algorithm | tokens, best engine | tokens, generic | cost function | ÷ best | ÷ generic |")
 print("|---|---|---:|---:|---:|---:|---:|")
 for i = 2, #arg, 2 do
-  local m, from, to = load_map(arg[i], arg[i + 1])
+  local _, from, to = grid.meta(arg[i + 1])
+  local m = grid.map(arg[i])
   local name = arg[i]:match("([^/]*)%.map$")
   for _, algo in ipairs{ "astar", "dijkstra" } do
     local best = { algorithm = algo, connectivity = 8, threads = 1 }

@@ -86,65 +86,76 @@ static void opts_with(strata_grid_options *o, calls *c, strata_path_algorithm a,
   o->cost_data = c;
 }
 
+/* A map of rows searched with the callback. */
+typedef struct fixture {
+  strata_tilemap *m;
+  strata_path p;
+  strata_error err;
+  calls c;
+  strata_grid_options o;
+} fixture;
+
+static void start(fixture *f, const char *const *rows, int h, strata_path_algorithm a) {
+  f->m = map_of(rows, h);
+  strata_path_init(&f->p);
+  init_calls(&f->c, f->m);
+  opts_with(&f->o, &f->c, a, 4);
+}
+
+static strata_status find(fixture *f, int x1, int y1, int x2, int y2) {
+  return strata_tilemap_find_path(f->m, x1, y1, x2, y2, &f->o, &f->p, &f->err);
+}
+
+static void finish(fixture *f) {
+  strata_path_free(&f->p);
+  strata_tilemap_free(f->m);
+}
+
 /* A wall made by the callback: the straight route goes round it. */
 static void test_callback_wall(void) {
   const char *rows[] = {"......", "......", "......"};
-  strata_tilemap *m = map_of(rows, 3);
-  strata_path p;
-  strata_path_init(&p);
-  strata_error err;
-  calls c;
-  init_calls(&c, m);
-  strata_grid_options o;
-  opts_with(&o, &c, STRATA_PATH_ASTAR, 4);
-  CHECK(strata_tilemap_find_path(m, 0, 1, 5, 1, &o, &p, &err) == STRATA_OK);
-  CHECK_EQ_INT(p.len, 6);
-  c.wall_x = 2, c.wall_y = 1;
-  CHECK(strata_tilemap_find_path(m, 0, 1, 5, 1, &o, &p, &err) == STRATA_OK);
-  CHECK_EQ_INT(p.len, 8);
-  CHECK(!on_path(&p, 6, 2, 1));
+  fixture f;
+  start(&f, rows, 3, STRATA_PATH_ASTAR);
+  CHECK(find(&f, 0, 1, 5, 1) == STRATA_OK);
+  CHECK_EQ_INT(f.p.len, 6);
+  f.c.wall_x = 2, f.c.wall_y = 1;
+  CHECK(find(&f, 0, 1, 5, 1) == STRATA_OK);
+  CHECK_EQ_INT(f.p.len, 8);
+  CHECK(!on_path(&f.p, 6, 2, 1));
   /* a blocked goal: no route, not an error */
-  c.wall_x = 5, c.wall_y = 1;
-  CHECK(strata_tilemap_find_path(m, 0, 1, 5, 1, &o, &p, &err) == STRATA_OK);
-  CHECK_EQ_INT(p.len, 0);
+  f.c.wall_x = 5, f.c.wall_y = 1;
+  CHECK(find(&f, 0, 1, 5, 1) == STRATA_OK);
+  CHECK_EQ_INT(f.p.len, 0);
   /* every algorithm takes the callback */
-  c.wall_x = 2, c.wall_y = 1;
+  f.c.wall_x = 2, f.c.wall_y = 1;
   for (int a = STRATA_PATH_ASTAR; a <= STRATA_PATH_GREEDY; a++) {
-    o.algorithm = (strata_path_algorithm)a;
-    CHECK(strata_tilemap_find_path(m, 0, 1, 5, 1, &o, &p, &err) == STRATA_OK);
-    CHECK(p.len > 0 && !on_path(&p, 6, 2, 1));
+    f.o.algorithm = (strata_path_algorithm)a;
+    CHECK(find(&f, 0, 1, 5, 1) == STRATA_OK);
+    CHECK(f.p.len > 0 && !on_path(&f.p, 6, 2, 1));
   }
-  strata_path_free(&p);
-  strata_tilemap_free(m);
+  finish(&f);
 }
 
 /* A corridor the callback makes dear is avoided; a wall it opens is taken. */
 static void test_callback_costs(void) {
   const char *rows[] = {"#.....#", "#.###.#", "...#...", "#######"};
-  strata_tilemap *m = map_of(rows, 4);
-  strata_path p;
-  strata_path_init(&p);
-  strata_error err;
-  calls c;
-  init_calls(&c, m);
-  strata_grid_options o;
-  opts_with(&o, &c, STRATA_PATH_DIJKSTRA, 4);
+  fixture f;
+  start(&f, rows, 4, STRATA_PATH_DIJKSTRA);
   /* (3, 2) is a wall: the way round over the top, 10 steps */
-  CHECK(strata_tilemap_find_path(m, 0, 2, 6, 2, &o, &p, &err) == STRATA_OK);
-  CHECK_EQ_INT(p.len, 11);
-  CHECK_NEAR(p.cost, 10, 1e-9);
+  CHECK(find(&f, 0, 2, 6, 2) == STRATA_OK);
+  CHECK_EQ_INT(f.p.len, 11);
+  CHECK_NEAR(f.p.cost, 10, 1e-9);
   /* the callback opens it at cost 2: straight through, 6 steps, cost 7 */
-  c.wall_x = 3, c.wall_y = 2, c.answers = 1, c.answer = 2;
-  CHECK(strata_tilemap_find_path(m, 0, 2, 6, 2, &o, &p, &err) == STRATA_OK);
-  CHECK_EQ_INT(p.len, 7);
-  CHECK_NEAR(p.cost, 7, 1e-9);
+  f.c.wall_x = 3, f.c.wall_y = 2, f.c.answers = 1, f.c.answer = 2;
+  CHECK(find(&f, 0, 2, 6, 2) == STRATA_OK);
+  CHECK_EQ_INT(f.p.len, 7);
+  CHECK_NEAR(f.p.cost, 7, 1e-9);
   /* at cost 9 the way over the top is cheaper again */
-  c.answer = 9;
-  CHECK(strata_tilemap_find_path(m, 0, 2, 6, 2, &o, &p, &err) == STRATA_OK);
-  CHECK_EQ_INT(p.len, 11);
-  CHECK(!on_path(&p, 7, 3, 2));
-  strata_path_free(&p);
-  strata_tilemap_free(m);
+  f.c.answer = 9;
+  CHECK(find(&f, 0, 2, 6, 2) == STRATA_OK);
+  CHECK_EQ_INT(f.p.len, 11);
+  CHECK(!on_path(&f.p, 7, 3, 2));
+  finish(&f);
 }
 
 /* Answering the token cost finds routes as cheap as the token costs' on
@@ -199,67 +210,53 @@ static void test_same_as_tokens(void) {
 /* Bad answers, a failing callback, a cost below cost_min, bad options. */
 static void test_bad_answers(void) {
   const char *rows[] = {"......", "......"};
-  strata_tilemap *m = map_of(rows, 2);
-  strata_path p;
-  strata_path_init(&p);
-  strata_error err;
-  calls c;
-  init_calls(&c, m);
-  strata_grid_options o;
-  opts_with(&o, &c, STRATA_PATH_ASTAR, 4);
-  c.wall_x = 1, c.wall_y = 0, c.answers = 1;
+  fixture f;
+  start(&f, rows, 2, STRATA_PATH_ASTAR);
+  f.c.wall_x = 1, f.c.wall_y = 0, f.c.answers = 1;
   double bad[] = {-1, 0.0 / 0.0, 1.0 / 0.0};
   for (int i = 0; i < 3; i++) {
-    c.answer = bad[i];
-    CHECK(strata_tilemap_find_path(m, 0, 0, 5, 0, &o, &p, &err) == STRATA_EARG);
-    CHECK(strstr(err.message, "cost callback") != NULL);
-    CHECK(strstr(err.message, "(1, 0)") != NULL);
-    CHECK_EQ_INT(p.len, 0);
+    f.c.answer = bad[i];
+    CHECK(find(&f, 0, 0, 5, 0) == STRATA_EARG);
+    CHECK(strstr(f.err.message, "cost callback") != NULL);
+    CHECK(strstr(f.err.message, "(1, 0)") != NULL);
+    CHECK_EQ_INT(f.p.len, 0);
   }
   /* A* scales its estimate by the least cost: an answer below it is refused */
-  c.answer = 0.5;
-  CHECK(strata_tilemap_find_path(m, 0, 0, 5, 0, &o, &p, &err) == STRATA_EARG);
-  CHECK(strstr(err.message, "cost_min") != NULL);
-  o.cost_min = 0.5;
-  CHECK(strata_tilemap_find_path(m, 0, 0, 5, 0, &o, &p, &err) == STRATA_OK);
-  CHECK_NEAR(p.cost, 4.5, 1e-9);
-  o.algorithm = STRATA_PATH_DIJKSTRA, o.cost_min = 0; /* Dijkstra has no estimate */
-  CHECK(strata_tilemap_find_path(m, 0, 0, 5, 0, &o, &p, &err) == STRATA_OK);
-  o.cost_min = -1;
-  CHECK(strata_tilemap_find_path(m, 0, 0, 5, 0, &o, &p, &err) == STRATA_EARG);
-  o.cost_min = 0, o.occupied = (strata_grid_occupied)7;
-  CHECK(strata_tilemap_find_path(m, 0, 0, 5, 0, &o, &p, &err) == STRATA_EARG);
-  o.occupied = STRATA_OCCUPIED_COST, o.occupied_cost = -2;
-  CHECK(strata_tilemap_find_path(m, 0, 0, 5, 0, &o, &p, &err) == STRATA_EARG);
+  f.c.answer = 0.5;
+  CHECK(find(&f, 0, 0, 5, 0) == STRATA_EARG);
+  CHECK(strstr(f.err.message, "cost_min") != NULL);
+  f.o.cost_min = 0.5;
+  CHECK(find(&f, 0, 0, 5, 0) == STRATA_OK);
+  CHECK_NEAR(f.p.cost, 4.5, 1e-9);
+  f.o.algorithm = STRATA_PATH_DIJKSTRA, f.o.cost_min = 0; /* Dijkstra has no estimate */
+  CHECK(find(&f, 0, 0, 5, 0) == STRATA_OK);
+  f.o.cost_min = -1;
+  CHECK(find(&f, 0, 0, 5, 0) == STRATA_EARG);
+  f.o.cost_min = 0, f.o.occupied = (strata_grid_occupied)7;
+  CHECK(find(&f, 0, 0, 5, 0) == STRATA_EARG);
+  f.o.occupied = STRATA_OCCUPIED_COST, f.o.occupied_cost = -2;
+  CHECK(find(&f, 0, 0, 5, 0) == STRATA_EARG);
   /* the map was not left busy by a failure */
-  o.occupied = STRATA_OCCUPIED_IGNORE, c.answer = 1;
-  CHECK(strata_tilemap_find_path(m, 0, 0, 5, 0, &o, &p, &err) == STRATA_OK);
-  CHECK_EQ_INT(p.len, 6);
-  strata_path_free(&p);
-  strata_tilemap_free(m);
+  f.o.occupied = STRATA_OCCUPIED_IGNORE, f.c.answer = 1;
+  CHECK(find(&f, 0, 0, 5, 0) == STRATA_OK);
+  CHECK_EQ_INT(f.p.len, 6);
+  finish(&f);
 }
 
 /* A callback that edits the map fails the search; one that searches with
 ** the same search object is refused there (its own search goes on). */
 static void test_callback_misuse(void) {
   const char *rows[] = {"......", "......"};
-  strata_tilemap *m = map_of(rows, 2);
-  strata_path p;
-  strata_path_init(&p);
-  strata_error err;
-  calls c;
-  init_calls(&c, m);
-  strata_grid_options o;
-  opts_with(&o, &c, STRATA_PATH_ASTAR, 4);
-  c.edit = m;
-  CHECK(strata_tilemap_find_path(m, 0, 1, 5, 1, &o, &p, &err) == STRATA_EARG);
-  CHECK(strstr(err.message, "changed") != NULL);
-  c.again = m;
-  CHECK(strata_tilemap_find_path(m, 0, 1, 5, 1, &o, &p, &err) == STRATA_OK);
-  CHECK_EQ_INT(c.inner, STRATA_ESTATE);
-  CHECK_EQ_INT(p.len, 6);
-  strata_path_free(&p);
-  strata_tilemap_free(m);
+  fixture f;
+  start(&f, rows, 2, STRATA_PATH_ASTAR);
+  f.c.edit = f.m;
+  CHECK(find(&f, 0, 1, 5, 1) == STRATA_EARG);
+  CHECK(strstr(f.err.message, "changed") != NULL);
+  f.c.again = f.m;
+  CHECK(find(&f, 0, 1, 5, 1) == STRATA_OK);
+  CHECK_EQ_INT(f.c.inner, STRATA_ESTATE);
+  CHECK_EQ_INT(f.p.len, 6);
+  finish(&f);
 }
 
 /* ---- occupancy ---- */
@@ -274,6 +271,24 @@ static uint64_t actor_at(strata_world *w, uint64_t map, int x, int y) {
 
 static int occ(strata_world *w, uint64_t map, int x, int y) {
   return strata_tilemap_occupied(strata_world_tilemap(w, map), x, y);
+}
+
+/* w saved to a new file and opened again; NULL when either fails. */
+static strata_world *reopen(strata_world *w) {
+  char path[] = "/tmp/strata-searchcb-XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0) return NULL;
+  close(fd);
+  unlink(path);
+  strata_world *opened = NULL;
+  strata_mod_version *mods = NULL;
+  size_t n = 0;
+  strata_error err;
+  if (strata_world_save(w, path, NULL, 0, &err) == STRATA_OK &&
+      strata_world_open(path, &opened, &mods, &n, &err) == STRATA_OK)
+    strata_mod_versions_free(mods, n);
+  unlink(path);
+  return opened;
 }
 
 /* Placed, moved, deleted, rolled back, saved and opened: the counts follow. */
@@ -317,23 +332,14 @@ static void test_occupancy_kept(void) {
   CHECK_EQ_INT(occ(w, map, 6, 3), 0);
   CHECK(strata_world_object(w, c) == NULL);
   /* saved and opened: rebuilt from the actors, not read from the file */
-  char path[] = "/tmp/strata-searchcb-XXXXXX";
-  int fd = mkstemp(path);
-  close(fd);
-  unlink(path);
-  CHECK(strata_world_save(w, path, NULL, 0, &err) == STRATA_OK);
-  strata_world *w2 = NULL;
-  strata_mod_version *mods = NULL;
-  size_t nmods = 0;
-  CHECK(strata_world_open(path, &w2, &mods, &nmods, &err) == STRATA_OK);
+  strata_world *w2 = reopen(w);
+  CHECK(w2 != NULL);
   if (w2) {
     CHECK_EQ_INT(occ(w2, map, 4, 2), 1);
     CHECK_EQ_INT(occ(w2, map, 1, 1), 0);
     CHECK_EQ_INT(occ(w2, map, 3, 3), 0);
     strata_world_free(w2);
   }
-  strata_mod_versions_free(mods, nmods);
-  unlink(path);
   /* a map given new tiles counts the actors already on it */
   strata_tilemap *fresh = strata_tilemap_new(8, 4, strata_world_tokens(w), &err);
   CHECK(strata_world_attach_tilemap(w, map, fresh, &err) == STRATA_OK);
