@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "strata/alloc.h"
 #include "strata/tilemap.h"
 #include "strata/world.h"
 
@@ -395,7 +396,49 @@ static void test_occupancy_searches(void) {
   strata_world_free(w);
 }
 
+/* An allocator that refuses while fail is set. */
+typedef struct toggle { int fail; } toggle;
+static void *t_malloc(void *ud, size_t n) { return ((toggle *)ud)->fail ? NULL : malloc(n); }
+static void *t_realloc(void *ud, void *p, size_t n) { return ((toggle *)ud)->fail ? NULL : realloc(p, n); }
+static void t_free(void *ud, void *p) { (void)ud; free(p); }
+
+/* Out of memory, the count is lost (-1), a search that honours it fails
+** rather than walking through actors, and the next move counts again. */
+static void test_occupancy_lost(toggle *t) {
+  enum { N = 40 };
+  strata_error err;
+  strata_world *w = strata_world_new(1, &err);
+  uint64_t map, a[N];
+  CHECK(strata_world_create_map(w, N, 3, NULL, &map, &err) == STRATA_OK);
+  strata_tilemap *m = strata_world_tilemap(w, map);
+  strata_tilemap_clear(m, strata_tokens_intern(strata_tilemap_tokens(m), "floor", 5, &err), &err);
+  actor_at(w, map, 0, 0);
+  for (int i = 0; i < N; i++) CHECK(strata_world_create(w, "actor", NULL, &a[i], &err) == STRATA_OK);
+  t->fail = 1;
+  for (int i = 0; i < N; i++) CHECK(strata_object_set_position(w, a[i], map, i, 2, &err) == STRATA_OK);
+  t->fail = 0;
+  CHECK_EQ_INT(strata_tilemap_occupied(m, 0, 0), -1);
+  strata_path p;
+  strata_path_init(&p);
+  strata_grid_options o;
+  strata_grid_options_init(&o);
+  o.occupied = STRATA_OCCUPIED_BLOCK;
+  CHECK(strata_tilemap_find_path(m, 0, 1, N - 1, 1, &o, &p, &err) == STRATA_ENOMEM);
+  CHECK(strata_object_set_position(w, a[0], map, 0, 1, &err) == STRATA_OK);
+  CHECK_EQ_INT(strata_tilemap_occupied(m, 0, 0), 1);
+  CHECK_EQ_INT(strata_tilemap_occupied(m, 0, 1), 1);
+  CHECK_EQ_INT(strata_tilemap_occupied(m, 0, 2), 0);
+  for (int i = 1; i < N; i++) CHECK_EQ_INT(strata_tilemap_occupied(m, i, 2), 1);
+  CHECK(strata_tilemap_find_path(m, 1, 1, N - 1, 1, &o, &p, &err) == STRATA_OK);
+  CHECK_EQ_INT(p.len, N - 1);
+  strata_path_free(&p);
+  strata_world_free(w);
+}
+
 int main(void) {
+  static toggle t;
+  strata_allocator al = {t_malloc, t_realloc, t_free, &t};
+  CHECK(strata_set_allocator(&al, NULL) == STRATA_OK);
   test_callback_wall();
   test_callback_costs();
   test_same_as_tokens();
@@ -403,5 +446,6 @@ int main(void) {
   test_callback_misuse();
   test_occupancy_kept();
   test_occupancy_searches();
+  test_occupancy_lost(&t);
   return check_summary("test_searchcb");
 }
