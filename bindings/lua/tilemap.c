@@ -322,7 +322,8 @@ static double call_cost(void *data, int x, int y, double cost) {
     lua_pop(L, 1);
     return a;
   }
-  if (t == LUA_TNUMBER) lua_pushfstring(L, "option 'cost' answered %f", a);
+  if (a != a) lua_pushliteral(L, "option 'cost' answered nan"); /* not "-nan" */
+  else if (t == LUA_TNUMBER) lua_pushfstring(L, "option 'cost' answered %f", a);
   else lua_pushfstring(L, "option 'cost' answered a %s", lua_typename(L, t));
   lua_pushfstring(L, "%s at (%d, %d): a cost is a number > 0 and finite, false or nil blocks the cell",
                   lua_tostring(L, -1), x, y);
