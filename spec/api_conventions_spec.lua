@@ -57,7 +57,7 @@ describe("a world map's methods", function()
     set = { { 1, 1, "mud" } }, add_front = { { 1, 1, "mud" } }, remove = { { 4, 2, "water" }, { 0, 0, "nope" } },
     reset = { { 1, 1 }, { 1, 1, "floor" } }, clear = { { "floor" } }, fill = { { 0, 0, 2, 2, "mud", { push = true } } },
     tokens = { { 4, 2 } }, top = { { 4, 2 }, { 0, 0 } }, has = { { 4, 2, "water" } }, passable = { { 2, 0 } },
-    cost = { { 4, 2 }, { 2, 0 } }, define_token = { { "mud", { cost = 3 } } },
+    cost = { { 4, 2 }, { 2, 0 } }, occupied = { { 4, 2 } }, define_token = { { "mud", { cost = 3 } } },
     find_path = { { { 0, 0 }, { 5, 0 } }, { { 0, 0 }, { 2, 0 } }, { { 0, 0 }, { 0, 0 } },
       { { 0, 0 }, { 5, 0 }, { connectivity = 8, algorithm = "dijkstra" } } },
     fov = { { 1, 1 }, { 0, 0, { radius = 2, algorithm = "permissive", light_walls = false } } },

@@ -952,3 +952,27 @@ describe("turns and draws a mod makes, attacked (issue 36)", function()
     assert(strata.rng.new(1):weighted(t) == "a")
     assert(not ran, "the mod's metamethod ran")]], expect = "HANDLER ok" }
 end)
+
+describe("a search's cost function from a mod, attacked (issue 36)", function()
+  -- map:find_path{ cost = } calls the mod's function once a cell, under the
+  -- handler's budget: a loop stops with it (the budget's error, whichever of
+  -- strata's frames it is met in), and only a number crosses back
+  attack{ "a cost function that loops forever", handler = [[
+    local m = world:create_map{ width = 30, height = 30, fill = "floor" }
+    m:find_path({ 0, 0 }, { 29, 29 }, { cost = function() while true do end end })]],
+    expect = "HANDLER .*budget exceeded" }
+  attack{ "a cost function that catches the budget and loops again", handler = [[
+    local m = world:create_map{ width = 30, height = 30, fill = "floor" }
+    m:find_path({ 0, 0 }, { 29, 29 }, { cost = function()
+      while true do pcall(function() while true do end end) end end })]],
+    expect = "HANDLER .*budget exceeded" }
+  attack{ "a cost function answering a table with metamethods", handler = [[
+    local m = world:create_map{ width = 5, height = 1, fill = "floor" }
+    local ran = false
+    local sly = setmetatable({}, { __index = function() ran = true return 1 end,
+      __tostring = function() ran = true return "1" end, __call = function() ran = true return 1 end })
+    local ok, e = pcall(function() return m:find_path({ 0, 0 }, { 4, 0 }, { cost = function() return sly end }) end)
+    assert(not ok and tostring(e):find("option 'cost' answered a table", 1, true), tostring(e))
+    assert(not ran, "a metamethod of the answer ran")]],
+    expect = "HANDLER ok" }
+end)

@@ -13,6 +13,7 @@ typedef struct lstrata_tilemap {
   strata_path path;    /* reused by find_path */
   strata_world *world; /* for a world's map: the owner (held by uservalue 1) ... */
   uint64_t uid;        /* ... and the object; the view works while it owns map */
+  int searching;       /* find_path with a cost function runs: close refuses */
 } lstrata_tilemap;
 
 /* The map at arg; raises if it is not a tile map or was closed. */

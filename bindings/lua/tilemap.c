@@ -28,6 +28,7 @@ void lstrata_push_tilemap(lua_State *L, strata_tilemap *m, int owned) {
   ud->owned = owned;
   ud->world = NULL;
   ud->uid = 0;
+  ud->searching = 0;
   strata_path_init(&ud->path);
   luaL_setmetatable(L, TILEMAP_MT);
 }
@@ -261,6 +262,18 @@ static int tilemap_cost(lua_State *L) {
   return 1;
 }
 
+/* m:occupied(x, y) -> whether an actor stands on the cell (a world's map:
+** the core keeps the count; maps of no world hold no actors). */
+static int tilemap_occupied(lua_State *L) {
+  strata_tilemap *m = lstrata_check_tilemap(L, 1);
+  int x, y;
+  check_cell(L, m, 2, &x, &y);
+  int n = strata_tilemap_occupied(m, x, y);
+  if (n < 0) return lstrata_error(L, "the count of the actors on this map was lost (out of memory)");
+  lua_pushboolean(L, n > 0);
+  return 1;
+}
+
 /* m:define_token(name, traits): traits for this map only (the map takes a
 ** private copy of its token table the first time; the map, not this view,
 ** remembers that, so every view of a world's map sees the same table). */
@@ -273,13 +286,84 @@ static int tilemap_define_token(lua_State *L) {
   return 1;
 }
 
+/* A cost function of a search (option 'cost'), called from the core
+** (strata_grid_cost_fn) under lua_pcall, so no Lua error unwinds through
+** the search: a failure is kept (its message on the stack's top) and the
+** search stopped with a negative answer. Under a mod's callback it runs
+** under the mod's budget as any of its code; only a number crosses back. */
+typedef struct lua_cost {
+  lua_State *L;
+  int fn;           /* stack index of the function */
+  int failed;       /* the reason is on the top of the stack */
+} lua_cost;
+
+static double call_cost(void *data, int x, int y, double cost) {
+  lua_cost *c = data;
+  lua_State *L = c->L;
+  lua_pushvalue(L, c->fn);
+  lua_pushinteger(L, x);
+  lua_pushinteger(L, y);
+  if (cost > 0) lua_pushnumber(L, cost);
+  else lua_pushnil(L);
+  if (lua_pcall(L, 3, 1, 0) != LUA_OK) {
+    const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    if (msg) lua_pushfstring(L, "option 'cost' raised at (%d, %d): %s", x, y, msg);
+    else lua_pushfstring(L, "option 'cost' raised a %s value at (%d, %d)", luaL_typename(L, -1), x, y);
+    c->failed = 1;
+    return -1;
+  }
+  int t = lua_type(L, -1);
+  if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, -1))) {
+    lua_pop(L, 1);
+    return STRATA_GRID_BLOCKED;
+  }
+  double a = t == LUA_TNUMBER ? lua_tonumber(L, -1) : 0;
+  if (t == LUA_TNUMBER && a > 0 && a <= 1e300) {
+    lua_pop(L, 1);
+    return a;
+  }
+  if (a != a) lua_pushliteral(L, "option 'cost' answered nan"); /* not "-nan" */
+  else if (t == LUA_TNUMBER) lua_pushfstring(L, "option 'cost' answered %f", a);
+  else lua_pushfstring(L, "option 'cost' answered a %s", lua_typename(L, t));
+  lua_pushfstring(L, "%s at (%d, %d): a cost is a number > 0 and finite, false or nil blocks the cell",
+                  lua_tostring(L, -1), x, y);
+  c->failed = 1;
+  return -1;
+}
+
+/* Options cost, cost_min and occupied of find_path's table at t. */
+static void check_search_extras(lua_State *L, int t, strata_grid_options *o, lua_cost *c) {
+  if (lua_getfield(L, t, "cost") != LUA_TNIL) {
+    if (!lua_isfunction(L, -1))
+      lstrata_argerror(L, t, "option 'cost' must be a function(x, y, cost) -> cost | false");
+    c->fn = lua_gettop(L); /* stays on the stack for the search */
+    o->cost = call_cost;
+    o->cost_data = c;
+  } else {
+    lua_pop(L, 1);
+  }
+  o->cost_min = lstrata_opt_number(L, t, "cost_min", 0);
+  if (!(o->cost_min >= 0) || o->cost_min > 1e300)
+    lstrata_argerror(L, t, "option 'cost_min' must be a number >= 0");
+  int type = lua_getfield(L, t, "occupied");
+  const char *mode = type == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+  double penalty = type == LUA_TNUMBER ? lua_tonumber(L, -1) : -1;
+  if (mode && strcmp(mode, "block") == 0) o->occupied = STRATA_OCCUPIED_BLOCK;
+  else if (type == LUA_TNUMBER && penalty >= 0 && penalty <= 1e300)
+    o->occupied = STRATA_OCCUPIED_COST, o->occupied_cost = penalty;
+  else if (type != LUA_TNIL && !(mode && strcmp(mode, "ignore") == 0))
+    lstrata_argerror(L, t, "option 'occupied' must be \"block\", \"ignore\" or a cost >= 0 added "
+                           "for each cell an actor holds");
+  lua_pop(L, 1);
+}
+
 /* m:find_path(from, to [, { algorithm =, connectivity =, diagonal_cost =, threads = }])
 ** -> path (a strata.path value: tilepath.c), cost | nil, reason when there is none.
 ** Searches with the map's own search object (strata_tilemap_find_path): one
 ** per map, shared by every view of it, as a Lua state runs one call at a time. */
 static int tilemap_find_path(lua_State *L) {
   static const char *const known[] = {"algorithm", "connectivity", "diagonal_cost", "threads",
-                                      NULL};
+                                      "cost", "cost_min", "occupied", NULL};
   lstrata_tilemap *ud = check_ud(L, 1);
   strata_tilemap *m = lstrata_check_tilemap(L, 1);
   lua_Integer x1, y1, x2, y2;
@@ -288,6 +372,7 @@ static int tilemap_find_path(lua_State *L) {
   lstrata_check_options(L, 4, known, 1);
   strata_grid_options o;
   strata_grid_options_init(&o);
+  lua_cost cost = {L, 0, 0};
   if (lua_istable(L, 4)) {
     const char *alg = lstrata_opt_string(L, 4, "algorithm", "astar");
     if (!strata_path_algorithm_parse(alg, &o.algorithm))
@@ -300,6 +385,7 @@ static int tilemap_find_path(lua_State *L) {
     lua_Integer threads = lstrata_opt_int(L, 4, "threads", o.threads);
     if (threads != 1 && threads != 2) return lstrata_argerror(L, 4, "threads must be 1 or 2");
     o.threads = (int)threads;
+    check_search_extras(L, 4, &o, &cost);
   }
   int w = strata_tilemap_width(m), h = strata_tilemap_height(m);
   if (x1 < 0 || y1 < 0 || x1 >= w || y1 >= h)
@@ -309,9 +395,13 @@ static int tilemap_find_path(lua_State *L) {
     return lstrata_argerror(L, 3, lua_pushfstring(L, "goal (%d, %d) is outside the %dx%d map",
                                                   (int)x2, (int)y2, w, h));
   strata_error err;
-  if (strata_tilemap_find_path(m, (int)x1, (int)y1, (int)x2, (int)y2, &o, &ud->path, &err) !=
-      STRATA_OK)
-    return lstrata_raise(L, "find_path", &err);
+  lstrata_checkstack(L, 8, "a cost function");
+  ud->searching++; /* close refuses meanwhile: the cost function may try */
+  strata_status st = strata_tilemap_find_path(m, (int)x1, (int)y1, (int)x2, (int)y2, &o, &ud->path,
+                                              &err);
+  ud->searching--;
+  if (cost.failed) return lstrata_error(L, "%s", lua_tostring(L, -1));
+  if (st != STRATA_OK) return lstrata_raise(L, "find_path", &err);
   if (ud->path.len == 0) {
     lua_pushnil(L);
     lua_pushfstring(L, "no path from (%d, %d) to (%d, %d)", (int)x1, (int)y1, (int)x2, (int)y2);
@@ -393,6 +483,7 @@ static int tilemap_index(lua_State *L) {
 
 static int tilemap_close(lua_State *L) {
   lstrata_tilemap *ud = check_ud(L, 1);
+  if (ud->searching) return lstrata_error(L, "the map is being searched (a cost function cannot close it)");
   if (ud->owned) strata_tilemap_free(ud->map);
   ud->map = NULL;
   strata_path_free(&ud->path);
@@ -413,7 +504,7 @@ void lstrata_open_tilemap(lua_State *L) {
     {"set", tilemap_set}, {"add_front", tilemap_add_front}, {"remove", tilemap_remove},
     {"reset", tilemap_reset}, {"clear", tilemap_clear}, {"fill", tilemap_fill},
     {"tokens", tilemap_tokens}, {"top", tilemap_top}, {"has", tilemap_has},
-    {"passable", tilemap_passable}, {"cost", tilemap_cost},
+    {"passable", tilemap_passable}, {"cost", tilemap_cost}, {"occupied", tilemap_occupied},
     {"define_token", tilemap_define_token}, {"find_path", tilemap_find_path},
     {"render", tilemap_render}, {"close", tilemap_close}, {NULL, NULL}};
   static const luaL_Reg meta[] = {

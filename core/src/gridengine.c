@@ -64,8 +64,10 @@ struct strata_grid_search {
   struct grid_junction *junction;
   struct grid_bucket *bucket;
   strata_search *generic;
+  grid_cells cells;   /* a custom search's answers per cell */
   uint64_t expanded;
   int last; /* the engine of the last search; -1 none */
+  int running; /* a search is under way: a cost callback may not start another */
 };
 
 strata_grid_search *strata_grid_search_new(strata_error *err) {
@@ -85,6 +87,7 @@ void strata_grid_search_free(strata_grid_search *s) {
   gridjunction_free(s->junction);
   gridbucket_free(s->bucket);
   strata_search_free(s->generic);
+  gridpath_cells_free(&s->cells);
   strata_free(s);
 }
 
@@ -96,6 +99,7 @@ size_t strata_grid_search_memory(const strata_grid_search *s) {
   bytes += gridflood_memory(s->flood) + gridbidir_memory(s->bidir) + gridjump_memory(s->jump);
   bytes += gridbucket_memory(s->bucket) + gridjunction_memory(s->junction);
   if (s->generic) bytes += strata_search_memory(s->generic);
+  bytes += (size_t)s->cells.cap * (sizeof *s->cells.stamp + sizeof *s->cells.cost);
   return bytes;
 }
 
@@ -293,7 +297,7 @@ static int run_bucket(strata_grid_search *s, const grid_query *q, strata_path *o
   return gridbucket_run(&s->bucket, q, out, &s->expanded);
 }
 static int run_generic(strata_grid_search *s, const grid_query *q, strata_path *out) {
-  return gridpath_run(&s->generic, q, out, &s->expanded);
+  return gridpath_run(&s->generic, &s->cells, q, out, &s->expanded);
 }
 
 /* The table. Order matters only where two rules admit the same request:
@@ -337,6 +341,29 @@ const char *gridengine_last(const strata_grid_search *s) { return gridengine_nam
 
 /* ---- searching ---- */
 
+/* Checks the options of per-search costs and actors, and that the search
+** object is not busy (a cost callback searching again with it would reuse the
+** workspace its search is using). */
+static strata_status prepare_custom(const strata_grid_search *s, const strata_tilemap *m,
+                                    const strata_grid_options *opt, strata_error *err) {
+  if (s->running)
+    return strata_error_set(err, STRATA_ESTATE, "the search object is searching already (a cost "
+                            "callback cannot search with the search object that asks it)");
+  if (!(opt->cost_min >= 0) || !isfinite(opt->cost_min))
+    return strata_error_set(err, STRATA_EARG, "cost_min must be 0 or more and finite, got %g",
+                            opt->cost_min);
+  if ((unsigned)opt->occupied > STRATA_OCCUPIED_COST)
+    return strata_error_set(err, STRATA_EARG, "unknown occupied mode %d", (int)opt->occupied);
+  if (opt->occupied == STRATA_OCCUPIED_COST &&
+      (!(opt->occupied_cost >= 0) || !isfinite(opt->occupied_cost)))
+    return strata_error_set(err, STRATA_EARG, "occupied_cost must be 0 or more and finite, got %g",
+                            opt->occupied_cost);
+  if (opt->occupied != STRATA_OCCUPIED_IGNORE && m->occ_lost)
+    return strata_error_nomem(err, "the cells actors hold on this %dx%d map were lost; the world "
+                              "counts them again at the next move on it", m->width, m->height);
+  return STRATA_OK;
+}
+
 /* Checks the request and fills q; refreshes the caches. */
 static strata_status prepare(strata_grid_search *s, const strata_tilemap *m, int x1, int y1,
                              int x2, int y2, const strata_grid_options *opt, grid_query *q,
@@ -361,20 +388,42 @@ static strata_status prepare(strata_grid_search *s, const strata_tilemap *m, int
     return strata_error_set(err, STRATA_EARG, "threads must be 1 or 2, got %d", opt->threads);
   if ((unsigned)opt->algorithm > STRATA_PATH_GREEDY)
     return strata_error_set(err, STRATA_EARG, "unknown path algorithm %d", (int)opt->algorithm);
+  strata_status st = prepare_custom(s, m, opt, err);
+  if (st != STRATA_OK) return st;
+  const int custom = opt->cost != NULL || opt->occupied != STRATA_OCCUPIED_IGNORE;
   const int greedy = opt->algorithm == STRATA_PATH_GREEDY;
-  if (!refresh(s, m, !greedy))
+  if (!refresh(s, m, !greedy && !custom))
     return strata_error_nomem(err, "for a search on a %dx%d map",
                             m->width, m->height);
   const int eight = opt->connectivity == 8;
-  *q = (grid_query){m, s->token_cost, greedy || s->classes.too_many ? NULL : &s->classes, x1, y1,
-                    x2, y2, opt->algorithm, eight, eight ? opt->diagonal_cost : 1,
-                    opt->threads == 1 ? 1 : 2};
+  *q = (grid_query){m, s->token_cost, greedy || custom || s->classes.too_many ? NULL : &s->classes,
+                    x1, y1, x2, y2, opt->algorithm, eight, eight ? opt->diagonal_cost : 1,
+                    opt->threads == 1 ? 1 : 2, custom, opt->cost, opt->cost_data,
+                    opt->cost_min, opt->occupied, opt->occupied_cost, err};
   return STRATA_OK;
 }
 
 static strata_status nomem(const strata_tilemap *m, strata_error *err) {
   return strata_error_nomem(err, "for a search on a %dx%d map",
                           m->width, m->height);
+}
+
+#define GENERIC_ENGINE (ENGINE_COUNT - 1)
+
+/* A custom search, on the generic engine: the map is marked searched (the
+** world refuses to delete it) and the search object busy while it runs. */
+static strata_status run_custom(strata_grid_search *s, const grid_query *q, strata_path *out,
+                                strata_error *err) {
+  strata_tilemap *m = (strata_tilemap *)q->map; /* its bookkeeping, not its contents */
+  s->running = 1;
+  m->searching++;
+  int r = run_generic(s, q, out);
+  s->running = 0;
+  m->searching--;
+  if (r == -1) return nomem(m, err);
+  if (r == -3) return STRATA_EARG; /* q->err says why */
+  s->last = GENERIC_ENGINE;
+  return STRATA_OK;
 }
 
 strata_status strata_grid_search_run(strata_grid_search *s, const strata_tilemap *m, int x1,
@@ -387,6 +436,7 @@ strata_status strata_grid_search_run(strata_grid_search *s, const strata_tilemap
   out->cost = 0;
   s->expanded = 0;
   s->last = -1;
+  if (q.custom) return run_custom(s, &q, out, err);
   /* nobody can stand on the goal */
   if (tilemap_cell_cost(m, s->token_cost, (uint32_t)y2 * (uint32_t)m->width + (uint32_t)x2) <= 0)
     return STRATA_OK;
@@ -419,6 +469,12 @@ strata_status gridengine_run_one(strata_grid_search *s, const strata_tilemap *m,
   out->len = 0;
   out->cost = 0;
   s->expanded = 0;
+  if (q.custom) {
+    if (engine != GENERIC_ENGINE) return STRATA_OK;
+    st = run_custom(s, &q, out, err);
+    *ran = st == STRATA_OK;
+    return st;
+  }
   if (tilemap_cell_cost(m, s->token_cost, (uint32_t)y2 * (uint32_t)m->width + (uint32_t)x2) <= 0) {
     *ran = 1;
     return STRATA_OK;

@@ -60,7 +60,25 @@ typedef struct grid_query {
   int eight;
   double diag;               /* multiplier of a diagonal step (1 when !eight) */
   int threads;               /* at most this many threads (1 or 2) */
+  /* Per-search costs and actors (strata_grid_options): custom when either
+  ** is asked for, and then only the generic engine runs. */
+  int custom;
+  strata_grid_cost_fn cost;
+  void *cost_data;
+  double cost_min;
+  strata_grid_occupied occupied;
+  double occupied_cost;
+  strata_error *err;         /* where the generic engine says why it failed (-3) */
 } grid_query;
+
+/* The generic engine's answer per cell for a custom search, asked once a
+** search: cost[i] is valid where stamp[i] == gen. Made on the first custom
+** search, grown with the maps. */
+typedef struct grid_cells {
+  uint32_t *stamp;
+  double *cost;
+  uint32_t cap, gen;
+} grid_cells;
 
 /* ---- routes ---- */
 
@@ -101,7 +119,8 @@ static inline void grid_marks_clear(uint8_t *mark, const uint8_t *cls, uint32_t 
 /* ---- the engines ----
 ** Each returns 1 found (out filled: map indices and cost), 0 no route, -1
 ** out of memory, -2 gives up (a count outgrew its bits: the table's next
-** engine runs). *state is the engine's workspace, made on first use. */
+** engine runs), -3 failed (a custom search: STRATA_EARG, q->err says
+** why). *state is the engine's workspace, made on first use. */
 
 /* gridflood.c: maps of one cost (class grid of classes 0 and 1). */
 struct grid_flood;
@@ -179,8 +198,10 @@ int gridbucket_run(struct grid_bucket **b, const grid_query *q, strata_path *out
                    uint64_t *expanded);
 
 /* gridpath.c: the generic engine (search_internal.h) over the map's cells:
-** any map, any algorithm. */
-int gridpath_run(strata_search **s, const grid_query *q, strata_path *out, uint64_t *expanded);
+** any map, any algorithm, and the custom searches (cells: their answers). */
+int gridpath_run(strata_search **s, grid_cells *cells, const grid_query *q, strata_path *out,
+                 uint64_t *expanded);
+void gridpath_cells_free(grid_cells *cells);
 
 /* ---- the table (gridengine.c), for the tests and benchmarks ---- */
 

@@ -86,7 +86,13 @@ void strata_tilemap_free(strata_tilemap *m) {
   strata_grid_search_free(m->search);
   strata_fov_free(m->fov);
   strata_tokens_release(m->tokens);
+  uidmap_free(&m->occ);
   strata_free(m);
+}
+
+int strata_tilemap_occupied(const strata_tilemap *m, int x, int y) {
+  if (m == NULL || !strata_tilemap_contains(m, x, y)) return 0;
+  return tilemap_occupied_at(m, (uint32_t)y * (uint32_t)m->width + (uint32_t)x);
 }
 
 int strata_tilemap_width(const strata_tilemap *m) { return m->width; }
@@ -353,8 +359,11 @@ void tilemap_restore(strata_tilemap *m, strata_tilemap *from) {
     m->id = new_map_id();
   }
   m->search = now.search, m->fov = now.fov;
+  /* the actors on it are the holder's too (the world undoes their moves) */
+  m->occ = now.occ, m->occ_lost = now.occ_lost, m->searching = now.searching;
   m->tiles_in = now.tiles_in, m->saved_id = now.saved_id, m->saved_rev = now.saved_rev; /* the holder's */
   *from = now; /* the discarded contents, freed below */
+  from->occ = (uidmap){0};
   from->search = theirs, from->fov = their_fov;
   strata_tilemap_free(from);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "strata/tilemap.h"
+#include "uidset.h"
 
 /* A cell word: 0 = empty; a token id when CELL_STACK is clear; otherwise the
 ** index of a side stack. Token ids stay below 2^24 (STRATA_TOKENS_MAX). */
@@ -59,6 +60,16 @@ struct strata_tilemap {
   ** by the next save, whoever edited them and however (see save.c). A clone
   ** copies them (its id differs: written whole); tilemap_restore keeps m's. */
   uint64_t tiles_in, saved_id, saved_rev;
+  /* The cells actors stand on (strata_tilemap_occupied): cell index + 1 ->
+  ** how many, kept by the world that holds the map (world_bymap.c), derived
+  ** from its actors' positions: never saved, never copied by a clone, kept
+  ** by tilemap_restore. occ_lost: an addition found no memory (the count is
+  ** unknown until the world counts again). */
+  uidmap occ;
+  int occ_lost;
+  /* Searches with a cost callback running on this map: the world refuses
+  ** to delete the map or replace its tiles meanwhile (the callback could). */
+  int searching;
 };
 
 /* The side of a save chunk in cells, a power of two (docs/saves.md says why 64). */
@@ -146,6 +157,14 @@ static inline strata_status tilemap_cell_add(strata_tilemap *m, uint32_t i, stra
 }
 /* Removes the lowest t of cell i; 1 if there was one. */
 int tilemap_cell_remove_first(strata_tilemap *m, uint32_t i, strata_token t);
+
+/* Actors on cell index i (no bounds check); -1 when the count is lost. */
+static inline int tilemap_occupied_at(const strata_tilemap *m, uint32_t i) {
+  if (m->occ_lost) return -1;
+  if (m->occ.n == 0) return 0;
+  const size_t *k = uidmap_get(&m->occ, (uint64_t)i + 1);
+  return k ? (int)*k : 0;
+}
 
 /* Cost of entering cell index i, given each token id's cost (0: impassable). */
 static inline double tilemap_cell_cost(const strata_tilemap *m, const double *cost, uint32_t i) {

@@ -287,6 +287,7 @@ void world_slot_put(strata_world *w, strata_object *o) {
   p->live++;
   kind_added(w, o);
   if (o->has_pos) world_bymap_add(w, o);
+  world_occupy(w, o, 1);
 }
 
 void world_slot_clear(strata_world *w, uint64_t uid, int may_free) {
@@ -296,6 +297,7 @@ void world_slot_clear(strata_world *w, uint64_t uid, int may_free) {
   strata_object **slot = &p->slot[uid & (WORLD_PAGE_SLOTS - 1)];
   if (*slot) {
     kind_removed(w, *slot);
+    world_occupy(w, *slot, -1);
     if ((*slot)->has_pos) world_bymap_remove(w, *slot);
   }
   *slot = NULL;
@@ -331,6 +333,7 @@ static strata_status place_object(strata_world *w, strata_object *o, strata_erro
   rec_page(w, o->uid)->live++;
   kind_added(w, o);
   if (o->has_pos) world_bymap_add(w, o);
+  world_occupy(w, o, 1);
   w->count++;
   if (o->uid >= w->next_uid) w->next_uid = o->uid + 1;
   return STRATA_OK;
@@ -484,9 +487,20 @@ strata_status strata_world_delete(strata_world *w, uint64_t uid, strata_error *e
   return world_delete(w, uid, err);
 }
 
+/* A map whose tiles a search with a cost callback reads (the callback may
+** try to delete it or replace them): refused until the search ends. */
+static strata_status not_searched(const strata_object *o, const char *function, strata_error *err) {
+  if (!o->tilemap || !o->tilemap->searching) return STRATA_OK;
+  return strata_error_in(err, STRATA_ESTATE, function,
+                         "map#%llu is being searched (a search's cost callback cannot delete it or replace its tiles)",
+                         (unsigned long long)o->uid);
+}
+
 strata_status world_delete(strata_world *w, uint64_t uid, strata_error *err) {
   strata_object *o = world_rec(w, uid);
   if (!o) return no_object(err, uid);
+  strata_status busy = not_searched(o, "strata_world_delete", err);
+  if (busy) return busy;
   world_mark_object(w, o);
   for (size_t i = 0; i < w->nsubs; i++)
     if (w->subs[i].object == uid) world_mark_uid(w, w->subs[i].uid);
@@ -521,12 +535,14 @@ strata_status strata_object_set_position(strata_world *w, uint64_t uid, uint64_t
   strata_status st;
   if (w->depth && (st = txn_save_position(w, rec_of(o), err))) return st;
   int moves = !o->has_pos || o->map != map;
+  world_occupy(w, o, -1);
   if (moves && o->has_pos) world_bymap_remove(w, o);
   o->has_pos = 1;
   o->map = map;
   o->x = x;
   o->y = y;
   if (moves) world_bymap_add(w, o);
+  world_occupy(w, o, 1);
   return STRATA_OK;
 }
 
@@ -588,11 +604,13 @@ strata_status strata_world_attach_tilemap(strata_world *w, uint64_t uid, strata_
   if (!o) return no_object(err, uid);
   if (!m) return strata_error_set(err, STRATA_EARG, "no tile map given");
   if (o->tilemap == m) return STRATA_OK;
-  strata_status st;
+  strata_status st = not_searched(o, "strata_world_attach_tilemap", err);
+  if (st) return st;
   if (w->depth && (st = txn_save_tiles(w, rec_of(o), err))) return st;
   strata_tilemap_free(o->tilemap);
   o->tilemap = m;
   world_mark_map(w, uid);
+  world_occupancy_count(w, uid);
   return STRATA_OK;
 }
 

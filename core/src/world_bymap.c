@@ -10,9 +10,16 @@
 ** same calls as any edit). Removals never allocate; an addition that cannot
 ** marks the whole index lost, and the next read builds it again from the
 ** objects, or scans them when that fails too.
+**
+** The cells actors hold are kept here too, in each tile map
+** (strata_tilemap_occupied): a count per cell, moved by the same calls as
+** the index (an actor placed, moved, deleted, and each undone), counted
+** again from the index when a map is given its tiles (an open attaches them
+** after or before its actors) or when a count was lost to memory.
 */
 #include "world_internal.h"
 #include "strata/alloc.h"
+#include "tilemap_internal.h" /* the cells actors hold */
 #include "util.h"
 
 #include <stdlib.h>
@@ -124,4 +131,49 @@ size_t strata_world_objects_on(const strata_world *w, uint64_t map, const char *
     n++;
   }
   return n;
+}
+
+/* ---- the cells actors hold ---- */
+
+/* The tile map o (an actor with a position) stands on, and its cell; NULL
+** for any other object, and off every map. */
+static strata_tilemap *held_cell(const strata_world *w, const strata_object *o, uint32_t *cell) {
+  if (!o->has_pos || strcmp(o->kind, "actor") != 0) return NULL;
+  strata_tilemap *m = strata_world_tilemap(w, o->map);
+  if (!m || o->x < 0 || o->y < 0 || o->x >= m->width || o->y >= m->height) return NULL;
+  *cell = (uint32_t)o->y * (uint32_t)m->width + (uint32_t)o->x;
+  return m;
+}
+
+static void hold(strata_tilemap *m, uint32_t cell, int delta) {
+  size_t *k = uidmap_get(&m->occ, (uint64_t)cell + 1);
+  if (delta > 0 && k) ++*k;
+  else if (delta > 0 && !uidmap_put(&m->occ, (uint64_t)cell + 1, 1)) m->occ_lost = 1;
+  else if (delta < 0 && k && --*k == 0) uidmap_del(&m->occ, (uint64_t)cell + 1);
+}
+
+/* Counts the actors on map's tile map m again, all but except. */
+static void count_again(strata_world *w, uint64_t map, strata_tilemap *m, const strata_object *except) {
+  uidmap_free(&m->occ);
+  m->occ_lost = 0;
+  uint32_t cell;
+  for (uint64_t u = strata_world_next_on(w, map, 0); u && !m->occ_lost; u = strata_world_next_on(w, map, u)) {
+    const strata_object *o = world_rec(w, u);
+    if (o && o != except && held_cell(w, o, &cell) == m) hold(m, cell, 1);
+  }
+}
+
+void world_occupy(strata_world *w, const strata_object *o, int delta) {
+  uint32_t cell;
+  strata_tilemap *m = held_cell(w, o, &cell);
+  if (!m) return;
+  /* A lost count is counted again: o is where it stands now, which the
+  ** count takes when o arrives (delta > 0) and leaves out when it goes. */
+  if (m->occ_lost) count_again(w, o->map, m, delta < 0 ? o : NULL);
+  else hold(m, cell, delta);
+}
+
+void world_occupancy_count(strata_world *w, uint64_t map) {
+  strata_tilemap *m = strata_world_tilemap(w, map);
+  if (m) count_again(w, map, m, NULL);
 }

@@ -264,6 +264,13 @@ void grid_room_index_free(strata_world *w);
 void world_bymap_add(strata_world *w, const strata_object *o);
 void world_bymap_remove(strata_world *w, const strata_object *o);
 void world_bymap_free(strata_world *w);
+/* The cells actors hold (strata_tilemap_occupied): o leaves its cell
+** (delta -1, before it moves or goes) or arrives (+1, once placed); any
+** other object is no matter. Never fail: a count that cannot grow is lost
+** and counted again at the map's next change. */
+void world_occupy(strata_world *w, const strata_object *o, int delta);
+/* Counts again the actors on map's tile map (given new tiles). */
+void world_occupancy_count(strata_world *w, uint64_t map);
 
 /* ---- world_props.c: properties kept encoded until first read ----
 ** An object whose props are still its file's bytes (props nil, u.str the

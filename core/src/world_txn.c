@@ -154,12 +154,14 @@ static void mark(strata_world *w, const journal_entry *e) {
 static void put_position(strata_world *w, const journal_entry *e) {
   strata_object *o = &e->u.fields.r->o;
   int moves = o->has_pos != e->u.fields.has_pos || o->map != e->u.fields.map;
+  world_occupy(w, o, -1);
   if (moves && o->has_pos) world_bymap_remove(w, o);
   o->has_pos = e->u.fields.has_pos;
   o->map = e->u.fields.map;
   o->x = e->u.fields.x;
   o->y = e->u.fields.y;
   if (moves && o->has_pos) world_bymap_add(w, o);
+  world_occupy(w, o, 1);
 }
 
 /* Puts back what an entry recorded, and frees the entry's leftovers. */
@@ -226,6 +228,7 @@ static void undo(strata_world *w, journal_entry *e) {
       tilemap_restore(o->tilemap, e->u.tiles.copy);
     } else {
       o->tilemap = e->u.tiles.copy;
+      world_occupancy_count(w, o->uid);
     }
     break;
   }

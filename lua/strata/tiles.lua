@@ -60,7 +60,7 @@ local methods = {}
 -- Edits give exactly one (the map, or remove's count): kept in a local, not
 -- passed through results, a vararg call that cost a sixth of an edit that
 -- does no work (spec/bench/bench_areas.lua, ns_per_crossing).
-for _, name in ipairs{ "tokens", "has", "top", "passable", "cost", "find_path", "fov", "to_svg", "to_png" } do
+for _, name in ipairs{ "tokens", "has", "top", "passable", "cost", "occupied", "find_path", "fov", "to_svg", "to_png" } do
   methods[name] = function(h, ...)
     local m = tiles_of(h)
     return results(h, m, m[name](m, ...))

@@ -25,37 +25,14 @@ local map_path, meta_path, algo, conn, min_time = arg[1], arg[2], arg[3], arg[4]
 local threads = tonumber(arg[6] or "2")
 assert(map_path and meta_path and algo and conn, "usage: bench_lua_grid.lua MAP META ALGO CONN [MIN_TIME_S [THREADS]]")
 
-local meta = {}
-for line in io.lines(meta_path) do
-  local key, rest = line:match("^(%S+)%s*(.*)$")
-  if key and key:sub(1, 1) ~= "#" then meta[key] = rest end
-end
-local sx, sy = meta.start:match("(%d+)%s+(%d+)")
-local gx, gy = meta.goal:match("(%d+)%s+(%d+)")
-sx, sy, gx, gy = tonumber(sx), tonumber(sy), tonumber(gx), tonumber(gy)
+local grid = dofile((arg[0]:match("^(.*/)") or "./") .. "grid_load.lua")
+local meta, from, to = grid.meta(meta_path)
+local sx, sy, gx, gy = from[1], from[2], to[1], to[2]
 local opt = tonumber(conn == "4" and meta.opt4 or conn == "8" and meta.opt8 or meta.opt8s)
-
--- The map: floor, then each run of walls of a row in one fill.
-local f = assert(io.open(map_path))
-local w, h = f:read("n", "n")
-f:read("l")
-local m = strata.tilemap.new{ width = w, height = h, fill = "floor",
-                              tokens = { wall = { passable = false } } }
-for y = 0, h - 1 do
-  local row = f:read("l")
-  local x = 1
-  while true do
-    local a, b = row:find("#+", x)
-    if not a then break end
-    m:fill(a - 1, y, b - a + 1, 1, "wall")
-    x = b + 1
-  end
-end
-f:close()
+local m, w, h = grid.map(map_path)
 
 local options = { algorithm = algo, connectivity = conn == "4" and 4 or 8,
                   diagonal_cost = conn == "8" and 1 or math.sqrt(2), threads = threads }
-local from, to = { sx, sy }, { gx, gy }
 
 local function median(t)
   table.sort(t)

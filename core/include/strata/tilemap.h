@@ -89,14 +89,51 @@ STRATA_API int strata_tilemap_has(const strata_tilemap *m, int x, int y, strata_
 STRATA_API int strata_tilemap_passable(const strata_tilemap *m, int x, int y);
 STRATA_API double strata_tilemap_cost(const strata_tilemap *m, int x, int y);
 
+/* Actors standing on cell (x, y) of a world's map: the world keeps the
+** count as actors are placed, move, are deleted, rolled back and opened
+** (derived from their positions: not saved). 0 for a cell outside the map
+** and on maps of no world; -1 when the count was lost (out of memory: the
+** world counts again at the map's next change of actors). */
+STRATA_API int strata_tilemap_occupied(const strata_tilemap *m, int x, int y);
+
+/* Per-search costs (docs/tile-maps.md, "Costs from a callback"): asked for
+** the cost of entering cell (x, y), given the cost its tokens make (0 when
+** they make it impassable), it answers a cost > 0 and finite, or
+** STRATA_GRID_BLOCKED (0); any other answer (negative, NaN, infinite)
+** stops the search, which fails with STRATA_EARG (a callback that needs its
+** own reason keeps it in data: the Lua binding does). Asked at most once per
+** cell per search, in an order that depends on the search; never for the
+** start cell. It must not edit, free or search its map with the same search
+** object: an edit of the map or its token table fails the search, a search
+** with the same object is refused (STRATA_ESTATE). */
+#define STRATA_GRID_BLOCKED 0.0
+typedef double (*strata_grid_cost_fn)(void *data, int x, int y, double cost);
+
+/* What a search makes of cells held by actors (strata_tilemap_occupied);
+** the start and goal cells never count as held. */
+typedef enum strata_grid_occupied {
+  STRATA_OCCUPIED_IGNORE = 0, /* the default: actors are no obstacle */
+  STRATA_OCCUPIED_BLOCK,      /* impassable */
+  STRATA_OCCUPIED_COST        /* entering one costs occupied_cost more */
+} strata_grid_occupied;
+
 typedef struct strata_grid_options {
   strata_path_algorithm algorithm;
   int connectivity;     /* 4 or 8 */
   double diagonal_cost; /* multiplier of a diagonal step: sqrt(2) (default) or any >= 1 */
   int threads;          /* at most this many threads: 1, or 2 (the default; 0 means 2 too) */
+  /* A search with a cost callback or occupied other than IGNORE runs on the
+  ** generic engine (any algorithm), not the table's specialised ones. */
+  strata_grid_cost_fn cost; /* NULL: the tokens' costs */
+  void *cost_data;          /* handed to cost */
+  double cost_min;          /* A*: the least cost cost answers (its estimate's scale);
+                            ** 0: the cheapest passable token's; a lower answer fails */
+  strata_grid_occupied occupied;
+  double occupied_cost;     /* >= 0, finite: added for STRATA_OCCUPIED_COST */
 } strata_grid_options;
 
-/* Fills defaults: A*, 4-connected, diagonal sqrt(2), two threads.
+/* Fills defaults: A*, 4-connected, diagonal sqrt(2), two threads, no
+** callback, occupied cells ignored.
 ** threads: the Dijkstra half of the search from both ends (8 neighbours,
 ** diagonal sqrt(2), one cost) runs the first part of its backward side on a
 ** second thread, made for the search and joined before it returns; the
