@@ -21,7 +21,7 @@ static strata_tilemap *map_of(const char *const *rows, int h) {
   int w = (int)strlen(rows[0]);
   strata_tilemap *m = strata_tilemap_new(w, h, NULL, &err);
   strata_tokens *t = strata_tilemap_tokens(m);
-  strata_token_traits wall = {0, 1, "#", ""}, water = {1, 5, "~", ""};
+  strata_token_traits wall = {0, 1, "#", "", 0}, water = {1, 5, "~", "", 0};
   strata_tokens_define(t, "wall", 4, &wall, &err);
   strata_tokens_define(t, "water", 5, &water, &err);
   strata_token fl = strata_tokens_intern(t, "floor", 5, &err);
