@@ -17,6 +17,7 @@
 #include "strata/picture.h"
 #include "strata/rng.h"
 #include "strata/tilemap.h"
+#include "strata/distmap.h"
 #include "strata/tokens.h"
 #include "strata/xygrid.h"
 #include "strata/xymap.h"
