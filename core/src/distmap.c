@@ -37,13 +37,20 @@
 #include "tilemap_internal.h"
 
 #define RING_MAX 4096u /* buckets: wider ones beyond this (costs far apart) */
-/* Keys stay below 2^58, so a key plus any step stays far from KEY_UNSEEN. */
-#define KEY_BOUND 0x1p58
+/* A field's keys stay below 2^54 when computed, and below 2^61 after
+** updates that bring dearer costs (up to 128 times): far from KEY_UNSEEN. */
+#define KEY_BOUND 0x1p54
+#define KEY_ROOM 0x1p61
 
 typedef struct seed {
   uint64_t key;
   uint32_t cell;
 } seed;
+
+typedef struct change {
+  uint32_t cell;
+  uint8_t old; /* its class before */
+} change;
 
 struct strata_distmap {
   int width, height;
@@ -58,7 +65,6 @@ struct strata_distmap {
   uint32_t token_cost_cap;
   /* fixed point: a distance is key / scale - offset */
   double scale, offset;
-  double lo_cost, hi_cost; /* the class costs the scale and ring were made for */
   uint64_t sk[GRID_MAX_CLASSES + 1], dk[GRID_MAX_CLASSES + 1];
   unsigned shift;
   uint32_t mask;
@@ -69,8 +75,12 @@ struct strata_distmap {
   size_t goal_count, goal_cap;
   seed *seeds;
   size_t seed_count, seed_cap;
-  uint32_t *work; /* an update's cells: changed, then dropped */
-  size_t work_len, work_cap;
+  /* an update's lists: the cells changed, those whose distance is in
+  ** doubt (a queue), those dropped */
+  change *changes;
+  size_t change_len, change_cap;
+  uint32_t *work, *dropped;
+  size_t work_len, work_cap, dropped_len, dropped_cap;
   uint64_t map_id, map_revision, tokens_revision;
   const strata_tokens *table;
   uint32_t tokens_count;
@@ -96,7 +106,9 @@ void strata_distmap_free(strata_distmap *d) {
   strata_free(d->ring);
   strata_free(d->goals);
   strata_free(d->seeds);
+  strata_free(d->changes);
   strata_free(d->work);
+  strata_free(d->dropped);
   strata_free(d);
 }
 
@@ -110,6 +122,7 @@ size_t strata_distmap_memory(const strata_distmap *d) {
   bytes += (size_t)d->ring_cap * sizeof *d->ring;
   for (uint32_t i = 0; i < d->ring_cap; i++) bytes += (size_t)d->ring[i].cap * sizeof(uint32_t);
   bytes += d->goal_cap * sizeof *d->goals + d->seed_cap * sizeof *d->seeds;
+  bytes += d->change_cap * sizeof *d->changes + d->dropped_cap * sizeof *d->dropped;
   return bytes + d->work_cap * sizeof *d->work;
 }
 
@@ -120,6 +133,21 @@ static inline int reached(uint64_t k) { return k != 0 && k != KEY_UNSEEN; }
 
 /* A cost in keys: a multiple of 16 (the flags' bits clear), rounded. */
 static uint64_t to_key(double v) { return (uint64_t)llround(v / 16) * 16; }
+
+/* A ring of buckets that holds a step of `step` keys (between scans, when
+** every bucket is empty). 0 on ENOMEM. */
+static int ring_for(strata_distmap *d, uint64_t step) {
+  uint32_t size = 4;
+  while (size < (step >> d->shift) + 2) size *= 2;
+  if (size > d->ring_cap) {
+    cell_list *ring = strata_realloc(d->ring, size * sizeof *ring);
+    if (ring == NULL) return 0;
+    memset(ring + d->ring_cap, 0, (size - d->ring_cap) * sizeof *ring);
+    d->ring = ring, d->ring_cap = size;
+  }
+  d->mask = size - 1;
+  return 1;
+}
 
 /* Chooses the scale (a power of two: keys per unit of cost) for distances
 ** up to bound, the step keys of every class, and the buckets: an eighth of
@@ -137,22 +165,14 @@ static int prepare_scale(strata_distmap *d, double bound) {
     if (d->sk[c] < lo) lo = d->sk[c];
     if ((d->eight ? d->dk[c] : d->sk[c]) > hi) hi = d->eight ? d->dk[c] : d->sk[c];
   }
-  d->lo_cost = gc->min_cost, d->hi_cost = gc->max_cost;
   unsigned shift = 4;
   while (lo != UINT64_MAX && (lo >> (shift + 1)) >= 8) shift++;
   while ((hi >> shift) + 2 > RING_MAX) shift++;
-  uint32_t size = 4;
-  while (size < (hi >> shift) + 2) size *= 2;
-  d->shift = shift, d->mask = size - 1;
-  if (size > d->ring_cap) {
-    cell_list *ring = strata_realloc(d->ring, size * sizeof *ring);
-    if (ring == NULL) return 0;
-    memset(ring + d->ring_cap, 0, (size - d->ring_cap) * sizeof *ring);
-    d->ring = ring, d->ring_cap = size;
-  }
+  d->shift = shift;
+  if (!ring_for(d, hi)) return 0;
   /* a route of exactly max_cost may sum to a hair more in fixed point */
   double limit = d->max_cost * d->scale * (1 + 1e-10);
-  d->limit = limit >= KEY_BOUND ? UINT64_MAX : (uint64_t)limit & ~(uint64_t)KEY_LOW;
+  d->limit = limit >= KEY_ROOM ? UINT64_MAX : (uint64_t)limit & ~(uint64_t)KEY_LOW;
   if (d->limit != UINT64_MAX) d->limit |= KEY_LOW;
   return 1;
 }
@@ -503,36 +523,49 @@ strata_status strata_distmap_flee(strata_distmap *dst, const strata_distmap *src
 
 /* ---- updating ---- */
 
-static int work_add(strata_distmap *d, uint32_t cell) {
-  if (!STRATA_GROW(d->work, d->work_cap, d->work_len + 1)) return 0;
-  d->work[d->work_len++] = cell;
+static int list_add(uint32_t **list, size_t *len, size_t *cap, uint32_t cell) {
+  if (!STRATA_GROW(*list, *cap, *len + 1)) return 0;
+  (*list)[(*len)++] = cell;
   return 1;
+}
+#define WORK_ADD(d, cell) list_add(&(d)->work, &(d)->work_len, &(d)->work_cap, (cell))
+
+/* The step keys of class c, new since the field was computed, the ring
+** grown to hold them: 1, 0 on ENOMEM, -1 when the field's scale or ring
+** cannot hold them (a compute afresh can). */
+static int class_fits(strata_distmap *d, unsigned c) {
+  const double cost = d->classes.cost[c];
+  const uint64_t s = to_key(cost * d->scale), g = to_key(cost * d->diag * d->scale);
+  const uint64_t step = d->eight ? g : s;
+  if (s < 16 || (step >> d->shift) + 2 > RING_MAX || distance_bound(d) * d->scale > KEY_ROOM)
+    return -1;
+  d->sk[c] = s, d->dk[c] = g;
+  return (step >> d->shift) + 2 <= d->mask + 1 || ring_for(d, step);
 }
 
 /* Reads the cells of the chunks edited since the field's revision into the
-** class grid, listing each cell whose class changed (with its old class in
-** the top byte). 1 done, 0 ENOMEM, -1 when the edits need a compute
-** afresh (a cost outside the field's scale, too many classes or cells). */
+** class grid, listing each cell whose class changed and its old class. 1
+** done, 0 ENOMEM, -1 when the edits need a compute afresh (a cost outside
+** the field's scale, too many classes or cells). */
 static int find_changes(strata_distmap *d, const strata_tilemap *m) {
   grid_classes *gc = &d->classes;
-  const uint32_t cs = TILEMAP_CHUNK;
-  d->work_len = 0;
+  const uint32_t cs = TILEMAP_CHUNK, w = (uint32_t)m->width, h = (uint32_t)m->height;
+  d->change_len = 0;
   for (uint32_t cy = 0; cy < m->chunk_rows; cy++)
     for (uint32_t cx = 0; cx < m->chunk_cols; cx++) {
       if (m->chunk_rev[cy * m->chunk_cols + cx] <= d->map_revision) continue;
-      const uint32_t x1 = (cx + 1) * cs < (uint32_t)m->width ? (cx + 1) * cs : (uint32_t)m->width;
-      const uint32_t y1 = (cy + 1) * cs < (uint32_t)m->height ? (cy + 1) * cs : (uint32_t)m->height;
+      const uint32_t x1 = (cx + 1) * cs < w ? (cx + 1) * cs : w, y1 = (cy + 1) * cs < h ? (cy + 1) * cs : h;
       for (uint32_t y = cy * cs; y < y1; y++)
         for (uint32_t x = cx * cs; x < x1; x++) {
           const uint32_t p = (y + 1) * d->pw + x + 1;
           const unsigned count = gc->count;
-          const int c = grid_class_of(gc, tilemap_cell_cost(m, d->token_cost, y * (uint32_t)m->width + x));
-          if (c < 0 || gc->min_cost < d->lo_cost || gc->max_cost > d->hi_cost) return -1;
-          if (gc->count != count) d->sk[c] = to_key(gc->cost[c] * d->scale),
-                                  d->dk[c] = to_key(gc->cost[c] * d->diag * d->scale);
+          const int c = grid_class_of(gc, tilemap_cell_cost(m, d->token_cost, y * w + x));
+          const int fits = c < 0 ? -1 : gc->count != count ? class_fits(d, (unsigned)c) : 1;
+          if (fits <= 0) return fits;
           if ((unsigned)c == gc->cls[p]) continue;
-          if (d->work_len > (size_t)d->pw * d->ph / 16 || !work_add(d, p)) return d->work_len ? -1 : 0;
-          d->work[d->work_len - 1] |= (uint32_t)gc->cls[p] << 24;
+          if (d->change_len >= (size_t)w * h / 16 + 16) return -1;
+          if (!STRATA_GROW(d->changes, d->change_cap, d->change_len + 1)) return 0;
+          d->changes[d->change_len++] = (change){p, gc->cls[p]};
           gc->cls[p] = (uint8_t)c;
         }
     }
@@ -543,46 +576,82 @@ static int is_goal(const strata_distmap *d, uint32_t p) {
   return bsearch(&p, d->goals, d->goal_count, sizeof p, cell_order) != NULL;
 }
 
-/* Whether p's distance is still given exactly by a neighbour. */
-static int supported(const strata_distmap *d, uint32_t p) {
-  int dir;
-  return best_neighbour(d, p, &dir) == dist_of(d->key[p]);
-}
-
-/* Drops the distances that rest on cells made dearer or walled: from the
-** list of changed cells (d->work, old classes in the top byte) to a list of
-** dropped cells appended to it; returns where the dropped start, or 0 on
-** ENOMEM (the list is never empty then). */
-static size_t drop_unsupported(strata_distmap *d) {
+/* Lists the reached neighbours of p farther than dist: those whose
+** distance may have rested on p. 0 on ENOMEM. */
+static int list_dependants(strata_distmap *d, uint32_t p, uint64_t dist) {
   const int32_t pw = (int32_t)d->pw;
   const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
-  const int dirs = d->eight ? 8 : 4;
-  const grid_classes *gc = &d->classes;
-  const size_t changed = d->work_len;
-  for (size_t i = 0; i < changed; i++) {
-    const uint32_t p = d->work[i] & 0xffffffu, old = d->work[i] >> 24, now = gc->cls[p];
-    if (now == 0) {
-      if (!reached(d->key[p]) && !work_add(d, p)) return 0;
-      d->key[p] = reached(d->key[p]) ? KEY_UNSEEN : 0; /* walled: dropped below, then 0 */
-    } else if (old == 0) {
-      d->key[p] = KEY_UNSEEN;
-    }
-    if (old != 0 && (now == 0 || gc->cost[now] > gc->cost[old]))
-      for (int k = 0; k < dirs; k++)
-        if (!work_add(d, (uint32_t)((int32_t)p + off[k]) | 0x80000000u)) return 0;
-    if (now == 0 && old != 0 && !work_add(d, p | 0x40000000u)) return 0;
+  for (int k = 0; k < (d->eight ? 8 : 4); k++) {
+    const uint32_t n = (uint32_t)((int32_t)p + off[k]);
+    if (reached(d->key[n]) && dist_of(d->key[n]) > dist && !WORK_ADD(d, n)) return 0;
   }
-  /* candidates (high bit) are checked in turn; dropped ones keep their old
-  ** distance in the list (bit 30: a walled cell) until their dependants are listed */
-  size_t dropped_from = d->work_len;
-  (void)dropped_from;
-  return changed ? changed : 1;
+  return 1;
+}
+
+/* Drops the distances that rested on cells made dearer or walled: a cell
+** keeps its distance while some neighbour still gives it (or less, when a
+** neighbour became cheaper: the scan lowers it then). The dropped cells go
+** to d->dropped. Cells walled get key 0, opened ones unseen. 0 on ENOMEM. */
+static int drop_unsupported(strata_distmap *d) {
+  const grid_classes *gc = &d->classes;
+  d->work_len = d->dropped_len = 0;
+  for (size_t i = 0; i < d->change_len; i++) {
+    const uint32_t p = d->changes[i].cell, old = d->changes[i].old, now = gc->cls[p];
+    const uint64_t kp = d->key[p];
+    if (now == 0) d->key[p] = 0;
+    else if (old == 0) d->key[p] = KEY_UNSEEN;
+    if (old == 0 || (now != 0 && gc->cost[now] <= gc->cost[old]) || !reached(kp)) continue;
+    /* dearer or walled: what entered p is in doubt (the dependants of p) */
+    if (!list_dependants(d, p, now == 0 ? 0 : dist_of(kp) > 0 ? dist_of(kp) - 1 : 0)) return 0;
+  }
+  for (size_t head = 0; head < d->work_len; head++) {
+    const uint32_t v = d->work[head];
+    const uint64_t kv = d->key[v];
+    if (!reached(kv) || dist_of(kv) == 0) continue; /* dropped already, or a goal */
+    int dir;
+    if (best_neighbour(d, v, &dir) <= dist_of(kv)) continue;
+    d->key[v] = KEY_UNSEEN;
+    if (!list_add(&d->dropped, &d->dropped_len, &d->dropped_cap, v) ||
+        !list_dependants(d, v, dist_of(kv)))
+      return 0;
+  }
+  return 1;
+}
+
+/* Seeds the scan with cell p when its neighbours (or being a goal) give
+** it less than it has. 0 on ENOMEM. */
+static int reseed(strata_distmap *d, uint32_t p) {
+  if (d->classes.cls[p] == 0) return 1;
+  int dir = 0;
+  const uint64_t have = reached(d->key[p]) ? dist_of(d->key[p]) : UINT64_MAX;
+  const uint64_t best = is_goal(d, p) ? 0 : best_neighbour(d, p, &dir);
+  if (best >= have) return 1;
+  const uint64_t k = best | (uint64_t)(dir < 0 ? 0 : dir);
+  d->key[p] = k;
+  if (!STRATA_GROW(d->seeds, d->seed_cap, d->seed_count + 1)) return 0;
+  d->seeds[d->seed_count++] = (seed){k, p};
+  return 1;
+}
+
+/* The field after the listed changes: drop, seed the dropped cells and the
+** changed ones with their neighbours, scan. 0 on ENOMEM. */
+static int repair(strata_distmap *d) {
+  const int32_t pw = (int32_t)d->pw;
+  const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
+  if (!drop_unsupported(d)) return 0;
+  d->seed_count = 0;
+  for (size_t i = 0; i < d->dropped_len; i++)
+    if (!reseed(d, d->dropped[i])) return 0;
+  for (size_t i = 0; i < d->change_len; i++) {
+    const uint32_t p = d->changes[i].cell;
+    if (!reseed(d, p)) return 0;
+    for (int k = 0; k < (d->eight ? 8 : 4); k++)
+      if (!reseed(d, (uint32_t)((int32_t)p + off[k]))) return 0;
+  }
+  return run_scan(d);
 }
 
 strata_status strata_distmap_update(strata_distmap *d, const strata_tilemap *m, strata_error *err) {
-  (void)drop_unsupported;
-  (void)supported;
-  (void)is_goal;
   if (d == NULL || m == NULL) return strata_error_set(err, STRATA_EARG, "update needs a field and a map");
   if (!d->computed)
     return strata_error_set(err, STRATA_EARG, "update: the distance map was never computed");
@@ -598,7 +667,11 @@ strata_status strata_distmap_update(strata_distmap *d, const strata_tilemap *m, 
     return recompute(d, m, err);
   d->settled = 0;
   if (m->revision == d->map_revision) return STRATA_OK;
-  int r = find_changes(d, m);
-  if (r == 0) return nomem(d, err);
-  return recompute(d, m, err);
+  const int r = find_changes(d, m);
+  if (r < 0) return recompute(d, m, err);
+  d->computed = 0; /* until repaired: a failure leaves no half-made field readable */
+  if (r == 0 || !repair(d)) return nomem(d, err);
+  d->map_revision = m->revision;
+  d->computed = 1;
+  return STRATA_OK;
 }
