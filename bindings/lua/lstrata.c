@@ -395,6 +395,7 @@ int luaopen_strata_core(lua_State *L) {
   lstrata_open_tokens(L);
   lstrata_open_tilemap(L);
   lstrata_open_tilepath(L);
+  lstrata_open_distmap(L);
   lstrata_open_rng(L);
   lstrata_open_xymap(L);
   lstrata_open_world(L);
