@@ -39,6 +39,11 @@ describe("a world map's methods", function()
   local function norm(v, self)
     if v == self then return "<self>" end
     if tostring(v):match("^strata%.path") then return { path = v:table() } end
+    if tostring(v):match("^strata%.distmap") then
+      local cells = {}
+      for y = 0, v.height - 1 do for x = 0, v.width - 1 do cells[#cells + 1] = v:at(x, y) or false end end
+      return { distmap = cells }
+    end
     return v
   end
   local function results(self, ...)
@@ -55,6 +60,7 @@ describe("a world map's methods", function()
     cost = { { 4, 2 }, { 2, 0 } }, define_token = { { "mud", { cost = 3 } } },
     find_path = { { { 0, 0 }, { 5, 0 } }, { { 0, 0 }, { 2, 0 } }, { { 0, 0 }, { 0, 0 } },
       { { 0, 0 }, { 5, 0 }, { connectivity = 8, algorithm = "dijkstra" } } },
+    distance_map = { { { { 0, 0 } } }, { { token = "water" }, { connectivity = 8 } } },
     render = { {}, { { path_glyph = "*" } } }, to_svg = { { { cell = 4 } } }, to_png = { { { cell = 2 } } },
   }
 
