@@ -71,9 +71,10 @@ static uint32_t *goal_array(lua_State *L, const goal_list *g) {
 
 static void goals_from_points(lua_State *L, int arg, strata_tilemap *m, goal_list *g) {
   const int w = strata_tilemap_width(m), h = strata_tilemap_height(m);
-  const lua_Integer n = luaL_len(L, arg);
+  const lua_Integer n = (lua_Integer)lua_rawlen(L, arg); /* raw: a lying __len cannot make it loop */
   for (lua_Integer i = 1; i <= n; i++) {
-    lua_geti(L, arg, i);
+    if ((i & 4095) == 0) lstrata_guard_charge(L, 4096);
+    lua_rawgeti(L, arg, i);
     lua_Integer x, y;
     lstrata_check_point(L, -1, &x, &y);
     lua_pop(L, 1);

@@ -81,7 +81,8 @@ function methods.distance_map(h, goals, ...)
   local tm = tiles_of(h)
   if type(goals) == "table" and not handle.is(goals) and rawget(goals, "token") == nil then
     local cells = {}
-    for i, g in ipairs(goals) do
+    for i = 1, rawlen(goals) do -- raw, as the binding reads the list
+      local g = rawget(goals, i)
       if handle.is(g) then
         local on = g.map
         if not on or on.uid ~= h.uid then
