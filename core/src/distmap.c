@@ -61,6 +61,7 @@ struct strata_distmap {
   ** of the map 1.2x as fast; a maze (0.5) 1.2x slower, its walls' pattern
   ** unpredictable (bench_distmap) */
   int sparse;
+  int wide; /* buckets wider than the cheapest step (costs far apart): a cell may offer to its own */
   double diag, max_cost;
   uint64_t *key; /* per padded cell: distance << and flags (griddial.h) */
   uint32_t key_cap;
@@ -172,6 +173,7 @@ static int prepare_scale(strata_distmap *d, double bound) {
   unsigned shift = 4;
   while (lo != UINT64_MAX && (lo >> (shift + 1)) >= 8) shift++;
   while ((hi >> shift) + 2 > RING_MAX) shift++;
+  d->wide = lo != UINT64_MAX && (lo >> shift) == 0;
   d->shift = shift;
   if (!ring_for(d, hi)) return 0;
   /* a route of exactly max_cost may sum to a hair more in fixed point */
@@ -208,20 +210,32 @@ static void reset_keys(strata_distmap *d) {
   d->sparse = open < n / 4 + n / 8;
 }
 
+/* What the scan reads, copied into a local of the scan: through d, every
+** field would be read again after each store to a key or a bucket (they
+** might alias), a third of the instructions per cell. */
+typedef struct scan_ctx {
+  uint64_t *key;
+  cell_list *ring;
+  const uint8_t *cls;
+  const uint64_t *sk, *dk;
+  unsigned shift;
+  uint32_t mask;
+  int32_t pw;
+} scan_ctx;
+
 /* Offers the neighbours of u, settled with distance ku, their routes
 ** through u. */
-static inline __attribute__((always_inline)) int offer(strata_distmap *d, uint32_t u, uint64_t ku,
+static inline __attribute__((always_inline)) int offer(const scan_ctx *x, uint32_t u, uint64_t ku,
                                                        const int eight, const int sparse) {
-  const int32_t pw = (int32_t)d->pw;
-  const uint8_t *const cls = d->classes.cls;
+  const uint8_t *const cls = x->cls;
   const unsigned c = cls[u];
-  const uint64_t ks = ku + d->sk[c], kd = ku + d->dk[c];
-  cell_list *const ls = &d->ring[(ks >> d->shift) & d->mask];
-  cell_list *const ld = &d->ring[(kd >> d->shift) & d->mask];
+  const uint64_t ks = ku + x->sk[c], kd = ku + x->dk[c];
+  cell_list *const ls = &x->ring[(ks >> x->shift) & x->mask];
+  cell_list *const ld = &x->ring[(kd >> x->shift) & x->mask];
   if (!list_room(ls, 8) || !list_room(ld, 8)) return 0;
-  uint64_t *const key = d->key;
+  uint64_t *const key = x->key;
   uint32_t *const is = ls->items, *const id = ld->items;
-  const uint32_t un = u - (uint32_t)pw, us = u + (uint32_t)pw;
+  const uint32_t un = u - (uint32_t)x->pw, us = u + (uint32_t)x->pw;
   /* sparse (walls are most neighbours): a wall's key is not even read */
 #define OFFER(items, v, k) if (!sparse || cls[v]) n = relax(key, items, n, (v), (k))
   uint32_t n = ls->len;
@@ -231,7 +245,7 @@ static inline __attribute__((always_inline)) int offer(strata_distmap *d, uint32
   OFFER(is, u - 1, ks | 3);
   ls->len = n;
   if (eight) {
-    n = ld->len;
+    n = ld->len; /* ld may be ls */
     OFFER(id, un + 1, kd | 4);
     OFFER(id, us + 1, kd | 5);
     OFFER(id, us - 1, kd | 6);
@@ -244,37 +258,38 @@ static inline __attribute__((always_inline)) int offer(strata_distmap *d, uint32
 
 /* Dijkstra from d->seeds (sorted by key, each key set in d->key unless a
 ** lower one was) until the ring is empty or past the limit; what is left
-** unsettled is then unseen. 0 on ENOMEM. */
+** unsettled is then unseen. 0 on ENOMEM. wide: buckets wider than the
+** cheapest step, so a cell may offer to its own bucket while it is read. */
 static inline __attribute__((always_inline)) int scan(strata_distmap *d, const int eight,
-                                                      const int sparse) {
-  uint64_t *const key = d->key;
-  const unsigned shift = d->shift;
-  const uint32_t mask = d->mask;
+                                                      const int sparse, const int wide) {
+  const scan_ctx x = {d->key, d->ring, d->classes.cls, d->sk, d->dk, d->shift, d->mask, (int32_t)d->pw};
+  uint64_t *const key = x.key;
+  const unsigned shift = x.shift;
+  const uint32_t mask = x.mask;
   const uint64_t limit = d->limit;
   const uint64_t last = limit == UINT64_MAX ? UINT64_MAX : limit >> shift;
+  const seed *const seeds = d->seeds;
+  const size_t seed_count = d->seed_count;
   size_t next = 0;
   uint64_t settled = 0;
-  uint64_t k = d->seed_count ? d->seeds[0].key >> shift : 0;
+  uint64_t k = seed_count ? seeds[0].key >> shift : 0;
   for (uint32_t empty = 0; k <= last;) {
-    for (; next < d->seed_count && (d->seeds[next].key >> shift) <= k; next++) {
-      const seed s = d->seeds[next];
-      cell_list *l = &d->ring[k & mask];
-      if (key[s.cell] != s.key) continue; /* bettered since */
-      if (!list_room(l, 1)) return 0;
-      l->items[l->len++] = s.cell;
+    cell_list *const cur = &x.ring[k & mask];
+    for (; next < seed_count && (seeds[next].key >> shift) <= k; next++) {
+      if (key[seeds[next].cell] != seeds[next].key) continue; /* bettered since */
+      if (!list_room(cur, 1)) return 0;
+      cur->items[cur->len++] = seeds[next].cell;
     }
-    cell_list *const cur = &d->ring[k & mask];
     if (cur->len == 0) {
       if (++empty <= mask) k++;
-      else if (next < d->seed_count) k = d->seeds[next].key >> shift, empty = 0;
+      else if (next < seed_count) k = seeds[next].key >> shift, empty = 0;
       else break;
       continue;
     }
     empty = 0;
-    /* cur->len and cur->items read each time: with wide buckets a cell may
-    ** offer to its own bucket */
-    for (uint32_t i = 0; i < cur->len; i++) {
-      const uint32_t u = cur->items[i];
+    const uint32_t count = cur->len, *const items = cur->items;
+    for (uint32_t i = 0; i < (wide ? cur->len : count); i++) {
+      const uint32_t u = wide ? cur->items[i] : items[i];
       const uint64_t ku = key[u];
       if (ku & KEY_SETTLED) continue; /* left already: a second entry */
       if (ku > limit) {
@@ -283,7 +298,7 @@ static inline __attribute__((always_inline)) int scan(strata_distmap *d, const i
       }
       key[u] = ku | KEY_SETTLED;
       settled++;
-      if (!offer(d, u, dist_of(ku), eight, sparse)) return 0;
+      if (!offer(&x, u, dist_of(ku), eight, sparse)) return 0;
     }
     cur->len = 0;
     k++;
@@ -291,20 +306,21 @@ static inline __attribute__((always_inline)) int scan(strata_distmap *d, const i
   d->settled += settled;
   /* what is left over: unseen */
   for (uint32_t b = 0; b <= mask; b++) {
-    cell_list *l = &d->ring[b];
+    cell_list *l = &x.ring[b];
     for (uint32_t i = 0; i < l->len; i++)
       if (!(key[l->items[i]] & KEY_SETTLED)) key[l->items[i]] = KEY_UNSEEN;
     l->len = 0;
   }
-  for (; next < d->seed_count; next++)
-    if (!(key[d->seeds[next].cell] & KEY_SETTLED)) key[d->seeds[next].cell] = KEY_UNSEEN;
+  for (; next < seed_count; next++)
+    if (!(key[seeds[next].cell] & KEY_SETTLED)) key[seeds[next].cell] = KEY_UNSEEN;
   return 1;
 }
 
 static int run_scan(strata_distmap *d) {
   if (d->seed_count > 1) qsort(d->seeds, d->seed_count, sizeof *d->seeds, seed_order);
-  if (d->sparse) return d->eight ? scan(d, 1, 1) : scan(d, 0, 1);
-  return d->eight ? scan(d, 1, 0) : scan(d, 0, 0);
+  if (d->wide) return d->eight ? scan(d, 1, 0, 1) : scan(d, 0, 0, 1);
+  if (d->sparse) return d->eight ? scan(d, 1, 1, 0) : scan(d, 0, 1, 0);
+  return d->eight ? scan(d, 1, 0, 0) : scan(d, 0, 0, 0);
 }
 
 static int seeds_room(strata_distmap *d, size_t n) {
@@ -556,6 +572,7 @@ static int class_fits(strata_distmap *d, unsigned c) {
   if (s < 16 || (step >> d->shift) + 2 > RING_MAX || distance_bound(d) * d->scale > KEY_ROOM)
     return -1;
   d->sk[c] = s, d->dk[c] = g;
+  if ((s >> d->shift) == 0) d->wide = 1;
   return (step >> d->shift) + 2 <= d->mask + 1 || ring_for(d, step);
 }
 
