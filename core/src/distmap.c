@@ -87,6 +87,7 @@ struct strata_distmap {
   uint32_t *work, *dropped;
   size_t work_len, work_cap, dropped_len, dropped_cap;
   uint64_t map_id, map_revision, tokens_revision;
+  int classes_of_map; /* classes are map_id's at map_revision (not a flee map's copy) */
   const strata_tokens *table;
   uint32_t tokens_count;
   uint64_t settled;
@@ -352,8 +353,15 @@ static strata_status take_map(strata_distmap *d, const strata_tilemap *m, strata
   d->pw = (uint32_t)m->width + 2, d->ph = (uint32_t)m->height + 2;
   const uint32_t n = d->pw * d->ph;
   const strata_tokens *t = m->tokens;
-  if (!grid_token_costs(&d->token_cost, &d->token_cost_cap, t) ||
-      !grid_classes_build(&d->classes, m, d->token_cost))
+  /* the class grid of the last compute or update serves while the map and
+  ** its token table are as they were then (a game computing fields every
+  ** turn: a third of a field on rooms) */
+  const int same = d->classes_of_map && d->map_id == m->id && d->map_revision == m->revision &&
+                   d->table == t && d->tokens_revision == strata_tokens_revision(t) &&
+                   d->tokens_count == strata_tokens_count(t);
+  d->classes_of_map = 0;
+  if (!same && (!grid_token_costs(&d->token_cost, &d->token_cost_cap, t) ||
+                !grid_classes_build(&d->classes, m, d->token_cost)))
     return nomem(d, err);
   if (d->classes.too_many)
     return strata_error_set(err, STRATA_EARG, "a distance map takes at most %d distinct costs",
@@ -366,6 +374,7 @@ static strata_status take_map(strata_distmap *d, const strata_tilemap *m, strata
   }
   d->map_id = m->id, d->map_revision = m->revision;
   d->table = t, d->tokens_revision = strata_tokens_revision(t), d->tokens_count = strata_tokens_count(t);
+  d->classes_of_map = 1;
   return STRATA_OK;
 }
 
@@ -507,7 +516,7 @@ strata_status strata_distmap_flee(strata_distmap *dst, const strata_distmap *src
                                          : "the distance map was never computed");
   if (!(factor > 0) || !isfinite(factor))
     return strata_error_set(err, STRATA_EARG, "flee factor must be a positive number, got %g", factor);
-  dst->computed = 0;
+  dst->computed = 0, dst->classes_of_map = 0;
   dst->settled = 0;
   const uint32_t n = src->pw * src->ph;
   grid_classes *gc = &dst->classes;

@@ -338,6 +338,35 @@ static void test_update_local(void) {
   strata_tilemap_free(m);
 }
 
+/* One field object serves maps in turn, and a flee map between: each
+** compute is its map's (the class grid kept between computes of an
+** unchanged map is never another's). */
+static void test_reuse(void) {
+  tokset ts;
+  strata_tilemap *a = strata_tilemap_new(6, 1, NULL, NULL), *b = strata_tilemap_new(6, 1, NULL, NULL);
+  define_tokens(a, 1, &ts);
+  strata_tilemap_clear(a, ts.cost[0], NULL);
+  strata_tilemap_clear(b, strata_tokens_intern(strata_tilemap_tokens(b), "f", 1, NULL), NULL);
+  strata_tilemap_reset(a, 3, 0, ts.cost[3], NULL); /* costs 5 */
+  strata_distmap *d = strata_distmap_new(NULL), *e = strata_distmap_new(NULL);
+  uint32_t goal = 0;
+  double at;
+  CHECK_EQ_INT(strata_distmap_compute(d, a, &goal, 1, NULL, NULL), STRATA_OK);
+  CHECK(strata_distmap_at(d, 5, 0, &at) && at == 9);
+  CHECK_EQ_INT(strata_distmap_flee(d, e, 1, NULL), STRATA_EARG); /* e never computed */
+  CHECK_EQ_INT(strata_distmap_compute(e, b, &goal, 1, NULL, NULL), STRATA_OK);
+  CHECK_EQ_INT(strata_distmap_flee(d, e, 1, NULL), STRATA_OK); /* d now b's flee map */
+  CHECK_EQ_INT(strata_distmap_compute(d, a, &goal, 1, NULL, NULL), STRATA_OK);
+  CHECK(strata_distmap_at(d, 5, 0, &at) && at == 9);
+  CHECK_EQ_INT(strata_distmap_compute(d, a, &goal, 1, NULL, NULL), STRATA_OK);
+  CHECK(strata_distmap_at(d, 5, 0, &at) && at == 9);
+  strata_tilemap_reset(a, 3, 0, ts.cost[0], NULL);
+  CHECK_EQ_INT(strata_distmap_compute(d, a, &goal, 1, NULL, NULL), STRATA_OK);
+  CHECK(strata_distmap_at(d, 5, 0, &at) && at == 5);
+  strata_distmap_free(d), strata_distmap_free(e);
+  strata_tilemap_free(a), strata_tilemap_free(b);
+}
+
 static int stairs(void *ud, int x, int y) {
   (void)ud;
   return x == 2 && y == 1;
@@ -402,6 +431,7 @@ static void test_refusals(void) {
 
 int main(void) {
   test_refusals();
+  test_reuse();
   test_optimal();
   test_step_down();
   test_flee();
