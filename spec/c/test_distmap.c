@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "strata/distmap.h"
+#include "tilemap_internal.h"
 #include "strata/strata.h"
 
 #define NCOST 5
@@ -367,6 +368,36 @@ static void test_reuse(void) {
   strata_tilemap_free(a), strata_tilemap_free(b);
 }
 
+/* A rollback (tilemap_restore: the map takes back an earlier copy's cells)
+** restamps what it changed: update finds it. */
+static void test_update_rollback(void) {
+  strata_rng r;
+  strata_rng_seed(&r, 5);
+  tokset ts;
+  strata_tilemap *m = random_map(&r, 150, 90, 0.2, 1, &ts);
+  strata_distmap *d = strata_distmap_new(NULL), *fresh = strata_distmap_new(NULL);
+  uint32_t goal = 45 * 150 + 75;
+  strata_tilemap_reset(m, 75, 45, ts.cost[0], NULL);
+  strata_distmap_options o;
+  strata_distmap_options_init(&o);
+  o.connectivity = 8;
+  CHECK_EQ_INT(strata_distmap_compute(d, m, &goal, 1, &o, NULL), STRATA_OK);
+  strata_tilemap *copy = strata_tilemap_clone(m, NULL); /* a savepoint */
+  strata_tilemap_fill_rect(m, 70, 0, 1, 90, ts.wall, 0, NULL);
+  strata_tilemap_fill_rect(m, 0, 40, 150, 1, ts.cost[4], 0, NULL);
+  CHECK_EQ_INT(strata_distmap_update(d, m, NULL), STRATA_OK);
+  tilemap_restore(m, copy); /* rolled back */
+  CHECK_EQ_INT(strata_distmap_update(d, m, NULL), STRATA_OK);
+  CHECK_EQ_INT(strata_distmap_compute(fresh, m, &goal, 1, &o, NULL), STRATA_OK);
+  double *ref = malloc(150 * 90 * sizeof *ref);
+  for (int i = 0; i < 150 * 90; i++)
+    if (!strata_distmap_at(fresh, i % 150, i / 150, &ref[i])) ref[i] = INFINITY;
+  CHECK(same_field(d, ref, 150, 90, INFINITY));
+  free(ref);
+  strata_distmap_free(d), strata_distmap_free(fresh);
+  strata_tilemap_free(m);
+}
+
 static int stairs(void *ud, int x, int y) {
   (void)ud;
   return x == 2 && y == 1;
@@ -437,5 +468,6 @@ int main(void) {
   test_flee();
   test_update();
   test_update_local();
+  test_update_rollback();
   return check_summary("distmap");
 }
