@@ -317,8 +317,70 @@ static inline __attribute__((always_inline)) int scan(strata_distmap *d, const i
   return 1;
 }
 
+/* The scan of a map of one cost: with one straight step s and one diagonal
+** step g, the offers of straight steps are made in the order cells are
+** settled, so their keys never decrease, and the same for diagonal ones: a
+** first-in first-out queue of each is sorted, and Dijkstra takes the least
+** of their heads (and of the seeds'), with no buckets at all. A queue holds
+** cells, not keys: a head's key is read from the cell. A head since given a
+** lower key by the other queue still gives the least key (that lower key
+** lies in the other queue, behind keys no less than it), so the cell is
+** settled then, and its later entries are passed over. 0 on ENOMEM. */
+static inline __attribute__((always_inline)) int scan_fifo(strata_distmap *d, const int eight) {
+  uint64_t *const key = d->key;
+  cell_list *const qs = &d->ring[0], *const qd = &d->ring[1];
+  const uint64_t sk = d->sk[1], dk = d->dk[1], limit = d->limit;
+  const uint32_t pw = d->pw;
+  const seed *const seeds = d->seeds;
+  const size_t seed_count = d->seed_count;
+  size_t next = 0;
+  uint32_t hs = 0, hd = 0;
+  uint64_t settled = 0;
+  for (;;) {
+    while (hs < qs->len && (key[qs->items[hs]] & KEY_SETTLED)) hs++;
+    while (eight && hd < qd->len && (key[qd->items[hd]] & KEY_SETTLED)) hd++;
+    while (next < seed_count && key[seeds[next].cell] != seeds[next].key) next++;
+    const uint64_t as = hs < qs->len ? key[qs->items[hs]] : KEY_UNSEEN;
+    const uint64_t ad = eight && hd < qd->len ? key[qd->items[hd]] : KEY_UNSEEN;
+    const uint64_t a0 = next < seed_count ? seeds[next].key : KEY_UNSEEN;
+    const uint64_t ku = as <= ad && as <= a0 ? as : ad <= a0 ? ad : a0;
+    if (ku == KEY_UNSEEN || ku > limit) break; /* left in their queues: made unseen below */
+    const uint32_t u = as == ku ? qs->items[hs++] : ad == ku ? qd->items[hd++] : seeds[next++].cell;
+    key[u] = ku | KEY_SETTLED;
+    settled++;
+    if (!list_room(qs, 4) || (eight && !list_room(qd, 4))) return 0;
+    const uint64_t ks = dist_of(ku) + sk, kd = dist_of(ku) + dk;
+    uint32_t *const is = qs->items, *const id = qd->items;
+    uint32_t n = qs->len;
+    n = relax(key, is, n, u - pw, ks | 0);
+    n = relax(key, is, n, u + 1, ks | 1);
+    n = relax(key, is, n, u + pw, ks | 2);
+    n = relax(key, is, n, u - 1, ks | 3);
+    qs->len = n;
+    if (eight) {
+      n = qd->len;
+      n = relax(key, id, n, u - pw + 1, kd | 4);
+      n = relax(key, id, n, u + pw + 1, kd | 5);
+      n = relax(key, id, n, u + pw - 1, kd | 6);
+      n = relax(key, id, n, u - pw - 1, kd | 7);
+      qd->len = n;
+    }
+  }
+  d->settled += settled;
+  /* what is left over: unseen */
+  for (uint32_t i = hs; i < qs->len; i++)
+    if (!(key[qs->items[i]] & KEY_SETTLED)) key[qs->items[i]] = KEY_UNSEEN;
+  for (uint32_t i = hd; i < qd->len; i++)
+    if (!(key[qd->items[i]] & KEY_SETTLED)) key[qd->items[i]] = KEY_UNSEEN;
+  for (; next < seed_count; next++)
+    if (!(key[seeds[next].cell] & KEY_SETTLED)) key[seeds[next].cell] = KEY_UNSEEN;
+  qs->len = qd->len = 0;
+  return 1;
+}
+
 static int run_scan(strata_distmap *d) {
   if (d->seed_count > 1) qsort(d->seeds, d->seed_count, sizeof *d->seeds, seed_order);
+  if (d->classes.count == 1) return d->eight ? scan_fifo(d, 1) : scan_fifo(d, 0);
   if (d->wide) return d->eight ? scan(d, 1, 0, 1) : scan(d, 0, 0, 1);
   if (d->sparse) return d->eight ? scan(d, 1, 1, 0) : scan(d, 0, 1, 0);
   return d->eight ? scan(d, 1, 0, 0) : scan(d, 0, 0, 0);
