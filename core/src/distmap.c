@@ -5,7 +5,8 @@
 ** The machinery is the grid searches': the map's cells as a padded class
 ** grid (gridengine.c's builder, the same costs and passability), and the
 ** fixed-point keys and bucket lists of Dial's Dijkstra (griddial.h, as
-** gridflood.c's pair search). The field runs Dijkstra backwards from the
+** gridflood.c's pair search); on maps of one cost, two sorted queues in
+** place of the buckets (scan_fifo). The field runs Dijkstra backwards from the
 ** goals: a settled cell u offers each neighbour v the route v -> u, which
 ** costs u's cost (times the diagonal multiplier diagonally), one lookup per
 ** settled cell. Buckets are at most an eighth of the cheapest step wide
