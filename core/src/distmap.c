@@ -352,20 +352,32 @@ static inline __attribute__((always_inline)) int scan_fifo(strata_distmap *d, co
     if (!list_room(qs, 4) || (eight && !list_room(qd, 4))) return 0;
     const uint64_t ks = dist_of(ku) + sk, kd = dist_of(ku) + dk;
     uint32_t *const is = qs->items, *const id = qd->items;
+    /* the neighbours' keys by offset from u's: no index to widen per neighbour */
+    uint64_t *const ku_at = key + u;
+    const intptr_t w = (intptr_t)pw;
+#define OFFER(items, o, k)                                         \
+  do {                                                             \
+    const uint64_t kv_ = ku_at[o];                                 \
+    const int nearer_ = ((k) | KEY_LOW) < kv_;                     \
+    ku_at[o] = nearer_ ? (k) : kv_;                                \
+    (items)[n] = u + (uint32_t)(o);                                \
+    n += (uint32_t)nearer_;                                        \
+  } while (0)
     uint32_t n = qs->len;
-    n = relax(key, is, n, u - pw, ks | 0);
-    n = relax(key, is, n, u + 1, ks | 1);
-    n = relax(key, is, n, u + pw, ks | 2);
-    n = relax(key, is, n, u - 1, ks | 3);
+    OFFER(is, -w, ks | 0);
+    OFFER(is, 1, ks | 1);
+    OFFER(is, w, ks | 2);
+    OFFER(is, -1, ks | 3);
     qs->len = n;
     if (eight) {
       n = qd->len;
-      n = relax(key, id, n, u - pw + 1, kd | 4);
-      n = relax(key, id, n, u + pw + 1, kd | 5);
-      n = relax(key, id, n, u + pw - 1, kd | 6);
-      n = relax(key, id, n, u - pw - 1, kd | 7);
+      OFFER(id, -w + 1, kd | 4);
+      OFFER(id, w + 1, kd | 5);
+      OFFER(id, w - 1, kd | 6);
+      OFFER(id, -w - 1, kd | 7);
       qd->len = n;
     }
+#undef OFFER
   }
   d->settled += settled;
   /* what is left over: unseen */
