@@ -44,6 +44,11 @@ describe("a world map's methods", function()
       for x, y in v:cells() do cells[#cells + 1] = { x, y } end
       return { fov = cells }
     end
+    if tostring(v):match("^strata%.distmap") then
+      local cells = {}
+      for y = 0, v.height - 1 do for x = 0, v.width - 1 do cells[#cells + 1] = v:at(x, y) or false end end
+      return { distmap = cells }
+    end
     return v
   end
   local function results(self, ...)
@@ -61,6 +66,7 @@ describe("a world map's methods", function()
     find_path = { { { 0, 0 }, { 5, 0 } }, { { 0, 0 }, { 2, 0 } }, { { 0, 0 }, { 0, 0 } },
       { { 0, 0 }, { 5, 0 }, { connectivity = 8, algorithm = "dijkstra" } } },
     fov = { { 1, 1 }, { 0, 0, { radius = 2, algorithm = "permissive", light_walls = false } } },
+    distance_map = { { { { 0, 0 } } }, { { token = "water" }, { connectivity = 8 } } },
     render = { {}, { { path_glyph = "*" } } }, to_svg = { { { cell = 4 } } }, to_png = { { { cell = 2 } } },
   }
 

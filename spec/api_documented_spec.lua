@@ -147,7 +147,7 @@ describe("docs/lua-api.md", function()
       world = world, stream = world.rng:stream("doc"), ["world.rng"] = world.rng, ["world.grid"] = world.grid,
       ["world.branches"] = world.branches, ["world.data[type]"] = world.data["base.token"],
       sub = sub, plan = plan,
-      map = tm, path = tm:find_path({ 0, 0 }, { 2, 2 }), tokens = strata.tokens.new(), rng = strata.rng.new(1),
+      map = tm, path = tm:find_path({ 0, 0 }, { 2, 2 }), distmap = tm:distance_map({ { 0, 0 } }), tokens = strata.tokens.new(), rng = strata.rng.new(1),
       xy = xy, grid = grid, generator = strata.layout.parse([[ Reset("floor") ]]), fov = tm:fov(0, 0),
     }
     for kind, v in pairs(values) do

@@ -976,3 +976,18 @@ describe("a search's cost function from a mod, attacked (issue 36)", function()
     assert(not ran, "a metamethod of the answer ran")]],
     expect = "HANDLER ok" }
 end)
+
+describe("distance maps from mod code, attacked (issue 36)", function()
+  attack{ "a goal predicate that never returns is stopped by the budget", handler = [[
+    local m = world:create_map{ width = 30, height = 30, fill = "floor" }
+    m:distance_map(function(x, y) while true do end end)]], expect = "stopped, budget exceeded" }
+  attack{ "goals behind a lying __len and __index are read raw; answers as booleans", handler = [[
+    local m = world:create_map{ width = 30, height = 30, fill = "floor" }
+    local ran = false
+    local goals = setmetatable({ { 1, 1 } }, { __len = function() ran = true return 1e12 end,
+      __index = function() ran = true return { 2, 2 } end })
+    local f = m:distance_map(goals)
+    assert(not ran and f:at(1, 1) == 0 and f:at(5, 1) == 4, "read through the metatable")
+    local g = m:distance_map(function(x, y) return x == 3 and setmetatable({}, { __index = error }) end)
+    assert(g:at(3, 0) == 0 and g:at(0, 0) == 3)]], expect = "HANDLER ok" }
+end)

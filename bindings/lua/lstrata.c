@@ -396,6 +396,7 @@ int lstrata_open_core(lua_State *L) {
   lstrata_open_tilemap(L);
   lstrata_open_tilepath(L);
   lstrata_open_fov(L);
+  lstrata_open_distmap(L);
   lstrata_open_rng(L);
   lstrata_open_noise(L);
   lstrata_open_xymap(L);

@@ -112,6 +112,7 @@ strata_xymap *lstrata_check_xymap(lua_State *L, int arg);
 void lstrata_open_tokens(lua_State *L);
 void lstrata_open_tilemap(lua_State *L);
 void lstrata_open_tilepath(lua_State *L);
+void lstrata_open_distmap(lua_State *L);
 void lstrata_open_rng(lua_State *L);
 void lstrata_open_noise(lua_State *L);
 void lstrata_open_turns(lua_State *L);

@@ -105,27 +105,42 @@ size_t strata_grid_search_memory(const strata_grid_search *s) {
 
 /* ---- the caches ---- */
 
-/* Each token id's cost under the table's current traits; 0 on ENOMEM. */
-static int refresh_costs(strata_grid_search *s, const strata_tokens *t) {
+int grid_token_costs(double **cost, uint32_t *cap, const strata_tokens *t) {
   uint32_t count = strata_tokens_count(t);
-  if (count + 1 > s->token_cost_cap) {
-    double *cost = strata_realloc(s->token_cost, ((size_t)count + 1) * sizeof *cost);
-    if (cost == NULL) return 0;
-    s->token_cost = cost, s->token_cost_cap = count + 1;
+  if (count + 1 > *cap) {
+    double *c = strata_realloc(*cost, ((size_t)count + 1) * sizeof *c);
+    if (c == NULL) return 0;
+    *cost = c, *cap = count + 1;
   }
-  s->token_cost[0] = 0;
+  (*cost)[0] = 0;
   for (uint32_t id = 1; id <= count; id++) {
     const strata_token_traits *tr = strata_tokens_traits(t, id);
-    s->token_cost[id] = tr->passable ? tr->cost : 0;
+    (*cost)[id] = tr->passable ? tr->cost : 0;
   }
   return 1;
 }
 
+static int refresh_costs(strata_grid_search *s, const strata_tokens *t) {
+  return grid_token_costs(&s->token_cost, &s->token_cost_cap, t);
+}
+
+int grid_class_of(grid_classes *gc, double c) {
+  if (c <= 0) return 0;
+  unsigned k = 1;
+  while (k <= gc->count && gc->cost[k] != c) k++;
+  if (k <= gc->count) return (int)k;
+  if (gc->count == GRID_MAX_CLASSES) return -1;
+  gc->cost[++gc->count] = c;
+  if (c != floor(c) || c > 65535) gc->integral = 0;
+  if (gc->min_cost == 0 || c < gc->min_cost) gc->min_cost = c;
+  if (c > gc->max_cost) gc->max_cost = c;
+  return (int)k;
+}
+
 /* The class grid: distinct costs, found through a small table keyed by
 ** token id for single-token cells (the common case) and by linear search
-** otherwise. 0 on ENOMEM. */
-static int build_classes(strata_grid_search *s, const strata_tilemap *m) {
-  grid_classes *gc = &s->classes;
+** otherwise. */
+int grid_classes_build(grid_classes *gc, const strata_tilemap *m, const double *token_cost) {
   uint32_t pw = (uint32_t)m->width + 2, ph = (uint32_t)m->height + 2;
   if (gc->cls == NULL || gc->pw != pw || gc->ph != ph) {
     strata_free(gc->cls);
@@ -149,26 +164,20 @@ static int build_classes(strata_grid_search *s, const strata_tilemap *m) {
         row[x] = single[v];
         continue;
       }
-      double c = tilemap_cell_cost(m, s->token_cost, i);
-      unsigned k = 0;
-      if (c > 0) {
-        for (k = 1; k <= gc->count && gc->cost[k] != c; k++) {}
-        if (k > gc->count) {
-          if (gc->count == GRID_MAX_CLASSES) {
-            gc->too_many = 1;
-            return 1;
-          }
-          gc->cost[++gc->count] = c;
-          if (c != floor(c) || c > 65535) gc->integral = 0;
-          if (gc->min_cost == 0 || c < gc->min_cost) gc->min_cost = c;
-          if (c > gc->max_cost) gc->max_cost = c;
-        }
+      int k = grid_class_of(gc, tilemap_cell_cost(m, token_cost, i));
+      if (k < 0) {
+        gc->too_many = 1;
+        return 1;
       }
       row[x] = (uint8_t)k;
       if (v < 256) single[v] = (uint8_t)k; /* v < 256: a token, not a stack */
     }
   }
   return 1;
+}
+
+static int build_classes(strata_grid_search *s, const strata_tilemap *m) {
+  return grid_classes_build(&s->classes, m, s->token_cost);
 }
 
 /* Brings the caches up to date with m; 0 on ENOMEM. The class grid is

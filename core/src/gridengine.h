@@ -50,6 +50,16 @@ typedef struct grid_classes {
   uint64_t serial;                    /* counts rebuilds: names cls's contents */
 } grid_classes;
 
+/* The cost of each token id under t's traits (0: impassable) into *cost
+** (index 0 too, 0), grown as needed; 0 on ENOMEM. */
+int grid_token_costs(double **cost, uint32_t *cap, const strata_tokens *t);
+/* Builds gc from m (cls grown or reused): 0 on ENOMEM; gc->too_many when m
+** has more distinct costs than a class byte names. */
+int grid_classes_build(grid_classes *gc, const strata_tilemap *m, const double *token_cost);
+/* The class of cost c in gc (0 for c <= 0), added when new: -1 when gc
+** names GRID_MAX_CLASSES costs already. */
+int grid_class_of(grid_classes *gc, double c);
+
 /* One request, checked: coordinates on the map, connectivity 4 or 8. */
 typedef struct grid_query {
   const strata_tilemap *map;

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "gridengine.h"
+#include "griddial.h"
 #include "strata/alloc.h"
 #include "util.h"
 
@@ -36,11 +37,6 @@
 #define DONE 0x80u   /* distance final; low 3 bits: the direction it came from */
 #define START 0x08u  /* with DONE: the start, which has no parent */
 
-/* Dijkstra: the cells of one bucket. */
-typedef struct cell_list {
-  uint32_t *items;
-  uint32_t len, cap;
-} cell_list;
 #define BUCKETS_MAX 512 /* Dijkstra's ring of buckets: diagonals below 62 */
 
 /* A*: an open cell with its coordinates, for the estimate. */
@@ -156,30 +152,9 @@ static int flood_bfs(struct grid_flood *f, int32_t pw, int dirs, uint32_t start,
 ** engine have their own rounding). */
 #define KEY_SHIFT 36
 #define KEY_ONE ((uint64_t)1 << KEY_SHIFT)
-#define KEY_SETTLED 8u
-#define KEY_LOW 15u          /* the direction and KEY_SETTLED */
-#define KEY_UNSEEN UINT64_MAX
 /* Buckets of an eighth of a step: any width up to a step keeps a bucket's
 ** cells final, and a narrow one has fewer offers bettered later. */
 #define BUCKET_SHIFT (KEY_SHIFT - 3)
-/* Room for n more cells in list l; 0 on ENOMEM. */
-static int list_room(cell_list *l, uint32_t n) {
-  return l->len + n <= l->cap || STRATA_GROW32(l->items, l->cap, (size_t)l->len + n);
-}
-
-/* Offers v the key c (distance and direction): if its distance is less, c
-** replaces v's key and v is written at its bucket's tail (written there
-** anyway; the tail moves on only then). One compare: c with its low bits
-** set is below v's key only if its distance is. */
-static inline __attribute__((always_inline)) uint32_t relax(uint64_t *key, uint32_t *items,
-                                                            uint32_t len, uint32_t v, uint64_t c) {
-  const uint64_t kv = key[v];
-  const int nearer = (c | KEY_LOW) < kv; /* c | KEY_LOW: the same for a cell's offers */
-  key[v] = nearer ? c : kv;
-  items[len] = v;
-  return len + (uint32_t)nearer;
-}
-
 typedef struct dial_run {
   uint64_t *key;
   cell_list *bucket;

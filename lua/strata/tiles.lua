@@ -75,6 +75,29 @@ for _, name in ipairs{ "set", "add_front", "remove", "reset", "clear", "fill" } 
   end
 end
 
+-- map:distance_map(goals, opts): goals may name objects on this map (their
+-- cells, read now: the field does not follow them); the rest goes as given.
+function methods.distance_map(h, goals, ...)
+  local tm = tiles_of(h)
+  if type(goals) == "table" and not handle.is(goals) and rawget(goals, "token") == nil then
+    local cells = {}
+    for i = 1, rawlen(goals) do -- raw, as the binding reads the list
+      local g = rawget(goals, i)
+      if handle.is(g) then
+        local on = g.map
+        if not on or on.uid ~= h.uid then
+          error(("goal %d: %s is not on %s"):format(i, handle.label(g.kind, g.uid), handle.label("map", h.uid)), 0)
+        end
+        cells[i] = { g.x, g.y }
+      else
+        cells[i] = g
+      end
+    end
+    goals = cells
+  end
+  return tm:distance_map(goals, ...)
+end
+
 -- map:render{ path =, path_glyph =, glyphs = } with glyphs a table or the ID of a
 -- base.glyphs entry of the map's world.
 function methods.render(h, opts)

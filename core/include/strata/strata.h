@@ -21,6 +21,7 @@ STRATA_API const char *strata_version(void);
 #include "strata/picture.h"
 #include "strata/rng.h"
 #include "strata/tilemap.h"
+#include "strata/distmap.h"
 #include "strata/tokens.h"
 #include "strata/xygrid.h"
 #include "strata/xymap.h"

@@ -1,0 +1,473 @@
+/*
+** test_distmap.c - distance maps (strata/distmap.h) against a plain
+** Dijkstra written here, on many random maps: random costs (whole and not),
+** walls, goals, 4 and 8 neighbours, diagonals 1, sqrt 2, 1.7 and 3, with and
+** without max_cost. Then step_down (every step downhill, each walk ends on a
+** goal), flee (against a reference relaxed to a fixed point; every walk ends
+** at least as far from the goals as it began), update after random edits
+** (equal to a compute afresh, and settling few cells for a small edit), and
+** the refusals.
+*/
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "strata/distmap.h"
+#include "tilemap_internal.h"
+#include "strata/strata.h"
+
+#define NCOST 5
+typedef struct tokset {
+  strata_token wall, cost[NCOST];
+} tokset;
+
+static void define_tokens(strata_tilemap *m, int kind, tokset *ts) {
+  strata_tokens *t = strata_tilemap_tokens(m);
+  strata_token_traits wall = {0, 1, "#", ""};
+  strata_tokens_define(t, "wall", 4, &wall, NULL);
+  ts->wall = strata_tokens_find(t, "wall", 4);
+  static const double whole[] = {1, 2, 3, 5, 9}, frac[] = {1, 1.25, 0.5, 2.75, 7.3};
+  for (int k = 0; k < NCOST; k++) {
+    char name[8];
+    snprintf(name, sizeof name, "c%d", k);
+    strata_token_traits tr = {1, kind == 0 ? 1 : kind == 1 ? whole[k] : frac[k], ".", ""};
+    strata_tokens_define(t, name, 2, &tr, NULL);
+    ts->cost[k] = strata_tokens_find(t, name, 2);
+  }
+}
+
+static strata_token random_token(strata_rng *r, const tokset *ts, double walls, int kind) {
+  if (strata_rng_float(r) < walls) return ts->wall;
+  return kind == 0 || strata_rng_float(r) < 0.5 ? ts->cost[0] : ts->cost[strata_rng_below(r, NCOST)];
+}
+
+/* kind: 0 one cost, 1 whole-number costs, 2 costs that are not whole */
+static strata_tilemap *random_map(strata_rng *r, int w, int h, double walls, int kind, tokset *ts) {
+  strata_tilemap *m = strata_tilemap_new(w, h, NULL, NULL);
+  define_tokens(m, kind, ts);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) strata_tilemap_set(m, x, y, random_token(r, ts, walls, kind), NULL);
+  return m;
+}
+
+/* ---- the reference: a textbook Dijkstra from the goals, binary heap ---- */
+
+typedef struct item {
+  double d;
+  int cell;
+} item;
+
+typedef struct heap {
+  item *a;
+  size_t len;
+} heap;
+
+static void heap_push(heap *h, double d, int cell) {
+  size_t i = h->len++;
+  while (i > 0 && h->a[(i - 1) / 2].d > d) h->a[i] = h->a[(i - 1) / 2], i = (i - 1) / 2;
+  h->a[i] = (item){d, cell};
+}
+
+static item heap_pop(heap *h) {
+  item top = h->a[0], last = h->a[--h->len];
+  size_t i = 0;
+  for (;;) {
+    size_t l = 2 * i + 1, s = l;
+    if (l >= h->len) break;
+    if (l + 1 < h->len && h->a[l + 1].d < h->a[l].d) s = l + 1;
+    if (h->a[s].d >= last.d) break;
+    h->a[i] = h->a[s], i = s;
+  }
+  h->a[i] = last;
+  return top;
+}
+
+static const int DX[8] = {0, 1, 0, -1, 1, 1, -1, -1}, DY[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
+
+/* dist[c] from seeds seed[c] (INFINITY: none): the least seed[s] + the cost
+** of a route c -> s, each step costing the entered cell's cost (times diag
+** diagonally). Relaxed backwards from each settled cell u to its
+** neighbours v, which pay u's cost to step into u. */
+static void reference(const strata_tilemap *m, const double *seed, int eight, double diag, double *dist) {
+  const int w = strata_tilemap_width(m), h = strata_tilemap_height(m), n = w * h;
+  heap hp = {malloc((size_t)n * 8 * 2 * sizeof(item) + sizeof(item)), 0};
+  for (int i = 0; i < n; i++) {
+    dist[i] = strata_tilemap_passable(m, i % w, i / w) ? seed[i] : INFINITY;
+    if (dist[i] < INFINITY) heap_push(&hp, dist[i], i);
+  }
+  while (hp.len > 0) {
+    item it = heap_pop(&hp);
+    if (it.d > dist[it.cell]) continue;
+    const int x = it.cell % w, y = it.cell / w;
+    const double c = strata_tilemap_cost(m, x, y);
+    for (int d = 0; d < (eight ? 8 : 4); d++) {
+      const int vx = x + DX[d], vy = y + DY[d];
+      if (!strata_tilemap_passable(m, vx, vy)) continue;
+      const double nd = it.d + c * (d < 4 ? 1 : diag);
+      if (nd < dist[vy * w + vx]) dist[vy * w + vx] = nd, heap_push(&hp, nd, vy * w + vx);
+    }
+  }
+  free(hp.a);
+}
+
+static double tolerance(double d) { return 1e-9 * (fabs(d) > 1 ? fabs(d) : 1); }
+
+/* Every cell of d against ref (limit: cells past it unreached). */
+static int same_field(const strata_distmap *d, const double *ref, int w, int h, double limit) {
+  int bad = 0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      double got, want = ref[y * w + x], raw = want;
+      int reached = strata_distmap_at(d, x, y, &got);
+      if (isfinite(limit) && fabs(want - limit) <= tolerance(limit)) continue; /* at the limit: either */
+      if (want > limit) want = INFINITY;
+      if (reached != (want < INFINITY) || (reached && fabs(got - want) > tolerance(want))) {
+        if (bad++ < 3)
+          fprintf(stderr, "  cell (%d, %d): %s %.12g, expected %.12g\n", x, y,
+                  reached ? "got" : "unreached", reached ? got : 0, raw);
+      }
+    }
+  return bad == 0;
+}
+
+static void goal_seeds(const uint32_t *goals, size_t count, int n, double *seed) {
+  for (int i = 0; i < n; i++) seed[i] = INFINITY;
+  for (size_t k = 0; k < count; k++) seed[goals[k]] = 0;
+}
+
+static const double DIAGS[] = {1, M_SQRT2, 1.7, 3};
+
+/* Optimality on many random maps. */
+static void test_optimal(void) {
+  strata_rng r;
+  strata_rng_seed(&r, 36);
+  strata_distmap *d = strata_distmap_new(NULL);
+  int all_same = 1;
+  for (int trial = 0; trial < 400; trial++) {
+    const int w = 1 + (int)strata_rng_below(&r, 40), h = 1 + (int)strata_rng_below(&r, 30);
+    const int kind = trial % 3, n = w * h;
+    tokset ts;
+    strata_tilemap *m = random_map(&r, w, h, 0.05 + 0.4 * strata_rng_float(&r), kind, &ts);
+    uint32_t goals[100];
+    size_t count = 1 + strata_rng_below(&r, trial % 5 == 0 ? 100 : 4);
+    for (size_t k = 0; k < count; k++) goals[k] = (uint32_t)strata_rng_below(&r, (uint64_t)n);
+    strata_distmap_options o;
+    strata_distmap_options_init(&o);
+    o.connectivity = trial % 2 ? 8 : 4;
+    o.diagonal_cost = DIAGS[(trial / 2) % 4];
+    if (trial % 7 == 3) o.max_cost = 0.5 + (double)strata_rng_below(&r, 12);
+    double *seed = malloc((size_t)n * sizeof *seed), *ref = malloc((size_t)n * sizeof *ref);
+    goal_seeds(goals, count, n, seed);
+    reference(m, seed, o.connectivity == 8, o.diagonal_cost, ref);
+    strata_error err;
+    CHECK_EQ_INT(strata_distmap_compute(d, m, goals, count, &o, &err), STRATA_OK);
+    if (!same_field(d, ref, w, h, o.max_cost)) {
+      all_same = 0;
+      fprintf(stderr, "  trial %d: %dx%d kind %d, %zu goals, connectivity %d, diagonal %g, max %g\n",
+              trial, w, h, kind, count, o.connectivity, o.diagonal_cost, o.max_cost);
+    }
+    free(seed), free(ref);
+    strata_tilemap_free(m);
+  }
+  CHECK(all_same);
+  strata_distmap_free(d);
+}
+
+/* Walks downhill from every reached cell: each step lowers the distance by
+** exactly the step's cost and the walk ends on a goal. */
+static void test_step_down(void) {
+  strata_rng r;
+  strata_rng_seed(&r, 7);
+  strata_distmap *d = strata_distmap_new(NULL);
+  int ok = 1;
+  for (int trial = 0; trial < 60 && ok; trial++) {
+    const int w = 5 + (int)strata_rng_below(&r, 30), h = 5 + (int)strata_rng_below(&r, 20);
+    tokset ts;
+    strata_tilemap *m = random_map(&r, w, h, 0.25, trial % 3, &ts);
+    uint32_t goals[3];
+    for (int k = 0; k < 3; k++) goals[k] = (uint32_t)strata_rng_below(&r, (uint64_t)(w * h));
+    strata_distmap_options o;
+    strata_distmap_options_init(&o);
+    o.connectivity = trial % 2 ? 8 : 4;
+    CHECK_EQ_INT(strata_distmap_compute(d, m, goals, 3, &o, NULL), STRATA_OK);
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        double at, next;
+        if (!strata_distmap_at(d, x, y, &at)) continue;
+        int cx = x, cy = y, steps = 0, nx, ny;
+        while (strata_distmap_step_down(d, cx, cy, &nx, &ny)) {
+          double step = strata_tilemap_cost(m, nx, ny) * (nx != cx && ny != cy ? o.diagonal_cost : 1);
+          ok &= abs(nx - cx) <= 1 && abs(ny - cy) <= 1 && (o.connectivity == 8 || nx == cx || ny == cy);
+          ok &= strata_distmap_at(d, nx, ny, &next) && next < at && fabs(next + step - at) < tolerance(at);
+          cx = nx, cy = ny, at = next;
+          if (!ok || ++steps > w * h) break;
+        }
+        ok &= at == 0; /* a goal */
+      }
+    strata_tilemap_free(m);
+  }
+  CHECK(ok);
+  strata_distmap_free(d);
+}
+
+/* The flee map: against the reference seeded with -factor * d, and every
+** walk downhill on it ends at least as far from the goals as it began. */
+static void test_flee(void) {
+  strata_rng r;
+  strata_rng_seed(&r, 11);
+  strata_distmap *d = strata_distmap_new(NULL), *f = strata_distmap_new(NULL);
+  int ok = 1;
+  for (int trial = 0; trial < 80; trial++) {
+    const int w = 4 + (int)strata_rng_below(&r, 30), h = 4 + (int)strata_rng_below(&r, 20), n = w * h;
+    tokset ts;
+    strata_tilemap *m = random_map(&r, w, h, 0.2, trial % 3, &ts);
+    uint32_t goal = (uint32_t)strata_rng_below(&r, (uint64_t)n);
+    strata_distmap_options o;
+    strata_distmap_options_init(&o);
+    o.connectivity = trial % 2 ? 8 : 4;
+    if (trial % 5 == 1) o.max_cost = 6;
+    const double factor = trial % 4 == 0 ? 1.2 : 0.5 + 3 * strata_rng_float(&r);
+    CHECK_EQ_INT(strata_distmap_compute(d, m, &goal, 1, &o, NULL), STRATA_OK);
+    CHECK_EQ_INT(strata_distmap_flee(f, d, factor, NULL), STRATA_OK);
+    double *seed = malloc((size_t)n * sizeof *seed), *ref = malloc((size_t)n * sizeof *ref);
+    for (int i = 0; i < n; i++) {
+      double at;
+      seed[i] = strata_distmap_at(d, i % w, i / w, &at) ? -factor * at : INFINITY;
+    }
+    reference(m, seed, o.connectivity == 8, o.diagonal_cost, ref);
+    if (!same_field(f, ref, w, h, INFINITY)) {
+      ok = 0;
+      fprintf(stderr, "  flee trial %d: %dx%d, factor %g\n", trial, w, h, factor);
+    }
+    for (int i = 0; i < n; i++) {
+      double start, at, fv, fn;
+      if (!strata_distmap_at(d, i % w, i / w, &start)) continue;
+      int cx = i % w, cy = i / w, nx, ny, steps = 0;
+      strata_distmap_at(f, cx, cy, &fv);
+      while (strata_distmap_step_down(f, cx, cy, &nx, &ny) && steps++ <= n) {
+        ok &= strata_distmap_at(f, nx, ny, &fn) && fn < fv;
+        cx = nx, cy = ny, fv = fn;
+      }
+      ok &= strata_distmap_at(d, cx, cy, &at) && at >= start - tolerance(start);
+    }
+    free(seed), free(ref);
+    strata_tilemap_free(m);
+  }
+  CHECK(ok);
+  /* a flee map is not updated, nor fled again */
+  strata_error err;
+  CHECK_EQ_INT(strata_distmap_flee(d, f, 1.2, &err), STRATA_EARG);
+  CHECK_EQ_INT(strata_distmap_flee(f, d, 0, &err), STRATA_EARG);
+  CHECK_EQ_INT(strata_distmap_flee(f, d, NAN, &err), STRATA_EARG);
+  strata_distmap_free(d), strata_distmap_free(f);
+}
+
+/* Random edits, then update: the same field as a compute afresh. */
+static void test_update(void) {
+  strata_rng r;
+  strata_rng_seed(&r, 99);
+  strata_distmap *d = strata_distmap_new(NULL), *fresh = strata_distmap_new(NULL);
+  int ok = 1;
+  for (int trial = 0; trial < 200; trial++) {
+    const int w = 3 + (int)strata_rng_below(&r, 90), h = 3 + (int)strata_rng_below(&r, 80), n = w * h;
+    const int kind = trial % 3;
+    tokset ts;
+    strata_tilemap *m = random_map(&r, w, h, 0.3, kind, &ts);
+    uint32_t goals[4];
+    size_t count = 1 + strata_rng_below(&r, 4);
+    for (size_t k = 0; k < count; k++) goals[k] = (uint32_t)strata_rng_below(&r, (uint64_t)n);
+    strata_distmap_options o;
+    strata_distmap_options_init(&o);
+    o.connectivity = trial % 2 ? 8 : 4;
+    o.diagonal_cost = DIAGS[(trial / 2) % 4];
+    if (trial % 6 == 5) o.max_cost = 3 + (double)strata_rng_below(&r, 20);
+    CHECK_EQ_INT(strata_distmap_compute(d, m, goals, count, &o, NULL), STRATA_OK);
+    for (int round = 0; round < 4; round++) {
+      /* a few cells, each to a wall, a floor or another cost; goals too */
+      int edits = 1 + (int)strata_rng_below(&r, 6);
+      for (int e = 0; e < edits; e++) {
+        uint32_t c = e == 0 && round == 1 ? goals[0] : (uint32_t)strata_rng_below(&r, (uint64_t)n);
+        strata_tilemap_reset(m, (int)(c % (uint32_t)w), (int)(c / (uint32_t)w),
+                             random_token(&r, &ts, 0.4, kind), NULL);
+      }
+      CHECK_EQ_INT(strata_distmap_update(d, m, NULL), STRATA_OK);
+      CHECK_EQ_INT(strata_distmap_compute(fresh, m, goals, count, &o, NULL), STRATA_OK);
+      double *ref = malloc((size_t)n * sizeof *ref);
+      for (int i = 0; i < n; i++)
+        if (!strata_distmap_at(fresh, i % w, i / w, &ref[i])) ref[i] = INFINITY;
+      if (!same_field(d, ref, w, h, INFINITY)) {
+        ok = 0;
+        fprintf(stderr, "  update trial %d round %d: %dx%d kind %d connectivity %d diag %g max %g\n",
+                trial, round, w, h, kind, o.connectivity, o.diagonal_cost, o.max_cost);
+      }
+      free(ref);
+    }
+    strata_tilemap_free(m);
+  }
+  CHECK(ok);
+  strata_distmap_free(d), strata_distmap_free(fresh);
+}
+
+/* A small edit far from the goal settles a small part of a large map. */
+static void test_update_local(void) {
+  strata_tilemap *m = strata_tilemap_new(200, 200, NULL, NULL);
+  tokset ts;
+  define_tokens(m, 1, &ts);
+  strata_tilemap_clear(m, ts.cost[0], NULL);
+  strata_distmap *d = strata_distmap_new(NULL);
+  uint32_t goal = 100 * 200 + 100;
+  strata_distmap_options o;
+  strata_distmap_options_init(&o);
+  o.connectivity = 8;
+  CHECK_EQ_INT(strata_distmap_compute(d, m, &goal, 1, &o, NULL), STRATA_OK);
+  CHECK_EQ_INT(strata_distmap_settled(d), 200 * 200);
+  strata_tilemap_reset(m, 190, 190, ts.wall, NULL);   /* an increase */
+  strata_tilemap_reset(m, 10, 180, ts.cost[2], NULL); /* dearer */
+  CHECK_EQ_INT(strata_distmap_update(d, m, NULL), STRATA_OK);
+  CHECK(strata_distmap_settled(d) < 200);
+  strata_tilemap_reset(m, 190, 190, ts.cost[0], NULL); /* a decrease */
+  CHECK_EQ_INT(strata_distmap_update(d, m, NULL), STRATA_OK);
+  CHECK(strata_distmap_settled(d) < 200);
+  double at;
+  CHECK(strata_distmap_at(d, 190, 190, &at) && fabs(at - 90 * M_SQRT2) < 1e-6);
+  /* a wall across the map: what lies behind it is computed again, and only that */
+  strata_tilemap_fill_rect(m, 0, 150, 200, 1, ts.wall, 0, NULL);
+  CHECK_EQ_INT(strata_distmap_update(d, m, NULL), STRATA_OK);
+  CHECK(!strata_distmap_at(d, 0, 199, &at));
+  CHECK(strata_distmap_settled(d) < 200 * 60);
+  strata_distmap_free(d);
+  strata_tilemap_free(m);
+}
+
+/* One field object serves maps in turn, and a flee map between: each
+** compute is its map's (the class grid kept between computes of an
+** unchanged map is never another's). */
+static void test_reuse(void) {
+  tokset ts;
+  strata_tilemap *a = strata_tilemap_new(6, 1, NULL, NULL), *b = strata_tilemap_new(6, 1, NULL, NULL);
+  define_tokens(a, 1, &ts);
+  strata_tilemap_clear(a, ts.cost[0], NULL);
+  strata_tilemap_clear(b, strata_tokens_intern(strata_tilemap_tokens(b), "f", 1, NULL), NULL);
+  strata_tilemap_reset(a, 3, 0, ts.cost[3], NULL); /* costs 5 */
+  strata_distmap *d = strata_distmap_new(NULL), *e = strata_distmap_new(NULL);
+  uint32_t goal = 0;
+  double at;
+  CHECK_EQ_INT(strata_distmap_compute(d, a, &goal, 1, NULL, NULL), STRATA_OK);
+  CHECK(strata_distmap_at(d, 5, 0, &at) && at == 9);
+  CHECK_EQ_INT(strata_distmap_flee(d, e, 1, NULL), STRATA_EARG); /* e never computed */
+  CHECK_EQ_INT(strata_distmap_compute(e, b, &goal, 1, NULL, NULL), STRATA_OK);
+  CHECK_EQ_INT(strata_distmap_flee(d, e, 1, NULL), STRATA_OK); /* d now b's flee map */
+  CHECK_EQ_INT(strata_distmap_compute(d, a, &goal, 1, NULL, NULL), STRATA_OK);
+  CHECK(strata_distmap_at(d, 5, 0, &at) && at == 9);
+  CHECK_EQ_INT(strata_distmap_compute(d, a, &goal, 1, NULL, NULL), STRATA_OK);
+  CHECK(strata_distmap_at(d, 5, 0, &at) && at == 9);
+  strata_tilemap_reset(a, 3, 0, ts.cost[0], NULL);
+  CHECK_EQ_INT(strata_distmap_compute(d, a, &goal, 1, NULL, NULL), STRATA_OK);
+  CHECK(strata_distmap_at(d, 5, 0, &at) && at == 5);
+  strata_distmap_free(d), strata_distmap_free(e);
+  strata_tilemap_free(a), strata_tilemap_free(b);
+}
+
+/* A rollback (tilemap_restore: the map takes back an earlier copy's cells)
+** restamps what it changed: update finds it. */
+static void test_update_rollback(void) {
+  strata_rng r;
+  strata_rng_seed(&r, 5);
+  tokset ts;
+  strata_tilemap *m = random_map(&r, 150, 90, 0.2, 1, &ts);
+  strata_distmap *d = strata_distmap_new(NULL), *fresh = strata_distmap_new(NULL);
+  uint32_t goal = 45 * 150 + 75;
+  strata_tilemap_reset(m, 75, 45, ts.cost[0], NULL);
+  strata_distmap_options o;
+  strata_distmap_options_init(&o);
+  o.connectivity = 8;
+  CHECK_EQ_INT(strata_distmap_compute(d, m, &goal, 1, &o, NULL), STRATA_OK);
+  strata_tilemap *copy = strata_tilemap_clone(m, NULL); /* a savepoint */
+  strata_tilemap_fill_rect(m, 70, 0, 1, 90, ts.wall, 0, NULL);
+  strata_tilemap_fill_rect(m, 0, 40, 150, 1, ts.cost[4], 0, NULL);
+  CHECK_EQ_INT(strata_distmap_update(d, m, NULL), STRATA_OK);
+  tilemap_restore(m, copy); /* rolled back */
+  CHECK_EQ_INT(strata_distmap_update(d, m, NULL), STRATA_OK);
+  CHECK_EQ_INT(strata_distmap_compute(fresh, m, &goal, 1, &o, NULL), STRATA_OK);
+  double *ref = malloc(150 * 90 * sizeof *ref);
+  for (int i = 0; i < 150 * 90; i++)
+    if (!strata_distmap_at(fresh, i % 150, i / 150, &ref[i])) ref[i] = INFINITY;
+  CHECK(same_field(d, ref, 150, 90, INFINITY));
+  free(ref);
+  strata_distmap_free(d), strata_distmap_free(fresh);
+  strata_tilemap_free(m);
+}
+
+static int stairs(void *ud, int x, int y) {
+  (void)ud;
+  return x == 2 && y == 1;
+}
+
+static void test_refusals(void) {
+  tokset ts;
+  strata_tilemap *m = strata_tilemap_new(5, 4, NULL, NULL);
+  define_tokens(m, 0, &ts);
+  strata_tilemap_clear(m, ts.cost[0], NULL);
+  strata_distmap *d = strata_distmap_new(NULL);
+  strata_error err;
+  uint32_t out[] = {20};
+  CHECK_EQ_INT(strata_distmap_compute(d, m, out, 1, NULL, &err), STRATA_EARG);
+  CHECK(strstr(err.message, "goal 1") != NULL && strstr(err.message, "outside the 5x4 map") != NULL);
+  double at;
+  CHECK(!strata_distmap_at(d, 0, 0, &at));
+  strata_distmap_options o;
+  strata_distmap_options_init(&o);
+  o.connectivity = 6;
+  CHECK_EQ_INT(strata_distmap_compute(d, m, NULL, 0, &o, &err), STRATA_EARG);
+  strata_distmap_options_init(&o);
+  o.diagonal_cost = 0.5;
+  CHECK_EQ_INT(strata_distmap_compute(d, m, NULL, 0, &o, &err), STRATA_EARG);
+  strata_distmap_options_init(&o);
+  o.max_cost = -1;
+  CHECK_EQ_INT(strata_distmap_compute(d, m, NULL, 0, &o, &err), STRATA_EARG);
+  o.max_cost = NAN;
+  CHECK_EQ_INT(strata_distmap_compute(d, m, NULL, 0, &o, &err), STRATA_EARG);
+  CHECK_EQ_INT(strata_distmap_update(d, m, &err), STRATA_EARG); /* never computed */
+  /* no goals: nothing reached */
+  CHECK_EQ_INT(strata_distmap_compute(d, m, NULL, 0, NULL, &err), STRATA_OK);
+  int reached = 0, nx, ny;
+  for (int y = 0; y < 4; y++)
+    for (int x = 0; x < 5; x++) reached += strata_distmap_at(d, x, y, &at);
+  CHECK_EQ_INT(reached, 0);
+  CHECK(!strata_distmap_step_down(d, 1, 1, &nx, &ny));
+  /* a goal walled in, cells beyond walls unreached; a goal on a wall is none */
+  strata_tilemap_fill_rect(m, 3, 0, 1, 4, ts.wall, 0, NULL);
+  uint32_t goals[] = {0, 3};
+  CHECK_EQ_INT(strata_distmap_compute(d, m, goals, 2, NULL, &err), STRATA_OK);
+  CHECK(strata_distmap_at(d, 2, 3, &at) && at == 5);
+  CHECK(!strata_distmap_at(d, 3, 0, &at) && !strata_distmap_at(d, 4, 0, &at));
+  CHECK(!strata_distmap_at(d, -1, 0, &at) && !strata_distmap_at(d, 5, 0, &at));
+  CHECK(strata_distmap_step_down(d, 1, 0, &nx, &ny) && nx == 0 && ny == 0);
+  CHECK(!strata_distmap_step_down(d, 0, 0, &nx, &ny)); /* a goal */
+  /* from a wall cell, a step out onto the field */
+  CHECK(strata_distmap_step_down(d, 3, 1, &nx, &ny) && nx == 2 && ny == 1);
+  /* a predicate */
+  CHECK_EQ_INT(strata_distmap_compute_where(d, m, stairs, NULL, NULL, &err), STRATA_OK);
+  CHECK(strata_distmap_at(d, 0, 0, &at) && at == 3);
+  CHECK_EQ_INT(strata_distmap_width(d), 5);
+  CHECK_EQ_INT(strata_distmap_height(d), 4);
+  CHECK(strata_distmap_memory(d) > 20 * 8);
+  /* another map's size */
+  strata_tilemap *other = strata_tilemap_new(6, 4, NULL, NULL);
+  CHECK_EQ_INT(strata_distmap_update(d, other, &err), STRATA_EARG);
+  strata_tilemap_free(other);
+  strata_distmap_free(d);
+  strata_tilemap_free(m);
+}
+
+int main(void) {
+  test_refusals();
+  test_reuse();
+  test_optimal();
+  test_step_down();
+  test_flee();
+  test_update();
+  test_update_local();
+  test_update_rollback();
+  return check_summary("distmap");
+}

@@ -1,0 +1,202 @@
+-- Distance maps from Lua (map:distance_map): against find_path's Dijkstra
+-- from every cell, step_down, flee, update after edits, the goal forms
+-- (points, handles, tokens, a predicate) and the errors.
+local strata = require "strata"
+local support = require "support"
+
+local function tokens()
+  local t = strata.tokens.new()
+  t:define("wall", { passable = false, glyph = "#" })
+  t:define("floor", { glyph = "." })
+  t:define("mud", { cost = 2, glyph = "," })
+  t:define("water", { cost = 3.5, glyph = "~" })
+  t:define("stairs", { glyph = ">" })
+  return t
+end
+
+-- A w x h map of random floor, mud, water and walls.
+local function random_map(rng, w, h, t)
+  local m = strata.tilemap.new{ width = w, height = h, fill = "floor", tokens = t }
+  local kinds = { "floor", "floor", "floor", "mud", "water", "wall", "wall" }
+  for y = 0, h - 1 do
+    for x = 0, w - 1 do m:reset(x, y, kinds[rng:int(#kinds)]) end
+  end
+  return m
+end
+
+local function near(a, b) return math.abs(a - b) <= 1e-9 * math.max(1, math.abs(b)) end
+
+describe("map:distance_map", function()
+  it("gives each cell the cost of the cheapest route to its nearest goal (find_path's Dijkstra)", function()
+    local rng = strata.rng.new(36)
+    for trial = 1, 30 do
+      local w, h = rng:int(2, 9), rng:int(2, 7)
+      local m = random_map(rng, w, h, tokens())
+      local goals = {}
+      for k = 1, rng:int(1, 3) do goals[k] = { rng:int(0, w - 1), rng:int(0, h - 1) } end
+      local conn = trial % 2 == 0 and 8 or 4
+      local max = trial % 5 == 0 and 6.5 or nil
+      local field = m:distance_map(goals, { connectivity = conn, diagonal = math.sqrt(2), max_cost = max })
+      for y = 0, h - 1 do
+        for x = 0, w - 1 do
+          local best
+          if m:passable(x, y) then
+            for _, g in ipairs(goals) do
+              local path, cost = m:find_path({ x, y }, g, { algorithm = "dijkstra", connectivity = conn })
+              if path and (not best or cost < best) then best = cost end
+            end
+          end
+          if best and max and best > max then best = nil end
+          local got = field:at(x, y)
+          assert(best == nil and got == nil or best and got and near(got, best),
+            ("trial %d cell (%d, %d): %s, expected %s"):format(trial, x, y, tostring(got), tostring(best)))
+        end
+      end
+    end
+  end)
+
+  it("steps downhill to a goal; flee gives a new map whose walks end farther away", function()
+    local rng = strata.rng.new(7)
+    local m = random_map(rng, 12, 9, tokens())
+    m:reset(0, 0, "floor")
+    local field = m:distance_map({ { 0, 0 } }, { connectivity = 8 })
+    local flee = field:flee(1.2)
+    assert.are_not.equal(field, flee)
+    assert.are.equal(0, field:at(0, 0))
+    assert.is_nil(field:step_down(0, 0))
+    for y = 0, 8 do
+      for x = 0, 11 do
+        local d = field:at(x, y)
+        if d then
+          local cx, cy, steps = x, y, 0
+          while true do
+            local nx, ny = field:step_down(cx, cy)
+            if not nx then break end
+            assert.is_true(field:at(nx, ny) < field:at(cx, cy))
+            cx, cy, steps = nx, ny, steps + 1
+            assert.is_true(steps <= 108)
+          end
+          assert.are.equal(0, field:at(cx, cy))
+          cx, cy = x, y
+          while true do
+            local nx, ny = flee:step_down(cx, cy)
+            if not nx then break end
+            assert.is_true(flee:at(nx, ny) < flee:at(cx, cy))
+            cx, cy = nx, ny
+          end
+          assert.is_true(field:at(cx, cy) >= d - 1e-9)
+          assert.is_true(near(flee:at(cx, cy), -1.2 * field:at(cx, cy)))
+        end
+      end
+    end
+    assert.matches("strata.distmap 12x9", tostring(field))
+    assert.are.equal(12, field.width)
+    assert.are.equal(9, field.height)
+  end)
+
+  it("is brought up to date by update after edits, as a new distance map would be", function()
+    local rng = strata.rng.new(99)
+    local t = tokens()
+    for trial = 1, 20 do
+      local w, h = rng:int(3, 20), rng:int(3, 15)
+      local m = random_map(rng, w, h, t)
+      local goals = { { rng:int(0, w - 1), rng:int(0, h - 1) }, { rng:int(0, w - 1), rng:int(0, h - 1) } }
+      local opts = { connectivity = trial % 2 == 0 and 8 or 4 }
+      local field = m:distance_map(goals, opts)
+      for _ = 1, 3 do
+        for _ = 1, rng:int(1, 4) do
+          m:reset(rng:int(0, w - 1), rng:int(0, h - 1), ({ "floor", "wall", "mud", "water" })[rng:int(4)])
+        end
+        assert.are.equal(field, field:update())
+        local fresh = m:distance_map(goals, opts)
+        for y = 0, h - 1 do
+          for x = 0, w - 1 do
+            local a, b = field:at(x, y), fresh:at(x, y)
+            assert(a == nil and b == nil or a and b and near(a, b), ("trial %d (%d, %d)"):format(trial, x, y))
+          end
+        end
+      end
+    end
+  end)
+
+  it("takes goals as points, tokens or a predicate; no goals reach nothing", function()
+    local m = strata.tilemap.new{ width = 6, height = 3, fill = "floor", tokens = tokens() }
+    m:set(5, 2, "stairs")
+    local by_token = m:distance_map({ token = "stairs" })
+    assert.are.equal(0, by_token:at(5, 2))
+    assert.are.equal(7, by_token:at(0, 0))
+    local either = m:distance_map({ token = { "stairs", "water" } })
+    assert.are.equal(7, either:at(0, 0))
+    local seen = 0
+    local by_fn = m:distance_map(function(x, y) seen = seen + 1 return x == 0 and y == 1 end)
+    assert.are.equal(18, seen)
+    assert.are.equal(0, by_fn:at(0, 1))
+    assert.are.equal(6, by_fn:at(5, 0))
+    local mixed = m:distance_map({ { x = 2, y = 1 }, { 2, 1 } })
+    assert.are.equal(1, mixed:at(2, 0))
+    local none = m:distance_map({})
+    for y = 0, 2 do for x = 0, 5 do assert.is_nil(none:at(x, y)) end end
+    -- walled in: unreached; a goal on a wall reaches nothing
+    m:fill(3, 0, 1, 3, "wall")
+    local cut = m:distance_map({ { 0, 0 }, { 3, 1 } })
+    assert.is_nil(cut:at(4, 0))
+    assert.is_nil(cut:at(3, 1))
+    assert.are.equal(2, cut:at(2, 0))
+  end)
+
+  it("chases an actor on a world's map; update follows the map's edits", function()
+    local w = strata.world.new{ seed = 1 }
+    local map = w:create_map{ width = 8, height = 3, fill = "floor" }
+    local hero = w:create_actor{ map = map, x = 6, y = 1 }
+    local field = map:distance_map({ hero }, { connectivity = 8 })
+    assert.are.equal(0, field:at(6, 1))
+    assert.are.equal(6, field:at(0, 1))
+    assert.same({ 1, 1 }, { field:step_down(0, 1) })
+    map:fill(3, 0, 1, 3, "wall")
+    field:update()
+    assert.is_nil(field:at(0, 1))
+    local other = w:create_map{ width = 2, height = 2, fill = "floor" }
+    local stranger = w:create_actor{ map = other, x = 0, y = 0 }
+    local err = support.err_of(function() return map:distance_map({ hero, stranger }) end)
+    assert.matches("map:distance_map: goal 2: actor#%d+ is not on map#%d+", err)
+  end)
+
+  it("names the function, the caller's line and the nearest known option in its errors", function()
+    local m = strata.tilemap.new{ width = 4, height = 3, fill = "floor" }
+    local line = debug.getinfo(1, "l").currentline + 1
+    local err = support.err_of(function() return m:distance_map({ { 0, 0 } }, { conectivity = 8 }) end)
+    assert.matches("distmap_spec.lua:" .. line .. ": map:distance_map: unknown option 'conectivity' %(nearest known: connectivity", err)
+    err = support.err_of(function() return m:distance_map({ { 0, 0 }, { 4, 0 } }) end)
+    assert.matches("map:distance_map: goal 2 %(4, 0%) is outside the 4x3 map", err)
+    err = support.err_of(function() return m:distance_map({ { 0, 0 } }, { connectivity = 6 }) end)
+    assert.matches("map:distance_map: connectivity must be 4 or 8", err)
+    err = support.err_of(function() return m:distance_map({ { 0, 0 } }, { diagonal = 0.5 }) end)
+    assert.matches("map:distance_map: diagonal cost must be at least 1", err)
+    err = support.err_of(function() return m:distance_map({ { 0, 0 } }, { max_cost = -1 }) end)
+    assert.matches("map:distance_map: max_cost must be", err)
+    err = support.err_of(function() return m:distance_map({ token = "floor", tokens = 1 }) end)
+    assert.matches("map:distance_map: unknown option 'tokens' %(nearest known: token", err)
+    err = support.err_of(function() return m:distance_map("stairs") end)
+    assert.matches("map:distance_map: argument #1: goals must be a list of points, { token = }", err)
+    local field = m:distance_map({ { 0, 0 } })
+    err = support.err_of(function() return field:at(4, 0) end)
+    assert.matches("distmap:at: cell %(4, 0%) is outside the 4x3 map", err)
+    err = support.err_of(function() return field:at("a", 0) end)
+    assert.matches("distmap:at: argument #1: number expected, got string", err)
+    err = support.err_of(function() return field:flee(-1) end)
+    assert.matches("distmap:flee: flee factor must be a positive number", err)
+    err = support.err_of(function() return field:flee():update() end)
+    assert.matches("distmap:update: .*a flee map is not updated", err)
+    err = support.err_of(function() return m:distance_map(function() error("no goal here") end) end)
+    assert.matches("no goal here", err)
+    m:close()
+    err = support.err_of(function() return field:update() end)
+    assert.matches("distmap:update: .*the map was closed", err)
+  end)
+
+  it("refuses a predicate that closes its map", function()
+    local m = strata.tilemap.new{ width = 4, height = 3, fill = "floor" }
+    local err = support.err_of(function() return m:distance_map(function() m:close() return true end) end)
+    assert.matches("map:distance_map: .*the map was closed", err)
+  end)
+end)
