@@ -12,7 +12,7 @@ int main(int argc, char **argv) {
   const int w = q.map.w, h = q.map.h;
   strata_tilemap *m = strata_tilemap_new(w, h, NULL, NULL);
   strata_tokens *t = strata_tilemap_tokens(m);
-  strata_token_traits wall = {0, 1, "#", ""};
+  strata_token_traits wall = {0, 1, "#", "", 0};
   strata_tokens_define(t, "wall", 4, &wall, NULL);
   const strata_token wt = strata_tokens_find(t, "wall", 4), ft = strata_tokens_intern(t, "floor", 5, NULL);
   for (int y = 0; y < h; y++)

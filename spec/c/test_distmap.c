@@ -23,14 +23,14 @@ typedef struct tokset {
 
 static void define_tokens(strata_tilemap *m, int kind, tokset *ts) {
   strata_tokens *t = strata_tilemap_tokens(m);
-  strata_token_traits wall = {0, 1, "#", ""};
+  strata_token_traits wall = {0, 1, "#", "", 0};
   strata_tokens_define(t, "wall", 4, &wall, NULL);
   ts->wall = strata_tokens_find(t, "wall", 4);
   static const double whole[] = {1, 2, 3, 5, 9}, frac[] = {1, 1.25, 0.5, 2.75, 7.3};
   for (int k = 0; k < NCOST; k++) {
     char name[8];
     snprintf(name, sizeof name, "c%d", k);
-    strata_token_traits tr = {1, kind == 0 ? 1 : kind == 1 ? whole[k] : frac[k], ".", ""};
+    strata_token_traits tr = {1, kind == 0 ? 1 : kind == 1 ? whole[k] : frac[k], ".", "", 0};
     strata_tokens_define(t, name, 2, &tr, NULL);
     ts->cost[k] = strata_tokens_find(t, name, 2);
   }
