@@ -197,6 +197,10 @@ static void junction_maps(strata_grid_search *s, strata_grid_search *table, int 
 ** (A* from both ends, the same cost as the generic engine's Dijkstra);
 ** with walls in lines jump point search keeps it. */
 static void guided_maps(strata_grid_search *s, strata_grid_search *table, int generic) {
+  int bidir = -1;
+  for (int e = 0; e < gridengine_count(); e++)
+    if (strcmp(gridengine_name(e), "bidir") == 0) bidir = e;
+  CHECK(bidir >= 0);
   strata_path want, p;
   strata_path_init(&want), strata_path_init(&p);
   strata_rng r;
@@ -216,6 +220,10 @@ static void guided_maps(strata_grid_search *s, strata_grid_search *table, int ge
       CHECK(gridengine_run_one(s, m, generic, x1, y1, x2, y2, &o, &want, &ok, NULL) == STRATA_OK && ok);
       CHECK(strata_grid_search_run(table, m, x1, y1, x2, y2, &o, &p, NULL) == STRATA_OK);
       CHECK_STR(gridengine_last(table), "guided");
+      /* from both ends, Dijkstra is the guided engine's alone: no engine
+      ** answers it where guided gives up but flood_dijkstra */
+      CHECK(gridengine_run_one(s, m, bidir, x1, y1, x2, y2, &o, &p, &ok, NULL) == STRATA_OK && !ok);
+      CHECK(strata_grid_search_run(table, m, x1, y1, x2, y2, &o, &p, NULL) == STRATA_OK);
       CHECK_EQ_INT(p.len == 0, want.len == 0);
       if (p.len) CHECK_NEAR(walk(m, &p, y1 * w + x1, y2 * w + x2, 1, M_SQRT2), want.cost, 1e-9 * (1 + want.cost));
       CHECK_NEAR(p.cost, want.cost, 1e-9 * (1 + want.cost));
