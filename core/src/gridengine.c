@@ -25,7 +25,7 @@
 /* Below this measure of the map (gridjump_forced_per_run: walls in long
 ** lines) jump point search beats the searches from both ends; above it
 ** (scattered walls) it loses. From timing both on 1000x1000 maps from 0.12
-** to 1.8 (docs/benchmarks.md, "Which engine"). */
+** to 1.8 (docs/benchmarks.md, "The engine table"). */
 #define JUMP_MAX_FORCED_PER_RUN 0.4
 
 /* Up to this share of junctions among the passable cells
