@@ -32,6 +32,7 @@
 #endif
 
 #include "gridengine.h"
+#include "prefault.h"
 #include "strata/alloc.h"
 #include "util.h"
 
@@ -305,6 +306,8 @@ static int flood_dial(struct grid_flood *f, const uint8_t *cls, uint32_t n, int3
     if (key == NULL) return -1;
     strata_free(f->key);
     f->key = key, f->key_cap = n;
+    /* read near the front of the search, a row apart: a few % less time on huge pages */
+    strata_hugepages(key, (size_t)n * sizeof *key);
   }
   const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
   const int pruned = diag < 2;
