@@ -242,6 +242,8 @@ static inline __attribute__((always_inline)) int dial_loop(const dial_run *r, co
     uint32_t *const items[3] = {l[0]->items, l[1]->items, l[2]->items};
     size_t len[3] = {l[0]->len, l[1]->len, l[2]->len};
     const uint32_t *const first = cur->items, *const end = first + count;
+    uint32_t *const is = items[2];
+    size_t ns = len[2]; /* the straight offers' length, in a register */
     uint32_t stale = 0;
     for (const uint32_t *p = first; p < end; p++) {
       const uint32_t u = *p;
@@ -255,19 +257,21 @@ static inline __attribute__((always_inline)) int dial_loop(const dial_run *r, co
       if (u == goal) return *pops = settled + (uint64_t)(p - first) + 1 - stale, 1;
       const uint64_t kl = ku | KEY_LOW, ks = kl + KEY_ONE, kd = kl + dkey;
       const uint32_t late = (uint32_t)(kd >> BUCKET_SHIFT) - (k + dbuckets);
-      const uint32_t dl = alias && !late ? 2 : late; /* the diagonal offers' list */
+      const int shared = alias && !late; /* the diagonal offers go after the straight ones */
       const dial_offer *const o = r->offer + DIAL_SLOTS * (ku & 7u);
-      size_t n = len[2];
 #pragma GCC unroll 8
       for (int j = 0; j < straight; j++)
-        n = relax(pu + o[j].off, items[2], n, u + (uint32_t)o[j].off, ks + (uint64_t)o[j].adj, ks);
-      len[2] = n, n = len[dl];
+        ns = relax(pu + o[j].off, is, ns, u + (uint32_t)o[j].off, ks + (uint64_t)o[j].adj, ks);
+      uint32_t *const id = shared ? is : items[late];
+      size_t n = shared ? ns : len[late];
 #pragma GCC unroll 8
       for (int j = straight; j < offers; j++)
-        n = relax(pu + o[j].off, items[dl], n, u + (uint32_t)o[j].off, kd + (uint64_t)o[j].adj, kd);
-      len[dl] = n;
+        n = relax(pu + o[j].off, id, n, u + (uint32_t)o[j].off, kd + (uint64_t)o[j].adj, kd);
+      if (shared) ns = n;
+      else len[late] = n;
     }
     settled += count - stale;
+    len[2] = ns;
     for (int j = 0; j < 3; j++) l[j]->len = (uint32_t)len[j]; /* with ALIAS, l[0] is l[2] */
     cur->len = 0;
   }
