@@ -193,6 +193,7 @@ static inline __attribute__((always_inline)) size_t relax(uint64_t *pv, uint32_t
 ** low bits set and a step added: the direction, less KEY_LOW. A slot a
 ** direction does not use offers the cell itself (settled: never nearer). */
 #define DIAL_SLOTS 8
+#define DIAL_AHEAD 6
 typedef struct dial_offer {
   int64_t off, adj;
 } dial_offer;
@@ -202,6 +203,7 @@ typedef struct dial_run {
   cell_list *bucket;
   uint64_t dkey;
   uint32_t mask, goal;
+  int32_t pw;
   dial_offer offer[8 * DIAL_SLOTS];
 } dial_run;
 
@@ -226,6 +228,7 @@ static inline __attribute__((always_inline)) int dial_loop(const dial_run *r, co
   const uint64_t dkey = r->dkey;
   const uint32_t dbuckets = (uint32_t)(dkey >> BUCKET_SHIFT);
   const int straight = pruned ? 2 : 4, offers = pruned ? 5 : 8;
+  const intptr_t pw = r->pw;
   uint64_t settled = *pops;
   for (uint32_t k = 1, empty = 0; empty <= mask; k++) {
     cell_list *const cur = &bucket[k & mask];
@@ -246,6 +249,16 @@ static inline __attribute__((always_inline)) int dial_loop(const dial_run *r, co
     size_t ns = len[2]; /* the straight offers' length, in a register */
     uint32_t stale = 0;
     for (const uint32_t *p = first; p < end; p++) {
+      /* The keys of the cell DIAL_AHEAD entries on and of the rows above and
+      ** below it, asked for now: a bucket's cells lie along the front, rows
+      ** apart, and each waited for its keys (1.3 times the time on the open
+      ** map; 4 to 8 entries ahead alike). */
+      if (end - p > DIAL_AHEAD) {
+        const uint64_t *const ahead = key + p[DIAL_AHEAD];
+        __builtin_prefetch(ahead, 1);
+        __builtin_prefetch(ahead - pw, 1);
+        __builtin_prefetch(ahead + pw, 1);
+      }
       const uint32_t u = *p;
       uint64_t *const pu = key + u;
       const uint64_t ku = *pu;
@@ -316,7 +329,7 @@ static int flood_dial(struct grid_flood *f, const uint8_t *cls, uint32_t n, int3
   const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
   const int pruned = diag < 2;
   dial_run r = {f->key, f->bucket, (uint64_t)(diag * (double)KEY_ONE) & ~(uint64_t)KEY_LOW, 3, goal,
-                {{0, 0}}};
+                pw, {{0, 0}}};
   /* pruned: the straight offers, then the diagonal ones, in the order the
   ** ties go by (-1: a slot not used) */
   static const int8_t PRUNED[8][5] = {{0, -1, 4, 7, -1}, {1, -1, 4, 5, -1}, {2, -1, 5, 6, -1},
