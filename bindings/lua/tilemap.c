@@ -382,6 +382,7 @@ static int tilemap_find_path(lua_State *L) {
     if (conn != 4 && conn != 8) return lstrata_argerror(L, 4, "connectivity must be 4 or 8");
     o.connectivity = (int)conn;
     o.diagonal_cost = lstrata_opt_number(L, 4, "diagonal_cost", o.diagonal_cost);
+    /* deprecated, no effect (docs/lua-api.md): still checked, so that a script passing it runs */
     lua_Integer threads = lstrata_opt_int(L, 4, "threads", o.threads);
     if (threads != 1 && threads != 2) return lstrata_argerror(L, 4, "threads must be 1 or 2");
     o.threads = (int)threads;

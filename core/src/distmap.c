@@ -239,7 +239,8 @@ static inline __attribute__((always_inline)) int offer(const scan_ctx *x, uint32
   uint32_t *const is = ls->items, *const id = ld->items;
   const uint32_t un = u - (uint32_t)x->pw, us = u + (uint32_t)x->pw;
   /* sparse (walls are most neighbours): a wall's key is not even read */
-#define OFFER(items, v, k) if (!sparse || cls[v]) n = relax(key, items, n, (v), (k))
+#define OFFER(items, v, k) \
+  if (!sparse || cls[v]) n = (uint32_t)relax(key + (v), items, n, (v), (k), (k) | KEY_LOW)
   uint32_t n = ls->len;
   OFFER(is, un, ks | 0);
   OFFER(is, u + 1, ks | 1);
@@ -355,14 +356,7 @@ static inline __attribute__((always_inline)) int scan_fifo(strata_distmap *d, co
     /* the neighbours' keys by offset from u's: no index to widen per neighbour */
     uint64_t *const ku_at = key + u;
     const intptr_t w = (intptr_t)pw;
-#define OFFER(items, o, k)                                         \
-  do {                                                             \
-    const uint64_t kv_ = ku_at[o];                                 \
-    const int nearer_ = ((k) | KEY_LOW) < kv_;                     \
-    ku_at[o] = nearer_ ? (k) : kv_;                                \
-    (items)[n] = u + (uint32_t)(o);                                \
-    n += (uint32_t)nearer_;                                        \
-  } while (0)
+#define OFFER(items, o, k) n = (uint32_t)relax(ku_at + (o), items, n, u + (uint32_t)(o), (k), (k) | KEY_LOW)
     uint32_t n = qs->len;
     OFFER(is, -w, ks | 0);
     OFFER(is, 1, ks | 1);

@@ -32,17 +32,19 @@ static inline int list_room(cell_list *l, uint32_t n) {
   return l->len + n <= l->cap || STRATA_GROW32(l->items, l->cap, (size_t)l->len + n);
 }
 
-/* Offers v the key c (distance and direction): if its distance is less, c
-** replaces v's key and v is written at its bucket's tail (written there
-** anyway; the tail moves on only then). One compare: c with its low bits
-** set is below v's key only if its distance is. */
-static inline __attribute__((always_inline)) uint32_t relax(uint64_t *key, uint32_t *items,
-                                                            uint32_t len, uint32_t v, uint64_t c) {
-  const uint64_t kv = key[v];
-  const int nearer = (c | KEY_LOW) < kv; /* c | KEY_LOW: the same for a cell's offers */
-  key[v] = nearer ? c : kv;
+/* Offers the cell at pv (index v) the key c (distance and direction): if
+** its distance is less, c replaces the cell's key and v is written at its
+** bucket's tail (written there anyway; the tail moves on only then). One
+** compare: cl, c with its low bits set, is below the cell's key only if c's
+** distance is. The item first and the length by the compare alone: gcc
+** makes that a compare and an add with carry, no set-and-widen. */
+static inline __attribute__((always_inline)) size_t relax(uint64_t *pv, uint32_t *items, size_t len,
+                                                          uint32_t v, uint64_t c, uint64_t cl) {
+  const uint64_t kv = *pv;
   items[len] = v;
-  return len + (uint32_t)nearer;
+  len += cl < kv;
+  *pv = kv > cl ? c : kv;
+  return len;
 }
 
 #endif

@@ -25,7 +25,7 @@
 /* Below this measure of the map (gridjump_forced_per_run: walls in long
 ** lines) jump point search beats the searches from both ends; above it
 ** (scattered walls) it loses. From timing both on 1000x1000 maps from 0.12
-** to 1.8 (docs/benchmarks.md, "Which engine"). */
+** to 1.8 (docs/benchmarks.md, "The engine table"). */
 #define JUMP_MAX_FORCED_PER_RUN 0.4
 
 /* Up to this share of junctions among the passable cells
@@ -230,7 +230,7 @@ static int admit_guided(strata_grid_search *s, const grid_query *q) {
 }
 static int admit_bidir(strata_grid_search *s, const grid_query *q) {
   (void)s;
-  return sqrt2_small(q);
+  return sqrt2_small(q) && q->algorithm == STRATA_PATH_ASTAR;
 }
 static int admit_corridor(strata_grid_search *s, const grid_query *q) {
   if (!one_cost(q) || q->algorithm != STRATA_PATH_ASTAR || q->diag != 1) return 0;
@@ -277,15 +277,11 @@ static int run_jump(strata_grid_search *s, const grid_query *q, strata_path *out
                       q->algorithm == STRATA_PATH_ASTAR, q->x1, q->y1, q->x2, q->y2, CELL_COST(q),
                       out, &s->expanded);
 }
+/* A* from both ends; for a Dijkstra request (the guided engine) the same
+** cost (the estimates are consistent), a route that depends on the map and
+** the request alone, and on scattered walls a tenth of the cells settled. */
 static int run_bidir(strata_grid_search *s, const grid_query *q, strata_path *out) {
-  return gridbidir_run(&s->bidir, q->g->cls, q->g->pw, q->g->ph, q->algorithm == STRATA_PATH_ASTAR,
-                       q->threads, q->x1, q->y1, q->x2, q->y2, CELL_COST(q), out, &s->expanded);
-}
-/* Dijkstra answered by A* from both ends: the same cost (the estimates
-** are consistent), a route that depends on the map and the request alone,
-** and on scattered walls a tenth of the cells settled. */
-static int run_guided(strata_grid_search *s, const grid_query *q, strata_path *out) {
-  return gridbidir_run(&s->bidir, q->g->cls, q->g->pw, q->g->ph, 1, 1, q->x1, q->y1, q->x2, q->y2,
+  return gridbidir_run(&s->bidir, q->g->cls, q->g->pw, q->g->ph, q->x1, q->y1, q->x2, q->y2,
                        CELL_COST(q), out, &s->expanded);
 }
 static int run_flood(strata_grid_search *s, const grid_query *q, gridflood_kind kind,
@@ -323,9 +319,8 @@ static const grid_engine ENGINES[] = {
   /* one cost, A* or Dijkstra, 8 neighbours, diagonal sqrt 2, walls in lines */
   {"jump", admit_jump, run_jump},
   /* one cost, Dijkstra, 8 neighbours, diagonal sqrt 2: A* from both ends */
-  {"guided", admit_guided, run_guided},
-  /* one cost, A* or Dijkstra, 8 neighbours, diagonal sqrt 2 (Dijkstra: only
-  ** where guided gives up) */
+  {"guided", admit_guided, run_bidir},
+  /* one cost, A*, 8 neighbours, diagonal sqrt 2 */
   {"bidir", admit_bidir, run_bidir},
   /* one cost, A*, every step alike, corridors: breadth-first */
   {"corridor", admit_corridor, run_flood_bfs},
@@ -407,7 +402,7 @@ static strata_status prepare(strata_grid_search *s, const strata_tilemap *m, int
   const int eight = opt->connectivity == 8;
   *q = (grid_query){m, s->token_cost, greedy || custom || s->classes.too_many ? NULL : &s->classes,
                     x1, y1, x2, y2, opt->algorithm, eight, eight ? opt->diagonal_cost : 1,
-                    opt->threads == 1 ? 1 : 2, custom, opt->cost, opt->cost_data,
+                    custom, opt->cost, opt->cost_data,
                     opt->cost_min, opt->occupied, opt->occupied_cost, err};
   return STRATA_OK;
 }

@@ -9,8 +9,8 @@
 **
 **   gridjump.c    jump point search (8 neighbours, diagonal sqrt 2, walls in lines)
 **   gridjunction.c  over the junctions of corridors (8 neighbours, diagonal sqrt 2, mazes)
-**   gridbidir.c   from both ends (8 neighbours, diagonal sqrt 2); its A* also
-**                 answers Dijkstra requests (the guided engine)
+**   gridbidir.c   A* from both ends (8 neighbours, diagonal sqrt 2), which
+**                 answers Dijkstra requests too (the guided engine)
 **   gridflood.c   one-cost maps: breadth-first, Dial's buckets, A* by f mod 4;
 **                 the share of corridor cells (the corridor engine's rule)
 **   gridbucket.c  maps of a few whole-number costs: a ring of buckets
@@ -69,7 +69,6 @@ typedef struct grid_query {
   strata_path_algorithm algorithm;
   int eight;
   double diag;               /* multiplier of a diagonal step (1 when !eight) */
-  int threads;               /* at most this many threads (1 or 2) */
   /* Per-search costs and actors (strata_grid_options): custom when either
   ** is asked for, and then only the generic engine runs. */
   int custom;
@@ -150,18 +149,16 @@ int gridflood_run(struct grid_flood **f, const uint8_t *cls, uint32_t pw, uint32
 ** or rooms: under 0.3). */
 double gridflood_corridor_share(const uint8_t *cls, uint32_t pw, uint32_t ph);
 
-/* gridbidir.c: Dijkstra (astar 0) or A* (astar 1) from both ends, one cost,
-** 8 neighbours, diagonal sqrt 2, at most GRIDBIDIR_MAX_CELLS padded cells,
-** a passable start. -2 when a route needs more than 65534 steps of a kind
-** from one end. */
+/* gridbidir.c: A* from both ends, one cost, 8 neighbours, diagonal sqrt 2,
+** at most GRIDBIDIR_MAX_CELLS padded cells, a passable start; it answers
+** Dijkstra requests too (the same cost). -2 when a route needs more than
+** 65534 steps of a kind from one end. */
 #define GRIDBIDIR_MAX_CELLS (1u << 21)
 struct grid_bidir;
 void gridbidir_free(struct grid_bidir *b);
 size_t gridbidir_memory(const struct grid_bidir *b);
-/* threads: at most this many (1 or 2) for Dijkstra; the route is the same. */
-int gridbidir_run(struct grid_bidir **b, const uint8_t *cls, uint32_t pw, uint32_t ph, int astar,
-                  int threads, int sx, int sy, int gx, int gy, double cell_cost, strata_path *out,
-                  uint64_t *expanded);
+int gridbidir_run(struct grid_bidir **b, const uint8_t *cls, uint32_t pw, uint32_t ph, int sx,
+                  int sy, int gx, int gy, double cell_cost, strata_path *out, uint64_t *expanded);
 
 /* gridjump.c: jump point search as A* (astar 1) or Dijkstra (astar 0), one
 ** cost, 8 neighbours, diagonal sqrt 2, at most GRIDBIDIR_MAX_CELLS cells.

@@ -38,3 +38,16 @@ void strata_prefault(void *p, size_t bytes) {
   (void)p, (void)bytes;
 #endif
 }
+
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+
+void strata_hugepages(void *p, size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (p == NULL) return;
+  uintptr_t first = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+  uintptr_t end = ((uintptr_t)p + bytes) & ~(HUGE_PAGE - 1);
+  if (end > first) (void)madvise((void *)first, end - first, MADV_HUGEPAGE);
+#else
+  (void)p, (void)bytes;
+#endif
+}

@@ -6,7 +6,7 @@
 ** MAP and META come from the peers' gen_grid.py or from bench_gridgen (the
 ** same format; scripts/bench picks one); ALGO is astar, dijkstra, bfs or
 ** greedy; CONN is 4, 8 (diagonal cost 1) or 8s (diagonal sqrt 2); THREADS is
-** strata_grid_options.threads (1 or 2, the default). Times one start->goal
+** strata_grid_options.threads (deprecated: no effect). Times one start->goal
 ** search repeatedly (at least 3 runs and MIN_TIME_S seconds) on a map loaded once, checks the path (legal moves,
 ** cost recomputed from scratch, compared with the recorded optimum) and
 ** prints one JSON line in the format of the peers' report.py, so that

@@ -121,7 +121,7 @@ typedef struct strata_grid_options {
   strata_path_algorithm algorithm;
   int connectivity;     /* 4 or 8 */
   double diagonal_cost; /* multiplier of a diagonal step: sqrt(2) (default) or any >= 1 */
-  int threads;          /* at most this many threads: 1, or 2 (the default; 0 means 2 too) */
+  int threads;          /* deprecated, no effect: 0, 1 or 2 (anything else is refused) */
   /* A search with a cost callback or occupied other than IGNORE runs on the
   ** generic engine (any algorithm), not the table's specialised ones. */
   strata_grid_cost_fn cost; /* NULL: the tokens' costs */
@@ -132,14 +132,11 @@ typedef struct strata_grid_options {
   double occupied_cost;     /* >= 0, finite: added for STRATA_OCCUPIED_COST */
 } strata_grid_options;
 
-/* Fills defaults: A*, 4-connected, diagonal sqrt(2), two threads, no
+/* Fills defaults: A*, 4-connected, diagonal sqrt(2), threads 2, no
 ** callback, occupied cells ignored.
-** threads: the Dijkstra half of the search from both ends (8 neighbours,
-** diagonal sqrt(2), one cost) runs the first part of its backward side on a
-** second thread, made for the search and joined before it returns; the
-** engine table reaches it only where A* from both ends gives up, so in
-** practice a search stays on the caller's thread (docs/c-api.md). The
-** route and every count are the same with 1. */
+** threads: every search runs on the caller's thread; the field is kept so
+** that programs setting it still build and run (the search that used a
+** second thread was taken out: docs/c-api.md). */
 STRATA_API void strata_grid_options_init(strata_grid_options *o);
 
 /* ---- searches ----
