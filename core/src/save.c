@@ -1112,12 +1112,15 @@ static strata_status read_save_id(const char *path, uint64_t *id, strata_error *
 }
 
 /* Whether path is the world's file: the path it was opened from or last
-** saved to, or the file that is at that path still. */
+** saved to, or another name of the file still at that path. A file's number
+** alone is not enough: once the world's file is deleted, a new file may be
+** given its number. */
 static int is_own_path(const strata_world *w, const char *path) {
-  struct stat info;
-  return w->file.path && (!strcmp(w->file.path, path) ||
-                          (stat(path, &info) == 0 && w->file.dev == (uint64_t)info.st_dev &&
-                           w->file.ino == (uint64_t)info.st_ino));
+  struct stat info, was;
+  if (!w->file.path) return 0;
+  if (!strcmp(w->file.path, path)) return 1;
+  return stat(path, &info) == 0 && stat(w->file.path, &was) == 0 && info.st_dev == was.st_dev &&
+         info.st_ino == was.st_ino && w->file.dev == (uint64_t)info.st_dev && w->file.ino == (uint64_t)info.st_ino;
 }
 
 /* The save proper, under the path's lock. */

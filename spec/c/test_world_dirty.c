@@ -265,6 +265,17 @@ static void test_files(void) {
   CHECK_EQ_INT(inode(path), was);
   CHECK(same(w2, path, "an opened world", 0));
   strata_world_free(w2);
+  /* A file that only has the number of the world's file, once that file is
+  ** gone from its path (as when a deleted file's inode is given to a new
+  ** one), is not the world's: saved to whole, not refused as changed. */
+  char moved[640];
+  snprintf(moved, sizeof moved, "%s.moved", path);
+  CHECK_EQ_INT(strata_world_save(s.w, other, NULL, 0, &err), STRATA_OK);
+  CHECK_EQ_INT(rename(other, moved), 0);
+  CHECK_EQ_INT(truncate(moved, 0), 0);
+  CHECK_EQ_INT(strata_world_save(s.w, moved, NULL, 0, &err), STRATA_OK);
+  CHECK(same(s.w, moved, "a new file with the number of the world's", 0));
+  unlink(moved);
   strata_world_free(s.w);
   unlink(other);
 }

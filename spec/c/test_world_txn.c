@@ -50,7 +50,9 @@ static char *save_rows(strata_world *w) {
   char path[] = "/tmp/strata_test_txn_XXXXXX";
   close(mkstemp(path));
   strata_error err;
-  CHECK_EQ_INT(strata_world_save(w, path, NULL, 0, &err), STRATA_OK);
+  strata_status st = strata_world_save(w, path, NULL, 0, &err);
+  if (st) fprintf(stderr, "save to %s: %s\n", path, err.message);
+  CHECK_EQ_INT(st, STRATA_OK);
   static const char *const tables[] = {"meta", "mods", "objects", "timers", "subscriptions", "rng", "tiles"};
   text t = {0};
   sqlite3 *db;
