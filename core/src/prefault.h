@@ -1,4 +1,4 @@
-/* prefault.h - asking the kernel for a large new array's pages in one call. */
+/* prefault.h - asking the kernel for a large new array's pages: in one call, or huge. */
 #ifndef STRATA_PREFAULT_H
 #define STRATA_PREFAULT_H
 
@@ -9,5 +9,12 @@
 ** does nothing for small arrays, off Linux, or where the kernel does not
 ** know the request (before 5.14), and the memory stays the caller's. */
 void strata_prefault(void *p, size_t bytes);
+
+/* Asks for transparent huge pages (2 MB) for the whole huge pages inside
+** p[0 .. bytes), which no one has touched yet: a big world's records then sit
+** on few pages, and a call that reads a dozen of them far apart misses the
+** TLB less. A hint as above: nothing off Linux or where the kernel's THP are
+** off (they are taken in its "madvise" and "always" modes). */
+void strata_hugepages(void *p, size_t bytes);
 
 #endif
