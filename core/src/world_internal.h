@@ -45,9 +45,10 @@ typedef struct object_rec {
   uint64_t paths_in;       /* serial of the savepoint that journaled keys of it one by one */
   uint32_t paths;          /* ... how many (past a few, the fields are saved whole) */
   uint32_t packed;         /* PACKED_NO, PACKED_BLOCK, or the bytes of a packed tail */
+  uint64_t changed;        /* w->changes at its last edit or undo (world_mark): world_object_stamp */
   /* What only a map's object needs (the savepoint that saved its tiles, the
   ** map the file holds for it) is its tile map's (tilemap_internal.h): a
-  ** record of 136 bytes, a glibc block of 144 (not 176) for each of a million. */
+  ** record of 144 bytes, carved from the world's chunks (world_recs.c). */
 } object_rec;
 
 static inline object_rec *rec_of(strata_object *o) { return (object_rec *)o; }
@@ -315,6 +316,14 @@ void world_mark_uid(strata_world *w, uint64_t uid);
 /* What the core's caches of derived state are valid for: it changes with
 ** every edit and undo of the world (world_mark). */
 static inline uint64_t world_changes(const strata_world *w) { return w->changes; }
+/* What a cache of an answer read from uid's own fields compares: 0 when
+** there is no such object, and otherwise a number that changes with every
+** edit or undo of it and is never the same for another object that had
+** that uid (a creation rolled back) -- w->changes at its last one, plus 1. */
+static inline uint64_t world_object_stamp(const strata_world *w, uint64_t uid) {
+  strata_object *o = world_rec(w, uid);
+  return o ? rec_of(o)->changed + 1 : 0;
+}
 /* The same for the objects of one kind: it changes whenever one of them is
 ** made, deleted, moved or edited, or such a change undone, or one restored
 ** by an open, and with nothing else (a cache of what the world's features
