@@ -103,12 +103,12 @@ void strata_world_free(strata_world *w) {
   grid_room_index_free(w);
   for (size_t i = 0; i < w->npages; i++) {
     for (size_t j = 0; j < WORLD_PAGE_SLOTS; j++) world_object_free(w, w->pages[i]->slot[j]);
-    strata_free(w->pages[i]);
   }
   strata_free(w->pages);
   strata_free(w->page_hash);
   world_props_free(w); /* after the objects and the journal, whose props may point into it */
-  world_recs_free(w);  /* after the objects and the journal, whose records are there */
+  world_pool_free(&w->recs); /* after the objects and the journal, whose records are there */
+  world_pool_free(&w->page_pool);
   strata_free(w->kinds);
   for (size_t i = 0; i < w->names_cap; i++) strata_free(w->names[i]);
   strata_free(w->names);
@@ -196,7 +196,7 @@ static strata_object **make_slot(strata_world *w, uint64_t uid) {
   if (!p) {
     if (!STRATA_GROW(w->pages, w->pages_cap, w->npages + 1)) return NULL;
     if ((w->npages + 1) * 2 > w->hash_cap && !rehash(w, w->npages + 1)) return NULL;
-    if (!(p = strata_calloc(1, sizeof *p))) return NULL;
+    if (!(p = world_pool_take(&w->page_pool, sizeof *p))) return NULL;
     p->no = no;
     size_t at = page_index(w, no);
     memmove(w->pages + at + 1, w->pages + at, (w->npages - at) * sizeof *w->pages);
@@ -304,7 +304,7 @@ void world_slot_clear(strata_world *w, uint64_t uid, int may_free) {
   size_t at = page_index(w, no);
   memmove(w->pages + at, w->pages + at + 1, (w->npages - at - 1) * sizeof *w->pages);
   w->npages--;
-  strata_free(p);
+  world_pool_give(&w->page_pool, p, sizeof *p);
   /* Rebuilt in place, at the same size: nothing to allocate, nothing to fail. */
   size_t cap = w->hash_cap;
   memset(w->page_hash, 0, cap * sizeof *w->page_hash);

@@ -199,7 +199,7 @@ struct strata_world {
     size_t used;
   } props_arena;
   value_shapes props_shapes; /* the keys the decoded ones share (value_share_keys) */
-  /* The objects' records (world_recs.c). */
+  /* The objects' records and the pages of slots (world_recs.c). */
   struct rec_pool {
     struct rec_chunk {
       unsigned char *at;
@@ -209,7 +209,7 @@ struct strata_world {
     unsigned char *next, *end; /* the newest chunk's room not carved yet */
     void *free;             /* records freed, each holding the next one */
     size_t bytes;           /* in all chunks */
-  } recs;
+  } recs, page_pool;
 #ifdef STRATA_TEST_HOOKS
   /* The PRAGMAs an incremental save runs first; NULL: a rollback journal,
   ** synchronous=FULL. Set only by spec/bench/bench_world.c to measure WAL;
@@ -248,13 +248,17 @@ void world_slot_put(strata_world *w, strata_object *o);
 char *world_name(strata_world *w, const char *s);
 /* Frees o, its props, tags and tiles (its record to w's pool). */
 void world_object_free(strata_world *w, strata_object *o);
-/* A zeroed record from the world's chunks (world_recs.c); NULL: out of
-** memory. world_recs_put takes back one of them, or a record strata_malloc
-** gave (a packed object's, with its tail); world_recs_free frees the chunks,
-** after every record. */
-object_rec *world_recs_new(strata_world *w);
+/* A zeroed item of `size` bytes (the same for every item of the pool) from
+** its chunks (world_recs.c); NULL: out of memory. world_pool_give takes
+** one back; world_pool_free frees the chunks, after every item. */
+void *world_pool_take(struct rec_pool *pool, size_t size);
+void world_pool_give(struct rec_pool *pool, void *p, size_t size);
+void world_pool_free(struct rec_pool *pool);
+/* A new object's record (zeroed; NULL: out of memory), from w->recs;
+** world_recs_put takes back one of them, or a record strata_malloc gave (a
+** packed object's, with its tail). */
+static inline object_rec *world_recs_new(strata_world *w) { return world_pool_take(&w->recs, sizeof(object_rec)); }
 void world_recs_put(strata_world *w, object_rec *r);
-void world_recs_free(strata_world *w);
 void world_sub_clear(strata_subscription *s);
 /* Inserts t into the timers, taking over its contents (*t is zeroed). Needs
 ** no memory when as many timers were there before (neither the heap nor its

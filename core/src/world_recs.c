@@ -1,5 +1,6 @@
 /*
-** world_recs.c - the world's object records, carved from large chunks.
+** world_recs.c - the world's object records, and its pages of slots (the
+** objects by uid), carved from large chunks.
 **
 ** Why: a world of a million objects is a heap of gigabytes, and a call that
 ** reads a dozen records far apart paid a page walk for each (on 4 KB pages
@@ -13,9 +14,11 @@
 ** The chunks come from strata_malloc: a host's allocator (and the Lua
 ** sandbox's memory count) sees them as it sees every block. They double
 ** with the pool (the first is small: a world of a few objects takes a few
-** KB), up to REC_CHUNK_MAX. A freed record goes to a free list and is
-** reused first; the chunks are freed with the world. Under ASan the records
-** not in use are poisoned, so that a read after free is still caught.
+** KB), up to REC_CHUNK_MAX. A pool holds items of one size: a freed one
+** goes to a free list and is reused first; the chunks are freed with the
+** world. Under ASan the items not in use are poisoned, so that a read after
+** free is still caught. The pages of slots, which every lookup by uid
+** reads, have a pool of their own.
 */
 #include "world_internal.h"
 #include "prefault.h"
@@ -41,7 +44,6 @@
 #define UNPOISON(p, n) ((void)(p), (void)(n))
 #endif
 
-#define REC_SIZE sizeof(object_rec) /* a multiple of 8, as its fields need */
 #define REC_CHUNK_MIN ((size_t)32 * 1024)
 /* 8 MB: at least three of its four 2 MB stretches are whole huge pages
 ** wherever the allocator puts it. */
@@ -61,8 +63,9 @@ static const struct rec_chunk *chunk_of(const struct rec_pool *pool, const void 
   return a - (uintptr_t)c->at < c->bytes ? c : NULL;
 }
 
-/* A new chunk to carve, kept in address order; 0: out of memory. */
-static int add_chunk(struct rec_pool *pool) {
+/* A new chunk to carve into items of `size` bytes, kept in address order;
+** 0: out of memory. */
+static int add_chunk(struct rec_pool *pool, size_t size) {
   size_t bytes = pool->bytes < REC_CHUNK_MIN ? REC_CHUNK_MIN : pool->bytes;
   if (bytes > REC_CHUNK_MAX) bytes = REC_CHUNK_MAX;
   if (!STRATA_GROW(pool->chunks, pool->cap, pool->n + 1)) return 0;
@@ -80,40 +83,38 @@ static int add_chunk(struct rec_pool *pool) {
   pool->n++;
   pool->bytes += bytes;
   pool->next = at;
-  pool->end = at + bytes / REC_SIZE * REC_SIZE;
+  pool->end = at + bytes / size * size;
   return 1;
 }
 
-object_rec *world_recs_new(strata_world *w) {
-  struct rec_pool *pool = &w->recs;
+void *world_pool_take(struct rec_pool *pool, size_t size) {
   unsigned char *p;
   if (pool->free) {
     p = pool->free;
-    UNPOISON(p, REC_SIZE);
+    UNPOISON(p, size);
     memcpy(&pool->free, p, sizeof pool->free);
   } else {
-    if (pool->next == pool->end && !add_chunk(pool)) return NULL;
+    if ((size_t)(pool->end - pool->next) < size && !add_chunk(pool, size)) return NULL;
     p = pool->next;
-    pool->next += REC_SIZE;
-    UNPOISON(p, REC_SIZE);
+    pool->next += size;
+    UNPOISON(p, size);
   }
-  memset(p, 0, REC_SIZE);
-  return (object_rec *)(void *)p;
+  memset(p, 0, size);
+  return p;
+}
+
+void world_pool_give(struct rec_pool *pool, void *p, size_t size) {
+  memcpy(p, &pool->free, sizeof pool->free);
+  pool->free = p;
+  POISON(p, size); /* the link too: it is read after UNPOISON */
 }
 
 void world_recs_put(strata_world *w, object_rec *r) {
-  struct rec_pool *pool = &w->recs;
-  if (!chunk_of(pool, r)) {
-    strata_free(r);
-    return;
-  }
-  memcpy(r, &pool->free, sizeof pool->free);
-  pool->free = r;
-  POISON(r, REC_SIZE); /* the link too: it is read after UNPOISON */
+  if (chunk_of(&w->recs, r)) world_pool_give(&w->recs, r, sizeof *r);
+  else strata_free(r);
 }
 
-void world_recs_free(strata_world *w) {
-  struct rec_pool *pool = &w->recs;
+void world_pool_free(struct rec_pool *pool) {
   for (size_t i = 0; i < pool->n; i++) {
     UNPOISON(pool->chunks[i].at, pool->chunks[i].bytes);
     strata_free(pool->chunks[i].at);

@@ -1,5 +1,5 @@
-/* test_world_recs.c - the world's object records come from chunks
-** (world_recs.c): objects made one after another have their records side by
+/* test_world_recs.c - the world's object records (and its pages of slots)
+** come from chunks (world_recs.c): objects made one after another have their records side by
 ** side; making them asks the host's allocator for no block per record; a
 ** deleted object's record is reused by the next one made; savepoints rolled
 ** back (a creation undone, a deletion undone) keep the records right; and
@@ -62,6 +62,7 @@ int main(void) {
   /* side by side in creation order */
   strata_object *o1 = strata_world_object(w, first), *o2 = strata_world_object(w, first + 1);
   CHECK((char *)o2 - (char *)o1 == (long)sizeof(object_rec));
+  CHECK(w->page_pool.n > 0); /* the pages of slots: from a pool of their own */
 
   /* deleted, then made again: the records are reused, no chunk is added */
   for (int i = 0; i < N; i++) CHECK_EQ_INT(strata_world_delete(w, first + (uint64_t)i, NULL), STRATA_OK);
