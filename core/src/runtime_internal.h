@@ -56,6 +56,7 @@ struct strata_runtime {
   struct memo_slot {
     uint64_t key, stamp, uid; /* stamp: key's, or world_changes + 1 (0: empty) */
     uint64_t uid_stamp;       /* by == MEMO_BY_BOTH: the stamp of the object uid names */
+    uint64_t kinds;           /* the maps' and areas' edits when it was last known valid */
     int64_t key_n, n;         /* (key, key_n) -> (uid, n) */
     int has, by;              /* has: the map has a floor; by: enum memo_by (sys.c) */
   } *map_areas, *floor_maps;

@@ -286,15 +286,27 @@ strata_status area_set_deepest_visited(strata_runtime *rt, uint64_t area, int64_
 ** or an area (the usual case) depends only on that object's fields (and on
 ** the map it names staying that map), so it stays valid until that object
 ** is edited (world_object_stamp): a journey that writes its area's deepest
-** floor visited leaves every other answer. Any other answer is valid only
-** until the world next changes. The slot of (key, key_n) in *cache (made on
+** floor visited leaves every other answer. While no map or area at all is
+** edited, a read compares one count and reads no object. Any other answer is
+** valid only until the world next changes. The slot of (key, key_n) in *cache (made on
 ** first use; NULL when out of memory), and whether it holds the answer. */
 enum memo_by { MEMO_BY_WORLD, MEMO_BY_KEY, MEMO_BY_BOTH };
 
-static int memo_valid(const strata_runtime *rt, const struct memo_slot *s) {
+/* Every map's and area's edits: while they stay the same, an answer read
+** from maps and areas holds without reading its objects' stamps. */
+static uint64_t memo_kinds(const strata_runtime *rt) {
+  return world_kind_edits(rt->w, "map") + world_kind_edits(rt->w, "area"); /* each only grows */
+}
+
+static int memo_valid(const strata_runtime *rt, struct memo_slot *s) {
   if (s->by == MEMO_BY_WORLD) return s->stamp == 1 + world_changes(rt->w);
-  return s->stamp == world_object_stamp(rt->w, s->key) &&
-         (s->by == MEMO_BY_KEY || s->uid_stamp == world_object_stamp(rt->w, s->uid));
+  uint64_t kinds = memo_kinds(rt);
+  if (s->kinds == kinds) return 1;
+  if (s->stamp != world_object_stamp(rt->w, s->key) ||
+      (s->by == MEMO_BY_BOTH && s->uid_stamp != world_object_stamp(rt->w, s->uid)))
+    return 0;
+  s->kinds = kinds; /* valid now: the next read needs no stamps until a map or area is edited */
+  return 1;
 }
 
 static struct memo_slot *memo(strata_runtime *rt, struct memo_slot **cache, uint64_t key, int64_t key_n,
@@ -318,6 +330,7 @@ static void memo_fill(strata_runtime *rt, struct memo_slot *s, uint64_t key, con
   s->by = !own ? MEMO_BY_WORLD : named ? MEMO_BY_BOTH : MEMO_BY_KEY;
   s->stamp = own ? world_object_stamp(rt->w, key) : 1 + world_changes(rt->w);
   s->uid_stamp = named ? world_object_stamp(rt->w, named) : 0;
+  s->kinds = memo_kinds(rt);
 }
 
 /* What the map_areas memo holds besides an area's floor maps, by key_n: a
