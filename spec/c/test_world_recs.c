@@ -7,34 +7,11 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "counting_alloc.h"
 #include "strata/alloc.h"
 #include "strata/world.h"
 #include "world_internal.h" /* object_rec */
 
-typedef struct counter { long live, calls; } counter;
-enum { HEADER = 16 };
-
-static void *count_malloc(void *ud, size_t size) {
-  counter *c = ud;
-  char *p = malloc(HEADER + size);
-  if (!p) return NULL;
-  c->live++;
-  c->calls++;
-  return p + HEADER;
-}
-static void *count_realloc(void *ud, void *ptr, size_t size) {
-  counter *c = ud;
-  if (!ptr) return count_malloc(ud, size);
-  c->calls++;
-  char *p = realloc((char *)ptr - HEADER, HEADER + size);
-  return p ? p + HEADER : NULL;
-}
-static void count_free(void *ud, void *ptr) {
-  counter *c = ud;
-  if (!ptr) return;
-  c->live--;
-  free((char *)ptr - HEADER);
-}
 
 enum { N = 5000 };
 
@@ -50,7 +27,7 @@ static long make(strata_world *w, counter *c, uint64_t *first) {
 }
 
 int main(void) {
-  counter c = { 0, 0 };
+  counter c = {0, 0, 0, 0};
   strata_allocator a = { count_malloc, count_realloc, count_free, &c };
   CHECK_EQ_INT(strata_set_allocator(&a, NULL), STRATA_OK);
   strata_world *w = strata_world_new(7, NULL);
