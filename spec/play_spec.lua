@@ -234,9 +234,10 @@ describe("strata play", function()
     local dir = support.tempdir()
     local mods = root .. "/spec/fixtures/mods"
     local w = strata.world.new{ seed = 7, mods = { "crypt" }, mod_path = { mods } }
-    local town = w:create_map{ width = 10, height = 5, fill = "floor" }
+    local town = w:create_map{ width = 10, height = 5, fill = "floor" }      -- (the README's game)
+    local door = w:create_entrance(town, 4, 2, w:create_area("crypt.crypt"))
     local hero = w:create_actor{ map = town, x = 1, y = 1, player = true }
-    local map = w:travel(hero, w:create_entrance(town, 4, 2, w:create_area("crypt.crypt")))
+    local map = w:travel(hero, door)
     local ghoul
     for _, a in ipairs(map:objects("actor")) do if a.archetype == "crypt.ghoul" then ghoul = a end end
     assert.is_not_nil(ghoul, "no ghoul on the crypt's floor 1")

@@ -473,9 +473,20 @@ function Game:screen()
   local m = p.map
   local rows = {}
   for line in (m:render() .. ""):gmatch("([^\n]*)\n") do rows[#rows + 1] = line end
-  local marks = {}
+  local view, seen = self:look(m, p)
+  local marks, colors = {}, {}
   for f in m:features() do
     marks[f.y * m.width + f.x] = f.type == "entrance" and ">" or (f.floor_delta > 0 and ">" or "<")
+  end
+  -- the other actors where the player sees them now (never remembered: they move)
+  local archetypes = w.data["base.actor_archetype"]
+  for _, a in ipairs(m:objects("actor")) do
+    if not view or view:visible(a.x, a.y) then
+      local arch = a.archetype and archetypes:get(a.archetype)
+      local i = a.y * m.width + a.x
+      marks[i] = arch and arch.glyph or a.archetype and a.archetype:match("([^.])[^.]*$") or "&"
+      colors[i] = arch and COLORS[arch.color]
+    end
   end
   marks[p.y * m.width + p.x] = "@"
   if self.cursor then marks[self.cursor[2] * m.width + self.cursor[1]] = "X" end
@@ -484,7 +495,6 @@ function Game:screen()
   local x0 = math.max(0, math.min(m.width - view_w, p.x - view_w // 2))
   local y0 = math.max(0, math.min(m.height - view_h, p.y - view_h // 2))
   local tokens = w._s:tokens()
-  local view, seen = self:look(m, p)
   local out = {}
   for y = y0, math.min(m.height - 1, y0 + view_h - 1) do
     local cells = {}
@@ -496,7 +506,8 @@ function Game:screen()
       if not in_view and mark ~= "@" and mark ~= "X" and not seen:visible(x, y) then ch = " " end
       if self.color and ch ~= " " then
         local col
-        if mark == "@" or mark == "X" or (mark and in_view) then col = mark == "@" and "1;37" or "1;33"
+        if mark == "@" or mark == "X" or (mark and in_view) then
+          col = mark == "@" and "1;37" or colors[y * m.width + x] or "1;33"
         elseif not in_view then col = "90"
         else
           local top = m:top(x, y)
