@@ -280,6 +280,15 @@ describe("strata play", function()
       seen[screen()] = true
     until (seen[true] and seen[false]) or guard > 60
     assert.is_true(seen[true] and seen[false])
+    -- beside the hero, the ghoul is in the way: a step onto it is refused
+    repeat w:next_turn() guard = guard + 1 until math.abs(ghoul.x - hero.x) + math.abs(ghoul.y - hero.y) == 1 or guard > 100
+    w:save(dir .. "/beside.db")
+    local key = ({ ["1,0"] = "l", ["-1,0"] = "h", ["0,1"] = "j", ["0,-1"] = "k" })[(ghoul.x - hero.x) .. "," .. (ghoul.y - hero.y)]
+    support.write(dir .. "/step.txt", key)
+    local out, code = support.sh(("cd %s && %s play beside.db --mod-path %s --script step.txt"):format(dir, bin, mods))
+    assert.equal(0, code, out)
+    assert.matches("a ghoul is in the way\n", out, 1, true)
+    assert.matches(("| (%d, %d) |"):format(hero.x, hero.y), out, 1, true)
     os.execute("rm -rf " .. dir)
   end)
 

@@ -175,9 +175,19 @@ function Game:take(dir)
   self:say(area and ("you enter %s, floor %d"):format(area.archetype, m.floor) or "you arrive")
 end
 
+-- The name of an actor's archetype without its mod ("crypt.ghoul": "ghoul"), or nil.
+local function short_name(a) return a.archetype and a.archetype:match("([^.]*)$") end
+
 function Game:step(dx, dy)
   local p = self.player
-  local ok, why = self.world:move(p, p.x + dx, p.y + dy)
+  local m, x, y = p.map, p.x + dx, p.y + dy
+  -- world:move lets actors share a cell (the core counts them, map:occupied); the player does not walk into one
+  if x >= 0 and y >= 0 and x < m.width and y < m.height and m:occupied(x, y) then
+    for _, a in ipairs(m:objects("actor")) do
+      if a.x == x and a.y == y then self:say(require("strata.handle").a(short_name(a) or "someone") .. " is in the way") return end
+    end
+  end
+  local ok, why = self.world:move(p, x, y)
   if not ok then self:say(why) return end
   if not self.realtime then self:pass_time(1) end
   local f = self:feature_here()
@@ -484,7 +494,7 @@ function Game:screen()
     if not view or view:visible(a.x, a.y) then
       local arch = a.archetype and archetypes:get(a.archetype)
       local i = a.y * m.width + a.x
-      marks[i] = arch and arch.glyph or a.archetype and a.archetype:match("([^.])[^.]*$") or "&"
+      marks[i] = arch and arch.glyph or (short_name(a) or "&"):sub(1, 1)
       colors[i] = arch and COLORS[arch.color]
     end
   end
