@@ -48,6 +48,8 @@ Refuses to run without a terminal unless --script is given. Colours are
 used unless NO_COLOR is set.
 ]],
 }
+-- every error is one line `strata: play: ...` (strata.cli), a library's too
+M.names_errors = true
 local function fail(msg) error("play: " .. msg, 0) end
 
 local KEYS = { h = { -1, 0 }, l = { 1, 0 }, k = { 0, -1 }, j = { 0, 1 },
@@ -104,11 +106,12 @@ Game.__index = Game
 local function new_game(o)
   local g = setmetatable({ log = {}, color = o.color, width = 80, height = 24 }, Game)
   if o.file and io.open(o.file, "rb") then
-    g.world = strata.world.open(o.file, { mods = o.mods, mod_path = o.mod_path })
+    g.world = cli.call("strata.world.open", strata.world.open, o.file, { mods = o.mods, mod_path = o.mod_path })
     g.file = o.file
     g:say("opened " .. o.file .. (o.example and " (it exists: --example not used)" or ""))
   else
-    g.world = strata.world.new{ seed = o.seed, mods = o.mods or { "base", "examples" }, mod_path = o.mod_path }
+    g.world = cli.call("strata.world.new", strata.world.new,
+      { seed = o.seed, mods = o.mods or { "base", "examples" }, mod_path = o.mod_path })
     g.file = o.file or "play.db"
   end
   local w = g.world
