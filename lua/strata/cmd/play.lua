@@ -1,6 +1,7 @@
 -- strata play [WORLD_FILE] [options]: explore a world in the terminal.
 local strata = require "strata"
 local cli = require "strata.cli"
+local handle = require "strata.handle"
 
 local M = {
   summary = "explore a world in the terminal",
@@ -184,10 +185,14 @@ local function short_name(a) return a.archetype and a.archetype:match("([^.]*)$"
 function Game:step(dx, dy)
   local p = self.player
   local m, x, y = p.map, p.x + dx, p.y + dy
-  -- world:move lets actors share a cell (the core counts them, map:occupied); the player does not walk into one
+  -- world:move lets actors share a cell (map:occupied counts them); the player
+  -- does not walk into one
   if x >= 0 and y >= 0 and x < m.width and y < m.height and m:occupied(x, y) then
     for _, a in ipairs(m:objects("actor")) do
-      if a.x == x and a.y == y then self:say(require("strata.handle").a(short_name(a) or "someone") .. " is in the way") return end
+      if a.x == x and a.y == y then
+        self:say(handle.a(short_name(a) or "someone") .. " is in the way")
+        return
+      end
     end
   end
   local ok, why = self.world:move(p, x, y)
