@@ -146,6 +146,30 @@ describe("world:next_turn", function()
     assert.are.equal(2, w:turn_info(a[1]).due) -- the turn happened all the same
   end)
 
+  -- A mod's turn handler gets the actor (and params): the actor's world is
+  -- how it acts. Mod code reads the world as its callbacks' ctx.world has it
+  -- (no save); the host reads its own world.
+  it("lets a mod's turn handler act through actor.world", function()
+    local dir = support.tempdir()
+    support.write(dir .. "/mods/walker/mod.lua", 'return { id = "walker", version = "0.1.0", requires = { base = "*" } }')
+    support.write(dir .. "/mods/walker/init.lua", [[
+data:add{ _type = "base.actor_archetype", _id = "walker", events = { { id = "base.turn_started",
+  handler = function(me)
+    local world = me.world
+    world:move(me, me.x + 1, me.y)
+    me.state.saw_save = pcall(function() return world.save end)
+  end } } }]])
+    local w = strata.world.new{ seed = 1, mods = { "walker" }, mod_path = { dir .. "/mods" } }
+    local map = w:create_map{ width = 5, height = 1, fill = "floor" }
+    local a = w:create_actor{ archetype = "walker.walker", map = map, x = 0, y = 0 }
+    assert.is_true(rawequal(w, a.world))
+    w:add_turns(a)
+    w:advance(3)
+    assert.equal(3, a.x)
+    assert.is_false(a.state.saw_save)
+    os.execute("rm -rf " .. dir)
+  end)
+
   it("refuses bad arguments, naming the function", function()
     local w, a = world_of(1, { 1 })
     local other = strata.world.new{}:create_actor{}
