@@ -33,6 +33,7 @@
 
 #include "griddial.h"
 #include "gridengine.h"
+#include "prefault.h"
 #include "strata/alloc.h"
 #include "strata/distmap.h"
 #include "tilemap_internal.h"
@@ -159,11 +160,17 @@ static int ring_for(strata_distmap *d, uint64_t step) {
 /* Chooses the scale (a power of two: keys per unit of cost) for distances
 ** up to bound, the step keys of every class, and the buckets: an eighth of
 ** the cheapest step wide where the ring holds the dearest step then. */
+static int prepare_steps(strata_distmap *d);
 static int prepare_scale(strata_distmap *d, double bound) {
-  const grid_classes *gc = &d->classes;
   int e;
   frexp(KEY_BOUND / (bound > 1e-300 ? bound : 1), &e);
   d->scale = ldexp(1, e - 1);
+  return prepare_steps(d);
+}
+
+/* The step keys and buckets for d->scale. */
+static int prepare_steps(strata_distmap *d) {
+  const grid_classes *gc = &d->classes;
   uint64_t lo = UINT64_MAX, hi = 16;
   d->sk[0] = d->dk[0] = 0;
   for (unsigned c = 1; c <= gc->count; c++) {
@@ -205,10 +212,8 @@ static void reset_keys(strata_distmap *d) {
   const uint8_t *cls = d->classes.cls;
   const uint32_t n = d->pw * d->ph;
   uint32_t open = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    d->key[i] = (uint64_t)0 - (cls[i] != 0);
-    open += cls[i] != 0;
-  }
+  keys_clear(d->key, cls, n);
+  for (uint32_t i = 0; i < n; i++) open += cls[i] != 0;
   d->sparse = open < n / 4 + n / 8;
 }
 
@@ -385,6 +390,52 @@ static inline __attribute__((always_inline)) int scan_fifo(strata_distmap *d, co
   return 1;
 }
 
+/* The field from d->goals on a map of one cost, 8 neighbours, no limit:
+** the pair search's Dial loop (griddial.h), every goal settled first and
+** its neighbours offered. The scale makes a straight step KEY_ONE, so that
+** an update's scans go on with the same keys. 1 done, 0 ENOMEM, -1 when
+** the map is not for it (the other scans then). */
+static int dial_field(strata_distmap *d) {
+  const double diag = d->diag, cost = d->classes.cost[1];
+  if (!d->eight || d->classes.count != 1 || !(diag < BUCKETS_MAX / 8 - 2) ||
+      distance_bound(d) / cost * (double)KEY_ONE > KEY_ROOM / 4)
+    return -1;
+  d->scale = (double)KEY_ONE / cost;
+  dial_run r = {d->key, NULL, 0, 0, UINT32_MAX, (int32_t)d->pw, {{0, 0}}};
+  const int pruned = dial_offers(&r, diag);
+  if (!prepare_steps(d)) return 0;
+  if (d->sk[1] != KEY_ONE || d->shift != BUCKET_SHIFT || d->limit != UINT64_MAX) return -1;
+  d->dk[1] = r.dkey; /* truncated as the loop has it, for the updates' scans */
+  /* the ring holds buckets k to k + 1 + diag, and d->ring's other users' */
+  if (!ring_for(d, (uint64_t)(((uint32_t)diag + 2) * 8) << BUCKET_SHIFT)) return 0;
+  r.bucket = d->ring, r.mask = d->mask;
+  for (uint32_t b = 0; b <= r.mask; b++) r.bucket[b].len = 0;
+  reset_keys(d);
+  uint64_t settled = 0;
+  for (size_t i = 0; i < d->goal_count; i++)
+    if (d->key[d->goals[i]] != 0) d->key[d->goals[i]] = KEY_SETTLED, settled++;
+  const int32_t pw = r.pw;
+  const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
+  cell_list *const ls = &r.bucket[(KEY_ONE >> BUCKET_SHIFT) & r.mask];
+  cell_list *const ld = &r.bucket[(r.dkey >> BUCKET_SHIFT) & r.mask];
+  for (size_t i = 0; i < d->goal_count; i++) {
+    const uint32_t g = d->goals[i];
+    if (d->key[g] != KEY_SETTLED) continue; /* a wall */
+    if (!list_room(ls, 8) || !list_room(ld, 8)) return 0;
+    for (unsigned k = 0; k < 8; k++) {
+      cell_list *const l = k < 4 ? ls : ld;
+      const uint64_t c = (k < 4 ? KEY_ONE : r.dkey) | k;
+      const uint32_t v = (uint32_t)((int32_t)g + off[k]);
+      l->len = (uint32_t)relax(d->key + v, l->items, l->len, v, c, c | KEY_LOW);
+    }
+  }
+  const int found = !pruned ? dial_loop(&r, 0, 0, &settled)
+                    : (r.dkey >> BUCKET_SHIFT) == 8 ? dial_loop(&r, 1, 1, &settled)
+                                                     : dial_loop(&r, 1, 0, &settled);
+  d->settled = settled;
+  return found >= 0;
+}
+
 static int run_scan(strata_distmap *d) {
   if (d->seed_count > 1) qsort(d->seeds, d->seed_count, sizeof *d->seeds, seed_order);
   if (d->classes.count == 1) return d->eight ? scan_fifo(d, 1) : scan_fifo(d, 0);
@@ -440,6 +491,8 @@ static strata_status take_map(strata_distmap *d, const strata_tilemap *m, strata
     if (key == NULL) return nomem(d, err);
     strata_free(d->key);
     d->key = key, d->key_cap = n;
+    /* read near the search's front, a row apart: the TLB misses less */
+    strata_hugepages(key, (size_t)n * sizeof *key);
   }
   d->map_id = m->id, d->map_revision = m->revision;
   d->table = t, d->tokens_revision = strata_tokens_revision(t), d->tokens_count = strata_tokens_count(t);
@@ -454,6 +507,9 @@ static strata_status recompute(strata_distmap *d, const strata_tilemap *m, strat
   strata_status st = take_map(d, m, err);
   if (st != STRATA_OK) return st;
   d->offset = 0;
+  const int dial = dial_field(d); /* -1: not a map for it (a limit, costs) */
+  if (dial == 0) return nomem(d, err);
+  if (dial == 1) return d->computed = 1, STRATA_OK;
   if (!prepare_scale(d, distance_bound(d)) || !seeds_room(d, d->goal_count)) return nomem(d, err);
   reset_keys(d);
   for (size_t i = 0; i < d->goal_count; i++) {
