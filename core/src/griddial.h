@@ -89,6 +89,7 @@ typedef struct dial_run {
   uint64_t dkey;
   uint32_t mask, goal;
   int32_t pw;
+  uint32_t from, until; /* the buckets to read: from (1 at first), before until (a pause) */
   dial_offer offer[8 * DIAL_SLOTS];
 } dial_run;
 
@@ -101,22 +102,26 @@ typedef struct dial_run {
 ** side, may be walled (jump point search's natural and forced neighbours,
 ** the forced ones always). Else every neighbour. By the table of offers,
 ** not a switch: the direction hardly repeats from cell to cell, and a
-** mispredicted jump per cell cost more than the unused slots. ALIAS: the
-** diagonal is under 1 1/8 steps, so the offers a diagonal later may go to
-** the bucket of those a step later. 1 found, 0 not (for goal UINT32_MAX:
-** every cell it reaches settled), -1 ENOMEM. */
-static inline __attribute__((always_inline)) int dial_loop(const dial_run *r, const int pruned,
-                                                           const int alias, uint64_t *pops) {
+** mispredicted jump per cell cost more than the unused slots. Buckets of
+** 2^bshift keys, at most a step (KEY_SHIFT). ALIAS: a diagonal later is
+** the straight step's bucket or the next, so the offers a diagonal later
+** may go to the bucket of those a step later. 1 found, 0 not (for goal UINT32_MAX:
+** every cell it reaches settled), 2 paused at bucket until (r->from
+** then), -1 ENOMEM. */
+static inline __attribute__((always_inline)) int dial_loop(dial_run *r, const int pruned,
+                                                           const int alias, const unsigned bshift,
+                                                           uint64_t *pops) {
   /* in locals: the lists' stores may alias what is behind a pointer */
   uint64_t *const key = r->key;
   cell_list *const bucket = r->bucket;
   const uint32_t mask = r->mask, goal = r->goal;
   const uint64_t dkey = r->dkey;
-  const uint32_t dbuckets = (uint32_t)(dkey >> BUCKET_SHIFT);
+  const uint32_t dbuckets = (uint32_t)(dkey >> bshift), sbuckets = (uint32_t)(KEY_ONE >> bshift);
   const int straight = pruned ? 2 : 4, offers = pruned ? 5 : 8;
   const intptr_t pw = r->pw;
   uint64_t settled = *pops;
-  for (uint32_t k = 1, empty = 0; empty <= mask; k++) {
+  for (uint32_t k = r->from, empty = 0; empty <= mask; k++) {
+    if (k == r->until) return r->from = k, *pops = settled, 2;
     cell_list *const cur = &bucket[k & mask];
     const uint32_t count = cur->len;
     empty = count ? 0 : empty + 1;
@@ -125,7 +130,7 @@ static inline __attribute__((always_inline)) int dial_loop(const dial_run *r, co
     ** later (l[0], or the next one, l[1]) and a step later (l[2]); room in
     ** each for eight offers of each of this bucket's cells. */
     cell_list *const l[3] = {&bucket[(k + dbuckets) & mask], &bucket[(k + dbuckets + 1) & mask],
-                             &bucket[(k + 8) & mask]};
+                             &bucket[(k + sbuckets) & mask]};
     for (int j = 0; j < 3; j++)
       if (!list_room(l[j], 8 * count)) return -1;
     uint32_t *const items[3] = {l[0]->items, l[1]->items, l[2]->items};
@@ -155,7 +160,7 @@ static inline __attribute__((always_inline)) int dial_loop(const dial_run *r, co
       *pu = ku | KEY_SETTLED;
       if (u == goal) return *pops = settled + (uint64_t)(p - first) + 1 - stale, 1;
       const uint64_t kl = ku | KEY_LOW, ks = kl + KEY_ONE, kd = kl + dkey;
-      const uint32_t late = (uint32_t)(kd >> BUCKET_SHIFT) - (k + dbuckets);
+      const uint32_t late = (uint32_t)(kd >> bshift) - (k + dbuckets);
       const int shared = alias && !late; /* the diagonal offers go after the straight ones */
       const dial_offer *const o = r->offer + DIAL_SLOTS * (ku & 7u);
 #pragma GCC unroll 8
