@@ -209,11 +209,8 @@ static int seed_order(const void *a, const void *b) {
 /* Walls 0, passable cells unseen. (A per-cell passability callback would
 ** be read here.) */
 static void reset_keys(strata_distmap *d) {
-  const uint8_t *cls = d->classes.cls;
   const uint32_t n = d->pw * d->ph;
-  uint32_t open = 0;
-  keys_clear(d->key, cls, n);
-  for (uint32_t i = 0; i < n; i++) open += cls[i] != 0;
+  const uint32_t open = keys_clear(d->key, d->classes.cls, n);
   d->sparse = open < n / 4 + n / 8;
 }
 
