@@ -394,29 +394,36 @@ static int list_add(uint32_t **list, size_t *len, size_t *cap, uint32_t cell) {
 }
 #define WORK_ADD(d, cell) list_add(&(d)->work, &(d)->work_len, &(d)->work_cap, (cell))
 
-/* The Dial loop's buckets: an eighth of a step while the front is wide
-** (the open map: 1.2 times as fast as half steps), half a step where the
-** goals have reached few cells each DIAL_PROBE steps out (a maze's front
-** is a cell or two wide, and in eighths most buckets hold one cell or
-** none: 1.4 times as fast in halves). bench_distmap. */
+/* The Dial loop's buckets: an eighth of a step while the front is wide,
+** half a step where the goals have reached under DIAL_FEW cells each
+** DIAL_PROBE steps out, a whole step under DIAL_CORRIDOR: where the front
+** is narrow, in eighths most buckets hold one cell or none, and their
+** turns cost more than the cells (bench_distmap's maps reach some 600 to
+** 1,800 cells a goal open, 200 to 300 in rooms, 40 to 100 in the maze: a
+** maze 1.4 times as fast in whole steps, the open map 1.1 times in
+** eighths). */
 #define NARROW_SHIFT BUCKET_SHIFT
 #define WIDE_SHIFT (KEY_SHIFT - 1)
 #define DIAL_PROBE 32u
-#define DIAL_FEW 1024u
+#define DIAL_FEW 400u
+#define DIAL_CORRIDOR 128u
 
 /* The loop, its constants chosen (a copy of it for each). */
 static int dial_go(dial_run *r, int pruned, int wide, uint64_t *settled) {
-  const unsigned sh = wide ? WIDE_SHIFT : NARROW_SHIFT;
+  const unsigned sh = wide == 2 ? KEY_SHIFT : wide ? WIDE_SHIFT : NARROW_SHIFT;
   const int alias = pruned && (r->dkey >> sh) == (KEY_ONE >> sh);
-  if (!pruned) return wide ? dial_loop(r, 0, 0, WIDE_SHIFT, settled) : dial_loop(r, 0, 0, NARROW_SHIFT, settled);
-  if (wide) return alias ? dial_loop(r, 1, 1, WIDE_SHIFT, settled) : dial_loop(r, 1, 0, WIDE_SHIFT, settled);
-  return alias ? dial_loop(r, 1, 1, NARROW_SHIFT, settled) : dial_loop(r, 1, 0, NARROW_SHIFT, settled);
+#define DIAL_GO(sh)                                                                   \
+  (!pruned ? dial_loop(r, 0, 0, (sh), settled)                                        \
+   : alias ? dial_loop(r, 1, 1, (sh), settled) : dial_loop(r, 1, 0, (sh), settled))
+  return wide == 2 ? DIAL_GO(KEY_SHIFT) : wide ? DIAL_GO(WIDE_SHIFT) : DIAL_GO(NARROW_SHIFT);
+#undef DIAL_GO
 }
 
 /* The cells waiting in the ring of a loop paused at bucket r->from, moved
 ** to buckets of WIDE_SHIFT: every waiting key is at least that bucket's.
 ** 0 on ENOMEM. */
-static int dial_widen(strata_distmap *d, dial_run *r) {
+static int dial_widen(strata_distmap *d, dial_run *r, int wide) {
+  const unsigned sh = wide == 2 ? KEY_SHIFT : WIDE_SHIFT;
   d->work_len = 0;
   for (uint32_t b = 0; b <= r->mask; b++) {
     cell_list *const l = &r->bucket[b];
@@ -425,11 +432,11 @@ static int dial_widen(strata_distmap *d, dial_run *r) {
     l->len = 0;
   }
   for (size_t i = 0; i < d->work_len; i++) {
-    cell_list *const l = &r->bucket[(d->key[d->work[i]] >> WIDE_SHIFT) & r->mask];
+    cell_list *const l = &r->bucket[(d->key[d->work[i]] >> sh) & r->mask];
     if (!list_room(l, 1)) return 0;
     l->items[l->len++] = d->work[i];
   }
-  r->from >>= WIDE_SHIFT - NARROW_SHIFT;
+  r->from >>= sh - NARROW_SHIFT;
   return 1;
 }
 
@@ -483,8 +490,9 @@ static int dial_field(strata_distmap *d) {
   const uint64_t goals = settled;
   int found = dial_go(&r, pruned, 0, &settled), wide = 0;
   if (found == 2) {
-    wide = settled - goals < goals * DIAL_FEW;
-    if (wide && !dial_widen(d, &r)) return 0;
+    const uint64_t each = (settled - goals) / goals;
+    wide = each < DIAL_FEW ? (each < DIAL_CORRIDOR ? 2 : 1) : 0;
+    if (wide && !dial_widen(d, &r, wide)) return 0;
     r.until = 0;
     found = dial_go(&r, pruned, wide, &settled);
   }
