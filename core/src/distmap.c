@@ -487,6 +487,7 @@ static int dial_field(strata_distmap *d) {
   reset_keys(d);
   uint64_t settled = dial_goals(d, &r);
   if (settled == UINT64_MAX) return 0;
+  if (settled == 0) return d->settled = 0, 1; /* every goal a wall */
   const uint64_t goals = settled;
   int found = dial_go(&r, pruned, 0, &settled), wide = 0;
   if (found == 2) {
