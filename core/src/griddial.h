@@ -139,6 +139,10 @@ static inline __attribute__((always_inline)) int dial_loop(dial_run *r, const in
     uint32_t *const is = items[2];
     size_t ns = len[2]; /* the straight offers' length, in a register */
     uint32_t stale = 0;
+    for (const uint32_t *p = first; p < end && p < first + DIAL_AHEAD; p++) {
+      __builtin_prefetch(key + *p - pw, 1);
+      __builtin_prefetch(key + *p + pw, 1);
+    }
     for (const uint32_t *p = first; p < end; p++) {
       /* The keys of the cell DIAL_AHEAD entries on and of the rows above and
       ** below it, asked for now: a bucket's cells lie along the front, rows
