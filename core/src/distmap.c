@@ -413,8 +413,8 @@ static int dial_go(dial_run *r, int pruned, int wide, uint64_t *settled) {
   const unsigned sh = wide == 2 ? KEY_SHIFT : wide ? WIDE_SHIFT : NARROW_SHIFT;
   const int alias = pruned && (r->dkey >> sh) == (KEY_ONE >> sh);
 #define DIAL_GO(sh)                                                                   \
-  (!pruned ? dial_loop(r, 0, 0, (sh), settled)                                        \
-   : alias ? dial_loop(r, 1, 1, (sh), settled) : dial_loop(r, 1, 0, (sh), settled))
+  (!pruned ? dial_loop(r, 0, 0, (sh), 1, settled)                                        \
+   : alias ? dial_loop(r, 1, 1, (sh), 1, settled) : dial_loop(r, 1, 0, (sh), 1, settled))
   return wide == 2 ? DIAL_GO(KEY_SHIFT) : wide ? DIAL_GO(WIDE_SHIFT) : DIAL_GO(NARROW_SHIFT);
 #undef DIAL_GO
 }

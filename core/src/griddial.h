@@ -110,7 +110,7 @@ typedef struct dial_run {
 ** then), -1 ENOMEM. */
 static inline __attribute__((always_inline)) int dial_loop(dial_run *r, const int pruned,
                                                            const int alias, const unsigned bshift,
-                                                           uint64_t *pops) {
+                                                           const int field, uint64_t *pops) {
   /* in locals: the lists' stores may alias what is behind a pointer */
   uint64_t *const key = r->key;
   cell_list *const bucket = r->bucket;
@@ -120,8 +120,9 @@ static inline __attribute__((always_inline)) int dial_loop(dial_run *r, const in
   const int straight = pruned ? 2 : 4, offers = pruned ? 5 : 8;
   const intptr_t pw = r->pw;
   uint64_t settled = *pops;
+  const uint32_t until = r->until;
   for (uint32_t k = r->from, empty = 0; empty <= mask; k++) {
-    if (k == r->until) return r->from = k, *pops = settled, 2;
+    if (field && k == until) return r->from = k, *pops = settled, 2;
     cell_list *const cur = &bucket[k & mask];
     const uint32_t count = cur->len;
     empty = count ? 0 : empty + 1;
@@ -139,7 +140,7 @@ static inline __attribute__((always_inline)) int dial_loop(dial_run *r, const in
     uint32_t *const is = items[2];
     size_t ns = len[2]; /* the straight offers' length, in a register */
     uint32_t stale = 0;
-    for (const uint32_t *p = first; p < end && p < first + DIAL_AHEAD; p++) {
+    for (const uint32_t *p = first; field && p < end && p < first + DIAL_AHEAD; p++) {
       __builtin_prefetch(key + *p - pw, 1);
       __builtin_prefetch(key + *p + pw, 1);
     }
@@ -214,12 +215,13 @@ static inline int dial_offers(dial_run *r, double diag) {
 static inline uint32_t keys_clear(uint64_t *key, const uint8_t *cls, uint32_t n) {
   uint32_t i = 0, walls = 0;
 #if defined(__SSE2__) && !defined(STRATA_NO_SIMD)
-  const __m128i zero = _mm_setzero_si128(), ones = _mm_set1_epi8(-1);
+  const __m128i zero = _mm_setzero_si128(), ones = _mm_set1_epi8(-1), one = _mm_set1_epi8(1);
+  __m128i sum = zero;
   for (; n - i >= 16; i += 16) {
     /* each byte 0xff for a passable cell, widened to 8 bytes by doubling */
     const __m128i wall = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(cls + i)), zero);
     const __m128i open = _mm_xor_si128(wall, ones);
-    walls += (uint32_t)__builtin_popcount((unsigned)_mm_movemask_epi8(wall));
+    sum = _mm_add_epi64(sum, _mm_sad_epu8(_mm_and_si128(wall, one), zero)); /* walls */
     const __m128i w[2] = {_mm_unpacklo_epi8(open, open), _mm_unpackhi_epi8(open, open)};
     for (int a = 0; a < 2; a++) {
       const __m128i d[2] = {_mm_unpacklo_epi16(w[a], w[a]), _mm_unpackhi_epi16(w[a], w[a])};
@@ -230,6 +232,7 @@ static inline uint32_t keys_clear(uint64_t *key, const uint8_t *cls, uint32_t n)
       }
     }
   }
+  walls = (uint32_t)(_mm_cvtsi128_si32(sum) + _mm_cvtsi128_si32(_mm_unpackhi_epi64(sum, sum)));
 #endif
   for (; i < n; i++) {
     key[i] = (uint64_t)0 - (cls[i] != 0);

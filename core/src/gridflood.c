@@ -165,9 +165,9 @@ static int flood_dial(struct grid_flood *f, const uint8_t *cls, uint32_t n, int3
     const uint32_t v = (uint32_t)((int32_t)start + off[d]);
     l->len = (uint32_t)relax(r.key + v, l->items, l->len, v, c, c | KEY_LOW);
   }
-  if (!pruned) return dial_loop(&r, 0, 0, BUCKET_SHIFT, expanded);
-  return (r.dkey >> BUCKET_SHIFT) == 8 ? dial_loop(&r, 1, 1, BUCKET_SHIFT, expanded)
-                                        : dial_loop(&r, 1, 0, BUCKET_SHIFT, expanded);
+  if (!pruned) return dial_loop(&r, 0, 0, BUCKET_SHIFT, 0, expanded);
+  return (r.dkey >> BUCKET_SHIFT) == 8 ? dial_loop(&r, 1, 1, BUCKET_SHIFT, 0, expanded)
+                                        : dial_loop(&r, 1, 0, BUCKET_SHIFT, 0, expanded);
 }
 
 static int stack_grow(astar_stack *s) { return STRATA_GROW32(s->items, s->cap, (size_t)s->cap + 1); }
