@@ -5,9 +5,11 @@
 ** The machinery is the grid searches': the map's cells as a padded class
 ** grid (gridengine.c's builder, the same costs and passability), and the
 ** fixed-point keys and bucket lists of Dial's Dijkstra (griddial.h, as
-** gridflood.c's pair search); on maps of one cost, two sorted queues in
-** place of the buckets (scan_fifo). The field runs Dijkstra backwards from the
-** goals: a settled cell u offers each neighbour v the route v -> u, which
+** gridflood.c's pair search). A field of a map of one cost, 8 neighbours
+** and no limit runs the pair search's loop itself (dial_field); other
+** fields of one cost, and every update and flee map of one, two sorted
+** queues in place of the buckets (scan_fifo). The field runs Dijkstra
+** backwards from the goals: a settled cell u offers each neighbour v the route v -> u, which
 ** costs u's cost (times the diagonal multiplier diagonally), one lookup per
 ** settled cell. Buckets are at most an eighth of the cheapest step wide
 ** where the ring holds the dearest step at that width, so every cell of a
