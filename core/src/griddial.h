@@ -232,7 +232,7 @@ static inline uint32_t keys_clear(uint64_t *key, const uint8_t *cls, uint32_t n)
       }
     }
   }
-  walls = (uint32_t)(_mm_cvtsi128_si32(sum) + _mm_cvtsi128_si32(_mm_unpackhi_epi64(sum, sum)));
+  walls = (uint32_t)_mm_cvtsi128_si32(sum) + (uint32_t)_mm_cvtsi128_si32(_mm_unpackhi_epi64(sum, sum));
 #endif
   for (; i < n; i++) {
     key[i] = (uint64_t)0 - (cls[i] != 0);
