@@ -27,10 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__SSE2__) && !defined(STRATA_NO_SIMD)
-#include <emmintrin.h>
-#endif
-
 #include "gridengine.h"
 #include "griddial.h"
 #include "prefault.h"
@@ -42,7 +38,6 @@
 #define DONE 0x80u   /* distance final; low 3 bits: the direction it came from */
 #define START 0x08u  /* with DONE: the start, which has no parent */
 
-#define BUCKETS_MAX 512 /* Dijkstra's ring of buckets: diagonals below 62 */
 
 /* A*: an open cell with its coordinates, for the estimate. */
 typedef struct astar_entry {
@@ -140,155 +135,6 @@ static int flood_bfs(struct grid_flood *f, int32_t pw, int dirs, uint32_t start,
   return dirs == 4 ? bfs(f, pw, 4, start, goal, expanded) : bfs(f, pw, 8, start, goal, expanded);
 }
 
-/* Dijkstra with straight steps of cost 1 and diagonal steps of cost diag
-** (Dial's buckets). A cell's key is its distance in fixed point (KEY_ONE a
-** straight step, diag * KEY_ONE rounded a diagonal one: sums of whole
-** numbers, the same whatever the order of the steps) with the direction it
-** came from in the low 3 bits and KEY_SETTLED above them; walls hold 0,
-** unseen cells KEY_UNSEEN. Buckets hold the cells by their distance in
-** eighths of a step: every step costs at least 1, so a cell can give no
-** cell of its own bucket a shorter route, and the cells of a bucket are
-** final in any order: no heap, no sorting. A neighbour offered a shorter
-** distance takes it without a branch (which neighbours improve looks
-** random to the predictor). Ties go to the first offer, in the buckets'
-** order, which the map and the request alone fix. For sqrt 2 the rounding
-** of the diagonal (under 2^-32) orders two routes right while they differ
-** by fewer than some 39,000 diagonal steps (the doubles of the generic
-** engine have their own rounding). */
-#define KEY_SHIFT 36
-#define KEY_ONE ((uint64_t)1 << KEY_SHIFT)
-/* Buckets of an eighth of a step: any width up to a step keeps a bucket's
-** cells final, and a narrow one has fewer offers bettered later. */
-#define BUCKET_SHIFT (KEY_SHIFT - 3)
-/* What a cell offers, by the direction it came from: per direction
-** DIAL_SLOTS offers, the straight ones first, each the neighbour's index
-** less the cell's and what the offer's key adds to the cell's key with its
-** low bits set and a step added: the direction, less KEY_LOW. A slot a
-** direction does not use offers the cell itself (settled: never nearer). */
-#define DIAL_SLOTS 8
-#define DIAL_AHEAD 6
-typedef struct dial_offer {
-  int64_t off, adj;
-} dial_offer;
-
-typedef struct dial_run {
-  uint64_t *key;
-  cell_list *bucket;
-  uint64_t dkey;
-  uint32_t mask, goal;
-  int32_t pw;
-  dial_offer offer[8 * DIAL_SLOTS];
-} dial_run;
-
-/* The buckets from the start's, whose neighbours are queued. PRUNED (a
-** diagonal cheaper than two straight steps): a cell offers routes only to
-** the neighbours its parent could not reach as cheaply. One reached by a
-** straight step reaches its sides and the cells behind them more cheaply
-** from its parent, so it offers the three ahead; one reached diagonally
-** offers the three ahead and the two whose way round, past its parent's
-** side, may be walled (jump point search's natural and forced neighbours,
-** the forced ones always). Else every neighbour. By the table of offers,
-** not a switch: the direction hardly repeats from cell to cell, and a
-** mispredicted jump per cell cost more than the unused slots. ALIAS: the
-** diagonal is under 1 1/8 steps, so the offers a diagonal later may go to
-** the bucket of those a step later. 1 found, 0 not, -1 ENOMEM. */
-static inline __attribute__((always_inline)) int dial_loop(const dial_run *r, const int pruned,
-                                                           const int alias, uint64_t *pops) {
-  /* in locals: the lists' stores may alias what is behind a pointer */
-  uint64_t *const key = r->key;
-  cell_list *const bucket = r->bucket;
-  const uint32_t mask = r->mask, goal = r->goal;
-  const uint64_t dkey = r->dkey;
-  const uint32_t dbuckets = (uint32_t)(dkey >> BUCKET_SHIFT);
-  const int straight = pruned ? 2 : 4, offers = pruned ? 5 : 8;
-  const intptr_t pw = r->pw;
-  uint64_t settled = *pops;
-  for (uint32_t k = 1, empty = 0; empty <= mask; k++) {
-    cell_list *const cur = &bucket[k & mask];
-    const uint32_t count = cur->len;
-    empty = count ? 0 : empty + 1;
-    if (!count) continue;
-    /* The offers go to three buckets, their lists held here: a diagonal
-    ** later (l[0], or the next one, l[1]) and a step later (l[2]); room in
-    ** each for eight offers of each of this bucket's cells. */
-    cell_list *const l[3] = {&bucket[(k + dbuckets) & mask], &bucket[(k + dbuckets + 1) & mask],
-                             &bucket[(k + 8) & mask]};
-    for (int j = 0; j < 3; j++)
-      if (!list_room(l[j], 8 * count)) return -1;
-    uint32_t *const items[3] = {l[0]->items, l[1]->items, l[2]->items};
-    size_t len[3] = {l[0]->len, l[1]->len, l[2]->len};
-    const uint32_t *const first = cur->items, *const end = first + count;
-    uint32_t *const is = items[2];
-    size_t ns = len[2]; /* the straight offers' length, in a register */
-    uint32_t stale = 0;
-    for (const uint32_t *p = first; p < end; p++) {
-      /* The keys of the cell DIAL_AHEAD entries on and of the rows above and
-      ** below it, asked for now: a bucket's cells lie along the front, rows
-      ** apart, and each waited for its keys (1.3 times the time on the open
-      ** map; 4 to 8 entries ahead alike). */
-      if (end - p > DIAL_AHEAD) {
-        const uint64_t *const ahead = key + p[DIAL_AHEAD];
-        __builtin_prefetch(ahead, 1);
-        __builtin_prefetch(ahead - pw, 1);
-        __builtin_prefetch(ahead + pw, 1);
-      }
-      const uint32_t u = *p;
-      uint64_t *const pu = key + u;
-      const uint64_t ku = *pu;
-      if (ku & KEY_SETTLED) { /* left already: a second entry */
-        stale++;
-        continue;
-      }
-      *pu = ku | KEY_SETTLED;
-      if (u == goal) return *pops = settled + (uint64_t)(p - first) + 1 - stale, 1;
-      const uint64_t kl = ku | KEY_LOW, ks = kl + KEY_ONE, kd = kl + dkey;
-      const uint32_t late = (uint32_t)(kd >> BUCKET_SHIFT) - (k + dbuckets);
-      const int shared = alias && !late; /* the diagonal offers go after the straight ones */
-      const dial_offer *const o = r->offer + DIAL_SLOTS * (ku & 7u);
-#pragma GCC unroll 8
-      for (int j = 0; j < straight; j++)
-        ns = relax(pu + o[j].off, is, ns, u + (uint32_t)o[j].off, ks + (uint64_t)o[j].adj, ks);
-      uint32_t *const id = shared ? is : items[late];
-      size_t n = shared ? ns : len[late];
-#pragma GCC unroll 8
-      for (int j = straight; j < offers; j++)
-        n = relax(pu + o[j].off, id, n, u + (uint32_t)o[j].off, kd + (uint64_t)o[j].adj, kd);
-      if (shared) ns = n;
-      else len[late] = n;
-    }
-    settled += count - stale;
-    len[2] = ns;
-    for (int j = 0; j < 3; j++) l[j]->len = (uint32_t)len[j]; /* with ALIAS, l[0] is l[2] */
-    cur->len = 0;
-  }
-  *pops = settled;
-  return 0;
-}
-
-/* Each cell's key before a search: KEY_UNSEEN for a passable cell, 0 for a
-** wall. Sixteen cells at a time where SSE2 is at hand (every x86-64): the
-** byte loop was 5 % of a search's instructions. */
-static void keys_clear(uint64_t *key, const uint8_t *cls, uint32_t n) {
-  uint32_t i = 0;
-#if defined(__SSE2__) && !defined(STRATA_NO_SIMD)
-  const __m128i zero = _mm_setzero_si128(), ones = _mm_set1_epi8(-1);
-  for (; n - i >= 16; i += 16) {
-    /* each byte 0xff for a passable cell, widened to 8 bytes by doubling */
-    const __m128i open = _mm_xor_si128(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(cls + i)), zero), ones);
-    const __m128i w[2] = {_mm_unpacklo_epi8(open, open), _mm_unpackhi_epi8(open, open)};
-    for (int a = 0; a < 2; a++) {
-      const __m128i d[2] = {_mm_unpacklo_epi16(w[a], w[a]), _mm_unpackhi_epi16(w[a], w[a])};
-      for (int b = 0; b < 2; b++) {
-        __m128i *const out = (__m128i *)(key + i + 8 * a + 4 * b);
-        _mm_storeu_si128(out, _mm_unpacklo_epi32(d[b], d[b]));
-        _mm_storeu_si128(out + 1, _mm_unpackhi_epi32(d[b], d[b]));
-      }
-    }
-  }
-#endif
-  for (; i < n; i++) key[i] = (uint64_t)0 - (cls[i] != 0);
-}
-
 static int flood_dial(struct grid_flood *f, const uint8_t *cls, uint32_t n, int32_t pw,
                       double diag, uint32_t start, uint32_t goal, uint64_t *expanded) {
   if (n > f->key_cap) {
@@ -300,19 +146,8 @@ static int flood_dial(struct grid_flood *f, const uint8_t *cls, uint32_t n, int3
     strata_hugepages(key, (size_t)n * sizeof *key);
   }
   const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
-  const int pruned = diag < 2;
-  dial_run r = {f->key, f->bucket, (uint64_t)(diag * (double)KEY_ONE) & ~(uint64_t)KEY_LOW, 3, goal,
-                pw, {{0, 0}}};
-  /* pruned: the straight offers, then the diagonal ones, in the order the
-  ** ties go by (-1: a slot not used) */
-  static const int8_t PRUNED[8][5] = {{0, -1, 4, 7, -1}, {1, -1, 4, 5, -1}, {2, -1, 5, 6, -1},
-                                      {3, -1, 6, 7, -1}, {0, 1, 4, 5, 7},   {1, 2, 5, 4, 6},
-                                      {2, 3, 6, 5, 7},   {0, 3, 7, 4, 6}};
-  for (int d = 0; d < 8; d++)
-    for (int j = 0; j < DIAL_SLOTS; j++) {
-      const int e = !pruned ? j : j < 5 ? PRUNED[d][j] : -1;
-      if (e >= 0) r.offer[DIAL_SLOTS * d + j] = (dial_offer){off[e], (int64_t)e - (int64_t)KEY_LOW};
-    }
+  dial_run r = {f->key, f->bucket, 0, 3, goal, pw, 1, 0, {{0, 0}}};
+  const int pruned = dial_offers(&r, diag);
   keys_clear(r.key, cls, n);
   /* the ring holds buckets k to k + 1 + diag */
   while (r.mask + 1 < ((uint32_t)diag + 2) * 8) r.mask = r.mask * 2 + 1;
@@ -330,8 +165,9 @@ static int flood_dial(struct grid_flood *f, const uint8_t *cls, uint32_t n, int3
     const uint32_t v = (uint32_t)((int32_t)start + off[d]);
     l->len = (uint32_t)relax(r.key + v, l->items, l->len, v, c, c | KEY_LOW);
   }
-  if (!pruned) return dial_loop(&r, 0, 0, expanded);
-  return (r.dkey >> BUCKET_SHIFT) == 8 ? dial_loop(&r, 1, 1, expanded) : dial_loop(&r, 1, 0, expanded);
+  if (!pruned) return dial_loop(&r, 0, 0, BUCKET_SHIFT, 0, expanded);
+  return (r.dkey >> BUCKET_SHIFT) == 8 ? dial_loop(&r, 1, 1, BUCKET_SHIFT, 0, expanded)
+                                        : dial_loop(&r, 1, 0, BUCKET_SHIFT, 0, expanded);
 }
 
 static int stack_grow(astar_stack *s) { return STRATA_GROW32(s->items, s->cap, (size_t)s->cap + 1); }

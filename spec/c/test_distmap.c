@@ -6,7 +6,8 @@
 ** goal), flee (against a reference relaxed to a fixed point; every walk ends
 ** at least as far from the goals as it began), update after random edits
 ** (equal to a compute afresh, and settling few cells for a small edit), and
-** the refusals.
+** the refusals; maps of one cost (not 1) with diagonals about the Dial
+** loop's cases.
 */
 #include <math.h>
 #include <stdlib.h>
@@ -171,6 +172,62 @@ static void test_optimal(void) {
   }
   CHECK(all_same);
   strata_distmap_free(d);
+}
+
+/* Maps of one cost other than 1, 8 neighbours, diagonals about the Dial
+** loop's cases (diagonal in the straight step's bucket, pruned, not
+** pruned, the ring's widest), many goals: against the reference, and an
+** update after edits (to a wall, to the floor) against a compute afresh. */
+static void test_one_cost(void) {
+  static const double costs[] = {2.5, 0.3, 7}, diags[] = {1, 1.05, 1.124, 1.125, 1.9, 2, 5.5, 59.9};
+  strata_rng r;
+  strata_rng_seed(&r, 3636);
+  strata_distmap *d = strata_distmap_new(NULL), *fresh = strata_distmap_new(NULL);
+  int ok = 1;
+  for (int trial = 0; trial < 96; trial++) {
+    const int w = 2 + (int)strata_rng_below(&r, 60), h = 2 + (int)strata_rng_below(&r, 50), n = w * h;
+    strata_tilemap *m = strata_tilemap_new(w, h, NULL, NULL);
+    strata_tokens *t = strata_tilemap_tokens(m);
+    strata_token_traits wall = {0, 1, "#", "", 0}, floor = {1, costs[trial % 3], ".", "", 0};
+    strata_tokens_define(t, "wall", 4, &wall, NULL);
+    strata_tokens_define(t, "floor", 5, &floor, NULL);
+    const strata_token tw = strata_tokens_find(t, "wall", 4), tf = strata_tokens_find(t, "floor", 5);
+    const double walls = 0.05 + 0.5 * strata_rng_float(&r);
+    for (int i = 0; i < n; i++)
+      strata_tilemap_set(m, i % w, i / w, strata_rng_float(&r) < walls ? tw : tf, NULL);
+    uint32_t goals[60];
+    const size_t count = 1 + strata_rng_below(&r, trial % 4 ? 4 : 60);
+    for (size_t k = 0; k < count; k++) goals[k] = (uint32_t)strata_rng_below(&r, (uint64_t)n);
+    strata_distmap_options o;
+    strata_distmap_options_init(&o);
+    o.connectivity = 8, o.diagonal_cost = diags[(trial / 3) % 8];
+    double *seed = malloc((size_t)n * sizeof *seed), *ref = malloc((size_t)n * sizeof *ref);
+    goal_seeds(goals, count, n, seed);
+    reference(m, seed, 1, o.diagonal_cost, ref);
+    CHECK_EQ_INT(strata_distmap_compute(d, m, goals, count, &o, NULL), STRATA_OK);
+    int same = same_field(d, ref, w, h, INFINITY);
+    for (int e = 0; e < 6; e++) {
+      const uint32_t c = (uint32_t)strata_rng_below(&r, (uint64_t)n);
+      strata_tilemap_reset(m, (int)(c % (uint32_t)w), (int)(c / (uint32_t)w), e % 2 ? tf : tw, NULL);
+    }
+    CHECK_EQ_INT(strata_distmap_update(d, m, NULL), STRATA_OK);
+    CHECK_EQ_INT(strata_distmap_compute(fresh, m, goals, count, &o, NULL), STRATA_OK);
+    for (int i = 0; i < n; i++)
+      if (!strata_distmap_at(fresh, i % w, i / w, &ref[i])) ref[i] = INFINITY;
+    same = same && same_field(d, ref, w, h, INFINITY);
+    goal_seeds(goals, count, n, seed);
+    reference(m, seed, 1, o.diagonal_cost, ref);
+    same = same && same_field(fresh, ref, w, h, INFINITY);
+    if (!same) {
+      ok = 0;
+      fprintf(stderr, "  one cost trial %d: %dx%d cost %g diagonal %g, %zu goals\n", trial, w, h,
+              costs[trial % 3], o.diagonal_cost, count);
+    }
+    free(seed), free(ref);
+    strata_tilemap_free(m);
+  }
+  CHECK(ok);
+  strata_distmap_free(d), strata_distmap_free(fresh);
 }
 
 /* Walks downhill from every reached cell: each step lowers the distance by
@@ -464,6 +521,7 @@ int main(void) {
   test_refusals();
   test_reuse();
   test_optimal();
+  test_one_cost();
   test_step_down();
   test_flee();
   test_update();
