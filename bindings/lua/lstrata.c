@@ -310,12 +310,17 @@ static int point_coord(lua_State *L, int t, int index, const char *name, lua_Int
   return isint;
 }
 
+int lstrata_test_point(lua_State *L, int arg, lua_Integer *x, lua_Integer *y) {
+  arg = lua_absindex(L, arg);
+  return lua_type(L, arg) == LUA_TTABLE && point_coord(L, arg, 1, "x", x) && point_coord(L, arg, 2, "y", y);
+}
+
 void lstrata_check_point(lua_State *L, int arg, lua_Integer *x, lua_Integer *y) {
   arg = lua_absindex(L, arg);
   if (lua_type(L, arg) != LUA_TTABLE)
     lstrata_argnerror(L, arg, lua_pushfstring(L, "expected a point {x, y}, got %s",
                                               luaL_typename(L, arg)));
-  if (!point_coord(L, arg, 1, "x", x) || !point_coord(L, arg, 2, "y", y))
+  if (!lstrata_test_point(L, arg, x, y))
     lstrata_argnerror(L, arg, "expected a point {x, y} with integer coordinates");
 }
 

@@ -617,6 +617,9 @@ strata_status strata_distmap_flee(strata_distmap *dst, const strata_distmap *src
     }
   const double farthest = (double)far / src->scale;
   dst->offset = factor * farthest;
+  /* keys are fixed point under a bound: an infinite one holds no distance */
+  if (!isfinite(dst->offset + distance_bound(dst)))
+    return strata_error_set(err, STRATA_EARG, "flee factor %g is too large for this map", factor);
   if (!prepare_scale(dst, dst->offset + distance_bound(dst)) || !seeds_room(dst, count))
     return nomem(src, err);
   reset_keys(dst);
