@@ -230,8 +230,28 @@ describe("map:distance_map, as a new user and a hostile mod meet it", function()
   it("refuses a flee factor whose distances would not be finite", function()
     local m = strata.tilemap.new{ width = 8, height = 3, fill = "floor" }
     local field = m:distance_map({ { 1, 1 } })
-    assert.is_true(near(-7e300, field:flee(1e300):at(7, 1)))
-    local err = support.err_of(function() return field:flee(1e308) end)
-    assert.matches("distmap:flee: flee factor 1e%+308 is too large for this map", err)
+    assert.are.equal(-7e6 + 1, field:flee(1e6):at(7, 1))
+    for _, factor in ipairs{ 1e300, 1e308 } do
+      local err = support.err_of(function() return field:flee(factor) end)
+      assert.matches("distmap:flee: flee factor " .. ("%g"):format(factor):gsub("%+", "%%+") .. " is too large for this map", err)
+    end
+  end)
+
+  it("gives find_path's costs, or refuses costs too far apart for its fixed point", function()
+    local t = tokens()
+    t:define("ice", { cost = 1e12 })
+    local m = strata.tilemap.new{ width = 100, height = 100, fill = "floor", tokens = t }
+    m:fill(0, 50, 100, 1, "mud")
+    local field = m:distance_map({ { 0, 0 } }, { connectivity = 8, diagonal_cost = 1e10 })
+    local _, cost = m:find_path({ 60, 60 }, { 0, 0 }, { algorithm = "dijkstra", connectivity = 8, diagonal_cost = 1e10 })
+    assert.are.equal(cost, field:at(60, 60))
+    m:reset(99, 99, "ice") -- 1 beside 1e12: a step of 1 is below the fixed point's resolution
+    local err = support.err_of(function() return field:update() end)
+    assert.matches("distmap:update: costs too far apart for a distance map of a 100x100 map: 1 to 1e%+12", err)
+    err = support.err_of(function() return m:distance_map({ { 0, 0 } }) end)
+    assert.matches("map:distance_map: costs too far apart", err)
+    m:reset(99, 99, "floor")
+    err = support.err_of(function() return m:distance_map({ { 0, 0 } }, { connectivity = 8, diagonal_cost = 1e15 }) end)
+    assert.matches("map:distance_map: costs too far apart .* diagonal_cost 1e%+15", err)
   end)
 end)
