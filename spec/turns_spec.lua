@@ -162,3 +162,36 @@ describe("world:next_turn", function()
     assert.matches("turns_spec.lua:%d+:", err)
   end)
 end)
+
+describe("turns played by a mod's own code", function()
+  -- A mod whose monsters chase the player by a distance map in their turns' handler.
+  local function hunt_world()
+    local dir = support.tempdir()
+    support.write(dir .. "/hunt/mod.lua", 'return { id = "hunt", version = "0.1.0", requires = { base = "^0.1" } }')
+    support.write(dir .. "/hunt/init.lua", [[
+data:add{ _type = "base.handler", _id = "act", run = function(source, params, args, result, world)
+  local field = source.map:distance_map({ world:player() }, { connectivity = 8 })
+  local x, y = field:step_down(source.x, source.y)
+  if x then world:move(source, x, y) end
+  world:turn_took(source, args.took)
+end }
+events:register("base.turn_started", "hunt: seen", function(source, params, result, world)
+  source.state.turns = (source.state.turns or 0) + (world:turn_info(source) and 1 or 0)
+end)]])
+    local w = strata.world.new{ seed = 1, mods = { "hunt" }, mod_path = { dir } }
+    local map = w:create_map{ width = 12, height = 3, fill = "floor" }
+    local hero = w:create_actor{ map = map, x = 0, y = 1, player = true }
+    local orc = w:create_actor{ map = map, x = 11, y = 1 }
+    orc:subscribe("base.turn_started", "hunt.act", { took = 2 })
+    w:add_turns(orc)
+    return w, hero, orc
+  end
+
+  it("hands event handlers the world (its mod view) last, so a turn's handler can act", function()
+    local w, _, orc = hunt_world()
+    assert.are.equal(orc, w:next_turn())
+    assert.are.equal(10, orc.x)
+    assert.are.equal(3, w:turn_info(orc).due) -- took 2 from its start at 1
+    assert.are.equal(1, orc.state.turns)
+  end)
+end)
