@@ -195,3 +195,27 @@ end)]])
     assert.are.equal(1, orc.state.turns)
   end)
 end)
+
+describe("turns near the end of time", function()
+  it("refuse a first turn or an action past the latest time a timer can have, saying so", function()
+    local w = strata.world.new{ seed = 1 }
+    local a = w:create_actor{}
+    assert.error_matches(function() w:add_turns(a, { speed = 1e-320 }) end,
+      "world:add_turns: actor#%d+'s next turn would start at inf, past 1e%+300, the latest time a timer can have")
+    assert.error_matches(function() w:add_turns(a, { delay = 1e308 }) end, "next turn would start at 1e%+308, past 1e%+300")
+    assert.is_nil(w:turn_info(a))
+    w:add_turns(a)
+    assert.error_matches(function() w:turn_took(a, 1e308) end, "world:turn_took: actor#%d+'s next turn would start at")
+    assert.are.equal(1, w:turn_info(a).due)
+  end)
+
+  it("report a turn that cannot be scheduled again as its timer's failure, the actor out", function()
+    local w = strata.world.new{ seed = 1 }
+    local a = w:create_actor{}
+    w:add_turns(a, { speed = 1e-300, delay = 0 })
+    assert.are.equal(a, w:next_turn())
+    local who, failures = w:next_turn()
+    assert.is_nil(who)
+    assert.matches("actor#%d+'s next turn would start at 2e%+300, past 1e%+300", failures[1].message)
+  end)
+end)
