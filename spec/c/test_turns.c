@@ -381,12 +381,12 @@ static void test_weighted(void) {
   CHECK_EQ_INT(strata_rng_weighted(&r, w, 0, &k, &err), STRATA_EARG);
   /* a sum past the largest double: drawn in the same proportions */
   const double huge[] = { 1e308, 0, 1e308, 1e308 };
-  int seen[4] = { 0 };
+  int drawn[4] = { 0 };
   for (int i = 0; i < 300; i++) {
     OK(strata_rng_weighted(&r, huge, 4, &k, &err));
-    seen[k]++;
+    drawn[k]++;
   }
-  CHECK(seen[0] > 50 && seen[1] == 0 && seen[2] > 50 && seen[3] > 50);
+  CHECK(drawn[0] > 50 && drawn[1] == 0 && drawn[2] > 50 && drawn[3] > 50);
 }
 
 /* ---- noise.h ---- */
