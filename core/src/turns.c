@@ -149,7 +149,10 @@ strata_status turn_fired(strata_call *call, void *data, strata_error *err) {
     strata_value k = K("time"), v = strata_value_float(now);
     st = strata_vtable_set(params.u.t, &k, &v, err);
   }
-  if (!st) st = event_emit(rt, uid, "base.turn_started", &params, NULL, NULL, err);
+  /* (the list is this emit's alone: the emits its handlers make report as any) */
+  strata_failures *also = rt->timer_failures;
+  rt->timer_failures = NULL;
+  if (!st) st = event_emit_into(rt, uid, "base.turn_started", &params, also, err);
   strata_value_clear(&params);
   if (!st) rt->turn_started = uid;
   return st;
