@@ -285,3 +285,13 @@ describe("strata.line and strata.circle", function()
     assert.matches("strata.line: ", support.err_of(function() return strata.line(0, 0, "x") end))
   end)
 end)
+
+describe("a visibility set asked about cells far off its map", function()
+  it("answers false, as for any cell outside the map", function()
+    local m = strata.tilemap.new{ width = 3, height = 3, fill = "floor" }
+    local v = m:fov(1, 1)
+    assert.is_false(v:visible(math.maxinteger, 0))
+    assert.is_false(v:visible(0, math.mininteger))
+    assert.is_false(v:visible(-1, 0))
+  end)
+end)
