@@ -294,4 +294,10 @@ describe("a visibility set asked about cells far off its map", function()
     assert.is_false(v:visible(0, math.mininteger))
     assert.is_false(v:visible(-1, 0))
   end)
+
+  it("names the number an integer option was given", function()
+    local m = strata.tilemap.new{ width = 3, height = 3, fill = "floor" }
+    assert.error_matches(function() m:fov(1, 1, { radius = 1.5 }) end, "map:fov: option 'radius' must be an integer, got 1.5")
+    assert.error_matches(function() m:fov(1, 1, { radius = 0 / 0 }) end, "option 'radius' must be an integer, got %-?nan")
+  end)
 end)

@@ -257,6 +257,9 @@ static int field(lua_State *L, int t, const char *key) {
 }
 
 static void field_error(lua_State *L, const char *key, const char *expected) {
+  /* a number that is not what was wanted (1.5 for an integer) is named by its value */
+  if (lua_type(L, -1) == LUA_TNUMBER)
+    lstrata_error(L, "option '%s' must be %s, got %s", key, expected, lua_tolstring(L, -1, NULL));
   lstrata_error(L, "option '%s' must be %s, got %s", key, expected, luaL_typename(L, -1));
 }
 
