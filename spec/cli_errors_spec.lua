@@ -110,3 +110,19 @@ describe("strata grid path", function()
     os.execute("rm -rf " .. q(dir))
   end)
 end)
+
+-- A save made with a mod of the user's (the README's crypt, in mods/) opened
+-- without that folder: the line says which option brings it (issue 36).
+describe("strata play", function()
+  it("says to give a missing mod's folder with --mod-path", function()
+    local src = os.getenv("STRATA_SOURCE_DIR") or "."
+    local dir = support.tempdir()
+    local strata = require "strata"
+    local w = strata.world.new{ seed = 1, mods = { "crypt" }, mod_path = { src .. "/spec/fixtures/mods" } }
+    w:create_actor{ map = w:create_map{ width = 3, height = 1, fill = "floor" }, x = 0, y = 0, player = true }
+    w:save(dir .. "/crypt.db")
+    refused("play", q(dir .. "/crypt.db") .. " --script /dev/null",
+      "^strata: play: mod 'crypt' not found in [^\n]* %(give the folder it is in with %-%-mod%-path DIR%)\n$")
+    os.execute("rm -rf " .. q(dir))
+  end)
+end)

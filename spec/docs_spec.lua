@@ -123,6 +123,26 @@ end)
 describe("docs/ as reference", function()
   local function doc(path) return assert(support.read(root .. "/" .. path), path) end
 
+  -- The README is a tour: short, and its modder's mod is the one
+  -- spec/first_hour_spec.lua plays, word for word (comments aside).
+  it("README.md fits in 250 lines", function()
+    local _, lines = doc("README.md"):gsub("\n", "")
+    assert.is_true(lines <= 250, "README.md has " .. lines .. " lines")
+  end)
+
+  it("the README's crypt mod is spec/fixtures/mods/crypt", function()
+    local function code(text) -- (the fixture's own opening comment lines left out)
+      while text:match("^%-%-") do text = text:gsub("^[^\n]*\n", "", 1) end
+      return (text:gsub("\n$", ""))
+    end
+    local readme = doc("README.md")
+    for _, file in ipairs{ "mod.lua", "init.lua" } do
+      local shown = readme:match("\n```lua\n%-%- mods/crypt/" .. file:gsub("%.", "%%.") .. "\n(.-)\n```")
+      assert.is_not_nil(shown, "README.md shows no mods/crypt/" .. file)
+      assert.equal(code(doc("spec/fixtures/mods/crypt/" .. file)), shown)
+    end
+  end)
+
   it("docs/benchmarks.md fits in 280 lines", function()
     local _, lines = doc("docs/benchmarks.md"):gsub("\n", "")
     assert.is_true(lines <= 280, "docs/benchmarks.md has " .. lines .. " lines")

@@ -227,6 +227,71 @@ describe("strata play", function()
     os.execute("rm -rf " .. dir)
   end)
 
+  -- The README's crypt (spec/fixtures/mods/crypt): its walls block sight, and
+  -- its ghoul is drawn where the hero sees it, never behind a wall.
+  it("shows the crypt's hero what it sees, the ghoul in view and not behind walls (issue 36)", function()
+    if not bin then pending("STRATA_BIN not set (run through ctest)") return end
+    local dir = support.tempdir()
+    local mods = root .. "/spec/fixtures/mods"
+    local w = strata.world.new{ seed = 7, mods = { "crypt" }, mod_path = { mods } }
+    local town = w:create_map{ width = 10, height = 5, fill = "floor" }      -- (the README's game)
+    local door = w:create_entrance(town, 4, 2, w:create_area("crypt.crypt"))
+    local hero = w:create_actor{ map = town, x = 1, y = 1, player = true }
+    local map = w:travel(hero, door)
+    local ghoul
+    for _, a in ipairs(map:objects("actor")) do if a.archetype == "crypt.ghoul" then ghoul = a end end
+    assert.is_not_nil(ghoul, "no ghoul on the crypt's floor 1")
+    support.write(dir .. "/none.txt", "")
+    -- play's screen of the world as it is now (80x24: 17 rows of the map from
+    -- y0), cell by cell against map:fov from the hero; whether it drew the ghoul
+    local saves = 0
+    local function screen()
+      saves = saves + 1
+      local file = ("w%d.db"):format(saves)
+      w:save(dir .. "/" .. file)
+      local out, code = support.sh(("cd %s && %s play %s --mod-path %s --script none.txt"):format(dir, bin, file, mods))
+      assert.equal(0, code, out)
+      local lines = {}
+      for line in out:gmatch("([^\n]*)\n") do lines[#lines + 1] = line end
+      local y0 = math.max(0, math.min(map.height - 17, hero.y - 8))
+      local view, hidden_floor, drawn = map:fov(hero.x, hero.y), 0, false
+      for y = y0, y0 + 16 do
+        for x = 0, map.width - 1 do
+          local ch = lines[y - y0 + 1]:sub(x + 1, x + 1)
+          if not view:visible(x, y) then
+            assert.equal(" ", ch, ("(%d, %d) is out of sight:\n%s"):format(x, y, out))
+            if map:passable(x, y) then hidden_floor = hidden_floor + 1 end
+          else
+            assert.not_equal(" ", ch, out)
+          end
+          if x == ghoul.x and y == ghoul.y then drawn = ch == "g" end
+        end
+      end
+      assert.is_true(hidden_floor > 0, out)            -- floor behind walls is blank
+      assert.equal(view:visible(ghoul.x, ghoul.y), drawn, out)
+      return drawn
+    end
+    -- from where it waits to the hero's side, turn by turn: drawn only once in view
+    local seen = { [screen()] = true }
+    local guard = 0
+    repeat
+      w:next_turn()
+      guard = guard + 1
+      seen[screen()] = true
+    until (seen[true] and seen[false]) or guard > 60
+    assert.is_true(seen[true] and seen[false])
+    -- beside the hero, the ghoul is in the way: a step onto it is refused
+    repeat w:next_turn() guard = guard + 1 until math.abs(ghoul.x - hero.x) + math.abs(ghoul.y - hero.y) == 1 or guard > 100
+    w:save(dir .. "/beside.db")
+    local key = ({ ["1,0"] = "l", ["-1,0"] = "h", ["0,1"] = "j", ["0,-1"] = "k" })[(ghoul.x - hero.x) .. "," .. (ghoul.y - hero.y)]
+    support.write(dir .. "/step.txt", key)
+    local out, code = support.sh(("cd %s && %s play beside.db --mod-path %s --script step.txt"):format(dir, bin, mods))
+    assert.equal(0, code, out)
+    assert.matches("a ghoul is in the way\n", out, 1, true)
+    assert.matches(("| (%d, %d) |"):format(hero.x, hero.y), out, 1, true)
+    os.execute("rm -rf " .. dir)
+  end)
+
   it("names the examples it knows", function()
     if not bin then pending("STRATA_BIN not set (run through ctest)") return end
     local out, code = support.sh(bin .. " play --example gird --script /dev/null")

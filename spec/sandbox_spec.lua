@@ -1019,9 +1019,10 @@ describe("the game toolkit from mod code, attacked further (trial 36)", function
     assert(m:fov(0, 0, { radius = 0x3fffffff }):count() == 1)
     assert(strata.noise.simplex(1):at(1.7e308, 1.7e308) == 0)
     assert(world.rng:stream("w"):weighted{ a = 1e308, b = 1e308 })]], expect = "HANDLER ok" }
-  -- a turn's handler gets the world: it may act, never advance or save it
-  attack{ "a turn's handler advancing, saving or deleting its actor through the world it gets", init = [[
-    events:register("base.turn_started", "evil: turn", function(actor, params, result, world)
+  -- a turn's handler reaches the world through its actor: it may act, never advance or save it
+  attack{ "a turn's handler advancing, saving or deleting its actor through actor.world", init = [[
+    events:register("base.turn_started", "evil: turn", function(actor, params, result)
+      local world = actor.world
       assert(not pcall(world.next_turn, world) and not pcall(world.advance, world, 1))
       assert(not pcall(function() return world:save("x.db") end))
       actor:delete()

@@ -146,6 +146,30 @@ describe("world:next_turn", function()
     assert.are.equal(2, w:turn_info(a[1]).due) -- the turn happened all the same
   end)
 
+  -- A mod's turn handler gets the actor (and params): the actor's world is
+  -- how it acts. Mod code reads the world as its callbacks' ctx.world has it
+  -- (no save); the host reads its own world.
+  it("lets a mod's turn handler act through actor.world", function()
+    local dir = support.tempdir()
+    support.write(dir .. "/mods/walker/mod.lua", 'return { id = "walker", version = "0.1.0", requires = { base = "*" } }')
+    support.write(dir .. "/mods/walker/init.lua", [[
+data:add{ _type = "base.actor_archetype", _id = "walker", events = { { id = "base.turn_started",
+  handler = function(me)
+    local world = me.world
+    world:move(me, me.x + 1, me.y)
+    me.state.saw_save = pcall(function() return world.save end)
+  end } } }]])
+    local w = strata.world.new{ seed = 1, mods = { "walker" }, mod_path = { dir .. "/mods" } }
+    local map = w:create_map{ width = 5, height = 1, fill = "floor" }
+    local a = w:create_actor{ archetype = "walker.walker", map = map, x = 0, y = 0 }
+    assert.is_true(rawequal(w, a.world))
+    w:add_turns(a)
+    w:advance(3)
+    assert.equal(3, a.x)
+    assert.is_false(a.state.saw_save)
+    os.execute("rm -rf " .. dir)
+  end)
+
   it("refuses bad arguments, naming the function", function()
     local w, a = world_of(1, { 1 })
     local other = strata.world.new{}:create_actor{}
@@ -169,14 +193,15 @@ describe("turns played by a mod's own code", function()
     local dir = support.tempdir()
     support.write(dir .. "/hunt/mod.lua", 'return { id = "hunt", version = "0.1.0", requires = { base = "^0.1" } }')
     support.write(dir .. "/hunt/init.lua", [[
-data:add{ _type = "base.handler", _id = "act", run = function(source, params, args, result, world)
+data:add{ _type = "base.handler", _id = "act", run = function(source, params, args)
+  local world = source.world
   local field = source.map:distance_map({ world:player() }, { connectivity = 8 })
   local x, y = field:step_down(source.x, source.y)
   if x then world:move(source, x, y) end
   world:turn_took(source, args.took)
 end }
-events:register("base.turn_started", "hunt: seen", function(source, params, result, world)
-  source.state.turns = (source.state.turns or 0) + (world:turn_info(source) and 1 or 0)
+events:register("base.turn_started", "hunt: seen", function(source, params, result)
+  source.state.turns = (source.state.turns or 0) + (source.world:turn_info(source) and 1 or 0)
 end)]])
     local w = strata.world.new{ seed = 1, mods = { "hunt" }, mod_path = { dir } }
     local map = w:create_map{ width = 12, height = 3, fill = "floor" }
@@ -187,7 +212,7 @@ end)]])
     return w, hero, orc
   end
 
-  it("hands event handlers the world (its mod view) last, so a turn's handler can act", function()
+  it("acts through its actor's world: a distance map's step, its action's duration", function()
     local w, _, orc = hunt_world()
     assert.are.equal(orc, w:next_turn())
     assert.are.equal(10, orc.x)

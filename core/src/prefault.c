@@ -23,6 +23,13 @@
 #endif
 #endif
 
+/* The page-aligned [*first, *end) inside p[0 .. bytes), pages of `page` bytes. */
+static int inner_pages(void *p, size_t bytes, uintptr_t page, uintptr_t *first, uintptr_t *end) {
+  *first = ((uintptr_t)p + page - 1) & ~(page - 1);
+  *end = ((uintptr_t)p + bytes) & ~(page - 1);
+  return *end > *first;
+}
+
 /* Below this an array is likely carved from pages malloc touched already. */
 #define PREFAULT_MIN ((size_t)256 * 1024)
 
@@ -31,22 +38,18 @@ void strata_prefault(void *p, size_t bytes) {
   if (p == NULL || bytes < PREFAULT_MIN) return;
   long size = sysconf(_SC_PAGESIZE);
   const uintptr_t page = size > 0 ? (uintptr_t)size : 4096;
-  uintptr_t first = ((uintptr_t)p + page - 1) & ~(page - 1);
-  uintptr_t end = ((uintptr_t)p + bytes) & ~(page - 1);
-  if (end > first) (void)madvise((void *)first, end - first, MADV_POPULATE_WRITE);
+  uintptr_t first, end;
+  if (inner_pages(p, bytes, page, &first, &end)) (void)madvise((void *)first, end - first, MADV_POPULATE_WRITE);
 #else
   (void)p, (void)bytes;
 #endif
 }
 
-#define HUGE_PAGE ((uintptr_t)2 << 20)
-
 void strata_hugepages(void *p, size_t bytes) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (p == NULL) return;
-  uintptr_t first = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-  uintptr_t end = ((uintptr_t)p + bytes) & ~(HUGE_PAGE - 1);
-  if (end > first) (void)madvise((void *)first, end - first, MADV_HUGEPAGE);
+  uintptr_t first, end;
+  if (p && inner_pages(p, bytes, (uintptr_t)2 << 20, &first, &end))
+    (void)madvise((void *)first, end - first, MADV_HUGEPAGE);
 #else
   (void)p, (void)bytes;
 #endif

@@ -11,10 +11,11 @@
 ** know the request (before 5.14), and the memory stays the caller's. */
 void strata_prefault(void *p, size_t bytes);
 
-/* Asks the kernel to back the 2 MB-aligned stretch inside p[0 .. bytes)
-** with huge pages (MADV_HUGEPAGE: a kernel whose transparent huge pages
-** are in madvise mode gives them only when asked): an array read at
-** random then misses the TLB less. A hint only, as strata_prefault. */
+/* Asks for transparent huge pages (2 MB) for the whole huge pages inside
+** p[0 .. bytes), which no one has touched yet: a big world's records then sit
+** on few pages, and a call that reads a dozen of them far apart misses the
+** TLB less. A hint as above: nothing off Linux or where the kernel's THP are
+** off (they are taken in its "madvise" and "always" modes). */
 void strata_hugepages(void *p, size_t bytes);
 
 #endif

@@ -54,14 +54,16 @@ struct strata_runtime {
   ** buffer cut it (strata_call.message); NULL otherwise. */
   char *failure_message;
   /* Caches of strata_map_area and strata_area_floor_map (sys.c): the
-  ** answers asked for lately, each with the edit count it was read at
-  ** (world_kind_edits of maps and areas, or world_changes), so that an edit
-  ** or undo it depends on drops it. Direct-mapped, MEMO_SLOTS each; NULL
-  ** until used. */
+  ** answers asked for lately, each with the stamps it was read at (of the
+  ** objects it was read from, world_object_stamp, or world_changes), so that
+  ** an edit or undo it depends on drops it. Direct-mapped, MEMO_SLOTS each;
+  ** NULL until used. */
   struct memo_slot {
-    uint64_t key, stamp, uid; /* stamp: the count + 1 at the read (0: empty) */
+    uint64_t key, stamp, uid; /* stamp: key's, or world_changes + 1 (0: empty) */
+    uint64_t uid_stamp;       /* by == MEMO_BY_BOTH: the stamp of the object uid names */
+    uint64_t kinds;           /* the maps' and areas' edits when it was last known valid */
     int64_t key_n, n;         /* (key, key_n) -> (uid, n) */
-    int has, by_kinds;        /* has: the map has a floor; by_kinds: the count is world_kind_edits' */
+    int has, by;              /* has: the map has a floor; by: enum memo_by (sys.c) */
   } *map_areas, *floor_maps;
   /* The stairs and entrances on each map, in uid order (feature.c): an
   ** actor arriving by stairs or an entrance takes the first stairs leading

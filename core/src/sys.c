@@ -283,13 +283,30 @@ strata_status area_set_deepest_visited(strata_runtime *rt, uint64_t area, int64_
 ** in several small tables of the object's own (its properties, sys), which a
 ** big world scatters over its memory: each read missed the caches several
 ** times over. A memo keeps an answer in one slot. An answer read from a map
-** or an area (the usual case) depends only on objects of those two kinds, so
-** it stays valid until one of them is edited (world_kind_edits), through the
-** journeys of actors; any other answer only until the world next changes.
-** The slot of (key, key_n) in *cache (made on first use; NULL when out of
-** memory), and whether it holds the answer. */
+** or an area (the usual case) depends only on that object's fields (and on
+** the map it names staying that map), so it stays valid until that object
+** is edited (world_object_stamp): a journey that writes its area's deepest
+** floor visited leaves every other answer. While no map or area at all is
+** edited, a read compares one count and reads no object. Any other answer is
+** valid only until the world next changes. The slot of (key, key_n) in *cache (made on
+** first use; NULL when out of memory), and whether it holds the answer. */
+enum memo_by { MEMO_BY_WORLD, MEMO_BY_KEY, MEMO_BY_BOTH };
+
+/* Every map's and area's edits: while they stay the same, an answer read
+** from maps and areas holds without reading its objects' stamps. */
 static uint64_t memo_kinds(const strata_runtime *rt) {
   return world_kind_edits(rt->w, "map") + world_kind_edits(rt->w, "area"); /* each only grows */
+}
+
+static int memo_valid(const strata_runtime *rt, struct memo_slot *s) {
+  if (s->by == MEMO_BY_WORLD) return s->stamp == 1 + world_changes(rt->w);
+  uint64_t kinds = memo_kinds(rt);
+  if (s->kinds == kinds) return 1;
+  if (s->stamp != world_object_stamp(rt->w, s->key) ||
+      (s->by == MEMO_BY_BOTH && s->uid_stamp != world_object_stamp(rt->w, s->uid)))
+    return 0;
+  s->kinds = kinds; /* valid now: the next read needs no stamps until a map or area is edited */
+  return 1;
 }
 
 static struct memo_slot *memo(strata_runtime *rt, struct memo_slot **cache, uint64_t key, int64_t key_n,
@@ -298,18 +315,22 @@ static struct memo_slot *memo(strata_runtime *rt, struct memo_slot **cache, uint
   if (!*cache && !(*cache = strata_calloc(MEMO_SLOTS, sizeof **cache))) return NULL;
   uint64_t h = (key ^ (uint64_t)key_n * UINT64_C(0xBF58476D1CE4E5B9)) * UINT64_C(0x9E3779B97F4A7C15);
   struct memo_slot *s = &(*cache)[h >> 32 & (MEMO_SLOTS - 1)];
-  if (s->key == key && s->key_n == key_n && s->stamp)
-    *hit = s->stamp == 1 + (s->by_kinds ? memo_kinds(rt) : world_changes(rt->w));
+  if (s->key == key && s->key_n == key_n && s->stamp) *hit = memo_valid(rt, s);
   if (!*hit) *s = (struct memo_slot){ .key = key, .key_n = key_n };
   return s;
 }
 
-/* Stamps a slot just filled: by the maps' and areas' edits when the answer
-** was read from objects of kind (and of "map" for what it names). */
+/* Stamps a slot just filled: by key's own stamp when the answer was read
+** from an object of kind, and by the stamp of the uid it names, if any (0
+** while no object has that uid: a map deleted, which a rollback may bring
+** back). */
 static void memo_fill(strata_runtime *rt, struct memo_slot *s, uint64_t key, const char *kind, uint64_t named) {
   const strata_object *o = strata_world_object(rt->w, key), *m = named ? strata_world_object(rt->w, named) : NULL;
-  s->by_kinds = o && strcmp(o->kind, kind) == 0 && (!m || strcmp(m->kind, "map") == 0);
-  s->stamp = 1 + (s->by_kinds ? memo_kinds(rt) : world_changes(rt->w));
+  int own = o && strcmp(o->kind, kind) == 0 && (!m || strcmp(m->kind, "map") == 0);
+  s->by = !own ? MEMO_BY_WORLD : named ? MEMO_BY_BOTH : MEMO_BY_KEY;
+  s->stamp = own ? world_object_stamp(rt->w, key) : 1 + world_changes(rt->w);
+  s->uid_stamp = named ? world_object_stamp(rt->w, named) : 0;
+  s->kinds = memo_kinds(rt);
 }
 
 /* What the map_areas memo holds besides an area's floor maps, by key_n: a
@@ -339,11 +360,12 @@ uint64_t strata_area_floor_map(const strata_runtime *crt, uint64_t area, int64_t
   strata_runtime *rt = (strata_runtime *)crt; /* the memo is not state */
   int hit;
   struct memo_slot *s = memo(rt, &rt->floor_maps, area, n, &hit);
-  if (hit) return s->uid;
+  if (hit) return s->has ? s->uid : 0;
+  /* the map named, kept in the slot while it is gone: its return undoes the answer 0 */
   uint64_t m = area_floor_uid(rt, area, n);
-  if (m && !strata_world_object(rt->w, m)) m = 0;
-  if (s) s->uid = m, memo_fill(rt, s, area, "area", m);
-  return m;
+  int live = m && strata_world_object(rt->w, m);
+  if (s) s->uid = m, s->has = live, memo_fill(rt, s, area, "area", m);
+  return live ? m : 0;
 }
 
 uint64_t strata_area_parent(const strata_runtime *rt, uint64_t area) {

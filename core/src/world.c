@@ -75,12 +75,12 @@ static strata_status props_unpack(strata_object *o, strata_error *err) {
   return STRATA_OK;
 }
 
-void world_object_free(strata_object *o) {
+void world_object_free(strata_world *w, strata_object *o) {
   if (!o) return;
   strata_value_clear(&o->tags);
   world_props_drop(o);
   strata_tilemap_free(o->tilemap);
-  strata_free(o);
+  world_recs_put(w, rec_of(o));
 }
 
 void strata_timer_clear(strata_timer *t) {
@@ -102,12 +102,13 @@ void strata_world_free(strata_world *w) {
   world_bymap_free(w);
   grid_room_index_free(w);
   for (size_t i = 0; i < w->npages; i++) {
-    for (size_t j = 0; j < WORLD_PAGE_SLOTS; j++) world_object_free(w->pages[i]->slot[j]);
-    strata_free(w->pages[i]);
+    for (size_t j = 0; j < WORLD_PAGE_SLOTS; j++) world_object_free(w, w->pages[i]->slot[j]);
   }
   strata_free(w->pages);
   strata_free(w->page_hash);
   world_props_free(w); /* after the objects and the journal, whose props may point into it */
+  world_pool_free(&w->recs); /* after the objects and the journal, whose records are there */
+  world_pool_free(&w->page_pool);
   strata_free(w->kinds);
   for (size_t i = 0; i < w->names_cap; i++) strata_free(w->names[i]);
   strata_free(w->names);
@@ -195,7 +196,7 @@ static strata_object **make_slot(strata_world *w, uint64_t uid) {
   if (!p) {
     if (!STRATA_GROW(w->pages, w->pages_cap, w->npages + 1)) return NULL;
     if ((w->npages + 1) * 2 > w->hash_cap && !rehash(w, w->npages + 1)) return NULL;
-    if (!(p = strata_calloc(1, sizeof *p))) return NULL;
+    if (!(p = world_pool_take(&w->page_pool, sizeof *p))) return NULL;
     p->no = no;
     size_t at = page_index(w, no);
     memmove(w->pages + at + 1, w->pages + at, (w->npages - at) * sizeof *w->pages);
@@ -305,7 +306,7 @@ void world_slot_clear(strata_world *w, uint64_t uid, int may_free) {
   size_t at = page_index(w, no);
   memmove(w->pages + at, w->pages + at + 1, (w->npages - at - 1) * sizeof *w->pages);
   w->npages--;
-  strata_free(p);
+  world_pool_give(&w->page_pool, p, sizeof *p);
   /* Rebuilt in place, at the same size: nothing to allocate, nothing to fail. */
   size_t cap = w->hash_cap;
   memset(w->page_hash, 0, cap * sizeof *w->page_hash);
@@ -353,7 +354,7 @@ static strata_status create(strata_world *w, object_rec *r, const char *kind, co
   if (!st && o->props.type != STRATA_VTABLE) st = strata_value_table(&o->props, err); /* tags stay nil until the first */
   if (!st && w->depth) st = txn_created(w, r, err);
   if (!st && (st = place_object(w, o, err)) && w->depth) txn_drop_created(w);
-  if (st) { world_object_free(o); return st; }
+  if (st) { world_object_free(w, o); return st; }
   world_mark_object(w, o);
   if (uid) *uid = o->uid;
   return STRATA_OK;
@@ -362,7 +363,7 @@ static strata_status create(strata_world *w, object_rec *r, const char *kind, co
 strata_status strata_world_create(strata_world *w, const char *kind, const char *archetype,
                                   uint64_t *uid, strata_error *err) {
   if (!kind || !*kind) return strata_error_set(err, STRATA_EARG, "an object needs a kind");
-  object_rec *r = strata_calloc(1, sizeof *r);
+  object_rec *r = world_recs_new(w);
   if (!r) return strata_error_nomem(err, NULL);
   return create(w, r, kind, archetype, uid, err);
 }
@@ -424,14 +425,14 @@ static strata_status not_in_savepoint(strata_error *err) {
 
 strata_status strata_world_restore_object(strata_world *w, strata_object *o, strata_error *err) {
   if (w->depth) return not_in_savepoint(err);
-  object_rec *r = strata_calloc(1, sizeof *r);
+  object_rec *r = world_recs_new(w);
   if (!r) return strata_error_nomem(err, NULL);
   r->o = *o;
   if (o->tags.type == STRATA_VTABLE && !o->tags.u.t->n) strata_value_clear(&r->o.tags); /* none: nil */
   r->o.kind = world_name(w, o->kind);
   r->o.archetype = world_name(w, o->archetype);
   strata_status st = !r->o.kind || (o->archetype && !r->o.archetype) ? strata_error_nomem(err, NULL) : place_object(w, &r->o, err);
-  if (st) { strata_free(r); return st; }
+  if (st) { world_recs_put(w, r); return st; }
   memset(o, 0, sizeof *o);
   return STRATA_OK;
 }
@@ -510,7 +511,7 @@ strata_status world_delete(strata_world *w, uint64_t uid, strata_error *err) {
   world_take_subs(w, uid, NULL);
   world_slot_clear(w, uid, 1);
   w->count--;
-  world_object_free(o);
+  world_object_free(w, o);
   return STRATA_OK;
 }
 

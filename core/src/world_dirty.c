@@ -23,14 +23,15 @@ void world_mark_uid(strata_world *w, uint64_t uid) {
 }
 
 void world_mark(strata_world *w, uint64_t uid) {
-  const strata_object *o = world_rec(w, uid);
-  if (o) world_kind_edited(w, o);
-  world_mark_uid(w, uid);
+  strata_object *o = world_rec(w, uid);
+  if (o) world_mark_object(w, o);
+  else world_mark_uid(w, uid);
 }
 
 void world_mark_object(strata_world *w, const strata_object *o) {
   world_kind_edited(w, o);
   world_mark_uid(w, o->uid);
+  rec_of((strata_object *)o)->changed = w->changes; /* the world's record of it: writable */
 }
 
 void world_mark_map(strata_world *w, uint64_t uid) {

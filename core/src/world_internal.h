@@ -49,9 +49,10 @@ typedef struct object_rec {
   uint64_t paths_in;       /* serial of the savepoint that journaled keys of it one by one */
   uint32_t paths;          /* ... how many (past a few, the fields are saved whole) */
   uint32_t packed;         /* PACKED_NO, PACKED_BLOCK, or the bytes of a packed tail */
+  uint64_t changed;        /* w->changes at its last edit or undo (world_mark): world_object_stamp */
   /* What only a map's object needs (the savepoint that saved its tiles, the
   ** map the file holds for it) is its tile map's (tilemap_internal.h): a
-  ** record of 136 bytes, a glibc block of 144 (not 176) for each of a million. */
+  ** record of 144 bytes, carved from the world's chunks (world_recs.c). */
 } object_rec;
 
 static inline object_rec *rec_of(strata_object *o) { return (object_rec *)o; }
@@ -202,6 +203,17 @@ struct strata_world {
     size_t used;
   } props_arena;
   value_shapes props_shapes; /* the keys the decoded ones share (value_share_keys) */
+  /* The objects' records and the pages of slots (world_recs.c). */
+  struct rec_pool {
+    struct rec_chunk {
+      unsigned char *at;
+      size_t bytes;
+    } *chunks;              /* in address order */
+    size_t n, cap;
+    unsigned char *next, *end; /* the newest chunk's room not carved yet */
+    void *free;             /* records freed, each holding the next one */
+    size_t bytes;           /* in all chunks */
+  } recs, page_pool;
 #ifdef STRATA_TEST_HOOKS
   /* The PRAGMAs an incremental save runs first; NULL: a rollback journal,
   ** synchronous=FULL. Set only by spec/bench/bench_world.c to measure WAL;
@@ -238,7 +250,19 @@ void world_slot_put(strata_world *w, strata_object *o);
 /* The world's copy of name s (an object's kind or archetype), made when
 ** missing; NULL for NULL or on ENOMEM. Valid while the world is. */
 char *world_name(strata_world *w, const char *s);
-void world_object_free(strata_object *o);
+/* Frees o, its props, tags and tiles (its record to w's pool). */
+void world_object_free(strata_world *w, strata_object *o);
+/* A zeroed item of `size` bytes (the same for every item of the pool) from
+** its chunks (world_recs.c); NULL: out of memory. world_pool_give takes
+** one back; world_pool_free frees the chunks, after every item. */
+void *world_pool_take(struct rec_pool *pool, size_t size);
+void world_pool_give(struct rec_pool *pool, void *p, size_t size);
+void world_pool_free(struct rec_pool *pool);
+/* A new object's record (zeroed; NULL: out of memory), from w->recs;
+** world_recs_put takes back one of them, or a record strata_malloc gave (a
+** packed object's, with its tail). */
+static inline object_rec *world_recs_new(strata_world *w) { return world_pool_take(&w->recs, sizeof(object_rec)); }
+void world_recs_put(strata_world *w, object_rec *r);
 void world_sub_clear(strata_subscription *s);
 /* Inserts t into the timers, taking over its contents (*t is zeroed). Needs
 ** no memory when as many timers were there before (neither the heap nor its
@@ -307,6 +331,14 @@ void world_mark_uid(strata_world *w, uint64_t uid);
 /* What the core's caches of derived state are valid for: it changes with
 ** every edit and undo of the world (world_mark). */
 static inline uint64_t world_changes(const strata_world *w) { return w->changes; }
+/* What a cache of an answer read from uid's own fields compares: 0 when
+** there is no such object, and otherwise a number that changes with every
+** edit or undo of it and is never the same for another object that had
+** that uid (a creation rolled back) -- w->changes at its last one, plus 1. */
+static inline uint64_t world_object_stamp(const strata_world *w, uint64_t uid) {
+  strata_object *o = world_rec(w, uid);
+  return o ? rec_of(o)->changed + 1 : 0;
+}
 /* The same for the objects of one kind: it changes whenever one of them is
 ** made, deleted, moved or edited, or such a change undone, or one restored
 ** by an open, and with nothing else (a cache of what the world's features

@@ -100,12 +100,12 @@ static void push(strata_world *w) { w->njournal++; }
 
 /* Frees what an entry holds, the change it records being kept (commit) or
 ** never made (txn_drop_last). */
-static void discard(journal_entry *e) {
+static void discard(strata_world *w, journal_entry *e) {
   switch (e->kind) {
   case J_DELETED:
     for (size_t i = 0; i < e->u.deleted.nsubs; i++) world_sub_clear(&e->u.deleted.subs[i]);
     strata_free(e->u.deleted.subs);
-    world_object_free(&e->u.deleted.r->o);
+    world_object_free(w, &e->u.deleted.r->o);
     break;
   case J_FIELDS:
     strata_value_clear(&e->u.fields.tags);
@@ -175,7 +175,7 @@ static void undo(strata_world *w, journal_entry *e) {
       if (o) {
         world_slot_clear(w, uid, 0);
         w->count--;
-        world_object_free(o);
+        world_object_free(w, o);
       }
     }
     break;
@@ -216,7 +216,7 @@ static void undo(strata_world *w, journal_entry *e) {
         strata_vtable_set(t->u.t, &e->u.path.keys[e->u.path.n - 1], &nil, NULL); /* a removal: no allocation */
       }
     }
-    discard(e);
+    discard(w, e);
     break;
   }
   case J_TILES: {
@@ -296,7 +296,7 @@ strata_status strata_world_commit(strata_world *w) {
   if (w->depth == 0) return STRATA_ESTATE;
   /* The entries stay: they now belong to the enclosing savepoint. */
   if (--w->depth == 0) {
-    for (size_t i = 0; i < w->njournal; i++) discard(&w->journal[i]);
+    for (size_t i = 0; i < w->njournal; i++) discard(w, &w->journal[i]);
     journal_reset(w);
   }
   return STRATA_OK;
@@ -314,7 +314,7 @@ strata_status strata_world_rollback(strata_world *w) {
 int strata_world_depth(const strata_world *w) { return w->depth; }
 
 void txn_free(strata_world *w) {
-  for (size_t i = 0; i < w->njournal; i++) discard(&w->journal[i]);
+  for (size_t i = 0; i < w->njournal; i++) discard(w, &w->journal[i]);
   strata_free(w->journal);
   strata_free(w->savepoints);
   w->journal = NULL;
@@ -323,7 +323,7 @@ void txn_free(strata_world *w) {
   w->depth = 0;
 }
 
-void txn_drop_last(strata_world *w) { discard(&w->journal[--w->njournal]); }
+void txn_drop_last(strata_world *w) { discard(w, &w->journal[--w->njournal]); }
 
 /* ---- entries, written by the edits in world.c ---- */
 
@@ -344,7 +344,7 @@ strata_status txn_save_fields(strata_world *w, object_rec *r, strata_error *err)
   e->u.fields.props = strata_value_nil();
   if (strata_value_copy(&e->u.fields.tags, &o->tags, NULL) ||
       strata_value_copy(&e->u.fields.props, &o->props, NULL)) {
-    discard(e);
+    discard(w, e);
     return nomem(err);
   }
   push(w);
@@ -414,7 +414,7 @@ strata_status txn_set_path(strata_world *w, object_rec *r, const strata_value *p
   for (; e->u.path.n < n; e->u.path.n++)
     if (strata_value_copy(&e->u.path.keys[e->u.path.n], &path[e->u.path.n], NULL)) break;
   if (e->u.path.n < n || (old && strata_value_copy(&e->u.path.old, old, NULL))) {
-    discard(e);
+    discard(w, e);
     return nomem(err);
   }
   push(w);

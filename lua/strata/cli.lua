@@ -75,6 +75,8 @@ function cli.call(name, fn, ...)
   -- name, or its public name with the kind or module first ("map:to_svg")
   local quoted = name:gsub("%p", "%%%0")
   msg = msg:match("^" .. quoted .. ": (.*)$") or msg:match("^[%w_.]+[:.]" .. quoted .. ": (.*)$") or msg
+  -- a mod of the user's, searched only where strata's own are: the option that finds it
+  if msg:match("^mod '[^']*' not found in [^\n]*$") then msg = msg .. " (give the folder it is in with --mod-path DIR)" end
   error(msg, 0)
 end
 

@@ -175,6 +175,12 @@ local function index(h, kind, k)
     if not is_table then s:set(uid, label(kind, uid) .. " " .. k, {}, k) end
     return proxy.new(owner[h], uid, label(kind, uid), { k })
   end
+  if k == "world" then
+    -- what an event handler, which gets no ctx, acts on: mod code (a guarded
+    -- callback) reads the world as its ctx.world has it, the host its own
+    local w = owner[h]
+    return core.guard.active() and private.view[w] or w
+  end
   if k == "archetype" or k == "map" or k == "x" or k == "y" then
     check_alive(h, k)
     local _, arch, map, x, y = s:info(uid)

@@ -169,9 +169,8 @@ local function run(w, kind, fn, info)
       if e and type(result) == "table" and result[MARK] then result = e.results[result[VERSION]] end
       if e then params, result = mods.copy(what .. ": params", params, "f"), mods.copy(what .. ": result", result) end
       local r, stop
-      -- the world last (as its mod view): a handler acts on it (a turn's moves, turn_took)
-      if kind == HANDLER then r, stop = mods.call_in(w, what, fn, source, params, info.args, result, w)
-      else r, stop = mods.call_in(w, what, fn, source, params, result, w) end
+      if kind == HANDLER then r, stop = mods.call_in(w, what, fn, source, params, info.args, result)
+      else r, stop = mods.call_in(w, what, fn, source, params, result) end
       if e and r ~= nil and r ~= "stop" then
         e.n = e.n + 1
         e.results[e.n] = r

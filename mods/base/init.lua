@@ -193,7 +193,9 @@ data:add_type{ _id = "layout_mapping", fields = { inherit = { ref = "base.layout
 -- `transparent` (default: passable's value) says whether sight passes (map:fov).
 data:add_type{ _id = "token", fields = { name = S, passable = B, transparent = B, cost = N, glyph = S, color = S } }
 data:add_type{ _id = "glyphs", fields = { glyphs = T } }
-data:add_type{ _id = "actor_archetype", fields = { state = T, events = EV } }
+-- `glyph` and `color`: how `strata play` draws its actors (default: the first
+-- letter of its name).
+data:add_type{ _id = "actor_archetype", fields = { state = T, events = EV, glyph = S, color = S } }
 
 -- Events the runtime itself emits.
 for _, id in ipairs{ "map_entered", "map_left", "before_travel", "floor_generated",

@@ -306,7 +306,73 @@ static void test_map_area_cache(void) {
   strata_registry_free(reg);
 }
 
+/* The slot of (key, key_n) in a memo that holds an answer, or NULL. */
+static struct memo_slot *memo_slot_of(struct memo_slot *c, uint64_t key, int64_t key_n) {
+  for (size_t i = 0; c && i < MEMO_SLOTS; i++)
+    if (c[i].key == key && c[i].key_n == key_n && c[i].stamp) return &c[i];
+  return NULL;
+}
+
+/* A memo'd answer stays while other maps and areas change (a journey
+** writes its area's deepest floor visited: the other areas' and maps'
+** answers are kept) and goes when its own object, or the map it names,
+** changes or goes. Whether a read was answered from the memo shows by an
+** answer altered in its slot coming back. */
+static void test_memo_per_object(void) {
+  strata_registry *reg = dungeon_registry();
+  strata_world *w = strata_world_new(7, &err);
+  strata_runtime *rt = dungeon_runtime(w, reg);
+  uint64_t a, b, ma, mb;
+  int64_t f = 0, dv = 0;
+  OK(strata_area_create(rt, "dungeon.endless", NULL, &a, &err));
+  OK(strata_area_create(rt, "dungeon.endless", NULL, &b, &err));
+  OK(strata_area_floor(rt, a, 1, &ma, &err));
+  OK(strata_area_floor(rt, b, 1, &mb, &err));
+  CHECK_EQ_INT(strata_map_area(rt, ma, &f), a);
+  OK(area_set_deepest_visited(rt, a, 1, &err));
+  CHECK(strata_area_deepest_visited(rt, a, &dv) && dv == 1);
+  struct memo_slot *s = memo_slot_of(rt->map_areas, ma, 0), *d = memo_slot_of(rt->map_areas, a, 2);
+  CHECK(s && d);
+  if (!s || !d) return;
+  s->n = 99;
+  d->n = 77;
+  /* other objects edited: both kept */
+  OK(area_set_deepest_visited(rt, b, 5, &err));
+  OK(map_set_level(rt, mb, 3, &err));
+  CHECK_EQ_INT(strata_map_area(rt, ma, &f), a);
+  CHECK_EQ_INT(f, 99);
+  CHECK(strata_area_deepest_visited(rt, a, &dv) && dv == 77);
+  /* their own objects edited: dropped */
+  OK(map_set_level(rt, ma, 2, &err));
+  OK(area_set_deepest_visited(rt, a, 1, &err));
+  CHECK_EQ_INT(strata_map_area(rt, ma, &f), a);
+  CHECK_EQ_INT(f, 1);
+  CHECK(strata_area_deepest_visited(rt, a, &dv) && dv == 1);
+  /* an area's floor: dropped when its map goes, or the area changes */
+  CHECK_EQ_INT(strata_area_floor_map(rt, a, 1), ma);
+  OK(strata_world_begin(w, &err));
+  OK(strata_world_delete(w, ma, &err));
+  CHECK_EQ_INT(strata_area_floor_map(rt, a, 1), 0);
+  strata_world_rollback(w);
+  CHECK_EQ_INT(strata_area_floor_map(rt, a, 1), ma);
+  OK(area_set_floor(rt, a, 1, mb, &err));
+  CHECK_EQ_INT(strata_area_floor_map(rt, a, 1), mb);
+  /* a creation rolled back, and another object made with its uid: no answer of the first */
+  uint64_t m1, m2;
+  OK(strata_world_begin(w, &err));
+  OK(strata_map_create(rt, 4, 4, NULL, &m1, &err));
+  OK(map_set_floor_of(rt, m1, a, 7, &err));
+  CHECK_EQ_INT(strata_map_area(rt, m1, &f), a);
+  strata_world_rollback(w);
+  OK(strata_map_create(rt, 4, 4, NULL, &m2, &err));
+  if (m2 == m1) CHECK_EQ_INT(strata_map_area(rt, m2, &f), 0);
+  strata_runtime_free(rt);
+  strata_world_free(w);
+  strata_registry_free(reg);
+}
+
 int main(void) {
+  test_memo_per_object();
   test_map_area_cache();
   test_index();
   test_index_oom();

@@ -8,34 +8,10 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "counting_alloc.h"
 #include "strata/alloc.h"
 #include "strata/value.h"
 
-typedef struct counter { long live, seen; } counter;
-enum { HEADER = 16 };
-
-static void *count_malloc(void *ud, size_t size) {
-  counter *c = ud;
-  char *p = malloc(HEADER + size);
-  if (!p) return NULL;
-  c->live++;
-  c->seen++;
-  return p + HEADER;
-}
-static void *count_realloc(void *ud, void *ptr, size_t size) {
-  counter *c = ud;
-  if (!ptr) return count_malloc(ud, size);
-  char *p = realloc((char *)ptr - HEADER, HEADER + size);
-  if (!p) return NULL;
-  c->seen++;
-  return p + HEADER;
-}
-static void count_free(void *ud, void *ptr) {
-  counter *c = ud;
-  if (!ptr) return;
-  c->live--;
-  free((char *)ptr - HEADER);
-}
 
 static void set_str(strata_vtable *t, const char *k, const char *s) {
   strata_value key, v;
@@ -62,7 +38,7 @@ static int64_t get_int(const strata_vtable *t, const char *k) {
 }
 
 int main(void) {
-  counter c = { 0, 0 };
+  counter c = {0, 0, 0, 0};
   strata_allocator a = { count_malloc, count_realloc, count_free, &c };
   CHECK_EQ_INT(strata_set_allocator(&a, NULL), STRATA_OK);
 
@@ -75,16 +51,16 @@ int main(void) {
   CHECK_EQ_INT(strata_value_encode(&props, &b, NULL), STRATA_OK);
 
   /* decoded: the table's block and the string value */
-  long before = c.seen;
+  long before = c.blocks;
   strata_value d;
   CHECK_EQ_INT(strata_value_decode(&d, b.data, b.len, NULL), STRATA_OK);
-  CHECK_EQ_INT(c.seen - before, 2);
+  CHECK_EQ_INT(c.blocks - before, 2);
   CHECK(strata_value_equal(&d, &props));
   /* copied: the same */
-  before = c.seen;
+  before = c.blocks;
   strata_value cp;
   CHECK_EQ_INT(strata_value_copy(&cp, &d, NULL), STRATA_OK);
-  CHECK_EQ_INT(c.seen - before, 2);
+  CHECK_EQ_INT(c.blocks - before, 2);
   CHECK(strata_value_equal(&cp, &props));
 
   /* a key removed, one replaced, then more keys than its room */

@@ -12,6 +12,11 @@
 ** Not through it: the memory of SQLite (saves) and zlib (PNG compression),
 ** which they allocate and free themselves.
 **
+** A world's object records come from chunks of this allocator's (doubling
+** up to 8 MB, kept until the world is freed), and on Linux strata asks the
+** kernel for transparent huge pages for the whole 2 MB pages inside each
+** (madvise(MADV_HUGEPAGE)): a big world's records then sit on few pages.
+**
 ** The allocator is process-wide, like SQLite's SQLITE_CONFIG_MALLOC: set it
 ** once, before any other strata function, and do not change it while strata
 ** may be running on another thread.

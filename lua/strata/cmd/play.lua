@@ -1,6 +1,7 @@
 -- strata play [WORLD_FILE] [options]: explore a world in the terminal.
 local strata = require "strata"
 local cli = require "strata.cli"
+local handle = require "strata.handle"
 
 local M = {
   summary = "explore a world in the terminal",
@@ -48,6 +49,8 @@ Refuses to run without a terminal unless --script is given. Colours are
 used unless NO_COLOR is set.
 ]],
 }
+-- every error is one line `strata: play: ...` (strata.cli), a library's too
+M.names_errors = true
 local function fail(msg) error("play: " .. msg, 0) end
 
 local KEYS = { h = { -1, 0 }, l = { 1, 0 }, k = { 0, -1 }, j = { 0, 1 },
@@ -104,11 +107,12 @@ Game.__index = Game
 local function new_game(o)
   local g = setmetatable({ log = {}, color = o.color, width = 80, height = 24 }, Game)
   if o.file and io.open(o.file, "rb") then
-    g.world = strata.world.open(o.file, { mods = o.mods, mod_path = o.mod_path })
+    g.world = cli.call("strata.world.open", strata.world.open, o.file, { mods = o.mods, mod_path = o.mod_path })
     g.file = o.file
     g:say("opened " .. o.file .. (o.example and " (it exists: --example not used)" or ""))
   else
-    g.world = strata.world.new{ seed = o.seed, mods = o.mods or { "base", "examples" }, mod_path = o.mod_path }
+    g.world = cli.call("strata.world.new", strata.world.new,
+      { seed = o.seed, mods = o.mods or { "base", "examples" }, mod_path = o.mod_path })
     g.file = o.file or "play.db"
   end
   local w = g.world
@@ -175,9 +179,23 @@ function Game:take(dir)
   self:say(area and ("you enter %s, floor %d"):format(area.archetype, m.floor) or "you arrive")
 end
 
+-- The name of an actor's archetype without its mod ("crypt.ghoul": "ghoul"), or nil.
+local function short_name(a) return a.archetype and a.archetype:match("([^.]*)$") end
+
 function Game:step(dx, dy)
   local p = self.player
-  local ok, why = self.world:move(p, p.x + dx, p.y + dy)
+  local m, x, y = p.map, p.x + dx, p.y + dy
+  -- world:move lets actors share a cell (map:occupied counts them); the player
+  -- does not walk into one
+  if x >= 0 and y >= 0 and x < m.width and y < m.height and m:occupied(x, y) then
+    for _, a in ipairs(m:objects("actor")) do
+      if a.x == x and a.y == y then
+        self:say(handle.a(short_name(a) or "someone") .. " is in the way")
+        return
+      end
+    end
+  end
+  local ok, why = self.world:move(p, x, y)
   if not ok then self:say(why) return end
   if not self.realtime then self:pass_time(1) end
   local f = self:feature_here()
@@ -473,9 +491,20 @@ function Game:screen()
   local m = p.map
   local rows = {}
   for line in (m:render() .. ""):gmatch("([^\n]*)\n") do rows[#rows + 1] = line end
-  local marks = {}
+  local view, seen = self:look(m, p)
+  local marks, colors = {}, {}
   for f in m:features() do
     marks[f.y * m.width + f.x] = f.type == "entrance" and ">" or (f.floor_delta > 0 and ">" or "<")
+  end
+  -- the other actors where the player sees them now (never remembered: they move)
+  local archetypes = w.data["base.actor_archetype"]
+  for _, a in ipairs(m:objects("actor")) do
+    if not view or view:visible(a.x, a.y) then
+      local arch = a.archetype and archetypes:get(a.archetype)
+      local i = a.y * m.width + a.x
+      marks[i] = arch and arch.glyph or (short_name(a) or "&"):sub(1, 1)
+      colors[i] = arch and COLORS[arch.color]
+    end
   end
   marks[p.y * m.width + p.x] = "@"
   if self.cursor then marks[self.cursor[2] * m.width + self.cursor[1]] = "X" end
@@ -484,7 +513,6 @@ function Game:screen()
   local x0 = math.max(0, math.min(m.width - view_w, p.x - view_w // 2))
   local y0 = math.max(0, math.min(m.height - view_h, p.y - view_h // 2))
   local tokens = w._s:tokens()
-  local view, seen = self:look(m, p)
   local out = {}
   for y = y0, math.min(m.height - 1, y0 + view_h - 1) do
     local cells = {}
@@ -496,7 +524,8 @@ function Game:screen()
       if not in_view and mark ~= "@" and mark ~= "X" and not seen:visible(x, y) then ch = " " end
       if self.color and ch ~= " " then
         local col
-        if mark == "@" or mark == "X" or (mark and in_view) then col = mark == "@" and "1;37" or "1;33"
+        if mark == "@" or mark == "X" or (mark and in_view) then
+          col = mark == "@" and "1;37" or colors[y * m.width + x] or "1;33"
         elseif not in_view then col = "90"
         else
           local top = m:top(x, y)
