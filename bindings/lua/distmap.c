@@ -92,7 +92,7 @@ static void goals_from_tokens(lua_State *L, int arg, strata_tilemap *m, goal_lis
   strata_token want[64];
   int count = 0;
   const strata_tokens *t = strata_tilemap_tokens(m);
-  lua_getfield(L, arg, "token");
+  lstrata_rawfield(L, arg, "token");
   const int list = lua_type(L, -1) == LUA_TTABLE;
   const lua_Integer n = list ? luaL_len(L, -1) : 1;
   for (lua_Integer i = 1; i <= n; i++) {
@@ -153,7 +153,7 @@ static int map_distance_map(lua_State *L) {
     m = lstrata_check_tilemap(L, 1); /* the predicate may have closed it */
   } else if (lua_type(L, 2) != LUA_TTABLE) {
     return lstrata_argnerror(L, 2, "goals must be a list of points, { token = } or a function(x, y)");
-  } else if (lua_getfield(L, 2, "token") != LUA_TNIL) {
+  } else if (lstrata_rawfield(L, 2, "token") != LUA_TNIL) {
     lua_pop(L, 1);
     goals_from_tokens(L, 2, m, &g);
   } else {

@@ -42,7 +42,7 @@ static int map_fov(lua_State *L) {
       return lstrata_argerror(L, 4, lua_pushfstring(L, "unknown algorithm '%s' (known: symmetric, "
                                                     "permissive, basic)", alg));
     o.light_walls = lstrata_opt_bool(L, 4, "light_walls", 1);
-    if (lua_getfield(L, 4, "into") != LUA_TNIL) {
+    if (lstrata_rawfield(L, 4, "into") != LUA_TNIL) {
       if (luaL_testudata(L, -1, FOV_MT) == NULL)
         return lstrata_argerror(L, 4, "option 'into' must be a visibility set (map:fov's)");
       into = check_set(L, -1);

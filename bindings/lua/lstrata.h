@@ -64,6 +64,8 @@ void lstrata_checkstack(lua_State *L, int n, const char *what);
 ** table whose keys are all in known (NULL-terminated). Absent/nil arg is
 ** accepted when optional is nonzero. */
 void lstrata_check_options(lua_State *L, int arg, const char *const known[], int optional);
+/* Pushes t[key] read raw (no metamethod runs: options and goals from mod code); its type. */
+int lstrata_rawfield(lua_State *L, int t, const char *key);
 
 /* Option fields of the table at index t: absent/nil gives def; a wrong type
 ** raises an argument error naming the field. */
