@@ -36,7 +36,7 @@ describe("map:distance_map", function()
       for k = 1, rng:int(1, 3) do goals[k] = { rng:int(0, w - 1), rng:int(0, h - 1) } end
       local conn = trial % 2 == 0 and 8 or 4
       local max = trial % 5 == 0 and 6.5 or nil
-      local field = m:distance_map(goals, { connectivity = conn, diagonal = math.sqrt(2), max_cost = max })
+      local field = m:distance_map(goals, { connectivity = conn, diagonal_cost = math.sqrt(2), max_cost = max })
       for y = 0, h - 1 do
         for x = 0, w - 1 do
           local best
@@ -170,7 +170,7 @@ describe("map:distance_map", function()
     assert.matches("map:distance_map: goal 2 %(4, 0%) is outside the 4x3 map", err)
     err = support.err_of(function() return m:distance_map({ { 0, 0 } }, { connectivity = 6 }) end)
     assert.matches("map:distance_map: connectivity must be 4 or 8", err)
-    err = support.err_of(function() return m:distance_map({ { 0, 0 } }, { diagonal = 0.5 }) end)
+    err = support.err_of(function() return m:distance_map({ { 0, 0 } }, { diagonal_cost = 0.5 }) end)
     assert.matches("map:distance_map: diagonal cost must be at least 1", err)
     err = support.err_of(function() return m:distance_map({ { 0, 0 } }, { max_cost = -1 }) end)
     assert.matches("map:distance_map: max_cost must be", err)
@@ -198,5 +198,60 @@ describe("map:distance_map", function()
     local m = strata.tilemap.new{ width = 4, height = 3, fill = "floor" }
     local err = support.err_of(function() return m:distance_map(function() m:close() return true end) end)
     assert.matches("map:distance_map: .*the map was closed", err)
+  end)
+end)
+
+describe("map:distance_map, as a new user and a hostile mod meet it", function()
+  it("takes find_path's option name diagonal_cost; diagonal is refused naming it", function()
+    local m = strata.tilemap.new{ width = 5, height = 5, fill = "floor" }
+    local field = m:distance_map({ { 0, 0 } }, { connectivity = 8, diagonal_cost = 1 })
+    local _, cost = m:find_path({ 4, 4 }, { 0, 0 }, { connectivity = 8, diagonal_cost = 1, algorithm = "dijkstra" })
+    assert.are.equal(cost, field:at(4, 4))
+    assert.are.equal(4, field:at(4, 4))
+    local err = support.err_of(function() return m:distance_map({ { 0, 0 } }, { diagonal = 1 }) end)
+    assert.matches("map:distance_map: unknown option 'diagonal' %(nearest known: diagonal_cost", err)
+    assert.are.same({ "connectivity", "diagonal_cost", "max_cost" }, strata.options.known["map:distance_map"])
+  end)
+
+  it("names a bad goal by its number and its coordinates as given", function()
+    local m = strata.tilemap.new{ width = 4, height = 3, fill = "floor" }
+    local err = support.err_of(function() return m:distance_map({ { math.maxinteger, 0 } }) end)
+    assert.matches("goal 1 %(" .. math.maxinteger .. ", 0%) is outside the 4x3 map", err)
+    err = support.err_of(function() return m:distance_map({ { 0, 0 }, { 1.5, 0 } }) end)
+    assert.matches("map:distance_map: goal 2 must be a point {x, y} with integer coordinates", err)
+    local w = strata.world.new{ seed = 1 }
+    local map = w:create_map{ width = 4, height = 3, fill = "floor" }
+    local gone = w:create_actor{ map = map, x = 1, y = 1 }
+    gone:delete()
+    err = support.err_of(function() return map:distance_map({ gone }) end)
+    assert.matches("map:distance_map: goal 1: actor#%d+ was deleted", err)
+  end)
+
+  it("refuses a flee factor whose distances would not be finite", function()
+    local m = strata.tilemap.new{ width = 8, height = 3, fill = "floor" }
+    local field = m:distance_map({ { 1, 1 } })
+    assert.are.equal(-7e6 + 1, field:flee(1e6):at(7, 1))
+    for _, factor in ipairs{ 1e300, 1e308 } do
+      local err = support.err_of(function() return field:flee(factor) end)
+      assert.matches("distmap:flee: flee factor " .. ("%g"):format(factor):gsub("%+", "%%+") .. " is too large for this map", err)
+    end
+  end)
+
+  it("gives find_path's costs, or refuses costs too far apart for its fixed point", function()
+    local t = tokens()
+    t:define("ice", { cost = 1e12 })
+    local m = strata.tilemap.new{ width = 100, height = 100, fill = "floor", tokens = t }
+    m:fill(0, 50, 100, 1, "mud")
+    local field = m:distance_map({ { 0, 0 } }, { connectivity = 8, diagonal_cost = 1e10 })
+    local _, cost = m:find_path({ 60, 60 }, { 0, 0 }, { algorithm = "dijkstra", connectivity = 8, diagonal_cost = 1e10 })
+    assert.are.equal(cost, field:at(60, 60))
+    m:reset(99, 99, "ice") -- 1 beside 1e12: a step of 1 is below the fixed point's resolution
+    local err = support.err_of(function() return field:update() end)
+    assert.matches("distmap:update: costs too far apart for a distance map of a 100x100 map: 1 to 1e%+12", err)
+    err = support.err_of(function() return m:distance_map({ { 0, 0 } }) end)
+    assert.matches("map:distance_map: costs too far apart", err)
+    m:reset(99, 99, "floor")
+    err = support.err_of(function() return m:distance_map({ { 0, 0 } }, { connectivity = 8, diagonal_cost = 1e15 }) end)
+    assert.matches("map:distance_map: costs too far apart .* diagonal_cost 1e%+15", err)
   end)
 end)

@@ -285,3 +285,29 @@ describe("strata.line and strata.circle", function()
     assert.matches("strata.line: ", support.err_of(function() return strata.line(0, 0, "x") end))
   end)
 end)
+
+describe("a visibility set asked about cells far off its map", function()
+  it("answers false, as for any cell outside the map", function()
+    local m = strata.tilemap.new{ width = 3, height = 3, fill = "floor" }
+    local v = m:fov(1, 1)
+    assert.is_false(v:visible(math.maxinteger, 0))
+    assert.is_false(v:visible(0, math.mininteger))
+    assert.is_false(v:visible(-1, 0))
+  end)
+
+  it("reads its options raw, as it checks their keys: no metamethod of theirs runs", function()
+    local m = strata.tilemap.new{ width = 9, height = 9, fill = "floor" }
+    local ran = false
+    local opts = setmetatable({}, { __index = function() ran = true return 1 end })
+    assert.are.equal(81, m:fov(4, 4, opts):count()) -- radius 0: unlimited
+    assert.are.equal(0, m:distance_map(setmetatable({ { 1, 1 } }, getmetatable(opts)), opts):at(1, 1))
+    assert.is_true(strata.noise.heights(4, 4, setmetatable({ seed = 1 }, getmetatable(opts))):at(0, 0) >= 0)
+    assert.is_false(ran)
+  end)
+
+  it("names the number an integer option was given", function()
+    local m = strata.tilemap.new{ width = 3, height = 3, fill = "floor" }
+    assert.error_matches(function() m:fov(1, 1, { radius = 1.5 }) end, "map:fov: option 'radius' must be an integer, got 1.5")
+    assert.error_matches(function() m:fov(1, 1, { radius = 0 / 0 }) end, "option 'radius' must be an integer, got %-?nan")
+  end)
+end)

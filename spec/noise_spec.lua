@@ -64,3 +64,13 @@ describe("strata.noise", function()
     assert.error_matches(function() strata.noise.heights(5, 5, { seed = 1 }):at(5, 0) end, "out of the heights")
   end)
 end)
+
+describe("strata.noise.simplex at hostile coordinates", function()
+  it("is in [-1, 1] wherever x, y or their sum is not finite", function()
+    local n = strata.noise.simplex(1)
+    for _, p in ipairs{ { 0 / 0, 1 }, { math.huge, 1 }, { 1.7e308, 1.7e308 }, { -1.7e308, -1.7e308 }, { 1e308, 1e308 } } do
+      local v = n:at(p[1], p[2])
+      assert.is_true(v >= -1 and v <= 1, ("at(%g, %g) = %s"):format(p[1], p[2], tostring(v)))
+    end
+  end)
+end)

@@ -991,3 +991,45 @@ describe("distance maps from mod code, attacked (issue 36)", function()
     local g = m:distance_map(function(x, y) return x == 3 and setmetatable({}, { __index = error }) end)
     assert(g:at(3, 0) == 0 and g:at(0, 0) == 3)]], expect = "HANDLER ok" }
 end)
+
+describe("the game toolkit from mod code, attacked further (trial 36)", function()
+  -- a search's cost function that deletes, searches again or saves: each refused, the handler clean
+  attack{ "a cost function that deletes its map, searches it again or saves the world", handler = [[
+    local m = world:create_map{ width = 8, height = 3, fill = "floor" }
+    local function refused(opts, want)
+      local ok, e = pcall(m.find_path, m, { 0, 0 }, { 5, 0 }, opts)
+      assert(not ok and tostring(e):find(want, 1, true), tostring(e))
+    end
+    refused({ cost = function(x, y, c) m:delete() return c end }, "is being searched")
+    refused({ cost = function(x, y, c) m:find_path({ 0, 0 }, { x, y }) return c end }, "searching already")
+    refused({ cost = function(x, y, c) world:save("x.db") return c end }, "belongs to the host")
+    assert(m:alive())]], expect = "HANDLER ok" }
+  attack{ "goals, options and coordinates at the edges of the integers and the numbers", handler = [[
+    local m = world:create_map{ width = 1, height = 1, fill = "floor" }
+    local function refused(fn, want)
+      local ok, e = pcall(fn)
+      assert(not ok and tostring(e):find(want, 1, true), tostring(e))
+    end
+    refused(function() return m:distance_map({ { math.maxinteger, math.mininteger } }) end, "is outside the 1x1 map")
+    refused(function() return m:distance_map({ { 0, 0 } }, { diagonal_cost = 0 / 0 }) end, "diagonal cost")
+    refused(function() return m:distance_map({ { 0, 0 } }, { connectivity = 8, diagonal_cost = 1e308 }) end, "too far apart")
+    local wide = world:create_map{ width = 8, height = 3, fill = "floor" }
+    refused(function() return wide:distance_map({ { 0, 0 } }):flee(1e308) end, "too large")
+    refused(function() return m:fov(math.maxinteger, 0, { radius = 0x3fffffff }) end, "out of range")
+    assert(m:fov(0, 0, { radius = 0x3fffffff }):count() == 1)
+    assert(strata.noise.simplex(1):at(1.7e308, 1.7e308) == 0)
+    assert(world.rng:stream("w"):weighted{ a = 1e308, b = 1e308 })]], expect = "HANDLER ok" }
+  -- a turn's handler reaches the world through its actor: it may act, never advance or save it
+  attack{ "a turn's handler advancing, saving or deleting its actor through actor.world", init = [[
+    events:register("base.turn_started", "evil: turn", function(actor, params, result)
+      local world = actor.world
+      assert(not pcall(world.next_turn, world) and not pcall(world.advance, world, 1))
+      assert(not pcall(function() return world:save("x.db") end))
+      actor:delete()
+    end)]],
+    handler = "world:add_turns(world:create_actor{}, { speed = 4 })",
+    after = [[
+    assert(#w:objects{ kind = "actor" } == 0, "the actor was not deleted in its turn")
+    assert(w:next_turn() == nil)]],
+    expect = "HOSTCODE ok" }
+end)

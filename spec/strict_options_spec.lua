@@ -73,6 +73,7 @@ local calls = {
   ["map:fill"] = function(o) tm:fill(0, 0, 1, 1, "floor", o) end,
   ["map:find_path"] = function(o) tm:find_path({ 0, 0 }, { 1, 1 }, o) end,
   ["map:fov"] = function(o) tm:fov(0, 0, o) end,
+  ["map:distance_map"] = function(o) tm:distance_map({ { 0, 0 } }, o) end,
   ["map:render"] = function(o) tm:render(o) end,
   ["tokens:define"] = function(o) strata.tokens.new():define("x", o) end,
   ["xy:visual_range"] = function(o) xy:visual_range({ 0, 0 }, o) end,

@@ -186,3 +186,77 @@ data:add{ _type = "base.actor_archetype", _id = "walker", events = { { id = "bas
     assert.matches("turns_spec.lua:%d+:", err)
   end)
 end)
+
+describe("turns played by a mod's own code", function()
+  -- A mod whose monsters chase the player by a distance map in their turns' handler.
+  local function hunt_world()
+    local dir = support.tempdir()
+    support.write(dir .. "/hunt/mod.lua", 'return { id = "hunt", version = "0.1.0", requires = { base = "^0.1" } }')
+    support.write(dir .. "/hunt/init.lua", [[
+data:add{ _type = "base.handler", _id = "act", run = function(source, params, args)
+  local world = source.world
+  local field = source.map:distance_map({ world:player() }, { connectivity = 8 })
+  local x, y = field:step_down(source.x, source.y)
+  if x then world:move(source, x, y) end
+  world:turn_took(source, args.took)
+end }
+events:register("base.turn_started", "hunt: seen", function(source, params, result)
+  source.state.turns = (source.state.turns or 0) + (source.world:turn_info(source) and 1 or 0)
+end)]])
+    local w = strata.world.new{ seed = 1, mods = { "hunt" }, mod_path = { dir } }
+    local map = w:create_map{ width = 12, height = 3, fill = "floor" }
+    local hero = w:create_actor{ map = map, x = 0, y = 1, player = true }
+    local orc = w:create_actor{ map = map, x = 11, y = 1 }
+    orc:subscribe("base.turn_started", "hunt.act", { took = 2 })
+    w:add_turns(orc)
+    return w, hero, orc
+  end
+
+  it("acts through its actor's world: a distance map's step, its action's duration", function()
+    local w, _, orc = hunt_world()
+    assert.are.equal(orc, w:next_turn())
+    assert.are.equal(10, orc.x)
+    assert.are.equal(3, w:turn_info(orc).due) -- took 2 from its start at 1
+    assert.are.equal(1, orc.state.turns)
+  end)
+end)
+
+describe("turns near the end of time", function()
+  it("refuse a first turn or an action past the latest time a timer can have, saying so", function()
+    local w = strata.world.new{ seed = 1 }
+    local a = w:create_actor{}
+    assert.error_matches(function() w:add_turns(a, { speed = 1e-320 }) end,
+      "world:add_turns: actor#%d+'s next turn would start at inf, past 1e%+300, the latest time a timer can have")
+    assert.error_matches(function() w:add_turns(a, { delay = 1e308 }) end, "next turn would start at 1e%+308, past 1e%+300")
+    assert.is_nil(w:turn_info(a))
+    w:add_turns(a)
+    assert.error_matches(function() w:turn_took(a, 1e308) end, "world:turn_took: actor#%d+'s next turn would start at")
+    assert.are.equal(1, w:turn_info(a).due)
+  end)
+
+  it("report a turn that cannot be scheduled again as its timer's failure, the actor out", function()
+    local w = strata.world.new{ seed = 1 }
+    local a = w:create_actor{}
+    w:add_turns(a, { speed = 1e-300, delay = 0 })
+    assert.are.equal(a, w:next_turn())
+    local who, failures = w:next_turn()
+    assert.is_nil(who)
+    assert.matches("actor#%d+'s next turn would start at 2e%+300, past 1e%+300", failures[1].message)
+  end)
+end)
+
+describe("a turn's failing handler", function()
+  it("is among the failures next_turn and advance return, with its event", function()
+    local w, a = world_of(1, { 1 })
+    support.only_handler(w, "base.turn_started", function() error("the orc trips") end, "spec: orc")
+    local who, failures = w:next_turn()
+    assert.are.equal(a[1], who)
+    assert.are.equal(1, #failures)
+    assert.matches("the orc trips", failures[1].message)
+    assert.are.equal("base.turn_started", failures[1].event)
+    assert.are.equal("spec: orc", failures[1].handler)
+    failures = w:advance(2)
+    assert.are.equal(2, #failures)
+    assert.are.equal(4, w:turn_info(a[1]).due) -- the turns happened all the same
+  end)
+end)

@@ -1,7 +1,7 @@
 /*
 ** distmap.c - strata.distmap: distance maps of tile maps (strata/distmap.h).
 **
-**   map:distance_map(goals [, { connectivity =, diagonal =, max_cost = }]) -> field
+**   map:distance_map(goals [, { connectivity =, diagonal_cost =, max_cost = }]) -> field
 **     goals: a list of points { {x, y}, ... }; { token = "stairs" } (or a list
 **     of names): every cell holding one; or a function(x, y) called once per
 **     cell, row by row, whose truthy results pick the goals (read as
@@ -76,10 +76,11 @@ static void goals_from_points(lua_State *L, int arg, strata_tilemap *m, goal_lis
     if ((i & 4095) == 0) lstrata_guard_charge(L, 4096);
     lua_rawgeti(L, arg, i);
     lua_Integer x, y;
-    lstrata_check_point(L, -1, &x, &y);
+    if (!lstrata_test_point(L, -1, &x, &y))
+      lstrata_error(L, "goal %I must be a point {x, y} with integer coordinates, got %s", i, luaL_typename(L, -1));
     lua_pop(L, 1);
     if (x < 0 || y < 0 || x >= w || y >= h)
-      lstrata_error(L, "goal %d (%d, %d) is outside the %dx%d map", (int)i, (int)x, (int)y, w, h);
+      lstrata_error(L, "goal %I (%I, %I) is outside the %dx%d map", i, x, y, w, h);
     goal_add(L, g, (uint32_t)y * (uint32_t)w + (uint32_t)x);
   }
 }
@@ -91,7 +92,7 @@ static void goals_from_tokens(lua_State *L, int arg, strata_tilemap *m, goal_lis
   strata_token want[64];
   int count = 0;
   const strata_tokens *t = strata_tilemap_tokens(m);
-  lua_getfield(L, arg, "token");
+  lstrata_rawfield(L, arg, "token");
   const int list = lua_type(L, -1) == LUA_TTABLE;
   const lua_Integer n = list ? luaL_len(L, -1) : 1;
   for (lua_Integer i = 1; i <= n; i++) {
@@ -133,14 +134,15 @@ static void goals_from_function(lua_State *L, int arg, strata_tilemap *m, goal_l
 
 /* map:distance_map(goals [, opts]) */
 static int map_distance_map(lua_State *L) {
-  static const char *const known[] = {"connectivity", "diagonal", "max_cost", NULL};
+  /* diagonal_cost as find_path names it: "diagonal" is refused naming it */
+  static const char *const known[] = {"connectivity", "diagonal_cost", "max_cost", NULL};
   strata_tilemap *m = lstrata_check_tilemap(L, 1);
   lstrata_check_options(L, 3, known, 1);
   strata_distmap_options o;
   strata_distmap_options_init(&o);
   if (lua_istable(L, 3)) {
     o.connectivity = (int)lstrata_opt_int(L, 3, "connectivity", 4);
-    o.diagonal_cost = lstrata_opt_number(L, 3, "diagonal", o.diagonal_cost);
+    o.diagonal_cost = lstrata_opt_number(L, 3, "diagonal_cost", o.diagonal_cost);
     o.max_cost = lstrata_opt_number(L, 3, "max_cost", o.max_cost);
   }
   lua_settop(L, 3);
@@ -151,7 +153,7 @@ static int map_distance_map(lua_State *L) {
     m = lstrata_check_tilemap(L, 1); /* the predicate may have closed it */
   } else if (lua_type(L, 2) != LUA_TTABLE) {
     return lstrata_argnerror(L, 2, "goals must be a list of points, { token = } or a function(x, y)");
-  } else if (lua_getfield(L, 2, "token") != LUA_TNIL) {
+  } else if (lstrata_rawfield(L, 2, "token") != LUA_TNIL) {
     lua_pop(L, 1);
     goals_from_tokens(L, 2, m, &g);
   } else {

@@ -42,7 +42,7 @@ static int map_fov(lua_State *L) {
       return lstrata_argerror(L, 4, lua_pushfstring(L, "unknown algorithm '%s' (known: symmetric, "
                                                     "permissive, basic)", alg));
     o.light_walls = lstrata_opt_bool(L, 4, "light_walls", 1);
-    if (lua_getfield(L, 4, "into") != LUA_TNIL) {
+    if (lstrata_rawfield(L, 4, "into") != LUA_TNIL) {
       if (luaL_testudata(L, -1, FOV_MT) == NULL)
         return lstrata_argerror(L, 4, "option 'into' must be a visibility set (map:fov's)");
       into = check_set(L, -1);
@@ -58,7 +58,10 @@ static int map_fov(lua_State *L) {
 /* set:visible(x, y) -> boolean */
 static int fov_visible(lua_State *L) {
   strata_fov_set *s = check_set(L, 1);
-  lua_pushboolean(L, strata_fov_set_visible(s, lstrata_check_int(L, 2), lstrata_check_int(L, 3)));
+  lua_Integer x = lstrata_checkinteger(L, 2), y = lstrata_checkinteger(L, 3);
+  /* (a cell past the ints is outside any map: false, as the docs say of every such cell) */
+  const int in = x >= 0 && y >= 0 && x <= 0x7fffffff && y <= 0x7fffffff;
+  lua_pushboolean(L, in && strata_fov_set_visible(s, (int)x, (int)y));
   return 1;
 }
 

@@ -252,17 +252,24 @@ void lstrata_check_options(lua_State *L, int arg, const char *const known[], int
   }
 }
 
-static int field(lua_State *L, int t, const char *key) {
-  return lua_getfield(L, t, key);
+/* Raw, as lstrata_check_options reads the keys: an options table's
+** metamethods never run (the border rule), nor give values it lacks. */
+int lstrata_rawfield(lua_State *L, int t, const char *key) {
+  t = lua_absindex(L, t);
+  lua_pushstring(L, key);
+  return lua_rawget(L, t);
 }
 
 static void field_error(lua_State *L, const char *key, const char *expected) {
+  /* a number that is not what was wanted (1.5 for an integer) is named by its value */
+  if (lua_type(L, -1) == LUA_TNUMBER)
+    lstrata_error(L, "option '%s' must be %s, got %s", key, expected, lua_tolstring(L, -1, NULL));
   lstrata_error(L, "option '%s' must be %s, got %s", key, expected, luaL_typename(L, -1));
 }
 
 lua_Integer lstrata_opt_int(lua_State *L, int t, const char *key, lua_Integer def) {
   t = lua_absindex(L, t);
-  if (field(L, t, key) == LUA_TNIL) { lua_pop(L, 1); return def; }
+  if (lstrata_rawfield(L, t, key) == LUA_TNIL) { lua_pop(L, 1); return def; }
   int isint = 0;
   lua_Integer v = lua_tointegerx(L, -1, &isint);
   if (!isint) field_error(L, key, "an integer");
@@ -272,7 +279,7 @@ lua_Integer lstrata_opt_int(lua_State *L, int t, const char *key, lua_Integer de
 
 lua_Number lstrata_opt_number(lua_State *L, int t, const char *key, lua_Number def) {
   t = lua_absindex(L, t);
-  if (field(L, t, key) == LUA_TNIL) { lua_pop(L, 1); return def; }
+  if (lstrata_rawfield(L, t, key) == LUA_TNIL) { lua_pop(L, 1); return def; }
   if (lua_type(L, -1) != LUA_TNUMBER) field_error(L, key, "a number");
   lua_Number v = lua_tonumber(L, -1);
   lua_pop(L, 1);
@@ -281,7 +288,7 @@ lua_Number lstrata_opt_number(lua_State *L, int t, const char *key, lua_Number d
 
 int lstrata_opt_bool(lua_State *L, int t, const char *key, int def) {
   t = lua_absindex(L, t);
-  if (field(L, t, key) == LUA_TNIL) { lua_pop(L, 1); return def; }
+  if (lstrata_rawfield(L, t, key) == LUA_TNIL) { lua_pop(L, 1); return def; }
   if (lua_type(L, -1) != LUA_TBOOLEAN) field_error(L, key, "a boolean");
   int v = lua_toboolean(L, -1);
   lua_pop(L, 1);
@@ -291,7 +298,7 @@ int lstrata_opt_bool(lua_State *L, int t, const char *key, int def) {
 /* The string stays valid while the option table holds it. */
 const char *lstrata_opt_string(lua_State *L, int t, const char *key, const char *def) {
   t = lua_absindex(L, t);
-  if (field(L, t, key) == LUA_TNIL) { lua_pop(L, 1); return def; }
+  if (lstrata_rawfield(L, t, key) == LUA_TNIL) { lua_pop(L, 1); return def; }
   if (lua_type(L, -1) != LUA_TSTRING) field_error(L, key, "a string");
   const char *v = lua_tostring(L, -1);
   lua_pop(L, 1);
@@ -310,12 +317,17 @@ static int point_coord(lua_State *L, int t, int index, const char *name, lua_Int
   return isint;
 }
 
+int lstrata_test_point(lua_State *L, int arg, lua_Integer *x, lua_Integer *y) {
+  arg = lua_absindex(L, arg);
+  return lua_type(L, arg) == LUA_TTABLE && point_coord(L, arg, 1, "x", x) && point_coord(L, arg, 2, "y", y);
+}
+
 void lstrata_check_point(lua_State *L, int arg, lua_Integer *x, lua_Integer *y) {
   arg = lua_absindex(L, arg);
   if (lua_type(L, arg) != LUA_TTABLE)
     lstrata_argnerror(L, arg, lua_pushfstring(L, "expected a point {x, y}, got %s",
                                               luaL_typename(L, arg)));
-  if (!point_coord(L, arg, 1, "x", x) || !point_coord(L, arg, 2, "y", y))
+  if (!lstrata_test_point(L, arg, x, y))
     lstrata_argnerror(L, arg, "expected a point {x, y} with integer coordinates");
 }
 

@@ -64,6 +64,8 @@ void lstrata_checkstack(lua_State *L, int n, const char *what);
 ** table whose keys are all in known (NULL-terminated). Absent/nil arg is
 ** accepted when optional is nonzero. */
 void lstrata_check_options(lua_State *L, int arg, const char *const known[], int optional);
+/* Pushes t[key] read raw (no metamethod runs: options and goals from mod code); its type. */
+int lstrata_rawfield(lua_State *L, int t, const char *key);
 
 /* Option fields of the table at index t: absent/nil gives def; a wrong type
 ** raises an argument error naming the field. */
@@ -73,6 +75,8 @@ int lstrata_opt_bool(lua_State *L, int t, const char *key, int def);
 const char *lstrata_opt_string(lua_State *L, int t, const char *key, const char *def);
 
 /* A point given as {x, y} or {x = , y = }; raises an argument error otherwise. */
+/* 1 and *x, *y when the value at arg is a point {x, y} (or {x =, y =}) of integers; else 0. */
+int lstrata_test_point(lua_State *L, int arg, lua_Integer *x, lua_Integer *y);
 void lstrata_check_point(lua_State *L, int arg, lua_Integer *x, lua_Integer *y);
 /* An integer argument that must fit an int. */
 int lstrata_check_int(lua_State *L, int arg);

@@ -73,14 +73,14 @@ static int noise_heights(lua_State *L) {
   if (w < 1 || h < 1 || w > STRATA_NOISE_HEIGHTS_MAX || h > STRATA_NOISE_HEIGHTS_MAX)
     return lstrata_error(L, "width and height must be 1 to %d, got %I x %I", STRATA_NOISE_HEIGHTS_MAX, w, h);
   double variance = 0.65; /* NoiseMap's when its exponent is left out (docs/layouts.md) */
-  if (lua_getfield(L, 3, "variance") != LUA_TNIL) variance = lstrata_checknumber(L, -1);
+  if (lstrata_rawfield(L, 3, "variance") != LUA_TNIL) variance = lstrata_checknumber(L, -1);
   strata_rng r;
-  int from_rng = lua_getfield(L, 3, "rng") != LUA_TNIL;
+  int from_rng = lstrata_rawfield(L, 3, "rng") != LUA_TNIL;
   if (from_rng && !take_rng(L, lua_gettop(L), &r))
     return lstrata_error(L, "option 'rng' must be a generator (strata.rng.new, world.rng:stream), got %s",
                          luaL_typename(L, -1));
   if (!from_rng) {
-    if (lua_getfield(L, 3, "seed") == LUA_TNIL) return lstrata_error(L, "needs a seed or an rng");
+    if (lstrata_rawfield(L, 3, "seed") == LUA_TNIL) return lstrata_error(L, "needs a seed or an rng");
     if (!lua_isinteger(L, -1) && lua_type(L, -1) != LUA_TSTRING)
       return lstrata_error(L, "option 'seed' must be an integer or a string, got %s", luaL_typename(L, -1));
     strata_rng_seed(&r, lstrata_check_seed(L, lua_gettop(L)));
@@ -92,7 +92,7 @@ static int noise_heights(lua_State *L) {
   strata_error err;
   if (strata_noise_heights(&r, variance, (int)w, (int)h, hs->v, &err)) return lstrata_raise(L, NULL, &err);
   if (from_rng) {
-    lua_getfield(L, 3, "rng");
+    lstrata_rawfield(L, 3, "rng");
     put_back(L, lua_gettop(L), &r);
     lua_pop(L, 1);
   }

@@ -397,6 +397,7 @@ void lstrata_push_failures(lua_State *L, strata_failures *f) {
     if (x->timer) { lua_pushinteger(L, (lua_Integer)x->timer); lua_setfield(L, -2, "timer"); }
     if (x->handler) { lua_pushstring(L, x->handler); lua_setfield(L, -2, "handler"); }
     if (x->mod) { lua_pushstring(L, x->mod); lua_setfield(L, -2, "mod"); }
+    if (x->event) { lua_pushstring(L, x->event); lua_setfield(L, -2, "event"); } /* a turn's handler */
     if (x->has_dropped) {
       if (x->timer) lua_pushnumber(L, x->dropped);
       else lua_pushinteger(L, (lua_Integer)x->dropped); /* a number of timers */

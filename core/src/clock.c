@@ -159,7 +159,9 @@ static strata_status run_to(strata_runtime *rt, double target, uint64_t max_runs
     strata_error_clear(&herr);
     const char *mod;
     rt->turn_started = 0;
+    rt->timer_failures = failures;
     strata_status ran = run_timer(rt, &fired, &mod, &herr);
+    rt->timer_failures = NULL;
     if (ran && failures_push(&local, uid, 0, NULL, fired.handler, mod, strata_runtime_failure_text(rt, &herr)))
       st = strata_error_nomem(err, NULL);
     strata_timer_clear(&fired);

@@ -200,6 +200,26 @@ static double distance_bound(const strata_distmap *d) {
   return (double)d->pw * (double)d->ph * d->classes.max_cost * (d->eight ? d->diag : 1);
 }
 
+/* Whether the scale keeps every distance within 2^-20 of itself: each step
+** rounds by at most 8 keys, so the cheapest step must be 2^23 keys or more;
+** or whole-number steps, exact at 16 keys a unit. Costs too far apart for
+** that (1 beside 1e12, a diagonal multiplier of 1e15) would give wrong
+** distances, and are refused. */
+static int precise(const strata_distmap *d) {
+  const grid_classes *gc = &d->classes;
+  const int whole = gc->integral && (!d->eight || d->diag == floor(d->diag)) && d->scale >= 16;
+  return gc->count == 0 || whole || gc->min_cost * d->scale >= 0x1p23;
+}
+
+static strata_status imprecise(const strata_distmap *d, strata_error *err) {
+  return strata_error_set(err, STRATA_EARG,
+                          "costs too far apart for a distance map of a %dx%d map: %g to %g, "
+                          "diagonal_cost %g (the dearest step over the cheapest, times the cells, "
+                          "at most about 2^31)",
+                          d->width, d->height, d->classes.min_cost, d->classes.max_cost,
+                          d->eight ? d->diag : 1.0);
+}
+
 /* ---- the scan ---- */
 
 static int seed_order(const void *a, const void *b) {
@@ -578,6 +598,7 @@ static strata_status recompute(strata_distmap *d, const strata_tilemap *m, strat
   if (dial == 0) return nomem(d, err);
   if (dial == 1) return d->computed = 1, STRATA_OK;
   if (!prepare_scale(d, distance_bound(d)) || !seeds_room(d, d->goal_count)) return nomem(d, err);
+  if (!precise(d)) return imprecise(d, err);
   reset_keys(d);
   for (size_t i = 0; i < d->goal_count; i++) {
     const uint32_t g = d->goals[i];
@@ -740,8 +761,12 @@ strata_status strata_distmap_flee(strata_distmap *dst, const strata_distmap *src
     }
   const double farthest = (double)far / src->scale;
   dst->offset = factor * farthest;
+  /* keys are fixed point under a bound: an infinite one holds no distance */
   if (!prepare_scale(dst, dst->offset + distance_bound(dst)) || !seeds_room(dst, count))
     return nomem(src, err);
+  /* keys are fixed point under a bound: a factor too large leaves no room for the steps */
+  if (!isfinite(dst->offset + distance_bound(dst)) || !precise(dst))
+    return strata_error_set(err, STRATA_EARG, "flee factor %g is too large for this map", factor);
   reset_keys(dst);
   for (uint32_t i = 0; i < n; i++) {
     if (!reached(src->key[i])) continue;

@@ -189,9 +189,9 @@ static strata_status run_link(strata_runtime *rt, link *l, uint64_t source, cons
   return st;
 }
 
-strata_status event_emit(strata_runtime *rt, uint64_t source, const char *event,
-                         const strata_value *params, const strata_value *dflt,
-                         strata_value *result, strata_error *err) {
+static strata_status emit_chain(strata_runtime *rt, uint64_t source, const char *event,
+                                const strata_value *params, const strata_value *dflt,
+                                strata_value *result, strata_failures *also, strata_error *err) {
   chain ch = { NULL, 0, 0 };
   strata_failures failures = { NULL, 0, 0 };
   strata_value res = strata_value_nil();
@@ -210,10 +210,29 @@ strata_status event_emit(strata_runtime *rt, uint64_t source, const char *event,
   }
   chain_free(&ch);
   event_report(rt, &failures);
+  for (size_t i = 0; also && i < failures.n; i++) {
+    const strata_failure *x = &failures.items[i];
+    if (failures_push(also, 0, x->subscription, x->event, x->handler, x->mod, x->message)) {
+      strata_failures_clear(&failures);
+      strata_value_clear(&res);
+      return strata_error_nomem(err, NULL);
+    }
+  }
   strata_failures_clear(&failures);
   if (result) *result = res;
   else strata_value_clear(&res);
   return STRATA_OK;
+}
+
+strata_status event_emit(strata_runtime *rt, uint64_t source, const char *event,
+                         const strata_value *params, const strata_value *dflt,
+                         strata_value *result, strata_error *err) {
+  return emit_chain(rt, source, event, params, dflt, result, NULL, err);
+}
+
+strata_status event_emit_into(strata_runtime *rt, uint64_t source, const char *event,
+                              const strata_value *params, strata_failures *also, strata_error *err) {
+  return emit_chain(rt, source, event, params, NULL, NULL, also, err);
 }
 
 /* The events the core emits itself: declared by definition. */

@@ -59,6 +59,7 @@ double strata_noise_simplex(const strata_noise *n, double x, double y) {
   const double F2 = 0.36602540378443865, G2 = 0.21132486540518713; /* (sqrt 3 - 1) / 2, (3 - sqrt 3) / 6 */
   double s = (x + y) * F2;
   double fi = floor(x + s), fj = floor(y + s);
+  if (!isfinite(fi) || !isfinite(fj)) return 0; /* near the largest numbers, skewed past them */
   double t = (fi + fj) * G2;
   double x0 = x - (fi - t), y0 = y - (fj - t); /* from the cell's first corner */
   int i1 = x0 > y0, j1 = !i1;                  /* the lower or the upper triangle */

@@ -96,6 +96,12 @@ double strata_rng_normal(strata_rng *r, double mean, double sd) {
   return mean + sd * sqrt(-2.0 * log(1.0 - u1)) * cos(6.283185307179586 * u2);
 }
 
+static double weighted_sum(const double *weights, size_t n, double scale) {
+  double sum = 0;
+  for (size_t i = 0; i < n; i++) sum += weights[i] * scale;
+  return sum;
+}
+
 strata_status strata_rng_weighted(strata_rng *r, const double *weights, size_t n, size_t *out,
                                   strata_error *err) {
   double sum = 0;
@@ -107,13 +113,17 @@ strata_status strata_rng_weighted(strata_rng *r, const double *weights, size_t n
     if (weights[i] > 0) last = i;
     sum += weights[i];
   }
-  if (isinf(sum)) return strata_error_in(err, STRATA_EARG, "strata_rng_weighted", "the weights' sum is too large");
   if (!(sum > 0)) return strata_error_in(err, STRATA_EARG, "strata_rng_weighted", "the weights sum to 0");
-  double x = strata_rng_float(r) * sum;
+  /* finite weights whose sum is not: each scaled by a power of two at most 1/n (exact, as the
+  ** draw's proportions), so that their sum is finite */
+  int e = 0;
+  if (isinf(sum)) frexp((double)n, &e);
+  const double scale = ldexp(1, -e);
+  double x = strata_rng_float(r) * (isinf(sum) ? weighted_sum(weights, n, scale) : sum);
   /* (rounding may carry x past the running sum's end: the last positive weight takes it) */
   for (size_t i = 0; i < last; i++) {
-    if (x < weights[i]) { *out = i; return STRATA_OK; }
-    x -= weights[i];
+    if (x < weights[i] * scale) { *out = i; return STRATA_OK; }
+    x -= weights[i] * scale;
   }
   *out = last;
   return STRATA_OK;

@@ -46,6 +46,10 @@ struct strata_runtime {
   int64_t gen_floor;
   int reporting;                 /* base.handler_failed is being emitted: do not report again */
   uint64_t turn_started;         /* the object whose turn the last timer run started (turns.c); 0: none */
+  /* While a timer runs for strata_advance or next_turn: their caller's list
+  ** (NULL: none), where a turn's failing handlers go too (turns.c), as the
+  ** game loop that asked for the turn is who must hear of them. */
+  strata_failures *timer_failures;
   /* The whole message of the host call that failed last, when its error's
   ** buffer cut it (strata_call.message); NULL otherwise. */
   char *failure_message;
@@ -199,6 +203,9 @@ strata_status unique_place(strata_runtime *rt, uint64_t area, int64_t n, strata_
 strata_status event_emit(strata_runtime *rt, uint64_t source, const char *event,
                          const strata_value *params, const strata_value *dflt,
                          strata_value *result, strata_error *err);
+/* event_emit whose handlers' failures are also appended to *also (NULL: not). */
+strata_status event_emit_into(strata_runtime *rt, uint64_t source, const char *event,
+                              const strata_value *params, strata_failures *also, strata_error *err);
 /* Emits base.handler_failed for each failure (not while already doing so). */
 void event_report(strata_runtime *rt, const strata_failures *f);
 strata_status failures_push(strata_failures *f, uint64_t timer, uint64_t subscription,

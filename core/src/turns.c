@@ -60,6 +60,10 @@ int strata_turn_of(const strata_world *w, uint64_t uid, strata_turn *out) {
 
 /* uid's next turn at due: the pending timer replaced by a new one. */
 static strata_status reschedule(strata_world *w, uint64_t uid, double due, strata_error *err) {
+  if (!(due <= TIMER_LAST_DUE)) /* (a tiny speed, a long delay or action, a world near its end of time) */
+    return strata_error_set(err, STRATA_EARG, "%s#%llu's next turn would start at %g, past %g, the latest time "
+                            "a timer can have", world_rec(w, uid)->kind, (unsigned long long)uid, due,
+                            TIMER_LAST_DUE);
   const strata_timer *old = pending(w, uid);
   strata_status st = old ? strata_world_cancel(w, old->uid, err) : STRATA_OK;
   strata_value args;
@@ -145,7 +149,10 @@ strata_status turn_fired(strata_call *call, void *data, strata_error *err) {
     strata_value k = K("time"), v = strata_value_float(now);
     st = strata_vtable_set(params.u.t, &k, &v, err);
   }
-  if (!st) st = event_emit(rt, uid, "base.turn_started", &params, NULL, NULL, err);
+  /* (the list is this emit's alone: the emits its handlers make report as any) */
+  strata_failures *also = rt->timer_failures;
+  rt->timer_failures = NULL;
+  if (!st) st = event_emit_into(rt, uid, "base.turn_started", &params, also, err);
   strata_value_clear(&params);
   if (!st) rt->turn_started = uid;
   return st;

@@ -837,7 +837,7 @@ void world_retime_timer(strata_world *w, size_t i, double due) {
 
 static strata_status check_timer(const strata_timer *t, strata_error *err) {
   if (!(t->due == t->due) || !(t->every >= 0) || t->every != t->every || t->every > 1e300 ||
-      t->due > 1e300 || t->due < -1e300)
+      t->due > TIMER_LAST_DUE || t->due < -TIMER_LAST_DUE)
     return strata_error_set(err, STRATA_EARG, "timer times must be finite and 'every' >= 0");
   /* A period so short that time barely moves would make one advance run a
   ** timer without end (every = 1e-300): a repeating timer needs a minimum. */

@@ -6,6 +6,10 @@
 #ifndef STRATA_WORLD_INTERNAL_H
 #define STRATA_WORLD_INTERNAL_H
 
+/* The latest time a timer can be due (world.c's check_timer; turns.c says
+** so of a turn that would start later). */
+#define TIMER_LAST_DUE 1e300
+
 #include "strata/world.h"
 #include "uidset.h"
 #include "value_internal.h"

@@ -86,6 +86,7 @@ M.known = {
   ["strata.noise.heights"] = { "rng", "seed", "variance" },
   ["map:fill"] = { "push" },
   ["map:find_path"] = { "algorithm", "connectivity", "diagonal_cost", "threads", "cost", "cost_min", "occupied" },
+  ["map:distance_map"] = { "connectivity", "diagonal_cost", "max_cost" },
   ["map:fov"] = { "radius", "algorithm", "light_walls", "into" },
   ["map:render"] = { "path", "path_glyph", "glyphs" },
   ["tokens:define"] = { "passable", "transparent", "cost", "glyph", "color" },

@@ -84,6 +84,7 @@ function methods.distance_map(h, goals, ...)
     for i = 1, rawlen(goals) do -- raw, as the binding reads the list
       local g = rawget(goals, i)
       if handle.is(g) then
+        handle.check_alive(g, ("goal %d"):format(i))
         local on = g.map
         if not on or on.uid ~= h.uid then
           error(("goal %d: %s is not on %s"):format(i, handle.label(g.kind, g.uid), handle.label("map", h.uid)), 0)

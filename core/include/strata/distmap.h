@@ -12,7 +12,10 @@
 **
 ** Distances are kept in fixed point (a power of two per unit of cost, chosen
 ** per map from its largest possible distance): whole-number costs are exact,
-** others within 2^-20 of a step on any map of fewer than 2^28 cells.
+** others within 2^-20 of themselves. Costs too far apart for that (the
+** dearest step over the cheapest, times the cells, past about 2^31: costs
+** 1 and 1e12, a diagonal multiplier of 1e15) are refused with STRATA_EARG
+** by compute, update and flee (a flee factor too large likewise).
 **
 ** One object is reused between computes: its workspace grows to the largest
 ** map seen and is kept. It holds no reference to the map: update and every

@@ -47,8 +47,9 @@ STRATA_API int strata_rng_chance(strata_rng *r, double p);
 ** sd >= 0. */
 STRATA_API double strata_rng_normal(strata_rng *r, double mean, double sd);
 /* An index i in [0, n) drawn with probability weights[i] / sum, one
-** uniform draw. Weights must be finite and >= 0 with a positive, finite sum:
-** otherwise STRATA_EARG naming the first bad weight (nothing drawn). */
+** uniform draw. Weights must be finite and >= 0 with a positive sum (one
+** past the largest double is drawn as the same proportions): otherwise
+** STRATA_EARG naming the first bad weight (nothing drawn). */
 STRATA_API strata_status strata_rng_weighted(strata_rng *r, const double *weights, size_t n, size_t *out,
                                              strata_error *err);
 /* Fisher-Yates shuffle of n elements of size bytes each (size <= 256). */

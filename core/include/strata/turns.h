@@ -62,7 +62,9 @@ STRATA_API int strata_turn_of(const strata_world *w, uint64_t uid, strata_turn *
 /* Runs the world to the next turn and starts it: the timers due before it
 ** run as strata_advance runs them (their failures appended to *failures,
 ** which may be NULL), the clock moves to the turn's time, the turn starts
-** (base.turn_started) and *actor is its object. With no object in the
+** (base.turn_started) and *actor is its object; the turn's handlers that
+** failed are appended to *failures too (their event and subscription set,
+** as strata_advance's list has them for the turns it starts). With no object in the
 ** schedule, *actor is 0 and nothing runs. Refused (STRATA_ESTATE) inside a
 ** callback, as strata_advance is. */
 STRATA_API strata_status strata_world_next_turn(strata_runtime *rt, uint64_t *actor, strata_failures *failures,
