@@ -243,3 +243,26 @@ describe("nearest known names", function()
     assert.matches("strata.options.nearest: known%[2%] is a number, not a string", err)
   end)
 end)
+
+describe("options tables are read raw (the border rule)", function()
+  it("a caller's __pairs and __index never run, and what is read is what was checked", function()
+    local w = strata.world.new{ seed = 1 }
+    local ran = 0
+    local opts = setmetatable({ kind = "thing" }, {
+      __pairs = function() ran = ran + 1; return next, {}, nil end,
+      __index = function(_, k) ran = ran + 1; if k == "props" then return { evil = true } end end })
+    local o = w:create_object(opts)
+    local a = w:create_actor{}
+    w:add_turns(a, setmetatable({}, { __index = function() ran = ran + 1; return 1e-9 end }))
+    assert.equal(0, ran)
+    assert.equal("thing", o.kind)
+    assert.is_nil(o.props.evil)
+    assert.near(1, w:turn_info(a).speed, 0)
+  end)
+
+  it("an unknown key behind __pairs is still refused", function()
+    local w = strata.world.new{ seed = 1 }
+    local opts = setmetatable({ kind = "thing", kidn = 1 }, { __pairs = function() return next, { kind = "x" }, nil end })
+    assert.error_matches(function() w:create_object(opts) end, "unknown option 'kidn'")
+  end)
+end)

@@ -50,7 +50,7 @@ end
 -- room:display_name{ builder = } -> the name; for builders a grid room's
 -- name with its coordinates: "The South Gate (3,4,village)".
 function methods.display_name(r, opts)
-  options.check("room:display_name", opts, 2)
+  opts = options.check("room:display_name", opts, 2)
   handle_of.check_alive(r)
   if opts and opts.builder and r.z ~= nil then return ("%s (%d,%d,%s)"):format(r.name, r.x, r.y, tostring(r.z)) end
   return r.name
@@ -72,7 +72,7 @@ end
 
 -- room:appearance{ width = 78, builder =, target = room, map_... = } -> markup
 function methods.appearance(r, opts)
-  options.check("room:appearance", opts, 2)
+  opts = options.check("room:appearance", opts, 2)
   opts = opts or {}
   handle_of.check_alive(r)
   local w = owner[r]

@@ -118,7 +118,7 @@ local drop_dead_views = tiles.drop_dead
 
 local function area_delete(a, opts)
   local w = owner[a]
-  options.check("area:delete", opts, 3)
+  opts = options.check("area:delete", opts, 3)
   opts = opts or {}
   local mode = opts.children or "reparent"
   if mode ~= "delete" and mode ~= "reparent" then
@@ -227,7 +227,7 @@ end
 -- something on a map). area may be a map: the core finds or makes its area.
 function world:create_entrance(map, x, y, area, opts)
   local what = "world:create_entrance"
-  options.check(what, opts, 2)
+  opts = options.check(what, opts, 2)
   check_handle(self, map, "map", what)
   local k = is_handle(area) and area.kind
   if k and k ~= "area" and k ~= "map" then fail("%s: expected an area or a map, got %s", what, tostring(area)) end
@@ -243,7 +243,7 @@ end
 -- used, so a generator may place them on the map it is making.
 function world:create_stairs(map, x, y, opts)
   local what = "world:create_stairs"
-  options.check(what, opts, 2)
+  opts = options.check(what, opts, 2)
   check_handle(self, map, "map", what)
   check_cell(x, y, what)
   local delta = opts and opts.floor_delta or 1
@@ -254,7 +254,7 @@ end
 -- ---- areas in the world ------------------------------------------------------------------------
 function world:create_area(archetype_id, opts)
   local what = "world:create_area"
-  options.check(what, opts, 2)
+  opts = options.check(what, opts, 2)
   opts = opts or {}
   local arch = self._registry:view("base.area_archetype"):ensure(archetype_id)
   local parent = opts.parent
@@ -285,7 +285,7 @@ function world:create_area(archetype_id, opts)
 end
 
 function world:areas(filter)
-  options.check("world:areas", filter, 2)
+  filter = options.check("world:areas", filter, 2)
   filter = filter or {}
   local parent = filter.parent
   if parent ~= nil and not is_handle(parent) then fail("world:areas: parent must be an area handle, got %s", type(parent)) end
@@ -353,8 +353,8 @@ function world:travel(actor, target, opts)
   check_handle(self, actor, "actor", what)
   if not is_handle(target) then fail("%s: expected a feature or a map, got %s", what, type(target)) end
   if owner[target] ~= self then fail("%s: %s belongs to another world", what, tostring(target)) end
-  local x, y -- (no empty table made for a journey without opts)
-  if opts then x, y = opts.x, opts.y end
+  local x, y -- (read raw, without the copy check makes: no table made for a journey)
+  if opts then x, y = rawget(opts, "x"), rawget(opts, "y") end
   if x ~= nil or y ~= nil then check_cell(x, y, what) end
   local m = core_call(self, "travel", actor.uid, target.uid, x, y)
   drop_dead_views(self)

@@ -355,7 +355,7 @@ local function filter_coords(opts, what)
 end
 
 local function filter_of(opts, what)
-  options.check(what, opts, 3)
+  opts = options.check(what, opts, 3)
   return filter_coords(opts or {}, what)
 end
 
@@ -499,7 +499,7 @@ end
 -- world.grid:exits{ from =, to =, name = } -> grid exits in uid order
 function Grid:exits(opts)
   local w = world_of(self)
-  options.check("world.grid:exits", opts, 2)
+  opts = options.check("world.grid:exits", opts, 2)
   opts = opts or {}
   -- to: a room, or a destination { x, y, z } with "*" for any (Evennia's xyz_destination).
   local function room_or_any(v, k)
@@ -621,7 +621,7 @@ end
 -- map with its markers.
 function Grid:view(r, opts)
   local w = world_of(self)
-  options.check("world.grid:view", opts, 2)
+  opts = options.check("world.grid:view", opts, 2)
   opts = opts or {}
   local x, y, zs = grid_room(w, r, "world.grid:view")
   local xy, id = self:map(z_value(w, zs))

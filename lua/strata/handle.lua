@@ -119,7 +119,7 @@ end
 
 function common:subscribe(event, handler_id, args, opts)
   check_alive(self)
-  options.check("object:subscribe", opts, 2)
+  opts = options.check("object:subscribe", opts, 2)
   local w = owner[self]
   w._registry:view("base.event"):ensure(event)
   w._registry:view("base.handler"):ensure(handler_id)

@@ -347,7 +347,7 @@ end
 
 -- run(generator | id, map, { rng = | seed =, world = }) -> true, or false and the reason: one attempt.
 function M.run(v, map, opts)
-  options.check("strata.layout.run", opts, 2)
+  opts = options.check("strata.layout.run", opts, 2)
   opts = opts or {}
   local g = generator(v, opts.world or map)
   local tm = tilemap_of(map, "strata.layout.run", 3)
@@ -363,7 +363,7 @@ end
 -- generate(generator | id, map, { rng | seed, attempts = 10, fill = token, world = }) -> true | false, why:
 -- retries on a cleared map, as KeeperRL's callers do.
 function M.generate(v, map, opts)
-  options.check("strata.layout.generate", opts, 2)
+  opts = options.check("strata.layout.generate", opts, 2)
   opts = opts or {}
   local attempts = opts.attempts or 10
   if math.type(attempts) ~= "integer" or attempts < 1 then
@@ -430,7 +430,7 @@ end
 -- preview(tilemap, glyphs, { color = bool }) -> string: per cell the glyph of
 -- its token of highest priority (the first in the cell on ties), space if none.
 function M.preview(map, glyphs, opts)
-  options.check("strata.layout.preview", opts, 2)
+  opts = options.check("strata.layout.preview", opts, 2)
   local tm = tilemap_of(map, "strata.layout.preview", 3, false)
   if glyphs ~= nil and type(glyphs) ~= "table" then
     error("strata.layout.preview: glyphs must be a table (strata.layout.glyphs), got " .. type(glyphs), 2)
@@ -584,7 +584,7 @@ function M.read_mappings(path) return M.mappings(read_path(path, "read_mappings"
 -- actions[name](map, x, y, args...), or a base.handler ID run as
 -- run(map, { x =, y =, token =, action = }, args).
 function M.apply(map, mapping, actions, opts)
-  options.check("strata.layout.apply", opts, 2)
+  opts = options.check("strata.layout.apply", opts, 2)
   local tm = tilemap_of(map, "strata.layout.apply", 3, false)
   if type(mapping) ~= "table" then error("strata.layout.apply: mapping must be a table { [token] = actions }, got " .. type(mapping), 2) end
   for tok, acts in pairs(mapping) do
@@ -635,7 +635,7 @@ local function mapping(reg, id, depth)
 end
 
 function M.mapping(id, opts)
-  options.check("strata.layout.mapping", opts, 2)
+  opts = options.check("strata.layout.mapping", opts, 2)
   local reg = registry_of(opts and opts.world)
   if not reg then error("strata.layout.mapping: '" .. tostring(id) .. "' needs { world = w } to look it up in", 2) end
   -- a copy: the action lists are the registry's

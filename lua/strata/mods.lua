@@ -560,7 +560,7 @@ function M.register_event(reg, mod, event, name, fn, opts)
   if type(event) ~= "string" then error("events:register: event must be an ID string", 3) end
   if type(name) ~= "string" then error("events:register: name must be a string", 3) end
   if type(fn) ~= "function" then error("events:register: fn must be a function", 3) end
-  options.check("events:register", opts, 3)
+  opts = options.check("events:register", opts, 3)
   local priority = opts and opts.priority or 100
   if math.type(priority) ~= "integer" then
     error("events:register: priority must be an integer", 3)

@@ -110,7 +110,9 @@ end
 -- Raises "<fn>: unknown option 'k' (nearest known: ...)" at `level` (default:
 -- the caller of the function that called check; none when that is strata's
 -- own code, strata.boundary) unless every key of opts is known for fn. nil
--- opts are accepted; anything else but a table is an error.
+-- opts are accepted; anything else but a table is an error. Returns a plain
+-- copy of opts read raw (the border rule: what a caller hands in is data),
+-- which the caller reads instead of opts.
 function M.check(fn, opts, level)
   level = (level or 2) + 1
   if opts == nil then return {} end
@@ -118,13 +120,15 @@ function M.check(fn, opts, level)
     error(("%s: options must be a table, got %s"):format(fn, type(opts)), boundary.level(level))
   end
   local set = sets[fn] or error("strata.options: no options list for " .. fn)
-  for k in pairs(opts) do
+  local copy = {}
+  for k, v in next, opts do -- raw: a caller's __pairs or __index never runs here
     if not set[k] then
       error(("%s: unknown option '%s'%s"):format(fn, tostring(k), M.suggest(tostring(k), M.known[fn])),
         boundary.level(level))
     end
+    copy[k] = v
   end
-  return opts
+  return copy
 end
 
 return M

@@ -132,7 +132,7 @@ local function record(h, failures)
 end
 
 function M.run(world, opts)
-  options.check("world:run_realtime", opts, 2)
+  opts = options.check("world:run_realtime", opts, 2)
   opts = opts or {}
   if type(world) ~= "table" or type(world.advance) ~= "function" then
     error("world:run_realtime: expected a world", 2)

@@ -45,7 +45,7 @@ end
 
 -- world:create_room{ name =, desc =, props = } -> room
 function world:create_room(opts)
-  options.check("world:create_room", opts, 2)
+  opts = options.check("world:create_room", opts, 2)
   if type(opts) ~= "table" then fail("expected { name =, desc =, props = }") end
   text(opts.name, "name")
   if opts.desc ~= nil then text(opts.desc, "desc", true) end
@@ -57,7 +57,7 @@ end
 
 -- world:create_exit(from, to, { name =, desc =, aliases = }) -> exit; to may be nil (leads nowhere yet)
 function world:create_exit(from, to, opts)
-  options.check("world:create_exit", opts, 2)
+  opts = options.check("world:create_exit", opts, 2)
   of_kind(self, from, "room", "world:create_exit")
   if to ~= nil then of_kind(self, to, "room", "world:create_exit") end
   if type(opts) ~= "table" then fail("expected options { name =, desc =, aliases = }") end

@@ -29,7 +29,7 @@ end
 -- or (already there) its speed changed, and its next turn when delay is given.
 function world:add_turns(o, opts)
   object_of(self, o, "world:add_turns")
-  options.check("world:add_turns", opts, 2)
+  opts = options.check("world:add_turns", opts, 2)
   opts = opts or {}
   local speed = number(opts.speed or 1, "world:add_turns", "speed")
   local delay = opts.delay

@@ -50,7 +50,7 @@ end
 -- strata_walk_rooms along the route world.grid:path gives at the start).
 function world:walk(actor, target, opts)
   actor_of(self, actor, "world:walk")
-  options.check("world:walk", opts, 2)
+  opts = options.check("world:walk", opts, 2)
   local every = opts and opts.step_every or 1
   if type(every) ~= "number" then fail("world:walk: step_every must be a number, got %s", type(every)) end
   if type(target) == "string" then target = grid.named(self, actor, target, "world:walk") end

@@ -115,7 +115,7 @@ end
 
 -- strata.world.new{ seed =, mods =, mod_path = }
 function M.new(opts)
-  options.check("strata.world.new", opts, 2)
+  opts = options.check("strata.world.new", opts, 2)
   opts = opts or {}
   local seed = opts.seed or 0
   if math.type(seed) ~= "integer" then error("seed must be an integer, got " .. tostring(seed), 0) end
@@ -197,7 +197,7 @@ end
 
 -- world:create_object{ kind =, archetype =, map =, x =, y =, props =, tags = }
 function World:create_object(opts)
-  options.check("world:create_object", opts, 2)
+  opts = options.check("world:create_object", opts, 2)
   return create_object(self, opts)
 end
 
@@ -206,7 +206,7 @@ end
 -- renew counting from now), filled and given its tokens in the same
 -- savepoint, so that a refused fill or token leaves no map behind.
 function World:create_map(opts)
-  options.check("world:create_map", opts, 2)
+  opts = options.check("world:create_map", opts, 2)
   if type(opts) ~= "table" then error("expected { width =, height =, ... }", 0) end
   if math.type(opts.width) ~= "integer" or math.type(opts.height) ~= "integer" then
     error(("width and height must be integers, got %s, %s"):format(tostring(opts.width), tostring(opts.height)), 0)
@@ -229,7 +229,7 @@ end
 
 -- world:create_actor{ archetype =, map =, x =, y =, room =, props =, tags =, player = }
 function World:create_actor(opts)
-  options.check("world:create_actor", opts, 2)
+  opts = options.check("world:create_actor", opts, 2)
   opts = opts or {}
   local o = {}
   for k, v in pairs(opts) do o[k] = v end
@@ -308,7 +308,7 @@ function World:emit(event, params, default) return self:_emit(nil, event, params
 -- ---- timers -------------------------------------------------------------------------------------
 -- world:schedule{ after =, every =, handler =, args = } -> timer uid
 function World:schedule(opts)
-  options.check("world:schedule", opts, 2)
+  opts = options.check("world:schedule", opts, 2)
   if type(opts) ~= "table" then error("expected { after =, every =, handler =, args = }", 0) end
   local after, every = opts.after or 0, opts.every or 0
   if type(after) ~= "number" or type(every) ~= "number" or not (after >= 0) or not (every >= 0)
@@ -405,7 +405,7 @@ local open_hooks = {}
 
 -- strata.world.open(path, { mods =, mod_path = })
 function M.open(path, opts)
-  options.check("strata.world.open", opts, 2)
+  opts = options.check("strata.world.open", opts, 2)
   host_only("opening a world")
   opts = opts or {}
   if type(path) ~= "string" then error("path must be a string, got " .. type(path), 0) end
@@ -471,7 +471,7 @@ function M.reload(opts)
   local id = opts[1]
   local rest = {}
   for k, v in pairs(opts) do if k ~= 1 then rest[k] = v end end
-  options.check("strata.reload", rest, 2)
+  rest = options.check("strata.reload", rest, 2)
   if type(id) ~= "string" then error("expected { mod_id, world = w }", 0) end
   local targets = {}
   if opts.world ~= nil then

@@ -21,7 +21,7 @@ local public = boundary.wrap
 -- the check did not see) and conf is refused: it names a file, and a mod
 -- reads only its own, through mod:read.
 local function gen_opts(name, opts, mod)
-  options.check(name, opts, 3)
+  opts = options.check(name, opts, 3)
   if not mod then return opts or {} end
   local plain = {}
   for k, v in next, opts or {} do plain[k] = v end
@@ -65,7 +65,7 @@ local function path_arg(path)
 end
 
 M.render = public("strata.worldgen.render", function(t, opts)
-  options.check("strata.worldgen.render", opts, 2)
+  opts = options.check("strata.worldgen.render", opts, 2)
   return core.worldgen.render(template_arg(t), opts)
 end)
 M.write = public("strata.worldgen.write", function(t, path)
@@ -174,7 +174,7 @@ end
 -- to_map(world, floor, { tokens = }) -> map: one floor as a map of world,
 -- with its stairs (for a floor generator, which attaches nothing itself).
 M.to_map = public("strata.worldgen.to_map", function(world, f, opts)
-  options.check("strata.worldgen.to_map", opts, 2)
+  opts = options.check("strata.worldgen.to_map", opts, 2)
   world = host_world(world) or error("expected a world, got " .. tostring(world), 0)
   local tokens = token_table(opts and opts.tokens)
   check_floor(f)
@@ -185,7 +185,7 @@ end)
 -- of t as a map of a new area (floors 1 .. z), stairs at the ascents and
 -- descents, so that world:travel goes down the world the template describes.
 M.to_area = public("strata.worldgen.to_area", function(world, t, opts)
-  options.check("strata.worldgen.to_area", opts, 2)
+  opts = options.check("strata.worldgen.to_area", opts, 2)
   world = host_world(world) or error("expected a world, got " .. tostring(world), 0)
   opts = opts or {}
   if type(opts.area) ~= "string" then
