@@ -231,23 +231,25 @@ static int flood_astar(struct grid_flood *f, int32_t pw, int eight, uint32_t sta
     t->items[t->len++] = (astar_entry){v, (uint16_t)(vx), (uint16_t)(vy)};             \
     open++;                                                                            \
   } while (0)
+      const uint32_t before = s->len; /* s: the stack at fcur, where steps that keep f go */
+      STEP4(0u, -pw, e.y <= gy, e.x, e.y - 1);
+      STEP4(1u, 1, e.x >= gx, e.x + 1, e.y);
+      STEP4(2u, pw, e.y >= gy, e.x, e.y + 1);
+      STEP4(3u, -1, e.x <= gx, e.x - 1, e.y);
       /* Ties: with the estimate exact on open ground every cell on a
-      ** shortest route has the goal's f. The step along the axis with more
-      ** of the way left is pushed last, so taken first: the search keeps
-      ** near the straight line instead of running along one axis to the
-      ** map's edge and back (73,173 cells settled to 2,177 on the open
-      ** map of docs/benchmarks.md; the route still depends on the map and
-      ** the request alone). */
-      if (abs((int)e.x - (int)gx) > abs((int)e.y - (int)gy)) {
-        STEP4(0u, -pw, e.y <= gy, e.x, e.y - 1);
-        STEP4(2u, pw, e.y >= gy, e.x, e.y + 1);
-        STEP4(1u, 1, e.x >= gx, e.x + 1, e.y);
-        STEP4(3u, -1, e.x <= gx, e.x - 1, e.y);
-      } else {
-        STEP4(1u, 1, e.x >= gx, e.x + 1, e.y);
-        STEP4(3u, -1, e.x <= gx, e.x - 1, e.y);
-        STEP4(0u, -pw, e.y <= gy, e.x, e.y - 1);
-        STEP4(2u, pw, e.y >= gy, e.x, e.y + 1);
+      ** shortest route has the goal's f. Of two steps that keep f, the one
+      ** along the axis with more of the way left goes on top, so is taken
+      ** first: the search keeps near the straight line instead of running
+      ** along one axis to the map's edge and back (73,173 cells settled to
+      ** 2,177 on the open map of docs/benchmarks.md). Only pushes of two
+      ** pay for the test; the route depends on the map and the request. */
+      if (s->len == before + 2) {
+        astar_entry *top = &s->items[before];
+        const int across = abs((int)e.x - (int)gx) > abs((int)e.y - (int)gy);
+        if ((top[1].y == e.y) != across) {
+          astar_entry t = top[0];
+          top[0] = top[1], top[1] = t;
+        }
       }
 #undef STEP4
       continue;
