@@ -35,6 +35,7 @@
 
 #include "griddial.h"
 #include "gridengine.h"
+#include "gridjunction.h"
 #include "prefault.h"
 #include "strata/alloc.h"
 #include "strata/distmap.h"
@@ -95,6 +96,13 @@ struct strata_distmap {
   const strata_tokens *table;
   uint32_t tokens_count;
   uint64_t settled;
+  /* a maze's field over its junctions: the graph (of classes.serial), a
+  ** distance per junction, the goals on chains (key, slot) */
+  struct grid_junction *junction;
+  uint64_t *jdist;
+  uint32_t jdist_cap;
+  seed *cseeds;
+  size_t cseed_len, cseed_cap;
 };
 
 void strata_distmap_options_init(strata_distmap_options *o) {
@@ -119,6 +127,9 @@ void strata_distmap_free(strata_distmap *d) {
   strata_free(d->changes);
   strata_free(d->work);
   strata_free(d->dropped);
+  gridjunction_free(d->junction);
+  strata_free(d->jdist);
+  strata_free(d->cseeds);
   strata_free(d);
 }
 
@@ -133,6 +144,8 @@ size_t strata_distmap_memory(const strata_distmap *d) {
   for (uint32_t i = 0; i < d->ring_cap; i++) bytes += (size_t)d->ring[i].cap * sizeof(uint32_t);
   bytes += d->goal_cap * sizeof *d->goals + d->seed_cap * sizeof *d->seeds;
   bytes += d->change_cap * sizeof *d->changes + d->dropped_cap * sizeof *d->dropped;
+  bytes += gridjunction_memory(d->junction) + (size_t)d->jdist_cap * sizeof *d->jdist;
+  bytes += d->cseed_cap * sizeof *d->cseeds;
   return bytes + d->work_cap * sizeof *d->work;
 }
 
@@ -466,6 +479,165 @@ static uint64_t dial_goals(strata_distmap *d, const dial_run *r) {
   return settled;
 }
 
+/* ---- a maze: the field over its junctions ----
+** Where the pair search would run over the junctions (gridjunction.h: one
+** cost, few junctions; diagonals under 2 here), Dijkstra runs over the junctions
+** alone, from the goals' ways to them, each chain's cells are then filled
+** from its two ends and the goals on it, and each skipped cell (no optimal
+** route passes through one) from its kept neighbours and the goals next
+** to it. The keys are the Dial loop's (the same sums of the same step
+** keys, so the same minimum): a maze's front is a few cells wide, and
+** cell by cell each bucket's turn served two or three. */
+
+static int jheap_push(strata_distmap *d, uint64_t k, uint32_t v) {
+  if (!STRATA_GROW(d->seeds, d->seed_cap, d->seed_count + 1)) return 0;
+  size_t i = d->seed_count++;
+  while (i > 0 && d->seeds[(i - 1) / 2].key > k) d->seeds[i] = d->seeds[(i - 1) / 2], i = (i - 1) / 2;
+  d->seeds[i] = (seed){k, v};
+  return 1;
+}
+
+static seed jheap_pop(strata_distmap *d) {
+  const seed top = d->seeds[0], last = d->seeds[--d->seed_count];
+  size_t i = 0;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= d->seed_count) break;
+    if (c + 1 < d->seed_count && d->seeds[c + 1].key < d->seeds[c].key) c++;
+    if (!(d->seeds[c].key < last.key)) break;
+    d->seeds[i] = d->seeds[c], i = c;
+  }
+  if (d->seed_count) d->seeds[i] = last;
+  return top;
+}
+
+/* The keys of a straight and b diagonal steps. */
+static inline uint64_t jkey(const strata_distmap *d, uint32_t a, uint32_t b) {
+  return (uint64_t)a * d->sk[1] + (uint64_t)b * d->dk[1];
+}
+
+/* Junction v offered distance k; 0 on ENOMEM. */
+static inline int joffer(strata_distmap *d, uint32_t v, uint64_t k) {
+  if (k >= d->jdist[v]) return 1;
+  d->jdist[v] = k;
+  return jheap_push(d, k, v);
+}
+
+/* A goal's way in through kept cell n, k from the goal: n's junction, or
+** both ends of n's chain and n itself (a chain goal). 0 on ENOMEM. */
+static int jseed(strata_distmap *d, const gridjunction_graph *g, uint32_t n, uint64_t k) {
+  const uint32_t t = g->tag[n];
+  if (t & JUNCTION_FLAG) return joffer(d, t & ~JUNCTION_FLAG, k);
+  const uint32_t s = t - 1;
+  const jchain *ch = &g->chain[g->schain[s]];
+  if (!STRATA_GROW(d->cseeds, d->cseed_cap, d->cseed_len + 1)) return 0;
+  d->cseeds[d->cseed_len++] = (seed){k, s};
+  return joffer(d, ch->ja, k + jkey(d, g->sa[s], g->sb[s])) &&
+         joffer(d, ch->jb, k + jkey(d, ch->a - g->sa[s], ch->b - g->sb[s]));
+}
+
+/* Writes k to chain slot t's cell while it is less than the cell has:
+** 1 written, 0 not. */
+static inline int jwrite(strata_distmap *d, const gridjunction_graph *g, uint32_t t, uint64_t k) {
+  uint64_t *const p = &d->key[g->scell[t]];
+  if (reached(*p) && dist_of(*p) <= k) return 0;
+  *p = k | KEY_SETTLED;
+  return 1;
+}
+
+/* The cells of every chain: the nearer of its ends; then out from each goal
+** on a chain while it gives less (distances along a chain change by at
+** most a step a step, so where a goal gives no less it gives no less
+** beyond). */
+static void jchains(strata_distmap *d, const gridjunction_graph *g) {
+  for (uint32_t c = 0; c < g->nchain; c++) {
+    const jchain *ch = &g->chain[c];
+    const uint64_t da = d->jdist[ch->ja], db = d->jdist[ch->jb];
+    const uint64_t ka = da == KEY_UNSEEN ? KEY_UNSEEN : da, kb = db == KEY_UNSEEN ? KEY_UNSEEN : db + jkey(d, ch->a, ch->b);
+    if (ka == KEY_UNSEEN && kb == KEY_UNSEEN) continue;
+    for (uint32_t s = ch->first; s < ch->first + ch->len; s++) {
+      const uint64_t along = jkey(d, g->sa[s], g->sb[s]);
+      const uint64_t va = ka == KEY_UNSEEN ? KEY_UNSEEN : ka + along, vb = kb == KEY_UNSEEN ? KEY_UNSEEN : kb - along;
+      d->key[g->scell[s]] = (va < vb ? va : vb) | KEY_SETTLED;
+    }
+  }
+  for (size_t i = 0; i < d->cseed_len; i++) {
+    const uint32_t s = d->cseeds[i].cell;
+    const jchain *ch = &g->chain[g->schain[s]];
+    const uint64_t k = d->cseeds[i].key, at = jkey(d, g->sa[s], g->sb[s]);
+    for (uint32_t t = s; t < ch->first + ch->len && jwrite(d, g, t, k + jkey(d, g->sa[t], g->sb[t]) - at); t++) {}
+    for (uint32_t t = s; t-- > ch->first && jwrite(d, g, t, k + at - jkey(d, g->sa[t], g->sb[t]));) {}
+  }
+}
+
+/* The skipped cells that are not goals: the least of their kept
+** neighbours' distances and the goals' next to them, plus the step. */
+static void jskipped(strata_distmap *d, const gridjunction_graph *g) {
+  const int32_t pw = (int32_t)d->pw;
+  const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
+  const uint8_t *const cls = d->classes.cls;
+  uint64_t *const key = d->key;
+  for (uint32_t c = d->pw; c < d->pw * (d->ph - 1); c++) {
+    if (!cls[c] || g->tag[c] || key[c] == KEY_SETTLED) continue;
+    uint64_t best = KEY_UNSEEN;
+    for (unsigned k = 0; k < 8; k++) {
+      const uint32_t n = (uint32_t)((int32_t)c + off[k]);
+      if (!reached(key[n]) || (!g->tag[n] && key[n] != KEY_SETTLED)) continue;
+      const uint64_t v = dist_of(key[n]) + (k < 4 ? d->sk[1] : d->dk[1]);
+      if (v < best) best = v;
+    }
+    if (best != KEY_UNSEEN) key[c] = best | KEY_SETTLED;
+  }
+}
+
+/* The field over the junctions, on a map dial_field takes (its step keys
+** set): 1 done, 0 ENOMEM, -1 not a maze (or diagonals of 2 or more). */
+static int junction_field(strata_distmap *d) {
+  const grid_classes *gc = &d->classes;
+  /* diagonals under 2 steps: a skipped cell's two neighbours a step apart
+  ** are nearer than through it (the graph counts steps of each kind, so
+  ** not only sqrt 2) */
+  if (!(d->diag < 2) || gc->pw * gc->ph > GRIDBIDIR_MAX_CELLS) return -1;
+  const double share = gridjunction_share(&d->junction, gc->cls, gc->pw, gc->ph, gc->serial);
+  if (share < 0) return 0;
+  if (share > JUNCTION_MAX_SHARE) return -1;
+  gridjunction_graph g;
+  if (!gridjunction_graph_of(&d->junction, gc->cls, gc->pw, gc->ph, gc->serial, &g) ||
+      !STRATA_GROW32(d->jdist, d->jdist_cap, g.njunc ? g.njunc : 1))
+    return 0;
+  memset(d->jdist, 0xff, (size_t)g.njunc * sizeof *d->jdist);
+  reset_keys(d);
+  d->seed_count = d->cseed_len = 0;
+  const int32_t pw = (int32_t)d->pw;
+  const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
+  for (size_t i = 0; i < d->goal_count; i++) {
+    const uint32_t c = d->goals[i];
+    if (!gc->cls[c]) continue; /* a wall */
+    if (g.tag[c]) {
+      if (!jseed(d, &g, c, 0)) return 0;
+      continue;
+    }
+    d->key[c] = KEY_SETTLED; /* a skipped goal: its ways in through its kept neighbours */
+    for (unsigned k = 0; k < 8; k++) {
+      const uint32_t n = (uint32_t)((int32_t)c + off[k]);
+      if (g.tag[n] && !jseed(d, &g, n, k < 4 ? d->sk[1] : d->dk[1])) return 0;
+    }
+  }
+  uint64_t settled = 0;
+  while (d->seed_count) {
+    const seed e = jheap_pop(d);
+    if (e.key != d->jdist[e.cell]) continue; /* bettered since */
+    settled++;
+    d->key[g.jcell[e.cell]] = e.key | KEY_SETTLED;
+    for (uint32_t k = g.eoff[e.cell]; k < g.eoff[e.cell + 1]; k++)
+      if (!joffer(d, g.edge[k].to, e.key + jkey(d, g.edge[k].a, g.edge[k].b))) return 0;
+  }
+  jchains(d, &g);
+  jskipped(d, &g);
+  d->settled = settled;
+  return 1;
+}
+
 /* The field from d->goals on a map of one cost, 8 neighbours, no limit:
 ** the pair search's Dial loop (griddial.h) from the goals, settled first.
 ** The scale makes a straight step KEY_ONE, so that an update's scans go
@@ -486,6 +658,8 @@ static int dial_field(strata_distmap *d) {
   if (!ring_for(d, (uint64_t)(((uint32_t)diag + 2) * 8) << NARROW_SHIFT)) return 0; /* shift: NARROW_SHIFT */
   r.bucket = d->ring, r.mask = d->mask;
   for (uint32_t b = 0; b <= r.mask; b++) r.bucket[b].len = 0;
+  const int maze = junction_field(d);
+  if (maze >= 0) return maze;
   reset_keys(d);
   uint64_t settled = dial_goals(d, &r);
   if (settled == UINT64_MAX) return 0;
@@ -719,8 +893,9 @@ strata_status strata_distmap_flee(strata_distmap *dst, const strata_distmap *src
     gc->pw = src->pw, gc->ph = src->ph;
   }
   uint8_t *cls = gc->cls;
+  const uint64_t serial = gc->serial; /* this grid's own count: its junctions are of its own contents */
   *gc = src->classes;
-  gc->cls = cls;
+  gc->cls = cls, gc->serial = serial + 1;
   memcpy(cls, src->classes.cls, n);
   if (n > dst->key_cap) {
     uint64_t *key = strata_malloc((size_t)n * sizeof *key);
@@ -794,6 +969,7 @@ static int find_changes(strata_distmap *d, const strata_tilemap *m) {
           if (!STRATA_GROW(d->changes, d->change_cap, d->change_len + 1)) return 0;
           d->changes[d->change_len++] = (change){p, gc->cls[p]};
           gc->cls[p] = (uint8_t)c;
+          gc->serial += d->change_len == 1; /* new contents: the junctions are of the old */
         }
     }
   return 1;
