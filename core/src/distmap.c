@@ -52,6 +52,27 @@ typedef struct seed {
   uint32_t cell;
 } seed;
 
+/* A junction in the order of the graph: its distance (per compute, once
+** settled), its cell, its first link; and a link: the junction at its end
+** and that junction's first link (both fetched ahead when it is queued),
+** the keys along. */
+typedef struct jnode {
+  uint64_t dist;
+  uint32_t cell, link;
+} jnode;
+
+typedef struct jlink {
+  uint64_t keys;
+  uint32_t to, to_link;
+} jlink;
+
+/* A junction queued: the keys of the way, the junction and the one it was
+** offered from (whose way back is not offered again). */
+typedef struct jentry {
+  uint64_t key;
+  uint32_t v, from;
+} jentry;
+
 typedef struct change {
   uint32_t cell;
   uint8_t old; /* its class before */
@@ -96,13 +117,20 @@ struct strata_distmap {
   const strata_tokens *table;
   uint32_t tokens_count;
   uint64_t settled;
-  /* a maze's field over its junctions: the graph (of classes.serial), a
-  ** distance per junction, the goals on chains (key, slot) */
+  /* a maze's field over its junctions: the graph (of classes.serial); laid
+  ** out for the field (of that serial + 1 and these step keys): its
+  ** junctions with their links in keys, its skipped cells (cell << 8 | the
+  ** kept neighbours' directions); the goals on chains (key, slot) */
   struct grid_junction *junction;
-  uint64_t *jdist;
-  uint32_t jdist_cap;
+  uint64_t laid, laid_sk, laid_dk;
+  jnode *jnodes;
+  jlink *jlinks;
+  uint32_t *skipped;
+  uint32_t jnode_cap, jlink_cap, skipped_cap, skipped_len;
   seed *cseeds;
   size_t cseed_len, cseed_cap;
+  jentry *jheap;
+  size_t jheap_len, jheap_cap;
 };
 
 void strata_distmap_options_init(strata_distmap_options *o) {
@@ -128,8 +156,9 @@ void strata_distmap_free(strata_distmap *d) {
   strata_free(d->work);
   strata_free(d->dropped);
   gridjunction_free(d->junction);
-  strata_free(d->jdist);
+  strata_free(d->jnodes), strata_free(d->jlinks), strata_free(d->skipped);
   strata_free(d->cseeds);
+  strata_free(d->jheap);
   strata_free(d);
 }
 
@@ -144,8 +173,9 @@ size_t strata_distmap_memory(const strata_distmap *d) {
   for (uint32_t i = 0; i < d->ring_cap; i++) bytes += (size_t)d->ring[i].cap * sizeof(uint32_t);
   bytes += d->goal_cap * sizeof *d->goals + d->seed_cap * sizeof *d->seeds;
   bytes += d->change_cap * sizeof *d->changes + d->dropped_cap * sizeof *d->dropped;
-  bytes += gridjunction_memory(d->junction) + (size_t)d->jdist_cap * sizeof *d->jdist;
-  bytes += d->cseed_cap * sizeof *d->cseeds;
+  bytes += gridjunction_memory(d->junction) + (size_t)d->jnode_cap * sizeof *d->jnodes;
+  bytes += (size_t)d->jlink_cap * sizeof *d->jlinks + (size_t)d->skipped_cap * 4;
+  bytes += d->cseed_cap * sizeof *d->cseeds + d->jheap_cap * sizeof *d->jheap;
   return bytes + d->work_cap * sizeof *d->work;
 }
 
@@ -489,25 +519,28 @@ static uint64_t dial_goals(strata_distmap *d, const dial_run *r) {
 ** keys, so the same minimum): a maze's front is a few cells wide, and
 ** cell by cell each bucket's turn served two or three. */
 
-static int jheap_push(strata_distmap *d, uint64_t k, uint32_t v) {
-  if (!STRATA_GROW(d->seeds, d->seed_cap, d->seed_count + 1)) return 0;
-  size_t i = d->seed_count++;
-  while (i > 0 && d->seeds[(i - 1) / 2].key > k) d->seeds[i] = d->seeds[(i - 1) / 2], i = (i - 1) / 2;
-  d->seeds[i] = (seed){k, v};
+static int jheap_push(strata_distmap *d, jentry x) {
+  if (!STRATA_GROW(d->jheap, d->jheap_cap, d->jheap_len + 1)) return 0;
+  jentry *const h = d->jheap;
+  size_t i = d->jheap_len++;
+  while (i > 0 && h[(i - 1) / 2].key > x.key) h[i] = h[(i - 1) / 2], i = (i - 1) / 2;
+  h[i] = x;
   return 1;
 }
 
-static seed jheap_pop(strata_distmap *d) {
-  const seed top = d->seeds[0], last = d->seeds[--d->seed_count];
+static jentry jheap_pop(strata_distmap *d) {
+  jentry *const h = d->jheap;
+  const jentry top = h[0], last = h[--d->jheap_len];
+  const size_t n = d->jheap_len;
   size_t i = 0;
   for (;;) {
     size_t c = 2 * i + 1;
-    if (c >= d->seed_count) break;
-    if (c + 1 < d->seed_count && d->seeds[c + 1].key < d->seeds[c].key) c++;
-    if (!(d->seeds[c].key < last.key)) break;
-    d->seeds[i] = d->seeds[c], i = c;
+    if (c >= n) break;
+    c += c + 1 < n && h[c + 1].key < h[c].key;
+    if (!(h[c].key < last.key)) break;
+    h[i] = h[c], i = c;
   }
-  if (d->seed_count) d->seeds[i] = last;
+  if (n) h[i] = last;
   return top;
 }
 
@@ -516,24 +549,27 @@ static inline uint64_t jkey(const strata_distmap *d, uint32_t a, uint32_t b) {
   return (uint64_t)a * d->sk[1] + (uint64_t)b * d->dk[1];
 }
 
-/* Junction v offered distance k; 0 on ENOMEM. */
-static inline int joffer(strata_distmap *d, uint32_t v, uint64_t k) {
-  if (k >= d->jdist[v]) return 1;
-  d->jdist[v] = k;
-  return jheap_push(d, k, v);
+/* Junction v offered distance k, queued whether or not it is settled (its
+** distance is read when it leaves the queue: in a maze the front is
+** narrow, and each read waited on memory in turn); 0 on ENOMEM. */
+static inline int joffer(strata_distmap *d, uint32_t v, uint32_t v_link, uint64_t k, uint32_t from) {
+  __builtin_prefetch(&d->jnodes[v]);
+  __builtin_prefetch(&d->jlinks[v_link]);
+  return jheap_push(d, (jentry){k, v, from});
 }
 
 /* A goal's way in through kept cell n, k from the goal: n's junction, or
 ** both ends of n's chain and n itself (a chain goal). 0 on ENOMEM. */
 static int jseed(strata_distmap *d, const gridjunction_graph *g, uint32_t n, uint64_t k) {
   const uint32_t t = g->tag[n];
-  if (t & JUNCTION_FLAG) return joffer(d, t & ~JUNCTION_FLAG, k);
+  const jnode *const node = d->jnodes;
+  if (t & JUNCTION_FLAG) return joffer(d, t & ~JUNCTION_FLAG, node[t & ~JUNCTION_FLAG].link, k, JUNCTION_NONE);
   const uint32_t s = t - 1;
   const jchain *ch = &g->chain[g->schain[s]];
   if (!STRATA_GROW(d->cseeds, d->cseed_cap, d->cseed_len + 1)) return 0;
   d->cseeds[d->cseed_len++] = (seed){k, s};
-  return joffer(d, ch->ja, k + jkey(d, g->sa[s], g->sb[s])) &&
-         joffer(d, ch->jb, k + jkey(d, ch->a - g->sa[s], ch->b - g->sb[s]));
+  return joffer(d, ch->ja, node[ch->ja].link, k + jkey(d, g->sa[s], g->sb[s]), JUNCTION_NONE) &&
+         joffer(d, ch->jb, node[ch->jb].link, k + jkey(d, ch->a - g->sa[s], ch->b - g->sb[s]), JUNCTION_NONE);
 }
 
 /* Writes k to chain slot t's cell while it is less than the cell has:
@@ -552,7 +588,7 @@ static inline int jwrite(strata_distmap *d, const gridjunction_graph *g, uint32_
 static void jchains(strata_distmap *d, const gridjunction_graph *g) {
   for (uint32_t c = 0; c < g->nchain; c++) {
     const jchain *ch = &g->chain[c];
-    const uint64_t da = d->jdist[ch->ja], db = d->jdist[ch->jb];
+    const uint64_t da = d->jnodes[ch->ja].dist, db = d->jnodes[ch->jb].dist;
     const uint64_t ka = da == KEY_UNSEEN ? KEY_UNSEEN : da, kb = db == KEY_UNSEEN ? KEY_UNSEEN : db + jkey(d, ch->a, ch->b);
     if (ka == KEY_UNSEEN && kb == KEY_UNSEEN) continue;
     for (uint32_t s = ch->first; s < ch->first + ch->len; s++) {
@@ -570,24 +606,62 @@ static void jchains(strata_distmap *d, const gridjunction_graph *g) {
   }
 }
 
-/* The skipped cells that are not goals: the least of their kept
-** neighbours' distances and the goals' next to them, plus the step. */
-static void jskipped(strata_distmap *d, const gridjunction_graph *g) {
-  const int32_t pw = (int32_t)d->pw;
-  const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
-  const uint8_t *const cls = d->classes.cls;
+/* The skipped cells: the least of their kept neighbours' distances plus
+** the step; then the goals among them (0) and their skipped neighbours
+** (a step from such a goal, when that is less). */
+static void jskipped(strata_distmap *d, const gridjunction_graph *g, const int32_t *off) {
   uint64_t *const key = d->key;
-  for (uint32_t c = d->pw; c < d->pw * (d->ph - 1); c++) {
-    if (!cls[c] || g->tag[c] || key[c] == KEY_SETTLED) continue;
+  const uint64_t sk = d->sk[1], dk = d->dk[1];
+  for (uint32_t i = 0; i < d->skipped_len; i++) {
+    const uint32_t c = d->skipped[i] >> 8;
     uint64_t best = KEY_UNSEEN;
+    for (unsigned m = d->skipped[i] & 0xff; m; m &= m - 1) {
+      const unsigned k = (unsigned)__builtin_ctz(m);
+      const uint64_t kn = key[(uint32_t)((int32_t)c + off[k])];
+      const uint64_t v = kn == KEY_UNSEEN ? KEY_UNSEEN : dist_of(kn) + (k < 4 ? sk : dk);
+      best = v < best ? v : best;
+    }
+    key[c] = best == KEY_UNSEEN ? best : best | KEY_SETTLED;
+  }
+  for (size_t i = 0; i < d->goal_count; i++) {
+    const uint32_t c = d->goals[i];
+    if (!d->classes.cls[c] || g->tag[c]) continue;
+    key[c] = KEY_SETTLED;
     for (unsigned k = 0; k < 8; k++) {
       const uint32_t n = (uint32_t)((int32_t)c + off[k]);
-      if (!reached(key[n]) || (!g->tag[n] && key[n] != KEY_SETTLED)) continue;
-      const uint64_t v = dist_of(key[n]) + (k < 4 ? d->sk[1] : d->dk[1]);
-      if (v < best) best = v;
+      const uint64_t v = (k < 4 ? sk : dk) | KEY_SETTLED;
+      if (d->classes.cls[n] && !g->tag[n] && (!reached(key[n]) || key[n] > v)) key[n] = v;
     }
-    if (best != KEY_UNSEEN) key[c] = best | KEY_SETTLED;
   }
+}
+
+/* Lays the graph out for the field: junctions with their links in keys,
+** the skipped cells with their kept neighbours (kept until the class grid
+** or the step keys change). 0 on ENOMEM. */
+static int jlay(strata_distmap *d, const gridjunction_graph *g, const int32_t *off) {
+  const grid_classes *gc = &d->classes;
+  if (d->laid == gc->serial + 1 && d->laid_sk == d->sk[1] && d->laid_dk == d->dk[1]) return 1;
+  d->laid = 0;
+  const uint32_t links = g->eoff[g->njunc];
+  if (!STRATA_GROW32(d->jnodes, d->jnode_cap, (size_t)g->njunc + 1) ||
+      !STRATA_GROW32(d->jlinks, d->jlink_cap, links ? links : 1))
+    return 0;
+  strata_hugepages(d->jnodes, (size_t)d->jnode_cap * sizeof *d->jnodes);
+  strata_hugepages(d->jlinks, (size_t)d->jlink_cap * sizeof *d->jlinks);
+  for (uint32_t v = 0; v <= g->njunc; v++)
+    d->jnodes[v] = (jnode){KEY_UNSEEN, v < g->njunc ? g->jcell[v] : 0, g->eoff[v]};
+  for (uint32_t k = 0; k < links; k++)
+    d->jlinks[k] = (jlink){jkey(d, g->edge[k].a, g->edge[k].b), g->edge[k].to, g->eoff[g->edge[k].to]};
+  d->skipped_len = 0;
+  for (uint32_t c = gc->pw; c < gc->pw * (gc->ph - 1); c++) {
+    if (!gc->cls[c] || g->tag[c]) continue;
+    unsigned m = 0;
+    for (unsigned k = 0; k < 8; k++) m |= (unsigned)(g->tag[(uint32_t)((int32_t)c + off[k])] != 0) << k;
+    if (!STRATA_GROW32(d->skipped, d->skipped_cap, (size_t)d->skipped_len + 1)) return 0;
+    d->skipped[d->skipped_len++] = c << 8 | m;
+  }
+  d->laid = gc->serial + 1, d->laid_sk = d->sk[1], d->laid_dk = d->dk[1];
+  return 1;
 }
 
 /* The field over the junctions, on a map dial_field takes (its step keys
@@ -602,14 +676,14 @@ static int junction_field(strata_distmap *d) {
   if (share < 0) return 0;
   if (share > JUNCTION_MAX_SHARE) return -1;
   gridjunction_graph g;
-  if (!gridjunction_graph_of(&d->junction, gc->cls, gc->pw, gc->ph, gc->serial, &g) ||
-      !STRATA_GROW32(d->jdist, d->jdist_cap, g.njunc ? g.njunc : 1))
-    return 0;
-  memset(d->jdist, 0xff, (size_t)g.njunc * sizeof *d->jdist);
-  reset_keys(d);
-  d->seed_count = d->cseed_len = 0;
   const int32_t pw = (int32_t)d->pw;
   const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
+  if (!gridjunction_graph_of(&d->junction, gc->cls, gc->pw, gc->ph, gc->serial, &g) || !jlay(d, &g, off))
+    return 0;
+  jnode *const node = d->jnodes;
+  for (uint32_t v = 0; v < g.njunc; v++) node[v].dist = KEY_UNSEEN;
+  reset_keys(d);
+  d->jheap_len = d->cseed_len = 0;
   for (size_t i = 0; i < d->goal_count; i++) {
     const uint32_t c = d->goals[i];
     if (!gc->cls[c]) continue; /* a wall */
@@ -617,23 +691,26 @@ static int junction_field(strata_distmap *d) {
       if (!jseed(d, &g, c, 0)) return 0;
       continue;
     }
-    d->key[c] = KEY_SETTLED; /* a skipped goal: its ways in through its kept neighbours */
-    for (unsigned k = 0; k < 8; k++) {
+    for (unsigned k = 0; k < 8; k++) { /* a skipped goal: its ways in through its kept neighbours */
       const uint32_t n = (uint32_t)((int32_t)c + off[k]);
       if (g.tag[n] && !jseed(d, &g, n, k < 4 ? d->sk[1] : d->dk[1])) return 0;
     }
   }
   uint64_t settled = 0;
-  while (d->seed_count) {
-    const seed e = jheap_pop(d);
-    if (e.key != d->jdist[e.cell]) continue; /* bettered since */
+  const jlink *const link = d->jlinks;
+  while (d->jheap_len) {
+    const jentry e = jheap_pop(d);
+    jnode *const u = &node[e.v];
+    if (u->dist != KEY_UNSEEN) continue; /* settled already */
+    u->dist = e.key;
     settled++;
-    d->key[g.jcell[e.cell]] = e.key | KEY_SETTLED;
-    for (uint32_t k = g.eoff[e.cell]; k < g.eoff[e.cell + 1]; k++)
-      if (!joffer(d, g.edge[k].to, e.key + jkey(d, g.edge[k].a, g.edge[k].b))) return 0;
+    for (uint32_t k = u->link; k < u[1].link; k++)
+      if (link[k].to != e.from && !joffer(d, link[k].to, link[k].to_link, e.key + link[k].keys, e.v)) return 0;
   }
+  for (uint32_t v = 0; v < g.njunc; v++)
+    if (node[v].dist != KEY_UNSEEN) d->key[node[v].cell] = node[v].dist | KEY_SETTLED;
   jchains(d, &g);
-  jskipped(d, &g);
+  jskipped(d, &g, off);
   d->settled = settled;
   return 1;
 }
