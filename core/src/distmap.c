@@ -125,8 +125,8 @@ struct strata_distmap {
   uint64_t laid, laid_sk, laid_dk;
   jnode *jnodes;
   jlink *jlinks;
-  uint32_t *skipped;
-  uint32_t jnode_cap, jlink_cap, skipped_cap, skipped_len;
+  uint32_t *skipped, *jnew; /* jnew: a junction of the graph -> its place in jnodes */
+  uint32_t jnode_cap, jlink_cap, skipped_cap, skipped_len, jnew_cap;
   seed *cseeds;
   size_t cseed_len, cseed_cap;
   jentry *jheap;
@@ -156,7 +156,7 @@ void strata_distmap_free(strata_distmap *d) {
   strata_free(d->work);
   strata_free(d->dropped);
   gridjunction_free(d->junction);
-  strata_free(d->jnodes), strata_free(d->jlinks), strata_free(d->skipped);
+  strata_free(d->jnodes), strata_free(d->jlinks), strata_free(d->skipped), strata_free(d->jnew);
   strata_free(d->cseeds);
   strata_free(d->jheap);
   strata_free(d);
@@ -174,7 +174,7 @@ size_t strata_distmap_memory(const strata_distmap *d) {
   bytes += d->goal_cap * sizeof *d->goals + d->seed_cap * sizeof *d->seeds;
   bytes += d->change_cap * sizeof *d->changes + d->dropped_cap * sizeof *d->dropped;
   bytes += gridjunction_memory(d->junction) + (size_t)d->jnode_cap * sizeof *d->jnodes;
-  bytes += (size_t)d->jlink_cap * sizeof *d->jlinks + (size_t)d->skipped_cap * 4;
+  bytes += (size_t)d->jlink_cap * sizeof *d->jlinks + ((size_t)d->skipped_cap + d->jnew_cap) * 4;
   bytes += d->cseed_cap * sizeof *d->cseeds + d->jheap_cap * sizeof *d->jheap;
   return bytes + d->work_cap * sizeof *d->work;
 }
@@ -563,13 +563,18 @@ static inline int joffer(strata_distmap *d, uint32_t v, uint32_t v_link, uint64_
 static int jseed(strata_distmap *d, const gridjunction_graph *g, uint32_t n, uint64_t k) {
   const uint32_t t = g->tag[n];
   const jnode *const node = d->jnodes;
-  if (t & JUNCTION_FLAG) return joffer(d, t & ~JUNCTION_FLAG, node[t & ~JUNCTION_FLAG].link, k, JUNCTION_NONE);
+  const uint32_t *const jnew = d->jnew;
+  if (t & JUNCTION_FLAG) {
+    const uint32_t v = jnew[t & ~JUNCTION_FLAG];
+    return joffer(d, v, node[v].link, k, JUNCTION_NONE);
+  }
   const uint32_t s = t - 1;
   const jchain *ch = &g->chain[g->schain[s]];
   if (!STRATA_GROW(d->cseeds, d->cseed_cap, d->cseed_len + 1)) return 0;
   d->cseeds[d->cseed_len++] = (seed){k, s};
-  return joffer(d, ch->ja, node[ch->ja].link, k + jkey(d, g->sa[s], g->sb[s]), JUNCTION_NONE) &&
-         joffer(d, ch->jb, node[ch->jb].link, k + jkey(d, ch->a - g->sa[s], ch->b - g->sb[s]), JUNCTION_NONE);
+  const uint32_t ja = jnew[ch->ja], jb = jnew[ch->jb];
+  return joffer(d, ja, node[ja].link, k + jkey(d, g->sa[s], g->sb[s]), JUNCTION_NONE) &&
+         joffer(d, jb, node[jb].link, k + jkey(d, ch->a - g->sa[s], ch->b - g->sb[s]), JUNCTION_NONE);
 }
 
 /* Writes k to chain slot t's cell while it is less than the cell has:
@@ -588,7 +593,7 @@ static inline int jwrite(strata_distmap *d, const gridjunction_graph *g, uint32_
 static void jchains(strata_distmap *d, const gridjunction_graph *g) {
   for (uint32_t c = 0; c < g->nchain; c++) {
     const jchain *ch = &g->chain[c];
-    const uint64_t da = d->jnodes[ch->ja].dist, db = d->jnodes[ch->jb].dist;
+    const uint64_t da = d->jnodes[d->jnew[ch->ja]].dist, db = d->jnodes[d->jnew[ch->jb]].dist;
     const uint64_t ka = da == KEY_UNSEEN ? KEY_UNSEEN : da, kb = db == KEY_UNSEEN ? KEY_UNSEEN : db + jkey(d, ch->a, ch->b);
     if (ka == KEY_UNSEEN && kb == KEY_UNSEEN) continue;
     for (uint32_t s = ch->first; s < ch->first + ch->len; s++) {
@@ -635,6 +640,43 @@ static void jskipped(strata_distmap *d, const gridjunction_graph *g, const int32
   }
 }
 
+/* The junctions' distances from the seeds queued in d->jheap (left there),
+** label correcting, last offered first: on a maze without loops each
+** junction is reached once, by its one way (no queue in key order, whose
+** every turn waited on memory). Exact when the list runs dry; -1 after
+** budget junctions taken (loops, goals far apart: Dijkstra then), 0 on
+** ENOMEM. d->settled: the junctions taken. */
+static int jcorrect(strata_distmap *d, uint64_t budget) {
+  jnode *const node = d->jnodes;
+  const jlink *const link = d->jlinks;
+  d->work_len = 0;
+  for (size_t i = 0; i < d->jheap_len; i++) {
+    const jentry e = d->jheap[i];
+    if (e.key >= node[e.v].dist) continue;
+    node[e.v].dist = e.key;
+    if (!WORK_ADD(d, e.v)) return 0;
+  }
+  uint64_t taken = 0;
+  for (size_t head = 0; head < d->work_len; head++) {
+    if (++taken > budget) return -1;
+    const uint32_t u = d->work[head];
+    const uint64_t du = node[u].dist;
+    if (!STRATA_GROW(d->work, d->work_cap, d->work_len + node[u + 1].link - node[u].link)) return 0;
+    uint32_t *const list = d->work;
+    size_t len = d->work_len;
+    for (uint32_t k = node[u].link; k < node[u + 1].link; k++) {
+      const uint32_t v = link[k].to;
+      const uint64_t dv = du + link[k].keys;
+      if (dv >= node[v].dist) continue;
+      node[v].dist = dv;
+      list[len++] = v;
+    }
+    d->work_len = len;
+  }
+  d->settled = taken;
+  return 1;
+}
+
 /* Lays the graph out for the field: junctions with their links in keys,
 ** the skipped cells with their kept neighbours (kept until the class grid
 ** or the step keys change). 0 on ENOMEM. */
@@ -642,16 +684,41 @@ static int jlay(strata_distmap *d, const gridjunction_graph *g, const int32_t *o
   const grid_classes *gc = &d->classes;
   if (d->laid == gc->serial + 1 && d->laid_sk == d->sk[1] && d->laid_dk == d->dk[1]) return 1;
   d->laid = 0;
-  const uint32_t links = g->eoff[g->njunc];
-  if (!STRATA_GROW32(d->jnodes, d->jnode_cap, (size_t)g->njunc + 1) ||
-      !STRATA_GROW32(d->jlinks, d->jlink_cap, links ? links : 1))
+  const uint32_t links = g->eoff[g->njunc], n = g->njunc;
+  if (!STRATA_GROW32(d->jnodes, d->jnode_cap, (size_t)n + 1) ||
+      !STRATA_GROW32(d->jlinks, d->jlink_cap, links ? links : 1) ||
+      !STRATA_GROW32(d->jnew, d->jnew_cap, n ? n : 1) || !STRATA_GROW(d->work, d->work_cap, (size_t)n + 1) ||
+      !STRATA_GROW(d->dropped, d->dropped_cap, (size_t)links + n + 1))
     return 0;
   strata_hugepages(d->jnodes, (size_t)d->jnode_cap * sizeof *d->jnodes);
   strata_hugepages(d->jlinks, (size_t)d->jlink_cap * sizeof *d->jlinks);
-  for (uint32_t v = 0; v <= g->njunc; v++)
-    d->jnodes[v] = (jnode){KEY_UNSEEN, v < g->njunc ? g->jcell[v] : 0, g->eoff[v]};
-  for (uint32_t k = 0; k < links; k++)
-    d->jlinks[k] = (jlink){jkey(d, g->edge[k].a, g->edge[k].b), g->edge[k].to, g->eoff[g->edge[k].to]};
+  /* the junctions in depth-first order: a junction's neighbours lie near
+  ** it in memory, as the front runs along the corridors */
+  uint32_t *const jnew = d->jnew, *const order = d->work, *const stack = d->dropped;
+  memset(jnew, 0xff, (size_t)n * sizeof *jnew);
+  uint32_t placed = 0;
+  for (uint32_t r = 0; r < n; r++) {
+    size_t sp = 0;
+    stack[sp++] = r;
+    while (sp) {
+      const uint32_t v = stack[--sp];
+      if (jnew[v] != JUNCTION_NONE) continue;
+      jnew[v] = placed, order[placed++] = v;
+      for (uint32_t k = g->eoff[v + 1]; k-- > g->eoff[v];)
+        if (jnew[g->edge[k].to] == JUNCTION_NONE) stack[sp++] = g->edge[k].to;
+    }
+  }
+  uint32_t at = 0;
+  for (uint32_t i = 0; i <= n; i++) {
+    const uint32_t v = i < n ? order[i] : 0;
+    d->jnodes[i] = (jnode){KEY_UNSEEN, i < n ? g->jcell[v] : 0, at};
+    if (i < n) at += g->eoff[v + 1] - g->eoff[v];
+  }
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t k = g->eoff[order[i]], l = d->jnodes[i].link; k < g->eoff[order[i] + 1]; k++, l++) {
+      const uint32_t to = jnew[g->edge[k].to];
+      d->jlinks[l] = (jlink){jkey(d, g->edge[k].a, g->edge[k].b), to, d->jnodes[to].link};
+    }
   d->skipped_len = 0;
   for (uint32_t c = gc->pw; c < gc->pw * (gc->ph - 1); c++) {
     if (!gc->cls[c] || g->tag[c]) continue;
@@ -696,16 +763,22 @@ static int junction_field(strata_distmap *d) {
       if (g.tag[n] && !jseed(d, &g, n, k < 4 ? d->sk[1] : d->dk[1])) return 0;
     }
   }
-  uint64_t settled = 0;
-  const jlink *const link = d->jlinks;
-  while (d->jheap_len) {
-    const jentry e = jheap_pop(d);
-    jnode *const u = &node[e.v];
-    if (u->dist != KEY_UNSEEN) continue; /* settled already */
-    u->dist = e.key;
-    settled++;
-    for (uint32_t k = u->link; k < u[1].link; k++)
-      if (link[k].to != e.from && !joffer(d, link[k].to, link[k].to_link, e.key + link[k].keys, e.v)) return 0;
+  const int r = jcorrect(d, 4 * (uint64_t)g.njunc + 1024);
+  if (r == 0) return 0;
+  uint64_t settled = d->settled;
+  if (r < 0) { /* loops: Dijkstra from the seeds, still in the queue */
+    for (uint32_t v = 0; v < g.njunc; v++) node[v].dist = KEY_UNSEEN;
+    const jlink *const link = d->jlinks;
+    for (settled = 0; d->jheap_len;) {
+      const jentry e = jheap_pop(d);
+      jnode *const u = &node[e.v];
+      if (u->dist != KEY_UNSEEN) continue; /* settled already */
+      u->dist = e.key;
+      settled++;
+      for (uint32_t k = u->link; k < u[1].link; k++)
+        if (link[k].to != e.from && !joffer(d, link[k].to, link[k].to_link, e.key + link[k].keys, e.v))
+          return 0;
+    }
   }
   for (uint32_t v = 0; v < g.njunc; v++)
     if (node[v].dist != KEY_UNSEEN) d->key[node[v].cell] = node[v].dist | KEY_SETTLED;
