@@ -126,7 +126,8 @@ struct strata_distmap {
   jnode *jnodes;
   jlink *jlinks;
   uint32_t *skipped, *jnew; /* jnew: a junction of the graph -> its place in jnodes */
-  uint32_t jnode_cap, jlink_cap, skipped_cap, skipped_len, jnew_cap;
+  uint64_t *jdist; /* per junction of the graph, its distance (as the chains read them) */
+  uint32_t jnode_cap, jlink_cap, skipped_cap, skipped_len, jnew_cap, jdist_cap;
   seed *cseeds;
   size_t cseed_len, cseed_cap;
   jentry *jheap;
@@ -157,6 +158,7 @@ void strata_distmap_free(strata_distmap *d) {
   strata_free(d->dropped);
   gridjunction_free(d->junction);
   strata_free(d->jnodes), strata_free(d->jlinks), strata_free(d->skipped), strata_free(d->jnew);
+  strata_free(d->jdist);
   strata_free(d->cseeds);
   strata_free(d->jheap);
   strata_free(d);
@@ -175,6 +177,7 @@ size_t strata_distmap_memory(const strata_distmap *d) {
   bytes += d->change_cap * sizeof *d->changes + d->dropped_cap * sizeof *d->dropped;
   bytes += gridjunction_memory(d->junction) + (size_t)d->jnode_cap * sizeof *d->jnodes;
   bytes += (size_t)d->jlink_cap * sizeof *d->jlinks + ((size_t)d->skipped_cap + d->jnew_cap) * 4;
+  bytes += (size_t)d->jdist_cap * sizeof *d->jdist;
   bytes += d->cseed_cap * sizeof *d->cseeds + d->jheap_cap * sizeof *d->jheap;
   return bytes + d->work_cap * sizeof *d->work;
 }
@@ -593,7 +596,7 @@ static inline int jwrite(strata_distmap *d, const gridjunction_graph *g, uint32_
 static void jchains(strata_distmap *d, const gridjunction_graph *g) {
   for (uint32_t c = 0; c < g->nchain; c++) {
     const jchain *ch = &g->chain[c];
-    const uint64_t da = d->jnodes[d->jnew[ch->ja]].dist, db = d->jnodes[d->jnew[ch->jb]].dist;
+    const uint64_t da = d->jdist[ch->ja], db = d->jdist[ch->jb];
     const uint64_t ka = da == KEY_UNSEEN ? KEY_UNSEEN : da, kb = db == KEY_UNSEEN ? KEY_UNSEEN : db + jkey(d, ch->a, ch->b);
     if (ka == KEY_UNSEEN && kb == KEY_UNSEEN) continue;
     for (uint32_t s = ch->first; s < ch->first + ch->len; s++) {
@@ -687,7 +690,7 @@ static int jlay(strata_distmap *d, const gridjunction_graph *g, const int32_t *o
   const uint32_t links = g->eoff[g->njunc], n = g->njunc;
   if (!STRATA_GROW32(d->jnodes, d->jnode_cap, (size_t)n + 1) ||
       !STRATA_GROW32(d->jlinks, d->jlink_cap, links ? links : 1) ||
-      !STRATA_GROW32(d->jnew, d->jnew_cap, n ? n : 1) || !STRATA_GROW(d->work, d->work_cap, (size_t)n + 1) ||
+      !STRATA_GROW32(d->jnew, d->jnew_cap, n ? n : 1) || !STRATA_GROW32(d->jdist, d->jdist_cap, n ? n : 1) || !STRATA_GROW(d->work, d->work_cap, (size_t)n + 1) ||
       !STRATA_GROW(d->dropped, d->dropped_cap, (size_t)links + n + 1))
     return 0;
   strata_hugepages(d->jnodes, (size_t)d->jnode_cap * sizeof *d->jnodes);
@@ -780,8 +783,12 @@ static int junction_field(strata_distmap *d) {
           return 0;
     }
   }
-  for (uint32_t v = 0; v < g.njunc; v++)
-    if (node[v].dist != KEY_UNSEEN) d->key[node[v].cell] = node[v].dist | KEY_SETTLED;
+  /* in the graph's order: the chains read them so, and the keys are written row by row */
+  for (uint32_t v = 0; v < g.njunc; v++) {
+    const uint64_t k = node[d->jnew[v]].dist;
+    d->jdist[v] = k;
+    if (k != KEY_UNSEEN) d->key[g.jcell[v]] = k | KEY_SETTLED;
+  }
   jchains(d, &g);
   jskipped(d, &g, off);
   d->settled = settled;
