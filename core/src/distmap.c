@@ -664,15 +664,18 @@ static int jcorrect(strata_distmap *d, uint64_t budget) {
     if (++taken > budget) return -1;
     const uint32_t u = d->work[head];
     const uint64_t du = node[u].dist;
-    if (!STRATA_GROW(d->work, d->work_cap, d->work_len + node[u + 1].link - node[u].link)) return 0;
+    const uint32_t from = node[u].link, to = node[u + 1].link;
+    if (d->work_len + (to - from) > d->work_cap &&
+        !STRATA_GROW(d->work, d->work_cap, d->work_len + (to - from)))
+      return 0;
     uint32_t *const list = d->work;
     size_t len = d->work_len;
-    for (uint32_t k = node[u].link; k < node[u + 1].link; k++) {
+    for (uint32_t k = from; k < to; k++) { /* as relax: which offers improve looks random */
       const uint32_t v = link[k].to;
-      const uint64_t dv = du + link[k].keys;
-      if (dv >= node[v].dist) continue;
-      node[v].dist = dv;
-      list[len++] = v;
+      const uint64_t dv = du + link[k].keys, have = node[v].dist;
+      list[len] = v;
+      len += dv < have;
+      node[v].dist = dv < have ? dv : have;
     }
     d->work_len = len;
   }
