@@ -52,10 +52,8 @@ typedef struct seed {
   uint32_t cell;
 } seed;
 
-/* A junction in the order of the graph: its distance (per compute, once
-** settled), its cell, its first link; and a link: the junction at its end
-** and that junction's first link (both fetched ahead when it is queued),
-** the keys along. */
+/* A junction in depth-first order: its distance (per compute), its cell,
+** its first link; and a link: the keys along, the junction at its end. */
 typedef struct jnode {
   uint64_t dist;
   uint32_t cell, link;
@@ -63,15 +61,8 @@ typedef struct jnode {
 
 typedef struct jlink {
   uint64_t keys;
-  uint32_t to, to_link;
+  uint32_t to;
 } jlink;
-
-/* A junction queued: the keys of the way, the junction and the one it was
-** offered from (whose way back is not offered again). */
-typedef struct jentry {
-  uint64_t key;
-  uint32_t v, from;
-} jentry;
 
 typedef struct change {
   uint32_t cell;
@@ -130,8 +121,6 @@ struct strata_distmap {
   uint32_t jnode_cap, jlink_cap, skipped_cap, skipped_len, jnew_cap, jdist_cap;
   seed *cseeds;
   size_t cseed_len, cseed_cap;
-  jentry *jheap;
-  size_t jheap_len, jheap_cap;
 };
 
 void strata_distmap_options_init(strata_distmap_options *o) {
@@ -160,7 +149,6 @@ void strata_distmap_free(strata_distmap *d) {
   strata_free(d->jnodes), strata_free(d->jlinks), strata_free(d->skipped), strata_free(d->jnew);
   strata_free(d->jdist);
   strata_free(d->cseeds);
-  strata_free(d->jheap);
   strata_free(d);
 }
 
@@ -178,7 +166,7 @@ size_t strata_distmap_memory(const strata_distmap *d) {
   bytes += gridjunction_memory(d->junction) + (size_t)d->jnode_cap * sizeof *d->jnodes;
   bytes += (size_t)d->jlink_cap * sizeof *d->jlinks + ((size_t)d->skipped_cap + d->jnew_cap) * 4;
   bytes += (size_t)d->jdist_cap * sizeof *d->jdist;
-  bytes += d->cseed_cap * sizeof *d->cseeds + d->jheap_cap * sizeof *d->jheap;
+  bytes += d->cseed_cap * sizeof *d->cseeds;
   return bytes + d->work_cap * sizeof *d->work;
 }
 
@@ -522,62 +510,31 @@ static uint64_t dial_goals(strata_distmap *d, const dial_run *r) {
 ** keys, so the same minimum): a maze's front is a few cells wide, and
 ** cell by cell each bucket's turn served two or three. */
 
-static int jheap_push(strata_distmap *d, jentry x) {
-  if (!STRATA_GROW(d->jheap, d->jheap_cap, d->jheap_len + 1)) return 0;
-  jentry *const h = d->jheap;
-  size_t i = d->jheap_len++;
-  while (i > 0 && h[(i - 1) / 2].key > x.key) h[i] = h[(i - 1) / 2], i = (i - 1) / 2;
-  h[i] = x;
-  return 1;
-}
-
-static jentry jheap_pop(strata_distmap *d) {
-  jentry *const h = d->jheap;
-  const jentry top = h[0], last = h[--d->jheap_len];
-  const size_t n = d->jheap_len;
-  size_t i = 0;
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= n) break;
-    c += c + 1 < n && h[c + 1].key < h[c].key;
-    if (!(h[c].key < last.key)) break;
-    h[i] = h[c], i = c;
-  }
-  if (n) h[i] = last;
-  return top;
-}
-
 /* The keys of a straight and b diagonal steps. */
 static inline uint64_t jkey(const strata_distmap *d, uint32_t a, uint32_t b) {
   return (uint64_t)a * d->sk[1] + (uint64_t)b * d->dk[1];
 }
 
-/* Junction v offered distance k, queued whether or not it is settled (its
-** distance is read when it leaves the queue: in a maze the front is
-** narrow, and each read waited on memory in turn); 0 on ENOMEM. */
-static inline int joffer(strata_distmap *d, uint32_t v, uint32_t v_link, uint64_t k, uint32_t from) {
-  __builtin_prefetch(&d->jnodes[v]);
-  __builtin_prefetch(&d->jlinks[v_link]);
-  return jheap_push(d, (jentry){k, v, from});
+/* Junction v (its place in jnodes) offered distance k from a goal; 0 on
+** ENOMEM. */
+static inline int joffer(strata_distmap *d, uint32_t v, uint64_t k) {
+  if (!STRATA_GROW(d->seeds, d->seed_cap, d->seed_count + 1)) return 0;
+  d->seeds[d->seed_count++] = (seed){k, v};
+  return 1;
 }
 
 /* A goal's way in through kept cell n, k from the goal: n's junction, or
 ** both ends of n's chain and n itself (a chain goal). 0 on ENOMEM. */
 static int jseed(strata_distmap *d, const gridjunction_graph *g, uint32_t n, uint64_t k) {
   const uint32_t t = g->tag[n];
-  const jnode *const node = d->jnodes;
   const uint32_t *const jnew = d->jnew;
-  if (t & JUNCTION_FLAG) {
-    const uint32_t v = jnew[t & ~JUNCTION_FLAG];
-    return joffer(d, v, node[v].link, k, JUNCTION_NONE);
-  }
+  if (t & JUNCTION_FLAG) return joffer(d, jnew[t & ~JUNCTION_FLAG], k);
   const uint32_t s = t - 1;
   const jchain *ch = &g->chain[g->schain[s]];
   if (!STRATA_GROW(d->cseeds, d->cseed_cap, d->cseed_len + 1)) return 0;
   d->cseeds[d->cseed_len++] = (seed){k, s};
-  const uint32_t ja = jnew[ch->ja], jb = jnew[ch->jb];
-  return joffer(d, ja, node[ja].link, k + jkey(d, g->sa[s], g->sb[s]), JUNCTION_NONE) &&
-         joffer(d, jb, node[jb].link, k + jkey(d, ch->a - g->sa[s], ch->b - g->sb[s]), JUNCTION_NONE);
+  return joffer(d, jnew[ch->ja], k + jkey(d, g->sa[s], g->sb[s])) &&
+         joffer(d, jnew[ch->jb], k + jkey(d, ch->a - g->sa[s], ch->b - g->sb[s]));
 }
 
 /* Writes k to chain slot t's cell while it is less than the cell has:
@@ -643,26 +600,29 @@ static void jskipped(strata_distmap *d, const gridjunction_graph *g, const int32
   }
 }
 
-/* The junctions' distances from the seeds queued in d->jheap (left there),
-** label correcting, last offered first: on a maze without loops each
-** junction is reached once, by its one way (no queue in key order, whose
-** every turn waited on memory). Exact when the list runs dry; -1 after
-** budget junctions taken (loops, goals far apart: Dijkstra then), 0 on
-** ENOMEM. d->settled: the junctions taken. */
+/* The junctions' distances from the goals' offers in d->seeds, label
+** correcting, first offered first: on a maze without loops each junction
+** is reached once or little more (no queue in key order, whose every turn
+** waited on memory: a heap took 2.5 times as long). Exact when the list
+** runs dry; -1 after budget junctions taken (many loops, goals far apart:
+** the Dial loop then), 0 on ENOMEM. d->settled: the junctions taken. */
 static int jcorrect(strata_distmap *d, uint64_t budget) {
   jnode *const node = d->jnodes;
   const jlink *const link = d->jlinks;
   d->work_len = 0;
-  for (size_t i = 0; i < d->jheap_len; i++) {
-    const jentry e = d->jheap[i];
-    if (e.key >= node[e.v].dist) continue;
-    node[e.v].dist = e.key;
-    if (!WORK_ADD(d, e.v)) return 0;
+  for (size_t i = 0; i < d->seed_count; i++) {
+    const seed e = d->seeds[i];
+    if (e.key >= node[e.cell].dist) continue;
+    node[e.cell].dist = e.key;
+    if (!WORK_ADD(d, e.cell)) return 0;
   }
   uint64_t taken = 0;
   for (size_t head = 0; head < d->work_len; head++) {
     if (++taken > budget) return -1;
     const uint32_t u = d->work[head];
+    /* the list is known ahead: its junctions and their links fetched ahead */
+    if (head + 8 < d->work_len) __builtin_prefetch(&node[d->work[head + 8]]);
+    if (head + 4 < d->work_len) __builtin_prefetch(&link[node[d->work[head + 4]].link]);
     const uint64_t du = node[u].dist;
     const uint32_t from = node[u].link, to = node[u + 1].link;
     if (d->work_len + (to - from) > d->work_cap &&
@@ -723,7 +683,7 @@ static int jlay(strata_distmap *d, const gridjunction_graph *g, const int32_t *o
   for (uint32_t i = 0; i < n; i++)
     for (uint32_t k = g->eoff[order[i]], l = d->jnodes[i].link; k < g->eoff[order[i] + 1]; k++, l++) {
       const uint32_t to = jnew[g->edge[k].to];
-      d->jlinks[l] = (jlink){jkey(d, g->edge[k].a, g->edge[k].b), to, d->jnodes[to].link};
+      d->jlinks[l] = (jlink){jkey(d, g->edge[k].a, g->edge[k].b), to};
     }
   d->skipped_len = 0;
   for (uint32_t c = gc->pw; c < gc->pw * (gc->ph - 1); c++) {
@@ -756,7 +716,7 @@ static int junction_field(strata_distmap *d) {
   jnode *const node = d->jnodes;
   for (uint32_t v = 0; v < g.njunc; v++) node[v].dist = KEY_UNSEEN;
   reset_keys(d);
-  d->jheap_len = d->cseed_len = 0;
+  d->seed_count = d->cseed_len = 0;
   for (size_t i = 0; i < d->goal_count; i++) {
     const uint32_t c = d->goals[i];
     if (!gc->cls[c]) continue; /* a wall */
@@ -770,22 +730,7 @@ static int junction_field(strata_distmap *d) {
     }
   }
   const int r = jcorrect(d, 4 * (uint64_t)g.njunc + 1024);
-  if (r == 0) return 0;
-  uint64_t settled = d->settled;
-  if (r < 0) { /* loops: Dijkstra from the seeds, still in the queue */
-    for (uint32_t v = 0; v < g.njunc; v++) node[v].dist = KEY_UNSEEN;
-    const jlink *const link = d->jlinks;
-    for (settled = 0; d->jheap_len;) {
-      const jentry e = jheap_pop(d);
-      jnode *const u = &node[e.v];
-      if (u->dist != KEY_UNSEEN) continue; /* settled already */
-      u->dist = e.key;
-      settled++;
-      for (uint32_t k = u->link; k < u[1].link; k++)
-        if (link[k].to != e.from && !joffer(d, link[k].to, link[k].to_link, e.key + link[k].keys, e.v))
-          return 0;
-    }
-  }
+  if (r <= 0) return r;
   /* in the graph's order: the chains read them so, and the keys are written row by row */
   for (uint32_t v = 0; v < g.njunc; v++) {
     const uint64_t k = node[d->jnew[v]].dist;
@@ -794,7 +739,6 @@ static int junction_field(strata_distmap *d) {
   }
   jchains(d, &g);
   jskipped(d, &g, off);
-  d->settled = settled;
   return 1;
 }
 
