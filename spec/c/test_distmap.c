@@ -307,7 +307,8 @@ static void test_maze(void) {
     uint32_t goals[100];
     const size_t count = trial % 2 ? 1 : 1 + strata_rng_below(&r, big ? 100 : 40);
     for (size_t k = 0; k < count; k++)
-      goals[k] = k % 7 == 6 ? (uint32_t)strata_rng_below(&r, (uint64_t)n) : maze_cell(&r, &gm, (int)(k + (size_t)trial) % 3);
+      goals[k] = k % 7 == 6 ? (uint32_t)strata_rng_below(&r, (uint64_t)n)
+                            : maze_cell(&r, &gm, (int)(k + (size_t)trial) % 3);
     strata_distmap_options o;
     strata_distmap_options_init(&o);
     static const double diags[] = {M_SQRT2, 1.41, 1, 1.9};
