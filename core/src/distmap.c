@@ -553,6 +553,7 @@ static inline int jwrite(strata_distmap *d, const gridjunction_graph *g, uint32_
 static void jchains(strata_distmap *d, const gridjunction_graph *g) {
   for (uint32_t c = 0; c < g->nchain; c++) {
     const jchain *ch = &g->chain[c];
+    if (c + 8 < g->nchain) __builtin_prefetch(&d->jdist[ch[8].jb]); /* the far ends lie anywhere */
     /* from each end: its distance, the far one's as if at the first end */
     const uint64_t ka = d->jdist[ch->ja], db = d->jdist[ch->jb];
     const uint64_t kb = db == KEY_UNSEEN ? KEY_UNSEEN : db + jkey(d, ch->a, ch->b);
