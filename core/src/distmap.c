@@ -113,6 +113,7 @@ struct strata_distmap {
   ** junctions with their links in keys, its skipped cells (cell << 8 | the
   ** kept neighbours' directions); the goals on chains (key, slot) */
   struct grid_junction *junction;
+  uint64_t again; /* the class grid computed on before (its serial + 1) */
   uint64_t laid, laid_sk, laid_dk;
   jnode *jnodes;
   jlink *jlinks;
@@ -710,6 +711,10 @@ static int junction_field(strata_distmap *d) {
   ** are nearer than through it (the graph counts steps of each kind, so
   ** not only sqrt 2) */
   if (!(d->diag < 2) || gc->pw * gc->ph > GRIDBIDIR_MAX_CELLS) return -1;
+  /* the graph costs some four fields to build (the benchmark's maze): the
+  ** first field of a class grid is the Dial loop's, so that a map edited
+  ** between fields never pays it */
+  if (d->again != gc->serial + 1) return d->again = gc->serial + 1, -1;
   const double share = gridjunction_share(&d->junction, gc->cls, gc->pw, gc->ph, gc->serial);
   if (share < 0) return 0;
   if (share > JUNCTION_MAX_SHARE) return -1;

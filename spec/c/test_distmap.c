@@ -268,11 +268,11 @@ static int steps_down(const strata_distmap *d, int w, int h, double cost, double
 
 /* Mazes (gridgen.h), some with walls opened into loops, of cost 1 and
 ** 2.5, 8 neighbours, diagonals sqrt 2, 1.41 (the benchmark's), 1 and 1.9:
-** every cell against the reference
-** with one goal and many (on dead ends, junctions, corridors, walls); step
-** down; an edit, update, and a compute again on the same field (its
-** junctions rebuilt for the edited map). On a maze the field is made over
-** the junctions: far fewer settled than reached. */
+** every cell against the reference with one goal and many (on dead ends,
+** junctions, corridors, walls); step down; an edit, update, and computes
+** again on the same field (its junctions rebuilt for the edited map). A
+** map's second field on a maze is made over the junctions: far fewer
+** settled than reached. */
 static void test_maze(void) {
   strata_rng r;
   strata_rng_seed(&r, 3607);
@@ -317,8 +317,11 @@ static void test_maze(void) {
     double *seed = malloc((size_t)n * sizeof *seed), *ref = malloc((size_t)n * sizeof *ref);
     goal_seeds(goals, count, n, seed);
     reference(m, seed, 1, diag, ref);
+    /* the first field of a map is the Dial loop's, the next over the junctions */
     CHECK_EQ_INT(strata_distmap_compute(d, m, goals, count, &o, NULL), STRATA_OK);
-    int same = same_field(d, ref, w, h, INFINITY) && steps_down(d, w, h, cost, diag);
+    int same = same_field(d, ref, w, h, INFINITY);
+    CHECK_EQ_INT(strata_distmap_compute(d, m, goals, count, &o, NULL), STRATA_OK);
+    same = same && same_field(d, ref, w, h, INFINITY) && steps_down(d, w, h, cost, diag);
     uint64_t reached = 0;
     for (int i = 0; i < n; i++) reached += ref[i] < INFINITY;
     if (!loops && count == 1 && n >= 400 && strata_distmap_settled(d) * 2 > reached) {
@@ -334,8 +337,10 @@ static void test_maze(void) {
     goal_seeds(goals, count, n, seed);
     reference(m, seed, 1, diag, ref);
     same = same && same_field(d, ref, w, h, INFINITY) && steps_down(d, w, h, cost, diag);
-    CHECK_EQ_INT(strata_distmap_compute(d, m, goals, count, &o, NULL), STRATA_OK);
-    same = same && same_field(d, ref, w, h, INFINITY) && steps_down(d, w, h, cost, diag);
+    for (int again = 0; again < 2; again++) {
+      CHECK_EQ_INT(strata_distmap_compute(d, m, goals, count, &o, NULL), STRATA_OK);
+      same = same && same_field(d, ref, w, h, INFINITY) && steps_down(d, w, h, cost, diag);
+    }
     if (!same) {
       ok = 0;
       fprintf(stderr, "  maze trial %d: %dx%d cost %g diagonal %g%s, %zu goals\n", trial, w, h, cost,
