@@ -52,11 +52,11 @@ typedef struct seed {
   uint32_t cell;
 } seed;
 
-/* A junction in depth-first order: its distance (per compute), its cell,
-** its first link; and a link: the keys along, the junction at its end. */
+/* A junction in depth-first order: its distance (per compute), its first
+** link; and a link: the keys along, the junction at its end. */
 typedef struct jnode {
   uint64_t dist;
-  uint32_t cell, link;
+  uint32_t link;
 } jnode;
 
 typedef struct jlink {
@@ -503,13 +503,14 @@ static uint64_t dial_goals(strata_distmap *d, const dial_run *r) {
 
 /* ---- a maze: the field over its junctions ----
 ** Where the pair search would run over the junctions (gridjunction.h: one
-** cost, few junctions; diagonals under 2 here), Dijkstra runs over the junctions
-** alone, from the goals' ways to them, each chain's cells are then filled
-** from its two ends and the goals on it, and each skipped cell (no optimal
-** route passes through one) from its kept neighbours and the goals next
-** to it. The keys are the Dial loop's (the same sums of the same step
-** keys, so the same minimum): a maze's front is a few cells wide, and
-** cell by cell each bucket's turn served two or three. */
+** cost, few junctions; diagonals under 2 here), the junctions' distances
+** are found alone, from the goals' ways to them (jcorrect), each chain's
+** cells are then filled from its two ends and the goals on it, and each
+** skipped cell (no optimal route passes through one) from its kept
+** neighbours and the goals next to it. The keys are the Dial loop's (the
+** same sums of the same step keys, so the same minimum): a maze's front is
+** a few cells wide, and cell by cell each bucket's turn served two or
+** three. */
 
 /* The keys of a straight and b diagonal steps. */
 static inline uint64_t jkey(const strata_distmap *d, uint32_t a, uint32_t b) {
@@ -682,9 +683,8 @@ static int jlay(strata_distmap *d, const gridjunction_graph *g, const int32_t *o
   }
   uint32_t at = 0;
   for (uint32_t i = 0; i <= n; i++) {
-    const uint32_t v = i < n ? order[i] : 0;
-    d->jnodes[i] = (jnode){KEY_UNSEEN, i < n ? g->jcell[v] : 0, at};
-    if (i < n) at += g->eoff[v + 1] - g->eoff[v];
+    d->jnodes[i] = (jnode){KEY_UNSEEN, at};
+    if (i < n) at += g->eoff[order[i] + 1] - g->eoff[order[i]];
   }
   for (uint32_t i = 0; i < n; i++)
     for (uint32_t k = g->eoff[order[i]], l = d->jnodes[i].link; k < g->eoff[order[i] + 1]; k++, l++) {
