@@ -35,6 +35,7 @@
 
 #include "griddial.h"
 #include "gridengine.h"
+#include "gridjunction.h"
 #include "prefault.h"
 #include "strata/alloc.h"
 #include "strata/distmap.h"
@@ -50,6 +51,18 @@ typedef struct seed {
   uint64_t key;
   uint32_t cell;
 } seed;
+
+/* A junction in depth-first order: its distance (per compute), its first
+** link; and a link: the keys along, the junction at its end. */
+typedef struct jnode {
+  uint64_t dist;
+  uint32_t link;
+} jnode;
+
+typedef struct jlink {
+  uint64_t keys;
+  uint32_t to;
+} jlink;
 
 typedef struct change {
   uint32_t cell;
@@ -95,6 +108,20 @@ struct strata_distmap {
   const strata_tokens *table;
   uint32_t tokens_count;
   uint64_t settled;
+  /* a maze's field over its junctions: the graph (of classes.serial); laid
+  ** out for the field (of that serial + 1 and these step keys): its
+  ** junctions with their links in keys, its skipped cells (cell << 8 | the
+  ** kept neighbours' directions); the goals on chains (key, slot) */
+  struct grid_junction *junction;
+  uint64_t again; /* the class grid computed on before (its serial + 1) */
+  uint64_t laid, laid_sk, laid_dk;
+  jnode *jnodes;
+  jlink *jlinks;
+  uint32_t *skipped, *jnew; /* jnew: a junction of the graph -> its place in jnodes */
+  uint64_t *jdist; /* per junction of the graph, its distance (as the chains read them) */
+  uint32_t jnode_cap, jlink_cap, skipped_cap, skipped_len, jnew_cap, jdist_cap;
+  seed *cseeds;
+  size_t cseed_len, cseed_cap;
 };
 
 void strata_distmap_options_init(strata_distmap_options *o) {
@@ -119,6 +146,10 @@ void strata_distmap_free(strata_distmap *d) {
   strata_free(d->changes);
   strata_free(d->work);
   strata_free(d->dropped);
+  gridjunction_free(d->junction);
+  strata_free(d->jnodes), strata_free(d->jlinks), strata_free(d->skipped), strata_free(d->jnew);
+  strata_free(d->jdist);
+  strata_free(d->cseeds);
   strata_free(d);
 }
 
@@ -133,6 +164,10 @@ size_t strata_distmap_memory(const strata_distmap *d) {
   for (uint32_t i = 0; i < d->ring_cap; i++) bytes += (size_t)d->ring[i].cap * sizeof(uint32_t);
   bytes += d->goal_cap * sizeof *d->goals + d->seed_cap * sizeof *d->seeds;
   bytes += d->change_cap * sizeof *d->changes + d->dropped_cap * sizeof *d->dropped;
+  bytes += gridjunction_memory(d->junction) + (size_t)d->jnode_cap * sizeof *d->jnodes;
+  bytes += (size_t)d->jlink_cap * sizeof *d->jlinks + ((size_t)d->skipped_cap + d->jnew_cap) * 4;
+  bytes += (size_t)d->jdist_cap * sizeof *d->jdist;
+  bytes += d->cseed_cap * sizeof *d->cseeds;
   return bytes + d->work_cap * sizeof *d->work;
 }
 
@@ -486,6 +521,258 @@ static uint64_t dial_goals(strata_distmap *d, const dial_run *r) {
   return settled;
 }
 
+/* ---- a maze: the field over its junctions ----
+** Where the pair search would run over the junctions (gridjunction.h: one
+** cost, few junctions; diagonals under 2 here), the junctions' distances
+** are found alone, from the goals' ways to them (jcorrect), each chain's
+** cells are then filled from its two ends and the goals on it, and each
+** skipped cell (no optimal route passes through one) from its kept
+** neighbours and the goals next to it. The keys are the Dial loop's (the
+** same sums of the same step keys, so the same minimum): a maze's front is
+** a few cells wide, and cell by cell each bucket's turn served two or
+** three. */
+
+/* The keys of a straight and b diagonal steps. */
+static inline uint64_t jkey(const strata_distmap *d, uint32_t a, uint32_t b) {
+  return (uint64_t)a * d->sk[1] + (uint64_t)b * d->dk[1];
+}
+
+/* Junction v (its place in jnodes) offered distance k from a goal; 0 on
+** ENOMEM. */
+static inline int joffer(strata_distmap *d, uint32_t v, uint64_t k) {
+  if (!STRATA_GROW(d->seeds, d->seed_cap, d->seed_count + 1)) return 0;
+  d->seeds[d->seed_count++] = (seed){k, v};
+  return 1;
+}
+
+/* A goal's way in through kept cell n, k from the goal: n's junction, or
+** both ends of n's chain and n itself (a chain goal). 0 on ENOMEM. */
+static int jseed(strata_distmap *d, const gridjunction_graph *g, uint32_t n, uint64_t k) {
+  const uint32_t t = g->tag[n];
+  const uint32_t *const jnew = d->jnew;
+  if (t & JUNCTION_FLAG) return joffer(d, jnew[t & ~JUNCTION_FLAG], k);
+  const uint32_t s = t - 1;
+  const jchain *ch = &g->chain[g->schain[s]];
+  if (!STRATA_GROW(d->cseeds, d->cseed_cap, d->cseed_len + 1)) return 0;
+  d->cseeds[d->cseed_len++] = (seed){k, s};
+  return joffer(d, jnew[ch->ja], k + jkey(d, g->sa[s], g->sb[s])) &&
+         joffer(d, jnew[ch->jb], k + jkey(d, ch->a - g->sa[s], ch->b - g->sb[s]));
+}
+
+/* Writes k to chain slot t's cell while it is less than the cell has:
+** 1 written, 0 not. */
+static inline int jwrite(strata_distmap *d, const gridjunction_graph *g, uint32_t t, uint64_t k) {
+  uint64_t *const p = &d->key[g->scell[t]];
+  if (reached(*p) && dist_of(*p) <= k) return 0;
+  *p = k | KEY_SETTLED;
+  return 1;
+}
+
+/* The cells of every chain: the nearer of its ends; then out from each goal
+** on a chain while it gives less (distances along a chain change by at
+** most a step a step, so where a goal gives no less it gives no less
+** beyond). */
+static void jchains(strata_distmap *d, const gridjunction_graph *g) {
+  for (uint32_t c = 0; c < g->nchain; c++) {
+    const jchain *ch = &g->chain[c];
+    if (c + 8 < g->nchain) __builtin_prefetch(&d->jdist[ch[8].jb]); /* the far ends lie anywhere */
+    /* from each end: its distance, the far one's as if at the first end */
+    const uint64_t ka = d->jdist[ch->ja], db = d->jdist[ch->jb];
+    const uint64_t kb = db == KEY_UNSEEN ? KEY_UNSEEN : db + jkey(d, ch->a, ch->b);
+    if (ka == KEY_UNSEEN && kb == KEY_UNSEEN) continue;
+    for (uint32_t s = ch->first; s < ch->first + ch->len; s++) {
+      const uint64_t along = jkey(d, g->sa[s], g->sb[s]);
+      const uint64_t va = ka == KEY_UNSEEN ? KEY_UNSEEN : ka + along;
+      const uint64_t vb = kb == KEY_UNSEEN ? KEY_UNSEEN : kb - along;
+      d->key[g->scell[s]] = (va < vb ? va : vb) | KEY_SETTLED;
+    }
+  }
+  for (size_t i = 0; i < d->cseed_len; i++) {
+    const uint32_t s = d->cseeds[i].cell;
+    const jchain *ch = &g->chain[g->schain[s]];
+    const uint64_t k = d->cseeds[i].key, at = jkey(d, g->sa[s], g->sb[s]);
+    const uint32_t end = ch->first + ch->len;
+    for (uint32_t t = s; t < end && jwrite(d, g, t, k + jkey(d, g->sa[t], g->sb[t]) - at); t++) {}
+    for (uint32_t t = s; t-- > ch->first && jwrite(d, g, t, k + at - jkey(d, g->sa[t], g->sb[t]));) {}
+  }
+}
+
+/* The skipped cells: the least of their kept neighbours' distances plus
+** the step; then the goals among them (0) and their skipped neighbours
+** (a step from such a goal, when that is less). */
+static void jskipped(strata_distmap *d, const gridjunction_graph *g, const int32_t *off) {
+  uint64_t *const key = d->key;
+  const uint64_t sk = d->sk[1], dk = d->dk[1];
+  for (uint32_t i = 0; i < d->skipped_len; i++) {
+    const uint32_t c = d->skipped[i] >> 8;
+    uint64_t best = KEY_UNSEEN;
+    for (unsigned m = d->skipped[i] & 0xff; m; m &= m - 1) {
+      const unsigned k = (unsigned)__builtin_ctz(m);
+      const uint64_t kn = key[(uint32_t)((int32_t)c + off[k])];
+      const uint64_t v = kn == KEY_UNSEEN ? KEY_UNSEEN : dist_of(kn) + (k < 4 ? sk : dk);
+      best = v < best ? v : best;
+    }
+    key[c] = best == KEY_UNSEEN ? best : best | KEY_SETTLED;
+  }
+  for (size_t i = 0; i < d->goal_count; i++) {
+    const uint32_t c = d->goals[i];
+    if (!d->classes.cls[c] || g->tag[c]) continue;
+    key[c] = KEY_SETTLED;
+    for (unsigned k = 0; k < 8; k++) {
+      const uint32_t n = (uint32_t)((int32_t)c + off[k]);
+      const uint64_t v = (k < 4 ? sk : dk) | KEY_SETTLED;
+      if (d->classes.cls[n] && !g->tag[n] && (!reached(key[n]) || key[n] > v)) key[n] = v;
+    }
+  }
+}
+
+/* The junctions' distances from the goals' offers in d->seeds, label
+** correcting, first offered first: on a maze without loops each junction
+** is reached once or little more (no queue in key order, whose every turn
+** waited on memory: a heap took 2.5 times as long). Exact when the list
+** runs dry; -1 after budget junctions taken (many loops, goals far apart:
+** the Dial loop then), 0 on ENOMEM. d->settled: the junctions taken. */
+static int jcorrect(strata_distmap *d, uint64_t budget) {
+  jnode *const node = d->jnodes;
+  const jlink *const link = d->jlinks;
+  d->work_len = 0;
+  for (size_t i = 0; i < d->seed_count; i++) {
+    const seed e = d->seeds[i];
+    if (e.key >= node[e.cell].dist) continue;
+    node[e.cell].dist = e.key;
+    if (!WORK_ADD(d, e.cell)) return 0;
+  }
+  uint64_t taken = 0;
+  for (size_t head = 0; head < d->work_len; head++) {
+    if (++taken > budget) return -1;
+    const uint32_t u = d->work[head];
+    /* the list is known ahead: its junctions and their links fetched ahead */
+    if (head + 8 < d->work_len) __builtin_prefetch(&node[d->work[head + 8]]);
+    if (head + 4 < d->work_len) __builtin_prefetch(&link[node[d->work[head + 4]].link]);
+    const uint64_t du = node[u].dist;
+    const uint32_t from = node[u].link, to = node[u + 1].link;
+    if (d->work_len + (to - from) > d->work_cap &&
+        !STRATA_GROW(d->work, d->work_cap, d->work_len + (to - from)))
+      return 0;
+    uint32_t *const list = d->work;
+    size_t len = d->work_len;
+    for (uint32_t k = from; k < to; k++) { /* as relax: which offers improve looks random */
+      const uint32_t v = link[k].to;
+      const uint64_t dv = du + link[k].keys, have = node[v].dist;
+      list[len] = v;
+      len += dv < have;
+      node[v].dist = dv < have ? dv : have;
+    }
+    d->work_len = len;
+  }
+  d->settled = taken;
+  return 1;
+}
+
+/* Lays the graph out for the field: junctions with their links in keys,
+** the skipped cells with their kept neighbours (kept until the class grid
+** or the step keys change). 0 on ENOMEM. */
+static int jlay(strata_distmap *d, const gridjunction_graph *g, const int32_t *off) {
+  const grid_classes *gc = &d->classes;
+  if (d->laid == gc->serial + 1 && d->laid_sk == d->sk[1] && d->laid_dk == d->dk[1]) return 1;
+  d->laid = 0;
+  const uint32_t links = g->eoff[g->njunc], n = g->njunc;
+  if (!STRATA_GROW32(d->jnodes, d->jnode_cap, (size_t)n + 1) ||
+      !STRATA_GROW32(d->jlinks, d->jlink_cap, links ? links : 1) ||
+      !STRATA_GROW32(d->jnew, d->jnew_cap, n ? n : 1) || !STRATA_GROW32(d->jdist, d->jdist_cap, n ? n : 1) ||
+      !STRATA_GROW(d->work, d->work_cap, (size_t)n + 1) ||
+      !STRATA_GROW(d->dropped, d->dropped_cap, (size_t)links + n + 1))
+    return 0;
+  strata_hugepages(d->jnodes, (size_t)d->jnode_cap * sizeof *d->jnodes);
+  strata_hugepages(d->jlinks, (size_t)d->jlink_cap * sizeof *d->jlinks);
+  /* the junctions in depth-first order: a junction's neighbours lie near
+  ** it in memory, as the front runs along the corridors */
+  uint32_t *const jnew = d->jnew, *const order = d->work, *const stack = d->dropped;
+  memset(jnew, 0xff, (size_t)n * sizeof *jnew);
+  uint32_t placed = 0;
+  for (uint32_t r = 0; r < n; r++) {
+    size_t sp = 0;
+    stack[sp++] = r;
+    while (sp) {
+      const uint32_t v = stack[--sp];
+      if (jnew[v] != JUNCTION_NONE) continue;
+      jnew[v] = placed, order[placed++] = v;
+      for (uint32_t k = g->eoff[v + 1]; k-- > g->eoff[v];)
+        if (jnew[g->edge[k].to] == JUNCTION_NONE) stack[sp++] = g->edge[k].to;
+    }
+  }
+  uint32_t at = 0;
+  for (uint32_t i = 0; i <= n; i++) {
+    d->jnodes[i] = (jnode){KEY_UNSEEN, at};
+    if (i < n) at += g->eoff[order[i] + 1] - g->eoff[order[i]];
+  }
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t k = g->eoff[order[i]], l = d->jnodes[i].link; k < g->eoff[order[i] + 1]; k++, l++) {
+      const uint32_t to = jnew[g->edge[k].to];
+      d->jlinks[l] = (jlink){jkey(d, g->edge[k].a, g->edge[k].b), to};
+    }
+  d->skipped_len = 0;
+  for (uint32_t c = gc->pw; c < gc->pw * (gc->ph - 1); c++) {
+    if (!gc->cls[c] || g->tag[c]) continue;
+    unsigned m = 0;
+    for (unsigned k = 0; k < 8; k++) m |= (unsigned)(g->tag[(uint32_t)((int32_t)c + off[k])] != 0) << k;
+    if (!STRATA_GROW32(d->skipped, d->skipped_cap, (size_t)d->skipped_len + 1)) return 0;
+    d->skipped[d->skipped_len++] = c << 8 | m;
+  }
+  d->laid = gc->serial + 1, d->laid_sk = d->sk[1], d->laid_dk = d->dk[1];
+  return 1;
+}
+
+/* The field over the junctions, on a map dial_field takes (its step keys
+** set): 1 done, 0 ENOMEM, -1 not a maze (or diagonals of 2 or more). */
+static int junction_field(strata_distmap *d) {
+  const grid_classes *gc = &d->classes;
+  /* diagonals under 2 steps: a skipped cell's two neighbours a step apart
+  ** are nearer than through it (the graph counts steps of each kind, so
+  ** not only sqrt 2) */
+  if (!(d->diag < 2) || gc->pw * gc->ph > GRIDBIDIR_MAX_CELLS) return -1;
+  /* the graph costs some four fields to build (the benchmark's maze): the
+  ** first field of a class grid is the Dial loop's, so that a map edited
+  ** between fields never pays it */
+  if (d->again != gc->serial + 1) return d->again = gc->serial + 1, -1;
+  const double share = gridjunction_share(&d->junction, gc->cls, gc->pw, gc->ph, gc->serial);
+  if (share < 0) return 0;
+  if (share > JUNCTION_MAX_SHARE) return -1;
+  gridjunction_graph g;
+  const int32_t pw = (int32_t)d->pw;
+  const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
+  if (!gridjunction_graph_of(&d->junction, gc->cls, gc->pw, gc->ph, gc->serial, &g) || !jlay(d, &g, off))
+    return 0;
+  jnode *const node = d->jnodes;
+  for (uint32_t v = 0; v < g.njunc; v++) node[v].dist = KEY_UNSEEN;
+  reset_keys(d);
+  d->seed_count = d->cseed_len = 0;
+  for (size_t i = 0; i < d->goal_count; i++) {
+    const uint32_t c = d->goals[i];
+    if (!gc->cls[c]) continue; /* a wall */
+    if (g.tag[c]) {
+      if (!jseed(d, &g, c, 0)) return 0;
+      continue;
+    }
+    for (unsigned k = 0; k < 8; k++) { /* a skipped goal: its ways in through its kept neighbours */
+      const uint32_t n = (uint32_t)((int32_t)c + off[k]);
+      if (g.tag[n] && !jseed(d, &g, n, k < 4 ? d->sk[1] : d->dk[1])) return 0;
+    }
+  }
+  /* junctions taken per junction on the benchmark's maze: 1.07 (1 goal), 1.15 (100) */
+  const int r = jcorrect(d, 2 * (uint64_t)g.njunc + 16);
+  if (r <= 0) return r;
+  /* in the graph's order: the chains read them so, and the keys are written row by row */
+  for (uint32_t v = 0; v < g.njunc; v++) {
+    const uint64_t k = node[d->jnew[v]].dist;
+    d->jdist[v] = k;
+    if (k != KEY_UNSEEN) d->key[g.jcell[v]] = k | KEY_SETTLED;
+  }
+  jchains(d, &g);
+  jskipped(d, &g, off);
+  return 1;
+}
+
 /* The field from d->goals on a map of one cost, 8 neighbours, no limit:
 ** the pair search's Dial loop (griddial.h) from the goals, settled first.
 ** The scale makes a straight step KEY_ONE, so that an update's scans go
@@ -506,6 +793,8 @@ static int dial_field(strata_distmap *d) {
   if (!ring_for(d, (uint64_t)(((uint32_t)diag + 2) * 8) << NARROW_SHIFT)) return 0; /* shift: NARROW_SHIFT */
   r.bucket = d->ring, r.mask = d->mask;
   for (uint32_t b = 0; b <= r.mask; b++) r.bucket[b].len = 0;
+  const int maze = junction_field(d);
+  if (maze >= 0) return maze;
   reset_keys(d);
   uint64_t settled = dial_goals(d, &r);
   if (settled == UINT64_MAX) return 0;
@@ -740,8 +1029,9 @@ strata_status strata_distmap_flee(strata_distmap *dst, const strata_distmap *src
     gc->pw = src->pw, gc->ph = src->ph;
   }
   uint8_t *cls = gc->cls;
+  const uint64_t serial = gc->serial; /* this grid's own count: its junctions are of its own contents */
   *gc = src->classes;
-  gc->cls = cls;
+  gc->cls = cls, gc->serial = serial + 1;
   memcpy(cls, src->classes.cls, n);
   if (n > dst->key_cap) {
     uint64_t *key = strata_malloc((size_t)n * sizeof *key);
@@ -819,6 +1109,7 @@ static int find_changes(strata_distmap *d, const strata_tilemap *m) {
           if (!STRATA_GROW(d->changes, d->change_cap, d->change_len + 1)) return 0;
           d->changes[d->change_len++] = (change){p, gc->cls[p]};
           gc->cls[p] = (uint8_t)c;
+          gc->serial += d->change_len == 1; /* new contents: the junctions are of the old */
         }
     }
   return 1;

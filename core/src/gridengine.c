@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "gridengine.h"
+#include "gridjunction.h"
 #include "strata/alloc.h"
 #include "search_internal.h"
 #include "tilemap_internal.h"
@@ -28,10 +29,6 @@
 ** to 1.8 (docs/benchmarks.md, "The engine table"). */
 #define JUMP_MAX_FORCED_PER_RUN 0.4
 
-/* Up to this share of junctions among the passable cells
-** (gridjunction_share) A* and Dijkstra run over the junctions: the maze
-** 0.2; rooms and open ground most of their cells. */
-#define JUNCTION_MAX_SHARE 0.35
 
 /* From this share of corridor cells (gridflood_corridor_share) A* with
 ** every step alike is answered breadth-first: on a maze the estimate

@@ -43,27 +43,16 @@
 #include <string.h>
 
 #include "gridengine.h"
+#include "gridjunction.h"
 #include "strata/alloc.h"
 
-#define NONE UINT32_MAX
-#define JFLAG 0x80000000u /* a tag naming a junction (else a chain slot + 1) */
+#define NONE JUNCTION_NONE
+#define JFLAG JUNCTION_FLAG
 #define REV 0x80000000u   /* an edge walking its chain backwards */
 #define MAX_ATT 16        /* a skipped end: 8 neighbours, 2 chain ends each */
 
 static const int DX[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
 static const int DY[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
-
-typedef struct jchain {
-  uint32_t first, len; /* its slots */
-  uint32_t ja, jb;     /* junctions at the ends, first slot next to ja */
-  uint32_t a, b;       /* straight and diagonal steps from ja to jb */
-} jchain;
-
-typedef struct jedge {
-  uint32_t to, chain; /* chain | REV, or NONE for a step between junctions */
-  uint32_t a, b;
-  uint32_t cut; /* a bridge: the junction whose side of it is a subtree; else NONE */
-} jedge;
 
 /* A way from a search's end to a junction: through the kept cell n (the
 ** end itself when kept), e steps to n, then along n's chain (end 0 toward
@@ -374,6 +363,16 @@ static int build(struct grid_junction *j, const uint8_t *cls, uint32_t pw, uint3
     j->jmap[id] = (j->jy[id] - 1) * (pw - 2) + j->jx[id] - 1;
   }
   j->built = j->measured;
+  return 1;
+}
+
+int gridjunction_graph_of(struct grid_junction **jp, const uint8_t *cls, uint32_t pw, uint32_t ph,
+                          uint64_t serial, gridjunction_graph *g) {
+  if (*jp == NULL && (*jp = strata_calloc(1, sizeof **jp)) == NULL) return 0;
+  struct grid_junction *j = *jp;
+  if (!build(j, cls, pw, ph, serial)) return 0;
+  *g = (gridjunction_graph){j->njunc, j->nchain, j->tag, j->jcell, j->eoff, j->edge, j->chain,
+                            j->scell, j->schain, j->sa, j->sb};
   return 1;
 }
 

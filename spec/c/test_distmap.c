@@ -7,12 +7,14 @@
 ** at least as far from the goals as it began), update after random edits
 ** (equal to a compute afresh, and settling few cells for a small edit), and
 ** the refusals; maps of one cost (not 1) with diagonals about the Dial
-** loop's cases.
+** loop's cases; mazes (the field over their junctions) with goals on
+** junctions, corridors and dead ends.
 */
 #include <math.h>
 #include <stdlib.h>
 
 #include "check.h"
+#include "gridgen.h"
 #include "strata/distmap.h"
 #include "tilemap_internal.h"
 #include "strata/strata.h"
@@ -228,6 +230,129 @@ static void test_one_cost(void) {
   }
   CHECK(ok);
   strata_distmap_free(d), strata_distmap_free(fresh);
+}
+
+/* A passable cell of gm of kind k (0 dead end: one passable neighbour of 8;
+** 1 junction: three or more of 4; 2 any), or any cell after many tries. */
+static uint32_t maze_cell(strata_rng *r, const gridgen_map *gm, int k) {
+  const int w = gm->w, h = gm->h;
+  uint32_t c = 0;
+  for (int tries = 0; tries < 400; tries++) {
+    c = (uint32_t)strata_rng_below(r, (uint64_t)w * (uint64_t)h);
+    const int x = (int)c % w, y = (int)c / w;
+    if (gm->cells[c] != '.') continue;
+    int n8 = 0, n4 = 0;
+    for (int d = 0; d < 8; d++) {
+      const int vx = x + DX[d], vy = y + DY[d];
+      const int open = vx >= 0 && vy >= 0 && vx < w && vy < h && gm->cells[vy * w + vx] == '.';
+      n8 += open, n4 += open && d < 4;
+    }
+    if (k == 2 || (k == 0 && n8 == 1) || (k == 1 && n4 >= 3)) return c;
+  }
+  return c;
+}
+
+/* Every step down from a reached cell lowers the distance by its cost. */
+static int steps_down(const strata_distmap *d, int w, int h, double cost, double diag) {
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      double at, next;
+      int nx, ny;
+      if (!strata_distmap_at(d, x, y, &at) || at == 0) continue;
+      if (!strata_distmap_step_down(d, x, y, &nx, &ny) || !strata_distmap_at(d, nx, ny, &next)) return 0;
+      const double step = cost * (nx != x && ny != y ? diag : 1);
+      if (fabs(next + step - at) > tolerance(at)) return 0;
+    }
+  return 1;
+}
+
+/* Mazes (gridgen.h), some with walls opened into loops, of cost 1 and
+** 2.5, 8 neighbours, diagonals sqrt 2, 1.41 (the benchmark's), 1 and 1.9:
+** every cell against the reference with one goal and many (on dead ends,
+** junctions, corridors, walls); step down; an edit, update, and computes
+** again on the same field (its junctions rebuilt for the edited map). A
+** map's second field on a maze is made over the junctions: far fewer
+** settled than reached. */
+static void test_maze(void) {
+  strata_rng r;
+  strata_rng_seed(&r, 3607);
+  strata_distmap *d = strata_distmap_new(NULL);
+  int ok = 1, few = 1;
+  for (int trial = 0; trial < 90; trial++) {
+    const int big = trial == 89;
+    const int w = big ? 201 : 5 + 2 * (int)strata_rng_below(&r, 30);
+    const int h = big ? 201 : 5 + 2 * (int)strata_rng_below(&r, 25), n = w * h;
+    gridgen_map gm;
+    CHECK(gridgen_make(&gm, "maze", w, h, (uint64_t)trial));
+    const int loops = trial % 3 == 1;
+    for (int i = 0; loops && i < n / 40; i++) gm.cells[strata_rng_below(&r, (uint64_t)n)] = '.';
+    const double cost = trial % 4 == 3 ? 2.5 : 1;
+    strata_tilemap *m = strata_tilemap_new(w, h, NULL, NULL);
+    strata_tokens *t = strata_tilemap_tokens(m);
+    strata_token_traits wall = {0, 1, "#", "", 0}, floor = {1, cost, ".", "", 0};
+    strata_tokens_define(t, "wall", 4, &wall, NULL);
+    strata_tokens_define(t, "floor", 5, &floor, NULL);
+    const strata_token tw = strata_tokens_find(t, "wall", 4), tf = strata_tokens_find(t, "floor", 5);
+    for (int i = 0; i < n; i++) strata_tilemap_set(m, i % w, i / w, gm.cells[i] == '.' ? tf : tw, NULL);
+    if (cost == 1) { /* gridgen's own reference, from its goal to its start */
+      const uint32_t g = (uint32_t)(gm.gy * w + gm.gx);
+      double at = -1;
+      strata_distmap_options o8;
+      strata_distmap_options_init(&o8);
+      o8.connectivity = 8;
+      CHECK_EQ_INT(strata_distmap_compute(d, m, &g, 1, &o8, NULL), STRATA_OK);
+      CHECK(strata_distmap_at(d, gm.sx, gm.sy, &at));
+      CHECK_NEAR(at, gridgen_optimum(&gm, 1, M_SQRT2), 1e-9 * at);
+    }
+    uint32_t goals[100];
+    const size_t count = trial % 2 ? 1 : 1 + strata_rng_below(&r, big ? 100 : 40);
+    for (size_t k = 0; k < count; k++)
+      goals[k] = k % 7 == 6 ? (uint32_t)strata_rng_below(&r, (uint64_t)n)
+                            : maze_cell(&r, &gm, (int)(k + (size_t)trial) % 3);
+    strata_distmap_options o;
+    strata_distmap_options_init(&o);
+    static const double diags[] = {M_SQRT2, 1.41, 1, 1.9};
+    const double diag = diags[(trial / 4) % 4];
+    o.connectivity = 8, o.diagonal_cost = diag;
+    double *seed = malloc((size_t)n * sizeof *seed), *ref = malloc((size_t)n * sizeof *ref);
+    goal_seeds(goals, count, n, seed);
+    reference(m, seed, 1, diag, ref);
+    /* the first field of a map is the Dial loop's, the next over the junctions */
+    CHECK_EQ_INT(strata_distmap_compute(d, m, goals, count, &o, NULL), STRATA_OK);
+    int same = same_field(d, ref, w, h, INFINITY);
+    CHECK_EQ_INT(strata_distmap_compute(d, m, goals, count, &o, NULL), STRATA_OK);
+    same = same && same_field(d, ref, w, h, INFINITY) && steps_down(d, w, h, cost, diag);
+    uint64_t reached = 0;
+    for (int i = 0; i < n; i++) reached += ref[i] < INFINITY;
+    if (!loops && count == 1 && n >= 400 && strata_distmap_settled(d) * 2 > reached) {
+      few = 0;
+      fprintf(stderr, "  maze trial %d: %llu settled of %llu reached\n", trial,
+              (unsigned long long)strata_distmap_settled(d), (unsigned long long)reached);
+    }
+    for (int e = 0; e < 3; e++) {
+      const uint32_t c = maze_cell(&r, &gm, e % 3);
+      strata_tilemap_reset(m, (int)(c % (uint32_t)w), (int)(c / (uint32_t)w), e == 1 ? tf : tw, NULL);
+    }
+    CHECK_EQ_INT(strata_distmap_update(d, m, NULL), STRATA_OK);
+    goal_seeds(goals, count, n, seed);
+    reference(m, seed, 1, diag, ref);
+    same = same && same_field(d, ref, w, h, INFINITY) && steps_down(d, w, h, cost, diag);
+    for (int again = 0; again < 2; again++) {
+      CHECK_EQ_INT(strata_distmap_compute(d, m, goals, count, &o, NULL), STRATA_OK);
+      same = same && same_field(d, ref, w, h, INFINITY) && steps_down(d, w, h, cost, diag);
+    }
+    if (!same) {
+      ok = 0;
+      fprintf(stderr, "  maze trial %d: %dx%d cost %g diagonal %g%s, %zu goals\n", trial, w, h, cost,
+              diag, loops ? " loops" : "", count);
+    }
+    free(seed), free(ref);
+    gridgen_free(&gm);
+    strata_tilemap_free(m);
+  }
+  CHECK(ok);
+  CHECK(few);
+  strata_distmap_free(d);
 }
 
 /* Walks downhill from every reached cell: each step lowers the distance by
@@ -522,6 +647,7 @@ int main(void) {
   test_reuse();
   test_optimal();
   test_one_cost();
+  test_maze();
   test_step_down();
   test_flee();
   test_update();

@@ -108,7 +108,8 @@ STRATA_API int strata_distmap_step_down(const strata_distmap *d, int x, int y, i
 STRATA_API int strata_distmap_width(const strata_distmap *d);  /* 0 before a compute */
 STRATA_API int strata_distmap_height(const strata_distmap *d);
 /* Cells settled by the last compute, update or flee (for tests and benchmarks:
-** an update of a few edits settles few). */
+** an update of a few edits settles few); a compute over a maze's junctions
+** counts the junctions taken. */
 STRATA_API uint64_t strata_distmap_settled(const strata_distmap *d);
 /* Bytes held: the field and its workspace. */
 STRATA_API size_t strata_distmap_memory(const strata_distmap *d);
