@@ -161,6 +161,70 @@ describe("map:distance_map", function()
     assert.matches("map:distance_map: goal 2: actor#%d+ is not on map#%d+", err)
   end)
 
+  it("keeps a chaser off other actors with occupied (find_path's option); update follows them", function()
+    local w = strata.world.new{ seed = 1 }
+    local map = w:create_map{ width = 7, height = 3, fill = "floor" }
+    local hero = w:create_actor{ map = map, x = 6, y = 1 }
+    local guard = w:create_actor{ map = map, x = 3, y = 1 }
+    local plain = map:distance_map({ hero })
+    assert.same({ 3, 1 }, { plain:step_down(2, 1) }) -- "ignore", the default: through the guard
+    local field = map:distance_map({ hero }, { occupied = "block" })
+    assert.is_nil(field:at(3, 1)) -- held: unreached
+    assert.are.equal(0, field:at(6, 1)) -- the goal is never held
+    assert.are.equal(8, field:at(0, 1))
+    -- a chaser's walk from anywhere never lands on another actor
+    for y = 0, 2 do
+      for x = 0, 6 do
+        local cx, cy = x, y
+        while field:at(cx, cy) and field:at(cx, cy) > 0 do
+          cx, cy = field:step_down(cx, cy)
+          assert.is_false(cx == 3 and cy == 1)
+        end
+      end
+    end
+    -- the chaser's own cell is held (by itself): unreached, yet it steps from there
+    local chaser = w:create_actor{ map = map, x = 0, y = 1 }
+    field = map:distance_map({ hero }, { occupied = "block", connectivity = 8 })
+    assert.is_nil(field:at(0, 1))
+    local cx, cy, steps = chaser.x, chaser.y, 0
+    repeat
+      cx, cy = field:step_down(cx, cy)
+      steps = steps + 1
+      assert.is_false(cx == 3 and cy == 1)
+    until cx == hero.x and cy == hero.y
+    assert.are.equal(6, steps)
+    -- a runner fleeing the chaser never runs through it or the guard
+    local runner = w:create_actor{ map = map, x = 4, y = 1 }
+    local fear = map:distance_map({ chaser }, { occupied = "block" }):flee()
+    local rx, ry = fear:step_down(runner.x, runner.y)
+    assert.is_true(rx ~= nil and not (rx == 3 and ry == 1))
+    chaser:delete()
+    runner:delete()
+    field = map:distance_map({ hero }, { occupied = "block" })
+    assert.are.equal(7, map:distance_map({ hero }, { occupied = 1 }):at(0, 1)) -- 1 more: through
+    assert.are.equal(8, map:distance_map({ hero }, { occupied = 5 }):at(0, 1))
+    w:move(guard, 3, 0)
+    field:update()
+    assert.are.equal(6, field:at(0, 1))
+    assert.is_nil(field:at(3, 0))
+    local fled = field:flee()
+    assert.is_nil(fled:at(3, 0)) -- the flee map keeps its source's held cells
+  end)
+
+  it("refuses occupied values it does not know, naming the known ones", function()
+    local m = strata.tilemap.new{ width = 4, height = 3, fill = "floor" }
+    local line = debug.getinfo(1, "l").currentline + 1
+    local err = support.err_of(function() return m:distance_map({ { 0, 0 } }, { occupied = "blok" }) end)
+    assert.matches("distmap_spec.lua:" .. line .. ": map:distance_map: option 'occupied' must be \"block\", \"ignore\" or a cost", err)
+    err = support.err_of(function() return m:distance_map({ { 0, 0 } }, { occupied = -1 }) end)
+    assert.matches("map:distance_map: option 'occupied' must be \"block\", \"ignore\" or a cost", err)
+    err = support.err_of(function() return m:distance_map({ { 0, 0 } }, { occupied = true }) end)
+    assert.matches("map:distance_map: option 'occupied' must be", err)
+    err = support.err_of(function() return m:distance_map({ { 0, 0 } }, { ocupied = "block" }) end)
+    assert.matches("map:distance_map: unknown option 'ocupied' %(nearest known: occupied", err)
+    assert.are.equal(3, m:distance_map({ { 0, 0 } }, { occupied = "block" }):at(3, 0)) -- no world: no actors
+  end)
+
   it("names the function, the caller's line and the nearest known option in its errors", function()
     local m = strata.tilemap.new{ width = 4, height = 3, fill = "floor" }
     local line = debug.getinfo(1, "l").currentline + 1

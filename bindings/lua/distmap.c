@@ -1,7 +1,7 @@
 /*
 ** distmap.c - strata.distmap: distance maps of tile maps (strata/distmap.h).
 **
-**   map:distance_map(goals [, { connectivity =, diagonal_cost =, max_cost = }]) -> field
+**   map:distance_map(goals [, { connectivity =, diagonal_cost =, max_cost =, occupied = }]) -> field
 **     goals: a list of points { {x, y}, ... }; { token = "stairs" } (or a list
 **     of names): every cell holding one; or a function(x, y) called once per
 **     cell, row by row, whose truthy results pick the goals (read as
@@ -135,7 +135,7 @@ static void goals_from_function(lua_State *L, int arg, strata_tilemap *m, goal_l
 /* map:distance_map(goals [, opts]) */
 static int map_distance_map(lua_State *L) {
   /* diagonal_cost as find_path names it: "diagonal" is refused naming it */
-  static const char *const known[] = {"connectivity", "diagonal_cost", "max_cost", NULL};
+  static const char *const known[] = {"connectivity", "diagonal_cost", "max_cost", "occupied", NULL};
   strata_tilemap *m = lstrata_check_tilemap(L, 1);
   lstrata_check_options(L, 3, known, 1);
   strata_distmap_options o;
@@ -144,6 +144,7 @@ static int map_distance_map(lua_State *L) {
     o.connectivity = (int)lstrata_opt_int(L, 3, "connectivity", 4);
     o.diagonal_cost = lstrata_opt_number(L, 3, "diagonal_cost", o.diagonal_cost);
     o.max_cost = lstrata_opt_number(L, 3, "max_cost", o.max_cost);
+    lstrata_opt_occupied(L, 3, &o.occupied, &o.occupied_cost);
   }
   lua_settop(L, 3);
   lua_newtable(L);

@@ -34,4 +34,9 @@ strata_token lstrata_check_token(lua_State *L, strata_tilemap *m, int arg);
 ** raises otherwise. */
 void lstrata_check_path(lua_State *L, int arg, strata_tilemap *m, strata_path *out);
 
+/* Option occupied of the options table at t ("ignore", "block" or a cost
+** >= 0 added), as find_path and distance_map take it; raises naming the
+** known values otherwise. */
+void lstrata_opt_occupied(lua_State *L, int t, strata_grid_occupied *mode, double *cost);
+
 #endif

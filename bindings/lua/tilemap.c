@@ -345,12 +345,16 @@ static void check_search_extras(lua_State *L, int t, strata_grid_options *o, lua
   o->cost_min = lstrata_opt_number(L, t, "cost_min", 0);
   if (!(o->cost_min >= 0) || o->cost_min > 1e300)
     lstrata_argerror(L, t, "option 'cost_min' must be a number >= 0");
+  lstrata_opt_occupied(L, t, &o->occupied, &o->occupied_cost);
+}
+
+void lstrata_opt_occupied(lua_State *L, int t, strata_grid_occupied *out, double *cost) {
   int type = lua_getfield(L, t, "occupied");
   const char *mode = type == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
   double penalty = type == LUA_TNUMBER ? lua_tonumber(L, -1) : -1;
-  if (mode && strcmp(mode, "block") == 0) o->occupied = STRATA_OCCUPIED_BLOCK;
+  if (mode && strcmp(mode, "block") == 0) *out = STRATA_OCCUPIED_BLOCK;
   else if (type == LUA_TNUMBER && penalty >= 0 && penalty <= 1e300)
-    o->occupied = STRATA_OCCUPIED_COST, o->occupied_cost = penalty;
+    *out = STRATA_OCCUPIED_COST, *cost = penalty;
   else if (type != LUA_TNIL && !(mode && strcmp(mode, "ignore") == 0))
     lstrata_argerror(L, t, "option 'occupied' must be \"block\", \"ignore\" or a cost >= 0 added "
                            "for each cell an actor holds");

@@ -80,6 +80,8 @@ struct strata_distmap {
   int sparse;
   int wide; /* buckets wider than the cheapest step (costs far apart): a cell may offer to its own */
   double diag, max_cost;
+  strata_grid_occupied occupied; /* other than IGNORE: the held cells are in the class grid */
+  double occupied_cost;
   uint64_t *key; /* per padded cell: distance << and flags (griddial.h) */
   uint32_t key_cap;
   grid_classes classes; /* the costs the field was computed with */
@@ -126,6 +128,7 @@ struct strata_distmap {
 
 void strata_distmap_options_init(strata_distmap_options *o) {
   o->connectivity = 4, o->diagonal_cost = M_SQRT2, o->max_cost = HUGE_VAL;
+  o->occupied = STRATA_OCCUPIED_IGNORE, o->occupied_cost = 0;
 }
 
 strata_distmap *strata_distmap_new(strata_error *err) {
@@ -780,7 +783,8 @@ static int junction_field(strata_distmap *d) {
 ** (the other scans then). */
 static int dial_field(strata_distmap *d) {
   const double diag = d->diag, cost = d->classes.cost[1];
-  if (!d->eight || d->classes.count != 1 || !(diag < BUCKETS_MAX / 8 - 2) ||
+  /* the junctions and the loop's walls are the map's: held cells are not */
+  if (d->occupied != STRATA_OCCUPIED_IGNORE || !d->eight || d->classes.count != 1 || !(diag < BUCKETS_MAX / 8 - 2) ||
       distance_bound(d) / cost * (double)KEY_ONE > KEY_ROOM / 4)
     return -1;
   d->scale = (double)KEY_ONE / cost;
@@ -835,6 +839,11 @@ static strata_status check_options(const strata_distmap_options *o, strata_error
                             o->diagonal_cost);
   if (!(o->max_cost >= 0))
     return strata_error_set(err, STRATA_EARG, "max_cost must be a number >= 0, got %g", o->max_cost);
+  if ((unsigned)o->occupied > STRATA_OCCUPIED_COST)
+    return strata_error_set(err, STRATA_EARG, "unknown occupied mode %d", (int)o->occupied);
+  if (o->occupied == STRATA_OCCUPIED_COST && (!(o->occupied_cost >= 0) || !isfinite(o->occupied_cost)))
+    return strata_error_set(err, STRATA_EARG, "occupied_cost must be 0 or more and finite, got %g",
+                            o->occupied_cost);
   return STRATA_OK;
 }
 
@@ -876,11 +885,39 @@ static strata_status take_map(strata_distmap *d, const strata_tilemap *m, strata
   return STRATA_OK;
 }
 
+static int is_goal(const strata_distmap *d, uint32_t p);
+
+/* Writes the cells actors hold (goals aside) into the class grid as walls
+** or dearer classes, as the grid searches take them: every scan then sees
+** them with no test of its own. The grid is then no longer the map's. */
+static strata_status hold_cells(strata_distmap *d, const strata_tilemap *m, strata_error *err) {
+  if (m->occ_lost)
+    return strata_error_nomem(err, "the cells actors hold on this %dx%d map were lost; the world "
+                              "counts them again at the next move on it", m->width, m->height);
+  grid_classes *gc = &d->classes;
+  d->classes_of_map = 0;
+  gc->serial++; /* other contents: the junctions are of the map's */
+  const uint32_t w = (uint32_t)m->width, cells = w * (uint32_t)m->height;
+  for (uint32_t i = 0; i < cells && m->occ.n > 0; i++) {
+    const uint32_t p = (i / w + 1) * d->pw + i % w + 1;
+    if (gc->cls[p] == 0 || tilemap_occupied_at(m, i) <= 0 || is_goal(d, p)) continue;
+    const int c = d->occupied == STRATA_OCCUPIED_BLOCK
+                      ? 0
+                      : grid_class_of(gc, gc->cost[gc->cls[p]] + d->occupied_cost);
+    if (c < 0)
+      return strata_error_set(err, STRATA_EARG, "a distance map takes at most %d distinct costs "
+                              "(occupied cells' included)", GRID_MAX_CLASSES);
+    gc->cls[p] = (uint8_t)c;
+  }
+  return STRATA_OK;
+}
+
 /* The field afresh from d->goals, on m. */
 static strata_status recompute(strata_distmap *d, const strata_tilemap *m, strata_error *err) {
   d->computed = 0;
   d->settled = 0;
   strata_status st = take_map(d, m, err);
+  if (st == STRATA_OK && d->occupied != STRATA_OCCUPIED_IGNORE) st = hold_cells(d, m, err);
   if (st != STRATA_OK) return st;
   d->offset = 0;
   const int dial = dial_field(d); /* -1: not a map for it (a limit, costs) */
@@ -939,6 +976,7 @@ strata_status strata_distmap_compute(strata_distmap *d, const strata_tilemap *m,
   d->eight = opt->connectivity == 8;
   d->diag = d->eight ? opt->diagonal_cost : 1;
   d->max_cost = opt->max_cost;
+  d->occupied = opt->occupied, d->occupied_cost = opt->occupied_cost;
   return recompute(d, m, err);
 }
 
@@ -1205,7 +1243,8 @@ strata_status strata_distmap_update(strata_distmap *d, const strata_tilemap *m, 
     return strata_error_set(err, STRATA_EARG, "update: the %dx%d map is not the %dx%d map of the field",
                             m->width, m->height, d->width, d->height);
   const strata_tokens *t = m->tokens;
-  if (m->id != d->map_id || t != d->table || strata_tokens_revision(t) != d->tokens_revision ||
+  /* actors move without a revision of the map: their cells are read afresh */
+  if (d->occupied != STRATA_OCCUPIED_IGNORE || m->id != d->map_id || t != d->table || strata_tokens_revision(t) != d->tokens_revision ||
       strata_tokens_count(t) != d->tokens_count)
     return recompute(d, m, err);
   d->settled = 0;

@@ -90,27 +90,34 @@ static const int DX[8] = {0, 1, 0, -1, 1, 1, -1, -1}, DY[8] = {-1, 0, 1, 0, -1, 
 /* dist[c] from seeds seed[c] (INFINITY: none): the least seed[s] + the cost
 ** of a route c -> s, each step costing the entered cell's cost (times diag
 ** diagonally). Relaxed backwards from each settled cell u to its
-** neighbours v, which pay u's cost to step into u. */
-static void reference(const strata_tilemap *m, const double *seed, int eight, double diag, double *dist) {
+** neighbours v, which pay u's cost to step into u. extra[c] (NULL: none) is added to the cost of entering c; INFINITY
+** makes c impassable. */
+static void reference_with(const strata_tilemap *m, const double *seed, int eight, double diag,
+                           const double *extra, double *dist) {
   const int w = strata_tilemap_width(m), h = strata_tilemap_height(m), n = w * h;
   heap hp = {malloc((size_t)n * 8 * 2 * sizeof(item) + sizeof(item)), 0};
   for (int i = 0; i < n; i++) {
-    dist[i] = strata_tilemap_passable(m, i % w, i / w) ? seed[i] : INFINITY;
+    const int open = strata_tilemap_passable(m, i % w, i / w) && !(extra && isinf(extra[i]));
+    dist[i] = open ? seed[i] : INFINITY;
     if (dist[i] < INFINITY) heap_push(&hp, dist[i], i);
   }
   while (hp.len > 0) {
     item it = heap_pop(&hp);
     if (it.d > dist[it.cell]) continue;
     const int x = it.cell % w, y = it.cell / w;
-    const double c = strata_tilemap_cost(m, x, y);
+    const double c = strata_tilemap_cost(m, x, y) + (extra ? extra[it.cell] : 0);
     for (int d = 0; d < (eight ? 8 : 4); d++) {
       const int vx = x + DX[d], vy = y + DY[d];
-      if (!strata_tilemap_passable(m, vx, vy)) continue;
+      if (!strata_tilemap_passable(m, vx, vy) || (extra && isinf(extra[vy * w + vx]))) continue;
       const double nd = it.d + c * (d < 4 ? 1 : diag);
       if (nd < dist[vy * w + vx]) dist[vy * w + vx] = nd, heap_push(&hp, nd, vy * w + vx);
     }
   }
   free(hp.a);
+}
+
+static void reference(const strata_tilemap *m, const double *seed, int eight, double diag, double *dist) {
+  reference_with(m, seed, eight, diag, NULL, dist);
 }
 
 static double tolerance(double d) { return 1e-9 * (fabs(d) > 1 ? fabs(d) : 1); }
@@ -642,7 +649,105 @@ static void test_refusals(void) {
   strata_tilemap_free(m);
 }
 
+/* A map of a world with actors on it, random costs and walls. */
+static strata_tilemap *world_map(strata_world *w, strata_rng *r, int width, int height, int kind,
+                                 uint64_t *map) {
+  CHECK(strata_world_create_map(w, width, height, NULL, map, NULL) == STRATA_OK);
+  strata_tilemap *m = strata_world_tilemap(w, *map);
+  tokset ts;
+  define_tokens(m, kind, &ts);
+  for (int i = 0; i < width * height; i++)
+    strata_tilemap_set(m, i % width, i / width, random_token(r, &ts, 0.2, kind), NULL);
+  return m;
+}
+
+/* extra[c] for the cells actors hold but goals: INFINITY (block) or cost. */
+static void held_extra(const strata_tilemap *m, const uint32_t *goals, size_t count, int block,
+                       double cost, double *extra) {
+  const int w = strata_tilemap_width(m), n = w * strata_tilemap_height(m);
+  for (int i = 0; i < n; i++) extra[i] = strata_tilemap_occupied(m, i % w, i / w) > 0 ? (block ? INFINITY : cost) : 0;
+  for (size_t k = 0; k < count; k++) extra[goals[k]] = 0;
+}
+
+/* occupied: block and cost against the plain Dijkstra with those cells
+** walled or charged, goals on held cells free, 4 and 8 neighbours, one cost
+** and many (the fast paths must not run); step_down never lands on a held
+** cell when blocked; update after the actors move; a lost count fails. */
+static void test_occupied(void) {
+  strata_rng r;
+  strata_rng_seed(&r, 3637);
+  strata_distmap *d = strata_distmap_new(NULL);
+  int ok = 1;
+  for (int trial = 0; trial < 48; trial++) {
+    strata_world *w = strata_world_new(1, NULL);
+    uint64_t map, actors[24];
+    const int width = 3 + (int)strata_rng_below(&r, 30), height = 3 + (int)strata_rng_below(&r, 20);
+    const int n = width * height;
+    /* one cost (the Dial loop and the junctions would take it) and many */
+    strata_tilemap *m = world_map(w, &r, width, height, trial % 3 ? 2 : 0, &map);
+    uint32_t goals[3];
+    for (int a = 0; a < 24; a++) {
+      CHECK(strata_world_create(w, "actor", NULL, &actors[a], NULL) == STRATA_OK);
+      const uint32_t c = (uint32_t)strata_rng_below(&r, (uint64_t)n);
+      CHECK(strata_object_set_position(w, actors[a], map, c % (uint32_t)width, c / (uint32_t)width, NULL) == STRATA_OK);
+      if (a == 0) goals[0] = c; /* a goal on a held cell (actor 0 stays) */
+    }
+    goals[1] = (uint32_t)strata_rng_below(&r, (uint64_t)n), goals[2] = (uint32_t)strata_rng_below(&r, (uint64_t)n);
+    strata_distmap_options o;
+    strata_distmap_options_init(&o);
+    o.connectivity = trial % 2 ? 8 : 4;
+    const int block = trial % 4 < 2;
+    o.occupied = block ? STRATA_OCCUPIED_BLOCK : STRATA_OCCUPIED_COST;
+    o.occupied_cost = trial % 4 == 2 ? 2.5 : 7;
+    double *seed = malloc((size_t)n * sizeof *seed), *ref = malloc((size_t)n * sizeof *ref);
+    double *extra = malloc((size_t)n * sizeof *extra);
+    int same = 1;
+    for (int round = 0; round < 3; round++) {
+      if (round == 0) CHECK_EQ_INT(strata_distmap_compute(d, m, goals, 3, &o, NULL), STRATA_OK);
+      else { /* some actors move: update brings the field to the new cells */
+        for (int a = 1; a < 24; a += 2) {
+          const uint32_t c = (uint32_t)strata_rng_below(&r, (uint64_t)n);
+          CHECK(strata_object_set_position(w, actors[a], map, c % (uint32_t)width, c / (uint32_t)width, NULL) == STRATA_OK);
+        }
+        CHECK_EQ_INT(strata_distmap_update(d, m, NULL), STRATA_OK);
+      }
+      goal_seeds(goals, 3, n, seed);
+      held_extra(m, goals, 3, block, o.occupied_cost, extra);
+      reference_with(m, seed, o.connectivity == 8, o.diagonal_cost, extra, ref);
+      same = same && same_field(d, ref, width, height, INFINITY);
+      for (int i = 0; i < n && block; i++) {
+        int nx, ny;
+        if (strata_distmap_step_down(d, i % width, i / width, &nx, &ny))
+          same = same && extra[ny * width + nx] == 0; /* from a held cell too (the chaser's own) */
+      }
+    }
+    if (!same) ok = 0, fprintf(stderr, "  occupied trial %d: %dx%d\n", trial, width, height);
+    /* a lost count: the field honours no count it does not have */
+    m->occ_lost = 1;
+    CHECK_EQ_INT(strata_distmap_compute(d, m, goals, 3, &o, NULL), STRATA_ENOMEM);
+    o.occupied = STRATA_OCCUPIED_IGNORE;
+    CHECK_EQ_INT(strata_distmap_compute(d, m, goals, 3, &o, NULL), STRATA_OK);
+    m->occ_lost = 0;
+    free(seed), free(ref), free(extra);
+    strata_world_free(w);
+  }
+  CHECK(ok);
+  strata_tilemap *m = strata_tilemap_new(4, 4, NULL, NULL);
+  strata_distmap_options o;
+  strata_distmap_options_init(&o);
+  uint32_t g = 0;
+  o.occupied = (strata_grid_occupied)7;
+  CHECK_EQ_INT(strata_distmap_compute(d, m, &g, 1, &o, NULL), STRATA_EARG);
+  o.occupied = STRATA_OCCUPIED_COST, o.occupied_cost = -1;
+  CHECK_EQ_INT(strata_distmap_compute(d, m, &g, 1, &o, NULL), STRATA_EARG);
+  o.occupied_cost = INFINITY;
+  CHECK_EQ_INT(strata_distmap_compute(d, m, &g, 1, &o, NULL), STRATA_EARG);
+  strata_tilemap_free(m);
+  strata_distmap_free(d);
+}
+
 int main(void) {
+  test_occupied();
   test_refusals();
   test_reuse();
   test_optimal();

@@ -43,9 +43,18 @@ typedef struct strata_distmap_options {
   int connectivity;     /* 4 or 8 */
   double diagonal_cost; /* multiplier of a diagonal step: sqrt(2) (default) or any >= 1 */
   double max_cost;      /* cells farther than this are unreached; HUGE_VAL (default): no limit */
+  /* Cells actors hold (strata_tilemap_occupied), as the grid searches take
+  ** them: IGNORE (default); BLOCK: unreached, never a step_down target;
+  ** COST: entering one costs occupied_cost (>= 0, finite) more. A goal is
+  ** never held. A lost count (-1) fails the compute with STRATA_ENOMEM.
+  ** A field that honours them is computed afresh by every update (actors
+  ** move without editing the map); a flee map keeps its source's. */
+  strata_grid_occupied occupied;
+  double occupied_cost;
 } strata_distmap_options;
 
-/* Fills defaults: 4-connected, diagonal sqrt(2), no limit (as strata_grid_options_init). */
+/* Fills defaults: 4-connected, diagonal sqrt(2), no limit, occupied cells
+** ignored (as strata_grid_options_init). */
 STRATA_API void strata_distmap_options_init(strata_distmap_options *o);
 
 STRATA_API strata_distmap *strata_distmap_new(strata_error *err);
