@@ -897,10 +897,14 @@ static strata_status hold_cells(strata_distmap *d, const strata_tilemap *m, stra
   grid_classes *gc = &d->classes;
   d->classes_of_map = 0;
   gc->serial++; /* other contents: the junctions are of the map's */
-  const uint32_t w = (uint32_t)m->width, cells = w * (uint32_t)m->height;
-  for (uint32_t i = 0; i < cells && m->occ.n > 0; i++) {
-    const uint32_t p = (i / w + 1) * d->pw + i % w + 1;
-    if (gc->cls[p] == 0 || tilemap_occupied_at(m, i) <= 0 || is_goal(d, p)) continue;
+  const uint32_t w = (uint32_t)m->width;
+  /* the count's own slots (cell index + 1 -> actors): a few actors on a
+  ** large map are a few cells read, not the map */
+  for (size_t s = 0; s < m->occ.cap; s++) {
+    const uidmap_entry *e = &m->occ.e[s];
+    if (e->uid == 0 || e->at == 0) continue;
+    const uint32_t i = (uint32_t)(e->uid - 1), p = (i / w + 1) * d->pw + i % w + 1;
+    if (gc->cls[p] == 0 || is_goal(d, p)) continue;
     const int c = d->occupied == STRATA_OCCUPIED_BLOCK
                       ? 0
                       : grid_class_of(gc, gc->cost[gc->cls[p]] + d->occupied_cost);
