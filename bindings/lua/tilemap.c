@@ -349,7 +349,7 @@ static void check_search_extras(lua_State *L, int t, strata_grid_options *o, lua
 }
 
 void lstrata_opt_occupied(lua_State *L, int t, strata_grid_occupied *out, double *cost) {
-  int type = lua_getfield(L, t, "occupied");
+  int type = lstrata_rawfield(L, t, "occupied"); /* raw, as the keys were checked */
   const char *mode = type == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
   double penalty = type == LUA_TNUMBER ? lua_tonumber(L, -1) : -1;
   if (mode && strcmp(mode, "block") == 0) *out = STRATA_OCCUPIED_BLOCK;
