@@ -260,6 +260,16 @@ describe("options tables are read raw (the border rule)", function()
     assert.near(1, w:turn_info(a).speed, 0)
   end)
 
+  it("find_path's cost function is read raw: one behind __index is never asked", function()
+    local m = strata.tilemap.new{ width = 4, height = 1, fill = "floor" }
+    local asked = 0
+    local opts = setmetatable({}, { __index = function(_, k)
+      if k == "cost" then return function() asked = asked + 1; return 1 end end
+    end })
+    assert(m:find_path({ 0, 0 }, { 3, 0 }, opts))
+    assert.equal(0, asked)
+  end)
+
   it("an unknown key behind __pairs is still refused", function()
     local w = strata.world.new{ seed = 1 }
     local opts = setmetatable({ kind = "thing", kidn = 1 }, { __pairs = function() return next, { kind = "x" }, nil end })

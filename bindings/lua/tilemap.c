@@ -333,7 +333,7 @@ static double call_cost(void *data, int x, int y, double cost) {
 
 /* Options cost, cost_min and occupied of find_path's table at t. */
 static void check_search_extras(lua_State *L, int t, strata_grid_options *o, lua_cost *c) {
-  if (lua_getfield(L, t, "cost") != LUA_TNIL) {
+  if (lstrata_rawfield(L, t, "cost") != LUA_TNIL) {
     if (!lua_isfunction(L, -1))
       lstrata_argerror(L, t, "option 'cost' must be a function(x, y, cost) -> cost | false");
     c->fn = lua_gettop(L); /* stays on the stack for the search */
