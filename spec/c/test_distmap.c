@@ -31,7 +31,7 @@ static void define_tokens(strata_tilemap *m, int kind, tokset *ts) {
   ts->wall = strata_tokens_find(t, "wall", 4);
   static const double whole[] = {1, 2, 3, 5, 9}, frac[] = {1, 1.25, 0.5, 2.75, 7.3};
   for (int k = 0; k < NCOST; k++) {
-    char name[8];
+    char name[16];
     snprintf(name, sizeof name, "c%d", k);
     strata_token_traits tr = {1, kind == 0 ? 1 : kind == 1 ? whole[k] : frac[k], ".", "", 0};
     strata_tokens_define(t, name, 2, &tr, NULL);
