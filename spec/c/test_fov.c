@@ -234,7 +234,7 @@ static void test_symmetry(void) {
     world wd = make_world(10 + (int)rnd(20), 8 + (int)rnd(14));
     scatter(&wd, 15 + rnd(30));
     int n = wd.w * wd.h;
-    strata_fov_set **sets = calloc((size_t)n, sizeof *sets);
+    strata_fov_set **sets = calloc((unsigned)n, sizeof *sets);
     for (int i = 0; i < n; i++) {
       if (opaque(&wd, i % wd.w, i / wd.w)) continue;
       sets[i] = strata_fov_set_new(NULL);
