@@ -277,6 +277,29 @@ describe("areas", function()
     os.remove(path)
   end)
 
+  -- A big world's cost is in its memory: a call that makes a table each time
+  -- makes the collector and the allocator walk a heap that grows with the
+  -- world (issue 30's travel benchmark). Counted in bytes, not timed; a
+  -- one-off growth of a cache (a string table, a memo) is allowed for.
+  it("travel between existing maps makes no Lua garbage", function()
+    local w = new_world(5, { "base" }) -- (no mod's handler: what a handler makes is its own)
+    local maps = {}
+    for n = 1, 3 do maps[n] = w:create_map{ width = 8, height = 8 } end
+    local hero = w:create_actor{ map = maps[1], x = 0, y = 0, player = true }
+    local opts = { x = 1, y = 1 }
+    local function bytes(f)
+      for i = 1, 50 do f(i) end -- (first calls fill caches and memo slots)
+      collectgarbage() collectgarbage("stop")
+      local before = collectgarbage("count")
+      for i = 1, 5000 do f(i) end
+      local used = (collectgarbage("count") - before) * 1024
+      collectgarbage("restart")
+      return used / 5000
+    end
+    assert.is_true(bytes(function(i) assert(w:travel(hero, maps[i % 3 + 1], opts)) end) < 4)
+    assert.is_true(bytes(function(i) assert(w:travel(hero, maps[i % 3 + 1])) end) < 4)
+  end)
+
   describe("errors that change nothing", function()
     it("a generator returning nothing, or failing after making things", function()
       local w = new_world()

@@ -349,7 +349,7 @@ end
 
 function world:travel(actor, target, opts)
   local what = "world:travel"
-  options.check(what, opts, 2)
+  options.check_keys(what, opts, 2)
   check_handle(self, actor, "actor", what)
   if not is_handle(target) then fail("%s: expected a feature or a map, got %s", what, type(target)) end
   if owner[target] ~= self then fail("%s: %s belongs to another world", what, tostring(target)) end

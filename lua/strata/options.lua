@@ -5,8 +5,16 @@
 -- table cannot be left unchecked (spec/strict_options_spec.lua).
 local boundary = require "strata.boundary"
 local core = require "strata.core"
+local private = require "strata.private"
 
 local M = {}
+
+-- What check returns for nil options: one table for every call (a hot path,
+-- world:travel with no options, then allocates nothing), which no caller may
+-- fill: writing to it is an error.
+local none = setmetatable({}, private.protect({
+  __newindex = function(_, k) error("strata.options: the empty options are read-only (" .. tostring(k) .. ")", 2) end,
+}, "strata.options"))
 
 -- The (up to 3) names of `known` nearest to `name`, ranked by the core's one
 -- rule (strata_nearest: edit distance, a dotted ID also by its part after the
@@ -107,6 +115,24 @@ for name, keys in pairs(M.known) do
   sets[name] = set
 end
 
+-- Raises "<fn>: unknown option 'k' (nearest known: ...)" at `level` (see
+-- M.check) unless every key of opts is known for fn; copies opts' entries
+-- into copy when given. Reads raw: a caller's __pairs or __index never runs.
+local function scan(fn, opts, level, copy)
+  if type(opts) ~= "table" then
+    error(("%s: options must be a table, got %s"):format(fn, type(opts)), boundary.level(level + 1))
+  end
+  local set = sets[fn] or error("strata.options: no options list for " .. fn)
+  for k, v in next, opts do
+    if not set[k] then
+      error(("%s: unknown option '%s'%s"):format(fn, tostring(k), M.suggest(tostring(k), M.known[fn])),
+        boundary.level(level + 1))
+    end
+    if copy then copy[k] = v end
+  end
+  return copy
+end
+
 -- Raises "<fn>: unknown option 'k' (nearest known: ...)" at `level` (default:
 -- the caller of the function that called check; none when that is strata's
 -- own code, strata.boundary) unless every key of opts is known for fn. nil
@@ -114,21 +140,15 @@ end
 -- copy of opts read raw (the border rule: what a caller hands in is data),
 -- which the caller reads instead of opts.
 function M.check(fn, opts, level)
-  level = (level or 2) + 1
-  if opts == nil then return {} end
-  if type(opts) ~= "table" then
-    error(("%s: options must be a table, got %s"):format(fn, type(opts)), boundary.level(level))
-  end
-  local set = sets[fn] or error("strata.options: no options list for " .. fn)
-  local copy = {}
-  for k, v in next, opts do -- raw: a caller's __pairs or __index never runs here
-    if not set[k] then
-      error(("%s: unknown option '%s'%s"):format(fn, tostring(k), M.suggest(tostring(k), M.known[fn])),
-        boundary.level(level))
-    end
-    copy[k] = v
-  end
+  if opts == nil then return none end
+  local copy = scan(fn, opts, (level or 2) + 1, {}) -- (not a tail call: scan's level counts this frame)
   return copy
+end
+
+-- M.check without the copy, for a hot path that reads opts' few keys raw
+-- itself (world:travel): no table made a call.
+function M.check_keys(fn, opts, level)
+  if opts ~= nil then scan(fn, opts, (level or 2) + 1) end
 end
 
 return M

@@ -20,6 +20,7 @@ local owner = private.owner
 
 local M = {}
 local handle = handle_of.new
+local none = {} -- (never written: what pairs walks when a world has no handlers, with no table made a call)
 
 local function fail(fmt, ...) error(fmt:format(...), 0) end
 
@@ -310,7 +311,7 @@ end
 local function register_handlers(w)
   for _, name in ipairs(w._rt_handlers or {}) do w._rt:event_off(name) end
   local names, seen = {}, {}
-  for event, list in pairs(w._registry.handlers or {}) do
+  for event, list in pairs(w._registry.handlers or none) do
     local s = { list = list, n = #list }
     for i, h in ipairs(list) do
       w._rt:event_on(event, h.name, int_priority(h.priority), event .. "\n" .. h.name)
@@ -325,7 +326,7 @@ end
 -- Registers the registry's global handlers anew when its lists changed.
 function M.sync(w)
   local seen, n = w._rt_seen, 0
-  for event, list in pairs(w._registry.handlers or {}) do
+  for event, list in pairs(w._registry.handlers or none) do
     local s = seen[event]
     if not s or s.list ~= list or s.n ~= #list then n = -1 break end
     for i = 1, s.n do if s[i] ~= list[i] then n = -1 break end end
