@@ -300,6 +300,25 @@ describe("areas", function()
     assert.is_true(bytes(function(i) assert(w:travel(hero, maps[i % 3 + 1])) end) < 4)
   end)
 
+  -- A game keeps a view of each map whose tiles it touched; a journey must
+  -- not look at each of them (counted in calls, not timed).
+  it("travel does not look at every map whose tiles were touched", function()
+    local function calls_of_travel(views)
+      local w = new_world(5, { "base" })
+      local maps = {}
+      for n = 1, 60 do maps[n] = w:create_map{ width = 4, height = 4 } end
+      for n = 1, views do maps[n]:fill(0, 0, 1, 1, "floor") end -- (a view each)
+      local hero = w:create_actor{ map = maps[1], x = 0, y = 0, player = true }
+      assert(w:travel(hero, maps[2])) -- (the first journey after the maps were made looks once)
+      local calls = 0
+      debug.sethook(function() calls = calls + 1 end, "c")
+      w:travel(hero, maps[3])
+      debug.sethook()
+      return calls
+    end
+    assert.equal(calls_of_travel(1), calls_of_travel(60))
+  end)
+
   describe("errors that change nothing", function()
     it("a generator returning nothing, or failing after making things", function()
       local w = new_world()

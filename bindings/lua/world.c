@@ -543,6 +543,12 @@ static int w_time(lua_State *L) { lua_pushnumber(L, strata_world_time(check_worl
 static int w_next_uid(lua_State *L) { lua_pushinteger(L, (lua_Integer)strata_world_next_uid(check_world(L, 1))); return 1; }
 static int w_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)strata_world_count(check_world(L, 1))); return 1; }
 
+/* kind_edits(kind): strata_world_kind_edits (as an integer: it wraps only after 2^63 edits) */
+static int w_kind_edits(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)strata_world_kind_edits(check_world(L, 1), luaL_checkstring(L, 2)));
+  return 1;
+}
+
 static int w_set_time(lua_State *L) {
   strata_error err;
   if (strata_world_set_time(check_world(L, 1), lstrata_checknumber(L, 2), &err)) return raise_err(L, &err);
@@ -1029,7 +1035,7 @@ static int w_types(lua_State *L) {
 
 static const luaL_Reg world_methods[] = {
   { "set_ref_maker", w_set_ref_maker }, { "seed", w_seed }, { "time", w_time },
-  { "set_time", w_set_time }, { "next_uid", w_next_uid }, { "count", w_count },
+  { "set_time", w_set_time }, { "next_uid", w_next_uid }, { "count", w_count }, { "kind_edits", w_kind_edits },
   { "create", w_create }, { "info", w_info }, { "delete", w_delete },
   { "set_position", w_set_position }, { "set_archetype", w_set_archetype }, { "get", w_get }, { "snapshot", w_snapshot },
   { "keys", w_keys }, { "set", w_set }, { "schedule", w_schedule }, { "cancel", w_cancel },

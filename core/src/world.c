@@ -254,6 +254,10 @@ uint64_t world_kind_edits(const strata_world *w, const char *kind) {
   return e ? e->edits : 0;
 }
 
+uint64_t strata_world_kind_edits(const strata_world *w, const char *kind) {
+  return w && kind ? world_kind_edits(w, kind) : 0;
+}
+
 size_t world_kind_count(const strata_world *w, const char *kind) {
   const struct kind_entry *e = find_kind(w, kind);
   return e ? e->count : 0;

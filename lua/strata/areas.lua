@@ -33,12 +33,16 @@ local is_handle = handle_of.is
 
 local a = handle_of.a
 
+local uid_of, kind_of, getmt = handle_of.uid_of, handle_of.kind_of, debug.getmetatable
+
+-- v, a live handle of w's of `kind`, and its uid; else an error naming what.
 local function check_handle(w, v, kind, what)
   if not is_handle(v) then fail("%s: expected %s handle, got %s", what, a(kind), type(v)) end
   if owner[v] ~= w then fail("%s: %s belongs to another world", what, tostring(v)) end
-  if not v:alive() then fail("%s: %s was deleted", what, tostring(v)) end
-  if v.kind ~= kind then fail("%s: expected %s, got %s", what, a(kind), tostring(v)) end
-  return v
+  local uid = uid_of[v]
+  if not w._s:info(uid) then fail("%s: %s was deleted", what, tostring(v)) end
+  if kind_of[getmt(v)] ~= kind then fail("%s: expected %s, got %s", what, a(kind), tostring(v)) end
+  return v, uid
 end
 
 local function check_int(v, what)
@@ -218,8 +222,9 @@ kinds.feature = {
 }
 
 local function check_cell(x, y, what)
-  check_int(x, what .. ": x")
-  check_int(y, what .. ": y")
+  -- (the names made only for an error: world:travel passes here every call)
+  if math.type(x) ~= "integer" then check_int(x, what .. ": x") end
+  if math.type(y) ~= "integer" then check_int(y, what .. ": y") end
 end
 
 -- world:create_entrance(map, x, y, area, { floor = n }): a feature on map at
@@ -350,18 +355,19 @@ end
 function world:travel(actor, target, opts)
   local what = "world:travel"
   options.check_keys(what, opts, 2)
-  check_handle(self, actor, "actor", what)
+  local _, actor_uid = check_handle(self, actor, "actor", what)
   if not is_handle(target) then fail("%s: expected a feature or a map, got %s", what, type(target)) end
   if owner[target] ~= self then fail("%s: %s belongs to another world", what, tostring(target)) end
   local x, y -- (read raw, without the copy check makes: no table made for a journey)
   if opts then x, y = rawget(opts, "x"), rawget(opts, "y") end
   if x ~= nil or y ~= nil then check_cell(x, y, what) end
-  local m = core_call(self, "travel", actor.uid, target.uid, x, y)
+  local target_uid = uid_of[target]
+  local m = core_call(self, "travel", actor_uid, target_uid, x, y)
   drop_dead_views(self)
   if not m then return nil, "travel stopped by base.before_travel" end
   -- the map reached: the target itself, or a live map's handle (one a uid)
   -- found without asking the core about it again
-  if m == target.uid then return target end
+  if m == target_uid then return target end
   return handle_of.live(self, m)
 end
 

@@ -24,6 +24,10 @@ local mt_of = {}   -- kind -> the metatable of its handles (made by handle_mt, b
 local kind_of = {} -- a handles' metatable -> its kind
 local handle_mt
 
+-- For strata's own hot paths (world:travel): a handle's uid and kind read
+-- straight from these (no __index call); the tables stay out of mod code's reach.
+M.uid_of, M.kind_of = uid_of, kind_of
+
 -- "actor#4"
 local function label(kind, uid) return kind .. "#" .. uid end
 M.label = label

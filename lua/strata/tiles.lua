@@ -41,11 +41,17 @@ function M.of(h)
 end
 local tiles_of = M.of
 
--- Drops the views of maps that are gone (the core deleted them, or rolled back their making).
+-- Drops the views of maps that are gone (the core deleted them, or rolled
+-- back their making). Every journey passes here: while no map was made,
+-- deleted or edited since the last look (the core's count of map edits), no
+-- view is checked, however many a game has made.
 function M.drop_dead(w)
+  local edits = w._s:kind_edits("map")
+  if edits == w._tilemaps_checked then return end
   for uid in pairs(w._tilemaps) do
     if not w._s:info(uid) then w._tilemaps[uid] = nil end
   end
+  w._tilemaps_checked = edits
 end
 
 -- Edits return the handle, never the world's tile map itself.

@@ -119,6 +119,11 @@ STRATA_API size_t strata_world_count(const strata_world *w);
 ** while others of its kind remain: what a world's one record of a kind is
 ** found by. */
 STRATA_API uint64_t strata_world_first_of_kind(const strata_world *w, const char *kind);
+/* A number that changes whenever an object of that kind is made, deleted,
+** moved or edited, or such a change is undone (and with nothing else): what a
+** binding's cache of views of that kind's objects compares before checking
+** them one by one. Constant time. */
+STRATA_API uint64_t strata_world_kind_edits(const strata_world *w, const char *kind);
 /* The objects positioned on map (of kind `kind`, or all with NULL), in uid
 ** order: writes up to cap of them to out, returns how many there are. An
 ** index by map that the world keeps: the time follows the objects on that
