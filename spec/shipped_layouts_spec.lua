@@ -141,6 +141,13 @@ data:add{ _type = "base.grid_map", _id = "court", z = "court", map = [[
     assert.equal(0, code, out)
     assert.equal(0, #out)
     assert.matches("^<%?xml[^\n]*\n<svg [^\n]*width=\"20\" height=\"20\"", support.read(dir .. "/court.svg"))
+    -- --path: the route between two nodes, drawn over the map
+    local plain = support.read(dir .. "/court.svg")
+    out, code = strata_in(dir, "render g.db --mod-path mods --grid court --svg court.svg --cell 4 --path 0,2,2,0")
+    assert.equal(0, code, out)
+    assert.not_equal(plain, support.read(dir .. "/court.svg"))
+    out, code = strata_in(dir, "render g.db --mod-path mods --grid court --svg court.svg --path 0,0,2,0")
+    support.refused_line("render", out, code, "%-%-path: no node at %(0, 0%)")
   end)
 
   it("refuses an unknown map naming the nearest known, a PNG and a world of no grid maps", function()
@@ -148,6 +155,8 @@ data:add{ _type = "base.grid_map", _id = "court", z = "court", map = [[
     support.refused_line("render", out, code, "g%.db has no grid map 'cout' %(nearest known: court")
     out, code = strata_in(dir, "render g.db --mod-path mods --grid court --png x.png")
     support.refused_line("render", out, code, "%-%-grid draws text or %-%-svg, not %-%-png")
+    out, code = strata_in(dir, "render g.db --mod-path mods --grid court --path 0,2,2,0")
+    support.refused_line("render", out, code, "%-%-path with %-%-grid is drawn with %-%-svg")
     local _, tile = support.map_file(4, 3)
     out, code = strata_in(dir, "render " .. q(tile) .. " --grid court")
     support.refused_line("render", out, code, "has no grid maps")
