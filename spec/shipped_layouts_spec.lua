@@ -16,6 +16,12 @@ local function strata_in(dir, args)
   return support.sh(("cd %s && NO_COLOR=1 %s %s"):format(q(dir), q(bin), args))
 end
 
+-- `strata ARGS` run in dir, refused: exit 1 and one line `strata: CMD: ...` matching pattern.
+local function refused(dir, args, pattern)
+  local out, code = strata_in(dir, args)
+  return support.refused_line(args:match("^%S+"), out, code, pattern, args)
+end
+
 -- The cells of a map that hold token, as { x, y } points.
 local function cells_of(m, token)
   local out = {}
@@ -95,10 +101,8 @@ describe("strata layout and strata render from any folder", function()
   end)
 
   it("an unknown ID is refused naming the nearest shipped one", function()
-    local out, code = strata_in(dir, "layout examples.cav")
-    support.refused_line("layout", out, code, "no file or base%.layout named 'examples%.cav' %(nearest known: examples%.cave")
-    out, code = strata_in(dir, "render examples.cav --svg x.svg")
-    support.refused_line("render", out, code, "nearest known: examples%.cave")
+    refused(dir, "layout examples.cav", "no file or base%.layout named 'examples%.cav' %(nearest known: examples%.cave")
+    refused(dir, "render examples.cav --svg x.svg", "nearest known: examples%.cave")
   end)
 end)
 
@@ -146,21 +150,15 @@ data:add{ _type = "base.grid_map", _id = "court", z = "court", map = [[
     out, code = strata_in(dir, "render g.db --mod-path mods --grid court --svg court.svg --cell 4 --path 0,2,2,0")
     assert.equal(0, code, out)
     assert.not_equal(plain, support.read(dir .. "/court.svg"))
-    out, code = strata_in(dir, "render g.db --mod-path mods --grid court --svg court.svg --path 0,0,2,0")
-    support.refused_line("render", out, code, "%-%-path: no node at %(0, 0%)")
+    refused(dir, "render g.db --mod-path mods --grid court --svg court.svg --path 0,0,2,0", "%-%-path: no node at %(0, 0%)")
   end)
 
   it("refuses an unknown map naming the nearest known, a PNG and a world of no grid maps", function()
-    local out, code = strata_in(dir, "render g.db --mod-path mods --grid cout")
-    support.refused_line("render", out, code, "g%.db has no grid map 'cout' %(nearest known: court")
-    out, code = strata_in(dir, "render g.db --mod-path mods --grid court --png x.png")
-    support.refused_line("render", out, code, "%-%-grid draws text or %-%-svg, not %-%-png")
-    out, code = strata_in(dir, "render g.db --mod-path mods --grid court --path 0,2,2,0")
-    support.refused_line("render", out, code, "%-%-path with %-%-grid is drawn with %-%-svg")
+    refused(dir, "render g.db --mod-path mods --grid cout", "g%.db has no grid map 'cout' %(nearest known: court")
+    refused(dir, "render g.db --mod-path mods --grid court --png x.png", "%-%-grid draws text or %-%-svg, not %-%-png")
+    refused(dir, "render g.db --mod-path mods --grid court --path 0,2,2,0", "%-%-path with %-%-grid is drawn with %-%-svg")
     local _, tile = support.map_file(4, 3)
-    out, code = strata_in(dir, "render " .. q(tile) .. " --grid court")
-    support.refused_line("render", out, code, "has no grid maps")
-    out, code = strata_in(dir, "render examples.cave --grid court")
-    support.refused_line("render", out, code, "%-%-grid needs a WORLD_FILE")
+    refused(dir, "render " .. q(tile) .. " --grid court", "has no grid maps")
+    refused(dir, "render examples.cave --grid court", "%-%-grid needs a WORLD_FILE")
   end)
 end)
