@@ -26,9 +26,10 @@ Def Dig(Between) Connect(Between, (1, Or(On("floor"), On("mud")), None), (2, On(
 -- (Margins: walls around a floor of the token given) and dig corridors;
 -- Place scatters rooms of sizes drawn from a range, apart from each other,
 -- and one garden with a pool; Connect runs corridors through rock and makes a
--- door where one breaks through a room's wall (Not Area: never beside another
--- door). The stairs go in rooms away from the doors, and a last Connect
--- between them alone makes sure they are joined.
+-- door where one breaks through a room's wall. The stairs go in rooms, not
+-- beside a door (Not Area), and a last Connect between them alone makes sure
+-- they are joined (Connect joins random pairs of its cells: a small room can
+-- be missed).
 data:add{ _type = "base.layout", _id = "dungeon", size = { 60, 30 }, source = [[
 Def Room(Floor) Margins(1, Reset("wall"), Reset(Floor)) End
 Def Dig(Between) Connect(Between, (1, Or(On("floor"), On("grass"), On("door")), None),
