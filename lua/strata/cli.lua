@@ -98,6 +98,11 @@ function cli.layout_entry(world, id)
   error(("no file or base.layout named '%s'%s"):format(id, require("strata.options").suggest(id, known)), 0)
 end
 
+-- The mods `strata layout` and `strata render` look a layout ID up in: those
+-- given with --mods, else strata's own base and examples, so that the layouts
+-- strata ships (examples.cave, ...) work from any folder.
+function cli.layout_mods(given) return given or { "base", "examples" } end
+
 local function usage()
   cli.write("usage: strata COMMAND [ARGS...]\n\ncommands:\n")
   for _, name in ipairs(cli.commands) do

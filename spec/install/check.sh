@@ -93,6 +93,10 @@ print("base found")
 EOF
 (cd "$work" && "$prefix/bin/strata" run world.lua "$mods") | grep -q "^base found$"
 echo "installed host, moved prefix, base mod: ok"
+# The layouts strata ships (the installed examples mod) preview from there too.
+(cd "$work" && NO_COLOR=1 "$prefix/bin/strata" layout examples.cave) | grep -q "<" ||
+  { echo "strata layout examples.cave: no preview from the installed examples mod" >&2; exit 1; }
+echo "installed host, shipped layouts: ok"
 (cd "$work" && LUA_PATH="$prefix/share/lua/5.4/?.lua;$prefix/share/lua/5.4/?/init.lua;;" \
   LUA_CPATH="$libdir/lua/5.4/?.so;;" lua5.4 world.lua "$mods") | grep -q "^base found$"
 echo "lua5.4, base mod: ok"

@@ -6,10 +6,12 @@ local M = {
   summary = "generate a layout and print a preview",
   usage = [[
 usage: strata layout FILE_OR_ID [NAME] [options]
+       strata layout --list [FILE] [options]
 
 FILE_OR_ID is a layout file (KeeperRL's format: named layouts, Def ... End
 macros) with NAME the layout in it, or the ID of a base.layout entry of the
-mods given with --mods.
+mods given with --mods (without it, strata's own base and examples: the
+shipped layouts examples.cave, examples.dungeon, examples.fort).
 
 options:
   --size WxH        map size (default 40x25, or the entry's size)
@@ -20,7 +22,9 @@ options:
                     the mods' base.token glyphs; else the token's first letter)
   --mapping FILE:NAME  also apply the mapping NAME of FILE and count its actions
   --tokens          list every token with the number of cells holding it
-  --mods a,b        mods to load for an ID (default base)
+  --list            list the layouts instead: each base.layout ID of the mods
+                    with its size, or with FILE the names of the file's layouts
+  --mods a,b        mods to load for an ID (default base,examples)
   --mod-path DIR    a directory to search for mods; repeat it for more, searched
                     in the order given, then strata's own mods (base, examples)
 
@@ -43,6 +47,24 @@ end
 -- strata.layout.<name>(...), its errors without the function's name.
 local function call(name, ...) return cli.call("strata.layout." .. name, strata.layout[name], ...) end
 
+-- --list: the names of a file's layouts, or each base.layout ID of the mods
+-- with the size the command would use, one a line, sorted.
+local function list(opts, file)
+  local lines = {}
+  if file then
+    lines = select(2, call("read_file", file))
+  else
+    local world = strata.world.new{ mods = cli.layout_mods(opts.mods), mod_path = opts.mod_path }
+    for id, e in world.data["base.layout"]:iter() do
+      local size = e.size or { 40, 25 }
+      lines[#lines + 1] = ("%s  %dx%d"):format(id, size[1] or size.x, size[2] or size.y)
+    end
+  end
+  table.sort(lines)
+  for _, line in ipairs(lines) do cli.write(line, "\n") end
+  return 0
+end
+
 function M.run(args)
   local opts, pos = { size = nil, seed = 1, attempts = 10, mod_path = {} }, {}
   for a, value in cli.options(args, fail) do
@@ -52,12 +74,14 @@ function M.run(args)
     elseif a == "--glyphs" then opts.glyphs = value()
     elseif a == "--mapping" then opts.mapping = value()
     elseif a == "--tokens" then opts.tokens = true
-    elseif a == "--mods" then opts.mods = value()
+    elseif a == "--mods" then opts.mods = {} for m in value():gmatch("[^,]+") do opts.mods[#opts.mods + 1] = m end
+    elseif a == "--list" then opts.list = true
     elseif a == "--mod-path" then opts.mod_path[#opts.mod_path + 1] = value()
     elseif a:sub(1, 2) == "--" then fail("unknown option " .. a .. " (see 'strata layout --help')")
     else pos[#pos + 1] = a end
   end
   local source, name = pos[1], pos[2]
+  if opts.list then return list(opts, source) end
   if not source then fail("missing FILE_OR_ID (see 'strata layout --help')") end
   local L = strata.layout
   local gen, size, world
@@ -69,9 +93,7 @@ function M.run(args)
     end
     gen = t[name] or fail(("no layout '%s' in %s"):format(name, source))
   else
-    local mods = {}
-    for m in (opts.mods or "base"):gmatch("[^,]+") do mods[#mods + 1] = m end
-    world = strata.world.new{ mods = mods, mod_path = opts.mod_path }
+    world = strata.world.new{ mods = cli.layout_mods(opts.mods), mod_path = opts.mod_path }
     size = cli.layout_entry(world, source).size
     gen = L.generator(source, world)
   end
