@@ -16,15 +16,7 @@ local function start(name, opts)
   return chunk(opts)
 end
 
-local function fake_clock(now)
-  local clock = { now = now or 0 }
-  function clock.read() return clock.now end
-  return clock
-end
-
--- Runs what is ready on the loop, without waiting (a timer armed for 0 ms
--- fires within two iterations).
-local function settle() for _ = 1, 4 do uv.run("nowait") end end
+local fake_clock, settle = support.fake_clock, support.settle
 
 -- Runs the loop until done() is true; the bound (20 s) only keeps a broken
 -- example from hanging the spec.

@@ -34,6 +34,13 @@ local write = support.write
 
 local read = support.read
 
+-- realtime.run(w, opts) raises an error matching pattern.
+local function refused(w, opts, pattern)
+  local ok, err = pcall(realtime.run, w, opts)
+  assert.is_false(ok)
+  assert.matches(pattern, err)
+end
+
 -- Runs `strata run` on text in a fresh directory; returns output, status,
 -- seconds taken, directory (removed by the caller).
 local function run_script(text, dir)
@@ -106,11 +113,7 @@ describe("strata.realtime", function()
     local ok, err = pcall(realtime.run, w, { scael = 60 })
     assert.is_false(ok)
     assert.matches("world:run_realtime: unknown option 'scael' %(nearest known: scale", err)
-    local function bad(opts, pattern)
-      local ok2, e = pcall(realtime.run, w, opts)
-      assert.is_false(ok2)
-      assert.matches(pattern, e)
-    end
+    local function bad(opts, pattern) refused(w, opts, pattern) end
     bad({ scale = 0 }, "scale must be a number > 0, got 0")
     bad({ scale = "60" }, "scale must be a number > 0, got 60")
     bad({ tick = -1 }, "tick must be a number > 0, got %-1")
@@ -407,16 +410,7 @@ local function notes(log)
   return out
 end
 
--- A clock the spec moves by hand: clock.read() is clock.now.
-local function fake_clock(now)
-  local clock = { now = now or 0 }
-  function clock.read() return clock.now end
-  return clock
-end
-
--- Runs what is ready on the loop, without waiting: a timer armed for 0 ms
--- fires within two iterations, so four are enough, however loaded the machine.
-local function settle() for _ = 1, 4 do uv.run("nowait") end end
+local fake_clock, settle = support.fake_clock, support.settle
 
 describe("world:next_due", function()
   it("is the earliest timer's due time in world time, nil when nothing is due", function()
@@ -607,11 +601,7 @@ describe("world:run_realtime waking only when something is due", function()
 
   it("checks loop, clock and on_advance", function()
     local w = default_world()
-    local function bad(opts, pattern)
-      local ok, e = pcall(realtime.run, w, opts)
-      assert.is_false(ok)
-      assert.matches(pattern, e)
-    end
+    local function bad(opts, pattern) refused(w, opts, pattern) end
     bad({ loop = 5 }, "world:run_realtime: loop must be the luv module")
     bad({ loop = {} }, "world:run_realtime: loop must be the luv module")
     bad({ clock = 1 }, "world:run_realtime: clock must be a function, got number")

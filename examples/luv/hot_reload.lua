@@ -7,13 +7,10 @@
 --
 -- A host passes an options table instead ({ clock =, mod_path =, print = }):
 -- spec/luv_examples_spec.lua gives a copy of the mod and a fake clock.
-local strata = require "strata"
-local uv = require "luv"
-
-local given = ...
+local strata, uv = require "strata", require "luv"
+local given = ... -- the host's options, or under `strata run` the command line's
 local opts = type(given) == "table" and given or {}
-local say = opts.print or print
-local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
+local say, here = opts.print or print, debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
 local mods = opts.mod_path or here .. "/mods"
 
 local world = strata.world.new{ seed = 1, mods = { "bell" }, mod_path = { mods } }

@@ -7,13 +7,10 @@
 -- A host passes an options table instead ({ clock =, port =, print = }):
 -- spec/luv_examples_spec.lua gives a fake clock and port 0 (any free port)
 -- and is a client on the same loop.
-local strata = require "strata"
-local uv = require "luv"
-
-local given = ...
+local strata, uv = require "strata", require "luv"
+local given = ... -- the host's options, or under `strata run` the command line's
 local opts = type(given) == "table" and given or { port = tonumber(given) }
-local say = opts.print or print
-local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
+local say, here = opts.print or print, debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
 
 local world = strata.world.new{ seed = 1, mods = { "bell" }, mod_path = { here .. "/mods" } }
 local bell = world:create_object{ kind = "bell" }
