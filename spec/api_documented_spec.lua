@@ -163,6 +163,7 @@ describe("docs/lua-api.md", function()
   -- between files, and luv's loop goes with its module): its one method by name.
   it("documents the handle of world:run_realtime", function()
     assert.is_true(called("realtime:stop"))
+    assert.is_true(called("realtime:sync"))
   end)
 
   it("documents world:move and tile walks (issue 29)", function()

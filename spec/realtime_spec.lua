@@ -34,6 +34,13 @@ local write = support.write
 
 local read = support.read
 
+-- realtime.run(w, opts) raises an error matching pattern.
+local function refused(w, opts, pattern)
+  local ok, err = pcall(realtime.run, w, opts)
+  assert.is_false(ok)
+  assert.matches(pattern, err)
+end
+
 -- Runs `strata run` on text in a fresh directory; returns output, status,
 -- seconds taken, directory (removed by the caller).
 local function run_script(text, dir)
@@ -106,11 +113,7 @@ describe("strata.realtime", function()
     local ok, err = pcall(realtime.run, w, { scael = 60 })
     assert.is_false(ok)
     assert.matches("world:run_realtime: unknown option 'scael' %(nearest known: scale", err)
-    local function bad(opts, pattern)
-      local ok2, e = pcall(realtime.run, w, opts)
-      assert.is_false(ok2)
-      assert.matches(pattern, e)
-    end
+    local function bad(opts, pattern) refused(w, opts, pattern) end
     bad({ scale = 0 }, "scale must be a number > 0, got 0")
     bad({ scale = "60" }, "scale must be a number > 0, got 60")
     bad({ tick = -1 }, "tick must be a number > 0, got %-1")
@@ -148,7 +151,7 @@ describe("strata.realtime", function()
   end
 
   it("stops with reason 'error' when world:advance raises and hands the error to the host", function()
-    local fake = { time = 0, advance = function() error("the clock broke", 0) end }
+    local fake = { time = 0, next_due = function() end, advance = function() error("the clock broke", 0) end }
     stops_on_error(fake, { tick = 0.001 }, "the clock broke")
   end)
 
@@ -309,7 +312,7 @@ describe("strata run with realtime runs", function()
   it("fails with status 1 when a tick fails, after on_stop(world, 'error')", function()
     if not bin then pending("STRATA_BIN not set (run through ctest)") return end
     local out, code = run_script([[
-      local fake = { time = 0, advance = function() error("the clock broke", 0) end }
+      local fake = { time = 0, next_due = function() end, advance = function() error("the clock broke", 0) end }
       strata.realtime.run(fake, { tick = 0.001, on_stop = function(_, why) print("on_stop", why) end })
     ]], dir)
     assert.are.equal("on_stop\terror\nstrata: the clock broke\n", out)
@@ -396,4 +399,232 @@ describe("strata run with realtime runs", function()
       assert.is_true(w.time > 0)
     end)
   end
+end)
+
+-- ---- issue 37: world:next_due, and runs that wake only when something is due ----------
+
+-- The notes the faulty.note handler left in log's state, as a plain list.
+local function notes(log)
+  local out = {}
+  for i = 1, #log.state do out[i] = log.state[i] end
+  return out
+end
+
+local fake_clock, settle = support.fake_clock, support.settle
+
+describe("world:next_due", function()
+  it("is the earliest timer's due time in world time, nil when nothing is due", function()
+    local w = faulty_world()
+    assert.is_nil(w:next_due())
+    local log = w:create_object{ kind = "log", props = {} }
+    local a = w:schedule{ after = 5, handler = "faulty.note", args = { log = log, tag = "a" } }
+    assert.equal(5, w:next_due())
+    w:advance(2)
+    assert.equal(5, w:next_due())
+    local b = w:schedule{ after = 1, every = 2, handler = "faulty.note", args = { log = log, tag = "b" } }
+    assert.equal(3, w:next_due())
+    w:advance(1)
+    assert.equal(5, w:next_due()) -- b ran at 3 and is due again at 5, with a
+    assert.same({ "b@3" }, notes(log))
+    assert.is_true(w:cancel(a))
+    assert.is_true(w:cancel(b))
+    assert.is_nil(w:next_due())
+    -- a turn is a timer: the schedule is the core's one
+    w:add_turns(log, { speed = 4 })
+    assert.equal(3.25, w:next_due())
+    local state = support.state(w) -- the core's savepoints
+    state:begin()
+    w:schedule{ after = 0.1, handler = "faulty.note", args = { log = log, tag = "c" } }
+    assert.equal(3.1, w:next_due())
+    state:rollback()
+    assert.equal(3.25, w:next_due())
+  end)
+end)
+
+describe("world:run_realtime waking only when something is due", function()
+  after_each(function()
+    realtime.stop_all("cleanup")
+    settle()
+  end)
+
+  it("advances only when the clock reaches a due timer: no poll", function()
+    local w = faulty_world()
+    local log = w:create_object{ kind = "log", props = {} }
+    for _, t in ipairs{ 1, 2, 4 } do
+      w:schedule{ after = t, handler = "faulty.note", args = { log = log, tag = "t" .. t } }
+    end
+    local clock = fake_clock(100)
+    local h = w:run_realtime{ clock = clock.read, scale = 2 } -- 2 world seconds per second of the clock
+    settle()
+    assert.equal(0, h.advances)
+    clock.now = 100.25 -- world time 0.5 by the clock: nothing due
+    settle()
+    assert.equal(0, h.advances)
+    assert.equal(0, w.time)
+    clock.now = 100.5
+    settle()
+    assert.equal(1, h.advances)
+    assert.equal(1, w.time)
+    assert.same({ "t1@1" }, notes(log))
+    clock.now = 100.75
+    settle()
+    assert.equal(1, h.advances)
+    clock.now = 102.5 -- past 2 and 4: one advance runs both
+    settle()
+    assert.equal(2, h.advances)
+    assert.equal(5, w.time)
+    assert.same({ "t1@1", "t2@2", "t4@4" }, notes(log))
+    clock.now = 1000 -- nothing due: no wake, however far the clock goes
+    settle()
+    assert.equal(2, h.advances)
+    assert.is_true(h.running)
+  end)
+
+  it("wakes for a timer a host callback scheduled while it waited", function()
+    local w = faulty_world()
+    local log = w:create_object{ kind = "log", props = {} }
+    local clock = fake_clock(0)
+    local h = w:run_realtime{ clock = clock.read }
+    settle()
+    local t = uv.new_timer()
+    t:start(0, 0, function()
+      t:close()
+      w:schedule{ after = 3, handler = "faulty.note", args = { log = log, tag = "late" } }
+    end)
+    settle()
+    assert.equal(0, h.advances)
+    clock.now = 3
+    settle()
+    assert.equal(1, h.advances)
+    assert.same({ "late@3" }, notes(log))
+  end)
+
+  it("arms the host's loop for exactly the next due time through the scale", function()
+    -- a loop of the spec's: its timers fire when the spec says
+    local timers, prepares = {}, {}
+    local function handle(list)
+      local hd = { closed = false }
+      function hd:start(a, b, c) if c then self.ms, self.cb = a, c else self.cb = a end self.on = true end
+      function hd:stop() self.on = false end
+      function hd:close() self.closed = true self.on = false end
+      function hd:is_closing() return self.closed end
+      list[#list + 1] = hd
+      return hd
+    end
+    local loop = { new_timer = function() return handle(timers) end,
+                   new_prepare = function() return handle(prepares) end }
+    local w = faulty_world()
+    local log = w:create_object{ kind = "log", props = {} }
+    w:schedule{ after = 3, handler = "faulty.note", args = { log = log, tag = "x" } }
+    local clock = fake_clock(0)
+    local h = w:run_realtime{ loop = loop, clock = clock.read, scale = 2 }
+    assert.equal(1, #timers)
+    assert.equal(1, #prepares)
+    local timer = timers[1]
+    assert.is_true(timer.on)
+    assert.is_true(timer.ms >= 1500 and timer.ms <= 1501, tostring(timer.ms)) -- 3 world s at 2 per s
+    clock.now = 1.5
+    timer.on = false -- a one-shot timer that fires
+    timer.cb()
+    assert.equal(1, h.advances)
+    assert.equal(3, w.time)
+    assert.same({ "x@3" }, notes(log))
+    assert.is_false(timer.on) -- nothing due: nothing armed
+    h:stop()
+    assert.is_true(timer.closed and prepares[1].closed)
+  end)
+
+  it("wakes at until_time with nothing due, and stops there", function()
+    local w = default_world()
+    local clock = fake_clock(0)
+    local h = w:run_realtime{ clock = clock.read, until_time = 3 }
+    clock.now = 2.5
+    settle()
+    assert.is_true(h.running)
+    clock.now = 7
+    settle()
+    assert.is_false(h.running)
+    assert.equal("until_time", h.reason)
+    assert.equal(3, w.time)
+  end)
+
+  it("realtime:sync() brings the world to the clock's time", function()
+    local w = faulty_world()
+    local log = w:create_object{ kind = "log", props = {} }
+    w:schedule{ after = 2, handler = "faulty.note", args = { log = log, tag = "s" } }
+    local clock = fake_clock(8)
+    local h = w:run_realtime{ clock = clock.read, scale = 8 }
+    clock.now = 8.125
+    assert.same({}, h:sync())
+    assert.equal(1, w.time)
+    assert.equal(1, h.advances)
+    clock.now = 8.375
+    assert.same({}, h:sync())
+    assert.equal(3, w.time)
+    assert.same({ "s@2" }, notes(log))
+    h:stop()
+    assert.is_nil(h:sync())
+  end)
+
+  it("reports handler failures to on_error, then calls on_advance, after each advance", function()
+    local w = faulty_world()
+    w:schedule{ after = 1, every = 1, handler = "faulty.crack" }
+    local clock = fake_clock(0)
+    local seen = {}
+    local h
+    h = w:run_realtime{ clock = clock.read,
+      on_error = function(world, failures) seen[#seen + 1] = ("error %g %d"):format(world.time, #failures) end,
+      on_advance = function(world, handle)
+        assert.equal(h, handle)
+        seen[#seen + 1] = ("advance %g"):format(world.time)
+      end }
+    clock.now = 2
+    settle()
+    assert.same({ "error 2 2", "advance 2" }, seen)
+    assert.equal(2, h.failures.total)
+  end)
+
+  it("stops with reason 'error' when its clock fails", function()
+    local w = default_world()
+    local clock = fake_clock(0)
+    local seen, reasons = {}, {}
+    realtime.on_tick_error = function(e) seen[#seen + 1] = e end
+    local h = w:run_realtime{ clock = clock.read, until_time = 10, on_stop = function(_, r) reasons[#reasons + 1] = r end }
+    clock.now = "soon"
+    settle()
+    realtime.on_tick_error = nil
+    assert.is_false(h.running)
+    assert.same({ "error" }, reasons)
+    assert.equal(1, #seen)
+    assert.matches("^world:run_realtime: clock returned 'soon', not a number of seconds", seen[1])
+  end)
+
+  it("checks loop, clock and on_advance", function()
+    local w = default_world()
+    local function bad(opts, pattern) refused(w, opts, pattern) end
+    bad({ loop = 5 }, "world:run_realtime: loop must be the luv module")
+    bad({ loop = {} }, "world:run_realtime: loop must be the luv module")
+    bad({ clock = 1 }, "world:run_realtime: clock must be a function, got number")
+    bad({ on_advance = true }, "world:run_realtime: on_advance must be a function, got boolean")
+    bad({ clok = os.time }, "unknown option 'clok' %(nearest known: clock")
+    assert.same({}, realtime.running())
+  end)
+
+  it("needs luv only when no loop is given, and says so", function()
+    -- LUA_CPATH without its ";;": strata.core's folder, not the system's modules
+    local cpath = (os.getenv("LUA_CPATH") or ""):gsub(";;", ";")
+    local dir = tempdir()
+    write(dir .. "/noluv.lua", [[
+      package.cpath = ... -- strata.core, no system modules: no luv
+      local strata = require "strata"
+      local w = strata.world.new{ seed = 1, mod_path = strata.paths.mod_path() }
+      print(w:next_due(), package.loaded.luv)
+      print(select(2, pcall(w.run_realtime, w, {})))
+    ]])
+    local out, code = sh(("lua5.4 %s %s"):format(q(dir .. "/noluv.lua"), q(cpath)))
+    os.execute("rm -rf " .. q(dir))
+    assert.equal(0, code, out)
+    assert.matches("^nil\tnil\n", out)
+    assert.matches("world:run_realtime: needs luv %(Debian: lua%-luv%) or a loop = option", out)
+  end)
 end)

@@ -55,6 +55,20 @@ function M.walk_world()
   return w, m, hero
 end
 
+-- A clock a spec moves by hand (a realtime run's clock =): clock.read() is clock.now.
+function M.fake_clock(now)
+  local clock = { now = now or 0 }
+  function clock.read() return clock.now end
+  return clock
+end
+
+-- Runs what is ready on luv's loop, without waiting: a timer armed for 0 ms
+-- fires within two iterations, so four are enough, however loaded the machine.
+function M.settle()
+  local uv = require "luv"
+  for _ = 1, 4 do uv.run("nowait") end
+end
+
 -- s quoted for sh.
 function M.q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
 

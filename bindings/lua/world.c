@@ -7,6 +7,7 @@
 ** enforced: functions, coroutines, foreign userdata, cyclic tables and
 ** tables with metatables other than handles are refused with the key path.
 */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -700,6 +701,15 @@ static int w_timers(lua_State *L) {
   return 1;
 }
 
+/* next_due() -> the due time of the earliest timer, or nil: the core's
+** schedule read as it is (turns, walks and branch timers are timers too). */
+static int w_next_due(lua_State *L) {
+  const strata_timer *t = strata_world_next_due(check_world(L, 1), HUGE_VAL);
+  if (t) lua_pushnumber(L, t->due);
+  else lua_pushnil(L);
+  return 1;
+}
+
 static int w_subscribe(lua_State *L) {
   strata_world *w = check_world(L, 1);
   uint64_t obj = check_uid(L, 2);
@@ -1039,7 +1049,7 @@ static const luaL_Reg world_methods[] = {
   { "create", w_create }, { "info", w_info }, { "delete", w_delete },
   { "set_position", w_set_position }, { "set_archetype", w_set_archetype }, { "get", w_get }, { "snapshot", w_snapshot },
   { "keys", w_keys }, { "set", w_set }, { "schedule", w_schedule }, { "cancel", w_cancel },
-  { "timers", w_timers },
+  { "timers", w_timers }, { "next_due", w_next_due },
   { "subscribe", w_subscribe }, { "unsubscribe", w_unsubscribe },
   { "subscriptions", w_subscriptions }, { "objects", w_objects }, { "objects_on", w_objects_on }, { "stream", w_stream },
   { "set_stream", w_set_stream }, { "used_ids", w_used_ids }, { "create_map", w_create_map }, { "tokens", w_tokens }, { "tilemap", w_tilemap }, { "tags", w_tags }, { "set_tag", w_set_tag }, { "has_tag", w_has_tag }, { "save", w_save }, { "check", w_check },

@@ -15,7 +15,7 @@ local host_only = { save = true, run_realtime = true }
 -- may still call: base's map_renew timer handler.
 M.methods = { "add_turns", "advance", "area_of", "areas", "cancel", "create_actor", "create_area", "create_entrance",
   "create_exit", "create_map", "create_object", "create_room", "create_stairs", "current_area",
-  "current_floor", "current_map", "emit", "next_turn", "remove_turns", "find_unique", "get_or_create_map", "go", "mods", "move",
+  "current_floor", "current_map", "emit", "next_due", "next_turn", "remove_turns", "find_unique", "get_or_create_map", "go", "mods", "move",
   "object", "objects", "overrides", "player", "regenerate_child_maps", "schedule", "stream", "timers",
   "travel", "turn_info", "turn_took", "unique_area", "walk", "walk_plan", "_renew_timer" }
 local listed = { time = true, seed = true, grid = true, branches = true } -- and the methods

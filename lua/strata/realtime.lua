@@ -1,24 +1,41 @@
--- strata.realtime: drives a world's time from the luv event loop.
+-- strata.realtime: drives a world's time from a luv event loop.
 --
---   local h = realtime.run(world, { scale =, tick =, until_time =, on_error =, on_stop = })
+--   local h = realtime.run(world, { scale =, until_time =, loop =, clock =,
+--                                   tick =, on_error =, on_advance =, on_stop = })
 --   -- world:run_realtime{ ... } is the same call
 --
---   scale       world seconds per real second (number > 0, default 1)
---   tick        real seconds between advances (number > 0, default 0.1;
---               at least one millisecond)
+--   scale       world seconds per second of the clock (number > 0, default 1)
 --   until_time  stop once world.time reaches this (a number); the last
 --               advance ends exactly on it
---   on_error    function(world, failures, handle), after each tick whose
---               world:advance reported handler failures, with that list
+--   loop        the luv module the host runs (default require "luv", loaded
+--               only then: strata works without luv), or a table with its
+--               new_timer and new_prepare (a test's own loop)
+--   clock       function() -> seconds (default loop.hrtime() / 1e9); a fake
+--               one makes a run's advances independent of the machine's speed
+--   tick        at most this many seconds of the clock between advances
+--               (number > 0; default none: an advance only when something is due)
+--   on_error    function(world, failures, handle), after each advance that
+--               reported handler failures, with that list
+--   on_advance  function(world, handle), after each advance (and on_error)
 --   on_stop     function(world, reason, failures), called once when the run
 --               stops, with the run's failures (below)
 --
+-- No poll: the run arms one timer of the loop for the clock's time at which
+-- the next thing is due (world:next_due(), until_time, the tick), converted
+-- through the scale, and advances the world only then. It arms it again
+-- before the loop next waits (a prepare handle), so a timer scheduled by a
+-- host's callback (a TCP read, say) wakes the loop in time, and a clock
+-- moved on (a fake one) is seen. Between advances world.time stands still:
+-- h:sync() advances it to the clock's now (before scheduling relative to it).
+--
 -- The handle: h.running (true until the run stops), h.reason (why it
--- stopped, then), h.world, h.failures, and h:stop(reason) (default reason
--- "stop"; a second call does nothing and returns false). Reasons: "stop" or
--- the one given to h:stop, "until_time", "error" (world:advance, on_error or
--- on_stop raised during a tick; the error is raised on after on_stop), and
--- under `strata run` "SIGINT" or "SIGTERM".
+-- stopped, then), h.world, h.failures, h.advances (how many advances the
+-- run made), h:sync() (advances to the clock's now; returns that advance's
+-- failures, nil once stopped) and h:stop(reason) (default reason "stop"; a
+-- second call does nothing and returns false). Reasons: "stop" or the one
+-- given to h:stop, "until_time", "error" (world:advance, the clock, on_error,
+-- on_advance or on_stop raised during a wake; the error is raised on after
+-- on_stop), and under `strata run` "SIGINT" or "SIGTERM".
 --
 -- Handler failures do not stop a run (time never stops for one handler);
 -- on_error may stop it. h.failures lists them once per distinct (timer,
@@ -28,8 +45,8 @@
 -- message changes on every tick of a long run cannot fill memory; the rest
 -- are only counted in .total.
 --
--- A running handle keeps the luv loop alive (its timer); once every run has
--- stopped, `uv.run()` returns if nothing else is on the loop.
+-- A running handle keeps the loop alive (its prepare handle); once every
+-- run has stopped, `uv.run()` returns if nothing else is on the loop.
 local options = require "strata.options"
 
 local M = {}
@@ -55,16 +72,18 @@ end
 local Handle = {}
 Handle.__index = Handle
 
--- Stops the run: its timer is closed, it leaves the running list, then
--- on_stop(world, reason) runs. Returns true, or false if it had stopped.
+-- Stops the run: its loop handles are closed, it leaves the running list,
+-- then on_stop(world, reason) runs. Returns true, or false if it had stopped.
 function Handle:stop(reason)
   if not self.running then return false end
   if reason == nil then reason = "stop" end
   self.running = false
   self.reason = reason
-  local timer = self._timer
-  self._timer = nil
-  if not timer:is_closing() then timer:stop() timer:close() end
+  for _, name in ipairs{ "_timer", "_prepare" } do
+    local handle = self[name]
+    self[name] = nil
+    if not handle:is_closing() then handle:stop() handle:close() end
+  end
   for i, h in ipairs(running) do
     if h == self then table.remove(running, i) break end
   end
@@ -81,7 +100,7 @@ end
 
 local function positive(name, v)
   if v ~= nil and (type(v) ~= "number" or not (v > 0) or v == math.huge) then
-    error(("world:run_realtime: %s must be a number > 0, got %s"):format(name, tostring(v)), 3)
+    error(("world:run_realtime: %s must be a number > 0, got %s"):format(name, tostring(v)), 4)
   end
 end
 
@@ -104,13 +123,21 @@ function M.stop_all(reason)
   return n
 end
 
--- An error in a tick (world:advance, on_error or on_stop): to the host, or raised.
+-- An error in a wake (world:advance, the clock, a hook): to the host, or raised.
 local function fail(err)
   if M.on_tick_error then return M.on_tick_error(err) end
   error(err, 0)
 end
 
--- Counts a tick's failures into h.failures (see the top); returns those
+-- Stops h after err with reason "error" (nothing if it had stopped); returns
+-- the error to hand on, with on_stop's after it if that raised too.
+local function stop_on_error(h, err)
+  local stopped, stop_err = pcall(h.stop, h, "error")
+  if not stopped then err = tostring(err) .. "\nthen on_stop: " .. tostring(stop_err) end
+  return err
+end
+
+-- Counts an advance's failures into h.failures (see the top); returns those
 -- first listed now.
 local function record(h, failures)
   local list, index, new = h.failures, h._index, {}
@@ -131,55 +158,156 @@ local function record(h, failures)
   return new
 end
 
-function M.run(world, opts)
-  opts = options.check("world:run_realtime", opts, 2)
-  opts = opts or {}
-  if type(world) ~= "table" or type(world.advance) ~= "function" then
-    error("world:run_realtime: expected a world", 2)
+-- The clock's reading, checked: a run never computes with anything else.
+local function read_clock(clock)
+  local t = clock()
+  if type(t) ~= "number" or t ~= t then
+    error(("world:run_realtime: clock returned %s, not a number of seconds"):format(options.quoted(t)), 0)
+  end
+  return t
+end
+
+-- The clock's time of the next advance and the world time then due (nil
+-- for a tick): the earlier of the next timer and until_time, converted
+-- through the scale from the last advance, or the tick if that comes first.
+local function deadline(h)
+  local world = h.world
+  local due = world:next_due()
+  if h._until and (due == nil or h._until < due) then due = h._until end
+  local at = due and h._last + (due - world.time) / h._scale
+  if h._tick and (at == nil or h._last + h._tick < at) then return h._last + h._tick, nil end
+  return at, due
+end
+
+-- Arms the loop's timer for the next advance (none when nothing is due and
+-- no tick). Only again when that time changed or the clock has passed it: a
+-- fake clock moved on past the real milliseconds the timer was armed for.
+local function arm(h)
+  local at, timer = deadline(h), h._timer
+  if at == nil then
+    if h._armed ~= nil then timer:stop() h._armed = nil end
+    return
+  end
+  local ms = (at - read_clock(h._clock)) * 1000
+  if at == h._armed and (h._armed_now or ms > 0) then return end
+  h._armed, h._armed_now = at, ms <= 0
+  -- libuv counts whole milliseconds from the loop's time: one more, so that
+  -- the timer never fires before the clock reaches at (and at most 2^40 ms)
+  ms = ms <= 0 and 0 or math.tointeger(math.min(math.ceil(ms) + 1, 2 ^ 40))
+  timer:stop()
+  if h._update_time then h._update_time() end
+  timer:start(ms, 0, h._wake)
+end
+
+-- Advances the world to the clock's now when something is due by then (with
+-- force, h:sync, always). Returns that advance's failures (nil when it did
+-- not advance) and whether it reached until_time.
+local function advance(h, force)
+  local world, t = h.world, read_clock(h._clock)
+  local at, due = deadline(h)
+  if not force and (at == nil or t < at) then return nil end
+  local dt = math.max(0, (t - h._last) * h._scale)
+  -- the clock reached what is due: it runs, however dt was rounded
+  if due and at <= t and world.time + dt < due then dt = due - world.time end
+  local done = h._until ~= nil and world.time + dt >= h._until
+  if done then dt = math.max(0, h._until - world.time) end
+  h._last = t
+  local failures = world:advance(dt)
+  h.advances = h.advances + 1
+  if type(failures) == "table" and #failures > 0 then
+    local new = record(h, failures)
+    if M.on_failures then M.on_failures(h, new) end
+    if h._on_error then h._on_error(world, failures, h) end
+  end
+  if h._on_advance then h._on_advance(world, h) end
+  return failures or {}, done
+end
+
+-- After an advance (pcall's results): the run stops at until_time, or its
+-- timer is armed again. Returns nil, or the error to hand on (the run stopped).
+local function after_advance(h, ok, res, done)
+  if ok and h.running then
+    if done then ok, res = pcall(h.stop, h, "until_time") else ok, res = pcall(arm, h) end
+  end
+  if not ok then return stop_on_error(h, res) end
+  return nil
+end
+
+-- Advances the world to the clock's now, what is due running; returns that
+-- advance's failures (nil once the run stopped). For a host's callback that
+-- reads world.time or schedules relative to it: between the run's advances
+-- the world's time stands still.
+function Handle:sync()
+  if not self.running then return nil end
+  local ok, res, done = pcall(advance, self, true)
+  local err = after_advance(self, ok, res, done)
+  if err ~= nil then error(err, 0) end
+  return res
+end
+
+-- A world, or an error at the caller naming what it got.
+local function check_args(world, opts)
+  if type(world) ~= "table" or type(world.advance) ~= "function" or type(world.next_due) ~= "function" then
+    error("world:run_realtime: expected a world", 3)
   end
   positive("scale", opts.scale)
   positive("tick", opts.tick)
   local until_time = opts.until_time
   if until_time ~= nil and (type(until_time) ~= "number" or until_time ~= until_time) then
-    error("world:run_realtime: until_time must be a number, got " .. tostring(until_time), 2)
+    error("world:run_realtime: until_time must be a number, got " .. tostring(until_time), 3)
   end
-  for _, name in ipairs{ "on_error", "on_stop" } do
+  for _, name in ipairs{ "on_error", "on_advance", "on_stop", "clock" } do
     if opts[name] ~= nil and type(opts[name]) ~= "function" then
-      error(("world:run_realtime: %s must be a function, got %s"):format(name, type(opts[name])), 2)
+      error(("world:run_realtime: %s must be a function, got %s"):format(name, type(opts[name])), 3)
     end
   end
-  local uv = require "luv"
-  local scale, tick = opts.scale or 1, opts.tick or 0.1
-  local ms = math.max(1, math.floor(tick * 1000 + 0.5))
-  local on_error = opts.on_error
-  local h = setmetatable({ world = world, running = true, failures = { total = 0 }, _index = {},
-    _on_stop = opts.on_stop, _timer = uv.new_timer() }, Handle)
-  local last = uv.hrtime()
-  h._timer:start(ms, ms, function()
-    if not h.running then return end
-    local now = uv.hrtime()
-    local dt = (now - last) / 1e9 * scale
-    last = now
-    local done = false
-    if until_time and world.time + dt >= until_time then
-      dt = math.max(0, until_time - world.time)
-      done = true
-    end
-    local ok, err = pcall(world.advance, world, dt)
-    if ok and type(err) == "table" and #err > 0 then
-      local new = record(h, err)
-      if M.on_failures then M.on_failures(h, new) end
-      if on_error then ok, err = pcall(on_error, world, err, h) end
-    end
+  local loop = opts.loop
+  if loop == nil then
+    local ok, uv = pcall(require, "luv") -- only now: strata itself needs no luv
     if not ok then
-      local stopped, stop_err = pcall(h.stop, h, "error")
-      if not stopped then err = tostring(err) .. "\nthen on_stop: " .. tostring(stop_err) end
-      return fail(err)
+      error("world:run_realtime: needs luv (Debian: lua-luv) or a loop = option: " .. tostring(uv):match("^[^\n]*"), 3)
     end
-    if done and h.running then
-      local stopped, stop_err = pcall(h.stop, h, "until_time")
-      if not stopped then return fail(stop_err) end
-    end
+    loop = uv
+  elseif type(loop) ~= "table" or type(loop.new_timer) ~= "function" or type(loop.new_prepare) ~= "function" then
+    error("world:run_realtime: loop must be the luv module (require \"luv\") or a table with its new_timer and "
+      .. "new_prepare, got " .. tostring(loop), 3)
+  end
+  local clock = opts.clock
+  if clock == nil then
+    local hrtime = loop.hrtime
+    if type(hrtime) ~= "function" then error("world:run_realtime: a loop without hrtime needs a clock", 3) end
+    clock = function() return hrtime() / 1e9 end
+  end
+  return loop, clock
+end
+
+function M.run(world, opts)
+  opts = options.check("world:run_realtime", opts, 2)
+  opts = opts or {}
+  local loop, clock = check_args(world, opts)
+  local ok, start = pcall(read_clock, clock)
+  if not ok then error(start, 2) end
+  local h = setmetatable({ world = world, running = true, advances = 0, failures = { total = 0 }, _index = {},
+    _on_stop = opts.on_stop, _on_error = opts.on_error, _on_advance = opts.on_advance,
+    _scale = opts.scale or 1, _tick = opts.tick, _until = opts.until_time, _clock = clock, _last = start,
+    _update_time = type(loop.update_time) == "function" and loop.update_time or nil,
+    _timer = loop.new_timer(), _prepare = loop.new_prepare() }, Handle)
+  h._wake = function()
+    h._armed = nil
+    if not h.running then return end
+    local err = after_advance(h, pcall(advance, h, false))
+    if err ~= nil then return fail(err) end
+  end
+  local armed, err = pcall(arm, h)
+  if not armed then
+    pcall(h.stop, h, "error")
+    error(err, 2)
+  end
+  -- before the loop waits: armed again for what a callback scheduled since
+  h._prepare:start(function()
+    if not h.running then return end
+    local armed_ok, arm_err = pcall(arm, h)
+    if not armed_ok then return fail(stop_on_error(h, arm_err)) end
   end)
   running[#running + 1] = h
   changed()

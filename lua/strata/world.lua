@@ -27,6 +27,7 @@ local handle, is_handle = handle_of.new, handle_of.is
 local M = {}
 -- Every live world (weak keys): strata.reload re-runs a mod in each world that loaded it.
 local worlds = setmetatable({}, { __mode = "k" })
+private.worlds = worlds -- (strata run --watch reloads their mods: strata.watch)
 
 -- The shortest period of a repeating timer (STRATA_TIMER_MIN_EVERY in C).
 M.min_every = 0.001
@@ -327,6 +328,9 @@ function World:cancel(uid)
   return self._s:cancel(uid)
 end
 function World:timers() return self._s:timers() end
+-- world:next_due() -> the due time of the earliest timer (world time, as
+-- world:advance counts it), or nil: what a host's loop sleeps until.
+function World:next_due() return self._s:next_due() end
 
 -- world:advance(dt) -> failures: time always reaches time + dt. Due timers run
 -- in (due, uid) order, each as a savepoint; a handler that raises is undone,
@@ -353,8 +357,9 @@ function World:advance(dt)
     math.tointeger(M.max_advance_runs) or math.floor(M.max_advance_runs))
 end
 
--- world:run_realtime{ scale =, tick =, until_time =, on_stop = } -> a handle
--- with :stop(): world time follows the clock under the luv loop (strata.realtime).
+-- world:run_realtime{ scale =, until_time =, loop =, clock =, ... } -> a handle
+-- with :stop() and :sync(): world time follows the clock on a luv loop,
+-- woken when something is due (strata.realtime).
 function World:run_realtime(opts) return require("strata.realtime").run(self, opts) end
 
 -- ---- saves -------------------------------------------------------------------------------------

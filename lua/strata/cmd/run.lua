@@ -1,4 +1,4 @@
--- strata run FILE.lua [ARGS...]: runs a script with `strata` and `uv` loaded,
+-- strata run [--watch] FILE.lua [ARGS...]: runs a script with `strata` and `uv` loaded,
 -- then runs the luv loop until nothing is left on it. While realtime runs
 -- (strata.realtime, world:run_realtime) are going, SIGINT and SIGTERM stop
 -- them (their on_stop hooks run) and end the process with 130 / 143. Their
@@ -11,12 +11,19 @@ local realtime = require "strata.realtime"
 local M = {
   summary = "run a Lua script with strata and luv loaded",
   usage = [[
-usage: strata run FILE.lua [ARGS...]
+usage: strata run [--watch] FILE.lua [ARGS...]
 
 Runs FILE.lua with the globals `strata` (require "strata") and `uv`
 (require "luv") set and `arg` holding ARGS (arg[0] is FILE.lua), then runs
 the luv event loop until it has nothing left to do: a script ends once its
 timers, realtime runs (world:run_realtime) and other handles are done.
+
+--watch: once FILE.lua has run, the folders of the mods of the worlds it
+made are watched: when a file in one changes, that mod is reloaded
+(strata.reload) in every world that loaded it, and strata prints on stderr
+  strata: run: --watch: reloaded mod ID
+or the reload's error; a reload that fails changes nothing and the world
+goes on. Watching never keeps the loop alive.
 
 While a realtime run is going, SIGINT (Ctrl-C) and SIGTERM stop every
 running one (each on_stop(world, "SIGINT" | "SIGTERM") hook runs, e.g. to
@@ -77,6 +84,8 @@ local function summarize(runs)
 end
 
 function M.run(args)
+  local watch = args[1] == "--watch"
+  if watch then args = table.move(args, 2, #args, 1, {}) end
   local file = args[1]
   if not file then error("run: missing FILE.lua (see 'strata run --help')", 0) end
   local chunk, err = loadfile(file)
@@ -151,6 +160,9 @@ function M.run(args)
   for i = 2, #args do script_args[i - 1] = args[i] end
   _G.arg = script_args
   local result = chunk(table.unpack(script_args))
+  if watch then
+    require("strata.watch").start(uv, function(line) io.stderr:write("strata: run: --watch: ", line, "\n") end)
+  end
   if not status and failure == nil then uv.run("default") end
   local total = summarize(failed)
   if status then return status end
