@@ -108,7 +108,7 @@ describe("strata.tiled.import", function()
     local m2 = strata.tiled.import(fixture("crypt.tmj"), { mapping = { [4] = "lava", [1] = "grass", water = "deep_water", solid = "rock" } })
     assert.same({ "grass" }, m2:tokens(1, 1))
     assert.same({ "deep_water" }, m2:tokens(3, 2))
-    assert.same({ "wall" }, m2:tokens(0, 0)) -- strata_token names the tile: a class mapping does not replace it
+    assert.same({ "rock" }, m2:tokens(0, 0)) -- a class mapping over the tile's strata_token
   end)
 
   it("refuses a gid no mapping, class or strata_token names, naming the cell", function()
