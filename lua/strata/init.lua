@@ -9,6 +9,7 @@ local strata = {
   tokens = core.tokens,
   rng = core.rng,
   noise = core.noise,
+  json = core.json,
   line = core.geometry.line,
   circle = core.geometry.circle,
 }
