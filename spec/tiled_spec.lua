@@ -12,7 +12,7 @@ local THIS = "tiled_spec.lua"
 local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
 local dir = (os.getenv("STRATA_SOURCE_DIR") and os.getenv("STRATA_SOURCE_DIR") .. "/spec" or here)
   .. "/fixtures/tiled"
-local function fixture(name) return assert(support.read(dir .. "/" .. name), "cannot read " .. name) end
+local function fixture(name) return (assert(support.read(dir .. "/" .. name), "cannot read " .. name)) end
 
 -- Gid 4 (the fourth tile) has neither a class nor a strata_token property: a mapping names it.
 local MAPPING = { [4] = "lava" }
@@ -57,7 +57,7 @@ end
 
 -- The error an import raises, checked to name the function at this file's line.
 local function refused(source, opts)
-  local err = err_of(function() return strata.tiled.import(source, opts) end)
+  local err = err_of(function() local _ = strata.tiled.import(source, opts) end)
   assert.matches("^[^:]*" .. THIS .. ":%d+: strata%.tiled%.import: ", err)
   assert.not_matches("strata/tiled%.lua", err)
   assert.not_matches("\n", err)
@@ -217,11 +217,12 @@ describe("map:to_tiled", function()
     end
     assert.same({ "wall", "floor", "water", "mud" }, tiles)
     assert.equal("tilelayer", t.layers[1].type)
-    assert.equal("tilelayer", t.layers[2].type)
+    assert.equal("tilelayer", t.layers[3].type) -- (the cell of floor, water and mud)
     assert.equal(20, #t.layers[1].data)
-    assert.equal("objectgroup", t.layers[3].type)
-    assert.equal(2, #t.layers[3].objects)
-    assert.equal(24, t.layers[3].objects[1].x)
+    assert.equal(4, t.layers[3].data[2 * 5 + 2 + 1]) -- mud, gid 4, third from the bottom at (2, 2)
+    assert.equal("objectgroup", t.layers[4].type)
+    assert.equal(2, #t.layers[4].objects)
+    assert.equal(24, t.layers[4].objects[1].x)
   end)
 
   it("round-trips the fixture: import, to_tiled, import gives the same map", function()
@@ -242,8 +243,8 @@ describe("map:to_tiled", function()
   it("refuses what Tiled cannot hold, naming the object and key, at the caller's line", function()
     local world, map = drawn()
     world:create_object{ kind = "key", map = map, x = 0, y = 0, props = { door = world:create_object{ kind = "door" } } }
-    local err = err_of(function() return map:to_tiled() end)
+    local err = err_of(function() local _ = map:to_tiled() end)
     assert.matches("^[^:]*" .. THIS .. ":%d+: map:to_tiled: key#%d+ props%.door: a handle cannot be a Tiled property", err)
-    assert.matches("unknown option 'tile_sise' %(nearest known: tile_size", err_of(function() return map:to_tiled{ tile_sise = 3 } end))
+    assert.matches("unknown option 'tile_sise' %(nearest known: tile_size", err_of(function() local _ = map:to_tiled{ tile_sise = 3 } end))
   end)
 end)

@@ -367,10 +367,11 @@ local function paint(m, plan)
   end
 end
 
--- The text of source: a JSON object's text as it is, anything else a path.
+-- The text of source: JSON text as it is (its first character past white
+-- space is '{' or '['), anything else a path.
 local function text_of(source)
   if type(source) ~= "string" then error("expected a Tiled map's JSON text or a path, got " .. type(source), 0) end
-  if source:match("^%s*{") then return source, "" end
+  if source:match("^%s*[{[]") then return source, "" end
   local text, why = require("strata.paths").read(source, "cannot read Tiled map")
   if not text then error(why, 0) end
   return text, source:match("[^/]*$") .. ": "
