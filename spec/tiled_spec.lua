@@ -154,6 +154,8 @@ describe("strata.tiled.import", function()
       { edited("crypt-base64.tmj", function(t) t.layers[1].data = "AgAA*AAA" end), "%$%.layers%[0%]%.data: not base64" },
       { edited("crypt-base64.tmj", function(t) t.layers[1].data = "AgAAAA==" end), "%$%.layers%[0%]%.data: 1 gids for a 8x6 layer" },
       { edited("crypt.tmj", function(t) t.layers[1].type = "spritelayer" end), "%$%.layers%[0%]%.type: 'spritelayer'" },
+      { edited("crypt.tmj", function(t) t.tilesets[1].tiles[1].type = ("x"):rep(300) end),
+        "%$%.layers%[0%]%.data%[9%] %(cell %(1, 1%)%): gid 1: token name is 300 bytes long" },
       { edited("crypt.tmj", function(t) t.tilesets[1].firstgid = 0 end), "%$%.tilesets%[0%]%.firstgid: " },
       { edited("crypt.tmj", function(t) t.layers[3].objects[1].x = 4800 end), "%$%.layers%[2%]%.objects%[0%]: cell %(300, 4%) is outside the 8x6 map" },
       { edited("crypt.tmj", function(t) t.layers[3].objects[1].y = "top" end), "%$%.layers%[2%]%.objects%[0%]%.y: expected a number" },

@@ -166,10 +166,11 @@ local function tilesets(list, max_side)
 end
 
 -- gid -> token name: mapping[gid], mapping[the tile's class], the tile's
--- strata_token property, its class; nil when none names it. Raises for a gid
--- in no tileset. Answers are kept per gid.
+-- strata_token property, its class; raises for a gid in no tileset, one none
+-- of these names, or a name the core would refuse (asked of a scratch token
+-- table, once a name: its rule, not a copy of it). Answers are kept per gid.
 local function resolver(sets, mapping)
-  local known = {}
+  local known, scratch = {}, strata.tokens.new()
   return function(gid, path)
     local t = known[gid]
     if t then return t end
@@ -182,6 +183,8 @@ local function resolver(sets, mapping)
     if not t then
       fail(path, "gid %d has no token (give it one: mapping = { [%d] = name }, a class or a strata_token property)", gid, gid)
     end
+    local ok, why = pcall(scratch.define, scratch, t, {})
+    if not ok then fail(path, "gid %d: %s", gid, (tostring(why):gsub("^.-tokens:define: ", ""))) end
     known[gid] = t
     return t
   end
