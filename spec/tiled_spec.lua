@@ -158,6 +158,7 @@ describe("strata.tiled.import", function()
         "%$%.layers%[0%]%.data%[9%] %(cell %(1, 1%)%): gid 1: token name is 300 bytes long" },
       { edited("crypt.tmj", function(t) t.tilesets[1].firstgid = 0 end), "%$%.tilesets%[0%]%.firstgid: " },
       { edited("crypt.tmj", function(t) t.layers[3].objects[1].x = 4800 end), "%$%.layers%[2%]%.objects%[0%]: cell %(300, 4%) is outside the 8x6 map" },
+      { edited("crypt.tmj", function(t) t.layers[3].objects[2].x = -1e300 end), "%$%.layers%[2%]%.objects%[1%]: cell %(%-6%.25e%+298, 4%) is outside" },
       { edited("crypt.tmj", function(t) t.layers[3].objects[1].y = "top" end), "%$%.layers%[2%]%.objects%[0%]%.y: expected a number" },
       { edited("crypt.tmj", function(t) t.layers[3].objects[1].properties[1].value = "five" end),
         "%$%.layers%[2%]%.objects%[0%]%.properties%[0%]%.value: expected an integer %(type int%)" },

@@ -297,7 +297,7 @@ local function read_object(o, p, map)
   end
   local cx, cy = math.floor(x / map.tw), math.floor(y / map.th)
   if cx < 0 or cy < 0 or cx >= map.w or cy >= map.h then
-    fail(p, "cell (%d, %d) is outside the %dx%d map", cx, cy, map.w, map.h)
+    fail(p, "cell (%g, %g) is outside the %dx%d map", cx, cy, map.w, map.h) -- (%g: x may be 1e300)
   end
   local name = opt_str(o, "name", p, "")
   local props = properties(o.properties, p .. ".properties", name ~= "" and "name" or nil)
