@@ -68,6 +68,7 @@ describe("a world map's methods", function()
     fov = { { 1, 1 }, { 0, 0, { radius = 2, algorithm = "permissive", light_walls = false } } },
     distance_map = { { { { 0, 0 } } }, { { token = "water" }, { connectivity = 8 } } },
     render = { {}, { { path_glyph = "*" } } }, to_svg = { { { cell = 4 } } }, to_png = { { { cell = 2 } } },
+    to_tiled = { {}, { { tile_size = 8 } } },
   }
 
   it("are every method of a standalone map (but close, which a world's map has no use for)", function()

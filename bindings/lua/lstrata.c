@@ -411,6 +411,7 @@ int lstrata_open_core(lua_State *L) {
   lstrata_open_distmap(L);
   lstrata_open_rng(L);
   lstrata_open_noise(L);
+  lstrata_open_json(L);
   lstrata_open_xymap(L);
   lstrata_open_world(L);
   lstrata_open_stream(L);

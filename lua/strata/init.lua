@@ -9,6 +9,7 @@ local strata = {
   tokens = core.tokens,
   rng = core.rng,
   noise = core.noise,
+  json = core.json,
   line = core.geometry.line,
   circle = core.geometry.circle,
 }
@@ -24,7 +25,15 @@ local lazy = {
   paths = "strata.paths",
   realtime = "strata.realtime",
   worldgen = "strata.worldgen",
+  tiled = "strata.tiled",
 }
+
+-- map:to_tiled of a standalone map: a method of the binding's tile map type
+-- written in Lua (strata.tiled, loaded on its first call; a tail call, so its
+-- errors point at the caller's line).
+debug.getregistry()["strata.tilemap"].methods.to_tiled = function(m, opts)
+  return require("strata.tiled")._to_tiled(m, opts)
+end
 
 strata.reload = function(opts) return require("strata.world").reload(opts) end
 

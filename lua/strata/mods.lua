@@ -205,7 +205,8 @@ local LAYOUT = { "always", "and", "and_", "apply", "area", "border", "chain", "c
 -- strata as a mod sees it: what builds data, maps and numbers; nothing that
 -- takes a file path, makes, opens or saves worlds, reloads mods or changes
 -- the host's settings (those are the host's: strata.world, strata.mods,
--- strata.reload, strata.paths, strata.realtime, strata.tokens.define).
+-- strata.reload, strata.paths, strata.realtime, strata.tokens.define,
+-- strata.tiled, whose import takes a path or makes a world's map).
 function M.strata_view(strata)
   local lay = {}
   for _, k in ipairs(LAYOUT) do lay[k] = strata.layout[k] end

@@ -89,6 +89,8 @@ M.known = {
   ["strata.worldgen.render"] = { "color" },
   ["strata.worldgen.to_map"] = { "tokens" },
   ["strata.worldgen.to_area"] = { "area", "parent", "tokens" },
+  ["strata.tiled.import"] = { "world", "mapping", "layer", "objects" },
+  ["map:to_tiled"] = { "tile_size", "objects" },
   -- checked in C
   ["strata.tilemap.new"] = { "width", "height", "fill", "tokens" },
   ["strata.noise.heights"] = { "rng", "seed", "variance" },

@@ -121,6 +121,9 @@ function methods.render(h, opts)
   return tm:render(opts)
 end
 
+-- map:to_tiled(opts): the map, its objects and properties as Tiled's JSON text (strata.tiled).
+function methods.to_tiled(h, opts) return require("strata.tiled")._export(tiles_of(h), h, opts) end
+
 -- map:define_token(name, traits): traits for this map only, kept with it by
 -- the core (strata_map_set_token) and defined again when the world is opened.
 function methods.define_token(h, name, traits)

@@ -44,5 +44,6 @@ STRATA_API const char *strata_version(void);
 #include "strata/unique.h"
 #include "strata/noise.h"
 #include "strata/turns.h"
+#include "strata/json.h"
 
 #endif

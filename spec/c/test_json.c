@@ -1,0 +1,144 @@
+/*
+** test_json.c - the JSON reader and writer (strata/json.h): exact numbers,
+** escapes and UTF-8, canonical text (written, read, written again: the same
+** bytes), refusals naming the JSON path, line and column, the limits.
+*/
+#include <stdlib.h>
+
+#include "check.h"
+#include "strata/strata.h"
+
+/* text parsed and written (compact) into out; the status. */
+static strata_status round_trip(const char *text, char *out, size_t cap, strata_error *err) {
+  strata_json v;
+  strata_status s = strata_json_parse(&v, text, strlen(text), err);
+  if (s) return s;
+  strata_buffer b = { 0 };
+  s = strata_json_write(&v, 0, &b, err);
+  if (!s) snprintf(out, cap, "%.*s", (int)b.len, (const char *)b.data);
+  strata_buffer_free(&b);
+  strata_json_free(&v);
+  return s;
+}
+
+static void numbers_and_strings(void) {
+  char out[512];
+  strata_error err;
+  CHECK_EQ_INT(round_trip(" [0, -1, 9223372036854775807, -9223372036854775808, 1.0, 0.1, 1e300, 2.5e-3, -0.0] ",
+                     out, sizeof out, &err), STRATA_OK);
+  CHECK_STR(out, "[0,-1,9223372036854775807,-9223372036854775808,1.0,0.1,1e+300,0.0025,-0.0]");
+  CHECK_EQ_INT(round_trip("[9223372036854775808]", out, sizeof out, &err), STRATA_OK);
+  CHECK_STR(out, "[9.223372036854776e+18]");
+  CHECK_EQ_INT(round_trip("\"a\\u00e9\\ud83d\\ude00\\/\\b\\f\\n\\r\\t\\u0000\\u001f\"", out, sizeof out, &err), STRATA_OK);
+  CHECK(memcmp(out, "\"a\xc3\xa9\xf0\x9f\x98\x80/\\u0008\\u000c\\n\\r\\t\\u0000\\u001f\"", 36) == 0);
+  CHECK_EQ_INT(round_trip("{\"b\": {\"c\": [true, false, null]}, \"a\": []}", out, sizeof out, &err), STRATA_OK);
+  CHECK_STR(out, "{\"b\":{\"c\":[true,false,null]},\"a\":[]}");
+  double samples[] = { 0.1, 1.0 / 3, 5e-324, 1.7976931348623157e308, 123456789.125, -2.5 };
+  for (size_t i = 0; i < sizeof samples / sizeof *samples; i++) {
+    strata_json f = strata_json_float(samples[i]), back;
+    strata_buffer b = { 0 };
+    CHECK_EQ_INT(strata_json_write(&f, 0, &b, &err), STRATA_OK);
+    CHECK_EQ_INT(strata_json_parse(&back, (const char *)b.data, b.len, &err), STRATA_OK);
+    CHECK(back.type == STRATA_JFLOAT && back.u.f == samples[i]);
+    strata_buffer_free(&b);
+  }
+}
+
+/* text refused with status and a message beginning with want, at line:column. */
+static void refused(const char *text, strata_status status, const char *want, int line, int column) {
+  strata_json v;
+  strata_error err;
+  CHECK_EQ_INT(strata_json_parse(&v, text, strlen(text), &err), status);
+  CHECK(v.type == STRATA_JNULL);
+  if (strncmp(err.message, want, strlen(want)) != 0) fprintf(stderr, "got: %s\n", err.message);
+  CHECK(strncmp(err.message, want, strlen(want)) == 0);
+  if (line) {
+    CHECK_EQ_INT(err.line, line);
+    CHECK_EQ_INT(err.column, column);
+  }
+}
+
+static void refusals(void) {
+  refused("{\"objects\": [{\"hp\": 1},\n {\"hp\": \"x\", }]}", STRATA_EPARSE, "$.objects[1]: expected a key", 2, 14);
+  refused("", STRATA_EPARSE, "$: the text ends where a value should be", 1, 1);
+  refused("[1,", STRATA_EPARSE, "$[1]: the text ends where a value should be", 1, 4);
+  refused("{\"a\":1,\"b\":2,\"a\":3}", STRATA_EPARSE, "$.a: a duplicate key", 0, 0);
+  refused("[\"\x80\"]", STRATA_EPARSE, "$[0]: a string that is not UTF-8", 1, 3);
+  refused("[\"\xc0\xaf\"]", STRATA_EPARSE, "$[0]: a string that is not UTF-8", 0, 0);
+  refused("[\"\xed\xa0\x80\"]", STRATA_EPARSE, "$[0]: a string that is not UTF-8", 0, 0);
+  refused("[\"\\udc00\"]", STRATA_EPARSE, "$[0]: a lone low surrogate", 0, 0);
+  refused("[\"\\x\"]", STRATA_EPARSE, "$[0]: an unknown escape", 0, 0);
+  refused("[\"a\nb\"]", STRATA_EPARSE, "$[0]: a control character", 0, 0);
+  refused("{\"a b\": [1 2]}", STRATA_EPARSE, "$[\"a b\"]: expected ',' or ']'", 1, 12);
+  refused("[-]", STRATA_EPARSE, "$[0]: a number without digits", 0, 0);
+  refused("[1.]", STRATA_EPARSE, "$[0]: a number without digits after its '.'", 0, 0);
+  refused("[NaN]", STRATA_EPARSE, "$[0]: expected a value", 0, 0);
+  refused("1 2", STRATA_EPARSE, "$: text after the value", 1, 3);
+  /* as deep as allowed, and one more */
+  size_t n = STRATA_JSON_MAX_DEPTH;
+  char *deep = malloc(2 * n + 3);
+  memset(deep, '[', n);
+  memset(deep + n, ']', n);
+  deep[2 * n] = '\0';
+  strata_json v;
+  strata_error err;
+  CHECK_EQ_INT(strata_json_parse(&v, deep, 2 * n, &err), STRATA_OK);
+  strata_json_free(&v);
+  memset(deep, '[', n + 1);
+  memset(deep + n + 1, ']', n + 1);
+  deep[2 * n + 2] = '\0';
+  refused(deep, STRATA_ELIMIT, "$[0][0]", 0, 0);
+  CHECK(strstr(err.message, "...") == NULL);
+  CHECK_EQ_INT(strata_json_parse(&v, deep, 2 * n + 2, &err), STRATA_ELIMIT);
+  CHECK(strstr(err.message, "...") != NULL && strstr(err.message, "nested deeper than 512 levels") != NULL);
+  free(deep);
+  CHECK_EQ_INT(strata_json_parse(&v, "[]", STRATA_JSON_MAX_SIZE + 1, &err), STRATA_ELIMIT);
+}
+
+static void building_and_writing(void) {
+  strata_error err;
+  strata_json root = strata_json_object(), rows = strata_json_array(), s, x = strata_json_int(3);
+  CHECK_EQ_INT(strata_json_string(&s, "#.#", 3, &err), STRATA_OK);
+  CHECK_EQ_INT(strata_json_push(&rows, &s, &err), STRATA_OK);
+  CHECK(s.type == STRATA_JNULL);
+  CHECK_EQ_INT(strata_json_put(&root, "x", 1, &x, &err), STRATA_OK);
+  CHECK_EQ_INT(strata_json_put(&root, "rows", 4, &rows, &err), STRATA_OK);
+  strata_json inner = strata_json_object(), f = strata_json_float(0.5);
+  CHECK_EQ_INT(strata_json_put(&inner, "f", 1, &f, &err), STRATA_OK);
+  CHECK_EQ_INT(strata_json_put(&root, "inner", 5, &inner, &err), STRATA_OK);
+  CHECK(strata_json_get(&root, "rows") && strata_json_get(&root, "rows")->u.c.n == 1);
+  CHECK(strata_json_get(&root, "nope") == NULL);
+  strata_buffer b = { 0 };
+  CHECK_EQ_INT(strata_json_write(&root, 1, &b, &err), STRATA_OK);
+  CHECK(b.len == strlen("{\n  \"x\": 3,\n  \"rows\": [\"#.#\"],\n  \"inner\": {\n    \"f\": 0.5\n  }\n}\n"));
+  CHECK(memcmp(b.data, "{\n  \"x\": 3,\n  \"rows\": [\"#.#\"],\n  \"inner\": {\n    \"f\": 0.5\n  }\n}\n", b.len) == 0);
+  /* refused: the buffer as it was, the path named */
+  size_t len = b.len;
+  strata_json bad = strata_json_float(NAN), bytes;
+  CHECK_EQ_INT(strata_json_put(&root, "bad", 3, &bad, &err), STRATA_OK);
+  CHECK_EQ_INT(strata_json_write(&root, 0, &b, &err), STRATA_EARG);
+  CHECK_STR(err.message, "$.bad: NaN is no JSON number");
+  CHECK_EQ_INT(b.len, len);
+  CHECK_EQ_INT(strata_json_string(&bytes, "\xff", 1, &err), STRATA_OK);
+  strata_json arr = strata_json_array();
+  CHECK_EQ_INT(strata_json_push(&arr, &bytes, &err), STRATA_OK);
+  CHECK_EQ_INT(strata_json_write(&arr, 0, &b, &err), STRATA_EARG);
+  CHECK_STR(err.message, "$[0]: a string that is not UTF-8 (byte 1)");
+  strata_json_free(&arr);
+  strata_buffer_free(&b);
+  strata_json_free(&root);
+  /* a path's format */
+  strata_json_path a = { NULL, "objects", 7, 0 }, i = { &a, NULL, 0, 12 }, k = { &i, "a \"b\"", 5, 0 };
+  char text[64];
+  strata_json_path_format(&k, text, sizeof text);
+  CHECK_STR(text, "$.objects[12][\"a \\\"b\\\"\"]");
+  strata_json_fail(&err, STRATA_EARG, &i, "expected %s", strata_json_type_name(STRATA_JOBJECT));
+  CHECK_STR(err.message, "$.objects[12]: expected an object");
+}
+
+int main(void) {
+  numbers_and_strings();
+  refusals();
+  building_and_writing();
+  return check_summary("json");
+}
