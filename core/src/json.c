@@ -250,6 +250,13 @@ static size_t utf8_encode(uint32_t cp, char *out) {
   return 4;
 }
 
+int strata_json_is_utf8(const char *s, size_t len) {
+  uint32_t cp;
+  for (size_t i = 0, n; i < len; i += n)
+    if (!(n = utf8_decode((const unsigned char *)s + i, len - i, &cp))) return 0;
+  return 1;
+}
+
 /* ---- the reader --------------------------------------------------------------------- */
 
 typedef struct reader {
