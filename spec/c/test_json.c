@@ -129,11 +129,28 @@ static void building_and_writing(void) {
   strata_json_free(&root);
   /* a path's format */
   strata_json_path a = { NULL, "objects", 7, 0 }, i = { &a, NULL, 0, 12 }, k = { &i, "a \"b\"", 5, 0 };
-  char text[64];
+  char text[128];
   strata_json_path_format(&k, text, sizeof text);
   CHECK_STR(text, "$.objects[12][\"a \\\"b\\\"\"]");
   strata_json_fail(&err, STRATA_EARG, &i, "expected %s", strata_json_type_name(STRATA_JOBJECT));
   CHECK_STR(err.message, "$.objects[12]: expected an object");
+  /* long keys of escapes and of wide characters, deep paths: cut, never past buf
+  ** (fuzz_json found the escapes writing past a step's buffer) */
+  char key[600], wide[600], big[300];
+  memset(key, '\\', sizeof key);
+  for (size_t j = 0; j + 3 <= sizeof wide; j += 3) memcpy(wide + j, "\xe2\x9c\x93", 3);
+  strata_json_path kp = { &i, key, sizeof key, 0 }, wp = { &kp, wide, sizeof wide / 3 * 3, 0 }, chain[40];
+  for (size_t j = 0; j < 40; j++) chain[j] = (strata_json_path){ j ? &chain[j - 1] : &wp, wide, 299, 0 };
+  for (size_t cap = 128; cap <= sizeof big; cap += 43) {
+    memset(big, 'x', sizeof big);
+    strata_json_path_format(&chain[39], big, cap);
+    CHECK(strlen(big) < cap && big[0] == '$' && strstr(big, "...") != NULL);
+    CHECK(strata_json_is_utf8(big, strlen(big)));
+    strata_json_path_format(&wp, big, cap);
+    CHECK(strlen(big) < cap);
+  }
+  strata_json_path_format(&k, big, 64);
+  CHECK_STR(big, "");
 }
 
 int main(void) {

@@ -79,7 +79,8 @@ typedef struct strata_json_path {
 } strata_json_path;
 
 /* Writes path as "$", "$.objects[12].props" or "$[\"a key\"]" into buf
-** (cap bytes, cap >= 4; a long path loses its middle, "$.a...[3].b"). */
+** (cap bytes, at least 128, else "" is written; a long path loses its
+** middle, "$.a...[3].b", a long key its end). */
 STRATA_API void strata_json_path_format(const strata_json_path *path, char *buf, size_t cap);
 
 /* Fills err with status and "<path>: <message>"; returns status. */
