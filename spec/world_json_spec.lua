@@ -190,7 +190,7 @@ describe("the JSON form of a world", function()
       refused(edit('"props": {', '"props": 5, "p": {'), "%$%.objects%[0%]%.p: unknown key 'p' %(nearest known: ")
       refused(edit('"kind": "actor"', '"kindd": "actor"'), "%$%.objects%[1%]%.kindd: unknown key 'kindd' %(nearest known: kind")
       refused(edit('"hp": 3', '"hp": null'), "%$%.objects%[1%]%.props%.props%.hp: null is no value to store")
-      refused(edit('"hp": 3', '"hp": {"$rf": 1}'), "%$%.objects%[1%]%.props%.props%.hp%["%$rf"%]: unknown key '%$rf' %(nearest known: %$ref")
+      refused(edit('"hp": 3', '"hp": {"$rf": 1}'), [[%$%.objects%[1%]%.props%.props%.hp%["%$rf"%]: unknown key '%$rf' %(nearest known: %$ref]])
       refused(edit('"hp": 3', '"hp": ' .. string.rep('{"a": ', 70) .. "1" .. string.rep("}", 70)),
         "%$%.objects%[1%]%.props%.props%.hp%.a.*: tables nested deeper than 64 levels")
     end)
