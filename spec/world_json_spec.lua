@@ -210,6 +210,9 @@ describe("the JSON form of a world", function()
       refused(edit('"rows": %["fff", "fff"%]', '"rows": ["fff", "fxf"]'), "%$%.objects%[0%]%.tiles%.rows%[1%]: character 2, 'x', is in no legend")
       refused(edit('"rows": %["fff", "fff"%]', '"rows": ["fff", "fff"], "stacks": [[3, 0, ["wall"]]]'),
         "%$%.objects%[0%]%.tiles%.stacks%[0%]: %(3, 0%) is outside the map %(3 x 2%)")
+      refused(edit('"x": 1', '"x": 3'), "%$%.objects%[1%]: %(3, 1%) is outside map #1 %(3 x 2%)")
+      refused(edit('"props": {\n        "props"', '"tags": {"a": 1}, "props": {\n        "props"'),
+        '%$%.objects%[1%]%.tags: expected { "name": true, %.%.%. }')
       refused(edit('"f": "floor"', '"f": ""'), '%$%.objects%[0%]%.tiles%.legend%.f: not a token name')
       refused(edit('"f": "floor"', '"ff": "floor"'), "%$%.objects%[0%]%.tiles%.legend%.ff: a legend's key is one character")
     end)

@@ -1048,24 +1048,43 @@ static strata_status read_seed(const strata_json *v, uint64_t *seed, strata_erro
   return strata_json_fail(err, STRATA_EPARSE, &here, "expected a seed (an integer from 0 to 2^64 - 1, past 2^63 as its digits)");
 }
 
+/* An object on a tile map stands inside it; its tags are { [name] = true }. */
+static strata_status check_place(const strata_world *w, const strata_object *o, jpath *path, strata_error *err) {
+  const strata_tilemap *m = o->has_pos ? strata_world_tilemap(w, o->map) : NULL;
+  if (m && (o->x < 0 || o->y < 0 || o->x >= strata_tilemap_width(m) || o->y >= strata_tilemap_height(m)))
+    return strata_json_fail(err, STRATA_EPARSE, path, "(%lld, %lld) is outside map #%llu (%d x %d)", (long long)o->x,
+                            (long long)o->y, (unsigned long long)o->map, strata_tilemap_width(m), strata_tilemap_height(m));
+  const strata_vtable *t = o->tags.type == STRATA_VTABLE ? o->tags.u.t : NULL;
+  for (size_t i = 0; t && i < t->n; i++)
+    if (t->keys[i].type != STRATA_VSTRING || !t->keys[i].u.str.len || t->vals[i].type != STRATA_VBOOL || !t->vals[i].u.b) {
+      strata_json_path tp = { path, "tags", 4, 0 };
+      return strata_json_fail(err, STRATA_EPARSE, &tp, "expected { \"name\": true, ... }");
+    }
+  return STRATA_OK;
+}
+
 /* The objects in uid order (uids[0..n) sorted, those of list 0), their
-** positions on objects that exist, then their tiles. */
+** positions on objects that exist, their tiles, then their places on them. */
 static strata_status read_objects(strata_world *w, const strata_json *list, const uid_at *uids, size_t n,
                                   strata_error *err) {
   strata_json_path lp = { NULL, "objects", 7, 0 };
   strata_status st = STRATA_OK;
-  for (int pass = 0; pass < 3 && !st; pass++)
+  for (int pass = 0; pass < 4 && !st; pass++)
     for (size_t i = 0; i < n && !st; i++) {
       if (uids[i].list != 0) continue;
       const strata_json *e = &list->u.c.items[uids[i].index], *v;
       strata_json_path here = { &lp, NULL, 0, uids[i].index };
+      const strata_object *o = pass ? strata_world_object(w, uids[i].uid) : NULL;
       if (pass == 0) st = read_object(w, e, &here, err);
-      else if (pass == 1 && (v = strata_json_get(e, "map")) && !strata_world_object(w, (uint64_t)v->u.i)) {
+      else if (!o) st = strata_error_nomem(err, NULL);
+      else if (pass == 1 && o->has_pos && !strata_world_object(w, o->map)) {
         strata_json_path mp = { &here, "map", 3, 0 };
-        st = strata_json_fail(err, STRATA_EPARSE, &mp, "no object #%lld (a dangling uid)", (long long)v->u.i);
+        st = strata_json_fail(err, STRATA_EPARSE, &mp, "no object #%llu (a dangling uid)", (unsigned long long)o->map);
       } else if (pass == 2 && (v = strata_json_get(e, "tiles"))) {
         strata_json_path tp = { &here, "tiles", 5, 0 };
         st = read_tiles(w, uids[i].uid, v, &tp, err);
+      } else if (pass == 3) {
+        st = check_place(w, o, &here, err);
       }
     }
   return st;
