@@ -596,7 +596,20 @@ static strata_status write_float(double f, strata_buffer *b, const strata_json_p
   return put(b, text, strlen(text)) ? STRATA_OK : strata_error_nomem(err, "writing JSON");
 }
 
-static int is_scalar(const strata_json *v) { return v->type != STRATA_JARRAY && v->type != STRATA_JOBJECT; }
+/* Whether v goes on one line when pretty: a scalar, or an array of such
+** (arrays in it too) of at most *budget characters or so (a number counted
+** as 8: the same tree always gets the same lines). */
+static int fits_line(const strata_json *v, long *budget) {
+  if (v->type == STRATA_JOBJECT) return 0;
+  if (v->type == STRATA_JSTRING) *budget -= v->u.str.len > 1000 ? 1000 : (long)v->u.str.len + 4;
+  else if (v->type != STRATA_JARRAY) *budget -= 8;
+  else {
+    *budget -= 2;
+    for (size_t i = 0; i < v->u.c.n && *budget >= 0; i++)
+      if (!fits_line(&v->u.c.items[i], budget)) return 0;
+  }
+  return *budget >= 0;
+}
 
 static int newline(strata_buffer *b, int pretty, size_t depth) {
   if (!pretty) return 1;
@@ -615,8 +628,8 @@ static strata_status write_container(const strata_json *v, int pretty, size_t de
   if (depth >= STRATA_JSON_MAX_DEPTH)
     return strata_json_fail(err, STRATA_EARG, path, "nested deeper than %d levels", STRATA_JSON_MAX_DEPTH);
   if (!put(b, obj ? "{" : "[", 1)) return strata_error_nomem(err, "writing JSON");
-  int flat = !obj; /* an array of scalars stays on one line */
-  for (size_t i = 0; i < v->u.c.n && flat; i++) flat = is_scalar(&v->u.c.items[i]);
+  long budget = 100;
+  int flat = !obj && fits_line(v, &budget); /* a short array of scalars stays on one line */
   for (size_t i = 0; i < v->u.c.n; i++) {
     strata_json_path here = { path, obj ? v->u.c.keys[i].s : NULL, obj ? v->u.c.keys[i].len : 0, i };
     if (i && !put(b, ",", 1)) return strata_error_nomem(err, "writing JSON");

@@ -101,7 +101,8 @@ STRATA_API const char *strata_json_type_name(strata_jtype type);
 STRATA_API strata_status strata_json_parse(strata_json *out, const char *text, size_t len, strata_error *err);
 
 /* Appends v as JSON text to out: compact, or (pretty nonzero) one member or
-** item a line indented by two spaces, arrays of scalars on one line. A
+** item a line indented by two spaces, a short array of scalars (and of
+** such arrays) on one line, about 100 characters at most. A
 ** string that is not UTF-8, a double that is not finite or nesting deeper
 ** than STRATA_JSON_MAX_DEPTH is refused (STRATA_EARG, naming the path). */
 STRATA_API strata_status strata_json_write(const strata_json *v, int pretty, strata_buffer *out,
