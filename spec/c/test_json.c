@@ -139,7 +139,10 @@ static void building_and_writing(void) {
   char key[600], wide[600], big[300];
   memset(key, '\\', sizeof key);
   for (size_t j = 0; j + 3 <= sizeof wide; j += 3) memcpy(wide + j, "\xe2\x9c\x93", 3);
-  strata_json_path kp = { &i, key, sizeof key, 0 }, wp = { &kp, wide, sizeof wide / 3 * 3, 0 }, chain[40];
+  char ctl[600]; /* each written \u0001: six bytes a byte of the key */
+  memset(ctl, 1, sizeof ctl);
+  strata_json_path cp = { &i, ctl, sizeof ctl, 0 };
+  strata_json_path kp = { &cp, key, sizeof key, 0 }, wp = { &kp, wide, sizeof wide / 3 * 3, 0 }, chain[40];
   for (size_t j = 0; j < 40; j++) chain[j] = (strata_json_path){ j ? &chain[j - 1] : &wp, wide, 299, 0 };
   for (size_t cap = 128; cap <= sizeof big; cap += 43) {
     memset(big, 'x', sizeof big);
@@ -148,6 +151,8 @@ static void building_and_writing(void) {
     CHECK(strata_json_is_utf8(big, strlen(big)));
     strata_json_path_format(&wp, big, cap);
     CHECK(strlen(big) < cap);
+    strata_json_path_format(&cp, big, cap);
+    CHECK(strlen(big) < cap && strstr(big, "\\u0001...\"]") != NULL);
   }
   strata_json_path_format(&k, big, 64);
   CHECK_STR(big, "");
