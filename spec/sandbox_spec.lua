@@ -432,7 +432,7 @@ describe("the mod's environment, attacked (issue 31)", function()
     for _, k in ipairs(require("strata.modview").methods) do listed[k] = true end
     for k, v in pairs(require("strata.private").World) do
       if type(v) == "function" and type(k) == "string" and k:sub(1, 1) ~= "_" then
-        assert(listed[k] or k == "save" or k == "run_realtime", "world:" .. k .. " is in neither list")
+        assert(listed[k] or k == "save" or k == "run_realtime" or k == "to_json", "world:" .. k .. " is in neither list")
       end
     end
   end)
@@ -1032,4 +1032,17 @@ describe("the game toolkit from mod code, attacked further (trial 36)", function
     assert(#w:objects{ kind = "actor" } == 0, "the actor was not deleted in its turn")
     assert(w:next_turn() == nil)]],
     expect = "HOSTCODE ok" }
+end)
+
+-- Issue 37, the JSON form of a world: reading and writing JSON, and making
+-- worlds of it, are the host's (strata.json, strata.world.from_json,
+-- world:to_json): a mod reaches none of them, in init.lua or in a handler.
+describe("the JSON form (issue 37)", function()
+  local reach = [[
+    local function absent(fn) local ok, v = pcall(fn) assert(not ok or v == nil, "reached") end
+    absent(function() return strata.json end)
+    absent(function() return strata.world.from_json end)]]
+  attack{ "strata.json and strata.world.from_json out of a mod's reach", init = reach,
+    handler = reach .. "\n    assert(not pcall(function() return world:to_json() end), 'world:to_json reached')",
+    expect = "HANDLER ok" }
 end)

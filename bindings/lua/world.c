@@ -820,25 +820,49 @@ static int w_set_stream(lua_State *L) {
   return 0;
 }
 
-/* save(path, { {id, version}, ... }, overwrite) */
-static int w_save(lua_State *L) {
-  strata_world *w = check_world(L, 1);
-  const char *path = lstrata_checkstring(L, 2);
-  lstrata_checktype(L, 3, LUA_TTABLE);
-  lua_Integer n = luaL_len(L, 3);
-  lstrata_argcheck(L, n >= 0 && n < 100000, 3, "too many mods");
-  strata_mod_version *mods = lua_newuserdatauv(L, sizeof *mods * (size_t)(n ? n : 1), 0);
-  for (lua_Integer i = 1; i <= n; i++) {
-    lua_rawgeti(L, 3, i);
+/* The mod list { {id, version}, ... } at arg, as the core takes it (in a
+** userdata pushed; the strings stay alive while the list table does); its
+** length into *n. */
+static strata_mod_version *check_mods(lua_State *L, int arg, size_t *n) {
+  lstrata_checktype(L, arg, LUA_TTABLE);
+  lua_Integer len = luaL_len(L, arg);
+  lstrata_argcheck(L, len >= 0 && len < 100000, arg, "too many mods");
+  strata_mod_version *mods = lua_newuserdatauv(L, sizeof *mods * (size_t)(len ? len : 1), 0);
+  for (lua_Integer i = 1; i <= len; i++) {
+    lua_rawgeti(L, arg, i);
     lua_rawgeti(L, -1, 1);
     lua_rawgeti(L, -2, 2);
     mods[i - 1].id = (char *)lstrata_checkstring(L, -2);
     mods[i - 1].version = (char *)lstrata_checkstring(L, -1);
-    lua_pop(L, 3); /* the strings stay alive: the mod list table holds them */
+    lua_pop(L, 3);
   }
+  *n = (size_t)len;
+  return mods;
+}
+
+/* Pushes the state of w and its mod list (freed here), as open gives them. */
+static int push_opened(lua_State *L, strata_world *w, strata_mod_version *mods, size_t n) {
+  push_world(L, w);
+  lua_createtable(L, (int)n, 0);
+  for (size_t i = 0; i < n; i++) {
+    lua_createtable(L, 2, 0);
+    lua_pushstring(L, mods[i].id); lua_rawseti(L, -2, 1);
+    lua_pushstring(L, mods[i].version); lua_rawseti(L, -2, 2);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  strata_mod_versions_free(mods, n);
+  return 2;
+}
+
+/* save(path, { {id, version}, ... }, overwrite) */
+static int w_save(lua_State *L) {
+  strata_world *w = check_world(L, 1);
+  const char *path = lstrata_checkstring(L, 2);
+  size_t n;
+  strata_mod_version *mods = check_mods(L, 3, &n);
   strata_save_options opt = { lua_toboolean(L, 4) };
   strata_error err;
-  if (strata_world_save_with(w, path, mods, (size_t)n, &opt, &err)) return raise_err(L, &err);
+  if (strata_world_save_with(w, path, mods, n, &opt, &err)) return raise_err(L, &err);
   return 0;
 }
 
@@ -850,16 +874,33 @@ static int w_open(lua_State *L) {
   size_t n;
   strata_error err;
   if (strata_world_open(path, &w, &mods, &n, &err)) return raise_err(L, &err);
-  push_world(L, w);
-  lua_createtable(L, (int)n, 0);
-  for (size_t i = 0; i < n; i++) {
-    lua_createtable(L, 2, 0);
-    lua_pushstring(L, mods[i].id); lua_rawseti(L, -2, 1);
-    lua_pushstring(L, mods[i].version); lua_rawseti(L, -2, 2);
-    lua_rawseti(L, -2, (lua_Integer)i + 1);
-  }
-  strata_mod_versions_free(mods, n);
-  return 2;
+  return push_opened(L, w, mods, n);
+}
+
+/* to_json({ {id, version}, ... }) -> text (strata_world_to_json) */
+static int w_to_json(lua_State *L) {
+  strata_world *w = check_world(L, 1);
+  size_t n;
+  strata_mod_version *mods = check_mods(L, 2, &n);
+  strata_buffer b = { 0 };
+  strata_error err;
+  if (strata_world_to_json(w, mods, n, &b, &err)) return raise_err(L, &err);
+  /* (the host's call, under no mod's memory limit: pushing fails only when the process is out of memory) */
+  lua_pushlstring(L, b.data ? (const char *)b.data : "", b.len);
+  strata_buffer_free(&b);
+  return 1;
+}
+
+/* from_json(text) -> state, { {id, version}, ... } (strata_world_from_json) */
+static int w_from_json(lua_State *L) {
+  size_t len;
+  const char *text = lstrata_checklstring(L, 1, &len);
+  strata_world *w;
+  strata_mod_version *mods;
+  size_t n;
+  strata_error err;
+  if (strata_world_from_json(text, len, &w, &mods, &n, &err)) return raise_err(L, &err);
+  return push_opened(L, w, mods, n);
 }
 
 /* Records the first use of id in t: t[id] = { type_id or false, where }. */
@@ -1052,7 +1093,7 @@ static const luaL_Reg world_methods[] = {
   { "timers", w_timers }, { "next_due", w_next_due },
   { "subscribe", w_subscribe }, { "unsubscribe", w_unsubscribe },
   { "subscriptions", w_subscriptions }, { "objects", w_objects }, { "objects_on", w_objects_on }, { "stream", w_stream },
-  { "set_stream", w_set_stream }, { "used_ids", w_used_ids }, { "create_map", w_create_map }, { "tokens", w_tokens }, { "tilemap", w_tilemap }, { "tags", w_tags }, { "set_tag", w_set_tag }, { "has_tag", w_has_tag }, { "save", w_save }, { "check", w_check },
+  { "set_stream", w_set_stream }, { "used_ids", w_used_ids }, { "create_map", w_create_map }, { "tokens", w_tokens }, { "tilemap", w_tilemap }, { "tags", w_tags }, { "set_tag", w_set_tag }, { "has_tag", w_has_tag }, { "save", w_save }, { "to_json", w_to_json }, { "check", w_check },
   { "begin", w_begin }, { "commit", w_commit }, { "rollback", w_rollback }, { "depth", w_depth },
   { "touch", w_touch },
   { NULL, NULL } };
@@ -1070,6 +1111,6 @@ void lstrata_open_world(lua_State *L) {
   lua_setfield(L, -2, "__gc");
   lstrata_protect_metatable(L, WORLD_MT);
   lua_pop(L, 1);
-  static const luaL_Reg funcs[] = {{"new", w_new}, {"open", w_open}, {"types", w_types}, {"border", w_border}, {"crossing", w_crossing}, {NULL, NULL}};
+  static const luaL_Reg funcs[] = {{"new", w_new}, {"open", w_open}, {"from_json", w_from_json}, {"types", w_types}, {"border", w_border}, {"crossing", w_crossing}, {NULL, NULL}};
   lstrata_add_functions(L, "world_state", 0, funcs);
 }

@@ -30,7 +30,7 @@ static int is_identifier(const char *s, size_t len) {
   return 1;
 }
 
-/* One step of a path ("[3]", ".hp", "[\"a b\"]") into buf (cap bytes, >= 48). */
+/* One step of a path ("[3]", ".hp", "[\"a b\"]") into buf (cap bytes, >= 32). */
 static void format_step(const strata_json_path *p, char *buf, size_t cap) {
   if (!p->key) {
     snprintf(buf, cap, "[%zu]", p->index);
@@ -40,13 +40,16 @@ static void format_step(const strata_json_path *p, char *buf, size_t cap) {
     size_t o = 0;
     buf[o++] = '[';
     buf[o++] = '"';
-    for (size_t i = 0; i < p->keylen && o + 8 < cap; i++) {
+    size_t i = 0;
+    /* cut (when it must be) before a character, never inside one: room kept for "...\"]" */
+    for (; i < p->keylen; i++) {
       unsigned char c = (unsigned char)p->key[i];
+      if (o + 16 >= cap && ((c & 0xC0) != 0x80 || o + 8 >= cap)) break;
       if (c == '"' || c == '\\') { buf[o++] = '\\'; buf[o++] = (char)c; }
       else if (c < 0x20) o += (size_t)snprintf(buf + o, cap - o, "\\u%04x", c);
       else buf[o++] = (char)c;
     }
-    if (o + 8 >= cap) { memcpy(buf + o, "...", 3); o += 3; }
+    if (i < p->keylen) { memcpy(buf + o, "...", 3); o += 3; }
     buf[o++] = '"';
     buf[o++] = ']';
     buf[o] = '\0';
@@ -57,27 +60,31 @@ void strata_json_path_format(const strata_json_path *path, char *buf, size_t cap
   const strata_json_path *steps[STRATA_JSON_MAX_DEPTH + 2];
   size_t n = 0, total = 1;
   char step[96];
+  /* each step shorter than a quarter of buf: the first and the last fit */
+  size_t stepcap = cap / 4 < sizeof step ? cap / 4 : sizeof step;
+  if (cap < 2) return;
+  buf[0] = cap < 128 ? '\0' : '$';
+  buf[1] = '\0';
+  if (cap < 128) return;
   for (const strata_json_path *p = path; p && n < STRATA_JSON_MAX_DEPTH + 2; p = p->up) {
     steps[n++] = p;
-    format_step(p, step, sizeof step);
+    format_step(p, step, stepcap);
     total += strlen(step);
   }
   /* steps[n - 1] is the root's first: all of them when they fit, else the
   ** first ones up to half of buf, "...", and as many of the last as fit */
   size_t o = 1, i = n, tail = 0;
-  buf[0] = '$';
-  buf[1] = '\0';
   if (total >= cap) {
     size_t used = 0;
     while (tail < n) {
-      format_step(steps[tail], step, sizeof step);
+      format_step(steps[tail], step, stepcap);
       if (used + strlen(step) >= cap / 2 - 4) break;
       used += strlen(step);
       tail++;
     }
   }
   for (; i-- > tail;) {
-    format_step(steps[i], step, sizeof step);
+    format_step(steps[i], step, stepcap);
     size_t len = strlen(step);
     if (tail && o + len >= cap / 2) break;
     memcpy(buf + o, step, len + 1);
@@ -87,7 +94,7 @@ void strata_json_path_format(const strata_json_path *path, char *buf, size_t cap
   memcpy(buf + o, "...", 4);
   o += 3;
   for (size_t j = tail; j-- > 0;) {
-    format_step(steps[j], step, sizeof step);
+    format_step(steps[j], step, stepcap);
     size_t len = strlen(step);
     memcpy(buf + o, step, len + 1);
     o += len;
@@ -248,6 +255,13 @@ static size_t utf8_encode(uint32_t cp, char *out) {
   out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
   out[3] = (char)(0x80 | (cp & 0x3F));
   return 4;
+}
+
+int strata_json_is_utf8(const char *s, size_t len) {
+  uint32_t cp;
+  for (size_t i = 0, n; i < len; i += n)
+    if (!(n = utf8_decode((const unsigned char *)s + i, len - i, &cp))) return 0;
+  return 1;
 }
 
 /* ---- the reader --------------------------------------------------------------------- */
@@ -582,7 +596,20 @@ static strata_status write_float(double f, strata_buffer *b, const strata_json_p
   return put(b, text, strlen(text)) ? STRATA_OK : strata_error_nomem(err, "writing JSON");
 }
 
-static int is_scalar(const strata_json *v) { return v->type != STRATA_JARRAY && v->type != STRATA_JOBJECT; }
+/* Whether v goes on one line when pretty: a scalar, or an array of such
+** (arrays in it too) of at most *budget characters or so (a number counted
+** as 8: the same tree always gets the same lines). */
+static int fits_line(const strata_json *v, long *budget) {
+  if (v->type == STRATA_JOBJECT) return 0;
+  if (v->type == STRATA_JSTRING) *budget -= v->u.str.len > 1000 ? 1000 : (long)v->u.str.len + 4;
+  else if (v->type != STRATA_JARRAY) *budget -= 8;
+  else {
+    *budget -= 2;
+    for (size_t i = 0; i < v->u.c.n && *budget >= 0; i++)
+      if (!fits_line(&v->u.c.items[i], budget)) return 0;
+  }
+  return *budget >= 0;
+}
 
 static int newline(strata_buffer *b, int pretty, size_t depth) {
   if (!pretty) return 1;
@@ -601,8 +628,8 @@ static strata_status write_container(const strata_json *v, int pretty, size_t de
   if (depth >= STRATA_JSON_MAX_DEPTH)
     return strata_json_fail(err, STRATA_EARG, path, "nested deeper than %d levels", STRATA_JSON_MAX_DEPTH);
   if (!put(b, obj ? "{" : "[", 1)) return strata_error_nomem(err, "writing JSON");
-  int flat = !obj; /* an array of scalars stays on one line */
-  for (size_t i = 0; i < v->u.c.n && flat; i++) flat = is_scalar(&v->u.c.items[i]);
+  long budget = 100;
+  int flat = !obj && fits_line(v, &budget); /* a short array of scalars stays on one line */
   for (size_t i = 0; i < v->u.c.n; i++) {
     strata_json_path here = { path, obj ? v->u.c.keys[i].s : NULL, obj ? v->u.c.keys[i].len : 0, i };
     if (i && !put(b, ",", 1)) return strata_error_nomem(err, "writing JSON");

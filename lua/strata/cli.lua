@@ -7,7 +7,7 @@ local strata = require "strata"
 local cli = {}
 
 -- Commands in the order `strata help` lists them.
-cli.commands = { "run", "layout", "render", "play", "worldgen", "grid" }
+cli.commands = { "run", "layout", "render", "play", "worldgen", "grid", "dump", "load" }
 
 local function load_command(name)
   local ok, cmd = pcall(require, "strata.cmd." .. name)

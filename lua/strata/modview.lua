@@ -1,6 +1,6 @@
 -- strata.modview: the world as mod code sees it. One view per world: an
 -- empty table whose methods are the world's, less what belongs to the host
--- (saving, running in real time) and anything internal, and whose rng and
+-- (saving, dumping as JSON, running in real time) and anything internal, and whose rng and
 -- data mod code cannot rewire. The view's methods call the world's with the
 -- world itself, so no method ever runs on (or hands back) anything but a
 -- world or its view.
@@ -9,7 +9,7 @@ local private = require "strata.private"
 
 local M = {}
 local ModWorld = {}
-local host_only = { save = true, run_realtime = true }
+local host_only = { save = true, run_realtime = true, to_json = true }
 -- What the view holds, by list: a method later added to worlds (by strata or
 -- by a host) is the host's until it is listed here. Internal methods a mod
 -- may still call: base's map_renew timer handler.

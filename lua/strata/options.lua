@@ -50,6 +50,7 @@ end
 M.known = {
   ["strata.world.new"] = { "seed", "mods", "mod_path" },
   ["strata.world.open"] = { "mods", "mod_path" },
+  ["strata.world.from_json"] = { "mods", "mod_path" },
   ["strata.reload"] = { "world" },
   ["world:create_map"] = { "width", "height", "fill", "archetype", "tokens" },
   ["world:create_actor"] = { "archetype", "map", "x", "y", "props", "tags", "player", "room" },

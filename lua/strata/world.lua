@@ -380,6 +380,16 @@ function World:save(path, opts)
   self._s:save(path, list, opts.overwrite)
 end
 
+-- world:to_json() -> the world as JSON text (docs/saves.md, "The JSON form"):
+-- what a save holds, the same bytes for the same world.
+function World:to_json()
+  host_only("dumping a world")
+  if self._s:depth() > 0 then error("cannot dump while a handler's changes are not settled (inside a savepoint)", 0) end
+  local list = {}
+  for i, m in ipairs(self._mods) do list[i] = { m.id, m.version } end
+  return self._s:to_json(list)
+end
+
 -- Every ID the stored state uses must be known: one error per unknown ID,
 -- saying where it is (first) used and which known IDs are nearest.
 local function check_ids(state, reg)
@@ -408,32 +418,48 @@ end
 -- The features' checks of a world just opened (filled with the features below).
 local open_hooks = {}
 
--- strata.world.open(path, { mods =, mod_path = })
-function M.open(path, opts)
-  opts = options.check("strata.world.open", opts, 2)
-  host_only("opening a world")
-  opts = opts or {}
-  if type(path) ~= "string" then error("path must be a string, got " .. type(path), 0) end
-  local state, saved_mods = core.world_state.open(path)
+-- A world of the stored state just read (a save's or JSON's) and the mod list
+-- it names: its mods loaded (opts.mods, else the list), its IDs and the
+-- features' checks passed; `what` names it in errors ("cannot open 'w.db'").
+local function open_state(name, what, state, saved_mods, opts)
   local o = {}
   for k, v in pairs(opts) do o[k] = v end
   if not o.mods then
     o.mods = {}
     for i, m in ipairs(saved_mods) do o.mods[i] = m[1] end
   end
-  local registry, order = load_mods("strata.world.open", o, state:seed())
+  local registry, order = load_mods(name, o, state:seed())
   local errors = check_ids(state, registry)
   if #errors > 0 then
-    error(("cannot open '%s': %d unknown ID%s:\n  %s"):format(path, #errors, #errors > 1 and "s" or "",
+    error(("%s: %d unknown ID%s:\n  %s"):format(what, #errors, #errors > 1 and "s" or "",
       table.concat(errors, "\n  ")), 0)
   end
   local w = wrap(state, registry, order)
   -- What a feature checks in the stored state (on_open): one line naming it.
   for _, hook in ipairs(open_hooks) do
     local ok, msg = pcall(hook, w)
-    if not ok then error(("cannot open '%s': %s"):format(path, tostring(msg)), 0) end
+    if not ok then error(("%s: %s"):format(what, tostring(msg)), 0) end
   end
   return w
+end
+
+-- strata.world.open(path, { mods =, mod_path = })
+function M.open(path, opts)
+  opts = options.check("strata.world.open", opts, 2)
+  host_only("opening a world")
+  if type(path) ~= "string" then error("path must be a string, got " .. type(path), 0) end
+  local state, saved_mods = core.world_state.open(path)
+  return open_state("strata.world.open", ("cannot open '%s'"):format(path), state, saved_mods, opts or {})
+end
+
+-- strata.world.from_json(text, { mods =, mod_path = }): a world from the
+-- text world:to_json gives, through the same checks as a save's.
+function M.from_json(text, opts)
+  opts = options.check("strata.world.from_json", opts, 2)
+  host_only("loading a world")
+  if type(text) ~= "string" then error("text must be a string, got " .. type(text), 0) end
+  local state, saved_mods = core.world_state.from_json(text)
+  return open_state("strata.world.from_json", "cannot load the world", state, saved_mods, opts or {})
 end
 
 -- ---- the features ------------------------------------------------------------------
@@ -505,6 +531,7 @@ end
 boundary.wrap_all(World, "world:")
 M.new = boundary.wrap("strata.world.new", M.new)
 M.open = boundary.wrap("strata.world.open", M.open)
+M.from_json = boundary.wrap("strata.world.from_json", M.from_json)
 M.reload = boundary.wrap("strata.reload", M.reload)
 
 return M

@@ -129,14 +129,92 @@ static void building_and_writing(void) {
   strata_json_free(&root);
   /* a path's format */
   strata_json_path a = { NULL, "objects", 7, 0 }, i = { &a, NULL, 0, 12 }, k = { &i, "a \"b\"", 5, 0 };
-  char text[64];
+  char text[128];
   strata_json_path_format(&k, text, sizeof text);
   CHECK_STR(text, "$.objects[12][\"a \\\"b\\\"\"]");
   strata_json_fail(&err, STRATA_EARG, &i, "expected %s", strata_json_type_name(STRATA_JOBJECT));
   CHECK_STR(err.message, "$.objects[12]: expected an object");
+  /* long keys of escapes and of wide characters, deep paths: cut, never past buf
+  ** (fuzz_json found the escapes writing past a step's buffer) */
+  char key[600], wide[600], big[300];
+  memset(key, '\\', sizeof key);
+  for (size_t j = 0; j + 3 <= sizeof wide; j += 3) memcpy(wide + j, "\xe2\x9c\x93", 3);
+  char ctl[600]; /* each written \u0001: six bytes a byte of the key */
+  memset(ctl, 1, sizeof ctl);
+  strata_json_path cp = { &i, ctl, sizeof ctl, 0 };
+  strata_json_path kp = { &cp, key, sizeof key, 0 }, wp = { &kp, wide, sizeof wide / 3 * 3, 0 }, chain[40];
+  for (size_t j = 0; j < 40; j++) chain[j] = (strata_json_path){ j ? &chain[j - 1] : &wp, wide, 299, 0 };
+  for (size_t cap = 128; cap <= sizeof big; cap += 43) {
+    memset(big, 'x', sizeof big);
+    strata_json_path_format(&chain[39], big, cap);
+    CHECK(strlen(big) < cap && big[0] == '$' && strstr(big, "...") != NULL);
+    CHECK(strata_json_is_utf8(big, strlen(big)));
+    strata_json_path_format(&wp, big, cap);
+    CHECK(strlen(big) < cap);
+    strata_json_path_format(&cp, big, cap);
+    CHECK(strlen(big) < cap && strstr(big, "\\u0001...\"]") != NULL);
+  }
+  strata_json_path_format(&k, big, 64);
+  CHECK_STR(big, "");
+}
+
+/* A world's JSON, read back: the same text; a refusal makes nothing. */
+static void world_round_trip(void) {
+  strata_error err;
+  strata_world *w = strata_world_new(UINT64_MAX, &err); /* a seed past int64_t: written as its digits */
+  uint64_t map, actor, timer, sub;
+  CHECK_EQ_INT(strata_world_create_map(w, 5, 2, NULL, &map, &err), STRATA_OK);
+  strata_tilemap *m = strata_world_tilemap(w, map);
+  strata_tokens *t = strata_world_tokens(w);
+  strata_token floor = strata_tokens_intern(t, "floor", 5, &err), moss = strata_tokens_intern(t, "x.moss", 6, &err);
+  CHECK_EQ_INT(strata_tilemap_clear(m, floor, &err), STRATA_OK);
+  CHECK_EQ_INT(strata_tilemap_set(m, 2, 1, moss, &err), STRATA_OK);
+  CHECK_EQ_INT(strata_tilemap_reset(m, 4, 0, 0, &err), STRATA_OK);
+  CHECK_EQ_INT(strata_world_create(w, "actor", "x.ghoul", &actor, &err), STRATA_OK);
+  CHECK_EQ_INT(strata_object_set_position(w, actor, map, 1, 1, &err), STRATA_OK);
+  strata_value key, hp = strata_value_float(0.1), ref = strata_value_ref(map);
+  CHECK_EQ_INT(strata_value_string(&key, "hp", 2, &err), STRATA_OK);
+  CHECK_EQ_INT(strata_object_set(w, actor, &key, 1, &hp, &err), STRATA_OK);
+  strata_value_clear(&key);
+  CHECK_EQ_INT(strata_value_string(&key, "\xff", 1, &err), STRATA_OK);
+  CHECK_EQ_INT(strata_object_set(w, actor, &key, 1, &ref, &err), STRATA_OK);
+  strata_value_clear(&key);
+  CHECK_EQ_INT(strata_world_schedule(w, 10, 5, "x.tick", NULL, &timer, &err), STRATA_OK);
+  CHECK_EQ_INT(strata_world_subscribe(w, actor, "base.moved", "x.tick", NULL, 3, &sub, &err), STRATA_OK);
+  strata_rng r;
+  CHECK_EQ_INT(strata_world_stream(w, "dice", &r, &err), STRATA_OK);
+  strata_mod_version mods[1] = { { "x", "1.0" } };
+  strata_buffer a = { 0 }, b = { 0 };
+  CHECK_EQ_INT(strata_world_to_json(w, mods, 1, &a, &err), STRATA_OK);
+  strata_world *again;
+  strata_mod_version *got;
+  size_t n;
+  CHECK_EQ_INT(strata_world_from_json((const char *)a.data, a.len, &again, &got, &n, &err), STRATA_OK);
+  CHECK(n == 1 && strcmp(got[0].id, "x") == 0 && strcmp(got[0].version, "1.0") == 0);
+  CHECK_EQ_INT(strata_world_to_json(again, got, n, &b, &err), STRATA_OK);
+  CHECK(a.len == b.len && memcmp(a.data, b.data, a.len) == 0);
+  CHECK(strstr((const char *)a.data, "\"seed\": \"18446744073709551615\"") != NULL);
+  CHECK(strstr((const char *)a.data, "\"rows\": [\"ffff \", \"fffff\"]") != NULL);
+  CHECK(strstr((const char *)a.data, "\"stacks\": [[2, 1, [\"floor\", \"x.moss\"]]]") != NULL);
+  CHECK(strstr((const char *)a.data, "\"$bytes\": \"ff\"") != NULL);
+  CHECK(strata_world_seed(again) == UINT64_MAX);
+  strata_world_free(again);
+  strata_mod_versions_free(got, n);
+  /* a dangling subscription: refused, naming where; nothing made */
+  char *bad = strstr((char *)a.data, "\"object\": ");
+  CHECK(bad != NULL);
+  if (bad) memcpy(bad, "\"object\": 9", 11);
+  again = (strata_world *)&err;
+  CHECK_EQ_INT(strata_world_from_json((const char *)a.data, a.len, &again, &got, &n, &err), STRATA_EPARSE);
+  CHECK(again == NULL && got == NULL && n == 0);
+  CHECK(strncmp(err.message, "$.subscriptions[0].object: no object #9", 39) == 0);
+  strata_buffer_free(&a);
+  strata_buffer_free(&b);
+  strata_world_free(w);
 }
 
 int main(void) {
+  world_round_trip();
   numbers_and_strings();
   refusals();
   building_and_writing();

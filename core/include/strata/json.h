@@ -27,6 +27,7 @@
 
 #include "strata/error.h"
 #include "strata/value.h"
+#include "strata/world.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -78,7 +79,8 @@ typedef struct strata_json_path {
 } strata_json_path;
 
 /* Writes path as "$", "$.objects[12].props" or "$[\"a key\"]" into buf
-** (cap bytes, cap >= 4; a long path loses its middle, "$.a...[3].b"). */
+** (cap bytes, at least 128, else "" is written; a long path loses its
+** middle, "$.a...[3].b", a long key its end). */
 STRATA_API void strata_json_path_format(const strata_json_path *path, char *buf, size_t cap);
 
 /* Fills err with status and "<path>: <message>"; returns status. */
@@ -99,7 +101,8 @@ STRATA_API const char *strata_json_type_name(strata_jtype type);
 STRATA_API strata_status strata_json_parse(strata_json *out, const char *text, size_t len, strata_error *err);
 
 /* Appends v as JSON text to out: compact, or (pretty nonzero) one member or
-** item a line indented by two spaces, arrays of scalars on one line. A
+** item a line indented by two spaces, a short array of scalars (and of
+** such arrays) on one line, about 100 characters at most. A
 ** string that is not UTF-8, a double that is not finite or nesting deeper
 ** than STRATA_JSON_MAX_DEPTH is refused (STRATA_EARG, naming the path). */
 STRATA_API strata_status strata_json_write(const strata_json *v, int pretty, strata_buffer *out,
@@ -127,6 +130,28 @@ STRATA_API strata_status strata_json_put(strata_json *obj, const char *key, size
 
 /* The member key of obj (an object), or NULL. */
 STRATA_API const strata_json *strata_json_get(const strata_json *obj, const char *key);
+
+/* 1 when the len bytes at s are UTF-8 (no overlong form, surrogate or code
+** point past U+10FFFF), as a JSON string must be. */
+STRATA_API int strata_json_is_utf8(const char *s, size_t len);
+
+/* ---- the JSON form of a whole world (docs/saves.md, "The JSON form") ---- */
+
+/* Appends the world as JSON text (pretty, format "strata-world", version 1)
+** to out: what a save holds, mods (n of them) as the save's mod list. The
+** text is the same for the same world: objects, timers and subscriptions by
+** uid, streams by key. A string that is not UTF-8 is written as a tagged
+** value ({"$bytes": hex}); nothing is refused but for want of memory. */
+STRATA_API strata_status strata_world_to_json(const strata_world *w, const strata_mod_version *mods, size_t n,
+                                              strata_buffer *out, strata_error *err);
+
+/* A new world from the len bytes of JSON text at text (as written above),
+** through the same checks as opening a save, and the mod list it names
+** (strata_mod_versions_free). All or nothing: any refusal (STRATA_EPARSE,
+** the message naming the JSON path: "$.objects[3].map: no object #9")
+** leaves *out NULL and allocates nothing. */
+STRATA_API strata_status strata_world_from_json(const char *text, size_t len, strata_world **out,
+                                                strata_mod_version **mods, size_t *nmods, strata_error *err);
 
 #ifdef __cplusplus
 }

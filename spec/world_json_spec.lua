@@ -1,0 +1,226 @@
+-- The JSON form of a whole world (issue 37; docs/saves.md, "The JSON form"):
+-- world:to_json, strata.world.from_json, `strata dump --json` and `strata
+-- load`. Dump, load, dump gives the same bytes on the example worlds and on
+-- a world with every kind of state, which goes on after loading as the
+-- original does; bad JSON is refused with its path, and nothing is made.
+local strata = require "strata"
+local support = require "support"
+
+local root = os.getenv("STRATA_SOURCE_DIR") or "."
+local fixtures = root .. "/spec/fixtures/mods"
+local BIN = os.getenv("STRATA_BIN") or (root .. "/build/strata")
+
+-- The world's JSON, loaded and dumped again: the same bytes; a save of it
+-- opened again gives them too. Returns the loaded world and the text.
+local function round_trip(w, opts)
+  opts = opts or { mod_path = { fixtures } }
+  local text = w:to_json()
+  local again = strata.world.from_json(text, opts)
+  assert.equal(text, again:to_json())
+  local dir = support.tempdir()
+  again:save(dir .. "/w.db")
+  assert.equal(text, strata.world.open(dir .. "/w.db", opts):to_json())
+  w:save(dir .. "/orig.db")
+  assert.equal(text, strata.world.open(dir .. "/orig.db", opts):to_json())
+  os.execute("rm -rf " .. support.q(dir))
+  return again, text
+end
+
+-- The crypt of the README's first hour: a town, the crypt's floors
+-- generated on the way down, the candles' timer, the ghoul's turns.
+local function crypt_world()
+  local w = strata.world.new{ seed = 7, mods = { "crypt" }, mod_path = { fixtures } }
+  local town = w:create_map{ width = 10, height = 5, fill = "floor" }
+  local door = w:create_entrance(town, 4, 2, w:create_area("crypt.crypt"))
+  local hero = w:create_actor{ map = town, x = 1, y = 1, player = true }
+  w:schedule{ after = 10, every = 10, handler = "crypt.candles", args = { candles = w:create_object{ kind = "candles" } } }
+  w:travel(hero, door)
+  w:advance(60)
+  return w
+end
+
+local function examples_world()
+  return strata.world.new{ seed = 4, mods = { "base", "examples", "crypt" }, mod_path = { fixtures } }
+end
+
+-- Every kind of state at once: nested properties of every value type, tile
+-- maps with tokens of their own and stacked cells, timers, subscriptions,
+-- streams part-way, areas and floors, a unique area, grid maps, a dungeon
+-- branch with members, turns.
+local function everything_world()
+  local w = examples_world()
+  local hero = w:create_actor{ player = true }
+  w:travel(hero, w:get_or_create_map("examples.north_tyris"))
+  w:unique_area("examples.putit_paradise")
+  local m = w:create_map{ width = 7, height = 4, fill = "floor" }
+  m:fill(1, 1, 2, 2, "crypt.moss")
+  m:set(5, 2, "my.own_token")                        -- stacked on the floor
+  m:set(5, 2, "crypt.moss")
+  m:reset(6, 3)                                      -- an empty cell
+  m:define_token("crypt.moss", { cost = 5 })          -- this map's own traits
+  local thing = w:create_object{ kind = "chest", props = {
+    hp = 3, ratio = 0.1, big = 2 ^ 62 + 0.0, neg = -0.0, name = "coffre à ✓", bytes = "\255\0\1",
+    list = { 1, 2.5, "x", { deep = { deeper = { true, false } } } },
+    mixed = { 1, 2, x = "y", [10] = "ten" }, empty = {}, ["$weird"] = 1, ref = m, ["key with spaces"] = 1,
+  }, tags = { "locked" } }
+  local ghoul = w:create_actor{ archetype = "crypt.ghoul", map = m, x = 0, y = 0 }
+  w:add_turns(ghoul, { speed = 2 })
+  w:add_turns(hero)
+  thing:subscribe("base.moved", "crypt.candles", { candles = thing, n = 1 }, { priority = 5 })
+  w:schedule{ after = 10, every = 10, handler = "crypt.candles", args = { candles = thing } }
+  w:schedule{ after = 25.5, handler = "crypt.candles", args = { candles = thing } }
+  local dice = w.rng:stream("dice")
+  for _ = 1, 5 do dice:int(6) end
+  w.grid:add("examples.village", "examples.mine")
+  w.grid:spawn()
+  local hub = w.data["base.handler"]:ensure("examples.well_setup").run(w)
+  local a, b = w:create_actor{ room = hub }, w:create_actor{ room = hub }
+  w:go(a, "east")
+  w:go(b, "east")
+  w:advance(30)
+  return w, { thing = thing.uid, hero = hero.uid }
+end
+
+describe("the JSON form of a world", function()
+  it("round-trips the example worlds byte for byte", function()
+    local putit = examples_world()
+    local p = putit:create_actor{ player = true }
+    putit:travel(p, putit:get_or_create_map("examples.north_tyris"))
+    round_trip(putit)
+
+    local grid = examples_world()
+    grid.grid:add("examples.village", "examples.mine")
+    grid.grid:spawn()
+    grid:create_actor{ room = grid.grid:room(0, 0, "village"), player = true }
+    round_trip(grid)
+
+    local dungeon = examples_world()
+    local hub = dungeon.data["base.handler"]:ensure("examples.well_setup").run(dungeon)
+    local hero = dungeon:create_actor{ room = hub, player = true }
+    dungeon:go(hero, "east")
+    dungeon:advance(30)
+    round_trip(dungeon)
+
+    round_trip(crypt_world())
+  end)
+
+  it("round-trips a world with every kind of state, which goes on as the original does", function()
+    local w, uids = everything_world()
+    local again, text = round_trip(w)
+    assert.matches('"format": "strata%-world"', text)
+    assert.matches('"version": 1', text)
+    assert.matches('"legend": {', text)
+    assert.matches('"stacks": %[', text)
+    assert.matches('"%$bytes": "ff0001"', text)
+    assert.matches('"%$ref": ', text)
+    assert.matches('"%$table": %[', text)
+    local props = again:object(uids.thing).props
+    assert.equal(0.1, props.ratio)
+    assert.equal("float", math.type(props.big))
+    assert.equal("\255\0\1", props.bytes)
+    assert.equal("ten", props.mixed[10])
+    assert.equal(1, props["$weird"])
+    -- the same dice, turns, timers and handlers from here on
+    assert.equal(w.rng:stream("dice"):int(1000000), again.rng:stream("dice"):int(1000000))
+    assert.equal(w:next_turn().uid, again:next_turn().uid)
+    w:advance(100)
+    again:advance(100)
+    assert.equal(w:to_json(), again:to_json())
+  end)
+
+  it("is what strata dump --json prints and strata load makes a world file of", function()
+    local dir = support.tempdir()
+    local w = everything_world()
+    w:save(dir .. "/w.db")
+    local text = w:to_json()
+    local out, code = support.sh(("%s dump %s/w.db --json --mod-path %s"):format(BIN, dir, fixtures))
+    assert.equal(0, code, out)
+    assert.equal(text, out)
+    support.write(dir .. "/w.json", text)
+    out, code = support.sh(("%s load %s/w.json -o %s/again.db --mod-path %s"):format(BIN, dir, dir, fixtures))
+    assert.equal(0, code, out)
+    out, code = support.sh(("%s dump %s/again.db --json --mod-path %s"):format(BIN, dir, fixtures))
+    assert.equal(0, code, out)
+    assert.equal(text, out)
+    out, code = support.sh(("%s dump %s/again.db --mod-path %s"):format(BIN, dir, fixtures))
+    assert.equal(0, code, out)
+    assert.matches("seed 4, time 30%.0", out)
+    assert.matches("mods: base 0%.1%.0, crypt 0%.1%.0, examples 0%.1%.0", out)
+    assert.matches("tile maps: #%d+ 60x40", out)
+    -- a bad file: one line naming where, and no world file
+    support.write(dir .. "/bad.json", (text:gsub('"next_uid": %d+', '"next_uid": "x"')))
+    out, code = support.sh(("%s load %s/bad.json -o %s/bad.db --mod-path %s"):format(BIN, dir, dir, fixtures))
+    support.refused_line("load", out, code, "%$%.next_uid: expected an integer, got a string")
+    assert.is_nil(io.open(dir .. "/bad.db"))
+    out, code = support.sh(("%s dump %s/w.db --jsn"):format(BIN, dir))
+    support.refused_line("dump", out, code, "unknown option %-%-jsn")
+    os.execute("rm -rf " .. support.q(dir))
+  end)
+
+  describe("refuses bad input with its JSON path", function()
+    local base_text
+    setup(function()
+      local w = strata.world.new{ seed = 1 }
+      local m = w:create_map{ width = 3, height = 2, fill = "floor" }
+      w:create_actor{ map = m, x = 1, y = 1, props = { hp = 3 } }
+      base_text = w:to_json()
+    end)
+
+    local function refused(text, pattern)
+      local err = support.err_of(function() local w = strata.world.from_json(text) return w end)
+      assert.matches("world_json_spec%.lua:%d+: strata%.world%.from_json: " .. pattern, err)
+      assert.not_matches("strata/[%w_]+%.lua", err)
+    end
+    local function edit(from, to)
+      local text, n = base_text:gsub(from, to, 1)
+      assert.equal(1, n, from)
+      return text
+    end
+
+    it("when the text is not JSON, or not a world", function()
+      refused(base_text:sub(1, 200), "%$%.objects%[0%][^:]*: the text ends[^\n]* %(line %d+, column %d+%)")
+      refused("[]", "%$: expected an object %(a world%), got an array")
+      refused(edit('"strata%-world"', '"strata-wold"'), '%$%.format: expected "strata%-world"')
+      refused(edit('"version": 1', '"version": 2'), "%$%.version: version 2, and this strata reads version 1")
+      refused(string.rep("[", 100000), "%$%[0%]%[0%].*: nested deeper than 512 levels")
+    end)
+
+    it("when a value has the wrong type or an unknown key", function()
+      refused(edit('"x": 1', '"x": "1"'), "%$%.objects%[1%]%.x: expected an integer, got a string")
+      refused(edit('"props": {', '"props": 5, "p": {'), "%$%.objects%[0%]%.p: unknown key 'p' %(nearest known: ")
+      refused(edit('"kind": "actor"', '"kindd": "actor"'), "%$%.objects%[1%]%.kindd: unknown key 'kindd' %(nearest known: kind")
+      refused(edit('"hp": 3', '"hp": null'), "%$%.objects%[1%]%.props%.props%.hp: null is no value to store")
+      refused(edit('"hp": 3', '"hp": {"$rf": 1}'), [[%$%.objects%[1%]%.props%.props%.hp%["%$rf"%]: unknown key '%$rf' %(nearest known: %$ref]])
+      refused(edit('"hp": 3', '"hp": ' .. string.rep('{"a": ', 70) .. "1" .. string.rep("}", 70)),
+        "%$%.objects%[1%]%.props%.props%.hp%.a.*: tables nested deeper than 64 levels")
+    end)
+
+    it("when a uid dangles, repeats, or is past the counter", function()
+      refused(edit('"map": 1', '"map": 99'), "%$%.objects%[1%]%.map: no object #99 %(a dangling uid%)")
+      refused(edit('"uid": 2', '"uid": 1'), "%$%.objects%[1%]%.uid: uid 1 is also %$%.objects%[0%]'s")
+      refused(edit('"next_uid": %d+', '"next_uid": 2'), "%$%.next_uid: 2 is not past every uid %(the largest is 2%)")
+      refused(edit('"subscriptions": %[%]', '"subscriptions": [{"uid": 9, "object": 42, "event": "base.moved", '
+        .. '"handler": "base.x", "args": null, "priority": 0}]'), "%$%.subscriptions%[0%]%.object: no object #42")
+    end)
+
+    it("when tiles fall outside their map or name no token", function()
+      refused(edit('"rows": %["fff", "fff"%]', '"rows": ["fff", "ff"]'), "%$%.objects%[0%]%.tiles%.rows%[1%]: fewer characters than the map's width 3")
+      refused(edit('"rows": %["fff", "fff"%]', '"rows": ["fff", "ffff"]'), "%$%.objects%[0%]%.tiles%.rows%[1%]: more than the map's 3 characters")
+      refused(edit('"rows": %["fff", "fff"%]', '"rows": ["fff"]'), "%$%.objects%[0%]%.tiles%.rows: 1 rows, not the map's height 2")
+      refused(edit('"rows": %["fff", "fff"%]', '"rows": ["fff", "fxf"]'), "%$%.objects%[0%]%.tiles%.rows%[1%]: character 2, 'x', is in no legend")
+      refused(edit('"rows": %["fff", "fff"%]', '"rows": ["fff", "fff"], "stacks": [[3, 0, ["wall"]]]'),
+        "%$%.objects%[0%]%.tiles%.stacks%[0%]: %(3, 0%) is outside the map %(3 x 2%)")
+      refused(edit('"x": 1', '"x": 3'), "%$%.objects%[1%]: %(3, 1%) is outside map #1 %(3 x 2%)")
+      refused(edit('"props": {\n        "props"', '"tags": {"a": 1}, "props": {\n        "props"'),
+        '%$%.objects%[1%]%.tags: expected { "name": true, %.%.%. }')
+      refused(edit('"f": "floor"', '"f": ""'), '%$%.objects%[0%]%.tiles%.legend%.f: not a token name')
+      refused(edit('"f": "floor"', '"ff": "floor"'), "%$%.objects%[0%]%.tiles%.legend%.ff: a legend's key is one character")
+    end)
+
+    it("when an ID is known to no mod loaded", function()
+      local text = edit('"kind": "actor"', '"kind": "actor", "archetype": "nope.ghost"')
+      local err = support.err_of(function() local w = strata.world.from_json(text) return w end)
+      assert.matches("strata%.world%.from_json: cannot load the world: 1 unknown ID:\n  unknown ID 'nope%.ghost'", err)
+    end)
+  end)
+end)
