@@ -2,31 +2,47 @@
 local strata = require "strata"
 local cli = require "strata.cli"
 
-local M = {
+local M = {}
+
+-- --mapping FILE:NAME as { FILE, NAME }.
+local function mapping_arg(s)
+  local file, name = s:match("^(.*):([^:]+)$")
+  if file then return { file, name } end
+  return nil, "must be FILE:NAME, got '" .. s .. "'"
+end
+
+M.spec = {
+  name = "layout",
   summary = "generate a layout and print a preview",
-  usage = [[
-usage: strata layout FILE_OR_ID [NAME] [options]
-
+  args = {
+    { name = "FILE_OR_ID", key = "source", kind = "path", stdio = "in" },
+    { name = "NAME", optional = true },
+  },
+  description = [[
 FILE_OR_ID is a layout file (KeeperRL's format: named layouts, Def ... End
-macros) with NAME the layout in it, or the ID of a base.layout entry of the
-mods given with --mods.
-
-options:
-  --size WxH        map size (default 40x25, or the entry's size)
-  --seed N          random seed (default 1)
-  --attempts N      attempts on a fresh map before giving up (default 10)
-  --glyphs FILE     glyph table ("token" glyph colour per line) for the preview;
-                    without it each cell shows its top token's glyph (for an ID,
-                    the mods' base.token glyphs; else the token's first letter)
-  --mapping FILE:NAME  also apply the mapping NAME of FILE and count its actions
-  --tokens          list every token with the number of cells holding it
-  --mods a,b        mods to load for an ID (default base)
-  --mod-path DIR    a directory to search for mods; repeat it for more, searched
-                    in the order given, then strata's own mods (base, examples)
-
-Colours are used on a terminal unless NO_COLOR is set. Exit status 1 with the
-error when the file does not parse or every attempt fails.
-]],
+macros; - reads it from standard input) with NAME the layout in it, or the ID
+of a base.layout entry of the mods given with --mods.]],
+  options = {
+    { name = "size", kind = "size", arg = "WxH", help = "map size (default 40x25, or the entry's size)" },
+    { name = "seed", kind = "integer", arg = "N", default = 1, help = "random seed" },
+    { name = "attempts", kind = "integer", min = 1, arg = "N", default = 10,
+      help = "attempts on a fresh map before giving up" },
+    { name = "glyphs", kind = "path", stdio = "in", arg = "FILE", help = [[
+glyph table ("token" glyph colour per line) for the preview;
+without it each cell shows its top token's glyph (for an ID,
+the mods' base.token glyphs; else the token's first letter)]] },
+    { name = "mapping", arg = "FILE:NAME", check = mapping_arg,
+      help = "also apply the mapping NAME of FILE and count its actions" },
+    { name = "tokens", kind = "flag", help = "list every token with the number of cells holding it" },
+    { name = "mods", kind = "list", arg = "a,b", default = { "base" }, help = "mods to load for an ID (default base)" },
+    { name = "mod-path", kind = "path", arg = "DIR", repeatable = true, help = [[
+a directory to search for mods, searched in the order
+given, then strata's own mods (base, examples)]] },
+  },
+  epilog = [[
+Colours are used on a terminal unless NO_COLOR is set to something. Exit
+status 2 for a mistake in the arguments; 1 with the error when the file does
+not parse or every attempt fails.]],
 }
 
 -- Errors read "layout: message" (strata.cli adds the name).
@@ -34,55 +50,39 @@ M.names_errors = true
 
 local function fail(msg) error(msg, 0) end
 
-local function tty()
-  if os.getenv("NO_COLOR") then return false end
-  local ok, uv = pcall(require, "luv")
-  return ok and uv.guess_handle(1) == "tty"
-end
-
 -- strata.layout.<name>(...), its errors without the function's name.
 local function call(name, ...) return cli.call("strata.layout." .. name, strata.layout[name], ...) end
 
-function M.run(args)
-  local opts, pos = { size = nil, seed = 1, attempts = 10, mod_path = {} }, {}
-  for a, value in cli.options(args, fail) do
-    if a == "--size" then opts.size = cli.size(value(), a)
-    elseif a == "--seed" then opts.seed = cli.integer(value(), a)
-    elseif a == "--attempts" then opts.attempts = cli.integer(value(), a, 1)
-    elseif a == "--glyphs" then opts.glyphs = value()
-    elseif a == "--mapping" then opts.mapping = value()
-    elseif a == "--tokens" then opts.tokens = true
-    elseif a == "--mods" then opts.mods = value()
-    elseif a == "--mod-path" then opts.mod_path[#opts.mod_path + 1] = value()
-    elseif a:sub(1, 2) == "--" then fail("unknown option " .. a .. " (see 'strata layout --help')")
-    else pos[#pos + 1] = a end
-  end
-  local source, name = pos[1], pos[2]
-  if not source then fail("missing FILE_OR_ID (see 'strata layout --help')") end
-  local L = strata.layout
-  local gen, size, world
-  if cli.names_file(source) then
-    local t, names = call("read_file", source)
+-- The generator FILE_OR_ID names (and the world of its mods, for an ID).
+local function generator(opts)
+  local source, name = opts.source, opts.name
+  if source == "-" or cli.names_file(source) then
+    local label = source == "-" and "standard input" or source
+    local t, names = call("parse_file", cli.read(source), label)
     if not name then
       if #names == 1 then name = names[1]
-      else fail(source .. " has " .. #names .. " layouts; name one: " .. table.concat(names, ", ")) end
+      else fail(label .. " has " .. #names .. " layouts; name one: " .. table.concat(names, ", ")) end
     end
-    gen = t[name] or fail(("no layout '%s' in %s"):format(name, source))
-  else
-    local mods = {}
-    for m in (opts.mods or "base"):gmatch("[^,]+") do mods[#mods + 1] = m end
-    world = strata.world.new{ mods = mods, mod_path = opts.mod_path }
-    size = cli.layout_entry(world, source).size
-    gen = L.generator(source, world)
+    return t[name] or fail(("no layout '%s' in %s"):format(name, label)), nil, nil, name
   end
+  local world = strata.world.new{ mods = opts.mods, mod_path = opts.mod_path }
+  return strata.layout.generator(source, world), world, cli.layout_entry(world, source).size
+end
+
+function M.run(opts)
+  local L = strata.layout
+  local gen, world, size, name = generator(opts)
+  local source = opts.source
   -- Every file is read before anything is printed.
-  local glyphs = opts.glyphs and call("read_glyphs", opts.glyphs)
+  local glyphs = opts.glyphs and call("glyphs", cli.read(opts.glyphs), opts.glyphs)
   local mapping, mname
   if opts.mapping then
-    local file
-    file, mname = opts.mapping:match("^(.*):([^:]+)$")
-    if not file then fail("--mapping must be FILE:NAME") end
-    mapping = call("read_mappings", file)[mname] or fail(("no mapping '%s' in %s"):format(mname, file))
+    local file = opts.mapping[1]
+    mname = opts.mapping[2]
+    if file == "-" and (opts.source == "-" or opts.glyphs == "-") then
+      cli.usage_error("--mapping and another input cannot both be '-' (standard input is read once)")
+    end
+    mapping = call("mappings", cli.read(file), file)[mname] or fail(("no mapping '%s' in %s"):format(mname, file))
   end
   size = opts.size or size or { 40, 25 }
   -- A layout of a mod draws with its world's tokens (base.token glyphs); a file's
@@ -91,7 +91,7 @@ function M.run(args)
   local m = world and world:create_map{ width = w, height = h } or strata.tilemap.new{ width = w, height = h }
   local ok, why = L.generate(gen, m, { seed = opts.seed, attempts = opts.attempts })
   if not ok then fail(("%s failed %d attempts; the last: %s"):format(name or source, opts.attempts, why)) end
-  cli.write(L.preview(m, glyphs, { color = tty() }), "\n")
+  cli.write(L.preview(m, glyphs, { color = cli.color(1) }), "\n")
   if opts.tokens then
     local count, order = {}, {}
     for y = 0, m.height - 1 do
