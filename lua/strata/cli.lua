@@ -237,6 +237,10 @@ function cli.parse(spec, args)
     args = spec.args or {}, hint = "strata " .. spec.name .. " --help" }
   add_options(st, spec.options)
   local ok, err = pcall(scan, st, args)
+  for _, a in ipairs(ok and {} or args) do -- a mistake before --help: the help still
+    if a == "--" then break end
+    if a == "--help" or a == "-h" then st.help = true end
+  end
   if st.help then return { help = true }, st.sub end
   if not ok then error(err, 0) end
   if spec.subcommands and not st.sub then

@@ -157,7 +157,9 @@ local function map_view(w, z)
     v.nodes[i] = node
     if n.kind == "transition" then
       local t = n.target or {}
-      v.transitions[#v.transitions + 1] = { from = { n.x, n.y }, to = { t[1] or t.x, t[2] or t.y, t[3] or t.z } }
+      local x, y = t[1] or t.x, t[2] or t.y -- numbers as read from the map's text: 1.0 is the cell 1
+      v.transitions[#v.transitions + 1] = { from = { n.x, n.y },
+        to = { math.tointeger(x) or x, math.tointeger(y) or y, t[3] or t.z } }
     else
       local r = w.grid:room(n.x, n.y, z)
       node.room = r and { uid = r.uid, name = r.name, handle = tostring(r) }
