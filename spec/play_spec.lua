@@ -295,8 +295,8 @@ describe("strata play", function()
   it("names the examples it knows", function()
     if not bin then pending("STRATA_BIN not set (run through ctest)") return end
     local out, code = support.sh(bin .. " play --example gird --script /dev/null")
-    assert.equal(1, code)
-    assert.equal("strata: play: unknown example 'gird' (known: putit, grid, dungeon)\n", out)
+    assert.equal(2, code) -- a mistake in the arguments
+    assert.equal("strata: play: --example must be one of putit, grid, dungeon, got 'gird'; try 'strata play --help'\n", out)
   end)
 
   it("says so when the player is on no map and in no room", function()

@@ -369,22 +369,22 @@ describe("strata worldgen (the command)", function()
       assert.is_nil(out:find("traceback", 1, true))
     end
     local out, code = sh(bin .. " worldgen --dims")
-    assert.equal(1, code)
+    assert.equal(2, code) -- a mistake in the arguments
     assert.matches("^[^\n]*%-%-dims needs a value[^\n]*\n$", out)
   end)
 
   it("names the option in every other error, in one line", function()
     local cases = {
-      { "--dims 5x5x1 --room-variance 2", "%-%-room%-variance" },
-      { "--dims 5x5x1 --path-alg dfs", "%-%-path%-alg" },
-      { "--dims 5x5x1 --seed x", "%-%-seed" },
-      { "--dims 5x5x1 --colour", "unknown option '%-%-colour'" },
-      { "--read /nonexistent/w.txt", "cannot read '/nonexistent/w.txt'" },
-      { "--read x --dims 5x5x1", "%-%-read" },
+      { "--dims 5x5x1 --room-variance 2", "%-%-room%-variance", 2 }, -- 2: a mistake in the arguments
+      { "--dims 5x5x1 --path-alg dfs", "%-%-path%-alg", 2 },
+      { "--dims 5x5x1 --seed x", "%-%-seed", 2 },
+      { "--dims 5x5x1 --colour", "unknown option '%-%-colour'", 2 },
+      { "--read /nonexistent/w.txt", "cannot read '/nonexistent/w.txt'", 1 },
+      { "--read x --dims 5x5x1", "%-%-read", 2 },
     }
     for _, c in ipairs(cases) do
       local out, code = sh(bin .. " worldgen " .. c[1])
-      assert.equal(1, code)
+      assert.equal(c[3], code)
       assert.matches("^strata: worldgen: [^\n]*" .. c[2] .. "[^\n]*\n$", out)
     end
   end)
@@ -458,8 +458,8 @@ describe("the world generator as the reference has it", function()
     assert.equal(0, code, out)
     assert.equal(strata.worldgen.render(strata.worldgen.generate{ rand = true, seed = 5 }), out)
     out, code = sh(bin .. " worldgen --rand --dims 5x5x1")
-    assert.equal(1, code)
-    assert.equal("strata: worldgen: --rand draws the dims: give --dims or --rand, not both\n", out)
+    assert.equal(2, code)
+    assert.equal("strata: worldgen: --rand draws the dims: give --dims or --rand, not both; try 'strata worldgen --help'\n", out)
   end)
 
   it("reads its options from a configuration file ('conf is the path to a ... config file')", function()
@@ -545,7 +545,7 @@ describe("the world generator as the reference has it", function()
     assert.equal(1, code)
     assert.matches("^strata: worldgen: cannot read '[^\n]*none%.conf'[^\n]*\n$", out)
     out, code = sh(bin .. " worldgen --read x --conf " .. q(conf))
-    assert.equal(1, code)
+    assert.equal(2, code)
     assert.matches("^strata: worldgen: %-%-read prints a template as it is: it takes none of [^\n]*%-%-conf", out)
     os.execute("rm -rf " .. q(dir))
   end)

@@ -105,7 +105,7 @@ local function add_options(st, options)
   end
 end
 
-local function key_of(d) return d.key or d.name:gsub("%-", "_") end
+local function key_of(d) return d.key or (d.name:lower():gsub("%W", "_")) end
 
 -- The flag `name` of some subcommand, given before the subcommand was
 -- (`grid --yes delete Z`): it waits until the subcommand is known.

@@ -66,7 +66,8 @@ local function generator(opts)
     return t[name] or fail(("no layout '%s' in %s"):format(name, label)), nil, nil, name
   end
   local world = strata.world.new{ mods = opts.mods, mod_path = opts.mod_path }
-  return strata.layout.generator(source, world), world, cli.layout_entry(world, source).size
+  local size = cli.layout_entry(world, source).size
+  return strata.layout.generator(source, world), world, size
 end
 
 function M.run(opts)
