@@ -5,6 +5,21 @@ local handle = require "strata.handle"
 
 local M = {}
 
+-- The keys, for --help and the in-game help (?).
+local KEY_HELP = [[
+  arrows, h j k l, y u b n   move (8 directions where the map allows; in a
+                             room: the exits north, south, ..., northwest)
+  < >                        stairs or an entrance under the player; in a
+                             room: the exit up / down, else fly / dive
+  :                          type an exit's name (or fly, dive), Enter to go
+  f                          fight: clear a guarded branch room
+  g                          auto-walk: on a tile map move the cursor; in a
+                             room type the number of a room; Enter to go,
+                             Esc to stop
+  s                          save          q   save and quit
+  ?                          this help
+]]
+
 M.spec = {
   name = "play",
   summary = "explore a world in the terminal",
@@ -21,17 +36,7 @@ an example (--example) and is saved to WORLD_FILE (default play.db); with
 it, that world is opened and saved back to it.
 
 keys:
-  arrows, h j k l, y u b n   move (8 directions where the map allows; in a
-                             room: the exits north, south, ..., northwest)
-  < >                        stairs or an entrance under the player; in a
-                             room: the exit up / down, else fly / dive
-  :                          type an exit's name (or fly, dive), Enter to go
-  f                          fight: clear a guarded branch room
-  g                          auto-walk: on a tile map move the cursor; in a
-                             room type the number of a room; Enter to go,
-                             Esc to stop
-  s                          save          q   save and quit
-  ?                          this help]],
+]] .. KEY_HELP,
   options = {
     { name = "example", kind = "choice", choices = { "putit", "grid", "dungeon" }, arg = "NAME", help = [[
 the world a new game starts from: putit (default: North
@@ -470,7 +475,7 @@ end
 -- The screen: the map around the player, the log, the status line. Cells
 -- out of sight are blank, or dimmed when seen before (Game:sight).
 function Game:screen()
-  if self.help then return "keys (any key to go on):\n" .. M.usage:match("keys:\n(.-)\n\n") end
+  if self.help then return "keys (any key to go on):\n" .. KEY_HELP:gsub("\n$", "") end
   if self.rooms then return self:room_screen() end
   local p, w = self.player, self.world
   local m = p.map
