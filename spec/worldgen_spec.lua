@@ -494,6 +494,21 @@ describe("the world generator as the reference has it", function()
     assert.equal(0, code, out)
     assert.equal(strata.worldgen.render(strata.worldgen.generate{ dims = { 10, 10, 1 }, seed = 2,
       room_variance = 6, path_alg = "greedy" }), out)
+    -- the same text given as conf_text (a mod's own file, read with mod:read; standard input)
+    local text = support.read(conf)
+    assert.same(want, strata.worldgen.generate{ conf_text = text })
+    assert.same(want, strata.worldgen._for_mods.generate{ conf_text = text })
+    assert.same(strata.worldgen.options{ conf = conf }, strata.worldgen.options{ conf_text = text })
+    assert.matches("strata%.worldgen%.generate: conf_text:1: unknown key 'dim_q'",
+      support.err_of(strata.worldgen.generate, { conf_text = "dim_q = 3\n" }))
+    assert.matches("strata%.worldgen%.generate: give conf %(a path%) or conf_text %(the text%), not both",
+      support.err_of(strata.worldgen.generate, { conf = conf, conf_text = text }))
+    out, code = sh(bin .. " worldgen --conf - < " .. q(conf))
+    assert.equal(0, code, out)
+    assert.equal(strata.worldgen.render(want), out)
+    out, code = sh("echo 'dim_q = 3' | " .. bin .. " worldgen --conf -")
+    assert.equal(1, code, out)
+    assert.equal("strata: worldgen: standard input:1: unknown key 'dim_q' (nearest known: dim_x, dim_y, dim_z)\n", out)
     -- rand in the file
     support.write(conf, "rand = true\nseed = 8\n")
     assert.same(strata.worldgen.generate{ rand = true, seed = 8 }, strata.worldgen.generate{ conf = conf })

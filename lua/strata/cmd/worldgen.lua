@@ -37,8 +37,8 @@ pathfinder and made again until it can be crossed (docs/worldgen.md).]],
     { name = "dims", arg = "WxHxZ", check = dims_of,
       help = "floor width, height and number of floors (default 25x25x3)" },
     { name = "rand", kind = "flag", help = "draw the dims from the seed: sides of 10 to 50, 1 to 10 floors" },
-    { name = "conf", kind = "path", arg = "FILE", refuse_stdio = "the configuration is read from a file",
-      help = "read the options from a configuration file (dim_x = 40,\nseed = 7, ...: docs/worldgen.md); the flags given win" },
+    { name = "conf", kind = "path", stdio = "in", arg = "FILE", help = "read the options from a configuration file (dim_x = 40,\n"
+      .. "seed = 7, ...: docs/worldgen.md; - : standard input); the flags given win" },
     { name = "seed", kind = "integer", arg = "N", help = "random seed, an integer (default 0)" },
     { name = "room-variance", kind = "integer", min = 3, arg = "N",
       help = "the largest side of a room, at least 3 (the smallest room side; default 5)" },
@@ -105,8 +105,11 @@ function M.run(o)
     -- the options as generate takes them: the conf file's, then the flags given
     local opts = { conf = o.conf, dims = o.dims, rand = o.rand, seed = o.seed,
       room_variance = o.room_variance, path_alg = o.path_alg }
+    if o.conf == "-" then opts.conf, opts.conf_text = nil, cli.read("-") end
     if not o.check then opts.post_check = false end
-    opts = cli.call("strata.worldgen.options", strata.worldgen.options, opts)
+    local ok, resolved = pcall(cli.call, "strata.worldgen.options", strata.worldgen.options, opts)
+    if not ok then error((tostring(resolved):gsub("^conf_text:", "standard input:")), 0) end
+    opts = resolved
     local d = opts.dims
     local big = d[1] * d[2] * d[3] >= BIG and level >= 0
     local live = big and level == 0 and is_tty(2)
