@@ -40,7 +40,7 @@ end
 --     options = { { name = "seed", short = "s", kind =, arg = "N", default =,
 --                   repeatable =, help = } },
 --     subcommands = { { name =, args =, options =, help =, description = } } }
--- Kinds: flag, string, integer (min, max), size (WxH), list (a,b), choice
+-- Kinds: flag, string, integer (min), size (WxH), list (a,b), choice
 -- (choices), path (stdio = "in" or "out" when '-' means standard input or
 -- output; refuse_stdio = why it cannot be); check = fn(s) -> value | nil, why.
 
@@ -55,9 +55,8 @@ local KINDS = {}
 function KINDS.string(s) return s end
 function KINDS.integer(s, d)
   local v = math.tointeger(tonumber(s))
-  if v and (d.min == nil or v >= d.min) and (d.max == nil or v <= d.max) then return v end
-  local range = d.max and (" from %d to %d"):format(d.min, d.max) or d.min and " of at least " .. d.min or ""
-  return nil, ("must be an integer%s, got '%s'"):format(range, s)
+  if v and (d.min == nil or v >= d.min) then return v end
+  return nil, ("must be an integer%s, got '%s'"):format(d.min and " of at least " .. d.min or "", s)
 end
 -- sides of 1 to 65535: a tile map's STRATA_TILEMAP_SIDE_MAX (a world's map is
 -- also bounded in cells, which world:create_map checks)
