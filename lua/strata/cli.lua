@@ -311,7 +311,10 @@ function cli.help(spec, sub)
   if text then out[#out + 1] = (text:gsub("\n+$", "")) .. "\n" end
   if spec.subcommands and not sub then
     local rows = {}
-    for _, s in ipairs(spec.subcommands) do rows[#rows + 1] = { s.name .. " " .. args_line(s.args), s.help } end
+    for _, s in ipairs(spec.subcommands) do
+      local line = s.forms and s.forms[1]:gsub("^%[options%] ", "") or s.name .. " " .. args_line(s.args)
+      rows[#rows + 1] = { line, s.help }
+    end
     out[#out + 1] = "subcommands:\n" .. columns(rows)
   end
   local rows = {}

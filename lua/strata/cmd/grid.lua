@@ -26,7 +26,7 @@ M.spec = {
       refuse_stdio = "a world file is an SQLite database, read and saved only as a file", help = "the world file" },
     { name = "mods", kind = "list", arg = "a,b", help = "mods to load (default: the world's own; init: base)" },
     { name = "mod-path", kind = "path", arg = "DIR", repeatable = true, help = "a directory to search for mods" },
-    { name = "seed", kind = "integer", arg = "N", default = 0, help = "seed of a new world (init)" },
+    { name = "seed", kind = "integer", arg = "N", default = 0, help = "seed of a new world, for init" },
   },
   subcommands = {
     { name = "init", help = "create the world file (with --mods, --seed)",
@@ -59,7 +59,7 @@ Prints what was created, updated and deleted.]] },
       description = [[
 Parses every map and routes across it (first node to last); prints the time each route took.
 strata keeps no path cache, so there is nothing to build.]] },
-    { name = "delete", args = { zarg() },
+    { name = "delete", args = { zarg() }, forms = { "[options] delete [--yes] Z" },
       options = { { name = "yes", short = "y", kind = "flag", help = "delete without asking" } },
       help = "delete the rooms and exits of level Z and forget its\nmap (asks first unless --yes; what stands there goes home)",
       description = [[
