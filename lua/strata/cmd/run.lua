@@ -4,7 +4,6 @@
 -- them (their on_stop hooks run) and end the process with 130 / 143. Their
 -- handler failures are printed on stderr, each distinct one once as it first
 -- comes and its count at the end, and make the status 1.
-local uv = require "luv"
 local strata = require "strata"
 local realtime = require "strata.realtime"
 local cli = require "strata.cli"
@@ -84,6 +83,10 @@ local function summarize(runs)
 end
 
 function M.run(o)
+  -- luv is loaded by the run, not when the command's table is read (--help,
+  -- the manual page, a spec): a Lua state that unloads and loads luv again
+  -- (busted between spec files) crashes in its loop
+  local uv = require "luv"
   local file = o.file
   local chunk, err
   if file == "-" then chunk, err = load(cli.read("-"), "=stdin")
