@@ -497,7 +497,14 @@ describe("the world generator as the reference has it", function()
     -- the same text given as conf_text (a mod's own file, read with mod:read; standard input)
     local text = support.read(conf)
     assert.same(want, strata.worldgen.generate{ conf_text = text })
-    assert.same(want, strata.worldgen._for_mods.generate{ conf_text = text })
+    -- a mod gives one of its own files' text (conf, a path, it cannot)
+    support.write(dir .. "/tower/mod.lua", 'return { id = "tower", version = "0.1.0", requires = { base = "*" } }\n')
+    support.write(dir .. "/tower/tower.conf", text)
+    support.write(dir .. "/tower/init.lua", 'local t = strata.worldgen.generate{ conf_text = mod:read("tower.conf") }\n'
+      .. 'data:add{ _type = "base.token", _id = "made", glyph = "x", passable = #t.floors[3].rooms > 0,'
+      .. ' color = ("dims %d %d %d"):format(t.dims[1], t.dims[2], t.dims[3]) }\n')
+    local w = strata.world.new{ mods = { "tower" }, mod_path = { dir } }
+    assert.equal("dims 30 14 4", w.data["base.token"]:get("tower.made").color)
     assert.same(strata.worldgen.options{ conf = conf }, strata.worldgen.options{ conf_text = text })
     assert.matches("strata%.worldgen%.generate: conf_text:1: unknown key 'dim_q'",
       support.err_of(strata.worldgen.generate, { conf_text = "dim_q = 3\n" }))
