@@ -1,6 +1,6 @@
 -- scripts/manpage.lua OUT: writes strata.1, the manual page of the `strata`
--- command, from the commands' own summaries and usage texts (strata.cli,
--- strata.cmd.*), so that the page says what `strata help COMMAND` says.
+-- command, from the commands' own tables (strata.cli's help of each
+-- strata.cmd.*'s spec), so that the page says what `strata help COMMAND` says.
 -- The build runs it with the executable it made: strata run scripts/manpage.lua OUT.
 local strata = require "strata"
 local cli = require "strata.cli"
@@ -33,18 +33,31 @@ local lines = {
   ".BR \\-\\-help ;",
   ".B strata help",
   "lists them.",
+  "Every command reads its arguments the same way:",
+  ".BI \\-\\- option \" value\"",
+  "or",
+  ".BI \\-\\- option = value ,",
+  "short aliases such as",
+  ".BR \\-o ,",
+  ".B \\-\\-",
+  "to end the options, and",
+  ".B \\-",
+  "for standard input or output wherever a file is read or written (a world file, an SQLite database, cannot be).",
   "An error is one line on standard error,",
   ".IR \"strata: COMMAND: message\" ,",
-  "and exit status 1.",
+  "and exit status 1; a mistake in the arguments (an unknown option, a missing or bad value, an argument too many)",
+  "adds a hint,",
+  ".IR \"; try 'strata COMMAND \\-\\-help'\" ,",
+  "and exits 2.",
   ".SH COMMANDS",
 }
 for _, name in ipairs(cli.commands) do
   local cmd = require("strata.cmd." .. name)
   lines[#lines + 1] = ".SS " .. name
-  lines[#lines + 1] = roff(cmd.summary) .. "."
+  lines[#lines + 1] = roff(cmd.spec.summary) .. "."
   lines[#lines + 1] = ".PP"
   lines[#lines + 1] = ".nf"
-  lines[#lines + 1] = roff((cmd.usage:gsub("\n+$", "")))
+  lines[#lines + 1] = roff((cli.help(cmd.spec):gsub("\n+$", "")))
   lines[#lines + 1] = ".fi"
 end
 for _, line in ipairs {
@@ -52,7 +65,7 @@ for _, line in ipairs {
   ".TP", ".B STRATA_LUA_DIR", "where the executable finds its Lua files (by default beside itself, then where it was installed)",
   ".TP", ".B STRATA_MODS_DIR", "where strata's own mods (base, examples) are",
   ".TP", ".B STRATA_TRACEBACK", "when set, an error is printed with its Lua traceback",
-  ".TP", ".B NO_COLOR", "when set, output is never coloured",
+  ".TP", ".B NO_COLOR", "when set to something (not empty), output is never coloured (no\\-color.org)",
   ".SH SEE ALSO",
   "The reference, installed with strata in its documentation directory:",
   roff("docs/lua-api.md, docs/c-api.md, docs/play.md, docs/grid.md, docs/worldgen.md, docs/layouts.md."),

@@ -1,6 +1,7 @@
 -- The `strata` commands refuse bad input with one line, `strata: COMMAND: message`,
 -- and exit status 1: a route that does not exist, a cell off the map, a file that
--- is missing, a number out of range. The line never names strata's own files
+-- is missing, a number out of range; a mistake in the arguments (a value that is
+-- not a number, not WxH) with exit status 2 and a hint (spec/cli_conventions_spec.lua). The line never names strata's own files
 -- (`.../cmd/render.lua:68:`) nor Lua's `bad argument #2 to 'find_path'`.
 local support = require "support"
 
@@ -14,6 +15,12 @@ local function refused(cmd, args, pattern)
   return support.refused_line(cmd, out, code, pattern, cmd .. " " .. args)
 end
 
+-- The same for a mistake in the arguments: exit 2, the line ending with a hint.
+local function mistake(cmd, args, pattern)
+  local out, code = support.sh("NO_COLOR=1 " .. q(bin) .. " " .. cmd .. " " .. args .. " </dev/null")
+  return support.usage_line(cmd, out, code, pattern, cmd .. " " .. args)
+end
+
 describe("strata render", function()
   local dir, db
   setup(function()
@@ -22,8 +29,8 @@ describe("strata render", function()
   end)
   teardown(function() os.execute("rm -rf " .. q(dir)) end)
 
-  local function render(args, pattern)
-    return refused("render", q(db) .. " --svg " .. q(dir .. "/out.svg") .. " " .. args, pattern)
+  local function render(args, pattern, check)
+    return (check or refused)("render", q(db) .. " --svg " .. q(dir .. "/out.svg") .. " " .. args, pattern)
   end
 
   it("says there is no route, naming both ends", function()
@@ -35,22 +42,22 @@ describe("strata render", function()
   it("names a start or goal off the map", function()
     render("--path 0,0,99,0", "^strata: render: %-%-path: %(99, 0%) is outside the 10x5 map\n$")
     render("--path 0,7,1,1", "^strata: render: %-%-path: %(0, 7%) is outside the 10x5 map\n$")
-    render("--path 1,2", "%-%-path must be X1,Y1,X2,Y2")
+    render("--path 1,2", "%-%-path must be X1,Y1,X2,Y2", mistake)
   end)
 
   it("range-checks --cell, --map, --seed and --size", function()
     render("--cell 0", "%-%-cell must be 1 to 64 pixels, got 0")
     render("--cell 100", "%-%-cell must be 1 to 64 pixels, got 100")
     render("--cell -3", "%-%-cell must be 1 to 64 pixels, got %-3")
-    render("--cell x", "%-%-cell must be an integer, got 'x'")
-    render("--cell 1.5", "%-%-cell must be an integer, got '1.5'")
-    render("--map x", "%-%-map must be an integer of at least 1, got 'x'")
-    render("--map -1", "%-%-map must be an integer of at least 1, got '%-1'")
+    render("--cell x", "%-%-cell must be an integer, got 'x'", mistake)
+    render("--cell 1.5", "%-%-cell must be an integer, got '1.5'", mistake)
+    render("--map x", "%-%-map must be an integer of at least 1, got 'x'", mistake)
+    render("--map -1", "%-%-map must be an integer of at least 1, got '%-1'", mistake)
     render("--map 999", "has no map with uid 999")
-    render("--map 99999999999999999999", "%-%-map must be an integer")
-    refused("render", "base.x --seed x --svg x.svg", "%-%-seed must be an integer, got 'x'")
-    refused("render", "base.x --size 0x5 --svg x.svg", "%-%-size must be WxH")
-    refused("render", "base.x --size 70000x5 --svg x.svg", "%-%-size")
+    render("--map 99999999999999999999", "%-%-map must be an integer", mistake)
+    mistake("render", "base.x --seed x --svg x.svg", "%-%-seed must be an integer, got 'x'")
+    mistake("render", "base.x --size 0x5 --svg x.svg", "%-%-size must be WxH")
+    mistake("render", "base.x --size 70000x5 --svg x.svg", "%-%-size")
     refused("render", q(db) .. " --png " .. q(dir .. "/p.png") .. " --cell 2000",
       "%-%-cell must be 1 to 64 pixels, got 2000")
   end)
@@ -74,18 +81,18 @@ describe("strata layout", function()
   it("range-checks --attempts, --size and --seed", function()
     local src = os.getenv("STRATA_SOURCE_DIR") or "."
     local id = "crypt.level --mods crypt --mod-path " .. q(src .. "/spec/fixtures/mods")
-    refused("layout", id .. " --attempts 0", "%-%-attempts must be an integer of at least 1, got '0'")
-    refused("layout", id .. " --attempts -1", "%-%-attempts must be an integer of at least 1, got '%-1'")
-    refused("layout", id .. " --size 0x0", "%-%-size must be WxH")
-    refused("layout", id .. " --size 70000x1", "%-%-size")
-    refused("layout", id .. " --seed 1.5", "%-%-seed must be an integer, got '1.5'")
+    mistake("layout", id .. " --attempts 0", "%-%-attempts must be an integer of at least 1, got '0'")
+    mistake("layout", id .. " --attempts -1", "%-%-attempts must be an integer of at least 1, got '%-1'")
+    mistake("layout", id .. " --size 0x0", "%-%-size must be WxH")
+    mistake("layout", id .. " --size 70000x1", "%-%-size")
+    mistake("layout", id .. " --seed 1.5", "%-%-seed must be an integer, got '1.5'")
   end)
 end)
 
 describe("strata worldgen", function()
   it("range-checks its numbers", function()
-    refused("worldgen", "--dims 5x5x1 --seed x", "%-%-seed must be an integer, got 'x'")
-    refused("worldgen", "--dims 5x5x1 --room-variance 2", "%-%-room%-variance must be")
+    mistake("worldgen", "--dims 5x5x1 --seed x", "%-%-seed must be an integer, got 'x'")
+    mistake("worldgen", "--dims 5x5x1 --room-variance 2", "%-%-room%-variance must be")
   end)
 end)
 

@@ -1,6 +1,6 @@
 -- `strata grid` through the strata executable, on a temporary world file:
 -- every subcommand, bad arguments and a damaged file (one line on stderr,
--- exit status 1, the file unchanged).
+-- exit status 1, or 2 for a mistake in the arguments; the file unchanged).
 local support = require "support"
 
 local bin = os.getenv("STRATA_BIN") or "build/strata"
@@ -12,12 +12,13 @@ local function run(dir, args)
   return out, code
 end
 
--- Runs a failing command: exit 1, exactly one line (on stderr), the file as it was.
-local function refused(dir, args, pattern)
+-- Runs a failing command: exit 1 (status: 2 for a mistake in the arguments),
+-- exactly one line (on stderr), the file as it was.
+local function refused(dir, args, pattern, status)
   local before = support.read(dir .. "/world.db")
   local out, code = support.sh("{ NO_COLOR=1 " .. support.q(bin) .. " grid " .. MODS .. " --world "
     .. support.q(dir .. "/world.db") .. " " .. args .. " 2>&1 1>/dev/null; }")
-  assert.equal(1, code, args .. ": " .. out)
+  assert.equal(status or 1, code, args .. ": " .. out)
   assert.matches("^strata: grid: [^\n]*\n$", out, 1)
   assert.matches(pattern, out)
   assert.equal(before, support.read(dir .. "/world.db"), args .. " changed the file")
@@ -73,17 +74,17 @@ describe("strata grid", function()
     run(dir, "--mods base,xyzgrid init")
     run(dir, "add xyzgrid.map1")
     run(dir, "spawn")
-    refused(dir, "spwn", "unknown subcommand 'spwn' %(nearest known: spawn")
+    refused(dir, "spwn", "unknown subcommand 'spwn' %(nearest known: spawn", 2)
     refused(dir, "add xyzgrid.map_2", "nearest known: xyzgrid.map2")
     refused(dir, "add xyzgrid.map1", "already added")
-    refused(dir, "add", "add needs one or more MAP_IDs")
+    refused(dir, "add", "add: missing MAP_ID; try 'strata grid add %-%-help'", 2)
     refused(dir, "show nowhere", "no map has Z 'nowhere' %(nearest known: map1")
-    refused(dir, "spawn 1 2", "spawn takes no arguments or X Y Z")
-    refused(dir, "spawn x 0 map1", "X must be an integer, got 'x'")
-    refused(dir, "path 0 0 map1 1", "path takes 6 arguments")
+    refused(dir, "spawn 1 2", "spawn takes no arguments or X Y Z", 2)
+    refused(dir, "spawn x 0 map1", "X must be an integer or %*, got 'x'", 2)
+    refused(dir, "path 0 0 map1 1", "path: missing Y2", 2)
     refused(dir, "path 0 0 map1 9 9 map1", "no route from %(0, 0, map1%) to %(9, 9, map1%)")
-    refused(dir, "delete", "delete takes 1 argument")
-    refused(dir, "--bogus list", "unknown option '%-%-bogus'")
+    refused(dir, "delete", "delete: missing Z", 2)
+    refused(dir, "--bogus list", "unknown option '%-%-bogus'", 2)
     refused(dir, "--mods base list", "unknown base.grid_map 'xyzgrid.map1'")
   end)
 

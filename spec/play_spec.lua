@@ -68,6 +68,20 @@ describe("strata play", function()
     os.execute("rm -rf " .. dir)
   end)
 
+  it("shows the keys on ?, the same list as --help's", function()
+    if not bin then pending("STRATA_BIN not set (run through ctest)") return end
+    local dir = support.tempdir()
+    local out, code = play(dir, "?")
+    assert.equal(0, code, out)
+    assert.matches("keys %(any key to go on%):\n", out)
+    local help = support.sh(bin .. " play --help")
+    for _, line in ipairs{ "auto%-walk: on a tile map move the cursor", "save          q   save and quit" } do
+      assert.matches(line, out)
+      assert.matches(line, help)
+    end
+    os.execute("rm -rf " .. dir)
+  end)
+
   it("refuses without a terminal, in one line", function()
     if not bin then pending("STRATA_BIN not set (run through ctest)") return end
     local out, code = support.sh(bin .. " play < /dev/null")
@@ -295,8 +309,8 @@ describe("strata play", function()
   it("names the examples it knows", function()
     if not bin then pending("STRATA_BIN not set (run through ctest)") return end
     local out, code = support.sh(bin .. " play --example gird --script /dev/null")
-    assert.equal(1, code)
-    assert.equal("strata: play: unknown example 'gird' (known: putit, grid, dungeon)\n", out)
+    assert.equal(2, code) -- a mistake in the arguments
+    assert.equal("strata: play: --example must be one of putit, grid, dungeon, got 'gird'; try 'strata play --help'\n", out)
   end)
 
   it("says so when the player is on no map and in no room", function()

@@ -25,6 +25,19 @@ function M.refused_line(cmd, out, code, pattern, what)
   return out
 end
 
+-- A mistake in the strata command's arguments (out and code from M.sh): exit
+-- 2 and one line `strata: CMD: ...` matching pattern and ending with the hint
+-- "; try 'strata CMD[ SUB] --help'".
+function M.usage_line(cmd, out, code, pattern, what)
+  what = what or cmd
+  assert.equal(2, code, what .. ": " .. out)
+  assert.matches("^strata: " .. cmd:match("^%S+") .. ": [^\n]*; try 'strata " .. cmd:gsub("%p", "%%%0")
+    .. " %-%-help'\n$", out, 1, what)
+  assert.not_matches("%.lua:%d", out, 1, what)
+  assert.matches(pattern, out, 1, what)
+  return out
+end
+
 -- A world file to render: one map of width x height floor (edit(map) may
 -- change it) with the player at (0, 0), saved in a new directory; returns
 -- the directory and the file's path.

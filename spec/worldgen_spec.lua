@@ -369,22 +369,22 @@ describe("strata worldgen (the command)", function()
       assert.is_nil(out:find("traceback", 1, true))
     end
     local out, code = sh(bin .. " worldgen --dims")
-    assert.equal(1, code)
+    assert.equal(2, code) -- a mistake in the arguments
     assert.matches("^[^\n]*%-%-dims needs a value[^\n]*\n$", out)
   end)
 
   it("names the option in every other error, in one line", function()
     local cases = {
-      { "--dims 5x5x1 --room-variance 2", "%-%-room%-variance" },
-      { "--dims 5x5x1 --path-alg dfs", "%-%-path%-alg" },
-      { "--dims 5x5x1 --seed x", "%-%-seed" },
-      { "--dims 5x5x1 --colour", "unknown option '%-%-colour'" },
-      { "--read /nonexistent/w.txt", "cannot read '/nonexistent/w.txt'" },
-      { "--read x --dims 5x5x1", "%-%-read" },
+      { "--dims 5x5x1 --room-variance 2", "%-%-room%-variance", 2 }, -- 2: a mistake in the arguments
+      { "--dims 5x5x1 --path-alg dfs", "%-%-path%-alg", 2 },
+      { "--dims 5x5x1 --seed x", "%-%-seed", 2 },
+      { "--dims 5x5x1 --colour", "unknown option '%-%-colour'", 2 },
+      { "--read /nonexistent/w.txt", "cannot read '/nonexistent/w.txt'", 1 },
+      { "--read x --dims 5x5x1", "%-%-read", 2 },
     }
     for _, c in ipairs(cases) do
       local out, code = sh(bin .. " worldgen " .. c[1])
-      assert.equal(1, code)
+      assert.equal(c[3], code)
       assert.matches("^strata: worldgen: [^\n]*" .. c[2] .. "[^\n]*\n$", out)
     end
   end)
@@ -458,8 +458,8 @@ describe("the world generator as the reference has it", function()
     assert.equal(0, code, out)
     assert.equal(strata.worldgen.render(strata.worldgen.generate{ rand = true, seed = 5 }), out)
     out, code = sh(bin .. " worldgen --rand --dims 5x5x1")
-    assert.equal(1, code)
-    assert.equal("strata: worldgen: --rand draws the dims: give --dims or --rand, not both\n", out)
+    assert.equal(2, code)
+    assert.equal("strata: worldgen: --rand draws the dims: give --dims or --rand, not both; try 'strata worldgen --help'\n", out)
   end)
 
   it("reads its options from a configuration file ('conf is the path to a ... config file')", function()
@@ -494,6 +494,28 @@ describe("the world generator as the reference has it", function()
     assert.equal(0, code, out)
     assert.equal(strata.worldgen.render(strata.worldgen.generate{ dims = { 10, 10, 1 }, seed = 2,
       room_variance = 6, path_alg = "greedy" }), out)
+    -- the same text given as conf_text (a mod's own file, read with mod:read; standard input)
+    local text = support.read(conf)
+    assert.same(want, strata.worldgen.generate{ conf_text = text })
+    -- a mod gives one of its own files' text (conf, a path, it cannot)
+    support.write(dir .. "/tower/mod.lua", 'return { id = "tower", version = "0.1.0", requires = { base = "*" } }\n')
+    support.write(dir .. "/tower/tower.conf", text)
+    support.write(dir .. "/tower/init.lua", 'local t = strata.worldgen.generate{ conf_text = mod:read("tower.conf") }\n'
+      .. 'data:add{ _type = "base.token", _id = "made", glyph = "x", passable = #t.floors[3].rooms > 0,'
+      .. ' color = ("dims %d %d %d"):format(t.dims[1], t.dims[2], t.dims[3]) }\n')
+    local w = strata.world.new{ mods = { "tower" }, mod_path = { dir } }
+    assert.equal("dims 30 14 4", w.data["base.token"]:get("tower.made").color)
+    assert.same(strata.worldgen.options{ conf = conf }, strata.worldgen.options{ conf_text = text })
+    assert.matches("strata%.worldgen%.generate: conf_text:1: unknown key 'dim_q'",
+      support.err_of(strata.worldgen.generate, { conf_text = "dim_q = 3\n" }))
+    assert.matches("strata%.worldgen%.generate: give conf %(a path%) or conf_text %(the text%), not both",
+      support.err_of(strata.worldgen.generate, { conf = conf, conf_text = text }))
+    out, code = sh(bin .. " worldgen --conf - < " .. q(conf))
+    assert.equal(0, code, out)
+    assert.equal(strata.worldgen.render(want), out)
+    out, code = sh("echo 'dim_q = 3' | " .. bin .. " worldgen --conf -")
+    assert.equal(1, code, out)
+    assert.equal("strata: worldgen: standard input:1: unknown key 'dim_q' (nearest known: dim_x, dim_y, dim_z)\n", out)
     -- rand in the file
     support.write(conf, "rand = true\nseed = 8\n")
     assert.same(strata.worldgen.generate{ rand = true, seed = 8 }, strata.worldgen.generate{ conf = conf })
@@ -545,7 +567,7 @@ describe("the world generator as the reference has it", function()
     assert.equal(1, code)
     assert.matches("^strata: worldgen: cannot read '[^\n]*none%.conf'[^\n]*\n$", out)
     out, code = sh(bin .. " worldgen --read x --conf " .. q(conf))
-    assert.equal(1, code)
+    assert.equal(2, code)
     assert.matches("^strata: worldgen: %-%-read prints a template as it is: it takes none of [^\n]*%-%-conf", out)
     os.execute("rm -rf " .. q(dir))
   end)

@@ -34,8 +34,8 @@ static box *push_box(lua_State *L) {
 
 /* ---- options ---------------------------------------------------------------------- */
 
-static const char *const GEN_KEYS[] = {"dims", "rand", "conf", "seed", "room_variance", "path_alg",
-                                       "post_check", "log", NULL};
+static const char *const GEN_KEYS[] = {"dims", "rand", "conf", "conf_text", "seed", "room_variance",
+                                       "path_alg", "post_check", "log", NULL};
 
 /* An integer field of the table at t (index i or name), or 0 with *ok unset. */
 static lua_Integer int_at(lua_State *L, int t, int i, const char *name, int *ok) {
@@ -94,13 +94,23 @@ static int call_log(void *ud, int level, int floor, const char *message) {
 }
 
 /* Reads the options table at index 1 into o (and the log function into s):
-** the defaults, then the conf file's, then the table's own. */
+** the defaults, then the conf file's (conf: its path; conf_text: its text, a
+** mod's own or standard input, named "conf_text" in messages), then the
+** table's own. */
 static void check_gen_options(lua_State *L, strata_worldgen_options *o, log_state *s) {
   lstrata_check_options(L, 1, GEN_KEYS, 0);
   strata_worldgen_options_init(o);
   const char *conf = lstrata_opt_string(L, 1, "conf", NULL);
+  const char *text = lstrata_opt_string(L, 1, "conf_text", NULL);
+  if (conf && text) lstrata_error(L, "give conf (a path) or conf_text (the text), not both");
   strata_error err;
   if (conf && strata_worldgen_conf_read(conf, o, &err)) lstrata_error(L, "%s", err.message);
+  if (text) {
+    lstrata_rawfield(L, 1, "conf_text"); /* its length: the text may hold a NUL, which the parser refuses */
+    size_t len = lua_rawlen(L, -1);
+    lua_pop(L, 1);
+    if (strata_worldgen_conf_parse(text, len, "conf_text", o, &err)) lstrata_error(L, "%s", err.message);
+  }
   int has_dims = lua_getfield(L, 1, "dims") != LUA_TNIL, rand = lstrata_opt_bool(L, 1, "rand", -1);
   lua_pop(L, 1);
   if (has_dims && rand == 1) lstrata_error(L, "rand = true draws the dims: give dims or rand, not both");

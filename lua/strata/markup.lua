@@ -10,11 +10,14 @@ local CODES = {
   n = "0",
 }
 
--- Colour is used on a terminal, never when NO_COLOR is set (https://no-color.org).
-function M.color_wanted()
-  if os.getenv("NO_COLOR") ~= nil then return false end
+-- Colour is used on a terminal (fd 2: standard error; else standard output), never
+-- when NO_COLOR is set to something (https://no-color.org: an empty NO_COLOR
+-- is as good as none).
+function M.color_wanted(fd)
+  local no = os.getenv("NO_COLOR")
+  if no ~= nil and no ~= "" then return false end
   local ok, uv = pcall(require, "luv")
-  return ok and uv.guess_handle(1) == "tty"
+  return ok and uv.guess_handle(fd == 2 and 2 or 1) == "tty"
 end
 
 --- Renders markup as ANSI escapes (color = true) or plain text (color = false);

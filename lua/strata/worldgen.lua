@@ -19,7 +19,7 @@ local public = boundary.wrap
 -- The options of generate, floor and options as the core reads them. For a
 -- mod (mod = true) they are copied raw (no metatable can hand the core a key
 -- the check did not see) and conf is refused: it names a file, and a mod
--- reads only its own, through mod:read.
+-- reads only its own, through mod:read (whose text conf_text takes).
 local function gen_opts(name, opts, mod)
   opts = options.check(name, opts, 3)
   if not mod then return opts or {} end

@@ -3,22 +3,10 @@ local strata = require "strata"
 local cli = require "strata.cli"
 local handle = require "strata.handle"
 
-local M = {
-  summary = "explore a world in the terminal",
-  usage = [[
-usage: strata play [WORLD_FILE] [options]
+local M = {}
 
-Shows where the player is, a log of what happened and a status line. On a
-tile map: the map around the player (area, floor, world time in the status
-line). In a room (the grid world, dungeon branches): the room's name,
-description and exits, on the grid the visual range around it, and in the
-status line the grid map Z or the branch and its depth, and the world time.
-
-Without WORLD_FILE, or when it does not exist yet, a new world starts from
-an example (--example) and is saved to WORLD_FILE (default play.db); with
-it, that world is opened and saved back to it.
-
-keys:
+-- The keys, for --help and the in-game help (?).
+local KEY_HELP = [[
   arrows, h j k l, y u b n   move (8 directions where the map allows; in a
                              room: the exits north, south, ..., northwest)
   < >                        stairs or an entrance under the player; in a
@@ -30,24 +18,45 @@ keys:
                              Esc to stop
   s                          save          q   save and quit
   ?                          this help
+]]
 
-options:
-  --example NAME    the world a new game starts from: putit (default: North
-                    Tyris, the putit paradise dungeon down an entrance),
-                    grid (the village of Hollin and its mine, rooms on XY
-                    maps) or dungeon (the well and its dungeon branches)
-  --mods a,b        mods to load (default: the world's own, or base,examples)
-  --mod-path DIR    a directory to search for mods; repeatable
-  --realtime        world time follows the clock (default: one second a move)
-  --script FILE     read keys from FILE (words: a letter, up, down, left,
-                    right, enter, esc, a number, :EXIT for a typed exit)
-                    instead of the terminal; prints the last screen
-                    without colour
-  --seed N          seed of a new world (default 1)
+M.spec = {
+  name = "play",
+  summary = "explore a world in the terminal",
+  args = { { name = "WORLD_FILE", key = "file", kind = "path", optional = true,
+    refuse_stdio = "a world file is an SQLite database, read and saved only as a file" } },
+  description = [[Shows where the player is, a log of what happened and a status line. On a
+tile map: the map around the player (area, floor, world time in the status
+line). In a room (the grid world, dungeon branches): the room's name,
+description and exits, on the grid the visual range around it, and in the
+status line the grid map Z or the branch and its depth, and the world time.
 
+Without WORLD_FILE, or when it does not exist yet, a new world starts from
+an example (--example) and is saved to WORLD_FILE (default play.db); with
+it, that world is opened and saved back to it.
+
+keys:
+]] .. KEY_HELP,
+  options = {
+    { name = "example", kind = "choice", choices = { "putit", "grid", "dungeon" }, arg = "NAME", help = [[
+the world a new game starts from: putit (default: North
+Tyris, the putit paradise dungeon down an entrance),
+grid (the village of Hollin and its mine, rooms on XY
+maps) or dungeon (the well and its dungeon branches)]] },
+    { name = "mods", kind = "list", arg = "a,b", help = "mods to load (default: the world's own, or base,examples)" },
+    { name = "mod-path", kind = "path", arg = "DIR", repeatable = true, help = "a directory to search for mods" },
+    { name = "realtime", kind = "flag", help = "world time follows the clock (default: one second a move)" },
+    { name = "script", kind = "path", stdio = "in", arg = "FILE", help = [[
+read keys from FILE (- : standard input; words: a letter,
+up, down, left, right, enter, esc, a number, :EXIT for a
+typed exit) instead of the terminal; prints the last
+screen without colour]] },
+    { name = "seed", kind = "integer", arg = "N", default = 1, help = "seed of a new world" },
+  },
+  epilog = [[
 Refuses to run without a terminal unless --script is given. Colours are
-used unless NO_COLOR is set.
-]],
+used unless NO_COLOR is set to something. Exit status 2 for a mistake in the
+arguments.]],
 }
 -- every error is one line `strata: play: ...` (strata.cli), a library's too
 M.names_errors = true
@@ -80,25 +89,6 @@ local EXAMPLES = {
     return p, "a new world: the bottom of the well; each passage leads into a dungeon branch"
   end,
 }
-
-local function parse(args)
-  local o, pos = { mod_path = {}, seed = 1 }, {}
-  for a, value in cli.options(args, fail) do
-    if a == "--mods" then o.mods = {} for m in value():gmatch("[^,]+") do o.mods[#o.mods + 1] = m end
-    elseif a == "--mod-path" then o.mod_path[#o.mod_path + 1] = value()
-    elseif a == "--realtime" then o.realtime = true
-    elseif a == "--example" then
-      o.example = value()
-      if not EXAMPLES[o.example] then fail(("unknown example '%s' (known: putit, grid, dungeon)"):format(o.example)) end
-    elseif a == "--script" then o.script = value()
-    elseif a == "--seed" then o.seed = math.tointeger(tonumber(value())) or fail("--seed must be an integer")
-    elseif a:sub(1, 1) == "-" then fail("unknown option " .. a .. " (see 'strata play --help')")
-    else pos[#pos + 1] = a end
-  end
-  if #pos > 1 then fail("give at most one WORLD_FILE") end
-  o.file = pos[1]
-  return o
-end
 
 -- ---- the game ---------------------------------------------------------------------------------
 local Game = {}
@@ -485,7 +475,7 @@ end
 -- The screen: the map around the player, the log, the status line. Cells
 -- out of sight are blank, or dimmed when seen before (Game:sight).
 function Game:screen()
-  if self.help then return "keys (any key to go on):\n" .. M.usage:match("keys:\n(.-)\n\n") end
+  if self.help then return "keys (any key to go on):\n" .. KEY_HELP:gsub("\n$", "") end
   if self.rooms then return self:room_screen() end
   local p, w = self.player, self.world
   local m = p.map
@@ -548,10 +538,10 @@ end
 
 -- ---- driving it ------------------------------------------------------------------------------
 local function script_keys(path)
-  local f = io.open(path, "r")
+  local f = path == "-" and io.stdin or io.open(path, "r")
   if not f then fail("cannot read " .. path) end
   local text = f:read("a")
-  f:close()
+  if f ~= io.stdin then f:close() end
   local keys = {}
   for word in text:gmatch("%S+") do keys[#keys + 1] = word end
   return keys
@@ -664,12 +654,11 @@ local function run_tty(g, o)
   return 0
 end
 
-function M.run(args)
-  local o = parse(args)
+function M.run(o)
   local uv_ok, uv = pcall(require, "luv")
   local is_tty = uv_ok and uv.guess_handle(0) == "tty" and uv.guess_handle(1) == "tty"
   if not o.script and not is_tty then fail("needs a terminal (or --script FILE to read keys from a file)") end
-  o.color = not o.script and os.getenv("NO_COLOR") == nil
+  o.color = not o.script and cli.color(1)
   local g = new_game(o)
   if o.script then return run_script(g, o.script) end
   return run_tty(g, o)

@@ -1,20 +1,29 @@
--- strata run [--watch] FILE.lua [ARGS...]: runs a script with `strata` and `uv` loaded,
+-- strata run FILE.lua [ARGS...]: runs a script with `strata` and `uv` loaded,
 -- then runs the luv loop until nothing is left on it. While realtime runs
 -- (strata.realtime, world:run_realtime) are going, SIGINT and SIGTERM stop
 -- them (their on_stop hooks run) and end the process with 130 / 143. Their
 -- handler failures are printed on stderr, each distinct one once as it first
 -- comes and its count at the end, and make the status 1.
-local uv = require "luv"
 local strata = require "strata"
 local realtime = require "strata.realtime"
+local cli = require "strata.cli"
 
-local M = {
+local M = {}
+
+M.spec = {
+  name = "run",
   summary = "run a Lua script with strata and luv loaded",
-  usage = [[
-usage: strata run [--watch] FILE.lua [ARGS...]
-
-Runs FILE.lua with the globals `strata` (require "strata") and `uv`
-(require "luv") set and `arg` holding ARGS (arg[0] is FILE.lua), then runs
+  args = {
+    { name = "FILE.lua", key = "file", kind = "path", stdio = "in" },
+    -- everything after the script is the script's, options too
+    { name = "ARGS", key = "args", rest = true, raw = true, optional = true },
+  },
+  options = {
+    { name = "watch", kind = "flag", help = "reload the mods of the script's worlds when their files change" },
+  },
+  description = [[Runs FILE.lua (- reads it from standard input) with the globals `strata`
+(require "strata") and `uv` (require "luv") set and `arg` holding ARGS
+(arg[0] is FILE.lua; options after FILE.lua are the script's), then runs
 the luv event loop until it has nothing left to do: a script ends once its
 timers, realtime runs (world:run_realtime) and other handles are done.
 
@@ -44,8 +53,8 @@ the others are only counted.
 
 Exit status: 130 / 143 on a signal as above; else 1 with the message on an
 error (in the script or in a realtime tick), or 1 if a timer handler failed
-in a realtime run; else the script's return value if an integer, else 0.
-]],
+in a realtime run; 2 for a mistake in strata's own arguments; else the
+script's return value if an integer, else 0.]],
 }
 
 -- Status for each signal strata handles while realtime runs are going.
@@ -83,12 +92,15 @@ local function summarize(runs)
   return total
 end
 
-function M.run(args)
-  local watch = args[1] == "--watch"
-  if watch then args = table.move(args, 2, #args, 1, {}) end
-  local file = args[1]
-  if not file then error("run: missing FILE.lua (see 'strata run --help')", 0) end
-  local chunk, err = loadfile(file)
+function M.run(o)
+  -- luv is loaded by the run, not when the command's table is read (--help,
+  -- the manual page, a spec): a Lua state that unloads and loads luv again
+  -- (busted between spec files) crashes in its loop
+  local uv = require "luv"
+  local file = o.file
+  local chunk, err
+  if file == "-" then chunk, err = load(cli.read("-"), "=stdin")
+  else chunk, err = loadfile(file) end
   if not chunk then error(err, 0) end
 
   local signals  -- the luv signal handles, while a realtime run is going
@@ -157,10 +169,10 @@ function M.run(args)
   _G.strata = strata
   _G.uv = uv
   local script_args = { [0] = file }
-  for i = 2, #args do script_args[i - 1] = args[i] end
+  for i, a in ipairs(o.args) do script_args[i] = a end
   _G.arg = script_args
   local result = chunk(table.unpack(script_args))
-  if watch then
+  if o.watch then
     require("strata.watch").start(uv, function(line) io.stderr:write("strata: run: --watch: ", line, "\n") end)
   end
   if not status and failure == nil then uv.run("default") end

@@ -3,123 +3,113 @@
 local strata = require "strata"
 local cli = require "strata.cli"
 
-local M = {
-  summary = "generate a multi-floor world template and print it",
-  usage = [[
-usage: strata worldgen [--dims WxHxZ | --rand] [--conf FILE] [--seed N] [options] [-o FILE]
-       strata worldgen --read FILE [--verbose | --silent | --debug]
+local M = {}
 
+local SIDE_MAX, CELLS_MAX = 65535, 1 << 28
+local BIG = 1000000
+
+-- --dims WxHxZ as three integers, within a tile map's side and a world's cells.
+local function dims_of(s)
+  local x, y, z = s:match("^(%d+)x(%d+)x(%d+)$")
+  x, y, z = math.tointeger(tonumber(x)), math.tointeger(tonumber(y)), math.tointeger(tonumber(z))
+  if not (x and y and z) or x < 1 or y < 1 or z < 1 then
+    return nil, ("must be WxHxZ, three whole numbers of at least 1 (e.g. 25x25x3), got '%s'"):format(s)
+  end
+  if x > SIDE_MAX or y > SIDE_MAX or z > SIDE_MAX or x * y * z > CELLS_MAX then
+    return nil, ("%s is too big: at most %d on a side and %d tiles in all"):format(s, SIDE_MAX, CELLS_MAX)
+  end
+  return { x, y, z }
+end
+
+M.spec = {
+  name = "worldgen",
+  summary = "generate a multi-floor world template and print it",
+  forms = {
+    "[--dims WxHxZ | --rand] [--conf FILE] [--seed N] [options] [-o FILE]",
+    "--read FILE [--verbose | --silent | --debug] [--json]",
+  },
+  description = [[
 Generates Z floors of W x H tiles: on each, waypoints joined by hallways,
 rooms around the waypoints, stairs to the floors above and below; a start on
 the first floor and an exit on the last. Each floor is checked with the
-pathfinder and made again until it can be crossed (docs/worldgen.md).
-
-options:
-  --dims WxHxZ         floor width, height and number of floors (default 25x25x3)
-  --rand               draw the dims from the seed: sides of 10 to 50, 1 to 10 floors
-  --conf FILE          read the options from a configuration file (dim_x = 40,
-                       seed = 7, ...: docs/worldgen.md); the flags given win
-  --seed N             random seed, an integer (default 0)
-  --room-variance N    the largest side of a room, at least 3 (default 5)
-  --path-alg ALG       the check's search: astar (default), greedy, bfs or dijkstra
-  --no-check           do not check that floors can be crossed
-  -o FILE              write the template to FILE instead of printing it
-  --read FILE          print the template in FILE (written with -o)
-  --verbose            say how each floor went, on stderr
-  --debug              also each attempt, its waypoints and hallways (wins
-                       over --verbose and --silent)
-  --silent             nothing on stderr but errors
-
-The template is printed in colour on a terminal unless NO_COLOR is set. Big
-worlds (a million tiles or more) show their progress on stderr unless
---silent. Exit status 1 with one line on stderr for a bad option, a file
-that cannot be read or written, or a floor that stays impassable.
-]],
+pathfinder and made again until it can be crossed (docs/worldgen.md).]],
+  options = {
+    { name = "dims", arg = "WxHxZ", check = dims_of,
+      help = "floor width, height and number of floors (default 25x25x3)" },
+    { name = "rand", kind = "flag", help = "draw the dims from the seed: sides of 10 to 50, 1 to 10 floors" },
+    { name = "conf", kind = "path", stdio = "in", arg = "FILE", help = "read the options from a configuration file (dim_x = 40,\n"
+      .. "seed = 7, ...: docs/worldgen.md; - : standard input); the flags given win" },
+    { name = "seed", kind = "integer", arg = "N", help = "random seed, an integer (default 0)" },
+    { name = "room-variance", kind = "integer", min = 3, arg = "N",
+      help = "the largest side of a room, at least 3 (the smallest room side; default 5)" },
+    { name = "path-alg", kind = "choice", choices = { "astar", "greedy", "bfs", "dijkstra" }, arg = "ALG",
+      help = "the check's search: astar (default), greedy, bfs or dijkstra" },
+    { name = "no-check", kind = "flag", help = "do not check that floors can be crossed" },
+    { name = "output", short = "o", kind = "path", stdio = "out", arg = "FILE",
+      help = "write the template to FILE (- : standard output) instead of printing it" },
+    { name = "read", kind = "path", stdio = "in", arg = "FILE", help = "print the template in FILE (written with -o; - : standard input)" },
+    { name = "json", kind = "flag", help = "print the template's figures (dims, seed, each floor's rooms and attempts)\n"
+      .. "as one JSON document, the template in it unless -o is given" },
+    { name = "verbose", kind = "flag", help = "say how each floor went, on stderr" },
+    { name = "debug", kind = "flag", help = "also each attempt, its waypoints and hallways (wins\nover --verbose and --silent)" },
+    { name = "silent", kind = "flag", help = "nothing on stderr but errors" },
+  },
+  epilog = [[
+The template is printed in colour on a terminal unless NO_COLOR is set to
+something. Big worlds (a million tiles or more) show their progress on stderr
+unless --silent. Exit status 2 for a mistake in the arguments; 1 with one
+line on stderr for a file that cannot be read or written, or a floor that
+stays impassable.]],
 }
+
+-- Errors read "worldgen: message" on one line (strata.cli adds the name).
+M.names_errors = true
 
 local function is_tty(fd)
   local ok, uv = pcall(require, "luv")
   return ok and uv.guess_handle(fd) == "tty"
 end
 
-local function color_on(fd)
-  return not os.getenv("NO_COLOR") and is_tty(fd)
+-- The figures --json prints: dims, seed, start and exit, each floor's rooms,
+-- stairs and attempts.
+local function figures(t)
+  local floors, attempts = {}, 0
+  for z, f in ipairs(t.floors) do
+    floors[z] = { floor = z, rooms = #f.rooms, attempts = f.attempts,
+      ascent = f.ascent and { f.ascent.x, f.ascent.y }, descent = f.descent and { f.descent.x, f.descent.y } }
+    attempts = attempts + f.attempts
+  end
+  return { dims = { t.dims[1], t.dims[2], t.dims[3] }, seed = t.seed, attempts = attempts, floors = floors,
+    start = { t.start.x, t.start.y, t.start.z }, exit = { t.exit.x, t.exit.y, t.exit.z } }
 end
 
-local SIDE_MAX, CELLS_MAX = 65535, 1 << 28
-local BIG = 1000000
-local ALGS = { astar = true, greedy = true, bfs = true, dijkstra = true }
-
--- Errors read "worldgen: message" on one line (strata.cli adds the name).
-M.names_errors = true
-
-local function fail(fmt, ...) error(fmt:format(...), 0) end
-
-local function dims_of(s)
-  local x, y, z = s:match("^(%d+)x(%d+)x(%d+)$")
-  x, y, z = math.tointeger(tonumber(x)), math.tointeger(tonumber(y)), math.tointeger(tonumber(z))
-  if not (x and y and z) or x < 1 or y < 1 or z < 1 then
-    fail("--dims must be WxHxZ, three whole numbers of at least 1 (e.g. 25x25x3), got '%s'", s)
-  end
-  if x > SIDE_MAX or y > SIDE_MAX or z > SIDE_MAX or x * y * z > CELLS_MAX then
-    fail("--dims %s is too big: at most %d on a side and %d tiles in all", s, SIDE_MAX, CELLS_MAX)
-  end
-  return { x, y, z }
-end
-
-function M.run(args)
-  local o = { seed = 0, check = true }
-  local i = 1
-  while i <= #args do
-    local a = args[i]
-    local function value()
-      i = i + 1
-      if args[i] == nil then fail("%s needs a value (see 'strata worldgen --help')", a) end
-      return args[i]
-    end
-    if a == "--dims" then o.dims = dims_of(value())
-    elseif a == "--seed" then
-      o.seed = cli.integer(value(), a)
-      o.given_seed = true
-    elseif a == "--room-variance" then
-      local v = value()
-      o.room_variance = math.tointeger(tonumber(v))
-      if not o.room_variance or o.room_variance < 3 then
-        fail("--room-variance must be an integer of at least 3 (the smallest room side), got '%s'", v)
-      end
-    elseif a == "--path-alg" then
-      o.path_alg = value()
-      if not ALGS[o.path_alg] then fail("--path-alg must be astar, greedy, bfs or dijkstra, got '%s'", o.path_alg) end
-    elseif a == "--rand" then o.rand = true
-    elseif a == "--conf" then o.conf = value()
-    elseif a == "--no-check" then o.check = false
-    elseif a == "-o" or a == "--output" then o.out = value()
-    elseif a == "--read" then o.read = value()
-    elseif a == "--verbose" then o.verbose = true
-    elseif a == "--silent" then o.silent = true
-    elseif a == "--debug" then o.debug = true
-    else fail("unknown option '%s' (see 'strata worldgen --help')", a) end
-    i = i + 1
-  end
+function M.run(o)
+  o.check = not o.no_check
+  o.out = o.output
   -- The reference's order: debug wins over the other two, then verbose.
   local level = o.debug and 2 or o.verbose and 1 or o.silent and -1 or 0
   local err = io.stderr
 
   local t
-  if o.rand and o.dims then fail("--rand draws the dims: give --dims or --rand, not both") end
+  if o.json and o.out == "-" then cli.usage_error("--json prints on standard output: -o - cannot go there too") end
+  if o.rand and o.dims then cli.usage_error("--rand draws the dims: give --dims or --rand, not both") end
   if o.read then
-    if o.dims or o.rand or o.conf or o.given_seed or o.room_variance or o.path_alg or not o.check or o.out then
-      fail("--read prints a template as it is: it takes none of --dims, --rand, --conf, --seed, --room-variance, "
+    if o.dims or o.rand or o.conf or o.seed or o.room_variance or o.path_alg or not o.check or o.out then
+      cli.usage_error("--read prints a template as it is: it takes none of --dims, --rand, --conf, --seed, --room-variance, "
         .. "--path-alg, --no-check, -o")
     end
-    t = cli.call("strata.worldgen.read", strata.worldgen.read, o.read)
+    local label = o.read == "-" and "standard input" or o.read
+    t = cli.call("strata.worldgen.parse", strata.worldgen.parse, cli.read(o.read), label)
     if level >= 1 then err:write(("strata worldgen: read %s: %dx%dx%d, seed %d\n"):format(o.read, t.dims[1], t.dims[2], t.dims[3], t.seed)) end
   else
     -- the options as generate takes them: the conf file's, then the flags given
-    local opts = { conf = o.conf, dims = o.dims, rand = o.rand, seed = o.given_seed and o.seed or nil,
+    local opts = { conf = o.conf, dims = o.dims, rand = o.rand, seed = o.seed,
       room_variance = o.room_variance, path_alg = o.path_alg }
+    if o.conf == "-" then opts.conf, opts.conf_text = nil, cli.read("-") end
     if not o.check then opts.post_check = false end
-    opts = cli.call("strata.worldgen.options", strata.worldgen.options, opts)
+    local ok, resolved = pcall(cli.call, "strata.worldgen.options", strata.worldgen.options, opts)
+    if not ok then error((tostring(resolved):gsub("^conf_text:", "standard input:")), 0) end
+    opts = resolved
     local d = opts.dims
     local big = d[1] * d[2] * d[3] >= BIG and level >= 0
     local live = big and level == 0 and is_tty(2)
@@ -146,10 +136,16 @@ function M.run(args)
   end
 
   if o.out then
-    cli.call("strata.worldgen.write", strata.worldgen.write, t, o.out)
+    if o.out == "-" then cli.write(strata.worldgen.format(t))
+    else cli.call("strata.worldgen.write", strata.worldgen.write, t, o.out) end
     if level >= 1 then err:write("strata worldgen: wrote ", o.out, "\n") end
-  else
-    cli.write(strata.worldgen.render(t, { color = color_on(1) }))
+  end
+  if o.json then
+    local doc = figures(t)
+    if not o.out then doc.template = strata.worldgen.format(t) end
+    cli.json(doc)
+  elseif not o.out then
+    cli.write(strata.worldgen.render(t, { color = cli.color(1) }))
   end
   return 0
 end
