@@ -63,7 +63,7 @@ end)
 
 describe("a mistake in the arguments", function()
   it("is an unknown option named with the nearest known ones, exit 2, in every command", function()
-    usage("run", "run --verbos x.lua", "unknown option '%-%-verbos' %(nearest known: %-%-help%)")
+    usage("run", "run --verbos x.lua", "unknown option '%-%-verbos' %(nearest known: %-%-help, %-%-watch%)")
     usage("layout", "layout --sed 3 x", "unknown option '%-%-sed' %(nearest known: %-%-seed")
     usage("render", "render --sed 3 x --svg x.svg", "unknown option '%-%-sed' %(nearest known: %-%-seed")
     usage("play", "play --sed 3", "unknown option '%-%-sed' %(nearest known: %-%-seed")

@@ -328,19 +328,21 @@ end
 
 -- ---- files and standard streams --------------------------------------------------------
 
--- The text of the file at path, or of standard input for '-'; an error "cannot
--- read 'path': why" (what: how it begins).
-function cli.read(path, what)
+-- The text of the file at path, or of standard input for '-', at most max
+-- bytes (default paths.READ_MAX); an error "cannot read 'path': why" (what:
+-- how it begins).
+function cli.read(path, what, max)
   if path ~= "-" then
-    local text, why = paths.read(path, what)
+    local text, why = paths.read(path, what, max)
     if not text then error(why, 0) end
     return text
   end
-  -- at most READ_MAX bytes, as from a file: standard input may never end
-  local text = io.stdin:read(paths.READ_MAX + 1) or ""
-  if #text > paths.READ_MAX then
+  -- at most max (paths.READ_MAX) bytes, as from a file: standard input may never end
+  max = max or paths.READ_MAX
+  local text = io.stdin:read(max + 1) or ""
+  if #text > max then
     error(("%s standard input: more than %d bytes, the most strata reads of a text file"):format(what or "cannot read",
-      paths.READ_MAX), 0)
+      max), 0)
   end
   return text
 end

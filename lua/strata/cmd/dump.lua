@@ -2,44 +2,36 @@
 local strata = require "strata"
 local cli = require "strata.cli"
 
-local M = {
-  summary = "print a world file: a summary, or with --json the whole world as JSON",
-  usage = [[
-usage: strata dump WORLD_FILE [--json] [--mods a,b] [--mod-path DIR]
+local M = {}
 
+-- The options dump and load share.
+M.mod_options = {
+  { name = "mods", kind = "list", arg = "a,b", help = "mods to load (default: the ones the world names)" },
+  { name = "mod-path", kind = "path", arg = "DIR", repeatable = true, help = "a directory to search for mods" },
+}
+
+M.spec = {
+  name = "dump",
+  summary = "print a world file: a summary, or with --json the whole world as JSON",
+  args = { { name = "WORLD_FILE", key = "file", kind = "path",
+    refuse_stdio = "a world file is an SQLite database, read only from a file" } },
+  description = [[
 Prints the world of WORLD_FILE (a saved world) on standard output: a short
 summary (seed, time, mods, objects by kind, maps, timers, subscriptions,
 random streams), or with --json the whole world as JSON (format
 "strata-world", version 1: world:to_json), which `strata load` makes a world
-file of again, the same world.
-
-options:
-  --json            the whole world as JSON
-  --mods a,b        mods to load (default: the world's own)
-  --mod-path DIR    a directory to search for mods; repeatable
-
-Exit status 1 with one line on stderr for a bad option or a file that cannot
-be opened.
-]],
+file of again, the same world.]],
+  options = {
+    { name = "json", kind = "flag", help = "the whole world as JSON" },
+    M.mod_options[1], M.mod_options[2],
+  },
+  epilog = [[
+Exit status 2 for a mistake in the arguments; 1 with one line on stderr for a
+file that cannot be opened.]],
 }
 
 -- Errors read "dump: message" (strata.cli adds the name).
 M.names_errors = true
-
-local function fail(msg) error(msg, 0) end
-
--- The options dump and load share: --mods, --mod-path; others are the command's (more(a, value)).
-function M.parse(args, name, more)
-  local o, pos = { mod_path = {} }, {}
-  for a, value in cli.options(args, fail) do
-    if a == "--mods" then o.mods = {} for m in value():gmatch("[^,]+") do o.mods[#o.mods + 1] = m end
-    elseif a == "--mod-path" then o.mod_path[#o.mod_path + 1] = value()
-    elseif a:sub(1, 1) == "-" and not more(o, a, value) then
-      fail("unknown option " .. a .. " (see 'strata " .. name .. " --help')")
-    elseif a:sub(1, 1) ~= "-" then pos[#pos + 1] = a end
-  end
-  return pos, o
-end
 
 -- The summary: counts from the JSON form, which holds all there is.
 local function summary(file, t)
@@ -64,12 +56,10 @@ local function summary(file, t)
   return table.concat(lines, "\n") .. "\n"
 end
 
-function M.run(args)
-  local pos, o = M.parse(args, "dump", function(o, a) if a == "--json" then o.json = true return true end end)
-  if #pos ~= 1 then fail("give one WORLD_FILE (see 'strata dump --help')") end
-  local world = cli.call("strata.world.open", strata.world.open, pos[1], { mods = o.mods, mod_path = o.mod_path })
+function M.run(o)
+  local world = cli.call("strata.world.open", strata.world.open, o.file, { mods = o.mods, mod_path = o.mod_path })
   local text = world:to_json()
-  cli.write(o.json and text or summary(pos[1], strata.json.decode(text)))
+  cli.write(o.json and text or summary(o.file, strata.json.decode(text)))
   return 0
 end
 

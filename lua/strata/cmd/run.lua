@@ -13,6 +13,7 @@ local M = {}
 M.spec = {
   name = "run",
   summary = "run a Lua script with strata and luv loaded",
+  forms = { "[--watch] FILE.lua [ARGS...]" },
   args = {
     { name = "FILE.lua", key = "file", kind = "path", stdio = "in" },
     -- everything after the script is the script's, options too
