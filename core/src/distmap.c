@@ -455,32 +455,30 @@ static int list_add(uint32_t **list, size_t *len, size_t *cap, uint32_t cell) {
 #define WORK_ADD(d, cell) list_add(&(d)->work, &(d)->work_len, &(d)->work_cap, (cell))
 
 /* The Dial loop's buckets: an eighth of a step while the front is wide,
-** half a step where the goals have reached under DIAL_FEW cells each
-** DIAL_PROBE steps out, a whole step under DIAL_CORRIDOR: where the front
-** is narrow, in eighths most buckets hold one cell or none, and their
-** turns cost more than the cells (bench_distmap's maps reach some 600 to
-** 1,800 cells a goal open, 200 to 300 in rooms, 40 to 100 in the maze: a
-** maze 1.4 times as fast in whole steps, the open map 1.1 times in
+** a whole step where the goals have reached under DIAL_FEW cells each
+** DIAL_PROBE steps out: where the front is narrow, in eighths most buckets
+** hold one cell or none, and their turns cost more than the cells
+** (bench_distmap's maps reach some 600 to 1,800 cells a goal open, 200 to
+** 300 in rooms, 40 to 100 in the maze: a maze 1.4 times as fast in whole
+** steps, rooms 1.03 times as in half steps, the open map 1.1 times in
 ** eighths). */
 #define NARROW_SHIFT BUCKET_SHIFT
-#define WIDE_SHIFT (KEY_SHIFT - 1)
 #define DIAL_PROBE 32u
 #define DIAL_FEW 400u
-#define DIAL_CORRIDOR 128u
 
 /* The loop, its constants chosen (a copy of it for each). */
 static int dial_go(dial_run *r, int pruned, int wide, uint64_t *settled) {
   /* pruned, a field's lists are split: no alias */
 #define DIAL_GO(sh) (pruned ? dial_loop(r, 1, 0, (sh), 1, settled) : dial_loop(r, 0, 0, (sh), 1, settled))
-  return wide == 2 ? DIAL_GO(KEY_SHIFT) : wide ? DIAL_GO(WIDE_SHIFT) : DIAL_GO(NARROW_SHIFT);
+  return wide ? DIAL_GO(KEY_SHIFT) : DIAL_GO(NARROW_SHIFT);
 #undef DIAL_GO
 }
 
 /* The cells waiting in the ring of a loop paused at bucket r->from, moved
-** to buckets of WIDE_SHIFT: every waiting key is at least that bucket's.
+** to buckets of a whole step: every waiting key is at least that bucket's.
 ** 0 on ENOMEM. */
-static int dial_widen(strata_distmap *d, dial_run *r, int wide) {
-  const unsigned sh = wide == 2 ? KEY_SHIFT : WIDE_SHIFT;
+static int dial_widen(strata_distmap *d, dial_run *r) {
+  const unsigned sh = KEY_SHIFT;
   d->work_len = 0;
   for (uint32_t b = 0; b < (r->mask + 1) << r->split; b++) {
     cell_list *const l = &r->bucket[b];
@@ -807,8 +805,8 @@ static int dial_field(strata_distmap *d) {
   int found = dial_go(&r, pruned, 0, &settled), wide = 0;
   if (found == 2) {
     const uint64_t each = (settled - goals) / goals;
-    wide = each < DIAL_FEW ? (each < DIAL_CORRIDOR ? 2 : 1) : 0;
-    if (wide && !dial_widen(d, &r, wide)) return 0;
+    wide = each < DIAL_FEW;
+    if (wide && !dial_widen(d, &r)) return 0;
     r.until = 0;
     found = dial_go(&r, pruned, wide, &settled);
   }
