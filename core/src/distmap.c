@@ -455,44 +455,40 @@ static int list_add(uint32_t **list, size_t *len, size_t *cap, uint32_t cell) {
 #define WORK_ADD(d, cell) list_add(&(d)->work, &(d)->work_len, &(d)->work_cap, (cell))
 
 /* The Dial loop's buckets: an eighth of a step while the front is wide,
-** half a step where the goals have reached under DIAL_FEW cells each
-** DIAL_PROBE steps out, a whole step under DIAL_CORRIDOR: where the front
-** is narrow, in eighths most buckets hold one cell or none, and their
-** turns cost more than the cells (bench_distmap's maps reach some 600 to
-** 1,800 cells a goal open, 200 to 300 in rooms, 40 to 100 in the maze: a
-** maze 1.4 times as fast in whole steps, the open map 1.1 times in
+** a whole step where the goals have reached under DIAL_FEW cells each
+** DIAL_PROBE steps out: where the front is narrow, in eighths most buckets
+** hold one cell or none, and their turns cost more than the cells
+** (bench_distmap's maps reach some 600 to 1,800 cells a goal open, 200 to
+** 300 in rooms, 40 to 100 in the maze: a maze 1.4 times as fast in whole
+** steps, rooms 1.03 times as in half steps, the open map 1.1 times in
 ** eighths). */
 #define NARROW_SHIFT BUCKET_SHIFT
-#define WIDE_SHIFT (KEY_SHIFT - 1)
 #define DIAL_PROBE 32u
 #define DIAL_FEW 400u
-#define DIAL_CORRIDOR 128u
 
 /* The loop, its constants chosen (a copy of it for each). */
 static int dial_go(dial_run *r, int pruned, int wide, uint64_t *settled) {
-  const unsigned sh = wide == 2 ? KEY_SHIFT : wide ? WIDE_SHIFT : NARROW_SHIFT;
-  const int alias = pruned && (r->dkey >> sh) == (KEY_ONE >> sh);
-#define DIAL_GO(sh)                                                                   \
-  (!pruned ? dial_loop(r, 0, 0, (sh), 1, settled)                                        \
-   : alias ? dial_loop(r, 1, 1, (sh), 1, settled) : dial_loop(r, 1, 0, (sh), 1, settled))
-  return wide == 2 ? DIAL_GO(KEY_SHIFT) : wide ? DIAL_GO(WIDE_SHIFT) : DIAL_GO(NARROW_SHIFT);
+  /* pruned, a field's lists are split: no alias */
+#define DIAL_GO(sh) (pruned ? dial_loop(r, 1, 0, (sh), 1, settled) : dial_loop(r, 0, 0, (sh), 1, settled))
+  return wide ? DIAL_GO(KEY_SHIFT) : DIAL_GO(NARROW_SHIFT);
 #undef DIAL_GO
 }
 
 /* The cells waiting in the ring of a loop paused at bucket r->from, moved
-** to buckets of WIDE_SHIFT: every waiting key is at least that bucket's.
+** to buckets of a whole step: every waiting key is at least that bucket's.
 ** 0 on ENOMEM. */
-static int dial_widen(strata_distmap *d, dial_run *r, int wide) {
-  const unsigned sh = wide == 2 ? KEY_SHIFT : WIDE_SHIFT;
+static int dial_widen(strata_distmap *d, dial_run *r) {
+  const unsigned sh = KEY_SHIFT;
   d->work_len = 0;
-  for (uint32_t b = 0; b <= r->mask; b++) {
+  for (uint32_t b = 0; b < (r->mask + 1) << r->split; b++) {
     cell_list *const l = &r->bucket[b];
     for (uint32_t i = 0; i < l->len; i++)
       if (!(d->key[l->items[i]] & KEY_SETTLED) && !WORK_ADD(d, l->items[i])) return 0;
     l->len = 0;
   }
   for (size_t i = 0; i < d->work_len; i++) {
-    cell_list *const l = &r->bucket[(d->key[d->work[i]] >> sh) & r->mask];
+    const uint64_t k = d->key[d->work[i]];
+    cell_list *const l = dial_list(r->bucket, r->mask, (uint32_t)(k >> sh), r->split, (k & 4u) != 0);
     if (!list_room(l, 1)) return 0;
     l->items[l->len++] = d->work[i];
   }
@@ -508,8 +504,8 @@ static uint64_t dial_goals(strata_distmap *d, const dial_run *r) {
     if (d->key[d->goals[i]] != 0) d->key[d->goals[i]] = KEY_SETTLED, settled++;
   const int32_t pw = r->pw;
   const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
-  cell_list *const ls = &r->bucket[(KEY_ONE >> NARROW_SHIFT) & r->mask];
-  cell_list *const ld = &r->bucket[(r->dkey >> NARROW_SHIFT) & r->mask];
+  cell_list *const ls = dial_list(r->bucket, r->mask, (uint32_t)(KEY_ONE >> NARROW_SHIFT), r->split, 0);
+  cell_list *const ld = dial_list(r->bucket, r->mask, (uint32_t)(r->dkey >> NARROW_SHIFT), r->split, 1);
   for (size_t i = 0; i < d->goal_count; i++) {
     const uint32_t g = d->goals[i];
     if (d->key[g] != KEY_SETTLED) continue; /* a wall */
@@ -788,15 +784,17 @@ static int dial_field(strata_distmap *d) {
       distance_bound(d) / cost * (double)KEY_ONE > KEY_ROOM / 4)
     return -1;
   d->scale = (double)KEY_ONE / cost;
-  dial_run r = {d->key, NULL, 0, 0, UINT32_MAX, (int32_t)d->pw, 1, DIAL_PROBE << (KEY_SHIFT - NARROW_SHIFT), {{0, 0}}};
+  dial_run r = {d->key, NULL, 0, 0, UINT32_MAX, (int32_t)d->pw, 1, DIAL_PROBE << (KEY_SHIFT - NARROW_SHIFT), 0, {{0, 0}}};
   const int pruned = dial_offers(&r, diag);
+  r.split = pruned; /* two lists a bucket (dial_loop) */
   if (!prepare_steps(d)) return 0;
   if (d->sk[1] != KEY_ONE || d->limit != UINT64_MAX) return -1;
   d->dk[1] = r.dkey; /* truncated as the loop has it, for the updates' scans */
   /* the ring holds buckets k to k + 1 + diag, and d->ring's other users' */
   if (!ring_for(d, (uint64_t)(((uint32_t)diag + 2) * 8) << NARROW_SHIFT)) return 0; /* shift: NARROW_SHIFT */
-  r.bucket = d->ring, r.mask = d->mask;
-  for (uint32_t b = 0; b <= r.mask; b++) r.bucket[b].len = 0;
+  if (r.split && !ring_for(d, (uint64_t)(d->mask + 1) << NARROW_SHIFT)) return 0; /* twice the lists */
+  r.bucket = d->ring, r.mask = d->mask >> r.split;
+  for (uint32_t b = 0; b <= d->mask; b++) r.bucket[b].len = 0;
   const int maze = junction_field(d);
   if (maze >= 0) return maze;
   reset_keys(d);
@@ -807,8 +805,8 @@ static int dial_field(strata_distmap *d) {
   int found = dial_go(&r, pruned, 0, &settled), wide = 0;
   if (found == 2) {
     const uint64_t each = (settled - goals) / goals;
-    wide = each < DIAL_FEW ? (each < DIAL_CORRIDOR ? 2 : 1) : 0;
-    if (wide && !dial_widen(d, &r, wide)) return 0;
+    wide = each < DIAL_FEW;
+    if (wide && !dial_widen(d, &r)) return 0;
     r.until = 0;
     found = dial_go(&r, pruned, wide, &settled);
   }

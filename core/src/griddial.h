@@ -90,8 +90,84 @@ typedef struct dial_run {
   uint32_t mask, goal;
   int32_t pw;
   uint32_t from, until; /* the buckets to read: from (1 at first), before until (a pause) */
+  uint32_t split;       /* 1: two lists a bucket (dial_list), 2 (mask + 1) in all */
   dial_offer offer[8 * DIAL_SLOTS];
 } dial_run;
+
+/* The offers of the cells [p, end) of bucket k to the lists of len and
+** items (a diagonal later, or the next bucket, and a step later; with
+** ALIAS the first is the third). LEAN: cells reached by a straight step,
+** whose slots 1 and 4 are unused (a cell reached diagonally since it was
+** listed, rare, offers all five: a branch the predictor gets right). 1 when the goal is
+** settled (*settled then counts it), else 0; *stale counts second entries. */
+static inline __attribute__((always_inline)) int dial_cells(const dial_run *r, const uint32_t *p, const uint32_t *end,
+                                                            uint32_t *const items[3], size_t len[3], uint32_t k,
+                                                            const int pruned, const int alias, const int lean,
+                                                            const unsigned bshift, const int field,
+                                                            uint64_t *settled, uint32_t *stale) {
+  uint64_t *const key = r->key;
+  const uint32_t goal = r->goal;
+  const uint64_t dkey = r->dkey;
+  const uint32_t dbuckets = (uint32_t)(dkey >> bshift);
+  const int straight = pruned ? 2 : 4, offers = pruned ? 5 : 8;
+  const intptr_t pw = r->pw;
+  const uint32_t *const first = p;
+  uint32_t *const is = items[2];
+  size_t ns = len[2]; /* the straight offers' length, in a register */
+  for (const uint32_t *q = p; field && q < end && q < p + DIAL_AHEAD; q++) {
+    __builtin_prefetch(key + *q - pw, 1);
+    __builtin_prefetch(key + *q + pw, 1);
+  }
+  for (; p < end; p++) {
+    /* The keys of the cell DIAL_AHEAD entries on and of its eight
+    ** neighbours, asked for now: a bucket's cells lie along the front, rows
+    ** apart, and each waited for its keys (1.3 times the time on the open
+    ** map; 4 to 8 entries ahead alike). A column either side: the lines of
+    ** all nine. */
+    if (end - p > DIAL_AHEAD) {
+      const uint64_t *const ahead = key + p[DIAL_AHEAD];
+      __builtin_prefetch(ahead - 1, 1);
+      __builtin_prefetch(ahead + 1, 1);
+      __builtin_prefetch(ahead - pw - 1, 1);
+      __builtin_prefetch(ahead - pw + 1, 1);
+      __builtin_prefetch(ahead + pw - 1, 1);
+      __builtin_prefetch(ahead + pw + 1, 1);
+    }
+    const uint32_t u = *p;
+    uint64_t *const pu = key + u;
+    const uint64_t ku = *pu;
+    if (ku & KEY_SETTLED) { /* left already: a second entry */
+      ++*stale;
+      continue;
+    }
+    *pu = ku | KEY_SETTLED;
+    if (u == goal) return *settled += (uint64_t)(p - first) + 1 - *stale, 1;
+    const uint64_t kl = ku | KEY_LOW, ks = kl + KEY_ONE, kd = kl + dkey;
+    const uint32_t late = (uint32_t)(kd >> bshift) - (k + dbuckets);
+    const int shared = alias && !late; /* the diagonal offers go after the straight ones */
+    const int all = !lean || (ku & 4u);
+    const dial_offer *const o = r->offer + DIAL_SLOTS * (ku & 7u);
+#pragma GCC unroll 8
+    for (int j = 0; j < straight; j++)
+      if (j == 0 || all) ns = relax(pu + o[j].off, is, ns, u + (uint32_t)o[j].off, ks + (uint64_t)o[j].adj, ks);
+    uint32_t *const id = shared ? is : items[late];
+    size_t n = shared ? ns : len[late];
+#pragma GCC unroll 8
+    for (int j = straight; j < offers; j++)
+      if (j < offers - 1 || all) n = relax(pu + o[j].off, id, n, u + (uint32_t)o[j].off, kd + (uint64_t)o[j].adj, kd);
+    if (shared) ns = n;
+    else len[late] = n;
+  }
+  len[2] = ns;
+  *settled += (uint64_t)(end - first);
+  return 0;
+}
+
+/* The list of bucket k (of a ring of mask + 1) for the cells reached
+** straight (diagonal 0) or diagonally: with SPLIT, two a bucket. */
+static inline cell_list *dial_list(cell_list *bucket, uint32_t mask, uint32_t k, int split, int diagonal) {
+  return &bucket[split ? 2 * (k & mask) + (uint32_t)diagonal : k & mask];
+}
 
 /* The buckets from the start's, whose neighbours are queued. PRUNED (a
 ** diagonal cheaper than two straight steps): a cell offers routes only to
@@ -102,87 +178,52 @@ typedef struct dial_run {
 ** side, may be walled (jump point search's natural and forced neighbours,
 ** the forced ones always). Else every neighbour. By the table of offers,
 ** not a switch: the direction hardly repeats from cell to cell, and a
-** mispredicted jump per cell cost more than the unused slots. Buckets of
-** 2^bshift keys, at most a step (KEY_SHIFT). ALIAS: a diagonal later is
-** the straight step's bucket or the next, so the offers a diagonal later
-** may go to the bucket of those a step later. 1 found, 0 not (for goal UINT32_MAX:
-** every cell it reaches settled), 2 paused at bucket until (r->from
-** then), -1 ENOMEM. */
+** mispredicted jump per cell cost more than the unused slots. SPLIT (a
+** field's pruned offers, whose ties nobody reads): the cells reached
+** straight wait in lists of their own and skip the unused slots without a
+** mispredicted jump, and no diagonal offer shares the straight offers'
+** list (ALIAS's choice of list was a jump mispredicted some 60,000 times
+** a field on the benchmark's rooms: 1.35 times as fast without). Buckets
+** of 2^bshift keys, at most a step (KEY_SHIFT). ALIAS (not with SPLIT): a
+** diagonal later is the straight step's bucket or the next, so the offers
+** a diagonal later may go to the bucket of those a step later. 1 found, 0 not (for goal UINT32_MAX: every cell it reaches
+** settled), 2 paused at bucket until (r->from then), -1 ENOMEM. */
 static inline __attribute__((always_inline)) int dial_loop(dial_run *r, const int pruned,
                                                            const int alias, const unsigned bshift,
                                                            const int field, uint64_t *pops) {
-  /* in locals: the lists' stores may alias what is behind a pointer */
-  uint64_t *const key = r->key;
+  const int split = field && pruned;
   cell_list *const bucket = r->bucket;
-  const uint32_t mask = r->mask, goal = r->goal;
-  const uint64_t dkey = r->dkey;
-  const uint32_t dbuckets = (uint32_t)(dkey >> bshift), sbuckets = (uint32_t)(KEY_ONE >> bshift);
-  const int straight = pruned ? 2 : 4, offers = pruned ? 5 : 8;
-  const intptr_t pw = r->pw;
+  const uint32_t mask = r->mask;
+  const uint32_t dbuckets = (uint32_t)(r->dkey >> bshift), sbuckets = (uint32_t)(KEY_ONE >> bshift);
   uint64_t settled = *pops;
   const uint32_t until = r->until;
   for (uint32_t k = r->from, empty = 0; empty <= mask; k++) {
     if (field && k == until) return r->from = k, *pops = settled, 2;
-    cell_list *const cur = &bucket[k & mask];
-    const uint32_t count = cur->len;
+    cell_list *const cur = dial_list(bucket, mask, k, split, 0);
+    const uint32_t count = cur->len + (split ? cur[1].len : 0);
     empty = count ? 0 : empty + 1;
     if (!count) continue;
-    /* The offers go to three buckets, their lists held here: a diagonal
-    ** later (l[0], or the next one, l[1]) and a step later (l[2]); room in
-    ** each for eight offers of each of this bucket's cells. */
-    cell_list *const l[3] = {&bucket[(k + dbuckets) & mask], &bucket[(k + dbuckets + 1) & mask],
-                             &bucket[(k + sbuckets) & mask]};
+    /* The offers go to three lists, held here: a diagonal later (l[0], or
+    ** the next bucket's, l[1]) and a step later (l[2]); room in each for
+    ** eight offers of each of this bucket's cells. */
+    cell_list *const l[3] = {dial_list(bucket, mask, k + dbuckets, split, 1),
+                             dial_list(bucket, mask, k + dbuckets + 1, split, 1),
+                             dial_list(bucket, mask, k + sbuckets, split, 0)};
     for (int j = 0; j < 3; j++)
       if (!list_room(l[j], 8 * count)) return -1;
     uint32_t *const items[3] = {l[0]->items, l[1]->items, l[2]->items};
     size_t len[3] = {l[0]->len, l[1]->len, l[2]->len};
-    const uint32_t *const first = cur->items, *const end = first + count;
-    uint32_t *const is = items[2];
-    size_t ns = len[2]; /* the straight offers' length, in a register */
     uint32_t stale = 0;
-    for (const uint32_t *p = first; field && p < end && p < first + DIAL_AHEAD; p++) {
-      __builtin_prefetch(key + *p - pw, 1);
-      __builtin_prefetch(key + *p + pw, 1);
+    for (int s = 0; s <= split; s++) {
+      const uint32_t *const first = cur[s].items, *const end = first + cur[s].len;
+      const int found = split && s == 0
+                            ? dial_cells(r, first, end, items, len, k, pruned, alias, 1, bshift, field, &settled, &stale)
+                            : dial_cells(r, first, end, items, len, k, pruned, alias, 0, bshift, field, &settled, &stale);
+      if (found) return *pops = settled, 1;
+      cur[s].len = 0;
     }
-    for (const uint32_t *p = first; p < end; p++) {
-      /* The keys of the cell DIAL_AHEAD entries on and of the rows above and
-      ** below it, asked for now: a bucket's cells lie along the front, rows
-      ** apart, and each waited for its keys (1.3 times the time on the open
-      ** map; 4 to 8 entries ahead alike). */
-      if (end - p > DIAL_AHEAD) {
-        const uint64_t *const ahead = key + p[DIAL_AHEAD];
-        __builtin_prefetch(ahead, 1);
-        __builtin_prefetch(ahead - pw, 1);
-        __builtin_prefetch(ahead + pw, 1);
-      }
-      const uint32_t u = *p;
-      uint64_t *const pu = key + u;
-      const uint64_t ku = *pu;
-      if (ku & KEY_SETTLED) { /* left already: a second entry */
-        stale++;
-        continue;
-      }
-      *pu = ku | KEY_SETTLED;
-      if (u == goal) return *pops = settled + (uint64_t)(p - first) + 1 - stale, 1;
-      const uint64_t kl = ku | KEY_LOW, ks = kl + KEY_ONE, kd = kl + dkey;
-      const uint32_t late = (uint32_t)(kd >> bshift) - (k + dbuckets);
-      const int shared = alias && !late; /* the diagonal offers go after the straight ones */
-      const dial_offer *const o = r->offer + DIAL_SLOTS * (ku & 7u);
-#pragma GCC unroll 8
-      for (int j = 0; j < straight; j++)
-        ns = relax(pu + o[j].off, is, ns, u + (uint32_t)o[j].off, ks + (uint64_t)o[j].adj, ks);
-      uint32_t *const id = shared ? is : items[late];
-      size_t n = shared ? ns : len[late];
-#pragma GCC unroll 8
-      for (int j = straight; j < offers; j++)
-        n = relax(pu + o[j].off, id, n, u + (uint32_t)o[j].off, kd + (uint64_t)o[j].adj, kd);
-      if (shared) ns = n;
-      else len[late] = n;
-    }
-    settled += count - stale;
-    len[2] = ns;
+    settled -= stale;
     for (int j = 0; j < 3; j++) l[j]->len = (uint32_t)len[j]; /* with ALIAS, l[0] is l[2] */
-    cur->len = 0;
   }
   *pops = settled;
   return 0;

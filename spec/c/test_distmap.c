@@ -399,6 +399,56 @@ static void test_step_down(void) {
   strata_distmap_free(d);
 }
 
+/* The benchmark's open and rooms maps (gridgen.h), smaller, of cost 1, 8
+** neighbours, one goal and many: the Dial loop's lists for the cells
+** reached straight and diagonally, in buckets of an eighth of a step (open)
+** and of a whole one after its probe (rooms), against the reference, twice
+** on one field. */
+static void test_dial_maps(void) {
+  static const char *const kinds[] = {"open", "rooms"};
+  static const double diags[] = {1.41, M_SQRT2, 1, 1.9};
+  strata_rng r;
+  strata_rng_seed(&r, 3641);
+  strata_distmap *d = strata_distmap_new(NULL);
+  int ok = 1;
+  for (int trial = 0; trial < 16; trial++) {
+    const int w = 240, h = 200, n = w * h;
+    gridgen_map gm;
+    CHECK(gridgen_make(&gm, kinds[trial % 2], w, h, (uint64_t)trial));
+    strata_tilemap *m = strata_tilemap_new(w, h, NULL, NULL);
+    strata_tokens *t = strata_tilemap_tokens(m);
+    strata_token_traits wall = {0, 1, "#", "", 0};
+    strata_tokens_define(t, "wall", 4, &wall, NULL);
+    const strata_token tw = strata_tokens_find(t, "wall", 4), tf = strata_tokens_intern(t, "floor", 5, NULL);
+    for (int i = 0; i < n; i++) strata_tilemap_set(m, i % w, i / w, gm.cells[i] == '.' ? tf : tw, NULL);
+    uint32_t goals[30];
+    const size_t count = trial % 4 < 2 ? 1 : 30;
+    goals[0] = (uint32_t)(gm.sy * w + gm.sx);
+    for (size_t k = 1; k < count; k++) goals[k] = (uint32_t)strata_rng_below(&r, (uint64_t)n);
+    strata_distmap_options o;
+    strata_distmap_options_init(&o);
+    const double diag = diags[(trial / 4) % 4];
+    o.connectivity = 8, o.diagonal_cost = diag;
+    double *seed = malloc((size_t)n * sizeof *seed), *ref = malloc((size_t)n * sizeof *ref);
+    goal_seeds(goals, count, n, seed);
+    reference(m, seed, 1, diag, ref);
+    int same = 1;
+    for (int again = 0; again < 2; again++) {
+      CHECK_EQ_INT(strata_distmap_compute(d, m, goals, count, &o, NULL), STRATA_OK);
+      same = same && same_field(d, ref, w, h, INFINITY) && steps_down(d, w, h, 1, diag);
+    }
+    if (!same) {
+      ok = 0;
+      fprintf(stderr, "  dial maps trial %d: %s diagonal %g, %zu goals\n", trial, kinds[trial % 2], diag, count);
+    }
+    free(seed), free(ref);
+    gridgen_free(&gm);
+    strata_tilemap_free(m);
+  }
+  CHECK(ok);
+  strata_distmap_free(d);
+}
+
 /* The flee map: against the reference seeded with -factor * d, and every
 ** walk downhill on it ends at least as far from the goals as it began. */
 static void test_flee(void) {
@@ -753,6 +803,7 @@ int main(void) {
   test_optimal();
   test_one_cost();
   test_maze();
+  test_dial_maps();
   test_step_down();
   test_flee();
   test_update();
