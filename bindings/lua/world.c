@@ -546,7 +546,7 @@ static int w_count(lua_State *L) { lua_pushinteger(L, (lua_Integer)strata_world_
 
 /* kind_edits(kind): strata_world_kind_edits (as an integer: it wraps only after 2^63 edits) */
 static int w_kind_edits(lua_State *L) {
-  lua_pushinteger(L, (lua_Integer)strata_world_kind_edits(check_world(L, 1), luaL_checkstring(L, 2)));
+  lua_pushinteger(L, (lua_Integer)strata_world_kind_edits(check_world(L, 1), lstrata_checkstring(L, 2)));
   return 1;
 }
 
