@@ -112,7 +112,7 @@ kinds.map.delete = function(m) drop_map(owner[m], m) end
 -- ---- areas ------------------------------------------------------------------------------------
 
 local function floor_map(w, a, n)
-  local uid = w._rt:area_floor_map(a.uid, n)
+  local uid = w._rt:area_floor_map(uid_of[a], n)
   local m = uid and live(w, uid)
   return m
 end
@@ -307,7 +307,7 @@ end
 
 function world:area_of(map)
   if not is_handle(map, "map") then error("world:area_of: expected a map handle", 2) end
-  local a, n = map_area(self, map.uid)
+  local a, n = map_area(self, uid_of[map])
   if not a then return nil end
   return live(self, a), n
 end
