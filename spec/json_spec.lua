@@ -99,6 +99,8 @@ describe("strata.json", function()
     end
     refused({ a = { print } }, "%$%.a%[0%]: function cannot be JSON")
     refused({ a = 0 / 0 }, "%$%.a: NaN is no JSON number")
+    refused({ a = { -math.huge } }, "%$%.a%[0%]: an infinity is no JSON number")
+    refused({ [true] = 1 }, "%$: a table's keys must be all strings")
     refused({ 1, 2, x = 3 }, "%$: a table's keys must be all strings")
     refused({ [3] = 1 }, "%$: a table's keys must be all strings")
     refused({ s = "\255" }, "%$%.s: a string that is not UTF%-8")
