@@ -240,20 +240,18 @@ describe("--json", function()
     assert.matches("^map %d+: 6x4, from ", text)
   end)
 
-  it("is written by one encoder: RFC 8259 strings, integers apart from floats, sorted keys", function()
-    local json = require "strata.json_out"
-    assert.equal('{"a":1.5,"b":1,"c":"q\\"\\\\\\n\\u0001/\\u007f","d":[1,2.0],"e":{},"f":[]}',
-      json.encode{ b = 1, a = 1.5, c = 'q"\\\n\1/\127', d = { 1, 2.0 }, e = json.object(), f = {} })
-    assert.equal("0.10000000000000001", json.encode(0.1))
-    assert.equal('"é"', json.encode("é"))
-    local loop = {}
-    loop.self = loop
-    for _, bad in ipairs{ { print, "a function" }, { 0 / 0, "cannot hold" }, { loop, "inside itself" },
-      { "\255", "not UTF%-8" }, { { 1, x = 2 }, "both a list and keys" }, { { [true] = 1 }, "not a string" } } do
-      local ok, err = pcall(json.encode, { k = { bad[1] } })
-      assert.is_false(ok)
-      assert.matches("^json: [^\n]*" .. bad[2], err)
-      assert.matches("at %$%.k%[1%]", err)
-    end
+  it("writes an empty list as [] and an empty object as {}", function()
+    local empty = "grid " .. MODS .. " --world " .. q(dir .. "/empty.db")
+    assert.equal(0, select(2, strata(empty .. " --mods base,xyzgrid init")))
+    assert.equal('{"maps":[]}\n', doc(empty .. " list --json"))
+    assert.equal(0, select(2, strata(empty .. " add xyzgrid.map1")))
+    assert.equal("[] {} True", pick(doc(empty .. " show map1 --json"), "d['transitions'], d['options'], len(d['links']) > 0"))
+    assert.equal("[]", pick(doc(grid .. " path 1 0 map12a 1 0 map12a --json"), "d['steps']"))
+  end)
+
+  it("is the core's text (strata.json.encode), a refusal one line naming the JSON path", function()
+    local cli = require "strata.cli"
+    local err = support.err_of(cli.json, { maps = { { id = "\255" } } })
+    assert.matches("^%-%-json: %$%.maps%[0%]%.id: a string that is not UTF%-8[^\n]*$", err)
   end)
 end)

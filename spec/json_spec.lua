@@ -32,6 +32,43 @@ describe("strata.json", function()
     end
   end)
 
+  it("writes strings as RFC 8259 asks: quotes, backslashes and control characters escaped, UTF-8 as it is", function()
+    assert.equal('"q\\"\\\\\\n\\u0001\\t/\127é"', json.encode('q"\\\n\1\t/\127é'))
+    assert.equal('{"a":1.5,"b":1,"d":[1,2.0]}', json.encode{ b = 1, a = 1.5, d = { 1, 2.0 } })
+    assert.equal("0.1", json.encode(0.1)) -- the shortest text that reads back the same double
+  end)
+
+  it("writes a table marked by strata.json.array as an array: [] when empty, where {} is an empty object", function()
+    assert.equal('{"e":{},"f":[],"g":[1,2],"h":[[]]}',
+                 json.encode{ e = {}, f = json.array(), g = json.array{ 1, 2 }, h = { json.array{} } })
+    assert.equal("[]", json.encode(json.array{}))
+    assert.equal('{\n  "maps": [],\n  "options": {}\n}\n', json.encode({ maps = json.array(), options = {} }, { pretty = true }))
+    local t = {}
+    assert.equal(t, json.array(t)) -- the same table, marked
+    assert.equal(t, json.array(t)) -- marking it again is no error
+    t[1] = "x"
+    assert.equal('["x"]', json.encode(t))
+    -- marked as an array, a table must still be one: refused with its path, never written as an object
+    t.name = "y"
+    assert.matches("json_spec%.lua:%d+: strata%.json%.encode: %$%.list: a table marked by strata%.json%.array has a "
+      .. "string key", support.err_of(function() return json.encode{ list = t } end))
+    assert.matches("%$%[0%]: a table's keys must be", support.err_of(json.encode, { json.array{ [2] = 1 } }))
+  end)
+
+  it("marks with a metatable no one can take or forge, and keeps another's metatable", function()
+    local marked = json.array()
+    assert.equal("strata.json.array", getmetatable(marked)) -- its name, not the metatable
+    assert.has_error(function() setmetatable(marked, nil) end)
+    local fake = setmetatable({}, { __metatable = "strata.json.array", __name = "strata.json.array" })
+    assert.equal("{}", json.encode(fake)) -- a look-alike is no mark
+    local other = setmetatable({}, { __index = function() error("ran") end })
+    assert.matches("json_spec%.lua:%d+: strata%.json%.array: [^\n]*a metatable of its own",
+      support.err_of(function() return json.array(other) end))
+    assert.is_function(getmetatable(other).__index) -- left as it was
+    assert.matches("json_spec%.lua:%d+: strata%.json%.array: [^\n]*table expected, got number",
+      support.err_of(function() return json.array(5) end))
+  end)
+
   it("refuses bad text with the JSON path, line and column", function()
     local function refused(text, pattern)
       local err = support.err_of(function() return json.decode(text) end)
@@ -62,6 +99,8 @@ describe("strata.json", function()
     end
     refused({ a = { print } }, "%$%.a%[0%]: function cannot be JSON")
     refused({ a = 0 / 0 }, "%$%.a: NaN is no JSON number")
+    refused({ a = { -math.huge } }, "%$%.a%[0%]: an infinity is no JSON number")
+    refused({ [true] = 1 }, "%$: a table's keys must be all strings")
     refused({ 1, 2, x = 3 }, "%$: a table's keys must be all strings")
     refused({ [3] = 1 }, "%$: a table's keys must be all strings")
     refused({ s = "\255" }, "%$%.s: a string that is not UTF%-8")

@@ -6,8 +6,13 @@
 ** strata.json.encode(value [, { pretty = true }]) -> text: a table whose keys
 ** are 1..n is an array, one whose keys are strings an object (its keys in
 ** byte order, so that the text is the same on every run; an empty table is
-** {}). Tables are read raw, no metamethod runs; what cannot be JSON (a
-** function, a cycle, a NaN, a key of another kind) is refused with its path.
+** {}, unless marked by strata.json.array(t): []). Tables are read raw, no
+** metamethod runs; what cannot be JSON (a function, a cycle, a NaN, a key of
+** another kind) is refused with its path.
+** The array mark is a metatable kept in the Lua state's registry, protected
+** so that no one can take it to put on another table or replace it; the
+** encoder compares it by identity and checks a marked table's keys as any
+** other's, so a mark never makes the encoder trust what a table holds.
 ** The tree being built or read sits in a box the garbage collector frees, so
 ** an error midway leaks nothing.
 */
@@ -18,6 +23,7 @@
 #include "strata/json.h"
 
 #define BOX_MT "strata.json_tree"
+#define ARRAY_MT "strata.json.array"
 
 typedef struct box {
   strata_json root;
@@ -125,6 +131,15 @@ static void object_to_json(lua_State *L, int idx, size_t n, const strata_json_pa
   lua_pop(L, 1);
 }
 
+/* Whether the table at idx carries the array mark (the registry's own metatable, not a look-alike). */
+static int marked_array(lua_State *L, int idx) {
+  if (!lua_getmetatable(L, idx)) return 0;
+  luaL_getmetatable(L, ARRAY_MT);
+  int same = lua_rawequal(L, -1, -2);
+  lua_pop(L, 2);
+  return same;
+}
+
 static void table_to_json(lua_State *L, int idx, const strata_json_path *path, size_t depth, strata_json *out) {
   if (depth >= STRATA_JSON_MAX_DEPTH) {
     json_fail(L, path, lua_pushfstring(L, "tables nested deeper than %d levels (a cycle?)", STRATA_JSON_MAX_DEPTH));
@@ -137,8 +152,10 @@ static void table_to_json(lua_State *L, int idx, const strata_json_path *path, s
     n++;
     if (lua_type(L, -1) == LUA_TSTRING) strings++;
   }
+  int array = marked_array(L, idx);
+  if (array && strings) json_fail(L, path, "a table marked by strata.json.array has a string key");
   *out = strata_json_array();
-  if (strings == n) {
+  if (strings == n && !array) {
     object_to_json(L, idx, n, path, depth, out);
     return;
   }
@@ -199,12 +216,31 @@ static int json_encode(lua_State *L) {
   return 1;
 }
 
+/* strata.json.array([t]) -> t (a new table when absent), marked to be written as an array */
+static int json_array(lua_State *L) {
+  if (lua_isnoneornil(L, 1)) {
+    lua_settop(L, 0);
+    lua_newtable(L);
+  }
+  lstrata_checktype(L, 1, LUA_TTABLE);
+  lua_settop(L, 1);
+  if (marked_array(L, 1)) return 1;
+  /* another's metatable is never replaced: the table is someone's object, not a list */
+  if (lua_getmetatable(L, 1)) lstrata_argnerror(L, 1, "a table with a metatable of its own cannot be marked");
+  luaL_setmetatable(L, ARRAY_MT);
+  return 1;
+}
+
 void lstrata_open_json(lua_State *L) {
   static const luaL_Reg box_meta[] = { { "__gc", box_gc }, { NULL, NULL } };
-  static const luaL_Reg funcs[] = { { "decode", json_decode }, { "encode", json_encode }, { NULL, NULL } };
+  static const luaL_Reg funcs[] = { { "decode", json_decode }, { "encode", json_encode }, { "array", json_array },
+                                    { NULL, NULL } };
   luaL_newmetatable(L, BOX_MT);
   luaL_setfuncs(L, box_meta, 0);
   lstrata_protect_metatable(L, "strata.json_tree");
+  lua_pop(L, 1);
+  luaL_newmetatable(L, ARRAY_MT);
+  lstrata_protect_metatable(L, ARRAY_MT);
   lua_pop(L, 1);
   lstrata_add_functions(L, "json", 1, funcs);
   lua_getfield(L, -1, "json");

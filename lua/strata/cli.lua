@@ -359,8 +359,14 @@ end
 -- the terminal's and NO_COLOR's say (strata.markup, https://no-color.org).
 function cli.color(fd) return require("strata.markup").color_wanted(fd) end
 
--- Writes v as one JSON document and a newline on standard output.
-function cli.json(v) cli.write(require("strata.json_out").encode(v), "\n") end
+-- Writes v as one JSON document and a newline on standard output, through
+-- the core's encoder (strata.json.encode: a list that may be empty is marked
+-- with strata.json.array); what cannot be JSON is "--json: <path>: <what>".
+function cli.json(v)
+  local ok, text = pcall(cli.call, "strata.json.encode", strata.json.encode, v)
+  if not ok then error("--json: " .. tostring(text), 0) end
+  cli.write(text, "\n")
+end
 
 -- fn(...), the library function `name`, for a command: its error without
 -- the function's name (the user ran a command, not the function; called

@@ -127,7 +127,7 @@ end
 
 function SUB.list(o)
   local w = open(o)
-  local list = {}
+  local list = strata.json.array()
   for _, m in ipairs(w.grid:maps()) do
     local rooms = w.grid:rooms{ z = m.z }
     local exits = 0
@@ -151,7 +151,7 @@ local function map_view(w, z)
   local nodes = xy:nodes()
   local protos = w.grid:_prototypes(z, nodes)
   local v = { id = id, z = z, rooms = #w.grid:rooms{ z = z }, display = strata.markup.render(xy:display(), { color = false }),
-    nodes = {}, links = {}, transitions = {} }
+    nodes = strata.json.array(), links = strata.json.array(), transitions = strata.json.array() }
   for i, n in ipairs(nodes) do
     local node = { x = n.x, y = n.y, symbol = n.symbol, kind = n.kind }
     v.nodes[i] = node
@@ -170,7 +170,7 @@ local function map_view(w, z)
     end
   end
   local entry = w.data["base.grid_map"]:ensure(id)
-  v.map, v.options = entry.map, require("strata.json_out").object()
+  v.map, v.options = entry.map, {}
   for k, val in pairs(entry.options or {}) do v.options[k] = val end
   return v, xy
 end
@@ -233,7 +233,7 @@ function SUB.path(o)
   local g = xygrid(w)
   local dirs, why = cli.call("shortest_path", g.shortest_path, g, a, b)
   if not dirs then fail("no route from (%d, %d, %s) to (%d, %d, %s): %s", a[1], a[2], a[3], b[1], b[2], b[3], why) end
-  if o.json then cli.json{ from = a, to = b, steps = dirs } return 0 end
+  if o.json then cli.json{ from = a, to = b, steps = strata.json.array(dirs) } return 0 end
   cli.write(#dirs == 0 and "(already there)" or table.concat(dirs, " "), "\n")
   return 0
 end

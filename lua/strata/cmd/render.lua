@@ -151,7 +151,7 @@ end
 
 -- What --info prints: the map, its top tokens' counts, the route, the picture.
 local function info(source, m, o, path, picture)
-  local tops = require("strata.json_out").object()
+  local tops = {}
   for y = 0, m.height - 1 do
     for x = 0, m.width - 1 do
       local t = m:top(x, y) or "(empty)"

@@ -73,7 +73,7 @@ end
 -- The figures --json prints: dims, seed, start and exit, each floor's rooms,
 -- stairs and attempts.
 local function figures(t)
-  local floors, attempts = {}, 0
+  local floors, attempts = strata.json.array(), 0
   for z, f in ipairs(t.floors) do
     floors[z] = { floor = z, rooms = #f.rooms, attempts = f.attempts,
       ascent = f.ascent and { f.ascent.x, f.ascent.y }, descent = f.descent and { f.descent.x, f.descent.y } }
