@@ -160,14 +160,16 @@ ffi.metatype("strata_ffi_path", {
   __tostring = function(p) return ("strata.path (%d cells, cost %g)"):format(tonumber(p.len), p.cost) end,
 })
 
--- The path value of p, the search's result (the map's own strata_path).
--- A short route is copied; a long one takes p's buffer over (p starts empty
+-- The path value of p, the search's result (map's own strata_path). A
+-- short route is copied; a long one takes p's buffer over (p starts empty
 -- again: the next search allocates its own), which costs no copy and no
 -- zeroed allocation (a copy of a 71,128-cell route took 0.17 ms beside a
--- 1.1 ms search); the garbage collector, which does not see that buffer,
--- is told of its size by a step of that many kilobytes.
-local OWN_MAX = 16384
-local function make_path(p, width)
+-- 1.1 ms search). The garbage collector does not see those buffers: the map
+-- counts their bytes and, past STEAL_STEP, runs a step of the collector of
+-- that size, so that the buffers of dropped paths go with it (a step per
+-- search cost as much again as a long copy).
+local OWN_MAX, STEAL_STEP = 16384, 4 * 1024 * 1024
+local function make_path(map, p, width)
   local n = tonumber(p.len)
   local out
   if n <= OWN_MAX then
@@ -178,7 +180,12 @@ local function make_path(p, width)
     out = ffi.new("strata_ffi_path", 0)
     out.cell, out.stolen = p.nodes, 1
     p.nodes, p.len, p.cap = nil, 0, 0
-    collectgarbage("step", math.floor(n / 256))
+    local stolen = rawget(map, "_stolen") + n * 4
+    if stolen > STEAL_STEP then
+      collectgarbage("step", math.floor(stolen / 1024))
+      stolen = 0
+    end
+    rawset(map, "_stolen", stolen)
   end
   out.len, out.cost, out.width = n, p.cost, width
   return out
@@ -479,7 +486,7 @@ function Map:find_path(from, to, opts)
   if st ~= 0 then return base.fail(name, err) end
   if out.len == 0 then return nil, ("no path from (%d, %d) to (%d, %d)"):format(x1, y1, x2, y2) end
   local cost = out.cost
-  return make_path(out, w), cost
+  return make_path(self, out, w), cost
 end
 
 local RENDER = { "path", "path_glyph", "glyphs" }
@@ -567,7 +574,7 @@ end
 local function wrap(p, view)
   if not view then p = ffi.gc(p, lib.strata_tilemap_free) end
   local path = ffi.gc(ffi.new("strata_path"), lib.strata_path_free) -- (zeroed: strata_path_init)
-  return setmetatable({ _ptr = p, _view = view, _path = path }, map_mt)
+  return setmetatable({ _ptr = p, _view = view, _path = path, _stolen = 0 }, map_mt)
 end
 
 local NEW = { "width", "height", "fill", "tokens" }
@@ -623,5 +630,4 @@ return function(M)
   base.map_ptr = ptr
   base.map_edit = edit
   base.check_path = check_path
-  base.make_path = make_path
 end
