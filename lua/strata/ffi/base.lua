@@ -166,6 +166,14 @@ function B.int(name, v, what)
   return v
 end
 
+-- The C enum value (ctype) of the name v by the core's parser parse, or
+-- raise(name, fmt, v): an algorithm's name and the like.
+function B.enum(name, v, parse, ctype, fmt)
+  local out = ffi.new(ctype .. "[1]")
+  if type(v) ~= "string" or parse(v, out) == 0 then B.raise(name, fmt, tostring(v)) end
+  return out[0]
+end
+
 -- A string argument, or an error naming it.
 function B.str(name, v, what)
   if type(v) ~= "string" then B.raise(name, "%s: string expected, got %s", what, type(v)) end

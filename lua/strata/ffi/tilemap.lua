@@ -254,6 +254,13 @@ local function cell(name, p, x, y)
   end
 end
 
+-- The map's pointer, (x, y) checked to lie on it (name: the public function).
+local function at(name, self, x, y, edits)
+  local p = (edits and edit or ptr)(name, self)
+  cell(name, p, x, y)
+  return p
+end
+
 -- The id of a token name, interned (a name the map may hold from now on).
 local function token(name, p, tname, what)
   base.str(name, tname, what)
@@ -276,15 +283,13 @@ local function edited(name, self, st, err)
 end
 
 function Map:set(x, y, t)
-  local p = edit("map:set", self)
-  cell("map:set", p, x, y)
+  local p = at("map:set", self, x, y, true)
   local err = base.err()
   return edited("map:set", self, lib.strata_tilemap_set(p, x, y, token("map:set", p, t, "argument #3"), err), err)
 end
 
 function Map:add_front(x, y, t)
-  local p = edit("map:add_front", self)
-  cell("map:add_front", p, x, y)
+  local p = at("map:add_front", self, x, y, true)
   local err = base.err()
   return edited("map:add_front", self,
     lib.strata_tilemap_add_front(p, x, y, token("map:add_front", p, t, "argument #3"), err), err)
@@ -292,8 +297,7 @@ end
 
 -- map:remove(x, y, t) -> how many it removed
 function Map:remove(x, y, t)
-  local p = edit("map:remove", self)
-  cell("map:remove", p, x, y)
+  local p = at("map:remove", self, x, y, true)
   local err, n = base.err(), ffi.new("int[1]")
   if lib.strata_tilemap_remove(p, x, y, find_token("map:remove", p, t, "argument #3"), n, err) ~= 0 then
     return base.fail("map:remove", err)
@@ -302,8 +306,7 @@ function Map:remove(x, y, t)
 end
 
 function Map:reset(x, y, t)
-  local p = edit("map:reset", self)
-  cell("map:reset", p, x, y)
+  local p = at("map:reset", self, x, y, true)
   local err = base.err()
   local id = t == nil and 0 or token("map:reset", p, t, "argument #3")
   return edited("map:reset", self, lib.strata_tilemap_reset(p, x, y, id, err), err)
@@ -331,8 +334,7 @@ end
 
 -- map:tokens(x, y) -> the names, bottom first
 function Map:tokens(x, y)
-  local p = ptr("map:tokens", self)
-  cell("map:tokens", p, x, y)
+  local p = at("map:tokens", self, x, y)
   local n = tonumber(lib.strata_tilemap_stack(p, x, y, nil, 0))
   local buf = ffi.new("strata_token[?]", n + 1)
   lib.strata_tilemap_stack(p, x, y, buf, n)
@@ -342,37 +344,32 @@ function Map:tokens(x, y)
 end
 
 function Map:top(x, y)
-  local p = ptr("map:top", self)
-  cell("map:top", p, x, y)
+  local p = at("map:top", self, x, y)
   local t = lib.strata_tilemap_top(p, x, y)
   if t == 0 then return nil end
   return ffi.string(lib.strata_tokens_name(lib.strata_tilemap_tokens(p), t, nil))
 end
 
 function Map:has(x, y, t)
-  local p = ptr("map:has", self)
-  cell("map:has", p, x, y)
+  local p = at("map:has", self, x, y)
   return lib.strata_tilemap_has(p, x, y, find_token("map:has", p, t, "argument #3")) ~= 0
 end
 
 function Map:passable(x, y)
-  local p = ptr("map:passable", self)
-  cell("map:passable", p, x, y)
+  local p = at("map:passable", self, x, y)
   return lib.strata_tilemap_passable(p, x, y) ~= 0
 end
 
 -- map:cost(x, y) -> the cost of entering the cell, or nil when impassable
 function Map:cost(x, y)
-  local p = ptr("map:cost", self)
-  cell("map:cost", p, x, y)
+  local p = at("map:cost", self, x, y)
   local c = lib.strata_tilemap_cost(p, x, y)
   if c <= 0 then return nil end
   return c
 end
 
 function Map:occupied(x, y)
-  local p = ptr("map:occupied", self)
-  cell("map:occupied", p, x, y)
+  local p = at("map:occupied", self, x, y)
   local n = lib.strata_tilemap_occupied(p, x, y)
   if n < 0 then raise("map:occupied", "the count of the actors on this map was lost (out of memory)") end
   return n > 0
@@ -405,11 +402,8 @@ local FIND_PATH = { "algorithm", "connectivity", "diagonal_cost", "threads", "co
 local function grid_options(name, opts, o)
   lib.strata_grid_options_init(o)
   if opts.algorithm ~= nil then
-    local alg = ffi.new("strata_path_algorithm[1]")
-    if type(opts.algorithm) ~= "string" or lib.strata_path_algorithm_parse(opts.algorithm, alg) == 0 then
-      raise(name, "unknown algorithm '%s' (known: astar, dijkstra, bfs, greedy)", tostring(opts.algorithm))
-    end
-    o.algorithm = alg[0]
+    o.algorithm = base.enum(name, opts.algorithm, lib.strata_path_algorithm_parse, "strata_path_algorithm",
+      "unknown algorithm '%s' (known: astar, dijkstra, bfs, greedy)")
   end
   if opts.connectivity ~= nil then
     if opts.connectivity ~= 4 and opts.connectivity ~= 8 then raise(name, "connectivity must be 4 or 8") end

@@ -1,6 +1,6 @@
 -- The LuaRocks package of strata.ffi, strata for LuaJIT (docs/luajit.md):
 -- the Lua files of strata.ffi and libstrata itself, no Lua 5.4 and no C
--- module. `luarocks --lua-version=5.1 make rockspecs/strata-ffi-scm-1.rockspec`
+-- module. `luarocks --lua-version=5.1 make rockspecs/ffi/strata-ffi-scm-1.rockspec`
 -- (in a clone) builds the library with CMake, as a packager would (no tests,
 -- no -Werror), and puts it in the tree's C module folder (lib/lua/5.1/),
 -- where strata.ffi finds it on package.cpath; the Lua files go to the
@@ -32,10 +32,12 @@ build = {
     CMAKE_INSTALL_PREFIX = "$(PREFIX)",
     BUILD_TESTING = "OFF",
     STRATA_WITH_LUA = "OFF",
-    -- What LuaRocks deploys: the library into its C module tree, the Lua
-    -- files into its Lua tree; headers and documentation stay in the rock's
-    -- own directory (include/, share/), where LuaRocks leaves them.
-    CMAKE_INSTALL_LIBDIR = "$(LIBDIR)",
+    -- What LuaRocks deploys: a plain libstrata.so into its C module tree,
+    -- the Lua files into its Lua tree; the libraries as CMake installs them
+    -- (with their .so.0 links), headers and documentation stay in the rock's
+    -- own directory (clib/, include/, share/), where LuaRocks leaves them.
+    CMAKE_INSTALL_LIBDIR = "clib",
+    STRATA_FFI_LIB_DIR = "$(LIBDIR)",
     STRATA_FFI_LUA_DIR = "$(LUADIR)",
   },
 }
