@@ -23,20 +23,13 @@ local options = { algorithm = algo, connectivity = conn == "4" and 4 or 8,
                   diagonal_cost = conn == "8" and 1 or math.sqrt(2), threads = 1 }
 
 -- The first search sizes the workspace (setup), as in bench_grid.
-local p = assert(m:find_path(from, to, options))
-local times, started = {}, now_ms()
-while #times < 3 or (now_ms() - started < min_time * 1e3 and #times < 100000) do
-  local t0 = now_ms()
-  p = m:find_path(from, to, options)
-  times[#times + 1] = now_ms() - t0
-end
-table.sort(times)
-local ms = times[math.floor(#times / 2) + 1]
+assert(m:find_path(from, to, options))
+local ms, runs, p = grid.time(function() return m:find_path(from, to, options) end, min_time, now_ms)
 
 local optimal = math.abs(p.cost - opt) < 1e-6 * math.max(opt, 1)
 local name = map_path:match("([^/]*)%.map$") or map_path
 print(string.format('{"peer":"strata-ffi","version":"%s","bench":"path","algo":"%s","conn":"%s",'
   .. '"map":"%s","type":"%s","w":%d,"h":%d,"threads":1,"runs":%d,"clock":"%s","median_ms":%.6f,'
   .. '"found":true,"steps":%d,"cost":%.6f,"opt":%.6f,"optimal":%s,"status":"ok"}',
-  strata.version, algo, conn, name, meta.type or "", w, h, #times, clock, ms, #p - 1, p.cost, opt, tostring(optimal)))
+  strata.version, algo, conn, name, meta.type or "", w, h, runs, clock, ms, #p - 1, p.cost, opt, tostring(optimal)))
 os.exit(optimal and 0 or 1)

@@ -35,14 +35,8 @@ local function median(t)
 end
 
 -- The first search sizes the workspace (setup), as in bench_grid.
-local p = assert(m:find_path(from, to, options))
-local times, started = {}, now_ms()
-while #times < 3 or (now_ms() - started < min_time * 1e3 and #times < 100000) do
-  local t0 = now_ms()
-  p = m:find_path(from, to, options)
-  times[#times + 1] = now_ms() - t0
-end
-local ms = median(times)
+assert(m:find_path(from, to, options))
+local ms, runs, p = grid.time(function() return m:find_path(from, to, options) end, min_time, now_ms)
 
 -- What the table form costs on top (the find_path of before returned it).
 local ttimes, tstarted = {}, now_ms()
@@ -76,6 +70,6 @@ print(string.format('{"peer":"strata-lua","version":"%s","bench":"path","algo":"
   .. '"map":"%s","type":"%s","w":%d,"h":%d,"threads":%d,"runs":%d,"clock":"%s","median_ms":%.6f,"table_ms":%.6f,'
   .. '"found":true,"valid":%s,"why":"%s","steps":%d,"cost":%.6f,"opt":%.6f,"optimal":%s,'
   .. '"status":"ok"}',
-  strata.version, algo, conn, name, meta.type or "", w, h, threads, #times, clock, ms, median(ttimes),
+  strata.version, algo, conn, name, meta.type or "", w, h, threads, runs, clock, ms, median(ttimes),
   tostring(valid), why, orth + diag, cost, opt, tostring(optimal)))
 os.exit(valid and 0 or 1)

@@ -12,6 +12,19 @@ function M.clock()
   return function() return os.clock() * 1e3 end, "cpu"
 end
 
+-- Times fn() for at least min_s seconds and 3 runs (at most 100,000) by
+-- now_ms. -> the median ms, the runs, fn's last result
+function M.time(fn, min_s, now_ms)
+  local times, started, last = {}, now_ms(), nil
+  while #times < 3 or (now_ms() - started < min_s * 1e3 and #times < 100000) do
+    local t0 = now_ms()
+    last = fn()
+    times[#times + 1] = now_ms() - t0
+  end
+  table.sort(times)
+  return times[math.floor(#times / 2) + 1], #times, last
+end
+
 -- The meta file's keys, and its start and goal as points.
 function M.meta(path)
   local meta = {}

@@ -27,5 +27,5 @@ paths=$(luarocks --lua-version=5.1 --tree "$tree" path)
   local strata = require "strata.ffi"
   local m = strata.tilemap.new{ width = 20, height = 5, fill = "floor" }
   local p = assert(m:find_path({ 0, 0 }, { 19, 4 }, { connectivity = 8 }))
-  print(#p, ("%.2f"):format(p.cost)))') | grep -qx "20	20.66" || { echo "require \"strata.ffi\" from the rock failed" >&2; exit 1; }
+  print(#p, ("%.2f"):format(p.cost))') | grep -qx "20	20.66" || { echo "require \"strata.ffi\" from the rock failed" >&2; exit 1; }
 echo "require \"strata.ffi\" from the rock: ok"
