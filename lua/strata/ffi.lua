@@ -11,6 +11,11 @@
 --   <part>.lua  one a kind of thing; each returns function(M) that adds its
 --               functions to the module table M (the names of the 5.4
 --               module where the thing is the same: M.tilemap.new, M.tokens)
+--   lua54.lua   not a part: Lua 5.4 mods beside LuaJIT (required on its own)
+-- A world's part plugs into the map half by M.tilemap.wrap (a world's map:
+-- its liveness and savepoint hooks) and by setting, on strata.ffi.base,
+-- goal_cell (objects as distance-map goals), layout_generator (layout IDs)
+-- and legend_entry (base.legend IDs); until then those are refused.
 local base = require "strata.ffi.base"
 
 local M = {

@@ -584,6 +584,7 @@ return function(M)
       return default
     end,
     traits = function(tname) return default:traits(tname) end,
+    is = function(v) return ffi.istype("strata_tokens *", v) end,
   }
   M.path = { is = function(v) return ffi.istype("strata_ffi_path", v) end }
   M.tilemap = {
