@@ -142,6 +142,23 @@ describe("strata.ffi (LuaJIT)", function()
     assert.equal(5, assert(m:find_path({ 0, 0 }, { 5, 0 })).cost)
   end)
 
+  it("refuses to close a map from its own search's cost function", function()
+    local m = build(strata)
+    local msg = js.raised(m.find_path, m, { 0, 0 }, { 5, 0 }, { cost = function(_, _, c) m:close() return c end })
+    assert.matches("map:find_path: option 'cost' raised at %(%d+, %d+%): .*map:close: the map is being searched", msg)
+    assert.equal(5, assert(m:find_path({ 0, 0 }, { 5, 0 })).cost)
+    -- an edit mid-search fails the search; a search of the same map from inside is refused
+    local none, why = m:find_path({ 0, 0 }, { 5, 0 }, { cost = function(x, y, c) m:set(x, y, "rug") return c end })
+    assert.is_nil(none)
+    assert.matches("^map:find_path: ", why)
+    local inner
+    assert(m:find_path({ 0, 0 }, { 5, 0 }, { cost = function(_, _, c)
+      inner = inner or select(2, m:find_path({ 0, 0 }, { 1, 0 })) return c end }))
+    assert.matches("^map:find_path: ", inner)
+    m:close()
+    assert.matches("the map was closed", js.raised(m.find_path, m, { 0, 0 }, { 5, 0 }))
+  end)
+
   it("takes occupied and cost_min (a standalone map holds no actors)", function()
     local m = build(strata)
     assert.equal(5, assert(m:find_path({ 0, 0 }, { 5, 0 }, { occupied = "block" })).cost)

@@ -472,7 +472,10 @@ function Map:find_path(from, to, opts)
   local out, err = rawget(self, "_path"), base.err()
   local st, why
   if opts.cost then
+    -- (map:close refuses meanwhile: the cost function may try, mid-search)
+    rawset(self, "_searching", rawget(self, "_searching") + 1)
     st, why = search_with_cost(p, x1, y1, x2, y2, o, out, err, opts.cost)
+    rawset(self, "_searching", rawget(self, "_searching") - 1)
   else
     st = lib.strata_tilemap_find_path(p, x1, y1, x2, y2, o, out, err)
   end
@@ -536,6 +539,7 @@ function Map:to_png(opts) return picture("map:to_png", self, opts, lib.strata_ti
 
 -- map:close(): frees a standalone map now (later calls are errors).
 function Map:close()
+  if rawget(self, "_searching") > 0 then raise("map:close", "the map is being searched (a cost function cannot close it)") end
   local p = rawget(self, "_ptr")
   if p ~= nil and not rawget(self, "_view") then lib.strata_tilemap_free(ffi.gc(p, nil)) end
   rawset(self, "_ptr", nil)
@@ -568,7 +572,7 @@ end
 local function wrap(p, view)
   if not view then p = ffi.gc(p, lib.strata_tilemap_free) end
   local path = ffi.gc(ffi.new("strata_path"), lib.strata_path_free) -- (zeroed: strata_path_init)
-  return setmetatable({ _ptr = p, _view = view, _path = path, _stolen = 0 }, map_mt)
+  return setmetatable({ _ptr = p, _view = view, _path = path, _stolen = 0, _searching = 0 }, map_mt)
 end
 
 local NEW = { "width", "height", "fill", "tokens" }
