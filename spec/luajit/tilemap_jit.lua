@@ -210,6 +210,9 @@ describe("strata.ffi (LuaJIT)", function()
     assert.matches("tokens:define: unknown option 'colour' %(nearest known: color",
       js.raised(t.define, t, "x", { colour = "red" }))
     assert.matches("^strata.tokens %(2 tokens%)$", tostring(t))
+    assert.is_true(strata.tokens.is(t))
+    assert.is_false(strata.tokens.is({}))
+    assert.is_true(strata.tilemap.is(m))
   end)
 
   it("draws pictures as the 5.4 module does", function()
