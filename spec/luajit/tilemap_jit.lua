@@ -113,6 +113,8 @@ describe("strata.ffi (LuaJIT)", function()
     assert.matches("map:find_path: goal %(99, 0%) is outside the 24x12 map", js.raised(m.find_path, m, { 0, 0 }, { 99, 0 }))
     assert.matches("map:find_path: connectivity must be 4 or 8", js.raised(m.find_path, m, { 0, 0 }, { 1, 0 }, { connectivity = 6 }))
     assert.matches("map:set: cell %(30, 0%) is outside the 24x12 map", js.raised(m.set, m, 30, 0, "wall"))
+    assert.matches("map:set: argument #1: number expected, got string", js.raised(m.set, m, "a", 0, "wall"))
+    assert.matches("map:set: argument #2: number has no integer representation", js.raised(m.set, m, 1, 0.5, "wall"))
   end)
 
   it("returns nil, reason when the core refuses, worded as the 5.4 module words it", function()

@@ -160,9 +160,10 @@ end
 -- A point as strata returns one: both forms at once (p[1] == p.x).
 function B.make_point(x, y) return { x, y, x = x, y = y } end
 
--- An integer argument, or an error naming it.
+-- An integer argument, or an error naming it in the 5.4 module's words.
 function B.int(name, v, what)
-  if not integer(v) then B.raise(name, "%s: integer expected, got %s", what, tostring(v)) end
+  if type(v) ~= "number" then B.raise(name, "%s: number expected, got %s", what, type(v)) end
+  if not integer(v) then B.raise(name, "%s: number has no integer representation", what) end
   return v
 end
 
