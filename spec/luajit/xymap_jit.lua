@@ -55,6 +55,34 @@ describe("strata.ffi (LuaJIT) XY maps", function()
     assert.equal(expected, report(strata, dofile(maps)))
   end)
 
+  it("routes across a grid of maps as the 5.4 module does", function()
+    local GRID = [[
+local function grid_report(strata, maps)
+  local a = assert(strata.xymap.parse(maps.map12a, { z = "map12a", legend = { T = { kind = "transition", target = { 1, 0, "map12b" } } } }))
+  local b = assert(strata.xymap.parse("+ 0 1 2\n\n1 #-#-#\n  |\n0 #-#\n\n+ 0 1 2", { z = "map12b" }))
+  local g = strata.xymap.grid({ a })
+  g:add(b)
+  local out = { tostring(g:map("map12b") == b) }
+  for _, ends in ipairs { { { 0, 0, "map12a" }, { 1, 1, "map12b" } }, { { 1, 1, "map12b" }, { 0, 0, "map12a" } },
+                          { { 0, 0, "map12a" }, { 0, 0, "map12a" } }, { { 5, 5, "map12a" }, { 0, 0, "map12b" } } } do
+    local dirs, steps, cost = g:shortest_path(ends[1], ends[2])
+    if dirs then
+      local cells = {}
+      for _, s in ipairs(steps) do cells[#cells + 1] = s.x .. "," .. s.y .. s.z .. s.symbol end
+      out[#out + 1] = table.concat(dirs, " ") .. " | " .. table.concat(cells, " ") .. (" | %.2f"):format(cost)
+    else out[#out + 1] = "nil " .. tostring(steps) end
+  end
+  out[#out + 1] = tostring(select(2, pcall(a.close, a)):match("the map is in a grid") ~= nil)
+  return table.concat(out, "\n")
+end
+]]
+    local report = assert(loadstring(GRID .. "return grid_report"))()
+    local maps = js.root .. "/spec/fixtures/mods/xyzgrid/maps.lua"
+    local expected = js.lua54(GRID .. ("io.write(grid_report(require 'strata', dofile(%q)))"):format(maps))
+    assert.matches("map12b", expected)
+    assert.equal(expected, report(strata, dofile(maps)))
+  end)
+
   it("answers no node and no route with nil, reason, as the 5.4 module does", function()
     local xy = assert(strata.xymap.parse("+ 0 1 2 3\n\n0 #-#   #\n\n+ 0 1 2 3", { z = "lane" }))
     assert.same({ nil, "no node at (2, 0)" }, { xy:shortest_path({ 2, 0 }, { 3, 0 }) })

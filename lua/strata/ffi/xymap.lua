@@ -8,7 +8,8 @@ local base = require "strata.ffi.base"
 local ffi, lib = base.ffi, base.lib
 local raise = base.raise
 
-ffi.cdef [[ typedef struct strata_ffi_xymap { strata_xymap *map; } strata_ffi_xymap; ]]
+-- in_grid: a grid uses the map (strata.xymap.grid), which only collecting may free then
+ffi.cdef [[ typedef struct strata_ffi_xymap { strata_xymap *map; int32_t in_grid; } strata_ffi_xymap; ]]
 local xy_type = ffi.typeof("strata_ffi_xymap")
 
 local LEGEND = { "kind", "display", "weight", "weights", "directions", "aliases", "interrupt",
@@ -176,6 +177,20 @@ function Xy:exits(x, y)
   return out
 end
 
+-- A step of a route: { x, y, symbol =, node =, interrupt = }.
+local function step_table(s)
+  local t = base.make_point(s.x, s.y)
+  t.symbol, t.node, t.interrupt = string.char(s.symbol), s.is_node ~= 0, s.interrupt ~= 0
+  return t
+end
+
+-- The direction names of a route (strata_xy_route or strata_xygrid_route).
+local function route_names(route)
+  local dirs = {}
+  for i = 0, tonumber(route.hop_count) - 1 do dirs[#dirs + 1] = ffi.string(route.names[i]) end
+  return dirs
+end
+
 -- xy:shortest_path(a, b) -> directions, steps, cost | nil, reason
 function Xy:shortest_path(a, b)
   local name = "xy:shortest_path"
@@ -189,14 +204,8 @@ function Xy:shortest_path(a, b)
   if lib.strata_xymap_shortest_path(m, na, nb, r, err) ~= 0 then return base.fail(name, err) end
   local route = r[0]
   if route.hop_count == 0 and na ~= nb then return nil, "no route between these nodes" end
-  local dirs, steps = {}, {}
-  for i = 0, tonumber(route.hop_count) - 1 do dirs[#dirs + 1] = ffi.string(route.names[i]) end
-  for i = 0, tonumber(route.step_count) - 1 do
-    local s = route.steps[i]
-    local t = base.make_point(s.x, s.y)
-    t.symbol, t.node, t.interrupt = string.char(s.symbol), s.is_node ~= 0, s.interrupt ~= 0
-    steps[#steps + 1] = t
-  end
+  local dirs, steps = route_names(route), {}
+  for i = 0, tonumber(route.step_count) - 1 do steps[#steps + 1] = step_table(route.steps[i]) end
   return dirs, steps, route.hop_count > 0 and route.cost or 0
 end
 
@@ -280,10 +289,78 @@ function Xy:to_svg(opts)
   return base.take_string(text, len)
 end
 
--- xy:close(): frees the map now (later calls are errors)
+-- xy:close(): frees the map now (later calls are errors); not one a grid uses
 function Xy:close()
+  if self.in_grid ~= 0 then raise("xy:close", "the map is in a grid; it goes with the grid") end
   if self.map ~= nil then lib.strata_xymap_free(self.map) end
   self.map = nil
+end
+
+-- ---- grids of maps ----------------------------------------------------------
+local Grid = {}
+local grid_mt = { __index = Grid, __tostring = function() return "strata.xygrid" end }
+
+-- grid:add(xy) -> grid (the grid keeps the map: it goes with the grid)
+function Grid:add(xy)
+  if not ffi.istype(xy_type, xy) then raise("grid:add", "argument #1: an XY map (strata.xymap.parse) expected") end
+  local m, err = map_of("grid:add", xy), base.err()
+  if lib.strata_xygrid_add(self._g, m, err) ~= 0 then raise("grid:add", "%s", base.message(err)) end
+  xy.in_grid = 1
+  self._maps[ffi.string(lib.strata_xymap_z(m))] = xy
+  return self
+end
+
+-- grid:map(z) -> the map with that Z, or nil
+function Grid:map(z) return self._maps[tostring(z)] end
+
+-- x, y, z of {X, Y, Z} (what: the argument).
+local function xyz(name, v, what)
+  if type(v) ~= "table" or not base.integer(v[1]) or not base.integer(v[2]) or v[3] == nil then
+    raise(name, "%s: expected a coordinate {X, Y, Z} with integer X and Y", what)
+  end
+  return v[1], v[2], tostring(v[3])
+end
+
+-- A coordinate for the C API: one beyond an int is -1, where no node is.
+local function xy_int(v) return (v < 0 or v > 0x7fffffff) and -1 or v end
+
+-- grid:shortest_path({X, Y, Z}, {X, Y, Z}) -> directions, steps (with z), cost | nil, reason
+function Grid:shortest_path(a, b)
+  local name = "grid:shortest_path"
+  local x1, y1, z1 = xyz(name, a, "argument #1")
+  local x2, y2, z2 = xyz(name, b, "argument #2")
+  local r, err = ffi.gc(ffi.new("strata_xygrid_route[1]"), lib.strata_xygrid_route_free), base.err()
+  if lib.strata_xygrid_shortest_path(self._g, z1, xy_int(x1), xy_int(y1), z2, xy_int(x2), xy_int(y2), r, err) ~= 0 then
+    return base.fail(name, err)
+  end
+  local route = r[0]
+  if route.hop_count == 0 and not (x1 == x2 and y1 == y2 and z1 == z2) then
+    -- (the maps exist: an unknown Z was refused above) which end has no node
+    for _, e in ipairs { { x1, y1, z1 }, { x2, y2, z2 } } do
+      if lib.strata_xymap_node_at(lib.strata_xygrid_map(self._g, e[3]), xy_int(e[1]), xy_int(e[2])) < 0 then
+        return nil, ("no node at (%d, %d) on map '%s'"):format(e[1], e[2], e[3])
+      end
+    end
+    return nil, "no route between these nodes"
+  end
+  local steps = {}
+  for i = 0, tonumber(route.step_count) - 1 do
+    local t = step_table(route.steps[i].cell)
+    t.z = ffi.string(route.steps[i].z)
+    steps[#steps + 1] = t
+  end
+  return route_names(route), steps, route.hop_count > 0 and route.cost or 0
+end
+
+-- strata.xymap.grid([maps]) -> a grid holding the given maps | nil, reason
+local function new_grid(maps)
+  if maps ~= nil and type(maps) ~= "table" then raise("strata.xymap.grid", "argument #1: a list of XY maps expected") end
+  local err = base.err()
+  local g = lib.strata_xygrid_new(err)
+  if g == nil then return base.fail("strata.xymap.grid", err) end
+  local grid = setmetatable({ _g = ffi.gc(g, lib.strata_xygrid_free), _maps = {} }, grid_mt)
+  for i = 1, maps and #maps or 0 do grid:add(rawget(maps, i)) end
+  return grid
 end
 
 ffi.metatype(xy_type, {
@@ -291,7 +368,7 @@ ffi.metatype(xy_type, {
     if k == "z" then return self.map ~= nil and ffi.string(lib.strata_xymap_z(self.map)) or nil end
     return Xy[k]
   end,
-  __gc = function(self) Xy.close(self) end,
+  __gc = function(self) if self.map ~= nil then lib.strata_xymap_free(self.map) end end,
   __tostring = function(self)
     if self.map == nil then return "strata.xymap (closed)" end
     local mx, my = ffi.new("int[1]"), ffi.new("int[1]")
@@ -304,6 +381,6 @@ ffi.metatype(xy_type, {
 return function(M)
   local kinds = {}
   for k = 0, lib.STRATA_XY_KIND_COUNT - 1 do kinds[#kinds + 1] = ffi.string(lib.strata_xy_kind_name(k)) end
-  M.xymap = { parse = parse, kinds = kinds, is = function(v) return ffi.istype(xy_type, v) end }
+  M.xymap = { parse = parse, kinds = kinds, grid = new_grid, is = function(v) return ffi.istype(xy_type, v) end }
   base.check_legend = check_legend -- (the world part's grid reads legends too)
 end
