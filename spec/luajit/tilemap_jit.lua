@@ -193,6 +193,31 @@ describe("strata.ffi (LuaJIT)", function()
     assert.is_nil(m.width)
   end)
 
+  it("wraps a map another owns (a world's: strata.tilemap.wrap), asking it on every call", function()
+    local owner = strata.tilemap.new{ width = 4, height = 2, fill = "floor" }
+    local alive, edits = true, 0
+    local view = strata.tilemap.wrap(rawget(owner, "_ptr"), {
+      alive = function() return alive end,
+      before_edit = function() edits = edits + 1 return edits < 3 or nil, "the savepoint refused" end,
+      owner = owner,
+    })
+    assert.equal(4, view.width)
+    view:set(0, 0, "rug")
+    view:fill(0, 0, 2, 1, "mud")
+    assert.equal("mud", owner:top(0, 0))
+    assert.equal(2, edits)
+    assert.matches("map:set: the savepoint refused", js.raised(view.set, view, 1, 1, "rug"))
+    assert.equal(3, assert(view:find_path({ 0, 0 }, { 3, 0 })).cost)
+    local other = strata.tilemap.wrap(rawget(owner, "_ptr"), { alive = function() return true end, owner = owner })
+    other:close() -- (closes that view; the map is not its to free)
+    assert.equal("mud", owner:top(0, 0))
+    assert.matches("map:top: the map was closed", js.raised(other.top, other, 0, 0))
+    alive = false
+    assert.matches("map:top: the map was deleted", js.raised(view.top, view, 0, 0))
+    assert.is_nil(view.width)
+    assert.equal("strata.tilemap (deleted)", tostring(view))
+  end)
+
   it("keeps token tables as the 5.4 module does", function()
     local t = strata.tokens.new()
     t:define("mud", { cost = 3, color = "brown" })
