@@ -16,7 +16,8 @@ describe("strata.ffi (LuaJIT) random generators", function()
       local r = RNG.new(%s)
       local out = { r:int(6), r:int(-5, 5), ("%%.6f"):format(r:float()), tostring(r:chance(0.5)),
         ("%%.6f"):format(r:normal(1, 2)), r:pick{ "a", "b", "c" }, table.concat(r:shuffle{ 1, 2, 3, 4, 5 }, ","),
-        r:state(), r:stream("k"):int(1000), r:stream(7):state() }
+        r:state(), r:stream("k"):int(1000), r:stream(7):state(), r:weighted{ a = 3, b = 1, [2] = 2, [1] = 0.5 },
+        r:weighted{ 5, 1, 2 } }
       io.write(table.concat(out, " "), "\n")]]
     local seeds = { "42", "-3", "'crypt'" }
     local script = {}
@@ -42,6 +43,8 @@ describe("strata.ffi (LuaJIT) random generators", function()
     assert.matches("rng:set_state: not a generator state", js.raised(r.set_state, r, "zz"))
     assert.matches("rng:int: interval is empty", js.raised(r.int, r, 3, 1))
     assert.matches("^strata.rng %x+$", tostring(r))
+    assert.matches("rng:weighted: weight of 'a' must be a finite number >= 0, got %-1", js.raised(r.weighted, r, { a = -1 }))
+    assert.matches("rng:weighted: the weights sum to 0", js.raised(r.weighted, r, { a = 0 }))
   end)
 end)
 

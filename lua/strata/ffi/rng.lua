@@ -78,6 +78,34 @@ function Rng:pick(t)
   return rawget(t, 1 + tonumber(lib.strata_rng_below(self.rng, #t)))
 end
 
+-- The order r:weighted draws keys in: numbers first, by value, then strings
+-- by their bytes, so that the draw never depends on the table's order.
+local function key_before(a, b)
+  if (type(a) == "string") ~= (type(b) == "string") then return type(b) == "string" end
+  return a < b
+end
+
+-- rng:weighted{ key = weight, ... } -> a key, drawn with probability its
+-- weight over the sum (strata_rng_weighted over the keys in order)
+function Rng:weighted(t)
+  local name = "rng:weighted"
+  if type(t) ~= "table" then raise(name, "argument #1: table expected, got %s", type(t)) end
+  local keys = {}
+  for k, w in next, t do
+    if type(k) ~= "string" and type(k) ~= "number" then raise(name, "keys must be strings or numbers, got %s", type(k)) end
+    if type(w) ~= "number" or not (w >= 0) or w == math.huge then
+      raise(name, "weight of '%s' must be a finite number >= 0, got %s", tostring(k), type(w) == "number" and tostring(w) or type(w))
+    end
+    keys[#keys + 1] = k
+  end
+  table.sort(keys, key_before)
+  local weights = ffi.new("double[?]", #keys + 1)
+  for i, k in ipairs(keys) do weights[i - 1] = rawget(t, k) end
+  local out, err = ffi.new("size_t[1]"), base.err()
+  if lib.strata_rng_weighted(self.rng, weights, #keys, out, err) ~= 0 then raise(name, "%s", base.message(err)) end
+  return keys[tonumber(out[0]) + 1]
+end
+
 -- rng:state() -> 32 hex digits; rng:set_state(s) -> rng
 function Rng:state()
   local text = ffi.new("char[?]", base.constants.STRATA_RNG_STATE_CHARS)
