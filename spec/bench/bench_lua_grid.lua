@@ -14,18 +14,13 @@
 -- Run: scripts/env lua5.4 spec/bench/bench_lua_grid.lua MAP META ALGO CONN
 local strata = require "strata"
 
-local has_uv, uv = pcall(require, "luv")
-local clock = has_uv and "monotonic" or "cpu"
-local function now_ms()
-  if has_uv then return uv.hrtime() * 1e-6 end
-  return os.clock() * 1e3
-end
 
 local map_path, meta_path, algo, conn, min_time = arg[1], arg[2], arg[3], arg[4], tonumber(arg[5] or "1")
 local threads = tonumber(arg[6] or "2")
 assert(map_path and meta_path and algo and conn, "usage: bench_lua_grid.lua MAP META ALGO CONN [MIN_TIME_S [THREADS]]")
 
 local grid = dofile((arg[0]:match("^(.*/)") or "./") .. "grid_load.lua")
+local now_ms, clock = grid.clock()
 local meta, from, to = grid.meta(meta_path)
 local sx, sy, gx, gy = from[1], from[2], to[1], to[2]
 local opt = tonumber(conn == "4" and meta.opt4 or conn == "8" and meta.opt8 or meta.opt8s)
@@ -40,14 +35,8 @@ local function median(t)
 end
 
 -- The first search sizes the workspace (setup), as in bench_grid.
-local p = assert(m:find_path(from, to, options))
-local times, started = {}, now_ms()
-while #times < 3 or (now_ms() - started < min_time * 1e3 and #times < 100000) do
-  local t0 = now_ms()
-  p = m:find_path(from, to, options)
-  times[#times + 1] = now_ms() - t0
-end
-local ms = median(times)
+assert(m:find_path(from, to, options))
+local ms, runs, p = grid.time(function() return m:find_path(from, to, options) end, min_time, now_ms)
 
 -- What the table form costs on top (the find_path of before returned it).
 local ttimes, tstarted = {}, now_ms()
@@ -81,6 +70,6 @@ print(string.format('{"peer":"strata-lua","version":"%s","bench":"path","algo":"
   .. '"map":"%s","type":"%s","w":%d,"h":%d,"threads":%d,"runs":%d,"clock":"%s","median_ms":%.6f,"table_ms":%.6f,'
   .. '"found":true,"valid":%s,"why":"%s","steps":%d,"cost":%.6f,"opt":%.6f,"optimal":%s,'
   .. '"status":"ok"}',
-  strata.version, algo, conn, name, meta.type or "", w, h, threads, #times, clock, ms, median(ttimes),
+  strata.version, algo, conn, name, meta.type or "", w, h, threads, runs, clock, ms, median(ttimes),
   tostring(valid), why, orth + diag, cost, opt, tostring(optimal)))
 os.exit(valid and 0 or 1)

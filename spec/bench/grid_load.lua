@@ -1,8 +1,29 @@
 -- grid_load.lua: the grid workloads (bench_gridgen's and the peers' format:
 -- "W H" then rows of '.' floor and '#' wall; a .meta of "key value" lines)
--- as strata tile maps, for the Lua benchmarks (dofile'd beside them).
-local strata = require "strata"
+-- as strata tile maps, for the Lua benchmarks (dofile'd beside them): of the
+-- 5.4 module, or of the module given (strata.ffi, under LuaJIT).
 local M = {}
+
+-- The clock the benchmarks time with: luv's monotonic one, or CPU time
+-- when luv is missing. -> now_ms (a function), the clock's name
+function M.clock()
+  local has_uv, uv = pcall(require, "luv")
+  if has_uv then return function() return uv.hrtime() * 1e-6 end, "monotonic" end
+  return function() return os.clock() * 1e3 end, "cpu"
+end
+
+-- Times fn() for at least min_s seconds and 3 runs (at most 100,000) by
+-- now_ms. -> the median ms, the runs, fn's last result
+function M.time(fn, min_s, now_ms)
+  local times, started, last = {}, now_ms(), nil
+  while #times < 3 or (now_ms() - started < min_s * 1e3 and #times < 100000) do
+    local t0 = now_ms()
+    last = fn()
+    times[#times + 1] = now_ms() - t0
+  end
+  table.sort(times)
+  return times[math.floor(#times / 2) + 1], #times, last
+end
 
 -- The meta file's keys, and its start and goal as points.
 function M.meta(path)
@@ -17,7 +38,8 @@ function M.meta(path)
 end
 
 -- The map: floor, then each run of walls of a row in one fill. -> map, w, h
-function M.map(path)
+function M.map(path, strata)
+  strata = strata or require "strata"
   local f = assert(io.open(path))
   local w, h = f:read("n", "n")
   f:read("l")
