@@ -1,0 +1,799 @@
+-- strata.ffi.world: the world through LuaJIT's FFI, for a game's own code
+-- (no mod sandbox: docs/luajit.md). The core owns every object, timer and
+-- subscription; this file checks argument shapes, calls the core and turns
+-- uids into handles. Logic is registered by ID in a registry (the core's
+-- strata_registry) as LuaJIT functions, reached through one C callback per
+-- registry, so a saved world holds only data and IDs, as the 5.4 module's.
+local ffi = require "ffi"
+local lib = require "strata.ffi.lib"
+local C = lib.C
+
+local M = {}
+
+local errbuf = ffi.typeof("strata_error[1]")
+local u64out = ffi.typeof("uint64_t[1]")
+local i64out = ffi.typeof("int64_t[1]")
+
+-- "strata_error" -> its message (the core's, whole).
+local function message(err, rt)
+  if rt ~= nil then return ffi.string(C.strata_runtime_failure_text(rt, err)) end
+  return ffi.string(err.message)
+end
+
+-- nil, "<fn>: <message>": how every core refusal reaches the caller.
+local function fail(fn, err, rt)
+  return nil, fn .. ": " .. message(err, rt)
+end
+
+local check = lib.check_options
+
+-- ---- values: Lua plain data <-> strata_value ----
+
+local to_value -- (v, out, fn, path) -> true | nil, reason
+
+local function set_key(t, k, v, fn, path, err)
+  local key = ffi.new("strata_value[1]")
+  local val = ffi.new("strata_value[1]")
+  local sub = path .. "." .. tostring(k)
+  if type(k) == "string" then
+    if C.strata_value_string(key, k, #k, err) ~= 0 then return nil, fn .. ": " .. message(err) end
+  elseif type(k) == "number" and k == math.floor(k) then
+    key[0].type = C.STRATA_VINT
+    key[0].u.i = k
+  else
+    return nil, ("%s: %s: a key must be a string or an integer, got %s"):format(fn, path, type(k))
+  end
+  local ok, why = to_value(v, val, fn, sub)
+  if not ok then C.strata_value_clear(key) return nil, why end
+  local st = C.strata_vtable_set(t, key, val, err)
+  C.strata_value_clear(key)
+  if st ~= 0 then C.strata_value_clear(val) return nil, fn .. ": " .. message(err) end
+  return true
+end
+
+-- Writes the plain data v into out (a strata_value[1], nil on entry): nil,
+-- booleans, numbers (integral ones as integers), strings, handles (as
+-- references) and tables of these; anything else is refused with its path.
+to_value = function(v, out, fn, path, depth)
+  local t = type(v)
+  if t == "nil" then return true
+  elseif t == "boolean" then out[0] = C.strata_value_bool(v and 1 or 0)
+  elseif t == "number" then
+    if v == math.floor(v) and v >= -2^63 and v < 2^63 then out[0] = C.strata_value_int(v)
+    else out[0] = C.strata_value_float(v) end
+  elseif t == "string" then
+    local err = errbuf()
+    if C.strata_value_string(out, v, #v, err) ~= 0 then return nil, fn .. ": " .. message(err[0]) end
+  elseif t == "table" and rawget(v, "uid") and getmetatable(v) and getmetatable(v).__strata_handle then
+    out[0] = C.strata_value_ref(rawget(v, "uid"))
+  elseif t == "table" then
+    depth = (depth or 0) + 1
+    if depth > 64 then return nil, ("%s: %s: tables nested deeper than 64 levels"):format(fn, path) end
+    local err = errbuf()
+    if C.strata_value_table(out, err) ~= 0 then return nil, fn .. ": " .. message(err[0]) end
+    for k, x in pairs(v) do
+      local ok, why = set_key(out[0].u.t, k, x, fn, path, err[0])
+      if not ok then C.strata_value_clear(out) return nil, why end
+    end
+  else
+    return nil, ("%s: %s: cannot store a %s (plain data only)"):format(fn, path, t)
+  end
+  return true
+end
+
+local from_value
+-- A copy of the strata_value *v as plain Lua data (references as handles of world).
+from_value = function(v, world)
+  if v == nil then return nil end
+  local t = tonumber(v.type)
+  if t == C.STRATA_VNIL then return nil
+  elseif t == C.STRATA_VBOOL then return v.u.b ~= 0
+  elseif t == C.STRATA_VINT then return tonumber(v.u.i)
+  elseif t == C.STRATA_VFLOAT then return v.u.f
+  elseif t == C.STRATA_VSTRING then return ffi.string(v.u.str.s, v.u.str.len)
+  elseif t == C.STRATA_VREF then return world and world:object(tonumber(v.u.ref)) or { uid = tonumber(v.u.ref) }
+  end
+  local tab, out = v.u.t, {}
+  for i = 0, tonumber(tab.n) - 1 do
+    out[from_value(tab.keys + i, world)] = from_value(tab.vals + i, world)
+  end
+  return out
+end
+M.from_value, M.to_value = from_value, to_value
+
+-- A new strata_value[1] holding v, freed with the cdata; nil, reason on a bad value.
+local function value_of(v, fn, path)
+  local out = ffi.gc(ffi.new("strata_value[1]"), C.strata_value_clear)
+  local ok, why = to_value(v, out, fn, path)
+  if not ok then return nil, why end
+  return out
+end
+
+-- ---- random streams lent to a callback ----
+
+local Rng = {}
+Rng.__index = Rng
+-- rng:int(n) (1..n) or rng:int(lo, hi), as the 5.4 generator's.
+function Rng:int(lo, hi)
+  if hi == nil then lo, hi = 1, lo end
+  return tonumber(C.strata_rng_int(self._r, lo, hi))
+end
+function Rng:float() return C.strata_rng_float(self._r) end
+function Rng:chance(p) return C.strata_rng_chance(self._r, p) ~= 0 end
+function Rng:pick(t) return t[self:int(#t)] end
+
+-- ---- the registry: logic and definitions by ID ----
+
+local Registry = {}
+Registry.__index = Registry
+
+local kinds = {
+  generate_floor = C.STRATA_LOGIC_GENERATE_FLOOR, generate = C.STRATA_LOGIC_GENERATE,
+  on_spawn = C.STRATA_LOGIC_ON_SPAWN, on_load = C.STRATA_LOGIC_ON_LOAD,
+  on_enter = C.STRATA_LOGIC_ON_ENTER, on_leave = C.STRATA_LOGIC_ON_LEAVE,
+  on_restock = C.STRATA_LOGIC_ON_RESTOCK, on_renew = C.STRATA_LOGIC_ON_RENEW,
+  starting_pos = C.STRATA_LOGIC_STARTING_POS,
+}
+
+-- Calls fn with what the call is about, as the 5.4 module's callbacks get it,
+-- and writes its answers into the call. Runs under pcall (dispatch).
+local function run_logic(reg, call, fn)
+  local world = reg._worlds[tostring(call.world)]
+  if not world then error("a world this registry does not serve", 0) end
+  local kind = tonumber(call.kind)
+  local ctx = { world = world, depth = tonumber(call.depth), floor = call.has_floor ~= 0 and tonumber(call.floor) or nil,
+                params = from_value(call.params, world) }
+  if call.rng ~= nil then ctx.rng = setmetatable({ _r = call.rng, key = ffi.string(call.rng_key) }, Rng) end
+  if call.area ~= 0 then ctx.area = world:object(tonumber(call.area)) end
+  if call.map ~= 0 then ctx.map = world:object(tonumber(call.map)) end
+  if call.actor ~= 0 then ctx.actor = world:object(tonumber(call.actor)) end
+  if kind == C.STRATA_LOGIC_GENERATE_FLOOR or kind == C.STRATA_LOGIC_GENERATE then
+    local map
+    if kind == C.STRATA_LOGIC_GENERATE_FLOOR then map = fn(ctx.area, ctx.floor, ctx) else map = fn(ctx) end
+    if type(map) ~= "table" or not map.uid then error("must return the map it made, got " .. type(map), 0) end
+    call.made = map.uid
+  elseif kind == C.STRATA_LOGIC_STARTING_POS then
+    local x, y = fn(ctx.map, ctx)
+    if x then call.has_pos, call.x, call.y = 1, x, y end
+  elseif kind == C.STRATA_LOGIC_HANDLER or kind == C.STRATA_LOGIC_EVENT then
+    local source = call.source ~= 0 and world:object(tonumber(call.source)) or world
+    local ret, stop
+    if kind == C.STRATA_LOGIC_HANDLER and call.timer ~= 0 then
+      ret, stop = fn(world, { time = call.time, timer = tonumber(call.timer) }, from_value(call.args, world))
+    elseif call.event ~= nil and call.args ~= nil then
+      ret, stop = fn(source, from_value(call.params, world), from_value(call.args, world))
+    else
+      ret, stop = fn(source, from_value(call.params, world), from_value(call.result, world))
+    end
+    if ret == "stop" or stop == "stop" then call.stop = 1 end
+    if ret ~= nil and ret ~= "stop" then
+      local v = ffi.new("strata_value[1]")
+      local ok, why = to_value(ret, v, "result", "result")
+      if not ok then error(why, 0) end
+      call.ret = v[0]
+    end
+  else
+    fn(ctx.map, ctx)
+  end
+end
+
+-- The one C callback of a registry: finds the Lua function by the index in
+-- data, runs it under pcall (an error must not unwind through C) and turns
+-- an error into a status and message the core reports.
+local function dispatcher(reg)
+  return function(call, data, err)
+    local fn = reg._fns[tonumber(ffi.cast("intptr_t", data))]
+    local ok, why = pcall(run_logic, reg, call, fn)
+    if ok then return C.STRATA_OK end
+    why = tostring(why)
+    C.strata_error_set(err, C.STRATA_EARG, "%s", why)
+    return C.STRATA_EARG
+  end
+end
+
+-- registry.new() -> a registry: data:add{ _type =, _id =, ... } as the 5.4
+-- module's (full IDs, "game.floors"), logic as LuaJIT functions.
+function M.registry()
+  local err = errbuf()
+  local r = C.strata_registry_new(err)
+  if r == nil then return fail("strata.ffi.world.registry", err[0]) end
+  local reg = setmetatable({ _r = ffi.gc(r, C.strata_registry_free), _fns = {}, _worlds = setmetatable({}, { __mode = "v" }),
+                             _keep = {} }, Registry)
+  -- One callback per registry, kept by it (a callback collected while the
+  -- core may call it would crash): LuaJIT has a few hundred callback slots.
+  reg._cb = ffi.cast("strata_fn", dispatcher(reg))
+  return reg
+end
+
+local function add_fn(reg, fn)
+  reg._fns[#reg._fns + 1] = fn
+  return ffi.cast("void *", #reg._fns)
+end
+
+local function mod_of(id) return id:match("^([^.]+)%.") end
+
+local function check_id(fn, def)
+  if type(def) ~= "table" then error(fn .. ": a definition must be a table, got " .. type(def), 3) end
+  local id = def._id
+  if type(id) ~= "string" or not mod_of(id) then
+    error(fn .. ": _id must be a full ID \"<mod>.<name>\", got " .. tostring(id), 3)
+  end
+  return id
+end
+
+local adders = {}
+adders["base.handler"] = { "run" }
+adders["base.event"] = {}
+adders["base.area_generator"] = { "generate_floor" }
+adders["base.map_archetype"] = { "generate", "on_spawn", "on_load", "on_enter", "on_leave", "on_restock", "on_renew",
+                                 "starting_pos", "properties" }
+adders["base.area_archetype"] = { "generator", "starting_floor", "deepest_floor", "params", "types" }
+adders["base.actor_archetype"] = { "events" }
+
+local function add_logic(self, kind, id, fn, name)
+  local err = errbuf()
+  if type(fn) ~= "function" then error(("data:add: %s.%s must be a function, got %s"):format(id, name, type(fn)), 4) end
+  if C.strata_registry_add_logic(self._r, kind, id, self._cb, add_fn(self, fn), mod_of(id), err) ~= 0 then
+    error("data:add: " .. message(err[0]), 4)
+  end
+end
+
+local function add_map_archetype(self, id, def)
+  local err = errbuf()
+  local a = ffi.new("strata_map_archetype", { id = id, mod = mod_of(id) })
+  local props
+  if def.properties ~= nil then
+    props = assert(value_of(def.properties, "data:add", id .. ".properties"))
+    a.properties = props
+  end
+  if type(def.starting_pos) == "table" then
+    a.has_starting_pos, a.start_x, a.start_y = 1, def.starting_pos[1] or def.starting_pos.x, def.starting_pos[2] or def.starting_pos.y
+  end
+  if C.strata_registry_add_map_archetype(self._r, a, err) ~= 0 then error("data:add: " .. message(err[0]), 3) end
+  for name, kind in pairs(kinds) do
+    if def[name] ~= nil and not (name == "starting_pos" and type(def[name]) == "table") then
+      add_logic(self, kind, id, def[name], name)
+    end
+  end
+end
+
+local function add_area_archetype(self, id, def)
+  local err = errbuf()
+  local a = ffi.new("strata_area_archetype", { id = id, mod = mod_of(id), generator = def.generator })
+  if def.starting_floor then a.has_starting_floor, a.starting_floor = 1, def.starting_floor end
+  if def.deepest_floor then a.has_deepest_floor, a.deepest_floor = 1, def.deepest_floor end
+  local params, types
+  if def.params ~= nil then
+    params = assert(value_of(def.params, "data:add", id .. ".params"))
+    a.params = params
+  end
+  if def.types then
+    types = ffi.new("const char *[?]", #def.types, def.types)
+    a.types, a.ntypes = types, #def.types
+  end
+  if C.strata_registry_add_area_archetype(self._r, a, err) ~= 0 then error("data:add: " .. message(err[0]), 3) end
+end
+
+-- data:add{ _type =, _id =, ... }: a definition, its functions registered as
+-- logic of its ID. Types: base.handler (run), base.event, base.area_generator
+-- (generate_floor), base.map_archetype (generate, on_* hooks, starting_pos,
+-- properties), base.area_archetype (generator, starting_floor,
+-- deepest_floor, params, types), base.actor_archetype (events = { { id =,
+-- handler = fn, priority = } }).
+function Registry:add(def)
+  local id = check_id("data:add", def)
+  local known = adders[def._type]
+  if not known then
+    local names = {}
+    for k in pairs(adders) do names[#names + 1] = k end
+    error(("data:add: unknown type %s%s"):format(tostring(def._type), lib.suggest(tostring(def._type), names)), 2)
+  end
+  local keys = { "_type", "_id" }
+  for _, k in ipairs(known) do keys[#keys + 1] = k end
+  check("data:add", def, keys, 3)
+  local err = errbuf()
+  local t = def._type
+  if t == "base.handler" then add_logic(self, C.STRATA_LOGIC_HANDLER, id, def.run, "run")
+  elseif t == "base.event" then
+    if C.strata_registry_add_event(self._r, id, err) ~= 0 then error("data:add: " .. message(err[0]), 2) end
+  elseif t == "base.area_generator" then add_logic(self, C.STRATA_LOGIC_GENERATE_FLOOR, id, def.generate_floor, "generate_floor")
+  elseif t == "base.map_archetype" then add_map_archetype(self, id, def)
+  elseif t == "base.area_archetype" then add_area_archetype(self, id, def)
+  elseif t == "base.actor_archetype" then
+    for _, h in ipairs(def.events or {}) do
+      if C.strata_registry_add_archetype_event(self._r, "actor", id, h.id, h.name, h.priority or 100, self._cb,
+                                                add_fn(self, h.handler), mod_of(id), err) ~= 0 then
+        error("data:add: " .. message(err[0]), 2)
+      end
+    end
+  end
+  return def
+end
+
+-- ---- handles ----
+
+local Handle = { __strata_handle = true }
+
+local fields = {}
+function fields.kind(h) local o = C.strata_world_object(h.world._w, h.uid) return o ~= nil and ffi.string(o.kind) or nil end
+function fields.archetype(h)
+  local o = C.strata_world_object(h.world._w, h.uid)
+  return o ~= nil and o.archetype ~= nil and ffi.string(o.archetype) or nil
+end
+local function pos(h)
+  local o = C.strata_world_object(h.world._w, h.uid)
+  if o == nil or o.has_pos == 0 then return nil end
+  return o
+end
+function fields.x(h) local o = pos(h) return o and tonumber(o.x) end
+function fields.y(h) local o = pos(h) return o and tonumber(o.y) end
+function fields.map(h) local o = pos(h) return o and h.world:object(tonumber(o.map)) end
+function fields.props(h)
+  local o = C.strata_world_object(h.world._w, h.uid)
+  return o ~= nil and from_value(o.props, h.world) or nil
+end
+function fields.width(h) local m = h:tilemap() return m and C.strata_tilemap_width(m) end
+function fields.height(h) local m = h:tilemap() return m and C.strata_tilemap_height(m) end
+function fields.floor(h)
+  if h.kind == "area" then return h.floor_map end -- area:floor(n), map.floor: as the 5.4 module's
+  local f = i64out()
+  if C.strata_map_area(h.world._rt, h.uid, f) == 0 then return nil end
+  return tonumber(f[0])
+end
+function fields.area(h)
+  local a = C.strata_map_area(h.world._rt, h.uid, nil)
+  return a ~= 0 and h.world:object(tonumber(a)) or nil
+end
+function fields.floor_delta(h)
+  local d = C.strata_feature_floor_delta(h.world._rt, h.uid)
+  return d ~= 0 and tonumber(d) or nil
+end
+function fields.type(h)
+  local t = C.strata_feature_type_of(h.world._rt, h.uid)
+  return t == C.STRATA_FEATURE_STAIRS and "stairs" or t == C.STRATA_FEATURE_ENTRANCE and "entrance" or nil
+end
+
+local methods = {}
+Handle.__index = function(h, k)
+  local f = fields[k]
+  if f then return f(h) end
+  return methods[k]
+end
+Handle.__newindex = function(_, k)
+  error(("handle.%s is read-only: move an actor with world:move or world:travel, props with object:set"):format(tostring(k)), 2)
+end
+Handle.__tostring = function(h) return ("%s#%d"):format(h.kind or "deleted", h.uid) end
+
+function methods:alive() return C.strata_world_object(self.world._w, self.uid) ~= nil end
+
+-- The strata_value[n] path of key (a string, an integer, or a list of them).
+local function path_of(fn, key)
+  local list = type(key) == "table" and key or { key }
+  local path = ffi.gc(ffi.new("strata_value[?]", #list), function(p)
+    for i = 0, #list - 1 do C.strata_value_clear(p + i) end
+  end)
+  for i, k in ipairs(list) do
+    local ok, why = to_value(k, path + (i - 1), fn, "key")
+    if not ok or (type(k) ~= "string" and type(k) ~= "number") then
+      error(fn .. ": a key must be a string or an integer, got " .. type(k), 3)
+    end
+  end
+  return path, #list
+end
+
+-- object:get(key) -> a copy of props[key] (key: a name or a list, a path).
+function methods:get(key)
+  local path, n = path_of("object:get", key)
+  return from_value(C.strata_object_get(self.world._w, self.uid, path, n), self.world)
+end
+
+-- object:set(key, value) -> true | nil, reason: props[key] = a copy of value.
+function methods:set(key, value)
+  local path, n = path_of("object:set", key)
+  local v, why = value_of(value, "object:set", tostring(self) .. " props")
+  if not v then return nil, why end
+  local err = errbuf()
+  if C.strata_object_set(self.world._w, self.uid, path, n, v, err) ~= 0 then return fail("object:set", err[0]) end
+  return true
+end
+
+function methods:delete()
+  local err = errbuf()
+  if C.strata_world_delete(self.world._w, self.uid, err) ~= 0 then return fail("object:delete", err[0]) end
+  return true
+end
+
+-- map:tilemap() -> the map's strata_tilemap * (owned by the object: valid until
+-- it is deleted); nil for an object without tiles.
+function methods:tilemap()
+  local m = C.strata_world_tilemap(self.world._w, self.uid)
+  return m ~= nil and m or nil
+end
+
+-- map:objects(kind) -> a list of handles of what stands on the map.
+function methods:objects(kind)
+  local n = tonumber(C.strata_world_objects_on(self.world._w, self.uid, kind, nil, 0))
+  local out = ffi.new("uint64_t[?]", n + 1)
+  C.strata_world_objects_on(self.world._w, self.uid, kind, out, n)
+  local list = {}
+  for i = 0, n - 1 do list[#list + 1] = self.world:object(tonumber(out[i])) end
+  return list
+end
+
+-- map:features() -> an iterator over the features on the map.
+function methods:features()
+  local list, i = self:objects("feature"), 0
+  return function() i = i + 1 return list[i] end
+end
+
+-- area:floor(n) -> the map of floor n, generated now if need be.
+function methods:floor_map(n)
+  local err, out = errbuf(), u64out()
+  if C.strata_area_floor(self.world._rt, self.uid, n, out, err) ~= 0 then return fail("area:floor", err[0], self.world._rt) end
+  return self.world:object(tonumber(out[0]))
+end
+jit.off(methods.floor_map)
+
+function methods:add_floor(map, n)
+  local err = errbuf()
+  if C.strata_area_add_floor(self.world._rt, self.uid, map.uid, n, err) ~= 0 then return fail("area:add_floor", err[0]) end
+  return true
+end
+
+function methods:has_floor(n) return C.strata_area_floor_map(self.world._rt, self.uid, n) ~= 0 end
+
+-- object:emit(event, params, default) -> the result, or nil, reason.
+function methods:emit(event, params, default) return self.world:_emit("object:emit", self.uid, event, params, default) end
+
+-- object:subscribe(event, handler, args, { priority = }) -> subscription uid.
+function methods:subscribe(event, handler, args, opts)
+  opts = check("object:subscribe", opts, { "priority" }, 3)
+  local w = self.world
+  local a, why = value_of(args, "object:subscribe", "args")
+  if not a then return nil, why end
+  local err, uid = errbuf(), u64out()
+  if C.strata_world_subscribe(w._w, self.uid, event, handler, a, opts.priority or 100, uid, err) ~= 0 then
+    return fail("object:subscribe", err[0])
+  end
+  return tonumber(uid[0])
+end
+
+-- ---- worlds ----
+
+local World = {}
+local world_fields = {}
+function world_fields.time(w) return C.strata_world_time(w._w) end
+function world_fields.seed(w) return tonumber(C.strata_world_seed(w._w)) end
+World.__index = function(w, k)
+  local f = world_fields[k]
+  if f then return f(w) end
+  return World[k]
+end
+
+-- The world of a strata_world * (taken over) with the registry's runtime.
+local function wrap(fn, ptr, reg, mods)
+  local err = errbuf()
+  local resolver = C.strata_registry_resolver(reg._r)
+  local rt = C.strata_runtime_new(ptr, resolver, err)
+  if rt == nil then C.strata_world_free(ptr) return fail(fn, err[0]) end
+  -- The runtime is freed before the world, by the one finalizer that owns both.
+  local owner = ffi.gc(ffi.new("char[1]"), function() C.strata_runtime_free(rt) C.strata_world_free(ptr) end)
+  local w = setmetatable({ _w = ptr, _rt = rt, _owner = owner, data = reg, _mods = mods,
+                           _handles = setmetatable({}, { __mode = "v" }) }, World)
+  reg._worlds[tostring(ptr)] = w
+  return w
+end
+
+local function check_mods(fn, mods)
+  mods = mods or {}
+  if type(mods) ~= "table" then error(fn .. ": mods must be a list of { id =, version = }", 3) end
+  for i, m in ipairs(mods) do
+    if type(m) ~= "table" or type(m.id) ~= "string" then
+      error(("%s: mods[%d] must be { id =, version = }"):format(fn, i), 3)
+    end
+  end
+  return mods
+end
+
+-- strata.ffi.world.new{ seed =, data =, mods = }: data a registry (default a
+-- new, empty one); mods the { id =, version = } list saves record, which a
+-- Lua 5.4 host loads when it opens the save.
+function M.new(opts)
+  opts = check("strata.ffi.world.new", opts, { "seed", "data", "mods" }, 2)
+  local seed = opts.seed or 0
+  if type(seed) ~= "number" or seed ~= math.floor(seed) then
+    error("strata.ffi.world.new: seed must be an integer, got " .. tostring(seed), 2)
+  end
+  local reg = opts.data or M.registry()
+  local err = errbuf()
+  local ptr = C.strata_world_new(seed, err)
+  if ptr == nil then return fail("strata.ffi.world.new", err[0]) end
+  return wrap("strata.ffi.world.new", ptr, reg, check_mods("strata.ffi.world.new", opts.mods))
+end
+
+-- strata.ffi.world.open(path, { data = }) -> a world, or nil, reason.
+function M.open(path, opts)
+  opts = check("strata.ffi.world.open", opts, { "data" }, 2)
+  if type(path) ~= "string" then error("strata.ffi.world.open: path must be a string, got " .. type(path), 2) end
+  local err = errbuf()
+  local out = ffi.new("strata_world *[1]")
+  local mods = ffi.new("strata_mod_version *[1]")
+  local n = ffi.new("size_t[1]")
+  if C.strata_world_open(path, out, mods, n, err) ~= 0 then return fail("strata.ffi.world.open", err[0]) end
+  local list = {}
+  for i = 0, tonumber(n[0]) - 1 do
+    list[#list + 1] = { id = ffi.string(mods[0][i].id), version = ffi.string(mods[0][i].version) }
+  end
+  C.strata_mod_versions_free(mods[0], n[0])
+  return wrap("strata.ffi.world.open", out[0], opts.data or M.registry(), list)
+end
+
+-- world:save(path, { overwrite = }) -> true | nil, reason.
+function World:save(path, opts)
+  opts = check("world:save", opts, { "overwrite" }, 2)
+  if type(path) ~= "string" then error("world:save: path must be a string, got " .. type(path), 2) end
+  local mods = ffi.new("strata_mod_version[?]", #self._mods + 1)
+  local keep = {}
+  for i, m in ipairs(self._mods) do
+    keep[#keep + 1], keep[#keep + 2] = m.id, m.version or "0.0.0"
+    mods[i - 1].id = ffi.cast("char *", keep[#keep - 1])
+    mods[i - 1].version = ffi.cast("char *", keep[#keep])
+  end
+  local so = ffi.new("strata_save_options", { overwrite = opts.overwrite and 1 or 0 })
+  local err = errbuf()
+  if C.strata_world_save_with(self._w, path, mods, #self._mods, so, err) ~= 0 then return fail("world:save", err[0]) end
+  return true
+end
+
+function World:mods()
+  local out = {}
+  for i, m in ipairs(self._mods) do out[i] = { id = m.id, version = m.version } end
+  return out
+end
+
+-- world:object(uid) -> the handle of a live object, nil once deleted.
+function World:object(uid)
+  if C.strata_world_object(self._w, uid) == nil then return nil end
+  local h = self._handles[uid]
+  if not h then
+    h = setmetatable({ world = self, uid = uid }, Handle)
+    self._handles[uid] = h
+  end
+  return h
+end
+
+local function place(self, fn, uid, opts)
+  if opts.map then
+    local err = errbuf()
+    if C.strata_object_set_position(self._w, uid, opts.map.uid, opts.x or 0, opts.y or 0, err) ~= 0 then
+      C.strata_world_delete(self._w, uid, nil)
+      return fail(fn, err[0])
+    end
+  end
+  if opts.props then
+    for k, v in pairs(opts.props) do
+      local ok, why = self:object(uid):set(k, v)
+      if not ok then C.strata_world_delete(self._w, uid, nil) return nil, why end
+    end
+  end
+  return self:object(uid)
+end
+
+-- world:create_object{ kind =, archetype =, map =, x =, y =, props = }
+function World:create_object(opts)
+  opts = check("world:create_object", opts, { "kind", "archetype", "map", "x", "y", "props" }, 2)
+  local err, uid = errbuf(), u64out()
+  if C.strata_world_create(self._w, opts.kind or "object", opts.archetype, uid, err) ~= 0 then
+    return fail("world:create_object", err[0])
+  end
+  return place(self, "world:create_object", tonumber(uid[0]), opts)
+end
+
+-- world:create_actor{ archetype =, map =, x =, y =, props =, player = }
+function World:create_actor(opts)
+  opts = check("world:create_actor", opts, { "archetype", "map", "x", "y", "props", "player" }, 2)
+  local err, uid = errbuf(), u64out()
+  if C.strata_world_create(self._w, "actor", opts.archetype, uid, err) ~= 0 then return fail("world:create_actor", err[0]) end
+  local a, why = place(self, "world:create_actor", tonumber(uid[0]), opts)
+  if not a then return nil, why end
+  if opts.player and C.strata_set_player(self._rt, a.uid, err) ~= 0 then return fail("world:create_actor", err[0]) end
+  return a
+end
+
+-- A token of the world's table by name.
+function World:token(name)
+  local err = errbuf()
+  local t = C.strata_tokens_intern(C.strata_world_tokens(self._w), name, #name, err)
+  if t == 0 then error("world:token: " .. message(err[0]), 2) end
+  return t
+end
+
+-- world:create_map{ width =, height =, fill =, archetype = }
+function World:create_map(opts)
+  opts = check("world:create_map", opts, { "width", "height", "fill", "archetype" }, 2)
+  local err, uid = errbuf(), u64out()
+  if C.strata_map_create(self._rt, opts.width or 0, opts.height or 0, opts.archetype, uid, err) ~= 0 then
+    return fail("world:create_map", err[0])
+  end
+  local map = self:object(tonumber(uid[0]))
+  if opts.fill and C.strata_tilemap_clear(map:tilemap(), self:token(opts.fill), err) ~= 0 then
+    map:delete()
+    return fail("world:create_map", err[0])
+  end
+  return map
+end
+jit.off(World.create_map)
+
+-- world:create_area(archetype, { parent =, generator =, starting_floor =, deepest_floor = })
+function World:create_area(archetype, opts)
+  opts = check("world:create_area", opts, { "parent", "generator", "starting_floor", "deepest_floor" }, 2)
+  local o = ffi.new("strata_area_opts", { parent = opts.parent and opts.parent.uid or 0, generator = opts.generator })
+  if opts.starting_floor then o.has_starting_floor, o.starting_floor = 1, opts.starting_floor end
+  if opts.deepest_floor then o.has_deepest_floor, o.deepest_floor = 1, opts.deepest_floor end
+  local err, uid = errbuf(), u64out()
+  if C.strata_area_create(self._rt, archetype, o, uid, err) ~= 0 then return fail("world:create_area", err[0]) end
+  return self:object(tonumber(uid[0]))
+end
+
+-- world:create_stairs(map, x, y, { floor_delta = 1 })
+function World:create_stairs(map, x, y, opts)
+  opts = check("world:create_stairs", opts, { "floor_delta" }, 2)
+  local err, uid = errbuf(), u64out()
+  if C.strata_stairs_create(self._rt, map.uid, x, y, opts.floor_delta or 1, uid, err) ~= 0 then
+    return fail("world:create_stairs", err[0])
+  end
+  return self:object(tonumber(uid[0]))
+end
+
+-- world:create_entrance(map, x, y, area, { floor = n })
+function World:create_entrance(map, x, y, area, opts)
+  opts = check("world:create_entrance", opts, { "floor" }, 2)
+  local err, uid = errbuf(), u64out()
+  local floor = opts.floor and i64out(opts.floor) or nil
+  if C.strata_entrance_create(self._rt, map.uid, x, y, area.uid, floor, uid, err) ~= 0 then
+    return fail("world:create_entrance", err[0])
+  end
+  return self:object(tonumber(uid[0]))
+end
+jit.off(World.create_entrance)
+
+function World:player()
+  local p = C.strata_player(self._rt)
+  return p ~= 0 and self:object(tonumber(p)) or nil
+end
+
+function World:current_map()
+  local m = C.strata_current_map(self._rt)
+  return m ~= 0 and self:object(tonumber(m)) or nil
+end
+
+-- world:move(actor, x, y) -> true | nil, reason (a refusal in words).
+function World:move(actor, x, y)
+  local err, out = errbuf(), ffi.new("strata_move_outcome")
+  if C.strata_move(self._rt, actor.uid, x, y, out, err) ~= 0 then return fail("world:move", err[0], self._rt) end
+  if out.refusal ~= C.STRATA_MOVE_OK then return nil, ffi.string(out.reason) end
+  return true
+end
+jit.off(World.move)
+
+-- world:travel(actor, feature_or_map, { x =, y = }) -> map | nil, reason.
+function World:travel(actor, target, opts)
+  opts = check("world:travel", opts, { "x", "y" }, 2)
+  local o
+  if opts.x then o = ffi.new("strata_travel_opts", { has_xy = 1, x = opts.x, y = opts.y }) end
+  local err, map = errbuf(), u64out()
+  if C.strata_travel(self._rt, actor.uid, target.uid, o, map, err) ~= 0 then
+    return fail("world:travel", err[0], self._rt)
+  end
+  if map[0] == 0 then return nil, "world:travel: refused by a base.before_travel handler" end
+  return self:object(tonumber(map[0]))
+end
+jit.off(World.travel)
+
+-- The failures list as plain data, the C list cleared.
+local function failures_of(f)
+  local out = {}
+  for i = 0, tonumber(f.n) - 1 do
+    local x = f.items[i]
+    out[#out + 1] = { timer = x.timer ~= 0 and tonumber(x.timer) or nil,
+                      subscription = x.subscription ~= 0 and tonumber(x.subscription) or nil,
+                      event = x.event ~= nil and ffi.string(x.event) or nil,
+                      handler = x.handler ~= nil and ffi.string(x.handler) or nil,
+                      mod = x.mod ~= nil and ffi.string(x.mod) or nil,
+                      message = x.message ~= nil and ffi.string(x.message) or nil }
+  end
+  C.strata_failures_clear(f)
+  return out
+end
+
+-- world:advance(dt) -> the failures, { { timer =, handler =, mod =, message = }, ... }.
+function World:advance(dt)
+  if type(dt) ~= "number" then error("world:advance: dt must be a number, got " .. type(dt), 2) end
+  local err, f = errbuf(), ffi.new("strata_failures")
+  if C.strata_advance(self._rt, dt, f, err) ~= 0 then
+    failures_of(f)
+    return fail("world:advance", err[0])
+  end
+  return failures_of(f)
+end
+jit.off(World.advance)
+
+-- world:schedule{ after =, every =, handler =, args = } -> timer uid.
+function World:schedule(opts)
+  opts = check("world:schedule", opts, { "after", "every", "handler", "args" }, 2)
+  if type(opts.handler) ~= "string" then error("world:schedule: handler must be a base.handler ID", 2) end
+  local a, why = value_of(opts.args, "world:schedule", "args")
+  if not a then return nil, why end
+  local err, uid = errbuf(), u64out()
+  if C.strata_world_schedule(self._w, self.time + (opts.after or 0), opts.every or 0, opts.handler, a, uid, err) ~= 0 then
+    return fail("world:schedule", err[0])
+  end
+  return tonumber(uid[0])
+end
+
+function World:cancel(uid)
+  local err = errbuf()
+  if C.strata_world_cancel(self._w, uid, err) ~= 0 then return fail("world:cancel", err[0]) end
+  return true
+end
+
+function World:unsubscribe(uid)
+  local err = errbuf()
+  if C.strata_world_unsubscribe(self._w, uid, err) ~= 0 then return fail("world:unsubscribe", err[0]) end
+  return true
+end
+
+function World:_emit(fn, source, event, params, default)
+  if type(event) ~= "string" then error(fn .. ": event must be an event ID, got " .. type(event), 3) end
+  local p, why = value_of(params, fn, "params")
+  if not p then return nil, why end
+  local d
+  d, why = value_of(default, fn, "default")
+  if not d then return nil, why end
+  local err = errbuf()
+  local result = ffi.gc(ffi.new("strata_value[1]"), C.strata_value_clear)
+  if C.strata_emit(self._rt, source, event, p, d, result, err) ~= 0 then return fail(fn, err[0]) end
+  return from_value(result, self)
+end
+jit.off(World._emit)
+
+-- world:emit(event, params, default) -> the result of the chain.
+function World:emit(event, params, default) return self:_emit("world:emit", 0, event, params, default) end
+
+-- world:on(event, name, handler_id, { priority = }): a global handler (not
+-- saved: the runtime's, registered again after an open).
+function World:on(event, name, handler, opts)
+  opts = check("world:on", opts, { "priority" }, 2)
+  local err = errbuf()
+  if C.strata_event_on(self._rt, event, name, opts.priority or 100, handler, err) ~= 0 then return fail("world:on", err[0]) end
+  return true
+end
+
+-- world:add_turns(object, { speed = 1, delay = })
+function World:add_turns(object, opts)
+  opts = check("world:add_turns", opts, { "speed", "delay" }, 2)
+  local err = errbuf()
+  if C.strata_turns_add(self._w, object.uid, opts.speed or 1, opts.delay or -1, err) ~= 0 then
+    return fail("world:add_turns", err[0])
+  end
+  return true
+end
+
+function World:turn_took(object, duration)
+  local err = errbuf()
+  if C.strata_turn_took(self._w, object.uid, duration, err) ~= 0 then return fail("world:turn_took", err[0]) end
+  return true
+end
+
+-- world:next_turn() -> the object whose turn starts (nil: none), the failures.
+function World:next_turn()
+  local err, f, who = errbuf(), ffi.new("strata_failures"), u64out()
+  if C.strata_world_next_turn(self._rt, who, f, err) ~= 0 then
+    failures_of(f)
+    return fail("world:next_turn", err[0])
+  end
+  return who[0] ~= 0 and self:object(tonumber(who[0])) or nil, failures_of(f)
+end
+jit.off(World.next_turn)
+
+return M
