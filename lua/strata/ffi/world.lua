@@ -328,9 +328,10 @@ end
 function fields.x(h) local o = pos(h) return o and tonumber(o.x) end
 function fields.y(h) local o = pos(h) return o and tonumber(o.y) end
 function fields.map(h) local o = pos(h) return o and h.world:object(tonumber(o.map)) end
-function fields.props(h)
-  local o = C.strata_world_object(h.world._w, h.uid)
-  return o ~= nil and from_value(o.props, h.world) or nil
+-- The persistent tables, as the 5.4 module's handles have them (each a
+-- top-level key of the object's properties): plain copies here.
+for _, name in ipairs({ "props", "state", "meta" }) do
+  fields[name] = function(h) return h:get(name) or {} end
 end
 function fields.width(h) local m = h:tilemap() return m and C.strata_tilemap_width(m) end
 function fields.height(h) local m = h:tilemap() return m and C.strata_tilemap_height(m) end
@@ -366,34 +367,49 @@ Handle.__tostring = function(h) return ("%s#%d"):format(h.kind or "deleted", h.u
 
 function methods:alive() return C.strata_world_object(self.world._w, self.uid) ~= nil end
 
--- The strata_value[n] path of key (a string, an integer, or a list of them).
+-- The strata_value[n] path of key: a list of strings and integers, or a
+-- string of names with dots ("props.hp": the key hp of the table props).
 local function path_of(fn, key)
-  local list = type(key) == "table" and key or { key }
+  local list = key
+  if type(key) == "string" then
+    list = {}
+    for name in key:gmatch("[^.]+") do list[#list + 1] = name end
+  elseif type(key) ~= "table" then
+    error(fn .. ": a key must be a string or a list of keys, got " .. type(key), 3)
+  end
   local path = ffi.gc(ffi.new("strata_value[?]", #list), function(p)
     for i = 0, #list - 1 do C.strata_value_clear(p + i) end
   end)
   for i, k in ipairs(list) do
-    local ok, why = to_value(k, path + (i - 1), fn, "key")
-    if not ok or (type(k) ~= "string" and type(k) ~= "number") then
+    if (type(k) ~= "string" and type(k) ~= "number") or not to_value(k, path + (i - 1), fn, "key") then
       error(fn .. ": a key must be a string or an integer, got " .. type(k), 3)
     end
   end
   return path, #list
 end
 
--- object:get(key) -> a copy of props[key] (key: a name or a list, a path).
+-- object:get(key) -> a copy of what the object's properties hold at key
+-- ("props.hp", "state", { "props", "bag", 2 }).
 function methods:get(key)
   local path, n = path_of("object:get", key)
   return from_value(C.strata_object_get(self.world._w, self.uid, path, n), self.world)
 end
 
--- object:set(key, value) -> true | nil, reason: props[key] = a copy of value.
+-- object:set(key, value) -> true | nil, reason: a copy of value stored at key,
+-- the tables on the way made when missing (as 5.4's handle.props.hp = v does).
 function methods:set(key, value)
-  local path, n = path_of("object:set", key)
-  local v, why = value_of(value, "object:set", tostring(self) .. " props")
-  if not v then return nil, why end
+  local fn = "object:set"
+  local path, n = path_of(fn, key)
   local err = errbuf()
-  if C.strata_object_set(self.world._w, self.uid, path, n, v, err) ~= 0 then return fail("object:set", err[0]) end
+  for i = 1, n - 1 do
+    if C.strata_object_get(self.world._w, self.uid, path, i) == nil then
+      local t = value_of({}, fn, "")
+      if C.strata_object_set(self.world._w, self.uid, path, i, t, err) ~= 0 then return fail(fn, err[0]) end
+    end
+  end
+  local v, why = value_of(value, fn, tostring(self) .. " " .. (type(key) == "string" and key or "value"))
+  if not v then return nil, why end
+  if C.strata_object_set(self.world._w, self.uid, path, n, v, err) ~= 0 then return fail(fn, err[0]) end
   return true
 end
 
@@ -571,10 +587,8 @@ local function place(self, fn, uid, opts)
     end
   end
   if opts.props then
-    for k, v in pairs(opts.props) do
-      local ok, why = self:object(uid):set(k, v)
-      if not ok then C.strata_world_delete(self._w, uid, nil) return nil, why end
-    end
+    local ok, why = self:object(uid):set("props", opts.props)
+    if not ok then C.strata_world_delete(self._w, uid, nil) return nil, why end
   end
   return self:object(uid)
 end
@@ -753,7 +767,7 @@ function World:_emit(fn, source, event, params, default)
   local err = errbuf()
   local result = ffi.gc(ffi.new("strata_value[1]"), C.strata_value_clear)
   if C.strata_emit(self._rt, source, event, p, d, result, err) ~= 0 then return fail(fn, err[0]) end
-  return from_value(result, self)
+  return from_value(result[0], self)
 end
 jit.off(World._emit)
 
