@@ -76,6 +76,17 @@ for flag in --version -V; do
 done
 echo "installed host: ok"
 
+# LuaJIT finds strata.ffi on its own path (share/lua/5.1) and libstrata
+# beside it in the prefix, with nothing set (docs/luajit.md); 5.4's path has
+# no copy of it.
+if command -v luajit >/dev/null 2>&1; then
+  env -u STRATA_FFI_LIB LUA_PATH="$prefix/share/lua/5.1/?.lua;;" LUA_CPATH=";;" luajit -e \
+    'local s = require "strata.ffi"; assert(s.tilemap.new{ width = 2, height = 2 }); print(s.version)' |
+    grep -qx "$version" || { echo "luajit: require \"strata.ffi\" from the prefix failed" >&2; exit 1; }
+  [ ! -e "$prefix/share/lua/5.4/strata/ffi.lua" ] || { echo "strata.ffi is on 5.4's path" >&2; exit 1; }
+  echo "luajit, strata.ffi: ok"
+fi
+
 # The installed host finds its Lua files beside itself (the prefix is not the
 # configured one), and both it and plain Lua find the installed base mod from
 # a directory without a mods folder.
