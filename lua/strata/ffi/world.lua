@@ -4,9 +4,9 @@
 -- uids into handles. Logic is registered by ID in a registry (the core's
 -- strata_registry) as LuaJIT functions, reached through one C callback per
 -- registry, so a saved world holds only data and IDs, as the 5.4 module's.
-local ffi = require "ffi"
-local lib = require "strata.ffi.lib"
-local C = lib.C
+local base = require "strata.ffi.base"
+local ffi, C = base.ffi, base.lib
+local raise = base.raise
 
 local M = {}
 
@@ -14,10 +14,13 @@ local errbuf = ffi.typeof("strata_error[1]")
 local u64out = ffi.typeof("uint64_t[1]")
 local i64out = ffi.typeof("int64_t[1]")
 
--- "strata_error" -> its message (the core's, whole).
+-- A strata_error's message: with a runtime, the whole of a failing
+-- callback's (strata_runtime_failure_text), else as base words it.
 local function message(err, rt)
   if rt ~= nil then return ffi.string(C.strata_runtime_failure_text(rt, err)) end
-  return ffi.string(err.message)
+  local e = errbuf()
+  e[0] = err
+  return base.message(e)
 end
 
 -- nil, "<fn>: <message>": how every core refusal reaches the caller.
@@ -25,7 +28,9 @@ local function fail(fn, err, rt)
   return nil, fn .. ": " .. message(err, rt)
 end
 
-local check = lib.check_options
+-- The options table checked (an unknown key raises at the user's line,
+-- naming the nearest known keys): base's one rule.
+local function check(name, opts, known) return base.options(name, opts, known) end
 
 -- ---- values: Lua plain data <-> strata_value ----
 
@@ -196,7 +201,7 @@ end
 function M.registry()
   local err = errbuf()
   local r = C.strata_registry_new(err)
-  if r == nil then return fail("strata.ffi.world.registry", err[0]) end
+  if r == nil then return fail("strata.world.registry", err[0]) end
   local reg = setmetatable({ _r = ffi.gc(r, C.strata_registry_free), _fns = {}, _worlds = setmetatable({}, { __mode = "v" }),
                              _keep = {} }, Registry)
   -- One callback per registry, kept by it (a callback collected while the
@@ -213,10 +218,10 @@ end
 local function mod_of(id) return id:match("^([^.]+)%.") end
 
 local function check_id(fn, def)
-  if type(def) ~= "table" then error(fn .. ": a definition must be a table, got " .. type(def), 3) end
+  if type(def) ~= "table" then raise(fn, "a definition must be a table, got %s", type(def)) end
   local id = def._id
   if type(id) ~= "string" or not mod_of(id) then
-    error(fn .. ": _id must be a full ID \"<mod>.<name>\", got " .. tostring(id), 3)
+    raise(fn, "_id must be a full ID \"<mod>.<name>\", got %s", tostring(id))
   end
   return id
 end
@@ -232,9 +237,9 @@ adders["base.actor_archetype"] = { "events" }
 
 local function add_logic(self, kind, id, fn, name)
   local err = errbuf()
-  if type(fn) ~= "function" then error(("data:add: %s.%s must be a function, got %s"):format(id, name, type(fn)), 4) end
+  if type(fn) ~= "function" then raise("data:add", "%s.%s must be a function, got %s", id, name, type(fn)) end
   if C.strata_registry_add_logic(self._r, kind, id, self._cb, add_fn(self, fn), mod_of(id), err) ~= 0 then
-    error("data:add: " .. message(err[0]), 4)
+    raise("data:add", "%s", message(err[0]))
   end
 end
 
@@ -249,7 +254,7 @@ local function add_map_archetype(self, id, def)
   if type(def.starting_pos) == "table" then
     a.has_starting_pos, a.start_x, a.start_y = 1, def.starting_pos[1] or def.starting_pos.x, def.starting_pos[2] or def.starting_pos.y
   end
-  if C.strata_registry_add_map_archetype(self._r, a, err) ~= 0 then error("data:add: " .. message(err[0]), 3) end
+  if C.strata_registry_add_map_archetype(self._r, a, err) ~= 0 then raise("data:add", "%s", message(err[0])) end
   for name, kind in pairs(kinds) do
     if def[name] ~= nil and not (name == "starting_pos" and type(def[name]) == "table") then
       add_logic(self, kind, id, def[name], name)
@@ -271,7 +276,7 @@ local function add_area_archetype(self, id, def)
     types = ffi.new("const char *[?]", #def.types, def.types)
     a.types, a.ntypes = types, #def.types
   end
-  if C.strata_registry_add_area_archetype(self._r, a, err) ~= 0 then error("data:add: " .. message(err[0]), 3) end
+  if C.strata_registry_add_area_archetype(self._r, a, err) ~= 0 then raise("data:add", "%s", message(err[0])) end
 end
 
 -- data:add{ _type =, _id =, ... }: a definition, its functions registered as
@@ -286,16 +291,18 @@ function Registry:add(def)
   if not known then
     local names = {}
     for k in pairs(adders) do names[#names + 1] = k end
-    error(("data:add: unknown type %s%s"):format(tostring(def._type), lib.suggest(tostring(def._type), names)), 2)
+    local near = base.nearest(tostring(def._type), names)
+    raise("data:add", "unknown _type %s%s", tostring(def._type),
+      #near > 0 and " (nearest known: " .. table.concat(near, ", ") .. ")" or "")
   end
   local keys = { "_type", "_id" }
   for _, k in ipairs(known) do keys[#keys + 1] = k end
-  check("data:add", def, keys, 3)
+  check("data:add", def, keys)
   local err = errbuf()
   local t = def._type
   if t == "base.handler" then add_logic(self, C.STRATA_LOGIC_HANDLER, id, def.run, "run")
   elseif t == "base.event" then
-    if C.strata_registry_add_event(self._r, id, err) ~= 0 then error("data:add: " .. message(err[0]), 2) end
+    if C.strata_registry_add_event(self._r, id, err) ~= 0 then raise("data:add", "%s", message(err[0])) end
   elseif t == "base.area_generator" then add_logic(self, C.STRATA_LOGIC_GENERATE_FLOOR, id, def.generate_floor, "generate_floor")
   elseif t == "base.map_archetype" then add_map_archetype(self, id, def)
   elseif t == "base.area_archetype" then add_area_archetype(self, id, def)
@@ -303,7 +310,7 @@ function Registry:add(def)
     for _, h in ipairs(def.events or {}) do
       if C.strata_registry_add_archetype_event(self._r, "actor", id, h.id, h.name, h.priority or 100, self._cb,
                                                 add_fn(self, h.handler), mod_of(id), err) ~= 0 then
-        error("data:add: " .. message(err[0]), 2)
+        raise("data:add", "%s", message(err[0]))
       end
     end
   end
@@ -331,10 +338,11 @@ function fields.map(h) local o = pos(h) return o and h.world:object(tonumber(o.m
 -- The persistent tables, as the 5.4 module's handles have them (each a
 -- top-level key of the object's properties): plain copies here.
 for _, name in ipairs({ "props", "state", "meta" }) do
-  fields[name] = function(h) return h:get(name) or {} end
+  fields[name] = function(h) return h:read(name) or {} end
 end
 function fields.width(h) local m = h:tilemap() return m and C.strata_tilemap_width(m) end
 function fields.height(h) local m = h:tilemap() return m and C.strata_tilemap_height(m) end
+function fields.token_table(h) local m = h:tilemap() return m and h:tiles().token_table end
 function fields.floor(h)
   if h.kind == "area" then return h.floor_map end -- area:floor(n), map.floor: as the 5.4 module's
   local f = i64out()
@@ -355,13 +363,28 @@ function fields.type(h)
 end
 
 local methods = {}
+local wrap_tiles -- strata.ffi's tilemap.wrap, set when the module is put together (below)
+
+-- map:X(...) for the tile map methods (map:set, map:find_path, map:fov, ...):
+-- the call goes to the map's tiles, one forwarding function per name.
+local forward = setmetatable({}, { __index = function(t, k)
+  local f = function(h, ...) local v = h:tiles() return v[k](v, ...) end
+  t[k] = f
+  return f
+end })
+
 Handle.__index = function(h, k)
   local f = fields[k]
   if f then return f(h) end
-  return methods[k]
+  local m = methods[k]
+  if m then return m end
+  -- (a map once seen keeps its tiles' methods: after its deletion they say so)
+  local v = rawget(h, "_tiles")
+  if not v and type(k) == "string" and C.strata_world_tilemap(h.world._w, h.uid) ~= nil then v = h:tiles() end
+  if v and type(v[k]) == "function" then return forward[k] end
 end
 Handle.__newindex = function(_, k)
-  error(("handle.%s is read-only: move an actor with world:move or world:travel, props with object:set"):format(tostring(k)), 2)
+  raise("handle", "field '%s' is read-only (an actor moves with world:move or world:travel, props change with object:write)", tostring(k))
 end
 Handle.__tostring = function(h) return ("%s#%d"):format(h.kind or "deleted", h.uid) end
 
@@ -375,30 +398,30 @@ local function path_of(fn, key)
     list = {}
     for name in key:gmatch("[^.]+") do list[#list + 1] = name end
   elseif type(key) ~= "table" then
-    error(fn .. ": a key must be a string or a list of keys, got " .. type(key), 3)
+    raise(fn, "a key must be a string or a list of keys, got %s", type(key))
   end
   local path = ffi.gc(ffi.new("strata_value[?]", #list), function(p)
     for i = 0, #list - 1 do C.strata_value_clear(p + i) end
   end)
   for i, k in ipairs(list) do
     if (type(k) ~= "string" and type(k) ~= "number") or not to_value(k, path + (i - 1), fn, "key") then
-      error(fn .. ": a key must be a string or an integer, got " .. type(k), 3)
+      raise(fn, "a key must be a string or an integer, got %s", type(k))
     end
   end
   return path, #list
 end
 
--- object:get(key) -> a copy of what the object's properties hold at key
+-- object:read(key) -> a copy of what the object's properties hold at key
 -- ("props.hp", "state", { "props", "bag", 2 }).
-function methods:get(key)
-  local path, n = path_of("object:get", key)
+function methods:read(key)
+  local path, n = path_of("object:read", key)
   return from_value(C.strata_object_get(self.world._w, self.uid, path, n), self.world)
 end
 
--- object:set(key, value) -> true | nil, reason: a copy of value stored at key,
+-- object:write(key, value) -> true | nil, reason: a copy of value stored at key,
 -- the tables on the way made when missing (as 5.4's handle.props.hp = v does).
-function methods:set(key, value)
-  local fn = "object:set"
+function methods:write(key, value)
+  local fn = "object:write"
   local path, n = path_of(fn, key)
   local err = errbuf()
   for i = 1, n - 1 do
@@ -424,6 +447,28 @@ end
 function methods:tilemap()
   local m = C.strata_world_tilemap(self.world._w, self.uid)
   return m ~= nil and m or nil
+end
+
+-- map:tiles() -> the map's tiles as strata.ffi's tile map (the world's: each
+-- call asks the world whether it still holds them, and an edit tells the
+-- world first, so that a savepoint's rollback undoes it).
+function methods:tiles()
+  local p = self:tilemap()
+  local v = rawget(self, "_tiles")
+  if v and (not p or rawget(v, "_ptr") == p) then return v end -- (gone: v's calls say so)
+  if not p then raise("map:tiles", "%s has no tiles", tostring(self)) end
+  local w, uid = self.world, self.uid
+  v = wrap_tiles(p, {
+    alive = function() return C.strata_world_tilemap(w._w, uid) == p end,
+    before_edit = function()
+      local err = errbuf()
+      if C.strata_world_touch(w._w, uid, err) ~= 0 then return fail("map:tiles", err[0]) end
+      return true
+    end,
+    owner = w,
+  })
+  rawset(self, "_tiles", v)
+  return v
 end
 
 -- map:objects(kind) -> a list of handles of what stands on the map.
@@ -463,7 +508,7 @@ function methods:emit(event, params, default) return self.world:_emit("object:em
 
 -- object:subscribe(event, handler, args, { priority = }) -> subscription uid.
 function methods:subscribe(event, handler, args, opts)
-  opts = check("object:subscribe", opts, { "priority" }, 3)
+  opts = check("object:subscribe", opts, { "priority" })
   local w = self.world
   local a, why = value_of(args, "object:subscribe", "args")
   if not a then return nil, why end
@@ -480,6 +525,14 @@ local World = {}
 local world_fields = {}
 function world_fields.time(w) return C.strata_world_time(w._w) end
 function world_fields.seed(w) return tonumber(C.strata_world_seed(w._w)) end
+-- The token table the world's maps share (world.tokens:define(name, traits)):
+-- its traits are not saved (a 5.4 world defines them from its mods' base.token
+-- entries), so a game defines them again after strata.world.open.
+function world_fields.tokens(w)
+  local t = C.strata_world_tokens(w._w)
+  C.strata_tokens_retain(t)
+  return ffi.gc(t, C.strata_tokens_release)
+end
 World.__index = function(w, k)
   local f = world_fields[k]
   if f then return f(w) end
@@ -502,10 +555,10 @@ end
 
 local function check_mods(fn, mods)
   mods = mods or {}
-  if type(mods) ~= "table" then error(fn .. ": mods must be a list of { id =, version = }", 3) end
+  if type(mods) ~= "table" then raise(fn, "mods must be a list of { id =, version = }") end
   for i, m in ipairs(mods) do
     if type(m) ~= "table" or type(m.id) ~= "string" then
-      error(("%s: mods[%d] must be { id =, version = }"):format(fn, i), 3)
+      raise(fn, "mods[%d] must be { id =, version = }", i)
     end
   end
   return mods
@@ -515,39 +568,39 @@ end
 -- new, empty one); mods the { id =, version = } list saves record, which a
 -- Lua 5.4 host loads when it opens the save.
 function M.new(opts)
-  opts = check("strata.ffi.world.new", opts, { "seed", "data", "mods" }, 2)
+  opts = check("strata.world.new", opts, { "seed", "data", "mods" })
   local seed = opts.seed or 0
   if type(seed) ~= "number" or seed ~= math.floor(seed) then
-    error("strata.ffi.world.new: seed must be an integer, got " .. tostring(seed), 2)
+    raise("strata.world.new", "seed must be an integer, got %s", tostring(seed))
   end
   local reg = opts.data or M.registry()
   local err = errbuf()
   local ptr = C.strata_world_new(seed, err)
-  if ptr == nil then return fail("strata.ffi.world.new", err[0]) end
-  return wrap("strata.ffi.world.new", ptr, reg, check_mods("strata.ffi.world.new", opts.mods))
+  if ptr == nil then return fail("strata.world.new", err[0]) end
+  return wrap("strata.world.new", ptr, reg, check_mods("strata.world.new", opts.mods))
 end
 
 -- strata.ffi.world.open(path, { data = }) -> a world, or nil, reason.
 function M.open(path, opts)
-  opts = check("strata.ffi.world.open", opts, { "data" }, 2)
-  if type(path) ~= "string" then error("strata.ffi.world.open: path must be a string, got " .. type(path), 2) end
+  opts = check("strata.world.open", opts, { "data" })
+  if type(path) ~= "string" then raise("strata.world.open", "path must be a string, got %s", type(path)) end
   local err = errbuf()
   local out = ffi.new("strata_world *[1]")
   local mods = ffi.new("strata_mod_version *[1]")
   local n = ffi.new("size_t[1]")
-  if C.strata_world_open(path, out, mods, n, err) ~= 0 then return fail("strata.ffi.world.open", err[0]) end
+  if C.strata_world_open(path, out, mods, n, err) ~= 0 then return fail("strata.world.open", err[0]) end
   local list = {}
   for i = 0, tonumber(n[0]) - 1 do
     list[#list + 1] = { id = ffi.string(mods[0][i].id), version = ffi.string(mods[0][i].version) }
   end
   C.strata_mod_versions_free(mods[0], n[0])
-  return wrap("strata.ffi.world.open", out[0], opts.data or M.registry(), list)
+  return wrap("strata.world.open", out[0], opts.data or M.registry(), list)
 end
 
 -- world:save(path, { overwrite = }) -> true | nil, reason.
 function World:save(path, opts)
-  opts = check("world:save", opts, { "overwrite" }, 2)
-  if type(path) ~= "string" then error("world:save: path must be a string, got " .. type(path), 2) end
+  opts = check("world:save", opts, { "overwrite" })
+  if type(path) ~= "string" then raise("world:save", "path must be a string, got %s", type(path)) end
   local mods = ffi.new("strata_mod_version[?]", #self._mods + 1)
   local keep = {}
   for i, m in ipairs(self._mods) do
@@ -587,7 +640,7 @@ local function place(self, fn, uid, opts)
     end
   end
   if opts.props then
-    local ok, why = self:object(uid):set("props", opts.props)
+    local ok, why = self:object(uid):write("props", opts.props)
     if not ok then C.strata_world_delete(self._w, uid, nil) return nil, why end
   end
   return self:object(uid)
@@ -595,7 +648,7 @@ end
 
 -- world:create_object{ kind =, archetype =, map =, x =, y =, props = }
 function World:create_object(opts)
-  opts = check("world:create_object", opts, { "kind", "archetype", "map", "x", "y", "props" }, 2)
+  opts = check("world:create_object", opts, { "kind", "archetype", "map", "x", "y", "props" })
   local err, uid = errbuf(), u64out()
   if C.strata_world_create(self._w, opts.kind or "object", opts.archetype, uid, err) ~= 0 then
     return fail("world:create_object", err[0])
@@ -605,7 +658,7 @@ end
 
 -- world:create_actor{ archetype =, map =, x =, y =, props =, player = }
 function World:create_actor(opts)
-  opts = check("world:create_actor", opts, { "archetype", "map", "x", "y", "props", "player" }, 2)
+  opts = check("world:create_actor", opts, { "archetype", "map", "x", "y", "props", "player" })
   local err, uid = errbuf(), u64out()
   if C.strata_world_create(self._w, "actor", opts.archetype, uid, err) ~= 0 then return fail("world:create_actor", err[0]) end
   local a, why = place(self, "world:create_actor", tonumber(uid[0]), opts)
@@ -618,13 +671,13 @@ end
 function World:token(name)
   local err = errbuf()
   local t = C.strata_tokens_intern(C.strata_world_tokens(self._w), name, #name, err)
-  if t == 0 then error("world:token: " .. message(err[0]), 2) end
+  if t == 0 then raise("world:token", "%s", message(err[0])) end
   return t
 end
 
 -- world:create_map{ width =, height =, fill =, archetype = }
 function World:create_map(opts)
-  opts = check("world:create_map", opts, { "width", "height", "fill", "archetype" }, 2)
+  opts = check("world:create_map", opts, { "width", "height", "fill", "archetype" })
   local err, uid = errbuf(), u64out()
   if C.strata_map_create(self._rt, opts.width or 0, opts.height or 0, opts.archetype, uid, err) ~= 0 then
     return fail("world:create_map", err[0])
@@ -640,7 +693,7 @@ jit.off(World.create_map)
 
 -- world:create_area(archetype, { parent =, generator =, starting_floor =, deepest_floor = })
 function World:create_area(archetype, opts)
-  opts = check("world:create_area", opts, { "parent", "generator", "starting_floor", "deepest_floor" }, 2)
+  opts = check("world:create_area", opts, { "parent", "generator", "starting_floor", "deepest_floor" })
   local o = ffi.new("strata_area_opts", { parent = opts.parent and opts.parent.uid or 0, generator = opts.generator })
   if opts.starting_floor then o.has_starting_floor, o.starting_floor = 1, opts.starting_floor end
   if opts.deepest_floor then o.has_deepest_floor, o.deepest_floor = 1, opts.deepest_floor end
@@ -651,7 +704,7 @@ end
 
 -- world:create_stairs(map, x, y, { floor_delta = 1 })
 function World:create_stairs(map, x, y, opts)
-  opts = check("world:create_stairs", opts, { "floor_delta" }, 2)
+  opts = check("world:create_stairs", opts, { "floor_delta" })
   local err, uid = errbuf(), u64out()
   if C.strata_stairs_create(self._rt, map.uid, x, y, opts.floor_delta or 1, uid, err) ~= 0 then
     return fail("world:create_stairs", err[0])
@@ -661,7 +714,7 @@ end
 
 -- world:create_entrance(map, x, y, area, { floor = n })
 function World:create_entrance(map, x, y, area, opts)
-  opts = check("world:create_entrance", opts, { "floor" }, 2)
+  opts = check("world:create_entrance", opts, { "floor" })
   local err, uid = errbuf(), u64out()
   local floor = opts.floor and i64out(opts.floor) or nil
   if C.strata_entrance_create(self._rt, map.uid, x, y, area.uid, floor, uid, err) ~= 0 then
@@ -692,7 +745,7 @@ jit.off(World.move)
 
 -- world:travel(actor, feature_or_map, { x =, y = }) -> map | nil, reason.
 function World:travel(actor, target, opts)
-  opts = check("world:travel", opts, { "x", "y" }, 2)
+  opts = check("world:travel", opts, { "x", "y" })
   local o
   if opts.x then o = ffi.new("strata_travel_opts", { has_xy = 1, x = opts.x, y = opts.y }) end
   local err, map = errbuf(), u64out()
@@ -722,7 +775,7 @@ end
 
 -- world:advance(dt) -> the failures, { { timer =, handler =, mod =, message = }, ... }.
 function World:advance(dt)
-  if type(dt) ~= "number" then error("world:advance: dt must be a number, got " .. type(dt), 2) end
+  if type(dt) ~= "number" then raise("world:advance", "dt must be a number, got %s", type(dt)) end
   local err, f = errbuf(), ffi.new("strata_failures")
   if C.strata_advance(self._rt, dt, f, err) ~= 0 then
     failures_of(f)
@@ -734,8 +787,8 @@ jit.off(World.advance)
 
 -- world:schedule{ after =, every =, handler =, args = } -> timer uid.
 function World:schedule(opts)
-  opts = check("world:schedule", opts, { "after", "every", "handler", "args" }, 2)
-  if type(opts.handler) ~= "string" then error("world:schedule: handler must be a base.handler ID", 2) end
+  opts = check("world:schedule", opts, { "after", "every", "handler", "args" })
+  if type(opts.handler) ~= "string" then raise("world:schedule", "handler must be a base.handler ID, got %s", type(opts.handler)) end
   local a, why = value_of(opts.args, "world:schedule", "args")
   if not a then return nil, why end
   local err, uid = errbuf(), u64out()
@@ -758,7 +811,7 @@ function World:unsubscribe(uid)
 end
 
 function World:_emit(fn, source, event, params, default)
-  if type(event) ~= "string" then error(fn .. ": event must be an event ID, got " .. type(event), 3) end
+  if type(event) ~= "string" then raise(fn, "event must be an event ID, got %s", type(event)) end
   local p, why = value_of(params, fn, "params")
   if not p then return nil, why end
   local d
@@ -777,7 +830,7 @@ function World:emit(event, params, default) return self:_emit("world:emit", 0, e
 -- world:on(event, name, handler_id, { priority = }): a global handler (not
 -- saved: the runtime's, registered again after an open).
 function World:on(event, name, handler, opts)
-  opts = check("world:on", opts, { "priority" }, 2)
+  opts = check("world:on", opts, { "priority" })
   local err = errbuf()
   if C.strata_event_on(self._rt, event, name, opts.priority or 100, handler, err) ~= 0 then return fail("world:on", err[0]) end
   return true
@@ -785,7 +838,7 @@ end
 
 -- world:add_turns(object, { speed = 1, delay = })
 function World:add_turns(object, opts)
-  opts = check("world:add_turns", opts, { "speed", "delay" }, 2)
+  opts = check("world:add_turns", opts, { "speed", "delay" })
   local err = errbuf()
   if C.strata_turns_add(self._w, object.uid, opts.speed or 1, opts.delay or -1, err) ~= 0 then
     return fail("world:add_turns", err[0])
@@ -810,4 +863,8 @@ function World:next_turn()
 end
 jit.off(World.next_turn)
 
-return M
+-- strata.ffi.world: new, open, registry (the 5.4 module's strata.world names).
+return function(S)
+  S.world = M
+  wrap_tiles = S.tilemap.wrap
+end
