@@ -191,6 +191,7 @@ end
 
 -- ---- maps ---------------------------------------------------------------------
 local Map = {}
+base.Map = Map -- (the other parts add their map methods: map:fov, map:distance_map)
 local map_mt = {}
 
 -- The map's pointer, or an error: closed (a standalone map), or no longer
