@@ -148,7 +148,8 @@ local function run_logic(reg, call, fn)
   local kind = tonumber(call.kind)
   local ctx = { world = world, depth = tonumber(call.depth), floor = call.has_floor ~= 0 and tonumber(call.floor) or nil,
                 params = from_value(call.params, world) }
-  if call.rng ~= nil then ctx.rng = setmetatable({ _r = call.rng, key = ffi.string(call.rng_key) }, Rng) end
+  -- ctx.rng.ptr: the strata_rng * itself, for the C API (strata.ffi.lib), valid during the call
+  if call.rng ~= nil then ctx.rng = setmetatable({ _r = call.rng, ptr = call.rng, key = ffi.string(call.rng_key) }, Rng) end
   if call.area ~= 0 then ctx.area = world:object(tonumber(call.area)) end
   if call.map ~= 0 then ctx.map = world:object(tonumber(call.map)) end
   if call.actor ~= 0 then ctx.actor = world:object(tonumber(call.actor)) end
@@ -867,4 +868,10 @@ jit.off(World.next_turn)
 return function(S)
   S.world = M
   wrap_tiles = S.tilemap.wrap
+  -- a handle is a goal of map:distance_map where it stands (ghoul's step to the hero)
+  local goal_cell = base.goal_cell
+  base.goal_cell = function(map, v)
+    if type(v) == "table" and getmetatable(v) == Handle then return v.x, v.y end
+    if goal_cell then return goal_cell(map, v) end
+  end
 end
