@@ -15,27 +15,11 @@ M.width, M.height = 40, 20
 M.radius = 8
 
 -- The floors' layout (the layout language, docs/layouts.md): rooms joined by corridors.
-local LEVEL = [[ {
+local LEVEL = assert(strata.layout.parse([[ {
   Reset("wall")
   Place(minSize = {5 4} maxSize = {9 6} count = {4 6} minSpacing = 1 generator = Margins(1, None, Reset("floor")))
   Connect(On("floor"), (1, On("floor"), None), (4, On("wall"), Reset("floor")))
-} ]]
-
--- The layout run on the map's tiles with the floor's own random stream; a
--- soft failure (no room fitted) tries again, as strata.layout.generate's attempts.
-local function lay_out(map, rng)
-  local lib, ffi = strata.lib, require "ffi"
-  local err = ffi.new("strata_error[1]")
-  local file = lib.strata_layout_parse_generator(LEVEL, #LEVEL, "love.level", err)
-  assert(file ~= nil, "love.level: " .. ffi.string(err[0].message))
-  local result = ffi.new("strata_layout_result[1]")
-  for _ = 1, 20 do
-    assert(lib.strata_layout_run(lib.strata_layout_at(file, 0), map:tilemap(), rng.ptr, result, nil, 0, err) == 0,
-      ffi.string(err[0].message))
-    if result[0] == 0 then break end
-  end
-  lib.strata_layout_file_free(file)
-end
+} ]], "love.level"))
 
 -- The floor's passable cells, in row order.
 local function open_cells(map)
@@ -53,7 +37,7 @@ local function registry()
   local data = strata.world.registry()
   data:add{ _type = "base.area_generator", _id = "love.floors", generate_floor = function(_, floor, ctx)
     local map = ctx.world:create_map{ width = M.width, height = M.height }
-    lay_out(map, ctx.rng)
+    assert(strata.layout.generate(LEVEL, map, { rng = ctx.rng, attempts = 20 }))
     local cells = open_cells(map)
     local here = table.remove(cells, ctx.rng:int(#cells))   -- stairs (floor 1: where the hero starts)
     local ghoul = table.remove(cells, ctx.rng:int(#cells))

@@ -9,6 +9,8 @@ local ffi, C = base.ffi, base.lib
 local raise = base.raise
 
 local M = {}
+-- strata.ffi's tilemap.wrap and rng.new, set when the module is put together (the end)
+local wrap_tiles, new_rng
 
 local errbuf = ffi.typeof("strata_error[1]")
 local u64out = ffi.typeof("uint64_t[1]")
@@ -114,19 +116,6 @@ local function value_of(v, fn, path)
   return out
 end
 
--- ---- random streams lent to a callback ----
-
-local Rng = {}
-Rng.__index = Rng
--- rng:int(n) (1..n) or rng:int(lo, hi), as the 5.4 generator's.
-function Rng:int(lo, hi)
-  if hi == nil then lo, hi = 1, lo end
-  return tonumber(C.strata_rng_int(self._r, lo, hi))
-end
-function Rng:float() return C.strata_rng_float(self._r) end
-function Rng:chance(p) return C.strata_rng_chance(self._r, p) ~= 0 end
-function Rng:pick(t) return t[self:int(#t)] end
-
 -- ---- the registry: logic and definitions by ID ----
 
 local Registry = {}
@@ -148,8 +137,14 @@ local function run_logic(reg, call, fn)
   local kind = tonumber(call.kind)
   local ctx = { world = world, depth = tonumber(call.depth), floor = call.has_floor ~= 0 and tonumber(call.floor) or nil,
                 params = from_value(call.params, world) }
-  -- ctx.rng.ptr: the strata_rng * itself, for the C API (strata.ffi.lib), valid during the call
-  if call.rng ~= nil then ctx.rng = setmetatable({ _r = call.rng, ptr = call.rng, key = ffi.string(call.rng_key) }, Rng) end
+  -- ctx.rng: a strata.rng generator (strata.layout.generate takes it) holding
+  -- the stream the core lends the call, its state handed back when fn returns
+  local rng
+  if call.rng ~= nil then
+    rng = new_rng(0)
+    rng.rng, rng.seed = call.rng[0], C.strata_world_seed(call.world)
+    ctx.rng = rng
+  end
   if call.area ~= 0 then ctx.area = world:object(tonumber(call.area)) end
   if call.map ~= 0 then ctx.map = world:object(tonumber(call.map)) end
   if call.actor ~= 0 then ctx.actor = world:object(tonumber(call.actor)) end
@@ -181,6 +176,7 @@ local function run_logic(reg, call, fn)
   else
     fn(ctx.map, ctx)
   end
+  if rng then call.rng[0] = rng.rng end
 end
 
 -- The one C callback of a registry: finds the Lua function by the index in
@@ -364,7 +360,6 @@ function fields.type(h)
 end
 
 local methods = {}
-local wrap_tiles -- strata.ffi's tilemap.wrap, set when the module is put together (below)
 
 -- map:X(...) for the tile map methods (map:set, map:find_path, map:fov, ...):
 -- the call goes to the map's tiles, one forwarding function per name.
@@ -867,7 +862,15 @@ jit.off(World.next_turn)
 -- strata.ffi.world: new, open, registry (the 5.4 module's strata.world names).
 return function(S)
   S.world = M
-  wrap_tiles = S.tilemap.wrap
+  wrap_tiles, new_rng = S.tilemap.wrap, S.rng.new
+  -- a world's map handle is a map to the other parts (strata.layout.generate(g, map))
+  for _, k in ipairs { "map_ptr", "map_edit" } do
+    local f = base[k]
+    base[k] = function(name, m, ...)
+      if getmetatable(m) == Handle then m = m:tiles() end
+      return f(name, m, ...)
+    end
+  end
   -- a handle is a goal of map:distance_map where it stands (ghoul's step to the hero)
   local goal_cell = base.goal_cell
   base.goal_cell = function(map, v)
