@@ -60,6 +60,10 @@ describe("strata.ffi world (LuaJIT)", function()
     assert.is_nil(w:object(chest.uid))
   end)
 
+  it("frees a registry's callback with it: registries come and go past LuaJIT's callback slots", function()
+    for _ = 1, 3000 do assert(world.registry()) end
+  end)
+
   it("checks options tables, naming the nearest known keys", function()
     local w = new()
     local err = support.err_of(function() w:create_map{ widht = 3, height = 3 } end)

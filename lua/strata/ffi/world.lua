@@ -182,13 +182,18 @@ end
 -- The one C callback of a registry: finds the Lua function by the index in
 -- data, runs it under pcall (an error must not unwind through C) and turns
 -- an error into a status and message the core reports.
-local function dispatcher(reg)
+-- (LuaJIT keeps a callback's function for good: it holds the registry weakly,
+-- so that the registry can be collected and its callback freed with it.)
+local function dispatcher(weak)
   return function(call, data, err)
-    local fn = reg._fns[tonumber(ffi.cast("intptr_t", data))]
-    local ok, why = pcall(run_logic, reg, call, fn)
+    local reg = weak.reg
+    if not reg then
+      C.strata_error_set(err, C.STRATA_ESTATE, "%s", "strata.ffi: the registry of this logic was collected")
+      return C.STRATA_ESTATE
+    end
+    local ok, why = pcall(run_logic, reg, call, reg._fns[tonumber(ffi.cast("intptr_t", data))])
     if ok then return C.STRATA_OK end
-    why = tostring(why)
-    C.strata_error_set(err, C.STRATA_EARG, "%s", why)
+    C.strata_error_set(err, C.STRATA_EARG, "%s", tostring(why))
     return C.STRATA_EARG
   end
 end
@@ -203,7 +208,17 @@ function M.registry()
                              _keep = {} }, Registry)
   -- One callback per registry, kept by it (a callback collected while the
   -- core may call it would crash): LuaJIT has a few hundred callback slots.
-  reg._cb = ffi.cast("strata_fn", dispatcher(reg))
+  -- LuaJIT never frees a callback by itself: the registry's goes with it.
+  -- When LuaJIT's slots run out, a full collection frees those of the registries gone.
+  local fn = dispatcher(setmetatable({ reg = reg }, { __mode = "v" }))
+  local made, cb = pcall(ffi.cast, "strata_fn", fn)
+  if not made then
+    collectgarbage()
+    made, cb = pcall(ffi.cast, "strata_fn", fn)
+    if not made then return nil, "strata.world.registry: " .. tostring(cb) end
+  end
+  reg._cb = cb
+  reg._cb_owner = ffi.gc(ffi.new("char[1]"), function() cb:free() end)
   return reg
 end
 
