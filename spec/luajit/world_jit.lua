@@ -166,6 +166,14 @@ describe("strata.ffi world (LuaJIT)", function()
     assert.is_number(bell:subscribe("ffiworld.ping", "ffiworld.pong", { add = 10 }))
     assert.equal(11, bell:emit("ffiworld.ping", { n = 1 }))
     assert.equal(7, w:emit("ffiworld.ping", { n = 1 }, 7))   -- no handler on the world: the default
+    assert.is_true(w:on("ffiworld.ping", "spec: double", function(source, params, result)
+      assert.equal(bell, source)
+      assert.same({ n = 1 }, params)
+      return result * 2
+    end, { priority = 200 }))
+    assert.equal(22, bell:emit("ffiworld.ping", { n = 1 }))
+    assert.is_true(w:on("ffiworld.ping", "spec: stop", function() return 5, "stop" end, { priority = 150 }))
+    assert.equal(5, bell:emit("ffiworld.ping", { n = 1 }))   -- the chain ends there
     local ok, why = w:emit("ffiworld.pnig", {})
     assert.is_nil(ok)
     assert.matches("world:emit: ", why)

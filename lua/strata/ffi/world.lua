@@ -161,7 +161,7 @@ local function run_logic(reg, call, fn)
     local ret, stop
     if kind == C.STRATA_LOGIC_HANDLER and call.timer ~= 0 then
       ret, stop = fn(world, { time = call.time, timer = tonumber(call.timer) }, from_value(call.args, world))
-    elseif call.event ~= nil and call.args ~= nil then
+    elseif kind == C.STRATA_LOGIC_HANDLER then -- a subscription's
       ret, stop = fn(source, from_value(call.params, world), from_value(call.args, world))
     else
       ret, stop = fn(source, from_value(call.params, world), from_value(call.result, world))
@@ -249,7 +249,7 @@ adders["base.actor_archetype"] = { "events" }
 
 local function add_logic(self, kind, id, fn, name)
   local err = errbuf()
-  if type(fn) ~= "function" then raise("data:add", "%s.%s must be a function, got %s", id, name, type(fn)) end
+  if type(fn) ~= "function" then raise("data:add", "%s %s must be a function, got %s", id, name, type(fn)) end
   if C.strata_registry_add_logic(self._r, kind, id, self._cb, add_fn(self, fn), mod_of(id), err) ~= 0 then
     raise("data:add", "%s", message(err[0]))
   end
@@ -838,12 +838,16 @@ jit.off(World._emit)
 -- world:emit(event, params, default) -> the result of the chain.
 function World:emit(event, params, default) return self:_emit("world:emit", 0, event, params, default) end
 
--- world:on(event, name, handler_id, { priority = }): a global handler (not
--- saved: the runtime's, registered again after an open).
-function World:on(event, name, handler, opts)
+-- world:on(event, name, fn, { priority = 100 }): a global handler of the
+-- event, fn(source, params, result) -> result?, "stop"? (as 5.4's
+-- events:register): registered as the world's registry's logic of ID name,
+-- and with this world's runtime (not saved: register it again after an open).
+function World:on(event, name, fn, opts)
   opts = check("world:on", opts, { "priority" })
+  if type(event) ~= "string" or type(name) ~= "string" then raise("world:on", "event and name must be strings") end
+  add_logic(self.data, C.STRATA_LOGIC_EVENT, name, fn, "handler")
   local err = errbuf()
-  if C.strata_event_on(self._rt, event, name, opts.priority or 100, handler, err) ~= 0 then return fail("world:on", err[0]) end
+  if C.strata_event_on(self._rt, event, name, opts.priority or 100, name, err) ~= 0 then return fail("world:on", err[0]) end
   return true
 end
 
