@@ -1,7 +1,7 @@
 -- grid_load.lua: the grid workloads (bench_gridgen's and the peers' format:
 -- "W H" then rows of '.' floor and '#' wall; a .meta of "key value" lines)
--- as strata tile maps, for the Lua benchmarks (dofile'd beside them).
-local strata = require "strata"
+-- as strata tile maps, for the Lua benchmarks (dofile'd beside them): of the
+-- 5.4 module, or of the module given (strata.ffi, under LuaJIT).
 local M = {}
 
 -- The meta file's keys, and its start and goal as points.
@@ -17,7 +17,8 @@ function M.meta(path)
 end
 
 -- The map: floor, then each run of walls of a row in one fill. -> map, w, h
-function M.map(path)
+function M.map(path, strata)
+  strata = strata or require "strata"
   local f = assert(io.open(path))
   local w, h = f:read("n", "n")
   f:read("l")

@@ -14,12 +14,17 @@ local base = require "strata.ffi.base"
 local ffi, lib = base.ffi, base.lib
 local raise, options, int = base.raise, base.options, base.int
 
+-- A path value: its cells (not "cells": a field hides the method of that
+-- name) in its own array, or, for a long route, in the buffer the core
+-- filled, taken over (stolen: freed with the value) rather than copied.
 ffi.cdef [[
 typedef struct strata_ffi_path {
   size_t len;
   double cost;
   int32_t width;
-  uint32_t cell[?]; /* (not "cells": a field hides the method of that name) */
+  int32_t stolen;
+  uint32_t *cell;
+  uint32_t own[?];
 } strata_ffi_path;
 ]]
 
@@ -142,6 +147,7 @@ function Path:table()
 end
 
 ffi.metatype("strata_ffi_path", {
+  __gc = function(p) if p.stolen ~= 0 then lib.strata_free(p.cell) end end,
   __len = function(p) return tonumber(p.len) end,
   __index = function(p, k)
     if type(k) == "number" then
@@ -154,11 +160,27 @@ ffi.metatype("strata_ffi_path", {
   __tostring = function(p) return ("strata.path (%d cells, cost %g)"):format(tonumber(p.len), p.cost) end,
 })
 
+-- The path value of p, the search's result (the map's own strata_path).
+-- A short route is copied; a long one takes p's buffer over (p starts empty
+-- again: the next search allocates its own), which costs no copy and no
+-- zeroed allocation (a copy of a 71,128-cell route took 0.17 ms beside a
+-- 1.1 ms search); the garbage collector, which does not see that buffer,
+-- is told of its size by a step of that many kilobytes.
+local OWN_MAX = 16384
 local function make_path(p, width)
   local n = tonumber(p.len)
-  local out = ffi.new("strata_ffi_path", n)
+  local out
+  if n <= OWN_MAX then
+    out = ffi.new("strata_ffi_path", n)
+    out.cell = out.own
+    if n > 0 then ffi.copy(out.own, p.nodes, n * 4) end
+  else
+    out = ffi.new("strata_ffi_path", 0)
+    out.cell, out.stolen = p.nodes, 1
+    p.nodes, p.len, p.cap = nil, 0, 0
+    collectgarbage("step", math.floor(n / 256))
+  end
   out.len, out.cost, out.width = n, p.cost, width
-  if n > 0 then ffi.copy(out.cell, p.nodes, n * 4) end
   return out
 end
 
@@ -456,7 +478,8 @@ function Map:find_path(from, to, opts)
   if why then raise(name, "%s", why) end -- (the caller's own function failed: raised, as in 5.4)
   if st ~= 0 then return base.fail(name, err) end
   if out.len == 0 then return nil, ("no path from (%d, %d) to (%d, %d)"):format(x1, y1, x2, y2) end
-  return make_path(out, w), out.cost
+  local cost = out.cost
+  return make_path(out, w), cost
 end
 
 local RENDER = { "path", "path_glyph", "glyphs" }
