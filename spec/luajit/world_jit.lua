@@ -54,6 +54,12 @@ describe("strata.ffi world (LuaJIT)", function()
     local ok, why = chest:write("props.fn", function() end)
     assert.is_nil(ok)
     assert.matches("object:write: chest#%d+ props.fn: cannot store a function", why)
+    local cycle = { n = 1 }
+    cycle.again = cycle
+    ok, why = chest:write("props.cycle", cycle)
+    assert.is_nil(ok)
+    assert.matches("object:write: chest#%d+ props.cycle.again.again.*: tables nested deeper than 64 levels", why)
+    assert.is_nil(chest:read("props.cycle"))
     assert.matches("read%-only", support.err_of(function() hero.x = 3 end))
     assert.is_true(chest:delete())
     assert.is_false(chest:alive())

@@ -38,19 +38,18 @@ local function check(name, opts, known) return base.options(name, opts, known) e
 
 local to_value -- (v, out, fn, path) -> true | nil, reason
 
-local function set_key(t, k, v, fn, path, err)
+local function set_key(t, k, v, fn, path, err, depth)
   local key = ffi.new("strata_value[1]")
   local val = ffi.new("strata_value[1]")
   local sub = path .. "." .. tostring(k)
   if type(k) == "string" then
     if C.strata_value_string(key, k, #k, err) ~= 0 then return nil, fn .. ": " .. message(err) end
-  elseif type(k) == "number" and k == math.floor(k) then
-    key[0].type = C.STRATA_VINT
-    key[0].u.i = k
+  elseif type(k) == "number" and k == math.floor(k) and k > -2^63 and k < 2^63 then
+    key[0] = C.strata_value_int(k)
   else
     return nil, ("%s: %s: a key must be a string or an integer, got %s"):format(fn, path, type(k))
   end
-  local ok, why = to_value(v, val, fn, sub)
+  local ok, why = to_value(v, val, fn, sub, depth)
   if not ok then C.strata_value_clear(key) return nil, why end
   local st = C.strata_vtable_set(t, key, val, err)
   C.strata_value_clear(key)
@@ -60,7 +59,8 @@ end
 
 -- Writes the plain data v into out (a strata_value[1], nil on entry): nil,
 -- booleans, numbers (integral ones as integers), strings, handles (as
--- references) and tables of these; anything else is refused with its path.
+-- references) and tables of these; anything else is refused with its path,
+-- and so is a cycle (as nesting deeper than the core's 64 levels).
 to_value = function(v, out, fn, path, depth)
   local t = type(v)
   if t == "nil" then return true
@@ -75,11 +75,13 @@ to_value = function(v, out, fn, path, depth)
     out[0] = C.strata_value_ref(rawget(v, "uid"))
   elseif t == "table" then
     depth = (depth or 0) + 1
-    if depth > 64 then return nil, ("%s: %s: tables nested deeper than 64 levels"):format(fn, path) end
+    if depth > base.constants.STRATA_VALUE_MAX_DEPTH then
+      return nil, ("%s: %s: tables nested deeper than %d levels (a cycle?)"):format(fn, path, base.constants.STRATA_VALUE_MAX_DEPTH)
+    end
     local err = errbuf()
     if C.strata_value_table(out, err) ~= 0 then return nil, fn .. ": " .. message(err[0]) end
     for k, x in pairs(v) do
-      local ok, why = set_key(out[0].u.t, k, x, fn, path, err[0])
+      local ok, why = set_key(out[0].u.t, k, x, fn, path, err[0], depth)
       if not ok then C.strata_value_clear(out) return nil, why end
     end
   else
@@ -89,7 +91,8 @@ to_value = function(v, out, fn, path, depth)
 end
 
 local from_value
--- A copy of the strata_value *v as plain Lua data (references as handles of world).
+-- A copy of the strata_value *v as plain Lua data (references as handles of
+-- world; integers past 2^53 lose their last bits, LuaJIT's numbers being doubles).
 from_value = function(v, world)
   if v == nil then return nil end
   local t = tonumber(v.type)
@@ -106,7 +109,6 @@ from_value = function(v, world)
   end
   return out
 end
-M.from_value, M.to_value = from_value, to_value
 
 -- A new strata_value[1] holding v, freed with the cdata; nil, reason on a bad value.
 local function value_of(v, fn, path)
