@@ -10,17 +10,12 @@
 -- Run: LUA_PATH="lua/?.lua;;" STRATA_FFI_LIB=build/libstrata.so luajit spec/bench/bench_ffi_grid.lua MAP META ALGO CONN
 local strata = require "strata.ffi"
 
-local has_uv, uv = pcall(require, "luv")
-local clock = has_uv and "monotonic" or "cpu"
-local function now_ms()
-  if has_uv then return uv.hrtime() * 1e-6 end
-  return os.clock() * 1e3
-end
 
 local map_path, meta_path, algo, conn, min_time = arg[1], arg[2], arg[3], arg[4], tonumber(arg[5] or "1")
 assert(map_path and meta_path and algo and conn, "usage: bench_ffi_grid.lua MAP META ALGO CONN [MIN_TIME_S]")
 
 local grid = dofile((arg[0]:match("^(.*/)") or "./") .. "grid_load.lua")
+local now_ms, clock = grid.clock()
 local meta, from, to = grid.meta(meta_path)
 local opt = tonumber(conn == "4" and meta.opt4 or conn == "8" and meta.opt8 or meta.opt8s)
 local m, w, h = grid.map(map_path, strata)

@@ -4,6 +4,14 @@
 -- 5.4 module, or of the module given (strata.ffi, under LuaJIT).
 local M = {}
 
+-- The clock the benchmarks time with: luv's monotonic one, or CPU time
+-- when luv is missing. -> now_ms (a function), the clock's name
+function M.clock()
+  local has_uv, uv = pcall(require, "luv")
+  if has_uv then return function() return uv.hrtime() * 1e-6 end, "monotonic" end
+  return function() return os.clock() * 1e3 end, "cpu"
+end
+
 -- The meta file's keys, and its start and goal as points.
 function M.meta(path)
   local meta = {}

@@ -14,11 +14,7 @@ command -v luarocks >/dev/null || { echo "spec/install/rock.sh: luarocks not fou
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 src=$work/src tree=$work/T
-git clone -q "$root" "$src"
-# The clone has the last commit; what is changed, added or removed since is copied over.
-(cd "$root" && git ls-files -mo --exclude-standard) | while read -r f; do
-  if [ -e "$root/$f" ]; then printf '%s\n' "$f"; else rm -f "$src/$f"; fi
-done | (cd "$root" && tar -cf - -T -) | tar -xf - -C "$src"
+sh "$root/spec/install/clone.sh" "$root" "$src"
 
 if ! (cd "$src" && CMAKE_BUILD_PARALLEL_LEVEL=${STRATA_JOBS:-$(nproc)} \
     luarocks --lua-version=5.4 make --tree "$tree") >"$work/make.log" 2>&1; then

@@ -4,6 +4,9 @@
 --
 -- Loading libstrata (docs/luajit.md, "Finding libstrata"), the first that loads:
 --   1. $STRATA_FFI_LIB, a path or a name for ffi.load (nothing else is tried);
+--      else libstrata_lua when the process has it loaded already (Linux:
+--      strata.ffi.lua54 loaded it, for mods in Lua 5.4): its core, so that
+--      the process has one;
 --   2. "libstrata" on package.cpath (a LuaRocks tree's lib/lua/5.1/, a game's
 --      own folder named on its cpath);
 --   3. beside an installed strata.ffi: <prefix>/lib, <prefix>/lib64, where
@@ -34,6 +37,12 @@ local function load_library()
     local lib = try_load(env, tried)
     if lib then return lib end
     error("strata.ffi: STRATA_FFI_LIB=" .. env .. " does not load", 0)
+  end
+  local lua54 = "libstrata_lua.so.0"
+  pcall(ffi.cdef, "void *dlopen(const char *file, int mode);")
+  if ffi.os == "Linux" and ffi.C.dlopen(lua54, 1 + 4) ~= nil then -- (RTLD_LAZY | RTLD_NOLOAD: only if loaded)
+    local lib = try_load(lua54, tried)
+    if lib then return lib end
   end
   local found = package.searchpath("libstrata", package.cpath)
   local lib = found and try_load(found, tried)
@@ -155,6 +164,14 @@ function B.make_point(x, y) return { x, y, x = x, y = y } end
 function B.int(name, v, what)
   if not integer(v) then B.raise(name, "%s: integer expected, got %s", what, tostring(v)) end
   return v
+end
+
+-- The C enum value (ctype) of the name v by the core's parser parse, or
+-- raise(name, fmt, v): an algorithm's name and the like.
+function B.enum(name, v, parse, ctype, fmt)
+  local out = ffi.new(ctype .. "[1]")
+  if type(v) ~= "string" or parse(v, out) == 0 then B.raise(name, fmt, tostring(v)) end
+  return out[0]
 end
 
 -- A string argument, or an error naming it.

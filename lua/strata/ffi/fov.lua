@@ -61,11 +61,8 @@ local function map_fov(self, x, y, opts)
     o.radius = r
   end
   if opts.algorithm ~= nil then
-    local alg = ffi.new("strata_fov_algorithm[1]")
-    if type(opts.algorithm) ~= "string" or lib.strata_fov_algorithm_parse(opts.algorithm, alg) == 0 then
-      raise(name, "unknown algorithm '%s' (known: symmetric, permissive, basic)", tostring(opts.algorithm))
-    end
-    o.algorithm = alg[0]
+    o.algorithm = base.enum(name, opts.algorithm, lib.strata_fov_algorithm_parse, "strata_fov_algorithm",
+      "unknown algorithm '%s' (known: symmetric, permissive, basic)")
   end
   if opts.light_walls ~= nil then o.light_walls = opts.light_walls and 1 or 0 end
   local out = opts.into

@@ -160,14 +160,16 @@ ffi.metatype("strata_ffi_path", {
   __tostring = function(p) return ("strata.path (%d cells, cost %g)"):format(tonumber(p.len), p.cost) end,
 })
 
--- The path value of p, the search's result (the map's own strata_path).
--- A short route is copied; a long one takes p's buffer over (p starts empty
+-- The path value of p, the search's result (map's own strata_path). A
+-- short route is copied; a long one takes p's buffer over (p starts empty
 -- again: the next search allocates its own), which costs no copy and no
 -- zeroed allocation (a copy of a 71,128-cell route took 0.17 ms beside a
--- 1.1 ms search); the garbage collector, which does not see that buffer,
--- is told of its size by a step of that many kilobytes.
-local OWN_MAX = 16384
-local function make_path(p, width)
+-- 1.1 ms search). The garbage collector does not see those buffers: the map
+-- counts their bytes and, past STEAL_STEP, runs a step of the collector of
+-- that size, so that the buffers of dropped paths go with it (a step per
+-- search cost as much again as a long copy).
+local OWN_MAX, STEAL_STEP = 16384, 4 * 1024 * 1024
+local function make_path(map, p, width)
   local n = tonumber(p.len)
   local out
   if n <= OWN_MAX then
@@ -178,7 +180,12 @@ local function make_path(p, width)
     out = ffi.new("strata_ffi_path", 0)
     out.cell, out.stolen = p.nodes, 1
     p.nodes, p.len, p.cap = nil, 0, 0
-    collectgarbage("step", math.floor(n / 256))
+    local stolen = rawget(map, "_stolen") + n * 4
+    if stolen > STEAL_STEP then
+      collectgarbage("step", math.floor(stolen / 1024))
+      stolen = 0
+    end
+    rawset(map, "_stolen", stolen)
   end
   out.len, out.cost, out.width = n, p.cost, width
   return out
@@ -247,6 +254,13 @@ local function cell(name, p, x, y)
   end
 end
 
+-- The map's pointer, (x, y) checked to lie on it (name: the public function).
+local function at(name, self, x, y, edits)
+  local p = (edits and edit or ptr)(name, self)
+  cell(name, p, x, y)
+  return p
+end
+
 -- The id of a token name, interned (a name the map may hold from now on).
 local function token(name, p, tname, what)
   base.str(name, tname, what)
@@ -269,15 +283,13 @@ local function edited(name, self, st, err)
 end
 
 function Map:set(x, y, t)
-  local p = edit("map:set", self)
-  cell("map:set", p, x, y)
+  local p = at("map:set", self, x, y, true)
   local err = base.err()
   return edited("map:set", self, lib.strata_tilemap_set(p, x, y, token("map:set", p, t, "argument #3"), err), err)
 end
 
 function Map:add_front(x, y, t)
-  local p = edit("map:add_front", self)
-  cell("map:add_front", p, x, y)
+  local p = at("map:add_front", self, x, y, true)
   local err = base.err()
   return edited("map:add_front", self,
     lib.strata_tilemap_add_front(p, x, y, token("map:add_front", p, t, "argument #3"), err), err)
@@ -285,8 +297,7 @@ end
 
 -- map:remove(x, y, t) -> how many it removed
 function Map:remove(x, y, t)
-  local p = edit("map:remove", self)
-  cell("map:remove", p, x, y)
+  local p = at("map:remove", self, x, y, true)
   local err, n = base.err(), ffi.new("int[1]")
   if lib.strata_tilemap_remove(p, x, y, find_token("map:remove", p, t, "argument #3"), n, err) ~= 0 then
     return base.fail("map:remove", err)
@@ -295,8 +306,7 @@ function Map:remove(x, y, t)
 end
 
 function Map:reset(x, y, t)
-  local p = edit("map:reset", self)
-  cell("map:reset", p, x, y)
+  local p = at("map:reset", self, x, y, true)
   local err = base.err()
   local id = t == nil and 0 or token("map:reset", p, t, "argument #3")
   return edited("map:reset", self, lib.strata_tilemap_reset(p, x, y, id, err), err)
@@ -324,8 +334,7 @@ end
 
 -- map:tokens(x, y) -> the names, bottom first
 function Map:tokens(x, y)
-  local p = ptr("map:tokens", self)
-  cell("map:tokens", p, x, y)
+  local p = at("map:tokens", self, x, y)
   local n = tonumber(lib.strata_tilemap_stack(p, x, y, nil, 0))
   local buf = ffi.new("strata_token[?]", n + 1)
   lib.strata_tilemap_stack(p, x, y, buf, n)
@@ -335,37 +344,32 @@ function Map:tokens(x, y)
 end
 
 function Map:top(x, y)
-  local p = ptr("map:top", self)
-  cell("map:top", p, x, y)
+  local p = at("map:top", self, x, y)
   local t = lib.strata_tilemap_top(p, x, y)
   if t == 0 then return nil end
   return ffi.string(lib.strata_tokens_name(lib.strata_tilemap_tokens(p), t, nil))
 end
 
 function Map:has(x, y, t)
-  local p = ptr("map:has", self)
-  cell("map:has", p, x, y)
+  local p = at("map:has", self, x, y)
   return lib.strata_tilemap_has(p, x, y, find_token("map:has", p, t, "argument #3")) ~= 0
 end
 
 function Map:passable(x, y)
-  local p = ptr("map:passable", self)
-  cell("map:passable", p, x, y)
+  local p = at("map:passable", self, x, y)
   return lib.strata_tilemap_passable(p, x, y) ~= 0
 end
 
 -- map:cost(x, y) -> the cost of entering the cell, or nil when impassable
 function Map:cost(x, y)
-  local p = ptr("map:cost", self)
-  cell("map:cost", p, x, y)
+  local p = at("map:cost", self, x, y)
   local c = lib.strata_tilemap_cost(p, x, y)
   if c <= 0 then return nil end
   return c
 end
 
 function Map:occupied(x, y)
-  local p = ptr("map:occupied", self)
-  cell("map:occupied", p, x, y)
+  local p = at("map:occupied", self, x, y)
   local n = lib.strata_tilemap_occupied(p, x, y)
   if n < 0 then raise("map:occupied", "the count of the actors on this map was lost (out of memory)") end
   return n > 0
@@ -398,11 +402,8 @@ local FIND_PATH = { "algorithm", "connectivity", "diagonal_cost", "threads", "co
 local function grid_options(name, opts, o)
   lib.strata_grid_options_init(o)
   if opts.algorithm ~= nil then
-    local alg = ffi.new("strata_path_algorithm[1]")
-    if type(opts.algorithm) ~= "string" or lib.strata_path_algorithm_parse(opts.algorithm, alg) == 0 then
-      raise(name, "unknown algorithm '%s' (known: astar, dijkstra, bfs, greedy)", tostring(opts.algorithm))
-    end
-    o.algorithm = alg[0]
+    o.algorithm = base.enum(name, opts.algorithm, lib.strata_path_algorithm_parse, "strata_path_algorithm",
+      "unknown algorithm '%s' (known: astar, dijkstra, bfs, greedy)")
   end
   if opts.connectivity ~= nil then
     if opts.connectivity ~= 4 and opts.connectivity ~= 8 then raise(name, "connectivity must be 4 or 8") end
@@ -479,7 +480,7 @@ function Map:find_path(from, to, opts)
   if st ~= 0 then return base.fail(name, err) end
   if out.len == 0 then return nil, ("no path from (%d, %d) to (%d, %d)"):format(x1, y1, x2, y2) end
   local cost = out.cost
-  return make_path(out, w), cost
+  return make_path(self, out, w), cost
 end
 
 local RENDER = { "path", "path_glyph", "glyphs" }
@@ -567,7 +568,7 @@ end
 local function wrap(p, view)
   if not view then p = ffi.gc(p, lib.strata_tilemap_free) end
   local path = ffi.gc(ffi.new("strata_path"), lib.strata_path_free) -- (zeroed: strata_path_init)
-  return setmetatable({ _ptr = p, _view = view, _path = path }, map_mt)
+  return setmetatable({ _ptr = p, _view = view, _path = path, _stolen = 0 }, map_mt)
 end
 
 local NEW = { "width", "height", "fill", "tokens" }
@@ -623,5 +624,4 @@ return function(M)
   base.map_ptr = ptr
   base.map_edit = edit
   base.check_path = check_path
-  base.make_path = make_path
 end

@@ -37,6 +37,12 @@ local function dims_of(name, d, what)
   return x, y, z
 end
 
+-- The search of option path_alg (what: "" or "template ").
+local function path_alg(name, v, what)
+  return base.enum(name, v, lib.strata_path_algorithm_parse, "strata_path_algorithm",
+    what .. "path_alg must be \"astar\", \"greedy\", \"bfs\" or \"dijkstra\", got \"%s\"")
+end
+
 -- The C options of a generate/floor/options call: the defaults, then the
 -- conf file's, then the table's own. The log function, if any, is returned.
 local function gen_options(name, opts)
@@ -61,13 +67,7 @@ local function gen_options(name, opts)
     if rv < 3 then raise(name, "room_variance must be at least 3 (the smallest room side), got %d", rv) end
     o.room_variance = math.min(rv, 0x7fffffff)
   end
-  if opts.path_alg ~= nil then
-    local alg = ffi.new("strata_path_algorithm[1]")
-    if type(opts.path_alg) ~= "string" or lib.strata_path_algorithm_parse(opts.path_alg, alg) == 0 then
-      raise(name, "path_alg must be \"astar\", \"greedy\", \"bfs\" or \"dijkstra\", got \"%s\"", tostring(opts.path_alg))
-    end
-    o.path_alg = alg[0]
-  end
+  if opts.path_alg ~= nil then o.path_alg = path_alg(name, opts.path_alg, "") end
   if opts.post_check ~= nil then o.post_check = opts.post_check and 1 or 0 end
   if opts.log ~= nil and type(opts.log) ~= "function" then
     raise(name, "log must be a function(level, message, floor), got %s", type(opts.log))
@@ -193,11 +193,7 @@ local function check_template(name, tt)
   t.seed = tt.seed ~= nil and base.int(name, tt.seed, "template seed") or 0
   t.room_variance = tt.room_variance ~= nil and base.int(name, tt.room_variance, "template room_variance")
     or base.constants.STRATA_WORLDGEN_ROOM_VARIANCE
-  local alg = ffi.new("strata_path_algorithm[1]")
-  if lib.strata_path_algorithm_parse(tostring(tt.path_alg or "astar"), alg) == 0 then
-    raise(name, "template path_alg must be \"astar\", \"greedy\", \"bfs\" or \"dijkstra\", got \"%s\"", tostring(tt.path_alg))
-  end
-  t.path_alg = alg[0]
+  t.path_alg = path_alg(name, tt.path_alg or "astar", "template ")
   t.post_check = tt.post_check == false and 0 or 1
   local sz, ez
   t.floors[0].start.x, t.floors[0].start.y, sz = opt_point(name, tt, "start", "")
