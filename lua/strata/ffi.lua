@@ -23,7 +23,7 @@ local M = {
   lib = base.lib, -- the C API itself, for what the Lua half does not wrap
 }
 
-for _, part in ipairs { "tilemap", "fov", "distmap", "rng", "layout", "xymap", "worldgen" } do
+for _, part in ipairs { "tilemap", "fov", "distmap", "rng", "layout", "xymap", "worldgen", "world" } do
   require("strata.ffi." .. part)(M)
 end
 

@@ -1,0 +1,1 @@
+return { id = "love", version = "0.1.0", requires = { base = "^0.1" } }
