@@ -77,14 +77,18 @@ end
 
 -- M.call for what moves the world's time (advance, next_turn): never from a
 -- handler the world runs (the core refuses it inside any callback too).
+local function advanced(w, ok, ...)
+  w._advancing = false -- (an error or not: hence the pcall)
+  if not ok then error((...), 0) end
+  return ...
+end
+
 function M.advance(w, method, ...)
   if w._advancing then error("a timer or event handler cannot advance the world it runs in", 0) end
   M.sync(w)
   w._advancing = true
-  local res = table.pack(pcall(w._rt[method], w._rt, ...))
-  w._advancing = false -- (an error or not: hence the pcall)
-  if not res[1] then error(res[2], 0) end
-  return table.unpack(res, 2, res.n)
+  -- (the results passed on as they are: no table made a call, as a walk advances step by step)
+  return advanced(w, pcall(w._rt[method], w._rt, ...))
 end
 
 -- ---- logic and definitions by ID ------------------------------------------------------
