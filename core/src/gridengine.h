@@ -140,9 +140,11 @@ typedef enum gridflood_kind {
   GRIDFLOOD_DIJKSTRA,   /* Dijkstra, 8 neighbours, diagonal steps dearer (diag > 1) */
   GRIDFLOOD_ASTAR       /* A*, 4 neighbours or 8 with diag == 1 */
 } gridflood_kind;
+/* serial names cls's contents: A* at 8 neighbours, diagonal 1, keeps its
+** landmarks' fields of it (made again when it changes). */
 int gridflood_run(struct grid_flood **f, const uint8_t *cls, uint32_t pw, uint32_t ph,
-                  gridflood_kind kind, int eight, double diag, int sx, int sy, int gx, int gy,
-                  double cell_cost, strata_path *out, uint64_t *expanded);
+                  uint64_t serial, gridflood_kind kind, int eight, double diag, int sx, int sy,
+                  int gx, int gy, double cell_cost, strata_path *out, uint64_t *expanded);
 
 /* The share of the passable cells of a class grid that have exactly two
 ** passable neighbours of the four: corridors (a maze: 0.9; scattered walls

@@ -16,6 +16,11 @@
 **   only to the neighbours its parent could not reach as cheaply.
 ** - A* with every step alike keeps f mod 4 in the cell's byte and four
 **   stacks by f (flood_astar).
+** - At 8 neighbours, diagonal 1, A* takes the larger of Chebyshev and the
+**   landmarks' estimate: a few fields of distances from cells near the map's
+**   corners, made once per class grid (gridflood_landmarks). Where walls
+**   make routes longer than Chebyshev says (rooms), Chebyshev alone left A*
+**   settling most of the map.
 ** (A* with a dearer diagonal had its own engine here, a FIFO per raise of
 ** f: no faster than the bucket rings, and taken out; docs/benchmarks.md.)
 **
@@ -58,7 +63,24 @@ struct grid_flood {
   uint32_t key_cap;
   cell_list bucket[BUCKETS_MAX]; /* Dijkstra: cells by their distance in eighths */
   astar_stack ring[4]; /* A*: open cells by f mod 4 */
+  /* A* at 8 neighbours, diagonal 1: LANDMARKS distances per padded cell
+  ** (steps from each landmark; LAND_FAR unreached), of the class grid named
+  ** by land_serial - 1 (0: none made); land_ok 0 when a distance outgrew
+  ** 16 bits (Chebyshev alone then). */
+  uint16_t *land;
+  uint32_t land_cap;
+  uint64_t land_serial;
+  int land_ok;
+  /* A*: mark is the class grid named by clean - 1 (0: not known) between
+  ** searches; a search lists the cells it changes in queue (touched of
+  ** them) and puts them back after, instead of copying the whole grid (a
+  ** megabyte for a search of a thousand cells). */
+  uint64_t clean;
+  uint32_t touched;
 };
+
+#define LANDMARKS 4
+#define LAND_FAR 0xffffu
 
 void gridflood_free(struct grid_flood *f) {
   if (f == NULL) return;
@@ -67,6 +89,7 @@ void gridflood_free(struct grid_flood *f) {
   strata_free(f->key);
   for (int i = 0; i < BUCKETS_MAX; i++) strata_free(f->bucket[i].items);
   for (int i = 0; i < 4; i++) strata_free(f->ring[i].items);
+  strata_free(f->land);
   strata_free(f);
 }
 
@@ -75,6 +98,7 @@ size_t gridflood_memory(const struct grid_flood *f) {
   size_t bytes = sizeof *f + (size_t)f->cap * (sizeof *f->mark + sizeof *f->queue);
   for (int i = 0; i < 4; i++) bytes += (size_t)f->ring[i].cap * sizeof(astar_entry);
   bytes += (size_t)f->key_cap * sizeof *f->key;
+  bytes += (size_t)f->land_cap * LANDMARKS * sizeof *f->land;
   for (int i = 0; i < BUCKETS_MAX; i++) bytes += (size_t)f->bucket[i].cap * sizeof(uint32_t);
   return bytes;
 }
@@ -92,6 +116,7 @@ static int prepare(struct grid_flood **fp, uint32_t n) {
     strata_free(f->mark), strata_free(f->queue);
     f->mark = mark, f->queue = queue;
     f->cap = n;
+    f->clean = 0;
   }
   return 1;
 }
@@ -172,6 +197,90 @@ static int flood_dial(struct grid_flood *f, const uint8_t *cls, uint32_t n, int3
 
 static int stack_grow(astar_stack *s) { return STRATA_GROW32(s->items, s->cap, (size_t)s->cap + 1); }
 
+/* A landmark's field: steps (8 neighbours, every step 1) from src into slot
+** l of f->land, whose cells read LAND_FAR where not reached yet. Returns the
+** cells reached, 0 when a distance outgrew 16 bits. */
+static uint32_t land_flood(struct grid_flood *f, const uint8_t *cls, int32_t pw, uint32_t src,
+                           int l) {
+  const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
+  uint16_t *const land = f->land + l;
+  uint32_t *const queue = f->queue;
+  uint32_t head = 0, tail = 0;
+  land[(size_t)src * LANDMARKS] = 0;
+  queue[tail++] = src;
+  while (head < tail) {
+    const uint32_t u = queue[head++];
+    const uint32_t du = land[(size_t)u * LANDMARKS] + 1u;
+    if (du >= LAND_FAR - 1) return 0;
+    for (int d = 0; d < 8; d++) {
+      const uint32_t v = (uint32_t)((int32_t)u + off[d]);
+      if (cls[v] != 0 && land[(size_t)v * LANDMARKS] == LAND_FAR) {
+        land[(size_t)v * LANDMARKS] = (uint16_t)du;
+        queue[tail++] = v;
+      }
+    }
+  }
+  return tail;
+}
+
+/* The landmarks of a class grid (serial names its contents), made when it
+** changed: for each corner, the passable cell nearest it whose flood reaches
+** half the passable cells (a cell walled in a corner's pocket is passed
+** over, its pocket's cells left at one value: still a bound, as nothing
+** there reaches the rest). A cell's estimate is then the largest
+** difference between its distance and the goal's from one landmark: a
+** bound that holds whatever the walls (triangle inequality) and changes by
+** at most one a step, so f stays in [F, F + 2]. About four breadth-first
+** floods of the map, once per class grid; 0 on ENOMEM. */
+static int gridflood_landmarks(struct grid_flood *f, const uint8_t *cls, uint32_t pw,
+                               uint32_t ph, uint64_t serial) {
+  if (f->land_serial == serial + 1) return 1;
+  const uint32_t n = pw * ph;
+  if (n > f->land_cap) {
+    uint16_t *land = strata_malloc((size_t)n * LANDMARKS * sizeof *land);
+    if (land == NULL) return 0;
+    strata_free(f->land);
+    f->land = land, f->land_cap = n;
+  }
+  memset(f->land, 0xff, (size_t)n * LANDMARKS * sizeof *f->land);
+  uint32_t passable = 0;
+  for (uint32_t i = 0; i < n; i++) passable += cls[i] != 0;
+  f->land_ok = 1;
+  for (int l = 0; l < LANDMARKS && f->land_ok; l++) {
+    const uint32_t cx = l & 1 ? pw - 2 : 1, cy = l & 2 ? ph - 2 : 1;
+    for (int tries = 0; tries < 4; tries++) {
+      uint32_t best = 0, best_d = UINT32_MAX;
+      for (uint32_t y = 1; y + 1 < ph; y++)
+        for (uint32_t x = 1; x + 1 < pw; x++) {
+          const uint32_t i = y * pw + x;
+          const uint32_t d = (x > cx ? x - cx : cx - x) + (y > cy ? y - cy : cy - y);
+          if (d < best_d && cls[i] != 0 && f->land[(size_t)i * LANDMARKS + l] == LAND_FAR)
+            best = i, best_d = d;
+        }
+      if (best_d == UINT32_MAX) break;
+      const uint32_t reached = land_flood(f, cls, (int32_t)pw, best, l);
+      if (reached == 0) f->land_ok = 0;
+      if (reached == 0 || (uint64_t)reached * 2 >= passable) break;
+      for (uint32_t i = 0; i < reached; i++) f->land[(size_t)f->queue[i] * LANDMARKS + l] = LAND_FAR - 1;
+    }
+  }
+  f->land_serial = serial + 1;
+  return 1;
+}
+
+static inline uint32_t max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
+
+/* The landmarks' estimate of the steps from a cell (lv: its distances) to
+** the goal (lg: the goal's). */
+static inline uint32_t land_estimate(const uint16_t *lv, const uint16_t *lg) {
+  uint32_t h = 0;
+  for (int l = 0; l < LANDMARKS; l++) {
+    const uint32_t a = lv[l], b = lg[l], d = a > b ? a - b : b - a;
+    h = d > h ? d : h;
+  }
+  return h;
+}
+
 /* A* when every step costs the same (4 neighbours, or 8 with diagonal 1),
 ** with the Manhattan or Chebyshev distance: f = g + h is a whole number of
 ** steps and a step raises it by 0, 1 or 2, so the open cells' f lie in
@@ -184,18 +293,24 @@ static int stack_grow(astar_stack *s) { return STRATA_GROW32(s->items, s->cap, (
 ** moved the breadth-first loops and cost them 3-4 % at 8 neighbours (the
 ** same instructions). */
 static __attribute__((noinline)) int flood_astar(struct grid_flood *f, int32_t pw, int eight,
-                                                 uint32_t start, uint16_t sx, uint16_t sy,
-                                                 uint32_t goal, uint16_t gx, uint16_t gy,
-                                                 uint64_t *expanded) {
+                                                 const uint16_t *land, uint32_t start, uint16_t sx,
+                                                 uint16_t sy, uint32_t goal, uint16_t gx,
+                                                 uint16_t gy, uint64_t *expanded) {
   uint8_t *mark = f->mark;
+  uint16_t lg[LANDMARKS] = {0};
+  if (land != NULL) memcpy(lg, land + (size_t)goal * LANDMARKS, sizeof lg);
+#define LAND(v) (land != NULL ? land_estimate(land + (size_t)(v) * LANDMARKS, lg) : 0u)
   astar_stack *ring = f->ring;
   for (int i = 0; i < 4; i++) ring[i].len = 0;
 #define H(x, y)                                                                      \
   (eight ? ((uint32_t)abs((int)(x) - (int)gx) > (uint32_t)abs((int)(y) - (int)gy)   \
                 ? (uint32_t)abs((int)(x) - (int)gx) : (uint32_t)abs((int)(y) - (int)gy)) \
          : (uint32_t)(abs((int)(x) - (int)gx) + abs((int)(y) - (int)gy)))
-  uint32_t fcur = H(sx, sy);
+  uint32_t fcur = max_u32(H(sx, sy), LAND(start));
   uint64_t pops = 0;
+  uint32_t *const touched = f->queue;
+  uint32_t nt = 0;
+  touched[nt++] = start;
   mark[start] = (uint8_t)(OPEN | START | ((fcur & 3u) << 4));
   if (ring[fcur & 3].cap == 0 && !stack_grow(&ring[fcur & 3])) return -1;
   ring[fcur & 3].items[ring[fcur & 3].len++] = (astar_entry){start, sx, sy};
@@ -214,7 +329,7 @@ static __attribute__((noinline)) int flood_astar(struct grid_flood *f, int32_t p
     if ((mu & DONE) || ((mu >> 4) & 3u) != (fcur & 3u)) continue;
     mark[u] = (uint8_t)(DONE | (mu & 0x0fu));
     pops++;
-    if (u == goal) return *expanded = pops, 1;
+    if (u == goal) return f->touched = nt, *expanded = pops, 1;
     /* Each step written out (constants in each): a loop over arrays of
     ** offsets and raises kept them in memory. A neighbour open already has
     ** its f in [fcur, fcur + 2], from its byte; it stays where kept. */
@@ -225,6 +340,8 @@ static __attribute__((noinline)) int flood_astar(struct grid_flood *f, int32_t p
     if (mv == 0 || (mv & DONE)) break;                                                 \
     uint32_t fv = (fvexpr);                                                            \
     if (mv != UNSEEN && (kept)) break;                                                 \
+    touched[nt] = v;                                                                   \
+    nt += mv == UNSEEN;                                                                \
     mark[v] = (uint8_t)(OPEN | (d) | ((fv & 3u) << 4));                                \
     astar_stack *t = &ring[fv & 3];                                                    \
     if (t->len == t->cap && !stack_grow(t)) return -1;                                 \
@@ -262,25 +379,27 @@ static __attribute__((noinline)) int flood_astar(struct grid_flood *f, int32_t p
     ** distances, each one less (towards the goal), the same or one more;
     ** g + 1 is the same for all eight. */
     const uint32_t ax = (uint32_t)abs((int)e.x - (int)gx), ay = (uint32_t)abs((int)e.y - (int)gy);
-    const uint32_t g1 = fcur - (ax > ay ? ax : ay) + 1;
+    const uint32_t g1 = fcur - max_u32(max_u32(ax, ay), LAND(u)) + 1;
     const uint32_t xw = e.x > gx ? ax - 1 : ax + 1, xe = e.x < gx ? ax - 1 : ax + 1;
     const uint32_t yn = e.y > gy ? ay - 1 : ay + 1, ys = e.y < gy ? ay - 1 : ay + 1;
 #define MAX2(a, b) ((a) > (b) ? (a) : (b))
 #define KEEP8 (fv >= fcur + ((((mv >> 4) & 3u) - fcur) & 3u))
-    STEP(0u, -pw, g1 + MAX2(ax, yn), e.x, e.y - 1, KEEP8);
-    STEP(1u, 1, g1 + MAX2(xe, ay), e.x + 1, e.y, KEEP8);
-    STEP(2u, pw, g1 + MAX2(ax, ys), e.x, e.y + 1, KEEP8);
-    STEP(3u, -1, g1 + MAX2(xw, ay), e.x - 1, e.y, KEEP8);
-    STEP(4u, -pw + 1, g1 + MAX2(xe, yn), e.x + 1, e.y - 1, KEEP8);
-    STEP(5u, pw + 1, g1 + MAX2(xe, ys), e.x + 1, e.y + 1, KEEP8);
-    STEP(6u, pw - 1, g1 + MAX2(xw, ys), e.x - 1, e.y + 1, KEEP8);
-    STEP(7u, -pw - 1, g1 + MAX2(xw, yn), e.x - 1, e.y - 1, KEEP8);
+    STEP(0u, -pw, g1 + max_u32(MAX2(ax, yn), LAND(v)), e.x, e.y - 1, KEEP8);
+    STEP(1u, 1, g1 + max_u32(MAX2(xe, ay), LAND(v)), e.x + 1, e.y, KEEP8);
+    STEP(2u, pw, g1 + max_u32(MAX2(ax, ys), LAND(v)), e.x, e.y + 1, KEEP8);
+    STEP(3u, -1, g1 + max_u32(MAX2(xw, ay), LAND(v)), e.x - 1, e.y, KEEP8);
+    STEP(4u, -pw + 1, g1 + max_u32(MAX2(xe, yn), LAND(v)), e.x + 1, e.y - 1, KEEP8);
+    STEP(5u, pw + 1, g1 + max_u32(MAX2(xe, ys), LAND(v)), e.x + 1, e.y + 1, KEEP8);
+    STEP(6u, pw - 1, g1 + max_u32(MAX2(xw, ys), LAND(v)), e.x - 1, e.y + 1, KEEP8);
+    STEP(7u, -pw - 1, g1 + max_u32(MAX2(xw, yn), LAND(v)), e.x - 1, e.y - 1, KEEP8);
 #undef MAX2
 #undef KEEP8
 #undef KEEP4
 #undef STEP
   }
 #undef H
+#undef LAND
+  f->touched = nt;
   *expanded = pops;
   return 0;
 }
@@ -298,34 +417,13 @@ double gridflood_corridor_share(const uint8_t *cls, uint32_t pw, uint32_t ph) {
   return passable ? (double)corridor / (double)passable : 0;
 }
 
-int gridflood_run(struct grid_flood **fp, const uint8_t *cls, uint32_t pw, uint32_t ph,
-                  gridflood_kind kind, int eight, double diag, int sx, int sy, int gx, int gy,
-                  double cell_cost, strata_path *out, uint64_t *expanded) {
-  uint32_t n = pw * ph;
-  uint32_t start = (uint32_t)(sy + 1) * pw + (uint32_t)(sx + 1);
-  uint32_t goal = (uint32_t)(gy + 1) * pw + (uint32_t)(gx + 1);
-  uint32_t width = pw - 2;
-  /* Dijkstra's keys have their bits: past them, the buckets of gridbucket.c */
-  if (kind == GRIDFLOOD_DIJKSTRA && ((double)n * diag >= 134217728.0 || diag >= BUCKETS_MAX / 8 - 2))
-    return -2;
-  if (!prepare(fp, kind == GRIDFLOOD_DIJKSTRA ? 0 : n)) return -1; /* Dijkstra: keys alone */
-  struct grid_flood *f = *fp;
-  int32_t p = (int32_t)pw;
-  int found;
-  if (kind == GRIDFLOOD_DIJKSTRA) {
-    found = flood_dial(f, cls, n, p, diag, start, goal, expanded);
-  } else {
-    if (kind == GRIDFLOOD_BFS) grid_marks_clear(f->mark, cls, n);
-    else memcpy(f->mark, cls, n); /* one class: 1 passable, 0 wall */
-    found = kind == GRIDFLOOD_ASTAR
-                ? flood_astar(f, p, eight, start, (uint16_t)sx, (uint16_t)sy, goal, (uint16_t)gx,
-                              (uint16_t)gy, expanded)
-                : flood_bfs(f, p, eight ? 8 : 4, start, goal, expanded);
-  }
-  out->len = 0;
-  out->cost = 0;
-  if (found <= 0) return found;
-  /* Walk back from the goal by the stored directions, then reverse. */
+/* The route from the directions kept per cell: walked back from the goal,
+** then reversed; 1, or -1 on ENOMEM. */
+static int walk_back(const struct grid_flood *f, gridflood_kind kind, uint32_t pw, double diag,
+                     uint32_t start, uint32_t goal, int gx, int gy, double cell_cost,
+                     strata_path *out) {
+  const int32_t p = (int32_t)pw;
+  const uint32_t width = pw - 2;
   static const int8_t DX[8] = {0, 1, 0, -1, 1, 1, -1, -1};
   static const int8_t DY[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
   const int32_t off[8] = {-p, 1, p, -1, -p + 1, p + 1, p - 1, -p - 1};
@@ -344,4 +442,44 @@ int gridflood_run(struct grid_flood **fp, const uint8_t *cls, uint32_t pw, uint3
   out->len = len;
   out->cost = cell_cost * ((double)straight + diag * (double)diagonal);
   return 1;
+}
+
+int gridflood_run(struct grid_flood **fp, const uint8_t *cls, uint32_t pw, uint32_t ph,
+                  uint64_t serial, gridflood_kind kind, int eight, double diag, int sx, int sy,
+                  int gx, int gy, double cell_cost, strata_path *out, uint64_t *expanded) {
+  uint32_t n = pw * ph;
+  uint32_t start = (uint32_t)(sy + 1) * pw + (uint32_t)(sx + 1);
+  uint32_t goal = (uint32_t)(gy + 1) * pw + (uint32_t)(gx + 1);
+  /* Dijkstra's keys have their bits: past them, the buckets of gridbucket.c */
+  if (kind == GRIDFLOOD_DIJKSTRA && ((double)n * diag >= 134217728.0 || diag >= BUCKETS_MAX / 8 - 2))
+    return -2;
+  if (!prepare(fp, kind == GRIDFLOOD_DIJKSTRA ? 0 : n)) return -1; /* Dijkstra: keys alone */
+  struct grid_flood *f = *fp;
+  const int landmarks = kind == GRIDFLOOD_ASTAR && eight;
+  if (landmarks && !gridflood_landmarks(f, cls, pw, ph, serial)) return -1;
+  int32_t p = (int32_t)pw;
+  int found;
+  if (kind == GRIDFLOOD_DIJKSTRA) {
+    found = flood_dial(f, cls, n, p, diag, start, goal, expanded);
+  } else if (kind == GRIDFLOOD_BFS) {
+    f->clean = 0;
+    grid_marks_clear(f->mark, cls, n);
+    found = flood_bfs(f, p, eight ? 8 : 4, start, goal, expanded);
+  } else {
+    if (f->clean != serial + 1) memcpy(f->mark, cls, n); /* one class: 1 passable, 0 wall */
+    f->clean = 0;
+    /* a walled start (its steps out are legal) has no distance from the
+    ** landmarks: Chebyshev alone */
+    found = flood_astar(f, p, eight, landmarks && f->land_ok && cls[start] ? f->land : NULL, start,
+                        (uint16_t)sx, (uint16_t)sy, goal, (uint16_t)gx, (uint16_t)gy, expanded);
+    if (found < 0) return found;
+  }
+  out->len = 0;
+  out->cost = 0;
+  const int r = found > 0 ? walk_back(f, kind, pw, diag, start, goal, gx, gy, cell_cost, out) : found;
+  if (kind == GRIDFLOOD_ASTAR && r >= 0) {
+    for (uint32_t i = 0; i < f->touched; i++) f->mark[f->queue[i]] = cls[f->queue[i]];
+    f->clean = serial + 1;
+  }
+  return r;
 }
