@@ -127,9 +127,10 @@ static int prepare(struct grid_flood **fp, uint32_t n) {
 ** neighbour, 2.3 times as long on the three maps of docs/benchmarks.md:
 ** which neighbours are open looks random to the predictor). Its bytes
 ** (grid_marks_clear) are 0 for an unseen cell, so that the test is one
-** compare with zero and the new byte an or. */
+** compare with zero and the new byte an or. With whole, no goal: every
+** cell reached (a landmark's field). */
 static inline __attribute__((always_inline)) int bfs(struct grid_flood *f, int32_t pw, const int dirs,
-                                                     uint32_t start, uint32_t goal,
+                                                     const int whole, uint32_t start, uint32_t goal,
                                                      uint64_t *expanded) {
   const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
   uint8_t *mark = f->mark;
@@ -137,7 +138,7 @@ static inline __attribute__((always_inline)) int bfs(struct grid_flood *f, int32
   uint32_t head = 0, tail = 0;
   mark[start] = DONE;
   queue[tail++] = start;
-  if (start == goal) return *expanded = 1, 1;
+  if (!whole && start == goal) return *expanded = 1, 1;
   while (head < tail) {
     const uint32_t u = queue[head++];
     uint8_t *const mu = mark + u; /* the neighbours' bytes by offset: no index to widen */
@@ -148,7 +149,7 @@ static inline __attribute__((always_inline)) int bfs(struct grid_flood *f, int32
       tail += unseen;
       mu[off[d]] = (uint8_t)(mv | ((DONE | (unsigned)d) & (0u - unseen)));
     }
-    if (mark[goal] != 0) return *expanded = head, 1;
+    if (!whole && mark[goal] != 0) return *expanded = head, 1;
   }
   *expanded = head;
   return 0;
@@ -157,7 +158,8 @@ static inline __attribute__((always_inline)) int bfs(struct grid_flood *f, int32
 static int flood_bfs(struct grid_flood *f, int32_t pw, int dirs, uint32_t start, uint32_t goal,
                      uint64_t *expanded) {
   /* a copy for each count of neighbours: the loop over them unrolled */
-  return dirs == 4 ? bfs(f, pw, 4, start, goal, expanded) : bfs(f, pw, 8, start, goal, expanded);
+  return dirs == 4 ? bfs(f, pw, 4, 0, start, goal, expanded)
+                   : bfs(f, pw, 8, 0, start, goal, expanded);
 }
 
 static int flood_dial(struct grid_flood *f, const uint8_t *cls, uint32_t n, int32_t pw,
@@ -198,29 +200,45 @@ static int flood_dial(struct grid_flood *f, const uint8_t *cls, uint32_t n, int3
 static int stack_grow(astar_stack *s) { return STRATA_GROW32(s->items, s->cap, (size_t)s->cap + 1); }
 
 /* A landmark's field: steps (8 neighbours, every step 1) from src into slot
-** l of f->land, whose cells read LAND_FAR where not reached yet. Returns the
+** l of f->land. The breadth-first flood of the searches first (its queue in
+** order of distance, each cell's direction from its parent in its byte),
+** then each cell one step beyond its parent, in the queue's order: a
+** flood into the landmarks' 8-byte cells took 3 times as long. Returns the
 ** cells reached, 0 when a distance outgrew 16 bits. */
-static uint32_t land_flood(struct grid_flood *f, const uint8_t *cls, int32_t pw, uint32_t src,
-                           int l) {
+static uint32_t land_flood(struct grid_flood *f, const uint8_t *cls, int32_t pw, uint32_t n,
+                           uint32_t src, int l) {
   const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
+  uint64_t reached;
+  grid_marks_clear(f->mark, cls, n);
+  bfs(f, pw, 8, 1, src, 0, &reached);
   uint16_t *const land = f->land + l;
-  uint32_t *const queue = f->queue;
-  uint32_t head = 0, tail = 0;
   land[(size_t)src * LANDMARKS] = 0;
-  queue[tail++] = src;
-  while (head < tail) {
-    const uint32_t u = queue[head++];
-    const uint32_t du = land[(size_t)u * LANDMARKS] + 1u;
-    if (du >= LAND_FAR - 1) return 0;
-    for (int d = 0; d < 8; d++) {
-      const uint32_t v = (uint32_t)((int32_t)u + off[d]);
-      if (cls[v] != 0 && land[(size_t)v * LANDMARKS] == LAND_FAR) {
-        land[(size_t)v * LANDMARKS] = (uint16_t)du;
-        queue[tail++] = v;
+  for (uint32_t i = 1; i < reached; i++) {
+    const uint32_t v = f->queue[i];
+    const uint32_t parent = (uint32_t)((int32_t)v - off[f->mark[v] & 7u]);
+    const uint32_t dv = land[(size_t)parent * LANDMARKS] + 1u;
+    if (dv >= LAND_FAR - 1) return 0;
+    land[(size_t)v * LANDMARKS] = (uint16_t)dv;
+  }
+  return (uint32_t)reached;
+}
+
+/* The passable cell of slot l's field still unreached (LAND_FAR) nearest
+** (cx, cy), walking the diagonals of equal |dx| + |dy| outwards, the first
+** of each in row order; 0 when none is left. */
+static uint32_t land_corner(const uint16_t *land, const uint8_t *cls, uint32_t pw, uint32_t ph,
+                            uint32_t cx, uint32_t cy) {
+  for (uint32_t d = 0; d < pw + ph; d++)
+    for (uint32_t y = cy > d ? cy - d : 1; y + 1 < ph && y <= cy + d; y++) {
+      const uint32_t dy = y > cy ? y - cy : cy - y, dx = d - dy;
+      for (int side = 0; side < 2; side++) {
+        if (side && dx == 0) break;
+        if (side ? cx + dx + 1 >= pw : cx < dx + 1) continue;
+        const uint32_t i = y * pw + (side ? cx + dx : cx - dx);
+        if (cls[i] != 0 && land[(size_t)i * LANDMARKS] == LAND_FAR) return i;
       }
     }
-  }
-  return tail;
+  return 0;
 }
 
 /* The landmarks of a class grid (serial names its contents), made when it
@@ -249,22 +267,16 @@ static int gridflood_landmarks(struct grid_flood *f, const uint8_t *cls, uint32_
   for (int l = 0; l < LANDMARKS && f->land_ok; l++) {
     const uint32_t cx = l & 1 ? pw - 2 : 1, cy = l & 2 ? ph - 2 : 1;
     for (int tries = 0; tries < 4; tries++) {
-      uint32_t best = 0, best_d = UINT32_MAX;
-      for (uint32_t y = 1; y + 1 < ph; y++)
-        for (uint32_t x = 1; x + 1 < pw; x++) {
-          const uint32_t i = y * pw + x;
-          const uint32_t d = (x > cx ? x - cx : cx - x) + (y > cy ? y - cy : cy - y);
-          if (d < best_d && cls[i] != 0 && f->land[(size_t)i * LANDMARKS + l] == LAND_FAR)
-            best = i, best_d = d;
-        }
-      if (best_d == UINT32_MAX) break;
-      const uint32_t reached = land_flood(f, cls, (int32_t)pw, best, l);
+      const uint32_t best = land_corner(f->land + l, cls, pw, ph, cx, cy);
+      if (best == 0) break;
+      const uint32_t reached = land_flood(f, cls, (int32_t)pw, n, best, l);
       if (reached == 0) f->land_ok = 0;
       if (reached == 0 || (uint64_t)reached * 2 >= passable) break;
       for (uint32_t i = 0; i < reached; i++) f->land[(size_t)f->queue[i] * LANDMARKS + l] = LAND_FAR - 1;
     }
   }
   f->land_serial = serial + 1;
+  f->clean = 0; /* the floods' bytes in mark */
   return 1;
 }
 
