@@ -282,16 +282,8 @@ static int gridflood_landmarks(struct grid_flood *f, const uint8_t *cls, uint32_
 
 static inline uint32_t max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
 
-/* The landmarks' estimate of the steps from a cell (lv: its distances) to
-** the goal (lg: the goal's). */
-static inline uint32_t land_estimate(const uint16_t *lv, const uint16_t *lg) {
-  uint32_t h = 0;
-  for (int l = 0; l < LANDMARKS; l++) {
-    const uint32_t a = lv[l], b = lg[l], d = a > b ? a - b : b - a;
-    h = d > h ? d : h;
-  }
-  return h;
-}
+/* |a - b| */
+static inline uint32_t absdiff(uint32_t a, uint32_t b) { return a > b ? a - b : b - a; }
 
 /* A* when every step costs the same (4 neighbours, or 8 with diagonal 1),
 ** with the Manhattan or Chebyshev distance: f = g + h is a whole number of
@@ -301,17 +293,34 @@ static inline uint32_t land_estimate(const uint16_t *lv, const uint16_t *lg) {
 ** known to within [F, F + 2], that is enough to tell whether a new route is
 ** shorter (same cell, same h: lower f means lower g). Last in, first out
 ** within a stack prefers the deepest cells, which goes straight for the
-** goal when nothing is in the way. Not inlined into gridflood_run: there it
-** moved the breadth-first loops and cost them 3-4 % at 8 neighbours (the
-** same instructions). */
-static __attribute__((noinline)) int flood_astar(struct grid_flood *f, int32_t pw, int eight,
-                                                 const uint16_t *land, uint32_t start, uint16_t sx,
-                                                 uint16_t sy, uint32_t goal, uint16_t gx,
-                                                 uint16_t gy, uint64_t *expanded) {
+** goal when nothing is in the way. */
+static inline __attribute__((always_inline)) int astar(struct grid_flood *f, int32_t pw,
+                                                       int eight, const uint16_t *land,
+                                                       const int with_land, uint32_t start,
+                                                       uint16_t sx, uint16_t sy, uint32_t goal,
+                                                       uint16_t gx, uint16_t gy,
+                                                       uint64_t *expanded) {
   uint8_t *mark = f->mark;
-  uint16_t lg[LANDMARKS] = {0};
-  if (land != NULL) memcpy(lg, land + (size_t)goal * LANDMARKS, sizeof lg);
-#define LAND(v) (land != NULL ? land_estimate(land + (size_t)(v) * LANDMARKS, lg) : 0u)
+  /* Two landmarks of the four, those whose estimate is largest at the start
+  ** (ties to the first): all four cost a search on open ground a third more
+  ** time for the same cells settled. */
+  const uint16_t *la = land, *lb = land;
+  uint32_t ga = 0, gb = 0;
+  if (with_land) {
+    uint32_t h[LANDMARKS];
+    int a = 0, b = 1;
+    for (int l = 0; l < LANDMARKS; l++)
+      h[l] = absdiff(land[(size_t)start * LANDMARKS + l], land[(size_t)goal * LANDMARKS + l]);
+    for (int l = 1; l < LANDMARKS; l++) a = h[l] > h[a] ? l : a;
+    b = a == 0 ? 1 : 0;
+    for (int l = 0; l < LANDMARKS; l++) b = l != a && h[l] > h[b] ? l : b;
+    la = land + a, lb = land + b;
+    ga = la[(size_t)goal * LANDMARKS], gb = lb[(size_t)goal * LANDMARKS];
+  }
+#define LAND(v)                                                                    \
+  (with_land ? max_u32(absdiff(la[(size_t)(v) * LANDMARKS], ga),                   \
+                       absdiff(lb[(size_t)(v) * LANDMARKS], gb))                   \
+             : 0u)
   astar_stack *ring = f->ring;
   for (int i = 0; i < 4; i++) ring[i].len = 0;
 #define H(x, y)                                                                      \
@@ -414,6 +423,17 @@ static __attribute__((noinline)) int flood_astar(struct grid_flood *f, int32_t p
   f->touched = nt;
   *expanded = pops;
   return 0;
+}
+
+/* A* with and without the landmarks, each its own loop. Not inlined into
+** gridflood_run: there it moved the breadth-first loops and cost them 3-4 %
+** at 8 neighbours (the same instructions). */
+static __attribute__((noinline)) int flood_astar(struct grid_flood *f, int32_t pw, int eight,
+                                                 const uint16_t *land, uint32_t start, uint16_t sx,
+                                                 uint16_t sy, uint32_t goal, uint16_t gx,
+                                                 uint16_t gy, uint64_t *expanded) {
+  return land != NULL ? astar(f, pw, 1, land, 1, start, sx, sy, goal, gx, gy, expanded)
+                      : astar(f, pw, eight, NULL, 0, start, sx, sy, goal, gx, gy, expanded);
 }
 
 double gridflood_corridor_share(const uint8_t *cls, uint32_t pw, uint32_t ph) {
