@@ -293,41 +293,21 @@ static inline uint32_t absdiff(uint32_t a, uint32_t b) { return a > b ? a - b : 
 ** known to within [F, F + 2], that is enough to tell whether a new route is
 ** shorter (same cell, same h: lower f means lower g). Last in, first out
 ** within a stack prefers the deepest cells, which goes straight for the
-** goal when nothing is in the way. */
-static inline __attribute__((always_inline)) int astar(struct grid_flood *f, int32_t pw,
-                                                       int eight, const uint16_t *land,
-                                                       const int with_land, uint32_t start,
-                                                       uint16_t sx, uint16_t sy, uint32_t goal,
-                                                       uint16_t gx, uint16_t gy,
-                                                       uint64_t *expanded) {
+** goal when nothing is in the way. Not inlined into gridflood_run: there it
+** moved the breadth-first loops and cost them 3-4 % at 8 neighbours (the
+** same instructions). */
+static __attribute__((noinline)) int flood_astar(struct grid_flood *f, int32_t pw, int eight,
+                                                 uint32_t start, uint16_t sx, uint16_t sy,
+                                                 uint32_t goal, uint16_t gx, uint16_t gy,
+                                                 uint64_t *expanded) {
   uint8_t *mark = f->mark;
-  /* Two landmarks of the four, those whose estimate is largest at the start
-  ** (ties to the first): all four cost a search on open ground a third more
-  ** time for the same cells settled. */
-  const uint16_t *la = land, *lb = land;
-  uint32_t ga = 0, gb = 0;
-  if (with_land) {
-    uint32_t h[LANDMARKS];
-    int a = 0, b = 1;
-    for (int l = 0; l < LANDMARKS; l++)
-      h[l] = absdiff(land[(size_t)start * LANDMARKS + l], land[(size_t)goal * LANDMARKS + l]);
-    for (int l = 1; l < LANDMARKS; l++) a = h[l] > h[a] ? l : a;
-    b = a == 0 ? 1 : 0;
-    for (int l = 0; l < LANDMARKS; l++) b = l != a && h[l] > h[b] ? l : b;
-    la = land + a, lb = land + b;
-    ga = la[(size_t)goal * LANDMARKS], gb = lb[(size_t)goal * LANDMARKS];
-  }
-#define LAND(v)                                                                    \
-  (with_land ? max_u32(absdiff(la[(size_t)(v) * LANDMARKS], ga),                   \
-                       absdiff(lb[(size_t)(v) * LANDMARKS], gb))                   \
-             : 0u)
   astar_stack *ring = f->ring;
   for (int i = 0; i < 4; i++) ring[i].len = 0;
 #define H(x, y)                                                                      \
   (eight ? ((uint32_t)abs((int)(x) - (int)gx) > (uint32_t)abs((int)(y) - (int)gy)   \
                 ? (uint32_t)abs((int)(x) - (int)gx) : (uint32_t)abs((int)(y) - (int)gy)) \
          : (uint32_t)(abs((int)(x) - (int)gx) + abs((int)(y) - (int)gy)))
-  uint32_t fcur = max_u32(H(sx, sy), LAND(start));
+  uint32_t fcur = H(sx, sy);
   uint64_t pops = 0;
   uint32_t *const touched = f->queue;
   uint32_t nt = 0;
@@ -400,40 +380,123 @@ static inline __attribute__((always_inline)) int astar(struct grid_flood *f, int
     ** distances, each one less (towards the goal), the same or one more;
     ** g + 1 is the same for all eight. */
     const uint32_t ax = (uint32_t)abs((int)e.x - (int)gx), ay = (uint32_t)abs((int)e.y - (int)gy);
-    const uint32_t g1 = fcur - max_u32(max_u32(ax, ay), LAND(u)) + 1;
+    const uint32_t g1 = fcur - (ax > ay ? ax : ay) + 1;
     const uint32_t xw = e.x > gx ? ax - 1 : ax + 1, xe = e.x < gx ? ax - 1 : ax + 1;
     const uint32_t yn = e.y > gy ? ay - 1 : ay + 1, ys = e.y < gy ? ay - 1 : ay + 1;
 #define MAX2(a, b) ((a) > (b) ? (a) : (b))
 #define KEEP8 (fv >= fcur + ((((mv >> 4) & 3u) - fcur) & 3u))
-    STEP(0u, -pw, g1 + max_u32(MAX2(ax, yn), LAND(v)), e.x, e.y - 1, KEEP8);
-    STEP(1u, 1, g1 + max_u32(MAX2(xe, ay), LAND(v)), e.x + 1, e.y, KEEP8);
-    STEP(2u, pw, g1 + max_u32(MAX2(ax, ys), LAND(v)), e.x, e.y + 1, KEEP8);
-    STEP(3u, -1, g1 + max_u32(MAX2(xw, ay), LAND(v)), e.x - 1, e.y, KEEP8);
-    STEP(4u, -pw + 1, g1 + max_u32(MAX2(xe, yn), LAND(v)), e.x + 1, e.y - 1, KEEP8);
-    STEP(5u, pw + 1, g1 + max_u32(MAX2(xe, ys), LAND(v)), e.x + 1, e.y + 1, KEEP8);
-    STEP(6u, pw - 1, g1 + max_u32(MAX2(xw, ys), LAND(v)), e.x - 1, e.y + 1, KEEP8);
-    STEP(7u, -pw - 1, g1 + max_u32(MAX2(xw, yn), LAND(v)), e.x - 1, e.y - 1, KEEP8);
+    STEP(0u, -pw, g1 + MAX2(ax, yn), e.x, e.y - 1, KEEP8);
+    STEP(1u, 1, g1 + MAX2(xe, ay), e.x + 1, e.y, KEEP8);
+    STEP(2u, pw, g1 + MAX2(ax, ys), e.x, e.y + 1, KEEP8);
+    STEP(3u, -1, g1 + MAX2(xw, ay), e.x - 1, e.y, KEEP8);
+    STEP(4u, -pw + 1, g1 + MAX2(xe, yn), e.x + 1, e.y - 1, KEEP8);
+    STEP(5u, pw + 1, g1 + MAX2(xe, ys), e.x + 1, e.y + 1, KEEP8);
+    STEP(6u, pw - 1, g1 + MAX2(xw, ys), e.x - 1, e.y + 1, KEEP8);
+    STEP(7u, -pw - 1, g1 + MAX2(xw, yn), e.x - 1, e.y - 1, KEEP8);
 #undef MAX2
 #undef KEEP8
 #undef KEEP4
 #undef STEP
   }
 #undef H
-#undef LAND
   f->touched = nt;
   *expanded = pops;
   return 0;
 }
 
-/* A* with and without the landmarks, each its own loop. Not inlined into
-** gridflood_run: there it moved the breadth-first loops and cost them 3-4 %
-** at 8 neighbours (the same instructions). */
-static __attribute__((noinline)) int flood_astar(struct grid_flood *f, int32_t pw, int eight,
-                                                 const uint16_t *land, uint32_t start, uint16_t sx,
-                                                 uint16_t sy, uint32_t goal, uint16_t gx,
-                                                 uint16_t gy, uint64_t *expanded) {
-  return land != NULL ? astar(f, pw, 1, land, 1, start, sx, sy, goal, gx, gy, expanded)
-                      : astar(f, pw, eight, NULL, 0, start, sx, sy, goal, gx, gy, expanded);
+/* A* at 8 neighbours, diagonal 1, with the larger of Chebyshev and two
+** landmarks' estimates: the two of the four whose estimate is largest at
+** the start (ties to the first; all four cost a third more time on open
+** ground for the same cells settled).
+** Partial expansion: a cell taken at f offers only the neighbours whose f
+** is f too, and goes back on the stack of the least higher f among the
+** others (AGAIN in its entry) to offer those when the search gets there.
+** The estimate is consistent, so a cell first offered at the lowest open f
+** has its shortest route then: every open cell has f == fcur, each is
+** offered once (no stale entries, no compare with a kept f), and on open
+** ground, where the estimate is near exact, the cells beside the route are
+** never offered (2.2 to 1.3 of them a settled cell on the open map of
+** docs/benchmarks.md). A taken cell keeps its f mod 4 in its byte. */
+#define AGAIN 0x80000000u
+static __attribute__((noinline)) int flood_astar_land(struct grid_flood *f, int32_t pw,
+                                                      const uint16_t *land, uint32_t start,
+                                                      uint16_t sx, uint16_t sy, uint32_t goal,
+                                                      uint16_t gx, uint16_t gy,
+                                                      uint64_t *expanded) {
+  uint8_t *const mark = f->mark;
+  uint32_t *const touched = f->queue;
+  astar_stack *const ring = f->ring;
+  uint32_t h[LANDMARKS], nt = 0;
+  int a = 0, b = 1;
+  for (int l = 0; l < LANDMARKS; l++)
+    h[l] = absdiff(land[(size_t)start * LANDMARKS + l], land[(size_t)goal * LANDMARKS + l]);
+  for (int l = 1; l < LANDMARKS; l++) a = h[l] > h[a] ? l : a;
+  b = a == 0 ? 1 : 0;
+  for (int l = 0; l < LANDMARKS; l++) b = l != a && h[l] > h[b] ? l : b;
+  const uint16_t *const la = land + a, *const lb = land + b;
+  const uint32_t ga = la[(size_t)goal * LANDMARKS], gb = lb[(size_t)goal * LANDMARKS];
+#define EST(v, x, y)                                                                       \
+  max_u32(max_u32(absdiff((x), gx), absdiff((y), gy)),                                     \
+          max_u32(absdiff(la[(size_t)(v) * LANDMARKS], ga), absdiff(lb[(size_t)(v) * LANDMARKS], gb)))
+  for (int i = 0; i < 4; i++) ring[i].len = 0;
+  uint32_t fcur = EST(start, sx, sy);
+  uint64_t pops = 0;
+  touched[nt++] = start;
+  mark[start] = (uint8_t)(OPEN | START);
+  if (ring[fcur & 3].cap == 0 && !stack_grow(&ring[fcur & 3])) return -1;
+  ring[fcur & 3].items[ring[fcur & 3].len++] = (astar_entry){start, sx, sy};
+  for (;;) {
+    astar_stack *s = &ring[fcur & 3];
+    if (s->len == 0) {
+      if (ring[(fcur + 1) & 3].len == 0 && ring[(fcur + 2) & 3].len == 0) break;
+      while (s->len == 0) s = &ring[++fcur & 3];
+    }
+    const astar_entry e = s->items[--s->len];
+    const uint32_t u = e.cell & ~AGAIN;
+    const uint32_t mu = mark[u];
+    uint32_t fu = fcur;
+    if (e.cell & AGAIN) {
+      fu = fcur - ((fcur - (mu >> 4)) & 3u); /* its f, in [fcur - 2, fcur] */
+    } else {
+      mark[u] = (uint8_t)(DONE | (mu & 0x0fu) | ((fcur & 3u) << 4));
+      pops++;
+      if (u == goal) return f->touched = nt, *expanded = pops, 1;
+    }
+    const uint32_t g1 = fu - EST(u, e.x, e.y) + 1;
+    uint32_t later = 3; /* the least f - fcur of a neighbour not offered (3: none) */
+#define OFFER(d, dv, dx, dy)                                                               \
+  do {                                                                                     \
+    const uint32_t v = (uint32_t)((int32_t)u + (dv));                                      \
+    if (mark[v] != UNSEEN) break;                                                          \
+    const uint32_t fv = g1 + EST(v, e.x + (dx), e.y + (dy));                               \
+    if (fv != fcur) {                                                                      \
+      later = fv > fcur && fv - fcur < later ? fv - fcur : later;                          \
+      break;                                                                               \
+    }                                                                                      \
+    touched[nt++] = v;                                                                     \
+    mark[v] = (uint8_t)(OPEN | (d));                                                       \
+    if (s->len == s->cap && !stack_grow(s)) return -1;                                     \
+    s->items[s->len++] = (astar_entry){v, (uint16_t)(e.x + (dx)), (uint16_t)(e.y + (dy))}; \
+  } while (0)
+    OFFER(0u, -pw, 0, -1);
+    OFFER(1u, 1, 1, 0);
+    OFFER(2u, pw, 0, 1);
+    OFFER(3u, -1, -1, 0);
+    OFFER(4u, -pw + 1, 1, -1);
+    OFFER(5u, pw + 1, 1, 1);
+    OFFER(6u, pw - 1, -1, 1);
+    OFFER(7u, -pw - 1, -1, -1);
+#undef OFFER
+    if (later < 3) {
+      astar_stack *t = &ring[(fcur + later) & 3];
+      if (t->len == t->cap && !stack_grow(t)) return -1;
+      t->items[t->len++] = (astar_entry){u | AGAIN, e.x, e.y};
+    }
+  }
+#undef EST
+  f->touched = nt;
+  *expanded = pops;
+  return 0;
 }
 
 double gridflood_corridor_share(const uint8_t *cls, uint32_t pw, uint32_t ph) {
@@ -487,7 +550,7 @@ int gridflood_run(struct grid_flood **fp, const uint8_t *cls, uint32_t pw, uint3
     return -2;
   if (!prepare(fp, kind == GRIDFLOOD_DIJKSTRA ? 0 : n)) return -1; /* Dijkstra: keys alone */
   struct grid_flood *f = *fp;
-  const int landmarks = kind == GRIDFLOOD_ASTAR && eight;
+  const int landmarks = kind == GRIDFLOOD_ASTAR && eight && n < AGAIN;
   if (landmarks && !gridflood_landmarks(f, cls, pw, ph, serial)) return -1;
   int32_t p = (int32_t)pw;
   int found;
@@ -502,8 +565,11 @@ int gridflood_run(struct grid_flood **fp, const uint8_t *cls, uint32_t pw, uint3
     f->clean = 0;
     /* a walled start (its steps out are legal) has no distance from the
     ** landmarks: Chebyshev alone */
-    found = flood_astar(f, p, eight, landmarks && f->land_ok && cls[start] ? f->land : NULL, start,
-                        (uint16_t)sx, (uint16_t)sy, goal, (uint16_t)gx, (uint16_t)gy, expanded);
+    found = landmarks && f->land_ok && cls[start]
+                ? flood_astar_land(f, p, f->land, start, (uint16_t)sx, (uint16_t)sy, goal,
+                                   (uint16_t)gx, (uint16_t)gy, expanded)
+                : flood_astar(f, p, eight, start, (uint16_t)sx, (uint16_t)sy, goal, (uint16_t)gx,
+                              (uint16_t)gy, expanded);
     if (found < 0) return found;
   }
   out->len = 0;
