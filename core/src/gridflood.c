@@ -404,10 +404,10 @@ static __attribute__((noinline)) int flood_astar(struct grid_flood *f, int32_t p
   return 0;
 }
 
-/* A* at 8 neighbours, diagonal 1, with the larger of Chebyshev and two
-** landmarks' estimates: the two of the four whose estimate is largest at
-** the start (ties to the first; all four cost a third more time on open
-** ground for the same cells settled).
+/* A* at 8 neighbours, diagonal 1, with the larger of two estimates: of
+** Chebyshev and the four landmarks', the two largest at the start (ties to
+** the first). All five cost a search on open ground 1.6 times as long for
+** the same cells settled; two landmarks with Chebyshev 1.25 times.
 ** Partial expansion: a cell taken at f offers only the neighbours whose f
 ** is f too, and goes back on the stack of the least higher f among the
 ** others (AGAIN in its entry) to offer those when the search gets there.
@@ -418,28 +418,23 @@ static __attribute__((noinline)) int flood_astar(struct grid_flood *f, int32_t p
 ** never offered (2.2 to 1.3 of them a settled cell on the open map of
 ** docs/benchmarks.md). A taken cell keeps its f mod 4 in its byte. */
 #define AGAIN 0x80000000u
-static __attribute__((noinline)) int flood_astar_land(struct grid_flood *f, int32_t pw,
-                                                      const uint16_t *land, uint32_t start,
-                                                      uint16_t sx, uint16_t sy, uint32_t goal,
-                                                      uint16_t gx, uint16_t gy,
-                                                      uint64_t *expanded) {
+static inline __attribute__((always_inline)) int astar_land(struct grid_flood *f, int32_t pw,
+                                                            const int cheb, const uint16_t *la,
+                                                            const uint16_t *lb, uint32_t start,
+                                                            uint16_t sx, uint16_t sy,
+                                                            uint32_t goal, uint16_t gx,
+                                                            uint16_t gy, uint64_t *expanded) {
   uint8_t *const mark = f->mark;
   uint32_t *const touched = f->queue;
   astar_stack *const ring = f->ring;
-  uint32_t h[LANDMARKS], nt = 0;
-  int a = 0, b = 1;
-  for (int l = 0; l < LANDMARKS; l++)
-    h[l] = absdiff(land[(size_t)start * LANDMARKS + l], land[(size_t)goal * LANDMARKS + l]);
-  for (int l = 1; l < LANDMARKS; l++) a = h[l] > h[a] ? l : a;
-  b = a == 0 ? 1 : 0;
-  for (int l = 0; l < LANDMARKS; l++) b = l != a && h[l] > h[b] ? l : b;
-  const uint16_t *const la = land + a, *const lb = land + b;
+  uint32_t nt = 0;
   const uint32_t ga = la[(size_t)goal * LANDMARKS], gb = lb[(size_t)goal * LANDMARKS];
-#define EST(v, x, y)                                                                       \
-  max_u32(max_u32(absdiff((x), gx), absdiff((y), gy)),                                     \
-          max_u32(absdiff(la[(size_t)(v) * LANDMARKS], ga), absdiff(lb[(size_t)(v) * LANDMARKS], gb)))
+  /* the first estimate (Chebyshev's given as its value), the larger of both */
+#define EST(v, chebv)                                                                      \
+  max_u32(cheb ? (chebv) : absdiff(la[(size_t)(v) * LANDMARKS], ga),                        \
+          absdiff(lb[(size_t)(v) * LANDMARKS], gb))
   for (int i = 0; i < 4; i++) ring[i].len = 0;
-  uint32_t fcur = EST(start, sx, sy);
+  uint32_t fcur = EST(start, max_u32(absdiff(sx, gx), absdiff(sy, gy)));
   uint64_t pops = 0;
   touched[nt++] = start;
   mark[start] = (uint8_t)(OPEN | START);
@@ -462,13 +457,18 @@ static __attribute__((noinline)) int flood_astar_land(struct grid_flood *f, int3
       pops++;
       if (u == goal) return f->touched = nt, *expanded = pops, 1;
     }
-    const uint32_t g1 = fu - EST(u, e.x, e.y) + 1;
+    /* Chebyshev after a step: each axis's distance one less, the same or
+    ** one more (as flood_astar's) */
+    const uint32_t ax = absdiff(e.x, gx), ay = absdiff(e.y, gy);
+    const uint32_t g1 = fu - EST(u, max_u32(ax, ay)) + 1;
+    const uint32_t xw = e.x > gx ? ax - 1 : ax + 1, xe = e.x < gx ? ax - 1 : ax + 1;
+    const uint32_t yn = e.y > gy ? ay - 1 : ay + 1, ys = e.y < gy ? ay - 1 : ay + 1;
     uint32_t later = 3; /* the least f - fcur of a neighbour not offered (3: none) */
-#define OFFER(d, dv, dx, dy)                                                               \
+#define OFFER(d, dv, dx, dy, chebv)                                                        \
   do {                                                                                     \
     const uint32_t v = (uint32_t)((int32_t)u + (dv));                                      \
     if (mark[v] != UNSEEN) break;                                                          \
-    const uint32_t fv = g1 + EST(v, e.x + (dx), e.y + (dy));                               \
+    const uint32_t fv = g1 + EST(v, chebv);                                                \
     if (fv != fcur) {                                                                      \
       later = fv > fcur && fv - fcur < later ? fv - fcur : later;                          \
       break;                                                                               \
@@ -478,14 +478,14 @@ static __attribute__((noinline)) int flood_astar_land(struct grid_flood *f, int3
     if (s->len == s->cap && !stack_grow(s)) return -1;                                     \
     s->items[s->len++] = (astar_entry){v, (uint16_t)(e.x + (dx)), (uint16_t)(e.y + (dy))}; \
   } while (0)
-    OFFER(0u, -pw, 0, -1);
-    OFFER(1u, 1, 1, 0);
-    OFFER(2u, pw, 0, 1);
-    OFFER(3u, -1, -1, 0);
-    OFFER(4u, -pw + 1, 1, -1);
-    OFFER(5u, pw + 1, 1, 1);
-    OFFER(6u, pw - 1, -1, 1);
-    OFFER(7u, -pw - 1, -1, -1);
+    OFFER(0u, -pw, 0, -1, max_u32(ax, yn));
+    OFFER(1u, 1, 1, 0, max_u32(xe, ay));
+    OFFER(2u, pw, 0, 1, max_u32(ax, ys));
+    OFFER(3u, -1, -1, 0, max_u32(xw, ay));
+    OFFER(4u, -pw + 1, 1, -1, max_u32(xe, yn));
+    OFFER(5u, pw + 1, 1, 1, max_u32(xe, ys));
+    OFFER(6u, pw - 1, -1, 1, max_u32(xw, ys));
+    OFFER(7u, -pw - 1, -1, -1, max_u32(xw, yn));
 #undef OFFER
     if (later < 3) {
       astar_stack *t = &ring[(fcur + later) & 3];
@@ -497,6 +497,27 @@ static __attribute__((noinline)) int flood_astar_land(struct grid_flood *f, int3
   f->touched = nt;
   *expanded = pops;
   return 0;
+}
+
+/* The two estimates, then the loop for them: without Chebyshev its
+** arithmetic per neighbour goes too. */
+static __attribute__((noinline)) int flood_astar_land(struct grid_flood *f, int32_t pw,
+                                                      const uint16_t *land, uint32_t start,
+                                                      uint16_t sx, uint16_t sy, uint32_t goal,
+                                                      uint16_t gx, uint16_t gy,
+                                                      uint64_t *expanded) {
+  uint32_t h[LANDMARKS + 1]; /* the landmarks', then Chebyshev's */
+  for (int l = 0; l < LANDMARKS; l++)
+    h[l] = absdiff(land[(size_t)start * LANDMARKS + l], land[(size_t)goal * LANDMARKS + l]);
+  h[LANDMARKS] = max_u32(absdiff(sx, gx), absdiff(sy, gy));
+  int a = 0, b;
+  for (int l = 1; l <= LANDMARKS; l++) a = h[l] > h[a] ? l : a;
+  b = a == 0 ? 1 : 0;
+  for (int l = 0; l <= LANDMARKS; l++) b = l != a && h[l] > h[b] ? l : b;
+  if (a == LANDMARKS || b == LANDMARKS) /* Chebyshev and one landmark */
+    return astar_land(f, pw, 1, land, land + (a == LANDMARKS ? b : a), start, sx, sy, goal, gx,
+                      gy, expanded);
+  return astar_land(f, pw, 0, land + a, land + b, start, sx, sy, goal, gx, gy, expanded);
 }
 
 double gridflood_corridor_share(const uint8_t *cls, uint32_t pw, uint32_t ph) {
