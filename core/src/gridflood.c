@@ -198,6 +198,9 @@ static int flood_dial(struct grid_flood *f, const uint8_t *cls, uint32_t n, int3
 }
 
 static int stack_grow(astar_stack *s) { return STRATA_GROW32(s->items, s->cap, (size_t)s->cap + 1); }
+static int stack_room(astar_stack *s, uint32_t n) {
+  return STRATA_GROW32(s->items, s->cap, (size_t)s->len + n);
+}
 
 /* A landmark's field: steps (8 neighbours, every step 1) from src into slot
 ** l of f->land. The breadth-first flood of the searches first (its queue in
@@ -281,6 +284,7 @@ static int gridflood_landmarks(struct grid_flood *f, const uint8_t *cls, uint32_
 }
 
 static inline uint32_t max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
+static inline uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
 
 /* |a - b| */
 static inline uint32_t absdiff(uint32_t a, uint32_t b) { return a > b ? a - b : b - a; }
@@ -439,7 +443,9 @@ static inline __attribute__((always_inline)) int astar_land(struct grid_flood *f
   touched[nt++] = start;
   mark[start] = (uint8_t)(OPEN | START);
   if (ring[fcur & 3].cap == 0 && !stack_grow(&ring[fcur & 3])) return -1;
-  ring[fcur & 3].items[ring[fcur & 3].len++] = (astar_entry){start, sx, sy};
+  /* Without Chebyshev an entry keeps the cell's g where its coordinates
+  ** were (low half in x): no estimate of the cell taken, no f to recover */
+  ring[fcur & 3].items[ring[fcur & 3].len++] = (astar_entry){start, cheb ? sx : 0, cheb ? sy : 0};
   for (;;) {
     astar_stack *s = &ring[fcur & 3];
     if (s->len == 0) {
@@ -451,7 +457,7 @@ static inline __attribute__((always_inline)) int astar_land(struct grid_flood *f
     const uint32_t mu = mark[u];
     uint32_t fu = fcur;
     if (e.cell & AGAIN) {
-      fu = fcur - ((fcur - (mu >> 4)) & 3u); /* its f, in [fcur - 2, fcur] */
+      if (cheb) fu = fcur - ((fcur - (mu >> 4)) & 3u); /* its f, in [fcur - 2, fcur] */
     } else {
       mark[u] = (uint8_t)(DONE | (mu & 0x0fu) | ((fcur & 3u) << 4));
       pops++;
@@ -460,23 +466,24 @@ static inline __attribute__((always_inline)) int astar_land(struct grid_flood *f
     /* Chebyshev after a step: each axis's distance one less, the same or
     ** one more (as flood_astar's) */
     const uint32_t ax = absdiff(e.x, gx), ay = absdiff(e.y, gy);
-    const uint32_t g1 = fu - EST(u, max_u32(ax, ay)) + 1;
+    const uint32_t g1 = cheb ? fu - EST(u, max_u32(ax, ay)) + 1 : (e.x | (uint32_t)e.y << 16) + 1;
     const uint32_t xw = e.x > gx ? ax - 1 : ax + 1, xe = e.x < gx ? ax - 1 : ax + 1;
     const uint32_t yn = e.y > gy ? ay - 1 : ay + 1, ys = e.y < gy ? ay - 1 : ay + 1;
     uint32_t later = 3; /* the least f - fcur of a neighbour not offered (3: none) */
+    if (s->cap - s->len < 8 && !stack_room(s, 8)) return -1;
 #define OFFER(d, dv, dx, dy, chebv)                                                        \
   do {                                                                                     \
     const uint32_t v = (uint32_t)((int32_t)u + (dv));                                      \
     if (mark[v] != UNSEEN) break;                                                          \
     const uint32_t fv = g1 + EST(v, chebv);                                                \
     if (fv != fcur) {                                                                      \
-      later = fv > fcur && fv - fcur < later ? fv - fcur : later;                          \
+      later = min_u32(later, fv - fcur); /* below fcur: wraps past it */                  \
       break;                                                                               \
     }                                                                                      \
     touched[nt++] = v;                                                                     \
     mark[v] = (uint8_t)(OPEN | (d));                                                       \
-    if (s->len == s->cap && !stack_grow(s)) return -1;                                     \
-    s->items[s->len++] = (astar_entry){v, (uint16_t)(e.x + (dx)), (uint16_t)(e.y + (dy))}; \
+    s->items[s->len++] = cheb ? (astar_entry){v, (uint16_t)(e.x + (dx)), (uint16_t)(e.y + (dy))} \
+                              : (astar_entry){v, (uint16_t)g1, (uint16_t)(g1 >> 16)};      \
   } while (0)
     OFFER(0u, -pw, 0, -1, max_u32(ax, yn));
     OFFER(1u, 1, 1, 0, max_u32(xe, ay));
