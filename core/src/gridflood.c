@@ -545,21 +545,20 @@ double gridflood_corridor_share(const uint8_t *cls, uint32_t pw, uint32_t ph) {
 static int walk_back(const struct grid_flood *f, gridflood_kind kind, uint32_t pw, double diag,
                      uint32_t start, uint32_t goal, int gx, int gy, double cell_cost,
                      strata_path *out) {
-  const int32_t p = (int32_t)pw;
-  const uint32_t width = pw - 2;
-  static const int8_t DX[8] = {0, 1, 0, -1, 1, 1, -1, -1};
-  static const int8_t DY[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
+  const int32_t p = (int32_t)pw, w = p - 2;
+  /* each step's offset on the padded grid and on the map */
   const int32_t off[8] = {-p, 1, p, -1, -p + 1, p + 1, p - 1, -p - 1};
+  const int32_t moff[8] = {-w, 1, w, -1, -w + 1, w + 1, w - 1, -w - 1};
   size_t len = 0, straight = 0, diagonal = 0;
-  int x = gx, y = gy;
+  uint32_t node = (uint32_t)gy * (uint32_t)w + (uint32_t)gx;
   for (uint32_t v = goal;;) {
-    if (!grid_route_add(out, &len, (uint32_t)y * width + (uint32_t)x)) return -1;
+    if (!grid_route_add(out, &len, node)) return -1;
     if (v == start) break;
     unsigned d = kind == GRIDFLOOD_DIJKSTRA ? (unsigned)(f->key[v] & 7u) : f->mark[v] & 7u;
     if (d < 4) straight++;
     else diagonal++;
     v = (uint32_t)((int32_t)v - off[d]);
-    x -= DX[d], y -= DY[d];
+    node = (uint32_t)((int32_t)node - moff[d]);
   }
   grid_route_reverse(out->nodes, len);
   out->len = len;
