@@ -72,11 +72,17 @@ struct grid_flood {
   uint64_t land_serial;
   int land_ok;
   /* A*: mark is the class grid named by clean - 1 (0: not known) between
-  ** searches; a search lists the cells it changes in queue (touched of
+  ** searches; a search lists the cells it changed in queue (touched of
   ** them) and puts them back after, instead of copying the whole grid (a
-  ** megabyte for a search of a thousand cells). */
+  ** megabyte for a search of a thousand cells). flood_astar lists the
+  ** cells it takes, whose `around` neighbours are all it offers (a store
+  ** a cell: one an offer cost rooms at 4 neighbours 7 %); the landmarks'
+  ** search the cells it offers (a few a cell taken). Past touch_max (a
+  ** 64th of the grid's bytes) it stops listing and the next search copies
+  ** the grid: bytes put back one by one cost more than that. */
   uint64_t clean;
-  uint32_t touched;
+  uint32_t touched, touch_max;
+  int around;
 };
 
 #define LANDMARKS 4
@@ -314,8 +320,8 @@ static __attribute__((noinline)) int flood_astar(struct grid_flood *f, int32_t p
   uint32_t fcur = H(sx, sy);
   uint64_t pops = 0;
   uint32_t *const touched = f->queue;
+  const uint32_t touch_max = f->touch_max; /* a local: the byte stores may alias the field */
   uint32_t nt = 0;
-  touched[nt++] = start;
   mark[start] = (uint8_t)(OPEN | START | ((fcur & 3u) << 4));
   if (ring[fcur & 3].cap == 0 && !stack_grow(&ring[fcur & 3])) return -1;
   ring[fcur & 3].items[ring[fcur & 3].len++] = (astar_entry){start, sx, sy};
@@ -333,6 +339,8 @@ static __attribute__((noinline)) int flood_astar(struct grid_flood *f, int32_t p
     /* done already, or a stale entry of a cell since moved to a lower f */
     if ((mu & DONE) || ((mu >> 4) & 3u) != (fcur & 3u)) continue;
     mark[u] = (uint8_t)(DONE | (mu & 0x0fu));
+    touched[nt] = u; /* it and its neighbours: a store a cell, not one an offer */
+    nt += nt < touch_max;
     pops++;
     if (u == goal) return f->touched = nt, *expanded = pops, 1;
     /* Each step written out (constants in each): a loop over arrays of
@@ -345,8 +353,6 @@ static __attribute__((noinline)) int flood_astar(struct grid_flood *f, int32_t p
     if (mv == 0 || (mv & DONE)) break;                                                 \
     uint32_t fv = (fvexpr);                                                            \
     if (mv != UNSEEN && (kept)) break;                                                 \
-    touched[nt] = v;                                                                   \
-    nt += mv == UNSEEN;                                                                \
     mark[v] = (uint8_t)(OPEN | (d) | ((fv & 3u) << 4));                                \
     astar_stack *t = &ring[fv & 3];                                                    \
     if (t->len == t->cap && !stack_grow(t)) return -1;                                 \
@@ -430,6 +436,7 @@ static inline __attribute__((always_inline)) int astar_land(struct grid_flood *f
                                                             uint16_t gy, uint64_t *expanded) {
   uint8_t *const mark = f->mark;
   uint32_t *const touched = f->queue;
+  const uint32_t touch_max = f->touch_max;
   astar_stack *const ring = f->ring;
   uint32_t nt = 0;
   const uint32_t ga = la[(size_t)goal * LANDMARKS], gb = lb[(size_t)goal * LANDMARKS];
@@ -480,7 +487,8 @@ static inline __attribute__((always_inline)) int astar_land(struct grid_flood *f
       later = min_u32(later, fv - fcur); /* below fcur: wraps past it */                  \
       break;                                                                               \
     }                                                                                      \
-    touched[nt++] = v;                                                                     \
+    touched[nt] = v;                                                                       \
+    nt += nt < touch_max;                                                                  \
     mark[v] = (uint8_t)(OPEN | (d));                                                       \
     s->items[s->len++] = cheb ? (astar_entry){v, (uint16_t)(e.x + (dx)), (uint16_t)(e.y + (dy))} \
                               : (astar_entry){v, (uint16_t)g1, (uint16_t)(g1 >> 16)};      \
@@ -592,18 +600,25 @@ int gridflood_run(struct grid_flood **fp, const uint8_t *cls, uint32_t pw, uint3
     f->clean = 0;
     /* a walled start (its steps out are legal) has no distance from the
     ** landmarks: Chebyshev alone */
-    found = landmarks && f->land_ok && cls[start]
-                ? flood_astar_land(f, p, f->land, start, (uint16_t)sx, (uint16_t)sy, goal,
-                                   (uint16_t)gx, (uint16_t)gy, expanded)
-                : flood_astar(f, p, eight, start, (uint16_t)sx, (uint16_t)sy, goal, (uint16_t)gx,
-                              (uint16_t)gy, expanded);
+    const int land = landmarks && f->land_ok && cls[start];
+    f->around = land ? 0 : eight ? 8 : 4;
+    f->touch_max = n / 64 / (uint32_t)(f->around + 1);
+    found = land ? flood_astar_land(f, p, f->land, start, (uint16_t)sx, (uint16_t)sy, goal,
+                                    (uint16_t)gx, (uint16_t)gy, expanded)
+                 : flood_astar(f, p, eight, start, (uint16_t)sx, (uint16_t)sy, goal,
+                               (uint16_t)gx, (uint16_t)gy, expanded);
     if (found < 0) return found;
   }
   out->len = 0;
   out->cost = 0;
   const int r = found > 0 ? walk_back(f, kind, pw, diag, start, goal, gx, gy, cell_cost, out) : found;
-  if (kind == GRIDFLOOD_ASTAR && r >= 0) {
-    for (uint32_t i = 0; i < f->touched; i++) f->mark[f->queue[i]] = cls[f->queue[i]];
+  if (kind == GRIDFLOOD_ASTAR && r >= 0 && f->touched < f->touch_max) {
+    const int32_t off[8] = {-p, 1, p, -1, -p + 1, p + 1, p - 1, -p - 1};
+    for (uint32_t i = 0; i < f->touched; i++) {
+      const uint32_t u = f->queue[i];
+      f->mark[u] = cls[u];
+      for (int d = 0; d < f->around; d++) f->mark[(int32_t)u + off[d]] = cls[(int32_t)u + off[d]];
+    }
     f->clean = serial + 1;
   }
   return r;

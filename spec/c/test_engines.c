@@ -371,6 +371,22 @@ static void flood_astar_landmarks(strata_grid_search *s, int engine, int generic
       CHECK(gridengine_run_one(s, m, engine, gm.sx, gm.sy, gm.gx, gm.gy, &o, &again, &ok, NULL) ==
                 STRATA_OK && ok);
       CHECK(again.len == p.len && memcmp(again.nodes, p.nodes, p.len * sizeof *p.nodes) == 0);
+      /* short routes one after another on the same grid: each search puts
+      ** back only the cells it changed, and the next finds them as new */
+      for (int q = 0; q < 60; q++) {
+        int x1, y1, x2, y2;
+        do x1 = (int)strata_rng_below(&r, (uint64_t)w), y1 = (int)strata_rng_below(&r, (uint64_t)h);
+        while (gm.cells[y1 * w + x1] != '.');
+        do {
+          x2 = x1 - 12 + (int)strata_rng_below(&r, 25), y2 = y1 - 12 + (int)strata_rng_below(&r, 25);
+        } while (x2 < 0 || y2 < 0 || x2 >= w || y2 >= h || gm.cells[y2 * w + x2] != '.');
+        o.connectivity = q % 2 ? 4 : 8;
+        CHECK(gridengine_run_one(s, m, engine, x1, y1, x2, y2, &o, &again, &ok, NULL) == STRATA_OK && ok);
+        CHECK(gridengine_run_one(s, m, generic, x1, y1, x2, y2, &o, &want, &ok, NULL) == STRATA_OK && ok);
+        CHECK_EQ_INT(again.len == 0, want.len == 0);
+        CHECK_NEAR(again.cost, want.cost, 1e-9);
+      }
+      o.connectivity = 8;
       /* floor across the map's middle, both ways: shortcuts the old fields
       ** would overestimate; new fields, the generic engine's cost */
       strata_token fl = strata_tokens_find(strata_tilemap_tokens(m), "c0", 2);
