@@ -11,7 +11,8 @@
 **   gridjunction.c  over the junctions of corridors (8 neighbours, diagonal sqrt 2, mazes)
 **   gridbidir.c   A* from both ends (8 neighbours, diagonal sqrt 2), which
 **                 answers Dijkstra requests too (the guided engine)
-**   gridflood.c   one-cost maps: breadth-first, Dial's buckets, A* by f mod 4;
+**   gridflood.c   one-cost maps: breadth-first, Dial's buckets, A* by f mod 4
+**                 (at diagonal 1 over landmarks' fields kept per class grid);
 **                 the share of corridor cells (the corridor engine's rule)
 **   gridbucket.c  maps of a few whole-number costs: a ring of buckets
 **   gridpath.c    any map: the generic engine of search_internal.h
