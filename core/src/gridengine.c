@@ -283,8 +283,8 @@ static int run_bidir(strata_grid_search *s, const grid_query *q, strata_path *ou
 }
 static int run_flood(strata_grid_search *s, const grid_query *q, gridflood_kind kind,
                      strata_path *out) {
-  return gridflood_run(&s->flood, q->g->cls, q->g->pw, q->g->ph, kind, q->eight, q->diag, q->x1,
-                       q->y1, q->x2, q->y2, CELL_COST(q), out, &s->expanded);
+  return gridflood_run(&s->flood, q->g->cls, q->g->pw, q->g->ph, q->g->serial, kind, q->eight,
+                       q->diag, q->x1, q->y1, q->x2, q->y2, CELL_COST(q), out, &s->expanded);
 }
 static int run_flood_astar(strata_grid_search *s, const grid_query *q, strata_path *out) {
   return run_flood(s, q, GRIDFLOOD_ASTAR, out);

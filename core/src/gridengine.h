@@ -11,7 +11,8 @@
 **   gridjunction.c  over the junctions of corridors (8 neighbours, diagonal sqrt 2, mazes)
 **   gridbidir.c   A* from both ends (8 neighbours, diagonal sqrt 2), which
 **                 answers Dijkstra requests too (the guided engine)
-**   gridflood.c   one-cost maps: breadth-first, Dial's buckets, A* by f mod 4;
+**   gridflood.c   one-cost maps: breadth-first, Dial's buckets, A* by f mod 4
+**                 (at diagonal 1 over landmarks' fields kept per class grid);
 **                 the share of corridor cells (the corridor engine's rule)
 **   gridbucket.c  maps of a few whole-number costs: a ring of buckets
 **   gridpath.c    any map: the generic engine of search_internal.h
@@ -140,9 +141,11 @@ typedef enum gridflood_kind {
   GRIDFLOOD_DIJKSTRA,   /* Dijkstra, 8 neighbours, diagonal steps dearer (diag > 1) */
   GRIDFLOOD_ASTAR       /* A*, 4 neighbours or 8 with diag == 1 */
 } gridflood_kind;
+/* serial names cls's contents: A* at 8 neighbours, diagonal 1, keeps its
+** landmarks' fields of it (made again when it changes). */
 int gridflood_run(struct grid_flood **f, const uint8_t *cls, uint32_t pw, uint32_t ph,
-                  gridflood_kind kind, int eight, double diag, int sx, int sy, int gx, int gy,
-                  double cell_cost, strata_path *out, uint64_t *expanded);
+                  uint64_t serial, gridflood_kind kind, int eight, double diag, int sx, int sy,
+                  int gx, int gy, double cell_cost, strata_path *out, uint64_t *expanded);
 
 /* The share of the passable cells of a class grid that have exactly two
 ** passable neighbours of the four: corridors (a maze: 0.9; scattered walls
