@@ -362,7 +362,7 @@ static strata_status read_string(reader *r, const strata_json_path *path, char *
     static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
     const char *at = e ? strchr(from, e) : NULL;
     if (at) { buf[n++] = to[at - from]; continue; }
-    uint32_t cp;
+    uint32_t cp = 0; /* (set by read_unicode_escape when it succeeds; GCC -O3 cannot see that) */
     strata_status s = e == 'u' ? read_unicode_escape(r, path, &cp)
                                : fail_at(r, STRATA_EPARSE, path, "an unknown escape '\\%c'", e >= 0x20 && e < 0x7F ? e : '?');
     if (s) { strata_free(buf); return s; }
