@@ -401,10 +401,10 @@ function cli.layout_entry(world, id)
   error(("no file or base.layout named '%s'%s"):format(id, require("strata.options").suggest(id, known)), 0)
 end
 
--- The mods `strata layout` and `strata render` look a layout ID up in: those
--- given with --mods, else strata's own base and examples, so that the layouts
--- strata ships (examples.cave, ...) work from any folder.
-function cli.layout_mods(given) return given or { "base", "examples" } end
+-- The mods `strata layout` and `strata render` look a layout ID up in when
+-- --mods names none: strata's own base and examples, so that the layouts
+-- strata ships (examples.cave, ...) work from any folder. (Read, never changed.)
+cli.layout_mods = { "base", "examples" }
 
 local function usage()
   local out = { "usage: strata COMMAND [ARGS...]\n\ncommands:\n" }

@@ -41,7 +41,7 @@ the mods' base.token glyphs; else the token's first letter)]] },
     { name = "list", kind = "flag", help = [[
 list the layouts instead: each base.layout ID of the mods
 with its size, or with FILE the names of the file's layouts]] },
-    { name = "mods", kind = "list", arg = "a,b", default = { "base", "examples" },
+    { name = "mods", kind = "list", arg = "a,b", default = cli.layout_mods,
       help = "mods to load for an ID (default base,examples)" },
     { name = "mod-path", kind = "path", arg = "DIR", repeatable = true, help = [[
 a directory to search for mods, searched in the order

@@ -92,7 +92,7 @@ local function world_map(file, o)
 end
 
 local function layout_map(id, o)
-  local world = strata.world.new{ seed = o.seed, mods = o.mods or { "base", "examples" }, mod_path = o.mod_path }
+  local world = strata.world.new{ seed = o.seed, mods = o.mods or cli.layout_mods, mod_path = o.mod_path }
   local entry = cli.layout_entry(world, id)
   local size = o.size or (entry.size and { entry.size[1] or entry.size.x, entry.size[2] or entry.size.y }) or { 40, 25 }
   local m = world:create_map{ width = size[1], height = size[2] }
