@@ -207,4 +207,158 @@ function M.token_rows(m)
   return out
 end
 
+-- ---- worlds of every kind, in every store ---------------------------------------------
+
+-- The fixture mods' folder (crypt, dungeon, ...), absolute when STRATA_SOURCE_DIR is set.
+M.fixture_mods = (os.getenv("STRATA_SOURCE_DIR") or ".") .. "/spec/fixtures/mods"
+
+local function examples_world()
+  return require("strata").world.new{ seed = 4, mods = { "base", "examples", "crypt" }, mod_path = { M.fixture_mods } }
+end
+
+-- The crypt of the README's first hour: a town, the crypt's floors
+-- generated on the way down, the candles' timer, the ghoul's turns.
+local function crypt_world()
+  local w = require("strata").world.new{ seed = 7, mods = { "crypt" }, mod_path = { M.fixture_mods } }
+  local town = w:create_map{ width = 10, height = 5, fill = "floor" }
+  local door = w:create_entrance(town, 4, 2, w:create_area("crypt.crypt"))
+  local hero = w:create_actor{ map = town, x = 1, y = 1, player = true }
+  w:schedule{ after = 10, every = 10, handler = "crypt.candles", args = { candles = w:create_object{ kind = "candles" } } }
+  w:travel(hero, door)
+  w:advance(60)
+  return w
+end
+
+-- The example worlds, played a little: { { name, world } } for putit
+-- paradise, the grid of two XY maps, the well's dungeon branches and the
+-- crypt (their mods from M.fixture_mods and strata's own).
+function M.example_worlds()
+  local putit = examples_world()
+  local p = putit:create_actor{ player = true }
+  putit:travel(p, putit:get_or_create_map("examples.north_tyris"))
+  local grid = examples_world()
+  grid.grid:add("examples.village", "examples.mine")
+  grid.grid:spawn()
+  grid:create_actor{ room = grid.grid:room(0, 0, "village"), player = true }
+  local dungeon = examples_world()
+  local hub = dungeon.data["base.handler"]:ensure("examples.well_setup").run(dungeon)
+  local hero = dungeon:create_actor{ room = hub, player = true }
+  dungeon:go(hero, "east")
+  dungeon:advance(30)
+  return { { "putit", putit }, { "grid", grid }, { "dungeon", dungeon }, { "crypt", crypt_world() } }
+end
+
+-- Every kind of state at once: nested properties of every value type, tile
+-- maps with tokens of their own and stacked cells, timers, subscriptions,
+-- streams part-way, areas and floors, a unique area, grid maps, a dungeon
+-- branch with members, turns. Returns the world and { thing =, hero = } uids.
+function M.everything_world()
+  local w = examples_world()
+  local hero = w:create_actor{ player = true }
+  w:travel(hero, w:get_or_create_map("examples.north_tyris"))
+  w:unique_area("examples.putit_paradise")
+  local m = w:create_map{ width = 7, height = 4, fill = "floor" }
+  m:fill(1, 1, 2, 2, "crypt.moss")
+  m:set(5, 2, "my.own_token")                        -- stacked on the floor
+  m:set(5, 2, "crypt.moss")
+  m:reset(6, 3)                                      -- an empty cell
+  m:define_token("crypt.moss", { cost = 5 })          -- this map's own traits
+  local thing = w:create_object{ kind = "chest", props = {
+    hp = 3, ratio = 0.1, big = 2 ^ 62 + 0.0, neg = -0.0, name = "coffre à ✓", bytes = "\255\0\1",
+    list = { 1, 2.5, "x", { deep = { deeper = { true, false } } } },
+    mixed = { 1, 2, x = "y", [10] = "ten" }, empty = {}, ["$weird"] = 1, ref = m, ["key with spaces"] = 1,
+  }, tags = { "locked" } }
+  local ghoul = w:create_actor{ archetype = "crypt.ghoul", map = m, x = 0, y = 0 }
+  w:add_turns(ghoul, { speed = 2 })
+  w:add_turns(hero)
+  thing:subscribe("base.moved", "crypt.candles", { candles = thing, n = 1 }, { priority = 5 })
+  w:schedule{ after = 10, every = 10, handler = "crypt.candles", args = { candles = thing } }
+  w:schedule{ after = 25.5, handler = "crypt.candles", args = { candles = thing } }
+  local dice = w.rng:stream("dice")
+  for _ = 1, 5 do dice:int(6) end
+  w.grid:add("examples.village", "examples.mine")
+  w.grid:spawn()
+  local hub = w.data["base.handler"]:ensure("examples.well_setup").run(w)
+  local a, b = w:create_actor{ room = hub }, w:create_actor{ room = hub }
+  w:go(a, "east")
+  w:go(b, "east")
+  w:advance(30)
+  return w, { thing = thing.uid, hero = hero.uid }
+end
+
+-- The PostgreSQL server the store specs also run against: $STRATA_PG_URI,
+-- else the first line of the file $STRATA_PG_URI_FILE (CTest's pg_server
+-- fixture writes it); nil and why when there is none.
+function M.pg_uri()
+  local uri = os.getenv("STRATA_PG_URI")
+  if (uri == nil or uri == "") and os.getenv("STRATA_PG_URI_FILE") then
+    uri = (M.read(os.getenv("STRATA_PG_URI_FILE")) or ""):match("^[^\n]*")
+  end
+  if uri == nil or uri == "" then return nil, "no server: STRATA_PG_URI is not set (ctest -R lua/stores starts one)" end
+  return uri
+end
+
+-- uri with its world= parameter (strata's own: one schema a world) set to name.
+function M.pg_world(uri, name)
+  local base, query = uri:match("^([^?]*)%??(.*)$")
+  local params = {}
+  for kv in query:gmatch("[^&]+") do
+    if not kv:match("^world=") then params[#params + 1] = kv end
+  end
+  params[#params + 1] = "world=" .. name
+  return base .. "?" .. table.concat(params, "&")
+end
+
+-- A new world name on the server for each call: specs run in parallel
+-- against one server, so the name carries mktemp's letters, lower case
+-- (a schema's name), and a counter.
+local fresh_worlds = { n = 0 }
+local function fresh_world_name()
+  if not fresh_worlds.prefix then
+    local p = assert(io.popen("mktemp -u XXXXXXXXXX"))
+    fresh_worlds.prefix = "spec_" .. p:read("l"):lower():gsub("[^%w]", "")
+    p:close()
+  end
+  fresh_worlds.n = fresh_worlds.n + 1
+  return fresh_worlds.prefix .. "_" .. fresh_worlds.n
+end
+
+-- Why this strata cannot store worlds at uri (a probe: a world saved there
+-- and opened again), or nil when it can.
+local function pg_refused(uri)
+  local strata = require "strata"
+  local at = M.pg_world(uri, fresh_world_name())
+  local ok, err = pcall(function()
+    strata.world.new{ seed = 1 }:save(at)
+    return strata.world.open(at)
+  end)
+  if ok then return nil end
+  return "this strata does not store worlds in PostgreSQL: " .. tostring(err)
+end
+
+-- The stores the store-independent specs run in: SQLite always, and
+-- PostgreSQL when a server is given (M.pg_uri). Each is { name =, fresh =
+-- fn() -> a new place to save a world (a path in a new folder, or the
+-- server's URI with a new world=), skip = why the store's cases are pending,
+-- or nil }. Under the name "PostgreSQL" for busted --filter (CTest's
+-- lua/stores runs only those).
+function M.stores()
+  local list = { { name = "SQLite", fresh = function() return M.tempdir() .. "/w.db" end } }
+  local uri, why = M.pg_uri()
+  why = why or pg_refused(uri)
+  list[2] = { name = "PostgreSQL", skip = why, fresh = function() return M.pg_world(uri, fresh_world_name()) end }
+  return list
+end
+
+-- Runs body(store) inside describe("in <store>") for each of M.stores();
+-- a store that cannot run says why as a pending case. busted's describe
+-- and pending are given, as a module does not see a spec's globals.
+function M.each_store(describe, pending, body)
+  for _, store in ipairs(M.stores()) do
+    describe("in " .. store.name, function()
+      if store.skip then pending(store.skip) else body(store) end
+    end)
+  end
+end
+
 return M

@@ -7,7 +7,7 @@ local strata = require "strata"
 local support = require "support"
 
 local root = os.getenv("STRATA_SOURCE_DIR") or "."
-local fixtures = root .. "/spec/fixtures/mods"
+local fixtures = support.fixture_mods
 local BIN = os.getenv("STRATA_BIN") or (root .. "/build/strata")
 
 -- The world's JSON, loaded and dumped again: the same bytes; a save of it
@@ -26,86 +26,13 @@ local function round_trip(w, opts)
   return again, text
 end
 
--- The crypt of the README's first hour: a town, the crypt's floors
--- generated on the way down, the candles' timer, the ghoul's turns.
-local function crypt_world()
-  local w = strata.world.new{ seed = 7, mods = { "crypt" }, mod_path = { fixtures } }
-  local town = w:create_map{ width = 10, height = 5, fill = "floor" }
-  local door = w:create_entrance(town, 4, 2, w:create_area("crypt.crypt"))
-  local hero = w:create_actor{ map = town, x = 1, y = 1, player = true }
-  w:schedule{ after = 10, every = 10, handler = "crypt.candles", args = { candles = w:create_object{ kind = "candles" } } }
-  w:travel(hero, door)
-  w:advance(60)
-  return w
-end
-
-local function examples_world()
-  return strata.world.new{ seed = 4, mods = { "base", "examples", "crypt" }, mod_path = { fixtures } }
-end
-
--- Every kind of state at once: nested properties of every value type, tile
--- maps with tokens of their own and stacked cells, timers, subscriptions,
--- streams part-way, areas and floors, a unique area, grid maps, a dungeon
--- branch with members, turns.
-local function everything_world()
-  local w = examples_world()
-  local hero = w:create_actor{ player = true }
-  w:travel(hero, w:get_or_create_map("examples.north_tyris"))
-  w:unique_area("examples.putit_paradise")
-  local m = w:create_map{ width = 7, height = 4, fill = "floor" }
-  m:fill(1, 1, 2, 2, "crypt.moss")
-  m:set(5, 2, "my.own_token")                        -- stacked on the floor
-  m:set(5, 2, "crypt.moss")
-  m:reset(6, 3)                                      -- an empty cell
-  m:define_token("crypt.moss", { cost = 5 })          -- this map's own traits
-  local thing = w:create_object{ kind = "chest", props = {
-    hp = 3, ratio = 0.1, big = 2 ^ 62 + 0.0, neg = -0.0, name = "coffre à ✓", bytes = "\255\0\1",
-    list = { 1, 2.5, "x", { deep = { deeper = { true, false } } } },
-    mixed = { 1, 2, x = "y", [10] = "ten" }, empty = {}, ["$weird"] = 1, ref = m, ["key with spaces"] = 1,
-  }, tags = { "locked" } }
-  local ghoul = w:create_actor{ archetype = "crypt.ghoul", map = m, x = 0, y = 0 }
-  w:add_turns(ghoul, { speed = 2 })
-  w:add_turns(hero)
-  thing:subscribe("base.moved", "crypt.candles", { candles = thing, n = 1 }, { priority = 5 })
-  w:schedule{ after = 10, every = 10, handler = "crypt.candles", args = { candles = thing } }
-  w:schedule{ after = 25.5, handler = "crypt.candles", args = { candles = thing } }
-  local dice = w.rng:stream("dice")
-  for _ = 1, 5 do dice:int(6) end
-  w.grid:add("examples.village", "examples.mine")
-  w.grid:spawn()
-  local hub = w.data["base.handler"]:ensure("examples.well_setup").run(w)
-  local a, b = w:create_actor{ room = hub }, w:create_actor{ room = hub }
-  w:go(a, "east")
-  w:go(b, "east")
-  w:advance(30)
-  return w, { thing = thing.uid, hero = hero.uid }
-end
-
 describe("the JSON form of a world", function()
   it("round-trips the example worlds byte for byte", function()
-    local putit = examples_world()
-    local p = putit:create_actor{ player = true }
-    putit:travel(p, putit:get_or_create_map("examples.north_tyris"))
-    round_trip(putit)
-
-    local grid = examples_world()
-    grid.grid:add("examples.village", "examples.mine")
-    grid.grid:spawn()
-    grid:create_actor{ room = grid.grid:room(0, 0, "village"), player = true }
-    round_trip(grid)
-
-    local dungeon = examples_world()
-    local hub = dungeon.data["base.handler"]:ensure("examples.well_setup").run(dungeon)
-    local hero = dungeon:create_actor{ room = hub, player = true }
-    dungeon:go(hero, "east")
-    dungeon:advance(30)
-    round_trip(dungeon)
-
-    round_trip(crypt_world())
+    for _, e in ipairs(support.example_worlds()) do round_trip(e[2]) end
   end)
 
   it("round-trips a world with every kind of state, which goes on as the original does", function()
-    local w, uids = everything_world()
+    local w, uids = support.everything_world()
     local again, text = round_trip(w)
     assert.matches('"format": "strata%-world"', text)
     assert.matches('"version": 1', text)
@@ -130,7 +57,7 @@ describe("the JSON form of a world", function()
 
   it("is what strata dump --json prints and strata load makes a world file of", function()
     local dir = support.tempdir()
-    local w = everything_world()
+    local w = support.everything_world()
     w:save(dir .. "/w.db")
     local text = w:to_json()
     local out, code = support.sh(("%s dump %s/w.db --json --mod-path %s"):format(BIN, dir, fixtures))

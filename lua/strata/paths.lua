@@ -51,6 +51,27 @@ end
 -- true, or nil, "cannot write '<path>': why".
 function M.write(path, data) return core.paths.write(path, data) end
 
+-- Whether a and b, two places a world is stored (paths, or postgresql://
+-- URIs), name the same world: one file under two names (links resolved), or
+-- one server's URI with its query parameters in another order, its scheme
+-- spelt postgres://, or its world= left to its default, main. A copy onto
+-- its own source would replace the world it is reading.
+local function store_key(s)
+  local scheme, rest = s:match("^(postgres)ql(://.*)$")
+  if not scheme then scheme, rest = s:match("^(postgres)(://.*)$") end
+  if not scheme then return realpath(s) or s end
+  local base, query = rest:match("^([^?]*)%??(.*)$")
+  local params, world = {}, "main"
+  for kv in query:gmatch("[^&]+") do
+    local k, v = kv:match("^([^=]*)=?(.*)$")
+    if k == "world" then world = v else params[#params + 1] = kv end
+  end
+  table.sort(params)
+  params[#params + 1] = "world=" .. world
+  return "postgresql" .. base .. "?" .. table.concat(params, "&")
+end
+function M.same_store(a, b) return store_key(a) == store_key(b) end
+
 local function readable(path) return core.paths.check_read(path, "") ~= nil end
 
 -- The directory of this file, resolved now: a relative package.path entry
