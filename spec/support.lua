@@ -309,18 +309,13 @@ function M.pg_world(uri, name)
   return base .. "?" .. table.concat(params, "&")
 end
 
--- A new world name on the server for each call: specs run in parallel
--- against one server, so the name carries mktemp's letters, lower case
--- (a schema's name), and a counter.
-local fresh_worlds = { n = 0 }
+-- A new world name on the server: specs run in parallel against one
+-- server, so it is mktemp's letters (lower case, as a schema's name is).
 local function fresh_world_name()
-  if not fresh_worlds.prefix then
-    local p = assert(io.popen("mktemp -u XXXXXXXXXX"))
-    fresh_worlds.prefix = "spec_" .. p:read("l"):lower():gsub("[^%w]", "")
-    p:close()
-  end
-  fresh_worlds.n = fresh_worlds.n + 1
-  return fresh_worlds.prefix .. "_" .. fresh_worlds.n
+  local p = assert(io.popen("mktemp -u spec_XXXXXXXXXXXX"))
+  local name = p:read("l"):lower():gsub("[^%w_]", "")
+  p:close()
+  return name
 end
 
 -- Why this strata cannot store worlds at uri (a probe: a world saved there
@@ -340,13 +335,16 @@ end
 -- PostgreSQL when a server is given (M.pg_uri). Each is { name =, fresh =
 -- fn() -> a new place to save a world (a path in a new folder, or the
 -- server's URI with a new world=), skip = why the store's cases are pending,
--- or nil }. Under the name "PostgreSQL" for busted --filter (CTest's
--- lua/stores runs only those).
+-- or nil, remove = fn(place) removing what fresh made }. The server's is
+-- named "PostgreSQL" for busted --filter (CTest's lua/stores runs only it).
 function M.stores()
-  local list = { { name = "SQLite", fresh = function() return M.tempdir() .. "/w.db" end } }
+  local list = { { name = "SQLite", fresh = function() return M.tempdir() .. "/w.db" end,
+    remove = function(path) os.execute("rm -rf " .. M.q(path:match("^(.*)/[^/]*$"))) end } }
   local uri, why = M.pg_uri()
   why = why or pg_refused(uri)
-  list[2] = { name = "PostgreSQL", skip = why, fresh = function() return M.pg_world(uri, fresh_world_name()) end }
+  -- (a world on the server is left there: the server is a throw-away one)
+  list[2] = { name = "PostgreSQL", skip = why, fresh = function() return M.pg_world(uri, fresh_world_name()) end,
+    remove = function() end }
   return list
 end
 

@@ -11,48 +11,51 @@ local fixtures = support.fixture_mods
 local BIN = os.getenv("STRATA_BIN") or (root .. "/build/strata")
 
 -- The world's JSON, loaded and dumped again: the same bytes; a save of it
--- opened again gives them too. Returns the loaded world and the text.
-local function round_trip(w, opts)
-  opts = opts or { mod_path = { fixtures } }
+-- (and of the original) to store, opened again, gives them too. Returns the
+-- loaded world and the text.
+local function round_trip(w, store)
+  local opts = { mod_path = { fixtures } }
   local text = w:to_json()
   local again = strata.world.from_json(text, opts)
   assert.equal(text, again:to_json())
-  local dir = support.tempdir()
-  again:save(dir .. "/w.db")
-  assert.equal(text, strata.world.open(dir .. "/w.db", opts):to_json())
-  w:save(dir .. "/orig.db")
-  assert.equal(text, strata.world.open(dir .. "/orig.db", opts):to_json())
-  os.execute("rm -rf " .. support.q(dir))
+  for _, world in ipairs{ again, w } do
+    local place = store.fresh()
+    world:save(place)
+    assert.equal(text, strata.world.open(place, opts):to_json())
+    store.remove(place)
+  end
   return again, text
 end
 
 describe("the JSON form of a world", function()
-  it("round-trips the example worlds byte for byte", function()
-    for _, e in ipairs(support.example_worlds()) do round_trip(e[2]) end
-  end)
+  support.each_store(describe, pending, function(store)
+    it("round-trips the example worlds byte for byte", function()
+      for _, e in ipairs(support.example_worlds()) do round_trip(e[2], store) end
+    end)
 
-  it("round-trips a world with every kind of state, which goes on as the original does", function()
-    local w, uids = support.everything_world()
-    local again, text = round_trip(w)
-    assert.matches('"format": "strata%-world"', text)
-    assert.matches('"version": 1', text)
-    assert.matches('"legend": {', text)
-    assert.matches('"stacks": %[', text)
-    assert.matches('"%$bytes": "ff0001"', text)
-    assert.matches('"%$ref": ', text)
-    assert.matches('"%$table": %[', text)
-    local props = again:object(uids.thing).props
-    assert.equal(0.1, props.ratio)
-    assert.equal("float", math.type(props.big))
-    assert.equal("\255\0\1", props.bytes)
-    assert.equal("ten", props.mixed[10])
-    assert.equal(1, props["$weird"])
-    -- the same dice, turns, timers and handlers from here on
-    assert.equal(w.rng:stream("dice"):int(1000000), again.rng:stream("dice"):int(1000000))
-    assert.equal(w:next_turn().uid, again:next_turn().uid)
-    w:advance(100)
-    again:advance(100)
-    assert.equal(w:to_json(), again:to_json())
+    it("round-trips a world with every kind of state, which goes on as the original does", function()
+      local w, uids = support.everything_world()
+      local again, text = round_trip(w, store)
+      assert.matches('"format": "strata%-world"', text)
+      assert.matches('"version": 1', text)
+      assert.matches('"legend": {', text)
+      assert.matches('"stacks": %[', text)
+      assert.matches('"%$bytes": "ff0001"', text)
+      assert.matches('"%$ref": ', text)
+      assert.matches('"%$table": %[', text)
+      local props = again:object(uids.thing).props
+      assert.equal(0.1, props.ratio)
+      assert.equal("float", math.type(props.big))
+      assert.equal("\255\0\1", props.bytes)
+      assert.equal("ten", props.mixed[10])
+      assert.equal(1, props["$weird"])
+      -- the same dice, turns, timers and handlers from here on
+      assert.equal(w.rng:stream("dice"):int(1000000), again.rng:stream("dice"):int(1000000))
+      assert.equal(w:next_turn().uid, again:next_turn().uid)
+      w:advance(100)
+      again:advance(100)
+      assert.equal(w:to_json(), again:to_json())
+    end)
   end)
 
   it("is what strata dump --json prints and strata load makes a world file of", function()
