@@ -16,24 +16,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_world.h"
 #include "strata/value.h"
 #include "strata/world.h"
 /* save_journal: the journal mode of incremental saves, to compare; this
 ** bench links the core built with STRATA_TEST_HOOKS (CMakeLists.txt). */
 #include "world_internal.h"
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* CPU time of the process: what a save costs apart from waiting for the disk. */
-static double cpu(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Resident memory in bytes (/proc/self/statm). */
 static double rss(void) {
@@ -46,31 +34,6 @@ static double rss(void) {
   return (double)res * (double)sysconf(_SC_PAGESIZE);
 }
 
-static void set_str(strata_value *t, const char *k, const char *s) {
-  strata_value key, v;
-  strata_value_string(&key, k, strlen(k), NULL);
-  strata_value_string(&v, s, strlen(s), NULL);
-  strata_vtable_set(t->u.t, &key, &v, NULL);
-  strata_value_clear(&key);
-}
-
-static void set_int(strata_value *t, const char *k, int64_t i) {
-  strata_value key, v = strata_value_int(i);
-  strata_value_string(&key, k, strlen(k), NULL);
-  strata_vtable_set(t->u.t, &key, &v, NULL);
-  strata_value_clear(&key);
-}
-
-static void die(const char *what, const strata_error *err) {
-  fprintf(stderr, "%s: %s\n", what, err->message);
-  exit(1);
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 #define ROUNDS 15
 
 /* ROUNDS incremental saves, each after changing 100 objects (a property
@@ -79,23 +42,10 @@ static void incremental(strata_world *w, const char *path, const uint64_t *actor
                         const uint64_t *maps, int nmaps, const strata_mod_version *mods,
                         const char *label, const char *journal, int *round) {
   strata_error err;
-  strata_tokens *tk = strata_world_tokens(w);
-  strata_token door = strata_tokens_intern(tk, "door", 4, NULL);
   double t[ROUNDS], c[ROUNDS];
   w->save_journal = journal;
   for (int r = 0; r < ROUNDS; r++, (*round)++) {
-    for (int i = 0; i < 100; i++) {
-      uint64_t uid = actors[((uint64_t)*round * 7919 + (uint64_t)i * 104729) % (uint64_t)n];
-      strata_value key, v = strata_value_int(*round);
-      strata_value_string(&key, "gold", 4, NULL);
-      if (strata_object_set(w, uid, &key, 1, &v, &err)) die("set", &err);
-      strata_value_clear(&key);
-    }
-    for (int i = 0; i < 10; i++) {
-      uint64_t m = maps[(*round * 10 + i) % nmaps];
-      if (strata_world_touch(w, m, &err)) die("touch", &err);
-      if (strata_tilemap_set(strata_world_tilemap(w, m), (*round + i) % 80, i, door, &err)) die("cell", &err);
-    }
+    bench_world_change(w, actors, n, maps, nmaps, *round);
     double t0 = now(), c0 = cpu();
     if (strata_world_save(w, path, mods, 1, &err)) die("incremental save", &err);
     t[r] = now() - t0;
@@ -120,36 +70,11 @@ int main(int argc, char **argv) {
   strata_error err;
   strata_world *w = strata_world_new(42, &err);
   uint64_t *actors = malloc((size_t)n * sizeof *actors), *maps = malloc((size_t)nmaps * sizeof *maps);
-  strata_tokens *tk = strata_world_tokens(w);
-  strata_token floor = strata_tokens_intern(tk, "floor", 5, NULL),
-               wall = strata_tokens_intern(tk, "wall", 4, NULL),
-               coin = strata_tokens_intern(tk, "coin", 4, NULL);
   double m0 = rss(), t0 = now();
-  for (int i = 0; i < nmaps; i++) {
-    if (strata_world_create_map(w, 80, 80, "base.cave", &maps[i], &err)) die("map", &err);
-    strata_tilemap *m = strata_world_tilemap(w, maps[i]);
-    strata_tilemap_clear(m, floor, &err);
-    strata_tilemap_fill_rect(m, 0, 0, 80, 1, wall, 0, &err);
-    strata_tilemap_fill_rect(m, 0, 79, 80, 1, wall, 0, &err);
-    for (int k = 0; k < 40; k++) strata_tilemap_set(m, (k * 37 + i) % 80, (k * 11) % 78 + 1, coin, &err);
-  }
+  bench_world_maps(w, nmaps, maps);
   double m1 = rss(), t1 = now();
-  for (int i = 0; i < n; i++) {
-    uint64_t uid;
-    if (strata_world_create(w, "actor", "base.goblin", &uid, &err)) die("create", &err);
-    actors[i] = uid;
-    strata_object_set_position(w, uid, maps[i % nmaps], i % 80, (i / 80) % 80, &err);
-    strata_object *o = strata_world_object(w, uid);
-    set_int(&o->props, "hp", 10 + i % 7);
-    set_str(&o->props, "name", "goblin");
-    set_int(&o->props, "gold", i);
-  }
+  bench_world_objects(w, n, actors, nmaps, maps);
   double m2 = rss(), t2 = now();
-  for (int i = 0; i < 1000; i++) {
-    strata_value args = strata_value_int(i);
-    strata_world_schedule(w, i, i % 2 ? 5 : 0, "base.tick", &args, NULL, &err);
-    strata_world_subscribe(w, maps[i % nmaps], "base.map_entered", "base.greet", &args, i, NULL, &err);
-  }
   printf("world: %d objects with 3 properties and a position, %d maps of 80x80, 1,000 timers, "
          "1,000 subscriptions\n", n, nmaps);
   printf("memory: %.0f bytes per object (resident growth over the objects), %.0f KB per map; "
