@@ -21,6 +21,18 @@ local function run(cmd)
   return out, ok, code
 end
 
+-- A world saved to path, then changed (the goblin's hp 9, a floor at (3, 3)
+-- on its map): the world, the map and the goblin.
+local function changed_since_saved(path)
+  local w = strata.world.new{ seed = 1, mods = MODS.mods, mod_path = MODS.mod_path }
+  local m = w:create_map{ width = 8, height = 8, fill = "rock" }
+  local a = w:create_actor{ archetype = "testmod.goblin" }
+  w:save(path)
+  a.state.hp = 9
+  m:set(3, 3, "floor")
+  return w, m, a
+end
+
 describe("world saves", function()
   support.each_store(describe, pending, function(store)
     it("re-bind every handler, timer and subscription in a second process", function()
@@ -100,12 +112,7 @@ describe("world saves", function()
 
     it("save to the place it came from writes the changes, on top, reopened", function()
       local path = store.fresh()
-      local w = strata.world.new{ seed = 1, mods = MODS.mods, mod_path = MODS.mod_path }
-      local m = w:create_map{ width = 8, height = 8, fill = "rock" }
-      local a = w:create_actor{ archetype = "testmod.goblin" }
-      w:save(path)
-      a.state.hp = 9
-      m:set(3, 3, "floor")
+      local w, m, a = changed_since_saved(path)
       w:save(path)
       local w2 = strata.world.open(path, MODS)
       assert.equal(9, w2:object(a.uid).state.hp)
@@ -120,12 +127,7 @@ describe("world saves", function()
 
   it("a failed save (a directory in the way) loses nothing: the next save to the world's file has the changes", function()
     local path = tmpname()
-    local w = strata.world.new{ seed = 1, mods = MODS.mods, mod_path = MODS.mod_path }
-    local m = w:create_map{ width = 8, height = 8, fill = "rock" }
-    local a = w:create_actor{ archetype = "testmod.goblin" }
-    w:save(path)
-    a.state.hp = 9
-    m:set(3, 3, "floor")
+    local w, m, a = changed_since_saved(path)
     -- a directory in the way of a new file: an error naming it, nothing written
     local dir = tmpname()
     os.execute("mkdir " .. dir)
