@@ -1,7 +1,7 @@
 #!/bin/sh
 # spec/stores.sh URI_FILE BUSTED: the PostgreSQL halves of the store specs
 # (support.each_store's "in PostgreSQL" cases: worlds saved, reopened,
-# copied, killed mid-save) against a server: $STRATA_PG_URI, else the first
+# copied, killed mid-save, rows changed behind its back) against a server: $STRATA_PG_URI, else the first
 # line of URI_FILE (CTest's fixture pg_server writes it). Their SQLite halves
 # run in the busted suite. Exit 77 (skipped) with one line saying why when
 # there is no server or this strata does not store worlds there yet.
@@ -24,4 +24,4 @@ if [ -n "$why" ]; then
 fi
 exec "$busted" --lua=lua5.4 -o utfTerminal --filter=PostgreSQL \
   spec/copy_spec.lua spec/world_save_spec.lua spec/world_json_spec.lua \
-  spec/save_generation_spec.lua spec/save_crash_spec.lua
+  spec/save_generation_spec.lua spec/save_crash_spec.lua spec/damaged_saves_spec.lua

@@ -348,15 +348,30 @@ function M.stores()
   return list
 end
 
--- Runs body(store) inside describe("in <store>") for each of M.stores();
--- a store that cannot run says why as a pending case. busted's describe
--- and pending are given, as a module does not see a spec's globals.
-function M.each_store(describe, pending, body)
+-- Runs body(store) inside describe("in <store>") for each of M.stores()
+-- (only: the one of that name); a store that cannot run says why as a
+-- pending case. busted's describe and pending are given, as a module does
+-- not see a spec's globals.
+function M.each_store(describe, pending, body, only)
   for _, store in ipairs(M.stores()) do
-    describe("in " .. store.name, function()
-      if store.skip then pending(store.skip) else body(store) end
-    end)
+    if not only or store.name == only then
+      describe("in " .. store.name, function()
+        if store.skip then pending(store.skip) else body(store) end
+      end)
+    end
   end
+end
+
+-- Runs sql with psql in the database of place (a world's URI), "%s" in it
+-- standing for the world's schema (strata_NAME for world=NAME): the rows as
+-- psql prints them unaligned (asserting success).
+function M.psql(place, sql)
+  local name = assert(place:match("[?&]world=([%w_]+)"), place)
+  local base = place:gsub("([?&])world=[%w_]+&?", "%1"):gsub("[?&]$", "")
+  local out, code = M.sh("psql -X -q -A -t -v ON_ERROR_STOP=1 " .. M.q(base) .. " -c "
+    .. M.q(sql:gsub("%%s", "strata_" .. name)))
+  assert.equal(0, code, sql .. ": " .. out)
+  return out
 end
 
 return M
