@@ -1,10 +1,11 @@
 #!/bin/sh
 # spec/stores.sh URI_FILE BUSTED: the PostgreSQL halves of the store specs
 # (support.each_store's "in PostgreSQL" cases: worlds saved, reopened,
-# copied, killed mid-save, rows changed behind its back) against a server: $STRATA_PG_URI, else the first
-# line of URI_FILE (CTest's fixture pg_server writes it). Their SQLite halves
-# run in the busted suite. Exit 77 (skipped) with one line saying why when
-# there is no server or this strata does not store worlds there yet.
+# copied, killed mid-save, rows changed behind strata's back) against a
+# server: $STRATA_PG_URI, else the first line of URI_FILE (CTest's fixture
+# pg_server writes it). Their SQLite halves run in the busted suite. Exit 77
+# (skipped) with one line saying why when there is no server or this strata
+# does not store worlds there yet.
 set -eu
 uri_file=$1
 busted=$2
