@@ -48,7 +48,7 @@ typedef struct strata_lease_info {
   int64_t fence;     /* grows at each new grant of the scope */
   double remaining;  /* seconds to the expiry by the database's clock; <= 0: expired */
   int expired;       /* nonzero when released or past its expiry: anyone may take it */
-  int mine;          /* nonzero when this client holds it (and it has not expired) */
+  int mine;          /* nonzero when its holder is this client (expired or not) */
 } strata_lease_info;
 
 /* Connects to uri ("postgresql://...?...&world=NAME": the world's name, of
