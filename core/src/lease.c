@@ -186,6 +186,10 @@ static void make_holder(strata_lease_client *c, const char *label) {
            (unsigned long long)file_random64());
 }
 
+/* The server's notices ("schema ... already exists, skipping") are no
+** errors: libpq would print them on stderr. */
+static void quiet(void *ud, const char *message) { (void)ud, (void)message; }
+
 static strata_status connect_to(strata_lease_client *c, const char *uri, const char *label, strata_error *err) {
   static const char *const fn = "strata_lease_open";
   char world[STRATA_PG_WORLD_MAX];
@@ -209,6 +213,7 @@ static strata_status connect_to(strata_lease_client *c, const char *uri, const c
   }
   strata_free(conninfo);
   if (st != STRATA_OK) return st;
+  PQsetNoticeProcessor(c->conn, quiet, NULL);
   PGresult *r = run(c, fn, SQL_CREATE, 0, NULL, err);
   if (r == NULL) return err != NULL ? err->status : STRATA_EIO;
   PQclear(r);
