@@ -82,7 +82,7 @@ static int lease_renew(lua_State *L) {
   size_t n = 0;
   strata_error err;
   strata_status st = strata_lease_renew(c, lost, sizeof lost / sizeof lost[0], &n, &err);
-  if (st != STRATA_OK && n == 0) return lstrata_raise(L, NULL, &err);
+  if (st != STRATA_OK && (st != STRATA_ESTATE || n == 0)) return lstrata_raise(L, NULL, &err);
   if (n > sizeof lost / sizeof lost[0]) n = sizeof lost / sizeof lost[0];
   lua_createtable(L, (int)n, 0);
   for (size_t i = 0; i < n; i++) {

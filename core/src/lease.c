@@ -100,7 +100,7 @@ static PGresult *run(strata_lease_client *c, const char *function, const char *t
     strata_error_in(err, STRATA_EIO, function, "connection lost: %s", c->broken);
     return NULL;
   }
-  char text[1024];
+  char text[2048]; /* the longest statement, its schema in, is under 800 bytes */
   with_schema(tmpl, c->schema, text, sizeof text);
   PGresult *r = n > 0 ? PQexecParams(c->conn, text, n, NULL, params, NULL, NULL, 0) : PQexec(c->conn, text);
   ExecStatusType st = PQresultStatus(r);
@@ -329,7 +329,8 @@ static int renewed(PGresult *r, const char *scope) {
 }
 
 /* After a renewal that returned r: the held scopes it did not renew are
-** lost; they leave c and go into lost[0..max) as the database has them now. */
+** lost; they leave c and go into lost[0..max) as the database has them now
+** (one whose row is gone, as released). */
 static strata_status take_losses(strata_lease_client *c, PGresult *r, strata_lease_info *lost, size_t max,
                                  size_t *n_lost, strata_error *err) {
   static const char *const fn = "strata_lease_renew";
@@ -343,6 +344,16 @@ static strata_status take_losses(strata_lease_client *c, PGresult *r, strata_lea
   size_t n = c->n_held - kept;
   if (n_lost != NULL) *n_lost = n;
   if (n == 0) return STRATA_OK;
+  strata_lease_info first;
+  memset(&first, 0, sizeof first);
+  snprintf(first.scope, sizeof first.scope, "%s", c->held[kept].scope);
+  first.fence = c->held[kept].fence;
+  first.expired = 1;
+  for (size_t i = 0; i < n && i < max && lost != NULL; i++) {
+    lost[i] = first;
+    snprintf(lost[i].scope, sizeof lost[i].scope, "%s", c->held[kept + i].scope);
+    lost[i].fence = c->held[kept + i].fence;
+  }
   char *scopes = held_array(c->held + kept, n, 0);
   for (size_t i = kept; i < c->n_held; i++) strata_free(c->held[i].scope);
   c->n_held = kept;
@@ -351,13 +362,12 @@ static strata_status take_losses(strata_lease_client *c, PGresult *r, strata_lea
   PGresult *now = run(c, fn, SQL_SOME, 1, params, err);
   strata_free(scopes);
   if (now == NULL) return err != NULL ? err->status : STRATA_EIO;
-  strata_lease_info first;
-  memset(&first, 0, sizeof first);
   for (int row = 0; row < PQntuples(now); row++) {
     strata_lease_info info;
     info_of(c->holder, now, row, &info);
-    if (row == 0) first = info;
-    if ((size_t)row < max && lost != NULL) lost[row] = info;
+    if (strcmp(info.scope, first.scope) == 0) first = info;
+    for (size_t i = 0; i < n && i < max && lost != NULL; i++)
+      if (strcmp(lost[i].scope, info.scope) == 0) lost[i] = info;
   }
   PQclear(now);
   const char *more = n > 1 ? " (and more)" : "";

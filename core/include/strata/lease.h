@@ -75,7 +75,8 @@ STRATA_API strata_status strata_lease_acquire(strata_lease_client *c, const char
 ** another holder took since (after its expiry) is lost: it is no longer c's,
 ** the first max of the lost go into lost[] (*n_lost says how many were lost)
 ** and the call fails with STRATA_ESTATE naming them ("lost area:1, now held
-** by H until T"). lost may be NULL when max is 0; n_lost may be NULL. */
+** by H until T"); lost[] is filled only then. lost may be NULL when max is
+** 0; n_lost may be NULL. */
 STRATA_API strata_status strata_lease_renew(strata_lease_client *c, strata_lease_info *lost, size_t max,
                                             size_t *n_lost, strata_error *err);
 /* Gives scope up at once (another holder may take it; its fence is kept for
