@@ -91,30 +91,28 @@ static void first_line(const char *msg, char *out, size_t size) {
   if (*out == '\0') snprintf(out, size, "no answer from the server");
 }
 
-/* Runs the statement tmpl (its '@' the schema) with params; the result when
-** it succeeded, else NULL with err set: "connection lost: ..." (and every
+/* Runs the statement tmpl (its '@' the schema) with params into *out (for
+** PQclear); else fails with err set: "connection lost: ..." (and every
 ** later call says so) or what the server refused. */
-static PGresult *run(strata_lease_client *c, const char *function, const char *tmpl, int n,
-                     const char *const *params, strata_error *err) {
-  if (c->broken[0] != '\0') {
-    strata_error_in(err, STRATA_EIO, function, "connection lost: %s", c->broken);
-    return NULL;
-  }
+static strata_status run(strata_lease_client *c, const char *function, const char *tmpl, int n,
+                         const char *const *params, PGresult **out, strata_error *err) {
+  *out = NULL;
+  if (c->broken[0] != '\0') return strata_error_in(err, STRATA_EIO, function, "connection lost: %s", c->broken);
   char text[2048]; /* the longest statement, its schema in, is under 800 bytes */
   with_schema(tmpl, c->schema, text, sizeof text);
   PGresult *r = n > 0 ? PQexecParams(c->conn, text, n, NULL, params, NULL, NULL, 0) : PQexec(c->conn, text);
   ExecStatusType st = PQresultStatus(r);
-  if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) return r;
+  if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) {
+    *out = r;
+    return STRATA_OK;
+  }
   char why[200];
   first_line(r != NULL ? PQresultErrorMessage(r) : PQerrorMessage(c->conn), why, sizeof why);
   PQclear(r);
-  if (PQstatus(c->conn) == CONNECTION_BAD) {
-    snprintf(c->broken, sizeof c->broken, "%s", why);
-    strata_error_in(err, STRATA_EIO, function, "connection lost: %s", why);
-  } else {
-    strata_error_in(err, STRATA_EIO, function, "the database refused: %s", why);
-  }
-  return NULL;
+  if (PQstatus(c->conn) != CONNECTION_BAD)
+    return strata_error_in(err, STRATA_EIO, function, "the database refused: %s", why);
+  snprintf(c->broken, sizeof c->broken, "%s", why);
+  return strata_error_in(err, STRATA_EIO, function, "connection lost: %s", why);
 }
 
 static void info_of(const char *holder, PGresult *r, int row, strata_lease_info *out) {
@@ -201,9 +199,10 @@ static strata_status connect_to(strata_lease_client *c, const char *uri, const c
     strata_pg_schema(world, c->schema);
     char app[STRATA_LEASE_LABEL_MAX + 16];
     snprintf(app, sizeof app, "strata lease %s", label);
-    /* application_name first: one the URI names wins */
-    const char *const keys[] = { "application_name", "dbname", NULL };
-    const char *const values[] = { app, conninfo, NULL };
+    /* these first, so that the URI's own win; a server out of reach is
+    ** an error in seconds, not a hang */
+    const char *const keys[] = { "application_name", "connect_timeout", "dbname", NULL };
+    const char *const values[] = { app, "10", conninfo, NULL };
     c->conn = PQconnectdbParams(keys, values, 1);
     if (c->conn == NULL || PQstatus(c->conn) != CONNECTION_OK) {
       char why[200];
@@ -214,8 +213,8 @@ static strata_status connect_to(strata_lease_client *c, const char *uri, const c
   strata_free(conninfo);
   if (st != STRATA_OK) return st;
   PQsetNoticeProcessor(c->conn, quiet, NULL);
-  PGresult *r = run(c, fn, SQL_CREATE, 0, NULL, err);
-  if (r == NULL) return err != NULL ? err->status : STRATA_EIO;
+  PGresult *r;
+  if ((st = run(c, fn, SQL_CREATE, 0, NULL, &r, err)) != STRATA_OK) return st;
   PQclear(r);
   return STRATA_OK;
 }
@@ -263,8 +262,9 @@ const char *strata_lease_holder(const strata_lease_client *c) { return c->holder
 static strata_status read_one(strata_lease_client *c, const char *fn, const char *tmpl, const char *scope,
                               strata_lease_info *out, int *found, strata_error *err) {
   const char *params[] = { scope };
-  PGresult *r = run(c, fn, tmpl, 1, params, err);
-  if (r == NULL) return err != NULL ? err->status : STRATA_EIO;
+  PGresult *r;
+  strata_status st = run(c, fn, tmpl, 1, params, &r, err);
+  if (st != STRATA_OK) return st;
   *found = PQntuples(r) == 1;
   if (*found) info_of(c->holder, r, 0, out);
   PQclear(r);
@@ -280,8 +280,8 @@ strata_status strata_lease_acquire(strata_lease_client *c, const char *scope, st
   /* Refused, then read free: the holder gave it up between the two
   ** statements. Asked again, a few times at most. */
   for (int attempt = 0; attempt < 4; attempt++) {
-    PGresult *r = run(c, fn, SQL_ACQUIRE, 3, params, err);
-    if (r == NULL) return err != NULL ? err->status : STRATA_EIO;
+    PGresult *r;
+    if ((st = run(c, fn, SQL_ACQUIRE, 3, params, &r, err)) != STRATA_OK) return st;
     int granted = PQntuples(r) == 1;
     if (granted) info_of(c->holder, r, 0, out);
     PQclear(r);
@@ -359,9 +359,10 @@ static strata_status take_losses(strata_lease_client *c, PGresult *r, strata_lea
   c->n_held = kept;
   if (scopes == NULL) return strata_error_nomem(err, "reading lost leases");
   const char *params[] = { scopes };
-  PGresult *now = run(c, fn, SQL_SOME, 1, params, err);
+  PGresult *now;
+  strata_status st = run(c, fn, SQL_SOME, 1, params, &now, err);
   strata_free(scopes);
-  if (now == NULL) return err != NULL ? err->status : STRATA_EIO;
+  if (st != STRATA_OK) return st;
   for (int row = 0; row < PQntuples(now); row++) {
     strata_lease_info info;
     info_of(c->holder, now, row, &info);
@@ -388,11 +389,12 @@ strata_status strata_lease_renew(strata_lease_client *c, strata_lease_info *lost
     return strata_error_nomem(err, "renewing leases");
   }
   const char *params[] = { c->holder, c->ttl, scopes, fences };
-  PGresult *r = run(c, fn, SQL_RENEW, 4, params, err);
+  PGresult *r;
+  strata_status st = run(c, fn, SQL_RENEW, 4, params, &r, err);
   strata_free(scopes);
   strata_free(fences);
-  if (r == NULL) return err != NULL ? err->status : STRATA_EIO;
-  strata_status st = take_losses(c, r, lost, max, n_lost, err);
+  if (st != STRATA_OK) return st;
+  st = take_losses(c, r, lost, max, n_lost, err);
   PQclear(r);
   return st;
 }
@@ -406,8 +408,8 @@ strata_status strata_lease_release(strata_lease_client *c, const char *scope, st
   char fence[24];
   snprintf(fence, sizeof fence, "%lld", (long long)c->held[i].fence);
   const char *params[] = { c->holder, scope, fence };
-  PGresult *r = run(c, fn, SQL_RELEASE, 3, params, err);
-  if (r == NULL) return err != NULL ? err->status : STRATA_EIO;
+  PGresult *r;
+  if ((st = run(c, fn, SQL_RELEASE, 3, params, &r, err)) != STRATA_OK) return st;
   int released = strcmp(PQcmdTuples(r), "1") == 0;
   PQclear(r);
   held_drop(c, scope);
@@ -417,8 +419,9 @@ strata_status strata_lease_release(strata_lease_client *c, const char *scope, st
 
 strata_status strata_lease_release_all(strata_lease_client *c, strata_error *err) {
   const char *params[] = { c->holder };
-  PGresult *r = run(c, "strata_lease_release_all", SQL_RELEASE_ALL, 1, params, err);
-  if (r == NULL) return err != NULL ? err->status : STRATA_EIO;
+  PGresult *r;
+  strata_status st = run(c, "strata_lease_release_all", SQL_RELEASE_ALL, 1, params, &r, err);
+  if (st != STRATA_OK) return st;
   PQclear(r);
   while (c->n_held > 0) held_drop(c, c->held[0].scope);
   return STRATA_OK;
@@ -460,8 +463,9 @@ strata_status strata_lease_check_conn(struct pg_conn *conn, const char *schema, 
 }
 
 strata_status strata_lease_list(strata_lease_client *c, strata_lease_each each, void *ud, strata_error *err) {
-  PGresult *r = run(c, "strata_lease_list", SQL_ALL, 0, NULL, err);
-  if (r == NULL) return err != NULL ? err->status : STRATA_EIO;
+  PGresult *r;
+  strata_status st = run(c, "strata_lease_list", SQL_ALL, 0, NULL, &r, err);
+  if (st != STRATA_OK) return st;
   for (int row = 0; row < PQntuples(r); row++) {
     strata_lease_info info;
     info_of(c->holder, r, row, &info);
