@@ -24,9 +24,11 @@ if not base then
   return
 end
 
--- A world of its own each run: nothing left from an earlier run counts.
-math.randomseed(os.time())
-local world = ("leasespec_%d_%d"):format(os.time(), math.random(1, 1000000))
+-- A world of its own each run (48 random bits: two runs in one second too):
+-- nothing left from an earlier run counts.
+local random = assert(io.open("/dev/urandom", "rb"))
+local world = "leasespec_" .. random:read(6):gsub(".", function(c) return ("%02x"):format(c:byte()) end)
+random:close()
 local uri = base .. (base:find("?", 1, true) and "&" or "?") .. "world=" .. world
 
 local function strata_cmd(args) return support.sh("NO_COLOR=1 " .. q(bin) .. " " .. args) end
