@@ -31,6 +31,14 @@ local world = "leasespec_" .. random:read(6):gsub(".", function(c) return ("%02x
 random:close()
 local uri = base .. (base:find("?", 1, true) and "&" or "?") .. "world=" .. world
 
+-- A build without libpq (STRATA_WITH_POSTGRES off) has the functions, which say so.
+local probe_ok, probe = pcall(strata.lease.open, uri, { holder = "probe" })
+if not probe_ok and tostring(probe):find("without PostgreSQL", 1, true) then
+  describe("leases", function() pending("strata built without PostgreSQL (STRATA_WITH_POSTGRES)") end)
+  return
+end
+if probe_ok then probe:close() end
+
 local function strata_cmd(args) return support.sh("NO_COLOR=1 " .. q(bin) .. " " .. args) end
 
 describe("strata.lease", function()
