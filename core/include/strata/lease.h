@@ -86,9 +86,10 @@ STRATA_API strata_status strata_lease_release(strata_lease_client *c, const char
 STRATA_API strata_status strata_lease_release_all(strata_lease_client *c, strata_error *err);
 /* STRATA_OK when scope's lease is held, unexpired, with this fence, by
 ** whoever: a writer's check of its own lease before it writes. Read with
-** SELECT ... FOR SHARE: inside a transaction of c's connection the row stays
-** as it was read until the transaction ends. STRATA_ESTATE otherwise, saying
-** why (released, expired, a newer fence held by whom until when). */
+** SELECT ... FOR SHARE, as the PostgreSQL store reads it inside a save's
+** transaction on its own connection, where the row then cannot change before
+** the save commits. STRATA_ESTATE otherwise, saying why (released, expired,
+** a newer fence held by whom until when). */
 STRATA_API strata_status strata_lease_check(strata_lease_client *c, const char *scope, int64_t fence,
                                             strata_error *err);
 
