@@ -1046,3 +1046,14 @@ describe("the JSON form (issue 37)", function()
     handler = reach .. "\n    assert(not pcall(function() return world:to_json() end), 'world:to_json reached')",
     expect = "HANDLER ok" }
 end)
+
+-- Issue 39, leases: a connection to the world's database, and who owns what
+-- of it, are the host's (strata.lease): a mod reaches none of it, in
+-- init.lua or in a handler.
+describe("leases (issue 39)", function()
+  local reach = [[
+    local function absent(fn) local ok, v = pcall(fn) assert(not ok or v == nil, "reached") end
+    absent(function() return strata.lease end)
+    absent(function() return strata.lease.open end)]]
+  attack{ "strata.lease out of a mod's reach", init = reach, handler = reach, expect = "HANDLER ok" }
+end)

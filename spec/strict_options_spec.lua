@@ -38,6 +38,7 @@ local wt = strata.worldgen.generate{ dims = { 5, 5, 1 } }
 local calls = {
   ["strata.world.new"] = function(o) strata.world.new(o) end,
   ["strata.world.open"] = function(o) strata.world.open("nowhere.db", o) end,
+  ["strata.lease.open"] = function(o) strata.lease.open("nowhere.db", o) end,
   ["strata.world.from_json"] = function(o) strata.world.from_json("{}", o) end,
   ["strata.reload"] = function(o) o[1] = "crypt" strata.reload(o) end,
   ["world:create_map"] = function(o) w:create_map(o) end,

@@ -18,7 +18,7 @@ end
 function M.refused_line(cmd, out, code, pattern, what)
   what = what or cmd
   assert.equal(1, code, what .. ": " .. out)
-  assert.matches("^strata: " .. cmd .. ": [^\n]*\n$", out, 1, what)
+  assert.matches("^strata: " .. cmd:gsub("%p", "%%%0") .. ": [^\n]*\n$", out, 1, what)
   assert.not_matches("%.lua:%d", out, 1, what)
   assert.not_matches("bad argument", out, 1, what)
   assert.matches(pattern, out, 1, what)
@@ -31,7 +31,7 @@ end
 function M.usage_line(cmd, out, code, pattern, what)
   what = what or cmd
   assert.equal(2, code, what .. ": " .. out)
-  assert.matches("^strata: " .. cmd:match("^%S+") .. ": [^\n]*; try 'strata " .. cmd:gsub("%p", "%%%0")
+  assert.matches("^strata: " .. cmd:match("^%S+"):gsub("%p", "%%%0") .. ": [^\n]*; try 'strata " .. cmd:gsub("%p", "%%%0")
     .. " %-%-help'\n$", out, 1, what)
   assert.not_matches("%.lua:%d", out, 1, what)
   assert.matches(pattern, out, 1, what)

@@ -425,6 +425,7 @@ int lstrata_open_core(lua_State *L) {
   lstrata_open_runtime(L);
   lstrata_open_turns(L);
   lstrata_open_guard(L);
+  lstrata_open_lease(L);
   lua_pushcfunction(L, set_library_source);
   lua_setfield(L, -2, "_library_source");
   lua_pushcfunction(L, l_nearest);

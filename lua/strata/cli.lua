@@ -9,7 +9,7 @@ local paths = require "strata.paths"
 local cli = {}
 
 -- Commands in the order `strata help` lists them.
-cli.commands = { "run", "layout", "render", "play", "worldgen", "grid", "dump", "load", "copy" }
+cli.commands = { "run", "layout", "render", "play", "worldgen", "grid", "dump", "load", "copy", "serve-check" }
 
 local function load_command(name)
   local ok, cmd = pcall(require, "strata.cmd." .. name)

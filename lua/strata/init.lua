@@ -10,6 +10,7 @@ local strata = {
   rng = core.rng,
   noise = core.noise,
   json = core.json,
+  lease = core.lease,
   line = core.geometry.line,
   circle = core.geometry.circle,
 }

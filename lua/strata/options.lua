@@ -98,6 +98,7 @@ M.known = {
   -- checked in C
   ["strata.tilemap.new"] = { "width", "height", "fill", "tokens" },
   ["strata.noise.heights"] = { "rng", "seed", "variance" },
+  ["strata.lease.open"] = { "holder", "ttl" },
   ["map:fill"] = { "push" },
   ["map:find_path"] = { "algorithm", "connectivity", "diagonal_cost", "threads", "cost", "cost_min", "occupied" },
   ["map:distance_map"] = { "connectivity", "diagonal_cost", "max_cost" },

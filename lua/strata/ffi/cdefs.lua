@@ -1237,6 +1237,31 @@ strata_status strata_fov_set_add(strata_fov_set *dst, const strata_fov_set *src,
 void strata_fov_set_clear(strata_fov_set *s);
 int strata_fov_set_next(const strata_fov_set *s, uint64_t *cursor, int *x, int *y);
 size_t strata_fov_set_memory(const strata_fov_set *s);
+typedef struct strata_lease_client strata_lease_client;
+typedef struct strata_lease_info {
+  char scope[128];
+  char holder[160];
+  char until[32];
+  int64_t fence;
+  double remaining;
+  int expired;
+  int mine;
+} strata_lease_info;
+strata_lease_client *strata_lease_open(const char *uri, const char *label, double ttl,
+                                                  strata_error *err);
+void strata_lease_close(strata_lease_client *c);
+const char *strata_lease_holder(const strata_lease_client *c);
+strata_status strata_lease_acquire(strata_lease_client *c, const char *scope,
+                                              strata_lease_info *out, strata_error *err);
+strata_status strata_lease_renew(strata_lease_client *c, strata_lease_info *lost, size_t max,
+                                            size_t *n_lost, strata_error *err);
+strata_status strata_lease_release(strata_lease_client *c, const char *scope, strata_error *err);
+strata_status strata_lease_release_all(strata_lease_client *c, strata_error *err);
+strata_status strata_lease_check(strata_lease_client *c, const char *scope, int64_t fence,
+                                            strata_error *err);
+typedef int (*strata_lease_each)(void *ud, const strata_lease_info *lease);
+strata_status strata_lease_list(strata_lease_client *c, strata_lease_each each, void *ud,
+                                           strata_error *err);
 ]==],
   constants = {
     STRATA_VERSION_MAJOR = 0,
@@ -1264,5 +1289,8 @@ size_t strata_fov_set_memory(const strata_fov_set *s);
     STRATA_AREA_ONE_MAP = "base.one_map",
     STRATA_NOISE_HEIGHTS_MAX = 4096,
     STRATA_JSON_MAX_DEPTH = 512,
+    STRATA_LEASE_SCOPE_MAX = 128,
+    STRATA_LEASE_HOLDER_MAX = 160,
+    STRATA_LEASE_LABEL_MAX = 64,
   },
 }

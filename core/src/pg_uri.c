@@ -1,0 +1,64 @@
+/*
+** pg_uri.c - a store URI split into libpq's part and strata's world=NAME
+** (pg_uri.h). The split is textual: the parameter is cut out of the query
+** as written, so whatever else the URI says reaches libpq unchanged.
+*/
+#include "pg_uri.h"
+
+#include <string.h>
+
+int strata_pg_uri_is(const char *s) {
+  return s != NULL && (strncmp(s, "postgresql://", 13) == 0 || strncmp(s, "postgres://", 11) == 0);
+}
+
+/* Whether [p, p + n) is a world's name (pg_uri.h). */
+static int world_name(const char *p, size_t n) {
+  if (n == 0 || n >= STRATA_PG_WORLD_MAX) return 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = p[i];
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return 0;
+  }
+  return 1;
+}
+
+strata_status strata_pg_uri_split(const char *uri, char *conninfo, size_t size, char world[STRATA_PG_WORLD_MAX],
+                                  const char *function, strata_error *err) {
+  if (!strata_pg_uri_is(uri)) return strata_error_in(err, STRATA_EARG, function, "not a postgresql:// URI");
+  size_t len = strlen(uri);
+  if (size <= len) return strata_error_in(err, STRATA_ELIMIT, function, "the URI is too long (%zu bytes)", len);
+  const char *query = strchr(uri, '?');
+  size_t out = query != NULL ? (size_t)(query - uri) : len;
+  memcpy(conninfo, uri, out);
+  int found = 0;
+  /* each parameter of the query but world=NAME, joined again by '?' then '&' */
+  for (const char *p = query; p != NULL && *p != '\0';) {
+    const char *start = p + 1, *end = start + strcspn(start, "&#");
+    size_t n = (size_t)(end - start);
+    if (n >= 6 && strncmp(start, "world=", 6) == 0) {
+      if (found) return strata_error_in(err, STRATA_EARG, function, "world= twice in the URI");
+      if (!world_name(start + 6, n - 6))
+        return strata_error_in(err, STRATA_EARG, function,
+                               "the world name must be 1 to %d lowercase letters, digits and '_', got '%.*s'",
+                               STRATA_PG_WORLD_MAX - 1, (int)(n - 6 > 60 ? 60 : n - 6), start + 6);
+      memcpy(world, start + 6, n - 6);
+      world[n - 6] = '\0';
+      found = 1;
+    } else if (n > 0) {
+      char sep = memchr(conninfo, '?', out) != NULL ? '&' : '?';
+      conninfo[out++] = sep;
+      memcpy(conninfo + out, start, n);
+      out += n;
+    }
+    p = *end == '&' ? end : NULL;
+  }
+  conninfo[out] = '\0';
+  if (!found) return strata_error_in(err, STRATA_EARG, function, "no world=NAME in the URI (the world's name)");
+  return STRATA_OK;
+}
+
+void strata_pg_schema(const char *world, char schema[STRATA_PG_SCHEMA_MAX]) {
+  size_t n = strnlen(world, STRATA_PG_WORLD_MAX - 1);
+  memcpy(schema, "strata_", 7);
+  memcpy(schema + 7, world, n);
+  schema[7 + n] = '\0';
+}

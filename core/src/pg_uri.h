@@ -1,0 +1,31 @@
+/*
+** pg_uri.h - a store URI ("postgresql://...?...&world=NAME") split into what
+** libpq reads and the world's name, strata's own parameter, which libpq
+** would refuse. The leases (lease.c) and the PostgreSQL store use it.
+*/
+#ifndef STRATA_PG_URI_H
+#define STRATA_PG_URI_H
+
+#include <stddef.h>
+
+#include "strata/error.h"
+
+/* A world's name: 1 to 48 bytes of lowercase letters, digits and '_' (its
+** schema, "strata_NAME", within PostgreSQL's 63 bytes, needing no quotes). */
+#define STRATA_PG_WORLD_MAX 49
+#define STRATA_PG_SCHEMA_MAX (STRATA_PG_WORLD_MAX + 7)
+
+/* Nonzero when s begins "postgresql://" or "postgres://" (libpq's URIs). */
+int strata_pg_uri_is(const char *s);
+
+/* Copies uri into conninfo (size bytes; strlen(uri) + 1 always suffice)
+** without its parameter world=NAME, and NAME into world. Fails (errors in
+** function's name) with STRATA_EARG for no postgresql:// URI, no world or two,
+** or a name that is not one; STRATA_ELIMIT when conninfo is too small. */
+strata_status strata_pg_uri_split(const char *uri, char *conninfo, size_t size, char world[STRATA_PG_WORLD_MAX],
+                                  const char *function, strata_error *err);
+
+/* The world's schema: "strata_" then world (a name strata_pg_uri_split gave). */
+void strata_pg_schema(const char *world, char schema[STRATA_PG_SCHEMA_MAX]);
+
+#endif
