@@ -10,15 +10,7 @@ local support = require "support"
 local bin = os.getenv("STRATA_BIN") or "build/strata"
 local q = support.q
 
-local function server()
-  local uri = os.getenv("STRATA_PG_URI")
-  if uri and uri ~= "" then return uri end
-  local file = os.getenv("STRATA_PG_URI_FILE")
-  local text = file and support.read(file)
-  return text and text:match("^[^\n]+")
-end
-
-local base = server()
+local base = support.pg_uri()
 if not base then
   describe("leases", function() pending("no PostgreSQL server (run by ctest -R lua/lease under pg_server)") end)
   return
@@ -29,7 +21,7 @@ end
 local random = assert(io.open("/dev/urandom", "rb"))
 local world = "leasespec_" .. random:read(6):gsub(".", function(c) return ("%02x"):format(c:byte()) end)
 random:close()
-local uri = base .. (base:find("?", 1, true) and "&" or "?") .. "world=" .. world
+local uri = support.pg_world(base, world)
 
 -- A build without libpq (STRATA_WITH_POSTGRES off) has the functions, which say so.
 local probe_ok, probe = pcall(strata.lease.open, uri, { holder = "probe" })
