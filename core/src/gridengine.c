@@ -219,9 +219,23 @@ static struct grid_junction **junction_of(strata_grid_search *s, const grid_quer
   return q->eight ? &s->junction : &s->junction4;
 }
 
-/* -1 out of memory, else whether the rule admits q. */
+/* The share of corridor cells of q's class grid, measured once per grid. */
+static double corridor_share(strata_grid_search *s, const grid_query *q) {
+  if (s->corridor_serial != q->g->serial + 1) {
+    s->corridor_share = gridflood_corridor_share(q->g->cls, q->g->pw, q->g->ph);
+    s->corridor_serial = q->g->serial + 1;
+  }
+  return s->corridor_share;
+}
+
+/* -1 out of memory, else whether the rule admits q. At 4 neighbours only a
+** map of corridors (the corridor engine's measure, one pass over the grid) is
+** measured for junctions (two bytes a cell and some 100 M instructions on
+** the 1000x1000 maze): open ground and rooms, where the share of junctions
+** is 0.8, never pay it when their first search after a change runs. */
 static int admit_junction(strata_grid_search *s, const grid_query *q) {
   if (!small_optimal(q) || (q->eight && q->diag != M_SQRT2)) return 0;
+  if (!q->eight && corridor_share(s, q) < CORRIDOR_MIN_SHARE) return 0;
   double share = gridjunction_share(junction_of(s, q), q->eight, q->g->cls, q->g->pw, q->g->ph,
                                     q->g->serial);
   return share < 0 ? -1 : share <= JUNCTION_MAX_SHARE;
@@ -241,11 +255,7 @@ static int admit_bidir(strata_grid_search *s, const grid_query *q) {
 }
 static int admit_corridor(strata_grid_search *s, const grid_query *q) {
   if (!one_cost(q) || q->algorithm != STRATA_PATH_ASTAR || q->diag != 1) return 0;
-  if (s->corridor_serial != q->g->serial + 1) {
-    s->corridor_share = gridflood_corridor_share(q->g->cls, q->g->pw, q->g->ph);
-    s->corridor_serial = q->g->serial + 1;
-  }
-  return s->corridor_share >= CORRIDOR_MIN_SHARE;
+  return corridor_share(s, q) >= CORRIDOR_MIN_SHARE;
 }
 static int admit_flood_astar(strata_grid_search *s, const grid_query *q) {
   (void)s;
