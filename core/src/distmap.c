@@ -734,7 +734,7 @@ static int junction_field(strata_distmap *d) {
   ** first field of a class grid is the Dial loop's, so that a map edited
   ** between fields never pays it */
   if (d->again != gc->serial + 1) return d->again = gc->serial + 1, -1;
-  const double share = gridjunction_share(&d->junction, gc->cls, gc->pw, gc->ph, gc->serial);
+  const double share = gridjunction_share(&d->junction, 1, gc->cls, gc->pw, gc->ph, gc->serial);
   if (share < 0) return 0;
   if (share > JUNCTION_MAX_SHARE) return -1;
   gridjunction_graph g;
