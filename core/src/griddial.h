@@ -93,6 +93,7 @@ typedef struct dial_run {
   uint32_t split;       /* 1: two lists a bucket (dial_list), 2 (mask + 1) in all */
   dial_offer offer[8 * DIAL_SLOTS];
   uint64_t forced; /* the cells that made forced offers (CANON) */
+  uint64_t enough; /* a field's loop pauses too once it has settled this many */
 } dial_run;
 
 /* The offers of the cells [p, end) of bucket k to the lists of len and
@@ -210,7 +211,8 @@ static inline cell_list *dial_list(cell_list *bucket, uint32_t mask, uint32_t k,
 ** forced offers were made. ALIAS (not with SPLIT): a
 ** diagonal later is the straight step's bucket or the next, so the offers
 ** a diagonal later may go to the bucket of those a step later. 1 found, 0 not (for goal UINT32_MAX: every cell it reaches
-** settled), 2 paused at bucket until (r->from then), -1 ENOMEM. */
+** settled), 2 paused at bucket until or with r->enough settled (r->from
+** then), -1 ENOMEM. */
 static inline __attribute__((always_inline)) int dial_loop(dial_run *r, const int pruned,
                                                            const int alias, const unsigned bshift,
                                                            const int field, const int canon, uint64_t *pops) {
@@ -221,7 +223,7 @@ static inline __attribute__((always_inline)) int dial_loop(dial_run *r, const in
   uint64_t settled = *pops;
   const uint32_t until = r->until;
   for (uint32_t k = r->from, empty = 0; empty <= mask; k++) {
-    if (field && k == until) return r->from = k, *pops = settled, 2;
+    if (field && (k == until || settled >= r->enough)) return r->from = k, *pops = settled, 2;
     cell_list *const cur = dial_list(bucket, mask, k, split, 0);
     const uint32_t count = cur->len + (split ? cur[1].len : 0);
     empty = count ? 0 : empty + 1;

@@ -180,7 +180,7 @@ static int flood_dial(struct grid_flood *f, const uint8_t *cls, uint32_t n, int3
     strata_hugepages(key, (size_t)n * sizeof *key);
   }
   const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
-  dial_run r = {f->key, f->bucket, 0, 3, goal, pw, 1, 0, 0, {{0, 0}}, 0};
+  dial_run r = {f->key, f->bucket, 0, 3, goal, pw, 1, 0, 0, {{0, 0}}, 0, 0};
   const int pruned = dial_offers(&r, diag);
   keys_clear(r.key, cls, n);
   /* the ring holds buckets k to k + 1 + diag */
