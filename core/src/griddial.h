@@ -264,11 +264,12 @@ static inline __attribute__((always_inline)) int dial_loop(dial_run *r, const in
 ** beside it (slots 3, 4), one reached diagonally its two straight steps,
 ** the same diagonal and the two diagonals whose way round, past its
 ** parent's side, may be walled (3, 4). Slots 5 and 6 name the cells
-** beside whose walls force slots 3 and 4: CANON (canonical ordering,
-** diagonal steps first) offers those only then, as the diagonal is
-** otherwise reached as cheaply through the parent's other neighbours
-** (exact for any diagonal under 2; corners may be cut, so that cell alone
-** can be in the way), and on open ground a cell receives one offer. */
+** beside whose walls force slots 3 and 4: CANON (a field's, whose ties
+** nobody reads; canonical ordering, diagonal steps first) offers those
+** only then, as the diagonal is otherwise reached as cheaply through the
+** parent's other neighbours (exact for any diagonal under 2; corners may
+** be cut, so that cell alone can be in the way), and on open ground a
+** cell receives one offer. */
 static inline int dial_offers(dial_run *r, double diag) {
   const int32_t pw = r->pw;
   const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
