@@ -1,0 +1,607 @@
+/*
+** store_pg.c - the PostgreSQL store (store.h): a world's rows in a schema
+** of a PostgreSQL database, through libpq (compiled with STRATA_HAVE_LIBPQ;
+** without it a URI is refused saying so).
+**
+** A world is named by libpq's URI plus strata's own query parameter
+** world=NAME (letters, digits, '_'; default main), which is taken out before
+** libpq sees the URI; its tables live in the schema strata_NAME, so several
+** worlds share a database. Every value crosses in binary (no quoting, no
+** text conversion): integers as int8, reals as float8, text and blobs as
+** bytea (strata's strings are bytes, which a text column of a UTF-8
+** database would refuse), meta's value (any type, as in SQLite) as a bytea
+** led by its type's code. Reads go by cursor, a batch of rows at a time, so
+** that a damaged table never makes strata hold more than a batch; a save is
+** one transaction, which PostgreSQL commits whole or not at all.
+*/
+#include "store.h"
+#include "strata/alloc.h"
+
+#include <string.h>
+
+int store_pg_is_uri(const char *s) {
+  return s && (!strncmp(s, "postgresql://", 13) || !strncmp(s, "postgres://", 11));
+}
+
+#ifndef STRATA_HAVE_LIBPQ
+store *store_pg_open(const char *uri, const char *what, strata_error *err) {
+  strata_error_set(err, STRATA_EARG, "%s '%s': strata was built without PostgreSQL (no libpq: "
+                   "STRATA_WITH_POSTGRES)", what, uri);
+  return NULL;
+}
+
+void store_pg_free(store *s) { (void)s; }
+#else
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Rows a cursor fetches at a time. */
+#define PG_BATCH 512
+#define PG_MAX_PARAMS 9
+
+struct store_scan {
+  struct pg_store *s;
+  int t;
+  PGresult *res;   /* the batch (or a range's rows) */
+  int row, nrows;
+  int cursor;      /* fetched by batches from cursor c<t> */
+  int done;        /* the cursor gave its last batch */
+};
+
+typedef struct pg_store {
+  store base;
+  PGconn *c;
+  char *shown;               /* the URI as errors name it (no password) */
+  char schema[64];           /* "strata_NAME", quoted */
+  char error[256];           /* the last failure, one line */
+  int writing;               /* in a save's transaction: meta's rows are locked as read */
+  unsigned prepared[STORE_NTABLES]; /* statements prepared, a bit each */
+  PGresult *got;             /* the last get's row (its values live until the next) */
+  store_scan scans[STORE_NTABLES][2];
+  /* a row's parameters as they go */
+  unsigned char words[PG_MAX_PARAMS][9];
+  char *vbuf;                /* meta's value with its type's code */
+  size_t vcap;
+} pg_store;
+
+enum { Q_INS, Q_DEL, Q_GET, Q_LOCK, Q_LAST, NQ };
+
+/* The failure of the last call: its first line, into s->error; returns 1
+** (a store code: save.c hands it back to s_fail). */
+static int failed(pg_store *s, const PGresult *r) {
+  const char *m = r ? PQresultErrorMessage(r) : NULL;
+  if (!m || !*m) m = PQerrorMessage(s->c);
+  if (!m || !*m) m = "unknown error";
+  size_t n = strcspn(m, "\n");
+  snprintf(s->error, sizeof s->error, "%.*s", (int)(n < sizeof s->error ? n : sizeof s->error - 1), m);
+  return 1;
+}
+
+/* Runs sql (no parameters, a command): 0 or a failure. */
+static int run(pg_store *s, const char *sql) {
+  PGresult *r = PQexec(s->c, sql);
+  int ok = PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK;
+  int rc = ok ? 0 : failed(s, r);
+  PQclear(r);
+  return rc;
+}
+
+static const char *pg_type(char c) {
+  switch (c | 0x20) {
+  case 'i': return "bigint";
+  case 'r': return "double precision";
+  default: return "bytea";
+  }
+}
+
+/* Table t's column c (0-based) name into out. */
+static void col_name(int t, int c, char *out, size_t size) {
+  const char *p = store_tables[t].cols;
+  for (int i = 0; i < c; i++) p = strchr(p, ',') + 2;
+  size_t n = strcspn(p, ",");
+  snprintf(out, size, "%.*s", (int)n, p);
+}
+
+/* Makes the schema and the tables where absent. The chunks' cells are
+** stored uncompressed: an open charges a map's cells against the bytes
+** the world takes, a byte a cell at least. */
+static int create(pg_store *s) {
+  char sql[1024];
+  snprintf(sql, sizeof sql, "CREATE SCHEMA IF NOT EXISTS %s", s->schema);
+  int rc = run(s, sql);
+  for (int t = 0; t < STORE_NTABLES && !rc; t++) {
+    const store_table *tb = &store_tables[t];
+    int n = snprintf(sql, sizeof sql, "CREATE TABLE IF NOT EXISTS %s.%s (", s->schema, tb->name);
+    for (int c = 0; c < tb->ncols; c++) {
+      char name[32];
+      col_name(t, c, name, sizeof name);
+      n += snprintf(sql + n, sizeof sql - (size_t)n, "%s%s %s%s%s", c ? ", " : "", name, pg_type(tb->types[c]),
+                    tb->types[c] >= 'a' ? " NOT NULL" : "", c == 0 ? " PRIMARY KEY" : "");
+    }
+    snprintf(sql + n, sizeof sql - (size_t)n, ")");
+    rc = run(s, sql);
+  }
+  if (!rc) {
+    snprintf(sql, sizeof sql, "ALTER TABLE %s.tiles ALTER COLUMN cells SET STORAGE EXTERNAL,"
+             " ALTER COLUMN tokens SET STORAGE EXTERNAL", s->schema);
+    rc = run(s, sql);
+  }
+  return rc;
+}
+
+/* The whole tables (deleted by no key): mods and rng. */
+static int whole(int t) { return t == T_MODS || t == T_RNG; }
+
+/* Statement q of table t, prepared on this connection if not yet: its name. */
+static int prepare(pg_store *s, int t, int q, char name[16]) {
+  snprintf(name, 16, "s%d_%d", t, q);
+  if (s->prepared[t] & 1u << q) return 0;
+  const store_table *tb = &store_tables[t];
+  char sql[1024];
+  int n;
+  switch (q) {
+  case Q_INS:
+    n = snprintf(sql, sizeof sql, "INSERT INTO %s.%s (%s) VALUES (", s->schema, tb->name, tb->cols);
+    for (int c = 0; c < tb->ncols; c++) n += snprintf(sql + n, sizeof sql - (size_t)n, "%s$%d", c ? ", " : "", c + 1);
+    snprintf(sql + n, sizeof sql - (size_t)n, ")%s",
+             t == T_META ? " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, sum = EXCLUDED.sum" : "");
+    break;
+  case Q_DEL:
+    snprintf(sql, sizeof sql, "DELETE FROM %s.%s%s%s%s%s%s RETURNING sum", s->schema, tb->name,
+             whole(t) ? "" : " WHERE ", whole(t) ? "" : tb->key, whole(t) ? "" : " >= $1 AND ",
+             whole(t) ? "" : tb->key, whole(t) ? "" : " < $2");
+    break;
+  case Q_GET:
+  case Q_LOCK:
+    snprintf(sql, sizeof sql, "SELECT %s FROM %s.%s WHERE %s = $1%s", tb->cols, s->schema, tb->name, tb->key,
+             q == Q_LOCK ? " FOR UPDATE" : "");
+    break;
+  default:
+    snprintf(sql, sizeof sql, "SELECT coalesce(max(%s), 0) FROM %s.%s", tb->key, s->schema, tb->name);
+  }
+  PGresult *r = PQprepare(s->c, name, sql, 0, NULL);
+  int rc = PQresultStatus(r) == PGRES_COMMAND_OK ? 0 : failed(s, r);
+  PQclear(r);
+  if (!rc) s->prepared[t] |= 1u << q;
+  return rc;
+}
+
+static void be64(uint64_t v, unsigned char *p) {
+  for (int i = 7; i >= 0; i--, v >>= 8) p[i] = (unsigned char)v;
+}
+
+static uint64_t get64(const unsigned char *p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; i++) v = v << 8 | p[i];
+  return v;
+}
+
+/* Value v as parameter c of a statement (binary), in the store's buffers;
+** 0, or STORE_NOMEM. typ: the column's type letter. */
+static int param(pg_store *s, int c, char typ, const store_val *v, const char **val, int *len) {
+  unsigned char *w = s->words[c];
+  uint64_t bits;
+  switch (v->type) {
+  case SV_NULL: *val = NULL; *len = 0; return 0;
+  case SV_INT: bits = (uint64_t)v->i; break;
+  case SV_REAL: memcpy(&bits, &v->r, 8); break;
+  default: bits = 0;
+  }
+  if ((typ | 0x20) != 'v') {
+    if (v->type == SV_TEXT || v->type == SV_BLOB) {
+      *val = v->n ? v->p : "";
+      *len = (int)v->n;
+    } else {
+      be64(bits, w);
+      *val = (const char *)w;
+      *len = 8;
+    }
+    return 0;
+  }
+  /* meta's value: its type's code, then its bytes */
+  size_t n = v->type == SV_TEXT || v->type == SV_BLOB ? v->n : 8;
+  if (n + 1 > s->vcap) {
+    char *b = strata_realloc(s->vbuf, n + 1);
+    if (!b) return STORE_NOMEM;
+    s->vbuf = b;
+    s->vcap = n + 1;
+  }
+  s->vbuf[0] = (char)v->type;
+  if (v->type == SV_TEXT || v->type == SV_BLOB) memcpy(s->vbuf + 1, v->p, n);
+  else be64(bits, (unsigned char *)s->vbuf + 1);
+  *val = s->vbuf;
+  *len = (int)n + 1;
+  return 0;
+}
+
+/* Column c of row i of r, of type letter typ, as a value. */
+static void value_of(const PGresult *r, int i, int c, char typ, store_val *o) {
+  memset(o, 0, sizeof *o);
+  o->type = SV_NULL;
+  if (PQgetisnull(r, i, c)) return;
+  const unsigned char *p = (const unsigned char *)PQgetvalue(r, i, c);
+  size_t n = (size_t)PQgetlength(r, i, c);
+  switch (typ | 0x20) {
+  case 'i':
+  case 'r':
+    if (n != 8) return; /* (never from an int8 or float8 column) */
+    if ((typ | 0x20) == 'i') {
+      o->type = SV_INT;
+      o->i = (int64_t)get64(p);
+    } else {
+      uint64_t bits = get64(p);
+      o->type = SV_REAL;
+      memcpy(&o->r, &bits, 8);
+    }
+    return;
+  case 't': o->type = SV_TEXT; o->p = p; o->n = n; return;
+  case 'b': o->type = SV_BLOB; o->p = p; o->n = n; return;
+  }
+  /* meta's value: a type's code, then its bytes; anything else reads as
+  ** NULL, which the row's checksum refuses */
+  if (n < 1) return;
+  if ((p[0] == SV_INT || p[0] == SV_REAL) && n == 9) {
+    store_val w = { .type = SV_INT, .i = 0 };
+    uint64_t bits = get64(p + 1);
+    *o = w;
+    if (p[0] == SV_INT) o->i = (int64_t)bits;
+    else o->type = SV_REAL, memcpy(&o->r, &bits, 8);
+  } else if (p[0] == SV_TEXT || p[0] == SV_BLOB) {
+    o->type = p[0];
+    o->p = p + 1; /* (libpq ends every value with a zero byte: text stays a C string) */
+    o->n = n - 1;
+  }
+}
+
+static void row_of(const PGresult *r, int i, int t, store_val *row) {
+  for (int c = 0; c < store_tables[t].ncols; c++) value_of(r, i, c, store_tables[t].types[c], &row[c]);
+}
+
+/* Runs prepared statement q of table t with the n values; *out the result
+** (binary), whose status is want. */
+static int exec(pg_store *s, int t, int q, const store_val *vals, int n, ExecStatusType want, PGresult **out) {
+  char name[16];
+  const char *pv[PG_MAX_PARAMS];
+  int len[PG_MAX_PARAMS], fmt[PG_MAX_PARAMS];
+  int rc = prepare(s, t, q, name);
+  for (int c = 0; c < n && !rc; c++) {
+    fmt[c] = 1;
+    rc = param(s, c, q == Q_INS ? store_tables[t].types[c] : store_tables[t].types[0] == 't' ? 't' : 'i', &vals[c],
+               &pv[c], &len[c]);
+  }
+  if (rc) return rc;
+  PGresult *r = PQexecPrepared(s->c, name, n, pv, len, fmt, 1);
+  if (PQresultStatus(r) != want) {
+    rc = failed(s, r);
+    PQclear(r);
+    return rc;
+  }
+  if (out) *out = r;
+  else PQclear(r);
+  return 0;
+}
+
+static int p_begin(store *st, int full) {
+  pg_store *s = (pg_store *)st;
+  int rc = run(s, "BEGIN");
+  if (!rc && full) rc = create(s);
+  s->writing = !rc;
+  return rc;
+}
+
+static int p_commit(store *st) {
+  pg_store *s = (pg_store *)st;
+  s->writing = 0;
+  PGresult *r = PQexec(s->c, "COMMIT");
+  /* A COMMIT of a failed transaction answers ROLLBACK: that is no commit. */
+  int ok = PQresultStatus(r) == PGRES_COMMAND_OK && !strcmp(PQcmdStatus(r), "COMMIT");
+  int rc = ok ? 0 : failed(s, r);
+  if (!ok && !strchr(s->error, ' ')) snprintf(s->error, sizeof s->error, "the transaction was rolled back");
+  PQclear(r);
+  return rc;
+}
+
+static void p_rollback(store *st) {
+  pg_store *s = (pg_store *)st;
+  s->writing = 0;
+  PQclear(PQexec(s->c, "ROLLBACK"));
+}
+
+/* A whole save replaces what the world's tables held. */
+static int p_clear(store *st) {
+  pg_store *s = (pg_store *)st;
+  char sql[1024];
+  snprintf(sql, sizeof sql, "TRUNCATE %s.meta, %s.mods, %s.objects, %s.timers, %s.subscriptions, %s.rng, %s.maps,"
+           " %s.tiles", s->schema, s->schema, s->schema, s->schema, s->schema, s->schema, s->schema, s->schema);
+  return run(s, sql);
+}
+
+static int p_put(store *st, int t, const store_val *row) {
+  return exec((pg_store *)st, t, Q_INS, row, store_tables[t].ncols, PGRES_COMMAND_OK, NULL);
+}
+
+static int p_del(store *st, int t, int64_t lo, int64_t hi, void (*gone)(void *, int64_t), void *ud) {
+  store_val range[2] = { { .type = SV_INT, .i = lo }, { .type = SV_INT, .i = hi } };
+  PGresult *r = NULL;
+  int rc = exec((pg_store *)st, t, Q_DEL, range, whole(t) ? 0 : 2, PGRES_TUPLES_OK, &r);
+  if (rc) return rc;
+  for (int i = 0; i < PQntuples(r); i++) {
+    store_val v;
+    value_of(r, i, 0, 'i', &v);
+    gone(ud, v.i);
+  }
+  PQclear(r);
+  return 0;
+}
+
+static int p_get(store *st, int t, const store_val *key, store_val *row) {
+  pg_store *s = (pg_store *)st;
+  PQclear(s->got);
+  s->got = NULL;
+  /* In a save, meta's rows are locked as read: a second writer waits for
+  ** this save's end, then finds the generation it wrote. */
+  int rc = exec(s, t, s->writing && t == T_META ? Q_LOCK : Q_GET, key, 1, PGRES_TUPLES_OK, &s->got);
+  if (rc) return -rc;
+  if (PQntuples(s->got) < 1) return 0;
+  row_of(s->got, 0, t, row);
+  return 1;
+}
+
+static int p_last(store *st, int t, int64_t *key) {
+  PGresult *r = NULL;
+  int rc = exec((pg_store *)st, t, Q_LAST, NULL, 0, PGRES_TUPLES_OK, &r);
+  if (rc) return rc;
+  store_val v;
+  value_of(r, 0, 0, 'i', &v);
+  *key = v.type == SV_INT ? v.i : 0;
+  PQclear(r);
+  return 0;
+}
+
+/* The save's tag lives in meta (save.id) alone: there is no header page. */
+static int p_put_tag(store *st, int64_t tag) {
+  (void)st; (void)tag;
+  return 0;
+}
+
+static int p_get_tag(store *st, int *has, int64_t *tag) {
+  (void)st;
+  *has = 0;
+  *tag = 0;
+  return 0;
+}
+
+/* An open: one read-only snapshot for every table (a save committing
+** meanwhile is not seen half), and the world's tables there. */
+static strata_status p_check(store *st, strata_error *err) {
+  pg_store *s = (pg_store *)st;
+  if (run(s, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"))
+    return strata_error_set(err, STRATA_EIO, "PostgreSQL: %s", s->error);
+  char sql[1024], name[64];
+  snprintf(name, sizeof name, "%.*s", (int)strlen(s->schema) - 2, s->schema + 1);
+  const char *pv[1] = { name };
+  snprintf(sql, sizeof sql, "SELECT count(*) FROM pg_tables WHERE schemaname = $1 AND tablename IN ('meta', 'mods',"
+           " 'objects', 'timers', 'subscriptions', 'rng', 'maps', 'tiles')");
+  PGresult *r = PQexecParams(s->c, sql, 1, NULL, pv, NULL, NULL, 0);
+  strata_status res = STRATA_OK;
+  if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+    failed(s, r);
+    res = strata_error_set(err, STRATA_EIO, "PostgreSQL: %s", s->error);
+  } else {
+    long n = atol(PQgetvalue(r, 0, 0));
+    if (n == 0)
+      res = strata_error_set(err, STRATA_EIO, "no world '%s' in this database (no schema %s with its tables)",
+                             name + 7, name);
+    else if (n != STORE_NTABLES)
+      res = strata_error_set(err, STRATA_EPARSE, "not a strata world save: schema %s has %ld of its %d tables",
+                             name, n, STORE_NTABLES);
+  }
+  PQclear(r);
+  return res;
+}
+
+/* The bytes the world's tables take, their TOAST and indexes included. */
+static int64_t p_size(store *st) {
+  pg_store *s = (pg_store *)st;
+  char name[64];
+  snprintf(name, sizeof name, "%.*s", (int)strlen(s->schema) - 2, s->schema + 1);
+  const char *pv[1] = { name };
+  PGresult *r = PQexecParams(s->c, "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class c"
+                             " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'",
+                             1, NULL, pv, NULL, NULL, 0);
+  int64_t n = PQresultStatus(r) == PGRES_TUPLES_OK ? strtoll(PQgetvalue(r, 0, 0), NULL, 10) : 0;
+  PQclear(r);
+  return n;
+}
+
+static int p_scan(store *st, int t, const int64_t *range, store_scan **out) {
+  pg_store *s = (pg_store *)st;
+  store_scan *sc = &s->scans[t][range != NULL];
+  const store_table *tb = &store_tables[t];
+  char sql[1024];
+  PQclear(sc->res);
+  memset(sc, 0, sizeof *sc);
+  sc->s = s;
+  sc->t = t;
+  if (range) {
+    /* A map's chunks, at most as many as its cells allow (charged before). */
+    snprintf(sql, sizeof sql, "SELECT %s FROM %s.%s WHERE %s >= %lld AND %s < %lld ORDER BY %s", tb->cols, s->schema,
+             tb->name, tb->key, (long long)range[0], tb->key, (long long)range[1], tb->key);
+    sc->res = PQexecParams(s->c, sql, 0, NULL, NULL, NULL, NULL, 1);
+    if (PQresultStatus(sc->res) != PGRES_TUPLES_OK) {
+      int rc = failed(s, sc->res);
+      PQclear(sc->res);
+      sc->res = NULL;
+      return rc;
+    }
+    sc->nrows = PQntuples(sc->res);
+    sc->done = 1;
+  } else {
+    snprintf(sql, sizeof sql, "DECLARE c%d NO SCROLL CURSOR FOR SELECT %s FROM %s.%s ORDER BY %s", t, tb->cols,
+             s->schema, tb->name, tb->order ? tb->order : tb->key);
+    int rc = run(s, sql);
+    if (rc) return rc;
+    sc->cursor = 1;
+  }
+  *out = sc;
+  return 0;
+}
+
+static int p_next(store_scan *sc, store_val *row) {
+  pg_store *s = sc->s;
+  if (sc->row >= sc->nrows) {
+    if (sc->done) return 0;
+    char sql[64];
+    snprintf(sql, sizeof sql, "FETCH %d FROM c%d", PG_BATCH, sc->t);
+    PQclear(sc->res);
+    sc->res = PQexecParams(s->c, sql, 0, NULL, NULL, NULL, NULL, 1);
+    sc->row = 0;
+    sc->nrows = 0;
+    if (PQresultStatus(sc->res) != PGRES_TUPLES_OK) return -failed(s, sc->res);
+    sc->nrows = PQntuples(sc->res);
+    sc->done = sc->nrows < PG_BATCH;
+    if (!sc->nrows) return 0;
+  }
+  row_of(sc->res, sc->row++, sc->t, row);
+  return 1;
+}
+
+static void p_scan_end(store_scan *sc) {
+  PQclear(sc->res);
+  sc->res = NULL;
+  if (sc->cursor) {
+    char sql[32];
+    snprintf(sql, sizeof sql, "CLOSE c%d", sc->t);
+    PQclear(PQexec(sc->s->c, sql));
+    sc->cursor = 0;
+  }
+}
+
+static strata_status p_fail(store *st, int rc, const char *what, strata_error *err) {
+  pg_store *s = (pg_store *)st;
+  if (rc == STORE_NOMEM) return strata_error_nomem(err, "saving to '%s'", s->shown);
+  return strata_error_set(err, STRATA_EIO, "%s '%s': PostgreSQL: %s", what, s->shown,
+                          rc == STORE_TOOBIG ? "a value too large" : s->error);
+}
+
+/* (Every failure sets s->error: the last one is the one asked about.) */
+static const char *p_why(store *st, int rc) {
+  (void)rc;
+  return ((pg_store *)st)->error;
+}
+
+static const store_ops pg_ops = { p_begin, p_commit, p_rollback, p_clear, p_put, p_del, p_get, p_last, p_put_tag,
+                                  p_get_tag, p_check, p_size, p_scan, p_next, p_scan_end, p_fail, p_why };
+
+/* The URI as errors show it: a password (user:PASSWORD@ or password=...)
+** replaced by "***". NULL: out of memory. */
+static char *shown_uri(const char *uri) {
+  size_t n = strlen(uri);
+  char *out = strata_malloc(n + 4), *o = out;
+  if (!out) return NULL;
+  const char *p = uri, *scheme = strstr(uri, "://");
+  const char *at = scheme ? strpbrk(scheme + 3, "@/?") : NULL;
+  if (at && *at == '@') {
+    const char *colon = memchr(scheme + 3, ':', (size_t)(at - scheme - 3));
+    if (colon) {
+      memcpy(o, uri, (size_t)(colon + 1 - uri));
+      o += colon + 1 - uri;
+      memcpy(o, "***", 3);
+      o += 3;
+      p = at;
+    }
+  }
+  while (*p) {
+    if ((p[-1] == '?' || p[-1] == '&') && !strncmp(p, "password=", 9)) {
+      memcpy(o, "password=***", 12);
+      o += 12;
+      p += strcspn(p, "&");
+      continue;
+    }
+    *o++ = *p++;
+  }
+  *o = '\0';
+  return out;
+}
+
+/* The URI without world=NAME (a copy, for libpq), NAME into name (default
+** main); NULL when NAME is not letters, digits and '_' (or too long). */
+static char *split_world(const char *uri, char name[40], int *bad) {
+  size_t n = strlen(uri);
+  char *out = strata_malloc(n + 1);
+  *bad = 0;
+  if (!out) return NULL;
+  snprintf(name, 40, "main");
+  const char *q = strchr(uri, '?');
+  size_t head = q ? (size_t)(q - uri) : n;
+  memcpy(out, uri, head);
+  size_t o = head;
+  char sep = '?';
+  for (const char *p = q ? q + 1 : NULL; p && *p;) {
+    size_t len = strcspn(p, "&");
+    if (len > 6 && !strncmp(p, "world=", 6)) {
+      size_t k = len - 6;
+      *bad = k == 0 || k >= 40 || strspn(p + 6, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") < k;
+      if (!*bad) snprintf(name, 40, "%.*s", (int)k, p + 6);
+    } else if (len == 6 && !strncmp(p, "world=", 6)) {
+      *bad = 1;
+    } else if (len) {
+      out[o++] = sep;
+      memcpy(out + o, p, len);
+      o += len;
+      sep = '&';
+    }
+    p += len + (p[len] == '&');
+  }
+  out[o] = '\0';
+  return out;
+}
+
+store *store_pg_open(const char *uri, const char *what, strata_error *err) {
+  pg_store *s = strata_calloc(1, sizeof *s);
+  char name[40];
+  int bad = 0;
+  char *conninfo = s ? split_world(uri, name, &bad) : NULL;
+  if (s) s->shown = shown_uri(uri);
+  if (!s || !conninfo || !s->shown) {
+    strata_free(conninfo);
+    if (s) strata_free(s->shown);
+    strata_free(s);
+    strata_error_nomem(err, NULL);
+    return NULL;
+  }
+  s->base.ops = &pg_ops;
+  if (bad) {
+    strata_error_set(err, STRATA_EARG, "%s '%s': world= must name a world in letters, digits and '_' (at most 39)",
+                     what, s->shown);
+    strata_free(conninfo);
+    store_pg_free(&s->base);
+    return NULL;
+  }
+  snprintf(s->schema, sizeof s->schema, "\"strata_%s\"", name);
+  s->c = PQconnectdb(conninfo);
+  strata_free(conninfo);
+  if (PQstatus(s->c) != CONNECTION_OK) {
+    failed(s, NULL);
+    strata_error_set(err, STRATA_EIO, "%s '%s': PostgreSQL: %s", what, s->shown, s->error);
+    store_pg_free(&s->base);
+    return NULL;
+  }
+  /* Notices (CREATE ... IF NOT EXISTS on what exists) are not errors. */
+  PQclear(PQexec(s->c, "SET client_min_messages = warning"));
+  return &s->base;
+}
+
+void store_pg_free(store *st) {
+  pg_store *s = (pg_store *)st;
+  if (!s) return;
+  for (int t = 0; t < STORE_NTABLES; t++)
+    for (int k = 0; k < 2; k++) PQclear(s->scans[t][k].res);
+  PQclear(s->got);
+  PQfinish(s->c);
+  strata_free(s->vbuf);
+  strata_free(s->shown);
+  strata_free(s);
+}
+#endif
