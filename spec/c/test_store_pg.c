@@ -66,6 +66,7 @@ static PGconn *sql_conn(void) {
     fprintf(stderr, "%s: %s", server, PQerrorMessage(c));
     exit(1);
   }
+  PQclear(PQexec(c, "SET client_min_messages = warning"));
   return c;
 }
 
@@ -221,8 +222,7 @@ static char *versions(PGconn *c, const char *schema) {
   char sql[512];
   snprintf(sql, sizeof sql,
            "SELECT string_agg(k || ':' || x, ',' ORDER BY k) FROM (SELECT 'o' || uid AS k, xmin::text AS x FROM"
-           " %s.objects UNION ALL SELECT 't' || id, xmin::text FROM %s.tiles UNION ALL SELECT 'm' || key, xmin::text"
-           " FROM %s.meta) AS v", schema, schema, schema);
+           " %s.objects UNION ALL SELECT 't' || id, xmin::text FROM %s.tiles) AS v", schema, schema);
   return one(c, sql);
 }
 
@@ -233,9 +233,9 @@ static int changed(const char *a, const char *b, char *which, size_t size) {
   char *x = strdup(a), *y = strdup(b), *sx, *sy;
   for (char *p = strtok_r(x, ",", &sx), *q = strtok_r(y, ",", &sy); p && q;
        p = strtok_r(NULL, ",", &sx), q = strtok_r(NULL, ",", &sy))
-    if (strcmp(p, q) && p[0] != 'm') {
+    if (strcmp(p, q)) {
       n++;
-      strncat(which, p, size - strlen(which) - 2);
+      strncat(which, p, strcspn(p, ":") < size - strlen(which) - 2 ? strcspn(p, ":") : size - strlen(which) - 2);
       strcat(which, " ");
     }
   free(x);
