@@ -18,6 +18,7 @@ int main(void) {
 #include <libpq-fe.h>
 
 #include "check.h"
+#include "pg_server.h"
 
 /* Runs sql; true when its status is the one expected (the error printed otherwise). */
 static int run(PGconn *c, const char *sql, ExecStatusType want) {
@@ -34,19 +35,6 @@ static long count_rows(PGconn *c) {
   long n = PQresultStatus(r) == PGRES_TUPLES_OK ? atol(PQgetvalue(r, 0, 0)) : -1;
   PQclear(r);
   return n;
-}
-
-/* The server's URI: STRATA_PG_URI, or the first line of STRATA_PG_URI_FILE. */
-static int server_uri(char *out, size_t size) {
-  const char *uri = getenv("STRATA_PG_URI");
-  if (uri != NULL && *uri != '\0') return snprintf(out, size, "%s", uri) < (int)size;
-  const char *path = getenv("STRATA_PG_URI_FILE");
-  FILE *f = path != NULL ? fopen(path, "r") : NULL;
-  if (f == NULL) return 0;
-  int ok = fgets(out, (int)size, f) != NULL;
-  fclose(f);
-  out[strcspn(out, "\n")] = '\0';
-  return ok && *out != '\0';
 }
 
 int main(void) {

@@ -35,23 +35,11 @@ int main(void) {
 #include <unistd.h>
 
 #include "check.h"
+#include "pg_server.h"
 #include "strata/json.h"
 #include "strata/world.h"
 
 static char server[512];
-
-/* The server's URI: STRATA_PG_URI, or the first line of STRATA_PG_URI_FILE. */
-static int server_uri(char *out, size_t size) {
-  const char *uri = getenv("STRATA_PG_URI");
-  if (uri != NULL && *uri != '\0') return snprintf(out, size, "%s", uri) < (int)size;
-  const char *path = getenv("STRATA_PG_URI_FILE");
-  FILE *f = path != NULL ? fopen(path, "r") : NULL;
-  if (f == NULL) return 0;
-  int ok = fgets(out, (int)size, f) != NULL;
-  fclose(f);
-  out[strcspn(out, "\n")] = '\0';
-  return ok && *out != '\0';
-}
 
 /* The server's URI with strata's world=NAME added. */
 static const char *world_uri(const char *name) {
