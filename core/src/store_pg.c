@@ -16,6 +16,8 @@
 */
 #include "store.h"
 #include "strata/alloc.h"
+#include "strata/value.h" /* strata_buffer */
+#include "util.h"         /* STRATA_GROW */
 
 #include <string.h>
 
@@ -38,6 +40,8 @@ void store_pg_free(store *s) { (void)s; }
 
 /* Rows a cursor fetches at a time. */
 #define PG_BATCH 512
+/* A whole save's rows of a table go by COPY, this many bytes at a time. */
+#define PG_COPY_BYTES (4u << 20)
 #define PG_MAX_PARAMS 9
 
 struct store_scan {
@@ -63,6 +67,8 @@ typedef struct pg_store {
   unsigned char words[PG_MAX_PARAMS][9];
   char *vbuf;                /* meta's value with its type's code */
   size_t vcap;
+  int copying;               /* a whole save: rows go by COPY (p_clear) */
+  strata_buffer copy[STORE_NTABLES]; /* each table's rows not sent yet, COPY's binary tuples */
 } pg_store;
 
 enum { Q_INS, Q_DEL, Q_GET, Q_LOCK, Q_LAST, NQ };
@@ -290,13 +296,25 @@ static int p_begin(store *st, int full) {
   return rc;
 }
 
+static int flush_all(pg_store *s);
+
+/* What COPY has not sent yet is dropped (a rollback), or sent (anything
+** else that reads or ends the transaction). */
+static void uncopy(pg_store *s) {
+  s->copying = 0;
+  for (int t = 0; t < STORE_NTABLES; t++) s->copy[t].len = 0;
+}
+
 static int p_commit(store *st) {
   pg_store *s = (pg_store *)st;
+  int rc = flush_all(s);
+  uncopy(s);
   s->writing = 0;
+  if (rc) return rc;
   PGresult *r = PQexec(s->c, "COMMIT");
   /* A COMMIT of a failed transaction answers ROLLBACK: that is no commit. */
   int ok = PQresultStatus(r) == PGRES_COMMAND_OK && !strcmp(PQcmdStatus(r), "COMMIT");
-  int rc = ok ? 0 : failed(s, r);
+  rc = ok ? 0 : failed(s, r);
   if (!ok && !strchr(s->error, ' ')) snprintf(s->error, sizeof s->error, "the transaction was rolled back");
   PQclear(r);
   return rc;
@@ -304,6 +322,7 @@ static int p_commit(store *st) {
 
 static void p_rollback(store *st) {
   pg_store *s = (pg_store *)st;
+  uncopy(s);
   s->writing = 0;
   PQclear(PQexec(s->c, "ROLLBACK"));
 }
@@ -314,17 +333,80 @@ static int p_clear(store *st) {
   char sql[1024];
   snprintf(sql, sizeof sql, "TRUNCATE %s.meta, %s.mods, %s.objects, %s.timers, %s.subscriptions, %s.rng, %s.maps,"
            " %s.tiles", s->schema, s->schema, s->schema, s->schema, s->schema, s->schema, s->schema, s->schema);
-  return run(s, sql);
+  int rc = run(s, sql);
+  s->copying = !rc;
+  return rc;
+}
+
+/* Table t's rows gathered for COPY, sent in one COPY ... FROM STDIN
+** (binary: a header, the tuples, a trailer). A round trip a row was most of
+** a whole save's time. */
+static int flush(pg_store *s, int t) {
+  static const char head[19] = "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0", tail[2] = { '\377', '\377' };
+  strata_buffer *b = &s->copy[t];
+  if (!b->len) return 0;
+  char sql[512];
+  snprintf(sql, sizeof sql, "COPY %s.%s (%s) FROM STDIN (FORMAT binary)", s->schema, store_tables[t].name,
+           store_tables[t].cols);
+  PGresult *r = PQexec(s->c, sql);
+  int rc = PQresultStatus(r) == PGRES_COPY_IN ? 0 : failed(s, r);
+  PQclear(r);
+  if (rc) return rc;
+  int ok = PQputCopyData(s->c, head, 19) == 1 && PQputCopyData(s->c, (const char *)b->data, (int)b->len) == 1 &&
+           PQputCopyData(s->c, tail, 2) == 1;
+  b->len = 0;
+  if (PQputCopyEnd(s->c, ok ? NULL : "strata: a write failed") != 1) return failed(s, NULL);
+  while ((r = PQgetResult(s->c))) {
+    if (!rc && PQresultStatus(r) != PGRES_COMMAND_OK) rc = failed(s, r);
+    PQclear(r);
+  }
+  return rc;
+}
+
+static int flush_all(pg_store *s) {
+  int rc = 0;
+  for (int t = 0; t < STORE_NTABLES && !rc; t++) rc = flush(s, t);
+  return rc;
+}
+
+/* A row as a COPY binary tuple: its count of fields, then each one's
+** length (-1: NULL) and bytes, as a parameter would carry them. */
+static int copy_row(pg_store *s, int t, const store_val *row) {
+  strata_buffer *b = &s->copy[t];
+  const store_table *tb = &store_tables[t];
+  for (int c = 0; c < tb->ncols; c++) {
+    const char *v;
+    int len;
+    int rc = param(s, 0, tb->types[c], &row[c], &v, &len);
+    if (rc) return rc;
+    size_t need = b->len + 6 + (size_t)(len > 0 ? len : 0);
+    if (need > b->cap && !STRATA_GROW(b->data, b->cap, need)) return STORE_NOMEM;
+    unsigned char *p = b->data + b->len;
+    if (c == 0) {
+      b->data[b->len++] = 0;
+      b->data[b->len++] = (unsigned char)tb->ncols;
+      p += 2;
+    }
+    uint32_t n = v ? (uint32_t)len : 0xffffffffu;
+    for (int i = 0; i < 4; i++) p[i] = (unsigned char)(n >> (24 - 8 * i));
+    b->len += 4;
+    if (v && len) memcpy(b->data + b->len, v, (size_t)len);
+    b->len += v ? (size_t)len : 0;
+  }
+  return b->len >= PG_COPY_BYTES ? flush(s, t) : 0;
 }
 
 static int p_put(store *st, int t, const store_val *row) {
-  return exec((pg_store *)st, t, Q_INS, row, store_tables[t].ncols, PGRES_COMMAND_OK, NULL);
+  pg_store *s = (pg_store *)st;
+  if (s->copying) return copy_row(s, t, row);
+  return exec(s, t, Q_INS, row, store_tables[t].ncols, PGRES_COMMAND_OK, NULL);
 }
 
 static int p_del(store *st, int t, int64_t lo, int64_t hi, void (*gone)(void *, int64_t), void *ud) {
   store_val range[2] = { { .type = SV_INT, .i = lo }, { .type = SV_INT, .i = hi } };
   PGresult *r = NULL;
-  int rc = exec((pg_store *)st, t, Q_DEL, range, whole(t) ? 0 : 2, PGRES_TUPLES_OK, &r);
+  int rc = flush_all((pg_store *)st);
+  if (!rc) rc = exec((pg_store *)st, t, Q_DEL, range, whole(t) ? 0 : 2, PGRES_TUPLES_OK, &r);
   if (rc) return rc;
   for (int i = 0; i < PQntuples(r); i++) {
     store_val v;
@@ -339,9 +421,11 @@ static int p_get(store *st, int t, const store_val *key, store_val *row) {
   pg_store *s = (pg_store *)st;
   PQclear(s->got);
   s->got = NULL;
+  int rc = flush_all(s);
+  if (rc) return -rc;
   /* In a save, meta's rows are locked as read: a second writer waits for
   ** this save's end, then finds the generation it wrote. */
-  int rc = exec(s, t, s->writing && t == T_META ? Q_LOCK : Q_GET, key, 1, PGRES_TUPLES_OK, &s->got);
+  rc = exec(s, t, s->writing && t == T_META ? Q_LOCK : Q_GET, key, 1, PGRES_TUPLES_OK, &s->got);
   if (rc) return -rc;
   if (PQntuples(s->got) < 1) return 0;
   row_of(s->got, 0, t, row);
@@ -350,7 +434,8 @@ static int p_get(store *st, int t, const store_val *key, store_val *row) {
 
 static int p_last(store *st, int t, int64_t *key) {
   PGresult *r = NULL;
-  int rc = exec((pg_store *)st, t, Q_LAST, NULL, 0, PGRES_TUPLES_OK, &r);
+  int rc = flush_all((pg_store *)st);
+  if (!rc) rc = exec((pg_store *)st, t, Q_LAST, NULL, 0, PGRES_TUPLES_OK, &r);
   if (rc) return rc;
   store_val v;
   value_of(r, 0, 0, 'i', &v);
@@ -420,6 +505,8 @@ static int p_scan(store *st, int t, const int64_t *range, store_scan **out) {
   store_scan *sc = &s->scans[t][range != NULL];
   const store_table *tb = &store_tables[t];
   char sql[1024];
+  int rc = flush_all(s);
+  if (rc) return rc;
   PQclear(sc->res);
   memset(sc, 0, sizeof *sc);
   sc->s = s;
@@ -430,7 +517,7 @@ static int p_scan(store *st, int t, const int64_t *range, store_scan **out) {
              tb->name, tb->key, (long long)range[0], tb->key, (long long)range[1], tb->key);
     sc->res = PQexecParams(s->c, sql, 0, NULL, NULL, NULL, NULL, 1);
     if (PQresultStatus(sc->res) != PGRES_TUPLES_OK) {
-      int rc = failed(s, sc->res);
+      rc = failed(s, sc->res);
       PQclear(sc->res);
       sc->res = NULL;
       return rc;
@@ -440,7 +527,7 @@ static int p_scan(store *st, int t, const int64_t *range, store_scan **out) {
   } else {
     snprintf(sql, sizeof sql, "DECLARE c%d NO SCROLL CURSOR FOR SELECT %s FROM %s.%s ORDER BY %s", t, tb->cols,
              s->schema, tb->name, tb->order ? tb->order : tb->key);
-    int rc = run(s, sql);
+    rc = run(s, sql);
     if (rc) return rc;
     sc->cursor = 1;
   }
@@ -600,6 +687,7 @@ void store_pg_free(store *st) {
     for (int k = 0; k < 2; k++) PQclear(s->scans[t][k].res);
   PQclear(s->got);
   PQfinish(s->c);
+  for (int t = 0; t < STORE_NTABLES; t++) strata_buffer_free(&s->copy[t]);
   strata_free(s->vbuf);
   strata_free(s->shown);
   strata_free(s);
