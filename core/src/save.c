@@ -298,22 +298,17 @@ static void writer_done(writer *wr) {
   strata_buffer_free(&wr->cells);
 }
 
-/* A deleted row's checksum out of its table's sum. */
-typedef struct deleting { writer *wr; int t; int64_t found; } deleting;
-static void gone(void *ud, int64_t sum) {
-  deleting *d = ud;
-  d->wr->sums[d->t] -= sum_mix(sum);
-  d->found++;
+/* A deleted row (of table t) out of its table's sum and count. */
+static void gone(void *ud, int t, int64_t sum) {
+  writer *wr = ud;
+  wr->sums[t] -= sum_mix(sum);
+  wr->rows[t]--;
 }
 
 /* Deletes table t's rows of keys [a, b) (mods and rng: all), their
-** checksums taken out of the table's sum and the rows out of its count. */
-static int delete_rows(writer *wr, int t, int64_t a, int64_t b) {
-  deleting d = { wr, t, 0 };
-  int rc = wr->st->ops->del(wr->st, t, a, b, gone, &d);
-  wr->rows[t] -= d.found;
-  return rc;
-}
+** checksums taken out of the table's sum and the rows out of its count
+** (by the store's next sync at the latest). */
+static int delete_rows(writer *wr, int t, int64_t a, int64_t b) { return wr->st->ops->del(wr->st, t, a, b, gone, wr); }
 
 static int put_mod(writer *wr, int64_t ord, const strata_mod_version *m) {
   store_val s[4];
@@ -623,6 +618,7 @@ static int write_changes(writer *wr, strata_world *w, const strata_mod_version *
   }
   if (!rc) rc = delete_rows(wr, T_MODS, 0, 0);
   for (size_t i = 0; i < nmods && !rc; i++) rc = put_mod(wr, (int64_t)i, &mods[i]);
+  if (!rc) rc = wr->st->ops->sync(wr->st); /* the counts final */
   if (rc || *mismatch) return rc;
   if (wr->rows[T_OBJECTS] != (int64_t)w->count || wr->rows[T_TIMERS] != (int64_t)w->ntimers ||
       wr->rows[T_SUBS] != (int64_t)w->nsubs || wr->rows[T_RNG] != (int64_t)w->nstreams ||

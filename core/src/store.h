@@ -81,8 +81,12 @@ typedef struct store_ops {
   /* Writes a row (ncols values); meta's replaces the row of its key. */
   int (*put)(store *s, int t, const store_val *row);
   /* Deletes the rows of t whose key is in [lo, hi) (meta never; mods and
-  ** rng whole), calling gone with each one's checksum first. */
-  int (*del)(store *s, int t, int64_t lo, int64_t hi, void (*gone)(void *ud, int64_t sum), void *ud);
+  ** rng whole), calling gone with each one's table and checksum, then or
+  ** by the next sync. */
+  int (*del)(store *s, int t, int64_t lo, int64_t hi, void (*gone)(void *ud, int t, int64_t sum), void *ud);
+  /* Every row put or deleted so far is: a store that sends them ahead
+  ** (PostgreSQL's pipeline) waits for their outcome here. */
+  int (*sync)(store *s);
   /* The row of t whose key is *key into row: 1 found, 0 none, < 0 an error
   ** (-code). */
   int (*get)(store *s, int t, const store_val *key, store_val *row);

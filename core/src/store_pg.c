@@ -68,6 +68,13 @@ typedef struct pg_store {
   char *vbuf;                /* meta's value with its type's code */
   size_t vcap;
   int copying;               /* a whole save: rows go by COPY (p_clear) */
+  int piped;                 /* in libpq's pipeline mode: writes sent, their outcome not read */
+  struct sent {              /* what each write sent ahead is, in order */
+    int t;
+    void (*gone)(void *, int, int64_t); /* a delete's (NULL: an insert) */
+    void *ud;
+  } *sent;
+  size_t nsent, sentcap;
   strata_buffer copy[STORE_NTABLES]; /* each table's rows not sent yet, COPY's binary tuples */
 } pg_store;
 
@@ -264,20 +271,35 @@ static void row_of(const PGresult *r, int i, int t, store_val *row) {
   for (int c = 0; c < store_tables[t].ncols; c++) value_of(r, i, c, store_tables[t].types[c], &row[c]);
 }
 
+/* A statement's parameters (binary): its n values, of table t's columns
+** for an insert, of its key for the rest. */
+typedef struct params {
+  const char *v[PG_MAX_PARAMS];
+  int len[PG_MAX_PARAMS], fmt[PG_MAX_PARAMS];
+} params;
+
+static int set_params(pg_store *s, int t, int q, const store_val *vals, int n, params *p) {
+  int rc = 0;
+  for (int c = 0; c < n && !rc; c++) {
+    p->fmt[c] = 1;
+    rc = param(s, c, q == Q_INS ? store_tables[t].types[c] : store_tables[t].types[0] == 't' ? 't' : 'i', &vals[c],
+               &p->v[c], &p->len[c]);
+  }
+  return rc;
+}
+
+static int drain(pg_store *s);
+
 /* Runs prepared statement q of table t with the n values; *out the result
 ** (binary), whose status is want. */
 static int exec(pg_store *s, int t, int q, const store_val *vals, int n, ExecStatusType want, PGresult **out) {
   char name[16];
-  const char *pv[PG_MAX_PARAMS];
-  int len[PG_MAX_PARAMS], fmt[PG_MAX_PARAMS];
-  int rc = prepare(s, t, q, name);
-  for (int c = 0; c < n && !rc; c++) {
-    fmt[c] = 1;
-    rc = param(s, c, q == Q_INS ? store_tables[t].types[c] : store_tables[t].types[0] == 't' ? 't' : 'i', &vals[c],
-               &pv[c], &len[c]);
-  }
+  params p;
+  int rc = drain(s);
+  if (!rc) rc = prepare(s, t, q, name);
+  if (!rc) rc = set_params(s, t, q, vals, n, &p);
   if (rc) return rc;
-  PGresult *r = PQexecPrepared(s->c, name, n, pv, len, fmt, 1);
+  PGresult *r = PQexecPrepared(s->c, name, n, p.v, p.len, p.fmt, 1);
   if (PQresultStatus(r) != want) {
     rc = failed(s, r);
     PQclear(r);
@@ -287,6 +309,72 @@ static int exec(pg_store *s, int t, int q, const store_val *vals, int n, ExecSta
   else PQclear(r);
   return 0;
 }
+
+/* Writes are sent ahead in libpq's pipeline mode and their outcomes read
+** at the next drain (a batch at most: the server's answers must not fill
+** the socket while strata is still writing): a round trip a row was most
+** of an incremental save's time. gone: a delete's, called with each row's
+** checksum as its outcome is read. */
+#ifndef PG_AHEAD
+#define PG_AHEAD 256 /* (a build may choose another, to measure) */
+#endif
+
+static int send(pg_store *s, int t, int q, const store_val *vals, int n, void (*gone)(void *, int, int64_t),
+                void *ud) {
+  char name[16];
+  params p;
+  int rc = 0;
+  if (!(s->prepared[t] & 1u << q)) rc = drain(s); /* (prepared outside the pipeline) */
+  if (!rc) rc = prepare(s, t, q, name);
+  if (!rc) rc = set_params(s, t, q, vals, n, &p);
+  if (!rc && !STRATA_GROW(s->sent, s->sentcap, s->nsent + 1)) rc = STORE_NOMEM;
+  if (rc) return rc;
+  if (!s->piped) {
+    if (PQenterPipelineMode(s->c) != 1) return failed(s, NULL);
+    s->piped = 1;
+  }
+  if (PQsendQueryPrepared(s->c, name, n, p.v, p.len, p.fmt, 1) != 1) return failed(s, NULL);
+  s->sent[s->nsent++] = (struct sent){ t, gone, ud };
+  return s->nsent >= PG_AHEAD ? drain(s) : 0;
+}
+
+/* The outcome of every write sent ahead, in order (the first failure is
+** the one kept: those after it are skipped by the server), and out of the
+** pipeline. */
+static int drain(pg_store *s) {
+  if (!s->piped) return 0;
+  int rc = PQpipelineSync(s->c) == 1 ? 0 : failed(s, NULL);
+  PGresult *r;
+  for (size_t i = 0; i < s->nsent; i++) {
+    const struct sent *w = &s->sent[i];
+    while ((r = PQgetResult(s->c))) {
+      if (PQresultStatus(r) == (w->gone ? PGRES_TUPLES_OK : PGRES_COMMAND_OK)) {
+        for (int k = 0; w->gone && !rc && k < PQntuples(r); k++) {
+          store_val v;
+          value_of(r, k, 0, 'i', &v);
+          w->gone(w->ud, w->t, v.i);
+        }
+      } else if (!rc) {
+        rc = failed(s, r);
+      }
+      PQclear(r);
+    }
+  }
+  s->nsent = 0;
+  /* the sync's own result; a broken connection gives none */
+  for (int tries = 0; tries < 4; tries++) {
+    r = PQgetResult(s->c);
+    int done = !r || PQresultStatus(r) == PGRES_PIPELINE_SYNC;
+    if (r && !done && !rc && PQresultStatus(r) != PGRES_COMMAND_OK) rc = failed(s, r);
+    PQclear(r);
+    if (done) break;
+  }
+  if (PQexitPipelineMode(s->c) != 1 && !rc) rc = failed(s, NULL);
+  s->piped = 0;
+  return rc;
+}
+
+static int p_sync(store *st) { return drain((pg_store *)st); }
 
 static int p_begin(store *st, int full) {
   pg_store *s = (pg_store *)st;
@@ -322,6 +410,7 @@ static int p_commit(store *st) {
 
 static void p_rollback(store *st) {
   pg_store *s = (pg_store *)st;
+  drain(s);
   uncopy(s);
   s->writing = 0;
   PQclear(PQexec(s->c, "ROLLBACK"));
@@ -363,8 +452,9 @@ static int flush(pg_store *s, int t) {
   return rc;
 }
 
+/* Everything written so far sent and its outcome read. */
 static int flush_all(pg_store *s) {
-  int rc = 0;
+  int rc = drain(s);
   for (int t = 0; t < STORE_NTABLES && !rc; t++) rc = flush(s, t);
   return rc;
 }
@@ -399,22 +489,13 @@ static int copy_row(pg_store *s, int t, const store_val *row) {
 static int p_put(store *st, int t, const store_val *row) {
   pg_store *s = (pg_store *)st;
   if (s->copying) return copy_row(s, t, row);
-  return exec(s, t, Q_INS, row, store_tables[t].ncols, PGRES_COMMAND_OK, NULL);
+  return send(s, t, Q_INS, row, store_tables[t].ncols, NULL, NULL);
 }
 
-static int p_del(store *st, int t, int64_t lo, int64_t hi, void (*gone)(void *, int64_t), void *ud) {
+static int p_del(store *st, int t, int64_t lo, int64_t hi, void (*gone)(void *, int, int64_t), void *ud) {
   store_val range[2] = { { .type = SV_INT, .i = lo }, { .type = SV_INT, .i = hi } };
-  PGresult *r = NULL;
   int rc = flush_all((pg_store *)st);
-  if (!rc) rc = exec((pg_store *)st, t, Q_DEL, range, whole(t) ? 0 : 2, PGRES_TUPLES_OK, &r);
-  if (rc) return rc;
-  for (int i = 0; i < PQntuples(r); i++) {
-    store_val v;
-    value_of(r, i, 0, 'i', &v);
-    gone(ud, v.i);
-  }
-  PQclear(r);
-  return 0;
+  return rc ? rc : send((pg_store *)st, t, Q_DEL, range, whole(t) ? 0 : 2, gone, ud);
 }
 
 static int p_get(store *st, int t, const store_val *key, store_val *row) {
@@ -578,7 +659,7 @@ static const char *p_why(store *st, int rc) {
   return ((pg_store *)st)->error;
 }
 
-static const store_ops pg_ops = { p_begin, p_commit, p_rollback, p_clear, p_put, p_del, p_get, p_last, p_put_tag,
+static const store_ops pg_ops = { p_begin, p_commit, p_rollback, p_clear, p_put, p_del, p_sync, p_get, p_last, p_put_tag,
                                   p_get_tag, p_check, p_size, p_scan, p_next, p_scan_end, p_fail, p_why };
 
 /* The URI as errors show it: a password (user:PASSWORD@ or password=...)
@@ -688,6 +769,7 @@ void store_pg_free(store *st) {
   PQclear(s->got);
   PQfinish(s->c);
   for (int t = 0; t < STORE_NTABLES; t++) strata_buffer_free(&s->copy[t]);
+  strata_free(s->sent);
   strata_free(s->vbuf);
   strata_free(s->shown);
   strata_free(s);

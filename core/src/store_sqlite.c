@@ -127,8 +127,9 @@ static int s_begin(store *st, int full) {
 static int s_commit(store *st) { return exec(st, "COMMIT"); }
 static void s_rollback(store *st) { exec(st, "ROLLBACK"); }
 
-/* A whole save goes into a new file: nothing to empty. */
-static int s_clear(store *st) {
+/* A whole save goes into a new file: nothing to empty. Each row is written
+** as it comes: nothing to wait for. */
+static int s_none(store *st) {
   (void)st;
   return SQLITE_OK;
 }
@@ -147,7 +148,7 @@ static int s_put(store *st, int t, const store_val *row) {
 /* A SELECT then a DELETE: SQLite's DELETE ... RETURNING costs five times
 ** as much, and most deletes of a save find nothing (a changed uid is looked
 ** for in three tables). */
-static int s_del(store *st, int t, int64_t lo, int64_t hi, void (*gone)(void *, int64_t), void *ud) {
+static int s_del(store *st, int t, int64_t lo, int64_t hi, void (*gone)(void *, int, int64_t), void *ud) {
   sqlite_store *s = (sqlite_store *)st;
   sqlite3_stmt *sel, *del;
   int rc, found = 0;
@@ -158,7 +159,7 @@ static int s_del(store *st, int t, int64_t lo, int64_t hi, void (*gone)(void *, 
   }
   while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
     found++;
-    gone(ud, sqlite3_column_int64(sel, 0));
+    gone(ud, t, sqlite3_column_int64(sel, 0));
   }
   sqlite3_reset(sel);
   if (rc != SQLITE_DONE) return rc;
@@ -327,7 +328,7 @@ static strata_status s_fail(store *st, int rc, const char *what, strata_error *e
   return store_sqlite_error(err, s->db, rc, what, s->path);
 }
 
-static const store_ops sqlite_ops = { s_begin, s_commit, s_rollback, s_clear, s_put, s_del, s_get, s_last, s_put_tag,
+static const store_ops sqlite_ops = { s_begin, s_commit, s_rollback, s_none, s_put, s_del, s_none, s_get, s_last, s_put_tag,
                                       s_get_tag, s_check, s_size, s_scan, s_next, s_scan_end, s_fail, s_why };
 
 store *store_sqlite_new(sqlite3 *db, const char *path) {
