@@ -376,9 +376,16 @@ static int drain(pg_store *s) {
 
 static int p_sync(store *st) { return drain((pg_store *)st); }
 
+/* A save's transaction. Saves of one world take turns on a transaction
+** lock of their own (advisory: class 21332, "ST", and the schema's name
+** hashed), taken first: two first saves of a new world would otherwise
+** race to make its schema. */
 static int p_begin(store *st, int full) {
   pg_store *s = (pg_store *)st;
-  int rc = run(s, "BEGIN");
+  char sql[256];
+  snprintf(sql, sizeof sql, "BEGIN; SELECT pg_advisory_xact_lock(21332, hashtext('%.*s'))", (int)strlen(s->schema) - 2,
+           s->schema + 1);
+  int rc = run(s, sql);
   if (!rc && full) rc = create(s);
   s->writing = !rc;
   return rc;
