@@ -198,6 +198,10 @@ static void round_trip(void) {
   CHECK(strstr(err.message, "nosuch") != NULL);
   CHECK(opened_json(world_uri("bad-name"), &err) == NULL);
   CHECK(strstr(err.message, "world=") != NULL);
+  /* No server there: one line naming the store, a password never shown. */
+  CHECK(opened_json("postgresql://strata:secret@/strata?host=/nonexistent&password=hidden&world=x", &err) == NULL);
+  CHECK(strstr(err.message, "PostgreSQL: ") != NULL && !strchr(err.message, '\n'));
+  CHECK(!strstr(err.message, "secret") && !strstr(err.message, "hidden") && strstr(err.message, "strata:***@"));
   unlink(path);
   free(want);
   free(lite);
