@@ -1,5 +1,12 @@
 /*
-** save.c - worlds in SQLite files.
+** save.c - worlds in SQLite files, and the rows of every store.
+**
+** The rows (what each holds, its checksum, each table's count and sum, the
+** generation) are written and read here, once, through a store (store.h):
+** the SQLite file's (store_sqlite.c) or a PostgreSQL database's
+** (store_pg.c), which only move rows. What follows of files (the temporary
+** renamed over the target, the journal beside it, the path's lock) is the
+** SQLite file's; a database's transaction does that work for store_pg.c.
 **
 ** A save writes a fresh database next to the target (path + ".tmp") in one
 ** transaction, flushes it to disk and renames it over the target; rename is
