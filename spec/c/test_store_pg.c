@@ -156,6 +156,17 @@ static char *opened_json(const char *uri, strata_error *err) {
   return s;
 }
 
+/* Whether what opens from uri is the world w (with its n mods), as JSON. */
+static int opens_as(const strata_world *w, size_t n, const char *uri) {
+  strata_error err;
+  char *want = json(w, mods, n), *got = opened_json(uri, &err);
+  if (!got) fprintf(stderr, "%s\n", err.message);
+  int same = got && !strcmp(got, want);
+  free(want);
+  free(got);
+  return same;
+}
+
 static strata_world *open_ok(const char *uri) {
   strata_world *w = NULL;
   strata_mod_version *m = NULL;
@@ -264,8 +275,7 @@ static void incremental(void) {
     CHECK_EQ_INT(n, 2);
     CHECK_STR(which, want);
   }
-  char *now = json(w, mods, 2), *pg = opened_json(world_uri("inc"), &err);
-  CHECK(pg && !strcmp(pg, now));
+  CHECK(opens_as(w, 2, world_uri("inc")));
   /* every kind of change, saved into the world's own store, opens as the world */
   uint64_t map, timer;
   strata_world_delete(w, actor, NULL);          /* its subscription goes with it */
@@ -282,15 +292,9 @@ static void incremental(void) {
   /* still incremental (no fallback to a whole save): the chest's row and the
   ** first map's chunks are the ones the save before wrote */
   CHECK(after && changed(before, after, which, sizeof which) >= 1 && !strstr(which, "o4 ") && !strstr(which, "t2 "));
-  free(now);
-  free(pg);
-  now = json(w, mods, 1);
-  pg = opened_json(world_uri("inc"), &err);
-  CHECK(pg && !strcmp(pg, now));
+  CHECK(opens_as(w, 1, world_uri("inc")));
   free(before);
   free(after);
-  free(now);
-  free(pg);
   strata_world_free(w);
   PQfinish(c);
 }
@@ -308,18 +312,11 @@ static void two_writers(void) {
   set_prop(b, actor, "hp", strata_value_int(2));
   CHECK(strata_world_save(b, world_uri("two"), mods, 2, &err) == STRATA_EIO);
   CHECK(strstr(err.message, "saved by another process since this world opened it") != NULL);
-  char *want = json(a, mods, 2), *pg = opened_json(world_uri("two"), &err);
-  CHECK(pg && !strcmp(pg, want));
+  CHECK(opens_as(a, 2, world_uri("two")));
   /* with overwrite, b's save replaces a's */
   strata_save_options opt = { 1 };
   CHECK(strata_world_save_with(b, world_uri("two"), mods, 2, &opt, &err) == STRATA_OK);
-  free(pg);
-  free(want);
-  want = json(b, mods, 2);
-  pg = opened_json(world_uri("two"), &err);
-  CHECK(pg && !strcmp(pg, want));
-  free(pg);
-  free(want);
+  CHECK(opens_as(b, 2, world_uri("two")));
   strata_world_free(a);
   strata_world_free(b);
 }
@@ -405,11 +402,7 @@ static void killed(void) {
   CHECK(pg && !strcmp(pg, want));
   /* and the world's next save writes it all */
   CHECK(strata_world_save(w, s.uri, mods, 2, &err) == STRATA_OK);
-  free(pg);
-  char *now = json(w, mods, 2);
-  pg = opened_json(world_uri("kill"), &err);
-  CHECK(pg && !strcmp(pg, now));
-  free(now);
+  CHECK(opens_as(w, 2, world_uri("kill")));
   free(pg);
   free(pid);
   free(want);
