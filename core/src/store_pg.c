@@ -17,6 +17,7 @@
 #include "store.h"
 #include "strata/alloc.h"
 #include "strata/value.h" /* strata_buffer */
+#include "uidset.h"
 #include "util.h"         /* STRATA_GROW */
 
 #include <string.h>
@@ -68,13 +69,19 @@ typedef struct pg_store {
   char *vbuf;                /* meta's value with its type's code */
   size_t vcap;
   int copying;               /* a whole save: rows go by COPY (p_clear) */
-  int piped;                 /* in libpq's pipeline mode: writes sent, their outcome not read */
-  struct sent {              /* what each write sent ahead is, in order */
-    int t;
-    void (*gone)(void *, int, int64_t); /* a delete's (NULL: an insert) */
-    void *ud;
-  } *sent;
-  size_t nsent, sentcap;
+  int piped;                 /* in libpq's pipeline mode: meta's writes sent, outcome not read */
+  size_t nsent;              /* how many */
+  /* An incremental save's writes of each other table, gathered and sent at
+  ** the next flush as one DELETE and one COPY: a statement a row (four a
+  ** changed uid) was most of its time. */
+  struct batch {
+    int all;                 /* every row to delete */
+    int64_t *keys;           /* the rows to delete by key */
+    size_t nkeys, keycap;
+    uidset put;              /* the keys of the rows put since (in copy[t]), plus 1 */
+  } batch[STORE_NTABLES];
+  void (*gone)(void *, int, int64_t); /* what a deleted row's checksum is handed to */
+  void *ud;
   strata_buffer copy[STORE_NTABLES]; /* each table's rows not sent yet, COPY's binary tuples */
 } pg_store;
 
@@ -310,32 +317,28 @@ static int exec(pg_store *s, int t, int q, const store_val *vals, int n, ExecSta
   return 0;
 }
 
-/* Writes are sent ahead in libpq's pipeline mode and their outcomes read
-** at the next drain (a batch at most: the server's answers must not fill
-** the socket while strata is still writing): a round trip a row was most
-** of an incremental save's time. gone: a delete's, called with each row's
-** checksum as its outcome is read. */
+/* meta's writes (upserts: a save writes its generation rows twice) are
+** sent ahead in libpq's pipeline mode and their outcomes read at the next
+** drain (PG_AHEAD at most: the server's answers must not fill the socket
+** while strata is still writing). */
 #ifndef PG_AHEAD
 #define PG_AHEAD 256 /* (a build may choose another, to measure) */
 #endif
 
-static int send(pg_store *s, int t, int q, const store_val *vals, int n, void (*gone)(void *, int, int64_t),
-                void *ud) {
+static int send(pg_store *s, int t, int q, const store_val *vals, int n) {
   char name[16];
   params p;
   int rc = 0;
   if (!(s->prepared[t] & 1u << q)) rc = drain(s); /* (prepared outside the pipeline) */
   if (!rc) rc = prepare(s, t, q, name);
   if (!rc) rc = set_params(s, t, q, vals, n, &p);
-  if (!rc && !STRATA_GROW(s->sent, s->sentcap, s->nsent + 1)) rc = STORE_NOMEM;
   if (rc) return rc;
   if (!s->piped) {
     if (PQenterPipelineMode(s->c) != 1) return failed(s, NULL);
     s->piped = 1;
   }
   if (PQsendQueryPrepared(s->c, name, n, p.v, p.len, p.fmt, 1) != 1) return failed(s, NULL);
-  s->sent[s->nsent++] = (struct sent){ t, gone, ud };
-  return s->nsent >= PG_AHEAD ? drain(s) : 0;
+  return ++s->nsent >= PG_AHEAD ? drain(s) : 0;
 }
 
 /* The outcome of every write sent ahead, in order (the first failure is
@@ -345,21 +348,11 @@ static int drain(pg_store *s) {
   if (!s->piped) return 0;
   int rc = PQpipelineSync(s->c) == 1 ? 0 : failed(s, NULL);
   PGresult *r;
-  for (size_t i = 0; i < s->nsent; i++) {
-    const struct sent *w = &s->sent[i];
+  for (size_t i = 0; i < s->nsent; i++)
     while ((r = PQgetResult(s->c))) {
-      if (PQresultStatus(r) == (w->gone ? PGRES_TUPLES_OK : PGRES_COMMAND_OK)) {
-        for (int k = 0; w->gone && !rc && k < PQntuples(r); k++) {
-          store_val v;
-          value_of(r, k, 0, 'i', &v);
-          w->gone(w->ud, w->t, v.i);
-        }
-      } else if (!rc) {
-        rc = failed(s, r);
-      }
+      if (!rc && PQresultStatus(r) != PGRES_COMMAND_OK) rc = failed(s, r);
       PQclear(r);
     }
-  }
   s->nsent = 0;
   /* the sync's own result; a broken connection gives none */
   for (int tries = 0; tries < 4; tries++) {
@@ -374,7 +367,6 @@ static int drain(pg_store *s) {
   return rc;
 }
 
-static int p_sync(store *st) { return drain((pg_store *)st); }
 
 /* A save's transaction. Saves of one world take turns on a transaction
 ** lock of their own (advisory: class 21332, "ST", and the schema's name
@@ -397,7 +389,12 @@ static int flush_all(pg_store *s);
 ** else that reads or ends the transaction). */
 static void uncopy(pg_store *s) {
   s->copying = 0;
-  for (int t = 0; t < STORE_NTABLES; t++) s->copy[t].len = 0;
+  for (int t = 0; t < STORE_NTABLES; t++) {
+    s->copy[t].len = 0;
+    s->batch[t].all = 0;
+    s->batch[t].nkeys = 0;
+    uidset_clear(&s->batch[t].put);
+  }
 }
 
 static int p_commit(store *st) {
@@ -437,7 +434,7 @@ static int p_clear(store *st) {
 /* Table t's rows gathered for COPY, sent in one COPY ... FROM STDIN
 ** (binary: a header, the tuples, a trailer). A round trip a row was most of
 ** a whole save's time. */
-static int flush(pg_store *s, int t) {
+static int send_copy(pg_store *s, int t) {
   static const char head[19] = "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0", tail[2] = { '\377', '\377' };
   strata_buffer *b = &s->copy[t];
   if (!b->len) return 0;
@@ -459,10 +456,57 @@ static int flush(pg_store *s, int t) {
   return rc;
 }
 
+/* The rows a DELETE ... RETURNING sum gave, handed to s->gone. */
+static int gone_rows(pg_store *s, int t, PGresult *r) {
+  int rc = PQresultStatus(r) == PGRES_TUPLES_OK ? 0 : failed(s, r);
+  for (int k = 0; !rc && k < PQntuples(r); k++) {
+    store_val v;
+    value_of(r, k, 0, 'i', &v);
+    s->gone(s->ud, t, v.i);
+  }
+  PQclear(r);
+  return rc;
+}
+
+/* Deletes now the rows of t in [range[0], range[1]), or (NULL) all. */
+static int delete_now(pg_store *s, int t, const int64_t *range) {
+  store_val r[2] = { { .type = SV_INT, .i = range ? range[0] : 0 }, { .type = SV_INT, .i = range ? range[1] : 0 } };
+  PGresult *res = NULL;
+  int rc = exec(s, t, Q_DEL, r, range ? 2 : 0, PGRES_TUPLES_OK, &res);
+  return rc ? rc : gone_rows(s, t, res);
+}
+
+/* Table t's gathered writes: its deletes (all, then by key, in one
+** statement: the keys as an array's text), then its rows by COPY. */
+static int flush_table(pg_store *s, int t) {
+  struct batch *b = &s->batch[t];
+  strata_buffer text = { 0 };
+  int rc = drain(s); /* (no other statement while the pipeline is open) */
+  if (!rc && b->all) rc = delete_now(s, t, NULL);
+  b->all = 0;
+  for (size_t i = 0; i < b->nkeys && !rc; i++) {
+    if (!STRATA_GROW(text.data, text.cap, text.len + 24)) rc = STORE_NOMEM;
+    else text.len += (size_t)snprintf((char *)text.data + text.len, 24, "%c%lld", i ? ',' : '{', (long long)b->keys[i]);
+  }
+  if (!rc && b->nkeys) {
+    char sql[512];
+    text.data[text.len] = '}'; /* (room: 24 bytes were grown for the last key) */
+    text.data[text.len + 1] = '\0';
+    snprintf(sql, sizeof sql, "DELETE FROM %s.%s WHERE %s = ANY($1::bigint[]) RETURNING sum", s->schema,
+             store_tables[t].name, store_tables[t].key);
+    const char *pv[1] = { (const char *)text.data };
+    rc = gone_rows(s, t, PQexecParams(s->c, sql, 1, NULL, pv, NULL, NULL, 1));
+  }
+  strata_buffer_free(&text);
+  b->nkeys = 0;
+  uidset_clear(&b->put);
+  return rc ? rc : send_copy(s, t);
+}
+
 /* Everything written so far sent and its outcome read. */
 static int flush_all(pg_store *s) {
   int rc = drain(s);
-  for (int t = 0; t < STORE_NTABLES && !rc; t++) rc = flush(s, t);
+  for (int t = 0; t < STORE_NTABLES && !rc; t++) rc = flush_table(s, t);
   return rc;
 }
 
@@ -490,19 +534,40 @@ static int copy_row(pg_store *s, int t, const store_val *row) {
     if (v && len) memcpy(b->data + b->len, v, (size_t)len);
     b->len += v ? (size_t)len : 0;
   }
-  return b->len >= PG_COPY_BYTES ? flush(s, t) : 0;
+  return b->len >= PG_COPY_BYTES ? send_copy(s, t) : 0;
 }
+
+static int p_sync(store *st) { return flush_all((pg_store *)st); }
 
 static int p_put(store *st, int t, const store_val *row) {
   pg_store *s = (pg_store *)st;
-  if (s->copying) return copy_row(s, t, row);
-  return send(s, t, Q_INS, row, store_tables[t].ncols, NULL, NULL);
+  if (t == T_META && !s->copying) return send(s, t, Q_INS, row, store_tables[t].ncols);
+  /* (every table's key but meta's and rng's is an integer from 0) */
+  if (!s->copying && t != T_RNG && !uidset_add(&s->batch[t].put, (uint64_t)row[0].i + 1)) return STORE_NOMEM;
+  return copy_row(s, t, row);
 }
 
+/* A delete waits for the table's flush, unless a row it may delete was put
+** since the last (then the table is flushed first: rows go in order). */
 static int p_del(store *st, int t, int64_t lo, int64_t hi, void (*gone)(void *, int, int64_t), void *ud) {
-  store_val range[2] = { { .type = SV_INT, .i = lo }, { .type = SV_INT, .i = hi } };
-  int rc = flush_all((pg_store *)st);
-  return rc ? rc : send((pg_store *)st, t, Q_DEL, range, whole(t) ? 0 : 2, gone, ud);
+  pg_store *s = (pg_store *)st;
+  struct batch *b = &s->batch[t];
+  int one = !whole(t) && hi == lo + 1 && lo >= 0, rc = 0;
+  s->gone = gone;
+  s->ud = ud;
+  if (s->copy[t].len && (!one || t == T_RNG || uidset_has(&b->put, (uint64_t)lo + 1))) rc = flush_table(s, t);
+  if (rc) return rc;
+  if (whole(t)) {
+    b->all = 1;
+    return 0;
+  }
+  if (!one) {
+    int64_t range[2] = { lo, hi };
+    return (rc = flush_table(s, t)) ? rc : delete_now(s, t, range);
+  }
+  if (!STRATA_GROW(b->keys, b->keycap, b->nkeys + 1)) return STORE_NOMEM;
+  b->keys[b->nkeys++] = lo;
+  return 0;
 }
 
 static int p_get(store *st, int t, const store_val *key, store_val *row) {
@@ -776,7 +841,10 @@ void store_pg_free(store *st) {
   PQclear(s->got);
   PQfinish(s->c);
   for (int t = 0; t < STORE_NTABLES; t++) strata_buffer_free(&s->copy[t]);
-  strata_free(s->sent);
+  for (int t = 0; t < STORE_NTABLES; t++) {
+    strata_free(s->batch[t].keys);
+    uidset_free(&s->batch[t].put);
+  }
   strata_free(s->vbuf);
   strata_free(s->shown);
   strata_free(s);
