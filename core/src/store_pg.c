@@ -753,7 +753,7 @@ static char *shown_uri(const char *uri) {
     }
   }
   while (*p) {
-    if ((p[-1] == '?' || p[-1] == '&') && !strncmp(p, "password=", 9)) {
+    if (p > uri && (p[-1] == '?' || p[-1] == '&') && !strncmp(p, "password=", 9)) {
       memcpy(o, "password=***", 12);
       o += 12;
       p += strcspn(p, "&");
