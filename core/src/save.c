@@ -928,6 +928,8 @@ static void remember_file(strata_world *w, const char *path) {
   struct stat info;
   char *copy = stat(path, &info) == 0 && S_ISREG(info.st_mode) ? strata_strdup(path) : NULL;
   strata_free(w->file.path);
+  store_pg_free(w->file.store); /* (a database's connection, when the world was there) */
+  w->file.store = NULL;
   w->file.path = copy;
   if (!copy) return;
   w->file.dev = (uint64_t)info.st_dev;
@@ -1063,13 +1065,17 @@ static strata_status read_all(store *sto, strata_world **out, strata_mod_version
 ** transaction, so that two writers take turns and the second finds the
 ** first's save.id. */
 
-/* The world's store is now uri, holding generation gen. */
-static void remember_store(strata_world *w, const char *uri, const save_gen *gen) {
+/* The world's store is now uri, holding generation gen, through st (its
+** connection, kept for the next save; NULL: none kept). */
+static void remember_store(strata_world *w, const char *uri, const save_gen *gen, store *st) {
   char *copy = strata_strdup(uri); /* out of memory: no store, the next save is whole */
   strata_free(w->file.path);
+  if (w->file.store != st) store_pg_free(w->file.store);
   memset(&w->file, 0, sizeof w->file);
   w->file.path = copy;
   w->file.gen = *gen;
+  w->file.store = copy ? st : NULL;
+  if (!copy) store_pg_free(st);
 }
 
 /* The store's save.id (0: none, a new world), read as a save's first step. */
@@ -1083,7 +1089,7 @@ static int store_save_id(store *st, uint64_t *id) {
 
 /* One try of a save into the store: incremental (what changed) or full. 1
 ** in *again: the store is not what the world's record says, and a full
-** save follows. */
+** save follows; -1: its transaction could not even begin. */
 static strata_status store_try(strata_world *w, store *st, const char *uri, const strata_mod_version *mods,
                                size_t nmods, int overwrite, int full, int *again, strata_error *err) {
   int own = w->file.path && !strcmp(w->file.path, uri), rc, mismatch = 0;
@@ -1093,7 +1099,8 @@ static strata_status store_try(strata_world *w, store *st, const char *uri, cons
                    w->file.gen.count + 1 };
   writer_init(&wr, st, &gen);
   *again = 0;
-  if ((rc = st->ops->begin(st, full)) || (rc = store_save_id(st, &id))) goto fail;
+  if ((rc = st->ops->begin(st, full))) *again = -1;
+  if (rc || (rc = store_save_id(st, &id))) goto fail;
   if (own && id && id != w->file.gen.save_id && !overwrite) {
     st->ops->rollback(st);
     writer_done(&wr);
@@ -1112,7 +1119,7 @@ static strata_status store_try(strata_world *w, store *st, const char *uri, cons
   }
   if ((rc = st->ops->commit(st))) goto fail;
   writer_done(&wr);
-  remember_store(w, uri, &gen);
+  remember_store(w, uri, &gen, st);
   if (full) {
     reset_after_full(w);
   } else {
@@ -1127,15 +1134,40 @@ fail:;
   return res; /* the record stays: the next save writes it all again */
 }
 
+/* One save through st, or (NULL) a new connection; a failed save's
+** connection is not trusted again (freed, and the world's no more) unless
+** it is idle. *unbegun: the failure came before any transaction began. */
+static strata_status save_via(strata_world *w, store *st, const char *uri, const strata_mod_version *mods,
+                              size_t nmods, int overwrite, int *unbegun, strata_error *err) {
+  int again = 1, kept = st != NULL;
+  if (!st && !(st = store_pg_open(uri, "cannot save to", err))) return err ? err->status : STRATA_EIO;
+  strata_status res = STRATA_OK;
+  if (w->file.path && !strcmp(w->file.path, uri) && !w->dirty_all)
+    res = store_try(w, st, uri, mods, nmods, overwrite, 0, &again, err);
+  if (!res && again) res = store_try(w, st, uri, mods, nmods, overwrite, 1, &again, err);
+  *unbegun = res && again < 0;
+  if (res && (!kept || !store_pg_idle(st))) {
+    if (w->file.store == st) w->file.store = NULL;
+    store_pg_free(st);
+  }
+  return res;
+}
+
+/* A save into the database at uri: through the world's connection when it
+** is its own store (a connection per save cost as much as an incremental
+** save), else a new one, which the world keeps once the save succeeds. */
 static strata_status save_store(strata_world *w, const char *uri, const strata_mod_version *mods, size_t nmods,
                                 int overwrite, strata_error *err) {
-  store *st = store_pg_open(uri, "cannot save to", err);
-  if (!st) return err ? err->status : STRATA_EIO;
-  int again = 1, own = w->file.path && !strcmp(w->file.path, uri);
-  strata_status res = STRATA_OK;
-  if (own && !w->dirty_all) res = store_try(w, st, uri, mods, nmods, overwrite, 0, &again, err);
-  if (!res && again) res = store_try(w, st, uri, mods, nmods, overwrite, 1, &again, err);
-  store_pg_free(st);
+  int own = w->file.path && !strcmp(w->file.path, uri);
+  store *kept = own && store_pg_idle(w->file.store) ? w->file.store : NULL;
+  int unbegun = 0;
+  strata_status res = save_via(w, kept, uri, mods, nmods, overwrite, &unbegun, err);
+  /* A kept connection the server closed meanwhile (a restart, an idle
+  ** timeout) is only found out by using it: when the save's transaction
+  ** could not begin on it, once more on a new one (a save that failed
+  ** inside its transaction is the caller's to know of). */
+  if (res && kept && unbegun && w->file.store != kept)
+    res = save_via(w, NULL, uri, mods, nmods, overwrite, &unbegun, err);
   return res;
 }
 
@@ -1147,9 +1179,12 @@ static strata_status open_store(const char *uri, strata_world **out, strata_mod_
   save_gen gen;
   strata_error_clear(&e);
   strata_status res = read_all(st, out, mods, nmods, &gen, &e);
-  store_pg_free(st);
-  if (res) return strata_error_set(err, res, "cannot open '%s': %s", uri, e.message);
-  remember_store(*out, uri, &gen);
+  st->ops->rollback(st); /* the read's snapshot ends */
+  if (res) {
+    store_pg_free(st);
+    return strata_error_set(err, res, "cannot open '%s': %s", uri, e.message);
+  }
+  remember_store(*out, uri, &gen, st);
   reset_after_open(*out);
   return STRATA_OK;
 }

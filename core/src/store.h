@@ -129,6 +129,9 @@ int store_pg_is_uri(const char *s);
 ** libpq). what begins the error ("cannot open"). */
 store *store_pg_open(const char *uri, const char *what, strata_error *err);
 void store_pg_free(store *s);
+/* Whether s is a connection that can take a save now (connected, in no
+** transaction); 0 for NULL. */
+int store_pg_idle(store *s);
 
 /* ---- save.c's, which the stores share ---- */
 /* Whether a save of format version v is read by this build. */

@@ -34,6 +34,7 @@ store *store_pg_open(const char *uri, const char *what, strata_error *err) {
 }
 
 void store_pg_free(store *s) { (void)s; }
+int store_pg_idle(store *s) { (void)s; return 0; }
 #else
 #include <libpq-fe.h>
 #include <stdio.h>
@@ -831,6 +832,11 @@ store *store_pg_open(const char *uri, const char *what, strata_error *err) {
   /* Notices (CREATE ... IF NOT EXISTS on what exists) are not errors. */
   PQclear(PQexec(s->c, "SET client_min_messages = warning"));
   return &s->base;
+}
+
+int store_pg_idle(store *st) {
+  pg_store *s = (pg_store *)st;
+  return s && PQstatus(s->c) == CONNECTION_OK && PQtransactionStatus(s->c) == PQTRANS_IDLE;
 }
 
 void store_pg_free(store *st) {

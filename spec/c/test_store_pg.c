@@ -321,6 +321,27 @@ static void two_writers(void) {
   strata_world_free(b);
 }
 
+/* A world keeps its connection between saves; one the server closed
+** meanwhile is replaced, and the save goes through. */
+static void reconnect(void) {
+  uint64_t actor;
+  strata_world *w = scene(&actor);
+  strata_error err;
+  char uri[640];
+  snprintf(uri, sizeof uri, "%s%capplication_name=strata_idle_test&world=idle", server, strchr(server, '?') ? '&' : '?');
+  CHECK(strata_world_save(w, uri, mods, 2, &err) == STRATA_OK);
+  PGconn *c = sql_conn();
+  char *n = one(c, "SELECT count(pg_terminate_backend(pid, 60000)) FROM pg_stat_activity"
+                   " WHERE application_name = 'strata_idle_test'");
+  CHECK(n && !strcmp(n, "1"));
+  set_prop(w, actor, "hp", strata_value_int(5));
+  CHECK(strata_world_save(w, uri, mods, 2, &err) == STRATA_OK);
+  CHECK(opens_as(w, 2, uri));
+  free(n);
+  PQfinish(c);
+  strata_world_free(w);
+}
+
 static void damage(void) {
   uint64_t actor;
   strata_world *w = scene(&actor);
@@ -418,12 +439,13 @@ int main(void) {
     return 77;
   }
   PGconn *c = sql_conn();
-  CHECK(run(c, "DROP SCHEMA IF EXISTS strata_trip, strata_inc, strata_two, strata_dmg, strata_dmg2, strata_kill"
-               " CASCADE"));
+  CHECK(run(c, "DROP SCHEMA IF EXISTS strata_trip, strata_inc, strata_two, strata_idle, strata_dmg, strata_dmg2,"
+               " strata_kill CASCADE"));
   PQfinish(c);
   round_trip();
   incremental();
   two_writers();
+  reconnect();
   damage();
   killed();
   return check_summary("store_pg");
