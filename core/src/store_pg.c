@@ -41,7 +41,9 @@ int store_pg_idle(store *s) { (void)s; return 0; }
 #include <stdlib.h>
 
 /* Rows a cursor fetches at a time. */
-#define PG_BATCH 512
+#ifndef PG_BATCH
+#define PG_BATCH 2048
+#endif
 /* A whole save's rows of a table go by COPY, this many bytes at a time. */
 #define PG_COPY_BYTES (4u << 20)
 #define PG_MAX_PARAMS 9
