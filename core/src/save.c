@@ -37,6 +37,7 @@
 #include "tilemap_internal.h" /* revision: what changed since the last save */
 #include "world_internal.h"   /* strata_world_restore_*, the dirty record */
 #include "rowsum.h"
+#include "pg_uri.h"
 #include "store.h"
 #include "util.h"
 
@@ -1194,7 +1195,7 @@ strata_status strata_world_save_with(strata_world *w, const char *path, const st
   if (!path || !*path) return strata_error_set(err, STRATA_EARG, "cannot save: no path given");
   strata_status in = world_not_in_callback(w, "strata_world_save", "save", err);
   if (in) return in;
-  if (store_pg_is_uri(path)) return save_store(w, path, mods, nmods, opt && opt->overwrite, err);
+  if (strata_pg_uri_is(path)) return save_store(w, path, mods, nmods, opt && opt->overwrite, err);
   /* Only a regular file is written into or replaced: a save renamed over a
   ** device, a FIFO or a link would put a file in its place. */
   strata_status st = strata_file_check_replace(path, "cannot save to", err);
@@ -1840,7 +1841,7 @@ strata_status strata_world_open(const char *path, strata_world **out, strata_mod
                                 size_t *nmods, strata_error *err) {
   sqlite3 *db = NULL;
   struct stat info;
-  if (path && store_pg_is_uri(path)) return open_store(path, out, mods, nmods, err);
+  if (path && strata_pg_uri_is(path)) return open_store(path, out, mods, nmods, err);
   strata_status cst = strata_file_check_read(path, "cannot open", err);
   if (!cst) cst = check_beside(path, "cannot open", err);
   if (cst) return cst;

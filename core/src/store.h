@@ -122,8 +122,6 @@ void store_sqlite_free(store *s);
 /* SQLite's failure rc as one line: "<what> '<path>': <why>". */
 strata_status store_sqlite_error(strata_error *err, struct sqlite3 *db, int rc, const char *what, const char *path);
 
-/* Whether s names a PostgreSQL store (postgresql:// or postgres://). */
-int store_pg_is_uri(const char *s);
 /* A connection to the world the URI names (its schema need not exist yet):
 ** NULL with err set (out of memory, a bad URI, no server, a build without
 ** libpq). what begins the error ("cannot open"). */

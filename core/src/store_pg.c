@@ -4,7 +4,7 @@
 ** without it a URI is refused saying so).
 **
 ** A world is named by libpq's URI plus strata's own query parameter
-** world=NAME (letters, digits, '_'; default main), which is taken out before
+** world=NAME (pg_uri.h: lowercase letters, digits, '_'; default main), which is taken out before
 ** libpq sees the URI; its tables live in the schema strata_NAME, so several
 ** worlds share a database. Every value crosses in binary (no quoting, no
 ** text conversion): integers as int8, reals as float8, text and blobs as
@@ -15,16 +15,13 @@
 ** one transaction, which PostgreSQL commits whole or not at all.
 */
 #include "store.h"
+#include "pg_uri.h"
 #include "strata/alloc.h"
 #include "strata/value.h" /* strata_buffer */
 #include "uidset.h"
 #include "util.h"         /* STRATA_GROW */
 
 #include <string.h>
-
-int store_pg_is_uri(const char *s) {
-  return s && (!strncmp(s, "postgresql://", 13) || !strncmp(s, "postgres://", 11));
-}
 
 #ifndef STRATA_HAVE_LIBPQ
 store *store_pg_open(const char *uri, const char *what, strata_error *err) {
@@ -737,76 +734,11 @@ static const char *p_why(store *st, int rc) {
 static const store_ops pg_ops = { p_begin, p_commit, p_rollback, p_clear, p_put, p_del, p_sync, p_get, p_last, p_put_tag,
                                   p_get_tag, p_check, p_size, p_scan, p_next, p_scan_end, p_fail, p_why };
 
-/* The URI as errors show it: a password (user:PASSWORD@ or password=...)
-** replaced by "***". NULL: out of memory. */
-static char *shown_uri(const char *uri) {
-  size_t n = strlen(uri);
-  char *out = strata_malloc(n + 4), *o = out;
-  if (!out) return NULL;
-  const char *p = uri, *scheme = strstr(uri, "://");
-  const char *at = scheme ? strpbrk(scheme + 3, "@/?") : NULL;
-  if (at && *at == '@') {
-    const char *colon = memchr(scheme + 3, ':', (size_t)(at - scheme - 3));
-    if (colon) {
-      memcpy(o, uri, (size_t)(colon + 1 - uri));
-      o += colon + 1 - uri;
-      memcpy(o, "***", 3);
-      o += 3;
-      p = at;
-    }
-  }
-  while (*p) {
-    if (p > uri && (p[-1] == '?' || p[-1] == '&') && !strncmp(p, "password=", 9)) {
-      memcpy(o, "password=***", 12);
-      o += 12;
-      p += strcspn(p, "&");
-      continue;
-    }
-    *o++ = *p++;
-  }
-  *o = '\0';
-  return out;
-}
-
-/* The URI without world=NAME (a copy, for libpq), NAME into name (default
-** main); NULL when NAME is not letters, digits and '_' (or too long). */
-static char *split_world(const char *uri, char name[40], int *bad) {
-  size_t n = strlen(uri);
-  char *out = strata_malloc(n + 1);
-  *bad = 0;
-  if (!out) return NULL;
-  snprintf(name, 40, "main");
-  const char *q = strchr(uri, '?');
-  size_t head = q ? (size_t)(q - uri) : n;
-  memcpy(out, uri, head);
-  size_t o = head;
-  char sep = '?';
-  for (const char *p = q ? q + 1 : NULL; p && *p;) {
-    size_t len = strcspn(p, "&");
-    if (len > 6 && !strncmp(p, "world=", 6)) {
-      size_t k = len - 6;
-      *bad = k == 0 || k >= 40 || strspn(p + 6, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") < k;
-      if (!*bad) snprintf(name, 40, "%.*s", (int)k, p + 6);
-    } else if (len == 6 && !strncmp(p, "world=", 6)) {
-      *bad = 1;
-    } else if (len) {
-      out[o++] = sep;
-      memcpy(out + o, p, len);
-      o += len;
-      sep = '&';
-    }
-    p += len + (p[len] == '&');
-  }
-  out[o] = '\0';
-  return out;
-}
-
 store *store_pg_open(const char *uri, const char *what, strata_error *err) {
   pg_store *s = strata_calloc(1, sizeof *s);
-  char name[40];
-  int bad = 0;
-  char *conninfo = s ? split_world(uri, name, &bad) : NULL;
-  if (s) s->shown = shown_uri(uri);
+  const size_t size = strlen(uri) + 1;
+  char *conninfo = s ? strata_malloc(size) : NULL, world[STRATA_PG_WORLD_MAX], schema[STRATA_PG_SCHEMA_MAX];
+  if (s) s->shown = strata_pg_uri_shown(uri);
   if (!s || !conninfo || !s->shown) {
     strata_free(conninfo);
     if (s) strata_free(s->shown);
@@ -815,14 +747,15 @@ store *store_pg_open(const char *uri, const char *what, strata_error *err) {
     return NULL;
   }
   s->base.ops = &pg_ops;
-  if (bad) {
-    strata_error_set(err, STRATA_EARG, "%s '%s': world= must name a world in letters, digits and '_' (at most 39)",
-                     what, s->shown);
+  strata_error why;
+  if (strata_pg_uri_split(uri, conninfo, size, world, what, &why) != STRATA_OK) {
+    strata_error_set(err, why.status, "%s '%s': %s", what, s->shown, why.message);
     strata_free(conninfo);
     store_pg_free(&s->base);
     return NULL;
   }
-  snprintf(s->schema, sizeof s->schema, "\"strata_%s\"", name);
+  strata_pg_schema(world, schema);
+  snprintf(s->schema, sizeof s->schema, "\"%s\"", schema);
   s->c = PQconnectdb(conninfo);
   strata_free(conninfo);
   if (PQstatus(s->c) != CONNECTION_OK) {
