@@ -92,19 +92,23 @@ typedef struct dial_run {
   uint32_t from, until; /* the buckets to read: from (1 at first), before until (a pause) */
   uint32_t split;       /* 1: two lists a bucket (dial_list), 2 (mask + 1) in all */
   dial_offer offer[8 * DIAL_SLOTS];
+  uint64_t forced; /* the cells that made forced offers (CANON) */
+  uint64_t enough; /* a field's loop pauses too once it has settled this many */
 } dial_run;
 
 /* The offers of the cells [p, end) of bucket k to the lists of len and
 ** items (a diagonal later, or the next bucket, and a step later; with
 ** ALIAS the first is the third). LEAN: cells reached by a straight step,
-** whose slots 1 and 4 are unused (a cell reached diagonally since it was
-** listed, rare, offers all five: a branch the predictor gets right). 1 when the goal is
+** whose slots 1 and 2 are unused (a cell reached diagonally since it was
+** listed, rare, offers them too: a branch the predictor gets right).
+** CANON (dial_offers): slots 3 and 4 are offered only when forced, behind
+** one branch; *forced counts the cells that took it. 1 when the goal is
 ** settled (*settled then counts it), else 0; *stale counts second entries. */
 static inline __attribute__((always_inline)) int dial_cells(const dial_run *r, const uint32_t *p, const uint32_t *end,
                                                             uint32_t *const items[3], size_t len[3], uint32_t k,
                                                             const int pruned, const int alias, const int lean,
-                                                            const unsigned bshift, const int field,
-                                                            uint64_t *settled, uint32_t *stale) {
+                                                            const int canon, const unsigned bshift, const int field,
+                                                            uint64_t *settled, uint32_t *stale, uint64_t *forced) {
   uint64_t *const key = r->key;
   const uint32_t goal = r->goal;
   const uint64_t dkey = r->dkey;
@@ -141,12 +145,30 @@ static inline __attribute__((always_inline)) int dial_cells(const dial_run *r, c
       continue;
     }
     *pu = ku | KEY_SETTLED;
-    if (u == goal) return *settled += (uint64_t)(p - first) + 1 - *stale, 1;
+    if (!field && u == goal) return *settled += (uint64_t)(p - first) + 1 - *stale, 1; /* a field: no goal */
     const uint64_t kl = ku | KEY_LOW, ks = kl + KEY_ONE, kd = kl + dkey;
     const uint32_t late = (uint32_t)(kd >> bshift) - (k + dbuckets);
     const int shared = alias && !late; /* the diagonal offers go after the straight ones */
     const int all = !lean || (ku & 4u);
     const dial_offer *const o = r->offer + DIAL_SLOTS * (ku & 7u);
+    if (canon) {
+      ns = relax(pu + o[0].off, is, ns, u + (uint32_t)o[0].off, ks + (uint64_t)o[0].adj, ks);
+      /* forced: the cell beside is a wall and the offer betters the diagonal */
+      const int f3 = (pu[o[5].off] == 0) & (kd < pu[o[3].off]), f4 = (pu[o[6].off] == 0) & (kd < pu[o[4].off]);
+      if (__builtin_expect(!all & !f3 & !f4, 1)) continue;
+      *forced += (uint64_t)(f3 | f4);
+      uint32_t *const id = items[late];
+      size_t n = len[late];
+      if (all) {
+        ns = relax(pu + o[1].off, is, ns, u + (uint32_t)o[1].off, ks + (uint64_t)o[1].adj, ks);
+        n = relax(pu + o[2].off, id, n, u + (uint32_t)o[2].off, kd + (uint64_t)o[2].adj, kd);
+      }
+      /* an offer not forced: a key no cell is above */
+      n = relax(pu + o[3].off, id, n, u + (uint32_t)o[3].off, kd + (uint64_t)o[3].adj, kd | (0 - (uint64_t)!f3));
+      n = relax(pu + o[4].off, id, n, u + (uint32_t)o[4].off, kd + (uint64_t)o[4].adj, kd | (0 - (uint64_t)!f4));
+      len[late] = n;
+      continue;
+    }
 #pragma GCC unroll 8
     for (int j = 0; j < straight; j++)
       if (j == 0 || all) ns = relax(pu + o[j].off, is, ns, u + (uint32_t)o[j].off, ks + (uint64_t)o[j].adj, ks);
@@ -154,7 +176,7 @@ static inline __attribute__((always_inline)) int dial_cells(const dial_run *r, c
     size_t n = shared ? ns : len[late];
 #pragma GCC unroll 8
     for (int j = straight; j < offers; j++)
-      if (j < offers - 1 || all) n = relax(pu + o[j].off, id, n, u + (uint32_t)o[j].off, kd + (uint64_t)o[j].adj, kd);
+      if (j != straight || all) n = relax(pu + o[j].off, id, n, u + (uint32_t)o[j].off, kd + (uint64_t)o[j].adj, kd);
     if (shared) ns = n;
     else len[late] = n;
   }
@@ -184,13 +206,16 @@ static inline cell_list *dial_list(cell_list *bucket, uint32_t mask, uint32_t k,
 ** mispredicted jump, and no diagonal offer shares the straight offers'
 ** list (ALIAS's choice of list was a jump mispredicted some 60,000 times
 ** a field on the benchmark's rooms: 1.35 times as fast without). Buckets
-** of 2^bshift keys, at most a step (KEY_SHIFT). ALIAS (not with SPLIT): a
+** of 2^bshift keys, at most a step (KEY_SHIFT). CANON (with SPLIT):
+** canonical offers (dial_offers), r->forced counting the cells whose
+** forced offers were made. ALIAS (not with SPLIT): a
 ** diagonal later is the straight step's bucket or the next, so the offers
 ** a diagonal later may go to the bucket of those a step later. 1 found, 0 not (for goal UINT32_MAX: every cell it reaches
-** settled), 2 paused at bucket until (r->from then), -1 ENOMEM. */
+** settled), 2 paused at bucket until or with r->enough settled (r->from
+** then), -1 ENOMEM. */
 static inline __attribute__((always_inline)) int dial_loop(dial_run *r, const int pruned,
                                                            const int alias, const unsigned bshift,
-                                                           const int field, uint64_t *pops) {
+                                                           const int field, const int canon, uint64_t *pops) {
   const int split = field && pruned;
   cell_list *const bucket = r->bucket;
   const uint32_t mask = r->mask;
@@ -198,7 +223,7 @@ static inline __attribute__((always_inline)) int dial_loop(dial_run *r, const in
   uint64_t settled = *pops;
   const uint32_t until = r->until;
   for (uint32_t k = r->from, empty = 0; empty <= mask; k++) {
-    if (field && k == until) return r->from = k, *pops = settled, 2;
+    if (field && (k == until || settled >= r->enough)) return r->from = k, *pops = settled, 2;
     cell_list *const cur = dial_list(bucket, mask, k, split, 0);
     const uint32_t count = cur->len + (split ? cur[1].len : 0);
     empty = count ? 0 : empty + 1;
@@ -217,8 +242,10 @@ static inline __attribute__((always_inline)) int dial_loop(dial_run *r, const in
     for (int s = 0; s <= split; s++) {
       const uint32_t *const first = cur[s].items, *const end = first + cur[s].len;
       const int found = split && s == 0
-                            ? dial_cells(r, first, end, items, len, k, pruned, alias, 1, bshift, field, &settled, &stale)
-                            : dial_cells(r, first, end, items, len, k, pruned, alias, 0, bshift, field, &settled, &stale);
+                            ? dial_cells(r, first, end, items, len, k, pruned, alias, 1, canon, bshift, field, &settled,
+                                         &stale, &r->forced)
+                            : dial_cells(r, first, end, items, len, k, pruned, alias, 0, canon, bshift, field, &settled,
+                                         &stale, &r->forced);
       if (found) return *pops = settled, 1;
       cur[s].len = 0;
     }
@@ -230,20 +257,31 @@ static inline __attribute__((always_inline)) int dial_loop(dial_run *r, const in
 }
 
 /* Fills r's dkey and table of offers for a diagonal of diag steps (below
-** BUCKETS_MAX / 8 - 2); returns whether the offers are pruned (diag < 2). */
+** BUCKETS_MAX / 8 - 2); returns whether the offers are pruned (diag < 2).
+** Pruned, a cell offers routes only to the neighbours its parent could not
+** reach as cheaply (slots 0 to 4; -1 a slot not used, which offers the
+** cell itself): one reached straight the cell ahead and the two diagonals
+** beside it (slots 3, 4), one reached diagonally its two straight steps,
+** the same diagonal and the two diagonals whose way round, past its
+** parent's side, may be walled (3, 4). Slots 5 and 6 name the cells
+** beside whose walls force slots 3 and 4: CANON (a field's, whose ties
+** nobody reads; canonical ordering, diagonal steps first) offers those
+** only then, as the diagonal is otherwise reached as cheaply through the
+** parent's other neighbours (exact for any diagonal under 2; corners may
+** be cut, so that cell alone can be in the way), and on open ground a
+** cell receives one offer. */
 static inline int dial_offers(dial_run *r, double diag) {
   const int32_t pw = r->pw;
   const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
   const int pruned = diag < 2;
-  /* pruned: the straight offers, then the diagonal ones, in the order the
-  ** ties go by (-1: a slot not used, which offers the cell itself) */
-  static const int8_t PRUNED[8][5] = {{0, -1, 4, 7, -1}, {1, -1, 4, 5, -1}, {2, -1, 5, 6, -1},
-                                      {3, -1, 6, 7, -1}, {0, 1, 4, 5, 7},   {1, 2, 5, 4, 6},
-                                      {2, 3, 6, 5, 7},   {0, 3, 7, 4, 6}};
+  /* in the order the ties go by: the straight offers, then the diagonal ones */
+  static const int8_t PRUNED[8][7] = {{0, -1, -1, 4, 7, 1, 3}, {1, -1, -1, 4, 5, 0, 2}, {2, -1, -1, 5, 6, 1, 3},
+                                      {3, -1, -1, 6, 7, 2, 0}, {0, 1, 4, 5, 7, 2, 3},   {1, 2, 5, 4, 6, 0, 3},
+                                      {2, 3, 6, 5, 7, 1, 0},   {0, 3, 7, 4, 6, 1, 2}};
   r->dkey = (uint64_t)(diag * (double)KEY_ONE) & ~(uint64_t)KEY_LOW;
   for (int d = 0; d < 8; d++)
     for (int j = 0; j < DIAL_SLOTS; j++) {
-      const int e = !pruned ? j : j < 5 ? PRUNED[d][j] : -1;
+      const int e = !pruned ? j : j < 7 ? PRUNED[d][j] : -1;
       r->offer[DIAL_SLOTS * d + j] = e < 0 ? (dial_offer){0, 0} : (dial_offer){off[e], (int64_t)e - (int64_t)KEY_LOW};
     }
   return pruned;

@@ -58,7 +58,7 @@ struct strata_grid_search {
   struct grid_flood *flood;
   struct grid_bidir *bidir;
   struct grid_jump *jump;
-  struct grid_junction *junction;
+  struct grid_junction *junction, *junction4; /* 8 neighbours (diagonal sqrt 2); 4 */
   struct grid_bucket *bucket;
   strata_search *generic;
   grid_cells cells;   /* a custom search's answers per cell */
@@ -82,6 +82,7 @@ void strata_grid_search_free(strata_grid_search *s) {
   gridbidir_free(s->bidir);
   gridjump_free(s->jump);
   gridjunction_free(s->junction);
+  gridjunction_free(s->junction4);
   gridbucket_free(s->bucket);
   strata_search_free(s->generic);
   gridpath_cells_free(&s->cells);
@@ -95,6 +96,7 @@ size_t strata_grid_search_memory(const strata_grid_search *s) {
   bytes += (size_t)s->classes.pw * s->classes.ph;
   bytes += gridflood_memory(s->flood) + gridbidir_memory(s->bidir) + gridjump_memory(s->jump);
   bytes += gridbucket_memory(s->bucket) + gridjunction_memory(s->junction);
+  bytes += gridjunction_memory(s->junction4);
   if (s->generic) bytes += strata_search_memory(s->generic);
   bytes += (size_t)s->cells.cap * (sizeof *s->cells.stamp + sizeof *s->cells.cost);
   return bytes;
@@ -200,20 +202,42 @@ static int one_cost(const grid_query *q) { return q->g != NULL && q->g->count ==
 static int optimal(const grid_query *q) {
   return q->algorithm == STRATA_PATH_ASTAR || q->algorithm == STRATA_PATH_DIJKSTRA;
 }
-/* 8 neighbours, diagonal sqrt 2, on a grid the 21-bit cell indices of the
-** searches from both ends and of jump point search can hold, from a
-** passable start. */
-static int sqrt2_small(const grid_query *q) {
+/* A* or Dijkstra on a grid the 21-bit cell indices of the searches from
+** both ends and of jump point search can hold, from a passable start. */
+static int small_optimal(const grid_query *q) {
   const grid_classes *g = q->g;
-  return one_cost(q) && optimal(q) && q->eight && q->diag == M_SQRT2 &&
-         g->pw * g->ph <= GRIDBIDIR_MAX_CELLS &&
+  return one_cost(q) && optimal(q) && g->pw * g->ph <= GRIDBIDIR_MAX_CELLS &&
          g->cls[(size_t)(q->y1 + 1) * g->pw + (size_t)(q->x1 + 1)] != 0;
 }
+/* That, at 8 neighbours, diagonal sqrt 2. */
+static int sqrt2_small(const grid_query *q) {
+  return small_optimal(q) && q->eight && q->diag == M_SQRT2;
+}
 
-/* -1 out of memory, else whether the rule admits q. */
+/* The junction engine's workspace for q's connectivity (a graph each). */
+static struct grid_junction **junction_of(strata_grid_search *s, const grid_query *q) {
+  return q->eight ? &s->junction : &s->junction4;
+}
+
+/* The share of corridor cells of q's class grid, measured once per grid. */
+static double corridor_share(strata_grid_search *s, const grid_query *q) {
+  if (s->corridor_serial != q->g->serial + 1) {
+    s->corridor_share = gridflood_corridor_share(q->g->cls, q->g->pw, q->g->ph);
+    s->corridor_serial = q->g->serial + 1;
+  }
+  return s->corridor_share;
+}
+
+/* -1 out of memory, else whether the rule admits q. At 4 neighbours only a
+** map of corridors (the corridor engine's measure, one pass over the grid) is
+** measured for junctions (two bytes a cell and some 100 M instructions on
+** the 1000x1000 maze): open ground and rooms, where the share of junctions
+** is 0.8, never pay it when their first search after a change runs. */
 static int admit_junction(strata_grid_search *s, const grid_query *q) {
-  if (!sqrt2_small(q)) return 0;
-  double share = gridjunction_share(&s->junction, q->g->cls, q->g->pw, q->g->ph, q->g->serial);
+  if (!small_optimal(q) || (q->eight && q->diag != M_SQRT2)) return 0;
+  if (!q->eight && corridor_share(s, q) < CORRIDOR_MIN_SHARE) return 0;
+  double share = gridjunction_share(junction_of(s, q), q->eight, q->g->cls, q->g->pw, q->g->ph,
+                                    q->g->serial);
   return share < 0 ? -1 : share <= JUNCTION_MAX_SHARE;
 }
 static int admit_jump(strata_grid_search *s, const grid_query *q) {
@@ -231,11 +255,7 @@ static int admit_bidir(strata_grid_search *s, const grid_query *q) {
 }
 static int admit_corridor(strata_grid_search *s, const grid_query *q) {
   if (!one_cost(q) || q->algorithm != STRATA_PATH_ASTAR || q->diag != 1) return 0;
-  if (s->corridor_serial != q->g->serial + 1) {
-    s->corridor_share = gridflood_corridor_share(q->g->cls, q->g->pw, q->g->ph);
-    s->corridor_serial = q->g->serial + 1;
-  }
-  return s->corridor_share >= CORRIDOR_MIN_SHARE;
+  return corridor_share(s, q) >= CORRIDOR_MIN_SHARE;
 }
 static int admit_flood_astar(strata_grid_search *s, const grid_query *q) {
   (void)s;
@@ -265,7 +285,7 @@ static int admit_generic(strata_grid_search *s, const grid_query *q) {
 #define CELL_COST(q) ((q)->g->cost[1])
 
 static int run_junction(strata_grid_search *s, const grid_query *q, strata_path *out) {
-  return gridjunction_run(&s->junction, q->g->cls, q->g->pw, q->g->ph, q->g->serial,
+  return gridjunction_run(junction_of(s, q), q->eight, q->g->cls, q->g->pw, q->g->ph, q->g->serial,
                           q->algorithm == STRATA_PATH_ASTAR, q->x1, q->y1, q->x2, q->y2,
                           CELL_COST(q), out, &s->expanded);
 }
@@ -311,7 +331,7 @@ typedef struct grid_engine {
 } grid_engine;
 
 static const grid_engine ENGINES[] = {
-  /* one cost, A* or Dijkstra, 8 neighbours, diagonal sqrt 2, corridors */
+  /* one cost, A* or Dijkstra, 4 neighbours or 8 with diagonal sqrt 2, corridors */
   {"junction", admit_junction, run_junction},
   /* one cost, A* or Dijkstra, 8 neighbours, diagonal sqrt 2, walls in lines */
   {"jump", admit_jump, run_jump},
@@ -319,7 +339,8 @@ static const grid_engine ENGINES[] = {
   {"guided", admit_guided, run_bidir},
   /* one cost, A*, 8 neighbours, diagonal sqrt 2 */
   {"bidir", admit_bidir, run_bidir},
-  /* one cost, A*, every step alike, corridors: breadth-first */
+  /* one cost, A*, every step alike, corridors (at 4 neighbours the junction
+  ** engine answers first): breadth-first */
   {"corridor", admit_corridor, run_flood_bfs},
   /* one cost, A*, every step alike (4 neighbours, or diagonal 1) */
   {"flood_astar", admit_flood_astar, run_flood_astar},

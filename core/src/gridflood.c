@@ -180,7 +180,7 @@ static int flood_dial(struct grid_flood *f, const uint8_t *cls, uint32_t n, int3
     strata_hugepages(key, (size_t)n * sizeof *key);
   }
   const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
-  dial_run r = {f->key, f->bucket, 0, 3, goal, pw, 1, 0, 0, {{0, 0}}};
+  dial_run r = {f->key, f->bucket, 0, 3, goal, pw, 1, 0, 0, {{0, 0}}, 0, 0};
   const int pruned = dial_offers(&r, diag);
   keys_clear(r.key, cls, n);
   /* the ring holds buckets k to k + 1 + diag */
@@ -199,9 +199,9 @@ static int flood_dial(struct grid_flood *f, const uint8_t *cls, uint32_t n, int3
     const uint32_t v = (uint32_t)((int32_t)start + off[d]);
     l->len = (uint32_t)relax(r.key + v, l->items, l->len, v, c, c | KEY_LOW);
   }
-  if (!pruned) return dial_loop(&r, 0, 0, BUCKET_SHIFT, 0, expanded);
-  return (r.dkey >> BUCKET_SHIFT) == 8 ? dial_loop(&r, 1, 1, BUCKET_SHIFT, 0, expanded)
-                                        : dial_loop(&r, 1, 0, BUCKET_SHIFT, 0, expanded);
+  if (!pruned) return dial_loop(&r, 0, 0, BUCKET_SHIFT, 0, 0, expanded);
+  return (r.dkey >> BUCKET_SHIFT) == 8 ? dial_loop(&r, 1, 1, BUCKET_SHIFT, 0, 0, expanded)
+                                        : dial_loop(&r, 1, 0, BUCKET_SHIFT, 0, 0, expanded);
 }
 
 static int stack_grow(astar_stack *s) { return STRATA_GROW32(s->items, s->cap, (size_t)s->cap + 1); }

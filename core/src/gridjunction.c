@@ -1,7 +1,7 @@
 /*
 ** gridjunction.c - A* and Dijkstra over a map's junctions, on maps of one
-** cost, 8 neighbours, diagonal steps of cost sqrt 2, where most cells lie
-** in corridors (mazes).
+** cost, 4 neighbours or 8 with diagonal steps of cost sqrt 2, where most
+** cells lie in corridors (mazes).
 **
 ** Why: in a maze every cell-by-cell search settles the corridors cell by
 ** cell, though a corridor offers no choice. Here the cells are made into a
@@ -15,6 +15,13 @@
 **   no optimal route needs it except at its ends. Skipping them all at
 **   once is safe, since each shortcut joins two of the skipped cell's
 **   neighbours, which were neighbours before anything was skipped.
+** - At 4 neighbours no two of a cell's neighbours are next to each other:
+**   only dead ends (and cells with no neighbour) are skipped, and a
+**   corridor's turns are chain cells like its straight runs (a corridor
+**   engine's flood settled the maze cell by cell: 198,263 cells for a
+**   route of 72,856 steps). Every step is straight, the estimate the
+**   Manhattan distance; each connectivity has a graph (and a workspace) of
+**   its own.
 ** - Of the cells kept, those with exactly two kept neighbours are chain
 **   cells; the others are junctions. A chain runs from junction to
 **   junction; its cells are stored in order with the exact cost from its
@@ -68,6 +75,8 @@ typedef struct jentry {
 } jentry;
 
 struct grid_junction {
+  int eight;       /* 8 neighbours (diagonal sqrt 2), else 4 */
+  uint8_t dirs;    /* bit d: direction d of DX, DY is a neighbour */
   /* the measure, from the class grid of this serial (+ 1; 0 none) */
   uint64_t measured;
   uint32_t pw, ph;
@@ -138,9 +147,30 @@ size_t gridjunction_memory(const struct grid_junction *j) {
   return bytes + (size_t)j->heap_cap * sizeof(jentry);
 }
 
+/* The workspace of *jp for a connectivity, made on first use; a change of
+** connectivity drops what was built for the other one. NULL on ENOMEM. */
+static struct grid_junction *workspace(struct grid_junction **jp, int eight) {
+  if (*jp == NULL && (*jp = strata_calloc(1, sizeof **jp)) == NULL) return NULL;
+  struct grid_junction *j = *jp;
+  eight = eight != 0;
+  if (j->dirs == 0 || j->eight != eight) {
+    j->eight = eight, j->measured = 0, j->built = 0;
+    j->dirs = 0;
+    for (unsigned d = 0; d < 8; d++) j->dirs |= (uint8_t)((eight || DX[d] == 0 || DY[d] == 0) << d);
+  }
+  return j;
+}
+
 /* ---- the graph ---- */
 
 static inline int diagonal(unsigned d) { return DX[d] != 0 && DY[d] != 0; }
+
+/* Whether directions p and q of a cell lead to cells next to each other
+** (at 4 neighbours: never, for two of its 4 neighbours). */
+static inline int beside(const struct grid_junction *j, unsigned p, unsigned q) {
+  const int dx = abs(DX[p] - DX[q]), dy = abs(DY[p] - DY[q]);
+  return j->eight ? dx <= 1 && dy <= 1 : dx + dy <= 1;
+}
 
 /* The graph's arrays: tags for n padded cells, nj junctions, ns slots; 0
 ** on ENOMEM. */
@@ -182,8 +212,7 @@ static int measure(struct grid_junction *j, const uint8_t *cls, uint32_t pw, uin
     clique[m] = 1;
     for (unsigned p = 0; p < 8; p++)
       for (unsigned q = p + 1; q < 8; q++)
-        if ((m >> p & 1) && (m >> q & 1) && (abs(DX[p] - DX[q]) > 1 || abs(DY[p] - DY[q]) > 1))
-          clique[m] = 0;
+        if ((m >> p & 1) && (m >> q & 1) && !beside(j, p, q)) clique[m] = 0;
   }
   memset(j->kept, 0, (size_t)pw * ph);
   memset(j->kmask, 0, (size_t)pw * ph);
@@ -193,7 +222,7 @@ static int measure(struct grid_junction *j, const uint8_t *cls, uint32_t pw, uin
       if (!cls[c]) continue;
       unsigned m = 0;
       for (unsigned d = 0; d < 8; d++) m |= (unsigned)(cls[c + j->off[d]] != 0) << d;
-      j->kept[c] = !clique[m];
+      j->kept[c] = !clique[m & j->dirs];
       j->passable++;
     }
   j->candidates = 0, j->chained = 0;
@@ -202,6 +231,7 @@ static int measure(struct grid_junction *j, const uint8_t *cls, uint32_t pw, uin
       if (!j->kept[c]) continue;
       unsigned m = 0;
       for (unsigned d = 0; d < 8; d++) m |= (unsigned)j->kept[c + j->off[d]] << d;
+      m &= j->dirs;
       j->kmask[c] = (uint8_t)m;
       if (__builtin_popcount(m) == 2) j->chained++;
       else j->candidates++;
@@ -368,19 +398,17 @@ static int build(struct grid_junction *j, const uint8_t *cls, uint32_t pw, uint3
 
 int gridjunction_graph_of(struct grid_junction **jp, const uint8_t *cls, uint32_t pw, uint32_t ph,
                           uint64_t serial, gridjunction_graph *g) {
-  if (*jp == NULL && (*jp = strata_calloc(1, sizeof **jp)) == NULL) return 0;
-  struct grid_junction *j = *jp;
-  if (!build(j, cls, pw, ph, serial)) return 0;
+  struct grid_junction *j = workspace(jp, 1);
+  if (j == NULL || !build(j, cls, pw, ph, serial)) return 0;
   *g = (gridjunction_graph){j->njunc, j->nchain, j->tag, j->jcell, j->eoff, j->edge, j->chain,
                             j->scell, j->schain, j->sa, j->sb};
   return 1;
 }
 
-double gridjunction_share(struct grid_junction **jp, const uint8_t *cls, uint32_t pw, uint32_t ph,
-                          uint64_t serial) {
-  if (*jp == NULL && (*jp = strata_calloc(1, sizeof **jp)) == NULL) return -1;
-  struct grid_junction *j = *jp;
-  if (!measure(j, cls, pw, ph, serial)) return -1;
+double gridjunction_share(struct grid_junction **jp, int eight, const uint8_t *cls, uint32_t pw,
+                          uint32_t ph, uint64_t serial) {
+  struct grid_junction *j = workspace(jp, eight);
+  if (j == NULL || !measure(j, cls, pw, ph, serial)) return -1;
   return j->passable ? (double)j->candidates / (double)j->passable : 1;
 }
 
@@ -409,7 +437,7 @@ static unsigned attach(const struct grid_junction *j, uint32_t c, jatt *out) {
   if (j->tag[c]) return attach_kept(j, c, 0, 0, out);
   unsigned k = 0;
   for (unsigned d = 0; d < 8; d++)
-    if (j->tag[c + j->off[d]])
+    if ((j->dirs >> d & 1) && j->tag[c + j->off[d]])
       k += attach_kept(j, c + j->off[d], !diagonal(d), diagonal(d), out + k);
   return k;
 }
@@ -422,7 +450,7 @@ static int direct(const struct grid_junction *j, uint32_t sc, uint32_t gc, const
                   uint32_t *how) {
   int found = 0;
   for (unsigned d = 0; d < 8; d++)
-    if (sc + j->off[d] == gc) {
+    if ((j->dirs >> d & 1) && sc + j->off[d] == gc) {
       *a = !diagonal(d), *b = diagonal(d), *how = NONE;
       return 1;
     }
@@ -511,12 +539,14 @@ static inline int toward_goal(const struct grid_junction *j, const query *q, con
 }
 
 /* The estimate from junction v (0 for the goal node, and for Dijkstra)
-** added to g, exactly: whole counts first. */
+** added to g, exactly: whole counts first. Octile at 8 neighbours,
+** Manhattan at 4. */
 static inline double fkey(const struct grid_junction *j, const query *q, uint32_t v, uint32_t a,
                           uint32_t b) {
   if (!q->astar || v >= j->njunc) return dkey(a, b);
   const uint32_t x = j->jx[v], y = j->jy[v];
   const uint32_t dx = x > q->gx ? x - q->gx : q->gx - x, dy = y > q->gy ? y - q->gy : q->gy - y;
+  if (!j->eight) return dkey(a + dx + dy, b);
   const uint32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
   return dkey(a + hi - lo, b + lo);
 }
@@ -640,12 +670,11 @@ static int add_hop(const struct grid_junction *j, const query *q, uint32_t p, ui
   return grid_route_add(out, len, j->jmap[v]);
 }
 
-int gridjunction_run(struct grid_junction **jp, const uint8_t *cls, uint32_t pw, uint32_t ph,
-                     uint64_t serial, int astar, int sx, int sy, int gx, int gy, double cell_cost,
-                     strata_path *out, uint64_t *expanded) {
-  if (*jp == NULL && (*jp = strata_calloc(1, sizeof **jp)) == NULL) return -1;
-  struct grid_junction *j = *jp;
-  if (!build(j, cls, pw, ph, serial)) return -1;
+int gridjunction_run(struct grid_junction **jp, int eight, const uint8_t *cls, uint32_t pw,
+                     uint32_t ph, uint64_t serial, int astar, int sx, int sy, int gx, int gy,
+                     double cell_cost, strata_path *out, uint64_t *expanded) {
+  struct grid_junction *j = workspace(jp, eight);
+  if (j == NULL || !build(j, cls, pw, ph, serial)) return -1;
   if (!search_arrays(j, j->njunc + 2)) return -1;
   query q;
   q.sc = (uint32_t)(sy + 1) * pw + (uint32_t)(sx + 1), q.gc = (uint32_t)(gy + 1) * pw + (uint32_t)(gx + 1);

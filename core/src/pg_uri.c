@@ -4,6 +4,7 @@
 ** as written, so whatever else the URI says reaches libpq unchanged.
 */
 #include "pg_uri.h"
+#include "strata/alloc.h"
 
 #include <string.h>
 
@@ -52,7 +53,7 @@ strata_status strata_pg_uri_split(const char *uri, char *conninfo, size_t size, 
     p = *end == '&' ? end : NULL;
   }
   conninfo[out] = '\0';
-  if (!found) return strata_error_in(err, STRATA_EARG, function, "no world=NAME in the URI (the world's name)");
+  if (!found) memcpy(world, STRATA_PG_WORLD_DEFAULT, sizeof STRATA_PG_WORLD_DEFAULT);
   return STRATA_OK;
 }
 
@@ -61,4 +62,33 @@ void strata_pg_schema(const char *world, char schema[STRATA_PG_SCHEMA_MAX]) {
   memcpy(schema, "strata_", 7);
   memcpy(schema + 7, world, n);
   schema[7 + n] = '\0';
+}
+
+char *strata_pg_uri_shown(const char *uri) {
+  size_t n = strlen(uri);
+  char *out = strata_malloc(n + 4), *o = out;
+  if (!out) return NULL;
+  const char *p = uri, *scheme = strstr(uri, "://");
+  const char *at = scheme ? strpbrk(scheme + 3, "@/?") : NULL;
+  if (at && *at == '@') { /* user:PASSWORD@ */
+    const char *colon = memchr(scheme + 3, ':', (size_t)(at - scheme - 3));
+    if (colon) {
+      memcpy(o, uri, (size_t)(colon + 1 - uri));
+      o += colon + 1 - uri;
+      memcpy(o, "***", 3);
+      o += 3;
+      p = at;
+    }
+  }
+  while (*p) {
+    if (p > uri && (p[-1] == '?' || p[-1] == '&') && !strncmp(p, "password=", 9)) {
+      memcpy(o, "password=***", 12);
+      o += 12;
+      p += strcspn(p, "&");
+      continue;
+    }
+    *o++ = *p++;
+  }
+  *o = '\0';
+  return out;
 }

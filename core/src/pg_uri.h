@@ -14,18 +14,24 @@
 ** schema, "strata_NAME", within PostgreSQL's 63 bytes, needing no quotes). */
 #define STRATA_PG_WORLD_MAX 49
 #define STRATA_PG_SCHEMA_MAX (STRATA_PG_WORLD_MAX + 7)
+/* The world of a URI without world=NAME. */
+#define STRATA_PG_WORLD_DEFAULT "main"
 
 /* Nonzero when s begins "postgresql://" or "postgres://" (libpq's URIs). */
 int strata_pg_uri_is(const char *s);
 
 /* Copies uri into conninfo (size bytes; strlen(uri) + 1 always suffice)
-** without its parameter world=NAME, and NAME into world. Fails (errors in
-** function's name) with STRATA_EARG for no postgresql:// URI, no world or two,
-** or a name that is not one; STRATA_ELIMIT when conninfo is too small. */
+** without its parameter world=NAME, and NAME (STRATA_PG_WORLD_DEFAULT when
+** absent) into world. Fails (errors in function's name) with STRATA_EARG for
+** no postgresql:// URI, world= twice, or a name that is not one; STRATA_ELIMIT when conninfo is too small. */
 strata_status strata_pg_uri_split(const char *uri, char *conninfo, size_t size, char world[STRATA_PG_WORLD_MAX],
                                   const char *function, strata_error *err);
 
 /* The world's schema: "strata_" then world (a name strata_pg_uri_split gave). */
 void strata_pg_schema(const char *world, char schema[STRATA_PG_SCHEMA_MAX]);
+
+/* The URI as errors show it, a password (user:PASSWORD@, password=...)
+** replaced by "***": the caller frees it (strata_free); NULL: no memory. */
+char *strata_pg_uri_shown(const char *uri);
 
 #endif

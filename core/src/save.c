@@ -1,5 +1,12 @@
 /*
-** save.c - worlds in SQLite files.
+** save.c - worlds in SQLite files, and the rows of every store.
+**
+** The rows (what each holds, its checksum, each table's count and sum, the
+** generation) are written and read here, once, through a store (store.h):
+** the SQLite file's (store_sqlite.c) or a PostgreSQL database's
+** (store_pg.c), which only move rows. What follows of files (the temporary
+** renamed over the target, the journal beside it, the path's lock) is the
+** SQLite file's; a database's transaction does that work for store_pg.c.
 **
 ** A save writes a fresh database next to the target (path + ".tmp") in one
 ** transaction, flushes it to disk and renames it over the target; rename is
@@ -30,6 +37,8 @@
 #include "tilemap_internal.h" /* revision: what changed since the last save */
 #include "world_internal.h"   /* strata_world_restore_*, the dirty record */
 #include "rowsum.h"
+#include "pg_uri.h"
+#include "store.h"
 #include "util.h"
 
 #include <errno.h>
@@ -47,36 +56,12 @@
 /* The format written; format 3 (row checksums by FNV-1a, rowsum.h) is read
 ** too, and a save into such a file writes it whole. */
 #define SAVE_VERSION 4
-static int version_read(int64_t v) { return v == 3 || v == SAVE_VERSION; }
+int save_version_read(int64_t v) { return v == 3 || v == SAVE_VERSION; }
 
-/* The tables in the order they are written and read; each statement is also
-** exactly what sqlite_schema must hold for it. */
-#define NTABLES 8
-static const char *const table_names[NTABLES] = { "meta", "mods", "objects", "timers",
-                                                  "subscriptions", "rng", "maps", "tiles" };
-static const char *const table_sql[NTABLES] = {
-  "CREATE TABLE meta(key TEXT PRIMARY KEY, value, sum INTEGER NOT NULL) WITHOUT ROWID",
-  "CREATE TABLE mods(ord INTEGER PRIMARY KEY, id TEXT NOT NULL, version TEXT NOT NULL,"
-  " sum INTEGER NOT NULL)",
-  "CREATE TABLE objects(uid INTEGER PRIMARY KEY, kind TEXT NOT NULL, archetype TEXT,"
-  " map INTEGER, x INTEGER, y INTEGER, tags BLOB NOT NULL, props BLOB NOT NULL,"
-  " sum INTEGER NOT NULL)",
-  "CREATE TABLE timers(uid INTEGER PRIMARY KEY, due REAL NOT NULL, every REAL NOT NULL,"
-  " handler TEXT NOT NULL, args BLOB NOT NULL, sum INTEGER NOT NULL)",
-  "CREATE TABLE subscriptions(uid INTEGER PRIMARY KEY, object INTEGER NOT NULL,"
-  " event TEXT NOT NULL, handler TEXT NOT NULL, args BLOB NOT NULL, priority INTEGER NOT NULL,"
-  " sum INTEGER NOT NULL)",
-  "CREATE TABLE rng(key TEXT PRIMARY KEY, state TEXT NOT NULL, sum INTEGER NOT NULL) WITHOUT ROWID",
-  /* A map's chunks are the tiles rows first .. first + n - 1. A rowid
-  ** table: a chunk's row is KBs (8 for 64x64 single tokens), of which a
-  ** WITHOUT ROWID table keeps about 1 KB in its page and spills the rest
-  ** into overflow pages left mostly empty (docs/saves.md). */
-  "CREATE TABLE maps(map INTEGER PRIMARY KEY, width INTEGER NOT NULL, height INTEGER NOT NULL,"
-  " first INTEGER NOT NULL, sum INTEGER NOT NULL)",
-  "CREATE TABLE tiles(id INTEGER PRIMARY KEY, map INTEGER NOT NULL, chunk INTEGER NOT NULL,"
-  " tokens BLOB NOT NULL, cells BLOB NOT NULL, sum INTEGER NOT NULL)",
-};
-enum { T_META, T_MODS, T_OBJECTS, T_TIMERS, T_SUBS, T_RNG, T_MAPS, T_TILES };
+/* The tables, their columns and the order they are written and read
+** (store.h): the same in every store. */
+#define NTABLES STORE_NTABLES
+#define table_names(t) (store_tables[t].name)
 
 /* ---- row checksums ----
 ** Every row ends with its checksum (rowsum.h: the table's name, file.id and
@@ -89,7 +74,7 @@ enum { T_META, T_MODS, T_OBJECTS, T_TIMERS, T_SUBS, T_RNG, T_MAPS, T_TILES };
 ** save of this file, valid on its own, or a row gone with its count, no
 ** longer adds up. */
 static void sum_seeds(uint64_t seeds[NTABLES], uint64_t file_id, int words) {
-  for (int t = 0; t < NTABLES; t++) seeds[t] = rowsum_seed(table_names[t], file_id, words);
+  for (int t = 0; t < NTABLES; t++) seeds[t] = rowsum_seed(table_names(t), file_id, words);
 }
 static int64_t sum_value(const rowsum *r) { return (int64_t)r->h; }
 
@@ -102,28 +87,15 @@ static uint64_t sum_mix(int64_t sum) {
   return z ^ (z >> 31);
 }
 
-/* The checksum of the row the statement is on: its columns but the last.
-** Each column is read once, as a value, into col (sqlite3_column_* checks
-** the statement on every call: a third of an open's SQLite calls); the
-** loader reads the row from there. */
-static int64_t sum_row(sqlite3_stmt *s, uint64_t seed, int words, sqlite3_value **col) {
+/* The checksum of a row read: its n columns but the last. */
+static int64_t sum_row(const store_val *col, int n, uint64_t seed, int words) {
   rowsum r = { seed, words };
-  int n = sqlite3_column_count(s) - 1;
-  for (int c = 0; c < n; c++) {
-    sqlite3_value *v = col[c] = sqlite3_column_value(s, c);
-    switch (sqlite3_value_type(v)) {
-    case SQLITE_INTEGER: rowsum_int(&r, sqlite3_value_int64(v)); break;
-    case SQLITE_FLOAT: rowsum_real(&r, sqlite3_value_double(v)); break;
-    case SQLITE_TEXT: {
-      const unsigned char *t = sqlite3_value_text(v);
-      rowsum_typed(&r, SQLITE_TEXT, t, (size_t)sqlite3_value_bytes(v));
-      break;
-    }
-    case SQLITE_BLOB: {
-      const void *b = sqlite3_value_blob(v);
-      rowsum_typed(&r, SQLITE_BLOB, b, (size_t)sqlite3_value_bytes(v));
-      break;
-    }
+  for (int c = 0; c < n - 1; c++) {
+    const store_val *v = &col[c];
+    switch (v->type) {
+    case SV_INT: rowsum_int(&r, v->i); break;
+    case SV_REAL: rowsum_real(&r, v->r); break;
+    case SV_TEXT: case SV_BLOB: rowsum_typed(&r, v->type, v->p, v->n); break;
     default: rowsum_null(&r);
     }
   }
@@ -220,44 +192,46 @@ static strata_status db_error(strata_error *err, sqlite3 *db, const char *what, 
                           db ? sqlite3_errmsg(db) : "cannot open");
 }
 
-/* Binding a column also feeds it to the row's checksum (r). */
-static int b_blob(sqlite3_stmt *s, rowsum *r, int col, const void *p, size_t n) {
-  rowsum_typed(r, SQLITE_BLOB, p, n);
-  return sqlite3_bind_blob(s, col, n ? p : "", (int)n, SQLITE_STATIC);
+/* Setting a column also feeds it to the row's checksum (r); the row (s)
+** goes to the store once whole. col counts from 1. */
+static int b_blob(store_val *s, rowsum *r, int col, const void *p, size_t n) {
+  rowsum_typed(r, SV_BLOB, p, n);
+  s[col - 1] = (store_val){ .type = SV_BLOB, .p = n ? p : "", .n = n };
+  return 0;
 }
 
 /* The encoding of an empty table (value.c), which objects without tags save. */
 static const unsigned char empty_table[2] = { 6, 0 };
 
-static int b_value(sqlite3_stmt *s, rowsum *r, int col, const strata_value *v, strata_buffer *buf) {
+static int b_value(store_val *s, rowsum *r, int col, const strata_value *v, strata_buffer *buf) {
   buf->len = 0;
   strata_value nil = strata_value_nil();
   strata_status st = strata_value_encode(v ? v : &nil, buf, NULL);
-  if (st) return st == STRATA_ENOMEM ? SQLITE_NOMEM : SQLITE_TOOBIG; /* (too deep: never set so) */
+  if (st) return st == STRATA_ENOMEM ? STORE_NOMEM : STORE_TOOBIG; /* (too deep: never set so) */
   return b_blob(s, r, col, buf->data, buf->len);
 }
 
-static int b_text(sqlite3_stmt *s, rowsum *r, int col, const char *t) {
-  if (!t) { rowsum_null(r); return sqlite3_bind_null(s, col); }
-  size_t n = strlen(t);
-  rowsum_typed(r, SQLITE_TEXT, t, n);
-  /* Static: every caller steps the statement before the string changes. */
-  return sqlite3_bind_text(s, col, t, (int)n, SQLITE_STATIC);
-}
-
-static int b_int(sqlite3_stmt *s, rowsum *r, int col, int64_t v) {
-  rowsum_int(r, v);
-  return sqlite3_bind_int64(s, col, v);
-}
-
-static int b_real(sqlite3_stmt *s, rowsum *r, int col, double v) {
-  rowsum_real(r, v);
-  return sqlite3_bind_double(s, col, v);
-}
-
-static int b_null(sqlite3_stmt *s, rowsum *r, int col) {
+static void b_null(store_val *s, rowsum *r, int col) {
   rowsum_null(r);
-  return sqlite3_bind_null(s, col);
+  s[col - 1] = (store_val){ .type = SV_NULL };
+}
+
+/* (The string must stay as it is until the row is written.) */
+static void b_text(store_val *s, rowsum *r, int col, const char *t) {
+  if (!t) { b_null(s, r, col); return; }
+  size_t n = strlen(t);
+  rowsum_typed(r, SV_TEXT, t, n);
+  s[col - 1] = (store_val){ .type = SV_TEXT, .p = t, .n = n };
+}
+
+static void b_int(store_val *s, rowsum *r, int col, int64_t v) {
+  rowsum_int(r, v);
+  s[col - 1] = (store_val){ .type = SV_INT, .i = v };
+}
+
+static void b_real(store_val *s, rowsum *r, int col, double v) {
+  rowsum_real(r, v);
+  s[col - 1] = (store_val){ .type = SV_REAL, .r = v };
 }
 
 
@@ -295,12 +269,7 @@ static int parse_hex16(const char *s, size_t n, uint64_t *out) {
 ** One function per table binds a row (feeding its checksum) and inserts it;
 ** the full save and the incremental one write the same rows. */
 typedef struct writer {
-  sqlite3 *db;
-  sqlite3_stmt *ins[NTABLES]; /* INSERT per table, prepared on first use */
-  sqlite3_stmt *del[NTABLES]; /* DELETE by key (incremental saves) */
-  sqlite3_stmt *sel[NTABLES]; /* the checksums of the rows it would delete */
-  sqlite3_stmt *find_map;     /* where the file holds a map's chunks */
-  sqlite3_stmt *find_end;     /* the row after the last chunk's */
+  store *st;                  /* where the rows go */
   int64_t next_id;            /* full saves: the next map's first chunk row */
   strata_buffer buf, buf2, cells;
   int64_t rows[NTABLES];      /* rows each table holds */
@@ -309,8 +278,9 @@ typedef struct writer {
   save_gen gen;               /* what meta says of this save */
 } writer;
 
-static void writer_init(writer *wr, const save_gen *gen) {
+static void writer_init(writer *wr, store *st, const save_gen *gen) {
   memset(wr, 0, sizeof *wr);
+  wr->st = st;
   wr->next_id = 1;
   wr->gen = *gen;
   sum_seeds(wr->seeds, gen->file_id, 1);
@@ -319,101 +289,38 @@ static void writer_init(writer *wr, const save_gen *gen) {
 /* A row of table t: its checksum, started for this file. */
 static void row_start(const writer *wr, rowsum *r, int t) { r->h = wr->seeds[t]; r->words = 1; }
 
-/* Binds the checksum as the row's last column, runs the insert of table t
-** and resets it, counting the row in the table's count and sum; returns an
-** sqlite code. */
-static int step(writer *wr, int t, sqlite3_stmt *s, const rowsum *r, int col) {
-  sqlite3_bind_int64(s, col, sum_value(r));
-  int rc = sqlite3_step(s);
-  sqlite3_reset(s);
-  sqlite3_clear_bindings(s);
-  if (rc != SQLITE_DONE) return rc;
+/* Sets the checksum as the row's last column (col) and writes the row of
+** table t, counting it in the table's count and sum; returns a store code. */
+static int step(writer *wr, int t, store_val *s, const rowsum *r, int col) {
+  s[col - 1] = (store_val){ .type = SV_INT, .i = sum_value(r) };
+  int rc = wr->st->ops->put(wr->st, t, s);
+  if (rc) return rc;
   wr->rows[t]++;
   wr->sums[t] += sum_mix(sum_value(r));
-  return SQLITE_OK;
-}
-
-static const char *const insert_sql[NTABLES] = {
-  "INSERT OR REPLACE INTO meta VALUES(?, ?, ?)",
-  "INSERT INTO mods VALUES(?, ?, ?, ?)",
-  "INSERT INTO objects VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)",
-  "INSERT INTO timers VALUES(?, ?, ?, ?, ?, ?)",
-  "INSERT INTO subscriptions VALUES(?, ?, ?, ?, ?, ?, ?)",
-  "INSERT INTO rng VALUES(?, ?, ?)",
-  "INSERT INTO maps VALUES(?, ?, ?, ?, ?)",
-  "INSERT INTO tiles VALUES(?, ?, ?, ?, ?, ?)",
-};
-/* The rows an incremental save deletes: by key, a range of chunk rows, or
-** (mods, rng) all. */
-static const char *const delete_where[NTABLES] = {
-  NULL, "", " WHERE uid = ?1", " WHERE uid = ?1", " WHERE uid = ?1", "", " WHERE map = ?1",
-  " WHERE id >= ?1 AND id < ?2",
-};
-
-static int ins(writer *wr, int t, sqlite3_stmt **out) {
-  if (!wr->ins[t] && sqlite3_prepare_v2(wr->db, insert_sql[t], -1, &wr->ins[t], NULL) != SQLITE_OK)
-    return sqlite3_errcode(wr->db);
-  *out = wr->ins[t];
-  return SQLITE_OK;
-}
-
-/* Releases what the writer holds, once: each pointer is cleared as it goes,
-** so that every error path may call this, after a success path did too. */
-static void finalize(sqlite3_stmt **s) {
-  sqlite3_finalize(*s);
-  *s = NULL;
+  return 0;
 }
 
 static void writer_done(writer *wr) {
-  for (int t = 0; t < NTABLES; t++) {
-    finalize(&wr->ins[t]);
-    finalize(&wr->del[t]);
-    finalize(&wr->sel[t]);
-  }
-  finalize(&wr->find_map);
-  finalize(&wr->find_end);
   strata_buffer_free(&wr->buf);
   strata_buffer_free(&wr->buf2);
   strata_buffer_free(&wr->cells);
 }
 
-/* Deletes table t's rows of delete_where (bound to a and b), their
-** checksums first read and taken out of the table's sum, and the rows out
-** of its count. A SELECT then a DELETE: SQLite's DELETE ... RETURNING costs
-** five times as much, and most deletes of a save find nothing (a changed
-** uid is looked for in three tables). */
-static int delete_rows(writer *wr, int t, int64_t a, int64_t b) {
-  char sql[96];
-  sqlite3_stmt **st[2] = { &wr->sel[t], &wr->del[t] };
-  for (int i = 0; i < 2; i++) {
-    if (!*st[i]) {
-      snprintf(sql, sizeof sql, "%s %s%s", i ? "DELETE FROM" : "SELECT sum FROM", table_names[t], delete_where[t]);
-      if (sqlite3_prepare_v2(wr->db, sql, -1, st[i], NULL) != SQLITE_OK) return sqlite3_errcode(wr->db);
-    }
-    int n = sqlite3_bind_parameter_count(*st[i]);
-    if (n >= 1) sqlite3_bind_int64(*st[i], 1, a);
-    if (n >= 2) sqlite3_bind_int64(*st[i], 2, b);
-  }
-  int rc, found = 0;
-  while ((rc = sqlite3_step(wr->sel[t])) == SQLITE_ROW) {
-    found++;
-    wr->sums[t] -= sum_mix(sqlite3_column_int64(wr->sel[t], 0));
-  }
-  sqlite3_reset(wr->sel[t]);
-  if (rc != SQLITE_DONE) return rc;
-  if (!found) return SQLITE_OK;
-  rc = sqlite3_step(wr->del[t]);
-  sqlite3_reset(wr->del[t]);
-  if (rc != SQLITE_DONE) return rc;
-  wr->rows[t] -= found;
-  return SQLITE_OK;
+/* A deleted row (of table t) out of its table's sum and count. */
+static void gone(void *ud, int t, int64_t sum) {
+  writer *wr = ud;
+  wr->sums[t] -= sum_mix(sum);
+  wr->rows[t]--;
 }
 
+/* Deletes table t's rows of keys [a, b) (mods and rng: all), their
+** checksums taken out of the table's sum and the rows out of its count
+** (by the store's next sync at the latest). */
+static int delete_rows(writer *wr, int t, int64_t a, int64_t b) { return wr->st->ops->del(wr->st, t, a, b, gone, wr); }
+
 static int put_mod(writer *wr, int64_t ord, const strata_mod_version *m) {
-  sqlite3_stmt *s = NULL;
+  store_val s[4];
   rowsum r;
-  int rc = ins(wr, T_MODS, &s);
-  if (rc) return rc;
   row_start(wr, &r, T_MODS);
   b_int(s, &r, 1, ord);
   b_text(s, &r, 2, m->id);
@@ -422,10 +329,9 @@ static int put_mod(writer *wr, int64_t ord, const strata_mod_version *m) {
 }
 
 static int put_object(writer *wr, const strata_object *o) {
-  sqlite3_stmt *s = NULL;
+  store_val s[9];
   rowsum r;
-  int rc = ins(wr, T_OBJECTS, &s);
-  if (rc) return rc;
+  int rc;
   row_start(wr, &r, T_OBJECTS);
   b_int(s, &r, 1, (int64_t)o->uid);
   b_text(s, &r, 2, o->kind);
@@ -444,47 +350,40 @@ static int put_object(writer *wr, const strata_object *o) {
   if (!rc) rc = world_props_lazy(o) ? b_blob(s, &r, 8, o->props.u.str.s, o->props.u.str.len)
                                     : b_value(s, &r, 8, &o->props, &wr->buf2);
   if (!rc) rc = step(wr, T_OBJECTS, s, &r, 9);
-  else sqlite3_clear_bindings(s);
   return rc;
 }
 
 static int put_timer(writer *wr, const strata_timer *t) {
-  sqlite3_stmt *s = NULL;
+  store_val s[6];
   rowsum r;
-  int rc = ins(wr, T_TIMERS, &s);
-  if (rc) return rc;
   row_start(wr, &r, T_TIMERS);
   b_int(s, &r, 1, (int64_t)t->uid);
   b_real(s, &r, 2, t->due);
   b_real(s, &r, 3, t->every);
   b_text(s, &r, 4, t->handler);
-  rc = b_value(s, &r, 5, &t->args, &wr->buf);
+  int rc = b_value(s, &r, 5, &t->args, &wr->buf);
   if (!rc) rc = step(wr, T_TIMERS, s, &r, 6);
   return rc;
 }
 
 static int put_sub(writer *wr, const strata_subscription *u) {
-  sqlite3_stmt *s = NULL;
+  store_val s[7];
   rowsum r;
-  int rc = ins(wr, T_SUBS, &s);
-  if (rc) return rc;
   row_start(wr, &r, T_SUBS);
   b_int(s, &r, 1, (int64_t)u->uid);
   b_int(s, &r, 2, (int64_t)u->object);
   b_text(s, &r, 3, u->event);
   b_text(s, &r, 4, u->handler);
-  rc = b_value(s, &r, 5, &u->args, &wr->buf);
+  int rc = b_value(s, &r, 5, &u->args, &wr->buf);
   b_int(s, &r, 6, u->priority);
   if (!rc) rc = step(wr, T_SUBS, s, &r, 7);
   return rc;
 }
 
 static int put_chunk(writer *wr, const strata_object *o, int64_t first, uint32_t c) {
-  sqlite3_stmt *s = NULL;
+  store_val s[6];
   rowsum r;
-  int rc = ins(wr, T_TILES, &s);
-  if (rc) return rc;
-  if (!encode_chunk(o->tilemap, chunk_at(o->tilemap, c), &wr->buf, &wr->cells)) return SQLITE_NOMEM;
+  if (!encode_chunk(o->tilemap, chunk_at(o->tilemap, c), &wr->buf, &wr->cells)) return STORE_NOMEM;
   row_start(wr, &r, T_TILES);
   b_int(s, &r, 1, first + c);
   b_int(s, &r, 2, (int64_t)o->uid);
@@ -498,16 +397,14 @@ static uint32_t chunk_count(const strata_tilemap *m) { return m->chunk_cols * m-
 
 /* A map whole: its maps row and every chunk's, as rows first .. */
 static int put_tiles(writer *wr, const strata_object *o, int64_t first) {
-  sqlite3_stmt *s = NULL;
+  store_val s[5];
   rowsum r;
-  int rc = ins(wr, T_MAPS, &s);
-  if (rc) return rc;
   row_start(wr, &r, T_MAPS);
   b_int(s, &r, 1, (int64_t)o->uid);
   b_int(s, &r, 2, strata_tilemap_width(o->tilemap));
   b_int(s, &r, 3, strata_tilemap_height(o->tilemap));
   b_int(s, &r, 4, first);
-  rc = step(wr, T_MAPS, s, &r, 5);
+  int rc = step(wr, T_MAPS, s, &r, 5);
   for (uint32_t c = 0; c < chunk_count(o->tilemap) && !rc; c++) rc = put_chunk(wr, o, first, c);
   return rc;
 }
@@ -515,35 +412,31 @@ static int put_tiles(writer *wr, const strata_object *o, int64_t first) {
 /* Incremental saves: where the file holds uid's chunks (*first, *n; *n = 0
 ** when it holds no map for uid), or, with uid 0, the row after the last. */
 static int find_map(writer *wr, uint64_t uid, int64_t *first, int64_t *n) {
-  sqlite3_stmt **s = uid ? &wr->find_map : &wr->find_end;
-  if (!*s && sqlite3_prepare_v2(wr->db,
-                                uid ? "SELECT first, (width + ?2 - 1) / ?2 * ((height + ?2 - 1) / ?2) FROM maps"
-                                      " WHERE map = ?1"
-                                    : "SELECT coalesce(max(id), 0) + 1, 0 FROM tiles",
-                                -1, s, NULL) != SQLITE_OK)
-    return sqlite3_errcode(wr->db);
-  if (uid) {
-    sqlite3_bind_int64(*s, 1, (int64_t)uid);
-    sqlite3_bind_int64(*s, 2, TILEMAP_CHUNK);
-  }
+  store *st = wr->st;
   *first = *n = 0;
-  int rc = sqlite3_step(*s);
-  if (rc == SQLITE_ROW) {
-    *first = sqlite3_column_int64(*s, 0);
-    *n = sqlite3_column_int64(*s, 1);
-    rc = sqlite3_step(*s);
+  if (!uid) {
+    int rc = st->ops->last(st, T_TILES, first);
+    ++*first;
+    return rc;
   }
-  sqlite3_reset(*s);
-  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+  store_val key = { .type = SV_INT, .i = (int64_t)uid }, row[5];
+  int got = st->ops->get(st, T_MAPS, &key, row);
+  if (got < 0) return -got;
+  if (got) {
+    int64_t c = TILEMAP_CHUNK;
+    *first = row[3].i;
+    *n = (row[1].i + c - 1) / c * ((row[2].i + c - 1) / c);
+  }
+  return 0;
 }
 
 /* Deletes the chunk rows first .. first + n - 1. */
 static int delete_chunks(writer *wr, int64_t first, int64_t n) { return delete_rows(wr, T_TILES, first, first + n); }
 
 static int put_streams(writer *wr, const strata_world *w) {
-  sqlite3_stmt *s = NULL;
+  store_val s[3];
   rowsum r;
-  int rc = ins(wr, T_RNG, &s);
+  int rc = 0;
   for (size_t i = 0; i < strata_world_stream_count(w) && !rc; i++) {
     strata_rng g;
     char state[STRATA_RNG_STATE_CHARS];
@@ -559,18 +452,18 @@ static int put_streams(writer *wr, const strata_world *w) {
 
 /* The generation's rows (INSERT OR REPLACE: an incremental save rewrites them). */
 static int put_gen(writer *wr) {
-  sqlite3_stmt *s = NULL;
+  store_val s[3];
   rowsum r;
-  char id[17];
-  int rc = ins(wr, T_META, &s);
+  char id[GEN_ROWS][17];
+  int rc = 0;
   for (int i = 0; i < GEN_ROWS && !rc; i++) {
     row_start(wr, &r, T_META);
     b_text(s, &r, 1, gen_keys[i]);
     if (i == 3) {
       b_int(s, &r, 2, (int64_t)wr->gen.count);
     } else {
-      hex16(i == 0 ? wr->gen.file_id : i == 1 ? wr->gen.save_id : wr->gen.prev, id);
-      b_text(s, &r, 2, id);
+      hex16(i == 0 ? wr->gen.file_id : i == 1 ? wr->gen.save_id : wr->gen.prev, id[i]);
+      b_text(s, &r, 2, id[i]);
     }
     rc = step(wr, T_META, s, &r, 3);
   }
@@ -587,32 +480,29 @@ static int64_t header_tag(uint64_t save_id) { return (int64_t)(save_id & 0x7ffff
 ** every meta row written before it: an incremental save rewrites them all),
 ** and the header's tag. */
 static int put_sums(writer *wr) {
-  sqlite3_stmt *s = NULL;
+  store_val s[3];
   rowsum r;
   char key[64];
-  int rc = ins(wr, T_META, &s);
+  int rc = 0;
   for (int i = 1; i <= NTABLES && !rc; i++) {
     int t = i % NTABLES; /* mods .. tiles, then meta */
-    snprintf(key, sizeof key, "sum.%s", table_names[t]);
+    snprintf(key, sizeof key, "sum.%s", table_names(t));
     row_start(wr, &r, T_META);
     b_text(s, &r, 1, key);
     b_int(s, &r, 2, (int64_t)wr->sums[t]);
     rc = step(wr, T_META, s, &r, 3);
   }
-  if (!rc) {
-    snprintf(key, sizeof key, "PRAGMA user_version = %lld", (long long)header_tag(wr->gen.save_id));
-    rc = sqlite3_exec(wr->db, key, NULL, NULL, NULL);
-  }
+  if (!rc) rc = wr->st->ops->put_tag(wr->st, header_tag(wr->gen.save_id));
   return rc;
 }
 
 /* meta last: it holds every other table's row count and sum. INSERT OR
 ** REPLACE: an incremental save rewrites the rows in place. */
 static int put_meta(writer *wr, const strata_world *w) {
-  sqlite3_stmt *s = NULL;
+  store_val s[3];
   rowsum r;
   char tmp[64];
-  int rc = ins(wr, T_META, &s);
+  int rc = 0;
   wr->sums[T_META] = 0; /* what sum.meta covers: the rows written from here */
   for (int i = 0; i < 5 + NTABLES - 1 && !rc; i++) {
     row_start(wr, &r, T_META);
@@ -631,7 +521,7 @@ static int put_meta(writer *wr, const strata_world *w) {
       }
     } else {
       int t = i - 5 + 1; /* mods .. tiles */
-      snprintf(tmp, sizeof tmp, "rows.%s", table_names[t]);
+      snprintf(tmp, sizeof tmp, "rows.%s", table_names(t));
       b_text(s, &r, 1, tmp);
       b_int(s, &r, 2, wr->rows[t]);
     }
@@ -643,8 +533,7 @@ static int put_meta(writer *wr, const strata_world *w) {
 
 static int write_all(writer *wr, const strata_world *w, const strata_mod_version *mods,
                      size_t nmods) {
-  int rc = SQLITE_OK;
-  for (int t = 0; t < NTABLES && !rc; t++) rc = sqlite3_exec(wr->db, table_sql[t], NULL, NULL, NULL);
+  int rc = 0;
   for (size_t i = 0; i < nmods && !rc; i++) rc = put_mod(wr, (int64_t)i, &mods[i]);
   for (strata_object *o = world_next(w, 0); o && !rc; o = world_next(w, o->uid))
     rc = put_object(wr, o);
@@ -686,8 +575,8 @@ static size_t find_sub(const strata_world *w, uint64_t uid) {
 }
 
 static int write_changes(writer *wr, strata_world *w, const strata_mod_version *mods,
-                         size_t nmods, int *mismatch) {
-  int rc = SQLITE_OK;
+                       size_t nmods, int *mismatch) {
+  int rc = 0;
   *mismatch = 0;
   for (size_t i = 0; i < w->dirty.cap && !rc; i++) {
     uint64_t uid = w->dirty.keys[i];
@@ -696,9 +585,9 @@ static int write_changes(writer *wr, strata_world *w, const strata_mod_version *
     const strata_object *o = world_rec(w, uid); /* props maybe encoded: put_object writes them so */
     size_t ti = o ? (size_t)-1 : world_find_timer(w, uid); /* (the world's index by uid) */
     size_t si = o || ti != (size_t)-1 ? (size_t)-1 : find_sub(w, uid);
-    rc = delete_rows(wr, T_OBJECTS, (int64_t)uid, 0);
-    if (!rc) rc = delete_rows(wr, T_TIMERS, (int64_t)uid, 0);
-    if (!rc) rc = delete_rows(wr, T_SUBS, (int64_t)uid, 0);
+    rc = delete_rows(wr, T_OBJECTS, (int64_t)uid, (int64_t)uid + 1);
+    if (!rc) rc = delete_rows(wr, T_TIMERS, (int64_t)uid, (int64_t)uid + 1);
+    if (!rc) rc = delete_rows(wr, T_SUBS, (int64_t)uid, (int64_t)uid + 1);
     if (rc) break;
     if (o) rc = put_object(wr, o);
     else if (ti != (size_t)-1) rc = put_timer(wr, &w->timers[ti]);
@@ -727,7 +616,7 @@ static int write_changes(writer *wr, strata_world *w, const strata_mod_version *
         }
       continue;
     }
-    rc = delete_rows(wr, T_MAPS, (int64_t)uid, 0);
+    rc = delete_rows(wr, T_MAPS, (int64_t)uid, (int64_t)uid + 1);
     if (!rc && n) rc = delete_chunks(wr, first, n);
     if (!rc && m && !(rc = find_map(wr, 0, &first, &n))) rc = put_tiles(wr, o, first);
   }
@@ -737,35 +626,15 @@ static int write_changes(writer *wr, strata_world *w, const strata_mod_version *
   }
   if (!rc) rc = delete_rows(wr, T_MODS, 0, 0);
   for (size_t i = 0; i < nmods && !rc; i++) rc = put_mod(wr, (int64_t)i, &mods[i]);
+  if (!rc) rc = wr->st->ops->sync(wr->st); /* the counts final */
   if (rc || *mismatch) return rc;
   if (wr->rows[T_OBJECTS] != (int64_t)w->count || wr->rows[T_TIMERS] != (int64_t)w->ntimers ||
       wr->rows[T_SUBS] != (int64_t)w->nsubs || wr->rows[T_RNG] != (int64_t)w->nstreams ||
       wr->rows[T_MAPS] != maps || wr->rows[T_TILES] != chunks || wr->rows[T_MODS] != (int64_t)nmods) {
     *mismatch = 1;
-    return SQLITE_OK;
+    return 0;
   }
   return put_meta(wr, w);
-}
-
-/* Why a write failed, in words a player's bug report can carry. */
-static strata_status write_error(strata_error *err, sqlite3 *db, int rc, const char *what,
-                                 const char *path) {
-  if ((rc & 0xff) == SQLITE_NOMEM) /* the writer's own allocation, or SQLite's */
-    return strata_error_nomem(err, "saving to '%s'", path);
-  int ext = db ? sqlite3_extended_errcode(db) : rc, code = ext & 0xff;
-  int sys = db ? sqlite3_system_errno(db) : 0;
-  /* A write past a file size limit (EFBIG) comes back as a plain write error. */
-  const char *why = code == SQLITE_FULL || sys == ENOSPC || sys == EFBIG || sys == EDQUOT
-                      ? "the disk is full (or the file size limit is reached)"
-                  : ext == SQLITE_IOERR_WRITE || ext == SQLITE_IOERR_TRUNCATE
-                      ? "a write failed: is the disk full, or the file size limit reached?"
-                  : code == SQLITE_BUSY ? "the file is busy (another process is using it)"
-                  : code == SQLITE_READONLY || code == SQLITE_CANTOPEN || sys == EACCES || sys == EROFS
-                      ? "the file or its directory is read-only"
-                  : db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
-  if (sys && code != SQLITE_BUSY)
-    return strata_error_set(err, STRATA_EIO, "%s '%s': %s (%s)", what, path, why, strerror(sys));
-  return strata_error_set(err, STRATA_EIO, "%s '%s': %s", what, path, why);
 }
 
 /* ---- files beside a save ----
@@ -922,7 +791,7 @@ static strata_status settle_journal(const char *path, strata_error *err) {
         st = strata_error_set(err, STRATA_EIO, "cannot save to '%s': cannot remove '%s': %s", path,
                               journal, strerror(errno));
     } else {
-      st = write_error(err, db, rc, "cannot save to", path);
+      st = store_sqlite_error(err, db, rc, "cannot save to", path);
     }
     sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
     sqlite3_close(db);
@@ -942,25 +811,72 @@ static strata_status save_full(const strata_world *w, const char *path, const st
   if (fd < 0) return err ? err->status : STRATA_EIO;
   sqlite3 *db = NULL;
   writer wr;
-  writer_init(&wr, gen);
+  writer_init(&wr, NULL, gen);
   int rc = sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
   if (rc == SQLITE_OK) {
-    wr.db = db;
     /* The temporary file is worthless until renamed, so it needs no journal;
     ** durability comes from the fsync before the rename. */
     sqlite3_exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;", NULL, NULL, NULL);
-    if ((rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL)) == SQLITE_OK &&
-        (rc = write_all(&wr, w, mods, nmods)) == SQLITE_OK)
-      rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+    if (!(wr.st = store_sqlite_new(db, path))) rc = SQLITE_NOMEM;
+    else if (!(rc = wr.st->ops->begin(wr.st, 1)) && !(rc = write_all(&wr, w, mods, nmods)))
+      rc = wr.st->ops->commit(wr.st);
   }
-  if (rc != SQLITE_OK) st = write_error(err, db, rc, "cannot save to", path);
+  if (rc != SQLITE_OK) st = store_sqlite_error(err, db, rc, "cannot save to", path);
   writer_done(&wr);
-  if (sqlite3_close(db) != SQLITE_OK && !st) st = write_error(err, db, SQLITE_ERROR, "cannot save to", path);
+  store_sqlite_free(wr.st);
+  if (sqlite3_close(db) != SQLITE_OK && !st) st = store_sqlite_error(err, db, SQLITE_ERROR, "cannot save to", path);
   if (st) {
     file_tmp_discard(fd, tmp);
     return st;
   }
   return file_tmp_commit(fd, tmp, path, "cannot save to", err);
+}
+
+/* The counts and sums the store holds (meta's rows.* and sum.*), into the
+** writer, which the rows it writes keep up to date. 1 when meta holds them
+** all and the store is of this format: one without sums (from before saves
+** were tied), or of an older format (its rows use its hash), is saved
+** whole. *rc: a store's failure. */
+static int read_counts(writer *wr, int *rc) {
+  store *st = wr->st;
+  store_scan *sc = NULL;
+  store_val row[3];
+  int have = 0, current = 0, got;
+  if ((*rc = st->ops->scan(st, T_META, NULL, &sc))) return 0;
+  while ((got = st->ops->next(sc, row)) > 0) {
+    const char *k = row[0].type == SV_TEXT ? row[0].p : "";
+    if (!strcmp(k, "version")) {
+      current = row[1].type == SV_INT && row[1].i == SAVE_VERSION;
+      continue;
+    }
+    int sum = !strncmp(k, "sum.", 4);
+    if ((!sum && strncmp(k, "rows.", 5)) || row[1].type != SV_INT) continue;
+    for (int t = 1; t < NTABLES; t++)
+      if (!strcmp(k + (sum ? 4 : 5), table_names(t))) {
+        if (sum) wr->sums[t] = (uint64_t)row[1].i;
+        else wr->rows[t] = row[1].i;
+        have |= 1 << (t + (sum ? NTABLES : 0));
+      }
+  }
+  st->ops->scan_end(sc);
+  if (got < 0) *rc = -got;
+  return !*rc && have == ((1 << NTABLES) - 2) * ((1 << NTABLES) + 1) && current;
+}
+
+/* What changed, in the store's transaction (begun): the generation's rows
+** first (for a file: see check_beside), then the changed rows. *mismatch:
+** the store is not what the world's record describes (the caller rolls
+** back and writes everything). */
+static int write_incremental(writer *wr, strata_world *w, const strata_mod_version *mods, size_t nmods,
+                             int *mismatch) {
+  int rc = put_gen(wr);
+  *mismatch = 0;
+  if (rc) return rc;
+  if (!read_counts(wr, &rc)) {
+    *mismatch = !rc;
+    return rc;
+  }
+  return write_changes(wr, w, mods, nmods, mismatch);
 }
 
 /* The incremental save: what changed, into the file itself, as one
@@ -970,66 +886,39 @@ static strata_status save_full(const strata_world *w, const char *path, const st
 static strata_status save_changes(strata_world *w, const char *path, const strata_mod_version *mods,
                                   size_t nmods, const save_gen *gen, int *fallback, strata_error *err) {
   sqlite3 *db = NULL;
-  sqlite3_stmt *s = NULL;
   writer wr;
-  writer_init(&wr, gen);
-  int rc, mismatch = 0, have = 0;
+  writer_init(&wr, NULL, gen);
+  int rc, mismatch = 0;
   *fallback = 0;
   if ((rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL)) != SQLITE_OK) goto fail;
-  wr.db = db;
   sqlite3_busy_timeout(db, STRATA_SAVE_BUSY_MS);
   const char *pragmas = "PRAGMA journal_mode=DELETE; PRAGMA synchronous=FULL;";
 #ifdef STRATA_TEST_HOOKS
   if (w->save_journal) pragmas = w->save_journal; /* a benchmark's choice (world_internal.h) */
 #endif
-  if ((rc = sqlite3_exec(db, pragmas, NULL, NULL, NULL)) != SQLITE_OK ||
-      (rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL)) != SQLITE_OK ||
-      (rc = put_gen(&wr)) != SQLITE_OK) /* first: see check_beside */
-    goto fail;
-  /* The counts and sums the file holds, which the rows written keep up to
-  ** date. A file without sums (from before saves were tied) is saved whole.
-  ** A file of an older format is saved whole too (its rows use its hash). */
-  if ((rc = sqlite3_prepare_v2(db, "SELECT key, value FROM meta WHERE key GLOB 'rows.*' OR key GLOB 'sum.*'"
-                               " OR key = 'version'", -1, &s, NULL)))
-    goto fail;
-  int current = 0;
-  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-    const char *k = (const char *)sqlite3_column_text(s, 0);
-    if (k && !strcmp(k, "version")) {
-      current = sqlite3_column_int64(s, 1) == SAVE_VERSION;
-      continue;
-    }
-    int sum = k && k[0] == 's';
-    for (int t = 1; t < NTABLES && k; t++)
-      if (!strcmp(k + (sum ? 4 : 5), table_names[t])) {
-        if (sum) wr.sums[t] = (uint64_t)sqlite3_column_int64(s, 1);
-        else wr.rows[t] = sqlite3_column_int64(s, 1);
-        have |= 1 << (t + (sum ? NTABLES : 0));
-      }
-  }
-  sqlite3_finalize(s);
-  s = NULL;
-  if (rc != SQLITE_DONE) goto fail;
-  if (have != ((1 << NTABLES) - 2) * ((1 << NTABLES) + 1) || !current) mismatch = 1;
-  else if ((rc = write_changes(&wr, w, mods, nmods, &mismatch)) != SQLITE_OK) goto fail;
+  if ((rc = sqlite3_exec(db, pragmas, NULL, NULL, NULL)) != SQLITE_OK) goto fail;
+  if (!(wr.st = store_sqlite_new(db, path))) { rc = SQLITE_NOMEM; goto fail; }
+  if ((rc = wr.st->ops->begin(wr.st, 0)) || (rc = write_incremental(&wr, w, mods, nmods, &mismatch))) goto fail;
   if (mismatch) {
     /* Not the file the record describes: write everything instead. */
     *fallback = 1;
-    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    wr.st->ops->rollback(wr.st);
     writer_done(&wr);
+    store_sqlite_free(wr.st);
     sqlite3_close(db);
     return STRATA_OK;
   }
-  if ((rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL)) != SQLITE_OK) goto fail;
+  if ((rc = wr.st->ops->commit(wr.st)) != SQLITE_OK) goto fail;
   writer_done(&wr);
-  wr.db = NULL;
+  store_sqlite_free(wr.st);
+  wr.st = NULL;
   if ((rc = sqlite3_close(db)) != SQLITE_OK) { db = NULL; goto fail; }
   return STRATA_OK;
 fail:;
-  strata_status st = write_error(err, db, rc, "cannot save to", path);
-  sqlite3_finalize(s);
-  if (db) sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+  strata_status st = store_sqlite_error(err, db, rc, "cannot save to", path);
+  if (wr.st) wr.st->ops->rollback(wr.st);
   writer_done(&wr);
+  store_sqlite_free(wr.st);
   sqlite3_close(db);
   return st;
 }
@@ -1040,6 +929,8 @@ static void remember_file(strata_world *w, const char *path) {
   struct stat info;
   char *copy = stat(path, &info) == 0 && S_ISREG(info.st_mode) ? strata_strdup(path) : NULL;
   strata_free(w->file.path);
+  store_pg_free(w->file.store); /* (a database's connection, when the world was there) */
+  w->file.store = NULL;
   w->file.path = copy;
   if (!copy) return;
   w->file.dev = (uint64_t)info.st_dev;
@@ -1165,11 +1056,146 @@ static strata_status save_locked(strata_world *w, const char *path, const strata
   return STRATA_OK;
 }
 
+static strata_status read_all(store *sto, strata_world **out, strata_mod_version **mods_out,
+                              size_t *nmods_out, save_gen *gen_out, strata_error *err);
+
+/* ---- a world in a database (store_pg.c) ----
+** The same rows, checksums, sums and generations as a file's; the
+** database's transaction in place of the file's journal and lock: the
+** generation row is read locked (SELECT ... FOR UPDATE) inside the save's
+** transaction, so that two writers take turns and the second finds the
+** first's save.id. */
+
+/* The world's store is now uri, holding generation gen, through st (its
+** connection, kept for the next save; NULL: none kept). */
+static void remember_store(strata_world *w, const char *uri, const save_gen *gen, store *st) {
+  char *copy = strata_strdup(uri); /* out of memory: no store, the next save is whole */
+  strata_free(w->file.path);
+  if (w->file.store != st) store_pg_free(w->file.store);
+  memset(&w->file, 0, sizeof w->file);
+  w->file.path = copy;
+  w->file.gen = *gen;
+  w->file.store = copy ? st : NULL;
+  if (!copy) store_pg_free(st);
+}
+
+/* The store's save.id (0: none, a new world), read as a save's first step. */
+static int store_save_id(store *st, uint64_t *id) {
+  store_val key = { .type = SV_TEXT, .p = "save.id", .n = 7 }, row[3];
+  int got = st->ops->get(st, T_META, &key, row);
+  *id = 0;
+  if (got > 0 && (row[1].type != SV_TEXT || !parse_hex16(row[1].p, row[1].n, id))) *id = 0;
+  return got < 0 ? -got : 0;
+}
+
+/* One try of a save into the store: incremental (what changed) or full. 1
+** in *again: the store is not what the world's record says, and a full
+** save follows; -1: its transaction could not even begin. */
+static strata_status store_try(strata_world *w, store *st, const char *uri, const strata_mod_version *mods,
+                               size_t nmods, int overwrite, int full, int *again, strata_error *err) {
+  int own = w->file.path && !strcmp(w->file.path, uri), rc, mismatch = 0;
+  uint64_t id = 0;
+  writer wr;
+  save_gen gen = { full ? file_random64() : w->file.gen.file_id, file_random64(), w->file.gen.save_id,
+                   w->file.gen.count + 1 };
+  writer_init(&wr, st, &gen);
+  *again = 0;
+  if ((rc = st->ops->begin(st, full))) *again = -1;
+  if (rc || (rc = store_save_id(st, &id))) goto fail;
+  if (own && id && id != w->file.gen.save_id && !overwrite) {
+    st->ops->rollback(st);
+    writer_done(&wr);
+    return strata_error_set(err, STRATA_EIO, "cannot save to '%s': the world was saved by another process since "
+                            "this world opened it (save with overwrite to replace that save)", uri);
+  }
+  if (!full && (!own || !id || id != w->file.gen.save_id)) mismatch = 1;
+  else if (!full) rc = write_incremental(&wr, w, mods, nmods, &mismatch);
+  else if (!(rc = st->ops->clear(st))) rc = write_all(&wr, w, mods, nmods);
+  if (rc) goto fail;
+  if (mismatch) {
+    st->ops->rollback(st);
+    writer_done(&wr);
+    *again = 1;
+    return STRATA_OK;
+  }
+  if ((rc = st->ops->commit(st))) goto fail;
+  writer_done(&wr);
+  remember_store(w, uri, &gen, st);
+  if (full) {
+    reset_after_full(w);
+  } else {
+    world_dirty_reset(w);
+    record_maps(w);
+  }
+  return STRATA_OK;
+fail:;
+  strata_status res = st->ops->fail(st, rc, "cannot save to", err);
+  st->ops->rollback(st);
+  writer_done(&wr);
+  return res; /* the record stays: the next save writes it all again */
+}
+
+/* One save through st, or (NULL) a new connection; a failed save's
+** connection is not trusted again (freed, and the world's no more) unless
+** it is idle. *unbegun: the failure came before any transaction began. */
+static strata_status save_via(strata_world *w, store *st, const char *uri, const strata_mod_version *mods,
+                              size_t nmods, int overwrite, int *unbegun, strata_error *err) {
+  int again = 1, kept = st != NULL;
+  if (!st && !(st = store_pg_open(uri, "cannot save to", err))) return err ? err->status : STRATA_EIO;
+  strata_status res = STRATA_OK;
+  if (w->file.path && !strcmp(w->file.path, uri) && !w->dirty_all)
+    res = store_try(w, st, uri, mods, nmods, overwrite, 0, &again, err);
+  if (!res && again) res = store_try(w, st, uri, mods, nmods, overwrite, 1, &again, err);
+  *unbegun = res && again < 0;
+  if (res && (!kept || !store_pg_idle(st))) {
+    if (w->file.store == st) w->file.store = NULL;
+    store_pg_free(st);
+  }
+  return res;
+}
+
+/* A save into the database at uri: through the world's connection when it
+** is its own store (a connection per save cost as much as an incremental
+** save), else a new one, which the world keeps once the save succeeds. */
+static strata_status save_store(strata_world *w, const char *uri, const strata_mod_version *mods, size_t nmods,
+                                int overwrite, strata_error *err) {
+  int own = w->file.path && !strcmp(w->file.path, uri);
+  store *kept = own && store_pg_idle(w->file.store) ? w->file.store : NULL;
+  int unbegun = 0;
+  strata_status res = save_via(w, kept, uri, mods, nmods, overwrite, &unbegun, err);
+  /* A kept connection the server closed meanwhile (a restart, an idle
+  ** timeout) is only found out by using it: when the save's transaction
+  ** could not begin on it, once more on a new one (a save that failed
+  ** inside its transaction is the caller's to know of). */
+  if (res && kept && unbegun && w->file.store != kept)
+    res = save_via(w, NULL, uri, mods, nmods, overwrite, &unbegun, err);
+  return res;
+}
+
+static strata_status open_store(const char *uri, strata_world **out, strata_mod_version **mods, size_t *nmods,
+                                strata_error *err) {
+  store *st = store_pg_open(uri, "cannot open", err);
+  if (!st) return err ? err->status : STRATA_EIO;
+  strata_error e;
+  save_gen gen;
+  strata_error_clear(&e);
+  strata_status res = read_all(st, out, mods, nmods, &gen, &e);
+  st->ops->rollback(st); /* the read's snapshot ends */
+  if (res) {
+    store_pg_free(st);
+    return strata_error_set(err, res, "cannot open '%s': %s", uri, e.message);
+  }
+  remember_store(*out, uri, &gen, st);
+  reset_after_open(*out);
+  return STRATA_OK;
+}
+
 strata_status strata_world_save_with(strata_world *w, const char *path, const strata_mod_version *mods,
                                      size_t nmods, const strata_save_options *opt, strata_error *err) {
   if (!path || !*path) return strata_error_set(err, STRATA_EARG, "cannot save: no path given");
   strata_status in = world_not_in_callback(w, "strata_world_save", "save", err);
   if (in) return in;
+  if (strata_pg_uri_is(path)) return save_store(w, path, mods, nmods, opt && opt->overwrite, err);
   /* Only a regular file is written into or replaced: a save renamed over a
   ** device, a FIFO or a link would put a file in its place. */
   strata_status st = strata_file_check_replace(path, "cannot save to", err);
@@ -1197,11 +1223,14 @@ void strata_mod_versions_free(strata_mod_version *mods, size_t n) {
 
 /* A copy of a text column into *out (NULL when the column is): STRATA_ENOMEM
 ** apart, so that running out of memory is never taken for a corrupt file. */
-static strata_status col_dup(sqlite3_stmt *s, int col, char **out, strata_error *err) {
-  const unsigned char *t = sqlite3_column_text(s, col);
-  *out = t ? strata_strndup((const char *)t, (size_t)sqlite3_column_bytes(s, col)) : NULL;
+static strata_status col_dup(const store_val *v, char **out, strata_error *err) {
+  const char *t = v->type == SV_TEXT ? v->p : NULL;
+  *out = t ? strata_strndup(t, v->n) : NULL;
   return t && !*out ? strata_error_nomem(err, NULL) : STRATA_OK;
 }
+
+/* A text column, or NULL. */
+static const char *col_text(const store_val *v) { return v->type == SV_TEXT ? v->p : NULL; }
 
 /* A failure of the world's own function while reading a file: out of memory
 ** stays so; anything else means the file is not a save this build wrote. */
@@ -1211,17 +1240,16 @@ static strata_status corrupt(strata_error *err, const strata_error *e, const cha
   return strata_error_set(err, STRATA_EPARSE, "corrupt save: %s of #%lld: %s", what, uid, e->message);
 }
 
-static int is_empty_table(sqlite3_value *v) {
-  return sqlite3_value_type(v) == SQLITE_BLOB && sqlite3_value_bytes(v) == 2 &&
-         !memcmp(sqlite3_value_blob(v), empty_table, 2);
+static int is_empty_table(const store_val *v) {
+  return v->type == SV_BLOB && v->n == 2 && !memcmp(v->p, empty_table, 2);
 }
 
 /* A column (v), an encoded value, into *out; with w (an object's
 ** properties), kept encoded when it can be (world_props.c). */
-static strata_status col_value(sqlite3_value *v, strata_value *out, const char *what,
+static strata_status col_value(const store_val *v, strata_value *out, const char *what,
                                long long uid, strata_world *w, strata_error *err) {
-  const void *b = sqlite3_value_blob(v);
-  int n = sqlite3_value_bytes(v);
+  const void *b = v->type == SV_BLOB ? v->p : NULL;
+  size_t n = v->n;
   strata_error e;
   e.message[0] = '\0'; /* not strata_error_clear: a memset of the whole error per column was 1 % of an open */
   if (!b) return strata_error_set(err, STRATA_EPARSE, "corrupt save: %s of #%lld: missing", what, uid);
@@ -1238,25 +1266,26 @@ typedef struct save_tie {
   uint64_t seeds[NTABLES]; /* sum_seeds of file_id */
   uint64_t sums[NTABLES];
   int words;               /* the format's hash (rowsum.h): format 4's, or 3's */
-  sqlite3_value *col[16];  /* the row last checked, its columns (row_ok) */
 } save_tie;
 
-static strata_status read_error(strata_error *err, sqlite3 *db, const char *table, int rc);
-static int row_ok(save_tie *tie, sqlite3_stmt *s, int table);
+static strata_status read_error(strata_error *err, store *st, const char *table, int rc);
+static int row_ok(save_tie *tie, const store_val *row, int table);
 static strata_status bad_row(strata_error *err, int table, long long key);
 static strata_status refused_row(strata_error *err, strata_status st, int table, long long key);
 
 /* The cells [x0, x1) x [y0, y1) of m from a row's names (column nc) and
 ** cells (column nc + 1): each cell's stack size, then its saved ids. */
-static strata_status read_cells(strata_tilemap *m, sqlite3_stmt *s, int nc, chunk_rect rc,
+static strata_status read_cells(strata_tilemap *m, const store_val *row, int nc, chunk_rect rc,
                                 long long uid, strata_error *err) {
   int64_t ncells = (int64_t)(rc.x1 - rc.x0) * (rc.y1 - rc.y0);
+  const store_val *cells = &row[nc + 1];
+  size_t nbytes = cells->type == SV_BLOB || cells->type == SV_TEXT ? cells->n : 0;
   /* Each cell takes at least a byte of the file (its stack size). */
-  if (ncells > (int64_t)sqlite3_column_bytes(s, nc + 1))
+  if (ncells > (int64_t)nbytes)
     return strata_error_set(err, STRATA_EPARSE, "corrupt save: tiles of #%lld: %lld cells in %d bytes",
-                            uid, (long long)ncells, sqlite3_column_bytes(s, nc + 1));
+                            uid, (long long)ncells, (int)nbytes);
   strata_value names;
-  strata_status st = col_value(sqlite3_column_value(s, nc), &names, "tile tokens", uid, NULL, err);
+  strata_status st = col_value(&row[nc], &names, "tile tokens", uid, NULL, err);
   if (st) return st;
   if (names.type != STRATA_VTABLE) {
     strata_value_clear(&names);
@@ -1283,7 +1312,7 @@ static strata_status read_cells(strata_tilemap *m, sqlite3_stmt *s, int nc, chun
       goto out;
     }
   }
-  const unsigned char *p = sqlite3_column_blob(s, nc + 1), *end = p + sqlite3_column_bytes(s, nc + 1);
+  const unsigned char *p = nbytes ? cells->p : NULL, *end = p + nbytes;
   for (int y = rc.y0; y < rc.y1; y++)
     for (int x = rc.x0; x < rc.x1; x++) {
       uint64_t k = 0, id = 0;
@@ -1334,11 +1363,12 @@ static strata_tilemap *new_map(strata_world *w, int width, int height, long long
 ** cells, sum), read with t, which must be exactly chunks 0 .. n-1 of this
 ** map. *cells_left: the cells the file can still hold (a byte each at
 ** least), charged before the map is made. */
-static strata_status read_map_v3(strata_world *w, save_tie *tie, sqlite3_stmt *s, sqlite3_stmt *t,
+static strata_status read_map_v3(strata_world *w, save_tie *tie, const store_val *row, store *sto,
                                  int64_t *cells_left, int64_t *nchunks, strata_error *err) {
-  long long uid = sqlite3_column_int64(s, 0);
-  int width = sqlite3_column_int(s, 1), height = sqlite3_column_int(s, 2);
-  int64_t first = sqlite3_column_int64(s, 3);
+  long long uid = row[0].i;
+  int64_t w64 = row[1].i, h64 = row[2].i;
+  int width = w64 > 0 && w64 <= INT32_MAX ? (int)w64 : 0, height = h64 > 0 && h64 <= INT32_MAX ? (int)h64 : 0;
+  int64_t first = row[3].i;
   if (width <= 0 || height <= 0 || (int64_t)width * height > *cells_left)
     return strata_error_set(err, STRATA_EPARSE, "corrupt save: map #%lld: %dx%d cells, more than the file holds",
                             uid, width, height);
@@ -1349,33 +1379,32 @@ static strata_status read_map_v3(strata_world *w, save_tie *tie, sqlite3_stmt *s
   strata_tilemap *m = new_map(w, width, height, uid, err);
   if (!m) return err ? err->status : STRATA_EPARSE;
   strata_status st = STRATA_OK;
-  sqlite3_bind_int64(t, 1, first);
-  sqlite3_bind_int64(t, 2, first + chunk_count(m));
-  for (uint32_t c = 0; c < chunk_count(m) && !st; c++) {
-    int rc = sqlite3_step(t);
-    if (rc != SQLITE_ROW)
-      st = rc == SQLITE_DONE ? strata_error_set(err, STRATA_EPARSE, "corrupt save: map #%lld lacks chunk %u", uid, c)
-                             : read_error(err, NULL, "tiles", rc);
-    else if (!row_ok(tie, t, T_TILES))
+  int64_t range[2] = { first, first + chunk_count(m) };
+  store_scan *t = NULL;
+  store_val c[6];
+  int rc = sto->ops->scan(sto, T_TILES, range, &t);
+  if (rc) st = read_error(err, sto, "tiles", rc);
+  for (uint32_t k = 0; k < chunk_count(m) && !st; k++) {
+    int got = sto->ops->next(t, c);
+    if (got <= 0)
+      st = got == 0 ? strata_error_set(err, STRATA_EPARSE, "corrupt save: map #%lld lacks chunk %u", uid, k)
+                    : read_error(err, sto, "tiles", -got);
+    else if (!row_ok(tie, c, T_TILES))
       st = bad_row(err, T_TILES, uid);
-    else if (sqlite3_column_int64(t, 0) != first + c || sqlite3_column_int64(t, 1) != uid ||
-             sqlite3_column_int64(t, 2) != (int64_t)c)
-      st = strata_error_set(err, STRATA_EPARSE, "corrupt save: map #%lld lacks chunk %u", uid, c);
-    else if (!(st = read_cells(m, t, 3, chunk_at(m, c), uid, err)))
+    else if (c[0].i != first + k || c[1].i != uid || c[2].i != (int64_t)k)
+      st = strata_error_set(err, STRATA_EPARSE, "corrupt save: map #%lld lacks chunk %u", uid, k);
+    else if (!(st = read_cells(m, c, 3, chunk_at(m, k), uid, err)))
       (*nchunks)++;
   }
-  sqlite3_reset(t);
+  if (t) sto->ops->scan_end(t);
   if (!st && (st = strata_world_attach_tilemap(w, (uint64_t)uid, m, err))) st = refused_row(err, st, T_MAPS, uid);
   if (st) strata_tilemap_free(m);
   return st;
 }
 
-/* Where a read stands: the error to give when SQLite stops a loop early. */
-static strata_status read_error(strata_error *err, sqlite3 *db, const char *table, int rc) {
-  return strata_error_set(err, STRATA_EPARSE, "corrupt save: reading table %s: %s", table,
-                          rc == SQLITE_INTERRUPT ? "too much work for the file's size"
-                                                 : sqlite3_errstr(rc));
-  (void)db;
+/* Where a read stands: the error to give when the store stops a loop early. */
+static strata_status read_error(strata_error *err, store *st, const char *table, int rc) {
+  return strata_error_set(err, STRATA_EPARSE, "corrupt save: reading table %s: %s", table, st->ops->why(st, rc));
 }
 
 /* Whether a checksum or a sum read is the one computed. The save fuzzer
@@ -1392,24 +1421,23 @@ static int sum_holds(uint64_t got, uint64_t want) {
 
 /* The row's stored checksum (its last column, an integer) against its
 ** contents; the stored one goes into its table's sum. */
-static int row_ok(save_tie *tie, sqlite3_stmt *s, int table) {
-  int last = sqlite3_column_count(s) - 1;
-  sqlite3_value *sum = tie->col[last] = sqlite3_column_value(s, last);
-  if (sqlite3_value_type(sum) != SQLITE_INTEGER) return 0;
-  int64_t want = sqlite3_value_int64(sum);
-  tie->sums[table] += sum_mix(want);
-  return sum_holds((uint64_t)sum_row(s, tie->seeds[table], tie->words, tie->col), (uint64_t)want);
+static int row_ok(save_tie *tie, const store_val *row, int table) {
+  int n = store_tables[table].ncols;
+  const store_val *sum = &row[n - 1];
+  if (sum->type != SV_INT) return 0;
+  tie->sums[table] += sum_mix(sum->i);
+  return sum_holds((uint64_t)sum_row(row, n, tie->seeds[table], tie->words), (uint64_t)sum->i);
 }
 
 static strata_status bad_row(strata_error *err, int table, long long key) {
   return strata_error_set(err, STRATA_EPARSE, "corrupt save: a row of %s (#%lld) does not match its checksum",
-                          table_names[table], key);
+                          table_names(table), key);
 }
 
 /* A table whose rows, each valid, are not the ones this save wrote. */
 static strata_status unsummed(strata_error *err, int table) {
   return strata_error_set(err, STRATA_EPARSE, "corrupt save: table %s does not add up to meta's sum.%s (rows of "
-                          "another save, or a page of an earlier one)", table_names[table], table_names[table]);
+                          "another save, or a page of an earlier one)", table_names(table), table_names(table));
 }
 
 /* A row the world refused (a subscription of an object not there, a map of
@@ -1418,63 +1446,34 @@ static strata_status refused_row(strata_error *err, strata_status st, int table,
   if (st == STRATA_ENOMEM || !err) return st;
   char why[sizeof err->message];
   snprintf(why, sizeof why, "%s", err->message);
-  return strata_error_set(err, STRATA_EPARSE, "corrupt save: table %s, row #%lld: %s", table_names[table], key, why);
+  return strata_error_set(err, STRATA_EPARSE, "corrupt save: table %s, row #%lld: %s", table_names(table), key, why);
 }
 
 /* Whether the file's rows are tied to it (meta holds sum.meta), and then its
 ** file.id, which their checksums cover, and its format, whose hash they
 ** use: known before the first row is read. (A version row changed to another
 ** format's makes meta's rows fail their checksums.) */
-static strata_status read_tie(sqlite3 *db, save_tie *tie, strata_error *err) {
-  sqlite3_stmt *s = NULL;
-  strata_status st = STRATA_OK;
+static strata_status read_tie(store *sto, save_tie *tie, strata_error *err) {
+  static const char *const keys[3] = { "sum.meta", "file.id", "version" };
+  store_val row[3];
+  int got[3];
   memset(tie, 0, sizeof *tie);
-  if (sqlite3_prepare_v2(db, "SELECT (SELECT value FROM meta WHERE key = 'file.id'),"
-                         " EXISTS (SELECT 1 FROM meta WHERE key = 'sum.meta'),"
-                         " (SELECT value FROM meta WHERE key = 'version')", -1, &s, NULL) != SQLITE_OK)
-    return strata_error_set(err, STRATA_EPARSE, "not a strata world save: %s", sqlite3_errmsg(db));
-  int rc = sqlite3_step(s);
-  if (rc != SQLITE_ROW)
-    st = read_error(err, db, "meta", rc);
-  else if (sqlite3_column_int(s, 1) &&
-           !parse_hex16((const char *)sqlite3_column_text(s, 0), (size_t)sqlite3_column_bytes(s, 0), &tie->file_id))
-    st = strata_error_set(err, STRATA_EPARSE, "not a strata world save (meta table incomplete or unknown)");
-  if (rc == SQLITE_ROW) tie->words = sqlite3_column_int64(s, 2) != 3;
-  sqlite3_finalize(s);
-  sum_seeds(tie->seeds, tie->file_id, tie->words);
-  return st;
-}
-
-/* The schema, exactly: the eight tables of format 3 as written, and nothing else. */
-static strata_status check_schema(sqlite3 *db, strata_error *err) {
-  sqlite3_stmt *s = NULL;
-  if (sqlite3_prepare_v2(db, "SELECT type, name, tbl_name, sql FROM sqlite_schema", -1, &s, NULL) != SQLITE_OK)
-    return strata_error_set(err, STRATA_EPARSE, "not a strata world save: %s", sqlite3_errmsg(db));
-  int seen[NTABLES] = { 0 }, n = 0, rc;
-  strata_status st = STRATA_OK;
-  while ((rc = sqlite3_step(s)) == SQLITE_ROW && !st) {
-    const char *type = (const char *)sqlite3_column_text(s, 0);
-    const char *name = (const char *)sqlite3_column_text(s, 1);
-    const char *tbl = (const char *)sqlite3_column_text(s, 2);
-    const char *sql = (const char *)sqlite3_column_text(s, 3);
-    int which = -1;
-    for (int t = 0; t < NTABLES && name; t++) if (!strcmp(name, table_names[t])) which = t;
-    if (!(which >= 0 && type && !strcmp(type, "table") && tbl && !strcmp(tbl, name) && sql && !seen[which]++ &&
-          !strcmp(sql, table_sql[which])))
-      st = strata_error_set(err, STRATA_EPARSE, "not a strata world save: unexpected %s '%s' in its schema",
-                            type ? type : "entry", name ? name : "?");
-    n++;
+  tie->words = 1;
+  for (int i = 0; i < 3; i++) {
+    store_val key = { .type = SV_TEXT, .p = keys[i], .n = strlen(keys[i]) };
+    if ((got[i] = sto->ops->get(sto, T_META, &key, row)) < 0) return read_error(err, sto, "meta", -got[i]);
+    /* (each value read before the next get) */
+    if (i == 1 && got[0] && (!got[1] || row[1].type != SV_TEXT || !parse_hex16(row[1].p, row[1].n, &tie->file_id)))
+      return strata_error_set(err, STRATA_EPARSE, "not a strata world save (meta table incomplete or unknown)");
+    if (i == 2 && got[2]) tie->words = !(row[1].type == SV_INT && row[1].i == 3);
   }
-  if (!st && rc != SQLITE_DONE) st = read_error(err, db, "sqlite_schema", rc);
-  if (!st && n != NTABLES)
-    st = strata_error_set(err, STRATA_EPARSE, "not a strata world save: %d of its %d tables", n, NTABLES);
-  sqlite3_finalize(s);
-  return st;
+  sum_seeds(tie->seeds, tie->file_id, tie->words);
+  return STRATA_OK;
 }
 
 /* A save of another format version: format 2 (a row per map) is what strata
 ** before 0.2 wrote. */
-static strata_status unsupported(strata_error *err, long long v) {
+strata_status save_unsupported(strata_error *err, long long v) {
   if (v == 2)
     return strata_error_set(err, STRATA_EPARSE, "save format 2 was made by strata < 0.2 (this build reads formats "
                             "3 and %d)", SAVE_VERSION);
@@ -1482,32 +1481,13 @@ static strata_status unsupported(strata_error *err, long long v) {
                           v, SAVE_VERSION);
 }
 
-/* The schema is not this build's: an older or newer save has another one,
-** and says which version it is when its meta table (a table, not a view)
-** tells; st otherwise. */
-static strata_status schema_refused(sqlite3 *db, strata_status st, strata_error *err) {
-  sqlite3_stmt *v = NULL;
-  int meta_is_table = 0;
-  if (sqlite3_prepare_v2(db, "SELECT type = 'table' FROM sqlite_schema WHERE name = 'meta'", -1, &v,
-                         NULL) == SQLITE_OK && sqlite3_step(v) == SQLITE_ROW)
-    meta_is_table = sqlite3_column_int(v, 0);
-  sqlite3_finalize(v);
-  v = NULL;
-  if (meta_is_table &&
-      sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'version'", -1, &v, NULL) == SQLITE_OK &&
-      sqlite3_step(v) == SQLITE_ROW && sqlite3_column_type(v, 0) == SQLITE_INTEGER &&
-      !version_read(sqlite3_column_int64(v, 0)))
-    st = unsupported(err, (long long)sqlite3_column_int64(v, 0));
-  sqlite3_finalize(v);
-  return st;
-}
-
-/* An open under way: the table being read (s), the world being filled, and
-** what meta says against what the rows gave. Each table has its reader;
-** read_all frees what they leave when one fails. */
+/* An open under way: the table being read (sc, its row), the world being
+** filled, and what meta says against what the rows gave. Each table has
+** its reader; read_all frees what they leave when one fails. */
 typedef struct save_reader {
-  sqlite3 *db;
-  sqlite3_stmt *s;
+  store *sto;
+  store_scan *sc;
+  store_val row[16];
   strata_error *err;
   strata_status st;        /* what ended a table's rows early (next_row) */
   save_tie tie;
@@ -1522,37 +1502,33 @@ typedef struct save_reader {
   uint64_t want_sums[NTABLES];
 } save_reader;
 
-static strata_status prepare_into(save_reader *rd, const char *sql, sqlite3_stmt **s) {
-  if (sqlite3_prepare_v2(rd->db, sql, -1, s, NULL) != SQLITE_OK)
-    return strata_error_set(rd->err, STRATA_EPARSE, "not a strata world save: %s", sqlite3_errmsg(rd->db));
-  return STRATA_OK;
+/* rd->sc on table t, in place of the last table's. */
+static strata_status prepare(save_reader *rd, int t) {
+  if (rd->sc) rd->sto->ops->scan_end(rd->sc);
+  rd->sc = NULL;
+  int rc = rd->sto->ops->scan(rd->sto, t, NULL, &rd->sc);
+  return rc ? read_error(rd->err, rd->sto, table_names(t), rc) : STRATA_OK;
 }
 
-/* rd->s on sql, in place of the last table's. */
-static strata_status prepare(save_reader *rd, const char *sql) {
-  sqlite3_finalize(rd->s);
-  rd->s = NULL;
-  return prepare_into(rd, sql, &rd->s);
-}
-
-/* The next row of table t: 1 on a row; 0 at the table's end, or with rd->st
-** set when SQLite stops early (a read error is never taken for the end). */
+/* The next row of table t into rd->row: 1 on a row; 0 at the table's end,
+** or with rd->st set when the store stops early (a read error is never
+** taken for the end). */
 static int step_row(save_reader *rd, int t) {
-  int rc = sqlite3_step(rd->s);
-  if (rc == SQLITE_ROW) return 1;
-  if (rc != SQLITE_DONE) rd->st = read_error(rd->err, rd->db, table_names[t], rc);
+  int got = rd->sto->ops->next(rd->sc, rd->row);
+  if (got > 0) return 1;
+  if (got < 0) rd->st = read_error(rd->err, rd->sto, table_names(t), -got);
   return 0;
 }
 
 /* Every table's row loop: `while (next_row(rd, t)) { read it }; return
 ** rd->st;`. The row comes checked against its checksum (row_ok: its columns
-** in rd->tie.col, its checksum added to its table's sum) and counted; one
+** in rd->row, its checksum added to its table's sum) and counted; one
 ** that fails ends the table with rd->st set. A row is named by its first
 ** column, or (rng's, keyed by text) by its number. */
 static inline int next_row(save_reader *rd, int t) {
   if (!step_row(rd, t)) return 0;
-  if (!row_ok(&rd->tie, rd->s, t)) {
-    long long key = t == T_RNG ? (long long)rd->got_rows[t] : (long long)sqlite3_column_int64(rd->s, 0);
+  if (!row_ok(&rd->tie, rd->row, t)) {
+    long long key = t == T_RNG ? (long long)rd->got_rows[t] : (long long)rd->row[0].i;
     rd->st = bad_row(rd->err, t, key);
     return 0;
   }
@@ -1563,13 +1539,12 @@ static inline int next_row(save_reader *rd, int t) {
 /* The generation's rows of meta (gen_keys[g], the value in column 1): all
 ** or (a file older than them) none. 0: not a value a save writes. */
 static int meta_gen_row(save_reader *rd, int g) {
-  sqlite3_stmt *s = rd->s;
+  const store_val *v = &rd->row[1];
   if (g == 3) {
-    if (sqlite3_column_type(s, 1) != SQLITE_INTEGER || sqlite3_column_int64(s, 1) < 1) return 0;
-    rd->gen.count = (uint64_t)sqlite3_column_int64(s, 1);
-  } else if (sqlite3_column_type(s, 1) != SQLITE_TEXT ||
-             !parse_hex16((const char *)sqlite3_column_text(s, 1), (size_t)sqlite3_column_bytes(s, 1),
-                          g == 0 ? &rd->gen.file_id : g == 1 ? &rd->gen.save_id : &rd->gen.prev)) {
+    if (v->type != SV_INT || v->i < 1) return 0;
+    rd->gen.count = (uint64_t)v->i;
+  } else if (v->type != SV_TEXT ||
+             !parse_hex16(v->p, v->n, g == 0 ? &rd->gen.file_id : g == 1 ? &rd->gen.save_id : &rd->gen.prev)) {
     return 0;
   }
   return GEN_BIT << g;
@@ -1578,47 +1553,46 @@ static int meta_gen_row(save_reader *rd, int g) {
 /* Meta's row k (its value in column 1): the bit it sets in rd->have, or 0
 ** when it is none a save writes (meta is then incomplete or unknown). */
 static int meta_row(save_reader *rd, const char *k) {
-  sqlite3_stmt *s = rd->s;
+  const store_val *v = &rd->row[1];
   int bit = 0;
   if (!strcmp(k, "format")) {
-    const char *v = (const char *)sqlite3_column_text(s, 1);
-    if (!v || strcmp(v, SAVE_FORMAT)) return 0;
+    if (!col_text(v) || strcmp(v->p, SAVE_FORMAT)) return 0;
     bit = 1;
   } else if (!strcmp(k, "version")) {
-    if (sqlite3_column_type(s, 1) != SQLITE_INTEGER) return 0;
-    if (!version_read(sqlite3_column_int64(s, 1))) return 0;
+    if (v->type != SV_INT) return 0;
+    if (!save_version_read(v->i)) return 0;
     bit = 2;
   } else if (!strcmp(k, "seed")) {
-    const char *v = (const char *)sqlite3_column_text(s, 1);
+    const char *t = col_text(v);
     char *end = NULL;
-    if (!v || !*v) return 0;
-    rd->seed = strtoull(v, &end, 10);
+    if (!t || !*t) return 0;
+    rd->seed = strtoull(t, &end, 10);
     if (*end) return 0;
     bit = 4;
   } else if (!strcmp(k, "time")) {
-    if (sqlite3_column_type(s, 1) != SQLITE_FLOAT) return 0;
-    rd->time = sqlite3_column_double(s, 1);
+    if (v->type != SV_REAL) return 0;
+    rd->time = v->r;
     if (!(rd->time == rd->time) || rd->time > 1e300 || rd->time < -1e300) return 0;
     bit = 8;
   } else if (!strcmp(k, "next_uid")) {
-    if (sqlite3_column_type(s, 1) != SQLITE_INTEGER) return 0;
-    rd->next_uid = (uint64_t)sqlite3_column_int64(s, 1);
+    if (v->type != SV_INT) return 0;
+    rd->next_uid = (uint64_t)v->i;
     bit = 16;
   } else if (!strncmp(k, "rows.", 5)) {
     for (int t = 1; t < NTABLES; t++)
-      if (!strcmp(k + 5, table_names[t]) && sqlite3_column_type(s, 1) == SQLITE_INTEGER) {
-        rd->want_rows[t] = sqlite3_column_int64(s, 1);
+      if (!strcmp(k + 5, table_names(t)) && v->type == SV_INT) {
+        rd->want_rows[t] = v->i;
         bit = 32 << t;
       }
   } else if (!strncmp(k, "sum.", 4)) {
     /* The tables' sums: all or (a file from before saves were tied) none. */
     for (int t = 0; t < NTABLES; t++)
-      if (!strcmp(k + 4, table_names[t]) && sqlite3_column_type(s, 1) == SQLITE_INTEGER) {
-        rd->want_sums[t] = (uint64_t)sqlite3_column_int64(s, 1);
+      if (!strcmp(k + 4, table_names(t)) && v->type == SV_INT) {
+        rd->want_sums[t] = (uint64_t)v->i;
         bit = SUM_BIT << t;
       }
     /* sum.meta sums the other rows of meta, not itself */
-    if (bit == SUM_BIT) rd->tie.sums[T_META] -= sum_mix(sqlite3_column_int64(s, 2));
+    if (bit == SUM_BIT) rd->tie.sums[T_META] -= sum_mix(rd->row[2].i);
   } else {
     int g = 0;
     while (g < GEN_ROWS && strcmp(k, gen_keys[g])) g++;
@@ -1640,17 +1614,17 @@ static int meta_whole(const save_reader *rd) {
 }
 
 /* meta: a row a key, read before any other table; in a tied save, meta
-** whole and of the save the file's header names. */
+** whole and of the save the store's header names. */
 static strata_status read_meta(save_reader *rd) {
-  strata_status st = prepare(rd, "SELECT key, value, sum FROM meta");
+  strata_status st = prepare(rd, T_META);
   if (st) return st;
   while (step_row(rd, T_META)) {
-    int sum_ok = row_ok(&rd->tie, rd->s, T_META); /* first: reading columns may convert them */
-    const char *k = (const char *)sqlite3_column_text(rd->s, 0);
+    int sum_ok = row_ok(&rd->tie, rd->row, T_META);
+    const char *k = col_text(&rd->row[0]);
+    const store_val *v = &rd->row[1];
     /* A newer save says so, whatever its rows hold. */
-    if (k && !strcmp(k, "version") && sqlite3_column_type(rd->s, 1) == SQLITE_INTEGER &&
-        !version_read(sqlite3_column_int64(rd->s, 1)))
-      return unsupported(rd->err, (long long)sqlite3_column_int64(rd->s, 1));
+    if (k && !strcmp(k, "version") && v->type == SV_INT && !save_version_read(v->i))
+      return save_unsupported(rd->err, (long long)v->i);
     if (!sum_ok || !k)
       return strata_error_set(rd->err, STRATA_EPARSE, "corrupt save: a meta row does not match its checksum");
     int bit = meta_row(rd, k);
@@ -1662,9 +1636,10 @@ static strata_status read_meta(save_reader *rd) {
     return strata_error_set(rd->err, STRATA_EPARSE, "not a strata world save (meta table incomplete or unknown)");
   if (!rd->tie.file_id) return STRATA_OK;
   if (!sum_holds(rd->tie.sums[T_META], rd->want_sums[T_META])) return unsummed(rd->err, T_META);
-  if ((st = prepare(rd, "PRAGMA user_version"))) return st;
-  if (sqlite3_step(rd->s) != SQLITE_ROW ||
-      !sum_holds((uint64_t)sqlite3_column_int64(rd->s, 0), (uint64_t)header_tag(rd->gen.save_id)))
+  int has = 0, rc;
+  int64_t tag = 0;
+  if ((rc = rd->sto->ops->get_tag(rd->sto, &has, &tag))) return read_error(rd->err, rd->sto, "meta", rc);
+  if (has && !sum_holds((uint64_t)tag, (uint64_t)header_tag(rd->gen.save_id)))
     return strata_error_set(rd->err, STRATA_EPARSE, "corrupt save: table meta is not of the save the file's header "
                             "names (a page of another save of this file)");
   return STRATA_OK;
@@ -1672,23 +1647,23 @@ static strata_status read_meta(save_reader *rd) {
 
 /* mods: the list the world was saved with, in order, without a gap. */
 static strata_status read_mods(save_reader *rd) {
-  strata_status st = prepare(rd, "SELECT ord, id, version, sum FROM mods ORDER BY ord");
+  strata_status st = prepare(rd, T_MODS);
   size_t cap = 0;
   if (st) return st;
   while (next_row(rd, T_MODS)) {
-    if (sqlite3_column_int64(rd->s, 0) != (sqlite3_int64)rd->nmods)
+    if (rd->row[0].i != (int64_t)rd->nmods)
       return strata_error_set(rd->err, STRATA_EPARSE, "corrupt save: the mod list has a gap");
     if (!STRATA_GROW(rd->mods, cap, rd->nmods + 1)) return strata_error_nomem(rd->err, NULL);
     strata_mod_version *m = &rd->mods[rd->nmods++];
     m->id = m->version = NULL;
-    if ((st = col_dup(rd->s, 1, &m->id, rd->err)) || (st = col_dup(rd->s, 2, &m->version, rd->err))) return st;
+    if ((st = col_dup(&rd->row[1], &m->id, rd->err)) || (st = col_dup(&rd->row[2], &m->version, rd->err))) return st;
     if (!m->id || !m->version)
       return strata_error_set(rd->err, STRATA_EPARSE, "corrupt save: a mod row is incomplete");
   }
   return rd->st;
 }
 
-/* The objects row rd->tie.col holds (uid, kind, archetype, map, x, y,
+/* The objects row rd->row holds (uid, kind, archetype, map, x, y,
 ** tags, props) into the world. */
 static strata_status read_object(save_reader *rd, long long uid) {
   strata_status st = STRATA_OK;
@@ -1696,20 +1671,20 @@ static strata_status read_object(save_reader *rd, long long uid) {
   strata_object o;
   memset(&o, 0, sizeof o);
   o.uid = (uint64_t)uid;
-  sqlite3_value **c = rd->tie.col;
+  const store_val *c = rd->row;
   /* read, not taken: the world keeps one copy of each name */
-  o.kind = (char *)sqlite3_value_text(c[1]);
-  o.archetype = (char *)sqlite3_value_text(c[2]);
-  if (sqlite3_value_type(c[3]) != SQLITE_NULL) {
+  o.kind = (char *)col_text(&c[1]);
+  o.archetype = (char *)col_text(&c[2]);
+  if (c[3].type != SV_NULL) {
     o.has_pos = 1;
-    o.map = (uint64_t)sqlite3_value_int64(c[3]);
-    o.x = sqlite3_value_int64(c[4]);
-    o.y = sqlite3_value_int64(c[5]);
+    o.map = (uint64_t)c[3].i;
+    o.x = c[4].i;
+    o.y = c[5].i;
   }
   if (!o.kind) st = strata_error_set(err, STRATA_EPARSE, "corrupt save: object #%lld has no kind", uid);
   /* An object without tags holds none (nil): its empty table is not decoded. */
-  if (!st && !is_empty_table(c[6])) st = col_value(c[6], &o.tags, "tags", uid, NULL, err);
-  if (!st) st = col_value(c[7], &o.props, "properties", uid, rd->w, err);
+  if (!st && !is_empty_table(&c[6])) st = col_value(&c[6], &o.tags, "tags", uid, NULL, err);
+  if (!st) st = col_value(&c[7], &o.props, "properties", uid, rd->w, err);
   if (!st && ((o.tags.type != STRATA_VTABLE && o.tags.type != STRATA_VNIL) ||
               (o.props.type != STRATA_VTABLE && !world_props_lazy(&o))))
     st = strata_error_set(err, STRATA_EPARSE, "corrupt save: object #%lld tags/properties are not tables", uid);
@@ -1722,28 +1697,28 @@ static strata_status read_object(save_reader *rd, long long uid) {
 }
 
 static strata_status read_objects(save_reader *rd) {
-  strata_status st = prepare(rd, "SELECT uid, kind, archetype, map, x, y, tags, props, sum FROM objects ORDER BY uid");
+  strata_status st = prepare(rd, T_OBJECTS);
   if (st) return st;
   while (next_row(rd, T_OBJECTS))
-    if ((st = read_object(rd, (long long)sqlite3_value_int64(rd->tie.col[0])))) return st;
+    if ((st = read_object(rd, (long long)rd->row[0].i))) return st;
   return rd->st;
 }
 
 /* timers, in (due, uid) order: each goes in last and moves no other (the
 ** heap is sorted). */
 static strata_status read_timers(save_reader *rd) {
-  strata_status st = prepare(rd, "SELECT uid, due, every, handler, args, sum FROM timers ORDER BY due, uid");
+  strata_status st = prepare(rd, T_TIMERS);
   if (st) return st;
   while (next_row(rd, T_TIMERS)) {
-    sqlite3_value **c = rd->tie.col;
-    long long uid = sqlite3_value_int64(c[0]);
+    const store_val *c = rd->row;
+    long long uid = c[0].i;
     strata_timer t;
     memset(&t, 0, sizeof t);
     t.uid = (uint64_t)uid;
-    t.due = sqlite3_value_double(c[1]);
-    t.every = sqlite3_value_double(c[2]);
-    st = col_dup(rd->s, 3, &t.handler, rd->err);
-    if (!st) st = col_value(c[4], &t.args, "timer args", uid, NULL, rd->err);
+    t.due = c[1].type == SV_REAL ? c[1].r : (double)c[1].i;
+    t.every = c[2].type == SV_REAL ? c[2].r : (double)c[2].i;
+    st = col_dup(&c[3], &t.handler, rd->err);
+    if (!st) st = col_value(&c[4], &t.args, "timer args", uid, NULL, rd->err);
     if (!st && (st = strata_world_restore_timer(rd->w, &t, rd->err))) st = refused_row(rd->err, st, T_TIMERS, uid);
     if (st) {
       strata_timer_clear(&t);
@@ -1754,20 +1729,19 @@ static strata_status read_timers(save_reader *rd) {
 }
 
 static strata_status read_subs(save_reader *rd) {
-  strata_status st =
-    prepare(rd, "SELECT uid, object, event, handler, args, priority, sum FROM subscriptions ORDER BY uid");
+  strata_status st = prepare(rd, T_SUBS);
   if (st) return st;
   while (next_row(rd, T_SUBS)) {
-    sqlite3_value **c = rd->tie.col;
-    long long uid = sqlite3_value_int64(c[0]);
+    const store_val *c = rd->row;
+    long long uid = c[0].i;
     strata_subscription u;
     memset(&u, 0, sizeof u);
     u.uid = (uint64_t)uid;
-    u.object = (uint64_t)sqlite3_value_int64(c[1]);
-    u.priority = sqlite3_value_int64(c[5]);
-    st = col_dup(rd->s, 2, &u.event, rd->err);
-    if (!st) st = col_dup(rd->s, 3, &u.handler, rd->err);
-    if (!st) st = col_value(c[4], &u.args, "subscription args", uid, NULL, rd->err);
+    u.object = (uint64_t)c[1].i;
+    u.priority = c[5].i;
+    st = col_dup(&c[2], &u.event, rd->err);
+    if (!st) st = col_dup(&c[3], &u.handler, rd->err);
+    if (!st) st = col_value(&c[4], &u.args, "subscription args", uid, NULL, rd->err);
     if (!st && (st = strata_world_restore_subscription(rd->w, &u, rd->err)))
       st = refused_row(rd->err, st, T_SUBS, uid);
     if (st) {
@@ -1782,13 +1756,13 @@ static strata_status read_subs(save_reader *rd) {
 
 /* rng: the world's random streams by name. */
 static strata_status read_rng(save_reader *rd) {
-  strata_status st = prepare(rd, "SELECT key, state, sum FROM rng");
+  strata_status st = prepare(rd, T_RNG);
   if (st) return st;
   while (next_row(rd, T_RNG)) {
     strata_rng r;
-    const char *key = (const char *)sqlite3_column_text(rd->s, 0);
-    const char *state = (const char *)sqlite3_column_text(rd->s, 1);
-    if (!key || !state || !strata_rng_parse(&r, state, strlen(state)))
+    const char *key = col_text(&rd->row[0]);
+    const char *state = col_text(&rd->row[1]);
+    if (!key || !state || !strata_rng_parse(&r, state, rd->row[1].n))
       return strata_error_set(rd->err, STRATA_EPARSE, "corrupt save: bad random stream state");
     if ((st = strata_world_set_stream(rd->w, key, &r, rd->err)))
       return refused_row(rd->err, st, T_RNG, rd->got_rows[T_RNG]);
@@ -1797,24 +1771,18 @@ static strata_status read_rng(save_reader *rd) {
 }
 
 /* maps, each with its chunks (tiles rows, read_map_v3, counted as read):
-** no more cells than the file's bytes. */
+** no more cells than the store's bytes. */
 static strata_status read_maps(save_reader *rd) {
-  sqlite3_stmt *chunks = NULL;
-  int64_t cells_left = 0;
-  strata_status st = prepare(rd, "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size");
-  if (st) return st;
-  if (sqlite3_step(rd->s) == SQLITE_ROW) cells_left = sqlite3_column_int64(rd->s, 0);
-  if (!(st = prepare_into(rd, "SELECT id, map, chunk, tokens, cells, sum FROM tiles WHERE id >= ? AND id < ? "
-                          "ORDER BY id", &chunks)) &&
-      !(st = prepare(rd, "SELECT map, width, height, first, sum FROM maps ORDER BY map"))) {
+  int64_t cells_left = rd->sto->ops->size(rd->sto);
+  strata_status st = prepare(rd, T_MAPS);
+  if (!st) {
     while (next_row(rd, T_MAPS)) {
-      long long uid = sqlite3_value_int64(rd->tie.col[0]);
-      if ((st = read_map_v3(rd->w, &rd->tie, rd->s, chunks, &cells_left, &rd->got_rows[T_TILES], rd->err))) break;
+      long long uid = rd->row[0].i;
+      if ((st = read_map_v3(rd->w, &rd->tie, rd->row, rd->sto, &cells_left, &rd->got_rows[T_TILES], rd->err))) break;
       /* the map owners, for reset_after_open; one not recorded makes the next save whole */
       if (!uidset_add(&rd->w->maps, (uint64_t)uid)) rd->w->dirty_all = 1;
     }
   }
-  sqlite3_finalize(chunks);
   return st ? st : rd->st;
 }
 
@@ -1824,7 +1792,7 @@ static strata_status check_counts(save_reader *rd) {
   for (int t = 1; t < NTABLES; t++) {
     if (rd->got_rows[t] != rd->want_rows[t])
       return strata_error_set(rd->err, STRATA_EPARSE, "corrupt save: table %s has %lld rows, its count says %lld",
-                              table_names[t], (long long)rd->got_rows[t], (long long)rd->want_rows[t]);
+                              table_names(t), (long long)rd->got_rows[t], (long long)rd->want_rows[t]);
     if (rd->tie.file_id && !sum_holds(rd->tie.sums[t], rd->want_sums[t])) return unsummed(rd->err, t);
   }
   if (rd->next_uid < strata_world_next_uid(rd->w))
@@ -1832,24 +1800,24 @@ static strata_status check_counts(save_reader *rd) {
   return STRATA_OK;
 }
 
-/* The world of the file db: the schema, meta, then each table in the order
+/* The world of the store: its checks, meta, then each table in the order
 ** written, into a new world; on any failure, nothing (the world freed). */
-static strata_status read_all(sqlite3 *db, strata_world **out, strata_mod_version **mods_out,
+static strata_status read_all(store *sto, strata_world **out, strata_mod_version **mods_out,
                               size_t *nmods_out, save_gen *gen_out, strata_error *err) {
   static strata_status (*const readers[])(save_reader *) = { read_mods, read_objects, read_timers, read_subs,
                                                              read_rng, read_maps, check_counts };
-  strata_status st = check_schema(db, err);
-  if (st) return schema_refused(db, st, err);
+  strata_status st = sto->ops->check(sto, err);
+  if (st) return st;
   save_reader rd;
   memset(&rd, 0, sizeof rd);
-  rd.db = db;
+  rd.sto = sto;
   rd.err = err;
   rd.next_uid = 1;
   for (int t = 0; t < NTABLES; t++) rd.want_rows[t] = -1;
-  if (!(st = read_tie(db, &rd.tie, err)) && !(st = read_meta(&rd)) && !(rd.w = strata_world_new(rd.seed, err)))
+  if (!(st = read_tie(sto, &rd.tie, err)) && !(st = read_meta(&rd)) && !(rd.w = strata_world_new(rd.seed, err)))
     st = STRATA_ENOMEM;
   for (size_t i = 0; !st && i < sizeof readers / sizeof *readers; i++) st = readers[i](&rd);
-  sqlite3_finalize(rd.s);
+  if (rd.sc) sto->ops->scan_end(rd.sc);
   if (st) {
     strata_world_free(rd.w);
     strata_mod_versions_free(rd.mods, rd.nmods);
@@ -1873,6 +1841,7 @@ strata_status strata_world_open(const char *path, strata_world **out, strata_mod
                                 size_t *nmods, strata_error *err) {
   sqlite3 *db = NULL;
   struct stat info;
+  if (path && strata_pg_uri_is(path)) return open_store(path, out, mods, nmods, err);
   strata_status cst = strata_file_check_read(path, "cannot open", err);
   if (!cst) cst = check_beside(path, "cannot open", err);
   if (cst) return cst;
@@ -1904,8 +1873,11 @@ strata_status strata_world_open(const char *path, strata_world **out, strata_mod
                           STRATA_SAVE_BUSY_MS);
   else if (rc != SQLITE_OK)
     st = strata_error_set(&e, STRATA_EPARSE, "not a strata world save: %s", sqlite3_errmsg(db));
-  else
-    st = read_all(db, out, mods, nmods, &gen, &e);
+  else {
+    store *sto = store_sqlite_new(db, path);
+    st = sto ? read_all(sto, out, mods, nmods, &gen, &e) : strata_error_nomem(&e, NULL);
+    store_sqlite_free(sto);
+  }
   sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
   sqlite3_close(db);
   if (st) return strata_error_set(err, st, "cannot open '%s': %s", path, e.message);

@@ -7,6 +7,7 @@
 ** "write everything" rather than an error for the edit.
 */
 #include "world_internal.h"
+#include "store.h" /* store_pg_free: the connection a world keeps */
 #include "strata/alloc.h"
 
 #include <stdlib.h>
@@ -51,4 +52,6 @@ void world_dirty_free(strata_world *w) {
   uidset_free(&w->maps);
   strata_free(w->file.path);
   w->file.path = NULL;
+  store_pg_free(w->file.store);
+  w->file.store = NULL;
 }

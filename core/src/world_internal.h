@@ -194,6 +194,7 @@ struct strata_world {
     uint64_t dev, ino, size;
     int64_t mtime_ns;
     save_gen gen;          /* the save it held then (save.c); zeros: a file older than these */
+    struct store *store;   /* a database's: the connection, kept between saves (store_pg.c) */
   } file;
   /* The bytes of properties kept encoded (world_props.c). */
   struct props_arena {

@@ -239,6 +239,65 @@ static void test_one_cost(void) {
   strata_distmap_free(d), strata_distmap_free(fresh);
 }
 
+/* Maps of one cost, 8 neighbours, open ground with short wall segments
+** (straight and diagonal, lone cells, lines with gaps): the cells beside
+** walls, where the Dial loop's pruned offers (griddial.h) need the
+** diagonals that jump point search calls forced. Against the reference for
+** diagonals from 1 to under 2 and one goal or a few, then an update after
+** edits against a compute afresh. */
+static void test_walls_beside(void) {
+  static const double diags[] = {1, 1.2, 1.41, M_SQRT2, 1.5, 1.99};
+  strata_rng r;
+  strata_rng_seed(&r, 3699);
+  strata_distmap *d = strata_distmap_new(NULL), *fresh = strata_distmap_new(NULL);
+  int ok = 1;
+  for (int trial = 0; trial < 240; trial++) {
+    const int w = 3 + (int)strata_rng_below(&r, 45), h = 3 + (int)strata_rng_below(&r, 35), n = w * h;
+    strata_tilemap *m = strata_tilemap_new(w, h, NULL, NULL);
+    strata_tokens *t = strata_tilemap_tokens(m);
+    strata_token_traits wall = {0, 1, "#", "", 0}, floor = {1, trial % 5 == 4 ? 2.5 : 1, ".", "", 0};
+    strata_tokens_define(t, "wall", 4, &wall, NULL);
+    strata_tokens_define(t, "floor", 5, &floor, NULL);
+    const strata_token tw = strata_tokens_find(t, "wall", 4), tf = strata_tokens_find(t, "floor", 5);
+    strata_tilemap_clear(m, tf, NULL);
+    const int segments = 1 + (int)strata_rng_below(&r, (uint64_t)(n / 12 + 1));
+    for (int s = 0; s < segments; s++) {
+      int x = (int)strata_rng_below(&r, (uint64_t)w), y = (int)strata_rng_below(&r, (uint64_t)h);
+      const int dir = (int)strata_rng_below(&r, 8), len = 1 + (int)strata_rng_below(&r, 8);
+      for (int k = 0; k < len && x >= 0 && y >= 0 && x < w && y < h; k++, x += DX[dir], y += DY[dir])
+        if (strata_rng_below(&r, 6)) strata_tilemap_set(m, x, y, tw, NULL); /* a gap now and then */
+    }
+    uint32_t goals[4];
+    const size_t count = 1 + strata_rng_below(&r, trial % 3 ? 1 : 4);
+    for (size_t k = 0; k < count; k++) goals[k] = (uint32_t)strata_rng_below(&r, (uint64_t)n);
+    strata_distmap_options o;
+    strata_distmap_options_init(&o);
+    o.connectivity = 8, o.diagonal_cost = diags[trial % 6];
+    double *seed = malloc((size_t)n * sizeof *seed), *ref = malloc((size_t)n * sizeof *ref);
+    goal_seeds(goals, count, n, seed);
+    reference(m, seed, 1, o.diagonal_cost, ref);
+    CHECK_EQ_INT(strata_distmap_compute(d, m, goals, count, &o, NULL), STRATA_OK);
+    int same = same_field(d, ref, w, h, INFINITY);
+    for (int e = 0; e < 4; e++) {
+      const uint32_t c = (uint32_t)strata_rng_below(&r, (uint64_t)n);
+      strata_tilemap_reset(m, (int)(c % (uint32_t)w), (int)(c / (uint32_t)w), e % 2 ? tf : tw, NULL);
+    }
+    CHECK_EQ_INT(strata_distmap_update(d, m, NULL), STRATA_OK);
+    CHECK_EQ_INT(strata_distmap_compute(fresh, m, goals, count, &o, NULL), STRATA_OK);
+    goal_seeds(goals, count, n, seed);
+    reference(m, seed, 1, o.diagonal_cost, ref);
+    same = same && same_field(fresh, ref, w, h, INFINITY) && same_field(d, ref, w, h, INFINITY);
+    if (!same) {
+      ok = 0;
+      fprintf(stderr, "  walls beside trial %d: %dx%d diagonal %g, %zu goals\n", trial, w, h, o.diagonal_cost, count);
+    }
+    free(seed), free(ref);
+    strata_tilemap_free(m);
+  }
+  CHECK(ok);
+  strata_distmap_free(d), strata_distmap_free(fresh);
+}
+
 /* A passable cell of gm of kind k (0 dead end: one passable neighbour of 8;
 ** 1 junction: three or more of 4; 2 any), or any cell after many tries. */
 static uint32_t maze_cell(strata_rng *r, const gridgen_map *gm, int k) {
@@ -802,6 +861,7 @@ int main(void) {
   test_reuse();
   test_optimal();
   test_one_cost();
+  test_walls_beside();
   test_maze();
   test_dial_maps();
   test_step_down();

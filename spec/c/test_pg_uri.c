@@ -41,8 +41,9 @@ int main(void) {
   CHECK(!strata_pg_uri_is("postgresql:"));
 
   refuses("world.db", "not a postgresql:// URI");
-  refuses("postgresql:///strata?host=/tmp/pg", "no world=NAME");
-  refuses("postgresql:///strata", "no world=NAME");
+  /* no world=NAME: the world main */
+  splits("postgresql:///strata?host=/tmp/pg", "postgresql:///strata?host=/tmp/pg", "main");
+  splits("postgresql:///strata", "postgresql:///strata", "main");
   refuses("postgresql:///s?world=a&world=b", "world= twice");
   refuses("postgresql:///s?world=", "world name");
   refuses("postgresql:///s?world=Town", "world name");

@@ -52,7 +52,7 @@ typedef struct strata_lease_info {
 } strata_lease_info;
 
 /* Connects to uri ("postgresql://...?...&world=NAME": the world's name, of
-** lowercase letters, digits and '_', names the schema strata_NAME; the other
+** lowercase letters, digits and '_', default main, names the schema strata_NAME; the other
 ** parameters are libpq's) and makes the lease table if absent. label (1 to
 ** STRATA_LEASE_LABEL_MAX printable bytes, no '@') begins the holder id; ttl
 ** (0 to STRATA_LEASE_TTL_MAX seconds) is how long a grant or a renewal lasts.

@@ -21,7 +21,7 @@ given up is free. Nothing is acquired; the lease table is made when absent.]],
   },
   epilog = [[
 Exit status 2 for a mistake in the arguments; 1 with one line on stderr for a
-URI that cannot be used (not a postgresql:// URI, no world=NAME, no server).]],
+URI that cannot be used (not a postgresql:// URI, a bad world=NAME, no server).]],
 }
 
 -- Errors read "serve-check: message" (strata.cli adds the name).

@@ -1,0 +1,793 @@
+/*
+** store_pg.c - the PostgreSQL store (store.h): a world's rows in a schema
+** of a PostgreSQL database, through libpq (compiled with STRATA_HAVE_LIBPQ;
+** without it a URI is refused saying so).
+**
+** A world is named by libpq's URI plus strata's own query parameter
+** world=NAME (pg_uri.h: lowercase letters, digits, '_'; default main), which is taken out before
+** libpq sees the URI; its tables live in the schema strata_NAME, so several
+** worlds share a database. Every value crosses in binary (no quoting, no
+** text conversion): integers as int8, reals as float8, text and blobs as
+** bytea (strata's strings are bytes, which a text column of a UTF-8
+** database would refuse), meta's value (any type, as in SQLite) as a bytea
+** led by its type's code. Reads go by cursor, a batch of rows at a time, so
+** that a damaged table never makes strata hold more than a batch; a save is
+** one transaction, which PostgreSQL commits whole or not at all.
+*/
+#include "store.h"
+#include "pg_uri.h"
+#include "strata/alloc.h"
+#include "strata/value.h" /* strata_buffer */
+#include "uidset.h"
+#include "util.h"         /* STRATA_GROW */
+
+#include <string.h>
+
+#ifndef STRATA_HAVE_LIBPQ
+store *store_pg_open(const char *uri, const char *what, strata_error *err) {
+  strata_error_set(err, STRATA_EARG, "%s '%s': strata was built without PostgreSQL (no libpq: "
+                   "STRATA_WITH_POSTGRES)", what, uri);
+  return NULL;
+}
+
+void store_pg_free(store *s) { (void)s; }
+int store_pg_idle(store *s) { (void)s; return 0; }
+#else
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Rows a cursor fetches at a time. */
+#ifndef PG_BATCH
+#define PG_BATCH 2048
+#endif
+/* A whole save's rows of a table go by COPY, this many bytes at a time. */
+#define PG_COPY_BYTES (4u << 20)
+#define PG_MAX_PARAMS 9
+
+struct store_scan {
+  struct pg_store *s;
+  int t;
+  PGresult *res;   /* the batch (or a range's rows) */
+  int row, nrows;
+  int cursor;      /* fetched by batches from cursor c<t> */
+  int done;        /* the cursor gave its last batch */
+};
+
+typedef struct pg_store {
+  store base;
+  PGconn *c;
+  char *shown;               /* the URI as errors name it (no password) */
+  char schema[64];           /* "strata_NAME", quoted */
+  char error[256];           /* the last failure, one line */
+  int writing;               /* in a save's transaction: meta's rows are locked as read */
+  unsigned prepared[STORE_NTABLES]; /* statements prepared, a bit each */
+  PGresult *got;             /* the last get's row (its values live until the next) */
+  store_scan scans[STORE_NTABLES][2];
+  /* a row's parameters as they go */
+  unsigned char words[PG_MAX_PARAMS][9];
+  char *vbuf;                /* meta's value with its type's code */
+  size_t vcap;
+  int copying;               /* a whole save: rows go by COPY (p_clear) */
+  int piped;                 /* in libpq's pipeline mode: meta's writes sent, outcome not read */
+  size_t nsent;              /* how many */
+  /* An incremental save's writes of each other table, gathered and sent at
+  ** the next flush as one DELETE and one COPY: a statement a row (four a
+  ** changed uid) was most of its time. */
+  struct batch {
+    int all;                 /* every row to delete */
+    int64_t *keys;           /* the rows to delete by key */
+    size_t nkeys, keycap;
+    uidset put;              /* the keys of the rows put since (in copy[t]), plus 1 */
+  } batch[STORE_NTABLES];
+  void (*gone)(void *, int, int64_t); /* what a deleted row's checksum is handed to */
+  void *ud;
+  strata_buffer copy[STORE_NTABLES]; /* each table's rows not sent yet, COPY's binary tuples */
+} pg_store;
+
+enum { Q_INS, Q_DEL, Q_GET, Q_LOCK, Q_LAST, NQ };
+
+/* The failure of the last call: its first line, into s->error; returns 1
+** (a store code: save.c hands it back to s_fail). */
+static int failed(pg_store *s, const PGresult *r) {
+  const char *m = r ? PQresultErrorMessage(r) : NULL;
+  if (!m || !*m) m = PQerrorMessage(s->c);
+  if (!m || !*m) m = "unknown error";
+  size_t n = strcspn(m, "\n");
+  snprintf(s->error, sizeof s->error, "%.*s", (int)(n < sizeof s->error ? n : sizeof s->error - 1), m);
+  return 1;
+}
+
+/* Runs sql (no parameters, a command): 0 or a failure. */
+static int run(pg_store *s, const char *sql) {
+  PGresult *r = PQexec(s->c, sql);
+  int ok = PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK;
+  int rc = ok ? 0 : failed(s, r);
+  PQclear(r);
+  return rc;
+}
+
+static const char *pg_type(char c) {
+  switch (c | 0x20) {
+  case 'i': return "bigint";
+  case 'r': return "double precision";
+  default: return "bytea";
+  }
+}
+
+/* Table t's column c (0-based) name into out. */
+static void col_name(int t, int c, char *out, size_t size) {
+  const char *p = store_tables[t].cols;
+  for (int i = 0; i < c; i++) p = strchr(p, ',') + 2;
+  size_t n = strcspn(p, ",");
+  snprintf(out, size, "%.*s", (int)n, p);
+}
+
+/* Makes the schema and the tables where absent. The chunks' cells are
+** stored uncompressed: an open charges a map's cells against the bytes
+** the world takes, a byte a cell at least. */
+static int create(pg_store *s) {
+  char sql[1024];
+  snprintf(sql, sizeof sql, "CREATE SCHEMA IF NOT EXISTS %s", s->schema);
+  int rc = run(s, sql);
+  for (int t = 0; t < STORE_NTABLES && !rc; t++) {
+    const store_table *tb = &store_tables[t];
+    int n = snprintf(sql, sizeof sql, "CREATE TABLE IF NOT EXISTS %s.%s (", s->schema, tb->name);
+    for (int c = 0; c < tb->ncols; c++) {
+      char name[32];
+      col_name(t, c, name, sizeof name);
+      n += snprintf(sql + n, sizeof sql - (size_t)n, "%s%s %s%s%s", c ? ", " : "", name, pg_type(tb->types[c]),
+                    tb->types[c] >= 'a' ? " NOT NULL" : "", c == 0 ? " PRIMARY KEY" : "");
+    }
+    snprintf(sql + n, sizeof sql - (size_t)n, ")");
+    rc = run(s, sql);
+  }
+  if (!rc) {
+    snprintf(sql, sizeof sql, "ALTER TABLE %s.tiles ALTER COLUMN cells SET STORAGE EXTERNAL,"
+             " ALTER COLUMN tokens SET STORAGE EXTERNAL", s->schema);
+    rc = run(s, sql);
+  }
+  return rc;
+}
+
+/* The whole tables (deleted by no key): mods and rng. */
+static int whole(int t) { return t == T_MODS || t == T_RNG; }
+
+/* Statement q of table t, prepared on this connection if not yet: its name. */
+static int prepare(pg_store *s, int t, int q, char name[16]) {
+  snprintf(name, 16, "s%d_%d", t, q);
+  if (s->prepared[t] & 1u << q) return 0;
+  const store_table *tb = &store_tables[t];
+  char sql[1024];
+  int n;
+  switch (q) {
+  case Q_INS:
+    n = snprintf(sql, sizeof sql, "INSERT INTO %s.%s (%s) VALUES (", s->schema, tb->name, tb->cols);
+    for (int c = 0; c < tb->ncols; c++) n += snprintf(sql + n, sizeof sql - (size_t)n, "%s$%d", c ? ", " : "", c + 1);
+    snprintf(sql + n, sizeof sql - (size_t)n, ")%s",
+             t == T_META ? " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, sum = EXCLUDED.sum" : "");
+    break;
+  case Q_DEL:
+    snprintf(sql, sizeof sql, "DELETE FROM %s.%s%s%s%s%s%s RETURNING sum", s->schema, tb->name,
+             whole(t) ? "" : " WHERE ", whole(t) ? "" : tb->key, whole(t) ? "" : " >= $1 AND ",
+             whole(t) ? "" : tb->key, whole(t) ? "" : " < $2");
+    break;
+  case Q_GET:
+  case Q_LOCK:
+    snprintf(sql, sizeof sql, "SELECT %s FROM %s.%s WHERE %s = $1%s", tb->cols, s->schema, tb->name, tb->key,
+             q == Q_LOCK ? " FOR UPDATE" : "");
+    break;
+  default:
+    snprintf(sql, sizeof sql, "SELECT coalesce(max(%s), 0) FROM %s.%s", tb->key, s->schema, tb->name);
+  }
+  PGresult *r = PQprepare(s->c, name, sql, 0, NULL);
+  int rc = PQresultStatus(r) == PGRES_COMMAND_OK ? 0 : failed(s, r);
+  PQclear(r);
+  if (!rc) s->prepared[t] |= 1u << q;
+  return rc;
+}
+
+static void be64(uint64_t v, unsigned char *p) {
+  for (int i = 7; i >= 0; i--, v >>= 8) p[i] = (unsigned char)v;
+}
+
+static uint64_t get64(const unsigned char *p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; i++) v = v << 8 | p[i];
+  return v;
+}
+
+/* Value v as parameter c of a statement (binary), in the store's buffers;
+** 0, or STORE_NOMEM. typ: the column's type letter. */
+static int param(pg_store *s, int c, char typ, const store_val *v, const char **val, int *len) {
+  unsigned char *w = s->words[c];
+  uint64_t bits;
+  switch (v->type) {
+  case SV_NULL: *val = NULL; *len = 0; return 0;
+  case SV_INT: bits = (uint64_t)v->i; break;
+  case SV_REAL: memcpy(&bits, &v->r, 8); break;
+  default: bits = 0;
+  }
+  if ((typ | 0x20) != 'v') {
+    if (v->type == SV_TEXT || v->type == SV_BLOB) {
+      *val = v->n ? v->p : "";
+      *len = (int)v->n;
+    } else {
+      be64(bits, w);
+      *val = (const char *)w;
+      *len = 8;
+    }
+    return 0;
+  }
+  /* meta's value: its type's code, then its bytes */
+  size_t n = v->type == SV_TEXT || v->type == SV_BLOB ? v->n : 8;
+  if (n + 1 > s->vcap) {
+    char *b = strata_realloc(s->vbuf, n + 1);
+    if (!b) return STORE_NOMEM;
+    s->vbuf = b;
+    s->vcap = n + 1;
+  }
+  s->vbuf[0] = (char)v->type;
+  if (v->type == SV_TEXT || v->type == SV_BLOB) memcpy(s->vbuf + 1, v->p, n);
+  else be64(bits, (unsigned char *)s->vbuf + 1);
+  *val = s->vbuf;
+  *len = (int)n + 1;
+  return 0;
+}
+
+/* Column c of row i of r, of type letter typ, as a value. */
+static void value_of(const PGresult *r, int i, int c, char typ, store_val *o) {
+  memset(o, 0, sizeof *o);
+  o->type = SV_NULL;
+  if (PQgetisnull(r, i, c)) return;
+  const unsigned char *p = (const unsigned char *)PQgetvalue(r, i, c);
+  size_t n = (size_t)PQgetlength(r, i, c);
+  switch (typ | 0x20) {
+  case 'i':
+  case 'r':
+    if (n != 8) return; /* (never from an int8 or float8 column) */
+    if ((typ | 0x20) == 'i') {
+      o->type = SV_INT;
+      o->i = (int64_t)get64(p);
+    } else {
+      uint64_t bits = get64(p);
+      o->type = SV_REAL;
+      memcpy(&o->r, &bits, 8);
+    }
+    return;
+  case 't': o->type = SV_TEXT; o->p = p; o->n = n; return;
+  case 'b': o->type = SV_BLOB; o->p = p; o->n = n; return;
+  }
+  /* meta's value: a type's code, then its bytes; anything else reads as
+  ** NULL, which the row's checksum refuses */
+  if (n < 1) return;
+  if ((p[0] == SV_INT || p[0] == SV_REAL) && n == 9) {
+    store_val w = { .type = SV_INT, .i = 0 };
+    uint64_t bits = get64(p + 1);
+    *o = w;
+    if (p[0] == SV_INT) o->i = (int64_t)bits;
+    else o->type = SV_REAL, memcpy(&o->r, &bits, 8);
+  } else if (p[0] == SV_TEXT || p[0] == SV_BLOB) {
+    o->type = p[0];
+    o->p = p + 1; /* (libpq ends every value with a zero byte: text stays a C string) */
+    o->n = n - 1;
+  }
+}
+
+static void row_of(const PGresult *r, int i, int t, store_val *row) {
+  for (int c = 0; c < store_tables[t].ncols; c++) value_of(r, i, c, store_tables[t].types[c], &row[c]);
+}
+
+/* A statement's parameters (binary): its n values, of table t's columns
+** for an insert, of its key for the rest. */
+typedef struct params {
+  const char *v[PG_MAX_PARAMS];
+  int len[PG_MAX_PARAMS], fmt[PG_MAX_PARAMS];
+} params;
+
+static int set_params(pg_store *s, int t, int q, const store_val *vals, int n, params *p) {
+  int rc = 0;
+  for (int c = 0; c < n && !rc; c++) {
+    p->fmt[c] = 1;
+    rc = param(s, c, q == Q_INS ? store_tables[t].types[c] : store_tables[t].types[0] == 't' ? 't' : 'i', &vals[c],
+               &p->v[c], &p->len[c]);
+  }
+  return rc;
+}
+
+static int drain(pg_store *s);
+
+/* Runs prepared statement q of table t with the n values; *out the result
+** (binary), whose status is want. */
+static int exec(pg_store *s, int t, int q, const store_val *vals, int n, ExecStatusType want, PGresult **out) {
+  char name[16];
+  params p;
+  int rc = drain(s);
+  if (!rc) rc = prepare(s, t, q, name);
+  if (!rc) rc = set_params(s, t, q, vals, n, &p);
+  if (rc) return rc;
+  PGresult *r = PQexecPrepared(s->c, name, n, p.v, p.len, p.fmt, 1);
+  if (PQresultStatus(r) != want) {
+    rc = failed(s, r);
+    PQclear(r);
+    return rc;
+  }
+  if (out) *out = r;
+  else PQclear(r);
+  return 0;
+}
+
+/* meta's writes (upserts: a save writes its generation rows twice) are
+** sent ahead in libpq's pipeline mode and their outcomes read at the next
+** drain (PG_AHEAD at most: the server's answers must not fill the socket
+** while strata is still writing). */
+#ifndef PG_AHEAD
+#define PG_AHEAD 256 /* (a build may choose another, to measure) */
+#endif
+
+static int send(pg_store *s, int t, int q, const store_val *vals, int n) {
+  char name[16];
+  params p;
+  int rc = 0;
+  if (!(s->prepared[t] & 1u << q)) rc = drain(s); /* (prepared outside the pipeline) */
+  if (!rc) rc = prepare(s, t, q, name);
+  if (!rc) rc = set_params(s, t, q, vals, n, &p);
+  if (rc) return rc;
+  if (!s->piped) {
+    if (PQenterPipelineMode(s->c) != 1) return failed(s, NULL);
+    s->piped = 1;
+  }
+  if (PQsendQueryPrepared(s->c, name, n, p.v, p.len, p.fmt, 1) != 1) return failed(s, NULL);
+  return ++s->nsent >= PG_AHEAD ? drain(s) : 0;
+}
+
+/* The outcome of every write sent ahead, in order (the first failure is
+** the one kept: those after it are skipped by the server), and out of the
+** pipeline. */
+static int drain(pg_store *s) {
+  if (!s->piped) return 0;
+  int rc = PQpipelineSync(s->c) == 1 ? 0 : failed(s, NULL);
+  PGresult *r;
+  for (size_t i = 0; i < s->nsent; i++)
+    while ((r = PQgetResult(s->c))) {
+      if (!rc && PQresultStatus(r) != PGRES_COMMAND_OK) rc = failed(s, r);
+      PQclear(r);
+    }
+  s->nsent = 0;
+  /* the sync's own result; a broken connection gives none */
+  for (int tries = 0; tries < 4; tries++) {
+    r = PQgetResult(s->c);
+    int done = !r || PQresultStatus(r) == PGRES_PIPELINE_SYNC;
+    if (r && !done && !rc && PQresultStatus(r) != PGRES_COMMAND_OK) rc = failed(s, r);
+    PQclear(r);
+    if (done) break;
+  }
+  if (PQexitPipelineMode(s->c) != 1 && !rc) rc = failed(s, NULL);
+  s->piped = 0;
+  return rc;
+}
+
+
+/* A save's transaction. Saves of one world take turns on a transaction
+** lock of their own (advisory: class 21332, "ST", and the schema's name
+** hashed), taken first: two first saves of a new world would otherwise
+** race to make its schema. */
+static int p_begin(store *st, int full) {
+  pg_store *s = (pg_store *)st;
+  char sql[256];
+  snprintf(sql, sizeof sql, "BEGIN; SELECT pg_advisory_xact_lock(21332, hashtext('%.*s'))", (int)strlen(s->schema) - 2,
+           s->schema + 1);
+  int rc = run(s, sql);
+  if (!rc && full) rc = create(s);
+  s->writing = !rc;
+  return rc;
+}
+
+static int flush_all(pg_store *s);
+
+/* What COPY has not sent yet is dropped (a rollback), or sent (anything
+** else that reads or ends the transaction). */
+static void uncopy(pg_store *s) {
+  s->copying = 0;
+  for (int t = 0; t < STORE_NTABLES; t++) {
+    s->copy[t].len = 0;
+    s->batch[t].all = 0;
+    s->batch[t].nkeys = 0;
+    uidset_clear(&s->batch[t].put);
+  }
+}
+
+static int p_commit(store *st) {
+  pg_store *s = (pg_store *)st;
+  int rc = flush_all(s);
+  uncopy(s);
+  s->writing = 0;
+  if (rc) return rc;
+  PGresult *r = PQexec(s->c, "COMMIT");
+  /* A COMMIT of a failed transaction answers ROLLBACK: that is no commit. */
+  int ok = PQresultStatus(r) == PGRES_COMMAND_OK && !strcmp(PQcmdStatus(r), "COMMIT");
+  rc = ok ? 0 : failed(s, r);
+  if (!ok && !strchr(s->error, ' ')) snprintf(s->error, sizeof s->error, "the transaction was rolled back");
+  PQclear(r);
+  return rc;
+}
+
+static void p_rollback(store *st) {
+  pg_store *s = (pg_store *)st;
+  drain(s);
+  uncopy(s);
+  s->writing = 0;
+  PQclear(PQexec(s->c, "ROLLBACK"));
+}
+
+/* A whole save replaces what the world's tables held. */
+static int p_clear(store *st) {
+  pg_store *s = (pg_store *)st;
+  char sql[1024];
+  snprintf(sql, sizeof sql, "TRUNCATE %s.meta, %s.mods, %s.objects, %s.timers, %s.subscriptions, %s.rng, %s.maps,"
+           " %s.tiles", s->schema, s->schema, s->schema, s->schema, s->schema, s->schema, s->schema, s->schema);
+  int rc = run(s, sql);
+  s->copying = !rc;
+  return rc;
+}
+
+/* Table t's rows gathered for COPY, sent in one COPY ... FROM STDIN
+** (binary: a header, the tuples, a trailer). A round trip a row was most of
+** a whole save's time. */
+static int send_copy(pg_store *s, int t) {
+  static const char head[19] = "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0", tail[2] = { '\377', '\377' };
+  strata_buffer *b = &s->copy[t];
+  if (!b->len) return 0;
+  char sql[512];
+  snprintf(sql, sizeof sql, "COPY %s.%s (%s) FROM STDIN (FORMAT binary)", s->schema, store_tables[t].name,
+           store_tables[t].cols);
+  PGresult *r = PQexec(s->c, sql);
+  int rc = PQresultStatus(r) == PGRES_COPY_IN ? 0 : failed(s, r);
+  PQclear(r);
+  if (rc) return rc;
+  int ok = PQputCopyData(s->c, head, 19) == 1 && PQputCopyData(s->c, (const char *)b->data, (int)b->len) == 1 &&
+           PQputCopyData(s->c, tail, 2) == 1;
+  b->len = 0;
+  if (PQputCopyEnd(s->c, ok ? NULL : "strata: a write failed") != 1) return failed(s, NULL);
+  while ((r = PQgetResult(s->c))) {
+    if (!rc && PQresultStatus(r) != PGRES_COMMAND_OK) rc = failed(s, r);
+    PQclear(r);
+  }
+  return rc;
+}
+
+/* The rows a DELETE ... RETURNING sum gave, handed to s->gone. */
+static int gone_rows(pg_store *s, int t, PGresult *r) {
+  int rc = PQresultStatus(r) == PGRES_TUPLES_OK ? 0 : failed(s, r);
+  for (int k = 0; !rc && k < PQntuples(r); k++) {
+    store_val v;
+    value_of(r, k, 0, 'i', &v);
+    s->gone(s->ud, t, v.i);
+  }
+  PQclear(r);
+  return rc;
+}
+
+/* Deletes now the rows of t in [range[0], range[1]), or (NULL) all. */
+static int delete_now(pg_store *s, int t, const int64_t *range) {
+  store_val r[2] = { { .type = SV_INT, .i = range ? range[0] : 0 }, { .type = SV_INT, .i = range ? range[1] : 0 } };
+  PGresult *res = NULL;
+  int rc = exec(s, t, Q_DEL, r, range ? 2 : 0, PGRES_TUPLES_OK, &res);
+  return rc ? rc : gone_rows(s, t, res);
+}
+
+/* Table t's gathered writes: its deletes (all, then by key, in one
+** statement: the keys as an array's text), then its rows by COPY. */
+static int flush_table(pg_store *s, int t) {
+  struct batch *b = &s->batch[t];
+  strata_buffer text = { 0 };
+  int rc = drain(s); /* (no other statement while the pipeline is open) */
+  if (!rc && b->all) rc = delete_now(s, t, NULL);
+  b->all = 0;
+  for (size_t i = 0; i < b->nkeys && !rc; i++) {
+    if (!STRATA_GROW(text.data, text.cap, text.len + 24)) rc = STORE_NOMEM;
+    else text.len += (size_t)snprintf((char *)text.data + text.len, 24, "%c%lld", i ? ',' : '{', (long long)b->keys[i]);
+  }
+  if (!rc && b->nkeys) {
+    char sql[512];
+    text.data[text.len] = '}'; /* (room: 24 bytes were grown for the last key) */
+    text.data[text.len + 1] = '\0';
+    snprintf(sql, sizeof sql, "DELETE FROM %s.%s WHERE %s = ANY($1::bigint[]) RETURNING sum", s->schema,
+             store_tables[t].name, store_tables[t].key);
+    const char *pv[1] = { (const char *)text.data };
+    rc = gone_rows(s, t, PQexecParams(s->c, sql, 1, NULL, pv, NULL, NULL, 1));
+  }
+  strata_buffer_free(&text);
+  b->nkeys = 0;
+  uidset_clear(&b->put);
+  return rc ? rc : send_copy(s, t);
+}
+
+/* Everything written so far sent and its outcome read. */
+static int flush_all(pg_store *s) {
+  int rc = drain(s);
+  for (int t = 0; t < STORE_NTABLES && !rc; t++) rc = flush_table(s, t);
+  return rc;
+}
+
+/* A row as a COPY binary tuple: its count of fields, then each one's
+** length (-1: NULL) and bytes, as a parameter would carry them. */
+static int copy_row(pg_store *s, int t, const store_val *row) {
+  strata_buffer *b = &s->copy[t];
+  const store_table *tb = &store_tables[t];
+  for (int c = 0; c < tb->ncols; c++) {
+    const char *v;
+    int len;
+    int rc = param(s, 0, tb->types[c], &row[c], &v, &len);
+    if (rc) return rc;
+    size_t need = b->len + 6 + (size_t)(len > 0 ? len : 0);
+    if (need > b->cap && !STRATA_GROW(b->data, b->cap, need)) return STORE_NOMEM;
+    unsigned char *p = b->data + b->len;
+    if (c == 0) {
+      b->data[b->len++] = 0;
+      b->data[b->len++] = (unsigned char)tb->ncols;
+      p += 2;
+    }
+    uint32_t n = v ? (uint32_t)len : 0xffffffffu;
+    for (int i = 0; i < 4; i++) p[i] = (unsigned char)(n >> (24 - 8 * i));
+    b->len += 4;
+    if (v && len) memcpy(b->data + b->len, v, (size_t)len);
+    b->len += v ? (size_t)len : 0;
+  }
+  return b->len >= PG_COPY_BYTES ? send_copy(s, t) : 0;
+}
+
+static int p_sync(store *st) { return flush_all((pg_store *)st); }
+
+static int p_put(store *st, int t, const store_val *row) {
+  pg_store *s = (pg_store *)st;
+  if (t == T_META && !s->copying) return send(s, t, Q_INS, row, store_tables[t].ncols);
+  /* (every table's key but meta's and rng's is an integer from 0) */
+  if (!s->copying && t != T_RNG && !uidset_add(&s->batch[t].put, (uint64_t)row[0].i + 1)) return STORE_NOMEM;
+  return copy_row(s, t, row);
+}
+
+/* A delete waits for the table's flush, unless a row it may delete was put
+** since the last (then the table is flushed first: rows go in order). */
+static int p_del(store *st, int t, int64_t lo, int64_t hi, void (*gone)(void *, int, int64_t), void *ud) {
+  pg_store *s = (pg_store *)st;
+  struct batch *b = &s->batch[t];
+  int one = !whole(t) && hi == lo + 1 && lo >= 0, rc = 0;
+  s->gone = gone;
+  s->ud = ud;
+  if (s->copy[t].len && (!one || t == T_RNG || uidset_has(&b->put, (uint64_t)lo + 1))) rc = flush_table(s, t);
+  if (rc) return rc;
+  if (whole(t)) {
+    b->all = 1;
+    return 0;
+  }
+  if (!one) {
+    int64_t range[2] = { lo, hi };
+    return (rc = flush_table(s, t)) ? rc : delete_now(s, t, range);
+  }
+  if (!STRATA_GROW(b->keys, b->keycap, b->nkeys + 1)) return STORE_NOMEM;
+  b->keys[b->nkeys++] = lo;
+  return 0;
+}
+
+static int p_get(store *st, int t, const store_val *key, store_val *row) {
+  pg_store *s = (pg_store *)st;
+  PQclear(s->got);
+  s->got = NULL;
+  int rc = flush_all(s);
+  if (rc) return -rc;
+  /* In a save, meta's rows are locked as read: a second writer waits for
+  ** this save's end, then finds the generation it wrote. */
+  rc = exec(s, t, s->writing && t == T_META ? Q_LOCK : Q_GET, key, 1, PGRES_TUPLES_OK, &s->got);
+  if (rc) return -rc;
+  if (PQntuples(s->got) < 1) return 0;
+  row_of(s->got, 0, t, row);
+  return 1;
+}
+
+static int p_last(store *st, int t, int64_t *key) {
+  PGresult *r = NULL;
+  int rc = flush_all((pg_store *)st);
+  if (!rc) rc = exec((pg_store *)st, t, Q_LAST, NULL, 0, PGRES_TUPLES_OK, &r);
+  if (rc) return rc;
+  store_val v;
+  value_of(r, 0, 0, 'i', &v);
+  *key = v.type == SV_INT ? v.i : 0;
+  PQclear(r);
+  return 0;
+}
+
+/* The save's tag lives in meta (save.id) alone: there is no header page. */
+static int p_put_tag(store *st, int64_t tag) {
+  (void)st; (void)tag;
+  return 0;
+}
+
+static int p_get_tag(store *st, int *has, int64_t *tag) {
+  (void)st;
+  *has = 0;
+  *tag = 0;
+  return 0;
+}
+
+/* An open: one read-only snapshot for every table (a save committing
+** meanwhile is not seen half), and the world's tables there. */
+static strata_status p_check(store *st, strata_error *err) {
+  pg_store *s = (pg_store *)st;
+  if (run(s, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"))
+    return strata_error_set(err, STRATA_EIO, "PostgreSQL: %s", s->error);
+  char sql[1024], name[64];
+  snprintf(name, sizeof name, "%.*s", (int)strlen(s->schema) - 2, s->schema + 1);
+  const char *pv[1] = { name };
+  snprintf(sql, sizeof sql, "SELECT count(*) FROM pg_tables WHERE schemaname = $1 AND tablename IN ('meta', 'mods',"
+           " 'objects', 'timers', 'subscriptions', 'rng', 'maps', 'tiles')");
+  PGresult *r = PQexecParams(s->c, sql, 1, NULL, pv, NULL, NULL, 0);
+  strata_status res = STRATA_OK;
+  if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+    failed(s, r);
+    res = strata_error_set(err, STRATA_EIO, "PostgreSQL: %s", s->error);
+  } else {
+    long n = atol(PQgetvalue(r, 0, 0));
+    if (n == 0)
+      res = strata_error_set(err, STRATA_EIO, "no world '%s' in this database (no schema %s with its tables)",
+                             name + 7, name);
+    else if (n != STORE_NTABLES)
+      res = strata_error_set(err, STRATA_EPARSE, "not a strata world save: schema %s has %ld of its %d tables",
+                             name, n, STORE_NTABLES);
+  }
+  PQclear(r);
+  return res;
+}
+
+/* The bytes the world's tables take, their TOAST and indexes included. */
+static int64_t p_size(store *st) {
+  pg_store *s = (pg_store *)st;
+  char name[64];
+  snprintf(name, sizeof name, "%.*s", (int)strlen(s->schema) - 2, s->schema + 1);
+  const char *pv[1] = { name };
+  PGresult *r = PQexecParams(s->c, "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class c"
+                             " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'",
+                             1, NULL, pv, NULL, NULL, 0);
+  int64_t n = PQresultStatus(r) == PGRES_TUPLES_OK ? strtoll(PQgetvalue(r, 0, 0), NULL, 10) : 0;
+  PQclear(r);
+  return n;
+}
+
+static int p_scan(store *st, int t, const int64_t *range, store_scan **out) {
+  pg_store *s = (pg_store *)st;
+  store_scan *sc = &s->scans[t][range != NULL];
+  const store_table *tb = &store_tables[t];
+  char sql[1024];
+  int rc = flush_all(s);
+  if (rc) return rc;
+  PQclear(sc->res);
+  memset(sc, 0, sizeof *sc);
+  sc->s = s;
+  sc->t = t;
+  if (range) {
+    /* A map's chunks, at most as many as its cells allow (charged before). */
+    snprintf(sql, sizeof sql, "SELECT %s FROM %s.%s WHERE %s >= %lld AND %s < %lld ORDER BY %s", tb->cols, s->schema,
+             tb->name, tb->key, (long long)range[0], tb->key, (long long)range[1], tb->key);
+    sc->res = PQexecParams(s->c, sql, 0, NULL, NULL, NULL, NULL, 1);
+    if (PQresultStatus(sc->res) != PGRES_TUPLES_OK) {
+      rc = failed(s, sc->res);
+      PQclear(sc->res);
+      sc->res = NULL;
+      return rc;
+    }
+    sc->nrows = PQntuples(sc->res);
+    sc->done = 1;
+  } else {
+    snprintf(sql, sizeof sql, "DECLARE c%d NO SCROLL CURSOR FOR SELECT %s FROM %s.%s ORDER BY %s", t, tb->cols,
+             s->schema, tb->name, tb->order ? tb->order : tb->key);
+    rc = run(s, sql);
+    if (rc) return rc;
+    sc->cursor = 1;
+  }
+  *out = sc;
+  return 0;
+}
+
+static int p_next(store_scan *sc, store_val *row) {
+  pg_store *s = sc->s;
+  if (sc->row >= sc->nrows) {
+    if (sc->done) return 0;
+    char sql[64];
+    snprintf(sql, sizeof sql, "FETCH %d FROM c%d", PG_BATCH, sc->t);
+    PQclear(sc->res);
+    sc->res = PQexecParams(s->c, sql, 0, NULL, NULL, NULL, NULL, 1);
+    sc->row = 0;
+    sc->nrows = 0;
+    if (PQresultStatus(sc->res) != PGRES_TUPLES_OK) return -failed(s, sc->res);
+    sc->nrows = PQntuples(sc->res);
+    sc->done = sc->nrows < PG_BATCH;
+    if (!sc->nrows) return 0;
+  }
+  row_of(sc->res, sc->row++, sc->t, row);
+  return 1;
+}
+
+static void p_scan_end(store_scan *sc) {
+  PQclear(sc->res);
+  sc->res = NULL;
+  if (sc->cursor) {
+    char sql[32];
+    snprintf(sql, sizeof sql, "CLOSE c%d", sc->t);
+    PQclear(PQexec(sc->s->c, sql));
+    sc->cursor = 0;
+  }
+}
+
+static strata_status p_fail(store *st, int rc, const char *what, strata_error *err) {
+  pg_store *s = (pg_store *)st;
+  if (rc == STORE_NOMEM) return strata_error_nomem(err, "saving to '%s'", s->shown);
+  return strata_error_set(err, STRATA_EIO, "%s '%s': PostgreSQL: %s", what, s->shown,
+                          rc == STORE_TOOBIG ? "a value too large" : s->error);
+}
+
+/* (Every failure sets s->error: the last one is the one asked about.) */
+static const char *p_why(store *st, int rc) {
+  (void)rc;
+  return ((pg_store *)st)->error;
+}
+
+static const store_ops pg_ops = { p_begin, p_commit, p_rollback, p_clear, p_put, p_del, p_sync, p_get, p_last, p_put_tag,
+                                  p_get_tag, p_check, p_size, p_scan, p_next, p_scan_end, p_fail, p_why };
+
+store *store_pg_open(const char *uri, const char *what, strata_error *err) {
+  pg_store *s = strata_calloc(1, sizeof *s);
+  const size_t size = strlen(uri) + 1;
+  char *conninfo = s ? strata_malloc(size) : NULL, world[STRATA_PG_WORLD_MAX], schema[STRATA_PG_SCHEMA_MAX];
+  if (s) s->shown = strata_pg_uri_shown(uri);
+  if (!s || !conninfo || !s->shown) {
+    strata_free(conninfo);
+    if (s) strata_free(s->shown);
+    strata_free(s);
+    strata_error_nomem(err, NULL);
+    return NULL;
+  }
+  s->base.ops = &pg_ops;
+  strata_error why;
+  if (strata_pg_uri_split(uri, conninfo, size, world, what, &why) != STRATA_OK) {
+    strata_error_set(err, why.status, "%s '%s': %s", what, s->shown, why.message);
+    strata_free(conninfo);
+    store_pg_free(&s->base);
+    return NULL;
+  }
+  strata_pg_schema(world, schema);
+  snprintf(s->schema, sizeof s->schema, "\"%s\"", schema);
+  s->c = PQconnectdb(conninfo);
+  strata_free(conninfo);
+  if (PQstatus(s->c) != CONNECTION_OK) {
+    failed(s, NULL);
+    strata_error_set(err, STRATA_EIO, "%s '%s': PostgreSQL: %s", what, s->shown, s->error);
+    store_pg_free(&s->base);
+    return NULL;
+  }
+  /* Notices (CREATE ... IF NOT EXISTS on what exists) are not errors. */
+  PQclear(PQexec(s->c, "SET client_min_messages = warning"));
+  return &s->base;
+}
+
+int store_pg_idle(store *st) {
+  pg_store *s = (pg_store *)st;
+  return s && PQstatus(s->c) == CONNECTION_OK && PQtransactionStatus(s->c) == PQTRANS_IDLE;
+}
+
+void store_pg_free(store *st) {
+  pg_store *s = (pg_store *)st;
+  if (!s) return;
+  for (int t = 0; t < STORE_NTABLES; t++)
+    for (int k = 0; k < 2; k++) PQclear(s->scans[t][k].res);
+  PQclear(s->got);
+  PQfinish(s->c);
+  for (int t = 0; t < STORE_NTABLES; t++) strata_buffer_free(&s->copy[t]);
+  for (int t = 0; t < STORE_NTABLES; t++) {
+    strata_free(s->batch[t].keys);
+    uidset_free(&s->batch[t].put);
+  }
+  strata_free(s->vbuf);
+  strata_free(s->shown);
+  strata_free(s);
+}
+#endif
