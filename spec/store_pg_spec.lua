@@ -8,23 +8,10 @@ local support = require "support"
 
 local MODS = { mods = { "base" }, mod_path = { "mods" } }
 
-local function server()
-  local uri = os.getenv("STRATA_PG_URI")
-  if uri and uri ~= "" then return uri end
-  local file = os.getenv("STRATA_PG_URI_FILE")
-  local f = file and io.open(file)
-  if not f then return nil end
-  uri = f:read("l")
-  f:close()
-  return uri ~= "" and uri or nil
-end
-
-local SERVER = server()
+local SERVER = support.pg_uri()
 -- Worlds of this run: a name of their own, so that runs against one server never meet.
 local RUN = ("lua%d_%d"):format(os.time(), math.random(1, 1e6))
-local function uri(name)
-  return SERVER .. (SERVER:find("?", 1, true) and "&" or "?") .. "world=" .. RUN .. "_" .. name
-end
+local function uri(name) return support.pg_world(SERVER, RUN .. "_" .. name) end
 
 local function scene()
   local w = strata.world.new{ seed = 5, mods = MODS.mods, mod_path = MODS.mod_path }
