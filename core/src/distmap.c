@@ -116,6 +116,10 @@ struct strata_distmap {
   ** kept neighbours' directions); the goals on chains (key, slot) */
   struct grid_junction *junction;
   uint64_t again; /* the class grid computed on before (its serial + 1) */
+  /* the class grid (serial + 1) whose field over the junctions the keys
+  ** hold: its walls 0, so the next such field writes the passable cells
+  ** alone (clearing 8 MB of keys was a tenth of a field) */
+  uint64_t jkeys;
   uint64_t laid, laid_sk, laid_dk;
   jnode *jnodes;
   jlink *jlinks;
@@ -579,7 +583,8 @@ static inline int jwrite(strata_distmap *d, const gridjunction_graph *g, uint32_
   return 1;
 }
 
-/* The cells of every chain: the nearer of its ends; then out from each goal
+/* The cells of every chain: the nearer of its ends (both unreached: unseen,
+** every cell written); then out from each goal
 ** on a chain while it gives less (distances along a chain change by at
 ** most a step a step, so where a goal gives no less it gives no less
 ** beyond). */
@@ -590,7 +595,6 @@ static void jchains(strata_distmap *d, const gridjunction_graph *g) {
     /* from each end: its distance, the far one's as if at the first end */
     const uint64_t ka = d->jdist[ch->ja], db = d->jdist[ch->jb];
     const uint64_t kb = db == KEY_UNSEEN ? KEY_UNSEEN : db + jkey(d, ch->a, ch->b);
-    if (ka == KEY_UNSEEN && kb == KEY_UNSEEN) continue;
     for (uint32_t s = ch->first; s < ch->first + ch->len; s++) {
       const uint64_t along = jkey(d, g->sa[s], g->sb[s]);
       const uint64_t va = ka == KEY_UNSEEN ? KEY_UNSEEN : ka + along;
@@ -756,7 +760,12 @@ static int junction_field(strata_distmap *d) {
     return 0;
   jnode *const node = d->jnodes;
   for (uint32_t v = 0; v < g.njunc; v++) node[v].dist = KEY_UNSEEN;
-  reset_keys(d);
+  /* every passable cell is written below (junctions, chains, skipped
+  ** cells): the walls alone need their 0, which the field before on this
+  ** class grid left */
+  const int walls_zero = d->jkeys == gc->serial + 1;
+  d->jkeys = 0;
+  if (!walls_zero) reset_keys(d);
   d->seed_count = d->cseed_len = 0;
   for (size_t i = 0; i < d->goal_count; i++) {
     const uint32_t c = d->goals[i];
@@ -777,10 +786,11 @@ static int junction_field(strata_distmap *d) {
   for (uint32_t v = 0; v < g.njunc; v++) {
     const uint64_t k = node[d->jnew[v]].dist;
     d->jdist[v] = k;
-    if (k != KEY_UNSEEN) d->key[g.jcell[v]] = k | KEY_SETTLED;
+    d->key[g.jcell[v]] = k | KEY_SETTLED; /* unseen stays unseen */
   }
   jchains(d, &g);
   jskipped(d, &g, off);
+  d->jkeys = gc->serial + 1;
   return 1;
 }
 
@@ -893,7 +903,7 @@ static strata_status take_map(strata_distmap *d, const strata_tilemap *m, strata
     uint64_t *key = strata_malloc((size_t)n * sizeof *key);
     if (key == NULL) return nomem(d, err);
     strata_free(d->key);
-    d->key = key, d->key_cap = n;
+    d->key = key, d->key_cap = n, d->jkeys = 0;
     /* read near the search's front, a row apart: the TLB misses less */
     strata_hugepages(key, (size_t)n * sizeof *key);
   }
@@ -1099,6 +1109,7 @@ strata_status strata_distmap_flee(strata_distmap *dst, const strata_distmap *src
     strata_free(dst->key);
     dst->key = key, dst->key_cap = n;
   }
+  dst->jkeys = 0;
   dst->width = src->width, dst->height = src->height, dst->pw = src->pw, dst->ph = src->ph;
   dst->eight = src->eight, dst->diag = src->diag, dst->max_cost = HUGE_VAL;
   dst->is_flee = 1, dst->goal_count = 0;
