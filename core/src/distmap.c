@@ -59,6 +59,14 @@ typedef struct jlink {
   uint16_t a, b; /* its straight and diagonal steps: 8 bytes, not 16 with its keys (a field reads them all) */
 } jlink;
 
+/* A kept cell (a junction or a chain's), in the order of the cells: the
+** source of its distance (a chain, or nchain + a junction) and its steps
+** from the source's first end. */
+typedef struct jkept {
+  uint32_t cell, src;
+  uint16_t a, b;
+} jkept;
+
 typedef struct change {
   uint32_t cell;
   uint8_t old; /* its class before */
@@ -125,6 +133,9 @@ struct strata_distmap {
   jlink *jlinks;
   uint32_t *skipped, *jnew; /* jnew: a junction of the graph -> its place in the jnode_ arrays */
   uint64_t *jdist; /* per junction of the graph, its distance (as the chains read them) */
+  jkept *kept;
+  uint64_t *jends; /* per source of kept cells: its two ends' distances, as at the first (jends) */
+  uint32_t kept_cap, kept_len, jends_cap;
   uint32_t jnode_cap, jlink_cap, skipped_cap, skipped_len, jnew_cap, jdist_cap;
   seed *cseeds;
   size_t cseed_len, cseed_cap;
@@ -155,7 +166,7 @@ void strata_distmap_free(strata_distmap *d) {
   strata_free(d->dropped);
   gridjunction_free(d->junction);
   strata_free(d->jnode_dist), strata_free(d->jnode_link), strata_free(d->jlinks), strata_free(d->skipped), strata_free(d->jnew);
-  strata_free(d->jdist);
+  strata_free(d->jdist), strata_free(d->kept), strata_free(d->jends);
   strata_free(d->cseeds);
   strata_free(d);
 }
@@ -173,7 +184,8 @@ size_t strata_distmap_memory(const strata_distmap *d) {
   bytes += d->change_cap * sizeof *d->changes + d->dropped_cap * sizeof *d->dropped;
   bytes += gridjunction_memory(d->junction) + (size_t)d->jnode_cap * 12;
   bytes += (size_t)d->jlink_cap * sizeof *d->jlinks + ((size_t)d->skipped_cap + d->jnew_cap) * 4;
-  bytes += (size_t)d->jdist_cap * sizeof *d->jdist;
+  bytes += (size_t)d->jdist_cap * sizeof *d->jdist + (size_t)d->kept_cap * sizeof *d->kept;
+  bytes += (size_t)d->jends_cap * sizeof *d->jends;
   bytes += d->cseed_cap * sizeof *d->cseeds;
   return bytes + d->work_cap * sizeof *d->work;
 }
@@ -583,25 +595,48 @@ static inline int jwrite(strata_distmap *d, const gridjunction_graph *g, uint32_
   return 1;
 }
 
-/* The cells of every chain: the nearer of its ends (both unreached: unseen,
-** every cell written); then out from each goal
-** on a chain while it gives less (distances along a chain change by at
-** most a step a step, so where a goal gives no less it gives no less
-** beyond). */
-static void jchains(strata_distmap *d, const gridjunction_graph *g) {
+/* Unreached ends in jends: sums with the steps along stay apart from every
+** distance (below KEY_ROOM / 4) and stay below 2^64. */
+#define JEND_A ((uint64_t)1 << 62)
+#define JEND_B ((uint64_t)1 << 63)
+
+/* Each source's ends, as seen from its first end: a chain's two (the far
+** one's distance plus the chain's steps), a junction's own and none. */
+static void jends(strata_distmap *d, const gridjunction_graph *g) {
+  uint64_t *const e = d->jends;
   for (uint32_t c = 0; c < g->nchain; c++) {
     const jchain *ch = &g->chain[c];
-    if (c + 8 < g->nchain) __builtin_prefetch(&d->jdist[ch[8].jb]); /* the far ends lie anywhere */
-    /* from each end: its distance, the far one's as if at the first end */
-    const uint64_t ka = d->jdist[ch->ja], db = d->jdist[ch->jb];
-    const uint64_t kb = db == KEY_UNSEEN ? KEY_UNSEEN : db + jkey(d, ch->a, ch->b);
-    for (uint32_t s = ch->first; s < ch->first + ch->len; s++) {
-      const uint64_t along = jkey(d, g->sa[s], g->sb[s]);
-      const uint64_t va = ka == KEY_UNSEEN ? KEY_UNSEEN : ka + along;
-      const uint64_t vb = kb == KEY_UNSEEN ? KEY_UNSEEN : kb - along;
-      d->key[g->scell[s]] = (va < vb ? va : vb) | KEY_SETTLED;
-    }
+    const uint64_t ka = d->jdist[ch->ja], kb = d->jdist[ch->jb];
+    e[2 * c] = ka == KEY_UNSEEN ? JEND_A : ka;
+    e[2 * c + 1] = kb == KEY_UNSEEN ? JEND_B : kb + jkey(d, ch->a, ch->b);
   }
+  for (uint32_t v = 0; v < g->njunc; v++) {
+    const uint64_t k = d->jdist[v];
+    e[2 * (g->nchain + v)] = k == KEY_UNSEEN ? JEND_A : k, e[2 * (g->nchain + v) + 1] = JEND_B;
+  }
+}
+
+/* The kept cells in the order of the cells: the nearer of their source's
+** ends (neither reached: unseen). Cell by cell along the chains, the key
+** writes went a row apart down every column's corridor; in the cells'
+** order they stream. */
+static void jfill(strata_distmap *d) {
+  uint64_t *const key = d->key;
+  const uint64_t *const e = d->jends;
+  const uint64_t sk = d->sk[1], dk = d->dk[1];
+  const jkept *const kept = d->kept;
+  for (uint32_t i = 0; i < d->kept_len; i++) {
+    const jkept k = kept[i];
+    const uint64_t along = k.a * sk + k.b * dk, va = e[2 * k.src] + along, vb = e[2 * k.src + 1] - along;
+    const uint64_t v = va < vb ? va : vb;
+    key[k.cell] = v >= JEND_A ? KEY_UNSEEN : v | KEY_SETTLED;
+  }
+}
+
+/* Out from each goal on a chain while it gives less (distances along a
+** chain change by at most a step a step, so where a goal gives no less it
+** gives no less beyond). */
+static void jchain_goals(strata_distmap *d, const gridjunction_graph *g) {
   for (size_t i = 0; i < d->cseed_len; i++) {
     const uint32_t s = d->cseeds[i].cell;
     const jchain *ch = &g->chain[g->schain[s]];
@@ -700,10 +735,13 @@ static int jlay(strata_distmap *d, const gridjunction_graph *g, const int32_t *o
   if (d->too_long == gc->serial + 1) return -1;
   d->laid = 0;
   const uint32_t links = g->eoff[g->njunc], n = g->njunc;
+  for (uint32_t c = 0; c < g->nchain; c++) /* steps of links and of cells along chains: 16 bits */
+    if (g->chain[c].a > UINT16_MAX || g->chain[c].b > UINT16_MAX) return d->too_long = gc->serial + 1, -1;
   uint32_t cap = d->jnode_cap;
   if (!STRATA_GROW32(d->jnode_dist, cap, (size_t)n + 1) || !STRATA_GROW32(d->jnode_link, d->jnode_cap, (size_t)n + 1) ||
       !STRATA_GROW32(d->jlinks, d->jlink_cap, links ? links : 1) ||
       !STRATA_GROW32(d->jnew, d->jnew_cap, n ? n : 1) || !STRATA_GROW32(d->jdist, d->jdist_cap, n ? n : 1) ||
+      !STRATA_GROW32(d->jends, d->jends_cap, 2 * ((size_t)g->nchain + n) + 2) ||
       !STRATA_GROW(d->work, d->work_cap, (size_t)n + 1) ||
       !STRATA_GROW(d->dropped, d->dropped_cap, (size_t)links + n + 1))
     return 0;
@@ -735,9 +773,17 @@ static int jlay(strata_distmap *d, const gridjunction_graph *g, const int32_t *o
       if (g->edge[k].a > UINT16_MAX || g->edge[k].b > UINT16_MAX) return d->too_long = gc->serial + 1, -1;
       d->jlinks[l] = (jlink){to, (uint16_t)g->edge[k].a, (uint16_t)g->edge[k].b};
     }
-  d->skipped_len = 0;
+  d->skipped_len = d->kept_len = 0;
   for (uint32_t c = gc->pw; c < gc->pw * (gc->ph - 1); c++) {
-    if (!gc->cls[c] || g->tag[c]) continue;
+    const uint32_t t = g->tag[c];
+    if (t) {
+      if (!STRATA_GROW32(d->kept, d->kept_cap, (size_t)d->kept_len + 1)) return 0;
+      const uint32_t s = t - 1;
+      d->kept[d->kept_len++] = t & JUNCTION_FLAG ? (jkept){c, g->nchain + (t & ~JUNCTION_FLAG), 0, 0}
+                                                 : (jkept){c, g->schain[s], (uint16_t)g->sa[s], (uint16_t)g->sb[s]};
+      continue;
+    }
+    if (!gc->cls[c]) continue;
     unsigned m = 0;
     for (unsigned k = 0; k < 8; k++) m |= (unsigned)(g->tag[(uint32_t)((int32_t)c + off[k])] != 0) << k;
     if (!STRATA_GROW32(d->skipped, d->skipped_cap, (size_t)d->skipped_len + 1)) return 0;
@@ -792,13 +838,10 @@ static int junction_field(strata_distmap *d) {
   /* junctions taken per junction on the benchmark's maze: 1.07 (1 goal), 1.15 (100) */
   const int r = jcorrect(d, 2 * (uint64_t)g.njunc + 16);
   if (r <= 0) return r;
-  /* in the graph's order: the chains read them so, and the keys are written row by row */
-  for (uint32_t v = 0; v < g.njunc; v++) {
-    const uint64_t k = node_dist[d->jnew[v]];
-    d->jdist[v] = k;
-    d->key[g.jcell[v]] = k | KEY_SETTLED; /* unseen stays unseen */
-  }
-  jchains(d, &g);
+  for (uint32_t v = 0; v < g.njunc; v++) d->jdist[v] = node_dist[d->jnew[v]]; /* in the graph's order */
+  jends(d, &g);
+  jfill(d);
+  jchain_goals(d, &g);
   jskipped(d, &g, off);
   d->jkeys = gc->serial + 1;
   return 1;
