@@ -52,17 +52,20 @@ typedef struct seed {
   uint32_t cell;
 } seed;
 
-/* A junction in depth-first order: its distance (per compute), its first
-** link; and a link: the keys along, the junction at its end. */
-typedef struct jnode {
-  uint64_t dist;
-  uint32_t link;
-} jnode;
-
+/* A link of a junction (junctions in depth-first order, their links in
+** turn): the junction at its end. */
 typedef struct jlink {
-  uint64_t keys;
   uint32_t to;
+  uint16_t a, b; /* its straight and diagonal steps: 8 bytes, not 16 with its keys (a field reads them all) */
 } jlink;
+
+/* A kept cell (a junction or a chain's), in the order of the cells: the
+** source of its distance (a chain, or nchain + a junction) and its steps
+** from the source's first end. */
+typedef struct jkept {
+  uint32_t cell, src;
+  uint16_t a, b;
+} jkept;
 
 typedef struct change {
   uint32_t cell;
@@ -116,11 +119,23 @@ struct strata_distmap {
   ** kept neighbours' directions); the goals on chains (key, slot) */
   struct grid_junction *junction;
   uint64_t again; /* the class grid computed on before (its serial + 1) */
+  /* the class grid (serial + 1) whose field over the junctions the keys
+  ** hold: its walls 0, so the next such field writes the passable cells
+  ** alone (clearing 8 MB of keys was a tenth of a field) */
+  uint64_t jkeys;
   uint64_t laid, laid_sk, laid_dk;
-  jnode *jnodes;
+  uint64_t too_long; /* the class grid (serial + 1) with a link of 2^16 steps or more */
+  /* per junction in depth-first order, + 1: its distance (per compute), its
+  ** first link; two arrays, not one of pairs, so that the distances the
+  ** links' ends read are 8 bytes a junction (the maze's 98,000 fit L2) */
+  uint64_t *jnode_dist;
+  uint32_t *jnode_link;
   jlink *jlinks;
-  uint32_t *skipped, *jnew; /* jnew: a junction of the graph -> its place in jnodes */
+  uint32_t *skipped, *jnew; /* jnew: a junction of the graph -> its place in the jnode_ arrays */
   uint64_t *jdist; /* per junction of the graph, its distance (as the chains read them) */
+  jkept *kept;
+  uint64_t *jends; /* per source of kept cells: its two ends' distances, as at the first (jends) */
+  uint32_t kept_cap, kept_len, jends_cap;
   uint32_t jnode_cap, jlink_cap, skipped_cap, skipped_len, jnew_cap, jdist_cap;
   seed *cseeds;
   size_t cseed_len, cseed_cap;
@@ -150,8 +165,8 @@ void strata_distmap_free(strata_distmap *d) {
   strata_free(d->work);
   strata_free(d->dropped);
   gridjunction_free(d->junction);
-  strata_free(d->jnodes), strata_free(d->jlinks), strata_free(d->skipped), strata_free(d->jnew);
-  strata_free(d->jdist);
+  strata_free(d->jnode_dist), strata_free(d->jnode_link), strata_free(d->jlinks), strata_free(d->skipped), strata_free(d->jnew);
+  strata_free(d->jdist), strata_free(d->kept), strata_free(d->jends);
   strata_free(d->cseeds);
   strata_free(d);
 }
@@ -167,9 +182,10 @@ size_t strata_distmap_memory(const strata_distmap *d) {
   for (uint32_t i = 0; i < d->ring_cap; i++) bytes += (size_t)d->ring[i].cap * sizeof(uint32_t);
   bytes += d->goal_cap * sizeof *d->goals + d->seed_cap * sizeof *d->seeds;
   bytes += d->change_cap * sizeof *d->changes + d->dropped_cap * sizeof *d->dropped;
-  bytes += gridjunction_memory(d->junction) + (size_t)d->jnode_cap * sizeof *d->jnodes;
+  bytes += gridjunction_memory(d->junction) + (size_t)d->jnode_cap * 12;
   bytes += (size_t)d->jlink_cap * sizeof *d->jlinks + ((size_t)d->skipped_cap + d->jnew_cap) * 4;
-  bytes += (size_t)d->jdist_cap * sizeof *d->jdist;
+  bytes += (size_t)d->jdist_cap * sizeof *d->jdist + (size_t)d->kept_cap * sizeof *d->kept;
+  bytes += (size_t)d->jends_cap * sizeof *d->jends;
   bytes += d->cseed_cap * sizeof *d->cseeds;
   return bytes + d->work_cap * sizeof *d->work;
 }
@@ -548,7 +564,7 @@ static inline uint64_t jkey(const strata_distmap *d, uint32_t a, uint32_t b) {
   return (uint64_t)a * d->sk[1] + (uint64_t)b * d->dk[1];
 }
 
-/* Junction v (its place in jnodes) offered distance k from a goal; 0 on
+/* Junction v (its place in the jnode_ arrays) offered distance k from a goal; 0 on
 ** ENOMEM. */
 static inline int joffer(strata_distmap *d, uint32_t v, uint64_t k) {
   if (!STRATA_GROW(d->seeds, d->seed_cap, d->seed_count + 1)) return 0;
@@ -579,25 +595,48 @@ static inline int jwrite(strata_distmap *d, const gridjunction_graph *g, uint32_
   return 1;
 }
 
-/* The cells of every chain: the nearer of its ends; then out from each goal
-** on a chain while it gives less (distances along a chain change by at
-** most a step a step, so where a goal gives no less it gives no less
-** beyond). */
-static void jchains(strata_distmap *d, const gridjunction_graph *g) {
+/* Unreached ends in jends: sums with the steps along stay apart from every
+** distance (below KEY_ROOM / 4) and stay below 2^64. */
+#define JEND_A ((uint64_t)1 << 62)
+#define JEND_B ((uint64_t)1 << 63)
+
+/* Each source's ends, as seen from its first end: a chain's two (the far
+** one's distance plus the chain's steps), a junction's own and none. */
+static void jends(strata_distmap *d, const gridjunction_graph *g) {
+  uint64_t *const e = d->jends;
   for (uint32_t c = 0; c < g->nchain; c++) {
     const jchain *ch = &g->chain[c];
-    if (c + 8 < g->nchain) __builtin_prefetch(&d->jdist[ch[8].jb]); /* the far ends lie anywhere */
-    /* from each end: its distance, the far one's as if at the first end */
-    const uint64_t ka = d->jdist[ch->ja], db = d->jdist[ch->jb];
-    const uint64_t kb = db == KEY_UNSEEN ? KEY_UNSEEN : db + jkey(d, ch->a, ch->b);
-    if (ka == KEY_UNSEEN && kb == KEY_UNSEEN) continue;
-    for (uint32_t s = ch->first; s < ch->first + ch->len; s++) {
-      const uint64_t along = jkey(d, g->sa[s], g->sb[s]);
-      const uint64_t va = ka == KEY_UNSEEN ? KEY_UNSEEN : ka + along;
-      const uint64_t vb = kb == KEY_UNSEEN ? KEY_UNSEEN : kb - along;
-      d->key[g->scell[s]] = (va < vb ? va : vb) | KEY_SETTLED;
-    }
+    const uint64_t ka = d->jdist[ch->ja], kb = d->jdist[ch->jb];
+    e[2 * c] = ka == KEY_UNSEEN ? JEND_A : ka;
+    e[2 * c + 1] = kb == KEY_UNSEEN ? JEND_B : kb + jkey(d, ch->a, ch->b);
   }
+  for (uint32_t v = 0; v < g->njunc; v++) {
+    const uint64_t k = d->jdist[v];
+    e[2 * (g->nchain + v)] = k == KEY_UNSEEN ? JEND_A : k, e[2 * (g->nchain + v) + 1] = JEND_B;
+  }
+}
+
+/* The kept cells in the order of the cells: the nearer of their source's
+** ends (neither reached: unseen). Cell by cell along the chains, the key
+** writes went a row apart down every column's corridor; in the cells'
+** order they stream. */
+static void jfill(strata_distmap *d) {
+  uint64_t *const key = d->key;
+  const uint64_t *const e = d->jends;
+  const uint64_t sk = d->sk[1], dk = d->dk[1];
+  const jkept *const kept = d->kept;
+  for (uint32_t i = 0; i < d->kept_len; i++) {
+    const jkept k = kept[i];
+    const uint64_t along = k.a * sk + k.b * dk, va = e[2 * k.src] + along, vb = e[2 * k.src + 1] - along;
+    const uint64_t v = va < vb ? va : vb;
+    key[k.cell] = v >= JEND_A ? KEY_UNSEEN : v | KEY_SETTLED;
+  }
+}
+
+/* Out from each goal on a chain while it gives less (distances along a
+** chain change by at most a step a step, so where a goal gives no less it
+** gives no less beyond). */
+static void jchain_goals(strata_distmap *d, const gridjunction_graph *g) {
   for (size_t i = 0; i < d->cseed_len; i++) {
     const uint32_t s = d->cseeds[i].cell;
     const jchain *ch = &g->chain[g->schain[s]];
@@ -644,57 +683,68 @@ static void jskipped(strata_distmap *d, const gridjunction_graph *g, const int32
 ** runs dry; -1 after budget junctions taken (many loops, goals far apart:
 ** the Dial loop then), 0 on ENOMEM. d->settled: the junctions taken. */
 static int jcorrect(strata_distmap *d, uint64_t budget) {
-  jnode *const node = d->jnodes;
+  uint64_t *const dist = d->jnode_dist;
+  const uint32_t *const first = d->jnode_link;
   const jlink *const link = d->jlinks;
+  const uint64_t sk = d->sk[1], dk = d->dk[1];
   d->work_len = 0;
   for (size_t i = 0; i < d->seed_count; i++) {
     const seed e = d->seeds[i];
-    if (e.key >= node[e.cell].dist) continue;
-    node[e.cell].dist = e.key;
+    if (e.key >= dist[e.cell]) continue;
+    dist[e.cell] = e.key;
     if (!WORK_ADD(d, e.cell)) return 0;
   }
   uint64_t taken = 0;
-  for (size_t head = 0; head < d->work_len; head++) {
+  /* the list in locals: a store to a junction's distance (a uint64_t) might
+  ** be d->work_len to the compiler, which read d again after each */
+  uint32_t *list = d->work;
+  size_t len = d->work_len, cap = d->work_cap;
+  for (size_t head = 0; head < len; head++) {
     if (++taken > budget) return -1;
-    const uint32_t u = d->work[head];
+    const uint32_t u = list[head];
     /* the list is known ahead: its junctions and their links fetched ahead */
-    if (head + 8 < d->work_len) __builtin_prefetch(&node[d->work[head + 8]]);
-    if (head + 4 < d->work_len) __builtin_prefetch(&link[node[d->work[head + 4]].link]);
-    const uint64_t du = node[u].dist;
-    const uint32_t from = node[u].link, to = node[u + 1].link;
-    if (d->work_len + (to - from) > d->work_cap &&
-        !STRATA_GROW(d->work, d->work_cap, d->work_len + (to - from)))
-      return 0;
-    uint32_t *const list = d->work;
-    size_t len = d->work_len;
+    if (head + 8 < len) __builtin_prefetch(&first[list[head + 8]]);
+    if (head + 4 < len) __builtin_prefetch(&link[first[list[head + 4]]]);
+    const uint64_t du = dist[u];
+    const uint32_t from = first[u], to = first[u + 1];
+    if (len + (to - from) > cap) {
+      d->work_len = len;
+      if (!STRATA_GROW(d->work, d->work_cap, len + (to - from))) return 0;
+      list = d->work, cap = d->work_cap;
+    }
     for (uint32_t k = from; k < to; k++) { /* as relax: which offers improve looks random */
       const uint32_t v = link[k].to;
-      const uint64_t dv = du + link[k].keys, have = node[v].dist;
+      const uint64_t dv = du + link[k].a * sk + link[k].b * dk, have = dist[v];
       list[len] = v;
       len += dv < have;
-      node[v].dist = dv < have ? dv : have;
+      dist[v] = dv < have ? dv : have;
     }
-    d->work_len = len;
   }
+  d->work_len = len;
   d->settled = taken;
   return 1;
 }
 
 /* Lays the graph out for the field: junctions with their links in keys,
 ** the skipped cells with their kept neighbours (kept until the class grid
-** or the step keys change). 0 on ENOMEM. */
+** or the step keys change). 0 on ENOMEM, -1 when a link is longer than
+** its 16-bit steps hold (the Dial loop's map, until the graph changes). */
 static int jlay(strata_distmap *d, const gridjunction_graph *g, const int32_t *off) {
   const grid_classes *gc = &d->classes;
   if (d->laid == gc->serial + 1 && d->laid_sk == d->sk[1] && d->laid_dk == d->dk[1]) return 1;
+  if (d->too_long == gc->serial + 1) return -1;
   d->laid = 0;
   const uint32_t links = g->eoff[g->njunc], n = g->njunc;
-  if (!STRATA_GROW32(d->jnodes, d->jnode_cap, (size_t)n + 1) ||
+  for (uint32_t c = 0; c < g->nchain; c++) /* steps of links and of cells along chains: 16 bits */
+    if (g->chain[c].a > UINT16_MAX || g->chain[c].b > UINT16_MAX) return d->too_long = gc->serial + 1, -1;
+  uint32_t cap = d->jnode_cap;
+  if (!STRATA_GROW32(d->jnode_dist, cap, (size_t)n + 1) || !STRATA_GROW32(d->jnode_link, d->jnode_cap, (size_t)n + 1) ||
       !STRATA_GROW32(d->jlinks, d->jlink_cap, links ? links : 1) ||
       !STRATA_GROW32(d->jnew, d->jnew_cap, n ? n : 1) || !STRATA_GROW32(d->jdist, d->jdist_cap, n ? n : 1) ||
+      !STRATA_GROW32(d->jends, d->jends_cap, 2 * ((size_t)g->nchain + n) + 2) ||
       !STRATA_GROW(d->work, d->work_cap, (size_t)n + 1) ||
       !STRATA_GROW(d->dropped, d->dropped_cap, (size_t)links + n + 1))
     return 0;
-  strata_hugepages(d->jnodes, (size_t)d->jnode_cap * sizeof *d->jnodes);
   strata_hugepages(d->jlinks, (size_t)d->jlink_cap * sizeof *d->jlinks);
   /* the junctions in depth-first order: a junction's neighbours lie near
   ** it in memory, as the front runs along the corridors */
@@ -714,17 +764,26 @@ static int jlay(strata_distmap *d, const gridjunction_graph *g, const int32_t *o
   }
   uint32_t at = 0;
   for (uint32_t i = 0; i <= n; i++) {
-    d->jnodes[i] = (jnode){KEY_UNSEEN, at};
+    d->jnode_dist[i] = KEY_UNSEEN, d->jnode_link[i] = at;
     if (i < n) at += g->eoff[order[i] + 1] - g->eoff[order[i]];
   }
   for (uint32_t i = 0; i < n; i++)
-    for (uint32_t k = g->eoff[order[i]], l = d->jnodes[i].link; k < g->eoff[order[i] + 1]; k++, l++) {
+    for (uint32_t k = g->eoff[order[i]], l = d->jnode_link[i]; k < g->eoff[order[i] + 1]; k++, l++) {
       const uint32_t to = jnew[g->edge[k].to];
-      d->jlinks[l] = (jlink){jkey(d, g->edge[k].a, g->edge[k].b), to};
+      if (g->edge[k].a > UINT16_MAX || g->edge[k].b > UINT16_MAX) return d->too_long = gc->serial + 1, -1;
+      d->jlinks[l] = (jlink){to, (uint16_t)g->edge[k].a, (uint16_t)g->edge[k].b};
     }
-  d->skipped_len = 0;
+  d->skipped_len = d->kept_len = 0;
   for (uint32_t c = gc->pw; c < gc->pw * (gc->ph - 1); c++) {
-    if (!gc->cls[c] || g->tag[c]) continue;
+    const uint32_t t = g->tag[c];
+    if (t) {
+      if (!STRATA_GROW32(d->kept, d->kept_cap, (size_t)d->kept_len + 1)) return 0;
+      const uint32_t s = t - 1;
+      d->kept[d->kept_len++] = t & JUNCTION_FLAG ? (jkept){c, g->nchain + (t & ~JUNCTION_FLAG), 0, 0}
+                                                 : (jkept){c, g->schain[s], (uint16_t)g->sa[s], (uint16_t)g->sb[s]};
+      continue;
+    }
+    if (!gc->cls[c]) continue;
     unsigned m = 0;
     for (unsigned k = 0; k < 8; k++) m |= (unsigned)(g->tag[(uint32_t)((int32_t)c + off[k])] != 0) << k;
     if (!STRATA_GROW32(d->skipped, d->skipped_cap, (size_t)d->skipped_len + 1)) return 0;
@@ -752,11 +811,17 @@ static int junction_field(strata_distmap *d) {
   gridjunction_graph g;
   const int32_t pw = (int32_t)d->pw;
   const int32_t off[8] = {-pw, 1, pw, -1, -pw + 1, pw + 1, pw - 1, -pw - 1};
-  if (!gridjunction_graph_of(&d->junction, gc->cls, gc->pw, gc->ph, gc->serial, &g) || !jlay(d, &g, off))
-    return 0;
-  jnode *const node = d->jnodes;
-  for (uint32_t v = 0; v < g.njunc; v++) node[v].dist = KEY_UNSEEN;
-  reset_keys(d);
+  if (!gridjunction_graph_of(&d->junction, gc->cls, gc->pw, gc->ph, gc->serial, &g)) return 0;
+  const int laid = jlay(d, &g, off);
+  if (laid <= 0) return laid;
+  uint64_t *const node_dist = d->jnode_dist;
+  for (uint32_t v = 0; v < g.njunc; v++) node_dist[v] = KEY_UNSEEN;
+  /* every passable cell is written below (junctions, chains, skipped
+  ** cells): the walls alone need their 0, which the field before on this
+  ** class grid left */
+  const int walls_zero = d->jkeys == gc->serial + 1;
+  d->jkeys = 0;
+  if (!walls_zero) reset_keys(d);
   d->seed_count = d->cseed_len = 0;
   for (size_t i = 0; i < d->goal_count; i++) {
     const uint32_t c = d->goals[i];
@@ -773,14 +838,12 @@ static int junction_field(strata_distmap *d) {
   /* junctions taken per junction on the benchmark's maze: 1.07 (1 goal), 1.15 (100) */
   const int r = jcorrect(d, 2 * (uint64_t)g.njunc + 16);
   if (r <= 0) return r;
-  /* in the graph's order: the chains read them so, and the keys are written row by row */
-  for (uint32_t v = 0; v < g.njunc; v++) {
-    const uint64_t k = node[d->jnew[v]].dist;
-    d->jdist[v] = k;
-    if (k != KEY_UNSEEN) d->key[g.jcell[v]] = k | KEY_SETTLED;
-  }
-  jchains(d, &g);
+  for (uint32_t v = 0; v < g.njunc; v++) d->jdist[v] = node_dist[d->jnew[v]]; /* in the graph's order */
+  jends(d, &g);
+  jfill(d);
+  jchain_goals(d, &g);
   jskipped(d, &g, off);
+  d->jkeys = gc->serial + 1;
   return 1;
 }
 
@@ -893,7 +956,7 @@ static strata_status take_map(strata_distmap *d, const strata_tilemap *m, strata
     uint64_t *key = strata_malloc((size_t)n * sizeof *key);
     if (key == NULL) return nomem(d, err);
     strata_free(d->key);
-    d->key = key, d->key_cap = n;
+    d->key = key, d->key_cap = n, d->jkeys = 0;
     /* read near the search's front, a row apart: the TLB misses less */
     strata_hugepages(key, (size_t)n * sizeof *key);
   }
@@ -1099,6 +1162,7 @@ strata_status strata_distmap_flee(strata_distmap *dst, const strata_distmap *src
     strata_free(dst->key);
     dst->key = key, dst->key_cap = n;
   }
+  dst->jkeys = 0;
   dst->width = src->width, dst->height = src->height, dst->pw = src->pw, dst->ph = src->ph;
   dst->eight = src->eight, dst->diag = src->diag, dst->max_cost = HUGE_VAL;
   dst->is_flee = 1, dst->goal_count = 0;

@@ -421,6 +421,98 @@ static void test_maze(void) {
   strata_distmap_free(d);
 }
 
+/* One field object over a maze cut in two by a wall column, its goals
+** moving from one half to the other, field after field (the second and
+** later over the junctions, which write every passable cell and leave the
+** walls as the field before left them): each against the reference, the
+** half without goals unreached; a field of another map and a flee map
+** between on the same objects. */
+static void test_maze_goals_move(void) {
+  strata_rng r;
+  strata_rng_seed(&r, 3608);
+  strata_distmap *d = strata_distmap_new(NULL), *flee = strata_distmap_new(NULL);
+  int ok = 1;
+  for (int trial = 0; trial < 12; trial++) {
+    const int w = 21 + 2 * (int)strata_rng_below(&r, 20), h = 15 + 2 * (int)strata_rng_below(&r, 15), n = w * h;
+    gridgen_map gm;
+    CHECK(gridgen_make(&gm, "maze", w, h, (uint64_t)trial + 500));
+    for (int y = 0; y < h; y++) gm.cells[y * w + w / 2] = '#';
+    strata_tilemap *m = strata_tilemap_new(w, h, NULL, NULL);
+    strata_tokens *t = strata_tilemap_tokens(m);
+    strata_token_traits wall = {0, 1, "#", "", 0};
+    strata_tokens_define(t, "wall", 4, &wall, NULL);
+    const strata_token tw = strata_tokens_find(t, "wall", 4), tf = strata_tokens_intern(t, "floor", 5, NULL);
+    for (int i = 0; i < n; i++) strata_tilemap_set(m, i % w, i / w, gm.cells[i] == '.' ? tf : tw, NULL);
+    strata_distmap_options o;
+    strata_distmap_options_init(&o);
+    o.connectivity = 8, o.diagonal_cost = trial % 2 ? 1.41 : M_SQRT2;
+    double *seed = malloc((size_t)n * sizeof *seed), *ref = malloc((size_t)n * sizeof *ref);
+    for (int run = 0; run < 6; run++) {
+      uint32_t goals[8];
+      const size_t count = 1 + strata_rng_below(&r, 8);
+      for (size_t k = 0; k < count; k++) { /* all in the left half, or all in the right */
+        uint32_t c;
+        do c = maze_cell(&r, &gm, (int)k % 3);
+        while (((int)c % w < w / 2) != (run % 2 == 0) || gm.cells[c] != '.');
+        goals[k] = c;
+      }
+      goal_seeds(goals, count, n, seed);
+      reference(m, seed, 1, o.diagonal_cost, ref);
+      CHECK_EQ_INT(strata_distmap_compute(d, m, goals, count, &o, NULL), STRATA_OK);
+      ok = ok && same_field(d, ref, w, h, INFINITY);
+      if (run == 3) CHECK_EQ_INT(strata_distmap_flee(flee, d, 1.2, NULL), STRATA_OK);
+    }
+    if (!ok) fprintf(stderr, "  maze goals moved, trial %d: %dx%d\n", trial, w, h);
+    free(seed), free(ref);
+    gridgen_free(&gm);
+    strata_tilemap_free(m);
+  }
+  CHECK(ok);
+  strata_distmap_free(d), strata_distmap_free(flee);
+}
+
+/* A corridor of some 71,000 steps between two junctions (a serpent over
+** 361x400): a link's steps are 16-bit, so its second field is the Dial
+** loop's (every reached cell settled, not the few junctions), still exact,
+** field after field. */
+static void test_maze_long_link(void) {
+  const int w = 361, h = 400, n = w * h;
+  strata_tilemap *m = strata_tilemap_new(w, h, NULL, NULL);
+  strata_tokens *t = strata_tilemap_tokens(m);
+  strata_token_traits wall = {0, 1, "#", "", 0};
+  strata_tokens_define(t, "wall", 4, &wall, NULL);
+  const strata_token tw = strata_tokens_find(t, "wall", 4), tf = strata_tokens_intern(t, "floor", 5, NULL);
+  for (int i = 0; i < n; i++) {
+    const int x = i % w, y = i / w, turn = y % 4 == 2 ? w - 2 : 1; /* the rows joined at alternate ends */
+    const int open = y >= 1 && y < h - 2 && (y % 2 ? x >= 1 && x <= w - 2 : x == turn);
+    strata_tilemap_set(m, x, y, open ? tf : tw, NULL);
+  }
+  /* a junction at each end: three ways out */
+  strata_tilemap_set(m, 1, 0, tf, NULL), strata_tilemap_set(m, 0, 1, tf, NULL), strata_tilemap_set(m, 0, 0, tf, NULL);
+  const int ey = (h - 3) | 1, ex = ey % 4 == 1 ? w - 2 : 1;
+  strata_tilemap_set(m, ex, ey + 1, tf, NULL);
+  strata_tilemap_set(m, ex == 1 ? 0 : w - 1, ey, tf, NULL), strata_tilemap_set(m, ex == 1 ? 0 : w - 1, ey + 1, tf, NULL);
+  strata_distmap_options o;
+  strata_distmap_options_init(&o);
+  o.connectivity = 8, o.diagonal_cost = 1.41;
+  double *seed = malloc((size_t)n * sizeof *seed), *ref = malloc((size_t)n * sizeof *ref);
+  const uint32_t goal = (uint32_t)(ey * w + w / 2);
+  goal_seeds(&goal, 1, n, seed);
+  reference(m, seed, 1, o.diagonal_cost, ref);
+  uint64_t reached = 0;
+  for (int i = 0; i < n; i++) reached += ref[i] < INFINITY;
+  CHECK(reached > 70000);
+  strata_distmap *d = strata_distmap_new(NULL);
+  for (int run = 0; run < 3; run++) {
+    CHECK_EQ_INT(strata_distmap_compute(d, m, &goal, 1, &o, NULL), STRATA_OK);
+    CHECK(same_field(d, ref, w, h, INFINITY));
+    CHECK(strata_distmap_settled(d) + 16 >= reached);
+  }
+  strata_distmap_free(d);
+  free(seed), free(ref);
+  strata_tilemap_free(m);
+}
+
 /* Walks downhill from every reached cell: each step lowers the distance by
 ** exactly the step's cost and the walk ends on a goal. */
 static void test_step_down(void) {
@@ -863,6 +955,8 @@ int main(void) {
   test_one_cost();
   test_walls_beside();
   test_maze();
+  test_maze_goals_move();
+  test_maze_long_link();
   test_dial_maps();
   test_step_down();
   test_flee();
