@@ -199,11 +199,7 @@ static strata_status connect_to(strata_lease_client *c, const char *uri, const c
     strata_pg_schema(world, c->schema);
     char app[STRATA_LEASE_LABEL_MAX + 16];
     snprintf(app, sizeof app, "strata lease %s", label);
-    /* these first, so that the URI's own win; a server out of reach is
-    ** an error in seconds, not a hang */
-    const char *const keys[] = { "application_name", "connect_timeout", "dbname", NULL };
-    const char *const values[] = { app, "10", conninfo, NULL };
-    c->conn = PQconnectdbParams(keys, values, 1);
+    c->conn = strata_pg_connect(conninfo, app);
     if (c->conn == NULL || PQstatus(c->conn) != CONNECTION_OK) {
       char why[200];
       first_line(c->conn != NULL ? PQerrorMessage(c->conn) : "out of memory", why, sizeof why);

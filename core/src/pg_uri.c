@@ -92,3 +92,14 @@ char *strata_pg_uri_shown(const char *uri) {
   *o = '\0';
   return out;
 }
+
+#ifdef STRATA_HAVE_LIBPQ
+#include <libpq-fe.h>
+
+struct pg_conn *strata_pg_connect(const char *conninfo, const char *app) {
+  /* these first, so that the URI's own (dbname, expanded) win */
+  const char *const keys[] = { "application_name", "connect_timeout", "dbname", NULL };
+  const char *const values[] = { app, "10", conninfo, NULL };
+  return PQconnectdbParams(keys, values, 1);
+}
+#endif

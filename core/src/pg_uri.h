@@ -34,4 +34,12 @@ void strata_pg_schema(const char *world, char schema[STRATA_PG_SCHEMA_MAX]);
 ** replaced by "***": the caller frees it (strata_free); NULL: no memory. */
 char *strata_pg_uri_shown(const char *uri);
 
+#ifdef STRATA_HAVE_LIBPQ
+/* libpq's connection to conninfo (a URI strata_pg_uri_split gave), with
+** connect_timeout=10 and application_name=app (NULL: none) unless the URI
+** sets them: a server out of reach is an error in seconds, never a hang.
+** Check it with PQstatus (NULL: out of memory). */
+struct pg_conn *strata_pg_connect(const char *conninfo, const char *app);
+#endif
+
 #endif

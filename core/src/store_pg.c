@@ -10,8 +10,9 @@
 ** text conversion): integers as int8, reals as float8, text and blobs as
 ** bytea (strata's strings are bytes, which a text column of a UTF-8
 ** database would refuse), meta's value (any type, as in SQLite) as a bytea
-** led by its type's code. Reads go by cursor, a batch of rows at a time, so
-** that a damaged table never makes strata hold more than a batch; a save is
+** led by its type's code. Reads stream each table by binary COPY (the server
+** sends while strata decodes; every length checked against the bytes at
+** hand), a map's chunks by one query; a save is
 ** one transaction, which PostgreSQL commits whole or not at all.
 */
 #include "store.h"
@@ -51,7 +52,14 @@ struct store_scan {
   PGresult *res;   /* the batch (or a range's rows) */
   int row, nrows;
   int cursor;      /* fetched by batches from cursor c<t> */
-  int done;        /* the cursor gave its last batch */
+  int done;        /* the cursor gave its last batch; the COPY its trailer */
+  /* A table streamed by COPY ... TO STDOUT (FORMAT binary): the server
+  ** sends while strata decodes, where a cursor waited a round trip a batch. */
+  int copy;        /* 1 streaming, 2 its header read */
+  char *chunk;     /* libpq's last message (PQfreemem) */
+  unsigned char *buf; /* what is decoded: chunk, or pend when a tuple spans messages */
+  size_t at, len;
+  strata_buffer pend;
 };
 
 typedef struct pg_store {
@@ -235,13 +243,12 @@ static int param(pg_store *s, int c, char typ, const store_val *v, const char **
   return 0;
 }
 
-/* Column c of row i of r, of type letter typ, as a value. */
-static void value_of(const PGresult *r, int i, int c, char typ, store_val *o) {
+/* A column's n bytes at p (NULL: SQL's NULL), of type letter typ, as a
+** value; text and blobs point at p, which a zero byte follows. */
+static void value_from(const unsigned char *p, size_t n, char typ, store_val *o) {
   memset(o, 0, sizeof *o);
   o->type = SV_NULL;
-  if (PQgetisnull(r, i, c)) return;
-  const unsigned char *p = (const unsigned char *)PQgetvalue(r, i, c);
-  size_t n = (size_t)PQgetlength(r, i, c);
+  if (!p) return;
   switch (typ | 0x20) {
   case 'i':
   case 'r':
@@ -272,6 +279,12 @@ static void value_of(const PGresult *r, int i, int c, char typ, store_val *o) {
     o->p = p + 1; /* (libpq ends every value with a zero byte: text stays a C string) */
     o->n = n - 1;
   }
+}
+
+/* Column c of row i of r, of type letter typ, as a value. */
+static void value_of(const PGresult *r, int i, int c, char typ, store_val *o) {
+  const unsigned char *p = PQgetisnull(r, i, c) ? NULL : (const unsigned char *)PQgetvalue(r, i, c);
+  value_from(p, p ? (size_t)PQgetlength(r, i, c) : 0, typ, o);
 }
 
 static void row_of(const PGresult *r, int i, int t, store_val *row) {
@@ -653,6 +666,164 @@ static int64_t p_size(store *st) {
   return n;
 }
 
+/* ---- a table streamed by binary COPY ----
+** The format: a header (its signature, 4 bytes of flags, an extension of a
+** 4-byte length), then each tuple (a 2-byte count of fields, each field a
+** 4-byte length, -1 for NULL, then its bytes), then a trailer (a count of
+** -1), all big-endian. Every length is checked against the bytes at hand:
+** a damaged or hostile server makes an error, never a read past them; a
+** tuple split across messages is gathered from what the server sent, never
+** from a length it claims. */
+
+/* Bytes fields may hold: PostgreSQL's largest value (1 GB). */
+#define PG_FIELD_MAX 0x3fffffffu
+
+static uint32_t get32(const unsigned char *p) {
+  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* The stream's fault, one line, into s->error: 1 (a store code). */
+static int copy_bad(store_scan *sc, const char *why) {
+  snprintf(sc->s->error, sizeof sc->s->error, "the server's COPY of %s: %s", store_tables[sc->t].name, why);
+  return 1;
+}
+
+/* The header at p (n bytes): its length, 0 when not all there, -1 bad. */
+static long copy_header(store_scan *sc, const unsigned char *p, size_t n) {
+  if (n < 19) return memcmp(p, "PGCOPY\n\377\r\n", n < 11 ? n : 11) ? -copy_bad(sc, "no binary COPY header") : 0;
+  if (memcmp(p, "PGCOPY\n\377\r\n\0", 11) || (get32(p + 11) & 0xffff0000u) || get32(p + 15) > PG_FIELD_MAX)
+    return -copy_bad(sc, "no binary COPY header");
+  return n - 19 < get32(p + 15) ? 0 : (long)(19 + get32(p + 15));
+}
+
+/* The tuple at p (n bytes) into row: its length, 0 when not all there
+** (nothing changed), -1 bad; the trailer ends the scan (sc->done). Text
+** gets its zero byte where the next field's length was, once read. */
+static long copy_tuple(store_scan *sc, unsigned char *p, size_t n, store_val *row) {
+  const store_table *tb = &store_tables[sc->t];
+  if (n < 2) return 0;
+  unsigned nf = (unsigned)p[0] << 8 | p[1];
+  if (nf == 0xffffu) {
+    sc->done = 1;
+    return 2;
+  }
+  if (nf != (unsigned)tb->ncols) return -copy_bad(sc, "a row of another count of columns");
+  size_t q = 2;
+  for (int c = 0; c < tb->ncols; c++) {
+    if (n - q < 4) return 0;
+    uint32_t len = get32(p + q);
+    q += 4;
+    if (len != 0xffffffffu && len > PG_FIELD_MAX) return -copy_bad(sc, "a column's length out of bounds");
+    if (len != 0xffffffffu && n - q < len) return 0;
+    value_from(len == 0xffffffffu ? NULL : p + q, len == 0xffffffffu ? 0 : len, tb->types[c], &row[c]);
+    q += len == 0xffffffffu ? 0 : len;
+  }
+  /* (the last column, the checksum, is no text: its own end needs none) */
+  uint32_t len = get32(p + 2);
+  for (size_t k = 2, c = 0; c + 1 < (size_t)tb->ncols; c++) {
+    k += 4 + (len == 0xffffffffu ? 0 : len);
+    len = get32(p + k); /* (read before its first byte is the zero) */
+    p[k] = 0;
+  }
+  return (long)q;
+}
+
+/* The server's next message after what is left of the last one: 1, 0 at
+** the stream's end, -1 failed. A tuple split across messages is gathered
+** in sc->pend (as the bytes arrive). */
+static int copy_more(store_scan *sc) {
+  char *m = NULL;
+  int got = PQgetCopyData(sc->s->c, &m, 0);
+  if (got == -1) return 0;
+  if (got < 0) return -failed(sc->s, NULL);
+  size_t rest = sc->len - sc->at;
+  if (!rest) {
+    PQfreemem(sc->chunk);
+    sc->chunk = m;
+    sc->buf = (unsigned char *)m;
+    sc->at = 0;
+    sc->len = (size_t)got;
+    return 1;
+  }
+  strata_buffer *b = &sc->pend;
+  if (sc->buf == b->data) memmove(b->data, b->data + sc->at, rest);
+  if (rest + (size_t)got + 1 > b->cap && !STRATA_GROW(b->data, b->cap, rest + (size_t)got + 1)) {
+    PQfreemem(m);
+    snprintf(sc->s->error, sizeof sc->s->error, "out of memory");
+    return -1;
+  }
+  if (sc->buf != b->data) memcpy(b->data, sc->buf + sc->at, rest);
+  memcpy(b->data + rest, m, (size_t)got);
+  b->data[rest + (size_t)got] = 0;
+  PQfreemem(m);
+  PQfreemem(sc->chunk);
+  sc->chunk = NULL;
+  sc->buf = b->data;
+  sc->at = 0;
+  sc->len = rest + (size_t)got;
+  return 1;
+}
+
+/* The COPY's end: what follows the trailer, then its outcome. quit: the
+** scan ends early (its rows are not wanted: the server is asked to stop). */
+static int copy_end(store_scan *sc, int quit) {
+  pg_store *s = sc->s;
+  int rc = 0, got;
+  if (quit) {
+    PGcancel *cancel = PQgetCancel(s->c);
+    char why[64];
+    if (cancel) PQcancel(cancel, why, sizeof why);
+    PQfreeCancel(cancel);
+  }
+  char *m;
+  while ((got = PQgetCopyData(s->c, &m, 0)) >= 0) {
+    PQfreemem(m);
+    if (!rc && !quit) rc = copy_bad(sc, "rows after its end");
+  }
+  if (got == -2 && !rc && !quit) rc = failed(s, NULL);
+  PGresult *r;
+  while ((r = PQgetResult(s->c))) {
+    if (!rc && !quit && PQresultStatus(r) != PGRES_COMMAND_OK) rc = failed(s, r);
+    PQclear(r);
+  }
+  PQfreemem(sc->chunk);
+  sc->chunk = NULL;
+  sc->buf = NULL;
+  sc->at = sc->len = 0;
+  sc->copy = 0;
+  return rc;
+}
+
+/* The next row of a streamed table: 1, 0 at its end, < 0 -code. */
+static int copy_next(store_scan *sc, store_val *row) {
+  for (;;) {
+    if (sc->done) return 0;
+    long n = 0;
+    if (sc->at < sc->len)
+      n = sc->copy == 1 ? copy_header(sc, sc->buf + sc->at, sc->len - sc->at)
+                        : copy_tuple(sc, sc->buf + sc->at, sc->len - sc->at, row);
+    if (n < 0) return -1;
+    if (n > 0) {
+      sc->at += (size_t)n;
+      if (sc->copy == 1) sc->copy = 2;
+      else if (!sc->done) return 1;
+      else return -copy_end(sc, 0);
+      continue;
+    }
+    int more = copy_more(sc);
+    if (more < 0) return more;
+    if (more == 0) { /* the stream ended before its trailer: the server's error, or a cut */
+      int rc = copy_end(sc, 0);
+      return -(rc ? rc : copy_bad(sc, sc->at < sc->len ? "cut in the middle of a row" : "no end"));
+    }
+  }
+}
+
+/* Streamed: every table but maps, whose rows are read by cursor: each
+** map's chunks are read between them, and a connection streams one COPY
+** at a time. */
+static int streamed(int t) { return t != T_MAPS; }
+
 static int p_scan(store *st, int t, const int64_t *range, store_scan **out) {
   pg_store *s = (pg_store *)st;
   store_scan *sc = &s->scans[t][range != NULL];
@@ -661,10 +832,20 @@ static int p_scan(store *st, int t, const int64_t *range, store_scan **out) {
   int rc = flush_all(s);
   if (rc) return rc;
   PQclear(sc->res);
+  strata_buffer pend = sc->pend;
   memset(sc, 0, sizeof *sc);
+  sc->pend = pend;
   sc->s = s;
   sc->t = t;
-  if (range) {
+  if (!range && streamed(t)) {
+    snprintf(sql, sizeof sql, "COPY (SELECT %s FROM %s.%s ORDER BY %s) TO STDOUT (FORMAT binary)", tb->cols, s->schema,
+             tb->name, tb->order ? tb->order : tb->key);
+    PGresult *r = PQexec(s->c, sql);
+    rc = PQresultStatus(r) == PGRES_COPY_OUT ? 0 : failed(s, r);
+    PQclear(r);
+    if (rc) return rc;
+    sc->copy = 1;
+  } else if (range) {
     /* A map's chunks, at most as many as its cells allow (charged before). */
     snprintf(sql, sizeof sql, "SELECT %s FROM %s.%s WHERE %s >= %lld AND %s < %lld ORDER BY %s", tb->cols, s->schema,
              tb->name, tb->key, (long long)range[0], tb->key, (long long)range[1], tb->key);
@@ -690,6 +871,7 @@ static int p_scan(store *st, int t, const int64_t *range, store_scan **out) {
 
 static int p_next(store_scan *sc, store_val *row) {
   pg_store *s = sc->s;
+  if (sc->copy) return copy_next(sc, row);
   if (sc->row >= sc->nrows) {
     if (sc->done) return 0;
     char sql[64];
@@ -708,6 +890,7 @@ static int p_next(store_scan *sc, store_val *row) {
 }
 
 static void p_scan_end(store_scan *sc) {
+  if (sc->copy) copy_end(sc, 1);
   PQclear(sc->res);
   sc->res = NULL;
   if (sc->cursor) {
@@ -756,8 +939,13 @@ store *store_pg_open(const char *uri, const char *what, strata_error *err) {
   }
   strata_pg_schema(world, schema);
   snprintf(s->schema, sizeof s->schema, "\"%s\"", schema);
-  s->c = PQconnectdb(conninfo);
+  s->c = strata_pg_connect(conninfo, NULL);
   strata_free(conninfo);
+  if (!s->c) {
+    strata_error_nomem(err, NULL);
+    store_pg_free(&s->base);
+    return NULL;
+  }
   if (PQstatus(s->c) != CONNECTION_OK) {
     failed(s, NULL);
     strata_error_set(err, STRATA_EIO, "%s '%s': PostgreSQL: %s", what, s->shown, s->error);
@@ -778,7 +966,11 @@ void store_pg_free(store *st) {
   pg_store *s = (pg_store *)st;
   if (!s) return;
   for (int t = 0; t < STORE_NTABLES; t++)
-    for (int k = 0; k < 2; k++) PQclear(s->scans[t][k].res);
+    for (int k = 0; k < 2; k++) {
+      PQclear(s->scans[t][k].res);
+      PQfreemem(s->scans[t][k].chunk);
+      strata_buffer_free(&s->scans[t][k].pend);
+    }
   PQclear(s->got);
   PQfinish(s->c);
   for (int t = 0; t < STORE_NTABLES; t++) strata_buffer_free(&s->copy[t]);
