@@ -6,7 +6,9 @@
 ** only the rows of what changed; a second world object saving after another
 ** saved since is refused; a row changed behind strata's back is refused at
 ** open naming its table and key; a save whose backend is terminated in the
-** middle of its transaction leaves the previous save opening whole.
+** middle of its transaction leaves the previous save opening whole; columns
+** altered behind strata's back are one clear error at open; a server that
+** never answers is an error after the connection's timeout.
 ** Exit 77 (skipped) without libpq or without a server.
 */
 #include <stdio.h>
@@ -29,8 +31,11 @@ int main(void) {
   return 77;
 }
 #else
+#include <arpa/inet.h>
 #include <libpq-fe.h>
+#include <netinet/in.h>
 #include <pthread.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -364,6 +369,60 @@ static void damage(void) {
   PQfinish(c);
 }
 
+/* Whether opening uri fails in one line naming want. */
+static int refused(const char *uri, const char *want) {
+  strata_error err;
+  char *got = opened_json(uri, &err);
+  int ok = !got && strstr(err.message, want) && !strchr(err.message, '\n');
+  if (!ok) fprintf(stderr, "open %s: %s\n", uri, got ? "opened" : err.message);
+  free(got);
+  return ok;
+}
+
+/* Columns changed behind strata's back (another type, gone, another
+** encoding): the rows the server streams are not the ones strata wrote,
+** and the open is one clear error, never a crash or a world. */
+static void garbled(void) {
+  static const char *const alter[][3] = {
+    { "garb1", "ALTER TABLE strata_garb1.objects ALTER COLUMN x TYPE integer", "objects" },
+    { "garb2", "ALTER TABLE strata_garb2.timers ALTER COLUMN due TYPE real", "timers" },
+    { "garb3", "ALTER TABLE strata_garb3.subscriptions DROP COLUMN args", "subscriptions" },
+    { "garb4", "ALTER TABLE strata_garb4.meta ALTER COLUMN value TYPE text USING encode(value, 'escape')", "corrupt" },
+    { "garb5", "ALTER TABLE strata_garb5.tiles ALTER COLUMN cells TYPE text USING encode(cells, 'hex')", "tiles" },
+  };
+  uint64_t actor;
+  strata_world *w = scene(&actor);
+  strata_error err;
+  PGconn *c = sql_conn();
+  for (size_t i = 0; i < sizeof alter / sizeof alter[0]; i++) {
+    CHECK(strata_world_save(w, world_uri(alter[i][0]), mods, 2, &err) == STRATA_OK);
+    CHECK(run(c, alter[i][1]));
+    CHECK(refused(world_uri(alter[i][0]), alter[i][2]));
+  }
+  strata_world_free(w);
+  PQfinish(c);
+}
+
+/* A server that takes the connection but never answers: the open is an
+** error after the store's connect_timeout (10 s), not a hang (libpq's
+** default waits for ever). */
+static void unanswered(void) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+  socklen_t len = sizeof a;
+  CHECK(fd >= 0 && !bind(fd, (struct sockaddr *)&a, sizeof a) && !listen(fd, 4) &&
+        !getsockname(fd, (struct sockaddr *)&a, &len));
+  char uri[128];
+  snprintf(uri, sizeof uri, "postgresql://strata@127.0.0.1:%d/strata?world=silent", ntohs(a.sin_port));
+  strata_world *w = NULL;
+  strata_mod_version *m = NULL;
+  size_t n = 0;
+  strata_error err;
+  CHECK(strata_world_open(uri, &w, &m, &n, &err) == STRATA_EIO);
+  CHECK(strstr(err.message, "timeout") != NULL);
+  close(fd);
+}
+
 /* The save of a world, run on a thread of its own. */
 typedef struct saver {
   strata_world *w;
@@ -440,7 +499,7 @@ int main(void) {
   }
   PGconn *c = sql_conn();
   CHECK(run(c, "DROP SCHEMA IF EXISTS strata_trip, strata_inc, strata_two, strata_idle, strata_dmg, strata_dmg2,"
-               " strata_kill CASCADE"));
+               " strata_kill, strata_garb1, strata_garb2, strata_garb3, strata_garb4, strata_garb5 CASCADE"));
   PQfinish(c);
   round_trip();
   incremental();
@@ -448,6 +507,8 @@ int main(void) {
   reconnect();
   damage();
   killed();
+  garbled();
+  unanswered();
   return check_summary("store_pg");
 }
 #endif
