@@ -63,4 +63,15 @@ describe("a world in PostgreSQL", function()
     err = support.err_of(strata.world.open, SERVER .. "&world=no-dash", MODS)
     assert.matches("^strata.world.open: cannot open '[^']*': the world name must be 1 to 48 lowercase", err)
   end)
+
+  it("refuses in one line a table whose columns were altered behind strata's back", function()
+    for name, alter in pairs{ type = "ALTER TABLE %s.objects ALTER COLUMN y TYPE integer",
+                              gone = "ALTER TABLE %s.objects DROP COLUMN tags" } do
+      scene():save(uri(name))
+      support.psql(uri(name), alter)
+      local err = support.err_of(strata.world.open, uri(name), MODS)
+      assert.matches("^strata.world.open: cannot open '[^']*': corrupt save: .*objects", err)
+      assert.is_nil(err:find("\n"))
+    end
+  end)
 end)
