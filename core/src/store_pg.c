@@ -16,6 +16,7 @@
 ** one transaction, which PostgreSQL commits whole or not at all.
 */
 #include "store.h"
+#include "pg_copy.h"
 #include "pg_uri.h"
 #include "strata/alloc.h"
 #include "strata/value.h" /* strata_buffer */
@@ -199,11 +200,6 @@ static void be64(uint64_t v, unsigned char *p) {
   for (int i = 7; i >= 0; i--, v >>= 8) p[i] = (unsigned char)v;
 }
 
-static uint64_t get64(const unsigned char *p) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; i++) v = v << 8 | p[i];
-  return v;
-}
 
 /* Value v as parameter c of a statement (binary), in the store's buffers;
 ** 0, or STORE_NOMEM. typ: the column's type letter. */
@@ -243,48 +239,10 @@ static int param(pg_store *s, int c, char typ, const store_val *v, const char **
   return 0;
 }
 
-/* A column's n bytes at p (NULL: SQL's NULL), of type letter typ, as a
-** value; text and blobs point at p, which a zero byte follows. */
-static void value_from(const unsigned char *p, size_t n, char typ, store_val *o) {
-  memset(o, 0, sizeof *o);
-  o->type = SV_NULL;
-  if (!p) return;
-  switch (typ | 0x20) {
-  case 'i':
-  case 'r':
-    if (n != 8) return; /* (never from an int8 or float8 column) */
-    if ((typ | 0x20) == 'i') {
-      o->type = SV_INT;
-      o->i = (int64_t)get64(p);
-    } else {
-      uint64_t bits = get64(p);
-      o->type = SV_REAL;
-      memcpy(&o->r, &bits, 8);
-    }
-    return;
-  case 't': o->type = SV_TEXT; o->p = p; o->n = n; return;
-  case 'b': o->type = SV_BLOB; o->p = p; o->n = n; return;
-  }
-  /* meta's value: a type's code, then its bytes; anything else reads as
-  ** NULL, which the row's checksum refuses */
-  if (n < 1) return;
-  if ((p[0] == SV_INT || p[0] == SV_REAL) && n == 9) {
-    store_val w = { .type = SV_INT, .i = 0 };
-    uint64_t bits = get64(p + 1);
-    *o = w;
-    if (p[0] == SV_INT) o->i = (int64_t)bits;
-    else o->type = SV_REAL, memcpy(&o->r, &bits, 8);
-  } else if (p[0] == SV_TEXT || p[0] == SV_BLOB) {
-    o->type = p[0];
-    o->p = p + 1; /* (libpq ends every value with a zero byte: text stays a C string) */
-    o->n = n - 1;
-  }
-}
-
 /* Column c of row i of r, of type letter typ, as a value. */
 static void value_of(const PGresult *r, int i, int c, char typ, store_val *o) {
   const unsigned char *p = PQgetisnull(r, i, c) ? NULL : (const unsigned char *)PQgetvalue(r, i, c);
-  value_from(p, p ? (size_t)PQgetlength(r, i, c) : 0, typ, o);
+  pg_value_from(p, p ? (size_t)PQgetlength(r, i, c) : 0, typ, o);
 }
 
 static void row_of(const PGresult *r, int i, int t, store_val *row) {
@@ -666,66 +624,12 @@ static int64_t p_size(store *st) {
   return n;
 }
 
-/* ---- a table streamed by binary COPY ----
-** The format: a header (its signature, 4 bytes of flags, an extension of a
-** 4-byte length), then each tuple (a 2-byte count of fields, each field a
-** 4-byte length, -1 for NULL, then its bytes), then a trailer (a count of
-** -1), all big-endian. Every length is checked against the bytes at hand:
-** a damaged or hostile server makes an error, never a read past them; a
-** tuple split across messages is gathered from what the server sent, never
-** from a length it claims. */
-
-/* Bytes fields may hold: PostgreSQL's largest value (1 GB). */
-#define PG_FIELD_MAX 0x3fffffffu
-
-static uint32_t get32(const unsigned char *p) {
-  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
+/* ---- a table streamed by binary COPY (pg_copy.h) ---- */
 
 /* The stream's fault, one line, into s->error: 1 (a store code). */
 static int copy_bad(store_scan *sc, const char *why) {
   snprintf(sc->s->error, sizeof sc->s->error, "the server's COPY of %s: %s", store_tables[sc->t].name, why);
   return 1;
-}
-
-/* The header at p (n bytes): its length, 0 when not all there, -1 bad. */
-static long copy_header(store_scan *sc, const unsigned char *p, size_t n) {
-  if (n < 19) return memcmp(p, "PGCOPY\n\377\r\n", n < 11 ? n : 11) ? -copy_bad(sc, "no binary COPY header") : 0;
-  if (memcmp(p, "PGCOPY\n\377\r\n\0", 11) || (get32(p + 11) & 0xffff0000u) || get32(p + 15) > PG_FIELD_MAX)
-    return -copy_bad(sc, "no binary COPY header");
-  return n - 19 < get32(p + 15) ? 0 : (long)(19 + get32(p + 15));
-}
-
-/* The tuple at p (n bytes) into row: its length, 0 when not all there
-** (nothing changed), -1 bad; the trailer ends the scan (sc->done). Text
-** gets its zero byte where the next field's length was, once read. */
-static long copy_tuple(store_scan *sc, unsigned char *p, size_t n, store_val *row) {
-  const store_table *tb = &store_tables[sc->t];
-  if (n < 2) return 0;
-  unsigned nf = (unsigned)p[0] << 8 | p[1];
-  if (nf == 0xffffu) {
-    sc->done = 1;
-    return 2;
-  }
-  if (nf != (unsigned)tb->ncols) return -copy_bad(sc, "a row of another count of columns");
-  size_t q = 2;
-  for (int c = 0; c < tb->ncols; c++) {
-    if (n - q < 4) return 0;
-    uint32_t len = get32(p + q);
-    q += 4;
-    if (len != 0xffffffffu && len > PG_FIELD_MAX) return -copy_bad(sc, "a column's length out of bounds");
-    if (len != 0xffffffffu && n - q < len) return 0;
-    value_from(len == 0xffffffffu ? NULL : p + q, len == 0xffffffffu ? 0 : len, tb->types[c], &row[c]);
-    q += len == 0xffffffffu ? 0 : len;
-  }
-  /* (the last column, the checksum, is no text: its own end needs none) */
-  uint32_t len = get32(p + 2);
-  for (size_t k = 2, c = 0; c + 1 < (size_t)tb->ncols; c++) {
-    k += 4 + (len == 0xffffffffu ? 0 : len);
-    len = get32(p + k); /* (read before its first byte is the zero) */
-    p[k] = 0;
-  }
-  return (long)q;
 }
 
 /* The server's next message after what is left of the last one: 1, 0 at
@@ -799,10 +703,11 @@ static int copy_next(store_scan *sc, store_val *row) {
   for (;;) {
     if (sc->done) return 0;
     long n = 0;
+    const char *why = NULL;
     if (sc->at < sc->len)
-      n = sc->copy == 1 ? copy_header(sc, sc->buf + sc->at, sc->len - sc->at)
-                        : copy_tuple(sc, sc->buf + sc->at, sc->len - sc->at, row);
-    if (n < 0) return -1;
+      n = sc->copy == 1 ? pg_copy_header(sc->buf + sc->at, sc->len - sc->at, &why)
+                        : pg_copy_tuple(sc->t, sc->buf + sc->at, sc->len - sc->at, row, &sc->done, &why);
+    if (n < 0) return -copy_bad(sc, why);
     if (n > 0) {
       sc->at += (size_t)n;
       if (sc->copy == 1) sc->copy = 2;
