@@ -650,13 +650,14 @@ static int copy_more(store_scan *sc) {
     return 1;
   }
   strata_buffer *b = &sc->pend;
-  if (sc->buf == b->data) memmove(b->data, b->data + sc->at, rest);
+  int gathering = sc->buf == b->data; /* (before a growth moves it) */
+  if (gathering) memmove(b->data, b->data + sc->at, rest);
   if (rest + (size_t)got + 1 > b->cap && !STRATA_GROW(b->data, b->cap, rest + (size_t)got + 1)) {
     PQfreemem(m);
     snprintf(sc->s->error, sizeof sc->s->error, "out of memory");
     return -1;
   }
-  if (sc->buf != b->data) memcpy(b->data, sc->buf + sc->at, rest);
+  if (!gathering) memcpy(b->data, sc->buf + sc->at, rest);
   memcpy(b->data + rest, m, (size_t)got);
   b->data[rest + (size_t)got] = 0;
   PQfreemem(m);
