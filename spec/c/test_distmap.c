@@ -183,6 +183,31 @@ static void test_optimal(void) {
   strata_distmap_free(d);
 }
 
+/* One trial of a map of one cost: d's field against the reference, then
+** edits cells (to a wall, to the floor, in turn), d updated and fresh
+** computed afresh, both against the reference again. Nonzero when all agree. */
+static int trial_agrees(strata_distmap *d, strata_distmap *fresh, strata_tilemap *m, const uint32_t *goals,
+                        size_t count, const strata_distmap_options *o, int edits, strata_rng *r,
+                        strata_token tw, strata_token tf) {
+  const int w = strata_tilemap_width(m), h = strata_tilemap_height(m), n = w * h;
+  double *seed = malloc((size_t)n * sizeof *seed), *ref = malloc((size_t)n * sizeof *ref);
+  goal_seeds(goals, count, n, seed);
+  reference(m, seed, 1, o->diagonal_cost, ref);
+  CHECK_EQ_INT(strata_distmap_compute(d, m, goals, count, o, NULL), STRATA_OK);
+  int same = same_field(d, ref, w, h, INFINITY);
+  for (int e = 0; e < edits; e++) {
+    const uint32_t c = (uint32_t)strata_rng_below(r, (uint64_t)n);
+    strata_tilemap_reset(m, (int)(c % (uint32_t)w), (int)(c / (uint32_t)w), e % 2 ? tf : tw, NULL);
+  }
+  CHECK_EQ_INT(strata_distmap_update(d, m, NULL), STRATA_OK);
+  CHECK_EQ_INT(strata_distmap_compute(fresh, m, goals, count, o, NULL), STRATA_OK);
+  goal_seeds(goals, count, n, seed);
+  reference(m, seed, 1, o->diagonal_cost, ref);
+  same = same && same_field(fresh, ref, w, h, INFINITY) && same_field(d, ref, w, h, INFINITY);
+  free(seed), free(ref);
+  return same;
+}
+
 /* Maps of one cost other than 1, 8 neighbours, diagonals about the Dial
 ** loop's cases (diagonal in the straight step's bucket, pruned, not
 ** pruned, the ring's widest), many goals: against the reference, and an
@@ -210,29 +235,12 @@ static void test_one_cost(void) {
     strata_distmap_options o;
     strata_distmap_options_init(&o);
     o.connectivity = 8, o.diagonal_cost = diags[(trial / 3) % 8];
-    double *seed = malloc((size_t)n * sizeof *seed), *ref = malloc((size_t)n * sizeof *ref);
-    goal_seeds(goals, count, n, seed);
-    reference(m, seed, 1, o.diagonal_cost, ref);
-    CHECK_EQ_INT(strata_distmap_compute(d, m, goals, count, &o, NULL), STRATA_OK);
-    int same = same_field(d, ref, w, h, INFINITY);
-    for (int e = 0; e < 6; e++) {
-      const uint32_t c = (uint32_t)strata_rng_below(&r, (uint64_t)n);
-      strata_tilemap_reset(m, (int)(c % (uint32_t)w), (int)(c / (uint32_t)w), e % 2 ? tf : tw, NULL);
-    }
-    CHECK_EQ_INT(strata_distmap_update(d, m, NULL), STRATA_OK);
-    CHECK_EQ_INT(strata_distmap_compute(fresh, m, goals, count, &o, NULL), STRATA_OK);
-    for (int i = 0; i < n; i++)
-      if (!strata_distmap_at(fresh, i % w, i / w, &ref[i])) ref[i] = INFINITY;
-    same = same && same_field(d, ref, w, h, INFINITY);
-    goal_seeds(goals, count, n, seed);
-    reference(m, seed, 1, o.diagonal_cost, ref);
-    same = same && same_field(fresh, ref, w, h, INFINITY);
+    const int same = trial_agrees(d, fresh, m, goals, count, &o, 6, &r, tw, tf);
     if (!same) {
       ok = 0;
       fprintf(stderr, "  one cost trial %d: %dx%d cost %g diagonal %g, %zu goals\n", trial, w, h,
               costs[trial % 3], o.diagonal_cost, count);
     }
-    free(seed), free(ref);
     strata_tilemap_free(m);
   }
   CHECK(ok);
@@ -273,25 +281,11 @@ static void test_walls_beside(void) {
     strata_distmap_options o;
     strata_distmap_options_init(&o);
     o.connectivity = 8, o.diagonal_cost = diags[trial % 6];
-    double *seed = malloc((size_t)n * sizeof *seed), *ref = malloc((size_t)n * sizeof *ref);
-    goal_seeds(goals, count, n, seed);
-    reference(m, seed, 1, o.diagonal_cost, ref);
-    CHECK_EQ_INT(strata_distmap_compute(d, m, goals, count, &o, NULL), STRATA_OK);
-    int same = same_field(d, ref, w, h, INFINITY);
-    for (int e = 0; e < 4; e++) {
-      const uint32_t c = (uint32_t)strata_rng_below(&r, (uint64_t)n);
-      strata_tilemap_reset(m, (int)(c % (uint32_t)w), (int)(c / (uint32_t)w), e % 2 ? tf : tw, NULL);
-    }
-    CHECK_EQ_INT(strata_distmap_update(d, m, NULL), STRATA_OK);
-    CHECK_EQ_INT(strata_distmap_compute(fresh, m, goals, count, &o, NULL), STRATA_OK);
-    goal_seeds(goals, count, n, seed);
-    reference(m, seed, 1, o.diagonal_cost, ref);
-    same = same && same_field(fresh, ref, w, h, INFINITY) && same_field(d, ref, w, h, INFINITY);
+    const int same = trial_agrees(d, fresh, m, goals, count, &o, 4, &r, tw, tf);
     if (!same) {
       ok = 0;
       fprintf(stderr, "  walls beside trial %d: %dx%d diagonal %g, %zu goals\n", trial, w, h, o.diagonal_cost, count);
     }
-    free(seed), free(ref);
     strata_tilemap_free(m);
   }
   CHECK(ok);
