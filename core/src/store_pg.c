@@ -43,6 +43,12 @@ int store_pg_idle(store *s) { (void)s; return 0; }
 #ifndef PG_BATCH
 #define PG_BATCH 2048
 #endif
+/* Tiles rows a map's chunks are read with at least (a window of the rows
+** from its first chunk on): the maps after it find theirs there, where a
+** query a map waited a round trip each (1,000 maps: a fifth of an open). */
+#ifndef PG_WINDOW
+#define PG_WINDOW 256
+#endif
 /* A whole save's rows of a table go by COPY, this many bytes at a time. */
 #define PG_COPY_BYTES (4u << 20)
 #define PG_MAX_PARAMS 9
@@ -54,6 +60,9 @@ struct store_scan {
   int row, nrows;
   int cursor;      /* fetched by batches from cursor c<t> */
   int done;        /* the cursor gave its last batch; the COPY its trailer */
+  /* A ranged scan (a map's chunks): res holds every row with a key in
+  ** [wlo, whi), read from row up to the range's end hi. */
+  int64_t wlo, whi, hi;
   /* A table streamed by COPY ... TO STDOUT (FORMAT binary): the server
   ** sends while strata decodes, where a cursor waited a round trip a batch. */
   int copy;        /* 1 streaming, 2 its header read */
@@ -343,11 +352,14 @@ static int drain(pg_store *s) {
 ** lock of their own (advisory: class 21332, "ST", and the schema's name
 ** hashed), taken first: two first saves of a new world would otherwise
 ** race to make its schema. */
+static void drop_windows(pg_store *s);
+
 static int p_begin(store *st, int full) {
   pg_store *s = (pg_store *)st;
   char sql[256];
   snprintf(sql, sizeof sql, "BEGIN; SELECT pg_advisory_xact_lock(21332, hashtext('%.*s'))", (int)strlen(s->schema) - 2,
            s->schema + 1);
+  drop_windows(s);
   int rc = run(s, sql);
   if (!rc && full) rc = create(s);
   s->writing = !rc;
@@ -730,6 +742,52 @@ static int copy_next(store_scan *sc, store_val *row) {
 ** at a time. */
 static int streamed(int t) { return t != T_MAPS; }
 
+/* Row i's key (column 0, an int8). */
+static int64_t key_at(const PGresult *r, int i) {
+  store_val v;
+  value_of(r, i, 0, 'i', &v);
+  return v.i;
+}
+
+/* A ranged scan, [range[0], range[1]): served from the window when it holds
+** the range, else the window read again from range[0] on: at least
+** PG_WINDOW rows, at most as many more as the range asks (a map's chunks:
+** as many as its cells allow, charged before). */
+static int window_scan(pg_store *s, store_scan *sc, int t, const int64_t *range, store_scan **out) {
+  const int64_t lo = range[0], hi = range[1];
+  if (!sc->res || lo < sc->wlo || hi > sc->whi) {
+    const store_table *tb = &store_tables[t];
+    const int64_t want = hi - lo > PG_WINDOW ? hi - lo : PG_WINDOW;
+    char sql[1024];
+    PQclear(sc->res);
+    memset(sc, 0, sizeof *sc);
+    snprintf(sql, sizeof sql, "SELECT %s FROM %s.%s WHERE %s >= %lld ORDER BY %s LIMIT %lld", tb->cols, s->schema,
+             tb->name, tb->key, (long long)lo, tb->key, (long long)want);
+    sc->res = PQexecParams(s->c, sql, 0, NULL, NULL, NULL, NULL, 1);
+    if (PQresultStatus(sc->res) != PGRES_TUPLES_OK) {
+      int rc = failed(s, sc->res);
+      PQclear(sc->res);
+      sc->res = NULL;
+      return rc;
+    }
+    sc->nrows = PQntuples(sc->res);
+    /* a window short of its limit holds every row from lo to the end */
+    sc->wlo = lo;
+    const int64_t last = sc->nrows ? key_at(sc->res, sc->nrows - 1) : lo;
+    sc->whi = sc->nrows < want || last == INT64_MAX ? INT64_MAX : last + 1;
+  }
+  sc->s = s, sc->t = t, sc->hi = hi, sc->done = 1;
+  int a = 0, b = sc->nrows; /* the first row whose key is lo or more */
+  while (a < b) {
+    int m = a + (b - a) / 2;
+    if (key_at(sc->res, m) < lo) a = m + 1;
+    else b = m;
+  }
+  sc->row = a;
+  *out = sc;
+  return 0;
+}
+
 static int p_scan(store *st, int t, const int64_t *range, store_scan **out) {
   pg_store *s = (pg_store *)st;
   store_scan *sc = &s->scans[t][range != NULL];
@@ -737,13 +795,14 @@ static int p_scan(store *st, int t, const int64_t *range, store_scan **out) {
   char sql[1024];
   int rc = flush_all(s);
   if (rc) return rc;
+  if (range) return window_scan(s, sc, t, range, out);
   PQclear(sc->res);
   strata_buffer pend = sc->pend;
   memset(sc, 0, sizeof *sc);
   sc->pend = pend;
   sc->s = s;
   sc->t = t;
-  if (!range && streamed(t)) {
+  if (streamed(t)) {
     snprintf(sql, sizeof sql, "COPY (SELECT %s FROM %s.%s ORDER BY %s) TO STDOUT (FORMAT binary)", tb->cols, s->schema,
              tb->name, tb->order ? tb->order : tb->key);
     PGresult *r = PQexec(s->c, sql);
@@ -751,19 +810,6 @@ static int p_scan(store *st, int t, const int64_t *range, store_scan **out) {
     PQclear(r);
     if (rc) return rc;
     sc->copy = 1;
-  } else if (range) {
-    /* A map's chunks, at most as many as its cells allow (charged before). */
-    snprintf(sql, sizeof sql, "SELECT %s FROM %s.%s WHERE %s >= %lld AND %s < %lld ORDER BY %s", tb->cols, s->schema,
-             tb->name, tb->key, (long long)range[0], tb->key, (long long)range[1], tb->key);
-    sc->res = PQexecParams(s->c, sql, 0, NULL, NULL, NULL, NULL, 1);
-    if (PQresultStatus(sc->res) != PGRES_TUPLES_OK) {
-      rc = failed(s, sc->res);
-      PQclear(sc->res);
-      sc->res = NULL;
-      return rc;
-    }
-    sc->nrows = PQntuples(sc->res);
-    sc->done = 1;
   } else {
     snprintf(sql, sizeof sql, "DECLARE c%d NO SCROLL CURSOR FOR SELECT %s FROM %s.%s ORDER BY %s", t, tb->cols,
              s->schema, tb->name, tb->order ? tb->order : tb->key);
@@ -791,11 +837,23 @@ static int p_next(store_scan *sc, store_val *row) {
     sc->done = sc->nrows < PG_BATCH;
     if (!sc->nrows) return 0;
   }
+  if (sc->hi && key_at(sc->res, sc->row) >= sc->hi) return 0;
   row_of(sc->res, sc->row++, sc->t, row);
   return 1;
 }
 
+/* The windows go with the whole-table scan they served (the maps') and
+** before any write. */
+static void drop_windows(pg_store *s) {
+  for (int t = 0; t < STORE_NTABLES; t++) {
+    PQclear(s->scans[t][1].res);
+    s->scans[t][1].res = NULL;
+  }
+}
+
 static void p_scan_end(store_scan *sc) {
+  if (sc->hi) return; /* a window, kept for the next range */
+  drop_windows(sc->s);
   if (sc->copy) copy_end(sc, 1);
   PQclear(sc->res);
   sc->res = NULL;

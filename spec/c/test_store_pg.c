@@ -492,6 +492,31 @@ static void killed(void) {
   PQfinish(c);
 }
 
+/* Many maps (their chunks past one read window of the tiles table), then
+** maps deleted and made again, so that their chunks' rows are no longer in
+** the order of the maps: each map opens with its own chunks, every time. */
+static void many_maps(void) {
+  strata_world *w = strata_world_new(5, NULL);
+  uint64_t uids[120];
+  for (int i = 0; i < 120; i++) {
+    strata_world_create_map(w, 64 * (1 + i % 3), 64 + i, NULL, &uids[i], NULL);
+    strata_tilemap_set(strata_world_tilemap(w, uids[i]), i % 64, i % 64, tok(w, "wall"), NULL);
+  }
+  const char *uri = world_uri("many");
+  CHECK_EQ_INT(strata_world_save(w, uri, mods, 1, NULL), STRATA_OK);
+  CHECK(opens_as(w, 1, uri));
+  for (int i = 0; i < 120; i += 7) CHECK_EQ_INT(strata_world_delete(w, uids[i], NULL), STRATA_OK);
+  for (int i = 0; i < 30; i++) {
+    uint64_t u;
+    strata_world_create_map(w, 70, 130, NULL, &u, NULL);
+    strata_tilemap_set(strata_world_tilemap(w, u), 69, i, tok(w, "coin"), NULL);
+  }
+  strata_tilemap_set(strata_world_tilemap(w, uids[3]), 1, 1, tok(w, "coin"), NULL);
+  CHECK_EQ_INT(strata_world_save(w, uri, mods, 1, NULL), STRATA_OK);
+  CHECK(opens_as(w, 1, uri));
+  strata_world_free(w);
+}
+
 int main(void) {
   if (!server_uri(server, sizeof server)) {
     puts("skipped: no server (no STRATA_PG_URI, no URI file: PostgreSQL not installed?)");
@@ -499,10 +524,11 @@ int main(void) {
   }
   PGconn *c = sql_conn();
   CHECK(run(c, "DROP SCHEMA IF EXISTS strata_trip, strata_inc, strata_two, strata_idle, strata_dmg, strata_dmg2,"
-               " strata_kill, strata_garb1, strata_garb2, strata_garb3, strata_garb4, strata_garb5 CASCADE"));
+               " strata_kill, strata_garb1, strata_garb2, strata_garb3, strata_garb4, strata_garb5, strata_many CASCADE"));
   PQfinish(c);
   round_trip();
   incremental();
+  many_maps();
   two_writers();
   reconnect();
   damage();
