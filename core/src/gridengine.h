@@ -193,9 +193,9 @@ size_t gridjunction_memory(const struct grid_junction *j);
 ** cells); -1 when out of memory. */
 double gridjunction_share(struct grid_junction **j, int eight, const uint8_t *cls, uint32_t pw,
                           uint32_t ph, uint64_t serial);
-int gridjunction_run(struct grid_junction **j, int eight, const uint8_t *cls, uint32_t pw,
-                     uint32_t ph, uint64_t serial, int astar, int sx, int sy, int gx, int gy,
-                     double cell_cost, strata_path *out, uint64_t *expanded);
+int gridjunction_run(struct grid_junction **j, int eight, double diag, const uint8_t *cls,
+                     uint32_t pw, uint32_t ph, uint64_t serial, int astar, int sx, int sy, int gx,
+                     int gy, double cell_cost, strata_path *out, uint64_t *expanded);
 
 /* gridbucket.c: A* with every step alike (4 neighbours, or diagonal 1) and
 ** Dijkstra, on maps of at most GRID_MAX_CLASSES whole-number costs, with

@@ -75,7 +75,8 @@ typedef struct jentry {
 } jentry;
 
 struct grid_junction {
-  int eight;       /* 8 neighbours (diagonal sqrt 2), else 4 */
+  int eight;       /* 8 neighbours, else 4 */
+  double diag;     /* the search's diagonal step: sqrt 2 or 1 (the graph serves both) */
   uint8_t dirs;    /* bit d: direction d of DX, DY is a neighbour */
   /* the measure, from the class grid of this serial (+ 1; 0 none) */
   uint64_t measured;
@@ -414,7 +415,9 @@ double gridjunction_share(struct grid_junction **jp, int eight, const uint8_t *c
 
 /* ---- the search ---- */
 
-static inline double dkey(uint32_t a, uint32_t b) { return (double)a + M_SQRT2 * (double)b; }
+static inline double dkey(const struct grid_junction *j, uint32_t a, uint32_t b) {
+  return (double)a + j->diag * (double)b;
+}
 
 /* The ways from kept cell n (reached with ea, eb steps) to junctions. */
 static unsigned attach_kept(const struct grid_junction *j, uint32_t n, uint32_t ea, uint32_t eb,
@@ -468,7 +471,7 @@ static int direct(const struct grid_junction *j, uint32_t sc, uint32_t gc, const
         continue;
       }
       da += sa[p].ea + ga[q].ea, db += sa[p].eb + ga[q].eb;
-      if (!found || dkey(da, db) < dkey(*a, *b)) *a = da, *b = db, *how = p << 8 | q, found = 1;
+      if (!found || dkey(j, da, db) < dkey(j, *a, *b)) *a = da, *b = db, *how = p << 8 | q, found = 1;
     }
   return found;
 }
@@ -543,18 +546,18 @@ static inline int toward_goal(const struct grid_junction *j, const query *q, con
 ** Manhattan at 4. */
 static inline double fkey(const struct grid_junction *j, const query *q, uint32_t v, uint32_t a,
                           uint32_t b) {
-  if (!q->astar || v >= j->njunc) return dkey(a, b);
+  if (!q->astar || v >= j->njunc) return dkey(j, a, b);
   const uint32_t x = j->jx[v], y = j->jy[v];
   const uint32_t dx = x > q->gx ? x - q->gx : q->gx - x, dy = y > q->gy ? y - q->gy : q->gy - y;
-  if (!j->eight) return dkey(a + dx + dy, b);
+  if (!j->eight) return dkey(j, a + dx + dy, b);
   const uint32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
-  return dkey(a + hi - lo, b + lo);
+  return dkey(j, a + hi - lo, b + lo);
 }
 
 /* Records a, b for v if it improves on its g this search; 0 on ENOMEM. */
 static inline int relax(struct grid_junction *j, const query *q, uint32_t v, uint32_t a,
                         uint32_t b, uint32_t parent, uint32_t via) {
-  if (j->stamp[v] == j->gen && !(dkey(a, b) < dkey(j->ga[v], j->gb[v]))) return 1;
+  if (j->stamp[v] == j->gen && !(dkey(j, a, b) < dkey(j, j->ga[v], j->gb[v]))) return 1;
   j->stamp[v] = j->gen, j->ga[v] = a, j->gb[v] = b, j->parent[v] = parent, j->via[v] = via;
   return heap_push(j, fkey(j, q, v, a, b), v);
 }
@@ -670,11 +673,12 @@ static int add_hop(const struct grid_junction *j, const query *q, uint32_t p, ui
   return grid_route_add(out, len, j->jmap[v]);
 }
 
-int gridjunction_run(struct grid_junction **jp, int eight, const uint8_t *cls, uint32_t pw,
-                     uint32_t ph, uint64_t serial, int astar, int sx, int sy, int gx, int gy,
-                     double cell_cost, strata_path *out, uint64_t *expanded) {
+int gridjunction_run(struct grid_junction **jp, int eight, double diag, const uint8_t *cls,
+                     uint32_t pw, uint32_t ph, uint64_t serial, int astar, int sx, int sy, int gx,
+                     int gy, double cell_cost, strata_path *out, uint64_t *expanded) {
   struct grid_junction *j = workspace(jp, eight);
   if (j == NULL || !build(j, cls, pw, ph, serial)) return -1;
+  j->diag = diag;
   if (!search_arrays(j, j->njunc + 2)) return -1;
   query q;
   q.sc = (uint32_t)(sy + 1) * pw + (uint32_t)(sx + 1), q.gc = (uint32_t)(gy + 1) * pw + (uint32_t)(gx + 1);
@@ -702,6 +706,6 @@ int gridjunction_run(struct grid_junction **jp, int eight, const uint8_t *cls, u
   for (uint32_t h = hops - 1; h > 0; h--)
     if (!add_hop(j, &q, j->heap[h].v, j->heap[h - 1].v, out, &len)) return -1;
   out->len = len;
-  out->cost = cell_cost * ((double)j->ga[G] + M_SQRT2 * (double)j->gb[G]);
+  out->cost = cell_cost * dkey(j, j->ga[G], j->gb[G]);
   return 1;
 }
