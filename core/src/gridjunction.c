@@ -1,7 +1,7 @@
 /*
 ** gridjunction.c - A* and Dijkstra over a map's junctions, on maps of one
-** cost, 4 neighbours or 8 with diagonal steps of cost sqrt 2, where most
-** cells lie in corridors (mazes).
+** cost, 4 neighbours or 8 with diagonal steps of cost sqrt 2 or 1, where
+** most cells lie in corridors (mazes).
 **
 ** Why: in a maze every cell-by-cell search settles the corridors cell by
 ** cell, though a corridor offers no choice. Here the cells are made into a
@@ -11,8 +11,9 @@
 **   passable), so a cell's neighbours are its passable neighbours of 8. A
 **   cell whose neighbours are all next to each other (a corner of a turn,
 **   the end of a dead end) is skipped: any route through it has a cheaper
-**   one past it (two steps, at least 2, against one of at most sqrt 2), so
-**   no optimal route needs it except at its ends. Skipping them all at
+**   one past it (two steps, at least 2, against one of at most sqrt 2, or
+**   1 when diagonals cost 1), so no optimal route needs it except at its
+**   ends. Skipping them all at
 **   once is safe, since each shortcut joins two of the skipped cell's
 **   neighbours, which were neighbours before anything was skipped.
 ** - At 4 neighbours no two of a cell's neighbours are next to each other:
@@ -27,6 +28,10 @@
 **   junction; its cells are stored in order with the exact cost from its
 **   first junction (straight and diagonal step counts). A ring of chain
 **   cells with no junction gets one: its first cell.
+** - Diagonal 1 searches the same 8-neighbour graph as sqrt 2: which cells
+**   are skipped, kept or junctions depends on the connectivity alone, and
+**   the chains count straight and diagonal steps apart. Only the keys
+**   change (a + b, the estimate Chebyshev's: the octile one at 1).
 ** - A search joins the start to the junctions it reaches without passing
 **   one (through a kept neighbour when it is skipped: its chain's two
 **   ends, or the junction itself), the goal likewise, and runs A* (octile
@@ -42,9 +47,9 @@
 ** the maze of docs/benchmarks.md 0.2) takes two bytes a cell; the graph is
 ** built only where the engine runs, sized by its counts.
 ** Costs are exact: whole counts of straight and diagonal steps, keyed as
-** a + b sqrt 2 in a double, which orders them exactly (see gridbidir.c);
-** the cost reported is cell cost x (straight + diagonal sqrt 2), the same
-** expression as the other engines'.
+** a + b sqrt 2 (or a + b) in a double, which orders them exactly (see
+** gridbidir.c); the cost reported is cell cost x (straight + diagonal x
+** the diagonal's cost), the same expression as the other engines'.
 */
 #include <math.h>
 #include <string.h>
