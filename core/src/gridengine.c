@@ -228,14 +228,16 @@ static double corridor_share(strata_grid_search *s, const grid_query *q) {
   return s->corridor_share;
 }
 
-/* -1 out of memory, else whether the rule admits q. At 4 neighbours only a
-** map of corridors (the corridor engine's measure, one pass over the grid) is
-** measured for junctions (two bytes a cell and some 100 M instructions on
-** the 1000x1000 maze): open ground and rooms, where the share of junctions
-** is 0.8, never pay it when their first search after a change runs. */
+/* -1 out of memory, else whether the rule admits q. When every step costs
+** the same (4 neighbours, or diagonal 1) only a map of corridors (the
+** corridor engine's measure, one pass over the grid) is measured for
+** junctions (two bytes a cell and some 100 M instructions on the 1000x1000
+** maze): open ground and rooms, where the share of junctions is 0.8, never
+** pay it when their first search after a change runs. Diagonal 1 and sqrt 2
+** share the 8-neighbour graph (its chains count both kinds of step). */
 static int admit_junction(strata_grid_search *s, const grid_query *q) {
-  if (!small_optimal(q) || (q->eight && q->diag != M_SQRT2)) return 0;
-  if (!q->eight && corridor_share(s, q) < CORRIDOR_MIN_SHARE) return 0;
+  if (!small_optimal(q) || (q->diag != M_SQRT2 && q->diag != 1)) return 0;
+  if (q->diag == 1 && corridor_share(s, q) < CORRIDOR_MIN_SHARE) return 0;
   double share = gridjunction_share(junction_of(s, q), q->eight, q->g->cls, q->g->pw, q->g->ph,
                                     q->g->serial);
   return share < 0 ? -1 : share <= JUNCTION_MAX_SHARE;
@@ -285,9 +287,9 @@ static int admit_generic(strata_grid_search *s, const grid_query *q) {
 #define CELL_COST(q) ((q)->g->cost[1])
 
 static int run_junction(strata_grid_search *s, const grid_query *q, strata_path *out) {
-  return gridjunction_run(junction_of(s, q), q->eight, q->g->cls, q->g->pw, q->g->ph, q->g->serial,
-                          q->algorithm == STRATA_PATH_ASTAR, q->x1, q->y1, q->x2, q->y2,
-                          CELL_COST(q), out, &s->expanded);
+  return gridjunction_run(junction_of(s, q), q->eight, q->diag, q->g->cls, q->g->pw, q->g->ph,
+                          q->g->serial, q->algorithm == STRATA_PATH_ASTAR, q->x1, q->y1, q->x2,
+                          q->y2, CELL_COST(q), out, &s->expanded);
 }
 static int run_jump(strata_grid_search *s, const grid_query *q, strata_path *out) {
   return gridjump_run(&s->jump, q->g->cls, q->g->pw, q->g->ph, q->g->serial,
@@ -331,7 +333,7 @@ typedef struct grid_engine {
 } grid_engine;
 
 static const grid_engine ENGINES[] = {
-  /* one cost, A* or Dijkstra, 4 neighbours or 8 with diagonal sqrt 2, corridors */
+  /* one cost, A* or Dijkstra, 4 neighbours or 8 with diagonal sqrt 2 or 1, corridors */
   {"junction", admit_junction, run_junction},
   /* one cost, A* or Dijkstra, 8 neighbours, diagonal sqrt 2, walls in lines */
   {"jump", admit_jump, run_jump},
@@ -339,8 +341,8 @@ static const grid_engine ENGINES[] = {
   {"guided", admit_guided, run_bidir},
   /* one cost, A*, 8 neighbours, diagonal sqrt 2 */
   {"bidir", admit_bidir, run_bidir},
-  /* one cost, A*, every step alike, corridors (at 4 neighbours the junction
-  ** engine answers first): breadth-first */
+  /* one cost, A*, every step alike, corridors (the junction engine answers
+  ** first where its graph fits): breadth-first */
   {"corridor", admit_corridor, run_flood_bfs},
   /* one cost, A*, every step alike (4 neighbours, or diagonal 1) */
   {"flood_astar", admit_flood_astar, run_flood_astar},

@@ -9,7 +9,7 @@
 **
 **   gridjump.c    jump point search (8 neighbours, diagonal sqrt 2, walls in lines)
 **   gridjunction.c  over the junctions of corridors (4 neighbours, or 8 with
-**                 diagonal sqrt 2: mazes)
+**                 diagonal sqrt 2 or 1: mazes)
 **   gridbidir.c   A* from both ends (8 neighbours, diagonal sqrt 2), which
 **                 answers Dijkstra requests too (the guided engine)
 **   gridflood.c   one-cost maps: breadth-first, Dial's buckets, A* by f mod 4
@@ -182,9 +182,10 @@ int gridjump_run(struct grid_jump **j, const uint8_t *cls, uint32_t pw, uint32_t
                  strata_path *out, uint64_t *expanded);
 
 /* gridjunction.c: A* (astar 1) or Dijkstra over the junctions of a map of
-** one cost, 8 neighbours with diagonal sqrt 2 (eight 1) or 4: corridors are
-** chains between junctions, walked once per map and connectivity (serial
-** as gridjump_run's). A workspace serves one connectivity at a time. */
+** one cost, 8 neighbours (eight 1) with diagonal cost diag (sqrt 2 or 1: one
+** graph serves both) or 4: corridors are chains between junctions, walked
+** once per map and connectivity (serial as gridjump_run's). A workspace
+** serves one connectivity at a time. */
 struct grid_junction;
 void gridjunction_free(struct grid_junction *j);
 size_t gridjunction_memory(const struct grid_junction *j);
@@ -193,9 +194,9 @@ size_t gridjunction_memory(const struct grid_junction *j);
 ** cells); -1 when out of memory. */
 double gridjunction_share(struct grid_junction **j, int eight, const uint8_t *cls, uint32_t pw,
                           uint32_t ph, uint64_t serial);
-int gridjunction_run(struct grid_junction **j, int eight, const uint8_t *cls, uint32_t pw,
-                     uint32_t ph, uint64_t serial, int astar, int sx, int sy, int gx, int gy,
-                     double cell_cost, strata_path *out, uint64_t *expanded);
+int gridjunction_run(struct grid_junction **j, int eight, double diag, const uint8_t *cls,
+                     uint32_t pw, uint32_t ph, uint64_t serial, int astar, int sx, int sy, int gx,
+                     int gy, double cell_cost, strata_path *out, uint64_t *expanded);
 
 /* gridbucket.c: A* with every step alike (4 neighbours, or diagonal 1) and
 ** Dijkstra, on maps of at most GRID_MAX_CLASSES whole-number costs, with

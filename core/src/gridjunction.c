@@ -1,7 +1,7 @@
 /*
 ** gridjunction.c - A* and Dijkstra over a map's junctions, on maps of one
-** cost, 4 neighbours or 8 with diagonal steps of cost sqrt 2, where most
-** cells lie in corridors (mazes).
+** cost, 4 neighbours or 8 with diagonal steps of cost sqrt 2 or 1, where
+** most cells lie in corridors (mazes).
 **
 ** Why: in a maze every cell-by-cell search settles the corridors cell by
 ** cell, though a corridor offers no choice. Here the cells are made into a
@@ -11,8 +11,9 @@
 **   passable), so a cell's neighbours are its passable neighbours of 8. A
 **   cell whose neighbours are all next to each other (a corner of a turn,
 **   the end of a dead end) is skipped: any route through it has a cheaper
-**   one past it (two steps, at least 2, against one of at most sqrt 2), so
-**   no optimal route needs it except at its ends. Skipping them all at
+**   one past it (two steps, at least 2, against one of at most sqrt 2, or
+**   1 when diagonals cost 1), so no optimal route needs it except at its
+**   ends. Skipping them all at
 **   once is safe, since each shortcut joins two of the skipped cell's
 **   neighbours, which were neighbours before anything was skipped.
 ** - At 4 neighbours no two of a cell's neighbours are next to each other:
@@ -27,6 +28,10 @@
 **   junction; its cells are stored in order with the exact cost from its
 **   first junction (straight and diagonal step counts). A ring of chain
 **   cells with no junction gets one: its first cell.
+** - Diagonal 1 searches the same 8-neighbour graph as sqrt 2: which cells
+**   are skipped, kept or junctions depends on the connectivity alone, and
+**   the chains count straight and diagonal steps apart. Only the keys
+**   change (a + b, the estimate Chebyshev's: the octile one at 1).
 ** - A search joins the start to the junctions it reaches without passing
 **   one (through a kept neighbour when it is skipped: its chain's two
 **   ends, or the junction itself), the goal likewise, and runs A* (octile
@@ -42,9 +47,9 @@
 ** the maze of docs/benchmarks.md 0.2) takes two bytes a cell; the graph is
 ** built only where the engine runs, sized by its counts.
 ** Costs are exact: whole counts of straight and diagonal steps, keyed as
-** a + b sqrt 2 in a double, which orders them exactly (see gridbidir.c);
-** the cost reported is cell cost x (straight + diagonal sqrt 2), the same
-** expression as the other engines'.
+** a + b sqrt 2 (or a + b) in a double, which orders them exactly (see
+** gridbidir.c); the cost reported is cell cost x (straight + diagonal x
+** the diagonal's cost), the same expression as the other engines'.
 */
 #include <math.h>
 #include <string.h>
@@ -75,7 +80,8 @@ typedef struct jentry {
 } jentry;
 
 struct grid_junction {
-  int eight;       /* 8 neighbours (diagonal sqrt 2), else 4 */
+  int eight;       /* 8 neighbours, else 4 */
+  double diag;     /* the search's diagonal step: sqrt 2 or 1 (the graph serves both) */
   uint8_t dirs;    /* bit d: direction d of DX, DY is a neighbour */
   /* the measure, from the class grid of this serial (+ 1; 0 none) */
   uint64_t measured;
@@ -414,7 +420,9 @@ double gridjunction_share(struct grid_junction **jp, int eight, const uint8_t *c
 
 /* ---- the search ---- */
 
-static inline double dkey(uint32_t a, uint32_t b) { return (double)a + M_SQRT2 * (double)b; }
+static inline double dkey(const struct grid_junction *j, uint32_t a, uint32_t b) {
+  return (double)a + j->diag * (double)b;
+}
 
 /* The ways from kept cell n (reached with ea, eb steps) to junctions. */
 static unsigned attach_kept(const struct grid_junction *j, uint32_t n, uint32_t ea, uint32_t eb,
@@ -468,7 +476,7 @@ static int direct(const struct grid_junction *j, uint32_t sc, uint32_t gc, const
         continue;
       }
       da += sa[p].ea + ga[q].ea, db += sa[p].eb + ga[q].eb;
-      if (!found || dkey(da, db) < dkey(*a, *b)) *a = da, *b = db, *how = p << 8 | q, found = 1;
+      if (!found || dkey(j, da, db) < dkey(j, *a, *b)) *a = da, *b = db, *how = p << 8 | q, found = 1;
     }
   return found;
 }
@@ -543,18 +551,18 @@ static inline int toward_goal(const struct grid_junction *j, const query *q, con
 ** Manhattan at 4. */
 static inline double fkey(const struct grid_junction *j, const query *q, uint32_t v, uint32_t a,
                           uint32_t b) {
-  if (!q->astar || v >= j->njunc) return dkey(a, b);
+  if (!q->astar || v >= j->njunc) return dkey(j, a, b);
   const uint32_t x = j->jx[v], y = j->jy[v];
   const uint32_t dx = x > q->gx ? x - q->gx : q->gx - x, dy = y > q->gy ? y - q->gy : q->gy - y;
-  if (!j->eight) return dkey(a + dx + dy, b);
+  if (!j->eight) return dkey(j, a + dx + dy, b);
   const uint32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
-  return dkey(a + hi - lo, b + lo);
+  return dkey(j, a + hi - lo, b + lo);
 }
 
 /* Records a, b for v if it improves on its g this search; 0 on ENOMEM. */
 static inline int relax(struct grid_junction *j, const query *q, uint32_t v, uint32_t a,
                         uint32_t b, uint32_t parent, uint32_t via) {
-  if (j->stamp[v] == j->gen && !(dkey(a, b) < dkey(j->ga[v], j->gb[v]))) return 1;
+  if (j->stamp[v] == j->gen && !(dkey(j, a, b) < dkey(j, j->ga[v], j->gb[v]))) return 1;
   j->stamp[v] = j->gen, j->ga[v] = a, j->gb[v] = b, j->parent[v] = parent, j->via[v] = via;
   return heap_push(j, fkey(j, q, v, a, b), v);
 }
@@ -670,11 +678,12 @@ static int add_hop(const struct grid_junction *j, const query *q, uint32_t p, ui
   return grid_route_add(out, len, j->jmap[v]);
 }
 
-int gridjunction_run(struct grid_junction **jp, int eight, const uint8_t *cls, uint32_t pw,
-                     uint32_t ph, uint64_t serial, int astar, int sx, int sy, int gx, int gy,
-                     double cell_cost, strata_path *out, uint64_t *expanded) {
+int gridjunction_run(struct grid_junction **jp, int eight, double diag, const uint8_t *cls,
+                     uint32_t pw, uint32_t ph, uint64_t serial, int astar, int sx, int sy, int gx,
+                     int gy, double cell_cost, strata_path *out, uint64_t *expanded) {
   struct grid_junction *j = workspace(jp, eight);
   if (j == NULL || !build(j, cls, pw, ph, serial)) return -1;
+  j->diag = diag;
   if (!search_arrays(j, j->njunc + 2)) return -1;
   query q;
   q.sc = (uint32_t)(sy + 1) * pw + (uint32_t)(sx + 1), q.gc = (uint32_t)(gy + 1) * pw + (uint32_t)(gx + 1);
@@ -702,6 +711,6 @@ int gridjunction_run(struct grid_junction **jp, int eight, const uint8_t *cls, u
   for (uint32_t h = hops - 1; h > 0; h--)
     if (!add_hop(j, &q, j->heap[h].v, j->heap[h - 1].v, out, &len)) return -1;
   out->len = len;
-  out->cost = cell_cost * ((double)j->ga[G] + M_SQRT2 * (double)j->gb[G]);
+  out->cost = cell_cost * dkey(j, j->ga[G], j->gb[G]);
   return 1;
 }
