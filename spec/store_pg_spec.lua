@@ -74,4 +74,33 @@ describe("a world in PostgreSQL", function()
       assert.is_nil(err:find("\n"))
     end
   end)
+  it("opens and saves beside a reader holding an open's snapshot, neither waiting on the other", function()
+    -- every session under a 2-second lock_timeout: a wait is an error, never a hang
+    local place = uri("rdr") .. "&options=-c%20lock_timeout%3D2s"
+    local w = scene()
+    w:save(place)
+    local base = SERVER .. (SERVER:find("?", 1, true) and "&" or "?") .. "application_name=" .. RUN .. "_rdr"
+    local reader = assert(io.popen("psql -X -q -v ON_ERROR_STOP=1 " .. support.q(base) .. " >/dev/null", "w"))
+    reader:write("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY;\n")
+    for _, t in ipairs{ "meta", "mods", "objects", "timers", "subscriptions", "rng", "maps", "tiles" } do
+      reader:write(("SELECT count(*) FROM strata_%s_rdr.%s;\n"):format(RUN, t))
+    end
+    reader:write("SELECT 'read';\n")
+    reader:flush()
+    -- until the reader has read every table and holds its transaction open (a state, not a time)
+    local waiting = "SELECT count(*) FROM pg_stat_activity WHERE application_name = '" .. RUN
+      .. "_rdr' AND state = 'idle in transaction' AND query = 'SELECT ''read'';'"
+    local held = false
+    for _ = 1, 3000 do
+      held = support.psql(place, waiting):match("^1") ~= nil
+      if held then break end
+      os.execute("sleep 0.01")
+    end
+    assert.is_true(held)
+    local newer = scene()
+    newer:create_object{ kind = "chest" }
+    newer:save(place, { overwrite = true }) -- a whole save
+    assert.equal(newer:to_json(), strata.world.open(place, MODS):to_json())
+    reader:close()
+  end)
 end)

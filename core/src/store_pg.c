@@ -141,6 +141,20 @@ static void col_name(int t, int c, char *out, size_t size) {
   snprintf(out, size, "%.*s", (int)n, p);
 }
 
+/* How many of the world's tables its schema holds (read from the catalog:
+** no lock on them), or -1 failed. */
+static long tables_there(pg_store *s) {
+  char name[64];
+  snprintf(name, sizeof name, "%.*s", (int)strlen(s->schema) - 2, s->schema + 1);
+  const char *pv[1] = { name };
+  PGresult *r = PQexecParams(s->c, "SELECT count(*) FROM pg_tables WHERE schemaname = $1 AND tablename IN ('meta',"
+                             " 'mods', 'objects', 'timers', 'subscriptions', 'rng', 'maps', 'tiles')",
+                             1, NULL, pv, NULL, NULL, 0);
+  long n = PQresultStatus(r) == PGRES_TUPLES_OK ? atol(PQgetvalue(r, 0, 0)) : (failed(s, r), -1);
+  PQclear(r);
+  return n;
+}
+
 /* Makes the schema and the tables where absent. The chunks' cells are
 ** stored uncompressed: an open charges a map's cells against the bytes
 ** the world takes, a byte a cell at least. */
@@ -361,7 +375,11 @@ static int p_begin(store *st, int full) {
            s->schema + 1);
   drop_windows(s);
   int rc = run(s, sql);
-  if (!rc && full) rc = create(s);
+  /* Only where a table is missing: ALTER TABLE's lock (tiles' storage)
+  ** would wait for the opens reading the world, and stop later ones. */
+  long n = !rc && full ? tables_there(s) : STORE_NTABLES;
+  if (n < 0) rc = 1;
+  else if (n != STORE_NTABLES) rc = create(s);
   s->writing = !rc;
   return rc;
 }
@@ -403,12 +421,17 @@ static void p_rollback(store *st) {
   PQclear(PQexec(s->c, "ROLLBACK"));
 }
 
-/* A whole save replaces what the world's tables held. */
+/* A whole save replaces what the world's tables held: by DELETE, in the
+** save's transaction. TRUNCATE's ACCESS EXCLUSIVE lock would wait for every
+** open reading the world and stop every later one until the save commits;
+** a DELETE's ROW EXCLUSIVE lock conflicts with neither, and the opens'
+** snapshots keep seeing the rows it deletes. */
 static int p_clear(store *st) {
   pg_store *s = (pg_store *)st;
   char sql[1024];
-  snprintf(sql, sizeof sql, "TRUNCATE %s.meta, %s.mods, %s.objects, %s.timers, %s.subscriptions, %s.rng, %s.maps,"
-           " %s.tiles", s->schema, s->schema, s->schema, s->schema, s->schema, s->schema, s->schema, s->schema);
+  int n = 0;
+  for (int t = 0; t < STORE_NTABLES; t++)
+    n += snprintf(sql + n, sizeof sql - (size_t)n, "DELETE FROM %s.%s;", s->schema, store_tables[t].name);
   int rc = run(s, sql);
   s->copying = !rc;
   return rc;
@@ -599,26 +622,18 @@ static strata_status p_check(store *st, strata_error *err) {
   pg_store *s = (pg_store *)st;
   if (run(s, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"))
     return strata_error_set(err, STRATA_EIO, "PostgreSQL: %s", s->error);
-  char sql[1024], name[64];
+  char name[64];
   snprintf(name, sizeof name, "%.*s", (int)strlen(s->schema) - 2, s->schema + 1);
-  const char *pv[1] = { name };
-  snprintf(sql, sizeof sql, "SELECT count(*) FROM pg_tables WHERE schemaname = $1 AND tablename IN ('meta', 'mods',"
-           " 'objects', 'timers', 'subscriptions', 'rng', 'maps', 'tiles')");
-  PGresult *r = PQexecParams(s->c, sql, 1, NULL, pv, NULL, NULL, 0);
+  long n = tables_there(s);
   strata_status res = STRATA_OK;
-  if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-    failed(s, r);
+  if (n < 0)
     res = strata_error_set(err, STRATA_EIO, "PostgreSQL: %s", s->error);
-  } else {
-    long n = atol(PQgetvalue(r, 0, 0));
-    if (n == 0)
-      res = strata_error_set(err, STRATA_EIO, "no world '%s' in this database (no schema %s with its tables)",
-                             name + 7, name);
-    else if (n != STORE_NTABLES)
-      res = strata_error_set(err, STRATA_EPARSE, "not a strata world save: schema %s has %ld of its %d tables",
-                             name, n, STORE_NTABLES);
-  }
-  PQclear(r);
+  else if (n == 0)
+    res = strata_error_set(err, STRATA_EIO, "no world '%s' in this database (no schema %s with its tables)",
+                           name + 7, name);
+  else if (n != STORE_NTABLES)
+    res = strata_error_set(err, STRATA_EPARSE, "not a strata world save: schema %s has %ld of its %d tables",
+                           name, n, STORE_NTABLES);
   return res;
 }
 
