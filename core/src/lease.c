@@ -69,28 +69,6 @@ static const char SQL_RELEASE[] =
   "UPDATE @.leases SET holder = NULL, expires_at = now() WHERE scope = $2 AND holder = $1 AND fence = $3::bigint";
 static const char SQL_RELEASE_ALL[] = "UPDATE @.leases SET holder = NULL, expires_at = now() WHERE holder = $1";
 
-/* tmpl with each '@' replaced by schema, into out (room for the longest). */
-static void with_schema(const char *tmpl, const char *schema, char *out, size_t size) {
-  size_t n = 0, k = strlen(schema);
-  for (const char *p = tmpl; *p != '\0' && n + k + 1 < size; p++) {
-    if (*p == '@') {
-      memcpy(out + n, schema, k);
-      n += k;
-    } else {
-      out[n++] = *p;
-    }
-  }
-  out[n] = '\0';
-}
-
-/* The first line of libpq's message, its "ERROR:  " or "FATAL:  " left out. */
-static void first_line(const char *msg, char *out, size_t size) {
-  const char *colon = strstr(msg, ":  ");
-  if (colon != NULL && colon - msg < 10) msg = colon + 3;
-  snprintf(out, size, "%.*s", (int)strcspn(msg, "\n"), msg);
-  if (*out == '\0') snprintf(out, size, "no answer from the server");
-}
-
 /* Runs the statement tmpl (its '@' the schema) with params into *out (for
 ** PQclear); else fails with err set: "connection lost: ..." (and every
 ** later call says so) or what the server refused. */
@@ -99,7 +77,7 @@ static strata_status run(strata_lease_client *c, const char *function, const cha
   *out = NULL;
   if (c->broken[0] != '\0') return strata_error_in(err, STRATA_EIO, function, "connection lost: %s", c->broken);
   char text[2048]; /* the longest statement, its schema in, is under 800 bytes */
-  with_schema(tmpl, c->schema, text, sizeof text);
+  strata_pg_with_schema(tmpl, c->schema, text, sizeof text);
   PGresult *r = n > 0 ? PQexecParams(c->conn, text, n, NULL, params, NULL, NULL, 0) : PQexec(c->conn, text);
   ExecStatusType st = PQresultStatus(r);
   if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) {
@@ -107,7 +85,7 @@ static strata_status run(strata_lease_client *c, const char *function, const cha
     return STRATA_OK;
   }
   char why[200];
-  first_line(r != NULL ? PQresultErrorMessage(r) : PQerrorMessage(c->conn), why, sizeof why);
+  strata_pg_first_line(r != NULL ? PQresultErrorMessage(r) : PQerrorMessage(c->conn), why, sizeof why);
   PQclear(r);
   if (PQstatus(c->conn) != CONNECTION_BAD)
     return strata_error_in(err, STRATA_EIO, function, "the database refused: %s", why);
@@ -135,7 +113,7 @@ static int printable(const char *s, size_t max, int label) {
   return n > 0;
 }
 
-static strata_status check_scope(const char *scope, const char *function, strata_error *err) {
+strata_status strata_lease_check_scope(const char *scope, const char *function, strata_error *err) {
   if (scope == NULL || !printable(scope, STRATA_LEASE_SCOPE_MAX, 0))
     return strata_error_in(err, STRATA_EARG, function, "a scope is 1 to %d printable ASCII bytes",
                            STRATA_LEASE_SCOPE_MAX - 1);
@@ -202,7 +180,7 @@ static strata_status connect_to(strata_lease_client *c, const char *uri, const c
     c->conn = strata_pg_connect(conninfo, app);
     if (c->conn == NULL || PQstatus(c->conn) != CONNECTION_OK) {
       char why[200];
-      first_line(c->conn != NULL ? PQerrorMessage(c->conn) : "out of memory", why, sizeof why);
+      strata_pg_first_line(c->conn != NULL ? PQerrorMessage(c->conn) : "out of memory", why, sizeof why);
       st = strata_error_in(err, STRATA_EIO, fn, "cannot connect: %s", why);
     }
   }
@@ -270,7 +248,7 @@ static strata_status read_one(strata_lease_client *c, const char *fn, const char
 strata_status strata_lease_acquire(strata_lease_client *c, const char *scope, strata_lease_info *out,
                                    strata_error *err) {
   static const char *const fn = "strata_lease_acquire";
-  strata_status st = check_scope(scope, fn, err);
+  strata_status st = strata_lease_check_scope(scope, fn, err);
   if (st != STRATA_OK) return st;
   const char *params[] = { scope, c->holder, c->ttl };
   /* Refused, then read free: the holder gave it up between the two
@@ -397,7 +375,7 @@ strata_status strata_lease_renew(strata_lease_client *c, strata_lease_info *lost
 
 strata_status strata_lease_release(strata_lease_client *c, const char *scope, strata_error *err) {
   static const char *const fn = "strata_lease_release";
-  strata_status st = check_scope(scope, fn, err);
+  strata_status st = strata_lease_check_scope(scope, fn, err);
   if (st != STRATA_OK) return st;
   ptrdiff_t i = held_index(c, scope);
   if (i < 0) return strata_error_in(err, STRATA_ESTATE, fn, "%s is not held by this client", scope);
@@ -441,7 +419,7 @@ static strata_status fenced(const strata_lease_info *info, int found, const char
 
 strata_status strata_lease_check(strata_lease_client *c, const char *scope, int64_t fence, strata_error *err) {
   static const char *const fn = "strata_lease_check";
-  strata_status st = check_scope(scope, fn, err);
+  strata_status st = strata_lease_check_scope(scope, fn, err);
   if (st != STRATA_OK) return st;
   strata_lease_info info;
   int found = 0;

@@ -16,4 +16,9 @@ struct pg_conn; /* libpq's PGconn */
 strata_status strata_lease_check_conn(struct pg_conn *conn, const char *schema, const char *scope, int64_t fence,
                                       strata_error *err);
 
+/* STRATA_OK for a scope (1 to STRATA_LEASE_SCOPE_MAX - 1 printable ASCII
+** bytes); else STRATA_EARG in function's name. The hand-over queue's scopes
+** are the leases'. */
+strata_status strata_lease_check_scope(const char *scope, const char *function, strata_error *err);
+
 #endif

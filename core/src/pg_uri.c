@@ -6,6 +6,7 @@
 #include "pg_uri.h"
 #include "strata/alloc.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int strata_pg_uri_is(const char *s) {
@@ -91,6 +92,28 @@ char *strata_pg_uri_shown(const char *uri) {
   }
   *o = '\0';
   return out;
+}
+
+/* tmpl with each '@' replaced by schema, into out (room for the longest). */
+void strata_pg_with_schema(const char *tmpl, const char *schema, char *out, size_t size) {
+  size_t n = 0, k = strlen(schema);
+  for (const char *p = tmpl; *p != '\0' && n + k + 1 < size; p++) {
+    if (*p == '@') {
+      memcpy(out + n, schema, k);
+      n += k;
+    } else {
+      out[n++] = *p;
+    }
+  }
+  out[n] = '\0';
+}
+
+/* The first line of libpq's message, its "ERROR:  " or "FATAL:  " left out. */
+void strata_pg_first_line(const char *msg, char *out, size_t size) {
+  const char *colon = strstr(msg, ":  ");
+  if (colon != NULL && colon - msg < 10) msg = colon + 3;
+  snprintf(out, size, "%.*s", (int)strcspn(msg, "\n"), msg);
+  if (*out == '\0') snprintf(out, size, "no answer from the server");
 }
 
 #ifdef STRATA_HAVE_LIBPQ

@@ -34,6 +34,14 @@ void strata_pg_schema(const char *world, char schema[STRATA_PG_SCHEMA_MAX]);
 ** replaced by "***": the caller frees it (strata_free); NULL: no memory. */
 char *strata_pg_uri_shown(const char *uri);
 
+/* tmpl (a statement) with each '@' replaced by schema, into out (size
+** bytes: room for the longest statement). */
+void strata_pg_with_schema(const char *tmpl, const char *schema, char *out, size_t size);
+
+/* The first line of a libpq message, its "ERROR:  " or "FATAL:  " left out
+** ("no answer from the server" when empty): errors are one line. */
+void strata_pg_first_line(const char *msg, char *out, size_t size);
+
 #ifdef STRATA_HAVE_LIBPQ
 /* libpq's connection to conninfo (a URI strata_pg_uri_split gave), with
 ** connect_timeout=10 and application_name=app (NULL: none) unless the URI
