@@ -1773,7 +1773,9 @@ static strata_status read_rng(save_reader *rd) {
 /* maps, each with its chunks (tiles rows, read_map_v3, counted as read):
 ** no more cells than the store's bytes. */
 static strata_status read_maps(save_reader *rd) {
-  int64_t cells_left = rd->sto->ops->size(rd->sto);
+  int64_t cells_left = 0;
+  int rc = rd->sto->ops->size(rd->sto, &cells_left);
+  if (rc) return read_error(rd->err, rd->sto, "maps", rc);
   strata_status st = prepare(rd, T_MAPS);
   if (!st) {
     while (next_row(rd, T_MAPS)) {

@@ -97,10 +97,11 @@ typedef struct store_ops {
   int (*put_tag)(store *s, int64_t tag);
   int (*get_tag)(store *s, int *has, int64_t *tag);
   /* Reading: the store's checks before any row (the tables are these),
-  ** the bytes it holds (what bounds an open's allocations), then each
+  ** the bytes it holds (what bounds an open's allocations; a failure is
+  ** the open's, never taken for an empty store), then each
   ** table in its order, or (range) its keys [range[0], range[1]). */
   strata_status (*check)(store *s, strata_error *err);
-  int64_t (*size)(store *s);
+  int (*size)(store *s, int64_t *bytes);
   int (*scan)(store *s, int t, const int64_t *range, store_scan **out);
   int (*next)(store_scan *sc, store_val *row);  /* 1 a row, 0 the end, < 0 -code */
   void (*scan_end)(store_scan *sc);

@@ -638,7 +638,7 @@ static strata_status p_check(store *st, strata_error *err) {
 }
 
 /* The bytes the world's tables take, their TOAST and indexes included. */
-static int64_t p_size(store *st) {
+static int p_size(store *st, int64_t *bytes) {
   pg_store *s = (pg_store *)st;
   char name[64];
   snprintf(name, sizeof name, "%.*s", (int)strlen(s->schema) - 2, s->schema + 1);
@@ -646,9 +646,14 @@ static int64_t p_size(store *st) {
   PGresult *r = PQexecParams(s->c, "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class c"
                              " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'",
                              1, NULL, pv, NULL, NULL, 0);
-  int64_t n = PQresultStatus(r) == PGRES_TUPLES_OK ? strtoll(PQgetvalue(r, 0, 0), NULL, 10) : 0;
+  if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+    int rc = failed(s, r);
+    PQclear(r);
+    return rc;
+  }
+  *bytes = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
   PQclear(r);
-  return n;
+  return 0;
 }
 
 /* ---- a table streamed by binary COPY (pg_copy.h) ---- */

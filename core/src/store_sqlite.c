@@ -210,14 +210,14 @@ static int s_get_tag(store *st, int *has, int64_t *tag) {
   return SQLITE_OK;
 }
 
-static int64_t s_size(store *st) {
+static int s_size(store *st, int64_t *bytes) {
   sqlite3_stmt *q = NULL;
-  int64_t n = 0;
-  if (sqlite3_prepare_v2(((sqlite_store *)st)->db, "SELECT page_count * page_size FROM pragma_page_count,"
-                         " pragma_page_size", -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW)
-    n = sqlite3_column_int64(q, 0);
+  int rc = sqlite3_prepare_v2(((sqlite_store *)st)->db, "SELECT page_count * page_size FROM pragma_page_count,"
+                              " pragma_page_size", -1, &q, NULL);
+  if (rc == SQLITE_OK) rc = sqlite3_step(q) == SQLITE_ROW ? SQLITE_OK : sqlite3_errcode(((sqlite_store *)st)->db);
+  if (rc == SQLITE_OK) *bytes = sqlite3_column_int64(q, 0);
   sqlite3_finalize(q);
-  return n;
+  return rc;
 }
 
 static int s_scan(store *st, int t, const int64_t *range, store_scan **out) {

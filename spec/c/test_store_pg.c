@@ -629,6 +629,26 @@ static void open_beside_save(void) {
   PQfinish(c);
 }
 
+/* An open that cannot read (a table locked by another session past the
+** open's lock timeout) names the statement that failed, not a later one
+** that found the transaction aborted: its first error is the one told. */
+static void first_error(void) {
+  uint64_t actor;
+  strata_world *w = scene(&actor);
+  CHECK_EQ_INT(strata_world_save(w, world_uri("first"), mods, 1, NULL), STRATA_OK);
+  strata_world_free(w);
+  PGconn *c = sql_conn();
+  const char *tables[] = { "tiles", "maps" };
+  for (int i = 0; i < 2; i++) {
+    char sql[128];
+    snprintf(sql, sizeof sql, "BEGIN; LOCK TABLE strata_first.%s IN ACCESS EXCLUSIVE MODE", tables[i]);
+    CHECK(run(c, sql));
+    CHECK(refused(waitless_uri("first"), "lock timeout"));
+    CHECK(run(c, "ROLLBACK"));
+  }
+  PQfinish(c);
+}
+
 int main(void) {
   if (!server_uri(server, sizeof server)) {
     puts("skipped: no server (no STRATA_PG_URI, no URI file: PostgreSQL not installed?)");
@@ -637,7 +657,7 @@ int main(void) {
   PGconn *c = sql_conn();
   CHECK(run(c, "DROP SCHEMA IF EXISTS strata_trip, strata_inc, strata_two, strata_idle, strata_dmg, strata_dmg2,"
                " strata_kill, strata_rdr, strata_rdr2, strata_garb1, strata_garb2, strata_garb3, strata_garb4, strata_garb5,"
-               " strata_many CASCADE"));
+               " strata_many, strata_first CASCADE"));
   PQfinish(c);
   round_trip();
   incremental();
@@ -648,6 +668,7 @@ int main(void) {
   killed();
   readers_stay();
   open_beside_save();
+  first_error();
   garbled();
   unanswered();
   return check_summary("store_pg");
