@@ -24,4 +24,18 @@ static int server_uri(char *out, size_t size) {
   return ok && *out != '\0';
 }
 
+#ifdef STRATA_HAVE_LIBPQ
+#include <libpq-fe.h>
+
+/* Runs text on c, a command or a query; true when it succeeded (else the
+** server's message on stderr). */
+static inline int pg_sql(PGconn *c, const char *text) {
+  PGresult *r = PQexec(c, text);
+  int ok = PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK;
+  if (!ok) fprintf(stderr, "%s: %s", text, PQerrorMessage(c));
+  PQclear(r);
+  return ok;
+}
+#endif
+
 #endif

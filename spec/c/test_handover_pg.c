@@ -32,15 +32,6 @@ int main(void) {
 #define FAR_MS 60000 /* a notification's bound: never reached unless one is lost */
 static char server[512];
 
-/* Runs text on c; true when it succeeded. */
-static int sql(PGconn *c, const char *text) {
-  PGresult *r = PQexec(c, text);
-  int ok = PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK;
-  if (!ok) fprintf(stderr, "%s: %s", text, PQerrorMessage(c));
-  PQclear(r);
-  return ok;
-}
-
 /* The first value of the query text, as a number (-1 when it failed). */
 static long long value(PGconn *c, const char *text) {
   PGresult *r = PQexec(c, text);
@@ -81,28 +72,28 @@ static void committed(PGconn *sender, PGconn *listener, PGconn *taker) {
   strata_error err;
   char scope[STRATA_LEASE_SCOPE_MAX];
   int notified = 0;
-  CHECK(sql(sender, "BEGIN") && send1(sender, 101, "area:2") && sql(sender, "COMMIT"));
+  CHECK(pg_sql(sender, "BEGIN") && send1(sender, 101, "area:2") && pg_sql(sender, "COMMIT"));
   CHECK_EQ_INT(handover_wait(listener, FAR_MS, scope, &notified, &err), STRATA_OK);
   CHECK(notified && strcmp(scope, "area:2") == 0);
   handover_item items[4];
-  CHECK(sql(taker, "BEGIN"));
+  CHECK(pg_sql(taker, "BEGIN"));
   CHECK_EQ_INT(take(taker, 4, items), 1);
   CHECK(items[0].uid == 101 && items[0].fence == 7);
   CHECK(strcmp(items[0].from, "area:1") == 0 && strcmp(items[0].to, "area:2") == 0);
-  CHECK(sql(taker, "COMMIT"));
-  CHECK(sql(taker, "BEGIN"));
+  CHECK(pg_sql(taker, "COMMIT"));
+  CHECK(pg_sql(taker, "BEGIN"));
   CHECK_EQ_INT(take(taker, 4, items), 0);
-  CHECK(sql(taker, "COMMIT"));
+  CHECK(pg_sql(taker, "COMMIT"));
   /* a uid already queued: an error naming it, the transaction still usable */
-  CHECK(sql(sender, "BEGIN") && send1(sender, 102, "area:2"));
+  CHECK(pg_sql(sender, "BEGIN") && send1(sender, 102, "area:2"));
   CHECK_EQ_INT(handover_send(sender, SCHEMA, 102, "area:1", "area:3", 7, &err), STRATA_ESTATE);
   CHECK(strstr(err.message, "102") != NULL && strcmp(err.function, "handover_send") == 0);
-  CHECK(sql(sender, "COMMIT"));
+  CHECK(pg_sql(sender, "COMMIT"));
   CHECK_EQ_INT(handover_wait(listener, FAR_MS, scope, &notified, &err), STRATA_OK);
   CHECK(notified && strcmp(scope, "area:2") == 0);
-  CHECK(sql(taker, "BEGIN"));
+  CHECK(pg_sql(taker, "BEGIN"));
   CHECK_EQ_INT(take(taker, 4, items), 1);
-  CHECK(sql(taker, "COMMIT"));
+  CHECK(pg_sql(taker, "COMMIT"));
   CHECK_EQ_INT(handover_send(sender, SCHEMA, 0, "area:1", "area:3", 7, &err), STRATA_EARG);
   CHECK_EQ_INT(handover_send(sender, SCHEMA, 5, "area:1", "", 7, &err), STRATA_EARG);
 }
@@ -113,9 +104,9 @@ static void rolled_back(PGconn *sender, PGconn *listener) {
   strata_error err;
   char scope[STRATA_LEASE_SCOPE_MAX];
   int notified = 0;
-  CHECK(sql(sender, "BEGIN") && send1(sender, 201, "area:3") && sql(sender, "ROLLBACK"));
+  CHECK(pg_sql(sender, "BEGIN") && send1(sender, 201, "area:3") && pg_sql(sender, "ROLLBACK"));
   CHECK_EQ_INT(queued(sender), 0);
-  CHECK(sql(sender, "NOTIFY " SCHEMA "_handover, 'marker'"));
+  CHECK(pg_sql(sender, "NOTIFY " SCHEMA "_handover, 'marker'"));
   CHECK_EQ_INT(handover_wait(listener, FAR_MS, scope, &notified, &err), STRATA_OK);
   CHECK(notified && strcmp(scope, "marker") == 0);
   CHECK_EQ_INT(handover_wait(listener, 0, scope, &notified, &err), STRATA_OK);
@@ -126,16 +117,16 @@ static void rolled_back(PGconn *sender, PGconn *listener) {
 ** leaves a row for the next. */
 static void two_takers(PGconn *sender, PGconn *a, PGconn *b) {
   handover_item ia[4], ib[4];
-  CHECK(sql(sender, "BEGIN") && send1(sender, 301, "area:2") && send1(sender, 302, "area:3") && sql(sender, "COMMIT"));
-  CHECK(sql(a, "BEGIN") && sql(b, "BEGIN"));
+  CHECK(pg_sql(sender, "BEGIN") && send1(sender, 301, "area:2") && send1(sender, 302, "area:3") && pg_sql(sender, "COMMIT"));
+  CHECK(pg_sql(a, "BEGIN") && pg_sql(b, "BEGIN"));
   CHECK_EQ_INT(take(a, 1, ia), 1);
   CHECK_EQ_INT(take(b, 4, ib), 1);
   CHECK(ia[0].uid == 301 && ib[0].uid == 302); /* queue order, the first skipped by b */
-  CHECK(sql(a, "ROLLBACK") && sql(b, "COMMIT"));
-  CHECK(sql(b, "BEGIN"));
+  CHECK(pg_sql(a, "ROLLBACK") && pg_sql(b, "COMMIT"));
+  CHECK(pg_sql(b, "BEGIN"));
   CHECK_EQ_INT(take(b, 4, ib), 1);
   CHECK(ib[0].uid == 301);
-  CHECK(sql(b, "COMMIT"));
+  CHECK(pg_sql(b, "COMMIT"));
   CHECK_EQ_INT(queued(sender), 0);
 }
 
@@ -149,7 +140,7 @@ static pid_t child_in_transaction(int send, uint64_t uid) {
     close(fds[0]);
     PGconn *c = PQconnectdb(server);
     handover_item items[8];
-    int ok = PQstatus(c) == CONNECTION_OK && sql(c, "BEGIN") && (send ? send1(c, uid, "area:2") : take(c, 8, items) > 0);
+    int ok = PQstatus(c) == CONNECTION_OK && pg_sql(c, "BEGIN") && (send ? send1(c, uid, "area:2") : take(c, 8, items) > 0);
     char byte = ok ? 'y' : 'n';
     if (write(fds[1], &byte, 1) != 1) _exit(1);
     for (;;) pause();
@@ -166,29 +157,29 @@ static pid_t child_in_transaction(int send, uint64_t uid) {
 
 static void killed(PGconn *sender, PGconn *admin, PGconn *taker) {
   handover_item items[8];
-  CHECK(sql(sender, "BEGIN") && send1(sender, 401, "area:2") && send1(sender, 402, "area:2") && sql(sender, "COMMIT"));
+  CHECK(pg_sql(sender, "BEGIN") && send1(sender, 401, "area:2") && send1(sender, 402, "area:2") && pg_sql(sender, "COMMIT"));
   pid_t pid = child_in_transaction(0, 0);
   CHECK(pid > 0);
   if (pid > 0) {
-    CHECK(sql(taker, "BEGIN"));
+    CHECK(pg_sql(taker, "BEGIN"));
     CHECK_EQ_INT(take(taker, 8, items), 0); /* the child holds both */
-    CHECK(sql(taker, "ROLLBACK"));
+    CHECK(pg_sql(taker, "ROLLBACK"));
     kill(pid, SIGKILL);
     waitpid(pid, NULL, 0);
   }
   /* waits for the server to roll the dead taker back: its locks go then */
-  CHECK(sql(admin, "BEGIN") && sql(admin, "SELECT uid FROM " SCHEMA ".handovers FOR UPDATE") && sql(admin, "ROLLBACK"));
-  CHECK(sql(taker, "BEGIN"));
+  CHECK(pg_sql(admin, "BEGIN") && pg_sql(admin, "SELECT uid FROM " SCHEMA ".handovers FOR UPDATE") && pg_sql(admin, "ROLLBACK"));
+  CHECK(pg_sql(taker, "BEGIN"));
   CHECK_EQ_INT(take(taker, 8, items), 2);
   CHECK(items[0].uid == 401 && items[1].uid == 402);
-  CHECK(sql(taker, "COMMIT"));
+  CHECK(pg_sql(taker, "COMMIT"));
 
   pid = child_in_transaction(1, 501);
   CHECK(pid > 0);
   if (pid > 0) kill(pid, SIGKILL), waitpid(pid, NULL, 0);
   CHECK_EQ_INT(queued(admin), 0);
   /* the same uid sent again waits for the dead sender's rollback, then goes */
-  CHECK(sql(sender, "BEGIN") && send1(sender, 501, "area:2") && sql(sender, "ROLLBACK"));
+  CHECK(pg_sql(sender, "BEGIN") && send1(sender, 501, "area:2") && pg_sql(sender, "ROLLBACK"));
   CHECK_EQ_INT(queued(admin), 0);
 }
 
@@ -197,16 +188,16 @@ static void killed(PGconn *sender, PGconn *admin, PGconn *taker) {
 static void thousand(PGconn *sender, PGconn *a, PGconn *b) {
   enum { N = 1000, BATCH = 64 };
   static int seen[N + 1];
-  int ok = sql(sender, "BEGIN");
+  int ok = pg_sql(sender, "BEGIN");
   for (uint64_t uid = 1; uid <= N && ok; uid++) ok = send1(sender, 1000 + uid, uid % 2 ? "area:2" : "area:3");
-  CHECK(ok && sql(sender, "COMMIT"));
+  CHECK(ok && pg_sql(sender, "COMMIT"));
   handover_item ia[BATCH], ib[BATCH];
   long na = 1, nb = 1, total = 0, twice = 0;
   while ((na > 0 || nb > 0) && total <= N) {
-    CHECK(sql(a, "BEGIN") && sql(b, "BEGIN"));
+    CHECK(pg_sql(a, "BEGIN") && pg_sql(b, "BEGIN"));
     na = take(a, BATCH, ia);
     nb = take(b, BATCH, ib);
-    CHECK(sql(a, "COMMIT") && sql(b, "COMMIT"));
+    CHECK(pg_sql(a, "COMMIT") && pg_sql(b, "COMMIT"));
     for (long i = 0; i < na; i++) twice += seen[ia[i].uid - 1000]++ > 0;
     for (long i = 0; i < nb; i++) twice += seen[ib[i].uid - 1000]++ > 0;
     total += (na > 0 ? na : 0) + (nb > 0 ? nb : 0);
@@ -218,15 +209,15 @@ static void thousand(PGconn *sender, PGconn *a, PGconn *b) {
 
 static void lag(PGconn *sender) {
   strata_error err;
-  CHECK(sql(sender, "BEGIN") && send1(sender, 601, "area:3") && send1(sender, 602, "area:2") &&
-        send1(sender, 603, "area:3") && sql(sender, "COMMIT"));
+  CHECK(pg_sql(sender, "BEGIN") && send1(sender, 601, "area:3") && send1(sender, 602, "area:2") &&
+        send1(sender, 603, "area:3") && pg_sql(sender, "COMMIT"));
   handover_lag_row rows[4];
   size_t n = 0;
   CHECK_EQ_INT(handover_lag(sender, SCHEMA, rows, 4, &n, &err), STRATA_OK);
   CHECK_EQ_INT(n, 2);
   CHECK(strcmp(rows[0].to, "area:2") == 0 && rows[0].count == 1 && rows[0].oldest >= 0);
   CHECK(strcmp(rows[1].to, "area:3") == 0 && rows[1].count == 2 && rows[1].oldest >= 0);
-  CHECK(sql(sender, "DELETE FROM " SCHEMA ".handovers"));
+  CHECK(pg_sql(sender, "DELETE FROM " SCHEMA ".handovers"));
 }
 
 /* The listener's connection terminated: the wait says so, one line. */
@@ -236,7 +227,7 @@ static void lost(PGconn *admin, PGconn *listener) {
   int notified = 0;
   char text[200];
   snprintf(text, sizeof text, "SELECT pg_terminate_backend(%d)", PQbackendPID(listener));
-  CHECK(sql(admin, text));
+  CHECK(pg_sql(admin, text));
   /* the notifications still unread come first, then the error */
   strata_status st = STRATA_OK;
   for (int i = 0; i < 100 && st == STRATA_OK; i++) st = handover_wait(listener, FAR_MS, scope, &notified, &err);
@@ -254,7 +245,7 @@ int main(void) {
          *b = connect_to();
   strata_error err;
   if (PQstatus(admin) == CONNECTION_OK && PQstatus(b) == CONNECTION_OK) {
-    CHECK(sql(admin, "DROP SCHEMA IF EXISTS " SCHEMA " CASCADE"));
+    CHECK(pg_sql(admin, "DROP SCHEMA IF EXISTS " SCHEMA " CASCADE"));
     CHECK_EQ_INT(handover_create(admin, SCHEMA, &err), STRATA_OK);
     CHECK_EQ_INT(handover_create(sender, SCHEMA, &err), STRATA_OK); /* again: nothing to do */
     CHECK_EQ_INT(handover_listen(listener, SCHEMA, &err), STRATA_OK);
@@ -265,7 +256,7 @@ int main(void) {
     thousand(sender, a, b);
     lag(sender);
     lost(admin, listener);
-    CHECK(sql(admin, "DROP SCHEMA " SCHEMA " CASCADE"));
+    CHECK(pg_sql(admin, "DROP SCHEMA " SCHEMA " CASCADE"));
   } else {
     CHECK(0);
   }

@@ -30,21 +30,12 @@ int main(void) {
 #define SCHEMA "strata_leasetest_c"
 static char uri[600];
 
-/* Runs sql on the test's own connection; true when it succeeded. */
-static int sql(PGconn *c, const char *text) {
-  PGresult *r = PQexec(c, text);
-  int ok = PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK;
-  if (!ok) fprintf(stderr, "%s: %s", text, PQerrorMessage(c));
-  PQclear(r);
-  return ok;
-}
-
 /* Sets scope's expiry a second in the past, as if its ttl had run out. */
 static int expire(PGconn *c, const char *scope) {
   char text[256];
   snprintf(text, sizeof text, "UPDATE " SCHEMA ".leases SET expires_at = now() - interval '1 second' WHERE scope = '%s'",
            scope);
-  return sql(c, text);
+  return pg_sql(c, text);
 }
 
 static strata_lease_client *open_client(const char *label, double ttl) {
@@ -166,7 +157,7 @@ static void terminated(PGconn *admin) {
   strata_lease_info info;
   strata_error err;
   CHECK_EQ_INT(strata_lease_acquire(v, "area:9", &info, &err), STRATA_OK);
-  CHECK(sql(admin, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'strata lease victim'"));
+  CHECK(pg_sql(admin, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'strata lease victim'"));
   CHECK_EQ_INT(strata_lease_renew(v, NULL, 0, NULL, &err), STRATA_EIO);
   CHECK(strstr(err.message, "connection lost") != NULL && strchr(err.message, '\n') == NULL);
   CHECK(err.function != NULL && strcmp(err.function, "strata_lease_renew") == 0);
@@ -199,7 +190,7 @@ int main(void) {
     PQfinish(admin);
     return 1;
   }
-  CHECK(sql(admin, "DROP SCHEMA IF EXISTS " SCHEMA " CASCADE"));
+  CHECK(pg_sql(admin, "DROP SCHEMA IF EXISTS " SCHEMA " CASCADE"));
   strata_lease_client *a = open_client("a", 30), *b = open_client("b", 30);
   CHECK(a != NULL && b != NULL);
   if (a != NULL && b != NULL) {
@@ -218,7 +209,7 @@ int main(void) {
   }
   strata_lease_close(a);
   strata_lease_close(b);
-  CHECK(sql(admin, "DROP SCHEMA " SCHEMA " CASCADE"));
+  CHECK(pg_sql(admin, "DROP SCHEMA " SCHEMA " CASCADE"));
   PQfinish(admin);
   return check_summary("lease_pg");
 }

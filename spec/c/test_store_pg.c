@@ -63,15 +63,6 @@ static PGconn *sql_conn(void) {
   return c;
 }
 
-/* Runs sql (no result wanted); true when it worked. */
-static int run(PGconn *c, const char *sql) {
-  PGresult *r = PQexec(c, sql);
-  int ok = PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK;
-  if (!ok) fprintf(stderr, "%s: %s", sql, PQerrorMessage(c));
-  PQclear(r);
-  return ok;
-}
-
 /* The first column of the first row of sql, as text (a copy), or NULL. */
 static char *one(PGconn *c, const char *sql) {
   PGresult *r = PQexec(c, sql);
@@ -355,14 +346,14 @@ static void damage(void) {
   CHECK(strata_world_save(w, world_uri("dmg"), mods, 2, &err) == STRATA_OK);
   char sql[256];
   snprintf(sql, sizeof sql, "UPDATE strata_dmg.objects SET x = x + 1 WHERE uid = %llu", (unsigned long long)actor);
-  CHECK(run(c, sql));
+  CHECK(pg_sql(c, sql));
   CHECK(opened_json(world_uri("dmg"), &err) == NULL);
   char want[64];
   snprintf(want, sizeof want, "a row of objects (#%llu)", (unsigned long long)actor);
   CHECK(strstr(err.message, want) != NULL);
   /* a row gone: the table no longer adds up */
   CHECK(strata_world_save(w, world_uri("dmg2"), mods, 2, &err) == STRATA_OK);
-  CHECK(run(c, "DELETE FROM strata_dmg2.timers WHERE uid = (SELECT min(uid) FROM strata_dmg2.timers)"));
+  CHECK(pg_sql(c, "DELETE FROM strata_dmg2.timers WHERE uid = (SELECT min(uid) FROM strata_dmg2.timers)"));
   CHECK(opened_json(world_uri("dmg2"), &err) == NULL);
   CHECK(strstr(err.message, "timers") != NULL);
   strata_world_free(w);
@@ -396,7 +387,7 @@ static void garbled(void) {
   PGconn *c = sql_conn();
   for (size_t i = 0; i < sizeof alter / sizeof alter[0]; i++) {
     CHECK(strata_world_save(w, world_uri(alter[i][0]), mods, 2, &err) == STRATA_OK);
-    CHECK(run(c, alter[i][1]));
+    CHECK(pg_sql(c, alter[i][1]));
     CHECK(refused(world_uri(alter[i][0]), alter[i][2]));
   }
   strata_world_free(w);
@@ -466,8 +457,8 @@ static void killed(void) {
   /* The test holds meta's sum.meta row: the save writes its rows, then waits
   ** for that lock before it can write its sums, mid-transaction. */
   PGconn *c = sql_conn();
-  CHECK(run(c, "BEGIN"));
-  CHECK(run(c, "SELECT 1 FROM strata_kill.meta WHERE key = 'sum.meta'::bytea FOR UPDATE"));
+  CHECK(pg_sql(c, "BEGIN"));
+  CHECK(pg_sql(c, "SELECT 1 FROM strata_kill.meta WHERE key = 'sum.meta'::bytea FOR UPDATE"));
   saver s = { w, strdup(world_uri("kill")), STRATA_OK, { 0 }, { 0 } };
   pthread_t t;
   pthread_create(&t, NULL, save_thread, &s);
@@ -479,10 +470,10 @@ static void killed(void) {
   if (pid) {
     char sql[128];
     snprintf(sql, sizeof sql, "SELECT pg_terminate_backend(%s)", pid);
-    CHECK(run(watch, sql));
+    CHECK(pg_sql(watch, sql));
   }
   pthread_join(t, NULL);
-  CHECK(run(c, "ROLLBACK"));
+  CHECK(pg_sql(c, "ROLLBACK"));
   CHECK(s.st == STRATA_EIO);
   CHECK(strstr(s.err.message, "PostgreSQL") != NULL);
   char *pg = opened_json(world_uri("kill"), &err);
@@ -560,8 +551,8 @@ static void readers_stay(void) {
   w = open_ok(uri);
   if (!w) return;
   PGconn *r = sql_conn();
-  CHECK(run(r, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"));
-  CHECK(run(r, "SELECT (SELECT count(*) FROM strata_rdr.meta) + (SELECT count(*) FROM strata_rdr.mods)"
+  CHECK(pg_sql(r, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"));
+  CHECK(pg_sql(r, "SELECT (SELECT count(*) FROM strata_rdr.meta) + (SELECT count(*) FROM strata_rdr.mods)"
                " + (SELECT count(*) FROM strata_rdr.objects) + (SELECT count(*) FROM strata_rdr.timers)"
                " + (SELECT count(*) FROM strata_rdr.subscriptions) + (SELECT count(*) FROM strata_rdr.rng)"
                " + (SELECT count(*) FROM strata_rdr.maps) + (SELECT count(*) FROM strata_rdr.tiles)"));
@@ -579,7 +570,7 @@ static void readers_stay(void) {
   if (st) fprintf(stderr, "whole save beside a reader: %s\n", err.message);
   CHECK(st == STRATA_OK);
   CHECK_EQ_INT(object_rows(r, "strata_rdr"), before);
-  CHECK(run(r, "COMMIT"));
+  CHECK(pg_sql(r, "COMMIT"));
   CHECK_EQ_INT(object_rows(r, "strata_rdr"), before + 2);
   CHECK(opens_as(fresh, 2, uri));
   strata_world_free(fresh);
@@ -603,8 +594,8 @@ static void open_beside_save(void) {
   strata_world *fresh = scene(&actor);
   strata_world_create(fresh, "thing", NULL, &extra, NULL);
   PGconn *c = sql_conn(), *watch = sql_conn();
-  CHECK(run(c, "BEGIN"));
-  CHECK(run(c, "SELECT 1 FROM strata_rdr2.meta WHERE key = 'sum.meta'::bytea FOR UPDATE"));
+  CHECK(pg_sql(c, "BEGIN"));
+  CHECK(pg_sql(c, "SELECT 1 FROM strata_rdr2.meta WHERE key = 'sum.meta'::bytea FOR UPDATE"));
   /* the save waits on the test's lock as long as it holds it: no timeout */
   saver s = { fresh, strdup(world_uri("rdr2")), STRATA_OK, { 0 }, { 1 } };
   pthread_t t;
@@ -614,7 +605,7 @@ static void open_beside_save(void) {
   char *got = opened_json(uri, &err);
   if (!got) fprintf(stderr, "open beside a save: %s\n", err.message);
   CHECK(got && !strcmp(got, want));
-  CHECK(run(c, "ROLLBACK"));
+  CHECK(pg_sql(c, "ROLLBACK"));
   pthread_join(t, NULL);
   if (s.st) fprintf(stderr, "the save beside an open: %s\n", s.err.message);
   CHECK(s.st == STRATA_OK);
@@ -642,9 +633,9 @@ static void first_error(void) {
   for (int i = 0; i < 2; i++) {
     char sql[128];
     snprintf(sql, sizeof sql, "BEGIN; LOCK TABLE strata_first.%s IN ACCESS EXCLUSIVE MODE", tables[i]);
-    CHECK(run(c, sql));
+    CHECK(pg_sql(c, sql));
     CHECK(refused(waitless_uri("first"), "lock timeout"));
-    CHECK(run(c, "ROLLBACK"));
+    CHECK(pg_sql(c, "ROLLBACK"));
   }
   PQfinish(c);
 }
@@ -655,7 +646,7 @@ int main(void) {
     return 77;
   }
   PGconn *c = sql_conn();
-  CHECK(run(c, "DROP SCHEMA IF EXISTS strata_trip, strata_inc, strata_two, strata_idle, strata_dmg, strata_dmg2,"
+  CHECK(pg_sql(c, "DROP SCHEMA IF EXISTS strata_trip, strata_inc, strata_two, strata_idle, strata_dmg, strata_dmg2,"
                " strata_kill, strata_rdr, strata_rdr2, strata_garb1, strata_garb2, strata_garb3, strata_garb4, strata_garb5,"
                " strata_many, strata_first CASCADE"));
   PQfinish(c);
