@@ -61,7 +61,8 @@ static int stmt(sqlite_store *s, int t, int q, sqlite3_stmt **out) {
   if (!s->q[t][q]) {
     const store_table *tb = &store_tables[t];
     char sql[256], where[96];
-    snprintf(where, sizeof where, whole(t) ? "" : " WHERE %s >= ?1 AND %s < ?2", tb->key, tb->key);
+    where[0] = '\0';
+    if (!whole(t)) snprintf(where, sizeof where, " WHERE %s >= ?1 AND %s < ?2", tb->key, tb->key);
     switch (q) {
     case Q_INS: {
       static const char marks[] = "?, ?, ?, ?, ?, ?, ?, ?, ?";
