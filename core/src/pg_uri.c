@@ -38,10 +38,16 @@ strata_status strata_pg_uri_split(const char *uri, char *conninfo, size_t size, 
     size_t n = (size_t)(end - start);
     if (n >= 6 && strncmp(start, "world=", 6) == 0) {
       if (found) return strata_error_in(err, STRATA_EARG, function, "world= twice in the URI");
-      if (!world_name(start + 6, n - 6))
+      if (!world_name(start + 6, n - 6)) {
+        /* the name as given, up to 60 bytes, each byte outside printable ASCII a '?': one line */
+        char got[61];
+        size_t k = n - 6 > 60 ? 60 : n - 6;
+        for (size_t i = 0; i < k; i++) got[i] = start[6 + i] >= ' ' && start[6 + i] < 127 ? start[6 + i] : '?';
+        got[k] = '\0';
         return strata_error_in(err, STRATA_EARG, function,
-                               "the world name must be 1 to %d lowercase letters, digits and '_', got '%.*s'",
-                               STRATA_PG_WORLD_MAX - 1, (int)(n - 6 > 60 ? 60 : n - 6), start + 6);
+                               "the world name must be 1 to %d lowercase letters, digits and '_', got '%s'",
+                               STRATA_PG_WORLD_MAX - 1, got);
+      }
       memcpy(world, start + 6, n - 6);
       world[n - 6] = '\0';
       found = 1;
@@ -67,28 +73,27 @@ void strata_pg_schema(const char *world, char schema[STRATA_PG_SCHEMA_MAX]) {
 
 char *strata_pg_uri_shown(const char *uri) {
   size_t n = strlen(uri);
-  char *out = strata_malloc(n + 4), *o = out;
+  /* each "***" may stand for less: 3 bytes more for the user's password,
+  ** 3 more a "password=" (9 bytes at least) */
+  char *out = strata_malloc(n + n / 3 + 8), *o = out;
   if (!out) return NULL;
-  const char *p = uri, *scheme = strstr(uri, "://");
+  const char *scheme = strata_pg_uri_is(uri) ? strstr(uri, "://") : NULL;
   const char *at = scheme ? strpbrk(scheme + 3, "@/?") : NULL;
-  if (at && *at == '@') { /* user:PASSWORD@ */
-    const char *colon = memchr(scheme + 3, ':', (size_t)(at - scheme - 3));
-    if (colon) {
-      memcpy(o, uri, (size_t)(colon + 1 - uri));
-      o += colon + 1 - uri;
+  /* user:PASSWORD@: the bytes between the colon and the '@' */
+  const char *colon = at && *at == '@' ? memchr(scheme + 3, ':', (size_t)(at - scheme - 3)) : NULL;
+  for (const char *p = uri; *p;) {
+    if (colon && p > colon && p < at) {
       memcpy(o, "***", 3);
       o += 3;
       p = at;
-    }
-  }
-  while (*p) {
-    if (p > uri && (p[-1] == '?' || p[-1] == '&') && !strncmp(p, "password=", 9)) {
+      colon = NULL;
+    } else if (p > uri && (p[-1] == '?' || p[-1] == '&') && !strncmp(p, "password=", 9)) {
       memcpy(o, "password=***", 12);
       o += 12;
       p += strcspn(p, "&");
-      continue;
+    } else {
+      *o++ = *p++;
     }
-    *o++ = *p++;
   }
   *o = '\0';
   return out;

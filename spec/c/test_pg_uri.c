@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "pg_uri.h"
+#include "strata/alloc.h"
 
 static void splits(const char *uri, const char *conninfo, const char *world) {
   char c[256], w[STRATA_PG_WORLD_MAX];
@@ -53,6 +54,14 @@ int main(void) {
   char small[8], w[STRATA_PG_WORLD_MAX];
   strata_error err;
   CHECK_EQ_INT(strata_pg_uri_split("postgresql:///strata?world=w", small, sizeof small, w, "test", &err), STRATA_ELIMIT);
+  /* a name's bytes shown on one line; passwords hidden however many */
+  refuses("postgresql:///s?world=a\n9", "got 'a?9'");
+  char *shown = strata_pg_uri_shown("postgres://u:pw@h/s?password=x&password=y&password=z&user=&password=q");
+  CHECK(shown != NULL && strcmp(shown, "postgres://u:***@h/s?password=***&password=***&password=***&user=&password=***") == 0);
+  strata_free(shown);
+  shown = strata_pg_uri_shown("postgres://h&password=a:secret@x/s");
+  CHECK(shown != NULL && strstr(shown, "secret") == NULL);
+  strata_free(shown);
   char schema[STRATA_PG_SCHEMA_MAX];
   strata_pg_schema("town_2", schema);
   CHECK(strcmp(schema, "strata_town_2") == 0);
