@@ -1,0 +1,679 @@
+/*
+** test_serve_two.c - issue 39's two-process spec (strata/serve.h) against the
+** fixture pg_server's throw-away server.
+**
+** one_process: two serve handles in this process, one per area; an actor
+** moved from one area's map to the other's is handed over by a save and
+** taken by the other's poll, once, with its props.
+**
+** two_processes: a world of two areas A and B (one map each) and 1,000 actors
+** saved to the server; two children (this program run again: "child ...")
+** serve "area:A" and "area:B" and move a random handful of their actors to
+** the other area's map at each save, props.trips counting each trip, while
+** the parent kills a child (SIGKILL) at random times and starts it again,
+** for STRATA_SERVE_TWO_SECONDS (default 60). After each kill it checks the
+** dead holder's lease reaches no further than its connections' end plus the
+** ttl, that the next grant of the scope has a higher fence and comes after
+** that expiry, and that the committed world (a read-only open) holds every
+** actor once. At the end the children stop cleanly, and the world, its
+** hand-over queue and a fresh server of both scopes are checked: every
+** actor exactly once, on A's map or B's, props intact, its map the one its
+** number of trips says (an even number: where it began).
+**
+** No verdict depends on speed: how many trips happen is printed, not
+** checked (beyond one); each wait is bounded far beyond a slow machine's
+** need and fails only on a hang. Exit 77 (skipped) without libpq or without
+** a server.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+
+#ifndef STRATA_HAVE_LIBPQ
+int main(void) {
+  puts("skipped: built without libpq (Debian: libpq-dev; STRATA_WITH_POSTGRES)");
+  return 77;
+}
+#else
+#include <fcntl.h>
+#include <libpq-fe.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "pg_server.h"
+#include "strata/lease.h"
+#include "strata/serve.h"
+#include "strata/strata.h"
+
+#define ACTORS 1000
+#define MAP_W 40
+#define MAP_H 25
+#define TTL 2.0         /* the children's leases: short, so a dead child's expire soon */
+#define OPEN_WAIT 60.0  /* a child's open waits out a dead predecessor's lease (TTL) */
+#define FAR_S 120.0     /* a bound on any wait: reached only by a hang */
+#define FAR_MS 60000    /* a hand-over's bound in one_process */
+#define MAX_MOVES 8     /* a child moves 1 to this many actors a save */
+#define TOO_MANY 5      /* unexpected child exits after which the run stops */
+
+static char server[512];
+
+/* ---- small helpers ---- */
+
+static double mono(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void sleep_ms(int ms) {
+  struct timespec t = { ms / 1000, (long)(ms % 1000) * 1000000L };
+  nanosleep(&t, NULL);
+}
+
+/* xorshift64*: the run's random choices (none is a verdict). */
+static uint64_t next_rand(uint64_t *s) {
+  *s ^= *s >> 12;
+  *s ^= *s << 25;
+  *s ^= *s >> 27;
+  return *s * 2685821657736338717ULL;
+}
+
+static double uniform(uint64_t *s, double lo, double hi) {
+  return lo + (hi - lo) * (double)(next_rand(s) >> 11) / 9007199254740992.0;
+}
+
+/* A string value; nil when out of memory. */
+static strata_value str_value(const char *s) {
+  strata_value v = strata_value_nil();
+  strata_value_string(&v, s, strlen(s), NULL);
+  return v;
+}
+
+/* props[key] of an object, or NULL. */
+static const strata_value *prop(const strata_world *w, uint64_t uid, const char *key) {
+  strata_value k[2] = { str_value("props"), str_value(key) };
+  const strata_value *v = strata_object_get(w, uid, k, 2);
+  strata_value_clear(&k[0]);
+  strata_value_clear(&k[1]);
+  return v;
+}
+
+static int64_t prop_int(const strata_world *w, uint64_t uid, const char *key, int64_t absent) {
+  const strata_value *v = prop(w, uid, key);
+  return v != NULL && v->type == STRATA_VINT ? v->u.i : absent;
+}
+
+/* The first value of the query text as a double (NAN when it failed). */
+static double query_double(PGconn *c, const char *text) {
+  PGresult *r = PQexec(c, text);
+  double v = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 ? strtod(PQgetvalue(r, 0, 0), NULL) : NAN;
+  if (PQresultStatus(r) != PGRES_TUPLES_OK) fprintf(stderr, "%s: %s", text, PQerrorMessage(c));
+  PQclear(r);
+  return v;
+}
+
+static double db_now(PGconn *c) { return query_double(c, "SELECT extract(epoch FROM clock_timestamp())::float8"); }
+
+/* ---- the world: two areas of one map each, n actors half on each ---- */
+
+typedef struct two_world {
+  char uri[700];
+  char schema[64];
+  uint64_t area[2], map[2];
+  char scope[2][STRATA_LEASE_SCOPE_MAX];
+  int actors;
+} two_world;
+
+/* Actor i: props { id = i, name = "actor-i", trips = 0 } on map[i % 2]. */
+static strata_status make_actor(strata_world *w, const two_world *tw, int i, strata_error *err) {
+  uint64_t uid;
+  strata_status st = strata_world_create(w, "actor", NULL, &uid, err);
+  if (st) return st;
+  char name[32];
+  snprintf(name, sizeof name, "actor-%d", i);
+  strata_value props, k = str_value("props");
+  if ((st = strata_value_table(&props, err))) return st;
+  const char *keys[] = { "id", "name", "trips" };
+  strata_value vals[] = { strata_value_int(i), str_value(name), strata_value_int(0) };
+  for (size_t j = 0; j < 3; j++) {
+    strata_value key = str_value(keys[j]);
+    if (!st) st = strata_vtable_set(props.u.t, &key, &vals[j], err);
+    strata_value_clear(&key);
+    strata_value_clear(&vals[j]);
+  }
+  if (!st) st = strata_object_set(w, uid, &k, 1, &props, err);
+  strata_value_clear(&props);
+  strata_value_clear(&k);
+  if (!st) st = strata_object_set_position(w, uid, tw->map[i % 2], i % MAP_W, (i / 2) % MAP_H, err);
+  return st;
+}
+
+/* Makes the world through the runtime's area functions and saves it whole
+** to tw->uri; the areas' and maps' uids into tw. */
+static int make_world(two_world *tw, int actors) {
+  strata_error err;
+  strata_registry *reg = strata_registry_new(&err);
+  strata_world *w = reg ? strata_world_new(39, &err) : NULL;
+  strata_runtime *rt = w ? strata_runtime_new(w, strata_registry_resolver(reg), &err) : NULL;
+  strata_status st = rt ? STRATA_OK : STRATA_ENOMEM;
+  for (int k = 0; k < 2 && !st; k++) {
+    st = strata_area_create(rt, STRATA_AREA_ONE_MAP, NULL, &tw->area[k], &err);
+    if (!st) st = strata_world_create_map(w, MAP_W, MAP_H, NULL, &tw->map[k], &err);
+    if (!st) st = strata_area_add_floor(rt, tw->area[k], tw->map[k], 1, &err);
+    snprintf(tw->scope[k], sizeof tw->scope[k], "area:%llu", (unsigned long long)tw->area[k]);
+  }
+  for (int i = 0; i < actors && !st; i++) st = make_actor(w, tw, i, &err);
+  if (!st) st = strata_world_save(w, tw->uri, NULL, 0, &err);
+  if (st) fprintf(stderr, "making the world %s: %s\n", tw->uri, err.message);
+  tw->actors = actors;
+  strata_runtime_free(rt);
+  strata_world_free(w);
+  strata_registry_free(reg);
+  return st == STRATA_OK;
+}
+
+/* Drops the world's schema once every check so far passed (else it stays to
+** be looked at). */
+static void drop_world(PGconn *pg, const two_world *tw) {
+  char text[160];
+  snprintf(text, sizeof text, "DROP SCHEMA %s CASCADE", tw->schema);
+  if (check_failed == 0) CHECK(pg_sql(pg, text));
+  else fprintf(stderr, "the world stays in the server for a look: %s\n", tw->uri);
+}
+
+static void name_world(two_world *tw, const char *prefix) {
+  snprintf(tw->schema, sizeof tw->schema, "strata_%s_%d", prefix, (int)getpid());
+  snprintf(tw->uri, sizeof tw->uri, "%s%sworld=%s_%d", server, strchr(server, '?') ? "&" : "?", prefix,
+           (int)getpid());
+}
+
+/* ---- what a committed world holds ---- */
+
+typedef struct tally {
+  int actors, on[2], bad;
+  long trips;
+  unsigned char seen[ACTORS];
+} tally;
+
+/* Checks one actor of w; counts it into t. A problem is told with when and
+** the uid (the first few only). */
+static void tally_actor(const strata_world *w, const two_world *tw, const strata_object *o, const char *when, tally *t) {
+  int64_t id = prop_int(w, o->uid, "id", -1), trips = prop_int(w, o->uid, "trips", -1);
+  const strata_value *name = prop(w, o->uid, "name");
+  char want[32];
+  snprintf(want, sizeof want, "actor-%lld", (long long)id);
+  int side = o->has_pos && o->map == tw->map[0] ? 0 : o->has_pos && o->map == tw->map[1] ? 1 : -1;
+  const char *why = id < 0 || id >= tw->actors ? "props.id missing or out of range"
+                    : t->seen[id] ? "a second actor of this id"
+                    : name == NULL || name->type != STRATA_VSTRING || strcmp(name->u.str.s, want) != 0 ? "props.name"
+                    : trips < 0 ? "props.trips missing or negative"
+                    : side < 0 ? "not on A's map nor B's"
+                    : side != (int)((id + trips) % 2) ? "on the map its number of trips does not lead to"
+                    : NULL;
+  t->actors++;
+  if (id >= 0 && id < tw->actors) t->seen[id]++;
+  if (why != NULL) {
+    if (t->bad++ < 10)
+      fprintf(stderr, "%s: actor uid %llu (props.id %lld, trips %lld, map %llu): %s\n", when,
+              (unsigned long long)o->uid, (long long)id, (long long)trips,
+              (unsigned long long)(o->has_pos ? o->map : 0), why);
+    return;
+  }
+  t->on[side]++;
+  t->trips += trips;
+}
+
+/* Tallies every actor of w and checks them all there once. */
+static void tally_world(const strata_world *w, const two_world *tw, const char *when, tally *t) {
+  memset(t, 0, sizeof *t);
+  for (const strata_object *o = strata_world_next_object(w, 0); o != NULL; o = strata_world_next_object(w, o->uid))
+    if (strcmp(o->kind, "actor") == 0) tally_actor(w, tw, o, when, t);
+  int missing = 0;
+  for (int i = 0; i < tw->actors; i++) missing += t->seen[i] == 0;
+  if (t->actors != tw->actors || missing || t->bad)
+    fprintf(stderr, "%s: %d actors (expected %d), %d ids missing, %d bad\n", when, t->actors, tw->actors, missing,
+            t->bad);
+  CHECK(t->actors == tw->actors && missing == 0 && t->bad == 0);
+}
+
+/* The last committed save, read-only (as a web front end opens it); NULL
+** when it does not open, said with when. */
+static strata_world *open_committed(const two_world *tw, const char *when) {
+  strata_error err;
+  strata_world *w = NULL;
+  strata_mod_version *mods = NULL;
+  size_t nmods = 0;
+  strata_status st = strata_world_open(tw->uri, &w, &mods, &nmods, &err);
+  if (st) fprintf(stderr, "%s: strata_world_open: %s\n", when, err.message);
+  CHECK_EQ_INT(st, STRATA_OK);
+  if (!st) strata_mod_versions_free(mods, nmods);
+  return st ? NULL : w;
+}
+
+/* Opens the last committed save and tallies it; 0 when it does not open. */
+static int committed(const two_world *tw, const char *when, tally *t) {
+  strata_world *w = open_committed(tw, when);
+  if (w == NULL) return 0;
+  tally_world(w, tw, when, t);
+  strata_world_free(w);
+  return 1;
+}
+
+/* ---- one process, two serve handles ---- */
+
+static strata_serve *serve(const two_world *tw, int k, const char *label, double wait) {
+  strata_error err;
+  const char *scopes[] = { tw->scope[k] };
+  strata_serve_options opt = { .label = label, .ttl = TTL, .scopes = scopes, .nscopes = 1, .wait = wait };
+  strata_serve *s = NULL;
+  if (strata_serve_open(tw->uri, &opt, &s, NULL, NULL, &err)) {
+    fprintf(stderr, "strata_serve_open(%s): %s\n", tw->scope[k], err.message);
+    return NULL;
+  }
+  return s;
+}
+
+/* Adds a trip to the actor and moves it to map (where it stands). */
+static strata_status travel(strata_world *w, uint64_t uid, uint64_t map, strata_error *err) {
+  const strata_object *o = strata_world_get(w, uid);
+  strata_value path[2] = { str_value("props"), str_value("trips") };
+  strata_value trips = strata_value_int(prop_int(w, uid, "trips", 0) + 1);
+  strata_status st = strata_object_set(w, uid, path, 2, &trips, err);
+  strata_value_clear(&path[0]);
+  strata_value_clear(&path[1]);
+  return st ? st : strata_object_set_position(w, uid, map, o->x, o->y, err);
+}
+
+static void one_process(PGconn *pg) {
+  two_world tw;
+  name_world(&tw, "two1");
+  CHECK(make_world(&tw, 4));
+  strata_serve *a = serve(&tw, 0, "one-a", 0), *b = serve(&tw, 1, "one-b", 0);
+  CHECK(a != NULL && b != NULL);
+  if (a != NULL && b != NULL) {
+    strata_world *wa = strata_serve_world(a), *wb = strata_serve_world(b);
+    uint64_t on_a[4], on_b[4];
+    CHECK_EQ_INT(strata_world_objects_on(wa, tw.map[0], "actor", on_a, 4), 2);
+    CHECK_EQ_INT(strata_world_objects_on(wb, tw.map[1], "actor", on_b, 4), 2);
+    CHECK(strata_world_get(wa, on_b[0]) == NULL && strata_world_get(wb, on_a[0]) == NULL);
+    char scope[STRATA_LEASE_SCOPE_MAX];
+    CHECK_STR(strata_serve_scope_of(a, on_a[0], scope), tw.scope[0]);
+    strata_error err;
+    size_t handed = 0, arrived = 0;
+    CHECK_EQ_INT(travel(wa, on_a[0], tw.map[1], &err), STRATA_OK);
+    CHECK_EQ_INT(strata_serve_save(a, NULL, 0, &handed, &err), STRATA_OK);
+    CHECK_EQ_INT(handed, 1);
+    CHECK(strata_world_get(wa, on_a[0]) == NULL);
+    CHECK_EQ_INT(strata_serve_poll(b, FAR_MS, &arrived, &err), STRATA_OK);
+    CHECK_EQ_INT(arrived, 1);
+    const strata_object *o = strata_world_get(wb, on_a[0]);
+    CHECK(o != NULL && o->has_pos && o->map == tw.map[1]);
+    CHECK_EQ_INT(prop_int(wb, on_a[0], "trips", -1), 1);
+    CHECK_EQ_INT(prop_int(wb, on_a[0], "id", -1), 0);
+    CHECK_EQ_INT(strata_serve_poll(b, 0, &arrived, &err), STRATA_OK);
+    CHECK_EQ_INT(arrived, 0);
+    CHECK_EQ_INT(strata_serve_save(b, NULL, 0, &handed, &err), STRATA_OK);
+    CHECK_EQ_INT(handed, 0);
+  }
+  strata_serve_close(a);
+  strata_serve_close(b);
+  tally t;
+  if (committed(&tw, "one_process", &t)) CHECK(t.on[0] == 1 && t.on[1] == 3 && t.trips == 1);
+  drop_world(pg, &tw);
+}
+
+/* ---- a child: serves one scope, moving actors to the other area ---- */
+
+static int child_failed(const char *scope, const char *what, const strata_error *err) {
+  fprintf(stderr, "child %s pid %d: %s: %s\n", scope, (int)getpid(), what, err->message);
+  return 3;
+}
+
+/* Moves 1 to MAX_MOVES random actors of map mine to map other. */
+static strata_status move_some(strata_world *w, uint64_t mine, uint64_t other, uint64_t *rng, strata_error *err) {
+  static uint64_t on[ACTORS];
+  size_t n = strata_world_objects_on(w, mine, "actor", on, ACTORS);
+  if (n > ACTORS) n = ACTORS;
+  for (int moves = 1 + (int)(next_rand(rng) % MAX_MOVES); moves > 0 && n > 0; moves--) {
+    size_t i = (size_t)(next_rand(rng) % n);
+    strata_status st = travel(w, on[i], other, err);
+    if (st) return st;
+    on[i] = on[--n];
+  }
+  return STRATA_OK;
+}
+
+/* Appends "handed arrived" to the side's figures (each line one write). */
+static void tell(const char *path, size_t handed, size_t arrived) {
+  char line[64];
+  int n = snprintf(line, sizeof line, "%zu %zu\n", handed, arrived);
+  int fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0600);
+  if (fd >= 0 && write(fd, line, (size_t)n) != n) fprintf(stderr, "%s: a short write\n", path);
+  if (fd >= 0) close(fd);
+}
+
+/* argv: child URI SCOPE MINE OTHER STOPFILE FIGURES. Serves SCOPE until
+** STOPFILE exists, then saves once more and closes; 0 on a clean stop. */
+static int child_main(char **argv) {
+  const char *uri = argv[2], *scope = argv[3], *stop = argv[6], *figures = argv[7];
+  uint64_t mine = strtoull(argv[4], NULL, 10), other = strtoull(argv[5], NULL, 10);
+  uint64_t rng = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL) ^ 0x9e3779b97f4a7c15ULL;
+  const char *scopes[] = { scope };
+  strata_serve_options opt = { .label = "two", .ttl = TTL, .scopes = scopes, .nscopes = 1, .wait = OPEN_WAIT };
+  strata_serve *s = NULL;
+  strata_error err;
+  if (strata_serve_open(uri, &opt, &s, NULL, NULL, &err)) return child_failed(scope, "strata_serve_open", &err);
+  strata_world *w = strata_serve_world(s);
+  for (int stopping = 0; !stopping;) {
+    stopping = access(stop, F_OK) == 0;
+    size_t arrived = 0, handed = 0;
+    if (strata_serve_poll(s, stopping ? 0 : 50, &arrived, &err)) return child_failed(scope, "strata_serve_poll", &err);
+    if (!stopping && move_some(w, mine, other, &rng, &err)) return child_failed(scope, "a trip", &err);
+    if (strata_serve_save(s, NULL, 0, &handed, &err)) return child_failed(scope, "strata_serve_save", &err);
+    tell(figures, handed, arrived);
+  }
+  strata_serve_close(s);
+  return 0;
+}
+
+/* ---- the parent's run ---- */
+
+typedef struct side {
+  int k;
+  pid_t pid;
+  int incarnation, kills;
+  char app[64];         /* the running child's application_name: its connections */
+  char figures[300];
+  double next_kill;     /* mono() */
+  int64_t fence;        /* the scope's lease as the last kill left it (0: none yet) */
+  double expires;       /* its expiry, epoch seconds by the database's clock */
+} side;
+
+typedef struct run {
+  two_world tw;
+  const char *self;
+  char dir[128], stop[160];
+  PGconn *pg;
+  side sides[2];
+  uint64_t rng;
+  int unexpected;
+  double overhang;      /* the furthest a dead child's lease ran past its kill, seconds */
+} run;
+
+static void spawn(run *r, side *sd) {
+  char uri[800], mine[24], other[24];
+  sd->incarnation++;
+  snprintf(sd->app, sizeof sd->app, "strata_two_%d_%c%d", (int)getpid(), 'a' + sd->k, sd->incarnation);
+  snprintf(uri, sizeof uri, "%s&application_name=%s", r->tw.uri, sd->app);
+  snprintf(mine, sizeof mine, "%llu", (unsigned long long)r->tw.map[sd->k]);
+  snprintf(other, sizeof other, "%llu", (unsigned long long)r->tw.map[1 - sd->k]);
+  fflush(NULL);
+  sd->pid = fork();
+  if (sd->pid == 0) {
+    execl(r->self, r->self, "child", uri, r->tw.scope[sd->k], mine, other, r->stop, sd->figures, (char *)NULL);
+    perror(r->self);
+    _exit(127);
+  }
+  CHECK(sd->pid > 0);
+}
+
+/* Waits (bounded) until no backend of the dead child is left: a statement
+** it sent before it died has run by then. */
+static void wait_gone(run *r, const side *sd) {
+  char text[200];
+  snprintf(text, sizeof text, "SELECT count(*) FROM pg_stat_activity WHERE application_name = '%s'", sd->app);
+  double until = mono() + FAR_S;
+  double n;
+  while ((n = query_double(r->pg, text)) != 0 && mono() < until) sleep_ms(20);
+  if (n != 0) fprintf(stderr, "the backends of %s (%s) still there after %.0f s\n", sd->app, r->tw.scope[sd->k], FAR_S);
+  CHECK(n == 0);
+}
+
+/* The scope's lease row; 0 when there is none yet. */
+static int lease_row(run *r, int k, char *holder, size_t size, int64_t *fence, double *expires, double *granted) {
+  char text[400];
+  snprintf(text, sizeof text,
+           "SELECT coalesce(holder, ''), fence, extract(epoch FROM expires_at)::float8,"
+           " extract(epoch FROM granted_at)::float8 FROM %s.leases WHERE scope = '%s'",
+           r->tw.schema, r->tw.scope[k]);
+  PGresult *res = PQexec(r->pg, text);
+  int ok = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1;
+  if (ok) {
+    snprintf(holder, size, "%s", PQgetvalue(res, 0, 0));
+    *fence = strtoll(PQgetvalue(res, 0, 1), NULL, 10);
+    *expires = strtod(PQgetvalue(res, 0, 2), NULL);
+    *granted = strtod(PQgetvalue(res, 0, 3), NULL);
+  }
+  PQclear(res);
+  return ok;
+}
+
+/* A grant of the scope since the last kill came after the dead holder's
+** expiry, with a higher fence. */
+static void check_grant(const side *sd, const char *when, int64_t fence, double granted) {
+  if (sd->fence == 0 || fence == sd->fence) return;
+  if (fence <= sd->fence || granted < sd->expires)
+    fprintf(stderr, "%s: the lease granted at %.3f with fence %lld; the dead holder's: fence %lld, until %.3f\n",
+            when, granted, (long long)fence, (long long)sd->fence, sd->expires);
+  CHECK(fence > sd->fence);
+  CHECK(granted >= sd->expires);
+}
+
+static void kill_one(run *r, side *sd) {
+  char when[96], holder[STRATA_LEASE_HOLDER_MAX];
+  snprintf(when, sizeof when, "kill %d of %s (pid %d)", sd->kills + 1, r->tw.scope[sd->k], (int)sd->pid);
+  kill(sd->pid, SIGKILL);
+  waitpid(sd->pid, NULL, 0);
+  double killed = db_now(r->pg);
+  sd->pid = 0;
+  sd->kills++;
+  wait_gone(r, sd);
+  double gone = db_now(r->pg), expires = 0, granted = 0;
+  int64_t fence = 0;
+  if (lease_row(r, sd->k, holder, sizeof holder, &fence, &expires, &granted)) {
+    check_grant(sd, when, fence, granted);
+    /* every holder of the scope is dead now: none may reach past its last
+    ** connection's end plus the ttl */
+    if (holder[0] != '\0' && expires > gone + TTL + 1e-3)
+      fprintf(stderr, "%s: the dead holder %s's lease runs until %.3f, past %.3f + %.1f s\n", when, holder,
+              expires, gone, TTL);
+    CHECK(holder[0] == '\0' || expires <= gone + TTL + 1e-3);
+    if (holder[0] != '\0' && expires - killed > r->overhang) r->overhang = expires - killed;
+    sd->fence = fence;
+    sd->expires = expires;
+  }
+  tally t;
+  committed(&r->tw, when, &t);
+  spawn(r, sd);
+}
+
+/* A child that ended without being killed: told, counted, started again. */
+static void reap_unexpected(run *r) {
+  for (int k = 0; k < 2; k++) {
+    side *sd = &r->sides[k];
+    int status;
+    if (sd->pid <= 0 || waitpid(sd->pid, &status, WNOHANG) != sd->pid) continue;
+    fprintf(stderr, "the child serving %s (pid %d, %s) ended by itself: %s %d\n", r->tw.scope[k], (int)sd->pid,
+            sd->app, WIFEXITED(status) ? "exit" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    CHECK(0);
+    sd->pid = 0;
+    r->unexpected++;
+    spawn(r, sd);
+  }
+}
+
+/* Touches the stop file and waits (bounded) for both children's clean ends. */
+static void stop_children(run *r) {
+  int fd = open(r->stop, O_WRONLY | O_CREAT, 0600);
+  CHECK(fd >= 0);
+  if (fd >= 0) close(fd);
+  for (int k = 0; k < 2; k++) {
+    side *sd = &r->sides[k];
+    int status = -1;
+    double until = mono() + FAR_S;
+    while (sd->pid > 0 && waitpid(sd->pid, &status, WNOHANG) == 0 && mono() < until) sleep_ms(20);
+    if (sd->pid > 0 && mono() >= until) {
+      fprintf(stderr, "the child serving %s (pid %d) did not stop in %.0f s: killed\n", r->tw.scope[k], (int)sd->pid,
+              FAR_S);
+      kill(sd->pid, SIGKILL);
+      waitpid(sd->pid, &status, 0);
+    }
+    if (sd->pid > 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+      fprintf(stderr, "the child serving %s (pid %d) stopped with status %d\n", r->tw.scope[k], (int)sd->pid, status);
+    CHECK(sd->pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    sd->pid = 0;
+  }
+}
+
+/* Sums a side's figures: hand-overs and arrivals its children told. */
+static void sum_figures(const side *sd, long *handed, long *arrived) {
+  FILE *f = fopen(sd->figures, "r");
+  long h, a;
+  while (f != NULL && fscanf(f, "%ld %ld", &h, &a) == 2) *handed += h, *arrived += a;
+  if (f != NULL) fclose(f);
+}
+
+/* The hand-overs still queued: each for an actor already on the map of the
+** scope it goes to. The count into *pending. */
+static void check_queue(run *r, int *pending) {
+  char text[200];
+  snprintf(text, sizeof text, "SELECT uid, to_scope FROM %s.handovers ORDER BY uid", r->tw.schema);
+  PGresult *res = PQexec(r->pg, text);
+  CHECK(PQresultStatus(res) == PGRES_TUPLES_OK);
+  strata_world *w = open_committed(&r->tw, "the end");
+  *pending = PQresultStatus(res) == PGRES_TUPLES_OK ? PQntuples(res) : 0;
+  for (int i = 0; i < *pending && w != NULL; i++) {
+    uint64_t uid = strtoull(PQgetvalue(res, i, 0), NULL, 10);
+    const char *to = PQgetvalue(res, i, 1);
+    int k = strcmp(to, r->tw.scope[0]) == 0 ? 0 : strcmp(to, r->tw.scope[1]) == 0 ? 1 : -1;
+    const strata_object *o = strata_world_get(w, uid);
+    int ok = k >= 0 && o != NULL && o->has_pos && o->map == r->tw.map[k];
+    if (!ok) fprintf(stderr, "the end: hand-over of uid %llu to %s, and the world holds it elsewhere\n",
+                     (unsigned long long)uid, to);
+    CHECK(ok);
+  }
+  strata_world_free(w);
+  PQclear(res);
+}
+
+/* A fresh server of both scopes takes what is queued and holds every actor. */
+static void check_fresh_server(run *r) {
+  strata_error err;
+  const char *scopes[] = { r->tw.scope[0], r->tw.scope[1] };
+  strata_serve_options opt = { .label = "checker", .ttl = TTL, .scopes = scopes, .nscopes = 2, .wait = OPEN_WAIT };
+  strata_serve *s = NULL;
+  strata_status st = strata_serve_open(r->tw.uri, &opt, &s, NULL, NULL, &err);
+  if (st) fprintf(stderr, "the checker: strata_serve_open: %s\n", err.message);
+  CHECK_EQ_INT(st, STRATA_OK);
+  if (st) return;
+  size_t arrived = 0;
+  CHECK_EQ_INT(strata_serve_poll(s, 0, &arrived, &err), STRATA_OK);
+  tally t;
+  tally_world(strata_serve_world(s), &r->tw, "the checker's world", &t);
+  strata_serve_close(s);
+}
+
+/* Every lease of the world as a lease client of its own lists it: released. */
+static int released(void *ud, const strata_lease_info *lease) {
+  (void)ud;
+  if (lease->holder[0] != '\0') fprintf(stderr, "the end: %s still held by %s\n", lease->scope, lease->holder);
+  CHECK(lease->holder[0] == '\0' && lease->expired);
+  return 0;
+}
+
+static void check_leases_released(run *r) {
+  strata_error err;
+  strata_lease_client *c = strata_lease_open(r->tw.uri, "two-check", 0, &err);
+  if (c == NULL) fprintf(stderr, "strata_lease_open: %s\n", err.message);
+  CHECK(c != NULL);
+  if (c != NULL) CHECK_EQ_INT(strata_lease_list(c, released, NULL, &err), STRATA_OK);
+  strata_lease_close(c);
+}
+
+static void the_end(run *r, double seconds) {
+  stop_children(r);
+  char holder[STRATA_LEASE_HOLDER_MAX];
+  for (int k = 0; k < 2; k++) {
+    int64_t fence;
+    double expires, granted;
+    CHECK(lease_row(r, k, holder, sizeof holder, &fence, &expires, &granted));
+    check_grant(&r->sides[k], "the end", fence, granted);
+  }
+  check_leases_released(r);
+  tally t;
+  int pending = 0;
+  long handed = 0, arrived = 0;
+  CHECK(committed(&r->tw, "the end", &t));
+  check_queue(r, &pending);
+  check_fresh_server(r);
+  tally after;
+  CHECK(committed(&r->tw, "after the checker", &after));
+  sum_figures(&r->sides[0], &handed, &arrived);
+  sum_figures(&r->sides[1], &handed, &arrived);
+  CHECK(t.trips > 0);
+  CHECK(t.trips >= handed); /* every hand-over a child was told of was committed */
+  printf("two_processes: %.0f s, kills %d (%s) + %d (%s), unexpected ends %d\n", seconds, r->sides[0].kills,
+         r->tw.scope[0], r->sides[1].kills, r->tw.scope[1], r->unexpected);
+  printf("two_processes: trips %ld (committed), hand-overs told %ld, arrivals told %ld, pending at the end %d\n",
+         t.trips, handed, arrived, pending);
+  printf("two_processes: actors on A %d, on B %d; a dead child's lease ran at most %.3f s past its kill (ttl %.1f)\n",
+         t.on[0], t.on[1], r->overhang, TTL);
+}
+
+static void two_processes(PGconn *pg, const char *self) {
+  static run r;
+  name_world(&r.tw, "two");
+  r.self = self;
+  r.rng = ((uint64_t)getpid() << 20) ^ (uint64_t)time(NULL);
+  const char *env = getenv("STRATA_SERVE_TWO_SECONDS");
+  double seconds = env != NULL && atof(env) > 0 ? atof(env) : 60;
+  snprintf(r.dir, sizeof r.dir, "/tmp/strata-serve-two-XXXXXX");
+  CHECK(mkdtemp(r.dir) != NULL);
+  snprintf(r.stop, sizeof r.stop, "%s/stop", r.dir);
+  r.pg = pg;
+  if (!make_world(&r.tw, ACTORS)) return;
+  double start = mono();
+  for (int k = 0; k < 2; k++) {
+    r.sides[k].k = k;
+    snprintf(r.sides[k].figures, sizeof r.sides[k].figures, "%s/figures-%c", r.dir, 'a' + k);
+    r.sides[k].next_kill = start + uniform(&r.rng, 1, 6);
+    spawn(&r, &r.sides[k]);
+  }
+  while (mono() - start < seconds && r.unexpected < TOO_MANY) {
+    sleep_ms(50);
+    reap_unexpected(&r);
+    for (int k = 0; k < 2; k++)
+      if (mono() >= r.sides[k].next_kill && mono() - start < seconds) {
+        kill_one(&r, &r.sides[k]);
+        r.sides[k].next_kill = mono() + uniform(&r.rng, 1, 6);
+      }
+  }
+  the_end(&r, mono() - start);
+  drop_world(r.pg, &r.tw);
+  unlink(r.stop);
+  unlink(r.sides[0].figures);
+  unlink(r.sides[1].figures);
+  rmdir(r.dir);
+}
+
+int main(int argc, char **argv) {
+  if (argc == 8 && strcmp(argv[1], "child") == 0) return child_main(argv);
+  if (!server_uri(server, sizeof server)) {
+    puts("skipped: no server (no STRATA_PG_URI, no URI file: PostgreSQL not installed?)");
+    return 77;
+  }
+  PGconn *pg = PQconnectdb(server);
+  if (PQstatus(pg) != CONNECTION_OK) {
+    fprintf(stderr, "%s: %s", server, PQerrorMessage(pg));
+    PQfinish(pg);
+    return 1;
+  }
+  one_process(pg);
+  two_processes(pg, argv[0]);
+  PQfinish(pg);
+  return check_summary("test_serve_two");
+}
+#endif
