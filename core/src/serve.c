@@ -17,7 +17,7 @@
 
 #ifndef STRATA_HAVE_LIBPQ
 static strata_status no_libpq(strata_error *err, const char *fn) {
-  return strata_error_in(err, STRATA_EARG, fn, "strata was built without PostgreSQL (no libpq: STRATA_WITH_POSTGRES)");
+  return strata_error_in(err, STRATA_ESTATE, fn, "strata was built without PostgreSQL (no libpq: STRATA_WITH_POSTGRES)");
 }
 strata_status strata_serve_open(const char *uri, const strata_serve_options *opt, strata_serve **out,
                                 strata_mod_version **mods, size_t *nmods, strata_error *err) {
@@ -213,7 +213,8 @@ static strata_status acquire_all(strata_serve *s, const strata_serve_options *op
 /* ---- opening ---- */
 
 /* The world as opened, cut down to what s serves: the directory of areas
-** and maps first (while every one is there), then the rest let go. */
+** and maps first (while every one is there), then what other processes
+** serve let go. */
 static strata_status keep_served(strata_serve *s, strata_error *err) {
   strata_world *w = s->w;
   uint64_t *drop = NULL;
@@ -226,7 +227,9 @@ static strata_status keep_served(strata_serve *s, strata_error *err) {
   }
   for (strata_object *o = world_next(w, 0); o; o = world_next(w, o->uid)) {
     find_scope(s, w, o->uid, scope);
-    if (strata_serve_owns(s, scope)) continue;
+    /* What is in no area or map stays, read only without "world" (the
+    ** world record: a runtime reads it); another's area or map goes. */
+    if (strata_serve_owns(s, scope) || !strcmp(scope, "world") || !*scope) continue;
     if (!STRATA_GROW(drop, cap, n + 1)) goto nomem;
     drop[n++] = o->uid;
   }
@@ -377,6 +380,14 @@ static strata_status take_some(strata_serve *s, size_t *n, size_t *arrived, stra
     if (got < 0) res = err ? err->status : STRATA_EPARSE;
     else if (arrived) *arrived += (size_t)got;
   }
+  /* Once all are in (a bag may come before who carries it): a row queued
+  ** here that is not in these scopes is not kept. */
+  char scope[STRATA_LEASE_SCOPE_MAX];
+  for (size_t i = 0; i < *n && !res; i++)
+    if (strata_world_object(w, items[i].uid) && (find_scope(s, w, items[i].uid, scope), !strata_serve_owns(s, scope))) {
+      world_forget(w, items[i].uid);
+      if (arrived) --*arrived;
+    }
   if (!res && (rc = st->ops->commit(st))) res = st->ops->fail(st, rc, "cannot open", err);
   if (res) st->ops->rollback(st);
   return res;

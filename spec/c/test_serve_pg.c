@@ -186,7 +186,9 @@ static void refusals(PGconn *admin, strata_serve *sa) {
   CHECK(sc != NULL);
   uint64_t actor = first + 1;
   set_uid(wa, actor, "trips", NULL, strata_value_int(99));
-  CHECK(strata_serve_save(sa, NULL, 0, NULL, &err) != STRATA_OK);
+  CHECK_EQ_INT(strata_serve_save(sa, NULL, 0, NULL, &err), STRATA_ESTATE);
+  CHECK_HAS(err.message, scope);
+  CHECK_HAS(err.message, "lost");
   strata_world *w = open_plain();
   CHECK(w != NULL);
   if (w) {
