@@ -39,6 +39,7 @@
 #include "rowsum.h"
 #include "pg_uri.h"
 #include "store.h"
+#include "serve_internal.h"
 #include "util.h"
 
 #include <errno.h>
@@ -276,6 +277,9 @@ typedef struct writer {
   uint64_t sums[NTABLES];     /* and their sum (sum_mix of each checksum) */
   uint64_t seeds[NTABLES];    /* where each table's row checksums start */
   save_gen gen;               /* what meta says of this save */
+  int served;                 /* a served world's save (serve.c): meta's clock and counter are these */
+  double time;
+  uint64_t next_uid;
 } writer;
 
 static void writer_init(writer *wr, store *st, const save_gen *gen) {
@@ -516,8 +520,8 @@ static int put_meta(writer *wr, const strata_world *w) {
         snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)strata_world_seed(w));
         b_text(s, &r, 2, tmp);
         break;
-      case 3: b_real(s, &r, 2, strata_world_time(w)); break;
-      case 4: b_int(s, &r, 2, (int64_t)strata_world_next_uid(w)); break;
+      case 3: b_real(s, &r, 2, wr->served ? wr->time : strata_world_time(w)); break;
+      case 4: b_int(s, &r, 2, (int64_t)(wr->served ? wr->next_uid : strata_world_next_uid(w))); break;
       }
     } else {
       int t = i - 5 + 1; /* mods .. tiles */
@@ -574,52 +578,63 @@ static size_t find_sub(const strata_world *w, uint64_t uid) {
   return lo < w->nsubs && w->subs[lo].uid == uid ? lo : (size_t)-1;
 }
 
+/* uid's row as it is now: a uid names one thing, but it may be gone: its
+** row goes from each table, and the thing it names now (if any) is written. */
+static int write_uid(writer *wr, const strata_world *w, uint64_t uid) {
+  const strata_object *o = world_rec(w, uid); /* props maybe encoded: put_object writes them so */
+  size_t ti = o ? (size_t)-1 : world_find_timer(w, uid); /* (the world's index by uid) */
+  size_t si = o || ti != (size_t)-1 ? (size_t)-1 : find_sub(w, uid);
+  int rc = delete_rows(wr, T_OBJECTS, (int64_t)uid, (int64_t)uid + 1);
+  if (!rc) rc = delete_rows(wr, T_TIMERS, (int64_t)uid, (int64_t)uid + 1);
+  if (!rc) rc = delete_rows(wr, T_SUBS, (int64_t)uid, (int64_t)uid + 1);
+  if (rc) return rc;
+  if (o) return put_object(wr, o);
+  if (ti != (size_t)-1) return put_timer(wr, &w->timers[ti]);
+  if (si != (size_t)-1) return put_sub(wr, &w->subs[si]);
+  return 0;
+}
+
+/* The tiles of uid, which was given a map since the last full save: the
+** chunks edited since the save, or the whole map when it is another one;
+** its rows deleted when the object or its map is gone. *maps and *chunks
+** count what the store holds after. *mismatch: the store's map is not the
+** one the record describes. */
+static int write_map(writer *wr, const strata_world *w, uint64_t uid, int64_t *maps, int64_t *chunks,
+                     int *mismatch) {
+  const strata_object *o = world_rec(w, uid);
+  const strata_tilemap *m = o ? o->tilemap : NULL;
+  if (m) ++*maps, *chunks += chunk_count(m);
+  uint64_t saved = m ? m->saved_rev : 0;
+  if (m && !other_map(o) && m->revision == saved) return 0;
+  int64_t first, n;
+  int rc = find_map(wr, uid, &first, &n);
+  if (rc) return rc;
+  if (m && !other_map(o)) {
+    if (n != chunk_count(m)) { *mismatch = 1; return 0; } /* not the file the record describes */
+    for (uint32_t c = 0; c < chunk_count(m) && !rc; c++)
+      if (m->chunk_rev[c] > saved) {
+        rc = delete_chunks(wr, first + c, 1);
+        if (!rc) rc = put_chunk(wr, o, first, c);
+      }
+    return rc;
+  }
+  rc = delete_rows(wr, T_MAPS, (int64_t)uid, (int64_t)uid + 1);
+  if (!rc && n) rc = delete_chunks(wr, first, n);
+  if (!rc && m && !(rc = find_map(wr, 0, &first, &n))) rc = put_tiles(wr, o, first);
+  return rc;
+}
+
 static int write_changes(writer *wr, strata_world *w, const strata_mod_version *mods,
                        size_t nmods, int *mismatch) {
   int rc = 0;
   *mismatch = 0;
-  for (size_t i = 0; i < w->dirty.cap && !rc; i++) {
-    uint64_t uid = w->dirty.keys[i];
-    if (!uid) continue;
-    /* A uid names one thing, but it may be gone: its row goes from each table. */
-    const strata_object *o = world_rec(w, uid); /* props maybe encoded: put_object writes them so */
-    size_t ti = o ? (size_t)-1 : world_find_timer(w, uid); /* (the world's index by uid) */
-    size_t si = o || ti != (size_t)-1 ? (size_t)-1 : find_sub(w, uid);
-    rc = delete_rows(wr, T_OBJECTS, (int64_t)uid, (int64_t)uid + 1);
-    if (!rc) rc = delete_rows(wr, T_TIMERS, (int64_t)uid, (int64_t)uid + 1);
-    if (!rc) rc = delete_rows(wr, T_SUBS, (int64_t)uid, (int64_t)uid + 1);
-    if (rc) break;
-    if (o) rc = put_object(wr, o);
-    else if (ti != (size_t)-1) rc = put_timer(wr, &w->timers[ti]);
-    else if (si != (size_t)-1) rc = put_sub(wr, &w->subs[si]);
-  }
-  /* Tiles: every uid that was given a map; the chunks edited since the
-  ** save, or the whole map when it is another one; its rows deleted when the
-  ** object or its map is gone. */
+  for (size_t i = 0; i < w->dirty.cap && !rc; i++)
+    if (w->dirty.keys[i]) rc = write_uid(wr, w, w->dirty.keys[i]);
+  /* Tiles: every uid that was given a map. */
   int64_t maps = 0, chunks = 0;
-  for (size_t i = 0; i < w->maps.cap && !rc; i++) {
-    uint64_t uid = w->maps.keys[i];
-    if (!uid) continue;
-    const strata_object *o = world_rec(w, uid);
-    const strata_tilemap *m = o ? o->tilemap : NULL;
-    if (m) maps++, chunks += chunk_count(m);
-    uint64_t saved = m ? m->saved_rev : 0;
-    if (m && !other_map(o) && m->revision == saved) continue;
-    int64_t first, n;
-    if ((rc = find_map(wr, uid, &first, &n))) break;
-    if (m && !other_map(o)) {
-      if (n != chunk_count(m)) { *mismatch = 1; break; } /* not the file the record describes */
-      for (uint32_t c = 0; c < chunk_count(m) && !rc; c++)
-        if (m->chunk_rev[c] > saved) {
-          rc = delete_chunks(wr, first + c, 1);
-          if (!rc) rc = put_chunk(wr, o, first, c);
-        }
-      continue;
-    }
-    rc = delete_rows(wr, T_MAPS, (int64_t)uid, (int64_t)uid + 1);
-    if (!rc && n) rc = delete_chunks(wr, first, n);
-    if (!rc && m && !(rc = find_map(wr, 0, &first, &n))) rc = put_tiles(wr, o, first);
-  }
+  for (size_t i = 0; i < w->maps.cap && !rc && !*mismatch; i++)
+    if (w->maps.keys[i]) rc = write_map(wr, w, w->maps.keys[i], &maps, &chunks, mismatch);
+  if (*mismatch) return rc;
   if (!rc && w->streams_dirty) {
     rc = delete_rows(wr, T_RNG, 0, 0);
     if (!rc) rc = put_streams(wr, w);
@@ -1195,6 +1210,9 @@ strata_status strata_world_save_with(strata_world *w, const char *path, const st
   if (!path || !*path) return strata_error_set(err, STRATA_EARG, "cannot save: no path given");
   strata_status in = world_not_in_callback(w, "strata_world_save", "save", err);
   if (in) return in;
+  if (w->served)
+    return strata_error_in(err, STRATA_ESTATE, "strata_world_save", "this world is served by its process "
+                           "(strata_serve_save saves it)");
   if (strata_pg_uri_is(path)) return save_store(w, path, mods, nmods, opt && opt->overwrite, err);
   /* Only a regular file is written into or replaced: a save renamed over a
   ** device, a FIFO or a link would put a file in its place. */
@@ -1887,4 +1905,211 @@ strata_status strata_world_open(const char *path, strata_world **out, strata_mod
   (*out)->file.gen = gen;
   reset_after_open(*out);
   return STRATA_OK;
+}
+
+/* ---- a served world's saves and pick-ups (serve.c, serve_internal.h) ----
+** A serving process writes only the rows of what its scopes hold, over
+** whatever the other processes saved since: the generation, the clock, the
+** uid counter and each table's count and sum are read from the database
+** inside the save's transaction (after its advisory lock: saves of one
+** world take turns) and carried forward by what this save deletes and
+** writes, so that the world still opens whole, every row checked. */
+
+/* A served save under way. */
+typedef struct served {
+  writer wr;
+  strata_world *w;
+  const serve_hooks *h;
+  const char *uri;
+  uint64_t *handed;        /* the uids handed over, in order */
+  size_t nhanded, cap;
+  uidset seen;             /* ... as a set */
+  strata_error *err;
+} served;
+
+/* meta's row key into row: 1 found, 0 none, < 0 -code. */
+static int get_meta(store *st, const char *key, store_val *row) {
+  store_val k = { .type = SV_TEXT, .p = key, .n = strlen(key) };
+  return st->ops->get(st, T_META, &k, row);
+}
+
+/* What meta holds now: its generation, clock and uid counter. 1 when each
+** row is there and well formed; < 0 -code. */
+static int read_served_meta(store *st, save_gen *gen, double *time, uint64_t *next_uid) {
+  store_val row[3];
+  int whole = 1;
+  memset(gen, 0, sizeof *gen);
+  for (int g = 0; g < GEN_ROWS + 2; g++) {
+    int got = get_meta(st, g < GEN_ROWS ? gen_keys[g] : g == GEN_ROWS ? "time" : "next_uid", row);
+    uint64_t *id = g == 0 ? &gen->file_id : g == 1 ? &gen->save_id : &gen->prev;
+    if (got < 0) return got;
+    if (!got) whole = 0;
+    else if (g < 3) whole &= row[1].type == SV_TEXT && parse_hex16(row[1].p, row[1].n, id);
+    else if (g == 3) whole &= row[1].type == SV_INT && (gen->count = (uint64_t)row[1].i, 1);
+    else if (g == GEN_ROWS) whole &= row[1].type == SV_REAL && (*time = row[1].r, 1);
+    else whole &= row[1].type == SV_INT && row[1].i > 0 && (*next_uid = (uint64_t)row[1].i, 1);
+  }
+  return whole;
+}
+
+/* A store's failure as the save's error. */
+static strata_status served_fail(served *sv, int rc) {
+  return sv->wr.st->ops->fail(sv->wr.st, rc, "cannot save to", sv->err);
+}
+
+/* uid, and then everything positioned on it, on that, and so on, written
+** as it is and queued for scope to. */
+static strata_status hand_over(served *sv, uint64_t uid, const char *to) {
+  size_t from = sv->nhanded;
+  if (uidset_has(&sv->seen, uid)) return STRATA_OK;
+  if (!uidset_add(&sv->seen, uid) || !STRATA_GROW(sv->handed, sv->cap, sv->nhanded + 1))
+    return strata_error_nomem(sv->err, NULL);
+  sv->handed[sv->nhanded++] = uid;
+  for (size_t i = from; i < sv->nhanded; i++) {
+    uint64_t u = sv->handed[i];
+    int rc = write_uid(&sv->wr, sv->w, u);
+    if (rc) return served_fail(sv, rc);
+    strata_status st = sv->h->hand(sv->h->ud, sv->wr.st, u, to, sv->err);
+    if (st) return st;
+    for (uint64_t on = strata_world_next_on(sv->w, u, 0); on; on = strata_world_next_on(sv->w, u, on)) {
+      if (uidset_has(&sv->seen, on)) continue;
+      if (!uidset_add(&sv->seen, on) || !STRATA_GROW(sv->handed, sv->cap, sv->nhanded + 1))
+        return strata_error_nomem(sv->err, NULL);
+      sv->handed[sv->nhanded++] = on;
+    }
+  }
+  return STRATA_OK;
+}
+
+/* A thing of the scope "world" changed in a process that does not serve it. */
+static strata_status not_world(served *sv, const char *what, uint64_t uid) {
+  return strata_error_set(sv->err, STRATA_ESTATE, "cannot save to '%s': %s%s%llu belongs to the scope world, which "
+                          "this process does not serve", sv->uri, what, uid ? " #" : "", (unsigned long long)uid);
+}
+
+/* One changed uid: written when its scope is served, handed over when it
+** is an object that moved out of them, refused otherwise. */
+static strata_status served_uid(served *sv, uint64_t uid) {
+  const strata_object *o = world_rec(sv->w, uid);
+  char scope[STRATA_LEASE_SCOPE_MAX];
+  if (!o) {
+    if (!sv->h->world && (world_find_timer(sv->w, uid) != (size_t)-1 || find_sub(sv->w, uid) != (size_t)-1))
+      return not_world(sv, world_find_timer(sv->w, uid) != (size_t)-1 ? "timer" : "subscription", uid);
+    int rc = write_uid(&sv->wr, sv->w, uid); /* (gone: its row goes) */
+    return rc ? served_fail(sv, rc) : STRATA_OK;
+  }
+  if (sv->h->owns(sv->h->ud, sv->w, uid, scope)) {
+    int rc = write_uid(&sv->wr, sv->w, uid);
+    return rc ? served_fail(sv, rc) : STRATA_OK;
+  }
+  if (!*scope)
+    return strata_error_set(sv->err, STRATA_ESTATE, "cannot save to '%s': %.24s#%llu is on #%llu, which is in no "
+                            "scope this process knows", sv->uri, o->kind, (unsigned long long)uid,
+                            (unsigned long long)o->map);
+  if (o->tilemap || !strcmp(o->kind, "area") || !strcmp(o->kind, "map") || !strcmp(scope, "world"))
+    return strata_error_set(sv->err, STRATA_ESTATE, "cannot save to '%s': %.24s#%llu is in the scope %s, which this "
+                            "process does not serve (only what is positioned moves between scopes)", sv->uri,
+                            o->kind, (unsigned long long)uid, scope);
+  return hand_over(sv, uid, scope);
+}
+
+/* Everything that changed in w, in the save's transaction. */
+static strata_status served_rows(served *sv, const strata_mod_version *mods, size_t nmods) {
+  strata_world *w = sv->w;
+  strata_status st = STRATA_OK;
+  for (size_t i = 0; i < w->dirty.cap && !st; i++)
+    if (w->dirty.keys[i]) st = served_uid(sv, w->dirty.keys[i]);
+  int64_t maps = 0, chunks = 0;
+  int mismatch = 0, rc = 0;
+  char scope[STRATA_LEASE_SCOPE_MAX];
+  for (size_t i = 0; i < w->maps.cap && !st && !rc && !mismatch; i++) {
+    uint64_t uid = w->maps.keys[i];
+    if (uid && sv->h->owns(sv->h->ud, w, uid, scope)) rc = write_map(&sv->wr, w, uid, &maps, &chunks, &mismatch);
+  }
+  if (!st && mismatch)
+    st = strata_error_set(sv->err, STRATA_EPARSE, "cannot save to '%s': corrupt save: the tiles of a map are not "
+                          "the ones this process read", sv->uri);
+  if (!st && !rc && w->streams_dirty) {
+    if (!sv->h->world) return not_world(sv, "the random streams", 0);
+    if (!(rc = delete_rows(&sv->wr, T_RNG, 0, 0))) rc = put_streams(&sv->wr, w);
+  }
+  if (!st && !rc && sv->h->world && !(rc = delete_rows(&sv->wr, T_MODS, 0, 0)))
+    for (size_t i = 0; i < nmods && !rc; i++) rc = put_mod(&sv->wr, (int64_t)i, &mods[i]);
+  if (!st && !rc) rc = sv->wr.st->ops->sync(sv->wr.st);
+  return st ? st : rc ? served_fail(sv, rc) : STRATA_OK;
+}
+
+/* The transaction's part after its fence: meta as the database holds it,
+** the rows, the uid block, meta again. *block_next: the new block's first
+** uid (0: the old one goes on). */
+static strata_status served_txn(served *sv, const strata_mod_version *mods, size_t nmods, uint64_t *block_next) {
+  store *st = sv->wr.st;
+  strata_world *w = sv->w;
+  save_gen now;
+  double time = 0;
+  uint64_t next_uid = 0;
+  int rc = read_served_meta(st, &now, &time, &next_uid);
+  if (rc < 0) return served_fail(sv, -rc);
+  if (!rc || !read_counts(&sv->wr, &rc))
+    return rc ? served_fail(sv, rc)
+              : strata_error_set(sv->err, STRATA_EPARSE, "cannot save to '%s': corrupt save: meta is incomplete",
+                                 sv->uri);
+  if (now.file_id != w->file.gen.file_id)
+    return strata_error_set(sv->err, STRATA_ESTATE, "cannot save to '%s': the world was replaced by a whole save "
+                            "since this process opened it", sv->uri);
+  sv->wr.gen = (save_gen){ now.file_id, file_random64(), now.save_id, now.count + 1 };
+  strata_status res = served_rows(sv, mods, nmods);
+  if (res) return res;
+  /* A new block when half of this one is used (or there is none yet). */
+  *block_next = !w->uid_limit || w->uid_limit - w->next_uid < sv->h->block / 2 ? next_uid : 0;
+  sv->wr.served = 1;
+  sv->wr.time = time > w->time ? time : w->time;
+  sv->wr.next_uid = *block_next ? next_uid + sv->h->block : next_uid;
+  rc = put_meta(&sv->wr, w);
+  return rc ? served_fail(sv, rc) : STRATA_OK;
+}
+
+strata_status save_served(strata_world *w, const char *uri, const serve_hooks *h, const strata_mod_version *mods,
+                          size_t nmods, uint64_t **handed, size_t *nhanded, strata_error *err) {
+  served sv;
+  memset(&sv, 0, sizeof sv);
+  sv.w = w, sv.h = h, sv.uri = uri, sv.err = err;
+  *handed = NULL, *nhanded = 0;
+  if (!store_pg_idle(w->file.store)) {
+    store_pg_free(w->file.store); /* lost (a restart, a failed save): a new connection */
+    if (!(w->file.store = store_pg_open(uri, "cannot save to", err))) return err ? err->status : STRATA_EIO;
+  }
+  store *st = w->file.store;
+  writer_init(&sv.wr, st, &w->file.gen);
+  uint64_t block_next = 0;
+  int rc = st->ops->begin(st, 0);
+  strata_status res = rc ? served_fail(&sv, rc) : h->fence(h->ud, st, err);
+  if (!res) res = served_txn(&sv, mods, nmods, &block_next);
+  if (!res && (rc = st->ops->commit(st))) res = served_fail(&sv, rc);
+  if (res) st->ops->rollback(st);
+  writer_done(&sv.wr);
+  uidset_free(&sv.seen);
+  if (res) {
+    strata_free(sv.handed);
+    return res; /* nothing written: the world stays as dirty as it was */
+  }
+  w->file.gen = sv.wr.gen;
+  world_dirty_reset(w);
+  record_maps(w);
+  if (block_next) world_set_uid_block(w, block_next, block_next + h->block);
+  *handed = sv.handed, *nhanded = sv.nhanded;
+  return STRATA_OK;
+}
+
+int save_load_object(strata_world *w, store *st, uint64_t uid, strata_error *err) {
+  save_reader rd;
+  memset(&rd, 0, sizeof rd);
+  rd.sto = st, rd.err = err, rd.w = w;
+  if (read_tie(st, &rd.tie, err)) return -1;
+  store_val key = { .type = SV_INT, .i = (int64_t)uid };
+  int got = st->ops->get(st, T_OBJECTS, &key, rd.row);
+  if (got <= 0) return got < 0 ? (read_error(err, st, "objects", -got), -1) : 0;
+  if (!row_ok(&rd.tie, rd.row, T_OBJECTS)) return bad_row(err, T_OBJECTS, (long long)uid), -1;
+  world_forget(w, uid);
+  return read_object(&rd, (long long)uid) ? -1 : 1;
 }

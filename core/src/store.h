@@ -131,6 +131,12 @@ void store_pg_free(store *s);
 /* Whether s is a connection that can take a save now (connected, in no
 ** transaction); 0 for NULL. */
 int store_pg_idle(store *s);
+/* The connection (libpq's PGconn) and the world's schema ("strata_NAME",
+** unquoted, STRATA_PG_SCHEMA_MAX bytes at most): a serving process runs its
+** leases' checks and its hand-overs inside the store's transaction. */
+struct pg_conn;
+struct pg_conn *store_pg_conn(store *s);
+void store_pg_schema(store *s, char *out);
 
 /* ---- save.c's, which the stores share ---- */
 /* Whether a save of format version v is read by this build. */

@@ -941,6 +941,13 @@ store *store_pg_open(const char *uri, const char *what, strata_error *err) {
   return &s->base;
 }
 
+struct pg_conn *store_pg_conn(store *st) { return st ? ((pg_store *)st)->c : NULL; }
+
+void store_pg_schema(store *st, char *out) {
+  const pg_store *s = (const pg_store *)st;
+  snprintf(out, STRATA_PG_SCHEMA_MAX, "%.*s", (int)strlen(s->schema) - 2, s->schema + 1);
+}
+
 int store_pg_idle(store *st) {
   pg_store *s = (pg_store *)st;
   return s && PQstatus(s->c) == CONNECTION_OK && PQtransactionStatus(s->c) == PQTRANS_IDLE;

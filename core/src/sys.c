@@ -464,6 +464,8 @@ const strata_value *strata_map_tokens(const strata_runtime *rt, uint64_t map) {
   return t && t->type == STRATA_VTABLE ? t : NULL;
 }
 
+uint64_t map_area_in(const strata_world *w, uint64_t map) { return sys_uid(w, map, SYS(K("area"))); }
+
 uint64_t map_area_floor(const strata_runtime *crt, uint64_t map, int64_t *floor, int *has_floor) {
   strata_runtime *rt = (strata_runtime *)crt; /* the memo is not state */
   int hit;

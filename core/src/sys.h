@@ -64,6 +64,9 @@ strata_status area_set_deepest_visited(strata_runtime *rt, uint64_t area, int64_
 int map_floor(const strata_runtime *rt, uint64_t map, int64_t *out);
 /* strata_map_area, memo'd (sys.c), with whether the map has a floor of its own. */
 uint64_t map_area_floor(const strata_runtime *rt, uint64_t map, int64_t *floor, int *has_floor);
+/* The area a map's sys names (0: none), read from the world alone (no
+** runtime, no memo): a serving process's scopes (serve.c). */
+uint64_t map_area_in(const strata_world *w, uint64_t map);
 strata_status map_set_floor_of(strata_runtime *rt, uint64_t map, uint64_t area, int64_t n, strata_error *err);
 strata_status map_set_level(strata_runtime *rt, uint64_t map, int64_t level, strata_error *err);
 /* The restock (renew 0) or renew (renew 1) due time: 1 and *out. */

@@ -340,8 +340,43 @@ static strata_status place_object(strata_world *w, strata_object *o, strata_erro
   if (o->has_pos) world_bymap_add(w, o);
   world_occupy(w, o, 1);
   w->count++;
-  if (o->uid >= w->next_uid) w->next_uid = o->uid + 1;
+  if (o->uid >= w->next_uid && (!w->uid_limit || o->uid < w->uid_limit)) w->next_uid = o->uid + 1;
   return STRATA_OK;
+}
+
+/* A new uid for object, timer or subscription: refused past a served
+** world's block (its next save reserves another). */
+static strata_status uid_room(const strata_world *w, strata_error *err) {
+  if (!w->uid_limit || w->next_uid < w->uid_limit) return STRATA_OK;
+  return strata_error_set(err, STRATA_ESTATE, "this process's block of uids is used up (strata_serve_save "
+                          "reserves the next)");
+}
+
+void world_forget(strata_world *w, uint64_t uid) {
+  strata_object *o = world_rec(w, uid);
+  if (!o || w->depth) return;
+  world_take_subs(w, uid, NULL);
+  world_slot_clear(w, uid, 1);
+  w->count--;
+  world_object_free(w, o);
+}
+
+void world_forget_shared(strata_world *w) {
+  for (size_t i = 0; i < w->ntimers; i++) strata_timer_clear(&w->timers[i]);
+  w->ntimers = 0;
+  uidmap_free(&w->timer_at);
+  for (size_t i = 0; i < w->nsubs; i++) world_sub_clear(&w->subs[i]);
+  w->nsubs = 0;
+  for (size_t i = 0; i < w->nstreams; i++) strata_free(w->streams[i].key);
+  w->nstreams = 0;
+  strata_free(w->stream_slots); /* the index names streams gone: made again at the next */
+  w->stream_slots = NULL;
+  w->stream_slots_cap = w->streams_indexed = 0;
+}
+
+void world_set_uid_block(strata_world *w, uint64_t next, uint64_t limit) {
+  w->next_uid = next;
+  w->uid_limit = limit;
 }
 
 static strata_status no_object(strata_error *err, uint64_t uid);
@@ -350,6 +385,8 @@ static strata_status no_object(strata_error *err, uint64_t uid);
 static strata_status create(strata_world *w, object_rec *r, const char *kind, const char *archetype,
                             uint64_t *uid, strata_error *err) {
   strata_object *o = &r->o;
+  strata_status room = uid_room(w, err);
+  if (room) { world_object_free(w, o); return room; }
   o->uid = w->next_uid;
   o->kind = world_name(w, kind);
   o->archetype = world_name(w, archetype);
@@ -866,6 +903,7 @@ strata_status strata_world_schedule(strata_world *w, double due, double every,
   t.handler = strata_strdup(handler);
   if (!t.handler) return strata_error_nomem(err, NULL);
   if (args && (st = strata_value_copy(&t.args, args, err))) { strata_free(t.handler); return st; }
+  if ((st = uid_room(w, err))) { strata_timer_clear(&t); return st; }
   t.uid = w->next_uid;
   if (w->depth && (st = txn_timer_added(w, t.uid, err))) { strata_timer_clear(&t); return st; }
   if ((st = world_insert_timer(w, &t, err))) {
@@ -1027,7 +1065,7 @@ strata_status strata_world_subscribe(strata_world *w, uint64_t object, const cha
   s.priority = priority;
   s.event = strata_strdup(event);
   s.handler = strata_strdup(handler);
-  strata_status st = (!s.event || !s.handler) ? strata_error_nomem(err, NULL) : STRATA_OK;
+  strata_status st = (!s.event || !s.handler) ? strata_error_nomem(err, NULL) : uid_room(w, err);
   if (!st && args) st = strata_value_copy(&s.args, args, err);
   if (!st && w->depth && (st = txn_sub_added(w, s.uid, err))) { world_sub_clear(&s); return st; }
   if (!st && (st = world_add_sub(w, &s, err)) && w->depth) txn_drop_last(w);

@@ -24,6 +24,16 @@ strata_status strata_world_restore_timer(strata_world *w, strata_timer *t, strat
 strata_status strata_world_restore_subscription(strata_world *w, strata_subscription *s,
                                                 strata_error *err);
 void strata_world_restore_clock(strata_world *w, double time, uint64_t next_uid);
+/* Takes object uid (and the subscriptions on it) out of the world as if it
+** had never been read, with no record of a change: a served world lets go
+** of what another process owns (serve.c). Not inside a savepoint. */
+void world_forget(strata_world *w, uint64_t uid);
+/* Drops every timer, subscription and random stream, unrecorded (a
+** served world without the scope "world"). */
+void world_forget_shared(strata_world *w);
+/* The uids [next, limit) are this world's to hand out (a served world's
+** block); a restored object outside it moves the counter no more. */
+void world_set_uid_block(strata_world *w, uint64_t next, uint64_t limit);
 
 typedef struct stream {
   char *key;
@@ -117,6 +127,8 @@ struct strata_world {
   strata_tokens *tokens;   /* shared by the world's maps */
   double time;
   uint64_t next_uid;       /* the counter: uids start at 1 */
+  uint64_t uid_limit;      /* served (serve.c): the end of this process's block of uids; 0: none */
+  int served;              /* saved only by its serving process (strata_serve_save) */
   obj_page **page_hash;    /* open addressing by page number; NULL: empty */
   size_t hash_cap;         /* a power of two (0 before the first page) */
   obj_page **pages;        /* the pages, by number */
