@@ -384,7 +384,7 @@ static int child_main(char **argv) {
 typedef struct side {
   int k;
   pid_t pid;
-  int incarnation, kills;
+  int incarnation, kills, kills_holding; /* kills_holding: of a child holding the lease */
   char app[64];         /* the running child's application_name: its connections */
   char figures[300];
   double next_kill;     /* mono() */
@@ -465,8 +465,9 @@ static void check_grant(const side *sd, const char *when, int64_t fence, double 
 static void kill_one(run *r, side *sd) {
   char when[96], holder[STRATA_LEASE_HOLDER_MAX];
   snprintf(when, sizeof when, "kill %d of %s (pid %d)", sd->kills + 1, r->tw.scope[sd->k], (int)sd->pid);
-  kill(sd->pid, SIGKILL);
-  waitpid(sd->pid, NULL, 0);
+  pid_t dead = sd->pid;
+  kill(dead, SIGKILL);
+  waitpid(dead, NULL, 0);
   double killed = db_now(r->pg);
   sd->pid = 0;
   sd->kills++;
@@ -481,6 +482,9 @@ static void kill_one(run *r, side *sd) {
       fprintf(stderr, "%s: the dead holder %s's lease runs until %.3f, past %.3f + %.1f s\n", when, holder,
               expires, gone, TTL);
     CHECK(holder[0] == '\0' || expires <= gone + TTL + 1e-3);
+    char pid[24];
+    snprintf(pid, sizeof pid, ":%d:", (int)dead);
+    sd->kills_holding += strstr(holder, pid) != NULL;
     if (holder[0] != '\0' && expires - killed > r->overhang) r->overhang = expires - killed;
     sd->fence = fence;
     sd->expires = expires;
@@ -615,8 +619,9 @@ static void the_end(run *r, double seconds) {
   sum_figures(&r->sides[1], &handed, &arrived);
   CHECK(t.trips > 0);
   CHECK(t.trips >= handed); /* every hand-over a child was told of was committed */
-  printf("two_processes: %.0f s, kills %d (%s) + %d (%s), unexpected ends %d\n", seconds, r->sides[0].kills,
-         r->tw.scope[0], r->sides[1].kills, r->tw.scope[1], r->unexpected);
+  printf("two_processes: %.0f s, kills %d + %d (%s, %s; %d + %d holding the lease, the rest waiting for it), "
+         "unexpected ends %d\n", seconds, r->sides[0].kills, r->sides[1].kills, r->tw.scope[0], r->tw.scope[1],
+         r->sides[0].kills_holding, r->sides[1].kills_holding, r->unexpected);
   printf("two_processes: trips %ld (committed), hand-overs told %ld, arrivals told %ld, pending at the end %d\n",
          t.trips, handed, arrived, pending);
   printf("two_processes: actors on A %d, on B %d; a dead child's lease ran at most %.3f s past its kill (ttl %.1f)\n",
@@ -666,7 +671,7 @@ int main(int argc, char **argv) {
     return 77;
   }
   PGconn *pg = PQconnectdb(server);
-  if (PQstatus(pg) != CONNECTION_OK) {
+  if (PQstatus(pg) != CONNECTION_OK || !pg_sql(pg, "SET client_min_messages = warning")) {
     fprintf(stderr, "%s: %s", server, PQerrorMessage(pg));
     PQfinish(pg);
     return 1;
