@@ -355,10 +355,27 @@ static void tell(const char *path, size_t handed, size_t arrived) {
   if (fd >= 0) close(fd);
 }
 
-/* argv: child URI SCOPE MINE OTHER STOPFILE FIGURES. Serves SCOPE until
-** STOPFILE exists, then saves once more and closes; 0 on a clean stop. */
+/* An actor of w not on map mine (one a save should have handed over, or
+** another process's); 0: none. */
+static uint64_t stray(const strata_world *w, uint64_t mine) {
+  for (const strata_object *o = strata_world_next_object(w, 0); o; o = strata_world_next_object(w, o->uid))
+    if (strcmp(o->kind, "actor") == 0 && !(o->has_pos && o->map == mine)) return o->uid;
+  return 0;
+}
+
+/* The props.id of every actor w holds, one a line, into path. */
+static int write_held(const char *path, const strata_world *w) {
+  FILE *f = fopen(path, "w");
+  for (const strata_object *o = strata_world_next_object(w, 0); o && f; o = strata_world_next_object(w, o->uid))
+    if (strcmp(o->kind, "actor") == 0) fprintf(f, "%lld\n", (long long)prop_int(w, o->uid, "id", -1));
+  return f != NULL && fclose(f) == 0;
+}
+
+/* argv: child URI SCOPE MINE OTHER STOPFILE FIGURES HELD. Serves SCOPE
+** until STOPFILE exists, then saves once more, writes the ids of the actors
+** it holds into HELD and closes; 0 on a clean stop. */
 static int child_main(char **argv) {
-  const char *uri = argv[2], *scope = argv[3], *stop = argv[6], *figures = argv[7];
+  const char *uri = argv[2], *scope = argv[3], *stop = argv[6], *figures = argv[7], *held = argv[8];
   uint64_t mine = strtoull(argv[4], NULL, 10), other = strtoull(argv[5], NULL, 10);
   uint64_t rng = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL) ^ 0x9e3779b97f4a7c15ULL;
   const char *scopes[] = { scope };
@@ -374,9 +391,18 @@ static int child_main(char **argv) {
     if (!stopping && move_some(w, mine, other, &rng, &err)) return child_failed(scope, "a trip", &err);
     if (strata_serve_save(s, NULL, 0, &handed, &err)) return child_failed(scope, "strata_serve_save", &err);
     tell(figures, handed, arrived);
+    uint64_t u = stray(w, mine);
+    if (u) {
+      const strata_object *o = strata_world_get(w, u);
+      fprintf(stderr, "child %s pid %d: after a save its world holds actor uid %llu on map %llu, not %llu\n", scope,
+              (int)getpid(), (unsigned long long)u, (unsigned long long)(o->has_pos ? o->map : 0),
+              (unsigned long long)mine);
+      return 4;
+    }
   }
+  int wrote = write_held(held, w);
   strata_serve_close(s);
-  return 0;
+  return wrote ? 0 : 5;
 }
 
 /* ---- the parent's run ---- */
@@ -386,7 +412,7 @@ typedef struct side {
   pid_t pid;
   int incarnation, kills, kills_holding; /* kills_holding: of a child holding the lease */
   char app[64];         /* the running child's application_name: its connections */
-  char figures[300];
+  char figures[300], held[300];
   double next_kill;     /* mono() */
   int64_t fence;        /* the scope's lease as the last kill left it (0: none yet) */
   double expires;       /* its expiry, epoch seconds by the database's clock */
@@ -413,7 +439,8 @@ static void spawn(run *r, side *sd) {
   fflush(NULL);
   sd->pid = fork();
   if (sd->pid == 0) {
-    execl(r->self, r->self, "child", uri, r->tw.scope[sd->k], mine, other, r->stop, sd->figures, (char *)NULL);
+    execl(r->self, r->self, "child", uri, r->tw.scope[sd->k], mine, other, r->stop, sd->figures, sd->held,
+          (char *)NULL);
     perror(r->self);
     _exit(127);
   }
@@ -541,8 +568,9 @@ static void sum_figures(const side *sd, long *handed, long *arrived) {
 }
 
 /* The hand-overs still queued: each for an actor already on the map of the
-** scope it goes to. The count into *pending. */
-static void check_queue(run *r, int *pending) {
+** scope it goes to. The count into *pending; each one's props.id counted
+** into once[]. */
+static void check_queue(run *r, int *pending, int *once) {
   char text[200];
   snprintf(text, sizeof text, "SELECT uid, to_scope FROM %s.handovers ORDER BY uid", r->tw.schema);
   PGresult *res = PQexec(r->pg, text);
@@ -555,6 +583,8 @@ static void check_queue(run *r, int *pending) {
     int k = strcmp(to, r->tw.scope[0]) == 0 ? 0 : strcmp(to, r->tw.scope[1]) == 0 ? 1 : -1;
     const strata_object *o = strata_world_get(w, uid);
     int ok = k >= 0 && o != NULL && o->has_pos && o->map == r->tw.map[k];
+    int64_t id = o != NULL ? prop_int(w, uid, "id", -1) : -1;
+    if (id >= 0 && id < ACTORS) once[id]++;
     if (!ok) fprintf(stderr, "the end: hand-over of uid %llu to %s, and the world holds it elsewhere\n",
                      (unsigned long long)uid, to);
     CHECK(ok);
@@ -597,6 +627,24 @@ static void check_leases_released(run *r) {
   strata_lease_close(c);
 }
 
+/* Each child's last world (the ids in its file) and the queue: every actor
+** in exactly one of them. */
+static void check_held(run *r, int *once) {
+  for (int k = 0; k < 2; k++) {
+    FILE *f = fopen(r->sides[k].held, "r");
+    CHECK(f != NULL);
+    long long id;
+    while (f != NULL && fscanf(f, "%lld", &id) == 1)
+      if (id >= 0 && id < ACTORS) once[id]++;
+    if (f != NULL) fclose(f);
+  }
+  int bad = 0;
+  for (int i = 0; i < ACTORS; i++)
+    if (once[i] != 1 && bad++ < 10)
+      fprintf(stderr, "the end: actor %d is in %d of the two children's last worlds and the queue\n", i, once[i]);
+  CHECK(bad == 0);
+}
+
 static void the_end(run *r, double seconds) {
   stop_children(r);
   char holder[STRATA_LEASE_HOLDER_MAX];
@@ -610,8 +658,10 @@ static void the_end(run *r, double seconds) {
   tally t;
   int pending = 0;
   long handed = 0, arrived = 0;
+  static int once[ACTORS];
   CHECK(committed(&r->tw, "the end", &t));
-  check_queue(r, &pending);
+  check_queue(r, &pending, once);
+  check_held(r, once);
   check_fresh_server(r);
   tally after;
   CHECK(committed(&r->tw, "after the checker", &after));
@@ -644,6 +694,7 @@ static void two_processes(PGconn *pg, const char *self) {
   for (int k = 0; k < 2; k++) {
     r.sides[k].k = k;
     snprintf(r.sides[k].figures, sizeof r.sides[k].figures, "%s/figures-%c", r.dir, 'a' + k);
+    snprintf(r.sides[k].held, sizeof r.sides[k].held, "%s/held-%c", r.dir, 'a' + k);
     r.sides[k].next_kill = start + uniform(&r.rng, 1, 6);
     spawn(&r, &r.sides[k]);
   }
@@ -659,13 +710,12 @@ static void two_processes(PGconn *pg, const char *self) {
   the_end(&r, mono() - start);
   drop_world(r.pg, &r.tw);
   unlink(r.stop);
-  unlink(r.sides[0].figures);
-  unlink(r.sides[1].figures);
+  for (int k = 0; k < 2; k++) unlink(r.sides[k].figures), unlink(r.sides[k].held);
   rmdir(r.dir);
 }
 
 int main(int argc, char **argv) {
-  if (argc == 8 && strcmp(argv[1], "child") == 0) return child_main(argv);
+  if (argc == 9 && strcmp(argv[1], "child") == 0) return child_main(argv);
   if (!server_uri(server, sizeof server)) {
     puts("skipped: no server (no STRATA_PG_URI, no URI file: PostgreSQL not installed?)");
     return 77;
