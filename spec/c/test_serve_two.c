@@ -371,9 +371,11 @@ static int write_held(const char *path, const strata_world *w) {
   return f != NULL && fclose(f) == 0;
 }
 
-/* argv: child URI SCOPE MINE OTHER STOPFILE FIGURES HELD. Serves SCOPE
-** until STOPFILE exists, then saves once more, writes the ids of the actors
-** it holds into HELD and closes; 0 on a clean stop. */
+/* argv: child URI SCOPE MINE OTHER STOPFILE FIGURES HELD PARENT. Serves SCOPE
+** until STOPFILE exists (its first round moves whatever the file says, so
+** that a run shortened by hand still travels), then saves once more, writes
+** the ids of the actors it holds into HELD and closes; 0 on a clean stop.
+** A child whose parent died (a test killed by its timeout) stops at once. */
 static int child_main(char **argv) {
   const char *uri = argv[2], *scope = argv[3], *stop = argv[6], *figures = argv[7], *held = argv[8];
   uint64_t mine = strtoull(argv[4], NULL, 10), other = strtoull(argv[5], NULL, 10);
@@ -384,8 +386,10 @@ static int child_main(char **argv) {
   strata_error err;
   if (strata_serve_open(uri, &opt, &s, NULL, NULL, &err)) return child_failed(scope, "strata_serve_open", &err);
   strata_world *w = strata_serve_world(s);
-  for (int stopping = 0; !stopping;) {
-    stopping = access(stop, F_OK) == 0;
+  pid_t parent = (pid_t)atol(argv[9]);
+  for (int round = 0, stopping = 0; !stopping; round++) {
+    if (getppid() != parent) return child_failed(scope, "the test", &(strata_error){ .message = "gone" });
+    stopping = round > 0 && access(stop, F_OK) == 0;
     size_t arrived = 0, handed = 0;
     if (strata_serve_poll(s, stopping ? 0 : 50, &arrived, &err)) return child_failed(scope, "strata_serve_poll", &err);
     if (!stopping && move_some(w, mine, other, &rng, &err)) return child_failed(scope, "a trip", &err);
@@ -430,16 +434,17 @@ typedef struct run {
 } run;
 
 static void spawn(run *r, side *sd) {
-  char uri[800], mine[24], other[24];
+  char uri[800], mine[24], other[24], parent[24];
   sd->incarnation++;
   snprintf(sd->app, sizeof sd->app, "strata_two_%d_%c%d", (int)getpid(), 'a' + sd->k, sd->incarnation);
   snprintf(uri, sizeof uri, "%s&application_name=%s", r->tw.uri, sd->app);
   snprintf(mine, sizeof mine, "%llu", (unsigned long long)r->tw.map[sd->k]);
   snprintf(other, sizeof other, "%llu", (unsigned long long)r->tw.map[1 - sd->k]);
+  snprintf(parent, sizeof parent, "%d", (int)getpid());
   fflush(NULL);
   sd->pid = fork();
   if (sd->pid == 0) {
-    execl(r->self, r->self, "child", uri, r->tw.scope[sd->k], mine, other, r->stop, sd->figures, sd->held,
+    execl(r->self, r->self, "child", uri, r->tw.scope[sd->k], mine, other, r->stop, sd->figures, sd->held, parent,
           (char *)NULL);
     perror(r->self);
     _exit(127);
@@ -715,7 +720,7 @@ static void two_processes(PGconn *pg, const char *self) {
 }
 
 int main(int argc, char **argv) {
-  if (argc == 9 && strcmp(argv[1], "child") == 0) return child_main(argv);
+  if (argc == 10 && strcmp(argv[1], "child") == 0) return child_main(argv);
   if (!server_uri(server, sizeof server)) {
     puts("skipped: no server (no STRATA_PG_URI, no URI file: PostgreSQL not installed?)");
     return 77;
