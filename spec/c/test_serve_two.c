@@ -495,7 +495,7 @@ static void check_grant(const side *sd, const char *when, int64_t fence, double 
 }
 
 static void kill_one(run *r, side *sd) {
-  char when[96], holder[STRATA_LEASE_HOLDER_MAX];
+  char when[200], holder[STRATA_LEASE_HOLDER_MAX];
   snprintf(when, sizeof when, "kill %d of %s (pid %d)", sd->kills + 1, r->tw.scope[sd->k], (int)sd->pid);
   pid_t dead = sd->pid;
   kill(dead, SIGKILL);
