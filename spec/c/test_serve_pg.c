@@ -199,18 +199,9 @@ static void refusals(PGconn *admin, strata_serve *sa) {
 }
 
 int main(void) {
-  char server[512];
-  if (!server_uri(server, sizeof server)) {
-    puts("skipped: no server (no STRATA_PG_URI, no URI file: PostgreSQL not installed?)");
-    return 77;
-  }
-  snprintf(uri, sizeof uri, "%s%sworld=servetest_c", server, strchr(server, '?') ? "&" : "?");
-  PGconn *admin = PQconnectdb(server);
-  if (PQstatus(admin) != CONNECTION_OK) {
-    fprintf(stderr, "%s: %s", server, PQerrorMessage(admin));
-    PQfinish(admin);
-    return 1;
-  }
+  PGconn *admin;
+  int ready = pg_test_start("servetest_c", uri, sizeof uri, &admin);
+  if (ready) return ready;
   CHECK(pg_sql(admin, "DROP SCHEMA IF EXISTS " SCHEMA " CASCADE"));
   make_world();
   char a[32], b[32];
