@@ -1420,8 +1420,12 @@ static strata_status read_map_v3(strata_world *w, save_tie *tie, const store_val
   return st;
 }
 
-/* Where a read stands: the error to give when the store stops a loop early. */
+/* Where a read stands: the error to give when the store stops a loop early.
+** A failure of the server or the connection is the store's to word (a lock
+** timeout is no damaged save); any other is the rows'. */
 static strata_status read_error(strata_error *err, store *st, const char *table, int rc) {
+  strata_status res = st->ops->transient ? st->ops->transient(st, rc, err) : STRATA_OK;
+  if (res) return res;
   return strata_error_set(err, STRATA_EPARSE, "corrupt save: reading table %s: %s", table, st->ops->why(st, rc));
 }
 

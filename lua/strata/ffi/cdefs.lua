@@ -1262,6 +1262,14 @@ strata_status strata_lease_check(strata_lease_client *c, const char *scope, int6
 typedef int (*strata_lease_each)(void *ud, const strata_lease_info *lease);
 strata_status strata_lease_list(strata_lease_client *c, strata_lease_each each, void *ud,
                                            strata_error *err);
+typedef struct strata_lease_handover_info {
+  char scope[128];
+  int64_t queued;
+  double oldest;
+} strata_lease_handover_info;
+typedef int (*strata_lease_handover_each)(void *ud, const strata_lease_handover_info *queue);
+strata_status strata_lease_handovers(strata_lease_client *c, strata_lease_handover_each each, void *ud,
+                                                strata_error *err);
 typedef struct strata_serve strata_serve;
 typedef struct strata_serve_options {
   const char *label;
