@@ -80,6 +80,9 @@ struct strata_serve {
   ** to itself, a map to its area (0: in none). What is on a map another
   ** process holds still finds its scope. */
   uidmap dir;
+  /* Without "world": what was in no area or map when s opened, kept to be
+  ** read (the world record) and never written: another process serves it. */
+  uidmap ro;
   serve_hooks hooks;
 };
 
@@ -130,8 +133,13 @@ int strata_serve_owns(const strata_serve *s, const char *scope) {
 }
 
 static int hook_owns(void *ud, const strata_world *w, uint64_t uid, char scope[STRATA_LEASE_SCOPE_MAX]) {
-  find_scope(ud, w, uid, scope);
-  return strata_serve_owns(ud, scope);
+  const strata_serve *s = ud;
+  if (uidmap_get(&s->ro, uid)) {
+    snprintf(scope, STRATA_LEASE_SCOPE_MAX, "world"); /* wherever it was put since */
+    return 0;
+  }
+  find_scope(s, w, uid, scope);
+  return strata_serve_owns(s, scope);
 }
 
 const char *strata_serve_scope_of(strata_serve *s, uint64_t uid, char out[STRATA_LEASE_SCOPE_MAX]) {
@@ -229,7 +237,11 @@ static strata_status keep_served(strata_serve *s, strata_error *err) {
     find_scope(s, w, o->uid, scope);
     /* What is in no area or map stays, read only without "world" (the
     ** world record: a runtime reads it); another's area or map goes. */
-    if (strata_serve_owns(s, scope) || !strcmp(scope, "world") || !*scope) continue;
+    if (strata_serve_owns(s, scope)) continue;
+    if (!strcmp(scope, "world") || !*scope) {
+      if (!uidmap_put(&s->ro, o->uid, 0)) goto nomem;
+      continue;
+    }
     if (!STRATA_GROW(drop, cap, n + 1)) goto nomem;
     drop[n++] = o->uid;
   }
@@ -379,6 +391,7 @@ static strata_status take_some(strata_serve *s, size_t *n, size_t *arrived, stra
     int got = save_load_object(w, st, items[i].uid, err);
     if (got < 0) res = err ? err->status : STRATA_EPARSE;
     else if (arrived) *arrived += (size_t)got;
+    uidmap_del(&s->ro, items[i].uid); /* (handed here: no longer the world's) */
   }
   /* Once all are in (a bag may come before who carries it): a row queued
   ** here that is not in these scopes is not kept. */
@@ -421,6 +434,7 @@ void strata_serve_close(strata_serve *s) {
   strata_world_free(s->w);
   if (s->listener) PQfinish(s->listener);
   uidmap_free(&s->dir);
+  uidmap_free(&s->ro);
   strata_free(s->scopes);
   strata_free(s->uri);
   strata_free(s);
