@@ -42,11 +42,11 @@ int main(void) {
 #include <time.h>
 #include <unistd.h>
 
+#include "area_fixture.h"
 #include "check.h"
 #include "pg_server.h"
 #include "strata/lease.h"
 #include "strata/serve.h"
-#include "strata/strata.h"
 
 #define ACTORS 1000
 #define MAP_W 40
@@ -57,8 +57,6 @@ int main(void) {
 #define FAR_MS 60000    /* a hand-over's bound in one_process */
 #define MAX_MOVES 8     /* a child moves 1 to this many actors a save */
 #define TOO_MANY 5      /* unexpected child exits after which the run stops */
-
-static char server[512];
 
 /* ---- small helpers ---- */
 
@@ -85,24 +83,8 @@ static double uniform(uint64_t *s, double lo, double hi) {
   return lo + (hi - lo) * (double)(next_rand(s) >> 11) / 9007199254740992.0;
 }
 
-/* A string value; nil when out of memory. */
-static strata_value str_value(const char *s) {
-  strata_value v = strata_value_nil();
-  strata_value_string(&v, s, strlen(s), NULL);
-  return v;
-}
-
-/* props[key] of an object, or NULL. */
-static const strata_value *prop(const strata_world *w, uint64_t uid, const char *key) {
-  strata_value k[2] = { str_value("props"), str_value(key) };
-  const strata_value *v = strata_object_get(w, uid, k, 2);
-  strata_value_clear(&k[0]);
-  strata_value_clear(&k[1]);
-  return v;
-}
-
-static int64_t prop_int(const strata_world *w, uint64_t uid, const char *key, int64_t absent) {
-  const strata_value *v = prop(w, uid, key);
+static int64_t prop_int(strata_world *w, uint64_t uid, const char *key, int64_t absent) {
+  const strata_value *v = fx_prop2(w, uid, "props", key);
   return v != NULL && v->type == STRATA_VINT ? v->u.i : absent;
 }
 
@@ -134,19 +116,9 @@ static strata_status make_actor(strata_world *w, const two_world *tw, int i, str
   if (st) return st;
   char name[32];
   snprintf(name, sizeof name, "actor-%d", i);
-  strata_value props, k = str_value("props");
-  if ((st = strata_value_table(&props, err))) return st;
-  const char *keys[] = { "id", "name", "trips" };
-  strata_value vals[] = { strata_value_int(i), str_value(name), strata_value_int(0) };
-  for (size_t j = 0; j < 3; j++) {
-    strata_value key = str_value(keys[j]);
-    if (!st) st = strata_vtable_set(props.u.t, &key, &vals[j], err);
-    strata_value_clear(&key);
-    strata_value_clear(&vals[j]);
-  }
-  if (!st) st = strata_object_set(w, uid, &k, 1, &props, err);
-  strata_value_clear(&props);
-  strata_value_clear(&k);
+  st = fx_set2(w, uid, "props", "id", strata_value_int(i), err);
+  if (!st) st = fx_set2(w, uid, "props", "name", fx_str(name), err);
+  if (!st) st = fx_set2(w, uid, "props", "trips", strata_value_int(0), err);
   if (!st) st = strata_object_set_position(w, uid, tw->map[i % 2], i % MAP_W, (i / 2) % MAP_H, err);
   return st;
 }
@@ -184,10 +156,11 @@ static void drop_world(PGconn *pg, const two_world *tw) {
   else fprintf(stderr, "the world stays in the server for a look: %s\n", tw->uri);
 }
 
-static void name_world(two_world *tw, const char *prefix) {
+/* The world PREFIX_PID on the server of uri (pg_test_start's, world= last). */
+static void name_world(two_world *tw, const char *uri, const char *prefix) {
+  const char *world = strstr(uri, "world=");
   snprintf(tw->schema, sizeof tw->schema, "strata_%s_%d", prefix, (int)getpid());
-  snprintf(tw->uri, sizeof tw->uri, "%s%sworld=%s_%d", server, strchr(server, '?') ? "&" : "?", prefix,
-           (int)getpid());
+  snprintf(tw->uri, sizeof tw->uri, "%.*sworld=%s_%d", (int)(world ? world - uri : 0), uri, prefix, (int)getpid());
 }
 
 /* ---- what a committed world holds ---- */
@@ -200,9 +173,9 @@ typedef struct tally {
 
 /* Checks one actor of w; counts it into t. A problem is told with when and
 ** the uid (the first few only). */
-static void tally_actor(const strata_world *w, const two_world *tw, const strata_object *o, const char *when, tally *t) {
+static void tally_actor(strata_world *w, const two_world *tw, const strata_object *o, const char *when, tally *t) {
   int64_t id = prop_int(w, o->uid, "id", -1), trips = prop_int(w, o->uid, "trips", -1);
-  const strata_value *name = prop(w, o->uid, "name");
+  const strata_value *name = fx_prop2(w, o->uid, "props", "name");
   char want[32];
   snprintf(want, sizeof want, "actor-%lld", (long long)id);
   int side = o->has_pos && o->map == tw->map[0] ? 0 : o->has_pos && o->map == tw->map[1] ? 1 : -1;
@@ -227,7 +200,7 @@ static void tally_actor(const strata_world *w, const two_world *tw, const strata
 }
 
 /* Tallies every actor of w and checks them all there once. */
-static void tally_world(const strata_world *w, const two_world *tw, const char *when, tally *t) {
+static void tally_world(strata_world *w, const two_world *tw, const char *when, tally *t) {
   memset(t, 0, sizeof *t);
   for (const strata_object *o = strata_world_next_object(w, 0); o != NULL; o = strata_world_next_object(w, o->uid))
     if (strcmp(o->kind, "actor") == 0) tally_actor(w, tw, o, when, t);
@@ -279,17 +252,13 @@ static strata_serve *serve(const two_world *tw, int k, const char *label, double
 /* Adds a trip to the actor and moves it to map (where it stands). */
 static strata_status travel(strata_world *w, uint64_t uid, uint64_t map, strata_error *err) {
   const strata_object *o = strata_world_get(w, uid);
-  strata_value path[2] = { str_value("props"), str_value("trips") };
-  strata_value trips = strata_value_int(prop_int(w, uid, "trips", 0) + 1);
-  strata_status st = strata_object_set(w, uid, path, 2, &trips, err);
-  strata_value_clear(&path[0]);
-  strata_value_clear(&path[1]);
+  strata_status st = fx_set2(w, uid, "props", "trips", strata_value_int(prop_int(w, uid, "trips", 0) + 1), err);
   return st ? st : strata_object_set_position(w, uid, map, o->x, o->y, err);
 }
 
-static void one_process(PGconn *pg) {
+static void one_process(PGconn *pg, const char *uri) {
   two_world tw;
-  name_world(&tw, "two1");
+  name_world(&tw, uri, "two1");
   CHECK(make_world(&tw, 4));
   strata_serve *a = serve(&tw, 0, "one-a", 0), *b = serve(&tw, 1, "one-b", 0);
   CHECK(a != NULL && b != NULL);
@@ -364,7 +333,7 @@ static uint64_t stray(const strata_world *w, uint64_t mine) {
 }
 
 /* The props.id of every actor w holds, one a line, into path. */
-static int write_held(const char *path, const strata_world *w) {
+static int write_held(const char *path, strata_world *w) {
   FILE *f = fopen(path, "w");
   for (const strata_object *o = strata_world_next_object(w, 0); o && f; o = strata_world_next_object(w, o->uid))
     if (strcmp(o->kind, "actor") == 0) fprintf(f, "%lld\n", (long long)prop_int(w, o->uid, "id", -1));
@@ -683,9 +652,9 @@ static void the_end(run *r, double seconds) {
          t.on[0], t.on[1], r->overhang, TTL);
 }
 
-static void two_processes(PGconn *pg, const char *self) {
+static void two_processes(PGconn *pg, const char *uri, const char *self) {
   static run r;
-  name_world(&r.tw, "two");
+  name_world(&r.tw, uri, "two");
   r.self = self;
   r.rng = ((uint64_t)getpid() << 20) ^ (uint64_t)time(NULL);
   const char *env = getenv("STRATA_SERVE_TWO_SECONDS");
@@ -721,18 +690,13 @@ static void two_processes(PGconn *pg, const char *self) {
 
 int main(int argc, char **argv) {
   if (argc == 10 && strcmp(argv[1], "child") == 0) return child_main(argv);
-  if (!server_uri(server, sizeof server)) {
-    puts("skipped: no server (no STRATA_PG_URI, no URI file: PostgreSQL not installed?)");
-    return 77;
-  }
-  PGconn *pg = PQconnectdb(server);
-  if (PQstatus(pg) != CONNECTION_OK || !pg_sql(pg, "SET client_min_messages = warning")) {
-    fprintf(stderr, "%s: %s", server, PQerrorMessage(pg));
-    PQfinish(pg);
-    return 1;
-  }
-  one_process(pg);
-  two_processes(pg, argv[0]);
+  char uri[600];
+  PGconn *pg;
+  int start = pg_test_start("two", uri, sizeof uri, &pg);
+  if (start != 0) return start;
+  CHECK(pg_sql(pg, "SET client_min_messages = warning")); /* no DROP's notices */
+  one_process(pg, uri);
+  two_processes(pg, uri, argv[0]);
   PQfinish(pg);
   return check_summary("test_serve_two");
 }
