@@ -9,7 +9,8 @@
 ** two_processes: a world of two areas A and B (one map each) and 1,000 actors
 ** saved to the server; two children (this program run again: "child ...")
 ** serve "area:A" and "area:B" and move a random handful of their actors to
-** the other area's map at each save, props.trips counting each trip, while
+** the other area's map at each save, props.trips counting each trip (after
+** each save a child's world must hold only actors on its own map), while
 ** the parent kills a child (SIGKILL) at random times and starts it again,
 ** for STRATA_SERVE_TWO_SECONDS (default 60). After each kill it checks the
 ** dead holder's lease reaches no further than its connections' end plus the
@@ -18,7 +19,8 @@
 ** actor once. At the end the children stop cleanly, and the world, its
 ** hand-over queue and a fresh server of both scopes are checked: every
 ** actor exactly once, on A's map or B's, props intact, its map the one its
-** number of trips says (an even number: where it began).
+** number of trips says (an even number: where it began); in exactly one
+** child's last world or in the queue; every lease released.
 **
 ** No verdict depends on speed: how many trips happen is printed, not
 ** checked (beyond one); each wait is bounded far beyond a slow machine's
