@@ -17,7 +17,7 @@
 ** ttl, that the next grant of the scope has a higher fence and comes after
 ** that expiry, and that the committed world (a read-only open) holds every
 ** actor once. At the end the children stop cleanly, and the world, its
-** hand-over queue and a fresh server of both scopes are checked: every
+** hand-over queue and a fresh process serving both scopes are checked: every
 ** actor exactly once, on A's map or B's, props intact, its map the one its
 ** number of trips says (an even number: where it began); in exactly one
 ** child's last world or in the queue; every lease released.
@@ -513,25 +513,31 @@ static void reap_unexpected(run *r) {
 }
 
 /* Touches the stop file and waits (bounded) for both children's clean ends. */
+/* Waits (bounded: else killed, a hang) for child pid, who is told in
+** messages; true when it ended with exit status 0. */
+static int ended_well(pid_t pid, const char *who) {
+  int status = -1;
+  double until = mono() + FAR_S;
+  while (pid > 0 && waitpid(pid, &status, WNOHANG) == 0 && mono() < until) sleep_ms(20);
+  if (pid > 0 && mono() >= until) {
+    fprintf(stderr, "%s (pid %d) did not end in %.0f s: killed\n", who, (int)pid, FAR_S);
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+  }
+  int well = pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (!well) fprintf(stderr, "%s (pid %d) ended with status %d\n", who, (int)pid, status);
+  return well;
+}
+
 static void stop_children(run *r) {
   int fd = open(r->stop, O_WRONLY | O_CREAT, 0600);
   CHECK(fd >= 0);
   if (fd >= 0) close(fd);
   for (int k = 0; k < 2; k++) {
-    side *sd = &r->sides[k];
-    int status = -1;
-    double until = mono() + FAR_S;
-    while (sd->pid > 0 && waitpid(sd->pid, &status, WNOHANG) == 0 && mono() < until) sleep_ms(20);
-    if (sd->pid > 0 && mono() >= until) {
-      fprintf(stderr, "the child serving %s (pid %d) did not stop in %.0f s: killed\n", r->tw.scope[k], (int)sd->pid,
-              FAR_S);
-      kill(sd->pid, SIGKILL);
-      waitpid(sd->pid, &status, 0);
-    }
-    if (sd->pid > 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
-      fprintf(stderr, "the child serving %s (pid %d) stopped with status %d\n", r->tw.scope[k], (int)sd->pid, status);
-    CHECK(sd->pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    sd->pid = 0;
+    char who[200];
+    snprintf(who, sizeof who, "the child serving %s", r->tw.scope[k]);
+    CHECK(ended_well(r->sides[k].pid, who));
+    r->sides[k].pid = 0;
   }
 }
 
@@ -569,21 +575,42 @@ static void check_queue(run *r, int *pending, int *once) {
   PQclear(res);
 }
 
-/* A fresh server of both scopes takes what is queued and holds every actor. */
-static void check_fresh_server(run *r) {
+/* argv: check URI SCOPE_A SCOPE_B MAP_A MAP_B. A fresh process serving
+** both scopes takes what is queued and holds every actor: 0 when it does. */
+static int checker_main(char **argv) {
+  two_world tw = { .actors = ACTORS };
+  snprintf(tw.uri, sizeof tw.uri, "%s", argv[2]);
+  for (int k = 0; k < 2; k++) {
+    snprintf(tw.scope[k], sizeof tw.scope[k], "%s", argv[3 + k]);
+    tw.map[k] = strtoull(argv[5 + k], NULL, 10);
+  }
   strata_error err;
-  const char *scopes[] = { r->tw.scope[0], r->tw.scope[1] };
+  const char *scopes[] = { tw.scope[0], tw.scope[1] };
   strata_serve_options opt = { .label = "checker", .ttl = TTL, .scopes = scopes, .nscopes = 2, .wait = OPEN_WAIT };
   strata_serve *s = NULL;
-  strata_status st = strata_serve_open(r->tw.uri, &opt, &s, NULL, NULL, &err);
+  strata_status st = strata_serve_open(tw.uri, &opt, &s, NULL, NULL, &err);
   if (st) fprintf(stderr, "the checker: strata_serve_open: %s\n", err.message);
   CHECK_EQ_INT(st, STRATA_OK);
-  if (st) return;
+  if (st) return 1;
   size_t arrived = 0;
   CHECK_EQ_INT(strata_serve_poll(s, 0, &arrived, &err), STRATA_OK);
   tally t;
-  tally_world(strata_serve_world(s), &r->tw, "the checker's world", &t);
+  tally_world(strata_serve_world(s), &tw, "the checker's world", &t);
   strata_serve_close(s);
+  return check_failed ? 1 : 0;
+}
+
+static void check_fresh_server(run *r) {
+  char maps[2][24];
+  for (int k = 0; k < 2; k++) snprintf(maps[k], sizeof maps[k], "%llu", (unsigned long long)r->tw.map[k]);
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    execl(r->self, r->self, "check", r->tw.uri, r->tw.scope[0], r->tw.scope[1], maps[0], maps[1], (char *)NULL);
+    perror(r->self);
+    _exit(127);
+  }
+  CHECK(ended_well(pid, "the checker"));
 }
 
 /* Every lease of the world as a lease client of its own lists it: released. */
@@ -692,6 +719,7 @@ static void two_processes(PGconn *pg, const char *uri, const char *self) {
 
 int main(int argc, char **argv) {
   if (argc == 10 && strcmp(argv[1], "child") == 0) return child_main(argv);
+  if (argc == 7 && strcmp(argv[1], "check") == 0) return checker_main(argv);
   char uri[600];
   PGconn *pg;
   int start = pg_test_start("two", uri, sizeof uri, &pg);
