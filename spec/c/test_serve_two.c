@@ -512,7 +512,6 @@ static void reap_unexpected(run *r) {
   }
 }
 
-/* Touches the stop file and waits (bounded) for both children's clean ends. */
 /* Waits (bounded: else killed, a hang) for child pid, who is told in
 ** messages; true when it ended with exit status 0. */
 static int ended_well(pid_t pid, const char *who) {
@@ -529,6 +528,7 @@ static int ended_well(pid_t pid, const char *who) {
   return well;
 }
 
+/* Touches the stop file and waits (bounded) for both children's clean ends. */
 static void stop_children(run *r) {
   int fd = open(r->stop, O_WRONLY | O_CREAT, 0600);
   CHECK(fd >= 0);
