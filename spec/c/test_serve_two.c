@@ -16,7 +16,9 @@
 ** dead holder's lease reaches no further than its connections' end plus the
 ** ttl, that the next grant of the scope has a higher fence and comes after
 ** that expiry, and that the committed world (a read-only open) holds every
-** actor once. At the end the children stop cleanly, and the world, its
+** actor once. A quarter of the times it pauses the child instead (stopped
+** between two transactions), lets a successor take the scope, and lets the
+** paused one go on: it must find its lease lost and end, writing nothing. At the end the children stop cleanly, and the world, its
 ** hand-over queue and a fresh process serving both scopes are checked: every
 ** actor exactly once, on A's map or B's, props intact, its map the one its
 ** number of trips says (an even number: where it began); in exactly one
@@ -59,6 +61,7 @@ int main(void) {
 #define FAR_MS 60000    /* a hand-over's bound in one_process */
 #define MAX_MOVES 8     /* a child moves 1 to this many actors a save */
 #define TOO_MANY 5      /* unexpected child exits after which the run stops */
+#define LOST 6          /* a child's exit status when it found its lease lost (STRATA_ESTATE) */
 
 /* ---- small helpers ---- */
 
@@ -300,7 +303,24 @@ static void one_process(PGconn *pg, const char *uri) {
 
 static int child_failed(const char *scope, const char *what, const strata_error *err) {
   fprintf(stderr, "child %s pid %d: %s: %s\n", scope, (int)getpid(), what, err->message);
-  return 3;
+  return err->status == STRATA_ESTATE ? LOST : 3;
+}
+
+/* SIGUSR1 asks a child to stop itself (SIGSTOP) at the top of its loop,
+** between two transactions: a process paused past its lease. */
+static volatile sig_atomic_t pause_asked;
+static void ask_pause(int sig) { (void)sig, pause_asked = 1; }
+
+static void take_pause_requests(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = ask_pause;
+  sa.sa_flags = SA_RESTART;
+  sigaction(SIGUSR1, &sa, NULL);
+  sigset_t usr1;
+  sigemptyset(&usr1);
+  sigaddset(&usr1, SIGUSR1);
+  sigprocmask(SIG_UNBLOCK, &usr1, NULL); /* blocked by the parent until now: none is lost */
 }
 
 /* Moves 1 to MAX_MOVES random actors of map mine to map other. */
@@ -355,11 +375,13 @@ static int child_main(char **argv) {
   strata_serve_options opt = { .label = "two", .ttl = TTL, .scopes = scopes, .nscopes = 1, .wait = OPEN_WAIT };
   strata_serve *s = NULL;
   strata_error err;
+  take_pause_requests();
   if (strata_serve_open(uri, &opt, &s, NULL, NULL, &err)) return child_failed(scope, "strata_serve_open", &err);
   strata_world *w = strata_serve_world(s);
   pid_t parent = (pid_t)atol(argv[9]);
   for (int round = 0, stopping = 0; !stopping; round++) {
     if (getppid() != parent) return child_failed(scope, "the test", &(strata_error){ .message = "gone" });
+    if (pause_asked) pause_asked = 0, raise(SIGSTOP);
     stopping = round > 0 && access(stop, F_OK) == 0;
     size_t arrived = 0, handed = 0;
     if (strata_serve_poll(s, stopping ? 0 : 50, &arrived, &err)) return child_failed(scope, "strata_serve_poll", &err);
@@ -386,6 +408,7 @@ typedef struct side {
   int k;
   pid_t pid;
   int incarnation, kills, kills_holding; /* kills_holding: of a child holding the lease */
+  int pauses;
   char app[64];         /* the running child's application_name: its connections */
   char figures[300], held[300];
   double next_kill;     /* mono() */
@@ -465,6 +488,22 @@ static void check_grant(const side *sd, const char *when, int64_t fence, double 
   CHECK(granted >= sd->expires);
 }
 
+/* Waits (bounded: else killed, a hang) for child pid, who is told in
+** messages; true when it ended with exit status code. */
+static int ended_with(pid_t pid, int code, const char *who) {
+  int status = -1;
+  double until = mono() + FAR_S;
+  while (pid > 0 && waitpid(pid, &status, WNOHANG) == 0 && mono() < until) sleep_ms(20);
+  if (pid > 0 && mono() >= until) {
+    fprintf(stderr, "%s (pid %d) did not end in %.0f s: killed\n", who, (int)pid, FAR_S);
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+  }
+  int well = pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == code;
+  if (!well) fprintf(stderr, "%s (pid %d) ended with status %d\n", who, (int)pid, status);
+  return well;
+}
+
 static void kill_one(run *r, side *sd) {
   char when[200], holder[STRATA_LEASE_HOLDER_MAX];
   snprintf(when, sizeof when, "kill %d of %s (pid %d)", sd->kills + 1, r->tw.scope[sd->k], (int)sd->pid);
@@ -497,6 +536,57 @@ static void kill_one(run *r, side *sd) {
   spawn(r, sd);
 }
 
+/* Waits (bounded) until the child of pid holds the side's lease; its row into
+** fence and granted. */
+static int wait_grant(run *r, const side *sd, pid_t pid, int64_t *fence, double *granted) {
+  char tag[24], holder[STRATA_LEASE_HOLDER_MAX];
+  snprintf(tag, sizeof tag, ":%d:", (int)pid);
+  double expires, until = mono() + FAR_S;
+  for (;;) {
+    if (lease_row(r, sd->k, holder, sizeof holder, fence, &expires, granted) && strstr(holder, tag)) return 1;
+    if (mono() >= until || waitpid(pid, NULL, WNOHANG) != 0) break;
+    sleep_ms(20);
+  }
+  fprintf(stderr, "%s: the child of pid %d never held its lease (%s)\n", r->tw.scope[sd->k], (int)pid, holder);
+  return 0;
+}
+
+/* A process paused past its lease: the child stops itself between two
+** transactions (SIGUSR1), its successor starts and takes the scope once the
+** lease expires, then the paused one goes on (SIGCONT): it must find its
+** lease lost and end (LOST) without writing (the tallies would see a write
+** of what its successor has moved since). */
+static void pause_one(run *r, side *sd) {
+  char when[200], holder[STRATA_LEASE_HOLDER_MAX];
+  pid_t old = sd->pid;
+  snprintf(when, sizeof when, "pause %d of %s (pid %d)", sd->pauses + 1, r->tw.scope[sd->k], (int)old);
+  kill(old, SIGUSR1);
+  int status = 0;
+  pid_t got = 0;
+  for (double until = mono() + FAR_S; (got = waitpid(old, &status, WNOHANG | WUNTRACED)) == 0 && mono() < until;)
+    sleep_ms(10);
+  if (got != old || !WIFSTOPPED(status)) {
+    fprintf(stderr, "%s: the child did not stop (%s)\n", when, got == old ? "it ended" : "a hang: killed");
+    CHECK(0);
+    if (got != old) kill(old, SIGKILL), waitpid(old, NULL, 0);
+    spawn(r, sd);
+    return;
+  }
+  sd->pauses++;
+  int64_t fence = 0;
+  double expires = 0, granted = 0;
+  if (lease_row(r, sd->k, holder, sizeof holder, &fence, &expires, &granted)) sd->fence = fence, sd->expires = expires;
+  spawn(r, sd);
+  CHECK(wait_grant(r, sd, sd->pid, &fence, &granted));
+  check_grant(sd, when, fence, granted);
+  kill(old, SIGCONT);
+  char who[200];
+  snprintf(who, sizeof who, "the paused child of %s", r->tw.scope[sd->k]);
+  CHECK(ended_with(old, LOST, who));
+  tally t;
+  committed(&r->tw, when, &t);
+}
+
 /* A child that ended without being killed: told, counted, started again. */
 static void reap_unexpected(run *r) {
   for (int k = 0; k < 2; k++) {
@@ -512,22 +602,6 @@ static void reap_unexpected(run *r) {
   }
 }
 
-/* Waits (bounded: else killed, a hang) for child pid, who is told in
-** messages; true when it ended with exit status 0. */
-static int ended_well(pid_t pid, const char *who) {
-  int status = -1;
-  double until = mono() + FAR_S;
-  while (pid > 0 && waitpid(pid, &status, WNOHANG) == 0 && mono() < until) sleep_ms(20);
-  if (pid > 0 && mono() >= until) {
-    fprintf(stderr, "%s (pid %d) did not end in %.0f s: killed\n", who, (int)pid, FAR_S);
-    kill(pid, SIGKILL);
-    waitpid(pid, &status, 0);
-  }
-  int well = pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  if (!well) fprintf(stderr, "%s (pid %d) ended with status %d\n", who, (int)pid, status);
-  return well;
-}
-
 /* Touches the stop file and waits (bounded) for both children's clean ends. */
 static void stop_children(run *r) {
   int fd = open(r->stop, O_WRONLY | O_CREAT, 0600);
@@ -536,7 +610,7 @@ static void stop_children(run *r) {
   for (int k = 0; k < 2; k++) {
     char who[200];
     snprintf(who, sizeof who, "the child serving %s", r->tw.scope[k]);
-    CHECK(ended_well(r->sides[k].pid, who));
+    CHECK(ended_with(r->sides[k].pid, 0, who));
     r->sides[k].pid = 0;
   }
 }
@@ -610,7 +684,7 @@ static void check_fresh_server(run *r) {
     perror(r->self);
     _exit(127);
   }
-  CHECK(ended_well(pid, "the checker"));
+  CHECK(ended_with(pid, 0, "the checker"));
 }
 
 /* Every lease of the world as a lease client of its own lists it: released. */
@@ -673,8 +747,9 @@ static void the_end(run *r, double seconds) {
   CHECK(t.trips > 0);
   CHECK(t.trips >= handed); /* every hand-over a child was told of was committed */
   printf("two_processes: %.0f s, kills %d + %d (%s, %s; %d + %d holding the lease, the rest waiting for it), "
-         "unexpected ends %d\n", seconds, r->sides[0].kills, r->sides[1].kills, r->tw.scope[0], r->tw.scope[1],
-         r->sides[0].kills_holding, r->sides[1].kills_holding, r->unexpected);
+         "pauses %d + %d (each ended by its lost lease), unexpected ends %d\n", seconds, r->sides[0].kills,
+         r->sides[1].kills, r->tw.scope[0], r->tw.scope[1], r->sides[0].kills_holding, r->sides[1].kills_holding,
+         r->sides[0].pauses, r->sides[1].pauses, r->unexpected);
   printf("two_processes: trips %ld (committed), hand-overs told %ld, arrivals told %ld, pending at the end %d\n",
          t.trips, handed, arrived, pending);
   printf("two_processes: actors on A %d, on B %d; a dead child's lease ran at most %.3f s past its kill (ttl %.1f)\n",
@@ -693,6 +768,10 @@ static void two_processes(PGconn *pg, const char *uri, const char *self) {
   snprintf(r.stop, sizeof r.stop, "%s/stop", r.dir);
   r.pg = pg;
   if (!make_world(&r.tw, ACTORS)) return;
+  sigset_t usr1; /* blocked until a child takes it (take_pause_requests) */
+  sigemptyset(&usr1);
+  sigaddset(&usr1, SIGUSR1);
+  sigprocmask(SIG_BLOCK, &usr1, NULL);
   double start = mono();
   for (int k = 0; k < 2; k++) {
     r.sides[k].k = k;
@@ -706,7 +785,8 @@ static void two_processes(PGconn *pg, const char *uri, const char *self) {
     reap_unexpected(&r);
     for (int k = 0; k < 2; k++)
       if (mono() >= r.sides[k].next_kill && mono() - start < seconds) {
-        kill_one(&r, &r.sides[k]);
+        if (next_rand(&r.rng) % 4 == 0) pause_one(&r, &r.sides[k]); /* a quarter: a pause, not a kill */
+        else kill_one(&r, &r.sides[k]);
         r.sides[k].next_kill = mono() + uniform(&r.rng, 1, 6);
       }
   }
