@@ -427,6 +427,19 @@ typedef struct run {
   double overhang;      /* the furthest a dead child's lease ran past its kill, seconds */
 } run;
 
+/* This program run again with args (args[0] its name, NULL-ended). */
+static pid_t start_self(const char *self, char *const *args) {
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    execv(self, args);
+    perror(self);
+    _exit(127);
+  }
+  CHECK(pid > 0);
+  return pid;
+}
+
 static void spawn(run *r, side *sd) {
   char uri[800], mine[24], other[24], parent[24];
   sd->incarnation++;
@@ -435,15 +448,9 @@ static void spawn(run *r, side *sd) {
   snprintf(mine, sizeof mine, "%llu", (unsigned long long)r->tw.map[sd->k]);
   snprintf(other, sizeof other, "%llu", (unsigned long long)r->tw.map[1 - sd->k]);
   snprintf(parent, sizeof parent, "%d", (int)getpid());
-  fflush(NULL);
-  sd->pid = fork();
-  if (sd->pid == 0) {
-    execl(r->self, r->self, "child", uri, r->tw.scope[sd->k], mine, other, r->stop, sd->figures, sd->held, parent,
-          (char *)NULL);
-    perror(r->self);
-    _exit(127);
-  }
-  CHECK(sd->pid > 0);
+  char *args[] = { (char *)r->self, "child", uri, r->tw.scope[sd->k], mine, other, r->stop, sd->figures, sd->held,
+                   parent, NULL };
+  sd->pid = start_self(r->self, args);
 }
 
 /* Waits (bounded) until no backend of the dead child is left: a statement
@@ -575,7 +582,12 @@ static void pause_one(run *r, side *sd) {
   sd->pauses++;
   int64_t fence = 0;
   double expires = 0, granted = 0;
-  if (lease_row(r, sd->k, holder, sizeof holder, &fence, &expires, &granted)) sd->fence = fence, sd->expires = expires;
+  char tag[24];
+  snprintf(tag, sizeof tag, ":%d:", (int)old);
+  /* it stopped in its loop, so it had opened: the lease is its own */
+  CHECK(lease_row(r, sd->k, holder, sizeof holder, &fence, &expires, &granted) && strstr(holder, tag));
+  sd->fence = fence;
+  sd->expires = expires;
   spawn(r, sd);
   CHECK(wait_grant(r, sd, sd->pid, &fence, &granted));
   check_grant(sd, when, fence, granted);
@@ -677,14 +689,8 @@ static int checker_main(char **argv) {
 static void check_fresh_server(run *r) {
   char maps[2][24];
   for (int k = 0; k < 2; k++) snprintf(maps[k], sizeof maps[k], "%llu", (unsigned long long)r->tw.map[k]);
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid == 0) {
-    execl(r->self, r->self, "check", r->tw.uri, r->tw.scope[0], r->tw.scope[1], maps[0], maps[1], (char *)NULL);
-    perror(r->self);
-    _exit(127);
-  }
-  CHECK(ended_with(pid, 0, "the checker"));
+  char *args[] = { (char *)r->self, "check", r->tw.uri, r->tw.scope[0], r->tw.scope[1], maps[0], maps[1], NULL };
+  CHECK(ended_with(start_self(r->self, args), 0, "the checker"));
 }
 
 /* Every lease of the world as a lease client of its own lists it: released. */
