@@ -362,23 +362,15 @@ static int write_held(const char *path, strata_world *w) {
   return f != NULL && fclose(f) == 0;
 }
 
-/* argv: child URI SCOPE MINE OTHER STOPFILE FIGURES HELD PARENT. Serves SCOPE
-** until STOPFILE exists (its first round moves whatever the file says, so
-** that a run shortened by hand still travels), then saves once more, writes
-** the ids of the actors it holds into HELD and closes; 0 on a clean stop.
-** A child whose parent died (a test killed by its timeout) stops at once. */
-static int child_main(char **argv) {
-  const char *uri = argv[2], *scope = argv[3], *stop = argv[6], *figures = argv[7], *held = argv[8];
+/* The child's rounds on s until the stop file (argv as child_main's); its
+** exit status. */
+static int child_rounds(strata_serve *s, char **argv) {
+  const char *scope = argv[3], *stop = argv[6], *figures = argv[7], *held = argv[8];
   uint64_t mine = strtoull(argv[4], NULL, 10), other = strtoull(argv[5], NULL, 10);
   uint64_t rng = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL) ^ 0x9e3779b97f4a7c15ULL;
-  const char *scopes[] = { scope };
-  strata_serve_options opt = { .label = "two", .ttl = TTL, .scopes = scopes, .nscopes = 1, .wait = OPEN_WAIT };
-  strata_serve *s = NULL;
-  strata_error err;
-  take_pause_requests();
-  if (strata_serve_open(uri, &opt, &s, NULL, NULL, &err)) return child_failed(scope, "strata_serve_open", &err);
-  strata_world *w = strata_serve_world(s);
   pid_t parent = (pid_t)atol(argv[9]);
+  strata_world *w = strata_serve_world(s);
+  strata_error err;
   for (int round = 0, stopping = 0; !stopping; round++) {
     if (getppid() != parent) return child_failed(scope, "the test", &(strata_error){ .message = "gone" });
     if (pause_asked) pause_asked = 0, raise(SIGSTOP);
@@ -397,9 +389,24 @@ static int child_main(char **argv) {
       return 4;
     }
   }
-  int wrote = write_held(held, w);
+  return write_held(held, w) ? 0 : 5;
+}
+
+/* argv: child URI SCOPE MINE OTHER STOPFILE FIGURES HELD PARENT. Serves SCOPE
+** until STOPFILE exists (its first round moves whatever the file says, so
+** that a run shortened by hand still travels), then saves once more, writes
+** the ids of the actors it holds into HELD and closes; 0 on a clean stop.
+** A child whose parent died (a test killed by its timeout) stops at once. */
+static int child_main(char **argv) {
+  const char *scopes[] = { argv[3] };
+  strata_serve_options opt = { .label = "two", .ttl = TTL, .scopes = scopes, .nscopes = 1, .wait = OPEN_WAIT };
+  strata_serve *s = NULL;
+  strata_error err;
+  take_pause_requests();
+  if (strata_serve_open(argv[2], &opt, &s, NULL, NULL, &err)) return child_failed(argv[3], "strata_serve_open", &err);
+  int status = child_rounds(s, argv);
   strata_serve_close(s);
-  return wrote ? 0 : 5;
+  return status;
 }
 
 /* ---- the parent's run ---- */
