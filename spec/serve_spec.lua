@@ -166,6 +166,10 @@ describe("strata.serve", function()
     -- (fields read through metamethods, at no line: as a world's field reads are)
     assert.matches("closed with its serve handle", support.err_of(function() return hero.props.hp end))
     assert.matches("closed with its serve handle", support.err_of(function() return w.time end))
+    -- a closed world is no longer a live world: reloading its mods passes it by
+    local plain = strata.world.new{ seed = 1 }
+    strata.reload("base")
+    assert.is_false(support.state(plain):closed())
     -- its lease was released: another takes the area at once (wait 0)
     do
       local s <close> = strata.serve.open(uri, { scopes = { t.a } })

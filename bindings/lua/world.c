@@ -559,6 +559,13 @@ static int w_set_ref_maker(lua_State *L) {
   return 0;
 }
 
+/* closed() -> whether the world is gone: its serve handle closed it, or the
+** collector finalized the state while a weak table still lists its world. */
+static int w_closed(lua_State *L) {
+  lua_pushboolean(L, ((lworld *)lstrata_checkudata(L, 1, WORLD_MT))->w == NULL);
+  return 1;
+}
+
 static int w_seed(lua_State *L) { lua_pushinteger(L, (lua_Integer)strata_world_seed(check_world(L, 1))); return 1; }
 static int w_time(lua_State *L) { lua_pushnumber(L, strata_world_time(check_world(L, 1))); return 1; }
 static int w_next_uid(lua_State *L) { lua_pushinteger(L, (lua_Integer)strata_world_next_uid(check_world(L, 1))); return 1; }
@@ -1106,7 +1113,7 @@ static int w_types(lua_State *L) {
 }
 
 static const luaL_Reg world_methods[] = {
-  { "set_ref_maker", w_set_ref_maker }, { "seed", w_seed }, { "time", w_time },
+  { "set_ref_maker", w_set_ref_maker }, { "closed", w_closed }, { "seed", w_seed }, { "time", w_time },
   { "set_time", w_set_time }, { "next_uid", w_next_uid }, { "count", w_count }, { "kind_edits", w_kind_edits },
   { "create", w_create }, { "info", w_info }, { "delete", w_delete },
   { "set_position", w_set_position }, { "set_archetype", w_set_archetype }, { "get", w_get }, { "snapshot", w_snapshot },

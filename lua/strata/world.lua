@@ -520,8 +520,12 @@ function M.reload(opts)
     if getmt(opts.world) ~= World then error("world must be a world, got " .. tostring(opts.world), 0) end
     targets[1] = opts.world
   else
+    -- (a world whose state is closed is no longer live: a served world's
+    -- handle closed it, or the collector finalized it before dropping it here)
     for w in pairs(worlds) do
-      for _, m in ipairs(w._mods) do if m.id == id then targets[#targets + 1] = w break end end
+      if not w._s:closed() then
+        for _, m in ipairs(w._mods) do if m.id == id then targets[#targets + 1] = w break end end
+      end
     end
   end
   if #targets == 0 then error("mod '" .. id .. "' is not loaded in any live world", 0) end
