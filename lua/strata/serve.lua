@@ -67,7 +67,9 @@ end
 function Serve:scope_of(x)
   local s = open_one(self)
   if handle_of.is(x) then x = x.uid end
-  if math.type(x) ~= "integer" then error("expected an object or a uid, got " .. tostring(x), 0) end
+  if math.type(x) ~= "integer" then
+    error("expected an object or a uid, got " .. (type(x) == "number" and tostring(x) or type(x)), 0)
+  end
   return s.c:scope_of(x)
 end
 
