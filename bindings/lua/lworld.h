@@ -15,11 +15,11 @@ void lstrata_push_mods(lua_State *L, strata_mod_version *mods, size_t n);
 
 /* A served world (serve.c): its state userdata is owned by the serve
 ** userdata at owner (kept alive by it, uservalue 2), which frees the world
-** when closed, then calls lstrata_world_closed on the state, whose every use
+** when closed, then calls lstrata_world_gone on the state, whose every use
 ** is then this error. */
 #define LSTRATA_WORLD_CLOSED "the world was closed with its serve handle (serve:close())"
 void lstrata_push_served_world(lua_State *L, strata_world *w, int owner);
-void lstrata_world_closed(lua_State *L, int idx);
+void lstrata_world_gone(lua_State *L, int idx);
 /* Where the state userdata at idx keeps its world (NULL once closed), or
 ** NULL when idx is no state: valid while that userdata lives, so that a
 ** value kept beside it (a map's view, a runtime) sees the world closed. */

@@ -114,7 +114,7 @@ static int serve_close(lua_State *L) {
   serve_ud *u = lstrata_checkudata(L, 1, SERVE_MT);
   if (u->s == NULL) return 0;
   lua_getiuservalue(L, 1, 1);
-  lstrata_world_closed(L, -1);
+  lstrata_world_gone(L, -1);
   lua_pop(L, 1);
   strata_serve_close(u->s);
   u->s = NULL;

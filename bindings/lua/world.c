@@ -63,7 +63,7 @@ void lstrata_push_served_world(lua_State *L, strata_world *w, int owner) {
   lua_setiuservalue(L, -2, 2);
 }
 
-void lstrata_world_closed(lua_State *L, int idx) {
+void lstrata_world_gone(lua_State *L, int idx) {
   lworld *lw = luaL_testudata(L, idx, WORLD_MT);
   if (lw) lw->w = NULL;
 }
