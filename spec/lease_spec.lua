@@ -112,6 +112,28 @@ describe("strata.lease", function()
     a:close()
     err = support.err_of(function() a:list() end)
     assert.matches("lease:list: the lease client is closed", err)
+    err = support.err_of(function() a:handovers() end)
+    assert.matches("lease_spec%.lua:%d+: lease:handovers: the lease client is closed", err)
+  end)
+
+  it("handovers: per destination, the rows queued and the oldest's age (the database's clock)", function()
+    local at = support.pg_world(base, world .. "_lag")
+    local a = strata.lease.open(at, { holder = "lag" })
+    assert.same({}, a:handovers())
+    -- queued as a sender would, by SQL here (the oldest 5 s ago, by the server's clock)
+    support.psql(at, "INSERT INTO %s.handovers (uid, from_scope, to_scope, fence, queued_at) VALUES"
+      .. " (1, 'area:1', 'area:2', 1, now() - interval '5 seconds'), (2, 'area:1', 'area:2', 1, now()),"
+      .. " (3, 'area:2', 'area:1', 3, now())")
+    local list = a:handovers()
+    assert.equal(2, #list)
+    assert.same({ "area:1", 1 }, { list[1].scope, list[1].queued })
+    assert.same({ "area:2", 2 }, { list[2].scope, list[2].queued })
+    assert.is_true(list[2].oldest >= 5)
+    assert.is_true(list[1].oldest >= 0)
+    assert.is_nil(getmetatable(list[1]))
+    list[1].queued = 99 -- a fresh table each call: nothing kept
+    assert.equal(1, a:handovers()[1].queued)
+    a:close()
   end)
 end)
 
@@ -146,6 +168,47 @@ describe("strata serve-check", function()
     assert.is_string(by["area:123"].expires)
     a:close()
     zero:close()
+  end)
+
+  it("shows the hand-overs queued per destination after the leases; --json handovers, [] when none", function()
+    local at = support.pg_world(base, world .. "_sc")
+    local a = strata.lease.open(at, { holder = "server-a", ttl = 600 })
+    a:acquire("area:1")
+    local out, code = strata_cmd("serve-check " .. q(at))
+    assert.equal(0, code, out)
+    assert.matches("\nhand%-overs: none queued\n$", out)
+    local json
+    json, code = support.sh("NO_COLOR=1 " .. q(bin) .. " serve-check --json " .. q(at) .. " 2>/dev/null")
+    assert.equal(0, code, json)
+    assert.matches('"handovers": ?%[%]', json)
+
+    support.psql(at, "INSERT INTO %s.handovers (uid, from_scope, to_scope, fence, queued_at) VALUES"
+      .. " (1, 'area:1', 'area:2', 1, now() - interval '5 seconds'), (2, 'area:1', 'area:2', 1, now()),"
+      .. " (3, 'area:2', 'area:1', 3, now()), (4, 'area:1', 'branch:10', 1, now())")
+    out, code = strata_cmd("serve-check " .. q(at))
+    assert.equal(0, code, out)
+    local after = out:match("\narea:1 [^\n]*\n(.*)$")
+    assert.is_not_nil(after, out)
+    local lines = {}
+    for line in after:gmatch("[^\n]+") do lines[#lines + 1] = line end
+    assert.equal(3, #lines, out)
+    local seen = {}
+    for i, line in ipairs(lines) do
+      local scope, n, age = line:match("^hand%-overs: (%S+) +(%d+) queued, oldest (%d+%.%d) s$")
+      assert.is_not_nil(scope, line)
+      seen[i] = { scope, tonumber(n) }
+      if scope == "area:2" then assert.is_true(tonumber(age) >= 5, line) end
+    end
+    assert.same({ { "area:1", 1 }, { "area:2", 2 }, { "branch:10", 1 } }, seen)
+
+    json, code = support.sh("NO_COLOR=1 " .. q(bin) .. " serve-check --json " .. q(at) .. " 2>/dev/null")
+    assert.equal(0, code, json)
+    local t = strata.json.decode(json)
+    assert.equal(3, #t.handovers)
+    assert.same({ "area:2", 2 }, { t.handovers[2].scope, t.handovers[2].queued })
+    assert.is_true(t.handovers[2].oldest >= 5)
+    assert.same({ "branch:10", 1 }, { t.handovers[3].scope, t.handovers[3].queued })
+    a:close()
   end)
 
   it("a URI it cannot use is one line, exit 1; no URI is a usage error", function()

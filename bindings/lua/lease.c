@@ -2,7 +2,7 @@
 ** lease.c - strata.lease: the core's leases (strata/lease.h) from Lua.
 ** strata.lease.open(uri, { holder =, ttl = }) -> a lease client with
 ** :acquire(scope), :renew(), :release([scope]), :check(scope, fence),
-** :list(), :holder(), :close(). The userdata holds the core's client and
+** :list(), :handovers(), :holder(), :close(). The userdata holds the core's client and
 ** nothing else; every lease it returns is a fresh plain table.
 */
 #include "lstrata.h"
@@ -136,6 +136,30 @@ static int lease_list(lua_State *L) {
   return 1;
 }
 
+static int push_handover(void *ud, const strata_lease_handover_info *h) {
+  lua_State *L = ud;
+  lstrata_checkstack(L, 4, "lease:handovers");
+  lua_createtable(L, 0, 3);
+  lua_pushstring(L, h->scope);
+  lua_setfield(L, -2, "scope");
+  lua_pushinteger(L, (lua_Integer)h->queued);
+  lua_setfield(L, -2, "queued");
+  lua_pushnumber(L, h->oldest);
+  lua_setfield(L, -2, "oldest");
+  lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+  return 0;
+}
+
+/* lease:handovers() -> per scope hand-overs wait for, { scope =, queued =,
+** oldest = seconds }, by scope (empty when none) */
+static int lease_handovers(lua_State *L) {
+  strata_lease_client *c = check_client(L);
+  lua_newtable(L);
+  strata_error err;
+  if (strata_lease_handovers(c, push_handover, L, &err) != STRATA_OK) return lstrata_raise(L, NULL, &err);
+  return 1;
+}
+
 /* lease:holder() -> the holder id, "LABEL@HOST:PID:TOKEN" */
 static int lease_holder(lua_State *L) {
   lua_pushstring(L, strata_lease_holder(check_client(L)));
@@ -153,7 +177,8 @@ static int lease_close(lua_State *L) {
 void lstrata_open_lease(lua_State *L) {
   static const luaL_Reg methods[] = {
     {"acquire", lease_acquire}, {"renew", lease_renew}, {"release", lease_release}, {"check", lease_check},
-    {"list", lease_list}, {"holder", lease_holder}, {"close", lease_close}, {NULL, NULL}};
+    {"list", lease_list}, {"handovers", lease_handovers}, {"holder", lease_holder}, {"close", lease_close},
+    {NULL, NULL}};
   static const luaL_Reg meta[] = {{"__gc", lease_close}, {"__close", lease_close}, {NULL, NULL}};
   static const luaL_Reg funcs[] = {{"open", lease_open}, {NULL, NULL}};
   lstrata_register_type(L, LEASE_MT, "lease", meta, methods);

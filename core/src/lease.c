@@ -3,7 +3,8 @@
 ** table leases of the world's schema, each change one statement, so that two
 ** clients asking at once are ordered by the database's row lock and every
 ** expiry is read on the database's clock. The client keeps the scopes it was
-** granted, with their fences, only to tell a renewal's losses.
+** granted, with their fences, only to tell a renewal's losses. The
+** hand-over queue's lag is read through handover.c, on the same connection.
 */
 #include "strata/lease.h"
 
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "file_internal.h"
+#include "handover.h"
 #include "lease_internal.h"
 #include "pg_uri.h"
 #include "strata/alloc.h"
@@ -69,13 +71,29 @@ static const char SQL_RELEASE[] =
   "UPDATE @.leases SET holder = NULL, expires_at = now() WHERE scope = $2 AND holder = $1 AND fence = $3::bigint";
 static const char SQL_RELEASE_ALL[] = "UPDATE @.leases SET holder = NULL, expires_at = now() WHERE holder = $1";
 
+/* The error of every call once the connection is lost. */
+static strata_status still_lost(const strata_lease_client *c, const char *function, strata_error *err) {
+  return strata_error_in(err, STRATA_EIO, function, "connection lost: %s", c->broken);
+}
+
+/* A failure of the hand-over queue (e, in handover.c's name) as function's;
+** a connection lost on the way is lost for every later call, as in run. */
+static strata_status queue_failed(strata_lease_client *c, const char *function, const strata_error *e,
+                                  strata_error *err) {
+  static const char lost[] = "connection lost: ";
+  if (PQstatus(c->conn) == CONNECTION_BAD && c->broken[0] == '\0')
+    snprintf(c->broken, sizeof c->broken, "%.*s", (int)sizeof c->broken - 1,
+             strncmp(e->message, lost, sizeof lost - 1) == 0 ? e->message + sizeof lost - 1 : e->message);
+  return strata_error_in(err, e->status, function, "%s", e->message);
+}
+
 /* Runs the statement tmpl (its '@' the schema) with params into *out (for
 ** PQclear); else fails with err set: "connection lost: ..." (and every
 ** later call says so) or what the server refused. */
 static strata_status run(strata_lease_client *c, const char *function, const char *tmpl, int n,
                          const char *const *params, PGresult **out, strata_error *err) {
   *out = NULL;
-  if (c->broken[0] != '\0') return strata_error_in(err, STRATA_EIO, function, "connection lost: %s", c->broken);
+  if (c->broken[0] != '\0') return still_lost(c, function, err);
   char text[2048]; /* the longest statement, its schema in, is under 800 bytes */
   strata_pg_with_schema(tmpl, c->schema, text, sizeof text);
   PGresult *r = n > 0 ? PQexecParams(c->conn, text, n, NULL, params, NULL, NULL, 0) : PQexec(c->conn, text);
@@ -190,6 +208,8 @@ static strata_status connect_to(strata_lease_client *c, const char *uri, const c
   PGresult *r;
   if ((st = run(c, fn, SQL_CREATE, 0, NULL, &r, err)) != STRATA_OK) return st;
   PQclear(r);
+  strata_error e;
+  if (handover_create(c->conn, c->schema, &e) != STRATA_OK) return queue_failed(c, fn, &e, err);
   return STRATA_OK;
 }
 
@@ -449,6 +469,34 @@ strata_status strata_lease_list(strata_lease_client *c, strata_lease_each each, 
   return STRATA_OK;
 }
 
+strata_status strata_lease_handovers(strata_lease_client *c, strata_lease_handover_each each, void *ud,
+                                     strata_error *err) {
+  static const char *const fn = "strata_lease_handovers";
+  if (each == NULL) return strata_error_in(err, STRATA_EARG, fn, "no function to call");
+  if (c->broken[0] != '\0') return still_lost(c, fn, err);
+  /* A read into room for 32 scopes; more queued (*n says how many), read
+  ** again into room for them all (and some that may come meanwhile). */
+  handover_lag_row some[32], *rows = some;
+  size_t cap = sizeof some / sizeof some[0], n = 0;
+  strata_error e;
+  strata_status st;
+  while ((st = handover_lag(c->conn, c->schema, rows, cap, &n, &e)) == STRATA_OK && n > cap) {
+    if (rows != some) strata_free(rows);
+    cap = n + n / 2;
+    if ((rows = strata_malloc(cap * sizeof *rows)) == NULL) return strata_error_nomem(err, "reading hand-overs");
+  }
+  for (size_t i = 0; st == STRATA_OK && i < n; i++) {
+    strata_lease_handover_info info;
+    memset(&info, 0, sizeof info);
+    memcpy(info.scope, rows[i].to, sizeof info.scope); /* both STRATA_LEASE_SCOPE_MAX, NUL-ended */
+    info.queued = rows[i].count;
+    info.oldest = rows[i].oldest;
+    if (each(ud, &info) != 0) break;
+  }
+  if (rows != some) strata_free(rows);
+  return st == STRATA_OK ? STRATA_OK : queue_failed(c, fn, &e, err);
+}
+
 #else
 /* Built without libpq: every call says so. */
 static strata_status off(const char *fn, strata_error *err) {
@@ -488,5 +536,10 @@ strata_status strata_lease_check(strata_lease_client *c, const char *scope, int6
 strata_status strata_lease_list(strata_lease_client *c, strata_lease_each each, void *ud, strata_error *err) {
   (void)c, (void)each, (void)ud;
   return off("strata_lease_list", err);
+}
+strata_status strata_lease_handovers(strata_lease_client *c, strata_lease_handover_each each, void *ud,
+                                     strata_error *err) {
+  (void)c, (void)each, (void)ud;
+  return off("strata_lease_handovers", err);
 }
 #endif

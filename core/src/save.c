@@ -1420,8 +1420,12 @@ static strata_status read_map_v3(strata_world *w, save_tie *tie, const store_val
   return st;
 }
 
-/* Where a read stands: the error to give when the store stops a loop early. */
+/* Where a read stands: the error to give when the store stops a loop early.
+** A failure of the server or the connection is the store's to word (a lock
+** timeout is no damaged save); any other is the rows'. */
 static strata_status read_error(strata_error *err, store *st, const char *table, int rc) {
+  strata_status res = st->ops->transient ? st->ops->transient(st, rc, err) : STRATA_OK;
+  if (res) return res;
   return strata_error_set(err, STRATA_EPARSE, "corrupt save: reading table %s: %s", table, st->ops->why(st, rc));
 }
 
@@ -1983,8 +1987,11 @@ static strata_status hand_over(served *sv, uint64_t uid, const char *to) {
 
 /* A thing of the scope "world" changed in a process that does not serve it. */
 static strata_status not_world(served *sv, const char *what, uint64_t uid) {
-  return strata_error_set(sv->err, STRATA_ESTATE, "cannot save to '%s': %s%s%llu belongs to the scope world, which "
-                          "this process does not serve", sv->uri, what, uid ? " #" : "", (unsigned long long)uid);
+  char thing[64];
+  if (uid) snprintf(thing, sizeof thing, "%.24s#%llu", what, (unsigned long long)uid);
+  else snprintf(thing, sizeof thing, "%s", what);
+  return strata_error_set(sv->err, STRATA_ESTATE, "cannot save to '%s': %s belongs to the scope world, which this "
+                          "process does not serve", sv->uri, thing);
 }
 
 /* One changed uid: written when its scope is served, handed over when it
@@ -1995,6 +2002,8 @@ static strata_status served_uid(served *sv, uint64_t uid) {
   if (!o) {
     if (!sv->h->world && (world_find_timer(sv->w, uid) != (size_t)-1 || find_sub(sv->w, uid) != (size_t)-1))
       return not_world(sv, world_find_timer(sv->w, uid) != (size_t)-1 ? "timer" : "subscription", uid);
+    if (!sv->h->owns(sv->h->ud, sv->w, uid, scope) && !strcmp(scope, "world"))
+      return not_world(sv, "object", uid); /* (deleted, but the world's to delete) */
     int rc = write_uid(&sv->wr, sv->w, uid); /* (gone: its row goes) */
     return rc ? served_fail(sv, rc) : STRATA_OK;
   }
@@ -2006,7 +2015,8 @@ static strata_status served_uid(served *sv, uint64_t uid) {
     return strata_error_set(sv->err, STRATA_ESTATE, "cannot save to '%s': %.24s#%llu is on #%llu, which is in no "
                             "scope this process knows", sv->uri, o->kind, (unsigned long long)uid,
                             (unsigned long long)o->map);
-  if (o->tilemap || !strcmp(o->kind, "area") || !strcmp(o->kind, "map") || !strcmp(scope, "world"))
+  if (!strcmp(scope, "world")) return not_world(sv, o->kind, uid);
+  if (o->tilemap || !strcmp(o->kind, "area") || !strcmp(o->kind, "map"))
     return strata_error_set(sv->err, STRATA_ESTATE, "cannot save to '%s': %.24s#%llu is in the scope %s, which this "
                             "process does not serve (only what is positioned moves between scopes)", sv->uri,
                             o->kind, (unsigned long long)uid, scope);

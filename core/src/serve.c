@@ -17,7 +17,7 @@
 
 #ifndef STRATA_HAVE_LIBPQ
 static strata_status no_libpq(strata_error *err, const char *fn) {
-  return strata_error_in(err, STRATA_EARG, fn, "strata was built without PostgreSQL (no libpq: STRATA_WITH_POSTGRES)");
+  return strata_error_in(err, STRATA_ESTATE, fn, "strata was built without PostgreSQL (no libpq: STRATA_WITH_POSTGRES)");
 }
 strata_status strata_serve_open(const char *uri, const strata_serve_options *opt, strata_serve **out,
                                 strata_mod_version **mods, size_t *nmods, strata_error *err) {
@@ -80,6 +80,9 @@ struct strata_serve {
   ** to itself, a map to its area (0: in none). What is on a map another
   ** process holds still finds its scope. */
   uidmap dir;
+  /* Without "world": what was in no area or map when s opened, kept to be
+  ** read (the world record) and never written: another process serves it. */
+  uidmap ro;
   serve_hooks hooks;
 };
 
@@ -130,8 +133,13 @@ int strata_serve_owns(const strata_serve *s, const char *scope) {
 }
 
 static int hook_owns(void *ud, const strata_world *w, uint64_t uid, char scope[STRATA_LEASE_SCOPE_MAX]) {
-  find_scope(ud, w, uid, scope);
-  return strata_serve_owns(ud, scope);
+  const strata_serve *s = ud;
+  if (uidmap_get(&s->ro, uid)) {
+    snprintf(scope, STRATA_LEASE_SCOPE_MAX, "world"); /* wherever it was put since */
+    return 0;
+  }
+  find_scope(s, w, uid, scope);
+  return strata_serve_owns(s, scope);
 }
 
 const char *strata_serve_scope_of(strata_serve *s, uint64_t uid, char out[STRATA_LEASE_SCOPE_MAX]) {
@@ -213,7 +221,8 @@ static strata_status acquire_all(strata_serve *s, const strata_serve_options *op
 /* ---- opening ---- */
 
 /* The world as opened, cut down to what s serves: the directory of areas
-** and maps first (while every one is there), then the rest let go. */
+** and maps first (while every one is there), then what other processes
+** serve let go. */
 static strata_status keep_served(strata_serve *s, strata_error *err) {
   strata_world *w = s->w;
   uint64_t *drop = NULL;
@@ -226,7 +235,13 @@ static strata_status keep_served(strata_serve *s, strata_error *err) {
   }
   for (strata_object *o = world_next(w, 0); o; o = world_next(w, o->uid)) {
     find_scope(s, w, o->uid, scope);
+    /* What is in no area or map stays, read only without "world" (the
+    ** world record: a runtime reads it); another's area or map goes. */
     if (strata_serve_owns(s, scope)) continue;
+    if (!strcmp(scope, "world") || !*scope) {
+      if (!uidmap_put(&s->ro, o->uid, 0)) goto nomem;
+      continue;
+    }
     if (!STRATA_GROW(drop, cap, n + 1)) goto nomem;
     drop[n++] = o->uid;
   }
@@ -376,7 +391,16 @@ static strata_status take_some(strata_serve *s, size_t *n, size_t *arrived, stra
     int got = save_load_object(w, st, items[i].uid, err);
     if (got < 0) res = err ? err->status : STRATA_EPARSE;
     else if (arrived) *arrived += (size_t)got;
+    uidmap_del(&s->ro, items[i].uid); /* (handed here: no longer the world's) */
   }
+  /* Once all are in (a bag may come before who carries it): a row queued
+  ** here that is not in these scopes is not kept. */
+  char scope[STRATA_LEASE_SCOPE_MAX];
+  for (size_t i = 0; i < *n && !res; i++)
+    if (strata_world_object(w, items[i].uid) && (find_scope(s, w, items[i].uid, scope), !strata_serve_owns(s, scope))) {
+      world_forget(w, items[i].uid);
+      if (arrived) --*arrived;
+    }
   if (!res && (rc = st->ops->commit(st))) res = st->ops->fail(st, rc, "cannot open", err);
   if (res) st->ops->rollback(st);
   return res;
@@ -410,6 +434,7 @@ void strata_serve_close(strata_serve *s) {
   strata_world_free(s->w);
   if (s->listener) PQfinish(s->listener);
   uidmap_free(&s->dir);
+  uidmap_free(&s->ro);
   strata_free(s->scopes);
   strata_free(s->uri);
   strata_free(s);

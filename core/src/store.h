@@ -108,6 +108,14 @@ typedef struct store_ops {
   /* A failed call's code as one line into err: "<what> '<where>': <why>". */
   strata_status (*fail)(store *s, int rc, const char *what, strata_error *err);
   const char *(*why)(store *s, int rc);
+  /* A failed read's code when the failure is the server's or the
+  ** connection's, not the stored rows' (PostgreSQL: a lost connection, a
+  ** lock or statement timeout, a cancel, a shutdown, the server out of
+  ** resources): its one line into err ("PostgreSQL: <the server's first
+  ** line>") and STRATA_EIO, so that an open says so rather than "corrupt
+  ** save"; else STRATA_OK, err untouched. NULL: no failure is (SQLite's
+  ** busy and I/O errors are worded by save.c as they were). */
+  strata_status (*transient)(store *s, int rc, strata_error *err);
 } store_ops;
 
 struct store {

@@ -78,6 +78,7 @@ typedef struct pg_store {
   char *shown;               /* the URI as errors name it (no password) */
   char schema[64];           /* "strata_NAME", quoted */
   char error[256];           /* the last failure, one line */
+  int transient;             /* ... the server's or the connection's (p_transient) */
   int writing;               /* in a save's transaction: meta's rows are locked as read */
   unsigned prepared[STORE_NTABLES]; /* statements prepared, a bit each */
   PGresult *got;             /* the last get's row (its values live until the next) */
@@ -105,14 +106,29 @@ typedef struct pg_store {
 
 enum { Q_INS, Q_DEL, Q_GET, Q_LOCK, Q_LAST, NQ };
 
-/* The failure of the last call: its first line, into s->error; returns 1
-** (a store code: save.c hands it back to s_fail). */
+/* Whether a failure is the server's or the connection's, by its SQLSTATE:
+** the connection (class 08, or libpq's own loss: no SQLSTATE), a
+** transaction to retry (40: serialization, deadlock), the server's
+** resources (53), a lock not available (55P03), an operator's or a
+** timeout's cancel or shutdown (57: 57014, 57P01-57P05). The rest (data
+** 22, the tables' shape 42, ...) is what the world's tables hold. */
+static int transient_failure(PGconn *c, const PGresult *r) {
+  if (PQstatus(c) == CONNECTION_BAD) return 1;
+  const char *code = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+  if (!code) return 0;
+  return !strncmp(code, "08", 2) || !strncmp(code, "40", 2) || !strncmp(code, "53", 2) ||
+         !strcmp(code, "55P03") || !strncmp(code, "57", 2);
+}
+
+/* The failure of the last call: the server's first line (its severity
+** left out), into s->error, and its kind; returns 1 (a store code: save.c
+** hands it back to s_fail). */
 static int failed(pg_store *s, const PGresult *r) {
   const char *m = r ? PQresultErrorMessage(r) : NULL;
   if (!m || !*m) m = PQerrorMessage(s->c);
   if (!m || !*m) m = "unknown error";
-  size_t n = strcspn(m, "\n");
-  snprintf(s->error, sizeof s->error, "%.*s", (int)(n < sizeof s->error ? n : sizeof s->error - 1), m);
+  strata_pg_first_line(m, s->error, sizeof s->error);
+  s->transient = transient_failure(s->c, r);
   return 1;
 }
 
@@ -661,6 +677,7 @@ static int p_size(store *st, int64_t *bytes) {
 /* The stream's fault, one line, into s->error: 1 (a store code). */
 static int copy_bad(store_scan *sc, const char *why) {
   snprintf(sc->s->error, sizeof sc->s->error, "the server's COPY of %s: %s", store_tables[sc->t].name, why);
+  sc->s->transient = 0;
   return 1;
 }
 
@@ -687,6 +704,7 @@ static int copy_more(store_scan *sc) {
   if (rest + (size_t)got + 1 > b->cap && !STRATA_GROW(b->data, b->cap, rest + (size_t)got + 1)) {
     PQfreemem(m);
     snprintf(sc->s->error, sizeof sc->s->error, "out of memory");
+    sc->s->transient = 0;
     return -1;
   }
   if (!gathering) memcpy(b->data, sc->buf + sc->at, rest);
@@ -898,8 +916,15 @@ static const char *p_why(store *st, int rc) {
   return ((pg_store *)st)->error;
 }
 
+static strata_status p_transient(store *st, int rc, strata_error *err) {
+  pg_store *s = (pg_store *)st;
+  if (rc == STORE_NOMEM || rc == STORE_TOOBIG || !s->transient) return STRATA_OK;
+  return strata_error_set(err, STRATA_EIO, "PostgreSQL: %s", s->error);
+}
+
 static const store_ops pg_ops = { p_begin, p_commit, p_rollback, p_clear, p_put, p_del, p_sync, p_get, p_last, p_put_tag,
-                                  p_get_tag, p_check, p_size, p_scan, p_next, p_scan_end, p_fail, p_why };
+                                  p_get_tag, p_check, p_size, p_scan, p_next, p_scan_end, p_fail, p_why,
+                                  p_transient };
 
 store *store_pg_open(const char *uri, const char *what, strata_error *err) {
   pg_store *s = strata_calloc(1, sizeof *s);

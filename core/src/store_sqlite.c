@@ -330,7 +330,7 @@ static strata_status s_fail(store *st, int rc, const char *what, strata_error *e
 }
 
 static const store_ops sqlite_ops = { s_begin, s_commit, s_rollback, s_none, s_put, s_del, s_none, s_get, s_last, s_put_tag,
-                                      s_get_tag, s_check, s_size, s_scan, s_next, s_scan_end, s_fail, s_why };
+                                      s_get_tag, s_check, s_size, s_scan, s_next, s_scan_end, s_fail, s_why, NULL };
 
 store *store_sqlite_new(sqlite3 *db, const char *path) {
   sqlite_store *s = strata_calloc(1, sizeof *s);

@@ -27,6 +27,25 @@ static int server_uri(char *out, size_t size) {
 #ifdef STRATA_HAVE_LIBPQ
 #include <libpq-fe.h>
 
+/* A test's start: the world's URI (world=NAME on the server's) into uri and
+** an administrator's connection to the server into *admin. 0 ready, 77 no
+** server (the test is skipped), 1 no connection (said on stderr). */
+static inline int pg_test_start(const char *world, char *uri, size_t size, PGconn **admin) {
+  char server[512];
+  *admin = NULL;
+  if (!server_uri(server, sizeof server)) {
+    puts("skipped: no server (no STRATA_PG_URI, no URI file: PostgreSQL not installed?)");
+    return 77;
+  }
+  snprintf(uri, size, "%s%sworld=%s", server, strchr(server, '?') ? "&" : "?", world);
+  *admin = PQconnectdb(server);
+  if (PQstatus(*admin) == CONNECTION_OK) return 0;
+  fprintf(stderr, "%s: %s", server, PQerrorMessage(*admin));
+  PQfinish(*admin);
+  *admin = NULL;
+  return 1;
+}
+
 /* Runs text on c, a command or a query; true when it succeeded (else the
 ** server's message on stderr). */
 static inline int pg_sql(PGconn *c, const char *text) {

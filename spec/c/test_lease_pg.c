@@ -4,7 +4,8 @@
 ** expiry lets the second take it with a higher fence, and the first's renew
 ** then reports it lost; a check with the old fence fails; a child process
 ** that holds a lease and is killed (SIGKILL) keeps it until its expiry, not
-** after; a client whose connection is terminated gets one clear error.
+** after; a client whose connection is terminated gets one clear error; the
+** hand-over queue's lag per destination (rows queued with SQL).
 ** Expiry never comes by waiting: a ttl of 0, or an expiry set in the past
 ** through SQL (the database's clock decides, in both). Exit 77 (skipped)
 ** without libpq or without a server.
@@ -148,6 +149,47 @@ static int count_each(void *ud, const strata_lease_info *l) {
   return 0;
 }
 
+/* The lag per destination: what was queued (inserted here with SQL, ages
+** set by the database's clock), by scope; none on a world with no row; a
+** walk stopped by its callback; more destinations than one read holds. */
+typedef struct lag_seen {
+  int n, stop_at;
+  strata_lease_handover_info first[3];
+} lag_seen;
+
+static int lag_each(void *ud, const strata_lease_handover_info *h) {
+  lag_seen *s = ud;
+  if (s->n < 3) s->first[s->n] = *h;
+  return ++s->n == s->stop_at;
+}
+
+static void handovers(PGconn *admin) {
+  strata_lease_client *h = open_client("lag", 30);
+  CHECK(h != NULL);
+  if (h == NULL) return;
+  strata_error err;
+  lag_seen seen = { 0, 0, { { "", 0, 0 } } };
+  CHECK_EQ_INT(strata_lease_handovers(h, lag_each, &seen, &err), STRATA_OK);
+  CHECK_EQ_INT(seen.n, 0);
+  CHECK(pg_sql(admin, "INSERT INTO " SCHEMA ".handovers (uid, from_scope, to_scope, fence, queued_at) VALUES"
+                      " (1, 'area:1', 'area:2', 1, now() - interval '5 seconds'), (2, 'area:1', 'area:2', 1, now()),"
+                      " (3, 'area:2', 'area:1', 4, now() - interval '1 second')"));
+  CHECK_EQ_INT(strata_lease_handovers(h, lag_each, &seen, &err), STRATA_OK);
+  CHECK_EQ_INT(seen.n, 2);
+  CHECK(strcmp(seen.first[0].scope, "area:1") == 0 && seen.first[0].queued == 1 && seen.first[0].oldest >= 1);
+  CHECK(strcmp(seen.first[1].scope, "area:2") == 0 && seen.first[1].queued == 2 && seen.first[1].oldest >= 5);
+  seen = (lag_seen){ 0, 1, { { "", 0, 0 } } };
+  CHECK_EQ_INT(strata_lease_handovers(h, lag_each, &seen, &err), STRATA_OK);
+  CHECK_EQ_INT(seen.n, 1);
+  CHECK(pg_sql(admin, "INSERT INTO " SCHEMA ".handovers (uid, from_scope, to_scope, fence)"
+                      " SELECT 100 + i, 'area:1', 'map:' || i, 1 FROM generate_series(1000, 1299) AS i"));
+  seen = (lag_seen){ 0, 0, { { "", 0, 0 } } };
+  CHECK_EQ_INT(strata_lease_handovers(h, lag_each, &seen, &err), STRATA_OK);
+  CHECK_EQ_INT(seen.n, 302);
+  CHECK(pg_sql(admin, "DELETE FROM " SCHEMA ".handovers"));
+  strata_lease_close(h);
+}
+
 /* The connection terminated by the server: one line naming what failed,
 ** then the same for every later call. */
 static void terminated(PGconn *admin) {
@@ -164,6 +206,9 @@ static void terminated(PGconn *admin) {
   CHECK_EQ_INT(strata_lease_acquire(v, "area:10", &info, &err), STRATA_EIO);
   CHECK(strstr(err.message, "connection lost") != NULL && strchr(err.message, '\n') == NULL);
   CHECK(err.function != NULL && strcmp(err.function, "strata_lease_acquire") == 0);
+  CHECK_EQ_INT(strata_lease_handovers(v, lag_each, NULL, &err), STRATA_EIO);
+  CHECK(strstr(err.message, "connection lost") != NULL && strchr(err.message, '\n') == NULL);
+  CHECK(err.function != NULL && strcmp(err.function, "strata_lease_handovers") == 0);
   strata_lease_close(v);
 }
 
@@ -204,6 +249,7 @@ int main(void) {
     CHECK_EQ_INT(n, 3);
     CHECK_EQ_INT(strata_lease_release_all(b, &err), STRATA_OK);
     CHECK_EQ_INT(strata_lease_check(b, "branch:6", 1, &err), STRATA_ESTATE);
+    handovers(admin);
     terminated(admin);
     bad_arguments();
   }

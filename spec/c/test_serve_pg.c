@@ -27,7 +27,7 @@ int main(void) {
 
 #define SCHEMA "strata_servetest_c"
 static char uri[600];
-static uint64_t area_a, area_b, map_a, map_b, first, bag;
+static uint64_t area_a, area_b, map_a, map_b, first, bag, note;
 
 static void set_uid(strata_world *w, uint64_t uid, const char *k1, const char *k2, strata_value v) {
   strata_error err;
@@ -77,6 +77,7 @@ static void make_world(void) {
   }
   bag = make(w, "item");
   CHECK_EQ_INT(strata_object_set_position(w, bag, first, 0, 0, &err), STRATA_OK); /* carried by the first actor */
+  note = make(w, "note"); /* in no area: the scope world's */
   CHECK_EQ_INT(strata_world_save(w, uri, NULL, 0, &err), STRATA_OK);
   strata_world_free(w);
 }
@@ -157,6 +158,38 @@ static void new_uids(strata_serve *sa, strata_serve *sb) {
   }
 }
 
+/* sc serves an area, not "world": it reads what is in no area but never
+** writes it, even once put on its map; timers are the world's. The process
+** serving "world" writes it. */
+static void world_scope(strata_serve *sc) {
+  strata_error err;
+  strata_world *w = strata_serve_world(sc);
+  CHECK(strata_world_object(w, note) != NULL);
+  char scope[STRATA_LEASE_SCOPE_MAX];
+  CHECK_STR(strata_serve_scope_of(sc, note, scope), "world");
+  CHECK_EQ_INT(strata_object_set_position(w, note, map_a, 1, 1, &err), STRATA_OK);
+  CHECK_EQ_INT(strata_serve_save(sc, NULL, 0, NULL, &err), STRATA_ESTATE);
+  CHECK_HAS(err.message, "belongs to the scope world");
+  strata_serve *sw = serve("world", 30);
+  CHECK(sw != NULL);
+  if (!sw) return;
+  strata_world *ww = strata_serve_world(sw);
+  CHECK(strata_world_object(ww, note) != NULL && strata_world_object(ww, first + 1) == NULL);
+  set_uid(ww, note, "text", NULL, strata_value_int(5));
+  uint64_t timer = 0;
+  CHECK_EQ_INT(strata_world_schedule(ww, 10, 0, "base.tick", NULL, &timer, &err), STRATA_OK);
+  CHECK_EQ_INT(strata_serve_save(sw, NULL, 0, NULL, &err), STRATA_OK);
+  strata_serve_close(sw);
+  strata_world *plain = open_plain();
+  CHECK(plain != NULL);
+  if (plain) {
+    CHECK_EQ_INT((int)get_int(plain, note, "text"), 5);
+    CHECK(!strata_world_object(plain, note)->has_pos); /* sc's move was never written */
+    CHECK_EQ_INT((int)strata_world_timer_count(plain), 1);
+    strata_world_free(plain);
+  }
+}
+
 static void refusals(PGconn *admin, strata_serve *sa) {
   strata_error err;
   strata_world *wa = strata_serve_world(sa);
@@ -186,29 +219,23 @@ static void refusals(PGconn *admin, strata_serve *sa) {
   CHECK(sc != NULL);
   uint64_t actor = first + 1;
   set_uid(wa, actor, "trips", NULL, strata_value_int(99));
-  CHECK(strata_serve_save(sa, NULL, 0, NULL, &err) != STRATA_OK);
+  CHECK_EQ_INT(strata_serve_save(sa, NULL, 0, NULL, &err), STRATA_ESTATE);
+  CHECK_HAS(err.message, scope);
+  CHECK_HAS(err.message, "lost");
   strata_world *w = open_plain();
   CHECK(w != NULL);
   if (w) {
     CHECK_EQ_INT((int)get_int(w, actor, "trips"), -1);
     strata_world_free(w);
   }
+  world_scope(sc);
   strata_serve_close(sc);
 }
 
 int main(void) {
-  char server[512];
-  if (!server_uri(server, sizeof server)) {
-    puts("skipped: no server (no STRATA_PG_URI, no URI file: PostgreSQL not installed?)");
-    return 77;
-  }
-  snprintf(uri, sizeof uri, "%s%sworld=servetest_c", server, strchr(server, '?') ? "&" : "?");
-  PGconn *admin = PQconnectdb(server);
-  if (PQstatus(admin) != CONNECTION_OK) {
-    fprintf(stderr, "%s: %s", server, PQerrorMessage(admin));
-    PQfinish(admin);
-    return 1;
-  }
+  PGconn *admin;
+  int ready = pg_test_start("servetest_c", uri, sizeof uri, &admin);
+  if (ready) return ready;
   CHECK(pg_sql(admin, "DROP SCHEMA IF EXISTS " SCHEMA " CASCADE"));
   make_world();
   char a[32], b[32];

@@ -389,6 +389,7 @@ static void garbled(void) {
     CHECK(strata_world_save(w, world_uri(alter[i][0]), mods, 2, &err) == STRATA_OK);
     CHECK(pg_sql(c, alter[i][1]));
     CHECK(refused(world_uri(alter[i][0]), alter[i][2]));
+    CHECK(refused(world_uri(alter[i][0]), "corrupt save")); /* the tables' fault, not the server's */
   }
   strata_world_free(w);
   PQfinish(c);
@@ -640,6 +641,73 @@ static void first_error(void) {
   PQfinish(c);
 }
 
+/* An open refused by the server or the connection, not by what the world's
+** tables hold: STRATA_EIO, "PostgreSQL: " and want in one line, never
+** "corrupt". */
+static int unavailable(const char *uri, const char *want) {
+  strata_error err;
+  char *got = opened_json(uri, &err);
+  int ok = !got && err.status == STRATA_EIO && strstr(err.message, "PostgreSQL: ") && strstr(err.message, want) &&
+           !strstr(err.message, "corrupt") && !strchr(err.message, '\n');
+  if (!ok) fprintf(stderr, "open %s: %s (status %d)\n", uri, got ? "opened" : err.message, (int)err.status);
+  free(got);
+  return ok;
+}
+
+/* An open on a thread of its own, its outcome in s. */
+static void *open_thread(void *p) {
+  saver *s = p;
+  strata_world *w = NULL;
+  strata_mod_version *m = NULL;
+  size_t n = 0;
+  s->st = strata_world_open(s->uri, &w, &m, &n, &s->err);
+  strata_world_free(w);
+  strata_mod_versions_free(m, n);
+  return NULL;
+}
+
+/* A read that the server stops is the server's failure, not a damaged
+** save: a lock timeout on objects (another connection holds it ACCESS
+** EXCLUSIVE), and the opener's backend terminated while it waits on that
+** lock (a state the test waits for, never a time). */
+static void transient(void) {
+  uint64_t actor;
+  strata_world *w = scene(&actor);
+  CHECK_EQ_INT(strata_world_save(w, world_uri("busy"), mods, 1, NULL), STRATA_OK);
+  strata_world_free(w);
+  PGconn *c = sql_conn();
+  CHECK(pg_sql(c, "BEGIN; LOCK TABLE strata_busy.objects IN ACCESS EXCLUSIVE MODE"));
+  CHECK(unavailable(waitless_uri("busy"), "lock"));
+  char uri[700];
+  snprintf(uri, sizeof uri, "%s", world_uri("busy")); /* no lock_timeout: it waits until terminated */
+  saver s = { NULL, uri, STRATA_OK, { 0 }, { 0 } };
+  pthread_t t;
+  pthread_create(&t, NULL, open_thread, &s);
+  PGconn *watch = sql_conn();
+  char *pid = waiting_pid(watch);
+  CHECK(pid != NULL);
+  if (pid) {
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT pg_terminate_backend(%s)", pid);
+    CHECK(pg_sql(watch, sql));
+  } else {
+    CHECK(pg_sql(c, "ROLLBACK")); /* the open goes on: no hang */
+  }
+  pthread_join(t, NULL);
+  if (pid) CHECK(pg_sql(c, "ROLLBACK"));
+  CHECK_EQ_INT(s.st, STRATA_EIO);
+  CHECK(strstr(s.err.message, "PostgreSQL: ") != NULL && strstr(s.err.message, "corrupt") == NULL);
+  CHECK(strchr(s.err.message, '\n') == NULL);
+  if (s.st != STRATA_EIO || strstr(s.err.message, "corrupt")) fprintf(stderr, "terminated open: %s\n", s.err.message);
+  /* and the world opens whole after */
+  char *again = opened_json(world_uri("busy"), &s.err);
+  CHECK(again != NULL);
+  free(again);
+  free(pid);
+  PQfinish(watch);
+  PQfinish(c);
+}
+
 int main(void) {
   if (!server_uri(server, sizeof server)) {
     puts("skipped: no server (no STRATA_PG_URI, no URI file: PostgreSQL not installed?)");
@@ -648,7 +716,7 @@ int main(void) {
   PGconn *c = sql_conn();
   CHECK(pg_sql(c, "DROP SCHEMA IF EXISTS strata_trip, strata_inc, strata_two, strata_idle, strata_dmg, strata_dmg2,"
                " strata_kill, strata_rdr, strata_rdr2, strata_garb1, strata_garb2, strata_garb3, strata_garb4, strata_garb5,"
-               " strata_many, strata_first CASCADE"));
+               " strata_many, strata_first, strata_busy CASCADE"));
   PQfinish(c);
   round_trip();
   incremental();
@@ -660,6 +728,7 @@ int main(void) {
   readers_stay();
   open_beside_save();
   first_error();
+  transient();
   garbled();
   unanswered();
   return check_summary("store_pg");

@@ -53,7 +53,7 @@ typedef struct strata_lease_info {
 
 /* Connects to uri ("postgresql://...?...&world=NAME": the world's name, of
 ** lowercase letters, digits and '_', default main, names the schema strata_NAME; the other
-** parameters are libpq's) and makes the lease table if absent. label (1 to
+** parameters are libpq's) and makes the lease and hand-over tables if absent. label (1 to
 ** STRATA_LEASE_LABEL_MAX printable bytes, no '@') begins the holder id; ttl
 ** (0 to STRATA_LEASE_TTL_MAX seconds) is how long a grant or a renewal lasts.
 ** NULL on failure. */
@@ -98,6 +98,21 @@ STRATA_API strata_status strata_lease_check(strata_lease_client *c, const char *
 typedef int (*strata_lease_each)(void *ud, const strata_lease_info *lease);
 STRATA_API strata_status strata_lease_list(strata_lease_client *c, strata_lease_each each, void *ud,
                                            strata_error *err);
+
+/* The hand-over queue toward one scope (docs/postgresql.md, "Hand-over
+** queue"): actors sent there and not taken yet. */
+typedef struct strata_lease_handover_info {
+  char scope[STRATA_LEASE_SCOPE_MAX]; /* where they go */
+  int64_t queued;                     /* how many wait */
+  double oldest;                      /* the oldest's age in seconds, by the database's clock */
+} strata_lease_handover_info;
+
+/* Calls each(ud, queue) for every scope that hand-overs wait for, by scope
+** (none when nothing is queued); each returning nonzero stops the walk. The
+** lag of the world's hand-overs, as strata serve-check shows it. */
+typedef int (*strata_lease_handover_each)(void *ud, const strata_lease_handover_info *queue);
+STRATA_API strata_status strata_lease_handovers(strata_lease_client *c, strata_lease_handover_each each, void *ud,
+                                                strata_error *err);
 
 #ifdef __cplusplus
 }

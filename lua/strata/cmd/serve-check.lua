@@ -1,5 +1,6 @@
 -- strata serve-check URI [--json]: who owns what of a world served by several
--- processes, until when (docs/postgresql.md, "Leases").
+-- processes, until when, and the lag of its hand-overs (docs/postgresql.md,
+-- "Leases").
 local strata = require "strata"
 local cli = require "strata.cli"
 
@@ -7,7 +8,7 @@ local M = {}
 
 M.spec = {
   name = "serve-check",
-  summary = "show the leases of a world in PostgreSQL: who owns what, until when",
+  summary = "show the leases of a world in PostgreSQL: who owns what, until when; the hand-overs' lag",
   args = { { name = "URI", key = "uri", kind = "path",
     refuse_stdio = "URI names a PostgreSQL database: postgresql://...?world=NAME" } },
   description = [[
@@ -15,9 +16,13 @@ Lists the leases of the world that URI names (postgresql://...?world=NAME,
 the other parameters libpq's) by scope: its holder (LABEL@HOST:PID:TOKEN),
 its fence, and its expiry by the database's clock with the seconds left;
 a lease past its expiry is marked expired (any process may take it), one
-given up is free. Nothing is acquired; the lease table is made when absent.]],
+given up is free. Then, per scope that actors are handed over to, how many
+wait and the oldest's age by the database's clock ("hand-overs: area:2
+3 queued, oldest 0.4 s"), or "hand-overs: none queued". Nothing is
+acquired; the lease and hand-over tables are made when absent.]],
   options = {
-    { name = "json", kind = "flag", help = "the leases as JSON: { world, leases = [{ scope, holder, fence, expires, remaining, expired }] }" },
+    { name = "json", kind = "flag", help = "as JSON: { world, leases = [{ scope, holder, fence, expires, remaining, expired }],"
+      .. " handovers = [{ scope, queued, oldest }] }" },
   },
   epilog = [[
 Exit status 2 for a mistake in the arguments; 1 with one line on stderr for a
@@ -32,7 +37,18 @@ local function state(l)
   return l.expired and "expired" or "held"
 end
 
-local function text(world, leases)
+-- One line a destination: "hand-overs: SCOPE  N queued, oldest S s".
+local function handover_lines(queues)
+  if #queues == 0 then return { "hand-overs: none queued\n" } end
+  local width, out = 0, {}
+  for _, h in ipairs(queues) do width = math.max(width, #h.scope) end
+  for i, h in ipairs(queues) do
+    out[i] = ("hand-overs: %-" .. width .. "s  %d queued, oldest %.1f s\n"):format(h.scope, h.queued, h.oldest)
+  end
+  return out
+end
+
+local function text(world, leases, queues)
   local rows, widths = {}, { 0, 0, 0 }
   for _, l in ipairs(leases) do
     local when = l.expired and "since " .. l.expires
@@ -47,12 +63,14 @@ local function text(world, leases)
     out[#out + 1] = ("%-" .. widths[1] .. "s  %-" .. widths[2] .. "s  %-" .. widths[3] .. "s  %s\n")
       :format(r[1], r[2], r[3], r[4])
   end
+  for _, line in ipairs(handover_lines(queues)) do out[#out + 1] = line end
   return table.concat(out)
 end
 
 function M.run(o)
   local client = cli.call("strata.lease.open", strata.lease.open, o.uri, { holder = "serve-check", ttl = 0 })
   local leases = cli.call("lease:list", client.list, client)
+  local queues = cli.call("lease:handovers", client.handovers, client)
   client:close()
   local world = o.uri:match("[?&]world=([%w_]+)")
   if o.json then
@@ -61,9 +79,11 @@ function M.run(o)
       list[i] = { scope = l.scope, holder = l.holder, fence = l.fence, expires = l.expires,
         remaining = l.remaining, expired = l.expired }
     end
-    cli.json{ world = world, leases = list }
+    local handovers = strata.json.array()
+    for i, h in ipairs(queues) do handovers[i] = { scope = h.scope, queued = h.queued, oldest = h.oldest } end
+    cli.json{ world = world, leases = list, handovers = handovers }
   else
-    cli.write(text(world, leases))
+    cli.write(text(world, leases, queues))
   end
   return 0
 end

@@ -1262,6 +1262,32 @@ strata_status strata_lease_check(strata_lease_client *c, const char *scope, int6
 typedef int (*strata_lease_each)(void *ud, const strata_lease_info *lease);
 strata_status strata_lease_list(strata_lease_client *c, strata_lease_each each, void *ud,
                                            strata_error *err);
+typedef struct strata_lease_handover_info {
+  char scope[128];
+  int64_t queued;
+  double oldest;
+} strata_lease_handover_info;
+typedef int (*strata_lease_handover_each)(void *ud, const strata_lease_handover_info *queue);
+strata_status strata_lease_handovers(strata_lease_client *c, strata_lease_handover_each each, void *ud,
+                                                strata_error *err);
+typedef struct strata_serve strata_serve;
+typedef struct strata_serve_options {
+  const char *label;
+  double ttl;
+  const char *const *scopes;
+  size_t nscopes;
+  double wait;
+} strata_serve_options;
+strata_status strata_serve_open(const char *uri, const strata_serve_options *opt, strata_serve **out,
+                                           strata_mod_version **mods, size_t *nmods, strata_error *err);
+strata_world *strata_serve_world(strata_serve *s);
+strata_lease_client *strata_serve_leases(strata_serve *s);
+strata_status strata_serve_save(strata_serve *s, const strata_mod_version *mods, size_t nmods,
+                                           size_t *handed, strata_error *err);
+strata_status strata_serve_poll(strata_serve *s, int timeout_ms, size_t *arrived, strata_error *err);
+const char *strata_serve_scope_of(strata_serve *s, uint64_t uid, char out[128]);
+int strata_serve_owns(const strata_serve *s, const char *scope);
+void strata_serve_close(strata_serve *s);
 ]==],
   constants = {
     STRATA_VERSION_MAJOR = 0,
