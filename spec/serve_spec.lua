@@ -70,9 +70,10 @@ describe("strata.serve", function()
     assert.is_nil(sb:scope_of(t.hero))
 
     hero.props.trips = 1
-    -- B's map is not in A's world, so no public call (world:travel takes a
-    -- map handle) can name it: the core's own move, as test_serve_pg does.
-    support.state(wa):set_position(t.hero, t.map_b, 5, 5)
+    -- B's map is not in A's world: serve:move names it by uid.
+    assert.error_matches(function() sa:move(hero, 999999, 0, 0) end, "#999999 is neither in this world")
+    assert.error_matches(function() sa:move(hero, t.map_b, 1.5, 0) end, "argument 3 must be an integer")
+    sa:move(hero, t.map_b, 5, 5)
     assert.equal(t.b, sa:scope_of(hero))
     assert.equal(1, sa:save())
     assert.is_nil(wa:object(t.hero))

@@ -97,6 +97,16 @@ static int serve_scope_of(lua_State *L) {
   return 1;
 }
 
+/* move(uid, map, x, y) */
+static int serve_move(lua_State *L) {
+  strata_serve *s = check_serve(L);
+  lua_Integer uid = lstrata_checkinteger(L, 2), map = lstrata_checkinteger(L, 3);
+  lua_Integer x = lstrata_checkinteger(L, 4), y = lstrata_checkinteger(L, 5);
+  strata_error err;
+  if (strata_serve_move(s, (uint64_t)uid, (uint64_t)map, x, y, &err)) return lstrata_raise(L, NULL, &err);
+  return 0;
+}
+
 static int serve_owns(lua_State *L) {
   strata_serve *s = check_serve(L);
   lua_pushboolean(L, strata_serve_owns(s, lstrata_checkstring(L, 2)));
@@ -128,7 +138,7 @@ static int serve_is_open(lua_State *L) {
 
 void lstrata_open_serve(lua_State *L) {
   static const luaL_Reg methods[] = {
-    {"save", serve_save}, {"poll", serve_poll}, {"scope_of", serve_scope_of}, {"owns", serve_owns},
+    {"save", serve_save}, {"poll", serve_poll}, {"scope_of", serve_scope_of}, {"owns", serve_owns}, {"move", serve_move},
     {"holder", serve_holder}, {"close", serve_close}, {"is_open", serve_is_open}, {NULL, NULL}};
   static const luaL_Reg meta[] = {{"__gc", serve_close}, {"__close", serve_close}, {NULL, NULL}};
   static const luaL_Reg funcs[] = {{"open", serve_open}, {NULL, NULL}};

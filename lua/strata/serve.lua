@@ -73,6 +73,21 @@ function Serve:scope_of(x)
   return s.c:scope_of(x)
 end
 
+-- serve:move(object or uid, map or uid, x, y): onto a map of this world or of
+-- another scope (known when the world opened): the next save hands it over
+function Serve:move(x, map, px, py)
+  local s = open_one(self)
+  if handle_of.is(x) then x = x.uid end
+  if handle_of.is(map) then map = map.uid end
+  for i, v in ipairs { x, map, px, py } do
+    if math.type(v) ~= "integer" then
+      error(("argument %d must be %s, got %s"):format(i, i == 1 and "an object or a uid" or i == 2 and
+        "a map or a uid" or "an integer", type(v) == "number" and tostring(v) or type(v)), 0)
+    end
+  end
+  s.c:move(x, map, px, py)
+end
+
 function Serve:owns(scope)
   if type(scope) ~= "string" then error("scope must be a string, got " .. type(scope), 0) end
   return open_one(self).c:owns(scope)
