@@ -1057,3 +1057,14 @@ describe("leases (issue 39)", function()
     absent(function() return strata.lease.open end)]]
   attack{ "strata.lease out of a mod's reach", init = reach, handler = reach, expect = "HANDLER ok" }
 end)
+
+-- Issue 39, serving a world from Lua: the serving process (its leases, its
+-- saves and pick-ups, the world it frees at close) is the host's
+-- (strata.serve): a mod reaches none of it, in init.lua or in a handler.
+describe("serving a world (issue 39)", function()
+  local reach = [[
+    local function absent(fn) local ok, v = pcall(fn) assert(not ok or v == nil, "reached") end
+    absent(function() return strata.serve end)
+    absent(function() return strata.serve.open end)]]
+  attack{ "strata.serve out of a mod's reach", init = reach, handler = reach, expect = "HANDLER ok" }
+end)

@@ -39,6 +39,7 @@ local calls = {
   ["strata.world.new"] = function(o) strata.world.new(o) end,
   ["strata.world.open"] = function(o) strata.world.open("nowhere.db", o) end,
   ["strata.lease.open"] = function(o) strata.lease.open("nowhere.db", o) end,
+  ["strata.serve.open"] = function(o) strata.serve.open("nowhere.db", o) end,
   ["strata.world.from_json"] = function(o) strata.world.from_json("{}", o) end,
   ["strata.reload"] = function(o) o[1] = "crypt" strata.reload(o) end,
   ["world:create_map"] = function(o) w:create_map(o) end,

@@ -31,6 +31,7 @@ typedef struct branch_def branch_def;
 typedef struct lruntime {
   strata_runtime *rt;
   strata_world *w;
+  strata_world *const *alive;      /* where the world's state keeps w: NULL once closed (lworld.h) */
   lua_State *T;                    /* the thread every question runs on */
   callable_entry *callables;       /* the cache: callables by (kind, ID), definitions by ID */
   int nslots;

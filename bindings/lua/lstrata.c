@@ -426,6 +426,7 @@ int lstrata_open_core(lua_State *L) {
   lstrata_open_turns(L);
   lstrata_open_guard(L);
   lstrata_open_lease(L);
+  lstrata_open_serve(L);
   lua_pushcfunction(L, set_library_source);
   lua_setfield(L, -2, "_library_source");
   lua_pushcfunction(L, l_nearest);

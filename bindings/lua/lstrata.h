@@ -134,6 +134,7 @@ void lstrata_open_runtime(lua_State *L);
 void lstrata_open_fov(lua_State *L);
 void lstrata_open_json(lua_State *L);
 void lstrata_open_lease(lua_State *L);
+void lstrata_open_serve(lua_State *L);
 
 /* strata.core's table, pushed: `require "strata.core"` in the module
 ** (module.c), and preloaded by the executable and libstrata_lua. */

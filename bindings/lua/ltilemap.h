@@ -11,7 +11,8 @@ typedef struct lstrata_tilemap {
   strata_tilemap *map; /* NULL once closed */
   int owned;           /* freed by __gc/__close; 0 when another object owns the map */
   strata_path path;    /* reused by find_path */
-  strata_world *world; /* for a world's map: the owner (held by uservalue 1) ... */
+  strata_world *const *world; /* for a world's map: where its state (uservalue 1) keeps the owner, NULL once
+                               ** closed (a served world's, lworld.h) ... */
   uint64_t uid;        /* ... and the object; the view works while it owns map */
   int searching;       /* find_path with a cost function runs: close refuses */
 } lstrata_tilemap;
@@ -22,9 +23,9 @@ strata_tilemap *lstrata_check_tilemap(lua_State *L, int arg);
 void lstrata_push_tilemap(lua_State *L, strata_tilemap *m, int owned);
 /* Pushes a view of the map of object uid, owned by world w, whose userdata is
 ** at world_index: the view keeps it alive and refuses to work once the
-** object no longer owns m (deleted), instead of touching freed memory. */
-void lstrata_push_world_tilemap(lua_State *L, strata_tilemap *m, strata_world *w, uint64_t uid,
-                                int world_index);
+** object no longer owns m (deleted) or the world was closed, instead of
+** touching freed memory. */
+void lstrata_push_world_tilemap(lua_State *L, strata_tilemap *m, uint64_t uid, int world_index);
 /* The token id for the string at arg in m's table, interning it; raises on a
 ** bad name. */
 strata_token lstrata_check_token(lua_State *L, strata_tilemap *m, int arg);

@@ -35,6 +35,7 @@ typedef struct lrt {
 static lruntime *check_rt(lua_State *L, int arg) {
   lrt *u = lstrata_checkudata(L, arg, RUNTIME_MT);
   if (!u->lr) lstrata_argerror(L, arg, "runtime is closed");
+  if (!*u->lr->alive) lstrata_argerror(L, arg, LSTRATA_WORLD_CLOSED);
   return u->lr;
 }
 
@@ -65,6 +66,7 @@ static int rt_new(lua_State *L) {
   lr->T = lua_newthread(L);
   lua_setiuservalue(L, -2, 1); /* the thread lives as long as the runtime */
   lr->w = w;
+  lr->alive = lstrata_world_slot(L, 1); /* the state lives as long as the runtime: its table holds it */
   lua_createtable(L, 4, 0);
   lua_pushvalue(L, 1);
   lua_rawseti(L, -2, T_STATE);

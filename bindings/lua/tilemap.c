@@ -5,6 +5,7 @@
 #include "ltilemap.h"
 #include "ltilepath.h"
 #include "ltokens.h"
+#include "lworld.h"
 
 static lstrata_tilemap *check_ud(lua_State *L, int arg) {
   return lstrata_checkudata(L, arg, TILEMAP_MT);
@@ -12,12 +13,13 @@ static lstrata_tilemap *check_ud(lua_State *L, int arg) {
 
 /* A view of a world's map checks on every use that the world still owns it. */
 static int view_alive(const lstrata_tilemap *ud) {
-  return ud->map != NULL && (ud->world == NULL || strata_world_tilemap(ud->world, ud->uid) == ud->map);
+  return ud->map != NULL && (ud->world == NULL || strata_world_tilemap(*ud->world, ud->uid) == ud->map);
 }
 
 strata_tilemap *lstrata_check_tilemap(lua_State *L, int arg) {
   lstrata_tilemap *ud = check_ud(L, arg);
   if (ud->map == NULL) lstrata_argerror(L, arg, "the map was closed");
+  if (ud->world && *ud->world == NULL) lstrata_argerror(L, arg, LSTRATA_WORLD_CLOSED);
   if (!view_alive(ud)) lstrata_argerror(L, arg, "the map was deleted");
   return ud->map;
 }
@@ -33,12 +35,11 @@ void lstrata_push_tilemap(lua_State *L, strata_tilemap *m, int owned) {
   luaL_setmetatable(L, TILEMAP_MT);
 }
 
-void lstrata_push_world_tilemap(lua_State *L, strata_tilemap *m, strata_world *w, uint64_t uid,
-                                int world_index) {
+void lstrata_push_world_tilemap(lua_State *L, strata_tilemap *m, uint64_t uid, int world_index) {
   world_index = lua_absindex(L, world_index);
   lstrata_push_tilemap(L, m, 0);
   lstrata_tilemap *ud = lua_touserdata(L, -1);
-  ud->world = w;
+  ud->world = lstrata_world_slot(L, world_index);
   ud->uid = uid;
   lua_pushvalue(L, world_index);
   lua_setiuservalue(L, -2, 1);
@@ -51,7 +52,7 @@ static strata_tilemap *check_edit(lua_State *L, int arg) {
   strata_tilemap *m = lstrata_check_tilemap(L, arg);
   const lstrata_tilemap *ud = lua_touserdata(L, arg);
   strata_error err;
-  if (ud->world && strata_world_depth(ud->world) && strata_world_touch(ud->world, ud->uid, &err))
+  if (ud->world && strata_world_depth(*ud->world) && strata_world_touch(*ud->world, ud->uid, &err))
     lstrata_raise(L, NULL, &err);
   return m;
 }

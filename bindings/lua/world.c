@@ -20,13 +20,19 @@
 #define WORLD_MT "strata.world_state"
 
 typedef struct lworld {
-  strata_world *w;
+  strata_world *w; /* NULL once closed */
+  int served;      /* owned by a serve handle (uservalue 2), which frees it: never freed here */
 } lworld;
 
 static strata_world *check_world(lua_State *L, int arg) {
   lworld *lw = lstrata_checkudata(L, arg, WORLD_MT);
-  if (!lw->w) lstrata_argerror(L, arg, "world is closed");
+  if (!lw->w) lstrata_argerror(L, arg, lw->served ? LSTRATA_WORLD_CLOSED : "world is closed");
   return lw->w;
+}
+
+strata_world *const *lstrata_world_slot(lua_State *L, int idx) {
+  lworld *lw = luaL_testudata(L, idx, WORLD_MT);
+  return lw ? &lw->w : NULL;
 }
 
 strata_world *lstrata_check_world(lua_State *L, int arg) { return check_world(L, arg); }
@@ -43,9 +49,23 @@ static uint64_t check_uid(lua_State *L, int arg) {
 }
 
 static void push_world(lua_State *L, strata_world *w) {
-  lworld *lw = lua_newuserdatauv(L, sizeof *lw, 1);
+  lworld *lw = lua_newuserdatauv(L, sizeof *lw, 2);
   lw->w = w;
+  lw->served = 0;
   luaL_setmetatable(L, WORLD_MT);
+}
+
+void lstrata_push_served_world(lua_State *L, strata_world *w, int owner) {
+  owner = lua_absindex(L, owner);
+  push_world(L, w);
+  ((lworld *)lua_touserdata(L, -1))->served = 1;
+  lua_pushvalue(L, owner);
+  lua_setiuservalue(L, -2, 2);
+}
+
+void lstrata_world_gone(lua_State *L, int idx) {
+  lworld *lw = luaL_testudata(L, idx, WORLD_MT);
+  if (lw) lw->w = NULL;
 }
 
 /* ---- Lua -> value ---------------------------------------------------------- */
@@ -526,7 +546,7 @@ static int w_new(lua_State *L) {
 
 static int w_gc(lua_State *L) {
   lworld *lw = lstrata_checkudata(L, 1, WORLD_MT);
-  strata_world_free(lw->w);
+  if (!lw->served) strata_world_free(lw->w);
   lw->w = NULL;
   return 0;
 }
@@ -537,6 +557,13 @@ static int w_set_ref_maker(lua_State *L) {
   lua_pushvalue(L, 2);
   lua_setiuservalue(L, 1, 1);
   return 0;
+}
+
+/* closed() -> whether the world is gone: its serve handle closed it, or the
+** collector finalized the state while a weak table still lists its world. */
+static int w_closed(lua_State *L) {
+  lua_pushboolean(L, ((lworld *)lstrata_checkudata(L, 1, WORLD_MT))->w == NULL);
+  return 1;
 }
 
 static int w_seed(lua_State *L) { lua_pushinteger(L, (lua_Integer)strata_world_seed(check_world(L, 1))); return 1; }
@@ -820,10 +847,7 @@ static int w_set_stream(lua_State *L) {
   return 0;
 }
 
-/* The mod list { {id, version}, ... } at arg, as the core takes it (in a
-** userdata pushed; the strings stay alive while the list table does); its
-** length into *n. */
-static strata_mod_version *check_mods(lua_State *L, int arg, size_t *n) {
+strata_mod_version *lstrata_check_mods(lua_State *L, int arg, size_t *n) {
   lstrata_checktype(L, arg, LUA_TTABLE);
   lua_Integer len = luaL_len(L, arg);
   lstrata_argcheck(L, len >= 0 && len < 100000, arg, "too many mods");
@@ -840,9 +864,7 @@ static strata_mod_version *check_mods(lua_State *L, int arg, size_t *n) {
   return mods;
 }
 
-/* Pushes the state of w and its mod list (freed here), as open gives them. */
-static int push_opened(lua_State *L, strata_world *w, strata_mod_version *mods, size_t n) {
-  push_world(L, w);
+void lstrata_push_mods(lua_State *L, strata_mod_version *mods, size_t n) {
   lua_createtable(L, (int)n, 0);
   for (size_t i = 0; i < n; i++) {
     lua_createtable(L, 2, 0);
@@ -851,6 +873,12 @@ static int push_opened(lua_State *L, strata_world *w, strata_mod_version *mods, 
     lua_rawseti(L, -2, (lua_Integer)i + 1);
   }
   strata_mod_versions_free(mods, n);
+}
+
+/* Pushes the state of w and its mod list (freed here), as open gives them. */
+static int push_opened(lua_State *L, strata_world *w, strata_mod_version *mods, size_t n) {
+  push_world(L, w);
+  lstrata_push_mods(L, mods, n);
   return 2;
 }
 
@@ -859,7 +887,7 @@ static int w_save(lua_State *L) {
   strata_world *w = check_world(L, 1);
   const char *path = lstrata_checkstring(L, 2);
   size_t n;
-  strata_mod_version *mods = check_mods(L, 3, &n);
+  strata_mod_version *mods = lstrata_check_mods(L, 3, &n);
   strata_save_options opt = { lua_toboolean(L, 4) };
   strata_error err;
   if (strata_world_save_with(w, path, mods, n, &opt, &err)) return raise_err(L, &err);
@@ -881,7 +909,7 @@ static int w_open(lua_State *L) {
 static int w_to_json(lua_State *L) {
   strata_world *w = check_world(L, 1);
   size_t n;
-  strata_mod_version *mods = check_mods(L, 2, &n);
+  strata_mod_version *mods = lstrata_check_mods(L, 2, &n);
   strata_buffer b = { 0 };
   strata_error err;
   if (strata_world_to_json(w, mods, n, &b, &err)) return raise_err(L, &err);
@@ -978,7 +1006,7 @@ static int w_tilemap(lua_State *L) {
   uint64_t uid = check_uid(L, 2);
   strata_tilemap *m = strata_world_tilemap(w, uid);
   if (!m) return 0;
-  lstrata_push_world_tilemap(L, m, w, uid, 1);
+  lstrata_push_world_tilemap(L, m, uid, 1);
   return 1;
 }
 
@@ -1085,7 +1113,7 @@ static int w_types(lua_State *L) {
 }
 
 static const luaL_Reg world_methods[] = {
-  { "set_ref_maker", w_set_ref_maker }, { "seed", w_seed }, { "time", w_time },
+  { "set_ref_maker", w_set_ref_maker }, { "closed", w_closed }, { "seed", w_seed }, { "time", w_time },
   { "set_time", w_set_time }, { "next_uid", w_next_uid }, { "count", w_count }, { "kind_edits", w_kind_edits },
   { "create", w_create }, { "info", w_info }, { "delete", w_delete },
   { "set_position", w_set_position }, { "set_archetype", w_set_archetype }, { "get", w_get }, { "snapshot", w_snapshot },

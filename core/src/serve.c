@@ -42,6 +42,10 @@ const char *strata_serve_scope_of(strata_serve *s, uint64_t uid, char out[STRATA
   return out;
 }
 int strata_serve_owns(const strata_serve *s, const char *scope) { (void)s, (void)scope; return 0; }
+strata_status strata_serve_move(strata_serve *s, uint64_t uid, uint64_t map, int64_t x, int64_t y, strata_error *err) {
+  (void)s, (void)uid, (void)map, (void)x, (void)y;
+  return no_libpq(err, "strata_serve_move");
+}
 void strata_serve_close(strata_serve *s) { (void)s; }
 #else
 #include <libpq-fe.h>
@@ -146,6 +150,15 @@ const char *strata_serve_scope_of(strata_serve *s, uint64_t uid, char out[STRATA
   *out = '\0';
   if (s && strata_world_object(s->w, uid)) find_scope(s, s->w, uid, out);
   return out;
+}
+
+strata_status strata_serve_move(strata_serve *s, uint64_t uid, uint64_t map, int64_t x, int64_t y, strata_error *err) {
+  static const char *const fn = "strata_serve_move";
+  if (!s) return strata_error_in(err, STRATA_EARG, fn, "no serving process");
+  if (!strata_world_object(s->w, map) && !uidmap_get(&s->dir, map))
+    return strata_error_in(err, STRATA_ENOTFOUND, fn, "#%" PRIu64 " is neither in this world nor an area or map of "
+                           "another scope", map);
+  return strata_object_set_position(s->w, uid, map, x, y, err);
 }
 
 /* "area:N", "map:N" (N a uid, decimal, no sign or leading zero) or "world". */

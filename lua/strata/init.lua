@@ -27,6 +27,7 @@ local lazy = {
   realtime = "strata.realtime",
   worldgen = "strata.worldgen",
   tiled = "strata.tiled",
+  serve = "strata.serve",
 }
 
 -- map:to_tiled of a standalone map: a method of the binding's tile map type

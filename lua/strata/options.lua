@@ -93,6 +93,7 @@ M.known = {
   ["strata.worldgen.render"] = { "color" },
   ["strata.worldgen.to_map"] = { "tokens" },
   ["strata.worldgen.to_area"] = { "area", "parent", "tokens" },
+  ["strata.serve.open"] = { "scopes", "label", "ttl", "wait", "mods", "mod_path" },
   ["strata.tiled.import"] = { "world", "mapping", "layer", "objects" },
   ["map:to_tiled"] = { "tile_size", "objects" },
   -- checked in C

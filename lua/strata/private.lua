@@ -12,6 +12,7 @@ local M = {
   host = setmetatable({}, weak),      -- a world's mod view -> the host world
   view = setmetatable({}, weak),      -- a host world -> its mod view
   protected = setmetatable({}, weak), -- strata's metatables: rawset refuses their objects
+  served = setmetatable({}, weak),    -- a served world -> its serve handle (strata.serve), kept alive by it
 }
 
 -- The host world behind a world, a mod view of one, or an object of one; nil otherwise.

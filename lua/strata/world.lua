@@ -369,15 +369,24 @@ local function host_only(what)
   if core.guard.active() then error(what .. " belongs to the host: not inside a mod's callback", 0) end
 end
 
+-- The world's mods as the core records them: { {id, version}, ... }.
+local function mod_list(w)
+  local list = {}
+  for i, m in ipairs(w._mods) do list[i] = { m.id, m.version } end
+  return list
+end
+
 function World:save(path, opts)
   if type(path) ~= "string" then error("path must be a string, got " .. type(path), 0) end
   opts = options.check("world:save", opts, 2)
   -- The host's: never on behalf of a mod's callback, whatever reached it.
   host_only("saving")
   if self._s:depth() > 0 then error("cannot save while a handler's changes are not settled (inside a savepoint)", 0) end
-  local list = {}
-  for i, m in ipairs(self._mods) do list[i] = { m.id, m.version } end
-  self._s:save(path, list, opts.overwrite)
+  if not private.served[self] then return self._s:save(path, mod_list(self), opts.overwrite) end
+  -- A served world's saves are its process's: the core refuses this one,
+  -- in its words (which name its C function); the Lua one is added.
+  local ok, err = pcall(self._s.save, self._s, path, mod_list(self), opts.overwrite)
+  if not ok then error(("%s; from Lua, serve:save() of its handle (strata.serve)"):format(err), 0) end
 end
 
 -- world:to_json() -> the world as JSON text (docs/saves.md, "The JSON form"):
@@ -385,9 +394,7 @@ end
 function World:to_json()
   host_only("dumping a world")
   if self._s:depth() > 0 then error("cannot dump while a handler's changes are not settled (inside a savepoint)", 0) end
-  local list = {}
-  for i, m in ipairs(self._mods) do list[i] = { m.id, m.version } end
-  return self._s:to_json(list)
+  return self._s:to_json(mod_list(self))
 end
 
 -- Every ID the stored state uses must be known: one error per unknown ID,
@@ -462,6 +469,10 @@ function M.from_json(text, opts)
   return open_state("strata.world.from_json", "cannot load the world", state, saved_mods, opts or {})
 end
 
+-- For strata.serve: a served world is made as an opened one is; its saves
+-- give the core the same mod list; opening one is the host's.
+M._open_state, M._mod_list, M._host_only = open_state, mod_list, host_only
+
 -- ---- the features ------------------------------------------------------------------
 -- Each feature module returns what it gives: methods of worlds (world),
 -- what kinds of objects get (kinds: methods, fields, delete; handle.install),
@@ -509,8 +520,12 @@ function M.reload(opts)
     if getmt(opts.world) ~= World then error("world must be a world, got " .. tostring(opts.world), 0) end
     targets[1] = opts.world
   else
+    -- (a world whose state is closed is no longer live: a served world's
+    -- handle closed it, or the collector finalized it before dropping it here)
     for w in pairs(worlds) do
-      for _, m in ipairs(w._mods) do if m.id == id then targets[#targets + 1] = w break end end
+      if not w._s:closed() then
+        for _, m in ipairs(w._mods) do if m.id == id then targets[#targets + 1] = w break end end
+      end
     end
   end
   if #targets == 0 then error("mod '" .. id .. "' is not loaded in any live world", 0) end

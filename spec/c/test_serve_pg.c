@@ -120,7 +120,8 @@ static void hand_over(strata_serve *sa, strata_serve *sb) {
   char scope[STRATA_LEASE_SCOPE_MAX];
   CHECK_HAS(strata_serve_scope_of(sa, bag, scope), "area:");
   set_uid(wa, actor, "trips", NULL, strata_value_int(1));
-  CHECK_EQ_INT(strata_object_set_position(wa, actor, map_b, 5, 5, &err), STRATA_OK);
+  CHECK_EQ_INT(strata_serve_move(sa, actor, 999999, 5, 5, &err), STRATA_ENOTFOUND);
+  CHECK_EQ_INT(strata_serve_move(sa, actor, map_b, 5, 5, &err), STRATA_OK); /* a map sa does not hold */
   size_t handed = 0, arrived = 0;
   CHECK_EQ_INT(strata_serve_save(sa, NULL, 0, &handed, &err), STRATA_OK);
   CHECK_EQ_INT((int)handed, 2); /* the actor and its bag */

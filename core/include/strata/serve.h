@@ -92,6 +92,14 @@ STRATA_API strata_status strata_serve_save(strata_serve *s, const strata_mod_ver
 ** have no savepoint open. */
 STRATA_API strata_status strata_serve_poll(strata_serve *s, int timeout_ms, size_t *arrived, strata_error *err);
 
+/* Puts object uid (in s's world) on map at (x, y), as
+** strata_object_set_position does, where map may also be an area or a map
+** s's world does not hold but knew when it opened (another scope's): the
+** next save then hands uid over to that scope. STRATA_ENOTFOUND when map
+** is neither. */
+STRATA_API strata_status strata_serve_move(strata_serve *s, uint64_t uid, uint64_t map, int64_t x, int64_t y,
+                                           strata_error *err);
+
 /* The scope uid is in, as s's world holds it now, into out; "" when the
 ** world holds no uid. */
 STRATA_API const char *strata_serve_scope_of(strata_serve *s, uint64_t uid, char out[STRATA_LEASE_SCOPE_MAX]);

@@ -1285,6 +1285,8 @@ strata_lease_client *strata_serve_leases(strata_serve *s);
 strata_status strata_serve_save(strata_serve *s, const strata_mod_version *mods, size_t nmods,
                                            size_t *handed, strata_error *err);
 strata_status strata_serve_poll(strata_serve *s, int timeout_ms, size_t *arrived, strata_error *err);
+strata_status strata_serve_move(strata_serve *s, uint64_t uid, uint64_t map, int64_t x, int64_t y,
+                                           strata_error *err);
 const char *strata_serve_scope_of(strata_serve *s, uint64_t uid, char out[128]);
 int strata_serve_owns(const strata_serve *s, const char *scope);
 void strata_serve_close(strata_serve *s);
