@@ -6,23 +6,26 @@
 ** moved from one area's map to the other's is handed over by a save and
 ** taken by the other's poll, once, with its props.
 **
-** two_processes: a world of two areas A and B (one map each) and 1,000 actors
-** saved to the server; two children (this program run again: "child ...")
-** serve "area:A" and "area:B" and move a random handful of their actors to
-** the other area's map at each save, props.trips counting each trip (after
-** each save a child's world must hold only actors on its own map), while
-** the parent kills a child (SIGKILL) at random times and starts it again,
-** for STRATA_SERVE_TWO_SECONDS (default 60). After each kill it checks the
-** dead holder's lease reaches no further than its connections' end plus the
-** ttl, that the next grant of the scope has a higher fence and comes after
-** that expiry, and that the committed world (a read-only open) holds every
-** actor once. A quarter of the times it pauses the child instead (stopped
-** between two transactions), lets a successor take the scope, and lets the
-** paused one go on: it must find its lease lost and end, writing nothing. At the end the children stop cleanly, and the world, its
-** hand-over queue and a fresh process serving both scopes are checked: every
-** actor exactly once, on A's map or B's, props intact, its map the one its
-** number of trips says (an even number: where it began); in exactly one
-** child's last world or in the queue; every lease released.
+** two_processes: a world of two areas A and B (one map each) and 1,000
+** actors saved to the server; two children (this program run again:
+** "child ...") serve "area:A" and "area:B" and move a random handful of
+** their actors to the other area's map (strata_serve_move; one_process
+** moves by strata_object_set_position) at each save, props.trips counting
+** each trip (after each save a child's world must hold only actors on its
+** own map), while the parent kills a child (SIGKILL) at random times and
+** starts it again, for STRATA_SERVE_TWO_SECONDS (default 60). After each
+** kill it checks the dead holder's lease reaches no further than its
+** connections' end plus the ttl, that the next grant of the scope has a
+** higher fence and comes after that expiry, and that the committed world (a
+** read-only open) holds every actor once. A quarter of the times it pauses
+** the child instead (stopped between two transactions), lets a successor
+** take the scope, and lets the paused one go on: it must find its lease
+** lost and end, writing nothing. At the end the children stop cleanly, and
+** the world, its hand-over queue and a fresh process serving both scopes
+** are checked: every actor exactly once, on A's map or B's, props intact,
+** its map the one its number of trips says (an even number: where it
+** began); in exactly one child's last world or in the queue; every lease
+** released.
 **
 ** No verdict depends on speed: how many trips happen is printed, not
 ** checked (beyond one); each wait is bounded far beyond a slow machine's
@@ -254,11 +257,16 @@ static strata_serve *serve(const two_world *tw, int k, const char *label, double
   return s;
 }
 
-/* Adds a trip to the actor and moves it to map (where it stands). */
-static strata_status travel(strata_world *w, uint64_t uid, uint64_t map, strata_error *err) {
+/* Adds a trip to the actor of s's world and moves it to map (where it
+** stands): by strata_serve_move, or with raw by strata_object_set_position
+** (the world's own setter: a save finds where it went either way). */
+static strata_status travel(strata_serve *s, uint64_t uid, uint64_t map, int raw, strata_error *err) {
+  strata_world *w = strata_serve_world(s);
   const strata_object *o = strata_world_get(w, uid);
   strata_status st = fx_set2(w, uid, "props", "trips", strata_value_int(prop_int(w, uid, "trips", 0) + 1), err);
-  return st ? st : strata_object_set_position(w, uid, map, o->x, o->y, err);
+  if (st) return st;
+  return raw ? strata_object_set_position(w, uid, map, o->x, o->y, err)
+             : strata_serve_move(s, uid, map, o->x, o->y, err);
 }
 
 static void one_process(PGconn *pg, const char *uri) {
@@ -277,7 +285,7 @@ static void one_process(PGconn *pg, const char *uri) {
     CHECK_STR(strata_serve_scope_of(a, on_a[0], scope), tw.scope[0]);
     strata_error err;
     size_t handed = 0, arrived = 0;
-    CHECK_EQ_INT(travel(wa, on_a[0], tw.map[1], &err), STRATA_OK);
+    CHECK_EQ_INT(travel(a, on_a[0], tw.map[1], 1, &err), STRATA_OK);
     CHECK_EQ_INT(strata_serve_save(a, NULL, 0, &handed, &err), STRATA_OK);
     CHECK_EQ_INT(handed, 1);
     CHECK(strata_world_get(wa, on_a[0]) == NULL);
@@ -324,13 +332,13 @@ static void take_pause_requests(void) {
 }
 
 /* Moves 1 to MAX_MOVES random actors of map mine to map other. */
-static strata_status move_some(strata_world *w, uint64_t mine, uint64_t other, uint64_t *rng, strata_error *err) {
+static strata_status move_some(strata_serve *s, uint64_t mine, uint64_t other, uint64_t *rng, strata_error *err) {
   static uint64_t on[ACTORS];
-  size_t n = strata_world_objects_on(w, mine, "actor", on, ACTORS);
+  size_t n = strata_world_objects_on(strata_serve_world(s), mine, "actor", on, ACTORS);
   if (n > ACTORS) n = ACTORS;
   for (int moves = 1 + (int)(next_rand(rng) % MAX_MOVES); moves > 0 && n > 0; moves--) {
     size_t i = (size_t)(next_rand(rng) % n);
-    strata_status st = travel(w, on[i], other, err);
+    strata_status st = travel(s, on[i], other, 0, err);
     if (st) return st;
     on[i] = on[--n];
   }
@@ -377,7 +385,7 @@ static int child_rounds(strata_serve *s, char **argv) {
     stopping = round > 0 && access(stop, F_OK) == 0;
     size_t arrived = 0, handed = 0;
     if (strata_serve_poll(s, stopping ? 0 : 50, &arrived, &err)) return child_failed(scope, "strata_serve_poll", &err);
-    if (!stopping && move_some(w, mine, other, &rng, &err)) return child_failed(scope, "a trip", &err);
+    if (!stopping && move_some(s, mine, other, &rng, &err)) return child_failed(scope, "a trip", &err);
     if (strata_serve_save(s, NULL, 0, &handed, &err)) return child_failed(scope, "strata_serve_save", &err);
     tell(figures, handed, arrived);
     uint64_t u = stray(w, mine);
