@@ -310,8 +310,10 @@ static void one_process(PGconn *pg, const char *uri) {
 /* ---- a child: serves one scope, moving actors to the other area ---- */
 
 static int child_failed(const char *scope, const char *what, const strata_error *err) {
-  fprintf(stderr, "child %s pid %d: %s: %s\n", scope, (int)getpid(), what, err->message);
-  return err->status == STRATA_ESTATE ? LOST : 3;
+  int lost = err->status == STRATA_ESTATE;
+  fprintf(stderr, "child %s pid %d%s: %s: %s\n", scope, (int)getpid(), lost ? " (a lease lost, as after a pause)" : "",
+          what, err->message);
+  return lost ? LOST : 3;
 }
 
 /* SIGUSR1 asks a child to stop itself (SIGSTOP) at the top of its loop,
