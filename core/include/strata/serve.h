@@ -6,8 +6,10 @@
 ** owning some of its scopes through leases (lease.h): "area:U" (an area:
 ** the area object, its maps, and everything positioned on them, on what is
 ** on them, and so on), "map:U" (a map object in no area, and what is on
-** it), and "world" (everything else: the objects in no area or map, the
-** timers, the subscriptions, the random streams, the mod list, the clock).
+** it), and "world" (everything else: the objects in no area or map, so
+** also text worlds' rooms, exits, grid maps and branches, placed by their
+** sys records rather than by position; the timers, the subscriptions, the
+** random streams, the mod list, the clock).
 ** strata_serve_scope_of says which scope a thing is in.
 **
 ** A serving process holds in its world only what its scopes hold (plus what
