@@ -7,9 +7,9 @@
 ** rows, as typed values, in and out of its tables inside one transaction:
 ** a row written, the rows of a key range deleted (their checksums handed
 ** back, so that save.c keeps the table's sum), a row found by its key, a
-** table read in its order. Rows stay rows, table by table: the next step
-** (areas owned by one process at a time, actors handed over through the
-** store) works on them, never on one opaque blob of a world.
+** table read in its order. Rows stay rows, table by table: a serving
+** process (serve.c) writes only the rows of the areas it owns and hands
+** actors over row by row, never one opaque blob of a world.
 */
 #ifndef STRATA_STORE_H
 #define STRATA_STORE_H
