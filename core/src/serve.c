@@ -77,6 +77,7 @@ struct strata_serve {
   PGconn *listener;
   char schema[STRATA_PG_SCHEMA_MAX];
   served_scope *scopes;
+  const char **names;   /* scopes[i].name, as the queue's take wants them */
   size_t nscopes;
   int world;            /* serves "world" */
   double ttl, renewed;  /* the leases' ttl; when they were last renewed (CLOCK_MONOTONIC) */
@@ -334,13 +335,15 @@ strata_status strata_serve_open(const char *uri, const strata_serve_options *opt
   strata_status st = check_options(opt, err);
   if (st) return st;
   strata_serve *s = strata_calloc(1, sizeof *s);
-  if (!s || !(s->uri = strata_strdup(uri)) || !(s->scopes = strata_calloc(opt->nscopes, sizeof *s->scopes))) {
+  if (!s || !(s->uri = strata_strdup(uri)) || !(s->scopes = strata_calloc(opt->nscopes, sizeof *s->scopes)) ||
+      !(s->names = strata_calloc(opt->nscopes, sizeof *s->names))) {
     strata_serve_close(s);
     return strata_error_nomem(err, fn);
   }
   s->nscopes = opt->nscopes;
   for (size_t i = 0; i < opt->nscopes; i++) {
     snprintf(s->scopes[i].name, sizeof s->scopes[i].name, "%s", opt->scopes[i]);
+    s->names[i] = s->scopes[i].name;
     s->world |= !strcmp(opt->scopes[i], "world");
   }
   s->ttl = opt->ttl > 0 ? opt->ttl : 30;
@@ -392,14 +395,11 @@ static strata_status take_some(strata_serve *s, size_t *n, size_t *arrived, stra
     if (!(w->file.store = store_pg_open(s->uri, "cannot open", err))) return err ? err->status : STRATA_EIO;
   }
   store *st = w->file.store;
-  const char *names[64];
-  size_t k = s->nscopes < 64 ? s->nscopes : 64;
-  for (size_t i = 0; i < k; i++) names[i] = s->scopes[i].name;
   handover_item items[SERVE_TAKE];
   *n = 0;
   int rc = st->ops->begin(st, 0);
   strata_status res = rc ? st->ops->fail(st, rc, "cannot open", err) : hook_fence(s, st, err);
-  if (!res) res = handover_take(store_pg_conn(st), s->schema, names, k, SERVE_TAKE, items, n, err);
+  if (!res) res = handover_take(store_pg_conn(st), s->schema, s->names, s->nscopes, SERVE_TAKE, items, n, err);
   for (size_t i = 0; i < *n && !res; i++) {
     int got = save_load_object(w, st, items[i].uid, err);
     if (got < 0) res = err ? err->status : STRATA_EPARSE;
@@ -449,6 +449,7 @@ void strata_serve_close(strata_serve *s) {
   uidmap_free(&s->dir);
   uidmap_free(&s->ro);
   strata_free(s->scopes);
+  strata_free(s->names);
   strata_free(s->uri);
   strata_free(s);
 }
