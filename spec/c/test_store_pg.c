@@ -430,13 +430,18 @@ static void *save_thread(void *p) {
   return NULL;
 }
 
-/* The backend of this database waiting on a lock (a state, not a time),
-** once there is one: its pid (a copy), or NULL. */
-static char *waiting_pid(PGconn *watch) {
+/* The client backend of this database waiting on a lock (a state, not a
+** time), once there is one, of application_name app when app is not NULL:
+** its pid (a copy), or NULL. (An autovacuum worker waits on the test's
+** locks too, and an earlier open's backend may still be listed.) */
+static char *waiting_pid(PGconn *watch, const char *app) {
   char *pid = NULL;
+  const char *params[1] = { app ? app : "" };
   for (int i = 0; i < 600000 && !pid; i++) {
-    PGresult *r = PQexec(watch, "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                                " AND pid <> pg_backend_pid() AND datname = current_database()");
+    PGresult *r = PQexecParams(watch, "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                               " AND pid <> pg_backend_pid() AND datname = current_database()"
+                               " AND backend_type = 'client backend' AND ($1 = '' OR application_name = $1)",
+                               1, NULL, params, NULL, NULL, 0);
     if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) pid = strdup(PQgetvalue(r, 0, 0));
     PQclear(r);
     if (!pid) nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
@@ -466,7 +471,7 @@ static void killed(void) {
   /* Until the save waits on our lock (a state, not a time), then its backend
   ** is terminated. */
   PGconn *watch = sql_conn();
-  char *pid = waiting_pid(watch);
+  char *pid = waiting_pid(watch, NULL);
   CHECK(pid != NULL);
   if (pid) {
     char sql[128];
@@ -601,7 +606,7 @@ static void open_beside_save(void) {
   saver s = { fresh, strdup(world_uri("rdr2")), STRATA_OK, { 0 }, { 1 } };
   pthread_t t;
   pthread_create(&t, NULL, save_thread, &s);
-  char *pid = waiting_pid(watch);
+  char *pid = waiting_pid(watch, NULL);
   CHECK(pid != NULL);
   char *got = opened_json(uri, &err);
   if (!got) fprintf(stderr, "open beside a save: %s\n", err.message);
@@ -679,12 +684,14 @@ static void transient(void) {
   CHECK(pg_sql(c, "BEGIN; LOCK TABLE strata_busy.objects IN ACCESS EXCLUSIVE MODE"));
   CHECK(unavailable(waitless_uri("busy"), "lock"));
   char uri[700];
-  snprintf(uri, sizeof uri, "%s", world_uri("busy")); /* no lock_timeout: it waits until terminated */
+  /* No lock_timeout: it waits until terminated. Its own application_name:
+  ** the backend of an earlier open may still be listed, waiting. */
+  snprintf(uri, sizeof uri, "%s&application_name=strata_transient_open", world_uri("busy"));
   saver s = { NULL, uri, STRATA_OK, { 0 }, { 0 } };
   pthread_t t;
   pthread_create(&t, NULL, open_thread, &s);
   PGconn *watch = sql_conn();
-  char *pid = waiting_pid(watch);
+  char *pid = waiting_pid(watch, "strata_transient_open");
   CHECK(pid != NULL);
   if (pid) {
     char sql[128];
