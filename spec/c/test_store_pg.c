@@ -430,17 +430,16 @@ static void *save_thread(void *p) {
   return NULL;
 }
 
-/* The client backend of this database waiting on a lock (a state, not a
-** time), once there is one, of application_name app when app is not NULL:
-** its pid (a copy), or NULL. (An autovacuum worker waits on the test's
-** locks too, and an earlier open's backend may still be listed.) */
+/* The client backend of application_name app waiting on a lock (a state,
+** not a time), once there is one: its pid (a copy), or NULL. By name: the
+** other tests of the fixture's server and autovacuum wait on locks too. */
 static char *waiting_pid(PGconn *watch, const char *app) {
   char *pid = NULL;
-  const char *params[1] = { app ? app : "" };
+  const char *params[1] = { app };
   for (int i = 0; i < 600000 && !pid; i++) {
     PGresult *r = PQexecParams(watch, "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
                                " AND pid <> pg_backend_pid() AND datname = current_database()"
-                               " AND backend_type = 'client backend' AND ($1 = '' OR application_name = $1)",
+                               " AND backend_type = 'client backend' AND application_name = $1",
                                1, NULL, params, NULL, NULL, 0);
     if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) pid = strdup(PQgetvalue(r, 0, 0));
     PQclear(r);
@@ -453,10 +452,14 @@ static void killed(void) {
   uint64_t actor;
   strata_world *w = scene(&actor);
   strata_error err;
-  CHECK(strata_world_save(w, world_uri("kill"), mods, 2, &err) == STRATA_OK);
+  /* The saver's connection named, so that the test terminates its backend
+  ** only (other tests' backends wait on locks in this database too). */
+  char uri[700];
+  snprintf(uri, sizeof uri, "%s&application_name=strata_killed_save", world_uri("kill"));
+  CHECK(strata_world_save(w, uri, mods, 2, &err) == STRATA_OK);
   char *want = json(w, mods, 2);
   strata_world_free(w);
-  w = open_ok(world_uri("kill"));
+  w = open_ok(uri);
   if (!w) return;
   set_prop(w, actor, "hp", strata_value_int(9));
   strata_tilemap_set(strata_world_tilemap(w, 1), 1, 1, tok(w, "wall"), NULL);
@@ -465,13 +468,13 @@ static void killed(void) {
   PGconn *c = sql_conn();
   CHECK(pg_sql(c, "BEGIN"));
   CHECK(pg_sql(c, "SELECT 1 FROM strata_kill.meta WHERE key = 'sum.meta'::bytea FOR UPDATE"));
-  saver s = { w, strdup(world_uri("kill")), STRATA_OK, { 0 }, { 0 } };
+  saver s = { w, strdup(uri), STRATA_OK, { 0 }, { 0 } };
   pthread_t t;
   pthread_create(&t, NULL, save_thread, &s);
   /* Until the save waits on our lock (a state, not a time), then its backend
   ** is terminated. */
   PGconn *watch = sql_conn();
-  char *pid = waiting_pid(watch, NULL);
+  char *pid = waiting_pid(watch, "strata_killed_save");
   CHECK(pid != NULL);
   if (pid) {
     char sql[128];
@@ -603,10 +606,12 @@ static void open_beside_save(void) {
   CHECK(pg_sql(c, "BEGIN"));
   CHECK(pg_sql(c, "SELECT 1 FROM strata_rdr2.meta WHERE key = 'sum.meta'::bytea FOR UPDATE"));
   /* the save waits on the test's lock as long as it holds it: no timeout */
-  saver s = { fresh, strdup(world_uri("rdr2")), STRATA_OK, { 0 }, { 1 } };
+  char named[700];
+  snprintf(named, sizeof named, "%s&application_name=strata_beside_save", world_uri("rdr2"));
+  saver s = { fresh, strdup(named), STRATA_OK, { 0 }, { 1 } };
   pthread_t t;
   pthread_create(&t, NULL, save_thread, &s);
-  char *pid = waiting_pid(watch, NULL);
+  char *pid = waiting_pid(watch, "strata_beside_save");
   CHECK(pid != NULL);
   char *got = opened_json(uri, &err);
   if (!got) fprintf(stderr, "open beside a save: %s\n", err.message);
