@@ -160,8 +160,8 @@ static void col_name(int t, int c, char *out, size_t size) {
 /* How many of the world's tables its schema holds (read from the catalog:
 ** no lock on them), or -1 failed. */
 static long tables_there(pg_store *s) {
-  char name[64];
-  snprintf(name, sizeof name, "%.*s", (int)strlen(s->schema) - 2, s->schema + 1);
+  char name[STRATA_PG_SCHEMA_MAX];
+  store_pg_schema(&s->base, name);
   const char *pv[1] = { name };
   PGresult *r = PQexecParams(s->c, "SELECT count(*) FROM pg_tables WHERE schemaname = $1 AND tablename IN ('meta',"
                              " 'mods', 'objects', 'timers', 'subscriptions', 'rng', 'maps', 'tiles')",
@@ -656,8 +656,8 @@ static strata_status p_check(store *st, strata_error *err) {
 /* The bytes the world's tables take, their TOAST and indexes included. */
 static int p_size(store *st, int64_t *bytes) {
   pg_store *s = (pg_store *)st;
-  char name[64];
-  snprintf(name, sizeof name, "%.*s", (int)strlen(s->schema) - 2, s->schema + 1);
+  char name[STRATA_PG_SCHEMA_MAX];
+  store_pg_schema(&s->base, name);
   const char *pv[1] = { name };
   PGresult *r = PQexecParams(s->c, "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class c"
                              " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'",
